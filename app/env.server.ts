@@ -1,0 +1,146 @@
+import { z } from 'zod'
+import { LOCAL_PLAN_IDS } from './billing/plans'
+
+/**
+ * Local defaults: the keys the local stack (emulators) accepts. They are public and
+ * documented, which is exactly why a production server must never run with them.
+ */
+export const LOCAL_DEFAULTS = {
+  SITE_URL: 'http://localhost:5173',
+  SUPABASE_URL: 'http://localhost:54321',
+  // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
+  SUPABASE_ANON_KEY:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
+  SUPABASE_SERVICE_ROLE_KEY:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
+  STRIPE_SECRET_KEY: 'sk_test_local_emulator',
+  STRIPE_WEBHOOK_SECRET: 'whsec_local_emulator_secret',
+  STRIPE_API_URL: 'http://localhost:12111',
+  POLAR_ACCESS_TOKEN: 'polar_oat_local_emulator',
+  POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
+  POLAR_SANDBOX: 'true',
+  POLAR_API_URL: 'http://localhost:12112',
+} as const
+
+const origin = z
+  .string()
+  .url()
+  .refine((value) => {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
+  }, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+  .transform((value) => value.replace(/\/+$/, ''))
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined))
+  .pipe(httpUrl.optional())
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined))
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  SITE_URL: origin,
+  SUPABASE_URL: httpUrl,
+  SUPABASE_ANON_KEY: z.string().min(20, 'must be the project anon (publishable) key'),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20, 'must be the project service_role (secret) key'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
+  STRIPE_API_URL: optionalUrl,
+  STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
+    z.string().startsWith('bpc_', 'must start with bpc_').optional(),
+  ),
+  POLAR_ACCESS_TOKEN: z.string().min(10, 'must be a Polar organization access token'),
+  POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
+  POLAR_SANDBOX: z
+    .enum(['true', 'false', ''])
+    .optional()
+    .transform((value) => value !== 'false'),
+  POLAR_API_URL: optionalUrl,
+  STRIPE_PRICE_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.stripePriceId),
+  STRIPE_PRICE_PRO: z.string().default(LOCAL_PLAN_IDS.pro.stripePriceId),
+  POLAR_PRODUCT_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.polarProductId),
+  POLAR_PRODUCT_PRO: z.string().default(LOCAL_PLAN_IDS.pro.polarProductId),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+})
+
+export type Env = z.infer<typeof schema>
+
+/** Values that only the local stack accepts; a production server refuses to start with them. */
+function localOnlyProblems(env: Env): string[] {
+  const problems: string[] = []
+  const secretNames = [
+    'SUPABASE_ANON_KEY',
+    'SUPABASE_SERVICE_ROLE_KEY',
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+    'POLAR_ACCESS_TOKEN',
+    'POLAR_WEBHOOK_SECRET',
+  ] as const
+  for (const name of secretNames) {
+    if (env[name] === LOCAL_DEFAULTS[name]) problems.push(`${name} is the local emulator key`)
+  }
+  const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
+  for (const name of urlNames) {
+    const value = env[name]
+    if (value && isLoopback(value)) problems.push(`${name} points at the local stack (${value})`)
+  }
+  return problems
+}
+
+function isLoopback(value: string) {
+  const host = new URL(value).hostname
+  return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.')
+}
+
+/** Parses configuration; throws an Error whose message names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const withDefaults: Record<string, string | undefined> = { ...source }
+  const isProduction = source.NODE_ENV === 'production'
+  if (!isProduction) {
+    // Development and tests run on the local stack with no .env at all.
+    for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) {
+      if (withDefaults[key] === undefined || withDefaults[key] === '') withDefaults[key] = value
+    }
+  }
+  const result = schema.safeParse(withDefaults)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.')
+      const missing = withDefaults[name] === undefined || withDefaults[name] === ''
+      return `  - ${name}: ${missing ? 'is required but not set' : issue.message}`
+    })
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+  }
+  if (result.data.NODE_ENV === 'production') {
+    const problems = localOnlyProblems(result.data)
+    if (problems.length > 0) {
+      throw new Error(
+        `Refusing to start in production with local-stack settings:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet real Supabase, Stripe and Polar credentials (see README, "Running with real accounts").`,
+      )
+    }
+  }
+  return result.data
+}
+
+let cached: Env | undefined
+
+/** The validated configuration of this process (parsed once, on first use at start-up). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}
+
+/** Test hook: forget the parsed configuration so a test can change process.env. */
+export function resetEnvForTests() {
+  cached = undefined
+}
