@@ -1,0 +1,38 @@
+/**
+ * Human messages for Supabase Auth error codes. Unknown codes get a generic message, so a
+ * visitor never sees a raw server error.
+ */
+const MESSAGES: Record<string, string> = {
+  invalid_credentials: 'That email and password do not match. Check them and try again.',
+  email_not_confirmed:
+    'Please confirm your email address first: open the link in the email we sent you.',
+  user_already_exists: 'An account with this email already exists. Sign in instead.',
+  email_exists: 'An account with this email already exists. Sign in instead.',
+  weak_password: 'That password is too easy to guess. Choose a longer, less common one.',
+  same_password: 'Choose a password that is different from your current one.',
+  otp_expired: 'That link is invalid or has expired. Request a new one.',
+  flow_state_expired: 'That link has expired. Please start again.',
+  flow_state_not_found: 'That link is invalid or has already been used. Please start again.',
+  bad_code_verifier: 'That link was opened in a different browser. Open it where you started.',
+  over_request_rate_limit: 'Too many attempts. Please wait a minute and try again.',
+  over_email_send_rate_limit: 'Too many emails sent. Please wait a minute and try again.',
+  user_not_found: 'We could not find an account with that email.',
+  session_not_found: 'Your session has ended. Please sign in again.',
+  signup_disabled: 'New sign-ups are currently closed.',
+}
+
+export const GENERIC_AUTH_ERROR = 'Something went wrong. Please try again in a moment.'
+
+/** The message to show for an auth error (from its `code`). */
+export function authErrorMessage(error: { code?: string; status?: number } | null | undefined) {
+  if (!error) return GENERIC_AUTH_ERROR
+  if (error.code && MESSAGES[error.code]) return MESSAGES[error.code]
+  if (error.status === 429) return MESSAGES.over_request_rate_limit
+  return GENERIC_AUTH_ERROR
+}
+
+/** Messages for `?error=` on the sign-in page. */
+export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
+  auth_failed:
+    'We could not sign you in with that link. It may have expired or already been used. Please try again.',
+}

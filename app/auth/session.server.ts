@@ -1,0 +1,93 @@
+import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { redirect } from '@remix-run/node'
+import { getEnv } from '~/env.server'
+import { safeNextPath } from './safe-next-path'
+
+/** The verified identity of the signed-in user (from the access token's claims). */
+export interface SessionUser {
+  id: string
+  email: string
+}
+
+/**
+ * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
+ * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
+ * request must carry them, or a refresh is lost and the user is signed out.
+ */
+export function createSupabaseServerClient(request: Request) {
+  const env = getEnv()
+  const headers = new Headers()
+  const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    cookies: {
+      getAll() {
+        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
+          name,
+          value: value ?? '',
+        }))
+      },
+      setAll(cookies, cacheHeaders) {
+        for (const { name, value, options } of cookies) {
+          headers.append(
+            'Set-Cookie',
+            serializeCookieHeader(name, value, { ...options, secure: env.NODE_ENV === 'production' }),
+          )
+        }
+        for (const [key, value] of Object.entries(cacheHeaders ?? {})) headers.set(key, value)
+      },
+    },
+  })
+  return { supabase, headers }
+}
+
+/**
+ * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
+ * the auth server unless the token must be refreshed) and returns the user or null.
+ */
+export async function getOptionalUser(request: Request): Promise<{
+  user: SessionUser | null
+  supabase: SupabaseClient
+  headers: Headers
+}> {
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.getClaims()
+  const claims = data?.claims
+  if (error || !claims || typeof claims.sub !== 'string' || claims.role !== 'authenticated') {
+    return { user: null, supabase, headers }
+  }
+  return {
+    user: { id: claims.sub, email: typeof claims.email === 'string' ? claims.email : '' },
+    supabase,
+    headers,
+  }
+}
+
+/** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
+export async function requireUser(request: Request) {
+  const result = await getOptionalUser(request)
+  if (!result.user) {
+    const url = new URL(request.url)
+    const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
+    const params = new URLSearchParams({ redirectTo: back })
+    throw redirect(`/sign-in?${params}`, { headers: result.headers })
+  }
+  return { ...result, user: result.user }
+}
+
+/** For sign-in and sign-up pages: a signed-in visitor is sent to the dashboard. */
+export async function requireAnonymous(request: Request) {
+  const result = await getOptionalUser(request)
+  if (result.user) throw redirect('/dashboard', { headers: result.headers })
+  return result
+}
+
+/** Merges cookie headers collected from the Supabase client into a response's headers. */
+export function withSessionHeaders(sessionHeaders: Headers, init?: HeadersInit) {
+  const merged = new Headers(init)
+  sessionHeaders.forEach((value, key) => {
+    if (key.toLowerCase() === 'set-cookie') return
+    merged.set(key, value)
+  })
+  for (const cookie of sessionHeaders.getSetCookie()) merged.append('Set-Cookie', cookie)
+  return merged
+}

@@ -1,0 +1,43 @@
+import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react'
+
+const titles: Record<number, string> = {
+  400: 'That request was not valid',
+  401: 'Please sign in',
+  403: 'You do not have access to this page',
+  404: 'Page not found',
+  405: 'That action is not allowed here',
+}
+
+/**
+ * The shared error boundary: a friendly message for expected errors (thrown responses)
+ * and a generic one for anything else. Never shows a stack trace.
+ */
+export function GeneralErrorBoundary() {
+  const error = useRouteError()
+  let status = 500
+  let message = 'Something went wrong on our side. Please try again in a moment.'
+  if (isRouteErrorResponse(error)) {
+    status = error.status
+    message =
+      typeof error.data === 'string' && error.data.length > 0 && error.data.length < 300
+        ? error.data
+        : status === 404
+          ? 'We could not find the page you were looking for.'
+          : message
+  } else if (typeof document === 'undefined') {
+    console.error(error)
+  }
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <p className="text-sm font-semibold text-brand-700">{status}</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight">{titles[status] ?? 'Something went wrong'}</h1>
+      <p className="mt-4 text-slate-600">{message}</p>
+      <Link
+        to="/"
+        className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+      >
+        Go to the home page
+      </Link>
+    </div>
+  )
+}

@@ -1,0 +1,123 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { useNavigation } from '@remix-run/react'
+import type { ReactNode } from 'react'
+
+/** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
+export function TextField({
+  label,
+  field,
+  type = 'text',
+  autoComplete,
+  hint,
+}: {
+  label: string
+  field: FieldMetadata<string | undefined>
+  type?: 'text' | 'email' | 'password'
+  autoComplete?: string
+  hint?: string
+}) {
+  const errorId = field.errors?.length ? field.errorId : undefined
+  const hintId = hint ? `${field.id}-hint` : undefined
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        {...getInputProps(field, { type })}
+        autoComplete={autoComplete}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm aria-[invalid]:border-red-600 focus:border-brand-600"
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <FieldErrors id={field.errorId} errors={field.errors} />
+    </div>
+  )
+}
+
+/** The error list of one field or of the whole form. */
+export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null
+  return (
+    <ul id={id} className="mt-1 space-y-1 text-sm text-red-700">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** A form-level message box (errors or notices), announced to screen readers. */
+export function FormMessage({ tone, children, id }: { tone: 'error' | 'info' | 'success'; children: ReactNode; id?: string }) {
+  const styles = {
+    error: 'border-red-200 bg-red-50 text-red-800',
+    info: 'border-brand-100 bg-brand-50 text-brand-800',
+    success: 'border-green-200 bg-green-50 text-green-800',
+  }[tone]
+  return (
+    <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+      {children}
+    </div>
+  )
+}
+
+/** A submit button that shows progress while its form is being submitted. */
+export function SubmitButton({
+  children,
+  pendingText,
+  name,
+  value,
+  variant = 'primary',
+}: {
+  children: ReactNode
+  pendingText: string
+  name?: string
+  value?: string
+  variant?: 'primary' | 'secondary'
+}) {
+  const navigation = useNavigation()
+  const pending =
+    navigation.state === 'submitting' &&
+    (name === undefined || navigation.formData?.get(name) === value)
+  const styles =
+    variant === 'primary'
+      ? 'bg-brand-600 text-white hover:bg-brand-700'
+      : 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50'
+  return (
+    <button
+      type="submit"
+      name={name}
+      value={value}
+      disabled={pending}
+      aria-disabled={pending}
+      className={`w-full rounded-md px-4 py-2 text-sm font-semibold shadow-sm disabled:opacity-70 ${styles}`}
+    >
+      {pending ? pendingText : children}
+    </button>
+  )
+}
+
+/**
+ * A field that people never see or fill in; bots that fill every input give themselves
+ * away. Pair with `isHoneypotFilled` on the server.
+ */
+export function HoneypotField() {
+  return (
+    <div aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
+      <label htmlFor="website-url">Leave this field empty</label>
+      <input id="website-url" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  )
+}
+
+export const HONEYPOT_FIELD = 'website_url'
+
+/** True when the honeypot field was filled in (a bot). */
+export function isHoneypotFilled(formData: FormData) {
+  const value = formData.get(HONEYPOT_FIELD)
+  return typeof value === 'string' && value.trim() !== ''
+}

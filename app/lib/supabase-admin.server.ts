@@ -1,0 +1,16 @@
+import { createClient } from '@supabase/supabase-js'
+import { getEnv } from '~/env.server'
+
+let client: ReturnType<typeof createClient> | undefined
+
+/**
+ * The privileged service-role client: bypasses row-level security. Server-only, used by
+ * the webhooks and account administration; never reachable from the browser.
+ */
+export function getSupabaseAdmin() {
+  const env = getEnv()
+  client ??= createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  })
+  return client
+}

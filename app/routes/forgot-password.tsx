@@ -1,0 +1,71 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData } from '@remix-run/react'
+import { sendPasswordReset } from '~/auth/auth.server'
+import { ForgotPasswordSchema } from '~/auth/schemas'
+import { requireAnonymous } from '~/auth/session.server'
+import { AuthCard } from '~/components/auth-card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormMessage, HoneypotField, isHoneypotFilled, SubmitButton, TextField } from '~/components/forms'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requireAnonymous(request)
+  return data(null, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
+  }
+  if (isHoneypotFilled(formData)) return data({ result: submission.reply(), sentTo: submission.value.email, formError: null })
+  const result = await sendPasswordReset(request, submission.value.email)
+  if (result.error) {
+    return data({ result: submission.reply(), sentTo: null, formError: result.error }, { status: 400, headers: result.headers })
+  }
+  // Same answer whether or not the account exists.
+  return data({ result: submission.reply({ resetForm: true }), sentTo: submission.value.email, formError: null }, { headers: result.headers })
+}
+
+export default function ForgotPassword() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'forgot-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ForgotPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+  })
+  return (
+    <AuthCard
+      title="Reset your password"
+      intro="Enter your account's email and we will send you a link to choose a new password."
+      footer={
+        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      {actionData?.sentTo ? (
+        <FormMessage tone="success">
+          If an account exists for <strong>{actionData.sentTo}</strong>, a reset link is on its way. It expires after an hour.
+        </FormMessage>
+      ) : null}
+      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <HoneypotField />
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <SubmitButton pendingText="Sending link…">Send reset link</SubmitButton>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Reset your password | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

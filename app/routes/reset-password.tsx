@@ -1,0 +1,71 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useActionData } from '@remix-run/react'
+import { updatePassword } from '~/auth/auth.server'
+import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/auth/schemas'
+import { requireUser } from '~/auth/session.server'
+import { AuthCard } from '~/components/auth-card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+
+// Reached from the recovery email through /auth/callback, which signs the user in first.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requireUser(request)
+  return data(null, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: null }, { status: 400 })
+  }
+  const result = await updatePassword(request, submission.value.password)
+  if (result.error) {
+    const fieldErrors = result.errorCode === 'weak_password' || result.errorCode === 'same_password' ? { password: [result.error] } : undefined
+    return data(
+      {
+        result: submission.reply({ hideFields: ['password', 'confirmPassword'], fieldErrors }),
+        formError: fieldErrors ? null : result.error,
+      },
+      { status: 400, headers: result.headers },
+    )
+  }
+  throw redirect('/dashboard?password=updated', { headers: result.headers })
+}
+
+export default function ResetPassword() {
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'reset-password',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(ResetPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+  })
+  return (
+    <AuthCard title="Choose a new password">
+      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <TextField
+          label="New password"
+          field={fields.password}
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        />
+        <TextField label="Repeat new password" field={fields.confirmPassword} type="password" autoComplete="new-password" />
+        <SubmitButton pendingText="Saving…">Save new password</SubmitButton>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Choose a new password | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,12 @@
+import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { signOut } from '~/auth/auth.server'
+
+// POST /sign-out: ends the session in this browser. GET does nothing (no state change on GET).
+export async function action({ request }: ActionFunctionArgs) {
+  const { headers } = await signOut(request, 'local')
+  return redirect('/', { headers })
+}
+
+export async function loader() {
+  return redirect('/')
+}

@@ -1,0 +1,94 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { signUp } from '~/auth/auth.server'
+import { safeNextPath } from '~/auth/safe-next-path'
+import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
+import { requireAnonymous } from '~/auth/session.server'
+import { AuthCard } from '~/components/auth-card'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FieldErrors, FormMessage, HoneypotField, isHoneypotFilled, SubmitButton, TextField } from '~/components/forms'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requireAnonymous(request)
+  const redirectTo = safeNextPath(new URL(request.url).searchParams.get('redirectTo'), '/dashboard')
+  return data({ redirectTo }, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: SignUpSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }), formError: null }, { status: 400 })
+  }
+  const confirm = `/sign-up/confirm?${new URLSearchParams({ email: submission.value.email })}`
+  // Bots get the same answer as people, and no account.
+  if (isHoneypotFilled(formData)) throw redirect(confirm)
+  const result = await signUp(request, submission.value.email, submission.value.password, submission.value.redirectTo)
+  if (result.error) {
+    const fieldErrors: Record<string, string[]> | undefined =
+      result.errorCode === 'weak_password'
+        ? { password: [result.error] }
+        : result.errorCode === 'user_already_exists'
+          ? { email: [result.error] }
+          : undefined
+    return data(
+      {
+        result: submission.reply({ hideFields: ['password'], fieldErrors }),
+        formError: fieldErrors ? null : result.error,
+      },
+      { status: 400, headers: result.headers },
+    )
+  }
+  throw redirect(confirm, { headers: result.headers })
+}
+
+export default function SignUp() {
+  const { redirectTo } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [form, fields] = useForm({
+    id: 'sign-up',
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(SignUpSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+  })
+  return (
+    <AuthCard
+      title="Create your account"
+      intro="Start with an account, then pick a plan when you are ready."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <HoneypotField />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <TextField
+          label="Password"
+          field={fields.password}
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        />
+        <FieldErrors id={form.errorId} errors={form.errors} />
+        <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
+      </Form>
+    </AuthCard>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Create an account | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,39 @@
+/**
+ * The browser-test server: the local stack (in-memory database) on fixed ports plus the
+ * production build of the app served by remix-serve. Playwright starts and stops it.
+ */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { PROJECT_ROOT } from '../local-stack/database'
+import { startLocalStack } from '../local-stack/stack'
+import { E2E } from './ports'
+
+const stack = await startLocalStack({
+  siteUrl: E2E.siteUrl,
+  ports: { supabase: E2E.supabasePort, stripe: E2E.stripePort, polar: E2E.polarPort },
+  retry: { attempts: 4, baseDelayMs: 250 },
+})
+
+const app = spawn(
+  process.execPath,
+  [path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'), 'build/server/index.js'],
+  {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...stack.env, NODE_ENV: 'test', PORT: String(E2E.appPort), HOST: '127.0.0.1' },
+  },
+)
+
+async function shutdown() {
+  app.kill('SIGTERM')
+  await stack.close()
+  process.exit(0)
+}
+process.on('SIGTERM', shutdown)
+process.on('SIGINT', shutdown)
+app.on('exit', (code) => {
+  if (code !== null && code !== 0) {
+    console.error(`remix-serve exited with ${code}`)
+    void stack.close().then(() => process.exit(1))
+  }
+})

@@ -1,0 +1,174 @@
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+
+/** Anything that runs SQL: the database itself or a transaction on it. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Row[]; affectedRows: number }>
+  /** Runs several statements (no parameters), e.g. a migration file. */
+  exec(sql: string): Promise<void>
+}
+
+/** A real Postgres for the local stack: embedded PGlite, or a PostgreSQL server. */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres'
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+export const PROJECT_ROOT = path.resolve(here, '../../..')
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'supabase/migrations')
+const BOOTSTRAP_DIR = path.join(here, 'bootstrap')
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite' as const
+  constructor(readonly pglite: PGlite) {}
+
+  async query<Row>(sql: string, params: unknown[] = []) {
+    const result = await this.pglite.query<Row>(sql, params)
+    return { rows: result.rows, affectedRows: result.affectedRows ?? 0 }
+  }
+  async exec(sql: string) {
+    await this.pglite.exec(sql)
+  }
+  transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    return this.pglite.transaction(async (tx) =>
+      fn({
+        async query<Row>(sql: string, params: unknown[] = []) {
+          const result = await tx.query<Row>(sql, params)
+          return { rows: result.rows, affectedRows: result.affectedRows ?? 0 }
+        },
+        async exec(sql: string) {
+          await tx.exec(sql)
+        },
+      }),
+    )
+  }
+  async close() {
+    if (!this.pglite.closed) await this.pglite.close()
+  }
+}
+
+class ServerDatabase implements Database {
+  readonly kind = 'postgres' as const
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly onClose?: () => Promise<void>,
+  ) {}
+
+  async query<Row>(sql: string, params: unknown[] = []) {
+    const result = await this.pool.query(sql, params)
+    return { rows: result.rows as Row[], affectedRows: result.rowCount ?? 0 }
+  }
+  async exec(sql: string) {
+    await this.pool.query(sql)
+  }
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    const client = await this.pool.connect()
+    try {
+      await client.query('begin')
+      const value = await fn({
+        async query<Row>(sql: string, params: unknown[] = []) {
+          const result = await client.query(sql, params)
+          return { rows: result.rows as Row[], affectedRows: result.rowCount ?? 0 }
+        },
+        async exec(sql: string) {
+          await client.query(sql)
+        },
+      })
+      await client.query('commit')
+      return value
+    } catch (error) {
+      await client.query('rollback').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+  async close() {
+    await this.pool.end()
+    await this.onClose?.()
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL server URL; when absent an embedded PGlite database is used. */
+  url?: string
+  /** PGlite only: a folder to persist to (absent = in memory). */
+  dataDir?: string
+  /** PGlite only: a data-dir dump (from dumpDatabaseImage) to start from. */
+  image?: Blob
+}
+
+/** Opens (but does not migrate) a database. */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 })
+    pool.on('error', () => {}) // idle client errors surface on the next query instead
+    return new ServerDatabase(pool)
+  }
+  const pglite = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.image })
+  return new PgliteDatabase(pglite)
+}
+
+async function sqlFiles(dir: string) {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort()
+  return Promise.all(
+    names.map(async (name) => ({ name, sql: await readFile(path.join(dir, name), 'utf8') })),
+  )
+}
+
+/**
+ * Gives the database what hosted Supabase provides (roles, auth, storage), then applies
+ * supabase/migrations in order, each once (tracked like the Supabase CLI does).
+ * Returns the names of the migrations applied now.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  for (const file of await sqlFiles(BOOTSTRAP_DIR)) await db.exec(file.sql)
+  await db.exec(`
+    create schema if not exists supabase_migrations;
+    create table if not exists supabase_migrations.schema_migrations (
+      version text primary key, name text, applied_at timestamptz not null default now());`)
+  const { rows } = await db.query<{ version: string }>(
+    'select version from supabase_migrations.schema_migrations',
+  )
+  const done = new Set(rows.map((row) => row.version))
+  const applied: string[] = []
+  for (const file of await sqlFiles(MIGRATIONS_DIR)) {
+    const version = file.name.split('_')[0]
+    if (done.has(version)) continue
+    try {
+      await db.transaction(async (tx) => {
+        await tx.exec(file.sql)
+        await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [
+          version,
+          file.name,
+        ])
+      })
+    } catch (error) {
+      throw new Error(`Migration ${file.name} failed: ${(error as Error).message}`, { cause: error })
+    }
+    applied.push(file.name)
+  }
+  return applied
+}
+
+/** Dumps a PGlite database to an image that openDatabase({ image }) starts from quickly. */
+export async function dumpDatabaseImage(db: Database): Promise<Blob> {
+  if (!(db instanceof PgliteDatabase)) throw new Error('Only PGlite databases can be dumped')
+  return db.pglite.dumpDataDir('none')
+}
+
+/** Replaces the database name in a PostgreSQL URL. */
+export function withDatabaseName(url: string, name: string) {
+  const parsed = new URL(url)
+  parsed.pathname = `/${name}`
+  return parsed.toString()
+}

@@ -1,0 +1,54 @@
+/**
+ * `npm run dev`: the local stack (database, Supabase, Stripe and Polar emulators) and the
+ * Remix dev server, together. Values in .env (if any) override the local defaults.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PROJECT_ROOT } from './database'
+import { DEV_DATA_DIR, startLocalStack } from './stack'
+
+const envFile = path.join(PROJECT_ROOT, '.env')
+if (existsSync(envFile)) process.loadEnvFile(envFile)
+
+const siteUrl = process.env.SITE_URL || LOCAL_DEFAULTS.SITE_URL
+const stack = await startLocalStack({
+  siteUrl,
+  ports: { supabase: 54321, stripe: 12111, polar: 12112 },
+  databaseUrl: process.env.DATABASE_URL,
+  dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
+})
+
+const database = process.env.DATABASE_URL ? 'PostgreSQL server (DATABASE_URL)' : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
+console.log(`
+  Local stack is up (${database}):
+    Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users
+    Stripe    ${stack.stripe.url}   deliveries ${stack.stripe.url}/_emulator/deliveries
+    Polar     ${stack.polar.url}   deliveries ${stack.polar.url}/_emulator/deliveries
+  App         ${siteUrl}
+`)
+
+// .env wins over the stack's values, so the app can be pointed at real services.
+const appEnv = { ...process.env, ...stack.env }
+for (const key of Object.keys(stack.env)) {
+  if (process.env[key]) appEnv[key] = process.env[key]
+}
+
+const app = spawn(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'], {
+  cwd: PROJECT_ROOT,
+  stdio: 'inherit',
+  env: appEnv,
+})
+
+let stopping = false
+async function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  app.kill('SIGTERM')
+  await stack.close()
+  process.exit(code)
+}
+process.on('SIGINT', () => void stop())
+process.on('SIGTERM', () => void stop())
+app.on('exit', (code) => void stop(code ?? 0))

@@ -1,0 +1,210 @@
+import type { EmulatorContext } from './context'
+import { ApiError } from './http'
+import { addInterval, now, token } from './state'
+import type { Address, CheckoutRecord, CustomerRecord, Metadata, OrderRecord, SubscriptionRecord } from './types'
+
+export interface CheckoutInput {
+  products: string[]
+  metadata?: Metadata
+  customer_metadata?: Metadata
+  customer_email?: string | null
+  customer_name?: string | null
+  customer_id?: string | null
+  external_customer_id?: string | null
+  success_url?: string | null
+  return_url?: string | null
+}
+
+/** Creates an open checkout session (`POST /v1/checkouts/`); emits `checkout.created`. */
+export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): CheckoutRecord {
+  const id = ctx.state.newId()
+  const clientSecret = token('polar_c_')
+  const createdAt = now()
+  const checkout: CheckoutRecord = {
+    id,
+    client_secret: clientSecret,
+    created_at: createdAt,
+    modified_at: null,
+    status: 'open',
+    product_ids: input.products,
+    product_id: input.products[0],
+    customer_id: input.customer_id ?? null,
+    customer_email: input.customer_email ?? null,
+    customer_name: input.customer_name ?? null,
+    external_customer_id: input.external_customer_id ?? null,
+    metadata: input.metadata ?? {},
+    customer_metadata: input.customer_metadata ?? {},
+    // Polar substitutes the placeholder when it serializes the checkout.
+    success_url: input.success_url
+      ? input.success_url.replaceAll('{CHECKOUT_ID}', id)
+      : `${ctx.publicUrl}/checkout/${clientSecret}/confirmation`,
+    return_url: input.return_url ?? null,
+    expires_at: new Date(Date.parse(createdAt) + 60 * 60 * 1000).toISOString(),
+    subscription_id: null,
+  }
+  ctx.state.checkouts.set(id, checkout)
+  ctx.emitCheckout('checkout.created', checkout)
+  return checkout
+}
+
+export interface PaymentDetails {
+  email?: string
+  name?: string
+  country?: string
+  productId?: string
+}
+
+export interface CompletedCheckout {
+  checkout: CheckoutRecord
+  customer: CustomerRecord
+  subscription: SubscriptionRecord
+  order: OrderRecord
+}
+
+/**
+ * Pays an open checkout, emitting what Polar sends for a new subscription, in its order:
+ * checkout.updated (confirmed), customer.created (new customer only), subscription.created,
+ * subscription.active, order.created, order.updated, order.paid, checkout.updated (succeeded).
+ */
+export function completeCheckout(ctx: EmulatorContext, checkout: CheckoutRecord, details: PaymentDetails = {}): CompletedCheckout {
+  if (checkout.status !== 'open') {
+    throw new ApiError(403, 'AlreadyActiveSubscriptionError', `Checkout ${checkout.id} is ${checkout.status}, not open.`)
+  }
+  const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
+  const name = details.name ?? checkout.customer_name ?? 'Local Customer'
+  if (details.productId && checkout.product_ids.includes(details.productId)) checkout.product_id = details.productId
+  const address: Address = { line1: null, line2: null, postal_code: null, city: null, state: null, country: details.country ?? 'US' }
+
+  checkout.status = 'confirmed'
+  checkout.customer_email = email
+  checkout.customer_name = name
+  ctx.touch(checkout)
+  ctx.emitCheckout('checkout.updated', checkout)
+
+  const customer = resolveCustomer(ctx, checkout, email, name, address)
+  checkout.customer_id = customer.id
+
+  const product = ctx.state.product(checkout.product_id)
+  const startedAt = now()
+  const subscription: SubscriptionRecord = {
+    id: ctx.state.newId(),
+    created_at: startedAt,
+    modified_at: null,
+    customer_id: customer.id,
+    product_id: product.id,
+    checkout_id: checkout.id,
+    status: 'active',
+    amount: product.amount,
+    currency: product.currency,
+    recurring_interval: product.recurring_interval,
+    current_period_start: startedAt,
+    current_period_end: addInterval(startedAt, product.recurring_interval),
+    cancel_at_period_end: false,
+    canceled_at: null,
+    started_at: startedAt,
+    ends_at: null,
+    ended_at: null,
+    past_due_at: null,
+    metadata: { ...checkout.metadata },
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+  }
+  ctx.state.subscriptions.set(subscription.id, subscription)
+  ctx.emitSubscription('subscription.created', subscription)
+  ctx.emitSubscription('subscription.active', subscription)
+
+  const order = createOrder(ctx, subscription, 'subscription_create', {
+    checkoutId: checkout.id,
+    billingName: name,
+    address,
+    paid: true,
+  })
+
+  checkout.status = 'succeeded'
+  checkout.subscription_id = subscription.id
+  ctx.touch(checkout)
+  ctx.emitCheckout('checkout.updated', checkout)
+  return { checkout, customer, subscription, order }
+}
+
+/** Reuses the customer by id, external id or email (Polar's order), else creates one. */
+function resolveCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: string, name: string, address: Address) {
+  const { state } = ctx
+  const existing =
+    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
+    (checkout.external_customer_id ? state.customerByExternalId(checkout.external_customer_id) : undefined) ??
+    state.customerByEmail(email)
+  if (existing) {
+    const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
+    const linksExternalId = !existing.external_id && checkout.external_customer_id
+    if (hasNewMetadata || linksExternalId) {
+      existing.metadata = { ...existing.metadata, ...checkout.customer_metadata }
+      existing.external_id = existing.external_id ?? checkout.external_customer_id
+      ctx.touch(existing)
+      ctx.emitCustomer('customer.updated', existing)
+    }
+    return existing
+  }
+  const customer: CustomerRecord = {
+    id: state.newId(),
+    created_at: now(),
+    modified_at: null,
+    email,
+    name,
+    external_id: checkout.external_customer_id,
+    metadata: { ...checkout.customer_metadata },
+    billing_address: address,
+  }
+  state.customers.set(customer.id, customer)
+  ctx.emitCustomer('customer.created', customer)
+  return customer
+}
+
+/**
+ * Creates an order for a subscription and emits `order.created`. A checkout's order is created
+ * already paid, so Polar follows up at once with `order.updated` and `order.paid`.
+ */
+export function createOrder(
+  ctx: EmulatorContext,
+  subscription: SubscriptionRecord,
+  billingReason: OrderRecord['billing_reason'],
+  options: { checkoutId?: string; billingName?: string; address?: Address; paid?: boolean } = {},
+): OrderRecord {
+  const customer = ctx.state.customer(subscription.customer_id)
+  const order: OrderRecord = {
+    id: ctx.state.newId(),
+    created_at: now(),
+    modified_at: null,
+    status: options.paid ? 'paid' : 'pending',
+    customer_id: customer.id,
+    product_id: subscription.product_id,
+    subscription_id: subscription.id,
+    checkout_id: options.checkoutId ?? null,
+    billing_reason: billingReason,
+    amount: subscription.amount,
+    currency: subscription.currency,
+    refunded_amount: 0,
+    billing_name: options.billingName ?? customer.name,
+    billing_address: options.address ?? customer.billing_address,
+    invoice_number: ctx.state.nextInvoiceNumber(),
+    is_invoice_generated: false,
+    metadata: { ...subscription.metadata },
+    period_start: subscription.current_period_start,
+    period_end: subscription.current_period_end,
+  }
+  ctx.state.orders.set(order.id, order)
+  ctx.emitOrder('order.created', order)
+  if (options.paid) {
+    ctx.emitOrder('order.updated', order)
+    ctx.emitOrder('order.paid', order)
+  }
+  return order
+}
+
+/** Marks an order paid: `order.updated` then `order.paid`, as Polar's order service does. */
+export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
+  order.status = 'paid'
+  ctx.touch(order)
+  ctx.emitOrder('order.updated', order)
+  ctx.emitOrder('order.paid', order)
+}

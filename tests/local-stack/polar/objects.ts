@@ -1,0 +1,330 @@
+import type { PolarState } from './state'
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  CustomerSessionRecord,
+  OrderRecord,
+  ProductRecord,
+  RefundRecord,
+  SubscriptionRecord,
+} from './types'
+
+/**
+ * Wire objects exactly as Polar serializes them (API 2026-10): snake_case, every nullable
+ * field present, ISO datetimes with an offset. Built fresh from the records on every call.
+ */
+
+export function priceJson(product: ProductRecord) {
+  return {
+    created_at: product.created_at,
+    modified_at: null,
+    id: product.price_id,
+    source: 'catalog',
+    amount_type: 'fixed',
+    price_currency: product.currency,
+    tax_behavior: null,
+    is_archived: false,
+    product_id: product.id,
+    type: 'recurring',
+    recurring_interval: product.recurring_interval,
+    price_amount: product.amount,
+  }
+}
+
+function productBase(state: PolarState, product: ProductRecord) {
+  return {
+    id: product.id,
+    created_at: product.created_at,
+    modified_at: null,
+    trial_interval: null,
+    trial_interval_count: null,
+    name: product.name,
+    description: product.description,
+    visibility: 'public',
+    recurring_interval: product.recurring_interval,
+    recurring_interval_count: 1,
+    meter_interval: null,
+    meter_interval_count: null,
+    is_recurring: true,
+    is_archived: false,
+    organization_id: state.organization.id,
+  }
+}
+
+export function productJson(state: PolarState, product: ProductRecord) {
+  return {
+    ...productBase(state, product),
+    metadata: {},
+    is_deletable: false,
+    prices: [priceJson(product)],
+    benefits: [],
+    medias: [],
+    attached_custom_fields: [],
+  }
+}
+
+function checkoutProductJson(state: PolarState, product: ProductRecord) {
+  return { ...productBase(state, product), prices: [priceJson(product)], benefits: [], medias: [] }
+}
+
+export function customerJson(state: PolarState, customer: CustomerRecord) {
+  return {
+    id: customer.id,
+    created_at: customer.created_at,
+    modified_at: customer.modified_at,
+    metadata: customer.metadata,
+    external_id: customer.external_id,
+    email: customer.email,
+    email_verified: true,
+    type: 'individual',
+    name: customer.name,
+    billing_name: customer.name,
+    billing_address: customer.billing_address,
+    tax_id: null,
+    locale: null,
+    organization_id: state.organization.id,
+    default_payment_method_id: null,
+    deleted_at: null,
+    first_user_event_at: null,
+    avatar_url: `https://www.gravatar.com/avatar/${customer.id.replace(/-/g, '')}?d=404`,
+  }
+}
+
+/** The subscription without its embedded relations (as embedded in orders). */
+export function subscriptionBaseJson(subscription: SubscriptionRecord) {
+  return {
+    metadata: subscription.metadata,
+    created_at: subscription.created_at,
+    modified_at: subscription.modified_at,
+    id: subscription.id,
+    amount: subscription.amount,
+    currency: subscription.currency,
+    recurring_interval: subscription.recurring_interval,
+    recurring_interval_count: 1,
+    status: subscription.status,
+    current_period_start: subscription.current_period_start,
+    current_period_end: subscription.current_period_end,
+    current_meter_period_start: null,
+    current_meter_period_end: null,
+    trial_start: null,
+    trial_end: null,
+    cancel_at_period_end: subscription.cancel_at_period_end,
+    canceled_at: subscription.canceled_at,
+    started_at: subscription.started_at,
+    ends_at: subscription.ends_at,
+    ended_at: subscription.ended_at,
+    past_due_at: subscription.past_due_at,
+    pause_at_period_end: false,
+    paused_at: null,
+    resumes_at: null,
+    customer_id: subscription.customer_id,
+    product_id: subscription.product_id,
+    discount_id: null,
+    checkout_id: subscription.checkout_id,
+    seats: null,
+    units: null,
+    customer_cancellation_reason: subscription.customer_cancellation_reason,
+    customer_cancellation_comment: subscription.customer_cancellation_comment,
+  }
+}
+
+export function subscriptionJson(state: PolarState, subscription: SubscriptionRecord) {
+  const product = state.product(subscription.product_id)
+  return {
+    ...subscriptionBaseJson(subscription),
+    custom_field_data: {},
+    customer: customerJson(state, state.customer(subscription.customer_id)),
+    product: productJson(state, product),
+    discount: null,
+    prices: [priceJson(product)],
+    meters: [],
+    pending_update: null,
+  }
+}
+
+export function orderJson(state: PolarState, order: OrderRecord) {
+  const product = state.product(order.product_id)
+  const subscription = order.subscription_id ? state.subscriptions.get(order.subscription_id) : undefined
+  const paid = order.status !== 'pending' && order.status !== 'void'
+  return {
+    id: order.id,
+    created_at: order.created_at,
+    modified_at: order.modified_at,
+    status: order.status,
+    paid,
+    subtotal_amount: order.amount,
+    discount_amount: 0,
+    net_amount: order.amount,
+    tax_amount: 0,
+    total_amount: order.amount,
+    applied_balance_amount: 0,
+    due_amount: paid ? 0 : order.amount,
+    refunded_amount: order.refunded_amount,
+    refunded_tax_amount: 0,
+    currency: order.currency,
+    billing_reason: order.billing_reason,
+    billing_name: order.billing_name,
+    billing_address: order.billing_address,
+    invoice_number: order.invoice_number,
+    is_invoice_generated: order.is_invoice_generated,
+    receipt_number: null,
+    seats: null,
+    units: null,
+    customer_id: order.customer_id,
+    product_id: order.product_id,
+    discount_id: null,
+    subscription_id: order.subscription_id,
+    checkout_id: order.checkout_id,
+    next_payment_attempt_at: null,
+    metadata: order.metadata,
+    custom_field_data: {},
+    platform_fee_amount: 0,
+    platform_fee_currency: null,
+    // Deprecated, but 0.x SDKs still require it.
+    user_id: order.customer_id,
+    customer: customerJson(state, state.customer(order.customer_id)),
+    product: { metadata: {}, ...productBase(state, product) },
+    discount: null,
+    subscription: subscription ? subscriptionBaseJson(subscription) : null,
+    items: [
+      {
+        created_at: order.created_at,
+        modified_at: null,
+        id: order.id.replace(/.{4}$/, 'a17e'),
+        label: product.name,
+        amount: order.amount,
+        tax_amount: 0,
+        proration: false,
+        product_price_id: product.price_id,
+        start_timestamp: order.period_start,
+        end_timestamp: order.period_end,
+      },
+    ],
+    description: product.name,
+    refundable_amount: order.amount - order.refunded_amount,
+    refundable_tax_amount: 0,
+  }
+}
+
+export function checkoutJson(state: PolarState, checkout: CheckoutRecord, publicUrl: string) {
+  const product = state.product(checkout.product_id)
+  const products = checkout.product_ids.map((id) => state.product(id))
+  return {
+    id: checkout.id,
+    created_at: checkout.created_at,
+    modified_at: checkout.modified_at,
+    custom_field_data: {},
+    payment_processor: 'stripe',
+    status: checkout.status,
+    client_secret: checkout.client_secret,
+    url: `${publicUrl}/checkout/${checkout.client_secret}`,
+    expires_at: checkout.expires_at,
+    success_url: checkout.success_url,
+    return_url: checkout.return_url,
+    embed_origin: null,
+    amount: product.amount,
+    seats: null,
+    min_seats: null,
+    max_seats: null,
+    price_per_seat: null,
+    units: null,
+    min_units: null,
+    max_units: null,
+    discount_amount: 0,
+    net_amount: product.amount,
+    tax_amount: null,
+    tax_behavior: null,
+    total_amount: product.amount,
+    currency: product.currency,
+    allow_trial: true,
+    active_trial_interval: null,
+    active_trial_interval_count: null,
+    trial_end: null,
+    organization_id: state.organization.id,
+    product_id: product.id,
+    product_price_id: product.price_id,
+    discount_id: null,
+    allow_discount_codes: true,
+    require_billing_address: false,
+    is_discount_applicable: true,
+    is_free_product_price: false,
+    is_payment_required: true,
+    is_payment_setup_required: true,
+    is_payment_form_required: true,
+    customer_id: checkout.customer_id,
+    is_business_customer: false,
+    customer_name: checkout.customer_name,
+    customer_email: checkout.customer_email,
+    customer_ip_address: null,
+    customer_billing_name: checkout.customer_name,
+    customer_billing_address: null,
+    customer_tax_id: null,
+    locale: null,
+    payment_method_type: null,
+    payment_processor_metadata: {},
+    billing_address_fields: {
+      country: 'required',
+      state: 'disabled',
+      city: 'disabled',
+      postal_code: 'disabled',
+      line1: 'disabled',
+      line2: 'disabled',
+    },
+    trial_interval: null,
+    trial_interval_count: null,
+    metadata: checkout.metadata,
+    external_customer_id: checkout.external_customer_id,
+    customer_external_id: checkout.external_customer_id,
+    products: products.map((p) => checkoutProductJson(state, p)),
+    product: checkoutProductJson(state, product),
+    product_price: priceJson(product),
+    prices: Object.fromEntries(products.map((p) => [p.id, [priceJson(p)]])),
+    discount: null,
+    subscription_id: checkout.subscription_id,
+    attached_custom_fields: [],
+    customer_metadata: checkout.customer_metadata,
+  }
+}
+
+export function customerSessionJson(state: PolarState, session: CustomerSessionRecord, publicUrl: string) {
+  return {
+    created_at: session.created_at,
+    modified_at: null,
+    id: session.id,
+    token: session.token,
+    expires_at: session.expires_at,
+    return_url: session.return_url,
+    customer_portal_url: `${publicUrl}/portal/${session.token}`,
+    customer_id: session.customer_id,
+    customer: customerJson(state, state.customer(session.customer_id)),
+  }
+}
+
+export function refundJson(state: PolarState, refund: RefundRecord) {
+  return {
+    created_at: refund.created_at,
+    modified_at: null,
+    id: refund.id,
+    metadata: {},
+    status: 'succeeded',
+    reason: refund.reason,
+    amount: refund.amount,
+    tax_amount: 0,
+    currency: refund.currency,
+    organization_id: state.organization.id,
+    order_id: refund.order_id,
+    subscription_id: refund.subscription_id,
+    customer_id: refund.customer_id,
+    revoke_benefits: false,
+    dispute: null,
+  }
+}
+
+/** Polar's list envelope. */
+export function listJson<T>(items: T[], page: number, limit: number) {
+  const start = (page - 1) * limit
+  return {
+    items: items.slice(start, start + limit),
+    pagination: { total_count: items.length, max_page: Math.max(1, Math.ceil(items.length / limit)) },
+  }
+}

@@ -1,0 +1,77 @@
+import type { EmulatorContext } from './context'
+import { ApiError } from './http'
+import { now } from './state'
+import type { OrderRecord, RefundRecord } from './types'
+
+const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
+const generating = new WeakSet<OrderRecord>()
+
+/**
+ * `POST /v1/orders/{id}/invoice`, as the current Polar server behaves:
+ * - not paid (pending/void) → 409 `OrderNotEligibleForInvoice`;
+ * - no billing name or address → 422 `MissingInvoiceBillingDetails`;
+ * - otherwise 202 and the invoice is (re)generated in the background: after `invoiceDelayMs`
+ *   it is available and `order.updated` goes out with `is_invoice_generated: true`.
+ * A second POST after generation also answers 202 and regenerates (current Polar no longer
+ * answers `InvoiceAlreadyExists`); the existing invoice stays downloadable meanwhile and a
+ * new `order.updated` follows. A POST while generation is running does not queue another.
+ */
+export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
+  if (!INVOICEABLE.has(order.status)) {
+    throw new ApiError(409, 'OrderNotEligibleForInvoice', 'Order is not eligible for invoice generation.')
+  }
+  if (!order.billing_name || !order.billing_address) {
+    throw new ApiError(422, 'MissingInvoiceBillingDetails', 'Order is missing billing name or address.')
+  }
+  if (generating.has(order)) return
+  const finish = () => {
+    generating.delete(order)
+    order.is_invoice_generated = true
+    ctx.touch(order)
+    ctx.emitOrder('order.updated', order)
+  }
+  generating.add(order)
+  if (ctx.invoiceDelayMs <= 0) finish()
+  else ctx.later(ctx.invoiceDelayMs, finish)
+}
+
+/** `GET /v1/orders/{id}/invoice`: the URL once generated, 404 before. */
+export function invoiceUrl(ctx: EmulatorContext, order: OrderRecord) {
+  if (!order.is_invoice_generated) {
+    throw new ApiError(404, 'ResourceNotFound', 'Invoice not found. Generate it first, then wait for it.')
+  }
+  return `${ctx.publicUrl}/invoices/${order.id}`
+}
+
+/**
+ * Refunds an order (fully by default): `refund.created`, `order.updated`, `order.refunded`.
+ * The order becomes `refunded` or `partially_refunded`.
+ */
+export function refundOrder(ctx: EmulatorContext, order: OrderRecord, amount?: number): RefundRecord {
+  const refundable = order.amount - order.refunded_amount
+  if (order.status !== 'paid' && order.status !== 'partially_refunded') {
+    throw new ApiError(403, 'RefundedAlready', `Order ${order.id} is ${order.status} and cannot be refunded.`)
+  }
+  const value = amount ?? refundable
+  if (!Number.isInteger(value) || value <= 0 || value > refundable) {
+    throw new ApiError(400, 'RefundAmountTooHigh', `Refund amount must be between 1 and ${refundable}.`)
+  }
+  const refund: RefundRecord = {
+    id: ctx.state.newId(),
+    created_at: now(),
+    order_id: order.id,
+    subscription_id: order.subscription_id,
+    customer_id: order.customer_id,
+    amount: value,
+    currency: order.currency,
+    reason: 'customer_request',
+  }
+  ctx.state.refunds.set(refund.id, refund)
+  order.refunded_amount += value
+  order.status = order.refunded_amount >= order.amount ? 'refunded' : 'partially_refunded'
+  ctx.touch(order)
+  ctx.emitRefund('refund.created', refund)
+  ctx.emitOrder('order.updated', order)
+  ctx.emitOrder('order.refunded', order)
+  return refund
+}

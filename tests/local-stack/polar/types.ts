@@ -1,0 +1,171 @@
+/** Internal records of the Polar emulator. Field names follow Polar's wire format (snake_case). */
+
+export type Metadata = Record<string, string | number | boolean>
+
+export interface Address {
+  line1: string | null
+  line2: string | null
+  postal_code: string | null
+  city: string | null
+  state: string | null
+  country: string
+}
+
+export interface OrganizationRecord {
+  id: string
+  name: string
+  slug: string
+  created_at: string
+}
+
+export interface ProductRecord {
+  id: string
+  price_id: string
+  name: string
+  description: string | null
+  amount: number
+  currency: string
+  recurring_interval: 'month' | 'year'
+  created_at: string
+}
+
+export interface CustomerRecord {
+  id: string
+  created_at: string
+  modified_at: string | null
+  email: string
+  name: string | null
+  external_id: string | null
+  metadata: Metadata
+  billing_address: Address | null
+}
+
+export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed'
+
+export interface CheckoutRecord {
+  id: string
+  client_secret: string
+  created_at: string
+  modified_at: string | null
+  status: CheckoutStatus
+  product_ids: string[]
+  product_id: string
+  customer_id: string | null
+  customer_email: string | null
+  customer_name: string | null
+  external_customer_id: string | null
+  metadata: Metadata
+  customer_metadata: Metadata
+  success_url: string
+  return_url: string | null
+  expires_at: string
+  subscription_id: string | null
+}
+
+export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid'
+
+export interface SubscriptionRecord {
+  id: string
+  created_at: string
+  modified_at: string | null
+  customer_id: string
+  product_id: string
+  checkout_id: string | null
+  status: SubscriptionStatus
+  amount: number
+  currency: string
+  recurring_interval: 'month' | 'year'
+  current_period_start: string
+  current_period_end: string
+  cancel_at_period_end: boolean
+  canceled_at: string | null
+  started_at: string
+  ends_at: string | null
+  ended_at: string | null
+  past_due_at: string | null
+  metadata: Metadata
+  customer_cancellation_reason: string | null
+  customer_cancellation_comment: string | null
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
+
+export type BillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update'
+
+export interface OrderRecord {
+  id: string
+  created_at: string
+  modified_at: string | null
+  status: OrderStatus
+  customer_id: string
+  product_id: string
+  subscription_id: string | null
+  checkout_id: string | null
+  billing_reason: BillingReason
+  amount: number
+  currency: string
+  refunded_amount: number
+  billing_name: string | null
+  billing_address: Address | null
+  invoice_number: string
+  is_invoice_generated: boolean
+  metadata: Metadata
+  period_start: string | null
+  period_end: string | null
+}
+
+export interface RefundRecord {
+  id: string
+  created_at: string
+  order_id: string
+  subscription_id: string | null
+  customer_id: string
+  amount: number
+  currency: string
+  reason: string
+}
+
+export interface CustomerSessionRecord {
+  id: string
+  token: string
+  created_at: string
+  expires_at: string
+  customer_id: string
+  return_url: string | null
+}
+
+export interface DeliveryAttempt {
+  at: string
+  /** Unix seconds sent in `webhook-timestamp` for this attempt. */
+  webhookTimestamp: number
+  status: number | null
+  error: string | null
+  responseBody: string
+  durationMs: number
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed'
+
+/** One webhook event and its delivery history to the configured endpoint. */
+export interface Delivery {
+  /** The `webhook-id`: unique per event, identical across retries and re-sends. */
+  id: string
+  type: string
+  /** The exact JSON body that is signed and sent. */
+  body: string
+  createdAt: string
+  status: DeliveryStatus
+  attempts: DeliveryAttempt[]
+  nextAttemptAt: string | null
+}
+
+export interface Fault {
+  method?: string
+  /** A path prefix such as `/v1/checkouts`, or a regular expression when it starts with `^`. */
+  path: string
+  /** Status to answer with; omitted means "delay, then answer normally" (a slow or hanging API). */
+  status?: number
+  count: number
+  delayMs?: number
+  body?: unknown
+}

@@ -1,0 +1,212 @@
+/** Handlers for each emulated `/v1` endpoint. */
+import { createCheckoutSession, field, metadata, text } from './checkout'
+import type { EventRequest } from './events'
+import { previousAttributes, snapshot } from './events'
+import { newestFirst, paginate } from './expand'
+import { invalid, missingParam, type Params } from './http'
+import { createPortalSession } from './portal'
+import {
+  cancelSubscription,
+  createCustomer,
+  createSubscription,
+  updateSubscription,
+  type BillingContext,
+  type SubscriptionChange,
+} from './subscriptions'
+
+export interface ApiCall {
+  method: string
+  path: string
+  params: Params
+  request: EventRequest
+}
+
+type Handler = (ctx: BillingContext, call: ApiCall, ids: string[]) => unknown
+
+interface Route {
+  method: string
+  pattern: RegExp
+  handle: Handler
+}
+
+const id = '([^/]+)'
+const r = (method: string, path: string, handle: Handler): Route => ({
+  method,
+  pattern: new RegExp(`^/v1/${path}$`),
+  handle,
+})
+
+export const routes: Route[] = [
+  r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
+  r('GET', `checkout/sessions/${id}`, (ctx, _call, [sessionId]) => ctx.store.checkoutSession(sessionId)),
+  r('GET', 'checkout/sessions', (ctx, { params, path }) => {
+    const sessions = newestFirst(ctx.store.checkoutSessions.values()).filter(
+      (session) =>
+        (!text(params.customer) || session.customer === params.customer) &&
+        (!text(params.subscription) || session.subscription === params.subscription),
+    )
+    return paginate(sessions, params, path)
+  }),
+  r('POST', `checkout/sessions/${id}/expire`, (ctx, { request }, [sessionId]) => {
+    const session = ctx.store.checkoutSession(sessionId)
+    if (session.status !== 'open') {
+      throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`)
+    }
+    Object.assign(session, { status: 'expired', url: null })
+    ctx.bus.emit('checkout.session.expired', session, request)
+    return session
+  }),
+  r('POST', 'billing_portal/sessions', (ctx, { params }) => createPortalSession(ctx, params)),
+  r('POST', 'customers', (ctx, { params, request }) =>
+    createCustomer(
+      ctx,
+      { email: text(params.email) ?? null, name: text(params.name) ?? null, metadata: metadata(params.metadata) },
+      request,
+    ),
+  ),
+  r('GET', `customers/${id}`, (ctx, _call, [customerId]) => ctx.store.customer(customerId)),
+  r('POST', `customers/${id}`, (ctx, { params, request }, [customerId]) => {
+    const customer = ctx.store.customer(customerId)
+    const before = snapshot(customer)
+    if (params.email !== undefined) customer.email = text(params.email) ?? null
+    if (params.name !== undefined) customer.name = text(params.name) ?? null
+    for (const [key, value] of Object.entries(metadata(params.metadata))) {
+      if (value === '') delete customer.metadata[key]
+      else customer.metadata[key] = value
+    }
+    const previous = previousAttributes(before, customer)
+    if (Object.keys(previous).length > 0) ctx.bus.emit('customer.updated', customer, request, previous)
+    return customer
+  }),
+  r('GET', 'customers', (ctx, { params, path }) => {
+    const email = text(params.email)
+    const customers = newestFirst(ctx.store.customers.values()).filter(
+      (customer) => !email || customer.email === email,
+    )
+    return paginate(customers, params, path)
+  }),
+  r('POST', 'subscriptions', (ctx, { params, request }) => {
+    const customerId = text(params.customer)
+    if (!customerId) throw missingParam('customer')
+    ctx.store.customer(customerId, 'customer')
+    const item = Array.isArray(params.items) ? params.items[0] : undefined
+    const priceId = text(field(item, 'price'))
+    if (!priceId) throw missingParam('items[0][price]')
+    return createSubscription(
+      ctx,
+      {
+        customer: customerId,
+        price: ctx.store.price(priceId, 'items[0][price]'),
+        quantity: Number(text(field(item, 'quantity')) ?? '1'),
+        metadata: metadata(params.metadata),
+        automaticTax: text(field(params.automatic_tax, 'enabled')) === 'true',
+        now: ctx.store.now(),
+      },
+      request,
+    )
+  }),
+  r('GET', `subscriptions/${id}`, (ctx, _call, [subId]) => ctx.store.subscription(subId)),
+  r('POST', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
+    const sub = ctx.store.subscription(subId)
+    updateSubscription(ctx, sub, subscriptionChange(params), request)
+    return sub
+  }),
+  r('DELETE', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
+    const sub = ctx.store.subscription(subId)
+    const details = params.cancellation_details
+    cancelSubscription(
+      ctx,
+      sub,
+      { feedback: text(field(details, 'feedback')), comment: text(field(details, 'comment')) },
+      request,
+    )
+    return sub
+  }),
+  r('GET', 'subscriptions', (ctx, { params, path }) => {
+    const status = text(params.status)
+    const subs = newestFirst(ctx.store.subscriptions.values()).filter(
+      (sub) =>
+        (!text(params.customer) || sub.customer === params.customer) &&
+        (!text(params.price) || sub.items.data.some((item) => item.price.id === params.price)) &&
+        (status === 'all' || (status ? sub.status === status : sub.status !== 'canceled')),
+    )
+    return paginate(subs, params, path)
+  }),
+  r('GET', `prices/${id}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
+  r('GET', 'prices', (ctx, { params, path }) => {
+    const lookupKeys = Array.isArray(params.lookup_keys) ? params.lookup_keys : []
+    const prices = newestFirst(ctx.store.prices.values()).filter(
+      (price) =>
+        (!text(params.product) || price.product === params.product) &&
+        (lookupKeys.length === 0 || lookupKeys.includes(price.lookup_key as string)),
+    )
+    return paginate(prices, params, path)
+  }),
+  r('GET', `products/${id}`, (ctx, _call, [productId]) => ctx.store.product(productId)),
+  r('GET', 'products', (ctx, { params, path }) =>
+    paginate(newestFirst(ctx.store.products.values()), params, path),
+  ),
+  r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
+  r('GET', 'invoices', (ctx, { params, path }) => {
+    const invoices = newestFirst(ctx.store.invoices.values()).filter(
+      (invoice) =>
+        (!text(params.customer) || invoice.customer === params.customer) &&
+        (!text(params.status) || invoice.status === params.status) &&
+        (!text(params.subscription) ||
+          invoice.parent?.subscription_details.subscription === params.subscription),
+    )
+    return paginate(invoices, params, path)
+  }),
+  r('GET', `events/${id}`, (ctx, _call, [eventId]) => eventWithPending(ctx, eventId)),
+  r('GET', 'events', (ctx, { params, path }) => {
+    const types = Array.isArray(params.types) ? params.types : []
+    const type = text(params.type)
+    const deliverySuccess = text(params.delivery_success)
+    const events = newestFirst(ctx.store.events.values())
+      .filter(
+        (event) =>
+          (!type || typeMatches(type, event.type)) &&
+          (types.length === 0 || types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&
+          (!deliverySuccess ||
+            (ctx.store.deliveryState.get(event.id) === 'delivered') === (deliverySuccess === 'true')),
+      )
+      .map((event) => eventWithPending(ctx, event.id))
+    return paginate(events, params, path)
+  }),
+]
+
+function eventWithPending(ctx: BillingContext, eventId: string) {
+  const event = ctx.store.event(eventId)
+  const pending = ctx.store.deliveryState.get(event.id) === 'delivered' ? 0 : event.pending_webhooks
+  return { ...event, pending_webhooks: pending }
+}
+
+/** `customer.*` style wildcards, as the `type` filter of /v1/events allows. */
+function typeMatches(pattern: string, type: string) {
+  return pattern.endsWith('*') ? type.startsWith(pattern.slice(0, -1)) : pattern === type
+}
+
+function subscriptionChange(params: Params): SubscriptionChange {
+  const change: SubscriptionChange = {}
+  const cancel = text(params.cancel_at_period_end)
+  if (cancel !== undefined) {
+    if (cancel !== 'true' && cancel !== 'false') {
+      throw invalid(`Invalid boolean: ${cancel}`, 'cancel_at_period_end')
+    }
+    change.cancelAtPeriodEnd = cancel === 'true'
+  }
+  const item = Array.isArray(params.items) ? params.items[0] : undefined
+  const priceId = text(field(item, 'price'))
+  if (item && !priceId) throw missingParam('items[0][price]')
+  if (priceId) {
+    const quantity = text(field(item, 'quantity'))
+    change.price = { priceId, itemId: text(field(item, 'id')), quantity: quantity ? Number(quantity) : undefined }
+  }
+  if (params.metadata !== undefined) change.metadata = metadata(params.metadata)
+  const details = params.cancellation_details
+  if (details !== undefined) {
+    change.feedback = text(field(details, 'feedback')) ?? null
+    change.comment = text(field(details, 'comment')) ?? null
+  }
+  return change
+}

@@ -1,0 +1,82 @@
+/** `expand[]` and list pagination, applied to responses as Stripe does. */
+import { invalid, type Param, type Params } from './http'
+import { list, type ListObject } from './objects'
+import type { Store } from './store'
+
+/** Expand paths from `expand[0]=…` / `expand[]=…` / `expand=…`. */
+export function expandPaths(params: Params): string[] {
+  const value: Param | undefined = params.expand
+  if (value === undefined) return []
+  if (typeof value === 'string') return [value]
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string')
+  return Object.values(value).filter((item): item is string => typeof item === 'string')
+}
+
+/** Returns a copy of `body` with each dotted path's id replaced by the object it names. */
+export function applyExpand(store: Store, body: unknown, paths: string[]) {
+  if (paths.length === 0) return body
+  const copy = structuredClone(body)
+  for (const path of paths) {
+    const segments = path.split('.')
+    if (segments.length > 4) {
+      throw invalid(`You cannot expand more than 4 levels of a property. Property: ${path}`, 'expand')
+    }
+    expandAt(store, copy, segments, path)
+  }
+  return copy
+}
+
+function expandAt(store: Store, node: unknown, segments: string[], path: string): void {
+  if (Array.isArray(node)) {
+    node.forEach((item) => expandAt(store, item, segments, path))
+    return
+  }
+  if (typeof node !== 'object' || node === null) return
+  const record = node as Record<string, unknown>
+  const [head, ...rest] = segments
+  if (!(head in record)) {
+    throw invalid(`This property cannot be expanded (${path}).`, 'expand')
+  }
+  const value = record[head]
+  if (rest.length > 0) {
+    expandAt(store, value, rest, path)
+    return
+  }
+  if (typeof value === 'string') {
+    const found = store.lookup(value)
+    if (found) record[head] = structuredClone(found)
+  }
+}
+
+/** Stripe list semantics: newest first, `limit` (1–100, default 10), cursors by id. */
+export function paginate<T extends { id: string }>(
+  itemsNewestFirst: T[],
+  params: Params,
+  url: string,
+): ListObject<T> {
+  const limitText = typeof params.limit === 'string' ? params.limit : '10'
+  const limit = Number(limitText)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    throw invalid('This value must be greater than or equal to 1 and less than or equal to 100.', 'limit')
+  }
+  let items = itemsNewestFirst
+  const after = typeof params.starting_after === 'string' ? params.starting_after : undefined
+  const before = typeof params.ending_before === 'string' ? params.ending_before : undefined
+  if (after) {
+    const index = items.findIndex((item) => item.id === after)
+    items = index === -1 ? [] : items.slice(index + 1)
+  } else if (before) {
+    const index = items.findIndex((item) => item.id === before)
+    items = index === -1 ? [] : items.slice(Math.max(0, index - limit), index)
+    return list(items, url, index - limit > 0)
+  }
+  return list(items.slice(0, limit), url, items.length > limit)
+}
+
+/** Newest first by `created`, ties broken by insertion order (latest inserted first). */
+export function newestFirst<T extends { created?: unknown }>(values: Iterable<T>): T[] {
+  return [...values]
+    .map((value, index) => ({ value, index }))
+    .sort((a, b) => Number(b.value.created) - Number(a.value.created) || b.index - a.index)
+    .map((entry) => entry.value)
+}

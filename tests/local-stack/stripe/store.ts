@@ -1,0 +1,132 @@
+/** In-memory state of one emulator instance, seeded with the product's plans. */
+import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../../app/billing/plans'
+import { StripeApiError, noSuch } from './http'
+import {
+  makePrice,
+  makeProduct,
+  type CheckoutSessionObject,
+  type CustomerObject,
+  type InvoiceObject,
+  type Metadata,
+  type PortalSessionObject,
+  type PriceObject,
+  type ProductObject,
+  type StripeObject,
+  type SubscriptionObject,
+} from './objects'
+
+export interface StripeEvent {
+  id: string
+  object: 'event'
+  api_version: string
+  created: number
+  data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> }
+  livemode: false
+  pending_webhooks: number
+  request: { id: string | null; idempotency_key: string | null }
+  type: string
+}
+
+/** Where an event stands with the (single) webhook endpoint. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed'
+
+/** Emulator-only data kept beside a checkout session (not rendered). */
+export interface CheckoutExtras {
+  lineItems: { price: PriceObject; quantity: number }[]
+  subscriptionMetadata: Metadata
+}
+
+export interface StoredResponse {
+  fingerprint: string
+  status: number
+  body: unknown
+}
+
+export class Store {
+  readonly products = new Map<string, ProductObject>()
+  readonly prices = new Map<string, PriceObject>()
+  readonly customers = new Map<string, CustomerObject>()
+  readonly subscriptions = new Map<string, SubscriptionObject>()
+  readonly invoices = new Map<string, InvoiceObject>()
+  readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
+  readonly checkoutExtras = new Map<string, CheckoutExtras>()
+  readonly portalSessions = new Map<string, PortalSessionObject>()
+  readonly events = new Map<string, StripeEvent>()
+  readonly deliveryState = new Map<string, DeliveryState>()
+  readonly idempotency = new Map<string, StoredResponse>()
+  private clockOffset = 0
+  private invoiceSequence = 0
+
+  constructor() {
+    const created = this.now()
+    for (const plan of PLAN_DEFINITIONS) {
+      const ids = LOCAL_PLAN_IDS[plan.key]
+      this.products.set(
+        ids.stripeProductId,
+        makeProduct(ids.stripeProductId, plan, ids.stripePriceId, created),
+      )
+      this.prices.set(
+        ids.stripePriceId,
+        makePrice(ids.stripePriceId, ids.stripeProductId, plan, created),
+      )
+    }
+  }
+
+  /** Emulated unix time in seconds; tests move it forward with `advanceClock`. */
+  now() {
+    return Math.floor(Date.now() / 1000) + this.clockOffset
+  }
+
+  advanceClock(seconds: number) {
+    this.clockOffset += seconds
+  }
+
+  nextInvoiceNumber(customer: CustomerObject) {
+    this.invoiceSequence += 1
+    return `${customer.invoice_prefix as string}-${String(this.invoiceSequence).padStart(4, '0')}`
+  }
+
+  /** Any stored object by id (used for `expand`). */
+  lookup(id: string): StripeObject | undefined {
+    const maps: Map<string, StripeObject>[] = [
+      this.customers,
+      this.subscriptions,
+      this.invoices,
+      this.prices,
+      this.products,
+      this.checkoutSessions,
+      this.portalSessions,
+    ]
+    for (const map of maps) {
+      const found = map.get(id)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  customer(id: string, param = 'id') {
+    return this.customers.get(id) ?? fail(noSuch('customer', id, param))
+  }
+  subscription(id: string, param = 'id') {
+    return this.subscriptions.get(id) ?? fail(noSuch('subscription', id, param))
+  }
+  price(id: string, param = 'id') {
+    return this.prices.get(id) ?? fail(noSuch('price', id, param))
+  }
+  product(id: string) {
+    return this.products.get(id) ?? fail(noSuch('product', id))
+  }
+  invoice(id: string) {
+    return this.invoices.get(id) ?? fail(noSuch('invoice', id))
+  }
+  checkoutSession(id: string) {
+    return this.checkoutSessions.get(id) ?? fail(noSuch('checkout.session', id))
+  }
+  event(id: string) {
+    return this.events.get(id) ?? fail(noSuch('event', id))
+  }
+}
+
+function fail(error: StripeApiError): never {
+  throw error
+}

@@ -1,0 +1,234 @@
+/** Subscription lifecycle: create (with its first paid invoice), update, cancel, renew. */
+import { NO_REQUEST, previousAttributes, snapshot, type EventBus, type EventRequest } from './events'
+import { addInterval, makeInvoice, makeSubscription, makeSubscriptionItem } from './factories'
+import type { NewInvoice, NewSubscription } from './factories'
+import { invalid, randomId } from './http'
+import { makeCustomer } from './objects'
+import type { CustomerObject, InvoiceObject, Metadata, SubscriptionObject } from './objects'
+import type { Store, StripeEvent } from './store'
+
+/** What the flows need: state, the event bus and the base URL of hosted pages. */
+export interface BillingContext {
+  store: Store
+  bus: EventBus
+  publicUrl: string
+}
+
+export function createCustomer(
+  ctx: BillingContext,
+  input: { email: string | null; name: string | null; metadata?: Metadata },
+  request: EventRequest = NO_REQUEST,
+) {
+  const customer = makeCustomer(randomId('cus', 14), input.email, input.name, ctx.store.now())
+  Object.assign(customer.metadata, input.metadata ?? {})
+  ctx.store.customers.set(customer.id, customer)
+  ctx.bus.emit('customer.created', customer, request)
+  return customer
+}
+
+/** Creates an active subscription and its draft first invoice; emits nothing yet. */
+export function openSubscription(ctx: BillingContext, input: NewSubscription) {
+  const customer = ctx.store.customer(input.customer, 'customer')
+  const subscription = makeSubscription(input)
+  const invoice = newInvoice(ctx, subscription, customer, 'subscription_create', input.now, input.now)
+  subscription.latest_invoice = invoice.id
+  ctx.store.subscriptions.set(subscription.id, subscription)
+  return { subscription, invoice }
+}
+
+/** customer.subscription.created, then the first invoice created → finalized → paid. */
+export function announceSubscription(
+  ctx: BillingContext,
+  subscription: SubscriptionObject,
+  invoice: InvoiceObject,
+  request: EventRequest = NO_REQUEST,
+) {
+  const events = [ctx.bus.emit('customer.subscription.created', subscription, request)]
+  events.push(ctx.bus.emit('invoice.created', invoice, request))
+  return [...events, ...settleInvoice(ctx, invoice, true, request)]
+}
+
+export function createSubscription(
+  ctx: BillingContext,
+  input: NewSubscription,
+  request: EventRequest = NO_REQUEST,
+) {
+  const { subscription, invoice } = openSubscription(ctx, input)
+  announceSubscription(ctx, subscription, invoice, request)
+  return subscription
+}
+
+export interface SubscriptionChange {
+  cancelAtPeriodEnd?: boolean
+  /** Swap the price of this item (or of the only item when `itemId` is absent). */
+  price?: { priceId: string; itemId?: string; quantity?: number }
+  metadata?: Record<string, string>
+  feedback?: string | null
+  comment?: string | null
+}
+
+/** Applies a change and emits `customer.subscription.updated` with `previous_attributes`. */
+export function updateSubscription(
+  ctx: BillingContext,
+  sub: SubscriptionObject,
+  change: SubscriptionChange,
+  request: EventRequest = NO_REQUEST,
+): StripeEvent | undefined {
+  if (sub.status === 'canceled') {
+    throw invalid('A canceled subscription can only update its cancellation_details and metadata.')
+  }
+  const before = snapshot(sub)
+  const now = ctx.store.now()
+  if (change.cancelAtPeriodEnd === true && !sub.cancel_at_period_end) {
+    sub.cancel_at_period_end = true
+    sub.cancel_at = sub.items.data[0].current_period_end
+    sub.canceled_at = now
+    sub.cancellation_details = {
+      comment: change.comment ?? null,
+      feedback: change.feedback ?? null,
+      feedback_option: null,
+      reason: 'cancellation_requested',
+    }
+  } else if (change.cancelAtPeriodEnd === false && sub.cancel_at_period_end) {
+    sub.cancel_at_period_end = false
+    sub.cancel_at = null
+    sub.canceled_at = null
+    sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: null }
+  } else if (change.feedback !== undefined || change.comment !== undefined) {
+    sub.cancellation_details = {
+      ...sub.cancellation_details,
+      comment: change.comment === undefined ? sub.cancellation_details.comment : change.comment,
+      feedback: change.feedback === undefined ? sub.cancellation_details.feedback : change.feedback,
+    }
+  }
+  if (change.price) swapPrice(ctx, sub, change.price)
+  for (const [key, value] of Object.entries(change.metadata ?? {})) {
+    if (value === '') delete sub.metadata[key]
+    else sub.metadata[key] = value
+  }
+  const previous = previousAttributes(before, sub)
+  if (Object.keys(previous).length === 0) return undefined
+  return ctx.bus.emit('customer.subscription.updated', sub, request, previous)
+}
+
+function swapPrice(ctx: BillingContext, sub: SubscriptionObject, change: SubscriptionChange['price'] & {}) {
+  const price = ctx.store.price(change.priceId, 'items[0][price]')
+  const item = change.itemId
+    ? sub.items.data.find((candidate) => candidate.id === change.itemId)
+    : sub.items.data[0]
+  if (!item) throw invalid(`No such subscription item: '${change.itemId}'`, 'items[0][id]')
+  item.price = price
+  item.plan = makeSubscriptionItem(sub.id, price, 1, item.current_period_start).plan
+  if (change.quantity) item.quantity = change.quantity
+}
+
+/** Cancels now: status canceled, emits `customer.subscription.deleted`. */
+export function cancelSubscription(
+  ctx: BillingContext,
+  sub: SubscriptionObject,
+  details: { feedback?: string | null; comment?: string | null; reason?: string },
+  request: EventRequest = NO_REQUEST,
+  endedAt = ctx.store.now(),
+) {
+  if (sub.status === 'canceled') {
+    throw invalid(`This subscription has already been canceled.`, undefined, 'resource_missing')
+  }
+  sub.status = 'canceled'
+  sub.ended_at = endedAt
+  sub.canceled_at ??= endedAt
+  sub.cancellation_details = {
+    comment: details.comment ?? sub.cancellation_details.comment,
+    feedback: details.feedback ?? sub.cancellation_details.feedback,
+    feedback_option: null,
+    reason: details.reason ?? 'cancellation_requested',
+  }
+  return ctx.bus.emit('customer.subscription.deleted', sub, request)
+}
+
+/**
+ * Moves the clock to the end of the current period: a subscription set to cancel ends
+ * (`customer.subscription.deleted`); otherwise it renews with a new invoice that is paid,
+ * or fails and leaves the subscription `past_due` when `fail` is set.
+ */
+export function advanceSubscription(ctx: BillingContext, sub: SubscriptionObject, fail = false) {
+  if (sub.status === 'canceled') throw invalid('This subscription has already been canceled.')
+  const periodEnd = sub.items.data[0].current_period_end
+  ctx.store.advanceClock(Math.max(0, periodEnd - ctx.store.now()))
+  if (sub.cancel_at_period_end || (sub.cancel_at !== null && sub.cancel_at <= periodEnd)) {
+    return [cancelSubscription(ctx, sub, {}, NO_REQUEST, periodEnd)]
+  }
+  const before = snapshot(sub)
+  const periodStart = sub.items.data[0].current_period_start
+  for (const item of sub.items.data) {
+    item.current_period_start = item.current_period_end
+    item.current_period_end = addInterval(item.current_period_end, item.price)
+  }
+  const customer = ctx.store.customer(sub.customer)
+  const invoice = newInvoice(ctx, sub, customer, 'subscription_cycle', periodStart, periodEnd)
+  sub.latest_invoice = invoice.id
+  const events = [
+    ctx.bus.emit('customer.subscription.updated', sub, NO_REQUEST, previousAttributes(before, sub)),
+    ctx.bus.emit('invoice.created', invoice),
+    ...settleInvoice(ctx, invoice, !fail),
+  ]
+  if (fail) {
+    const beforeFailure = snapshot(sub)
+    sub.status = 'past_due'
+    const previous = previousAttributes(beforeFailure, sub)
+    events.push(ctx.bus.emit('customer.subscription.updated', sub, NO_REQUEST, previous))
+  }
+  return events
+}
+
+function newInvoice(
+  ctx: BillingContext,
+  subscription: SubscriptionObject,
+  customer: CustomerObject,
+  billingReason: NewInvoice['billingReason'],
+  periodStart: number,
+  periodEnd: number,
+) {
+  const invoice = makeInvoice({
+    subscription,
+    customer,
+    billingReason,
+    periodStart,
+    periodEnd,
+    publicUrl: ctx.publicUrl,
+    now: ctx.store.now(),
+  })
+  ctx.store.invoices.set(invoice.id, invoice)
+  return invoice
+}
+
+/** Finalizes and charges an invoice: finalized → paid + payment_succeeded, or payment_failed. */
+function settleInvoice(
+  ctx: BillingContext,
+  invoice: InvoiceObject,
+  succeed: boolean,
+  request: EventRequest = NO_REQUEST,
+) {
+  const now = ctx.store.now()
+  const customer = ctx.store.customer(invoice.customer)
+  invoice.status = 'open'
+  invoice.number = ctx.store.nextInvoiceNumber(customer)
+  invoice.effective_at = now
+  invoice.status_transitions.finalized_at = now
+  const events = [ctx.bus.emit('invoice.finalized', invoice, request)]
+  invoice.attempted = true
+  invoice.attempt_count = 1
+  if (!succeed) {
+    invoice.next_payment_attempt = now + 3 * 86_400
+    events.push(ctx.bus.emit('invoice.payment_failed', invoice, request))
+    return events
+  }
+  invoice.status = 'paid'
+  invoice.amount_paid = invoice.amount_due
+  invoice.amount_remaining = 0
+  invoice.ending_balance = 0
+  invoice.status_transitions.paid_at = now
+  invoice.webhooks_delivered_at = now
+  events.push(ctx.bus.emit('invoice.paid', invoice, request))
+  events.push(ctx.bus.emit('invoice.payment_succeeded', invoice, request))
+  return events
+}

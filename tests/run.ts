@@ -1,0 +1,52 @@
+/**
+ * `npm test`: every check, in order of speed. Lint and types, unit and integration tests on
+ * embedded PGlite, the database tests again on a PostgreSQL server when DATABASE_URL is
+ * set, then the production build and the browser tests in Chromium.
+ * Every step runs even if an earlier one failed; the exit code says whether all passed.
+ */
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { PROJECT_ROOT } from './local-stack/database'
+
+const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
+const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
+
+/** Test files that run a second time against the PostgreSQL server. */
+const SERVER_DATABASE_TESTS = ['tests/db', 'tests/integration']
+
+const steps: { name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; skip?: string }[] = [
+  { name: 'lint', command: bin('eslint'), args: ['.'] },
+  { name: 'format', command: bin('prettier'), args: ['--check', '.'] },
+  { name: 'types', command: bin('tsc'), args: [] },
+  { name: 'unit and integration (PGlite)', command: bin('vitest'), args: ['run'], env: withoutDatabaseUrl },
+  {
+    name: 'database tests (PostgreSQL server)',
+    command: bin('vitest'),
+    args: ['run', ...SERVER_DATABASE_TESTS],
+    skip: process.env.DATABASE_URL ? undefined : 'DATABASE_URL is not set (see README, "Tests")',
+  },
+  { name: 'build', command: bin('remix'), args: ['vite:build'] },
+  { name: 'browser (Chromium)', command: bin('playwright'), args: ['test'], env: withoutDatabaseUrl },
+]
+
+const results: { name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }[] = []
+for (const step of steps) {
+  if (step.skip) {
+    console.log(`\n━━ ${step.name}: skipped, ${step.skip}`)
+    results.push({ name: step.name, status: 'skipped', seconds: 0 })
+    continue
+  }
+  console.log(`\n━━ ${step.name}`)
+  const started = Date.now()
+  const run = spawnSync(step.command, step.args, {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...(step.env ?? process.env), CI: process.env.CI ?? '1' },
+  })
+  const seconds = Math.round((Date.now() - started) / 100) / 10
+  results.push({ name: step.name, status: run.status === 0 ? 'passed' : 'failed', seconds })
+}
+
+console.log('\n━━ summary')
+for (const result of results) console.log(`  ${result.status.padEnd(7)} ${result.name} (${result.seconds}s)`)
+process.exit(results.some((result) => result.status === 'failed') ? 1 : 0)
