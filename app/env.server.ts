@@ -22,18 +22,24 @@ export const LOCAL_DEFAULTS = {
   POLAR_API_URL: 'http://localhost:12112',
 } as const
 
+function parseUrl(value: string) {
+  try {
+    return new URL(value)
+  } catch {
+    return null
+  }
+}
+
 const origin = z
   .string()
-  .url()
   .refine((value) => {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
+    const url = parseUrl(value)
+    return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
   }, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
 
 const httpUrl = z
   .string()
-  .url()
-  .refine((value) => /^https?:\/\//.test(value), 'must be an http(s) URL')
+  .refine((value) => /^https?:\/\//.test(value) && parseUrl(value) !== null, 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''))
 
 const optionalUrl = z

@@ -3,7 +3,12 @@ import { ValidationFailed } from './http'
 
 /** Polar metadata: ≤50 pairs, keys ≤40 chars, values string (≤500) | number | boolean, no nesting. */
 const metadata = z
-  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean()]))
+  .record(
+    z.string().min(1).max(40),
+    z.union([z.string().max(500), z.number(), z.boolean()], {
+      error: 'Metadata values must be a string (up to 500 characters), a number or a boolean',
+    }),
+  )
   .refine((value) => Object.keys(value).length <= 50, 'Metadata can hold at most 50 key-value pairs')
 
 const optionalText = z.string().nullish()
@@ -49,7 +54,7 @@ export const faultSchema = z.object({
 
 /** Parses like FastAPI: failures become a 422 `{detail: [{type, loc: ['body', …], msg, input}]}`. */
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body)
+  const result = schema.safeParse(body, { reportInput: true })
   if (result.success) return result.data
   throw new ValidationFailed(
     result.error.issues.map((issue) => ({

@@ -38,7 +38,9 @@ const r = (method: string, path: string, handle: Handler): Route => ({
 
 export const routes: Route[] = [
   r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
-  r('GET', `checkout/sessions/${id}`, (ctx, _call, [sessionId]) => ctx.store.checkoutSession(sessionId)),
+  r('GET', `checkout/sessions/${id}`, (ctx, _call, [sessionId]) =>
+    ctx.store.checkoutSession(sessionId),
+  ),
   r('GET', 'checkout/sessions', (ctx, { params, path }) => {
     const sessions = newestFirst(ctx.store.checkoutSessions.values()).filter(
       (session) =>
@@ -50,7 +52,9 @@ export const routes: Route[] = [
   r('POST', `checkout/sessions/${id}/expire`, (ctx, { request }, [sessionId]) => {
     const session = ctx.store.checkoutSession(sessionId)
     if (session.status !== 'open') {
-      throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`)
+      throw invalid(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      )
     }
     Object.assign(session, { status: 'expired', url: null })
     ctx.bus.emit('checkout.session.expired', session, request)
@@ -60,7 +64,11 @@ export const routes: Route[] = [
   r('POST', 'customers', (ctx, { params, request }) =>
     createCustomer(
       ctx,
-      { email: text(params.email) ?? null, name: text(params.name) ?? null, metadata: metadata(params.metadata) },
+      {
+        email: text(params.email) ?? null,
+        name: text(params.name) ?? null,
+        metadata: metadata(params.metadata),
+      },
       request,
     ),
   ),
@@ -75,7 +83,8 @@ export const routes: Route[] = [
       else customer.metadata[key] = value
     }
     const previous = previousAttributes(before, customer)
-    if (Object.keys(previous).length > 0) ctx.bus.emit('customer.updated', customer, request, previous)
+    if (Object.keys(previous).length > 0)
+      ctx.bus.emit('customer.updated', customer, request, previous)
     return customer
   }),
   r('GET', 'customers', (ctx, { params, path }) => {
@@ -166,9 +175,11 @@ export const routes: Route[] = [
       .filter(
         (event) =>
           (!type || typeMatches(type, event.type)) &&
-          (types.length === 0 || types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&
+          (types.length === 0 ||
+            types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&
           (!deliverySuccess ||
-            (ctx.store.deliveryState.get(event.id) === 'delivered') === (deliverySuccess === 'true')),
+            (ctx.store.deliveryState.get(event.id) === 'delivered') ===
+              (deliverySuccess === 'true')),
       )
       .map((event) => eventWithPending(ctx, event.id))
     return paginate(events, params, path)
@@ -200,7 +211,11 @@ function subscriptionChange(params: Params): SubscriptionChange {
   if (item && !priceId) throw missingParam('items[0][price]')
   if (priceId) {
     const quantity = text(field(item, 'quantity'))
-    change.price = { priceId, itemId: text(field(item, 'id')), quantity: quantity ? Number(quantity) : undefined }
+    change.price = {
+      priceId,
+      itemId: text(field(item, 'id')),
+      quantity: quantity ? Number(quantity) : undefined,
+    }
   }
   if (params.metadata !== undefined) change.metadata = metadata(params.metadata)
   const details = params.cancellation_details

@@ -2,14 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
-import {
-  StripeApiError,
-  decodeForm,
-  randomId,
-  readBody,
-  sendJson,
-  type Params,
-} from './http'
+import { StripeApiError, decodeForm, randomId, readBody, sendJson, type Params } from './http'
 import { routes, type ApiCall } from './api-routes'
 import type { BillingContext } from './subscriptions'
 
@@ -54,7 +47,12 @@ export async function handleApi(
       }
       return reply(previous.status, previous.body, { 'idempotent-replayed': 'true' })
     }
-    const call: ApiCall = { method, path: url.pathname, params, request: { id: requestId, idempotency_key: key } }
+    const call: ApiCall = {
+      method,
+      path: url.pathname,
+      params,
+      request: { id: requestId, idempotency_key: key },
+    }
     const result = route(ctx, call)
     const rendered = applyExpand(ctx.store, result.body, expandPaths(params))
     if (storeKey && result.status < 400) {
@@ -73,7 +71,10 @@ function route(ctx: BillingContext, call: ApiCall) {
     if (candidate.method !== call.method) continue
     const match = candidate.pattern.exec(call.path)
     if (!match) continue
-    return { status: 200, body: candidate.handle(ctx, call, match.slice(1).map(decodeURIComponent)) }
+    return {
+      status: 200,
+      body: candidate.handle(ctx, call, match.slice(1).map(decodeURIComponent)),
+    }
   }
   throw new StripeApiError(
     404,
@@ -97,11 +98,7 @@ function authenticate(req: IncomingMessage, expected: string | undefined) {
   const valid = expected ? key === expected : /^(sk|rk)_test_/.test(key)
   if (!valid) {
     const masked = `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`
-    throw new StripeApiError(
-      401,
-      'invalid_request_error',
-      `Invalid API Key provided: ${masked}`,
-    )
+    throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${masked}`)
   }
   return key
 }

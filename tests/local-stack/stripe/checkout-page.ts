@@ -74,7 +74,8 @@ ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 function inactive(session: CheckoutSessionObject) {
   const done = session.status === 'complete'
   const title = done ? 'This checkout is complete' : 'This Checkout Session is no longer active'
-  const link = session.cancel_url && !done ? `<p><a href="${escapeHtml(session.cancel_url)}">Back</a></p>` : ''
+  const link =
+    session.cancel_url && !done ? `<p><a href="${escapeHtml(session.cancel_url)}">Back</a></p>` : ''
   return page(title, `<h1>${title}</h1>${link}`)
 }
 

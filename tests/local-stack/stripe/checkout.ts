@@ -19,7 +19,10 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
   }
   const rawItems = Array.isArray(params.line_items) ? params.line_items : []
   if (rawItems.length === 0) {
-    throw invalid('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items')
+    throw invalid(
+      'You must provide at least one recurring price in `subscription` mode when using prices.',
+      'line_items',
+    )
   }
   const lineItems = rawItems.map((raw, index) => {
     const item = typeof raw === 'object' && !Array.isArray(raw) ? raw : {}
@@ -28,7 +31,10 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
     const price = ctx.store.price(priceId, `line_items[${index}][price]`)
     const quantity = Number(text(item.quantity) ?? '1')
     if (!Number.isInteger(quantity) || quantity < 1) {
-      throw invalid('Invalid integer: quantity must be at least 1', `line_items[${index}][quantity]`)
+      throw invalid(
+        'Invalid integer: quantity must be at least 1',
+        `line_items[${index}][quantity]`,
+      )
     }
     return { price, quantity }
   })
@@ -36,7 +42,10 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
   if (customerId) ctx.store.customer(customerId, 'customer')
   const customerEmail = text(params.customer_email) ?? null
   if (customerId && customerEmail) {
-    throw invalid('You may only specify one of these parameters: customer, customer_email.', 'customer_email')
+    throw invalid(
+      'You may only specify one of these parameters: customer, customer_email.',
+      'customer_email',
+    )
   }
   const successUrl = text(params.success_url) ?? null
   if (!successUrl) throw missingParam('success_url')
@@ -51,7 +60,10 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
     amount_total: lineItems.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0),
     currency: lineItems[0].price.currency,
     automaticTax: text(field(params.automatic_tax, 'enabled')) === 'true',
-    allowPromotionCodes: params.allow_promotion_codes === undefined ? null : text(params.allow_promotion_codes) === 'true',
+    allowPromotionCodes:
+      params.allow_promotion_codes === undefined
+        ? null
+        : text(params.allow_promotion_codes) === 'true',
     now: ctx.store.now(),
     publicUrl: ctx.publicUrl,
   })
@@ -74,7 +86,9 @@ export type CheckoutResult =
   | { ok: false; message: string; code: string }
 
 /** Stripe's test cards: 4242… and other valid numbers succeed, 4000…0002 and …9995 decline. */
-export function checkCard(number: string): { ok: true } | { ok: false; message: string; code: string } {
+export function checkCard(
+  number: string,
+): { ok: true } | { ok: false; message: string; code: string } {
   const digits = number.replace(/[\s-]/g, '')
   if (!/^\d{12,19}$/.test(digits) || !luhn(digits)) {
     return { ok: false, message: 'Your card number is incorrect.', code: 'incorrect_number' }
@@ -102,7 +116,11 @@ export function completeCheckout(
 ): CheckoutResult {
   const session = ctx.store.checkoutSession(sessionId)
   if (session.status !== 'open' || session.expires_at <= ctx.store.now()) {
-    return { ok: false, message: 'This Checkout Session is no longer active.', code: 'session_inactive' }
+    return {
+      ok: false,
+      message: 'This Checkout Session is no longer active.',
+      code: 'session_inactive',
+    }
   }
   const cardCheck = checkCard(card.number)
   if (!cardCheck.ok) return cardCheck
@@ -172,6 +190,8 @@ export function field(value: Param | undefined, key: string): Param | undefined 
 /** `metadata[key]=value` pairs as a flat map of strings. */
 export function metadata(value: Param | undefined): Metadata {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
-  const entries = Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  )
   return Object.fromEntries(entries)
 }

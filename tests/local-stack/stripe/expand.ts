@@ -19,7 +19,10 @@ export function applyExpand(store: Store, body: unknown, paths: string[]) {
   for (const path of paths) {
     const segments = path.split('.')
     if (segments.length > 4) {
-      throw invalid(`You cannot expand more than 4 levels of a property. Property: ${path}`, 'expand')
+      throw invalid(
+        `You cannot expand more than 4 levels of a property. Property: ${path}`,
+        'expand',
+      )
     }
     expandAt(store, copy, segments, path)
   }
@@ -57,7 +60,10 @@ export function paginate<T extends { id: string }>(
   const limitText = typeof params.limit === 'string' ? params.limit : '10'
   const limit = Number(limitText)
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw invalid('This value must be greater than or equal to 1 and less than or equal to 100.', 'limit')
+    throw invalid(
+      'This value must be greater than or equal to 1 and less than or equal to 100.',
+      'limit',
+    )
   }
   let items = itemsNewestFirst
   const after = typeof params.starting_after === 'string' ? params.starting_after : undefined
@@ -74,9 +80,10 @@ export function paginate<T extends { id: string }>(
 }
 
 /** Newest first by `created`, ties broken by insertion order (latest inserted first). */
-export function newestFirst<T extends { created?: unknown }>(values: Iterable<T>): T[] {
+export function newestFirst<T extends { id: string }>(values: Iterable<T>): T[] {
+  const created = (value: T) => Number((value as { created?: unknown }).created ?? 0)
   return [...values]
     .map((value, index) => ({ value, index }))
-    .sort((a, b) => Number(b.value.created) - Number(a.value.created) || b.index - a.index)
+    .sort((a, b) => created(b.value) - created(a.value) || b.index - a.index)
     .map((entry) => entry.value)
 }

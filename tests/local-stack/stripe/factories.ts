@@ -197,7 +197,11 @@ export function makeInvoice(input: NewInvoice): InvoiceObject {
       subscription_details: { metadata: { ...sub.metadata }, subscription: sub.id },
       type: 'subscription_details',
     },
-    payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
+    payment_settings: {
+      default_mandate: null,
+      payment_method_options: null,
+      payment_method_types: null,
+    },
     period_end: input.periodEnd,
     period_start: input.periodStart,
     post_payment_credit_notes_amount: 0,

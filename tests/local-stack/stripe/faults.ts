@@ -85,7 +85,8 @@ export function defaultErrorBody(status: number) {
       error: {
         type: 'invalid_request_error',
         code: 'lock_timeout',
-        message: 'This object cannot be accessed right now because another API request is using it.',
+        message:
+          'This object cannot be accessed right now because another API request is using it.',
       },
     }
   }

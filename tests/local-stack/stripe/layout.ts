@@ -45,9 +45,10 @@ ${body}
 
 /** Formats minor units, e.g. 2900 usd → "$29.00". */
 export function money(amount: number, currency: string) {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-    amount / 100,
-  )
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  }).format(amount / 100)
 }
 
 /** A unix timestamp as a readable UTC date, e.g. "March 5, 2026". */

@@ -1,5 +1,11 @@
 /** Subscription lifecycle: create (with its first paid invoice), update, cancel, renew. */
-import { NO_REQUEST, previousAttributes, snapshot, type EventBus, type EventRequest } from './events'
+import {
+  NO_REQUEST,
+  previousAttributes,
+  snapshot,
+  type EventBus,
+  type EventRequest,
+} from './events'
 import { addInterval, makeInvoice, makeSubscription, makeSubscriptionItem } from './factories'
 import type { NewInvoice, NewSubscription } from './factories'
 import { invalid, randomId } from './http'
@@ -30,7 +36,14 @@ export function createCustomer(
 export function openSubscription(ctx: BillingContext, input: NewSubscription) {
   const customer = ctx.store.customer(input.customer, 'customer')
   const subscription = makeSubscription(input)
-  const invoice = newInvoice(ctx, subscription, customer, 'subscription_create', input.now, input.now)
+  const invoice = newInvoice(
+    ctx,
+    subscription,
+    customer,
+    'subscription_create',
+    input.now,
+    input.now,
+  )
   subscription.latest_invoice = invoice.id
   ctx.store.subscriptions.set(subscription.id, subscription)
   return { subscription, invoice }
@@ -93,7 +106,12 @@ export function updateSubscription(
     sub.cancel_at_period_end = false
     sub.cancel_at = null
     sub.canceled_at = null
-    sub.cancellation_details = { comment: null, feedback: null, feedback_option: null, reason: null }
+    sub.cancellation_details = {
+      comment: null,
+      feedback: null,
+      feedback_option: null,
+      reason: null,
+    }
   } else if (change.feedback !== undefined || change.comment !== undefined) {
     sub.cancellation_details = {
       ...sub.cancellation_details,
@@ -111,7 +129,11 @@ export function updateSubscription(
   return ctx.bus.emit('customer.subscription.updated', sub, request, previous)
 }
 
-function swapPrice(ctx: BillingContext, sub: SubscriptionObject, change: SubscriptionChange['price'] & {}) {
+function swapPrice(
+  ctx: BillingContext,
+  sub: SubscriptionObject,
+  change: SubscriptionChange['price'] & {},
+) {
   const price = ctx.store.price(change.priceId, 'items[0][price]')
   const item = change.itemId
     ? sub.items.data.find((candidate) => candidate.id === change.itemId)

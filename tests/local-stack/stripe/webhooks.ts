@@ -107,7 +107,8 @@ export class WebhookDispatcher {
   private async deliverWithRetries(event: StripeEvent) {
     for (let attempt = 1; attempt <= this.retry.attempts && !this.closed; attempt += 1) {
       if (await this.attempt(event, attempt)) return true
-      if (attempt < this.retry.attempts) await this.sleep(this.retry.baseDelayMs * 2 ** (attempt - 1))
+      if (attempt < this.retry.attempts)
+        await this.sleep(this.retry.baseDelayMs * 2 ** (attempt - 1))
     }
     return false
   }

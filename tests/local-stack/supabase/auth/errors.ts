@@ -41,6 +41,14 @@ export const errors = {
     }),
   samePassword: () =>
     new AuthError(422, 'same_password', 'New password should be different from the old password.'),
+  refreshTokenNotFound: () =>
+    new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
+  refreshTokenAlreadyUsed: () =>
+    new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+  flowStateNotFound: () => new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
+  flowStateExpired: () => new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired'),
+  badCodeVerifier: () =>
+    new AuthError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier'),
   emailExists: () =>
     new AuthError(422, 'email_exists', 'A user with this email address has already been registered'),
 }

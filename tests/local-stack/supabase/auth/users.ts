@@ -82,7 +82,15 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
      values ($1, 'authenticated', 'authenticated', $2, $3, case when $4 then now() end,
        case when $5 then now() end, $6, $7, now(), now())
      returning *`,
-    [id, email, encrypted, input.emailConfirmed, input.invited ?? false, appMetadata, input.userMetadata ?? {}],
+    [
+      id,
+      email,
+      encrypted,
+      input.emailConfirmed,
+      input.invited ?? false,
+      JSON.stringify(appMetadata),
+      JSON.stringify(input.userMetadata ?? {}),
+    ],
   )
   if (provider === 'email') {
     await upsertIdentity(db, id, 'email', id, {
@@ -106,11 +114,11 @@ export async function upsertIdentity(
 ) {
   await db.query(
     `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at)
-     values ($1, $2, $3, $4, now())
+     values ($1, $2, $3::jsonb, $4, now())
      on conflict (provider_id, provider) do update
        set identity_data = auth.identities.identity_data || excluded.identity_data,
            last_sign_in_at = now(), updated_at = now()`,
-    [providerId, userId, data, provider],
+    [providerId, userId, JSON.stringify(data), provider],
   )
 }
 

@@ -1,0 +1,66 @@
+import type { z } from 'zod'
+
+/**
+ * One validation issue as POST /api/contact answers it: exactly these seven keys, the
+ * shape the spec fixes (it is zod 3's). `minimum`, `inclusive` and `exact` describe a
+ * lower bound and are null for issues that have none (a missing field, a bad email, a
+ * value that is too long).
+ */
+export interface WireIssue {
+  code: string
+  minimum: number | null
+  type: string | null
+  inclusive: boolean | null
+  exact: boolean | null
+  message: string
+  path: Array<string | number>
+}
+
+// zod 4 renamed some codes; the wire keeps the zod 3 names the spec was written against.
+const legacyCodes: Record<string, string> = { invalid_format: 'invalid_string' }
+
+function valueType(issue: z.core.$ZodIssue): string | null {
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big':
+      return issue.origin
+    case 'invalid_type':
+      return issue.expected
+    case 'invalid_format':
+      return 'string'
+    default:
+      return null
+  }
+}
+
+/** Maps one zod 4 issue to the spec's wire shape. */
+export function toWireIssue(issue: z.core.$ZodIssue): WireIssue {
+  const lowerBound = issue.code === 'too_small'
+  return {
+    code: legacyCodes[issue.code] ?? issue.code,
+    minimum: lowerBound ? Number(issue.minimum) : null,
+    type: valueType(issue),
+    inclusive: lowerBound ? (issue.inclusive ?? true) : null,
+    exact: lowerBound ? (issue.exact ?? false) : null,
+    message: issue.message,
+    path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
+  }
+}
+
+/** Maps zod 4 issues to the spec's wire shape, in order. */
+export function toWireIssues(issues: readonly z.core.$ZodIssue[]): WireIssue[] {
+  return issues.map(toWireIssue)
+}
+
+/** The issue for a request body that is not JSON at all: like a body that is not an object. */
+export function malformedJsonIssue(): WireIssue {
+  return {
+    code: 'invalid_type',
+    minimum: null,
+    type: 'object',
+    inclusive: null,
+    exact: null,
+    message: 'The request body is not valid JSON',
+    path: [],
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { LOCAL_DEFAULTS, parseEnv } from './env.server'
+
+const realistic = {
+  NODE_ENV: 'production',
+  SITE_URL: 'https://app.example.com',
+  SUPABASE_URL: 'https://abcd.supabase.co',
+  SUPABASE_ANON_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-anon-key-value',
+  SUPABASE_SERVICE_ROLE_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-service-key-value',
+  STRIPE_SECRET_KEY: 'sk_live_abc123',
+  STRIPE_WEBHOOK_SECRET: 'whsec_real',
+  POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
+  POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
+}
+
+describe('parseEnv', () => {
+  it('runs a fresh clone with no variables at all, on the local defaults', () => {
+    const env = parseEnv({})
+    expect(env.SITE_URL).toBe('http://localhost:5173')
+    expect(env.SUPABASE_URL).toBe(LOCAL_DEFAULTS.SUPABASE_URL)
+    expect(env.STRIPE_API_URL).toBe(LOCAL_DEFAULTS.STRIPE_API_URL)
+    expect(env.POLAR_SANDBOX).toBe(true)
+    expect(env.NODE_ENV).toBe('development')
+  })
+
+  it('accepts real production settings; unset API URLs mean the real providers', () => {
+    const env = parseEnv(realistic)
+    expect(env.STRIPE_API_URL).toBeUndefined()
+    expect(env.POLAR_API_URL).toBeUndefined()
+    expect(env.POLAR_SANDBOX).toBe(true)
+    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'false' }).POLAR_SANDBOX).toBe(false)
+  })
+
+  it.each([
+    ['https://app.example.com/', 'trailing slash'],
+    ['https://app.example.com/app', 'a path'],
+    ['app.example.com', 'no scheme'],
+    ['ftp://app.example.com', 'another scheme'],
+  ])('rejects SITE_URL %s (%s), naming the variable', (value) => {
+    expect(() => parseEnv({ ...realistic, SITE_URL: value })).toThrow(/SITE_URL: must be an origin/)
+  })
+
+  it('names every missing variable in production', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production', SITE_URL: 'https://app.example.com' })).toThrow(
+      /SUPABASE_URL: is required[\s\S]*STRIPE_SECRET_KEY: is required[\s\S]*POLAR_WEBHOOK_SECRET: is required/,
+    )
+  })
+
+  it('names a malformed variable', () => {
+    expect(() => parseEnv({ ...realistic, STRIPE_SECRET_KEY: 'pk_live_nope' })).toThrow(
+      /STRIPE_SECRET_KEY: must start with sk_test_/,
+    )
+    expect(() => parseEnv({ ...realistic, POLAR_SANDBOX: 'yes' })).toThrow(/POLAR_SANDBOX/)
+  })
+
+  it('refuses to start in production with local emulator keys, and says which', () => {
+    expect(() => parseEnv({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })).toThrow(
+      /Refusing to start in production[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_API_URL points at the local stack/,
+    )
+    expect(() => parseEnv({ ...realistic, STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET })).toThrow(
+      /STRIPE_WEBHOOK_SECRET is the local emulator key/,
+    )
+  })
+})

@@ -1,0 +1,102 @@
+/** A request body read within a byte cap and decoded by its content type. */
+export type RequestPayload =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'form'; value: FormData }
+  | { kind: 'malformed' }
+  | { kind: 'too-large' }
+  | { kind: 'unsupported-media-type' }
+
+/** Media types `readPayload` decodes, for an `Accept-Post` header. */
+export const ACCEPTED_MEDIA_TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+] as const
+
+/** The media type of the request without parameters, lower-cased ('' when absent). */
+export function mediaType(request: Request): string {
+  return (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
+}
+
+function isJson(type: string) {
+  return type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
+}
+
+function isForm(type: string) {
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
+}
+
+/**
+ * Reads the raw body, or null as soon as it exceeds `maxBytes`: a declared
+ * `Content-Length` over the cap is refused unread, and a streamed body is cut off.
+ */
+export async function readBodyWithLimit(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get('Content-Length'))
+  if (Number.isFinite(declared) && declared > maxBytes) return null
+  if (!request.body) return new Uint8Array()
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {})
+      return null
+    }
+    chunks.push(value)
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+/**
+ * Reads a JSON or form body (urlencoded or multipart) of at most `maxBytes`. Never
+ * throws for bad input: every problem is a `kind` the caller turns into a response.
+ */
+export async function readPayload(request: Request, maxBytes: number): Promise<RequestPayload> {
+  const type = mediaType(request)
+  if (!isJson(type) && !isForm(type)) return { kind: 'unsupported-media-type' }
+  const body = await readBodyWithLimit(request, maxBytes)
+  if (body === null) return { kind: 'too-large' }
+  if (isJson(type)) {
+    try {
+      return { kind: 'json', value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) }
+    } catch {
+      return { kind: 'malformed' }
+    }
+  }
+  try {
+    const contentType = request.headers.get('Content-Type') ?? type
+    const form = await new Response(body, { headers: { 'Content-Type': contentType } }).formData()
+    return { kind: 'form', value: form }
+  } catch {
+    return { kind: 'malformed' }
+  }
+}
+
+/** A form's fields as a plain object: the first value of each name (a string or a File). */
+export function formDataToObject(form: FormData): Record<string, FormDataEntryValue> {
+  const first = new Map<string, FormDataEntryValue>()
+  for (const [name, value] of form) {
+    if (!first.has(name)) first.set(name, value)
+  }
+  // fromEntries defines own properties, so a field named "__proto__" stays a plain field.
+  return Object.fromEntries(first)
+}
+
+/** A JSON response with `Cache-Control: no-store`, for API answers that must never be cached. */
+export function jsonNoStore(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers)
+  headers.set('Cache-Control', 'no-store')
+  return Response.json(body, { ...init, headers })
+}

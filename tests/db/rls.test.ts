@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database, Queryable } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * Row-level security, proven by running SQL as each API role with real JWT claims, the way
+ * PostgREST does (SET LOCAL role + request.jwt.claims inside a transaction).
+ */
+type Role = 'anon' | 'authenticated' | 'service_role'
+
+let db: Database
+const alice = randomUUID()
+const bob = randomUUID()
+
+async function as<T>(role: Role, userId: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    const claims = userId ? { sub: userId, role, aud: 'authenticated' } : { role }
+    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
+      role,
+      JSON.stringify(claims),
+    ])
+    return fn(tx)
+  })
+}
+
+async function seed() {
+  for (const [id, email] of [
+    [alice, 'alice@example.com'],
+    [bob, 'bob@example.com'],
+  ]) {
+    await db.query(`insert into auth.users (id, email, raw_user_meta_data) values ($1, $2, $3)`, [
+      id,
+      email,
+      JSON.stringify({ full_name: email.split('@')[0] }),
+    ])
+    await db.query(
+      `insert into public.user_subscriptions (user_id, provider, status, plan_name) values ($1, 'stripe', 'active', 'Pro')`,
+      [id],
+    )
+    await db.query(
+      `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status)
+       values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
+      [id, `in_${id}`],
+    )
+  }
+  await db.query(`insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_1', 'x')`)
+  await db.query(
+    `insert into public.stripe_products (stripe_price_id, stripe_product_id, plan_key, name, amount, currency, billing_interval)
+     values ('price_1', 'prod_1', 'pro', 'Pro', 2900, 'usd', 'month')`,
+  )
+}
+
+const USER_TABLES = ['user_subscriptions', 'payment_history', 'user_profiles'] as const
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await seed()
+})
+afterAll(() => db.close())
+
+describe('a signed-in user', () => {
+  it.each(USER_TABLES)('sees only their own rows in %s', async (table) => {
+    const rows = await as('authenticated', alice, (tx) => tx.query<{ user_id: string }>(`select user_id from public.${table}`))
+    expect(rows.rows.map((row) => row.user_id)).toEqual([alice])
+  })
+
+  it('cannot read another user profile even by id', async () => {
+    const rows = await as('authenticated', alice, (tx) =>
+      tx.query(`select * from public.user_profiles where user_id = $1`, [bob]),
+    )
+    expect(rows.rows).toHaveLength(0)
+  })
+
+  it('gets a profile created on sign-up, named from the metadata', async () => {
+    const rows = await as('authenticated', alice, (tx) =>
+      tx.query<{ display_name: string }>(`select display_name from public.user_profiles`),
+    )
+    expect(rows.rows).toEqual([{ display_name: 'alice' }])
+  })
+
+  it('can update their own profile but not another one', async () => {
+    const own = await as('authenticated', alice, (tx) =>
+      tx.query(`update public.user_profiles set display_name = 'Alice A' where user_id = $1`, [alice]),
+    )
+    expect(own.affectedRows).toBe(1)
+    const other = await as('authenticated', alice, (tx) =>
+      tx.query(`update public.user_profiles set display_name = 'hacked' where user_id = $1`, [bob]),
+    )
+    expect(other.affectedRows).toBe(0)
+    const { rows } = await db.query<{ display_name: string }>(`select display_name from public.user_profiles where user_id = $1`, [bob])
+    expect(rows[0].display_name).toBe('bob')
+  })
+
+  it.each([
+    ['user_subscriptions', `insert into public.user_subscriptions (user_id, status) values ('${alice}', 'active')`],
+    ['user_subscriptions', `update public.user_subscriptions set status = 'active' where user_id = '${alice}'`],
+    ['payment_history', `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ('${alice}', 'stripe', 'in_x', 1, 'usd', 'paid')`],
+    ['payment_history', `delete from public.payment_history where user_id = '${alice}'`],
+    ['webhook_events', `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_2', 'x')`],
+    ['stripe_products', `update public.stripe_products set amount = 1`],
+  ])('cannot write %s (%#)', async (_table, sql) => {
+    await expect(as('authenticated', alice, (tx) => tx.query(sql))).rejects.toThrow(/permission denied|row-level security/)
+  })
+
+  it.each(['webhook_events', 'stripe_products'])('sees nothing in %s', async (table) => {
+    const rows = await as('authenticated', alice, (tx) => tx.query(`select * from public.${table}`))
+    expect(rows.rows).toHaveLength(0)
+  })
+})
+
+describe('anon', () => {
+  it.each([...USER_TABLES, 'webhook_events', 'stripe_products'])('sees nothing in %s', async (table) => {
+    const result = await as('anon', null, (tx) => tx.query(`select * from public.${table}`)).catch((error: Error) => error)
+    if (result instanceof Error) expect(result.message).toMatch(/permission denied/)
+    else expect(result.rows).toHaveLength(0)
+  })
+
+  it('cannot write subscriptions', async () => {
+    await expect(
+      as('anon', null, (tx) => tx.query(`insert into public.user_subscriptions (user_id) values ('${alice}')`)),
+    ).rejects.toThrow(/permission denied|row-level security/)
+  })
+})
+
+describe('service role', () => {
+  it('sees every row', async () => {
+    const counts = await as('service_role', null, async (tx) => ({
+      subscriptions: (await tx.query(`select 1 from public.user_subscriptions`)).rows.length,
+      payments: (await tx.query(`select 1 from public.payment_history`)).rows.length,
+      profiles: (await tx.query(`select 1 from public.user_profiles`)).rows.length,
+      ledger: (await tx.query(`select 1 from public.webhook_events`)).rows.length,
+      products: (await tx.query(`select 1 from public.stripe_products`)).rows.length,
+    }))
+    expect(counts).toEqual({ subscriptions: 2, payments: 2, profiles: 2, ledger: 1, products: 1 })
+  })
+
+  it('writes subscriptions, payments and the ledger', async () => {
+    await as('service_role', null, async (tx) => {
+      await tx.query(`update public.user_subscriptions set status = 'past_due' where user_id = $1`, [alice])
+      await tx.query(
+        `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
+        [alice],
+      )
+      await tx.query(`insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`)
+    })
+    const { rows } = await db.query<{ status: string }>(`select status from public.user_subscriptions where user_id = $1`, [alice])
+    expect(rows[0].status).toBe('past_due')
+  })
+})
+
+describe('payment_history uniqueness', () => {
+  it('refuses a second row for the same Stripe invoice', async () => {
+    await expect(
+      db.query(
+        `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
+        [alice, `in_${alice}`],
+      ),
+    ).rejects.toThrow(/duplicate key/)
+  })
+
+  it('keeps a paid Polar order and its refund as two rows, but no duplicates of either', async () => {
+    const insert = (status: string, amount: number) =>
+      db.query(
+        `insert into public.payment_history (user_id, provider, polar_order_id, amount, currency, status) values ($1, 'polar', 'ord_1', $2, 'usd', $3)`,
+        [bob, amount, status],
+      )
+    await insert('succeeded', 900)
+    await insert('refunded', -900)
+    await expect(insert('succeeded', 900)).rejects.toThrow(/duplicate key/)
+    await expect(insert('refunded', -900)).rejects.toThrow(/duplicate key/)
+  })
+})
+
+describe('profile-images storage', () => {
+  const upload = (userId: string, name: string) =>
+    as('authenticated', userId, (tx) =>
+      tx.query(`insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`, [name, userId]),
+    )
+
+  it('lets a user write under their own folder', async () => {
+    await expect(upload(alice, `${alice}/avatar.png`)).resolves.toBeDefined()
+  })
+
+  it('refuses writes to another user folder or the bucket root', async () => {
+    await expect(upload(alice, `${bob}/avatar.png`)).rejects.toThrow(/row-level security/)
+    await expect(upload(alice, `avatar.png`)).rejects.toThrow(/row-level security/)
+  })
+
+  it('refuses deleting another user file', async () => {
+    await db.query(`insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`, [`${bob}/a.png`, bob])
+    const result = await as('authenticated', alice, (tx) =>
+      tx.query(`delete from storage.objects where name = $1`, [`${bob}/a.png`]),
+    )
+    expect(result.affectedRows).toBe(0)
+  })
+})

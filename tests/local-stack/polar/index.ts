@@ -1,0 +1,129 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { registerAdmin } from './admin'
+import { registerApi } from './api'
+import { completeCheckout, type PaymentDetails } from './checkout-flow'
+import { EmulatorContext } from './context'
+import { FaultInjector } from './faults'
+import { Router } from './http'
+import { checkoutJson, customerJson, orderJson, subscriptionJson } from './objects'
+import { registerPages } from './pages'
+import { createRequestHandler } from './server'
+import { PolarState } from './state'
+import { runTrigger, type TriggerOptions, type TriggerResult } from './triggers'
+import type { Delivery, Fault } from './types'
+import { WebhookDispatcher } from './webhooks'
+
+export type { Delivery, DeliveryAttempt, Fault } from './types'
+export type { TriggerOptions, TriggerResult } from './triggers'
+export { signWebhook } from './webhooks'
+export { LOCAL_ORGANIZATION_ID, PolarState } from './state'
+
+export interface PolarEmulatorOptions {
+  /** 0 or undefined picks a free port; development uses 12112. */
+  port?: number
+  /** Where events go, e.g. http://localhost:5173/api/webhooks/polar; may be set later. */
+  webhookUrl?: string
+  /** Standard Webhooks secret; the HMAC key is its UTF-8 bytes exactly as configured. */
+  webhookSecret: string
+  /** The accepted bearer token; other tokens get 401. Undefined accepts any token. */
+  accessToken?: string
+  /** Delivery attempts per event and the first retry delay (doubling, capped at 64×). */
+  retry?: { attempts: number; baseDelayMs: number }
+  /** Base of the URLs handed out (checkout, portal, invoices); defaults to `url`. */
+  publicUrl?: string
+  /** Time from `POST /v1/orders/{id}/invoice` until the invoice exists (GET 404 before). Default 1000. */
+  invoiceDelayMs?: number
+}
+
+export interface CompletedCheckoutJson {
+  checkout: ReturnType<typeof checkoutJson>
+  customer: ReturnType<typeof customerJson>
+  subscription: ReturnType<typeof subscriptionJson>
+  order: ReturnType<typeof orderJson>
+}
+
+export interface PolarEmulator {
+  url: string
+  port: number
+  close(): Promise<void>
+  setWebhookUrl(url: string | undefined): void
+  /** Every event emitted so far with its delivery attempts, oldest first. */
+  deliveries(): Delivery[]
+  /** Resolves when no delivery is in flight or waiting for a retry. */
+  idle(): Promise<void>
+  /** `renewal`, `refund`, `cancel`, `uncancel`, `revoke`, or an event type to re-send an object. */
+  trigger(type: string, options?: TriggerOptions): Promise<TriggerResult>
+  /** Pays an open checkout (by id or client secret) as the hosted page's "Pay now" does. */
+  completeCheckout(idOrClientSecret: string, details?: PaymentDetails): Promise<CompletedCheckoutJson>
+  /** Queues an event again with the same webhook-id. */
+  resend(eventId: string): void
+  addFault(fault: Fault): void
+  clearFaults(): void
+  /** The in-memory state, for assertions (treat as read-only). */
+  state: PolarState
+}
+
+function listen(server: Server, port: number) {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+/** Starts the Polar emulator on 127.0.0.1, seeded with the plans' products. */
+export async function startPolarEmulator(options: PolarEmulatorOptions): Promise<PolarEmulator> {
+  const server = createServer()
+  const port = await listen(server, options.port ?? 0)
+  const url = `http://127.0.0.1:${port}`
+  const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
+  const state = new PolarState()
+  const webhooks = new WebhookDispatcher({
+    secret: options.webhookSecret,
+    url: options.webhookUrl,
+    attempts: Math.max(1, options.retry?.attempts ?? 8),
+    baseDelayMs: options.retry?.baseDelayMs ?? 1000,
+  })
+  const ctx = new EmulatorContext(state, webhooks, publicUrl, options.invoiceDelayMs ?? 1000)
+  const faults = new FaultInjector()
+  const router = new Router()
+  registerApi(router, ctx)
+  registerPages(router, ctx)
+  registerAdmin(router, ctx, faults)
+  server.on('request', createRequestHandler({ router, ctx, faults, accessToken: options.accessToken }))
+
+  return {
+    url,
+    port,
+    state,
+    async close() {
+      webhooks.close()
+      ctx.clearTimers()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+    setWebhookUrl: (value) => webhooks.setUrl(value),
+    deliveries: () => webhooks.list(),
+    idle: () => webhooks.idle(),
+    trigger: async (type, triggerOptions) => runTrigger(ctx, type, triggerOptions),
+    async completeCheckout(key, details) {
+      const checkout = state.checkoutByKey(key)
+      if (!checkout) throw new Error(`Unknown checkout ${key}`)
+      const done = completeCheckout(ctx, checkout, details)
+      return {
+        checkout: checkoutJson(state, done.checkout, publicUrl),
+        customer: customerJson(state, done.customer),
+        subscription: subscriptionJson(state, done.subscription),
+        order: orderJson(state, done.order),
+      }
+    },
+    resend: (eventId) => {
+      if (!webhooks.resend(eventId)) throw new Error(`Unknown event ${eventId}`)
+    },
+    addFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+  }
+}

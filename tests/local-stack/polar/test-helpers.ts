@@ -1,0 +1,83 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
+import { startPolarEmulator, type PolarEmulator, type PolarEmulatorOptions } from './index'
+
+export const TOKEN = 'polar_oat_local_emulator'
+export const SECRET = 'polar_whs_local_emulator_secret'
+
+export interface ReceivedWebhook {
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+/** A local webhook endpoint that records requests and answers with scripted statuses (then 200). */
+export async function startReceiver() {
+  const received: ReceivedWebhook[] = []
+  const script: number[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      const status = script.shift() ?? 200
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ received: status < 300 }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/api/webhooks/polar`,
+    received,
+    /** The next responses, in order (e.g. [500, 503]); later requests get 200. */
+    respondWith: (...statuses: number[]) => script.push(...statuses),
+    types: () => received.map((r) => (JSON.parse(r.body) as { type: string }).type),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>
+
+/** Verifies a received request exactly as the app will: the SDK's `webhooks.validateEvent`. */
+export function verify(webhook: ReceivedWebhook, secret = SECRET) {
+  const headers = Object.fromEntries(Object.entries(webhook.headers).map(([key, value]) => [key, String(value)]))
+  return webhooks.validateEvent(webhook.body, headers, secret)
+}
+
+/** Emulator + receiver + real SDK client pointed at the emulator. */
+export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
+  const receiver = await startReceiver()
+  const emulator: PolarEmulator = await startPolarEmulator({
+    webhookSecret: SECRET,
+    accessToken: TOKEN,
+    webhookUrl: receiver.url,
+    retry: { attempts: 3, baseDelayMs: 20 },
+    invoiceDelayMs: 0,
+    ...options,
+  })
+  const polar = createPolar({ accessToken: TOKEN, environment: 'sandbox', baseUrl: emulator.url })
+  return {
+    emulator,
+    receiver,
+    polar,
+    close: async () => {
+      await emulator.close()
+      await receiver.close()
+    },
+  }
+}
+
+/** Submits the hosted checkout form like a browser without JavaScript (no redirect following). */
+export async function submitCheckoutForm(checkoutUrl: string, fields: Record<string, string>) {
+  return fetch(checkoutUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  })
+}

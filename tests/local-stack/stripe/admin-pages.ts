@@ -1,0 +1,48 @@
+/** HTML for the emulator's index page and the webhook deliveries page. */
+import type { AdminContext } from './admin'
+import { escapeHtml } from './http'
+import { page } from './layout'
+
+export function indexPage(ctx: AdminContext) {
+  const prices = [...ctx.store.prices.values()]
+    .map((price) => `<li><code>${escapeHtml(price.id)}</code> — ${escapeHtml(price.nickname)}</li>`)
+    .join('')
+  return page(
+    'Local Stripe emulator',
+    `<h1>Local Stripe emulator</h1>
+<p>Speaks the Stripe API (<code>/v1/…</code>, version <code>2026-10-28.endive</code>) for the local stack.</p>
+<ul>
+  <li><a href="/_emulator/deliveries">Webhook deliveries</a> (<a href="/_emulator/deliveries.json">JSON</a>)</li>
+</ul>
+<h2>Seeded prices</h2><ul>${prices}</ul>`,
+  )
+}
+
+export function deliveriesPage(ctx: AdminContext) {
+  const rows = ctx.dispatcher
+    .deliveries()
+    .reverse()
+    .map(
+      (delivery) => `<tr>
+<td>${escapeHtml(delivery.at)}</td>
+<td><code>${escapeHtml(delivery.eventId)}</code><br>${escapeHtml(delivery.type)}</td>
+<td>${delivery.attempt}</td>
+<td>${delivery.status ?? 'network error'}${delivery.ok ? ' ✓' : ' ✗'}</td>
+<td><pre>${escapeHtml(delivery.response)}</pre></td>
+<td><form method="post" action="/_emulator/events/${escapeHtml(delivery.eventId)}/resend"><button type="submit" class="secondary" aria-label="Resend ${escapeHtml(delivery.eventId)}">Resend</button></form></td>
+</tr>`,
+    )
+    .join('')
+  const pending = [...ctx.store.deliveryState.values()].filter(
+    (state) => state === 'pending',
+  ).length
+  return page(
+    'Webhook deliveries',
+    `<p><a href="/">Emulator home</a></p>
+<h1>Webhook deliveries</h1>
+<p>${ctx.store.events.size} events, ${pending} pending delivery.</p>
+<table><thead><tr><th>Time</th><th>Event</th><th>Attempt</th><th>Status</th><th>Response</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</tbody></table>`,
+    { wide: true },
+  )
+}

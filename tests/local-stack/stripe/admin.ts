@@ -1,0 +1,122 @@
+/** Emulator-only endpoints under `/_emulator` (deliveries, resend, trigger, renew, faults, clock). */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import { completeCheckout } from './checkout'
+import type { EventBus } from './events'
+import type { FaultInjector } from './faults'
+import { StripeApiError, decodeForm, readBody, redirect, sendHtml, sendJson } from './http'
+import { deliveriesPage, indexPage } from './admin-pages'
+import { advanceSubscription, type BillingContext } from './subscriptions'
+import { trigger, TRIGGER_TYPES } from './triggers'
+import type { WebhookDispatcher } from './webhooks'
+
+export interface AdminContext extends BillingContext {
+  bus: EventBus
+  dispatcher: WebhookDispatcher
+  faults: FaultInjector
+}
+
+const completeSchema = z.object({
+  card: z.string().default('4242424242424242'),
+  email: z.string().optional(),
+  name: z.string().optional(),
+})
+
+/** Handles `/` and `/_emulator/*`; returns false when the path is not an admin path. */
+export async function handleAdmin(
+  ctx: AdminContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
+  const method = req.method ?? 'GET'
+  const path = url.pathname
+  if (method === 'GET' && path === '/') {
+    sendHtml(res, 200, indexPage(ctx))
+    return true
+  }
+  if (!path.startsWith('/_emulator/')) return false
+  const isForm = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
+  const done = (body: unknown) =>
+    isForm ? redirect(res, '/_emulator/deliveries') : sendJson(res, 200, body)
+  try {
+    if (
+      method === 'GET' &&
+      (path === '/_emulator/deliveries.json' ||
+        (path === '/_emulator/deliveries' && url.searchParams.get('format') === 'json'))
+    ) {
+      sendJson(res, 200, { deliveries: ctx.dispatcher.deliveries() })
+    } else if (method === 'GET' && path === '/_emulator/deliveries') {
+      sendHtml(res, 200, deliveriesPage(ctx))
+    } else if (method === 'POST' && /^\/_emulator\/events\/[^/]+\/resend$/.test(path)) {
+      const eventId = decodeURIComponent(path.split('/')[3])
+      ctx.bus.resend(eventId)
+      done({ resent: eventId })
+    } else if (method === 'POST' && path === '/_emulator/trigger') {
+      const body = await readInput(req, isForm)
+      const { type, ...options } = z.object({ type: z.string() }).passthrough().parse(body)
+      done(trigger(ctx, type, options))
+    } else if (method === 'GET' && path === '/_emulator/trigger') {
+      sendJson(res, 200, { types: TRIGGER_TYPES })
+    } else if (
+      method === 'POST' &&
+      /^\/_emulator\/subscriptions\/[^/]+\/(advance|renew)$/.test(path)
+    ) {
+      const sub = ctx.store.subscription(decodeURIComponent(path.split('/')[3]))
+      const { fail } = z
+        .object({ fail: z.boolean().default(false) })
+        .parse(await readInput(req, false))
+      const events = advanceSubscription(ctx, sub, fail)
+      sendJson(res, 200, {
+        subscription: sub,
+        events: events.map((event) => ({ id: event.id, type: event.type })),
+      })
+    } else if (method === 'POST' && /^\/_emulator\/checkout\/[^/]+\/complete$/.test(path)) {
+      const input = completeSchema.parse(await readInput(req, false))
+      const sessionId = decodeURIComponent(path.split('/')[3])
+      const result = completeCheckout(ctx, sessionId, {
+        number: input.card,
+        email: input.email,
+        name: input.name,
+      })
+      sendJson(res, result.ok ? 200 : 402, result)
+    } else if (path === '/_emulator/faults') {
+      if (method === 'POST')
+        sendJson(res, 200, { fault: ctx.faults.add((await readInput(req, false)) as never) })
+      else if (method === 'DELETE') {
+        ctx.faults.clear()
+        sendJson(res, 200, { faults: [] })
+      } else sendJson(res, 200, { faults: ctx.faults.list() })
+    } else if (method === 'POST' && path === '/_emulator/clock') {
+      const { seconds } = z
+        .object({ seconds: z.number().int().min(0) })
+        .parse(await readInput(req, false))
+      ctx.store.advanceClock(seconds)
+      sendJson(res, 200, { now: ctx.store.now() })
+    } else {
+      sendJson(res, 404, {
+        error: {
+          type: 'invalid_request_error',
+          message: `Unknown emulator endpoint ${method} ${path}`,
+        },
+      })
+    }
+  } catch (error) {
+    const status = error instanceof StripeApiError ? error.status : 400
+    const message =
+      error instanceof z.ZodError
+        ? z.prettifyError(error)
+        : error instanceof Error
+          ? error.message
+          : String(error)
+    sendJson(res, status, { error: { type: 'invalid_request_error', message } })
+  }
+  return true
+}
+
+async function readInput(req: IncomingMessage, isForm: boolean): Promise<unknown> {
+  const body = await readBody(req)
+  if (isForm) return decodeForm(body)
+  if (body.trim() === '') return {}
+  return JSON.parse(body) as unknown
+}

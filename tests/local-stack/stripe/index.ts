@@ -1,0 +1,142 @@
+/**
+ * Local Stripe emulator: the API subset the app calls, hosted checkout and billing portal
+ * pages, and signed webhook delivery, so the product runs offline with the real `stripe` SDK.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { handleAdmin, type AdminContext } from './admin'
+import { handleApi } from './api'
+import { completeCheckout, type CardDetails, type CheckoutResult } from './checkout'
+import { handleCheckoutPage, handleInvoicePage, notFound } from './checkout-page'
+import { EventBus } from './events'
+import { FaultInjector, type FaultInput } from './faults'
+import { sendHtml, sendJson } from './http'
+import { handlePortalPage } from './portal'
+import { Store, type StripeEvent } from './store'
+import { advanceSubscription } from './subscriptions'
+import { trigger, type TriggerOptions } from './triggers'
+import { WebhookDispatcher, type Delivery } from './webhooks'
+
+export type { Delivery } from './webhooks'
+export type { StripeEvent } from './store'
+export type { FaultInput } from './faults'
+export type { TriggerOptions } from './triggers'
+export { signPayload } from './webhooks'
+export { TRIGGER_TYPES } from './triggers'
+
+export interface StripeEmulatorOptions {
+  /** 0 or undefined picks a free port; development uses 12111. */
+  port?: number
+  /** Where signed events are POSTed; may also be set later with `setWebhookUrl`. */
+  webhookUrl?: string
+  /** Signing secret (`whsec_…`). */
+  webhookSecret: string
+  /** The secret key requests must carry; without it any `sk_test_`/`rk_test_` key is accepted. */
+  apiKey?: string
+  /** Delivery retries on non-2xx or network errors: `baseDelayMs` doubling per attempt. */
+  retry?: { attempts: number; baseDelayMs: number }
+  /** Per-attempt webhook timeout (default 10 s). */
+  deliveryTimeoutMs?: number
+  /** Base URL used in hosted page links (default `http://localhost:<port>`). */
+  publicUrl?: string
+}
+
+export interface StripeEmulator {
+  /** API base, e.g. `http://127.0.0.1:12111`. */
+  url: string
+  port: number
+  /** Base URL of hosted pages (checkout, portal, invoices). */
+  publicUrl: string
+  close(): Promise<void>
+  setWebhookUrl(url: string): void
+  /** Every delivery attempt, oldest first. */
+  deliveries(): Delivery[]
+  /** Every event created, oldest first. */
+  events(): StripeEvent[]
+  /** Resolves when no delivery is queued or in flight (immediately when no webhook URL is set). */
+  idle(): Promise<void>
+  /** Like `stripe trigger <type>`: runs the flow and returns the event of that type. */
+  trigger(type: string, options?: TriggerOptions): Promise<StripeEvent>
+  /** Pays a checkout session as the hosted page does (card defaults to 4242…). */
+  completeCheckout(sessionId: string, card?: Partial<CardDetails>): Promise<CheckoutResult>
+  /** Moves a subscription to its period end: renews it (or fails payment), or ends it if scheduled. */
+  advanceSubscription(subscriptionId: string, options?: { fail?: boolean }): Promise<StripeEvent[]>
+  resend(eventId: string): void
+  injectFault(fault: FaultInput): void
+  clearFaults(): void
+  /** Moves the emulator's clock forward (object timestamps, portal expiry); signatures use real time. */
+  advanceClock(seconds: number): void
+}
+
+/** Starts an emulator bound to 127.0.0.1. */
+export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
+  const store = new Store()
+  const retry = options.retry ?? { attempts: 5, baseDelayMs: 1000 }
+  const dispatcher = new WebhookDispatcher(
+    options.webhookUrl,
+    options.webhookSecret,
+    retry,
+    store.deliveryState,
+    options.deliveryTimeoutMs,
+  )
+  const bus = new EventBus(store, dispatcher)
+  const faults = new FaultInjector()
+  const ctx: AdminContext = { store, bus, dispatcher, faults, publicUrl: options.publicUrl ?? '' }
+
+  const server = createServer((req, res) => {
+    route(ctx, options.apiKey, req, res).catch((error: unknown) => {
+      if (res.headersSent) return res.destroy()
+      sendJson(res, 500, { error: { type: 'api_error', message: String(error) } })
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  ctx.publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '')
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    publicUrl: ctx.publicUrl,
+    async close() {
+      dispatcher.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+    setWebhookUrl: (url) => dispatcher.setUrl(url),
+    deliveries: () => dispatcher.deliveries(),
+    events: () => [...store.events.values()].map((event) => structuredClone(event)),
+    idle: () => dispatcher.idle(),
+    trigger: async (type, triggerOptions) => trigger(ctx, type, triggerOptions),
+    completeCheckout: async (sessionId, card = {}) =>
+      completeCheckout(ctx, sessionId, { number: '4242424242424242', ...card }),
+    advanceSubscription: async (subscriptionId, advanceOptions = {}) =>
+      advanceSubscription(ctx, store.subscription(subscriptionId), advanceOptions.fail ?? false),
+    resend: (eventId) => bus.resend(eventId),
+    injectFault: (fault) => void faults.add(fault),
+    clearFaults: () => faults.clear(),
+    advanceClock: (seconds) => store.advanceClock(seconds),
+  }
+}
+
+async function route(
+  ctx: AdminContext,
+  apiKey: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  const path = url.pathname
+  if (path.startsWith('/v1/')) return handleApi(ctx, { apiKey, faults: ctx.faults }, req, res, url)
+  const checkout = /^\/checkout\/([^/]+)$/.exec(path)
+  if (checkout) return handleCheckoutPage(ctx, req, res, decodeURIComponent(checkout[1]))
+  const portal = /^\/portal\/([^/]+)$/.exec(path)
+  if (portal) return handlePortalPage(ctx, req, res, url, decodeURIComponent(portal[1]))
+  const invoice = /^\/invoices\/([^/]+?)(?:\/pdf)?$/.exec(path)
+  if (invoice && req.method === 'GET')
+    return handleInvoicePage(ctx, res, decodeURIComponent(invoice[1]))
+  if (await handleAdmin(ctx, req, res, url)) return
+  sendHtml(res, 404, notFound('Not found'))
+}

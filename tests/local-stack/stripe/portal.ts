@@ -1,0 +1,199 @@
+/** Billing portal: session creation (`/v1/billing_portal/sessions`) and the hosted page. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { text } from './checkout'
+import { notFound } from './checkout-page'
+import {
+  decodeForm,
+  escapeHtml,
+  missingParam,
+  noSuch,
+  randomId,
+  readBody,
+  redirect,
+  sendHtml,
+} from './http'
+import type { Params } from './http'
+import { date, money, page } from './layout'
+import type { PortalSessionObject, SubscriptionObject } from './objects'
+import { cancelSubscription, updateSubscription, type BillingContext } from './subscriptions'
+
+/** Portal links stop working after this long (Stripe's are short-lived too). */
+export const PORTAL_SESSION_TTL_SECONDS = 30 * 60
+const DEFAULT_CONFIGURATION = 'bpc_local_emulator_default'
+
+const FEEDBACK_OPTIONS: [string, string][] = [
+  ['too_expensive', 'It’s too expensive'],
+  ['missing_features', 'Some features are missing'],
+  ['switched_service', 'I’m switching to a different service'],
+  ['unused', 'I don’t use the service enough'],
+  ['customer_service', 'Customer service was less than expected'],
+  ['too_complex', 'Ease of use was less than expected'],
+  ['low_quality', 'Quality was less than expected'],
+  ['other', 'Other reason'],
+]
+
+export function createPortalSession(ctx: BillingContext, params: Params): PortalSessionObject {
+  const customerId = text(params.customer)
+  if (!customerId) throw missingParam('customer')
+  ctx.store.customer(customerId, 'customer')
+  const configuration = text(params.configuration) ?? DEFAULT_CONFIGURATION
+  if (!configuration.startsWith('bpc_'))
+    throw noSuch('configuration', configuration, 'configuration')
+  const id = randomId('bps', 24)
+  const session: PortalSessionObject = {
+    id,
+    object: 'billing_portal.session',
+    configuration,
+    created: ctx.store.now(),
+    customer: customerId,
+    customer_account: null,
+    flow: null,
+    livemode: false,
+    locale: text(params.locale) ?? null,
+    on_behalf_of: null,
+    return_url: text(params.return_url) ?? null,
+    url: `${ctx.publicUrl}/portal/${id}`,
+  }
+  ctx.store.portalSessions.set(id, session)
+  return session
+}
+
+const NOTICES: Record<string, string> = {
+  scheduled: 'Your subscription will be canceled at the end of the billing period.',
+  resumed: 'Your subscription has been renewed.',
+  canceled: 'Your subscription has been canceled.',
+  switched: 'Your plan has been updated.',
+}
+
+export async function handlePortalPage(
+  ctx: BillingContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  sessionId: string,
+) {
+  const session = ctx.store.portalSessions.get(sessionId)
+  if (!session) return sendHtml(res, 404, notFound('Portal session not found'))
+  if (ctx.store.now() - session.created > PORTAL_SESSION_TTL_SECONDS) {
+    const back = session.return_url
+      ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
+      : ''
+    const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
+    return sendHtml(res, 410, page('Portal session expired', body))
+  }
+  if (req.method !== 'POST') {
+    return sendHtml(
+      res,
+      200,
+      portalPage(ctx, session, NOTICES[url.searchParams.get('notice') ?? '']),
+    )
+  }
+  const form = decodeForm(await readBody(req))
+  const value = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '')
+  const sub = ctx.store.subscriptions.get(value('subscription'))
+  if (!sub || sub.customer !== session.customer) {
+    return sendHtml(res, 404, notFound('Subscription not found'))
+  }
+  const notice = applyAction(ctx, sub, value('intent'), value)
+  redirect(res, `/portal/${session.id}?notice=${notice}`)
+}
+
+function applyAction(
+  ctx: BillingContext,
+  sub: SubscriptionObject,
+  intent: string,
+  value: (key: string) => string,
+) {
+  const feedback = value('feedback') || null
+  const comment = value('comment') || null
+  if (intent === 'cancel_at_period_end') {
+    updateSubscription(ctx, sub, { cancelAtPeriodEnd: true, feedback, comment })
+    return 'scheduled'
+  }
+  if (intent === 'resume') {
+    updateSubscription(ctx, sub, { cancelAtPeriodEnd: false })
+    return 'resumed'
+  }
+  if (intent === 'cancel_now') {
+    cancelSubscription(ctx, sub, { feedback, comment })
+    return 'canceled'
+  }
+  if (intent === 'switch') {
+    updateSubscription(ctx, sub, { price: { priceId: value('price') } })
+    return 'switched'
+  }
+  return ''
+}
+
+function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: string) {
+  const customer = ctx.store.customer(session.customer)
+  const subs = [...ctx.store.subscriptions.values()].filter((sub) => sub.customer === customer.id)
+  const invoices = [...ctx.store.invoices.values()].filter(
+    (invoice) => invoice.customer === customer.id,
+  )
+  const back = session.return_url
+    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
+    : ''
+  const invoiceRows = invoices
+    .map(
+      (invoice) =>
+        `<li><a href="${escapeHtml(invoice.hosted_invoice_url)}">Invoice ${escapeHtml(invoice.number ?? invoice.id)}</a> — ${money(invoice.total, invoice.currency)} (${escapeHtml(invoice.status)})</li>`,
+    )
+    .join('')
+  return page(
+    'Billing portal',
+    `${back}<h1>Manage your subscription</h1>
+<p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
+${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
+${subs.length === 0 ? '<p>You have no subscriptions.</p>' : subs.map((sub) => subscriptionSection(ctx, session, sub)).join('')}
+<section aria-labelledby="invoices-heading"><h2 id="invoices-heading">Invoice history</h2>
+<ul>${invoiceRows || '<li>No invoices yet.</li>'}</ul></section>`,
+  )
+}
+
+function subscriptionSection(
+  ctx: BillingContext,
+  session: PortalSessionObject,
+  sub: SubscriptionObject,
+) {
+  const item = sub.items.data[0]
+  const product = ctx.store.products.get(item.price.product)
+  const heading = `sub-${sub.id}`
+  const action = `/portal/${escapeHtml(session.id)}`
+  const hidden = `<input type="hidden" name="subscription" value="${escapeHtml(sub.id)}">`
+  const price = `${money(item.price.unit_amount * item.quantity, item.price.currency)} per ${escapeHtml(item.price.recurring.interval)}`
+  const state =
+    sub.status === 'canceled'
+      ? `Canceled on ${date(sub.ended_at ?? sub.canceled_at ?? ctx.store.now())}`
+      : sub.cancel_at_period_end
+        ? `Cancels on ${date(sub.cancel_at ?? item.current_period_end)}`
+        : `Renews on ${date(item.current_period_end)}`
+  const intro = `<section aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(product?.name ?? item.price.id)}</h2>
+<p>${price}</p><p>Status: ${escapeHtml(sub.status)}. ${state}.</p>`
+  if (sub.status === 'canceled') return `${intro}</section>`
+  const resume = sub.cancel_at_period_end
+    ? `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form>`
+    : ''
+  const switches = sub.cancel_at_period_end
+    ? ''
+    : [...ctx.store.prices.values()]
+        .filter((candidate) => candidate.id !== item.price.id && candidate.active)
+        .map((candidate) => {
+          const name = ctx.store.products.get(candidate.product)?.name ?? candidate.id
+          return `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="switch"><input type="hidden" name="price" value="${escapeHtml(candidate.id)}"><button type="submit" class="secondary">Switch to ${escapeHtml(name)} (${money(candidate.unit_amount, candidate.currency)} per ${escapeHtml(candidate.recurring.interval)})</button></form>`
+        })
+        .join('')
+  const options = FEEDBACK_OPTIONS.map(
+    ([key, label]) => `<option value="${key}">${escapeHtml(label)}</option>`,
+  ).join('')
+  const scheduleButton = sub.cancel_at_period_end
+    ? ''
+    : '<button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button> '
+  const cancel = `<form method="post" action="${action}">${hidden}
+<label for="feedback-${sub.id}">Reason for canceling</label>
+<select id="feedback-${sub.id}" name="feedback"><option value="">Choose a reason (optional)</option>${options}</select>
+<label for="comment-${sub.id}">Anything else? (optional)</label>
+<textarea id="comment-${sub.id}" name="comment" rows="2"></textarea>
+${scheduleButton}<button type="submit" name="intent" value="cancel_now" class="danger">Cancel now</button></form>`
+  return `${intro}${resume}${switches}${cancel}</section>`
+}

@@ -1,0 +1,97 @@
+import type { Queryable } from '../../database'
+import { sendMail, type MailKind } from '../mail'
+import type { AuthContext } from './context'
+import { issueOneTimeToken, type TokenType } from './otp'
+import { createFlowState, type CodeChallenge } from './pkce'
+import { emailLink, resolveRedirect, verifyUrl } from './redirects'
+import type { UserRow } from './users'
+
+const FLOWS: Record<Exclude<MailKind, 'email_change'>, { tokenType: TokenType; method: string }> = {
+  signup: { tokenType: 'confirmation_token', method: 'email/signup' },
+  invite: { tokenType: 'confirmation_token', method: 'invite' },
+  magiclink: { tokenType: 'recovery_token', method: 'magiclink' },
+  recovery: { tokenType: 'recovery_token', method: 'recovery' },
+}
+
+export interface EmailTokenInput {
+  user: UserRow
+  kind: Exclude<MailKind, 'email_change'>
+  redirectTo?: string | null
+  challenge?: CodeChallenge
+}
+
+/** Creates the one-time token (and PKCE flow) behind an email, and the links that carry it. */
+export async function prepareEmailToken(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
+  const flow = FLOWS[input.kind]
+  const email = input.user.email ?? ''
+  if (input.challenge) {
+    await createFlowState(db, {
+      userId: input.user.id,
+      challenge: input.challenge,
+      providerType: 'email',
+      authenticationMethod: flow.method,
+    })
+  }
+  const { otp, tokenHash } = await issueOneTimeToken(db, {
+    userId: input.user.id,
+    type: flow.tokenType,
+    email,
+    pkce: Boolean(input.challenge),
+  })
+  return {
+    otp,
+    tokenHash,
+    link: emailLink(ctx.config, input.redirectTo, tokenHash, input.kind),
+    verifyUrl: verifyUrl(ctx.config, input.redirectTo, tokenHash, input.kind),
+    redirectTo: resolveRedirect(ctx.config, input.redirectTo),
+  }
+}
+
+/** Sends a signup confirmation, invite, magic link or recovery email. */
+export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
+  const prepared = await prepareEmailToken(ctx, db, input)
+  await sendMail(db, { to: input.user.email ?? '', kind: input.kind, ...prepared })
+  return prepared
+}
+
+/**
+ * Starts an email change: tokens for the new address and (secure email change, GoTrue's
+ * default) the current one; both must be confirmed. Sends the mails unless `send` is false.
+ */
+export async function startEmailChange(
+  ctx: AuthContext,
+  db: Queryable,
+  input: { user: UserRow; newEmail: string; redirectTo?: string | null; challenge?: CodeChallenge; send?: boolean },
+) {
+  const { user, newEmail } = input
+  await db.query(
+    `update auth.users set email_change = $2, email_change_confirm_status = 0, updated_at = now() where id = $1`,
+    [user.id, newEmail],
+  )
+  if (input.challenge) {
+    await createFlowState(db, {
+      userId: user.id,
+      challenge: input.challenge,
+      providerType: 'email',
+      authenticationMethod: 'email_change',
+    })
+  }
+  const targets: { email: string; type: TokenType }[] = [{ email: newEmail, type: 'email_change_token_new' }]
+  if (ctx.config.secureEmailChange && user.email) targets.push({ email: user.email, type: 'email_change_token_current' })
+  const issued = []
+  for (const target of targets) {
+    const { otp, tokenHash } = await issueOneTimeToken(db, {
+      userId: user.id,
+      type: target.type,
+      email: target.email,
+      pkce: Boolean(input.challenge),
+    })
+    const link = emailLink(ctx.config, input.redirectTo, tokenHash, 'email_change')
+    const verify = verifyUrl(ctx.config, input.redirectTo, tokenHash, 'email_change')
+    if (input.send !== false) {
+      await sendMail(db, { to: target.email, kind: 'email_change', link, verifyUrl: verify, otp })
+    }
+    issued.push({ ...target, otp, tokenHash, link, verifyUrl: verify })
+  }
+  return issued
+}

@@ -1,0 +1,111 @@
+/** PostgREST's error body: always these four keys, in this order. */
+export interface ErrorBody {
+  code: string
+  details: string | null
+  hint: string | null
+  message: string
+}
+
+/** An error that becomes a PostgREST-shaped response; throwing it in a transaction rolls back. */
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message)
+  }
+}
+
+/** Builds a RestError with PostgREST's key order. */
+export function restError(
+  status: number,
+  code: string,
+  message: string,
+  details: string | null = null,
+  hint: string | null = null,
+  headers: Record<string, string> = {},
+) {
+  return new RestError(status, { code, details, hint, message }, headers)
+}
+
+/** PGRST100: the query string could not be parsed. */
+export function parseError(message: string, details: string) {
+  return restError(400, 'PGRST100', message, details)
+}
+
+/** PGRST116: a singular response (object Accept) needs exactly one row. */
+export function singularityError(rows: number) {
+  return restError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${rows} rows`,
+  )
+}
+
+/** HTTP status PostgREST gives a SQLSTATE (docs/errors.rst "HTTP Status Codes"). */
+export function statusForSqlState(code: string, authenticated: boolean): number {
+  const exact: Record<string, number> = {
+    '23503': 409,
+    '23505': 409,
+    '25006': 405,
+    P0001: 400,
+    '42883': 404,
+    '42P01': 404,
+    '42501': authenticated ? 403 : 401,
+  }
+  if (code in exact) return exact[code]
+  const byClass: Record<string, number> = {
+    '08': 503,
+    '09': 500,
+    '0L': 403,
+    '0P': 403,
+    '25': 500,
+    '28': 403,
+    '2D': 500,
+    '38': 500,
+    '39': 500,
+    '3B': 500,
+    '40': 500,
+    '53': 503,
+    '54': 413,
+    '55': 500,
+    '57': 500,
+    '58': 500,
+    F0: 500,
+    HV: 500,
+    P0: 500,
+    XX: 500,
+  }
+  return byClass[code.slice(0, 2)] ?? 400
+}
+
+interface DatabaseErrorLike {
+  code: string
+  message: string
+  detail?: string
+  hint?: string
+}
+
+function isDatabaseError(error: unknown): error is DatabaseErrorLike {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as Record<string, unknown>
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string'
+}
+
+/** Turns anything thrown while serving a request into a RestError; never throws. */
+export function toRestError(error: unknown, authenticated: boolean): RestError {
+  if (error instanceof RestError) return error
+  if (isDatabaseError(error)) {
+    return restError(
+      statusForSqlState(error.code, authenticated),
+      error.code,
+      error.message,
+      error.detail || null,
+      error.hint || null,
+    )
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return restError(500, 'PGRSTX00', message || 'Internal server error')
+}

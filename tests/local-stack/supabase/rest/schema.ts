@@ -1,0 +1,109 @@
+import type { Queryable } from '../../database'
+import { restError } from './errors'
+
+/** What PostgREST's schema cache knows about a table or view in `public`. */
+export interface TableInfo {
+  name: string
+  columns: string[]
+  primaryKey: string[]
+}
+
+/** A function in `public` as PostgREST's schema cache sees it. */
+export interface FunctionInfo {
+  name: string
+  /** Input parameters in order, with their SQL types. */
+  inputs: { name: string; type: string }[]
+  /** How many trailing inputs have defaults. */
+  defaults: number
+  returnsSet: boolean
+  returnsVoid: boolean
+  /** Composite (table, row type or OUT parameters) rather than a scalar. */
+  returnsRows: boolean
+}
+
+/** Looks the table up in pg_catalog; unknown → PostgREST's 404 PGRST205. */
+export async function findTable(db: Queryable, name: string): Promise<TableInfo> {
+  const { rows } = await db.query<{ columns: string[]; primary_key: string[] }>(
+    `select
+       array(select a.attname::text from pg_attribute a
+             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns,
+       array(select a.attname::text from pg_index i
+             join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+             where i.indrelid = c.oid and i.indisprimary order by a.attnum) as primary_key
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relname = $1 and c.relkind in ('r', 'v', 'm', 'f', 'p')`,
+    [name],
+  )
+  if (rows.length === 0) {
+    throw restError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`)
+  }
+  return { name, columns: rows[0].columns, primaryKey: rows[0].primary_key }
+}
+
+interface ProcRow {
+  arg_names: string[] | null
+  arg_modes: string[] | null
+  arg_types: string[]
+  nargdefaults: number
+  retset: boolean
+  rettype: string
+  typtype: string
+}
+
+async function functionOverloads(db: Queryable, name: string): Promise<FunctionInfo[]> {
+  const { rows } = await db.query<ProcRow>(
+    `select p.proargnames::text[] as arg_names, p.proargmodes::text[] as arg_modes,
+       array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
+       p.pronargdefaults::int as nargdefaults, p.proretset as retset,
+       format_type(p.prorettype, null) as rettype, t.typtype::text as typtype
+     from pg_proc p
+     join pg_namespace n on n.oid = p.pronamespace
+     join pg_type t on t.oid = p.prorettype
+     where n.nspname = 'public' and p.proname = $1 and p.prokind = 'f'`,
+    [name],
+  )
+  return rows.map((row) => {
+    const inputs = row.arg_types
+      .map((type, index) => ({ type, name: row.arg_names?.[index] ?? '', mode: row.arg_modes?.[index] ?? 'i' }))
+      .filter((arg) => arg.mode === 'i' || arg.mode === 'b' || arg.mode === 'v')
+      .map(({ name: argName, type }) => ({ name: argName, type }))
+    return {
+      name,
+      inputs,
+      defaults: row.nargdefaults,
+      returnsSet: row.retset,
+      returnsVoid: row.rettype === 'void',
+      returnsRows: row.typtype === 'c' || row.rettype === 'record',
+    }
+  })
+}
+
+/**
+ * Picks the overload whose named parameters match the given argument names (PostgREST also
+ * accepts a single unnamed json/jsonb parameter taking the whole body); else 404 PGRST202.
+ */
+export async function findFunction(db: Queryable, name: string, argNames: string[]) {
+  const overloads = await functionOverloads(db, name)
+  const given = new Set(argNames)
+  const matches = overloads.filter((fn) => {
+    const names = fn.inputs.map((input) => input.name)
+    const required = names.slice(0, names.length - fn.defaults)
+    return argNames.every((arg) => names.includes(arg)) && required.every((arg) => given.has(arg))
+  })
+  matches.sort((a, b) => a.inputs.length - b.inputs.length)
+  if (matches[0]) return { fn: matches[0], wholeBody: false }
+  const jsonOverload = overloads.find(
+    (fn) => fn.inputs.length === 1 && fn.inputs[0].name === '' && ['json', 'jsonb'].includes(fn.inputs[0].type),
+  )
+  if (jsonOverload) return { fn: jsonOverload, wholeBody: true }
+  const sorted = [...argNames].sort()
+  const withParams = sorted.length ? `with parameters ${sorted.join(', ')}` : 'without parameters'
+  throw restError(
+    404,
+    'PGRST202',
+    sorted.length
+      ? `Could not find the function public.${name}(${sorted.join(', ')}) in the schema cache`
+      : `Could not find the function public.${name} without parameters in the schema cache`,
+    `Searched for the function public.${name} ${withParams} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+  )
+}
