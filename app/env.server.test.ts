@@ -62,3 +62,11 @@ describe('parseEnv', () => {
     )
   })
 })
+
+describe('parseEnv in development', () => {
+  it('treats an empty API URL as "the real provider", not as "use the default"', () => {
+    const env = parseEnv({ STRIPE_API_URL: '', POLAR_API_URL: '' })
+    expect(env.STRIPE_API_URL).toBeUndefined()
+    expect(env.POLAR_API_URL).toBeUndefined()
+  })
+})

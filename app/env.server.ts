@@ -113,9 +113,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
   const isProduction = source.NODE_ENV === 'production'
   if (!isProduction) {
-    // Development and tests run on the local stack with no .env at all.
+    // Development and tests run on the local stack with no .env at all. Only variables
+    // that are not set get a default: an empty STRIPE_API_URL means "the real Stripe".
     for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) {
-      if (withDefaults[key] === undefined || withDefaults[key] === '') withDefaults[key] = value
+      if (withDefaults[key] === undefined) withDefaults[key] = value
     }
   }
   const result = schema.safeParse(withDefaults)

@@ -52,15 +52,15 @@ export function toWireIssues(issues: readonly z.core.$ZodIssue[]): WireIssue[] {
   return issues.map(toWireIssue)
 }
 
-/** The issue for a request body that is not JSON at all: like a body that is not an object. */
-export function malformedJsonIssue(): WireIssue {
+/** The issue for a body that cannot be decoded at all: like a body that is not an object. */
+export function unreadableBodyIssue(message: string): WireIssue {
   return {
     code: 'invalid_type',
     minimum: null,
     type: 'object',
     inclusive: null,
     exact: null,
-    message: 'The request body is not valid JSON',
+    message,
     path: [],
   }
 }

@@ -2,7 +2,7 @@
 export type RequestPayload =
   | { kind: 'json'; value: unknown }
   | { kind: 'form'; value: FormData }
-  | { kind: 'malformed' }
+  | { kind: 'malformed'; format: 'json' | 'form' }
   | { kind: 'too-large' }
   | { kind: 'unsupported-media-type' }
 
@@ -33,7 +33,7 @@ function isForm(type: string) {
 export async function readBodyWithLimit(
   request: Request,
   maxBytes: number,
-): Promise<Uint8Array | null> {
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get('Content-Length'))
   if (Number.isFinite(declared) && declared > maxBytes) return null
   if (!request.body) return new Uint8Array()
@@ -70,9 +70,12 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
   if (body === null) return { kind: 'too-large' }
   if (isJson(type)) {
     try {
-      return { kind: 'json', value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) }
+      return {
+        kind: 'json',
+        value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)),
+      }
     } catch {
-      return { kind: 'malformed' }
+      return { kind: 'malformed', format: 'json' }
     }
   }
   try {
@@ -80,7 +83,7 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
     const form = await new Response(body, { headers: { 'Content-Type': contentType } }).formData()
     return { kind: 'form', value: form }
   } catch {
-    return { kind: 'malformed' }
+    return { kind: 'malformed', format: 'form' }
   }
 }
 

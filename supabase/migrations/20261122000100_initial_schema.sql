@@ -67,6 +67,8 @@ create table public.user_subscriptions (
   metadata jsonb not null default '{}'::jsonb,
   -- Time of the newest provider event applied to this row; older events never overwrite it.
   last_event_at timestamptz,
+  -- Tie-break for events in the same second: how far along the lifecycle the status is.
+  last_event_rank smallint not null default 0,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );

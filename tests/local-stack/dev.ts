@@ -32,7 +32,7 @@ console.log(`
 // .env wins over the stack's values, so the app can be pointed at real services.
 const appEnv = { ...process.env, ...stack.env }
 for (const key of Object.keys(stack.env)) {
-  if (process.env[key]) appEnv[key] = process.env[key]
+  if (process.env[key] !== undefined) appEnv[key] = process.env[key]
 }
 
 const app = spawn(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'], {

@@ -98,6 +98,12 @@ class ServerDatabase implements Database {
   }
 }
 
+// bigint (int8) as a JS number, like PGlite does: amounts in minor units fit comfortably.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
 export interface OpenDatabaseOptions {
   /** PostgreSQL server URL; when absent an embedded PGlite database is used. */
   url?: string
@@ -110,7 +116,7 @@ export interface OpenDatabaseOptions {
 /** Opens (but does not migrate) a database. */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 })
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, types: pgTypes })
     pool.on('error', () => {}) // idle client errors surface on the next query instead
     return new ServerDatabase(pool)
   }

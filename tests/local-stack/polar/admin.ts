@@ -2,7 +2,16 @@ import type { ServerResponse } from 'node:http'
 import type { EmulatorContext } from './context'
 import type { FaultInjector } from './faults'
 import { date, esc, money, page } from './html'
-import { ApiError, field, notFound, redirect, sendHtml, sendJson, type Req, type Router } from './http'
+import {
+  ApiError,
+  field,
+  notFound,
+  redirect,
+  sendHtml,
+  sendJson,
+  type Req,
+  type Router,
+} from './http'
 import { runTrigger } from './triggers'
 import type { Delivery } from './types'
 import { faultSchema, parseBody } from './validation'
@@ -17,7 +26,10 @@ export function registerAdmin(router: Router, ctx: EmulatorContext, faults: Faul
 
   router.on('GET', '/_emulator/deliveries', (req, res) => {
     if (req.wantsJson || req.query.get('format') === 'json') {
-      return sendJson(res, 200, { webhook_url: webhooks.getUrl() ?? null, deliveries: webhooks.list() })
+      return sendJson(res, 200, {
+        webhook_url: webhooks.getUrl() ?? null,
+        deliveries: webhooks.list(),
+      })
     }
     sendHtml(res, 200, deliveriesPage(webhooks.getUrl(), webhooks.list()))
   })
@@ -25,7 +37,13 @@ export function registerAdmin(router: Router, ctx: EmulatorContext, faults: Faul
   router.on('POST', '/_emulator/events/:id/resend', (req, res) => {
     const delivery = webhooks.resend(req.params.id)
     if (!delivery) throw notFound('Event not found')
-    answer(req, res, 202, { id: delivery.id, type: delivery.type, status: delivery.status }, '/_emulator/deliveries')
+    answer(
+      req,
+      res,
+      202,
+      { id: delivery.id, type: delivery.type, status: delivery.status },
+      '/_emulator/deliveries',
+    )
   })
 
   router.on('POST', '/_emulator/trigger', (req, res) => {
@@ -33,7 +51,10 @@ export function registerAdmin(router: Router, ctx: EmulatorContext, faults: Faul
     const type = field(body, 'type')
     if (!type) throw new ApiError(400, 'MissingType', 'Body must include "type".')
     const amount = body.amount === undefined || body.amount === '' ? undefined : Number(body.amount)
-    const paid = body.paid === undefined || body.paid === '' ? undefined : body.paid !== false && body.paid !== 'false'
+    const paid =
+      body.paid === undefined || body.paid === ''
+        ? undefined
+        : body.paid !== false && body.paid !== 'false'
     const result = runTrigger(ctx, type, {
       subscription_id: field(body, 'subscription_id'),
       order_id: field(body, 'order_id'),
@@ -45,7 +66,9 @@ export function registerAdmin(router: Router, ctx: EmulatorContext, faults: Faul
     answer(req, res, 200, result, '/')
   })
 
-  router.on('GET', '/_emulator/faults', (_req, res) => sendJson(res, 200, { faults: faults.list() }))
+  router.on('GET', '/_emulator/faults', (_req, res) =>
+    sendJson(res, 200, { faults: faults.list() }),
+  )
   router.on('POST', '/_emulator/faults', (req, res) => {
     faults.add(parseBody(faultSchema, req.body))
     sendJson(res, 201, { faults: faults.list() })
@@ -83,7 +106,10 @@ function button(label: string, fields: Record<string, string>) {
 function indexPage(ctx: EmulatorContext) {
   const { state } = ctx
   const products = [...state.products.values()]
-    .map((p) => `<tr><td>${esc(p.name)}</td><td><code>${esc(p.id)}</code></td><td>${money(p.amount, p.currency)} / ${esc(p.recurring_interval)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td>${esc(p.name)}</td><td><code>${esc(p.id)}</code></td><td>${money(p.amount, p.currency)} / ${esc(p.recurring_interval)}</td></tr>`,
+    )
     .join('')
   const subscriptions = [...state.subscriptions.values()]
     .map((s) => {

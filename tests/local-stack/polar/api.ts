@@ -13,7 +13,13 @@ import {
 import { invoiceUrl, requestInvoice } from './order-flow'
 import { now, token } from './state'
 import { cancelSubscription, revokeSubscription, uncancelSubscription } from './subscription-flow'
-import { assertUuid, checkoutCreateSchema, customerSessionCreateSchema, parseBody, subscriptionUpdateSchema } from './validation'
+import {
+  assertUuid,
+  checkoutCreateSchema,
+  customerSessionCreateSchema,
+  parseBody,
+  subscriptionUpdateSchema,
+} from './validation'
 
 function paging(req: Req) {
   const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1)
@@ -48,7 +54,9 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
   }
 
   router.on('GET', '/v1/products/', (req, res) => {
-    const items = filterBy([...state.products.values()], req, 'id', (p) => p.id).map((p) => productJson(state, p))
+    const items = filterBy([...state.products.values()], req, 'id', (p) => p.id).map((p) =>
+      productJson(state, p),
+    )
     const { page, limit } = paging(req)
     sendJson(res, 200, listJson(items, page, limit))
   })
@@ -60,7 +68,14 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     const input = parseBody(checkoutCreateSchema, req.body)
     input.products.forEach((id, index) => {
       if (!state.products.has(id)) {
-        throw new ValidationFailed([{ type: 'value_error', loc: ['body', 'products', index], msg: 'Product does not exist.', input: id }])
+        throw new ValidationFailed([
+          {
+            type: 'value_error',
+            loc: ['body', 'products', index],
+            msg: 'Product does not exist.',
+            input: id,
+          },
+        ])
       }
     })
     if (input.customer_id && !state.customers.has(input.customer_id)) {
@@ -70,16 +85,26 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     sendJson(res, 201, checkoutJson(state, checkout, ctx.publicUrl))
   })
   router.on('GET', '/v1/checkouts/:id', (req, res) => {
-    sendJson(res, 200, checkoutJson(state, lookup(state.checkouts, req.params.id, 'Checkout'), ctx.publicUrl))
+    sendJson(
+      res,
+      200,
+      checkoutJson(state, lookup(state.checkouts, req.params.id, 'Checkout'), ctx.publicUrl),
+    )
   })
 
   router.on('POST', '/v1/customer-sessions/', (req, res) => {
     const input = parseBody(customerSessionCreateSchema, req.body)
     const customer =
-      'customer_id' in input ? state.customers.get(input.customer_id) : state.customerByExternalId(input.external_customer_id)
+      'customer_id' in input
+        ? state.customers.get(input.customer_id)
+        : state.customerByExternalId(input.external_customer_id)
     if (!customer) {
       const loc = 'customer_id' in input ? 'customer_id' : 'external_customer_id'
-      throw bodyError(loc, 'Customer does not exist.', 'customer_id' in input ? input.customer_id : input.external_customer_id)
+      throw bodyError(
+        loc,
+        'Customer does not exist.',
+        'customer_id' in input ? input.customer_id : input.external_customer_id,
+      )
     }
     const createdAt = now()
     const session = {
@@ -99,9 +124,20 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     const email = req.query.get('email')
     if (email) items = items.filter((c) => c.email.toLowerCase() === email.toLowerCase())
     const query = req.query.get('query')?.toLowerCase()
-    if (query) items = items.filter((c) => `${c.email} ${c.name ?? ''} ${c.external_id ?? ''}`.toLowerCase().includes(query))
+    if (query)
+      items = items.filter((c) =>
+        `${c.email} ${c.name ?? ''} ${c.external_id ?? ''}`.toLowerCase().includes(query),
+      )
     const { page, limit } = paging(req)
-    sendJson(res, 200, listJson(items.map((c) => customerJson(state, c)), page, limit))
+    sendJson(
+      res,
+      200,
+      listJson(
+        items.map((c) => customerJson(state, c)),
+        page,
+        limit,
+      ),
+    )
   })
   router.on('GET', '/v1/customers/external/:externalId', (req, res) => {
     const customer = state.customerByExternalId(req.params.externalId)
@@ -116,15 +152,35 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     let items = newestFirst([...state.subscriptions.values()])
     items = filterBy(items, req, 'customer_id', (s) => s.customer_id)
     items = filterBy(items, req, 'product_id', (s) => s.product_id)
-    items = filterBy(items, req, 'external_customer_id', (s) => state.customer(s.customer_id).external_id)
+    items = filterBy(
+      items,
+      req,
+      'external_customer_id',
+      (s) => state.customer(s.customer_id).external_id,
+    )
     items = filterBy(items, req, 'status', (s) => s.status)
     const active = req.query.get('active')
-    if (active !== null) items = items.filter((s) => (s.status === 'active' || s.status === 'trialing') === (active === 'true'))
+    if (active !== null)
+      items = items.filter(
+        (s) => (s.status === 'active' || s.status === 'trialing') === (active === 'true'),
+      )
     const { page, limit } = paging(req)
-    sendJson(res, 200, listJson(items.map((s) => subscriptionJson(state, s)), page, limit))
+    sendJson(
+      res,
+      200,
+      listJson(
+        items.map((s) => subscriptionJson(state, s)),
+        page,
+        limit,
+      ),
+    )
   })
   router.on('GET', '/v1/subscriptions/:id', (req, res) => {
-    sendJson(res, 200, subscriptionJson(state, lookup(state.subscriptions, req.params.id, 'Subscription')))
+    sendJson(
+      res,
+      200,
+      subscriptionJson(state, lookup(state.subscriptions, req.params.id, 'Subscription')),
+    )
   })
   router.on('PATCH', '/v1/subscriptions/:id', (req, res) => {
     const subscription = lookup(state.subscriptions, req.params.id, 'Subscription')
@@ -145,10 +201,24 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     items = filterBy(items, req, 'customer_id', (o) => o.customer_id)
     items = filterBy(items, req, 'product_id', (o) => o.product_id)
     items = filterBy(items, req, 'subscription_id', (o) => o.subscription_id)
-    items = filterBy(items, req, 'external_customer_id', (o) => state.customer(o.customer_id).external_id)
+    items = filterBy(items, req, 'checkout_id', (o) => o.checkout_id)
+    items = filterBy(
+      items,
+      req,
+      'external_customer_id',
+      (o) => state.customer(o.customer_id).external_id,
+    )
     items = filterBy(items, req, 'status', (o) => o.status)
     const { page, limit } = paging(req)
-    sendJson(res, 200, listJson(items.map((o) => orderJson(state, o)), page, limit))
+    sendJson(
+      res,
+      200,
+      listJson(
+        items.map((o) => orderJson(state, o)),
+        page,
+        limit,
+      ),
+    )
   })
   router.on('GET', '/v1/orders/:id', (req, res) => {
     sendJson(res, 200, orderJson(state, lookup(state.orders, req.params.id, 'Order')))

@@ -1,7 +1,15 @@
 import type { EmulatorContext } from './context'
+import { createOrder } from './order-flow'
 import { ApiError } from './http'
 import { addInterval, now, token } from './state'
-import type { Address, CheckoutRecord, CustomerRecord, Metadata, OrderRecord, SubscriptionRecord } from './types'
+import type {
+  Address,
+  CheckoutRecord,
+  CustomerRecord,
+  Metadata,
+  OrderRecord,
+  SubscriptionRecord,
+} from './types'
 
 export interface CheckoutInput {
   products: string[]
@@ -66,14 +74,30 @@ export interface CompletedCheckout {
  * checkout.updated (confirmed), customer.created (new customer only), subscription.created,
  * subscription.active, order.created, order.updated, order.paid, checkout.updated (succeeded).
  */
-export function completeCheckout(ctx: EmulatorContext, checkout: CheckoutRecord, details: PaymentDetails = {}): CompletedCheckout {
+export function completeCheckout(
+  ctx: EmulatorContext,
+  checkout: CheckoutRecord,
+  details: PaymentDetails = {},
+): CompletedCheckout {
   if (checkout.status !== 'open') {
-    throw new ApiError(403, 'AlreadyActiveSubscriptionError', `Checkout ${checkout.id} is ${checkout.status}, not open.`)
+    throw new ApiError(
+      403,
+      'AlreadyActiveSubscriptionError',
+      `Checkout ${checkout.id} is ${checkout.status}, not open.`,
+    )
   }
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
-  if (details.productId && checkout.product_ids.includes(details.productId)) checkout.product_id = details.productId
-  const address: Address = { line1: null, line2: null, postal_code: null, city: null, state: null, country: details.country ?? 'US' }
+  if (details.productId && checkout.product_ids.includes(details.productId))
+    checkout.product_id = details.productId
+  const address: Address = {
+    line1: null,
+    line2: null,
+    postal_code: null,
+    city: null,
+    state: null,
+    country: details.country ?? 'US',
+  }
 
   checkout.status = 'confirmed'
   checkout.customer_email = email
@@ -128,11 +152,19 @@ export function completeCheckout(ctx: EmulatorContext, checkout: CheckoutRecord,
 }
 
 /** Reuses the customer by id, external id or email (Polar's order), else creates one. */
-function resolveCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: string, name: string, address: Address) {
+function resolveCustomer(
+  ctx: EmulatorContext,
+  checkout: CheckoutRecord,
+  email: string,
+  name: string,
+  address: Address,
+) {
   const { state } = ctx
   const existing =
     (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
-    (checkout.external_customer_id ? state.customerByExternalId(checkout.external_customer_id) : undefined) ??
+    (checkout.external_customer_id
+      ? state.customerByExternalId(checkout.external_customer_id)
+      : undefined) ??
     state.customerByEmail(email)
   if (existing) {
     const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
@@ -158,53 +190,4 @@ function resolveCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: 
   state.customers.set(customer.id, customer)
   ctx.emitCustomer('customer.created', customer)
   return customer
-}
-
-/**
- * Creates an order for a subscription and emits `order.created`. A checkout's order is created
- * already paid, so Polar follows up at once with `order.updated` and `order.paid`.
- */
-export function createOrder(
-  ctx: EmulatorContext,
-  subscription: SubscriptionRecord,
-  billingReason: OrderRecord['billing_reason'],
-  options: { checkoutId?: string; billingName?: string; address?: Address; paid?: boolean } = {},
-): OrderRecord {
-  const customer = ctx.state.customer(subscription.customer_id)
-  const order: OrderRecord = {
-    id: ctx.state.newId(),
-    created_at: now(),
-    modified_at: null,
-    status: options.paid ? 'paid' : 'pending',
-    customer_id: customer.id,
-    product_id: subscription.product_id,
-    subscription_id: subscription.id,
-    checkout_id: options.checkoutId ?? null,
-    billing_reason: billingReason,
-    amount: subscription.amount,
-    currency: subscription.currency,
-    refunded_amount: 0,
-    billing_name: options.billingName ?? customer.name,
-    billing_address: options.address ?? customer.billing_address,
-    invoice_number: ctx.state.nextInvoiceNumber(),
-    is_invoice_generated: false,
-    metadata: { ...subscription.metadata },
-    period_start: subscription.current_period_start,
-    period_end: subscription.current_period_end,
-  }
-  ctx.state.orders.set(order.id, order)
-  ctx.emitOrder('order.created', order)
-  if (options.paid) {
-    ctx.emitOrder('order.updated', order)
-    ctx.emitOrder('order.paid', order)
-  }
-  return order
-}
-
-/** Marks an order paid: `order.updated` then `order.paid`, as Polar's order service does. */
-export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
-  order.status = 'paid'
-  ctx.touch(order)
-  ctx.emitOrder('order.updated', order)
-  ctx.emitOrder('order.paid', order)
 }

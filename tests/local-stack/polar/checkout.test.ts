@@ -32,7 +32,10 @@ describe('checkout through the hosted page', () => {
     expect(checkout.product?.name).toBe('Pro')
     expect(checkout.total_amount).toBe(2900)
     expect(checkout.customer_id).toBeNull()
-    expect(await polar.checkouts.get(checkout.id)).toMatchObject({ id: checkout.id, external_customer_id: 'user-1' })
+    expect(await polar.checkouts.get(checkout.id)).toMatchObject({
+      id: checkout.id,
+      external_customer_id: 'user-1',
+    })
 
     const page = await fetch(checkout.url)
     const html = await page.text()
@@ -41,11 +44,19 @@ describe('checkout through the hosted page', () => {
     expect(html).toContain('>Pay now</button>')
     expect(html).toContain('value="ada@example.com"')
 
-    const declined = await submitCheckoutForm(checkout.url, { intent: 'decline', email: 'ada@example.com' })
+    const declined = await submitCheckoutForm(checkout.url, {
+      intent: 'decline',
+      email: 'ada@example.com',
+    })
     expect(await declined.text()).toContain('role="alert">Your card was declined.')
     expect((await polar.checkouts.get(checkout.id)).status).toBe('open')
 
-    const paid = await submitCheckoutForm(checkout.url, { intent: 'pay', email: 'ada@example.com', name: 'Ada Lovelace', country: 'GB' })
+    const paid = await submitCheckoutForm(checkout.url, {
+      intent: 'pay',
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      country: 'GB',
+    })
     expect(paid.status).toBe(303)
     expect(paid.headers.get('location')).toBe(checkout.success_url)
 
@@ -64,11 +75,17 @@ describe('checkout through the hosted page', () => {
     const events = await Promise.all(receiver.received.map((r) => verify(r)))
     const ids = receiver.received.map((r) => r.headers['webhook-id'])
     expect(new Set(ids).size).toBe(ids.length)
-    for (const r of receiver.received) expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
+    for (const r of receiver.received)
+      expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)
 
-    const byType = (type: string) => events.filter((e) => e.type === type).map((e) => e.data as Record<string, unknown>)
+    const byType = (type: string) =>
+      events.filter((e) => e.type === type).map((e) => e.data as Record<string, unknown>)
     const [customer] = byType('customer.created')
-    expect(customer).toMatchObject({ external_id: 'user-1', email: 'ada@example.com', metadata: { user_id: 'user-1' } })
+    expect(customer).toMatchObject({
+      external_id: 'user-1',
+      email: 'ada@example.com',
+      metadata: { user_id: 'user-1' },
+    })
     const [subscription] = byType('subscription.created')
     expect(subscription).toMatchObject({
       status: 'active',
@@ -96,7 +113,11 @@ describe('checkout through the hosted page', () => {
       metadata: { user_id: 'user-1', seats: 3, trial: false },
     })
     const finalCheckout = byType('checkout.updated').at(-1)
-    expect(finalCheckout).toMatchObject({ status: 'succeeded', subscription_id: subscription.id, customer_id: customer.id })
+    expect(finalCheckout).toMatchObject({
+      status: 'succeeded',
+      subscription_id: subscription.id,
+      customer_id: customer.id,
+    })
     expect((await polar.checkouts.get(checkout.id)).status).toBe('succeeded')
 
     const again = await submitCheckoutForm(checkout.url, { intent: 'pay' })
@@ -105,7 +126,11 @@ describe('checkout through the hosted page', () => {
 
   it('reuses the customer for a second checkout with the same external id', async () => {
     const { polar, emulator, receiver } = env
-    const first = await polar.checkouts.create({ products: [STARTER], external_customer_id: 'user-2', customer_email: 'b@example.com' })
+    const first = await polar.checkouts.create({
+      products: [STARTER],
+      external_customer_id: 'user-2',
+      customer_email: 'b@example.com',
+    })
     const done = await emulator.completeCheckout(first.id)
     const second = await polar.checkouts.create({ products: [PRO], external_customer_id: 'user-2' })
     const again = await emulator.completeCheckout(second.client_secret)
@@ -122,9 +147,16 @@ describe('checkout through the hosted page', () => {
     await polar.checkouts.create({ products: [PRO] })
     await emulator.idle()
     const [delivery] = receiver.received
-    await expect(verify(delivery, 'polar_whs_wrong')).rejects.toBeInstanceOf(webhooks.PolarWebhookVerificationError)
-    await expect(verify({ ...delivery, body: delivery.body.replace('open', 'paid') })).rejects.toThrow('No matching signature found')
-    await expect(verify(delivery)).resolves.toMatchObject({ type: 'checkout.created', api_version: '2026-10' })
+    await expect(verify(delivery, 'polar_whs_wrong')).rejects.toBeInstanceOf(
+      webhooks.PolarWebhookVerificationError,
+    )
+    await expect(
+      verify({ ...delivery, body: delivery.body.replace('open', 'paid') }),
+    ).rejects.toThrow('No matching signature found')
+    await expect(verify(delivery)).resolves.toMatchObject({
+      type: 'checkout.created',
+      api_version: '2026-10',
+    })
   })
 })
 
@@ -132,13 +164,22 @@ describe('checkout validation (422 in FastAPI shape)', () => {
   it('rejects nested metadata values', async () => {
     const { polar } = env
     const error = await polar.checkouts
-      .create({ products: [PRO], metadata: { user: { id: 1 } } as unknown as Record<string, string> })
+      .create({
+        products: [PRO],
+        metadata: { user: { id: 1 } } as unknown as Record<string, string>,
+      })
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(errors.HTTPValidationError)
     const { statusCode, error: body } = error as InstanceType<typeof errors.HTTPValidationError>
     expect(statusCode).toBe(422)
     expect(body).toEqual({
-      detail: [expect.objectContaining({ loc: ['body', 'metadata', 'user'], input: { id: 1 }, msg: expect.stringContaining('string') })],
+      detail: [
+        expect.objectContaining({
+          loc: ['body', 'metadata', 'user'],
+          input: { id: 1 },
+          msg: expect.stringContaining('string'),
+        }),
+      ],
     })
   })
 
@@ -146,19 +187,35 @@ describe('checkout validation (422 in FastAPI shape)', () => {
     const { emulator } = env
     const response = await fetch(`${emulator.url}/v1/checkouts/`, {
       method: 'POST',
-      headers: { authorization: 'Bearer polar_oat_local_emulator', 'content-type': 'application/json' },
-      body: JSON.stringify({ products: ['00000000-0000-4000-8000-000000000000'], metadata: { ['k'.repeat(41)]: 'v' } }),
+      headers: {
+        authorization: 'Bearer polar_oat_local_emulator',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        products: ['00000000-0000-4000-8000-000000000000'],
+        metadata: { ['k'.repeat(41)]: 'v' },
+      }),
     })
     expect(response.status).toBe(422)
     const body = (await response.json()) as { detail: { loc: unknown[] }[] }
     expect(body.detail.map((d) => d.loc)).toEqual([['body', 'metadata', 'k'.repeat(41)]])
     const unknown = await fetch(`${emulator.url}/v1/checkouts/`, {
       method: 'POST',
-      headers: { authorization: 'Bearer polar_oat_local_emulator', 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer polar_oat_local_emulator',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ products: ['00000000-0000-4000-8000-000000000000'] }),
     })
     expect(await unknown.json()).toEqual({
-      detail: [{ type: 'value_error', loc: ['body', 'products', 0], msg: 'Product does not exist.', input: '00000000-0000-4000-8000-000000000000' }],
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'products', 0],
+          msg: 'Product does not exist.',
+          input: '00000000-0000-4000-8000-000000000000',
+        },
+      ],
     })
   })
 })

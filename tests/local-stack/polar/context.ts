@@ -1,6 +1,12 @@
 import { checkoutJson, customerJson, orderJson, refundJson, subscriptionJson } from './objects'
 import { now, type PolarState } from './state'
-import type { CheckoutRecord, CustomerRecord, OrderRecord, RefundRecord, SubscriptionRecord } from './types'
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  OrderRecord,
+  RefundRecord,
+  SubscriptionRecord,
+} from './types'
 import type { WebhookDispatcher } from './webhooks'
 
 /** What the flows need: the state, the webhook queue and the emulator's settings. */

@@ -37,7 +37,9 @@ export class ApiError extends Error {
 
 /** Thrown for a FastAPI validation error: 422 `{detail: [{loc, msg, type, input}]}`. */
 export class ValidationFailed extends Error {
-  constructor(readonly detail: { type: string; loc: (string | number)[]; msg: string; input?: unknown }[]) {
+  constructor(
+    readonly detail: { type: string; loc: (string | number)[]; msg: string; input?: unknown }[],
+  ) {
     super('Validation failed')
   }
 }
@@ -61,15 +63,23 @@ export class Router {
   }
 
   /** Finds the handler; `redirectTo` is set when only the trailing-slash variant exists (FastAPI 307). */
-  match(method: string, path: string): { handler?: Handler; params: Record<string, string>; redirectTo?: string } {
+  match(
+    method: string,
+    path: string,
+  ): { handler?: Handler; params: Record<string, string>; redirectTo?: string } {
     for (const route of this.routes) {
       if (route.method !== method) continue
       const found = route.pattern.exec(path)
       if (!found) continue
-      const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(found[i + 1])]))
+      const params = Object.fromEntries(
+        route.keys.map((key, i) => [key, decodeURIComponent(found[i + 1])]),
+      )
       return { handler: route.handler, params }
     }
-    if (!path.endsWith('/') && this.routes.some((r) => r.method === method && r.pattern.test(`${path}/`))) {
+    if (
+      !path.endsWith('/') &&
+      this.routes.some((r) => r.method === method && r.pattern.test(`${path}/`))
+    ) {
       return { params: {}, redirectTo: `${path}/` }
     }
     return { params: {} }
@@ -82,14 +92,26 @@ export async function readBody(req: IncomingMessage) {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  })
   res.end(text)
 }
 
 export function sendHtml(res: ServerResponse, status: number, html: string) {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) })
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+  })
   res.end(html)
 }
 

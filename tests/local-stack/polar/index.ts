@@ -55,7 +55,10 @@ export interface PolarEmulator {
   /** `renewal`, `refund`, `cancel`, `uncancel`, `revoke`, or an event type to re-send an object. */
   trigger(type: string, options?: TriggerOptions): Promise<TriggerResult>
   /** Pays an open checkout (by id or client secret) as the hosted page's "Pay now" does. */
-  completeCheckout(idOrClientSecret: string, details?: PaymentDetails): Promise<CompletedCheckoutJson>
+  completeCheckout(
+    idOrClientSecret: string,
+    details?: PaymentDetails,
+  ): Promise<CompletedCheckoutJson>
   /** Queues an event again with the same webhook-id. */
   resend(eventId: string): void
   addFault(fault: Fault): void
@@ -93,7 +96,10 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
   registerApi(router, ctx)
   registerPages(router, ctx)
   registerAdmin(router, ctx, faults)
-  server.on('request', createRequestHandler({ router, ctx, faults, accessToken: options.accessToken }))
+  server.on(
+    'request',
+    createRequestHandler({ router, ctx, faults, accessToken: options.accessToken }),
+  )
 
   return {
     url,

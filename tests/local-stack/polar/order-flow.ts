@@ -1,7 +1,7 @@
 import type { EmulatorContext } from './context'
 import { ApiError } from './http'
 import { now } from './state'
-import type { OrderRecord, RefundRecord } from './types'
+import type { Address, OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 
 const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
 const generating = new WeakSet<OrderRecord>()
@@ -18,10 +18,18 @@ const generating = new WeakSet<OrderRecord>()
  */
 export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   if (!INVOICEABLE.has(order.status)) {
-    throw new ApiError(409, 'OrderNotEligibleForInvoice', 'Order is not eligible for invoice generation.')
+    throw new ApiError(
+      409,
+      'OrderNotEligibleForInvoice',
+      'Order is not eligible for invoice generation.',
+    )
   }
   if (!order.billing_name || !order.billing_address) {
-    throw new ApiError(422, 'MissingInvoiceBillingDetails', 'Order is missing billing name or address.')
+    throw new ApiError(
+      422,
+      'MissingInvoiceBillingDetails',
+      'Order is missing billing name or address.',
+    )
   }
   if (generating.has(order)) return
   const finish = () => {
@@ -38,7 +46,11 @@ export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
 /** `GET /v1/orders/{id}/invoice`: the URL once generated, 404 before. */
 export function invoiceUrl(ctx: EmulatorContext, order: OrderRecord) {
   if (!order.is_invoice_generated) {
-    throw new ApiError(404, 'ResourceNotFound', 'Invoice not found. Generate it first, then wait for it.')
+    throw new ApiError(
+      404,
+      'ResourceNotFound',
+      'Invoice not found. Generate it first, then wait for it.',
+    )
   }
   return `${ctx.publicUrl}/invoices/${order.id}`
 }
@@ -47,14 +59,26 @@ export function invoiceUrl(ctx: EmulatorContext, order: OrderRecord) {
  * Refunds an order (fully by default): `refund.created`, `order.updated`, `order.refunded`.
  * The order becomes `refunded` or `partially_refunded`.
  */
-export function refundOrder(ctx: EmulatorContext, order: OrderRecord, amount?: number): RefundRecord {
+export function refundOrder(
+  ctx: EmulatorContext,
+  order: OrderRecord,
+  amount?: number,
+): RefundRecord {
   const refundable = order.amount - order.refunded_amount
   if (order.status !== 'paid' && order.status !== 'partially_refunded') {
-    throw new ApiError(403, 'RefundedAlready', `Order ${order.id} is ${order.status} and cannot be refunded.`)
+    throw new ApiError(
+      403,
+      'RefundedAlready',
+      `Order ${order.id} is ${order.status} and cannot be refunded.`,
+    )
   }
   const value = amount ?? refundable
   if (!Number.isInteger(value) || value <= 0 || value > refundable) {
-    throw new ApiError(400, 'RefundAmountTooHigh', `Refund amount must be between 1 and ${refundable}.`)
+    throw new ApiError(
+      400,
+      'RefundAmountTooHigh',
+      `Refund amount must be between 1 and ${refundable}.`,
+    )
   }
   const refund: RefundRecord = {
     id: ctx.state.newId(),
@@ -74,4 +98,53 @@ export function refundOrder(ctx: EmulatorContext, order: OrderRecord, amount?: n
   ctx.emitOrder('order.updated', order)
   ctx.emitOrder('order.refunded', order)
   return refund
+}
+
+/**
+ * Creates an order for a subscription and emits `order.created`. A checkout's order is created
+ * already paid, so Polar follows up at once with `order.updated` and `order.paid`.
+ */
+export function createOrder(
+  ctx: EmulatorContext,
+  subscription: SubscriptionRecord,
+  billingReason: OrderRecord['billing_reason'],
+  options: { checkoutId?: string; billingName?: string; address?: Address; paid?: boolean } = {},
+): OrderRecord {
+  const customer = ctx.state.customer(subscription.customer_id)
+  const order: OrderRecord = {
+    id: ctx.state.newId(),
+    created_at: now(),
+    modified_at: null,
+    status: options.paid ? 'paid' : 'pending',
+    customer_id: customer.id,
+    product_id: subscription.product_id,
+    subscription_id: subscription.id,
+    checkout_id: options.checkoutId ?? null,
+    billing_reason: billingReason,
+    amount: subscription.amount,
+    currency: subscription.currency,
+    refunded_amount: 0,
+    billing_name: options.billingName ?? customer.name,
+    billing_address: options.address ?? customer.billing_address,
+    invoice_number: ctx.state.nextInvoiceNumber(),
+    is_invoice_generated: false,
+    metadata: { ...subscription.metadata },
+    period_start: subscription.current_period_start,
+    period_end: subscription.current_period_end,
+  }
+  ctx.state.orders.set(order.id, order)
+  ctx.emitOrder('order.created', order)
+  if (options.paid) {
+    ctx.emitOrder('order.updated', order)
+    ctx.emitOrder('order.paid', order)
+  }
+  return order
+}
+
+/** Marks an order paid: `order.updated` then `order.paid`, as Polar's order service does. */
+export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
+  order.status = 'paid'
+  ctx.touch(order)
+  ctx.emitOrder('order.updated', order)
+  ctx.emitOrder('order.paid', order)
 }

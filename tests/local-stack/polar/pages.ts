@@ -20,7 +20,11 @@ export function registerPages(router: Router, ctx: EmulatorContext) {
     if (!checkout) return sendHtml(res, 404, notFoundPage('This checkout does not exist.'))
     if (checkout.status !== 'open') return sendHtml(res, 409, checkoutPage(ctx, checkout))
     if (field(req.body, 'intent') === 'decline') {
-      return sendHtml(res, 200, checkoutPage(ctx, checkout, 'Your card was declined. No payment was taken; try again.'))
+      return sendHtml(
+        res,
+        200,
+        checkoutPage(ctx, checkout, 'Your card was declined. No payment was taken; try again.'),
+      )
     }
     completeCheckout(ctx, checkout, {
       email: field(req.body, 'email'),
@@ -34,12 +38,20 @@ export function registerPages(router: Router, ctx: EmulatorContext) {
   router.on('GET', '/checkout/:key/confirmation', (req, res) => {
     const checkout = state.checkoutByKey(req.params.key)
     if (!checkout) return sendHtml(res, 404, notFoundPage('This checkout does not exist.'))
-    sendHtml(res, 200, page('Payment successful', `<h1>Payment successful</h1><p>Checkout ${esc(checkout.id)} is ${esc(checkout.status)}.</p>`))
+    sendHtml(
+      res,
+      200,
+      page(
+        'Payment successful',
+        `<h1>Payment successful</h1><p>Checkout ${esc(checkout.id)} is ${esc(checkout.status)}.</p>`,
+      ),
+    )
   })
 
   router.on('GET', '/portal/:token', (req, res) => {
     const session = state.sessionByToken(req.params.token)
-    if (!session) return sendHtml(res, 404, notFoundPage('This portal link is invalid or has expired.'))
+    if (!session)
+      return sendHtml(res, 404, notFoundPage('This portal link is invalid or has expired.'))
     sendHtml(res, 200, portalPage(ctx, session, notices[req.query.get('notice') ?? '']))
   })
 
@@ -51,7 +63,8 @@ export function registerPages(router: Router, ctx: EmulatorContext) {
     }
     const intent = field(req.body, 'intent')
     try {
-      if (intent === 'cancel') cancelSubscription(ctx, subscription, { customer_cancellation_reason: 'other' })
+      if (intent === 'cancel')
+        cancelSubscription(ctx, subscription, { customer_cancellation_reason: 'other' })
       else if (intent === 'resume') uncancelSubscription(ctx, subscription)
       else if (intent === 'revoke') revokeSubscription(ctx, subscription)
       else return sendHtml(res, 400, portalPage(ctx, session, undefined, 'Unknown action.'))
@@ -64,7 +77,8 @@ export function registerPages(router: Router, ctx: EmulatorContext) {
 
   router.on('GET', '/invoices/:id', (req, res) => {
     const order = state.orders.get(req.params.id)
-    if (!order || !order.is_invoice_generated) return sendHtml(res, 404, notFoundPage('Invoice not found.'))
+    if (!order || !order.is_invoice_generated)
+      return sendHtml(res, 404, notFoundPage('Invoice not found.'))
     const customer = state.customer(order.customer_id)
     const product = state.product(order.product_id)
     sendHtml(
@@ -124,7 +138,12 @@ ${error ? `<p role="alert">${esc(error)}</p>` : ''}
   )
 }
 
-function portalPage(ctx: EmulatorContext, session: CustomerSessionRecord, notice?: string, error?: string) {
+function portalPage(
+  ctx: EmulatorContext,
+  session: CustomerSessionRecord,
+  notice?: string,
+  error?: string,
+) {
   const customer = ctx.state.customer(session.customer_id)
   const subscriptions = ctx.state.subscriptionsOf(customer.id)
   const action = (id: string, intent: string, label: string, kind = '') =>
@@ -140,14 +159,19 @@ function portalPage(ctx: EmulatorContext, session: CustomerSessionRecord, notice
     const buttons = ended
       ? ''
       : s.cancel_at_period_end
-        ? action(s.id, 'resume', 'Resume subscription') + action(s.id, 'revoke', 'End immediately', 'danger')
-        : action(s.id, 'cancel', 'Cancel subscription', 'secondary') + action(s.id, 'revoke', 'End immediately', 'danger')
+        ? action(s.id, 'resume', 'Resume subscription') +
+          action(s.id, 'revoke', 'End immediately', 'danger')
+        : action(s.id, 'cancel', 'Cancel subscription', 'secondary') +
+          action(s.id, 'revoke', 'End immediately', 'danger')
     return `<section aria-label="${esc(product.name)} subscription"><h2>${esc(product.name)}</h2>
 <p>${money(s.amount, s.currency)} / ${esc(s.recurring_interval)} · Status: <strong>${esc(s.status)}</strong> · ${esc(state)}</p>${buttons}</section>`
   })
   const orders = [...ctx.state.orders.values()].filter((o) => o.customer_id === customer.id)
   const orderRows = orders
-    .map((o) => `<tr><td>${date(o.created_at)}</td><td>${esc(ctx.state.product(o.product_id).name)}</td><td>${money(o.amount, o.currency)}</td><td>${esc(o.status)}</td></tr>`)
+    .map(
+      (o) =>
+        `<tr><td>${date(o.created_at)}</td><td>${esc(ctx.state.product(o.product_id).name)}</td><td>${money(o.amount, o.currency)}</td><td>${esc(o.status)}</td></tr>`,
+    )
     .join('')
   return page(
     'Customer portal',

@@ -44,7 +44,10 @@ afterEach(async () => {
 describe('customer portal', () => {
   it('creates a session and lets the customer cancel, resume and end the subscription', async () => {
     const { subscription, customer } = await subscribe('user-p1')
-    const session = await env.polar.customerSessions.create({ customer_id: customer.id, return_url: 'http://localhost:5173/dashboard' })
+    const session = await env.polar.customerSessions.create({
+      customer_id: customer.id,
+      return_url: 'http://localhost:5173/dashboard',
+    })
     expect(session.customer_id).toBe(customer.id)
     expect(session.token).toMatch(/^polar_cst_/)
     expect(session.customer_portal_url).toBe(`${env.emulator.url}/portal/${session.token}`)
@@ -60,7 +63,10 @@ describe('customer portal', () => {
     expect(canceled.status).toBe(303)
     expect(canceled.headers.get('location')).toBe(`/portal/${session.token}?notice=cancel`)
     const afterCancel = await deliveredEvents()
-    expect(afterCancel.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.canceled'])
+    expect(afterCancel.map((e) => e.type)).toEqual([
+      'subscription.updated',
+      'subscription.canceled',
+    ])
     expect(afterCancel[1].data).toMatchObject({
       id: subscription.id,
       status: 'active',
@@ -70,17 +76,30 @@ describe('customer portal', () => {
       metadata: { user_id: 'user-p1' },
     })
     const page = await (await fetch(`${session.customer_portal_url}?notice=cancel`)).text()
-    expect(page).toContain('role="status">Your subscription will be canceled at the end of the billing period.')
+    expect(page).toContain(
+      'role="status">Your subscription will be canceled at the end of the billing period.',
+    )
     expect(page).toContain('>Resume subscription</button>')
 
     expect((await postForm(action, { intent: 'resume' })).status).toBe(303)
     const afterResume = await deliveredEvents()
-    expect(afterResume.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.uncanceled'])
-    expect(afterResume[1].data).toMatchObject({ cancel_at_period_end: false, canceled_at: null, ends_at: null })
+    expect(afterResume.map((e) => e.type)).toEqual([
+      'subscription.updated',
+      'subscription.uncanceled',
+    ])
+    expect(afterResume[1].data).toMatchObject({
+      cancel_at_period_end: false,
+      canceled_at: null,
+      ends_at: null,
+    })
 
     expect((await postForm(action, { intent: 'revoke' })).status).toBe(303)
     const afterRevoke = await deliveredEvents()
-    expect(afterRevoke.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.canceled', 'subscription.revoked'])
+    expect(afterRevoke.map((e) => e.type)).toEqual([
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.revoked',
+    ])
     expect(afterRevoke[2].data).toMatchObject({ status: 'canceled', ended_at: expect.any(String) })
 
     const again = await postForm(action, { intent: 'cancel' })
@@ -93,10 +112,19 @@ describe('customer portal', () => {
     const session = await env.polar.customerSessions.create({ external_customer_id: 'user-p2' })
     expect(session).toMatchObject({ customer_id: customer.id, return_url: null })
 
-    const error = await env.polar.customerSessions.create({ external_customer_id: 'nobody' }).catch((e: unknown) => e)
+    const error = await env.polar.customerSessions
+      .create({ external_customer_id: 'nobody' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(errors.HTTPValidationError)
     expect((error as InstanceType<typeof errors.HTTPValidationError>).error).toEqual({
-      detail: [{ type: 'value_error', loc: ['body', 'external_customer_id'], msg: 'Customer does not exist.', input: 'nobody' }],
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'external_customer_id'],
+          msg: 'Customer does not exist.',
+          input: 'nobody',
+        },
+      ],
     })
     expect((await fetch(`${env.emulator.url}/portal/polar_cst_unknown`)).status).toBe(404)
   })
@@ -109,16 +137,26 @@ describe('subscriptions API', () => {
       cancel_at_period_end: true,
       customer_cancellation_reason: 'too_expensive',
     })
-    expect(canceled).toMatchObject({ cancel_at_period_end: true, customer_cancellation_reason: 'too_expensive' })
-    const twice = await env.polar.subscriptions.update(subscription.id, { cancel_at_period_end: true }).catch((e: unknown) => e)
+    expect(canceled).toMatchObject({
+      cancel_at_period_end: true,
+      customer_cancellation_reason: 'too_expensive',
+    })
+    const twice = await env.polar.subscriptions
+      .update(subscription.id, { cancel_at_period_end: true })
+      .catch((e: unknown) => e)
     expect(twice).toBeInstanceOf(errors.SubscriptionsUpdate403Error)
     expect((twice as PolarClientError).error).toEqual({
       error: 'AlreadyCanceledSubscription',
       detail: 'This subscription is already canceled or will be at the end of the period.',
     })
 
-    const resumed = await env.polar.subscriptions.update(subscription.id, { cancel_at_period_end: false })
-    expect(resumed).toMatchObject({ cancel_at_period_end: false, customer_cancellation_reason: null })
+    const resumed = await env.polar.subscriptions.update(subscription.id, {
+      cancel_at_period_end: false,
+    })
+    expect(resumed).toMatchObject({
+      cancel_at_period_end: false,
+      customer_cancellation_reason: null,
+    })
     const revoked = await env.polar.subscriptions.revoke(subscription.id)
     expect(revoked).toMatchObject({ status: 'canceled', ended_at: expect.any(String) })
     expect((await deliveredEvents()).map((e) => e.type)).toEqual([
@@ -134,6 +172,8 @@ describe('subscriptions API', () => {
     const list = await env.polar.subscriptions.list({ external_customer_id: 'user-s1' })
     expect(list.items.map((s) => s.status)).toEqual(['canceled'])
     expect(list.pagination).toEqual({ total_count: 1, max_page: 1 })
-    expect((await env.polar.subscriptions.get(subscription.id)).customer.external_id).toBe('user-s1')
+    expect((await env.polar.subscriptions.get(subscription.id)).customer.external_id).toBe(
+      'user-s1',
+    )
   })
 })

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EmulatorContext } from './context'
 import type { FaultInjector } from './faults'
-import { ApiError, readBody, redirect, sendJson, ValidationFailed, type Req, type Router } from './http'
+import {
+  ApiError,
+  readBody,
+  redirect,
+  sendJson,
+  ValidationFailed,
+  type Req,
+  type Router,
+} from './http'
 
 export interface ServerDeps {
   router: Router
@@ -20,7 +28,13 @@ function parseBody(raw: string, contentType: string): { body: unknown; isForm: b
     return { body: JSON.parse(raw), isForm: false }
   } catch (error) {
     throw new ValidationFailed([
-      { type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ...{ ctx: { error: String(error) } } },
+      {
+        type: 'json_invalid',
+        loc: ['body', 0],
+        msg: 'JSON decode error',
+        input: {},
+        ...{ ctx: { error: String(error) } },
+      },
     ])
   }
 }
@@ -48,17 +62,32 @@ export function createRequestHandler({ router, ctx, faults, accessToken }: Serve
         const fault = faults.take(method, url.pathname)
         if (fault?.delayMs) await sleep(ctx, fault.delayMs)
         if (fault?.status) {
-          return sendJson(res, fault.status, fault.body ?? { error: 'InjectedFault', detail: `Injected ${fault.status} for ${method} ${url.pathname}` })
+          return sendJson(
+            res,
+            fault.status,
+            fault.body ?? {
+              error: 'InjectedFault',
+              detail: `Injected ${fault.status} for ${method} ${url.pathname}`,
+            },
+          )
         }
         if (!authorized(incoming, accessToken)) {
-          return sendJson(res, 401, { error: 'Unauthorized', detail: 'Unauthorized' }, { 'www-authenticate': 'Bearer realm="polar"' })
+          return sendJson(
+            res,
+            401,
+            { error: 'Unauthorized', detail: 'Unauthorized' },
+            { 'www-authenticate': 'Bearer realm="polar"' },
+          )
         }
       }
       const { handler, params, redirectTo } = router.match(method, url.pathname)
       if (redirectTo) return redirect(res, `${redirectTo}${url.search}`, 307)
       if (!handler) {
         if (isApi) return sendJson(res, 404, { detail: 'Not Found' })
-        return sendJson(res, 404, { error: 'NotFound', detail: `No route for ${method} ${url.pathname}` })
+        return sendJson(res, 404, {
+          error: 'NotFound',
+          detail: `No route for ${method} ${url.pathname}`,
+        })
       }
       const { body, isForm } = parseBody(raw, incoming.headers['content-type'] ?? '')
       const req: Req = {
@@ -75,10 +104,14 @@ export function createRequestHandler({ router, ctx, faults, accessToken }: Serve
       await handler(req, res)
     } catch (error) {
       if (res.headersSent) return res.end()
-      if (error instanceof ApiError) return sendJson(res, error.status, { error: error.error, detail: error.detail })
+      if (error instanceof ApiError)
+        return sendJson(res, error.status, { error: error.error, detail: error.detail })
       if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
       console.error('[polar-emulator]', error)
-      sendJson(res, 500, { error: 'InternalServerError', detail: error instanceof Error ? error.message : String(error) })
+      sendJson(res, 500, {
+        error: 'InternalServerError',
+        detail: error instanceof Error ? error.message : String(error),
+      })
     }
   }
 }

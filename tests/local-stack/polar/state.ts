@@ -52,7 +52,12 @@ export class PolarState {
 
   constructor() {
     const createdAt = '2025-01-01T00:00:00.000Z'
-    this.organization = { id: LOCAL_ORGANIZATION_ID, name: 'Local Dev Org', slug: 'local-dev', created_at: createdAt }
+    this.organization = {
+      id: LOCAL_ORGANIZATION_ID,
+      name: 'Local Dev Org',
+      slug: 'local-dev',
+      created_at: createdAt,
+    }
     for (const plan of PLAN_DEFINITIONS) {
       const id = LOCAL_PLAN_IDS[plan.key].polarProductId
       this.products.set(id, {
@@ -78,7 +83,9 @@ export class PolarState {
   }
 
   checkoutByKey(key: string) {
-    return this.checkouts.get(key) ?? [...this.checkouts.values()].find((c) => c.client_secret === key)
+    return (
+      this.checkouts.get(key) ?? [...this.checkouts.values()].find((c) => c.client_secret === key)
+    )
   }
 
   customerByExternalId(externalId: string) {

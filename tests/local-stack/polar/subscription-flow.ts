@@ -1,6 +1,6 @@
-import { createOrder, markOrderPaid } from './checkout-flow'
 import type { EmulatorContext } from './context'
 import { ApiError } from './http'
+import { createOrder, markOrderPaid } from './order-flow'
 import { addInterval, now } from './state'
 import type { OrderRecord, SubscriptionRecord } from './types'
 
@@ -34,7 +34,11 @@ function applyReason(subscription: SubscriptionRecord, reason: CancellationReaso
 }
 
 /** Cancel at period end: `subscription.updated`, `subscription.canceled`. */
-export function cancelSubscription(ctx: EmulatorContext, subscription: SubscriptionRecord, reason: CancellationReason = {}) {
+export function cancelSubscription(
+  ctx: EmulatorContext,
+  subscription: SubscriptionRecord,
+  reason: CancellationReason = {},
+) {
   if (isEnded(subscription) || subscription.cancel_at_period_end) throw alreadyCanceled()
   subscription.cancel_at_period_end = true
   subscription.canceled_at = now()
@@ -50,7 +54,11 @@ export function cancelSubscription(ctx: EmulatorContext, subscription: Subscript
 export function uncancelSubscription(ctx: EmulatorContext, subscription: SubscriptionRecord) {
   if (isEnded(subscription)) throw alreadyCanceled()
   if (!subscription.cancel_at_period_end) {
-    throw new ApiError(403, 'SubscriptionNotScheduledToCancel', 'This subscription is not scheduled to be canceled.')
+    throw new ApiError(
+      403,
+      'SubscriptionNotScheduledToCancel',
+      'This subscription is not scheduled to be canceled.',
+    )
   }
   subscription.cancel_at_period_end = false
   subscription.canceled_at = null
@@ -64,7 +72,11 @@ export function uncancelSubscription(ctx: EmulatorContext, subscription: Subscri
 }
 
 /** End now: `subscription.updated`, `subscription.canceled`, `subscription.revoked`. */
-export function revokeSubscription(ctx: EmulatorContext, subscription: SubscriptionRecord, reason: CancellationReason = {}) {
+export function revokeSubscription(
+  ctx: EmulatorContext,
+  subscription: SubscriptionRecord,
+  reason: CancellationReason = {},
+) {
   if (isEnded(subscription)) throw alreadyCanceled()
   const endedAt = now()
   subscription.status = 'canceled'
@@ -91,13 +103,20 @@ export interface RenewalResult {
  * (`order.created`) and charged: paid → `order.updated`, `order.paid`; declined → the
  * subscription becomes `past_due` (`subscription.updated`, `subscription.past_due`).
  */
-export function renewSubscription(ctx: EmulatorContext, subscription: SubscriptionRecord, options: { paid?: boolean } = {}): RenewalResult {
+export function renewSubscription(
+  ctx: EmulatorContext,
+  subscription: SubscriptionRecord,
+  options: { paid?: boolean } = {},
+): RenewalResult {
   if (isEnded(subscription)) throw alreadyCanceled()
   if (subscription.cancel_at_period_end) {
     return { subscription: revokeSubscription(ctx, subscription), order: null }
   }
   subscription.current_period_start = subscription.current_period_end
-  subscription.current_period_end = addInterval(subscription.current_period_end, subscription.recurring_interval)
+  subscription.current_period_end = addInterval(
+    subscription.current_period_end,
+    subscription.recurring_interval,
+  )
   ctx.touch(subscription)
   ctx.emitSubscription('subscription.updated', subscription)
 

@@ -45,7 +45,9 @@ export type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
 /** Verifies a received request exactly as the app will: the SDK's `webhooks.validateEvent`. */
 export function verify(webhook: ReceivedWebhook, secret = SECRET) {
-  const headers = Object.fromEntries(Object.entries(webhook.headers).map(([key, value]) => [key, String(value)]))
+  const headers = Object.fromEntries(
+    Object.entries(webhook.headers).map(([key, value]) => [key, String(value)]),
+  )
   return webhooks.validateEvent(webhook.body, headers, secret)
 }
 

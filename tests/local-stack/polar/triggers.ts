@@ -2,7 +2,12 @@ import type { EmulatorContext } from './context'
 import { ApiError, notFound } from './http'
 import { orderJson, refundJson, subscriptionJson } from './objects'
 import { refundOrder } from './order-flow'
-import { cancelSubscription, renewSubscription, revokeSubscription, uncancelSubscription } from './subscription-flow'
+import {
+  cancelSubscription,
+  renewSubscription,
+  revokeSubscription,
+  uncancelSubscription,
+} from './subscription-flow'
 import type { OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 
 export interface TriggerOptions {
@@ -32,7 +37,11 @@ export const TRIGGER_TYPES = ['renewal', 'refund', 'cancel', 'uncancel', 'revoke
  * of their object: `subscription.*` subscription_id, `order.*` order_id, `customer.*`
  * customer_id, `checkout.*` checkout_id.
  */
-export function runTrigger(ctx: EmulatorContext, type: string, options: TriggerOptions = {}): TriggerResult {
+export function runTrigger(
+  ctx: EmulatorContext,
+  type: string,
+  options: TriggerOptions = {},
+): TriggerResult {
   const before = new Set(ctx.webhooks.list().map((d) => d.id))
   let subscription: SubscriptionRecord | undefined
   let order: OrderRecord | null | undefined
@@ -43,12 +52,18 @@ export function runTrigger(ctx: EmulatorContext, type: string, options: TriggerO
     subscription = findSubscription(ctx, options.subscription_id)
     order = renewSubscription(ctx, subscription, { paid: options.paid }).order
   } else if (type === 'refund') {
-    order = options.order_id ? state.orders.get(options.order_id) : latestPaidOrder(ctx, options.subscription_id)
+    order = options.order_id
+      ? state.orders.get(options.order_id)
+      : latestPaidOrder(ctx, options.subscription_id)
     if (!order) throw notFound('Order not found')
     refund = refundOrder(ctx, order, options.amount)
   } else if (type === 'cancel' || type === 'uncancel' || type === 'revoke') {
     subscription = findSubscription(ctx, options.subscription_id)
-    const action = { cancel: cancelSubscription, uncancel: uncancelSubscription, revoke: revokeSubscription }[type]
+    const action = {
+      cancel: cancelSubscription,
+      uncancel: uncancelSubscription,
+      revoke: revokeSubscription,
+    }[type]
     action(ctx, subscription)
   } else if (/^subscription\.[a-z_]+$/.test(type)) {
     subscription = findSubscription(ctx, options.subscription_id)
@@ -66,7 +81,11 @@ export function runTrigger(ctx: EmulatorContext, type: string, options: TriggerO
     if (!checkout) throw notFound('Checkout not found')
     ctx.emitCheckout(type, checkout)
   } else {
-    throw new ApiError(400, 'UnknownTriggerType', `Unknown trigger type "${type}". Use ${TRIGGER_TYPES.join(', ')} or an event type.`)
+    throw new ApiError(
+      400,
+      'UnknownTriggerType',
+      `Unknown trigger type "${type}". Use ${TRIGGER_TYPES.join(', ')} or an event type.`,
+    )
   }
 
   const events = ctx.webhooks
@@ -86,7 +105,10 @@ function findSubscription(ctx: EmulatorContext, id: string | undefined) {
   const subscriptions = [...ctx.state.subscriptions.values()]
   const found = id
     ? ctx.state.subscriptions.get(id)
-    : subscriptions.filter((s) => s.status !== 'canceled').reverse().sort((a, b) => b.created_at.localeCompare(a.created_at))[0]
+    : subscriptions
+        .filter((s) => s.status !== 'canceled')
+        .reverse()
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))[0]
   if (!found) throw notFound('Subscription not found')
   return found
 }

@@ -62,7 +62,8 @@ export interface CheckoutRecord {
   subscription_id: string | null
 }
 
-export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid'
+export type SubscriptionStatus =
+  'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid'
 
 export interface SubscriptionRecord {
   id: string
@@ -90,7 +91,8 @@ export interface SubscriptionRecord {
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
 
-export type BillingReason = 'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update'
+export type BillingReason =
+  'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update'
 
 export interface OrderRecord {
   id: string

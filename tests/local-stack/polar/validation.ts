@@ -9,7 +9,10 @@ const metadata = z
       error: 'Metadata values must be a string (up to 500 characters), a number or a boolean',
     }),
   )
-  .refine((value) => Object.keys(value).length <= 50, 'Metadata can hold at most 50 key-value pairs')
+  .refine(
+    (value) => Object.keys(value).length <= 50,
+    'Metadata can hold at most 50 key-value pairs',
+  )
 
 const optionalText = z.string().nullish()
 
@@ -32,7 +35,16 @@ export const customerSessionCreateSchema = z.union([
 
 const cancellation = {
   customer_cancellation_reason: z
-    .enum(['customer_service', 'low_quality', 'missing_features', 'switched_service', 'too_complex', 'too_expensive', 'unused', 'other'])
+    .enum([
+      'customer_service',
+      'low_quality',
+      'missing_features',
+      'switched_service',
+      'too_complex',
+      'too_expensive',
+      'unused',
+      'other',
+    ])
     .nullish(),
   customer_cancellation_comment: optionalText,
 }
@@ -60,7 +72,10 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
     result.error.issues.map((issue) => ({
       type: issue.code === 'invalid_type' && issue.input === undefined ? 'missing' : issue.code,
       loc: ['body', ...issue.path.map((part) => (typeof part === 'number' ? part : String(part)))],
-      msg: issue.code === 'invalid_type' && issue.input === undefined ? 'Field required' : issue.message,
+      msg:
+        issue.code === 'invalid_type' && issue.input === undefined
+          ? 'Field required'
+          : issue.message,
       input: issue.input,
     })),
   )

@@ -11,7 +11,9 @@ const MAX_BACKOFF_FACTOR = 64
  * tries this key first (and 0.x SDKs use only this key).
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string) {
-  const digest = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestamp}.${body}`).digest('base64')
+  const digest = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest('base64')
   return `v1,${digest}`
 }
 
@@ -49,7 +51,15 @@ export class WebhookDispatcher {
     const id = randomUUID()
     const timestamp = new Date().toISOString()
     const body = JSON.stringify({ type, timestamp, api_version: '2026-10', data })
-    const delivery: Delivery = { id, type, body, createdAt: timestamp, status: 'pending', attempts: [], nextAttemptAt: null }
+    const delivery: Delivery = {
+      id,
+      type,
+      body,
+      createdAt: timestamp,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAt: null,
+    }
     this.all.push(delivery)
     this.queue.push(delivery)
     this.roundStart.set(delivery, 0)
@@ -131,7 +141,14 @@ export class WebhookDispatcher {
     delivery.status = 'delivering'
     const webhookTimestamp = Math.floor(Date.now() / 1000)
     const started = Date.now()
-    const attempt = { at: new Date(started).toISOString(), webhookTimestamp, status: null as number | null, error: null as string | null, responseBody: '', durationMs: 0 }
+    const attempt = {
+      at: new Date(started).toISOString(),
+      webhookTimestamp,
+      status: null as number | null,
+      error: null as string | null,
+      responseBody: '',
+      durationMs: 0,
+    }
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -140,7 +157,12 @@ export class WebhookDispatcher {
           'user-agent': 'polar-local-emulator',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(webhookTimestamp),
-          'webhook-signature': signWebhook(this.options.secret, delivery.id, webhookTimestamp, delivery.body),
+          'webhook-signature': signWebhook(
+            this.options.secret,
+            delivery.id,
+            webhookTimestamp,
+            delivery.body,
+          ),
         },
         body: delivery.body,
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),

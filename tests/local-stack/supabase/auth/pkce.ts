@@ -30,7 +30,8 @@ export async function createFlowState(
   db: Queryable,
   input: {
     userId?: string
-    challenge: CodeChallenge
+    /** Absent for an implicit-flow OAuth sign-in, whose row only carries the redirect. */
+    challenge?: CodeChallenge
     providerType: string
     authenticationMethod: string
     redirectTo?: string
@@ -43,8 +44,8 @@ export async function createFlowState(
     [
       input.userId ?? null,
       randomUUID(),
-      input.challenge.method,
-      input.challenge.challenge,
+      input.challenge?.method ?? null,
+      input.challenge?.challenge ?? null,
       input.providerType,
       input.authenticationMethod,
       input.redirectTo ?? null,
@@ -65,7 +66,8 @@ export async function issueAuthCode(db: Queryable, userId: string, authenticatio
   return rows[0]?.auth_code
 }
 
-function challengeMatches(method: string, challenge: string, verifier: string) {
+function challengeMatches(method: string | null, challenge: string | null, verifier: string) {
+  if (!method || !challenge) return false
   const expected = method === 's256' ? createHash('sha256').update(verifier).digest('base64url') : verifier
   const a = Buffer.from(expected)
   const b = Buffer.from(challenge)
@@ -75,8 +77,8 @@ function challengeMatches(method: string, challenge: string, verifier: string) {
 interface FlowRow {
   id: string
   user_id: string | null
-  code_challenge_method: string
-  code_challenge: string
+  code_challenge_method: string | null
+  code_challenge: string | null
   authentication_method: string
   expired: boolean
 }

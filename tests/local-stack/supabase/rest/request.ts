@@ -90,20 +90,27 @@ export function parsePrefer(header: string | null): Preferences {
     const [key, value = ''] = token.trim().split('=').map((part) => part.trim())
     if (key === 'return' && (value === 'minimal' || value === 'representation' || value === 'headers-only')) {
       preferences.return = value
+      preferences.applied.push(`return=${value}`)
     } else if (key === 'count' && ['exact', 'planned', 'estimated'].includes(value)) {
       preferences.count = true
       preferences.applied.push(`count=${value}`)
     } else if (key === 'resolution' && (value === 'merge-duplicates' || value === 'ignore-duplicates')) {
       preferences.resolution = value
+      preferences.applied.push(`resolution=${value}`)
     } else if (key === 'missing' && value === 'default') {
       preferences.missingDefault = true
+      preferences.applied.push('missing=default')
     } else if (key === 'max-affected' && /^\d+$/.test(value)) {
       preferences.maxAffected = Number(value)
+      preferences.applied.push(`max-affected=${value}`)
     } else if (key === 'handling' && value === 'strict') {
       preferences.applied.push('handling=strict')
     }
   }
-  if (!preferences.applied.includes('handling=strict')) preferences.maxAffected = undefined
+  if (!preferences.applied.includes('handling=strict')) {
+    preferences.maxAffected = undefined
+    preferences.applied = preferences.applied.filter((value) => !value.startsWith('max-affected='))
+  }
   return preferences
 }
 

@@ -79,24 +79,26 @@ async function functionOverloads(db: Queryable, name: string): Promise<FunctionI
 }
 
 /**
- * Picks the overload whose named parameters match the given argument names (PostgREST also
- * accepts a single unnamed json/jsonb parameter taking the whole body); else 404 PGRST202.
+ * Picks the overload whose named parameters match the argument names (PostgREST also accepts
+ * a single unnamed json/jsonb parameter taking the whole body); else 404 PGRST202. For POST
+ * every key must be a parameter; for GET, keys that are not parameters are filters.
  */
-export async function findFunction(db: Queryable, name: string, argNames: string[]) {
+export async function findFunction(db: Queryable, name: string, keys: string[], strict: boolean) {
   const overloads = await functionOverloads(db, name)
-  const given = new Set(argNames)
-  const matches = overloads.filter((fn) => {
+  const candidates = overloads.flatMap((fn) => {
     const names = fn.inputs.map((input) => input.name)
+    const argNames = keys.filter((key) => names.includes(key))
+    if (strict && argNames.length !== keys.length) return []
     const required = names.slice(0, names.length - fn.defaults)
-    return argNames.every((arg) => names.includes(arg)) && required.every((arg) => given.has(arg))
+    return required.every((arg) => argNames.includes(arg)) ? [{ fn, wholeBody: false, argNames }] : []
   })
-  matches.sort((a, b) => a.inputs.length - b.inputs.length)
-  if (matches[0]) return { fn: matches[0], wholeBody: false }
+  candidates.sort((a, b) => b.argNames.length - a.argNames.length || a.fn.inputs.length - b.fn.inputs.length)
+  if (candidates[0]) return candidates[0]
   const jsonOverload = overloads.find(
     (fn) => fn.inputs.length === 1 && fn.inputs[0].name === '' && ['json', 'jsonb'].includes(fn.inputs[0].type),
   )
-  if (jsonOverload) return { fn: jsonOverload, wholeBody: true }
-  const sorted = [...argNames].sort()
+  if (jsonOverload && strict) return { fn: jsonOverload, wholeBody: true, argNames: [] }
+  const sorted = [...keys].sort()
   const withParams = sorted.length ? `with parameters ${sorted.join(', ')}` : 'without parameters'
   throw restError(
     404,

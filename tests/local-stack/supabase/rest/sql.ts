@@ -126,8 +126,8 @@ export function renderPaging(relation: string, plan: QueryPlan) {
  * Wraps a row source into one row `{ body, page_total }`: the JSON array (or single object)
  * built by Postgres itself, so types come out exactly as PostgREST's json_agg gives them.
  */
-export function wrapBody(source: string, accept: Accept) {
-  const row = accept.stripNulls ? 'json_strip_nulls(to_json(pgrst_t))' : 'pgrst_t'
+export function wrapBody(source: string, accept: Accept, value = 'pgrst_t') {
+  const row = accept.stripNulls ? `json_strip_nulls(to_json(${value}))` : value
   const body = accept.singular
     ? `coalesce((json_agg(${row})->0)::text, 'null')`
     : `coalesce(json_agg(${row}), '[]')::text`

@@ -1,0 +1,127 @@
+import { useEffect, useRef } from 'react'
+import { Form, useNavigation } from '@remix-run/react'
+import {
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { HONEYPOT_FIELD, contactSchema } from './schema'
+
+const inputClass =
+  'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
+
+function FieldError({ field }: { field: FieldMetadata<string> }) {
+  return (
+    <p id={field.errorId} className="mt-1 min-h-5 text-sm text-red-700">
+      {field.errors?.[0]}
+    </p>
+  )
+}
+
+function TextField({
+  label,
+  field,
+  type = 'text',
+  autoComplete,
+}: {
+  label: string
+  field: FieldMetadata<string>
+  type?: 'text' | 'email'
+  autoComplete: string
+}) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        {...getInputProps(field, { type })}
+        autoComplete={autoComplete}
+        className={inputClass}
+      />
+      <FieldError field={field} />
+    </div>
+  )
+}
+
+/** Hidden from people (off-screen, out of the tab order, hidden from screen readers). */
+function Honeypot() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
+      <label htmlFor="contact-website">Leave this field empty</label>
+      <input
+        id="contact-website"
+        name={HONEYPOT_FIELD}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+      />
+    </div>
+  )
+}
+
+/** The contact form: validates in the browser with the shared schema, and on the server. */
+export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting' && navigation.formAction === '/contact'
+  const [form, fields] = useForm({
+    id: 'contact',
+    lastResult,
+    constraint: getZodConstraint(contactSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+  })
+  return (
+    <Form method="post" action="/contact" className="relative space-y-2" {...getFormProps(form)}>
+      {form.errors ? (
+        <div
+          id={form.errorId}
+          role="alert"
+          className="rounded-md bg-red-50 p-3 text-sm text-red-800"
+        >
+          {form.errors[0]}
+        </div>
+      ) : null}
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <TextField label="First name" field={fields.firstName} autoComplete="given-name" />
+        <TextField label="Last name" field={fields.lastName} autoComplete="family-name" />
+      </div>
+      <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+      <TextField label="Company" field={fields.company} autoComplete="organization" />
+      <div>
+        <label htmlFor={fields.message.id} className="block text-sm font-medium text-slate-800">
+          Message
+        </label>
+        <textarea {...getTextareaProps(fields.message)} rows={6} className={inputClass} />
+        <FieldError field={fields.message} />
+      </div>
+      <Honeypot />
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+      >
+        {pending ? 'Sending…' : 'Send message'}
+      </button>
+    </Form>
+  )
+}
+
+/** Shown instead of the form once a message is accepted; takes focus so it is announced. */
+export function ContactSent({ message }: { message: string }) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => heading.current?.focus(), [])
+  return (
+    <div role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-6">
+      <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold text-brand-800">
+        Message sent
+      </h2>
+      <p className="mt-2 text-slate-700">{message}</p>
+    </div>
+  )
+}

@@ -1,0 +1,30 @@
+import type { ContactMessage } from './schema'
+
+/** Where a validated contact message goes. Throwing means "not delivered" (answered 500). */
+export interface ContactDelivery {
+  deliver(message: ContactMessage): Promise<void>
+}
+
+/** The spec's default: the message is only written to the server log. */
+export const logDelivery: ContactDelivery = {
+  async deliver(message) {
+    console.info('[contact] new message', JSON.stringify(message))
+  },
+}
+
+// To store or email messages instead, write another ContactDelivery here (an insert with
+// the service-role client, or a call to a mail API) and assign it below: nothing else
+// changes. See docs/contact.md.
+let delivery: ContactDelivery = logDelivery
+
+/** The delivery in use. */
+export function getContactDelivery(): ContactDelivery {
+  return delivery
+}
+
+/** Test hook: swap the delivery (for example one that throws) and get the previous one back. */
+export function setContactDeliveryForTests(next: ContactDelivery): ContactDelivery {
+  const previous = delivery
+  delivery = next
+  return previous
+}

@@ -1,0 +1,59 @@
+import { data } from '@remix-run/node'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { readPayload } from '~/lib/http.server'
+import { CONTACT_THANK_YOU, contactSchema } from './schema'
+import {
+  CONTACT_MAX_BODY_BYTES,
+  deliverContactMessage,
+  hitContactRateLimit,
+  isHoneypotFilled,
+  logHoneypotDrop,
+} from './submit.server'
+
+function minutes(seconds: number) {
+  const count = Math.max(1, Math.ceil(seconds / 60))
+  return count === 1 ? '1 minute' : `${count} minutes`
+}
+
+/**
+ * The /contact page's action (the no-JavaScript post, and the enhanced one): the same
+ * schema, honeypot, rate limit and delivery as POST /api/contact, answered as conform
+ * results so that the form shows field errors and keeps what was typed.
+ */
+export async function handleContactForm(request: Request) {
+  if (request.method !== 'POST') {
+    throw new Response('Method not allowed', { status: 405, headers: { Allow: 'POST' } })
+  }
+  const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)
+  if (payload.kind === 'too-large') throw new Response('Your message is too long.', { status: 413 })
+  if (payload.kind !== 'form')
+    throw new Response('Please submit the contact form.', { status: 400 })
+
+  const submission = parseWithZod(payload.value, { schema: contactSchema })
+  const limit = await hitContactRateLimit(request)
+  if (!limit.allowed) {
+    const message = `You have sent too many messages. Please try again in ${minutes(limit.retryAfterSeconds)}.`
+    return data(
+      { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },
+      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    )
+  }
+  if (isHoneypotFilled(payload.value)) {
+    logHoneypotDrop()
+    return data({ status: 'sent' as const, message: CONTACT_THANK_YOU })
+  }
+  if (submission.status !== 'success') {
+    return data({ status: 'error' as const, result: submission.reply() }, { status: 400 })
+  }
+  try {
+    await deliverContactMessage(submission.value)
+  } catch (error) {
+    console.error('[contact] submission failed:', error)
+    const message = 'We could not send your message. Please try again in a moment.'
+    return data(
+      { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },
+      { status: 500 },
+    )
+  }
+  return data({ status: 'sent' as const, message: CONTACT_THANK_YOU })
+}

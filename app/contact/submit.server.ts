@@ -1,0 +1,66 @@
+import type { z } from 'zod'
+import {
+  SHARED_CLIENT_KEY,
+  clientKey,
+  getRateLimitStore,
+  type RateLimitResult,
+  type RateLimitRule,
+} from '~/lib/rate-limit.server'
+import { getContactDelivery } from './delivery.server'
+import { HONEYPOT_FIELD, contactSchema, type ContactMessage } from './schema'
+
+/** Per identified client (see `clientKey`): enough for a person, too few for a flood. */
+export const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
+
+/** For all clients that cannot be told apart (no trusted proxy configured), together. */
+export const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60_000 }
+
+/** Body cap: the longest valid submission, even fully \u-escaped, fits with room to spare. */
+export const CONTACT_MAX_BODY_BYTES = 64 * 1024
+
+/** Counts one contact submission against the sender's limit. */
+export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
+  const key = clientKey(request)
+  const rule = key === SHARED_CLIENT_KEY ? CONTACT_SHARED_RATE_LIMIT : CONTACT_RATE_LIMIT
+  return getRateLimitStore().hit(`contact:${key}`, rule)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** True when the hidden honeypot field holds anything: the sender is a bot. */
+export function isHoneypotFilled(input: unknown): boolean {
+  let value: unknown
+  if (input instanceof FormData) value = input.get(HONEYPOT_FIELD)
+  else if (isRecord(input) && Object.hasOwn(input, HONEYPOT_FIELD)) value = input[HONEYPOT_FIELD]
+  return value !== undefined && value !== null && value !== ''
+}
+
+/** Hands a validated message to the configured delivery; a failure propagates. */
+export async function deliverContactMessage(message: ContactMessage): Promise<void> {
+  await getContactDelivery().deliver(message)
+}
+
+/** Logs a dropped bot submission without its content. */
+export function logHoneypotDrop() {
+  console.info('[contact] honeypot filled: submission dropped')
+}
+
+export type ContactOutcome =
+  { kind: 'delivered' } | { kind: 'dropped' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }
+
+/**
+ * Validates and delivers one submission (any decoded body). A filled honeypot is dropped
+ * before validation so bots learn nothing; the caller answers it like a delivery.
+ */
+export async function submitContact(input: unknown): Promise<ContactOutcome> {
+  if (isHoneypotFilled(input)) {
+    logHoneypotDrop()
+    return { kind: 'dropped' }
+  }
+  const result = contactSchema.safeParse(input)
+  if (!result.success) return { kind: 'invalid', issues: result.error.issues }
+  await deliverContactMessage(result.data)
+  return { kind: 'delivered' }
+}

@@ -1,0 +1,60 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
+import { CONTACT_THANK_YOU } from '~/contact/schema'
+import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
+import { ACCEPTED_MEDIA_TYPES, formDataToObject, jsonNoStore, readPayload } from '~/lib/http.server'
+
+// POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
+
+const UNREADABLE = {
+  json: 'The request body is not valid JSON',
+  form: 'The form data could not be read',
+}
+
+const SERVER_ERROR = 'An error occurred while processing your request'
+
+function fail(status: number, message: string, headers?: HeadersInit) {
+  return jsonNoStore({ success: false, message }, { status, headers })
+}
+
+function invalid(errors: WireIssue[]) {
+  return jsonNoStore({ success: false, message: 'Validation failed', errors }, { status: 400 })
+}
+
+function methodNotAllowed() {
+  return fail(405, 'Method not allowed', { Allow: 'POST' })
+}
+
+export function loader() {
+  return methodNotAllowed()
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed()
+  try {
+    const limit = await hitContactRateLimit(request)
+    if (!limit.allowed) {
+      return fail(429, 'Too many requests. Please try again later.', {
+        'Retry-After': String(limit.retryAfterSeconds),
+      })
+    }
+    const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)
+    switch (payload.kind) {
+      case 'unsupported-media-type':
+        return fail(415, 'Content-Type must be application/json (or a form post)', {
+          'Accept-Post': ACCEPTED_MEDIA_TYPES.join(', '),
+        })
+      case 'too-large':
+        return fail(413, `Request body must be at most ${CONTACT_MAX_BODY_BYTES} bytes`)
+      case 'malformed':
+        return invalid([unreadableBodyIssue(UNREADABLE[payload.format])])
+    }
+    const input = payload.kind === 'form' ? formDataToObject(payload.value) : payload.value
+    const outcome = await submitContact(input)
+    if (outcome.kind === 'invalid') return invalid(toWireIssues(outcome.issues))
+    return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
+  } catch (error) {
+    console.error('[contact] submission failed:', error)
+    return fail(500, SERVER_ERROR)
+  }
+}

@@ -1,0 +1,46 @@
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Link, useActionData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ContactForm, ContactSent } from '~/contact/contact-form'
+import { handleContactForm } from '~/contact/form-action.server'
+
+export async function action({ request }: ActionFunctionArgs) {
+  return handleContactForm(request)
+}
+
+export default function ContactPage() {
+  const actionData = useActionData<typeof action>()
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Contact us</h1>
+      <p className="mt-3 text-slate-700">
+        Questions about plans, billing or your account? Send us a message and we will answer within
+        one business day.
+      </p>
+      <div className="mt-8">
+        {actionData?.status === 'sent' ? (
+          <>
+            <ContactSent message={actionData.message} />
+            <Link
+              to="/contact"
+              className="mt-6 inline-block text-sm font-semibold text-brand-700 hover:text-brand-800"
+            >
+              Send another message
+            </Link>
+          </>
+        ) : (
+          <ContactForm lastResult={actionData?.result} />
+        )}
+      </div>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [
+  { title: 'Contact us | Subscribely' },
+  { name: 'description', content: 'Questions before or after you subscribe? Send us a message.' },
+]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,124 @@
+/** Shared setup for the emulator's tests: an emulator, the real SDK and a webhook receiver. */
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Stripe from 'stripe'
+import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from './index'
+
+export const API_KEY = 'sk_test_local_emulator'
+export const WEBHOOK_SECRET = 'whsec_local_emulator_secret'
+
+export interface ReceivedWebhook {
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+/** A local webhook endpoint that records requests; `respond` picks each answer's status. */
+export async function startReceiver(respond: (index: number) => number = () => 200) {
+  const received: ReceivedWebhook[] = []
+  let count = 0
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const index = count++
+      const status = respond(index)
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(status < 300 ? { received: true } : { error: `failing #${index}` }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/api/webhooks/stripe`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>
+
+export function sdkFor(emulator: StripeEmulator, key = API_KEY, timeout?: number) {
+  return new Stripe(key, {
+    host: '127.0.0.1',
+    port: emulator.port,
+    protocol: 'http',
+    maxNetworkRetries: 0,
+    ...(timeout ? { timeout } : {}),
+  })
+}
+
+/** Emulator + SDK + receiver, with fast retries. */
+export async function setupStack(options: Partial<StripeEmulatorOptions> = {}, respond?: (index: number) => number) {
+  const receiver = await startReceiver(respond)
+  const emulator = await startStripeEmulator({
+    webhookSecret: WEBHOOK_SECRET,
+    apiKey: API_KEY,
+    webhookUrl: receiver.url,
+    retry: { attempts: 4, baseDelayMs: 10 },
+    ...options,
+  })
+  const stripe = sdkFor(emulator)
+  return {
+    emulator,
+    stripe,
+    receiver,
+    async teardown() {
+      await emulator.close()
+      await receiver.close()
+    },
+  }
+}
+
+/** Verifies every received webhook with the real SDK and returns the events in arrival order. */
+export function verifiedEvents(stripe: Stripe, receiver: Receiver) {
+  return receiver.received.map((request) =>
+    stripe.webhooks.constructEvent(
+      request.body,
+      String(request.headers['stripe-signature']),
+      WEBHOOK_SECRET,
+    ),
+  )
+}
+
+/** Submits the hosted checkout form like a browser with JavaScript off. */
+export async function payOnHostedPage(pageUrl: string, card: string, email = 'buyer@example.com') {
+  const action = new URL(pageUrl)
+  return fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, cardNumber: card, expiry: '12 / 34', cvc: '123', name: 'Ada Buyer' }),
+    redirect: 'manual',
+  })
+}
+
+/** Creates a subscription-mode session for the Pro plan with the app's parameters. */
+export function createProSession(stripe: Stripe, extra: Partial<Stripe.Checkout.SessionCreateParams> = {}) {
+  return stripe.checkout.sessions.create({
+    mode: 'subscription',
+    line_items: [{ price: 'price_pro_monthly', quantity: 1 }],
+    customer_email: 'ada@example.com',
+    client_reference_id: 'user-1',
+    metadata: { user_id: 'user-1', user_email: 'ada@example.com' },
+    subscription_data: { metadata: { user_id: 'user-1', user_email: 'ada@example.com' } },
+    success_url: 'http://localhost:5173/success?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://localhost:5173/pricing?canceled=true',
+    automatic_tax: { enabled: true },
+    allow_promotion_codes: true,
+    ...extra,
+  })
+}
+
+/** A paid Pro subscription created through the hosted checkout page; returns its ids. */
+export async function subscribeThroughCheckout(stripe: Stripe, emulator: StripeEmulator) {
+  const session = await createProSession(stripe)
+  const response = await payOnHostedPage(session.url as string, '4242 4242 4242 4242')
+  if (response.status !== 303) throw new Error(`checkout failed: ${response.status}`)
+  await emulator.idle()
+  const completed = await stripe.checkout.sessions.retrieve(session.id)
+  return { sessionId: session.id, subscriptionId: completed.subscription as string, customerId: completed.customer as string }
+}

@@ -1,0 +1,223 @@
+import Stripe from 'stripe'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startStripeEmulator, type StripeEmulator } from './index'
+import {
+  API_KEY,
+  WEBHOOK_SECRET,
+  sdkFor,
+  setupStack,
+  startReceiver,
+  subscribeThroughCheckout,
+  verifiedEvents,
+} from './test-support'
+
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.()
+})
+
+async function stackWith(respond?: (index: number) => number) {
+  const stack = await setupStack({}, respond)
+  cleanups.push(stack.teardown)
+  return stack
+}
+
+async function postJson(emulator: StripeEmulator, path: string, body: unknown, method = 'POST') {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+describe('webhook delivery', () => {
+  it('signs so that the real SDK verifies, and a wrong secret fails', async () => {
+    const { emulator, stripe, receiver } = await stackWith()
+    const event = await emulator.trigger('customer.created', { email: 'sig@example.com' })
+    await emulator.idle()
+    const [request] = receiver.received
+    const header = String(request.headers['stripe-signature'])
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
+    const verified = stripe.webhooks.constructEvent(request.body, header, WEBHOOK_SECRET)
+    expect(verified).toMatchObject({ id: event.id, type: 'customer.created', pending_webhooks: 1 })
+    expect(verified.data.object).toMatchObject({ object: 'customer', email: 'sig@example.com' })
+    expect(() => stripe.webhooks.constructEvent(request.body, header, 'whsec_other')).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    )
+  })
+
+  it('retries a failing endpoint with backoff and keeps creation order', async () => {
+    const { emulator, stripe, receiver } = await stackWith((index) => (index < 2 ? 500 : 200))
+    await subscribeThroughCheckout(stripe, emulator)
+    const deliveries = emulator.deliveries()
+    expect(deliveries.slice(0, 3).map((d) => [d.type, d.attempt, d.status])).toEqual([
+      ['customer.created', 1, 500],
+      ['customer.created', 2, 500],
+      ['customer.created', 3, 200],
+    ])
+    expect(deliveries[0].response).toContain('failing #0')
+    const delivered = verifiedEvents(stripe, receiver).slice(2)
+    expect(delivered.map((event) => event.type)).toEqual([
+      'customer.created',
+      'checkout.session.completed',
+      'customer.subscription.created',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+    ])
+    const pending = await stripe.events.list({ delivery_success: false })
+    expect(pending.data).toHaveLength(0)
+  })
+
+  it('gives up after the bounded attempts, keeps the event, and resends it on demand', async () => {
+    let failing = true
+    const { emulator, stripe, receiver } = await stackWith(() => (failing ? 503 : 200))
+    const event = await emulator.trigger('customer.created')
+    await emulator.idle()
+    expect(emulator.deliveries().map((d) => d.attempt)).toEqual([1, 2, 3, 4])
+    const undelivered = await stripe.events.list({ delivery_success: false })
+    expect(undelivered.data.map((item) => item.id)).toEqual([event.id])
+    failing = false
+    const resend = await postJson(emulator, `/_emulator/events/${event.id}/resend`, {})
+    expect(resend).toEqual({ status: 200, body: { resent: event.id } })
+    await emulator.idle()
+    expect(emulator.deliveries().at(-1)).toMatchObject({ eventId: event.id, status: 200, ok: true, attempt: 1 })
+    expect(verifiedEvents(stripe, receiver).at(-1)?.id).toBe(event.id)
+    expect((await stripe.events.list({ delivery_success: true })).data.map((item) => item.id)).toEqual([event.id])
+  })
+
+  it('survives a network error and delivers queued events once a URL is set', async () => {
+    const emulator = await startStripeEmulator({
+      webhookSecret: WEBHOOK_SECRET,
+      apiKey: API_KEY,
+      retry: { attempts: 2, baseDelayMs: 5 },
+    })
+    cleanups.push(() => emulator.close())
+    await emulator.trigger('customer.created')
+    await emulator.idle()
+    expect(emulator.deliveries()).toHaveLength(0)
+    emulator.setWebhookUrl('http://127.0.0.1:9/unreachable')
+    await emulator.idle()
+    expect(emulator.deliveries().map((d) => d.status)).toEqual([null, null])
+    const receiver = await startReceiver()
+    cleanups.push(receiver.close)
+    emulator.setWebhookUrl(receiver.url)
+    const second = await emulator.trigger('customer.created')
+    await emulator.idle()
+    expect(verifiedEvents(sdkFor(emulator), receiver).map((event) => event.id)).toEqual([second.id])
+  })
+})
+
+describe('trigger and renew', () => {
+  it('triggers customer.subscription.updated for a given subscription over HTTP', async () => {
+    const { emulator, stripe, receiver } = await stackWith()
+    const { subscriptionId } = await subscribeThroughCheckout(stripe, emulator)
+    receiver.received.length = 0
+    const { status, body } = await postJson(emulator, '/_emulator/trigger', {
+      type: 'customer.subscription.updated',
+      subscription: subscriptionId,
+      cancelAtPeriodEnd: true,
+      feedback: 'too_expensive',
+    })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ type: 'customer.subscription.updated', data: { object: { id: subscriptionId } } })
+    await emulator.idle()
+    const [event] = verifiedEvents(stripe, receiver)
+    expect(event.data.object).toMatchObject({ cancel_at_period_end: true, cancellation_details: { feedback: 'too_expensive' } })
+    expect(event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false })
+    const bad = await postJson(emulator, '/_emulator/trigger', { type: 'charge.dispute.created' })
+    expect(bad.status).toBe(400)
+  })
+
+  it('renews a subscription with a new paid invoice and fails a payment on demand', async () => {
+    const { emulator, stripe, receiver } = await stackWith()
+    const { subscriptionId } = await subscribeThroughCheckout(stripe, emulator)
+    const before = await stripe.subscriptions.retrieve(subscriptionId)
+    receiver.received.length = 0
+    const renewed = await postJson(emulator, `/_emulator/subscriptions/${subscriptionId}/renew`, {})
+    expect(renewed.status).toBe(200)
+    await emulator.idle()
+    const renewal = verifiedEvents(stripe, receiver)
+    expect(renewal.map((event) => event.type)).toEqual([
+      'customer.subscription.updated',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.paid',
+      'invoice.payment_succeeded',
+    ])
+    const after = await stripe.subscriptions.retrieve(subscriptionId)
+    expect(after.items.data[0].current_period_start).toBe(before.items.data[0].current_period_end)
+    expect(renewal[4].data.object).toMatchObject({ billing_reason: 'subscription_cycle', amount_paid: 2900 })
+    receiver.received.length = 0
+    const failed = await emulator.trigger('invoice.payment_failed', { subscription: subscriptionId })
+    expect(failed.data.object).toMatchObject({ status: 'open', amount_paid: 0, attempt_count: 1 })
+    await emulator.idle()
+    const types = verifiedEvents(stripe, receiver).map((event) => event.type)
+    expect(types).toEqual([
+      'customer.subscription.updated',
+      'invoice.created',
+      'invoice.finalized',
+      'invoice.payment_failed',
+      'customer.subscription.updated',
+    ])
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).status).toBe('past_due')
+  })
+})
+
+describe('fault injection', () => {
+  it('fails the next N matching calls with a Stripe error, then recovers', async () => {
+    const { emulator, stripe } = await stackWith()
+    const added = await postJson(emulator, '/_emulator/faults', { method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 2 })
+    expect(added.status).toBe(200)
+    const create = () =>
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: 'price_starter_monthly', quantity: 1 }],
+        success_url: 'http://localhost:5173/success',
+      })
+    await expect(create()).rejects.toMatchObject({ type: 'StripeAPIError', statusCode: 500 })
+    await expect(stripe.customers.list()).resolves.toMatchObject({ object: 'list' })
+    await expect(create()).rejects.toMatchObject({ type: 'StripeAPIError' })
+    await expect(create()).resolves.toMatchObject({ object: 'checkout.session' })
+  })
+
+  it('hangs for delayMs (client timeouts) and DELETE clears faults', async () => {
+    const { emulator } = await stackWith()
+    emulator.injectFault({ path: '^/v1/billing_portal', delayMs: 2000, count: 5 })
+    const impatient = sdkFor(emulator, API_KEY, 200)
+    const customer = await impatient.customers.create({ email: 'slow@example.com' })
+    await expect(impatient.billingPortal.sessions.create({ customer: customer.id })).rejects.toMatchObject({
+      type: 'StripeConnectionError',
+    })
+    const cleared = await postJson(emulator, '/_emulator/faults', {}, 'DELETE')
+    expect(cleared.body).toEqual({ faults: [] })
+    await expect(impatient.billingPortal.sessions.create({ customer: customer.id })).resolves.toMatchObject({
+      object: 'billing_portal.session',
+    })
+  })
+})
+
+describe('admin pages', () => {
+  it('lists deliveries as HTML and JSON', async () => {
+    const { emulator } = await stackWith((index) => (index === 0 ? 400 : 200))
+    const event = await emulator.trigger('customer.created')
+    await emulator.idle()
+    const json = (await (await fetch(`${emulator.url}/_emulator/deliveries.json`)).json()) as {
+      deliveries: { eventId: string; status: number; response: string }[]
+    }
+    expect(json.deliveries.map((d) => [d.eventId, d.status])).toEqual([
+      [event.id, 400],
+      [event.id, 200],
+    ])
+    const alt = await (await fetch(`${emulator.url}/_emulator/deliveries?format=json`)).json()
+    expect(alt).toEqual(json)
+    const html = await (await fetch(`${emulator.url}/_emulator/deliveries`)).text()
+    expect(html).toContain('<h1>Webhook deliveries</h1>')
+    expect(html).toContain(event.id)
+    expect(html).toContain('failing #0')
+    const index = await (await fetch(`${emulator.url}/`)).text()
+    expect(index).toContain('href="/_emulator/deliveries"')
+  })
+})

@@ -1,0 +1,78 @@
+import { LOCAL_ANON_KEY, LOCAL_JWKS, LOCAL_SERVICE_ROLE_KEY } from '../keys'
+import { json, matchRoute, route, type Route } from '../http'
+import type { AuthContext } from './context'
+import { AuthError, OAuthError, renderAuthError } from './errors'
+import { adminRoutes } from './routes-admin'
+import { oauthRoutes } from './routes-oauth'
+import { signupRoutes } from './routes-signup'
+import { tokenRoutes } from './routes-token'
+import { userRoutes } from './routes-user'
+import { verifyRoutes } from './routes-verify'
+
+/** Paths a browser opens directly (no apikey), as Supabase's API gateway allows. */
+const OPEN_PATHS = new Set(['GET /verify', 'GET /authorize', 'GET /_consent', 'POST /_consent', 'GET /health', 'GET /.well-known/jwks.json'])
+
+function settings() {
+  return {
+    external: { anonymous_users: false, email: true, phone: false, github: true, google: true },
+    disable_signup: false,
+    mailer_autoconfirm: false,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+  }
+}
+
+/** The gateway's API key check (Kong key-auth): `apikey` header or query parameter. */
+function apiKeyProblem(request: Request) {
+  const key = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
+  if (!key) {
+    return json(
+      { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' },
+      { status: 401 },
+    )
+  }
+  if (key !== LOCAL_ANON_KEY && key !== LOCAL_SERVICE_ROLE_KEY) {
+    return json(
+      { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
+      { status: 401 },
+    )
+  }
+  return undefined
+}
+
+/** The emulated GoTrue: handles a request whose path is below /auth/v1. */
+export function createAuthHandler(ctx: AuthContext) {
+  const routes: Route[] = [
+    route('GET', '/health', async () => json({ version: 'local-emulator', name: 'GoTrue', description: 'Local GoTrue emulator' })),
+    route('GET', '/settings', async () => json(settings())),
+    route('GET', '/.well-known/jwks.json', async () => json(LOCAL_JWKS)),
+    ...signupRoutes(ctx),
+    ...tokenRoutes(ctx),
+    ...verifyRoutes(ctx),
+    ...userRoutes(ctx),
+    ...adminRoutes(ctx),
+    ...oauthRoutes(ctx),
+  ]
+  return async (request: Request, path: string): Promise<Response> => {
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    if (!OPEN_PATHS.has(`${method} ${path}`)) {
+      const problem = apiKeyProblem(request)
+      if (problem) return problem
+    }
+    const { handler, params, pathMatched } = matchRoute(routes, request.method, path)
+    if (!handler) {
+      const error = pathMatched
+        ? new AuthError(405, 'method_not_allowed', 'Method not allowed')
+        : new AuthError(404, 'not_found', 'Not found')
+      return renderAuthError(request, error)
+    }
+    try {
+      return await handler(request, params ?? {})
+    } catch (error) {
+      if (error instanceof AuthError || error instanceof OAuthError) return renderAuthError(request, error)
+      console.error('[supabase emulator] auth error', error)
+      return renderAuthError(request, new AuthError(500, 'unexpected_failure', (error as Error).message))
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import { verifyToken } from '../keys'
+import { bearerToken, json, objectField, readJsonObject, route, stringField, type Route } from '../http'
+import type { AuthContext } from './context'
+import { prepareEmailToken, sendAuthEmail, startEmailChange } from './emails'
+import { AuthError, errors } from './errors'
+import { isWeakPassword } from './passwords'
+import { requireEmail } from './routes-signup'
+import { mergeMetadata } from './routes-user'
+import {
+  confirmEmail,
+  createUser,
+  findUserByEmail,
+  findUserById,
+  reloadUserJson,
+  setPassword,
+  userJson,
+  type UserRow,
+} from './users'
+
+/** Admin endpoints need a service_role JWT as the Bearer token (GoTrue requireAdmin). */
+async function requireAdmin(request: Request) {
+  const token = bearerToken(request)
+  if (!token) throw errors.noAuthorization()
+  let role: unknown
+  try {
+    role = (await verifyToken(token)).role
+  } catch (error) {
+    throw errors.badJwt((error as Error).message)
+  }
+  if (role !== 'service_role' && role !== 'supabase_admin') throw errors.notAdmin()
+}
+
+async function requireUser(ctx: AuthContext, id: string): Promise<UserRow> {
+  const user = await findUserById(ctx.db, id)
+  if (!user) throw errors.userNotFound()
+  return user
+}
+
+/** POST /admin/users: create a user, confirmed or not, without sending mail. */
+async function createUserRoute(ctx: AuthContext, request: Request) {
+  const body = await readJsonObject(request)
+  const email = requireEmail(body, 'Unable to validate email address: invalid format')
+  const password = stringField(body, 'password')
+  if (password !== undefined && isWeakPassword(password)) throw errors.weakPassword()
+  const user = await ctx.db.transaction(async (tx) => {
+    if (await findUserByEmail(tx, email)) throw errors.emailExists()
+    const created = await createUser(tx, {
+      email,
+      password,
+      emailConfirmed: body.email_confirm === true,
+      userMetadata: objectField(body, 'user_metadata'),
+      appMetadata: objectField(body, 'app_metadata'),
+    })
+    return userJson(tx, created)
+  })
+  return json(user)
+}
+
+/** GET /admin/users?page=&per_page= → {users, aud} with x-total-count and link headers. */
+async function listUsers(ctx: AuthContext, request: Request) {
+  const query = new URL(request.url).searchParams
+  const page = Math.max(1, Number(query.get('page')) || 1)
+  const perPage = Math.min(1000, Math.max(1, Number(query.get('per_page')) || 50))
+  const { rows } = await ctx.db.query<UserRow>(
+    'select * from auth.users order by created_at desc, id limit $1 offset $2',
+    [perPage, (page - 1) * perPage],
+  )
+  const total = Number((await ctx.db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0].n)
+  const users = []
+  for (const row of rows) users.push(await userJson(ctx.db, row))
+  const lastPage = Math.max(1, Math.ceil(total / perPage))
+  const links = []
+  if (page < lastPage) links.push(`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`)
+  links.push(`</admin/users?page=${lastPage}&per_page=${perPage}>; rel="last"`)
+  return json({ users, aud: 'authenticated' }, { headers: { 'x-total-count': String(total), link: links.join(', ') } })
+}
+
+/** PUT /admin/users/{id}: email (no confirmation needed), password, email_confirm, metadata, ban_duration. */
+async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
+  const user = await requireUser(ctx, id)
+  const body = await readJsonObject(request)
+  const result = await ctx.db.transaction(async (tx) => {
+    if (typeof body.email === 'string') {
+      const email = requireEmail(body, 'Unable to validate email address: invalid format')
+      const taken = await findUserByEmail(tx, email)
+      if (taken && taken.id !== user.id) throw errors.emailExists()
+      await tx.query('update auth.users set email = $2, updated_at = now() where id = $1', [user.id, email])
+      await tx.query(
+        `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
+         where user_id = $1 and provider = 'email'`,
+        [user.id, email],
+      )
+    }
+    const password = stringField(body, 'password')
+    if (password !== undefined) {
+      if (isWeakPassword(password)) throw errors.weakPassword()
+      await setPassword(tx, user.id, password)
+    }
+    if (body.email_confirm === true) await confirmEmail(tx, user.id)
+    const userMetadata = objectField(body, 'user_metadata')
+    if (userMetadata) await mergeMetadata(tx, user.id, 'raw_user_meta_data', userMetadata)
+    const appMetadata = objectField(body, 'app_metadata')
+    if (appMetadata) await mergeMetadata(tx, user.id, 'raw_app_meta_data', appMetadata)
+    const ban = stringField(body, 'ban_duration')
+    if (ban !== undefined) {
+      const hours = ban === 'none' ? null : Number(/^(\d+)h$/.exec(ban)?.[1] ?? NaN)
+      if (hours !== null && Number.isNaN(hours)) throw errors.validation('invalid format for ban duration')
+      await tx.query(
+        `update auth.users set banned_until = case when $2::int is null then null else now() + make_interval(hours => $2::int) end
+         where id = $1`,
+        [user.id, hours],
+      )
+      if (hours !== null) await tx.query('delete from auth.sessions where user_id = $1', [user.id])
+    }
+    return reloadUserJson(tx, user.id)
+  })
+  return json(result)
+}
+
+const LINK_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']
+
+/** POST /admin/generate_link: the token and links of an email, without sending it. */
+async function generateLink(ctx: AuthContext, request: Request) {
+  const body = await readJsonObject(request)
+  let type = stringField(body, 'type') ?? ''
+  if (!LINK_TYPES.includes(type)) throw errors.validation('Invalid email action link type requested')
+  const email = requireEmail(body, 'Unable to validate email address: invalid format')
+  const redirectTo = new URL(request.url).searchParams.get('redirect_to') ?? stringField(body, 'redirect_to')
+  const data = objectField(body, 'data')
+  const result = await ctx.db.transaction(async (tx) => {
+    let user = await findUserByEmail(tx, email)
+    if (!user && type === 'magiclink') type = 'signup'
+    if (!user && type !== 'signup' && type !== 'invite') {
+      throw new AuthError(404, 'user_not_found', 'User with this email not found')
+    }
+    if (user?.email_confirmed_at && (type === 'signup' || type === 'invite')) throw errors.emailExists()
+    if (!user) {
+      const password = stringField(body, 'password')
+      if (type === 'signup' && (!password || isWeakPassword(password))) throw errors.weakPassword()
+      user = await createUser(tx, { email, password, emailConfirmed: false, userMetadata: data, invited: type === 'invite' })
+    }
+    if (type === 'email_change_current' || type === 'email_change_new') {
+      const newEmail = requireEmail({ email: body.new_email }, 'The new email address is required')
+      if (await findUserByEmail(tx, newEmail)) throw errors.emailExists()
+      const issued = await startEmailChange(ctx, tx, { user, newEmail, redirectTo, send: false })
+      const wanted = issued.find((t) => t.type === (type === 'email_change_new' ? 'email_change_token_new' : 'email_change_token_current'))
+      if (!wanted) throw errors.validation('Enable secure email change to generate link for current email')
+      return { user: user.id, otp: wanted.otp, tokenHash: wanted.tokenHash, verifyUrl: wanted.verifyUrl, kind: 'email_change' }
+    }
+    const kind = type as 'signup' | 'invite' | 'magiclink' | 'recovery'
+    const prepared = await prepareEmailToken(ctx, tx, { user, kind, redirectTo })
+    return { user: user.id, otp: prepared.otp, tokenHash: prepared.tokenHash, verifyUrl: prepared.verifyUrl, kind }
+  })
+  const verify = new URL(result.verifyUrl)
+  return json({
+    ...(await reloadUserJson(ctx.db, result.user)),
+    action_link: result.verifyUrl,
+    email_otp: result.otp,
+    hashed_token: result.tokenHash,
+    redirect_to: verify.searchParams.get('redirect_to'),
+    verification_type: result.kind,
+  })
+}
+
+/** POST /invite: create an invited user and send the invite mail. */
+async function invite(ctx: AuthContext, request: Request) {
+  const body = await readJsonObject(request)
+  const email = requireEmail(body, 'Unable to validate email address: invalid format')
+  const redirectTo = new URL(request.url).searchParams.get('redirect_to')
+  const user = await ctx.db.transaction(async (tx) => {
+    const existing = await findUserByEmail(tx, email)
+    if (existing?.email_confirmed_at) throw errors.emailExists()
+    const created =
+      existing ??
+      (await createUser(tx, { email, emailConfirmed: false, userMetadata: objectField(body, 'data'), invited: true }))
+    await tx.query('update auth.users set invited_at = now() where id = $1', [created.id])
+    await sendAuthEmail(ctx, tx, { user: created, kind: 'invite', redirectTo })
+    return reloadUserJson(tx, created.id)
+  })
+  return json(user)
+}
+
+function admin(ctx: AuthContext, handler: (request: Request, params: Record<string, string>) => Promise<Response>) {
+  return async (request: Request, params: Record<string, string>) => {
+    await requireAdmin(request)
+    return handler(request, params)
+  }
+}
+
+export function adminRoutes(ctx: AuthContext): Route[] {
+  return [
+    route('POST', '/admin/users', admin(ctx, (request) => createUserRoute(ctx, request))),
+    route('GET', '/admin/users', admin(ctx, (request) => listUsers(ctx, request))),
+    route(
+      'GET',
+      '/admin/users/:id',
+      admin(ctx, async (_request, { id }) => json(await userJson(ctx.db, await requireUser(ctx, id)))),
+    ),
+    route('PUT', '/admin/users/:id', admin(ctx, (request, { id }) => updateUserRoute(ctx, request, id))),
+    route(
+      'DELETE',
+      '/admin/users/:id',
+      admin(ctx, async (_request, { id }) => {
+        await requireUser(ctx, id)
+        await ctx.db.query('delete from auth.users where id = $1', [id])
+        return json({})
+      }),
+    ),
+    route('POST', '/admin/generate_link', admin(ctx, (request) => generateLink(ctx, request))),
+    route('POST', '/invite', admin(ctx, (request) => invite(ctx, request))),
+  ]
+}

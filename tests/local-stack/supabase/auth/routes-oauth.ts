@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto'
+import type { Queryable } from '../../database'
+import { escapeHtml, html, json, redirect, route, type Route } from '../http'
+import { layout } from '../pages'
+import type { AuthContext } from './context'
+import { errors } from './errors'
+import { createFlowState, readCodeChallenge } from './pkce'
+import { resolveRedirect } from './redirects'
+import { issueSession } from './sessions'
+import { addProvider, confirmEmail, createUser, findUserByEmail, isValidEmail, normalizeEmail, upsertIdentity } from './users'
+
+/** Providers the local consent page stands in for. */
+const PROVIDERS: Record<string, { label: string; iss: string }> = {
+  github: { label: 'GitHub', iss: 'https://api.github.com' },
+  google: { label: 'Google', iss: 'https://accounts.google.com' },
+}
+
+interface FlowRow {
+  id: string
+  auth_code: string
+  provider_type: string
+  code_challenge: string | null
+  redirect_to: string
+  expired: boolean
+}
+
+async function loadFlow(ctx: AuthContext, id: string | null): Promise<FlowRow | undefined> {
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return undefined
+  const { rows } = await ctx.db.query<FlowRow>(
+    `select *, created_at < now() - make_interval(secs => $2) as expired from auth.flow_state
+     where id = $1 and authentication_method = 'oauth' and user_id is null`,
+    [id, ctx.config.flowStateTtlSeconds],
+  )
+  return rows[0]
+}
+
+/** GET /authorize?provider=…: starts the flow and sends the browser to the local consent page. */
+async function authorize(ctx: AuthContext, request: Request) {
+  const query = new URL(request.url).searchParams
+  const provider = query.get('provider') ?? ''
+  if (!PROVIDERS[provider]) throw errors.validation(`Unsupported provider: provider ${provider} could not be found`)
+  const challenge = readCodeChallenge(Object.fromEntries(query))
+  const flow = await createFlowState(ctx.db, {
+    challenge,
+    providerType: provider,
+    authenticationMethod: 'oauth',
+    redirectTo: resolveRedirect(ctx.config, query.get('redirect_to')),
+  })
+  const consentUrl = `${ctx.config.url}/auth/v1/_consent?flow=${flow.id}`
+  if (query.get('skip_http_redirect') === 'true') return json({ url: consentUrl })
+  return redirect(consentUrl, 302)
+}
+
+function consentPage(flow: FlowRow, problem?: string, email = '') {
+  const provider = PROVIDERS[flow.provider_type]
+  return layout(
+    `Sign in with ${provider.label}`,
+    `<h1>Sign in with ${escapeHtml(provider.label)}</h1>
+<p>This local page stands in for ${escapeHtml(provider.label)}. Authorizing signs you in to the app as the
+account with this email, creating it on first use.</p>
+<p>You will return to <code>${escapeHtml(flow.redirect_to)}</code>.</p>
+<form method="post" action="/auth/v1/_consent">
+  <input type="hidden" name="flow" value="${escapeHtml(flow.id)}">
+  ${problem ? `<p role="alert" id="consent-error">${escapeHtml(problem)}</p>` : ''}
+  <p><label for="email">Email</label><br>
+  <input id="email" name="email" type="email" autocomplete="email" value="${escapeHtml(email)}"
+    ${problem ? 'aria-invalid="true" aria-describedby="consent-error"' : ''}></p>
+  <p><label for="name">Name (optional)</label><br><input id="name" name="name" type="text" autocomplete="name"></p>
+  <p><button type="submit" name="decision" value="authorize">Authorize</button>
+  <button type="submit" name="decision" value="cancel" formnovalidate>Cancel</button></p>
+</form>`,
+  )
+}
+
+function expiredPage() {
+  return html(layout('Sign-in expired', '<h1>Sign-in expired</h1><p>Start the sign-in from the app again.</p>'), {
+    status: 400,
+  })
+}
+
+/** Finds or creates the user of a provider identity; an existing account with that email is linked. */
+async function signInWithIdentity(tx: Queryable, provider: string, email: string, name: string) {
+  const providerId = String(parseInt(createHash('sha256').update(email).digest('hex').slice(0, 10), 16))
+  const identityData = {
+    iss: PROVIDERS[provider].iss,
+    sub: providerId,
+    provider_id: providerId,
+    email,
+    email_verified: true,
+    phone_verified: false,
+    name,
+    full_name: name,
+    user_name: email.split('@')[0],
+    preferred_username: email.split('@')[0],
+  }
+  const { rows } = await tx.query<{ user_id: string }>(
+    'select user_id from auth.identities where provider = $1 and provider_id = $2',
+    [provider, providerId],
+  )
+  let userId = rows[0]?.user_id ?? (await findUserByEmail(tx, email))?.id
+  if (!userId) {
+    const user = await createUser(tx, { email, emailConfirmed: true, provider, userMetadata: identityData })
+    userId = user.id
+  }
+  await upsertIdentity(tx, userId, provider, providerId, identityData)
+  await addProvider(tx, userId, provider)
+  await confirmEmail(tx, userId)
+  await tx.query(
+    `update auth.users set raw_user_meta_data = raw_user_meta_data || $2::jsonb, updated_at = now() where id = $1`,
+    [userId, JSON.stringify(identityData)],
+  )
+  return userId
+}
+
+/** POST /_consent: Authorize → redirect_to?code=… (PKCE) or #access_token=…; Cancel → ?error=access_denied. */
+async function decide(ctx: AuthContext, request: Request) {
+  const form = new URLSearchParams(await request.text())
+  const flow = await loadFlow(ctx, form.get('flow'))
+  if (!flow || flow.expired) return expiredPage()
+  const target = new URL(flow.redirect_to)
+  if (form.get('decision') !== 'authorize') {
+    await ctx.db.query('delete from auth.flow_state where id = $1', [flow.id])
+    target.searchParams.set('error', 'access_denied')
+    target.searchParams.set('error_code', 'provider_denied')
+    target.searchParams.set('error_description', 'The user denied the authorization request')
+    return redirect(target.toString(), 302)
+  }
+  const email = normalizeEmail(form.get('email') ?? '')
+  if (!isValidEmail(email)) return html(consentPage(flow, 'Enter a valid email address.', email), { status: 400 })
+  const name = (form.get('name') ?? '').trim() || email.split('@')[0]
+  const session = await ctx.db.transaction(async (tx) => {
+    const userId = await signInWithIdentity(tx, flow.provider_type, email, name)
+    if (flow.code_challenge) {
+      await tx.query('update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1', [
+        flow.id,
+        userId,
+      ])
+      return undefined
+    }
+    await tx.query('delete from auth.flow_state where id = $1', [flow.id])
+    return issueSession(ctx, tx, userId, 'oauth')
+  })
+  if (!session) {
+    target.searchParams.set('code', flow.auth_code)
+  } else {
+    target.hash = new URLSearchParams({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      provider_token: 'local-provider-token',
+      refresh_token: session.refresh_token,
+      token_type: 'bearer',
+    }).toString()
+  }
+  return redirect(target.toString(), 302)
+}
+
+export function oauthRoutes(ctx: AuthContext): Route[] {
+  return [
+    route('GET', '/authorize', (request) => authorize(ctx, request)),
+    route('GET', '/_consent', async (request) => {
+      const flow = await loadFlow(ctx, new URL(request.url).searchParams.get('flow'))
+      return flow && !flow.expired ? html(consentPage(flow)) : expiredPage()
+    }),
+    route('POST', '/_consent', (request) => decide(ctx, request)),
+  ]
+}

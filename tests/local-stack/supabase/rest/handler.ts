@@ -1,0 +1,126 @@
+import type { Database, Queryable } from '../../database'
+import { authenticate, type RequestAuth } from './auth'
+import { restError, toRestError } from './errors'
+import { isIdentifier } from './grammar'
+import { applyRangeHeader, checkProfile, parseAccept, parsePrefer, parseQuery } from './request'
+import { errorResponse, toResponse, type Outcome } from './response'
+import { callFunction } from './rpc'
+import { findTable } from './schema'
+import { deleteRows, insertRows, readRows, updateRows } from './table'
+
+type Route = { kind: 'table' | 'rpc'; name: string; path: string }
+
+function route(pathname: string): Route {
+  const path = pathname.replace(/^\/rest\/v1/, '') || '/'
+  const rpc = /^\/rpc\/([^/]+)\/?$/.exec(path)
+  if (rpc) return { kind: 'rpc', name: decodeURIComponent(rpc[1]), path }
+  const table = /^\/([^/]+)\/?$/.exec(path)
+  if (table) return { kind: 'table', name: decodeURIComponent(table[1]), path }
+  throw restError(404, 'PGRST125', `Invalid path specified in request URL`)
+}
+
+async function readJson(request: Request, required: boolean): Promise<unknown> {
+  const text = await request.text()
+  if (text.trim() === '') {
+    if (required) throw restError(400, 'PGRST102', 'Empty or invalid json')
+    return undefined
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw restError(400, 'PGRST102', 'Empty or invalid json')
+  }
+}
+
+function cookies(header: string | null) {
+  const entries = (header ?? '').split(';').flatMap((pair) => {
+    const index = pair.indexOf('=')
+    return index > 0 ? [[pair.slice(0, index).trim(), pair.slice(index + 1).trim()]] : []
+  })
+  return Object.fromEntries(entries)
+}
+
+/** PostgREST's pre-request: SET LOCAL role, claims and request.* so RLS and auth.uid() work. */
+async function applyRequestContext(tx: Queryable, auth: RequestAuth, request: Request, path: string) {
+  const headers = Object.fromEntries([...request.headers].map(([key, value]) => [key.toLowerCase(), value]))
+  await tx.query(
+    `select set_config('search_path', 'public, extensions', true),
+       set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+       set_config('request.method', $3, true), set_config('request.path', $4, true),
+       set_config('request.headers', $5, true), set_config('request.cookies', $6, true)`,
+    [
+      auth.role,
+      JSON.stringify(auth.claims),
+      request.method.toUpperCase(),
+      path,
+      JSON.stringify(headers),
+      JSON.stringify(cookies(request.headers.get('cookie'))),
+    ],
+  )
+}
+
+async function serve(database: Database, request: Request, auth: RequestAuth): Promise<Response> {
+  const url = new URL(request.url)
+  const method = request.method.toUpperCase()
+  const target = route(url.pathname)
+  const allowed = target.kind === 'rpc' ? ['GET', 'HEAD', 'POST'] : ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']
+  if (method === 'OPTIONS') return new Response(null, { status: 200, headers: { Allow: `OPTIONS,${allowed.join(',')}` } })
+  if (!allowed.includes(method)) {
+    if (target.kind === 'rpc') throw restError(405, 'PGRST101', 'Cannot use the ' + method + ' method on RPC')
+    throw restError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
+  }
+  checkProfile(request.headers, method)
+  const accept = parseAccept(request.headers.get('accept'))
+  const prefer = parsePrefer(request.headers.get('prefer'))
+  const readOnly = method === 'GET' || method === 'HEAD'
+  const payload = readOnly ? undefined : await readJson(request, target.kind === 'table' && method !== 'DELETE')
+  if (target.kind === 'table' && !isIdentifier(target.name)) {
+    throw restError(404, 'PGRST205', `Could not find the table 'public.${target.name}' in the schema cache`)
+  }
+  const outcome = await database.transaction(async (tx): Promise<Outcome> => {
+    if (readOnly) await tx.query('set transaction read only')
+    await applyRequestContext(tx, auth, request, target.path)
+    if (target.kind === 'rpc') {
+      if (!isIdentifier(target.name)) await callFunctionNotFound(target.name)
+      return callFunction({ tx, name: target.name, method, url, headers: request.headers, payload, accept, prefer })
+    }
+    const table = await findTable(tx, target.name)
+    const plan = parseQuery(url.searchParams)
+    const tableRequest = { tx, table, plan, accept, prefer }
+    if (readOnly) {
+      applyRangeHeader(plan, request.headers.get('range'))
+      return readRows(tableRequest)
+    }
+    if (method === 'POST') return insertRows(tableRequest, payload)
+    if (method === 'PATCH') return updateRows(tableRequest, payload)
+    return deleteRows(tableRequest)
+  })
+  return toResponse(method, accept, outcome)
+}
+
+function callFunctionNotFound(name: string): never {
+  throw restError(
+    404,
+    'PGRST202',
+    `Could not find the function public.${name} in the schema cache`,
+    `Searched for the function public.${name}, but no matches were found in the schema cache.`,
+  )
+}
+
+/**
+ * A PostgREST-compatible handler for `/rest/v1/*` over a real Postgres: each request runs in
+ * one transaction as the JWT's role, so grants and row-level security decide what it sees.
+ * Never throws: every failure becomes a PostgREST error response.
+ */
+export function createRestHandler(options: { database: Database }): (request: Request) => Promise<Response> {
+  return async (request) => {
+    let authenticated = false
+    try {
+      const auth = await authenticate(request.headers)
+      authenticated = auth.authenticated
+      return await serve(options.database, request, auth)
+    } catch (error) {
+      return errorResponse(request.method.toUpperCase(), toRestError(error, authenticated))
+    }
+  }
+}
