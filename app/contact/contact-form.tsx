@@ -8,8 +8,8 @@ import {
   type FieldMetadata,
   type SubmissionResult,
 } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { HONEYPOT_FIELD, contactSchema } from './schema'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { HONEYPOT_FIELD, contactConstraint, contactSchema } from './schema'
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
@@ -71,7 +71,7 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
   const [form, fields] = useForm({
     id: 'contact',
     lastResult,
-    constraint: getZodConstraint(contactSchema),
+    constraint: contactConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),

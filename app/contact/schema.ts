@@ -3,7 +3,7 @@ import { z } from 'zod'
 /**
  * Length rules of the contact form, shared by the page and POST /api/contact. Minimums
  * are the spec's; maximums are ours (see docs/contact.md). Lengths are counted after
- * trimming, in UTF-16 code units, as zod and the browser's `maxlength` both count.
+ * trimming, in Unicode code points (zod 4 counts code points, so an emoji is one).
  */
 export const CONTACT_LIMITS = {
   firstName: { min: 2, max: 100 },
@@ -12,6 +12,23 @@ export const CONTACT_LIMITS = {
   company: { min: 2, max: 200 },
   message: { min: 10, max: 5000 },
 } as const
+
+/**
+ * The same rules as HTML attributes, so that the browser checks them even without
+ * JavaScript. Written out because conform's getZodConstraint cannot read string lengths
+ * from this zod version. The browser counts UTF-16 units, so it is never more lenient.
+ */
+export const contactConstraint = {
+  firstName: { required: true, ...lengths(CONTACT_LIMITS.firstName) },
+  lastName: { required: true, ...lengths(CONTACT_LIMITS.lastName) },
+  email: { required: true, maxLength: CONTACT_LIMITS.email.max },
+  company: { required: true, ...lengths(CONTACT_LIMITS.company) },
+  message: { required: true, ...lengths(CONTACT_LIMITS.message) },
+}
+
+function lengths({ min, max }: { min: number; max: number }) {
+  return { minLength: min, maxLength: max }
+}
 
 /** The hidden field that people never see and simple bots fill in. */
 export const HONEYPOT_FIELD = 'website'

@@ -15,8 +15,11 @@ export const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_0
 /** For all clients that cannot be told apart (no trusted proxy configured), together. */
 export const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60_000 }
 
-/** Body cap: the longest valid submission, even fully \u-escaped, fits with room to spare. */
-export const CONTACT_MAX_BODY_BYTES = 64 * 1024
+/**
+ * Body cap. The longest valid submission is 5,654 characters; even with every one sent as
+ * an escaped surrogate pair (12 bytes of JSON) it is under 70 KB.
+ */
+export const CONTACT_MAX_BODY_BYTES = 128 * 1024
 
 /** Counts one contact submission against the sender's limit. */
 export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {

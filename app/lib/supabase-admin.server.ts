@@ -1,13 +1,13 @@
-import { createClient } from '@supabase/supabase-js'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 
-let client: ReturnType<typeof createClient> | undefined
+let client: SupabaseClient | undefined
 
 /**
  * The privileged service-role client: bypasses row-level security. Server-only, used by
  * the webhooks and account administration; never reachable from the browser.
  */
-export function getSupabaseAdmin() {
+export function getSupabaseAdmin(): SupabaseClient {
   const env = getEnv()
   client ??= createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

@@ -1,4 +1,5 @@
-import { checkoutJson, customerJson, orderJson, refundJson, subscriptionJson } from './objects'
+import { checkoutJson, refundJson } from './checkout-objects'
+import { customerJson, orderJson, subscriptionJson } from './objects'
 import { now, type PolarState } from './state'
 import type {
   CheckoutRecord,

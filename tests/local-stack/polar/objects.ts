@@ -1,13 +1,5 @@
 import type { PolarState } from './state'
-import type {
-  CheckoutRecord,
-  CustomerRecord,
-  CustomerSessionRecord,
-  OrderRecord,
-  ProductRecord,
-  RefundRecord,
-  SubscriptionRecord,
-} from './types'
+import type { CustomerRecord, OrderRecord, ProductRecord, SubscriptionRecord } from './types'
 
 /**
  * Wire objects exactly as Polar serializes them (API 2026-10): snake_case, every nullable

@@ -31,7 +31,7 @@ async function deliveredEvents() {
   await env.emulator.idle()
   const events = await Promise.all(env.receiver.received.map((r) => verify(r)))
   env.receiver.received.length = 0
-  return events as { type: string; data: Record<string, unknown> }[]
+  return events
 }
 
 beforeEach(async () => {

@@ -43,12 +43,21 @@ export async function startReceiver() {
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
+/** A verified event, loosely typed for assertions on any payload. */
+export interface VerifiedEvent {
+  type: string
+  timestamp: string
+  api_version: string
+  data: Record<string, unknown>
+}
+
 /** Verifies a received request exactly as the app will: the SDK's `webhooks.validateEvent`. */
-export function verify(webhook: ReceivedWebhook, secret = SECRET) {
+export async function verify(webhook: ReceivedWebhook, secret = SECRET): Promise<VerifiedEvent> {
   const headers = Object.fromEntries(
     Object.entries(webhook.headers).map(([key, value]) => [key, String(value)]),
   )
-  return webhooks.validateEvent(webhook.body, headers, secret)
+  const event = await webhooks.validateEvent(webhook.body, headers, secret)
+  return event as unknown as VerifiedEvent
 }
 
 /** Emulator + receiver + real SDK client pointed at the emulator. */

@@ -1,6 +1,7 @@
 import type { EmulatorContext } from './context'
 import { ApiError, notFound } from './http'
-import { orderJson, refundJson, subscriptionJson } from './objects'
+import { refundJson } from './checkout-objects'
+import { orderJson, subscriptionJson } from './objects'
 import { refundOrder } from './order-flow'
 import {
   cancelSubscription,

@@ -29,7 +29,9 @@ describe('errors in Stripe shape', () => {
   })
 
   it('answers a wrong key with 401 and a missing key with 401', async () => {
-    await expect(sdkFor(stack.emulator, 'sk_test_wrong_key_1234').customers.list()).rejects.toMatchObject({
+    await expect(
+      sdkFor(stack.emulator, 'sk_test_wrong_key_1234').customers.list(),
+    ).rejects.toMatchObject({
       type: 'StripeAuthenticationError',
       statusCode: 401,
       message: expect.stringMatching(/^Invalid API Key provided: sk_test_\*+1234$/),
@@ -64,8 +66,14 @@ describe('errors in Stripe shape', () => {
 
 describe('idempotency', () => {
   it('replays the first response for the same key', async () => {
-    const first = await stack.stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' })
-    const second = await stack.stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-1' })
+    const first = await stack.stripe.customers.create(
+      { email: 'a@example.com' },
+      { idempotencyKey: 'key-1' },
+    )
+    const second = await stack.stripe.customers.create(
+      { email: 'a@example.com' },
+      { idempotencyKey: 'key-1' },
+    )
     expect(second.id).toBe(first.id)
     expect(second.lastResponse.headers['idempotent-replayed']).toBe('true')
     expect((await stack.stripe.customers.list()).data).toHaveLength(1)
@@ -77,19 +85,36 @@ describe('idempotency', () => {
 
 describe('customers', () => {
   it('creates, updates, retrieves and lists by email', async () => {
-    const ada = await stack.stripe.customers.create({ email: 'ada@example.com', metadata: { user_id: 'u1' } })
+    const ada = await stack.stripe.customers.create({
+      email: 'ada@example.com',
+      metadata: { user_id: 'u1' },
+    })
     await stack.stripe.customers.create({ email: 'bob@example.com' })
-    expect(ada).toMatchObject({ object: 'customer', email: 'ada@example.com', metadata: { user_id: 'u1' } })
-    const updated = await stack.stripe.customers.update(ada.id, { name: 'Ada', metadata: { plan: 'pro' } })
+    expect(ada).toMatchObject({
+      object: 'customer',
+      email: 'ada@example.com',
+      metadata: { user_id: 'u1' },
+    })
+    const updated = await stack.stripe.customers.update(ada.id, {
+      name: 'Ada',
+      metadata: { plan: 'pro' },
+    })
     expect(updated).toMatchObject({ name: 'Ada', metadata: { user_id: 'u1', plan: 'pro' } })
     expect((await stack.stripe.customers.retrieve(ada.id)).id).toBe(ada.id)
     const found = await stack.stripe.customers.list({ email: 'ada@example.com' })
     expect(found.data.map((customer) => customer.id)).toEqual([ada.id])
     await stack.emulator.idle()
     const events = verifiedEvents(stack.stripe, stack.receiver)
-    expect(events.map((event) => event.type)).toEqual(['customer.created', 'customer.created', 'customer.updated'])
+    expect(events.map((event) => event.type)).toEqual([
+      'customer.created',
+      'customer.created',
+      'customer.updated',
+    ])
     expect(events[2].data.previous_attributes).toEqual({ name: null, metadata: { plan: null } })
-    expect(events[0].request).toEqual({ id: expect.stringMatching(/^req_/), idempotency_key: expect.stringMatching(/^stripe-node-retry-/) })
+    expect(events[0].request).toEqual({
+      id: expect.stringMatching(/^req_/),
+      idempotency_key: expect.stringMatching(/^stripe-node-retry-/),
+    })
   })
 })
 
@@ -111,10 +136,15 @@ describe('subscriptions through the API', () => {
     })
     expect(switched.items.data).toHaveLength(1)
     expect(switched.items.data[0]).toMatchObject({ id: itemId, price: { id: 'price_pro_monthly' } })
-    expect(switched).toMatchObject({ cancel_at_period_end: true, metadata: { user_id: 'u2', plan: 'pro' } })
+    expect(switched).toMatchObject({
+      cancel_at_period_end: true,
+      metadata: { user_id: 'u2', plan: 'pro' },
+    })
     const canceled = await stripe.subscriptions.cancel(sub.id)
     expect(canceled.status).toBe('canceled')
-    await expect(stripe.subscriptions.update(sub.id, { cancel_at_period_end: false })).rejects.toMatchObject({
+    await expect(
+      stripe.subscriptions.update(sub.id, { cancel_at_period_end: false }),
+    ).rejects.toMatchObject({
       statusCode: 400,
     })
     const active = await stripe.subscriptions.list({ customer: customer.id })
@@ -153,7 +183,10 @@ describe('catalog, invoices and events', () => {
       recurring: { interval: 'month', interval_count: 1 },
       product: { id: 'prod_pro', name: 'Pro' },
     })
-    expect(byId.price_starter_monthly).toMatchObject({ unit_amount: 900, product: { id: 'prod_starter' } })
+    expect(byId.price_starter_monthly).toMatchObject({
+      unit_amount: 900,
+      product: { id: 'prod_starter' },
+    })
     const product = await stack.stripe.products.retrieve('prod_starter')
     expect(product).toMatchObject({ name: 'Starter', default_price: 'price_starter_monthly' })
     expect((await stack.stripe.products.list()).data).toHaveLength(2)
@@ -163,16 +196,28 @@ describe('catalog, invoices and events', () => {
     const event = await stack.emulator.trigger('invoice.payment_succeeded')
     const invoiceId = (event.data.object as { id: string }).id
     const invoice = await stack.stripe.invoices.retrieve(invoiceId)
-    expect(invoice.parent?.subscription_details?.subscription).toEqual(expect.stringMatching(/^sub_/))
+    expect(invoice.parent?.subscription_details?.subscription).toEqual(
+      expect.stringMatching(/^sub_/),
+    )
     const listed = await stack.stripe.invoices.list({ customer: invoice.customer as string })
     expect(listed.data.map((item) => item.id)).toEqual([invoiceId])
     await stack.emulator.idle()
     const fetched = await stack.stripe.events.retrieve(event.id)
-    expect(fetched).toMatchObject({ id: event.id, type: 'invoice.payment_succeeded', pending_webhooks: 0 })
+    expect(fetched).toMatchObject({
+      id: event.id,
+      type: 'invoice.payment_succeeded',
+      pending_webhooks: 0,
+    })
     const invoiceEvents = await stack.stripe.events.list({ type: 'invoice.*', limit: 2 })
-    expect(invoiceEvents.data.map((item) => item.type)).toEqual(['invoice.payment_succeeded', 'invoice.paid'])
+    expect(invoiceEvents.data.map((item) => item.type)).toEqual([
+      'invoice.payment_succeeded',
+      'invoice.paid',
+    ])
     expect(invoiceEvents.has_more).toBe(true)
-    const next = await stack.stripe.events.list({ type: 'invoice.*', starting_after: invoiceEvents.data[1].id })
+    const next = await stack.stripe.events.list({
+      type: 'invoice.*',
+      starting_after: invoiceEvents.data[1].id,
+    })
     expect(next.data.map((item) => item.type)).toEqual(['invoice.finalized', 'invoice.created'])
   })
 })

@@ -1,10 +1,6 @@
+import type Stripe from 'stripe'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  createProSession,
-  payOnHostedPage,
-  setupStack,
-  verifiedEvents,
-} from './test-support'
+import { createProSession, payOnHostedPage, setupStack, verifiedEvents } from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>
 
@@ -79,10 +75,16 @@ describe('checkout in subscription mode', () => {
       'invoice.payment_succeeded',
     ])
     for (const event of events) {
-      expect(event).toMatchObject({ object: 'event', api_version: '2026-10-28.endive', livemode: false })
+      expect(event).toMatchObject({
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        livemode: false,
+      })
       expect(event.id).toMatch(/^evt_/)
     }
-    expect(receiver.received[0].headers['user-agent']).toBe('Stripe/1.0 (+https://stripe.com/docs/webhooks)')
+    expect(receiver.received[0].headers['user-agent']).toBe(
+      'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+    )
     expect(receiver.received[0].headers['content-type']).toBe('application/json; charset=utf-8')
 
     const created = events[2].data.object as unknown as Record<string, unknown>
@@ -96,9 +98,13 @@ describe('checkout in subscription mode', () => {
     expect(created).not.toHaveProperty('current_period_end')
     expect(created).not.toHaveProperty('plan')
     const sessionEvent = events[1].data.object as unknown as Record<string, unknown>
-    expect(sessionEvent).toMatchObject({ id: session.id, status: 'complete', subscription: completed.subscription })
+    expect(sessionEvent).toMatchObject({
+      id: session.id,
+      status: 'complete',
+      subscription: completed.subscription,
+    })
 
-    const invoice = events[6].data.object as unknown as Record<string, any>
+    const invoice = events[6].data.object as Stripe.Invoice
     expect(invoice).toMatchObject({
       object: 'invoice',
       status: 'paid',
@@ -115,11 +121,13 @@ describe('checkout in subscription mode', () => {
     })
     expect(invoice).not.toHaveProperty('payment_intent')
     expect(invoice).not.toHaveProperty('subscription')
-    expect(invoice.lines.data[0].parent.subscription_item_details.subscription).toBe(completed.subscription)
+    expect(invoice.lines.data[0].parent?.subscription_item_details?.subscription).toBe(
+      completed.subscription,
+    )
     expect(events[3].data.object).toMatchObject({ status: 'draft' })
     expect(events[4].data.object).toMatchObject({ status: 'open' })
 
-    const invoicePage = await fetch(invoice.hosted_invoice_url)
+    const invoicePage = await fetch(invoice.hosted_invoice_url as string)
     expect(invoicePage.status).toBe(200)
     expect(await invoicePage.text()).toContain('<strong>paid</strong>')
   })
@@ -129,8 +137,10 @@ describe('checkout in subscription mode', () => {
     const session = await createProSession(stripe)
     await payOnHostedPage(session.url as string, '4242424242424242')
     await emulator.idle()
-    const completed = await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription'] })
-    const sub = completed.subscription as unknown as Record<string, any>
+    const completed = await stripe.checkout.sessions.retrieve(session.id, {
+      expand: ['subscription'],
+    })
+    const sub = completed.subscription as Stripe.Subscription
     expect(sub.object).toBe('subscription')
     const expanded = await stripe.subscriptions.retrieve(sub.id, {
       expand: ['items.data.price.product', 'latest_invoice'],
@@ -160,7 +170,10 @@ describe('checkout in subscription mode', () => {
   it('reuses a known customer and emits no customer.created', async () => {
     const { stripe, emulator, receiver } = stack
     const customer = await stripe.customers.create({ email: 'known@example.com' })
-    const session = await createProSession(stripe, { customer: customer.id, customer_email: undefined })
+    const session = await createProSession(stripe, {
+      customer: customer.id,
+      customer_email: undefined,
+    })
     await payOnHostedPage(session.url as string, '4242424242424242')
     await emulator.idle()
     const types = verifiedEvents(stripe, receiver).map((event) => event.type)

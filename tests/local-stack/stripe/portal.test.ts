@@ -42,8 +42,15 @@ function subscriptionOf(event: Stripe.Event) {
 
 describe('billing portal', () => {
   it('creates a session in Stripe shape and serves a page with the subscription', async () => {
-    const session = await stack.stripe.billingPortal.sessions.create({ customer: ids.customerId, return_url: returnUrl })
-    expect(session).toMatchObject({ object: 'billing_portal.session', customer: ids.customerId, return_url: returnUrl })
+    const session = await stack.stripe.billingPortal.sessions.create({
+      customer: ids.customerId,
+      return_url: returnUrl,
+    })
+    expect(session).toMatchObject({
+      object: 'billing_portal.session',
+      customer: ids.customerId,
+      return_url: returnUrl,
+    })
     expect(session.id).toMatch(/^bps_/)
     const html = await (await fetch(session.url)).text()
     expect(html).toContain('<h2 id="sub-')
@@ -55,7 +62,11 @@ describe('billing portal', () => {
   })
 
   it('cancels at period end with feedback, then resumes', async () => {
-    const cancel = await portalAction({ intent: 'cancel_at_period_end', feedback: 'too_expensive', comment: 'pricey' })
+    const cancel = await portalAction({
+      intent: 'cancel_at_period_end',
+      feedback: 'too_expensive',
+      comment: 'pricey',
+    })
     expect(cancel.events.map((event) => event.type)).toEqual(['customer.subscription.updated'])
     const scheduled = subscriptionOf(cancel.events[0])
     const periodEnd = scheduled.items.data[0].current_period_end
@@ -63,7 +74,11 @@ describe('billing portal', () => {
       status: 'active',
       cancel_at_period_end: true,
       cancel_at: periodEnd,
-      cancellation_details: { reason: 'cancellation_requested', feedback: 'too_expensive', comment: 'pricey' },
+      cancellation_details: {
+        reason: 'cancellation_requested',
+        feedback: 'too_expensive',
+        comment: 'pricey',
+      },
     })
     expect(scheduled.canceled_at).toEqual(expect.any(Number))
     expect(cancel.events[0].data.previous_attributes).toEqual({
@@ -78,7 +93,11 @@ describe('billing portal', () => {
 
     const resume = await portalAction({ intent: 'resume' })
     expect(resume.events.map((event) => event.type)).toEqual(['customer.subscription.updated'])
-    expect(subscriptionOf(resume.events[0])).toMatchObject({ cancel_at_period_end: false, cancel_at: null, canceled_at: null })
+    expect(subscriptionOf(resume.events[0])).toMatchObject({
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+    })
     expect(resume.events[0].data.previous_attributes).toMatchObject({
       cancel_at_period_end: true,
       cancel_at: periodEnd,
@@ -91,7 +110,9 @@ describe('billing portal', () => {
     expect(events.map((event) => event.type)).toEqual(['customer.subscription.updated'])
     const sub = subscriptionOf(events[0])
     expect(sub.items.data[0].price.id).toBe('price_starter_monthly')
-    const previous = events[0].data.previous_attributes as { items: Stripe.ApiList<Stripe.SubscriptionItem> }
+    const previous = events[0].data.previous_attributes as {
+      items: Stripe.ApiList<Stripe.SubscriptionItem>
+    }
     expect(previous.items.data[0].price.id).toBe('price_pro_monthly')
     expect(previous.items.data[0].id).toBe(sub.items.data[0].id)
     const fetched = await stack.stripe.subscriptions.retrieve(ids.subscriptionId)
@@ -128,7 +149,10 @@ describe('billing portal', () => {
 
   it('rejects an unknown customer with resource_missing', async () => {
     await expect(
-      stack.stripe.billingPortal.sessions.create({ customer: 'cus_missing', return_url: returnUrl }),
+      stack.stripe.billingPortal.sessions.create({
+        customer: 'cus_missing',
+        return_url: returnUrl,
+      }),
     ).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',
       statusCode: 400,

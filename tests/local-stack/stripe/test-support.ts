@@ -53,7 +53,10 @@ export function sdkFor(emulator: StripeEmulator, key = API_KEY, timeout?: number
 }
 
 /** Emulator + SDK + receiver, with fast retries. */
-export async function setupStack(options: Partial<StripeEmulatorOptions> = {}, respond?: (index: number) => number) {
+export async function setupStack(
+  options: Partial<StripeEmulatorOptions> = {},
+  respond?: (index: number) => number,
+) {
   const receiver = await startReceiver(respond)
   const emulator = await startStripeEmulator({
     webhookSecret: WEBHOOK_SECRET,
@@ -91,13 +94,22 @@ export async function payOnHostedPage(pageUrl: string, card: string, email = 'bu
   return fetch(action, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, cardNumber: card, expiry: '12 / 34', cvc: '123', name: 'Ada Buyer' }),
+    body: new URLSearchParams({
+      email,
+      cardNumber: card,
+      expiry: '12 / 34',
+      cvc: '123',
+      name: 'Ada Buyer',
+    }),
     redirect: 'manual',
   })
 }
 
 /** Creates a subscription-mode session for the Pro plan with the app's parameters. */
-export function createProSession(stripe: Stripe, extra: Partial<Stripe.Checkout.SessionCreateParams> = {}) {
+export function createProSession(
+  stripe: Stripe,
+  extra: Partial<Stripe.Checkout.SessionCreateParams> = {},
+) {
   return stripe.checkout.sessions.create({
     mode: 'subscription',
     line_items: [{ price: 'price_pro_monthly', quantity: 1 }],
@@ -120,5 +132,9 @@ export async function subscribeThroughCheckout(stripe: Stripe, emulator: StripeE
   if (response.status !== 303) throw new Error(`checkout failed: ${response.status}`)
   await emulator.idle()
   const completed = await stripe.checkout.sessions.retrieve(session.id)
-  return { sessionId: session.id, subscriptionId: completed.subscription as string, customerId: completed.customer as string }
+  return {
+    sessionId: session.id,
+    subscriptionId: completed.subscription as string,
+    customerId: completed.customer as string,
+  }
 }

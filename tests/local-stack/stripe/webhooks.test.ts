@@ -83,9 +83,16 @@ describe('webhook delivery', () => {
     const resend = await postJson(emulator, `/_emulator/events/${event.id}/resend`, {})
     expect(resend).toEqual({ status: 200, body: { resent: event.id } })
     await emulator.idle()
-    expect(emulator.deliveries().at(-1)).toMatchObject({ eventId: event.id, status: 200, ok: true, attempt: 1 })
+    expect(emulator.deliveries().at(-1)).toMatchObject({
+      eventId: event.id,
+      status: 200,
+      ok: true,
+      attempt: 1,
+    })
     expect(verifiedEvents(stripe, receiver).at(-1)?.id).toBe(event.id)
-    expect((await stripe.events.list({ delivery_success: true })).data.map((item) => item.id)).toEqual([event.id])
+    expect(
+      (await stripe.events.list({ delivery_success: true })).data.map((item) => item.id),
+    ).toEqual([event.id])
   })
 
   it('survives a network error and delivers queued events once a URL is set', async () => {
@@ -122,10 +129,16 @@ describe('trigger and renew', () => {
       feedback: 'too_expensive',
     })
     expect(status).toBe(200)
-    expect(body).toMatchObject({ type: 'customer.subscription.updated', data: { object: { id: subscriptionId } } })
+    expect(body).toMatchObject({
+      type: 'customer.subscription.updated',
+      data: { object: { id: subscriptionId } },
+    })
     await emulator.idle()
     const [event] = verifiedEvents(stripe, receiver)
-    expect(event.data.object).toMatchObject({ cancel_at_period_end: true, cancellation_details: { feedback: 'too_expensive' } })
+    expect(event.data.object).toMatchObject({
+      cancel_at_period_end: true,
+      cancellation_details: { feedback: 'too_expensive' },
+    })
     expect(event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false })
     const bad = await postJson(emulator, '/_emulator/trigger', { type: 'charge.dispute.created' })
     expect(bad.status).toBe(400)
@@ -149,9 +162,14 @@ describe('trigger and renew', () => {
     ])
     const after = await stripe.subscriptions.retrieve(subscriptionId)
     expect(after.items.data[0].current_period_start).toBe(before.items.data[0].current_period_end)
-    expect(renewal[4].data.object).toMatchObject({ billing_reason: 'subscription_cycle', amount_paid: 2900 })
+    expect(renewal[4].data.object).toMatchObject({
+      billing_reason: 'subscription_cycle',
+      amount_paid: 2900,
+    })
     receiver.received.length = 0
-    const failed = await emulator.trigger('invoice.payment_failed', { subscription: subscriptionId })
+    const failed = await emulator.trigger('invoice.payment_failed', {
+      subscription: subscriptionId,
+    })
     expect(failed.data.object).toMatchObject({ status: 'open', amount_paid: 0, attempt_count: 1 })
     await emulator.idle()
     const types = verifiedEvents(stripe, receiver).map((event) => event.type)
@@ -169,7 +187,12 @@ describe('trigger and renew', () => {
 describe('fault injection', () => {
   it('fails the next N matching calls with a Stripe error, then recovers', async () => {
     const { emulator, stripe } = await stackWith()
-    const added = await postJson(emulator, '/_emulator/faults', { method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 2 })
+    const added = await postJson(emulator, '/_emulator/faults', {
+      method: 'POST',
+      path: '/v1/checkout/sessions',
+      status: 500,
+      count: 2,
+    })
     expect(added.status).toBe(200)
     const create = () =>
       stripe.checkout.sessions.create({
@@ -188,12 +211,16 @@ describe('fault injection', () => {
     emulator.injectFault({ path: '^/v1/billing_portal', delayMs: 2000, count: 5 })
     const impatient = sdkFor(emulator, API_KEY, 200)
     const customer = await impatient.customers.create({ email: 'slow@example.com' })
-    await expect(impatient.billingPortal.sessions.create({ customer: customer.id })).rejects.toMatchObject({
+    await expect(
+      impatient.billingPortal.sessions.create({ customer: customer.id }),
+    ).rejects.toMatchObject({
       type: 'StripeConnectionError',
     })
     const cleared = await postJson(emulator, '/_emulator/faults', {}, 'DELETE')
     expect(cleared.body).toEqual({ faults: [] })
-    await expect(impatient.billingPortal.sessions.create({ customer: customer.id })).resolves.toMatchObject({
+    await expect(
+      impatient.billingPortal.sessions.create({ customer: customer.id }),
+    ).resolves.toMatchObject({
       object: 'billing_portal.session',
     })
   })

@@ -65,6 +65,7 @@ export class WebhookDispatcher {
 
   /** Resolves once nothing is queued or in flight (or no endpoint is configured). */
   idle(): Promise<void> {
+    if (this.closed) return Promise.resolve()
     if (!this.running && (this.queue.length === 0 || !this.url)) return Promise.resolve()
     return new Promise((resolve) => this.waiters.push(resolve))
   }
@@ -81,12 +82,14 @@ export class WebhookDispatcher {
     this.running = true
     void this.drain().finally(() => {
       this.running = false
-      this.settle()
+      // Events enqueued while the loop was finishing still need a drain.
+      if (this.queue.length > 0 && this.url && !this.closed) this.pump()
+      else this.settle()
     })
   }
 
   private settle() {
-    if (this.running) return
+    if (this.running && !this.closed) return
     const waiters = this.waiters
     this.waiters = []
     waiters.forEach((resolve) => resolve())
@@ -146,7 +149,7 @@ export class WebhookDispatcher {
       record.ok = response.status >= 200 && response.status < 300
       record.response = (await response.text()).slice(0, 2000)
     } catch (error) {
-      record.response = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      record.response = describeError(error)
     }
     record.durationMs = Date.now() - started
     this.log.push(record)
@@ -159,4 +162,10 @@ export class WebhookDispatcher {
       this.timer = setTimeout(resolve, ms)
     })
   }
+}
+
+function describeError(error: unknown) {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
+  return `${error.name}: ${error.message}${cause}`
 }

@@ -33,7 +33,8 @@ export function matchRoute(routes: Route[], method: string, path: string) {
     pathMatched = true
     if (candidate.method !== method && !(method === 'HEAD' && candidate.method === 'GET')) continue
     const params: Record<string, string> = {}
-    for (const [key, value] of Object.entries(match.groups ?? {})) params[key] = decodeURIComponent(value ?? '')
+    for (const [key, value] of Object.entries(match.groups ?? {}))
+      params[key] = decodeURIComponent(value ?? '')
     return { handler: candidate.handler, params }
   }
   return { handler: undefined, pathMatched }
@@ -61,7 +62,9 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   if (!text.trim()) return {}
   try {
     const value: unknown = JSON.parse(text)
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
   } catch {
     return {}
   }
@@ -72,9 +75,14 @@ export function stringField(body: Record<string, unknown>, key: string): string 
   return typeof value === 'string' ? value : undefined
 }
 
-export function objectField(body: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+export function objectField(
+  body: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> | undefined {
   const value = body[key]
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
 }
 
 /** The bearer token of a request, if any. */

@@ -1,4 +1,11 @@
-import { SignJWT, importJWK, jwtVerify, decodeProtectedHeader, type JWK, type JWTPayload } from 'jose'
+import {
+  SignJWT,
+  importJWK,
+  jwtVerify,
+  decodeProtectedHeader,
+  type JWK,
+  type JWTPayload,
+} from 'jose'
 
 /**
  * Fixed, public keys of the local Supabase emulator (like the Supabase CLI's local stack).
@@ -59,7 +66,8 @@ export type VerifiedClaims = JWTPayload & { role?: string; sub?: string; [key: s
  */
 export async function verifyToken(token: string): Promise<VerifiedClaims> {
   const header = decodeProtectedHeader(token)
-  if (header.alg === 'HS256') return (await jwtVerify(token, hsKey, { algorithms: ['HS256'] })).payload
+  if (header.alg === 'HS256')
+    return (await jwtVerify(token, hsKey, { algorithms: ['HS256'] })).payload
   if (header.alg === 'ES256') {
     return (await jwtVerify(token, await publicKey, { algorithms: ['ES256'] })).payload
   }

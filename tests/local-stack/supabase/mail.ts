@@ -21,9 +21,17 @@ export interface Mail {
 }
 
 const TEMPLATES: Record<MailKind, { subject: string; intro: string; action: string }> = {
-  signup: { subject: 'Confirm Your Signup', intro: 'Follow this link to confirm your user:', action: 'Confirm your mail' },
+  signup: {
+    subject: 'Confirm Your Signup',
+    intro: 'Follow this link to confirm your user:',
+    action: 'Confirm your mail',
+  },
   magiclink: { subject: 'Your Magic Link', intro: 'Follow this link to login:', action: 'Log In' },
-  recovery: { subject: 'Reset Your Password', intro: 'Follow this link to reset the password for your user:', action: 'Reset Password' },
+  recovery: {
+    subject: 'Reset Your Password',
+    intro: 'Follow this link to reset the password for your user:',
+    action: 'Reset Password',
+  },
   email_change: {
     subject: 'Confirm Email Change',
     intro: 'Follow this link to confirm the update of your email:',

@@ -61,7 +61,13 @@ export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: Emai
 export async function startEmailChange(
   ctx: AuthContext,
   db: Queryable,
-  input: { user: UserRow; newEmail: string; redirectTo?: string | null; challenge?: CodeChallenge; send?: boolean },
+  input: {
+    user: UserRow
+    newEmail: string
+    redirectTo?: string | null
+    challenge?: CodeChallenge
+    send?: boolean
+  },
 ) {
   const { user, newEmail } = input
   await db.query(
@@ -76,8 +82,11 @@ export async function startEmailChange(
       authenticationMethod: 'email_change',
     })
   }
-  const targets: { email: string; type: TokenType }[] = [{ email: newEmail, type: 'email_change_token_new' }]
-  if (ctx.config.secureEmailChange && user.email) targets.push({ email: user.email, type: 'email_change_token_current' })
+  const targets: { email: string; type: TokenType }[] = [
+    { email: newEmail, type: 'email_change_token_new' },
+  ]
+  if (ctx.config.secureEmailChange && user.email)
+    targets.push({ email: user.email, type: 'email_change_token_current' })
   const issued = []
   for (const target of targets) {
     const { otp, tokenHash } = await issueOneTimeToken(db, {

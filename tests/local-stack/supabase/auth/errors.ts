@@ -26,11 +26,14 @@ export class OAuthError extends Error {
 export const errors = {
   invalidCredentials: () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials'),
   emailNotConfirmed: () => new AuthError(400, 'email_not_confirmed', 'Email not confirmed'),
-  validation: (message: string, status = 400) => new AuthError(status, 'validation_failed', message),
-  otpExpired: (message = 'Email link is invalid or has expired') => new AuthError(403, 'otp_expired', message),
+  validation: (message: string, status = 400) =>
+    new AuthError(status, 'validation_failed', message),
+  otpExpired: (message = 'Email link is invalid or has expired') =>
+    new AuthError(403, 'otp_expired', message),
   noAuthorization: () =>
     new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
-  badJwt: (detail: string) => new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`),
+  badJwt: (detail: string) =>
+    new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`),
   notAdmin: () => new AuthError(403, 'not_admin', 'User not allowed'),
   userNotFound: () => new AuthError(404, 'user_not_found', 'User not found'),
   sessionNotFound: () =>
@@ -45,12 +48,22 @@ export const errors = {
     new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
   refreshTokenAlreadyUsed: () =>
     new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
-  flowStateNotFound: () => new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
-  flowStateExpired: () => new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired'),
+  flowStateNotFound: () =>
+    new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
+  flowStateExpired: () =>
+    new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired'),
   badCodeVerifier: () =>
-    new AuthError(400, 'bad_code_verifier', 'code challenge does not match previously saved code verifier'),
+    new AuthError(
+      400,
+      'bad_code_verifier',
+      'code challenge does not match previously saved code verifier',
+    ),
   emailExists: () =>
-    new AuthError(422, 'email_exists', 'A user with this email address has already been registered'),
+    new AuthError(
+      422,
+      'email_exists',
+      'A user with this email address has already been registered',
+    ),
 }
 
 /**

@@ -3,10 +3,18 @@ import type { Queryable } from '../../database'
 import { errors } from './errors'
 import { findUserById, normalizeEmail, type UserRow } from './users'
 
-export type TokenType = 'confirmation_token' | 'recovery_token' | 'email_change_token_new' | 'email_change_token_current'
+export type TokenType =
+  'confirmation_token' | 'recovery_token' | 'email_change_token_new' | 'email_change_token_current'
 
 /** The email verification types of POST/GET /verify. */
-export const EMAIL_OTP_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email'] as const
+export const EMAIL_OTP_TYPES = [
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change',
+  'email',
+] as const
 export type EmailOtpType = (typeof EMAIL_OTP_TYPES)[number]
 
 const TOKEN_TYPES: Record<EmailOtpType, TokenType[]> = {
@@ -27,7 +35,9 @@ const SENT_AT_COLUMN: Record<TokenType, string> = {
 
 /** GoTrue's crypto.GenerateTokenHash: hex(sha224(email + otp)). */
 export function generateTokenHash(email: string, otp: string) {
-  return createHash('sha224').update(email + otp).digest('hex')
+  return createHash('sha224')
+    .update(email + otp)
+    .digest('hex')
 }
 
 /**
@@ -47,7 +57,9 @@ export async function issueOneTimeToken(
        set token_hash = excluded.token_hash, relates_to = excluded.relates_to, created_at = now()`,
     [input.userId, input.type, tokenHash, email],
   )
-  await db.query(`update auth.users set ${SENT_AT_COLUMN[input.type]} = now() where id = $1`, [input.userId])
+  await db.query(`update auth.users set ${SENT_AT_COLUMN[input.type]} = now() where id = $1`, [
+    input.userId,
+  ])
   return { otp, tokenHash }
 }
 
@@ -77,12 +89,27 @@ async function firstValid(db: Queryable, rows: TokenRow[], type: EmailOtpType, m
     throw errors.validation('User is banned', 403)
   }
   const resolved =
-    type === 'email' ? (row.token_type === 'recovery_token' ? 'magiclink' : 'signup') : (type as MatchedToken['type'])
-  return { user, tokenType: row.token_type, tokenHash: row.token_hash, relatesTo: row.relates_to, type: resolved }
+    type === 'email'
+      ? row.token_type === 'recovery_token'
+        ? 'magiclink'
+        : 'signup'
+      : (type as MatchedToken['type'])
+  return {
+    user,
+    tokenType: row.token_type,
+    tokenHash: row.token_hash,
+    relatesTo: row.relates_to,
+    type: resolved,
+  }
 }
 
 /** Finds the token of an email link (`token_hash`); expired or unknown → 403 otp_expired. */
-export async function findByTokenHash(db: Queryable, type: EmailOtpType, tokenHash: string, ttlSeconds: number) {
+export async function findByTokenHash(
+  db: Queryable,
+  type: EmailOtpType,
+  tokenHash: string,
+  ttlSeconds: number,
+) {
   const { rows } = await db.query<TokenRow>(
     `select *, created_at < now() - make_interval(secs => $3) as expired from auth.one_time_tokens
      where token_hash = $1 and token_type = any($2::text[]) order by created_at desc limit 1`,
@@ -110,8 +137,8 @@ export async function findByEmailOtp(
 }
 
 export async function deleteTokens(db: Queryable, userId: string, types: TokenType[]) {
-  await db.query('delete from auth.one_time_tokens where user_id = $1 and token_type = any($2::text[])', [
-    userId,
-    types,
-  ])
+  await db.query(
+    'delete from auth.one_time_tokens where user_id = $1 and token_type = any($2::text[])',
+    [userId, types],
+  )
 }

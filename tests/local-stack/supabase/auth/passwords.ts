@@ -1,7 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+) => Promise<Buffer>
 const KEY_LENGTH = 32
 
 /** Hashes a password with scrypt (GoTrue uses bcrypt; the format differs, the idea does not). */
@@ -12,7 +16,10 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /** Checks a password against a stored hash; false for a missing or foreign-format hash. */
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string | null | undefined,
+): Promise<boolean> {
   const parts = (stored ?? '').split('$')
   if (parts.length !== 4 || parts[1] !== 'scrypt') return false
   const expected = Buffer.from(parts[3], 'base64')

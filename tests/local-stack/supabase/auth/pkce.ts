@@ -18,7 +18,8 @@ export function readCodeChallenge(source: Record<string, unknown>): CodeChalleng
   if (!challenge || !method) {
     throw errors.validation('PKCE flow requires code_challenge_method and code_challenge')
   }
-  if (method !== 's256' && method !== 'plain') throw errors.validation(`unsupported code_challenge method "${method}"`)
+  if (method !== 's256' && method !== 'plain')
+    throw errors.validation(`unsupported code_challenge method "${method}"`)
   if (challenge.length < 43 || challenge.length > 128) {
     throw errors.validation('code challenge has to be between 43 and 128 characters')
   }
@@ -68,7 +69,8 @@ export async function issueAuthCode(db: Queryable, userId: string, authenticatio
 
 function challengeMatches(method: string | null, challenge: string | null, verifier: string) {
   if (!method || !challenge) return false
-  const expected = method === 's256' ? createHash('sha256').update(verifier).digest('base64url') : verifier
+  const expected =
+    method === 's256' ? createHash('sha256').update(verifier).digest('base64url') : verifier
   const a = Buffer.from(expected)
   const b = Buffer.from(challenge)
   return a.length === b.length && timingSafeEqual(a, b)
@@ -97,7 +99,8 @@ export async function exchangeAuthCode(ctx: AuthContext, authCode: string, verif
     const flow = rows[0]
     if (!flow || !flow.user_id) throw errors.flowStateNotFound()
     if (flow.expired) throw errors.flowStateExpired()
-    if (!challengeMatches(flow.code_challenge_method, flow.code_challenge, verifier)) throw errors.badCodeVerifier()
+    if (!challengeMatches(flow.code_challenge_method, flow.code_challenge, verifier))
+      throw errors.badCodeVerifier()
     await tx.query('delete from auth.flow_state where id = $1', [flow.id])
     return issueSession(ctx, tx, flow.user_id, flow.authentication_method)
   })

@@ -38,9 +38,16 @@ export function resolveRedirect(config: AuthConfig, requested: string | null | u
  * The link an email carries, in Supabase's SSR pattern: the allowed `redirect_to` (or
  * SITE_URL/auth/callback) with `token_hash` and `type` added to its query.
  */
-export function emailLink(config: AuthConfig, redirectTo: string | null | undefined, tokenHash: string, type: string) {
+export function emailLink(
+  config: AuthConfig,
+  redirectTo: string | null | undefined,
+  tokenHash: string,
+  type: string,
+) {
   const base =
-    redirectTo && isRedirectAllowed(config, redirectTo) ? redirectTo : `${config.siteUrl.replace(/\/$/, '')}/auth/callback`
+    redirectTo && isRedirectAllowed(config, redirectTo)
+      ? redirectTo
+      : `${config.siteUrl.replace(/\/$/, '')}/auth/callback`
   const url = new URL(base)
   url.searchParams.set('token_hash', tokenHash)
   url.searchParams.set('type', type)
@@ -48,7 +55,12 @@ export function emailLink(config: AuthConfig, redirectTo: string | null | undefi
 }
 
 /** GoTrue's own {{ .ConfirmationURL }}: GET /auth/v1/verify, which redirects with ?code= (PKCE). */
-export function verifyUrl(config: AuthConfig, redirectTo: string | null | undefined, tokenHash: string, type: string) {
+export function verifyUrl(
+  config: AuthConfig,
+  redirectTo: string | null | undefined,
+  tokenHash: string,
+  type: string,
+) {
   const url = new URL(`${config.url}/auth/v1/verify`)
   url.searchParams.set('token', tokenHash)
   url.searchParams.set('type', type)

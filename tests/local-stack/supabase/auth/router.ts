@@ -10,7 +10,14 @@ import { userRoutes } from './routes-user'
 import { verifyRoutes } from './routes-verify'
 
 /** Paths a browser opens directly (no apikey), as Supabase's API gateway allows. */
-const OPEN_PATHS = new Set(['GET /verify', 'GET /authorize', 'GET /_consent', 'POST /_consent', 'GET /health', 'GET /.well-known/jwks.json'])
+const OPEN_PATHS = new Set([
+  'GET /verify',
+  'GET /authorize',
+  'GET /_consent',
+  'POST /_consent',
+  'GET /health',
+  'GET /.well-known/jwks.json',
+])
 
 function settings() {
   return {
@@ -28,13 +35,19 @@ function apiKeyProblem(request: Request) {
   const key = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
   if (!key) {
     return json(
-      { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' },
+      {
+        message: 'No API key found in request',
+        hint: 'No `apikey` request header or url param was found.',
+      },
       { status: 401 },
     )
   }
   if (key !== LOCAL_ANON_KEY && key !== LOCAL_SERVICE_ROLE_KEY) {
     return json(
-      { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
+      {
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      },
       { status: 401 },
     )
   }
@@ -44,7 +57,9 @@ function apiKeyProblem(request: Request) {
 /** The emulated GoTrue: handles a request whose path is below /auth/v1. */
 export function createAuthHandler(ctx: AuthContext) {
   const routes: Route[] = [
-    route('GET', '/health', async () => json({ version: 'local-emulator', name: 'GoTrue', description: 'Local GoTrue emulator' })),
+    route('GET', '/health', async () =>
+      json({ version: 'local-emulator', name: 'GoTrue', description: 'Local GoTrue emulator' }),
+    ),
     route('GET', '/settings', async () => json(settings())),
     route('GET', '/.well-known/jwks.json', async () => json(LOCAL_JWKS)),
     ...signupRoutes(ctx),
@@ -70,9 +85,13 @@ export function createAuthHandler(ctx: AuthContext) {
     try {
       return await handler(request, params ?? {})
     } catch (error) {
-      if (error instanceof AuthError || error instanceof OAuthError) return renderAuthError(request, error)
+      if (error instanceof AuthError || error instanceof OAuthError)
+        return renderAuthError(request, error)
       console.error('[supabase emulator] auth error', error)
-      return renderAuthError(request, new AuthError(500, 'unexpected_failure', (error as Error).message))
+      return renderAuthError(
+        request,
+        new AuthError(500, 'unexpected_failure', (error as Error).message),
+      )
     }
   }
 }

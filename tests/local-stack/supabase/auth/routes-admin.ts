@@ -1,5 +1,13 @@
 import { verifyToken } from '../keys'
-import { bearerToken, json, objectField, readJsonObject, route, stringField, type Route } from '../http'
+import {
+  bearerToken,
+  json,
+  objectField,
+  readJsonObject,
+  route,
+  stringField,
+  type Route,
+} from '../http'
 import type { AuthContext } from './context'
 import { prepareEmailToken, sendAuthEmail, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
@@ -65,14 +73,19 @@ async function listUsers(ctx: AuthContext, request: Request) {
     'select * from auth.users order by created_at desc, id limit $1 offset $2',
     [perPage, (page - 1) * perPage],
   )
-  const total = Number((await ctx.db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0].n)
+  const total = Number(
+    (await ctx.db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0].n,
+  )
   const users = []
   for (const row of rows) users.push(await userJson(ctx.db, row))
   const lastPage = Math.max(1, Math.ceil(total / perPage))
   const links = []
   if (page < lastPage) links.push(`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`)
   links.push(`</admin/users?page=${lastPage}&per_page=${perPage}>; rel="last"`)
-  return json({ users, aud: 'authenticated' }, { headers: { 'x-total-count': String(total), link: links.join(', ') } })
+  return json(
+    { users, aud: 'authenticated' },
+    { headers: { 'x-total-count': String(total), link: links.join(', ') } },
+  )
 }
 
 /** PUT /admin/users/{id}: email (no confirmation needed), password, email_confirm, metadata, ban_duration. */
@@ -84,7 +97,10 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
       const email = requireEmail(body, 'Unable to validate email address: invalid format')
       const taken = await findUserByEmail(tx, email)
       if (taken && taken.id !== user.id) throw errors.emailExists()
-      await tx.query('update auth.users set email = $2, updated_at = now() where id = $1', [user.id, email])
+      await tx.query('update auth.users set email = $2, updated_at = now() where id = $1', [
+        user.id,
+        email,
+      ])
       await tx.query(
         `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text)
          where user_id = $1 and provider = 'email'`,
@@ -104,7 +120,8 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
     const ban = stringField(body, 'ban_duration')
     if (ban !== undefined) {
       const hours = ban === 'none' ? null : Number(/^(\d+)h$/.exec(ban)?.[1] ?? NaN)
-      if (hours !== null && Number.isNaN(hours)) throw errors.validation('invalid format for ban duration')
+      if (hours !== null && Number.isNaN(hours))
+        throw errors.validation('invalid format for ban duration')
       await tx.query(
         `update auth.users set banned_until = case when $2::int is null then null else now() + make_interval(hours => $2::int) end
          where id = $1`,
@@ -117,15 +134,24 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
   return json(result)
 }
 
-const LINK_TYPES = ['signup', 'invite', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']
+const LINK_TYPES = [
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change_current',
+  'email_change_new',
+]
 
 /** POST /admin/generate_link: the token and links of an email, without sending it. */
 async function generateLink(ctx: AuthContext, request: Request) {
   const body = await readJsonObject(request)
   let type = stringField(body, 'type') ?? ''
-  if (!LINK_TYPES.includes(type)) throw errors.validation('Invalid email action link type requested')
+  if (!LINK_TYPES.includes(type))
+    throw errors.validation('Invalid email action link type requested')
   const email = requireEmail(body, 'Unable to validate email address: invalid format')
-  const redirectTo = new URL(request.url).searchParams.get('redirect_to') ?? stringField(body, 'redirect_to')
+  const redirectTo =
+    new URL(request.url).searchParams.get('redirect_to') ?? stringField(body, 'redirect_to')
   const data = objectField(body, 'data')
   const result = await ctx.db.transaction(async (tx) => {
     let user = await findUserByEmail(tx, email)
@@ -133,23 +159,47 @@ async function generateLink(ctx: AuthContext, request: Request) {
     if (!user && type !== 'signup' && type !== 'invite') {
       throw new AuthError(404, 'user_not_found', 'User with this email not found')
     }
-    if (user?.email_confirmed_at && (type === 'signup' || type === 'invite')) throw errors.emailExists()
+    if (user?.email_confirmed_at && (type === 'signup' || type === 'invite'))
+      throw errors.emailExists()
     if (!user) {
       const password = stringField(body, 'password')
       if (type === 'signup' && (!password || isWeakPassword(password))) throw errors.weakPassword()
-      user = await createUser(tx, { email, password, emailConfirmed: false, userMetadata: data, invited: type === 'invite' })
+      user = await createUser(tx, {
+        email,
+        password,
+        emailConfirmed: false,
+        userMetadata: data,
+        invited: type === 'invite',
+      })
     }
     if (type === 'email_change_current' || type === 'email_change_new') {
       const newEmail = requireEmail({ email: body.new_email }, 'The new email address is required')
       if (await findUserByEmail(tx, newEmail)) throw errors.emailExists()
       const issued = await startEmailChange(ctx, tx, { user, newEmail, redirectTo, send: false })
-      const wanted = issued.find((t) => t.type === (type === 'email_change_new' ? 'email_change_token_new' : 'email_change_token_current'))
-      if (!wanted) throw errors.validation('Enable secure email change to generate link for current email')
-      return { user: user.id, otp: wanted.otp, tokenHash: wanted.tokenHash, verifyUrl: wanted.verifyUrl, kind: 'email_change' }
+      const wanted = issued.find(
+        (t) =>
+          t.type ===
+          (type === 'email_change_new' ? 'email_change_token_new' : 'email_change_token_current'),
+      )
+      if (!wanted)
+        throw errors.validation('Enable secure email change to generate link for current email')
+      return {
+        user: user.id,
+        otp: wanted.otp,
+        tokenHash: wanted.tokenHash,
+        verifyUrl: wanted.verifyUrl,
+        kind: 'email_change',
+      }
     }
     const kind = type as 'signup' | 'invite' | 'magiclink' | 'recovery'
     const prepared = await prepareEmailToken(ctx, tx, { user, kind, redirectTo })
-    return { user: user.id, otp: prepared.otp, tokenHash: prepared.tokenHash, verifyUrl: prepared.verifyUrl, kind }
+    return {
+      user: user.id,
+      otp: prepared.otp,
+      tokenHash: prepared.tokenHash,
+      verifyUrl: prepared.verifyUrl,
+      kind,
+    }
   })
   const verify = new URL(result.verifyUrl)
   return json({
@@ -172,7 +222,12 @@ async function invite(ctx: AuthContext, request: Request) {
     if (existing?.email_confirmed_at) throw errors.emailExists()
     const created =
       existing ??
-      (await createUser(tx, { email, emailConfirmed: false, userMetadata: objectField(body, 'data'), invited: true }))
+      (await createUser(tx, {
+        email,
+        emailConfirmed: false,
+        userMetadata: objectField(body, 'data'),
+        invited: true,
+      }))
     await tx.query('update auth.users set invited_at = now() where id = $1', [created.id])
     await sendAuthEmail(ctx, tx, { user: created, kind: 'invite', redirectTo })
     return reloadUserJson(tx, created.id)
@@ -180,7 +235,10 @@ async function invite(ctx: AuthContext, request: Request) {
   return json(user)
 }
 
-function admin(ctx: AuthContext, handler: (request: Request, params: Record<string, string>) => Promise<Response>) {
+function admin(
+  ctx: AuthContext,
+  handler: (request: Request, params: Record<string, string>) => Promise<Response>,
+) {
   return async (request: Request, params: Record<string, string>) => {
     await requireAdmin(request)
     return handler(request, params)
@@ -189,14 +247,28 @@ function admin(ctx: AuthContext, handler: (request: Request, params: Record<stri
 
 export function adminRoutes(ctx: AuthContext): Route[] {
   return [
-    route('POST', '/admin/users', admin(ctx, (request) => createUserRoute(ctx, request))),
-    route('GET', '/admin/users', admin(ctx, (request) => listUsers(ctx, request))),
+    route(
+      'POST',
+      '/admin/users',
+      admin(ctx, (request) => createUserRoute(ctx, request)),
+    ),
+    route(
+      'GET',
+      '/admin/users',
+      admin(ctx, (request) => listUsers(ctx, request)),
+    ),
     route(
       'GET',
       '/admin/users/:id',
-      admin(ctx, async (_request, { id }) => json(await userJson(ctx.db, await requireUser(ctx, id)))),
+      admin(ctx, async (_request, { id }) =>
+        json(await userJson(ctx.db, await requireUser(ctx, id))),
+      ),
     ),
-    route('PUT', '/admin/users/:id', admin(ctx, (request, { id }) => updateUserRoute(ctx, request, id))),
+    route(
+      'PUT',
+      '/admin/users/:id',
+      admin(ctx, (request, { id }) => updateUserRoute(ctx, request, id)),
+    ),
     route(
       'DELETE',
       '/admin/users/:id',
@@ -206,7 +278,15 @@ export function adminRoutes(ctx: AuthContext): Route[] {
         return json({})
       }),
     ),
-    route('POST', '/admin/generate_link', admin(ctx, (request) => generateLink(ctx, request))),
-    route('POST', '/invite', admin(ctx, (request) => invite(ctx, request))),
+    route(
+      'POST',
+      '/admin/generate_link',
+      admin(ctx, (request) => generateLink(ctx, request)),
+    ),
+    route(
+      'POST',
+      '/invite',
+      admin(ctx, (request) => invite(ctx, request)),
+    ),
   ]
 }

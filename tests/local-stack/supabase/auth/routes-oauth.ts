@@ -7,7 +7,15 @@ import { errors } from './errors'
 import { createFlowState, readCodeChallenge } from './pkce'
 import { resolveRedirect } from './redirects'
 import { issueSession } from './sessions'
-import { addProvider, confirmEmail, createUser, findUserByEmail, isValidEmail, normalizeEmail, upsertIdentity } from './users'
+import {
+  addProvider,
+  confirmEmail,
+  createUser,
+  findUserByEmail,
+  isValidEmail,
+  normalizeEmail,
+  upsertIdentity,
+} from './users'
 
 /** Providers the local consent page stands in for. */
 const PROVIDERS: Record<string, { label: string; iss: string }> = {
@@ -38,7 +46,8 @@ async function loadFlow(ctx: AuthContext, id: string | null): Promise<FlowRow | 
 async function authorize(ctx: AuthContext, request: Request) {
   const query = new URL(request.url).searchParams
   const provider = query.get('provider') ?? ''
-  if (!PROVIDERS[provider]) throw errors.validation(`Unsupported provider: provider ${provider} could not be found`)
+  if (!PROVIDERS[provider])
+    throw errors.validation(`Unsupported provider: provider ${provider} could not be found`)
   const challenge = readCodeChallenge(Object.fromEntries(query))
   const flow = await createFlowState(ctx.db, {
     challenge,
@@ -73,14 +82,22 @@ account with this email, creating it on first use.</p>
 }
 
 function expiredPage() {
-  return html(layout('Sign-in expired', '<h1>Sign-in expired</h1><p>Start the sign-in from the app again.</p>'), {
-    status: 400,
-  })
+  return html(
+    layout(
+      'Sign-in expired',
+      '<h1>Sign-in expired</h1><p>Start the sign-in from the app again.</p>',
+    ),
+    {
+      status: 400,
+    },
+  )
 }
 
 /** Finds or creates the user of a provider identity; an existing account with that email is linked. */
 async function signInWithIdentity(tx: Queryable, provider: string, email: string, name: string) {
-  const providerId = String(parseInt(createHash('sha256').update(email).digest('hex').slice(0, 10), 16))
+  const providerId = String(
+    parseInt(createHash('sha256').update(email).digest('hex').slice(0, 10), 16),
+  )
   const identityData = {
     iss: PROVIDERS[provider].iss,
     sub: providerId,
@@ -99,7 +116,12 @@ async function signInWithIdentity(tx: Queryable, provider: string, email: string
   )
   let userId = rows[0]?.user_id ?? (await findUserByEmail(tx, email))?.id
   if (!userId) {
-    const user = await createUser(tx, { email, emailConfirmed: true, provider, userMetadata: identityData })
+    const user = await createUser(tx, {
+      email,
+      emailConfirmed: true,
+      provider,
+      userMetadata: identityData,
+    })
     userId = user.id
   }
   await upsertIdentity(tx, userId, provider, providerId, identityData)
@@ -126,15 +148,16 @@ async function decide(ctx: AuthContext, request: Request) {
     return redirect(target.toString(), 302)
   }
   const email = normalizeEmail(form.get('email') ?? '')
-  if (!isValidEmail(email)) return html(consentPage(flow, 'Enter a valid email address.', email), { status: 400 })
+  if (!isValidEmail(email))
+    return html(consentPage(flow, 'Enter a valid email address.', email), { status: 400 })
   const name = (form.get('name') ?? '').trim() || email.split('@')[0]
   const session = await ctx.db.transaction(async (tx) => {
     const userId = await signInWithIdentity(tx, flow.provider_type, email, name)
     if (flow.code_challenge) {
-      await tx.query('update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1', [
-        flow.id,
-        userId,
-      ])
+      await tx.query(
+        'update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1',
+        [flow.id, userId],
+      )
       return undefined
     }
     await tx.query('delete from auth.flow_state where id = $1', [flow.id])

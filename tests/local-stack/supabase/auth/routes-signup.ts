@@ -11,7 +11,8 @@ import { createUser, findUserByEmail, isValidEmail, normalizeEmail, userJson } f
 export function requireEmail(body: Record<string, unknown>, missingMessage: string) {
   const email = normalizeEmail(stringField(body, 'email') ?? '')
   if (!email) throw errors.validation(missingMessage)
-  if (!isValidEmail(email)) throw errors.validation('Unable to validate email address: invalid format')
+  if (!isValidEmail(email))
+    throw errors.validation('Unable to validate email address: invalid format')
   return email
 }
 
@@ -52,7 +53,9 @@ async function signup(ctx: AuthContext, request: Request) {
     const existing = await findUserByEmail(tx, email)
     if (existing?.email_confirmed_at) return { exists: true as const }
     // An unconfirmed existing user is not updated (identity unproven); the mail is sent again.
-    const user = existing ?? (await createUser(tx, { email, password, emailConfirmed: false, userMetadata: data }))
+    const user =
+      existing ??
+      (await createUser(tx, { email, password, emailConfirmed: false, userMetadata: data }))
     await sendAuthEmail(ctx, tx, { user, kind: 'signup', redirectTo, challenge })
     const fresh = (await findUserByEmail(tx, email)) ?? user
     return { exists: false as const, user: await userJson(tx, fresh) }
@@ -77,7 +80,8 @@ async function otp(ctx: AuthContext, request: Request) {
       throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp')
     }
     if (!existing || !existing.email_confirmed_at) {
-      const user = existing ?? (await createUser(tx, { email, emailConfirmed: false, userMetadata: data }))
+      const user =
+        existing ?? (await createUser(tx, { email, emailConfirmed: false, userMetadata: data }))
       await sendAuthEmail(ctx, tx, { user, kind: 'signup', redirectTo, challenge })
       return
     }
@@ -103,13 +107,19 @@ async function recover(ctx: AuthContext, request: Request) {
 async function resend(ctx: AuthContext, request: Request) {
   const body = await readJsonObject(request)
   const type = stringField(body, 'type')
-  if (type !== 'signup') throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change')
+  if (type !== 'signup')
+    throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change')
   const email = requireEmail(body, 'An email address is required')
   const challenge = readCodeChallenge(body)
   await ctx.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email)
     if (user && !user.email_confirmed_at) {
-      await sendAuthEmail(ctx, tx, { user, kind: 'signup', redirectTo: redirectParam(request), challenge })
+      await sendAuthEmail(ctx, tx, {
+        user,
+        kind: 'signup',
+        redirectTo: redirectParam(request),
+        challenge,
+      })
     }
   })
   return json({})

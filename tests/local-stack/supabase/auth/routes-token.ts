@@ -12,7 +12,8 @@ async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>) {
   const password = stringField(body, 'password') ?? ''
   if (!email) throw errors.validation('missing email or phone')
   const user = await findUserByEmail(ctx.db, email)
-  if (!user || !(await verifyPassword(password, user.encrypted_password))) throw errors.invalidCredentials()
+  if (!user || !(await verifyPassword(password, user.encrypted_password)))
+    throw errors.invalidCredentials()
   if (user.banned_until && new Date(user.banned_until) > new Date()) {
     throw new AuthError(400, 'user_banned', 'User is banned')
   }
@@ -34,10 +35,18 @@ async function token(ctx: AuthContext, request: Request) {
     }
     case 'pkce':
       return json(
-        await exchangeAuthCode(ctx, stringField(body, 'auth_code') ?? '', stringField(body, 'code_verifier') ?? ''),
+        await exchangeAuthCode(
+          ctx,
+          stringField(body, 'auth_code') ?? '',
+          stringField(body, 'code_verifier') ?? '',
+        ),
       )
     default:
-      throw new OAuthError(400, 'unsupported_grant_type', `unsupported_grant_type: ${grantType ?? ''}`)
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        `unsupported_grant_type: ${grantType ?? ''}`,
+      )
   }
 }
 

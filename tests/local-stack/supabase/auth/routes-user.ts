@@ -6,7 +6,14 @@ import { errors } from './errors'
 import { isWeakPassword, verifyPassword } from './passwords'
 import { readCodeChallenge } from './pkce'
 import { authenticate, endSessions } from './sessions'
-import { findUserByEmail, isValidEmail, normalizeEmail, reloadUserJson, setPassword, userJson } from './users'
+import {
+  findUserByEmail,
+  isValidEmail,
+  normalizeEmail,
+  reloadUserJson,
+  setPassword,
+  userJson,
+} from './users'
 
 /** Merges metadata like GoTrue's UpdateUserMetaData: keys set to null are removed. */
 export async function mergeMetadata(
@@ -24,7 +31,12 @@ export async function mergeMetadata(
 }
 
 /** Checks and sets a new password: weak → weak_password, unchanged → same_password. */
-export async function changePassword(db: Queryable, userId: string, current: string | null, password: string) {
+export async function changePassword(
+  db: Queryable,
+  userId: string,
+  current: string | null,
+  password: string,
+) {
   if (isWeakPassword(password)) throw errors.weakPassword()
   if (await verifyPassword(password, current)) throw errors.samePassword()
   await setPassword(db, userId, password)
@@ -49,7 +61,8 @@ async function updateUser(ctx: AuthContext, request: Request) {
     if (password !== undefined) await changePassword(tx, user.id, user.encrypted_password, password)
     if (requestedEmail !== undefined) {
       const email = normalizeEmail(requestedEmail)
-      if (!isValidEmail(email)) throw errors.validation('Unable to validate email address: invalid format')
+      if (!isValidEmail(email))
+        throw errors.validation('Unable to validate email address: invalid format')
       if (email !== user.email) {
         const taken = await findUserByEmail(tx, email)
         if (taken && taken.id !== user.id) throw errors.emailExists()

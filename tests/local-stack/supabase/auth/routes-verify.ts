@@ -15,7 +15,8 @@ import { resolveRedirect } from './redirects'
 import { issueSession } from './sessions'
 import { confirmEmail, findUserById, upsertIdentity } from './users'
 
-const SINGLE_CONFIRMATION = 'Confirmation link accepted. Please proceed to confirm link sent to the other email'
+const SINGLE_CONFIRMATION =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email'
 
 /** Flow-state authentication method per verification type (GoTrue ParseAuthenticationMethod). */
 const AUTH_METHOD: Record<MatchedToken['type'], string> = {
@@ -37,7 +38,8 @@ const OAUTH_ERROR: Record<number, string> = {
 
 function parseType(value: string | undefined): EmailOtpType {
   if (!value) throw errors.validation('Verify requires a verification type')
-  if (!(EMAIL_OTP_TYPES as readonly string[]).includes(value)) throw errors.validation('Invalid email verification type')
+  if (!(EMAIL_OTP_TYPES as readonly string[]).includes(value))
+    throw errors.validation('Invalid email verification type')
   return value as EmailOtpType
 }
 
@@ -45,11 +47,17 @@ function parseType(value: string | undefined): EmailOtpType {
  * Applies a verified token: confirms the email, consumes the token, or moves an email
  * change on. Returns false when an email change still waits for its second confirmation.
  */
-async function applyToken(ctx: AuthContext, tx: Queryable, matched: MatchedToken): Promise<boolean> {
+async function applyToken(
+  ctx: AuthContext,
+  tx: Queryable,
+  matched: MatchedToken,
+): Promise<boolean> {
   const { user } = matched
   if (matched.type === 'email_change') {
     if (ctx.config.secureEmailChange && user.email && user.email_change_confirm_status === 0) {
-      await tx.query('update auth.users set email_change_confirm_status = 1 where id = $1', [user.id])
+      await tx.query('update auth.users set email_change_confirm_status = 1 where id = $1', [
+        user.id,
+      ])
       await deleteTokens(tx, user.id, [matched.tokenType])
       return false
     }
@@ -59,7 +67,11 @@ async function applyToken(ctx: AuthContext, tx: Queryable, matched: MatchedToken
        where id = $1 returning email`,
       [user.id],
     )
-    await upsertIdentity(tx, user.id, 'email', user.id, { sub: user.id, email: rows[0].email, email_verified: true })
+    await upsertIdentity(tx, user.id, 'email', user.id, {
+      sub: user.id,
+      email: rows[0].email,
+      email_verified: true,
+    })
     await deleteTokens(tx, user.id, ['email_change_token_new', 'email_change_token_current'])
     return true
   }
@@ -78,7 +90,8 @@ async function verifyPost(ctx: AuthContext, request: Request) {
   if ((!token && !tokenHash) || (token && tokenHash)) {
     throw errors.validation('Verify requires either a token or a token hash')
   }
-  if (token && !email) throw errors.validation('Only an email address or phone number should be provided on verify')
+  if (token && !email)
+    throw errors.validation('Only an email address or phone number should be provided on verify')
   const ttl = ctx.config.otpTtlSeconds
   const result = await ctx.db.transaction(async (tx) => {
     const matched = tokenHash
@@ -117,7 +130,8 @@ async function verifyGet(ctx: AuthContext, request: Request) {
       if (!(await applyToken(ctx, tx, matched))) return { single: true as const }
       if (pkce) {
         const code = await issueAuthCode(tx, matched.user.id, AUTH_METHOD[matched.type])
-        if (!code) throw new AuthError(422, 'flow_state_not_found', 'No associated flow state found.')
+        if (!code)
+          throw new AuthError(422, 'flow_state_not_found', 'No associated flow state found.')
         return { single: false as const, code }
       }
       const user = await findUserById(tx, matched.user.id)

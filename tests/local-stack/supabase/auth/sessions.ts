@@ -50,7 +50,13 @@ export async function signSessionToken(config: AuthConfig, user: UserRow, sessio
   return { token, exp }
 }
 
-async function sessionResponse(ctx: AuthContext, db: Queryable, userId: string, session: SessionRow, refresh: string) {
+async function sessionResponse(
+  ctx: AuthContext,
+  db: Queryable,
+  userId: string,
+  session: SessionRow,
+  refresh: string,
+) {
   const user = await findUserById(db, userId)
   if (!user) throw errors.userNotFound()
   const { token, exp } = await signSessionToken(ctx.config, user, session)
@@ -67,18 +73,22 @@ async function sessionResponse(ctx: AuthContext, db: Queryable, userId: string, 
 export type SessionJson = Awaited<ReturnType<typeof sessionResponse>>
 
 /** Starts a session (GoTrue IssueRefreshToken): session row, refresh token, access token. */
-export async function issueSession(ctx: AuthContext, db: Queryable, userId: string, method: string) {
+export async function issueSession(
+  ctx: AuthContext,
+  db: Queryable,
+  userId: string,
+  method: string,
+) {
   const amr = JSON.stringify([{ method, timestamp: Math.floor(Date.now() / 1000) }])
   const { rows } = await db.query<SessionRow>(
     'insert into auth.sessions (user_id, amr) values ($1, $2::jsonb) returning *',
     [userId, amr],
   )
   const refresh = newRefreshToken()
-  await db.query('insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)', [
-    refresh,
-    userId,
-    rows[0].id,
-  ])
+  await db.query(
+    'insert into auth.refresh_tokens (token, user_id, session_id) values ($1, $2, $3)',
+    [refresh, userId, rows[0].id],
+  )
   await db.query('update auth.users set last_sign_in_at = now() where id = $1', [userId])
   return sessionResponse(ctx, db, userId, rows[0], refresh)
 }
@@ -107,7 +117,9 @@ export async function refreshSession(ctx: AuthContext, token: string) {
       if (active.rows[0]?.parent === current.token) {
         issued = active.rows[0].token
       } else {
-        const reuseUntil = new Date(current.updated_at).getTime() + ctx.config.refreshTokenReuseIntervalSeconds * 1000
+        const reuseUntil =
+          new Date(current.updated_at).getTime() +
+          ctx.config.refreshTokenReuseIntervalSeconds * 1000
         if (Date.now() > reuseUntil) {
           // Possible token theft: end the session, so every token of this family stops working.
           await tx.query('delete from auth.sessions where id = $1', [session.id])
@@ -117,14 +129,23 @@ export async function refreshSession(ctx: AuthContext, token: string) {
     }
     if (!issued) {
       issued = newRefreshToken()
-      await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [current.id])
+      await tx.query(
+        'update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1',
+        [current.id],
+      )
       await tx.query(
         'insert into auth.refresh_tokens (token, user_id, session_id, parent) values ($1, $2, $3, $4)',
         [issued, current.user_id, session.id, current.token],
       )
     }
-    await tx.query('update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1', [session.id])
-    return { reused: false as const, body: await sessionResponse(ctx, tx, current.user_id, session, issued) }
+    await tx.query(
+      'update auth.sessions set refreshed_at = now(), updated_at = now() where id = $1',
+      [session.id],
+    )
+    return {
+      reused: false as const,
+      body: await sessionResponse(ctx, tx, current.user_id, session, issued),
+    }
   })
   // Committed on purpose before failing, like GoTrue's NewCommitWithError.
   if (outcome.reused) throw errors.refreshTokenAlreadyUsed()
@@ -151,7 +172,9 @@ export async function authenticate(ctx: AuthContext, request: Request): Promise<
     claims = await verifyToken(token)
   } catch (error) {
     const message = (error as Error).message
-    throw errors.badJwt(/exp/.test(message) ? 'token has invalid claims: token is expired' : message)
+    throw errors.badJwt(
+      /exp/.test(message) ? 'token has invalid claims: token is expired' : message,
+    )
   }
   if (!claims.sub) throw errors.badJwt('invalid claim: missing sub claim')
   const user = await findUserById(ctx.db, claims.sub)
@@ -162,11 +185,19 @@ export async function authenticate(ctx: AuthContext, request: Request): Promise<
 }
 
 /** Ends sessions for POST /logout: global (all), local (this one) or others. */
-export async function endSessions(db: Queryable, userId: string, sessionId: string | undefined, scope: string) {
+export async function endSessions(
+  db: Queryable,
+  userId: string,
+  sessionId: string | undefined,
+  scope: string,
+) {
   if (scope === 'local') {
     await db.query('delete from auth.sessions where id = $1', [sessionId])
   } else if (scope === 'others') {
-    await db.query('delete from auth.sessions where user_id = $1 and id is distinct from $2', [userId, sessionId])
+    await db.query('delete from auth.sessions where user_id = $1 and id is distinct from $2', [
+      userId,
+      sessionId,
+    ])
   } else {
     await db.query('delete from auth.sessions where user_id = $1', [userId])
   }

@@ -55,7 +55,9 @@ export async function findUserById(db: Queryable, id: string): Promise<UserRow |
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>('select * from auth.users where lower(email) = $1', [normalizeEmail(email)])
+  const { rows } = await db.query<UserRow>('select * from auth.users where lower(email) = $1', [
+    normalizeEmail(email),
+  ])
   return rows[0]
 }
 
@@ -136,10 +138,10 @@ export async function addProvider(db: Queryable, userId: string, provider: strin
 }
 
 export async function setPassword(db: Queryable, userId: string, password: string) {
-  await db.query('update auth.users set encrypted_password = $2, updated_at = now() where id = $1', [
-    userId,
-    await hashPassword(password),
-  ])
+  await db.query(
+    'update auth.users set encrypted_password = $2, updated_at = now() where id = $1',
+    [userId, await hashPassword(password)],
+  )
 }
 
 /** Marks the email confirmed (GoTrue's user.Confirm) and the email identity verified. */

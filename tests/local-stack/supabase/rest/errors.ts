@@ -46,6 +46,8 @@ export function singularityError(rows: number) {
 
 /** HTTP status PostgREST gives a SQLSTATE (docs/errors.rst "HTTP Status Codes"). */
 export function statusForSqlState(code: string, authenticated: boolean): number {
+  // `raise … using errcode = 'PT402'` picks the HTTP status itself.
+  if (/^PT[1-5]\d\d$/.test(code)) return Number(code.slice(2))
   const exact: Record<string, number> = {
     '23503': 409,
     '23505': 409,

@@ -81,7 +81,7 @@ async function serve(database: Database, request: Request, auth: RequestAuth): P
     if (readOnly) await tx.query('set transaction read only')
     await applyRequestContext(tx, auth, request, target.path)
     if (target.kind === 'rpc') {
-      if (!isIdentifier(target.name)) await callFunctionNotFound(target.name)
+      if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
       return callFunction({ tx, name: target.name, method, url, headers: request.headers, payload, accept, prefer })
     }
     const table = await findTable(tx, target.name)

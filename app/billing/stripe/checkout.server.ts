@@ -1,0 +1,63 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import type Stripe from 'stripe'
+import { getEnv } from '~/env.server'
+import { getPlans } from '~/billing/plans.server'
+import type { SessionUser } from '~/auth/session.server'
+import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
+import { getStripe } from './client.server'
+
+export type CheckoutOutcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'already-subscribed' }
+
+/** True when `priceId` is the Stripe price of one of the product's plans. */
+export function isPlanPrice(priceId: string) {
+  return getPlans().some((plan) => plan.stripePriceId === priceId)
+}
+
+/**
+ * Creates a hosted Checkout session for a plan price (spec: one line item, quantity 1,
+ * subscription mode, automatic tax, promotion codes, user metadata on session and
+ * subscription). Return URLs are always on SITE_URL, whatever Origin the request claims.
+ * Reuses the user's Stripe customer when known; a user with a live subscription is not
+ * sold a second one.
+ */
+export async function createStripeCheckout(
+  supabase: SupabaseClient,
+  user: SessionUser,
+  priceId: string,
+): Promise<CheckoutOutcome> {
+  const existing = await getOwnSubscription(supabase, user.id)
+  if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
+
+  const origin = getEnv().SITE_URL
+  const metadata = { user_id: user.id, user_email: user.email ?? '' }
+  const customer = existing?.stripe_customer_id
+  const params: Stripe.Checkout.SessionCreateParams = {
+    mode: 'subscription',
+    line_items: [{ price: priceId, quantity: 1 }],
+    success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}/pricing?canceled=true`,
+    automatic_tax: { enabled: true },
+    allow_promotion_codes: true,
+    client_reference_id: user.id,
+    metadata,
+    subscription_data: { metadata },
+    ...(customer
+      ? { customer, customer_update: { address: 'auto', name: 'auto' } }
+      : user.email
+        ? { customer_email: user.email }
+        : {}),
+  }
+  const session = await getStripe().checkout.sessions.create(params)
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
+  return { kind: 'redirect', url: session.url }
+}
+
+/** The state of a checkout session, as the success page shows it (spec: complete / open / failed). */
+export async function getStripeCheckoutStatus(sessionId: string): Promise<'complete' | 'open' | 'failed'> {
+  const session = await getStripe().checkout.sessions.retrieve(sessionId)
+  if (session.status === 'complete') return 'complete'
+  if (session.status === 'open') return 'open'
+  return 'failed'
+}

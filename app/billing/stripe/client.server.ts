@@ -1,0 +1,34 @@
+import Stripe from 'stripe'
+import { getEnv } from '~/env.server'
+
+let client: Stripe | undefined
+
+/**
+ * The Stripe client at the API version the SDK pins. STRIPE_API_URL points it at another
+ * host (the local emulator); unset means api.stripe.com.
+ */
+export function getStripe(): Stripe {
+  if (client) return client
+  const env = getEnv()
+  const target = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined
+  client = new Stripe(env.STRIPE_SECRET_KEY, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    appInfo: { name: 'subscribely' },
+    ...(target
+      ? {
+          host: target.hostname,
+          port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)),
+          protocol: target.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  })
+  return client
+}
+
+/** The message of a Stripe error (what the spec's 500 body carries), or a generic one. */
+export function stripeErrorMessage(error: unknown) {
+  if (error instanceof Stripe.errors.StripeError && error.message) return error.message
+  return 'The payment provider could not complete the request'
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod'
+import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+
+/**
+ * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows.
+ * Schemas name only the fields we read and let everything else through, so an additive
+ * API change never rejects an event.
+ */
+
+const unix = z.number().int().nullable().optional()
+const id = z.union([z.string(), z.object({ id: z.string() }).loose()])
+const metadata = z.record(z.string(), z.string()).nullable().optional()
+
+export const StripeSubscriptionSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription'),
+    customer: id,
+    status: z.string(),
+    cancel_at_period_end: z.boolean().nullable().optional(),
+    cancel_at: unix,
+    canceled_at: unix,
+    trial_start: unix,
+    trial_end: unix,
+    metadata,
+    cancellation_details: z
+      .object({ reason: z.string().nullable().optional(), feedback: z.string().nullable().optional(), comment: z.string().nullable().optional() })
+      .loose()
+      .nullable()
+      .optional(),
+    items: z.object({
+      data: z.array(
+        z
+          .object({
+            current_period_start: unix,
+            current_period_end: unix,
+            price: z
+              .object({
+                id: z.string(),
+                nickname: z.string().nullable().optional(),
+                recurring: z.object({ interval: z.string() }).loose().nullable().optional(),
+              })
+              .loose(),
+          })
+          .loose(),
+      ),
+    }),
+  })
+  .loose()
+export type StripeSubscription = z.infer<typeof StripeSubscriptionSchema>
+
+export const StripeInvoiceSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('invoice'),
+    customer: id.nullable().optional(),
+    amount_paid: z.number().int(),
+    currency: z.string(),
+    status: z.string().nullable().optional(),
+    hosted_invoice_url: z.string().nullable().optional(),
+    created: z.number().int(),
+    parent: z
+      .object({
+        subscription_details: z
+          .object({ subscription: id.nullable().optional(), metadata })
+          .loose()
+          .nullable()
+          .optional(),
+      })
+      .loose()
+      .nullable()
+      .optional(),
+    lines: z
+      .object({
+        data: z.array(
+          z
+            .object({
+              pricing: z
+                .object({ price_details: z.object({ price: id.nullable().optional() }).loose().nullable().optional() })
+                .loose()
+                .nullable()
+                .optional(),
+              parent: z
+                .object({
+                  subscription_item_details: z.object({ subscription: z.string().nullable().optional() }).loose().nullable().optional(),
+                })
+                .loose()
+                .nullable()
+                .optional(),
+            })
+            .loose(),
+        ),
+      })
+      .loose()
+      .optional(),
+    payments: z
+      .object({
+        data: z.array(z.object({ payment: z.object({ payment_intent: id.nullable().optional() }).loose().optional() }).loose()),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose()
+export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
+
+const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id)
+const iso = (seconds: number | null | undefined) => (seconds == null ? null : new Date(seconds * 1000).toISOString())
+
+/** The user a subscription belongs to, from the metadata set at checkout. */
+export function subscriptionUserId(subscription: StripeSubscription) {
+  return subscription.metadata?.user_id || null
+}
+
+/**
+ * Columns a subscription event sets. `planName` is resolved by the caller from the plans
+ * (the one source of truth); `deleted` marks customer.subscription.deleted.
+ */
+export function subscriptionFields(
+  subscription: StripeSubscription,
+  planName: string,
+  options: { deleted?: boolean } = {},
+): Partial<SubscriptionRow> {
+  const item = subscription.items.data[0]
+  const details = subscription.cancellation_details
+  return {
+    provider: 'stripe',
+    stripe_customer_id: idOf(subscription.customer),
+    stripe_subscription_id: subscription.id,
+    plan_name: planName,
+    status: options.deleted ? 'canceled' : subscription.status,
+    billing_cycle: item?.price.recurring?.interval ?? null,
+    current_period_start: iso(item?.current_period_start),
+    current_period_end: iso(item?.current_period_end),
+    cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+    cancel_at: iso(subscription.cancel_at),
+    canceled_at: iso(subscription.canceled_at) ?? (options.deleted ? new Date().toISOString() : null),
+    trial_start: iso(subscription.trial_start),
+    trial_end: iso(subscription.trial_end),
+    cancellation_reason: details?.reason ?? null,
+    cancellation_feedback: details?.feedback ?? null,
+    cancellation_comment: details?.comment ?? null,
+    metadata: subscription.metadata ?? {},
+  }
+}
+
+/** The subscription an invoice belongs to, where API version basil+ puts it. */
+export function invoiceSubscriptionId(invoice: StripeInvoice) {
+  const fromParent = idOf(invoice.parent?.subscription_details?.subscription)
+  if (fromParent) return fromParent
+  for (const line of invoice.lines?.data ?? []) {
+    const fromLine = line.parent?.subscription_item_details?.subscription
+    if (fromLine) return fromLine
+  }
+  return null
+}
+
+/** The price of the invoice's first line (what plan was paid for). */
+export function invoiceLinePriceId(invoice: StripeInvoice) {
+  return idOf(invoice.lines?.data[0]?.pricing?.price_details?.price)
+}
+
+/** The payment_history row of a paid invoice (user_id null when the owner is unknown). */
+export function invoicePayment(
+  invoice: StripeInvoice,
+  userId: string | null,
+  planName: string | null,
+): Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null } {
+  const paymentIntent = invoice.payments?.data.map((entry) => idOf(entry.payment?.payment_intent)).find(Boolean) ?? null
+  return {
+    user_id: userId,
+    provider: 'stripe',
+    stripe_invoice_id: invoice.id,
+    stripe_payment_intent_id: paymentIntent,
+    polar_subscription_id: null,
+    polar_order_id: null,
+    amount: invoice.amount_paid,
+    currency: invoice.currency.toLowerCase(),
+    status: invoice.status ?? 'paid',
+    description: planName ? `${planName} subscription payment` : 'Subscription payment',
+    invoice_url: invoice.hosted_invoice_url ?? null,
+    created_at: new Date(invoice.created * 1000).toISOString(),
+  }
+}

@@ -1,0 +1,153 @@
+import Stripe from 'stripe'
+import { getEnv } from '~/env.server'
+import { planByStripePrice } from '~/billing/plans.server'
+import { BodyTooLargeError, readRawBody } from '~/lib/raw-body.server'
+import { logger } from '~/lib/logger.server'
+import {
+  applySubscriptionEvent,
+  findUserIdBy,
+  recordEvent,
+  recordPaymentEvent,
+  type LedgerEvent,
+} from '~/subscriptions/store.server'
+import { getStripe } from './client.server'
+import {
+  StripeInvoiceSchema,
+  StripeSubscriptionSchema,
+  invoiceLinePriceId,
+  invoicePayment,
+  invoiceSubscriptionId,
+  subscriptionFields,
+  subscriptionUserId,
+  type StripeInvoice,
+  type StripeSubscription,
+} from './events'
+
+/** Stripe events are well under 1 MB; anything larger is refused before verification. */
+export const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
+const SIGNATURE_TOLERANCE_SECONDS = 300
+
+const json = (body: unknown, status: number) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+
+/**
+ * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
+ * then apply the event exactly once. 400 for a bad signature, 200 once handled (or for an
+ * unhandled type or unknown user), 500 when processing failed so Stripe retries.
+ */
+export async function handleStripeWebhook(request: Request): Promise<Response> {
+  const signature = request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
+  let raw: Buffer
+  try {
+    raw = await readRawBody(request, STRIPE_WEBHOOK_BODY_LIMIT)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return json({ error: 'Payload too large' }, 413)
+    return json({ error: 'Webhook signature verification failed' }, 400)
+  }
+  if (!signature) return json({ error: 'Webhook signature verification failed' }, 400)
+
+  let event: Stripe.Event
+  try {
+    event = getStripe().webhooks.constructEvent(raw, signature, getEnv().STRIPE_WEBHOOK_SECRET, SIGNATURE_TOLERANCE_SECONDS)
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      logger.warn('stripe webhook: signature verification failed', { reason: error.message })
+      return json({ error: 'Webhook signature verification failed' }, 400)
+    }
+    // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
+    logger.error('stripe webhook: signed payload is not valid JSON', { error: String(error) })
+    return json({ error: 'Invalid webhook payload' }, 400)
+  }
+
+  try {
+    const outcome = await applyStripeEvent(event)
+    logger.info('stripe webhook', { id: event.id, type: event.type, outcome })
+    return json({ received: true }, 200)
+  } catch (error) {
+    if (error instanceof InvalidPayloadError) {
+      logger.error('stripe webhook: payload does not match the expected shape', { id: event.id, type: event.type, issues: error.message })
+      return json({ error: 'Invalid webhook payload' }, 400)
+    }
+    logger.error('stripe webhook: processing failed', { id: event.id, type: event.type, error: String(error) })
+    return json({ error: 'Error processing webhook' }, 500)
+  }
+}
+
+class InvalidPayloadError extends Error {}
+
+function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, value: unknown): T {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new InvalidPayloadError(result.error.message)
+  return result.data
+}
+
+const ledger = (event: Stripe.Event): LedgerEvent => ({
+  provider: 'stripe',
+  id: event.id,
+  type: event.type,
+  occurredAt: new Date(event.created * 1000).toISOString(),
+})
+
+function planName(subscription: StripeSubscription) {
+  const price = subscription.items.data[0]?.price
+  return planByStripePrice(price?.id)?.name ?? price?.nickname ?? 'Unknown Plan'
+}
+
+/** Applies one verified Stripe event; returns what happened (for the log). */
+export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
+  switch (event.type) {
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const subscription = parse(StripeSubscriptionSchema, event.data.object)
+      const userId = subscriptionUserId(subscription) ?? (await findUserIdBy('stripe_subscription_id', subscription.id))
+      const fields = subscriptionFields(subscription, planName(subscription), {
+        deleted: event.type === 'customer.subscription.deleted',
+      })
+      return applySubscriptionEvent(ledger(event), userId, fields)
+    }
+    case 'invoice.payment_succeeded': {
+      const invoice = parse(StripeInvoiceSchema, event.data.object)
+      const { userId, planName: name } = await invoiceOwner(invoice)
+      const payment = invoicePayment(invoice, userId, name)
+      return recordPaymentEvent(ledger(event), payment)
+    }
+    case 'invoice.payment_failed': {
+      const invoice = parse(StripeInvoiceSchema, event.data.object)
+      const fresh = await recordEvent(ledger(event))
+      // Logged for notifying the customer; Stripe's own dunning emails do the rest.
+      if (fresh) logger.warn('stripe: invoice payment failed', { invoice: invoice.id, customer: invoice.customer })
+      return fresh ? 'logged' : 'duplicate'
+    }
+    default: {
+      logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })
+      return 'unhandled'
+    }
+  }
+}
+
+/**
+ * The user and plan an invoice belongs to: its subscription's metadata (on the invoice
+ * since API version basil) and its line's price. When the invoice names no subscription,
+ * or its metadata no user, the subscription is fetched from Stripe; last, the customer id
+ * already on record.
+ */
+async function invoiceOwner(invoice: StripeInvoice) {
+  let userId = invoice.parent?.subscription_details?.metadata?.user_id || null
+  let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
+  const customerId = invoice.customer == null ? null : typeof invoice.customer === 'string' ? invoice.customer : invoice.customer.id
+  let subscriptionId = invoiceSubscriptionId(invoice)
+  if (!userId || !subscriptionId) {
+    const stripe = getStripe()
+    if (!subscriptionId && customerId) {
+      const list = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 1 })
+      subscriptionId = list.data[0]?.id ?? null
+    }
+    if (subscriptionId) {
+      const subscription = parse(StripeSubscriptionSchema, await stripe.subscriptions.retrieve(subscriptionId))
+      userId ??= subscriptionUserId(subscription)
+      name ??= planName(subscription)
+    }
+  }
+  if (!userId && customerId) userId = await findUserIdBy('stripe_customer_id', customerId)
+  return { userId, planName: name }
+}

@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { handleStripeWebhook } from '~/billing/stripe/webhook.server'
+import { methodNotAllowed } from '~/lib/responses.server'
+
+// POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  return handleStripeWebhook(request)
+}
+
+export function loader() {
+  return methodNotAllowed('POST')
+}

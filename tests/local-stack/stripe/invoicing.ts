@@ -1,0 +1,58 @@
+/** Invoices for subscriptions: creation, finalization and payment (with their events). */
+import { NO_REQUEST, type EventRequest } from './events'
+import { makeInvoice, type NewInvoice } from './invoice-objects'
+import type { CustomerObject, InvoiceObject, SubscriptionObject } from './objects'
+import type { BillingContext } from './subscriptions'
+
+export function newInvoice(
+  ctx: BillingContext,
+  subscription: SubscriptionObject,
+  customer: CustomerObject,
+  billingReason: NewInvoice['billingReason'],
+  periodStart: number,
+  periodEnd: number,
+) {
+  const invoice = makeInvoice({
+    subscription,
+    customer,
+    billingReason,
+    periodStart,
+    periodEnd,
+    publicUrl: ctx.publicUrl,
+    now: ctx.store.now(),
+  })
+  ctx.store.invoices.set(invoice.id, invoice)
+  return invoice
+}
+
+/** Finalizes and charges an invoice: finalized → paid + payment_succeeded, or payment_failed. */
+export function settleInvoice(
+  ctx: BillingContext,
+  invoice: InvoiceObject,
+  succeed: boolean,
+  request: EventRequest = NO_REQUEST,
+) {
+  const now = ctx.store.now()
+  const customer = ctx.store.customer(invoice.customer)
+  invoice.status = 'open'
+  invoice.number = ctx.store.nextInvoiceNumber(customer)
+  invoice.effective_at = now
+  invoice.status_transitions.finalized_at = now
+  const events = [ctx.bus.emit('invoice.finalized', invoice, request)]
+  invoice.attempted = true
+  invoice.attempt_count = 1
+  if (!succeed) {
+    invoice.next_payment_attempt = now + 3 * 86_400
+    events.push(ctx.bus.emit('invoice.payment_failed', invoice, request))
+    return events
+  }
+  invoice.status = 'paid'
+  invoice.amount_paid = invoice.amount_due
+  invoice.amount_remaining = 0
+  invoice.ending_balance = 0
+  invoice.status_transitions.paid_at = now
+  invoice.webhooks_delivered_at = now
+  events.push(ctx.bus.emit('invoice.paid', invoice, request))
+  events.push(ctx.bus.emit('invoice.payment_succeeded', invoice, request))
+  return events
+}

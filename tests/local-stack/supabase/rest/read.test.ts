@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase } from '../../../setup/database'
+import type { Database } from '../../database'
+import { restTestKit } from './testing'
+
+let db: Database
+let kit: ReturnType<typeof restTestKit>
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await db.exec(`
+    create table public.items (
+      id bigint primary key,
+      name text not null,
+      qty int,
+      price numeric(10, 2),
+      tags text[] not null default '{}',
+      meta jsonb not null default '{}',
+      active boolean not null default true,
+      created_at timestamptz not null
+    );
+    insert into public.items values
+      (1, 'apple', 5, 1.50, '{fruit,red}', '{"color":"red"}', true, '2026-01-01T00:00:00Z'),
+      (2, 'banana', null, 0.25, '{fruit}', '{"color":"yellow"}', true, '2026-01-02T00:00:00Z'),
+      (3, 'carrot', 10, 0.40, '{vegetable}', '{"color":"orange"}', false, '2026-01-03T00:00:00Z'),
+      (4, 'a, b (special)', 1, null, '{}', '{}', true, '2026-01-04T00:00:00Z'),
+      (9007199254740993, 'Dates', 7, 3.00, '{fruit}', '{"color":"brown"}', true, '2026-01-05T12:30:00.5Z');`)
+  kit = restTestKit(db)
+})
+afterAll(() => db.close())
+
+const ids = (rows: { id: number }[] | null) => rows?.map((row) => row.id)
+
+describe('select', () => {
+  it('returns every column with the JSON types Postgres gives', async () => {
+    const { data, error, status } = await kit.service.from('items').select('*').eq('id', 1)
+    expect(error).toBeNull()
+    expect(status).toBe(200)
+    expect(data).toEqual([
+      {
+        id: 1,
+        name: 'apple',
+        qty: 5,
+        price: 1.5,
+        tags: ['fruit', 'red'],
+        meta: { color: 'red' },
+        active: true,
+        created_at: '2026-01-01T00:00:00+00:00',
+      },
+    ])
+  })
+
+  it('keeps bigint precision and timestamp fractions in the raw body', async () => {
+    const response = await kit.raw('/rest/v1/items?select=id,created_at&name=eq.Dates')
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await response.text()).toBe('[{"id":9007199254740993,"created_at":"2026-01-05T12:30:00.5+00:00"}]')
+  })
+
+  it('supports column lists, aliases, casts and JSON paths', async () => {
+    const { data, error } = await kit.service
+      .from('items')
+      .select('id, label:name, qty::text, color:meta->>color, meta->color')
+      .eq('id', 3)
+    expect(error).toBeNull()
+    expect(data).toEqual([{ id: 3, label: 'carrot', qty: '10', color: 'orange' }])
+  })
+
+  it('rejects embedded resources with a parse error', async () => {
+    const { error, status } = await kit.service.from('items').select('id, owner(*)')
+    expect(status).toBe(400)
+    expect(error?.code).toBe('PGRST100')
+  })
+})
+
+describe('filters', () => {
+  it.each([
+    ['eq', (q: Query) => q.eq('name', 'banana'), [2]],
+    ['neq', (q: Query) => q.neq('active', true), [3]],
+    ['gt', (q: Query) => q.gt('qty', 5), [3, 9007199254740993]],
+    ['gte', (q: Query) => q.gte('qty', 5), [1, 3, 9007199254740993]],
+    ['lt', (q: Query) => q.lt('price', 0.4), [2]],
+    ['lte', (q: Query) => q.lte('price', 0.4), [2, 3]],
+    ['like', (q: Query) => q.like('name', '%an%'), [2]],
+    ['like with *', (q: Query) => q.filter('name', 'like', '*rr*'), [3]],
+    ['ilike', (q: Query) => q.ilike('name', 'd%'), [9007199254740993]],
+    ['is null', (q: Query) => q.is('qty', null), [2]],
+    ['is false', (q: Query) => q.is('active', false), [3]],
+    ['not is null', (q: Query) => q.not('price', 'is', null), [1, 2, 3, 9007199254740993]],
+    ['in', (q: Query) => q.in('name', ['apple', 'a, b (special)', 'nope']), [1, 4]],
+    ['not in', (q: Query) => q.not('id', 'in', '(1,2,3)'), [4, 9007199254740993]],
+    ['empty in', (q: Query) => q.in('id', []), []],
+    ['or', (q: Query) => q.or('qty.gt.6,name.eq.apple'), [1, 3, 9007199254740993]],
+    ['or with and', (q: Query) => q.or('and(active.is.true,qty.lt.2),id.eq.2'), [2, 4]],
+    ['contains', (q: Query) => q.contains('tags', ['fruit']), [1, 2, 9007199254740993]],
+    ['json path', (q: Query) => q.eq('meta->>color', 'orange'), [3]],
+    ['eq any', (q: Query) => q.filter('id', 'eq(any)', '{2,4}'), [2, 4]],
+    ['timestamp', (q: Query) => q.gte('created_at', '2026-01-04T00:00:00Z'), [4, 9007199254740993]],
+  ])('%s', async (_name, apply, expected) => {
+    const { data, error } = await apply(kit.service.from('items').select('id')).order('id')
+    expect(error).toBeNull()
+    expect(ids(data)).toEqual(expected)
+  })
+
+  it('passes values as parameters, so quotes cannot inject SQL', async () => {
+    const { data, error } = await kit.service.from('items').select('id').eq('name', "x' or '1'='1")
+    expect(error).toBeNull()
+    expect(data).toEqual([])
+  })
+
+  it('answers a malformed filter with PGRST100', async () => {
+    const response = await kit.raw('/rest/v1/items?id=equals.1')
+    expect(response.status).toBe(400)
+    expect((await response.json()).code).toBe('PGRST100')
+  })
+})
+
+type Query = ReturnType<ReturnType<typeof restTestKit>['service']['from']>['select'] extends (
+  ...args: never[]
+) => infer R
+  ? R
+  : never
+
+describe('modifiers', () => {
+  it('orders by several columns with nulls placement', async () => {
+    const { data } = await kit.service
+      .from('items')
+      .select('id')
+      .order('qty', { ascending: false, nullsFirst: true })
+      .order('id')
+    expect(ids(data)).toEqual([2, 3, 9007199254740993, 1, 4])
+  })
+
+  it('limits and ranges', async () => {
+    const limited = await kit.service.from('items').select('id').order('id').limit(2)
+    expect(ids(limited.data)).toEqual([1, 2])
+    const ranged = await kit.service.from('items').select('id').order('id').range(1, 2)
+    expect(ids(ranged.data)).toEqual([2, 3])
+  })
+
+  it('honours the Range header', async () => {
+    const response = await kit.raw('/rest/v1/items?select=id&order=id', { headers: { Range: '3-10', 'Range-Unit': 'items' } })
+    expect(await response.json()).toEqual([{ id: 4 }, { id: 9007199254740993 }])
+    expect(response.headers.get('content-range')).toBe('3-4/*')
+  })
+})
+
+describe('single and maybeSingle', () => {
+  it('single returns the row as an object', async () => {
+    const { data, error } = await kit.service.from('items').select('id, name').eq('id', 2).single()
+    expect(error).toBeNull()
+    expect(data).toEqual({ id: 2, name: 'banana' })
+  })
+
+  it.each([
+    [0, (q: Query) => q.eq('id', 42)],
+    [2, (q: Query) => q.in('id', [1, 2])],
+  ])('single with %i rows is a 406 PGRST116', async (rows, apply) => {
+    const { data, error, status } = await apply(kit.service.from('items').select('id')).single()
+    expect(status).toBe(406)
+    expect(data).toBeNull()
+    expect(error).toEqual({
+      code: 'PGRST116',
+      details: `The result contains ${rows} rows`,
+      hint: null,
+      message: 'Cannot coerce the result to a single JSON object',
+    })
+  })
+
+  it('maybeSingle gives null for none, the row for one and an error for two', async () => {
+    const none = await kit.service.from('items').select('id').eq('id', 42).maybeSingle()
+    expect(none).toMatchObject({ data: null, error: null })
+    const one = await kit.service.from('items').select('id').eq('id', 1).maybeSingle()
+    expect(one).toMatchObject({ data: { id: 1 }, error: null })
+    const two = await kit.service.from('items').select('id').in('id', [1, 2]).maybeSingle()
+    expect(two.error?.code).toBe('PGRST116')
+  })
+})
+
+describe('counts', () => {
+  it('counts exactly with head: true and no body', async () => {
+    const { data, count, error, status } = await kit.service
+      .from('items')
+      .select('*', { count: 'exact', head: true })
+      .eq('active', true)
+    expect(error).toBeNull()
+    expect(status).toBe(200)
+    expect(data).toBeNull()
+    expect(count).toBe(4)
+  })
+
+  it('sends Content-Range with the total and 206 for a partial page', async () => {
+    const response = await kit.raw('/rest/v1/items?select=id&order=id&limit=2', { headers: { Prefer: 'count=exact' } })
+    expect(response.status).toBe(206)
+    expect(response.headers.get('content-range')).toBe('0-1/5')
+    expect(response.headers.get('preference-applied')).toBe('count=exact')
+    const planned = await kit.service.from('items').select('id', { count: 'planned' }).eq('id', 42)
+    expect(planned.count).toBe(0)
+  })
+
+  it('uses */N for an empty page and */* without a count', async () => {
+    const empty = await kit.raw('/rest/v1/items?id=eq.42', { headers: { Prefer: 'count=exact' } })
+    expect(empty.headers.get('content-range')).toBe('*/0')
+    const uncounted = await kit.raw('/rest/v1/items?id=eq.42')
+    expect(uncounted.headers.get('content-range')).toBe('*/*')
+    const past = await kit.raw('/rest/v1/items?offset=10', { headers: { Prefer: 'count=exact' } })
+    expect(past.status).toBe(416)
+    expect((await past.json()).code).toBe('PGRST103')
+  })
+})
+
+describe('schemas', () => {
+  it('only exposes public', async () => {
+    const { error, status } = await kit.service.schema('private').from('items').select('*')
+    expect(status).toBe(406)
+    expect(error).toEqual({
+      code: 'PGRST106',
+      details: null,
+      hint: 'Only the following schemas are exposed: public',
+      message: 'Invalid schema: private',
+    })
+  })
+
+  it('reads run in a read-only transaction', async () => {
+    await db.exec(`create function public.touch_items() returns int language sql as $$ update public.items set qty = qty returning 1 $$`)
+    const { error, status } = await kit.service.rpc('touch_items', {}, { get: true })
+    expect(status).toBe(405)
+    expect(error?.code).toBe('25006')
+  })
+})

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase } from '../../../setup/database'
+import type { Database } from '../../database'
+import { LOCAL_ANON_KEY, LOCAL_JWT_SECRET } from '../keys'
+import { restTestKit } from './testing'
+import { SignJWT } from 'jose'
+
+let db: Database
+let kit: ReturnType<typeof restTestKit>
+type User = Awaited<ReturnType<ReturnType<typeof restTestKit>['createUser']>>
+let alice: User
+let bob: User
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+  kit = restTestKit(db)
+  alice = await kit.createUser('alice@example.com')
+  bob = await kit.createUser('bob@example.com')
+  for (const [user, invoice] of [
+    [alice, 'in_alice'],
+    [bob, 'in_bob'],
+  ] as const) {
+    const subscription = await kit.service
+      .from('user_subscriptions')
+      .insert({ user_id: user.id, provider: 'stripe', status: 'active' })
+    expect(subscription.error).toBeNull()
+    const payment = await kit.service.from('payment_history').insert({
+      user_id: user.id,
+      provider: 'stripe',
+      stripe_invoice_id: invoice,
+      amount: 1900,
+      currency: 'usd',
+      status: 'paid',
+    })
+    expect(payment.error).toBeNull()
+  }
+})
+afterAll(() => db.close())
+
+describe('row-level security through real policies', () => {
+  it('a user sees only their own subscription, payments and profile', async () => {
+    for (const table of ['user_subscriptions', 'payment_history', 'user_profiles'] as const) {
+      const { data, error } = await alice.client.from(table).select('user_id')
+      expect(error).toBeNull()
+      expect(data).toEqual([{ user_id: alice.id }])
+    }
+    const { count } = await alice.client.from('payment_history').select('*', { count: 'exact', head: true })
+    expect(count).toBe(1)
+    const invoices = await alice.client.from('payment_history').select('stripe_invoice_id').eq('user_id', bob.id)
+    expect(invoices.data).toEqual([])
+  })
+
+  it('the service role bypasses RLS', async () => {
+    const { data } = await kit.service.from('user_subscriptions').select('user_id').order('user_id')
+    expect(data?.map((row) => row.user_id).sort()).toEqual([alice.id, bob.id].sort())
+  })
+
+  it('a user cannot insert a subscription: 403 42501 and no row', async () => {
+    const { error, status } = await alice.client
+      .from('user_subscriptions')
+      .upsert({ user_id: alice.id, status: 'active', plan_name: 'free-upgrade' }, { onConflict: 'user_id' })
+    expect(status).toBe(403)
+    expect(error).toMatchObject({ code: '42501', message: 'permission denied for table user_subscriptions' })
+    const { rows } = await db.query('select plan_name from public.user_subscriptions where user_id = $1', [alice.id])
+    expect(rows).toEqual([{ plan_name: null }])
+  })
+
+  it("a user updates their own profile but not another's", async () => {
+    const own = await alice.client
+      .from('user_profiles')
+      .update({ display_name: 'Alice' })
+      .eq('user_id', alice.id)
+      .select('user_id, display_name')
+      .single()
+    expect(own.error).toBeNull()
+    expect(own.data).toEqual({ user_id: alice.id, display_name: 'Alice' })
+    const other = await alice.client.from('user_profiles').update({ display_name: 'pwned' }).eq('user_id', bob.id).select()
+    expect(other.error).toBeNull()
+    expect(other.data).toEqual([])
+    const { rows } = await db.query('select display_name from public.user_profiles where user_id = $1', [bob.id])
+    expect(rows).toEqual([{ display_name: null }])
+  })
+
+  it('anon sees nothing, and is refused with 401 where it has no grant', async () => {
+    const subscriptions = await kit.anon.from('user_subscriptions').select('*')
+    expect(subscriptions).toMatchObject({ data: [], error: null, status: 200 })
+    const profiles = await kit.anon.from('user_profiles').select('*')
+    expect(profiles.status).toBe(401)
+    expect(profiles.error).toMatchObject({ code: '42501', message: 'permission denied for table user_profiles' })
+  })
+})
+
+describe('JWT', () => {
+  it('rejects a token with a bad signature: 401 PGRST301', async () => {
+    const forged = await new SignJWT({ role: 'service_role' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(`${LOCAL_JWT_SECRET}-not`))
+    const { error, status } = await kit.client(LOCAL_ANON_KEY, forged).from('user_subscriptions').select('*')
+    expect(status).toBe(401)
+    expect(error).toMatchObject({ code: 'PGRST301', details: null, hint: null })
+  })
+
+  it('rejects an expired token: 401 PGRST303 "JWT expired"', async () => {
+    const expired = await kit.userToken(alice.id, alice.email, -60)
+    const response = await kit.raw('/rest/v1/user_subscriptions', {
+      headers: { apikey: LOCAL_ANON_KEY, Authorization: `Bearer ${expired}` },
+    })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toContain('invalid_token')
+    expect(await response.json()).toEqual({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' })
+  })
+
+  it('rejects a malformed token and roles other than the API roles', async () => {
+    const malformed = await kit.raw('/rest/v1/user_subscriptions', { headers: { Authorization: 'Bearer abc' } })
+    expect(malformed.status).toBe(401)
+    expect((await malformed.json()).code).toBe('PGRST301')
+    const postgres = await new SignJWT({ role: 'postgres' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(LOCAL_JWT_SECRET))
+    const superuser = await kit.raw('/rest/v1/user_subscriptions', { headers: { Authorization: `Bearer ${postgres}` } })
+    expect(superuser.status).toBe(403)
+    expect((await superuser.json()).message).toBe('permission denied to set role "postgres"')
+  })
+
+  it('treats a request without any key as anon', async () => {
+    const response = await kit.handler(new Request('http://127.0.0.1/rest/v1/user_subscriptions?select=*'))
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([])
+  })
+})

@@ -1,0 +1,122 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Database } from '../database'
+import { json, matchRoute, type Route } from './http'
+
+export type Handler = (request: Request) => Promise<Response>
+type RestFactory = (options: { database: Database }) => Handler
+
+/**
+ * PostgREST is built separately in ./rest; it is imported lazily so this server also runs
+ * (answering 501) while that part is missing or broken.
+ */
+export async function loadRestHandler(database: Database): Promise<Handler> {
+  const specifier = './rest/index'
+  try {
+    const module = (await import(/* @vite-ignore */ specifier)) as {
+      createRestHandler?: RestFactory
+    }
+    if (typeof module.createRestHandler === 'function')
+      return module.createRestHandler({ database })
+  } catch (error) {
+    console.warn(`[supabase emulator] PostgREST emulator unavailable: ${(error as Error).message}`)
+  }
+  return async () =>
+    json(
+      {
+        code: 'PGRST000',
+        details: null,
+        hint: null,
+        message: 'PostgREST emulator is not available',
+      },
+      { status: 501 },
+    )
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers':
+    'authorization, apikey, x-client-info, x-supabase-api-version, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, cache-control, x-metadata',
+  'access-control-expose-headers':
+    'x-supabase-api-version, content-range, x-total-count, link, x-sb-error-code',
+  'access-control-max-age': '600',
+}
+
+/** Converts a Node request to a web Request against the emulator's public base URL. */
+async function toRequest(req: IncomingMessage, baseUrl: string): Promise<Request> {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else if (value !== undefined) headers.set(name, value)
+  }
+  const method = req.method ?? 'GET'
+  let body: Buffer | undefined
+  if (method !== 'GET' && method !== 'HEAD') {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    body = Buffer.concat(chunks)
+  }
+  return new Request(new URL(req.url ?? "/", baseUrl), { method, headers, body: body ? new Uint8Array(body) : undefined })
+}
+
+async function writeResponse(res: ServerResponse, response: Response, origin: string | undefined) {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
+  if (origin)
+    Object.assign(headers, CORS_HEADERS, { 'access-control-allow-origin': origin, vary: 'Origin' })
+  res.writeHead(response.status, headers)
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
+}
+
+export interface Mounts {
+  auth: (request: Request, path: string) => Promise<Response>
+  storage: (request: Request, path: string) => Promise<Response>
+  rest: () => Promise<Handler>
+  pages: Route[]
+  onAuthRequest: (path: string) => void
+}
+
+/** Dispatches one web Request to auth, rest, storage or the developer pages. */
+export async function dispatch(request: Request, mounts: Mounts): Promise<Response> {
+  const path = new URL(request.url).pathname
+  if (path === '/auth/v1' || path.startsWith('/auth/v1/')) {
+    const below = path.slice('/auth/v1'.length) || '/'
+    mounts.onAuthRequest(below)
+    return mounts.auth(request, below)
+  }
+  if (path === '/rest/v1' || path.startsWith('/rest/v1/')) return (await mounts.rest())(request)
+  if (path.startsWith('/storage/v1/'))
+    return mounts.storage(request, path.slice('/storage/v1'.length))
+  const { handler, params } = matchRoute(mounts.pages, request.method, path)
+  if (!handler) return json({ message: 'Not found' }, { status: 404 })
+  return handler(request, params ?? {})
+}
+
+/** The node:http listener: CORS for browser clients, errors as 500 JSON. */
+export function createListener(baseUrl: () => string, mounts: Mounts) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    void (async () => {
+      try {
+        if (req.method === 'OPTIONS') {
+          await writeResponse(res, new Response(null, { status: 204 }), origin ?? '*')
+          return
+        }
+        const request = await toRequest(req, baseUrl())
+        await writeResponse(res, await dispatch(request, mounts), origin)
+      } catch (error) {
+        console.error('[supabase emulator]', error)
+        if (!res.headersSent)
+          await writeResponse(
+            res,
+            json({ message: (error as Error).message }, { status: 500 }),
+            origin,
+          )
+        else res.end()
+      }
+    })()
+  }
+}

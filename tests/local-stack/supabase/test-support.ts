@@ -1,0 +1,95 @@
+import { createServerClient } from '@supabase/ssr'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { createTestDatabase } from '../../setup/database'
+import type { Database } from '../database'
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
+import { startSupabaseEmulator, type SupabaseEmulator, type SupabaseEmulatorOptions } from './index'
+
+export const SITE_URL = 'http://localhost:5173'
+
+export interface TestStack {
+  db: Database
+  emulator: SupabaseEmulator
+  /** A browser-like client: PKCE, in-memory storage, no persistence. */
+  client(): SupabaseClient
+  /** A client with the service_role key (admin API). */
+  admin(): SupabaseClient
+  /** Creates a confirmed user through the admin API. */
+  createUser(email: string, password?: string): Promise<string>
+  close(): Promise<void>
+}
+
+/** A fresh database and emulator for one test file. */
+export async function startTestStack(options: Partial<SupabaseEmulatorOptions> = {}): Promise<TestStack> {
+  const db = await createTestDatabase()
+  const emulator = await startSupabaseEmulator({ database: db, siteUrl: SITE_URL, ...options })
+  const client = () => {
+    const memory = new Map<string, string>()
+    return createClient(emulator.url, LOCAL_ANON_KEY, {
+      auth: {
+        persistSession: false,
+        autoRefreshToken: false,
+        detectSessionInUrl: false,
+        flowType: 'pkce',
+        storage: {
+          getItem: (key) => memory.get(key) ?? null,
+          setItem: (key, value) => void memory.set(key, value),
+          removeItem: (key) => void memory.delete(key),
+        },
+      },
+    })
+  }
+  const admin = () =>
+    createClient(emulator.url, LOCAL_SERVICE_ROLE_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    })
+  return {
+    db,
+    emulator,
+    client,
+    admin,
+    async createUser(email, password = 'correct-horse-battery') {
+      const { data, error } = await admin().auth.admin.createUser({ email, password, email_confirm: true })
+      if (error || !data.user) throw error ?? new Error('no user')
+      return data.user.id
+    },
+    async close() {
+      await emulator.close()
+      await db.close()
+    },
+  }
+}
+
+export interface CookieJar {
+  cookies: Map<string, string>
+  writes: { name: string; value: string }[]
+}
+
+/** An @supabase/ssr server client whose cookies live in a jar (what a browser would keep). */
+export function ssrClient(url: string, jar: CookieJar = { cookies: new Map(), writes: [] }) {
+  const client = createServerClient(url, LOCAL_ANON_KEY, {
+    cookies: {
+      getAll: () => [...jar.cookies].map(([name, value]) => ({ name, value })),
+      setAll: (cookies) => {
+        for (const { name, value, options } of cookies) {
+          jar.writes.push({ name, value })
+          if (!value || options.maxAge === 0) jar.cookies.delete(name)
+          else jar.cookies.set(name, value)
+        }
+      },
+    },
+  })
+  return { client, jar }
+}
+
+/** Sends a request to the emulator without following redirects. */
+export function raw(emulator: SupabaseEmulator, path: string, init: RequestInit = {}) {
+  return fetch(`${emulator.url}${path}`, { redirect: 'manual', ...init })
+}
+
+/** The query parameters of a redirect's Location. */
+export function locationOf(response: Response) {
+  const location = response.headers.get('location')
+  if (!location) throw new Error(`no Location (status ${response.status})`)
+  return new URL(location)
+}
