@@ -55,10 +55,3 @@ export const LOCAL_PLAN_IDS: Record<
     polarProductId: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2',
   },
 }
-
-/** Formats an amount in minor units, e.g. 2900 usd -> "$29.00"; negative amounts keep their sign. */
-export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
-    amountMinor / 100,
-  )
-}

@@ -1,19 +1,65 @@
-import type { MetaFunction } from '@remix-run/node'
-import { useRouteLoaderData, useSearchParams } from '@remix-run/react'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { requireUser } from '~/auth/session.server'
 import { FormMessage } from '~/components/forms'
+import { formatDate } from '~/lib/format'
+import { statusLabel } from '~/subscriptions/billing.server'
+import { getOwnSubscription } from '~/subscriptions/store.server'
 
-type DashboardData = { user: { id: string; email: string } }
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const subscription = await getOwnSubscription(supabase, user.id)
+  headers.set('Cache-Control', 'private, no-store')
+  return data({ email: user.email, subscription }, { headers })
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
 
 export default function DashboardOverview() {
-  const data = useRouteLoaderData<DashboardData>('routes/dashboard')
+  const { email, subscription } = useLoaderData<typeof loader>()
   const [params] = useSearchParams()
+  const nextDate =
+    subscription?.status === 'trialing'
+      ? `Trial ends ${formatDate(subscription.trial_end)}`
+      : subscription?.cancel_at_period_end
+        ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
+        : subscription?.status === 'canceled'
+          ? `Canceled on ${formatDate(subscription.canceled_at)}`
+          : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
       {params.get('password') === 'updated' ? <FormMessage tone="success">Your password has been updated.</FormMessage> : null}
-      <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-      <p className="text-slate-700">
-        Signed in as <strong>{data?.user.email}</strong>.
-      </p>
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+        <p className="mt-1 text-slate-700">
+          Signed in as <strong>{email}</strong>.
+        </p>
+      </div>
+      <section aria-labelledby="plan-heading" className="rounded-xl border border-slate-200 p-6">
+        <h2 id="plan-heading" className="text-lg font-semibold">
+          Your plan
+        </h2>
+        {subscription?.status ? (
+          <div className="mt-3 space-y-1">
+            <p className="text-2xl font-bold">{subscription.plan_name ?? 'Unknown Plan'}</p>
+            <p className="text-slate-700">
+              Status: <strong>{statusLabel(subscription.status)}</strong> · {nextDate}
+            </p>
+            <Link to="/dashboard/settings/billing" className="inline-block pt-2 font-semibold text-brand-700 hover:underline">
+              Billing and invoices
+            </Link>
+          </div>
+        ) : (
+          <div className="mt-3 space-y-3">
+            <p className="text-slate-700">You are not subscribed yet. Pick a plan to unlock everything.</p>
+            <Link to="/pricing" className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              See plans
+            </Link>
+          </div>
+        )}
+      </section>
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData } from '@remix-run/react'
 import { getOptionalUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
-import { formatMoney } from '~/billing/plans'
+import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
 import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'

@@ -1,12 +1,14 @@
-import { formatMoney } from '../../../app/billing/plans'
-
 /** Escapes text for HTML element content and attribute values. */
 export function esc(value: unknown) {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
+/** Minor units to a display amount, e.g. 2900 usd → "$29.00". */
 export function money(amount: number, currency: string) {
-  return formatMoney(amount, currency)
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  }).format(amount / 100)
 }
 
 export function date(iso: string | null) {

@@ -1,8 +1,8 @@
 /** Factories for the billing objects the flows create (subscriptions, invoices, sessions). */
+import { planFromPrice } from './catalog-objects'
 import { randomId } from './http'
 import {
   list,
-  planFromPrice,
   type CheckoutSessionObject,
   type Metadata,
   type PriceObject,

@@ -2,7 +2,6 @@
  * Stripe objects as the pinned API version (`2026-10-28.endive`) renders them. The emulator
  * stores these shapes directly; the explicit fields are the ones it reads or changes.
  */
-import type { PlanDefinition } from '../../../app/billing/plans'
 
 export const API_VERSION = '2026-10-28.endive'
 
@@ -162,88 +161,6 @@ export type StripeObject =
 
 export function list<T>(data: T[], url: string, hasMore = false): ListObject<T> {
   return { object: 'list', data, has_more: hasMore, url }
-}
-
-export function makeProduct(id: string, plan: PlanDefinition, priceId: string, created: number) {
-  const product: ProductObject = {
-    id,
-    object: 'product',
-    active: true,
-    created,
-    default_price: priceId,
-    description: plan.description,
-    images: [],
-    livemode: false,
-    marketing_features: plan.features.map((name) => ({ name })),
-    metadata: { plan: plan.key },
-    name: plan.name,
-    package_dimensions: null,
-    shippable: null,
-    statement_descriptor: null,
-    tax_code: null,
-    tax_details: null,
-    type: 'service',
-    unit_label: null,
-    updated: created,
-    url: null,
-  }
-  return product
-}
-
-export function makePrice(id: string, productId: string, plan: PlanDefinition, created: number) {
-  const price: PriceObject = {
-    id,
-    object: 'price',
-    active: true,
-    billing_scheme: 'per_unit',
-    created,
-    currency: plan.currency,
-    custom_unit_amount: null,
-    livemode: false,
-    lookup_key: `${plan.key}_${plan.interval}ly`,
-    metadata: { plan: plan.key },
-    nickname: plan.name,
-    product: productId,
-    recurring: {
-      interval: plan.interval,
-      interval_count: 1,
-      meter: null,
-      trial_period_days: null,
-      usage_type: 'licensed',
-    },
-    tax_behavior: 'unspecified',
-    tiers_mode: null,
-    transform_quantity: null,
-    type: 'recurring',
-    unit_amount: plan.amount,
-    unit_amount_decimal: String(plan.amount),
-  }
-  return price
-}
-
-/** The legacy `plan` object Stripe still renders on subscription items. */
-export function planFromPrice(price: PriceObject) {
-  return {
-    id: price.id,
-    object: 'plan',
-    active: true,
-    amount: price.unit_amount,
-    amount_decimal: String(price.unit_amount),
-    billing_scheme: 'per_unit',
-    created: price.created,
-    currency: price.currency,
-    interval: price.recurring.interval,
-    interval_count: price.recurring.interval_count,
-    livemode: false,
-    metadata: price.metadata,
-    meter: null,
-    nickname: price.nickname,
-    product: price.product,
-    tiers_mode: null,
-    transform_usage: null,
-    trial_period_days: null,
-    usage_type: 'licensed',
-  }
 }
 
 export function makeCustomer(id: string, email: string | null, name: string | null, now: number) {

@@ -1,9 +1,8 @@
 /** In-memory state of one emulator instance, seeded with the product's plans. */
 import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../../app/billing/plans'
+import { makePrice, makeProduct } from './catalog-objects'
 import { StripeApiError, noSuch } from './http'
 import {
-  makePrice,
-  makeProduct,
   type CheckoutSessionObject,
   type CustomerObject,
   type InvoiceObject,

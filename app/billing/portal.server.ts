@@ -1,0 +1,19 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { logger } from '~/lib/logger.server'
+import { getOwnSubscription } from '~/subscriptions/store.server'
+import { createStripePortal } from './stripe/portal.server'
+
+export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error'; message: string }
+
+/** Opens the billing portal of whichever provider the user's subscription is with. */
+export async function openBillingPortal(supabase: SupabaseClient, userId: string): Promise<ManageBillingOutcome> {
+  try {
+    const row = await getOwnSubscription(supabase, userId)
+    const outcome = row?.provider === 'stripe' ? await createStripePortal(supabase, userId) : null
+    if (outcome?.kind === 'url') return outcome
+    return { kind: 'error', message: 'We could not find a subscription to manage. Choose a plan on the pricing page.' }
+  } catch (error) {
+    logger.error('billing portal failed', { error: String(error), user: userId })
+    return { kind: 'error', message: 'The billing portal is not available right now. Please try again in a moment.' }
+  }
+}

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { setContactDeliveryForTests, type ContactDelivery } from '~/contact/delivery.server'
+import { CONTACT_THANK_YOU } from '~/contact/schema'
+import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
+import { action } from './contact'
+
+const valid = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  company: 'Analytical Engines',
+  message: 'I would like to hear more about the Pro plan.',
+}
+
+let delivered: unknown[]
+let previousDelivery: ContactDelivery
+
+beforeEach(() => {
+  delivered = []
+  previousDelivery = setContactDeliveryForTests({
+    async deliver(message) {
+      delivered.push(message)
+    },
+  })
+  setRateLimitStore(new MemoryRateLimitStore())
+  vi.spyOn(console, 'info').mockImplementation(() => {})
+})
+
+afterEach(() => {
+  setContactDeliveryForTests(previousDelivery)
+  vi.restoreAllMocks()
+})
+
+/** Posts the form as a browser without JavaScript would, and unwraps `data()`. */
+async function submit(fields: Record<string, string>) {
+  const request = new Request('http://localhost/contact', {
+    method: 'POST',
+    body: new URLSearchParams(fields),
+  })
+  const result = await action({ request, params: {}, context: {} })
+  const init = result.init && typeof result.init === 'object' ? result.init : {}
+  return { status: init.status ?? 200, headers: new Headers(init.headers), body: result.data }
+}
+
+const sent = { status: 'sent', message: CONTACT_THANK_YOU }
+const fields = ['firstName', 'lastName', 'email', 'company', 'message']
+
+describe('/contact action', () => {
+  test('a valid post is delivered, trimmed, and answered with the thank-you', async () => {
+    const answer = await submit({ ...valid, firstName: '  Ada ', website: '' })
+    expect(answer).toMatchObject({ status: 200, body: sent })
+    expect(delivered).toEqual([valid])
+  })
+
+  test('invalid fields come back as conform errors with the values kept', async () => {
+    const answer = await submit({ ...valid, firstName: ' A ', email: 'nope', message: '' })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({
+      status: 'error',
+      result: {
+        status: 'error',
+        initialValue: { ...valid, firstName: ' A ', email: 'nope', message: undefined },
+        fields,
+        error: {
+          firstName: ['First name must be at least 2 characters'],
+          email: ['Enter a valid email address'],
+          message: ['Message is required'],
+        },
+      },
+    })
+    expect(delivered).toEqual([])
+  })
+
+  test('a filled honeypot looks like success and delivers nothing', async () => {
+    expect(await submit({ ...valid, website: 'spam' })).toMatchObject({ status: 200, body: sent })
+    expect(delivered).toEqual([])
+  })
+
+  test('the shared rate limit answers 429 with a form error and Retry-After', async () => {
+    setRateLimitStore({
+      async hit() {
+        return { allowed: false, limit: 5, remaining: 0, retryAfterSeconds: 125 }
+      },
+    })
+    const answer = await submit(valid)
+    expect(answer.status).toBe(429)
+    expect(answer.headers.get('Retry-After')).toBe('125')
+    expect(answer.body).toEqual({
+      status: 'error',
+      result: {
+        status: 'error',
+        initialValue: valid,
+        fields,
+        error: { '': ['You have sent too many messages. Please try again in 3 minutes.'] },
+      },
+    })
+    expect(delivered).toEqual([])
+  })
+
+  test('a failing delivery keeps the form and logs the cause', async () => {
+    const cause = new Error('mail server down')
+    setContactDeliveryForTests({
+      async deliver() {
+        throw cause
+      },
+    })
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const answer = await submit(valid)
+    expect(answer.status).toBe(500)
+    expect(answer.body).toEqual({
+      status: 'error',
+      result: {
+        status: 'error',
+        initialValue: valid,
+        fields,
+        error: { '': ['We could not send your message. Please try again in a moment.'] },
+      },
+    })
+    expect(logged).toHaveBeenCalledWith('[contact] submission failed:', cause)
+  })
+
+  test.each([
+    ['a JSON body', { 'Content-Type': 'application/json' }, '{}', 400],
+    ['a text body', { 'Content-Type': 'text/plain' }, 'hi', 400],
+  ])('%s is refused with a thrown %i response', async (_name, headers, body, status) => {
+    const request = new Request('http://localhost/contact', { method: 'POST', headers, body })
+    const thrown = await action({ request, params: {}, context: {} }).catch((e: unknown) => e)
+    expect(thrown).toBeInstanceOf(Response)
+    expect((thrown as Response).status).toBe(status)
+  })
+
+  test('an oversized post is refused with 413', async () => {
+    const request = new Request('http://localhost/contact', {
+      method: 'POST',
+      body: new URLSearchParams({ ...valid, message: 'x'.repeat(200_000) }),
+    })
+    const thrown = await action({ request, params: {}, context: {} }).catch((e: unknown) => e)
+    expect(thrown).toBeInstanceOf(Response)
+    expect((thrown as Response).status).toBe(413)
+    expect(await (thrown as Response).text()).toBe('Your message is too long.')
+  })
+
+  test('other methods are refused with 405 and Allow', async () => {
+    const request = new Request('http://localhost/contact', { method: 'PUT', body: 'x' })
+    const thrown = await action({ request, params: {}, context: {} }).catch((e: unknown) => e)
+    expect((thrown as Response).status).toBe(405)
+    expect((thrown as Response).headers.get('Allow')).toBe('POST')
+  })
+})

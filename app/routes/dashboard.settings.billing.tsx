@@ -1,0 +1,154 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { requireUser } from '~/auth/session.server'
+import { openBillingPortal } from '~/billing/portal.server'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormMessage, SubmitButton } from '~/components/forms'
+import { formatDate, formatMoney } from '~/lib/format'
+import { getBillingOverview, statusLabel } from '~/subscriptions/billing.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
+  const overview = await getBillingOverview(supabase, user.id, Number.isInteger(page) && page > 0 ? page : 1)
+  headers.set('Cache-Control', 'private, no-store')
+  return data(overview, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const outcome = await openBillingPortal(supabase, user.id)
+  if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
+  return data({ error: outcome.message }, { status: 502, headers })
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export default function Billing() {
+  const { subscription, payments, page, pageCount } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  const [params] = useSearchParams()
+  const hasSubscription = Boolean(subscription?.status)
+  return (
+    <div className="space-y-8">
+      <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
+      {params.get('notice') === 'already-subscribed' ? (
+        <FormMessage tone="info">You already have a subscription. Change or cancel it here.</FormMessage>
+      ) : null}
+      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <section aria-labelledby="subscription-heading" className="rounded-xl border border-slate-200 p-6">
+        <h2 id="subscription-heading" className="text-lg font-semibold">
+          Current subscription
+        </h2>
+        {hasSubscription && subscription ? (
+          <>
+            {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
+              <div className="mt-4">
+                <FormMessage tone="info">
+                  Your subscription is scheduled to cancel on {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
+                </FormMessage>
+              </div>
+            ) : null}
+            {subscription.status === 'canceled' ? (
+              <div className="mt-4">
+                <FormMessage tone="info">Your subscription was canceled on {formatDate(subscription.canceled_at)}.</FormMessage>
+              </div>
+            ) : null}
+            {subscription.status === 'trialing' && subscription.trial_end ? (
+              <div className="mt-4">
+                <FormMessage tone="info">Your trial ends on {formatDate(subscription.trial_end)}.</FormMessage>
+              </div>
+            ) : null}
+            <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+              <Detail label="Plan" value={subscription.plan_name ?? 'Unknown Plan'} />
+              <Detail label="Status" value={statusLabel(subscription.status)} />
+              <Detail label="Billing cycle" value={subscription.billing_cycle ? `Every ${subscription.billing_cycle}` : '—'} />
+              <Detail
+                label="Current period"
+                value={`${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`}
+              />
+              <Detail label="Provider" value={subscription.provider === 'polar' ? 'Polar' : 'Stripe'} />
+            </dl>
+            <Form method="post" className="mt-6 max-w-xs">
+              <SubmitButton pendingText="Opening billing portal…">Manage billing</SubmitButton>
+            </Form>
+          </>
+        ) : (
+          <div className="mt-4 space-y-4">
+            <p className="text-slate-700">You do not have a subscription yet.</p>
+            <Link to="/pricing" className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              Choose a plan
+            </Link>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="payments-heading" className="rounded-xl border border-slate-200 p-6">
+        <h2 id="payments-heading" className="text-lg font-semibold">
+          Payment history
+        </h2>
+        {payments.length === 0 ? (
+          <p className="mt-4 text-slate-700">No payments yet.</p>
+        ) : (
+          <div className="mt-4 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-slate-600">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">Date</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Description</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Amount</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
+                  <th scope="col" className="py-2 font-medium">Invoice</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {payments.map((payment) => (
+                  <tr key={payment.id}>
+                    <td className="py-2 pr-4">{formatDate(payment.created_at)}</td>
+                    <td className="py-2 pr-4">{payment.description ?? 'Payment'}</td>
+                    <td className="py-2 pr-4">{formatMoney(payment.amount, payment.currency)}</td>
+                    <td className="py-2 pr-4">{statusLabel(payment.status)}</td>
+                    <td className="py-2">
+                      {payment.invoice_url ? (
+                        <a href={payment.invoice_url} className="font-medium text-brand-700 hover:underline" rel="noreferrer" target="_blank">
+                          View invoice
+                        </a>
+                      ) : (
+                        <span className="text-slate-500">Not available yet</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {pageCount > 1 ? (
+              <nav aria-label="Payment history pages" className="mt-4 flex items-center justify-between text-sm">
+                {page > 1 ? <Link to={`?page=${page - 1}`}>Newer payments</Link> : <span />}
+                <span>
+                  Page {page} of {pageCount}
+                </span>
+                {page < pageCount ? <Link to={`?page=${page + 1}`}>Older payments</Link> : <span />}
+              </nav>
+            ) : null}
+          </div>
+        )}
+      </section>
+    </div>
+  )
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}
