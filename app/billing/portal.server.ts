@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { logger } from '~/lib/logger.server'
 import { getOwnSubscription } from '~/subscriptions/store.server'
+import { createPolarPortal } from './polar/portal.server'
 import { createStripePortal } from './stripe/portal.server'
 
 export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error'; message: string }
@@ -9,7 +10,12 @@ export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error
 export async function openBillingPortal(supabase: SupabaseClient, userId: string): Promise<ManageBillingOutcome> {
   try {
     const row = await getOwnSubscription(supabase, userId)
-    const outcome = row?.provider === 'stripe' ? await createStripePortal(supabase, userId) : null
+    const outcome =
+      row?.provider === 'stripe'
+        ? await createStripePortal(supabase, userId)
+        : row?.provider === 'polar'
+          ? await createPolarPortal(supabase, userId)
+          : null
     if (outcome?.kind === 'url') return outcome
     return { kind: 'error', message: 'We could not find a subscription to manage. Choose a plan on the pricing page.' }
   } catch (error) {

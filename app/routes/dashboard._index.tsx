@@ -3,7 +3,7 @@ import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
 import { FormMessage } from '~/components/forms'
 import { formatDate } from '~/lib/format'
-import { statusLabel } from '~/subscriptions/billing.server'
+import { statusLabel } from '~/subscriptions/status'
 import { getOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {

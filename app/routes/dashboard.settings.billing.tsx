@@ -5,7 +5,8 @@ import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { formatDate, formatMoney } from '~/lib/format'
-import { getBillingOverview, statusLabel } from '~/subscriptions/billing.server'
+import { getBillingOverview } from '~/subscriptions/billing.server'
+import { statusLabel } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
 import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { logger } from '~/lib/logger.server'
@@ -11,9 +12,11 @@ type Status = 'complete' | 'open' | 'failed'
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams
   const sessionId = params.get('session_id')
+  const checkoutId = params.get('checkout_id')
   let status: Status = 'failed'
   try {
     if (sessionId && /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) status = await getStripeCheckoutStatus(sessionId)
+    else if (checkoutId && /^[A-Za-z0-9_-]{1,100}$/.test(checkoutId)) status = await getPolarCheckoutStatus(checkoutId)
   } catch (error) {
     logger.warn('success page: checkout lookup failed', { error: String(error) })
   }

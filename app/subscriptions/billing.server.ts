@@ -27,19 +27,3 @@ export async function getBillingOverview(supabase: SupabaseClient, userId: strin
     total,
   }
 }
-
-/** Human label for any subscription status, including ones we do not special-case. */
-export function statusLabel(status: string | null | undefined) {
-  if (!status) return 'No subscription'
-  const known: Record<string, string> = {
-    active: 'Active',
-    trialing: 'Trial',
-    past_due: 'Past due',
-    canceled: 'Canceled',
-    unpaid: 'Unpaid',
-    incomplete: 'Incomplete',
-    incomplete_expired: 'Expired',
-    paused: 'Paused',
-  }
-  return known[status] ?? status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
-}

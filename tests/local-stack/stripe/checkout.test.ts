@@ -167,12 +167,16 @@ describe('checkout in subscription mode', () => {
     expect(retry.status).toBe(303)
   })
 
-  it('reuses a known customer and emits no customer.created', async () => {
+  it('reuses a known customer and emits no second customer.created', async () => {
     const { stripe, emulator, receiver } = stack
     const customer = await stripe.customers.create({ email: 'known@example.com' })
+    await expect(
+      createProSession(stripe, { customer: customer.id, customer_email: undefined }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'customer_update[address]' })
     const session = await createProSession(stripe, {
       customer: customer.id,
       customer_email: undefined,
+      customer_update: { address: 'auto' },
     })
     await payOnHostedPage(session.url as string, '4242424242424242')
     await emulator.idle()

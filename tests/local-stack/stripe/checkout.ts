@@ -47,6 +47,7 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
       'customer_email',
     )
   }
+  requireTaxAddress(ctx, params, customerId)
   const successUrl = text(params.success_url) ?? null
   if (!successUrl) throw missingParam('success_url')
   const session = makeCheckoutSession({
@@ -73,6 +74,22 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
     subscriptionMetadata: metadata(field(params.subscription_data, 'metadata')),
   })
   return session
+}
+
+/**
+ * Real Stripe refuses automatic tax for an existing customer without an address unless
+ * Checkout may save the address it collects (`customer_update[address]=auto`).
+ */
+function requireTaxAddress(ctx: BillingContext, params: Params, customerId: string | null) {
+  if (!customerId || text(field(params.automatic_tax, 'enabled')) !== 'true') return
+  if (ctx.store.customer(customerId).address) return
+  const update = params.customer_update
+  if (text(field(update, 'address')) === 'auto' || text(field(update, 'shipping')) === 'auto')
+    return
+  throw invalid(
+    "Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to 'auto' or `customer_update[shipping]` to 'auto' to save the address entered in Checkout to the Customer.",
+    'customer_update[address]',
+  )
 }
 
 export interface CardDetails {

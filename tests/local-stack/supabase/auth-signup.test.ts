@@ -14,7 +14,10 @@ describe('sign-up with email confirmation', () => {
     const { data, error } = await supabase.auth.signUp({
       email: 'New.Person@Example.com',
       password: 'hunter22',
-      options: { emailRedirectTo: `${SITE_URL}/auth/callback?next=/dashboard/settings`, data: { full_name: 'New Person' } },
+      options: {
+        emailRedirectTo: `${SITE_URL}/auth/callback?next=/dashboard/settings`,
+        data: { full_name: 'New Person' },
+      },
     })
     expect(error).toBeNull()
     expect(data.session).toBeNull()
@@ -39,39 +42,59 @@ describe('sign-up with email confirmation', () => {
     expect(mail!.text).toContain(mail!.otp!)
     expect(mail!.otp).toMatch(/^\d{6}$/)
 
-    const verified = await supabase.auth.verifyOtp({ type: 'signup', token_hash: link.searchParams.get('token_hash')! })
+    const verified = await supabase.auth.verifyOtp({
+      type: 'signup',
+      token_hash: link.searchParams.get('token_hash')!,
+    })
     expect(verified.error).toBeNull()
     expect(verified.data.session?.token_type).toBe('bearer')
     expect(verified.data.session?.expires_in).toBe(3600)
     expect(verified.data.user?.email_confirmed_at).toBeTruthy()
     expect(verified.data.user?.identities?.[0].identity_data?.email_verified).toBe(true)
 
-    const again = await supabase.auth.verifyOtp({ type: 'signup', token_hash: link.searchParams.get('token_hash')! })
+    const again = await supabase.auth.verifyOtp({
+      type: 'signup',
+      token_hash: link.searchParams.get('token_hash')!,
+    })
     expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' })
   })
 
   it('refuses a weak password with weak_password reasons', async () => {
-    const { error } = await stack.client().auth.signUp({ email: 'weak@example.com', password: '12345' })
+    const { error } = await stack
+      .client()
+      .auth.signUp({ email: 'weak@example.com', password: '12345' })
     expect(error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] })
     expect(error?.name).toBe('AuthWeakPasswordError')
   })
 
   it('answers 422 user_already_exists for a confirmed email and re-sends the mail for an unconfirmed one', async () => {
     await stack.createUser('taken@example.com')
-    const taken = await stack.client().auth.signUp({ email: 'taken@example.com', password: 'hunter22' })
-    expect(taken.error).toMatchObject({ status: 422, code: 'user_already_exists', message: 'User already registered' })
+    const taken = await stack
+      .client()
+      .auth.signUp({ email: 'taken@example.com', password: 'hunter22' })
+    expect(taken.error).toMatchObject({
+      status: 422,
+      code: 'user_already_exists',
+      message: 'User already registered',
+    })
 
     await stack.client().auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
     const first = await stack.emulator.inbox.latestFor('pending@example.com')
-    const second = await stack.client().auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
+    const second = await stack
+      .client()
+      .auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
     expect(second.error).toBeNull()
-    const mails = (await stack.emulator.inbox.list()).filter((mail) => mail.to === 'pending@example.com')
+    const mails = (await stack.emulator.inbox.list()).filter(
+      (mail) => mail.to === 'pending@example.com',
+    )
     expect(mails).toHaveLength(2)
     expect(mails[0].link).not.toBe(first?.link)
   })
 
   it('rejects an invalid email with validation_failed', async () => {
-    const { error } = await stack.client().auth.signUp({ email: 'not-an-email', password: 'hunter22' })
+    const { error } = await stack
+      .client()
+      .auth.signUp({ email: 'not-an-email', password: 'hunter22' })
     expect(error).toMatchObject({ status: 400, code: 'validation_failed' })
   })
 })
@@ -95,9 +118,17 @@ describe('password sign-in', () => {
 
   it('gives invalid_credentials for a wrong password or unknown email, email_not_confirmed when unconfirmed', async () => {
     await stack.createUser('wrongpw@example.com', 'right-password')
-    const wrong = await stack.client().auth.signInWithPassword({ email: 'wrongpw@example.com', password: 'nope-nope' })
-    expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' })
-    const unknown = await stack.client().auth.signInWithPassword({ email: 'ghost@example.com', password: 'nope-nope' })
+    const wrong = await stack
+      .client()
+      .auth.signInWithPassword({ email: 'wrongpw@example.com', password: 'nope-nope' })
+    expect(wrong.error).toMatchObject({
+      status: 400,
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    })
+    const unknown = await stack
+      .client()
+      .auth.signInWithPassword({ email: 'ghost@example.com', password: 'nope-nope' })
     expect(unknown.error).toMatchObject({ status: 400, code: 'invalid_credentials' })
 
     await stack.client().auth.signUp({ email: 'unconfirmed@example.com', password: 'hunter22' })
@@ -105,7 +136,11 @@ describe('password sign-in', () => {
       email: 'unconfirmed@example.com',
       password: 'hunter22',
     })
-    expect(unconfirmed.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' })
+    expect(unconfirmed.error).toMatchObject({
+      status: 400,
+      code: 'email_not_confirmed',
+      message: 'Email not confirmed',
+    })
   })
 
   it('uses the legacy error shape when the client sends no API version header', async () => {
@@ -117,7 +152,11 @@ describe('password sign-in', () => {
     expect(response.status).toBe(400)
     expect(response.headers.get('x-supabase-api-version')).toBeNull()
     expect(response.headers.get('x-sb-error-code')).toBe('invalid_credentials')
-    expect(await response.json()).toEqual({ code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
+    expect(await response.json()).toEqual({
+      code: 400,
+      error_code: 'invalid_credentials',
+      msg: 'Invalid login credentials',
+    })
 
     const versioned = await raw(stack.emulator, '/auth/v1/token?grant_type=password', {
       method: 'POST',
@@ -125,7 +164,10 @@ describe('password sign-in', () => {
       body: JSON.stringify({ email: 'ghost@example.com', password: 'x' }),
     })
     expect(versioned.headers.get('x-supabase-api-version')).toBe('2024-01-01')
-    expect(await versioned.json()).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials' })
+    expect(await versioned.json()).toEqual({
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    })
   })
 
   it('requires a valid apikey', async () => {
@@ -134,7 +176,12 @@ describe('password sign-in', () => {
     expect(await missing.json()).toMatchObject({ message: 'No API key found in request' })
     const wrong = await raw(stack.emulator, '/auth/v1/settings', { headers: { apikey: 'nope' } })
     expect(wrong.status).toBe(401)
-    const ok = await raw(stack.emulator, '/auth/v1/settings', { headers: { apikey: LOCAL_ANON_KEY } })
-    expect(await ok.json()).toMatchObject({ external: { email: true, github: true }, mailer_autoconfirm: false })
+    const ok = await raw(stack.emulator, '/auth/v1/settings', {
+      headers: { apikey: LOCAL_ANON_KEY },
+    })
+    expect(await ok.json()).toMatchObject({
+      external: { email: true, github: true },
+      mailer_autoconfirm: false,
+    })
   })
 })

@@ -55,7 +55,11 @@ async function toRequest(req: IncomingMessage, baseUrl: string): Promise<Request
     for await (const chunk of req) chunks.push(chunk as Buffer)
     body = Buffer.concat(chunks)
   }
-  return new Request(new URL(req.url ?? "/", baseUrl), { method, headers, body: body ? new Uint8Array(body) : undefined })
+  return new Request(new URL(req.url ?? '/', baseUrl), {
+    method,
+    headers,
+    body: body ? new Uint8Array(body) : undefined,
+  })
 }
 
 async function writeResponse(res: ServerResponse, response: Response, origin: string | undefined) {

@@ -20,7 +20,9 @@ export interface TestStack {
 }
 
 /** A fresh database and emulator for one test file. */
-export async function startTestStack(options: Partial<SupabaseEmulatorOptions> = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: Partial<SupabaseEmulatorOptions> = {},
+): Promise<TestStack> {
   const db = await createTestDatabase()
   const emulator = await startSupabaseEmulator({ database: db, siteUrl: SITE_URL, ...options })
   const client = () => {
@@ -49,7 +51,11 @@ export async function startTestStack(options: Partial<SupabaseEmulatorOptions> =
     client,
     admin,
     async createUser(email, password = 'correct-horse-battery') {
-      const { data, error } = await admin().auth.admin.createUser({ email, password, email_confirm: true })
+      const { data, error } = await admin().auth.admin.createUser({
+        email,
+        password,
+        email_confirm: true,
+      })
       if (error || !data.user) throw error ?? new Error('no user')
       return data.user.id
     },

@@ -42,7 +42,8 @@ export async function authenticate(headers: Headers): Promise<RequestAuth> {
   } catch (error) {
     const code = (error as { code?: unknown }).code
     if (code === 'ERR_JWT_EXPIRED') throw jwtError('PGRST303', 'JWT expired')
-    if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') throw jwtError('PGRST303', (error as Error).message)
+    if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED')
+      throw jwtError('PGRST303', (error as Error).message)
     throw jwtError('PGRST301', 'No suitable key or wrong key type')
   }
   const role = typeof claims.role === 'string' && claims.role !== '' ? claims.role : 'anon'

@@ -16,7 +16,11 @@ describe('PostgREST grammar', () => {
   })
 
   it('keeps dots and commas in plain values', () => {
-    expect(parseFilter(field, 'eq.a.b,c')).toMatchObject({ op: 'eq', value: 'a.b,c', negate: false })
+    expect(parseFilter(field, 'eq.a.b,c')).toMatchObject({
+      op: 'eq',
+      value: 'a.b,c',
+      negate: false,
+    })
   })
 
   it('parses nested logic trees, unquoting values', () => {
@@ -32,8 +36,20 @@ describe('PostgREST grammar', () => {
           op: 'and',
           negate: true,
           children: [
-            { kind: 'filter', field: { column: 'b', path: [] }, negate: false, op: 'gt', value: '1' },
-            { kind: 'filter', field: { column: 'c', path: [] }, negate: false, op: 'is', value: 'null' },
+            {
+              kind: 'filter',
+              field: { column: 'b', path: [] },
+              negate: false,
+              op: 'gt',
+              value: '1',
+            },
+            {
+              kind: 'filter',
+              field: { column: 'c', path: [] },
+              negate: false,
+              op: 'is',
+              value: 'null',
+            },
           ],
         },
       ],
@@ -46,7 +62,13 @@ describe('PostgREST grammar', () => {
       { kind: 'field', field: { column: 'amount', path: [] }, alias: 'total', cast: 'text' },
       {
         kind: 'field',
-        field: { column: 'meta', path: [{ arrow: '->', key: 'a' }, { arrow: '->>', key: 0 }] },
+        field: {
+          column: 'meta',
+          path: [
+            { arrow: '->', key: 'a' },
+            { arrow: '->>', key: 0 },
+          ],
+        },
         alias: undefined,
         cast: undefined,
       },
@@ -76,7 +98,9 @@ describe('PostgREST grammar', () => {
 
   it('renders every value as a bind parameter', () => {
     const params = new Params()
-    const plan = parseQuery(new URLSearchParams("name=eq.x'--&or=(id.in.(1,2),tags.cs.{a})&title=like.*a*"))
+    const plan = parseQuery(
+      new URLSearchParams("name=eq.x'--&or=(id.in.(1,2),tags.cs.{a})&title=like.*a*"),
+    )
     expect(renderWhere('t', plan.where, params)).toBe(
       ` where "t"."name" = $1 and ("t"."id" in ($2, $3) or "t"."tags" @> $4) and "t"."title" like $5`,
     )
@@ -84,13 +108,20 @@ describe('PostgREST grammar', () => {
   })
 
   it('reads Prefer, Accept and Range like PostgREST', () => {
-    expect(parsePrefer('resolution=merge-duplicates, return=representation,count=planned')).toMatchObject({
+    expect(
+      parsePrefer('resolution=merge-duplicates, return=representation,count=planned'),
+    ).toMatchObject({
       return: 'representation',
       count: true,
       resolution: 'merge-duplicates',
     })
-    expect(parseAccept('application/vnd.pgrst.object+json;nulls=stripped')).toEqual({ singular: true, stripNulls: true })
-    expect(() => parseAccept('text/csv')).toThrow('None of these media types are available: text/csv')
+    expect(parseAccept('application/vnd.pgrst.object+json;nulls=stripped')).toEqual({
+      singular: true,
+      stripNulls: true,
+    })
+    expect(() => parseAccept('text/csv')).toThrow(
+      'None of these media types are available: text/csv',
+    )
     const plan = parseQuery(new URLSearchParams('offset=2&limit=10'))
     applyRangeHeader(plan, '0-4')
     expect(plan).toMatchObject({ offset: 2, limit: 3 })

@@ -11,8 +11,7 @@ export interface Field {
   path: JsonStep[]
 }
 export type SelectItem =
-  | { kind: 'star' }
-  | { kind: 'field'; field: Field; alias?: string; cast?: string }
+  { kind: 'star' } | { kind: 'field'; field: Field; alias?: string; cast?: string }
 export type Condition =
   | {
       kind: 'filter'
@@ -47,7 +46,8 @@ export function isIdentifier(name: string) {
 /** `col`, `col->key`, `col->>0`, … */
 export function parseField(text: string): Field {
   const [column, ...rest] = text.split(/(?=->)/)
-  if (!isIdentifier(column)) throw parseError(`"failed to parse field (${text})"`, `Invalid column name`)
+  if (!isIdentifier(column))
+    throw parseError(`"failed to parse field (${text})"`, `Invalid column name`)
   const path = rest.map((segment): JsonStep => {
     const match = /^(->>?)([A-Za-z0-9_]+)$/.exec(segment)
     if (!match) throw parseError(`"failed to parse json path (${text})"`, `Invalid json path`)
@@ -77,7 +77,8 @@ export function splitTopLevel(text: string): string[] {
       current = ''
     } else current += char
   }
-  if (quoted || depth !== 0) throw parseError(`"failed to parse (${text})"`, 'Unbalanced quotes or parentheses')
+  if (quoted || depth !== 0)
+    throw parseError(`"failed to parse (${text})"`, 'Unbalanced quotes or parentheses')
   parts.push(current)
   return parts
 }
@@ -100,8 +101,11 @@ export function parseSelect(text: string | null): SelectItem[] {
         'Embedded resources, spreads and aggregates are not supported by the local PostgREST emulator',
       )
     }
-    const match = /^(?:([A-Za-z_][A-Za-z0-9_]*):)?([^:]+)(?:::([A-Za-z_][A-Za-z0-9_]*))?$/.exec(item)
-    if (!match) throw parseError(`"failed to parse select parameter (${text})"`, `Unexpected "${item}"`)
+    const match = /^(?:([A-Za-z_][A-Za-z0-9_]*):)?([^:]+)(?:::([A-Za-z_][A-Za-z0-9_]*))?$/.exec(
+      item,
+    )
+    if (!match)
+      throw parseError(`"failed to parse select parameter (${text})"`, `Unexpected "${item}"`)
     return { kind: 'field', alias: match[1], field: parseField(match[2]), cast: match[3] }
   })
 }
@@ -115,14 +119,18 @@ export function parseFilter(field: Field, raw: string, inLogicTree = false): Con
     rest = rest.slice(4)
   }
   const match = /^([a-z]+)(?:\(([A-Za-z_]+)\))?\.([\s\S]*)$/.exec(rest)
-  if (!match || !OPERATORS.has(match[1])) throw parseError(`"failed to parse filter (${raw})"`, 'Unknown operator')
+  if (!match || !OPERATORS.has(match[1]))
+    throw parseError(`"failed to parse filter (${raw})"`, 'Unknown operator')
   const [, op, modifier, value] = match
   const condition = { kind: 'filter' as const, field, negate, op }
   if (op === 'in') return { ...condition, value: parseInList(value, raw) }
   if (op === 'is') {
     const keyword = value.toLowerCase()
     if (!['null', 'not_null', 'true', 'false', 'unknown'].includes(keyword)) {
-      throw parseError(`"failed to parse filter (${raw})"`, 'is accepts null, not_null, true, false or unknown')
+      throw parseError(
+        `"failed to parse filter (${raw})"`,
+        'is accepts null, not_null, true, false or unknown',
+      )
     }
     return { ...condition, value: keyword }
   }
@@ -153,7 +161,10 @@ function parseInList(value: string, raw: string): string[] {
 /** `or=(a.eq.1,and(b.gt.2,c.is.null))` — text is the parenthesised part. */
 export function parseLogic(op: 'and' | 'or', negate: boolean, text: string): Condition {
   if (!text.startsWith('(') || !text.endsWith(')') || text.length < 3) {
-    throw parseError(`"failed to parse logic tree (${text})"`, 'Expected a parenthesised list of conditions')
+    throw parseError(
+      `"failed to parse logic tree (${text})"`,
+      'Expected a parenthesised list of conditions',
+    )
   }
   const children = splitTopLevel(text.slice(1, -1)).map((raw): Condition => {
     const item = raw.trim()
@@ -185,7 +196,8 @@ export function parseOrder(text: string): OrderTerm[] {
 export function parseColumnList(text: string, parameter: string): string[] {
   return splitTopLevel(text).map((raw) => {
     const name = unquote(raw.trim())
-    if (!isIdentifier(name)) throw parseError(`"failed to parse ${parameter} parameter (${text})"`, `Bad "${name}"`)
+    if (!isIdentifier(name))
+      throw parseError(`"failed to parse ${parameter} parameter (${text})"`, `Bad "${name}"`)
     return name
   })
 }

@@ -41,8 +41,15 @@ function cookies(header: string | null) {
 }
 
 /** PostgREST's pre-request: SET LOCAL role, claims and request.* so RLS and auth.uid() work. */
-async function applyRequestContext(tx: Queryable, auth: RequestAuth, request: Request, path: string) {
-  const headers = Object.fromEntries([...request.headers].map(([key, value]) => [key.toLowerCase(), value]))
+async function applyRequestContext(
+  tx: Queryable,
+  auth: RequestAuth,
+  request: Request,
+  path: string,
+) {
+  const headers = Object.fromEntries(
+    [...request.headers].map(([key, value]) => [key.toLowerCase(), value]),
+  )
   await tx.query(
     `select set_config('search_path', 'public, extensions', true),
        set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
@@ -63,26 +70,44 @@ async function serve(database: Database, request: Request, auth: RequestAuth): P
   const url = new URL(request.url)
   const method = request.method.toUpperCase()
   const target = route(url.pathname)
-  const allowed = target.kind === 'rpc' ? ['GET', 'HEAD', 'POST'] : ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']
-  if (method === 'OPTIONS') return new Response(null, { status: 200, headers: { Allow: `OPTIONS,${allowed.join(',')}` } })
+  const allowed =
+    target.kind === 'rpc' ? ['GET', 'HEAD', 'POST'] : ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']
+  if (method === 'OPTIONS')
+    return new Response(null, { status: 200, headers: { Allow: `OPTIONS,${allowed.join(',')}` } })
   if (!allowed.includes(method)) {
-    if (target.kind === 'rpc') throw restError(405, 'PGRST101', 'Cannot use the ' + method + ' method on RPC')
+    if (target.kind === 'rpc')
+      throw restError(405, 'PGRST101', 'Cannot use the ' + method + ' method on RPC')
     throw restError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
   }
   checkProfile(request.headers, method)
   const accept = parseAccept(request.headers.get('accept'))
   const prefer = parsePrefer(request.headers.get('prefer'))
   const readOnly = method === 'GET' || method === 'HEAD'
-  const payload = readOnly ? undefined : await readJson(request, target.kind === 'table' && method !== 'DELETE')
+  const payload = readOnly
+    ? undefined
+    : await readJson(request, target.kind === 'table' && method !== 'DELETE')
   if (target.kind === 'table' && !isIdentifier(target.name)) {
-    throw restError(404, 'PGRST205', `Could not find the table 'public.${target.name}' in the schema cache`)
+    throw restError(
+      404,
+      'PGRST205',
+      `Could not find the table 'public.${target.name}' in the schema cache`,
+    )
   }
   const outcome = await database.transaction(async (tx): Promise<Outcome> => {
     if (readOnly) await tx.query('set transaction read only')
     await applyRequestContext(tx, auth, request, target.path)
     if (target.kind === 'rpc') {
       if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
-      return callFunction({ tx, name: target.name, method, url, headers: request.headers, payload, accept, prefer })
+      return callFunction({
+        tx,
+        name: target.name,
+        method,
+        url,
+        headers: request.headers,
+        payload,
+        accept,
+        prefer,
+      })
     }
     const table = await findTable(tx, target.name)
     const plan = parseQuery(url.searchParams)
@@ -112,7 +137,9 @@ function callFunctionNotFound(name: string): never {
  * one transaction as the JWT's role, so grants and row-level security decide what it sees.
  * Never throws: every failure becomes a PostgREST error response.
  */
-export function createRestHandler(options: { database: Database }): (request: Request) => Promise<Response> {
+export function createRestHandler(options: {
+  database: Database
+}): (request: Request) => Promise<Response> {
   return async (request) => {
     let authenticated = false
     try {

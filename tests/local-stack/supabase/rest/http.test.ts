@@ -48,7 +48,11 @@ describe('over HTTP', () => {
     const supabase = createClient(url, LOCAL_SERVICE_ROLE_KEY, { auth: { persistSession: false } })
     const insert = await supabase
       .from('webhook_events')
-      .insert({ provider: 'stripe', event_id: 'evt_http', event_type: 'checkout.session.completed' })
+      .insert({
+        provider: 'stripe',
+        event_id: 'evt_http',
+        event_type: 'checkout.session.completed',
+      })
       .select('event_id')
       .single()
     expect(insert).toMatchObject({ status: 201, data: { event_id: 'evt_http' }, error: null })

@@ -40,13 +40,22 @@ export interface Accept {
 }
 
 function nonNegativeInteger(value: string, name: string) {
-  if (!/^\d+$/.test(value)) throw parseError(`"failed to parse ${name} parameter (${value})"`, 'Expected an integer')
+  if (!/^\d+$/.test(value))
+    throw parseError(`"failed to parse ${name} parameter (${value})"`, 'Expected an integer')
   return Number(value)
 }
 
 /** Parses the query string; `skip` holds names that are not filters (RPC arguments). */
-export function parseQuery(params: URLSearchParams, skip: ReadonlySet<string> = new Set()): QueryPlan {
-  const plan: QueryPlan = { select: parseSelect(params.get('select')), where: [], order: [], offset: 0 }
+export function parseQuery(
+  params: URLSearchParams,
+  skip: ReadonlySet<string> = new Set(),
+): QueryPlan {
+  const plan: QueryPlan = {
+    select: parseSelect(params.get('select')),
+    where: [],
+    order: [],
+    offset: 0,
+  }
   for (const [key, value] of params) {
     if (key === 'select' || skip.has(key)) continue
     if (key === 'order') plan.order.push(...parseOrder(value))
@@ -74,7 +83,12 @@ export function applyRangeHeader(plan: QueryPlan, header: string | null) {
   const from = Number(match[1])
   const to = match[2] === '' ? undefined : Number(match[2])
   if (to !== undefined && to < from) {
-    throw restError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary')
+    throw restError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'The lower boundary must be lower than or equal to the upper boundary',
+    )
   }
   const start = Math.max(from, plan.offset)
   const ends = [to, plan.limit === undefined ? undefined : plan.offset + plan.limit - 1]
@@ -85,16 +99,30 @@ export function applyRangeHeader(plan: QueryPlan, header: string | null) {
 
 /** Parses `Prefer: a=b, c=d` (several headers are joined with commas by Headers). */
 export function parsePrefer(header: string | null): Preferences {
-  const preferences: Preferences = { return: 'minimal', count: false, missingDefault: false, applied: [] }
+  const preferences: Preferences = {
+    return: 'minimal',
+    count: false,
+    missingDefault: false,
+    applied: [],
+  }
   for (const token of (header ?? '').split(',')) {
-    const [key, value = ''] = token.trim().split('=').map((part) => part.trim())
-    if (key === 'return' && (value === 'minimal' || value === 'representation' || value === 'headers-only')) {
+    const [key, value = ''] = token
+      .trim()
+      .split('=')
+      .map((part) => part.trim())
+    if (
+      key === 'return' &&
+      (value === 'minimal' || value === 'representation' || value === 'headers-only')
+    ) {
       preferences.return = value
       preferences.applied.push(`return=${value}`)
     } else if (key === 'count' && ['exact', 'planned', 'estimated'].includes(value)) {
       preferences.count = true
       preferences.applied.push(`count=${value}`)
-    } else if (key === 'resolution' && (value === 'merge-duplicates' || value === 'ignore-duplicates')) {
+    } else if (
+      key === 'resolution' &&
+      (value === 'merge-duplicates' || value === 'ignore-duplicates')
+    ) {
       preferences.resolution = value
       preferences.applied.push(`resolution=${value}`)
     } else if (key === 'missing' && value === 'default') {
@@ -114,7 +142,8 @@ export function parsePrefer(header: string | null): Preferences {
   return preferences
 }
 
-const SUPPORTED_ACCEPT = /^(\*\/\*|application\/\*|application\/json|application\/vnd\.pgrst\.(object|array)\+json)$/
+const SUPPORTED_ACCEPT =
+  /^(\*\/\*|application\/\*|application\/json|application\/vnd\.pgrst\.(object|array)\+json)$/
 
 /** Parses Accept; anything but JSON (array or object) is PostgREST's 406. */
 export function parseAccept(header: string | null): Accept {
@@ -124,7 +153,8 @@ export function parseAccept(header: string | null): Accept {
     if (!SUPPORTED_ACCEPT.test(type)) continue
     return {
       singular: type === 'application/vnd.pgrst.object+json',
-      stripNulls: type.startsWith('application/vnd.pgrst.') && parameters.includes('nulls=stripped'),
+      stripNulls:
+        type.startsWith('application/vnd.pgrst.') && parameters.includes('nulls=stripped'),
     }
   }
   throw restError(406, 'PGRST107', `None of these media types are available: ${header}`)
@@ -135,5 +165,11 @@ export function checkProfile(headers: Headers, method: string) {
   const name = ['GET', 'HEAD'].includes(method) ? 'accept-profile' : 'content-profile'
   const profile = headers.get(name)
   if (profile === null || profile === 'public') return
-  throw restError(406, 'PGRST106', `Invalid schema: ${profile}`, null, 'Only the following schemas are exposed: public')
+  throw restError(
+    406,
+    'PGRST106',
+    `Invalid schema: ${profile}`,
+    null,
+    'Only the following schemas are exposed: public',
+  )
 }

@@ -39,7 +39,9 @@ export function readOutcome(
     )
   }
   const status = total !== undefined && row.page_total < total ? 206 : 200
-  const headers: Record<string, string> = { 'Content-Range': contentRange(offset, row.page_total, total) }
+  const headers: Record<string, string> = {
+    'Content-Range': contentRange(offset, row.page_total, total),
+  }
   if (applied.length) headers['Preference-Applied'] = applied.join(', ')
   return { status, body: row.body, headers }
 }
@@ -53,7 +55,8 @@ function contentType(accept: Accept) {
 /** Builds the Response; HEAD and 204 never carry a body. */
 export function toResponse(method: string, accept: Accept, outcome: Outcome): Response {
   const headers = new Headers(outcome.headers)
-  if (outcome.body !== null && outcome.status !== 204) headers.set('Content-Type', contentType(accept))
+  if (outcome.body !== null && outcome.status !== 204)
+    headers.set('Content-Type', contentType(accept))
   const body = method === 'HEAD' || outcome.status === 204 ? null : outcome.body
   return new Response(body, { status: outcome.status, headers })
 }

@@ -44,9 +44,14 @@ describe('row-level security through real policies', () => {
       expect(error).toBeNull()
       expect(data).toEqual([{ user_id: alice.id }])
     }
-    const { count } = await alice.client.from('payment_history').select('*', { count: 'exact', head: true })
+    const { count } = await alice.client
+      .from('payment_history')
+      .select('*', { count: 'exact', head: true })
     expect(count).toBe(1)
-    const invoices = await alice.client.from('payment_history').select('stripe_invoice_id').eq('user_id', bob.id)
+    const invoices = await alice.client
+      .from('payment_history')
+      .select('stripe_invoice_id')
+      .eq('user_id', bob.id)
     expect(invoices.data).toEqual([])
   })
 
@@ -58,10 +63,19 @@ describe('row-level security through real policies', () => {
   it('a user cannot insert a subscription: 403 42501 and no row', async () => {
     const { error, status } = await alice.client
       .from('user_subscriptions')
-      .upsert({ user_id: alice.id, status: 'active', plan_name: 'free-upgrade' }, { onConflict: 'user_id' })
+      .upsert(
+        { user_id: alice.id, status: 'active', plan_name: 'free-upgrade' },
+        { onConflict: 'user_id' },
+      )
     expect(status).toBe(403)
-    expect(error).toMatchObject({ code: '42501', message: 'permission denied for table user_subscriptions' })
-    const { rows } = await db.query('select plan_name from public.user_subscriptions where user_id = $1', [alice.id])
+    expect(error).toMatchObject({
+      code: '42501',
+      message: 'permission denied for table user_subscriptions',
+    })
+    const { rows } = await db.query(
+      'select plan_name from public.user_subscriptions where user_id = $1',
+      [alice.id],
+    )
     expect(rows).toEqual([{ plan_name: null }])
   })
 
@@ -74,10 +88,17 @@ describe('row-level security through real policies', () => {
       .single()
     expect(own.error).toBeNull()
     expect(own.data).toEqual({ user_id: alice.id, display_name: 'Alice' })
-    const other = await alice.client.from('user_profiles').update({ display_name: 'pwned' }).eq('user_id', bob.id).select()
+    const other = await alice.client
+      .from('user_profiles')
+      .update({ display_name: 'pwned' })
+      .eq('user_id', bob.id)
+      .select()
     expect(other.error).toBeNull()
     expect(other.data).toEqual([])
-    const { rows } = await db.query('select display_name from public.user_profiles where user_id = $1', [bob.id])
+    const { rows } = await db.query(
+      'select display_name from public.user_profiles where user_id = $1',
+      [bob.id],
+    )
     expect(rows).toEqual([{ display_name: null }])
   })
 
@@ -86,7 +107,10 @@ describe('row-level security through real policies', () => {
     expect(subscriptions).toMatchObject({ data: [], error: null, status: 200 })
     const profiles = await kit.anon.from('user_profiles').select('*')
     expect(profiles.status).toBe(401)
-    expect(profiles.error).toMatchObject({ code: '42501', message: 'permission denied for table user_profiles' })
+    expect(profiles.error).toMatchObject({
+      code: '42501',
+      message: 'permission denied for table user_profiles',
+    })
   })
 })
 
@@ -95,7 +119,10 @@ describe('JWT', () => {
     const forged = await new SignJWT({ role: 'service_role' })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode(`${LOCAL_JWT_SECRET}-not`))
-    const { error, status } = await kit.client(LOCAL_ANON_KEY, forged).from('user_subscriptions').select('*')
+    const { error, status } = await kit
+      .client(LOCAL_ANON_KEY, forged)
+      .from('user_subscriptions')
+      .select('*')
     expect(status).toBe(401)
     expect(error).toMatchObject({ code: 'PGRST301', details: null, hint: null })
   })
@@ -107,23 +134,34 @@ describe('JWT', () => {
     })
     expect(response.status).toBe(401)
     expect(response.headers.get('www-authenticate')).toContain('invalid_token')
-    expect(await response.json()).toEqual({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' })
+    expect(await response.json()).toEqual({
+      code: 'PGRST303',
+      details: null,
+      hint: null,
+      message: 'JWT expired',
+    })
   })
 
   it('rejects a malformed token and roles other than the API roles', async () => {
-    const malformed = await kit.raw('/rest/v1/user_subscriptions', { headers: { Authorization: 'Bearer abc' } })
+    const malformed = await kit.raw('/rest/v1/user_subscriptions', {
+      headers: { Authorization: 'Bearer abc' },
+    })
     expect(malformed.status).toBe(401)
     expect((await malformed.json()).code).toBe('PGRST301')
     const postgres = await new SignJWT({ role: 'postgres' })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode(LOCAL_JWT_SECRET))
-    const superuser = await kit.raw('/rest/v1/user_subscriptions', { headers: { Authorization: `Bearer ${postgres}` } })
+    const superuser = await kit.raw('/rest/v1/user_subscriptions', {
+      headers: { Authorization: `Bearer ${postgres}` },
+    })
     expect(superuser.status).toBe(403)
     expect((await superuser.json()).message).toBe('permission denied to set role "postgres"')
   })
 
   it('treats a request without any key as anon', async () => {
-    const response = await kit.handler(new Request('http://127.0.0.1/rest/v1/user_subscriptions?select=*'))
+    const response = await kit.handler(
+      new Request('http://127.0.0.1/rest/v1/user_subscriptions?select=*'),
+    )
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual([])
   })

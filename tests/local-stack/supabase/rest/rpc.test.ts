@@ -85,9 +85,19 @@ describe('rpc', () => {
     const user = await kit.createUser('rpc@example.com')
     const { data, error } = await user.client.rpc('whoami')
     expect(error).toBeNull()
-    expect(data).toMatchObject({ user: 'authenticated', uid: user.id, role: 'authenticated', method: 'POST', path: '/rpc/whoami' })
+    expect(data).toMatchObject({
+      user: 'authenticated',
+      uid: user.id,
+      role: 'authenticated',
+      method: 'POST',
+      path: '/rpc/whoami',
+    })
     expect(data.client).toMatch(/^supabase-js/)
-    expect((await kit.anon.rpc('whoami')).data).toMatchObject({ user: 'anon', uid: null, role: 'anon' })
+    expect((await kit.anon.rpc('whoami')).data).toMatchObject({
+      user: 'anon',
+      uid: null,
+      role: 'anon',
+    })
   })
 
   it('unknown function or argument is 404 PGRST202', async () => {
@@ -106,7 +116,12 @@ describe('rpc', () => {
   it('maps raised errors: P0001 → 400, PTxyz → xyz, bad input → 400', async () => {
     const raised = await kit.anon.rpc('fail', { status: 'P0001' })
     expect(raised.status).toBe(400)
-    expect(raised.error).toEqual({ code: 'P0001', details: null, hint: 'try again', message: 'nope: P0001' })
+    expect(raised.error).toEqual({
+      code: 'P0001',
+      details: null,
+      hint: 'try again',
+      message: 'nope: P0001',
+    })
     expect((await kit.anon.rpc('fail', { status: 'PT402' })).status).toBe(402)
     const badInput = await kit.anon.rpc('add_them', { a: 'x', b: 1 })
     expect(badInput.status).toBe(400)

@@ -19,7 +19,18 @@ export interface RpcRequest {
   prefer: Preferences
 }
 
-const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict', 'and', 'or', 'not.and', 'not.or'])
+const RESERVED = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'columns',
+  'on_conflict',
+  'and',
+  'or',
+  'not.and',
+  'not.or',
+])
 
 function argumentsOf(request: RpcRequest): { args: Record<string, unknown>; strict: boolean } {
   if (request.method === 'POST') {
@@ -76,7 +87,12 @@ export async function callFunction(request: RpcRequest): Promise<Outcome> {
   const { rows } = await tx.query<BodyRow>(wrapBody(source, shape, value), params.values)
   let total: number | undefined
   if (prefer.count) {
-    total = (await tx.query<{ total: number }>(`select count(*)::int as total${from}${where}`, params.values)).rows[0].total
+    total = (
+      await tx.query<{ total: number }>(
+        `select count(*)::int as total${from}${where}`,
+        params.values,
+      )
+    ).rows[0].total
   }
   const applied = prefer.applied.filter((preference) => preference.startsWith('count='))
   return readOutcome(rows[0], plan.offset, accept, total, applied)

@@ -35,7 +35,11 @@ export async function findTable(db: Queryable, name: string): Promise<TableInfo>
     [name],
   )
   if (rows.length === 0) {
-    throw restError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`)
+    throw restError(
+      404,
+      'PGRST205',
+      `Could not find the table 'public.${name}' in the schema cache`,
+    )
   }
   return { name, columns: rows[0].columns, primaryKey: rows[0].primary_key }
 }
@@ -64,7 +68,11 @@ async function functionOverloads(db: Queryable, name: string): Promise<FunctionI
   )
   return rows.map((row) => {
     const inputs = row.arg_types
-      .map((type, index) => ({ type, name: row.arg_names?.[index] ?? '', mode: row.arg_modes?.[index] ?? 'i' }))
+      .map((type, index) => ({
+        type,
+        name: row.arg_names?.[index] ?? '',
+        mode: row.arg_modes?.[index] ?? 'i',
+      }))
       .filter((arg) => arg.mode === 'i' || arg.mode === 'b' || arg.mode === 'v')
       .map(({ name: argName, type }) => ({ name: argName, type }))
     return {
@@ -90,12 +98,19 @@ export async function findFunction(db: Queryable, name: string, keys: string[], 
     const argNames = keys.filter((key) => names.includes(key))
     if (strict && argNames.length !== keys.length) return []
     const required = names.slice(0, names.length - fn.defaults)
-    return required.every((arg) => argNames.includes(arg)) ? [{ fn, wholeBody: false, argNames }] : []
+    return required.every((arg) => argNames.includes(arg))
+      ? [{ fn, wholeBody: false, argNames }]
+      : []
   })
-  candidates.sort((a, b) => b.argNames.length - a.argNames.length || a.fn.inputs.length - b.fn.inputs.length)
+  candidates.sort(
+    (a, b) => b.argNames.length - a.argNames.length || a.fn.inputs.length - b.fn.inputs.length,
+  )
   if (candidates[0]) return candidates[0]
   const jsonOverload = overloads.find(
-    (fn) => fn.inputs.length === 1 && fn.inputs[0].name === '' && ['json', 'jsonb'].includes(fn.inputs[0].type),
+    (fn) =>
+      fn.inputs.length === 1 &&
+      fn.inputs[0].name === '' &&
+      ['json', 'jsonb'].includes(fn.inputs[0].type),
   )
   if (jsonOverload && strict) return { fn: jsonOverload, wholeBody: true, argNames: [] }
   const sorted = [...keys].sort()

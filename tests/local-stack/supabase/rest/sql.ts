@@ -19,7 +19,8 @@ export function quote(name: string) {
 /** `"rel"."col"->'key'->>0` (keys are validated to [A-Za-z0-9_]). */
 export function renderField(relation: string, field: Field) {
   let sql = `${quote(relation)}.${quote(field.column)}`
-  for (const step of field.path) sql += `${step.arrow}${typeof step.key === 'number' ? step.key : `'${step.key}'`}`
+  for (const step of field.path)
+    sql += `${step.arrow}${typeof step.key === 'number' ? step.key : `'${step.key}'`}`
   return sql
 }
 
@@ -77,15 +78,21 @@ const IS: Record<string, string> = {
 
 function renderCondition(relation: string, condition: Condition, params: Params): string {
   if (condition.kind === 'logic') {
-    const joined = condition.children.map((child) => renderCondition(relation, child, params)).join(` ${condition.op} `)
+    const joined = condition.children
+      .map((child) => renderCondition(relation, child, params))
+      .join(` ${condition.op} `)
     return condition.negate ? `not (${joined})` : `(${joined})`
   }
   const field = renderField(relation, condition.field)
   const { op, value } = condition
-  const pattern = (text: string) => (op === 'like' || op === 'ilike' ? text.replace(/\*/g, '%') : text)
+  const pattern = (text: string) =>
+    op === 'like' || op === 'ilike' ? text.replace(/\*/g, '%') : text
   let sql: string
   if (Array.isArray(value)) {
-    sql = value.length === 0 ? 'false' : `${field} in (${value.map((item) => params.add(item)).join(', ')})`
+    sql =
+      value.length === 0
+        ? 'false'
+        : `${field} in (${value.map((item) => params.add(item)).join(', ')})`
   } else if (op === 'is') {
     sql = `${field} ${IS[value]}`
   } else if (op in TS_QUERY) {
@@ -137,6 +144,9 @@ export function wrapBody(source: string, accept: Accept, value = 'pgrst_t') {
 /** Rejects write options that only make sense with a limit on reads. */
 export function assertNoPaging(plan: QueryPlan) {
   if (plan.limit !== undefined || plan.offset > 0) {
-    throw parseError('"limit and offset on writes"', 'limit/offset on writes are not supported by the local PostgREST emulator')
+    throw parseError(
+      '"limit and offset on writes"',
+      'limit/offset on writes are not supported by the local PostgREST emulator',
+    )
   }
 }

@@ -3,7 +3,15 @@ import { restError, singularityError } from './errors'
 import type { Accept, Preferences, QueryPlan } from './request'
 import { contentRange, readOutcome, type BodyRow, type Outcome } from './response'
 import type { TableInfo } from './schema'
-import { Params, assertNoPaging, quote, renderPaging, renderSelect, renderWhere, wrapBody } from './sql'
+import {
+  Params,
+  assertNoPaging,
+  quote,
+  renderPaging,
+  renderSelect,
+  renderWhere,
+  wrapBody,
+} from './sql'
 
 /** Everything a statement on one table needs. */
 export interface TableRequest {
@@ -17,7 +25,13 @@ export interface TableRequest {
 const target = (table: TableInfo) => `public.${quote(table.name)}`
 
 /** GET/HEAD: the rows RLS lets the role see, plus an exact count when asked. */
-export async function readRows({ tx, table, plan, accept, prefer }: TableRequest): Promise<Outcome> {
+export async function readRows({
+  tx,
+  table,
+  plan,
+  accept,
+  prefer,
+}: TableRequest): Promise<Outcome> {
   const params = new Params()
   const where = renderWhere(table.name, plan.where, params)
   const source = `select ${renderSelect(table.name, plan.select)} from ${target(table)}${where}${renderPaging(table.name, plan)}`
@@ -35,18 +49,28 @@ export async function readRows({ tx, table, plan, accept, prefer }: TableRequest
 }
 
 function unknownColumn(table: TableInfo, column: string) {
-  return restError(400, 'PGRST204', `Could not find the '${column}' column of '${table.name}' in the schema cache`)
+  return restError(
+    400,
+    'PGRST204',
+    `Could not find the '${column}' column of '${table.name}' in the schema cache`,
+  )
 }
 
 function checkColumns(table: TableInfo, columns: string[]) {
-  for (const column of columns) if (!table.columns.includes(column)) throw unknownColumn(table, column)
+  for (const column of columns)
+    if (!table.columns.includes(column)) throw unknownColumn(table, column)
 }
 
 /**
  * Runs `<mutation> returning …` (null: nothing to do) and answers like PostgREST; the
  * singular and max-affected checks throw, which rolls the transaction back.
  */
-async function mutate(request: TableRequest, mutation: string | null, params: Params, created: boolean): Promise<Outcome> {
+async function mutate(
+  request: TableRequest,
+  mutation: string | null,
+  params: Params,
+  created: boolean,
+): Promise<Outcome> {
   const { tx, table, plan, accept, prefer } = request
   const returning =
     prefer.return === 'representation'
@@ -60,15 +84,24 @@ async function mutate(request: TableRequest, mutation: string | null, params: Pa
   const { body, page_total: affected } = row
   if (accept.singular && affected !== 1) throw singularityError(affected)
   if (prefer.maxAffected !== undefined && affected > prefer.maxAffected) {
-    throw restError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`)
+    throw restError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${affected} rows`,
+    )
   }
-  const headers: Record<string, string> = { 'Content-Range': contentRange(0, 0, prefer.count ? affected : undefined) }
+  const headers: Record<string, string> = {
+    'Content-Range': contentRange(0, 0, prefer.count ? affected : undefined),
+  }
   if (prefer.applied.length) headers['Preference-Applied'] = prefer.applied.join(', ')
   if (prefer.return === 'representation') return { status: created ? 201 : 200, body, headers }
   if (created && prefer.return === 'headers-only' && affected === 1 && table.primaryKey.length) {
     const row = (JSON.parse(body) as Record<string, unknown>[] | Record<string, unknown>) ?? {}
     const values = Array.isArray(row) ? row[0] : row
-    const query = table.primaryKey.map((column) => `${column}=eq.${encodeURIComponent(String(values[column]))}`)
+    const query = table.primaryKey.map(
+      (column) => `${column}=eq.${encodeURIComponent(String(values[column]))}`,
+    )
     headers.Location = `/${table.name}?${query.join('&')}`
   }
   return { status: created ? 201 : 204, body: null, headers }
@@ -89,7 +122,13 @@ export async function insertRows(request: TableRequest, payload: unknown): Promi
   const params = new Params()
   let insert: string
   if (columns.length === 0) {
-    if (objects.length > 1) throw restError(400, 'PGRST102', 'Empty or invalid json', 'Cannot insert several rows without columns')
+    if (objects.length > 1)
+      throw restError(
+        400,
+        'PGRST102',
+        'Empty or invalid json',
+        'Cannot insert several rows without columns',
+      )
     insert = `insert into ${target(table)} default values`
   } else {
     const tuples = objects.map((row) => {
@@ -107,10 +146,12 @@ export async function insertRows(request: TableRequest, payload: unknown): Promi
 function conflictClause(table: TableInfo, plan: QueryPlan, prefer: Preferences, columns: string[]) {
   if (!prefer.resolution) return ''
   const keys = plan.onConflict ?? table.primaryKey
-  if (keys.length === 0) throw restError(400, 'PGRST100', `Table '${table.name}' has no primary key; pass on_conflict`)
+  if (keys.length === 0)
+    throw restError(400, 'PGRST100', `Table '${table.name}' has no primary key; pass on_conflict`)
   checkColumns(table, keys)
   const conflict = ` on conflict (${keys.map(quote).join(', ')})`
-  if (prefer.resolution === 'ignore-duplicates' || columns.length === 0) return `${conflict} do nothing`
+  if (prefer.resolution === 'ignore-duplicates' || columns.length === 0)
+    return `${conflict} do nothing`
   return `${conflict} do update set ${columns.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`
 }
 

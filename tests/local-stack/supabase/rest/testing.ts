@@ -13,7 +13,9 @@ export function restTestKit(db: Database) {
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => handler(new Request(input, init))
 
   function client(key: string, accessToken?: string) {
-    const headers: Record<string, string> = accessToken ? { Authorization: `Bearer ${accessToken}` } : {}
+    const headers: Record<string, string> = accessToken
+      ? { Authorization: `Bearer ${accessToken}` }
+      : {}
     return createClient(TEST_URL, key, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       global: { fetch, headers },
@@ -38,7 +40,10 @@ export function restTestKit(db: Database) {
   /** Inserts a user into auth.users (the trigger creates its profile) and returns a client as them. */
   async function createUser(email: string) {
     const id = randomUUID()
-    await db.query('insert into auth.users (id, email, email_confirmed_at) values ($1, $2, now())', [id, email])
+    await db.query(
+      'insert into auth.users (id, email, email_confirmed_at) values ($1, $2, now())',
+      [id, email],
+    )
     const token = await userToken(id, email)
     return { id, email, token, client: client(LOCAL_ANON_KEY, token) }
   }

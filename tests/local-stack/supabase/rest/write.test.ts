@@ -73,10 +73,14 @@ describe('insert', () => {
       { stripe_price_id: 'price_a', active: false },
       { stripe_price_id: 'price_b', active: true },
     ])
-    const withNulls = await kit.service.from('stripe_products').insert([product('price_c', { active: false }), product('price_d')])
+    const withNulls = await kit.service
+      .from('stripe_products')
+      .insert([product('price_c', { active: false }), product('price_d')])
     expect(withNulls.status).toBe(400)
     expect(withNulls.error?.code).toBe('23502')
-    const { rows } = await db.query(`select 1 from public.stripe_products where stripe_price_id in ('price_c', 'price_d')`)
+    const { rows } = await db.query(
+      `select 1 from public.stripe_products where stripe_price_id in ('price_c', 'price_d')`,
+    )
     expect(rows).toHaveLength(0)
   })
 
@@ -85,10 +89,16 @@ describe('insert', () => {
       { provider: 'stripe', event_id: 'evt_single_1', event_type: 'x' },
       { provider: 'stripe', event_id: 'evt_single_2', event_type: 'x' },
     ]
-    const { error, status } = await kit.service.from('webhook_events').insert(events).select().single()
+    const { error, status } = await kit.service
+      .from('webhook_events')
+      .insert(events)
+      .select()
+      .single()
     expect(status).toBe(406)
     expect(error?.details).toBe('The result contains 2 rows')
-    const { rows } = await db.query(`select 1 from public.webhook_events where event_id like 'evt_single_%'`)
+    const { rows } = await db.query(
+      `select 1 from public.webhook_events where event_id like 'evt_single_%'`,
+    )
     expect(rows).toHaveLength(0)
   })
 
@@ -99,7 +109,9 @@ describe('insert', () => {
       body: JSON.stringify({ provider: 'polar', event_id: 'evt_loc', event_type: 'x' }),
     })
     expect(response.status).toBe(201)
-    expect(response.headers.get('location')).toBe('/webhook_events?provider=eq.polar&event_id=eq.evt_loc')
+    expect(response.headers.get('location')).toBe(
+      '/webhook_events?provider=eq.polar&event_id=eq.evt_loc',
+    )
     expect(await response.text()).toBe('')
   })
 })
@@ -108,7 +120,10 @@ describe('upsert', () => {
   it('merges on on_conflict, updating only the columns sent', async () => {
     const first = await kit.service
       .from('user_subscriptions')
-      .upsert({ user_id: userId, status: 'active', plan_name: 'starter' }, { onConflict: 'user_id' })
+      .upsert(
+        { user_id: userId, status: 'active', plan_name: 'starter' },
+        { onConflict: 'user_id' },
+      )
     expect(first.error).toBeNull()
     const second = await kit.service
       .from('user_subscriptions')
@@ -128,7 +143,9 @@ describe('upsert', () => {
       .select('event_type')
     expect(error).toBeNull()
     expect(data).toEqual([])
-    const { rows } = await db.query(`select event_type from public.webhook_events where event_id = 'evt_dup'`)
+    const { rows } = await db.query(
+      `select event_type from public.webhook_events where event_id = 'evt_dup'`,
+    )
     expect(rows).toEqual([{ event_type: 'first' }])
   })
 })
@@ -137,7 +154,9 @@ describe('update and delete', () => {
   const event = (id: string) => ({ provider: 'polar', event_id: id, event_type: 'old' })
 
   it('updates the filtered rows and returns them', async () => {
-    await kit.service.from('webhook_events').insert([event('evt_u1'), event('evt_u2'), event('evt_u3')])
+    await kit.service
+      .from('webhook_events')
+      .insert([event('evt_u1'), event('evt_u2'), event('evt_u3')])
     const { data, error, status } = await kit.service
       .from('webhook_events')
       .update({ event_type: 'new' })
@@ -150,19 +169,30 @@ describe('update and delete', () => {
       { event_id: 'evt_u1', event_type: 'new' },
       { event_id: 'evt_u2', event_type: 'new' },
     ])
-    const { rows } = await db.query(`select event_type from public.webhook_events where event_id = 'evt_u3'`)
+    const { rows } = await db.query(
+      `select event_type from public.webhook_events where event_id = 'evt_u3'`,
+    )
     expect(rows).toEqual([{ event_type: 'old' }])
-    const minimal = await kit.service.from('webhook_events').update({ event_type: 'x' }).eq('event_id', 'evt_u3')
+    const minimal = await kit.service
+      .from('webhook_events')
+      .update({ event_type: 'x' })
+      .eq('event_id', 'evt_u3')
     expect(minimal.status).toBe(204)
   })
 
   it('deletes the filtered rows and returns them', async () => {
     await kit.service.from('webhook_events').insert([event('evt_d1'), event('evt_d2')])
-    const { data, error, status } = await kit.service.from('webhook_events').delete().eq('event_id', 'evt_d1').select('event_id')
+    const { data, error, status } = await kit.service
+      .from('webhook_events')
+      .delete()
+      .eq('event_id', 'evt_d1')
+      .select('event_id')
     expect(error).toBeNull()
     expect(status).toBe(200)
     expect(data).toEqual([{ event_id: 'evt_d1' }])
-    const { rows } = await db.query(`select event_id from public.webhook_events where event_id in ('evt_d1', 'evt_d2')`)
+    const { rows } = await db.query(
+      `select event_id from public.webhook_events where event_id in ('evt_d1', 'evt_d2')`,
+    )
     expect(rows).toEqual([{ event_id: 'evt_d2' }])
   })
 
@@ -190,11 +220,21 @@ describe('errors', () => {
   })
 
   it('foreign key is 409 23503, check violation 400 23514', async () => {
-    const payment = { provider: 'stripe', stripe_invoice_id: 'in_1', amount: 100, currency: 'usd', status: 'paid' }
-    const fk = await kit.service.from('payment_history').insert({ ...payment, user_id: '00000000-0000-0000-0000-000000000000' })
+    const payment = {
+      provider: 'stripe',
+      stripe_invoice_id: 'in_1',
+      amount: 100,
+      currency: 'usd',
+      status: 'paid',
+    }
+    const fk = await kit.service
+      .from('payment_history')
+      .insert({ ...payment, user_id: '00000000-0000-0000-0000-000000000000' })
     expect(fk.status).toBe(409)
     expect(fk.error?.code).toBe('23503')
-    const check = await kit.service.from('payment_history').insert({ ...payment, user_id: userId, currency: 'USD' })
+    const check = await kit.service
+      .from('payment_history')
+      .insert({ ...payment, user_id: userId, currency: 'USD' })
     expect(check.status).toBe(400)
     expect(check.error?.code).toBe('23514')
     const uuid = await kit.service.from('payment_history').select('id').eq('user_id', 'not-a-uuid')
@@ -216,10 +256,15 @@ describe('errors', () => {
   it('unknown columns are 400 (42703 when reading, PGRST204 when writing)', async () => {
     const select = await kit.service.from('webhook_events').select('nope')
     expect(select.status).toBe(400)
-    expect(select.error).toMatchObject({ code: '42703', message: 'column webhook_events.nope does not exist' })
+    expect(select.error).toMatchObject({
+      code: '42703',
+      message: 'column webhook_events.nope does not exist',
+    })
     const filter = await kit.service.from('webhook_events').select('*').eq('nope', 1)
     expect(filter.error?.code).toBe('42703')
-    const insert = await kit.service.from('webhook_events').insert({ provider: 'stripe', event_id: 'e', event_type: 'x', nope: 1 })
+    const insert = await kit.service
+      .from('webhook_events')
+      .insert({ provider: 'stripe', event_id: 'e', event_type: 'x', nope: 1 })
     expect(insert.status).toBe(400)
     expect(insert.error).toMatchObject({
       code: 'PGRST204',
@@ -234,6 +279,11 @@ describe('errors', () => {
       body: '{"provider":',
     })
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' })
+    expect(await response.json()).toEqual({
+      code: 'PGRST102',
+      details: null,
+      hint: null,
+      message: 'Empty or invalid json',
+    })
   })
 })

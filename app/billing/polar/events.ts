@@ -1,0 +1,162 @@
+import { z } from 'zod'
+import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+
+/**
+ * Pure mapping of Polar webhook payloads (snake_case wire format) to rows. Schemas name
+ * only the fields we read and let the rest through.
+ */
+
+const metadata = z.record(z.string(), z.unknown()).nullable().optional()
+const date = z.string().nullable().optional()
+
+const CustomerSchema = z
+  .object({ id: z.string(), external_id: z.string().nullable().optional(), metadata })
+  .loose()
+
+const ProductSchema = z.object({ id: z.string(), name: z.string().nullable().optional() }).loose()
+
+export const PolarSubscriptionSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    customer_id: z.string(),
+    product_id: z.string(),
+    recurring_interval: z.string().nullable().optional(),
+    current_period_start: date,
+    current_period_end: date,
+    cancel_at_period_end: z.boolean().nullable().optional(),
+    canceled_at: date,
+    ends_at: date,
+    ended_at: date,
+    metadata,
+    customer: CustomerSchema.nullable().optional(),
+    product: ProductSchema.nullable().optional(),
+  })
+  .loose()
+export type PolarSubscription = z.infer<typeof PolarSubscriptionSchema>
+
+export const PolarOrderSchema = z
+  .object({
+    id: z.string(),
+    created_at: z.string(),
+    status: z.string().optional(),
+    net_amount: z.number().int(),
+    refunded_amount: z.number().int().nullable().optional(),
+    currency: z.string(),
+    subscription_id: z.string().nullable().optional(),
+    customer_id: z.string().nullable().optional(),
+    is_invoice_generated: z.boolean().nullable().optional(),
+    metadata,
+    customer: CustomerSchema.nullable().optional(),
+    product: ProductSchema.nullable().optional(),
+  })
+  .loose()
+export type PolarOrder = z.infer<typeof PolarOrderSchema>
+
+export const PolarEnvelopeSchema = z.object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() }).loose()
+
+const stringId = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null)
+
+/**
+ * The user of a Polar subscription or order: the checkout's metadata user_id, else the
+ * customer's metadata user_id, else the customer's external id (set to the user id by our
+ * checkout).
+ */
+export function polarUserId(object: { metadata?: Record<string, unknown> | null; customer?: z.infer<typeof CustomerSchema> | null }) {
+  return (
+    stringId(object.metadata?.user_id) ?? stringId(object.customer?.metadata?.user_id) ?? stringId(object.customer?.external_id)
+  )
+}
+
+export function polarPlanName(product: { name?: string | null } | null | undefined) {
+  return product?.name?.trim() || 'Unknown Plan'
+}
+
+const identity = (subscription: PolarSubscription): Partial<SubscriptionRow> => ({
+  provider: 'polar',
+  polar_customer_id: subscription.customer_id,
+  polar_subscription_id: subscription.id,
+})
+
+/** Columns each subscription event sets (the spec's table "Events", provider B). */
+export function polarSubscriptionFields(type: string, subscription: PolarSubscription): Partial<SubscriptionRow> | null {
+  const cancelAt = subscription.cancel_at_period_end ? (subscription.ends_at ?? subscription.current_period_end ?? null) : null
+  switch (type) {
+    case 'subscription.created':
+      return {
+        ...identity(subscription),
+        polar_product_id: subscription.product_id,
+        plan_name: polarPlanName(subscription.product),
+        status: subscription.status,
+        billing_cycle: subscription.recurring_interval ?? null,
+        current_period_start: subscription.current_period_start ?? null,
+        current_period_end: subscription.current_period_end ?? null,
+        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+      }
+    case 'subscription.updated':
+      return {
+        ...identity(subscription),
+        polar_product_id: subscription.product_id,
+        plan_name: polarPlanName(subscription.product),
+        status: subscription.status,
+        billing_cycle: subscription.recurring_interval ?? null,
+        current_period_start: subscription.current_period_start ?? null,
+        current_period_end: subscription.current_period_end ?? null,
+        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+        cancel_at: cancelAt,
+        canceled_at: subscription.canceled_at ?? null,
+      }
+    case 'subscription.active':
+      return { ...identity(subscription), status: 'active' }
+    case 'subscription.canceled':
+      return {
+        ...identity(subscription),
+        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+        cancel_at: cancelAt ?? subscription.ends_at ?? null,
+        canceled_at: subscription.canceled_at ?? null,
+      }
+    case 'subscription.uncanceled':
+      return { ...identity(subscription), cancel_at_period_end: false, cancel_at: null, canceled_at: null, status: subscription.status }
+    case 'subscription.revoked':
+      return {
+        ...identity(subscription),
+        status: 'canceled',
+        cancel_at_period_end: false,
+        canceled_at: subscription.canceled_at ?? subscription.ended_at ?? new Date().toISOString(),
+      }
+    default:
+      return null
+  }
+}
+
+type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null }
+
+/** The payment_history row of a paid order (spec: net amount, product name + "payment"). */
+export function polarOrderPayment(order: PolarOrder, userId: string | null, invoiceUrl: string | null): NewPayment {
+  return {
+    user_id: userId,
+    provider: 'polar',
+    stripe_invoice_id: null,
+    stripe_payment_intent_id: null,
+    polar_subscription_id: order.subscription_id ?? null,
+    polar_order_id: order.id,
+    amount: order.net_amount,
+    currency: order.currency.toLowerCase(),
+    status: 'succeeded',
+    description: `${order.product?.name?.trim() || 'Subscription'} payment`,
+    invoice_url: invoiceUrl,
+    created_at: order.created_at,
+  }
+}
+
+/** The negative payment_history row of a refunded order. */
+export function polarRefundPayment(order: PolarOrder, userId: string | null, occurredAt: string): NewPayment {
+  const refunded = order.refunded_amount && order.refunded_amount > 0 ? order.refunded_amount : order.net_amount
+  return {
+    ...polarOrderPayment(order, userId, null),
+    amount: -Math.abs(refunded),
+    status: 'refunded',
+    description: `${order.product?.name?.trim() || 'Subscription'} refund`,
+    created_at: occurredAt,
+  }
+}

@@ -1,0 +1,19 @@
+import type { LoaderFunctionArgs } from '@remix-run/node'
+import { getOptionalUser } from '~/auth/session.server'
+import { createPolarPortal } from '~/billing/polar/portal.server'
+import { logger } from '~/lib/logger.server'
+import { jsonNoStore } from '~/lib/responses.server'
+
+// GET /api/portal: a Polar customer portal URL for the signed-in user.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await getOptionalUser(request)
+  if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  try {
+    const outcome = await createPolarPortal(supabase, user.id)
+    if (outcome.kind === 'no-subscription') return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
+    return jsonNoStore({ url: outcome.url }, { status: 200, headers })
+  } catch (error) {
+    logger.error('polar portal failed', { error: String(error), user: user.id })
+    return jsonNoStore({ error: 'Something went wrong' }, { status: 500, headers })
+  }
+}

@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from '@remix-run/node'
+import { handlePolarWebhook } from '~/billing/polar/webhook.server'
+import { methodNotAllowed } from '~/lib/responses.server'
+
+// POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed('POST')
+  return handlePolarWebhook(request)
+}
+
+export function loader() {
+  return methodNotAllowed('POST')
+}

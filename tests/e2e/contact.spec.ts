@@ -1,0 +1,144 @@
+import { expect, test, type Page } from '@playwright/test'
+
+const THANK_YOU = 'Thank you for your message! We will get back to you within one business day.'
+
+const valid = {
+  'First name': 'Ada',
+  'Last name': 'Lovelace',
+  Email: 'ada@example.com',
+  Company: 'Analytical Engines',
+  Message: 'I would like to hear more about the Pro plan.',
+}
+
+async function fillForm(page: Page, values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) {
+    await page.getByRole('textbox', { name: label }).fill(value)
+  }
+}
+
+async function expectThankYou(page: Page) {
+  const status = page.getByRole('status')
+  await expect(status.getByRole('heading', { name: 'Message sent' })).toBeVisible()
+  await expect(status).toContainText(THANK_YOU)
+  await expect(page.getByRole('button', { name: 'Send message' })).toHaveCount(0)
+}
+
+async function expectFieldError(page: Page, label: string, message: string) {
+  const field = page.getByRole('textbox', { name: label })
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(field).toHaveAccessibleDescription(message)
+  await expect(page.getByText(message)).toBeVisible()
+}
+
+test.describe('contact form with JavaScript on', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/contact')
+    await expect(page.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
+    // conform marks the form noValidate once hydrated: from here on JavaScript handles it.
+    await expect(page.locator('form#contact')).toHaveAttribute('novalidate', '')
+  })
+
+  test('sends without a full page load, showing the pending state, then thanks', async ({
+    page,
+  }) => {
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.evaluate(() => Object.assign(window, { contactPageMarker: true }))
+    // Hold the submission briefly so the pending state can be seen.
+    await page.route('**/contact.data*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await route.continue()
+    })
+    await fillForm(page, valid)
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByRole('button', { name: 'Sending…' })).toBeDisabled()
+    await expectThankYou(page)
+    expect(await page.evaluate(() => 'contactPageMarker' in window)).toBe(true)
+    await page.getByRole('link', { name: 'Send another message' }).click()
+    await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('')
+    expect(errors).toEqual([])
+  })
+
+  test('shows a bad field’s error next to it and clears it once fixed', async ({ page }) => {
+    await fillForm(page, { ...valid, 'First name': 'A', Email: 'not-an-email' })
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expectFieldError(page, 'First name', 'First name must be at least 2 characters')
+    await expectFieldError(page, 'Email', 'Enter a valid email address')
+    await expect(page.getByRole('textbox', { name: 'Last name' })).not.toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
+    await page.getByRole('textbox', { name: 'First name' }).fill('Al')
+    await page.getByRole('textbox', { name: 'Email' }).fill('al@example.com')
+    await expect(page.getByText('First name must be at least 2 characters')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expectThankYou(page)
+  })
+})
+
+test.describe('contact form with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('posts the form and shows the thank-you page', async ({ page }) => {
+    await page.goto('/contact')
+    await fillForm(page, valid)
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Send message' }).click(),
+    ])
+    expect(response.status()).toBe(200)
+    await expectThankYou(page)
+  })
+
+  test('the server shows a bad field’s error inline and keeps what was typed', async ({ page }) => {
+    await page.goto('/contact')
+    // Long enough for the browser's own minlength check, too short once the server trims it.
+    await fillForm(page, { ...valid, 'First name': '  A  ' })
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expectFieldError(page, 'First name', 'First name must be at least 2 characters')
+    await expect(page.getByRole('textbox', { name: 'Company' })).toHaveValue(valid.Company)
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue(valid.Message)
+    await page.getByRole('textbox', { name: 'First name' }).fill('Ada')
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expectThankYou(page)
+  })
+})
+
+test.describe('POST /api/contact over HTTP', () => {
+  const body = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    company: 'Analytical Engines',
+    message: 'I would like to hear more about the Pro plan.',
+  }
+
+  test('answers JSON in the spec shapes', async ({ request }) => {
+    const ok = await request.post('/api/contact', { data: body })
+    expect(ok.status()).toBe(200)
+    expect(await ok.json()).toEqual({ success: true, message: THANK_YOU })
+
+    const invalid = await request.post('/api/contact', { data: { ...body, company: 'A' } })
+    expect(invalid.status()).toBe(400)
+    expect(await invalid.json()).toEqual({
+      success: false,
+      message: 'Validation failed',
+      errors: [
+        {
+          code: 'too_small',
+          minimum: 2,
+          type: 'string',
+          inclusive: true,
+          exact: false,
+          message: 'Company must be at least 2 characters',
+          path: ['company'],
+        },
+      ],
+    })
+
+    const get = await request.get('/api/contact')
+    expect(get.status()).toBe(405)
+    expect(get.headers()['allow']).toBe('POST')
+    expect(await get.json()).toEqual({ success: false, message: 'Method not allowed' })
+  })
+})

@@ -1,0 +1,102 @@
+import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
+import { createClient } from '@supabase/supabase-js'
+import { resetEnvForTests } from '../../app/env.server'
+import { startLocalStack, type LocalStack } from '../local-stack/stack'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { createTestDatabase } from '../setup/database'
+import { startRouteServer } from './route-server'
+import * as authCallback from '../../app/routes/auth.callback'
+import * as checkoutSessions from '../../app/routes/api.checkout_sessions'
+import * as customerPortal from '../../app/routes/api.customer_portal'
+import * as polarCheckout from '../../app/routes/api.checkout'
+import * as polarPortal from '../../app/routes/api.portal'
+import * as stripeWebhook from '../../app/routes/api.webhooks.stripe'
+import * as polarWebhook from '../../app/routes/api.webhooks.polar'
+import * as billing from '../../app/routes/dashboard.settings.billing'
+import * as success from '../../app/routes/success'
+
+export interface TestApp {
+  /** The app's origin (its real route handlers over HTTP). */
+  url: string
+  stack: LocalStack
+  close(): Promise<void>
+}
+
+/**
+ * The app's API routes on a loopback HTTP server, wired to a fresh database and the three
+ * emulators, with the process environment pointing at them (as .env would).
+ */
+export async function startTestApp(): Promise<TestApp> {
+  const database = await createTestDatabase()
+  const server = await startRouteServer({
+    '/auth/callback': authCallback,
+    '/api/checkout_sessions': checkoutSessions,
+    '/api/customer_portal': customerPortal,
+    '/api/checkout': polarCheckout,
+    '/api/portal': polarPortal,
+    '/api/webhooks/stripe': stripeWebhook,
+    '/api/webhooks/providera': stripeWebhook,
+    '/api/webhooks/polar': polarWebhook,
+    '/api/webhooks/providerb': polarWebhook,
+    '/dashboard/settings/billing': billing,
+    '/success': success,
+  })
+  const stack = await startLocalStack({ database, siteUrl: server.origin, retry: { attempts: 3, baseDelayMs: 50 } })
+  Object.assign(process.env, stack.env, { NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' })
+  resetEnvForTests()
+  return {
+    url: server.origin,
+    stack,
+    async close() {
+      await stack.close()
+      await server.close()
+      await database.close()
+    },
+  }
+}
+
+/** The service-role client for assertions and seeding. */
+export function adminClient(app: TestApp) {
+  return createClient(app.stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+}
+
+let userCounter = 0
+
+/** Creates a confirmed user and signs them in; returns the id and the session cookies. */
+export async function createSignedInUser(app: TestApp, email = `user${++userCounter}-${Date.now()}@example.com`) {
+  const password = 'correct-horse-battery'
+  const { data, error } = await adminClient(app).auth.admin.createUser({ email, password, email_confirm: true })
+  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
+  const jar = new Map<string, string>()
+  const client = createServerClient(app.stack.env.SUPABASE_URL, app.stack.env.SUPABASE_ANON_KEY, {
+    cookies: {
+      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+      setAll: (cookies) => {
+        for (const { name, value } of cookies) {
+          if (value) jar.set(name, value)
+          else jar.delete(name)
+        }
+      },
+    },
+  })
+  const signIn = await client.auth.signInWithPassword({ email, password })
+  if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
+  const cookie = [...jar].map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0]).join('; ')
+  return { id: data.user.id, email, cookie }
+}
+
+/** Cookies from a response's Set-Cookie headers, merged into a Cookie header value. */
+export function mergeCookies(cookie: string, response: Response) {
+  const jar = new Map(parseCookieHeader(cookie).map(({ name, value }) => [name, value ?? '']))
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';')
+    const index = pair.indexOf('=')
+    const name = pair.slice(0, index)
+    const value = pair.slice(index + 1)
+    if (value) jar.set(name, value)
+    else jar.delete(name)
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+}

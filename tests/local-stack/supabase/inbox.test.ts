@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { raw, startTestStack, type TestStack } from './test-support'
+
+let stack: TestStack
+beforeAll(async () => {
+  stack = await startTestStack()
+})
+afterAll(() => stack.close())
+
+describe('developer pages and mail inbox', () => {
+  it('lists mail newest first in HTML and JSON, filters by recipient, and clears', async () => {
+    await stack.client().auth.signUp({ email: 'first@example.com', password: 'hunter22' })
+    await stack.client().auth.signUp({ email: 'second@example.com', password: 'hunter22' })
+
+    const all = await stack.emulator.inbox.list()
+    expect(all.map((mail) => mail.to)).toEqual(['second@example.com', 'first@example.com'])
+
+    const page = await raw(stack.emulator, '/_inbox')
+    expect(page.headers.get('content-type')).toContain('text/html')
+    const html = await page.text()
+    expect(html.indexOf('second@example.com')).toBeLessThan(html.indexOf('first@example.com'))
+    const link = all[0].link!.replace(/&/g, '&amp;')
+    expect(html).toContain(`<a href="${link}">`)
+
+    const filtered = await raw(stack.emulator, '/_inbox/messages.json?to=FIRST@example.com')
+    const body = (await filtered.json()) as {
+      messages: { to: string; subject: string; link: string; otp: string }[]
+    }
+    expect(body.messages).toHaveLength(1)
+    expect(body.messages[0]).toMatchObject({
+      to: 'first@example.com',
+      subject: 'Confirm Your Signup',
+    })
+    expect(body.messages[0].otp).toMatch(/^\d{6}$/)
+
+    const cleared = await raw(stack.emulator, '/_inbox', { method: 'DELETE' })
+    expect(cleared.status).toBe(204)
+    expect(await stack.emulator.inbox.list()).toEqual([])
+  })
+
+  it('shows registered users and links both pages from the index', async () => {
+    await stack.createUser('visible@example.com')
+    const users = await (await raw(stack.emulator, '/_users')).text()
+    expect(users).toContain('visible@example.com')
+    expect(users).toContain('<th scope="col">Confirmed</th>')
+    const index = await (await raw(stack.emulator, '/')).text()
+    expect(index).toContain('href="/_inbox"')
+    expect(index).toContain('href="/_users"')
+  })
+
+  it('escapes user-controlled text', async () => {
+    await stack
+      .admin()
+      .auth.admin.createUser({ email: 'x<script>@example.com', password: 'hunter22' })
+    const users = await (await raw(stack.emulator, '/_users')).text()
+    expect(users).not.toContain('x<script>')
+  })
+
+  it('counts auth requests', async () => {
+    const before = stack.emulator.requestCount()
+    await stack
+      .client()
+      .auth.signInWithPassword({ email: 'visible@example.com', password: 'correct-horse-battery' })
+    expect(stack.emulator.requestCount()).toBe(before + 1)
+    expect(stack.emulator.countsByPath()['/token']).toBeGreaterThanOrEqual(1)
+  })
+})
