@@ -5,7 +5,18 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/**', 'node_modules/**', '.data/**', '.scratch/**', 'test-results/**', 'playwright-report/**', 'bench-results/**'] },
+  {
+    ignores: [
+      'build/**',
+      'node_modules/**',
+      '.data/**',
+      '.scratch/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench-results/**',
+      '.build-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,10 +30,15 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'react/prop-types': 'off',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/tests/**'], message: 'App code must not import test tooling.' }] },
+        {
+          patterns: [{ group: ['**/tests/**'], message: 'App code must not import test tooling.' }],
+        },
       ],
     },
   },

@@ -16,6 +16,7 @@ export default defineConfig({
     !process.env.VITEST &&
       remix({
         ignoredRouteFiles: ['**/*.test.ts', '**/*.test.tsx', '**/*.css'],
+        buildDirectory: process.env.BUILD_DIR ?? 'build',
         future: {
           v3_fetcherPersist: true,
           v3_relativeSplatPath: true,

@@ -57,9 +57,9 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })).toThrow(
       /Refusing to start in production[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_API_URL points at the local stack/,
     )
-    expect(() => parseEnv({ ...realistic, STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET })).toThrow(
-      /STRIPE_WEBHOOK_SECRET is the local emulator key/,
-    )
+    expect(() =>
+      parseEnv({ ...realistic, STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET }),
+    ).toThrow(/STRIPE_WEBHOOK_SECRET is the local emulator key/)
   })
 })
 

@@ -30,16 +30,17 @@ function parseUrl(value: string) {
   }
 }
 
-const origin = z
-  .string()
-  .refine((value) => {
-    const url = parseUrl(value)
-    return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
-  }, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
+const origin = z.string().refine((value) => {
+  const url = parseUrl(value)
+  return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
+}, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
 
 const httpUrl = z
   .string()
-  .refine((value) => /^https?:\/\//.test(value) && parseUrl(value) !== null, 'must be an http(s) URL')
+  .refine(
+    (value) => /^https?:\/\//.test(value) && parseUrl(value) !== null,
+    'must be an http(s) URL',
+  )
   .transform((value) => value.replace(/\/+$/, ''))
 
 const optionalUrl = z
@@ -59,7 +60,9 @@ const schema = z.object({
   SUPABASE_URL: httpUrl,
   SUPABASE_ANON_KEY: z.string().min(20, 'must be the project anon (publishable) key'),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20, 'must be the project service_role (secret) key'),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
   STRIPE_API_URL: optionalUrl,
   STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
@@ -126,7 +129,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       const missing = withDefaults[name] === undefined || withDefaults[name] === ''
       return `  - ${name}: ${missing ? 'is required but not set' : issue.message}`
     })
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+    throw new Error(
+      `Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`,
+    )
   }
   if (result.data.NODE_ENV === 'production') {
     const problems = localOnlyProblems(result.data)

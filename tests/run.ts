@@ -14,11 +14,22 @@ const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
 /** Test files that run a second time against the PostgreSQL server. */
 const SERVER_DATABASE_TESTS = ['tests/db', 'tests/integration']
 
-const steps: { name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; skip?: string }[] = [
+const steps: {
+  name: string
+  command: string
+  args: string[]
+  env?: NodeJS.ProcessEnv
+  skip?: string
+}[] = [
   { name: 'lint', command: bin('eslint'), args: ['.'] },
   { name: 'format', command: bin('prettier'), args: ['--check', '.'] },
   { name: 'types', command: bin('tsc'), args: [] },
-  { name: 'unit and integration (PGlite)', command: bin('vitest'), args: ['run'], env: withoutDatabaseUrl },
+  {
+    name: 'unit and integration (PGlite)',
+    command: bin('vitest'),
+    args: ['run'],
+    env: withoutDatabaseUrl,
+  },
   {
     name: 'database tests (PostgreSQL server)',
     command: bin('vitest'),
@@ -26,7 +37,12 @@ const steps: { name: string; command: string; args: string[]; env?: NodeJS.Proce
     skip: process.env.DATABASE_URL ? undefined : 'DATABASE_URL is not set (see README, "Tests")',
   },
   { name: 'build', command: bin('remix'), args: ['vite:build'] },
-  { name: 'browser (Chromium)', command: bin('playwright'), args: ['test'], env: withoutDatabaseUrl },
+  {
+    name: 'browser (Chromium)',
+    command: bin('playwright'),
+    args: ['test'],
+    env: withoutDatabaseUrl,
+  },
 ]
 
 const results: { name: string; status: 'passed' | 'failed' | 'skipped'; seconds: number }[] = []
@@ -48,5 +64,6 @@ for (const step of steps) {
 }
 
 console.log('\n━━ summary')
-for (const result of results) console.log(`  ${result.status.padEnd(7)} ${result.name} (${result.seconds}s)`)
+for (const result of results)
+  console.log(`  ${result.status.padEnd(7)} ${result.name} (${result.seconds}s)`)
 process.exit(results.some((result) => result.status === 'failed') ? 1 : 0)

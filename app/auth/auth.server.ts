@@ -17,14 +17,23 @@ function callbackUrl(next?: string) {
   return url.toString()
 }
 
-export async function signInWithPassword(request: Request, email: string, password: string): Promise<AuthResult> {
+export async function signInWithPassword(
+  request: Request,
+  email: string,
+  password: string,
+): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { error } = await supabase.auth.signInWithPassword({ email, password })
   if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }
 }
 
-export async function signUp(request: Request, email: string, password: string, next?: string): Promise<AuthResult> {
+export async function signUp(
+  request: Request,
+  email: string,
+  password: string,
+  next?: string,
+): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { data, error } = await supabase.auth.signUp({
     email,
@@ -35,27 +44,43 @@ export async function signUp(request: Request, email: string, password: string, 
   // With email confirmation on, Supabase hides an existing account behind a user with no
   // identities; tell the person the same way as a real duplicate.
   if (data.user && data.user.identities && data.user.identities.length === 0) {
-    return { headers, error: authErrorMessage({ code: 'user_already_exists' }), errorCode: 'user_already_exists' }
+    return {
+      headers,
+      error: authErrorMessage({ code: 'user_already_exists' }),
+      errorCode: 'user_already_exists',
+    }
   }
   return { headers }
 }
 
 /** Emails a one-time sign-in link (existing accounts only). */
-export async function sendMagicLink(request: Request, email: string, next?: string): Promise<AuthResult> {
+export async function sendMagicLink(
+  request: Request,
+  email: string,
+  next?: string,
+): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { error } = await supabase.auth.signInWithOtp({
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
   // Do not reveal whether an account exists: an unknown email looks like success.
-  if (error && error.code !== 'otp_disabled' && error.code !== 'user_not_found' && error.status !== 422) {
+  if (
+    error &&
+    error.code !== 'otp_disabled' &&
+    error.code !== 'user_not_found' &&
+    error.status !== 422
+  ) {
     return { headers, error: authErrorMessage(error), errorCode: error.code }
   }
   return { headers }
 }
 
 /** Starts OAuth sign-in; returns the provider URL to send the browser to. */
-export async function startOAuth(request: Request, next?: string): Promise<AuthResult & { url?: string }> {
+export async function startOAuth(
+  request: Request,
+  next?: string,
+): Promise<AuthResult & { url?: string }> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { data, error } = await supabase.auth.signInWithOAuth({
     provider: 'github',
@@ -68,7 +93,8 @@ export async function startOAuth(request: Request, next?: string): Promise<AuthR
 export async function sendPasswordReset(request: Request, email: string): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { error } = await supabase.auth.resetPasswordForEmail(email, { redirectTo: callbackUrl() })
-  if (error && error.status !== 404) return { headers, error: authErrorMessage(error), errorCode: error.code }
+  if (error && error.status !== 404)
+    return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }
 }
 
@@ -80,19 +106,31 @@ export async function updatePassword(request: Request, password: string): Promis
 }
 
 /** Signs out of this browser (scope "local") or of every session (scope "global"). */
-export async function signOut(request: Request, scope: 'local' | 'global' = 'local'): Promise<AuthResult> {
+export async function signOut(
+  request: Request,
+  scope: 'local' | 'global' = 'local',
+): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   await supabase.auth.signOut({ scope })
   return { headers }
 }
 
-const EMAIL_OTP_TYPES = new Set<EmailOtpType>(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email'])
+const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change',
+  'email',
+])
 
 /**
  * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
  * then pick where to go. Any failure goes to /sign-in?error=auth_failed.
  */
-export async function completeAuthCallback(request: Request): Promise<{ location: string; headers: Headers }> {
+export async function completeAuthCallback(
+  request: Request,
+): Promise<{ location: string; headers: Headers }> {
   const params = new URL(request.url).searchParams
   const code = params.get('code')
   const tokenHash = params.get('token_hash')
@@ -110,7 +148,10 @@ export async function completeAuthCallback(request: Request): Promise<{ location
     }
     if (tokenHash && type) {
       if (!EMAIL_OTP_TYPES.has(type as EmailOtpType)) return failed
-      const { error } = await supabase.auth.verifyOtp({ type: type as EmailOtpType, token_hash: tokenHash })
+      const { error } = await supabase.auth.verifyOtp({
+        type: type as EmailOtpType,
+        token_hash: tokenHash,
+      })
       if (error) return failed
       if (type === 'recovery') return { location: '/reset-password', headers }
       if (type === 'signup' || type === 'email') return { location: '/dashboard', headers }

@@ -30,7 +30,10 @@ export function createSupabaseServerClient(request: Request) {
         for (const { name, value, options } of cookies) {
           headers.append(
             'Set-Cookie',
-            serializeCookieHeader(name, value, { ...options, secure: env.NODE_ENV === 'production' }),
+            serializeCookieHeader(name, value, {
+              ...options,
+              secure: env.NODE_ENV === 'production',
+            }),
           )
         }
         for (const [key, value] of Object.entries(cacheHeaders ?? {})) headers.set(key, value)

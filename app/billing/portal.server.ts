@@ -7,7 +7,10 @@ import { createStripePortal } from './stripe/portal.server'
 export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error'; message: string }
 
 /** Opens the billing portal of whichever provider the user's subscription is with. */
-export async function openBillingPortal(supabase: SupabaseClient, userId: string): Promise<ManageBillingOutcome> {
+export async function openBillingPortal(
+  supabase: SupabaseClient,
+  userId: string,
+): Promise<ManageBillingOutcome> {
   try {
     const row = await getOwnSubscription(supabase, userId)
     const outcome =
@@ -17,9 +20,15 @@ export async function openBillingPortal(supabase: SupabaseClient, userId: string
           ? await createPolarPortal(supabase, userId)
           : null
     if (outcome?.kind === 'url') return outcome
-    return { kind: 'error', message: 'We could not find a subscription to manage. Choose a plan on the pricing page.' }
+    return {
+      kind: 'error',
+      message: 'We could not find a subscription to manage. Choose a plan on the pricing page.',
+    }
   } catch (error) {
     logger.error('billing portal failed', { error: String(error), user: userId })
-    return { kind: 'error', message: 'The billing portal is not available right now. Please try again in a moment.' }
+    return {
+      kind: 'error',
+      message: 'The billing portal is not available right now. Please try again in a moment.',
+    }
   }
 }

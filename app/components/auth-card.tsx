@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react'
 
 /** The centred card that frames every sign-in and sign-up page. */
-export function AuthCard({ title, intro, children, footer }: { title: string; intro?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  intro,
+  children,
+  footer,
+}: {
+  title: string
+  intro?: ReactNode
+  children: ReactNode
+  footer?: ReactNode
+}) {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12 sm:py-20">
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">

@@ -30,7 +30,9 @@ export function GeneralErrorBoundary() {
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <p className="text-sm font-semibold text-brand-700">{status}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">{titles[status] ?? 'Something went wrong'}</h1>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight">
+        {titles[status] ?? 'Something went wrong'}
+      </h1>
       <p className="mt-4 text-slate-600">{message}</p>
       <Link
         to="/"

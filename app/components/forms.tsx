@@ -52,14 +52,26 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
 }
 
 /** A form-level message box (errors or notices), announced to screen readers. */
-export function FormMessage({ tone, children, id }: { tone: 'error' | 'info' | 'success'; children: ReactNode; id?: string }) {
+export function FormMessage({
+  tone,
+  children,
+  id,
+}: {
+  tone: 'error' | 'info' | 'success'
+  children: ReactNode
+  id?: string
+}) {
   const styles = {
     error: 'border-red-200 bg-red-50 text-red-800',
     info: 'border-brand-100 bg-brand-50 text-brand-800',
     success: 'border-green-200 bg-green-50 text-green-800',
   }[tone]
   return (
-    <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+    <div
+      id={id}
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-md border px-4 py-3 text-sm ${styles}`}
+    >
       {children}
     </div>
   )
@@ -107,9 +119,19 @@ export function SubmitButton({
  */
 export function HoneypotField() {
   return (
-    <div aria-hidden="true" style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}>
+    <div
+      aria-hidden="true"
+      style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}
+    >
       <label htmlFor="website-url">Leave this field empty</label>
-      <input id="website-url" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <input
+        id="website-url"
+        name={HONEYPOT_FIELD}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+      />
     </div>
   )
 }

@@ -1,6 +1,9 @@
 /** Formats an amount in minor units, e.g. 2900 usd -> "$29.00"; negative amounts keep their sign. */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(amountMinor / 100)
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  }).format(amountMinor / 100)
 }
 
 /** Formats a timestamp as a date, e.g. "March 5, 2026", in UTC so server and browser agree. */

@@ -38,8 +38,9 @@ export default function Index() {
             Subscriptions that stay in sync
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-700">
-            Subscribely lets people sign up, subscribe with Stripe or Polar and manage their billing,
-            while every payment event from the providers lands in your database exactly once.
+            Subscribely lets people sign up, subscribe with Stripe or Polar and manage their
+            billing, while every payment event from the providers lands in your database exactly
+            once.
           </p>
           <div className="mt-10 flex flex-wrap justify-center gap-3">
             <Link

@@ -16,6 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return new Response(null, { status: 307, headers })
   } catch (error) {
     logger.error('polar checkout failed', { error: String(error), user: user?.id })
-    return jsonNoStore({ error: 'Could not start the checkout. Please try again.' }, { status: 500, headers })
+    return jsonNoStore(
+      { error: 'Could not start the checkout. Please try again.' },
+      { status: 500, headers },
+    )
   }
 }

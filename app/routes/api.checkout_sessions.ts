@@ -13,12 +13,20 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const form = await request.formData().catch(() => null)
   const priceId = form?.get('price_id')
-  if (typeof priceId !== 'string' || priceId.trim() === '' || priceId === 'undefined' || !isPlanPrice(priceId.trim())) {
+  if (
+    typeof priceId !== 'string' ||
+    priceId.trim() === '' ||
+    priceId === 'undefined' ||
+    !isPlanPrice(priceId.trim())
+  ) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
   try {
     const outcome = await createStripeCheckout(supabase, user, priceId.trim())
-    const location = outcome.kind === 'redirect' ? outcome.url : '/dashboard/settings/billing?notice=already-subscribed'
+    const location =
+      outcome.kind === 'redirect'
+        ? outcome.url
+        : '/dashboard/settings/billing?notice=already-subscribed'
     headers.set('Location', location)
     headers.set('Cache-Control', 'no-store')
     return new Response(null, { status: 303, headers })

@@ -11,7 +11,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
     const outcome = await createStripePortal(supabase, user.id)
-    if (outcome.kind === 'no-subscription') return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
+    if (outcome.kind === 'no-subscription')
+      return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
   } catch (error) {
     logger.error('stripe portal failed', { error: String(error), user: user.id })

@@ -10,7 +10,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
     const outcome = await createPolarPortal(supabase, user.id)
-    if (outcome.kind === 'no-subscription') return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
+    if (outcome.kind === 'no-subscription')
+      return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
   } catch (error) {
     logger.error('polar portal failed', { error: String(error), user: user.id })

@@ -30,7 +30,9 @@ export default function DashboardOverview() {
           : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
-      {params.get('password') === 'updated' ? <FormMessage tone="success">Your password has been updated.</FormMessage> : null}
+      {params.get('password') === 'updated' ? (
+        <FormMessage tone="success">Your password has been updated.</FormMessage>
+      ) : null}
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
         <p className="mt-1 text-slate-700">
@@ -47,14 +49,22 @@ export default function DashboardOverview() {
             <p className="text-slate-700">
               Status: <strong>{statusLabel(subscription.status)}</strong> · {nextDate}
             </p>
-            <Link to="/dashboard/settings/billing" className="inline-block pt-2 font-semibold text-brand-700 hover:underline">
+            <Link
+              to="/dashboard/settings/billing"
+              className="inline-block pt-2 font-semibold text-brand-700 hover:underline"
+            >
               Billing and invoices
             </Link>
           </div>
         ) : (
           <div className="mt-3 space-y-3">
-            <p className="text-slate-700">You are not subscribed yet. Pick a plan to unlock everything.</p>
-            <Link to="/pricing" className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <p className="text-slate-700">
+              You are not subscribed yet. Pick a plan to unlock everything.
+            </p>
+            <Link
+              to="/pricing"
+              className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               See plans
             </Link>
           </div>

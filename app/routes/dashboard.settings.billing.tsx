@@ -1,4 +1,10 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
 import { openBillingPortal } from '~/billing/portal.server'
@@ -11,7 +17,11 @@ import { statusLabel } from '~/subscriptions/status'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(supabase, user.id, Number.isInteger(page) && page > 0 ? page : 1)
+  const overview = await getBillingOverview(
+    supabase,
+    user.id,
+    Number.isInteger(page) && page > 0 ? page : 1,
+  )
   headers.set('Cache-Control', 'private, no-store')
   return data(overview, { headers })
 }
@@ -36,10 +46,15 @@ export default function Billing() {
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
       {params.get('notice') === 'already-subscribed' ? (
-        <FormMessage tone="info">You already have a subscription. Change or cancel it here.</FormMessage>
+        <FormMessage tone="info">
+          You already have a subscription. Change or cancel it here.
+        </FormMessage>
       ) : null}
       {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
-      <section aria-labelledby="subscription-heading" className="rounded-xl border border-slate-200 p-6">
+      <section
+        aria-labelledby="subscription-heading"
+        className="rounded-xl border border-slate-200 p-6"
+      >
         <h2 id="subscription-heading" className="text-lg font-semibold">
           Current subscription
         </h2>
@@ -48,29 +63,40 @@ export default function Billing() {
             {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
               <div className="mt-4">
                 <FormMessage tone="info">
-                  Your subscription is scheduled to cancel on {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
+                  Your subscription is scheduled to cancel on{' '}
+                  {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
                 </FormMessage>
               </div>
             ) : null}
             {subscription.status === 'canceled' ? (
               <div className="mt-4">
-                <FormMessage tone="info">Your subscription was canceled on {formatDate(subscription.canceled_at)}.</FormMessage>
+                <FormMessage tone="info">
+                  Your subscription was canceled on {formatDate(subscription.canceled_at)}.
+                </FormMessage>
               </div>
             ) : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
               <div className="mt-4">
-                <FormMessage tone="info">Your trial ends on {formatDate(subscription.trial_end)}.</FormMessage>
+                <FormMessage tone="info">
+                  Your trial ends on {formatDate(subscription.trial_end)}.
+                </FormMessage>
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
               <Detail label="Plan" value={subscription.plan_name ?? 'Unknown Plan'} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
-              <Detail label="Billing cycle" value={subscription.billing_cycle ? `Every ${subscription.billing_cycle}` : '—'} />
+              <Detail
+                label="Billing cycle"
+                value={subscription.billing_cycle ? `Every ${subscription.billing_cycle}` : '—'}
+              />
               <Detail
                 label="Current period"
                 value={`${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`}
               />
-              <Detail label="Provider" value={subscription.provider === 'polar' ? 'Polar' : 'Stripe'} />
+              <Detail
+                label="Provider"
+                value={subscription.provider === 'polar' ? 'Polar' : 'Stripe'}
+              />
             </dl>
             <Form method="post" className="mt-6 max-w-xs">
               <SubmitButton pendingText="Opening billing portal…">Manage billing</SubmitButton>
@@ -79,13 +105,19 @@ export default function Billing() {
         ) : (
           <div className="mt-4 space-y-4">
             <p className="text-slate-700">You do not have a subscription yet.</p>
-            <Link to="/pricing" className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <Link
+              to="/pricing"
+              className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               Choose a plan
             </Link>
           </div>
         )}
       </section>
-      <section aria-labelledby="payments-heading" className="rounded-xl border border-slate-200 p-6">
+      <section
+        aria-labelledby="payments-heading"
+        className="rounded-xl border border-slate-200 p-6"
+      >
         <h2 id="payments-heading" className="text-lg font-semibold">
           Payment history
         </h2>
@@ -96,11 +128,21 @@ export default function Billing() {
             <table className="w-full text-left text-sm">
               <thead className="text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">Date</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Description</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Amount</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-                  <th scope="col" className="py-2 font-medium">Invoice</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Date
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Description
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Amount
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Status
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    Invoice
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -112,7 +154,12 @@ export default function Billing() {
                     <td className="py-2 pr-4">{statusLabel(payment.status)}</td>
                     <td className="py-2">
                       {payment.invoice_url ? (
-                        <a href={payment.invoice_url} className="font-medium text-brand-700 hover:underline" rel="noreferrer" target="_blank">
+                        <a
+                          href={payment.invoice_url}
+                          className="font-medium text-brand-700 hover:underline"
+                          rel="noreferrer"
+                          target="_blank"
+                        >
                           View invoice
                         </a>
                       ) : (
@@ -124,7 +171,10 @@ export default function Billing() {
               </tbody>
             </table>
             {pageCount > 1 ? (
-              <nav aria-label="Payment history pages" className="mt-4 flex items-center justify-between text-sm">
+              <nav
+                aria-label="Payment history pages"
+                className="mt-4 flex items-center justify-between text-sm"
+              >
                 {page > 1 ? <Link to={`?page=${page - 1}`}>Newer payments</Link> : <span />}
                 <span>
                   Page {page} of {pageCount}

@@ -1,13 +1,24 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { sendPasswordReset } from '~/auth/auth.server'
 import { ForgotPasswordSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormMessage, HoneypotField, isHoneypotFilled, SubmitButton, TextField } from '~/components/forms'
+import {
+  FormMessage,
+  HoneypotField,
+  isHoneypotFilled,
+  SubmitButton,
+  TextField,
+} from '~/components/forms'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -20,13 +31,24 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
   }
-  if (isHoneypotFilled(formData)) return data({ result: submission.reply(), sentTo: submission.value.email, formError: null })
+  if (isHoneypotFilled(formData))
+    return data({ result: submission.reply(), sentTo: submission.value.email, formError: null })
   const result = await sendPasswordReset(request, submission.value.email)
   if (result.error) {
-    return data({ result: submission.reply(), sentTo: null, formError: result.error }, { status: 400, headers: result.headers })
+    return data(
+      { result: submission.reply(), sentTo: null, formError: result.error },
+      { status: 400, headers: result.headers },
+    )
   }
   // Same answer whether or not the account exists.
-  return data({ result: submission.reply({ resetForm: true }), sentTo: submission.value.email, formError: null }, { headers: result.headers })
+  return data(
+    {
+      result: submission.reply({ resetForm: true }),
+      sentTo: submission.value.email,
+      formError: null,
+    },
+    { headers: result.headers },
+  )
 }
 
 export default function ForgotPassword() {
@@ -51,10 +73,13 @@ export default function ForgotPassword() {
     >
       {actionData?.sentTo ? (
         <FormMessage tone="success">
-          If an account exists for <strong>{actionData.sentTo}</strong>, a reset link is on its way. It expires after an hour.
+          If an account exists for <strong>{actionData.sentTo}</strong>, a reset link is on its way.
+          It expires after an hour.
         </FormMessage>
       ) : null}
-      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      {actionData?.formError ? (
+        <FormMessage tone="error">{actionData.formError}</FormMessage>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <HoneypotField />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />

@@ -34,7 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       plans,
       signedIn: Boolean(user),
-      currentPlan: subscription?.status && LIVE_STATUSES.has(subscription.status) ? subscription.plan_name : null,
+      currentPlan:
+        subscription?.status && LIVE_STATUSES.has(subscription.status)
+          ? subscription.plan_name
+          : null,
       canceled: url.searchParams.get('canceled') === 'true',
     },
     { headers },
@@ -47,11 +50,15 @@ export default function Pricing() {
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
         <h1 className="text-4xl font-bold tracking-tight">Plans and pricing</h1>
-        <p className="mt-4 text-slate-700">Pay monthly with Stripe or Polar. Cancel any time from your billing settings.</p>
+        <p className="mt-4 text-slate-700">
+          Pay monthly with Stripe or Polar. Cancel any time from your billing settings.
+        </p>
       </div>
       <div className="mx-auto mt-8 max-w-xl space-y-3">
         {canceled ? (
-          <FormMessage tone="info">Checkout was canceled and you have not been charged. Pick a plan whenever you are ready.</FormMessage>
+          <FormMessage tone="info">
+            Checkout was canceled and you have not been charged. Pick a plan whenever you are ready.
+          </FormMessage>
         ) : null}
         {currentPlan ? (
           <FormMessage tone="info">
@@ -127,7 +134,10 @@ export default function Pricing() {
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing | Subscribely' },
-  { name: 'description', content: 'Starter and Pro plans, billed monthly through Stripe or Polar.' },
+  {
+    name: 'description',
+    content: 'Starter and Pro plans, billed monthly through Stripe or Polar.',
+  },
 ]
 
 export function ErrorBoundary() {

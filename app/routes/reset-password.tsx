@@ -1,6 +1,12 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { updatePassword } from '~/auth/auth.server'
 import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/auth/schemas'
@@ -20,11 +26,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }), formError: null }, { status: 400 })
+    return data(
+      {
+        result: submission.reply({ hideFields: ['password', 'confirmPassword'] }),
+        formError: null,
+      },
+      { status: 400 },
+    )
   }
   const result = await updatePassword(request, submission.value.password)
   if (result.error) {
-    const fieldErrors = result.errorCode === 'weak_password' || result.errorCode === 'same_password' ? { password: [result.error] } : undefined
+    const fieldErrors =
+      result.errorCode === 'weak_password' || result.errorCode === 'same_password'
+        ? { password: [result.error] }
+        : undefined
     return data(
       {
         result: submission.reply({ hideFields: ['password', 'confirmPassword'], fieldErrors }),
@@ -48,7 +63,9 @@ export default function ResetPassword() {
   })
   return (
     <AuthCard title="Choose a new password">
-      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      {actionData?.formError ? (
+        <FormMessage tone="error">{actionData.formError}</FormMessage>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <TextField
           label="New password"
@@ -57,7 +74,12 @@ export default function ResetPassword() {
           autoComplete="new-password"
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         />
-        <TextField label="Repeat new password" field={fields.confirmPassword} type="password" autoComplete="new-password" />
+        <TextField
+          label="Repeat new password"
+          field={fields.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+        />
         <SubmitButton pendingText="Saving…">Save new password</SubmitButton>
       </Form>
     </AuthCard>

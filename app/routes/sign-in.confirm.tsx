@@ -15,8 +15,8 @@ export default function SignInConfirm() {
       }
     >
       <p className="text-slate-700">
-        If an account exists for {email ? <strong>{email}</strong> : 'that address'}, we sent it a sign-in link.
-        Open it in this browser to sign in; it works once and expires after an hour.
+        If an account exists for {email ? <strong>{email}</strong> : 'that address'}, we sent it a
+        sign-in link. Open it in this browser to sign in; it works once and expires after an hour.
       </p>
     </AuthCard>
   )

@@ -1,6 +1,12 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { sendMagicLink, signInWithPassword, startOAuth } from '~/auth/auth.server'
 import { SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
@@ -9,7 +15,14 @@ import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FieldErrors, FormMessage, HoneypotField, isHoneypotFilled, SubmitButton, TextField } from '~/components/forms'
+import {
+  FieldErrors,
+  FormMessage,
+  HoneypotField,
+  isHoneypotFilled,
+  SubmitButton,
+  TextField,
+} from '~/components/forms'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -32,7 +45,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === 'oauth') {
     const result = await startOAuth(request, next)
     if (result.url) throw redirect(result.url, { headers: result.headers })
-    return data({ intent, result: null, formError: result.error ?? null }, { status: 400, headers: result.headers })
+    return data(
+      { intent, result: null, formError: result.error ?? null },
+      { status: 400, headers: result.headers },
+    )
   }
 
   if (intent === 'magic-link') {
@@ -43,7 +59,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
     const result = await sendMagicLink(request, submission.value.email, next)
     if (result.error) {
-      return data({ intent, result: submission.reply(), formError: result.error }, { status: 400, headers: result.headers })
+      return data(
+        { intent, result: submission.reply(), formError: result.error },
+        { status: 400, headers: result.headers },
+      )
     }
     const params = new URLSearchParams({ email: submission.value.email })
     throw redirect(`/sign-in/confirm?${params}`, { headers: result.headers })
@@ -51,15 +70,37 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const submission = parseWithZod(formData, { schema: SignInSchema })
   if (submission.status !== 'success') {
-    return data({ intent: 'password', result: submission.reply({ hideFields: ['password'] }), formError: null }, { status: 400 })
+    return data(
+      {
+        intent: 'password',
+        result: submission.reply({ hideFields: ['password'] }),
+        formError: null,
+      },
+      { status: 400 },
+    )
   }
   if (isHoneypotFilled(formData)) {
-    return data({ intent: 'password', result: submission.reply({ hideFields: ['password'] }), formError: 'That email and password do not match. Check them and try again.' }, { status: 400 })
+    return data(
+      {
+        intent: 'password',
+        result: submission.reply({ hideFields: ['password'] }),
+        formError: 'That email and password do not match. Check them and try again.',
+      },
+      { status: 400 },
+    )
   }
-  const result = await signInWithPassword(request, submission.value.email, submission.value.password)
+  const result = await signInWithPassword(
+    request,
+    submission.value.email,
+    submission.value.password,
+  )
   if (result.error) {
     return data(
-      { intent: 'password', result: submission.reply({ hideFields: ['password'] }), formError: result.error },
+      {
+        intent: 'password',
+        result: submission.reply({ hideFields: ['password'] }),
+        formError: result.error,
+      },
       { status: 400, headers: result.headers },
     )
   }
@@ -102,12 +143,19 @@ export default function SignIn() {
       }
     >
       {pageError ? <FormMessage tone="error">{pageError}</FormMessage> : null}
-      {formError && actionData?.intent !== 'magic-link' ? <FormMessage tone="error">{formError}</FormMessage> : null}
+      {formError && actionData?.intent !== 'magic-link' ? (
+        <FormMessage tone="error">{formError}</FormMessage>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <HoneypotField />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-        <TextField label="Password" field={fields.password} type="password" autoComplete="current-password" />
+        <TextField
+          label="Password"
+          field={fields.password}
+          type="password"
+          autoComplete="current-password"
+        />
         <FieldErrors id={form.errorId} errors={form.errors} />
         <div className="flex justify-end text-sm">
           <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
@@ -121,21 +169,43 @@ export default function SignIn() {
       <div className="relative py-2 text-center text-xs uppercase text-slate-500">
         <span className="bg-white px-2">or</span>
       </div>
-      <Form method="post" {...getFormProps(magicForm)} className="space-y-3" aria-labelledby="magic-link-heading">
+      <Form
+        method="post"
+        {...getFormProps(magicForm)}
+        className="space-y-3"
+        aria-labelledby="magic-link-heading"
+      >
         <h2 id="magic-link-heading" className="text-sm font-semibold text-slate-900">
           Email me a sign-in link
         </h2>
-        {formError && actionData?.intent === 'magic-link' ? <FormMessage tone="error">{formError}</FormMessage> : null}
+        {formError && actionData?.intent === 'magic-link' ? (
+          <FormMessage tone="error">{formError}</FormMessage>
+        ) : null}
         <HoneypotField />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField label="Email for the sign-in link" field={magicFields.email} type="email" autoComplete="email" />
-        <SubmitButton name="intent" value="magic-link" pendingText="Sending link…" variant="secondary">
+        <TextField
+          label="Email for the sign-in link"
+          field={magicFields.email}
+          type="email"
+          autoComplete="email"
+        />
+        <SubmitButton
+          name="intent"
+          value="magic-link"
+          pendingText="Sending link…"
+          variant="secondary"
+        >
           Send me a magic link
         </SubmitButton>
       </Form>
       <Form method="post">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <SubmitButton name="intent" value="oauth" pendingText="Redirecting to GitHub…" variant="secondary">
+        <SubmitButton
+          name="intent"
+          value="oauth"
+          pendingText="Redirecting to GitHub…"
+          variant="secondary"
+        >
           Continue with GitHub
         </SubmitButton>
       </Form>

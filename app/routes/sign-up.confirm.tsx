@@ -15,10 +15,12 @@ export default function SignUpConfirm() {
       }
     >
       <p className="text-slate-700">
-        We sent a confirmation link to {email ? <strong>{email}</strong> : 'your email address'}. Open it to
-        activate your account; the link works once and expires after an hour.
+        We sent a confirmation link to {email ? <strong>{email}</strong> : 'your email address'}.
+        Open it to activate your account; the link works once and expires after an hour.
       </p>
-      <p className="text-sm text-slate-600">No email? Check your spam folder, or sign up again to get a new link.</p>
+      <p className="text-sm text-slate-600">
+        No email? Check your spam folder, or sign up again to get a new link.
+      </p>
     </AuthCard>
   )
 }

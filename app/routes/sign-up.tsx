@@ -1,6 +1,12 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { signUp } from '~/auth/auth.server'
 import { safeNextPath } from '~/auth/safe-next-path'
@@ -8,7 +14,14 @@ import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FieldErrors, FormMessage, HoneypotField, isHoneypotFilled, SubmitButton, TextField } from '~/components/forms'
+import {
+  FieldErrors,
+  FormMessage,
+  HoneypotField,
+  isHoneypotFilled,
+  SubmitButton,
+  TextField,
+} from '~/components/forms'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -20,12 +33,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: SignUpSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }), formError: null }, { status: 400 })
+    return data(
+      { result: submission.reply({ hideFields: ['password'] }), formError: null },
+      { status: 400 },
+    )
   }
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email: submission.value.email })}`
   // Bots get the same answer as people, and no account.
   if (isHoneypotFilled(formData)) throw redirect(confirm)
-  const result = await signUp(request, submission.value.email, submission.value.password, submission.value.redirectTo)
+  const result = await signUp(
+    request,
+    submission.value.email,
+    submission.value.password,
+    submission.value.redirectTo,
+  )
   if (result.error) {
     const fieldErrors: Record<string, string[]> | undefined =
       result.errorCode === 'weak_password'
@@ -68,7 +89,9 @@ export default function SignUp() {
         </>
       }
     >
-      {actionData?.formError ? <FormMessage tone="error">{actionData.formError}</FormMessage> : null}
+      {actionData?.formError ? (
+        <FormMessage tone="error">{actionData.formError}</FormMessage>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <HoneypotField />
         <input type="hidden" name="redirectTo" value={redirectTo} />

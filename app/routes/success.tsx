@@ -15,8 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const checkoutId = params.get('checkout_id')
   let status: Status = 'failed'
   try {
-    if (sessionId && /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) status = await getStripeCheckoutStatus(sessionId)
-    else if (checkoutId && /^[A-Za-z0-9_-]{1,100}$/.test(checkoutId)) status = await getPolarCheckoutStatus(checkoutId)
+    if (sessionId && /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId))
+      status = await getStripeCheckoutStatus(sessionId)
+    else if (checkoutId && /^[A-Za-z0-9_-]{1,100}$/.test(checkoutId))
+      status = await getPolarCheckoutStatus(checkoutId)
   } catch (error) {
     logger.warn('success page: checkout lookup failed', { error: String(error) })
   }
@@ -46,11 +48,17 @@ export default function Success() {
       <h1 className="text-3xl font-bold tracking-tight">{copy.title}</h1>
       <p className="mt-4 text-slate-700">{copy.body}</p>
       <div className="mt-8 flex justify-center gap-3">
-        <Link to="/dashboard" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <Link
+          to="/dashboard"
+          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           Go to your dashboard
         </Link>
         {status === 'failed' ? (
-          <Link to="/pricing" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50">
+          <Link
+            to="/pricing"
+            className="rounded-md border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50"
+          >
             Back to pricing
           </Link>
         ) : null}

@@ -11,7 +11,9 @@ export async function getBillingOverview(supabase: SupabaseClient, userId: strin
     getOwnSubscription(supabase, userId),
     supabase
       .from('payment_history')
-      .select('id, provider, amount, currency, status, description, invoice_url, created_at', { count: 'exact' })
+      .select('id, provider, amount, currency, status, description, invoice_url, created_at', {
+        count: 'exact',
+      })
       .eq('user_id', userId)
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
@@ -21,7 +23,17 @@ export async function getBillingOverview(supabase: SupabaseClient, userId: strin
   const total = payments.count ?? 0
   return {
     subscription,
-    payments: (payments.data ?? []) as Pick<PaymentRow, 'id' | 'provider' | 'amount' | 'currency' | 'status' | 'description' | 'invoice_url' | 'created_at'>[],
+    payments: (payments.data ?? []) as Pick<
+      PaymentRow,
+      | 'id'
+      | 'provider'
+      | 'amount'
+      | 'currency'
+      | 'status'
+      | 'description'
+      | 'invoice_url'
+      | 'created_at'
+    >[],
     page: Math.max(1, page),
     pageCount: Math.max(1, Math.ceil(total / PAYMENTS_PAGE_SIZE)),
     total,

@@ -32,7 +32,11 @@ export function recordEvent(event: LedgerEvent) {
 }
 
 /** Applies a subscription event to the user's row, exactly once and never over a newer one. */
-export function applySubscriptionEvent(event: LedgerEvent, userId: string | null, fields: Partial<SubscriptionRow>) {
+export function applySubscriptionEvent(
+  event: LedgerEvent,
+  userId: string | null,
+  fields: Partial<SubscriptionRow>,
+) {
   return rpc<ApplyResult>('apply_subscription_event', {
     p_provider: event.provider,
     p_event_id: event.id,
@@ -58,7 +62,11 @@ export function recordPaymentEvent(
 }
 
 /** Finds a user id by a provider column of user_subscriptions (service role). */
-export async function findUserIdBy(column: 'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id' | 'polar_customer_id', value: string) {
+export async function findUserIdBy(
+  column:
+    'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id' | 'polar_customer_id',
+  value: string,
+) {
   const { data, error } = await getSupabaseAdmin()
     .from('user_subscriptions')
     .select('user_id')

@@ -37,13 +37,21 @@ describe('supabase/migrations', () => {
           `select tablename from pg_tables where schemaname = 'public' order by tablename`,
         )
         expect(rows.map((row) => row.tablename)).toEqual(
-          expect.arrayContaining(['payment_history', 'stripe_products', 'user_profiles', 'user_subscriptions', 'webhook_events']),
+          expect.arrayContaining([
+            'payment_history',
+            'stripe_products',
+            'user_profiles',
+            'user_subscriptions',
+            'webhook_events',
+          ]),
         )
         const rls = await db.query<{ relname: string }>(
           `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and not relrowsecurity`,
         )
         expect(rls.rows).toEqual([])
-        const bucket = await db.query(`select public from storage.buckets where id = 'profile-images'`)
+        const bucket = await db.query(
+          `select public from storage.buckets where id = 'profile-images'`,
+        )
         expect(bucket.rows).toEqual([{ public: true }])
       } finally {
         await db.close()

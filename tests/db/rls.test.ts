@@ -13,13 +13,17 @@ let db: Database
 const alice = randomUUID()
 const bob = randomUUID()
 
-async function as<T>(role: Role, userId: string | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+async function as<T>(
+  role: Role,
+  userId: string | null,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     const claims = userId ? { sub: userId, role, aud: 'authenticated' } : { role }
-    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
-      role,
-      JSON.stringify(claims),
-    ])
+    await tx.query(
+      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
+      [role, JSON.stringify(claims)],
+    )
     return fn(tx)
   })
 }
@@ -44,7 +48,9 @@ async function seed() {
       [id, `in_${id}`],
     )
   }
-  await db.query(`insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_1', 'x')`)
+  await db.query(
+    `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_1', 'x')`,
+  )
   await db.query(
     `insert into public.stripe_products (stripe_price_id, stripe_product_id, plan_key, name, amount, currency, billing_interval)
      values ('price_1', 'prod_1', 'pro', 'Pro', 2900, 'usd', 'month')`,
@@ -61,7 +67,9 @@ afterAll(() => db.close())
 
 describe('a signed-in user', () => {
   it.each(USER_TABLES)('sees only their own rows in %s', async (table) => {
-    const rows = await as('authenticated', alice, (tx) => tx.query<{ user_id: string }>(`select user_id from public.${table}`))
+    const rows = await as('authenticated', alice, (tx) =>
+      tx.query<{ user_id: string }>(`select user_id from public.${table}`),
+    )
     expect(rows.rows.map((row) => row.user_id)).toEqual([alice])
   })
 
@@ -81,26 +89,45 @@ describe('a signed-in user', () => {
 
   it('can update their own profile but not another one', async () => {
     const own = await as('authenticated', alice, (tx) =>
-      tx.query(`update public.user_profiles set display_name = 'Alice A' where user_id = $1`, [alice]),
+      tx.query(`update public.user_profiles set display_name = 'Alice A' where user_id = $1`, [
+        alice,
+      ]),
     )
     expect(own.affectedRows).toBe(1)
     const other = await as('authenticated', alice, (tx) =>
       tx.query(`update public.user_profiles set display_name = 'hacked' where user_id = $1`, [bob]),
     )
     expect(other.affectedRows).toBe(0)
-    const { rows } = await db.query<{ display_name: string }>(`select display_name from public.user_profiles where user_id = $1`, [bob])
+    const { rows } = await db.query<{ display_name: string }>(
+      `select display_name from public.user_profiles where user_id = $1`,
+      [bob],
+    )
     expect(rows[0].display_name).toBe('bob')
   })
 
   it.each([
-    ['user_subscriptions', `insert into public.user_subscriptions (user_id, status) values ('${alice}', 'active')`],
-    ['user_subscriptions', `update public.user_subscriptions set status = 'active' where user_id = '${alice}'`],
-    ['payment_history', `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ('${alice}', 'stripe', 'in_x', 1, 'usd', 'paid')`],
+    [
+      'user_subscriptions',
+      `insert into public.user_subscriptions (user_id, status) values ('${alice}', 'active')`,
+    ],
+    [
+      'user_subscriptions',
+      `update public.user_subscriptions set status = 'active' where user_id = '${alice}'`,
+    ],
+    [
+      'payment_history',
+      `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ('${alice}', 'stripe', 'in_x', 1, 'usd', 'paid')`,
+    ],
     ['payment_history', `delete from public.payment_history where user_id = '${alice}'`],
-    ['webhook_events', `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_2', 'x')`],
+    [
+      'webhook_events',
+      `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_2', 'x')`,
+    ],
     ['stripe_products', `update public.stripe_products set amount = 1`],
   ])('cannot write %s (%#)', async (_table, sql) => {
-    await expect(as('authenticated', alice, (tx) => tx.query(sql))).rejects.toThrow(/permission denied|row-level security/)
+    await expect(as('authenticated', alice, (tx) => tx.query(sql))).rejects.toThrow(
+      /permission denied|row-level security/,
+    )
   })
 
   it.each(['webhook_events', 'stripe_products'])('sees nothing in %s', async (table) => {
@@ -110,15 +137,22 @@ describe('a signed-in user', () => {
 })
 
 describe('anon', () => {
-  it.each([...USER_TABLES, 'webhook_events', 'stripe_products'])('sees nothing in %s', async (table) => {
-    const result = await as('anon', null, (tx) => tx.query(`select * from public.${table}`)).catch((error: Error) => error)
-    if (result instanceof Error) expect(result.message).toMatch(/permission denied/)
-    else expect(result.rows).toHaveLength(0)
-  })
+  it.each([...USER_TABLES, 'webhook_events', 'stripe_products'])(
+    'sees nothing in %s',
+    async (table) => {
+      const result = await as('anon', null, (tx) =>
+        tx.query(`select * from public.${table}`),
+      ).catch((error: Error) => error)
+      if (result instanceof Error) expect(result.message).toMatch(/permission denied/)
+      else expect(result.rows).toHaveLength(0)
+    },
+  )
 
   it('cannot write subscriptions', async () => {
     await expect(
-      as('anon', null, (tx) => tx.query(`insert into public.user_subscriptions (user_id) values ('${alice}')`)),
+      as('anon', null, (tx) =>
+        tx.query(`insert into public.user_subscriptions (user_id) values ('${alice}')`),
+      ),
     ).rejects.toThrow(/permission denied|row-level security/)
   })
 })
@@ -137,14 +171,22 @@ describe('service role', () => {
 
   it('writes subscriptions, payments and the ledger', async () => {
     await as('service_role', null, async (tx) => {
-      await tx.query(`update public.user_subscriptions set status = 'past_due' where user_id = $1`, [alice])
+      await tx.query(
+        `update public.user_subscriptions set status = 'past_due' where user_id = $1`,
+        [alice],
+      )
       await tx.query(
         `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
         [alice],
       )
-      await tx.query(`insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`)
+      await tx.query(
+        `insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`,
+      )
     })
-    const { rows } = await db.query<{ status: string }>(`select status from public.user_subscriptions where user_id = $1`, [alice])
+    const { rows } = await db.query<{ status: string }>(
+      `select status from public.user_subscriptions where user_id = $1`,
+      [alice],
+    )
     expect(rows[0].status).toBe('past_due')
   })
 })
@@ -175,7 +217,10 @@ describe('payment_history uniqueness', () => {
 describe('profile-images storage', () => {
   const upload = (userId: string, name: string) =>
     as('authenticated', userId, (tx) =>
-      tx.query(`insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`, [name, userId]),
+      tx.query(
+        `insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`,
+        [name, userId],
+      ),
     )
 
   it('lets a user write under their own folder', async () => {
@@ -188,7 +233,10 @@ describe('profile-images storage', () => {
   })
 
   it('refuses deleting another user file', async () => {
-    await db.query(`insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`, [`${bob}/a.png`, bob])
+    await db.query(
+      `insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`,
+      [`${bob}/a.png`, bob],
+    )
     const result = await as('authenticated', alice, (tx) =>
       tx.query(`delete from storage.objects where name = $1`, [`${bob}/a.png`]),
     )

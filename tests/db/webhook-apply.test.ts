@@ -7,7 +7,12 @@ import { createTestDatabase } from '../setup/database'
 let db: Database
 const user = randomUUID()
 
-async function applySub(eventId: string, at: string, fields: Record<string, unknown>, userId: string | null = user) {
+async function applySub(
+  eventId: string,
+  at: string,
+  fields: Record<string, unknown>,
+  userId: string | null = user,
+) {
   const { rows } = await db.query<{ result: string }>(
     `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
     [eventId, at, userId, JSON.stringify(fields)],
@@ -16,7 +21,10 @@ async function applySub(eventId: string, at: string, fields: Record<string, unkn
 }
 
 async function row() {
-  const { rows } = await db.query<Record<string, unknown>>(`select * from public.user_subscriptions where user_id = $1`, [user])
+  const { rows } = await db.query<Record<string, unknown>>(
+    `select * from public.user_subscriptions where user_id = $1`,
+    [user],
+  )
   return rows[0]
 }
 
@@ -28,52 +36,110 @@ afterAll(() => db.close())
 
 describe('apply_subscription_event', () => {
   it('applies once; a duplicate changes nothing', async () => {
-    const fields = { provider: 'stripe', stripe_subscription_id: 'sub_1', status: 'active', plan_name: 'Pro' }
+    const fields = {
+      provider: 'stripe',
+      stripe_subscription_id: 'sub_1',
+      status: 'active',
+      plan_name: 'Pro',
+    }
     expect(await applySub('evt_a', '2026-01-01T00:00:10Z', fields)).toBe('applied')
-    expect(await applySub('evt_a', '2026-01-01T00:00:10Z', { ...fields, plan_name: 'Changed' })).toBe('duplicate')
+    expect(
+      await applySub('evt_a', '2026-01-01T00:00:10Z', { ...fields, plan_name: 'Changed' }),
+    ).toBe('duplicate')
     expect((await row()).plan_name).toBe('Pro')
   })
 
   it('ignores an older event', async () => {
-    expect(await applySub('evt_old', '2026-01-01T00:00:05Z', { stripe_subscription_id: 'sub_1', status: 'incomplete' })).toBe('stale')
+    expect(
+      await applySub('evt_old', '2026-01-01T00:00:05Z', {
+        stripe_subscription_id: 'sub_1',
+        status: 'incomplete',
+      }),
+    ).toBe('stale')
     expect((await row()).status).toBe('active')
   })
 
   it('breaks same-second ties by lifecycle progress', async () => {
-    expect(await applySub('evt_same_1', '2026-01-01T00:00:10Z', { stripe_subscription_id: 'sub_1', status: 'incomplete' })).toBe('stale')
-    expect(await applySub('evt_same_2', '2026-01-01T00:00:10Z', { stripe_subscription_id: 'sub_1', status: 'canceled' })).toBe('applied')
+    expect(
+      await applySub('evt_same_1', '2026-01-01T00:00:10Z', {
+        stripe_subscription_id: 'sub_1',
+        status: 'incomplete',
+      }),
+    ).toBe('stale')
+    expect(
+      await applySub('evt_same_2', '2026-01-01T00:00:10Z', {
+        stripe_subscription_id: 'sub_1',
+        status: 'canceled',
+      }),
+    ).toBe('applied')
     expect((await row()).status).toBe('canceled')
   })
 
   it('keeps columns the event does not set', async () => {
-    expect(await applySub('evt_b', '2026-01-01T00:01:00Z', { stripe_subscription_id: 'sub_2', status: 'active', cancel_at_period_end: true })).toBe('applied')
+    expect(
+      await applySub('evt_b', '2026-01-01T00:01:00Z', {
+        stripe_subscription_id: 'sub_2',
+        status: 'active',
+        cancel_at_period_end: true,
+      }),
+    ).toBe('applied')
     const current = await row()
-    expect(current).toMatchObject({ plan_name: 'Pro', provider: 'stripe', cancel_at_period_end: true, status: 'active' })
+    expect(current).toMatchObject({
+      plan_name: 'Pro',
+      provider: 'stripe',
+      cancel_at_period_end: true,
+      status: 'active',
+    })
   })
 
   it('does not let a late event about a previous subscription end the live one', async () => {
-    expect(await applySub('evt_prev', '2026-01-01T00:02:00Z', { stripe_subscription_id: 'sub_1', status: 'canceled' })).toBe('superseded')
+    expect(
+      await applySub('evt_prev', '2026-01-01T00:02:00Z', {
+        stripe_subscription_id: 'sub_1',
+        status: 'canceled',
+      }),
+    ).toBe('superseded')
     expect((await row()).stripe_subscription_id).toBe('sub_2')
   })
 
   it('records events for unknown users without writing a row', async () => {
     const stranger = randomUUID()
-    expect(await applySub('evt_x', '2026-01-01T00:00:00Z', { status: 'active' }, stranger)).toBe('no_user')
-    expect(await applySub('evt_y', '2026-01-01T00:00:00Z', { status: 'active' }, null)).toBe('no_user')
-    const { rows } = await db.query(`select 1 from public.user_subscriptions where user_id = $1`, [stranger])
+    expect(await applySub('evt_x', '2026-01-01T00:00:00Z', { status: 'active' }, stranger)).toBe(
+      'no_user',
+    )
+    expect(await applySub('evt_y', '2026-01-01T00:00:00Z', { status: 'active' }, null)).toBe(
+      'no_user',
+    )
+    const { rows } = await db.query(`select 1 from public.user_subscriptions where user_id = $1`, [
+      stranger,
+    ])
     expect(rows).toHaveLength(0)
   })
 
   it('rolls the ledger back when the effect fails, so a retry applies it', async () => {
-    await expect(applySub('evt_bad', '2026-01-01T00:03:00Z', { status: 'active', current_period_end: 'not a date' })).rejects.toThrow()
-    const { rows } = await db.query(`select 1 from public.webhook_events where event_id = 'evt_bad'`)
+    await expect(
+      applySub('evt_bad', '2026-01-01T00:03:00Z', {
+        status: 'active',
+        current_period_end: 'not a date',
+      }),
+    ).rejects.toThrow()
+    const { rows } = await db.query(
+      `select 1 from public.webhook_events where event_id = 'evt_bad'`,
+    )
     expect(rows).toHaveLength(0)
-    expect(await applySub('evt_bad', '2026-01-01T00:03:00Z', { status: 'past_due' })).toBe('applied')
+    expect(await applySub('evt_bad', '2026-01-01T00:03:00Z', { status: 'past_due' })).toBe(
+      'applied',
+    )
   })
 
   it('applies concurrent duplicates exactly once', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => applySub('evt_concurrent', '2026-01-01T00:04:00Z', { status: 'active', plan_name: 'Starter' })),
+      Array.from({ length: 8 }, () =>
+        applySub('evt_concurrent', '2026-01-01T00:04:00Z', {
+          status: 'active',
+          plan_name: 'Starter',
+        }),
+      ),
     )
     expect(results.filter((result) => result === 'applied')).toHaveLength(1)
     expect(results.filter((result) => result === 'duplicate')).toHaveLength(7)
@@ -83,27 +149,79 @@ describe('apply_subscription_event', () => {
 describe('record_payment_event', () => {
   const pay = (eventId: string, payment: Record<string, unknown>) =>
     db
-      .query<{ result: string }>(`select public.record_payment_event($1, $2, 'x', now(), $3) as result`, [
-        payment.provider,
-        eventId,
-        JSON.stringify({ user_id: user, currency: 'USD', ...payment }),
-      ])
+      .query<{ result: string }>(
+        `select public.record_payment_event($1, $2, 'x', now(), $3) as result`,
+        [payment.provider, eventId, JSON.stringify({ user_id: user, currency: 'USD', ...payment })],
+      )
       .then((result) => result.rows[0].result)
 
   it('writes one row per Stripe invoice', async () => {
-    expect(await pay('evt_p1', { provider: 'stripe', stripe_invoice_id: 'in_1', amount: 2900, status: 'paid' })).toBe('applied')
-    expect(await pay('evt_p1', { provider: 'stripe', stripe_invoice_id: 'in_1', amount: 2900, status: 'paid' })).toBe('duplicate')
-    expect(await pay('evt_p2', { provider: 'stripe', stripe_invoice_id: 'in_1', amount: 2900, status: 'paid' })).toBe('exists')
-    const { rows } = await db.query(`select amount, currency from public.payment_history where stripe_invoice_id = 'in_1'`)
+    expect(
+      await pay('evt_p1', {
+        provider: 'stripe',
+        stripe_invoice_id: 'in_1',
+        amount: 2900,
+        status: 'paid',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('evt_p1', {
+        provider: 'stripe',
+        stripe_invoice_id: 'in_1',
+        amount: 2900,
+        status: 'paid',
+      }),
+    ).toBe('duplicate')
+    expect(
+      await pay('evt_p2', {
+        provider: 'stripe',
+        stripe_invoice_id: 'in_1',
+        amount: 2900,
+        status: 'paid',
+      }),
+    ).toBe('exists')
+    const { rows } = await db.query(
+      `select amount, currency from public.payment_history where stripe_invoice_id = 'in_1'`,
+    )
     expect(rows).toEqual([{ amount: 2900, currency: 'usd' }])
   })
 
   it('keeps a Polar payment and its refund, updating the refund to the refunded total', async () => {
-    expect(await pay('m1', { provider: 'polar', polar_order_id: 'o1', amount: 900, status: 'succeeded' })).toBe('applied')
-    expect(await pay('m2', { provider: 'polar', polar_order_id: 'o1', amount: -300, status: 'refunded' })).toBe('applied')
-    expect(await pay('m3', { provider: 'polar', polar_order_id: 'o1', amount: -900, status: 'refunded' })).toBe('applied')
-    expect(await pay('m4', { provider: 'polar', polar_order_id: 'o1', amount: -900, status: 'refunded' })).toBe('exists')
-    const { rows } = await db.query(`select amount, status from public.payment_history where polar_order_id = 'o1' order by amount desc`)
+    expect(
+      await pay('m1', {
+        provider: 'polar',
+        polar_order_id: 'o1',
+        amount: 900,
+        status: 'succeeded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m2', {
+        provider: 'polar',
+        polar_order_id: 'o1',
+        amount: -300,
+        status: 'refunded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m3', {
+        provider: 'polar',
+        polar_order_id: 'o1',
+        amount: -900,
+        status: 'refunded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m4', {
+        provider: 'polar',
+        polar_order_id: 'o1',
+        amount: -900,
+        status: 'refunded',
+      }),
+    ).toBe('exists')
+    const { rows } = await db.query(
+      `select amount, status from public.payment_history where polar_order_id = 'o1' order by amount desc`,
+    )
     expect(rows).toEqual([
       { amount: 900, status: 'succeeded' },
       { amount: -900, status: 'refunded' },

@@ -8,7 +8,9 @@ test.describe('landing page', () => {
     })
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto('/')
-    await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' })).toBeVisible()
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' }),
+    ).toBeVisible()
     const nav = page.getByRole('navigation', { name: 'Main' })
     await expect(nav.getByRole('link', { name: 'Pricing' })).toBeVisible()
     await expect(nav.getByRole('link', { name: 'Contact' })).toBeVisible()
@@ -22,8 +24,13 @@ test.describe('landing page', () => {
     test.use({ javaScriptEnabled: false })
     test('renders the same content', async ({ page }) => {
       await page.goto('/')
-      await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' })).toBeVisible()
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' }).click()
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' }),
+      ).toBeVisible()
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Contact' })
+        .click()
       await expect(page).toHaveURL(/\/contact$/)
     })
   })

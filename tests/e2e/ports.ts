@@ -1,11 +1,20 @@
-/** Fixed loopback ports of the browser-test stack (distinct from `npm run dev`). */
+/**
+ * Loopback ports of the browser-test stack (distinct from `npm run dev`). E2E_PORT_OFFSET
+ * moves them all, so two runs can share a machine.
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0)
+const appPort = 4173 + offset
+const supabasePort = 54331 + offset
+const stripePort = 12121 + offset
+const polarPort = 12131 + offset
+
 export const E2E = {
-  appPort: 4173,
-  siteUrl: 'http://localhost:4173',
-  supabasePort: 54331,
-  supabaseUrl: 'http://localhost:54331',
-  stripePort: 12121,
-  stripeUrl: 'http://localhost:12121',
-  polarPort: 12122,
-  polarUrl: 'http://localhost:12122',
+  appPort,
+  siteUrl: `http://localhost:${appPort}`,
+  supabasePort,
+  supabaseUrl: `http://localhost:${supabasePort}`,
+  stripePort,
+  stripeUrl: `http://localhost:${stripePort}`,
+  polarPort,
+  polarUrl: `http://localhost:${polarPort}`,
 } as const

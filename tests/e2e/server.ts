@@ -16,11 +16,20 @@ const stack = await startLocalStack({
 
 const app = spawn(
   process.execPath,
-  [path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'), 'build/server/index.js'],
+  [
+    path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
+    `${process.env.BUILD_DIR ?? 'build'}/server/index.js`,
+  ],
   {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
-    env: { ...process.env, ...stack.env, NODE_ENV: 'test', PORT: String(E2E.appPort), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      ...stack.env,
+      NODE_ENV: 'test',
+      PORT: String(E2E.appPort),
+      HOST: '127.0.0.1',
+    },
   },
 )
 

@@ -41,8 +41,15 @@ export async function startTestApp(): Promise<TestApp> {
     '/dashboard/settings/billing': billing,
     '/success': success,
   })
-  const stack = await startLocalStack({ database, siteUrl: server.origin, retry: { attempts: 3, baseDelayMs: 50 } })
-  Object.assign(process.env, stack.env, { NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' })
+  const stack = await startLocalStack({
+    database,
+    siteUrl: server.origin,
+    retry: { attempts: 3, baseDelayMs: 50 },
+  })
+  Object.assign(process.env, stack.env, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+  })
   resetEnvForTests()
   return {
     url: server.origin,
@@ -65,9 +72,16 @@ export function adminClient(app: TestApp) {
 let userCounter = 0
 
 /** Creates a confirmed user and signs them in; returns the id and the session cookies. */
-export async function createSignedInUser(app: TestApp, email = `user${++userCounter}-${Date.now()}@example.com`) {
+export async function createSignedInUser(
+  app: TestApp,
+  email = `user${++userCounter}-${Date.now()}@example.com`,
+) {
   const password = 'correct-horse-battery'
-  const { data, error } = await adminClient(app).auth.admin.createUser({ email, password, email_confirm: true })
+  const { data, error } = await adminClient(app).auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  })
   if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
   const jar = new Map<string, string>()
   const client = createServerClient(app.stack.env.SUPABASE_URL, app.stack.env.SUPABASE_ANON_KEY, {
@@ -83,7 +97,9 @@ export async function createSignedInUser(app: TestApp, email = `user${++userCoun
   })
   const signIn = await client.auth.signInWithPassword({ email, password })
   if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
-  const cookie = [...jar].map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0]).join('; ')
+  const cookie = [...jar]
+    .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
+    .join('; ')
   return { id: data.user.id, email, cookie }
 }
 

@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 
-type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown
+type Handler = (args: {
+  request: Request
+  params: Record<string, string>
+  context: Record<string, unknown>
+}) => unknown
 export interface RouteModule {
   loader?: Handler
   action?: Handler
@@ -38,7 +42,8 @@ export async function startRouteServer(routes: Record<string, RouteModule>) {
         res.writeHead(404).end('not found')
         return
       }
-      const handler = request.method === 'GET' || request.method === 'HEAD' ? route.loader : route.action
+      const handler =
+        request.method === 'GET' || request.method === 'HEAD' ? route.loader : route.action
       if (!handler) {
         res.writeHead(405).end()
         return

@@ -4,7 +4,8 @@ import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
 
 /** Stripe payloads in the shape of API version 2026-10-28.endive, for hand-made events. */
 let counter = 0
-const nextId = (prefix: string) => `${prefix}_test${Date.now().toString(36)}${(++counter).toString(36)}`
+const nextId = (prefix: string) =>
+  `${prefix}_test${Date.now().toString(36)}${(++counter).toString(36)}`
 
 export function subscriptionObject(options: {
   id?: string
@@ -27,7 +28,11 @@ export function subscriptionObject(options: {
     cancel_at_period_end: options.cancelAtPeriodEnd ?? false,
     cancel_at: options.cancelAtPeriodEnd ? (options.periodEnd ?? start + 2_592_000) : null,
     canceled_at: options.canceledAt ?? null,
-    cancellation_details: { reason: options.feedback ? 'cancellation_requested' : null, feedback: options.feedback ?? null, comment: null },
+    cancellation_details: {
+      reason: options.feedback ? 'cancellation_requested' : null,
+      feedback: options.feedback ?? null,
+      comment: null,
+    },
     trial_start: null,
     trial_end: null,
     metadata: options.userId ? { user_id: options.userId, user_email: 'x@example.com' } : {},
@@ -51,7 +56,13 @@ export function subscriptionObject(options: {
   }
 }
 
-export function invoiceObject(options: { subscription?: string | null; userId?: string; customer?: string; amount?: number; id?: string }) {
+export function invoiceObject(options: {
+  subscription?: string | null
+  userId?: string
+  customer?: string
+  amount?: number
+  id?: string
+}) {
   return {
     id: options.id ?? nextId('in'),
     object: 'invoice',
@@ -62,13 +73,28 @@ export function invoiceObject(options: { subscription?: string | null; userId?: 
     created: 1_780_000_100,
     hosted_invoice_url: 'https://invoice.example/in_1',
     parent: options.subscription
-      ? { type: 'subscription_details', subscription_details: { subscription: options.subscription, metadata: options.userId ? { user_id: options.userId } : {} } }
+      ? {
+          type: 'subscription_details',
+          subscription_details: {
+            subscription: options.subscription,
+            metadata: options.userId ? { user_id: options.userId } : {},
+          },
+        }
       : null,
-    lines: { object: 'list', data: [{ pricing: { price_details: { price: LOCAL_PLAN_IDS.pro.stripePriceId } }, parent: null }] },
+    lines: {
+      object: 'list',
+      data: [
+        { pricing: { price_details: { price: LOCAL_PLAN_IDS.pro.stripePriceId } }, parent: null },
+      ],
+    },
   }
 }
 
-export function stripeEvent(type: string, object: unknown, options: { id?: string; created?: number } = {}) {
+export function stripeEvent(
+  type: string,
+  object: unknown,
+  options: { id?: string; created?: number } = {},
+) {
   return {
     id: options.id ?? nextId('evt'),
     object: 'event',
@@ -86,7 +112,13 @@ export function stripeEvent(type: string, object: unknown, options: { id?: strin
 export async function postStripeEvent(
   appUrl: string,
   payload: string | object,
-  options: { secret?: string; timestamp?: number; header?: string | null; headerName?: string; path?: string } = {},
+  options: {
+    secret?: string
+    timestamp?: number
+    header?: string | null
+    headerName?: string
+    path?: string
+  } = {},
 ) {
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload)
   const signature =
@@ -99,6 +131,10 @@ export async function postStripeEvent(
       : options.header
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (signature !== null) headers[options.headerName ?? 'stripe-signature'] = signature
-  const response = await fetch(`${appUrl}${options.path ?? '/api/webhooks/stripe'}`, { method: 'POST', headers, body })
+  const response = await fetch(`${appUrl}${options.path ?? '/api/webhooks/stripe'}`, {
+    method: 'POST',
+    headers,
+    body,
+  })
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }

@@ -8,11 +8,18 @@ let app: TestApp
 let userId: string
 
 async function subscriptionRow(id = userId) {
-  const { data } = await adminClient(app).from('user_subscriptions').select('*').eq('user_id', id).maybeSingle()
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', id)
+    .maybeSingle()
   return data as Record<string, unknown> | null
 }
 async function ledgerCount(eventId: string) {
-  const { count } = await adminClient(app).from('webhook_events').select('*', { count: 'exact', head: true }).eq('event_id', eventId)
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
   return count ?? 0
 }
 
@@ -25,19 +32,27 @@ afterAll(() => app.close())
 describe('signature', () => {
   it('rejects a missing signature', async () => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    expect(await postStripeEvent(app.url, event, { header: null })).toEqual({ status: 400, body: { error: 'Webhook signature verification failed' } })
+    expect(await postStripeEvent(app.url, event, { header: null })).toEqual({
+      status: 400,
+      body: { error: 'Webhook signature verification failed' },
+    })
     expect(await ledgerCount(event.id)).toBe(0)
   })
 
   it('rejects a wrong secret', async () => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
     const result = await postStripeEvent(app.url, event, { secret: 'whsec_wrong' })
-    expect(result).toEqual({ status: 400, body: { error: 'Webhook signature verification failed' } })
+    expect(result).toEqual({
+      status: 400,
+      body: { error: 'Webhook signature verification failed' },
+    })
   })
 
   it('rejects a timestamp older than 300 seconds', async () => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    const result = await postStripeEvent(app.url, event, { timestamp: Math.floor(Date.now() / 1000) - 301 })
+    const result = await postStripeEvent(app.url, event, {
+      timestamp: Math.floor(Date.now() / 1000) - 301,
+    })
     expect(result.status).toBe(400)
   })
 
@@ -45,7 +60,10 @@ describe('signature', () => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
     const signed = JSON.stringify(event)
     const { default: Stripe } = await import('stripe')
-    const header = Stripe.webhooks.generateTestHeaderString({ payload: signed, secret: app.stack.env.STRIPE_WEBHOOK_SECRET })
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload: signed,
+      secret: app.stack.env.STRIPE_WEBHOOK_SECRET,
+    })
     const reserialised = JSON.stringify(JSON.parse(signed), null, 2)
     expect((await postStripeEvent(app.url, reserialised, { header })).status).toBe(400)
     expect(await subscriptionRow()).toBeNull()
@@ -53,7 +71,10 @@ describe('signature', () => {
 
   it('accepts the spec header name on the spec path', async () => {
     const event = stripeEvent('charge.refunded', { id: 'ch_1', object: 'charge' })
-    const result = await postStripeEvent(app.url, event, { headerName: 'providera-signature', path: '/api/webhooks/providera' })
+    const result = await postStripeEvent(app.url, event, {
+      headerName: 'providera-signature',
+      path: '/api/webhooks/providera',
+    })
     expect(result).toEqual({ status: 200, body: { received: true } })
   })
 
@@ -64,13 +85,22 @@ describe('signature', () => {
   })
 
   it('answers a signed event of a handled type with a malformed object with 400 and writes nothing', async () => {
-    const event = stripeEvent('customer.subscription.updated', { id: 'sub_x', object: 'subscription', items: 'nope' })
-    expect(await postStripeEvent(app.url, event)).toEqual({ status: 400, body: { error: 'Invalid webhook payload' } })
+    const event = stripeEvent('customer.subscription.updated', {
+      id: 'sub_x',
+      object: 'subscription',
+      items: 'nope',
+    })
+    expect(await postStripeEvent(app.url, event)).toEqual({
+      status: 400,
+      body: { error: 'Invalid webhook payload' },
+    })
     expect(await ledgerCount(event.id)).toBe(0)
   })
 
   it('refuses an oversized body with 413', async () => {
-    const result = await postStripeEvent(app.url, 'x'.repeat(1024 * 1024 + 10), { header: 't=1,v1=abc' })
+    const result = await postStripeEvent(app.url, 'x'.repeat(1024 * 1024 + 10), {
+      header: 't=1,v1=abc',
+    })
     expect(result).toEqual({ status: 413, body: { error: 'Payload too large' } })
   })
 })
@@ -79,7 +109,11 @@ describe('events', () => {
   const subscriptionId = `sub_${randomUUID().slice(0, 8)}`
 
   it('customer.subscription.created upserts the row with plan, cycle, periods and metadata', async () => {
-    const event = stripeEvent('customer.subscription.created', subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'active' }), { created: 1_780_000_000 })
+    const event = stripeEvent(
+      'customer.subscription.created',
+      subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'active' }),
+      { created: 1_780_000_000 },
+    )
     expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
     expect(await subscriptionRow()).toMatchObject({
       provider: 'stripe',
@@ -91,36 +125,84 @@ describe('events', () => {
       cancel_at_period_end: false,
       metadata: { user_id: userId, user_email: 'x@example.com' },
     })
-    expect(new Date(String((await subscriptionRow())?.current_period_start)).getTime()).toBe(1_780_000_000_000)
+    expect(new Date(String((await subscriptionRow())?.current_period_start)).getTime()).toBe(
+      1_780_000_000_000,
+    )
   })
 
   it('a repeated delivery changes nothing (ledger)', async () => {
-    const event = stripeEvent('customer.subscription.updated', subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', cancelAtPeriodEnd: true, feedback: 'too_expensive' }), { created: 1_780_000_100 })
+    const event = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({
+        id: subscriptionId,
+        userId,
+        customer: 'cus_a',
+        cancelAtPeriodEnd: true,
+        feedback: 'too_expensive',
+      }),
+      { created: 1_780_000_100 },
+    )
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
     const after = await subscriptionRow()
-    expect(after).toMatchObject({ cancel_at_period_end: true, cancellation_feedback: 'too_expensive' })
+    expect(after).toMatchObject({
+      cancel_at_period_end: true,
+      cancellation_feedback: 'too_expensive',
+    })
     // Same event id, different content: the ledger recognises it and nothing changes.
-    const replay = { ...event, data: { object: subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', cancelAtPeriodEnd: false }) } }
-    expect(await postStripeEvent(app.url, replay)).toEqual({ status: 200, body: { received: true } })
+    const replay = {
+      ...event,
+      data: {
+        object: subscriptionObject({
+          id: subscriptionId,
+          userId,
+          customer: 'cus_a',
+          cancelAtPeriodEnd: false,
+        }),
+      },
+    }
+    expect(await postStripeEvent(app.url, replay)).toEqual({
+      status: 200,
+      body: { received: true },
+    })
     expect((await subscriptionRow())?.cancel_at_period_end).toBe(true)
   })
 
   it('concurrent duplicate deliveries apply once', async () => {
-    const event = stripeEvent('customer.subscription.updated', subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'past_due' }), { created: 1_780_000_200 })
-    const results = await Promise.all(Array.from({ length: 6 }, () => postStripeEvent(app.url, event)))
+    const event = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'past_due' }),
+      { created: 1_780_000_200 },
+    )
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => postStripeEvent(app.url, event)),
+    )
     expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
     expect(await ledgerCount(event.id)).toBe(1)
     expect((await subscriptionRow())?.status).toBe('past_due')
   })
 
   it('an older event arriving late does not overwrite newer state', async () => {
-    const older = stripeEvent('customer.subscription.updated', subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'active' }), { created: 1_780_000_150 })
+    const older = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'active' }),
+      { created: 1_780_000_150 },
+    )
     expect((await postStripeEvent(app.url, older)).status).toBe(200)
     expect((await subscriptionRow())?.status).toBe('past_due')
   })
 
   it('customer.subscription.deleted marks it canceled with canceled_at', async () => {
-    const event = stripeEvent('customer.subscription.deleted', subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'canceled', canceledAt: 1_780_000_300 }), { created: 1_780_000_300 })
+    const event = stripeEvent(
+      'customer.subscription.deleted',
+      subscriptionObject({
+        id: subscriptionId,
+        userId,
+        customer: 'cus_a',
+        status: 'canceled',
+        canceledAt: 1_780_000_300,
+      }),
+      { created: 1_780_000_300 },
+    )
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
     const row = await subscriptionRow()
     expect(row).toMatchObject({ status: 'canceled' })
@@ -129,21 +211,31 @@ describe('events', () => {
 
   it('an unknown user is acknowledged and nothing is written', async () => {
     const stranger = randomUUID()
-    const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId: stranger }))
+    const event = stripeEvent(
+      'customer.subscription.created',
+      subscriptionObject({ userId: stranger }),
+    )
     expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
     expect(await subscriptionRow(stranger)).toBeNull()
   })
 
   it('an unhandled type is acknowledged', async () => {
-    expect(await postStripeEvent(app.url, stripeEvent('payment_intent.created', { id: 'pi_1' }))).toEqual({ status: 200, body: { received: true } })
+    expect(
+      await postStripeEvent(app.url, stripeEvent('payment_intent.created', { id: 'pi_1' })),
+    ).toEqual({ status: 200, body: { received: true } })
   })
 
   it('invoice.payment_succeeded records one payment with amount, currency, status and invoice URL', async () => {
     const invoice = invoiceObject({ subscription: subscriptionId, userId, amount: 2900 })
     const event = stripeEvent('invoice.payment_succeeded', invoice)
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
-    expect((await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', invoice))).status).toBe(200)
-    const { data } = await adminClient(app).from('payment_history').select('*').eq('stripe_invoice_id', invoice.id)
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', invoice))).status,
+    ).toBe(200)
+    const { data } = await adminClient(app)
+      .from('payment_history')
+      .select('*')
+      .eq('stripe_invoice_id', invoice.id)
     expect(data).toHaveLength(1)
     expect(data?.[0]).toMatchObject({
       user_id: userId,
@@ -161,12 +253,23 @@ describe('events', () => {
 describe('with the emulator', () => {
   it('an invoice without a subscription id fetches the subscription from Stripe to find the user', async () => {
     const user = await createSignedInUser(app)
-    const created = await app.stack.stripe.trigger('customer.subscription.created', { metadata: { user_id: user.id } })
+    const created = await app.stack.stripe.trigger('customer.subscription.created', {
+      metadata: { user_id: user.id },
+    })
     await app.stack.stripe.idle()
     const subscription = created.data.object as { id: string; customer: string }
-    const invoice = invoiceObject({ subscription: null, customer: subscription.customer, amount: 900 })
-    expect((await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', invoice))).status).toBe(200)
-    const { data } = await adminClient(app).from('payment_history').select('user_id, amount').eq('stripe_invoice_id', invoice.id)
+    const invoice = invoiceObject({
+      subscription: null,
+      customer: subscription.customer,
+      amount: 900,
+    })
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', invoice))).status,
+    ).toBe(200)
+    const { data } = await adminClient(app)
+      .from('payment_history')
+      .select('user_id, amount')
+      .eq('stripe_invoice_id', invoice.id)
     expect(data).toEqual([{ user_id: user.id, amount: 900 }])
   })
 
@@ -177,11 +280,19 @@ describe('with the emulator', () => {
       create trigger fail_payments before insert on public.payment_history for each row execute function public.fail_payments();`)
     const invoice = invoiceObject({ subscription: 'sub_dbfail', userId: user.id, amount: 1234 })
     const event = stripeEvent('invoice.payment_succeeded', invoice)
-    expect(await postStripeEvent(app.url, event)).toEqual({ status: 500, body: { error: 'Error processing webhook' } })
+    expect(await postStripeEvent(app.url, event)).toEqual({
+      status: 500,
+      body: { error: 'Error processing webhook' },
+    })
     expect(await ledgerCount(event.id)).toBe(0)
-    await app.stack.database.exec(`drop trigger fail_payments on public.payment_history; drop function public.fail_payments();`)
+    await app.stack.database.exec(
+      `drop trigger fail_payments on public.payment_history; drop function public.fail_payments();`,
+    )
     expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
-    const { data } = await adminClient(app).from('payment_history').select('amount').eq('stripe_invoice_id', invoice.id)
+    const { data } = await adminClient(app)
+      .from('payment_history')
+      .select('amount')
+      .eq('stripe_invoice_id', invoice.id)
     expect(data).toEqual([{ amount: 1234 }])
   })
 })

@@ -20,7 +20,9 @@ const stack = await startLocalStack({
   dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
 })
 
-const database = process.env.DATABASE_URL ? 'PostgreSQL server (DATABASE_URL)' : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
+const database = process.env.DATABASE_URL
+  ? 'PostgreSQL server (DATABASE_URL)'
+  : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
 console.log(`
   Local stack is up (${database}):
     Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users
@@ -35,11 +37,15 @@ for (const key of Object.keys(stack.env)) {
   if (process.env[key] !== undefined) appEnv[key] = process.env[key]
 }
 
-const app = spawn(process.execPath, [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'], {
-  cwd: PROJECT_ROOT,
-  stdio: 'inherit',
-  env: appEnv,
-})
+const app = spawn(
+  process.execPath,
+  [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'],
+  {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: appEnv,
+  },
+)
 
 let stopping = false
 async function stop(code = 0) {

@@ -19,7 +19,9 @@ describe('test database', () => {
   it('rolls a failed transaction back', async () => {
     await expect(
       db.transaction(async (tx) => {
-        await tx.query(`insert into auth.users (id, email) values (gen_random_uuid(), 'a@example.com')`)
+        await tx.query(
+          `insert into auth.users (id, email) values (gen_random_uuid(), 'a@example.com')`,
+        )
         throw new Error('boom')
       }),
     ).rejects.toThrow('boom')

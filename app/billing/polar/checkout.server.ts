@@ -3,10 +3,13 @@ import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
 import { getPolar } from './client.server'
 
-export type CheckoutRequest = { products: string[]; customerEmail?: string; metadata: Record<string, string | number | boolean> }
+export type CheckoutRequest = {
+  products: string[]
+  customerEmail?: string
+  metadata: Record<string, string | number | boolean>
+}
 export type CheckoutQueryResult =
-  | { ok: true; value: CheckoutRequest }
-  | { ok: false; status: 400 | 401 | 403; error: string }
+  { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 401 | 403; error: string }
 
 /**
  * Validates GET /api/checkout's query. Beyond the spec: the metadata's user_id must be the
@@ -18,9 +21,11 @@ export function parseCheckoutQuery(url: URL, user: SessionUser | null): Checkout
     .split(',')
     .map((product) => product.trim())
     .filter(Boolean)
-  if (products.length === 0) return { ok: false, status: 400, error: 'Missing products in query params' }
+  if (products.length === 0)
+    return { ok: false, status: 400, error: 'Missing products in query params' }
   const known = new Set(getPlans().map((plan) => plan.polarProductId))
-  if (products.some((product) => !known.has(product))) return { ok: false, status: 400, error: 'Unknown product' }
+  if (products.some((product) => !known.has(product)))
+    return { ok: false, status: 400, error: 'Unknown product' }
 
   let metadata: Record<string, string | number | boolean> = {}
   const rawMetadata = url.searchParams.get('metadata')
@@ -36,7 +41,11 @@ export function parseCheckoutQuery(url: URL, user: SessionUser | null): Checkout
     }
     for (const [key, value] of Object.entries(parsed)) {
       if (!['string', 'number', 'boolean'].includes(typeof value) || key.length > 40) {
-        return { ok: false, status: 400, error: 'metadata values must be strings, numbers or booleans' }
+        return {
+          ok: false,
+          status: 400,
+          error: 'metadata values must be strings, numbers or booleans',
+        }
       }
     }
     metadata = parsed as Record<string, string | number | boolean>
@@ -65,7 +74,9 @@ export async function createPolarCheckout(request: CheckoutRequest, user: Sessio
 }
 
 /** The state of a Polar checkout, as the success page shows it. */
-export async function getPolarCheckoutStatus(checkoutId: string): Promise<'complete' | 'open' | 'failed'> {
+export async function getPolarCheckoutStatus(
+  checkoutId: string,
+): Promise<'complete' | 'open' | 'failed'> {
   const checkout = await getPolar('api').checkouts.get(checkoutId)
   if (checkout.status === 'succeeded') return 'complete'
   if (checkout.status === 'open' || checkout.status === 'confirmed') return 'open'

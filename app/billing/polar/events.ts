@@ -53,7 +53,9 @@ export const PolarOrderSchema = z
   .loose()
 export type PolarOrder = z.infer<typeof PolarOrderSchema>
 
-export const PolarEnvelopeSchema = z.object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() }).loose()
+export const PolarEnvelopeSchema = z
+  .object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() })
+  .loose()
 
 const stringId = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null)
 
@@ -62,9 +64,14 @@ const stringId = (value: unknown) => (typeof value === 'string' && value.length 
  * customer's metadata user_id, else the customer's external id (set to the user id by our
  * checkout).
  */
-export function polarUserId(object: { metadata?: Record<string, unknown> | null; customer?: z.infer<typeof CustomerSchema> | null }) {
+export function polarUserId(object: {
+  metadata?: Record<string, unknown> | null
+  customer?: z.infer<typeof CustomerSchema> | null
+}) {
   return (
-    stringId(object.metadata?.user_id) ?? stringId(object.customer?.metadata?.user_id) ?? stringId(object.customer?.external_id)
+    stringId(object.metadata?.user_id) ??
+    stringId(object.customer?.metadata?.user_id) ??
+    stringId(object.customer?.external_id)
   )
 }
 
@@ -79,8 +86,13 @@ const identity = (subscription: PolarSubscription): Partial<SubscriptionRow> => 
 })
 
 /** Columns each subscription event sets (the spec's table "Events", provider B). */
-export function polarSubscriptionFields(type: string, subscription: PolarSubscription): Partial<SubscriptionRow> | null {
-  const cancelAt = subscription.cancel_at_period_end ? (subscription.ends_at ?? subscription.current_period_end ?? null) : null
+export function polarSubscriptionFields(
+  type: string,
+  subscription: PolarSubscription,
+): Partial<SubscriptionRow> | null {
+  const cancelAt = subscription.cancel_at_period_end
+    ? (subscription.ends_at ?? subscription.current_period_end ?? null)
+    : null
   switch (type) {
     case 'subscription.created':
       return {
@@ -116,7 +128,13 @@ export function polarSubscriptionFields(type: string, subscription: PolarSubscri
         canceled_at: subscription.canceled_at ?? null,
       }
     case 'subscription.uncanceled':
-      return { ...identity(subscription), cancel_at_period_end: false, cancel_at: null, canceled_at: null, status: subscription.status }
+      return {
+        ...identity(subscription),
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+        status: subscription.status,
+      }
     case 'subscription.revoked':
       return {
         ...identity(subscription),
@@ -132,7 +150,11 @@ export function polarSubscriptionFields(type: string, subscription: PolarSubscri
 type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null }
 
 /** The payment_history row of a paid order (spec: net amount, product name + "payment"). */
-export function polarOrderPayment(order: PolarOrder, userId: string | null, invoiceUrl: string | null): NewPayment {
+export function polarOrderPayment(
+  order: PolarOrder,
+  userId: string | null,
+  invoiceUrl: string | null,
+): NewPayment {
   return {
     user_id: userId,
     provider: 'polar',
@@ -150,8 +172,13 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null, invo
 }
 
 /** The negative payment_history row of a refunded order. */
-export function polarRefundPayment(order: PolarOrder, userId: string | null, occurredAt: string): NewPayment {
-  const refunded = order.refunded_amount && order.refunded_amount > 0 ? order.refunded_amount : order.net_amount
+export function polarRefundPayment(
+  order: PolarOrder,
+  userId: string | null,
+  occurredAt: string,
+): NewPayment {
+  const refunded =
+    order.refunded_amount && order.refunded_amount > 0 ? order.refunded_amount : order.net_amount
   return {
     ...polarOrderPayment(order, userId, null),
     amount: -Math.abs(refunded),

@@ -9,7 +9,10 @@ import { getPolar, polarStatus } from './client.server'
  * Polar sends order.updated with is_invoice_generated. Network or 5xx failures throw, so
  * the webhook answers 5xx and Polar retries.
  */
-export async function fetchOrderInvoiceUrl(orderId: string, options: { generate?: boolean } = {}): Promise<string | null> {
+export async function fetchOrderInvoiceUrl(
+  orderId: string,
+  options: { generate?: boolean } = {},
+): Promise<string | null> {
   const polar = getPolar('api')
   if (options.generate !== false) {
     try {
@@ -17,7 +20,8 @@ export async function fetchOrderInvoiceUrl(orderId: string, options: { generate?
     } catch (error) {
       const status = polarStatus(error)
       if (status !== 409 && status !== 422) throw error
-      if (status === 422) logger.warn('polar: order is missing billing details for an invoice', { order: orderId })
+      if (status === 422)
+        logger.warn('polar: order is missing billing details for an invoice', { order: orderId })
     }
   }
   try {

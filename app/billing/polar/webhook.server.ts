@@ -24,7 +24,8 @@ import { fetchOrderInvoiceUrl } from './invoice.server'
 
 export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
 
-const json = (body: unknown, status: number) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+const json = (body: unknown, status: number) =>
+  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 class InvalidPayloadError extends Error {}
 
@@ -46,7 +47,11 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
   const headers = Object.fromEntries(request.headers)
   let payload: unknown
   try {
-    payload = await webhooks.validateEvent(raw.toString('utf8'), headers, getEnv().POLAR_WEBHOOK_SECRET)
+    payload = await webhooks.validateEvent(
+      raw.toString('utf8'),
+      headers,
+      getEnv().POLAR_WEBHOOK_SECRET,
+    )
   } catch (error) {
     if (error instanceof webhooks.PolarWebhookVerificationError) {
       logger.warn('polar webhook: signature verification failed', { reason: error.message })
@@ -74,10 +79,18 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
     return json({ received: true }, 200)
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
-      logger.error('polar webhook: payload does not match the expected shape', { id: event.id, type: event.type, issues: error.message })
+      logger.error('polar webhook: payload does not match the expected shape', {
+        id: event.id,
+        type: event.type,
+        issues: error.message,
+      })
       return json({ error: 'Invalid webhook payload' }, 400)
     }
-    logger.error('polar webhook: processing failed', { id: event.id, type: event.type, error: String(error) })
+    logger.error('polar webhook: processing failed', {
+      id: event.id,
+      type: event.type,
+      error: String(error),
+    })
     return json({ error: 'Error processing webhook' }, 500)
   }
 }
@@ -87,7 +100,12 @@ function normaliseTimestamp(timestamp: string | undefined, header: string | unde
   return Number.isNaN(parsed.getTime()) ? new Date().toISOString() : parsed.toISOString()
 }
 
-function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, value: unknown): T {
+function parse<T>(
+  schema: {
+    safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
+  },
+  value: unknown,
+): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new InvalidPayloadError(result.error.message)
   return result.data
@@ -95,7 +113,9 @@ function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T 
 
 /** The user an order belongs to: by its subscription (spec), else its own metadata. */
 async function orderUserId(order: PolarOrder) {
-  const bySubscription = order.subscription_id ? await findUserIdBy('polar_subscription_id', order.subscription_id) : null
+  const bySubscription = order.subscription_id
+    ? await findUserIdBy('polar_subscription_id', order.subscription_id)
+    : null
   return bySubscription ?? polarUserId(order)
 }
 
@@ -111,7 +131,11 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     case 'order.created': {
       const order = parse(PolarOrderSchema, data)
       const fresh = await recordEvent(event)
-      if (fresh) logger.info('polar: order created', { order: order.id, subscription: order.subscription_id })
+      if (fresh)
+        logger.info('polar: order created', {
+          order: order.id,
+          subscription: order.subscription_id,
+        })
       return fresh ? 'logged' : 'duplicate'
     }
     case 'order.paid': {

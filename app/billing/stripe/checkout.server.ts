@@ -6,9 +6,7 @@ import type { SessionUser } from '~/auth/session.server'
 import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
 import { getStripe } from './client.server'
 
-export type CheckoutOutcome =
-  | { kind: 'redirect'; url: string }
-  | { kind: 'already-subscribed' }
+export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 
 /** True when `priceId` is the Stripe price of one of the product's plans. */
 export function isPlanPrice(priceId: string) {
@@ -55,7 +53,9 @@ export async function createStripeCheckout(
 }
 
 /** The state of a checkout session, as the success page shows it (spec: complete / open / failed). */
-export async function getStripeCheckoutStatus(sessionId: string): Promise<'complete' | 'open' | 'failed'> {
+export async function getStripeCheckoutStatus(
+  sessionId: string,
+): Promise<'complete' | 'open' | 'failed'> {
   const session = await getStripe().checkout.sessions.retrieve(sessionId)
   if (session.status === 'complete') return 'complete'
   if (session.status === 'open') return 'open'

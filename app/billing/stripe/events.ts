@@ -24,7 +24,11 @@ export const StripeSubscriptionSchema = z
     trial_end: unix,
     metadata,
     cancellation_details: z
-      .object({ reason: z.string().nullable().optional(), feedback: z.string().nullable().optional(), comment: z.string().nullable().optional() })
+      .object({
+        reason: z.string().nullable().optional(),
+        feedback: z.string().nullable().optional(),
+        comment: z.string().nullable().optional(),
+      })
       .loose()
       .nullable()
       .optional(),
@@ -76,13 +80,23 @@ export const StripeInvoiceSchema = z
           z
             .object({
               pricing: z
-                .object({ price_details: z.object({ price: id.nullable().optional() }).loose().nullable().optional() })
+                .object({
+                  price_details: z
+                    .object({ price: id.nullable().optional() })
+                    .loose()
+                    .nullable()
+                    .optional(),
+                })
                 .loose()
                 .nullable()
                 .optional(),
               parent: z
                 .object({
-                  subscription_item_details: z.object({ subscription: z.string().nullable().optional() }).loose().nullable().optional(),
+                  subscription_item_details: z
+                    .object({ subscription: z.string().nullable().optional() })
+                    .loose()
+                    .nullable()
+                    .optional(),
                 })
                 .loose()
                 .nullable()
@@ -95,7 +109,13 @@ export const StripeInvoiceSchema = z
       .optional(),
     payments: z
       .object({
-        data: z.array(z.object({ payment: z.object({ payment_intent: id.nullable().optional() }).loose().optional() }).loose()),
+        data: z.array(
+          z
+            .object({
+              payment: z.object({ payment_intent: id.nullable().optional() }).loose().optional(),
+            })
+            .loose(),
+        ),
       })
       .loose()
       .optional(),
@@ -103,8 +123,10 @@ export const StripeInvoiceSchema = z
   .loose()
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
 
-const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id)
-const iso = (seconds: number | null | undefined) => (seconds == null ? null : new Date(seconds * 1000).toISOString())
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value == null ? null : typeof value === 'string' ? value : value.id
+const iso = (seconds: number | null | undefined) =>
+  seconds == null ? null : new Date(seconds * 1000).toISOString()
 
 /** The user a subscription belongs to, from the metadata set at checkout. */
 export function subscriptionUserId(subscription: StripeSubscription) {
@@ -133,7 +155,8 @@ export function subscriptionFields(
     current_period_end: iso(item?.current_period_end),
     cancel_at_period_end: subscription.cancel_at_period_end ?? false,
     cancel_at: iso(subscription.cancel_at),
-    canceled_at: iso(subscription.canceled_at) ?? (options.deleted ? new Date().toISOString() : null),
+    canceled_at:
+      iso(subscription.canceled_at) ?? (options.deleted ? new Date().toISOString() : null),
     trial_start: iso(subscription.trial_start),
     trial_end: iso(subscription.trial_end),
     cancellation_reason: details?.reason ?? null,
@@ -165,7 +188,8 @@ export function invoicePayment(
   userId: string | null,
   planName: string | null,
 ): Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null } {
-  const paymentIntent = invoice.payments?.data.map((entry) => idOf(entry.payment?.payment_intent)).find(Boolean) ?? null
+  const paymentIntent =
+    invoice.payments?.data.map((entry) => idOf(entry.payment?.payment_intent)).find(Boolean) ?? null
   return {
     user_id: userId,
     provider: 'stripe',

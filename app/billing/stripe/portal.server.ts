@@ -10,14 +10,19 @@ export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscript
  * read from their row, never from input). Portal URLs are valid for a short time and
  * are never cached or reused.
  */
-export async function createStripePortal(supabase: SupabaseClient, userId: string): Promise<PortalOutcome> {
+export async function createStripePortal(
+  supabase: SupabaseClient,
+  userId: string,
+): Promise<PortalOutcome> {
   const row = await getOwnSubscription(supabase, userId)
   if (!row?.stripe_customer_id) return { kind: 'no-subscription' }
   const env = getEnv()
   const session = await getStripe().billingPortal.sessions.create({
     customer: row.stripe_customer_id,
     return_url: `${env.SITE_URL}/dashboard/settings/billing`,
-    ...(env.STRIPE_PORTAL_CONFIGURATION_ID ? { configuration: env.STRIPE_PORTAL_CONFIGURATION_ID } : {}),
+    ...(env.STRIPE_PORTAL_CONFIGURATION_ID
+      ? { configuration: env.STRIPE_PORTAL_CONFIGURATION_ID }
+      : {}),
   })
   return { kind: 'url', url: session.url }
 }

@@ -27,7 +27,8 @@ import {
 export const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
 const SIGNATURE_TOLERANCE_SECONDS = 300
 
-const json = (body: unknown, status: number) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+const json = (body: unknown, status: number) =>
+  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 /**
  * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
@@ -35,7 +36,8 @@ const json = (body: unknown, status: number) => Response.json(body, { status, he
  * unhandled type or unknown user), 500 when processing failed so Stripe retries.
  */
 export async function handleStripeWebhook(request: Request): Promise<Response> {
-  const signature = request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
+  const signature =
+    request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
   let raw: Buffer
   try {
     raw = await readRawBody(request, STRIPE_WEBHOOK_BODY_LIMIT)
@@ -47,7 +49,12 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
 
   let event: Stripe.Event
   try {
-    event = getStripe().webhooks.constructEvent(raw, signature, getEnv().STRIPE_WEBHOOK_SECRET, SIGNATURE_TOLERANCE_SECONDS)
+    event = getStripe().webhooks.constructEvent(
+      raw,
+      signature,
+      getEnv().STRIPE_WEBHOOK_SECRET,
+      SIGNATURE_TOLERANCE_SECONDS,
+    )
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn('stripe webhook: signature verification failed', { reason: error.message })
@@ -64,17 +71,30 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     return json({ received: true }, 200)
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
-      logger.error('stripe webhook: payload does not match the expected shape', { id: event.id, type: event.type, issues: error.message })
+      logger.error('stripe webhook: payload does not match the expected shape', {
+        id: event.id,
+        type: event.type,
+        issues: error.message,
+      })
       return json({ error: 'Invalid webhook payload' }, 400)
     }
-    logger.error('stripe webhook: processing failed', { id: event.id, type: event.type, error: String(error) })
+    logger.error('stripe webhook: processing failed', {
+      id: event.id,
+      type: event.type,
+      error: String(error),
+    })
     return json({ error: 'Error processing webhook' }, 500)
   }
 }
 
 class InvalidPayloadError extends Error {}
 
-function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, value: unknown): T {
+function parse<T>(
+  schema: {
+    safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
+  },
+  value: unknown,
+): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new InvalidPayloadError(result.error.message)
   return result.data
@@ -99,7 +119,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
       const subscription = parse(StripeSubscriptionSchema, event.data.object)
-      const userId = subscriptionUserId(subscription) ?? (await findUserIdBy('stripe_subscription_id', subscription.id))
+      const userId =
+        subscriptionUserId(subscription) ??
+        (await findUserIdBy('stripe_subscription_id', subscription.id))
       const fields = subscriptionFields(subscription, planName(subscription), {
         deleted: event.type === 'customer.subscription.deleted',
       })
@@ -115,7 +137,11 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       const invoice = parse(StripeInvoiceSchema, event.data.object)
       const fresh = await recordEvent(ledger(event))
       // Logged for notifying the customer; Stripe's own dunning emails do the rest.
-      if (fresh) logger.warn('stripe: invoice payment failed', { invoice: invoice.id, customer: invoice.customer })
+      if (fresh)
+        logger.warn('stripe: invoice payment failed', {
+          invoice: invoice.id,
+          customer: invoice.customer,
+        })
       return fresh ? 'logged' : 'duplicate'
     }
     default: {
@@ -134,16 +160,28 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = invoice.parent?.subscription_details?.metadata?.user_id || null
   let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
-  const customerId = invoice.customer == null ? null : typeof invoice.customer === 'string' ? invoice.customer : invoice.customer.id
+  const customerId =
+    invoice.customer == null
+      ? null
+      : typeof invoice.customer === 'string'
+        ? invoice.customer
+        : invoice.customer.id
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {
     const stripe = getStripe()
     if (!subscriptionId && customerId) {
-      const list = await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 1 })
+      const list = await stripe.subscriptions.list({
+        customer: customerId,
+        status: 'all',
+        limit: 1,
+      })
       subscriptionId = list.data[0]?.id ?? null
     }
     if (subscriptionId) {
-      const subscription = parse(StripeSubscriptionSchema, await stripe.subscriptions.retrieve(subscriptionId))
+      const subscription = parse(
+        StripeSubscriptionSchema,
+        await stripe.subscriptions.retrieve(subscriptionId),
+      )
       userId ??= subscriptionUserId(subscription)
       name ??= planName(subscription)
     }

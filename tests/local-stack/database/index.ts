@@ -101,7 +101,9 @@ class ServerDatabase implements Database {
 // bigint (int8) as a JS number, like PGlite does: amounts in minor units fit comfortably.
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 export interface OpenDatabaseOptions {
@@ -153,13 +155,15 @@ export async function migrate(db: Database): Promise<string[]> {
     try {
       await db.transaction(async (tx) => {
         await tx.exec(file.sql)
-        await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [
-          version,
-          file.name,
-        ])
+        await tx.query(
+          'insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)',
+          [version, file.name],
+        )
       })
     } catch (error) {
-      throw new Error(`Migration ${file.name} failed: ${(error as Error).message}`, { cause: error })
+      throw new Error(`Migration ${file.name} failed: ${(error as Error).message}`, {
+        cause: error,
+      })
     }
     applied.push(file.name)
   }

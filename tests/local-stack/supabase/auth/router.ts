@@ -1,4 +1,5 @@
-import { LOCAL_ANON_KEY, LOCAL_JWKS, LOCAL_SERVICE_ROLE_KEY } from '../keys'
+import { apiKeyProblem } from '../gateway'
+import { LOCAL_JWKS } from '../keys'
 import { json, matchRoute, route, type Route } from '../http'
 import type { AuthContext } from './context'
 import { AuthError, OAuthError, renderAuthError } from './errors'
@@ -28,30 +29,6 @@ function settings() {
     sms_provider: '',
     saml_enabled: false,
   }
-}
-
-/** The gateway's API key check (Kong key-auth): `apikey` header or query parameter. */
-function apiKeyProblem(request: Request) {
-  const key = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
-  if (!key) {
-    return json(
-      {
-        message: 'No API key found in request',
-        hint: 'No `apikey` request header or url param was found.',
-      },
-      { status: 401 },
-    )
-  }
-  if (key !== LOCAL_ANON_KEY && key !== LOCAL_SERVICE_ROLE_KEY) {
-    return json(
-      {
-        message: 'Invalid API key',
-        hint: 'Double check your Supabase `anon` or `service_role` API key.',
-      },
-      { status: 401 },
-    )
-  }
-  return undefined
 }
 
 /** The emulated GoTrue: handles a request whose path is below /auth/v1. */

@@ -1,4 +1,5 @@
 import type { Database } from '../../database'
+import { apiKeyProblem } from '../gateway'
 import { json, matchRoute, readJsonObject, route, type Route } from '../http'
 import { StorageError, renderStorageError, storageErrors } from './errors'
 import { asCaller, callerOf, findBucket, putObject, readObject } from './objects'
@@ -157,6 +158,10 @@ export function createStorageHandler(db: Database) {
     route('PUT', '/object/:bucket/*', upload(db, 'PUT')),
   ]
   return async (request: Request, path: string): Promise<Response> => {
+    if (!(request.method === 'GET' && path.startsWith('/object/public/'))) {
+      const problem = apiKeyProblem(request)
+      if (problem) return problem
+    }
     const { handler, params } = matchRoute(routes, request.method, path)
     if (!handler)
       return renderStorageError(new StorageError(404, 'NotFound', 'Not Found', 'Route not found'))

@@ -1,0 +1,81 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { E2E } from './ports'
+
+/** Shared helpers of the browser tests: users, the local inbox, signing in. */
+
+export const PASSWORD = 'correct-horse-battery'
+
+const admin = () =>
+  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+
+/** A unique email address for one test. */
+export function uniqueEmail(label = 'user') {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`
+}
+
+/** Creates a confirmed user through the admin API (for journeys that do not test sign-up). */
+export async function createUser(email = uniqueEmail(), password = PASSWORD) {
+  const { data, error } = await admin().auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  })
+  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
+  return { id: data.user.id, email, password }
+}
+
+/** Deletes a user created by a test (their rows go with them). */
+export async function deleteUser(id: string) {
+  await admin().auth.admin.deleteUser(id)
+}
+
+interface InboxMail {
+  to: string
+  subject: string
+  kind: string
+  link: string | null
+  otp: string | null
+  createdAt: string
+}
+
+/** Waits for the newest email of a kind to an address in the local inbox; returns it. */
+export async function waitForMail(
+  email: string,
+  kind: string,
+  options: { after?: Date } = {},
+): Promise<InboxMail> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const response = await fetch(
+      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
+    )
+    const body = (await response.json()) as InboxMail[] | { messages: InboxMail[] }
+    const mails = Array.isArray(body) ? body : body.messages
+    const match = mails
+      .filter(
+        (mail) =>
+          mail.kind === kind && (!options.after || new Date(mail.createdAt) >= options.after),
+      )
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
+    if (match) return match
+    if (Date.now() > deadline) throw new Error(`no ${kind} mail for ${email}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/** Signs in through the sign-in page and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/sign-in')
+  const form = page.locator('form#sign-in')
+  await form.getByLabel('Email').fill(email)
+  await form.getByLabel('Password').fill(password)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/dashboard/)
+}
+
+export const test = base
+export { expect }
