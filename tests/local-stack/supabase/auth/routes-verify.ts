@@ -13,7 +13,7 @@ import {
 import { issueAuthCode } from './pkce'
 import { resolveRedirect } from './redirects'
 import { issueSession } from './sessions'
-import { confirmEmail, findUserById, upsertIdentity } from './users'
+import { confirmEmail, upsertIdentity } from './users'
 
 const SINGLE_CONFIRMATION =
   'Confirmation link accepted. Please proceed to confirm link sent to the other email'
@@ -134,8 +134,10 @@ async function verifyGet(ctx: AuthContext, request: Request) {
           throw new AuthError(422, 'flow_state_not_found', 'No associated flow state found.')
         return { single: false as const, code }
       }
-      const user = await findUserById(tx, matched.user.id)
-      return { single: false as const, session: await issueSession(ctx, tx, user!.id, 'otp') }
+      return {
+        single: false as const,
+        session: await issueSession(ctx, tx, matched.user.id, 'otp'),
+      }
     })
     const url = new URL(target)
     if (outcome.single) {
