@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getOptionalUser } from '~/auth/session.server'
 import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkout.server'
 import { logger } from '~/lib/logger.server'
-import { jsonNoStore } from '~/lib/responses.server'
+import { jsonNoStore } from '~/lib/http.server'
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page.
 export async function loader({ request }: LoaderFunctionArgs) {

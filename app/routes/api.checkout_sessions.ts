@@ -3,7 +3,7 @@ import { getOptionalUser } from '~/auth/session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { logger } from '~/lib/logger.server'
-import { jsonNoStore, methodNotAllowed } from '~/lib/responses.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
 export async function action({ request }: ActionFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { getOptionalUser } from '~/auth/session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
 import { logger } from '~/lib/logger.server'
-import { jsonNoStore, methodNotAllowed } from '~/lib/responses.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
 export async function action({ request }: ActionFunctionArgs) {

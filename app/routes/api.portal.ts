@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 import { getOptionalUser } from '~/auth/session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
-import { jsonNoStore } from '~/lib/responses.server'
+import { jsonNoStore } from '~/lib/http.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -26,7 +26,9 @@ export interface TestApp {
  * The app's API routes on a loopback HTTP server, wired to a fresh database and the three
  * emulators, with the process environment pointing at them (as .env would).
  */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(
+  options: { polarInvoiceDelayMs?: number } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase()
   const server = await startRouteServer({
     '/auth/callback': authCallback,
@@ -45,6 +47,7 @@ export async function startTestApp(): Promise<TestApp> {
     database,
     siteUrl: server.origin,
     retry: { attempts: 3, baseDelayMs: 50 },
+    polarInvoiceDelayMs: options.polarInvoiceDelayMs,
   })
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',

@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   database?: Database
   /** Webhook retry schedule of both payment emulators. */
   retry?: { attempts: number; baseDelayMs: number }
+  /** Polar emulator: time until a requested invoice exists (its default when omitted). */
+  polarInvoiceDelayMs?: number
 }
 
 export interface LocalStack {
@@ -56,6 +58,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     webhookSecret: LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
     accessToken: LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,
     retry: options.retry,
+    invoiceDelayMs: options.polarInvoiceDelayMs,
   })
   const env = {
     SITE_URL: options.siteUrl,

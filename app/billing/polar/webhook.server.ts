@@ -1,6 +1,6 @@
 import { webhooks } from '@polar-sh/sdk/2026-10'
 import { getEnv } from '~/env.server'
-import { BodyTooLargeError, readRawBody } from '~/lib/raw-body.server'
+import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import {
@@ -37,13 +37,10 @@ class InvalidPayloadError extends Error {}
  * retries. Never 410: Standard Webhooks senders disable endpoints that answer 410.
  */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
-  let raw: Buffer
-  try {
-    raw = await readRawBody(request, POLAR_WEBHOOK_BODY_LIMIT)
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return json({ error: 'Payload too large' }, 413)
-    return json({ error: 'Webhook signature verification failed' }, 400)
-  }
+  const body = await readBodyWithLimit(request, POLAR_WEBHOOK_BODY_LIMIT).catch(() => undefined)
+  if (body === null) return json({ error: 'Payload too large' }, 413)
+  if (body === undefined) return json({ error: 'Webhook signature verification failed' }, 400)
+  const raw = Buffer.from(body)
   const headers = Object.fromEntries(request.headers)
   let payload: unknown
   try {

@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { getEnv } from '~/env.server'
 import { planByStripePrice } from '~/billing/plans.server'
-import { BodyTooLargeError, readRawBody } from '~/lib/raw-body.server'
+import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
 import {
   applySubscriptionEvent,
@@ -38,13 +38,10 @@ const json = (body: unknown, status: number) =>
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
-  let raw: Buffer
-  try {
-    raw = await readRawBody(request, STRIPE_WEBHOOK_BODY_LIMIT)
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return json({ error: 'Payload too large' }, 413)
-    return json({ error: 'Webhook signature verification failed' }, 400)
-  }
+  const body = await readBodyWithLimit(request, STRIPE_WEBHOOK_BODY_LIMIT).catch(() => undefined)
+  if (body === null) return json({ error: 'Payload too large' }, 413)
+  if (body === undefined) return json({ error: 'Webhook signature verification failed' }, 400)
+  const raw = Buffer.from(body)
   if (!signature) return json({ error: 'Webhook signature verification failed' }, 400)
 
   let event: Stripe.Event

@@ -1,0 +1,29 @@
+/** The kinds of email the product sends, each with its own preference in user_profiles. */
+export const NOTIFICATION_KINDS = ['product_updates', 'billing', 'security'] as const
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
+
+export type PreferenceColumn = 'notify_product_updates' | 'notify_billing' | 'notify_security'
+
+/** The user_profiles column holding the preference of a kind. */
+export const PREFERENCE_COLUMNS: Record<NotificationKind, PreferenceColumn> = {
+  product_updates: 'notify_product_updates',
+  billing: 'notify_billing',
+  security: 'notify_security',
+}
+
+/** Labels and descriptions shown on the Notifications page. */
+export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; description: string }> =
+  {
+    product_updates: {
+      label: 'Product updates',
+      description: 'New features and occasional news. At most a couple of emails a month.',
+    },
+    billing: {
+      label: 'Billing emails',
+      description: 'Payment receipts, failed payments and upcoming renewals.',
+    },
+    security: {
+      label: 'Security alerts',
+      description: 'A heads-up when your password or email address changes.',
+    },
+  }

@@ -1,0 +1,53 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { logger } from '~/lib/logger.server'
+import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
+import { AVATAR_BUCKET, getOwnProfileRow, updateOwnProfile } from './profile.server'
+import { AVATAR_MAX_BYTES } from './schemas'
+
+export type AvatarOutcome = { ok: true } | { ok: false; message: string }
+
+/**
+ * Stores a new avatar under `<user id>/` through the user's own client (so the bucket's
+ * RLS policies apply), points the profile at it, then removes the previous file. Each
+ * upload gets a new name, so browsers and CDNs never show a stale image.
+ */
+export async function replaceAvatar(
+  supabase: SupabaseClient,
+  userId: string,
+  file: File,
+): Promise<AvatarOutcome> {
+  if (file.size > AVATAR_MAX_BYTES) return { ok: false, message: 'The image must be 2 MB or smaller' }
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  const type = sniffImageType(bytes)
+  if (!type) return { ok: false, message: 'Upload a PNG, JPEG, WebP or GIF image' }
+  const previous = (await getOwnProfileRow(supabase, userId))?.avatar_path ?? null
+  const path = `${userId}/avatar-${crypto.randomUUID()}.${extensionFor(type)}`
+  const bucket = supabase.storage.from(AVATAR_BUCKET)
+  const upload = await bucket.upload(path, bytes, { contentType: type, cacheControl: '31536000' })
+  if (upload.error) {
+    logger.error('avatar upload failed', { user: userId, error: upload.error.message })
+    return { ok: false, message: 'We could not store your image. Please try again.' }
+  }
+  try {
+    await updateOwnProfile(supabase, userId, { avatar_path: path })
+  } catch (error) {
+    await bucket.remove([path])
+    throw error
+  }
+  await removeStoredAvatar(supabase, userId, previous)
+  return { ok: true }
+}
+
+/** Clears the avatar and removes its file. */
+export async function removeAvatar(supabase: SupabaseClient, userId: string) {
+  const previous = (await getOwnProfileRow(supabase, userId))?.avatar_path ?? null
+  await updateOwnProfile(supabase, userId, { avatar_path: null })
+  await removeStoredAvatar(supabase, userId, previous)
+}
+
+// A failed clean-up leaves an orphan file, not a broken profile: log it and carry on.
+async function removeStoredAvatar(supabase: SupabaseClient, userId: string, path: string | null) {
+  if (!isOwnAvatarPath(path, userId)) return
+  const { error } = await supabase.storage.from(AVATAR_BUCKET).remove([path])
+  if (error) logger.warn('old avatar not removed', { user: userId, path, error: error.message })
+}

@@ -1,0 +1,52 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { isOwnAvatarPath } from './image-type'
+import type { ProfileRow } from './types'
+
+export const AVATAR_BUCKET = 'profile-images'
+
+/** What the pages show of a profile. */
+export interface ProfileView {
+  displayName: string | null
+  avatarUrl: string | null
+}
+
+/** The signed-in user's profile row, read through their own client (RLS applies). */
+export async function getOwnProfileRow(supabase: SupabaseClient, userId: string) {
+  const { data, error } = await supabase
+    .from('user_profiles')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle<ProfileRow>()
+  if (error) throw new Error(`profile read failed: ${error.message}`)
+  return data
+}
+
+/** The public URL of a stored avatar, only for a path in the user's own folder. */
+export function avatarUrl(supabase: SupabaseClient, userId: string, path: string | null) {
+  if (!isOwnAvatarPath(path, userId)) return null
+  return supabase.storage.from(AVATAR_BUCKET).getPublicUrl(path).data.publicUrl
+}
+
+/** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
+export async function getProfileView(supabase: SupabaseClient, userId: string): Promise<ProfileView> {
+  const row = await getOwnProfileRow(supabase, userId)
+  return {
+    displayName: row?.display_name ?? null,
+    avatarUrl: avatarUrl(supabase, userId, row?.avatar_path ?? null),
+  }
+}
+
+/** Updates the user's own profile row; throws when no row was changed (RLS or no profile). */
+export async function updateOwnProfile(
+  supabase: SupabaseClient,
+  userId: string,
+  fields: Partial<Pick<ProfileRow, 'display_name' | 'avatar_path' | 'notify_product_updates' | 'notify_billing' | 'notify_security'>>,
+) {
+  const { data, error } = await supabase
+    .from('user_profiles')
+    .update(fields)
+    .eq('user_id', userId)
+    .select('user_id')
+  if (error) throw new Error(`profile update failed: ${error.message}`)
+  if (!data || data.length !== 1) throw new Error('profile update failed: no profile row')
+}

@@ -1,0 +1,638 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Stripe from 'stripe'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
+import * as success from '../../app/routes/success'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/**
+ * Checkout, billing portal and success page: the real route handlers over HTTP with real
+ * session cookies, the real `stripe` SDK, the Stripe emulator and the real database.
+ * The app's Stripe client goes through a recording proxy, so tests can assert on exactly
+ * what the app asked Stripe for (portal parameters are not retrievable from Stripe).
+ */
+let app: TestApp
+let stripe: Stripe
+let proxy: RecordingProxy
+
+const PRO = LOCAL_PLAN_IDS.pro.stripePriceId
+const STARTER = LOCAL_PLAN_IDS.starter.stripePriceId
+
+interface RecordedCall {
+  method: string
+  path: string
+  params: URLSearchParams
+}
+interface RecordingProxy {
+  url: string
+  calls: RecordedCall[]
+  close(): Promise<void>
+}
+
+/** Forwards every request to `target` and records its method, path and form parameters. */
+async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const calls: RecordedCall[] = []
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks)
+    const method = req.method ?? 'GET'
+    const url = new URL(req.url ?? '/', target)
+    calls.push({
+      method,
+      path: url.pathname,
+      params: new URLSearchParams(method === 'GET' ? url.search : body.toString()),
+    })
+    const headers = new Headers()
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (['host', 'connection', 'content-length'].includes(key) || value === undefined) continue
+      headers.set(key, Array.isArray(value) ? value.join(', ') : value)
+    }
+    const upstream = await fetch(url, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'DELETE' ? undefined : body,
+    })
+    const answer = Buffer.from(await upstream.arrayBuffer())
+    const out: Record<string, string> = {}
+    upstream.headers.forEach((value, key) => {
+      if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key))
+        out[key] = value
+    })
+    res.writeHead(upstream.status, out).end(answer)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** The app's calls to one Stripe endpoint since the proxy started. */
+const callsTo = (method: string, path: string) =>
+  proxy.calls.filter((call) => call.method === method && call.path === path)
+
+beforeAll(async () => {
+  app = await startTestApp()
+  proxy = await startRecordingProxy(app.stack.stripe.url)
+  // The app's Stripe client is created on first use, after this: it talks to the proxy.
+  process.env.STRIPE_API_URL = proxy.url
+  resetEnvForTests()
+  const api = new URL(app.stack.stripe.url)
+  stripe = new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
+    host: api.hostname,
+    port: Number(api.port),
+    protocol: 'http',
+  })
+})
+afterAll(async () => {
+  await app?.close()
+  await proxy?.close()
+})
+afterEach(() => app.stack.stripe.clearFaults())
+
+type User = Awaited<ReturnType<typeof createSignedInUser>>
+
+function postCheckout(
+  user: User | null,
+  body: string | null,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${app.url}/api/checkout_sessions`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(user ? { cookie: user.cookie } : {}),
+      ...headers,
+    },
+    body: body ?? undefined,
+  })
+}
+
+const priceForm = (priceId: string) => new URLSearchParams({ price_id: priceId }).toString()
+
+function postPortal(user: User | null, body?: string): Promise<Response> {
+  return fetch(`${app.url}/api/customer_portal`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      ...(user ? { cookie: user.cookie } : {}),
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    body,
+  })
+}
+
+/** The checkout session id in a 303 to the emulator's hosted checkout page. */
+function sessionIdFrom(response: Response) {
+  const location = response.headers.get('location') ?? ''
+  const match = new RegExp(`^${app.stack.stripe.publicUrl}/checkout/(cs_test_\\w+)$`).exec(
+    location,
+  )
+  if (!match) throw new Error(`not a hosted checkout URL: ${response.status} ${location}`)
+  return match[1]
+}
+
+async function startCheckout(user: User, priceId = PRO) {
+  const response = await postCheckout(user, priceForm(priceId))
+  expect(response.status).toBe(303)
+  return sessionIdFrom(response)
+}
+
+async function rowsOf(userId: string) {
+  const admin = adminClient(app)
+  const [subscriptions, payments] = await Promise.all([
+    admin.from('user_subscriptions').select('*').eq('user_id', userId),
+    admin.from('payment_history').select('*').eq('user_id', userId),
+  ])
+  return {
+    subscriptions: (subscriptions.data ?? []) as Record<string, unknown>[],
+    payments: (payments.data ?? []) as Record<string, unknown>[],
+  }
+}
+
+async function seedSubscriptionRow(userId: string, fields: Record<string, unknown>) {
+  const { error } = await adminClient(app)
+    .from('user_subscriptions')
+    .upsert({ user_id: userId, ...fields }, { onConflict: 'user_id' })
+  if (error) throw new Error(`seed failed: ${error.message}`)
+}
+
+/** Runs `fn` with Stripe's webhooks delivered to a sink that answers 200 and applies nothing. */
+async function withWebhooksSwallowed<T>(fn: () => Promise<T>): Promise<T> {
+  const sink = createServer((_req, res) => res.writeHead(200).end('{}'))
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
+  app.stack.stripe.setWebhookUrl(`http://127.0.0.1:${(sink.address() as AddressInfo).port}/`)
+  try {
+    const result = await fn()
+    await app.stack.stripe.idle()
+    return result
+  } finally {
+    app.stack.stripe.setWebhookUrl(`${app.url}/api/webhooks/stripe`)
+    await new Promise<void>((resolve) => sink.close(() => resolve()))
+  }
+}
+
+describe('POST /api/checkout_sessions', () => {
+  it('answers 401 without a session, and with a forged cookie, and calls no provider', async () => {
+    const before = proxy.calls.length
+    for (const user of [null, { id: 'x', email: 'x', cookie: 'sb-127-auth-token=forged' }]) {
+      const response = await postCheckout(user, priceForm(PRO))
+      expect(response.status).toBe(401)
+      expect(await response.json()).toEqual({ error: 'Authentication required' })
+      expect(response.headers.get('location')).toBeNull()
+    }
+    expect(proxy.calls.length).toBe(before)
+  })
+
+  it.each([
+    ['a missing price_id', ''],
+    ['an empty price_id', 'price_id='],
+    ['a blank price_id', 'price_id=%20%20'],
+    ['the literal text undefined', 'price_id=undefined'],
+    ['a price that is not a plan', 'price_id=price_unknown_plan'],
+    ['a product id instead of a price id', `price_id=${LOCAL_PLAN_IDS.pro.stripeProductId}`],
+    ['another field only', `priceId=${PRO}`],
+  ])('answers 400 for %s and creates no session', async (_label, body) => {
+    const user = await createSignedInUser(app)
+    const before = callsTo('POST', '/v1/checkout/sessions').length
+    const response = await postCheckout(user, body)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'Valid price ID is required' })
+    expect(callsTo('POST', '/v1/checkout/sessions').length).toBe(before)
+  })
+
+  it('answers 303 to the hosted checkout, with no body, and a session exactly as the spec says', async () => {
+    const user = await createSignedInUser(app)
+    const response = await postCheckout(user, priceForm(PRO))
+    expect(response.status).toBe(303)
+    expect(await response.text()).toBe('')
+    expect(response.headers.get('content-type')).toBeNull()
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const sessionId = sessionIdFrom(response)
+
+    const session = await stripe.checkout.sessions.retrieve(sessionId)
+    expect(session).toMatchObject({
+      mode: 'subscription',
+      status: 'open',
+      url: response.headers.get('location'),
+      success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${app.url}/pricing?canceled=true`,
+      automatic_tax: { enabled: true },
+      allow_promotion_codes: true,
+      customer: null,
+      customer_email: user.email,
+      client_reference_id: user.id,
+      metadata: { user_id: user.id, user_email: user.email },
+      // One Pro price, once: the total is exactly one unit of it.
+      amount_total: 2900,
+      currency: 'usd',
+    })
+
+    const [call] = callsTo('POST', '/v1/checkout/sessions').slice(-1)
+    const lineItems = [...call.params.keys()].filter((key) => key.startsWith('line_items'))
+    expect(lineItems.sort()).toEqual(['line_items[0][price]', 'line_items[0][quantity]'])
+    expect(call.params.get('line_items[0][price]')).toBe(PRO)
+    expect(call.params.get('line_items[0][quantity]')).toBe('1')
+    expect(call.params.get('subscription_data[metadata][user_id]')).toBe(user.id)
+    expect(call.params.get('subscription_data[metadata][user_email]')).toBe(user.email)
+
+    // The subscription the session creates carries the metadata and a single item of 1.
+    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    expect(paid.ok).toBe(true)
+    const completed = await stripe.checkout.sessions.retrieve(sessionId)
+    const subscription = await stripe.subscriptions.retrieve(String(completed.subscription))
+    expect(subscription.metadata).toEqual({ user_id: user.id, user_email: user.email })
+    expect(subscription.items.data).toHaveLength(1)
+    expect(subscription.items.data[0]).toMatchObject({ quantity: 1, price: { id: PRO } })
+  })
+
+  it('sells the Starter plan with its own price', async () => {
+    const user = await createSignedInUser(app)
+    const session = await stripe.checkout.sessions.retrieve(await startCheckout(user, STARTER))
+    expect(session.amount_total).toBe(900)
+  })
+
+  it.each([
+    ['a foreign Origin', { origin: 'https://evil.example' }],
+    ['a foreign Origin and Referer', { origin: 'null', referer: 'https://evil.example/x' }],
+    ['no Origin', {}],
+  ])('puts the return URLs on SITE_URL with %s', async (_label, headers) => {
+    const user = await createSignedInUser(app)
+    const response = await postCheckout(user, priceForm(PRO), headers)
+    const session = await stripe.checkout.sessions.retrieve(sessionIdFrom(response))
+    expect(session.success_url).toBe(`${app.url}/success?session_id={CHECKOUT_SESSION_ID}`)
+    expect(session.cancel_url).toBe(`${app.url}/pricing?canceled=true`)
+  })
+
+  it("reuses the user's Stripe customer when their row has one", async () => {
+    const user = await createSignedInUser(app)
+    const customer = await stripe.customers.create({ email: user.email })
+    await seedSubscriptionRow(user.id, {
+      provider: 'stripe',
+      stripe_customer_id: customer.id,
+      status: 'canceled',
+    })
+    const sessionId = await startCheckout(user)
+    const session = await stripe.checkout.sessions.retrieve(sessionId)
+    expect(session.customer).toBe(customer.id)
+    expect(session.customer_email).toBeNull()
+    expect(session.metadata).toEqual({ user_id: user.id, user_email: user.email })
+
+    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    expect(paid.ok && paid.session.customer).toBe(customer.id)
+    const customers = await stripe.customers.list({ email: user.email })
+    expect(customers.data.map((entry) => entry.id)).toEqual([customer.id])
+  })
+
+  it.each(['active', 'trialing', 'past_due'])(
+    'sends a user whose subscription is %s to billing instead of a second checkout',
+    async (status) => {
+      const user = await createSignedInUser(app)
+      await seedSubscriptionRow(user.id, {
+        provider: 'stripe',
+        stripe_customer_id: 'cus_existing',
+        stripe_subscription_id: 'sub_existing',
+        plan_name: 'Starter',
+        status,
+      })
+      const before = callsTo('POST', '/v1/checkout/sessions').length
+      const response = await postCheckout(user, priceForm(PRO))
+      expect(response.status).toBe(303)
+      expect(response.headers.get('location')).toBe(
+        '/dashboard/settings/billing?notice=already-subscribed',
+      )
+      expect(await response.text()).toBe('')
+      expect(callsTo('POST', '/v1/checkout/sessions').length).toBe(before)
+    },
+  )
+
+  it('answers 500 with the provider message when Stripe keeps failing with 500', async () => {
+    const user = await createSignedInUser(app)
+    // The SDK retries a 500 twice: fail all three attempts.
+    app.stack.stripe.injectFault({ method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 3 })
+    const response = await postCheckout(user, priceForm(PRO))
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({
+      error: 'An unknown error occurred (injected by the emulator).',
+    })
+    expect(response.headers.get('location')).toBeNull()
+  })
+
+  it('survives a single transient Stripe 500 (the SDK retries it)', async () => {
+    const user = await createSignedInUser(app)
+    app.stack.stripe.injectFault({ method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 1 })
+    const response = await postCheckout(user, priceForm(PRO))
+    expect(response.status).toBe(303)
+    sessionIdFrom(response)
+  })
+
+  it('answers 500 with the provider message of a 402', async () => {
+    const user = await createSignedInUser(app)
+    app.stack.stripe.injectFault({
+      method: 'POST',
+      path: '/v1/checkout/sessions',
+      status: 402,
+      body: { error: { type: 'card_error', code: 'card_declined', message: 'Payment required here.' } },
+    })
+    const response = await postCheckout(user, priceForm(PRO))
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'Payment required here.' })
+  })
+
+  it('answers 500 with the provider message when a configured plan price does not exist', async () => {
+    const user = await createSignedInUser(app)
+    process.env.STRIPE_PRICE_PRO = 'price_deleted_in_dashboard'
+    resetEnvForTests()
+    try {
+      const response = await postCheckout(user, priceForm('price_deleted_in_dashboard'))
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({
+        error: "No such price: 'price_deleted_in_dashboard'",
+      })
+    } finally {
+      delete process.env.STRIPE_PRICE_PRO
+      resetEnvForTests()
+    }
+  })
+
+  it('answers 405 to GET', async () => {
+    const response = await fetch(`${app.url}/api/checkout_sessions`)
+    expect(response.status).toBe(405)
+  })
+})
+
+describe('POST /api/customer_portal', () => {
+  async function userWithCustomer() {
+    const user = await createSignedInUser(app)
+    const customer = await stripe.customers.create({ email: user.email })
+    await seedSubscriptionRow(user.id, {
+      provider: 'stripe',
+      stripe_customer_id: customer.id,
+      stripe_subscription_id: 'sub_portal',
+      plan_name: 'Pro',
+      status: 'active',
+    })
+    return { user, customerId: customer.id }
+  }
+
+  it('answers 401 without a session and calls no provider', async () => {
+    const before = proxy.calls.length
+    const response = await postPortal(null)
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: 'Unauthorized' })
+    expect(proxy.calls.length).toBe(before)
+  })
+
+  it('answers 404 when the user has no row', async () => {
+    const user = await createSignedInUser(app)
+    const response = await postPortal(user)
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: 'No subscription found' })
+  })
+
+  it('answers 404 when the row has no Stripe customer (a Polar subscription)', async () => {
+    const user = await createSignedInUser(app)
+    await seedSubscriptionRow(user.id, {
+      provider: 'polar',
+      polar_customer_id: 'polar_cus_1',
+      status: 'active',
+    })
+    const before = callsTo('POST', '/v1/billing_portal/sessions').length
+    const response = await postPortal(user, 'customer=cus_someone_else')
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ error: 'No subscription found' })
+    expect(callsTo('POST', '/v1/billing_portal/sessions').length).toBe(before)
+  })
+
+  it("answers 200 with a fresh portal URL for the user's own customer, never cached", async () => {
+    const { user, customerId } = await userWithCustomer()
+    const other = await userWithCustomer()
+    const response = await postPortal(user, `customer=${other.customerId}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const body = (await response.json()) as { url: string }
+    expect(Object.keys(body)).toEqual(['url'])
+    expect(body.url).toMatch(new RegExp(`^${app.stack.stripe.publicUrl}/portal/bps_\\w+$`))
+
+    const [call] = callsTo('POST', '/v1/billing_portal/sessions').slice(-1)
+    expect(call.params.get('customer')).toBe(customerId)
+    expect(call.params.get('return_url')).toBe(`${app.url}/dashboard/settings/billing`)
+    expect(call.params.has('configuration')).toBe(false)
+
+    // The page behind the URL is this customer's portal and links back to billing.
+    const page = await (await fetch(body.url)).text()
+    expect(page).toContain(`<a href="${app.url}/dashboard/settings/billing">Return to site</a>`)
+
+    const second = await postPortal(user)
+    expect(second.headers.get('cache-control')).toBe('no-store')
+    const { url: secondUrl } = (await second.json()) as { url: string }
+    expect(secondUrl).toMatch(/\/portal\/bps_/)
+    expect(secondUrl).not.toBe(body.url)
+  })
+
+  it('uses the portal configuration id when STRIPE_PORTAL_CONFIGURATION_ID is set', async () => {
+    const { user } = await userWithCustomer()
+    process.env.STRIPE_PORTAL_CONFIGURATION_ID = 'bpc_test_configuration'
+    resetEnvForTests()
+    try {
+      const response = await postPortal(user)
+      expect(response.status).toBe(200)
+      const [call] = callsTo('POST', '/v1/billing_portal/sessions').slice(-1)
+      expect(call.params.get('configuration')).toBe('bpc_test_configuration')
+    } finally {
+      delete process.env.STRIPE_PORTAL_CONFIGURATION_ID
+      resetEnvForTests()
+    }
+  })
+
+  it('answers 500 Internal server error when Stripe fails', async () => {
+    const { user } = await userWithCustomer()
+    app.stack.stripe.injectFault({
+      method: 'POST',
+      path: '/v1/billing_portal/sessions',
+      status: 500,
+      count: 3,
+    })
+    const response = await postPortal(user)
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'Internal server error' })
+  })
+
+  it('answers 500 Internal server error when Stripe refuses (unknown customer), without its message', async () => {
+    const user = await createSignedInUser(app)
+    await seedSubscriptionRow(user.id, { provider: 'stripe', stripe_customer_id: 'cus_gone' })
+    const response = await postPortal(user)
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'Internal server error' })
+  })
+})
+
+describe('/success', () => {
+  async function successStatus(query: string) {
+    const result = (await success.loader({
+      request: new Request(`${app.url}/success${query}`),
+      params: {},
+      context: {},
+    })) as unknown as { data: { status: string }; init: ResponseInit | null }
+    expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
+    return result.data.status
+  }
+
+  async function tableCounts() {
+    const admin = adminClient(app)
+    const count = async (table: string) =>
+      (await admin.from(table).select('*', { count: 'exact', head: true })).count
+    return {
+      subscriptions: await count('user_subscriptions'),
+      payments: await count('payment_history'),
+      events: await count('webhook_events'),
+    }
+  }
+
+  it('shows a paid session as complete and activates nothing itself', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const before = await tableCounts()
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
+    expect(await tableCounts()).toEqual(before)
+    expect(await rowsOf(user.id)).toEqual({ subscriptions: [], payments: [] })
+  })
+
+  it('shows an unpaid session as open (pending)', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    const before = await tableCounts()
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('open')
+    expect(await tableCounts()).toEqual(before)
+  })
+
+  it('shows a declined payment as open and an expired session as failed', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    const declined = await app.stack.stripe.completeCheckout(sessionId, {
+      number: '4000000000000002',
+    })
+    expect(declined).toMatchObject({ ok: false, message: 'Your card was declined.' })
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('open')
+    await stripe.checkout.sessions.expire(sessionId)
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
+  })
+
+  it.each([
+    ['an unknown session id', '?session_id=cs_test_doesnotexist'],
+    ['a garbage session id', '?session_id=..%2F..%2Fv1%2Fcustomers'],
+    ['no session id', ''],
+    ['an empty session id', '?session_id='],
+  ])('shows failed for %s', async (_label, query) => {
+    const before = await tableCounts()
+    const calls = callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length
+    expect(await successStatus(query)).toBe('failed')
+    expect(await tableCounts()).toEqual(before)
+    expect(callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length).toBe(calls)
+  })
+
+  it('shows failed when Stripe cannot be reached', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    app.stack.stripe.injectFault({ path: '/v1/checkout/sessions/', status: 500, count: 3 })
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
+  })
+})
+
+describe('the whole purchase', () => {
+  it('checkout, payment and webhooks leave exactly the expected rows', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    expect(await rowsOf(user.id)).toEqual({ subscriptions: [], payments: [] })
+
+    const paid = await app.stack.stripe.completeCheckout(sessionId)
+    if (!paid.ok) throw new Error(paid.message)
+    expect(paid.redirectTo).toBe(`${app.url}/success?session_id=${sessionId}`)
+    await app.stack.stripe.idle()
+
+    const session = await stripe.checkout.sessions.retrieve(sessionId)
+    const subscription = await stripe.subscriptions.retrieve(String(session.subscription))
+    const invoice = await stripe.invoices.retrieve(String(subscription.latest_invoice))
+    const item = subscription.items.data[0]
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
+
+    const { subscriptions, payments } = await rowsOf(user.id)
+    expect(subscriptions).toHaveLength(1)
+    const row = subscriptions[0]
+    expect(row).toMatchObject({
+      provider: 'stripe',
+      stripe_customer_id: session.customer,
+      stripe_subscription_id: subscription.id,
+      plan_name: 'Pro',
+      status: 'active',
+      billing_cycle: 'month',
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+      trial_start: null,
+      trial_end: null,
+      metadata: { user_id: user.id, user_email: user.email },
+    })
+    expect(new Date(String(row.current_period_start)).toISOString()).toBe(
+      iso(item.current_period_start),
+    )
+    expect(new Date(String(row.current_period_end)).toISOString()).toBe(
+      iso(item.current_period_end),
+    )
+
+    expect(payments).toHaveLength(1)
+    expect(payments[0]).toMatchObject({
+      provider: 'stripe',
+      stripe_invoice_id: invoice.id,
+      stripe_payment_intent_id: null,
+      amount: 2900,
+      currency: 'usd',
+      status: 'paid',
+      description: 'Pro subscription payment',
+      invoice_url: invoice.hosted_invoice_url,
+    })
+    expect(invoice.hosted_invoice_url).toMatch(/^http/)
+
+    // Every delivery for this purchase was accepted on the first attempt.
+    const ids = new Set(paid.events.map((event) => event.id))
+    const deliveries = app.stack.stripe.deliveries().filter((entry) => ids.has(entry.eventId))
+    expect(deliveries.length).toBe(ids.size)
+    expect(deliveries.every((entry) => entry.status === 200)).toBe(true)
+
+    expect(await successStatusOf(sessionId)).toBe('complete')
+
+    // Now subscribed: no second checkout, but the portal opens on their customer.
+    const again = await postCheckout(user, priceForm(STARTER))
+    expect(again.headers.get('location')).toBe(
+      '/dashboard/settings/billing?notice=already-subscribed',
+    )
+    const portal = await postPortal(user)
+    expect(portal.status).toBe(200)
+    const [call] = callsTo('POST', '/v1/billing_portal/sessions').slice(-1)
+    expect(call.params.get('customer')).toBe(session.customer)
+  })
+})
+
+async function successStatusOf(sessionId: string) {
+  const result = (await success.loader({
+    request: new Request(`${app.url}/success?session_id=${sessionId}`),
+    params: {},
+    context: {},
+  })) as unknown as { data: { status: string } }
+  return result.data.status
+}
+
+// The seeded price ids the emulator knows, so a failing test names a real cause.
+it('the emulator sells the plans at the amounts the pricing page shows', async () => {
+  const [pro, starter] = await Promise.all([
+    stripe.prices.retrieve(PRO),
+    stripe.prices.retrieve(STARTER),
+  ])
+  expect([pro.unit_amount, starter.unit_amount]).toEqual([2900, 900])
+})
