@@ -1,11 +1,10 @@
-import { createClient } from '@supabase/supabase-js'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { authErrorMessage } from '~/auth/auth-errors'
-import { createSupabaseServerClient } from '~/auth/session.server'
 import { getEnv } from '~/env.server'
 
 export type CredentialOutcome =
-  | { ok: true; headers: Headers }
-  | { ok: false; headers: Headers; field?: 'email' | 'password' | 'currentPassword'; message: string }
+  | { ok: true }
+  | { ok: false; field?: 'email' | 'password' | 'currentPassword'; message: string }
 
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in
@@ -24,26 +23,23 @@ export async function isCurrentPassword(email: string, password: string) {
 
 /** Changes the password after confirming the current one. */
 export async function changePassword(
-  request: Request,
+  supabase: SupabaseClient,
   email: string,
   currentPassword: string,
   password: string,
 ): Promise<CredentialOutcome> {
-  const { supabase, headers } = createSupabaseServerClient(request)
   if (!(await isCurrentPassword(email, currentPassword))) {
     return {
       ok: false,
-      headers,
       field: 'currentPassword',
       message: 'That is not your current password',
     }
   }
   const { error } = await supabase.auth.updateUser({ password })
-  if (!error) return { ok: true, headers }
+  if (!error) return { ok: true }
   const onField = error.code === 'weak_password' || error.code === 'same_password'
   return {
     ok: false,
-    headers,
     field: onField ? 'password' : undefined,
     message: authErrorMessage(error),
   }
@@ -54,32 +50,28 @@ export async function changePassword(
  * secure email change on) that comes back through /auth/callback.
  */
 export async function requestEmailChange(
-  request: Request,
+  supabase: SupabaseClient,
   email: string,
 ): Promise<CredentialOutcome> {
-  const { supabase, headers } = createSupabaseServerClient(request)
   const redirect = new URL('/auth/callback', getEnv().SITE_URL)
   redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
   const { error } = await supabase.auth.updateUser(
     { email },
     { emailRedirectTo: redirect.toString() },
   )
-  if (!error) return { ok: true, headers }
+  if (!error) return { ok: true }
   const taken = error.code === 'email_exists' || error.code === 'user_already_exists'
   return {
     ok: false,
-    headers,
     field: 'email',
     message: taken ? 'Another account already uses this email address' : authErrorMessage(error),
   }
 }
 
 /** The user's current and pending email, from the auth server (claims can lag behind). */
-export async function getEmailState(request: Request) {
-  const { supabase, headers } = createSupabaseServerClient(request)
+export async function getEmailState(supabase: SupabaseClient) {
   const { data } = await supabase.auth.getUser()
   return {
-    headers,
     email: data.user?.email ?? '',
     pendingEmail: data.user?.new_email ?? null,
   }

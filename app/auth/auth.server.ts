@@ -92,7 +92,10 @@ export async function startOAuth(
 
 export async function sendPasswordReset(request: Request, email: string): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.resetPasswordForEmail(email, { redirectTo: callbackUrl() })
+  // next=/reset-password: a PKCE link (`?code=`, no `type`) must land there too, not on /dashboard.
+  const { error } = await supabase.auth.resetPasswordForEmail(email, {
+    redirectTo: callbackUrl('/reset-password'),
+  })
   if (error && error.status !== 404)
     return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }

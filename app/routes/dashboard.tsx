@@ -1,13 +1,16 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
-import { Outlet } from '@remix-run/react'
+import { Outlet, useLoaderData } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
+import { DashboardNav } from '~/components/dashboard-nav'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { getProfileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, headers } = await requireUser(request)
+  const { user, supabase, headers } = await requireUser(request)
+  const profile = await getProfileView(supabase, user.id)
   headers.set('Cache-Control', 'private, no-store')
-  return data({ user }, { headers })
+  return data({ user, profile }, { headers })
 }
 
 export function headers() {
@@ -15,9 +18,14 @@ export function headers() {
 }
 
 export default function DashboardLayout() {
+  const { user, profile } = useLoaderData<typeof loader>()
+  const name = profile.displayName ?? user.email
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
-      <Outlet />
+    <div className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-8 md:flex-row md:py-10">
+      <DashboardNav name={name} email={user.email} avatarUrl={profile.avatarUrl} />
+      <div className="min-w-0 flex-1">
+        <Outlet />
+      </div>
     </div>
   )
 }

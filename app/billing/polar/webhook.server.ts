@@ -2,6 +2,7 @@ import { webhooks } from '@polar-sh/sdk/2026-10'
 import { getEnv } from '~/env.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
+import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import {
   applySubscriptionEvent,
@@ -24,11 +25,6 @@ import { fetchOrderInvoiceUrl } from './invoice.server'
 
 export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
 
-const json = (body: unknown, status: number) =>
-  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
-
-class InvalidPayloadError extends Error {}
-
 /**
  * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb). Answers (the spec
  * leaves them open): 200 {received:true} when applied, a repeat, an unknown user or an
@@ -38,8 +34,9 @@ class InvalidPayloadError extends Error {}
  */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readBodyWithLimit(request, POLAR_WEBHOOK_BODY_LIMIT).catch(() => undefined)
-  if (body === null) return json({ error: 'Payload too large' }, 413)
-  if (body === undefined) return json({ error: 'Webhook signature verification failed' }, 400)
+  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
+  if (body === undefined)
+    return webhookJson({ error: 'Webhook signature verification failed' }, 400)
   const raw = Buffer.from(body)
   const headers = Object.fromEntries(request.headers)
   let payload: unknown
@@ -52,60 +49,30 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
   } catch (error) {
     if (error instanceof webhooks.PolarWebhookVerificationError) {
       logger.warn('polar webhook: signature verification failed', { reason: error.message })
-      return json({ error: 'Webhook signature verification failed' }, 400)
+      return webhookJson({ error: 'Webhook signature verification failed' }, 400)
     }
     if (error instanceof webhooks.PolarWebhookUnknownTypeError) {
       logger.info('polar webhook: unknown event type', { id: headers['webhook-id'] })
-      return json({ received: true }, 200)
+      return webhookJson({ received: true }, 200)
     }
     logger.error('polar webhook: signed payload is not valid JSON', { id: headers['webhook-id'] })
-    return json({ error: 'Invalid webhook payload' }, 400)
+    return webhookJson({ error: 'Invalid webhook payload' }, 400)
   }
 
   const envelope = PolarEnvelopeSchema.safeParse(payload)
-  if (!envelope.success) return json({ error: 'Invalid webhook payload' }, 400)
+  if (!envelope.success) return webhookJson({ error: 'Invalid webhook payload' }, 400)
   const event: LedgerEvent = {
     provider: 'polar',
     id: headers['webhook-id'],
     type: envelope.data.type,
     occurredAt: normaliseTimestamp(envelope.data.timestamp, headers['webhook-timestamp']),
   }
-  try {
-    const outcome = await applyPolarEvent(event, envelope.data.data)
-    logger.info('polar webhook', { id: event.id, type: event.type, outcome })
-    return json({ received: true }, 200)
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) {
-      logger.error('polar webhook: payload does not match the expected shape', {
-        id: event.id,
-        type: event.type,
-        issues: error.message,
-      })
-      return json({ error: 'Invalid webhook payload' }, 400)
-    }
-    logger.error('polar webhook: processing failed', {
-      id: event.id,
-      type: event.type,
-      error: String(error),
-    })
-    return json({ error: 'Error processing webhook' }, 500)
-  }
+  return answerWebhook('polar', event, () => applyPolarEvent(event, envelope.data.data))
 }
 
 function normaliseTimestamp(timestamp: string | undefined, header: string | undefined) {
   const parsed = timestamp ? new Date(timestamp) : new Date(Number(header) * 1000)
   return Number.isNaN(parsed.getTime()) ? new Date().toISOString() : parsed.toISOString()
-}
-
-function parse<T>(
-  schema: {
-    safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
-  },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value)
-  if (!result.success) throw new InvalidPayloadError(result.error.message)
-  return result.data
 }
 
 /** The user an order belongs to: by its subscription (spec), else its own metadata. */
@@ -119,14 +86,14 @@ async function orderUserId(order: PolarOrder) {
 /** Applies one verified Polar event; returns what happened (for the log). */
 export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promise<string> {
   if (event.type.startsWith('subscription.')) {
-    const subscription = parse(PolarSubscriptionSchema, data)
+    const subscription = parsePayload(PolarSubscriptionSchema, data)
     const fields = polarSubscriptionFields(event.type, subscription)
     if (!fields) return (await recordEvent(event)) ? 'unhandled' : 'duplicate'
     return applySubscriptionEvent(event, polarUserId(subscription), fields)
   }
   switch (event.type) {
     case 'order.created': {
-      const order = parse(PolarOrderSchema, data)
+      const order = parsePayload(PolarOrderSchema, data)
       const fresh = await recordEvent(event)
       if (fresh)
         logger.info('polar: order created', {
@@ -136,19 +103,19 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       return fresh ? 'logged' : 'duplicate'
     }
     case 'order.paid': {
-      const order = parse(PolarOrderSchema, data)
+      const order = parsePayload(PolarOrderSchema, data)
       const userId = await orderUserId(order)
       if (!userId) return (await recordEvent(event)) ? 'no_user' : 'duplicate'
       const invoiceUrl = await fetchOrderInvoiceUrl(order.id)
       return recordPaymentEvent(event, polarOrderPayment(order, userId, invoiceUrl))
     }
     case 'order.refunded': {
-      const order = parse(PolarOrderSchema, data)
+      const order = parsePayload(PolarOrderSchema, data)
       const userId = await orderUserId(order)
       return recordPaymentEvent(event, polarRefundPayment(order, userId, event.occurredAt))
     }
     case 'order.updated': {
-      const order = parse(PolarOrderSchema, data)
+      const order = parsePayload(PolarOrderSchema, data)
       if (!(await recordEvent(event))) return 'duplicate'
       if (order.is_invoice_generated) return fillInvoiceUrl(order.id)
       return 'logged'

@@ -3,6 +3,7 @@ import { getEnv } from '~/env.server'
 import { planByStripePrice } from '~/billing/plans.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
+import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
@@ -27,9 +28,6 @@ import {
 export const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
 const SIGNATURE_TOLERANCE_SECONDS = 300
 
-const json = (body: unknown, status: number) =>
-  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
-
 /**
  * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
  * then apply the event exactly once. 400 for a bad signature, 200 once handled (or for an
@@ -39,10 +37,11 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
   const body = await readBodyWithLimit(request, STRIPE_WEBHOOK_BODY_LIMIT).catch(() => undefined)
-  if (body === null) return json({ error: 'Payload too large' }, 413)
-  if (body === undefined) return json({ error: 'Webhook signature verification failed' }, 400)
+  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
+  if (body === undefined)
+    return webhookJson({ error: 'Webhook signature verification failed' }, 400)
   const raw = Buffer.from(body)
-  if (!signature) return json({ error: 'Webhook signature verification failed' }, 400)
+  if (!signature) return webhookJson({ error: 'Webhook signature verification failed' }, 400)
 
   let event: Stripe.Event
   try {
@@ -55,46 +54,14 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn('stripe webhook: signature verification failed', { reason: error.message })
-      return json({ error: 'Webhook signature verification failed' }, 400)
+      return webhookJson({ error: 'Webhook signature verification failed' }, 400)
     }
     // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
     logger.error('stripe webhook: signed payload is not valid JSON', { error: String(error) })
-    return json({ error: 'Invalid webhook payload' }, 400)
+    return webhookJson({ error: 'Invalid webhook payload' }, 400)
   }
 
-  try {
-    const outcome = await applyStripeEvent(event)
-    logger.info('stripe webhook', { id: event.id, type: event.type, outcome })
-    return json({ received: true }, 200)
-  } catch (error) {
-    if (error instanceof InvalidPayloadError) {
-      logger.error('stripe webhook: payload does not match the expected shape', {
-        id: event.id,
-        type: event.type,
-        issues: error.message,
-      })
-      return json({ error: 'Invalid webhook payload' }, 400)
-    }
-    logger.error('stripe webhook: processing failed', {
-      id: event.id,
-      type: event.type,
-      error: String(error),
-    })
-    return json({ error: 'Error processing webhook' }, 500)
-  }
-}
-
-class InvalidPayloadError extends Error {}
-
-function parse<T>(
-  schema: {
-    safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
-  },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value)
-  if (!result.success) throw new InvalidPayloadError(result.error.message)
-  return result.data
+  return answerWebhook('stripe', event, () => applyStripeEvent(event))
 }
 
 const ledger = (event: Stripe.Event): LedgerEvent => ({
@@ -115,7 +82,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
-      const subscription = parse(StripeSubscriptionSchema, event.data.object)
+      const subscription = parsePayload(StripeSubscriptionSchema, event.data.object)
       const userId =
         subscriptionUserId(subscription) ??
         (await findUserIdBy('stripe_subscription_id', subscription.id))
@@ -125,13 +92,13 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       return applySubscriptionEvent(ledger(event), userId, fields)
     }
     case 'invoice.payment_succeeded': {
-      const invoice = parse(StripeInvoiceSchema, event.data.object)
+      const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name } = await invoiceOwner(invoice)
       const payment = invoicePayment(invoice, userId, name)
       return recordPaymentEvent(ledger(event), payment)
     }
     case 'invoice.payment_failed': {
-      const invoice = parse(StripeInvoiceSchema, event.data.object)
+      const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const fresh = await recordEvent(ledger(event))
       // Logged for notifying the customer; Stripe's own dunning emails do the rest.
       if (fresh)
@@ -175,7 +142,7 @@ async function invoiceOwner(invoice: StripeInvoice) {
       subscriptionId = list.data[0]?.id ?? null
     }
     if (subscriptionId) {
-      const subscription = parse(
+      const subscription = parsePayload(
         StripeSubscriptionSchema,
         await stripe.subscriptions.retrieve(subscriptionId),
       )

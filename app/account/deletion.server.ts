@@ -1,0 +1,88 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { getPolar, polarStatus } from '~/billing/polar/client.server'
+import { getStripe } from '~/billing/stripe/client.server'
+import { logger } from '~/lib/logger.server'
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { AVATAR_BUCKET } from '~/profile/profile.server'
+import { getOwnSubscription } from '~/subscriptions/store.server'
+import { subscriptionToEnd, type ProviderSubscription } from './deletion-rules'
+
+export type DeletionOutcome = { ok: true } | { ok: false; message: string }
+
+const PROVIDER_FAILED =
+  'We could not cancel your subscription with the payment provider, so your account has not been deleted. Please try again in a moment, or cancel it under Billing first.'
+const DELETE_FAILED =
+  'Your subscription has been canceled, but we could not delete your account. Please try again.'
+
+/**
+ * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): a live
+ * subscription is ended at its provider first, so nobody keeps paying without an account;
+ * if that fails, nothing is deleted. Then the avatar files, then the user (their rows go
+ * with them by `on delete cascade`).
+ */
+export async function deleteAccount(
+  supabase: SupabaseClient,
+  userId: string,
+): Promise<DeletionOutcome> {
+  const live = subscriptionToEnd(await getOwnSubscription(supabase, userId))
+  if (live) {
+    try {
+      await endAtProvider(live)
+    } catch (error) {
+      logger.error('account deletion: provider cancellation failed', {
+        user: userId,
+        provider: live.provider,
+        error: String(error),
+      })
+      return { ok: false, message: PROVIDER_FAILED }
+    }
+  }
+  const admin = getSupabaseAdmin()
+  await removeAllAvatars(admin, userId)
+  const { error } = await admin.auth.admin.deleteUser(userId)
+  if (error) {
+    logger.error('account deletion: deleteUser failed', { user: userId, error: error.message })
+    return { ok: false, message: live ? DELETE_FAILED : 'We could not delete your account. Please try again.' }
+  }
+  logger.info('account deleted', { user: userId, canceled: live?.provider ?? null })
+  return { ok: true }
+}
+
+/** Cancels now (no proration refund); "already gone" at the provider counts as done. */
+async function endAtProvider(subscription: ProviderSubscription) {
+  if (subscription.provider === 'stripe') {
+    try {
+      await getStripe().subscriptions.cancel(subscription.id)
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError && error.code === 'resource_missing') return
+      throw error
+    }
+    return
+  }
+  try {
+    await getPolar().subscriptions.revoke(subscription.id)
+  } catch (error) {
+    // 404: no such subscription; 403 AlreadyCanceledSubscription: already revoked.
+    const status = polarStatus(error)
+    if (status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))) return
+    throw error
+  }
+}
+
+async function removeAllAvatars(admin: SupabaseClient, userId: string) {
+  const bucket = admin.storage.from(AVATAR_BUCKET)
+  const { data, error } = await bucket.list(userId, { limit: 1000 })
+  if (error) {
+    logger.warn('account deletion: avatar listing failed', { user: userId, error: error.message })
+    return
+  }
+  const paths = (data ?? []).filter((item) => item.id).map((item) => `${userId}/${item.name}`)
+  if (paths.length === 0) return
+  const removed = await bucket.remove(paths)
+  if (removed.error)
+    logger.warn('account deletion: avatar removal failed', {
+      user: userId,
+      error: removed.error.message,
+    })
+}

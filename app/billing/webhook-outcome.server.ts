@@ -1,0 +1,52 @@
+import { logger } from '~/lib/logger.server'
+
+/** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
+export class InvalidPayloadError extends Error {}
+
+type SafeParser<T> = {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
+}
+
+/** Parses a payload object with a zod schema, or throws InvalidPayloadError. */
+export function parsePayload<T>(schema: SafeParser<T>, value: unknown): T {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new InvalidPayloadError(result.error.message)
+  return result.data
+}
+
+/** A webhook JSON answer that is never cached. */
+export function webhookJson(body: unknown, status: number) {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+}
+
+/**
+ * Applies a verified event and turns the outcome into the webhook's answer, the same for
+ * every provider: 200 once handled, 400 for an unusable payload (nothing written), 500
+ * when processing failed so the provider retries.
+ */
+export async function answerWebhook(
+  provider: string,
+  event: { id: string; type: string },
+  apply: () => Promise<string>,
+): Promise<Response> {
+  try {
+    const outcome = await apply()
+    logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome })
+    return webhookJson({ received: true }, 200)
+  } catch (error) {
+    if (error instanceof InvalidPayloadError) {
+      logger.error(`${provider} webhook: payload does not match the expected shape`, {
+        id: event.id,
+        type: event.type,
+        issues: error.message,
+      })
+      return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    }
+    logger.error(`${provider} webhook: processing failed`, {
+      id: event.id,
+      type: event.type,
+      error: String(error),
+    })
+    return webhookJson({ error: 'Error processing webhook' }, 500)
+  }
+}

@@ -1,0 +1,62 @@
+import { Form, NavLink } from '@remix-run/react'
+import { Avatar } from './avatar'
+
+const LINKS = [
+  { to: '/dashboard', label: 'Overview', end: true },
+  { to: '/dashboard/settings/general', label: 'General', end: false },
+  { to: '/dashboard/settings/account', label: 'Account', end: false },
+  { to: '/dashboard/settings/billing', label: 'Billing', end: false },
+  { to: '/dashboard/settings/notifications', label: 'Notifications', end: false },
+] as const
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
+    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
+  }`
+
+/**
+ * The dashboard's side navigation: who is signed in, the pages, and sign-out. A row that
+ * scrolls sideways on phones, a column from the `md` breakpoint up.
+ */
+export function DashboardNav({
+  name,
+  email,
+  avatarUrl,
+}: {
+  name: string
+  email: string
+  avatarUrl: string | null
+}) {
+  return (
+    <aside className="md:w-56 md:shrink-0">
+      <div className="flex items-center gap-3 border-b border-slate-200 pb-4">
+        <Avatar url={avatarUrl} name={name} />
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold text-slate-900" data-testid="dashboard-user-name">
+            {name}
+          </p>
+          <p className="truncate text-xs text-slate-600">{email}</p>
+        </div>
+      </div>
+      <nav aria-label="Dashboard" className="mt-4">
+        <ul className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-2 md:flex-col md:overflow-visible">
+          {LINKS.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end={link.end} prefetch="intent" className={linkClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Form method="post" action="/sign-out" className="mt-2 hidden md:block">
+        <button
+          type="submit"
+          className="w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-50 hover:text-slate-900"
+        >
+          Sign out
+        </button>
+      </Form>
+    </aside>
+  )
+}

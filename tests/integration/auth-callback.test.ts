@@ -1,0 +1,363 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as dashboardLayout from '../../app/routes/dashboard'
+import * as forgotPassword from '../../app/routes/forgot-password'
+import * as signInPage from '../../app/routes/sign-in'
+import * as signUpPage from '../../app/routes/sign-up'
+import {
+  appRequest,
+  authorizeOnConsentPage,
+  callRoute,
+  followVerifyLink,
+  readSession,
+  setCookies,
+} from './auth-support'
+import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
+
+/**
+ * GET /auth/callback over HTTP with real tokens from the emulator: the spec's rules 1 to 4.
+ * Codes come from the app's own PKCE flows (its actions set the verifier cookie, which is
+ * passed along as a browser would); token hashes from the admin generate_link API.
+ */
+let app: TestApp
+let counter = 0
+const PASSWORD = 'correct-horse-battery'
+const FAILED = '/sign-in?error=auth_failed'
+
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.close())
+
+const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
+
+async function confirmedUser(email = newEmail('user')) {
+  const { data, error } = await adminClient(app).auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+  })
+  if (error || !data.user) throw error ?? new Error('no user')
+  return { id: data.user.id, email }
+}
+
+/** GET /auth/callback?<query> with the browser's cookies; never follows the redirect. */
+async function callback(query: string | URLSearchParams, cookie = '') {
+  const response = await fetch(`${app.url}/auth/callback?${query}`, {
+    redirect: 'manual',
+    headers: cookie ? { Cookie: cookie } : {},
+  })
+  return {
+    response,
+    status: response.status,
+    location: response.headers.get('Location'),
+    body: await response.text(),
+    session: readSession(setCookies(response.headers)),
+  }
+}
+
+/** Who the dashboard says is signed in with these cookies (null: redirected to sign-in). */
+async function dashboardUser(cookie: string) {
+  const outcome = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
+  if (outcome.status !== 200) return null
+  return (outcome.data as { user: { id: string; email: string } }).user
+}
+
+async function hashedToken(
+  type: 'signup' | 'magiclink' | 'recovery' | 'invite',
+  email: string,
+  password?: string,
+) {
+  const { data, error } = await adminClient(app).auth.admin.generateLink(
+    type === 'signup' ? { type, email, password: password ?? PASSWORD } : { type, email },
+  )
+  if (error) throw error
+  return data.properties.hashed_token
+}
+
+/** Starts a PKCE flow through an app action; returns the code link and the verifier cookie. */
+async function codeFromApp(
+  route: typeof signInPage | typeof signUpPage | typeof forgotPassword,
+  path: string,
+  form: Record<string, string>,
+  email: string,
+) {
+  const started = await callRoute(route.action, appRequest(app, path, { form }))
+  expect([200, 302]).toContain(started.status)
+  const cookie = mergeCookies('', new Response(null, { headers: started.headers }))
+  expect(cookie).toMatch(/sb-localhost-auth-token-code-verifier=/)
+  const mail = await app.stack.supabase.inbox.latestFor(email)
+  const target = await followVerifyLink(mail!.verifyUrl!)
+  expect(`${target.origin}${target.pathname}`).toBe(`${app.url}/auth/callback`)
+  return { target, cookie }
+}
+
+function magicLinkCode(email: string, redirectTo = '/dashboard') {
+  return codeFromApp(
+    signInPage,
+    '/sign-in',
+    { intent: 'magic-link', email, redirectTo },
+    email,
+  )
+}
+
+function expectRedirect(result: Awaited<ReturnType<typeof callback>>, location: string) {
+  expect(result.status).toBe(302)
+  expect(result.location).toBe(location)
+  expect(result.body).toBe('')
+  expect(result.response.headers.get('Cache-Control')).toBe('no-store')
+}
+
+describe('rule 1: a PKCE code is exchanged for a session', () => {
+  it('magic link: goes to the safe next path, signed in as that user', async () => {
+    const user = await confirmedUser()
+    const { target, cookie } = await magicLinkCode(user.email, '/dashboard/settings/billing?page=2')
+    expect(target.searchParams.get('code')).toBeTruthy()
+    const result = await callback(target.searchParams, cookie)
+    expectRedirect(result, '/dashboard/settings/billing?page=2')
+    expect(result.session?.user.id).toBe(user.id)
+    expect(await dashboardUser(mergeCookies(cookie, result.response))).toEqual(user)
+  })
+
+  it('type=recovery goes to /reset-password, whatever next says', async () => {
+    const user = await confirmedUser()
+    const { target, cookie } = await codeFromApp(
+      forgotPassword,
+      '/forgot-password',
+      { email: user.email },
+      user.email,
+    )
+    target.searchParams.set('type', 'recovery')
+    target.searchParams.set('next', '/pricing')
+    const result = await callback(target.searchParams, cookie)
+    expectRedirect(result, '/reset-password')
+    expect(result.session?.user.id).toBe(user.id)
+  })
+
+  it('a recovery code without a type still lands on /reset-password', async () => {
+    const user = await confirmedUser()
+    const { target, cookie } = await codeFromApp(
+      forgotPassword,
+      '/forgot-password',
+      { email: user.email },
+      user.email,
+    )
+    expect(target.searchParams.get('type')).toBeNull()
+    expectRedirect(await callback(target.searchParams, cookie), '/reset-password')
+  })
+
+  it('type=signup goes to /dashboard and the email is confirmed', async () => {
+    const email = newEmail('signup')
+    const { target, cookie } = await codeFromApp(
+      signUpPage,
+      '/sign-up',
+      { email, password: PASSWORD, redirectTo: '/pricing' },
+      email,
+    )
+    target.searchParams.set('type', 'signup')
+    const result = await callback(target.searchParams, cookie)
+    expectRedirect(result, '/dashboard')
+    const { data } = await adminClient(app).auth.admin.getUserById(result.session!.user.id)
+    expect(data.user?.email).toBe(email)
+    expect(data.user?.email_confirmed_at).toBeTruthy()
+  })
+
+  it('no type and no next: /dashboard', async () => {
+    const user = await confirmedUser()
+    const { target, cookie } = await magicLinkCode(user.email)
+    target.searchParams.delete('next')
+    expectRedirect(await callback(target.searchParams, cookie), '/dashboard')
+  })
+
+  it('OAuth through the local consent page signs in (and creates) the GitHub user', async () => {
+    const email = newEmail('oauth')
+    const started = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', { form: { intent: 'oauth', redirectTo: '/pricing' } }),
+    )
+    expect(started.status).toBe(302)
+    const authorize = new URL(started.headers.get('Location')!)
+    expect(authorize.pathname).toBe('/auth/v1/authorize')
+    expect(authorize.searchParams.get('provider')).toBe('github')
+    const cookie = mergeCookies('', new Response(null, { headers: started.headers }))
+    const target = await authorizeOnConsentPage(authorize.toString(), email)
+    const result = await callback(target.searchParams, cookie)
+    expectRedirect(result, '/pricing')
+    const { data } = await adminClient(app).auth.admin.getUserById(result.session!.user.id)
+    expect(data.user?.email).toBe(email)
+    expect(data.user?.identities?.map((identity) => identity.provider)).toEqual(['github'])
+  })
+})
+
+describe('rule 2: token_hash and type are verified', () => {
+  it.each([
+    { type: 'recovery', next: '/pricing', location: '/reset-password' },
+    { type: 'signup', next: '/pricing', location: '/dashboard' },
+    { type: 'email', next: '/pricing', location: '/dashboard' },
+    { type: 'magiclink', next: '/pricing?plan=pro', location: '/pricing?plan=pro' },
+    { type: 'magiclink', next: null, location: '/dashboard' },
+    { type: 'invite', next: '/dashboard/settings/billing', location: '/dashboard/settings/billing' },
+  ] as const)('type=$type, next=$next -> $location', async ({ type, next, location }) => {
+    const email = newEmail(type)
+    if (type !== 'signup' && type !== 'invite') await confirmedUser(email)
+    const token = await hashedToken(type === 'email' ? 'magiclink' : type, email)
+    const query = new URLSearchParams({ token_hash: token, type })
+    if (next) query.set('next', next)
+    const result = await callback(query)
+    expectRedirect(result, location)
+    expect(result.session?.user.email).toBe(email)
+    const { data } = await adminClient(app).auth.admin.getUserById(result.session!.user.id)
+    expect(data.user?.email_confirmed_at).toBeTruthy()
+  })
+
+  it('the email link of a real sign-up (token_hash in the app link) confirms and signs in', async () => {
+    const email = newEmail('mail-link')
+    await callRoute(
+      signUpPage.action,
+      appRequest(app, '/sign-up', { form: { email, password: PASSWORD } }),
+    )
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    expect(mail?.kind).toBe('signup')
+    const link = new URL(mail!.link!)
+    expect(`${link.origin}${link.pathname}`).toBe(`${app.url}/auth/callback`)
+    const result = await callback(link.searchParams)
+    expectRedirect(result, '/dashboard')
+    expect(result.session?.user.email).toBe(email)
+    expect(await dashboardUser(mergeCookies('', result.response))).toMatchObject({ email })
+  })
+})
+
+describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
+  async function expectFailed(query: string | URLSearchParams, cookie = '') {
+    const result = await callback(query, cookie)
+    expectRedirect(result, FAILED)
+    expect(result.session).toBeNull()
+    return result
+  }
+
+  it.each([
+    ['nothing at all', ''],
+    ['only next', 'next=%2Fpricing'],
+    ['an unknown code', `code=${randomUUID()}`],
+    ['a malformed code', 'code=%00%ff'],
+    ['an unknown token hash', 'token_hash=deadbeef&type=magiclink'],
+    ['a token hash without a type', 'token_hash=deadbeef'],
+    ['a type without a token hash', 'type=signup'],
+    ['a provider refusal', 'error=access_denied&error_code=provider_denied'],
+  ])('%s', async (_label, query) => {
+    await expectFailed(query)
+  })
+
+  it('a used code, a code without its verifier, and an expired code', async () => {
+    const user = await confirmedUser()
+    const first = await magicLinkCode(user.email)
+    expectRedirect(await callback(first.target.searchParams, first.cookie), '/dashboard')
+    await expectFailed(first.target.searchParams, first.cookie)
+
+    const second = await magicLinkCode(user.email)
+    await expectFailed(second.target.searchParams) // another browser: no verifier cookie
+
+    const third = await magicLinkCode(user.email)
+    await app.stack.database.query(
+      `update auth.flow_state set created_at = now() - interval '1 hour',
+         auth_code_issued_at = now() - interval '1 hour' where auth_code = $1`,
+      [third.target.searchParams.get('code')],
+    )
+    await expectFailed(third.target.searchParams, third.cookie)
+  })
+
+  it('a used, an expired, a wrong-type and an unknown-type token hash', async () => {
+    const user = await confirmedUser()
+    const used = await hashedToken('magiclink', user.email)
+    expectRedirect(await callback(`token_hash=${used}&type=magiclink`), '/dashboard')
+    await expectFailed(`token_hash=${used}&type=magiclink`)
+
+    const expired = await hashedToken('magiclink', user.email)
+    await app.stack.database.query(
+      `update auth.one_time_tokens set created_at = now() - interval '2 hours' where token_hash = $1`,
+      [expired],
+    )
+    await expectFailed(`token_hash=${expired}&type=magiclink`)
+
+    const recovery = await hashedToken('recovery', user.email)
+    await expectFailed(`token_hash=${recovery}&type=signup`)
+    await expectFailed(`token_hash=${recovery}&type=bogus`)
+    await expectFailed(`token_hash=${recovery}&type=`)
+    // The refused attempts did not use the token up.
+    expectRedirect(await callback(`token_hash=${recovery}&type=recovery`), '/reset-password')
+  })
+
+  it('a failure ignores next', async () => {
+    await expectFailed(`token_hash=deadbeef&type=magiclink&next=${encodeURIComponent('/pricing')}`)
+  })
+
+  it('a cancelled OAuth consent comes back as a failure', async () => {
+    const started = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', { form: { intent: 'oauth' } }),
+    )
+    const cookie = mergeCookies('', new Response(null, { headers: started.headers }))
+    const target = await authorizeOnConsentPage(
+      started.headers.get('Location')!,
+      'x@example.com',
+      'cancel',
+    )
+    expect(target.searchParams.get('error')).toBe('access_denied')
+    await expectFailed(target.searchParams, cookie)
+  })
+})
+
+describe('rule 4: next never leaves the site', () => {
+  const hostile = [
+    'https://evil.example/',
+    'http:evil.example',
+    'javascript:alert(1)',
+    'evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/%2Fevil.example',
+    '/%2fevil.example',
+    '/%5Cevil.example',
+    '/%252F%252Fevil.example',
+    '%2F%2Fevil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    ' //evil.example',
+    '/\u0000/evil.example',
+    '/\u3002evil.example',
+    '\uff0f\uff0fevil.example',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/dashboard/../..//evil.example',
+    '/x/..//evil.example',
+    `/${'a'.repeat(5000)}`,
+  ]
+
+  const cases = hostile.map((next) => [JSON.stringify(next).slice(0, 40), next])
+  it.each(cases)('token_hash flow with next=%s goes to /dashboard', async (_label, next) => {
+    const user = await confirmedUser()
+    const token = await hashedToken('magiclink', user.email)
+    const result = await callback(new URLSearchParams({ token_hash: token, type: 'magiclink', next }))
+    expectRedirect(result, '/dashboard')
+    expect(new URL(result.location!, app.url).origin).toBe(app.url)
+  })
+
+  it('code flow: a hostile next is replaced by /dashboard', async () => {
+    const user = await confirmedUser()
+    const { target, cookie } = await magicLinkCode(user.email)
+    target.searchParams.set('next', '//evil.example/%2e%2e')
+    expectRedirect(await callback(target.searchParams, cookie), '/dashboard')
+  })
+
+  it.each([
+    ['/pricing#plans', '/pricing#plans'],
+    ['/a/../pricing', '/pricing'],
+  ])('a same-site path %j goes to %j', async (next, location) => {
+    const user = await confirmedUser()
+    const token = await hashedToken('magiclink', user.email)
+    const result = await callback(new URLSearchParams({ token_hash: token, type: 'magiclink', next }))
+    expectRedirect(result, location)
+  })
+})
