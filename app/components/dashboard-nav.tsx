@@ -11,7 +11,9 @@ const LINKS = [
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
-    isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
+    isActive
+      ? 'bg-brand-50 text-brand-800'
+      : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
   }`
 
 /**
@@ -32,7 +34,10 @@ export function DashboardNav({
       <div className="flex items-center gap-3 border-b border-slate-200 pb-4">
         <Avatar url={avatarUrl} name={name} />
         <div className="min-w-0">
-          <p className="truncate text-sm font-semibold text-slate-900" data-testid="dashboard-user-name">
+          <p
+            className="truncate text-sm font-semibold text-slate-900"
+            data-testid="dashboard-user-name"
+          >
             {name}
           </p>
           <p className="truncate text-xs text-slate-600">{email}</p>

@@ -1,6 +1,9 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
 import type { ReactNode } from 'react'
+import { HONEYPOT_FIELD } from '~/lib/honeypot'
+
+export { isHoneypotFilled } from '~/lib/honeypot'
 
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
 export function TextField({
@@ -134,12 +137,4 @@ export function HoneypotField() {
       />
     </div>
   )
-}
-
-export const HONEYPOT_FIELD = 'website_url'
-
-/** True when the honeypot field was filled in (a bot). */
-export function isHoneypotFilled(formData: FormData) {
-  const value = formData.get(HONEYPOT_FIELD)
-  return typeof value === 'string' && value.trim() !== ''
 }

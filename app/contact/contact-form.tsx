@@ -1,68 +1,12 @@
 import { useEffect, useRef } from 'react'
 import { Form, useNavigation } from '@remix-run/react'
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type FieldMetadata,
-  type SubmissionResult,
-} from '@conform-to/react'
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { HONEYPOT_FIELD, contactConstraint, contactSchema } from './schema'
+import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
+import { contactConstraint, contactSchema } from './schema'
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
-
-function FieldError({ field }: { field: FieldMetadata<string> }) {
-  return (
-    <p id={field.errorId} className="mt-1 min-h-5 text-sm text-red-700">
-      {field.errors?.[0]}
-    </p>
-  )
-}
-
-function TextField({
-  label,
-  field,
-  type = 'text',
-  autoComplete,
-}: {
-  label: string
-  field: FieldMetadata<string>
-  type?: 'text' | 'email'
-  autoComplete: string
-}) {
-  return (
-    <div>
-      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        {...getInputProps(field, { type })}
-        autoComplete={autoComplete}
-        className={inputClass}
-      />
-      <FieldError field={field} />
-    </div>
-  )
-}
-
-/** Hidden from people (off-screen, out of the tab order, hidden from screen readers). */
-function Honeypot() {
-  return (
-    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
-      <label htmlFor="contact-website">Leave this field empty</label>
-      <input
-        id="contact-website"
-        name={HONEYPOT_FIELD}
-        type="text"
-        tabIndex={-1}
-        autoComplete="off"
-      />
-    </div>
-  )
-}
 
 /** The contact form: validates in the browser with the shared schema, and on the server. */
 export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
@@ -98,9 +42,9 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
           Message
         </label>
         <textarea {...getTextareaProps(fields.message)} rows={6} className={inputClass} />
-        <FieldError field={fields.message} />
+        <FieldErrors id={fields.message.errorId} errors={fields.message.errors} />
       </div>
-      <Honeypot />
+      <HoneypotField />
       <button
         type="submit"
         disabled={pending}

@@ -31,7 +31,7 @@ function lengths({ min, max }: { min: number; max: number }) {
 }
 
 /** The hidden field that people never see and simple bots fill in. */
-export const HONEYPOT_FIELD = 'website'
+export { HONEYPOT_FIELD } from '~/lib/honeypot'
 
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */
 export const CONTACT_THANK_YOU =

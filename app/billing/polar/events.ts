@@ -57,7 +57,11 @@ export const PolarEnvelopeSchema = z
   .object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() })
   .loose()
 
-const stringId = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null)
+// Our user ids are UUIDs; anything else in metadata (another app's ids, a typo) is treated as
+// "no user" instead of failing the database's uuid cast (a 500 that Polar would retry forever).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const stringId = (value: unknown) =>
+  typeof value === 'string' && UUID.test(value.trim()) ? value.trim().toLowerCase() : null
 
 /**
  * The user of a Polar subscription or order: the checkout's metadata user_id, else the

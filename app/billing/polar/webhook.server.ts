@@ -116,9 +116,11 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     }
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
-      if (!(await recordEvent(event))) return 'duplicate'
-      if (order.is_invoice_generated) return fillInvoiceUrl(order.id)
-      return 'logged'
+      if (!order.is_invoice_generated) return (await recordEvent(event)) ? 'logged' : 'duplicate'
+      // Fill first, record after: if Polar or the database fails, nothing is in the ledger
+      // and Polar's retry fills it. Filling is idempotent, so a repeat does no harm.
+      const outcome = await fillInvoiceUrl(order.id)
+      return (await recordEvent(event)) ? outcome : 'duplicate'
     }
     default:
       return (await recordEvent(event)) ? 'unhandled' : 'duplicate'

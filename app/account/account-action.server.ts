@@ -1,0 +1,91 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from '@remix-run/node'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import type { SessionUser } from '~/auth/session.server'
+import type { FormReply } from '~/lib/form-reply'
+import { changePassword, requestEmailChange } from './credentials.server'
+import { deleteAccount } from './deletion.server'
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
+
+export type AccountIntent = 'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
+
+const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword']
+
+function reply(
+  intent: AccountIntent,
+  result: FormReply['result'],
+  message: string | null,
+  init: { status?: number; headers: Headers },
+) {
+  return data<FormReply<AccountIntent>>({ intent, result, message }, init)
+}
+
+/** The Account settings action: email, password, sessions and deletion. */
+export async function handleAccountSettings(
+  request: Request,
+  supabase: SupabaseClient,
+  user: SessionUser,
+  headers: Headers,
+) {
+  const formData = await request.formData()
+  const intent = formData.get('intent')
+
+  if (intent === 'change-email') {
+    const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
+    if (submission.status !== 'success')
+      return reply(intent, submission.reply(), null, { status: 400, headers })
+    if (submission.value.email === user.email.toLowerCase()) {
+      const result = submission.reply({ fieldErrors: { email: ['This is already your email address'] } })
+      return reply(intent, result, null, { status: 400, headers })
+    }
+    const outcome = await requestEmailChange(supabase, submission.value.email)
+    if (!outcome.ok) {
+      const result = submission.reply({ fieldErrors: { email: [outcome.message] } })
+      return reply(intent, result, null, { status: 400, headers })
+    }
+    const message = `Check your inbox: we sent a confirmation link to ${submission.value.email}. Your email changes once you open it (we also sent one to your current address).`
+    return reply(intent, submission.reply({ resetForm: true }), message, { headers })
+  }
+
+  if (intent === 'change-password') {
+    const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
+    if (submission.status !== 'success') {
+      const result = submission.reply({ hideFields: PASSWORD_FIELDS })
+      return reply(intent, result, null, { status: 400, headers })
+    }
+    const { currentPassword, password } = submission.value
+    const outcome = await changePassword(supabase, user.email, currentPassword, password)
+    if (!outcome.ok) {
+      const result = submission.reply({
+        hideFields: PASSWORD_FIELDS,
+        ...(outcome.field
+          ? { fieldErrors: { [outcome.field]: [outcome.message] } }
+          : { formErrors: [outcome.message] }),
+      })
+      return reply(intent, result, null, { status: 400, headers })
+    }
+    const result = submission.reply({ resetForm: true })
+    return reply(intent, result, 'Your password has been changed.', { headers })
+  }
+
+  if (intent === 'sign-out-everywhere') {
+    await supabase.auth.signOut({ scope: 'global' })
+    throw redirect('/sign-in', { status: 303, headers })
+  }
+
+  if (intent === 'delete-account') {
+    const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
+    if (submission.status !== 'success')
+      return reply(intent, submission.reply(), null, { status: 400, headers })
+    const outcome = await deleteAccount(supabase, user.id)
+    if (!outcome.ok) {
+      const result = submission.reply({ formErrors: [outcome.message] })
+      return reply(intent, result, null, { status: 409, headers })
+    }
+    // The sessions died with the user; this clears the browser's cookies.
+    await supabase.auth.signOut({ scope: 'local' })
+    throw redirect('/account-deleted', { status: 303, headers })
+  }
+
+  throw new Response('Unknown action.', { status: 400, headers })
+}

@@ -1,0 +1,80 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from '@remix-run/node'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { readPayload } from '~/lib/http.server'
+import type { FormReply } from '~/lib/form-reply'
+import { removeAvatar, replaceAvatar } from './avatar.server'
+import { updateOwnProfile } from './profile.server'
+import { AVATAR_MAX_BYTES, AvatarSchema, DisplayNameSchema } from './schemas'
+
+export type GeneralIntent = 'display-name' | 'avatar' | 'remove-avatar'
+
+// Room for the multipart envelope around a file at the limit; anything larger is not read.
+const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
+
+function reply(
+  intent: GeneralIntent,
+  result: FormReply['result'],
+  message: string | null,
+  init: { status?: number; headers: Headers },
+) {
+  return data<FormReply<GeneralIntent>>({ intent, result, message }, init)
+}
+
+/** The General settings action: display name, avatar upload and avatar removal. */
+export async function handleGeneralSettings(
+  request: Request,
+  supabase: SupabaseClient,
+  userId: string,
+  headers: Headers,
+) {
+  const payload = await readPayload(request, MAX_BODY_BYTES)
+  if (payload.kind === 'too-large') {
+    throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
+      status: 413,
+      headers,
+    })
+  }
+  if (payload.kind !== 'form') throw new Response('Please submit the form.', { status: 400, headers })
+  const formData = payload.value
+  const intent = formData.get('intent')
+
+  if (intent === 'display-name') {
+    const submission = parseWithZod(formData, { schema: DisplayNameSchema })
+    if (submission.status !== 'success')
+      return reply(intent, submission.reply(), null, { status: 400, headers })
+    await updateOwnProfile(supabase, userId, { display_name: submission.value.displayName })
+    return reply(intent, submission.reply(), 'Your name has been saved.', { headers })
+  }
+
+  if (intent === 'avatar') {
+    const submission = parseWithZod(formData, { schema: AvatarSchema })
+    if (submission.status !== 'success') {
+      return reply(intent, submission.reply({ hideFields: ['avatar'] }), null, {
+        status: 400,
+        headers,
+      })
+    }
+    const outcome = await replaceAvatar(supabase, userId, submission.value.avatar)
+    if (!outcome.ok) {
+      const result = submission.reply({
+        hideFields: ['avatar'],
+        fieldErrors: { avatar: [outcome.message] },
+      })
+      return reply(intent, result, null, { status: 400, headers })
+    }
+    return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been updated.', {
+      headers,
+    })
+  }
+
+  if (intent === 'remove-avatar') {
+    await removeAvatar(supabase, userId)
+    const submission = parseWithZod(formData, { schema: AvatarSchema.partial() })
+    return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been removed.', {
+      headers,
+    })
+  }
+
+  throw new Response('Unknown action.', { status: 400, headers })
+}

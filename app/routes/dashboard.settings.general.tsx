@@ -1,0 +1,62 @@
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { requireUser } from '~/auth/session.server'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { SettingsHeader, SettingsSection } from '~/components/settings-section'
+import { messageFor, resultFor } from '~/lib/form-reply'
+import { AvatarForm } from '~/profile/avatar-form'
+import { DisplayNameForm } from '~/profile/display-name-form'
+import { handleGeneralSettings } from '~/profile/general-action.server'
+import { getProfileView } from '~/profile/profile.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const profile = await getProfileView(supabase, user.id)
+  headers.set('Cache-Control', 'private, no-store')
+  return data({ email: user.email, ...profile }, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  return handleGeneralSettings(request, supabase, user.id, headers)
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export default function GeneralSettings() {
+  const { email, displayName, avatarUrl } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  return (
+    <div className="space-y-8">
+      <SettingsHeader title="General" description="How you appear in the product." />
+      <SettingsSection id="name" title="Your name">
+        <DisplayNameForm
+          displayName={displayName}
+          lastResult={resultFor(reply, 'display-name')}
+          message={messageFor(reply, 'display-name')}
+        />
+      </SettingsSection>
+      <SettingsSection id="avatar" title="Avatar">
+        <AvatarForm
+          name={displayName ?? email}
+          avatarUrl={avatarUrl}
+          lastResult={resultFor(reply, 'avatar')}
+          message={messageFor(reply, 'avatar') ?? messageFor(reply, 'remove-avatar')}
+        />
+      </SettingsSection>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'General settings | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

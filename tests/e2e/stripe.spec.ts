@@ -1,0 +1,169 @@
+import type { Page } from '@playwright/test'
+import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * The Stripe journey in a browser: pricing, the emulator's hosted checkout, the success
+ * page, the plan appearing once the webhook arrives, the billing portal and cancellation.
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+async function signedInUser(page: Page, label: string) {
+  const user = await createUser(uniqueEmail(label))
+  users.push(user.id)
+  await signIn(page, user.email)
+  return user
+}
+
+const checkoutUrl = new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`)
+const portalUrl = new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+`)
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
+async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+async function payOnCheckoutPage(page: Page, card: string) {
+  await page.getByLabel('Card number').fill(card)
+  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+  await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
+}
+
+test('subscribe to Pro, see it in the dashboard, then cancel it at period end in the portal', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const user = await signedInUser(page, 'stripe-journey')
+
+  await page.goto('/pricing')
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  await expect(pro).toContainText('$29.00')
+  await pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+
+  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+  await expect(page.getByText('$29.00')).toBeVisible()
+  await expect(page.getByLabel('Email')).toHaveValue(user.email)
+  await payOnCheckoutPage(page, '4242 4242 4242 4242')
+
+  await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?session_id=cs_test_\\w+$`))
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+
+  const plan = page.getByRole('region', { name: 'Your plan' })
+  await untilWebhookApplied(page, '/dashboard', async () => {
+    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
+  })
+  await expect(plan).toContainText('Status: Active')
+  await expect(plan).toContainText('Renews on')
+
+  // Already subscribed: pricing offers no second purchase.
+  await page.goto('/pricing')
+  await expect(page.getByText('You are subscribed to Pro.')).toBeVisible()
+  await expect(page.getByRole('button', { name: /Subscribe to .* with Stripe/ })).toHaveCount(0)
+
+  await page.goto('/dashboard/settings/billing')
+  const subscription = page.getByRole('region', { name: 'Current subscription' })
+  await expect(subscription).toContainText('Pro')
+  await expect(subscription).toContainText('Active')
+  const payments = page.getByRole('region', { name: 'Payment history' })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(payments.getByRole('row')).toHaveCount(2, { timeout: 500 })
+  })
+  const payment = payments.getByRole('row').nth(1)
+  await expect(payment).toContainText('Pro subscription payment')
+  await expect(payment).toContainText('$29.00')
+  await expect(payment).toContainText('Paid')
+  await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
+    'href',
+    new RegExp(`^${E2E.stripeUrl}/invoices/in_\\w+$`),
+  )
+  const period = await subscription.getByText(/ – /).textContent()
+  const periodEnd = period?.split(' – ')[1]?.trim()
+  expect(periodEnd).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/)
+
+  await page.getByRole('button', { name: 'Manage billing' }).click()
+  await expect(page).toHaveURL(portalUrl)
+  await expect(page.getByRole('heading', { name: 'Pro' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel at period end' }).click()
+  await expect(
+    page.getByText('Your subscription will be canceled at the end of the billing period.'),
+  ).toBeVisible()
+  await page.getByRole('link', { name: 'Return to site' }).click()
+
+  await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(page.getByText(`scheduled to cancel on ${periodEnd}`)).toBeVisible({
+      timeout: 500,
+    })
+  })
+  await page.goto('/dashboard')
+  await expect(plan).toContainText(`Cancels on ${periodEnd}`)
+  await expect(plan).toContainText('Status: Active')
+})
+
+test('a declined card shows the error and creates no subscription', async ({ page }) => {
+  await signedInUser(page, 'stripe-declined')
+  await page.goto('/pricing')
+  await page.getByRole('button', { name: 'Subscribe to Starter with Stripe' }).click()
+  await expect(page).toHaveURL(checkoutUrl)
+  await payOnCheckoutPage(page, '4000 0000 0000 0002')
+
+  await expect(page.getByRole('alert')).toHaveText('Your card was declined.')
+  await expect(page).toHaveURL(checkoutUrl)
+
+  // Giving up returns to pricing with the notice; nothing was bought.
+  await page.getByRole('link', { name: 'Back' }).click()
+  await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?canceled=true`)
+  await expect(page.getByText('Checkout was canceled and you have not been charged.')).toBeVisible()
+  await page.goto('/dashboard')
+  await expect(page.getByRole('region', { name: 'Your plan' })).toContainText(
+    'You are not subscribed yet.',
+  )
+  await page.goto('/dashboard/settings/billing')
+  await expect(page.getByText('You do not have a subscription yet.')).toBeVisible()
+  await expect(page.getByText('No payments yet.')).toBeVisible()
+})
+
+test('a signed-out visitor is sent to sign in and back to pricing', async ({ page }) => {
+  const user = await createUser(uniqueEmail('stripe-signed-out'))
+  users.push(user.id)
+  await page.goto('/pricing')
+  await expect(page.getByRole('button', { name: /with Stripe/ })).toHaveCount(0)
+  await page.getByRole('link', { name: 'Sign in to subscribe to Pro' }).click()
+  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fpricing`)
+  const form = page.locator('form#sign-in')
+  await form.getByLabel('Email').fill(user.email)
+  await form.getByLabel('Password').fill(PASSWORD)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(`${E2E.siteUrl}/pricing`)
+  await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
+})
+
+test('/pricing?canceled=true shows the canceled notice, and /pricing does not', async ({ page }) => {
+  await page.goto('/pricing?canceled=true')
+  await expect(page.getByText('Checkout was canceled and you have not been charged.')).toBeVisible()
+  await page.goto('/pricing')
+  await expect(page.getByRole('heading', { level: 1, name: 'Plans and pricing' })).toBeVisible()
+  await expect(page.getByText('Checkout was canceled')).toHaveCount(0)
+})
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the pricing form still starts a Stripe checkout', async ({ page }) => {
+    await signedInUser(page, 'stripe-nojs')
+    await page.goto('/pricing')
+    await page.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+    await expect(page).toHaveURL(checkoutUrl)
+    await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+    await payOnCheckoutPage(page, '4242 4242 4242 4242')
+    await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+  })
+})

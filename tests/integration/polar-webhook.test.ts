@@ -1,0 +1,587 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  orderObject,
+  paidEmulatorCheckout,
+  polarEvent,
+  postPolarEvent,
+  subscriptionObject,
+} from './polar-fixtures'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/** Standard Webhooks-signed Polar events through the real HTTP route into the real database. */
+let app: TestApp
+
+const OK = { status: 200, body: { received: true } }
+const BAD_SIGNATURE = { status: 400, body: { error: 'Webhook signature verification failed' } }
+const FAILED = { status: 500, body: { error: 'Error processing webhook' } }
+
+async function subscriptionRow(userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, unknown> | null
+}
+async function paymentRows(orderId: string) {
+  const { data } = await adminClient(app)
+    .from('payment_history')
+    .select('*')
+    .eq('polar_order_id', orderId)
+    .order('status')
+  return (data ?? []) as Record<string, unknown>[]
+}
+async function ledgerCount(eventId: string) {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
+  return count ?? 0
+}
+async function newUser() {
+  return (await createSignedInUser(app)).id
+}
+const at = (seconds: number) => new Date(Date.UTC(2026, 10, 10) + seconds * 1000).toISOString()
+const ms = (value: unknown) => new Date(String(value)).getTime()
+
+/** Delivers the emulator's subscription of a paid checkout, so its orders find the user. */
+async function emulatorSubscriber() {
+  const userId = await newUser()
+  const paid = await paidEmulatorCheckout(app, userId)
+  expect(
+    await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
+  ).toMatchObject(OK)
+  return { userId, ...paid }
+}
+
+beforeAll(async () => {
+  // Invoices are generated at once; "not ready" is injected with a fault where needed.
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+  // Only the hand-signed events of these tests reach the app; the emulator's own wait.
+  app.stack.polar.setWebhookUrl(undefined)
+})
+afterAll(() => app.close())
+
+describe('verification', () => {
+  const created = (userId: string) =>
+    polarEvent('subscription.created', subscriptionObject({ userId }))
+
+  it('rejects a signature made with another secret and writes nothing', async () => {
+    const userId = await newUser()
+    const result = await postPolarEvent(app.url, created(userId), { secret: 'polar_whs_wrong_one' })
+    expect(result).toMatchObject(BAD_SIGNATURE)
+    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await subscriptionRow(userId)).toBeNull()
+  })
+
+  it('rejects a body changed after signing', async () => {
+    const userId = await newUser()
+    const body = JSON.stringify(created(userId))
+    const id = `msg_${randomUUID()}`
+    const { signWebhook } = await import('../local-stack/polar')
+    const timestamp = Math.floor(Date.now() / 1000)
+    const signature = signWebhook(app.stack.env.POLAR_WEBHOOK_SECRET, id, timestamp, body)
+    const tampered = body.replace('"active"', '"trialing"')
+    expect(await postPolarEvent(app.url, tampered, { id, timestamp, signature })).toMatchObject(
+      BAD_SIGNATURE,
+    )
+    expect(await subscriptionRow(userId)).toBeNull()
+  })
+
+  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)(
+    'rejects a request without %s',
+    async (header) => {
+      const userId = await newUser()
+      const result = await postPolarEvent(app.url, created(userId), { omit: [header] })
+      expect(result).toMatchObject(BAD_SIGNATURE)
+      expect(await ledgerCount(result.id)).toBe(0)
+      expect(await subscriptionRow(userId)).toBeNull()
+    },
+  )
+
+  it.each([
+    ['older', -301],
+    ['newer', 301],
+  ])('rejects a timestamp %s than 300 seconds', async (_label, offset) => {
+    const userId = await newUser()
+    const result = await postPolarEvent(app.url, created(userId), {
+      timestamp: Math.floor(Date.now() / 1000) + offset,
+    })
+    expect(result).toMatchObject(BAD_SIGNATURE)
+    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await subscriptionRow(userId)).toBeNull()
+  })
+
+  it('accepts a timestamp within the tolerance, on the spec path too', async () => {
+    const userId = await newUser()
+    const result = await postPolarEvent(app.url, created(userId), {
+      timestamp: Math.floor(Date.now() / 1000) - 290,
+      path: '/api/webhooks/providerb',
+    })
+    expect(result).toMatchObject(OK)
+    expect((await subscriptionRow(userId))?.status).toBe('active')
+  })
+
+  it('answers a signed body that is not JSON with 400 and writes nothing', async () => {
+    const result = await postPolarEvent(app.url, '{"type": "subscription.created", ')
+    expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
+    expect(await ledgerCount(result.id)).toBe(0)
+  })
+
+  it('answers a handled type with a malformed object with 400 and writes nothing', async () => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.created', { id: 42, status: 'active' }),
+    )
+    expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
+    expect(await ledgerCount(result.id)).toBe(0)
+  })
+
+  it('refuses an oversized body with 413', async () => {
+    const result = await postPolarEvent(app.url, 'x'.repeat(1024 * 1024 + 10))
+    expect(result).toMatchObject({ status: 413, body: { error: 'Payload too large' } })
+    expect(await ledgerCount(result.id)).toBe(0)
+  })
+
+  it('acknowledges a type the SDK does not know without recording it', async () => {
+    const result = await postPolarEvent(app.url, polarEvent('widget.exploded', { id: 'w_1' }))
+    expect(result).toMatchObject(OK)
+    expect(await ledgerCount(result.id)).toBe(0)
+  })
+
+  it('acknowledges a known type the app does not handle and records it', async () => {
+    const result = await postPolarEvent(app.url, polarEvent('checkout.created', { id: 'c_1' }))
+    expect(result).toMatchObject(OK)
+    expect(await ledgerCount(result.id)).toBe(1)
+  })
+
+  it('answers other methods with 405', async () => {
+    const response = await fetch(`${app.url}/api/webhooks/polar`)
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('POST')
+  })
+})
+
+describe('subscription events', () => {
+  let userId: string
+  const subscriptionId = randomUUID()
+  const customerId = randomUUID()
+  const sub = (options: Parameters<typeof subscriptionObject>[0] = {}) =>
+    subscriptionObject({ id: subscriptionId, customerId, userId, ...options })
+
+  beforeAll(async () => {
+    userId = await newUser()
+  })
+
+  it('subscription.created upserts every field of the spec', async () => {
+    const before = Date.now()
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(
+        'subscription.created',
+        sub({ interval: 'year', periodStart: at(0), periodEnd: at(86_400) }),
+        { timestamp: at(0) },
+      ),
+    )
+    expect(result).toMatchObject(OK)
+    const row = await subscriptionRow(userId)
+    expect(row).toMatchObject({
+      provider: 'polar',
+      polar_customer_id: customerId,
+      polar_subscription_id: subscriptionId,
+      polar_product_id: subscriptionObject().product_id,
+      plan_name: 'Pro',
+      status: 'active',
+      billing_cycle: 'year',
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+    })
+    expect(ms(row?.current_period_start)).toBe(ms(at(0)))
+    expect(ms(row?.current_period_end)).toBe(ms(at(86_400)))
+    // created_at and updated_at are the time of writing (now), not the event's.
+    expect(ms(row?.created_at)).toBeGreaterThanOrEqual(before - 2000)
+    expect(ms(row?.updated_at)).toBeGreaterThanOrEqual(before - 2000)
+    expect(await ledgerCount(result.id)).toBe(1)
+  })
+
+  it('a repeated delivery (same webhook-id, other content) changes nothing', async () => {
+    const first = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.updated', sub({ status: 'past_due' }), { timestamp: at(10) }),
+    )
+    expect(first).toMatchObject(OK)
+    const replay = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.updated', sub({ status: 'unpaid' }), { timestamp: at(11) }),
+      { id: first.id },
+    )
+    expect(replay).toMatchObject(OK)
+    expect((await subscriptionRow(userId))?.status).toBe('past_due')
+    expect(await ledgerCount(first.id)).toBe(1)
+  })
+
+  it('concurrent duplicate deliveries apply once', async () => {
+    const id = `msg_${randomUUID()}`
+    const event = polarEvent('subscription.active', sub({ status: 'past_due' }), {
+      timestamp: at(20),
+    })
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => postPolarEvent(app.url, event, { id })),
+    )
+    expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
+    expect(await ledgerCount(id)).toBe(1)
+    // subscription.active sets active whatever the payload's status says.
+    expect((await subscriptionRow(userId))?.status).toBe('active')
+  })
+
+  it('subscription.updated syncs status, plan name and cancellation dates', async () => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(
+        'subscription.updated',
+        sub({
+          productName: 'Pro Plus',
+          cancelAtPeriodEnd: true,
+          canceledAt: at(30),
+          endsAt: at(86_400),
+          periodEnd: at(86_400),
+        }),
+        { timestamp: at(30) },
+      ),
+    )
+    expect(result).toMatchObject(OK)
+    const row = await subscriptionRow(userId)
+    expect(row).toMatchObject({ status: 'active', plan_name: 'Pro Plus', cancel_at_period_end: true })
+    expect(ms(row?.cancel_at)).toBe(ms(at(86_400)))
+    expect(ms(row?.canceled_at)).toBe(ms(at(30)))
+  })
+
+  it('subscription.uncanceled clears the scheduled cancellation', async () => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.uncanceled', sub(), { timestamp: at(40) }),
+    )
+    expect(result).toMatchObject(OK)
+    expect(await subscriptionRow(userId)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+      plan_name: 'Pro Plus',
+    })
+  })
+
+  it('subscription.canceled records cancel_at, cancel_at_period_end and canceled_at', async () => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(
+        'subscription.canceled',
+        sub({ cancelAtPeriodEnd: true, canceledAt: at(50), endsAt: at(90_000) }),
+        { timestamp: at(50) },
+      ),
+    )
+    expect(result).toMatchObject(OK)
+    const row = await subscriptionRow(userId)
+    expect(row).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect(ms(row?.cancel_at)).toBe(ms(at(90_000)))
+    expect(ms(row?.canceled_at)).toBe(ms(at(50)))
+  })
+
+  it('an older event arriving late does not overwrite newer state', async () => {
+    const late = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.updated', sub({ status: 'past_due' }), { timestamp: at(45) }),
+    )
+    expect(late).toMatchObject(OK)
+    expect(await ledgerCount(late.id)).toBe(1)
+    expect(await subscriptionRow(userId)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: true,
+    })
+  })
+
+  it('subscription.revoked cancels at once', async () => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(
+        'subscription.revoked',
+        sub({ status: 'canceled', canceledAt: at(60), endedAt: at(60) }),
+        { timestamp: at(60) },
+      ),
+    )
+    expect(result).toMatchObject(OK)
+    const row = await subscriptionRow(userId)
+    expect(row).toMatchObject({ status: 'canceled', cancel_at_period_end: false })
+    expect(ms(row?.canceled_at)).toBe(ms(at(60)))
+  })
+
+  it('uses "Unknown Plan" when the product has no name', async () => {
+    const other = await newUser()
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.created', subscriptionObject({ userId: other, productName: null })),
+    )
+    expect(result).toMatchObject(OK)
+    expect((await subscriptionRow(other))?.plan_name).toBe('Unknown Plan')
+  })
+
+  it("takes the user id from the customer's metadata when the subscription has none", async () => {
+    const other = await newUser()
+    const subscription = subscriptionObject({ userId: null, customerUserId: other })
+    const result = await postPolarEvent(app.url, polarEvent('subscription.created', subscription))
+    expect(result).toMatchObject(OK)
+    expect(await subscriptionRow(other)).toMatchObject({
+      polar_subscription_id: subscription.id,
+      status: 'active',
+    })
+  })
+
+  it("prefers the subscription's metadata over the customer's", async () => {
+    const [mine, theirs] = [await newUser(), await newUser()]
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.created', subscriptionObject({ userId: mine, customerUserId: theirs })),
+    )
+    expect(result).toMatchObject(OK)
+    expect(await subscriptionRow(mine)).not.toBeNull()
+    expect(await subscriptionRow(theirs)).toBeNull()
+  })
+
+  it.each([
+    ['an unknown user id', () => randomUUID()],
+    ['a user id that is not a UUID', () => 'not-a-uuid'],
+    ['no user id at all', () => null],
+  ])('acknowledges %s and writes nothing', async (_label, makeId) => {
+    const stranger = makeId()
+    const subscription = subscriptionObject({ userId: stranger })
+    const result = await postPolarEvent(app.url, polarEvent('subscription.created', subscription))
+    expect(result).toMatchObject(OK)
+    const { count } = await adminClient(app)
+      .from('user_subscriptions')
+      .select('*', { count: 'exact', head: true })
+      .eq('polar_subscription_id', subscription.id)
+    expect(count).toBe(0)
+  })
+})
+
+describe('order events', () => {
+  it('order.created is logged only', async () => {
+    const { order } = await emulatorSubscriber()
+    const result = await postPolarEvent(app.url, polarEvent('order.created', order))
+    expect(result).toMatchObject(OK)
+    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await paymentRows(order.id)).toEqual([])
+  })
+
+  it('order.paid records the payment with the invoice fetched via POST then GET', async () => {
+    const { userId, order, subscription } = await emulatorSubscriber()
+    expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(false)
+    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
+    expect(result).toMatchObject(OK)
+    // The POST generated it (the emulator marks the order), the GET returned its URL.
+    expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(true)
+    const rows = await paymentRows(order.id)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({
+      user_id: userId,
+      provider: 'polar',
+      polar_order_id: order.id,
+      polar_subscription_id: subscription.id,
+      status: 'succeeded',
+      amount: order.net_amount,
+      currency: 'usd',
+      description: 'Pro payment',
+      invoice_url: `${app.stack.polar.url}/invoices/${order.id}`,
+    })
+    expect(ms(rows[0].created_at)).toBe(ms(order.created_at))
+  })
+
+  it('order.paid uses "Subscription payment" when the product has no name, and the net amount', async () => {
+    const { order } = await emulatorSubscriber()
+    const unnamed = { ...order, net_amount: 2500, product: { ...order.product, name: null } }
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', unnamed))).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toMatchObject([
+      { description: 'Subscription payment', amount: 2500 },
+    ])
+  })
+
+  it('duplicate order.paid deliveries, sequential and concurrent, record one payment', async () => {
+    const { order } = await emulatorSubscriber()
+    const id = `msg_${randomUUID()}`
+    const event = polarEvent('order.paid', order)
+    expect(await postPolarEvent(app.url, event, { id })).toMatchObject(OK)
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => postPolarEvent(app.url, event, { id })),
+    )
+    expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200])
+    // Polar re-sends with the same webhook-id; a second event about the same order (another
+    // id) must not add a row either.
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toHaveLength(1)
+    expect(await ledgerCount(id)).toBe(1)
+  })
+
+  it('concurrent first deliveries of order.paid record one payment', async () => {
+    const { order } = await emulatorSubscriber()
+    const id = `msg_${randomUUID()}`
+    const event = polarEvent('order.paid', order)
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => postPolarEvent(app.url, event, { id })),
+    )
+    expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
+    expect(await paymentRows(order.id)).toHaveLength(1)
+    expect(await ledgerCount(id)).toBe(1)
+  })
+
+  it('order.paid for a subscription nobody has is acknowledged and writes nothing', async () => {
+    // A real order whose subscription.created never matched a user (metadata: a stranger).
+    const { order } = await paidEmulatorCheckout(app, randomUUID())
+    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
+    expect(result).toMatchObject(OK)
+    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await paymentRows(order.id)).toEqual([])
+  })
+
+  it('order.paid without any user reference is acknowledged without calling Polar', async () => {
+    const order = orderObject({ subscriptionId: null, userId: null })
+    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
+    expect(result).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toEqual([])
+  })
+
+  it('an invoice not ready yet: null URL first, filled in by order.updated with is_invoice_generated', async () => {
+    const { order } = await emulatorSubscriber()
+    app.stack.polar.addFault({
+      method: 'GET',
+      path: `/v1/orders/${order.id}/invoice`,
+      status: 404,
+      count: 1,
+      body: { error: 'ResourceNotFound', detail: 'Not found' },
+    })
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toMatchObject([{ status: 'succeeded', invoice_url: null }])
+
+    // An order.updated before the invoice exists leaves it alone.
+    expect(
+      await postPolarEvent(app.url, polarEvent('order.updated', order)),
+    ).toMatchObject(OK)
+    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
+
+    const generated = { ...order, is_invoice_generated: true }
+    expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
+    expect((await paymentRows(order.id))[0].invoice_url).toBe(
+      `${app.stack.polar.url}/invoices/${order.id}`,
+    )
+  })
+
+  it('order.refunded records one negative refunded row; a later refund raises it', async () => {
+    const { userId, order } = await emulatorSubscriber()
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    const partial = { ...order, status: 'partially_refunded', refunded_amount: 1000 }
+    expect(
+      await postPolarEvent(app.url, polarEvent('order.refunded', partial, { timestamp: at(100) })),
+    ).toMatchObject(OK)
+    const refunded = { ...order, status: 'refunded', refunded_amount: 2900 }
+    expect(
+      await postPolarEvent(app.url, polarEvent('order.refunded', refunded, { timestamp: at(200) })),
+    ).toMatchObject(OK)
+    const rows = await paymentRows(order.id)
+    expect(rows.map((row) => [row.status, row.amount])).toEqual([
+      ['refunded', -2900],
+      ['succeeded', 2900],
+    ])
+    expect(rows[0]).toMatchObject({ user_id: userId, currency: 'usd', provider: 'polar' })
+  })
+})
+
+describe('failures', () => {
+  it('a database failure answers 500, writes nothing, and the retry succeeds', async () => {
+    const { order } = await emulatorSubscriber()
+    await app.stack.database.exec(`
+      create function public.fail_polar_payments() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
+      create trigger fail_polar_payments before insert on public.payment_history for each row execute function public.fail_polar_payments();`)
+    const event = polarEvent('order.paid', order)
+    let first
+    try {
+      first = await postPolarEvent(app.url, event)
+    } finally {
+      await app.stack.database.exec(
+        `drop trigger fail_polar_payments on public.payment_history; drop function public.fail_polar_payments();`,
+      )
+    }
+    expect(first).toMatchObject(FAILED)
+    expect(await ledgerCount(first.id)).toBe(0)
+    expect(await paymentRows(order.id)).toEqual([])
+    expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toHaveLength(1)
+  })
+
+  it('a database failure on a subscription event leaves the row as it was; the retry applies', async () => {
+    const userId = await newUser()
+    const subscription = subscriptionObject({ userId })
+    await app.stack.database.exec(`
+      create function public.fail_polar_subs() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
+      create trigger fail_polar_subs before update on public.user_subscriptions for each row execute function public.fail_polar_subs();`)
+    const event = polarEvent('subscription.created', subscription)
+    let first
+    try {
+      first = await postPolarEvent(app.url, event)
+    } finally {
+      await app.stack.database.exec(
+        `drop trigger fail_polar_subs on public.user_subscriptions; drop function public.fail_polar_subs();`,
+      )
+    }
+    expect(first).toMatchObject(FAILED)
+    expect(await ledgerCount(first.id)).toBe(0)
+    expect(await subscriptionRow(userId)).toBeNull()
+    expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+    expect((await subscriptionRow(userId))?.polar_subscription_id).toBe(subscription.id)
+  })
+
+  it.each(['POST', 'GET'])(
+    'a Polar failure on %s invoice answers 500, writes nothing, and the retry works',
+    async (method) => {
+      const { order } = await emulatorSubscriber()
+      app.stack.polar.addFault({ method, path: `/v1/orders/${order.id}/invoice`, status: 503, count: 1 })
+      const event = polarEvent('order.paid', order)
+      const first = await postPolarEvent(app.url, event)
+      expect(first).toMatchObject(FAILED)
+      expect(await ledgerCount(first.id)).toBe(0)
+      expect(await paymentRows(order.id)).toEqual([])
+      expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+      expect(await paymentRows(order.id)).toMatchObject([
+        { invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },
+      ])
+    },
+  )
+
+  it('a Polar failure while filling in the invoice URL answers 500 and the retry fills it', async () => {
+    const { order } = await emulatorSubscriber()
+    app.stack.polar.addFault({
+      method: 'GET',
+      path: `/v1/orders/${order.id}/invoice`,
+      status: 404,
+      count: 1,
+      body: { error: 'ResourceNotFound', detail: 'Not found' },
+    })
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
+
+    app.stack.polar.addFault({
+      method: 'GET',
+      path: `/v1/orders/${order.id}/invoice`,
+      status: 502,
+      count: 1,
+    })
+    const event = polarEvent('order.updated', { ...order, is_invoice_generated: true })
+    const first = await postPolarEvent(app.url, event)
+    expect(first).toMatchObject(FAILED)
+    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
+    expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+    expect((await paymentRows(order.id))[0].invoice_url).toBe(
+      `${app.stack.polar.url}/invoices/${order.id}`,
+    )
+  })
+})
