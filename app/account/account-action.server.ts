@@ -7,7 +7,8 @@ import { changePassword, requestEmailChange } from './credentials.server'
 import { deleteAccount } from './deletion.server'
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
 
-export type AccountIntent = 'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
+export type AccountIntent =
+  'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword']
 
@@ -35,7 +36,9 @@ export async function handleAccountSettings(
     if (submission.status !== 'success')
       return reply(intent, submission.reply(), null, { status: 400, headers })
     if (submission.value.email === user.email.toLowerCase()) {
-      const result = submission.reply({ fieldErrors: { email: ['This is already your email address'] } })
+      const result = submission.reply({
+        fieldErrors: { email: ['This is already your email address'] },
+      })
       return reply(intent, result, null, { status: 400, headers })
     }
     const outcome = await requestEmailChange(supabase, submission.value.email)
@@ -80,7 +83,7 @@ export async function handleAccountSettings(
     const outcome = await deleteAccount(supabase, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
-      return reply(intent, result, null, { status: 409, headers })
+      return reply(intent, result, null, { status: 503, headers })
     }
     // The sessions died with the user; this clears the browser's cookies.
     await supabase.auth.signOut({ scope: 'local' })

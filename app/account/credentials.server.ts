@@ -3,8 +3,7 @@ import { authErrorMessage } from '~/auth/auth-errors'
 import { getEnv } from '~/env.server'
 
 export type CredentialOutcome =
-  | { ok: true }
-  | { ok: false; field?: 'email' | 'password' | 'currentPassword'; message: string }
+  { ok: true } | { ok: false; field?: 'email' | 'password' | 'currentPassword'; message: string }
 
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in

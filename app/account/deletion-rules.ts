@@ -4,8 +4,7 @@ import type { SubscriptionRow } from '~/subscriptions/types'
 const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
 export type ProviderSubscription =
-  | { provider: 'stripe'; id: string }
-  | { provider: 'polar'; id: string }
+  { provider: 'stripe'; id: string } | { provider: 'polar'; id: string }
 
 /**
  * The provider subscription that must be ended before the account can go, or null.

@@ -43,7 +43,10 @@ export async function deleteAccount(
   const { error } = await admin.auth.admin.deleteUser(userId)
   if (error) {
     logger.error('account deletion: deleteUser failed', { user: userId, error: error.message })
-    return { ok: false, message: live ? DELETE_FAILED : 'We could not delete your account. Please try again.' }
+    return {
+      ok: false,
+      message: live ? DELETE_FAILED : 'We could not delete your account. Please try again.',
+    }
   }
   logger.info('account deleted', { user: userId, canceled: live?.provider ?? null })
   return { ok: true }

@@ -1,4 +1,4 @@
-import type { EmailOtpType } from '@supabase/supabase-js'
+import type { EmailOtpType, SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
@@ -101,8 +101,15 @@ export async function sendPasswordReset(request: Request, email: string): Promis
   return { headers }
 }
 
-export async function updatePassword(request: Request, password: string): Promise<AuthResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
+/**
+ * Sets a new password for the user of `session` (from `requireUser`): its client, so the
+ * session is not refreshed a second time with a refresh token that was just rotated.
+ */
+export async function updatePassword(
+  session: { supabase: SupabaseClient; headers: Headers },
+  password: string,
+): Promise<AuthResult> {
+  const { supabase, headers } = session
   const { error } = await supabase.auth.updateUser({ password })
   if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }

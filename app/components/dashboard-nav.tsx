@@ -40,7 +40,7 @@ export function DashboardNav({
           >
             {name}
           </p>
-          <p className="truncate text-xs text-slate-600">{email}</p>
+          {name === email ? null : <p className="truncate text-xs text-slate-600">{email}</p>}
         </div>
       </div>
       <nav aria-label="Dashboard" className="mt-4">

@@ -92,16 +92,17 @@ export function SubmitButton({
   pendingText: string
   name?: string
   value?: string
-  variant?: 'primary' | 'secondary'
+  variant?: 'primary' | 'secondary' | 'danger'
 }) {
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' &&
     (name === undefined || navigation.formData?.get(name) === value)
-  const styles =
-    variant === 'primary'
-      ? 'bg-brand-600 text-white hover:bg-brand-700'
-      : 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50'
+  const styles = {
+    primary: 'bg-brand-600 text-white hover:bg-brand-700',
+    secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
+    danger: 'bg-red-700 text-white hover:bg-red-800',
+  }[variant]
   return (
     <button
       type="submit"

@@ -16,7 +16,8 @@ export async function replaceAvatar(
   userId: string,
   file: File,
 ): Promise<AvatarOutcome> {
-  if (file.size > AVATAR_MAX_BYTES) return { ok: false, message: 'The image must be 2 MB or smaller' }
+  if (file.size > AVATAR_MAX_BYTES)
+    return { ok: false, message: 'The image must be 2 MB or smaller' }
   const bytes = new Uint8Array(await file.arrayBuffer())
   const type = sniffImageType(bytes)
   if (!type) return { ok: false, message: 'Upload a PNG, JPEG, WebP or GIF image' }

@@ -35,7 +35,8 @@ export async function handleGeneralSettings(
       headers,
     })
   }
-  if (payload.kind !== 'form') throw new Response('Please submit the form.', { status: 400, headers })
+  if (payload.kind !== 'form')
+    throw new Response('Please submit the form.', { status: 400, headers })
   const formData = payload.value
   const intent = formData.get('intent')
 

@@ -28,7 +28,10 @@ export function avatarUrl(supabase: SupabaseClient, userId: string, path: string
 }
 
 /** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
-export async function getProfileView(supabase: SupabaseClient, userId: string): Promise<ProfileView> {
+export async function getProfileView(
+  supabase: SupabaseClient,
+  userId: string,
+): Promise<ProfileView> {
   const row = await getOwnProfileRow(supabase, userId)
   return {
     displayName: row?.display_name ?? null,
@@ -40,7 +43,16 @@ export async function getProfileView(supabase: SupabaseClient, userId: string): 
 export async function updateOwnProfile(
   supabase: SupabaseClient,
   userId: string,
-  fields: Partial<Pick<ProfileRow, 'display_name' | 'avatar_path' | 'notify_product_updates' | 'notify_billing' | 'notify_security'>>,
+  fields: Partial<
+    Pick<
+      ProfileRow,
+      | 'display_name'
+      | 'avatar_path'
+      | 'notify_product_updates'
+      | 'notify_billing'
+      | 'notify_security'
+    >
+  >,
 ) {
   const { data, error } = await supabase
     .from('user_profiles')

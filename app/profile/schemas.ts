@@ -20,8 +20,11 @@ export const DisplayNameSchema = z.object({
 export const AvatarSchema = z.object({
   avatar: z
     .instanceof(File, { message: 'Choose an image to upload' })
-    .refine((file) => file.size > 0, 'Choose an image to upload')
-    .refine((file) => file.size <= AVATAR_MAX_BYTES, 'The image must be 2 MB or smaller')
+    .refine((file) => file.size > 0, { message: 'Choose an image to upload', abort: true })
+    .refine((file) => file.size <= AVATAR_MAX_BYTES, {
+      message: 'The image must be 2 MB or smaller',
+      abort: true,
+    })
     .refine(
       (file) => (AVATAR_TYPES as readonly string[]).includes(file.type),
       'Upload a PNG, JPEG, WebP or GIF image',

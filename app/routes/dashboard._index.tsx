@@ -20,13 +20,15 @@ export function headers() {
 export default function DashboardOverview() {
   const { email, subscription } = useLoaderData<typeof loader>()
   const [params] = useSearchParams()
+  // An ended subscription keeps cancel_at_period_end (Stripe leaves it set), so "canceled"
+  // is checked before the scheduled cancellation.
   const nextDate =
     subscription?.status === 'trialing'
       ? `Trial ends ${formatDate(subscription.trial_end)}`
-      : subscription?.cancel_at_period_end
-        ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
-        : subscription?.status === 'canceled'
-          ? `Canceled on ${formatDate(subscription.canceled_at)}`
+      : subscription?.status === 'canceled'
+        ? `Canceled on ${formatDate(subscription.canceled_at)}`
+        : subscription?.cancel_at_period_end
+          ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
           : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">

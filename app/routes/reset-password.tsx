@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request)
+  const session = await requireUser(request)
   const formData = await request.formData()
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
@@ -31,10 +31,10 @@ export async function action({ request }: ActionFunctionArgs) {
         result: submission.reply({ hideFields: ['password', 'confirmPassword'] }),
         formError: null,
       },
-      { status: 400 },
+      { status: 400, headers: session.headers },
     )
   }
-  const result = await updatePassword(request, submission.value.password)
+  const result = await updatePassword(session, submission.value.password)
   if (result.error) {
     const fieldErrors =
       result.errorCode === 'weak_password' || result.errorCode === 'same_password'

@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
 
@@ -17,6 +19,20 @@ async function signedInUser(page: Page, label: string) {
   users.push(user.id)
   await signIn(page, user.email)
   return user
+}
+
+/** The user's Stripe subscription id, as the webhooks stored it. */
+async function subscriptionIdOf(userId: string) {
+  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  const { data } = await admin
+    .from('user_subscriptions')
+    .select('stripe_subscription_id')
+    .eq('user_id', userId)
+    .single<{ stripe_subscription_id: string }>()
+  if (!data?.stripe_subscription_id) throw new Error('no Stripe subscription on record')
+  return data.stripe_subscription_id
 }
 
 const checkoutUrl = new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`)
@@ -106,6 +122,20 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await page.goto('/dashboard')
   await expect(plan).toContainText(`Cancels on ${periodEnd}`)
   await expect(plan).toContainText('Status: Active')
+
+  // At the period end Stripe ends it (customer.subscription.deleted): no longer "Cancels on".
+  const advanced = await fetch(
+    `${E2E.stripeUrl}/_emulator/subscriptions/${await subscriptionIdOf(user.id)}/renew`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+  )
+  expect(advanced.status).toBe(200)
+  await untilWebhookApplied(page, '/dashboard', async () => {
+    await expect(plan).toContainText('Status: Canceled', { timeout: 500 })
+  })
+  await expect(plan).toContainText('Canceled on')
+  await expect(plan).not.toContainText('Cancels on')
+  await page.goto('/pricing')
+  await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
 })
 
 test('a declined card shows the error and creates no subscription', async ({ page }) => {
@@ -146,7 +176,9 @@ test('a signed-out visitor is sent to sign in and back to pricing', async ({ pag
   await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
 })
 
-test('/pricing?canceled=true shows the canceled notice, and /pricing does not', async ({ page }) => {
+test('/pricing?canceled=true shows the canceled notice, and /pricing does not', async ({
+  page,
+}) => {
   await page.goto('/pricing?canceled=true')
   await expect(page.getByText('Checkout was canceled and you have not been charged.')).toBeVisible()
   await page.goto('/pricing')

@@ -93,12 +93,7 @@ async function codeFromApp(
 }
 
 function magicLinkCode(email: string, redirectTo = '/dashboard') {
-  return codeFromApp(
-    signInPage,
-    '/sign-in',
-    { intent: 'magic-link', email, redirectTo },
-    email,
-  )
+  return codeFromApp(signInPage, '/sign-in', { intent: 'magic-link', email, redirectTo }, email)
 }
 
 function expectRedirect(result: Awaited<ReturnType<typeof callback>>, location: string) {
@@ -196,7 +191,11 @@ describe('rule 2: token_hash and type are verified', () => {
     { type: 'email', next: '/pricing', location: '/dashboard' },
     { type: 'magiclink', next: '/pricing?plan=pro', location: '/pricing?plan=pro' },
     { type: 'magiclink', next: null, location: '/dashboard' },
-    { type: 'invite', next: '/dashboard/settings/billing', location: '/dashboard/settings/billing' },
+    {
+      type: 'invite',
+      next: '/dashboard/settings/billing',
+      location: '/dashboard/settings/billing',
+    },
   ] as const)('type=$type, next=$next -> $location', async ({ type, next, location }) => {
     const email = newEmail(type)
     if (type !== 'signup' && type !== 'invite') await confirmedUser(email)
@@ -339,7 +338,9 @@ describe('rule 4: next never leaves the site', () => {
   it.each(cases)('token_hash flow with next=%s goes to /dashboard', async (_label, next) => {
     const user = await confirmedUser()
     const token = await hashedToken('magiclink', user.email)
-    const result = await callback(new URLSearchParams({ token_hash: token, type: 'magiclink', next }))
+    const result = await callback(
+      new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
+    )
     expectRedirect(result, '/dashboard')
     expect(new URL(result.location!, app.url).origin).toBe(app.url)
   })
@@ -357,7 +358,9 @@ describe('rule 4: next never leaves the site', () => {
   ])('a same-site path %j goes to %j', async (next, location) => {
     const user = await confirmedUser()
     const token = await hashedToken('magiclink', user.email)
-    const result = await callback(new URLSearchParams({ token_hash: token, type: 'magiclink', next }))
+    const result = await callback(
+      new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
+    )
     expectRedirect(result, location)
   })
 })

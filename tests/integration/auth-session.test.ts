@@ -4,6 +4,7 @@ import * as root from '../../app/root'
 import * as dashboardIndex from '../../app/routes/dashboard._index'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as forgotPassword from '../../app/routes/forgot-password'
+import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { startSupabaseEmulator } from '../local-stack/supabase'
@@ -90,7 +91,10 @@ describe('protected pages and anonymous-only pages', () => {
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...payload, sub: '00000000-0000-0000-0000-000000000001' })).toString('base64url')}.${signature}`
     const tampered = `${SESSION_COOKIE}=base64-${Buffer.from(JSON.stringify({ ...session, access_token: forged })).toString('base64url')}`
     for (const cookie of [tampered, `${SESSION_COOKIE}=garbage`]) {
-      const outcome = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
+      const outcome = await callRoute(
+        dashboardLayout.loader,
+        appRequest(app, '/dashboard', { cookie }),
+      )
       expect(outcome.status).toBe(302)
       expect(outcome.headers.get('Location')).toBe('/sign-in?redirectTo=%2Fdashboard')
     }
@@ -144,7 +148,7 @@ describe('protected pages and anonymous-only pages', () => {
       dashboardLayout.loader,
       appRequest(app, '/dashboard', { cookie: user.cookie }),
     )
-    expect(outcome.data).toEqual({ user: { id: user.id, email: user.email } })
+    expect(outcome.data).toMatchObject({ user: { id: user.id, email: user.email } })
     expect(outcome.headers.getSetCookie()).toEqual([])
     const after = app.stack.supabase.countsByPath()
     expect(after['/user'] ?? 0).toBe(before['/user'] ?? 0)
@@ -165,9 +169,12 @@ describe('an expired access token is refreshed and the new cookies reach the bro
   it('on a loader answer, and the new cookies then work without another refresh', async () => {
     const user = await createSignedInUser(app)
     const { cookie, session } = await expireSession(user.cookie)
-    const outcome = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
+    const outcome = await callRoute(
+      dashboardLayout.loader,
+      appRequest(app, '/dashboard', { cookie }),
+    )
     expect(outcome.status).toBe(200)
-    expect(outcome.data).toEqual({ user: { id: user.id, email: user.email } })
+    expect(outcome.data).toMatchObject({ user: { id: user.id, email: user.email } })
     await expectRefreshed(outcome.headers, session)
 
     const again = await callRoute(
@@ -203,6 +210,43 @@ describe('an expired access token is refreshed and the new cookies reach the bro
     await expectRefreshed(result.response.headers, session)
   })
 
+  it('on a page action, both when the form is refused and when it succeeds', async () => {
+    const user = await createSignedInUser(app)
+    const { cookie, session } = await expireSession(user.cookie)
+    const refused = await callRoute(
+      resetPassword.action,
+      appRequest(app, '/reset-password', {
+        cookie,
+        form: { password: 'a-new-passphrase', confirmPassword: 'something-else' },
+      }),
+    )
+    expect(refused.status).toBe(400)
+    const fresh = await expectRefreshed(refused.headers, session)
+
+    const { cookie: expiredAgain } = await expireSession(withCookies(cookie, refused.headers))
+    const saved = await callRoute(
+      resetPassword.action,
+      appRequest(app, '/reset-password', {
+        cookie: expiredAgain,
+        form: { password: 'a-new-passphrase', confirmPassword: 'a-new-passphrase' },
+      }),
+    )
+    expect(saved.status).toBe(302)
+    expect(saved.headers.get('Location')).toBe('/dashboard?password=updated')
+    const after = await expectRefreshed(saved.headers, fresh)
+    // One refresh per request: the cookies carry the session's only live refresh token.
+    const { rows } = await app.stack.database.query<{ token: string }>(
+      `select token from auth.refresh_tokens where user_id = $1 and not revoked`,
+      [user.id],
+    )
+    expect(rows.map((row) => row.token)).toEqual([after.refresh_token])
+    const signIn = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', { form: { email: user.email, password: 'a-new-passphrase' } }),
+    )
+    expect(signIn.status).toBe(302)
+  })
+
   it('on a redirect (a signed-in visitor on /sign-in)', async () => {
     const user = await createSignedInUser(app)
     const { cookie, session } = await expireSession(user.cookie)
@@ -217,7 +261,10 @@ describe('an expired access token is refreshed and the new cookies reach the bro
     const { cookie, session } = await expireSession(user.cookie)
     const { error } = await adminClient(app).auth.admin.signOut(session.access_token, 'global')
     expect(error).toBeNull()
-    const outcome = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
+    const outcome = await callRoute(
+      dashboardLayout.loader,
+      appRequest(app, '/dashboard', { cookie }),
+    )
     expect(outcome.status).toBe(302)
     expect(outcome.headers.get('Location')).toBe('/sign-in?redirectTo=%2Fdashboard')
     expect(clearedCookies(outcome.headers)).toContain(SESSION_COOKIE)
@@ -300,14 +347,16 @@ describe('auth page actions say clearly what went wrong', () => {
   it('sign-up: a weak password, from the form rules and from the auth server', async () => {
     const short = await signUpWith(newEmail('weak'), 'short')
     expect(short.status).toBe(400)
-    expect(short.data).toMatchObject({ result: { error: { password: ['Use at least 8 characters'] } } })
+    expect(short.data).toMatchObject({
+      result: { error: { password: ['Use at least 8 characters'] } },
+    })
 
     // The emulator, like GoTrue's default, only refuses passwords under 6 characters; a
     // project with a stricter policy answers 422 weak_password for longer ones.
     const realFetch = globalThis.fetch
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const url = input instanceof Request ? input.url : String(input)
-      if (!url.endsWith('/auth/v1/signup')) return realFetch(input, init)
+      if (new URL(url).pathname !== '/auth/v1/signup') return realFetch(input, init)
       return Response.json(
         {
           code: 'weak_password',

@@ -190,12 +190,7 @@ export async function postPolarEvent(
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000)
   const signature =
     options.signature === undefined
-      ? signWebhook(
-          options.secret ?? LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
-          id,
-          timestamp,
-          body,
-        )
+      ? signWebhook(options.secret ?? LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET, id, timestamp, body)
       : options.signature
   const headers: Record<string, string> = {
     'content-type': 'application/json',

@@ -253,7 +253,11 @@ describe('subscription events', () => {
     )
     expect(result).toMatchObject(OK)
     const row = await subscriptionRow(userId)
-    expect(row).toMatchObject({ status: 'active', plan_name: 'Pro Plus', cancel_at_period_end: true })
+    expect(row).toMatchObject({
+      status: 'active',
+      plan_name: 'Pro Plus',
+      cancel_at_period_end: true,
+    })
     expect(ms(row?.cancel_at)).toBe(ms(at(86_400)))
     expect(ms(row?.canceled_at)).toBe(ms(at(30)))
   })
@@ -342,7 +346,10 @@ describe('subscription events', () => {
     const [mine, theirs] = [await newUser(), await newUser()]
     const result = await postPolarEvent(
       app.url,
-      polarEvent('subscription.created', subscriptionObject({ userId: mine, customerUserId: theirs })),
+      polarEvent(
+        'subscription.created',
+        subscriptionObject({ userId: mine, customerUserId: theirs }),
+      ),
     )
     expect(result).toMatchObject(OK)
     expect(await subscriptionRow(mine)).not.toBeNull()
@@ -464,9 +471,7 @@ describe('order events', () => {
     expect(await paymentRows(order.id)).toMatchObject([{ status: 'succeeded', invoice_url: null }])
 
     // An order.updated before the invoice exists leaves it alone.
-    expect(
-      await postPolarEvent(app.url, polarEvent('order.updated', order)),
-    ).toMatchObject(OK)
+    expect(await postPolarEvent(app.url, polarEvent('order.updated', order))).toMatchObject(OK)
     expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
 
     const generated = { ...order, is_invoice_generated: true }
@@ -544,7 +549,12 @@ describe('failures', () => {
     'a Polar failure on %s invoice answers 500, writes nothing, and the retry works',
     async (method) => {
       const { order } = await emulatorSubscriber()
-      app.stack.polar.addFault({ method, path: `/v1/orders/${order.id}/invoice`, status: 503, count: 1 })
+      app.stack.polar.addFault({
+        method,
+        path: `/v1/orders/${order.id}/invoice`,
+        status: 503,
+        count: 1,
+      })
       const event = polarEvent('order.paid', order)
       const first = await postPolarEvent(app.url, event)
       expect(first).toMatchObject(FAILED)

@@ -130,9 +130,7 @@ function postPortal(user: User | null, body?: string): Promise<Response> {
 /** The checkout session id in a 303 to the emulator's hosted checkout page. */
 function sessionIdFrom(response: Response) {
   const location = response.headers.get('location') ?? ''
-  const match = new RegExp(`^${app.stack.stripe.publicUrl}/checkout/(cs_test_\\w+)$`).exec(
-    location,
-  )
+  const match = new RegExp(`^${app.stack.stripe.publicUrl}/checkout/(cs_test_\\w+)$`).exec(location)
   if (!match) throw new Error(`not a hosted checkout URL: ${response.status} ${location}`)
   return match[1]
 }
@@ -314,7 +312,12 @@ describe('POST /api/checkout_sessions', () => {
   it('answers 500 with the provider message when Stripe keeps failing with 500', async () => {
     const user = await createSignedInUser(app)
     // The SDK retries a 500 twice: fail all three attempts.
-    app.stack.stripe.injectFault({ method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 3 })
+    app.stack.stripe.injectFault({
+      method: 'POST',
+      path: '/v1/checkout/sessions',
+      status: 500,
+      count: 3,
+    })
     const response = await postCheckout(user, priceForm(PRO))
     expect(response.status).toBe(500)
     expect(await response.json()).toEqual({
@@ -325,7 +328,12 @@ describe('POST /api/checkout_sessions', () => {
 
   it('survives a single transient Stripe 500 (the SDK retries it)', async () => {
     const user = await createSignedInUser(app)
-    app.stack.stripe.injectFault({ method: 'POST', path: '/v1/checkout/sessions', status: 500, count: 1 })
+    app.stack.stripe.injectFault({
+      method: 'POST',
+      path: '/v1/checkout/sessions',
+      status: 500,
+      count: 1,
+    })
     const response = await postCheckout(user, priceForm(PRO))
     expect(response.status).toBe(303)
     sessionIdFrom(response)
@@ -337,7 +345,9 @@ describe('POST /api/checkout_sessions', () => {
       method: 'POST',
       path: '/v1/checkout/sessions',
       status: 402,
-      body: { error: { type: 'card_error', code: 'card_declined', message: 'Payment required here.' } },
+      body: {
+        error: { type: 'card_error', code: 'card_declined', message: 'Payment required here.' },
+      },
     })
     const response = await postCheckout(user, priceForm(PRO))
     expect(response.status).toBe(500)
@@ -616,6 +626,35 @@ describe('the whole purchase', () => {
     expect(portal.status).toBe(200)
     const [call] = callsTo('POST', '/v1/billing_portal/sessions').slice(-1)
     expect(call.params.get('customer')).toBe(session.customer)
+
+    // Canceled now, they may buy again: same customer, a new subscription, a second payment.
+    await stripe.subscriptions.cancel(subscription.id)
+    await app.stack.stripe.idle()
+    expect((await rowsOf(user.id)).subscriptions[0]).toMatchObject({
+      status: 'canceled',
+      stripe_subscription_id: subscription.id,
+    })
+    // A person takes more than a second to buy again. (Events of two subscriptions in the
+    // same second are ordered by status rank, so a new `active` would lose to `canceled`.)
+    app.stack.stripe.advanceClock(60)
+    const secondId = await startCheckout(user, STARTER)
+    expect((await stripe.checkout.sessions.retrieve(secondId)).customer).toBe(session.customer)
+    const repaid = await app.stack.stripe.completeCheckout(secondId)
+    if (!repaid.ok) throw new Error(repaid.message)
+    await app.stack.stripe.idle()
+    const after = await rowsOf(user.id)
+    expect(after.subscriptions).toHaveLength(1)
+    expect(after.subscriptions[0]).toMatchObject({
+      stripe_customer_id: session.customer,
+      stripe_subscription_id: repaid.session.subscription,
+      plan_name: 'Starter',
+      status: 'active',
+      canceled_at: null,
+    })
+    expect(after.payments.map((payment) => [payment.amount, payment.description]).sort()).toEqual([
+      [2900, 'Pro subscription payment'],
+      [900, 'Starter subscription payment'],
+    ])
   })
 })
 

@@ -1,0 +1,48 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form } from '@remix-run/react'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { DELETE_CONFIRMATION, DeleteAccountSchema } from './schemas'
+
+/** Deletes the account after the person types the confirmation word. */
+export function DeleteAccountForm({
+  hasLiveSubscription,
+  lastResult,
+}: {
+  hasLiveSubscription: boolean
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const [form, fields] = useForm({
+    id: 'delete-account',
+    lastResult,
+    constraint: getZodConstraint(DeleteAccountSchema),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
+  })
+  return (
+    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+      {form.errors?.length ? (
+        <FormMessage tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </FormMessage>
+      ) : null}
+      <p className="text-sm text-slate-700">
+        This removes your profile, avatar, subscription record and payment history for good.
+        {hasLiveSubscription
+          ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
+          : null}
+      </p>
+      <TextField
+        label={`Type ${DELETE_CONFIRMATION} to confirm`}
+        field={fields.confirm}
+        autoComplete="off"
+      />
+      <div className="sm:w-48">
+        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
+          Delete account
+        </SubmitButton>
+      </div>
+    </Form>
+  )
+}

@@ -1,0 +1,58 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form } from '@remix-run/react'
+import { PASSWORD_MIN_LENGTH } from '~/auth/schemas'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { ChangePasswordSchema } from './schemas'
+
+/** Changes the password; the current one is asked for first. */
+export function PasswordForm({
+  lastResult,
+  message,
+}: {
+  lastResult?: SubmissionResult<string[]>
+  message: string | null
+}) {
+  const [form, fields] = useForm({
+    id: 'change-password',
+    lastResult,
+    constraint: getZodConstraint(ChangePasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+  })
+  return (
+    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
+      {form.errors?.length ? (
+        <FormMessage tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </FormMessage>
+      ) : null}
+      <TextField
+        label="Current password"
+        field={fields.currentPassword}
+        type="password"
+        autoComplete="current-password"
+      />
+      <TextField
+        label="New password"
+        field={fields.password}
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+      />
+      <TextField
+        label="Repeat new password"
+        field={fields.confirmPassword}
+        type="password"
+        autoComplete="new-password"
+      />
+      <div className="sm:w-48">
+        <SubmitButton name="intent" value="change-password" pendingText="Changing…">
+          Change password
+        </SubmitButton>
+      </div>
+    </Form>
+  )
+}

@@ -1,0 +1,25 @@
+import type { MetaFunction } from '@remix-run/node'
+import { Link } from '@remix-run/react'
+
+// Where account deletion lands: the session is gone, so this page needs no user.
+export default function AccountDeleted() {
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">
+        Your account has been deleted
+      </h1>
+      <p className="mt-4 text-slate-700">
+        Your profile, avatar and billing records are gone, and any subscription was canceled. We are
+        sorry to see you go.
+      </p>
+      <Link
+        to="/"
+        className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+      >
+        Go to the home page
+      </Link>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Account deleted | Subscribely' }]

@@ -1,0 +1,104 @@
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
+import { handleAccountSettings } from '~/account/account-action.server'
+import { getEmailState } from '~/account/credentials.server'
+import { DeleteAccountForm } from '~/account/delete-account-form'
+import { subscriptionToEnd } from '~/account/deletion-rules'
+import { EmailForm } from '~/account/email-form'
+import { PasswordForm } from '~/account/password-form'
+import { requireUser } from '~/auth/session.server'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormMessage, SubmitButton } from '~/components/forms'
+import { SettingsHeader, SettingsSection } from '~/components/settings-section'
+import { messageFor, resultFor } from '~/lib/form-reply'
+import { getOwnSubscription } from '~/subscriptions/store.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const [emailState, subscription] = await Promise.all([
+    getEmailState(supabase),
+    getOwnSubscription(supabase, user.id),
+  ])
+  const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
+  headers.set('Cache-Control', 'private, no-store')
+  return data(
+    {
+      email: emailState.email || user.email,
+      pendingEmail: emailState.pendingEmail,
+      emailNotice: confirmed
+        ? emailState.pendingEmail
+          ? 'Confirmation received. Open the link we sent to your other address to finish the change.'
+          : `Your email address is now ${emailState.email}.`
+        : null,
+      hasLiveSubscription: subscriptionToEnd(subscription) !== null,
+    },
+    { headers },
+  )
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  return handleAccountSettings(request, supabase, user, headers)
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export default function AccountSettings() {
+  const { email, pendingEmail, emailNotice, hasLiveSubscription } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  return (
+    <div className="space-y-8">
+      <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
+      {emailNotice ? <FormMessage tone="success">{emailNotice}</FormMessage> : null}
+      <SettingsSection id="email" title="Email address">
+        <EmailForm
+          email={email}
+          pendingEmail={pendingEmail}
+          lastResult={resultFor(reply, 'change-email')}
+          message={messageFor(reply, 'change-email')}
+        />
+      </SettingsSection>
+      <SettingsSection id="password" title="Password">
+        <PasswordForm
+          lastResult={resultFor(reply, 'change-password')}
+          message={messageFor(reply, 'change-password')}
+        />
+      </SettingsSection>
+      <SettingsSection
+        id="sessions"
+        title="Sessions"
+        intro="Signed in on a device you no longer use? Sign out everywhere, including here."
+      >
+        <Form method="post" className="sm:w-64">
+          <SubmitButton
+            name="intent"
+            value="sign-out-everywhere"
+            variant="secondary"
+            pendingText="Signing out…"
+          >
+            Sign out of all sessions
+          </SubmitButton>
+        </Form>
+      </SettingsSection>
+      <SettingsSection id="delete" title="Delete account" tone="danger">
+        <DeleteAccountForm
+          hasLiveSubscription={hasLiveSubscription}
+          lastResult={resultFor(reply, 'delete-account')}
+        />
+      </SettingsSection>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Account settings | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,77 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { useActionData, useLoaderData } from '@remix-run/react'
+import { requireUser } from '~/auth/session.server'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { SettingsHeader, SettingsSection } from '~/components/settings-section'
+import type { FormReply } from '~/lib/form-reply'
+import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
+import { PreferencesForm } from '~/notifications/preferences-form'
+import { NotificationPreferencesSchema } from '~/notifications/schemas'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const preferences = await getOwnPreferences(supabase, user.id)
+  headers.set('Cache-Control', 'private, no-store')
+  return data({ preferences }, { headers })
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  const submission = parseWithZod(await request.formData(), {
+    schema: NotificationPreferencesSchema,
+  })
+  if (submission.status !== 'success') {
+    return data<FormReply>(
+      { intent: 'notifications', result: submission.reply(), message: null },
+      { status: 400, headers },
+    )
+  }
+  await saveOwnPreferences(supabase, user.id, submission.value)
+  return data<FormReply>(
+    {
+      intent: 'notifications',
+      result: submission.reply(),
+      message: 'Your preferences have been saved.',
+    },
+    { headers },
+  )
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export default function NotificationSettings() {
+  const { preferences } = useLoaderData<typeof loader>()
+  const reply = useActionData<typeof action>()
+  return (
+    <div className="space-y-8">
+      <SettingsHeader title="Notifications" description="Choose which emails we send you." />
+      <SettingsSection
+        id="emails"
+        title="Email"
+        intro="Emails you ask for yourself, such as sign-in links, password resets and email confirmations, are always sent."
+      >
+        <PreferencesForm
+          // Remount after a save so the checkboxes show what was stored.
+          key={JSON.stringify(preferences)}
+          preferences={preferences}
+          lastResult={reply?.result}
+          message={reply?.message ?? null}
+        />
+      </SettingsSection>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Notification settings | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

@@ -1,0 +1,223 @@
+import { createClient } from '@supabase/supabase-js'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import {
+  createUser,
+  deleteUser,
+  expect,
+  PASSWORD,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
+import { E2E } from './ports'
+import type { Page } from '@playwright/test'
+
+/** Sign-in journeys in a real browser against the local stack and the production build. */
+
+const AUTH_FAILED = 'We could not sign you in with that link'
+const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
+
+// Users made through the UI (sign-up, OAuth) are found by email to clean them up.
+const createdEmails: string[] = []
+const createdIds: string[] = []
+test.afterEach(async () => {
+  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  const { data } = await admin.auth.admin.listUsers({ perPage: 1000 })
+  for (const user of data.users)
+    if (createdEmails.includes(user.email ?? '')) createdIds.push(user.id)
+  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
+  createdEmails.length = 0
+})
+
+async function newUser() {
+  const user = await createUser()
+  createdIds.push(user.id)
+  return user
+}
+
+async function fillSignIn(page: Page, email: string, password: string) {
+  const form = page.getByRole('main')
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
+  await form.getByLabel('Password', { exact: true }).fill(password)
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click()
+}
+
+async function expectDashboard(page: Page, email: string) {
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible()
+}
+
+async function signOut(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Sign out' })
+    .click()
+  await expect(page).toHaveURL(`${E2E.siteUrl}/`)
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }),
+  ).toBeVisible()
+}
+
+test('sign up, confirm from the inbox, land on the dashboard; the used link then fails', async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail('signup')
+  createdEmails.push(email)
+  await page.goto('/sign-up')
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await expect(page.getByText(email)).toBeVisible()
+
+  const mail = await waitForMail(email, 'signup')
+  expect(new URL(mail.link!).pathname).toBe('/auth/callback')
+  await page.goto(mail.link!)
+  await expectDashboard(page, email)
+
+  // The same link a second time (another browser): a human message, not a session.
+  const other = await browser.newPage()
+  await other.goto(mail.link!)
+  await expect(other).toHaveURL(/\/sign-in\?error=auth_failed$/)
+  await expect(other.getByRole('alert')).toContainText(AUTH_FAILED)
+  await other.close()
+})
+
+test('an email that is already registered cannot sign up again', async ({ page }) => {
+  const user = await newUser()
+  await page.goto('/sign-up')
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
+  await page.getByLabel('Password', { exact: true }).fill('another-good-password')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
+    'An account with this email already exists. Sign in instead.',
+  )
+  await expect(page).toHaveURL(/\/sign-up$/)
+})
+
+test('sign out, then sign in again', async ({ page }) => {
+  const user = await newUser()
+  await page.goto('/sign-in')
+  await fillSignIn(page, user.email, user.password)
+  await expectDashboard(page, user.email)
+
+  await signOut(page)
+  await page.goto('/dashboard')
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard$/)
+
+  await fillSignIn(page, user.email, user.password)
+  await expectDashboard(page, user.email)
+})
+
+test('a wrong password shows a clear error and keeps the visitor signed out', async ({ page }) => {
+  const user = await newUser()
+  await page.goto('/sign-in')
+  await fillSignIn(page, user.email, 'not-the-password')
+  await expect(page.getByRole('alert')).toHaveText(WRONG_CREDENTIALS)
+  await expect(page).toHaveURL(/\/sign-in$/)
+  await page.goto('/dashboard')
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)
+})
+
+test('/sign-in?error=auth_failed explains what happened', async ({ page }) => {
+  await page.goto('/sign-in?error=auth_failed')
+  await expect(page.getByRole('alert')).toHaveText(
+    'We could not sign you in with that link. It may have expired or already been used. Please try again.',
+  )
+  await page.goto('/sign-in?error=<script>')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+})
+
+test('magic link: the emailed link signs in', async ({ page }) => {
+  const user = await newUser()
+  await page.goto('/sign-in')
+  const magic = page.getByRole('form', { name: 'Email me a sign-in link' })
+  await magic.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
+  await magic.getByRole('button', { name: 'Send me a magic link' }).click()
+  await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+
+  const mail = await waitForMail(user.email, 'magiclink')
+  await page.goto(mail.link!)
+  await expectDashboard(page, user.email)
+})
+
+test('OAuth: Continue with GitHub, authorize on the local consent page', async ({ page }) => {
+  const email = uniqueEmail('oauth')
+  createdEmails.push(email)
+  await page.goto('/sign-in')
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click()
+  await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
+  await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByRole('button', { name: 'Authorize' }).click()
+  await expectDashboard(page, email)
+})
+
+test('OAuth cancelled on the consent page comes back with a human message', async ({ page }) => {
+  await page.goto('/sign-in')
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page).toHaveURL(/\/sign-in\?error=auth_failed$/)
+  await expect(page.getByRole('alert')).toContainText(AUTH_FAILED)
+})
+
+test('forgot password: mail, choose a new password, sign in with it', async ({ page }) => {
+  const user = await newUser()
+  const newPassword = 'a-brand-new-passphrase'
+  await page.goto('/sign-in')
+  await page.getByRole('link', { name: 'Forgot your password?' }).click()
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible()
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
+  await page.getByRole('button', { name: 'Send reset link' }).click()
+  await expect(page.getByRole('status')).toContainText(`If an account exists for ${user.email}`)
+
+  const mail = await waitForMail(user.email, 'recovery')
+  await page.goto(mail.link!)
+  await expect(page).toHaveURL(/\/reset-password$/)
+  await page.getByLabel('New password', { exact: true }).fill(newPassword)
+  await page.getByLabel('Repeat new password').fill(newPassword)
+  await page.getByRole('button', { name: 'Save new password' }).click()
+  await expect(page).toHaveURL(/\/dashboard\?password=updated$/)
+  await expect(page.getByRole('status')).toHaveText('Your password has been updated.')
+
+  await signOut(page)
+  await page.goto('/sign-in')
+  await fillSignIn(page, user.email, user.password)
+  await expect(page.getByRole('alert')).toHaveText(WRONG_CREDENTIALS)
+  await fillSignIn(page, user.email, newPassword)
+  await expectDashboard(page, user.email)
+})
+
+test('a protected page sends a visitor to sign in and back again', async ({ page }) => {
+  const user = await newUser()
+  await page.goto('/dashboard/settings/billing')
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling$/)
+  await fillSignIn(page, user.email, user.password)
+  await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible()
+  // Signed in, the sign-in page sends them to the dashboard.
+  await page.goto('/sign-in')
+  await expect(page).toHaveURL(/\/dashboard$/)
+})
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('sign in, a wrong password, and sign out all work', async ({ page }) => {
+    const user = await newUser()
+    await page.goto('/dashboard/settings/billing')
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)
+    await fillSignIn(page, user.email, 'not-the-password')
+    await expect(page.getByRole('alert')).toHaveText(WRONG_CREDENTIALS)
+    await fillSignIn(page, user.email, user.password)
+    await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible()
+    await signOut(page)
+  })
+})

@@ -1,0 +1,99 @@
+import type { Page } from '@playwright/test'
+import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * The Polar journey in a browser: pricing, the emulator's hosted checkout, the success page,
+ * the plan and the payment (its invoice link arrives a moment later, once Polar has
+ * generated the invoice), the customer portal and a cancellation at period end.
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+// The emulator hands out URLs on its bound address (127.0.0.1) while the tests name it localhost.
+const polarOrigin = `http://(?:localhost|127\\.0\\.0\\.1):${E2E.polarPort}`
+const checkoutUrl = new RegExp(`^${polarOrigin}/checkout/polar_c_[\\w-]+$`)
+const portalUrl = new RegExp(`^${polarOrigin}/portal/polar_cst_[\\w-]+$`)
+const invoiceUrl = new RegExp(`^${polarOrigin}/invoices/[0-9a-f-]{36}$`)
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
+async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Polar portal', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const user = await createUser(uniqueEmail('polar-journey'))
+  users.push(user.id)
+  await signIn(page, user.email)
+
+  await page.goto('/pricing')
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  await pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }).click()
+
+  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+  await expect(page.getByLabel('Email')).toHaveValue(user.email)
+  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+
+  await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?checkout_id=[0-9a-f-]{36}$`))
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+
+  const plan = page.getByRole('region', { name: 'Your plan' })
+  await untilWebhookApplied(page, '/dashboard', async () => {
+    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
+  })
+  await expect(plan).toContainText('Status: Active')
+
+  // The payment is recorded at once; its invoice link once Polar has generated the invoice.
+  const subscription = page.getByRole('region', { name: 'Current subscription' })
+  const payments = page.getByRole('region', { name: 'Payment history' })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(payments.getByRole('link', { name: 'View invoice' })).toBeVisible({
+      timeout: 500,
+    })
+  })
+  await expect(subscription).toContainText('Pro')
+  await expect(subscription).toContainText('Polar')
+  await expect(payments.getByRole('row')).toHaveCount(2)
+  const payment = payments.getByRole('row').nth(1)
+  await expect(payment).toContainText('Pro payment')
+  await expect(payment).toContainText('$29.00')
+  await expect(payment).toContainText('Paid')
+  await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
+    'href',
+    invoiceUrl,
+  )
+  await expect(subscription).not.toContainText('scheduled to cancel')
+
+  await page.getByRole('button', { name: 'Manage billing' }).click()
+  await expect(page).toHaveURL(portalUrl)
+  await expect(page.getByRole('heading', { name: 'Customer portal' })).toBeVisible()
+  await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible()
+  const portalSubscription = page.getByRole('region', { name: 'Pro subscription' })
+  await portalSubscription.getByRole('button', { name: 'Cancel subscription' }).click()
+  await expect(portalSubscription).toContainText('Cancels on')
+  await expect(
+    portalSubscription.getByRole('button', { name: 'Resume subscription' }),
+  ).toBeVisible()
+  await page.getByRole('link', { name: 'Return to site' }).click()
+
+  await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(
+      subscription.getByText(/scheduled to cancel on [A-Z][a-z]+ \d{1,2}, \d{4}/),
+    ).toBeVisible({
+      timeout: 500,
+    })
+  })
+  await expect(subscription).toContainText('Active')
+})

@@ -1,0 +1,186 @@
+import { test, expect, type Page } from '@playwright/test'
+import { createUser, deleteUser, PASSWORD, signIn, uniqueEmail } from './fixtures'
+
+/** The dashboard's settings pages, as a subscriber uses them. */
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+let user: { id: string; email: string; password: string }
+
+test.beforeEach(async ({ page }) => {
+  user = await createUser(uniqueEmail('settings'))
+  await signIn(page, user.email)
+})
+test.afterEach(async () => {
+  await deleteUser(user.id).catch(() => {})
+})
+
+const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' })
+
+async function expectImageLoaded(page: Page, name: string) {
+  const avatar = dashboardNav(page)
+    .locator('..')
+    .getByRole('img', { name: `Avatar of ${name}` })
+  await expect(avatar).toBeVisible()
+  await expect
+    .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(1)
+}
+
+test('navigates between the overview and every settings page', async ({ page }) => {
+  await page.goto('/dashboard/settings')
+  await expect(page).toHaveURL(/\/dashboard\/settings\/general$/)
+  const pages = [
+    ['Overview', 'Dashboard'],
+    ['Account', 'Account'],
+    ['Billing', 'Billing'],
+    ['Notifications', 'Notifications'],
+    ['General', 'General'],
+  ] as const
+  for (const [link, heading] of pages) {
+    await dashboardNav(page).getByRole('link', { name: link, exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+    await expect(dashboardNav(page).getByRole('link', { name: link, exact: true })).toHaveAttribute(
+      'aria-current',
+      'page',
+    )
+  }
+  await expect(page.getByTestId('dashboard-user-name')).toHaveText(user.email)
+})
+
+test('on a phone the navigation fits and the page does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 })
+  await page.goto('/dashboard/settings/account')
+  await dashboardNav(page).getByRole('link', { name: 'Notifications' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow).toBeLessThanOrEqual(0)
+})
+
+test('changes the display name and sees it in the navigation', async ({ page }) => {
+  await page.goto('/dashboard/settings/general')
+  const name = page.getByRole('textbox', { name: 'Display name' })
+  await name.fill('')
+  await page.getByRole('button', { name: 'Save name' }).click()
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText('Enter the name to show')).toBeVisible()
+  await name.fill('Grace Hopper')
+  await page.getByRole('button', { name: 'Save name' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Your name has been saved.' }),
+  ).toBeVisible()
+  await expect(page.getByTestId('dashboard-user-name')).toHaveText('Grace Hopper')
+  await page.reload()
+  await expect(name).toHaveValue('Grace Hopper')
+})
+
+test('uploads an avatar and sees it; refuses a file that is not an image', async ({ page }) => {
+  await page.goto('/dashboard/settings/general')
+  const input = page.getByLabel('New avatar')
+  await input.setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('hi'),
+  })
+  await page.getByRole('button', { name: 'Upload avatar' }).click()
+  await expect(page.getByText('Upload a PNG, JPEG, WebP or GIF image')).toBeVisible()
+  await expect(input).toHaveAttribute('aria-invalid', 'true')
+
+  await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+  await page.getByRole('button', { name: 'Upload avatar' }).click()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Your avatar has been updated.' }),
+  ).toBeVisible()
+  await expectImageLoaded(page, user.email)
+  await page.getByRole('button', { name: 'Remove avatar' }).click()
+  await expect(page.getByText('You have no avatar yet.')).toBeVisible()
+})
+
+test('toggles notification preferences and keeps them', async ({ page }) => {
+  await page.goto('/dashboard/settings/notifications')
+  const updates = page.getByRole('checkbox', { name: 'Product updates' })
+  const billing = page.getByRole('checkbox', { name: 'Billing emails' })
+  await expect(updates).toBeChecked()
+  await updates.uncheck()
+  await page.getByRole('button', { name: 'Save preferences' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
+  await page.reload()
+  await expect(updates).not.toBeChecked()
+  await expect(billing).toBeChecked()
+})
+
+test('changes the password and signs in with the new one', async ({ page }) => {
+  await page.goto('/dashboard/settings/account')
+  const form = page.locator('form#change-password')
+  await form.getByLabel('Current password').fill('wrong-password')
+  await form.getByLabel('New password', { exact: true }).fill('brand-new-password-7')
+  await form.getByLabel('Repeat new password').fill('brand-new-password-7')
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await expect(form.getByText('That is not your current password')).toBeVisible()
+
+  await form.getByLabel('Current password').fill(PASSWORD)
+  await form.getByLabel('New password', { exact: true }).fill('brand-new-password-7')
+  await form.getByLabel('Repeat new password').fill('brand-new-password-7')
+  await form.getByRole('button', { name: 'Change password' }).click()
+  await expect(form.getByRole('status')).toHaveText('Your password has been changed.')
+  await expect(form.getByLabel('Current password')).toHaveValue('')
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Sign out' })
+    .click()
+  await expect(page).toHaveURL(/\/$/)
+  await signIn(page, user.email, 'brand-new-password-7')
+})
+
+test('deletes the account after confirmation', async ({ page }) => {
+  await page.goto('/dashboard/settings/account')
+  const form = page.locator('form#delete-account')
+  await form.getByRole('button', { name: 'Delete account' }).click()
+  await expect(form.getByText('Type DELETE to confirm').last()).toBeVisible()
+  await form.getByRole('textbox', { name: 'Type DELETE to confirm' }).fill('DELETE')
+  await form.getByRole('button', { name: 'Delete account' }).click()
+  await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
+  await page.goto('/dashboard')
+  await expect(page).toHaveURL(/\/sign-in/)
+  const signInForm = page.locator('form#sign-in')
+  await signInForm.getByLabel('Email').fill(user.email)
+  await signInForm.getByLabel('Password').fill(PASSWORD)
+  await signInForm.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert')).toContainText('do not match')
+})
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the general and notifications forms work as plain HTML posts', async ({ page }) => {
+    await page.goto('/dashboard/settings/general')
+    await page.getByRole('textbox', { name: 'Display name' }).fill('Ada without JS')
+    await page.getByRole('button', { name: 'Save name' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your name has been saved.' }),
+    ).toBeVisible()
+    await expect(page.getByTestId('dashboard-user-name')).toHaveText('Ada without JS')
+
+    await page
+      .getByLabel('New avatar')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+    await page.getByRole('button', { name: 'Upload avatar' }).click()
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your avatar has been updated.' }),
+    ).toBeVisible()
+    await expectImageLoaded(page, 'Ada without JS')
+
+    await page.goto('/dashboard/settings/notifications')
+    await page.getByRole('checkbox', { name: 'Security alerts' }).uncheck()
+    await page.getByRole('button', { name: 'Save preferences' }).click()
+    await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
+    await expect(page.getByRole('checkbox', { name: 'Security alerts' })).not.toBeChecked()
+  })
+})

@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import * as success from '../../app/routes/success'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/**
+ * GET /api/checkout, GET /api/portal and the success page with a Polar checkout id: the real
+ * route handlers over HTTP with real session cookies, the real `@polar-sh/sdk`, the Polar
+ * emulator (which delivers its webhooks to the app) and the real database.
+ */
+let app: TestApp
+const PRO = LOCAL_PLAN_IDS.pro.polarProductId
+const STARTER = LOCAL_PLAN_IDS.starter.polarProductId
+type User = Awaited<ReturnType<typeof createSignedInUser>>
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+})
+afterEach(() => app.stack.polar.clearFaults())
+afterAll(() => app.close())
+
+function checkoutUrl(params: Record<string, string>) {
+  return `${app.url}/api/checkout?${new URLSearchParams(params)}`
+}
+async function getCheckout(params: Record<string, string>, user?: User) {
+  return fetch(checkoutUrl(params), {
+    redirect: 'manual',
+    headers: user ? { cookie: user.cookie } : {},
+  })
+}
+/** The emulator's checkout a 307 points at. */
+function checkoutBehind(response: Response) {
+  const location = response.headers.get('location') ?? ''
+  const secret = new URL(location).pathname.split('/').pop() ?? ''
+  const checkout = app.stack.polar.state.checkoutByKey(secret)
+  if (!checkout) throw new Error(`no emulator checkout behind ${location}`)
+  return checkout
+}
+async function getPortal(user?: User, query = '') {
+  return fetch(`${app.url}/api/portal${query}`, { headers: user ? { cookie: user.cookie } : {} })
+}
+const checkoutCount = () => app.stack.polar.state.checkouts.size
+
+describe('GET /api/checkout', () => {
+  it('redirects 307 to the hosted checkout with the success URL and the signed-in user id', async () => {
+    const user = await createSignedInUser(app)
+    const response = await getCheckout(
+      { products: PRO, customerEmail: user.email, metadata: JSON.stringify({ user_id: user.id }) },
+      user,
+    )
+    expect(response.status).toBe(307)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const location = response.headers.get('location') ?? ''
+    expect(location.startsWith(`${app.stack.polar.url}/checkout/polar_c_`)).toBe(true)
+    const checkout = checkoutBehind(response)
+    expect(checkout).toMatchObject({
+      status: 'open',
+      product_ids: [PRO],
+      success_url: `${app.url}/success?checkout_id=${checkout.id}`,
+      metadata: { user_id: user.id },
+      customer_metadata: { user_id: user.id },
+      external_customer_id: user.id,
+      customer_email: user.email,
+    })
+  })
+
+  it("adds the signed-in user's id when the metadata has none, keeping the other keys", async () => {
+    const user = await createSignedInUser(app)
+    const response = await getCheckout(
+      { products: `${STARTER}, `, metadata: JSON.stringify({ campaign: 'spring' }) },
+      user,
+    )
+    expect(response.status).toBe(307)
+    expect(checkoutBehind(response)).toMatchObject({
+      product_ids: [STARTER],
+      metadata: { campaign: 'spring', user_id: user.id },
+    })
+  })
+
+  it('lets a signed-out visitor without a user id through (the spec does not check the session)', async () => {
+    const response = await getCheckout({ products: PRO })
+    expect(response.status).toBe(307)
+    expect(checkoutBehind(response)).toMatchObject({ metadata: {}, external_customer_id: null })
+  })
+
+  it.each([
+    ['no products', {}, 'Missing products in query params'],
+    ['empty products', { products: ' , ' }, 'Missing products in query params'],
+    ['an unknown product', { products: randomUUID() }, 'Unknown product'],
+    ['a known and an unknown product', { products: `${PRO},prod_x` }, 'Unknown product'],
+    [
+      'metadata that is not JSON',
+      { products: PRO, metadata: '{user_id:' },
+      'metadata must be a JSON object',
+    ],
+    [
+      'metadata that is an array',
+      { products: PRO, metadata: '["a"]' },
+      'metadata must be a JSON object',
+    ],
+    [
+      'metadata that is a string',
+      { products: PRO, metadata: '"x"' },
+      'metadata must be a JSON object',
+    ],
+    [
+      'metadata that is null',
+      { products: PRO, metadata: 'null' },
+      'metadata must be a JSON object',
+    ],
+    [
+      'nested metadata',
+      { products: PRO, metadata: '{"a":{"b":1}}' },
+      'metadata values must be strings, numbers or booleans',
+    ],
+  ])('answers %s with 400 JSON and creates no checkout', async (_label, params, error) => {
+    const user = await createSignedInUser(app)
+    const before = checkoutCount()
+    const response = await getCheckout(params, user)
+    expect(response.status).toBe(400)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(await response.json()).toEqual({ error })
+    expect(checkoutCount()).toBe(before)
+  })
+
+  it("refuses another user's id in the metadata with 403", async () => {
+    const [user, victim] = [await createSignedInUser(app), await createSignedInUser(app)]
+    const before = checkoutCount()
+    const response = await getCheckout(
+      { products: PRO, metadata: JSON.stringify({ user_id: victim.id }) },
+      user,
+    )
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({
+      error: 'metadata.user_id does not match the signed-in user',
+    })
+    expect(checkoutCount()).toBe(before)
+  })
+
+  it('refuses a user id from a signed-out visitor with 401', async () => {
+    const victim = await createSignedInUser(app)
+    const before = checkoutCount()
+    const response = await getCheckout({
+      products: PRO,
+      metadata: JSON.stringify({ user_id: victim.id }),
+    })
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: 'Sign in to subscribe' })
+    expect(checkoutCount()).toBe(before)
+  })
+
+  it('answers a provider failure with 500 JSON', async () => {
+    const user = await createSignedInUser(app)
+    app.stack.polar.addFault({ method: 'POST', path: '/v1/checkouts', status: 500, count: 1 })
+    const response = await getCheckout({ products: PRO }, user)
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({
+      error: 'Could not start the checkout. Please try again.',
+    })
+  })
+})
+
+describe('GET /api/portal', () => {
+  it('answers 401 without a session', async () => {
+    const response = await getPortal()
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: 'Unauthorized' })
+  })
+
+  it('answers 500 "No subscription found" without a stored customer id, whatever the query says', async () => {
+    const user = await createSignedInUser(app)
+    const [customer] = app.stack.polar.state.customers.values()
+    const response = await getPortal(user, customer ? `?customerId=${customer.id}` : '')
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'No subscription found' })
+  })
+
+  it("answers 200 with a portal URL for the user's own customer, and 500 on a provider failure", async () => {
+    const { user, customerId } = await subscribe()
+    const response = await getPortal(user)
+    expect(response.status).toBe(200)
+    const { url } = (await response.json()) as { url: string }
+    expect(url.startsWith(`${app.stack.polar.url}/portal/polar_cst_`)).toBe(true)
+    const session = app.stack.polar.state.sessionByToken(url.split('/').pop() ?? '')
+    expect(session).toMatchObject({
+      customer_id: customerId,
+      return_url: `${app.url}/dashboard/settings/billing`,
+    })
+
+    app.stack.polar.addFault({ path: '/v1/customer-sessions', status: 502, count: 1 })
+    const failed = await getPortal(user)
+    expect(failed.status).toBe(500)
+    expect(await failed.json()).toEqual({ error: 'Something went wrong' })
+  })
+})
+
+/** The whole purchase: checkout link, payment at the emulator, webhooks delivered. */
+async function subscribe() {
+  const user = await createSignedInUser(app)
+  const response = await getCheckout(
+    { products: PRO, metadata: JSON.stringify({ user_id: user.id }) },
+    user,
+  )
+  expect(response.status).toBe(307)
+  const checkout = checkoutBehind(response)
+  const paid = await app.stack.polar.completeCheckout(checkout.id)
+  await app.stack.polar.idle()
+  return { user, checkoutId: checkout.id, customerId: paid.customer.id, ...paid }
+}
+
+async function successStatus(query: string) {
+  const result = (await success.loader({
+    request: new Request(`${app.url}/success${query}`),
+    params: {},
+    context: {},
+  })) as unknown as { data: { status: string }; init: ResponseInit | null }
+  expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
+  return result.data.status
+}
+
+describe('/success with a Polar checkout id', () => {
+  it('shows an open checkout as pending and a paid one as complete', async () => {
+    const user = await createSignedInUser(app)
+    const checkout = checkoutBehind(await getCheckout({ products: PRO }, user))
+    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('open')
+    await app.stack.polar.completeCheckout(checkout.id)
+    await app.stack.polar.idle()
+    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
+  })
+
+  it.each([
+    ['an unknown checkout id', `?checkout_id=${randomUUID()}`],
+    ['a garbage checkout id', '?checkout_id=..%2F..%2Fv1%2Fcustomers'],
+    ['no checkout id', ''],
+  ])('shows %s as failed', async (_label, query) => {
+    expect(await successStatus(query)).toBe('failed')
+  })
+})
+
+describe('the whole flow', () => {
+  it('checkout → payment → webhooks: subscription and payment rows, with an invoice link', async () => {
+    const { user, subscription, order, customerId } = await subscribe()
+    const admin = adminClient(app)
+    const { data: rows } = await admin.from('user_subscriptions').select('*').eq('user_id', user.id)
+    expect(rows).toHaveLength(1)
+    expect(rows?.[0]).toMatchObject({
+      provider: 'polar',
+      polar_customer_id: customerId,
+      polar_subscription_id: subscription.id,
+      polar_product_id: PRO,
+      plan_name: 'Pro',
+      status: 'active',
+      billing_cycle: 'month',
+      cancel_at_period_end: false,
+    })
+    const { data: payments } = await admin
+      .from('payment_history')
+      .select('*')
+      .eq('user_id', user.id)
+    expect(payments).toHaveLength(1)
+    expect(payments?.[0]).toMatchObject({
+      provider: 'polar',
+      polar_order_id: order.id,
+      polar_subscription_id: subscription.id,
+      amount: 2900,
+      currency: 'usd',
+      status: 'succeeded',
+      description: 'Pro payment',
+      invoice_url: `${app.stack.polar.url}/invoices/${order.id}`,
+    })
+    // The link opens the invoice.
+    const invoice = await fetch(String(payments?.[0].invoice_url))
+    expect(invoice.status).toBe(200)
+    // Every event the emulator sent was accepted on the first attempt.
+    const deliveries = app.stack.polar.deliveries()
+    expect(deliveries.length).toBeGreaterThan(5)
+    expect(
+      deliveries.filter(
+        (delivery) =>
+          delivery.status !== 'succeeded' ||
+          delivery.attempts.map((attempt) => attempt.status).join() !== '200',
+      ),
+    ).toEqual([])
+
+    // The billing page's "Manage billing" goes to the Polar portal of this customer.
+    const manage = await fetch(`${app.url}/dashboard/settings/billing`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: user.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    })
+    expect(manage.status).toBe(303)
+    const portal = manage.headers.get('location') ?? ''
+    expect(app.stack.polar.state.sessionByToken(portal.split('/').pop() ?? '')?.customer_id).toBe(
+      customerId,
+    )
+  })
+
+  it('a cancellation in Polar reaches the row; resuming clears it', async () => {
+    const { user, subscription } = await subscribe()
+    await app.stack.polar.trigger('cancel', { subscription_id: subscription.id })
+    await app.stack.polar.idle()
+    const row = async () =>
+      (
+        await adminClient(app)
+          .from('user_subscriptions')
+          .select('status, cancel_at_period_end, cancel_at, canceled_at')
+          .eq('user_id', user.id)
+          .single()
+      ).data
+    const canceled = await row()
+    expect(canceled).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect(canceled?.cancel_at).not.toBeNull()
+    expect(canceled?.canceled_at).not.toBeNull()
+    await app.stack.polar.trigger('uncancel', { subscription_id: subscription.id })
+    await app.stack.polar.idle()
+    expect(await row()).toEqual({
+      status: 'active',
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+    })
+    await app.stack.polar.trigger('revoke', { subscription_id: subscription.id })
+    await app.stack.polar.idle()
+    expect(await row()).toMatchObject({ status: 'canceled', cancel_at_period_end: false })
+  })
+})

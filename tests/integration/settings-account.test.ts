@@ -1,0 +1,230 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPolarCheckout } from '../../app/billing/polar/checkout.server'
+import { getPlans } from '../../app/billing/plans.server'
+import type { FormReply } from '../../app/lib/form-reply'
+import * as account from '../../app/routes/dashboard.settings.account'
+import * as general from '../../app/routes/dashboard.settings.general'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
+
+/** The Account settings page: password, email, sessions and account deletion. */
+let app: TestApp
+let admin: SupabaseClient
+type User = Awaited<ReturnType<typeof createSignedInUser>>
+
+const ACCOUNT = '/dashboard/settings/account'
+const postAccount = (user: User, fields: Record<string, string>) =>
+  callRoute<FormReply>(account.action, formPost(`${app.url}${ACCOUNT}`, user.cookie, fields))
+
+function stripe() {
+  const url = new URL(app.stack.env.STRIPE_API_URL)
+  return new Stripe(app.stack.env.STRIPE_SECRET_KEY, {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+  })
+}
+
+async function userExists(id: string) {
+  const { data } = await admin.auth.admin.getUserById(id)
+  return Boolean(data.user)
+}
+async function rowCount(table: string, userId: string) {
+  const { count } = await admin
+    .from(table)
+    .select('*', { count: 'exact', head: true })
+    .eq('user_id', userId)
+  return count ?? 0
+}
+async function subscriptionRow(userId: string) {
+  const { data } = await admin
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, string> | null
+}
+
+/** A live Stripe subscription for the user, delivered to the app by the emulator's webhooks. */
+async function subscribeWithStripe(user: User) {
+  const event = await app.stack.stripe.trigger('customer.subscription.created', {
+    metadata: { user_id: user.id },
+  })
+  await app.stack.stripe.idle()
+  const id = (event.data.object as { id: string }).id
+  expect((await subscriptionRow(user.id))?.stripe_subscription_id).toBe(id)
+  return id
+}
+
+beforeAll(async () => {
+  app = await startTestApp()
+  admin = adminClient(app)
+})
+afterAll(() => app.close())
+
+describe('password', () => {
+  const fields = { intent: 'change-password', confirmPassword: 'a-new-password-42' }
+
+  it('refuses a wrong current password and keeps the old one', async () => {
+    const user = await createSignedInUser(app)
+    const answer = await postAccount(user, {
+      ...fields,
+      currentPassword: 'not-my-password',
+      password: 'a-new-password-42',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.data.result.error?.currentPassword).toEqual(['That is not your current password'])
+    await expect(userApiClient(app, user.email)).resolves.toBeTruthy()
+  })
+
+  it('changes the password after checking the current one', async () => {
+    const user = await createSignedInUser(app)
+    const answer = await postAccount(user, {
+      ...fields,
+      currentPassword: 'correct-horse-battery',
+      password: 'a-new-password-42',
+    })
+    expect(answer.status).toBe(200)
+    expect(answer.data.message).toBe('Your password has been changed.')
+    await expect(userApiClient(app, user.email)).rejects.toThrow()
+    const client = new (await import('@supabase/supabase-js')).SupabaseClient(
+      app.stack.env.SUPABASE_URL,
+      app.stack.env.SUPABASE_ANON_KEY,
+      { auth: { persistSession: false } },
+    )
+    const signIn = await client.auth.signInWithPassword({
+      email: user.email,
+      password: 'a-new-password-42',
+    })
+    expect(signIn.error).toBeNull()
+  })
+})
+
+describe('email', () => {
+  it('sends a confirmation link to the new address and shows it as pending', async () => {
+    const user = await createSignedInUser(app)
+    const next = `new-${user.email}`
+    const answer = await postAccount(user, { intent: 'change-email', email: next.toUpperCase() })
+    expect(answer.status).toBe(200)
+    expect(answer.data.message).toContain(next)
+    const mail = await app.stack.supabase.inbox.latestFor(next)
+    expect(mail?.link).toContain(`${app.url}/auth/callback`)
+    expect(mail?.link).toContain('type=email_change')
+    const page = await callRoute<{ email: string; pendingEmail: string }>(
+      account.loader,
+      pageGet(`${app.url}${ACCOUNT}`, user.cookie),
+    )
+    expect(page.data).toMatchObject({ email: user.email, pendingEmail: next })
+  })
+
+  it('refuses an address another account uses', async () => {
+    const user = await createSignedInUser(app)
+    const other = await createSignedInUser(app)
+    const answer = await postAccount(user, { intent: 'change-email', email: other.email })
+    expect(answer.status).toBe(400)
+    expect(answer.data.result.error?.email).toEqual([
+      'Another account already uses this email address',
+    ])
+  })
+})
+
+describe('sign out of all sessions', () => {
+  it('ends every session of the user, not only this browser’s', async () => {
+    const user = await createSignedInUser(app)
+    const elsewhere = await userApiClient(app, user.email)
+    const answer = await postAccount(user, { intent: 'sign-out-everywhere' })
+    expect(answer.status).toBe(303)
+    expect(answer.location).toBe('/sign-in')
+    expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
+    const { error } = await elsewhere.auth.refreshSession()
+    expect(error).not.toBeNull()
+  })
+})
+
+describe('account deletion', () => {
+  it('needs the confirmation word', async () => {
+    const user = await createSignedInUser(app)
+    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'yes' })
+    expect(answer.status).toBe(400)
+    expect(answer.data.result.error?.confirm).toEqual(['Type DELETE to confirm'])
+    expect(await userExists(user.id)).toBe(true)
+  })
+
+  it('with a live Stripe subscription: cancels it at Stripe, then removes the user, rows and files', async () => {
+    const user = await createSignedInUser(app)
+    const subscriptionId = await subscribeWithStripe(user)
+    await callRoute(
+      general.action,
+      formPost(`${app.url}/dashboard/settings/general`, user.cookie, {
+        intent: 'avatar',
+        avatar: new File([pngBytes()], 'a.png', { type: 'image/png' }),
+      }),
+    )
+    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    expect(answer.status).toBe(303)
+    expect(answer.location).toBe('/account-deleted')
+    expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
+    expect((await stripe().subscriptions.retrieve(subscriptionId)).status).toBe('canceled')
+    expect(await userExists(user.id)).toBe(false)
+    for (const table of ['user_profiles', 'user_subscriptions', 'payment_history']) {
+      expect(await rowCount(table, user.id)).toBe(0)
+    }
+    const { data: files } = await admin.storage.from('profile-images').list(user.id)
+    expect(files).toEqual([])
+    // The cancellation webhook that follows finds no user and is still answered 2xx.
+    await app.stack.stripe.idle()
+    const deleted = app.stack.stripe
+      .deliveries()
+      .filter((delivery) => delivery.type === 'customer.subscription.deleted')
+    expect(deleted.at(-1)?.status).toBe(200)
+  })
+
+  it('refuses, and deletes nothing, when Stripe cannot cancel the subscription', async () => {
+    const user = await createSignedInUser(app)
+    const subscriptionId = await subscribeWithStripe(user)
+    app.stack.stripe.injectFault({
+      method: 'DELETE',
+      path: '/v1/subscriptions',
+      status: 500,
+      count: 5,
+    })
+    try {
+      const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+      expect(answer.status).toBe(503)
+      expect(answer.data.result.error?.['']).toEqual([
+        expect.stringContaining('your account has not been deleted'),
+      ])
+    } finally {
+      app.stack.stripe.clearFaults()
+    }
+    expect(await userExists(user.id)).toBe(true)
+    expect((await stripe().subscriptions.retrieve(subscriptionId)).status).toBe('active')
+    expect(await rowCount('user_subscriptions', user.id)).toBe(1)
+  })
+
+  it('with a live Polar subscription: revokes it at Polar first', async () => {
+    const user = await createSignedInUser(app)
+    const product = getPlans()[0].polarProductId
+    const url = await createPolarCheckout(
+      { products: [product], metadata: { user_id: user.id } },
+      { id: user.id, email: user.email },
+    )
+    await app.stack.polar.completeCheckout(new URL(url).pathname.split('/').pop() as string)
+    await app.stack.polar.idle()
+    const polarId = (await subscriptionRow(user.id))?.polar_subscription_id
+    expect(polarId).toBeTruthy()
+    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    expect(answer.status).toBe(303)
+    expect(app.stack.polar.state.subscriptions.get(polarId as string)?.status).toBe('canceled')
+    expect(await userExists(user.id)).toBe(false)
+  })
+
+  it('without a subscription: deletes at once', async () => {
+    const user = await createSignedInUser(app)
+    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    expect(answer.status).toBe(303)
+    expect(await userExists(user.id)).toBe(false)
+  })
+})
