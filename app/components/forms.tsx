@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
-import type { ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 
 export { isHoneypotFilled } from '~/lib/honeypot'
@@ -122,14 +122,15 @@ export function SubmitButton({
  * away. Pair with `isHoneypotFilled` on the server.
  */
 export function HoneypotField() {
+  const id = `${HONEYPOT_FIELD}-${useId()}`
   return (
     <div
       aria-hidden="true"
       style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}
     >
-      <label htmlFor="website-url">Leave this field empty</label>
+      <label htmlFor={id}>Leave this field empty</label>
       <input
-        id="website-url"
+        id={id}
         name={HONEYPOT_FIELD}
         type="text"
         tabIndex={-1}

@@ -53,6 +53,7 @@ declare
   v_new public.user_subscriptions;
   v_sub_key text := case p_provider when 'stripe' then 'stripe_subscription_id' else 'polar_subscription_id' end;
   v_old_sub text;
+  v_new_lifecycle boolean;
 begin
   if not public.record_webhook_event(p_provider, p_event_id, p_event_type, p_occurred_at) then
     return 'duplicate';
@@ -68,14 +69,19 @@ begin
   if p_fields ->> 'status' is null then
     v_rank := v_row.last_event_rank;
   end if;
+  v_old_sub := case p_provider when 'stripe' then v_row.stripe_subscription_id else v_row.polar_subscription_id end;
+  -- An event about another subscription than the user's ended one starts a new lifecycle:
+  -- the same-second rank tie-break (meant for one subscription's events) does not apply.
+  v_new_lifecycle := p_fields ? v_sub_key
+    and v_old_sub is distinct from p_fields ->> v_sub_key
+    and v_row.status in ('canceled', 'incomplete_expired');
   if v_row.last_event_at is not null and (
        p_occurred_at < v_row.last_event_at
-       or (p_occurred_at = v_row.last_event_at and v_rank < v_row.last_event_rank)) then
+       or (p_occurred_at = v_row.last_event_at and v_rank < v_row.last_event_rank and not v_new_lifecycle)) then
     return 'stale';
   end if;
 
   -- A late event about a previous subscription must not end the user's current, live one.
-  v_old_sub := case p_provider when 'stripe' then v_row.stripe_subscription_id else v_row.polar_subscription_id end;
   if p_fields ? v_sub_key and v_old_sub is not null and v_old_sub <> p_fields ->> v_sub_key
      and v_row.status in ('active', 'trialing', 'past_due')
      and coalesce(p_fields ->> 'status', 'canceled') in ('canceled', 'incomplete_expired', 'unpaid', 'incomplete') then

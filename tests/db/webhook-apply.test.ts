@@ -144,6 +144,28 @@ describe('apply_subscription_event', () => {
     expect(results.filter((result) => result === 'applied')).toHaveLength(1)
     expect(results.filter((result) => result === 'duplicate')).toHaveLength(7)
   })
+  it('lets a new subscription replace an ended one within the same second', async () => {
+    expect(
+      await applySub('evt_end', '2026-01-01T00:05:00Z', {
+        stripe_subscription_id: 'sub_2',
+        status: 'canceled',
+      }),
+    ).toBe('applied')
+    expect(
+      await applySub('evt_new', '2026-01-01T00:05:00Z', {
+        stripe_subscription_id: 'sub_3',
+        status: 'active',
+      }),
+    ).toBe('applied')
+    expect(await row()).toMatchObject({ stripe_subscription_id: 'sub_3', status: 'active' })
+    // ...but an event about the ended subscription in that second still cannot revive it.
+    expect(
+      await applySub('evt_old_sub', '2026-01-01T00:05:00Z', {
+        stripe_subscription_id: 'sub_2',
+        status: 'incomplete',
+      }),
+    ).not.toBe('applied')
+  })
 })
 
 describe('record_payment_event', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import { asUserId } from '~/subscriptions/user-id'
 
 /**
  * Pure mapping of Polar webhook payloads (snake_case wire format) to rows. Schemas name
@@ -57,12 +58,6 @@ export const PolarEnvelopeSchema = z
   .object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() })
   .loose()
 
-// Our user ids are UUIDs; anything else in metadata (another app's ids, a typo) is treated as
-// "no user" instead of failing the database's uuid cast (a 500 that Polar would retry forever).
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const stringId = (value: unknown) =>
-  typeof value === 'string' && UUID.test(value.trim()) ? value.trim().toLowerCase() : null
-
 /**
  * The user of a Polar subscription or order: the checkout's metadata user_id, else the
  * customer's metadata user_id, else the customer's external id (set to the user id by our
@@ -73,9 +68,9 @@ export function polarUserId(object: {
   customer?: z.infer<typeof CustomerSchema> | null
 }) {
   return (
-    stringId(object.metadata?.user_id) ??
-    stringId(object.customer?.metadata?.user_id) ??
-    stringId(object.customer?.external_id)
+    asUserId(object.metadata?.user_id) ??
+    asUserId(object.customer?.metadata?.user_id) ??
+    asUserId(object.customer?.external_id)
   )
 }
 

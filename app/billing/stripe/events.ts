@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import { asUserId } from '~/subscriptions/user-id'
 
 /**
  * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows.
@@ -130,7 +131,7 @@ const iso = (seconds: number | null | undefined) =>
 
 /** The user a subscription belongs to, from the metadata set at checkout. */
 export function subscriptionUserId(subscription: StripeSubscription) {
-  return subscription.metadata?.user_id || null
+  return asUserId(subscription.metadata?.user_id)
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   recordPaymentEvent,
   type LedgerEvent,
 } from '~/subscriptions/store.server'
+import { asUserId } from '~/subscriptions/user-id'
 import { getStripe } from './client.server'
 import {
   StripeInvoiceSchema,
@@ -122,7 +123,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
  * already on record.
  */
 async function invoiceOwner(invoice: StripeInvoice) {
-  let userId = invoice.parent?.subscription_details?.metadata?.user_id || null
+  let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
   let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
   const customerId =
     invoice.customer == null
