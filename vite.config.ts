@@ -10,7 +10,14 @@ declare module '@remix-run/node' {
 }
 
 export default defineConfig({
-  server: { port: 5173, strictPort: true, host: 'localhost' },
+  server: {
+    port: 5173,
+    strictPort: true,
+    host: 'localhost',
+    watch: {
+      ignored: ['**/.data/**', '**/.build-*/**', '**/test-results/**', '**/playwright-report/**'],
+    },
+  },
   plugins: [
     tailwindcss(),
     !process.env.VITEST &&

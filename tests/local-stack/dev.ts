@@ -37,6 +37,18 @@ for (const key of Object.keys(stack.env)) {
   if (process.env[key] !== undefined) appEnv[key] = process.env[key]
 }
 
+// On the local stack, fill stripe_products from the emulator's seeded prices.
+if (
+  appEnv.SUPABASE_URL === stack.env.SUPABASE_URL &&
+  appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
+) {
+  Object.assign(process.env, appEnv)
+  const { syncStripeProducts } = await import('../../app/billing/stripe/products.server')
+  await syncStripeProducts().catch((error: Error) =>
+    console.warn(`stripe_products sync failed: ${error.message}`),
+  )
+}
+
 const app = spawn(
   process.execPath,
   [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'],

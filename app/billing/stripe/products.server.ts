@@ -1,0 +1,54 @@
+import { getPlans } from '~/billing/plans.server'
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { getStripe } from './client.server'
+
+export interface ProductSyncResult {
+  synced: string[]
+  /** Plans whose Stripe price disagrees with app/billing/plans.ts (amount, currency or interval). */
+  mismatches: string[]
+}
+
+/**
+ * Keeps `stripe_products` consistent with the plans: one row per plan price, read back from
+ * Stripe (so a wrong price id fails loudly), and every other row marked inactive. Run by
+ * `npm run stripe:sync-products` after changing plans or price ids, and by the local stack.
+ */
+export async function syncStripeProducts(): Promise<ProductSyncResult> {
+  const stripe = getStripe()
+  const admin = getSupabaseAdmin()
+  const result: ProductSyncResult = { synced: [], mismatches: [] }
+  const rows = []
+  for (const plan of getPlans()) {
+    const price = await stripe.prices.retrieve(plan.stripePriceId)
+    const productId = typeof price.product === 'string' ? price.product : price.product.id
+    const interval = price.recurring?.interval ?? 'one_time'
+    if (
+      price.unit_amount !== plan.amount ||
+      price.currency !== plan.currency ||
+      interval !== plan.interval
+    ) {
+      result.mismatches.push(
+        `${plan.name}: Stripe price ${price.id} is ${price.unit_amount} ${price.currency}/${interval}, plans.ts says ${plan.amount} ${plan.currency}/${plan.interval}`,
+      )
+    }
+    rows.push({
+      stripe_price_id: price.id,
+      stripe_product_id: productId,
+      plan_key: plan.key,
+      name: plan.name,
+      amount: price.unit_amount ?? plan.amount,
+      currency: price.currency,
+      billing_interval: interval,
+      active: price.active,
+    })
+    result.synced.push(price.id)
+  }
+  const upsert = await admin.from('stripe_products').upsert(rows, { onConflict: 'stripe_price_id' })
+  if (upsert.error) throw new Error(`stripe_products upsert failed: ${upsert.error.message}`)
+  const stale = await admin
+    .from('stripe_products')
+    .update({ active: false })
+    .not('stripe_price_id', 'in', `(${result.synced.map((id) => `"${id}"`).join(',')})`)
+  if (stale.error) throw new Error(`stripe_products update failed: ${stale.error.message}`)
+  return result
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run stripe:sync-products`: writes the plans' Stripe prices into `stripe_products`
+ * using the configuration in the environment (or .env).
+ */
+import { existsSync } from 'node:fs'
+import { syncStripeProducts } from './products.server'
+
+if (existsSync('.env')) process.loadEnvFile('.env')
+
+try {
+  const result = await syncStripeProducts()
+  console.log(`Synced ${result.synced.length} prices: ${result.synced.join(', ')}`)
+  for (const mismatch of result.mismatches) console.warn(`Warning: ${mismatch}`)
+  process.exit(result.mismatches.length > 0 ? 2 : 0)
+} catch (error) {
+  console.error(`Sync failed: ${(error as Error).message}`)
+  process.exit(1)
+}
