@@ -296,3 +296,51 @@ describe('with the emulator', () => {
     expect(data).toEqual([{ amount: 1234 }])
   })
 })
+
+describe('invoice.payment_failed', () => {
+  it('emails the customer once, only when their billing preference allows it', async () => {
+    const { setNotificationTransportForTests } =
+      await import('../../app/notifications/mailer.server')
+    const sent: { to: string; subject: string }[] = []
+    const previous = setNotificationTransportForTests({
+      async send(email) {
+        sent.push({ to: email.to, subject: email.subject })
+      },
+    })
+    try {
+      const user = await createSignedInUser(app)
+      const failed = () => {
+        const invoice = {
+          ...invoiceObject({ subscription: 'sub_failed', userId: user.id }),
+          customer_email: user.email,
+          status: 'open',
+        }
+        return stripeEvent('invoice.payment_failed', invoice)
+      }
+      const event = failed()
+      expect(await postStripeEvent(app.url, event)).toEqual({
+        status: 200,
+        body: { received: true },
+      })
+      expect(await postStripeEvent(app.url, event)).toEqual({
+        status: 200,
+        body: { received: true },
+      })
+      expect(sent).toEqual([{ to: user.email, subject: 'Your payment did not go through' }])
+
+      await adminClient(app)
+        .from('user_profiles')
+        .update({ notify_billing: false })
+        .eq('user_id', user.id)
+      expect((await postStripeEvent(app.url, failed())).status).toBe(200)
+      expect(sent).toHaveLength(1)
+      const { count } = await adminClient(app)
+        .from('payment_history')
+        .select('*', { count: 'exact', head: true })
+        .eq('user_id', user.id)
+      expect(count).toBe(0)
+    } finally {
+      setNotificationTransportForTests(previous)
+    }
+  })
+})

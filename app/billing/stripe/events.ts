@@ -63,6 +63,7 @@ export const StripeInvoiceSchema = z
     currency: z.string(),
     status: z.string().nullable().optional(),
     hosted_invoice_url: z.string().nullable().optional(),
+    customer_email: z.string().nullable().optional(),
     created: z.number().int(),
     parent: z
       .object({

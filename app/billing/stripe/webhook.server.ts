@@ -3,6 +3,7 @@ import { getEnv } from '~/env.server'
 import { planByStripePrice } from '~/billing/plans.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
+import { sendNotificationEmail } from '~/notifications/mailer.server'
 import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
 import {
   applySubscriptionEvent,
@@ -100,14 +101,12 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     }
     case 'invoice.payment_failed': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
-      const fresh = await recordEvent(ledger(event))
-      // Logged for notifying the customer; Stripe's own dunning emails do the rest.
-      if (fresh)
-        logger.warn('stripe: invoice payment failed', {
-          invoice: invoice.id,
-          customer: invoice.customer,
-        })
-      return fresh ? 'logged' : 'duplicate'
+      if (!(await recordEvent(ledger(event)))) return 'duplicate'
+      logger.warn('stripe: invoice payment failed', {
+        invoice: invoice.id,
+        customer: invoice.customer,
+      })
+      return notifyPaymentFailed(invoice)
     }
     default: {
       logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })
@@ -153,4 +152,31 @@ async function invoiceOwner(invoice: StripeInvoice) {
   }
   if (!userId && customerId) userId = await findUserIdBy('stripe_customer_id', customerId)
   return { userId, planName: name }
+}
+
+/**
+ * Tells the customer their payment failed, if their billing-email preference allows it.
+ * Sent at most once per event (after the ledger records it); a mail failure is logged and
+ * does not make Stripe retry the event.
+ */
+async function notifyPaymentFailed(invoice: StripeInvoice) {
+  const to = invoice.customer_email
+  const { userId } = await invoiceOwner(invoice)
+  if (!userId || !to) return 'logged'
+  try {
+    const sent = await sendNotificationEmail(userId, 'billing', {
+      to,
+      subject: 'Your payment did not go through',
+      text: `We could not collect your subscription payment. Please update your payment method${
+        invoice.hosted_invoice_url ? ` or pay the invoice here: ${invoice.hosted_invoice_url}` : ''
+      }. You can manage billing at ${getEnv().SITE_URL}/dashboard/settings/billing.`,
+    })
+    return sent ? 'notified' : 'logged'
+  } catch (error) {
+    logger.error('stripe: payment-failed email could not be sent', {
+      invoice: invoice.id,
+      error: String(error),
+    })
+    return 'logged'
+  }
 }
