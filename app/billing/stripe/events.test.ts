@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type Stripe from 'stripe'
 import { getPlans } from '~/billing/plans.server'
+import { sendNotificationEmail } from '~/notifications/mailer.server'
 import * as store from '~/subscriptions/store.server'
 import {
   StripeInvoiceSchema,
@@ -21,6 +22,7 @@ vi.mock('~/subscriptions/store.server', () => ({
   findUserIdBy: vi.fn(async () => null),
 }))
 vi.mock('./client.server', () => ({ getStripe: vi.fn() }))
+vi.mock('~/notifications/mailer.server', () => ({ sendNotificationEmail: vi.fn(async () => true) }))
 vi.mock('~/lib/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
@@ -777,12 +779,40 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
-  it('invoice.payment_failed → recordEvent only (logged)', async () => {
-    const invoice = stripeInvoice({ status: 'open', amount_paid: 0 })
-    await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe('logged')
+  it('invoice.payment_failed → recordEvent, then the billing email to the invoice owner', async () => {
+    const invoice = stripeInvoice({
+      status: 'open',
+      amount_paid: 0,
+      customer_email: 'buyer@example.com',
+    })
+    await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
+      'notified',
+    )
     expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
+    expect(sendNotificationEmail).toHaveBeenCalledTimes(1)
+    expect(sendNotificationEmail).toHaveBeenCalledWith(
+      USER_ID,
+      'billing',
+      expect.objectContaining({
+        to: 'buyer@example.com',
+        subject: 'Your payment did not go through',
+      }),
+    )
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
+  })
+
+  it('invoice.payment_failed without a customer email is only logged; a repeat sends nothing', async () => {
+    const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
+    await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe('logged')
+    expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
+    vi.mocked(store.recordEvent).mockResolvedValueOnce(false)
+    const withEmail = { ...invoice, customer_email: 'buyer@example.com' }
+    await expect(applyStripeEvent(event('invoice.payment_failed', withEmail))).resolves.toBe(
+      'duplicate',
+    )
+    expect(sendNotificationEmail).not.toHaveBeenCalled()
+    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
   it('an unhandled type touches nothing', async () => {
