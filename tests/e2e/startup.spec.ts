@@ -12,7 +12,7 @@ function start(env: Record<string, string>) {
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS)),
   )
   return spawnSync(process.execPath, [serve, serverEntry], {
-    env: { ...clean, PORT: '0', ...env } as NodeJS.ProcessEnv,
+    env: { ...clean, PORT: '0', ...env, NODE_ENV: env.NODE_ENV ?? 'production' },
     encoding: 'utf8',
     timeout: 20_000,
   })
