@@ -7,12 +7,12 @@ import { LOCAL_DEFAULTS } from '../../app/env.server'
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
 const serve = path.resolve('node_modules/@remix-run/serve/dist/cli.js')
 
-function start(env: Record<string, string>) {
+function start(env: Record<string, string> & { NODE_ENV: 'production' }) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS)),
   )
   return spawnSync(process.execPath, [serve, serverEntry], {
-    env: { ...clean, PORT: '0', ...env, NODE_ENV: env.NODE_ENV ?? 'production' },
+    env: { ...clean, PORT: '0', ...env },
     encoding: 'utf8',
     timeout: 20_000,
   })
