@@ -1,10 +1,18 @@
 import { PassThrough } from 'node:stream'
 import type { AppLoadContext, EntryContext } from '@remix-run/node'
+import type { RootLoaderData } from '~/root'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { getEnv } from '~/env.server'
+import { NonceProvider } from '~/lib/nonce'
+import {
+  applyDocumentHeaders,
+  applyResourceHeaders,
+  createNonce,
+  hasSessionCookie,
+} from '~/lib/security-headers.server'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
 // local emulator keys in production) stops it here with a message naming the variable.
@@ -17,6 +25,17 @@ try {
 
 const ABORT_DELAY = 5_000
 
+/**
+ * Single-fetch data (`*.data`, what client navigations and form submissions load): the
+ * common security headers, and `no-store` unless the route chose a policy, since the data of
+ * a signed-in visitor's page is theirs alone. Resource routes (API answers) get theirs from
+ * `secureResource`, because Remix hands their responses back without calling this module.
+ */
+export function handleDataRequest(response: Response) {
+  applyResourceHeaders(response.headers, getEnv())
+  return response
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -25,11 +44,26 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
+  const nonce = createNonce()
+  const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
+  applyDocumentHeaders(responseHeaders, {
+    env: getEnv(),
+    nonce,
+    signedIn: Boolean(rootData?.user) || hasSessionCookie(request),
+  })
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce}>
+        <RemixServer
+          context={remixContext}
+          url={request.url}
+          abortDelay={ABORT_DELAY}
+          nonce={nonce}
+        />
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? 'onAllReady' : 'onShellReady']() {
           shellRendered = true
           const body = new PassThrough()

@@ -63,6 +63,36 @@ describe('parseEnv', () => {
   })
 })
 
+describe('rate-limit settings', () => {
+  it('default to no trusted proxy and the in-process store', () => {
+    const env = parseEnv({})
+    expect(env.TRUSTED_PROXY_COUNT).toBe(0)
+    expect(env.RATE_LIMIT_STORE).toBe('memory')
+    expect(parseEnv({ TRUSTED_PROXY_COUNT: '', RATE_LIMIT_STORE: '' })).toMatchObject({
+      TRUSTED_PROXY_COUNT: 0,
+      RATE_LIMIT_STORE: 'memory',
+    })
+  })
+
+  it('read a whole number of proxies and the postgres store', () => {
+    const env = parseEnv({ ...realistic, TRUSTED_PROXY_COUNT: ' 2 ', RATE_LIMIT_STORE: 'postgres' })
+    expect(env.TRUSTED_PROXY_COUNT).toBe(2)
+    expect(env.RATE_LIMIT_STORE).toBe('postgres')
+  })
+
+  it.each(['-1', '1.5', 'yes'])('rejects TRUSTED_PROXY_COUNT %j, naming it', (value) => {
+    expect(() => parseEnv({ TRUSTED_PROXY_COUNT: value })).toThrow(
+      /TRUSTED_PROXY_COUNT: must be a whole number/,
+    )
+  })
+
+  it('rejects an unknown RATE_LIMIT_STORE, naming it', () => {
+    expect(() => parseEnv({ RATE_LIMIT_STORE: 'redis' })).toThrow(
+      /RATE_LIMIT_STORE: must be memory or postgres/,
+    )
+  })
+})
+
 describe('parseEnv in development', () => {
   it('treats an empty API URL as "the real provider", not as "use the default"', () => {
     const env = parseEnv({ STRIPE_API_URL: '', POLAR_API_URL: '' })

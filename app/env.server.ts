@@ -54,6 +54,14 @@ const optionalString = z
   .optional()
   .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined))
 
+/** An optional number in [min, max]; unset or empty takes `fallback`. */
+const optionalNumber = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value && value.trim() !== '' ? Number(value) : fallback))
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
@@ -75,11 +83,24 @@ const schema = z.object({
     .optional()
     .transform((value) => value !== 'false'),
   POLAR_API_URL: optionalUrl,
+  // Provider request timeouts. The defaults suit production; tests shorten them to prove
+  // what a provider that never answers does without waiting for minutes.
+  STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
+  POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),
   STRIPE_PRICE_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.stripePriceId),
   STRIPE_PRICE_PRO: z.string().default(LOCAL_PLAN_IDS.pro.stripePriceId),
   POLAR_PRODUCT_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.polarProductId),
   POLAR_PRODUCT_PRO: z.string().default(LOCAL_PLAN_IDS.pro.polarProductId),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // Reverse proxies in front of the app that append the client address to X-Forwarded-For
+  // (0: the header is not trusted at all, because anyone can send it). See rate-limit.server.ts.
+  TRUSTED_PROXY_COUNT: optionalString
+    .pipe(z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').optional())
+    .transform((value) => (value === undefined ? 0 : Number(value))),
+  // Where rate-limit counters live: this process (memory) or the shared Postgres table.
+  RATE_LIMIT_STORE: optionalString
+    .pipe(z.enum(['memory', 'postgres'], 'must be memory or postgres').optional())
+    .transform((value) => value ?? 'memory'),
 })
 
 export type Env = z.infer<typeof schema>

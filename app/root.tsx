@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SiteFooter } from '~/components/site-footer'
 import { SiteHeader } from '~/components/site-header'
 import { getOptionalUser } from '~/auth/session.server'
+import { useNonce } from '~/lib/nonce'
 import stylesheet from '~/tailwind.css?url'
 
 export const links: LinksFunction = () => [
@@ -30,6 +31,7 @@ export type RootLoaderData = { user: { id: string; email: string } | null }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>('root')
+  const nonce = useNonce()
   return (
     <html lang="en" className="h-full">
       <head>
@@ -50,8 +52,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

@@ -1,7 +1,8 @@
 /**
  * `npm test`: every check, in order of speed. Lint and types, unit and integration tests on
  * embedded PGlite, the database tests again on a PostgreSQL server when DATABASE_URL is
- * set, then the production build and the browser tests in Chromium.
+ * set, then the production build, the check that its client bundle holds no server secret,
+ * its first-load JS budget, a small soak test on it, and the browser tests in Chromium.
  * Every step runs even if an earlier one failed; the exit code says whether all passed.
  */
 import { spawnSync } from 'node:child_process'
@@ -37,6 +38,31 @@ const steps: {
     skip: process.env.DATABASE_URL ? undefined : 'DATABASE_URL is not set (see README, "Tests")',
   },
   { name: 'build', command: bin('remix'), args: ['vite:build'] },
+  {
+    // The soak test at a small size, on the build just made (full size: npm run soak).
+    name: 'soak (small)',
+    command: process.execPath,
+    args: [
+      '--import',
+      'tsx',
+      'tests/soak/run.ts',
+      '--skip-build',
+      '--build-dir',
+      'build',
+      '--users',
+      '40',
+      '--events',
+      '600',
+      '--timeout',
+      '120',
+    ],
+  },
+  {
+    // The client bundle holds no server secret (see tests/secrets/check-client-bundle.ts).
+    name: 'secrets in the client bundle',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'tests/secrets/check-client-bundle.ts'],
+  },
   {
     name: 'browser (Chromium)',
     command: bin('playwright'),

@@ -6,6 +6,7 @@ import type { FormReply } from '~/lib/form-reply'
 import { changePassword, requestEmailChange } from './credentials.server'
 import { deleteAccount } from './deletion.server'
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
+import { readFormData } from '~/lib/http.server'
 
 export type AccountIntent =
   'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
@@ -28,7 +29,7 @@ export async function handleAccountSettings(
   user: SessionUser,
   headers: Headers,
 ) {
-  const formData = await request.formData()
+  const formData = await readFormData(request, { headers })
   const intent = formData.get('intent')
 
   if (intent === 'change-email') {

@@ -6,6 +6,9 @@ const titles: Record<number, string> = {
   403: 'You do not have access to this page',
   404: 'Page not found',
   405: 'That action is not allowed here',
+  413: 'That submission is too large',
+  415: 'That request was not valid',
+  429: 'Too many attempts',
 }
 
 /**

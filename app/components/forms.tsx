@@ -124,10 +124,8 @@ export function SubmitButton({
 export function HoneypotField() {
   const id = `${HONEYPOT_FIELD}-${useId()}`
   return (
-    <div
-      aria-hidden="true"
-      style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}
-    >
+    // A class, not a style attribute: the CSP allows no inline styles.
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
       <label htmlFor={id}>Leave this field empty</label>
       <input
         id={id}

@@ -1,6 +1,7 @@
 import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { readPayload } from '~/lib/http.server'
+import { retryAfterText } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import {
   CONTACT_MAX_BODY_BYTES,
@@ -9,11 +10,6 @@ import {
   isHoneypotFilled,
   logHoneypotDrop,
 } from './submit.server'
-
-function minutes(seconds: number) {
-  const count = Math.max(1, Math.ceil(seconds / 60))
-  return count === 1 ? '1 minute' : `${count} minutes`
-}
 
 /**
  * The /contact page's action (the no-JavaScript post, and the enhanced one): the same
@@ -32,7 +28,7 @@ export async function handleContactForm(request: Request) {
   const submission = parseWithZod(payload.value, { schema: contactSchema })
   const limit = await hitContactRateLimit(request)
   if (!limit.allowed) {
-    const message = `You have sent too many messages. Please try again in ${minutes(limit.retryAfterSeconds)}.`
+    const message = `You have sent too many messages. Please try again in ${retryAfterText(limit.retryAfterSeconds)}.`
     return data(
       { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },

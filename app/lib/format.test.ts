@@ -7,6 +7,8 @@ describe('formatMoney', () => {
     [-900, 'usd', '-$9.00'],
     [0, 'eur', '€0.00'],
     [123456, 'USD', '$1,234.56'],
+    [500, 'jpy', '¥500'],
+    [-1950, 'eur', '-€19.50'],
   ])('%i %s -> %s', (amount, currency, expected) => {
     expect(formatMoney(amount, currency)).toBe(expected)
   })

@@ -1,9 +1,15 @@
-/** Formats an amount in minor units, e.g. 2900 usd -> "$29.00"; negative amounts keep their sign. */
+/**
+ * Formats an amount in minor units, e.g. 2900 usd -> "$29.00", 500 jpy -> "¥500" (the
+ * currency's own number of decimals, as Stripe and Polar count them); negative amounts keep
+ * their sign.
+ */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
-  return new Intl.NumberFormat(locale, {
+  const format = new Intl.NumberFormat(locale, {
     style: 'currency',
     currency: currency.toUpperCase(),
-  }).format(amountMinor / 100)
+  })
+  const decimals = format.resolvedOptions().maximumFractionDigits ?? 2
+  return format.format(amountMinor / 10 ** decimals)
 }
 
 /** Formats a timestamp as a date, e.g. "March 5, 2026", in UTC so server and browser agree. */

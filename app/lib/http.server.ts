@@ -87,6 +87,40 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
   }
 }
 
+/** Body cap of an ordinary form (no file): far above any real submission, far below harm. */
+export const FORM_MAX_BYTES = 64 * 1024
+
+/**
+ * For page actions: the posted form, read within `maxBytes`. Anything else is thrown as a
+ * response for the route's error boundary: 413 over the cap, 415 for another media type,
+ * 400 for a body that cannot be read as a form.
+ */
+export async function readFormData(
+  request: Request,
+  options: { maxBytes?: number; headers?: HeadersInit } = {},
+): Promise<FormData> {
+  const maxBytes = options.maxBytes ?? FORM_MAX_BYTES
+  const payload = await readPayload(request, maxBytes)
+  const fail = (status: number, message: string) => {
+    const headers = new Headers(options.headers)
+    headers.set('Cache-Control', 'no-store')
+    return new Response(message, { status, headers })
+  }
+  switch (payload.kind) {
+    case 'form':
+      return payload.value
+    case 'too-large':
+      throw fail(
+        413,
+        `That submission is too large (the limit is ${Math.round(maxBytes / 1024)} KB).`,
+      )
+    case 'unsupported-media-type':
+      throw fail(415, 'Please submit the form.')
+    default:
+      throw fail(400, 'Please submit the form.')
+  }
+}
+
 /** A form's fields as a plain object: the first value of each name (a string or a File). */
 export function formDataToObject(form: FormData): Record<string, FormDataEntryValue> {
   const first = new Map<string, FormDataEntryValue>()

@@ -1,10 +1,21 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { resetEnvForTests } from '~/env.server'
 import {
   MemoryRateLimitStore,
+  PostgresRateLimitStore,
   SHARED_CLIENT_KEY,
   clientKey,
-  trustedProxyCount,
+  createConfiguredRateLimitStore,
+  hitRateLimits,
+  retryAfterText,
+  setRateLimitStore,
 } from './rate-limit.server'
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+})
 
 const rule = { limit: 3, windowMs: 60_000 }
 
@@ -133,14 +144,89 @@ describe('clientKey', () => {
   })
 })
 
-describe('trustedProxyCount', () => {
-  test('defaults to 0 and reads whole numbers', () => {
-    expect(trustedProxyCount({})).toBe(0)
-    expect(trustedProxyCount({ TRUSTED_PROXY_COUNT: '' })).toBe(0)
-    expect(trustedProxyCount({ TRUSTED_PROXY_COUNT: ' 2 ' })).toBe(2)
+describe('clientKey and TRUSTED_PROXY_COUNT', () => {
+  test('the default number of proxies comes from the validated configuration', () => {
+    const req = request('1.1.1.1, 198.51.100.7')
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe(SHARED_CLIENT_KEY)
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '1')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe('ip:198.51.100.7')
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '2')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe('ip:1.1.1.1')
   })
 
-  test.each(['-1', '1.5', 'yes'])('rejects %j naming the variable', (value) => {
-    expect(() => trustedProxyCount({ TRUSTED_PROXY_COUNT: value })).toThrow(/TRUSTED_PROXY_COUNT/)
+  test('a malformed value stops the server (getEnv throws naming the variable)', () => {
+    vi.stubEnv('TRUSTED_PROXY_COUNT', 'yes')
+    resetEnvForTests()
+    expect(() => clientKey(request('198.51.100.7'))).toThrow(
+      /TRUSTED_PROXY_COUNT: must be a whole number/,
+    )
+  })
+})
+
+describe('hitRateLimits', () => {
+  test('every counter counts; denied when any denies, with the longest wait', async () => {
+    const time = clock()
+    setRateLimitStore(new MemoryRateLimitStore({ now: time.now }))
+    const short = { limit: 1, windowMs: 10_000 }
+    const long = { limit: 2, windowMs: 60_000 }
+    const hits = [
+      { key: 'a', rule: short },
+      { key: 'b', rule: long },
+    ]
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: true, remaining: 0 })
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: false, retryAfterSeconds: 10 })
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: false, retryAfterSeconds: 60 })
+    // "b" was counted each time even though "a" had already denied.
+    expect(await hitRateLimits([{ key: 'b', rule: long }])).toMatchObject({ allowed: false })
+  })
+
+  test('retryAfterText rounds up to whole minutes', () => {
+    expect(retryAfterText(1)).toBe('1 minute')
+    expect(retryAfterText(61)).toBe('2 minutes')
+  })
+})
+
+describe('PostgresRateLimitStore', () => {
+  test('calls rate_limit_hit with the key and rule and maps its answer', async () => {
+    const rpc = vi.fn(async () => ({
+      data: { allowed: false, remaining: 0, retry_after_seconds: 42 },
+      error: null,
+    }))
+    const store = new PostgresRateLimitStore(() => ({ rpc }) as never)
+    expect(await store.hit('k', { limit: 3, windowMs: 60_000 })).toEqual({
+      allowed: false,
+      limit: 3,
+      remaining: 0,
+      retryAfterSeconds: 42,
+    })
+    expect(rpc).toHaveBeenCalledWith('rate_limit_hit', {
+      p_key: 'k',
+      p_limit: 3,
+      p_window_ms: 60_000,
+    })
+  })
+
+  test('an error or an unexpected answer throws (the caller answers 500)', async () => {
+    const failing = new PostgresRateLimitStore(
+      () => ({ rpc: async () => ({ data: null, error: { message: 'down' } }) }) as never,
+    )
+    await expect(failing.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/down/)
+    const odd = new PostgresRateLimitStore(
+      () => ({ rpc: async () => ({ data: [], error: null }) }) as never,
+    )
+    await expect(odd.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/unexpected/)
+  })
+
+  test('RATE_LIMIT_STORE picks the store', () => {
+    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'memory' })).toBeInstanceOf(
+      MemoryRateLimitStore,
+    )
+    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'postgres' })).toBeInstanceOf(
+      PostgresRateLimitStore,
+    )
   })
 })

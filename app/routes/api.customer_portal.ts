@@ -2,11 +2,16 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { getOptionalUser } from '~/auth/session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
 import { logger } from '~/lib/logger.server'
+import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
-export async function action({ request }: ActionFunctionArgs) {
+export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed('POST')
+  if (crossSiteRefusal(request)) {
+    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
+  }
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
@@ -18,8 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
     logger.error('stripe portal failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: 'Internal server error' }, { status: 500, headers })
   }
-}
+})
 
-export function loader() {
+export const loader = secureResource(() => {
   return methodNotAllowed('POST')
-}
+})

@@ -3,9 +3,10 @@ import { getOptionalUser } from '~/auth/session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => {
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
@@ -17,4 +18,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
     logger.error('polar portal failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: 'Something went wrong' }, { status: 500, headers })
   }
-}
+})

@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { handlePolarWebhook } from '~/billing/polar/webhook.server'
 import { methodNotAllowed } from '~/lib/http.server'
+import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).
-export async function action({ request }: ActionFunctionArgs) {
+export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   return handlePolarWebhook(request)
-}
+})
 
-export function loader() {
+export const loader = secureResource(() => {
   return methodNotAllowed('POST')
-}
+})

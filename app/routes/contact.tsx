@@ -3,8 +3,10 @@ import { Link, useActionData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
+import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   return handleContactForm(request)
 }
 

@@ -17,6 +17,7 @@ import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor } from '~/lib/form-reply'
 import { getOwnSubscription } from '~/subscriptions/store.server'
+import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -42,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   return handleAccountSettings(request, supabase, user, headers)
 }

@@ -12,7 +12,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { formatDate, formatMoney } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing.server'
-import { statusLabel } from '~/subscriptions/status'
+import { isLiveStatus, statusLabel } from '~/subscriptions/status'
+import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -27,6 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   const outcome = await openBillingPortal(supabase, user.id)
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
@@ -71,7 +73,16 @@ export default function Billing() {
             {subscription.status === 'canceled' ? (
               <div className="mt-4">
                 <FormMessage tone="info">
-                  Your subscription was canceled on {formatDate(subscription.canceled_at)}.
+                  Your subscription was canceled
+                  {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
+                </FormMessage>
+              </div>
+            ) : null}
+            {subscription.status === 'past_due' ? (
+              <div className="mt-4">
+                <FormMessage tone="error">
+                  Your last payment did not go through. Update your payment method in Manage billing
+                  to keep your subscription.
                 </FormMessage>
               </div>
             ) : null}
@@ -91,16 +102,25 @@ export default function Billing() {
               />
               <Detail
                 label="Current period"
-                value={`${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`}
+                value={
+                  subscription.current_period_start || subscription.current_period_end
+                    ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
+                    : '—'
+                }
               />
-              <Detail
-                label="Provider"
-                value={subscription.provider === 'polar' ? 'Polar' : 'Stripe'}
-              />
+              <Detail label="Provider" value={providerLabel(subscription.provider)} />
             </dl>
-            <Form method="post" className="mt-6 max-w-xs">
-              <SubmitButton pendingText="Opening billing portal…">Manage billing</SubmitButton>
-            </Form>
+            <div className="mt-6 flex flex-wrap items-center gap-4">
+              <Form method="post" className="w-full max-w-xs">
+                <SubmitButton pendingText="Opening billing portal…">Manage billing</SubmitButton>
+              </Form>
+              {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
+              {isLiveStatus(subscription.status) ? null : (
+                <Link to="/pricing" className="font-semibold text-brand-700 hover:underline">
+                  Choose a plan
+                </Link>
+              )}
+            </div>
           </>
         ) : (
           <div className="mt-4 space-y-4">
@@ -187,6 +207,12 @@ export default function Billing() {
       </section>
     </div>
   )
+}
+
+function providerLabel(provider: string | null) {
+  if (provider === 'polar') return 'Polar'
+  if (provider === 'stripe') return 'Stripe'
+  return '—'
 }
 
 function Detail({ label, value }: { label: string; value: string }) {

@@ -13,6 +13,7 @@ import { AvatarForm } from '~/profile/avatar-form'
 import { DisplayNameForm } from '~/profile/display-name-form'
 import { handleGeneralSettings } from '~/profile/general-action.server'
 import { getProfileView } from '~/profile/profile.server'
+import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -22,6 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   return handleGeneralSettings(request, supabase, user.id, headers)
 }

@@ -13,6 +13,8 @@ import type { FormReply } from '~/lib/form-reply'
 import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -22,8 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
-  const submission = parseWithZod(await request.formData(), {
+  const submission = parseWithZod(await readFormData(request, { headers }), {
     schema: NotificationPreferencesSchema,
   })
   if (submission.status !== 'success') {

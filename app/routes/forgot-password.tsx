@@ -8,6 +8,11 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
 import { sendPasswordReset } from '~/auth/auth.server'
+import {
+  hitAuthRateLimit,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from '~/auth/rate-limits.server'
 import { ForgotPasswordSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
@@ -19,6 +24,8 @@ import {
   SubmitButton,
   TextField,
 } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -26,10 +33,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  refuseCrossSite(request)
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
+  }
+  const limit = await hitAuthRateLimit(request, 'password-reset', submission.value.email)
+  if (!limit.allowed) {
+    return data(
+      {
+        result: submission.reply(),
+        sentTo: null,
+        formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
+      },
+      tooManyAttemptsInit(limit),
+    )
   }
   if (isHoneypotFilled(formData))
     return data({ result: submission.reply(), sentTo: submission.value.email, formError: null })

@@ -14,6 +14,8 @@ import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { readFormData } from '~/lib/http.server'
 
 // Reached from the recovery email through /auth/callback, which signs the user in first.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,8 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
   const session = await requireUser(request)
-  const formData = await request.formData()
+  const formData = await readFormData(request, { headers: session.headers })
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
     return data(

@@ -10,6 +10,11 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { sendMagicLink, signInWithPassword, startOAuth } from '~/auth/auth.server'
 import { SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
+import {
+  hitAuthRateLimit,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from '~/auth/rate-limits.server'
 import { safeNextPath } from '~/auth/safe-next-path'
 import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
@@ -23,6 +28,8 @@ import {
   SubmitButton,
   TextField,
 } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -38,7 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  refuseCrossSite(request)
+  const formData = await readFormData(request)
   const intent = formData.get('intent')
   const next = safeNextPath(formData.get('redirectTo'), '/dashboard')
 
@@ -55,6 +63,17 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: MagicLinkSchema })
     if (submission.status !== 'success') {
       return data({ intent, result: submission.reply(), formError: null }, { status: 400 })
+    }
+    const limit = await hitAuthRateLimit(request, 'magic-link', submission.value.email)
+    if (!limit.allowed) {
+      return data(
+        {
+          intent,
+          result: submission.reply(),
+          formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
+        },
+        tooManyAttemptsInit(limit),
+      )
     }
     if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
     const result = await sendMagicLink(request, submission.value.email, next)
@@ -77,6 +96,17 @@ export async function action({ request }: ActionFunctionArgs) {
         formError: null,
       },
       { status: 400 },
+    )
+  }
+  const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
+  if (!limit.allowed) {
+    return data(
+      {
+        intent: 'password',
+        result: submission.reply({ hideFields: ['password'] }),
+        formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
+      },
+      tooManyAttemptsInit(limit),
     )
   }
   if (isHoneypotFilled(formData)) {

@@ -9,6 +9,11 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { signUp } from '~/auth/auth.server'
+import {
+  hitAuthRateLimit,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from '~/auth/rate-limits.server'
 import { safeNextPath } from '~/auth/safe-next-path'
 import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
@@ -22,6 +27,8 @@ import {
   SubmitButton,
   TextField,
 } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -30,12 +37,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData()
+  refuseCrossSite(request)
+  const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignUpSchema })
   if (submission.status !== 'success') {
     return data(
       { result: submission.reply({ hideFields: ['password'] }), formError: null },
       { status: 400 },
+    )
+  }
+  const limit = await hitAuthRateLimit(request, 'sign-up', submission.value.email)
+  if (!limit.allowed) {
+    return data(
+      {
+        result: submission.reply({ hideFields: ['password'] }),
+        formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
+      },
+      tooManyAttemptsInit(limit),
     )
   }
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email: submission.value.email })}`

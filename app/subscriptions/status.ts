@@ -16,3 +16,10 @@ export function statusLabel(status: string | null | undefined) {
   }
   return known[status] ?? status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
 }
+
+/** Statuses in which a subscription still gives access (a second purchase makes no sense). */
+export const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
+
+export function isLiveStatus(status: string | null | undefined) {
+  return Boolean(status && LIVE_STATUSES.has(status))
+}

@@ -88,5 +88,4 @@ export async function getOwnSubscription(supabase: SupabaseClient, userId: strin
   return data
 }
 
-/** Statuses in which a subscription still gives access (a second purchase makes no sense). */
-export const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
+export { LIVE_STATUSES } from './status'

@@ -265,7 +265,10 @@ describe('subscription events', () => {
   it('subscription.uncanceled clears the scheduled cancellation', async () => {
     const result = await postPolarEvent(
       app.url,
-      polarEvent('subscription.uncanceled', sub(), { timestamp: at(40) }),
+      // Every subscription event carries the whole, current subscription (its product too).
+      polarEvent('subscription.uncanceled', sub({ productName: 'Pro Plus' }), {
+        timestamp: at(40),
+      }),
     )
     expect(result).toMatchObject(OK)
     expect(await subscriptionRow(userId)).toMatchObject({

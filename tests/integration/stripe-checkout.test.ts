@@ -258,8 +258,20 @@ describe('POST /api/checkout_sessions', () => {
   it.each([
     ['a foreign Origin', { origin: 'https://evil.example' }],
     ['a foreign Origin and Referer', { origin: 'null', referer: 'https://evil.example/x' }],
-    ['no Origin', {}],
-  ])('puts the return URLs on SITE_URL with %s', async (_label, headers) => {
+  ])('refuses a post with %s (cross-site, 403) and starts no checkout', async (_label, headers) => {
+    const user = await createSignedInUser(app)
+    const before = (await stripe.checkout.sessions.list({ limit: 100 })).data.length
+    const response = await postCheckout(user, priceForm(PRO), headers)
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({ error: 'Cross-site requests are not allowed' })
+    expect((await stripe.checkout.sessions.list({ limit: 100 })).data.length).toBe(before)
+  })
+
+  it.each([
+    ['our own Origin', () => ({ origin: app.url, 'sec-fetch-site': 'same-origin' })],
+    ['no Origin', () => ({})],
+  ])('puts the return URLs on SITE_URL with %s', async (_label, makeHeaders) => {
+    const headers: Record<string, string> = makeHeaders()
     const user = await createSignedInUser(app)
     const response = await postCheckout(user, priceForm(PRO), headers)
     const session = await stripe.checkout.sessions.retrieve(sessionIdFrom(response))

@@ -8,7 +8,8 @@ const clients = new Map<string, PolarClient>()
  * A Polar client. The server follows the spec: checkouts and invoice retrieval use the
  * sandbox unless POLAR_SANDBOX is "false" (purpose "api"); the customer portal uses
  * production when NODE_ENV is production, else the sandbox (purpose "portal").
- * POLAR_API_URL, when set (the local emulator), wins over both.
+ * POLAR_API_URL, when set (the local emulator), wins over both. Requests time out after
+ * POLAR_TIMEOUT_SECONDS (default 10) and are not retried (the caller answers an error).
  */
 export function getPolar(purpose: 'api' | 'portal' = 'api'): PolarClient {
   const env = getEnv()
@@ -27,7 +28,7 @@ export function getPolar(purpose: 'api' | 'portal' = 'api'): PolarClient {
       accessToken: env.POLAR_ACCESS_TOKEN,
       environment,
       ...(env.POLAR_API_URL ? { baseUrl: env.POLAR_API_URL } : {}),
-      timeout: 10,
+      timeout: env.POLAR_TIMEOUT_SECONDS,
     })
     clients.set(key, client)
   }

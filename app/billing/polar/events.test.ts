@@ -214,7 +214,10 @@ const identity = {
   polar_subscription_id: SUBSCRIPTION_ID,
 }
 
-/** What subscription.created sets for the default fixture. */
+/**
+ * The snapshot every subscription event writes for the default fixture (each event carries
+ * the whole subscription; see polarSubscriptionFields).
+ */
 const createdFields = {
   ...identity,
   polar_product_id: PRODUCT_ID,
@@ -224,6 +227,8 @@ const createdFields = {
   current_period_start: '2026-11-01T10:00:00.000000Z',
   current_period_end: '2026-12-01T10:00:00.000000Z',
   cancel_at_period_end: false,
+  cancel_at: null,
+  canceled_at: null,
 }
 
 /** A cancellation at period end, the way Polar sends it on subscription.canceled/.updated. */
@@ -454,6 +459,8 @@ describe('polarSubscriptionFields', () => {
       current_period_start: null,
       current_period_end: null,
       cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
     })
   })
 
@@ -493,10 +500,10 @@ describe('polarSubscriptionFields', () => {
     })
   })
 
-  it('subscription.active: only the status, set to active', () => {
+  it('subscription.active: the snapshot, with the status set to active', () => {
     const value = subscription({ status: 'incomplete' })
     expect(polarSubscriptionFields('subscription.active', parseSubscription(value))).toEqual({
-      ...identity,
+      ...createdFields,
       status: 'active',
     })
   })
@@ -504,7 +511,7 @@ describe('polarSubscriptionFields', () => {
   it('subscription.canceled: cancel_at_period_end, cancel_at (ends_at) and canceled_at', () => {
     const value = subscription(canceledAtPeriodEnd)
     expect(polarSubscriptionFields('subscription.canceled', parseSubscription(value))).toEqual({
-      ...identity,
+      ...createdFields,
       cancel_at_period_end: true,
       cancel_at: '2026-12-01T10:00:00.000000Z',
       canceled_at: '2026-11-20T08:30:00.000000Z',
@@ -514,7 +521,7 @@ describe('polarSubscriptionFields', () => {
   it('subscription.canceled: cancel_at from the period end when ends_at is missing', () => {
     const value = subscription({ ...canceledAtPeriodEnd, ends_at: null })
     expect(polarSubscriptionFields('subscription.canceled', parseSubscription(value))).toEqual({
-      ...identity,
+      ...createdFields,
       cancel_at_period_end: true,
       cancel_at: '2026-12-01T10:00:00.000000Z',
       canceled_at: '2026-11-20T08:30:00.000000Z',
@@ -530,24 +537,25 @@ describe('polarSubscriptionFields', () => {
       ended_at: '2026-11-20T08:30:00.000000Z',
     })
     expect(polarSubscriptionFields('subscription.canceled', parseSubscription(immediate))).toEqual({
-      ...identity,
+      ...createdFields,
+      status: 'canceled',
       cancel_at_period_end: false,
       cancel_at: '2026-11-20T08:30:00.000000Z',
       canceled_at: '2026-11-20T08:30:00.000000Z',
     })
     const bare = subscription({ cancel_at_period_end: null })
     expect(polarSubscriptionFields('subscription.canceled', parseSubscription(bare))).toEqual({
-      ...identity,
+      ...createdFields,
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
     })
   })
 
-  it('subscription.uncanceled: clears the cancellation and keeps the status', () => {
+  it('subscription.uncanceled: the snapshot with the cancellation cleared', () => {
     const value = subscription({ status: 'active' })
     expect(polarSubscriptionFields('subscription.uncanceled', parseSubscription(value))).toEqual({
-      ...identity,
+      ...createdFields,
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
@@ -562,7 +570,7 @@ describe('polarSubscriptionFields', () => {
       ended_at: '2026-11-20T08:30:01.000000Z',
     })
     expect(polarSubscriptionFields('subscription.revoked', parseSubscription(value))).toEqual({
-      ...identity,
+      ...createdFields,
       status: 'canceled',
       cancel_at_period_end: false,
       canceled_at: '2026-11-20T08:30:00.000000Z',
@@ -572,7 +580,7 @@ describe('polarSubscriptionFields', () => {
   it('subscription.revoked: canceled_at falls back to ended_at, then to now', () => {
     const unpaid = subscription({ status: 'unpaid', ended_at: '2026-11-20T08:30:01.000000Z' })
     expect(polarSubscriptionFields('subscription.revoked', parseSubscription(unpaid))).toEqual({
-      ...identity,
+      ...createdFields,
       status: 'canceled',
       cancel_at_period_end: false,
       canceled_at: '2026-11-20T08:30:01.000000Z',
@@ -582,7 +590,7 @@ describe('polarSubscriptionFields', () => {
     expect(
       polarSubscriptionFields('subscription.revoked', parseSubscription(subscription())),
     ).toEqual({
-      ...identity,
+      ...createdFields,
       status: 'canceled',
       cancel_at_period_end: false,
       canceled_at: '2026-11-21T12:00:00.000Z',
@@ -724,15 +732,12 @@ describe('applyPolarEvent: which store call each event type makes', () => {
   it.each([
     ['subscription.created', createdFields],
     ['subscription.updated', { ...createdFields, cancel_at: null, canceled_at: null }],
-    ['subscription.active', { ...identity, status: 'active' }],
-    [
-      'subscription.canceled',
-      { ...identity, cancel_at_period_end: false, cancel_at: null, canceled_at: null },
-    ],
+    ['subscription.active', { ...createdFields, status: 'active' }],
+    ['subscription.canceled', createdFields],
     [
       'subscription.uncanceled',
       {
-        ...identity,
+        ...createdFields,
         cancel_at_period_end: false,
         cancel_at: null,
         canceled_at: null,
@@ -742,7 +747,7 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     [
       'subscription.revoked',
       {
-        ...identity,
+        ...createdFields,
         status: 'canceled',
         cancel_at_period_end: false,
         canceled_at: '2026-11-20T08:30:00Z',

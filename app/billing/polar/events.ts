@@ -84,7 +84,15 @@ const identity = (subscription: PolarSubscription): Partial<SubscriptionRow> => 
   polar_subscription_id: subscription.id,
 })
 
-/** Columns each subscription event sets (the spec's table "Events", provider B). */
+/**
+ * Columns each subscription event sets (the spec's table "Events", provider B). Every
+ * subscription event carries the whole subscription, so each one writes the whole snapshot
+ * (identity, product, plan, status, cycle, periods, cancellation) and then what its type
+ * means on top. A snapshot per event is what makes "the newest event wins" safe when events
+ * arrive out of order: with only the type's own columns, a subscription.active arriving
+ * before subscription.created left the row without a plan, and a subscription.revoked
+ * arriving before subscription.canceled lost cancel_at (found by the soak test).
+ */
 export function polarSubscriptionFields(
   type: string,
   subscription: PolarSubscription,
@@ -92,51 +100,31 @@ export function polarSubscriptionFields(
   const cancelAt = subscription.cancel_at_period_end
     ? (subscription.ends_at ?? subscription.current_period_end ?? null)
     : null
+  const snapshot: Partial<SubscriptionRow> = {
+    ...identity(subscription),
+    polar_product_id: subscription.product_id,
+    plan_name: polarPlanName(subscription.product),
+    status: subscription.status,
+    billing_cycle: subscription.recurring_interval ?? null,
+    current_period_start: subscription.current_period_start ?? null,
+    current_period_end: subscription.current_period_end ?? null,
+    cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+    cancel_at: cancelAt,
+    canceled_at: subscription.canceled_at ?? null,
+  }
   switch (type) {
     case 'subscription.created':
-      return {
-        ...identity(subscription),
-        polar_product_id: subscription.product_id,
-        plan_name: polarPlanName(subscription.product),
-        status: subscription.status,
-        billing_cycle: subscription.recurring_interval ?? null,
-        current_period_start: subscription.current_period_start ?? null,
-        current_period_end: subscription.current_period_end ?? null,
-        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
-      }
     case 'subscription.updated':
-      return {
-        ...identity(subscription),
-        polar_product_id: subscription.product_id,
-        plan_name: polarPlanName(subscription.product),
-        status: subscription.status,
-        billing_cycle: subscription.recurring_interval ?? null,
-        current_period_start: subscription.current_period_start ?? null,
-        current_period_end: subscription.current_period_end ?? null,
-        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
-        cancel_at: cancelAt,
-        canceled_at: subscription.canceled_at ?? null,
-      }
+      return snapshot
     case 'subscription.active':
-      return { ...identity(subscription), status: 'active' }
+      return { ...snapshot, status: 'active' }
     case 'subscription.canceled':
-      return {
-        ...identity(subscription),
-        cancel_at_period_end: subscription.cancel_at_period_end ?? false,
-        cancel_at: cancelAt ?? subscription.ends_at ?? null,
-        canceled_at: subscription.canceled_at ?? null,
-      }
+      return { ...snapshot, cancel_at: cancelAt ?? subscription.ends_at ?? null }
     case 'subscription.uncanceled':
-      return {
-        ...identity(subscription),
-        cancel_at_period_end: false,
-        cancel_at: null,
-        canceled_at: null,
-        status: subscription.status,
-      }
+      return { ...snapshot, cancel_at_period_end: false, cancel_at: null, canceled_at: null }
     case 'subscription.revoked':
       return {
-        ...identity(subscription),
+        ...snapshot,
         status: 'canceled',
         cancel_at_period_end: false,
         canceled_at: subscription.canceled_at ?? subscription.ended_at ?? new Date().toISOString(),

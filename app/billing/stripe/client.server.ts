@@ -5,7 +5,8 @@ let client: Stripe | undefined
 
 /**
  * The Stripe client at the API version the SDK pins. STRIPE_API_URL points it at another
- * host (the local emulator); unset means api.stripe.com.
+ * host (the local emulator); unset means api.stripe.com. Each request times out after
+ * STRIPE_TIMEOUT_MS (default 20 s) and is retried twice (network errors, 409, 5xx).
  */
 export function getStripe(): Stripe {
   if (client) return client
@@ -13,7 +14,7 @@ export function getStripe(): Stripe {
   const target = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined
   client = new Stripe(env.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 2,
-    timeout: 20_000,
+    timeout: env.STRIPE_TIMEOUT_MS,
     telemetry: false,
     appInfo: { name: 'subscribely' },
     ...(target

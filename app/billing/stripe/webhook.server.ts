@@ -63,7 +63,26 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     return webhookJson({ error: 'Invalid webhook payload' }, 400)
   }
 
+  if (!isEventEnvelope(event)) {
+    // Signed, valid JSON, but not an event (an array, null, no id/type/created/data).
+    logger.error('stripe webhook: signed payload is not an event')
+    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+  }
+
   return answerWebhook('stripe', event, () => applyStripeEvent(event))
+}
+
+/** The envelope fields every event must have before any of them is read. */
+function isEventEnvelope(value: unknown): value is Stripe.Event {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const event = value as Record<string, unknown>
+  return (
+    typeof event.id === 'string' &&
+    typeof event.type === 'string' &&
+    Number.isInteger(event.created) &&
+    typeof event.data === 'object' &&
+    event.data !== null
+  )
 }
 
 const ledger = (event: Stripe.Event): LedgerEvent => ({
@@ -101,12 +120,15 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     }
     case 'invoice.payment_failed': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
+      // The owner first (this may call Stripe): if Stripe fails, nothing is in the ledger
+      // yet, so the answer is 500 and the retry still sends the email.
+      const owner = invoice.customer_email ? await invoiceOwner(invoice) : null
       if (!(await recordEvent(ledger(event)))) return 'duplicate'
       logger.warn('stripe: invoice payment failed', {
         invoice: invoice.id,
         customer: invoice.customer,
       })
-      return notifyPaymentFailed(invoice)
+      return notifyPaymentFailed(invoice, owner?.userId ?? null)
     }
     default: {
       logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })
@@ -159,9 +181,8 @@ async function invoiceOwner(invoice: StripeInvoice) {
  * Sent at most once per event (after the ledger records it); a mail failure is logged and
  * does not make Stripe retry the event.
  */
-async function notifyPaymentFailed(invoice: StripeInvoice) {
+async function notifyPaymentFailed(invoice: StripeInvoice, userId: string | null) {
   const to = invoice.customer_email
-  const { userId } = await invoiceOwner(invoice)
   if (!userId || !to) return 'logged'
   try {
     const sent = await sendNotificationEmail(userId, 'billing', {

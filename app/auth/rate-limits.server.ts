@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto'
+import {
+  SHARED_CLIENT_KEY,
+  clientKey,
+  hitRateLimits,
+  retryAfterText,
+  type RateLimitResult,
+  type RateLimitRule,
+} from '~/lib/rate-limit.server'
+
+export type AuthFlow = 'sign-in' | 'sign-up' | 'password-reset' | 'magic-link'
+
+interface FlowLimits {
+  /** Per identified client (TRUSTED_PROXY_COUNT > 0). */
+  client: RateLimitRule
+  /** All clients that cannot be told apart (no trusted proxy), together. */
+  shared: RateLimitRule
+  /** Per email address, whoever sends it: guessing one account's password, mail bombing. */
+  email: RateLimitRule
+}
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+/**
+ * Budgets per flow. Sign-in allows a person's typos and several accounts behind one
+ * address; the flows that send mail are tighter, because each hit costs a message to
+ * someone's inbox. The per-email budget of sign-in is the highest of the email budgets
+ * because a third party can spend it (to lock an account out for at most 15 minutes).
+ */
+export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
+  'sign-in': {
+    client: { limit: 20, windowMs: 15 * MINUTE },
+    shared: { limit: 300, windowMs: 15 * MINUTE },
+    email: { limit: 10, windowMs: 15 * MINUTE },
+  },
+  'sign-up': {
+    client: { limit: 10, windowMs: HOUR },
+    shared: { limit: 200, windowMs: HOUR },
+    email: { limit: 5, windowMs: HOUR },
+  },
+  'password-reset': {
+    client: { limit: 10, windowMs: HOUR },
+    shared: { limit: 200, windowMs: HOUR },
+    email: { limit: 5, windowMs: HOUR },
+  },
+  'magic-link': {
+    client: { limit: 10, windowMs: HOUR },
+    shared: { limit: 200, windowMs: HOUR },
+    email: { limit: 5, windowMs: HOUR },
+  },
+}
+
+/** An email address as a rate-limit key: normalised and hashed, so no address is stored. */
+export function emailKey(email: string) {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
+}
+
+/**
+ * Counts one attempt of `flow` against the sender's budget and the email address's. Call it
+ * once the submission is valid (so the address is known) and before anything is sent.
+ */
+export async function hitAuthRateLimit(
+  request: Request,
+  flow: AuthFlow,
+  email: string,
+): Promise<RateLimitResult> {
+  const limits = AUTH_RATE_LIMITS[flow]
+  const client = clientKey(request)
+  return hitRateLimits([
+    {
+      key: `auth:${flow}:${client}`,
+      rule: client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
+    },
+    { key: `auth:${flow}:email:${emailKey(email)}`, rule: limits.email },
+  ])
+}
+
+/** The message of a 429 on an auth form. */
+export function tooManyAttemptsMessage(retryAfterSeconds: number) {
+  return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
+}
+
+/** The 429 init of an auth form's answer. */
+export function tooManyAttemptsInit(limit: RateLimitResult, headers?: Headers) {
+  const merged = new Headers(headers)
+  merged.set('Retry-After', String(limit.retryAfterSeconds))
+  return { status: 429, headers: merged }
+}

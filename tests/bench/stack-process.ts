@@ -1,0 +1,76 @@
+/**
+ * The benchmark's local stack, in a process of its own so that the emulators do not share
+ * an event loop with the load generator. Started by `run.ts` with an IPC channel:
+ *   → { type: 'ready', env, database }  once the stack is up
+ *   ← { type: 'counts' }  → { type: 'counts', counts }  Supabase /auth/v1 requests by path
+ *   ← { type: 'close' }   → exits after closing the stack (and dropping its database)
+ * With DATABASE_URL a fresh database is created on that server and dropped at the end.
+ */
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { withDatabaseName } from '../local-stack/database'
+import { startLocalStack } from '../local-stack/stack'
+
+const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
+const ports = {
+  supabase: Number(process.env.BENCH_SUPABASE_PORT ?? 54900),
+  stripe: Number(process.env.BENCH_STRIPE_PORT ?? 12900),
+  polar: Number(process.env.BENCH_POLAR_PORT ?? 12910),
+}
+const serverUrl = process.env.DATABASE_URL || undefined
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+const databaseName = serverUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined
+if (databaseName) await adminQuery(`create database ${databaseName}`)
+const dropDatabase = async () => {
+  if (databaseName)
+    await adminQuery(`drop database if exists ${databaseName} with (force)`).catch(() => {})
+}
+
+let stack: Awaited<ReturnType<typeof startLocalStack>>
+try {
+  stack = await startLocalStack({
+    siteUrl,
+    ports,
+    databaseUrl: databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined,
+  })
+} catch (error) {
+  await dropDatabase()
+  throw error
+}
+
+let closing = false
+async function close(code = 0) {
+  if (closing) return
+  closing = true
+  await stack.close().catch(() => {})
+  await dropDatabase()
+  process.exit(code)
+}
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'counts') {
+    process.send?.({ type: 'counts', counts: stack.supabase.countsByPath() })
+  } else if (message.type === 'close') {
+    void close()
+  }
+})
+// The parent went away without saying goodbye: clean up anyway.
+process.on('disconnect', () => void close(1))
+process.on('SIGTERM', () => void close(1))
+process.on('SIGINT', () => void close(1))
+
+process.send?.({
+  type: 'ready',
+  env: stack.env,
+  database: serverUrl ? `PostgreSQL server (database ${databaseName})` : 'PGlite (in memory)',
+})

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database, Queryable } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * public.rate_limit_hit, the shared rate-limit store (RATE_LIMIT_STORE=postgres): fixed
+ * windows counted atomically, and callable only by the service role. Runs on PGlite and, in
+ * CI, on the PostgreSQL server (where the concurrent hits really are concurrent).
+ */
+let db: Database
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+})
+afterAll(() => db.close())
+
+type Verdict = { allowed: boolean; remaining: number; retry_after_seconds: number }
+
+async function hit(key: string, limit: number, windowMs: number, on: Queryable = db) {
+  const { rows } = await on.query<{ verdict: Verdict }>(
+    'select public.rate_limit_hit($1, $2, $3) as verdict',
+    [key, limit, windowMs],
+  )
+  return rows[0].verdict
+}
+
+async function as<T>(role: string, fn: (tx: Queryable) => Promise<T>) {
+  return db.transaction(async (tx) => {
+    await tx.query(`select set_config('role', $1, true)`, [role])
+    return fn(tx)
+  })
+}
+
+describe('rate_limit_hit', () => {
+  it('allows `limit` hits per window, then denies with the seconds left', async () => {
+    const verdicts = []
+    for (let i = 0; i < 4; i++) verdicts.push(await hit('a', 3, 60_000))
+    expect(verdicts.slice(0, 3)).toEqual([
+      { allowed: true, remaining: 2, retry_after_seconds: 0 },
+      { allowed: true, remaining: 1, retry_after_seconds: 0 },
+      { allowed: true, remaining: 0, retry_after_seconds: 0 },
+    ])
+    expect(verdicts[3].allowed).toBe(false)
+    expect(verdicts[3].remaining).toBe(0)
+    expect(verdicts[3].retry_after_seconds).toBeGreaterThanOrEqual(59)
+    expect(verdicts[3].retry_after_seconds).toBeLessThanOrEqual(60)
+  })
+
+  it('counts keys separately', async () => {
+    for (let i = 0; i < 2; i++) await hit('b', 1, 60_000)
+    expect((await hit('b', 1, 60_000)).allowed).toBe(false)
+    expect((await hit('c', 1, 60_000)).allowed).toBe(true)
+  })
+
+  it('starts a new window once the old one has ended', async () => {
+    await hit('short', 1, 300)
+    expect((await hit('short', 1, 300)).allowed).toBe(false)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(await hit('short', 1, 300)).toEqual({
+      allowed: true,
+      remaining: 0,
+      retry_after_seconds: 0,
+    })
+    const { rows } = await db.query<{ count: number }>(
+      `select count from public.rate_limits where key = 'short'`,
+    )
+    expect(rows).toEqual([{ count: 1 }])
+  })
+
+  it('counts concurrent hits exactly once each', async () => {
+    const verdicts = await Promise.all(
+      Array.from({ length: 40 }, () => hit('concurrent', 25, 60_000)),
+    )
+    expect(verdicts.filter((verdict) => verdict.allowed)).toHaveLength(25)
+    const { rows } = await db.query<{ count: number }>(
+      `select count from public.rate_limits where key = 'concurrent'`,
+    )
+    expect(rows).toEqual([{ count: 40 }])
+  })
+
+  it('refuses invalid arguments', async () => {
+    await expect(hit('x', 0, 1000)).rejects.toThrow(/invalid arguments/)
+    await expect(hit('x', 1, 0)).rejects.toThrow(/invalid arguments/)
+  })
+})
+
+describe('who may use it', () => {
+  it.each(['anon', 'authenticated'])('%s may neither call it nor read the table', async (role) => {
+    await expect(as(role, (tx) => hit('z', 5, 60_000, tx))).rejects.toThrow(/permission denied/)
+    await expect(as(role, (tx) => tx.query('select * from public.rate_limits'))).rejects.toThrow(
+      /permission denied/,
+    )
+  })
+
+  it('the service role may call it', async () => {
+    expect((await as('service_role', (tx) => hit('svc', 5, 60_000, tx))).allowed).toBe(true)
+  })
+})

@@ -1,0 +1,149 @@
+import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { E2E } from './ports'
+
+/**
+ * Seeds billing rows straight into the database with the service role (which bypasses
+ * RLS and the revoked grants), for browser tests of states a checkout cannot easily reach.
+ */
+
+const admin = () =>
+  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+
+export const DAY_MS = 86_400_000
+
+/** An ISO timestamp `days` from now (negative for the past), at noon UTC so dates are stable. */
+export function daysFromNow(days: number) {
+  const date = new Date(Date.now() + days * DAY_MS)
+  date.setUTCHours(12, 0, 0, 0)
+  return date.toISOString()
+}
+
+/** The date as the app shows it ("March 5, 2026", UTC). */
+export function shownDate(iso: string) {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(iso),
+  )
+}
+
+export interface SeededSubscription {
+  provider?: 'stripe' | 'polar'
+  status?: string
+  plan_name?: string | null
+  billing_cycle?: string | null
+  stripe_customer_id?: string | null
+  stripe_subscription_id?: string | null
+  polar_customer_id?: string | null
+  polar_subscription_id?: string | null
+  current_period_start?: string | null
+  current_period_end?: string | null
+  cancel_at_period_end?: boolean
+  cancel_at?: string | null
+  canceled_at?: string | null
+  trial_start?: string | null
+  trial_end?: string | null
+}
+
+/** Inserts the user's subscription row: an active monthly Stripe Pro plan unless told otherwise. */
+export async function seedSubscription(userId: string, fields: SeededSubscription = {}) {
+  const provider = fields.provider ?? 'stripe'
+  const row: Record<string, unknown> = {
+    user_id: userId,
+    provider,
+    status: 'active',
+    plan_name: 'Pro',
+    billing_cycle: 'month',
+    current_period_start: daysFromNow(-10),
+    current_period_end: daysFromNow(20),
+    ...(provider === 'stripe'
+      ? { stripe_customer_id: 'cus_seeded_unknown', stripe_subscription_id: 'sub_seeded' }
+      : { polar_customer_id: crypto.randomUUID(), polar_subscription_id: crypto.randomUUID() }),
+    ...fields,
+  }
+  const { error } = await admin().from('user_subscriptions').insert(row)
+  if (error) throw new Error(`seeding the subscription failed: ${error.message}`)
+}
+
+export interface SeededPayment {
+  provider?: 'stripe' | 'polar'
+  amount: number
+  currency?: string
+  status?: string
+  description?: string | null
+  invoice_url?: string | null
+  created_at: string
+}
+
+/** Inserts payments for the user (each gets its own provider reference). */
+export async function seedPayments(userId: string, payments: SeededPayment[]) {
+  const rows = payments.map((payment) => {
+    const provider = payment.provider ?? 'stripe'
+    return {
+      user_id: userId,
+      provider,
+      currency: 'usd',
+      status: 'paid',
+      description: null,
+      invoice_url: null,
+      ...payment,
+      ...(provider === 'stripe'
+        ? { stripe_invoice_id: `in_seeded_${crypto.randomUUID()}` }
+        : { polar_order_id: crypto.randomUUID() }),
+    }
+  })
+  const { error } = await admin().from('payment_history').insert(rows)
+  if (error) throw new Error(`seeding payments failed: ${error.message}`)
+}
+
+/** A customer at the Stripe emulator, so its billing portal can be opened. */
+export async function createStripeCustomer(email: string) {
+  const stripe = new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
+    host: '127.0.0.1',
+    port: E2E.stripePort,
+    protocol: 'http',
+  })
+  const customer = await stripe.customers.create({ email })
+  return customer.id
+}
+
+/**
+ * A customer at the Polar emulator (its API creates customers only through a checkout):
+ * a checkout for an outside id, paid on the hosted page. Its webhooks name no user of
+ * the app, so they change nothing; the test seeds the row itself.
+ */
+export async function createPolarCustomer() {
+  const externalId = `e2e-outside-${crypto.randomUUID()}`
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${E2E.polarUrl}${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN}`,
+        'content-type': 'application/json',
+      },
+    })
+  const created = await api('/v1/checkouts/', {
+    method: 'POST',
+    body: JSON.stringify({
+      products: [LOCAL_PLAN_IDS.pro.polarProductId],
+      external_customer_id: externalId,
+      success_url: `${E2E.siteUrl}/`,
+    }),
+  })
+  if (!created.ok) throw new Error(`Polar checkout failed: ${created.status}`)
+  const checkout = (await created.json()) as { url: string }
+  const paid = await fetch(checkout.url, {
+    method: 'POST',
+    body: new URLSearchParams({ email: `${externalId}@example.com`, name: 'Outside Customer' }),
+    redirect: 'manual',
+  })
+  if (paid.status !== 302 && paid.status !== 303)
+    throw new Error(`Polar hosted checkout answered ${paid.status}`)
+  const customer = await api(`/v1/customers/external/${externalId}`)
+  if (!customer.ok) throw new Error(`Polar customer lookup failed: ${customer.status}`)
+  return ((await customer.json()) as { id: string }).id
+}

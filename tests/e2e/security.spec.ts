@@ -1,0 +1,183 @@
+import { expect, test, type ConsoleMessage } from '@playwright/test'
+import { createUser, deleteUser, signIn } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * Security headers and cross-site request refusal on the production build, in Chromium:
+ * the CSP lets the app hydrate (every inline script carries the response's nonce), fresh
+ * nonces per response, caching of fingerprinted assets and of private pages, and a form
+ * posted from another site refused while the same form on our site works.
+ */
+
+test('every page carries the CSP and the security headers; inline scripts carry its nonce', async ({
+  page,
+}) => {
+  const violations: string[] = []
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') violations.push(message.text())
+  })
+  const response = await page.goto('/pricing')
+  const headers = response!.headers()
+  const csp = headers['content-security-policy']
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
+  expect(csp).toContain("frame-ancestors 'none'")
+  expect(csp).toContain("object-src 'none'")
+  expect(csp).toContain("base-uri 'self'")
+  expect(csp).toContain(`form-action 'self'`)
+  expect(headers['x-content-type-options']).toBe('nosniff')
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+  expect(headers['x-frame-options']).toBe('DENY')
+  // NODE_ENV=test: no HSTS (production only).
+  expect(headers['strict-transport-security']).toBeUndefined()
+
+  const nonce = /'nonce-([^']+)'/.exec(csp)![1]
+  const html = await response!.text()
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)]
+  expect(inlineScripts.length).toBeGreaterThan(0)
+  for (const [, attributes] of inlineScripts) expect(attributes).toContain(`nonce="${nonce}"`)
+  expect(html).not.toMatch(/\sstyle="/)
+
+  // Hydrated: a client-side navigation works, and nothing was blocked.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Contact' })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(violations).toEqual([])
+
+  const again = await page.request.get('/pricing')
+  expect(again.headers()['content-security-policy']).not.toContain(`'nonce-${nonce}'`)
+})
+
+test('fingerprinted assets are immutable; API answers and data are not stored', async ({
+  page,
+  request,
+}) => {
+  const response = await page.goto('/')
+  const html = await response!.text()
+  const asset = /\/assets\/[\w.-]+\.js/.exec(html)![0]
+  const assetResponse = await request.get(asset)
+  expect(assetResponse.headers()['cache-control']).toBe('public, max-age=31536000, immutable')
+
+  const api = await request.get('/api/portal')
+  expect(api.status()).toBe(401)
+  expect(api.headers()['cache-control']).toBe('no-store')
+  expect(api.headers()['x-content-type-options']).toBe('nosniff')
+  expect(api.headers()['content-security-policy']).toContain("default-src 'none'")
+
+  const data = await request.get('/pricing.data')
+  expect(data.headers()['cache-control']).toBe('no-store')
+  expect(data.headers()['x-frame-options']).toBe('DENY')
+})
+
+test('a signed-in visitor’s pages and data are never stored', async ({ page }) => {
+  const user = await createUser()
+  try {
+    await signIn(page, user.email)
+    for (const path of ['/', '/pricing', '/contact', '/dashboard', '/dashboard/settings/general']) {
+      const document = await page.request.get(path)
+      expect(document.headers()['cache-control'], path).toBe('private, no-store')
+      const data = await page.request.get(`${path === '/' ? '/_root' : path}.data`)
+      expect(data.headers()['cache-control'], `${path}.data`).toMatch(/no-store/)
+    }
+  } finally {
+    await deleteUser(user.id)
+  }
+})
+
+test('forms posted from another site are refused; the same form on our site works', async ({
+  page,
+}) => {
+  const user = await createUser()
+  await signIn(page, user.email)
+  // A page on another origin whose forms post to our actions (CSRF attempts).
+  const attacker = 'http://attacker.test'
+  const fields = `<input name="firstName" value="Eve"><input name="lastName" value="Mallory">
+      <input name="email" value="eve@example.com"><input name="company" value="Evil Corp">
+      <input name="message" value="This message was sent by another site.">`
+  const targets = {
+    Document: '/contact',
+    Data: '/contact.data',
+    SignOut: '/sign-out',
+    Api: '/api/contact',
+  }
+  await page.context().route(`${attacker}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html>${Object.entries(targets)
+        .map(
+          ([label, path]) =>
+            `<form method="post" action="${E2E.siteUrl}${path}">${fields}<button>${label}</button></form>`,
+        )
+        .join('')}`,
+    }),
+  )
+  // Each post from a fresh tab: a refused document post ends on Chromium's error page.
+  async function postFromAttacker(label: keyof typeof targets) {
+    const tab = await page.context().newPage()
+    try {
+      await tab.goto(`${attacker}/`)
+      const [response] = await Promise.all([
+        tab.waitForResponse((r) => r.url() === `${E2E.siteUrl}${targets[label]}`),
+        tab.getByRole('button', { name: label }).click(),
+      ])
+      return { status: response.status(), body: await response.text().catch(() => '') }
+    } finally {
+      await tab.close()
+    }
+  }
+
+  try {
+    // Page actions (document and single-fetch posts): Remix itself aborts a post whose Origin
+    // host is not the Host before any action runs (an empty 500 from
+    // @remix-run/server-runtime that remix-serve gives us no hook to reshape; see
+    // docs/security.md). Our own check behind it is proven per action in
+    // app/routes/cross-site.test.ts.
+    expect((await postFromAttacker('Document')).status).toBe(500)
+    expect((await postFromAttacker('Data')).status).toBe(500)
+    // Resource routes, which Remix does not check: our 403 in the route's shape.
+    const signOut = await postFromAttacker('SignOut')
+    expect(signOut.status).toBe(403)
+    expect(JSON.parse(signOut.body)).toEqual({ error: 'Cross-site requests are not allowed' })
+    const api = await postFromAttacker('Api')
+    expect(api.status).toBe(403)
+    expect(JSON.parse(api.body)).toEqual({
+      success: false,
+      message: 'Cross-site requests are not allowed',
+    })
+    // The forged sign-out changed nothing.
+    await page.goto('/dashboard')
+    await expect(page).toHaveURL(/\/dashboard$/)
+  } finally {
+    await deleteUser(user.id)
+  }
+
+  // The same submission from our own page goes through.
+  await page.goto('/contact')
+  for (const [label, value] of Object.entries({
+    'First name': 'Ada',
+    'Last name': 'Lovelace',
+    Email: 'ada@example.com',
+    Company: 'Analytical Engines',
+    Message: 'A question about the Pro plan, please.',
+  })) {
+    await page.getByRole('textbox', { name: label }).fill(value)
+  }
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expect(
+    page.getByRole('status').getByRole('heading', { name: 'Message sent' }),
+  ).toBeVisible()
+})
+
+test('sign-out is a POST: visiting /sign-out keeps the session', async ({ page }) => {
+  const user = await createUser()
+  try {
+    await signIn(page, user.email)
+    await page.goto('/sign-out')
+    await page.goto('/dashboard')
+    await expect(page).toHaveURL(/\/dashboard$/)
+  } finally {
+    await deleteUser(user.id)
+  }
+})

@@ -1,0 +1,247 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { AUTH_RATE_LIMITS, emailKey } from '../../app/auth/rate-limits.server'
+import { resetEnvForTests } from '../../app/env.server'
+import {
+  MemoryRateLimitStore,
+  PostgresRateLimitStore,
+  getRateLimitStore,
+  setRateLimitStore,
+} from '../../app/lib/rate-limit.server'
+import * as contactPage from '../../app/routes/contact'
+import * as forgotPassword from '../../app/routes/forgot-password'
+import * as resetPassword from '../../app/routes/reset-password'
+import * as settingsAccount from '../../app/routes/dashboard.settings.account'
+import * as settingsNotifications from '../../app/routes/dashboard.settings.notifications'
+import * as signInPage from '../../app/routes/sign-in'
+import * as signUpPage from '../../app/routes/sign-up'
+import { appRequest, callRoute } from './auth-support'
+import { createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/**
+ * Abuse limits of the auth and contact forms (429 in the form's own shape, with
+ * Retry-After), per client address and per email address, on both stores: in-process and
+ * the shared Postgres table reached through the service-role client's RPC. Then the body
+ * caps of the form actions (413).
+ */
+let app: TestApp
+let counter = 0
+const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
+
+beforeAll(async () => {
+  app = await startTestApp()
+  // One proxy in front: the client is the last X-Forwarded-For entry.
+  process.env.TRUSTED_PROXY_COUNT = '1'
+  resetEnvForTests()
+})
+afterAll(async () => {
+  delete process.env.TRUSTED_PROXY_COUNT
+  delete process.env.RATE_LIMIT_STORE
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+  await app.close()
+})
+afterEach(() => vi.restoreAllMocks())
+
+function from(ip: string, request: Request) {
+  request.headers.set('X-Forwarded-For', `203.0.113.250, ${ip}`)
+  return request
+}
+
+const signIn = (ip: string, email: string) =>
+  callRoute(
+    signInPage.action,
+    from(ip, appRequest(app, '/sign-in', { form: { intent: 'password', email, password: 'x' } })),
+  )
+const magicLink = (ip: string, email: string) =>
+  callRoute(
+    signInPage.action,
+    from(ip, appRequest(app, '/sign-in', { form: { intent: 'magic-link', email } })),
+  )
+const signUp = (ip: string, email: string) =>
+  callRoute(
+    signUpPage.action,
+    from(
+      ip,
+      appRequest(app, '/sign-up', { form: { email, password: 'correct-horse-battery-staple' } }),
+    ),
+  )
+const forgot = (ip: string, email: string) =>
+  callRoute(
+    forgotPassword.action,
+    from(ip, appRequest(app, '/forgot-password', { form: { email } })),
+  )
+
+function expectLimited(outcome: { status: number; headers: Headers; data: unknown }) {
+  expect(outcome.status).toBe(429)
+  const retryAfter = Number(outcome.headers.get('Retry-After'))
+  expect(retryAfter).toBeGreaterThan(0)
+  expect(outcome.data).toMatchObject({
+    formError: expect.stringMatching(
+      /^Too many attempts\. Please wait \d+ minutes? and try again\.$/,
+    ),
+  })
+}
+
+describe.each([
+  ['memory', '10.0.1'],
+  ['postgres', '10.0.2'],
+])('rate limits with RATE_LIMIT_STORE=%s', (storeName, net) => {
+  beforeAll(() => {
+    process.env.RATE_LIMIT_STORE = storeName
+    resetEnvForTests()
+    setRateLimitStore(undefined) // back to the configured store
+    expect(getRateLimitStore()).toBeInstanceOf(
+      storeName === 'postgres' ? PostgresRateLimitStore : MemoryRateLimitStore,
+    )
+  })
+
+  it('sign-in: per email address, whichever client tries', async () => {
+    const email = newEmail('target')
+    const { limit } = AUTH_RATE_LIMITS['sign-in'].email
+    for (let i = 0; i < limit; i++) {
+      expect((await signIn(`${net}.${10 + i}`, email)).status).toBe(400)
+    }
+    const limited = await signIn(`${net}.99`, email)
+    expectLimited(limited)
+    expect(limited.data).toMatchObject({ intent: 'password' })
+    // The password is never sent back, even on a 429.
+    expect(JSON.stringify(limited.data)).not.toContain('"x"')
+    // Another address from the same client is not affected.
+    expect((await signIn(`${net}.99`, newEmail('other'))).status).toBe(400)
+  })
+
+  it('sign-in: per client, whichever emails it tries', async () => {
+    const ip = `${net}.200`
+    const { limit } = AUTH_RATE_LIMITS['sign-in'].client
+    for (let i = 0; i < limit; i++) expect((await signIn(ip, newEmail('spray'))).status).toBe(400)
+    expectLimited(await signIn(ip, newEmail('spray')))
+    expect((await signIn(`${net}.201`, newEmail('spray'))).status).toBe(400)
+  })
+
+  it('magic link: per email address', async () => {
+    const email = newEmail('magic')
+    const { limit } = AUTH_RATE_LIMITS['magic-link'].email
+    for (let i = 0; i < limit; i++) {
+      expect((await magicLink(`${net}.${30 + i}`, email)).status).toBe(302)
+    }
+    const limited = await magicLink(`${net}.39`, email)
+    expectLimited(limited)
+    expect(limited.data).toMatchObject({ intent: 'magic-link' })
+  })
+
+  it('password reset: per email address, in the page’s shape', async () => {
+    const email = newEmail('reset')
+    const { limit } = AUTH_RATE_LIMITS['password-reset'].email
+    for (let i = 0; i < limit; i++) {
+      expect((await forgot(`${net}.${40 + i}`, email)).status).toBe(200)
+    }
+    const limited = await forgot(`${net}.49`, email)
+    expectLimited(limited)
+    expect(limited.data).toMatchObject({ sentTo: null })
+  })
+
+  it('sign-up: per client', async () => {
+    const ip = `${net}.50`
+    const { limit } = AUTH_RATE_LIMITS['sign-up'].client
+    for (let i = 0; i < limit; i++) expect((await signUp(ip, newEmail('new'))).status).toBe(302)
+    const limited = await signUp(ip, newEmail('new'))
+    expectLimited(limited)
+    expect(JSON.stringify(limited.data)).not.toContain('correct-horse')
+  })
+
+  it('contact: per client, 429 in the form’s shape', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const ip = `${net}.60`
+    const send = () =>
+      callRoute(
+        contactPage.action,
+        from(
+          ip,
+          appRequest(app, '/contact', {
+            form: {
+              firstName: 'Ada',
+              lastName: 'Lovelace',
+              email: 'ada@example.com',
+              company: 'Analytical Engines',
+              message: 'Hello there, a question about plans.',
+            },
+          }),
+        ),
+      )
+    for (let i = 0; i < 5; i++) expect((await send()).status).toBe(200)
+    const limited = await send()
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+  })
+})
+
+describe('the Postgres store keeps no email address', () => {
+  it('stores hashed email keys only', async () => {
+    const email = newEmail('privacy')
+    process.env.RATE_LIMIT_STORE = 'postgres'
+    resetEnvForTests()
+    setRateLimitStore(undefined)
+    await signIn('10.0.3.1', email)
+    const { rows } = await app.stack.database.query<{ key: string }>(
+      'select key from public.rate_limits',
+    )
+    const keys = rows.map((row) => row.key)
+    expect(keys).toContain(`auth:sign-in:email:${emailKey(email)}`)
+    expect(keys).toContain('auth:sign-in:ip:10.0.3.1')
+    expect(keys.join('\n')).not.toContain('@')
+  })
+})
+
+describe('body caps of the form actions (413)', () => {
+  const big = 'a'.repeat(200 * 1024)
+
+  it.each([
+    ['sign-in', signInPage.action, '/sign-in'],
+    ['sign-up', signUpPage.action, '/sign-up'],
+    ['forgot-password', forgotPassword.action, '/forgot-password'],
+    ['contact', contactPage.action, '/contact'],
+  ])('%s refuses a body over the cap', async (_name, action, path) => {
+    const outcome = await callRoute(
+      action,
+      appRequest(app, path, { form: { email: 'a@example.com', padding: big } }),
+    )
+    expect(outcome.status).toBe(413)
+  })
+
+  it('a declared Content-Length over the cap is refused unread', async () => {
+    const request = new Request(new URL('/sign-in', app.url), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': String(10 * 1024 * 1024),
+      },
+      body: 'email=a%40example.com',
+    })
+    expect((await callRoute(signInPage.action, request)).status).toBe(413)
+    expect(request.bodyUsed).toBe(false)
+  })
+
+  it.each([
+    ['reset-password', resetPassword.action, '/reset-password'],
+    ['account settings', settingsAccount.action, '/dashboard/settings/account'],
+    ['notification settings', settingsNotifications.action, '/dashboard/settings/notifications'],
+  ])('%s (signed in) refuses a body over the cap', async (_name, action, path) => {
+    const user = await createSignedInUser(app)
+    const outcome = await callRoute(
+      action,
+      appRequest(app, path, { cookie: user.cookie, form: { intent: 'x', padding: big } }),
+    )
+    expect(outcome.status).toBe(413)
+  })
+
+  it('the Stripe checkout API answers 413 in its JSON shape', async () => {
+    const user = await createSignedInUser(app)
+    const response = await fetch(`${app.url}/api/checkout_sessions`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `price_id=x&padding=${big}`,
+    })
+    expect(response.status).toBe(413)
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/at most \d+ bytes/) })
+  })
+})

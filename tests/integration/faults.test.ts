@@ -1,0 +1,792 @@
+import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
+import Stripe from 'stripe'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
+import { setNotificationTransportForTests } from '../../app/notifications/mailer.server'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  orderObject,
+  paidEmulatorCheckout,
+  polarEvent,
+  postPolarEvent,
+  subscriptionObject as polarSubscription,
+} from './polar-fixtures'
+import {
+  invoiceObject,
+  postStripeEvent,
+  stripeEvent,
+  subscriptionObject as stripeSubscription,
+} from './stripe-fixtures'
+
+/**
+ * Failure injection: the issue's whole list in one place. Each case is either proven here or
+ * points at the test that already proves it (a comment naming it). Faults are injected in the
+ * database (a trigger that raises inside the ledger transaction) and in the emulators
+ * (`injectFault` / `addFault`: 5xx, 429, or a hang longer than the client's timeout).
+ *
+ * The app's provider clients get short timeouts here (STRIPE_TIMEOUT_MS, POLAR_TIMEOUT_SECONDS)
+ * so "the provider never answers" takes seconds, not the production 20 s × 3 attempts.
+ */
+let app: TestApp
+
+const STRIPE_TIMEOUT_MS = 800
+const POLAR_TIMEOUT_SECONDS = 0.8
+/** Longer than either timeout: the emulator hangs this long before answering. */
+const HANG_MS = 2500
+
+const OK = { status: 200, body: { received: true } }
+const FAILED = { status: 500, body: { error: 'Error processing webhook' } }
+const BAD_SIGNATURE = { status: 400, body: { error: 'Webhook signature verification failed' } }
+const INVALID = { status: 400, body: { error: 'Invalid webhook payload' } }
+const TOO_LARGE = { status: 413, body: { error: 'Payload too large' } }
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+  // The clients are created on first use, after this, with these timeouts.
+  process.env.STRIPE_TIMEOUT_MS = String(STRIPE_TIMEOUT_MS)
+  process.env.POLAR_TIMEOUT_SECONDS = String(POLAR_TIMEOUT_SECONDS)
+  resetEnvForTests()
+  // Only hand-signed events reach the app from Polar; the emulator's own ones wait.
+  app.stack.polar.setWebhookUrl(undefined)
+})
+afterEach(() => {
+  app.stack.stripe.clearFaults()
+  app.stack.polar.clearFaults()
+})
+afterAll(async () => {
+  delete process.env.STRIPE_TIMEOUT_MS
+  delete process.env.POLAR_TIMEOUT_SECONDS
+  await app?.close()
+})
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+type Row = Record<string, unknown>
+
+/** Everything a webhook may write for a user: their subscription row and payments. */
+async function stateOf(userId: string) {
+  const admin = adminClient(app)
+  const [subscription, payments] = await Promise.all([
+    admin.from('user_subscriptions').select('*').eq('user_id', userId).maybeSingle(),
+    admin.from('payment_history').select('*').eq('user_id', userId).order('id'),
+  ])
+  return {
+    subscription: (subscription.data ?? null) as Row | null,
+    payments: (payments.data ?? []) as Row[],
+  }
+}
+async function ledgerCount(eventId: string) {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
+  return count ?? 0
+}
+async function newUser() {
+  return createSignedInUser(app)
+}
+
+/** A trigger that makes every insert/update of `table` raise, dropped by the returned function. */
+async function failWritesTo(table: 'user_subscriptions' | 'payment_history' | 'webhook_events') {
+  const name = `fault_${table}`
+  await app.stack.database.exec(`
+    create function public.${name}() returns trigger language plpgsql as $$
+      begin raise exception 'injected database failure on ${table}'; end $$;
+    create trigger ${name} before insert or update on public.${table}
+      for each row execute function public.${name}();`)
+  return () =>
+    app.stack.database.exec(
+      `drop trigger if exists ${name} on public.${table}; drop function if exists public.${name}();`,
+    )
+}
+
+/** The Polar emulator's subscription of a paid checkout for a new user, applied to their row. */
+async function polarSubscriber() {
+  const user = await newUser()
+  const paid = await paidEmulatorCheckout(app, user.id)
+  expect(
+    await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
+  ).toMatchObject(OK)
+  return { user, ...paid }
+}
+
+/** A Stripe subscription in the emulator (with a customer) whose events reached the app. */
+async function stripeSubscriber() {
+  const user = await newUser()
+  const created = await app.stack.stripe.trigger('customer.subscription.created', {
+    metadata: { user_id: user.id },
+  })
+  await app.stack.stripe.idle()
+  const subscription = created.data.object as { id: string; customer: string }
+  return { user, subscriptionId: subscription.id, customerId: subscription.customer }
+}
+
+const at = (seconds: number) => new Date(Date.UTC(2026, 10, 10) + seconds * 1000).toISOString()
+
+// ---------------------------------------------------------------------------------------
+// 1. The database fails during a webhook: 500, no partial write (neither the ledger nor any
+//    row), and the provider's retry of the same delivery succeeds. One case per write path.
+
+interface WritePath {
+  name: string
+  table: 'user_subscriptions' | 'payment_history'
+  /** Creates the user and whatever must exist before; returns the delivery to fail. */
+  prepare(): Promise<{ userId: string; deliver: () => Promise<{ status: number; body: Row }> }>
+  /** What the successful retry must have written. */
+  expectApplied(state: Awaited<ReturnType<typeof stateOf>>): void
+}
+
+const writePaths: WritePath[] = [
+  {
+    name: 'Stripe subscription (customer.subscription.updated over an existing row)',
+    table: 'user_subscriptions',
+    async prepare() {
+      const user = await newUser()
+      const id = `sub_${randomUUID().slice(0, 12)}`
+      const base = { id, userId: user.id, customer: `cus_${id}` }
+      expect(
+        await postStripeEvent(
+          app.url,
+          stripeEvent('customer.subscription.created', stripeSubscription(base), {
+            created: 1_780_000_000,
+          }),
+        ),
+      ).toEqual(OK)
+      const event = stripeEvent(
+        'customer.subscription.updated',
+        stripeSubscription({ ...base, cancelAtPeriodEnd: true, feedback: 'too_expensive' }),
+        { created: 1_780_000_100 },
+      )
+      return { userId: user.id, deliver: () => postStripeEvent(app.url, event) }
+    },
+    expectApplied: ({ subscription }) =>
+      expect(subscription).toMatchObject({
+        cancel_at_period_end: true,
+        cancellation_feedback: 'too_expensive',
+      }),
+  },
+  {
+    name: 'Stripe payment (invoice.payment_succeeded)',
+    table: 'payment_history',
+    async prepare() {
+      const user = await newUser()
+      const invoice = invoiceObject({ subscription: 'sub_dbfault', userId: user.id, amount: 4321 })
+      const event = stripeEvent('invoice.payment_succeeded', invoice)
+      return { userId: user.id, deliver: () => postStripeEvent(app.url, event) }
+    },
+    expectApplied: ({ payments }) =>
+      expect(payments).toMatchObject([{ provider: 'stripe', amount: 4321, status: 'paid' }]),
+  },
+  {
+    name: 'Polar subscription (subscription.updated over an existing row)',
+    table: 'user_subscriptions',
+    async prepare() {
+      const user = await newUser()
+      const sub = (options: Parameters<typeof polarSubscription>[0]) =>
+        polarSubscription({ id: subscriptionId, customerId, userId: user.id, ...options })
+      const subscriptionId = randomUUID()
+      const customerId = randomUUID()
+      expect(
+        await postPolarEvent(
+          app.url,
+          polarEvent('subscription.created', sub({}), { timestamp: at(0) }),
+        ),
+      ).toMatchObject(OK)
+      const event = polarEvent('subscription.updated', sub({ status: 'past_due' }), {
+        timestamp: at(10),
+      })
+      const id = `msg_${randomUUID()}`
+      return { userId: user.id, deliver: () => postPolarEvent(app.url, event, { id }) }
+    },
+    expectApplied: ({ subscription }) => expect(subscription).toMatchObject({ status: 'past_due' }),
+  },
+  {
+    name: 'Polar order.paid (after the invoice was fetched)',
+    table: 'payment_history',
+    async prepare() {
+      const { user, order } = await polarSubscriber()
+      const event = polarEvent('order.paid', order)
+      const id = `msg_${randomUUID()}`
+      return { userId: user.id, deliver: () => postPolarEvent(app.url, event, { id }) }
+    },
+    expectApplied: ({ payments }) =>
+      expect(payments).toMatchObject([{ provider: 'polar', status: 'succeeded' }]),
+  },
+  {
+    name: 'Polar refund (order.refunded after the payment)',
+    table: 'payment_history',
+    async prepare() {
+      const { user, order } = await polarSubscriber()
+      expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+      const refunded = { ...order, status: 'refunded', refunded_amount: order.net_amount }
+      const event = polarEvent('order.refunded', refunded)
+      const id = `msg_${randomUUID()}`
+      return { userId: user.id, deliver: () => postPolarEvent(app.url, event, { id }) }
+    },
+    expectApplied: ({ payments }) =>
+      expect(payments.map((row) => [row.status, row.amount]).sort()).toEqual([
+        ['refunded', -2900],
+        ['succeeded', 2900],
+      ]),
+  },
+]
+
+describe('the database fails during a webhook', () => {
+  // Earlier, narrower versions: stripe-webhook.test.ts "a database failure answers 500, writes
+  // nothing, and the retry succeeds"; polar-webhook.test.ts "failures"; tests/db
+  // webhook-apply.test.ts "rolls the ledger back when the effect fails".
+  it.each(writePaths)(
+    '$name: 500, neither ledger nor rows written, the retry applies',
+    async (path) => {
+      const { userId, deliver } = await path.prepare()
+      const before = await stateOf(userId)
+      const { count: ledgerBefore } = await adminClient(app)
+        .from('webhook_events')
+        .select('*', { count: 'exact', head: true })
+      const restore = await failWritesTo(path.table)
+      let first
+      try {
+        first = await deliver()
+      } finally {
+        await restore()
+      }
+      expect(first).toMatchObject(FAILED)
+      // No partial write: the row(s) are exactly as before and the ledger has no new entry.
+      expect(await stateOf(userId)).toEqual(before)
+      const { count: ledgerAfter } = await adminClient(app)
+        .from('webhook_events')
+        .select('*', { count: 'exact', head: true })
+      expect(ledgerAfter).toBe(ledgerBefore)
+
+      // The provider retries the same delivery: it applies, once.
+      expect(await deliver()).toMatchObject(OK)
+      const after = await stateOf(userId)
+      path.expectApplied(after)
+      expect(await deliver()).toMatchObject(OK)
+      expect(await stateOf(userId)).toEqual(after)
+    },
+  )
+
+  it('a failing ledger insert answers 500 and changes nothing', async () => {
+    const user = await newUser()
+    const event = stripeEvent(
+      'customer.subscription.created',
+      stripeSubscription({ userId: user.id }),
+    )
+    const restore = await failWritesTo('webhook_events')
+    let first
+    try {
+      first = await postStripeEvent(app.url, event)
+    } finally {
+      await restore()
+    }
+    expect(first).toEqual(FAILED)
+    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
+  })
+})
+
+// ---------------------------------------------------------------------------------------
+// 2. Stripe and Polar answer 5xx, 429 or time out.
+
+type ProviderFault = '5xx' | '429' | 'timeout'
+const PROVIDER_FAULTS: ProviderFault[] = ['5xx', '429', 'timeout']
+
+/** Stripe: the SDK retries 5xx and network errors twice (3 attempts), never a 429. */
+function stripeFault(kind: ProviderFault, method: string, path: string) {
+  if (kind === '5xx') app.stack.stripe.injectFault({ method, path, status: 503, count: 3 })
+  if (kind === '429') app.stack.stripe.injectFault({ method, path, status: 429, count: 3 })
+  if (kind === 'timeout') app.stack.stripe.injectFault({ method, path, delayMs: HANG_MS, count: 3 })
+}
+/** Polar: the SDK does not retry. */
+function polarFault(kind: ProviderFault, method: string, path: string) {
+  if (kind === '5xx') app.stack.polar.addFault({ method, path, status: 502, count: 1 })
+  if (kind === '429') app.stack.polar.addFault({ method, path, status: 429, count: 1 })
+  if (kind === 'timeout') app.stack.polar.addFault({ method, path, delayMs: HANG_MS, count: 1 })
+}
+const STRIPE_MESSAGES: Record<ProviderFault, RegExp> = {
+  '5xx': /^An unknown error occurred \(injected by the emulator\)\.$/,
+  '429': /^Too many requests hit the API too quickly\.$/,
+  timeout: /^Request aborted due to timeout being reached \(\d+ms\)$/,
+}
+
+describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
+  it('checkout: 500 with the provider message, no redirect, nothing written; then it works', async () => {
+    const user = await newUser()
+    stripeFault(kind, 'POST', '/v1/checkout/sessions')
+    const response = await fetch(`${app.url}/api/checkout_sessions`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
+      body: new URLSearchParams({ price_id: LOCAL_PLAN_IDS.pro.stripePriceId }).toString(),
+    })
+    expect(response.status).toBe(500)
+    expect(response.headers.get('location')).toBeNull()
+    const body = (await response.json()) as { error: string }
+    expect(Object.keys(body)).toEqual(['error'])
+    expect(body.error).toMatch(STRIPE_MESSAGES[kind])
+    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
+
+    app.stack.stripe.clearFaults()
+    const retry = await fetch(`${app.url}/api/checkout_sessions`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
+      body: new URLSearchParams({ price_id: LOCAL_PLAN_IDS.pro.stripePriceId }).toString(),
+    })
+    expect(retry.status).toBe(303)
+  })
+
+  it('portal: 500 "Internal server error", the row untouched; then it works', async () => {
+    const { user } = await stripeSubscriber()
+    const before = await stateOf(user.id)
+    stripeFault(kind, 'POST', '/v1/billing_portal/sessions')
+    const portal = () =>
+      fetch(`${app.url}/api/customer_portal`, { method: 'POST', headers: { cookie: user.cookie } })
+    const response = await portal()
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'Internal server error' })
+    expect(await stateOf(user.id)).toEqual(before)
+    app.stack.stripe.clearFaults()
+    expect((await portal()).status).toBe(200)
+  })
+
+  it('subscription fetch (an invoice naming no subscription): 500 to Stripe, nothing recorded, the retry records it', async () => {
+    const { user, customerId } = await stripeSubscriber()
+    const before = await stateOf(user.id)
+    const invoice = invoiceObject({ subscription: null, customer: customerId, amount: 1500 })
+    const event = stripeEvent('invoice.payment_succeeded', invoice)
+    stripeFault(kind, 'GET', '/v1/subscriptions')
+    expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
+    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await stateOf(user.id)).toEqual(before)
+
+    app.stack.stripe.clearFaults()
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    const { payments } = await stateOf(user.id)
+    expect(payments.filter((row) => row.stripe_invoice_id === invoice.id)).toMatchObject([
+      { amount: 1500, user_id: user.id },
+    ])
+    expect(payments).toHaveLength(before.payments.length + 1)
+    expect(await ledgerCount(event.id)).toBe(1)
+  })
+})
+
+describe('Stripe fails while a payment-failed email needs the subscription', () => {
+  it('answers 500 without recording the event, so the retry still sends the email', async () => {
+    const sent: string[] = []
+    const previous = setNotificationTransportForTests({
+      async send(email) {
+        sent.push(email.to)
+      },
+    })
+    try {
+      const { user, customerId } = await stripeSubscriber()
+      const invoice = {
+        ...invoiceObject({ subscription: null, customer: customerId }),
+        customer_email: user.email,
+        status: 'open',
+      }
+      const event = stripeEvent('invoice.payment_failed', invoice)
+      stripeFault('5xx', 'GET', '/v1/subscriptions')
+      expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
+      expect(await ledgerCount(event.id)).toBe(0)
+      expect(sent).toEqual([])
+      app.stack.stripe.clearFaults()
+      expect(await postStripeEvent(app.url, event)).toEqual(OK)
+      expect(sent).toEqual([user.email])
+      expect(await postStripeEvent(app.url, event)).toEqual(OK)
+      expect(sent).toEqual([user.email])
+    } finally {
+      setNotificationTransportForTests(previous)
+    }
+  })
+})
+
+describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
+  it('checkout: 500 with the spec message, no redirect, nothing written; then it works', async () => {
+    const user = await newUser()
+    const checkouts = app.stack.polar.state.checkouts.size
+    polarFault(kind, 'POST', '/v1/checkouts')
+    const checkout = () =>
+      fetch(`${app.url}/api/checkout?products=${LOCAL_PLAN_IDS.pro.polarProductId}`, {
+        redirect: 'manual',
+        headers: { cookie: user.cookie },
+      })
+    const response = await checkout()
+    expect(response.status).toBe(500)
+    expect(response.headers.get('location')).toBeNull()
+    expect(await response.json()).toEqual({
+      error: 'Could not start the checkout. Please try again.',
+    })
+    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
+    if (kind !== 'timeout') expect(app.stack.polar.state.checkouts.size).toBe(checkouts)
+    expect((await checkout()).status).toBe(307)
+  })
+
+  it('portal: 500 "Something went wrong", the row untouched; then it works', async () => {
+    const { user } = await polarSubscriber()
+    const before = await stateOf(user.id)
+    polarFault(kind, 'POST', '/v1/customer-sessions')
+    const portal = () => fetch(`${app.url}/api/portal`, { headers: { cookie: user.cookie } })
+    const response = await portal()
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ error: 'Something went wrong' })
+    expect(await stateOf(user.id)).toEqual(before)
+    expect((await portal()).status).toBe(200)
+  })
+
+  it.each(['POST', 'GET'])(
+    'invoice retrieval (%s /v1/orders/{id}/invoice on order.paid): 500 to Polar, nothing recorded, the retry records it',
+    async (method) => {
+      const { user, order } = await polarSubscriber()
+      const before = await stateOf(user.id)
+      polarFault(kind, method, `/v1/orders/${order.id}/invoice`)
+      const event = polarEvent('order.paid', order)
+      const first = await postPolarEvent(app.url, event)
+      expect(first).toMatchObject(FAILED)
+      expect(await ledgerCount(first.id)).toBe(0)
+      expect(await stateOf(user.id)).toEqual(before)
+      app.stack.polar.clearFaults()
+      expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+      expect((await stateOf(user.id)).payments).toMatchObject([
+        { polar_order_id: order.id, invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },
+      ])
+      expect(await ledgerCount(first.id)).toBe(1)
+    },
+  )
+})
+
+// Also proven elsewhere: a single transient Stripe 500 is retried by the SDK and the checkout
+// works (stripe-checkout.test.ts "survives a single transient Stripe 500"); the success page
+// shows "failed" when Stripe cannot be reached (stripe-checkout.test.ts "/success"); a Polar
+// failure while filling in a late invoice URL (polar-webhook.test.ts "failures"); account
+// deletion refuses and deletes nothing when Stripe cannot cancel (settings-account.test.ts).
+
+// ---------------------------------------------------------------------------------------
+// 3. Concurrent duplicate deliveries.
+//    Already proven for the subscription path of both providers and Polar order.paid:
+//    stripe-webhook.test.ts "concurrent duplicate deliveries apply once", polar-webhook.test.ts
+//    "concurrent duplicate deliveries apply once" and "concurrent first deliveries of
+//    order.paid record one payment". The remaining paths, first deliveries all at once:
+
+describe('concurrent duplicate deliveries', () => {
+  it('a Stripe payment and a Polar refund, each delivered 8 times at once, apply once', async () => {
+    const user = await newUser()
+    const invoice = invoiceObject({ subscription: 'sub_concurrent', userId: user.id, amount: 700 })
+    const stripeDelivery = stripeEvent('invoice.payment_succeeded', invoice)
+    const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 1900 })
+    const refund = polarEvent('order.refunded', {
+      ...order,
+      status: 'refunded',
+      refunded_amount: 1900,
+    })
+    const refundId = `msg_${randomUUID()}`
+    const results = await Promise.all([
+      ...Array.from({ length: 8 }, () => postStripeEvent(app.url, stripeDelivery)),
+      ...Array.from({ length: 8 }, () => postPolarEvent(app.url, refund, { id: refundId })),
+    ])
+    expect(results.map((result) => result.status)).toEqual(Array(16).fill(200))
+    expect(await ledgerCount(stripeDelivery.id)).toBe(1)
+    expect(await ledgerCount(refundId)).toBe(1)
+    const { payments } = await stateOf(user.id)
+    expect(payments.map((row) => [row.provider, row.status, row.amount]).sort()).toEqual([
+      ['polar', 'refunded', -1900],
+      ['stripe', 'paid', 700],
+    ])
+  })
+
+  it('different events for one user at once serialise on the row: the newest wins', async () => {
+    const user = await newUser()
+    const id = `sub_${randomUUID().slice(0, 12)}`
+    const statuses = ['active', 'past_due', 'active', 'unpaid', 'active', 'past_due', 'canceled']
+    const events = statuses.map((status, index) =>
+      stripeEvent(
+        'customer.subscription.updated',
+        stripeSubscription({ id, userId: user.id, customer: `cus_${id}`, status }),
+        { created: 1_780_000_000 + index * 10 },
+      ),
+    )
+    const results = await Promise.all(
+      events.reverse().map((event) => postStripeEvent(app.url, event)),
+    )
+    expect(results.map((result) => result.status)).toEqual(Array(statuses.length).fill(200))
+    expect((await stateOf(user.id)).subscription).toMatchObject({
+      stripe_subscription_id: id,
+      status: 'canceled',
+    })
+  })
+})
+
+// ---------------------------------------------------------------------------------------
+// 4. Out-of-order and same-second events, through the real routes.
+//    Already proven: an older event arriving late is ignored (stripe-webhook.test.ts and
+//    polar-webhook.test.ts "an older event arriving late does not overwrite newer state");
+//    the ledger rules themselves in tests/db/webhook-apply.test.ts.
+
+describe('out-of-order and same-second events', () => {
+  it('Stripe: created(incomplete) arriving after updated(active) of the same second does not undo it', async () => {
+    const user = await newUser()
+    const id = `sub_${randomUUID().slice(0, 12)}`
+    const sub = (status: string) =>
+      stripeSubscription({ id, userId: user.id, customer: `cus_${id}`, status })
+    const second = 1_780_000_500
+    const updated = stripeEvent('customer.subscription.updated', sub('active'), { created: second })
+    const created = stripeEvent('customer.subscription.created', sub('incomplete'), {
+      created: second,
+    })
+    expect(await postStripeEvent(app.url, updated)).toEqual(OK)
+    expect(await postStripeEvent(app.url, created)).toEqual(OK)
+    expect(await ledgerCount(created.id)).toBe(1)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
+    // ...and deleted in that same second does end it (further along the lifecycle).
+    const deleted = stripeEvent('customer.subscription.deleted', sub('canceled'), {
+      created: second,
+    })
+    expect(await postStripeEvent(app.url, deleted)).toEqual(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'canceled' })
+  })
+
+  it("Stripe: a late deleted event of the user's previous subscription leaves the new one live", async () => {
+    const user = await newUser()
+    const sub = (id: string, status: string) =>
+      stripeSubscription({ id, userId: user.id, customer: 'cus_switch', status })
+    const old = `sub_old_${randomUUID().slice(0, 8)}`
+    const current = `sub_new_${randomUUID().slice(0, 8)}`
+    for (const event of [
+      stripeEvent('customer.subscription.created', sub(old, 'active'), { created: 1_780_001_000 }),
+      stripeEvent('customer.subscription.created', sub(current, 'active'), {
+        created: 1_780_001_100,
+      }),
+      // Newer by its timestamp, but about the subscription the user replaced.
+      stripeEvent('customer.subscription.deleted', sub(old, 'canceled'), {
+        created: 1_780_001_200,
+      }),
+    ]) {
+      expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    }
+    expect((await stateOf(user.id)).subscription).toMatchObject({
+      stripe_subscription_id: current,
+      status: 'active',
+    })
+  })
+
+  it('Polar: revoked arriving before an older updated keeps the subscription ended', async () => {
+    const user = await newUser()
+    const subscriptionId = randomUUID()
+    const sub = (options: Parameters<typeof polarSubscription>[0]) =>
+      polarSubscription({ id: subscriptionId, customerId: 'c1', userId: user.id, ...options })
+    const deliveries = [
+      polarEvent('subscription.created', sub({}), { timestamp: at(0) }),
+      polarEvent('subscription.revoked', sub({ status: 'canceled', endedAt: at(90) }), {
+        timestamp: at(90),
+      }),
+      polarEvent('subscription.updated', sub({ cancelAtPeriodEnd: true }), { timestamp: at(60) }),
+      polarEvent('subscription.uncanceled', sub({}), { timestamp: at(70) }),
+    ]
+    for (const event of deliveries) expect(await postPolarEvent(app.url, event)).toMatchObject(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({
+      status: 'canceled',
+      cancel_at_period_end: false,
+    })
+  })
+
+  it('Polar: a full refund arriving before the partial one keeps the full refunded total', async () => {
+    const user = await newUser()
+    const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 2900 })
+    const full = { ...order, status: 'refunded', refunded_amount: 2900 }
+    const partial = { ...order, status: 'partially_refunded', refunded_amount: 1000 }
+    expect(
+      await postPolarEvent(app.url, polarEvent('order.refunded', full, { timestamp: at(200) })),
+    ).toMatchObject(OK)
+    expect(
+      await postPolarEvent(app.url, polarEvent('order.refunded', partial, { timestamp: at(100) })),
+    ).toMatchObject(OK)
+    expect((await stateOf(user.id)).payments).toMatchObject([
+      { polar_order_id: order.id, status: 'refunded', amount: -2900 },
+    ])
+  })
+
+  it('Polar: order.paid before subscription.created still records the payment', async () => {
+    const user = await newUser()
+    const paid = await paidEmulatorCheckout(app, user.id)
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', paid.order))).toMatchObject(OK)
+    expect(
+      await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
+    ).toMatchObject(OK)
+    const state = await stateOf(user.id)
+    expect(state.payments).toMatchObject([{ polar_order_id: paid.order.id, status: 'succeeded' }])
+    expect(state.subscription).toMatchObject({ polar_subscription_id: paid.subscription.id })
+  })
+})
+
+// ---------------------------------------------------------------------------------------
+// 5. A valid signature over invalid JSON: stripe-webhook.test.ts "answers a signed payload
+//    that is not JSON with 400 and writes nothing", polar-webhook.test.ts "answers a signed
+//    body that is not JSON with 400 and writes nothing" (and malformed objects next to them).
+//    Here: signed bodies that are JSON but not an event.
+
+async function ledgerTotal() {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+  return count ?? 0
+}
+
+describe('a valid signature over a body that is not an event', () => {
+  it.each([
+    ['a truncated object', '{"id":"evt_trunc","type":"invoice.payment_succeeded","data":{'],
+    ['JSON null', 'null'],
+    ['a JSON array', '[1,2,3]'],
+    ['a string', '"invoice.payment_succeeded"'],
+    ['an event without created', '{"id":"evt_nc","type":"invoice.payment_succeeded","data":{}}'],
+    ['an event without data', '{"id":"evt_nd","type":"invoice.paid","created":1780000000}'],
+  ])('Stripe: %s answers 400 and writes nothing', async (_label, body) => {
+    const before = await ledgerTotal()
+    expect(await postStripeEvent(app.url, body)).toEqual(INVALID)
+    expect(await ledgerTotal()).toBe(before)
+  })
+
+  // Polar's SDK refuses them as an unknown event type, which the receiver acknowledges
+  // without recording (polar-webhook.test.ts "acknowledges a type the SDK does not know").
+  it.each([
+    ['a JSON array', '[1,2,3]'],
+    ['a string', '"subscription.created"'],
+    ['an object without type', '{"data":{}}'],
+  ])('Polar: %s is acknowledged and writes nothing', async (_label, body) => {
+    const before = await ledgerTotal()
+    const result = await postPolarEvent(app.url, body)
+    expect(result).toMatchObject(OK)
+    expect(await ledgerTotal()).toBe(before)
+  })
+})
+
+// ---------------------------------------------------------------------------------------
+// 6. An oversized body: stripe-webhook.test.ts and polar-webhook.test.ts "refuses an
+//    oversized body with 413" send a Content-Length over the cap. Here the body is streamed
+//    without a length (chunked), so the cap must cut it off while reading.
+
+function postChunked(path: string, chunks: number, chunkSize: number) {
+  const url = new URL(path, app.url)
+  return new Promise<{ status: number; body: Row }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+          'stripe-signature': 't=1,v1=abc',
+          'webhook-id': 'msg_chunked',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,abc',
+        },
+      },
+      (res) => {
+        const parts: Buffer[] = []
+        res.on('data', (part: Buffer) => parts.push(part))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(parts).toString()),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
+    // The server may close the connection once it has refused the body.
+    req.on('error', () => {})
+    const chunk = Buffer.alloc(chunkSize, 'x')
+    let sent = 0
+    const pump = () => {
+      while (sent < chunks) {
+        sent += 1
+        if (!req.write(chunk)) {
+          req.once('drain', pump)
+          return
+        }
+      }
+      req.end()
+    }
+    pump()
+  })
+}
+
+describe('an oversized body without Content-Length', () => {
+  it.each(['/api/webhooks/stripe', '/api/webhooks/polar'])(
+    '%s: 413 once the stream passes 1 MB',
+    async (path) => {
+      expect(await postChunked(path, 20, 64 * 1024)).toEqual(TOO_LARGE)
+    },
+  )
+})
+
+// ---------------------------------------------------------------------------------------
+// 7. A replayed old delivery. A captured delivery replayed more than 300 s later carries its
+//    old signature timestamp: 400, nothing written (stripe-webhook.test.ts "rejects a timestamp
+//    older than 300 seconds", polar-webhook.test.ts "rejects a timestamp older…" for
+//    subscriptions). A replay of an already-applied event id with a fresh, valid signature is
+//    recognised by the ledger: 200, nothing changes. Here for the payment paths.
+
+describe('a replayed old delivery', () => {
+  const old = () => Math.floor(Date.now() / 1000) - 301
+
+  it('Stripe invoice: stale signature 400 and nothing written; re-signed replay 200 and no change', async () => {
+    const user = await newUser()
+    const invoice = invoiceObject({ subscription: 'sub_replay', userId: user.id, amount: 1100 })
+    const event = stripeEvent('invoice.payment_succeeded', invoice)
+    expect(await postStripeEvent(app.url, event, { timestamp: old() })).toEqual(BAD_SIGNATURE)
+    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
+
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    const applied = await stateOf(user.id)
+    expect(applied.payments).toHaveLength(1)
+    // The attacker (or a confused proxy) replays it later, even with other content.
+    const altered = {
+      ...event,
+      data: { object: { ...invoice, amount_paid: 1 } },
+    }
+    expect(await postStripeEvent(app.url, altered, { timestamp: old() })).toEqual(BAD_SIGNATURE)
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    expect(await postStripeEvent(app.url, altered)).toEqual(OK)
+    expect(await stateOf(user.id)).toEqual(applied)
+    expect(await ledgerCount(event.id)).toBe(1)
+  })
+
+  it('Polar refund: stale signature 400 and nothing written; re-signed replay 200 and no change', async () => {
+    const user = await newUser()
+    const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 2900 })
+    const event = polarEvent('order.refunded', { ...order, refunded_amount: 1000 })
+    const id = `msg_${randomUUID()}`
+    expect(await postPolarEvent(app.url, event, { id, timestamp: old() })).toMatchObject(
+      BAD_SIGNATURE,
+    )
+    expect(await ledgerCount(id)).toBe(0)
+    expect(await postPolarEvent(app.url, event, { id })).toMatchObject(OK)
+    const applied = await stateOf(user.id)
+    expect(applied.payments).toMatchObject([{ status: 'refunded', amount: -1000 }])
+    const bigger = polarEvent('order.refunded', { ...order, refunded_amount: 2900 })
+    expect(await postPolarEvent(app.url, bigger, { id })).toMatchObject(OK)
+    expect(await stateOf(user.id)).toEqual(applied)
+    expect(await ledgerCount(id)).toBe(1)
+  })
+})
+
+// A guard that the fixtures sign as the providers do (so the 400s above are about time).
+it('the Stripe fixture signs like stripe.webhooks.generateTestHeaderString', () => {
+  const payload = '{"id":"evt_x"}'
+  const header = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+  })
+  expect(() =>
+    Stripe.webhooks.constructEvent(payload, header, LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET),
+  ).not.toThrow()
+})

@@ -1,0 +1,120 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { SignJWT } from 'jose'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { resetEnvForTests } from '../../app/env.server'
+import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
+import { PROJECT_ROOT } from '../local-stack/database'
+import { appRequest, callRoute } from './auth-support'
+import { createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/**
+ * No loader hands a server secret to the browser: with every secret set to a distinctive
+ * value, the data of every route that has a loader (pages, the root, resource routes),
+ * for a visitor and for a signed-in subscriber, contains none of them.
+ */
+const ROUTES_DIR = path.join(PROJECT_ROOT, 'app/routes')
+const CANARY = `canary${Date.now().toString(36)}`
+
+type Loader = (args: { request: Request; params: object; context: object }) => unknown
+const loaders: { file: string; path: string; loader: Loader }[] = []
+for (const file of readdirSync(ROUTES_DIR).sort()) {
+  if (!/\.tsx?$/.test(file) || /\.test\.tsx?$/.test(file)) continue
+  const module = (await import(/* @vite-ignore */ path.join(ROUTES_DIR, file))) as {
+    loader?: Loader
+  }
+  if (!module.loader) continue
+  const segments = file
+    .replace(/\.tsx?$/, '')
+    .split('.')
+    .filter((segment) => segment !== '_index')
+    .map((segment) => (segment === '$' ? 'no-such-page' : segment.replace(/_$/, '')))
+  loaders.push({ file, path: `/${segments.join('/')}`, loader: module.loader })
+}
+const root = (await import('../../app/root')) as { loader: Loader }
+loaders.push({ file: 'root.tsx', path: '/', loader: root.loader })
+
+let app: TestApp
+let secrets: Record<string, string>
+
+beforeAll(async () => {
+  app = await startTestApp()
+  // A service-role key the emulator accepts (signed with its secret) that is still unique.
+  const serviceRoleKey = await new SignJWT({ role: 'service_role', canary: CANARY })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer('supabase-demo')
+    .sign(new TextEncoder().encode(LOCAL_JWT_SECRET))
+  secrets = {
+    SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey,
+    STRIPE_SECRET_KEY: `sk_test_${CANARY}_stripe_secret`,
+    STRIPE_WEBHOOK_SECRET: `whsec_${CANARY}_stripe_webhook`,
+    POLAR_ACCESS_TOKEN: `polar_oat_${CANARY}_polar_token`,
+    POLAR_WEBHOOK_SECRET: `polar_whs_${CANARY}_polar_webhook`,
+  }
+  Object.assign(process.env, secrets)
+  resetEnvForTests()
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+})
+afterAll(async () => {
+  vi.restoreAllMocks()
+  await app.close()
+})
+
+async function seedSubscriber() {
+  const user = await createSignedInUser(app)
+  await app.stack.database.query(
+    `insert into public.user_subscriptions (user_id, provider, status, plan_name, stripe_customer_id, stripe_subscription_id)
+     values ($1, 'stripe', 'active', 'Pro', 'cus_secret_test', 'sub_secret_test')`,
+    [user.id],
+  )
+  await app.stack.database.query(
+    `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status)
+     values ($1, 'stripe', 'in_secret_test', 2900, 'usd', 'paid')`,
+    [user.id],
+  )
+  return user
+}
+
+describe('loader data holds no server secret', () => {
+  it('finds the loaders (sanity check of the discovery)', () => {
+    expect(loaders.map((entry) => entry.file)).toEqual(
+      expect.arrayContaining([
+        'root.tsx',
+        'dashboard.tsx',
+        'dashboard._index.tsx',
+        'dashboard.settings.billing.tsx',
+        'dashboard.settings.account.tsx',
+        'pricing.tsx',
+        'api.portal.ts',
+      ]),
+    )
+  })
+
+  it.each([
+    ['a visitor', false],
+    ['a signed-in subscriber', true],
+  ])('for %s', async (_name, signedIn) => {
+    const cookie = signedIn ? (await seedSubscriber()).cookie : undefined
+    let checked = 0
+    const statuses: Record<string, number> = {}
+    for (const entry of loaders) {
+      const outcome = await callRoute(entry.loader, appRequest(app, entry.path, { cookie })).catch(
+        (error: unknown) => ({ status: 500, headers: new Headers(), data: String(error) }),
+      )
+      const text = `${JSON.stringify(outcome.data)}\n${[...outcome.headers].join('\n')}`
+      for (const [name, value] of Object.entries(secrets)) {
+        expect(text.includes(value), `${entry.file} exposes ${name}`).toBe(false)
+      }
+      expect(text, entry.file).not.toContain(CANARY)
+      statuses[entry.file] = outcome.status
+      checked++
+    }
+    expect(checked).toBe(loaders.length)
+    // The signed-in pass really read the subscriber's private pages.
+    if (signedIn) {
+      expect(statuses['dashboard.settings.billing.tsx']).toBe(200)
+      expect(statuses['dashboard.settings.account.tsx']).toBe(200)
+    }
+  })
+})

@@ -1,0 +1,768 @@
+/**
+ * The soak test's event stream and its model. A seeded generator writes realistic
+ * subscription lifecycles for Stripe and Polar users; the model computes, from the stream
+ * alone, the rows `user_subscriptions` and `payment_history` must end up with:
+ *
+ * - subscription rows: the events of a user applied in time order (ties in one second by
+ *   lifecycle rank), each writing the columns its type sets — the ledger's rules
+ *   (supabase/migrations/20261122000200_webhook_apply.sql) without the arrival order;
+ * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
+ *   carries the largest refunded total.
+ *
+ * Pure: no I/O. The Polar objects (which must exist in the emulator, since order.paid fetches
+ * the order's invoice) are created by the runner and passed in.
+ */
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+
+// ---------------------------------------------------------------------------------------
+// Seeded randomness
+
+export type Random = ReturnType<typeof createRandom>
+
+/** mulberry32: small, fast, good enough to make a stream reproducible from a seed. */
+export function createRandom(seed: number) {
+  let state = seed >>> 0
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    chance: (p: number) => next() < p,
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)],
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shapes
+
+export type Provider = 'stripe' | 'polar'
+type Fields = Record<string, unknown>
+
+/** One event as generated: its provider id, exact body and what the model needs. */
+export interface StreamEvent {
+  provider: Provider
+  /** Stripe event id, or Polar webhook-id. */
+  id: string
+  type: string
+  user: number
+  /** Event time in ms (Stripe: whole seconds). */
+  time: number
+  body: string
+  effect:
+    | { kind: 'subscription'; subKey: string; fields: Fields }
+    | { kind: 'payment'; key: string; row: Fields }
+    | { kind: 'refund'; key: string; row: Fields; amount: number }
+}
+
+/** What the runner created in the Polar emulator for one user (wire objects). */
+export interface PolarResources {
+  /** Subscriptions in the order the user takes them, each with its paid orders in order. */
+  subscriptions: { subscription: Fields; orders: Fields[] }[]
+}
+
+export interface StreamOptions {
+  seed: number
+  users: { id: string; provider: Provider; polar?: PolarResources }[]
+  /** Unique events to generate (the stream stops adding steps once reached). */
+  events: number
+  /** Share of events delivered a second time (0..1). */
+  duplicateRate: number
+  /** Reordering: each event may be delivered as if up to this much later (event time, ms). */
+  reorderWindowMs: number
+  polarInvoiceBaseUrl: string
+}
+
+export interface Delivery {
+  event: StreamEvent
+  duplicate: boolean
+}
+
+// ---------------------------------------------------------------------------------------
+// Ledger rules, as in the migration
+
+const RANKS: Record<string, number> = {
+  incomplete: 1,
+  trialing: 2,
+  active: 3,
+  past_due: 4,
+  paused: 4,
+  unpaid: 5,
+  incomplete_expired: 6,
+  canceled: 6,
+}
+export const rankOf = (status: unknown) => (typeof status === 'string' ? (RANKS[status] ?? 0) : 0)
+
+const PLANS = {
+  pro: {
+    name: 'Pro',
+    stripePrice: LOCAL_PLAN_IDS.pro.stripePriceId,
+    polarProduct: LOCAL_PLAN_IDS.pro.polarProductId,
+    amount: 2900,
+  },
+  starter: {
+    name: 'Starter',
+    stripePrice: LOCAL_PLAN_IDS.starter.stripePriceId,
+    polarProduct: LOCAL_PLAN_IDS.starter.polarProductId,
+    amount: 900,
+  },
+} as const
+type PlanKey = keyof typeof PLANS
+const otherPlan = (plan: PlanKey): PlanKey => (plan === 'pro' ? 'starter' : 'pro')
+
+export const SUBSCRIPTION_COLUMNS = [
+  'provider',
+  'stripe_customer_id',
+  'stripe_subscription_id',
+  'polar_customer_id',
+  'polar_subscription_id',
+  'polar_product_id',
+  'plan_name',
+  'status',
+  'billing_cycle',
+  'current_period_start',
+  'current_period_end',
+  'cancel_at_period_end',
+  'cancel_at',
+  'canceled_at',
+  'trial_start',
+  'trial_end',
+  'cancellation_reason',
+  'cancellation_feedback',
+  'cancellation_comment',
+  'metadata',
+  'last_event_at',
+  'last_event_rank',
+] as const
+export const PAYMENT_COLUMNS = [
+  'user_id',
+  'provider',
+  'stripe_invoice_id',
+  'stripe_payment_intent_id',
+  'polar_subscription_id',
+  'polar_order_id',
+  'amount',
+  'currency',
+  'status',
+  'description',
+  'invoice_url',
+  'created_at',
+] as const
+export const TIME_COLUMNS = new Set([
+  'current_period_start',
+  'current_period_end',
+  'cancel_at',
+  'canceled_at',
+  'trial_start',
+  'trial_end',
+  'last_event_at',
+  'created_at',
+])
+
+const emptyRow = (): Fields => ({
+  ...Object.fromEntries(SUBSCRIPTION_COLUMNS.map((column) => [column, null])),
+  cancel_at_period_end: false,
+  metadata: {},
+  last_event_rank: 0,
+})
+
+/** apply_subscription_event, on one user's row; returns the new row or null when ignored. */
+function applySubscription(row: Fields | null, event: StreamEvent): Fields | null {
+  if (event.effect.kind !== 'subscription') return row
+  const { fields, subKey } = event.effect
+  const current = row ?? emptyRow()
+  const rank = 'status' in fields ? rankOf(fields.status) : (current.last_event_rank as number)
+  const oldSub = current[subKey]
+  const newLifecycle =
+    subKey in fields &&
+    oldSub !== fields[subKey] &&
+    ['canceled', 'incomplete_expired'].includes(current.status as string)
+  const last = current.last_event_at as number | null
+  if (
+    last !== null &&
+    (event.time < last ||
+      (event.time === last && rank < (current.last_event_rank as number) && !newLifecycle))
+  )
+    return null
+  if (
+    subKey in fields &&
+    oldSub != null &&
+    oldSub !== fields[subKey] &&
+    ['active', 'trialing', 'past_due'].includes(current.status as string) &&
+    ['canceled', 'incomplete_expired', 'unpaid', 'incomplete'].includes(
+      (fields.status as string | undefined) ?? 'canceled',
+    )
+  )
+    return null
+  const next = { ...current, ...fields }
+  next.cancel_at_period_end = next.cancel_at_period_end ?? false
+  next.metadata = next.metadata ?? {}
+  next.last_event_at = event.time
+  next.last_event_rank = rank
+  return next
+}
+
+/** The rows the stream implies: subscription row per user index, payments by key. */
+export function expectedState(events: StreamEvent[]) {
+  const byUser = new Map<number, StreamEvent[]>()
+  const payments = new Map<string, { row: Fields; createdAtChoices: Set<number> }>()
+  for (const event of events) {
+    if (event.effect.kind === 'subscription') {
+      const list = byUser.get(event.user) ?? []
+      list.push(event)
+      byUser.set(event.user, list)
+    } else if (event.effect.kind === 'payment') {
+      if (!payments.has(event.effect.key))
+        payments.set(event.effect.key, {
+          row: event.effect.row,
+          createdAtChoices: new Set([event.effect.row.created_at as number]),
+        })
+    } else {
+      const known = payments.get(event.effect.key)
+      if (!known) {
+        payments.set(event.effect.key, {
+          row: { ...event.effect.row, amount: event.effect.amount },
+          createdAtChoices: new Set([event.time]),
+        })
+      } else {
+        // The refunded total is the largest refund; the row's time is that of whichever
+        // refund event arrived first (the ledger keeps the first insert's created_at).
+        known.row.amount = Math.min(known.row.amount as number, event.effect.amount)
+        known.createdAtChoices.add(event.time)
+      }
+    }
+  }
+  const subscriptions = new Map<number, Fields>()
+  for (const [user, list] of byUser) {
+    const ordered = [...list].sort((a, b) => a.time - b.time || rankKey(a) - rankKey(b))
+    let row: Fields | null = null
+    for (const event of ordered) row = applySubscription(row, event) ?? row
+    if (row) subscriptions.set(user, row)
+  }
+  return { subscriptions, payments }
+}
+const rankKey = (event: StreamEvent) =>
+  event.effect.kind === 'subscription' && 'status' in event.effect.fields
+    ? rankOf(event.effect.fields.status)
+    : 0
+
+// ---------------------------------------------------------------------------------------
+// Generation
+
+const DAY = 86_400
+const T0 = 1_780_000_000 // event time base (seconds), far from "now" on purpose
+
+interface StripeSub {
+  id: string
+  customer: string
+  plan: PlanKey
+  status: string
+  cancelAtPeriodEnd: boolean
+  cancelAt: number | null
+  canceledAt: number | null
+  feedback: string | null
+  periodStart: number
+  periodEnd: number
+}
+
+function stripeSubscriptionObject(sub: StripeSub, userId: string) {
+  const plan = PLANS[sub.plan]
+  return {
+    id: sub.id,
+    object: 'subscription',
+    customer: sub.customer,
+    status: sub.status,
+    cancel_at_period_end: sub.cancelAtPeriodEnd,
+    cancel_at: sub.cancelAt,
+    canceled_at: sub.canceledAt,
+    cancellation_details: {
+      reason: sub.feedback ? 'cancellation_requested' : null,
+      feedback: sub.feedback,
+      comment: null,
+    },
+    trial_start: null,
+    trial_end: null,
+    metadata: { user_id: userId },
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${sub.id}`,
+          object: 'subscription_item',
+          current_period_start: sub.periodStart,
+          current_period_end: sub.periodEnd,
+          price: {
+            id: plan.stripePrice,
+            object: 'price',
+            nickname: null,
+            recurring: { interval: 'month', interval_count: 1 },
+          },
+        },
+      ],
+    },
+  }
+}
+
+/** Columns a Stripe subscription event sets (app/billing/stripe/events.ts). */
+function stripeFields(sub: StripeSub, userId: string, deleted: boolean): Fields {
+  const ms = (seconds: number | null) => (seconds === null ? null : seconds * 1000)
+  return {
+    provider: 'stripe',
+    stripe_customer_id: sub.customer,
+    stripe_subscription_id: sub.id,
+    plan_name: PLANS[sub.plan].name,
+    status: deleted ? 'canceled' : sub.status,
+    billing_cycle: 'month',
+    current_period_start: ms(sub.periodStart),
+    current_period_end: ms(sub.periodEnd),
+    cancel_at_period_end: sub.cancelAtPeriodEnd,
+    cancel_at: ms(sub.cancelAt),
+    canceled_at: ms(sub.canceledAt),
+    trial_start: null,
+    trial_end: null,
+    cancellation_reason: sub.feedback ? 'cancellation_requested' : null,
+    cancellation_feedback: sub.feedback,
+    cancellation_comment: null,
+    metadata: { user_id: userId },
+  }
+}
+
+function stripeEventBody(id: string, type: string, created: number, object: unknown) {
+  return JSON.stringify({
+    id,
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created,
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  })
+}
+
+class StripeUser {
+  private sub: StripeSub | null = null
+  private subCount = 0
+  private invoiceCount = 0
+  private eventCount = 0
+  private pendingRecovery = false
+  done = false
+  t: number
+
+  constructor(
+    private readonly random: Random,
+    private readonly index: number,
+    private readonly userId: string,
+    private readonly tag: string,
+    private readonly out: StreamEvent[],
+  ) {
+    this.t = T0 + random.int(0, DAY)
+  }
+
+  private emit(type: string, sub: StripeSub, time: number) {
+    const id = `evt_${this.tag}u${this.index}e${++this.eventCount}`
+    const deleted = type === 'customer.subscription.deleted'
+    const fields = stripeFields(sub, this.userId, deleted)
+    this.out.push({
+      provider: 'stripe',
+      id,
+      type,
+      user: this.index,
+      time: time * 1000,
+      body: stripeEventBody(id, type, time, stripeSubscriptionObject(sub, this.userId)),
+      effect: { kind: 'subscription', subKey: 'stripe_subscription_id', fields },
+    })
+  }
+
+  private invoice(sub: StripeSub, time: number) {
+    const id = `evt_${this.tag}u${this.index}e${++this.eventCount}`
+    const invoiceId = `in_${this.tag}u${this.index}n${++this.invoiceCount}`
+    const plan = PLANS[sub.plan]
+    const invoice = {
+      id: invoiceId,
+      object: 'invoice',
+      customer: sub.customer,
+      amount_paid: plan.amount,
+      currency: 'usd',
+      status: 'paid',
+      created: time,
+      hosted_invoice_url: `https://invoice.example/${invoiceId}`,
+      customer_email: null,
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: sub.id, metadata: { user_id: this.userId } },
+      },
+      lines: {
+        object: 'list',
+        data: [
+          {
+            pricing: { price_details: { price: plan.stripePrice } },
+            parent: { subscription_item_details: { subscription: sub.id } },
+          },
+        ],
+      },
+    }
+    this.out.push({
+      provider: 'stripe',
+      id,
+      type: 'invoice.payment_succeeded',
+      user: this.index,
+      time: time * 1000,
+      body: stripeEventBody(id, 'invoice.payment_succeeded', time, invoice),
+      effect: {
+        kind: 'payment',
+        key: `stripe:${invoiceId}`,
+        row: {
+          user_id: this.userId,
+          provider: 'stripe',
+          stripe_invoice_id: invoiceId,
+          stripe_payment_intent_id: null,
+          polar_subscription_id: null,
+          polar_order_id: null,
+          amount: plan.amount,
+          currency: 'usd',
+          status: 'paid',
+          description: `${plan.name} subscription payment`,
+          invoice_url: invoice.hosted_invoice_url,
+          created_at: time * 1000,
+        },
+      },
+    })
+  }
+
+  /** A new subscription: created (incomplete) and updated (active) in the same second, paid. */
+  private start() {
+    const plan: PlanKey = this.random.chance(0.5) ? 'pro' : 'starter'
+    const sub: StripeSub = {
+      id: `sub_${this.tag}u${this.index}n${++this.subCount}`,
+      customer: `cus_${this.tag}u${this.index}`,
+      plan,
+      status: 'incomplete',
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
+      canceledAt: null,
+      feedback: null,
+      periodStart: this.t,
+      periodEnd: this.t + 30 * DAY,
+    }
+    this.sub = sub
+    this.emit('customer.subscription.created', sub, this.t)
+    sub.status = 'active'
+    this.emit('customer.subscription.updated', sub, this.t)
+    this.invoice(sub, this.t)
+  }
+
+  step() {
+    if (this.done) return
+    if (!this.sub) return this.start()
+    this.t += this.random.int(60, 40_000)
+    const sub = this.sub
+    if (sub.status === 'canceled') {
+      // A returning customer buys again (a new lifecycle), or leaves for good.
+      if (this.subCount < 3 && this.random.chance(0.6)) return this.start()
+      this.done = true
+      return
+    }
+    if (this.pendingRecovery) {
+      this.pendingRecovery = false
+      sub.status = 'active'
+      this.emit('customer.subscription.updated', sub, this.t)
+      this.invoice(sub, this.t)
+      return
+    }
+    const roll = this.random.next()
+    if (roll < 0.2) {
+      sub.plan = otherPlan(sub.plan)
+      this.emit('customer.subscription.updated', sub, this.t)
+    } else if (roll < 0.35 && !sub.cancelAtPeriodEnd) {
+      Object.assign(sub, {
+        cancelAtPeriodEnd: true,
+        cancelAt: sub.periodEnd,
+        canceledAt: this.t,
+        feedback: this.random.pick(['too_expensive', 'unused', 'missing_features', null]),
+      })
+      this.emit('customer.subscription.updated', sub, this.t)
+    } else if (roll < 0.5 && sub.cancelAtPeriodEnd) {
+      Object.assign(sub, { cancelAtPeriodEnd: false, cancelAt: null, canceledAt: null })
+      sub.feedback = null
+      this.emit('customer.subscription.updated', sub, this.t)
+    } else if (roll < 0.75) {
+      // Renewal: new period and its invoice (in the same second).
+      sub.periodStart = sub.periodEnd
+      sub.periodEnd = sub.periodStart + 30 * DAY
+      this.emit('customer.subscription.updated', sub, this.t)
+      this.invoice(sub, this.t)
+    } else if (roll < 0.85) {
+      sub.status = 'past_due'
+      this.emit('customer.subscription.updated', sub, this.t)
+      this.pendingRecovery = true
+    } else {
+      // Canceled now; sometimes a last update in the same second (lower rank) first.
+      if (this.random.chance(0.4)) this.emit('customer.subscription.updated', sub, this.t)
+      Object.assign(sub, { status: 'canceled', canceledAt: this.t })
+      this.emit('customer.subscription.deleted', sub, this.t)
+    }
+  }
+}
+
+/** Columns a Polar subscription event sets (app/billing/polar/events.ts). */
+export type PolarFieldsMapper = (type: string, subscription: Fields) => Fields | null
+
+class PolarUser {
+  private subIndex = -1
+  private orderIndex = 0
+  private eventCount = 0
+  private sub: Fields | null = null
+  private paidOrders: { order: Fields; refunded: number }[] = []
+  done = false
+  t: number
+
+  constructor(
+    private readonly random: Random,
+    private readonly index: number,
+    private readonly userId: string,
+    private readonly resources: PolarResources,
+    private readonly mapFields: PolarFieldsMapper,
+    private readonly invoiceBaseUrl: string,
+    private readonly tag: string,
+    private readonly out: StreamEvent[],
+  ) {
+    this.t = (T0 + random.int(0, DAY)) * 1000 + random.int(0, 999)
+  }
+
+  private push(type: string, data: Fields, effect: StreamEvent['effect'], time = this.t) {
+    const id = `msg_${this.tag}u${this.index}e${++this.eventCount}`
+    this.out.push({
+      provider: 'polar',
+      id,
+      type,
+      user: this.index,
+      time,
+      body: JSON.stringify({
+        type,
+        timestamp: new Date(time).toISOString(),
+        api_version: '2026-10',
+        data,
+      }),
+      effect,
+    })
+  }
+
+  private emitSub(type: string) {
+    const sub = this.sub as Fields
+    const fields = this.mapFields(type, sub)
+    if (!fields) throw new Error(`unmapped ${type}`)
+    this.push(type, structuredClone(sub), {
+      kind: 'subscription',
+      subKey: 'polar_subscription_id',
+      fields,
+    })
+    this.t += this.random.int(1, 400) // the next event of a flow, some milliseconds later
+  }
+
+  private pay() {
+    const orders = this.resources.subscriptions[this.subIndex].orders
+    const order = orders[this.orderIndex++]
+    if (!order) return
+    const product = order.product as { name?: string } | null
+    this.push('order.paid', order, {
+      kind: 'payment',
+      key: `polar:${order.id}:succeeded`,
+      row: {
+        user_id: this.userId,
+        provider: 'polar',
+        stripe_invoice_id: null,
+        stripe_payment_intent_id: null,
+        polar_subscription_id: order.subscription_id ?? null,
+        polar_order_id: order.id,
+        amount: order.net_amount,
+        currency: String(order.currency).toLowerCase(),
+        status: 'succeeded',
+        description: `${product?.name?.trim() || 'Subscription'} payment`,
+        invoice_url: `${this.invoiceBaseUrl}/invoices/${order.id}`,
+        created_at: Date.parse(String(order.created_at)),
+      },
+    })
+    this.paidOrders.push({ order, refunded: 0 })
+    this.t += this.random.int(1, 400)
+  }
+
+  private refund() {
+    const candidates = this.paidOrders.filter(
+      (entry) => entry.refunded < (entry.order.net_amount as number),
+    )
+    if (candidates.length === 0) return false
+    const entry = this.random.pick(candidates)
+    const net = entry.order.net_amount as number
+    const total = this.random.chance(0.5) ? net : Math.min(net, entry.refunded + 500)
+    entry.refunded = total
+    const order: Fields = {
+      ...entry.order,
+      status: total >= net ? 'refunded' : 'partially_refunded',
+      refunded_amount: total,
+    }
+    const product = order.product as { name?: string } | null
+    this.push('order.refunded', order, {
+      kind: 'refund',
+      key: `polar:${order.id}:refunded`,
+      amount: -total,
+      row: {
+        user_id: this.userId,
+        provider: 'polar',
+        stripe_invoice_id: null,
+        stripe_payment_intent_id: null,
+        polar_subscription_id: order.subscription_id ?? null,
+        polar_order_id: order.id,
+        currency: String(order.currency).toLowerCase(),
+        status: 'refunded',
+        description: `${product?.name?.trim() || 'Subscription'} refund`,
+        invoice_url: null,
+      },
+    })
+    return true
+  }
+
+  private start() {
+    this.subIndex += 1
+    this.orderIndex = 0
+    const base = this.resources.subscriptions[this.subIndex]
+    if (!base) {
+      this.done = true
+      return
+    }
+    this.sub = structuredClone(base.subscription)
+    // Checkout paid: created, active, then the first order.
+    this.emitSub('subscription.created')
+    this.emitSub('subscription.active')
+    this.pay()
+  }
+
+  private setProduct(plan: PlanKey) {
+    const sub = this.sub as Fields
+    sub.product_id = PLANS[plan].polarProduct
+    sub.product = {
+      ...(sub.product as Fields),
+      id: PLANS[plan].polarProduct,
+      name: PLANS[plan].name,
+    }
+  }
+
+  step() {
+    if (this.done) return
+    if (!this.sub) return this.start()
+    this.t += this.random.int(60, 40_000) * 1000
+    const sub = this.sub
+    if (sub.status === 'canceled') {
+      if (this.random.chance(0.6)) return this.start()
+      this.done = true
+      return
+    }
+    const roll = this.random.next()
+    const iso = (ms: number) => new Date(ms).toISOString()
+    if (roll < 0.15) {
+      const plan: PlanKey = sub.product_id === PLANS.pro.polarProduct ? 'starter' : 'pro'
+      this.setProduct(plan)
+      this.emitSub('subscription.updated')
+    } else if (roll < 0.3 && !sub.cancel_at_period_end) {
+      Object.assign(sub, {
+        cancel_at_period_end: true,
+        canceled_at: iso(this.t),
+        ends_at: sub.current_period_end,
+      })
+      this.emitSub('subscription.updated')
+      this.emitSub('subscription.canceled')
+    } else if (roll < 0.45 && sub.cancel_at_period_end) {
+      Object.assign(sub, { cancel_at_period_end: false, canceled_at: null, ends_at: null })
+      this.emitSub('subscription.updated')
+      this.emitSub('subscription.uncanceled')
+    } else if (roll < 0.7) {
+      const start = Date.parse(String(sub.current_period_end))
+      Object.assign(sub, {
+        current_period_start: iso(start),
+        current_period_end: iso(start + 30 * DAY * 1000),
+      })
+      this.emitSub('subscription.updated')
+      this.pay()
+    } else if (roll < 0.88) {
+      if (!this.refund()) this.emitSub('subscription.updated')
+    } else {
+      Object.assign(sub, {
+        status: 'canceled',
+        cancel_at_period_end: false,
+        canceled_at: iso(this.t),
+        ends_at: iso(this.t),
+        ended_at: iso(this.t),
+      })
+      this.emitSub('subscription.updated')
+      this.emitSub('subscription.canceled')
+      this.emitSub('subscription.revoked')
+    }
+  }
+}
+
+/** Generates the unique events (time-ordered per user), then the delivery order. */
+export function generateStream(options: StreamOptions, mapPolarFields: PolarFieldsMapper) {
+  const random = createRandom(options.seed)
+  const tag = `s${options.seed}`
+  const events: StreamEvent[] = []
+  const actors = options.users.map((user, index) =>
+    user.provider === 'stripe'
+      ? new StripeUser(random, index, user.id, tag, events)
+      : new PolarUser(
+          random,
+          index,
+          user.id,
+          user.polar as PolarResources,
+          mapPolarFields,
+          options.polarInvoiceBaseUrl,
+          tag,
+          events,
+        ),
+  )
+  while (events.length < options.events && actors.some((actor) => !actor.done)) {
+    for (const actor of actors) {
+      actor.step()
+      if (events.length >= options.events) break
+    }
+  }
+
+  // Delivery order: by time, each event possibly delayed within the window (bounded
+  // reordering); events of one second stay adjacent only by chance.
+  const keyed = events.map((event) => ({
+    event,
+    key: event.time + random.next() * options.reorderWindowMs,
+  }))
+  keyed.sort((a, b) => a.key - b.key)
+  const deliveries: Delivery[] = keyed.map(({ event }) => ({ event, duplicate: false }))
+  // Duplicates: some right next to the first delivery (they race), some later.
+  const duplicates = Math.round(events.length * options.duplicateRate)
+  for (let n = 0; n < duplicates; n++) {
+    const from = random.int(0, deliveries.length - 1)
+    const at = random.chance(0.4)
+      ? from + 1
+      : Math.min(deliveries.length, from + random.int(1, 300))
+    deliveries.splice(at, 0, { event: deliveries[from].event, duplicate: true })
+  }
+
+  // Reordered: deliveries that reach the app after a newer event of the same user.
+  const newest = new Map<number, number>()
+  let reordered = 0
+  for (const { event, duplicate } of deliveries) {
+    const seen = newest.get(event.user) ?? -Infinity
+    if (!duplicate && event.time < seen) reordered += 1
+    newest.set(event.user, Math.max(seen, event.time))
+  }
+  let sameSecond = 0
+  const seconds = new Map<string, number>()
+  for (const event of events) {
+    const key = `${event.user}:${Math.floor(event.time / 1000)}`
+    seconds.set(key, (seconds.get(key) ?? 0) + 1)
+  }
+  for (const count of seconds.values()) if (count > 1) sameSecond += count
+  return { events, deliveries, reordered, sameSecond, duplicates }
+}
