@@ -1,24 +1,16 @@
 import { z } from 'zod'
-import { PASSWORD_MIN_LENGTH } from '~/auth/schemas'
+import { emailField, newPasswordField } from '~/auth/schemas'
 
 /** Form schemas of the Account settings page, shared by the browser (conform) and the action. */
 
 export const ChangeEmailSchema = z.object({
-  email: z
-    .string({ error: 'Enter your new email address' })
-    .trim()
-    .toLowerCase()
-    .max(254, 'That email address is too long')
-    .pipe(z.email({ error: 'Enter a valid email address, like name@example.com' })),
+  email: emailField('Enter your new email address'),
 })
 
 export const ChangePasswordSchema = z
   .object({
     currentPassword: z.string({ error: 'Enter your current password' }).max(72),
-    password: z
-      .string({ error: 'Choose a new password' })
-      .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(72, 'Use at most 72 characters'),
+    password: newPasswordField('Choose a new password'),
     confirmPassword: z.string({ error: 'Repeat the new password' }),
   })
   .refine((value) => value.password === value.confirmPassword, {

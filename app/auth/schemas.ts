@@ -2,18 +2,29 @@ import { z } from 'zod'
 
 /** Form schemas of the auth pages, shared by the browser (conform) and the actions. */
 
-const email = z
-  .string({ error: 'Enter your email address' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'That email address is too long')
-  .pipe(z.email({ error: 'Enter a valid email address, like name@example.com' }))
+/** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
+export function emailField(requiredMessage = 'Enter your email address') {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .toLowerCase()
+    .max(254, 'That email address is too long')
+    .pipe(z.email({ error: 'Enter a valid email address, like name@example.com' }))
+}
+
+const email = emailField()
 
 export const PASSWORD_MIN_LENGTH = 8
-const newPassword = z
-  .string({ error: 'Choose a password' })
-  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(72, 'Use at most 72 characters')
+
+/** A new password: the one rule for sign-up, password reset and password change. */
+export function newPasswordField(requiredMessage = 'Choose a password') {
+  return z
+    .string({ error: requiredMessage })
+    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(72, 'Use at most 72 characters')
+}
+
+const newPassword = newPasswordField()
 
 const redirectTo = z.string().max(512).optional()
 
