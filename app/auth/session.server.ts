@@ -43,15 +43,31 @@ export function createSupabaseServerClient(request: Request) {
   return { supabase, headers }
 }
 
-/**
- * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
- * the auth server unless the token must be refreshed) and returns the user or null.
- */
-export async function getOptionalUser(request: Request): Promise<{
+type SessionResult = {
   user: SessionUser | null
   supabase: SupabaseClient
   headers: Headers
-}> {
+}
+
+// One session read per request: the root, layout and page loaders of a navigation all ask,
+// and share the result (one client, one verification, at most one token refresh).
+const sessions = new WeakMap<Request, Promise<SessionResult>>()
+
+/**
+ * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
+ * the auth server unless the token must be refreshed) and returns the user or null. Every
+ * loader of one request gets the same result, client and cookie headers.
+ */
+export function getOptionalUser(request: Request): Promise<SessionResult> {
+  let session = sessions.get(request)
+  if (!session) {
+    session = readSession(request)
+    sessions.set(request, session)
+  }
+  return session
+}
+
+async function readSession(request: Request): Promise<SessionResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { data, error } = await supabase.auth.getClaims()
   const claims = data?.claims

@@ -1,4 +1,5 @@
 import { logger } from '~/lib/logger.server'
+import { recentEvents } from './recent-events.server'
 
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
 export class InvalidPayloadError extends Error {}
@@ -22,15 +23,22 @@ export function webhookJson(body: unknown, status: number) {
 /**
  * Applies a verified event and turns the outcome into the webhook's answer, the same for
  * every provider: 200 once handled, 400 for an unusable payload (nothing written), 500
- * when processing failed so the provider retries.
+ * when processing failed so the provider retries. An event this process has already
+ * handled is answered 200 without applying it again (see recent-events.server.ts).
  */
 export async function answerWebhook(
   provider: string,
   event: { id: string; type: string },
   apply: () => Promise<string>,
 ): Promise<Response> {
+  const key = `${provider}:${event.id}`
+  if (recentEvents.has(key)) {
+    logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome: 'duplicate' })
+    return webhookJson({ received: true }, 200)
+  }
   try {
     const outcome = await apply()
+    recentEvents.add(key)
     logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome })
     return webhookJson({ received: true }, 200)
   } catch (error) {

@@ -1,13 +1,25 @@
+// Intl formatters are costly to build (a page of payments formats dozens of values), so one
+// is kept per locale and currency.
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+
+function moneyFormat(locale: string, currency: string) {
+  const key = `${locale}|${currency}`
+  let format = moneyFormats.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency })
+    moneyFormats.set(key, format)
+  }
+  return format
+}
+
 /**
  * Formats an amount in minor units, e.g. 2900 usd -> "$29.00", 500 jpy -> "¥500" (the
  * currency's own number of decimals, as Stripe and Polar count them); negative amounts keep
  * their sign.
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
-  const format = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  })
+  const format = moneyFormat(locale, currency.toUpperCase())
   const decimals = format.resolvedOptions().maximumFractionDigits ?? 2
   return format.format(amountMinor / 10 ** decimals)
 }
@@ -17,5 +29,10 @@ export function formatDate(value: string | null | undefined, locale = 'en-US') {
   if (!value) return '—'
   const date = new Date(value)
   if (Number.isNaN(date.getTime())) return '—'
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
+  let format = dateFormats.get(locale)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' })
+    dateFormats.set(locale, format)
+  }
+  return format.format(date)
 }

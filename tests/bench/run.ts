@@ -76,7 +76,14 @@ process.on('SIGINT', () => void shutdown().then(() => process.exit(130)))
 function startStack(): Promise<{ env: Record<string, string>; database: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'tests/bench/stack-process.ts')],
+    [
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', '--cpu-prof-dir', path.join(process.env.BENCH_CPU_PROF, 'stack')]
+        : []),
+      '--import',
+      'tsx',
+      path.join(PROJECT_ROOT, 'tests/bench/stack-process.ts'),
+    ],
     {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -116,6 +123,11 @@ async function startApp(stackEnv: Record<string, string>) {
   const app = spawn(
     process.execPath,
     [
+      // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the app server (<dir>) and the local stack
+      // (<dir>/stack), written when they stop.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
+        : []),
       '--import',
       path.join(PROJECT_ROOT, 'tests/bench/production-react.mjs'),
       path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
@@ -350,6 +362,15 @@ try {
       baseline: 'healthz@50 (baseline)',
     },
     {
+      // The same at 10 connections: the latency of the write path when it is not queueing.
+      name: 'stripe webhook, unique writes @10',
+      method: 'POST',
+      path: '/api/webhooks/stripe',
+      connections: 10,
+      next: stripeWrite,
+      baseline: 'healthz@10 (baseline)',
+    },
+    {
       name: 'stripe webhook, duplicates',
       method: 'POST',
       path: '/api/webhooks/stripe',
@@ -390,9 +411,13 @@ try {
     },
   ]
 
+  // BENCH_ONLY=<regexp>: only the paths whose name matches, e.g. to profile one path
+  // (include `baseline` in the pattern to get the ratios).
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
+  const selected = scenarios.filter((scenario) => !only || only.test(scenario.name))
   const figures = new Map<string, RunFigures>()
   let authBefore: Record<string, number> | undefined
-  for (const scenario of scenarios) {
+  for (const scenario of selected) {
     const signedIn = Boolean(scenario.headers?.cookie)
     // Warm up at the same concurrency (JIT, connection pools); not reported.
     await runScenario(ORIGIN, scenario, { durationSeconds: WARMUP_SECONDS, maxRequests: 5_000 })
@@ -534,7 +559,7 @@ if (rows.length > 0) {
     check(
       'stripe webhook p99 < 100 ms at 50 connections',
       writes.p99 < 100 && duplicates.p99 < 100,
-      `writes p99 ${writes.p99} ms, duplicates p99 ${duplicates.p99} ms${where}`,
+      `writes p99 ${writes.p99} ms, duplicates p99 ${duplicates.p99} ms; for scale, the baseline's own p99 at 50 connections: ${baseline50.p99} ms, and writes at 10 connections: ${row('stripe webhook, unique writes @10')?.p99 ?? '-'} ms${where}`,
       onPostgres,
     )
     check(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recentEvents } from '~/billing/recent-events.server'
 import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 
@@ -165,6 +166,43 @@ describe('events', () => {
       body: { received: true },
     })
     expect((await subscriptionRow())?.cancel_at_period_end).toBe(true)
+    // Another instance (or this one after a restart) has not seen it: the ledger decides.
+    recentEvents.clear()
+    expect(await postStripeEvent(app.url, replay)).toEqual({
+      status: 200,
+      body: { received: true },
+    })
+    expect((await subscriptionRow())?.cancel_at_period_end).toBe(true)
+    expect(await ledgerCount(event.id)).toBe(1)
+  })
+
+  it('a repeat of an event this instance handled is answered without the database', async () => {
+    const event = stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a' }),
+      { created: 1_780_000_150 },
+    )
+    expect((await postStripeEvent(app.url, event)).status).toBe(200)
+    // From now on the ledger cannot be written: a new event fails, the repeat still answers.
+    await app.stack.database.exec(`
+      create function public.fail_ledger() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
+      create trigger fail_ledger before insert on public.webhook_events for each row execute function public.fail_ledger();`)
+    try {
+      expect(await postStripeEvent(app.url, event)).toEqual({
+        status: 200,
+        body: { received: true },
+      })
+      const other = stripeEvent(
+        'customer.subscription.updated',
+        subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a' }),
+        { created: 1_780_000_160 },
+      )
+      expect((await postStripeEvent(app.url, other)).status).toBe(500)
+    } finally {
+      await app.stack.database.exec(
+        `drop trigger fail_ledger on public.webhook_events; drop function public.fail_ledger();`,
+      )
+    }
   })
 
   it('concurrent duplicate deliveries apply once', async () => {

@@ -14,11 +14,22 @@ export interface Queryable {
   exec(sql: string): Promise<void>
 }
 
+/** How a transaction starts (see Database.transaction). */
+export interface TransactionOptions {
+  /** `begin read only`: any write in it fails. */
+  readOnly?: boolean
+  /**
+   * Transaction-local settings (`set_config(name, value, true)`), applied before fn runs;
+   * on a PostgreSQL server in the same round trip as `begin`.
+   */
+  settings?: Record<string, string>
+}
+
 /** A real Postgres for the local stack: embedded PGlite, or a PostgreSQL server. */
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres'
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>
   close(): Promise<void>
 }
 
@@ -38,9 +49,17 @@ class PgliteDatabase implements Database {
   async exec(sql: string) {
     await this.pglite.exec(sql)
   }
-  transaction<T>(fn: (tx: Queryable) => Promise<T>) {
-    return this.pglite.transaction(async (tx) =>
-      fn({
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}) {
+    return this.pglite.transaction(async (tx) => {
+      if (options.readOnly) await tx.query('set transaction read only')
+      const settings = Object.entries(options.settings ?? {})
+      if (settings.length) {
+        const calls = settings.map(
+          (_, index) => `set_config($${2 * index + 1}, $${2 * index + 2}, true)`,
+        )
+        await tx.query(`select ${calls.join(', ')}`, settings.flat())
+      }
+      return fn({
         async query<Row>(sql: string, params: unknown[] = []) {
           const result = await tx.query<Row>(sql, params)
           return { rows: result.rows, affectedRows: result.affectedRows ?? 0 }
@@ -48,8 +67,8 @@ class PgliteDatabase implements Database {
         async exec(sql: string) {
           await tx.exec(sql)
         },
-      }),
-    )
+      })
+    })
   }
   async close() {
     if (!this.pglite.closed) await this.pglite.close()
@@ -70,10 +89,18 @@ class ServerDatabase implements Database {
   async exec(sql: string) {
     await this.pool.query(sql)
   }
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}) {
     const client = await this.pool.connect()
     try {
-      await client.query('begin')
+      // One round trip: begin and the settings as one simple-protocol query (escaped literals).
+      const settings = Object.entries(options.settings ?? {}).map(
+        ([name, value]) =>
+          `set_config(${client.escapeLiteral(name)}, ${client.escapeLiteral(value)}, true)`,
+      )
+      await client.query(
+        `begin${options.readOnly ? ' read only' : ''}` +
+          (settings.length ? `; select ${settings.join(', ')}` : ''),
+      )
       const value = await fn({
         async query<Row>(sql: string, params: unknown[] = []) {
           const result = await client.query(sql, params)

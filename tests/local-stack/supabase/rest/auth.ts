@@ -1,4 +1,4 @@
-import { verifyToken } from '../keys'
+import { verifyToken, type VerifiedClaims } from '../keys'
 import { restError } from './errors'
 
 /** The database role and JWT claims a request runs with. */
@@ -28,6 +28,25 @@ function bearerToken(headers: Headers): string | null {
 }
 
 /**
+ * Verified tokens and their claims, so that a token presented again (the service-role key on
+ * every webhook, a user's access token on every page load) is not verified again; an entry
+ * is used only until the token's `exp`. The emulator's keys never change, so a signature
+ * that verified once stays valid. Bounded: the oldest entries go first.
+ */
+const verified = new Map<string, VerifiedClaims>()
+const VERIFIED_MAX = 5_000
+
+async function verifyCached(token: string): Promise<VerifiedClaims> {
+  const cached = verified.get(token)
+  if (cached && (cached.exp === undefined || cached.exp > Date.now() / 1000)) return cached
+  verified.delete(token)
+  const claims = await verifyToken(token)
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string)
+  verified.set(token, claims)
+  return claims
+}
+
+/**
  * Verifies the request's JWT (Authorization: Bearer, else apikey) like PostgREST: no token
  * means anon; a bad or expired token is a 401; only the three Supabase API roles are allowed.
  */
@@ -38,7 +57,7 @@ export async function authenticate(headers: Headers): Promise<RequestAuth> {
   if (parts !== 3) throw jwtError('PGRST301', `Expected 3 parts in JWT; got ${parts}`)
   let claims: Record<string, unknown>
   try {
-    claims = await verifyToken(token)
+    claims = await verifyCached(token)
   } catch (error) {
     const code = (error as { code?: unknown }).code
     if (code === 'ERR_JWT_EXPIRED') throw jwtError('PGRST303', 'JWT expired')

@@ -1,11 +1,11 @@
-import type { Database, Queryable } from '../../database'
+import type { Database } from '../../database'
 import { authenticate, type RequestAuth } from './auth'
 import { restError, toRestError } from './errors'
 import { isIdentifier } from './grammar'
 import { applyRangeHeader, checkProfile, parseAccept, parsePrefer, parseQuery } from './request'
 import { errorResponse, toResponse, type Outcome } from './response'
 import { callFunction } from './rpc'
-import { findTable } from './schema'
+import { SchemaCache } from './schema'
 import { deleteRows, insertRows, readRows, updateRows } from './table'
 
 type Route = { kind: 'table' | 'rpc'; name: string; path: string }
@@ -40,33 +40,31 @@ function cookies(header: string | null) {
   return Object.fromEntries(entries)
 }
 
-/** PostgREST's pre-request: SET LOCAL role, claims and request.* so RLS and auth.uid() work. */
-async function applyRequestContext(
-  tx: Queryable,
-  auth: RequestAuth,
-  request: Request,
-  path: string,
-) {
+/**
+ * PostgREST's per-request context, set (transaction-local) before the query runs: the role,
+ * the claims and request.* so that grants, RLS and auth.uid() work.
+ */
+function requestContext(auth: RequestAuth, request: Request, path: string) {
   const headers = Object.fromEntries(
     [...request.headers].map(([key, value]) => [key.toLowerCase(), value]),
   )
-  await tx.query(
-    `select set_config('search_path', 'public, extensions', true),
-       set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-       set_config('request.method', $3, true), set_config('request.path', $4, true),
-       set_config('request.headers', $5, true), set_config('request.cookies', $6, true)`,
-    [
-      auth.role,
-      JSON.stringify(auth.claims),
-      request.method.toUpperCase(),
-      path,
-      JSON.stringify(headers),
-      JSON.stringify(cookies(request.headers.get('cookie'))),
-    ],
-  )
+  return {
+    search_path: 'public, extensions',
+    role: auth.role,
+    'request.jwt.claims': JSON.stringify(auth.claims),
+    'request.method': request.method.toUpperCase(),
+    'request.path': path,
+    'request.headers': JSON.stringify(headers),
+    'request.cookies': JSON.stringify(cookies(request.headers.get('cookie'))),
+  }
 }
 
-async function serve(database: Database, request: Request, auth: RequestAuth): Promise<Response> {
+async function serve(
+  database: Database,
+  schema: SchemaCache,
+  request: Request,
+  auth: RequestAuth,
+): Promise<Response> {
   const url = new URL(request.url)
   const method = request.method.toUpperCase()
   const target = route(url.pathname)
@@ -93,9 +91,8 @@ async function serve(database: Database, request: Request, auth: RequestAuth): P
       `Could not find the table 'public.${target.name}' in the schema cache`,
     )
   }
+  const context = { readOnly, settings: requestContext(auth, request, target.path) }
   const outcome = await database.transaction(async (tx): Promise<Outcome> => {
-    if (readOnly) await tx.query('set transaction read only')
-    await applyRequestContext(tx, auth, request, target.path)
     if (target.kind === 'rpc') {
       if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
       return callFunction({
@@ -107,9 +104,10 @@ async function serve(database: Database, request: Request, auth: RequestAuth): P
         payload,
         accept,
         prefer,
+        schema,
       })
     }
-    const table = await findTable(tx, target.name)
+    const table = await schema.table(tx, target.name)
     const plan = parseQuery(url.searchParams)
     const tableRequest = { tx, table, plan, accept, prefer }
     if (readOnly) {
@@ -119,7 +117,7 @@ async function serve(database: Database, request: Request, auth: RequestAuth): P
     if (method === 'POST') return insertRows(tableRequest, payload)
     if (method === 'PATCH') return updateRows(tableRequest, payload)
     return deleteRows(tableRequest)
-  })
+  }, context)
   return toResponse(method, accept, outcome)
 }
 
@@ -140,12 +138,13 @@ function callFunctionNotFound(name: string): never {
 export function createRestHandler(options: {
   database: Database
 }): (request: Request) => Promise<Response> {
+  const schema = new SchemaCache()
   return async (request) => {
     let authenticated = false
     try {
       const auth = await authenticate(request.headers)
       authenticated = auth.authenticated
-      return await serve(options.database, request, auth)
+      return await serve(options.database, schema, request, auth)
     } catch (error) {
       return errorResponse(request.method.toUpperCase(), toRestError(error, authenticated))
     }

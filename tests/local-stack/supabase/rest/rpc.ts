@@ -3,7 +3,7 @@ import { restError } from './errors'
 import { isIdentifier } from './grammar'
 import { applyRangeHeader, parseQuery, type Accept, type Preferences } from './request'
 import { readOutcome, type BodyRow, type Outcome } from './response'
-import { findFunction } from './schema'
+import { findFunction, type SchemaCache } from './schema'
 import { Params, quote, renderPaging, renderSelect, renderWhere, wrapBody } from './sql'
 
 /** An RPC call: POST with a JSON object of named arguments, or GET/HEAD with query arguments. */
@@ -17,6 +17,8 @@ export interface RpcRequest {
   payload: unknown
   accept: Accept
   prefer: Preferences
+  /** The handler's schema cache (absent: look the function up in the catalog). */
+  schema?: SchemaCache
 }
 
 const RESERVED = new Set([
@@ -55,7 +57,7 @@ export async function callFunction(request: RpcRequest): Promise<Outcome> {
   const { tx, name, accept, prefer } = request
   const { args, strict } = argumentsOf(request)
   const keys = Object.keys(args).filter(isIdentifier)
-  const { fn, wholeBody, argNames } = await findFunction(tx, name, keys, strict)
+  const { fn, wholeBody, argNames } = await findFunction(tx, name, keys, strict, request.schema)
   const plan = parseQuery(request.url.searchParams, new Set(argNames))
   if (request.method !== 'POST') applyRangeHeader(plan, request.headers.get('range'))
   const params = new Params()

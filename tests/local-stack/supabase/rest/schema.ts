@@ -21,6 +21,40 @@ export interface FunctionInfo {
   returnsRows: boolean
 }
 
+/**
+ * PostgREST's schema cache, for one handler: what the catalog says of a table or a
+ * function's overloads is looked up on first use and kept, which saves a catalog query per
+ * request. A name it has not seen is looked up again, so objects created later (tests
+ * create tables and functions on a running stack) are found; changing the columns of a
+ * table or the parameters of a function it has already served needs `reload()`, as
+ * PostgREST needs `NOTIFY pgrst, 'reload schema'`.
+ */
+export class SchemaCache {
+  private tables = new Map<string, TableInfo>()
+  private functions = new Map<string, FunctionInfo[]>()
+
+  async table(db: Queryable, name: string): Promise<TableInfo> {
+    const cached = this.tables.get(name)
+    if (cached) return cached
+    const table = await findTable(db, name)
+    this.tables.set(name, table)
+    return table
+  }
+
+  async overloads(db: Queryable, name: string): Promise<FunctionInfo[]> {
+    const cached = this.functions.get(name)
+    if (cached) return cached
+    const overloads = await functionOverloads(db, name)
+    if (overloads.length) this.functions.set(name, overloads)
+    return overloads
+  }
+
+  reload() {
+    this.tables.clear()
+    this.functions.clear()
+  }
+}
+
 /** Looks the table up in pg_catalog; unknown → PostgREST's 404 PGRST205. */
 export async function findTable(db: Queryable, name: string): Promise<TableInfo> {
   const { rows } = await db.query<{ columns: string[]; primary_key: string[] }>(
@@ -91,8 +125,14 @@ async function functionOverloads(db: Queryable, name: string): Promise<FunctionI
  * a single unnamed json/jsonb parameter taking the whole body); else 404 PGRST202. For POST
  * every key must be a parameter; for GET, keys that are not parameters are filters.
  */
-export async function findFunction(db: Queryable, name: string, keys: string[], strict: boolean) {
-  const overloads = await functionOverloads(db, name)
+export async function findFunction(
+  db: Queryable,
+  name: string,
+  keys: string[],
+  strict: boolean,
+  schema?: SchemaCache,
+) {
+  const overloads = schema ? await schema.overloads(db, name) : await functionOverloads(db, name)
   const candidates = overloads.flatMap((fn) => {
     const names = fn.inputs.map((input) => input.name)
     const argNames = keys.filter((key) => names.includes(key))

@@ -1,0 +1,50 @@
+/**
+ * Events this process has finished handling, so that a repeated delivery (a provider retry
+ * after a timeout, a resend, a replay after an outage) is answered 200 at once instead of
+ * costing a database round trip to find it in the ledger. Only a completed event is
+ * remembered — its ledger row is committed, so the ledger would say "duplicate" too — and
+ * a delivery that arrives while the first is still being applied goes to the ledger, which
+ * decides. The ledger stays the source of truth: this is a per-process shortcut, bounded in
+ * size and age, and it starts empty (restart the app after restoring the database to an
+ * earlier point, so no instance remembers events the restored ledger has not seen).
+ */
+export class RecentEvents {
+  private readonly seen = new Map<string, number>()
+
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly maxAgeMs = 60 * 60 * 1000,
+    private readonly now = () => Date.now(),
+  ) {}
+
+  has(key: string) {
+    const at = this.seen.get(key)
+    if (at === undefined) return false
+    if (this.now() - at > this.maxAgeMs) {
+      this.seen.delete(key)
+      return false
+    }
+    return true
+  }
+
+  add(key: string) {
+    this.seen.delete(key)
+    this.seen.set(key, this.now())
+    // Oldest first (Map keeps insertion order): drop the oldest beyond the bound.
+    while (this.seen.size > this.maxEntries) {
+      this.seen.delete(this.seen.keys().next().value as string)
+    }
+  }
+
+  /** Forgets everything (as a restarted or another instance would know nothing). */
+  clear() {
+    this.seen.clear()
+  }
+
+  get size() {
+    return this.seen.size
+  }
+}
+
+/** The webhooks' shared memory of handled events, keyed `<provider>:<event id>`. */
+export const recentEvents = new RecentEvents()
