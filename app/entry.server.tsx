@@ -53,6 +53,16 @@ export default function handleRequest(
   })
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
+    let allReady = false
+    let abortTimer: ReturnType<typeof setTimeout> | undefined
+    const respond = () => {
+      shellRendered = true
+      const body = new PassThrough()
+      const stream = createReadableStreamFromReadable(body)
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
+      pipe(body)
+    }
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer
@@ -64,15 +74,17 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? 'onAllReady' : 'onShellReady']() {
-          shellRendered = true
-          const body = new PassThrough()
-          const stream = createReadableStreamFromReadable(body)
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
-          pipe(body)
+        onShellReady() {
+          if (!waitForAll) respond()
+        },
+        onAllReady() {
+          // Everything rendered: the abort timer has nothing left to cut short.
+          allReady = true
+          clearTimeout(abortTimer)
+          if (waitForAll) respond()
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer)
           reject(error)
         },
         onError(error: unknown) {
@@ -82,6 +94,7 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
+    // Deferred data still pending after ABORT_DELAY is rendered as an error instead.
+    if (!allReady) abortTimer = setTimeout(abort, ABORT_DELAY)
   })
 }

@@ -1,9 +1,11 @@
 /**
  * `npm test`: every check, in order of speed. Lint and types, unit and integration tests on
  * embedded PGlite, the database tests again on a PostgreSQL server when DATABASE_URL is
- * set, then the production build, the check that its client bundle holds no server secret,
- * its first-load JS budget, a small soak test on it, and the browser tests in Chromium.
- * Every step runs even if an earlier one failed; the exit code says whether all passed.
+ * set, then the production build, a small soak test on it, the check that its client bundle
+ * holds no server secret, its first-load JS budget, `npm audit` of the production
+ * dependencies, and the browser tests in Chromium. Every step runs even if an earlier one
+ * failed; the exit code says whether all passed (a step may report itself skipped at run
+ * time, which is not a failure).
  */
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
@@ -15,12 +17,17 @@ const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
 /** Test files that run a second time against the PostgreSQL server. */
 const SERVER_DATABASE_TESTS = ['tests/db', 'tests/integration']
 
+/** Exit code with which a step says it could not run here (reported as skipped, not failed). */
+const SKIPPED_EXIT_CODE = 75
+
 const steps: {
   name: string
   command: string
   args: string[]
   env?: NodeJS.ProcessEnv
   skip?: string
+  /** An exit code that means "skipped at run time"; the step prints why. */
+  skippedExitCode?: number
 }[] = [
   { name: 'lint', command: bin('eslint'), args: ['.'] },
   { name: 'format', command: bin('prettier'), args: ['--check', '.'] },
@@ -64,6 +71,22 @@ const steps: {
     args: ['--import', 'tsx', 'tests/secrets/check-client-bundle.ts'],
   },
   {
+    // First-load JS of every page within its budget (see tests/bench/bundle-size.ts).
+    name: 'first-load JS budget',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'tests/bench/bundle-size.ts', 'build'],
+  },
+  {
+    // No high or critical advisory in production dependencies (see tests/secrets/audit.ts).
+    // When the registry cannot answer npm's audit endpoint the step is reported as skipped;
+    // AUDIT_REQUIRED=1 makes that a failure.
+    name: 'npm audit (production dependencies)',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'tests/secrets/audit.ts'],
+    env: { ...process.env, AUDIT_SKIPPED_EXIT_CODE: String(SKIPPED_EXIT_CODE) },
+    skippedExitCode: SKIPPED_EXIT_CODE,
+  },
+  {
     name: 'browser (Chromium)',
     command: bin('playwright'),
     args: ['test'],
@@ -86,7 +109,13 @@ for (const step of steps) {
     env: { ...(step.env ?? process.env), CI: process.env.CI ?? '1' },
   })
   const seconds = Math.round((Date.now() - started) / 100) / 10
-  results.push({ name: step.name, status: run.status === 0 ? 'passed' : 'failed', seconds })
+  const status =
+    run.status === 0
+      ? 'passed'
+      : step.skippedExitCode !== undefined && run.status === step.skippedExitCode
+        ? 'skipped'
+        : 'failed'
+  results.push({ name: step.name, status, seconds })
 }
 
 console.log('\n━━ summary')

@@ -1,8 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { DELETE_CONFIRMATION, DeleteAccountSchema } from './schemas'
+import { useFormValidation } from '~/lib/form-validation'
+import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
 
 /** Deletes the account after the person types the confirmation word. */
 export function DeleteAccountForm({
@@ -12,13 +12,16 @@ export function DeleteAccountForm({
   hasLiveSubscription: boolean
   lastResult?: SubmissionResult<string[]>
 }) {
+  const validate = useFormValidation(() =>
+    import('./schemas').then((schemas) => schemas.DeleteAccountSchema),
+  )
   const [form, fields] = useForm({
     id: 'delete-account',
     lastResult,
-    constraint: getZodConstraint(DeleteAccountSchema),
+    constraint: deleteAccountConstraint,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DeleteAccountSchema }),
+    onValidate: validate,
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

@@ -1,8 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { ChangeEmailSchema } from './schemas'
+import { useFormValidation } from '~/lib/form-validation'
+import { changeEmailConstraint } from './constraints'
 
 /** Starts an email change; the change happens when the confirmation link is opened. */
 export function EmailForm({
@@ -16,13 +16,16 @@ export function EmailForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
+  const validate = useFormValidation(() =>
+    import('./schemas').then((schemas) => schemas.ChangeEmailSchema),
+  )
   const [form, fields] = useForm({
     id: 'change-email',
     lastResult,
-    constraint: getZodConstraint(ChangeEmailSchema),
+    constraint: changeEmailConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangeEmailSchema }),
+    onValidate: validate,
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

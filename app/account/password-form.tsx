@@ -1,9 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
-import { PASSWORD_MIN_LENGTH } from '~/auth/schemas'
+import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { ChangePasswordSchema } from './schemas'
+import { useFormValidation } from '~/lib/form-validation'
+import { changePasswordConstraint } from './constraints'
 
 /** Changes the password; the current one is asked for first. */
 export function PasswordForm({
@@ -13,13 +13,16 @@ export function PasswordForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
+  const validate = useFormValidation(() =>
+    import('./schemas').then((schemas) => schemas.ChangePasswordSchema),
+  )
   const [form, fields] = useForm({
     id: 'change-password',
     lastResult,
-    constraint: getZodConstraint(ChangePasswordSchema),
+    constraint: changePasswordConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    onValidate: validate,
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

@@ -1,7 +1,12 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { PASSWORD_MAX_LENGTH } from '~/auth/constraints'
 import { emailField, newPasswordField } from '~/auth/schemas'
+import { DELETE_CONFIRMATION } from './constraints'
 
-/** Form schemas of the Account settings page, shared by the browser (conform) and the action. */
+/**
+ * Form schemas of the Account settings page, for the action and, loaded after the page, the
+ * browser (`zod/mini`, see app/auth/schemas.ts).
+ */
 
 export const ChangeEmailSchema = z.object({
   email: emailField('Enter your new email address'),
@@ -9,25 +14,26 @@ export const ChangeEmailSchema = z.object({
 
 export const ChangePasswordSchema = z
   .object({
-    currentPassword: z.string({ error: 'Enter your current password' }).max(72),
+    currentPassword: z
+      .string({ error: 'Enter your current password' })
+      .check(z.maxLength(PASSWORD_MAX_LENGTH)),
     password: newPasswordField('Choose a new password'),
     confirmPassword: z.string({ error: 'Repeat the new password' }),
   })
-  .refine((value) => value.password === value.confirmPassword, {
-    message: 'The passwords do not match',
-    path: ['confirmPassword'],
-  })
-  .refine((value) => value.password !== value.currentPassword, {
-    message: 'Choose a password that is different from your current one',
-    path: ['password'],
-  })
-
-/** What a person types to confirm that they mean to delete their account. */
-export const DELETE_CONFIRMATION = 'DELETE'
+  .check(
+    z.refine((value) => value.password === value.confirmPassword, {
+      message: 'The passwords do not match',
+      path: ['confirmPassword'],
+    }),
+    z.refine((value) => value.password !== value.currentPassword, {
+      message: 'Choose a password that is different from your current one',
+      path: ['password'],
+    }),
+  )
 
 export const DeleteAccountSchema = z.object({
-  confirm: z
-    .string({ error: `Type ${DELETE_CONFIRMATION} to confirm` })
-    .trim()
-    .refine((value) => value === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm`),
+  confirm: z.string({ error: `Type ${DELETE_CONFIRMATION} to confirm` }).check(
+    z.trim(),
+    z.refine((value) => value === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm`),
+  ),
 })

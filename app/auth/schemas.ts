@@ -1,36 +1,50 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import {
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  REDIRECT_TO_MAX_LENGTH,
+} from './constraints'
 
-/** Form schemas of the auth pages, shared by the browser (conform) and the actions. */
+/**
+ * Form schemas of the auth pages: the actions parse with them, and the browser loads them
+ * after the page (see app/lib/form-validation.ts). Written with `zod/mini`, which is small.
+ * Components import limits from `constraints.ts`, never from here.
+ */
 
 /** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
 export function emailField(requiredMessage = 'Enter your email address') {
-  return z
-    .string({ error: requiredMessage })
-    .trim()
-    .toLowerCase()
-    .max(254, 'That email address is too long')
-    .pipe(z.email({ error: 'Enter a valid email address, like name@example.com' }))
+  return z.pipe(
+    z
+      .string({ error: requiredMessage })
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        z.maxLength(EMAIL_MAX_LENGTH, 'That email address is too long'),
+      ),
+    z.email({ error: 'Enter a valid email address, like name@example.com' }),
+  )
 }
 
 const email = emailField()
-
-export const PASSWORD_MIN_LENGTH = 8
 
 /** A new password: the one rule for sign-up, password reset and password change. */
 export function newPasswordField(requiredMessage = 'Choose a password') {
   return z
     .string({ error: requiredMessage })
-    .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
-    .max(72, 'Use at most 72 characters')
+    .check(
+      z.minLength(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`),
+      z.maxLength(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`),
+    )
 }
 
 const newPassword = newPasswordField()
 
-const redirectTo = z.string().max(512).optional()
+const redirectTo = z.optional(z.string().check(z.maxLength(REDIRECT_TO_MAX_LENGTH)))
 
 export const SignInSchema = z.object({
   email,
-  password: z.string({ error: 'Enter your password' }).max(72),
+  password: z.string({ error: 'Enter your password' }).check(z.maxLength(PASSWORD_MAX_LENGTH)),
   redirectTo,
 })
 
@@ -49,7 +63,9 @@ export const ResetPasswordSchema = z
     password: newPassword,
     confirmPassword: z.string({ error: 'Repeat the new password' }),
   })
-  .refine((value) => value.password === value.confirmPassword, {
-    message: 'The passwords do not match',
-    path: ['confirmPassword'],
-  })
+  .check(
+    z.refine((value) => value.password === value.confirmPassword, {
+      message: 'The passwords do not match',
+      path: ['confirmPassword'],
+    }),
+  )

@@ -1,24 +1,30 @@
 import { useEffect, useRef } from 'react'
 import { Form, useNavigation } from '@remix-run/react'
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
-import { contactConstraint, contactSchema } from './schema'
+import { useFormValidation } from '~/lib/form-validation'
+import { contactConstraint } from './constraints'
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
 
-/** The contact form: validates in the browser with the shared schema, and on the server. */
+/**
+ * The contact form: validates in the browser with the shared schema once it has loaded (see
+ * useFormValidation), and on the server.
+ */
 export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formAction === '/contact'
+  const validate = useFormValidation(() =>
+    import('./schema').then((schema) => schema.contactSchema),
+  )
   const [form, fields] = useForm({
     id: 'contact',
     lastResult,
     constraint: contactConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+    onValidate: validate,
   })
   return (
     <Form method="post" action="/contact" className="relative space-y-2" {...getFormProps(form)}>

@@ -1,34 +1,5 @@
-import { z } from 'zod'
-
-/**
- * Length rules of the contact form, shared by the page and POST /api/contact. Minimums
- * are the spec's; maximums are ours (see docs/contact.md). Lengths are counted after
- * trimming, in Unicode code points (zod 4 counts code points, so an emoji is one).
- */
-export const CONTACT_LIMITS = {
-  firstName: { min: 2, max: 100 },
-  lastName: { min: 2, max: 100 },
-  email: { max: 254 },
-  company: { min: 2, max: 200 },
-  message: { min: 10, max: 5000 },
-} as const
-
-/**
- * The same rules as HTML attributes, so that the browser checks them even without
- * JavaScript. Written out because conform's getZodConstraint cannot read string lengths
- * from this zod version. The browser counts UTF-16 units, so it is never more lenient.
- */
-export const contactConstraint = {
-  firstName: { required: true, ...lengths(CONTACT_LIMITS.firstName) },
-  lastName: { required: true, ...lengths(CONTACT_LIMITS.lastName) },
-  email: { required: true, maxLength: CONTACT_LIMITS.email.max },
-  company: { required: true, ...lengths(CONTACT_LIMITS.company) },
-  message: { required: true, ...lengths(CONTACT_LIMITS.message) },
-}
-
-function lengths({ min, max }: { min: number; max: number }) {
-  return { minLength: min, maxLength: max }
-}
+import * as z from 'zod/mini'
+import { CONTACT_LIMITS } from './constraints'
 
 /** The hidden field that people never see and simple bots fill in. */
 export { HONEYPOT_FIELD } from '~/lib/honeypot'
@@ -46,22 +17,31 @@ function requiredString(label: string) {
 }
 
 function text(label: string, { min, max }: { min: number; max: number }) {
-  return requiredString(label)
-    .trim()
-    .min(min, `${label} must be at least ${min} characters`)
-    .max(max, `${label} must be at most ${max} characters`)
+  return requiredString(label).check(
+    z.trim(),
+    z.minLength(min, `${label} must be at least ${min} characters`),
+    z.maxLength(max, `${label} must be at most ${max} characters`),
+  )
 }
 
-/** The one contact schema: the page's form (conform) and the JSON API both parse with it. */
+/**
+ * The one contact schema: the page's action, the JSON API and, loaded after the page, the
+ * form in the browser parse with it (`zod/mini`, see app/auth/schemas.ts). The page imports
+ * its limits and constraints from `constraints.ts`, never from here.
+ */
 export const contactSchema = z.object(
   {
     firstName: text('First name', CONTACT_LIMITS.firstName),
     lastName: text('Last name', CONTACT_LIMITS.lastName),
-    email: requiredString('Email')
-      .trim()
-      .max(CONTACT_LIMITS.email.max, `Email must be at most ${CONTACT_LIMITS.email.max} characters`)
-      // `.check` (not `z.email()`) so that the address is trimmed before it is checked.
-      .check(z.email('Enter a valid email address')),
+    email: requiredString('Email').check(
+      z.trim(),
+      z.maxLength(
+        CONTACT_LIMITS.email.max,
+        `Email must be at most ${CONTACT_LIMITS.email.max} characters`,
+      ),
+      // A check (not `z.pipe(…, z.email())`) so that the address is trimmed before it is checked.
+      z.email('Enter a valid email address'),
+    ),
     company: text('Company', CONTACT_LIMITS.company),
     message: text('Message', CONTACT_LIMITS.message),
   },

@@ -5,8 +5,9 @@ import { toWireIssue, toWireIssues, unreadableBodyIssue } from './wire-issues'
 
 const KEYS = ['code', 'exact', 'inclusive', 'message', 'minimum', 'path', 'type']
 
-function issuesOf(schema: z.ZodType, input: unknown) {
-  const result = schema.safeParse(input)
+// Classic schemas here, and the contact schema (zod/mini): both are zod 4 core schemas.
+function issuesOf(schema: z.core.$ZodType, input: unknown) {
+  const result = z.safeParse(schema, input)
   if (result.success) throw new Error('expected a failure')
   return result.error.issues
 }

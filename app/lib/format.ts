@@ -1,16 +1,17 @@
 // Intl formatters are costly to build (a page of payments formats dozens of values), so one
 // is kept per locale and currency.
-const moneyFormats = new Map<string, Intl.NumberFormat>()
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; decimals: number }>()
 const dateFormats = new Map<string, Intl.DateTimeFormat>()
 
 function moneyFormat(locale: string, currency: string) {
   const key = `${locale}|${currency}`
-  let format = moneyFormats.get(key)
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency })
-    moneyFormats.set(key, format)
+  let entry = moneyFormats.get(key)
+  if (!entry) {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency })
+    entry = { format, decimals: format.resolvedOptions().maximumFractionDigits ?? 2 }
+    moneyFormats.set(key, entry)
   }
-  return format
+  return entry
 }
 
 /**
@@ -19,8 +20,7 @@ function moneyFormat(locale: string, currency: string) {
  * their sign.
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
-  const format = moneyFormat(locale, currency.toUpperCase())
-  const decimals = format.resolvedOptions().maximumFractionDigits ?? 2
+  const { format, decimals } = moneyFormat(locale, currency.toUpperCase())
   return format.format(amountMinor / 10 ** decimals)
 }
 

@@ -1,9 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { NOTIFICATION_LABELS } from './kinds'
-import { NotificationPreferencesSchema, type NotificationPreferences } from './schemas'
+import type { NotificationPreferences, NotificationPreferencesInput } from './schemas'
 
 const FIELDS = [
   ['productUpdates', 'product_updates'],
@@ -11,7 +10,11 @@ const FIELDS = [
   ['security', 'security'],
 ] as const
 
-/** One checkbox per kind of email. */
+/**
+ * One checkbox per kind of email. Nothing to check in the browser (a checkbox is on or
+ * absent), so the form has no `onValidate`: conform validates on submit only, which without
+ * `onValidate` means the post itself, and the action parses it.
+ */
 export function PreferencesForm({
   preferences,
   lastResult,
@@ -21,10 +24,11 @@ export function PreferencesForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<NotificationPreferencesInput>({
     id: 'notifications',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationPreferencesSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onSubmit',
   })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">

@@ -1,12 +1,12 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 // An unchecked checkbox is absent from the form, so "absent" means false.
-const checkbox = z
-  .string()
-  .optional()
-  .transform((value) => value === 'on')
+const checkbox = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => value === 'on'),
+)
 
-/** The Notifications form: one checkbox per kind. */
+/** The Notifications form: one checkbox per kind (`zod/mini`, like every form schema). */
 export const NotificationPreferencesSchema = z.object({
   productUpdates: checkbox,
   billing: checkbox,
@@ -14,3 +14,5 @@ export const NotificationPreferencesSchema = z.object({
 })
 
 export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>
+/** The form's fields as posted: `'on'` or absent. */
+export type NotificationPreferencesInput = z.input<typeof NotificationPreferencesSchema>

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { Avatar } from '~/components/avatar'
 import { FieldErrors, FormMessage, SubmitButton } from '~/components/forms'
-import { AVATAR_TYPES, AvatarSchema } from './schemas'
+import { useFormValidation } from '~/lib/form-validation'
+import { AVATAR_TYPES } from './constraints'
 
 /** The avatar upload (and removal) of the General page. */
 export function AvatarForm({
@@ -17,11 +17,14 @@ export function AvatarForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
+  const validate = useFormValidation(() =>
+    import('./schemas').then((schemas) => schemas.AvatarSchema),
+  )
   const [form, fields] = useForm({
     id: 'avatar',
     lastResult,
     shouldValidate: 'onSubmit',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: AvatarSchema }),
+    onValidate: validate,
   })
   const field = fields.avatar
   const hintId = `${field.id}-hint`

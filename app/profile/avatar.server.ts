@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { logger } from '~/lib/logger.server'
 import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
 import { AVATAR_BUCKET, getOwnProfileRow, updateOwnProfile } from './profile.server'
-import { AVATAR_MAX_BYTES } from './schemas'
+import { AVATAR_MAX_BYTES } from './constraints'
 
 export type AvatarOutcome = { ok: true } | { ok: false; message: string }
 

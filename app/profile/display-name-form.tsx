@@ -1,8 +1,8 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { DISPLAY_NAME_MAX, DisplayNameSchema } from './schemas'
+import { useFormValidation } from '~/lib/form-validation'
+import { DISPLAY_NAME_MAX, displayNameConstraint } from './constraints'
 
 /** The display name form of the General page. */
 export function DisplayNameForm({
@@ -14,14 +14,17 @@ export function DisplayNameForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
+  const validate = useFormValidation(() =>
+    import('./schemas').then((schemas) => schemas.DisplayNameSchema),
+  )
   const [form, fields] = useForm({
     id: 'display-name',
     lastResult,
     defaultValue: { displayName: displayName ?? '' },
-    constraint: getZodConstraint(DisplayNameSchema),
+    constraint: displayNameConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DisplayNameSchema }),
+    onValidate: validate,
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

@@ -1,11 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
+import * as z from 'zod/mini'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { readPayload } from '~/lib/http.server'
 import type { FormReply } from '~/lib/form-reply'
 import { removeAvatar, replaceAvatar } from './avatar.server'
 import { updateOwnProfile } from './profile.server'
-import { AVATAR_MAX_BYTES, AvatarSchema, DisplayNameSchema } from './schemas'
+import { AVATAR_MAX_BYTES } from './constraints'
+import { AvatarSchema, DisplayNameSchema } from './schemas'
 
 export type GeneralIntent = 'display-name' | 'avatar' | 'remove-avatar'
 
@@ -71,7 +73,7 @@ export async function handleGeneralSettings(
 
   if (intent === 'remove-avatar') {
     await removeAvatar(supabase, userId)
-    const submission = parseWithZod(formData, { schema: AvatarSchema.partial() })
+    const submission = parseWithZod(formData, { schema: z.partial(AvatarSchema) })
     return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been removed.', {
       headers,
     })

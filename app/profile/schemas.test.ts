@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
-import { AVATAR_MAX_BYTES, AvatarSchema, DisplayNameSchema } from './schemas'
+import { AVATAR_MAX_BYTES } from './constraints'
+import { AvatarSchema, DisplayNameSchema } from './schemas'
 
 /** Field errors of a failed submission (a successful one has none). */
 function errorsOf(submission: object) {

@@ -16,13 +16,9 @@ import { isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
+  const { supabase, headers } = await requireUser(request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(
-    supabase,
-    user.id,
-    Number.isInteger(page) && page > 0 ? page : 1,
-  )
+  const overview = await getBillingOverview(supabase, Number.isInteger(page) && page > 0 ? page : 1)
   headers.set('Cache-Control', 'private, no-store')
   return data(overview, { headers })
 }

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   type ActionFunctionArgs,
@@ -13,6 +13,7 @@ import {
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
 } from '~/auth/rate-limits.server'
+import { forgotPasswordConstraint } from '~/auth/constraints'
 import { ForgotPasswordSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
@@ -25,6 +26,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { useFormValidation } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -72,13 +74,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>()
+  const validate = useFormValidation(() =>
+    import('~/auth/schemas').then((schemas) => schemas.ForgotPasswordSchema),
+  )
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ForgotPasswordSchema),
+    constraint: forgotPasswordConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+    onValidate: validate,
   })
   return (
     <AuthCard

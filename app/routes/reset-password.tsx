@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
@@ -9,12 +9,14 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
 import { updatePassword } from '~/auth/auth.server'
-import { PASSWORD_MIN_LENGTH, ResetPasswordSchema } from '~/auth/schemas'
+import { PASSWORD_MIN_LENGTH, resetPasswordConstraint } from '~/auth/constraints'
+import { ResetPasswordSchema } from '~/auth/schemas'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { useFormValidation } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 // Reached from the recovery email through /auth/callback, which signs the user in first.
@@ -56,13 +58,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
   const actionData = useActionData<typeof action>()
+  const validate = useFormValidation(() =>
+    import('~/auth/schemas').then((schemas) => schemas.ResetPasswordSchema),
+  )
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ResetPasswordSchema),
+    constraint: resetPasswordConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+    onValidate: validate,
   })
   return (
     <AuthCard title="Choose a new password">

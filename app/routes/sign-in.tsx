@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
@@ -16,6 +16,7 @@ import {
   tooManyAttemptsMessage,
 } from '~/auth/rate-limits.server'
 import { safeNextPath } from '~/auth/safe-next-path'
+import { magicLinkConstraint, signInConstraint } from '~/auth/constraints'
 import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
@@ -29,6 +30,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { useFormValidation } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -142,21 +144,27 @@ export default function SignIn() {
   const actionData = useActionData<typeof action>()
   const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
   const magicResult = actionData?.intent === 'magic-link' ? actionData.result : undefined
+  const validateSignIn = useFormValidation(() =>
+    import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
+  )
+  const validateMagicLink = useFormValidation(() =>
+    import('~/auth/schemas').then((schemas) => schemas.MagicLinkSchema),
+  )
   const [form, fields] = useForm({
     id: 'sign-in',
     lastResult: passwordResult,
-    constraint: getZodConstraint(SignInSchema),
+    constraint: signInConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    onValidate: validateSignIn,
   })
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
     lastResult: magicResult,
-    constraint: getZodConstraint(MagicLinkSchema),
+    constraint: magicLinkConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: MagicLinkSchema }),
+    onValidate: validateMagicLink,
   })
   const formError = actionData?.formError
   return (

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
@@ -15,7 +15,8 @@ import {
   tooManyAttemptsMessage,
 } from '~/auth/rate-limits.server'
 import { safeNextPath } from '~/auth/safe-next-path'
-import { PASSWORD_MIN_LENGTH, SignUpSchema } from '~/auth/schemas'
+import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
+import { SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -28,6 +29,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { useFormValidation } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -86,13 +88,16 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function SignUp() {
   const { redirectTo } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  const validate = useFormValidation(() =>
+    import('~/auth/schemas').then((schemas) => schemas.SignUpSchema),
+  )
   const [form, fields] = useForm({
     id: 'sign-up',
     lastResult: actionData?.result,
-    constraint: getZodConstraint(SignUpSchema),
+    constraint: signUpConstraint,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+    onValidate: validate,
   })
   return (
     <AuthCard

@@ -1,59 +1,46 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import type { PaymentRow } from './types'
-import { getOwnSubscription } from './store.server'
+import type { PaymentRow, SubscriptionRow } from './types'
 
 export const PAYMENTS_PAGE_SIZE = 10
 
+type PaymentView = Pick<
+  PaymentRow,
+  | 'id'
+  | 'provider'
+  | 'amount'
+  | 'currency'
+  | 'status'
+  | 'description'
+  | 'invoice_url'
+  | 'created_at'
+>
+
+interface BillingOverviewRow {
+  subscription: SubscriptionRow | null
+  payments: PaymentView[]
+  total: number
+  page: number
+}
+
 /**
- * The user's subscription and one page of their payments, newest first (read under RLS).
- * A page past the end (an old link, a hand-edited URL) gives the last page.
+ * The user's subscription and one page of their payments, newest first, in one call
+ * (`billing_overview`, read under RLS as the signed-in user). A page past the end (an old
+ * link, a hand-edited URL) gives the last page.
  */
-export async function getBillingOverview(supabase: SupabaseClient, userId: string, page = 1) {
-  const readPayments = (pageNumber: number) => {
-    const from = (pageNumber - 1) * PAYMENTS_PAGE_SIZE
-    return supabase
-      .from('payment_history')
-      .select('id, provider, amount, currency, status, description, invoice_url, created_at', {
-        count: 'exact',
-      })
-      .eq('user_id', userId)
-      .order('created_at', { ascending: false })
-      .order('id', { ascending: false })
-      .range(from, from + PAYMENTS_PAGE_SIZE - 1)
-  }
-  let current = Math.max(1, page)
-  const [subscription, firstRead] = await Promise.all([
-    getOwnSubscription(supabase, userId),
-    readPayments(current),
-  ])
-  let payments = firstRead
-  // PostgREST answers a range past the end with an error (PGRST103) or no rows.
-  if (current > 1 && (payments.error?.code === 'PGRST103' || payments.data?.length === 0)) {
-    const counted = await supabase
-      .from('payment_history')
-      .select('id', { count: 'exact', head: true })
-      .eq('user_id', userId)
-    if (counted.error) throw new Error(`payment history count failed: ${counted.error.message}`)
-    current = Math.max(1, Math.ceil((counted.count ?? 0) / PAYMENTS_PAGE_SIZE))
-    payments = await readPayments(current)
-  }
-  if (payments.error) throw new Error(`payment history read failed: ${payments.error.message}`)
-  const total = payments.count ?? 0
+export async function getBillingOverview(supabase: SupabaseClient, page = 1) {
+  const { data, error } = await supabase.rpc(
+    'billing_overview',
+    // Any page past the end gives the last; the bound keeps it within Postgres' int.
+    { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
+    { get: true },
+  )
+  if (error) throw new Error(`billing overview read failed: ${error.message}`)
+  const overview = data as BillingOverviewRow
   return {
-    subscription,
-    payments: (payments.data ?? []) as Pick<
-      PaymentRow,
-      | 'id'
-      | 'provider'
-      | 'amount'
-      | 'currency'
-      | 'status'
-      | 'description'
-      | 'invoice_url'
-      | 'created_at'
-    >[],
-    page: current,
-    pageCount: Math.max(1, Math.ceil(total / PAYMENTS_PAGE_SIZE)),
-    total,
+    subscription: overview.subscription,
+    payments: overview.payments,
+    page: overview.page,
+    pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)),
+    total: overview.total,
   }
 }

@@ -243,3 +243,31 @@ describe('profile-images storage', () => {
     expect(result.affectedRows).toBe(0)
   })
 })
+
+describe('billing_overview', () => {
+  const overview = (role: Role, userId: string | null) =>
+    as(role, userId, (tx) =>
+      tx.query<{ overview: Record<string, unknown> }>(
+        `select public.billing_overview(1, 10) as overview`,
+      ),
+    )
+
+  it('gives a user their own subscription and payments only', async () => {
+    const own = await db.query<{ id: string }>(
+      `select id from public.payment_history where user_id = $1 order by created_at desc, id desc`,
+      [alice],
+    )
+    const { rows } = await overview('authenticated', alice)
+    const result = rows[0].overview as { payments: { id: string }[] }
+    expect(rows[0].overview).toMatchObject({
+      subscription: { user_id: alice, plan_name: 'Pro' },
+      total: own.rows.length,
+      page: 1,
+    })
+    expect(result.payments.map((payment) => payment.id)).toEqual(own.rows.map((row) => row.id))
+  })
+
+  it('is not callable by anon', async () => {
+    await expect(overview('anon', null)).rejects.toThrow(/permission denied/)
+  })
+})

@@ -30,12 +30,28 @@ async function expectFieldError(page: Page, label: string, message: string) {
   await expect(page.getByText(message)).toBeVisible()
 }
 
+/**
+ * Every post the page sends to the contact route: a submission, or a validation round trip
+ * (conform's server validation would post the form too).
+ */
+function contactPosts(page: Page) {
+  const posts: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (request.method() === 'POST' && url.pathname.startsWith('/contact'))
+      posts.push(`${request.method()} ${url.pathname}`)
+  })
+  return posts
+}
+
 test.describe('contact form with JavaScript on', () => {
   test.beforeEach(async ({ page }) => {
     await page.goto('/contact')
     await expect(page.getByRole('heading', { level: 1, name: 'Contact us' })).toBeVisible()
     // conform marks the form noValidate once hydrated: from here on JavaScript handles it.
     await expect(page.locator('form#contact')).toHaveAttribute('novalidate', '')
+    // The validator (schema and zod) is loaded after hydration, outside the first load.
+    await page.waitForLoadState('networkidle')
   })
 
   test('sends without a full page load, showing the pending state, then thanks', async ({
@@ -60,6 +76,7 @@ test.describe('contact form with JavaScript on', () => {
   })
 
   test('shows a bad field’s error next to it and clears it once fixed', async ({ page }) => {
+    const posts = contactPosts(page)
     await fillForm(page, { ...valid, 'First name': 'A', Email: 'not-an-email' })
     await page.getByRole('button', { name: 'Send message' }).click()
     await expectFieldError(page, 'First name', 'First name must be at least 2 characters')
@@ -71,9 +88,37 @@ test.describe('contact form with JavaScript on', () => {
     await page.getByRole('textbox', { name: 'First name' }).fill('Al')
     await page.getByRole('textbox', { name: 'Email' }).fill('al@example.com')
     await expect(page.getByText('First name must be at least 2 characters')).toHaveCount(0)
+    await expect(page.getByText('Enter a valid email address')).toHaveCount(0)
+    // Checked in the browser: no post (each counts against the rate limit), and no
+    // validation round trip on blur or input.
+    expect(posts).toEqual([])
     await page.getByRole('button', { name: 'Send message' }).click()
     await expectThankYou(page)
+    expect(posts).toEqual(['POST /contact.data'])
   })
+})
+
+test('with JavaScript on but no validator loaded, the server’s errors show inline', async ({
+  page,
+}) => {
+  // The browser validator is loaded after the page; if it cannot be (offline, a new deploy),
+  // the form posts and the action answers with the same field errors.
+  await page.route('**/assets/form-schema-*.js', (route) => route.abort())
+  await page.goto('/contact')
+  await expect(page.locator('form#contact')).toHaveAttribute('novalidate', '')
+  await page.waitForLoadState('networkidle')
+  const posts = contactPosts(page)
+  await fillForm(page, { ...valid, 'First name': 'A', Email: 'not-an-email' })
+  await page.getByRole('textbox', { name: 'Company' }).blur()
+  expect(posts).toEqual([])
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expectFieldError(page, 'First name', 'First name must be at least 2 characters')
+  await expectFieldError(page, 'Email', 'Enter a valid email address')
+  expect(posts).toEqual(['POST /contact.data'])
+  await page.getByRole('textbox', { name: 'First name' }).fill('Al')
+  await page.getByRole('textbox', { name: 'Email' }).fill('al@example.com')
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expectThankYou(page)
 })
 
 test.describe('contact form with JavaScript off', () => {

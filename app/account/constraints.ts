@@ -1,0 +1,19 @@
+import { emailConstraint, newPasswordConstraint, PASSWORD_MAX_LENGTH } from '~/auth/constraints'
+
+/**
+ * What the browser needs of the Account forms' rules without loading zod (see
+ * app/auth/constraints.ts); `constraints.test.ts` holds them to `schemas.ts`.
+ */
+
+/** What a person types to confirm that they mean to delete their account. */
+export const DELETE_CONFIRMATION = 'DELETE'
+
+export const changeEmailConstraint = { email: emailConstraint }
+
+export const changePasswordConstraint = {
+  currentPassword: { required: true, maxLength: PASSWORD_MAX_LENGTH },
+  password: newPasswordConstraint,
+  confirmPassword: { required: true },
+}
+
+export const deleteAccountConstraint = { confirm: { required: true } }
