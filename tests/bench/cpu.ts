@@ -41,23 +41,33 @@ function postgresPids(): number[] {
   }
 }
 
-/** CPU ms used so far by each group: named pids, plus `database` (postgres processes). */
-export function cpuSnapshot(pids: Record<string, number | undefined>, withDatabase: boolean) {
-  const snapshot: CpuGroups = {}
+/** CPU ms used so far, per group and process: named pids, plus `database` (postgres). */
+export type CpuSnapshot = Record<string, Map<number, number>>
+
+export function cpuSnapshot(
+  pids: Record<string, number | undefined>,
+  withDatabase: boolean,
+): CpuSnapshot {
+  const snapshot: CpuSnapshot = {}
   for (const [name, pid] of Object.entries(pids)) {
-    if (pid !== undefined) snapshot[name] = processCpuMs(pid)
+    if (pid !== undefined) snapshot[name] = new Map([[pid, processCpuMs(pid)]])
   }
   if (withDatabase) {
-    snapshot.database = postgresPids().reduce((sum, pid) => sum + processCpuMs(pid), 0)
+    snapshot.database = new Map(postgresPids().map((pid) => [pid, processCpuMs(pid)]))
   }
   return snapshot
 }
 
-/** CPU ms per request of each group between two snapshots (2 decimals). */
-export function cpuPerRequest(before: CpuGroups, after: CpuGroups, requests: number) {
+/**
+ * CPU ms per request of each group between two snapshots (2 decimals). A process that
+ * started in between counts whole; one that ended in between is not seen after, so its
+ * last share is missed (database backends of a pool that closes idle connections).
+ */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number) {
   const perRequest: CpuGroups = {}
-  for (const name of Object.keys(after)) {
-    const used = after[name] - (before[name] ?? 0)
+  for (const [name, processes] of Object.entries(after)) {
+    let used = 0
+    for (const [pid, ms] of processes) used += Math.max(0, ms - (before[name]?.get(pid) ?? 0))
     perRequest[name] = requests > 0 ? Math.round((used / requests) * 100) / 100 : 0
   }
   return perRequest
