@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
+import { ExpiringCache } from '~/lib/expiring-cache'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
@@ -49,6 +51,51 @@ type SessionResult = {
   headers: Headers
 }
 
+/**
+ * Sessions this process has verified, by a hash of the request's whole `Cookie` header:
+ * the same cookies again (the next page load, a prefetch) mean the same access token, whose
+ * signature and claims were checked, so they are not decoded and verified again. An entry
+ * is used for at most 5 minutes and never within 2 minutes of the token's expiry, so
+ * supabase-js still refreshes the session (which it does within 90 s of expiry) exactly
+ * as before. Any change of cookie (a refresh, a sign-out, a new sign-in) is a new key.
+ * What a revoked session can do is unchanged: the token was already accepted until it
+ * expired, since it is verified locally (docs/architecture.md, "Identity").
+ */
+export class VerifiedSessions {
+  private readonly entries: ExpiringCache<SessionUser>
+
+  constructor(
+    maxEntries = 10_000,
+    private readonly maxAgeSeconds = 300,
+    private readonly expiryMarginSeconds = 120,
+    private readonly now = () => Date.now() / 1000,
+  ) {
+    this.entries = new ExpiringCache(maxEntries, now)
+  }
+
+  recall(key: string): SessionUser | null {
+    return this.entries.get(key) ?? null
+  }
+
+  remember(key: string, user: SessionUser, tokenExpiresAt: number) {
+    const until = Math.min(
+      tokenExpiresAt - this.expiryMarginSeconds,
+      this.now() + this.maxAgeSeconds,
+    )
+    this.entries.set(key, user, until)
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+
+  get size() {
+    return this.entries.size
+  }
+}
+
+export const verifiedSessions = new VerifiedSessions()
+
 // One session read per request: the root, layout and page loaders of a navigation all ask,
 // and share the result (one client, one verification, at most one token refresh).
 const sessions = new WeakMap<Request, Promise<SessionResult>>()
@@ -69,16 +116,27 @@ export function getOptionalUser(request: Request): Promise<SessionResult> {
 
 async function readSession(request: Request): Promise<SessionResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
+  const key = verifiedSessionKey(request)
+  const known = key ? verifiedSessions.recall(key) : null
+  if (known) return { user: known, supabase, headers }
   const { data, error } = await supabase.auth.getClaims()
   const claims = data?.claims
   if (error || !claims || typeof claims.sub !== 'string' || claims.role !== 'authenticated') {
     return { user: null, supabase, headers }
   }
-  return {
-    user: { id: claims.sub, email: typeof claims.email === 'string' ? claims.email : '' },
-    supabase,
-    headers,
+  const user = { id: claims.sub, email: typeof claims.email === 'string' ? claims.email : '' }
+  // Only a session read as it came: after a refresh the request's cookies are the old ones.
+  if (key && headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
+    verifiedSessions.remember(key, user, claims.exp)
   }
+  return { user, supabase, headers }
+}
+
+/** The verified-sessions key of a request that carries Supabase auth cookies, else null. */
+function verifiedSessionKey(request: Request) {
+  const cookie = request.headers.get('Cookie')
+  if (!cookie || !cookie.includes('-auth-token')) return null
+  return createHash('sha256').update(cookie).digest('base64url')
 }
 
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */

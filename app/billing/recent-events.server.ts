@@ -1,3 +1,5 @@
+import { ExpiringCache } from '~/lib/expiring-cache'
+
 /**
  * Events this process has finished handling, so that a repeated delivery (a provider retry
  * after a timeout, a resend, a replay after an outage) is answered 200 at once instead of
@@ -9,31 +11,22 @@
  * earlier point, so no instance remembers events the restored ledger has not seen).
  */
 export class RecentEvents {
-  private readonly seen = new Map<string, number>()
+  private readonly seen: ExpiringCache<true>
 
   constructor(
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
     private readonly maxAgeMs = 60 * 60 * 1000,
     private readonly now = () => Date.now(),
-  ) {}
+  ) {
+    this.seen = new ExpiringCache(maxEntries, now)
+  }
 
   has(key: string) {
-    const at = this.seen.get(key)
-    if (at === undefined) return false
-    if (this.now() - at > this.maxAgeMs) {
-      this.seen.delete(key)
-      return false
-    }
-    return true
+    return this.seen.get(key) !== undefined
   }
 
   add(key: string) {
-    this.seen.delete(key)
-    this.seen.set(key, this.now())
-    // Oldest first (Map keeps insertion order): drop the oldest beyond the bound.
-    while (this.seen.size > this.maxEntries) {
-      this.seen.delete(this.seen.keys().next().value as string)
-    }
+    this.seen.set(key, true, this.now() + this.maxAgeMs)
   }
 
   /** Forgets everything (as a restarted or another instance would know nothing). */

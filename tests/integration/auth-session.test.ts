@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { resetEnvForTests } from '../../app/env.server'
+import { verifiedSessions } from '../../app/auth/session.server'
 import * as root from '../../app/root'
 import * as dashboardIndex from '../../app/routes/dashboard._index'
 import * as dashboardLayout from '../../app/routes/dashboard'
@@ -153,6 +154,29 @@ describe('protected pages and anonymous-only pages', () => {
     const after = app.stack.supabase.countsByPath()
     expect(after['/user'] ?? 0).toBe(before['/user'] ?? 0)
     expect(after['/token'] ?? 0).toBe(before['/token'] ?? 0)
+  })
+
+  it('the same cookies again are recognised without decoding and verifying them again', async () => {
+    const user = await createSignedInUser(app)
+    const recall = vi.spyOn(verifiedSessions, 'recall')
+    try {
+      const load = () =>
+        callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie: user.cookie }))
+      await load()
+      expect(recall).toHaveLastReturnedWith(null)
+      const again = await load()
+      expect(recall).toHaveLastReturnedWith({ id: user.id, email: user.email })
+      expect(again.data).toMatchObject({ user: { id: user.id, email: user.email } })
+      // Other cookies are another session: verified from scratch.
+      const other = await createSignedInUser(app)
+      await callRoute(
+        dashboardLayout.loader,
+        appRequest(app, '/dashboard', { cookie: other.cookie }),
+      )
+      expect(recall).toHaveLastReturnedWith(null)
+    } finally {
+      recall.mockRestore()
+    }
   })
 })
 

@@ -1,0 +1,42 @@
+/**
+ * A bounded in-process map whose entries expire: what the webhooks remember of handled
+ * events and the sessions this process has verified. `set` takes the time the entry stops
+ * being valid, in the unit of `now` (the caller's clock); at `size > maxEntries` the oldest
+ * entries go first (a `Map` keeps insertion order, and `set` re-inserts).
+ */
+export class ExpiringCache<Value> {
+  private readonly entries = new Map<string, { value: Value; until: number }>()
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  get(key: string): Value | undefined {
+    const entry = this.entries.get(key)
+    if (!entry) return undefined
+    if (entry.until <= this.now()) {
+      this.entries.delete(key)
+      return undefined
+    }
+    return entry.value
+  }
+
+  /** Keeps value until `until` (exclusive); an entry already expired is not stored. */
+  set(key: string, value: Value, until: number) {
+    this.entries.delete(key)
+    if (until <= this.now()) return
+    this.entries.set(key, { value, until })
+    while (this.entries.size > this.maxEntries) {
+      this.entries.delete(this.entries.keys().next().value as string)
+    }
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+
+  get size() {
+    return this.entries.size
+  }
+}
