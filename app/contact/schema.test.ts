@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { getSchemaConstraint } from '~/lib/form-schema'
+import { getSchemaConstraint } from '~/lib/schema-constraint'
 import { CONTACT_LIMITS, contactConstraint } from './constraints'
 import { contactSchema } from './schema'
 

@@ -7,7 +7,8 @@ import { contactSchema } from '~/contact/schema'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
 import { AVATAR_MAX_BYTES } from '~/profile/constraints'
 import * as profile from '~/profile/schemas'
-import { getSchemaConstraint, parseWithSchema } from './form-schema'
+import { parseWithSchema } from './form-schema'
+import { getSchemaConstraint } from './schema-constraint'
 
 function form(entries: Record<string, string | File>) {
   const data = new FormData()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getSchemaConstraint } from '~/lib/form-schema'
+import { getSchemaConstraint } from '~/lib/schema-constraint'
 import { displayNameConstraint } from './constraints'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 
