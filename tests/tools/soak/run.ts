@@ -2,7 +2,7 @@
  * `npm run soak`: replays a seeded, realistic stream of Stripe and Polar webhook events for
  * many users against the production build on the local stack, with duplicates, reordering
  * and concurrency, then checks `user_subscriptions` and `payment_history` row by row against
- * what the stream implies (tests/soak/stream.ts). Loopback only; bounded in count and time.
+ * what the stream implies (tests/tools/soak/stream.ts). Loopback only; bounded in count and time.
  *
  *   npm run soak -- [--seed 1] [--users 200] [--events 4000] [--concurrency 24]
  *                   [--duplicates 0.15] [--reorder-window 3600] [--timeout 240]
@@ -19,19 +19,19 @@ import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
 import pg from 'pg'
 import Stripe from 'stripe'
-import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../app/billing/polar/events'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../../app/billing/polar/events'
+import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../../app/env.server'
 import {
   migrate,
   openDatabase,
   PROJECT_ROOT,
   withDatabaseName,
   type Database,
-} from '../local-stack/database'
-import { signWebhook } from '../local-stack/polar'
-import { startLocalStack, type LocalStack } from '../local-stack/stack'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+} from '../../local-stack/database'
+import { signWebhook } from '../../local-stack/polar'
+import { startLocalStack, type LocalStack } from '../../local-stack/stack'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
 import {
   expectedState,
   generateStream,

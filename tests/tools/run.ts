@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
-import { PROJECT_ROOT } from './local-stack/database'
+import { PROJECT_ROOT } from '../local-stack/database'
 
 const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
@@ -52,7 +52,7 @@ const steps: {
     args: [
       '--import',
       'tsx',
-      'tests/soak/run.ts',
+      'tests/tools/soak/run.ts',
       '--skip-build',
       '--build-dir',
       'build',
@@ -65,24 +65,24 @@ const steps: {
     ],
   },
   {
-    // The client bundle holds no server secret (see tests/secrets/check-client-bundle.ts).
+    // The client bundle holds no server secret (see tests/tools/secrets/check-client-bundle.ts).
     name: 'secrets in the client bundle',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tests/secrets/check-client-bundle.ts'],
+    args: ['--import', 'tsx', 'tests/tools/secrets/check-client-bundle.ts'],
   },
   {
-    // First-load JS of every page within its budget (see tests/bench/bundle-size.ts).
+    // First-load JS of every page within its budget (see tests/tools/bench/bundle-size.ts).
     name: 'first-load JS budget',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tests/bench/bundle-size.ts', 'build'],
+    args: ['--import', 'tsx', 'tests/tools/bench/bundle-size.ts', 'build'],
   },
   {
-    // No high or critical advisory in production dependencies (see tests/secrets/audit.ts).
+    // No high or critical advisory in production dependencies (see tests/tools/secrets/audit.ts).
     // When the registry cannot answer npm's audit endpoint the step is reported as skipped;
     // AUDIT_REQUIRED=1 makes that a failure.
     name: 'npm audit (production dependencies)',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tests/secrets/audit.ts'],
+    args: ['--import', 'tsx', 'tests/tools/secrets/audit.ts'],
     env: { ...process.env, AUDIT_SKIPPED_EXIT_CODE: String(SKIPPED_EXIT_CODE) },
     skippedExitCode: SKIPPED_EXIT_CODE,
   },

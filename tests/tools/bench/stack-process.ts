@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { withDatabaseName } from '../local-stack/database'
-import { startLocalStack } from '../local-stack/stack'
+import { withDatabaseName } from '../../local-stack/database'
+import { startLocalStack } from '../../local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
 const ports = {

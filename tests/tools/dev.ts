@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { PROJECT_ROOT } from './database'
-import { DEV_DATA_DIR, startLocalStack } from './stack'
+import { PROJECT_ROOT } from '../local-stack/database'
+import { DEV_DATA_DIR, startLocalStack } from '../local-stack/stack'
 
 const envFile = path.join(PROJECT_ROOT, '.env')
 if (existsSync(envFile)) process.loadEnvFile(envFile)

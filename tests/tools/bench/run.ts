@@ -21,15 +21,15 @@ import path from 'node:path'
 import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { PROJECT_ROOT } from '../local-stack/database'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
-import { signWebhook } from '../local-stack/polar/webhooks'
-import { invoiceObject, stripeEvent, subscriptionObject } from '../integration/stripe-fixtures'
+import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import { PROJECT_ROOT } from '../../local-stack/database'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
+import { signWebhook } from '../../local-stack/polar/webhooks'
+import { invoiceObject, stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
-} from '../integration/polar-fixtures'
+} from '../../integration/polar-fixtures'
 import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
 import { runLighthouse, type LighthouseScores } from './lighthouse'
 import { cpuPerRequest, cpuSnapshot, type CpuGroups } from './cpu'
@@ -83,7 +83,7 @@ function startStack(): Promise<{ env: Record<string, string>; database: string }
         : []),
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'tests/bench/stack-process.ts'),
+      path.join(PROJECT_ROOT, 'tests/tools/bench/stack-process.ts'),
     ],
     {
       cwd: PROJECT_ROOT,
@@ -130,7 +130,7 @@ async function startApp(stackEnv: Record<string, string>) {
         ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
         : []),
       '--import',
-      path.join(PROJECT_ROOT, 'tests/bench/production-react.mjs'),
+      path.join(PROJECT_ROOT, 'tests/tools/bench/production-react.mjs'),
       path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
       path.join(BUILD_DIR, 'server/index.js'),
     ],
