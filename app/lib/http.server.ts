@@ -142,3 +142,9 @@ export function jsonNoStore(body: unknown, init: ResponseInit = {}): Response {
 export function methodNotAllowed(allow: string, body: unknown = { error: 'Method not allowed' }) {
   return jsonNoStore(body, { status: 405, headers: { Allow: allow } })
 }
+
+/** The HTTP status a provider SDK error carries (Stripe's and Polar's both set statusCode). */
+export function httpStatusOf(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode
+  return typeof status === 'number' ? status : undefined
+}

@@ -1,31 +1,21 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
-import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
+import { lookupCheckoutStatus, type CheckoutStatus } from '~/billing/checkout-status.server'
+import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { logger } from '~/lib/logger.server'
-
-type Status = 'complete' | 'open' | 'failed'
 
 // The page the hosted checkouts return to. It only reads the checkout's state: the
-// subscription itself is activated by the provider's webhook, never here.
+// subscription itself is activated by the provider's webhook, never here. While a payment
+// is being confirmed the page reloads itself (a meta refresh, so it works without
+// JavaScript), a bounded number of times.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const params = new URL(request.url).searchParams
-  const sessionId = params.get('session_id')
-  const checkoutId = params.get('checkout_id')
-  let status: Status = 'failed'
-  try {
-    if (sessionId && /^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId))
-      status = await getStripeCheckoutStatus(sessionId)
-    else if (checkoutId && /^[A-Za-z0-9_-]{1,100}$/.test(checkoutId))
-      status = await getPolarCheckoutStatus(checkoutId)
-  } catch (error) {
-    logger.warn('success page: checkout lookup failed', { error: String(error) })
-  }
-  return data({ status }, { headers: { 'Cache-Control': 'private, no-store' } })
+  const url = new URL(request.url)
+  const status = await lookupCheckoutStatus(url.searchParams)
+  const recheck = nextRecheck(url, status)
+  return data({ status, recheck }, { headers: { 'Cache-Control': 'private, no-store' } })
 }
 
-const COPY: Record<Status, { title: string; body: string }> = {
+const COPY: Record<CheckoutStatus, { title: string; body: string }> = {
   complete: {
     title: 'Payment successful',
     body: 'Thank you for subscribing! Your plan appears in your dashboard as soon as the payment provider confirms it, usually within a few seconds.',
@@ -34,19 +24,35 @@ const COPY: Record<Status, { title: string; body: string }> = {
     title: 'Payment pending',
     body: 'Your payment is still being processed. We will update your subscription as soon as it completes; you can safely leave this page.',
   },
+  confirming: {
+    title: 'Confirming your payment',
+    body: 'We are waiting to hear back from the payment provider. If you paid, your plan appears in your dashboard as soon as the payment is confirmed; you can safely leave this page.',
+  },
   failed: {
     title: 'Payment not completed',
-    body: 'We could not confirm a payment for this checkout. You have not been charged; please try again from the pricing page.',
+    body: 'The payment provider reports that this checkout was not paid. You have not been charged; please try again from the pricing page.',
+  },
+  missing: {
+    title: 'No checkout to show',
+    body: 'This address does not name a checkout. Your dashboard shows your current plan; the pricing page starts a new subscription.',
   },
 }
 
 export default function Success() {
-  const { status } = useLoaderData<typeof loader>()
+  const { status, recheck } = useLoaderData<typeof loader>()
   const copy = COPY[status]
+  const waiting = status === 'confirming' || status === 'open'
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold tracking-tight">{copy.title}</h1>
       <p className="mt-4 text-slate-700">{copy.body}</p>
+      {waiting ? (
+        <p className="mt-2 text-sm text-slate-600" role="status">
+          {recheck
+            ? `This page checks again every ${RECHECK_SECONDS} seconds.`
+            : 'It is taking longer than usual. Your dashboard shows the result as soon as it arrives.'}
+        </p>
+      ) : null}
       <div className="mt-8 flex justify-center gap-3">
         <Link
           to="/dashboard"
@@ -54,7 +60,7 @@ export default function Success() {
         >
           Go to your dashboard
         </Link>
-        {status === 'failed' ? (
+        {status === 'failed' || status === 'missing' ? (
           <Link
             to="/pricing"
             className="rounded-md border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50"
@@ -67,7 +73,12 @@ export default function Success() {
   )
 }
 
-export const meta: MetaFunction = () => [{ title: 'Checkout | Subscribely' }]
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: 'Checkout | Subscribely' },
+  ...(data?.recheck
+    ? [{ httpEquiv: 'refresh', content: `${RECHECK_SECONDS};url=${data.recheck}` }]
+    : []),
+]
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />

@@ -229,12 +229,25 @@ describe('/success with a Polar checkout id', () => {
     expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
   })
 
+  it('shows a checkout Polar does not know as failed', async () => {
+    expect(await successStatus(`?checkout_id=${randomUUID()}`)).toBe('failed')
+  })
+
   it.each([
-    ['an unknown checkout id', `?checkout_id=${randomUUID()}`],
     ['a garbage checkout id', '?checkout_id=..%2F..%2Fv1%2Fcustomers'],
     ['no checkout id', ''],
-  ])('shows %s as failed', async (_label, query) => {
-    expect(await successStatus(query)).toBe('failed')
+  ])('claims nothing for %s', async (_label, query) => {
+    expect(await successStatus(query)).toBe('missing')
+  })
+
+  it('shows confirming, not "not charged", when Polar cannot be asked', async () => {
+    const user = await createSignedInUser(app)
+    const checkout = checkoutBehind(await getCheckout({ products: PRO }, user))
+    await app.stack.polar.completeCheckout(checkout.id)
+    await app.stack.polar.idle()
+    app.stack.polar.addFault({ path: `/v1/checkouts/${checkout.id}`, status: 503, count: 1 })
+    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('confirming')
+    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
   })
 })
 

@@ -546,24 +546,31 @@ describe('/success', () => {
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
   })
 
+  it('shows a session Stripe does not know as failed (Stripe says it was not paid)', async () => {
+    const before = await tableCounts()
+    expect(await successStatus('?session_id=cs_test_doesnotexist')).toBe('failed')
+    expect(await tableCounts()).toEqual(before)
+  })
+
   it.each([
-    ['an unknown session id', '?session_id=cs_test_doesnotexist'],
     ['a garbage session id', '?session_id=..%2F..%2Fv1%2Fcustomers'],
     ['no session id', ''],
     ['an empty session id', '?session_id='],
-  ])('shows failed for %s', async (_label, query) => {
+  ])('asks Stripe nothing and claims nothing for %s', async (_label, query) => {
     const before = await tableCounts()
     const calls = callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length
-    expect(await successStatus(query)).toBe('failed')
+    expect(await successStatus(query)).toBe('missing')
     expect(await tableCounts()).toEqual(before)
     expect(callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length).toBe(calls)
   })
 
-  it('shows failed when Stripe cannot be reached', async () => {
+  it('never says "not charged" when Stripe cannot be asked: confirming, then the answer', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
+    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
     app.stack.stripe.injectFault({ path: '/v1/checkout/sessions/', status: 500, count: 3 })
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('confirming')
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
   })
 })
 

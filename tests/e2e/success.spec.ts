@@ -1,0 +1,55 @@
+import { expect, test } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * The page the hosted checkouts return to, when the provider cannot be asked: it never says
+ * "not charged" (a payment may have gone through), it says it is confirming and reloads
+ * itself until the provider answers, with JavaScript off as well.
+ */
+
+async function failNextStripeCalls(path: string, count: number) {
+  const response = await fetch(`${E2E.stripeUrl}/_emulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ path, status: 503, count }),
+  })
+  expect(response.status).toBe(200)
+}
+
+test.afterEach(async () => {
+  await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
+})
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled })
+
+    test('a failed lookup shows "Confirming your payment" and rechecks on its own', async ({
+      page,
+    }) => {
+      // Stripe retries twice, so three failures make one failed lookup.
+      await failNextStripeCalls('/v1/checkout/sessions/cs_test_unknown_e2e', 3)
+      await page.goto('/success?session_id=cs_test_unknown_e2e')
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Confirming your payment' }),
+      ).toBeVisible()
+      await expect(page.getByText('You have not been charged')).toHaveCount(0)
+      await expect(page.getByRole('status')).toContainText('checks again every 5 seconds')
+
+      // The next look-up reaches Stripe, which does not know this checkout: only now the
+      // page may say that nothing was charged.
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Payment not completed' }),
+      ).toBeVisible({ timeout: 15_000 })
+      await expect(page).toHaveURL(/attempt=1/)
+      await expect(page.getByText('You have not been charged')).toBeVisible()
+    })
+  })
+}
+
+test('an address without a checkout claims nothing', async ({ page }) => {
+  await page.goto('/success')
+  await expect(page.getByRole('heading', { level: 1, name: 'No checkout to show' })).toBeVisible()
+  await expect(page.getByText('You have not been charged')).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Back to pricing' })).toBeVisible()
+})
