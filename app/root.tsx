@@ -51,7 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        <SiteFooter />
+        <SiteFooter signedIn={Boolean(data?.user)} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

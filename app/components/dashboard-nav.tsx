@@ -1,4 +1,4 @@
-import { Form, NavLink } from '@remix-run/react'
+import { NavLink } from '@remix-run/react'
 import { Avatar } from './avatar'
 
 const LINKS = [
@@ -17,8 +17,8 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   }`
 
 /**
- * The dashboard's side navigation: who is signed in, the pages, and sign-out. A row that
- * scrolls sideways on phones, a column from the `md` breakpoint up.
+ * The dashboard's side navigation: who is signed in and the pages (sign-out is in the site
+ * header). A row that scrolls sideways on phones, a column from the `md` breakpoint up.
  */
 export function DashboardNav({
   name,
@@ -54,14 +54,6 @@ export function DashboardNav({
           ))}
         </ul>
       </nav>
-      <Form method="post" action="/sign-out" className="mt-2 hidden md:block">
-        <button
-          type="submit"
-          className="w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-50 hover:text-slate-900"
-        >
-          Sign out
-        </button>
-      </Form>
     </aside>
   )
 }

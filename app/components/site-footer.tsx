@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react'
 
-/** Site-wide footer. */
-export function SiteFooter() {
+/** Site-wide footer; a signed-in user is not offered a new account. */
+export function SiteFooter({ signedIn }: { signedIn: boolean }) {
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
       <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-6 text-sm text-slate-600 sm:flex-row sm:items-center sm:justify-between">
@@ -13,9 +13,11 @@ export function SiteFooter() {
           <Link to="/contact" className="hover:text-slate-900">
             Contact
           </Link>
-          <Link to="/sign-up" className="hover:text-slate-900">
-            Create an account
-          </Link>
+          {signedIn ? null : (
+            <Link to="/sign-up" className="hover:text-slate-900">
+              Create an account
+            </Link>
+          )}
         </nav>
       </div>
     </footer>

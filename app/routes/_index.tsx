@@ -2,30 +2,30 @@ import type { MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
 
 export const meta: MetaFunction = () => [
-  { title: 'Subscribely: subscriptions with Stripe and Polar, done right' },
+  { title: 'Subscribely: your projects, analytics and team in one simple plan' },
   {
     name: 'description',
     content:
-      'Sign up, subscribe through Stripe or Polar, and manage billing. Subscription state stays in sync from provider webhooks.',
+      'Start with one project or go Pro for unlimited projects, advanced analytics and your whole team. Monthly plans, paid by card, cancel any time.',
   },
 ]
 
 const features = [
   {
-    title: 'Two payment providers',
-    body: 'Subscribe through Stripe Checkout or Polar. Both hosted checkouts, both billing portals, one subscription record.',
+    title: 'Simple monthly plans',
+    body: 'Starter for one project, Pro for unlimited projects and your team. No setup fees, no long contracts.',
   },
   {
-    title: 'No lost payment events',
-    body: 'Every webhook is verified, recorded in a ledger and applied exactly once, in order, even when providers retry.',
+    title: 'Change or cancel any time',
+    body: 'Switch plans, update your card or cancel from your billing settings in a few clicks.',
   },
   {
-    title: 'Secure accounts',
-    body: 'Email and password, magic links and OAuth through Supabase Auth, with row-level security on every table.',
+    title: 'Every payment on record',
+    body: 'Your billing history lists every payment with its invoice, and a receipt arrives by email.',
   },
   {
-    title: 'Works without JavaScript',
-    body: 'Every form is a real HTML form. JavaScript makes it faster, never required.',
+    title: 'Your account, kept safe',
+    body: 'Sign in with a password, a magic link or GitHub, and sign out of every device at once if you need to.',
   },
 ]
 
@@ -35,12 +35,11 @@ export default function Index() {
       <section className="bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto max-w-4xl px-4 py-20 text-center sm:py-28">
           <h1 className="text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
-            Subscriptions that stay in sync
+            Your projects, analytics and team, in one simple plan
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-700">
-            Subscribely lets people sign up, subscribe with Stripe or Polar and manage their
-            billing, while every payment event from the providers lands in your database exactly
-            once.
+            Start with one project, or go Pro for unlimited projects, advanced analytics and your
+            whole team. Pay monthly by card, and change or cancel whenever you like.
           </p>
           <div className="mt-10 flex flex-wrap justify-center gap-3">
             <Link
@@ -60,7 +59,7 @@ export default function Index() {
       </section>
       <section aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-16">
         <h2 id="features-heading" className="text-center text-2xl font-bold tracking-tight">
-          Everything a subscription product needs
+          What you get with every plan
         </h2>
         <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {features.map((feature) => (

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/nod
 import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
 import { FormMessage } from '~/components/forms'
+import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
 import { getOwnSubscription } from '~/subscriptions/store.server'
@@ -35,6 +36,7 @@ export default function DashboardOverview() {
       {params.get('password') === 'updated' ? (
         <FormMessage tone="success">Your password has been updated.</FormMessage>
       ) : null}
+      {subscription?.status === 'past_due' ? <PastDueBanner /> : null}
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
         <p className="mt-1 text-slate-700">

@@ -10,7 +10,9 @@ import { requireUser } from '~/auth/session.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { formatDate, formatMoney } from '~/lib/format'
+import { PastDueBanner } from '~/components/past-due-banner'
+import { PaymentHistory } from '~/components/payment-history'
+import { formatDate } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing.server'
 import { isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
@@ -76,10 +78,7 @@ export default function Billing() {
             ) : null}
             {subscription.status === 'past_due' ? (
               <div className="mt-4">
-                <FormMessage tone="error">
-                  Your last payment did not go through. Update your payment method in Manage billing
-                  to keep your subscription.
-                </FormMessage>
+                <PastDueBanner />
               </div>
             ) : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
@@ -140,52 +139,8 @@ export default function Billing() {
         {payments.length === 0 ? (
           <p className="mt-4 text-slate-700">No payments yet.</p>
         ) : (
-          <div className="mt-4 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-slate-600">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Description
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    Invoice
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {payments.map((payment) => (
-                  <tr key={payment.id}>
-                    <td className="py-2 pr-4">{formatDate(payment.created_at)}</td>
-                    <td className="py-2 pr-4">{payment.description ?? 'Payment'}</td>
-                    <td className="py-2 pr-4">{formatMoney(payment.amount, payment.currency)}</td>
-                    <td className="py-2 pr-4">{statusLabel(payment.status)}</td>
-                    <td className="py-2">
-                      {payment.invoice_url ? (
-                        <a
-                          href={payment.invoice_url}
-                          className="font-medium text-brand-700 hover:underline"
-                          rel="noreferrer"
-                          target="_blank"
-                        >
-                          View invoice
-                        </a>
-                      ) : (
-                        <span className="text-slate-500">Not available yet</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          <div className="mt-4">
+            <PaymentHistory payments={payments} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"

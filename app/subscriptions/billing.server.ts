@@ -3,7 +3,8 @@ import type { PaymentRow, SubscriptionRow } from './types'
 
 export const PAYMENTS_PAGE_SIZE = 10
 
-type PaymentView = Pick<
+/** One payment as the billing page shows it. */
+export type PaymentView = Pick<
   PaymentRow,
   | 'id'
   | 'provider'

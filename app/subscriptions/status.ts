@@ -23,3 +23,9 @@ export const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 export function isLiveStatus(status: string | null | undefined) {
   return Boolean(status && LIVE_STATUSES.has(status))
 }
+
+/** The one wording of a failed renewal, on the dashboard, billing and pricing pages. */
+export const PAST_DUE_NOTICE =
+  'Your last payment did not go through. Update your payment method to keep your plan.'
+/** The action that fixes it: it opens the provider's billing portal. */
+export const PAST_DUE_ACTION = 'Update payment method'

@@ -129,19 +129,32 @@ test('a canceled subscriber sees when it ended and is offered a new plan', async
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing`)
 })
 
-test('a past-due subscriber is told to update the payment method', async ({ page }) => {
+test('a past-due subscriber is told, on the dashboard and billing, how to fix the payment', async ({
+  page,
+}) => {
   const user = await newUser('billing-past-due')
-  await seedSubscription(user.id, { status: 'past_due' })
+  await seedSubscription(user.id, {
+    status: 'past_due',
+    provider: 'stripe',
+    stripe_customer_id: await createStripeCustomer(user.email),
+  })
   await openBilling(page, user.email)
 
+  const notice =
+    'Your last payment did not go through. Update your payment method to keep your plan.'
   const subscription = subscriptionRegion(page)
   await expect(detail(subscription, 'Status')).toHaveText('Past due')
-  await expect(subscription.getByRole('alert')).toHaveText(
-    'Your last payment did not go through. Update your payment method in Manage billing to keep your subscription.',
-  )
+  await expect(subscription.getByRole('alert')).toContainText(notice)
   await expect(subscription.getByRole('button', { name: 'Manage billing' })).toBeVisible()
   // Still a live subscription: no second purchase offered.
   await expect(subscription.getByRole('link', { name: 'Choose a plan' })).toHaveCount(0)
+
+  // The dashboard leads with the same words and the action that fixes it.
+  await page.goto('/dashboard')
+  const banner = page.getByRole('alert')
+  await expect(banner).toContainText(notice)
+  await banner.getByRole('button', { name: 'Update payment method' }).click()
+  await expect(page).toHaveURL(stripePortalUrl)
 })
 
 test('an unknown status and missing details are shown sensibly', async ({ page }) => {
@@ -357,5 +370,52 @@ test.describe('with JavaScript off', () => {
     await history.getByRole('link', { name: 'Older payments' }).click()
     await expect(history).toContainText('Page 2 of 2')
     await expect(history.getByRole('row')).toHaveCount(3)
+  })
+})
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+
+  test('the payment history fits: every payment with its status and invoice link', async ({
+    page,
+  }, testInfo) => {
+    const user = await newUser('billing-phone')
+    await seedSubscription(user.id, { status: 'past_due' })
+    await seedPayments(user.id, twelvePayments())
+    await openBilling(page, user.email)
+
+    const payments = paymentsRegion(page)
+      .getByRole('list', { name: 'Payments' })
+      .getByRole('listitem')
+    await expect(payments).toHaveCount(10)
+    await expect(payments.nth(0)).toContainText('Refund of Pro')
+    await expect(payments.nth(0)).toContainText('Refunded')
+    const invoice = payments.nth(2).getByRole('link', { name: 'View invoice' })
+    await expect(invoice).toHaveAttribute('href', 'https://invoices.example.com/in_2')
+    const box = await invoice.boundingBox()
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await testInfo.attach('billing, phone', {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+  })
+})
+
+test('billing and dashboard at desktop width', async ({ page }, testInfo) => {
+  const user = await newUser('billing-desktop')
+  await seedSubscription(user.id, { status: 'past_due' })
+  await seedPayments(user.id, twelvePayments())
+  await openBilling(page, user.email)
+  await expect(paymentsRegion(page).getByRole('row')).toHaveCount(11)
+  await testInfo.attach('billing, desktop', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+  await page.goto('/dashboard')
+  await expect(page.getByRole('alert')).toContainText('Update your payment method')
+  await testInfo.attach('dashboard, past due, desktop', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
   })
 })

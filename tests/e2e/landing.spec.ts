@@ -9,7 +9,10 @@ test.describe('landing page', () => {
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto('/')
     await expect(
-      page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' }),
+      page.getByRole('heading', {
+        level: 1,
+        name: 'Your projects, analytics and team, in one simple plan',
+      }),
     ).toBeVisible()
     const nav = page.getByRole('navigation', { name: 'Main' })
     await expect(nav.getByRole('link', { name: 'Pricing' })).toBeVisible()
@@ -25,7 +28,10 @@ test.describe('landing page', () => {
     test('renders the same content', async ({ page }) => {
       await page.goto('/')
       await expect(
-        page.getByRole('heading', { level: 1, name: 'Subscriptions that stay in sync' }),
+        page.getByRole('heading', {
+          level: 1,
+          name: 'Your projects, analytics and team, in one simple plan',
+        }),
       ).toBeVisible()
       await page
         .getByRole('navigation', { name: 'Main' })

@@ -1,0 +1,71 @@
+import type { PaymentView } from '~/subscriptions/billing.server'
+import { formatDate, formatMoney } from '~/lib/format'
+import { statusLabel } from '~/subscriptions/status'
+
+function InvoiceLink({ url }: { url: string | null }) {
+  if (!url) return <span className="text-slate-500">Not available yet</span>
+  return (
+    <a
+      href={url}
+      className="font-medium text-brand-700 hover:underline"
+      rel="noreferrer"
+      target="_blank"
+    >
+      View invoice
+    </a>
+  )
+}
+
+const COLUMNS = ['Date', 'Description', 'Amount', 'Status', 'Invoice'] as const
+
+/**
+ * The billing history: a table from the `sm` breakpoint up, and on phones a list of cards
+ * (a five-column table does not fit 390 px without cutting off the invoice link).
+ */
+export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
+  return (
+    <>
+      <ul className="divide-y divide-slate-100 sm:hidden" aria-label="Payments">
+        {payments.map((payment) => (
+          <li key={payment.id} className="py-3 text-sm">
+            <div className="flex items-baseline justify-between gap-3">
+              <span className="font-medium text-slate-900">
+                {formatMoney(payment.amount, payment.currency)}
+              </span>
+              <span className="text-slate-600">{formatDate(payment.created_at)}</span>
+            </div>
+            <p className="mt-1 text-slate-700">{payment.description ?? 'Payment'}</p>
+            <div className="mt-1 flex items-baseline justify-between gap-3">
+              <span className="text-slate-700">{statusLabel(payment.status)}</span>
+              <InvoiceLink url={payment.invoice_url} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <table className="hidden w-full text-left text-sm sm:table">
+        <thead className="text-slate-600">
+          <tr>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col" className="py-2 pr-4 font-medium last:pr-0">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {payments.map((payment) => (
+            <tr key={payment.id}>
+              <td className="py-2 pr-4">{formatDate(payment.created_at)}</td>
+              <td className="py-2 pr-4">{payment.description ?? 'Payment'}</td>
+              <td className="py-2 pr-4">{formatMoney(payment.amount, payment.currency)}</td>
+              <td className="py-2 pr-4">{statusLabel(payment.status)}</td>
+              <td className="py-2">
+                <InvoiceLink url={payment.invoice_url} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  )
+}

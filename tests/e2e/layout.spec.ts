@@ -1,0 +1,41 @@
+import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+
+/** Site-wide pieces that depend on who is looking: the header and the footer. */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+test('a visitor is offered an account; a signed-in user gets one "Sign out" and no sign-up', async ({
+  page,
+}) => {
+  await page.goto('/')
+  const footer = page.getByRole('navigation', { name: 'Footer' })
+  await expect(footer.getByRole('link', { name: 'Create an account' })).toBeVisible()
+
+  const user = await createUser(uniqueEmail('layout'))
+  users.push(user.id)
+  await signIn(page, user.email)
+  await page.goto('/dashboard/settings/billing')
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(1)
+  await expect(footer.getByRole('link', { name: 'Create an account' })).toHaveCount(0)
+  await expect(footer.getByRole('link', { name: 'Pricing' })).toBeVisible()
+})
+
+test('the landing page speaks to subscribers', async ({ page }, testInfo) => {
+  await page.goto('/')
+  const hero = page.getByRole('heading', { level: 1 })
+  await expect(hero).toBeVisible()
+  await expect(page.locator('main')).not.toContainText(/webhook|database|ledger|row-level/i)
+  await expect(page.getByRole('link', { name: 'See plans and pricing' })).toBeVisible()
+  await testInfo.attach('landing, desktop', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await testInfo.attach('landing, phone', {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+})
