@@ -8,6 +8,7 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { PageNotice } from '~/components/page-notice'
 import { SiteFooter } from '~/components/site-footer'
 import { SiteHeader } from '~/components/site-header'
 import { getOptionalUser } from '~/auth/session.server'
@@ -49,6 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <SiteHeader user={data?.user ?? null} />
         <main id="main" className="flex-1">
+          <PageNotice />
           {children}
         </main>
         <SiteFooter signedIn={Boolean(data?.user)} />

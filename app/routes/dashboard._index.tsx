@@ -1,7 +1,7 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData, useSearchParams } from '@remix-run/react'
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
-import { FormMessage } from '~/components/forms'
+import { takeAfterSignUp } from '~/billing/plan-intent.server'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
@@ -9,6 +9,12 @@ import { getOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
+  // A newcomer who chose a plan before signing up continues to its checkout, once.
+  const afterSignUp = await takeAfterSignUp(request)
+  if (afterSignUp) {
+    headers.append('Set-Cookie', afterSignUp.clear)
+    throw redirect(afterSignUp.next, { headers })
+  }
   const subscription = await getOwnSubscription(supabase, user.id)
   headers.set('Cache-Control', 'private, no-store')
   return data({ email: user.email, subscription }, { headers })
@@ -20,7 +26,6 @@ export function headers() {
 
 export default function DashboardOverview() {
   const { email, subscription } = useLoaderData<typeof loader>()
-  const [params] = useSearchParams()
   // An ended subscription keeps cancel_at_period_end (Stripe leaves it set), so "canceled"
   // is checked before the scheduled cancellation.
   const nextDate =
@@ -33,9 +38,6 @@ export default function DashboardOverview() {
           : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
-      {params.get('password') === 'updated' ? (
-        <FormMessage tone="success">Your password has been updated.</FormMessage>
-      ) : null}
       {subscription?.status === 'past_due' ? <PastDueBanner /> : null}
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>

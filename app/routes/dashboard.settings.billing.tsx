@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -40,16 +40,10 @@ export function headers() {
 export default function Billing() {
   const { subscription, payments, page, pageCount } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const [params] = useSearchParams()
   const hasSubscription = Boolean(subscription?.status)
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
-      {params.get('notice') === 'already-subscribed' ? (
-        <FormMessage tone="info">
-          You already have a subscription. Change or cancel it here.
-        </FormMessage>
-      ) : null}
       {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
       <section
         aria-labelledby="subscription-heading"

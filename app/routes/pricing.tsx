@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { getOptionalUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { formatMoney } from '~/lib/format'
@@ -64,7 +65,7 @@ export default function Pricing() {
           <FormMessage tone="info">
             You are subscribed to {currentPlan}.{' '}
             <Link to="/dashboard/settings/billing" className="font-semibold underline">
-              Manage your billing
+              Manage or change your plan in billing
             </Link>
           </FormMessage>
         ) : null}
@@ -76,9 +77,16 @@ export default function Pricing() {
             aria-labelledby={`plan-${plan.key}`}
             className={`flex flex-col rounded-xl border p-6 ${plan.highlighted ? 'border-brand-600 shadow-md' : 'border-slate-200'}`}
           >
-            <h2 id={`plan-${plan.key}`} className="text-xl font-semibold">
-              {plan.name}
-            </h2>
+            <div className="flex items-center justify-between gap-2">
+              <h2 id={`plan-${plan.key}`} className="text-xl font-semibold">
+                {plan.name}
+              </h2>
+              {plan.name === currentPlan ? (
+                <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800">
+                  Current plan
+                </span>
+              ) : null}
+            </div>
             <p className="mt-1 text-sm text-slate-700">{plan.description}</p>
             <p className="mt-4">
               <span className="text-4xl font-bold">{plan.price}</span>
@@ -95,40 +103,86 @@ export default function Pricing() {
               ))}
             </ul>
             <div className="mt-6 space-y-2">
-              {!signedIn ? (
-                <Link
-                  to={`/sign-in?${new URLSearchParams({ redirectTo: '/pricing' })}`}
-                  className="block rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700"
-                >
-                  Sign in to subscribe to {plan.name}
-                </Link>
-              ) : currentPlan ? null : (
-                <>
-                  {/* A plain form: the API answers 303 to Stripe, so it works without JavaScript. */}
-                  <form method="post" action="/api/checkout_sessions">
-                    <input type="hidden" name="price_id" value={plan.stripePriceId} />
-                    <button
-                      type="submit"
-                      className="w-full rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-                    >
-                      Subscribe to {plan.name} with Stripe
-                    </button>
-                  </form>
-                  {plan.polarCheckoutUrl ? (
-                    <a
-                      href={plan.polarCheckoutUrl}
-                      className="block rounded-md border border-slate-300 px-4 py-2 text-center text-sm font-semibold text-slate-900 hover:bg-slate-50"
-                    >
-                      Subscribe to {plan.name} with Polar
-                    </a>
-                  ) : null}
-                </>
-              )}
+              <PlanActions plan={plan} signedIn={signedIn} currentPlan={currentPlan} />
             </div>
           </li>
         ))}
       </ul>
     </div>
+  )
+}
+
+type PricingPlan = ReturnType<typeof useLoaderData<typeof loader>>['plans'][number]
+
+const primaryButton =
+  'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
+
+/**
+ * What a plan card offers. A newcomer: one call to action, which keeps the chosen plan
+ * through sign-up (or sign-in) and lands on its checkout. A subscriber: the current plan is
+ * marked and managed, the others are changed, in billing. Anyone else: subscribe, with Stripe
+ * first and Polar as the secondary choice.
+ */
+function PlanActions({
+  plan,
+  signedIn,
+  currentPlan,
+}: {
+  plan: PricingPlan
+  signedIn: boolean
+  currentPlan: string | null
+}) {
+  if (!signedIn) {
+    const next = `/subscribe/${plan.key}`
+    return (
+      <>
+        <Link
+          to={`/sign-up?${new URLSearchParams({ redirectTo: next })}`}
+          className={primaryButton}
+        >
+          Get started with {plan.name}
+        </Link>
+        <p className="text-center text-sm text-slate-600">
+          Have an account?{' '}
+          <Link
+            to={`/sign-in?${new URLSearchParams({ redirectTo: next })}`}
+            className="font-semibold text-brand-700 hover:underline"
+            aria-label={`Sign in to subscribe to ${plan.name}`}
+          >
+            Sign in
+          </Link>
+        </p>
+      </>
+    )
+  }
+  if (currentPlan) {
+    return (
+      <Link to="/dashboard/settings/billing" className={primaryButton}>
+        {plan.name === currentPlan ? 'Manage your plan' : `Change to ${plan.name}`}
+      </Link>
+    )
+  }
+  return (
+    <>
+      {/* A plain form: the API answers 303 to Stripe, so it works without JavaScript. */}
+      <LeavingForm
+        action="/api/checkout_sessions"
+        fields={{ price_id: plan.stripePriceId }}
+        className={primaryButton}
+        pendingText="Opening checkout…"
+      >
+        Subscribe to {plan.name} with Stripe
+      </LeavingForm>
+      {plan.polarCheckoutUrl ? (
+        <LeavingLink
+          href={plan.polarCheckoutUrl}
+          className="block rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline"
+          pendingText="Opening checkout…"
+        >
+          Subscribe to {plan.name} with Polar
+        </LeavingLink>
+      ) : null}
+    </>
   )
 }
 

@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400, headers: result.headers },
     )
   }
-  throw redirect('/dashboard?password=updated', { headers: result.headers })
+  throw redirect('/dashboard?notice=password-updated', { headers: result.headers })
 }
 
 export default function ResetPassword() {

@@ -10,7 +10,7 @@ export const action = secureResource(async ({ request }: ActionFunctionArgs) => 
     return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
   }
   const { headers } = await signOut(request, 'local')
-  return redirect('/', { headers })
+  return redirect('/?notice=signed-out', { headers })
 })
 
 export const loader = secureResource(async () => {

@@ -9,6 +9,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { signUp } from '~/auth/auth.server'
+import { rememberAfterSignUp } from '~/billing/plan-intent.server'
 import {
   hitAuthRateLimit,
   tooManyAttemptsInit,
@@ -82,6 +83,8 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400, headers: result.headers },
     )
   }
+  const keep = await rememberAfterSignUp(submission.value.redirectTo ?? '')
+  if (keep) result.headers.append('Set-Cookie', keep)
   throw redirect(confirm, { headers: result.headers })
 }
 

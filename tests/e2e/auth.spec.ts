@@ -1,8 +1,7 @@
-import { createClient } from '@supabase/supabase-js'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
   createUser,
   deleteUser,
+  deleteUsersByEmail,
   expect,
   PASSWORD,
   test,
@@ -21,14 +20,8 @@ const WRONG_CREDENTIALS = 'That email and password do not match. Check them and 
 const createdEmails: string[] = []
 const createdIds: string[] = []
 test.afterEach(async () => {
-  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  const { data } = await admin.auth.admin.listUsers({ perPage: 1000 })
-  for (const user of data.users)
-    if (createdEmails.includes(user.email ?? '')) createdIds.push(user.id)
+  await deleteUsersByEmail(createdEmails.splice(0))
   await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
-  createdEmails.length = 0
 })
 
 async function newUser() {
@@ -55,7 +48,8 @@ async function signOut(page: Page) {
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Sign out' })
     .click()
-  await expect(page).toHaveURL(`${E2E.siteUrl}/`)
+  await expect(page).toHaveURL(`${E2E.siteUrl}/?notice=signed-out`)
+  await expect(page.getByRole('status')).toHaveText('You have been signed out.')
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }),
   ).toBeVisible()
@@ -183,7 +177,7 @@ test('forgot password: mail, choose a new password, sign in with it', async ({ p
   await page.getByLabel('New password', { exact: true }).fill(newPassword)
   await page.getByLabel('Repeat new password').fill(newPassword)
   await page.getByRole('button', { name: 'Save new password' }).click()
-  await expect(page).toHaveURL(/\/dashboard\?password=updated$/)
+  await expect(page).toHaveURL(/\/dashboard\?notice=password-updated$/)
   await expect(page.getByRole('status')).toHaveText('Your password has been updated.')
 
   await signOut(page)

@@ -33,6 +33,14 @@ export async function deleteUser(id: string) {
   await admin().auth.admin.deleteUser(id)
 }
 
+/** Deletes the users a test signed up through the pages (it only knows their addresses). */
+export async function deleteUsersByEmail(emails: string[]) {
+  if (emails.length === 0) return
+  const { data } = await admin().auth.admin.listUsers({ perPage: 1000 })
+  const ids = data.users.filter((user) => emails.includes(user.email ?? '')).map((user) => user.id)
+  await Promise.all(ids.map((id) => deleteUser(id)))
+}
+
 interface InboxMail {
   to: string
   subject: string

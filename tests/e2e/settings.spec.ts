@@ -135,7 +135,7 @@ test('changes the password and signs in with the new one', async ({ page }) => {
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Sign out' })
     .click()
-  await expect(page).toHaveURL(/\/$/)
+  await expect(page).toHaveURL(/\/\?notice=signed-out$/)
   await signIn(page, user.email, 'brand-new-password-7')
 })
 

@@ -161,19 +161,21 @@ test('a declined card shows the error and creates no subscription', async ({ pag
   await expect(page.getByText('No payments yet.')).toBeVisible()
 })
 
-test('a signed-out visitor is sent to sign in and back to pricing', async ({ page }) => {
+test('a signed-out visitor with an account signs in and lands on the checkout of the plan', async ({
+  page,
+}) => {
   const user = await createUser(uniqueEmail('stripe-signed-out'))
   users.push(user.id)
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: /with Stripe/ })).toHaveCount(0)
   await page.getByRole('link', { name: 'Sign in to subscribe to Pro' }).click()
-  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fpricing`)
+  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro`)
   const form = page.locator('form#sign-in')
   await form.getByLabel('Email').fill(user.email)
   await form.getByLabel('Password').fill(PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page).toHaveURL(`${E2E.siteUrl}/pricing`)
-  await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
+  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
 })
 
 test('/pricing?canceled=true shows the canceled notice, and /pricing does not', async ({

@@ -256,7 +256,7 @@ describe('an expired access token is refreshed and the new cookies reach the bro
       }),
     )
     expect(saved.status).toBe(302)
-    expect(saved.headers.get('Location')).toBe('/dashboard?password=updated')
+    expect(saved.headers.get('Location')).toBe('/dashboard?notice=password-updated')
     const after = await expectRefreshed(saved.headers, fresh)
     // One refresh per request: the cookies carry the session's only live refresh token.
     const { rows } = await app.stack.database.query<{ token: string }>(

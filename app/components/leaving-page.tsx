@@ -1,0 +1,70 @@
+import { useEffect, useState, type ReactNode } from 'react'
+
+/**
+ * Pending state for a plain form or link that leaves the app (a hosted checkout): set when
+ * the visitor submits or clicks, cleared when the page comes back from the browser's
+ * back-forward cache. Without JavaScript the form or link simply works.
+ */
+function useLeavingPage() {
+  const [leaving, setLeaving] = useState(false)
+  useEffect(() => {
+    const reset = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false)
+    }
+    window.addEventListener('pageshow', reset)
+    return () => window.removeEventListener('pageshow', reset)
+  }, [])
+  return [leaving, () => setLeaving(true)] as const
+}
+
+/** A plain POST form with one submit button that shows it is on its way. */
+export function LeavingForm({
+  action,
+  fields,
+  className,
+  children,
+  pendingText,
+}: {
+  action: string
+  fields: Record<string, string>
+  className: string
+  children: ReactNode
+  pendingText: string
+}) {
+  const [leaving, leave] = useLeavingPage()
+  return (
+    <form
+      method="post"
+      action={action}
+      // A second click while the first is on its way would start a second checkout.
+      onSubmit={(event) => (leaving ? event.preventDefault() : leave())}
+    >
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className} aria-disabled={leaving}>
+        {leaving ? pendingText : children}
+      </button>
+    </form>
+  )
+}
+
+/** A link to a page outside the app that shows it is on its way. */
+export function LeavingLink({
+  href,
+  className,
+  children,
+  pendingText,
+}: {
+  href: string
+  className: string
+  children: ReactNode
+  pendingText: string
+}) {
+  const [leaving, leave] = useLeavingPage()
+  return (
+    <a href={href} className={className} onClick={leave} aria-busy={leaving}>
+      {leaving ? pendingText : children}
+    </a>
+  )
+}

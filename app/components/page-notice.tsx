@@ -1,0 +1,15 @@
+import { useSearchParams } from '@remix-run/react'
+import { noticeFor } from '~/lib/notices'
+import { FormMessage } from './forms'
+
+/** The notice named by the address (`?notice=`), above the page. */
+export function PageNotice() {
+  const [params] = useSearchParams()
+  const notice = noticeFor(params)
+  if (!notice) return null
+  return (
+    <div className="mx-auto max-w-6xl px-4 pt-6">
+      <FormMessage tone={notice.tone}>{notice.text}</FormMessage>
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+/**
+ * Short notices shown after a redirect, named by `?notice=<key>` in the address (plain
+ * links and redirects, so they work without JavaScript). Only these keys show anything:
+ * an address cannot make the site say arbitrary words.
+ */
+export const NOTICES = {
+  'already-subscribed': {
+    tone: 'info',
+    text: 'You already have a subscription. Change or cancel it here.',
+  },
+  'checkout-failed': {
+    tone: 'error',
+    text: 'We could not start the checkout. You have not been charged; please try again in a moment.',
+  },
+  'unknown-plan': {
+    tone: 'error',
+    text: 'That plan does not exist (any more). Choose one of the plans below.',
+  },
+  'signed-out': { tone: 'success', text: 'You have been signed out.' },
+  'password-updated': { tone: 'success', text: 'Your password has been updated.' },
+  'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },
+  'sign-in-to-continue': {
+    tone: 'info',
+    text: 'Your session has ended. Sign in to continue where you left off.',
+  },
+} as const satisfies Record<string, { tone: 'info' | 'success' | 'error'; text: string }>
+
+export type NoticeKey = keyof typeof NOTICES
+
+/** The notice an address asks for, if it is one of ours. */
+export function noticeFor(params: URLSearchParams) {
+  const key = params.get('notice')
+  return key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null
+}

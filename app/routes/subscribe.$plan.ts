@@ -1,0 +1,37 @@
+import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { requireUser } from '~/auth/session.server'
+import { getPlans } from '~/billing/plans.server'
+import { createStripeCheckout } from '~/billing/stripe/checkout.server'
+import { logger } from '~/lib/logger.server'
+
+/**
+ * GET /subscribe/:plan: the way from a plan on the pricing page to its hosted checkout for a
+ * visitor who first had to sign up or sign in (they come back here with the plan kept).
+ * Stripe unless `?provider=polar`. A browser always gets a page: sign-in when signed out,
+ * billing when already subscribed, pricing with a message when the plan is unknown or the
+ * provider fails.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, supabase, headers } = await requireUser(request)
+  headers.set('Cache-Control', 'no-store')
+  const plan = getPlans().find((candidate) => candidate.key === params.plan)
+  if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
+  const provider = new URL(request.url).searchParams.get('provider')
+  if (provider === 'polar') {
+    const query = new URLSearchParams({
+      products: plan.polarProductId,
+      metadata: JSON.stringify({ user_id: user.id }),
+    })
+    throw redirect(`/api/checkout?${query}`, { headers })
+  }
+  try {
+    const outcome = await createStripeCheckout(supabase, user, plan.stripePriceId)
+    if (outcome.kind === 'already-subscribed')
+      throw redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
+    throw redirect(outcome.url, { status: 303, headers })
+  } catch (error) {
+    if (error instanceof Response) throw error
+    logger.error('subscribe: stripe checkout failed', { error: String(error), user: user.id })
+    throw redirect('/pricing?notice=checkout-failed', { headers })
+  }
+}
