@@ -16,6 +16,10 @@ export const NOTICES = {
     tone: 'error',
     text: 'That plan does not exist (any more). Choose one of the plans below.',
   },
+  'portal-failed': {
+    tone: 'error',
+    text: 'The billing portal is not available right now. Please try again in a moment.',
+  },
   'signed-out': { tone: 'success', text: 'You have been signed out.' },
   'password-updated': { tone: 'success', text: 'Your password has been updated.' },
   'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },

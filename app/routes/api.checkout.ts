@@ -4,9 +4,10 @@ import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkou
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page.
-export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => {
+async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, headers } = await getOptionalUser(request)
   const parsed = parseCheckoutQuery(new URL(request.url), user)
   if (!parsed.ok) return jsonNoStore({ error: parsed.error }, { status: parsed.status, headers })
@@ -22,4 +23,7 @@ export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => 
       { status: 500, headers },
     )
   }
-})
+}
+
+// A browser following the pages' link or form gets a page, never raw JSON.
+export const loader = secureResource(forBrowsers(CHECKOUT_PAGES, startPolarCheckout))

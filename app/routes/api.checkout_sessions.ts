@@ -6,9 +6,10 @@ import { logger } from '~/lib/logger.server'
 import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { FORM_MAX_BYTES, jsonNoStore, methodNotAllowed, readPayload } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
-export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
+async function startStripeCheckout({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   if (crossSiteRefusal(request)) {
     return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
@@ -46,7 +47,10 @@ export const action = secureResource(async ({ request }: ActionFunctionArgs) => 
     logger.error('stripe checkout failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: stripeErrorMessage(error) }, { status: 500, headers })
   }
-})
+}
+
+// A browser following the pages' link or form gets a page, never raw JSON.
+export const action = secureResource(forBrowsers(CHECKOUT_PAGES, startStripeCheckout))
 
 export const loader = secureResource(() => {
   return methodNotAllowed('POST')

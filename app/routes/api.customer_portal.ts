@@ -5,9 +5,10 @@ import { logger } from '~/lib/logger.server'
 import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
+import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
-export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
+async function openStripePortal({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   if (crossSiteRefusal(request)) {
     return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
@@ -23,7 +24,10 @@ export const action = secureResource(async ({ request }: ActionFunctionArgs) => 
     logger.error('stripe portal failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: 'Internal server error' }, { status: 500, headers })
   }
-})
+}
+
+// A browser following the pages' link or form gets a page, never raw JSON.
+export const action = secureResource(forBrowsers(PORTAL_PAGES, openStripePortal))
 
 export const loader = secureResource(() => {
   return methodNotAllowed('POST')

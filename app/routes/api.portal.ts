@@ -4,9 +4,10 @@ import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
+import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
-export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => {
+async function openPolarPortal({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
@@ -18,4 +19,7 @@ export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => 
     logger.error('polar portal failed', { error: String(error), user: user.id })
     return jsonNoStore({ error: 'Something went wrong' }, { status: 500, headers })
   }
-})
+}
+
+// A browser following the pages' link or form gets a page, never raw JSON.
+export const loader = secureResource(forBrowsers(PORTAL_PAGES, openPolarPortal))

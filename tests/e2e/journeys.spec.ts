@@ -1,5 +1,14 @@
 import type { Page, TestInfo } from '@playwright/test'
-import { deleteUsersByEmail, expect, PASSWORD, test, uniqueEmail, waitForMail } from './fixtures'
+import {
+  createUser,
+  deleteUsersByEmail,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -120,4 +129,28 @@ test('a signed-out visitor following a plan link is asked to sign in and comes b
 }) => {
   await page.goto('/subscribe/pro')
   await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro`)
+})
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a Subscribe form after the session ended leads to sign-in and back, never to JSON', async ({
+    page,
+    context,
+  }) => {
+    const user = await createUser(uniqueEmail('journey-expired'))
+    createdEmails.push(user.email)
+    await signIn(page, user.email)
+    await page.goto('/pricing')
+    await context.clearCookies() // the session ends while the page is open
+    await page.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing&notice=sign-in-to-continue$/)
+    await expect(page.getByRole('status').first()).toContainText('Your session has ended')
+    await expect(page.locator('body')).not.toContainText('"error"')
+    const form = page.locator('form#sign-in')
+    await form.getByLabel('Email').fill(user.email)
+    await form.getByLabel('Password').fill(PASSWORD)
+    await form.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page).toHaveURL(`${E2E.siteUrl}/pricing`)
+  })
 })

@@ -1,5 +1,6 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
@@ -69,6 +70,16 @@ export async function startTestApp(
 export function adminClient(app: TestApp) {
   return createClient(app.stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
+  })
+}
+
+/** A Stripe SDK client on the emulator, for seeding and assertions. */
+export function emulatorStripe(app: TestApp) {
+  const url = new URL(app.stack.env.STRIPE_API_URL)
+  return new Stripe(app.stack.env.STRIPE_SECRET_KEY, {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
   })
 }
 
