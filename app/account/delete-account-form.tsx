@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
 
 /** Deletes the account after the person types the confirmation word. */
@@ -19,8 +19,8 @@ export function DeleteAccountForm({
     id: 'delete-account',
     lastResult,
     constraint: deleteAccountConstraint,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { changeEmailConstraint } from './constraints'
 
 /** Starts an email change; the change happens when the confirmation link is opened. */
@@ -23,8 +23,8 @@ export function EmailForm({
     id: 'change-email',
     lastResult,
     constraint: changeEmailConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { changePasswordConstraint } from './constraints'
 
 /** Changes the password; the current one is asked for first. */
@@ -20,8 +20,8 @@ export function PasswordForm({
     id: 'change-password',
     lastResult,
     constraint: changePasswordConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

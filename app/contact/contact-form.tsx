@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Form, useNavigation } from '@remix-run/react'
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { contactConstraint } from './constraints'
 
 const inputClass =
@@ -22,8 +22,8 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
     id: 'contact',
     lastResult,
     constraint: contactConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

@@ -42,3 +42,15 @@ export function useFormValidation<Schema extends core.$ZodType>(loadSchema: () =
   }, [])
   return ({ formData }: { formData: FormData }) => (validate.current ?? unchecked<Schema>)(formData)
 }
+
+/*
+ * When every form validates in the browser: first on submit, then on every input. Never on
+ * blur: a message that appears when a field loses focus moves the button under the pointer
+ * between mousedown and click, and the first click on "Send message" or "Create account" is
+ * lost. On submit, the click either sends the form or shows what is missing, and from then
+ * on each message goes away as the field is fixed, before the next click.
+ */
+/** `useForm`'s `shouldValidate` for every form (see above). */
+export const VALIDATE_ON = 'onSubmit' as const
+/** `useForm`'s `shouldRevalidate` for every form (see above). */
+export const REVALIDATE_ON = 'onInput' as const

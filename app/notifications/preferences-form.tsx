@@ -3,6 +3,7 @@ import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { NOTIFICATION_LABELS } from './kinds'
 import type { NotificationPreferences, NotificationPreferencesInput } from './schemas'
+import { REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
 const FIELDS = [
   ['productUpdates', 'product_updates'],
@@ -27,8 +28,8 @@ export function PreferencesForm({
   const [form, fields] = useForm<NotificationPreferencesInput>({
     id: 'notifications',
     lastResult,
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onSubmit',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
   })
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">

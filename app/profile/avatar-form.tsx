@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { Form } from '@remix-run/react'
 import { Avatar } from '~/components/avatar'
 import { FieldErrors, FormMessage, SubmitButton } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { AVATAR_TYPES } from './constraints'
 
 /** The avatar upload (and removal) of the General page. */
@@ -23,7 +23,8 @@ export function AvatarForm({
   const [form, fields] = useForm({
     id: 'avatar',
     lastResult,
-    shouldValidate: 'onSubmit',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   const field = fields.avatar

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { DISPLAY_NAME_MAX, displayNameConstraint } from './constraints'
 
 /** The display name form of the General page. */
@@ -22,8 +22,8 @@ export function DisplayNameForm({
     lastResult,
     defaultValue: { displayName: displayName ?? '' },
     constraint: displayNameConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

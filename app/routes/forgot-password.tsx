@@ -26,7 +26,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -81,8 +81,8 @@ export default function ForgotPassword() {
     id: 'forgot-password',
     lastResult: actionData?.result,
     constraint: forgotPasswordConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

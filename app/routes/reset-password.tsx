@@ -16,7 +16,7 @@ import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 // Reached from the recovery email through /auth/callback, which signs the user in first.
@@ -65,8 +65,8 @@ export default function ResetPassword() {
     id: 'reset-password',
     lastResult: actionData?.result,
     constraint: resetPasswordConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

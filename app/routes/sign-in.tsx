@@ -30,7 +30,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -154,16 +154,16 @@ export default function SignIn() {
     id: 'sign-in',
     lastResult: passwordResult,
     constraint: signInConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validateSignIn,
   })
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
     lastResult: magicResult,
     constraint: magicLinkConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validateMagicLink,
   })
   const formError = actionData?.formError

@@ -30,7 +30,7 @@ import {
   TextField,
 } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
-import { useFormValidation } from '~/lib/form-validation'
+import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -98,8 +98,8 @@ export default function SignUp() {
     id: 'sign-up',
     lastResult: actionData?.result,
     constraint: signUpConstraint,
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
   return (

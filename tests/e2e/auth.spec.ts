@@ -82,6 +82,22 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   await other.close()
 })
 
+test('the first click on "Create account" counts, even when a message appears under the field', async ({
+  page,
+}) => {
+  await page.goto('/sign-up')
+  await page.waitForLoadState('networkidle')
+  // The email is left empty; the password is too short and still has the focus.
+  await page.getByLabel('Password', { exact: true }).fill('short')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
+    'Enter your email address',
+  )
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
+    /Use at least \d+ characters/,
+  )
+})
+
 test('an email that is already registered cannot sign up again', async ({ page }) => {
   const user = await newUser()
   await page.goto('/sign-up')
