@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { subscriptionToEnd } from './deletion-rules'
+import { subscriptionsToEnd, subscriptionToEnd } from './deletion-rules'
 
 const stripe = (status: string | null) => ({
   provider: 'stripe' as const,
@@ -36,5 +36,36 @@ describe('subscriptionToEnd', () => {
     expect(subscriptionToEnd(stripe(null))).toBeNull()
     expect(subscriptionToEnd({ ...stripe('active'), stripe_subscription_id: null })).toBeNull()
     expect(subscriptionToEnd({ ...polar('active'), provider: null })).toBeNull()
+  })
+})
+
+describe('subscriptionsToEnd', () => {
+  const none = { stripe: [], polar: [] }
+
+  it("ends the row's subscription and every other one the providers list that may still charge", () => {
+    expect(
+      subscriptionsToEnd(stripe('active'), {
+        stripe: [
+          { id: 'sub_1', status: 'active' },
+          { id: 'sub_2', status: 'past_due' },
+          { id: 'sub_3', status: 'canceled' },
+        ],
+        polar: [
+          { id: 'pol_9', status: 'active' },
+          { id: 'pol_8', status: 'incomplete_expired' },
+        ],
+      }),
+    ).toEqual([
+      { provider: 'stripe', id: 'sub_1' },
+      { provider: 'stripe', id: 'sub_2' },
+      { provider: 'polar', id: 'pol_9' },
+    ])
+  })
+
+  it('finds untracked subscriptions without any row, and nothing when all are final', () => {
+    expect(
+      subscriptionsToEnd(null, { ...none, polar: [{ id: 'pol_1', status: 'trialing' }] }),
+    ).toEqual([{ provider: 'polar', id: 'pol_1' }])
+    expect(subscriptionsToEnd(stripe('canceled'), none)).toEqual([])
   })
 })

@@ -6,6 +6,17 @@ const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 export type ProviderSubscription =
   { provider: 'stripe'; id: string } | { provider: 'polar'; id: string }
 
+/** A subscription as a provider lists it. */
+export interface ListedSubscription {
+  id: string
+  status: string
+}
+
+/** True while a provider may still charge for a subscription in this status. */
+export function mayStillCharge(status: string | null | undefined): boolean {
+  return Boolean(status) && !FINAL_STATUSES.has(status as string)
+}
+
 /**
  * The provider subscription that must be ended before the account can go, or null.
  * Anything not final counts as live, including a cancellation scheduled for the period
@@ -17,10 +28,32 @@ export function subscriptionToEnd(
     'provider' | 'status' | 'stripe_subscription_id' | 'polar_subscription_id'
   > | null,
 ): ProviderSubscription | null {
-  if (!row?.status || FINAL_STATUSES.has(row.status)) return null
+  if (!mayStillCharge(row?.status) || !row) return null
   if (row.provider === 'stripe' && row.stripe_subscription_id)
     return { provider: 'stripe', id: row.stripe_subscription_id }
   if (row.provider === 'polar' && row.polar_subscription_id)
     return { provider: 'polar', id: row.polar_subscription_id }
   return null
+}
+
+/**
+ * Every subscription to end before an account goes: the one on the user's row, and every
+ * other one the providers list for the user (a second purchase our row never tracked) that
+ * may still charge. Each once.
+ */
+export function subscriptionsToEnd(
+  row: Parameters<typeof subscriptionToEnd>[0],
+  listed: { stripe: ListedSubscription[]; polar: ListedSubscription[] },
+): ProviderSubscription[] {
+  const all: ProviderSubscription[] = []
+  const add = (subscription: ProviderSubscription) => {
+    if (!all.some((s) => s.provider === subscription.provider && s.id === subscription.id))
+      all.push(subscription)
+  }
+  const tracked = subscriptionToEnd(row)
+  if (tracked) add(tracked)
+  for (const provider of ['stripe', 'polar'] as const)
+    for (const subscription of listed[provider])
+      if (mayStillCharge(subscription.status)) add({ provider, id: subscription.id })
+  return all
 }

@@ -6,7 +6,11 @@ import { logger } from '~/lib/logger.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
 import { getOwnSubscription } from '~/subscriptions/store.server'
-import { subscriptionToEnd, type ProviderSubscription } from './deletion-rules'
+import {
+  subscriptionsToEnd,
+  type ListedSubscription,
+  type ProviderSubscription,
+} from './deletion-rules'
 
 export type DeletionOutcome = { ok: true } | { ok: false; message: string }
 
@@ -16,27 +20,30 @@ const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
 
 /**
- * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): a live
- * subscription is ended at its provider first, so nobody keeps paying without an account;
- * if that fails, nothing is deleted. Then the avatar files, then the user (their rows go
- * with them by `on delete cascade`).
+ * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): every
+ * subscription that may still charge is ended at its provider first (the one on the user's
+ * row and any other the providers list for the user), so nobody keeps paying without an
+ * account; if that fails, nothing is deleted. Then the avatar files, then the user (their
+ * rows go with them by `on delete cascade`).
  */
 export async function deleteAccount(
   supabase: SupabaseClient,
   userId: string,
 ): Promise<DeletionOutcome> {
-  const live = subscriptionToEnd(await getOwnSubscription(supabase, userId))
-  if (live) {
-    try {
-      await endAtProvider(live)
-    } catch (error) {
-      logger.error('account deletion: provider cancellation failed', {
-        user: userId,
-        provider: live.provider,
-        error: String(error),
-      })
-      return { ok: false, message: PROVIDER_FAILED }
-    }
+  let live: ProviderSubscription[] = []
+  try {
+    const row = await getOwnSubscription(supabase, userId)
+    live = subscriptionsToEnd(row, {
+      stripe: await listStripeSubscriptions(row?.stripe_customer_id ?? null),
+      polar: await listPolarSubscriptions(userId),
+    })
+    for (const subscription of live) await endAtProvider(subscription)
+  } catch (error) {
+    logger.error('account deletion: provider cancellation failed', {
+      user: userId,
+      error: String(error),
+    })
+    return { ok: false, message: PROVIDER_FAILED }
   }
   const admin = getSupabaseAdmin()
   await removeAllAvatars(admin, userId)
@@ -45,11 +52,25 @@ export async function deleteAccount(
     logger.error('account deletion: deleteUser failed', { user: userId, error: error.message })
     return {
       ok: false,
-      message: live ? DELETE_FAILED : 'We could not delete your account. Please try again.',
+      message:
+        live.length > 0 ? DELETE_FAILED : 'We could not delete your account. Please try again.',
     }
   }
-  logger.info('account deleted', { user: userId, canceled: live?.provider ?? null })
+  logger.info('account deleted', { user: userId, canceled: live.length })
   return { ok: true }
+}
+
+/** The Stripe customer's subscriptions, every status (none without a customer). */
+async function listStripeSubscriptions(customer: string | null): Promise<ListedSubscription[]> {
+  if (!customer) return []
+  const list = await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })
+  return list.data.map((subscription) => ({ id: subscription.id, status: subscription.status }))
+}
+
+/** The subscriptions of the Polar customer bound to the user (by external id). */
+async function listPolarSubscriptions(userId: string): Promise<ListedSubscription[]> {
+  const page = await getPolar().subscriptions.list({ external_customer_id: userId, limit: 100 })
+  return page.items.map((subscription) => ({ id: subscription.id, status: subscription.status }))
 }
 
 /** Cancels now (no proration refund); "already gone" at the provider counts as done. */

@@ -1,6 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
@@ -111,39 +110,16 @@ export async function createStripeCustomer(email: string) {
   return customer.id
 }
 
-/**
- * A customer at the Polar emulator (its API creates customers only through a checkout):
- * a checkout for an outside id, paid on the hosted page. Its webhooks name no user of
- * the app, so they change nothing; the test seeds the row itself.
- */
-export async function createPolarCustomer() {
-  const externalId = `e2e-outside-${crypto.randomUUID()}`
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${E2E.polarUrl}${path}`, {
-      ...init,
-      headers: {
-        authorization: `Bearer ${LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN}`,
-        'content-type': 'application/json',
-      },
-    })
-  const created = await api('/v1/checkouts/', {
+/** The user's own customer at the Polar emulator, bound to them by external id as the app does. */
+export async function createPolarCustomer(userId: string, email: string) {
+  const created = await fetch(`${E2E.polarUrl}/v1/customers/`, {
     method: 'POST',
-    body: JSON.stringify({
-      products: [LOCAL_PLAN_IDS.pro.polarProductId],
-      external_customer_id: externalId,
-      success_url: `${E2E.siteUrl}/`,
-    }),
+    headers: {
+      authorization: `Bearer ${LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ email, external_id: userId }),
   })
-  if (!created.ok) throw new Error(`Polar checkout failed: ${created.status}`)
-  const checkout = (await created.json()) as { url: string }
-  const paid = await fetch(checkout.url, {
-    method: 'POST',
-    body: new URLSearchParams({ email: `${externalId}@example.com`, name: 'Outside Customer' }),
-    redirect: 'manual',
-  })
-  if (paid.status !== 302 && paid.status !== 303)
-    throw new Error(`Polar hosted checkout answered ${paid.status}`)
-  const customer = await api(`/v1/customers/external/${externalId}`)
-  if (!customer.ok) throw new Error(`Polar customer lookup failed: ${customer.status}`)
-  return ((await customer.json()) as { id: string }).id
+  if (!created.ok) throw new Error(`Polar customer creation failed: ${created.status}`)
+  return ((await created.json()) as { id: string }).id
 }

@@ -196,7 +196,7 @@ test('a Polar subscriber manages billing in the Polar portal', async ({ page }) 
   const user = await newUser('billing-polar')
   await seedSubscription(user.id, {
     provider: 'polar',
-    polar_customer_id: await createPolarCustomer(),
+    polar_customer_id: await createPolarCustomer(user.id, user.email),
   })
   await openBilling(page, user.email)
 
@@ -354,7 +354,7 @@ test.describe('with JavaScript off', () => {
     const other = await newUser('billing-nojs-polar')
     await seedSubscription(other.id, {
       provider: 'polar',
-      polar_customer_id: await createPolarCustomer(),
+      polar_customer_id: await createPolarCustomer(other.id, other.email),
     })
     await page.context().clearCookies()
     await openBilling(page, other.email)

@@ -43,7 +43,7 @@ async function getPortal(user?: User, query = '') {
 const checkoutCount = () => app.stack.polar.state.checkouts.size
 
 describe('GET /api/checkout', () => {
-  it('redirects 307 to the hosted checkout with the success URL and the signed-in user id', async () => {
+  it("redirects 307 to a hosted checkout for the user's own customer, bound by external id", async () => {
     const user = await createSignedInUser(app)
     const response = await getCheckout(
       { products: PRO, customerEmail: user.email, metadata: JSON.stringify({ user_id: user.id }) },
@@ -54,15 +54,20 @@ describe('GET /api/checkout', () => {
     const location = response.headers.get('location') ?? ''
     expect(location.startsWith(`${app.stack.polar.url}/checkout/polar_c_`)).toBe(true)
     const checkout = checkoutBehind(response)
+    const customer = app.stack.polar.state.customerByExternalId(user.id)
+    expect(customer).toMatchObject({ email: user.email, external_id: user.id })
     expect(checkout).toMatchObject({
       status: 'open',
       product_ids: [PRO],
       success_url: `${app.url}/success?checkout_id=${checkout.id}`,
       metadata: { user_id: user.id },
-      customer_metadata: { user_id: user.id },
-      external_customer_id: user.id,
+      customer_id: customer?.id,
+      customer_metadata: {},
       customer_email: user.email,
     })
+    // A second checkout reuses the same customer.
+    const again = checkoutBehind(await getCheckout({ products: STARTER }, user))
+    expect(again.customer_id).toBe(customer?.id)
   })
 
   it("adds the signed-in user's id when the metadata has none, keeping the other keys", async () => {

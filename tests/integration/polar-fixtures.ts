@@ -228,8 +228,9 @@ export async function paidEmulatorCheckout(app: TestApp, userId: string) {
   const checkout = await emulatorPolar(app).checkouts.create({
     products: [LOCAL_PLAN_IDS.pro.polarProductId],
     metadata: { user_id: userId },
+    // The user's own customer, as the app's checkout makes it (one customer per email).
     external_customer_id: userId,
-    customer_metadata: { user_id: userId },
+    customer_email: `buyer-${userId}@example.com`,
     success_url: `${app.url}/success?checkout_id={CHECKOUT_ID}`,
   })
   return app.stack.polar.completeCheckout(checkout.id)

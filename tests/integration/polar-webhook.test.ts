@@ -334,15 +334,12 @@ describe('subscription events', () => {
     expect((await subscriptionRow(other))?.plan_name).toBe('Unknown Plan')
   })
 
-  it("takes the user id from the customer's metadata when the subscription has none", async () => {
+  it("never takes the user from the customer's metadata (anyone's checkout can merge it)", async () => {
     const other = await newUser()
     const subscription = subscriptionObject({ userId: null, customerUserId: other })
     const result = await postPolarEvent(app.url, polarEvent('subscription.created', subscription))
     expect(result).toMatchObject(OK)
-    expect(await subscriptionRow(other)).toMatchObject({
-      polar_subscription_id: subscription.id,
-      status: 'active',
-    })
+    expect(await subscriptionRow(other)).toBeNull()
   })
 
   it("prefers the subscription's metadata over the customer's", async () => {

@@ -1,12 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPolarCheckout } from '../../app/billing/polar/checkout.server'
 import { getPlans } from '../../app/billing/plans.server'
 import type { FormReply } from '../../app/lib/form-reply'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as general from '../../app/routes/dashboard.settings.general'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { emulatorPolar } from './polar-fixtures'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
@@ -207,10 +207,11 @@ describe('account deletion', () => {
   it('with a live Polar subscription: revokes it at Polar first', async () => {
     const user = await createSignedInUser(app)
     const product = getPlans()[0].polarProductId
-    const url = await createPolarCheckout(
-      { products: [product], metadata: { user_id: user.id } },
-      { id: user.id, email: user.email },
+    const checkout = await fetch(
+      `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
+      { redirect: 'manual', headers: { cookie: user.cookie } },
     )
+    const url = checkout.headers.get('location') ?? ''
     await app.stack.polar.completeCheckout(new URL(url).pathname.split('/').pop() as string)
     await app.stack.polar.idle()
     const polarId = (await subscriptionRow(user.id))?.polar_subscription_id
@@ -218,6 +219,33 @@ describe('account deletion', () => {
     const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
     expect(answer.status).toBe(303)
     expect(app.stack.polar.state.subscriptions.get(polarId as string)?.status).toBe('canceled')
+    expect(await userExists(user.id)).toBe(false)
+  })
+
+  it('ends every subscription that may still charge, including one the row never tracked', async () => {
+    const user = await createSignedInUser(app)
+    const product = getPlans()[0].polarProductId
+    const tracked = await fetch(
+      `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
+      { redirect: 'manual', headers: { cookie: user.cookie } },
+    )
+    const first = await app.stack.polar.completeCheckout(
+      new URL(tracked.headers.get('location') ?? '').pathname.split('/').pop() as string,
+    )
+    // A second purchase for the same customer that names no user: the row never sees it.
+    const untracked = await emulatorPolar(app).checkouts.create({
+      products: [product],
+      customer_id: first.customer.id,
+    })
+    const second = await app.stack.polar.completeCheckout(untracked.id)
+    await app.stack.polar.idle()
+    expect((await subscriptionRow(user.id))?.polar_subscription_id).toBe(first.subscription.id)
+
+    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    expect(answer.status).toBe(303)
+    const statusOf = (id: string) => app.stack.polar.state.subscriptions.get(id)?.status
+    expect(statusOf(first.subscription.id)).toBe('canceled')
+    expect(statusOf(second.subscription.id)).toBe('canceled')
     expect(await userExists(user.id)).toBe(false)
   })
 

@@ -1,7 +1,10 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
+import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
 import { getPolar } from './client.server'
+import { ensurePolarCustomer } from './customer.server'
 
 export type CheckoutRequest = {
   products: string[]
@@ -58,19 +61,52 @@ export function parseCheckoutQuery(url: URL, user: SessionUser | null): Checkout
   }
   if (user) metadata = { ...metadata, user_id: user.id }
   const customerEmail = url.searchParams.get('customerEmail')?.trim() || undefined
-  return { ok: true, value: { products, customerEmail, metadata } }
+  // A signed-in checkout is for the user's own Polar customer: another address would let
+  // Polar attach the purchase to whoever owns that address.
+  if (user && customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase()) {
+    return {
+      ok: false,
+      status: 400,
+      error: 'customerEmail must be the email address of the signed-in account',
+    }
+  }
+  return {
+    ok: true,
+    value: { products, customerEmail: user ? undefined : customerEmail, metadata },
+  }
 }
 
-/** Creates a Polar hosted checkout; returns its URL. */
-export async function createPolarCheckout(request: CheckoutRequest, user: SessionUser | null) {
-  const checkout = await getPolar('api').checkouts.create({
+export type PolarCheckoutOutcome =
+  { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
+
+/**
+ * Creates a Polar hosted checkout and returns where to send the buyer. Signed in: for the
+ * user's own customer (bound by external id, see `ensurePolarCustomer`), never for a second
+ * live subscription (the same rule as Stripe's). Signed out (the spec allows it): a plain
+ * checkout that names no user, so it can never attach to an account.
+ */
+export async function createPolarCheckout(
+  supabase: SupabaseClient,
+  request: CheckoutRequest,
+  user: SessionUser | null,
+): Promise<PolarCheckoutOutcome> {
+  const base = {
     products: request.products,
     metadata: request.metadata,
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
-    ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
-    ...(user ? { external_customer_id: user.id, customer_metadata: { user_id: user.id } } : {}),
-  })
-  return checkout.url
+  }
+  if (!user) {
+    const checkout = await getPolar('api').checkouts.create({
+      ...base,
+      ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
+    })
+    return { kind: 'redirect', url: checkout.url }
+  }
+  const existing = await getOwnSubscription(supabase, user.id)
+  if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
+  const customerId = await ensurePolarCustomer(user)
+  const checkout = await getPolar('api').checkouts.create({ ...base, customer_id: customerId })
+  return { kind: 'redirect', url: checkout.url }
 }
 
 /** The state of a Polar checkout, as the success page shows it. */

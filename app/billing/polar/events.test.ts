@@ -9,7 +9,7 @@ import {
   polarPlanName,
   polarRefundPayment,
   polarSubscriptionFields,
-  polarUserId,
+  polarUserLink,
 } from './events'
 import { fetchOrderInvoiceUrl } from './invoice.server'
 import { applyPolarEvent } from './webhook.server'
@@ -329,69 +329,76 @@ describe('PolarEnvelopeSchema', () => {
   })
 })
 
-describe('polarUserId', () => {
-  it('reads the subscription metadata first', () => {
+describe('polarUserLink', () => {
+  const link = (value: Record<string, unknown>) => polarUserLink(parseSubscription(value))
+
+  it("trusts our checkout's metadata user_id when the customer is bound to that user", () => {
     const value = subscription({
       metadata: { user_id: USER_ID },
-      customer: customer({ metadata: { user_id: OTHER_USER_ID }, external_id: OTHER_USER_ID }),
-    })
-    expect(polarUserId(parseSubscription(value))).toBe(USER_ID)
-  })
-
-  it('falls back to the customer metadata, then to the customer external id', () => {
-    const byCustomerMetadata = subscription({
-      metadata: {},
       customer: customer({ metadata: { user_id: OTHER_USER_ID }, external_id: USER_ID }),
     })
-    expect(polarUserId(parseSubscription(byCustomerMetadata))).toBe(OTHER_USER_ID)
+    expect(link(value)).toEqual({ userId: USER_ID, refused: false })
+  })
+
+  it('trusts it when the customer is bound to nobody (no external id)', () => {
+    const value = subscription({
+      metadata: { user_id: USER_ID },
+      customer: customer({ metadata: {}, external_id: null }),
+    })
+    expect(link(value)).toEqual({ userId: USER_ID, refused: false })
+  })
+
+  it("refuses a customer bound to someone else (another user's customer)", () => {
+    const value = subscription({
+      metadata: { user_id: USER_ID },
+      customer: customer({ metadata: { user_id: USER_ID }, external_id: OTHER_USER_ID }),
+    })
+    expect(link(value)).toEqual({ userId: null, refused: true })
+    const foreign = subscription({
+      metadata: { user_id: USER_ID },
+      customer: customer({ metadata: {}, external_id: 'ext_abc' }),
+    })
+    expect(link(foreign)).toEqual({ userId: null, refused: true })
+  })
+
+  it('never reads the customer: no metadata user_id means nobody (an anonymous purchase)', () => {
+    const byCustomerMetadata = subscription({
+      metadata: {},
+      customer: customer({ metadata: { user_id: OTHER_USER_ID }, external_id: null }),
+    })
+    expect(link(byCustomerMetadata)).toEqual({ userId: null, refused: false })
     const byExternalId = subscription({
       metadata: {},
       customer: customer({ metadata: {}, external_id: OTHER_USER_ID }),
     })
-    expect(polarUserId(parseSubscription(byExternalId))).toBe(OTHER_USER_ID)
+    expect(link(byExternalId)).toEqual({ userId: null, refused: false })
   })
 
-  it('ignores values that are not UUIDs at each step', () => {
-    const value = subscription({
-      metadata: { user_id: 'user_123' },
-      customer: customer({ metadata: { user_id: 42 }, external_id: OTHER_USER_ID }),
-    })
-    expect(polarUserId(parseSubscription(value))).toBe(OTHER_USER_ID)
-    const none = subscription({
-      metadata: { user_id: 'user_123' },
-      customer: customer({ metadata: { user_id: '' }, external_id: 'ext_abc' }),
-    })
-    expect(polarUserId(parseSubscription(none))).toBeNull()
-  })
-
-  it('lower-cases the id and is null without metadata or customer', () => {
+  it('ignores a metadata user_id that is not a UUID, and lower-cases one that is', () => {
     expect(
-      polarUserId(
-        parseSubscription(subscription({ metadata: { user_id: USER_ID.toUpperCase() } })),
-      ),
-    ).toBe(USER_ID)
-    expect(polarUserId(parseSubscription(subscription({ metadata: null, customer: null })))).toBe(
-      null,
-    )
-    expect(
-      polarUserId(
-        parseSubscription({
-          id: SUBSCRIPTION_ID,
-          status: 'active',
-          customer_id: CUSTOMER_ID,
-          product_id: PRODUCT_ID,
+      link(
+        subscription({
+          metadata: { user_id: 'user_123' },
+          customer: customer({ external_id: OTHER_USER_ID }),
         }),
       ),
-    ).toBeNull()
+    ).toEqual({ userId: null, refused: false })
+    expect(
+      link(subscription({ metadata: { user_id: USER_ID.toUpperCase() }, customer: null })),
+    ).toEqual({ userId: USER_ID, refused: false })
+    expect(link(subscription({ metadata: null, customer: null }))).toEqual({
+      userId: null,
+      refused: false,
+    })
   })
 
-  it('works on orders too (order metadata, then its customer)', () => {
-    expect(polarUserId(parseOrder(order()))).toBe(USER_ID)
-    const byCustomer = order({
+  it('works on orders too', () => {
+    expect(polarUserLink(parseOrder(order()))).toEqual({ userId: USER_ID, refused: false })
+    const anonymous = order({
       metadata: {},
-      customer: customer({ metadata: {}, external_id: OTHER_USER_ID }),
+      customer: customer({ metadata: { user_id: USER_ID }, external_id: OTHER_USER_ID }),
     })
-    expect(polarUserId(parseOrder(byCustomer))).toBe(OTHER_USER_ID)
+    expect(polarUserLink(parseOrder(anonymous))).toEqual({ userId: null, refused: false })
   })
 })
 

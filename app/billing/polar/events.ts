@@ -59,19 +59,26 @@ export const PolarEnvelopeSchema = z
   .loose()
 
 /**
- * The user of a Polar subscription or order: the checkout's metadata user_id, else the
- * customer's metadata user_id, else the customer's external id (set to the user id by our
- * checkout).
+ * The user a Polar subscription or order belongs to, or why none. Only our own signed-in
+ * checkout names a user: it sets the metadata `user_id` (an anonymous checkout may not) and
+ * uses the user's own customer, bound to them by `external_id`. So:
+ * - no metadata `user_id`: nobody (an anonymous purchase never attaches to an account, even
+ *   when Polar reused the customer of someone who has one, by email);
+ * - a customer bound to someone else: nobody, and `refused` (the event is logged and changes
+ *   nothing);
+ * - otherwise the metadata's user.
+ * The customer's own metadata is never read: Polar merges a checkout's customer metadata into
+ * an existing customer, so anyone could have written it.
  */
-export function polarUserId(object: {
+export function polarUserLink(object: {
   metadata?: Record<string, unknown> | null
   customer?: z.infer<typeof CustomerSchema> | null
-}) {
-  return (
-    asUserId(object.metadata?.user_id) ??
-    asUserId(object.customer?.metadata?.user_id) ??
-    asUserId(object.customer?.external_id)
-  )
+}): { userId: string | null; refused: boolean } {
+  const userId = asUserId(object.metadata?.user_id)
+  if (!userId) return { userId: null, refused: false }
+  const boundTo = object.customer?.external_id ?? null
+  if (boundTo !== null && asUserId(boundTo) !== userId) return { userId: null, refused: true }
+  return { userId, refused: false }
 }
 
 export function polarPlanName(product: { name?: string | null } | null | undefined) {

@@ -1,20 +1,40 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { getOwnSubscription } from '~/subscriptions/store.server'
+import { httpStatusOf } from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
 import { getPolar } from './client.server'
 
 export type PolarPortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
 
-/** A Polar customer portal session for the user's own customer id (never from input). */
+/**
+ * A Polar customer portal session for the user's own customer: the one bound to them by
+ * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
+ * written from a customer that is not theirs). No stored customer id, or no customer bound
+ * to the user at Polar: no subscription.
+ */
 export async function createPolarPortal(
   supabase: SupabaseClient,
   userId: string,
 ): Promise<PolarPortalOutcome> {
   const row = await getOwnSubscription(supabase, userId)
   if (!row?.polar_customer_id) return { kind: 'no-subscription' }
-  const session = await getPolar('portal').customerSessions.create({
-    customer_id: row.polar_customer_id,
-    return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
-  })
-  return { kind: 'url', url: session.customer_portal_url }
+  try {
+    const session = await getPolar('portal').customerSessions.create({
+      external_customer_id: userId,
+      return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
+    })
+    if (session.customer_id !== row.polar_customer_id)
+      logger.warn('polar portal: stored customer is not the one bound to the user', {
+        user: userId,
+      })
+    return { kind: 'url', url: session.customer_portal_url }
+  } catch (error) {
+    const status = httpStatusOf(error)
+    if (status === 404 || status === 422) {
+      logger.warn('polar portal: no customer bound to the user', { user: userId, status })
+      return { kind: 'no-subscription' }
+    }
+    throw error
+  }
 }

@@ -18,7 +18,7 @@ import {
   polarOrderPayment,
   polarRefundPayment,
   polarSubscriptionFields,
-  polarUserId,
+  polarUserLink,
   type PolarOrder,
 } from './events'
 import { fetchOrderInvoiceUrl } from './invoice.server'
@@ -75,12 +75,24 @@ function normaliseTimestamp(timestamp: string | undefined, header: string | unde
   return Number.isNaN(parsed.getTime()) ? new Date().toISOString() : parsed.toISOString()
 }
 
+/** The user of a subscription or order, by `polarUserLink`; a refused link is logged. */
+function linkedUserId(event: LedgerEvent, object: Parameters<typeof polarUserLink>[0]) {
+  const link = polarUserLink(object)
+  if (link.refused)
+    logger.warn('polar webhook: customer bound to another user, event changes nothing', {
+      id: event.id,
+      type: event.type,
+      customer: object.customer?.id,
+    })
+  return link.userId
+}
+
 /** The user an order belongs to: by its subscription (spec), else its own metadata. */
-async function orderUserId(order: PolarOrder) {
+async function orderUserId(event: LedgerEvent, order: PolarOrder) {
   const bySubscription = order.subscription_id
     ? await findUserIdBy('polar_subscription_id', order.subscription_id)
     : null
-  return bySubscription ?? polarUserId(order)
+  return bySubscription ?? linkedUserId(event, order)
 }
 
 /** Applies one verified Polar event; returns what happened (for the log). */
@@ -89,7 +101,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     const subscription = parsePayload(PolarSubscriptionSchema, data)
     const fields = polarSubscriptionFields(event.type, subscription)
     if (!fields) return (await recordEvent(event)) ? 'unhandled' : 'duplicate'
-    return applySubscriptionEvent(event, polarUserId(subscription), fields)
+    return applySubscriptionEvent(event, linkedUserId(event, subscription), fields)
   }
   switch (event.type) {
     case 'order.created': {
@@ -104,14 +116,14 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     }
     case 'order.paid': {
       const order = parsePayload(PolarOrderSchema, data)
-      const userId = await orderUserId(order)
+      const userId = await orderUserId(event, order)
       if (!userId) return (await recordEvent(event)) ? 'no_user' : 'duplicate'
       const invoiceUrl = await fetchOrderInvoiceUrl(order.id)
       return recordPaymentEvent(event, polarOrderPayment(order, userId, invoiceUrl))
     }
     case 'order.refunded': {
       const order = parsePayload(PolarOrderSchema, data)
-      const userId = await orderUserId(order)
+      const userId = await orderUserId(event, order)
       return recordPaymentEvent(event, polarRefundPayment(order, userId, event.occurredAt))
     }
     case 'order.updated': {

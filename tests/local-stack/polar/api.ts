@@ -1,5 +1,6 @@
 import { bodyError, filterBy, lookup, newestFirst, paging } from './api-helpers'
 import { registerBillingApi } from './api-billing'
+import { registerCustomerWrites } from './api-customers'
 import { createCheckout } from './checkout-flow'
 import { checkoutJson, customerSessionJson, listJson } from './checkout-objects'
 import type { EmulatorContext } from './context'
@@ -106,5 +107,6 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
   router.on('GET', '/v1/customers/:id', (req, res) => {
     sendJson(res, 200, customerJson(state, lookup(state.customers, req.params.id, 'Customer')))
   })
+  registerCustomerWrites(router, ctx)
   registerBillingApi(router, ctx)
 }

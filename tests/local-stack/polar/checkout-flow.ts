@@ -28,6 +28,8 @@ export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): Chec
   const id = ctx.state.newId()
   const clientSecret = token('polar_c_')
   const createdAt = now()
+  // A checkout for an existing customer is pre-filled with the customer's details.
+  const customer = input.customer_id ? ctx.state.customers.get(input.customer_id) : undefined
   const checkout: CheckoutRecord = {
     id,
     client_secret: clientSecret,
@@ -37,8 +39,8 @@ export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): Chec
     product_ids: input.products,
     product_id: input.products[0],
     customer_id: input.customer_id ?? null,
-    customer_email: input.customer_email ?? null,
-    customer_name: input.customer_name ?? null,
+    customer_email: input.customer_email ?? customer?.email ?? null,
+    customer_name: input.customer_name ?? customer?.name ?? null,
     external_customer_id: input.external_customer_id ?? null,
     metadata: input.metadata ?? {},
     customer_metadata: input.customer_metadata ?? {},
