@@ -1,6 +1,6 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
 import { NO_REQUEST, type EventRequest } from './events'
-import { makeCheckoutSession } from './factories'
+import { makeCheckoutSession } from './checkout-objects'
 import { invalid, missingParam, type Param, type Params } from './http'
 import { makeLineItem } from './line-items'
 import type { CheckoutSessionObject, Metadata } from './objects'
