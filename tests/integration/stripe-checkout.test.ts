@@ -588,6 +588,10 @@ describe('the whole purchase', () => {
     const session = await stripe.checkout.sessions.retrieve(sessionId)
     const subscription = await stripe.subscriptions.retrieve(String(session.subscription))
     const invoice = await stripe.invoices.retrieve(String(subscription.latest_invoice))
+    // Since API version basil the payment intent is on the invoice's payments, not the invoice.
+    const [invoicePayment] = (await stripe.invoicePayments.list({ invoice: invoice.id })).data
+    const paymentIntentId = invoicePayment.payment.payment_intent
+    expect(paymentIntentId).toMatch(/^pi_/)
     const item = subscription.items.data[0]
     const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 
@@ -619,7 +623,7 @@ describe('the whole purchase', () => {
     expect(payments[0]).toMatchObject({
       provider: 'stripe',
       stripe_invoice_id: invoice.id,
-      stripe_payment_intent_id: null,
+      stripe_payment_intent_id: paymentIntentId,
       amount: 2900,
       currency: 'usd',
       status: 'paid',

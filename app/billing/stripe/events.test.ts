@@ -1,17 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type Stripe from 'stripe'
 import { getPlans } from '~/billing/plans.server'
 import { sendNotificationEmail } from '~/notifications/mailer.server'
 import * as store from '~/subscriptions/store.server'
+import Stripe from 'stripe'
 import {
+  StripeInvoicePaymentsSchema,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
+  paidPaymentIntentId,
   subscriptionFields,
   subscriptionUserId,
 } from './events'
+import { getStripe } from './client.server'
 import { applyStripeEvent } from './webhook.server'
 
 // Only for the dispatch tests at the end (applyStripeEvent); the mapping itself is pure.
@@ -584,60 +587,23 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     created_at: '2026-11-01T10:00:02.000Z',
   }
 
-  it('maps a paid invoice (no payments list in the webhook payload) to a payment row', () => {
-    expect(invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro')).toEqual(basePayment)
+  it('maps a paid invoice and the payment intent found for it to a payment row', () => {
+    expect(invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', null)).toEqual(basePayment)
+    expect(
+      invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', 'pi_3SxQ2cL4kX9mNpQr0abc'),
+    ).toEqual({ ...basePayment, stripe_payment_intent_id: 'pi_3SxQ2cL4kX9mNpQr0abc' })
   })
 
-  it('takes the payment intent from the payments list when present', () => {
+  it('does not read a payments list from the invoice (the API never sends one in events)', () => {
     const invoice = stripeInvoice({
-      payments: {
-        object: 'list',
-        data: [
-          {
-            id: 'inpay_1SxQ2cL4kX9mNpQr',
-            object: 'invoice_payment',
-            amount_paid: 2900,
-            currency: 'usd',
-            is_default: true,
-            payment: { payment_intent: 'pi_3SxQ2cL4kX9mNpQr0abc', type: 'payment_intent' },
-            status: 'paid',
-          },
-        ],
-        has_more: false,
-      },
+      payments: { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] },
     })
-    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Pro')).toEqual({
-      ...basePayment,
-      stripe_payment_intent_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
-    })
-  })
-
-  it('skips payments without an intent and reads an expanded intent', () => {
-    const invoice = stripeInvoice({
-      payments: {
-        object: 'list',
-        data: [
-          { id: 'inpay_oob', payment: { type: 'out_of_band_payment' }, status: 'paid' },
-          {
-            id: 'inpay_2',
-            payment: {
-              payment_intent: { id: 'pi_expanded', object: 'payment_intent' },
-              type: 'payment_intent',
-            },
-            status: 'paid',
-          },
-        ],
-      },
-    })
-    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Pro')).toEqual({
-      ...basePayment,
-      stripe_payment_intent_id: 'pi_expanded',
-    })
+    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Pro', null)).toEqual(basePayment)
   })
 
   it('lower-cases the currency and keeps the amount in cents', () => {
     const invoice = stripeInvoice({ currency: 'EUR', amount_paid: 123456 })
-    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Pro')).toEqual({
+    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Pro', null)).toEqual({
       ...basePayment,
       currency: 'eur',
       amount: 123456,
@@ -652,7 +618,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
       currency: 'usd',
       created: unix('2026-11-02T00:00:00.000Z'),
     })
-    expect(invoicePayment(invoice, null, null)).toEqual({
+    expect(invoicePayment(invoice, null, null, null)).toEqual({
       ...basePayment,
       user_id: null,
       stripe_invoice_id: 'in_bare',
@@ -666,12 +632,44 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
 
   it('keeps the status Stripe sent', () => {
     const invoice = stripeInvoice({ status: 'open', hosted_invoice_url: null })
-    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Starter')).toEqual({
+    expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Starter', null)).toEqual({
       ...basePayment,
       status: 'open',
       description: 'Starter subscription payment',
       invoice_url: null,
     })
+  })
+})
+
+describe('paidPaymentIntentId (GET /v1/invoice_payments)', () => {
+  const payments = (data: unknown[]) =>
+    StripeInvoicePaymentsSchema.parse({ object: 'list', data, has_more: false })
+  const paid = (intent: unknown) => ({
+    id: 'inpay_1',
+    object: 'invoice_payment',
+    status: 'paid',
+    payment: { payment_intent: intent, type: 'payment_intent' },
+  })
+
+  it('reads the intent of the paid payment, plain or expanded', () => {
+    expect(paidPaymentIntentId(payments([paid('pi_3SxQ2cL4kX9mNpQr0abc')]))).toBe(
+      'pi_3SxQ2cL4kX9mNpQr0abc',
+    )
+    expect(
+      paidPaymentIntentId(payments([paid({ id: 'pi_expanded', object: 'payment_intent' })])),
+    ).toBe('pi_expanded')
+  })
+
+  it('skips open payments and payments without an intent', () => {
+    const open = { ...paid('pi_open'), status: 'open' }
+    const record = {
+      id: 'inpay_r',
+      status: 'paid',
+      payment: { type: 'payment_record', payment_record: 'pr_1' },
+    }
+    expect(paidPaymentIntentId(payments([open, record]))).toBeNull()
+    expect(paidPaymentIntentId(payments([open, record, paid('pi_paid')]))).toBe('pi_paid')
+    expect(paidPaymentIntentId(payments([]))).toBeNull()
   })
 })
 
@@ -752,31 +750,86 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     )
   })
 
-  it('invoice.payment_succeeded → recordPaymentEvent with the payment row', async () => {
+  /** getStripe() answering GET /v1/invoice_payments with `list`. */
+  function stripeWithPayments(list: () => Promise<unknown>) {
+    const invoicePayments = { list: vi.fn(list) }
+    vi.mocked(getStripe).mockReturnValue({ invoicePayments } as unknown as Stripe)
+    return invoicePayments.list
+  }
+  const paidInvoice = () => {
     const base = stripeInvoice()
     const line = {
       ...base.lines.data[0],
       pricing: { price_details: { price: proPriceId() }, type: 'price_details' },
     }
-    const invoice = { ...base, lines: { ...base.lines, data: [line] } }
-    await expect(applyStripeEvent(event('invoice.payment_succeeded', invoice))).resolves.toBe(
+    return { ...base, lines: { ...base.lines, data: [line] } }
+  }
+  const paymentRow = {
+    user_id: USER_ID,
+    provider: 'stripe',
+    stripe_invoice_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
+    stripe_payment_intent_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
+    polar_subscription_id: null,
+    polar_order_id: null,
+    amount: 2900,
+    currency: 'usd',
+    status: 'paid',
+    description: 'Pro subscription payment',
+    invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
+    created_at: '2026-11-01T10:00:02.000Z',
+  }
+
+  it('invoice.payment_succeeded → recordPaymentEvent with the row and the invoice payment intent', async () => {
+    const list = stripeWithPayments(async () => ({
+      object: 'list',
+      data: [
+        {
+          id: 'inpay_1',
+          status: 'paid',
+          payment: { payment_intent: 'pi_3SxQ2cL4kX9mNpQr0abc', type: 'payment_intent' },
+        },
+      ],
+      has_more: false,
+    }))
+    await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
       'applied',
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(ledger('invoice.payment_succeeded'), {
-      user_id: USER_ID,
-      provider: 'stripe',
-      stripe_invoice_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
-      stripe_payment_intent_id: null,
-      polar_subscription_id: null,
-      polar_order_id: null,
-      amount: 2900,
-      currency: 'usd',
-      status: 'paid',
-      description: 'Pro subscription payment',
-      invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
-      created_at: '2026-11-01T10:00:02.000Z',
-    })
+    expect(list).toHaveBeenCalledWith({ invoice: 'in_1SxQ2bL4kX9mNpQrInInIn01', status: 'paid' })
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
+      ledger('invoice.payment_succeeded'),
+      paymentRow,
+    )
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
+  })
+
+  it('records no payment intent for an invoice Stripe does not know, or one with nothing paid', async () => {
+    const missing = new Stripe.errors.StripeInvalidRequestError({
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      message: "No such invoice: 'in_1SxQ2bL4kX9mNpQrInInIn01'",
+    })
+    const list = stripeWithPayments(async () => Promise.reject(missing))
+    await applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))
+    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
+      ...paymentRow,
+      stripe_payment_intent_id: null,
+    })
+    list.mockClear()
+    await applyStripeEvent(event('invoice.payment_succeeded', { ...paidInvoice(), amount_paid: 0 }))
+    expect(list).not.toHaveBeenCalled()
+    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
+      ...paymentRow,
+      stripe_payment_intent_id: null,
+      amount: 0,
+    })
+  })
+
+  it('fails (so Stripe retries) when the invoice payments cannot be read, writing nothing', async () => {
+    stripeWithPayments(async () => Promise.reject(new Error('connect ECONNREFUSED')))
+    await expect(
+      applyStripeEvent(event('invoice.payment_succeeded', paidInvoice())),
+    ).rejects.toThrow('ECONNREFUSED')
+    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
   it('invoice.payment_failed → recordEvent, then the billing email to the invoice owner', async () => {

@@ -109,21 +109,28 @@ export const StripeInvoiceSchema = z
       })
       .loose()
       .optional(),
-    payments: z
-      .object({
-        data: z.array(
-          z
-            .object({
-              payment: z.object({ payment_intent: id.nullable().optional() }).loose().optional(),
-            })
-            .loose(),
-        ),
-      })
-      .loose()
-      .optional(),
   })
   .loose()
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
+
+/**
+ * A page of `GET /v1/invoice_payments`: since API version basil an invoice's PaymentIntent
+ * is on its invoice payments (`payment.payment_intent`), not on the invoice; webhook
+ * payloads never include the invoice's `payments` list.
+ */
+export const StripeInvoicePaymentsSchema = z
+  .object({
+    data: z.array(
+      z
+        .object({
+          status: z.string(),
+          payment: z.object({ type: z.string(), payment_intent: id.nullable().optional() }).loose(),
+        })
+        .loose(),
+    ),
+  })
+  .loose()
+export type StripeInvoicePayments = z.infer<typeof StripeInvoicePaymentsSchema>
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   value == null ? null : typeof value === 'string' ? value : value.id
@@ -184,19 +191,24 @@ export function invoiceLinePriceId(invoice: StripeInvoice) {
   return idOf(invoice.lines?.data[0]?.pricing?.price_details?.price)
 }
 
+/** The PaymentIntent that paid an invoice, from its invoice payments; null when none did. */
+export function paidPaymentIntentId(payments: StripeInvoicePayments) {
+  const paid = payments.data.filter((entry) => entry.status === 'paid')
+  return paid.map((entry) => idOf(entry.payment.payment_intent)).find(Boolean) ?? null
+}
+
 /** The payment_history row of a paid invoice (user_id null when the owner is unknown). */
 export function invoicePayment(
   invoice: StripeInvoice,
   userId: string | null,
   planName: string | null,
+  paymentIntentId: string | null,
 ): Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null } {
-  const paymentIntent =
-    invoice.payments?.data.map((entry) => idOf(entry.payment?.payment_intent)).find(Boolean) ?? null
   return {
     user_id: userId,
     provider: 'stripe',
     stripe_invoice_id: invoice.id,
-    stripe_payment_intent_id: paymentIntent,
+    stripe_payment_intent_id: paymentIntentId,
     polar_subscription_id: null,
     polar_order_id: null,
     amount: invoice.amount_paid,

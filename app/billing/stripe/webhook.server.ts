@@ -15,11 +15,13 @@ import {
 import { asUserId } from '~/subscriptions/user-id'
 import { getStripe } from './client.server'
 import {
+  StripeInvoicePaymentsSchema,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
+  paidPaymentIntentId,
   subscriptionFields,
   subscriptionUserId,
   type StripeInvoice,
@@ -115,7 +117,8 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'invoice.payment_succeeded': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name } = await invoiceOwner(invoice)
-      const payment = invoicePayment(invoice, userId, name)
+      const paymentIntentId = await invoicePaymentIntentId(invoice)
+      const payment = invoicePayment(invoice, userId, name, paymentIntentId)
       return recordPaymentEvent(ledger(event), payment)
     }
     case 'invoice.payment_failed': {
@@ -174,6 +177,29 @@ async function invoiceOwner(invoice: StripeInvoice) {
   }
   if (!userId && customerId) userId = await findUserIdBy('stripe_customer_id', customerId)
   return { userId, planName: name }
+}
+
+/**
+ * The PaymentIntent that paid the invoice, read from Stripe's invoice payments: since API
+ * version basil neither the invoice nor its webhook payload names it. Null when nothing was
+ * charged, and (logged) when Stripe does not know the invoice, which a retry cannot change;
+ * any other failure throws, so the event is answered 500 and Stripe sends it again.
+ */
+async function invoicePaymentIntentId(invoice: StripeInvoice) {
+  if (invoice.amount_paid <= 0) return null
+  try {
+    const payments = await getStripe().invoicePayments.list({ invoice: invoice.id, status: 'paid' })
+    return paidPaymentIntentId(parsePayload(StripeInvoicePaymentsSchema, payments))
+  } catch (error) {
+    if (
+      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      error.code === 'resource_missing'
+    ) {
+      logger.warn('stripe: invoice payments not found', { invoice: invoice.id })
+      return null
+    }
+    throw error
+  }
 }
 
 /**

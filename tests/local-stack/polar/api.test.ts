@@ -41,7 +41,7 @@ describe('authentication and lookups', () => {
         expect.objectContaining({
           price_amount: 900,
           amount_type: 'fixed',
-          recurring_interval: 'month',
+          product_id: LOCAL_PLAN_IDS.starter.polarProductId,
         }),
       ],
       [PRO, 'Pro', expect.objectContaining({ price_amount: 2900, price_currency: 'usd' })],

@@ -19,6 +19,7 @@ export type Handler = (req: Req, res: ServerResponse) => void | Promise<void>
 
 interface Route {
   method: string
+  path: string
   pattern: RegExp
   keys: string[]
   handler: Handler
@@ -58,8 +59,13 @@ export class Router {
       keys.push(key)
       return '([^/]+)'
     })
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), keys, handler })
+    this.routes.push({ method, path, pattern: new RegExp(`^${source}$`), keys, handler })
     return this
+  }
+
+  /** `METHOD /path` of every route, in the order they were added. */
+  describe() {
+    return this.routes.map((route) => `${route.method} ${route.path}`)
   }
 
   /** Finds the handler; `redirectTo` is set when only the trailing-slash variant exists (FastAPI 307). */

@@ -3,7 +3,9 @@ import type { CustomerRecord, OrderRecord, ProductRecord, SubscriptionRecord } f
 
 /**
  * Wire objects exactly as Polar serializes them (API 2026-10): snake_case, every nullable
- * field present, ISO datetimes with an offset. Built fresh from the records on every call.
+ * field present, ISO datetimes with an offset, and no field that `@polar-sh/sdk/2026-10`
+ * does not declare (contract.test.ts checks each against the SDK's types). Built fresh from
+ * the records on every call.
  */
 
 export function priceJson(product: ProductRecord) {
@@ -17,8 +19,6 @@ export function priceJson(product: ProductRecord) {
     tax_behavior: null,
     is_archived: false,
     product_id: product.id,
-    type: 'recurring',
-    recurring_interval: product.recurring_interval,
     price_amount: product.amount,
   }
 }
@@ -174,8 +174,6 @@ export function orderJson(state: PolarState, order: OrderRecord) {
     custom_field_data: {},
     platform_fee_amount: 0,
     platform_fee_currency: null,
-    // Deprecated, but 0.x SDKs still require it.
-    user_id: order.customer_id,
     customer: customerJson(state, state.customer(order.customer_id)),
     product: { metadata: {}, ...productBase(state, product) },
     discount: null,

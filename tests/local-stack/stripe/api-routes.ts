@@ -1,10 +1,12 @@
 /** Handlers for each emulated `/v1` endpoint. */
 import { createCheckoutSession, field, metadata, text } from './checkout'
-import type { EventRequest } from './events'
 import { previousAttributes, snapshot } from './events'
 import { newestFirst, paginate } from './expand'
 import { invalid, missingParam, type Params } from './http'
 import { createPortalSession } from './portal'
+import { paymentRoutes } from './payment-routes'
+import { createPrice } from './price-create'
+import { ID as id, route as r, type Route } from './routing'
 import {
   cancelSubscription,
   createCustomer,
@@ -13,28 +15,6 @@ import {
   type BillingContext,
   type SubscriptionChange,
 } from './subscriptions'
-
-export interface ApiCall {
-  method: string
-  path: string
-  params: Params
-  request: EventRequest
-}
-
-type Handler = (ctx: BillingContext, call: ApiCall, ids: string[]) => unknown
-
-interface Route {
-  method: string
-  pattern: RegExp
-  handle: Handler
-}
-
-const id = '([^/]+)'
-const r = (method: string, path: string, handle: Handler): Route => ({
-  method,
-  pattern: new RegExp(`^/v1/${path}$`),
-  handle,
-})
 
 export const routes: Route[] = [
   r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
@@ -141,6 +121,7 @@ export const routes: Route[] = [
     )
     return paginate(subs, params, path)
   }),
+  r('POST', 'prices', (ctx, { params, request }) => createPrice(ctx, params, request)),
   r('GET', `prices/${id}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
   r('GET', 'prices', (ctx, { params, path }) => {
     const lookupKeys = Array.isArray(params.lookup_keys) ? params.lookup_keys : []
@@ -184,6 +165,7 @@ export const routes: Route[] = [
       .map((event) => eventWithPending(ctx, event.id))
     return paginate(events, params, path)
   }),
+  ...paymentRoutes,
 ]
 
 function eventWithPending(ctx: BillingContext, eventId: string) {

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
 import { StripeApiError, decodeForm, randomId, readBody, sendJson, type Params } from './http'
-import { routes, type ApiCall } from './api-routes'
+import { routes } from './api-routes'
+import type { ApiCall } from './routing'
 import type { BillingContext } from './subscriptions'
 
 export interface ApiOptions {

@@ -1,20 +1,31 @@
 /** Products, prices and the legacy plan object, built from the product's plan definitions. */
 import type { PlanDefinition } from '../../../app/billing/plans'
-import type { PriceObject, ProductObject } from './objects'
+import type { Metadata, PriceObject, ProductObject } from './objects'
 
-export function makeProduct(id: string, plan: PlanDefinition, priceId: string, created: number) {
-  const product: ProductObject = {
-    id,
+export interface NewProduct {
+  id: string
+  name: string
+  description: string | null
+  defaultPrice: string | null
+  features: string[]
+  metadata: Metadata
+  active: boolean
+  created: number
+}
+
+export function buildProduct(input: NewProduct): ProductObject {
+  return {
+    id: input.id,
     object: 'product',
-    active: true,
-    created,
-    default_price: priceId,
-    description: plan.description,
+    active: input.active,
+    created: input.created,
+    default_price: input.defaultPrice,
+    description: input.description,
     images: [],
     livemode: false,
-    marketing_features: plan.features.map((name) => ({ name })),
-    metadata: { plan: plan.key },
-    name: plan.name,
+    marketing_features: input.features.map((name) => ({ name })),
+    metadata: { ...input.metadata },
+    name: input.name,
     package_dimensions: null,
     shippable: null,
     statement_descriptor: null,
@@ -22,41 +33,86 @@ export function makeProduct(id: string, plan: PlanDefinition, priceId: string, c
     tax_details: null,
     type: 'service',
     unit_label: null,
-    updated: created,
+    updated: input.created,
     url: null,
   }
-  return product
 }
 
-export function makePrice(id: string, productId: string, plan: PlanDefinition, created: number) {
-  const price: PriceObject = {
-    id,
+export interface NewPrice {
+  id: string
+  product: string
+  currency: string
+  unitAmount: number
+  interval: PriceObject['recurring']['interval']
+  intervalCount: number
+  nickname: string | null
+  lookupKey: string | null
+  metadata: Metadata
+  active: boolean
+  taxBehavior: 'exclusive' | 'inclusive' | 'unspecified'
+  created: number
+}
+
+export function buildPrice(input: NewPrice): PriceObject {
+  return {
+    id: input.id,
     object: 'price',
-    active: true,
+    active: input.active,
     billing_scheme: 'per_unit',
-    created,
-    currency: plan.currency,
+    created: input.created,
+    currency: input.currency,
     custom_unit_amount: null,
     livemode: false,
-    lookup_key: `${plan.key}_${plan.interval}ly`,
-    metadata: { plan: plan.key },
-    nickname: plan.name,
-    product: productId,
+    lookup_key: input.lookupKey,
+    metadata: { ...input.metadata },
+    nickname: input.nickname,
+    product: input.product,
     recurring: {
-      interval: plan.interval,
-      interval_count: 1,
+      interval: input.interval,
+      interval_count: input.intervalCount,
       meter: null,
       trial_period_days: null,
       usage_type: 'licensed',
     },
-    tax_behavior: 'unspecified',
+    tax_behavior: input.taxBehavior,
     tiers_mode: null,
     transform_quantity: null,
     type: 'recurring',
-    unit_amount: plan.amount,
-    unit_amount_decimal: String(plan.amount),
+    unit_amount: input.unitAmount,
+    unit_amount_decimal: String(input.unitAmount),
   }
-  return price
+}
+
+/** A plan's seeded product (`prod_<plan>`). */
+export function makeProduct(id: string, plan: PlanDefinition, priceId: string, created: number) {
+  return buildProduct({
+    id,
+    name: plan.name,
+    description: plan.description,
+    defaultPrice: priceId,
+    features: plan.features,
+    metadata: { plan: plan.key },
+    active: true,
+    created,
+  })
+}
+
+/** A plan's seeded monthly price (`price_<plan>_monthly`). */
+export function makePrice(id: string, productId: string, plan: PlanDefinition, created: number) {
+  return buildPrice({
+    id,
+    product: productId,
+    currency: plan.currency,
+    unitAmount: plan.amount,
+    interval: plan.interval,
+    intervalCount: 1,
+    nickname: plan.name,
+    lookupKey: `${plan.key}_${plan.interval}ly`,
+    metadata: { plan: plan.key },
+    active: true,
+    taxBehavior: 'unspecified',
+    created,
+  })
 }
 
 /** The legacy `plan` object Stripe still renders on subscription items. */

@@ -1,7 +1,8 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
 import { NO_REQUEST, type EventRequest } from './events'
-import { makeCheckoutSession } from './factories'
+import { makeCheckoutSession } from './checkout-objects'
 import { invalid, missingParam, type Param, type Params } from './http'
+import { makeLineItem } from './line-items'
 import type { CheckoutSessionObject, Metadata } from './objects'
 import type { StripeEvent } from './store'
 import {
@@ -36,7 +37,7 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
         `line_items[${index}][quantity]`,
       )
     }
-    return { price, quantity }
+    return makeLineItem(ctx.store, price, quantity)
   })
   const customerId = text(params.customer) ?? null
   if (customerId) ctx.store.customer(customerId, 'customer')

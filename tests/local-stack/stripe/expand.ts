@@ -1,5 +1,6 @@
 /** `expand[]` and list pagination, applied to responses as Stripe does. */
 import { invalid, type Param, type Params } from './http'
+import { sessionLineItems } from './line-items'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
 
@@ -38,7 +39,11 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
   const record = node as Record<string, unknown>
   const [head, ...rest] = segments
   if (!(head in record)) {
-    throw invalid(`This property cannot be expanded (${path}).`, 'expand')
+    const included = includable(store, record, head)
+    if (included === undefined) {
+      throw invalid(`This property cannot be expanded (${path}).`, 'expand')
+    }
+    record[head] = structuredClone(included)
   }
   const value = record[head]
   if (rest.length > 0) {
@@ -49,6 +54,21 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
     const found = store.lookup(value)
     if (found) record[head] = structuredClone(found)
   }
+}
+
+/**
+ * Fields Stripe leaves out of an object unless `expand[]` names them ("includable"): a
+ * session's `line_items` and an invoice's `payments`, each the first page of its list.
+ */
+function includable(store: Store, record: Record<string, unknown>, field: string) {
+  const id = String(record.id)
+  if (record.object === 'checkout.session' && field === 'line_items') {
+    return paginate(sessionLineItems(store, id), {}, `/v1/checkout/sessions/${id}/line_items`)
+  }
+  if (record.object === 'invoice' && field === 'payments') {
+    return paginate(store.paymentsOf(id), {}, `/v1/invoice_payments?invoice=${id}`)
+  }
+  return undefined
 }
 
 /** Stripe list semantics: newest first, `limit` (1–100, default 10), cursors by id. */

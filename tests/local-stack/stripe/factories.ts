@@ -1,9 +1,8 @@
-/** Factories for the billing objects the flows create (subscriptions, invoices, sessions). */
+/** Factories for the subscription objects the flows create (subscriptions and their items). */
 import { planFromPrice } from './catalog-objects'
 import { randomId } from './http'
 import {
   list,
-  type CheckoutSessionObject,
   type Metadata,
   type PriceObject,
   type SubscriptionItemObject,
@@ -40,6 +39,7 @@ export function makeSubscriptionItem(
     created: periodStart,
     current_period_end: addInterval(periodStart, price),
     current_period_start: periodStart,
+    current_trial: null,
     discounts: [],
     metadata: {},
     plan: planFromPrice(price),
@@ -71,6 +71,7 @@ export function makeSubscription(input: NewSubscription): SubscriptionObject {
     billing_cycle_anchor: input.now,
     billing_cycle_anchor_config: null,
     billing_mode: { flexible: { proration_discounts: 'included' }, type: 'flexible' },
+    billing_schedules: [],
     billing_thresholds: null,
     cancel_at: null,
     cancel_at_period_end: false,
@@ -88,10 +89,17 @@ export function makeSubscription(input: NewSubscription): SubscriptionObject {
     description: null,
     discounts: [],
     ended_at: null,
-    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
+    invoice_settings: {
+      account_tax_ids: null,
+      custom_fields: null,
+      description: null,
+      footer: null,
+      issuer: { type: 'self' },
+    },
     items: { ...list([item], `/v1/subscription_items?subscription=${id}`), total_count: 1 },
     latest_invoice: null,
     livemode: false,
+    managed_payments: null,
     metadata: { ...input.metadata },
     next_pending_invoice_item_invoice: null,
     on_behalf_of: null,
@@ -110,88 +118,9 @@ export function makeSubscription(input: NewSubscription): SubscriptionObject {
     test_clock: null,
     transfer_data: null,
     trial_end: null,
-    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
-    trial_start: null,
-  }
-}
-
-export type CheckoutSessionInput = Pick<
-  CheckoutSessionObject,
-  | 'mode'
-  | 'customer'
-  | 'customer_email'
-  | 'client_reference_id'
-  | 'metadata'
-  | 'success_url'
-  | 'cancel_url'
-  | 'amount_total'
-  | 'currency'
-> & { automaticTax: boolean; allowPromotionCodes: boolean | null; now: number; publicUrl: string }
-
-export function makeCheckoutSession(input: CheckoutSessionInput): CheckoutSessionObject {
-  const id = randomId('cs_test', 58)
-  return {
-    id,
-    object: 'checkout.session',
-    adaptive_pricing: { enabled: false },
-    after_expiration: null,
-    allow_promotion_codes: input.allowPromotionCodes,
-    amount_subtotal: input.amount_total,
-    amount_total: input.amount_total,
-    automatic_tax: { enabled: input.automaticTax, liability: null, provider: null, status: null },
-    billing_address_collection: null,
-    cancel_url: input.cancel_url,
-    client_reference_id: input.client_reference_id,
-    client_secret: null,
-    collected_information: null,
-    consent: null,
-    consent_collection: null,
-    created: input.now,
-    currency: input.currency,
-    currency_conversion: null,
-    custom_fields: [],
-    custom_text: {
-      after_submit: null,
-      shipping_address: null,
-      submit: null,
-      terms_of_service_acceptance: null,
+    trial_settings: {
+      end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' },
     },
-    customer: input.customer,
-    customer_account: null,
-    customer_creation: input.customer ? null : 'always',
-    customer_details: null,
-    customer_email: input.customer_email,
-    discounts: [],
-    expires_at: input.now + 24 * 3600,
-    invoice: null,
-    invoice_creation: null,
-    livemode: false,
-    locale: null,
-    metadata: input.metadata,
-    mode: input.mode,
-    origin_context: null,
-    payment_intent: null,
-    payment_link: null,
-    payment_method_collection: 'always',
-    payment_method_configuration_details: null,
-    payment_method_options: { card: { request_three_d_secure: 'automatic' } },
-    payment_method_types: ['card'],
-    payment_status: 'unpaid',
-    permissions: null,
-    phone_number_collection: { enabled: false },
-    recovered_from: null,
-    saved_payment_method_options: null,
-    setup_intent: null,
-    shipping_address_collection: null,
-    shipping_cost: null,
-    shipping_options: [],
-    status: 'open',
-    submit_type: null,
-    subscription: null,
-    success_url: input.success_url,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-    ui_mode: 'hosted',
-    url: `${input.publicUrl}/checkout/${id}`,
-    wallet_options: null,
+    trial_start: null,
   }
 }

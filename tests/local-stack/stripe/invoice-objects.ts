@@ -157,6 +157,7 @@ function makeLine(invoiceId: string, sub: SubscriptionObject, item: Subscription
       unit_amount_decimal: String(item.price.unit_amount),
     },
     quantity: item.quantity,
+    quantity_decimal: String(item.quantity),
     subscription: sub.id,
     subtotal: amount,
     taxes: [],

@@ -2,6 +2,12 @@
 import { NO_REQUEST, type EventRequest } from './events'
 import { makeInvoice, type NewInvoice } from './invoice-objects'
 import type { CustomerObject, InvoiceObject, SubscriptionObject } from './objects'
+import {
+  makeInvoicePayment,
+  makePaymentIntent,
+  recordDecline,
+  recordSuccess,
+} from './payment-objects'
 import type { BillingContext } from './subscriptions'
 
 export function newInvoice(
@@ -38,14 +44,17 @@ export function settleInvoice(
   invoice.number = ctx.store.nextInvoiceNumber(customer)
   invoice.effective_at = now
   invoice.status_transitions.finalized_at = now
+  const charge = openPayment(ctx, invoice)
   const events = [ctx.bus.emit('invoice.finalized', invoice, request)]
   invoice.attempted = true
   invoice.attempt_count = 1
   if (!succeed) {
+    if (charge) recordDecline(charge.intent)
     invoice.next_payment_attempt = now + 3 * 86_400
     events.push(ctx.bus.emit('invoice.payment_failed', invoice, request))
     return events
   }
+  if (charge) recordSuccess(charge.intent, charge.payment, charge.paymentMethod, now)
   invoice.status = 'paid'
   invoice.amount_paid = invoice.amount_due
   invoice.amount_remaining = 0
@@ -55,4 +64,21 @@ export function settleInvoice(
   events.push(ctx.bus.emit('invoice.paid', invoice, request))
   events.push(ctx.bus.emit('invoice.payment_succeeded', invoice, request))
   return events
+}
+
+/**
+ * On finalization Stripe creates the PaymentIntent of an invoice with an amount due, and its
+ * default InvoicePayment; a zero-amount invoice is paid without either.
+ */
+function openPayment(ctx: BillingContext, invoice: InvoiceObject) {
+  if (invoice.amount_due <= 0) return undefined
+  const now = ctx.store.now()
+  const intent = makePaymentIntent(invoice, now)
+  const payment = makeInvoicePayment(invoice, intent, now)
+  ctx.store.paymentIntents.set(intent.id, intent)
+  ctx.store.invoicePayments.set(payment.id, payment)
+  const subscriptionId = invoice.parent?.subscription_details.subscription
+  const subscription = subscriptionId ? ctx.store.subscriptions.get(subscriptionId) : undefined
+  const paymentMethod = String(subscription?.default_payment_method ?? 'pm_card_visa')
+  return { intent, payment, paymentMethod }
 }

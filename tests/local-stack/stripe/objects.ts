@@ -3,6 +3,8 @@
  * stores these shapes directly; the explicit fields are the ones it reads or changes.
  */
 
+import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
+
 export const API_VERSION = '2026-10-28.endive'
 
 export type Metadata = Record<string, string>
@@ -158,6 +160,8 @@ export type StripeObject =
   | InvoiceObject
   | CheckoutSessionObject
   | PortalSessionObject
+  | PaymentIntentObject
+  | InvoicePaymentObject
 
 export function list<T>(data: T[], url: string, hasMore = false): ListObject<T> {
   return { object: 'list', data, has_more: hasMore, url }

@@ -2,6 +2,8 @@
 import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../../app/billing/plans'
 import { makePrice, makeProduct } from './catalog-objects'
 import { StripeApiError, noSuch } from './http'
+import type { LineItemObject } from './line-items'
+import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
@@ -29,9 +31,9 @@ export interface StripeEvent {
 /** Where an event stands with the (single) webhook endpoint. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed'
 
-/** Emulator-only data kept beside a checkout session (not rendered). */
+/** Data kept beside a checkout session: its line items (rendered on request) and subscription metadata. */
 export interface CheckoutExtras {
-  lineItems: { price: PriceObject; quantity: number }[]
+  lineItems: LineItemObject[]
   subscriptionMetadata: Metadata
 }
 
@@ -47,6 +49,8 @@ export class Store {
   readonly customers = new Map<string, CustomerObject>()
   readonly subscriptions = new Map<string, SubscriptionObject>()
   readonly invoices = new Map<string, InvoiceObject>()
+  readonly paymentIntents = new Map<string, PaymentIntentObject>()
+  readonly invoicePayments = new Map<string, InvoicePaymentObject>()
   readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
   readonly checkoutExtras = new Map<string, CheckoutExtras>()
   readonly portalSessions = new Map<string, PortalSessionObject>()
@@ -91,6 +95,8 @@ export class Store {
       this.customers,
       this.subscriptions,
       this.invoices,
+      this.paymentIntents,
+      this.invoicePayments,
       this.prices,
       this.products,
       this.checkoutSessions,
@@ -112,11 +118,23 @@ export class Store {
   price(id: string, param = 'id') {
     return this.prices.get(id) ?? fail(noSuch('price', id, param))
   }
-  product(id: string) {
-    return this.products.get(id) ?? fail(noSuch('product', id))
+  product(id: string, param = 'id') {
+    return this.products.get(id) ?? fail(noSuch('product', id, param))
   }
   invoice(id: string) {
     return this.invoices.get(id) ?? fail(noSuch('invoice', id))
+  }
+  paymentIntent(id: string) {
+    return this.paymentIntents.get(id) ?? fail(noSuch('payment_intent', id))
+  }
+  invoicePayment(id: string) {
+    return this.invoicePayments.get(id) ?? fail(noSuch('invoice_payment', id))
+  }
+  /** An invoice's payments, newest first. */
+  paymentsOf(invoiceId: string) {
+    return [...this.invoicePayments.values()]
+      .filter((payment) => payment.invoice === invoiceId)
+      .reverse()
   }
   checkoutSession(id: string) {
     return this.checkoutSessions.get(id) ?? fail(noSuch('checkout.session', id))

@@ -1,0 +1,146 @@
+/**
+ * Contract: every answer of the Polar emulator's API, and every webhook payload it sends,
+ * conforms to what `@polar-sh/sdk` 1.x declares for it (see contract/sdk-types.ts for why
+ * the SDK's types, and not a runtime parser, are the reference).
+ */
+import { randomUUID } from 'node:crypto'
+import { webhooks } from '@polar-sh/sdk/2026-10'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { validate } from '../sdk-types/validate'
+import { registerApi } from './api'
+import { EmulatorContext } from './context'
+import { checkedPolar, loadPolarTypes, SDK_CALLS, type CheckedCall } from './contract/sdk-types'
+import { Router } from './http'
+import { PolarState } from './state'
+import { SECRET, setup } from './test-helpers'
+import { WebhookDispatcher } from './webhooks'
+
+const types = loadPolarTypes()
+const calls: CheckedCall[] = []
+let env: Awaited<ReturnType<typeof setup>>
+
+beforeAll(async () => {
+  env = await setup()
+  await exerciseEveryEndpoint(checkedPolar(env.polar, types, calls))
+  await env.emulator.idle()
+})
+afterAll(async () => {
+  await env.close()
+})
+
+type Polar = typeof env.polar
+
+/** The app's flows and the emulator's lifecycle, through every API endpoint once at least. */
+async function exerciseEveryEndpoint(polar: Polar) {
+  const userId = randomUUID()
+  const productId = LOCAL_PLAN_IDS.pro.polarProductId
+  await polar.products.list({ limit: 10 })
+  await polar.products.get(productId)
+  const checkout = await polar.checkouts.create({
+    products: [productId],
+    metadata: { user_id: userId },
+    external_customer_id: userId,
+    customer_email: 'contract@example.com',
+    success_url: 'http://localhost:5173/success?checkout_id={CHECKOUT_ID}',
+  })
+  await polar.checkouts.get(checkout.id)
+  const { customer, subscription, order } = await env.emulator.completeCheckout(checkout.id)
+  await polar.checkouts.get(checkout.id)
+  await polar.customers.list({ email: 'contract@example.com' })
+  await polar.customers.get(customer.id)
+  await polar.customers.getExternal(userId)
+  await polar.customerSessions.create({ customer_id: customer.id, return_url: null })
+  await polar.customerSessions.create({ external_customer_id: userId })
+  await polar.subscriptions.list({ customer_id: customer.id })
+  await polar.subscriptions.get(subscription.id)
+  await polar.orders.list({ subscription_id: subscription.id })
+  await polar.orders.get(order.id)
+  await polar.orders.generateInvoice(order.id)
+  await polar.orders.invoice(order.id)
+  await env.emulator.trigger('renewal', { subscription_id: subscription.id })
+  const declined = await env.emulator.trigger('renewal', {
+    subscription_id: subscription.id,
+    paid: false,
+  })
+  await expect(polar.orders.generateInvoice(declined.order?.id ?? '')).rejects.toThrow()
+  await env.emulator.trigger('refund', { order_id: order.id })
+  await polar.orders.get(order.id)
+  await polar.subscriptions.update(subscription.id, { cancel_at_period_end: true })
+  await polar.subscriptions.update(subscription.id, { cancel_at_period_end: false })
+  await polar.subscriptions.revoke(subscription.id)
+  await expect(polar.subscriptions.update(subscription.id, { revoke: true })).rejects.toThrow()
+  await expect(polar.orders.get(randomUUID())).rejects.toThrow()
+  await expect(polar.subscriptions.get('not-a-uuid')).rejects.toThrow()
+}
+
+describe('the Polar emulator against @polar-sh/sdk 1.x declarations', () => {
+  it('answers every SDK call it serves, and serves only those', () => {
+    const router = new Router()
+    registerApi(router, new EmulatorContext(new PolarState(), idleDispatcher(), '', 0))
+    expect(new Set(router.describe())).toEqual(new Set(Object.values(SDK_CALLS)))
+    const answered = calls.filter((entry) => entry.outcome === 'ok').map((entry) => entry.call)
+    expect(new Set(answered)).toEqual(new Set(Object.keys(SDK_CALLS)))
+  })
+
+  it('answers with typed error bodies where the SDK declares them', () => {
+    const failures = new Set(calls.map((entry) => entry.outcome).filter((o) => o !== 'ok'))
+    expect(failures).toEqual(
+      new Set([
+        'ResourceNotFound',
+        'HTTPValidationError',
+        'OrderNotEligibleForInvoice',
+        'SubscriptionsUpdate403Error',
+      ]),
+    )
+  })
+
+  it('gives every answer the shape the SDK declares for it', () => {
+    const problems = calls.flatMap(({ call, outcome, problems }) =>
+      problems.map((problem) => `${call} (${outcome}): ${problem.path} ${problem.message}`),
+    )
+    expect([...new Set(problems)]).toEqual([])
+  })
+
+  it('sends webhook payloads that the SDK verifies and that have the declared shape', async () => {
+    const payloadType = types.get('webhook_payload')
+    const seen = new Set<string>()
+    const problems: string[] = []
+    for (const request of env.receiver.received) {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
+      )
+      const event = await webhooks.validateEvent(request.body, headers, SECRET)
+      seen.add(event.type)
+      for (const problem of validate(types, JSON.parse(request.body), payloadType)) {
+        problems.push(`${event.type}: ${problem.path} ${problem.message}`)
+      }
+    }
+    expect([...new Set(problems)]).toEqual([])
+    expect([...seen].sort()).toEqual(EMITTED_TYPES)
+  })
+})
+
+/** The event types the flows above produce: every type the emulator sends but customer.updated. */
+const EMITTED_TYPES = [
+  'checkout.created',
+  'checkout.updated',
+  'customer.created',
+  'order.created',
+  'order.paid',
+  'order.refunded',
+  'order.updated',
+  'refund.created',
+  'subscription.active',
+  'subscription.canceled',
+  'subscription.created',
+  'subscription.past_due',
+  'subscription.revoked',
+  'subscription.uncanceled',
+  'subscription.updated',
+]
+
+/** A dispatcher that never sends (only the route table is needed). */
+function idleDispatcher() {
+  return new WebhookDispatcher({ secret: SECRET, url: undefined, attempts: 1, baseDelayMs: 1 })
+}

@@ -1,0 +1,60 @@
+/**
+ * The response types an SDK ships (its `.d.ts` files), loaded with the TypeScript compiler so
+ * tests can check emulator JSON against them at run time. Neither `stripe` nor
+ * `@polar-sh/sdk` 1.x validates responses itself, so their types are the contract we have.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+export interface SdkTypes {
+  checker: ts.TypeChecker
+  /** A type exported by the declarations module, by name. */
+  get(name: string): ts.Type
+}
+
+/**
+ * Compiles `declarations`, a module of `export type Name = …` lines that import from the
+ * SDK, as if it were a file of this folder (so `node_modules` resolves as in the project).
+ */
+export function loadSdkTypes(declarations: string): SdkTypes {
+  const fileName = path.join(here, '__sdk_types__.ts')
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: ['node'],
+  }
+  const host = ts.createCompilerHost(options)
+  const readFile = host.readFile.bind(host)
+  const fileExists = host.fileExists.bind(host)
+  host.readFile = (name) => (name === fileName ? declarations : readFile(name))
+  host.fileExists = (name) => name === fileName || fileExists(name)
+  const program = ts.createProgram([fileName], options, host)
+  const problems = ts
+    .getPreEmitDiagnostics(program, program.getSourceFile(fileName))
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+  if (problems.length > 0) throw new Error(`SDK types do not compile:\n${problems.join('\n')}`)
+  const checker = program.getTypeChecker()
+  const source = program.getSourceFile(fileName)
+  const exported = new Map<string, ts.Type>()
+  for (const statement of source?.statements ?? []) {
+    if (ts.isTypeAliasDeclaration(statement)) {
+      exported.set(statement.name.text, checker.getTypeAtLocation(statement.name))
+    }
+  }
+  return {
+    checker,
+    get(name) {
+      const type = exported.get(name)
+      if (!type) throw new Error(`No exported type ${name} in the SDK declarations`)
+      return type
+    },
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * How an invoice is charged since API version basil: finalizing it creates a PaymentIntent
+ * and a default InvoicePayment that links the two. The invoice itself names neither; they
+ * are reached through `expand[]=payments` on the invoice, or `GET /v1/invoice_payments`.
+ */
+import { randomId } from './http'
+import type { InvoiceObject } from './objects'
+
+export interface PaymentIntentObject {
+  id: string
+  object: 'payment_intent'
+  amount: number
+  amount_received: number
+  status: 'requires_payment_method' | 'succeeded'
+  last_payment_error: Record<string, unknown> | null
+  latest_charge: string | null
+  payment_method: string | null
+  [key: string]: unknown
+}
+
+export interface InvoicePaymentObject {
+  id: string
+  object: 'invoice_payment'
+  amount_paid: number | null
+  amount_requested: number
+  created: number
+  invoice: string
+  is_default: boolean
+  payment: { payment_intent: string; type: 'payment_intent' }
+  status: 'open' | 'paid' | 'canceled'
+  status_transitions: { canceled_at: number | null; paid_at: number | null }
+  [key: string]: unknown
+}
+
+/** The PaymentIntent Stripe creates when it finalizes an invoice that has an amount due. */
+export function makePaymentIntent(invoice: InvoiceObject, now: number): PaymentIntentObject {
+  const id = randomId('pi')
+  return {
+    id,
+    object: 'payment_intent',
+    allowed_payment_method_types: null,
+    amount: invoice.amount_due,
+    amount_capturable: 0,
+    amount_details: { tip: {} },
+    amount_received: 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: null,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: 'automatic',
+    client_secret: `${id}_secret_${randomId('x').slice(2)}`,
+    confirmation_method: 'automatic',
+    created: now,
+    currency: invoice.currency,
+    customer: invoice.customer,
+    customer_account: null,
+    description:
+      invoice.billing_reason === 'subscription_create'
+        ? 'Subscription creation'
+        : 'Subscription update',
+    excluded_payment_method_types: null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    managed_payments: null,
+    metadata: {},
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: null,
+    payment_method_configuration_details: null,
+    payment_method_options: {
+      card: {
+        installments: null,
+        mandate_options: null,
+        network: null,
+        request_three_d_secure: 'automatic',
+      },
+    },
+    payment_method_types: ['card'],
+    payment_record: null,
+    processing: null,
+    receipt_email: null,
+    review: null,
+    setup_future_usage: 'off_session',
+    shipping: null,
+    source: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: 'requires_payment_method',
+    transfer_data: null,
+    transfer_group: null,
+  }
+}
+
+/** The default InvoicePayment of a finalized invoice, open until its PaymentIntent succeeds. */
+export function makeInvoicePayment(
+  invoice: InvoiceObject,
+  paymentIntent: PaymentIntentObject,
+  now: number,
+): InvoicePaymentObject {
+  return {
+    id: randomId('inpay'),
+    object: 'invoice_payment',
+    amount_paid: null,
+    amount_requested: invoice.amount_due,
+    created: now,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { payment_intent: paymentIntent.id, type: 'payment_intent' },
+    status: 'open',
+    status_transitions: { canceled_at: null, paid_at: null },
+  }
+}
+
+/** A successful charge of the customer's card: the intent succeeds and the payment is paid. */
+export function recordSuccess(
+  intent: PaymentIntentObject,
+  payment: InvoicePaymentObject,
+  paymentMethod: string,
+  now: number,
+) {
+  Object.assign(intent, {
+    status: 'succeeded',
+    amount_received: intent.amount,
+    latest_charge: randomId('ch'),
+    payment_method: paymentMethod,
+    last_payment_error: null,
+  })
+  Object.assign(payment, {
+    status: 'paid',
+    amount_paid: intent.amount,
+    status_transitions: { canceled_at: null, paid_at: now },
+  })
+}
+
+/** A declined charge: the intent waits for a new payment method, the payment stays open. */
+export function recordDecline(intent: PaymentIntentObject) {
+  Object.assign(intent, {
+    status: 'requires_payment_method',
+    payment_method: null,
+    last_payment_error: {
+      charge: randomId('ch'),
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+      message: 'Your card was declined.',
+      type: 'card_error',
+    },
+  })
+}
