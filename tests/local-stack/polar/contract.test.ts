@@ -50,6 +50,13 @@ async function exerciseEveryEndpoint(polar: Polar) {
   await polar.customers.list({ email: 'contract@example.com' })
   await polar.customers.get(customer.id)
   await polar.customers.getExternal(userId)
+  const ownUser = randomUUID()
+  const own = await polar.customers.create({ email: 'own@example.com', external_id: ownUser })
+  await polar.customers.update(own.id, { name: 'Own Customer' })
+  await expect(
+    polar.customers.create({ email: 'own@example.com', external_id: randomUUID() }),
+  ).rejects.toThrow()
+  await expect(polar.customers.update(own.id, { external_id: randomUUID() })).rejects.toThrow()
   await polar.customerSessions.create({ customer_id: customer.id, return_url: null })
   await polar.customerSessions.create({ external_customer_id: userId })
   await polar.subscriptions.list({ customer_id: customer.id })
@@ -121,11 +128,12 @@ describe('the Polar emulator against @polar-sh/sdk 1.x declarations', () => {
   })
 })
 
-/** The event types the flows above produce: every type the emulator sends but customer.updated. */
+/** The event types the flows above produce: every type the emulator sends. */
 const EMITTED_TYPES = [
   'checkout.created',
   'checkout.updated',
   'customer.created',
+  'customer.updated',
   'order.created',
   'order.paid',
   'order.refunded',

@@ -17,6 +17,8 @@ export const SDK_CALLS = {
   'checkouts.get': 'GET /v1/checkouts/:id',
   'customerSessions.create': 'POST /v1/customer-sessions/',
   'customers.list': 'GET /v1/customers/',
+  'customers.create': 'POST /v1/customers/',
+  'customers.update': 'PATCH /v1/customers/:id',
   'customers.getExternal': 'GET /v1/customers/external/:externalId',
   'customers.get': 'GET /v1/customers/:id',
   'subscriptions.list': 'GET /v1/subscriptions/',
