@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto'
+import { readdirSync } from 'node:fs'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { migrate, openDatabase, withDatabaseName, type Database } from '../local-stack/database'
+import {
+  migrate,
+  MIGRATIONS_DIR,
+  openDatabase,
+  withDatabaseName,
+  type Database,
+} from '../local-stack/database'
 
 const serverUrl = process.env.DATABASE_URL
 
@@ -58,4 +65,35 @@ describe('supabase/migrations', () => {
       }
     }
   }, 60_000)
+})
+
+describe('migration file names', () => {
+  const names = readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql'))
+
+  /** The UTC time a `YYYYMMDDHHMMSS_name.sql` file claims, or null when the name is malformed. */
+  function claimedTime(name: string): Date | null {
+    const match = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})_[a-z0-9_]+\.sql$/.exec(name)
+    if (!match) return null
+    const [, y, mo, d, h, mi, s] = match.map(Number)
+    const time = new Date(Date.UTC(y, mo - 1, d, h, mi, s))
+    return time.getUTCMonth() === mo - 1 && time.getUTCDate() === d ? time : null
+  }
+
+  it('are Supabase CLI timestamps with a snake_case name, each version once', () => {
+    expect(names.length).toBeGreaterThan(0)
+    expect(names.filter((name) => claimedTime(name) === null)).toEqual([])
+    const versions = names.map((name) => name.split('_')[0])
+    expect(new Set(versions).size).toBe(versions.length)
+  })
+
+  it('never lie in the future (a later migration would be ordered before them)', () => {
+    const now = Date.now()
+    expect(names.filter((name) => (claimedTime(name)?.getTime() ?? 0) > now)).toEqual([])
+  })
+
+  it('the checks catch a future date and a malformed name', () => {
+    expect(claimedTime('29991231000000_later.sql')!.getTime()).toBeGreaterThan(Date.now())
+    expect(claimedTime('20261301000000_bad_month.sql')).toBeNull()
+    expect(claimedTime('2026-11-24_dashes.sql')).toBeNull()
+  })
 })

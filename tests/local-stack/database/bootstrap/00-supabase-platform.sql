@@ -17,10 +17,10 @@ begin
 end
 $$;
 
+-- Like hosted Supabase since 2026-10-30: the API roles may use the schema, but nothing in
+-- it is granted to them by default. Each migration grants what each role needs; a missing
+-- grant fails a test here exactly as it would fail a deploy (42501 permission denied).
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
 
 create schema if not exists extensions;
 grant usage on schema extensions to anon, authenticated, service_role;

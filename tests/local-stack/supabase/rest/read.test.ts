@@ -24,7 +24,9 @@ beforeAll(async () => {
       (2, 'banana', null, 0.25, '{fruit}', '{"color":"yellow"}', true, '2026-01-02T00:00:00Z'),
       (3, 'carrot', 10, 0.40, '{vegetable}', '{"color":"orange"}', false, '2026-01-03T00:00:00Z'),
       (4, 'a, b (special)', 1, null, '{}', '{}', true, '2026-01-04T00:00:00Z'),
-      (9007199254740993, 'Dates', 7, 3.00, '{fruit}', '{"color":"brown"}', true, '2026-01-05T12:30:00.5Z');`)
+      (9007199254740993, 'Dates', 7, 3.00, '{fruit}', '{"color":"brown"}', true, '2026-01-05T12:30:00.5Z');
+    -- Nothing in public is granted by default (as on hosted Supabase): grant as a migration would.
+    grant select on public.items to anon, authenticated, service_role;`)
   kit = restTestKit(db)
 })
 afterAll(() => db.close())

@@ -102,9 +102,10 @@ describe('row-level security through real policies', () => {
     expect(rows).toEqual([{ display_name: null }])
   })
 
-  it('anon sees nothing, and is refused with 401 where it has no grant', async () => {
+  it('anon is refused with 401: no table in public is granted to it', async () => {
     const subscriptions = await kit.anon.from('user_subscriptions').select('*')
-    expect(subscriptions).toMatchObject({ data: [], error: null, status: 200 })
+    expect(subscriptions.status).toBe(401)
+    expect(subscriptions.error).toMatchObject({ code: '42501' })
     const profiles = await kit.anon.from('user_profiles').select('*')
     expect(profiles.status).toBe(401)
     expect(profiles.error).toMatchObject({
@@ -162,7 +163,10 @@ describe('JWT', () => {
     const response = await kit.handler(
       new Request('http://127.0.0.1/rest/v1/user_subscriptions?select=*'),
     )
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual([])
+    expect(response.status).toBe(401)
+    expect(await response.json()).toMatchObject({
+      code: '42501',
+      message: 'permission denied for table user_subscriptions',
+    })
   })
 })

@@ -11,6 +11,8 @@ beforeAll(async () => {
   await db.exec(`
     create table public.numbers (id int primary key, label text);
     insert into public.numbers select n, 'n' || n from generate_series(1, 6) n;
+    -- Nothing in public is granted by default (as on hosted Supabase): grant as a migration would.
+    grant select on public.numbers to anon, authenticated, service_role;
     create function public.add_them(a int, b int) returns int language sql as $$ select a + b $$;
     create function public.greet(name text default 'world') returns text language sql as $$ select 'hello ' || name $$;
     create function public.numbers_between(lo int, hi int) returns setof public.numbers

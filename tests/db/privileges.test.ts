@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * The privilege matrix of every table, column and function in `public`, for each API role,
+ * on a database whose bootstrap grants nothing by default (as hosted Supabase today). It
+ * runs on PGlite and on the PostgreSQL server. A new table or function that a migration does
+ * not grant explicitly, or grants more than this matrix says, fails here.
+ */
+type Role = 'anon' | 'authenticated' | 'service_role'
+const ROLES: Role[] = ['anon', 'authenticated', 'service_role']
+const TABLE_PRIVILEGES = [
+  'SELECT',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'TRUNCATE',
+  'REFERENCES',
+  'TRIGGER',
+]
+const ROW_DATA = ['SELECT', 'INSERT', 'UPDATE', 'DELETE']
+
+/** What each role may do on each table (anything not listed: nothing). */
+const TABLES: Record<string, Partial<Record<Role, string[]>>> = {
+  user_profiles: { authenticated: ['SELECT'], service_role: ROW_DATA },
+  user_subscriptions: { authenticated: ['SELECT'], service_role: ROW_DATA },
+  payment_history: { authenticated: ['SELECT'], service_role: ROW_DATA },
+  stripe_products: { service_role: ROW_DATA },
+  webhook_events: { service_role: ROW_DATA },
+  rate_limits: { service_role: ROW_DATA },
+}
+
+/** Column privileges beyond the table's (the profile fields a user edits). */
+const COLUMN_UPDATES: Record<string, Partial<Record<Role, string[]>>> = {
+  user_profiles: {
+    authenticated: [
+      'avatar_path',
+      'display_name',
+      'notify_billing',
+      'notify_product_updates',
+      'notify_security',
+    ],
+  },
+}
+
+/** Who may execute each function (signature as Postgres prints it). */
+const FUNCTIONS: Record<string, Role[]> = {
+  'set_updated_at()': [],
+  'handle_new_user()': [],
+  'subscription_status_rank(p_status text)': [],
+  'record_webhook_event(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone)':
+    ['service_role'],
+  'apply_subscription_event(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_user_id uuid, p_fields jsonb)':
+    ['service_role'],
+  'record_payment_event(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_payment jsonb)':
+    ['service_role'],
+  'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
+  'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
+}
+
+let db: Database
+beforeAll(async () => {
+  db = await createTestDatabase()
+})
+afterAll(() => db.close())
+
+async function publicObjects(kind: 'r' | 'S') {
+  const { rows } = await db.query<{ name: string }>(
+    `select relname as name from pg_class
+     where relnamespace = 'public'::regnamespace and relkind = $1 order by relname`,
+    [kind],
+  )
+  return rows.map((row) => row.name)
+}
+
+describe('privileges in public', () => {
+  it('every table is in the matrix, and the matrix names only tables that exist', async () => {
+    expect(await publicObjects('r')).toEqual(Object.keys(TABLES).sort())
+  })
+
+  it('there are no sequences (every key is a uuid or natural), so none can be left ungranted', async () => {
+    expect(await publicObjects('S')).toEqual([])
+  })
+
+  it.each(Object.keys(TABLES))('%s: each role has exactly its table privileges', async (table) => {
+    for (const role of ROLES) {
+      const { rows } = await db.query<{ privilege: string }>(
+        `select privilege from unnest($1::text[]) as privilege
+         where has_table_privilege($2, $3, privilege) order by privilege`,
+        [TABLE_PRIVILEGES, role, `public.${table}`],
+      )
+      expect({ role, privileges: rows.map((row) => row.privilege) }).toEqual({
+        role,
+        privileges: [...(TABLES[table][role] ?? [])].sort(),
+      })
+    }
+  })
+
+  it('column privileges: a user updates only the profile fields they edit', async () => {
+    const { rows } = await db.query<{
+      table_name: string
+      grantee: string
+      column_name: string
+      privilege_type: string
+    }>(
+      `select table_name, grantee, column_name, privilege_type
+       from information_schema.column_privileges
+       where table_schema = 'public' and grantee in ('anon', 'authenticated', 'service_role')
+       order by table_name, grantee, column_name, privilege_type`,
+    )
+    // Every column privilege comes from a table grant, except these column grants.
+    const columnOnly = rows.filter(
+      (row) => !(TABLES[row.table_name]?.[row.grantee as Role] ?? []).includes(row.privilege_type),
+    )
+    const expected = Object.entries(COLUMN_UPDATES).flatMap(([table, byRole]) =>
+      Object.entries(byRole).flatMap(([role, columns]) =>
+        columns.map((column) => ({
+          table_name: table,
+          grantee: role,
+          column_name: column,
+          privilege_type: 'UPDATE',
+        })),
+      ),
+    )
+    expect(columnOnly).toEqual(expected)
+  })
+
+  it('every function in public is in the matrix, executable by exactly its roles and not by PUBLIC', async () => {
+    const { rows } = await db.query<{ signature: string; roles: string[]; by_public: boolean }>(
+      `select p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as signature,
+         array(select r from unnest(array['anon', 'authenticated', 'service_role']) r
+               where has_function_privilege(r, p.oid, 'execute') order by r) as roles,
+         exists (select 1 from aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                 where a.grantee = 0 and a.privilege_type = 'EXECUTE') as by_public
+       from pg_proc p where p.pronamespace = 'public'::regnamespace order by 1`,
+    )
+    expect(rows.map((row) => row.signature)).toEqual(Object.keys(FUNCTIONS).sort())
+    for (const row of rows) {
+      expect({ fn: row.signature, roles: row.roles, byPublic: row.by_public }).toEqual({
+        fn: row.signature,
+        roles: [...FUNCTIONS[row.signature]].sort(),
+        byPublic: false,
+      })
+    }
+  })
+
+  it('signed-in users can still do what the pages need, and nothing more (as PostgREST runs them)', async () => {
+    const user = '8d1f6f5e-2a7b-4c1d-9e3f-5a6b7c8d9e0f'
+    await db.query(`insert into auth.users (id, email) values ($1, 'p@example.com')`, [user])
+    const asUser = (sql: string) =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
+          [JSON.stringify({ sub: user, role: 'authenticated' })],
+        )
+        return tx.query(sql)
+      })
+    await expect(
+      asUser(`update public.user_profiles set display_name = 'P' where user_id = '${user}'`),
+    ).resolves.toBeDefined()
+    await expect(asUser(`select public.billing_overview(1, 10)`)).resolves.toBeDefined()
+    await expect(asUser(`update public.user_profiles set created_at = now()`)).rejects.toThrow(
+      /permission denied/,
+    )
+    await expect(
+      asUser(`insert into public.payment_history (user_id) values ('${user}')`),
+    ).rejects.toThrow(/permission denied/)
+    await expect(asUser(`select * from public.webhook_events`)).rejects.toThrow(/permission denied/)
+    await expect(asUser(`select public.rate_limit_hit('k', 1, 1000)`)).rejects.toThrow(
+      /permission denied/,
+    )
+  })
+})
