@@ -7,7 +7,7 @@ import { LOCAL_PLAN_IDS } from './billing/plans'
  */
 export const LOCAL_DEFAULTS = {
   SITE_URL: 'http://localhost:5173',
-  SUPABASE_URL: 'http://localhost:54321',
+  SUPABASE_URL: 'http://localhost:54421',
   // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
   SUPABASE_ANON_KEY:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',

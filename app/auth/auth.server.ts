@@ -11,9 +11,13 @@ export interface AuthResult {
   errorCode?: string
 }
 
+/**
+ * The address auth mails link to: the callback with `next` always in its query, so the
+ * mail templates (supabase/templates/) can append `&token_hash=…&type=…`.
+ */
 function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
-  if (next) url.searchParams.set('next', safeNextPath(next))
+  url.searchParams.set('next', safeNextPath(next ?? '/dashboard'))
   return url.toString()
 }
 

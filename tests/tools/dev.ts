@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: the local stack (database, Supabase, Stripe and Polar emulators) and the
- * Remix dev server, together. Values in .env (if any) override the local defaults.
+ * Remix dev server, together; or the app alone when .env points every service elsewhere
+ * (see dev-plan.ts). Values in .env (if any) override the local defaults.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -8,45 +9,52 @@ import path from 'node:path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { DEV_DATA_DIR, startLocalStack } from '../local-stack/stack'
+import { planDev } from './dev-plan'
 
 const envFile = path.join(PROJECT_ROOT, '.env')
 if (existsSync(envFile)) process.loadEnvFile(envFile)
 
 const siteUrl = process.env.SITE_URL || LOCAL_DEFAULTS.SITE_URL
-const stack = await startLocalStack({
-  siteUrl,
-  ports: { supabase: 54321, stripe: 12111, polar: 12112 },
-  databaseUrl: process.env.DATABASE_URL,
-  dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
-})
+const plan = planDev(process.env, LOCAL_DEFAULTS)
+const stack = plan.localStack
+  ? await startLocalStack({
+      siteUrl,
+      ports: plan.ports,
+      databaseUrl: process.env.DATABASE_URL,
+      dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
+    })
+  : null
 
-const database = process.env.DATABASE_URL
-  ? 'PostgreSQL server (DATABASE_URL)'
-  : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
-console.log(`
-  Local stack is up (${database}):
+// .env wins over the stack's values, so the app can be pointed at real services.
+const appEnv: NodeJS.ProcessEnv = { ...process.env, ...stack?.env }
+for (const key of Object.keys(stack?.env ?? {})) {
+  if (process.env[key] !== undefined) appEnv[key] = process.env[key]
+}
+
+if (stack) {
+  const database = process.env.DATABASE_URL
+    ? 'PostgreSQL server (DATABASE_URL)'
+    : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
+  console.log(`
+  Local stack is up (${database}; ${plan.reason}):
     Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users
     Stripe    ${stack.stripe.url}   deliveries ${stack.stripe.url}/_emulator/deliveries
     Polar     ${stack.polar.url}   deliveries ${stack.polar.url}/_emulator/deliveries
   App         ${siteUrl}
 `)
-
-// .env wins over the stack's values, so the app can be pointed at real services.
-const appEnv = { ...process.env, ...stack.env }
-for (const key of Object.keys(stack.env)) {
-  if (process.env[key] !== undefined) appEnv[key] = process.env[key]
-}
-
-// On the local stack, fill stripe_products from the emulator's seeded prices.
-if (
-  appEnv.SUPABASE_URL === stack.env.SUPABASE_URL &&
-  appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
-) {
-  Object.assign(process.env, appEnv)
-  const { syncStripeProducts } = await import('../../app/billing/stripe/products.server')
-  await syncStripeProducts().catch((error: Error) =>
-    console.warn(`stripe_products sync failed: ${error.message}`),
-  )
+  // On the local stack, fill stripe_products from the emulator's seeded prices.
+  if (
+    appEnv.SUPABASE_URL === stack.env.SUPABASE_URL &&
+    appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
+  ) {
+    Object.assign(process.env, appEnv)
+    const { syncStripeProducts } = await import('../../app/billing/stripe/products.server')
+    await syncStripeProducts().catch((error: Error) =>
+      console.warn(`stripe_products sync failed: ${error.message}`),
+    )
+  }
+} else {
+  console.log(`\n  App alone (${plan.reason}): ${siteUrl}\n`)
 }
 
 const app = spawn(
@@ -64,7 +72,7 @@ async function stop(code = 0) {
   if (stopping) return
   stopping = true
   app.kill('SIGTERM')
-  await stack.close()
+  await stack?.close()
   process.exit(code)
 }
 process.on('SIGINT', () => void stop())

@@ -21,7 +21,7 @@ export {
 
 export interface SupabaseEmulatorOptions {
   database: Database
-  /** 0 or undefined = a free port; development uses 54321. */
+  /** 0 or undefined = a free port; development uses 54421. */
   port?: number
   /** GoTrue SITE_URL: default redirect and base of the redirect allow-list. */
   siteUrl: string

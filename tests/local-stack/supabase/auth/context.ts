@@ -2,7 +2,7 @@ import type { Database } from '../../database'
 
 /** Settings of the emulated GoTrue (resolved from SupabaseEmulatorOptions). */
 export interface AuthConfig {
-  /** Public base URL of the emulator, e.g. http://localhost:54321 (no trailing slash). */
+  /** Public base URL of the emulator, e.g. http://localhost:54421 (no trailing slash). */
   url: string
   siteUrl: string
   redirectAllowList: string[]

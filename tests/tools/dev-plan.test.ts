@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { DEFAULT_DEV_PORTS, planDev } from './dev-plan'
+
+const defaults = {
+  SUPABASE_URL: LOCAL_DEFAULTS.SUPABASE_URL,
+  STRIPE_API_URL: LOCAL_DEFAULTS.STRIPE_API_URL,
+  POLAR_API_URL: LOCAL_DEFAULTS.POLAR_API_URL,
+}
+const elsewhere = {
+  SUPABASE_URL: 'http://127.0.0.1:54321', // the Supabase CLI's stack
+  STRIPE_API_URL: '', // the real Stripe
+  POLAR_API_URL: '',
+}
+
+describe('planDev', () => {
+  it("starts the local stack with no .env, on ports that are not the Supabase CLI's", () => {
+    const plan = planDev({}, defaults)
+    expect(plan.localStack).toBe(true)
+    expect(plan.ports).toEqual(DEFAULT_DEV_PORTS)
+    for (const value of Object.values(plan.ports)) expect(value < 54320 || value > 54329).toBe(true)
+  })
+
+  it('runs the app alone when .env points every service elsewhere', () => {
+    expect(planDev(elsewhere, defaults)).toMatchObject({ localStack: false })
+  })
+
+  it('keeps the stack while any service is still the local one', () => {
+    expect(
+      planDev({ ...elsewhere, POLAR_API_URL: defaults.POLAR_API_URL }, defaults),
+    ).toMatchObject({
+      localStack: true,
+      reason: 'local POLAR_API_URL',
+    })
+  })
+
+  it('obeys LOCAL_STACK=on/off and refuses other values and bad ports clearly', () => {
+    expect(planDev({ LOCAL_STACK: 'OFF' }, defaults).localStack).toBe(false)
+    expect(planDev({ ...elsewhere, LOCAL_STACK: 'on' }, defaults).localStack).toBe(true)
+    expect(() => planDev({ LOCAL_STACK: 'maybe' }, defaults)).toThrow(/"on" or "off"/)
+    expect(planDev({ LOCAL_SUPABASE_PORT: '60001' }, defaults).ports.supabase).toBe(60001)
+    expect(() => planDev({ LOCAL_STRIPE_PORT: 'x' }, defaults)).toThrow(/LOCAL_STRIPE_PORT/)
+  })
+})

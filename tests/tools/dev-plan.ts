@@ -1,0 +1,47 @@
+/**
+ * What `npm run dev` starts. The local stack stands in for Supabase, Stripe and Polar; when
+ * `.env` points every one of them elsewhere (real accounts, or the Supabase CLI's own
+ * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
+ * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
+ * be moved with `LOCAL_SUPABASE_PORT`, `LOCAL_STRIPE_PORT`, `LOCAL_POLAR_PORT`.
+ */
+export interface DevPlan {
+  localStack: boolean
+  ports: { supabase: number; stripe: number; polar: number }
+  /** Why, in one line, for the console. */
+  reason: string
+}
+
+export const DEFAULT_DEV_PORTS = { supabase: 54421, stripe: 12111, polar: 12112 } as const
+
+const SERVICE_URLS = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
+
+function port(value: string | undefined, fallback: number, name: string) {
+  if (value === undefined || value === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65535)
+    throw new Error(`${name} must be a port number (1-65535), not "${value}"`)
+  return parsed
+}
+
+/** Decides from the environment (after `.env`) and the local defaults. */
+export function planDev(
+  env: Record<string, string | undefined>,
+  localDefaults: Record<(typeof SERVICE_URLS)[number], string>,
+): DevPlan {
+  const ports = {
+    supabase: port(env.LOCAL_SUPABASE_PORT, DEFAULT_DEV_PORTS.supabase, 'LOCAL_SUPABASE_PORT'),
+    stripe: port(env.LOCAL_STRIPE_PORT, DEFAULT_DEV_PORTS.stripe, 'LOCAL_STRIPE_PORT'),
+    polar: port(env.LOCAL_POLAR_PORT, DEFAULT_DEV_PORTS.polar, 'LOCAL_POLAR_PORT'),
+  }
+  const switchValue = env.LOCAL_STACK?.trim().toLowerCase()
+  if (switchValue === 'off') return { localStack: false, ports, reason: 'LOCAL_STACK=off' }
+  if (switchValue === 'on') return { localStack: true, ports, reason: 'LOCAL_STACK=on' }
+  if (switchValue) throw new Error(`LOCAL_STACK must be "on" or "off", not "${env.LOCAL_STACK}"`)
+  const local = SERVICE_URLS.filter(
+    (name) => env[name] === undefined || env[name] === localDefaults[name],
+  )
+  if (local.length === 0)
+    return { localStack: false, ports, reason: '.env points Supabase, Stripe and Polar elsewhere' }
+  return { localStack: true, ports, reason: `local ${local.join(', ')}` }
+}
