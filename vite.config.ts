@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import tsconfigPaths from 'vite-tsconfig-paths'
 
 declare module '@remix-run/node' {
@@ -9,16 +9,58 @@ declare module '@remix-run/node' {
   }
 }
 
+/**
+ * Extra host names the dev server answers (a tunnel that forwards provider webhooks, e.g.
+ * `abc.trycloudflare.com`), from DEV_ALLOWED_HOSTS: comma-separated, a leading dot allows
+ * every subdomain. Vite refuses other Host headers (DNS rebinding).
+ */
+export function allowedHosts(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => /^\.?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host))
+}
+
+/** A request for a module that must never reach a browser (server code, secrets). */
+export function isServerOnlyPath(url: string): boolean {
+  let path: string
+  try {
+    path = decodeURIComponent(url.split('?')[0])
+  } catch {
+    return true
+  }
+  return /\.server(\.[cm]?[jt]sx?)?$|\/\.server\/|(^|\/)\.env(\.|$)/.test(path)
+}
+
+/** The dev server answers 404 for server-only modules, whatever path or query asks. */
+function denyServerOnlyModules(): Plugin {
+  return {
+    name: 'deny-server-only-modules',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url && isServerOnlyPath(req.url)) {
+          res.statusCode = 404
+          res.end('Not found')
+          return
+        }
+        next()
+      })
+    },
+  }
+}
+
 export default defineConfig({
   server: {
     port: 5173,
     strictPort: true,
     host: 'localhost',
+    allowedHosts: allowedHosts(process.env.DEV_ALLOWED_HOSTS),
     watch: {
       ignored: ['**/.data/**', '**/.build-*/**', '**/test-results/**', '**/playwright-report/**'],
     },
   },
   plugins: [
+    denyServerOnlyModules(),
     tailwindcss(),
     !process.env.VITEST &&
       remix({

@@ -5,7 +5,9 @@ import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+import { describePolarServers } from '~/billing/polar/client.server'
 import { getEnv } from '~/env.server'
+import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
 import {
   applyDocumentHeaders,
@@ -17,7 +19,9 @@ import {
 // Validate configuration when the server starts: a missing or malformed variable (or
 // local emulator keys in production) stops it here with a message naming the variable.
 try {
-  getEnv()
+  const polar = describePolarServers(getEnv())
+  logger.info(polar.info)
+  if (polar.warning) logger.warn(polar.warning)
 } catch (error) {
   console.error((error as Error).message)
   process.exit(1)

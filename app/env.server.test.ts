@@ -11,7 +11,40 @@ const realistic = {
   STRIPE_WEBHOOK_SECRET: 'whsec_real',
   POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
   POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
+  STRIPE_PRICE_STARTER: 'price_1QStarterReal',
+  STRIPE_PRICE_PRO: 'price_1QProReal',
+  POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
+  POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
 }
+
+describe('parseEnv: the plan catalogue in production', () => {
+  it('requires every plan id, listing all that are missing at once', () => {
+    const { STRIPE_PRICE_PRO: _a, POLAR_PRODUCT_STARTER: _b, ...withoutTwo } = realistic
+    expect(() => parseEnv(withoutTwo)).toThrow(
+      /STRIPE_PRICE_PRO: is required but not set\n {2}- POLAR_PRODUCT_STARTER: is required but not set/,
+    )
+  })
+
+  it("refuses the local emulator's ids, naming each", () => {
+    const local = {
+      ...realistic,
+      STRIPE_PRICE_STARTER: LOCAL_DEFAULTS.STRIPE_PRICE_STARTER,
+      POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+    }
+    expect(() => parseEnv(local)).toThrow(
+      /STRIPE_PRICE_STARTER is the local emulator's id[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id/,
+    )
+  })
+
+  it('refuses a product id where a price id belongs, and a non-UUID Polar product', () => {
+    expect(() => parseEnv({ ...realistic, STRIPE_PRICE_PRO: 'prod_123' })).toThrow(
+      /STRIPE_PRICE_PRO: must be a Stripe price id/,
+    )
+    expect(() => parseEnv({ ...realistic, POLAR_PRODUCT_PRO: 'pro' })).toThrow(
+      /POLAR_PRODUCT_PRO: must be a Polar product id/,
+    )
+  })
+})
 
 describe('parseEnv', () => {
   it('runs a fresh clone with no variables at all, on the local defaults', () => {
@@ -19,7 +52,7 @@ describe('parseEnv', () => {
     expect(env.SITE_URL).toBe('http://localhost:5173')
     expect(env.SUPABASE_URL).toBe(LOCAL_DEFAULTS.SUPABASE_URL)
     expect(env.STRIPE_API_URL).toBe(LOCAL_DEFAULTS.STRIPE_API_URL)
-    expect(env.POLAR_SANDBOX).toBe(true)
+    expect(env.POLAR_SANDBOX).toBe('true')
     expect(env.NODE_ENV).toBe('development')
   })
 
@@ -27,8 +60,13 @@ describe('parseEnv', () => {
     const env = parseEnv(realistic)
     expect(env.STRIPE_API_URL).toBeUndefined()
     expect(env.POLAR_API_URL).toBeUndefined()
-    expect(env.POLAR_SANDBOX).toBe(true)
-    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'false' }).POLAR_SANDBOX).toBe(false)
+    expect(env.POLAR_SANDBOX).toBeUndefined()
+    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'false' }).POLAR_SANDBOX).toBe('false')
+    expect(parseEnv({ ...realistic, POLAR_SANDBOX: ' TRUE ' }).POLAR_SANDBOX).toBe('true')
+    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'False' }).POLAR_SANDBOX).toBe('false')
+    expect(() => parseEnv({ ...realistic, POLAR_SANDBOX: '1' })).toThrow(
+      /POLAR_SANDBOX: must be true or false \(any letter case\), or left unset/,
+    )
   })
 
   it.each([

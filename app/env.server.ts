@@ -20,6 +20,11 @@ export const LOCAL_DEFAULTS = {
   POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
   POLAR_SANDBOX: 'true',
   POLAR_API_URL: 'http://localhost:12112',
+  // The plans' ids in the emulators' seeded catalogues (real accounts have their own).
+  STRIPE_PRICE_STARTER: LOCAL_PLAN_IDS.starter.stripePriceId,
+  STRIPE_PRICE_PRO: LOCAL_PLAN_IDS.pro.stripePriceId,
+  POLAR_PRODUCT_STARTER: LOCAL_PLAN_IDS.starter.polarProductId,
+  POLAR_PRODUCT_PRO: LOCAL_PLAN_IDS.pro.polarProductId,
 } as const
 
 function parseUrl(value: string) {
@@ -62,6 +67,18 @@ const optionalNumber = (min: number, max: number, fallback: number) =>
     .transform((value) => (value && value.trim() !== '' ? Number(value) : fallback))
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
 
+const stripePriceId = z
+  .string()
+  .trim()
+  .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…), not a product id')
+const polarProductId = z
+  .string()
+  .trim()
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    'must be a Polar product id (a UUID)',
+  )
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
@@ -78,19 +95,30 @@ const schema = z.object({
   ),
   POLAR_ACCESS_TOKEN: z.string().min(10, 'must be a Polar organization access token'),
   POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
+  // "true" or "false" in any letter case, or unset; which Polar server each call uses
+  // follows from it (app/billing/polar/client.server.ts, `polarServer`).
   POLAR_SANDBOX: z
-    .enum(['true', 'false', ''])
+    .string()
     .optional()
-    .transform((value) => value !== 'false'),
+    .transform((value) => value?.trim().toLowerCase() || undefined)
+    .pipe(
+      z
+        .enum(['true', 'false'], {
+          error: 'must be true or false (any letter case), or left unset',
+        })
+        .optional(),
+    ),
   POLAR_API_URL: optionalUrl,
   // Provider request timeouts. The defaults suit production; tests shorten them to prove
   // what a provider that never answers does without waiting for minutes.
   STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
   POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),
-  STRIPE_PRICE_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.stripePriceId),
-  STRIPE_PRICE_PRO: z.string().default(LOCAL_PLAN_IDS.pro.stripePriceId),
-  POLAR_PRODUCT_STARTER: z.string().default(LOCAL_PLAN_IDS.starter.polarProductId),
-  POLAR_PRODUCT_PRO: z.string().default(LOCAL_PLAN_IDS.pro.polarProductId),
+  // The plan catalogue: each plan's Stripe price and Polar product, from configuration
+  // (required in production; the local stack's ids are the development defaults).
+  STRIPE_PRICE_STARTER: stripePriceId,
+  STRIPE_PRICE_PRO: stripePriceId,
+  POLAR_PRODUCT_STARTER: polarProductId,
+  POLAR_PRODUCT_PRO: polarProductId,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // Reverse proxies in front of the app that append the client address to X-Forwarded-For
   // (0: the header is not trusted at all, because anyone can send it). See rate-limit.server.ts.
@@ -118,6 +146,16 @@ function localOnlyProblems(env: Env): string[] {
   ] as const
   for (const name of secretNames) {
     if (env[name] === LOCAL_DEFAULTS[name]) problems.push(`${name} is the local emulator key`)
+  }
+  const planNames = [
+    'STRIPE_PRICE_STARTER',
+    'STRIPE_PRICE_PRO',
+    'POLAR_PRODUCT_STARTER',
+    'POLAR_PRODUCT_PRO',
+  ] as const
+  for (const name of planNames) {
+    if (env[name] === LOCAL_DEFAULTS[name])
+      problems.push(`${name} is the local emulator's id; set your account's own`)
   }
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
   for (const name of urlNames) {

@@ -69,7 +69,10 @@ async function listStripeSubscriptions(customer: string | null): Promise<ListedS
 
 /** The subscriptions of the Polar customer bound to the user (by external id). */
 async function listPolarSubscriptions(userId: string): Promise<ListedSubscription[]> {
-  const page = await getPolar().subscriptions.list({ external_customer_id: userId, limit: 100 })
+  const page = await getPolar('checkout').subscriptions.list({
+    external_customer_id: userId,
+    limit: 100,
+  })
   return page.items.map((subscription) => ({ id: subscription.id, status: subscription.status }))
 }
 
@@ -85,7 +88,7 @@ async function endAtProvider(subscription: ProviderSubscription) {
     return
   }
   try {
-    await getPolar().subscriptions.revoke(subscription.id)
+    await getPolar('checkout').subscriptions.revoke(subscription.id)
   } catch (error) {
     // 404: no such subscription; 403 AlreadyCanceledSubscription: already revoked.
     const status = polarStatus(error)

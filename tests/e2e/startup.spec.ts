@@ -7,14 +7,14 @@ import { LOCAL_DEFAULTS } from '../../app/env.server'
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
 const serve = path.resolve('node_modules/@remix-run/serve/dist/cli.js')
 
-function start(env: Record<string, string> & { NODE_ENV: 'production' }) {
+function start(env: Record<string, string> & { NODE_ENV: 'production' }, timeout = 20_000) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS)),
   )
   return spawnSync(process.execPath, [serve, serverEntry], {
     env: { ...clean, PORT: '0', ...env },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout,
   })
 }
 
@@ -24,6 +24,8 @@ test('refuses to start in production with the local emulator keys, and says why'
   expect(run.stderr).toContain('Refusing to start in production with local-stack settings')
   expect(run.stderr).toContain('SUPABASE_SERVICE_ROLE_KEY is the local emulator key')
   expect(run.stderr).toContain('STRIPE_API_URL points at the local stack')
+  expect(run.stderr).toContain("STRIPE_PRICE_PRO is the local emulator's id")
+  expect(run.stderr).toContain("POLAR_PRODUCT_STARTER is the local emulator's id")
 })
 
 test('refuses to start with a missing or malformed variable, naming it', () => {
@@ -31,4 +33,33 @@ test('refuses to start with a missing or malformed variable, naming it', () => {
   expect(run.status).toBe(1)
   expect(run.stderr).toMatch(/SITE_URL: must be an origin/)
   expect(run.stderr).toMatch(/STRIPE_SECRET_KEY: is required but not set/)
+  // The plan catalogue never falls back to the emulator's ids in production.
+  expect(run.stderr).toMatch(/STRIPE_PRICE_STARTER: is required but not set/)
+  expect(run.stderr).toMatch(/POLAR_PRODUCT_PRO: is required but not set/)
+})
+
+test('logs which Polar server each purpose uses, and warns when they differ', () => {
+  const real = {
+    NODE_ENV: 'production' as const,
+    SITE_URL: 'https://app.example.com',
+    SUPABASE_URL: 'https://abcd.supabase.co',
+    SUPABASE_ANON_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-anon-key-value',
+    SUPABASE_SERVICE_ROLE_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-service-key-value',
+    STRIPE_SECRET_KEY: 'sk_live_abc123',
+    STRIPE_WEBHOOK_SECRET: 'whsec_real',
+    POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
+    POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
+    STRIPE_PRICE_STARTER: 'price_1QStarterReal',
+    STRIPE_PRICE_PRO: 'price_1QProReal',
+    POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
+    POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  }
+  // A valid configuration starts a server: the report is read from its first seconds.
+  const run = start(real, 6_000)
+  const output = run.stdout + run.stderr
+  expect(output).toContain('checkout sandbox, portal production, webhook invoices production')
+  expect(output).toContain('Set POLAR_SANDBOX=false')
+  const refused = start({ ...real, POLAR_SANDBOX: 'yes' })
+  expect(refused.status).toBe(1)
+  expect(refused.stderr).toContain('POLAR_SANDBOX: must be true or false (any letter case)')
 })

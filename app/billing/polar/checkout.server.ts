@@ -96,7 +96,7 @@ export async function createPolarCheckout(
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
   }
   if (!user) {
-    const checkout = await getPolar('api').checkouts.create({
+    const checkout = await getPolar('checkout').checkouts.create({
       ...base,
       ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
     })
@@ -105,7 +105,7 @@ export async function createPolarCheckout(
   const existing = await getOwnSubscription(supabase, user.id)
   if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
   const customerId = await ensurePolarCustomer(user)
-  const checkout = await getPolar('api').checkouts.create({ ...base, customer_id: customerId })
+  const checkout = await getPolar('checkout').checkouts.create({ ...base, customer_id: customerId })
   return { kind: 'redirect', url: checkout.url }
 }
 
@@ -113,7 +113,7 @@ export async function createPolarCheckout(
 export async function getPolarCheckoutStatus(
   checkoutId: string,
 ): Promise<'complete' | 'open' | 'failed'> {
-  const checkout = await getPolar('api').checkouts.get(checkoutId)
+  const checkout = await getPolar('checkout').checkouts.get(checkoutId)
   if (checkout.status === 'succeeded') return 'complete'
   if (checkout.status === 'open' || checkout.status === 'confirmed') return 'open'
   return 'failed'

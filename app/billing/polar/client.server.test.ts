@@ -1,17 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { PolarPurpose } from './client.server'
 
 const env = {
   NODE_ENV: 'development' as 'development' | 'production' | 'test',
-  POLAR_SANDBOX: true,
+  POLAR_SANDBOX: undefined as 'true' | 'false' | undefined,
   POLAR_API_URL: undefined as string | undefined,
   POLAR_ACCESS_TOKEN: 'polar_oat_unit_test',
 }
 vi.mock('~/env.server', () => ({ getEnv: () => env }))
 
-const { getPolar } = await import('./client.server')
+const { describePolarServers, getPolar, polarServer } = await import('./client.server')
 
 /** The origin the client of `purpose` sends its requests to. */
-async function originOf(purpose: 'api' | 'portal') {
+async function originOf(purpose: PolarPurpose) {
   const fetchSpy = vi
     .spyOn(globalThis, 'fetch')
     .mockResolvedValue(Response.json({ error: 'x', detail: 'x' }, { status: 404 }))
@@ -24,35 +25,104 @@ async function originOf(purpose: 'api' | 'portal') {
 
 afterEach(() => {
   vi.restoreAllMocks()
-  Object.assign(env, { NODE_ENV: 'development', POLAR_SANDBOX: true, POLAR_API_URL: undefined })
+  Object.assign(env, {
+    NODE_ENV: 'development',
+    POLAR_SANDBOX: undefined,
+    POLAR_API_URL: undefined,
+  })
+})
+
+describe('polarServer, as the interface contract says', () => {
+  it.each([
+    // flag, NODE_ENV, checkout, portal, invoices
+    [undefined, 'development', 'sandbox', 'sandbox', 'production'],
+    ['true', 'development', 'sandbox', 'sandbox', 'sandbox'],
+    ['false', 'development', 'production', 'sandbox', 'production'],
+    [undefined, 'production', 'sandbox', 'production', 'production'],
+    ['true', 'production', 'sandbox', 'production', 'sandbox'],
+    ['false', 'production', 'production', 'production', 'production'],
+  ] as const)(
+    'POLAR_SANDBOX=%s, NODE_ENV=%s: checkout %s, portal %s, invoices %s',
+    (flag, nodeEnv, checkout, portal, invoices) => {
+      const settings = { POLAR_SANDBOX: flag, NODE_ENV: nodeEnv, POLAR_API_URL: undefined }
+      expect(polarServer(settings, 'checkout')).toBe(checkout)
+      expect(polarServer(settings, 'portal')).toBe(portal)
+      expect(polarServer(settings, 'invoices')).toBe(invoices)
+    },
+  )
+})
+
+describe('describePolarServers', () => {
+  it('says nothing more when all three agree', () => {
+    const report = describePolarServers({
+      POLAR_SANDBOX: 'false',
+      NODE_ENV: 'production',
+      POLAR_API_URL: undefined,
+    })
+    expect(report).toEqual({
+      info: 'Polar servers: checkout production, portal production, webhook invoices production',
+      warning: null,
+    })
+  })
+
+  it('warns when they differ, naming the setting that aligns them', () => {
+    expect(
+      describePolarServers({
+        POLAR_SANDBOX: undefined,
+        NODE_ENV: 'production',
+        POLAR_API_URL: undefined,
+      }).warning,
+    ).toMatch(
+      /checkout sandbox, portal production, webhook invoices production\). Set POLAR_SANDBOX=false/,
+    )
+    expect(
+      describePolarServers({
+        POLAR_SANDBOX: undefined,
+        NODE_ENV: 'development',
+        POLAR_API_URL: undefined,
+      }).warning,
+    ).toMatch(
+      /Set POLAR_SANDBOX=true so that checkout, portal and webhook invoices all use sandbox/,
+    )
+  })
+
+  it('reports the emulator URL when POLAR_API_URL is set', () => {
+    expect(
+      describePolarServers({
+        POLAR_SANDBOX: 'true',
+        NODE_ENV: 'test',
+        POLAR_API_URL: 'http://127.0.0.1:12112',
+      }),
+    ).toEqual({
+      info: 'Polar: every call goes to POLAR_API_URL (http://127.0.0.1:12112)',
+      warning: null,
+    })
+  })
 })
 
 describe('getPolar', () => {
-  it('checkouts and invoices use the sandbox unless POLAR_SANDBOX is false', async () => {
-    expect(await originOf('api')).toBe('https://sandbox-api.polar.sh')
-    env.POLAR_SANDBOX = false
-    expect(await originOf('api')).toBe('https://api.polar.sh')
-  })
-
-  it('the portal uses production only when NODE_ENV is production', async () => {
-    expect(await originOf('portal')).toBe('https://sandbox-api.polar.sh')
-    env.NODE_ENV = 'test'
-    expect(await originOf('portal')).toBe('https://sandbox-api.polar.sh')
+  it('sends each purpose to its server', async () => {
+    expect(await originOf('checkout')).toBe('https://sandbox-api.polar.sh')
+    expect(await originOf('invoices')).toBe('https://api.polar.sh')
+    env.POLAR_SANDBOX = 'true'
+    expect(await originOf('invoices')).toBe('https://sandbox-api.polar.sh')
+    env.POLAR_SANDBOX = 'false'
+    expect(await originOf('checkout')).toBe('https://api.polar.sh')
     env.NODE_ENV = 'production'
     expect(await originOf('portal')).toBe('https://api.polar.sh')
   })
 
-  it('POLAR_API_URL (the local emulator) wins over both', async () => {
+  it('POLAR_API_URL (the local emulator) wins over all', async () => {
     env.POLAR_API_URL = 'http://127.0.0.1:12112'
     env.NODE_ENV = 'production'
-    env.POLAR_SANDBOX = false
-    expect(await originOf('api')).toBe('http://127.0.0.1:12112')
-    expect(await originOf('portal')).toBe('http://127.0.0.1:12112')
+    env.POLAR_SANDBOX = 'false'
+    for (const purpose of ['checkout', 'portal', 'invoices'] as const)
+      expect(await originOf(purpose)).toBe('http://127.0.0.1:12112')
   })
 
   it('sends the access token', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(Response.json({}))
-    await getPolar('api')
+    await getPolar('checkout')
       .checkouts.get('00000000-0000-4000-8000-000000000000')
       .catch(() => undefined)
     const init = fetchSpy.mock.calls[0]?.[1]

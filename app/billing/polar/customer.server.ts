@@ -16,7 +16,7 @@ export class PolarCustomerConflict extends Error {}
  */
 export async function ensurePolarCustomer(user: SessionUser): Promise<string> {
   if (!user.email) throw new PolarCustomerConflict('A Polar customer needs an email address')
-  const polar = getPolar('api')
+  const polar = getPolar('checkout')
   try {
     return (await polar.customers.getExternal(user.id)).id
   } catch (error) {

@@ -13,7 +13,7 @@ export async function fetchOrderInvoiceUrl(
   orderId: string,
   options: { generate?: boolean } = {},
 ): Promise<string | null> {
-  const polar = getPolar('api')
+  const polar = getPolar('invoices')
   if (options.generate !== false) {
     try {
       await polar.orders.generateInvoice(orderId)

@@ -1,0 +1,82 @@
+import http from 'node:http'
+import path from 'node:path'
+import { createServer, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { allowedHosts, isServerOnlyPath } from '../../vite.config'
+import { PROJECT_ROOT } from '../local-stack/database'
+
+/** The development server: what it serves to a browser, and to which host names. */
+describe('allowedHosts (DEV_ALLOWED_HOSTS)', () => {
+  it('reads comma-separated host names for a tunnel, and drops anything else', () => {
+    expect(allowedHosts(' abc.trycloudflare.com, .ngrok-free.app ,,https://x.y/ ')).toEqual([
+      'abc.trycloudflare.com',
+      '.ngrok-free.app',
+    ])
+    expect(allowedHosts(undefined)).toEqual([])
+  })
+})
+
+describe('server-only modules', () => {
+  it.each([
+    '/app/env.server.ts',
+    '/app/env.server.ts?raw',
+    '/app/lib/http.server.ts?import&t=1',
+    '/@fs/work/app/env.server.ts',
+    '/app/lib/%68ttp.server.ts',
+    '/.env',
+    '/.env.production',
+  ])('%s is refused', (url) => {
+    expect(isServerOnlyPath(url)).toBe(true)
+  })
+
+  it.each(['/app/root.tsx', '/app/lib/format.ts', '/app/routes/api.checkout.ts', '/@vite/client'])(
+    '%s is served',
+    (url) => {
+      expect(isServerOnlyPath(url)).toBe(false)
+    },
+  )
+})
+
+describe('the dev server itself', () => {
+  let server: ViteDevServer
+  let origin: string
+  beforeAll(async () => {
+    server = await createServer({
+      configFile: path.join(PROJECT_ROOT, 'vite.config.ts'),
+      root: PROJECT_ROOT,
+      server: { port: 0, strictPort: false, host: '127.0.0.1', hmr: false },
+      logLevel: 'silent',
+    })
+    await server.listen()
+    const address = server.httpServer?.address()
+    origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  }, 30_000)
+  afterAll(() => server?.close())
+
+  it('never sends the source of a .server module, however it is asked for', async () => {
+    for (const url of [
+      '/app/env.server.ts',
+      '/app/env.server.ts?raw',
+      '/app/lib/logger.server.ts?import',
+    ]) {
+      const response = await fetch(`${origin}${url}`)
+      expect(response.status).toBe(404)
+      expect(await response.text()).not.toContain('SUPABASE_SERVICE_ROLE_KEY')
+    }
+    const plain = await fetch(`${origin}/app/lib/format.ts`)
+    expect(plain.status).toBe(200)
+  })
+
+  it('refuses a Host it was not told about (a tunnel must be listed)', async () => {
+    // node:http, because fetch never sends a Host of the caller's choosing.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      http
+        .get(`${origin}/app/lib/format.ts`, { headers: { host: 'attacker.example' } }, (res) => {
+          res.resume()
+          resolve(res.statusCode)
+        })
+        .on('error', reject)
+    })
+    expect(status).toBe(403)
+  })
+})
