@@ -23,7 +23,7 @@ const GENERATED =
   /^(build|\.build-[\w-]+|bench-results|\.data|\.vite|test-results|playwright-report)\//
 
 const PATH_LIKE = /^[\w.@$-]+(\/[\w.@$[\]-]+)*\/?$/
-const FILE_EXTENSION = /\.(ts|tsx|js|mjs|cjs|sql|md|json|toml|html|css|yml|yaml|sh)$/
+const FILE_EXTENSION = /\.(ts|tsx|js|mjs|cjs|sql|md|json|toml|html|css|yml|yaml)$/
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
