@@ -46,4 +46,9 @@ export default tseslint.config(
     files: ['tests/**', '*.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  {
+    // The production server entry and other plain ESM scripts run on Node.
+    files: ['*.js', '**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
 )

@@ -27,6 +27,9 @@ try {
   process.exit(1)
 }
 
+// The production server entry (server.js) runs each request inside this store.
+export { requestContext } from '~/lib/request-context.server'
+
 const ABORT_DELAY = 5_000
 
 /**

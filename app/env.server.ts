@@ -126,9 +126,10 @@ const schema = z.object({
     .pipe(z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').optional())
     .transform((value) => (value === undefined ? 0 : Number(value))),
   // Where rate-limit counters live: this process (memory) or the shared Postgres table.
-  RATE_LIMIT_STORE: optionalString
-    .pipe(z.enum(['memory', 'postgres'], 'must be memory or postgres').optional())
-    .transform((value) => value ?? 'memory'),
+  // Unset: postgres in production (several instances share one budget), else memory.
+  RATE_LIMIT_STORE: optionalString.pipe(
+    z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
+  ),
 })
 
 export type Env = z.infer<typeof schema>
@@ -192,6 +193,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       `Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`,
     )
   }
+  result.data.RATE_LIMIT_STORE ??= result.data.NODE_ENV === 'production' ? 'postgres' : 'memory'
   if (result.data.NODE_ENV === 'production') {
     const problems = localOnlyProblems(result.data)
     if (problems.length > 0) {

@@ -11,11 +11,15 @@ import {
 export type AuthFlow = 'sign-in' | 'sign-up' | 'password-reset' | 'magic-link'
 
 interface FlowLimits {
-  /** Per identified client (TRUSTED_PROXY_COUNT > 0). */
+  /** Per identified client (its socket address, or the trusted proxy's X-Forwarded-For entry). */
   client: RateLimitRule
-  /** All clients that cannot be told apart (no trusted proxy), together. */
+  /** All clients that cannot be told apart (no address known), together. */
   shared: RateLimitRule
-  /** Per email address, whoever sends it: guessing one account's password, mail bombing. */
+  /**
+   * Per email address: for sign-in, per address and client (guessing one account's
+   * password), so a stranger elsewhere cannot lock the account out; for the flows that send
+   * mail, per address whoever asks (no inbox gets flooded).
+   */
   email: RateLimitRule
 }
 
@@ -72,7 +76,13 @@ export async function hitAuthRateLimit(
       key: `auth:${flow}:${client}`,
       rule: client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
     },
-    { key: `auth:${flow}:email:${emailKey(email)}`, rule: limits.email },
+    {
+      key:
+        flow === 'sign-in'
+          ? `auth:${flow}:email:${emailKey(email)}:${client}`
+          : `auth:${flow}:email:${emailKey(email)}`,
+      rule: limits.email,
+    },
   ])
 }
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv, type Env } from '~/env.server'
+import { currentClientAddress } from './request-context.server'
 import { getSupabaseAdmin } from './supabase-admin.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
@@ -168,21 +169,23 @@ function normaliseAddress(entry: string): string | null {
 }
 
 /**
- * Identifies the client for rate limiting. Remix loaders and actions do not see the
- * socket's address, so the only source is `X-Forwarded-For`, and only the entries our own
- * proxies appended can be trusted. `TRUSTED_PROXY_COUNT` (app/env.server.ts) says how many
- * reverse proxies in front of the app append the address they received the request from:
- * with N of them the client is the Nth entry from the right (everything left of it is
- * client-supplied and spoofable); with 0 (the default) the header is not trusted at all.
- * With no trusted proxy, or a header that is missing or malformed, every request shares one
- * key, so the
- * caller should give that key a limit meant for all clients together.
+ * Identifies the client for rate limiting. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
+ * the default) the client is the socket's address, which the production server entry
+ * (`server.js`) provides for each request (`currentClientAddress`). Behind N reverse
+ * proxies that append the address they received the request from to `X-Forwarded-For`,
+ * the client is the Nth entry from the right (everything left of it is client-supplied and
+ * spoofable). When neither is known (the Vite dev server, a malformed header) every such
+ * request shares one key, so callers give that key a limit meant for all clients together.
  */
 export function clientKey(
   request: Request,
   proxies: number = getEnv().TRUSTED_PROXY_COUNT,
+  socketAddress: string | undefined = currentClientAddress(),
 ): string {
-  if (proxies < 1) return SHARED_CLIENT_KEY
+  if (proxies < 1) {
+    const address = socketAddress ? normaliseAddress(socketAddress) : null
+    return address ? `ip:${address}` : SHARED_CLIENT_KEY
+  }
   const entries = (request.headers.get('X-Forwarded-For') ?? '')
     .split(',')
     .filter((entry) => entry.trim() !== '')

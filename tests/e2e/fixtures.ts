@@ -85,5 +85,19 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await expect(page).toHaveURL(/\/dashboard/)
 }
 
-export const test = base
+let clientCounter = 0
+
+/**
+ * Each test is another client of the app: the browser-test server trusts one proxy
+ * (TRUSTED_PROXY_COUNT=1), and every page of a test sends its own X-Forwarded-For address,
+ * so per-client rate limits count each test apart, as they count real visitors apart.
+ */
+export const test = base.extend({
+  page: async ({ page }, provide) => {
+    clientCounter += 1
+    const address = `10.77.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': address })
+    await provide(page)
+  },
+})
 export { expect }

@@ -1,5 +1,5 @@
-import { expect, test, type ConsoleMessage } from '@playwright/test'
-import { createUser, deleteUser, signIn } from './fixtures'
+import type { ConsoleMessage } from '@playwright/test'
+import { createUser, deleteUser, expect, signIn, test } from './fixtures'
 import { E2E } from './ports'
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The browser-test server: the local stack (in-memory database) on fixed ports plus the
- * production build of the app served by remix-serve. Playwright starts and stops it.
+ * production build of the app, started as `npm start` starts it (server.js). Playwright starts
+ * and stops it.
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
@@ -16,10 +17,7 @@ const stack = await startLocalStack({
 
 const app = spawn(
   process.execPath,
-  [
-    path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
-    `${process.env.BUILD_DIR ?? 'build'}/server/index.js`,
-  ],
+  [path.join(PROJECT_ROOT, 'server.js'), `${process.env.BUILD_DIR ?? 'build'}/server/index.js`],
   {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
@@ -27,6 +25,8 @@ const app = spawn(
       ...process.env,
       ...stack.env,
       NODE_ENV: 'test',
+      // The browser tests act as many clients behind one proxy (tests/e2e/fixtures.ts).
+      TRUSTED_PROXY_COUNT: '1',
       PORT: String(E2E.appPort),
       HOST: '127.0.0.1',
     },
@@ -42,7 +42,7 @@ process.on('SIGTERM', shutdown)
 process.on('SIGINT', shutdown)
 app.on('exit', (code) => {
   if (code !== null && code !== 0) {
-    console.error(`remix-serve exited with ${code}`)
+    console.error(`the app server exited with ${code}`)
     void stack.close().then(() => process.exit(1))
   }
 })

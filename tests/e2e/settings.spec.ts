@@ -1,5 +1,5 @@
-import { test, expect, type Page } from '@playwright/test'
-import { createUser, deleteUser, PASSWORD, signIn, uniqueEmail } from './fixtures'
+import type { Page } from '@playwright/test'
+import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
 
 /** The dashboard's settings pages, as a subscriber uses them. */
 

@@ -5,7 +5,7 @@ import { LOCAL_DEFAULTS } from '../../app/env.server'
 
 // The production build, started the way `npm start` starts it, checks its configuration.
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
-const serve = path.resolve('node_modules/@remix-run/serve/dist/cli.js')
+const serve = path.resolve('server.js')
 
 function start(env: Record<string, string> & { NODE_ENV: 'production' }, timeout = 20_000) {
   const clean = Object.fromEntries(

@@ -3,7 +3,7 @@
  *
  * Builds the app into its own BUILD_DIR, starts the local stack (its own process, fixed
  * loopback ports; PGlite, or a fresh database on the PostgreSQL server when DATABASE_URL is
- * set) and the production server (remix-serve) against it, then load-tests each path over
+ * set) and the production server (server.js, as `npm start`) against it, then load-tests each path over
  * loopback with autocannon, bounded in time and in count. Prints a table, writes
  * bench-results/latest.json, and exits non-zero when a budget fails (unless --no-budgets).
  *
@@ -131,7 +131,7 @@ async function startApp(stackEnv: Record<string, string>) {
         : []),
       '--import',
       path.join(PROJECT_ROOT, 'tests/tools/bench/production-react.mjs'),
-      path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
+      path.join(PROJECT_ROOT, 'server.js'),
       path.join(BUILD_DIR, 'server/index.js'),
     ],
     {
@@ -242,7 +242,7 @@ try {
   const appProcess = await startApp(env)
   // PostgreSQL backends are counted only on a server on this machine (PGlite is in the stack).
   const cpuPids = { app: appProcess.pid, stack: stackProcess?.pid }
-  log(`app up at ${ORIGIN} (remix-serve, ${BUILD_DIR})`)
+  log(`app up at ${ORIGIN} (server.js, ${BUILD_DIR})`)
 
   // Users: writers for the webhooks, one signed-in reader with a subscription and payments.
   const [stripeUsers, polarUsers, [reader]] = await Promise.all([

@@ -149,10 +149,7 @@ async function startApp() {
   delete env.DATABASE_URL
   const child = spawn(
     process.execPath,
-    [
-      path.join(PROJECT_ROOT, 'node_modules/@remix-run/serve/dist/cli.js'),
-      `${buildDir}/server/index.js`,
-    ],
+    [path.join(PROJECT_ROOT, 'server.js'), `${buildDir}/server/index.js`],
     { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
   )
   appProcess = child
@@ -209,8 +206,9 @@ async function createPolarResources(userId: string, index: number): Promise<Pola
     const checkout = await polar.checkouts.create({
       products: [LOCAL_PLAN_IDS[product].polarProductId],
       metadata: { user_id: userId },
+      // The user's own customer, as the app's checkout makes it (one customer per email).
       external_customer_id: userId,
-      customer_metadata: { user_id: userId },
+      customer_email: `soak-${userId}@example.com`,
       success_url: `${siteUrl}/success?checkout_id={CHECKOUT_ID}`,
     })
     const paid = await stack!.polar.completeCheckout(checkout.id)

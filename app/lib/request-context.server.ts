@@ -1,0 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/** What the production server knows about a request that Remix's `Request` does not carry. */
+export interface RequestContext {
+  /** The socket's remote address (the direct peer: the client, or the nearest proxy). */
+  clientAddress: string | undefined
+}
+
+/**
+ * The production server entry (`server.js`) runs every request inside this store, so that
+ * rate limits can tell clients apart by socket address without threading a context through
+ * every loader and action. Outside that server (the Vite dev server, tests that call a
+ * handler directly) there is no store, and callers fall back to what they can see.
+ */
+export const requestContext = new AsyncLocalStorage<RequestContext>()
+
+/** The socket address of the current request, when the server entry provided one. */
+export function currentClientAddress(): string | undefined {
+  return requestContext.getStore()?.clientAddress
+}
