@@ -34,6 +34,9 @@ export function createSupabaseServerClient(request: Request) {
             'Set-Cookie',
             serializeCookieHeader(name, value, {
               ...options,
+              // Only the server reads the session; script on the page never needs it.
+              httpOnly: true,
+              sameSite: 'lax',
               secure: env.NODE_ENV === 'production',
             }),
           )
@@ -119,7 +122,11 @@ async function readSession(request: Request): Promise<SessionResult> {
   const key = verifiedSessionKey(request)
   const known = key ? verifiedSessions.recall(key) : null
   if (known) return { user: known, supabase, headers }
-  const { data, error } = await supabase.auth.getClaims()
+  // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
+  // visitor who is signed out, never an error page.
+  const { data, error } = await supabase.auth
+    .getClaims()
+    .catch(() => ({ data: null, error: new Error('unreadable session') }))
   const claims = data?.claims
   if (error || !claims || typeof claims.sub !== 'string' || claims.role !== 'authenticated') {
     return { user: null, supabase, headers }

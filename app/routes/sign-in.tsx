@@ -40,7 +40,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       redirectTo: safeNextPath(url.searchParams.get('redirectTo'), '/dashboard'),
-      pageError: SIGN_IN_PAGE_ERRORS[errorKey] ?? null,
+      pageError: Object.hasOwn(SIGN_IN_PAGE_ERRORS, errorKey)
+        ? SIGN_IN_PAGE_ERRORS[errorKey]
+        : null,
     },
     { headers },
   )

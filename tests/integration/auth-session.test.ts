@@ -128,6 +128,15 @@ describe('protected pages and anonymous-only pages', () => {
     expect(outcome.status).toBe(302)
     expect(outcome.headers.get('Location')).toBe('/dashboard/settings/billing')
     expect(readSession(setCookies(outcome.headers))?.user.id).toBe(user.id)
+    // No browser code reads the session: it is HttpOnly, and SameSite=Lax.
+    const sessionCookies = outcome.headers
+      .getSetCookie()
+      .filter((cookie) => cookie.startsWith('sb-localhost-auth-token'))
+    expect(sessionCookies.length).toBeGreaterThan(0)
+    for (const cookie of sessionCookies) {
+      expect(cookie).toMatch(/; HttpOnly/i)
+      expect(cookie).toMatch(/; SameSite=Lax/i)
+    }
   })
 
   it.each([

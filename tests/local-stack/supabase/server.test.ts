@@ -29,6 +29,20 @@ describe('emulator server', () => {
     expect(response.headers.get('access-control-allow-headers')).toContain('x-supabase-api-version')
   })
 
+  it('never lets another website read the inbox or the user list', async () => {
+    for (const path of ['/_inbox', '/_inbox/messages.json', '/_users']) {
+      const response = await raw(stack.emulator, path, {
+        headers: { origin: 'https://evil.example' },
+      })
+      expect(response.headers.get('access-control-allow-origin')).toBeNull()
+      const preflight = await raw(stack.emulator, path, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      })
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    }
+  })
+
   it('mounts PostgREST at /rest/v1, running as the signed-in user', async () => {
     const id = await stack.createUser('rest@example.com')
     await stack.createUser('other@example.com')

@@ -99,14 +99,24 @@ export async function dispatch(request: Request, mounts: Mounts): Promise<Respon
   return handler(request, params ?? {})
 }
 
-/** The node:http listener: CORS for browser clients, errors as 500 JSON. */
+/** The paths of Supabase's own APIs, which browsers on any origin may call (as on Supabase). */
+const CORS_PATHS = /^\/(auth|rest|storage)\/v1(\/|$)/
+
+/**
+ * The node:http listener: CORS for browser clients of the APIs (never for the developer
+ * pages: the inbox and the user list must not be readable by other websites), errors as
+ * 500 JSON.
+ */
 export function createListener(baseUrl: () => string, mounts: Mounts) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    const path = new URL(req.url ?? '/', 'http://local').pathname
+    const header = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    const origin = CORS_PATHS.test(path) ? header : undefined
     void (async () => {
       try {
         if (req.method === 'OPTIONS') {
-          await writeResponse(res, new Response(null, { status: 204 }), origin ?? '*')
+          const preflight = CORS_PATHS.test(path) ? (origin ?? '*') : undefined
+          await writeResponse(res, new Response(null, { status: 204 }), preflight)
           return
         }
         const request = await toRequest(req, baseUrl())

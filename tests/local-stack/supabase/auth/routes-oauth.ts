@@ -65,8 +65,10 @@ function consentPage(flow: FlowRow, problem?: string, email = '') {
   return layout(
     `Sign in with ${provider.label}`,
     `<h1>Sign in with ${escapeHtml(provider.label)}</h1>
-<p>This local page stands in for ${escapeHtml(provider.label)}. Authorizing signs you in to the app as the
-account with this email, creating it on first use.</p>
+<p role="note"><strong>Local stand-in, not ${escapeHtml(provider.label)}.</strong> This page is part of the
+development stack on this machine; nothing is sent to ${escapeHtml(provider.label)}, and no password is
+asked. Authorizing signs you in to the app as the account with this email, creating it on
+first use.</p>
 <p>You will return to <code>${escapeHtml(flow.redirect_to)}</code>.</p>
 <form method="post" action="/auth/v1/_consent">
   <input type="hidden" name="flow" value="${escapeHtml(flow.id)}">
