@@ -1,5 +1,6 @@
 import type { EmailOtpType, SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
+import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
@@ -154,20 +155,24 @@ export async function completeAuthCallback(
   const failed = { location: '/sign-in?error=auth_failed', headers }
   try {
     if (code) {
-      const { error } = await supabase.auth.exchangeCodeForSession(code)
+      const { data, error } = await supabase.auth.exchangeCodeForSession(code)
       if (error) return failed
+      if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
       if (type === 'recovery') return { location: '/reset-password', headers }
       if (type === 'signup') return { location: '/dashboard', headers }
       return { location: next, headers }
     }
     if (tokenHash && type) {
       if (!EMAIL_OTP_TYPES.has(type as EmailOtpType)) return failed
-      const { error } = await supabase.auth.verifyOtp({
+      const { data, error } = await supabase.auth.verifyOtp({
         type: type as EmailOtpType,
         token_hash: tokenHash,
       })
       if (error) return failed
-      if (type === 'recovery') return { location: '/reset-password', headers }
+      if (type === 'recovery') {
+        if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
+        return { location: '/reset-password', headers }
+      }
       if (type === 'signup' || type === 'email') return { location: '/dashboard', headers }
       return { location: next, headers }
     }

@@ -10,6 +10,33 @@ import { safeNextPath } from './safe-next-path'
 export interface SessionUser {
   id: string
   email: string
+  /**
+   * When this session was opened from a password-recovery link (unix seconds, from the
+   * token's `amr`), else absent: only such a session may set a password without the
+   * current one (`/reset-password`).
+   */
+  recoveredAt?: number
+}
+
+/** The time a session was opened by a recovery link, from the token's `amr` claim. */
+function recoveryTime(amr: unknown): number | undefined {
+  if (!Array.isArray(amr)) return undefined
+  const entry = amr.find(
+    (item): item is { method: string; timestamp: number } =>
+      typeof item === 'object' &&
+      item !== null &&
+      (item as { method?: unknown }).method === 'recovery' &&
+      typeof (item as { timestamp?: unknown }).timestamp === 'number',
+  )
+  return entry?.timestamp
+}
+
+/** How long after following the link a recovery session may set a new password. */
+export const RECOVERY_WINDOW_SECONDS = 60 * 60
+
+/** True when the user's session came from a recovery link followed within the window. */
+export function isRecoverySession(user: SessionUser, now = Date.now()): boolean {
+  return user.recoveredAt !== undefined && now / 1000 - user.recoveredAt <= RECOVERY_WINDOW_SECONDS
 }
 
 /**
@@ -131,7 +158,12 @@ async function readSession(request: Request): Promise<SessionResult> {
   if (error || !claims || typeof claims.sub !== 'string' || claims.role !== 'authenticated') {
     return { user: null, supabase, headers }
   }
-  const user = { id: claims.sub, email: typeof claims.email === 'string' ? claims.email : '' }
+  const recoveredAt = recoveryTime(claims.amr)
+  const user: SessionUser = {
+    id: claims.sub,
+    email: typeof claims.email === 'string' ? claims.email : '',
+    ...(recoveredAt !== undefined ? { recoveredAt } : {}),
+  }
   // Only a session read as it came: after a refresh the request's cookies are the old ones.
   if (key && headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
     verifiedSessions.remember(key, user, claims.exp)

@@ -20,6 +20,10 @@ export const NOTICES = {
     tone: 'error',
     text: 'The billing portal is not available right now. Please try again in a moment.',
   },
+  'recovery-link-needed': {
+    tone: 'info',
+    text: 'To choose a new password, use the link we email you. Signed in and know your password? Change it in Account settings.',
+  },
   'signed-out': { tone: 'success', text: 'You have been signed out.' },
   'password-updated': { tone: 'success', text: 'Your password has been updated.' },
   'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },

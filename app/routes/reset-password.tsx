@@ -11,6 +11,7 @@ import { Form, useActionData } from '@remix-run/react'
 import { updatePassword } from '~/auth/auth.server'
 import { PASSWORD_MIN_LENGTH, resetPasswordConstraint } from '~/auth/constraints'
 import { ResetPasswordSchema } from '~/auth/schemas'
+import { clearRecoveryMark, isRecoveryRequest } from '~/auth/recovery.server'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
@@ -19,9 +20,16 @@ import { refuseCrossSite } from '~/lib/cross-site.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { readFormData } from '~/lib/http.server'
 
+const RECOVERY_ONLY =
+  'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
+
 // Reached from the recovery email through /auth/callback, which signs the user in first.
+// Only that recovery session may set a password here; any other session is sent to ask for
+// a link (a stolen or shared session must not be able to take the account over).
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { headers } = await requireUser(request)
+  const { user, headers } = await requireUser(request)
+  if (!(await isRecoveryRequest(request, user)))
+    throw redirect('/forgot-password?notice=recovery-link-needed', { headers })
   return data(null, { headers })
 }
 
@@ -29,6 +37,12 @@ export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
   const session = await requireUser(request)
   const formData = await readFormData(request, { headers: session.headers })
+  if (!(await isRecoveryRequest(request, session.user))) {
+    return data(
+      { result: null, formError: RECOVERY_ONLY },
+      { status: 403, headers: session.headers },
+    )
+  }
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   if (submission.status !== 'success') {
     return data(
@@ -53,6 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400, headers: result.headers },
     )
   }
+  result.headers.append('Set-Cookie', await clearRecoveryMark())
   throw redirect('/dashboard?notice=password-updated', { headers: result.headers })
 }
 

@@ -140,7 +140,11 @@ test.describe('signed-in pages', () => {
     await visit(page, '/dashboard/settings/billing', 'billing without a subscription')
     await visit(page, '/dashboard/settings/notifications')
     await visit(page, '/pricing', 'pricing, signed in')
-    await visit(page, '/reset-password', 'reset-password, signed in')
+    await visit(
+      page,
+      '/reset-password',
+      'reset-password without a recovery link (sent to ask for one)',
+    )
   })
 
   test('the phone layout of the dashboard', async ({ page }) => {

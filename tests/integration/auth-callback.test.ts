@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as forgotPassword from '../../app/routes/forgot-password'
+import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import {
@@ -362,5 +363,61 @@ describe('rule 4: next never leaves the site', () => {
       new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
     )
     expectRedirect(result, location)
+  })
+})
+
+describe('/reset-password: only a session opened by a recovery link sets a password', () => {
+  async function signInCookie(email: string, password = PASSWORD) {
+    const outcome = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', { form: { email, password, redirectTo: '/dashboard' } }),
+    )
+    return outcome.status === 302
+      ? mergeCookies('', new Response(null, { headers: outcome.headers }))
+      : null
+  }
+  const newPassword = { password: 'a-new-passphrase-9', confirmPassword: 'a-new-passphrase-9' }
+
+  it('the recovery link opens a session that may choose a new password', async () => {
+    const user = await confirmedUser()
+    const recovery = await hashedToken('recovery', user.email)
+    const result = await callback(`token_hash=${recovery}&type=recovery`)
+    expectRedirect(result, '/reset-password')
+    const cookie = mergeCookies('', result.response)
+    const page = await callRoute(
+      resetPassword.loader,
+      appRequest(app, '/reset-password', { cookie }),
+    )
+    expect(page.status).toBe(200)
+    const saved = await callRoute(
+      resetPassword.action,
+      appRequest(app, '/reset-password', { cookie, form: newPassword }),
+    )
+    expect(saved.status).toBe(302)
+    expect(saved.headers.get('Location')).toBe('/dashboard?notice=password-updated')
+    expect(await signInCookie(user.email, newPassword.password)).not.toBeNull()
+  })
+
+  it('an ordinary signed-in session (a stolen cookie) cannot set a password there', async () => {
+    const user = await confirmedUser()
+    const cookie = await signInCookie(user.email)
+    expect(cookie).not.toBeNull()
+    const page = await callRoute(
+      resetPassword.loader,
+      appRequest(app, '/reset-password', { cookie: cookie! }),
+    )
+    expect(page.status).toBe(302)
+    expect(page.headers.get('Location')).toBe('/forgot-password?notice=recovery-link-needed')
+    const refused = await callRoute(
+      resetPassword.action,
+      appRequest(app, '/reset-password', { cookie: cookie!, form: newPassword }),
+    )
+    expect(refused.status).toBe(403)
+    expect(refused.data).toMatchObject({
+      formError: expect.stringContaining('password-reset email'),
+    })
+    // The password is still the old one.
+    expect(await signInCookie(user.email)).not.toBeNull()
+    expect(await signInCookie(user.email, newPassword.password)).toBeNull()
   })
 })

@@ -244,8 +244,24 @@ describe('an expired access token is refreshed and the new cookies reach the bro
   })
 
   it('on a page action, both when the form is refused and when it succeeds', async () => {
-    const user = await createSignedInUser(app)
-    const { cookie, session } = await expireSession(user.cookie)
+    // A user with no other session: /reset-password takes only one opened by a recovery link.
+    const email = `reset-refresh-${Date.now()}@example.com`
+    const { data: created } = await adminClient(app).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    })
+    const user = { id: created.user!.id, email }
+    const { data: link } = await adminClient(app).auth.admin.generateLink({
+      type: 'recovery',
+      email: user.email,
+    })
+    const opened = await fetch(
+      `${app.url}/auth/callback?token_hash=${link.properties?.hashed_token}&type=recovery`,
+      { redirect: 'manual' },
+    )
+    expect(opened.headers.get('Location')).toBe('/reset-password')
+    const { cookie, session } = await expireSession(mergeCookies('', opened))
     const refused = await callRoute(
       resetPassword.action,
       appRequest(app, '/reset-password', {
