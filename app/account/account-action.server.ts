@@ -1,9 +1,15 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
-import type { SessionUser } from '~/auth/session.server'
+import { markLinkRequested } from '~/auth/link-origin.server'
+import {
+  hitAuthRateLimit,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from '~/auth/rate-limits.server'
+import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { FormReply } from '~/lib/form-reply'
-import { changePassword, requestEmailChange } from './credentials.server'
+import { changePassword, rememberRequestedEmail, requestEmailChange } from './credentials.server'
 import { deleteAccount } from './deletion.server'
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
 import { readFormData } from '~/lib/http.server'
@@ -31,6 +37,13 @@ export async function handleAccountSettings(
 ) {
   const formData = await readFormData(request, { headers })
   const intent = formData.get('intent')
+  // Changes that cannot be undone or take the account over are confirmed by the auth
+  // server first: a session that ended elsewhere is sent to sign in again.
+  const confirmSession = async () => {
+    if (!(await confirmedByAuthServer({ user, supabase }))) {
+      throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })
+    }
+  }
 
   if (intent === 'change-email') {
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
@@ -42,11 +55,26 @@ export async function handleAccountSettings(
       })
       return reply(intent, result, null, { status: 400, headers })
     }
+    const limit = await hitAuthRateLimit(request, 'email-change', submission.value.email)
+    if (!limit.allowed) {
+      const result = submission.reply({
+        formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
+      })
+      return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
+    }
+    await confirmSession()
     const outcome = await requestEmailChange(supabase, submission.value.email)
     if (!outcome.ok) {
       const result = submission.reply({ fieldErrors: { email: [outcome.message] } })
       return reply(intent, result, null, { status: 400, headers })
     }
+    // This browser asked for the links (both addresses get one), and the page shows the
+    // address as pending whether or not another account had it.
+    headers.append(
+      'Set-Cookie',
+      await markLinkRequested(request, user.email, submission.value.email),
+    )
+    headers.append('Set-Cookie', await rememberRequestedEmail(submission.value.email))
     const message = `Check your inbox: we sent a confirmation link to ${submission.value.email}. Your email changes once you open it (we also sent one to your current address).`
     return reply(intent, submission.reply({ resetForm: true }), message, { headers })
   }
@@ -58,6 +86,15 @@ export async function handleAccountSettings(
       return reply(intent, result, null, { status: 400, headers })
     }
     const { currentPassword, password } = submission.value
+    const limit = await hitAuthRateLimit(request, 'password-check', user.email)
+    if (!limit.allowed) {
+      const result = submission.reply({
+        hideFields: PASSWORD_FIELDS,
+        formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
+      })
+      return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
+    }
+    await confirmSession()
     const outcome = await changePassword(supabase, user.email, currentPassword, password)
     if (!outcome.ok) {
       const result = submission.reply({
@@ -73,14 +110,17 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'sign-out-everywhere') {
+    // Supabase Auth ends every session of the user; each is refused on its next request
+    // (the session check in session.server.ts), not only when its token expires.
     await supabase.auth.signOut({ scope: 'global' })
-    throw redirect('/sign-in', { status: 303, headers })
+    throw redirect('/sign-in?notice=signed-out-everywhere', { status: 303, headers })
   }
 
   if (intent === 'delete-account') {
     const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
     if (submission.status !== 'success')
       return reply(intent, submission.reply(), null, { status: 400, headers })
+    await confirmSession()
     const outcome = await deleteAccount(supabase, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })

@@ -1,6 +1,9 @@
+import { createCookie } from '@remix-run/node'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { authErrorMessage } from '~/auth/auth-errors'
+import { mailSignInLink } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
+import { cookieSecret } from '~/lib/cookie-secret.server'
 
 export type CredentialOutcome =
   { ok: true } | { ok: false; field?: 'email' | 'password' | 'currentPassword'; message: string }
@@ -46,7 +49,10 @@ export async function changePassword(
 
 /**
  * Starts an email change: Supabase mails a confirmation link (to both addresses with
- * secure email change on) that comes back through /auth/callback.
+ * secure email change on) that comes back through /auth/callback. An address that another
+ * account already uses gets the same answer as any other (no enumeration): its owner is
+ * mailed a sign-in link whose mail says someone tried to use the address, and nothing
+ * changes.
  */
 export async function requestEmailChange(
   supabase: SupabaseClient,
@@ -59,12 +65,38 @@ export async function requestEmailChange(
     { emailRedirectTo: redirect.toString() },
   )
   if (!error) return { ok: true }
-  const taken = error.code === 'email_exists' || error.code === 'user_already_exists'
-  return {
-    ok: false,
-    field: 'email',
-    message: taken ? 'Another account already uses this email address' : authErrorMessage(error),
+  if (error.code === 'email_exists' || error.code === 'user_already_exists') {
+    await mailSignInLink(email)
+    return { ok: true }
   }
+  return { ok: false, field: 'email', message: authErrorMessage(error) }
+}
+
+/**
+ * The address this browser last asked to change to, shown as pending until it is confirmed
+ * or an hour has passed: the page looks the same whether or not the address was taken.
+ */
+function requestedEmailCookie() {
+  return createCookie('email_change', {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/dashboard/settings',
+    maxAge: 60 * 60,
+    secrets: [cookieSecret('email-change')],
+    secure: getEnv().NODE_ENV === 'production',
+  })
+}
+
+/** The Set-Cookie that remembers the address asked for. */
+export function rememberRequestedEmail(email: string) {
+  return requestedEmailCookie().serialize({ email })
+}
+
+/** The address this browser asked to change to within the hour, if any. */
+export async function requestedEmail(request: Request): Promise<string | null> {
+  const value: unknown = await requestedEmailCookie().parse(request.headers.get('Cookie'))
+  const email = (value as { email?: unknown } | null)?.email
+  return typeof email === 'string' ? email : null
 }
 
 /** The user's current and pending email, from the auth server (claims can lag behind). */

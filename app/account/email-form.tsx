@@ -30,6 +30,11 @@ export function EmailForm({
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
       {message ? <FormMessage tone="success">{message}</FormMessage> : null}
+      {form.errors?.length ? (
+        <FormMessage tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </FormMessage>
+      ) : null}
       <p className="text-sm text-slate-700">
         Current email: <strong>{email}</strong>
       </p>

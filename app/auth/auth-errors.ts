@@ -35,4 +35,6 @@ export function authErrorMessage(error: { code?: string; status?: number } | nul
 export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
   auth_failed:
     'We could not sign you in with that link. It may have expired or already been used. Please try again.',
+  link_for_another_account:
+    'That link was for a different account from the one this browser asked for, so it did not sign you in. If the account is yours, ask for a new link or sign in below.',
 }

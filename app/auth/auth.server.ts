@@ -1,5 +1,7 @@
-import type { EmailOtpType, SupabaseClient } from '@supabase/supabase-js'
+import { createClient, type EmailOtpType, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
+import { logger } from '~/lib/logger.server'
+import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
@@ -45,17 +47,36 @@ export async function signUp(
     password,
     options: { emailRedirectTo: callbackUrl(next) },
   })
-  if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
-  // With email confirmation on, Supabase hides an existing account behind a user with no
-  // identities; tell the person the same way as a real duplicate.
-  if (data.user && data.user.identities && data.user.identities.length === 0) {
-    return {
-      headers,
-      error: authErrorMessage({ code: 'user_already_exists' }),
-      errorCode: 'user_already_exists',
-    }
-  }
+  const exists =
+    error?.code === 'user_already_exists' ||
+    error?.code === 'email_exists' ||
+    // With email confirmation on, Supabase answers for an existing account with a user
+    // that has no identities, and sends nothing.
+    (!error && data.user?.identities?.length === 0)
+  if (error && !exists) return { headers, error: authErrorMessage(error), errorCode: error.code }
+  // The same answer whether or not the address has an account (no enumeration); the mail
+  // says what happened: an existing account gets a sign-in link whose mail explains it.
+  if (exists) await mailSignInLink(email, next)
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
+}
+
+/**
+ * Mails a one-time sign-in link to an existing account from a client without a session
+ * (the magic-link template says why it came: supabase/templates/magic_link.html). Used when
+ * someone signs up with, or moves another account to, an address that has an account; a
+ * failure (the provider's own send limit) is logged, never shown.
+ */
+export async function mailSignInLink(email: string, next?: string) {
+  const env = getEnv()
+  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  })
+  const { error } = await client.auth.signInWithOtp({
+    email,
+    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
+  })
+  if (error) logger.warn('sign-in link for an existing account not sent', { code: error.code })
 }
 
 /** Emails a one-time sign-in link (existing accounts only). */
@@ -78,6 +99,7 @@ export async function sendMagicLink(
   ) {
     return { headers, error: authErrorMessage(error), errorCode: error.code }
   }
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }
 
@@ -103,6 +125,7 @@ export async function sendPasswordReset(request: Request, email: string): Promis
   })
   if (error && error.status !== 404)
     return { headers, error: authErrorMessage(error), errorCode: error.code }
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }
 
@@ -139,22 +162,39 @@ const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
   'email',
 ])
 
+/** True for the `type` of an emailed link the callback can verify. */
+export function isEmailLinkType(type: string | null): type is EmailOtpType {
+  return type !== null && EMAIL_OTP_TYPES.has(type as EmailOtpType)
+}
+
+/** An emailed link's parameters: `/auth/callback?token_hash=…&type=…&next=…`. */
+export interface EmailLink {
+  tokenHash: string
+  type: EmailOtpType
+  next: string
+}
+
+type CallbackOutcome = { location: string; headers: Headers }
+
+const AUTH_FAILED = '/sign-in?error=auth_failed'
+
 /**
  * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
- * then pick where to go. Any failure goes to /sign-in?error=auth_failed.
+ * then pick where to go. Any failure goes to /sign-in?error=auth_failed. An emailed
+ * `token_hash` link is followed at once only in the browser that asked for it
+ * (link-origin.server.ts); anywhere else the person confirms on /auth/confirm first.
  */
-export async function completeAuthCallback(
-  request: Request,
-): Promise<{ location: string; headers: Headers }> {
+export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
   const params = new URL(request.url).searchParams
   const code = params.get('code')
   const tokenHash = params.get('token_hash')
   const type = params.get('type')
   const next = safeNextPath(params.get('next'), '/dashboard')
   const { supabase, headers } = createSupabaseServerClient(request)
-  const failed = { location: '/sign-in?error=auth_failed', headers }
+  const failed = { location: AUTH_FAILED, headers }
   try {
     if (code) {
+      // A PKCE code works only with the verifier cookie of the browser that asked for it.
       const { data, error } = await supabase.auth.exchangeCodeForSession(code)
       if (error) return failed
       if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
@@ -163,21 +203,58 @@ export async function completeAuthCallback(
       return { location: next, headers }
     }
     if (tokenHash && type) {
-      if (!EMAIL_OTP_TYPES.has(type as EmailOtpType)) return failed
-      const { data, error } = await supabase.auth.verifyOtp({
-        type: type as EmailOtpType,
-        token_hash: tokenHash,
-      })
-      if (error) return failed
-      if (type === 'recovery') {
-        if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
-        return { location: '/reset-password', headers }
+      if (!isEmailLinkType(type)) return failed
+      if (!(await askedForLink(request))) {
+        const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
+        return { location: `/auth/confirm?${confirm}`, headers }
       }
-      if (type === 'signup' || type === 'email') return { location: '/dashboard', headers }
-      return { location: next, headers }
+      return await verifyEmailLink(
+        request,
+        { tokenHash, type, next },
+        { confirmed: false },
+        headers,
+      )
     }
   } catch (error) {
     console.error('auth callback failed', error)
   }
   return failed
+}
+
+/**
+ * Verifies an emailed link and signs this browser in. Unless the person confirmed it on
+ * /auth/confirm, the account must be one this browser asked a link for: a link to another
+ * account (someone else's, forwarded) ends the session it opened and signs nobody in.
+ */
+export async function verifyEmailLink(
+  request: Request,
+  link: EmailLink,
+  options: { confirmed: boolean },
+  headers = new Headers(),
+): Promise<CallbackOutcome> {
+  // The link's session is written to cookies of its own first: a link for another account
+  // leaves this browser exactly as it was (signed out, or still in its own account).
+  const { supabase, headers: opened } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.verifyOtp({
+    type: link.type,
+    token_hash: link.tokenHash,
+  })
+  if (error) return { location: AUTH_FAILED, headers }
+  if (
+    !options.confirmed &&
+    !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
+  ) {
+    await supabase.auth.signOut({ scope: 'local' })
+    return { location: '/sign-in?error=link_for_another_account', headers }
+  }
+  for (const cookie of opened.getSetCookie()) headers.append('Set-Cookie', cookie)
+  opened.forEach((value, key) => {
+    if (key.toLowerCase() !== 'set-cookie') headers.set(key, value)
+  })
+  if (link.type === 'recovery') {
+    if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
+    return { location: '/reset-password', headers }
+  }
+  if (link.type === 'signup' || link.type === 'email') return { location: '/dashboard', headers }
+  return { location: link.next, headers }
 }

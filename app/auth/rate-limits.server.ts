@@ -8,7 +8,8 @@ import {
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
 
-export type AuthFlow = 'sign-in' | 'sign-up' | 'password-reset' | 'magic-link'
+export type AuthFlow =
+  'sign-in' | 'sign-up' | 'password-reset' | 'magic-link' | 'email-change' | 'password-check'
 
 interface FlowLimits {
   /** Per identified client (its socket address, or the trusted proxy's X-Forwarded-For entry). */
@@ -16,12 +17,16 @@ interface FlowLimits {
   /** All clients that cannot be told apart (no address known), together. */
   shared: RateLimitRule
   /**
-   * Per email address: for sign-in, per address and client (guessing one account's
-   * password), so a stranger elsewhere cannot lock the account out; for the flows that send
-   * mail, per address whoever asks (no inbox gets flooded).
+   * Per email address: for the password checks (sign-in, the current password in
+   * settings), per address and client (guessing one account's password), so a stranger
+   * elsewhere cannot lock the account out; for the flows that send mail, per address
+   * whoever asks (no inbox gets flooded).
    */
   email: RateLimitRule
 }
+
+/** The flows that check a password: their email budget is per address and client. */
+const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-check'])
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -53,6 +58,18 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     shared: { limit: 200, windowMs: HOUR },
     email: { limit: 5, windowMs: HOUR },
   },
+  // Signed in, but mail goes to any address the form names: limited like the other mail.
+  'email-change': {
+    client: { limit: 10, windowMs: HOUR },
+    shared: { limit: 200, windowMs: HOUR },
+    email: { limit: 5, windowMs: HOUR },
+  },
+  // The current password in Account settings: a stolen session must not become a guesser.
+  'password-check': {
+    client: { limit: 20, windowMs: 15 * MINUTE },
+    shared: { limit: 300, windowMs: 15 * MINUTE },
+    email: { limit: 5, windowMs: 15 * MINUTE },
+  },
 }
 
 /** An email address as a rate-limit key: normalised and hashed, so no address is stored. */
@@ -77,10 +94,9 @@ export async function hitAuthRateLimit(
       rule: client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
     },
     {
-      key:
-        flow === 'sign-in'
-          ? `auth:${flow}:email:${emailKey(email)}:${client}`
-          : `auth:${flow}:email:${emailKey(email)}`,
+      key: PASSWORD_CHECKS.has(flow)
+        ? `auth:${flow}:email:${emailKey(email)}:${client}`
+        : `auth:${flow}:email:${emailKey(email)}`,
       rule: limits.email,
     },
   ])

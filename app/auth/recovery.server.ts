@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { getEnv } from '~/env.server'
+import { cookieSecret } from '~/lib/cookie-secret.server'
 import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
 
 /**
@@ -11,15 +11,12 @@ import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
  * secret: nobody without it can make one.
  */
 function recoveryCookie() {
-  const secret = createHash('sha256')
-    .update(`recovery-mark:${getEnv().SUPABASE_SERVICE_ROLE_KEY}`)
-    .digest('base64url')
   return createCookie('recovery_mark', {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
     maxAge: RECOVERY_WINDOW_SECONDS,
-    secrets: [secret],
+    secrets: [cookieSecret('recovery-mark')],
     secure: getEnv().NODE_ENV === 'production',
   })
 }

@@ -4,12 +4,16 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
+import { logger } from '~/lib/logger.server'
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
 export interface SessionUser {
   id: string
   email: string
+  /** The auth session the token belongs to (`session_id` claim): ended sessions are refused. */
+  sessionId: string
   /**
    * When this session was opened from a password-recovery link (unix seconds, from the
    * token's `amr`), else absent: only such a session may set a password without the
@@ -88,8 +92,8 @@ type SessionResult = {
  * is used for at most 5 minutes and never within 2 minutes of the token's expiry, so
  * supabase-js still refreshes the session (which it does within 90 s of expiry) exactly
  * as before. Any change of cookie (a refresh, a sign-out, a new sign-in) is a new key.
- * What a revoked session can do is unchanged: the token was already accepted until it
- * expired, since it is verified locally (docs/architecture.md, "Identity").
+ * Only the token's verification is remembered: whether its session still exists is asked
+ * on every request (`sessionStillExists`), so an ended session is refused at once.
  */
 export class VerifiedSessions {
   private readonly entries: ExpiringCache<SessionUser>
@@ -113,6 +117,10 @@ export class VerifiedSessions {
       this.now() + this.maxAgeSeconds,
     )
     this.entries.set(key, user, until)
+  }
+
+  forget(key: string) {
+    this.entries.delete(key)
   }
 
   clear() {
@@ -147,28 +155,112 @@ export function getOptionalUser(request: Request): Promise<SessionResult> {
 async function readSession(request: Request): Promise<SessionResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const key = verifiedSessionKey(request)
-  const known = key ? verifiedSessions.recall(key) : null
-  if (known) return { user: known, supabase, headers }
+  const user =
+    (key ? verifiedSessions.recall(key) : null) ?? (await verifyToken(supabase, headers, key))
+  if (!user) return { user: null, supabase, headers }
+  if (!(await sessionStillExists(user))) {
+    if (key) verifiedSessions.forget(key)
+    await endLocalSession(supabase)
+    return { user: null, supabase, headers }
+  }
+  return { user, supabase, headers }
+}
+
+/** Verifies the access token locally (signature, expiry, claims); null when it is not valid. */
+async function verifyToken(
+  supabase: SupabaseClient,
+  headers: Headers,
+  key: string | null,
+): Promise<SessionUser | null> {
   // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
   // visitor who is signed out, never an error page.
   const { data, error } = await supabase.auth
     .getClaims()
     .catch(() => ({ data: null, error: new Error('unreadable session') }))
   const claims = data?.claims
-  if (error || !claims || typeof claims.sub !== 'string' || claims.role !== 'authenticated') {
-    return { user: null, supabase, headers }
+  if (
+    error ||
+    !claims ||
+    typeof claims.sub !== 'string' ||
+    claims.role !== 'authenticated' ||
+    typeof claims.session_id !== 'string'
+  ) {
+    return null
   }
   const recoveredAt = recoveryTime(claims.amr)
   const user: SessionUser = {
     id: claims.sub,
     email: typeof claims.email === 'string' ? claims.email : '',
+    sessionId: claims.session_id,
     ...(recoveredAt !== undefined ? { recoveredAt } : {}),
   }
   // Only a session read as it came: after a refresh the request's cookies are the old ones.
   if (key && headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
     verifiedSessions.remember(key, user, claims.exp)
   }
-  return { user, supabase, headers }
+  return user
+}
+
+/** A 503 for when the session cannot be checked: never let an unchecked session through. */
+function sessionCheckUnavailable() {
+  return new Response('Sign-in is unavailable for a moment. Please try again shortly.', {
+    status: 503,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' },
+  })
+}
+
+/**
+ * Whether the token's session still exists (signed out here or everywhere, or the user
+ * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
+ * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer.
+ */
+export async function sessionStillExists(user: SessionUser): Promise<boolean> {
+  const { data, error } = await getSupabaseAdmin()
+    .rpc('session_is_active', { p_session_id: user.sessionId, p_user_id: user.id })
+    .then(
+      (result) => result,
+      (thrown: unknown) => ({ data: null, error: thrown }),
+    )
+  if (error) {
+    logger.error('session check failed', { error: String((error as Error).message ?? error) })
+    throw sessionCheckUnavailable()
+  }
+  return data === true
+}
+
+/** Clears the browser's session cookies (the auth server is told too, and may shrug). */
+async function endLocalSession(supabase: SupabaseClient) {
+  await supabase.auth.signOut({ scope: 'local' }).catch(() => {})
+}
+
+/**
+ * For actions that cannot be undone or hand over control (delete the account, change the
+ * email or password, open the billing portal): asks the auth server itself whether the
+ * session and user are still valid, on top of the local checks. False: the session has
+ * ended, and its cookies are cleared on `headers`.
+ */
+export async function confirmedByAuthServer(session: {
+  user: SessionUser
+  supabase: SupabaseClient
+}): Promise<boolean> {
+  const { data, error } = await session.supabase.auth.getUser()
+  if (!error && data.user?.id === session.user.id) return true
+  if (error && (error.status === undefined || error.status >= 500)) {
+    logger.error('auth server check failed', { error: error.message })
+    throw sessionCheckUnavailable()
+  }
+  await endLocalSession(session.supabase)
+  return false
+}
+
+/**
+ * `requireUser` for destructive page actions: the auth server confirms the session first;
+ * an ended one is sent to sign in again (cookies cleared).
+ */
+export async function requireConfirmedUser(request: Request) {
+  const session = await requireUser(request)
+  if (!(await confirmedByAuthServer(session))) throw signInRedirect(request, session.headers)
+  return session
 }
 
 /** The verified-sessions key of a request that carries Supabase auth cookies, else null. */
@@ -181,13 +273,15 @@ function verifiedSessionKey(request: Request) {
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
-  if (!result.user) {
-    const url = new URL(request.url)
-    const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
-    const params = new URLSearchParams({ redirectTo: back })
-    throw redirect(`/sign-in?${params}`, { headers: result.headers })
-  }
+  if (!result.user) throw signInRedirect(request, result.headers)
   return { ...result, user: result.user }
+}
+
+function signInRedirect(request: Request, headers: Headers) {
+  const url = new URL(request.url)
+  const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
+  const params = new URLSearchParams({ redirectTo: back })
+  return redirect(`/sign-in?${params}`, { headers })
 }
 
 /** For sign-in and sign-up pages: a signed-in visitor is sent to the dashboard. */
@@ -195,15 +289,4 @@ export async function requireAnonymous(request: Request) {
   const result = await getOptionalUser(request)
   if (result.user) throw redirect('/dashboard', { headers: result.headers })
   return result
-}
-
-/** Merges cookie headers collected from the Supabase client into a response's headers. */
-export function withSessionHeaders(sessionHeaders: Headers, init?: HeadersInit) {
-  const merged = new Headers(init)
-  sessionHeaders.forEach((value, key) => {
-    if (key.toLowerCase() === 'set-cookie') return
-    merged.set(key, value)
-  })
-  for (const cookie of sessionHeaders.getSetCookie()) merged.append('Set-Cookie', cookie)
-  return merged
 }

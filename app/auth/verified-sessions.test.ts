@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { VerifiedSessions } from './session.server'
 
-const ada = { id: '5f0c1d2e-0000-4000-8000-000000000001', email: 'ada@example.com' }
+const ada = {
+  id: '5f0c1d2e-0000-4000-8000-000000000001',
+  email: 'ada@example.com',
+  sessionId: '5f0c1d2e-0000-4000-8000-0000000000aa',
+}
 
 describe('VerifiedSessions', () => {
   it('recalls a remembered session by its key only', () => {
@@ -42,5 +46,12 @@ describe('VerifiedSessions', () => {
     expect(sessions.size).toBe(2)
     expect(sessions.recall('a')).toBeNull()
     expect(sessions.recall('c')).toEqual(ada)
+  })
+
+  it('forgets a session on request (an ended one)', () => {
+    const sessions = new VerifiedSessions(10, 300, 120, () => 1_000)
+    sessions.remember('a', ada, 1_000 + 3_600)
+    sessions.forget('a')
+    expect(sessions.recall('a')).toBeNull()
   })
 })

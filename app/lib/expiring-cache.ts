@@ -32,6 +32,10 @@ export class ExpiringCache<Value> {
     }
   }
 
+  delete(key: string) {
+    this.entries.delete(key)
+  }
+
   clear() {
     this.entries.clear()
   }

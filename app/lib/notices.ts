@@ -25,6 +25,10 @@ export const NOTICES = {
     text: 'To choose a new password, use the link we email you. Signed in and know your password? Change it in Account settings.',
   },
   'signed-out': { tone: 'success', text: 'You have been signed out.' },
+  'signed-out-everywhere': {
+    tone: 'success',
+    text: 'You have been signed out on every device and browser. Sign in again to continue here.',
+  },
   'password-updated': { tone: 'success', text: 'Your password has been updated.' },
   'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },
   'sign-in-to-continue': {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { getOptionalUser } from '~/auth/session.server'
+import { confirmedByAuthServer, getOptionalUser } from '~/auth/session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
 import { logger } from '~/lib/logger.server'
 import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
@@ -15,6 +15,9 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
   }
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  // A portal can cancel the subscription and change the card: the auth server confirms.
+  if (!(await confirmedByAuthServer({ user, supabase })))
+    return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
     const outcome = await createStripePortal(supabase, user.id)
     if (outcome.kind === 'no-subscription')

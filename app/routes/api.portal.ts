@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { getOptionalUser } from '~/auth/session.server'
+import { confirmedByAuthServer, getOptionalUser } from '~/auth/session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
@@ -10,6 +10,9 @@ import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 async function openPolarPortal({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  // A portal can cancel the subscription and change the card: the auth server confirms.
+  if (!(await confirmedByAuthServer({ user, supabase })))
+    return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   try {
     const outcome = await createPolarPortal(supabase, user.id)
     if (outcome.kind === 'no-subscription')

@@ -6,7 +6,7 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { handleAccountSettings } from '~/account/account-action.server'
-import { getEmailState } from '~/account/credentials.server'
+import { getEmailState, requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
@@ -21,16 +21,21 @@ import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
-  const [emailState, subscription] = await Promise.all([
+  const [emailState, subscription, requested] = await Promise.all([
     getEmailState(supabase),
     getOwnSubscription(supabase, user.id),
+    requestedEmail(request),
   ])
+  const email = emailState.email || user.email
+  // Supabase's pending address wins; else the one asked for here (see requestedEmail).
+  const pendingEmail =
+    emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
   const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
   headers.set('Cache-Control', 'private, no-store')
   return data(
     {
-      email: emailState.email || user.email,
-      pendingEmail: emailState.pendingEmail,
+      email,
+      pendingEmail,
       emailNotice: confirmed
         ? emailState.pendingEmail
           ? 'Confirmation received. Open the link we sent to your other address to finish the change.'

@@ -6,7 +6,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
@@ -27,7 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const { user, supabase, headers } = await requireUser(request)
+  // The portal can cancel the subscription and change the card: the auth server confirms.
+  const { user, supabase, headers } = await requireConfirmedUser(request)
   const outcome = await openBillingPortal(supabase, user.id)
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })

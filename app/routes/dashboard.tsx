@@ -10,7 +10,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   const profile = await getProfileView(supabase, user.id)
   headers.set('Cache-Control', 'private, no-store')
-  return data({ user, profile }, { headers })
+  // Only what the page shows: the session's id and recovery time stay on the server.
+  return data({ user: { id: user.id, email: user.email }, profile }, { headers })
 }
 
 export function headers() {

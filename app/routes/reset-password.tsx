@@ -12,7 +12,7 @@ import { updatePassword } from '~/auth/auth.server'
 import { PASSWORD_MIN_LENGTH, resetPasswordConstraint } from '~/auth/constraints'
 import { ResetPasswordSchema } from '~/auth/schemas'
 import { clearRecoveryMark, isRecoveryRequest } from '~/auth/recovery.server'
-import { requireUser } from '~/auth/session.server'
+import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const session = await requireUser(request)
+  const session = await requireConfirmedUser(request)
   const formData = await readFormData(request, { headers: session.headers })
   if (!(await isRecoveryRequest(request, session.user))) {
     return data(

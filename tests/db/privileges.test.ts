@@ -57,6 +57,7 @@ const FUNCTIONS: Record<string, Role[]> = {
     ['service_role'],
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
+  'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
 }
 
 let db: Database

@@ -74,9 +74,12 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   await page.goto(mail.link!)
   await expectDashboard(page, email)
 
-  // The same link a second time (another browser): a human message, not a session.
+  // The same link a second time (another browser): it asks first, then a human message,
+  // not a session.
   const other = await browser.newPage()
   await other.goto(mail.link!)
+  await expect(other).toHaveURL(/\/auth\/confirm\?/)
+  await other.getByRole('button', { name: 'Confirm my email' }).click()
   await expect(other).toHaveURL(/\/sign-in\?error=auth_failed$/)
   await expect(other.getByRole('alert')).toContainText(AUTH_FAILED)
   await other.close()
@@ -98,16 +101,47 @@ test('the first click on "Create account" counts, even when a message appears un
   )
 })
 
-test('an email that is already registered cannot sign up again', async ({ page }) => {
+test('signing up with a registered email looks like any sign-up; the mail offers a sign-in link', async ({
+  page,
+}) => {
   const user = await newUser()
   await page.goto('/sign-up')
   await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
   await page.getByLabel('Password', { exact: true }).fill('another-good-password')
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(
-    'An account with this email already exists. Sign in instead.',
+  // The same page as for a new address: nobody learns who has an account here.
+  await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  const mail = await waitForMail(user.email, 'magiclink')
+  await page.goto(mail.link!)
+  await expectDashboard(page, user.email)
+})
+
+test('a sign-in link opened in a browser that did not ask for it asks first (without JavaScript too)', async ({
+  page,
+  browser,
+}) => {
+  const user = await newUser()
+  await page.goto('/sign-in')
+  const magic = page.getByRole('form', { name: 'Email me a sign-in link' })
+  await magic.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
+  await magic.getByRole('button', { name: 'Send me a magic link' }).click()
+  await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+  const mail = await waitForMail(user.email, 'magiclink')
+
+  const elsewhere = await browser.newContext({ javaScriptEnabled: false })
+  const other = await elsewhere.newPage()
+  await other.goto(mail.link!)
+  await expect(other).toHaveURL(/\/auth\/confirm\?/)
+  await expect(other.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+  await expect(other.getByText('Did not ask for it? Close this page')).toBeVisible()
+  // Nothing happened yet: this browser is not signed in.
+  expect((await elsewhere.cookies()).some((cookie) => cookie.name.includes('auth-token'))).toBe(
+    false,
   )
-  await expect(page).toHaveURL(/\/sign-up$/)
+  await other.getByRole('button', { name: 'Sign in' }).click()
+  await expectDashboard(other, user.email)
+  await elsewhere.close()
 })
 
 test('sign out, then sign in again', async ({ page }) => {

@@ -139,6 +139,34 @@ test('changes the password and signs in with the new one', async ({ page }) => {
   await signIn(page, user.email, 'brand-new-password-7')
 })
 
+test('signs out of all sessions: another browser, and a copy of this one’s cookies, are refused at once', async ({
+  page,
+  browser,
+}) => {
+  // Another device, signed in on its own, and a copy of this browser's cookies.
+  const laptop = await browser.newContext()
+  const laptopPage = await laptop.newPage()
+  await signIn(laptopPage, user.email)
+  const copy = await browser.newContext()
+  await copy.addCookies(await page.context().cookies())
+  const copyPage = await copy.newPage()
+  await copyPage.goto('/dashboard/settings/billing')
+  await expect(copyPage).toHaveURL(/\/dashboard\/settings\/billing$/)
+
+  await page.goto('/dashboard/settings/account')
+  await page.getByRole('button', { name: 'Sign out of all sessions' }).click()
+  await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
+  await expect(page.getByRole('status')).toContainText('signed out on every device')
+
+  // Their very next request is refused, long before the access token would expire.
+  for (const other of [laptopPage, copyPage]) {
+    await other.goto('/dashboard/settings/billing')
+    await expect(other).toHaveURL(/\/sign-in\?redirectTo=/)
+  }
+  await laptop.close()
+  await copy.close()
+})
+
 test('deletes the account after confirmation', async ({ page }) => {
   await page.goto('/dashboard/settings/account')
   const form = page.locator('form#delete-account')

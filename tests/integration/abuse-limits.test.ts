@@ -150,6 +150,73 @@ describe.each([
     expect(JSON.stringify(limited.data)).not.toContain('correct-horse')
   })
 
+  const account = (ip: string, cookie: string, form: Record<string, string>) =>
+    callRoute(
+      settingsAccount.action,
+      from(ip, appRequest(app, '/dashboard/settings/account', { cookie, form })),
+    )
+
+  it('email change: per address asked for, whoever asks (mail to any address)', async () => {
+    const target = newEmail('inbox')
+    const { limit } = AUTH_RATE_LIMITS['email-change'].email
+    for (let i = 0; i < limit; i++) {
+      const user = await createSignedInUser(app)
+      const answer = await account(`${net}.${70 + i}`, user.cookie, {
+        intent: 'change-email',
+        email: target,
+      })
+      expect(answer.status).toBe(200)
+    }
+    const user = await createSignedInUser(app)
+    const limited = await account(`${net}.79`, user.cookie, {
+      intent: 'change-email',
+      email: target,
+    })
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(limited.data).toMatchObject({
+      intent: 'change-email',
+      result: { error: { '': [expect.stringMatching(/^Too many attempts/)] } },
+    })
+  })
+
+  it('email change: per client, whichever addresses it names', async () => {
+    const ip = `${net}.80`
+    const user = await createSignedInUser(app)
+    const { limit } = AUTH_RATE_LIMITS['email-change'].client
+    for (let i = 0; i < limit; i++) {
+      const answer = await account(ip, user.cookie, {
+        intent: 'change-email',
+        email: newEmail('spray-inbox'),
+      })
+      expect(answer.status).toBe(200)
+    }
+    const limited = await account(ip, user.cookie, {
+      intent: 'change-email',
+      email: newEmail('spray-inbox'),
+    })
+    expect(limited.status).toBe(429)
+  })
+
+  it('current password check: per account and client, then the right password is refused too', async () => {
+    const user = await createSignedInUser(app)
+    const guess = (ip: string, currentPassword: string) =>
+      account(ip, user.cookie, {
+        intent: 'change-password',
+        currentPassword,
+        password: 'a-new-password-42',
+        confirmPassword: 'a-new-password-42',
+      })
+    const { limit } = AUTH_RATE_LIMITS['password-check'].email
+    for (let i = 0; i < limit; i++)
+      expect((await guess(`${net}.90`, `guess-${i}`)).status).toBe(400)
+    const limited = await guess(`${net}.90`, 'correct-horse-battery')
+    expect(limited.status).toBe(429)
+    expect(JSON.stringify(limited.data)).not.toContain('correct-horse')
+    // The password did not change; the owner elsewhere still may.
+    expect((await guess(`${net}.91`, 'correct-horse-battery')).status).toBe(200)
+  })
+
   it('contact: per client, 429 in the form’s shape', async () => {
     vi.spyOn(console, 'info').mockImplementation(() => {})
     const ip = `${net}.60`

@@ -5,8 +5,10 @@ import * as forgotPassword from '../../app/routes/forgot-password'
 import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
+import * as confirmPage from '../../app/routes/auth.confirm'
 import {
   appRequest,
+  askedForLinkCookie,
   authorizeOnConsentPage,
   callRoute,
   followVerifyLink,
@@ -203,7 +205,7 @@ describe('rule 2: token_hash and type are verified', () => {
     const token = await hashedToken(type === 'email' ? 'magiclink' : type, email)
     const query = new URLSearchParams({ token_hash: token, type })
     if (next) query.set('next', next)
-    const result = await callback(query)
+    const result = await callback(query, await askedForLinkCookie(app, email))
     expectRedirect(result, location)
     expect(result.session?.user.email).toBe(email)
     const { data } = await adminClient(app).auth.admin.getUserById(result.session!.user.id)
@@ -212,15 +214,18 @@ describe('rule 2: token_hash and type are verified', () => {
 
   it('the email link of a real sign-up (token_hash in the app link) confirms and signs in', async () => {
     const email = newEmail('mail-link')
-    await callRoute(
+    const started = await callRoute(
       signUpPage.action,
       appRequest(app, '/sign-up', { form: { email, password: PASSWORD } }),
     )
+    // The browser that signed up carries the mark of having asked for this link.
+    const browser = mergeCookies('', new Response(null, { headers: started.headers }))
+    expect(browser).toMatch(/auth_flow=/)
     const mail = await app.stack.supabase.inbox.latestFor(email)
     expect(mail?.kind).toBe('signup')
     const link = new URL(mail!.link!)
     expect(`${link.origin}${link.pathname}`).toBe(`${app.url}/auth/callback`)
-    const result = await callback(link.searchParams)
+    const result = await callback(link.searchParams, browser)
     expectRedirect(result, '/dashboard')
     expect(result.session?.user.email).toBe(email)
     expect(await dashboardUser(mergeCookies('', result.response))).toMatchObject({ email })
@@ -228,8 +233,12 @@ describe('rule 2: token_hash and type are verified', () => {
 })
 
 describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
-  async function expectFailed(query: string | URLSearchParams, cookie = '') {
-    const result = await callback(query, cookie)
+  /** By default from a browser that asked for a link (else a token hash asks to confirm). */
+  async function expectFailed(query: string | URLSearchParams, cookie?: string) {
+    const result = await callback(
+      query,
+      cookie ?? (await askedForLinkCookie(app, 'someone@example.com')),
+    )
     expectRedirect(result, FAILED)
     expect(result.session).toBeNull()
     return result
@@ -268,8 +277,9 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
 
   it('a used, an expired, a wrong-type and an unknown-type token hash', async () => {
     const user = await confirmedUser()
+    const asked = await askedForLinkCookie(app, user.email)
     const used = await hashedToken('magiclink', user.email)
-    expectRedirect(await callback(`token_hash=${used}&type=magiclink`), '/dashboard')
+    expectRedirect(await callback(`token_hash=${used}&type=magiclink`, asked), '/dashboard')
     await expectFailed(`token_hash=${used}&type=magiclink`)
 
     const expired = await hashedToken('magiclink', user.email)
@@ -284,7 +294,7 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
     await expectFailed(`token_hash=${recovery}&type=bogus`)
     await expectFailed(`token_hash=${recovery}&type=`)
     // The refused attempts did not use the token up.
-    expectRedirect(await callback(`token_hash=${recovery}&type=recovery`), '/reset-password')
+    expectRedirect(await callback(`token_hash=${recovery}&type=recovery`, asked), '/reset-password')
   })
 
   it('a failure ignores next', async () => {
@@ -341,6 +351,7 @@ describe('rule 4: next never leaves the site', () => {
     const token = await hashedToken('magiclink', user.email)
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
+      await askedForLinkCookie(app, user.email),
     )
     expectRedirect(result, '/dashboard')
     expect(new URL(result.location!, app.url).origin).toBe(app.url)
@@ -361,8 +372,76 @@ describe('rule 4: next never leaves the site', () => {
     const token = await hashedToken('magiclink', user.email)
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
+      await askedForLinkCookie(app, user.email),
     )
     expectRedirect(result, location)
+  })
+})
+
+describe('login CSRF: an emailed link signs in only the browser that asked, or after confirming', () => {
+  const confirmPost = (form: Record<string, string>, cookie = '') =>
+    callRoute(confirmPage.action, appRequest(app, '/auth/confirm', { cookie, form }))
+
+  it('a link opened in a browser that did not ask for it asks first and leaves the token unused', async () => {
+    const attacker = await confirmedUser()
+    const token = await hashedToken('magiclink', attacker.email)
+    // The victim's browser follows a link the attacker asked for (no mark, no cookies).
+    const result = await callback(
+      new URLSearchParams({ token_hash: token, type: 'magiclink', next: '/pricing' }),
+    )
+    expect(result.status).toBe(302)
+    const confirm = new URL(result.location!, app.url)
+    expect(confirm.pathname).toBe('/auth/confirm')
+    expect(result.session).toBeNull()
+    const page = await callRoute(
+      confirmPage.loader,
+      appRequest(app, `${confirm.pathname}${confirm.search}`),
+    )
+    expect(page.status).toBe(200)
+    expect(page.data).toEqual({ tokenHash: token, type: 'magiclink', next: '/pricing' })
+    // Only the person's own click (a same-site POST) uses the link.
+    const confirmed = await confirmPost({ token_hash: token, type: 'magiclink', next: '/pricing' })
+    expect(confirmed.status).toBe(303)
+    expect(confirmed.headers.get('Location')).toBe('/pricing')
+    const cookie = mergeCookies('', new Response(null, { headers: confirmed.headers }))
+    expect(await dashboardUser(cookie)).toEqual(attacker)
+  })
+
+  it('a link to another account than the one this browser asked for signs nobody in', async () => {
+    const victim = await confirmedUser()
+    const attacker = await confirmedUser()
+    const asked = await askedForLinkCookie(app, victim.email)
+    const token = await hashedToken('magiclink', attacker.email)
+    const result = await callback(
+      new URLSearchParams({ token_hash: token, type: 'magiclink' }),
+      asked,
+    )
+    expectRedirect(result, '/sign-in?error=link_for_another_account')
+    expect(result.session).toBeNull()
+    expect(await dashboardUser(mergeCookies(asked, result.response))).toBeNull()
+    // The session the link opened has been ended at the auth server too.
+    const { rows } = await app.stack.database.query<{ count: number }>(
+      'select count(*)::int as count from auth.sessions where user_id = $1',
+      [attacker.id],
+    )
+    expect(rows[0].count).toBe(0)
+  })
+
+  it('the confirmation page refuses anything that cannot be one of our links', async () => {
+    for (const query of [
+      '',
+      'token_hash=abc&type=bogus',
+      'type=magiclink',
+      `token_hash=${'a'.repeat(300)}&type=magiclink`,
+      'token_hash=%3Cscript%3E&type=magiclink',
+    ]) {
+      const page = await callRoute(confirmPage.loader, appRequest(app, `/auth/confirm?${query}`))
+      expect(page.status).toBe(302)
+      expect(page.headers.get('Location')).toBe(FAILED)
+    }
+    const used = await confirmPost({ token_hash: 'deadbeef', type: 'magiclink' })
+    expect(used.status).toBe(303)
+    expect(used.headers.get('Location')).toBe(FAILED)
   })
 })
 
@@ -381,9 +460,10 @@ describe('/reset-password: only a session opened by a recovery link sets a passw
   it('the recovery link opens a session that may choose a new password', async () => {
     const user = await confirmedUser()
     const recovery = await hashedToken('recovery', user.email)
-    const result = await callback(`token_hash=${recovery}&type=recovery`)
+    const asked = await askedForLinkCookie(app, user.email)
+    const result = await callback(`token_hash=${recovery}&type=recovery`, asked)
     expectRedirect(result, '/reset-password')
-    const cookie = mergeCookies('', result.response)
+    const cookie = mergeCookies(asked, result.response)
     const page = await callRoute(
       resetPassword.loader,
       appRequest(app, '/reset-password', { cookie }),

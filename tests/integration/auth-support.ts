@@ -167,3 +167,14 @@ export async function authorizeOnConsentPage(
   if (answer.status !== 302) throw new Error(`consent answered ${answer.status}`)
   return new URL(answer.headers.get('Location')!)
 }
+
+/**
+ * The Cookie header of a browser that asked for an emailed link to `email` (as the app's
+ * sign-up, magic-link, reset and email-change actions mark it): the callback follows such a
+ * browser's links at once.
+ */
+export async function askedForLinkCookie(app: TestApp, email: string) {
+  const { markLinkRequested } = await import('../../app/auth/link-origin.server')
+  const setCookie = await markLinkRequested(new Request(app.url), email)
+  return setCookie.split(';')[0]
+}

@@ -14,6 +14,7 @@ import * as polarPortal from '../../app/routes/api.portal'
 import * as stripeWebhook from '../../app/routes/api.webhooks.stripe'
 import * as polarWebhook from '../../app/routes/api.webhooks.polar'
 import * as billing from '../../app/routes/dashboard.settings.billing'
+import * as signOut from '../../app/routes/sign-out'
 import * as success from '../../app/routes/success'
 
 export interface TestApp {
@@ -43,6 +44,7 @@ export async function startTestApp(
     '/api/webhooks/providerb': polarWebhook,
     '/dashboard/settings/billing': billing,
     '/success': success,
+    '/sign-out': signOut,
   })
   const stack = await startLocalStack({
     database,
@@ -97,6 +99,14 @@ export async function createSignedInUser(
     email_confirm: true,
   })
   if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
+  return { id: data.user.id, email, cookie: await signInAs(app, email, password) }
+}
+
+/**
+ * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
+ * the Cookie header of that new session: each call is another device's session.
+ */
+export async function signInAs(app: TestApp, email: string, password = 'correct-horse-battery') {
   const jar = new Map<string, string>()
   const client = createServerClient(app.stack.env.SUPABASE_URL, app.stack.env.SUPABASE_ANON_KEY, {
     cookies: {
@@ -111,10 +121,9 @@ export async function createSignedInUser(
   })
   const signIn = await client.auth.signInWithPassword({ email, password })
   if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
-  const cookie = [...jar]
+  return [...jar]
     .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
     .join('; ')
-  return { id: data.user.id, email, cookie }
 }
 
 /** Cookies from a response's Set-Cookie headers, merged into a Cookie header value. */

@@ -5,7 +5,16 @@ import { getPlans } from '../../app/billing/plans.server'
 import type { FormReply } from '../../app/lib/form-reply'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as general from '../../app/routes/dashboard.settings.general'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import * as dashboard from '../../app/routes/dashboard'
+import * as billing from '../../app/routes/dashboard.settings.billing'
+import {
+  adminClient,
+  createSignedInUser,
+  mergeCookies,
+  signInAs,
+  startTestApp,
+  type TestApp,
+} from './harness'
 import { emulatorPolar } from './polar-fixtures'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
@@ -119,27 +128,118 @@ describe('email', () => {
     expect(page.data).toMatchObject({ email: user.email, pendingEmail: next })
   })
 
-  it('refuses an address another account uses', async () => {
+  it('answers the same for an address another account uses; its owner is told by mail', async () => {
     const user = await createSignedInUser(app)
     const other = await createSignedInUser(app)
-    const answer = await postAccount(user, { intent: 'change-email', email: other.email })
-    expect(answer.status).toBe(400)
-    expect(answer.data.result.error?.email).toEqual([
-      'Another account already uses this email address',
-    ])
+    const fresh = `free-${user.email}`
+    /** What the person asking can see: the answer, then the page. */
+    async function observed(address: string) {
+      const answer = await postAccount(user, { intent: 'change-email', email: address })
+      const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
+      const page = await callRoute<{ pendingEmail: string }>(
+        account.loader,
+        pageGet(`${app.url}${ACCOUNT}`, cookie),
+      )
+      return {
+        status: answer.status,
+        message: answer.data.message?.replace(address, '<address>'),
+        error: answer.data.result.error ?? null,
+        pending: page.data.pendingEmail === address,
+      }
+    }
+    const forTaken = await observed(other.email)
+    const forFree = await observed(fresh)
+    expect(forTaken).toEqual(forFree)
+    expect(forTaken).toMatchObject({ status: 200, error: null, pending: true })
+    // The owner of the taken address gets a sign-in link that says what happened; their
+    // account is untouched.
+    const mail = await app.stack.supabase.inbox.latestFor(other.email)
+    expect(mail?.kind).toBe('magiclink')
+    const { data } = await admin.auth.admin.getUserById(other.id)
+    expect(data.user?.email).toBe(other.email)
   })
 })
 
 describe('sign out of all sessions', () => {
+  const dashboardPage = (cookie: string) =>
+    callRoute(dashboard.loader, pageGet(`${app.url}/dashboard`, cookie))
+  const polarPortal = (cookie: string) =>
+    fetch(`${app.url}/api/portal`, { headers: { Cookie: cookie } })
+
   it('ends every session of the user, not only this browser’s', async () => {
     const user = await createSignedInUser(app)
     const elsewhere = await userApiClient(app, user.email)
     const answer = await postAccount(user, { intent: 'sign-out-everywhere' })
     expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/sign-in')
+    expect(answer.location).toBe('/sign-in?notice=signed-out-everywhere')
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
     const { error } = await elsewhere.auth.refreshSession()
     expect(error).not.toBeNull()
+  })
+
+  it('refuses a stolen copy of the cookie and every other session on their next request', async () => {
+    const user = await createSignedInUser(app)
+    const stolen = user.cookie // the same session, copied to another machine
+    const laptop = await signInAs(app, user.email) // a session of its own
+    // Both work, and have been verified (and remembered) by this process.
+    for (const cookie of [stolen, laptop]) expect((await dashboardPage(cookie)).status).toBe(200)
+
+    await postAccount(user, { intent: 'sign-out-everywhere' })
+
+    for (const cookie of [stolen, laptop]) {
+      const page = await dashboardPage(cookie)
+      expect(page.status).toBe(302)
+      expect(page.location).toMatch(/^\/sign-in\?redirectTo=/)
+      // The browser's dead cookies are cleared.
+      expect(page.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
+      expect((await polarPortal(cookie)).status).toBe(401)
+      const deletion = await postAccount(
+        { ...user, cookie },
+        { intent: 'delete-account', confirm: 'DELETE' },
+      )
+      expect(deletion.location).toMatch(/^\/sign-in/)
+    }
+    expect(await userExists(user.id)).toBe(true)
+  })
+
+  it('refuses a copy of the cookie once that browser signed out', async () => {
+    const user = await createSignedInUser(app)
+    expect((await dashboardPage(user.cookie)).status).toBe(200)
+    const signOut = await fetch(`${app.url}/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie },
+      redirect: 'manual',
+    })
+    expect(signOut.status).toBe(302)
+    expect((await dashboardPage(user.cookie)).status).toBe(302)
+  })
+
+  it('page views never ask the auth server; destructive actions always do', async () => {
+    const user = await createSignedInUser(app)
+    const userCalls = () => app.stack.supabase.countsByPath()['/user'] ?? 0
+    await dashboardPage(user.cookie)
+    const before = userCalls()
+    for (let i = 0; i < 3; i++) expect((await dashboardPage(user.cookie)).status).toBe(200)
+    expect(userCalls()).toBe(before)
+
+    // A wrong current password changes nothing, but the session was confirmed first.
+    await postAccount(user, {
+      intent: 'change-password',
+      currentPassword: 'not-my-password',
+      password: 'a-new-password-42',
+      confirmPassword: 'a-new-password-42',
+    })
+    expect(userCalls()).toBe(before + 1)
+    // The confirmation, then the change itself (PUT /user).
+    await postAccount(user, { intent: 'change-email', email: `other-${user.email}` })
+    expect(userCalls()).toBe(before + 3)
+    await callRoute(
+      billing.action,
+      formPost(`${app.url}/dashboard/settings/billing`, user.cookie, {}),
+    )
+    expect(userCalls()).toBe(before + 4)
+    await polarPortal(user.cookie)
+    expect(userCalls()).toBe(before + 5)
   })
 })
 

@@ -67,16 +67,15 @@ describe('sign-up with email confirmation', () => {
     expect(error?.name).toBe('AuthWeakPasswordError')
   })
 
-  it('answers 422 user_already_exists for a confirmed email and re-sends the mail for an unconfirmed one', async () => {
+  it('hides a confirmed email behind a made-up user (no identities, no mail) and re-sends the mail for an unconfirmed one', async () => {
     await stack.createUser('taken@example.com')
     const taken = await stack
       .client()
       .auth.signUp({ email: 'taken@example.com', password: 'hunter22' })
-    expect(taken.error).toMatchObject({
-      status: 422,
-      code: 'user_already_exists',
-      message: 'User already registered',
-    })
+    expect(taken.error).toBeNull()
+    expect(taken.data.user?.identities).toEqual([])
+    expect(taken.data.session).toBeNull()
+    expect(await stack.emulator.inbox.latestFor('taken@example.com')).toBeUndefined()
 
     await stack.client().auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
     const first = await stack.emulator.inbox.latestFor('pending@example.com')
@@ -183,5 +182,24 @@ describe('password sign-in', () => {
       external: { email: true, github: true },
       mailer_autoconfirm: false,
     })
+  })
+})
+
+describe('sign-up with email confirmation off', () => {
+  it('answers 422 user_already_exists for a confirmed email', async () => {
+    const open = await startTestStack({ obfuscateExistingSignups: false })
+    try {
+      await open.createUser('taken-open@example.com')
+      const taken = await open
+        .client()
+        .auth.signUp({ email: 'taken-open@example.com', password: 'hunter22' })
+      expect(taken.error).toMatchObject({
+        status: 422,
+        code: 'user_already_exists',
+        message: 'User already registered',
+      })
+    } finally {
+      await open.close()
+    }
   })
 })

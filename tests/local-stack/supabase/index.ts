@@ -36,9 +36,9 @@ export interface SupabaseEmulatorOptions {
   /** How long a just-rotated refresh token may still be used (GoTrue default 10). */
   refreshTokenReuseIntervalSeconds?: number
   /**
-   * Repeated sign-up of a confirmed email: false (default) → 422 user_already_exists;
-   * true → 200 with a made-up user whose `identities` is [] (hosted Supabase with email
-   * confirmation on, which hides who is registered).
+   * Repeated sign-up of a confirmed email: true (default, hosted Supabase with email
+   * confirmation on, as supabase/config.toml sets it) → 200 with a made-up user whose
+   * `identities` is [] and no mail; false (confirmation off) → 422 user_already_exists.
    */
   obfuscateExistingSignups?: boolean
   /** Email change needs confirming from both addresses (GoTrue default true). */
@@ -59,6 +59,8 @@ export interface SupabaseEmulator {
   requestCount(): number
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
+  /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
+  restCountsByPath(): Record<string, number>
 }
 
 /** Starts the local Supabase (Auth, PostgREST, Storage, inbox) on 127.0.0.1. */
@@ -74,10 +76,11 @@ export async function startSupabaseEmulator(
     otpTtlSeconds: options.otpTtlSeconds ?? 3600,
     flowStateTtlSeconds: options.flowStateTtlSeconds ?? 300,
     refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
-    obfuscateExistingSignups: options.obfuscateExistingSignups ?? false,
+    obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
   }
   const counts = new Map<string, number>()
+  const restCounts = new Map<string, number>()
   let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config }),
@@ -85,6 +88,7 @@ export async function startSupabaseEmulator(
     rest: () => (rest ??= loadRestHandler(db)),
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),
+    onRestRequest: (path) => restCounts.set(path, (restCounts.get(path) ?? 0) + 1),
   })
   const server = createServer(listener)
   await new Promise<void>((resolve, reject) => {
@@ -112,5 +116,6 @@ export async function startSupabaseEmulator(
     },
     requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
+    restCountsByPath: () => Object.fromEntries(restCounts),
   }
 }

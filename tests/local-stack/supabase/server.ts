@@ -81,6 +81,7 @@ export interface Mounts {
   rest: () => Promise<Handler>
   pages: Route[]
   onAuthRequest: (path: string) => void
+  onRestRequest?: (path: string) => void
 }
 
 /** Dispatches one web Request to auth, rest, storage or the developer pages. */
@@ -91,7 +92,10 @@ export async function dispatch(request: Request, mounts: Mounts): Promise<Respon
     mounts.onAuthRequest(below)
     return mounts.auth(request, below)
   }
-  if (path === '/rest/v1' || path.startsWith('/rest/v1/')) return (await mounts.rest())(request)
+  if (path === '/rest/v1' || path.startsWith('/rest/v1/')) {
+    mounts.onRestRequest?.(path.slice('/rest/v1'.length) || '/')
+    return (await mounts.rest())(request)
+  }
   if (path.startsWith('/storage/v1/'))
     return mounts.storage(request, path.slice('/storage/v1'.length))
   const { handler, params } = matchRoute(mounts.pages, request.method, path)

@@ -2,7 +2,8 @@
  * The benchmark's local stack, in a process of its own so that the emulators do not share
  * an event loop with the load generator. Started by `run.ts` with an IPC channel:
  *   → { type: 'ready', env, database }  once the stack is up
- *   ← { type: 'counts' }  → { type: 'counts', counts }  Supabase /auth/v1 requests by path
+ *   ← { type: 'counts' }  → { type: 'counts', counts }  Supabase /auth/v1 requests by path,
+ *                                                       and /rest/v1 ones as `rest:<path>`
  *   ← { type: 'close' }   → exits after closing the stack (and dropping its database)
  * With DATABASE_URL a fresh database is created on that server and dropped at the end.
  */
@@ -59,7 +60,13 @@ async function close(code = 0) {
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'counts') {
-    process.send?.({ type: 'counts', counts: stack.supabase.countsByPath() })
+    const rest = Object.entries(stack.supabase.restCountsByPath()).map(
+      ([path, count]) => [`rest:${path}`, count] as const,
+    )
+    process.send?.({
+      type: 'counts',
+      counts: { ...stack.supabase.countsByPath(), ...Object.fromEntries(rest) },
+    })
   } else if (message.type === 'close') {
     void close()
   }

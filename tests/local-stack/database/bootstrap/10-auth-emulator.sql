@@ -32,6 +32,8 @@ create table if not exists auth.sessions (
   refreshed_at timestamptz
 );
 create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+-- The session's time box, as in Supabase Auth (null: none).
+alter table auth.sessions add column if not exists not_after timestamptz;
 
 create table if not exists auth.refresh_tokens (
   id bigserial primary key,
