@@ -3,7 +3,9 @@
 // deployment needs and remix-serve cannot give (docs/decisions/0006-server-entry.md):
 // - the socket's address for each request (per-client rate limits without a proxy);
 // - a graceful stop on SIGTERM: no new connections, in-flight requests finish within
-//   SHUTDOWN_TIMEOUT_MS, then exit 0.
+//   SHUTDOWN_TIMEOUT_MS, then exit 0;
+// - an answer given before the request body was read to its end (413 over a size cap,
+//   429, 403) reaches the client and leaves no kept-alive connection wedged.
 // Plain JavaScript, so production needs no build step or TypeScript runtime for it.
 import path from 'node:path'
 import url from 'node:url'
@@ -23,8 +25,86 @@ const port = Number(process.env.PORT) || 3000
 const host = process.env.HOST || undefined
 const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 10_000
 
+// The rest of a body the app left unread is read and thrown away after the answer, up to this
+// many bytes; a connection whose body may be longer (or has no declared length) is answered
+// with `Connection: close` instead, and heard out for at most UNREAD_BODY_LINGER_MS.
+const UNREAD_BODY_MAX_BYTES = 1024 * 1024
+const UNREAD_BODY_LINGER_MS = 2_000
+
+/** Sockets answered with `Connection: close` whose unread body is being thrown away. */
+const closing = new WeakSet()
+
+/**
+ * A body the app does not read to its end must neither cost the client its answer nor
+ * wedge the connection. Remix reads the body through a stream that stops pulling from the
+ * socket once the app stops reading, so the rest stays on the wire and the next request on
+ * a kept-alive connection never gets parsed; and a body the app cancels (over a size cap)
+ * destroys the request, which in Node destroys the socket before the answer is written.
+ * Here: a cancelled body keeps its socket; when the answer starts before the body has
+ * arrived, it says `Connection: close` unless the declared rest is small; after the answer
+ * the rest is read and thrown away (kept-alive: the next request follows), or, when
+ * closing, the server sends its end of the stream and hears the client out for a moment
+ * before closing, so that the client reads the answer rather than a reset.
+ */
+function settleUnreadBody(req, res, next) {
+  const socket = req.socket
+  // A request sent after an answer that said `Connection: close` is not served (the socket
+  // closes within UNREAD_BODY_LINGER_MS; the client sends it again on a new connection).
+  if (closing.has(socket)) return
+  const length = req.headers['content-length']
+  if (req.headers['transfer-encoding'] === undefined && !(Number(length) > 0)) return next()
+
+  const destroy = req.destroy
+  req.destroy = function (error) {
+    if (socket.destroyed) return destroy.call(this, error)
+    this.pause()
+    return this
+  }
+  const smallRest =
+    req.headers['transfer-encoding'] === undefined && Number(length) <= UNREAD_BODY_MAX_BYTES
+  const writeHead = res.writeHead
+  res.writeHead = function (...args) {
+    if (!req.complete && !this.headersSent) {
+      // Node ends a socket whose answer says `Connection: close` (ours, or the client's
+      // choice) through destroySoon once the answer is written.
+      socket.destroySoon = () => lingerThenClose(req, socket)
+      if (!smallRest) {
+        this.setHeader('Connection', 'close')
+        closing.add(socket)
+      }
+    }
+    return writeHead.apply(this, args)
+  }
+  res.once('finish', () => {
+    if (req.readableEnded) return
+    let discarded = 0
+    req.removeAllListeners('data')
+    req.on('data', (chunk) => {
+      discarded += chunk.length
+      // Only a closing connection gets here (a kept one declared less): stop reading, and
+      // let the linger time close it.
+      if (discarded > UNREAD_BODY_MAX_BYTES) req.pause()
+    })
+    req.resume()
+  })
+  next()
+}
+
+/** Ends the answer's side of the socket, then closes it once the body is in, or on time. */
+function lingerThenClose(req, socket) {
+  socket.end()
+  const close = () => socket.destroy()
+  const timer = setTimeout(close, UNREAD_BODY_LINGER_MS)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
+  const bodyIn = () => (socket.writableFinished ? close() : socket.once('finish', close))
+  if (req.readableEnded) bodyIn()
+  else req.once('end', bodyIn)
+}
+
 const app = express()
 app.disable('x-powered-by')
+app.use(settleUnreadBody)
 app.use(compression())
 app.use(
   build.publicPath,

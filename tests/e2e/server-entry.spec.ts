@@ -163,3 +163,229 @@ test('SIGTERM: the request in flight finishes, new connections are refused, exit
   await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
   expect(await exited).toBe(0)
 })
+
+// --- An answer before the body is read: a 413 must not wedge a kept-alive connection ---
+
+type RawResponse = { status: number; headers: Record<string, string>; body: string }
+type Outcome = RawResponse | 'end' | 'reset' | 'timeout'
+
+/** One response from the front of `buffer` (Content-Length or chunked), or null if incomplete. */
+function parseResponse(buffer: Buffer): { response: RawResponse; rest: Buffer } | null {
+  const headEnd = buffer.indexOf('\r\n\r\n')
+  if (headEnd < 0) return null
+  const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  const status = Number(statusLine.split(' ')[1])
+  let offset = headEnd + 4
+  if (headers['transfer-encoding']?.includes('chunked')) {
+    const parts: Buffer[] = []
+    for (;;) {
+      const lineEnd = buffer.indexOf('\r\n', offset)
+      if (lineEnd < 0) return null
+      const size = parseInt(buffer.subarray(offset, lineEnd).toString('latin1'), 16)
+      if (buffer.length < lineEnd + 2 + size + 2) return null
+      parts.push(buffer.subarray(lineEnd + 2, lineEnd + 2 + size))
+      offset = lineEnd + 2 + size + 2
+      if (size === 0) break
+    }
+    const body = Buffer.concat(parts).toString('utf8')
+    return { response: { status, headers, body }, rest: buffer.subarray(offset) }
+  }
+  const length = Number(headers['content-length'] ?? 0)
+  if (buffer.length < offset + length) return null
+  const body = buffer.subarray(offset, offset + length).toString('utf8')
+  return { response: { status, headers, body }, rest: buffer.subarray(offset + length) }
+}
+
+/** A kept-alive client connection over a raw socket, from a chosen loopback address. */
+async function connect(localAddress: string) {
+  const socket = net.connect({ port: PORT, host: '127.0.0.1', localAddress })
+  let buffer: Buffer = Buffer.alloc(0)
+  let closed: 'end' | 'reset' | null = null
+  let wake = () => {}
+  socket.on('data', (data) => {
+    buffer = Buffer.concat([buffer, data])
+    wake()
+  })
+  socket.on('end', () => {
+    closed ??= 'end'
+    wake()
+  })
+  socket.on('error', () => {
+    closed ??= 'reset'
+    wake()
+  })
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve)
+    socket.once('error', reject)
+  })
+  return {
+    socket,
+    get closed() {
+      return closed
+    },
+    /** Writes unless the socket is gone (the server may have answered and closed already). */
+    write(data: string | Buffer) {
+      if (closed || socket.destroyed) return Promise.resolve(false)
+      return new Promise<boolean>((resolve) => socket.write(data, (error) => resolve(!error)))
+    },
+    /** The next response, or how the connection ended without one, or a timeout. */
+    next(timeoutMs = 2_000): Promise<Outcome> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => finish('timeout'), timeoutMs)
+        const finish = (outcome: Outcome) => {
+          clearTimeout(timer)
+          wake = () => {}
+          resolve(outcome)
+        }
+        wake = () => {
+          const parsed = parseResponse(buffer)
+          if (parsed) {
+            buffer = parsed.rest
+            finish(parsed.response)
+          } else if (closed) finish(closed)
+        }
+        wake()
+      })
+    },
+    /** Resolves how the server closed the connection, or 'timeout'. */
+    ended(timeoutMs = 2_000): Promise<'end' | 'reset' | 'timeout'> {
+      return new Promise((resolve) => {
+        if (closed) return resolve(closed)
+        const timer = setTimeout(() => resolve('timeout'), timeoutMs)
+        socket.once('close', () => {
+          clearTimeout(timer)
+          resolve(closed ?? 'end')
+        })
+      })
+    },
+    close: () => socket.destroy(),
+  }
+}
+
+type Connection = Awaited<ReturnType<typeof connect>>
+
+const OVERSIZED = 200 * 1024 // over the contact form's 128 KiB cap
+
+const contactHead = (headers: string) =>
+  `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}\r\n`
+const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
+
+/** An oversized JSON body with its Content-Length, written in pieces while the server answers. */
+async function postOversizedWithLength(connection: Connection, bytes = OVERSIZED) {
+  await connection.write(contactHead(`Content-Length: ${bytes}\r\n`))
+  const piece = Buffer.alloc(16 * 1024, 'a')
+  for (let sent = 0; sent < bytes; sent += piece.length)
+    await connection.write(piece.subarray(0, Math.min(piece.length, bytes - sent)))
+}
+
+/** An oversized chunked body (no length): the server learns it is too large only by reading. */
+async function postOversizedChunked(connection: Connection, bytes = OVERSIZED) {
+  await connection.write(contactHead('Transfer-Encoding: chunked\r\n'))
+  const piece = Buffer.alloc(16 * 1024, 'a')
+  for (let sent = 0; sent < bytes; sent += piece.length) {
+    const ok = await connection.write(
+      Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]),
+    )
+    if (!ok) return
+  }
+  await connection.write('0\r\n\r\n')
+}
+
+/** The answer after a response: on the same socket if the server kept it, else on a new one. */
+async function nextRequestAnswers(connection: Connection, first: RawResponse, from: string) {
+  let next = connection
+  if (first.headers.connection?.toLowerCase() === 'close') {
+    // The server said it closes: it must do so promptly, so the client can reconnect.
+    expect(await connection.ended()).not.toBe('timeout')
+    next = await connect(from)
+  }
+  await next.write(HEALTH)
+  const answer = await next.next()
+  expect(answer).toMatchObject({ status: 200 })
+  next.close()
+}
+
+test('an oversized body with a length: 413, then the next request on the same socket answers', async () => {
+  const connection = await connect('127.0.0.10')
+  void postOversizedWithLength(connection)
+  const first = await connection.next()
+  expect(first).toMatchObject({ status: 413 })
+  // The declared rest is small enough to read and throw away: the connection stays usable.
+  expect((first as RawResponse).headers.connection).not.toBe('close')
+  await connection.write(HEALTH)
+  expect(await connection.next()).toMatchObject({ status: 200 })
+  connection.close()
+})
+
+test('a huge declared body: 413 with Connection: close, and the socket is closed promptly', async () => {
+  const connection = await connect('127.0.0.11')
+  // Only the head and a little of a 50 MB body: the answer must not wait for the rest.
+  await connection.write(contactHead(`Content-Length: ${50 * 1024 * 1024}\r\n`))
+  await connection.write(Buffer.alloc(64 * 1024, 'a'))
+  const first = await connection.next()
+  expect(first).toMatchObject({ status: 413, headers: { connection: 'close' } })
+  await nextRequestAnswers(connection, first as RawResponse, '127.0.0.11')
+})
+
+test('an oversized chunked body: a 413 (not a reset), and the next request answers', async () => {
+  const connection = await connect('127.0.0.12')
+  void postOversizedChunked(connection, 2 * 1024 * 1024)
+  const first = await connection.next()
+  expect(first).toMatchObject({ status: 413, headers: { connection: 'close' } })
+  await nextRequestAnswers(connection, first as RawResponse, '127.0.0.12')
+})
+
+test('a body read to its end keeps the connection alive', async () => {
+  const connection = await connect('127.0.0.13')
+  const body = JSON.stringify({ firstName: 'Ada' })
+  await connection.write(contactHead(`Content-Length: ${Buffer.byteLength(body)}\r\n`) + body)
+  const first = await connection.next()
+  expect(first).toMatchObject({ status: 400 })
+  expect((first as RawResponse).headers.connection).not.toBe('close')
+  await connection.write(HEALTH)
+  expect(await connection.next()).toMatchObject({ status: 200 })
+  expect(connection.closed).toBeNull()
+  connection.close()
+})
+
+test('under load no request after a 413 waits or is reset', async () => {
+  test.setTimeout(40_000)
+  // 10 clients on kept-alive sockets, each 5 oversized posts (with a length or chunked) and
+  // 5 ordinary requests, interleaved; every request is answered within 2 s.
+  const outcomes = await Promise.all(
+    Array.from({ length: 10 }, async (_, client) => {
+      const from = `127.0.1.${client + 1}`
+      let connection = await connect(from)
+      const statuses: number[] = []
+      for (let i = 0; i < 10; i++) {
+        if (connection.closed) connection = await connect(from)
+        const oversized = i % 2 === 0
+        if (!oversized) void connection.write(HEALTH)
+        else if (i % 4 === 0) void postOversizedWithLength(connection)
+        else void postOversizedChunked(connection)
+        const answer = await connection.next()
+        if (typeof answer === 'string') return { from, i, failed: answer }
+        statuses.push(answer.status)
+        if (answer.headers.connection?.toLowerCase() === 'close') {
+          if ((await connection.ended()) === 'timeout') return { from, i, failed: 'not closed' }
+          connection = await connect(from)
+        }
+      }
+      connection.close()
+      return { from, statuses }
+    }),
+  )
+  for (const outcome of outcomes) {
+    expect(outcome).not.toHaveProperty('failed')
+    const statuses = (outcome as { statuses: number[] }).statuses
+    expect(statuses.filter((_, i) => i % 2 === 1)).toEqual([200, 200, 200, 200, 200])
+    // Over the cap (413), or over this client's contact-form budget (429): either is an answer.
+    for (const status of statuses.filter((_, i) => i % 2 === 0))
+      expect([413, 429]).toContain(status)
+  }
+})
