@@ -7,6 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
@@ -18,11 +19,14 @@ import { isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { supabase, headers } = await requireUser(request)
+  const { user, supabase, headers } = await requireUser(request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
   const overview = await getBillingOverview(supabase, Number.isInteger(page) && page > 0 ? page : 1)
+  // Invoice links (and Stripe payment references) a webhook could not get from the
+  // provider are looked up now, bounded; the page never fails for them.
+  const payments = await fillDeferredLookups(user.id, overview.payments)
   headers.set('Cache-Control', 'private, no-store')
-  return data(overview, { headers })
+  return data({ ...overview, payments }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -814,6 +814,15 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     })
   })
 
+  it('order.paid whose invoice Polar cannot give records the payment without a URL', async () => {
+    vi.mocked(fetchOrderInvoiceUrl).mockRejectedValueOnce(new Error('Polar answered 404'))
+    await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
+      event('order.paid'),
+      expect.objectContaining({ polar_order_id: ORDER_ID, invoice_url: null }),
+    )
+  })
+
   it('order.paid with no user anywhere is only recorded', async () => {
     const data = order({ metadata: {}, customer: customer() })
     await expect(applyPolarEvent(event('order.paid'), data)).resolves.toBe('no_user')

@@ -21,6 +21,7 @@ import {
   polarUserLink,
   type PolarOrder,
 } from './events'
+import { polarStatus } from './client.server'
 import { fetchOrderInvoiceUrl } from './invoice.server'
 
 export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
@@ -30,7 +31,9 @@ export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
  * leaves them open): 200 {received:true} when applied, a repeat, an unknown user or an
  * unhandled type; 400 {error} for a bad signature or an unusable payload (a retry cannot
  * fix either); 413 for an oversized body; 500 {error} when processing failed, so Polar
- * retries. Never 410: Standard Webhooks senders disable endpoints that answer 410.
+ * retries. A failed invoice call is not a processing failure: the payment is recorded
+ * without its URL (answered 200). Never 410: Standard Webhooks senders disable endpoints
+ * that answer 410.
  */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readBodyWithLimit(request, POLAR_WEBHOOK_BODY_LIMIT).catch(() => undefined)
@@ -118,7 +121,11 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       const order = parsePayload(PolarOrderSchema, data)
       const userId = await orderUserId(event, order)
       if (!userId) return (await recordEvent(event)) ? 'no_user' : 'duplicate'
-      const invoiceUrl = await fetchOrderInvoiceUrl(order.id)
+      // The invoice URL is not needed to record the payment: when Polar cannot give it, the
+      // payment is recorded without one and the URL is filled in later.
+      const invoiceUrl = await fetchOrderInvoiceUrl(order.id).catch((error: unknown) =>
+        invoiceDeferred(event, order.id, error),
+      )
       return recordPaymentEvent(event, polarOrderPayment(order, userId, invoiceUrl))
     }
     case 'order.refunded': {
@@ -129,9 +136,10 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
       if (!order.is_invoice_generated) return (await recordEvent(event)) ? 'logged' : 'duplicate'
-      // Fill first, record after: if Polar or the database fails, nothing is in the ledger
-      // and Polar's retry fills it. Filling is idempotent, so a repeat does no harm.
-      const outcome = await fillInvoiceUrl(order.id)
+      // Fill first, record after: if the database fails, nothing is in the ledger and
+      // Polar's retry fills it. A Polar failure is logged and answered 200 (the billing page
+      // fills the URL later). Filling is idempotent, so a repeat does no harm.
+      const outcome = await fillInvoiceUrl(event, order.id)
       return (await recordEvent(event)) ? outcome : 'duplicate'
     }
     default:
@@ -140,12 +148,36 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
 }
 
 /**
+ * A Polar invoice call failed (network, timeout, 5xx, 404 on generation): the event is
+ * still recorded, without the URL, and answered 200. Answering 500 would make Polar retry
+ * an event that cannot succeed until Polar can produce the invoice, and Polar disables
+ * endpoints that keep failing. The URL is filled in by order.updated or the billing page.
+ */
+function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
+  logger.warn('polar: invoice URL not available, recorded without it', {
+    id: event.id,
+    type: event.type,
+    order: orderId,
+    cause: error instanceof Error ? error.message : String(error),
+    status: polarStatus(error),
+  })
+  return null
+}
+
+/**
  * Fills in the invoice URL of a payment recorded before Polar had generated the invoice.
  * Runs on order.updated with is_invoice_generated: true; the URL is only read here, not
- * generated again.
+ * generated again. A Polar failure leaves the URL null (see `invoiceDeferred`); a database
+ * failure throws.
  */
-async function fillInvoiceUrl(orderId: string) {
-  const url = await fetchOrderInvoiceUrl(orderId, { generate: false })
+async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
+  let url: string | null
+  try {
+    url = await fetchOrderInvoiceUrl(orderId, { generate: false })
+  } catch (error) {
+    invoiceDeferred(event, orderId, error)
+    return 'invoice_deferred'
+  }
   if (!url) return 'invoice_not_ready'
   const { error } = await getSupabaseAdmin()
     .from('payment_history')

@@ -14,14 +14,13 @@ import {
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
 import { getStripe } from './client.server'
+import { fetchInvoicePaymentIntentId } from './invoice.server'
 import {
-  StripeInvoicePaymentsSchema,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
-  paidPaymentIntentId,
   subscriptionFields,
   subscriptionUserId,
   type StripeInvoice,
@@ -117,7 +116,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'invoice.payment_succeeded': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name } = await invoiceOwner(invoice)
-      const paymentIntentId = await invoicePaymentIntentId(invoice)
+      const paymentIntentId = await invoicePaymentIntentId(event, invoice)
       const payment = invoicePayment(invoice, userId, name, paymentIntentId)
       return recordPaymentEvent(ledger(event), payment)
     }
@@ -180,25 +179,23 @@ async function invoiceOwner(invoice: StripeInvoice) {
 }
 
 /**
- * The PaymentIntent that paid the invoice, read from Stripe's invoice payments: since API
- * version basil neither the invoice nor its webhook payload names it. Null when nothing was
- * charged, and (logged) when Stripe does not know the invoice, which a retry cannot change;
- * any other failure throws, so the event is answered 500 and Stripe sends it again.
+ * The PaymentIntent that paid the invoice (see `fetchInvoicePaymentIntentId`), or null when
+ * nothing was charged. It is not needed to record the payment: when Stripe cannot answer
+ * (after the client's own retries), the payment is recorded without it, the event is
+ * answered 200, and the billing page fills it in later (docs/webhooks.md, "Provider
+ * lookups later").
  */
-async function invoicePaymentIntentId(invoice: StripeInvoice) {
+async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoice) {
   if (invoice.amount_paid <= 0) return null
   try {
-    const payments = await getStripe().invoicePayments.list({ invoice: invoice.id, status: 'paid' })
-    return paidPaymentIntentId(parsePayload(StripeInvoicePaymentsSchema, payments))
+    return await fetchInvoicePaymentIntentId(invoice.id)
   } catch (error) {
-    if (
-      error instanceof Stripe.errors.StripeInvalidRequestError &&
-      error.code === 'resource_missing'
-    ) {
-      logger.warn('stripe: invoice payments not found', { invoice: invoice.id })
-      return null
-    }
-    throw error
+    logger.warn('stripe: invoice payments not available, payment recorded without them', {
+      id: event.id,
+      invoice: invoice.id,
+      cause: error instanceof Error ? error.message : String(error),
+    })
+    return null
   }
 }
 

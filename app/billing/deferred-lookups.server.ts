@@ -1,0 +1,174 @@
+import { logger } from '~/lib/logger.server'
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import type { PaymentView } from '~/subscriptions/billing.server'
+import type { PaymentRow } from '~/subscriptions/types'
+import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
+import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
+
+/**
+ * Lookups a webhook deferred: a payment is recorded even when the provider could not give
+ * its invoice URL (Polar) or the PaymentIntent that paid it (Stripe), since neither is
+ * needed to record the event (docs/webhooks.md, "Lookups that can wait"). What is still
+ * missing is looked up when its owner opens the billing page, bounded so that the page is
+ * never slowed much and never fails:
+ * - at most MAX_LOOKUPS rows per page view, each provider call with a short timeout, and
+ *   the page waits at most DEADLINE_MS for all of them (a slower lookup still saves what it
+ *   finds, for the next view);
+ * - a row looked up without success is not tried again by this process for COOLDOWN_MS
+ *   (an invoice Polar cannot produce, an invoice paid without a PaymentIntent);
+ * - any failure is logged and the page shows the rows as they are ("Not available yet").
+ */
+export const MAX_LOOKUPS = 3
+export const DEADLINE_MS = 2500
+const REQUEST_TIMEOUT_MS = 2000
+const COOLDOWN_MS = 15 * 60 * 1000
+
+type Reference = Pick<
+  PaymentRow,
+  | 'id'
+  | 'provider'
+  | 'polar_order_id'
+  | 'stripe_invoice_id'
+  | 'stripe_payment_intent_id'
+  | 'amount'
+  | 'status'
+  | 'invoice_url'
+>
+type Found = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
+
+const lastTried = new Map<string, number>()
+
+/** Forgets the cool-downs (tests). */
+export function resetDeferredLookupsForTests() {
+  lastTried.clear()
+}
+
+function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
+  if (row.provider === 'polar')
+    return {
+      url: row.status === 'succeeded' && !row.invoice_url && Boolean(row.polar_order_id),
+      paymentIntent: false,
+    }
+  if (!row.stripe_invoice_id) return { url: false, paymentIntent: false }
+  return {
+    url: !row.invoice_url,
+    paymentIntent: !row.stripe_payment_intent_id && row.amount > 0,
+  }
+}
+
+/** Could a row on the page miss something? (Decides whether the page reads its references.) */
+function mayMiss(payment: PaymentView) {
+  if (payment.provider === 'stripe') return true
+  return payment.status === 'succeeded' && !payment.invoice_url
+}
+
+async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise<Found> {
+  const found: Found = {}
+  if (row.provider === 'polar' && row.polar_order_id) {
+    const url = await lookUpOrderInvoiceUrl(row.polar_order_id, {
+      timeoutSeconds: REQUEST_TIMEOUT_MS / 1000,
+    })
+    if (url) found.invoice_url = url
+    return found
+  }
+  if (!row.stripe_invoice_id) return found
+  const options = { timeoutMs: REQUEST_TIMEOUT_MS }
+  const [url, paymentIntent] = await Promise.all([
+    need.url ? fetchHostedInvoiceUrl(row.stripe_invoice_id, options) : null,
+    need.paymentIntent ? fetchInvoicePaymentIntentId(row.stripe_invoice_id, options) : null,
+  ])
+  if (url) found.invoice_url = url
+  if (paymentIntent) found.stripe_payment_intent_id = paymentIntent
+  return found
+}
+
+/** Looks one row up and saves what was found (only into columns that are still empty). */
+async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
+  remember(row.id, Date.now())
+  try {
+    const found = await lookUp(row, need)
+    const admin = getSupabaseAdmin()
+    for (const [column, value] of Object.entries(found)) {
+      const { error } = await admin
+        .from('payment_history')
+        .update({ [column]: value })
+        .eq('id', row.id)
+        .is(column, null)
+      if (error) throw new Error(`payment update failed: ${error.message}`)
+    }
+    if ((!need.url || found.invoice_url) && (!need.paymentIntent || found.stripe_payment_intent_id))
+      lastTried.delete(row.id)
+    return found
+  } catch (error) {
+    logger.warn('billing page: deferred provider lookup failed', {
+      payment: row.id,
+      provider: row.provider,
+      order: row.polar_order_id ?? undefined,
+      invoice: row.stripe_invoice_id ?? undefined,
+      cause: error instanceof Error ? error.message : String(error),
+    })
+    return {}
+  }
+}
+
+/**
+ * The page's payments with what could be looked up filled in (see above). Never throws;
+ * returns the payments as given when nothing is missing or nothing could be found.
+ */
+export async function fillDeferredLookups(
+  userId: string,
+  payments: PaymentView[],
+): Promise<PaymentView[]> {
+  if (!payments.some(mayMiss)) return payments
+  try {
+    const { data, error } = await getSupabaseAdmin()
+      .from('payment_history')
+      .select(
+        'id, provider, polar_order_id, stripe_invoice_id, stripe_payment_intent_id, amount, status, invoice_url',
+      )
+      .eq('user_id', userId)
+      .in(
+        'id',
+        payments.map((payment) => payment.id),
+      )
+    if (error) throw new Error(`payment references read failed: ${error.message}`)
+    const now = Date.now()
+    const due = ((data ?? []) as Reference[])
+      .map((row) => ({ row, need: missing(row) }))
+      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown(row.id, now))
+      .slice(0, MAX_LOOKUPS)
+    if (due.length === 0) return payments
+
+    const found = new Map<string, Found>()
+    const lookups = Promise.all(
+      due.map(async ({ row, need }) => found.set(row.id, await fillRow(row, need))),
+    )
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DEADLINE_MS)
+      timer.unref?.()
+    })
+    await Promise.race([lookups, deadline])
+    clearTimeout(timer)
+    return payments.map((payment) => {
+      const url = found.get(payment.id)?.invoice_url
+      return url && !payment.invoice_url ? { ...payment, invoice_url: url } : payment
+    })
+  } catch (error) {
+    logger.warn('billing page: deferred provider lookups skipped', {
+      cause: error instanceof Error ? error.message : String(error),
+    })
+    return payments
+  }
+}
+
+function remember(id: string, now: number) {
+  if (lastTried.size >= 10_000)
+    for (const [key, tried] of lastTried) if (now - tried >= COOLDOWN_MS) lastTried.delete(key)
+  lastTried.set(id, now)
+}
+
+function coolingDown(id: string, now: number) {
+  const tried = lastTried.get(id)
+  return tried !== undefined && now - tried < COOLDOWN_MS
+}

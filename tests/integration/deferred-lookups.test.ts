@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MAX_LOOKUPS, resetDeferredLookupsForTests } from '~/billing/deferred-lookups.server'
+import * as billing from '../../app/routes/dashboard.settings.billing'
+import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+import {
+  adminClient,
+  createSignedInUser,
+  emulatorStripe,
+  startTestApp,
+  type TestApp,
+} from './harness'
+import { callRoute, pageGet } from './settings-support'
+
+/**
+ * A provider call that is not needed to record an event never blocks it: the payment is
+ * recorded without what the call would have added (Polar's invoice URL, Stripe's
+ * PaymentIntent), the webhook answers 200, and the missing value is filled in later, by
+ * order.updated or when the user opens their billing page. Real SDKs, the app's webhook
+ * routes and billing page, the emulators answering 404 or 5xx for as long as a test says.
+ */
+let app: TestApp
+
+const OK = { status: 200, body: { received: true } }
+const FOREVER = 1000
+type User = Awaited<ReturnType<typeof createSignedInUser>>
+type Overview = Awaited<
+  ReturnType<typeof import('../../app/subscriptions/billing.server').getBillingOverview>
+>
+
+async function paymentRows(column: 'polar_order_id' | 'stripe_invoice_id', value: string) {
+  const { data } = await adminClient(app).from('payment_history').select('*').eq(column, value)
+  return (data ?? []) as Record<string, unknown>[]
+}
+async function ledgerCount(eventId: string) {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
+  return count ?? 0
+}
+const openBillingPage = (user: User) =>
+  callRoute<Overview>(billing.loader, pageGet(`${app.url}/dashboard/settings/billing`, user.cookie))
+
+/** A signed-in user with a Polar subscription and its paid order (not yet delivered). */
+async function polarSubscriber() {
+  const user = await createSignedInUser(app)
+  const paid = await paidEmulatorCheckout(app, user.id)
+  expect(
+    await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
+  ).toMatchObject(OK)
+  return { user, ...paid }
+}
+
+/** Polar answers every invoice call (POST and GET) of the order with `status`. */
+function polarInvoiceFails(orderId: string, status: 404 | 500) {
+  app.stack.polar.addFault({
+    path: `/v1/orders/${orderId}/invoice`,
+    status,
+    count: FOREVER,
+    ...(status === 404 ? { body: { error: 'ResourceNotFound', detail: 'Not found' } } : {}),
+  })
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+  // Only the hand-signed Polar events of these tests reach the app.
+  app.stack.polar.setWebhookUrl(undefined)
+})
+afterAll(() => app.close())
+beforeEach(() => {
+  app.stack.polar.clearFaults()
+  app.stack.stripe.clearFaults()
+  resetDeferredLookupsForTests()
+})
+
+describe('Polar order.paid whose invoice cannot be fetched', () => {
+  it.each([404, 500] as const)(
+    'invoice calls answering %i forever: 200, the payment is recorded without a URL, and the billing page fills it in',
+    async (status) => {
+      const { user, order } = await polarSubscriber()
+      polarInvoiceFails(order.id, status)
+
+      const event = polarEvent('order.paid', order)
+      const first = await postPolarEvent(app.url, event)
+      expect(first).toMatchObject(OK)
+      expect(await ledgerCount(first.id)).toBe(1)
+      expect(await paymentRows('polar_order_id', order.id)).toMatchObject([
+        { user_id: user.id, status: 'succeeded', amount: order.net_amount, invoice_url: null },
+      ])
+      // Polar's resend changes nothing and is answered 200 as well.
+      expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
+      expect(await paymentRows('polar_order_id', order.id)).toHaveLength(1)
+
+      // While Polar still fails, the billing page opens and shows the payment without a link.
+      const stillFailing = await openBillingPage(user)
+      expect(stillFailing.status).toBe(200)
+      expect(stillFailing.data.payments).toMatchObject([{ invoice_url: null }])
+
+      // Polar can produce the invoice again: the next view (after the cool-down) fills it.
+      app.stack.polar.clearFaults()
+      resetDeferredLookupsForTests()
+      const url = `${app.stack.polar.url}/invoices/${order.id}`
+      const page = await openBillingPage(user)
+      expect(page.status).toBe(200)
+      expect(page.data.payments).toMatchObject([{ invoice_url: url }])
+      expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: url }])
+    },
+  )
+
+  it('order.updated with is_invoice_generated fills in the URL of a payment recorded without it', async () => {
+    const { order } = await polarSubscriber()
+    polarInvoiceFails(order.id, 500)
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: null }])
+
+    // Polar still failing while order.updated comes: 200 too, the URL stays empty.
+    const generated = { ...order, is_invoice_generated: true }
+    const updated = await postPolarEvent(app.url, polarEvent('order.updated', generated))
+    expect(updated).toMatchObject(OK)
+    expect(await ledgerCount(updated.id)).toBe(1)
+    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: null }])
+
+    // Polar recovers and generates the invoice (someone asked for it), then tells us.
+    app.stack.polar.clearFaults()
+    await emulatorPolar(app).orders.generateInvoice(order.id)
+    expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
+    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([
+      { invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },
+    ])
+  })
+
+  it('the billing page looks up a bounded number of missing invoices per view, and a slow Polar does not hold it', async () => {
+    const user = await createSignedInUser(app)
+    const orders = []
+    for (let index = 0; index < MAX_LOOKUPS + 2; index += 1) {
+      const { order, subscription } = await paidEmulatorCheckout(app, user.id)
+      if (index === 0)
+        expect(
+          await postPolarEvent(app.url, polarEvent('subscription.created', subscription)),
+        ).toMatchObject(OK)
+      orders.push(order)
+    }
+    const { error } = await adminClient(app)
+      .from('payment_history')
+      .insert(
+        orders.map((order, index) => ({
+          user_id: user.id,
+          provider: 'polar',
+          polar_order_id: order.id,
+          amount: order.net_amount,
+          currency: 'usd',
+          status: 'succeeded',
+          description: 'Pro payment',
+          invoice_url: null,
+          created_at: new Date(Date.UTC(2026, 10, 1 + index)).toISOString(),
+        })),
+      )
+    if (error) throw new Error(error.message)
+    const filled = async () =>
+      (
+        await adminClient(app)
+          .from('payment_history')
+          .select('invoice_url')
+          .eq('user_id', user.id)
+          .not('invoice_url', 'is', null)
+      ).data?.length ?? 0
+
+    expect((await openBillingPage(user)).status).toBe(200)
+    expect(await filled()).toBe(MAX_LOOKUPS)
+    expect((await openBillingPage(user)).status).toBe(200)
+    expect(await filled()).toBe(orders.length)
+
+    // A Polar that hangs: the page still answers, within its deadline.
+    const { error: clearError } = await adminClient(app)
+      .from('payment_history')
+      .update({ invoice_url: null })
+      .eq('user_id', user.id)
+    if (clearError) throw new Error(clearError.message)
+    app.stack.polar.addFault({ path: '^/v1/orders/', delayMs: 10_000, count: FOREVER })
+    const started = Date.now()
+    const page = await openBillingPage(user)
+    expect(page.status).toBe(200)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(page.data.payments.every((payment) => payment.invoice_url === null)).toBe(true)
+  })
+})
+
+describe('Stripe invoice.payment_succeeded whose invoice payments cannot be read', () => {
+  it('answers 200 and records the payment without its PaymentIntent; the billing page fills it in', async () => {
+    const user = await createSignedInUser(app)
+    const payments = async () =>
+      (await adminClient(app).from('payment_history').select('*').eq('user_id', user.id)).data
+    app.stack.stripe.injectFault({
+      method: 'GET',
+      path: '/v1/invoice_payments',
+      status: 500,
+      count: FOREVER,
+    })
+    const created = await app.stack.stripe.trigger('customer.subscription.created', {
+      metadata: { user_id: user.id },
+    })
+    await app.stack.stripe.idle()
+    const invoiceId = (created.data.object as { latest_invoice: string }).latest_invoice
+    const succeeded = app.stack.stripe
+      .events()
+      .find(
+        (event) =>
+          event.type === 'invoice.payment_succeeded' &&
+          (event.data.object as { id: string }).id === invoiceId,
+      )
+    if (!succeeded) throw new Error('no invoice.payment_succeeded for the new subscription')
+    const attempts = app.stack.stripe.deliveries().filter((entry) => entry.eventId === succeeded.id)
+    expect(attempts.map((entry) => entry.status)).toEqual([200])
+    expect(await ledgerCount(succeeded.id)).toBe(1)
+    expect(await payments()).toMatchObject([
+      { stripe_invoice_id: invoiceId, status: 'paid', stripe_payment_intent_id: null },
+    ])
+
+    // Still failing: the page opens anyway.
+    expect((await openBillingPage(user)).status).toBe(200)
+    expect(await payments()).toMatchObject([{ stripe_payment_intent_id: null }])
+
+    app.stack.stripe.clearFaults()
+    resetDeferredLookupsForTests()
+    const page = await openBillingPage(user)
+    expect(page.status).toBe(200)
+    const [invoicePayment] = (
+      await emulatorStripe(app).invoicePayments.list({ invoice: invoiceId })
+    ).data
+    expect(invoicePayment.payment.payment_intent).toMatch(/^pi_/)
+    expect(await payments()).toMatchObject([
+      {
+        stripe_invoice_id: invoiceId,
+        stripe_payment_intent_id: invoicePayment.payment.payment_intent,
+        invoice_url: page.data.payments[0].invoice_url,
+      },
+    ])
+  })
+})
