@@ -24,6 +24,13 @@ import {
 import { polarStatus } from './client.server'
 import { fetchOrderInvoiceUrl } from './invoice.server'
 
+/**
+ * A Polar call the event does not need (the invoice) gets at most this long per request
+ * (or POLAR_TIMEOUT_SECONDS when shorter), so that a slow Polar never holds the answer near
+ * Polar's delivery timeout (10 s); when it runs out, the payment is recorded without the URL.
+ */
+const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
+
 export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
 
 /**
@@ -123,9 +130,9 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       if (!userId) return (await recordEvent(event)) ? 'no_user' : 'duplicate'
       // The invoice URL is not needed to record the payment: when Polar cannot give it, the
       // payment is recorded without one and the URL is filled in later.
-      const invoiceUrl = await fetchOrderInvoiceUrl(order.id).catch((error: unknown) =>
-        invoiceDeferred(event, order.id, error),
-      )
+      const invoiceUrl = await fetchOrderInvoiceUrl(order.id, {
+        timeoutSeconds: lookupTimeoutSeconds(),
+      }).catch((error: unknown) => invoiceDeferred(event, order.id, error))
       return recordPaymentEvent(event, polarOrderPayment(order, userId, invoiceUrl))
     }
     case 'order.refunded': {
@@ -173,7 +180,10 @@ function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
 async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
   let url: string | null
   try {
-    url = await fetchOrderInvoiceUrl(orderId, { generate: false })
+    url = await fetchOrderInvoiceUrl(orderId, {
+      generate: false,
+      timeoutSeconds: lookupTimeoutSeconds(),
+    })
   } catch (error) {
     invoiceDeferred(event, orderId, error)
     return 'invoice_deferred'

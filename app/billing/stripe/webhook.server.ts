@@ -188,7 +188,10 @@ async function invoiceOwner(invoice: StripeInvoice) {
 async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoice) {
   if (invoice.amount_paid <= 0) return null
   try {
-    return await fetchInvoicePaymentIntentId(invoice.id)
+    // Not needed to record the payment: a short bound, no retries (Stripe waits up to 20 s).
+    return await fetchInvoicePaymentIntentId(invoice.id, {
+      timeoutMs: Math.min(3_000, getEnv().STRIPE_TIMEOUT_MS),
+    })
   } catch (error) {
     logger.warn('stripe: invoice payments not available, payment recorded without them', {
       id: event.id,
