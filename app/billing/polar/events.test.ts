@@ -797,7 +797,9 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     vi.mocked(store.findUserIdBy).mockResolvedValueOnce(OTHER_USER_ID)
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
     expect(store.findUserIdBy).toHaveBeenCalledWith('polar_subscription_id', SUBSCRIPTION_ID)
-    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID)
+    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, {
+      timeoutSeconds: expect.any(Number),
+    })
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), {
       user_id: OTHER_USER_ID,
       provider: 'polar',

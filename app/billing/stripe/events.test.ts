@@ -796,7 +796,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     )
     expect(list).toHaveBeenCalledWith(
       { invoice: 'in_1SxQ2bL4kX9mNpQrInInIn01', status: 'paid' },
-      undefined,
+      { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(
       ledger('invoice.payment_succeeded'),
