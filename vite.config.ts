@@ -49,6 +49,39 @@ function denyServerOnlyModules(): Plugin {
   }
 }
 
+/**
+ * The request policy (app/lib/request-policy.server.ts) in front of Remix in development, as
+ * server.js runs it in production: a cross-site post gets its 403 here too.
+ */
+function requestPolicyInDevelopment(): Plugin {
+  return {
+    name: 'request-policy',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.method === 'GET' || req.method === 'HEAD' || !req.url) return next()
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (value !== undefined)
+            headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+        }
+        const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`)
+        server
+          .ssrLoadModule('/app/lib/request-policy.server.ts')
+          .then(async (policy) => {
+            const refused = (policy.requestPolicy as (request: Request) => Response | null)(
+              new Request(url, { method: req.method, headers }),
+            )
+            if (!refused) return next()
+            res.statusCode = refused.status
+            refused.headers.forEach((value, name) => res.setHeader(name, value))
+            res.end(await refused.text())
+          })
+          .catch(next)
+      })
+    },
+  }
+}
+
 export default defineConfig({
   server: {
     port: 5173,
@@ -61,6 +94,7 @@ export default defineConfig({
   },
   plugins: [
     denyServerOnlyModules(),
+    requestPolicyInDevelopment(),
     tailwindcss(),
     !process.env.VITEST &&
       remix({

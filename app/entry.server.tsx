@@ -27,8 +27,10 @@ try {
   process.exit(1)
 }
 
-// The production server entry (server.js) runs each request inside this store.
+// The production server entry (server.js) runs each request inside this store, and asks
+// the request policy before handing a request to Remix.
 export { requestContext } from '~/lib/request-context.server'
+export { requestPolicy } from '~/lib/request-policy.server'
 
 const ABORT_DELAY = 5_000
 

@@ -67,6 +67,28 @@ describe('the dev server itself', () => {
     expect(plain.status).toBe(200)
   })
 
+  it('runs the request policy before the app: a cross-site post gets the 403 page', async () => {
+    const refused = await fetch(`${origin}/contact`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+      body: 'x',
+    })
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain('Request refused')
+    const api = await fetch(`${origin}/api/contact`, {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    })
+    expect(api.status).toBe(403)
+    expect(await api.json()).toEqual({
+      success: false,
+      message: 'Cross-site requests are not allowed',
+    })
+    // Nothing is refused for a request that says it comes from us (or says nothing).
+    const own = await fetch(`${origin}/contact`, { method: 'POST', body: 'x' })
+    expect(own.status).not.toBe(403)
+  })
+
   it('refuses a Host it was not told about (a tunnel must be listed)', async () => {
     // node:http, because fetch never sends a Host of the caller's choosing.
     const status = await new Promise<number | undefined>((resolve, reject) => {

@@ -129,13 +129,14 @@ test('forms posted from another site are refused; the same form on our site work
   }
 
   try {
-    // Page actions (document and single-fetch posts): Remix itself aborts a post whose Origin
-    // host is not the Host before any action runs (an empty 500 from
-    // @remix-run/server-runtime that remix-serve gives us no hook to reshape; see
-    // docs/security.md). Our own check behind it is proven per action in
-    // app/routes/cross-site.test.ts.
-    expect((await postFromAttacker('Document')).status).toBe(500)
-    expect((await postFromAttacker('Data')).status).toBe(500)
+    // Page actions (document and single-fetch posts): the request policy in front of Remix
+    // (server.js) answers 403 with a page before Remix's own guard could answer its empty
+    // 500 (docs/decisions/0007-request-policy.md). The actions' own check behind it is
+    // proven per action in app/routes/cross-site.test.ts.
+    const document = await postFromAttacker('Document')
+    expect(document.status).toBe(403)
+    expect(document.body).toContain('Request refused')
+    expect((await postFromAttacker('Data')).status).toBe(403)
     // Resource routes, which Remix does not check: our 403 in the route's shape.
     const signOut = await postFromAttacker('SignOut')
     expect(signOut.status).toBe(403)
