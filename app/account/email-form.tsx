@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { changeEmailConstraint } from './constraints'
 
@@ -29,12 +29,7 @@ export function EmailForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+      <FormReplyMessages message={message} form={form} />
       <p className="text-sm text-slate-700">
         Current email: <strong>{email}</strong>
       </p>

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { changePasswordConstraint } from './constraints'
 
@@ -26,12 +26,7 @@ export function PasswordForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+      <FormReplyMessages message={message} form={form} />
       <TextField
         label="Current password"
         field={fields.currentPassword}

@@ -138,3 +138,26 @@ export function HoneypotField() {
     </div>
   )
 }
+
+/**
+ * The messages above a settings form: the success message of its last submission, and the
+ * form-level errors (a rate limit, a provider failure), announced to screen readers.
+ */
+export function FormReplyMessages({
+  message,
+  form,
+}: {
+  message: string | null
+  form: { errorId: string; errors?: string[] }
+}) {
+  return (
+    <>
+      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
+      {form.errors?.length ? (
+        <FormMessage tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </FormMessage>
+      ) : null}
+    </>
+  )
+}

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseEnv } from '~/env.server'
+import { PRODUCTION_ENV } from '~/env.test-support'
 import {
   RESOURCE_CSP,
   applyDocumentHeaders,
@@ -10,21 +11,7 @@ import {
   secureResource,
 } from './security-headers.server'
 
-const production = parseEnv({
-  NODE_ENV: 'production',
-  SITE_URL: 'https://app.example.com',
-  SUPABASE_URL: 'https://abcd.supabase.co',
-  SUPABASE_ANON_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-anon-key-value',
-  SUPABASE_SERVICE_ROLE_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-service-key-value',
-  STRIPE_SECRET_KEY: 'sk_live_abc123',
-  STRIPE_WEBHOOK_SECRET: 'whsec_real',
-  POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
-  POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
-  STRIPE_PRICE_STARTER: 'price_1QStarterReal',
-  STRIPE_PRICE_PRO: 'price_1QProReal',
-  POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
-  POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-})
+const production = parseEnv(PRODUCTION_ENV)
 const development = parseEnv({})
 
 function directives(policy: string) {

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { DISPLAY_NAME_MAX, displayNameConstraint } from './constraints'
 
@@ -28,7 +28,7 @@ export function DisplayNameForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
+      <FormReplyMessages message={message} form={form} />
       <TextField
         label="Display name"
         field={fields.displayName}

@@ -1,21 +1,19 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { getOptionalUser } from '~/auth/session.server'
+import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { logger } from '~/lib/logger.server'
-import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { FORM_MAX_BYTES, jsonNoStore, methodNotAllowed, readPayload } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
 async function startStripeCheckout({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed('POST')
-  if (crossSiteRefusal(request)) {
-    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
-  }
-  const { user, supabase, headers } = await getOptionalUser(request)
-  if (!user) return jsonNoStore({ error: 'Authentication required' }, { status: 401, headers })
+  const refused = refuseApiPost(request)
+  if (refused) return refused
+  const session = await requireApiUser(request, { message: 'Authentication required' })
+  if (session instanceof Response) return session
+  const { user, supabase, headers } = session
 
   const payload = await readPayload(request, FORM_MAX_BYTES)
   if (payload.kind === 'too-large') {

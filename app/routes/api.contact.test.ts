@@ -1,38 +1,18 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { setContactDeliveryForTests, type ContactDelivery } from '~/contact/delivery.server'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { setContactDeliveryForTests } from '~/contact/delivery.server'
+import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
+import { setRateLimitStore } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { CONTACT_MAX_BODY_BYTES } from '~/contact/submit.server'
 import { resetEnvForTests } from '~/env.server'
-import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
 import { action, loader } from './api.contact'
 
 const URL = 'http://localhost/api/contact'
-const valid = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  company: 'Analytical Engines',
-  message: 'I would like to hear more about the Pro plan.',
-}
+const valid = VALID_CONTACT
 const sent = { success: true, message: CONTACT_THANK_YOU }
-
-let delivered: unknown[]
-let previousDelivery: ContactDelivery
-
-beforeEach(() => {
-  delivered = []
-  previousDelivery = setContactDeliveryForTests({
-    async deliver(message) {
-      delivered.push(message)
-    },
-  })
-  setRateLimitStore(new MemoryRateLimitStore())
-  vi.spyOn(console, 'info').mockImplementation(() => {})
-})
+const deliveries = captureContactDeliveries()
 
 afterEach(() => {
-  setContactDeliveryForTests(previousDelivery)
-  vi.restoreAllMocks()
   vi.unstubAllEnvs()
   resetEnvForTests()
 })
@@ -74,13 +54,13 @@ const failed = (...errors: unknown[]) => ({ success: false, message: 'Validation
 describe('POST /api/contact: valid submissions', () => {
   test('answers 200 with the thank-you message and delivers the message', async () => {
     await expectAnswer(await postJson(valid), 200, sent)
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 
   test('trims every field and drops unknown keys before delivering', async () => {
     const padded = Object.fromEntries(Object.entries(valid).map(([k, v]) => [k, `  ${v}\n`]))
     await expectAnswer(await postJson({ ...padded, admin: true }), 200, sent)
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 
   test('accepts the maximum lengths, counted in characters, and a +json media type', async () => {
@@ -101,20 +81,20 @@ describe('POST /api/contact: valid submissions', () => {
       'Content-Type': 'application/vnd.contact+json; charset=utf-8',
     })
     await expectAnswer(response, 200, sent)
-    expect(delivered).toEqual([longest])
+    expect(deliveries()).toEqual([longest])
   })
 
   test('accepts a form-encoded post', async () => {
     const body = new URLSearchParams(valid)
     await expectAnswer(await post(body, {}), 200, sent)
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 
   test('accepts a multipart form post', async () => {
     const form = new FormData()
     for (const [name, value] of Object.entries(valid)) form.append(name, value)
     await expectAnswer(await post(form, {}), 200, sent)
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 })
 
@@ -130,7 +110,7 @@ describe('POST /api/contact: validation (400)', () => {
       400,
       failed(tooSmall(2, `${label} must be at least 2 characters`, field)),
     )
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('message needs at least 10 characters', async () => {
@@ -281,7 +261,7 @@ describe('POST /api/contact: transport errors', () => {
   test('a body over the cap is refused with 413', async () => {
     const body = JSON.stringify({ ...valid, message: 'x'.repeat(CONTACT_MAX_BODY_BYTES) })
     await expectAnswer(await post(body), 413, tooLarge)
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('a streamed body with no Content-Length is cut off at the cap', async () => {
@@ -331,7 +311,7 @@ describe('POST /api/contact: transport errors', () => {
     expect(response.headers.get('Accept-Post')).toBe(
       'application/json, application/x-www-form-urlencoded, multipart/form-data',
     )
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 })
 
@@ -357,12 +337,12 @@ describe('POST /api/contact: abuse', () => {
     await expectAnswer(await postJson({ ...valid, website: 'http://spam.example' }), 200, sent)
     await expectAnswer(await postJson({ website: 'x', email: 'nope' }), 200, sent)
     await expectAnswer(await post(new URLSearchParams({ ...valid, website: 'x' }), {}), 200, sent)
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('an empty honeypot is ignored', async () => {
     await expectAnswer(await postJson({ ...valid, website: '' }), 200, sent)
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 
   test('each client behind the trusted proxy gets 5 submissions per 10 minutes, then 429', async () => {
@@ -387,7 +367,7 @@ describe('POST /api/contact: abuse', () => {
     const retryAfter = Number(limited.headers.get('Retry-After'))
     expect(retryAfter).toBeGreaterThan(590)
     expect(retryAfter).toBeLessThanOrEqual(600)
-    expect(delivered).toHaveLength(5)
+    expect(deliveries()).toHaveLength(5)
     await expectAnswer(await from('198.51.100.2'), 200, sent)
   })
 
@@ -396,7 +376,7 @@ describe('POST /api/contact: abuse', () => {
     const limited = await postJson(valid)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/)
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 })
 

@@ -1,23 +1,19 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { confirmedByAuthServer, getOptionalUser } from '~/auth/session.server'
+import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
 import { logger } from '~/lib/logger.server'
-import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
 import { secureResource } from '~/lib/security-headers.server'
 import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
 async function openStripePortal({ request }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed('POST')
-  if (crossSiteRefusal(request)) {
-    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
-  }
-  const { user, supabase, headers } = await getOptionalUser(request)
-  if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  const refused = refuseApiPost(request)
+  if (refused) return refused
   // A portal can cancel the subscription and change the card: the auth server confirms.
-  if (!(await confirmedByAuthServer({ user, supabase })))
-    return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  const session = await requireApiUser(request, { confirm: true })
+  if (session instanceof Response) return session
+  const { user, supabase, headers } = session
   try {
     const outcome = await createStripePortal(supabase, user.id)
     if (outcome.kind === 'no-subscription')

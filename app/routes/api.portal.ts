@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
-import { confirmedByAuthServer, getOptionalUser } from '~/auth/session.server'
+import { requireApiUser } from '~/auth/api-session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
@@ -8,11 +8,10 @@ import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
 async function openPolarPortal({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await getOptionalUser(request)
-  if (!user) return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
   // A portal can cancel the subscription and change the card: the auth server confirms.
-  if (!(await confirmedByAuthServer({ user, supabase })))
-    return jsonNoStore({ error: 'Unauthorized' }, { status: 401, headers })
+  const session = await requireApiUser(request, { confirm: true })
+  if (session instanceof Response) return session
+  const { user, supabase, headers } = session
   try {
     const outcome = await createPolarPortal(supabase, user.id)
     if (outcome.kind === 'no-subscription')

@@ -1,35 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { setContactDeliveryForTests, type ContactDelivery } from '~/contact/delivery.server'
+import { describe, expect, test, vi } from 'vitest'
+import { setContactDeliveryForTests } from '~/contact/delivery.server'
+import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
+import { setRateLimitStore } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
-import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
 import { action } from './contact'
 
-const valid = {
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.com',
-  company: 'Analytical Engines',
-  message: 'I would like to hear more about the Pro plan.',
-}
-
-let delivered: unknown[]
-let previousDelivery: ContactDelivery
-
-beforeEach(() => {
-  delivered = []
-  previousDelivery = setContactDeliveryForTests({
-    async deliver(message) {
-      delivered.push(message)
-    },
-  })
-  setRateLimitStore(new MemoryRateLimitStore())
-  vi.spyOn(console, 'info').mockImplementation(() => {})
-})
-
-afterEach(() => {
-  setContactDeliveryForTests(previousDelivery)
-  vi.restoreAllMocks()
-})
+const valid = VALID_CONTACT
+const deliveries = captureContactDeliveries()
 
 /** Posts the form as a browser without JavaScript would, and unwraps `data()`. */
 async function submit(fields: Record<string, string>) {
@@ -49,7 +26,7 @@ describe('/contact action', () => {
   test('a valid post is delivered, trimmed, and answered with the thank-you', async () => {
     const answer = await submit({ ...valid, firstName: '  Ada ', website: '' })
     expect(answer).toMatchObject({ status: 200, body: sent })
-    expect(delivered).toEqual([valid])
+    expect(deliveries()).toEqual([valid])
   })
 
   test('invalid fields come back as conform errors with the values kept', async () => {
@@ -68,12 +45,12 @@ describe('/contact action', () => {
         },
       },
     })
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('a filled honeypot looks like success and delivers nothing', async () => {
     expect(await submit({ ...valid, website: 'spam' })).toMatchObject({ status: 200, body: sent })
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('the shared rate limit answers 429 with a form error and Retry-After', async () => {
@@ -94,7 +71,7 @@ describe('/contact action', () => {
         error: { '': ['You have sent too many messages. Please try again in 3 minutes.'] },
       },
     })
-    expect(delivered).toEqual([])
+    expect(deliveries()).toEqual([])
   })
 
   test('a failing delivery keeps the form and logs the cause', async () => {

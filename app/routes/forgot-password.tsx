@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   type ActionFunctionArgs,
@@ -7,27 +6,14 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
-import { sendPasswordReset } from '~/auth/auth.server'
-import {
-  hitAuthRateLimit,
-  tooManyAttemptsInit,
-  tooManyAttemptsMessage,
-} from '~/auth/rate-limits.server'
 import { forgotPasswordConstraint } from '~/auth/constraints'
-import { ForgotPasswordSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import {
-  FormMessage,
-  HoneypotField,
-  isHoneypotFilled,
-  SubmitButton,
-  TextField,
-} from '~/components/forms'
+import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
-import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -36,40 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const formData = await readFormData(request)
-  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
-  }
-  const limit = await hitAuthRateLimit(request, 'password-reset', submission.value.email)
-  if (!limit.allowed) {
-    return data(
-      {
-        result: submission.reply(),
-        sentTo: null,
-        formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
-      },
-      tooManyAttemptsInit(limit),
-    )
-  }
-  if (isHoneypotFilled(formData))
-    return data({ result: submission.reply(), sentTo: submission.value.email, formError: null })
-  const result = await sendPasswordReset(request, submission.value.email)
-  if (result.error) {
-    return data(
-      { result: submission.reply(), sentTo: null, formError: result.error },
-      { status: 400, headers: result.headers },
-    )
-  }
-  // Same answer whether or not the account exists.
-  return data(
-    {
-      result: submission.reply({ resetForm: true }),
-      sentTo: submission.value.email,
-      formError: null,
-    },
-    { headers: result.headers },
-  )
+  return handleForgotPassword(request)
 }
 
 export default function ForgotPassword() {

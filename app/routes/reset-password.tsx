@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
   redirect,
@@ -8,20 +7,15 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
-import { updatePassword } from '~/auth/auth.server'
 import { PASSWORD_MIN_LENGTH, resetPasswordConstraint } from '~/auth/constraints'
-import { ResetPasswordSchema } from '~/auth/schemas'
-import { clearRecoveryMark, isRecoveryRequest } from '~/auth/recovery.server'
-import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { requireUser } from '~/auth/session.server'
+import { isRecoveryRequest } from '~/auth/recovery.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
-import { readFormData } from '~/lib/http.server'
-
-const RECOVERY_ONLY =
-  'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
 
 // Reached from the recovery email through /auth/callback, which signs the user in first.
 // Only that recovery session may set a password here; any other session is sent to ask for
@@ -35,40 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const session = await requireConfirmedUser(request)
-  const formData = await readFormData(request, { headers: session.headers })
-  if (!(await isRecoveryRequest(request, session.user))) {
-    return data(
-      { result: null, formError: RECOVERY_ONLY },
-      { status: 403, headers: session.headers },
-    )
-  }
-  const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
-  if (submission.status !== 'success') {
-    return data(
-      {
-        result: submission.reply({ hideFields: ['password', 'confirmPassword'] }),
-        formError: null,
-      },
-      { status: 400, headers: session.headers },
-    )
-  }
-  const result = await updatePassword(session, submission.value.password)
-  if (result.error) {
-    const fieldErrors =
-      result.errorCode === 'weak_password' || result.errorCode === 'same_password'
-        ? { password: [result.error] }
-        : undefined
-    return data(
-      {
-        result: submission.reply({ hideFields: ['password', 'confirmPassword'], fieldErrors }),
-        formError: fieldErrors ? null : result.error,
-      },
-      { status: 400, headers: result.headers },
-    )
-  }
-  result.headers.append('Set-Cookie', await clearRecoveryMark())
-  throw redirect('/dashboard?notice=password-updated', { headers: result.headers })
+  return handleResetPassword(request)
 }
 
 export default function ResetPassword() {

@@ -1,37 +1,22 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import {
   data,
-  redirect,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { sendMagicLink, signInWithPassword, startOAuth } from '~/auth/auth.server'
 import { SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
-import {
-  hitAuthRateLimit,
-  tooManyAttemptsInit,
-  tooManyAttemptsMessage,
-} from '~/auth/rate-limits.server'
 import { safeNextPath } from '~/auth/safe-next-path'
 import { magicLinkConstraint, signInConstraint } from '~/auth/constraints'
-import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
+import { handleSignIn } from '~/auth/sign-in-action.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import {
-  FieldErrors,
-  FormMessage,
-  HoneypotField,
-  isHoneypotFilled,
-  SubmitButton,
-  TextField,
-} from '~/components/forms'
+import { CredentialsFields } from '~/components/credentials-fields'
+import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
-import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -50,95 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const formData = await readFormData(request)
-  const intent = formData.get('intent')
-  const next = safeNextPath(formData.get('redirectTo'), '/dashboard')
-
-  if (intent === 'oauth') {
-    const result = await startOAuth(request, next)
-    if (result.url) throw redirect(result.url, { headers: result.headers })
-    return data(
-      { intent, result: null, formError: result.error ?? null },
-      { status: 400, headers: result.headers },
-    )
-  }
-
-  if (intent === 'magic-link') {
-    const submission = parseWithZod(formData, { schema: MagicLinkSchema })
-    if (submission.status !== 'success') {
-      return data({ intent, result: submission.reply(), formError: null }, { status: 400 })
-    }
-    const limit = await hitAuthRateLimit(request, 'magic-link', submission.value.email)
-    if (!limit.allowed) {
-      return data(
-        {
-          intent,
-          result: submission.reply(),
-          formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
-        },
-        tooManyAttemptsInit(limit),
-      )
-    }
-    if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
-    const result = await sendMagicLink(request, submission.value.email, next)
-    if (result.error) {
-      return data(
-        { intent, result: submission.reply(), formError: result.error },
-        { status: 400, headers: result.headers },
-      )
-    }
-    const params = new URLSearchParams({ email: submission.value.email })
-    throw redirect(`/sign-in/confirm?${params}`, { headers: result.headers })
-  }
-
-  const submission = parseWithZod(formData, { schema: SignInSchema })
-  if (submission.status !== 'success') {
-    return data(
-      {
-        intent: 'password',
-        result: submission.reply({ hideFields: ['password'] }),
-        formError: null,
-      },
-      { status: 400 },
-    )
-  }
-  const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
-  if (!limit.allowed) {
-    return data(
-      {
-        intent: 'password',
-        result: submission.reply({ hideFields: ['password'] }),
-        formError: tooManyAttemptsMessage(limit.retryAfterSeconds),
-      },
-      tooManyAttemptsInit(limit),
-    )
-  }
-  if (isHoneypotFilled(formData)) {
-    return data(
-      {
-        intent: 'password',
-        result: submission.reply({ hideFields: ['password'] }),
-        formError: 'That email and password do not match. Check them and try again.',
-      },
-      { status: 400 },
-    )
-  }
-  const result = await signInWithPassword(
-    request,
-    submission.value.email,
-    submission.value.password,
-  )
-  if (result.error) {
-    return data(
-      {
-        intent: 'password',
-        result: submission.reply({ hideFields: ['password'] }),
-        formError: result.error,
-      },
-      { status: 400, headers: result.headers },
-    )
-  }
-  throw redirect(next, { headers: result.headers })
+  return handleSignIn(request)
 }
 
 export default function SignIn() {
@@ -187,16 +84,12 @@ export default function SignIn() {
         <FormMessage tone="error">{formError}</FormMessage>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <HoneypotField />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-        <TextField
-          label="Password"
-          field={fields.password}
-          type="password"
-          autoComplete="current-password"
+        <CredentialsFields
+          fields={fields}
+          form={form}
+          redirectTo={redirectTo}
+          password={{ autoComplete: 'current-password' }}
         />
-        <FieldErrors id={form.errorId} errors={form.errors} />
         <div className="flex justify-end text-sm">
           <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
             Forgot your password?

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PRODUCTION_ENV } from '../../app/env.test-support'
 
 // The production build, started the way `npm start` starts it, checks its configuration.
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
@@ -39,21 +40,7 @@ test('refuses to start with a missing or malformed variable, naming it', () => {
 })
 
 test('logs which Polar server each purpose uses, and warns when they differ', () => {
-  const real = {
-    NODE_ENV: 'production' as const,
-    SITE_URL: 'https://app.example.com',
-    SUPABASE_URL: 'https://abcd.supabase.co',
-    SUPABASE_ANON_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-anon-key-value',
-    SUPABASE_SERVICE_ROLE_KEY: 'eyJhbGciOiJIUzI1NiJ9.real-service-key-value',
-    STRIPE_SECRET_KEY: 'sk_live_abc123',
-    STRIPE_WEBHOOK_SECRET: 'whsec_real',
-    POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
-    POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
-    STRIPE_PRICE_STARTER: 'price_1QStarterReal',
-    STRIPE_PRICE_PRO: 'price_1QProReal',
-    POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
-    POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-  }
+  const real = { ...PRODUCTION_ENV, NODE_ENV: 'production' as const }
   // A valid configuration starts a server: the report is read from its first seconds.
   const run = start(real, 6_000)
   const output = run.stdout + run.stderr

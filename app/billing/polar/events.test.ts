@@ -15,12 +15,9 @@ import { fetchOrderInvoiceUrl } from './invoice.server'
 import { applyPolarEvent } from './webhook.server'
 
 // Only for the dispatch tests at the end (applyPolarEvent); the mapping itself is pure.
-vi.mock('~/subscriptions/store.server', () => ({
-  applySubscriptionEvent: vi.fn(async () => 'applied'),
-  recordPaymentEvent: vi.fn(async () => 'applied'),
-  recordEvent: vi.fn(async () => true),
-  findUserIdBy: vi.fn(async () => null),
-}))
+vi.mock('~/subscriptions/store.server', async () =>
+  (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
+)
 vi.mock('./invoice.server', () => ({
   fetchOrderInvoiceUrl: vi.fn(async () => 'https://polar.example/invoices/inv_1.pdf'),
 }))

@@ -18,12 +18,9 @@ import { getStripe } from './client.server'
 import { applyStripeEvent } from './webhook.server'
 
 // Only for the dispatch tests at the end (applyStripeEvent); the mapping itself is pure.
-vi.mock('~/subscriptions/store.server', () => ({
-  applySubscriptionEvent: vi.fn(async () => 'applied'),
-  recordPaymentEvent: vi.fn(async () => 'applied'),
-  recordEvent: vi.fn(async () => true),
-  findUserIdBy: vi.fn(async () => null),
-}))
+vi.mock('~/subscriptions/store.server', async () =>
+  (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
+)
 vi.mock('./client.server', () => ({ getStripe: vi.fn() }))
 vi.mock('~/notifications/mailer.server', () => ({ sendNotificationEmail: vi.fn(async () => true) }))
 vi.mock('~/lib/logger.server', () => ({

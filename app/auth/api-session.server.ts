@@ -1,0 +1,38 @@
+import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
+import { confirmedByAuthServer, getOptionalUser, type SessionUser } from './session.server'
+
+/**
+ * The preamble of an API route that changes state: the method it serves, then the
+ * cross-site refusal in the API's `{error}` shape. Null when the request may go on.
+ */
+export function refuseApiPost(request: Request, allow = 'POST'): Response | null {
+  if (request.method !== allow) return methodNotAllowed(allow)
+  if (crossSiteRefusal(request)) {
+    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
+  }
+  return null
+}
+
+type ApiSession = Awaited<ReturnType<typeof getOptionalUser>> & { user: SessionUser }
+
+/**
+ * The signed-in user of an API request, or the 401 answer (`{error: message}`). With
+ * `confirm`, for routes that hand over control (the billing portals), the auth server
+ * confirms the session too; an ended one gets the 401 and its cookies cleared.
+ */
+export async function requireApiUser(
+  request: Request,
+  options: { message?: string; confirm?: boolean } = {},
+): Promise<ApiSession | Response> {
+  const session = await getOptionalUser(request)
+  const unauthorized = () =>
+    jsonNoStore(
+      { error: options.message ?? 'Unauthorized' },
+      { status: 401, headers: session.headers },
+    )
+  if (!session.user) return unauthorized()
+  const signedIn = { ...session, user: session.user }
+  if (options.confirm && !(await confirmedByAuthServer(signedIn))) return unauthorized()
+  return signedIn
+}

@@ -1,0 +1,77 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from '@remix-run/node'
+import { isHoneypotFilled } from '~/lib/honeypot'
+import { readFormData } from '~/lib/http.server'
+import { sendPasswordReset, updatePassword } from './auth.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
+import { ForgotPasswordSchema, ResetPasswordSchema } from './schemas'
+import { requireConfirmedUser } from './session.server'
+
+export const RECOVERY_ONLY =
+  'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
+
+/**
+ * /forgot-password: mails a reset link. The answer is the same whether or not the account
+ * exists ("If an account exists for …").
+ */
+export async function handleForgotPassword(request: Request) {
+  const formData = await readFormData(request)
+  const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
+  }
+  const { email } = submission.value
+  const limit = await hitAuthRateLimit(request, 'password-reset', email)
+  if (!limit.allowed) {
+    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    return data({ result: submission.reply(), sentTo: null, formError }, tooManyAttemptsInit(limit))
+  }
+  if (isHoneypotFilled(formData))
+    return data({ result: submission.reply(), sentTo: email, formError: null })
+  const result = await sendPasswordReset(request, email)
+  if (result.error) {
+    return data(
+      { result: submission.reply(), sentTo: null, formError: result.error },
+      { status: 400, headers: result.headers },
+    )
+  }
+  return data(
+    { result: submission.reply({ resetForm: true }), sentTo: email, formError: null },
+    { headers: result.headers },
+  )
+}
+
+/**
+ * /reset-password: sets a new password, only in a session opened by a recovery link
+ * (recovery.server.ts) and confirmed by the auth server; any other session is refused (403).
+ */
+export async function handleResetPassword(request: Request) {
+  const session = await requireConfirmedUser(request)
+  const formData = await readFormData(request, { headers: session.headers })
+  if (!(await isRecoveryRequest(request, session.user))) {
+    return data(
+      { result: null, formError: RECOVERY_ONLY },
+      { status: 403, headers: session.headers },
+    )
+  }
+  const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
+  const result = (fieldErrors?: Record<string, string[]>) =>
+    submission.reply({ hideFields: ['password', 'confirmPassword'], fieldErrors })
+  if (submission.status !== 'success') {
+    return data({ result: result(), formError: null }, { status: 400, headers: session.headers })
+  }
+  const outcome = await updatePassword(session, submission.value.password)
+  if (outcome.error) {
+    const onField = outcome.errorCode === 'weak_password' || outcome.errorCode === 'same_password'
+    return data(
+      {
+        result: result(onField ? { password: [outcome.error] } : undefined),
+        formError: onField ? null : outcome.error,
+      },
+      { status: 400, headers: outcome.headers },
+    )
+  }
+  outcome.headers.append('Set-Cookie', await clearRecoveryMark())
+  throw redirect('/dashboard?notice=password-updated', { headers: outcome.headers })
+}

@@ -1,0 +1,83 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { SubmissionResult } from '@conform-to/react'
+import { data, redirect } from '@remix-run/node'
+import { isHoneypotFilled } from '~/lib/honeypot'
+import { readFormData } from '~/lib/http.server'
+import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import { safeNextPath } from './safe-next-path'
+import { MagicLinkSchema, SignInSchema } from './schemas'
+
+type Intent = 'password' | 'magic-link' | 'oauth'
+
+const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
+
+/** The sign-in page's answer: which form it is for, conform's result, a form-level message. */
+function reply(
+  intent: Intent,
+  result: SubmissionResult<string[]> | null,
+  formError: string | null,
+  init: ResponseInit & { headers?: Headers } = { status: 400 },
+) {
+  return data({ intent, result, formError }, init)
+}
+
+/**
+ * The sign-in page's action: a password (intent `password`, the default), a magic link
+ * (`magic-link`) or GitHub (`oauth`). Each valid attempt is rate limited before anything is
+ * sent to Supabase; a success redirects to the safe `redirectTo`.
+ */
+export async function handleSignIn(request: Request) {
+  const formData = await readFormData(request)
+  const intent = formData.get('intent')
+  const next = safeNextPath(formData.get('redirectTo'), '/dashboard')
+  if (intent === 'oauth') return signInWithGitHub(request, next)
+  if (intent === 'magic-link') return mailMagicLink(request, formData, next)
+  return signInWithPasswordForm(request, formData, next)
+}
+
+async function signInWithGitHub(request: Request, next: string) {
+  const result = await startOAuth(request, next)
+  if (result.url) throw redirect(result.url, { headers: result.headers })
+  return reply('oauth', null, result.error ?? null, { status: 400, headers: result.headers })
+}
+
+async function mailMagicLink(request: Request, formData: FormData, next: string) {
+  const submission = parseWithZod(formData, { schema: MagicLinkSchema })
+  if (submission.status !== 'success') return reply('magic-link', submission.reply(), null)
+  const limit = await hitAuthRateLimit(request, 'magic-link', submission.value.email)
+  if (!limit.allowed) {
+    const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    return reply('magic-link', submission.reply(), message, tooManyAttemptsInit(limit))
+  }
+  if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
+  const result = await sendMagicLink(request, submission.value.email, next)
+  if (result.error) {
+    return reply('magic-link', submission.reply(), result.error, {
+      status: 400,
+      headers: result.headers,
+    })
+  }
+  const params = new URLSearchParams({ email: submission.value.email })
+  throw redirect(`/sign-in/confirm?${params}`, { headers: result.headers })
+}
+
+async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
+  const submission = parseWithZod(formData, { schema: SignInSchema })
+  // The password is never sent back to the page.
+  const result = () => submission.reply({ hideFields: ['password'] })
+  if (submission.status !== 'success') return reply('password', result(), null)
+  const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
+  if (!limit.allowed) {
+    const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    return reply('password', result(), message, tooManyAttemptsInit(limit))
+  }
+  // Bots get the answer a wrong password gets, and no session.
+  if (isHoneypotFilled(formData)) return reply('password', result(), WRONG_CREDENTIALS)
+  const { email, password } = submission.value
+  const outcome = await signInWithPassword(request, email, password)
+  if (outcome.error) {
+    return reply('password', result(), outcome.error, { status: 400, headers: outcome.headers })
+  }
+  throw redirect(next, { headers: outcome.headers })
+}

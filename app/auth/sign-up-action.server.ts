@@ -1,0 +1,48 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from '@remix-run/node'
+import { rememberAfterSignUp } from '~/billing/plan-intent.server'
+import { isHoneypotFilled } from '~/lib/honeypot'
+import { readFormData } from '~/lib/http.server'
+import { signUp } from './auth.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import { SignUpSchema } from './schemas'
+
+/**
+ * The sign-up page's action. A valid, allowed submission always ends on the "check your
+ * email" page, whether the address is new or already has an account (the mail says which;
+ * auth.server.ts `signUp`); only a weak password or a provider failure stays on the form.
+ * A plan chosen before signing up is kept for after the confirmation (plan-intent.server.ts).
+ */
+export async function handleSignUp(request: Request) {
+  const formData = await readFormData(request)
+  const submission = parseWithZod(formData, { schema: SignUpSchema })
+  // The password is never sent back to the page.
+  const result = (fieldErrors?: Record<string, string[]>) =>
+    submission.reply({ hideFields: ['password'], fieldErrors })
+  if (submission.status !== 'success') {
+    return data({ result: result(), formError: null }, { status: 400 })
+  }
+  const { email, password, redirectTo } = submission.value
+  const limit = await hitAuthRateLimit(request, 'sign-up', email)
+  if (!limit.allowed) {
+    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    return data({ result: result(), formError }, tooManyAttemptsInit(limit))
+  }
+  const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
+  // Bots get the same answer as people, and no account.
+  if (isHoneypotFilled(formData)) throw redirect(confirm)
+  const outcome = await signUp(request, email, password, redirectTo)
+  if (outcome.error) {
+    const weak = outcome.errorCode === 'weak_password'
+    return data(
+      {
+        result: result(weak ? { password: [outcome.error] } : undefined),
+        formError: weak ? null : outcome.error,
+      },
+      { status: 400, headers: outcome.headers },
+    )
+  }
+  const keep = await rememberAfterSignUp(redirectTo ?? '')
+  if (keep) outcome.headers.append('Set-Cookie', keep)
+  throw redirect(confirm, { headers: outcome.headers })
+}

@@ -1,0 +1,38 @@
+import type { FieldMetadata } from '@conform-to/react'
+import { FieldErrors, HoneypotField, TextField } from './forms'
+
+/**
+ * The fields of the email-and-password forms (sign-in, sign-up): the honeypot, where to go
+ * afterwards, email, password (with its autocomplete purpose and an optional hint), and
+ * the form's own errors.
+ */
+export function CredentialsFields({
+  fields,
+  form,
+  redirectTo,
+  password,
+}: {
+  fields: {
+    email: FieldMetadata<string | undefined>
+    password: FieldMetadata<string | undefined>
+  }
+  form: { errorId: string; errors?: string[] }
+  redirectTo: string
+  password: { autoComplete: 'current-password' | 'new-password'; hint?: string }
+}) {
+  return (
+    <>
+      <HoneypotField />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+      <TextField
+        label="Password"
+        field={fields.password}
+        type="password"
+        autoComplete={password.autoComplete}
+        hint={password.hint}
+      />
+      <FieldErrors id={form.errorId} errors={form.errors} />
+    </>
+  )
+}

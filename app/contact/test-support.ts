@@ -1,0 +1,36 @@
+import { afterEach, beforeEach, vi } from 'vitest'
+import { setContactDeliveryForTests, type ContactDelivery } from './delivery.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
+
+/** A contact message that passes every rule. */
+export const VALID_CONTACT = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  company: 'Analytical Engines',
+  message: 'I would like to hear more about the Pro plan.',
+}
+
+/**
+ * For the contact tests: each test gets a fresh rate-limit store and a delivery that keeps
+ * the messages (read them with the returned function); the log stays quiet.
+ */
+export function captureContactDeliveries() {
+  let delivered: unknown[] = []
+  let previous: ContactDelivery
+  beforeEach(() => {
+    delivered = []
+    previous = setContactDeliveryForTests({
+      async deliver(message) {
+        delivered.push(message)
+      },
+    })
+    setRateLimitStore(new MemoryRateLimitStore())
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+  })
+  afterEach(() => {
+    setContactDeliveryForTests(previous)
+    vi.restoreAllMocks()
+  })
+  return () => delivered
+}
