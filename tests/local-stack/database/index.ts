@@ -209,3 +209,44 @@ export function withDatabaseName(url: string, name: string) {
   parsed.pathname = `/${name}`
   return parsed.toString()
 }
+
+/** A database whose connection can be cut and restored (an outage, without a server to stop). */
+export interface OutageSwitch {
+  database: Database
+  /** While down, every new query and transaction fails as a refused connection does. */
+  setDown(down: boolean): void
+}
+
+/**
+ * Wraps a database so that tests can make it unreachable: each call fails like `pg` does when
+ * the server is down (`connect ECONNREFUSED`, code `ECONNREFUSED`), on PGlite and on a
+ * PostgreSQL server alike. The data is untouched; restoring the switch is the recovery.
+ */
+export function withOutageSwitch(inner: Database): OutageSwitch {
+  let down = false
+  const refuse = () => {
+    if (down)
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      })
+  }
+  const database: Database = {
+    get kind() {
+      return inner.kind
+    },
+    async query(sql, params) {
+      refuse()
+      return inner.query(sql, params)
+    },
+    async exec(sql) {
+      refuse()
+      return inner.exec(sql)
+    },
+    async transaction(fn, options) {
+      refuse()
+      return inner.transaction(fn, options)
+    },
+    close: () => inner.close(),
+  }
+  return { database, setDown: (value) => (down = value) }
+}
