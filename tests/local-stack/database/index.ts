@@ -91,6 +91,11 @@ class ServerDatabase implements Database {
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}) {
     const client = await this.pool.connect()
+    // A checked-out client's connection can die (the server restarts): its query rejects,
+    // and the 'error' event must not crash the process; the broken client is then discarded.
+    const ignore = () => {}
+    client.on('error', ignore)
+    let broken: Error | undefined
     try {
       // One round trip: begin and the settings as one simple-protocol query (escaped literals).
       const settings = Object.entries(options.settings ?? {}).map(
@@ -113,10 +118,13 @@ class ServerDatabase implements Database {
       await client.query('commit')
       return value
     } catch (error) {
-      await client.query('rollback').catch(() => {})
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError
+      })
       throw error
     } finally {
-      client.release()
+      client.off('error', ignore)
+      client.release(broken)
     }
   }
   async close() {
