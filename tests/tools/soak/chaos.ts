@@ -409,8 +409,12 @@ const chaosFigures = {
 async function killAndRestart(instance: Instance) {
   const end = faultBegins('kill')
   instance.routable = false
-  instance.child?.kill('SIGKILL')
-  await new Promise((resolve) => instance.child?.once('exit', resolve))
+  const child = instance.child
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
   chaosFigures.kills += 1
   log(`SIGKILL instance ${instance.index} (in flight: ${instance.inFlight})`)
   await sleep(1_000)
