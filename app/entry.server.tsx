@@ -7,6 +7,7 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { describePolarServers } from '~/billing/polar/client.server'
 import { getEnv } from '~/env.server'
+import { RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
 import {
@@ -42,7 +43,17 @@ const ABORT_DELAY = 5_000
  */
 export function handleDataRequest(response: Response) {
   applyResourceHeaders(response.headers, getEnv())
+  retryAfterOn503(response.status, response.headers)
   return response
+}
+
+/**
+ * A 503 (the database unreachable: `DatabaseUnavailableError`, or the session check) tells
+ * browsers, crawlers and proxies when to come back.
+ */
+function retryAfterOn503(status: number, headers: Headers) {
+  if (status === 503 && !headers.has('Retry-After'))
+    headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
 }
 
 export default function handleRequest(
@@ -60,6 +71,7 @@ export default function handleRequest(
     nonce,
     signedIn: Boolean(rootData?.user) || hasSessionCookie(request),
   })
+  retryAfterOn503(responseStatusCode, responseHeaders)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     let allReady = false

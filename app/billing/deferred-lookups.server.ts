@@ -4,6 +4,7 @@ import type { PaymentView } from '~/subscriptions/billing.server'
 import type { PaymentRow } from '~/subscriptions/types'
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
+import { databaseError } from '~/lib/database-availability.server'
 
 /**
  * Lookups a webhook deferred: a payment is recorded even when the provider could not give
@@ -94,7 +95,7 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
         .update({ [column]: value })
         .eq('id', row.id)
         .is(column, null)
-      if (error) throw new Error(`payment update failed: ${error.message}`)
+      if (error) throw databaseError('payment update', error)
     }
     if ((!need.url || found.invoice_url) && (!need.paymentIntent || found.stripe_payment_intent_id))
       lastTried.delete(row.id)
@@ -131,7 +132,7 @@ export async function fillDeferredLookups(
         'id',
         payments.map((payment) => payment.id),
       )
-    if (error) throw new Error(`payment references read failed: ${error.message}`)
+    if (error) throw databaseError('payment references read', error)
     const now = Date.now()
     const due = ((data ?? []) as Reference[])
       .map((row) => ({ row, need: missing(row) }))

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { recentEvents } from './recent-events.server'
 
@@ -16,14 +17,16 @@ export function parsePayload<T>(schema: SafeParser<T>, value: unknown): T {
 }
 
 /** A webhook JSON answer that is never cached. */
-export function webhookJson(body: unknown, status: number) {
-  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
+export function webhookJson(body: unknown, status: number, headers: Record<string, string> = {}) {
+  return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
 }
 
 /**
  * Applies a verified event and turns the outcome into the webhook's answer, the same for
- * every provider: 200 once handled, 400 for an unusable payload (nothing written), 500
- * when processing failed so the provider retries. An event this process has already
+ * every provider: 200 once handled, 400 for an unusable payload (nothing written), 503
+ * (with `Retry-After`) when the database cannot be reached and 500 when processing failed
+ * otherwise (a provider API failure, a bug); the provider retries both, and nothing was
+ * written (the ledger call is one transaction). An event this process has already
  * handled is answered 200 without applying it again (see recent-events.server.ts).
  */
 export async function answerWebhook(
@@ -49,6 +52,16 @@ export async function answerWebhook(
         issues: error.message,
       })
       return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.error(`${provider} webhook: database unavailable`, {
+        id: event.id,
+        type: event.type,
+        error: String(error),
+      })
+      return webhookJson({ error: 'Service temporarily unavailable' }, 503, {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      })
     }
     logger.error(`${provider} webhook: processing failed`, {
       id: event.id,

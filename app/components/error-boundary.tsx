@@ -9,6 +9,7 @@ const titles: Record<number, string> = {
   413: 'That submission is too large',
   415: 'That request was not valid',
   429: 'Too many attempts',
+  503: 'Back in a moment',
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv, type Env } from '~/env.server'
 import { currentClientAddress } from './request-context.server'
 import { getSupabaseAdmin } from './supabase-admin.server'
+import { databaseError } from '~/lib/database-availability.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
 export interface RateLimitRule {
@@ -93,7 +94,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
       p_limit: rule.limit,
       p_window_ms: rule.windowMs,
     })
-    if (error) throw new Error(`rate_limit_hit failed: ${error.message}`)
+    if (error) throw databaseError('rate_limit_hit', error)
     const row = data as { allowed?: unknown; remaining?: unknown; retry_after_seconds?: unknown }
     if (typeof row?.allowed !== 'boolean') {
       throw new Error(`rate_limit_hit returned an unexpected value: ${JSON.stringify(data)}`)

@@ -3,6 +3,7 @@ import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { getOwnProfileRow, updateOwnProfile } from '~/profile/profile.server'
 import { PREFERENCE_COLUMNS, type NotificationKind } from './kinds'
 import type { NotificationPreferences } from './schemas'
+import { databaseError } from '~/lib/database-availability.server'
 
 /** The signed-in user's preferences, read through their own client (RLS applies). */
 export async function getOwnPreferences(
@@ -43,6 +44,6 @@ export async function shouldSendEmail(userId: string, kind: NotificationKind): P
     .select(column)
     .eq('user_id', userId)
     .maybeSingle<Record<typeof column, boolean>>()
-  if (error) throw new Error(`notification preference read failed: ${error.message}`)
+  if (error) throw databaseError('notification preference read', error)
   return data?.[column] === true
 }

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { isOwnAvatarPath } from './image-type'
 import type { ProfileRow } from './types'
+import { databaseError } from '~/lib/database-availability.server'
 
 export const AVATAR_BUCKET = 'profile-images'
 
@@ -17,7 +18,7 @@ export async function getOwnProfileRow(supabase: SupabaseClient, userId: string)
     .select('*')
     .eq('user_id', userId)
     .maybeSingle<ProfileRow>()
-  if (error) throw new Error(`profile read failed: ${error.message}`)
+  if (error) throw databaseError('profile read', error)
   return data
 }
 
@@ -59,6 +60,6 @@ export async function updateOwnProfile(
     .update(fields)
     .eq('user_id', userId)
     .select('user_id')
-  if (error) throw new Error(`profile update failed: ${error.message}`)
+  if (error) throw databaseError('profile update', error)
   if (!data || data.length !== 1) throw new Error('profile update failed: no profile row')
 }

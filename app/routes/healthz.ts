@@ -1,6 +1,23 @@
+import { checkDatabase } from '~/lib/database-availability.server'
 import { secureResource } from '~/lib/security-headers.server'
 
-// Liveness probe for load balancers, and the baseline of the benchmark: no I/O at all.
-export const loader = secureResource(() => {
-  return Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } })
+/**
+ * Health check for load balancers and platforms.
+ *
+ * - `GET /healthz`: readiness. 200 `{"ok": true, "database": "ok"}` when this process serves
+ *   requests and the database answers; 503 `{"ok": false, "database": "unavailable"}` while
+ *   it cannot be reached (the instance recovers by itself when it is back: no restart). The
+ *   database is asked at most once a second per process (see `checkDatabase`).
+ * - `GET /healthz?live`: liveness, no I/O at all: 200 `{"ok": true}` while the process
+ *   serves requests. Use this one for checks that restart the process (a database outage
+ *   is not cured by restarting the app), and as the benchmark's baseline.
+ */
+export const loader = secureResource(async ({ request }: { request: Request }) => {
+  const headers = { 'Cache-Control': 'no-store' }
+  if (new URL(request.url).searchParams.has('live')) return Response.json({ ok: true }, { headers })
+  const database = await checkDatabase()
+  return Response.json(
+    { ok: database === 'ok', database },
+    { status: database === 'ok' ? 200 : 503, headers },
+  )
 })

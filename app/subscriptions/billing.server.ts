@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import type { PaymentRow, SubscriptionRow } from './types'
+import { databaseError } from '~/lib/database-availability.server'
 
 export const PAYMENTS_PAGE_SIZE = 10
 
@@ -35,7 +36,7 @@ export async function getBillingOverview(supabase: SupabaseClient, page = 1) {
     { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
     { get: true },
   )
-  if (error) throw new Error(`billing overview read failed: ${error.message}`)
+  if (error) throw databaseError('billing overview read', error)
   const overview = data as BillingOverviewRow
   return {
     subscription: overview.subscription,

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import type { PaymentRow, SubscriptionRow } from './types'
+import { databaseError } from '~/lib/database-availability.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -17,7 +18,7 @@ export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
 async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
   const { data, error } = await getSupabaseAdmin().rpc(name, args)
-  if (error) throw new Error(`${name} failed: ${error.message} (${error.code ?? 'no code'})`)
+  if (error) throw databaseError(name, error)
   return data as T
 }
 
@@ -73,7 +74,7 @@ export async function findUserIdBy(
     .eq(column, value)
     .limit(1)
     .maybeSingle<{ user_id: string }>()
-  if (error) throw new Error(`user lookup failed: ${error.message}`)
+  if (error) throw databaseError('user lookup', error)
   return data?.user_id ?? null
 }
 
@@ -84,7 +85,7 @@ export async function getOwnSubscription(supabase: SupabaseClient, userId: strin
     .select('*')
     .eq('user_id', userId)
     .maybeSingle<SubscriptionRow>()
-  if (error) throw new Error(`subscription read failed: ${error.message}`)
+  if (error) throw databaseError('subscription read', error)
   return data
 }
 

@@ -2,6 +2,7 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
+import { withOutageSwitch } from '../local-stack/database'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
@@ -16,11 +17,14 @@ import * as polarWebhook from '../../app/routes/api.webhooks.polar'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as signOut from '../../app/routes/sign-out'
 import * as success from '../../app/routes/success'
+import * as healthz from '../../app/routes/healthz'
 
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
   url: string
   stack: LocalStack
+  /** Makes the database unreachable for the emulators (and so for the app), or restores it. */
+  setDatabaseDown(down: boolean): void
   close(): Promise<void>
 }
 
@@ -32,6 +36,7 @@ export async function startTestApp(
   options: { polarInvoiceDelayMs?: number } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase()
+  const outage = withOutageSwitch(database)
   const server = await startRouteServer({
     '/auth/callback': authCallback,
     '/api/checkout_sessions': checkoutSessions,
@@ -45,9 +50,10 @@ export async function startTestApp(
     '/dashboard/settings/billing': billing,
     '/success': success,
     '/sign-out': signOut,
+    '/healthz': healthz,
   })
   const stack = await startLocalStack({
-    database,
+    database: outage.database,
     siteUrl: server.origin,
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
@@ -60,6 +66,7 @@ export async function startTestApp(
   return {
     url: server.origin,
     stack,
+    setDatabaseDown: outage.setDown,
     async close() {
       await stack.close()
       await server.close()

@@ -23,6 +23,7 @@ import {
 } from './events'
 import { polarStatus } from './client.server'
 import { fetchOrderInvoiceUrl } from './invoice.server'
+import { databaseError } from '~/lib/database-availability.server'
 
 /**
  * A Polar call the event does not need (the invoice) gets at most this long per request
@@ -195,6 +196,6 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
     .eq('polar_order_id', orderId)
     .eq('status', 'succeeded')
     .is('invoice_url', null)
-  if (error) throw new Error(`invoice url update failed: ${error.message}`)
+  if (error) throw databaseError('invoice url update', error)
   return 'invoice_filled'
 }

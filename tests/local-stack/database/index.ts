@@ -91,6 +91,11 @@ class ServerDatabase implements Database {
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}) {
     const client = await this.pool.connect()
+    // A checked-out client's connection can die (the server restarts): its query rejects,
+    // and the 'error' event must not crash the process; the broken client is then discarded.
+    const ignore = () => {}
+    client.on('error', ignore)
+    let broken: Error | undefined
     try {
       // One round trip: begin and the settings as one simple-protocol query (escaped literals).
       const settings = Object.entries(options.settings ?? {}).map(
@@ -113,10 +118,13 @@ class ServerDatabase implements Database {
       await client.query('commit')
       return value
     } catch (error) {
-      await client.query('rollback').catch(() => {})
+      await client.query('rollback').catch((rollbackError: Error) => {
+        broken = rollbackError
+      })
       throw error
     } finally {
-      client.release()
+      client.off('error', ignore)
+      client.release(broken)
     }
   }
   async close() {
@@ -208,4 +216,45 @@ export function withDatabaseName(url: string, name: string) {
   const parsed = new URL(url)
   parsed.pathname = `/${name}`
   return parsed.toString()
+}
+
+/** A database whose connection can be cut and restored (an outage, without a server to stop). */
+export interface OutageSwitch {
+  database: Database
+  /** While down, every new query and transaction fails as a refused connection does. */
+  setDown(down: boolean): void
+}
+
+/**
+ * Wraps a database so that tests can make it unreachable: each call fails like `pg` does when
+ * the server is down (`connect ECONNREFUSED`, code `ECONNREFUSED`), on PGlite and on a
+ * PostgreSQL server alike. The data is untouched; restoring the switch is the recovery.
+ */
+export function withOutageSwitch(inner: Database): OutageSwitch {
+  let down = false
+  const refuse = () => {
+    if (down)
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      })
+  }
+  const database: Database = {
+    get kind() {
+      return inner.kind
+    },
+    async query(sql, params) {
+      refuse()
+      return inner.query(sql, params)
+    },
+    async exec(sql) {
+      refuse()
+      return inner.exec(sql)
+    },
+    async transaction(fn, options) {
+      refuse()
+      return inner.transaction(fn, options)
+    },
+    close: () => inner.close(),
+  }
+  return { database, setDown: (value) => (down = value) }
 }

@@ -356,8 +356,8 @@ try {
   }
 
   const scenarios: (Scenario & { baseline?: string })[] = [
-    { name: 'healthz@50 (baseline)', path: '/healthz', connections: 50 },
-    { name: 'healthz@10 (baseline)', path: '/healthz', connections: 10 },
+    { name: 'healthz@50 (baseline)', path: '/healthz?live', connections: 50 },
+    { name: 'healthz@10 (baseline)', path: '/healthz?live', connections: 10 },
     {
       name: 'stripe webhook, unique writes',
       method: 'POST',

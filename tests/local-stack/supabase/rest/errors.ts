@@ -96,9 +96,34 @@ function isDatabaseError(error: unknown): error is DatabaseErrorLike {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string'
 }
 
+/**
+ * Whether the database connection itself failed (the server is down, restarting, or closed
+ * the connection), as opposed to a query error. PostgREST answers those 503 `PGRST001`
+ * ("Database client error. Retrying the connection.") and reconnects by itself.
+ */
+function isConnectionError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (typeof code === 'string' && (/^(08|57P0)/.test(code) || /^E[A-Z]+$/.test(code))) return true
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|ECONNREFUSED|ECONNRESET|connect ETIMEDOUT|Client has encountered a connection error|timeout exceeded when trying to connect|the database system is (starting up|shutting down)/i.test(
+      message,
+    )
+  )
+}
+
 /** Turns anything thrown while serving a request into a RestError; never throws. */
 export function toRestError(error: unknown, authenticated: boolean): RestError {
   if (error instanceof RestError) return error
+  if (isConnectionError(error)) {
+    return restError(
+      503,
+      'PGRST001',
+      'Database client error. Retrying the connection.',
+      error instanceof Error ? error.message : String(error),
+    )
+  }
   if (isDatabaseError(error)) {
     return restError(
       statusForSqlState(error.code, authenticated),

@@ -1,0 +1,135 @@
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+
+/**
+ * The one place that tells "the database cannot answer right now" (an outage, a restart, a
+ * failover, the connection pool exhausted) from every other database error. The app
+ * reaches Postgres only through Supabase's REST API (PostgREST), so an outage arrives as:
+ *
+ * - PostgREST's own connection errors: `PGRST000` (cannot connect), `PGRST001` (connection
+ *   error, retrying), `PGRST002` (schema cache not built yet), `PGRST003` (pool timeout);
+ * - a Postgres SQLSTATE passed through: class `08` (connection exception), `57P01`-`57P03`
+ *   (the server is shutting down, crashed, or still starting up), `53300` (too many
+ *   connections);
+ * - an HTTP answer of 502/503/504 from the API gateway in front of PostgREST;
+ * - no answer at all: supabase-js turns a network failure into an error whose message
+ *   names it (`TypeError: fetch failed`, `ECONNREFUSED`, `ECONNRESET`, a timeout).
+ *
+ * Anything else (a constraint, a permission, a bad argument) is a real error: retrying
+ * would not fix it, so it stays a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'PGRST000',
+  'PGRST001',
+  'PGRST002',
+  'PGRST003',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+const UNAVAILABLE_MESSAGE =
+  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
+
+/** What a failed supabase-js call gives: a PostgrestError-like object, or something thrown. */
+export type DatabaseFailure =
+  { message?: string; code?: string | null; status?: number | null } | Error | unknown
+
+/** Whether a failed database call failed because the database is unreachable for now. */
+export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
+  if (failure instanceof DatabaseUnavailableError) return true
+  if (typeof failure !== 'object' || failure === null) return false
+  const { code, message, status, cause } = failure as {
+    code?: unknown
+    message?: unknown
+    status?: unknown
+    cause?: unknown
+  }
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+    return true
+  if (status === 502 || status === 503 || status === 504) return true
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true
+  return cause !== undefined && cause !== failure && isDatabaseUnavailable(cause)
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'We cannot reach our database for a moment. Nothing was lost: please try again shortly.'
+
+/** Seconds a client is asked to wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5
+
+/**
+ * Thrown when the database is unreachable. It is also a route error response (status 503,
+ * like a thrown `Response`), so wherever it escapes a loader or action Remix answers 503:
+ * a page renders the root error boundary's "temporarily unavailable" message (Retry-After
+ * is added by entry.server), a resource route answers 503 JSON, and production builds do
+ * not replace it with "Unexpected Server Error". The webhooks catch it and answer 503 so
+ * the provider retries (webhook-outcome.server.ts).
+ */
+export class DatabaseUnavailableError extends Error {
+  readonly status = 503
+  readonly statusText = 'Service Unavailable'
+  readonly internal = false
+  readonly data = DATABASE_UNAVAILABLE_MESSAGE
+
+  constructor(what: string, cause?: unknown) {
+    super(`${what}: database unavailable (${describe(cause)})`, { cause })
+    this.name = 'DatabaseUnavailableError'
+  }
+}
+
+function describe(cause: unknown) {
+  if (cause && typeof cause === 'object' && 'message' in cause) {
+    const { message, code } = cause as { message?: unknown; code?: unknown }
+    return code ? `${String(message)} (${String(code)})` : String(message)
+  }
+  return String(cause)
+}
+
+/**
+ * The error to throw for a failed database call: `DatabaseUnavailableError` when the
+ * database is unreachable, a plain Error (a 500, a bug or bad data) otherwise.
+ */
+export function databaseError(what: string, failure: DatabaseFailure): Error {
+  if (isDatabaseUnavailable(failure)) return new DatabaseUnavailableError(what, failure)
+  return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+}
+
+// ---------------------------------------------------------------------------------------
+// The health check's view of the database
+
+export type DatabaseState = 'ok' | 'unavailable'
+
+const CHECK_TIMEOUT_MS = 2_000
+/** A load balancer polling every instance every second costs one query per second at most. */
+const CHECK_CACHE_MS = 1_000
+
+let lastCheck: { at: number; state: DatabaseState } | undefined
+let inFlight: Promise<DatabaseState> | undefined
+
+/**
+ * Whether the database answers: one primary-key lookup through the REST API (the session
+ * check, with ids that match nothing), at most once a second per process, within 2 s.
+ */
+export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
+  if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
+  inFlight ??= (async () => {
+    const nil = '00000000-0000-0000-0000-000000000000'
+    const state: DatabaseState = await getSupabaseAdmin()
+      .rpc('session_is_active', { p_session_id: nil, p_user_id: nil })
+      .abortSignal(AbortSignal.timeout(CHECK_TIMEOUT_MS))
+      .then(
+        ({ error }) => (error ? 'unavailable' : 'ok'),
+        () => 'unavailable' as const,
+      )
+    lastCheck = { at: Date.now(), state }
+    return state
+  })().finally(() => {
+    inFlight = undefined
+  })
+  return inFlight
+}
+
+/** Forgets the last health check (tests). */
+export function resetDatabaseCheckForTests() {
+  lastCheck = undefined
+}

@@ -1,0 +1,173 @@
+import { isRouteErrorResponse } from '@remix-run/react'
+import { createServerClient, parseCookieHeader } from '@supabase/ssr'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  DatabaseUnavailableError,
+  resetDatabaseCheckForTests,
+} from '../../app/lib/database-availability.server'
+import { getBillingOverview } from '../../app/subscriptions/billing.server'
+import * as billing from '../../app/routes/dashboard.settings.billing'
+import { appRequest, callRoute } from './auth-support'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  polarEvent,
+  postPolarEvent,
+  subscriptionObject as polarSubscription,
+} from './polar-fixtures'
+import {
+  postStripeEvent,
+  stripeEvent,
+  subscriptionObject as stripeSubscription,
+} from './stripe-fixtures'
+
+/**
+ * The database unreachable under a running app (the Supabase emulator's connection refused,
+ * as when the Postgres server is down or restarting): webhooks answer 503 so the providers
+ * retry, pages answer 503 with the root error boundary's message, /healthz says so, and
+ * everything works again once the database is back, without restarting anything. The real
+ * server restart, under load and with two app instances, is the chaos soak
+ * (`npm run soak -- --chaos`, docs/operations.md).
+ */
+let app: TestApp
+
+const UNAVAILABLE = { status: 503, body: { error: 'Service temporarily unavailable' } }
+const OK = { status: 200, body: { received: true } }
+
+beforeAll(async () => {
+  app = await startTestApp()
+  app.stack.polar.setWebhookUrl(undefined)
+})
+afterEach(() => {
+  app.setDatabaseDown(false)
+  resetDatabaseCheckForTests()
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+async function subscriptionOf(userId: string) {
+  const { data, error } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('status, provider')
+    .eq('user_id', userId)
+    .maybeSingle()
+  if (error) throw new Error(error.message)
+  return data
+}
+
+describe('webhooks while the database is unreachable', () => {
+  it('Stripe: 503 with Retry-After, nothing written; the same delivery applies once it is back', async () => {
+    const user = await createSignedInUser(app)
+    const event = stripeEvent(
+      'customer.subscription.created',
+      stripeSubscription({ userId: user.id }),
+    )
+    app.setDatabaseDown(true)
+    const down = await postStripeEvent(app.url, event)
+    expect(down).toEqual(UNAVAILABLE)
+    app.setDatabaseDown(false)
+    expect(await subscriptionOf(user.id)).toBeNull()
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    expect(await subscriptionOf(user.id)).toMatchObject({ status: 'active', provider: 'stripe' })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+  })
+
+  it('Polar: 503, nothing written; the retry applies it', async () => {
+    const user = await createSignedInUser(app)
+    const event = polarEvent('subscription.created', polarSubscription({ userId: user.id }))
+    app.setDatabaseDown(true)
+    const down = await postPolarEvent(app.url, event)
+    expect({ status: down.status, body: down.body }).toEqual(UNAVAILABLE)
+    app.setDatabaseDown(false)
+    expect(await subscriptionOf(user.id)).toBeNull()
+    const retry = await postPolarEvent(app.url, event, { id: down.id })
+    expect({ status: retry.status, body: retry.body }).toEqual(OK)
+    expect(await subscriptionOf(user.id)).toMatchObject({ provider: 'polar' })
+  })
+
+  it('the 503 carries Retry-After', async () => {
+    const user = await createSignedInUser(app)
+    const body = JSON.stringify(
+      stripeEvent('customer.subscription.created', stripeSubscription({ userId: user.id })),
+    )
+    const { default: Stripe } = await import('stripe')
+    app.setDatabaseDown(true)
+    const response = await fetch(`${app.url}/api/webhooks/stripe`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: body,
+          secret: app.stack.env.STRIPE_WEBHOOK_SECRET,
+        }),
+      },
+      body,
+    })
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('5')
+  })
+})
+
+describe('/healthz reports the database', () => {
+  async function health(path = '/healthz') {
+    const response = await fetch(`${app.url}${path}`)
+    return { status: response.status, body: await response.json() }
+  }
+
+  it('ok, then unavailable (503), then ok again without a restart', async () => {
+    expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'ok' } })
+    app.setDatabaseDown(true)
+    resetDatabaseCheckForTests()
+    expect(await health()).toEqual({
+      status: 503,
+      body: { ok: false, database: 'unavailable' },
+    })
+    // Liveness does no I/O: the process is fine, restarting it would not help.
+    expect(await health('/healthz?live')).toEqual({ status: 200, body: { ok: true } })
+    app.setDatabaseDown(false)
+    resetDatabaseCheckForTests()
+    expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'ok' } })
+  })
+})
+
+describe('pages while the database is unreachable', () => {
+  it('a signed-in page answers 503 with Retry-After and a plain message, and works again after', async () => {
+    const user = await createSignedInUser(app)
+    app.setDatabaseDown(true)
+    const down = await callRoute(
+      billing.loader,
+      appRequest(app, '/dashboard/settings/billing', { cookie: user.cookie }),
+    )
+    expect(down.status).toBe(503)
+    expect(down.headers.get('retry-after')).toBe('5')
+    expect(String(down.data)).not.toMatch(/ECONNREFUSED|at .*\.ts/)
+    app.setDatabaseDown(false)
+    const up = await callRoute(
+      billing.loader,
+      appRequest(app, '/dashboard/settings/billing', { cookie: user.cookie }),
+    )
+    expect(up.status).toBe(200)
+  })
+
+  it('a page read that fails on the database throws a 503 route error (the root boundary renders it)', async () => {
+    const user = await createSignedInUser(app)
+    const cookies = parseCookieHeader(user.cookie).map(({ name, value }) => ({
+      name,
+      value: value ?? '',
+    }))
+    const supabase = createServerClient(
+      app.stack.env.SUPABASE_URL,
+      app.stack.env.SUPABASE_ANON_KEY,
+      {
+        cookies: { getAll: () => cookies, setAll: () => {} },
+      },
+    )
+    app.setDatabaseDown(true)
+    const thrown = await getBillingOverview(supabase).catch((error: unknown) => error)
+    expect(thrown).toBeInstanceOf(DatabaseUnavailableError)
+    expect(isRouteErrorResponse(thrown)).toBe(true)
+    expect(thrown).toMatchObject({ status: 503 })
+    app.setDatabaseDown(false)
+    await expect(getBillingOverview(supabase)).resolves.toMatchObject({ total: 0 })
+  })
+})

@@ -1,0 +1,177 @@
+/**
+ * What both soak tests share (`npm run soak` and `npm run soak -- --chaos`): the users and
+ * Polar resources a stream needs, the app's own mapping of Polar events, and the row-by-row
+ * comparison of `user_subscriptions` and `payment_history` with what the stream implies.
+ */
+import { createPolar } from '@polar-sh/sdk/2026-10'
+import { createClient } from '@supabase/supabase-js'
+import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../../app/billing/polar/events'
+import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import type { LocalStack } from '../../local-stack/stack'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
+import {
+  expectedState,
+  PAYMENT_COLUMNS,
+  SUBSCRIPTION_COLUMNS,
+  TIME_COLUMNS,
+  type PolarResources,
+} from './stream'
+
+/** Confirmed users through the admin API, a few at a time. */
+export async function createUsers(stack: LocalStack, seed: number, count: number) {
+  const admin = createClient(stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  const ids: string[] = new Array(count)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        const index = next++
+        const { data, error } = await admin.auth.admin.createUser({
+          email: `soak-${seed}-${index}@example.com`,
+          password: 'soak-password-123',
+          email_confirm: true,
+        })
+        if (error || !data.user) throw new Error(`createUser: ${error?.message}`)
+        ids[index] = data.user.id
+      }
+    }),
+  )
+  return ids
+}
+
+/** Real checkouts and renewals in the Polar emulator, so order.paid finds its orders. */
+export async function createPolarResources(
+  stack: LocalStack,
+  siteUrl: string,
+  userId: string,
+  index: number,
+): Promise<PolarResources> {
+  const polar = createPolar({
+    accessToken: LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,
+    environment: 'sandbox',
+    baseUrl: stack.polar.url,
+  })
+  const subscriptions: PolarResources['subscriptions'] = []
+  for (let n = 0; n < 2; n++) {
+    const product = (index + n) % 2 === 0 ? 'pro' : 'starter'
+    const checkout = await polar.checkouts.create({
+      products: [LOCAL_PLAN_IDS[product].polarProductId],
+      metadata: { user_id: userId },
+      // The user's own customer, as the app's checkout makes it (one customer per email).
+      external_customer_id: userId,
+      customer_email: `soak-${userId}@example.com`,
+      success_url: `${siteUrl}/success?checkout_id={CHECKOUT_ID}`,
+    })
+    const paid = await stack.polar.completeCheckout(checkout.id)
+    const orders = [paid.order as unknown as Record<string, unknown>]
+    for (let renewal = 0; renewal < 3; renewal++) {
+      const result = await stack.polar.trigger('renewal', {
+        subscription_id: paid.subscription.id,
+      })
+      if (result.order) orders.push(result.order as unknown as Record<string, unknown>)
+    }
+    subscriptions.push({
+      subscription: paid.subscription as unknown as Record<string, unknown>,
+      orders,
+    })
+  }
+  return { subscriptions }
+}
+
+/** The app's own mapping of Polar events (unit-tested against the spec), times in ms. */
+export function polarFields(type: string, subscription: Record<string, unknown>) {
+  const fields = polarSubscriptionFields(type, PolarSubscriptionSchema.parse(subscription))
+  if (!fields) return null
+  const out: Record<string, unknown> = { ...fields }
+  for (const [key, value] of Object.entries(out))
+    if (TIME_COLUMNS.has(key) && typeof value === 'string') out[key] = Date.parse(value)
+  return out
+}
+
+// Verification
+
+function normalise(column: string, value: unknown) {
+  if (value === null || value === undefined) return null
+  if (TIME_COLUMNS.has(column)) return new Date(value as string | number).getTime()
+  if (column === 'amount' || column === 'last_event_rank') return Number(value)
+  if (typeof value === 'object') return JSON.stringify(value, Object.keys(value).sort())
+  return value
+}
+
+export async function verify(
+  stack: LocalStack,
+  userIds: string[],
+  expected: ReturnType<typeof expectedState>,
+): Promise<{ rowsChecked: number; mismatches: string[] }> {
+  const db = stack.database
+  const mismatches: string[] = []
+  let rowsChecked = 0
+  const { rows: subscriptionRows } = await db.query<Record<string, unknown>>(
+    'select * from public.user_subscriptions',
+  )
+  const actualByUser = new Map(subscriptionRows.map((row) => [row.user_id as string, row]))
+  const indexOf = new Map(userIds.map((id, index) => [id, index]))
+  for (const row of subscriptionRows)
+    if (!indexOf.has(row.user_id as string)) mismatches.push(`unexpected row for ${row.user_id}`)
+  userIds.forEach((userId, index) => {
+    const want = expected.subscriptions.get(index)
+    const got = actualByUser.get(userId)
+    if (!want && !got) return
+    rowsChecked += 1
+    if (!want || !got) {
+      mismatches.push(`user ${index}: subscription row ${want ? 'missing' : 'unexpected'}`)
+      return
+    }
+    for (const column of SUBSCRIPTION_COLUMNS) {
+      const a = normalise(column, got[column])
+      const b = normalise(column, want[column])
+      if (a !== b)
+        mismatches.push(
+          `user ${index} (${want.provider}) ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
+        )
+    }
+  })
+
+  const { rows: paymentRows } = await db.query<Record<string, unknown>>(
+    'select * from public.payment_history',
+  )
+  const seen = new Set<string>()
+  for (const row of paymentRows) {
+    const key =
+      row.provider === 'stripe'
+        ? `stripe:${row.stripe_invoice_id}`
+        : `polar:${row.polar_order_id}:${row.status}`
+    rowsChecked += 1
+    if (seen.has(key)) mismatches.push(`payment ${key}: more than one row`)
+    seen.add(key)
+    const want = expected.payments.get(key)
+    if (!want) {
+      mismatches.push(`payment ${key}: not implied by the stream`)
+      continue
+    }
+    for (const column of PAYMENT_COLUMNS) {
+      const a = normalise(column, row[column])
+      if (column === 'created_at') {
+        if (![...want.createdAtChoices].includes(a as number))
+          mismatches.push(
+            `payment ${key} created_at: database ${a}, stream ${[...want.createdAtChoices]}`,
+          )
+        continue
+      }
+      const b = normalise(column, want.row[column])
+      if (a !== b)
+        mismatches.push(
+          `payment ${key} ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
+        )
+    }
+  }
+  for (const key of expected.payments.keys())
+    if (!seen.has(key)) {
+      rowsChecked += 1
+      mismatches.push(`payment ${key}: missing`)
+    }
+  return { rowsChecked, mismatches }
+}
