@@ -34,17 +34,43 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
+    },
+  },
+  // Direction of imports (tests/README.md): app/ never imports tests/; the local stack
+  // (tests/local-stack/) never imports app/, by relative path or the ~/ alias. Suites and
+  // tools may import both.
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['**/tests/**'], message: 'App code must not import test tooling.' }],
+          patterns: [
+            {
+              group: ['**/tests', '**/tests/**'],
+              message: 'App code must not import test tooling (tests/).',
+            },
+          ],
         },
       ],
     },
   },
   {
-    files: ['tests/**', '*.config.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: ['tests/local-stack/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app', '**/app/**', '~', '~/**'],
+              message:
+                'The local stack must not import the app: take what it needs (plan catalogue, keys) as options or from its own fixtures.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The production server entry and other plain ESM scripts run on Node.

@@ -5,12 +5,14 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { startLocalStack } from '../local-stack/stack'
 import { E2E } from './ports'
 
 const stack = await startLocalStack({
   siteUrl: E2E.siteUrl,
+  catalog: LOCAL_CATALOG,
   ports: { supabase: E2E.supabasePort, stripe: E2E.stripePort, polar: E2E.polarPort },
   retry: { attempts: 4, baseDelayMs: 250 },
 })

@@ -2,6 +2,7 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
+import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { withOutageSwitch } from '../local-stack/database'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
@@ -55,6 +56,7 @@ export async function startTestApp(
   const stack = await startLocalStack({
     database: outage.database,
     siteUrl: server.origin,
+    catalog: LOCAL_CATALOG,
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
   })

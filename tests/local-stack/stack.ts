@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+import type { Catalog } from './catalog'
 import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
+import { LOCAL_STACK_KEYS } from './defaults'
 import { startPolarEmulator, type PolarEmulator } from './polar'
 import { startStripeEmulator, type StripeEmulator } from './stripe'
 import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
@@ -9,6 +10,8 @@ import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
 export interface LocalStackOptions {
   /** The app's origin: where emails link to and where webhooks are delivered. */
   siteUrl: string
+  /** The plans the Stripe and Polar emulators are seeded with (the product's: LOCAL_CATALOG). */
+  catalog: Catalog
   ports?: { supabase?: number; stripe?: number; polar?: number }
   /** PostgreSQL server URL; default an embedded PGlite database. */
   databaseUrl?: string
@@ -48,28 +51,30 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const stripe = await startStripeEmulator({
     port: options.ports?.stripe,
     webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
-    webhookSecret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-    apiKey: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
+    catalog: options.catalog,
+    webhookSecret: LOCAL_STACK_KEYS.stripeWebhookSecret,
+    apiKey: LOCAL_STACK_KEYS.stripeSecretKey,
     retry: options.retry,
   })
   const polar = await startPolarEmulator({
     port: options.ports?.polar,
     webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
-    webhookSecret: LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
-    accessToken: LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,
+    catalog: options.catalog,
+    webhookSecret: LOCAL_STACK_KEYS.polarWebhookSecret,
+    accessToken: LOCAL_STACK_KEYS.polarAccessToken,
     retry: options.retry,
     invoiceDelayMs: options.polarInvoiceDelayMs,
   })
   const env = {
     SITE_URL: options.siteUrl,
     SUPABASE_URL: supabase.url,
-    SUPABASE_ANON_KEY: LOCAL_DEFAULTS.SUPABASE_ANON_KEY,
-    SUPABASE_SERVICE_ROLE_KEY: LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
-    STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+    SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
+    SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
+    STRIPE_SECRET_KEY: LOCAL_STACK_KEYS.stripeSecretKey,
+    STRIPE_WEBHOOK_SECRET: LOCAL_STACK_KEYS.stripeWebhookSecret,
     STRIPE_API_URL: stripe.url,
-    POLAR_ACCESS_TOKEN: LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,
-    POLAR_WEBHOOK_SECRET: LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
+    POLAR_ACCESS_TOKEN: LOCAL_STACK_KEYS.polarAccessToken,
+    POLAR_WEBHOOK_SECRET: LOCAL_STACK_KEYS.polarWebhookSecret,
     POLAR_SANDBOX: 'true',
     POLAR_API_URL: polar.url,
   }

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { DEV_DATA_DIR, startLocalStack } from '../local-stack/stack'
 import { planDev } from './dev-plan'
@@ -19,6 +20,7 @@ const plan = planDev(process.env, LOCAL_DEFAULTS)
 const stack = plan.localStack
   ? await startLocalStack({
       siteUrl,
+      catalog: LOCAL_CATALOG,
       ports: plan.ports,
       databaseUrl: process.env.DATABASE_URL,
       dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,

@@ -1,10 +1,10 @@
 import { PolarClientError, PolarNetworkError, PolarServerError } from '@polar-sh/sdk'
 import { createPolar, errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { setup } from './test-helpers'
 
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
+const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
 const MISSING = '00000000-0000-4000-8000-000000000000'
 let env: Awaited<ReturnType<typeof setup>>
 
@@ -36,12 +36,12 @@ describe('authentication and lookups', () => {
     expect(products.pagination).toEqual({ total_count: 2, max_page: 1 })
     expect(products.items.map((p) => [p.id, p.name, p.prices[0]])).toEqual([
       [
-        LOCAL_PLAN_IDS.starter.polarProductId,
+        catalogPlan(LOCAL_CATALOG, 'starter').polar.productId,
         'Starter',
         expect.objectContaining({
           price_amount: 900,
           amount_type: 'fixed',
-          product_id: LOCAL_PLAN_IDS.starter.polarProductId,
+          product_id: catalogPlan(LOCAL_CATALOG, 'starter').polar.productId,
         }),
       ],
       [PRO, 'Pro', expect.objectContaining({ price_amount: 2900, price_currency: 'usd' })],

@@ -1,10 +1,10 @@
 import { errors, webhooks } from '@polar-sh/sdk/2026-10'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { setup, submitCheckoutForm, verify } from './test-helpers'
 
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
-const STARTER = LOCAL_PLAN_IDS.starter.polarProductId
+const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
+const STARTER = catalogPlan(LOCAL_CATALOG, 'starter').polar.productId
 let env: Awaited<ReturnType<typeof setup>>
 
 beforeEach(async () => {

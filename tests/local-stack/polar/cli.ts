@@ -1,18 +1,21 @@
 /**
  * Runs the Polar emulator alone: `npx tsx tests/local-stack/polar/cli.ts`.
- * Uses the app's local defaults unless POLAR_* variables say otherwise.
+ * Uses the local stack's defaults (and the plans in ../catalog.json) unless POLAR_* variables
+ * say otherwise.
  */
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import { LOCAL_CATALOG } from '../catalog'
+import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../defaults'
 import { startPolarEmulator } from './index'
 
-const apiUrl = new URL(process.env.POLAR_API_URL || LOCAL_DEFAULTS.POLAR_API_URL)
-const siteUrl = process.env.SITE_URL || LOCAL_DEFAULTS.SITE_URL
+const apiUrl = new URL(process.env.POLAR_API_URL || LOCAL_DEV.polarApiUrl)
+const siteUrl = process.env.SITE_URL || LOCAL_DEV.siteUrl
 
 const emulator = await startPolarEmulator({
+  catalog: LOCAL_CATALOG,
   port: Number(apiUrl.port || 12112),
   publicUrl: apiUrl.origin,
-  accessToken: process.env.POLAR_ACCESS_TOKEN || LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,
-  webhookSecret: process.env.POLAR_WEBHOOK_SECRET || LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
+  accessToken: process.env.POLAR_ACCESS_TOKEN || LOCAL_STACK_KEYS.polarAccessToken,
+  webhookSecret: process.env.POLAR_WEBHOOK_SECRET || LOCAL_STACK_KEYS.polarWebhookSecret,
   webhookUrl: process.env.POLAR_EMULATOR_WEBHOOK_URL || `${siteUrl}/api/webhooks/polar`,
 })
 console.log(`Polar emulator on ${emulator.url} (public ${apiUrl.origin})`)

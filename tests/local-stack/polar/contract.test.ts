@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { webhooks } from '@polar-sh/sdk/2026-10'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { validate } from '../sdk-types/validate'
 import { registerApi } from './api'
 import { EmulatorContext } from './context'
@@ -34,7 +34,7 @@ type Polar = typeof env.polar
 /** The app's flows and the emulator's lifecycle, through every API endpoint once at least. */
 async function exerciseEveryEndpoint(polar: Polar) {
   const userId = randomUUID()
-  const productId = LOCAL_PLAN_IDS.pro.polarProductId
+  const productId = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
   await polar.products.list({ limit: 10 })
   await polar.products.get(productId)
   const checkout = await polar.checkouts.create({
@@ -84,7 +84,7 @@ async function exerciseEveryEndpoint(polar: Polar) {
 describe('the Polar emulator against @polar-sh/sdk 1.x declarations', () => {
   it('answers every SDK call it serves, and serves only those', () => {
     const router = new Router()
-    registerApi(router, new EmulatorContext(new PolarState(), idleDispatcher(), '', 0))
+    registerApi(router, new EmulatorContext(new PolarState(LOCAL_CATALOG), idleDispatcher(), '', 0))
     expect(new Set(router.describe())).toEqual(new Set(Object.values(SDK_CALLS)))
     const answered = calls.filter((entry) => entry.outcome === 'ok').map((entry) => entry.call)
     expect(new Set(answered)).toEqual(new Set(Object.keys(SDK_CALLS)))

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { startPolarEmulator, type Delivery } from './index'
 import { SECRET, setup, startReceiver, TOKEN, verify } from './test-helpers'
 
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
+const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
 const cleanups: (() => Promise<void>)[] = []
 
 afterEach(async () => {
@@ -81,6 +81,7 @@ describe('webhook delivery', () => {
   it('records network errors and delivers once the endpoint appears; parks events while no URL is set', async () => {
     const receiver = await startReceiver()
     const emulator = await startPolarEmulator({
+      catalog: LOCAL_CATALOG,
       webhookSecret: SECRET,
       retry: { attempts: 3, baseDelayMs: 10 },
       invoiceDelayMs: 0,

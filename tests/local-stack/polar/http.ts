@@ -1,4 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import * as toolkit from '../http'
+import { RouteTable } from '../http'
+
+export { readText as readBody } from '../http'
 
 /** A request as the route handlers see it. */
 export interface Req {
@@ -16,14 +20,6 @@ export interface Req {
 }
 
 export type Handler = (req: Req, res: ServerResponse) => void | Promise<void>
-
-interface Route {
-  method: string
-  path: string
-  pattern: RegExp
-  keys: string[]
-  handler: Handler
-}
 
 /** Thrown by handlers for an error answer in Polar's shape `{error, detail}`. */
 export class ApiError extends Error {
@@ -49,23 +45,18 @@ export function notFound(detail = 'Not found') {
   return new ApiError(404, 'ResourceNotFound', detail)
 }
 
-/** Minimal method + path router with `:param` segments. */
+/** Method + path router with `:param` segments (the local stack's route table). */
 export class Router {
-  private routes: Route[] = []
+  private readonly table = new RouteTable<Handler>()
 
   on(method: string, path: string, handler: Handler) {
-    const keys: string[] = []
-    const source = path.replace(/:(\w+)/g, (_, key: string) => {
-      keys.push(key)
-      return '([^/]+)'
-    })
-    this.routes.push({ method, path, pattern: new RegExp(`^${source}$`), keys, handler })
+    this.table.on(method, path, handler)
     return this
   }
 
   /** `METHOD /path` of every route, in the order they were added. */
   describe() {
-    return this.routes.map((route) => `${route.method} ${route.path}`)
+    return this.table.describe()
   }
 
   /** Finds the handler; `redirectTo` is set when only the trailing-slash variant exists (FastAPI 307). */
@@ -73,57 +64,31 @@ export class Router {
     method: string,
     path: string,
   ): { handler?: Handler; params: Record<string, string>; redirectTo?: string } {
-    for (const route of this.routes) {
-      if (route.method !== method) continue
-      const found = route.pattern.exec(path)
-      if (!found) continue
-      const params = Object.fromEntries(
-        route.keys.map((key, i) => [key, decodeURIComponent(found[i + 1])]),
-      )
-      return { handler: route.handler, params }
-    }
-    if (
-      !path.endsWith('/') &&
-      this.routes.some((r) => r.method === method && r.pattern.test(`${path}/`))
-    ) {
+    const { found } = this.table.match(method, path)
+    if (found) return { handler: found.handler, params: found.params }
+    if (!path.endsWith('/') && this.table.match(method, `${path}/`).found) {
       return { params: {}, redirectTo: `${path}/` }
     }
     return { params: {} }
   }
 }
 
-export async function readBody(req: IncomingMessage) {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
+/** JSON as Polar sends it: compact, with its length. */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  const text = JSON.stringify(body)
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  })
-  res.end(text)
+  toolkit.sendJson(res, status, body, { contentLength: true, headers })
 }
 
 export function sendHtml(res: ServerResponse, status: number, html: string) {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-  })
-  res.end(html)
+  toolkit.sendHtml(res, status, html, { contentLength: true })
 }
 
 export function redirect(res: ServerResponse, location: string, status = 303) {
-  res.writeHead(status, { location, 'content-length': 0 })
-  res.end()
+  toolkit.redirect(res, location, status, { contentLength: true })
 }
 
 /** Reads a string field from a JSON or form body. */

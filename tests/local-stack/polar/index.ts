@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Catalog } from '../catalog'
 import { registerAdmin } from './admin'
 import { registerApi } from './api'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
@@ -21,6 +22,8 @@ export { signWebhook } from './webhooks'
 export { LOCAL_ORGANIZATION_ID, PolarState } from './state'
 
 export interface PolarEmulatorOptions {
+  /** The products to seed (see ../catalog.ts). */
+  catalog: Catalog
   /** 0 or undefined picks a free port; development uses 12112. */
   port?: number
   /** Where events go, e.g. http://localhost:5173/api/webhooks/polar; may be set later. */
@@ -78,13 +81,13 @@ function listen(server: Server, port: number) {
   })
 }
 
-/** Starts the Polar emulator on 127.0.0.1, seeded with the plans' products. */
+/** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
 export async function startPolarEmulator(options: PolarEmulatorOptions): Promise<PolarEmulator> {
   const server = createServer()
   const port = await listen(server, options.port ?? 0)
   const url = `http://127.0.0.1:${port}`
   const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
-  const state = new PolarState()
+  const state = new PolarState(options.catalog)
   const webhooks = new WebhookDispatcher({
     secret: options.webhookSecret,
     url: options.webhookUrl,

@@ -1,13 +1,13 @@
 import { errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { setup, verify } from './test-helpers'
 
 let env: Awaited<ReturnType<typeof setup>>
 
 async function paidOrder(userId = 'user-o1') {
   const checkout = await env.polar.checkouts.create({
-    products: [LOCAL_PLAN_IDS.pro.polarProductId],
+    products: [catalogPlan(LOCAL_CATALOG, 'pro').polar.productId],
     metadata: { user_id: userId },
   })
   const done = await env.emulator.completeCheckout(checkout.id, { name: 'Grace Hopper' })

@@ -1,14 +1,14 @@
 import { PolarClientError } from '@polar-sh/sdk'
 import { errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_CATALOG, catalogPlan } from '../catalog'
 import { setup, verify } from './test-helpers'
 
 let env: Awaited<ReturnType<typeof setup>>
 
 async function subscribe(userId: string) {
   const checkout = await env.polar.checkouts.create({
-    products: [LOCAL_PLAN_IDS.starter.polarProductId],
+    products: [catalogPlan(LOCAL_CATALOG, 'starter').polar.productId],
     external_customer_id: userId,
     metadata: { user_id: userId },
   })

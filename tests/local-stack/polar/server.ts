@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { BodyTooLarge, parseForm } from '../http'
 import type { EmulatorContext } from './context'
 import type { FaultInjector } from './faults'
 import {
@@ -22,7 +23,7 @@ export interface ServerDeps {
 function parseBody(raw: string, contentType: string): { body: unknown; isForm: boolean } {
   if (raw === '') return { body: undefined, isForm: false }
   if (contentType.includes('application/x-www-form-urlencoded')) {
-    return { body: Object.fromEntries(new URLSearchParams(raw)), isForm: true }
+    return { body: parseForm(raw), isForm: true }
   }
   try {
     return { body: JSON.parse(raw), isForm: false }
@@ -107,6 +108,8 @@ export function createRequestHandler({ router, ctx, faults, accessToken }: Serve
       if (error instanceof ApiError)
         return sendJson(res, error.status, { error: error.error, detail: error.detail })
       if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
+      if (error instanceof BodyTooLarge)
+        return sendJson(res, 413, { error: 'RequestEntityTooLarge', detail: error.message })
       console.error('[polar-emulator]', error)
       sendJson(res, 500, {
         error: 'InternalServerError',

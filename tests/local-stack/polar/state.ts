@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../../app/billing/plans'
+import type { Catalog } from '../catalog'
 import type {
   CheckoutRecord,
   CustomerRecord,
@@ -50,7 +50,7 @@ export class PolarState {
   readonly sessions = new Map<string, CustomerSessionRecord>()
   private invoiceCounter = 0
 
-  constructor() {
+  constructor(catalog: Catalog) {
     const createdAt = '2025-01-01T00:00:00.000Z'
     this.organization = {
       id: LOCAL_ORGANIZATION_ID,
@@ -58,8 +58,8 @@ export class PolarState {
       slug: 'local-dev',
       created_at: createdAt,
     }
-    for (const plan of PLAN_DEFINITIONS) {
-      const id = LOCAL_PLAN_IDS[plan.key].polarProductId
+    for (const plan of catalog.plans) {
+      const id = plan.polar.productId
       this.products.set(id, {
         id,
         price_id: stableUuid(`polar-price:${id}`),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
+import { LOCAL_CATALOG } from '../catalog'
 import { startPolarEmulator, type PolarEmulator, type PolarEmulatorOptions } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
@@ -64,6 +65,7 @@ export async function verify(webhook: ReceivedWebhook, secret = SECRET): Promise
 export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   const receiver = await startReceiver()
   const emulator: PolarEmulator = await startPolarEmulator({
+    catalog: LOCAL_CATALOG,
     webhookSecret: SECRET,
     accessToken: TOKEN,
     webhookUrl: receiver.url,

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
+import { BodyTooLarge, matchRoute } from '../http'
 import { StripeApiError, decodeForm, randomId, readBody, sendJson, type Params } from './http'
 import { routes } from './api-routes'
 import type { ApiCall } from './routing'
@@ -62,21 +63,16 @@ export async function handleApi(
     reply(result.status, rendered)
   } catch (error) {
     if (error instanceof StripeApiError) return reply(error.status, error.toJSON())
+    if (error instanceof BodyTooLarge)
+      return reply(413, { error: { type: 'invalid_request_error', message: error.message } })
     const message = error instanceof Error ? error.message : String(error)
     reply(500, { error: { type: 'api_error', message: `Emulator error: ${message}` } })
   }
 }
 
 function route(ctx: BillingContext, call: ApiCall) {
-  for (const candidate of routes) {
-    if (candidate.method !== call.method) continue
-    const match = candidate.pattern.exec(call.path)
-    if (!match) continue
-    return {
-      status: 200,
-      body: candidate.handle(ctx, call, match.slice(1).map(decodeURIComponent)),
-    }
-  }
+  const { found } = matchRoute(routes, call.method, call.path)
+  if (found) return { status: 200, body: found.handler(ctx, call, found.values) }
   throw new StripeApiError(
     404,
     'invalid_request_error',

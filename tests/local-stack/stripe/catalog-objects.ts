@@ -1,5 +1,5 @@
-/** Products, prices and the legacy plan object, built from the product's plan definitions. */
-import type { PlanDefinition } from '../../../app/billing/plans'
+/** Products, prices and the legacy plan object, built from the plan catalogue. */
+import type { CatalogPlan } from '../catalog'
 import type { Metadata, PriceObject, ProductObject } from './objects'
 
 export interface NewProduct {
@@ -83,8 +83,8 @@ export function buildPrice(input: NewPrice): PriceObject {
   }
 }
 
-/** A plan's seeded product (`prod_<plan>`). */
-export function makeProduct(id: string, plan: PlanDefinition, priceId: string, created: number) {
+/** A plan's seeded product (its `stripe.productId`). */
+export function makeProduct(id: string, plan: CatalogPlan, priceId: string, created: number) {
   return buildProduct({
     id,
     name: plan.name,
@@ -97,8 +97,8 @@ export function makeProduct(id: string, plan: PlanDefinition, priceId: string, c
   })
 }
 
-/** A plan's seeded monthly price (`price_<plan>_monthly`). */
-export function makePrice(id: string, productId: string, plan: PlanDefinition, created: number) {
+/** A plan's seeded recurring price (its `stripe.priceId`). */
+export function makePrice(id: string, productId: string, plan: CatalogPlan, created: number) {
   return buildPrice({
     id,
     product: productId,

@@ -1,19 +1,22 @@
 /**
  * Runs the Stripe emulator on its own: `node --import tsx tests/local-stack/stripe/cli.ts`.
- * Uses the local defaults (port 12111, the app's webhook route on :5173); override with
- * STRIPE_API_URL, STRIPE_WEBHOOK_URL, STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.
+ * Uses the local stack's defaults (port 12111, the app's webhook route on :5173, the plans
+ * in ../catalog.json); override with STRIPE_API_URL, STRIPE_WEBHOOK_URL, STRIPE_SECRET_KEY
+ * and STRIPE_WEBHOOK_SECRET.
  */
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import { LOCAL_CATALOG } from '../catalog'
+import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../defaults'
 import { startStripeEmulator } from './index'
 
-const apiUrl = new URL(process.env.STRIPE_API_URL || LOCAL_DEFAULTS.STRIPE_API_URL)
-const siteUrl = process.env.SITE_URL || LOCAL_DEFAULTS.SITE_URL
+const apiUrl = new URL(process.env.STRIPE_API_URL || LOCAL_DEV.stripeApiUrl)
+const siteUrl = process.env.SITE_URL || LOCAL_DEV.siteUrl
 
 const emulator = await startStripeEmulator({
+  catalog: LOCAL_CATALOG,
   port: Number(apiUrl.port || 12111),
   webhookUrl: process.env.STRIPE_WEBHOOK_URL || `${siteUrl}/api/webhooks/stripe`,
-  webhookSecret: process.env.STRIPE_WEBHOOK_SECRET || LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-  apiKey: process.env.STRIPE_SECRET_KEY || LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
+  webhookSecret: process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STACK_KEYS.stripeWebhookSecret,
+  apiKey: process.env.STRIPE_SECRET_KEY || LOCAL_STACK_KEYS.stripeSecretKey,
 })
 console.log(
   `Stripe emulator on ${emulator.url} (deliveries: ${emulator.publicUrl}/_emulator/deliveries)`,

@@ -1,5 +1,6 @@
 /** Fault injection for API calls: fail the next N matching requests, or make them hang. */
 import { z } from 'zod'
+import { FaultRegistry } from '../http'
 
 export const faultSchema = z.object({
   method: z
@@ -25,49 +26,38 @@ export interface FaultAction {
 }
 
 export class FaultInjector {
-  private faults: Fault[] = []
+  /** A `/…/flags` path is a regular expression too, except Stripe paths (`/v1…`). */
+  private readonly registry = new FaultRegistry<z.output<typeof faultSchema>>({
+    slashedRegex: { prefixOnly: '/v1' },
+  })
 
   add(input: FaultInput) {
     const fault = faultSchema.parse(input)
     if (fault.status === undefined && fault.delayMs === undefined) {
       throw new Error('A fault needs a status, a delayMs, or both.')
     }
-    this.faults.push({ ...fault, remaining: fault.count })
+    this.registry.add(fault, fault.count)
     return fault
   }
 
   clear() {
-    this.faults = []
+    this.registry.clear()
   }
 
   list(): Fault[] {
-    return this.faults.map((fault) => ({ ...fault }))
+    return this.registry.list().map(({ fault, remaining }) => ({ ...fault, remaining }))
   }
 
   /** Consumes one use of the first fault that matches this request. */
   take(method: string, path: string): FaultAction | undefined {
-    const fault = this.faults.find(
-      (candidate) =>
-        candidate.remaining > 0 &&
-        (!candidate.method || candidate.method === method) &&
-        pathMatches(candidate.path, path),
-    )
+    const fault = this.registry.take(method, path)?.fault
     if (!fault) return undefined
-    fault.remaining -= 1
-    this.faults = this.faults.filter((candidate) => candidate.remaining > 0)
     return {
       delayMs: fault.delayMs ?? 0,
       status: fault.status,
       body: fault.body ?? (fault.status ? defaultErrorBody(fault.status) : undefined),
     }
   }
-}
-
-function pathMatches(pattern: string, path: string) {
-  const slashed = /^\/(.+)\/([a-z]*)$/.exec(pattern)
-  if (slashed && !pattern.startsWith('/v1')) return new RegExp(slashed[1], slashed[2]).test(path)
-  if (pattern.startsWith('^')) return new RegExp(pattern).test(path)
-  return path.startsWith(pattern)
 }
 
 /** The error body Stripe sends for a status, so the SDK raises the matching error class. */

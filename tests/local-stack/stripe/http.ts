@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
+import * as toolkit from '../http'
+
+export { escapeHtml, readText as readBody } from '../http'
 
 /** A decoded form or query value: Stripe's bracket encoding gives nested objects and arrays. */
 export type Param = string | Param[] | { [key: string]: Param }
@@ -52,12 +55,6 @@ export function randomId(prefix: string, length = 24) {
   return `${prefix}_${out}`
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
 /** Decodes `a[b][0][c]=v` (and `a[]=v`) into nested objects and arrays, like Stripe's API. */
 export function decodeForm(source: string | URLSearchParams): Params {
   const search = typeof source === 'string' ? new URLSearchParams(source) : source
@@ -96,40 +93,23 @@ function normalizeArrays(value: Param): Param {
   return Object.fromEntries(entries)
 }
 
+/** JSON the way Stripe sends it: indented, never cached. */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  const text = JSON.stringify(body, null, 2)
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'cache-control': 'no-cache, no-store',
-    ...headers,
+  toolkit.sendJson(res, status, body, {
+    indent: 2,
+    headers: { 'cache-control': 'no-cache, no-store', ...headers },
   })
-  res.end(text)
 }
 
 export function sendHtml(res: ServerResponse, status: number, body: string) {
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-  })
-  res.end(body)
+  toolkit.sendHtml(res, status, body, { headers: { 'cache-control': 'no-store' } })
 }
 
 export function redirect(res: ServerResponse, location: string) {
-  res.writeHead(303, { location, 'cache-control': 'no-store' })
-  res.end()
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(value: unknown) {
-  return String(value ?? '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
+  toolkit.redirect(res, location, 303, { headers: { 'cache-control': 'no-store' } })
 }

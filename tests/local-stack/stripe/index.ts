@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Catalog } from '../catalog'
 import { handleAdmin, type AdminContext } from './admin'
 import { handleApi } from './api'
 import { completeCheckout, type CardDetails, type CheckoutResult } from './checkout'
@@ -25,6 +26,8 @@ export { signPayload } from './webhooks'
 export { TRIGGER_TYPES } from './triggers'
 
 export interface StripeEmulatorOptions {
+  /** The products and prices to seed (see ../catalog.ts). */
+  catalog: Catalog
   /** 0 or undefined picks a free port; development uses 12111. */
   port?: number
   /** Where signed events are POSTed; may also be set later with `setWebhookUrl`. */
@@ -70,7 +73,7 @@ export interface StripeEmulator {
 
 /** Starts an emulator bound to 127.0.0.1. */
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
-  const store = new Store()
+  const store = new Store(options.catalog)
   const retry = options.retry ?? { attempts: 5, baseDelayMs: 1000 }
   const dispatcher = new WebhookDispatcher(
     options.webhookUrl,

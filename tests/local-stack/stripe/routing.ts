@@ -1,5 +1,6 @@
 /** The shape of the `/v1` route table: a method, a path pattern and a handler. */
 import type { EventRequest } from './events'
+import { route as toolkitRoute, type Route as ToolkitRoute } from '../http'
 import type { Params } from './http'
 import type { BillingContext } from './subscriptions'
 
@@ -12,18 +13,11 @@ export interface ApiCall {
 
 type Handler = (ctx: BillingContext, call: ApiCall, ids: string[]) => unknown
 
-export interface Route {
-  method: string
-  pattern: RegExp
-  handle: Handler
-}
+export type Route = ToolkitRoute<Handler>
 
 /** One path segment that is an id (captured and URL-decoded for the handler). */
 export const ID = '([^/]+)'
 
 /** A route for `/v1/<path>`. */
-export const route = (method: string, path: string, handle: Handler): Route => ({
-  method,
-  pattern: new RegExp(`^/v1/${path}$`),
-  handle,
-})
+export const route = (method: string, path: string, handle: Handler): Route =>
+  toolkitRoute(method, new RegExp(`^/v1/${path}$`), handle)

@@ -1,5 +1,5 @@
-/** In-memory state of one emulator instance, seeded with the product's plans. */
-import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../../app/billing/plans'
+/** In-memory state of one emulator instance, seeded with the plan catalogue. */
+import type { Catalog } from '../catalog'
 import { makePrice, makeProduct } from './catalog-objects'
 import { StripeApiError, noSuch } from './http'
 import type { LineItemObject } from './line-items'
@@ -60,18 +60,12 @@ export class Store {
   private clockOffset = 0
   private invoiceSequence = 0
 
-  constructor() {
+  constructor(readonly catalog: Catalog) {
     const created = this.now()
-    for (const plan of PLAN_DEFINITIONS) {
-      const ids = LOCAL_PLAN_IDS[plan.key]
-      this.products.set(
-        ids.stripeProductId,
-        makeProduct(ids.stripeProductId, plan, ids.stripePriceId, created),
-      )
-      this.prices.set(
-        ids.stripePriceId,
-        makePrice(ids.stripePriceId, ids.stripeProductId, plan, created),
-      )
+    for (const plan of catalog.plans) {
+      const { productId, priceId } = plan.stripe
+      this.products.set(productId, makeProduct(productId, plan, priceId, created))
+      this.prices.set(priceId, makePrice(priceId, productId, plan, created))
     }
   }
 

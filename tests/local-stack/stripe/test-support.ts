@@ -2,6 +2,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
+import { LOCAL_CATALOG } from '../catalog'
 import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from './index'
 
 export const API_KEY = 'sk_test_local_emulator'
@@ -59,6 +60,7 @@ export async function setupStack(
 ) {
   const receiver = await startReceiver(respond)
   const emulator = await startStripeEmulator({
+    catalog: LOCAL_CATALOG,
     webhookSecret: WEBHOOK_SECRET,
     apiKey: API_KEY,
     webhookUrl: receiver.url,

@@ -1,6 +1,5 @@
 /** Fixture events on demand, like `stripe trigger <event>`. */
 import { z } from 'zod'
-import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
 import { completeCheckout, createCheckoutSession } from './checkout'
 import { randomId } from './http'
 import type { StripeEvent } from './store'
@@ -63,7 +62,7 @@ export function trigger(
 }
 
 function run(ctx: BillingContext, type: string, options: z.output<typeof triggerOptionsSchema>) {
-  const priceId = options.price ?? LOCAL_PLAN_IDS.starter.stripePriceId
+  const priceId = options.price ?? ctx.store.catalog.plans[0].stripe.priceId
   const email = options.email ?? `${randomId('trigger', 8).toLowerCase()}@example.com`
   const customerId = () => options.customer ?? createCustomer(ctx, { email, name: null }).id
   const fixture = () =>

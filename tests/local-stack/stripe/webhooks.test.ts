@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
+import { LOCAL_CATALOG } from '../catalog'
 import { startStripeEmulator, type StripeEmulator } from './index'
 import {
   API_KEY,
@@ -97,6 +98,7 @@ describe('webhook delivery', () => {
 
   it('survives a network error and delivers queued events once a URL is set', async () => {
     const emulator = await startStripeEmulator({
+      catalog: LOCAL_CATALOG,
       webhookSecret: WEBHOOK_SECRET,
       apiKey: API_KEY,
       retry: { attempts: 2, baseDelayMs: 5 },

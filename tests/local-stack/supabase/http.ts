@@ -1,56 +1,26 @@
 /** Small HTTP helpers shared by the emulator's routes (web Request/Response based). */
+import * as toolkit from '../http'
 
 export const API_VERSION = '2024-01-01'
 
 /** A route handler: gets the request and the path below its mount point. */
 export type RouteHandler = (request: Request, params: Record<string, string>) => Promise<Response>
 
-export interface Route {
-  method: string
-  pattern: RegExp
-  handler: RouteHandler
-}
+export type Route = toolkit.Route<RouteHandler>
 
 /** Builds a route; `:name` segments become params, a trailing `*` matches the rest as `rest`. */
 export function route(method: string, path: string, handler: RouteHandler): Route {
-  const source = path
-    .split('/')
-    .map((part) => {
-      if (part === '*') return '(?<rest>.*)'
-      if (part.startsWith(':')) return `(?<${part.slice(1)}>[^/]+)`
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    })
-    .join('/')
-  return { method, pattern: new RegExp(`^${source}$`), handler }
+  return toolkit.route(method, path, handler)
 }
 
-/** Finds the route for a method and path: the handler, or 405/404 information. */
+/** Finds the route for a method and path (HEAD uses GET's): the handler, or 405/404 information. */
 export function matchRoute(routes: Route[], method: string, path: string) {
-  let pathMatched = false
-  for (const candidate of routes) {
-    const match = candidate.pattern.exec(path)
-    if (!match) continue
-    pathMatched = true
-    if (candidate.method !== method && !(method === 'HEAD' && candidate.method === 'GET')) continue
-    const params: Record<string, string> = {}
-    for (const [key, value] of Object.entries(match.groups ?? {}))
-      params[key] = decodeURIComponent(value ?? '')
-    return { handler: candidate.handler, params }
-  }
+  const { found, pathMatched } = toolkit.matchRoute(routes, method, path, { headAsGet: true })
+  if (found) return { handler: found.handler, params: found.params }
   return { handler: undefined, pathMatched }
 }
 
-export function json(body: unknown, init: ResponseInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('content-type', 'application/json; charset=utf-8')
-  return new Response(JSON.stringify(body), { ...init, headers })
-}
-
-export function html(body: string, init: ResponseInit = {}) {
-  const headers = new Headers(init.headers)
-  headers.set('content-type', 'text/html; charset=utf-8')
-  return new Response(body, { ...init, headers })
-}
+export { jsonResponse as json, htmlResponse as html } from '../http'
 
 export function redirect(location: string, status = 302) {
   return new Response(null, { status, headers: { location } })
@@ -58,16 +28,7 @@ export function redirect(location: string, status = 302) {
 
 /** Reads a JSON object body; an empty or invalid body gives {}. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text()
-  if (!text.trim()) return {}
-  try {
-    const value: unknown = JSON.parse(text)
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {}
-  } catch {
-    return {}
-  }
+  return toolkit.parseJsonObject(await request.text())
 }
 
 export function stringField(body: Record<string, unknown>, key: string): string | undefined {
@@ -92,11 +53,4 @@ export function bearerToken(request: Request): string | undefined {
   return match?.[1]
 }
 
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}
+export { escapeHtml } from '../http'

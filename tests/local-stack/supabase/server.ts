@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../database'
+import { allowedOrigin, BodyTooLarge, corsHeaders, readBytes, type CorsPolicy } from '../http'
 import { json, matchRoute, type Route } from './http'
 
 export type Handler = (request: Request) => Promise<Response>
@@ -32,13 +33,14 @@ export async function loadRestHandler(database: Database): Promise<Handler> {
     )
 }
 
-const CORS_HEADERS = {
-  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers':
+/** Supabase's own APIs, which browsers on any origin may call (as on Supabase); never the developer pages. */
+const CORS: CorsPolicy = {
+  paths: /^\/(auth|rest|storage)\/v1(\/|$)/,
+  allowMethods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  allowHeaders:
     'authorization, apikey, x-client-info, x-supabase-api-version, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, cache-control, x-metadata',
-  'access-control-expose-headers':
-    'x-supabase-api-version, content-range, x-total-count, link, x-sb-error-code',
-  'access-control-max-age': '600',
+  exposeHeaders: 'x-supabase-api-version, content-range, x-total-count, link, x-sb-error-code',
+  maxAgeSeconds: 600,
 }
 
 /** Converts a Node request to a web Request against the emulator's public base URL. */
@@ -49,12 +51,7 @@ async function toRequest(req: IncomingMessage, baseUrl: string): Promise<Request
     else if (value !== undefined) headers.set(name, value)
   }
   const method = req.method ?? 'GET'
-  let body: Buffer | undefined
-  if (method !== 'GET' && method !== 'HEAD') {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    body = Buffer.concat(chunks)
-  }
+  const body = method !== 'GET' && method !== 'HEAD' ? await readBytes(req) : undefined
   return new Request(new URL(req.url ?? '/', baseUrl), {
     method,
     headers,
@@ -69,8 +66,7 @@ async function writeResponse(res: ServerResponse, response: Response, origin: st
   })
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
-  if (origin)
-    Object.assign(headers, CORS_HEADERS, { 'access-control-allow-origin': origin, vary: 'Origin' })
+  if (origin) Object.assign(headers, corsHeaders(CORS, origin))
   res.writeHead(response.status, headers)
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
 }
@@ -103,9 +99,6 @@ export async function dispatch(request: Request, mounts: Mounts): Promise<Respon
   return handler(request, params ?? {})
 }
 
-/** The paths of Supabase's own APIs, which browsers on any origin may call (as on Supabase). */
-const CORS_PATHS = /^\/(auth|rest|storage)\/v1(\/|$)/
-
 /**
  * The node:http listener: CORS for browser clients of the APIs (never for the developer
  * pages: the inbox and the user list must not be readable by other websites), errors as
@@ -115,17 +108,26 @@ export function createListener(baseUrl: () => string, mounts: Mounts) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname
     const header = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
-    const origin = CORS_PATHS.test(path) ? header : undefined
+    const origin = allowedOrigin(CORS, path, header)
     void (async () => {
       try {
         if (req.method === 'OPTIONS') {
-          const preflight = CORS_PATHS.test(path) ? (origin ?? '*') : undefined
+          const preflight = allowedOrigin(CORS, path, header, true)
           await writeResponse(res, new Response(null, { status: 204 }), preflight)
           return
         }
         const request = await toRequest(req, baseUrl())
         await writeResponse(res, await dispatch(request, mounts), origin)
       } catch (error) {
+        if (error instanceof BodyTooLarge && !res.headersSent)
+          return void (await writeResponse(
+            res,
+            json(
+              { message: error.message, statusCode: '413', error: 'Payload too large' },
+              { status: 413 },
+            ),
+            origin,
+          ))
         console.error('[supabase emulator]', error)
         if (!res.headersSent)
           await writeResponse(

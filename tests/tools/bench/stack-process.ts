@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { withDatabaseName } from '../../local-stack/database'
+import { LOCAL_CATALOG } from '../../local-stack/catalog'
 import { startLocalStack } from '../../local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
@@ -41,6 +42,7 @@ let stack: Awaited<ReturnType<typeof startLocalStack>>
 try {
   stack = await startLocalStack({
     siteUrl,
+    catalog: LOCAL_CATALOG,
     ports,
     databaseUrl: databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined,
   })

@@ -34,6 +34,7 @@ import {
   withDatabaseName,
   type Database,
 } from '../../local-stack/database'
+import { LOCAL_CATALOG } from '../../local-stack/catalog'
 import { signWebhook } from '../../local-stack/polar'
 import { startLocalStack, type LocalStack } from '../../local-stack/stack'
 import { createPolarResources, createUsers, polarFields, verify } from './shared'
@@ -525,6 +526,7 @@ async function main() {
     database,
     siteUrl,
     ports: { supabase: PORTS.supabase, stripe: PORTS.stripe, polar: PORTS.polar },
+    catalog: LOCAL_CATALOG,
     polarInvoiceDelayMs: 0,
   })
   stack.polar.setWebhookUrl(undefined)

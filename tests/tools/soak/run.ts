@@ -27,6 +27,7 @@ import {
   type Database,
 } from '../../local-stack/database'
 import { signWebhook } from '../../local-stack/polar'
+import { LOCAL_CATALOG } from '../../local-stack/catalog'
 import { startLocalStack, type LocalStack } from '../../local-stack/stack'
 import {
   expectedState,
@@ -245,6 +246,7 @@ async function main() {
   stack = await startLocalStack({
     database: db,
     siteUrl,
+    catalog: LOCAL_CATALOG,
     ports: PORTS,
     polarInvoiceDelayMs: 0,
   })

@@ -1,0 +1,24 @@
+/**
+ * The local stack's own fixed values: the keys its emulators accept and sign with, and the
+ * ports and app origin `npm run dev` uses. They are public and only ever valid on loopback.
+ * The app's local defaults (app/env.server.ts) name the same values;
+ * tests/config/local-stack-catalog.test.ts checks that the two agree.
+ */
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './supabase/keys'
+
+export const LOCAL_STACK_KEYS = {
+  supabaseAnonKey: LOCAL_ANON_KEY,
+  supabaseServiceRoleKey: LOCAL_SERVICE_ROLE_KEY,
+  stripeSecretKey: 'sk_test_local_emulator',
+  stripeWebhookSecret: 'whsec_local_emulator_secret',
+  polarAccessToken: 'polar_oat_local_emulator',
+  polarWebhookSecret: 'polar_whs_local_emulator_secret',
+} as const
+
+/** Where `npm run dev` runs the app and each emulator (see tests/tools/dev-plan.ts). */
+export const LOCAL_DEV = {
+  siteUrl: 'http://localhost:5173',
+  supabaseUrl: 'http://localhost:54421',
+  stripeApiUrl: 'http://localhost:12111',
+  polarApiUrl: 'http://localhost:12112',
+} as const

@@ -1,0 +1,124 @@
+import { createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import {
+  allowedOrigin,
+  BodyTooLarge,
+  corsHeaders,
+  FaultRegistry,
+  matchRoute,
+  parseJsonObject,
+  readText,
+  route,
+  RouteTable,
+  type CorsPolicy,
+} from './index'
+
+describe('routes', () => {
+  it('matches :params, a trailing * and regular expressions, URL-decoded, first match wins', () => {
+    const routes = [
+      route('GET', '/object/:bucket/*', 'object'),
+      route('GET', /^\/v1\/customers\/([^/]+)$/, 'customer'),
+      route('POST', '/a.b', 'literal'),
+    ]
+    expect(matchRoute(routes, 'GET', '/object/avatars/u%201/x.png').found).toEqual({
+      handler: 'object',
+      params: { bucket: 'avatars', rest: 'u 1/x.png' },
+      values: ['avatars', 'u 1/x.png'],
+    })
+    expect(matchRoute(routes, 'GET', '/v1/customers/cus_1').found?.values).toEqual(['cus_1'])
+    expect(matchRoute(routes, 'POST', '/aXb').found).toBeUndefined()
+    expect(matchRoute(routes, 'DELETE', '/a.b')).toEqual({ pathMatched: true })
+    expect(matchRoute(routes, 'HEAD', '/object/a/b').found).toBeUndefined()
+    expect(matchRoute(routes, 'HEAD', '/object/a/b', { headAsGet: true }).found?.handler).toBe(
+      'object',
+    )
+  })
+
+  it('lists a table in insertion order', () => {
+    const table = new RouteTable<string>().on('GET', '/a/:id', 'a').on('POST', '/b', 'b')
+    expect(table.describe()).toEqual(['GET /a/:id', 'POST /b'])
+    expect(table.match('GET', '/a/1').found?.params).toEqual({ id: '1' })
+  })
+})
+
+describe('bodies', () => {
+  async function post(body: string, limit: number) {
+    const server = createServer((req, res) => {
+      readText(req, limit).then(
+        (text) => res.end(`ok ${text.length}`),
+        (error: unknown) => res.end(error instanceof BodyTooLarge ? 'too large' : 'error'),
+      )
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', method: 'POST' }, (res) => {
+          let text = ''
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          res.on('end', () => resolve(text))
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+    } finally {
+      server.close()
+    }
+  }
+
+  it('reads up to the limit and refuses more', async () => {
+    expect(await post('x'.repeat(10), 10)).toBe('ok 10')
+    expect(await post('x'.repeat(11), 10)).toBe('too large')
+  })
+
+  it('reads a JSON object, or {} for anything else', () => {
+    expect(parseJsonObject('{"a":1}')).toEqual({ a: 1 })
+    expect(parseJsonObject('')).toEqual({})
+    expect(parseJsonObject('[1]')).toEqual({})
+    expect(parseJsonObject('{')).toEqual({})
+  })
+})
+
+describe('CORS', () => {
+  const policy: CorsPolicy = {
+    paths: /^\/api\//,
+    allowMethods: 'GET',
+    allowHeaders: 'authorization',
+    exposeHeaders: 'x-total',
+    maxAgeSeconds: 600,
+  }
+  it('allows the caller on API paths only; a preflight without Origin gets *', () => {
+    expect(allowedOrigin(policy, '/api/x', 'https://a.test')).toBe('https://a.test')
+    expect(allowedOrigin(policy, '/_inbox', 'https://a.test')).toBeUndefined()
+    expect(allowedOrigin(policy, '/api/x', undefined, true)).toBe('*')
+    expect(corsHeaders(policy, 'https://a.test')).toMatchObject({
+      'access-control-allow-origin': 'https://a.test',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    })
+  })
+})
+
+describe('FaultRegistry', () => {
+  it('counts down the first matching fault by method and path prefix or ^regex', () => {
+    const faults = new FaultRegistry<{ method?: string; path: string; status: number }>()
+    faults.add({ method: 'post', path: '/v1/checkouts', status: 500 }, 2)
+    faults.add({ path: '^/v1/orders/[^/]+$', status: 404 }, 1)
+    expect(faults.take('GET', '/v1/checkouts/')).toBeUndefined()
+    expect(faults.take('POST', '/v1/checkouts/')).toMatchObject({ remaining: 1 })
+    expect(faults.list().map((entry) => entry.remaining)).toEqual([1, 1])
+    expect(faults.take('POST', '/v1/checkouts/')?.fault.method).toBe('POST')
+    expect(faults.take('GET', '/v1/orders/1/invoice')).toBeUndefined()
+    expect(faults.take('GET', '/v1/orders/1')?.fault.status).toBe(404)
+    expect(faults.list()).toEqual([])
+  })
+
+  it('reads /…/flags as a regular expression when asked, except under the given prefix', () => {
+    const faults = new FaultRegistry<{ path: string }>({ slashedRegex: { prefixOnly: '/v1' } })
+    faults.add({ path: '/CUSTOMERS/i' }, 1)
+    faults.add({ path: '/v1/x/' }, 1)
+    expect(faults.take('GET', '/v1/customers')?.fault.path).toBe('/CUSTOMERS/i')
+    expect(faults.take('GET', '/v1/x/y')?.fault.path).toBe('/v1/x/')
+  })
+})

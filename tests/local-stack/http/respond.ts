@@ -1,0 +1,82 @@
+/** Writing answers: JSON, HTML and redirects on node:http, and the same as web Responses. */
+import type { ServerResponse } from 'node:http'
+
+export interface SendOptions {
+  /** Extra headers, written after (and able to override) the content type. */
+  headers?: Record<string, string | number>
+  /** Send `content-length` (otherwise the body is chunked). */
+  contentLength?: boolean
+}
+
+/** Writes a complete answer with its content type. */
+export function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  options: SendOptions = {},
+) {
+  res.writeHead(status, {
+    ...(contentType ? { 'content-type': contentType } : {}),
+    ...(options.contentLength ? { 'content-length': Buffer.byteLength(text) } : {}),
+    ...options.headers,
+  })
+  res.end(text)
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  options: SendOptions & { indent?: number } = {},
+) {
+  send(res, status, 'application/json', JSON.stringify(body, null, options.indent), options)
+}
+
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  options: SendOptions = {},
+) {
+  send(res, status, 'text/html; charset=utf-8', html, options)
+}
+
+/** A redirect with no body (303 by default: "see other" after a form post). */
+export function redirect(
+  res: ServerResponse,
+  location: string,
+  status = 303,
+  options: SendOptions = {},
+) {
+  res.writeHead(status, {
+    location,
+    ...(options.contentLength ? { 'content-length': 0 } : {}),
+    ...options.headers,
+  })
+  res.end()
+}
+
+/** A web Response with a JSON body. */
+export function jsonResponse(body: unknown, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('content-type', 'application/json; charset=utf-8')
+  return new Response(JSON.stringify(body), { ...init, headers })
+}
+
+/** A web Response with an HTML body. */
+export function htmlResponse(body: string, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('content-type', 'text/html; charset=utf-8')
+  return new Response(body, { ...init, headers })
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
