@@ -12,7 +12,7 @@ export type CredentialOutcome =
  * Checks a password without touching the browser's session: a throwaway client signs in
  * and straight out again (that one session only).
  */
-export async function isCurrentPassword(email: string, password: string) {
+async function isCurrentPassword(email: string, password: string) {
   const env = getEnv()
   const probe = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

@@ -13,7 +13,7 @@ export interface ListedSubscription {
 }
 
 /** True while a provider may still charge for a subscription in this status. */
-export function mayStillCharge(status: string | null | undefined): boolean {
+function mayStillCharge(status: string | null | undefined): boolean {
   return Boolean(status) && !FINAL_STATUSES.has(status as string)
 }
 

@@ -21,7 +21,7 @@ const MESSAGES: Record<string, string> = {
   signup_disabled: 'New sign-ups are currently closed.',
 }
 
-export const GENERIC_AUTH_ERROR = 'Something went wrong. Please try again in a moment.'
+const GENERIC_AUTH_ERROR = 'Something went wrong. Please try again in a moment.'
 
 /** The message to show for an auth error (from its `code`). */
 export function authErrorMessage(error: { code?: string; status?: number } | null | undefined) {

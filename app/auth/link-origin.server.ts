@@ -12,7 +12,7 @@ import { emailKey } from './rate-limits.server'
  * `/auth/callback` follows a link at once only in a marked browser and only into one of
  * those accounts; anywhere else the person confirms on a page first (`/auth/confirm`).
  */
-export const LINK_WINDOW_SECONDS = 60 * 60
+const LINK_WINDOW_SECONDS = 60 * 60
 const MAX_ENTRIES = 5
 
 interface Entry {

@@ -8,7 +8,7 @@ import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
 import { ForgotPasswordSchema, ResetPasswordSchema } from './schemas'
 import { requireConfirmedUser } from './session.server'
 
-export const RECOVERY_ONLY =
+const RECOVERY_ONLY =
   'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
 
 /**

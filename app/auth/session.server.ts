@@ -38,11 +38,6 @@ function recoveryTime(amr: unknown): number | undefined {
 /** How long after following the link a recovery session may set a new password. */
 export const RECOVERY_WINDOW_SECONDS = 60 * 60
 
-/** True when the user's session came from a recovery link followed within the window. */
-export function isRecoverySession(user: SessionUser, now = Date.now()): boolean {
-  return user.recoveredAt !== undefined && now / 1000 - user.recoveredAt <= RECOVERY_WINDOW_SECONDS
-}
-
 /**
  * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
@@ -214,7 +209,7 @@ function sessionCheckUnavailable() {
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
  * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer.
  */
-export async function sessionStillExists(user: SessionUser): Promise<boolean> {
+async function sessionStillExists(user: SessionUser): Promise<boolean> {
   const { data, error } = await getSupabaseAdmin()
     .rpc('session_is_active', { p_session_id: user.sessionId, p_user_id: user.id })
     .then(

@@ -20,7 +20,7 @@ import { databaseError } from '~/lib/database-availability.server'
  * - any failure is logged and the page shows the rows as they are ("Not available yet").
  */
 export const MAX_LOOKUPS = 3
-export const DEADLINE_MS = 2500
+const DEADLINE_MS = 2500
 const REQUEST_TIMEOUT_MS = 2000
 const COOLDOWN_MS = 15 * 60 * 1000
 

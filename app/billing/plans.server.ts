@@ -20,7 +20,3 @@ export function getPlans(): Plan[] {
 export function planByStripePrice(priceId: string | null | undefined) {
   return priceId ? getPlans().find((plan) => plan.stripePriceId === priceId) : undefined
 }
-
-export function planByPolarProduct(productId: string | null | undefined) {
-  return productId ? getPlans().find((plan) => plan.polarProductId === productId) : undefined
-}

@@ -3,7 +3,7 @@ import { logger } from '~/lib/logger.server'
 import { recentEvents } from './recent-events.server'
 
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
-export class InvalidPayloadError extends Error {}
+class InvalidPayloadError extends Error {}
 
 type SafeParser<T> = {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }

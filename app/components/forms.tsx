@@ -3,8 +3,6 @@ import { useNavigation } from '@remix-run/react'
 import { useId, type ReactNode } from 'react'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 
-export { isHoneypotFilled } from '~/lib/honeypot'
-
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
 export function TextField({
   label,

@@ -6,7 +6,7 @@ export interface ContactDelivery {
 }
 
 /** The spec's default: the message is only written to the server log. */
-export const logDelivery: ContactDelivery = {
+const logDelivery: ContactDelivery = {
   async deliver(message) {
     console.info('[contact] new message', JSON.stringify(message))
   },

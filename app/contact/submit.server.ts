@@ -10,10 +10,10 @@ import { getContactDelivery } from './delivery.server'
 import { HONEYPOT_FIELD, contactSchema, type ContactMessage } from './schema'
 
 /** Per identified client (see `clientKey`): enough for a person, too few for a flood. */
-export const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
+const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
 
 /** For all clients that cannot be told apart (no trusted proxy configured), together. */
-export const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60_000 }
+const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60_000 }
 
 /**
  * Body cap. The longest valid submission is 5,654 characters; even with every one sent as

@@ -5,7 +5,7 @@ import type { NoticeKey } from './notices'
  * submitting a plain form, typing an address (Fetch Metadata `Sec-Fetch-Mode: navigate`).
  * Scripts and API clients send another mode or none, and keep the JSON contract.
  */
-export function isBrowserNavigation(request: Request): boolean {
+function isBrowserNavigation(request: Request): boolean {
   return request.headers.get('sec-fetch-mode') === 'navigate'
 }
 

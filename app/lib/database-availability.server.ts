@@ -51,7 +51,7 @@ export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
   return cause !== undefined && cause !== failure && isDatabaseUnavailable(cause)
 }
 
-export const DATABASE_UNAVAILABLE_MESSAGE =
+const DATABASE_UNAVAILABLE_MESSAGE =
   'We cannot reach our database for a moment. Nothing was lost: please try again shortly.'
 
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */

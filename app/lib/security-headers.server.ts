@@ -12,7 +12,7 @@ export function createNonce(): string {
 }
 
 /** Hosted pages a form post may end on after our server's redirect (Chromium checks them). */
-export const HOSTED_FORM_TARGETS = [
+const HOSTED_FORM_TARGETS = [
   // Stripe Checkout and the Stripe billing portal (POST /api/checkout_sessions, "Manage billing").
   'https://checkout.stripe.com',
   'https://billing.stripe.com',

@@ -23,7 +23,7 @@ export async function getOwnProfileRow(supabase: SupabaseClient, userId: string)
 }
 
 /** The public URL of a stored avatar, only for a path in the user's own folder. */
-export function avatarUrl(supabase: SupabaseClient, userId: string, path: string | null) {
+function avatarUrl(supabase: SupabaseClient, userId: string, path: string | null) {
   if (!isOwnAvatarPath(path, userId)) return null
   return supabase.storage.from(AVATAR_BUCKET).getPublicUrl(path).data.publicUrl
 }

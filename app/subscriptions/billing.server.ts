@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
 
-export const PAYMENTS_PAGE_SIZE = 10
+const PAYMENTS_PAGE_SIZE = 10
 
 /** One payment as the billing page shows it. */
 export type PaymentView = Pick<

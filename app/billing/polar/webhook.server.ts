@@ -32,7 +32,7 @@ import { databaseError } from '~/lib/database-availability.server'
  */
 const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
 
-export const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
+const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
 
 /**
  * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb). Answers (the spec

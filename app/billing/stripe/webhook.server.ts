@@ -28,7 +28,7 @@ import {
 } from './events'
 
 /** Stripe events are well under 1 MB; anything larger is refused before verification. */
-export const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
+const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
 const SIGNATURE_TOLERANCE_SECONDS = 300
 
 /**
