@@ -146,7 +146,7 @@ function withResourceHeaders(response: Response): Response {
 export function secureResource<Args extends unknown[]>(
   handler: (...args: Args) => Response | Promise<Response>,
 ): (...args: Args) => Promise<Response> {
-  return async (...args) => {
+  const secured = async (...args: Args) => {
     let response: Response
     try {
       response = await handler(...args)
@@ -156,4 +156,13 @@ export function secureResource<Args extends unknown[]>(
     }
     return withResourceHeaders(response)
   }
+  securedHandlers.add(secured)
+  return secured
+}
+
+const securedHandlers = new WeakSet<object>()
+
+/** True for a loader or action made by `secureResource` (checked for every resource route). */
+export function isSecuredResource(handler: unknown): boolean {
+  return typeof handler === 'function' && securedHandlers.has(handler)
 }
