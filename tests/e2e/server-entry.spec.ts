@@ -3,11 +3,18 @@ import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { createUser, deleteUser } from './fixtures'
 import { E2E } from './ports'
 
 /**
  * The production server entry (server.js, what `npm start` runs), over raw HTTP: per-client
- * rate limits by socket address, kept-alive connections, and a graceful stop on SIGTERM.
+ * rate limits by socket address, kept-alive connections, a graceful stop on SIGTERM, and two
+ * instances sharing one database.
  */
 
 /** Starts server.js on `port` against the browser tests' local stack; resolves once it answers. */
@@ -387,5 +394,50 @@ test('under load no request after a 413 waits or is reset', async () => {
     // Over the cap (413), or over this client's contact-form budget (429): either is an answer.
     for (const status of statuses.filter((_, i) => i % 2 === 0))
       expect([413, 429]).toContain(status)
+  }
+})
+
+test('one event delivered to two instances at once is written once', async () => {
+  // A second instance of the production build on the same database (through the stack).
+  const other = await startServer(PORT + 1)
+  const user = await createUser()
+  try {
+    const subscription = `sub_twice_${Date.now().toString(36)}`
+    const invoice = invoiceObject({ subscription, userId: user.id })
+    const event = stripeEvent('invoice.payment_succeeded', invoice)
+    const body = JSON.stringify(event)
+    const signature = Stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+    })
+    // The provider's retry racing its first delivery, on both instances, several times over.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        fetch(`http://127.0.0.1:${index % 2 === 0 ? PORT : PORT + 1}/api/webhooks/stripe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body,
+        }).then((response) => response.status),
+      ),
+    )
+    expect(answers).toEqual(Array(12).fill(200))
+    const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+    })
+    const payments = await admin
+      .from('payment_history')
+      .select('id', { count: 'exact', head: true })
+      .eq('stripe_invoice_id', invoice.id)
+    expect(payments.count).toBe(1)
+    const ledger = await admin
+      .from('webhook_events')
+      .select('event_id', { count: 'exact', head: true })
+      .eq('provider', 'stripe')
+      .eq('event_id', event.id)
+    expect(ledger.count).toBe(1)
+  } finally {
+    await deleteUser(user.id)
+    other.child.kill('SIGTERM')
+    await other.exited
   }
 })
