@@ -103,6 +103,44 @@ export async function sendMagicLink(
   return { headers }
 }
 
+/**
+ * Signs in with the 6-digit code of a sign-up confirmation mail (the same mail's link does
+ * the same); the session's cookies land on `headers`.
+ */
+export async function confirmWithCode(
+  request: Request,
+  email: string,
+  code: string,
+): Promise<AuthResult> {
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'signup' })
+  if (error || !data.session) {
+    return {
+      headers,
+      error:
+        'That code is not right, or it has expired. Check the newest email, or send a new one.',
+      errorCode: error?.code,
+    }
+  }
+  return { headers }
+}
+
+/**
+ * Sends the sign-up confirmation mail again. Supabase sends it only to an address that is
+ * waiting for confirmation and says nothing either way, so neither does the page.
+ */
+export async function resendSignUpConfirmation(request: Request, email: string) {
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { error } = await supabase.auth.resend({
+    type: 'signup',
+    email,
+    options: { emailRedirectTo: callbackUrl('/dashboard') },
+  })
+  if (error) logger.warn('sign-up confirmation not sent again', { code: error.code })
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
+  return { headers }
+}
+
 /** Starts OAuth sign-in; returns the provider URL to send the browser to. */
 export async function startOAuth(
   request: Request,

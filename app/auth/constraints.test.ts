@@ -10,6 +10,8 @@ describe('the auth forms’ HTML constraints are their schemas’ rules', () => 
     ['sign up', constraints.signUpConstraint, schemas.SignUpSchema],
     ['forgot password', constraints.forgotPasswordConstraint, schemas.ForgotPasswordSchema],
     ['reset password', constraints.resetPasswordConstraint, schemas.ResetPasswordSchema],
+    ['confirmation code', constraints.confirmCodeConstraint, schemas.ConfirmCodeSchema],
+    ['resend', constraints.resendConfirmationConstraint, schemas.ResendConfirmationSchema],
   ])('%s', (_, declared, schema) => {
     expect(declared).toEqual(getSchemaConstraint(schema))
   })

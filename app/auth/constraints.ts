@@ -38,3 +38,10 @@ export const resetPasswordConstraint = {
   password: newPasswordConstraint,
   confirmPassword: { required: true },
 }
+
+export const confirmCodeConstraint = {
+  email: emailConstraint,
+  code: { required: true },
+}
+
+export const resendConfirmationConstraint = { email: emailConstraint }

@@ -9,7 +9,13 @@ import {
 } from '~/lib/rate-limit.server'
 
 export type AuthFlow =
-  'sign-in' | 'sign-up' | 'password-reset' | 'magic-link' | 'email-change' | 'password-check'
+  | 'sign-in'
+  | 'sign-up'
+  | 'password-reset'
+  | 'magic-link'
+  | 'email-change'
+  | 'password-check'
+  | 'email-code'
 
 interface FlowLimits {
   /** Per identified client (its socket address, or the trusted proxy's X-Forwarded-For entry). */
@@ -26,7 +32,7 @@ interface FlowLimits {
 }
 
 /** The flows that check a password: their email budget is per address and client. */
-const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-check'])
+const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-check', 'email-code'])
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -63,6 +69,12 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     client: { limit: 10, windowMs: HOUR },
     shared: { limit: 200, windowMs: HOUR },
     email: { limit: 5, windowMs: HOUR },
+  },
+  // The 6-digit code of a confirmation mail: a million codes, so few guesses per address.
+  'email-code': {
+    client: { limit: 20, windowMs: 15 * MINUTE },
+    shared: { limit: 300, windowMs: 15 * MINUTE },
+    email: { limit: 5, windowMs: 15 * MINUTE },
   },
   // The current password in Account settings: a stolen session must not become a guesser.
   'password-check': {

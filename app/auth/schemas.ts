@@ -69,3 +69,14 @@ export const ResetPasswordSchema = z
       path: ['confirmPassword'],
     }),
   )
+
+/** The 6-digit code of a confirmation email, typed on the check-email page. */
+export const ConfirmCodeSchema = z.object({
+  email,
+  code: z
+    .string({ error: 'Enter the 6-digit code from the email' })
+    .check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits in the email')),
+})
+
+/** "Send it again" on the check-email page. */
+export const ResendConfirmationSchema = z.object({ email })

@@ -3,7 +3,7 @@
  * links and redirects, so they work without JavaScript). Only these keys show anything:
  * an address cannot make the site say arbitrary words.
  */
-export const NOTICES = {
+const NOTICES = {
   'already-subscribed': {
     tone: 'info',
     text: 'You already have a subscription. Change or cancel it here.',

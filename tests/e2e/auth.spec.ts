@@ -85,6 +85,38 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   await other.close()
 })
 
+test.describe('the check-email page, with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the code from the mail confirms and signs in; "send it again" mails a new one', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('code')
+    createdEmails.push(email)
+    await page.goto('/sign-up')
+    await page.getByRole('textbox', { name: 'Email' }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
+    const first = await waitForMail(email, 'signup')
+
+    await page.getByRole('button', { name: 'send it again' }).click()
+    await expect(page.getByRole('status')).toContainText('a new email is on its way')
+    const second = await waitForMail(email, 'signup', {
+      after: new Date(Date.parse(first.createdAt) + 1),
+    })
+    expect(second.otp).not.toBe(first.otp)
+
+    await page.getByRole('textbox', { name: 'Code from the email' }).fill('000000')
+    await page.getByRole('button', { name: 'Confirm with the code' }).click()
+    await expect(page.getByRole('alert')).toContainText('That code is not right')
+    await page.getByRole('textbox', { name: 'Code from the email' }).fill(second.otp!)
+    await page.getByRole('button', { name: 'Confirm with the code' }).click()
+    await expect(page).toHaveURL(/\/dashboard\?notice=email-confirmed$/)
+    await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible()
+  })
+})
+
 test('the first click on "Create account" counts, even when a message appears under the field', async ({
   page,
 }) => {

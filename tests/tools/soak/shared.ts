@@ -101,14 +101,21 @@ function normalise(column: string, value: unknown) {
   return value
 }
 
+/**
+ * Compares the rows with what the stream implies. With `deferredInvoiceLinks` (the chaos
+ * soak, whose Polar faults may hit the invoice lookup), a Polar payment recorded without its
+ * invoice link is right by design (filled in later: docs/webhooks.md) and only counted.
+ */
 export async function verify(
   stack: LocalStack,
   userIds: string[],
   expected: ReturnType<typeof expectedState>,
-): Promise<{ rowsChecked: number; mismatches: string[] }> {
+  options: { deferredInvoiceLinks?: boolean } = {},
+): Promise<{ rowsChecked: number; mismatches: string[]; deferredInvoiceLinks: number }> {
   const db = stack.database
   const mismatches: string[] = []
   let rowsChecked = 0
+  let deferredInvoiceLinks = 0
   const { rows: subscriptionRows } = await db.query<Record<string, unknown>>(
     'select * from public.user_subscriptions',
   )
@@ -162,6 +169,16 @@ export async function verify(
         continue
       }
       const b = normalise(column, want.row[column])
+      if (
+        options.deferredInvoiceLinks &&
+        column === 'invoice_url' &&
+        row.provider === 'polar' &&
+        a === null &&
+        b !== null
+      ) {
+        deferredInvoiceLinks += 1
+        continue
+      }
       if (a !== b)
         mismatches.push(
           `payment ${key} ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
@@ -173,5 +190,5 @@ export async function verify(
       rowsChecked += 1
       mismatches.push(`payment ${key}: missing`)
     }
-  return { rowsChecked, mismatches }
+  return { rowsChecked, mismatches, deferredInvoiceLinks }
 }

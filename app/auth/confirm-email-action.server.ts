@@ -1,0 +1,45 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from '@remix-run/node'
+import { readFormData } from '~/lib/http.server'
+import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
+
+type Intent = 'code' | 'resend'
+
+/**
+ * The check-email page's action: the 6-digit code from the confirmation mail (signs in and
+ * goes to the dashboard, which follows a plan chosen before signing up), or "send it again"
+ * (a new mail; the same answer whether or not the address is waiting). Both rate limited.
+ */
+export async function handleConfirmEmail(request: Request) {
+  const formData = await readFormData(request)
+  const intent: Intent = formData.get('intent') === 'resend' ? 'resend' : 'code'
+  const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
+  const submission = parseWithZod(formData, { schema })
+  const reply = (
+    formError: string | null,
+    notice: string | null,
+    init: ResponseInit = { status: 400 },
+  ) => data({ intent, result: submission.reply(), formError, notice }, init)
+  if (submission.status !== 'success') return reply(null, null)
+  const { email } = submission.value
+  const limit = await hitAuthRateLimit(
+    request,
+    intent === 'resend' ? 'sign-up' : 'email-code',
+    email,
+  )
+  if (!limit.allowed)
+    return reply(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
+
+  if (intent === 'resend') {
+    const { headers } = await resendSignUpConfirmation(request, email)
+    return reply(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
+      headers,
+    })
+  }
+  const code = String(formData.get('code') ?? '').trim()
+  const outcome = await confirmWithCode(request, email, code)
+  if (outcome.error) return reply(outcome.error, null, { status: 400, headers: outcome.headers })
+  throw redirect('/dashboard?notice=email-confirmed', { headers: outcome.headers })
+}
