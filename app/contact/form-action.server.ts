@@ -1,5 +1,6 @@
 import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { isHoneypotFilled } from '~/lib/honeypot'
 import { readPayload } from '~/lib/http.server'
 import { retryAfterText } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
@@ -7,7 +8,6 @@ import {
   CONTACT_MAX_BODY_BYTES,
   deliverContactMessage,
   hitContactRateLimit,
-  isHoneypotFilled,
   logHoneypotDrop,
 } from './submit.server'
 

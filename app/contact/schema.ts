@@ -1,9 +1,6 @@
 import * as z from 'zod/mini'
 import { CONTACT_LIMITS } from './constraints'
 
-/** The hidden field that people never see and simple bots fill in. */
-export { HONEYPOT_FIELD } from '~/lib/honeypot'
-
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */
 export const CONTACT_THANK_YOU =
   'Thank you for your message! We will get back to you within one business day.'

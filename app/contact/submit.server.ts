@@ -6,8 +6,9 @@ import {
   type RateLimitResult,
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
+import { isHoneypotFilled } from '~/lib/honeypot'
 import { getContactDelivery } from './delivery.server'
-import { HONEYPOT_FIELD, contactSchema, type ContactMessage } from './schema'
+import { contactSchema, type ContactMessage } from './schema'
 
 /** Per identified client (see `clientKey`): enough for a person, too few for a flood. */
 const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
@@ -26,18 +27,6 @@ export async function hitContactRateLimit(request: Request): Promise<RateLimitRe
   const key = clientKey(request)
   const rule = key === SHARED_CLIENT_KEY ? CONTACT_SHARED_RATE_LIMIT : CONTACT_RATE_LIMIT
   return getRateLimitStore().hit(`contact:${key}`, rule)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** True when the hidden honeypot field holds anything: the sender is a bot. */
-export function isHoneypotFilled(input: unknown): boolean {
-  let value: unknown
-  if (input instanceof FormData) value = input.get(HONEYPOT_FIELD)
-  else if (isRecord(input) && Object.hasOwn(input, HONEYPOT_FIELD)) value = input[HONEYPOT_FIELD]
-  return value !== undefined && value !== null && value !== ''
 }
 
 /** Hands a validated message to the configured delivery; a failure propagates. */

@@ -1,8 +1,15 @@
 /** The honeypot field of every public form: hidden from people, filled in by bots. */
 export const HONEYPOT_FIELD = 'website'
 
-/** True when the honeypot field was filled in (a bot). */
-export function isHoneypotFilled(formData: FormData) {
-  const value = formData.get(HONEYPOT_FIELD)
-  return typeof value === 'string' && value.trim() !== ''
+/**
+ * True when the honeypot field holds anything (a bot): for a form post (`FormData`) and for
+ * a JSON body (an object), the one check every public form and API uses. Blank is empty.
+ */
+export function isHoneypotFilled(input: unknown): boolean {
+  let value: unknown
+  if (input instanceof FormData) value = input.get(HONEYPOT_FIELD)
+  else if (typeof input === 'object' && input !== null && Object.hasOwn(input, HONEYPOT_FIELD))
+    value = (input as Record<string, unknown>)[HONEYPOT_FIELD]
+  if (value === undefined || value === null) return false
+  return typeof value !== 'string' || value.trim() !== ''
 }
