@@ -635,6 +635,8 @@ async function main() {
   console.log(`  converged         ${convergeSeconds.toFixed(1)}s after the last fault`)
   console.log(
     `  rows checked      ${rowsChecked} (${expected.subscriptions.size} subscriptions, ${expected.payments.size} payments)`,
+  )
+  console.log(
     `  invoice links     ${deferredInvoiceLinks} Polar payments recorded without theirs (filled in later by design)`,
   )
   console.log(`  missing / duplicated / wrong   ${missing} / ${duplicated} / ${wrong}`)
