@@ -83,16 +83,28 @@ export default function AccountSettings() {
         title="Sessions"
         intro="Signed in on a device you no longer use? Sign out everywhere, including here."
       >
-        <Form method="post" className="sm:w-64">
-          <SubmitButton
-            name="intent"
-            value="sign-out-everywhere"
-            variant="secondary"
-            pendingText="Signing out…"
-          >
+        {/* A confirmation step that needs no JavaScript: the button is behind the summary. */}
+        <details className="group max-w-md">
+          <summary className="inline-block cursor-pointer rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50 group-open:mb-3">
             Sign out of all sessions
-          </SubmitButton>
-        </Form>
+          </summary>
+          <Form method="post" className="space-y-3 rounded-md border border-slate-200 p-4">
+            <p className="text-sm text-slate-700">
+              Every device and browser signed in to your account is signed out at once, this one
+              included. You will need to sign in again here.
+            </p>
+            <div className="sm:w-64">
+              <SubmitButton
+                name="intent"
+                value="sign-out-everywhere"
+                variant="danger"
+                pendingText="Signing out…"
+              >
+                Yes, sign out everywhere
+              </SubmitButton>
+            </div>
+          </Form>
+        </details>
       </SettingsSection>
       <SettingsSection id="delete" title="Delete account" tone="danger">
         <DeleteAccountForm

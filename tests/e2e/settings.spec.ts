@@ -154,7 +154,11 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
   await expect(copyPage).toHaveURL(/\/dashboard\/settings\/billing$/)
 
   await page.goto('/dashboard/settings/account')
-  await page.getByRole('button', { name: 'Sign out of all sessions' }).click()
+  // A confirmation step first: nothing happens until the second button.
+  await page.getByText('Sign out of all sessions').click()
+  await expect(page.getByText('this one included')).toBeVisible()
+  await expect(page).toHaveURL(/\/dashboard\/settings\/account$/)
+  await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
   await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
   await expect(page.getByRole('status')).toContainText('signed out on every device')
 
@@ -210,5 +214,16 @@ test.describe('with JavaScript off', () => {
     await page.getByRole('button', { name: 'Save preferences' }).click()
     await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
     await expect(page.getByRole('checkbox', { name: 'Security alerts' })).not.toBeChecked()
+  })
+
+  test('sign out of all sessions asks first, then signs out with a notice', async ({ page }) => {
+    await page.goto('/dashboard/settings/account')
+    await expect(page.getByRole('button', { name: 'Yes, sign out everywhere' })).toBeHidden()
+    await page.getByText('Sign out of all sessions').click()
+    await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
+    await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
+    await expect(page.getByRole('status')).toContainText('signed out on every device')
+    await page.goto('/dashboard')
+    await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)
   })
 })
