@@ -25,8 +25,6 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import os from 'node:os'
 import pg from 'pg'
-import Stripe from 'stripe'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
 import {
   migrate,
   openDatabase,
@@ -35,9 +33,8 @@ import {
   type Database,
 } from '../../local-stack/database'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
-import { signWebhook } from '../../local-stack/polar'
 import { startLocalStack, type LocalStack } from '../../local-stack/stack'
-import { createPolarResources, createUsers, polarFields, verify } from './shared'
+import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   expectedState,
   generateStream,
@@ -290,28 +287,6 @@ const figures: Figures = {
   lastSuccessAt: 0,
 }
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
-
-function signedHeaders(delivery: Delivery) {
-  const { event } = delivery
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (event.provider === 'stripe') {
-    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
-      payload: event.body,
-      secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-    })
-  } else {
-    const timestamp = Math.floor(Date.now() / 1000)
-    headers['webhook-id'] = event.id
-    headers['webhook-timestamp'] = String(timestamp)
-    headers['webhook-signature'] = signWebhook(
-      LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
-      event.id,
-      timestamp,
-      event.body,
-    )
-  }
-  return headers
-}
 
 /** Why a non-2xx happened, and whether a fault active at the time allows it. */
 function classify(status: number, body: string, cause: string | null, at: number) {

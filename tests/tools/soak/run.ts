@@ -17,8 +17,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import Stripe from 'stripe'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
 import {
   migrate,
   openDatabase,
@@ -26,7 +24,6 @@ import {
   withDatabaseName,
   type Database,
 } from '../../local-stack/database'
-import { signWebhook } from '../../local-stack/polar'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
 import { startLocalStack, type LocalStack } from '../../local-stack/stack'
 import {
@@ -36,7 +33,7 @@ import {
   type PolarResources,
   type Provider,
 } from './stream'
-import { createPolarResources, createUsers, polarFields, verify } from './shared'
+import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 
 // `--chaos`: the chaos soak (two instances, kills, a database restart, provider faults;
 // tests/tools/soak/chaos.ts), which ends the process itself.
@@ -184,23 +181,7 @@ interface Figures {
 async function deliver(delivery: Delivery, figures: Figures) {
   const { event } = delivery
   for (let attempt = 0; attempt < 3; attempt++) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (event.provider === 'stripe') {
-      headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
-        payload: event.body,
-        secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-      })
-    } else {
-      const timestamp = Math.floor(Date.now() / 1000)
-      headers['webhook-id'] = event.id
-      headers['webhook-timestamp'] = String(timestamp)
-      headers['webhook-signature'] = signWebhook(
-        LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
-        event.id,
-        timestamp,
-        event.body,
-      )
-    }
+    const headers = signedHeaders(delivery)
     figures.sent += 1
     let status = 0
     let text = ''

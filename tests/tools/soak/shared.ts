@@ -5,10 +5,13 @@
  */
 import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
 import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../../app/billing/polar/events'
 import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import { signWebhook } from '../../local-stack/polar'
 import type { LocalStack } from '../../local-stack/stack'
+import type { Delivery } from './stream'
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
 import {
   expectedState,
@@ -191,4 +194,27 @@ export async function verify(
       mismatches.push(`payment ${key}: missing`)
     }
   return { rowsChecked, mismatches, deferredInvoiceLinks }
+}
+
+/** The headers of one webhook delivery, signed now as its provider signs (a fresh timestamp). */
+export function signedHeaders(delivery: Delivery) {
+  const { event } = delivery
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (event.provider === 'stripe') {
+    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
+      payload: event.body,
+      secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+    })
+  } else {
+    const timestamp = Math.floor(Date.now() / 1000)
+    headers['webhook-id'] = event.id
+    headers['webhook-timestamp'] = String(timestamp)
+    headers['webhook-signature'] = signWebhook(
+      LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
+      event.id,
+      timestamp,
+      event.body,
+    )
+  }
+  return headers
 }
