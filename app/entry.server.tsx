@@ -18,7 +18,7 @@ try {
   logger.info(polar.info)
   if (polar.warning) logger.warn(polar.warning)
 } catch (error) {
-  console.error((error as Error).message)
+  logger.error((error as Error).message)
   process.exit(1)
 }
 
@@ -85,7 +85,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors after the shell are logged; before it, the shell error rejects above.
-          if (shellRendered) console.error(error)
+          if (shellRendered) logger.error('page render failed', { error })
         },
       },
     )

@@ -2,6 +2,7 @@ import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { methodNotAllowed, readPayload } from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
 import { retryAfterText } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import {
@@ -44,7 +45,7 @@ export async function handleContactForm(request: Request) {
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
-    console.error('[contact] submission failed:', error)
+    logger.error('contact: submission failed', { error })
     const message = 'We could not send your message. Please try again in a moment.'
     return data(
       { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },

@@ -5,6 +5,7 @@ import { resetEnvForTests } from '~/env.server'
 import * as settingsIndex from '~/routes/dashboard.settings._index'
 import * as stripeWebhook from '~/routes/api.webhooks.stripe'
 import { requestPolicy, requestPolicyMiddleware } from './request-policy.server'
+import { logger } from './logger.server'
 
 // The policy compares Origin with SITE_URL (local defaults in tests: http://localhost:5173).
 const SITE = 'http://localhost:5173'
@@ -16,7 +17,7 @@ function request(method: string, path: string, headers: Record<string, string> =
 
 beforeEach(() => {
   resetEnvForTests()
-  vi.spyOn(console, 'warn').mockImplementation(() => {})
+  vi.spyOn(logger, 'warn').mockImplementation(() => {})
 })
 afterEach(() => vi.restoreAllMocks())
 

@@ -10,6 +10,7 @@ import {
   methodNotAllowed,
   readPayload,
 } from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
 
 // POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
 
@@ -58,7 +59,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (outcome.kind === 'invalid') return invalid(toWireIssues(outcome.issues))
     return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
   } catch (error) {
-    console.error('[contact] submission failed:', error)
+    logger.error('contact: submission failed', { error })
     return fail(500, SERVER_ERROR)
   }
 }
