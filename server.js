@@ -6,7 +6,8 @@
 //   SHUTDOWN_TIMEOUT_MS, then exit 0;
 // - an answer given before the request body was read to its end (413 over a size cap,
 //   429, 403) reaches the client and leaves no kept-alive connection wedged;
-// - the request policy before Remix (a cross-site post gets a 403 page, not Remix's 500).
+// - the request policy before Remix (a cross-site post gets a 403 page, not Remix's 500;
+//   every answer gets the security and cache headers).
 // Plain JavaScript, so production needs no build step or TypeScript runtime for it.
 import path from 'node:path'
 import url from 'node:url'
@@ -114,33 +115,16 @@ app.use(
 app.use(express.static('public', { maxAge: '1h' }))
 app.use(morgan('tiny'))
 
-/** @type {(request: Request) => Response | null} */
-const requestPolicy = build.entry.module.requestPolicy
-
 /**
- * The request policy (app/lib/request-policy.server.ts) before Remix, for every request that
- * may change state: a cross-site post gets its 403 (a page, or JSON for the APIs) here.
+ * The request policy (app/lib/request-policy.server.ts) in front of Remix, for every request
+ * Remix answers: a cross-site post gets its 403 (a page, or JSON for the APIs) here, and every
+ * answer leaves with the security and cache headers.
+ * @type {import('express').RequestHandler}
  */
-function applyRequestPolicy(req, res, next) {
-  if (req.method === 'GET' || req.method === 'HEAD') return next()
-  answerPolicy(req, res, next).catch(next)
-}
-
-async function answerPolicy(req, res, next) {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
-  const url = new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`)
-  const refused = requestPolicy(new Request(url, { method: req.method, headers }))
-  if (!refused) return next()
-  res.status(refused.status)
-  refused.headers.forEach((value, name) => res.setHeader(name, value))
-  res.end(await refused.text())
-}
+const requestPolicy = build.entry.module.requestPolicyMiddleware
 
 const handle = createRequestHandler({ build, mode: process.env.NODE_ENV })
-app.all('*', applyRequestPolicy)
+app.all('*', requestPolicy)
 app.all('*', (req, res, next) =>
   requestContext.run({ clientAddress: req.socket.remoteAddress }, () => handle(req, res, next)),
 )

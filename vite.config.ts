@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin } from 'vite'
@@ -49,35 +50,30 @@ function denyServerOnlyModules(): Plugin {
   }
 }
 
+type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void
+
 /**
  * The request policy (app/lib/request-policy.server.ts) in front of Remix in development, as
- * server.js runs it in production: a cross-site post gets its 403 here too.
+ * server.js runs it in production: a cross-site post gets its 403 here too, and every answer
+ * of the app gets the security and cache headers. It runs after Vite's own middlewares (the
+ * returned hook), so Vite's modules and assets are served as Vite serves them.
  */
 function requestPolicyInDevelopment(): Plugin {
   return {
     name: 'request-policy',
     configureServer(server) {
-      server.middlewares.use((req, res, next) => {
-        if (req.method === 'GET' || req.method === 'HEAD' || !req.url) return next()
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(req.headers)) {
-          if (value !== undefined)
-            headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-        }
-        const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`)
-        server
-          .ssrLoadModule('/app/lib/request-policy.server.ts')
-          .then(async (policy) => {
-            const refused = (policy.requestPolicy as (request: Request) => Response | null)(
-              new Request(url, { method: req.method, headers }),
-            )
-            if (!refused) return next()
-            res.statusCode = refused.status
-            refused.headers.forEach((value, name) => res.setHeader(name, value))
-            res.end(await refused.text())
-          })
-          .catch(next)
-      })
+      return () => {
+        server.middlewares.use((req, res, next) => {
+          server
+            .ssrLoadModule('/app/lib/request-policy.server.ts')
+            .then((policy) => (policy.requestPolicyMiddleware as Middleware)(req, res, next))
+            .catch(next)
+        })
+      }
     },
   }
 }

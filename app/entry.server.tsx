@@ -7,15 +7,9 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { describePolarServers } from '~/billing/polar/client.server'
 import { getEnv } from '~/env.server'
-import { RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
-import {
-  applyDocumentHeaders,
-  applyResourceHeaders,
-  createNonce,
-  hasSessionCookie,
-} from '~/lib/security-headers.server'
+import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
 // local emulator keys in production) stops it here with a message naming the variable.
@@ -24,37 +18,16 @@ try {
   logger.info(polar.info)
   if (polar.warning) logger.warn(polar.warning)
 } catch (error) {
-  console.error((error as Error).message)
+  logger.error((error as Error).message)
   process.exit(1)
 }
 
-// The production server entry (server.js) runs each request inside this store, and asks
-// the request policy before handing a request to Remix.
+// The production server entry (server.js) runs each request inside this store, behind the
+// request policy (refusals, and the security and cache headers of every answer).
 export { requestContext } from '~/lib/request-context.server'
-export { requestPolicy } from '~/lib/request-policy.server'
+export { requestPolicyMiddleware } from '~/lib/request-policy.server'
 
 const ABORT_DELAY = 5_000
-
-/**
- * Single-fetch data (`*.data`, what client navigations and form submissions load): the
- * common security headers, and `no-store` unless the route chose a policy, since the data of
- * a signed-in visitor's page is theirs alone. Resource routes (API answers) get theirs from
- * `secureResource`, because Remix hands their responses back without calling this module.
- */
-export function handleDataRequest(response: Response) {
-  applyResourceHeaders(response.headers, getEnv())
-  retryAfterOn503(response.status, response.headers)
-  return response
-}
-
-/**
- * A 503 (the database unreachable: `DatabaseUnavailableError`, or the session check) tells
- * browsers, crawlers and proxies when to come back.
- */
-function retryAfterOn503(status: number, headers: Headers) {
-  if (status === 503 && !headers.has('Retry-After'))
-    headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
-}
 
 export default function handleRequest(
   request: Request,
@@ -64,6 +37,8 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
+  // The nonce lives here, for one render: React, Remix's scripts and the page's CSP share it.
+  // The other headers of a page come from the request policy on its way out.
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
   applyDocumentHeaders(responseHeaders, {
@@ -71,7 +46,6 @@ export default function handleRequest(
     nonce,
     signedIn: Boolean(rootData?.user) || hasSessionCookie(request),
   })
-  retryAfterOn503(responseStatusCode, responseHeaders)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     let allReady = false
@@ -111,7 +85,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500
           // Errors after the shell are logged; before it, the shell error rejects above.
-          if (shellRendered) console.error(error)
+          if (shellRendered) logger.error('page render failed', { error })
         },
       },
     )

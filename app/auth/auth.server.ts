@@ -254,7 +254,7 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
       )
     }
   } catch (error) {
-    console.error('auth callback failed', error)
+    logger.error('auth callback failed', { error })
   }
   return failed
 }

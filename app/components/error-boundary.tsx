@@ -29,6 +29,8 @@ export function GeneralErrorBoundary() {
           ? 'We could not find the page you were looking for.'
           : message
   } else if (typeof document === 'undefined') {
+    // Rendered on the server and in the browser: the server logger cannot be imported here.
+    // eslint-disable-next-line no-console
     console.error(error)
   }
   return (

@@ -1,3 +1,4 @@
+import { logger } from '~/lib/logger.server'
 import type { ContactMessage } from './schema'
 
 /** Where a validated contact message goes. Throwing means "not delivered" (answered 500). */
@@ -8,7 +9,7 @@ export interface ContactDelivery {
 /** The spec's default: the message is only written to the server log. */
 const logDelivery: ContactDelivery = {
   async deliver(message) {
-    console.info('[contact] new message', JSON.stringify(message))
+    logger.info('contact: new message', { contact: message })
   },
 }
 

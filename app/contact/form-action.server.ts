@@ -1,7 +1,8 @@
 import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { isHoneypotFilled } from '~/lib/honeypot'
-import { readPayload } from '~/lib/http.server'
+import { methodNotAllowed, readPayload } from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
 import { retryAfterText } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import {
@@ -18,7 +19,7 @@ import {
  */
 export async function handleContactForm(request: Request) {
   if (request.method !== 'POST') {
-    throw new Response('Method not allowed', { status: 405, headers: { Allow: 'POST' } })
+    throw methodNotAllowed('POST', 'Method not allowed')
   }
   const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)
   if (payload.kind === 'too-large') throw new Response('Your message is too long.', { status: 413 })
@@ -44,7 +45,7 @@ export async function handleContactForm(request: Request) {
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
-    console.error('[contact] submission failed:', error)
+    logger.error('contact: submission failed', { error })
     const message = 'We could not send your message. Please try again in a moment.'
     return data(
       { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },

@@ -7,6 +7,7 @@ import {
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
 import { isHoneypotFilled } from '~/lib/honeypot'
+import { logger } from '~/lib/logger.server'
 import { getContactDelivery } from './delivery.server'
 import { contactSchema, type ContactMessage } from './schema'
 
@@ -36,7 +37,7 @@ export async function deliverContactMessage(message: ContactMessage): Promise<vo
 
 /** Logs a dropped bot submission without its content. */
 export function logHoneypotDrop() {
-  console.info('[contact] honeypot filled: submission dropped')
+  logger.info('contact: honeypot filled, submission dropped')
 }
 
 export type ContactOutcome =

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, vi } from 'vitest'
 import { setContactDeliveryForTests, type ContactDelivery } from './delivery.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
+import { logger } from '~/lib/logger.server'
 
 /** A contact message that passes every rule. */
 export const VALID_CONTACT = {
@@ -26,7 +27,7 @@ export function captureContactDeliveries() {
       },
     })
     setRateLimitStore(new MemoryRateLimitStore())
-    vi.spyOn(console, 'info').mockImplementation(() => {})
+    vi.spyOn(logger, 'info').mockImplementation(() => {})
   })
   afterEach(() => {
     setContactDeliveryForTests(previous)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { crossSiteRefusal, refuseCrossSite } from './cross-site.server'
+import { logger } from './logger.server'
 
 const SITE = 'https://app.example.com'
 
@@ -20,7 +21,7 @@ describe('crossSiteRefusal', () => {
     ['Sec-Fetch-Site: same-site', { 'Sec-Fetch-Site': 'same-site' }],
     ['our Origin but Sec-Fetch-Site cross-site', { Origin: SITE, 'Sec-Fetch-Site': 'cross-site' }],
   ])('refuses a POST with %s', (_name, headers) => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(logger, 'warn').mockImplementation(() => {})
     expect(crossSiteRefusal(request('POST', headers), SITE)).toMatch(/Cross-site request refused/)
   })
 
@@ -37,7 +38,7 @@ describe('crossSiteRefusal', () => {
   })
 
   test.each(['PUT', 'PATCH', 'DELETE'])('checks %s like POST', (method) => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(logger, 'warn').mockImplementation(() => {})
     expect(crossSiteRefusal(request(method, { Origin: 'https://evil.example' }), SITE)).not.toBe(
       null,
     )
@@ -57,22 +58,25 @@ describe('crossSiteRefusal', () => {
   test('compares with SITE_URL, not with the Host the request arrived on', () => {
     // Behind a proxy the app sees http://internal:3000; the browser's Origin is the public one.
     expect(crossSiteRefusal(request('POST', { Origin: SITE }), SITE)).toBeNull()
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(logger, 'warn').mockImplementation(() => {})
     expect(
       crossSiteRefusal(request('POST', { Origin: 'http://internal:3000' }), SITE),
     ).not.toBeNull()
   })
 
   test('refusals are logged with the method and path', () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {})
     crossSiteRefusal(request('POST', { Origin: 'https://evil.example' }), SITE)
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining('POST /sign-in'))
+    expect(warn).toHaveBeenCalledWith(
+      'cross-site request refused',
+      expect.objectContaining({ method: 'POST', path: '/sign-in' }),
+    )
   })
 })
 
 describe('refuseCrossSite', () => {
   test('throws a 403 response for the error boundary', () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(logger, 'warn').mockImplementation(() => {})
     let thrown: unknown
     try {
       refuseCrossSite(request('POST', { Origin: 'https://evil.example' }))

@@ -1,4 +1,5 @@
 import { getEnv } from '~/env.server'
+import { logger } from './logger.server'
 
 /**
  * Cross-site request refusal, on top of the `SameSite=Lax` session cookies. A request that
@@ -20,7 +21,11 @@ import { getEnv } from '~/env.server'
 export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SITE_URL) {
   const reason = refusalReason(request, siteUrl)
   if (reason) {
-    console.warn(`[security] ${reason}: ${request.method} ${new URL(request.url).pathname}`)
+    logger.warn('cross-site request refused', {
+      reason,
+      method: request.method,
+      path: new URL(request.url).pathname,
+    })
   }
   return reason
 }

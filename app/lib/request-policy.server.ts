@@ -1,11 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { getEnv } from '~/env.server'
 import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
+import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
 
 /**
- * The request policy that runs before Remix, in front of every route: `server.js` in
- * production and a middleware of the Vite dev server (vite.config.ts) call it for every
- * request that may change state. A route added tomorrow is covered without doing anything.
- *
- * Today it refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
+ * The one request policy, in front of every route: `server.js` in production and a
+ * middleware of the Vite dev server (vite.config.ts) run `requestPolicyMiddleware` for
+ * every request Remix answers. A route added tomorrow is covered without doing anything:
+ * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
+ * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
+ *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
+ *   on a 503), whatever route made it and whether or not Remix called `entry.server.tsx`.
+ */
+export function requestPolicyMiddleware(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) {
+  const request = policyRequest(req)
+  secureHeadersOnWrite(res, hasSessionCookie(request))
+  const refused = requestPolicy(request)
+  if (!refused) return next()
+  res.statusCode = refused.status
+  refused.headers.forEach((value, name) => res.setHeader(name, value))
+  refused
+    .text()
+    .then((body) => res.end(body))
+    .catch(next)
+}
+
+/** The method, URL and headers of a Node request (not its body: the policy never reads it). */
+function policyRequest(req: IncomingMessage): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const url = new URL(path, `http://${req.headers.host ?? 'localhost'}`)
+  return new Request(url, { method: req.method, headers })
+}
+
+type WriteHead = ServerResponse['writeHead']
+
+/**
+ * Applies the header defaults just before the answer's head is written (Node calls
+ * `writeHead` for every answer, explicitly or on the first write), so they see the status
+ * and every header the route, Remix or the renderer set, and replace none of them.
+ */
+function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
+  const writeHead: WriteHead = res.writeHead
+  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    // Headers handed to writeHead itself count as set, like those set before.
+    const given = rest.at(-1)
+    if (given && typeof given === 'object' && !Array.isArray(given)) {
+      for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
+        if (value !== undefined) this.setHeader(name, value as string | string[])
+      }
+      rest = rest.slice(0, -1)
+    }
+    applyResponseDefaults(
+      {
+        has: (name) => this.hasHeader(name),
+        get: (name) => {
+          const value = this.getHeader(name)
+          return value === undefined ? null : String(value)
+        },
+        set: (name, value) => this.setHeader(name, value),
+      },
+      { env: getEnv(), status: statusCode, signedIn },
+    )
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest)
+  } as WriteHead
+}
+
+/**
+ * Refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
  * the path: a page for pages (Remix's own guard would otherwise answer an empty 500 before
  * any action runs), `{success: false, message}` for `/api/contact`, `{error}` for the other
  * APIs and resource routes. The actions keep their own check as well, so a route reached

@@ -4,11 +4,10 @@ import { PRODUCTION_ENV } from '~/env.test-support'
 import {
   RESOURCE_CSP,
   applyDocumentHeaders,
-  applyResourceHeaders,
+  applyResponseDefaults,
   contentSecurityPolicy,
   createNonce,
   hasSessionCookie,
-  secureResource,
 } from './security-headers.server'
 
 const production = parseEnv(PRODUCTION_ENV)
@@ -76,18 +75,11 @@ describe('contentSecurityPolicy', () => {
 })
 
 describe('applyDocumentHeaders', () => {
-  test('sets the CSP and the common headers; HSTS only in production', () => {
+  test("sets the page's CSP with its nonce, and leaves caching to the route", () => {
     const headers = new Headers()
     applyDocumentHeaders(headers, { env: production, nonce: 'n1', signedIn: false })
     expect(headers.get('Content-Security-Policy')).toContain("'nonce-n1'")
-    expect(headers.get('X-Content-Type-Options')).toBe('nosniff')
-    expect(headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
-    expect(headers.get('X-Frame-Options')).toBe('DENY')
-    expect(headers.get('Strict-Transport-Security')).toMatch(/^max-age=31536000/)
     expect(headers.get('Cache-Control')).toBeNull()
-    const local = new Headers()
-    applyDocumentHeaders(local, { env: development, nonce: 'n1', signedIn: false })
-    expect(local.get('Strict-Transport-Security')).toBeNull()
   })
 
   test('a signed-in visitor’s page is never stored', () => {
@@ -97,34 +89,63 @@ describe('applyDocumentHeaders', () => {
   })
 })
 
-describe('applyResourceHeaders and secureResource', () => {
-  test('resource answers get a CSP under which nothing runs and no-store by default', () => {
-    const headers = new Headers()
-    applyResourceHeaders(headers, production)
-    expect(headers.get('Content-Security-Policy')).toBe(RESOURCE_CSP)
-    expect(headers.get('Cache-Control')).toBe('no-store')
+describe('applyResponseDefaults', () => {
+  const defaults = (
+    headers: Headers,
+    options: Partial<Parameters<typeof applyResponseDefaults>[1]> = {},
+  ) => {
+    applyResponseDefaults(headers, { env: production, status: 200, signedIn: false, ...options })
+    return headers
+  }
+
+  test('the common headers on every response; HSTS only in production', () => {
+    const headers = defaults(new Headers())
+    expect(headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
     expect(headers.get('X-Frame-Options')).toBe('DENY')
-    const cached = new Headers({ 'Cache-Control': 'private, max-age=5' })
-    applyResourceHeaders(cached, production)
-    expect(cached.get('Cache-Control')).toBe('private, max-age=5')
+    expect(headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin')
+    expect(headers.get('Permissions-Policy')).toBe(
+      'camera=(), microphone=(), geolocation=(), payment=()',
+    )
+    expect(headers.get('Strict-Transport-Security')).toMatch(/^max-age=31536000/)
+    const local = defaults(new Headers(), { env: development })
+    expect(local.get('Strict-Transport-Security')).toBeNull()
   })
 
-  test('wraps returned and thrown responses, even immutable ones', async () => {
-    const returned = await secureResource(() => Response.json({ ok: true }))()
-    expect(returned.headers.get('X-Content-Type-Options')).toBe('nosniff')
-    const redirect = await secureResource(() => Response.redirect('https://example.com/', 302))()
-    expect(redirect.status).toBe(302)
-    expect(redirect.headers.get('Cache-Control')).toBe('no-store')
-    const thrown = await secureResource(() => {
-      throw new Response('nope', { status: 404 })
-    })().catch((error: unknown) => error)
-    expect(thrown).toBeInstanceOf(Response)
-    expect((thrown as Response).headers.get('X-Frame-Options')).toBe('DENY')
-    await expect(
-      secureResource(() => {
-        throw new Error('boom')
-      })(),
-    ).rejects.toThrow('boom')
+  test('answers that are not pages get a CSP under which nothing runs and no-store', () => {
+    const headers = defaults(new Headers({ 'Content-Type': 'application/json' }))
+    expect(headers.get('Content-Security-Policy')).toBe(RESOURCE_CSP)
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    const redirect = defaults(new Headers({ Location: '/' }), { status: 302 })
+    expect(redirect.get('Cache-Control')).toBe('no-store')
+  })
+
+  test('never replaces what the response chose', () => {
+    const page = defaults(
+      new Headers({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "script-src 'nonce-n'",
+        'Cache-Control': 'private, max-age=5',
+        'Retry-After': '60',
+      }),
+      { status: 503, signedIn: true },
+    )
+    expect(page.get('Content-Security-Policy')).toBe("script-src 'nonce-n'")
+    expect(page.get('Cache-Control')).toBe('private, max-age=5')
+    expect(page.get('Retry-After')).toBe('60')
+  })
+
+  test('an HTML page is stored only when nobody is signed in', () => {
+    const html = { 'Content-Type': 'text/html; charset=utf-8' }
+    expect(defaults(new Headers(html)).get('Cache-Control')).toBeNull()
+    expect(defaults(new Headers(html), { signedIn: true }).get('Cache-Control')).toBe(
+      'private, no-store',
+    )
+  })
+
+  test('a 503 tells clients when to come back', () => {
+    expect(defaults(new Headers(), { status: 503 }).get('Retry-After')).toBe('5')
+    expect(defaults(new Headers(), { status: 500 }).get('Retry-After')).toBeNull()
   })
 })
 

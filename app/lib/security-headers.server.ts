@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { getEnv, type Env } from '~/env.server'
+import type { Env } from '~/env.server'
+import { RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 
 type HeaderEnv = Pick<
   Env,
@@ -84,8 +85,18 @@ export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
 /** For answers that are not HTML pages (JSON, redirects, single-fetch data): nothing runs. */
 export const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 
+/**
+ * What the header rules need of a set of headers: a web `Headers`, or a Node response's
+ * headers before they are sent (`request-policy.server.ts`).
+ */
+interface HeaderTarget {
+  has(name: string): boolean
+  get(name: string): string | null
+  set(name: string, value: string): void
+}
+
 /** Headers every response carries, whatever its kind. */
-function setCommonHeaders(headers: Headers, env: Pick<Env, 'NODE_ENV'>) {
+function setCommonHeaders(headers: HeaderTarget, env: Pick<Env, 'NODE_ENV'>) {
   headers.set('X-Content-Type-Options', 'nosniff')
   headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
   headers.set('X-Frame-Options', 'DENY')
@@ -103,66 +114,41 @@ export function hasSessionCookie(request: Request): boolean {
 }
 
 /**
- * Headers of an HTML page: the CSP with this response's nonce and the common headers.
- * A page for a signed-in visitor holds their data (at least the header's email), so it is
- * never stored by a cache unless its route chose a policy itself.
+ * What only the page renderer (`entry.server.tsx`) knows: the CSP with this response's
+ * nonce, and whether the page is a signed-in visitor's (the root loader found a user). Such
+ * a page holds their data (at least the header's email), so it is never stored by a cache,
+ * whatever its route chose. Everything else comes from `applyResponseDefaults`.
  */
 export function applyDocumentHeaders(
   headers: Headers,
   options: { env: HeaderEnv; nonce: string; signedIn: boolean },
 ) {
   headers.set('Content-Security-Policy', contentSecurityPolicy(options.env, options.nonce))
-  setCommonHeaders(headers, options.env)
   if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
 }
 
 /**
- * Headers of everything else (API answers, redirects, single-fetch data): the common
- * headers, a CSP under which nothing runs, and `no-store` unless the route set a policy.
+ * The defaults every response gets on its way out (the request policy applies them to all
+ * that Remix answers: pages, single-fetch data, resource routes, redirects, errors), never
+ * replacing what the response chose:
+ * - the common headers;
+ * - a CSP under which nothing runs, unless the response has one (a page's, with its nonce,
+ *   from `entry.server.tsx`);
+ * - `Cache-Control: no-store` for anything that is not an HTML page; an HTML page without a
+ *   policy of its own is left to caches, unless the visitor is signed in (`private, no-store`);
+ * - `Retry-After` on a 503 (the database unreachable), so clients know when to come back.
  */
-export function applyResourceHeaders(headers: Headers, env: Pick<Env, 'NODE_ENV'>) {
+export function applyResponseDefaults(
+  headers: HeaderTarget,
+  options: { env: Pick<Env, 'NODE_ENV'>; status: number; signedIn: boolean },
+) {
+  setCommonHeaders(headers, options.env)
   if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', RESOURCE_CSP)
-  setCommonHeaders(headers, env)
-  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store')
-}
-
-function withResourceHeaders(response: Response): Response {
-  try {
-    applyResourceHeaders(response.headers, getEnv())
-    return response
-  } catch {
-    // Immutable headers (a Response.redirect or a fetched response): copy, then set.
-    const copy = new Response(response.body, response)
-    applyResourceHeaders(copy.headers, getEnv())
-    return copy
+  if (!headers.has('Cache-Control')) {
+    const page = /^text\/html\b/i.test(headers.get('Content-Type') ?? '')
+    if (!page) headers.set('Cache-Control', 'no-store')
+    else if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
   }
-}
-
-/**
- * Wraps a resource route's loader or action (API answers, redirects, webhooks) so every
- * response it returns or throws carries the security headers: Remix renders no document
- * for these routes, so `entry.server.tsx` never sees them.
- */
-export function secureResource<Args extends unknown[]>(
-  handler: (...args: Args) => Response | Promise<Response>,
-): (...args: Args) => Promise<Response> {
-  const secured = async (...args: Args) => {
-    let response: Response
-    try {
-      response = await handler(...args)
-    } catch (thrown) {
-      if (thrown instanceof Response) throw withResourceHeaders(thrown)
-      throw thrown
-    }
-    return withResourceHeaders(response)
-  }
-  securedHandlers.add(secured)
-  return secured
-}
-
-const securedHandlers = new WeakSet<object>()
-
-/** True for a loader or action made by `secureResource` (checked for every resource route). */
-export function isSecuredResource(handler: unknown): boolean {
-  return typeof handler === 'function' && securedHandlers.has(handler)
+  if (options.status === 503 && !headers.has('Retry-After'))
+    headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
 }

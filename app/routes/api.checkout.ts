@@ -4,7 +4,6 @@ import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkou
 import { PolarCustomerConflict } from '~/billing/polar/customer.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page.
@@ -39,4 +38,4 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const loader = secureResource(forBrowsers(CHECKOUT_PAGES, startPolarCheckout))
+export const loader = forBrowsers(CHECKOUT_PAGES, startPolarCheckout)

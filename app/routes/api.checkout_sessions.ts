@@ -4,7 +4,6 @@ import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.ser
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { logger } from '~/lib/logger.server'
 import { FORM_MAX_BYTES, jsonNoStore, methodNotAllowed, readPayload } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
@@ -48,8 +47,8 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const action = secureResource(forBrowsers(CHECKOUT_PAGES, startStripeCheckout))
+export const action = forBrowsers(CHECKOUT_PAGES, startStripeCheckout)
 
-export const loader = secureResource(() => {
+export const loader = () => {
   return methodNotAllowed('POST')
-})
+}

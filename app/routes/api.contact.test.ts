@@ -6,6 +6,7 @@ import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { CONTACT_MAX_BODY_BYTES } from '~/contact/submit.server'
 import { resetEnvForTests } from '~/env.server'
 import { action, loader } from './api.contact'
+import { logger } from '~/lib/logger.server'
 
 const URL = 'http://localhost/api/contact'
 const valid = VALID_CONTACT
@@ -390,9 +391,9 @@ describe('POST /api/contact: failures (500)', () => {
         throw cause
       },
     })
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
-    expect(logged).toHaveBeenCalledWith('[contact] submission failed:', cause)
+    expect(logged).toHaveBeenCalledWith('contact: submission failed', { error: cause })
   })
 
   test('a failing rate-limit store answers 500', async () => {
@@ -401,7 +402,7 @@ describe('POST /api/contact: failures (500)', () => {
         throw new Error('database unavailable')
       },
     })
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
     expect(logged).toHaveBeenCalledOnce()
   })

@@ -3,8 +3,14 @@ import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/co
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
 import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
-import { ACCEPTED_MEDIA_TYPES, formDataToObject, jsonNoStore, readPayload } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
+import {
+  ACCEPTED_MEDIA_TYPES,
+  formDataToObject,
+  jsonNoStore,
+  methodNotAllowed,
+  readPayload,
+} from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
 
 // POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
 
@@ -23,16 +29,12 @@ function invalid(errors: WireIssue[]) {
   return jsonNoStore({ success: false, message: 'Validation failed', errors }, { status: 400 })
 }
 
-function methodNotAllowed() {
-  return fail(405, 'Method not allowed', { Allow: 'POST' })
-}
+const onlyPost = () => methodNotAllowed('POST', { success: false, message: 'Method not allowed' })
 
-export const loader = secureResource(() => {
-  return methodNotAllowed()
-})
+export const loader = onlyPost
 
-export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== 'POST') return methodNotAllowed()
+export const action = async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== 'POST') return onlyPost()
   if (crossSiteRefusal(request)) return fail(403, CROSS_SITE_API_MESSAGE)
   try {
     const limit = await hitContactRateLimit(request)
@@ -57,7 +59,7 @@ export const action = secureResource(async ({ request }: ActionFunctionArgs) => 
     if (outcome.kind === 'invalid') return invalid(toWireIssues(outcome.issues))
     return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
   } catch (error) {
-    console.error('[contact] submission failed:', error)
+    logger.error('contact: submission failed', { error })
     return fail(500, SERVER_ERROR)
   }
-})
+}

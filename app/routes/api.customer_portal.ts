@@ -3,7 +3,6 @@ import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
@@ -26,8 +25,8 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const action = secureResource(forBrowsers(PORTAL_PAGES, openStripePortal))
+export const action = forBrowsers(PORTAL_PAGES, openStripePortal)
 
-export const loader = secureResource(() => {
+export const loader = () => {
   return methodNotAllowed('POST')
-})
+}

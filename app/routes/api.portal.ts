@@ -3,7 +3,6 @@ import { requireApiUser } from '~/auth/api-session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
@@ -24,4 +23,4 @@ async function openPolarPortal({ request }: LoaderFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const loader = secureResource(forBrowsers(PORTAL_PAGES, openPolarPortal))
+export const loader = forBrowsers(PORTAL_PAGES, openPolarPortal)

@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { handlePolarWebhook } from '~/billing/polar/webhook.server'
 import { methodNotAllowed } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).
-export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   return handlePolarWebhook(request)
-})
+}
 
-export const loader = secureResource(() => {
+export const loader = () => {
   return methodNotAllowed('POST')
-})
+}

@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 import { handleStripeWebhook } from '~/billing/stripe/webhook.server'
 import { methodNotAllowed } from '~/lib/http.server'
-import { secureResource } from '~/lib/security-headers.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).
-export const action = secureResource(async ({ request }: ActionFunctionArgs) => {
+export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return methodNotAllowed('POST')
   return handleStripeWebhook(request)
-})
+}
 
-export const loader = secureResource(() => {
+export const loader = () => {
   return methodNotAllowed('POST')
-})
+}

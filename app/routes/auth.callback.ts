@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 import { completeAuthCallback } from '~/auth/auth.server'
-import { secureResource } from '~/lib/security-headers.server'
 
 // GET /auth/callback: finish an OAuth, magic-link, sign-up or recovery flow; always a 302.
-export const loader = secureResource(async ({ request }: LoaderFunctionArgs) => {
+export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { location, headers } = await completeAuthCallback(request)
   headers.set('Location', location)
   headers.set('Cache-Control', 'no-store')
   return new Response(null, { status: 302, headers })
-})
+}

@@ -4,6 +4,7 @@ import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
 import { setRateLimitStore } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { action } from './contact'
+import { logger } from '~/lib/logger.server'
 
 const valid = VALID_CONTACT
 const deliveries = captureContactDeliveries()
@@ -81,7 +82,7 @@ describe('/contact action', () => {
         throw cause
       },
     })
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     const answer = await submit(valid)
     expect(answer.status).toBe(500)
     expect(answer.body).toEqual({
@@ -93,7 +94,7 @@ describe('/contact action', () => {
         error: { '': ['We could not send your message. Please try again in a moment.'] },
       },
     })
-    expect(logged).toHaveBeenCalledWith('[contact] submission failed:', cause)
+    expect(logged).toHaveBeenCalledWith('contact: submission failed', { error: cause })
   })
 
   test.each([

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { getEnv } from '~/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
+import { logger } from '~/lib/logger.server'
 
 /**
  * Every route module that exports an action, found on disk (a new action is covered the day
@@ -39,9 +40,9 @@ for (const file of files) {
 const pageAndApiActions = modules.filter((entry) => !entry.file.startsWith('api.webhooks.'))
 
 beforeAll(() => {
-  vi.spyOn(console, 'warn').mockImplementation(() => {})
-  vi.spyOn(console, 'error').mockImplementation(() => {})
-  vi.spyOn(console, 'info').mockImplementation(() => {})
+  vi.spyOn(logger, 'warn').mockImplementation(() => {})
+  vi.spyOn(logger, 'error').mockImplementation(() => {})
+  vi.spyOn(logger, 'info').mockImplementation(() => {})
   setRateLimitStore(new MemoryRateLimitStore())
 })
 

@@ -1,5 +1,4 @@
 import { checkDatabase } from '~/lib/database-availability.server'
-import { secureResource } from '~/lib/security-headers.server'
 
 /**
  * Health check for load balancers and platforms.
@@ -12,7 +11,7 @@ import { secureResource } from '~/lib/security-headers.server'
  *   serves requests. Use this one for checks that restart the process (a database outage
  *   is not cured by restarting the app), and as the benchmark's baseline.
  */
-export const loader = secureResource(async ({ request }: { request: Request }) => {
+export const loader = async ({ request }: { request: Request }) => {
   const headers = { 'Cache-Control': 'no-store' }
   if (new URL(request.url).searchParams.has('live')) return Response.json({ ok: true }, { headers })
   const database = await checkDatabase()
@@ -20,4 +19,4 @@ export const loader = secureResource(async ({ request }: { request: Request }) =
     { ok: database === 'ok', database },
     { status: database === 'ok' ? 200 : 503, headers },
   )
-})
+}

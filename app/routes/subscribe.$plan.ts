@@ -3,7 +3,6 @@ import { requireUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { createStripeCheckout } from '~/billing/stripe/checkout.server'
 import { logger } from '~/lib/logger.server'
-import { secureResource } from '~/lib/security-headers.server'
 
 /**
  * GET /subscribe/:plan: the way from a plan on the pricing page to its hosted checkout for a
@@ -12,7 +11,7 @@ import { secureResource } from '~/lib/security-headers.server'
  * billing when already subscribed, pricing with a message when the plan is unknown or the
  * provider fails.
  */
-export const loader = secureResource(async ({ request, params }: LoaderFunctionArgs) => {
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, supabase, headers } = await requireUser(request)
   headers.set('Cache-Control', 'no-store')
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
@@ -35,4 +34,4 @@ export const loader = secureResource(async ({ request, params }: LoaderFunctionA
     logger.error('subscribe: stripe checkout failed', { error: String(error), user: user.id })
     throw redirect('/pricing?notice=checkout-failed', { headers })
   }
-})
+}

@@ -89,6 +89,17 @@ describe('the dev server itself', () => {
     expect(own.status).not.toBe(403)
   })
 
+  it("sets the security headers on the app's answers, not on Vite's modules", async () => {
+    // Remix is not loaded under vitest: the app's place in the chain answers 404 here.
+    const app = await fetch(`${origin}/no-such-page`)
+    expect(app.headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(app.headers.get('X-Frame-Options')).toBe('DENY')
+    expect(app.headers.get('Cache-Control')).toBe('no-store')
+    const module = await fetch(`${origin}/app/lib/format.ts`)
+    expect(module.status).toBe(200)
+    expect(module.headers.get('Content-Security-Policy')).toBeNull()
+  })
+
   it('refuses a Host it was not told about (a tunnel must be listed)', async () => {
     // node:http, because fetch never sends a Host of the caller's choosing.
     const status = await new Promise<number | undefined>((resolve, reject) => {

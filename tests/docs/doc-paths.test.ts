@@ -106,3 +106,22 @@ describe('documents name only files that exist', () => {
     ])
   })
 })
+
+/** The folders of `dir` (relative to the project) that its README's tables do not name. */
+export function unmappedFolders(dir: string, readme: string): string[] {
+  const named = new Set([...readme.matchAll(/^\|\s*`([^`]+)\/`/gm)].map(([, name]) => name))
+  return readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !named.has(entry.name))
+    .map((entry) => entry.name)
+}
+
+describe('the maps of tests/ name every folder', () => {
+  it.each(['tests', 'tests/local-stack'])('%s/README.md', (dir) => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, dir, 'README.md'), 'utf8')
+    expect(unmappedFolders(dir, readme)).toEqual([])
+  })
+
+  it('notices a folder its README does not list', () => {
+    expect(unmappedFolders('tests', '| `db/` | schema |\n')).toContain('integration')
+  })
+})

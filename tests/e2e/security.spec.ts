@@ -71,6 +71,31 @@ test('fingerprinted assets are immutable; API answers and data are not stored', 
   expect(data.headers()['x-frame-options']).toBe('DENY')
 })
 
+test('every answer of the server gets the security headers, whatever route made it', async ({
+  request,
+}) => {
+  // Resource routes (Remix hands their answers back without entry.server), redirects, a 405
+  // and an unknown path: the request policy in server.js sets the headers on all of them, so
+  // a route that does nothing about headers is covered.
+  for (const path of [
+    '/healthz?live',
+    '/dashboard/settings',
+    '/sign-out',
+    '/api/webhooks/stripe',
+    '/auth/callback',
+    '/no-such-page',
+  ]) {
+    const answer = await request.get(path, { maxRedirects: 0 })
+    const headers = answer.headers()
+    expect(headers['x-content-type-options'], path).toBe('nosniff')
+    expect(headers['x-frame-options'], path).toBe('DENY')
+    expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin')
+    expect(headers['permissions-policy'], path).toContain('camera=()')
+    expect(headers['content-security-policy'], path).toBeTruthy()
+    if (path !== '/no-such-page') expect(headers['cache-control'], path).toMatch(/no-store/)
+  }
+})
+
 test('a signed-in visitor’s pages and data are never stored', async ({ page }) => {
   const user = await createUser()
   try {

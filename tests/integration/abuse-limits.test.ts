@@ -16,6 +16,7 @@ import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { logger } from '../../app/lib/logger.server'
 
 /**
  * Abuse limits of the auth and contact forms (429 in the form's own shape, with
@@ -218,7 +219,7 @@ describe.each([
   })
 
   it('contact: per client, 429 in the form’s shape', async () => {
-    vi.spyOn(console, 'info').mockImplementation(() => {})
+    vi.spyOn(logger, 'info').mockImplementation(() => {})
     const ip = `${net}.60`
     const send = () =>
       callRoute(

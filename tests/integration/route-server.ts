@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
+import { requestPolicyMiddleware } from '../../app/lib/request-policy.server'
 
 type Handler = (args: {
   request: Request
@@ -28,13 +29,19 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 /**
- * Serves Remix route modules over real HTTP on loopback, the way the Remix server calls
- * them (loader for GET/HEAD, action otherwise), so the emulators can deliver webhooks to
- * the app's real route handlers in integration tests.
+ * Serves Remix route modules over real HTTP on loopback, the way the production server calls
+ * them (the request policy first, then the loader for GET/HEAD, the action otherwise), so the
+ * emulators can deliver webhooks to the app's real route handlers in integration tests.
  */
 export async function startRouteServer(routes: Record<string, RouteModule>) {
   let origin = ''
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => {
+    requestPolicyMiddleware(req, res, (error) => {
+      if (error) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
+      else void serve(req, res)
+    })
+  })
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const request = toRequest(req, origin)
       const route = routes[new URL(request.url).pathname]
@@ -69,7 +76,7 @@ export async function startRouteServer(routes: Record<string, RouteModule>) {
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
     }
-  })
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   origin = `http://localhost:${port}`
