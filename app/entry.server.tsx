@@ -10,6 +10,7 @@ import { getEnv } from '~/env.server'
 import { RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
+import { startMailDelivery } from '~/notifications/delivery.server'
 import {
   applyDocumentHeaders,
   applyResourceHeaders,
@@ -27,6 +28,9 @@ try {
   console.error((error as Error).message)
   process.exit(1)
 }
+
+// This instance's deliverer of the notification outbox (docs/notifications.md).
+startMailDelivery()
 
 // The production server entry (server.js) runs each request inside this store, and asks
 // the request policy before handing a request to Remix.

@@ -27,3 +27,18 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; desc
       description: 'A heads-up when your password or email address changes.',
     },
   }
+
+/**
+ * The mails queued in the outbox (public.notification_outbox), each under the preference of
+ * one kind above. The database maps them the same way (`enqueue_notification`).
+ */
+export const MAIL_KINDS = {
+  payment_receipt: 'billing',
+  payment_failed: 'billing',
+  subscription_canceled: 'billing',
+  subscription_ended: 'billing',
+  password_changed: 'security',
+  email_changed: 'security',
+  signed_out_everywhere: 'security',
+} as const satisfies Record<string, NotificationKind>
+export type MailKind = keyof typeof MAIL_KINDS

@@ -62,6 +62,31 @@ export function recordPaymentEvent(
   })
 }
 
+/**
+ * Records a failed payment event and queues its mail in one transaction: 'notified',
+ * 'duplicate' (ledger) or 'no_user'. The mail is delivered later (app/notifications).
+ */
+export function recordPaymentFailure(
+  event: LedgerEvent,
+  userId: string | null,
+  details: {
+    invoice_id: string
+    attempt: number | null
+    amount: number
+    currency: string
+    invoice_url: string | null
+  },
+) {
+  return rpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
+    p_provider: event.provider,
+    p_event_id: event.id,
+    p_event_type: event.type,
+    p_occurred_at: event.occurredAt,
+    p_user_id: userId,
+    p_data: details,
+  })
+}
+
 /** Finds a user id by a provider column of user_subscriptions (service role). */
 export async function findUserIdBy(
   column:
