@@ -16,15 +16,18 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; desc
   {
     product_updates: {
       label: 'Product updates',
-      description: 'New features and occasional news. At most a couple of emails a month.',
+      description:
+        'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
     },
     billing: {
       label: 'Billing emails',
-      description: 'Payment receipts, failed payments and upcoming renewals.',
+      description:
+        'Payment receipts, failed payments, and when a subscription is canceled or ends.',
     },
     security: {
       label: 'Security alerts',
-      description: 'A heads-up when your password or email address changes.',
+      description:
+        'A heads-up when your password or email address changes, or every session is signed out.',
     },
   }
 
