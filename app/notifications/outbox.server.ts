@@ -1,5 +1,4 @@
-import { databaseError } from '~/lib/database-availability.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { serviceRpc } from '~/lib/database-availability.server'
 import type { MailKind } from './kinds'
 
 /** A mail claimed for one delivery attempt (`claim_notifications`). */
@@ -16,12 +15,6 @@ export interface ClaimedMail {
   created_at: string
 }
 
-async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await getSupabaseAdmin().rpc(name, args)
-  if (error) throw databaseError(name, error)
-  return data as T
-}
-
 /**
  * Queues a security notice for a user, to their current address. Called where the account
  * action has succeeded (password changed, signed out everywhere); the email change is
@@ -31,7 +24,7 @@ export function enqueueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',
 ) {
-  return rpc<boolean>('enqueue_notification', {
+  return serviceRpc<boolean>('enqueue_notification', {
     p_user_id: userId,
     p_kind: kind,
     p_data: { at: new Date().toISOString() },
@@ -40,7 +33,7 @@ export function enqueueSecurityNotice(
 
 /** Claims up to `limit` due mails; nobody else claims them for `leaseSeconds`. */
 export function claimMails(limit: number, leaseSeconds: number) {
-  return rpc<ClaimedMail[]>('claim_notifications', {
+  return serviceRpc<ClaimedMail[]>('claim_notifications', {
     p_limit: limit,
     p_lease_seconds: leaseSeconds,
   })
@@ -52,7 +45,7 @@ export function finishMail(
   outcome: 'sent' | 'skipped' | 'failed',
   failure?: { error: string; retryAt: Date | null },
 ) {
-  return rpc<boolean>('finish_notification', {
+  return serviceRpc<boolean>('finish_notification', {
     p_id: mail.id,
     p_attempt: mail.attempts,
     p_outcome: outcome,
