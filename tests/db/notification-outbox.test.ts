@@ -165,6 +165,33 @@ describe('enqueued with the event, in its transaction', () => {
     expect(rows[0].data).toMatchObject({ plan_name: 'Pro', ends_at: '2026-03-01T00:00:00+00:00' })
   })
 
+  it('a Polar subscription falling past due queues a payment-failed mail, once', async () => {
+    const polar = async (eventId: string, at: string, status: string) => {
+      const { rows } = await db.query<{ result: string }>(
+        `select public.apply_subscription_event('polar', $1, 'subscription.updated', $2, $3, $4) as result`,
+        [
+          eventId,
+          at,
+          user,
+          JSON.stringify({
+            provider: 'polar',
+            polar_subscription_id: 'p_sub',
+            plan_name: 'Starter',
+            status,
+          }),
+        ],
+      )
+      return rows[0].result
+    }
+    await db.query(`delete from public.user_subscriptions where user_id = $1`, [user])
+    expect(await polar('p1', '2026-05-01T00:00:00Z', 'active')).toBe('applied')
+    expect(await polar('p2', '2026-05-02T00:00:00Z', 'past_due')).toBe('applied')
+    expect(await polar('p3', '2026-05-02T00:00:01Z', 'past_due')).toBe('applied')
+    expect((await outbox()).map((row) => [row.kind, row.data.provider])).toEqual([
+      ['payment_failed', 'polar'],
+    ])
+  })
+
   it('a confirmed email change notifies the old and the new address', async () => {
     await db.query(`update auth.users set email = 'outbox-new@example.com' where id = $1`, [user])
     await db.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user])
@@ -253,8 +280,10 @@ describe('claiming and finishing', () => {
         await aHolds
       })
       const first = await aRows
-      const second = await claim(db, 10)
-      releaseA()
+      // Without SKIP LOCKED, B would wait for A's locks: give up after 2 s instead of hanging.
+      const second = await db
+        .transaction((tx) => claim(tx, 10), { settings: { lock_timeout: '2s' } })
+        .finally(releaseA)
       await a
       claims = [first, second]
     } else {
