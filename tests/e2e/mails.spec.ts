@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Page, TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
@@ -51,6 +51,20 @@ async function mailTo(email: string, subject: string | RegExp) {
   return found!
 }
 
+/** Screenshots at desktop and phone width, into the report. */
+async function snapBothWidths(page: Page, testInfo: TestInfo, name: string) {
+  for (const [width, size] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size)
+    await testInfo.attach(`${name}, ${width}`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+  }
+}
+
 async function subscriptionIdOf(userId: string) {
   const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
@@ -91,7 +105,9 @@ async function subscribeToPro(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
 }
 
-test('each notification mail arrives in the local inbox, with its links', async ({ page }) => {
+test('each notification mail arrives in the local inbox, with its links', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(150_000)
   const user = await createUser(uniqueEmail('mails'))
   users.push(user.id)
@@ -172,6 +188,8 @@ test('each notification mail arrives in the local inbox, with its links', async 
   ]) {
     await expect(page.getByRole('heading', { name: subject }).first()).toBeVisible()
   }
+  await snapBothWidths(page, testInfo, 'local inbox with the notification mails')
+  await page.setViewportSize({ width: 1280, height: 800 })
   // And its links work: the failed payment's leads to billing (sign-in first, signed out).
   const failedMail = page
     .getByRole('article')
@@ -180,7 +198,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling/)
 })
 
-test('product updates stay off until the user opts in', async ({ page }) => {
+test('product updates stay off until the user opts in', async ({ page }, testInfo) => {
   const user = await createUser(uniqueEmail('mails-optin'))
   users.push(user.id)
   await signIn(page, user.email)
@@ -188,4 +206,5 @@ test('product updates stay off until the user opts in', async ({ page }) => {
   await expect(page.getByRole('checkbox', { name: 'Product updates' })).not.toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'Billing emails' })).toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
+  await snapBothWidths(page, testInfo, 'notifications settings')
 })
