@@ -198,6 +198,24 @@ test('each notification mail arrives in the local inbox, with its links', async 
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling/)
 })
 
+test('a new password from a reset link is a password change too: the notice arrives', async ({
+  page,
+}) => {
+  const user = await createUser(uniqueEmail('mails-reset'))
+  users.push(user.id)
+  await page.goto('/forgot-password')
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
+  await page.getByRole('button', { name: 'Send reset link' }).click()
+  const recovery = await waitForMail(user.email, 'recovery')
+  await page.goto(recovery.link!)
+  await page.getByLabel('New password', { exact: true }).fill('reset-passphrase-99')
+  await page.getByLabel('Repeat new password').fill('reset-passphrase-99')
+  await page.getByRole('button', { name: 'Save new password' }).click()
+  await expect(page).toHaveURL(/\/dashboard\?notice=password-updated$/)
+  const notice = await mailTo(user.email, 'Your Subscribely password was changed')
+  expect(notice.text).toContain(`Reset your password: ${E2E.siteUrl}/forgot-password`)
+})
+
 test('product updates stay off until the user opts in', async ({ page }, testInfo) => {
   const user = await createUser(uniqueEmail('mails-optin'))
   users.push(user.id)
