@@ -126,12 +126,18 @@ function runPass(): Promise<void> {
   return running
 }
 
+// The dev server re-evaluates changed modules: the interval of an earlier copy of this
+// module is found here and stopped, so one process never runs two deliverers.
+const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
+
 /** Starts this instance's deliverer (server start); polls every MAIL_POLL_INTERVAL_MS. */
 export function startMailDelivery(transport?: MailTransport) {
   if (timer) return
+  clearInterval(previous.mailDeliveryTimer)
   activeTransport = transport
   timer = setInterval(() => void runPass(), getEnv().MAIL_POLL_INTERVAL_MS)
   timer.unref()
+  previous.mailDeliveryTimer = timer
   void runPass()
 }
 
