@@ -6,11 +6,11 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { describePolarServers } from '~/billing/polar/client.server'
+import { startMailDelivery } from '~/notifications/delivery.server'
 import { getEnv } from '~/env.server'
 import { RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
-import { startMailDelivery } from '~/notifications/delivery.server'
 import {
   applyDocumentHeaders,
   applyResourceHeaders,
@@ -28,9 +28,6 @@ try {
   console.error((error as Error).message)
   process.exit(1)
 }
-
-// This instance's deliverer of the notification outbox (docs/notifications.md).
-startMailDelivery()
 
 // The production server entry (server.js) runs each request inside this store, and asks
 // the request policy before handing a request to Remix.
@@ -123,3 +120,7 @@ export default function handleRequest(
     if (!allReady) abortTimer = setTimeout(abort, ABORT_DELAY)
   })
 }
+
+// This instance's deliverer of the notification outbox (docs/notifications.md), started
+// with the server once its configuration has been validated above.
+startMailDelivery()
