@@ -6,6 +6,7 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { describePolarServers } from '~/billing/polar/client.server'
+import { startMailDelivery } from '~/notifications/delivery.server'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
@@ -93,3 +94,7 @@ export default function handleRequest(
     if (!allReady) abortTimer = setTimeout(abort, ABORT_DELAY)
   })
 }
+
+// This instance's deliverer of the notification outbox (docs/notifications.md), started
+// with the server once its configuration has been validated above.
+startMailDelivery()

@@ -125,3 +125,48 @@ describe('parseEnv in development', () => {
     expect(env.POLAR_API_URL).toBeUndefined()
   })
 })
+
+describe('parseEnv: notification mail settings', () => {
+  const production = { ...PRODUCTION_ENV }
+
+  it('production needs SMTP_URL and MAIL_FROM, and says so', () => {
+    const { SMTP_URL: _url, MAIL_FROM: _from, ...withoutMail } = production
+    expect(() => parseEnv(withoutMail)).toThrow(
+      /SMTP_URL: is required but not set[\s\S]*MAIL_FROM: is required but not set/,
+    )
+  })
+
+  it('production refuses the local inbox as its SMTP server', () => {
+    expect(() => parseEnv({ ...production, SMTP_URL: LOCAL_DEFAULTS.SMTP_URL })).toThrow(
+      /SMTP_URL is the local stack's inbox/,
+    )
+  })
+
+  it.each([
+    ['http://smtp.example.com', 'SMTP_URL'],
+    ['smtp.example.com:587', 'SMTP_URL'],
+  ])('rejects SMTP_URL %s', (value, name) => {
+    expect(() => parseEnv({ ...production, SMTP_URL: value })).toThrow(new RegExp(name))
+  })
+
+  it.each(['Example <no-reply@example.com>', 'no-reply@example.com'])(
+    'accepts MAIL_FROM %s',
+    (value) => {
+      expect(parseEnv({ ...production, MAIL_FROM: value }).MAIL_FROM).toBe(value)
+    },
+  )
+
+  it.each(['no-reply', 'Example <no-reply>', 'a@b.com\r\nBcc: x@y.com'])(
+    'rejects MAIL_FROM %j',
+    (value) => {
+      expect(() => parseEnv({ ...production, MAIL_FROM: value })).toThrow(/MAIL_FROM: must be/)
+    },
+  )
+
+  it('development defaults to the local inbox', () => {
+    const env = parseEnv({})
+    expect(env.SMTP_URL).toBe('smtp://127.0.0.1:54425')
+    expect(env.MAIL_POLL_INTERVAL_MS).toBe(5_000)
+    expect(env.MAIL_RETRY_BASE_MS).toBe(30_000)
+  })
+})

@@ -25,6 +25,9 @@ export const LOCAL_DEFAULTS = {
   STRIPE_PRICE_PRO: LOCAL_PLAN_IDS.pro.stripePriceId,
   POLAR_PRODUCT_STARTER: LOCAL_PLAN_IDS.starter.polarProductId,
   POLAR_PRODUCT_PRO: LOCAL_PLAN_IDS.pro.polarProductId,
+  // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
+  SMTP_URL: 'smtp://127.0.0.1:54425',
+  MAIL_FROM: 'Subscribely <no-reply@localhost>',
 } as const
 
 function parseUrl(value: string) {
@@ -66,6 +69,20 @@ const optionalNumber = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((value) => (value && value.trim() !== '' ? Number(value) : fallback))
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+
+const smtpUrl = z.string().refine((value) => {
+  const url = parseUrl(value)
+  return !!url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== ''
+}, 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465')
+
+// "Name <address@domain>" or a bare address; no line breaks (it becomes a header).
+const mailFrom = z
+  .string()
+  .trim()
+  .regex(
+    /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+    'must be an address such as "Example <no-reply@example.com>" or no-reply@example.com',
+  )
 
 const stripePriceId = z
   .string()
@@ -119,6 +136,14 @@ const schema = z.object({
   STRIPE_PRICE_PRO: stripePriceId,
   POLAR_PRODUCT_STARTER: polarProductId,
   POLAR_PRODUCT_PRO: polarProductId,
+  // Notification mails (docs/notifications.md): the SMTP server and the sender. Required in
+  // production: the Notifications page promises receipts and security alerts.
+  SMTP_URL: smtpUrl,
+  MAIL_FROM: mailFrom,
+  // Delivery from the outbox: how often due mails are looked for, and the first retry's
+  // delay after a failed send (doubling each time, at most 6 hours).
+  MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
+  MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   // Reverse proxies in front of the app that append the client address to X-Forwarded-For
   // (0: the header is not trusted at all, because anyone can send it). See rate-limit.server.ts.
@@ -158,6 +183,8 @@ function localOnlyProblems(env: Env): string[] {
     if (env[name] === LOCAL_DEFAULTS[name])
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
+  if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
+    problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
   for (const name of urlNames) {
     const value = env[name]

@@ -16,4 +16,6 @@ export const PRODUCTION_ENV = {
   STRIPE_PRICE_PRO: 'price_1QProReal',
   POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
   POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  SMTP_URL: 'smtps://apikey:secret@smtp.example.net:465',
+  MAIL_FROM: 'Subscribely <no-reply@app.example.com>',
 }

@@ -13,6 +13,7 @@ import { changePassword, rememberRequestedEmail, requestEmailChange } from './cr
 import { deleteAccount } from './deletion.server'
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
 import { readFormData } from '~/lib/http.server'
+import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 export type AccountIntent =
   'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
@@ -105,6 +106,7 @@ export async function handleAccountSettings(
       })
       return reply(intent, result, null, { status: 400, headers })
     }
+    await queueSecurityNotice(user.id, 'password_changed')
     const result = submission.reply({ resetForm: true })
     return reply(intent, result, 'Your password has been changed.', { headers })
   }
@@ -112,7 +114,8 @@ export async function handleAccountSettings(
   if (intent === 'sign-out-everywhere') {
     // Supabase Auth ends every session of the user; each is refused on its next request
     // (the session check in session.server.ts), not only when its token expires.
-    await supabase.auth.signOut({ scope: 'global' })
+    const { error } = await supabase.auth.signOut({ scope: 'global' })
+    if (!error) await queueSecurityNotice(user.id, 'signed_out_everywhere')
     throw redirect('/sign-in?notice=signed-out-everywhere', { status: 303, headers })
   }
 

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import { isHoneypotFilled } from '~/lib/honeypot'
+import { queueSecurityNotice } from '~/notifications/delivery.server'
 import { readFormData } from '~/lib/http.server'
 import { sendPasswordReset, updatePassword } from './auth.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
@@ -72,6 +73,7 @@ export async function handleResetPassword(request: Request) {
       { status: 400, headers: outcome.headers },
     )
   }
+  await queueSecurityNotice(session.user.id, 'password_changed')
   outcome.headers.append('Set-Cookie', await clearRecoveryMark())
   throw redirect('/dashboard?notice=password-updated', { headers: outcome.headers })
 }

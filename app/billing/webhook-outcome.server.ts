@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
+import { wakeMailDelivery } from '~/notifications/delivery.server'
 import { recentEvents } from './recent-events.server'
 
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
@@ -43,6 +44,8 @@ export async function answerWebhook(
     const outcome = await apply()
     recentEvents.add(key)
     logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome })
+    // A mail may have been queued with the event: delivered in the background, never awaited.
+    if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
     return webhookJson({ received: true }, 200)
   } catch (error) {
     if (error instanceof InvalidPayloadError) {

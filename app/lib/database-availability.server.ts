@@ -94,6 +94,13 @@ export function databaseError(what: string, failure: DatabaseFailure): Error {
   return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
 }
 
+/** Calls a database function with the service role; a failure throws `databaseError`. */
+export async function serviceRpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const { data, error } = await getSupabaseAdmin().rpc(name, args)
+  if (error) throw databaseError(name, error)
+  return data as T
+}
+
 // ---------------------------------------------------------------------------------------
 // The health check's view of the database
 

@@ -16,14 +16,32 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; desc
   {
     product_updates: {
       label: 'Product updates',
-      description: 'New features and occasional news. At most a couple of emails a month.',
+      description:
+        'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
     },
     billing: {
       label: 'Billing emails',
-      description: 'Payment receipts, failed payments and upcoming renewals.',
+      description:
+        'Payment receipts, failed payments, and when a subscription is canceled or ends.',
     },
     security: {
       label: 'Security alerts',
-      description: 'A heads-up when your password or email address changes.',
+      description:
+        'A heads-up when your password or email address changes, or every session is signed out.',
     },
   }
+
+/**
+ * The mails queued in the outbox (public.notification_outbox), each under the preference of
+ * one kind above. The database maps them the same way (`enqueue_notification`).
+ */
+export const MAIL_KINDS = {
+  payment_receipt: 'billing',
+  payment_failed: 'billing',
+  subscription_canceled: 'billing',
+  subscription_ended: 'billing',
+  password_changed: 'security',
+  email_changed: 'security',
+  signed_out_everywhere: 'security',
+} as const satisfies Record<string, NotificationKind>
+export type MailKind = keyof typeof MAIL_KINDS

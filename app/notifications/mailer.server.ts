@@ -1,44 +1,43 @@
-import { logger } from '~/lib/logger.server'
-import type { NotificationKind } from './kinds'
-import { shouldSendEmail } from './preferences.server'
+import nodemailer, { type Transporter } from 'nodemailer'
+import { getEnv } from '~/env.server'
 
-/** One email the product sends on its own (not an auth email). */
-export interface NotificationEmail {
+/** One rendered mail, ready to send. */
+export interface OutgoingMail {
   to: string
   subject: string
   text: string
+  html: string
 }
 
-/** Where notification emails go. The default writes them to the log; swap in a mail API. */
-export interface NotificationTransport {
-  send(email: NotificationEmail): Promise<void>
+/** Where mails go: SMTP in every environment (locally, the local stack's inbox). */
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>
 }
 
-const logTransport: NotificationTransport = {
-  async send(email) {
-    logger.info('notification email', { to: email.to, subject: email.subject })
-  },
-}
-
-let transport: NotificationTransport = logTransport
-
-/** Test hook: swap the transport and get the previous one back. */
-export function setNotificationTransportForTests(next: NotificationTransport) {
-  const previous = transport
-  transport = next
-  return previous
-}
+let smtp: { url: string; transporter: Transporter } | undefined
 
 /**
- * The one path the product's own emails go through: it sends only when the user's
- * preference for this kind allows it. Returns whether the email was sent.
+ * The SMTP transport of SMTP_URL (nodemailer), with timeouts well inside the delivery lease
+ * so that a mail server that hangs counts as a failed attempt, retried later.
  */
-export async function sendNotificationEmail(
-  userId: string,
-  kind: NotificationKind,
-  email: NotificationEmail,
-): Promise<boolean> {
-  if (!(await shouldSendEmail(userId, kind))) return false
-  await transport.send(email)
-  return true
+export function smtpTransport(): MailTransport {
+  const env = getEnv()
+  if (smtp?.url !== env.SMTP_URL) {
+    smtp?.transporter.close()
+    smtp = {
+      url: env.SMTP_URL,
+      transporter: nodemailer.createTransport({
+        url: env.SMTP_URL,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    }
+  }
+  const { transporter } = smtp
+  return {
+    async send(mail) {
+      await transporter.sendMail({ from: env.MAIL_FROM, ...mail })
+    },
+  }
 }

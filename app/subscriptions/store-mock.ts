@@ -9,6 +9,7 @@ export function mockedLedgerStore() {
     applySubscriptionEvent: vi.fn(async () => 'applied'),
     recordPaymentEvent: vi.fn(async () => 'applied'),
     recordEvent: vi.fn(async () => true),
+    recordPaymentFailure: vi.fn(async () => 'notified'),
     findUserIdBy: vi.fn(async () => null),
   }
 }

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import type { PaymentRow, SubscriptionRow } from './types'
-import { databaseError } from '~/lib/database-availability.server'
+import { databaseError, serviceRpc } from '~/lib/database-availability.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -16,15 +16,9 @@ export interface LedgerEvent {
 export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
 export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
-async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await getSupabaseAdmin().rpc(name, args)
-  if (error) throw databaseError(name, error)
-  return data as T
-}
-
 /** Records an event that has no effect (logged only), so repeats are recognisable. Returns false for a repeat. */
 export function recordEvent(event: LedgerEvent) {
-  return rpc<boolean>('record_webhook_event', {
+  return serviceRpc<boolean>('record_webhook_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -38,7 +32,7 @@ export function applySubscriptionEvent(
   userId: string | null,
   fields: Partial<SubscriptionRow>,
 ) {
-  return rpc<ApplyResult>('apply_subscription_event', {
+  return serviceRpc<ApplyResult>('apply_subscription_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -53,12 +47,37 @@ export function recordPaymentEvent(
   event: LedgerEvent,
   payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
 ) {
-  return rpc<PaymentResult>('record_payment_event', {
+  return serviceRpc<PaymentResult>('record_payment_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
     p_occurred_at: event.occurredAt,
     p_payment: payment,
+  })
+}
+
+/**
+ * Records a failed payment event and queues its mail in one transaction: 'notified',
+ * 'duplicate' (ledger) or 'no_user'. The mail is delivered later (app/notifications).
+ */
+export function recordPaymentFailure(
+  event: LedgerEvent,
+  userId: string | null,
+  details: {
+    invoice_id: string
+    attempt: number | null
+    amount: number
+    currency: string
+    invoice_url: string | null
+  },
+) {
+  return serviceRpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
+    p_provider: event.provider,
+    p_event_id: event.id,
+    p_event_type: event.type,
+    p_occurred_at: event.occurredAt,
+    p_user_id: userId,
+    p_data: details,
   })
 }
 

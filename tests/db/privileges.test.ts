@@ -29,6 +29,7 @@ const TABLES: Record<string, Partial<Record<Role, string[]>>> = {
   stripe_products: { service_role: ROW_DATA },
   webhook_events: { service_role: ROW_DATA },
   rate_limits: { service_role: ROW_DATA },
+  notification_outbox: { service_role: ROW_DATA },
 }
 
 /** Column privileges beyond the table's (the profile fields a user edits). */
@@ -58,6 +59,17 @@ const FUNCTIONS: Record<string, Role[]> = {
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
+  'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
+    'service_role',
+  ],
+  'record_payment_failure(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_user_id uuid, p_data jsonb)':
+    ['service_role'],
+  'queue_payment_receipt()': [],
+  'queue_subscription_notice()': [],
+  'queue_email_change_notice()': [],
+  'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
+  'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':
+    ['service_role'],
 }
 
 let db: Database
@@ -168,6 +180,12 @@ describe('privileges in public', () => {
       asUser(`insert into public.payment_history (user_id) values ('${user}')`),
     ).rejects.toThrow(/permission denied/)
     await expect(asUser(`select * from public.webhook_events`)).rejects.toThrow(/permission denied/)
+    await expect(asUser(`select * from public.notification_outbox`)).rejects.toThrow(
+      /permission denied/,
+    )
+    await expect(asUser(`select * from public.claim_notifications(10, 60)`)).rejects.toThrow(
+      /permission denied/,
+    )
     await expect(asUser(`select public.rate_limit_hit('k', 1, 1000)`)).rejects.toThrow(
       /permission denied/,
     )

@@ -7,6 +7,8 @@ const appPort = 4173 + offset
 const supabasePort = 54331 + offset
 const stripePort = 12121 + offset
 const polarPort = 12131 + offset
+// The SMTP listener (mails land in the Supabase emulator's inbox): clear of the others.
+const smtpPort = 2525 + offset
 
 export const E2E = {
   appPort,
@@ -17,4 +19,5 @@ export const E2E = {
   stripeUrl: `http://localhost:${stripePort}`,
   polarPort,
   polarUrl: `http://localhost:${polarPort}`,
+  smtpPort,
 } as const

@@ -13,7 +13,12 @@ import { E2E } from './ports'
 const stack = await startLocalStack({
   siteUrl: E2E.siteUrl,
   catalog: LOCAL_CATALOG,
-  ports: { supabase: E2E.supabasePort, stripe: E2E.stripePort, polar: E2E.polarPort },
+  ports: {
+    supabase: E2E.supabasePort,
+    stripe: E2E.stripePort,
+    polar: E2E.polarPort,
+    smtp: E2E.smtpPort,
+  },
   retry: { attempts: 4, baseDelayMs: 250 },
 })
 
@@ -31,6 +36,9 @@ const app = spawn(
       TRUSTED_PROXY_COUNT: '1',
       PORT: String(E2E.appPort),
       HOST: '127.0.0.1',
+      // Deliver queued mails promptly (the inbox test waits for them).
+      MAIL_POLL_INTERVAL_MS: '500',
+      MAIL_RETRY_BASE_MS: '1000',
     },
   },
 )

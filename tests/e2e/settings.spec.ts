@@ -106,12 +106,13 @@ test('toggles notification preferences and keeps them', async ({ page }) => {
   await page.goto('/dashboard/settings/notifications')
   const updates = page.getByRole('checkbox', { name: 'Product updates' })
   const billing = page.getByRole('checkbox', { name: 'Billing emails' })
-  await expect(updates).toBeChecked()
-  await updates.uncheck()
+  // Product updates are opt-in: off until ticked.
+  await expect(updates).not.toBeChecked()
+  await updates.check()
   await page.getByRole('button', { name: 'Save preferences' }).click()
   await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
   await page.reload()
-  await expect(updates).not.toBeChecked()
+  await expect(updates).toBeChecked()
   await expect(billing).toBeChecked()
 })
 

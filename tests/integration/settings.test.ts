@@ -1,16 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FormReply } from '../../app/lib/form-reply'
-import {
-  sendNotificationEmail,
-  setNotificationTransportForTests,
-  type NotificationEmail,
-} from '../../app/notifications/mailer.server'
-import { shouldSendEmail } from '../../app/notifications/preferences.server'
+import { deliverDueMails, queueSecurityNotice } from '../../app/notifications/delivery.server'
 import * as general from '../../app/routes/dashboard.settings.general'
 import * as notifications from '../../app/routes/dashboard.settings.notifications'
 import * as layout from '../../app/routes/dashboard'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { mailCatcher } from './mail-support'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The General and Notifications settings through their real loaders and actions. */
@@ -179,30 +175,30 @@ describe('notification preferences', () => {
     )
     expect(page.data.preferences).toEqual({ productUpdates: false, billing: true, security: false })
 
-    expect(await shouldSendEmail(user.id, 'billing')).toBe(true)
-    expect(await shouldSendEmail(user.id, 'product_updates')).toBe(false)
-    expect(await shouldSendEmail(user.id, 'security')).toBe(false)
-
-    const sent: NotificationEmail[] = []
-    const previous = setNotificationTransportForTests({
-      send: async (mail) => void sent.push(mail),
-    })
-    try {
-      const mail = { to: user.email, subject: 'News', text: 'Hello' }
-      expect(await sendNotificationEmail(user.id, 'product_updates', mail)).toBe(false)
-      expect(await sendNotificationEmail(user.id, 'billing', { ...mail, subject: 'Receipt' })).toBe(
-        true,
-      )
-    } finally {
-      setNotificationTransportForTests(previous)
-    }
-    expect(sent.map((mail) => mail.subject)).toEqual(['Receipt'])
+    // Security alerts are off: a queued notice is skipped at delivery, not sent.
+    await queueSecurityNotice(user.id, 'password_changed')
+    const mails = mailCatcher()
+    await deliverDueMails(mails.transport)
+    expect(mails.to(user.email)).toEqual([])
+    const { data } = await admin
+      .from('notification_outbox')
+      .select('kind, status')
+      .eq('user_id', user.id)
+    expect(data).toEqual([{ kind: 'password_changed', status: 'skipped' }])
   })
 
-  it('a new user gets every kind by default; an unknown user gets none', async () => {
+  it('a new user gets billing and security mails, and product updates only after opting in', async () => {
     const user = await createSignedInUser(app)
-    expect(await shouldSendEmail(user.id, 'product_updates')).toBe(true)
-    expect(await shouldSendEmail('00000000-0000-4000-8000-000000000000', 'billing')).toBe(false)
+    expect(await profile(user.id)).toMatchObject({
+      notify_product_updates: false,
+      notify_billing: true,
+      notify_security: true,
+    })
+    const page = await callRoute<{ preferences: unknown }>(
+      notifications.loader,
+      pageGet(`${app.url}/dashboard/settings/notifications`, user.cookie),
+    )
+    expect(page.data.preferences).toEqual({ productUpdates: false, billing: true, security: true })
   })
 })
 

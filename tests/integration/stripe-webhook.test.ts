@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recentEvents } from '~/billing/recent-events.server'
 import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
+import { mailCatcher } from './mail-support'
 import {
   adminClient,
   createSignedInUser,
@@ -369,49 +370,47 @@ describe('with the emulator', () => {
 })
 
 describe('invoice.payment_failed', () => {
-  it('emails the customer once, only when their billing preference allows it', async () => {
-    const { setNotificationTransportForTests } =
-      await import('../../app/notifications/mailer.server')
-    const sent: { to: string; subject: string }[] = []
-    const previous = setNotificationTransportForTests({
-      async send(email) {
-        sent.push({ to: email.to, subject: email.subject })
-      },
-    })
-    try {
-      const user = await createSignedInUser(app)
-      const failed = () => {
-        const invoice = {
-          ...invoiceObject({ subscription: 'sub_failed', userId: user.id }),
-          customer_email: user.email,
-          status: 'open',
-        }
-        return stripeEvent('invoice.payment_failed', invoice)
+  it('queues one mail per failed attempt, delivered only when the billing preference allows it', async () => {
+    const { deliverDueMails } = await import('../../app/notifications/delivery.server')
+    const mails = mailCatcher()
+    const user = await createSignedInUser(app)
+    const failed = () => {
+      const invoice = {
+        ...invoiceObject({ subscription: 'sub_failed', userId: user.id }),
+        customer_email: user.email,
+        status: 'open',
+        attempt_count: 1,
+        hosted_invoice_url: 'https://invoice.stripe.com/i/acct_local/in_failed',
       }
-      const event = failed()
-      expect(await postStripeEvent(app.url, event)).toEqual({
-        status: 200,
-        body: { received: true },
-      })
-      expect(await postStripeEvent(app.url, event)).toEqual({
-        status: 200,
-        body: { received: true },
-      })
-      expect(sent).toEqual([{ to: user.email, subject: 'Your payment did not go through' }])
-
-      await adminClient(app)
-        .from('user_profiles')
-        .update({ notify_billing: false })
-        .eq('user_id', user.id)
-      expect((await postStripeEvent(app.url, failed())).status).toBe(200)
-      expect(sent).toHaveLength(1)
-      const { count } = await adminClient(app)
-        .from('payment_history')
-        .select('*', { count: 'exact', head: true })
-        .eq('user_id', user.id)
-      expect(count).toBe(0)
-    } finally {
-      setNotificationTransportForTests(previous)
+      return stripeEvent('invoice.payment_failed', invoice)
     }
+    const event = failed()
+    expect(await postStripeEvent(app.url, event)).toEqual({
+      status: 200,
+      body: { received: true },
+    })
+    expect(await postStripeEvent(app.url, event)).toEqual({
+      status: 200,
+      body: { received: true },
+    })
+    await deliverDueMails(mails.transport)
+    const [mail] = mails.to(user.email)
+    expect(mails.to(user.email)).toHaveLength(1)
+    expect(mail.subject).toBe('Your Subscribely payment did not go through')
+    expect(mail.text).toContain(`${app.url}/dashboard/settings/billing`)
+    expect(mail.text).toContain('https://invoice.stripe.com/i/acct_local/in_failed')
+
+    await adminClient(app)
+      .from('user_profiles')
+      .update({ notify_billing: false })
+      .eq('user_id', user.id)
+    expect((await postStripeEvent(app.url, failed())).status).toBe(200)
+    await deliverDueMails(mails.transport)
+    expect(mails.to(user.email)).toHaveLength(1)
+    const { count } = await adminClient(app)
+      .from('payment_history')
+      .select('*', { count: 'exact', head: true })
+      .eq('user_id', user.id)
+    expect(count).toBe(0)
   })
 })

@@ -6,13 +6,14 @@ import { LOCAL_STACK_KEYS } from './defaults'
 import { startPolarEmulator, type PolarEmulator } from './polar'
 import { startStripeEmulator, type StripeEmulator } from './stripe'
 import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
+import { startSmtpInbox, type SmtpInbox } from './supabase/smtp'
 
 export interface LocalStackOptions {
   /** The app's origin: where emails link to and where webhooks are delivered. */
   siteUrl: string
   /** The plans the Stripe and Polar emulators are seeded with (the product's: LOCAL_CATALOG). */
   catalog: Catalog
-  ports?: { supabase?: number; stripe?: number; polar?: number }
+  ports?: { supabase?: number; stripe?: number; polar?: number; smtp?: number }
   /** PostgreSQL server URL; default an embedded PGlite database. */
   databaseUrl?: string
   /** PGlite folder to persist to; default in memory. */
@@ -30,12 +31,17 @@ export interface LocalStack {
   supabase: SupabaseEmulator
   stripe: StripeEmulator
   polar: PolarEmulator
+  /** The SMTP listener whose mails land in the Supabase emulator's inbox (SMTP_URL). */
+  smtp: SmtpInbox
   /** Environment variables that point the app at this stack. */
   env: Record<string, string>
   close(): Promise<void>
 }
 
-/** Starts the database and the Supabase, Stripe and Polar emulators on loopback. */
+/**
+ * Starts the database, the Supabase, Stripe and Polar emulators and the SMTP inbox on
+ * loopback.
+ */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   let database = options.database
   if (!database) {
@@ -65,6 +71,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     retry: options.retry,
     invoiceDelayMs: options.polarInvoiceDelayMs,
   })
+  const smtp = await startSmtpInbox({ database, port: options.ports?.smtp })
   const env = {
     SITE_URL: options.siteUrl,
     SUPABASE_URL: supabase.url,
@@ -77,6 +84,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     POLAR_WEBHOOK_SECRET: LOCAL_STACK_KEYS.polarWebhookSecret,
     POLAR_SANDBOX: 'true',
     POLAR_API_URL: polar.url,
+    SMTP_URL: smtp.url,
   }
   const db = database
   return {
@@ -84,9 +92,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     supabase,
     stripe,
     polar,
+    smtp,
     env,
     async close() {
-      await Promise.allSettled([supabase.close(), stripe.close(), polar.close()])
+      await Promise.allSettled([supabase.close(), stripe.close(), polar.close(), smtp.close()])
       if (!options.database) await db.close()
     },
   }

@@ -3,16 +3,22 @@
  * `.env` points every one of them elsewhere (real accounts, or the Supabase CLI's own
  * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
  * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
- * be moved with `LOCAL_SUPABASE_PORT`, `LOCAL_STRIPE_PORT`, `LOCAL_POLAR_PORT`.
+ * be moved with `LOCAL_SUPABASE_PORT`, `LOCAL_STRIPE_PORT`, `LOCAL_POLAR_PORT`,
+ * `LOCAL_SMTP_PORT` (the SMTP listener whose mails land in the local inbox).
  */
 export interface DevPlan {
   localStack: boolean
-  ports: { supabase: number; stripe: number; polar: number }
+  ports: { supabase: number; stripe: number; polar: number; smtp: number }
   /** Why, in one line, for the console. */
   reason: string
 }
 
-export const DEFAULT_DEV_PORTS = { supabase: 54421, stripe: 12111, polar: 12112 } as const
+export const DEFAULT_DEV_PORTS = {
+  supabase: 54421,
+  stripe: 12111,
+  polar: 12112,
+  smtp: 54425,
+} as const
 
 const SERVICE_URLS = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
 
@@ -33,6 +39,7 @@ export function planDev(
     supabase: port(env.LOCAL_SUPABASE_PORT, DEFAULT_DEV_PORTS.supabase, 'LOCAL_SUPABASE_PORT'),
     stripe: port(env.LOCAL_STRIPE_PORT, DEFAULT_DEV_PORTS.stripe, 'LOCAL_STRIPE_PORT'),
     polar: port(env.LOCAL_POLAR_PORT, DEFAULT_DEV_PORTS.polar, 'LOCAL_POLAR_PORT'),
+    smtp: port(env.LOCAL_SMTP_PORT, DEFAULT_DEV_PORTS.smtp, 'LOCAL_SMTP_PORT'),
   }
   const switchValue = env.LOCAL_STACK?.trim().toLowerCase()
   if (switchValue === 'off') return { localStack: false, ports, reason: 'LOCAL_STACK=off' }

@@ -42,6 +42,7 @@ if (stack) {
     Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users
     Stripe    ${stack.stripe.url}   deliveries ${stack.stripe.url}/_emulator/deliveries
     Polar     ${stack.polar.url}   deliveries ${stack.polar.url}/_emulator/deliveries
+    SMTP      ${stack.smtp.url}   mails land in the inbox above
   App         ${siteUrl}
 `)
   // On the local stack, fill stripe_products from the emulator's seeded prices.

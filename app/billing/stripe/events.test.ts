@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { getPlans } from '~/billing/plans.server'
-import { sendNotificationEmail } from '~/notifications/mailer.server'
 import * as store from '~/subscriptions/store.server'
 import Stripe from 'stripe'
 import {
@@ -22,7 +21,6 @@ vi.mock('~/subscriptions/store.server', async () =>
   (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
 )
 vi.mock('./client.server', () => ({ getStripe: vi.fn() }))
-vi.mock('~/notifications/mailer.server', () => ({ sendNotificationEmail: vi.fn(async () => true) }))
 vi.mock('~/lib/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
@@ -835,40 +833,42 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     })
   })
 
-  it('invoice.payment_failed → recordEvent, then the billing email to the invoice owner', async () => {
+  it('invoice.payment_failed → the ledger row and the mail in one call, with the way to pay', async () => {
     const invoice = stripeInvoice({
       status: 'open',
       amount_paid: 0,
+      amount_due: 1900,
+      attempt_count: 2,
+      hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
       customer_email: 'buyer@example.com',
     })
     await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
       'notified',
     )
-    expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
-    expect(sendNotificationEmail).toHaveBeenCalledTimes(1)
-    expect(sendNotificationEmail).toHaveBeenCalledWith(
+    expect(store.recordPaymentFailure).toHaveBeenCalledWith(
+      ledger('invoice.payment_failed'),
       USER_ID,
-      'billing',
-      expect.objectContaining({
-        to: 'buyer@example.com',
-        subject: 'Your payment did not go through',
-      }),
+      {
+        invoice_id: invoice.id,
+        attempt: 2,
+        amount: 1900,
+        currency: invoice.currency,
+        invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
+      },
     )
+    expect(store.recordEvent).not.toHaveBeenCalled()
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
-  it('invoice.payment_failed without a customer email is only logged; a repeat sends nothing', async () => {
+  it('invoice.payment_failed without a customer email still finds the owner (the mail goes to the account)', async () => {
     const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
-    await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe('logged')
-    expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
-    vi.mocked(store.recordEvent).mockResolvedValueOnce(false)
-    const withEmail = { ...invoice, customer_email: 'buyer@example.com' }
-    await expect(applyStripeEvent(event('invoice.payment_failed', withEmail))).resolves.toBe(
-      'duplicate',
+    await applyStripeEvent(event('invoice.payment_failed', invoice))
+    expect(store.recordPaymentFailure).toHaveBeenCalledWith(
+      ledger('invoice.payment_failed'),
+      USER_ID,
+      expect.objectContaining({ invoice_id: invoice.id }),
     )
-    expect(sendNotificationEmail).not.toHaveBeenCalled()
-    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
   it('an unhandled type touches nothing', async () => {

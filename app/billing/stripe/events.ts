@@ -60,6 +60,8 @@ export const StripeInvoiceSchema = z
     object: z.literal('invoice'),
     customer: id.nullable().optional(),
     amount_paid: z.number().int(),
+    amount_due: z.number().int().optional(),
+    attempt_count: z.number().int().optional(),
     currency: z.string(),
     status: z.string().nullable().optional(),
     hosted_invoice_url: z.string().nullable().optional(),

@@ -3,13 +3,12 @@ import { getEnv } from '~/env.server'
 import { planByStripePrice } from '~/billing/plans.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
-import { sendNotificationEmail } from '~/notifications/mailer.server'
 import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
-  recordEvent,
   recordPaymentEvent,
+  recordPaymentFailure,
   type LedgerEvent,
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
@@ -123,14 +122,20 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'invoice.payment_failed': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       // The owner first (this may call Stripe): if Stripe fails, nothing is in the ledger
-      // yet, so the answer is 500 and the retry still sends the email.
-      const owner = invoice.customer_email ? await invoiceOwner(invoice) : null
-      if (!(await recordEvent(ledger(event)))) return 'duplicate'
+      // yet, so the answer is 500 and the retry still queues the mail.
+      const owner = await invoiceOwner(invoice)
       logger.warn('stripe: invoice payment failed', {
         invoice: invoice.id,
         customer: invoice.customer,
       })
-      return notifyPaymentFailed(invoice, owner?.userId ?? null)
+      // The ledger row and the mail (to the account's address) in one transaction.
+      return recordPaymentFailure(ledger(event), owner.userId, {
+        invoice_id: invoice.id,
+        attempt: invoice.attempt_count ?? null,
+        amount: invoice.amount_due ?? 0,
+        currency: invoice.currency,
+        invoice_url: invoice.hosted_invoice_url ?? null,
+      })
     }
     default: {
       logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })
@@ -199,31 +204,5 @@ async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoic
       cause: error instanceof Error ? error.message : String(error),
     })
     return null
-  }
-}
-
-/**
- * Tells the customer their payment failed, if their billing-email preference allows it.
- * Sent at most once per event (after the ledger records it); a mail failure is logged and
- * does not make Stripe retry the event.
- */
-async function notifyPaymentFailed(invoice: StripeInvoice, userId: string | null) {
-  const to = invoice.customer_email
-  if (!userId || !to) return 'logged'
-  try {
-    const sent = await sendNotificationEmail(userId, 'billing', {
-      to,
-      subject: 'Your payment did not go through',
-      text: `We could not collect your subscription payment. Please update your payment method${
-        invoice.hosted_invoice_url ? ` or pay the invoice here: ${invoice.hosted_invoice_url}` : ''
-      }. You can manage billing at ${getEnv().SITE_URL}/dashboard/settings/billing.`,
-    })
-    return sent ? 'notified' : 'logged'
-  } catch (error) {
-    logger.error('stripe: payment-failed email could not be sent', {
-      invoice: invoice.id,
-      error: String(error),
-    })
-    return 'logged'
   }
 }

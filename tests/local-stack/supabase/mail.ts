@@ -1,7 +1,10 @@
 import type { Queryable } from '../database'
 import { escapeHtml } from './http'
 
-export type MailKind = 'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite'
+/** Auth mails by their GoTrue type; `smtp`: a mail the app sent through the SMTP listener. */
+export type MailKind = 'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite' | 'smtp'
+
+type AuthMailKind = Exclude<MailKind, 'smtp'>
 
 /** An email the emulator "sent", as stored in local_emulator.mail. */
 export interface Mail {
@@ -20,7 +23,7 @@ export interface Mail {
   createdAt: string
 }
 
-const TEMPLATES: Record<MailKind, { subject: string; intro: string; action: string }> = {
+const TEMPLATES: Record<AuthMailKind, { subject: string; intro: string; action: string }> = {
   signup: {
     subject: 'Confirm Your Signup',
     intro: 'Follow this link to confirm your user:',
@@ -75,7 +78,7 @@ function toMail(row: MailRow): Mail {
 /** "Sends" an email with Supabase's default wording: stores it in the inbox. */
 export async function sendMail(
   db: Queryable,
-  input: { to: string; kind: MailKind; link: string; verifyUrl: string; otp: string },
+  input: { to: string; kind: AuthMailKind; link: string; verifyUrl: string; otp: string },
 ) {
   const template = TEMPLATES[input.kind]
   const text = `${template.subject}\n\n${template.intro}\n${input.link}\n\nAlternatively, enter the code: ${input.otp}\n`
@@ -87,6 +90,25 @@ export async function sendMail(
     `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, link, verify_url, otp)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [input.to, template.subject, input.kind, text, html, input.link, input.verifyUrl, input.otp],
+  )
+}
+
+/** The body of an HTML document (what the inbox page shows inside its own page). */
+function bodyOf(html: string) {
+  const match = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)
+  return match ? match[1] : html
+}
+
+/** Stores a mail received over SMTP (smtp.ts) in the same inbox as the auth mails. */
+export async function storeReceivedMail(
+  db: Queryable,
+  input: { to: string; subject: string; text: string; html: string },
+) {
+  const html = input.html ? bodyOf(input.html) : `<pre>${escapeHtml(input.text)}</pre>`
+  await db.query(
+    `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body)
+     values ($1, $2, 'smtp', $3, $4)`,
+    [input.to, input.subject, input.text, html],
   )
 }
 

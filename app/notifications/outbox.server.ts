@@ -1,0 +1,55 @@
+import { serviceRpc } from '~/lib/database-availability.server'
+import type { MailKind } from './kinds'
+
+/** A mail claimed for one delivery attempt (`claim_notifications`). */
+export interface ClaimedMail {
+  id: string
+  user_id: string
+  kind: MailKind
+  to_address: string
+  data: Record<string, unknown>
+  /** This attempt's number (1 for the first). */
+  attempts: number
+  /** The user's preference for the mail's kind, now. */
+  wanted: boolean
+  created_at: string
+}
+
+/**
+ * Queues a security notice for a user, to their current address. Called where the account
+ * action has succeeded (password changed, signed out everywhere); the email change is
+ * queued by the database itself when Supabase Auth confirms it.
+ */
+export function enqueueSecurityNotice(
+  userId: string,
+  kind: 'password_changed' | 'signed_out_everywhere',
+) {
+  return serviceRpc<boolean>('enqueue_notification', {
+    p_user_id: userId,
+    p_kind: kind,
+    p_data: { at: new Date().toISOString() },
+  })
+}
+
+/** Claims up to `limit` due mails; nobody else claims them for `leaseSeconds`. */
+export function claimMails(limit: number, leaseSeconds: number) {
+  return serviceRpc<ClaimedMail[]>('claim_notifications', {
+    p_limit: limit,
+    p_lease_seconds: leaseSeconds,
+  })
+}
+
+/** Reports one attempt's outcome; false when the claim had run out (another deliverer has it). */
+export function finishMail(
+  mail: ClaimedMail,
+  outcome: 'sent' | 'skipped' | 'failed',
+  failure?: { error: string; retryAt: Date | null },
+) {
+  return serviceRpc<boolean>('finish_notification', {
+    p_id: mail.id,
+    p_attempt: mail.attempts,
+    p_outcome: outcome,
+    p_error: failure?.error ?? null,
+    p_retry_at: failure?.retryAt?.toISOString() ?? null,
+  })
+}

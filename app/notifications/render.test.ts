@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { MAIL_KINDS, NOTIFICATION_KINDS, type MailKind } from './kinds'
+import { PRODUCT_NAME, renderMail, type ReceiptPayment } from './render'
+
+const siteUrl = 'https://app.example.com'
+const payment: ReceiptPayment = {
+  amount: 1900,
+  currency: 'usd',
+  description: 'Pro (monthly)',
+  invoice_url: null,
+  created_at: '2026-03-05T10:00:00Z',
+}
+const render = (kind: MailKind, data: Record<string, unknown> = {}, extra = {}) =>
+  renderMail({ kind, to: 'ada@example.com', data }, { siteUrl, ...extra })
+
+describe('renderMail', () => {
+  it('a receipt: amount, date, billing history; the invoice link once it is known', () => {
+    const pending = render('payment_receipt', {}, { payment })!
+    expect(pending.subject).toBe(`Receipt for your ${PRODUCT_NAME} payment of $19.00`)
+    expect(pending.text).toContain(
+      'We received your payment of $19.00 on March 5, 2026 for Pro (monthly).',
+    )
+    expect(pending.text).toContain('Your invoice is being prepared')
+    expect(pending.text).toContain(
+      'Billing history: https://app.example.com/dashboard/settings/billing',
+    )
+    const ready = render(
+      'payment_receipt',
+      {},
+      {
+        payment: { ...payment, invoice_url: 'https://invoice.stripe.com/i/acct_1/in_1' },
+      },
+    )!
+    expect(ready.text).toContain('View your invoice: https://invoice.stripe.com/i/acct_1/in_1')
+    expect(ready.html).toContain(
+      '<a href="https://invoice.stripe.com/i/acct_1/in_1">View your invoice</a>',
+    )
+  })
+
+  it('no receipt when its payment is gone; a non-http invoice link is left out', () => {
+    expect(render('payment_receipt', {}, { payment: null })).toBeNull()
+    const mail = render(
+      'payment_receipt',
+      {},
+      {
+        payment: { ...payment, invoice_url: 'javascript:alert(1)' },
+      },
+    )!
+    expect(mail.text).not.toContain('javascript:')
+    expect(mail.html).not.toContain('javascript:')
+  })
+
+  it('a failed payment says how to fix it: billing (the portal), and the invoice when there is one', () => {
+    const mail = render('payment_failed', {
+      amount: 2900,
+      currency: 'eur',
+      invoice_url: 'https://invoice.stripe.com/i/x',
+    })!
+    expect(mail.subject).toBe(`Your ${PRODUCT_NAME} payment did not go through`)
+    expect(mail.text).toContain('payment of €29.00')
+    expect(mail.text).toContain(
+      'Update your payment method: https://app.example.com/dashboard/settings/billing',
+    )
+    expect(mail.text).toContain('Or pay the invoice now: https://invoice.stripe.com/i/x')
+    expect(render('payment_failed', { provider: 'polar' })!.text).not.toContain('invoice now')
+  })
+
+  it('canceled (ends later) and ended', () => {
+    const canceled = render('subscription_canceled', {
+      plan_name: 'Pro',
+      ends_at: '2026-04-01T00:00:00+00:00',
+    })!
+    expect(canceled.subject).toBe('Your Pro subscription will end on April 1, 2026')
+    expect(canceled.text).toContain('You keep access until April 1, 2026')
+    const ended = render('subscription_ended', {
+      plan_name: 'Pro',
+      ended_at: '2026-04-01T00:00:00Z',
+    })!
+    expect(ended.subject).toBe('Your Pro subscription has ended')
+    expect(ended.text).toContain('Subscribe again: https://app.example.com/pricing')
+  })
+
+  it('security notices say what happened and what to do if it was not you', () => {
+    const password = render('password_changed')!
+    expect(password.subject).toBe(`Your ${PRODUCT_NAME} password was changed`)
+    expect(password.text).toContain('Reset your password: https://app.example.com/forgot-password')
+    const data = { old_email: 'ada@example.com', new_email: 'ada@new.example' }
+    const toOld = render('email_changed', data)!
+    expect(toOld.text).toContain('was changed from ada@example.com to ada@new.example')
+    const toNew = renderMail({ kind: 'email_changed', to: 'ada@new.example', data }, { siteUrl })!
+    expect(toNew.text).toContain('ada@new.example is now the sign-in email')
+    expect(render('signed_out_everywhere')!.subject).toBe(
+      `You were signed out of ${PRODUCT_NAME} everywhere`,
+    )
+  })
+
+  it('escapes data in HTML, and every mail links to its preferences', () => {
+    const mail = render('subscription_ended', { plan_name: '<b>Pro</b>' })!
+    expect(mail.html).toContain('&lt;b&gt;Pro&lt;/b&gt;')
+    expect(mail.html).not.toContain('<b>Pro</b>')
+    for (const kind of Object.keys(MAIL_KINDS) as MailKind[]) {
+      const rendered = render(kind, {}, { payment })!
+      expect(rendered.text).toContain('https://app.example.com/dashboard/settings/notifications')
+      expect(rendered.html).toContain(PRODUCT_NAME)
+    }
+  })
+})
+
+describe('which preference governs each mail', () => {
+  it('billing mails under billing, security notices under security, none under product updates', () => {
+    expect(MAIL_KINDS).toEqual({
+      payment_receipt: 'billing',
+      payment_failed: 'billing',
+      subscription_canceled: 'billing',
+      subscription_ended: 'billing',
+      password_changed: 'security',
+      email_changed: 'security',
+      signed_out_everywhere: 'security',
+    })
+    for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
+  })
+})

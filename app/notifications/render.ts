@@ -1,0 +1,197 @@
+import { formatDate, formatMoney } from '~/lib/format'
+import { MAIL_KINDS, NOTIFICATION_LABELS, type MailKind } from './kinds'
+
+/** The product's name as mails show it. */
+export const PRODUCT_NAME = 'Subscribely'
+
+/** One queued mail as the outbox holds it: what it is about, not its text. */
+export interface QueuedMail {
+  kind: MailKind
+  to: string
+  data: Record<string, unknown>
+}
+
+/** The payment a receipt is about, read when the mail is delivered (its invoice link may be newer). */
+export interface ReceiptPayment {
+  amount: number
+  currency: string
+  description: string | null
+  invoice_url: string | null
+  created_at: string
+}
+
+export interface RenderContext {
+  /** The app's public origin (SITE_URL): every link is built from it. */
+  siteUrl: string
+  /** For a receipt: its payment row now (null when it no longer exists). */
+  payment?: ReceiptPayment | null
+}
+
+export interface RenderedMail {
+  subject: string
+  text: string
+  html: string
+}
+
+/** A paragraph, or a call to action with its link. */
+type Block = string | { label: string; url: string }
+
+const text = (data: Record<string, unknown>, key: string) => {
+  const value = data[key]
+  return typeof value === 'string' && value.trim() !== '' ? value : null
+}
+const num = (data: Record<string, unknown>, key: string) => {
+  const value = data[key]
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
+}
+
+function escapeHtml(value: string) {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+/** Only http(s) links into a mail (a provider's URL is data, not trusted markup). */
+function safeUrl(value: string | null) {
+  if (!value) return null
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null
+  } catch {
+    return null
+  }
+}
+
+function compose(subject: string, blocks: Block[], footer: string): RenderedMail {
+  const textBody = [
+    ...blocks.map((block) => (typeof block === 'string' ? block : `${block.label}: ${block.url}`)),
+    '—',
+    footer,
+  ].join('\n\n')
+  const html = [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #0f172a; max-width: 36rem; margin: 0 auto; padding: 1rem;">',
+    `<p style="font-weight: 600;">${escapeHtml(PRODUCT_NAME)}</p>`,
+    ...blocks.map((block) =>
+      typeof block === 'string'
+        ? `<p>${escapeHtml(block)}</p>`
+        : `<p><a href="${escapeHtml(block.url)}">${escapeHtml(block.label)}</a></p>`,
+    ),
+    `<hr><p style="font-size: 0.875rem; color: #475569;">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n')
+  return { subject, text: `${textBody}\n`, html }
+}
+
+/**
+ * The text of one queued mail, rendered when it is delivered (so a receipt carries the
+ * invoice link even when it was filled in after the payment). Null when there is nothing to
+ * send any more (the receipt's payment is gone).
+ */
+export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
+  const link = (path: string) => new URL(path, context.siteUrl).toString()
+  const billing = { label: 'Open billing', url: link('/dashboard/settings/billing') }
+  const category = NOTIFICATION_LABELS[MAIL_KINDS[mail.kind]].label
+  const footer = `You get this mail because “${category}” is on in your ${PRODUCT_NAME} settings. Choose which mails you get: ${link('/dashboard/settings/notifications')}`
+  const notYou: Block[] = [
+    'If you did this, there is nothing else to do. If you did not, secure your account now:',
+    { label: 'Reset your password', url: link('/forgot-password') },
+    { label: 'Contact us', url: link('/contact') },
+  ]
+  const plan = text(mail.data, 'plan_name') ?? 'your'
+  const planLabel = plan === 'your' ? 'Your subscription' : `Your ${plan} subscription`
+
+  switch (mail.kind) {
+    case 'payment_receipt': {
+      const payment = context.payment
+      if (!payment) return null
+      const amount = formatMoney(payment.amount, payment.currency)
+      const invoice = safeUrl(payment.invoice_url)
+      return compose(
+        `Receipt for your ${PRODUCT_NAME} payment of ${amount}`,
+        [
+          `Thank you. We received your payment of ${amount} on ${formatDate(payment.created_at)}${
+            payment.description ? ` for ${payment.description}` : ''
+          }.`,
+          invoice
+            ? { label: 'View your invoice', url: invoice }
+            : 'Your invoice is being prepared; it will appear in your billing history.',
+          { label: 'Billing history', url: link('/dashboard/settings/billing') },
+        ],
+        footer,
+      )
+    }
+    case 'payment_failed': {
+      const amount = num(mail.data, 'amount')
+      const currency = text(mail.data, 'currency')
+      const invoice = safeUrl(text(mail.data, 'invoice_url'))
+      const what = amount !== null && currency ? ` of ${formatMoney(amount, currency)}` : ''
+      return compose(
+        `Your ${PRODUCT_NAME} payment did not go through`,
+        [
+          `We could not collect your subscription payment${what}. Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
+          { label: 'Update your payment method', url: billing.url },
+          ...(invoice ? [{ label: 'Or pay the invoice now', url: invoice }] : []),
+        ],
+        footer,
+      )
+    }
+    case 'subscription_canceled': {
+      const endsAt = text(mail.data, 'ends_at')
+      return compose(
+        `${planLabel} will end${endsAt ? ` on ${formatDate(endsAt)}` : ''}`,
+        [
+          `${planLabel} has been canceled. You keep access until ${
+            endsAt ? formatDate(endsAt) : 'the end of the period you paid for'
+          }, and you will not be charged again.`,
+          'Changed your mind? You can resume it from billing before then.',
+          billing,
+        ],
+        footer,
+      )
+    }
+    case 'subscription_ended':
+      return compose(
+        `${planLabel} has ended`,
+        [
+          `${planLabel} ended on ${formatDate(text(mail.data, 'ended_at') ?? new Date().toISOString())}. You will not be charged again; your payment history stays in your account.`,
+          { label: 'Subscribe again', url: link('/pricing') },
+        ],
+        footer,
+      )
+    case 'password_changed':
+      return compose(
+        `Your ${PRODUCT_NAME} password was changed`,
+        [`The password of your ${PRODUCT_NAME} account (${mail.to}) was just changed.`, ...notYou],
+        footer,
+      )
+    case 'email_changed': {
+      const oldEmail = text(mail.data, 'old_email') ?? ''
+      const newEmail = text(mail.data, 'new_email') ?? mail.to
+      const toOld = mail.to.toLowerCase() === oldEmail.toLowerCase()
+      return compose(
+        `Your ${PRODUCT_NAME} sign-in email was changed`,
+        [
+          toOld
+            ? `The sign-in email of your ${PRODUCT_NAME} account was changed from ${oldEmail} to ${newEmail}. This address no longer signs in.`
+            : `${newEmail} is now the sign-in email of your ${PRODUCT_NAME} account (it was ${oldEmail}).`,
+          ...notYou,
+        ],
+        footer,
+      )
+    }
+    case 'signed_out_everywhere':
+      return compose(
+        `You were signed out of ${PRODUCT_NAME} everywhere`,
+        [
+          `Every session of your ${PRODUCT_NAME} account (${mail.to}) was just signed out, on every device. Sign in again where you need to.`,
+          { label: 'Sign in', url: link('/sign-in') },
+          ...notYou,
+        ],
+        footer,
+      )
+  }
+}
