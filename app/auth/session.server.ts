@@ -5,7 +5,7 @@ import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { isSessionActive } from './session-check.server'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
@@ -207,20 +207,16 @@ function sessionCheckUnavailable() {
 /**
  * Whether the token's session still exists (signed out here or everywhere, or the user
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
- * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer.
+ * (docs/security.md, "Sessions"; `isSessionActive`). Throws a 503 when the database cannot
+ * answer.
  */
 async function sessionStillExists(user: SessionUser): Promise<boolean> {
-  const { data, error } = await getSupabaseAdmin()
-    .rpc('session_is_active', { p_session_id: user.sessionId, p_user_id: user.id })
-    .then(
-      (result) => result,
-      (thrown: unknown) => ({ data: null, error: thrown }),
-    )
-  if (error) {
+  try {
+    return await isSessionActive(user.sessionId, user.id)
+  } catch (error) {
     logger.error('session check failed', { error: String((error as Error).message ?? error) })
     throw sessionCheckUnavailable()
   }
-  return data === true
 }
 
 /** Clears the browser's session cookies (the auth server is told too, and may shrug). */
