@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
+import { postgrestRpc } from '~/lib/postgrest-rpc.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -16,8 +17,9 @@ export interface LedgerEvent {
 export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
 export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
+/** The ledger functions: one plain request each (postgrest-rpc.server.ts), the webhooks' hot path. */
 async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await getSupabaseAdmin().rpc(name, args)
+  const { data, error } = await postgrestRpc<T>(name, args)
   if (error) throw databaseError(name, error)
   return data as T
 }
