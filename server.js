@@ -8,6 +8,7 @@
 //   429, 403) reaches the client and leaves no kept-alive connection wedged;
 // - the request policy before Remix (a cross-site post gets a 403 page, not Remix's 500).
 // Plain JavaScript, so production needs no build step or TypeScript runtime for it.
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import url from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -103,19 +104,76 @@ function lingerThenClose(req, socket) {
   else req.once('end', bodyIn)
 }
 
+/**
+ * express.static for the files `dir` holds now, by their path under the mount point, with
+ * the options `optionsFor(path)` gives; any other request goes on to the next handler.
+ */
+function staticFiles(dir, optionsFor) {
+  const entries = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : []
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const servers = new Map()
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const byPath = new Map()
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name))
+    const file = `/${relative.split(path.sep).join('/')}`
+    const options = optionsFor(file)
+    const key = JSON.stringify(options)
+    if (!servers.has(key)) servers.set(key, express.static(dir, options))
+    byPath.set(file, servers.get(key))
+    if (file.endsWith('/index.html'))
+      byPath.set(file.slice(0, -'index.html'.length), servers.get(key))
+  }
+  return (req, res, next) => {
+    const serve = byPath.get(req.path)
+    return serve ? serve(req, res, next) : next()
+  }
+}
+
 const app = express()
 app.disable('x-powered-by')
 app.use(settleUnreadBody)
 app.use(compression())
+// Static files: the client build (hashed assets under assets/, cached for good; the copies
+// of public/ that Vite puts beside them, for an hour) and public/ itself, as remix-serve
+// serves them. The files are listed once at start (a deploy ships them with the build):
+// express.static looks every request up in the file system (a stat and its callbacks), so
+// only the paths that are files go to it and every page and API request goes straight on
+// (docs/performance.md, "Where the time goes").
 app.use(
   build.publicPath,
-  express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' }),
+  staticFiles(build.assetsBuildDirectory, (file) =>
+    file.startsWith('/assets/') ? { immutable: true, maxAge: '1y' } : { maxAge: '1h' },
+  ),
 )
-app.use(express.static('public', { maxAge: '1h' }))
+app.use(staticFiles('public', () => ({ maxAge: '1h' })))
 app.use(morgan('tiny'))
 
 /** @type {(request: Request) => Response | null} */
 const requestPolicy = build.entry.module.requestPolicy
+
+/**
+ * What the request policy reads of a request (method, URL, headers by name), straight from
+ * Node's request: building a fetch `Request` (a Headers copy, a URL, undici's Request) for
+ * every post cost more app CPU than the policy itself (docs/performance.md).
+ * @returns {Request}
+ */
+function policyView(req) {
+  const view = {
+    method: req.method,
+    url: new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`).href,
+    headers: {
+      /** @param {string} name */
+      get(name) {
+        const value = req.headers[name.toLowerCase()]
+        if (value === undefined) return null
+        return Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+  }
+  return /** @type {Request} */ (/** @type {unknown} */ (view))
+}
 
 /**
  * The request policy (app/lib/request-policy.server.ts) before Remix, for every request that
@@ -127,12 +185,7 @@ function applyRequestPolicy(req, res, next) {
 }
 
 async function answerPolicy(req, res, next) {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
-  const url = new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`)
-  const refused = requestPolicy(new Request(url, { method: req.method, headers }))
+  const refused = requestPolicy(policyView(req))
   if (!refused) return next()
   res.status(refused.status)
   refused.headers.forEach((value, name) => res.setHeader(name, value))
