@@ -33,7 +33,8 @@ const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]))
 const parent = new Map<number, number>()
-for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+for (const node of profile.nodes)
+  for (const child of node.children ?? []) parent.set(child, node.id)
 
 /** Where a frame's code comes from: a package, the app's build, Node itself, or V8. */
 function origin(url: string) {
@@ -70,7 +71,8 @@ profile.samples.forEach((sampleId, index) => {
   self.set(label(leaf), (self.get(label(leaf)) ?? 0) + delta)
   const where = origin(leaf.callFrame.url)
   selfByOrigin.set(where, (selfByOrigin.get(where) ?? 0) + delta)
-  for (const name of new Set(stack.map(label))) inclusive.set(name, (inclusive.get(name) ?? 0) + delta)
+  for (const name of new Set(stack.map(label)))
+    inclusive.set(name, (inclusive.get(name) ?? 0) + delta)
 })
 
 const ms = (us: number) => (us / 1000).toFixed(0).padStart(7)
