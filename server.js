@@ -9,6 +9,7 @@
 // - the request policy before Remix (a cross-site post gets a 403 page, not Remix's 500;
 //   every answer gets the security and cache headers).
 // Plain JavaScript, so production needs no build step or TypeScript runtime for it.
+import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import url from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -104,15 +105,50 @@ function lingerThenClose(req, socket) {
   else req.once('end', bodyIn)
 }
 
+/**
+ * express.static for the files `dir` holds now, by their path under the mount point, with
+ * the options `optionsFor(path)` gives; any other request goes on to the next handler.
+ */
+function staticFiles(dir, optionsFor) {
+  const entries = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : []
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const servers = new Map()
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const byPath = new Map()
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name))
+    const file = `/${relative.split(path.sep).join('/')}`
+    const options = optionsFor(file)
+    const key = JSON.stringify(options)
+    if (!servers.has(key)) servers.set(key, express.static(dir, options))
+    byPath.set(file, servers.get(key))
+    if (file.endsWith('/index.html'))
+      byPath.set(file.slice(0, -'index.html'.length), servers.get(key))
+  }
+  return (req, res, next) => {
+    const serve = byPath.get(req.path)
+    return serve ? serve(req, res, next) : next()
+  }
+}
+
 const app = express()
 app.disable('x-powered-by')
 app.use(settleUnreadBody)
 app.use(compression())
+// Static files: the client build (hashed assets under assets/, cached for good; the copies
+// of public/ that Vite puts beside them, for an hour) and public/ itself, as remix-serve
+// serves them. The files are listed once at start (a deploy ships them with the build):
+// express.static looks every request up in the file system (a stat and its callbacks), so
+// only the paths that are files go to it and every page and API request goes straight on
+// (docs/performance.md, "Where the time goes").
 app.use(
   build.publicPath,
-  express.static(build.assetsBuildDirectory, { immutable: true, maxAge: '1y' }),
+  staticFiles(build.assetsBuildDirectory, (file) =>
+    file.startsWith('/assets/') ? { immutable: true, maxAge: '1y' } : { maxAge: '1h' },
+  ),
 )
-app.use(express.static('public', { maxAge: '1h' }))
+app.use(staticFiles('public', () => ({ maxAge: '1h' })))
 app.use(morgan('tiny'))
 
 /**

@@ -170,3 +170,66 @@ describe('parseEnv: notification mail settings', () => {
     expect(env.MAIL_RETRY_BASE_MS).toBe(30_000)
   })
 })
+
+describe('BENCH_ALLOW_LOCAL_STACK (the benchmark in production mode on one machine)', () => {
+  const bench = {
+    ...LOCAL_DEFAULTS,
+    NODE_ENV: 'production',
+    SITE_URL: 'http://localhost:4900',
+    SUPABASE_URL: 'http://127.0.0.1:54900',
+    STRIPE_API_URL: 'http://127.0.0.1:12900',
+    POLAR_API_URL: 'http://[::1]:12910',
+    BENCH_ALLOW_LOCAL_STACK: '1',
+  }
+
+  it('lets production run on the local stack when the site and every host are loopback', () => {
+    const env = parseEnv(bench)
+    expect(env.NODE_ENV).toBe('production')
+    expect(env.STRIPE_SECRET_KEY).toBe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY)
+  })
+
+  it('is refused, naming the host, when any host is not loopback', () => {
+    for (const [name, value] of [
+      ['SITE_URL', 'https://app.example.com'],
+      ['SUPABASE_URL', 'https://abcd.supabase.co'],
+      ['STRIPE_API_URL', 'https://api.stripe.com'],
+      ['POLAR_API_URL', 'https://api.polar.sh'],
+      // A name that merely starts like a loopback address is not one.
+      ['SUPABASE_URL', 'http://127.0.0.1.example.com'],
+      ['STRIPE_API_URL', 'http://localhost.example.com'],
+    ]) {
+      expect(() => parseEnv({ ...bench, [name]: value })).toThrow(
+        new RegExp(`Refusing to start: BENCH_ALLOW_LOCAL_STACK[\\s\\S]*${name} is not a loopback`),
+      )
+    }
+  })
+
+  it('is refused when a provider URL is unset (that means the real provider)', () => {
+    expect(() => parseEnv({ ...bench, POLAR_API_URL: '' })).toThrow(
+      /BENCH_ALLOW_LOCAL_STACK[\s\S]*POLAR_API_URL is not set/,
+    )
+    const { STRIPE_API_URL: _unset, ...withoutStripe } = bench
+    expect(() => parseEnv(withoutStripe)).toThrow(/STRIPE_API_URL is not set/)
+  })
+
+  it('makes a real deployment refuse to start, even with real keys', () => {
+    expect(() => parseEnv({ ...realistic, BENCH_ALLOW_LOCAL_STACK: '1' })).toThrow(
+      /Refusing to start: BENCH_ALLOW_LOCAL_STACK is set[\s\S]*SITE_URL is not a loopback address \(https:\/\/app.example.com\)[\s\S]*STRIPE_API_URL is not set/,
+    )
+  })
+
+  it('accepts only the value 1', () => {
+    for (const value of ['true', 'yes', '0']) {
+      expect(() => parseEnv({ ...bench, BENCH_ALLOW_LOCAL_STACK: value })).toThrow(
+        /BENCH_ALLOW_LOCAL_STACK must be 1 or unset/,
+      )
+    }
+  })
+
+  it('without it, the same loopback settings are refused as before', () => {
+    const { BENCH_ALLOW_LOCAL_STACK: _unset, ...withoutAllowance } = bench
+    expect(() => parseEnv(withoutAllowance)).toThrow(
+      /Refusing to start in production with local-stack settings/,
+    )
+  })
+})

@@ -193,9 +193,32 @@ function localOnlyProblems(env: Env): string[] {
   return problems
 }
 
+/** Exactly this machine: `localhost`, `[::1]` or 127.x.y.z (not a name that starts with 127.). */
 function isLoopback(value: string) {
   const host = new URL(value).hostname
-  return host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.')
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
+}
+
+/**
+ * `BENCH_ALLOW_LOCAL_STACK=1`: the benchmark (`npm run bench`, docs/performance.md) runs the
+ * built app with NODE_ENV=production against the local stack. It is honoured only when the
+ * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, and
+ * STRIPE_API_URL and POLAR_API_URL set and pointing at the loopback interface): a deployed
+ * server that has it set refuses to start, whatever its other settings, so it cannot open
+ * production to the emulators' public keys by accident. Returns why it is refused, if it is.
+ */
+function benchAllowanceProblems(env: Env): string[] {
+  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
+  return hosts
+    .filter((name) => {
+      const value = env[name]
+      return !value || !isLoopback(value)
+    })
+    .map((name) =>
+      env[name]
+        ? `${name} is not a loopback address (${env[name]})`
+        : `${name} is not set (unset means the real service)`,
+    )
 }
 
 /** Parses configuration; throws an Error whose message names every bad variable. */
@@ -222,6 +245,19 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   result.data.RATE_LIMIT_STORE ??= result.data.NODE_ENV === 'production' ? 'postgres' : 'memory'
   if (result.data.NODE_ENV === 'production') {
+    const allowance = source.BENCH_ALLOW_LOCAL_STACK
+    if (allowance !== undefined && allowance !== '') {
+      const refused =
+        allowance === '1'
+          ? benchAllowanceProblems(result.data)
+          : [`BENCH_ALLOW_LOCAL_STACK must be 1 or unset (it is "${allowance}")`]
+      if (refused.length > 0) {
+        throw new Error(
+          `Refusing to start: BENCH_ALLOW_LOCAL_STACK is set, which only the benchmark on one machine may use:\n${refused.map((p) => `  - ${p}`).join('\n')}\nRemove BENCH_ALLOW_LOCAL_STACK from this deployment's environment.`,
+        )
+      }
+      return result.data
+    }
     const problems = localOnlyProblems(result.data)
     if (problems.length > 0) {
       throw new Error(

@@ -5,7 +5,7 @@ import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { postgrestRpc } from '~/lib/postgrest-rpc.server'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
@@ -196,6 +196,8 @@ async function verifyToken(
   return user
 }
 
+const SESSION_CHECK_TIMEOUT_MS = 5_000
+
 /** A 503 for when the session cannot be checked: never let an unchecked session through. */
 function sessionCheckUnavailable() {
   return new Response('Sign-in is unavailable for a moment. Please try again shortly.', {
@@ -207,17 +209,17 @@ function sessionCheckUnavailable() {
 /**
  * Whether the token's session still exists (signed out here or everywhere, or the user
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
- * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer.
+ * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer, or not
+ * within SESSION_CHECK_TIMEOUT_MS.
  */
 async function sessionStillExists(user: SessionUser): Promise<boolean> {
-  const { data, error } = await getSupabaseAdmin()
-    .rpc('session_is_active', { p_session_id: user.sessionId, p_user_id: user.id })
-    .then(
-      (result) => result,
-      (thrown: unknown) => ({ data: null, error: thrown }),
-    )
+  const { data, error } = await postgrestRpc<boolean>(
+    'session_is_active',
+    { p_session_id: user.sessionId, p_user_id: user.id },
+    { timeoutMs: SESSION_CHECK_TIMEOUT_MS },
+  )
   if (error) {
-    logger.error('session check failed', { error: String((error as Error).message ?? error) })
+    logger.error('session check failed', { error: error.message })
     throw sessionCheckUnavailable()
   }
   return data === true

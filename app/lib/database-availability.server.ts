@@ -1,4 +1,5 @@
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { postgrestRpc } from '~/lib/postgrest-rpc.server'
 
 /**
  * The one place that tells "the database cannot answer right now" (an outage, a restart, a
@@ -94,9 +95,13 @@ export function databaseError(what: string, failure: DatabaseFailure): Error {
   return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
 }
 
-/** Calls a database function with the service role; a failure throws `databaseError`. */
+/**
+ * Calls a database function with the service role, as one plain PostgREST request
+ * (`postgrest-rpc.server.ts`, the webhooks' and the outbox's hot path); a failure throws
+ * `databaseError`.
+ */
 export async function serviceRpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await getSupabaseAdmin().rpc(name, args)
+  const { data, error } = await postgrestRpc<T>(name, args)
   if (error) throw databaseError(name, error)
   return data as T
 }

@@ -1,8 +1,7 @@
 import { isIP } from 'node:net'
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv, type Env } from '~/env.server'
 import { currentClientAddress } from './request-context.server'
-import { getSupabaseAdmin } from './supabase-admin.server'
+import { postgrestRpc } from './postgrest-rpc.server'
 import { databaseError } from '~/lib/database-availability.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
@@ -80,13 +79,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
+/** An RPC as the store makes it: supabase-js's `rpc`, or `postgrestRpc`. */
+type RpcCall = (
+  name: string,
+  args: Record<string, unknown>,
+) => PromiseLike<{ data: unknown; error: unknown }>
+
 /**
  * The shared store: one row per key in `public.rate_limits`, counted by the `security
  * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
  * of instances are counted exactly once each). Only the service role may call it.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
-  constructor(private readonly client: () => Pick<SupabaseClient, 'rpc'>) {}
+  constructor(private readonly client: () => { rpc: RpcCall }) {}
 
   async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
     const { data, error } = await this.client().rpc('rate_limit_hit', {
@@ -111,7 +116,9 @@ export class PostgresRateLimitStore implements RateLimitStore {
 /** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
 export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
   return env.RATE_LIMIT_STORE === 'postgres'
-    ? new PostgresRateLimitStore(getSupabaseAdmin)
+    ? // One plain request per hit (postgrest-rpc.server.ts), not a supabase-js call: it is
+      // on the path of every rate-limited post in production.
+      new PostgresRateLimitStore(() => ({ rpc: postgrestRpc }))
     : new MemoryRateLimitStore()
 }
 

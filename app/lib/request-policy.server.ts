@@ -29,15 +29,29 @@ export function requestPolicyMiddleware(
     .catch(next)
 }
 
-/** The method, URL and headers of a Node request (not its body: the policy never reads it). */
+/**
+ * What the policy reads of a Node request (method, URL, headers by name), straight from
+ * Node's request: building a fetch `Request` (a Headers copy, a URL, undici's Request) on
+ * every request cost more app CPU than the policy itself (docs/performance.md). Never its
+ * body: the policy does not read it.
+ */
 function policyRequest(req: IncomingMessage): Request {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
-  }
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
-  const url = new URL(path, `http://${req.headers.host ?? 'localhost'}`)
-  return new Request(url, { method: req.method, headers })
+  const view = {
+    method: req.method ?? 'GET',
+    // Only a request that may change state needs its URL (GETs go straight through).
+    get url() {
+      return new URL(path, `http://${req.headers.host ?? 'localhost'}`).href
+    },
+    headers: {
+      get(name: string) {
+        const value = req.headers[name.toLowerCase()]
+        if (value === undefined) return null
+        return Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+  }
+  return view as unknown as Request
 }
 
 type WriteHead = ServerResponse['writeHead']

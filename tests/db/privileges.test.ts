@@ -26,6 +26,7 @@ const TABLES: Record<string, Partial<Record<Role, string[]>>> = {
   user_profiles: { authenticated: ['SELECT'], service_role: ROW_DATA },
   user_subscriptions: { authenticated: ['SELECT'], service_role: ROW_DATA },
   payment_history: { authenticated: ['SELECT'], service_role: ROW_DATA },
+  payment_totals: { authenticated: ['SELECT'], service_role: ROW_DATA },
   stripe_products: { service_role: ROW_DATA },
   webhook_events: { service_role: ROW_DATA },
   rate_limits: { service_role: ROW_DATA },
@@ -58,6 +59,7 @@ const FUNCTIONS: Record<string, Role[]> = {
     ['service_role'],
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
+  'track_payment_total()': [],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',

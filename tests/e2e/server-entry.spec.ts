@@ -138,6 +138,48 @@ test('a kept-alive connection keeps working after ordinary requests', async () =
   expect(result.closed).toBe('end')
 })
 
+test("public/ files are served with their cache header; other paths are the app's", async () => {
+  const favicon = await fetch(`http://127.0.0.1:${PORT}/favicon.svg`)
+  expect(favicon.status).toBe(200)
+  expect(favicon.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+  expect(favicon.headers.get('cache-control')).toBe('public, max-age=3600')
+  expect(await favicon.text()).toContain('<svg')
+  // A hashed asset of the client build is cached for good.
+  const html = await (await fetch(`http://127.0.0.1:${PORT}/`)).text()
+  const asset = html.match(/\/assets\/[\w.-]+\.js/)?.[0]
+  expect(asset).toBeTruthy()
+  const script = await fetch(`http://127.0.0.1:${PORT}${asset}`)
+  expect(script.status).toBe(200)
+  expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  // Not a file in public/: Remix answers (its 404 page), not the static file server.
+  const missing = await fetch(`http://127.0.0.1:${PORT}/favicon.ico`)
+  expect(missing.status).toBe(404)
+  expect(missing.headers.get('content-type')).toMatch(/^text\/html/)
+  expect(missing.headers.get('content-security-policy')).toBeTruthy()
+})
+
+test('a cross-site post is refused before Remix with a 403 in the shape of the path', async () => {
+  const post = (pathname: string) =>
+    fetch(`http://127.0.0.1:${PORT}${pathname}`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://attacker.example',
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'a=1',
+    })
+  const page = await post('/sign-in')
+  expect(page.status).toBe(403)
+  expect(await page.text()).toContain('Request refused')
+  const api = await post('/api/checkout')
+  expect(api.status).toBe(403)
+  expect(await api.json()).toHaveProperty('error')
+  // Webhooks are exempt (signed by the provider, not sent by a browser).
+  const webhook = await post('/api/webhooks/stripe')
+  expect(webhook.status).toBe(400)
+})
+
 test('SIGTERM: the request in flight finishes, new connections are refused, exit 0', async () => {
   const port = PORT + 1
   const { child, exited } = await startServer(port)

@@ -1,7 +1,8 @@
 /**
  * The benchmark's local stack, in a process of its own so that the emulators do not share
  * an event loop with the load generator. Started by `run.ts` with an IPC channel:
- *   → { type: 'ready', env, database }  once the stack is up
+ *   → { type: 'ready', env, database, databaseUrl }  once the stack is up (databaseUrl: the
+ *                                                       server's bench database, if any)
  *   ← { type: 'counts' }  → { type: 'counts', counts }  Supabase /auth/v1 requests by path,
  *                                                       and /rest/v1 ones as `rest:<path>`
  *   ← { type: 'close' }   → exits after closing the stack (and dropping its database)
@@ -38,14 +39,11 @@ const dropDatabase = async () => {
     await adminQuery(`drop database if exists ${databaseName} with (force)`).catch(() => {})
 }
 
+const databaseUrl =
+  databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined
 let stack: Awaited<ReturnType<typeof startLocalStack>>
 try {
-  stack = await startLocalStack({
-    siteUrl,
-    catalog: LOCAL_CATALOG,
-    ports,
-    databaseUrl: databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined,
-  })
+  stack = await startLocalStack({ siteUrl, catalog: LOCAL_CATALOG, ports, databaseUrl })
 } catch (error) {
   await dropDatabase()
   throw error
@@ -81,5 +79,6 @@ process.on('SIGINT', () => void close(1))
 process.send?.({
   type: 'ready',
   env: stack.env,
+  databaseUrl,
   database: serverUrl ? `PostgreSQL server (database ${databaseName})` : 'PGlite (in memory)',
 })

@@ -1,0 +1,86 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resetEnvForTests } from '~/env.server'
+import { postgrestRpc } from './postgrest-rpc.server'
+
+/**
+ * The plain RPC request, against a stand-in PostgREST: what goes on the wire, and that every
+ * failure comes back as an error in supabase-js's shape (never as data).
+ */
+let server: http.Server
+let answer: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void
+const seen: { url?: string; headers: http.IncomingHttpHeaders; body: string }[] = []
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      seen.push({ url: request.url, headers: request.headers, body })
+      answer(request, response, body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  process.env.SUPABASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  resetEnvForTests()
+})
+afterAll(async () => {
+  delete process.env.SUPABASE_URL
+  resetEnvForTests()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+const json = (status: number, text: string) => (_: unknown, response: http.ServerResponse) =>
+  response.writeHead(status, { 'content-type': 'application/json' }).end(text)
+
+const call = () =>
+  postgrestRpc<unknown>('session_is_active', { p_session_id: 's-1', p_user_id: 'u-1' })
+
+describe('postgrestRpc', () => {
+  it('posts the arguments to the RPC with the service-role key; the JSON answer is the data', async () => {
+    answer = json(200, 'true')
+    expect(await call()).toEqual({ data: true, error: null })
+    const request = seen.at(-1)!
+    expect(request.url).toBe('/rest/v1/rpc/session_is_active')
+    expect(JSON.parse(request.body)).toEqual({ p_session_id: 's-1', p_user_id: 'u-1' })
+    expect(request.headers.apikey).toMatch(/^eyJ/)
+    expect(request.headers.authorization).toBe(`Bearer ${request.headers.apikey}`)
+    answer = json(200, '"applied"')
+    expect(await call()).toEqual({ data: 'applied', error: null })
+  })
+
+  it("an error status is an error with PostgREST's code and the status, even with a body that says true", async () => {
+    answer = json(500, 'true')
+    expect(await call()).toMatchObject({ data: null, error: { status: 500 } })
+    answer = json(
+      503,
+      '{"code":"PGRST001","message":"Database client error. Retrying the connection.","details":null,"hint":null}',
+    )
+    expect(await call()).toEqual({
+      data: null,
+      error: {
+        code: 'PGRST001',
+        message: 'Database client error. Retrying the connection.',
+        details: null,
+        hint: null,
+        status: 503,
+      },
+    })
+  })
+
+  it('a 200 that is not JSON is an error, not data', async () => {
+    answer = json(200, '<html>gateway</html>')
+    expect(await call()).toMatchObject({ data: null, error: { status: 200 } })
+  })
+
+  it('a dropped connection or no answer in time is an error naming it', async () => {
+    answer = (request) => request.socket.destroy()
+    const dropped = await call()
+    expect(dropped.error?.message).toMatch(/socket hang up|ECONNRESET/)
+    answer = () => {}
+    const slow = await postgrestRpc('session_is_active', {}, { timeoutMs: 200 })
+    expect(slow.error?.message).toMatch(/ETIMEDOUT/)
+  })
+})

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * `payment_totals` (supabase/migrations/20261125001700_payment_history_page_index.sql): the
+ * number of payments of each user, kept by a trigger on payment_history, is what the billing
+ * page's "page x of y" shows (`billing_overview`), so it must always equal the rows.
+ */
+let db: Database
+const user = randomUUID()
+const other = randomUUID()
+
+async function total(userId: string) {
+  const { rows } = await db.query<{ total: number }>(
+    'select total from public.payment_totals where user_id = $1',
+    [userId],
+  )
+  return rows[0]?.total ?? null
+}
+
+async function counted(userId: string) {
+  const { rows } = await db.query<{ count: number }>(
+    'select count(*)::int as count from public.payment_history where user_id = $1',
+    [userId],
+  )
+  return rows[0].count
+}
+
+/** billing_overview as the user calls it (PostgREST: role and claims in the transaction). */
+function overview(userId: string) {
+  return db.transaction(
+    async (tx) => {
+      const { rows } = await tx.query<{ overview: { total: number; page: number } }>(
+        'select public.billing_overview(1, 10) as overview',
+      )
+      return rows[0].overview
+    },
+    {
+      settings: {
+        role: 'authenticated',
+        'request.jwt.claims': JSON.stringify({ sub: userId, role: 'authenticated' }),
+      },
+    },
+  )
+}
+
+const pay = (eventId: string, userId: string, invoice: string) =>
+  db.query(
+    `select public.record_payment_event('stripe', $1, 'invoice.payment_succeeded', now(), $2)`,
+    [
+      eventId,
+      JSON.stringify({
+        user_id: userId,
+        provider: 'stripe',
+        stripe_invoice_id: invoice,
+        amount: 1900,
+        currency: 'usd',
+        status: 'succeeded',
+      }),
+    ],
+  )
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await db.query(
+    `insert into auth.users (id, email) values ($1, 'totals@example.com'), ($2, 'other@example.com')`,
+    [user, other],
+  )
+})
+afterAll(() => db.close())
+
+describe('payment_totals', () => {
+  it('counts each new payment once; a duplicate event adds nothing', async () => {
+    expect(await total(user)).toBeNull()
+    expect((await overview(user)).total).toBe(0)
+    for (let index = 0; index < 12; index++) await pay(`evt_t${index}`, user, `in_t${index}`)
+    await pay('evt_t0', user, 'in_t0')
+    await pay('evt_other', other, 'in_other')
+    expect(await total(user)).toBe(12)
+    expect(await counted(user)).toBe(12)
+    expect(await overview(user)).toMatchObject({ total: 12, page: 1 })
+    expect(await total(other)).toBe(1)
+  })
+
+  it('follows deletions and a payment moved to another user', async () => {
+    await db.query(`delete from public.payment_history where stripe_invoice_id = 'in_t11'`)
+    await db.query(
+      `update public.payment_history set user_id = $1 where stripe_invoice_id = 'in_t10'`,
+      [other],
+    )
+    expect([await total(user), await counted(user)]).toEqual([10, 10])
+    expect([await total(other), await counted(other)]).toEqual([2, 2])
+  })
+
+  it("goes with the user's account", async () => {
+    await db.query('delete from auth.users where id = $1', [other])
+    expect(await total(other)).toBeNull()
+  })
+
+  it('a user reads only their own total', async () => {
+    const rows = await db.transaction(
+      (tx) => tx.query('select user_id from public.payment_totals'),
+      {
+        settings: {
+          role: 'authenticated',
+          'request.jwt.claims': JSON.stringify({ sub: user, role: 'authenticated' }),
+        },
+      },
+    )
+    expect(rows.rows).toEqual([{ user_id: user }])
+  })
+})

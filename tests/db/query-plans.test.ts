@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database, Queryable } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * The plans of the queries the pages and the webhooks run (docs/performance.md, "Cost as data
+ * grows"): with `EXPLAIN`, each reads its rows through an index, never by scanning one of the
+ * tables that grow with the users (users, sessions, subscriptions, payments, the ledger), and
+ * the billing page's one page of payments comes in index order, not from sorting all of the
+ * user's payments. Runs on PGlite and on the PostgreSQL server.
+ *
+ * The tables get a few thousand rows and fresh statistics; `enable_seqscan` is off, so that a
+ * sequential scan in a plan means that no index can serve the query (on tables this small the
+ * planner could otherwise rightly prefer one). The SQL functions (`billing_overview`,
+ * `session_is_active`) are planned from their body as stored in the database, so a change to
+ * a migration is what is checked; the plpgsql ledger functions' statements are written out.
+ */
+let db: Database
+const READER = '10000000-0000-4000-8000-000000000001'
+const USERS = 2_000
+const GROWING = [
+  'users',
+  'sessions',
+  'user_profiles',
+  'user_subscriptions',
+  'payment_history',
+  'payment_totals',
+  'webhook_events',
+]
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Index Name'?: string
+  Plans?: PlanNode[]
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)]
+}
+
+async function explain(tx: Queryable, sql: string, params: unknown[] = []) {
+  const { rows } = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+    `explain (format json) ${sql}`,
+    params,
+  )
+  const raw = rows[0]['QUERY PLAN']
+  const json = typeof raw === 'string' ? (JSON.parse(raw) as [{ Plan: PlanNode }]) : raw
+  return nodes(json[0].Plan)
+}
+
+/** The body of a `language sql` function in public, its parameters as $1, $2, … */
+async function functionBody(tx: Queryable, name: string) {
+  const { rows } = await tx.query<{ prosrc: string; proargnames: string[] }>(
+    `select prosrc, proargnames from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
+    [name],
+  )
+  let body = rows[0].prosrc
+  rows[0].proargnames.forEach((arg, index) => {
+    body = body.replace(new RegExp(`\\b${arg}\\b`, 'g'), `$${index + 1}`)
+  })
+  return body
+}
+
+/**
+ * Runs fn as `role` with the reader's claims (as PostgREST does), or as the owner of the
+ * security-definer functions (`owner`), sequential scans off.
+ */
+function as<T>(
+  role: 'authenticated' | 'service_role' | 'owner',
+  fn: (tx: Queryable) => Promise<T>,
+) {
+  const claims = JSON.stringify({ sub: READER, role, aud: 'authenticated' })
+  return db.transaction(fn, {
+    settings: {
+      ...(role === 'owner' ? {} : { role, 'request.jwt.claims': claims }),
+      enable_seqscan: 'off',
+    },
+  })
+}
+
+/** The settings a function runs with (`create function … set name = value`). */
+async function functionSettings(tx: Queryable, name: string) {
+  const { rows } = await tx.query<{ proconfig: string[] | null }>(
+    `select proconfig from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
+    [name],
+  )
+  return rows[0].proconfig ?? []
+}
+
+function seqScans(plan: PlanNode[]) {
+  return plan
+    .filter((node) => node['Node Type'] === 'Seq Scan' && GROWING.includes(node['Relation Name']!))
+    .map((node) => node['Relation Name'])
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await db.exec(`
+    set session_replication_role = replica;
+    insert into auth.users (id, email) values ('${READER}', 'reader@example.com');
+    insert into auth.users (id, email)
+      select ('20000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, 'user-' || n || '@example.com'
+      from generate_series(1, ${USERS}) n;
+    insert into public.user_profiles (user_id) select id from auth.users;
+    insert into auth.sessions (id, user_id) select gen_random_uuid(), id from auth.users;
+    insert into public.user_subscriptions (user_id, provider, stripe_customer_id, stripe_subscription_id, status)
+      select id, 'stripe', 'cus_' || md5(id::text), 'sub_' || md5(id::text), 'active' from auth.users;
+    insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status, created_at)
+      select u.id, 'stripe', 'in_' || g || '_' || md5(u.id::text), 1900, 'usd', 'succeeded', now() - g * interval '1 day'
+      from auth.users u, generate_series(1, 3) g;
+    insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status, created_at)
+      select '${READER}', 'stripe', 'in_reader_' || g, 1900, 'usd', 'succeeded', now() - g * interval '1 hour'
+      from generate_series(1, 2000) g;
+    insert into public.webhook_events (provider, event_id, event_type)
+      select 'stripe', 'evt_' || g, 'invoice.payment_succeeded' from generate_series(1, 6000) g;
+    insert into public.payment_totals (user_id, total)
+      select user_id, count(*) from public.payment_history group by user_id;
+    set session_replication_role = origin;
+    analyze;
+  `)
+})
+afterAll(() => db.close())
+
+describe('the queries of the signed-in pages use indexes', () => {
+  it('the session check (session_is_active) looks the session up by its key', async () => {
+    // A security-definer function: planned as its owner.
+    const plan = await as('owner', async (tx) =>
+      explain(tx, await functionBody(tx, 'session_is_active'), [
+        '30000000-0000-4000-8000-000000000001',
+        READER,
+      ]),
+    )
+    expect(seqScans(plan)).toEqual([])
+    expect(plan.some((node) => node['Relation Name'] === 'sessions')).toBe(true)
+  })
+
+  it("the layout's profile and the dashboard's subscription, under row-level security", async () => {
+    for (const table of ['user_profiles', 'user_subscriptions']) {
+      const plan = await as('authenticated', (tx) =>
+        explain(tx, `select * from public.${table} where user_id = $1`, [READER]),
+      )
+      expect(seqScans(plan), table).toEqual([])
+    }
+  })
+
+  /** billing_overview's plan, with the settings it runs with (set_config, as a call would). */
+  const overviewPlan = (page: number) =>
+    as('authenticated', async (tx) => {
+      for (const setting of await functionSettings(tx, 'billing_overview')) {
+        const [name, value] = setting.split('=')
+        if (name !== 'search_path') await tx.query('select set_config($1, $2, true)', [name, value])
+      }
+      return explain(tx, await functionBody(tx, 'billing_overview'), [page, 10])
+    })
+
+  it("the billing page's overview: one index range in order, no sort of the user's payments", async () => {
+    const plan = await overviewPlan(1)
+    expect(seqScans(plan)).toEqual([])
+    expect(plan.filter((node) => node['Node Type'].includes('Sort'))).toEqual([])
+    expect(plan.map((node) => node['Index Name'])).toContain('payment_history_user_created_id_idx')
+  })
+
+  it('a later page of the billing overview as well', async () => {
+    const plan = await overviewPlan(50)
+    expect(seqScans(plan)).toEqual([])
+    expect(plan.filter((node) => node['Node Type'].includes('Sort'))).toEqual([])
+  })
+})
+
+describe('the queries of the webhooks use indexes', () => {
+  // The statements of apply_subscription_event / record_payment_event
+  // (supabase/migrations/20261122000200_webhook_apply.sql) and the lookups around them
+  // (app/subscriptions/store.server.ts `findUserIdBy`, app/billing/deferred-lookups.server.ts,
+  // app/billing/polar/webhook.server.ts).
+  const statements: [string, string, unknown[]][] = [
+    ['the user check', 'select exists (select 1 from auth.users where id = $1)', [READER]],
+    [
+      'the row lock',
+      'select * from public.user_subscriptions where user_id = $1 for update',
+      [READER],
+    ],
+    [
+      'the subscription update',
+      "update public.user_subscriptions set status = 'active' where user_id = $1",
+      [READER],
+    ],
+    [
+      'a user by Stripe subscription',
+      'select user_id from public.user_subscriptions where stripe_subscription_id = $1 limit 1',
+      ['sub_x'],
+    ],
+    [
+      'a user by Stripe customer',
+      'select user_id from public.user_subscriptions where stripe_customer_id = $1 limit 1',
+      ['cus_x'],
+    ],
+    [
+      'a user by Polar subscription',
+      'select user_id from public.user_subscriptions where polar_subscription_id = $1 limit 1',
+      ['00000000-0000-4000-8000-000000000000'],
+    ],
+    [
+      "a Polar order's invoice URL",
+      "update public.payment_history set invoice_url = 'https://x' where polar_order_id = $1 and status = 'succeeded' and invoice_url is null",
+      ['order_x'],
+    ],
+    [
+      'a Stripe invoice already recorded',
+      'select id from public.payment_history where stripe_invoice_id = $1',
+      ['in_x'],
+    ],
+    [
+      'the ledger entry',
+      'select 1 from public.webhook_events where provider = $1 and event_id = $2',
+      ['stripe', 'evt_x'],
+    ],
+    [
+      'the payments of a page, for deferred lookups',
+      'select id from public.payment_history where user_id = $1 and id = any($2::uuid[])',
+      [READER, ['40000000-0000-4000-8000-000000000001']],
+    ],
+  ]
+  it.each(statements)('%s', async (_name, sql, params) => {
+    const plan = await as('service_role', (tx) => explain(tx, sql, params))
+    expect(seqScans(plan)).toEqual([])
+  })
+})

@@ -1,0 +1,34 @@
+/**
+ * The benchmark's floor (docs/performance.md, "The floor"): a minimal Remix app of the same
+ * Remix and React versions and future flags as the app, built with the installed
+ * `@remix-run/dev` and served with `remix-serve`. `tests/tools/bench/run.ts` builds it into
+ * `.build-bench-bare` (BUILD_DIR) and measures it first: every ratio is against it.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { vitePlugin as remix } from '@remix-run/dev'
+import { defineConfig } from 'vite'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+export default defineConfig({
+  root: here,
+  logLevel: 'warn',
+  plugins: [
+    remix({
+      appDirectory: path.join(here, 'app'),
+      buildDirectory: path.resolve(
+        here,
+        '../../../..',
+        process.env.BUILD_DIR ?? '.build-bench-bare',
+      ),
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+  ],
+})
