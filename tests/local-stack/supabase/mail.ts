@@ -1,7 +1,10 @@
 import type { Queryable } from '../database'
 import { escapeHtml } from './http'
 
-export type MailKind = 'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite'
+export type MailKind =
+  'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite' | 'reauthentication'
+/** The mails that carry a link (all but the reauthentication code). */
+export type LinkMailKind = Exclude<MailKind, 'reauthentication'>
 
 /** An email the emulator "sent", as stored in local_emulator.mail. */
 export interface Mail {
@@ -20,7 +23,7 @@ export interface Mail {
   createdAt: string
 }
 
-const TEMPLATES: Record<MailKind, { subject: string; intro: string; action: string }> = {
+const TEMPLATES: Record<LinkMailKind, { subject: string; intro: string; action: string }> = {
   signup: {
     subject: 'Confirm Your Signup',
     intro: 'Follow this link to confirm your user:',
@@ -75,7 +78,7 @@ function toMail(row: MailRow): Mail {
 /** "Sends" an email with Supabase's default wording: stores it in the inbox. */
 export async function sendMail(
   db: Queryable,
-  input: { to: string; kind: MailKind; link: string; verifyUrl: string; otp: string },
+  input: { to: string; kind: LinkMailKind; link: string; verifyUrl: string; otp: string },
 ) {
   const template = TEMPLATES[input.kind]
   const text = `${template.subject}\n\n${template.intro}\n${input.link}\n\nAlternatively, enter the code: ${input.otp}\n`
@@ -87,6 +90,18 @@ export async function sendMail(
     `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, link, verify_url, otp)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [input.to, template.subject, input.kind, text, html, input.link, input.verifyUrl, input.otp],
+  )
+}
+
+/** The reauthentication mail: only a code, the nonce of a password change (GoTrue's template). */
+export async function sendReauthenticationMail(db: Queryable, input: { to: string; otp: string }) {
+  const subject = 'Confirm reauthentication'
+  const text = `${subject}\n\nEnter the code: ${input.otp}\n`
+  const html = `<h2>${subject}</h2>\n<p>Enter the code: <strong>${escapeHtml(input.otp)}</strong></p>`
+  await db.query(
+    `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, otp)
+     values ($1, $2, 'reauthentication', $3, $4, $5)`,
+    [input.to, subject, text, html, input.otp],
   )
 }
 

@@ -1,12 +1,15 @@
 import type { Queryable } from '../../database'
-import { sendMail, type MailKind } from '../mail'
+import { sendMail, type LinkMailKind } from '../mail'
 import type { AuthContext } from './context'
 import { issueOneTimeToken, type TokenType } from './otp'
 import { createFlowState, type CodeChallenge } from './pkce'
 import { emailLink, resolveRedirect, verifyUrl } from './redirects'
 import type { UserRow } from './users'
 
-const FLOWS: Record<Exclude<MailKind, 'email_change'>, { tokenType: TokenType; method: string }> = {
+const FLOWS: Record<
+  Exclude<LinkMailKind, 'email_change'>,
+  { tokenType: TokenType; method: string }
+> = {
   signup: { tokenType: 'confirmation_token', method: 'email/signup' },
   invite: { tokenType: 'confirmation_token', method: 'invite' },
   magiclink: { tokenType: 'recovery_token', method: 'magiclink' },
@@ -15,7 +18,7 @@ const FLOWS: Record<Exclude<MailKind, 'email_change'>, { tokenType: TokenType; m
 
 export interface EmailTokenInput {
   user: UserRow
-  kind: Exclude<MailKind, 'email_change'>
+  kind: Exclude<LinkMailKind, 'email_change'>
   redirectTo?: string | null
   challenge?: CodeChallenge
 }
