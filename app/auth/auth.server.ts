@@ -168,6 +168,15 @@ export async function sendPasswordReset(request: Request, email: string): Promis
 }
 
 /**
+ * Set in user_metadata with every password the app sets. Supabase Auth does not say
+ * whether a user has a password, and setting one adds no `email` identity to an account
+ * that signs in with GitHub (GoTrue's UserUpdate only stores the hash), so this is how
+ * Account settings remembers it. A hint for that page only: nothing is allowed or refused
+ * because of it (see signInMethodsOf).
+ */
+export const PASSWORD_SET_KEY = 'password_set'
+
+/**
  * Sets a new password for the user of `session` (from `requireUser`): its client, so the
  * session is not refreshed a second time with a refresh token that was just rotated.
  */
@@ -176,7 +185,10 @@ export async function updatePassword(
   password: string,
 ): Promise<AuthResult> {
   const { supabase, headers } = session
-  const { error } = await supabase.auth.updateUser({ password })
+  const { error } = await supabase.auth.updateUser({
+    password,
+    data: { [PASSWORD_SET_KEY]: true },
+  })
   if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }
 }
