@@ -579,7 +579,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     amount: 2900,
     currency: 'usd',
     status: 'paid',
-    description: 'Pro subscription payment',
+    description: 'Pro payment',
     invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
     created_at: '2026-11-01T10:00:02.000Z',
   }
@@ -632,7 +632,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Starter', null)).toEqual({
       ...basePayment,
       status: 'open',
-      description: 'Starter subscription payment',
+      description: 'Starter payment',
       invoice_url: null,
     })
   })
@@ -771,7 +771,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     amount: 2900,
     currency: 'usd',
     status: 'paid',
-    description: 'Pro subscription payment',
+    description: 'Pro payment',
     invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
     created_at: '2026-11-01T10:00:02.000Z',
   }
@@ -835,7 +835,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     })
   })
 
-  it('invoice.payment_failed → recordEvent, then the billing email to the invoice owner', async () => {
+  it('invoice.payment_failed → a failed row in the billing history, then the billing email to the invoice owner', async () => {
     const invoice = stripeInvoice({
       status: 'open',
       amount_paid: 0,
@@ -844,7 +844,19 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
       'notified',
     )
-    expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
+      ledger('invoice.payment_failed'),
+      expect.objectContaining({
+        user_id: USER_ID,
+        provider: 'stripe',
+        stripe_invoice_id: invoice.id,
+        stripe_payment_intent_id: null,
+        amount: 2900,
+        status: 'failed',
+        description: 'Subscription payment',
+      }),
+    )
+    expect(store.recordEvent).not.toHaveBeenCalled()
     expect(sendNotificationEmail).toHaveBeenCalledTimes(1)
     expect(sendNotificationEmail).toHaveBeenCalledWith(
       USER_ID,
@@ -854,21 +866,22 @@ describe('applyStripeEvent: which store call each event type makes', () => {
         subject: 'Your payment did not go through',
       }),
     )
-    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
-  it('invoice.payment_failed without a customer email is only logged; a repeat sends nothing', async () => {
+  it('invoice.payment_failed without a customer email is recorded, not mailed; a repeat sends nothing', async () => {
     const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
     await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe('logged')
-    expect(store.recordEvent).toHaveBeenCalledWith(ledger('invoice.payment_failed'))
-    vi.mocked(store.recordEvent).mockResolvedValueOnce(false)
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
+      ledger('invoice.payment_failed'),
+      expect.objectContaining({ status: 'failed' }),
+    )
+    vi.mocked(store.recordPaymentEvent).mockResolvedValueOnce('duplicate')
     const withEmail = { ...invoice, customer_email: 'buyer@example.com' }
     await expect(applyStripeEvent(event('invoice.payment_failed', withEmail))).resolves.toBe(
       'duplicate',
     )
     expect(sendNotificationEmail).not.toHaveBeenCalled()
-    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
   it('an unhandled type touches nothing', async () => {

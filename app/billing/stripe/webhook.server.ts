@@ -8,7 +8,6 @@ import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outc
 import {
   applySubscriptionEvent,
   findUserIdBy,
-  recordEvent,
   recordPaymentEvent,
   type LedgerEvent,
 } from '~/subscriptions/store.server'
@@ -18,6 +17,7 @@ import { fetchInvoicePaymentIntentId } from './invoice.server'
 import {
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
+  failedInvoicePayment,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
@@ -124,13 +124,15 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       // The owner first (this may call Stripe): if Stripe fails, nothing is in the ledger
       // yet, so the answer is 500 and the retry still sends the email.
-      const owner = invoice.customer_email ? await invoiceOwner(invoice) : null
-      if (!(await recordEvent(ledger(event)))) return 'duplicate'
+      const owner = await invoiceOwner(invoice)
+      // The failed invoice goes in the billing history (docs/decisions/0011-failed-payments.md).
+      const failed = failedInvoicePayment(invoice, owner.userId, owner.planName)
+      if ((await recordPaymentEvent(ledger(event), failed)) === 'duplicate') return 'duplicate'
       logger.warn('stripe: invoice payment failed', {
         invoice: invoice.id,
         customer: invoice.customer,
       })
-      return notifyPaymentFailed(invoice, owner?.userId ?? null)
+      return notifyPaymentFailed(invoice, owner.userId)
     }
     default: {
       logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })

@@ -427,7 +427,7 @@ class StripeUser {
           amount: plan.amount,
           currency: 'usd',
           status: 'paid',
-          description: `${plan.name} subscription payment`,
+          description: `${plan.name} payment`,
           invoice_url: invoice.hosted_invoice_url,
           created_at: time * 1000,
         },
