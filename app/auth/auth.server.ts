@@ -6,6 +6,7 @@ import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
+import { rememberEmailConfirmed } from './confirmed-notice.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -249,7 +250,10 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
       if (error) return failed
       if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
       if (type === 'recovery') return { location: '/reset-password', headers }
-      if (type === 'signup') return { location: '/dashboard', headers }
+      if (type === 'signup') {
+        headers.append('Set-Cookie', await rememberEmailConfirmed())
+        return { location: '/dashboard', headers }
+      }
       return { location: next, headers }
     }
     if (tokenHash && type) {
@@ -305,6 +309,9 @@ export async function verifyEmailLink(
     if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
     return { location: '/reset-password', headers }
   }
-  if (link.type === 'signup' || link.type === 'email') return { location: '/dashboard', headers }
+  if (link.type === 'signup' || link.type === 'email') {
+    headers.append('Set-Cookie', await rememberEmailConfirmed())
+    return { location: '/dashboard', headers }
+  }
   return { location: link.next, headers }
 }
