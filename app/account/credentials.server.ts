@@ -16,7 +16,7 @@ export type CredentialOutcome =
     }
 
 /** How an account can sign in, from the auth server's user (its identities). */
-export function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
+function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
   const providers = new Set((user.identities ?? []).map((identity) => identity.provider))
   return {
     // Sign-up with email always sets a password (magic links never create accounts here).
@@ -24,8 +24,6 @@ export function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>
     github: providers.has('github'),
   }
 }
-
-export type SignInMethods = ReturnType<typeof signInMethodsOf>
 
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in

@@ -28,10 +28,11 @@ async function slowDown(page: Page, url: string, method: 'GET' | 'POST') {
 }
 
 /**
- * What the page's buttons and links said while the page was being left: a locator cannot
- * look at a page that is navigating away, so the page reports each change itself.
+ * Has the page report what its buttons and links say while it is being left (to
+ * `window.reportPending`, exposed by the test): a locator cannot look at a page that is
+ * navigating away.
  */
-async function recordPendingLabels(page: Page, seen: string[]) {
+async function reportPendingLabels(page: Page) {
   await page.evaluate(() => {
     const report = (window as unknown as { reportPending: (label: string) => void }).reportPending
     new MutationObserver(() => {
@@ -64,7 +65,7 @@ test('pricing: both Subscribe buttons show "Opening checkout…" until the check
     await page.goto('/pricing')
     await page.waitForLoadState('networkidle')
     seen.length = 0
-    await recordPendingLabels(page, seen)
+    await reportPendingLabels(page)
     await control.click()
     await expect(page).toHaveURL(/\/checkout\//)
     expect(seen).toContain(expected)
