@@ -97,6 +97,26 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
 test.describe('the check-email page, with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
+  test('the link in the mail lands on the dashboard with the confirmation notice, once', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('link-nojs')
+    createdEmails.push(email)
+    await page.goto('/sign-up')
+    await page.getByRole('textbox', { name: 'Email' }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
+    await page.goto((await waitForMail(email, 'signup')).link!)
+    await expectDashboard(page, email)
+    const confirmed = page
+      .getByRole('status')
+      .filter({ hasText: 'Your email address is confirmed' })
+    await expect(confirmed).toBeVisible()
+    await page.reload()
+    await expect(confirmed).toHaveCount(0)
+  })
+
   test('the code from the mail confirms and signs in; "send it again" mails a new one', async ({
     page,
   }) => {
