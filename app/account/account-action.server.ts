@@ -90,9 +90,15 @@ async function handlePassword(
   } else {
     // Only an account without a password may skip the current one.
     const { methods } = await getAccountState(supabase)
-    outcome = methods?.password
-      ? { ok: false as const, message: 'Your account already has a password: change it above.' }
-      : await savePassword(supabase, user.email, password, code)
+    // Unknown (the auth server did not answer): refused, never a way around that check.
+    outcome = !methods
+      ? {
+          ok: false as const,
+          message: 'We could not check your account just now. Please try again.',
+        }
+      : methods.password
+        ? { ok: false as const, message: 'Your account already has a password: change it above.' }
+        : await savePassword(supabase, user.email, password, code)
   }
   if (!outcome.ok) {
     const options = outcome.field
