@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import {
   attachScreenshots,
@@ -59,7 +60,12 @@ for (const javaScriptEnabled of [true, false]) {
         methods(page).getByRole('listitem').filter({ hasText: 'Email and password' }),
       ).toContainText('No password yet')
       await expect(page.getByRole('heading', { name: 'Set a password' })).toBeVisible()
-      if (javaScriptEnabled) await attachScreenshots(page, testInfo, 'account, GitHub user')
+      if (javaScriptEnabled) {
+        await attachScreenshots(page, testInfo, 'account, GitHub user')
+        const { violations } = await new AxeBuilder({ page }).analyze()
+        const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        expect(blocking.map((v) => v.id)).toEqual([])
+      }
 
       await setPassword(page, 'my-first-password-1')
       await expect(
