@@ -9,24 +9,111 @@ import {
 } from '~/auth/rate-limits.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { FormReply } from '~/lib/form-reply'
-import { changePassword, rememberRequestedEmail, requestEmailChange } from './credentials.server'
+import {
+  changePassword,
+  getAccountState,
+  rememberRequestedEmail,
+  requestEmailChange,
+  savePassword,
+} from './credentials.server'
 import { deleteAccount } from './deletion.server'
-import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
+import {
+  ChangeEmailSchema,
+  ChangePasswordSchema,
+  DeleteAccountSchema,
+  SetPasswordSchema,
+} from './schemas'
 import { readFormData } from '~/lib/http.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 export type AccountIntent =
-  'change-email' | 'change-password' | 'sign-out-everywhere' | 'delete-account'
+  'change-email' | 'change-password' | 'set-password' | 'sign-out-everywhere' | 'delete-account'
 
-const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword']
+const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
 function reply(
   intent: AccountIntent,
   result: FormReply['result'],
   message: string | null,
   init: { status?: number; headers: Headers },
+  needsCode = false,
 ) {
-  return data<FormReply<AccountIntent>>({ intent, result, message }, init)
+  return data<FormReply<AccountIntent>>({ intent, result, message, needsCode }, init)
+}
+
+/**
+ * Change password (the current one is checked first) or, for an account without one (GitHub
+ * only), set a first password. Both are rate limited per account and confirmed by the auth
+ * server; either may need the code Supabase mails for "secure password change".
+ */
+async function handlePassword(
+  intent: 'change-password' | 'set-password',
+  context: {
+    request: Request
+    formData: FormData
+    supabase: SupabaseClient
+    user: SessionUser
+    headers: Headers
+    confirmSession: () => Promise<void>
+  },
+) {
+  const { request, formData, supabase, user, headers } = context
+  // The code field is on the form only once the auth server has asked for it.
+  const codeAsked = formData.has('code')
+  const submission =
+    intent === 'change-password'
+      ? parseWithZod(formData, { schema: ChangePasswordSchema })
+      : parseWithZod(formData, { schema: SetPasswordSchema })
+  const failed = (
+    options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
+    init: { status?: number; headers: Headers },
+    needsCode = codeAsked,
+  ) =>
+    reply(
+      intent,
+      submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
+      null,
+      init,
+      needsCode,
+    )
+  if (submission.status !== 'success') return failed({}, { status: 400, headers })
+  const limit = await hitAuthRateLimit(request, 'password-check', user.email)
+  if (!limit.allowed) {
+    const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
+    return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
+  }
+  await context.confirmSession()
+  const { password, code } = submission.value
+  let outcome
+  if (intent === 'change-password') {
+    const { currentPassword = '' } = submission.value as { currentPassword?: string }
+    outcome = await changePassword(supabase, { email: user.email, currentPassword, password, code })
+  } else {
+    // Only an account without a password may skip the current one.
+    const { methods } = await getAccountState(supabase)
+    // Unknown (the auth server did not answer): refused, never a way around that check.
+    outcome = !methods
+      ? {
+          ok: false as const,
+          message: 'We could not check your account just now. Please try again.',
+        }
+      : methods.password
+        ? { ok: false as const, message: 'Your account already has a password: change it above.' }
+        : await savePassword(supabase, user.email, password, code)
+  }
+  if (!outcome.ok) {
+    const options = outcome.field
+      ? { fieldErrors: { [outcome.field]: [outcome.message] } }
+      : { formErrors: [outcome.message] }
+    return failed(options, { status: 400, headers }, Boolean(outcome.needsCode))
+  }
+  // A first password is a new way into the account: the same security notice as a change.
+  await queueSecurityNotice(user.id, 'password_changed')
+  const message =
+    intent === 'change-password'
+      ? 'Your password has been changed.'
+      : 'Your password is set. You can now also sign in with your email address and this password.'
+  return reply(intent, submission.reply({ resetForm: true }), message, { headers })
 }
 
 /** The Account settings action: email, password, sessions and deletion. */
@@ -80,35 +167,8 @@ export async function handleAccountSettings(
     return reply(intent, submission.reply({ resetForm: true }), message, { headers })
   }
 
-  if (intent === 'change-password') {
-    const submission = parseWithZod(formData, { schema: ChangePasswordSchema })
-    if (submission.status !== 'success') {
-      const result = submission.reply({ hideFields: PASSWORD_FIELDS })
-      return reply(intent, result, null, { status: 400, headers })
-    }
-    const { currentPassword, password } = submission.value
-    const limit = await hitAuthRateLimit(request, 'password-check', user.email)
-    if (!limit.allowed) {
-      const result = submission.reply({
-        hideFields: PASSWORD_FIELDS,
-        formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
-      })
-      return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
-    }
-    await confirmSession()
-    const outcome = await changePassword(supabase, user.email, currentPassword, password)
-    if (!outcome.ok) {
-      const result = submission.reply({
-        hideFields: PASSWORD_FIELDS,
-        ...(outcome.field
-          ? { fieldErrors: { [outcome.field]: [outcome.message] } }
-          : { formErrors: [outcome.message] }),
-      })
-      return reply(intent, result, null, { status: 400, headers })
-    }
-    await queueSecurityNotice(user.id, 'password_changed')
-    const result = submission.reply({ resetForm: true })
-    return reply(intent, result, 'Your password has been changed.', { headers })
+  if (intent === 'change-password' || intent === 'set-password') {
+    return handlePassword(intent, { request, formData, supabase, user, headers, confirmSession })
   }
 
   if (intent === 'sign-out-everywhere') {

@@ -10,10 +10,15 @@ export const DELETE_CONFIRMATION = 'DELETE'
 
 export const changeEmailConstraint = { email: emailConstraint }
 
-export const changePasswordConstraint = {
-  currentPassword: { required: true, maxLength: PASSWORD_MAX_LENGTH },
+export const setPasswordConstraint = {
   password: newPasswordConstraint,
   confirmPassword: { required: true },
+  code: { required: false },
+}
+
+export const changePasswordConstraint = {
+  currentPassword: { required: true, maxLength: PASSWORD_MAX_LENGTH },
+  ...setPasswordConstraint,
 }
 
 export const deleteAccountConstraint = { confirm: { required: true } }

@@ -1,12 +1,29 @@
 import { createCookie } from '@remix-run/node'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { authErrorMessage } from '~/auth/auth-errors'
-import { mailSignInLink } from '~/auth/auth.server'
+import { mailSignInLink, PASSWORD_SET_KEY } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
 
 export type CredentialOutcome =
-  { ok: true } | { ok: false; field?: 'email' | 'password' | 'currentPassword'; message: string }
+  | { ok: true }
+  | {
+      ok: false
+      field?: 'email' | 'password' | 'currentPassword' | 'code'
+      message: string
+      /** The auth server asks for the 6-digit code it just mailed ("secure password change"). */
+      needsCode?: boolean
+    }
+
+/** How an account can sign in, from the auth server's user (its identities). */
+function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
+  const providers = new Set((user.identities ?? []).map((identity) => identity.provider))
+  return {
+    // Sign-up with email always sets a password (magic links never create accounts here).
+    password: providers.has('email') || user.user_metadata?.[PASSWORD_SET_KEY] === true,
+    github: providers.has('github'),
+  }
+}
 
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in
@@ -23,28 +40,62 @@ async function isCurrentPassword(email: string, password: string) {
   return true
 }
 
-/** Changes the password after confirming the current one. */
-export async function changePassword(
+/**
+ * Saves a new password with the user's own session. With "secure password change" on
+ * (supabase/config.toml), a session that signed in more than 24 hours ago needs the code
+ * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it.
+ */
+export async function savePassword(
   supabase: SupabaseClient,
   email: string,
-  currentPassword: string,
   password: string,
+  code: string | undefined,
 ): Promise<CredentialOutcome> {
-  if (!(await isCurrentPassword(email, currentPassword))) {
+  const { error } = await supabase.auth.updateUser({
+    password,
+    ...(code ? { nonce: code } : {}),
+    data: { [PASSWORD_SET_KEY]: true },
+  })
+  if (!error) return { ok: true }
+  if (error.code === 'reauthentication_needed') {
+    // Mailed at most once a minute; a second ask within it keeps the code already sent.
+    await supabase.auth.reauthenticate()
     return {
       ok: false,
-      field: 'currentPassword',
-      message: 'That is not your current password',
+      needsCode: true,
+      message: `To keep your account safe, we emailed a 6-digit code to ${email}. Enter it with your new password.`,
     }
   }
-  const { error } = await supabase.auth.updateUser({ password })
-  if (!error) return { ok: true }
+  if (error.code === 'reauthentication_not_valid') {
+    return {
+      ok: false,
+      needsCode: true,
+      field: 'code',
+      message:
+        'That code is wrong or has expired. Check the latest email, or leave it empty to get a new one.',
+    }
+  }
   const onField = error.code === 'weak_password' || error.code === 'same_password'
   return {
     ok: false,
     field: onField ? 'password' : undefined,
     message: authErrorMessage(error),
   }
+}
+
+/** Changes the password after confirming the current one. */
+export async function changePassword(
+  supabase: SupabaseClient,
+  input: { email: string; currentPassword: string; password: string; code?: string },
+): Promise<CredentialOutcome> {
+  if (!(await isCurrentPassword(input.email, input.currentPassword))) {
+    return {
+      ok: false,
+      field: 'currentPassword',
+      message: 'That is not your current password',
+    }
+  }
+  return savePassword(supabase, input.email, input.password, input.code)
 }
 
 /**
@@ -99,11 +150,15 @@ export async function requestedEmail(request: Request): Promise<string | null> {
   return typeof email === 'string' ? email : null
 }
 
-/** The user's current and pending email, from the auth server (claims can lag behind). */
-export async function getEmailState(supabase: SupabaseClient) {
+/**
+ * The user's current and pending email and sign-in methods, from the auth server (the
+ * session's claims can lag behind).
+ */
+export async function getAccountState(supabase: SupabaseClient) {
   const { data } = await supabase.auth.getUser()
   return {
     email: data.user?.email ?? '',
     pendingEmail: data.user?.new_email ?? null,
+    methods: data.user ? signInMethodsOf(data.user) : null,
   }
 }

@@ -3,23 +3,38 @@ import { Form } from '@remix-run/react'
 import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
 import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
-import { changePasswordConstraint } from './constraints'
+import { changePasswordConstraint, setPasswordConstraint } from './constraints'
 
-/** Changes the password; the current one is asked for first. */
+/**
+ * Changes the password (the current one is asked for first) or, for an account that signs
+ * in with GitHub only, sets a first one. The code field appears once Supabase has mailed a
+ * code it needs ("secure password change", sessions older than 24 hours).
+ */
 export function PasswordForm({
+  mode,
   lastResult,
   message,
+  needsCode,
 }: {
+  mode: 'change' | 'set'
   lastResult?: SubmissionResult<string[]>
   message: string | null
+  needsCode: boolean
 }) {
   const validate = useFormValidation(() =>
-    import('./schemas').then((schemas) => schemas.ChangePasswordSchema),
+    import('./schemas').then((schemas) =>
+      mode === 'change' ? schemas.ChangePasswordSchema : schemas.SetPasswordSchema,
+    ),
   )
-  const [form, fields] = useForm({
-    id: 'change-password',
+  const [form, fields] = useForm<{
+    currentPassword?: string
+    password: string
+    confirmPassword: string
+    code?: string
+  }>({
+    id: `${mode}-password`,
     lastResult,
-    constraint: changePasswordConstraint,
+    constraint: mode === 'change' ? changePasswordConstraint : setPasswordConstraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
@@ -27,12 +42,14 @@ export function PasswordForm({
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
       <FormReplyMessages message={message} form={form} />
-      <TextField
-        label="Current password"
-        field={fields.currentPassword}
-        type="password"
-        autoComplete="current-password"
-      />
+      {mode === 'change' ? (
+        <TextField
+          label="Current password"
+          field={fields.currentPassword}
+          type="password"
+          autoComplete="current-password"
+        />
+      ) : null}
       <TextField
         label="New password"
         field={fields.password}
@@ -46,9 +63,21 @@ export function PasswordForm({
         type="password"
         autoComplete="new-password"
       />
+      {needsCode ? (
+        <TextField
+          label="Code from the email"
+          field={fields.code}
+          autoComplete="one-time-code"
+          hint="6 digits. Leave it empty to get a new code."
+        />
+      ) : null}
       <div className="sm:w-48">
-        <SubmitButton name="intent" value="change-password" pendingText="Changing…">
-          Change password
+        <SubmitButton
+          name="intent"
+          value={`${mode}-password`}
+          pendingText={mode === 'change' ? 'Changing…' : 'Setting…'}
+        >
+          {mode === 'change' ? 'Change password' : 'Set a password'}
         </SubmitButton>
       </div>
     </Form>

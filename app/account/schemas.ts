@@ -12,24 +12,42 @@ export const ChangeEmailSchema = z.object({
   email: emailField('Enter your new email address'),
 })
 
+/**
+ * The 6-digit code Supabase mails when a password change needs it ("secure password
+ * change": the session signed in more than 24 hours ago). Empty until it is asked for.
+ */
+const reauthenticationCode = z.optional(
+  z.string().check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits in the email')),
+)
+
+const newPasswordFields = {
+  password: newPasswordField('Choose a new password'),
+  confirmPassword: z.string({ error: 'Repeat the new password' }),
+  code: reauthenticationCode,
+}
+
+const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
+  (value) => value.password === value.confirmPassword,
+  { message: 'The passwords do not match', path: ['confirmPassword'] },
+)
+
 export const ChangePasswordSchema = z
   .object({
     currentPassword: z
       .string({ error: 'Enter your current password' })
       .check(z.maxLength(PASSWORD_MAX_LENGTH)),
-    password: newPasswordField('Choose a new password'),
-    confirmPassword: z.string({ error: 'Repeat the new password' }),
+    ...newPasswordFields,
   })
   .check(
-    z.refine((value) => value.password === value.confirmPassword, {
-      message: 'The passwords do not match',
-      path: ['confirmPassword'],
-    }),
+    passwordsMatch,
     z.refine((value) => value.password !== value.currentPassword, {
       message: 'Choose a password that is different from your current one',
       path: ['password'],
     }),
   )
+
+/** A first password, for an account that signs in with GitHub only: no current one to ask. */
+export const SetPasswordSchema = z.object(newPasswordFields).check(passwordsMatch)
 
 export const DeleteAccountSchema = z.object({
   confirm: z.string({ error: `Type ${DELETE_CONFIRMATION} to confirm` }).check(

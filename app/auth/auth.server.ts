@@ -6,6 +6,7 @@ import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
+import { rememberEmailConfirmed } from './confirmed-notice.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -168,6 +169,15 @@ export async function sendPasswordReset(request: Request, email: string): Promis
 }
 
 /**
+ * Set in user_metadata with every password the app sets. Supabase Auth does not say
+ * whether a user has a password, and setting one adds no `email` identity to an account
+ * that signs in with GitHub (GoTrue's UserUpdate only stores the hash), so this is how
+ * Account settings remembers it. A hint for that page only: nothing is allowed or refused
+ * because of it (see signInMethodsOf).
+ */
+export const PASSWORD_SET_KEY = 'password_set'
+
+/**
  * Sets a new password for the user of `session` (from `requireUser`): its client, so the
  * session is not refreshed a second time with a refresh token that was just rotated.
  */
@@ -176,7 +186,10 @@ export async function updatePassword(
   password: string,
 ): Promise<AuthResult> {
   const { supabase, headers } = session
-  const { error } = await supabase.auth.updateUser({ password })
+  const { error } = await supabase.auth.updateUser({
+    password,
+    data: { [PASSWORD_SET_KEY]: true },
+  })
   if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
   return { headers }
 }
@@ -237,7 +250,10 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
       if (error) return failed
       if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
       if (type === 'recovery') return { location: '/reset-password', headers }
-      if (type === 'signup') return { location: '/dashboard', headers }
+      if (type === 'signup') {
+        headers.append('Set-Cookie', await rememberEmailConfirmed())
+        return { location: '/dashboard', headers }
+      }
       return { location: next, headers }
     }
     if (tokenHash && type) {
@@ -293,6 +309,9 @@ export async function verifyEmailLink(
     if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
     return { location: '/reset-password', headers }
   }
-  if (link.type === 'signup' || link.type === 'email') return { location: '/dashboard', headers }
+  if (link.type === 'signup' || link.type === 'email') {
+    headers.append('Set-Cookie', await rememberEmailConfirmed())
+    return { location: '/dashboard', headers }
+  }
   return { location: link.next, headers }
 }

@@ -53,7 +53,8 @@ function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
   if (!row.stripe_invoice_id) return { url: false, paymentIntent: false }
   return {
     url: !row.invoice_url,
-    paymentIntent: !row.stripe_payment_intent_id && row.amount > 0,
+    // A failed invoice was not paid: there is no PaymentIntent that paid it to look up.
+    paymentIntent: !row.stripe_payment_intent_id && row.amount > 0 && row.status !== 'failed',
   }
 }
 

@@ -16,6 +16,16 @@ function InvoiceLink({ url }: { url: string | null }) {
   )
 }
 
+/** A payment's status; a failed one stands out (with words, not colour alone). */
+function PaymentStatus({ status }: { status: string }) {
+  const failed = status === 'failed'
+  return (
+    <span className={failed ? 'font-semibold text-red-700' : 'text-slate-700'}>
+      {statusLabel(status)}
+    </span>
+  )
+}
+
 const COLUMNS = ['Date', 'Description', 'Amount', 'Status', 'Invoice'] as const
 
 /**
@@ -36,7 +46,7 @@ export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
             </div>
             <p className="mt-1 text-slate-700">{payment.description ?? 'Payment'}</p>
             <div className="mt-1 flex items-baseline justify-between gap-3">
-              <span className="text-slate-700">{statusLabel(payment.status)}</span>
+              <PaymentStatus status={payment.status} />
               <InvoiceLink url={payment.invoice_url} />
             </div>
           </li>
@@ -58,7 +68,9 @@ export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
               <td className="py-2 pr-4">{formatDate(payment.created_at)}</td>
               <td className="py-2 pr-4">{payment.description ?? 'Payment'}</td>
               <td className="py-2 pr-4">{formatMoney(payment.amount, payment.currency)}</td>
-              <td className="py-2 pr-4">{statusLabel(payment.status)}</td>
+              <td className="py-2 pr-4">
+                <PaymentStatus status={payment.status} />
+              </td>
               <td className="py-2">
                 <InvoiceLink url={payment.invoice_url} />
               </td>

@@ -9,6 +9,8 @@ export interface FormReply<Intent extends string = string> {
   intent: Intent
   result: SubmissionResult<string[]>
   message: string | null
+  /** The form must show a code field: the auth server mailed a code it needs (passwords). */
+  needsCode?: boolean
 }
 
 /** The conform result for one form of a page, or undefined when another form was sent. */

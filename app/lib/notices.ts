@@ -39,6 +39,11 @@ const NOTICES = {
 
 export type NoticeKey = keyof typeof NOTICES
 
+/** One notice by its key (for a notice that does not come from the address). */
+export function noticeByKey(key: NoticeKey) {
+  return NOTICES[key]
+}
+
 /** The notice an address asks for, if it is one of ours. */
 export function noticeFor(params: URLSearchParams) {
   const key = params.get('notice')

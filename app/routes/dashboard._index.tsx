@@ -1,7 +1,10 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
+import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
 import { takeAfterSignUp } from '~/billing/plan-intent.server'
+import { FormMessage } from '~/components/forms'
+import { noticeByKey } from '~/lib/notices'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
@@ -11,13 +14,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   // A newcomer who chose a plan before signing up continues to its checkout, once.
   const afterSignUp = await takeAfterSignUp(request)
+  // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once.
+  const forgetConfirmed = await takeEmailConfirmed(request)
+  if (forgetConfirmed) headers.append('Set-Cookie', forgetConfirmed)
   if (afterSignUp) {
+    // On to the plan's checkout, which shows the confirmed address itself.
     headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
   const subscription = await getOwnSubscription(supabase, user.id)
   headers.set('Cache-Control', 'private, no-store')
-  return data({ email: user.email, subscription }, { headers })
+  // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
+  const confirmedNotice =
+    forgetConfirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
+      ? noticeByKey('email-confirmed')
+      : null
+  return data({ email: user.email, subscription, confirmedNotice }, { headers })
 }
 
 export function headers() {
@@ -25,7 +37,7 @@ export function headers() {
 }
 
 export default function DashboardOverview() {
-  const { email, subscription } = useLoaderData<typeof loader>()
+  const { email, subscription, confirmedNotice } = useLoaderData<typeof loader>()
   // An ended subscription keeps cancel_at_period_end (Stripe leaves it set), so "canceled"
   // is checked before the scheduled cancellation.
   const nextDate =
@@ -38,6 +50,9 @@ export default function DashboardOverview() {
           : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
+      {confirmedNotice ? (
+        <FormMessage tone={confirmedNotice.tone}>{confirmedNotice.text}</FormMessage>
+      ) : null}
       {subscription?.status === 'past_due' ? <PastDueBanner /> : null}
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>

@@ -6,7 +6,7 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { handleAccountSettings } from '~/account/account-action.server'
-import { getEmailState, requestedEmail } from '~/account/credentials.server'
+import { getAccountState, requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
@@ -22,7 +22,7 @@ import { refuseCrossSite } from '~/lib/cross-site.server'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   const [emailState, subscription, requested] = await Promise.all([
-    getEmailState(supabase),
+    getAccountState(supabase),
     getOwnSubscription(supabase, user.id),
     requestedEmail(request),
   ])
@@ -42,6 +42,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : `Your email address is now ${emailState.email}.`
         : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
+      // Unknown (auth server unreachable): the usual change form, which checks the current one.
+      methods: emailState.methods ?? { password: true, github: false },
     },
     { headers },
   )
@@ -58,8 +60,10 @@ export function headers() {
 }
 
 export default function AccountSettings() {
-  const { email, pendingEmail, emailNotice, hasLiveSubscription } = useLoaderData<typeof loader>()
+  const { email, pendingEmail, emailNotice, hasLiveSubscription, methods } =
+    useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
+  const passwordIntent = methods.password ? 'change-password' : 'set-password'
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
@@ -72,10 +76,29 @@ export default function AccountSettings() {
           message={messageFor(reply, 'change-email')}
         />
       </SettingsSection>
-      <SettingsSection id="password" title="Password">
+      <SettingsSection
+        id="sign-in-methods"
+        title="Sign-in methods"
+        intro="The ways you can sign in to this account."
+      >
+        <SignInMethodList email={email} methods={methods} />
+      </SettingsSection>
+      <SettingsSection
+        id="password"
+        title={methods.password ? 'Password' : 'Set a password'}
+        intro={
+          methods.password
+            ? undefined
+            : `You sign in with GitHub. Set a password to also sign in with ${email} and a password.`
+        }
+      >
         <PasswordForm
-          lastResult={resultFor(reply, 'change-password')}
-          message={messageFor(reply, 'change-password')}
+          // A new form once the password is set (the change form asks for the current one).
+          key={passwordIntent}
+          mode={methods.password ? 'change' : 'set'}
+          lastResult={resultFor(reply, passwordIntent)}
+          message={messageFor(reply, passwordIntent) ?? passwordSetMessage(reply)}
+          needsCode={reply?.intent === passwordIntent && Boolean(reply.needsCode)}
         />
       </SettingsSection>
       <SettingsSection
@@ -113,6 +136,48 @@ export default function AccountSettings() {
         />
       </SettingsSection>
     </div>
+  )
+}
+
+/** "Your password is set" stays on the page that now shows the change form. */
+function passwordSetMessage(reply: { intent: string; message: string | null } | undefined) {
+  return reply?.intent === 'set-password' ? reply.message : null
+}
+
+function SignInMethodList({
+  email,
+  methods,
+}: {
+  email: string
+  methods: { password: boolean; github: boolean }
+}) {
+  const rows = [
+    {
+      name: 'Email and password',
+      detail: methods.password ? email : 'No password yet',
+      connected: methods.password,
+    },
+    {
+      name: 'GitHub',
+      detail: methods.github ? 'Connected' : 'Not connected',
+      connected: methods.github,
+    },
+  ]
+  return (
+    <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
+      {rows.map((row) => (
+        <li key={row.name} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+          <span className="text-sm font-medium text-slate-900">{row.name}</span>
+          <span
+            className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
+            data-connected={row.connected}
+          >
+            {row.connected ? '✓ ' : ''}
+            {row.detail}
+          </span>
+        </li>
+      ))}
+    </ul>
   )
 }
 

@@ -7,6 +7,7 @@ import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
 import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
+import { PastDueBanner } from '~/components/past-due-banner'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
@@ -40,13 +41,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ? subscription.plan_name
           : null,
       canceled: url.searchParams.get('canceled') === 'true',
+      pastDue: subscription?.status === 'past_due',
     },
     { headers },
   )
 }
 
 export default function Pricing() {
-  const { plans, signedIn, currentPlan, canceled } = useLoaderData<typeof loader>()
+  const { plans, signedIn, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
@@ -61,6 +63,8 @@ export default function Pricing() {
             Checkout was canceled and you have not been charged. Pick a plan whenever you are ready.
           </FormMessage>
         ) : null}
+        {/* The same notice and action as the dashboard and billing pages. */}
+        {pastDue ? <PastDueBanner /> : null}
         {currentPlan ? (
           <FormMessage tone="info">
             You are subscribed to {currentPlan}.{' '}

@@ -57,8 +57,10 @@ export function recordPaymentEvent(
 }
 
 /**
- * Records a failed payment event and queues its mail in one transaction: 'notified',
- * 'duplicate' (ledger) or 'no_user'. The mail is delivered later (app/notifications).
+ * Records a failed payment in one transaction: its ledger row, its billing-history row
+ * (status 'failed', when there is one: docs/decisions/0013-failed-payments.md) and its mail.
+ * Answers 'notified', 'duplicate' (ledger) or 'no_user'. The mail is delivered later
+ * (app/notifications).
  */
 export function recordPaymentFailure(
   event: LedgerEvent,
@@ -70,6 +72,7 @@ export function recordPaymentFailure(
     currency: string
     invoice_url: string | null
   },
+  payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
 ) {
   return serviceRpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
     p_provider: event.provider,
@@ -78,6 +81,7 @@ export function recordPaymentFailure(
     p_occurred_at: event.occurredAt,
     p_user_id: userId,
     p_data: details,
+    p_payment: payment,
   })
 }
 

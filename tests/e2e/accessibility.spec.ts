@@ -173,7 +173,7 @@ test.describe('signed-in pages', () => {
         amount: index === 0 ? -2900 : 2900,
         currency: index % 2 ? 'eur' : 'usd',
         status: index === 0 ? 'refunded' : 'paid',
-        description: 'Pro subscription payment',
+        description: 'Pro payment',
         invoice_url: index % 3 ? `https://example.com/invoices/${index}` : null,
         created_at: daysFromNow(-index * 30),
       })),

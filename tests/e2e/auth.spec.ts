@@ -1,4 +1,5 @@
 import {
+  attachScreenshots,
   createUser,
   deleteUser,
   deleteUsersByEmail,
@@ -58,7 +59,7 @@ async function signOut(page: Page) {
 test('sign up, confirm from the inbox, land on the dashboard; the used link then fails', async ({
   page,
   browser,
-}) => {
+}, testInfo) => {
   const email = uniqueEmail('signup')
   createdEmails.push(email)
   await page.goto('/sign-up')
@@ -68,11 +69,19 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
+  await attachScreenshots(page, testInfo, 'check your email')
 
   const mail = await waitForMail(email, 'signup')
   expect(new URL(mail.link!).pathname).toBe('/auth/callback')
   await page.goto(mail.link!)
   await expectDashboard(page, email)
+  // A short notice says the link worked (the address stays /dashboard), once.
+  const confirmed = page.getByRole('status').filter({ hasText: 'Your email address is confirmed' })
+  await expect(confirmed).toBeVisible()
+  await attachScreenshots(page, testInfo, 'dashboard, email confirmed')
+  await page.reload()
+  await expectDashboard(page, email)
+  await expect(confirmed).toHaveCount(0)
 
   // The same link a second time (another browser): it asks first, then a human message,
   // not a session.
@@ -87,6 +96,26 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
 
 test.describe('the check-email page, with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
+
+  test('the link in the mail lands on the dashboard with the confirmation notice, once', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('link-nojs')
+    createdEmails.push(email)
+    await page.goto('/sign-up')
+    await page.getByRole('textbox', { name: 'Email' }).fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
+    await page.goto((await waitForMail(email, 'signup')).link!)
+    await expectDashboard(page, email)
+    const confirmed = page
+      .getByRole('status')
+      .filter({ hasText: 'Your email address is confirmed' })
+    await expect(confirmed).toBeVisible()
+    await page.reload()
+    await expect(confirmed).toHaveCount(0)
+  })
 
   test('the code from the mail confirms and signs in; "send it again" mails a new one', async ({
     page,

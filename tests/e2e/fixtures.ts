@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
@@ -83,6 +83,28 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await form.getByLabel('Password').fill(password)
   await form.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/dashboard/)
+}
+
+/** The widths the report's screenshots are taken at: desktop and phone. */
+const SCREENSHOT_WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const
+
+/**
+ * Attaches full-page screenshots of the page as it is now, at desktop and phone width, to
+ * the test report; the viewport is put back afterwards.
+ */
+export async function attachScreenshots(page: Page, testInfo: TestInfo, name: string) {
+  const before = page.viewportSize()
+  for (const { name: width, ...size } of SCREENSHOT_WIDTHS) {
+    await page.setViewportSize(size)
+    await testInfo.attach(`${name} (${width})`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+  }
+  if (before) await page.setViewportSize(before)
 }
 
 let clientCounter = 0

@@ -1,7 +1,16 @@
 import type { Page } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
-import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+} from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -93,7 +102,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
     await expect(payments.getByRole('row')).toHaveCount(2, { timeout: 500 })
   })
   const payment = payments.getByRole('row').nth(1)
-  await expect(payment).toContainText('Pro subscription payment')
+  await expect(payment).toContainText('Pro payment')
   await expect(payment).toContainText('$29.00')
   await expect(payment).toContainText('Paid')
   await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
@@ -136,6 +145,65 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(plan).not.toContainText('Cancels on')
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
+})
+
+test('a renewal that fails: the failed invoice in the history, one notice on dashboard, billing and pricing', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const user = await signedInUser(page, 'stripe-past-due')
+  await page.goto('/pricing')
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  await pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+  await expect(page).toHaveURL(checkoutUrl)
+  await payOnCheckoutPage(page, '4242 4242 4242 4242')
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+  await untilWebhookApplied(page, '/dashboard', async () => {
+    await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Active', {
+      timeout: 500,
+    })
+  })
+
+  // The next renewal cannot be collected: Stripe sends invoice.payment_failed and past_due.
+  const renewed = await fetch(
+    `${E2E.stripeUrl}/_emulator/subscriptions/${await subscriptionIdOf(user.id)}/renew`,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"fail":true}' },
+  )
+  expect(renewed.status).toBe(200)
+  const notice =
+    'Your last payment did not go through. Update your payment method to keep your plan.'
+  await untilWebhookApplied(page, '/dashboard', async () => {
+    await expect(page.getByRole('alert')).toHaveText(new RegExp(notice), { timeout: 500 })
+  })
+  await expect(page.getByRole('button', { name: 'Update payment method' })).toBeVisible()
+  await attachScreenshots(page, testInfo, 'dashboard, past due')
+
+  const payments = page.getByRole('region', { name: 'Payment history' })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(payments.getByRole('row')).toHaveCount(3, { timeout: 500 })
+  })
+  await expect(page.getByRole('alert')).toContainText(notice)
+  const [failed, paid] = [payments.getByRole('row').nth(1), payments.getByRole('row').nth(2)]
+  await expect(failed).toContainText('Pro payment')
+  await expect(failed).toContainText('$29.00')
+  await expect(failed).toContainText('Failed')
+  await expect(failed.getByRole('link', { name: 'View invoice' })).toBeVisible()
+  await expect(paid).toContainText('Pro payment')
+  await expect(paid).toContainText('Paid')
+  await attachScreenshots(page, testInfo, 'billing, a failed renewal')
+  await page.setViewportSize({ width: 390, height: 844 })
+  const card = payments.getByRole('list', { name: 'Payments' }).getByRole('listitem').first()
+  await expect(card).toContainText('Failed')
+  const link = await card.getByRole('link', { name: 'View invoice' }).boundingBox()
+  expect(link && link.x + link.width).toBeLessThanOrEqual(390)
+
+  await page.goto('/pricing')
+  await expect(page.getByRole('alert')).toContainText(notice)
+  await expect(pro.getByText('Current plan')).toBeVisible()
+  await attachScreenshots(page, testInfo, 'pricing, past due')
+  // The action opens the Stripe portal from any of the three pages.
+  await page.getByRole('button', { name: 'Update payment method' }).click()
+  await expect(page).toHaveURL(portalUrl)
 })
 
 test('a declined card shows the error and creates no subscription', async ({ page }) => {

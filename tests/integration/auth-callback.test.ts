@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as dashboardLayout from '../../app/routes/dashboard'
+import * as dashboardOverview from '../../app/routes/dashboard._index'
 import * as forgotPassword from '../../app/routes/forgot-password'
 import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
@@ -229,6 +230,43 @@ describe('rule 2: token_hash and type are verified', () => {
     expectRedirect(result, '/dashboard')
     expect(result.session?.user.email).toBe(email)
     expect(await dashboardUser(mergeCookies('', result.response))).toMatchObject({ email })
+  })
+
+  it('a confirmed sign-up lands on /dashboard (unchanged) and the dashboard says so once', async () => {
+    const email = newEmail('confirmed-notice')
+    const started = await callRoute(
+      signUpPage.action,
+      appRequest(app, '/sign-up', { form: { email, password: PASSWORD } }),
+    )
+    const browser = mergeCookies('', new Response(null, { headers: started.headers }))
+    const link = new URL((await app.stack.supabase.inbox.latestFor(email))!.link!)
+    const result = await callback(link.searchParams, browser)
+    expectRedirect(result, '/dashboard')
+    const signedIn = mergeCookies(browser, result.response)
+    expect(signedIn).toMatch(/email_confirmed=/)
+    const overview = () =>
+      callRoute(dashboardOverview.loader, appRequest(app, '/dashboard', { cookie: signedIn }))
+    const first = await overview()
+    expect((first.data as { confirmedNotice: { text: string } | null }).confirmedNotice?.text).toBe(
+      'Your email address is confirmed. Welcome!',
+    )
+    // Said once: the answer forgets it.
+    const after = mergeCookies(signedIn, new Response(null, { headers: first.headers }))
+    expect(after).not.toMatch(/email_confirmed=/)
+    const again = await callRoute(
+      dashboardOverview.loader,
+      appRequest(app, '/dashboard', { cookie: after }),
+    )
+    expect((again.data as { confirmedNotice: unknown }).confirmedNotice).toBeNull()
+  })
+
+  it('a magic link sets no confirmation notice', async () => {
+    const email = newEmail('magic-no-notice')
+    await confirmedUser(email)
+    const token = await hashedToken('magiclink', email)
+    const query = new URLSearchParams({ token_hash: token, type: 'magiclink' })
+    const result = await callback(query, await askedForLinkCookie(app, email))
+    expect(mergeCookies('', result.response)).not.toMatch(/email_confirmed=/)
   })
 })
 

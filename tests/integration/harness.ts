@@ -7,6 +7,7 @@ import { withOutageSwitch } from '../local-stack/database'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
+import { authorizeOnConsentPage } from './auth-support'
 import { startRouteServer } from './route-server'
 import * as authCallback from '../../app/routes/auth.callback'
 import * as checkoutSessions from '../../app/routes/api.checkout_sessions'
@@ -111,11 +112,8 @@ export async function createSignedInUser(
   return { id: data.user.id, email, cookie: await signInAs(app, email, password) }
 }
 
-/**
- * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
- * the Cookie header of that new session: each call is another device's session.
- */
-export async function signInAs(app: TestApp, email: string, password = 'correct-horse-battery') {
+/** An @supabase/ssr client whose cookies live in a jar, like a browser's. */
+function browserLikeClient(app: TestApp) {
   const jar = new Map<string, string>()
   const client = createServerClient(app.stack.env.SUPABASE_URL, app.stack.env.SUPABASE_ANON_KEY, {
     cookies: {
@@ -128,11 +126,41 @@ export async function signInAs(app: TestApp, email: string, password = 'correct-
       },
     },
   })
+  const cookieHeader = () =>
+    [...jar].map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0]).join('; ')
+  return { client, cookieHeader }
+}
+
+/**
+ * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
+ * the Cookie header of that new session: each call is another device's session.
+ */
+export async function signInAs(app: TestApp, email: string, password = 'correct-horse-battery') {
+  const { client, cookieHeader } = browserLikeClient(app)
   const signIn = await client.auth.signInWithPassword({ email, password })
   if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
-  return [...jar]
-    .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
-    .join('; ')
+  return cookieHeader()
+}
+
+/**
+ * Creates a user by signing in with GitHub through the local consent page (no password,
+ * one `github` identity) and returns the id and the session cookies, like createSignedInUser.
+ */
+export async function createGitHubUser(
+  app: TestApp,
+  email = `octo${++userCounter}-${Date.now()}@example.com`,
+) {
+  const { client, cookieHeader } = browserLikeClient(app)
+  const { data, error } = await client.auth.signInWithOAuth({
+    provider: 'github',
+    options: { redirectTo: `${app.url}/auth/callback` },
+  })
+  if (error || !data.url) throw new Error(`signInWithOAuth failed: ${error?.message}`)
+  const target = await authorizeOnConsentPage(data.url, email)
+  const session = await client.auth.exchangeCodeForSession(target.searchParams.get('code') ?? '')
+  if (session.error || !session.data.user)
+    throw new Error(`OAuth failed: ${session.error?.message}`)
+  return { id: session.data.user.id, email, cookie: cookieHeader() }
 }
 
 /** Cookies from a response's Set-Cookie headers, merged into a Cookie header value. */

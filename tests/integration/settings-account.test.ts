@@ -9,6 +9,7 @@ import * as dashboard from '../../app/routes/dashboard'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import {
   adminClient,
+  createGitHubUser,
   createSignedInUser,
   mergeCookies,
   signInAs,
@@ -108,6 +109,136 @@ describe('password', () => {
       password: 'a-new-password-42',
     })
     expect(signIn.error).toBeNull()
+  })
+})
+
+type AccountPage = { methods: { password: boolean; github: boolean } }
+const accountPage = (user: User) =>
+  callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, user.cookie))
+
+async function canSignInWith(email: string, password: string) {
+  const client = new (await import('@supabase/supabase-js')).SupabaseClient(
+    app.stack.env.SUPABASE_URL,
+    app.stack.env.SUPABASE_ANON_KEY,
+    { auth: { persistSession: false } },
+  )
+  return !(await client.auth.signInWithPassword({ email, password })).error
+}
+
+/** Makes every session of the user older than Supabase's 24-hour "recent sign-in". */
+async function ageSessions(userId: string) {
+  await app.stack.database.query(
+    `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
+    [userId],
+  )
+}
+
+describe('sign-in methods and a first password (GitHub accounts)', () => {
+  const first = { password: 'first-password-42', confirmPassword: 'first-password-42' }
+
+  it('shows email and password for an account that signed up with one', async () => {
+    const user = await createSignedInUser(app)
+    expect((await accountPage(user)).data.methods).toEqual({ password: true, github: false })
+  })
+
+  it('lets a GitHub user set a password without a current one, then shows both methods', async () => {
+    const user = await createGitHubUser(app)
+    expect((await accountPage(user)).data.methods).toEqual({ password: false, github: true })
+    const answer = await postAccount(user, { intent: 'set-password', ...first })
+    expect(answer.status).toBe(200)
+    expect(answer.data.message).toContain('Your password is set')
+    expect(await canSignInWith(user.email, first.password)).toBe(true)
+    // GoTrue adds no email identity: the page knows from what the app recorded.
+    const { data } = await admin.auth.admin.getUserById(user.id)
+    expect(data.user?.identities?.map((identity) => identity.provider)).toEqual(['github'])
+    expect((await accountPage(user)).data.methods).toEqual({ password: true, github: true })
+    // From now on the current password is asked for: set-password is refused.
+    const again = await postAccount(user, {
+      intent: 'set-password',
+      password: 'second-password-42',
+      confirmPassword: 'second-password-42',
+    })
+    expect(again.status).toBe(400)
+    expect(again.data.result.error?.['']).toEqual([
+      'Your account already has a password: change it above.',
+    ])
+    expect(await canSignInWith(user.email, 'second-password-42')).toBe(false)
+  })
+
+  it('refuses set-password for an account that has a password (no bypass of the current one)', async () => {
+    const user = await createSignedInUser(app)
+    const answer = await postAccount(user, { intent: 'set-password', ...first })
+    expect(answer.status).toBe(400)
+    expect(await canSignInWith(user.email, first.password)).toBe(false)
+  })
+
+  it('checks the two passwords match and their strength, in the documented shape', async () => {
+    const user = await createGitHubUser(app)
+    const answer = await postAccount(user, {
+      intent: 'set-password',
+      password: 'first-password-42',
+      confirmPassword: 'other-password-42',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.data.result.error?.confirmPassword).toEqual(['The passwords do not match'])
+    const short = await postAccount(user, {
+      intent: 'set-password',
+      password: 'x',
+      confirmPassword: 'x',
+    })
+    expect(short.status).toBe(400)
+    expect(short.data.result.error?.password?.[0]).toMatch(/at least/i)
+  })
+
+  it('asks a session older than 24 hours for the emailed code, then sets the password', async () => {
+    const user = await createGitHubUser(app)
+    await ageSessions(user.id)
+    const asked = await postAccount(user, { intent: 'set-password', ...first })
+    expect(asked.status).toBe(400)
+    expect(asked.data.needsCode).toBe(true)
+    expect(asked.data.result.error?.['']?.[0]).toContain(`emailed a 6-digit code to ${user.email}`)
+    const mail = await app.stack.supabase.inbox.latestFor(user.email)
+    expect(mail?.kind).toBe('reauthentication')
+    expect(await canSignInWith(user.email, first.password)).toBe(false)
+
+    const wrong = await postAccount(user, { intent: 'set-password', ...first, code: '00000x' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.data.needsCode).toBe(true)
+    expect(wrong.data.result.error?.code).toEqual(['The code is the 6 digits in the email'])
+
+    const ok = await postAccount(user, { intent: 'set-password', ...first, code: mail!.otp! })
+    expect(ok.status).toBe(200)
+    expect(await canSignInWith(user.email, first.password)).toBe(true)
+  })
+
+  it('asks for the code on a password change from an older session too', async () => {
+    const user = await createSignedInUser(app)
+    await ageSessions(user.id)
+    const change = {
+      intent: 'change-password',
+      currentPassword: 'correct-horse-battery',
+      password: 'a-new-password-43',
+      confirmPassword: 'a-new-password-43',
+    }
+    const asked = await postAccount(user, change)
+    expect(asked.data.needsCode).toBe(true)
+    const otp = (await app.stack.supabase.inbox.latestFor(user.email))!.otp!
+    const stale = String((Number(otp) + 1) % 1_000_000).padStart(6, '0')
+    const refused = await postAccount(user, { ...change, code: stale })
+    expect(refused.data.result.error?.code?.[0]).toContain('wrong or has expired')
+    const ok = await postAccount(user, { ...change, code: otp })
+    expect(ok.status).toBe(200)
+    expect(await canSignInWith(user.email, 'a-new-password-43')).toBe(true)
+  })
+
+  it('counts set-password tries against the password-check limit (5 per account)', async () => {
+    const user = await createGitHubUser(app)
+    await ageSessions(user.id)
+    const statuses = []
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await postAccount(user, { intent: 'set-password', ...first })).status)
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429])
   })
 })
 

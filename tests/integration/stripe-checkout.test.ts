@@ -627,7 +627,7 @@ describe('the whole purchase', () => {
       amount: 2900,
       currency: 'usd',
       status: 'paid',
-      description: 'Pro subscription payment',
+      description: 'Pro payment',
       invoice_url: invoice.hosted_invoice_url,
     })
     expect(invoice.hosted_invoice_url).toMatch(/^http/)
@@ -675,8 +675,8 @@ describe('the whole purchase', () => {
       canceled_at: null,
     })
     expect(after.payments.map((payment) => [payment.amount, payment.description]).sort()).toEqual([
-      [2900, 'Pro subscription payment'],
-      [900, 'Starter subscription payment'],
+      [2900, 'Pro payment'],
+      [900, 'Starter payment'],
     ])
   })
 })

@@ -289,7 +289,7 @@ describe('events', () => {
       currency: 'usd',
       status: 'paid',
       invoice_url: 'https://invoice.example/in_1',
-      description: 'Pro subscription payment',
+      description: 'Pro payment',
       stripe_payment_intent_id: null,
     })
   })
@@ -407,10 +407,77 @@ describe('invoice.payment_failed', () => {
     expect((await postStripeEvent(app.url, failed())).status).toBe(200)
     await deliverDueMails(mails.transport)
     expect(mails.to(user.email)).toHaveLength(1)
-    const { count } = await adminClient(app)
+    // Each failed invoice is in the billing history once, marked failed, mailed or not.
+    const { data } = await adminClient(app)
       .from('payment_history')
-      .select('*', { count: 'exact', head: true })
+      .select('status')
       .eq('user_id', user.id)
-    expect(count).toBe(0)
+    expect(data).toEqual([{ status: 'failed' }, { status: 'failed' }])
+  })
+
+  /** A renewal invoice of the user's Pro plan that Stripe could not collect. */
+  function failedInvoice(user: { id: string; email: string }) {
+    const invoice = invoiceObject({ subscription: 'sub_retry', userId: user.id, amount: 0 })
+    return { ...invoice, status: 'open', amount_due: 2900, customer_email: null }
+  }
+  async function historyOf(invoiceId: string) {
+    const { data } = await adminClient(app)
+      .from('payment_history')
+      .select('status, amount, description, invoice_url')
+      .eq('stripe_invoice_id', invoiceId)
+    return data
+  }
+
+  it('records the failed invoice (status failed, the amount due); paying it later turns that row into the payment', async () => {
+    const user = await createSignedInUser(app)
+    const invoice = failedInvoice(user)
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_failed', invoice))).status,
+    ).toBe(200)
+    expect(await historyOf(invoice.id)).toEqual([
+      {
+        status: 'failed',
+        amount: 2900,
+        description: 'Pro payment',
+        invoice_url: invoice.hosted_invoice_url,
+      },
+    ])
+    const paid = { ...invoice, status: 'paid', amount_paid: 2900 }
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', paid))).status,
+    ).toBe(200)
+    expect(await historyOf(invoice.id)).toEqual([
+      {
+        status: 'paid',
+        amount: 2900,
+        description: 'Pro payment',
+        invoice_url: invoice.hosted_invoice_url,
+      },
+    ])
+    // The failure's mail, then the receipt of the payment that replaced it.
+    const { deliverDueMails } = await import('../../app/notifications/delivery.server')
+    const mails = mailCatcher()
+    await deliverDueMails(mails.transport)
+    const subjects = mails.to(user.email).map((mail) => mail.subject)
+    expect(subjects).toHaveLength(2)
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        'Your Subscribely payment did not go through',
+        expect.stringMatching(/receipt/i),
+      ]),
+    )
+  })
+
+  it('a failure delivered after the payment of the same invoice changes nothing', async () => {
+    const user = await createSignedInUser(app)
+    const invoice = failedInvoice(user)
+    const paid = { ...invoice, status: 'paid', amount_paid: 2900 }
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', paid))).status,
+    ).toBe(200)
+    expect(
+      (await postStripeEvent(app.url, stripeEvent('invoice.payment_failed', invoice))).status,
+    ).toBe(200)
+    expect(await historyOf(invoice.id)).toMatchObject([{ status: 'paid', amount: 2900 }])
   })
 })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
+import { paymentDescription } from '~/billing/payment-description'
 
 /**
  * Pure mapping of Polar webhook payloads (snake_case wire format) to rows. Schemas name
@@ -159,7 +160,7 @@ export function polarOrderPayment(
     amount: order.net_amount,
     currency: order.currency.toLowerCase(),
     status: 'succeeded',
-    description: `${order.product?.name?.trim() || 'Subscription'} payment`,
+    description: paymentDescription(order.product?.name),
     invoice_url: invoiceUrl,
     created_at: order.created_at,
   }
@@ -177,7 +178,7 @@ export function polarRefundPayment(
     ...polarOrderPayment(order, userId, null),
     amount: -Math.abs(refunded),
     status: 'refunded',
-    description: `${order.product?.name?.trim() || 'Subscription'} refund`,
+    description: paymentDescription(order.product?.name, 'refund'),
     created_at: occurredAt,
   }
 }

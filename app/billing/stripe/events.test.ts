@@ -577,7 +577,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     amount: 2900,
     currency: 'usd',
     status: 'paid',
-    description: 'Pro subscription payment',
+    description: 'Pro payment',
     invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
     created_at: '2026-11-01T10:00:02.000Z',
   }
@@ -630,7 +630,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     expect(invoicePayment(parseInvoice(invoice), USER_ID, 'Starter', null)).toEqual({
       ...basePayment,
       status: 'open',
-      description: 'Starter subscription payment',
+      description: 'Starter payment',
       invoice_url: null,
     })
   })
@@ -769,7 +769,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     amount: 2900,
     currency: 'usd',
     status: 'paid',
-    description: 'Pro subscription payment',
+    description: 'Pro payment',
     invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
     created_at: '2026-11-01T10:00:02.000Z',
   }
@@ -833,7 +833,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     })
   })
 
-  it('invoice.payment_failed → the ledger row and the mail in one call, with the way to pay', async () => {
+  it('invoice.payment_failed → the ledger row, the failed row in the billing history and the mail in one call', async () => {
     const invoice = stripeInvoice({
       status: 'open',
       amount_paid: 0,
@@ -855,6 +855,15 @@ describe('applyStripeEvent: which store call each event type makes', () => {
         currency: invoice.currency,
         invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
       },
+      expect.objectContaining({
+        user_id: USER_ID,
+        provider: 'stripe',
+        stripe_invoice_id: invoice.id,
+        stripe_payment_intent_id: null,
+        amount: 1900,
+        status: 'failed',
+        invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
+      }),
     )
     expect(store.recordEvent).not.toHaveBeenCalled()
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
@@ -868,6 +877,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       ledger('invoice.payment_failed'),
       USER_ID,
       expect.objectContaining({ invoice_id: invoice.id }),
+      expect.objectContaining({ status: 'failed' }),
     )
   })
 

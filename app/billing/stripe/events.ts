@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
+import { paymentDescription } from '~/billing/payment-description'
 
 /**
  * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows.
@@ -216,8 +217,26 @@ export function invoicePayment(
     amount: invoice.amount_paid,
     currency: invoice.currency.toLowerCase(),
     status: invoice.status ?? 'paid',
-    description: planName ? `${planName} subscription payment` : 'Subscription payment',
+    description: paymentDescription(planName),
     invoice_url: invoice.hosted_invoice_url ?? null,
     created_at: new Date(invoice.created * 1000).toISOString(),
+  }
+}
+
+/**
+ * The payment_history row of an invoice whose payment failed (`invoice.payment_failed`):
+ * status `failed`, the amount that was due. When the invoice is paid later (a retry, or a
+ * new card in the portal), `invoice.payment_succeeded` turns the same row into the payment;
+ * a failure that arrives after the payment changes nothing (record_payment_event).
+ */
+export function failedInvoicePayment(
+  invoice: StripeInvoice,
+  userId: string | null,
+  planName: string | null,
+): ReturnType<typeof invoicePayment> {
+  return {
+    ...invoicePayment(invoice, userId, planName, null),
+    amount: invoice.amount_due ?? invoice.amount_paid,
+    status: 'failed',
   }
 }

@@ -17,6 +17,7 @@ import { fetchInvoicePaymentIntentId } from './invoice.server'
 import {
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
+  failedInvoicePayment,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
@@ -128,14 +129,21 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         invoice: invoice.id,
         customer: invoice.customer,
       })
-      // The ledger row and the mail (to the account's address) in one transaction.
-      return recordPaymentFailure(ledger(event), owner.userId, {
-        invoice_id: invoice.id,
-        attempt: invoice.attempt_count ?? null,
-        amount: invoice.amount_due ?? 0,
-        currency: invoice.currency,
-        invoice_url: invoice.hosted_invoice_url ?? null,
-      })
+      // The ledger row, the failed invoice in the billing history
+      // (docs/decisions/0013-failed-payments.md) and the mail (to the account's address),
+      // in one transaction.
+      return recordPaymentFailure(
+        ledger(event),
+        owner.userId,
+        {
+          invoice_id: invoice.id,
+          attempt: invoice.attempt_count ?? null,
+          amount: invoice.amount_due ?? 0,
+          currency: invoice.currency,
+          invoice_url: invoice.hosted_invoice_url ?? null,
+        },
+        failedInvoicePayment(invoice, owner.userId, owner.planName),
+      )
     }
     default: {
       logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })

@@ -43,6 +43,12 @@ export interface SupabaseEmulatorOptions {
   obfuscateExistingSignups?: boolean
   /** Email change needs confirming from both addresses (GoTrue default true). */
   secureEmailChange?: boolean
+  /**
+   * "Secure password change" (supabase/config.toml `secure_password_change = true`, the
+   * default here): a password update from a session older than 24 hours needs the nonce
+   * that POST /reauthenticate mails, else 400 reauthentication_needed.
+   */
+  securePasswordChange?: boolean
 }
 
 export interface SupabaseEmulator {
@@ -78,6 +84,7 @@ export async function startSupabaseEmulator(
     refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
+    securePasswordChange: options.securePasswordChange ?? true,
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()

@@ -2,9 +2,10 @@ import type { Queryable } from '../database'
 import { escapeHtml } from './http'
 
 /** Auth mails by their GoTrue type; `smtp`: a mail the app sent through the SMTP listener. */
-export type MailKind = 'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite' | 'smtp'
-
-type AuthMailKind = Exclude<MailKind, 'smtp'>
+export type MailKind =
+  'signup' | 'magiclink' | 'recovery' | 'email_change' | 'invite' | 'reauthentication' | 'smtp'
+/** The auth mails that carry a link (all but the reauthentication code). */
+export type LinkMailKind = Exclude<MailKind, 'reauthentication' | 'smtp'>
 
 /** An email the emulator "sent", as stored in local_emulator.mail. */
 export interface Mail {
@@ -23,7 +24,7 @@ export interface Mail {
   createdAt: string
 }
 
-const TEMPLATES: Record<AuthMailKind, { subject: string; intro: string; action: string }> = {
+const TEMPLATES: Record<LinkMailKind, { subject: string; intro: string; action: string }> = {
   signup: {
     subject: 'Confirm Your Signup',
     intro: 'Follow this link to confirm your user:',
@@ -78,7 +79,7 @@ function toMail(row: MailRow): Mail {
 /** "Sends" an email with Supabase's default wording: stores it in the inbox. */
 export async function sendMail(
   db: Queryable,
-  input: { to: string; kind: AuthMailKind; link: string; verifyUrl: string; otp: string },
+  input: { to: string; kind: LinkMailKind; link: string; verifyUrl: string; otp: string },
 ) {
   const template = TEMPLATES[input.kind]
   const text = `${template.subject}\n\n${template.intro}\n${input.link}\n\nAlternatively, enter the code: ${input.otp}\n`
@@ -109,6 +110,18 @@ export async function storeReceivedMail(
     `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body)
      values ($1, $2, 'smtp', $3, $4)`,
     [input.to, input.subject, input.text, html],
+  )
+}
+
+/** The reauthentication mail: only a code, the nonce of a password change (GoTrue's template). */
+export async function sendReauthenticationMail(db: Queryable, input: { to: string; otp: string }) {
+  const subject = 'Confirm reauthentication'
+  const text = `${subject}\n\nEnter the code: ${input.otp}\n`
+  const html = `<h2>${subject}</h2>\n<p>Enter the code: <strong>${escapeHtml(input.otp)}</strong></p>`
+  await db.query(
+    `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, otp)
+     values ($1, $2, 'reauthentication', $3, $4, $5)`,
+    [input.to, subject, text, html, input.otp],
   )
 }
 

@@ -216,7 +216,9 @@ export function expectedState(events: StreamEvent[]) {
       list.push(event)
       byUser.set(event.user, list)
     } else if (event.effect.kind === 'payment') {
-      if (!payments.has(event.effect.key))
+      const known = payments.get(event.effect.key)
+      // A payment replaces a failure of the same invoice, never the other way round.
+      if (!known || (known.row.status === 'failed' && event.effect.row.status !== 'failed'))
         payments.set(event.effect.key, {
           row: event.effect.row,
           createdAtChoices: new Set([event.effect.row.created_at as number]),
@@ -427,12 +429,28 @@ class StripeUser {
           amount: plan.amount,
           currency: 'usd',
           status: 'paid',
-          description: `${plan.name} subscription payment`,
+          description: `${plan.name} payment`,
           invoice_url: invoice.hosted_invoice_url,
           created_at: time * 1000,
         },
       },
     })
+    // Some invoices fail first (a second earlier); Stripe's retry then pays the same invoice,
+    // and the billing history must end with the payment whatever order they arrive in.
+    if (this.random.chance(0.15)) {
+      const failedId = `evt_${this.tag}u${this.index}e${++this.eventCount}`
+      const failed = { ...invoice, status: 'open', amount_paid: 0, amount_due: plan.amount }
+      const paid = this.out[this.out.length - 1].effect as { key: string; row: Fields }
+      this.out.push({
+        provider: 'stripe',
+        id: failedId,
+        type: 'invoice.payment_failed',
+        user: this.index,
+        time: (time - 1) * 1000,
+        body: stripeEventBody(failedId, 'invoice.payment_failed', time - 1, failed),
+        effect: { kind: 'payment', key: paid.key, row: { ...paid.row, status: 'failed' } },
+      })
+    }
   }
 
   /** A new subscription: created (incomplete) and updated (active) in the same second, paid. */

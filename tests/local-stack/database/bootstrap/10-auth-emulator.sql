@@ -5,6 +5,9 @@
 -- Idempotent: runs on every start. Local databases only, never hosted Supabase.
 
 alter table auth.users add column if not exists email_change_confirm_status smallint not null default 0;
+-- The nonce of "secure password change" (POST /reauthenticate), as in GoTrue's auth.users.
+alter table auth.users add column if not exists reauthentication_token text not null default '';
+alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
 
 create table if not exists auth.identities (
   id uuid primary key default gen_random_uuid(),

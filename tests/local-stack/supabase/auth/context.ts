@@ -12,6 +12,7 @@ export interface AuthConfig {
   refreshTokenReuseIntervalSeconds: number
   obfuscateExistingSignups: boolean
   secureEmailChange: boolean
+  securePasswordChange: boolean
 }
 
 export interface AuthContext {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../database'
-import { sendMail, type MailKind } from '../mail'
+import { sendMail, type LinkMailKind } from '../mail'
 import type { AuthContext } from './context'
 import { issueOneTimeToken, type TokenType } from './otp'
 import { createFlowState, type CodeChallenge } from './pkce'
@@ -7,7 +7,7 @@ import { emailLink, resolveRedirect, verifyUrl } from './redirects'
 import type { UserRow } from './users'
 
 const FLOWS: Record<
-  Exclude<MailKind, 'email_change' | 'smtp'>,
+  Exclude<LinkMailKind, 'email_change'>,
   { tokenType: TokenType; method: string }
 > = {
   signup: { tokenType: 'confirmation_token', method: 'email/signup' },
@@ -18,7 +18,7 @@ const FLOWS: Record<
 
 export interface EmailTokenInput {
   user: UserRow
-  kind: Exclude<MailKind, 'email_change' | 'smtp'>
+  kind: Exclude<LinkMailKind, 'email_change'>
   redirectTo?: string | null
   challenge?: CodeChallenge
 }

@@ -1,11 +1,14 @@
 import type { Queryable } from '../../database'
 import { json, objectField, readJsonObject, route, stringField, type Route } from '../http'
 import type { AuthContext } from './context'
+import { sendReauthenticationMail } from '../mail'
 import { startEmailChange } from './emails'
-import { errors } from './errors'
+import { AuthError, errors } from './errors'
+import { generateTokenHash } from './otp'
 import { isWeakPassword, verifyPassword } from './passwords'
 import { readCodeChallenge } from './pkce'
-import { authenticate, endSessions } from './sessions'
+import { randomInt } from 'node:crypto'
+import { authenticate, endSessions, type Authenticated } from './sessions'
 import {
   findUserByEmail,
   isValidEmail,
@@ -42,6 +45,100 @@ export async function changePassword(
   await setPassword(db, userId, password)
 }
 
+/** GoTrue's window in which a session may change the password without a nonce. */
+const RECENT_SIGN_IN_MS = 24 * 60 * 60 * 1000
+/** GoTrue's SMTP max frequency (supabase/config.toml `max_frequency = "1m0s"`). */
+const MAIL_MAX_FREQUENCY_SECONDS = 60
+
+interface ReauthenticationRow {
+  email: string | null
+  email_confirmed_at: Date | null
+  reauthentication_token: string
+  reauthentication_sent_at: Date | null
+}
+
+async function reauthenticationState(db: Queryable, userId: string) {
+  const { rows } = await db.query<ReauthenticationRow>(
+    'select email, email_confirmed_at, reauthentication_token, reauthentication_sent_at from auth.users where id = $1',
+    [userId],
+  )
+  return rows[0]
+}
+
+/**
+ * Secure password change (GoTrue UserUpdate + verifyReauthentication): a session that
+ * signed in more than 24 hours ago must send the nonce mailed by POST /reauthenticate,
+ * which is used up by this check. Any user, whether or not they already have a password.
+ */
+async function requireRecentSignInOrNonce(
+  ctx: AuthContext,
+  db: Queryable,
+  auth: Authenticated,
+  nonce: string | undefined,
+) {
+  if (!ctx.config.securePasswordChange) return
+  const { rows } = await db.query<{ created_at: Date }>(
+    'select created_at from auth.sessions where id = $1',
+    [auth.sessionId ?? null],
+  )
+  const session = rows[0]
+  if (session && Date.now() <= new Date(session.created_at).getTime() + RECENT_SIGN_IN_MS) return
+  if (!nonce) {
+    throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication')
+  }
+  const state = await reauthenticationState(db, auth.user.id)
+  const sentAt = state?.reauthentication_sent_at
+  const valid =
+    state?.email &&
+    state.reauthentication_token &&
+    sentAt &&
+    Date.now() <= new Date(sentAt).getTime() + ctx.config.otpTtlSeconds * 1000 &&
+    generateTokenHash(state.email, nonce) === state.reauthentication_token
+  if (!valid) {
+    throw new AuthError(400, 'reauthentication_not_valid', 'Nonce has expired or is invalid')
+  }
+  await db.query(
+    `update auth.users set reauthentication_token = '', reauthentication_sent_at = null where id = $1`,
+    [auth.user.id],
+  )
+}
+
+/** POST /reauthenticate: mails a 6-digit nonce to the user's confirmed email (once a minute). */
+async function reauthenticate(ctx: AuthContext, request: Request) {
+  const { user } = await authenticate(ctx, request)
+  const state = await reauthenticationState(ctx.db, user.id)
+  if (!state?.email) {
+    throw new AuthError(
+      422,
+      'validation_failed',
+      'Reauthentication requires the user to have an email or a phone number',
+    )
+  }
+  if (!state.email_confirmed_at) throw errors.emailNotConfirmed()
+  const sentAt = state.reauthentication_sent_at
+  if (sentAt) {
+    const waitSeconds = Math.ceil(
+      (new Date(sentAt).getTime() + MAIL_MAX_FREQUENCY_SECONDS * 1000 - Date.now()) / 1000,
+    )
+    if (waitSeconds > 0) {
+      throw new AuthError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${waitSeconds} seconds.`,
+      )
+    }
+  }
+  const otp = String(randomInt(0, 1_000_000)).padStart(6, '0')
+  await ctx.db.transaction(async (tx) => {
+    await tx.query(
+      'update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1',
+      [user.id, generateTokenHash(state.email ?? '', otp)],
+    )
+    await sendReauthenticationMail(tx, { to: state.email ?? '', otp })
+  })
+  return json({})
+}
+
 async function getUser(ctx: AuthContext, request: Request) {
   const { user } = await authenticate(ctx, request)
   return json(await userJson(ctx.db, user))
@@ -49,13 +146,19 @@ async function getUser(ctx: AuthContext, request: Request) {
 
 /** PUT /user: user_metadata (`data`), password, or email (confirmation mails to both addresses). */
 async function updateUser(ctx: AuthContext, request: Request) {
-  const { user } = await authenticate(ctx, request)
+  const auth = await authenticate(ctx, request)
+  const { user } = auth
   const body = await readJsonObject(request)
   const redirectTo = new URL(request.url).searchParams.get('redirect_to')
   const requestedEmail = stringField(body, 'email')
   const password = stringField(body, 'password')
+  const nonce = stringField(body, 'nonce')
   const data = objectField(body, 'data')
   const challenge = readCodeChallenge(body)
+  if (password !== undefined) {
+    if (isWeakPassword(password)) throw errors.weakPassword()
+    await requireRecentSignInOrNonce(ctx, ctx.db, auth, nonce)
+  }
   const result = await ctx.db.transaction(async (tx) => {
     if (data) await mergeMetadata(tx, user.id, 'raw_user_meta_data', data)
     if (password !== undefined) await changePassword(tx, user.id, user.encrypted_password, password)
@@ -89,6 +192,7 @@ export function userRoutes(ctx: AuthContext): Route[] {
   return [
     route('GET', '/user', (request) => getUser(ctx, request)),
     route('PUT', '/user', (request) => updateUser(ctx, request)),
+    route('GET', '/reauthenticate', (request) => reauthenticate(ctx, request)),
     route('POST', '/logout', (request) => logout(ctx, request)),
   ]
 }

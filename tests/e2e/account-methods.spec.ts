@@ -1,0 +1,87 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import {
+  attachScreenshots,
+  deleteUsersByEmail,
+  expect,
+  signIn,
+  test,
+  uniqueEmail,
+} from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * Account settings for someone who signs in with GitHub: the page shows how the account can
+ * sign in and offers "Set a password" (no current password to ask for); afterwards the
+ * person signs in with the email address and that password too.
+ */
+
+const createdEmails: string[] = []
+test.afterEach(async () => {
+  await deleteUsersByEmail(createdEmails.splice(0))
+})
+
+/** Signs in with GitHub through the local consent page, creating the account. */
+async function signInWithGitHub(page: Page) {
+  const email = uniqueEmail('github')
+  createdEmails.push(email)
+  await page.goto('/sign-in')
+  await page.getByRole('button', { name: 'Continue with GitHub' }).click()
+  await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByRole('button', { name: 'Authorize' }).click()
+  await expect(page).toHaveURL(/\/dashboard/)
+  return email
+}
+
+const methods = (page: Page) => page.getByRole('region', { name: 'Sign-in methods' })
+
+async function setPassword(page: Page, password: string) {
+  const form = page.locator('form#set-password')
+  await expect(form.getByLabel('Current password')).toHaveCount(0)
+  await form.getByLabel('New password', { exact: true }).fill(password)
+  await form.getByLabel('Repeat new password').fill(password)
+  await form.getByRole('button', { name: 'Set a password' }).click()
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled })
+
+    test('a GitHub account sets a first password, then signs in with it', async ({
+      page,
+    }, testInfo) => {
+      const email = await signInWithGitHub(page)
+      await page.goto('/dashboard/settings/account')
+      await expect(methods(page).getByRole('listitem').filter({ hasText: 'GitHub' })).toContainText(
+        'Connected',
+      )
+      await expect(
+        methods(page).getByRole('listitem').filter({ hasText: 'Email and password' }),
+      ).toContainText('No password yet')
+      await expect(page.getByRole('heading', { name: 'Set a password' })).toBeVisible()
+      if (javaScriptEnabled) {
+        await attachScreenshots(page, testInfo, 'account, GitHub user')
+        const { violations } = await new AxeBuilder({ page }).analyze()
+        const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        expect(blocking.map((v) => v.id)).toEqual([])
+      }
+
+      await setPassword(page, 'my-first-password-1')
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Your password is set' }),
+      ).toBeVisible()
+      // Now the usual change form, which asks for the current password.
+      await expect(
+        page.locator('form#change-password').getByLabel('Current password'),
+      ).toBeVisible()
+      await expect(
+        methods(page).getByRole('listitem').filter({ hasText: 'Email and password' }),
+      ).toContainText(email)
+      if (javaScriptEnabled) await attachScreenshots(page, testInfo, 'account, password set')
+
+      await page.context().clearCookies()
+      await signIn(page, email, 'my-first-password-1')
+    })
+  })
+}

@@ -1,0 +1,98 @@
+import type { Page } from '@playwright/test'
+import { createStripeCustomer, seedSubscription } from './billing-seed'
+import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+
+/**
+ * Every Subscribe and Manage button says it is on its way as soon as it is pressed and
+ * refuses a second press: the request behind it is held back here so the state can be seen.
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+async function signedIn(page: Page, label: string) {
+  const user = await createUser(uniqueEmail(label))
+  users.push(user.id)
+  await signIn(page, user.email)
+  return user
+}
+
+/** Holds back requests to `url` (of one method) for a few seconds. */
+async function slowDown(page: Page, url: string, method: 'GET' | 'POST') {
+  await page.route(url, async (route) => {
+    if (route.request().method() === method) await new Promise((done) => setTimeout(done, 3000))
+    await route.continue().catch(() => {})
+  })
+}
+
+/**
+ * Has the page report what its buttons and links say while it is being left (to
+ * `window.reportPending`, exposed by the test): a locator cannot look at a page that is
+ * navigating away.
+ */
+async function reportPendingLabels(page: Page) {
+  await page.evaluate(() => {
+    const report = (window as unknown as { reportPending: (label: string) => void }).reportPending
+    new MutationObserver(() => {
+      for (const element of document.querySelectorAll('main button, main a')) {
+        if (element.textContent === 'Opening checkout…') {
+          const state = element.getAttribute('aria-disabled') ?? element.getAttribute('aria-busy')
+          report(`${element.tagName.toLowerCase()} ${element.textContent} ${state}`)
+        }
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true })
+  })
+}
+
+test('pricing: both Subscribe buttons show "Opening checkout…" until the checkout opens', async ({
+  page,
+}) => {
+  await signedIn(page, 'pending-pricing')
+  await slowDown(page, '**/api/checkout_sessions', 'POST')
+  await slowDown(page, '**/api/checkout?**', 'GET')
+  const seen: string[] = []
+  await page.exposeFunction('reportPending', (label: string) => seen.push(label))
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  for (const [control, expected] of [
+    [
+      pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }),
+      'button Opening checkout… true',
+    ],
+    [pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }), 'a Opening checkout… true'],
+  ] as const) {
+    await page.goto('/pricing')
+    await page.waitForLoadState('networkidle')
+    seen.length = 0
+    await reportPendingLabels(page)
+    await control.click()
+    await expect(page).toHaveURL(/\/checkout\//)
+    expect(seen).toContain(expected)
+  }
+})
+
+test('billing: "Manage billing" and "Update payment method" show "Opening billing portal…"', async ({
+  page,
+}) => {
+  const user = await signedIn(page, 'pending-billing')
+  await seedSubscription(user.id, {
+    provider: 'stripe',
+    status: 'past_due',
+    stripe_customer_id: await createStripeCustomer(user.email),
+  })
+  await slowDown(page, '**/dashboard/settings/billing*', 'POST')
+  for (const [path, button] of [
+    ['/dashboard/settings/billing', 'Manage billing'],
+    ['/dashboard/settings/billing', 'Update payment method'],
+    ['/dashboard', 'Update payment method'],
+  ] as const) {
+    await page.goto(path)
+    await page.waitForLoadState('networkidle')
+    await page.getByRole('button', { name: button }).click()
+    // Both buttons of the billing page open the same portal: both say so.
+    const pending = page.getByRole('button', { name: 'Opening billing portal…' }).first()
+    await expect(pending).toBeVisible()
+    await expect(pending).toBeDisabled()
+  }
+})

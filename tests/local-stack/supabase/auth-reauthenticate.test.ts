@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestStack, type TestStack } from './test-support'
+
+// Secure password change (supabase/config.toml `secure_password_change = true`), as GoTrue's
+// UserUpdate and Reauthenticate do it: a session older than 24 hours needs a mailed nonce.
+let stack: TestStack
+beforeAll(async () => {
+  stack = await startTestStack()
+})
+afterAll(() => stack.close())
+
+async function signIn(email: string) {
+  const supabase = stack.client()
+  const { data, error } = await supabase.auth.signInWithPassword({
+    email,
+    password: 'correct-horse-battery',
+  })
+  if (error) throw error
+  return { supabase, session: data.session! }
+}
+
+async function ageSessions(userId: string) {
+  await stack.db.query(
+    `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
+    [userId],
+  )
+}
+
+describe('secure password change', () => {
+  it('lets a session that signed in within 24 hours set a password without a nonce', async () => {
+    await stack.createUser('fresh@example.com')
+    const { supabase } = await signIn('fresh@example.com')
+    const { error } = await supabase.auth.updateUser({ password: 'a-new-password-1' })
+    expect(error).toBeNull()
+  })
+
+  it('asks an older session for the mailed nonce, which works once', async () => {
+    const id = await stack.createUser('older@example.com')
+    const { supabase } = await signIn('older@example.com')
+    await ageSessions(id)
+
+    const needed = await supabase.auth.updateUser({ password: 'a-new-password-2' })
+    expect(needed.error).toMatchObject({ status: 400, code: 'reauthentication_needed' })
+
+    // A weak password is refused before the nonce is asked for, as in GoTrue.
+    const weak = await supabase.auth.updateUser({ password: 'short' })
+    expect(weak.error).toMatchObject({ status: 422, code: 'weak_password' })
+
+    expect((await supabase.auth.reauthenticate()).error).toBeNull()
+    const mail = await stack.emulator.inbox.latestFor('older@example.com')
+    expect(mail).toMatchObject({ kind: 'reauthentication', subject: 'Confirm reauthentication' })
+    expect(mail!.otp).toMatch(/^\d{6}$/)
+    expect(mail!.text).toContain(mail!.otp)
+
+    const again = await supabase.auth.reauthenticate()
+    expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' })
+
+    const wrong = String((Number(mail!.otp) + 1) % 1_000_000).padStart(6, '0')
+    const bad = await supabase.auth.updateUser({ password: 'a-new-password-2', nonce: wrong })
+    expect(bad.error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+
+    const ok = await supabase.auth.updateUser({ password: 'a-new-password-2', nonce: mail!.otp! })
+    expect(ok.error).toBeNull()
+    const reused = await supabase.auth.updateUser({
+      password: 'a-new-password-3',
+      nonce: mail!.otp!,
+    })
+    expect(reused.error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+
+    const probe = stack.client()
+    const signedIn = await probe.auth.signInWithPassword({
+      email: 'older@example.com',
+      password: 'a-new-password-2',
+    })
+    expect(signedIn.error).toBeNull()
+  })
+
+  it('refuses an expired nonce', async () => {
+    const id = await stack.createUser('expired@example.com')
+    const { supabase } = await signIn('expired@example.com')
+    await ageSessions(id)
+    await supabase.auth.reauthenticate()
+    const mail = await stack.emulator.inbox.latestFor('expired@example.com')
+    await stack.db.query(
+      `update auth.users set reauthentication_sent_at = now() - interval '2 hours' where id = $1`,
+      [id],
+    )
+    const { error } = await supabase.auth.updateUser({
+      password: 'a-new-password-4',
+      nonce: mail!.otp!,
+    })
+    expect(error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+  })
+
+  it('needs no nonce when secure password change is off', async () => {
+    const relaxed = await startTestStack({ securePasswordChange: false })
+    try {
+      const id = await relaxed.createUser('relaxed@example.com')
+      const supabase = relaxed.client()
+      await supabase.auth.signInWithPassword({
+        email: 'relaxed@example.com',
+        password: 'correct-horse-battery',
+      })
+      await relaxed.db.query(
+        `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
+        [id],
+      )
+      expect((await supabase.auth.updateUser({ password: 'a-new-password-5' })).error).toBeNull()
+    } finally {
+      await relaxed.close()
+    }
+  })
+})
