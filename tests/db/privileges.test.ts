@@ -64,7 +64,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',
   ],
-  'record_payment_failure(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_user_id uuid, p_data jsonb, p_payment jsonb DEFAULT NULL::jsonb)':
+  'record_payment_failure(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_user_id uuid, p_data jsonb, p_payment jsonb)':
     ['service_role'],
   'record_stripe_invoice_row(p_payment jsonb)': [],
   'queue_payment_receipt()': [],
