@@ -194,6 +194,7 @@ describe('BENCH_ALLOW_LOCAL_STACK (the benchmark in production mode on one machi
       ['SUPABASE_URL', 'https://abcd.supabase.co'],
       ['STRIPE_API_URL', 'https://api.stripe.com'],
       ['POLAR_API_URL', 'https://api.polar.sh'],
+      ['SMTP_URL', 'smtps://user:pass@smtp.example.com:465'],
       // A name that merely starts like a loopback address is not one.
       ['SUPABASE_URL', 'http://127.0.0.1.example.com'],
       ['STRIPE_API_URL', 'http://localhost.example.com'],

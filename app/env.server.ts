@@ -202,13 +202,13 @@ function isLoopback(value: string) {
 /**
  * `BENCH_ALLOW_LOCAL_STACK=1`: the benchmark (`npm run bench`, docs/performance.md) runs the
  * built app with NODE_ENV=production against the local stack. It is honoured only when the
- * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, and
+ * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, SMTP_URL, and
  * STRIPE_API_URL and POLAR_API_URL set and pointing at the loopback interface): a deployed
  * server that has it set refuses to start, whatever its other settings, so it cannot open
  * production to the emulators' public keys by accident. Returns why it is refused, if it is.
  */
 function benchAllowanceProblems(env: Env): string[] {
-  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
+  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
   return hosts
     .filter((name) => {
       const value = env[name]

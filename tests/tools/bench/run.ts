@@ -213,6 +213,8 @@ async function startApp(stackEnv: Record<string, string>) {
         STRIPE_PRICE_PRO: LOCAL_DEFAULTS.STRIPE_PRICE_PRO,
         POLAR_PRODUCT_STARTER: LOCAL_DEFAULTS.POLAR_PRODUCT_STARTER,
         POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+        // Production requires a sender; the mails go to the stack's SMTP inbox (SMTP_URL).
+        MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
         PORT: String(APP_PORT),
         HOST: '127.0.0.1',
         TRUSTED_PROXY_COUNT: '1',
