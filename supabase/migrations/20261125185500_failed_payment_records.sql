@@ -1,13 +1,19 @@
 /*
+  Failed payments in the billing history (docs/decisions/0013-failed-payments.md).
+
   A failed Stripe invoice is one transaction: its ledger row, its billing-history row
-  (status 'failed', docs/decisions/0013-failed-payments.md) and its payment-failed mail
-  (docs/notifications.md). An invoice paid after it failed gets its receipt.
+  (status 'failed') and its payment-failed mail (docs/notifications.md). The row stays one
+  per invoice: when the invoice is paid later, `invoice.payment_succeeded` turns that row
+  into the payment (and its receipt is queued); a failure that arrives after the payment
+  (webhooks are not ordered) changes nothing.
 
   - `record_stripe_invoice_row` is the one upsert of an invoice's row (one row per invoice:
     a payment replaces a failure, never the other way round), used by `record_payment_event`
     and `record_payment_failure`.
   - `record_payment_failure` takes the failed row as `p_payment` (null: none to record).
   - The receipt trigger also fires when a failed row turns into a payment.
+  - One wording for both providers: "<plan> payment" (app/billing/payment-description.ts);
+    Stripe rows written before read "<plan> subscription payment".
 
   Grants as tests/db/privileges.test.ts expects.
 */
@@ -115,3 +121,7 @@ from public, anon, authenticated, service_role;
 grant execute on function
   public.record_payment_failure(text, text, text, timestamptz, uuid, jsonb, jsonb)
 to service_role;
+
+update public.payment_history
+  set description = left(description, length(description) - length(' subscription payment')) || ' payment'
+  where provider = 'stripe' and description like '% subscription payment';
