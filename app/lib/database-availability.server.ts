@@ -1,4 +1,3 @@
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { postgrestRpc } from '~/lib/postgrest-rpc.server'
 
 /**
@@ -126,13 +125,12 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
     const nil = '00000000-0000-0000-0000-000000000000'
-    const state: DatabaseState = await getSupabaseAdmin()
-      .rpc('session_is_active', { p_session_id: nil, p_user_id: nil })
-      .abortSignal(AbortSignal.timeout(CHECK_TIMEOUT_MS))
-      .then(
-        ({ error }) => (error ? 'unavailable' : 'ok'),
-        () => 'unavailable' as const,
-      )
+    const { error } = await postgrestRpc(
+      'session_is_active',
+      { p_session_id: nil, p_user_id: nil },
+      { timeoutMs: CHECK_TIMEOUT_MS },
+    )
+    const state: DatabaseState = error ? 'unavailable' : 'ok'
     lastCheck = { at: Date.now(), state }
     return state
   })().finally(() => {
