@@ -81,31 +81,6 @@ begin
 end
 $$;
 
-/*
-  A failed payment (Stripe invoice.payment_failed): records the event in the ledger and
-  queues the mail in one transaction. 'notified', 'duplicate' (ledger) or 'no_user'.
-  One mail per invoice and attempt (`p_data ->> 'attempt'`).
-*/
-create or replace function public.record_payment_failure(
-  p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamptz,
-  p_user_id uuid, p_data jsonb
-) returns text
-language plpgsql security definer set search_path = '' as $$
-begin
-  if not public.record_webhook_event(p_provider, p_event_id, p_event_type, p_occurred_at) then
-    return 'duplicate';
-  end if;
-  if p_user_id is null or not exists (select 1 from auth.users where id = p_user_id) then
-    return 'no_user';
-  end if;
-  perform public.enqueue_notification(
-    p_user_id, 'payment_failed', p_data, null,
-    'payment_failed:' || p_provider || ':' || coalesce(p_data ->> 'invoice_id', p_event_id)
-      || ':' || coalesce(p_data ->> 'attempt', p_event_id));
-  return 'notified';
-end
-$$;
-
 -- A receipt for every payment recorded (not refunds, not zero-amount invoices).
 create or replace function public.queue_payment_receipt() returns trigger
 language plpgsql security definer set search_path = '' as $$
@@ -239,7 +214,6 @@ grant select, insert, update, delete on table public.notification_outbox to serv
 
 revoke all on function
   public.enqueue_notification(uuid, text, jsonb, text, text),
-  public.record_payment_failure(text, text, text, timestamptz, uuid, jsonb),
   public.queue_payment_receipt(),
   public.queue_subscription_notice(),
   public.queue_email_change_notice(),
@@ -249,7 +223,6 @@ from public, anon, authenticated, service_role;
 
 grant execute on function
   public.enqueue_notification(uuid, text, jsonb, text, text),
-  public.record_payment_failure(text, text, text, timestamptz, uuid, jsonb),
   public.claim_notifications(integer, integer),
   public.finish_notification(uuid, integer, text, text, timestamptz)
 to service_role;

@@ -10,7 +10,9 @@
   - `record_stripe_invoice_row` is the one upsert of an invoice's row (one row per invoice:
     a payment replaces a failure, never the other way round), used by `record_payment_event`
     and `record_payment_failure`.
-  - `record_payment_failure` takes the failed row as `p_payment` (null: none to record).
+  - `record_payment_failure` records a failed payment: the ledger row, the failed row
+    (`p_payment`, null: none to record) and the mail (`enqueue_notification`, in the outbox
+    migration).
   - The receipt trigger also fires when a failed row turns into a payment.
   - One wording for both providers: "<plan> payment" (app/billing/payment-description.ts);
     Stripe rows written before read "<plan> subscription payment".
@@ -76,8 +78,6 @@ begin
   return case when found then 'applied' else 'exists' end;
 end
 $$;
-
-drop function if exists public.record_payment_failure(text, text, text, timestamptz, uuid, jsonb);
 
 /*
   A failed payment (Stripe invoice.payment_failed): the ledger row, the failed invoice's

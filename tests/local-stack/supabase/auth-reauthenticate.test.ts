@@ -9,16 +9,6 @@ beforeAll(async () => {
 })
 afterAll(() => stack.close())
 
-async function signIn(email: string) {
-  const supabase = stack.client()
-  const { data, error } = await supabase.auth.signInWithPassword({
-    email,
-    password: 'correct-horse-battery',
-  })
-  if (error) throw error
-  return { supabase, session: data.session! }
-}
-
 async function ageSessions(userId: string) {
   await stack.db.query(
     `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
@@ -29,14 +19,14 @@ async function ageSessions(userId: string) {
 describe('secure password change', () => {
   it('lets a session that signed in within 24 hours set a password without a nonce', async () => {
     await stack.createUser('fresh@example.com')
-    const { supabase } = await signIn('fresh@example.com')
+    const { supabase } = await stack.signIn('fresh@example.com')
     const { error } = await supabase.auth.updateUser({ password: 'a-new-password-1' })
     expect(error).toBeNull()
   })
 
   it('asks an older session for the mailed nonce, which works once', async () => {
     const id = await stack.createUser('older@example.com')
-    const { supabase } = await signIn('older@example.com')
+    const { supabase } = await stack.signIn('older@example.com')
     await ageSessions(id)
 
     const needed = await supabase.auth.updateUser({ password: 'a-new-password-2' })
@@ -77,7 +67,7 @@ describe('secure password change', () => {
 
   it('refuses an expired nonce', async () => {
     const id = await stack.createUser('expired@example.com')
-    const { supabase } = await signIn('expired@example.com')
+    const { supabase } = await stack.signIn('expired@example.com')
     await ageSessions(id)
     await supabase.auth.reauthenticate()
     const mail = await stack.emulator.inbox.latestFor('expired@example.com')

@@ -9,20 +9,10 @@ beforeAll(async () => {
 })
 afterAll(() => stack.close())
 
-async function signIn(email: string) {
-  const supabase = stack.client()
-  const { data, error } = await supabase.auth.signInWithPassword({
-    email,
-    password: 'correct-horse-battery',
-  })
-  if (error) throw error
-  return { supabase, session: data.session! }
-}
-
 describe('access tokens', () => {
   it('carry GoTrue’s claims, signed ES256 with the published key', async () => {
     const id = await stack.createUser('claims@example.com')
-    const { session } = await signIn('claims@example.com')
+    const { session } = await stack.signIn('claims@example.com')
     const { payload, protectedHeader } = await jwtVerify(
       session.access_token,
       createLocalJWKSet(LOCAL_JWKS),
@@ -47,7 +37,7 @@ describe('access tokens', () => {
 
   it('getClaims() verifies locally via JWKS without calling /user', async () => {
     await stack.createUser('getclaims@example.com')
-    const { supabase } = await signIn('getclaims@example.com')
+    const { supabase } = await stack.signIn('getclaims@example.com')
     const before = stack.emulator.countsByPath()['/user'] ?? 0
     const first = await supabase.auth.getClaims()
     const second = await supabase.auth.getClaims()
@@ -106,7 +96,7 @@ describe('access tokens', () => {
 
   it('getUser() returns the user for a valid token', async () => {
     const id = await stack.createUser('getuser@example.com')
-    const { supabase } = await signIn('getuser@example.com')
+    const { supabase } = await stack.signIn('getuser@example.com')
     const { data, error } = await supabase.auth.getUser()
     expect(error).toBeNull()
     expect(data.user).toMatchObject({
@@ -121,7 +111,7 @@ describe('access tokens', () => {
 describe('refresh tokens', () => {
   it('rotate, tolerate a lost response, and revoke the session when an old token is reused', async () => {
     await stack.createUser('refresh@example.com')
-    const { supabase, session } = await signIn('refresh@example.com')
+    const { supabase, session } = await stack.signIn('refresh@example.com')
     const rt0 = session.refresh_token
 
     const first = await supabase.auth.refreshSession({ refresh_token: rt0 })
@@ -161,9 +151,9 @@ describe('refresh tokens', () => {
 describe('sign-out', () => {
   it('scope local ends only this session, others keeps it, global ends all', async () => {
     await stack.createUser('signout@example.com')
-    const a = await signIn('signout@example.com')
-    const b = await signIn('signout@example.com')
-    const c = await signIn('signout@example.com')
+    const a = await stack.signIn('signout@example.com')
+    const b = await stack.signIn('signout@example.com')
+    const c = await stack.signIn('signout@example.com')
 
     expect((await a.supabase.auth.signOut({ scope: 'local' })).error).toBeNull()
     expect(
@@ -189,7 +179,7 @@ describe('sign-out', () => {
 
   it('answers 204 to POST /logout', async () => {
     await stack.createUser('logout204@example.com')
-    const { session } = await signIn('logout204@example.com')
+    const { session } = await stack.signIn('logout204@example.com')
     const response = await fetch(`${stack.emulator.url}/auth/v1/logout?scope=global`, {
       method: 'POST',
       headers: { apikey: 'x', authorization: `Bearer ${session.access_token}` },

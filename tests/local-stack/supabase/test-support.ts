@@ -1,5 +1,5 @@
 import { createServerClient } from '@supabase/ssr'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js'
 import { createTestDatabase } from '../../setup/database'
 import type { Database } from '../database'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
@@ -16,6 +16,8 @@ export interface TestStack {
   admin(): SupabaseClient
   /** Creates a confirmed user through the admin API. */
   createUser(email: string, password?: string): Promise<string>
+  /** Signs a user made by `createUser` in with a new `client()`. */
+  signIn(email: string): Promise<{ supabase: SupabaseClient; session: Session }>
   close(): Promise<void>
 }
 
@@ -58,6 +60,15 @@ export async function startTestStack(
       })
       if (error || !data.user) throw error ?? new Error('no user')
       return data.user.id
+    },
+    async signIn(email) {
+      const supabase = client()
+      const { data, error } = await supabase.auth.signInWithPassword({
+        email,
+        password: 'correct-horse-battery',
+      })
+      if (error) throw error
+      return { supabase, session: data.session }
     },
     async close() {
       await emulator.close()
