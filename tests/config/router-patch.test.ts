@@ -1,0 +1,145 @@
+// The server's route matching is patched (patches/@remix-run+router+*.patch, applied by
+// `patch-package` after every install; docs/performance.md, "Where the time goes"): the ranked
+// branches of a route array and each compiled path pattern are computed once instead of on
+// every match. The browser's copy of the router (the ES module build) is not patched, so it is
+// the reference: both must match every path the same way.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+
+type Router = typeof import('@remix-run/router')
+const require = createRequire(import.meta.url)
+const cjsPath = require.resolve('@remix-run/router')
+const patched = require(cjsPath) as Router
+const reference = (await import(path.join(path.dirname(cjsPath), 'router.js'))) as Router
+
+type Route = {
+  id: string
+  path?: string
+  index?: boolean
+  caseSensitive?: boolean
+  children?: Route[]
+}
+
+// The shapes a Remix route table has: a root layout, index routes, pathless layouts, nested
+// and escaped segments, params, optional segments, a splat and a case-sensitive path.
+const routes: Route[] = [
+  {
+    id: 'root',
+    path: '',
+    children: [
+      { id: 'index', index: true },
+      { id: 'pricing', path: 'pricing' },
+      { id: 'healthz', path: 'healthz' },
+      { id: 'webhook', path: 'api/webhooks/stripe' },
+      { id: 'subscribe', path: 'subscribe/:plan' },
+      { id: 'optional', path: 'docs/:lang?/guide' },
+      { id: 'exact', path: 'CaseSensitive', caseSensitive: true },
+      {
+        id: 'dashboard',
+        path: 'dashboard',
+        children: [
+          { id: 'dashboard-index', index: true },
+          {
+            id: 'settings',
+            path: 'settings',
+            children: [
+              { id: 'settings-index', index: true },
+              { id: 'billing', path: 'billing' },
+              { id: 'account', path: 'account' },
+            ],
+          },
+        ],
+      },
+      { id: 'pathless', children: [{ id: 'sign-in', path: 'sign-in' }] },
+      { id: 'sign-in-confirm', path: 'sign-in/confirm' },
+      { id: 'splat', path: '*' },
+    ],
+  },
+]
+
+const paths = [
+  '/',
+  '/pricing',
+  '/pricing/',
+  '/PRICING',
+  '/healthz',
+  '/api/webhooks/stripe',
+  '/api/webhooks/polar',
+  '/subscribe/pro',
+  '/subscribe/pro%20plan',
+  '/subscribe/a%2Fb',
+  '/subscribe',
+  '/docs/guide',
+  '/docs/en/guide',
+  '/CaseSensitive',
+  '/casesensitive',
+  '/dashboard',
+  '/dashboard/settings',
+  '/dashboard/settings/billing',
+  '/dashboard/settings/account/',
+  '/dashboard/nope',
+  '/sign-in',
+  '/sign-in/confirm',
+  '/no/such/page',
+  '/%E0%A4%A',
+]
+
+const strip = (matches: ReturnType<Router['matchRoutes']>) =>
+  matches?.map(({ route, ...match }) => ({ ...match, route: (route as Route).id })) ?? null
+
+describe('patched route matching', () => {
+  it('is applied to the server build of @remix-run/router', () => {
+    const source = readFileSync(cjsPath, 'utf8')
+    expect(source).toContain('rankedBranchesCache')
+    expect(source).toContain('compiledPaths')
+  })
+
+  it('matches every path as the unpatched router does, call after call', () => {
+    // Both routers warn about the undecodable path.
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    for (let round = 0; round < 3; round++)
+      for (const pathname of paths)
+        expect(strip(patched.matchRoutes(routes, pathname)), pathname).toEqual(
+          strip(reference.matchRoutes(routes, pathname)),
+        )
+  })
+
+  it('gives each call its own matches, so a caller changing one changes no other', () => {
+    const first = patched.matchRoutes(routes, '/subscribe/pro')!
+    first[1]!.params.plan = 'changed'
+    first.pop()
+    const second = patched.matchRoutes(routes, '/subscribe/pro')!
+    expect(second).toHaveLength(2)
+    expect(second[1]!.params.plan).toBe('pro')
+  })
+
+  it('matches a new route array by its own routes, not by an earlier one', () => {
+    const other: Route[] = [
+      { id: 'other-root', path: '', children: [{ id: 'other', path: 'pricing' }] },
+    ]
+    expect(strip(patched.matchRoutes(other, '/pricing'))?.map((match) => match.route)).toEqual([
+      'other-root',
+      'other',
+    ])
+    expect(strip(patched.matchRoutes(routes, '/pricing'))?.map((match) => match.route)).toEqual([
+      'root',
+      'pricing',
+    ])
+  })
+
+  it('matches patterns as matchPath did, with case sensitivity and ends kept apart', () => {
+    const cases: [Parameters<Router['matchPath']>[0], string][] = [
+      ['/users/:id', '/users/7'],
+      [{ path: '/users/:id', caseSensitive: true, end: true }, '/USERS/7'],
+      [{ path: '/users/:id', caseSensitive: false, end: true }, '/USERS/7'],
+      [{ path: '/users', end: false }, '/users/7'],
+      [{ path: '/users', end: true }, '/users/7'],
+      ['/files/*', '/files/a/b'],
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const [pattern, pathname] of cases)
+        expect(patched.matchPath(pattern, pathname)).toEqual(reference.matchPath(pattern, pathname))
+  })
+})
