@@ -10,6 +10,7 @@ import { startMailDelivery } from '~/notifications/delivery.server'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
+import { markSharedRender, unmarkSharedRender } from '~/lib/page-cache.server'
 import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
@@ -24,9 +25,11 @@ try {
 }
 
 // The production server entry (server.js) runs each request inside this store, behind the
-// request policy (refusals, and the security and cache headers of every answer).
+// request policy (refusals, and the security and cache headers of every answer), and answers
+// anonymous visitors of the pages that allow it from the anonymous page cache.
 export { requestContext } from '~/lib/request-context.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
+export { anonymousPageCache } from '~/lib/page-cache.server'
 
 const ABORT_DELAY = 5_000
 
@@ -42,11 +45,9 @@ export default function handleRequest(
   // The other headers of a page come from the request policy on its way out.
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
-  applyDocumentHeaders(responseHeaders, {
-    env: getEnv(),
-    nonce,
-    signedIn: Boolean(rootData?.user) || hasSessionCookie(request),
-  })
+  const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
+  applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn })
+  markSharedRender(remixContext, responseStatusCode, signedIn, nonce)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     let allReady = false
@@ -85,6 +86,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500
+          unmarkSharedRender()
           // Errors after the shell are logged; before it, the shell error rejects above.
           if (shellRendered) logger.error('page render failed', { error })
         },

@@ -4,6 +4,11 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export interface RequestContext {
   /** The socket's remote address (the direct peer: the client, or the nearest proxy). */
   clientAddress: string | undefined
+  /**
+   * Set by the renderer when this request's page is the same for every anonymous visitor,
+   * to the CSP nonce it used (`page-cache.server.ts`).
+   */
+  sharedRenderNonce?: string
 }
 
 /**

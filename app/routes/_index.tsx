@@ -1,5 +1,9 @@
 import type { MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
+import type { PageHandle } from '~/lib/page-handle'
+
+// Anonymous visitors all get the same page: the server may answer them from one render.
+export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [
   { title: 'Subscribely: your projects, analytics and team in one simple plan' },

@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+import type { PageHandle } from '~/lib/page-handle'
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
@@ -37,6 +38,9 @@ export default function ContactPage() {
     </div>
   )
 }
+
+// Anonymous visitors all get the same page: the server may answer them from one render.
+export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [
   { title: 'Contact us | Subscribely' },

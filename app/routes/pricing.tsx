@@ -8,6 +8,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
 import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
 import { PastDueBanner } from '~/components/past-due-banner'
+import type { PageHandle } from '~/lib/page-handle'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
@@ -189,6 +190,9 @@ function PlanActions({
     </>
   )
 }
+
+// Anonymous visitors all get the same page: the server may answer them from one render.
+export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [
   { title: 'Pricing | Subscribely' },

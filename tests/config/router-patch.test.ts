@@ -14,13 +14,7 @@ const cjsPath = require.resolve('@remix-run/router')
 const patched = require(cjsPath) as Router
 const reference = (await import(path.join(path.dirname(cjsPath), 'router.js'))) as Router
 
-type Route = {
-  id: string
-  path?: string
-  index?: boolean
-  caseSensitive?: boolean
-  children?: Route[]
-}
+type Route = import('@remix-run/router').AgnosticRouteObject
 
 // The shapes a Remix route table has: a root layout, index routes, pathless layouts, nested
 // and escaped segments, params, optional segments, a splat and a case-sensitive path.
@@ -108,7 +102,7 @@ describe('patched route matching', () => {
 
   it('gives each call its own matches, so a caller changing one changes no other', () => {
     const first = patched.matchRoutes(routes, '/subscribe/pro')!
-    first[1]!.params.plan = 'changed'
+    ;(first[1]!.params as Record<string, string>).plan = 'changed'
     first.pop()
     const second = patched.matchRoutes(routes, '/subscribe/pro')!
     expect(second).toHaveLength(2)
