@@ -134,6 +134,9 @@ function staticFiles(dir, optionsFor) {
 
 const app = express()
 app.disable('x-powered-by')
+// Nothing reads Express's `req.query` (Remix reads the URL itself), and parsing it with `qs`
+// on every request was a few per cent of a small request's CPU (docs/performance.md).
+app.set('query parser', false)
 app.use(settleUnreadBody)
 app.use(compression())
 // Static files: the client build (hashed assets under assets/, cached for good; the copies
