@@ -122,10 +122,6 @@ export class AnonymousPageCache {
   get size() {
     return this.pages.size
   }
-
-  clear() {
-    this.pages.clear()
-  }
 }
 
 /** The cache key of a request that may be served from the cache, else null. */
@@ -200,7 +196,7 @@ function capture(res: ServerResponse, done: (body: string) => void) {
 }
 
 /** The production server's cache (server.js). */
-export const anonymousPages = new AnonymousPageCache()
+const anonymousPages = new AnonymousPageCache()
 
 /** server.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
 export function anonymousPageCache(req: IncomingMessage, res: ServerResponse, render: () => void) {
