@@ -19,9 +19,9 @@ import { isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(supabase, Number.isInteger(page) && page > 0 ? page : 1)
+  const overview = await getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1)
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(user.id, overview.payments)
