@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
@@ -305,7 +305,8 @@ export async function requireConfirmedUser(request: Request) {
 function verifiedSessionKey(request: Request) {
   const cookie = request.headers.get('Cookie')
   if (!cookie || !cookie.includes('-auth-token')) return null
-  return createHash('sha256').update(cookie).digest('base64url')
+  // One-shot: no Hash object per request.
+  return hash('sha256', cookie, 'base64url')
 }
 
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
+import { urlToHttpOptions } from 'node:url'
 import { getEnv } from '~/env.server'
 
 /**
@@ -22,6 +23,8 @@ import { getEnv } from '~/env.server'
 const DEFAULT_TIMEOUT_MS = 10_000
 
 interface Target {
+  /** Where PostgREST is, split once: a URL string would be parsed again for every request. */
+  origin: Pick<http.RequestOptions, 'protocol' | 'hostname' | 'port'>
   base: string
   send: typeof http.request
   agent: http.Agent
@@ -34,8 +37,11 @@ function getTarget(): Target {
   if (target) return target
   const env = getEnv()
   const secure = env.SUPABASE_URL.startsWith('https:')
+  const url = new URL(`${env.SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/`)
+  const { protocol, hostname, port } = urlToHttpOptions(url)
   target = {
-    base: `${env.SUPABASE_URL}/rest/v1/`,
+    origin: { protocol, hostname, port },
+    base: url.pathname,
     send: secure ? https.request : http.request,
     agent: secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
     headers: {
@@ -128,8 +134,14 @@ function send<T>(
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
   return new Promise<RpcResult<T>>((resolve, reject) => {
     const request = target.send(
-      `${target.base}${path}`,
-      { method, agent: target.agent, headers, timeout: timeoutMs },
+      {
+        ...target.origin,
+        path: `${target.base}${path}`,
+        method,
+        agent: target.agent,
+        headers,
+        timeout: timeoutMs,
+      },
       (response) => {
         let text = ''
         response.setEncoding('utf8')
