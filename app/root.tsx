@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs } from '@remix-run/node'
+import { data, type LinksFunction, type LoaderFunctionArgs } from '@remix-run/node'
 import {
   Links,
   Meta,
@@ -22,10 +22,9 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await getOptionalUser(request)
-  return Response.json(
-    { user: user ? { id: user.id, email: user.email ?? '' } : null },
-    { headers },
-  )
+  // `data`, not a Response: Remix would read a Response's JSON body back (an undici
+  // Response built and consumed on every page load) only to encode it again.
+  return data({ user: user ? { id: user.id, email: user.email } : null }, { headers })
 }
 
 export type RootLoaderData = { user: { id: string; email: string } | null }

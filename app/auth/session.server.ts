@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
-import { postgrestRpc } from '~/lib/postgrest-rpc.server'
+import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
@@ -43,9 +43,8 @@ export const RECOVERY_WINDOW_SECONDS = 60 * 60
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
  * request must carry them, or a refresh is lost and the user is signed out.
  */
-export function createSupabaseServerClient(request: Request) {
+export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
-  const headers = new Headers()
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
@@ -76,8 +75,41 @@ export function createSupabaseServerClient(request: Request) {
 
 type SessionResult = {
   user: SessionUser | null
-  supabase: SupabaseClient
+  /**
+   * The signed-in user's access token (null when signed out): the page reads send it to
+   * PostgREST (`postgrest-rpc.server.ts`), which runs them as the user, under RLS.
+   */
+  asUser: AsUser | null
+  /**
+   * The request's Supabase client, built on first use: a signed-in page whose session this
+   * process has already verified reads without one (no cookie decode, no client set-up);
+   * actions that change the session or ask the auth server take it. Its cookie writes land
+   * in `headers` as ever.
+   */
+  readonly supabase: SupabaseClient
   headers: Headers
+}
+
+/** What a verified session gives a request: the user and the token to read as them. */
+interface VerifiedSession {
+  user: SessionUser
+  asUser: AsUser
+}
+
+/** A request's session result whose Supabase client is made only when first asked for. */
+function sessionResult(request: Request): SessionResult {
+  const headers = new Headers()
+  let client: SupabaseClient | undefined
+  return {
+    user: null,
+    asUser: null,
+    headers,
+    // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
+    get supabase() {
+      client ??= createSupabaseServerClient(request, headers).supabase
+      return client
+    },
+  }
 }
 
 /**
@@ -91,7 +123,7 @@ type SessionResult = {
  * on every request (`sessionStillExists`), so an ended session is refused at once.
  */
 export class VerifiedSessions {
-  private readonly entries: ExpiringCache<SessionUser>
+  private readonly entries: ExpiringCache<VerifiedSession>
 
   constructor(
     maxEntries = 10_000,
@@ -102,16 +134,16 @@ export class VerifiedSessions {
     this.entries = new ExpiringCache(maxEntries, now)
   }
 
-  recall(key: string): SessionUser | null {
+  recall(key: string): VerifiedSession | null {
     return this.entries.get(key) ?? null
   }
 
-  remember(key: string, user: SessionUser, tokenExpiresAt: number) {
+  remember(key: string, session: VerifiedSession, tokenExpiresAt: number) {
     const until = Math.min(
       tokenExpiresAt - this.expiryMarginSeconds,
       this.now() + this.maxAgeSeconds,
     )
-    this.entries.set(key, user, until)
+    this.entries.set(key, session, until)
   }
 
   forget(key: string) {
@@ -148,30 +180,36 @@ export function getOptionalUser(request: Request): Promise<SessionResult> {
 }
 
 async function readSession(request: Request): Promise<SessionResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
+  const result = sessionResult(request)
+  // No Supabase auth cookie: a visitor who is signed out, with nothing to decode or verify.
   const key = verifiedSessionKey(request)
-  const user =
-    (key ? verifiedSessions.recall(key) : null) ?? (await verifyToken(supabase, headers, key))
-  if (!user) return { user: null, supabase, headers }
-  if (!(await sessionStillExists(user))) {
-    if (key) verifiedSessions.forget(key)
-    await endLocalSession(supabase)
-    return { user: null, supabase, headers }
+  if (!key) return result
+  const verified = verifiedSessions.recall(key) ?? (await verifyToken(result, key))
+  if (!verified) return result
+  if (!(await sessionStillExists(verified.user))) {
+    verifiedSessions.forget(key)
+    await endLocalSession(result.supabase)
+    return result
   }
-  return { user, supabase, headers }
+  result.user = verified.user
+  result.asUser = verified.asUser
+  return result
 }
 
-/** Verifies the access token locally (signature, expiry, claims); null when it is not valid. */
-async function verifyToken(
-  supabase: SupabaseClient,
-  headers: Headers,
-  key: string | null,
-): Promise<SessionUser | null> {
+/**
+ * Verifies the access token locally (signature, expiry, claims); null when it is not valid.
+ * The same steps as `getClaims()` without a token (the session from the cookies, refreshed
+ * when near expiry, then its token's claims verified), taken one by one to keep the token.
+ */
+async function verifyToken(session: SessionResult, key: string): Promise<VerifiedSession | null> {
+  const { supabase, headers } = session
   // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
   // visitor who is signed out, never an error page.
-  const { data, error } = await supabase.auth
-    .getClaims()
-    .catch(() => ({ data: null, error: new Error('unreadable session') }))
+  const unreadable = () => ({ data: null, error: new Error('unreadable session') })
+  const current = await supabase.auth.getSession().catch(unreadable)
+  const accessToken = current.data?.session?.access_token
+  if (current.error || !accessToken) return null
+  const { data, error } = await supabase.auth.getClaims(accessToken).catch(unreadable)
   const claims = data?.claims
   if (
     error ||
@@ -183,17 +221,20 @@ async function verifyToken(
     return null
   }
   const recoveredAt = recoveryTime(claims.amr)
-  const user: SessionUser = {
-    id: claims.sub,
-    email: typeof claims.email === 'string' ? claims.email : '',
-    sessionId: claims.session_id,
-    ...(recoveredAt !== undefined ? { recoveredAt } : {}),
+  const verified: VerifiedSession = {
+    user: {
+      id: claims.sub,
+      email: typeof claims.email === 'string' ? claims.email : '',
+      sessionId: claims.session_id,
+      ...(recoveredAt !== undefined ? { recoveredAt } : {}),
+    },
+    asUser: { accessToken },
   }
   // Only a session read as it came: after a refresh the request's cookies are the old ones.
-  if (key && headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
-    verifiedSessions.remember(key, user, claims.exp)
+  if (headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
+    verifiedSessions.remember(key, verified, claims.exp)
   }
-  return user
+  return verified
 }
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
@@ -264,15 +305,20 @@ export async function requireConfirmedUser(request: Request) {
 function verifiedSessionKey(request: Request) {
   const cookie = request.headers.get('Cookie')
   if (!cookie || !cookie.includes('-auth-token')) return null
-  return createHash('sha256').update(cookie).digest('base64url')
+  // One-shot: no Hash object per request.
+  return hash('sha256', cookie, 'base64url')
 }
 
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
-  if (!result.user) throw signInRedirect(request, result.headers)
-  return { ...result, user: result.user }
+  if (!result.user || !result.asUser) throw signInRedirect(request, result.headers)
+  // The shared result itself (not a copy), so every loader of the request sees one client.
+  return result as SignedInSession
 }
+
+/** The session of a signed-in request. */
+export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUser }
 
 function signInRedirect(request: Request, headers: Headers) {
   const url = new URL(request.url)

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { VerifiedSessions } from './session.server'
 
 const ada = {
-  id: '5f0c1d2e-0000-4000-8000-000000000001',
-  email: 'ada@example.com',
-  sessionId: '5f0c1d2e-0000-4000-8000-0000000000aa',
+  user: {
+    id: '5f0c1d2e-0000-4000-8000-000000000001',
+    email: 'ada@example.com',
+    sessionId: '5f0c1d2e-0000-4000-8000-0000000000aa',
+  },
+  // Remembered with the user: the token the page reads are sent with.
+  asUser: { accessToken: 'eyJ.ada.token' },
 }
 
 describe('VerifiedSessions', () => {

@@ -5,6 +5,7 @@ import type { PaymentRow } from '~/subscriptions/types'
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
 import { databaseError } from '~/lib/database-availability.server'
+import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 /**
  * Lookups a webhook deferred: a payment is recorded even when the provider could not give
@@ -118,24 +119,27 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
  * returns the payments as given when nothing is missing or nothing could be found.
  */
 export async function fillDeferredLookups(
-  userId: string,
+  session: { user: { id: string }; asUser: AsUser },
   payments: PaymentView[],
 ): Promise<PaymentView[]> {
   if (!payments.some(mayMiss)) return payments
   try {
-    const { data, error } = await getSupabaseAdmin()
-      .from('payment_history')
-      .select(
-        'id, provider, polar_order_id, stripe_invoice_id, stripe_payment_intent_id, amount, status, invoice_url',
-      )
-      .eq('user_id', userId)
-      .in(
-        'id',
-        payments.map((payment) => payment.id),
-      )
+    // Read as the user (their own rows, under RLS), one plain PostgREST request: this runs on
+    // every view of a billing page with Stripe payments. Only the rare fill writes as the
+    // service role.
+    const { data, error } = await postgrestSelect<Reference>(
+      'payment_history',
+      {
+        select:
+          'id,provider,polar_order_id,stripe_invoice_id,stripe_payment_intent_id,amount,status,invoice_url',
+        user_id: `eq.${session.user.id}`,
+        id: `in.(${payments.map((payment) => payment.id).join(',')})`,
+      },
+      { asUser: session.asUser },
+    )
     if (error) throw databaseError('payment references read', error)
     const now = Date.now()
-    const due = ((data ?? []) as Reference[])
+    const due = data
       .map((row) => ({ row, need: missing(row) }))
       .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown(row.id, now))
       .slice(0, MAX_LOOKUPS)

@@ -1,8 +1,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resetEnvForTests } from '~/env.server'
-import { postgrestRpc } from './postgrest-rpc.server'
+import { getEnv, resetEnvForTests } from '~/env.server'
+import { postgrestRpc, postgrestSelect } from './postgrest-rpc.server'
 
 /**
  * The plain RPC request, against a stand-in PostgREST: what goes on the wire, and that every
@@ -10,14 +10,15 @@ import { postgrestRpc } from './postgrest-rpc.server'
  */
 let server: http.Server
 let answer: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void
-const seen: { url?: string; headers: http.IncomingHttpHeaders; body: string }[] = []
+const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] =
+  []
 
 beforeAll(async () => {
   server = http.createServer((request, response) => {
     let body = ''
     request.on('data', (chunk) => (body += chunk))
     request.on('end', () => {
-      seen.push({ url: request.url, headers: request.headers, body })
+      seen.push({ method: request.method, url: request.url, headers: request.headers, body })
       answer(request, response, body)
     })
   })
@@ -82,5 +83,52 @@ describe('postgrestRpc', () => {
     answer = () => {}
     const slow = await postgrestRpc('session_is_active', {}, { timeoutMs: 200 })
     expect(slow.error?.message).toMatch(/ETIMEDOUT/)
+  })
+})
+
+describe('as the signed-in user', () => {
+  const asUser = { accessToken: 'eyJuser.token.sig' }
+
+  it("sends the anon key and the user's own token, never the service-role key", async () => {
+    answer = json(200, '{"total":0}')
+    expect(
+      await postgrestRpc('billing_overview', { p_page: 2, p_page_size: 10 }, { get: true, asUser }),
+    ).toEqual({ data: { total: 0 }, error: null })
+    const request = seen.at(-1)!
+    // A GET with the arguments in the query, as supabase-js' `{ get: true }`.
+    expect(request.url).toBe('/rest/v1/rpc/billing_overview?p_page=2&p_page_size=10')
+    expect(request.body).toBe('')
+    expect(request.headers.authorization).toBe('Bearer eyJuser.token.sig')
+    expect(request.headers.apikey).toBe(getEnv().SUPABASE_ANON_KEY)
+    expect(request.headers.apikey).not.toBe(getEnv().SUPABASE_SERVICE_ROLE_KEY)
+  })
+
+  it('reads rows of a table with PostgREST filters; the rows are the data', async () => {
+    answer = json(200, '[{"display_name":"Ada"}]')
+    expect(
+      await postgrestSelect(
+        'user_profiles',
+        { select: 'display_name,avatar_path', user_id: 'eq.u-1&x=1' },
+        { asUser },
+      ),
+    ).toEqual({ data: [{ display_name: 'Ada' }], error: null })
+    const request = seen.at(-1)!
+    expect(request.method).toBe('GET')
+    // Values are encoded: a filter value cannot add a parameter.
+    expect(request.url).toBe(
+      '/rest/v1/user_profiles?select=display_name%2Cavatar_path&user_id=eq.u-1%26x%3D1',
+    )
+    expect(request.headers.authorization).toBe('Bearer eyJuser.token.sig')
+  })
+
+  it("a refused token or an outage is an error in supabase-js' shape", async () => {
+    answer = json(401, '{"code":"PGRST301","message":"JWT expired","details":null,"hint":null}')
+    expect(await postgrestSelect('user_subscriptions', { select: '*' }, { asUser })).toEqual({
+      data: null,
+      error: { code: 'PGRST301', message: 'JWT expired', details: null, hint: null, status: 401 },
+    })
+    answer = (request) => request.socket.destroy()
+    const dropped = await postgrestSelect('user_subscriptions', { select: '*' }, { asUser })
+    expect(dropped.error?.message).toMatch(/socket hang up|ECONNRESET/)
   })
 })

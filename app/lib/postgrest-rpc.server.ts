@@ -1,5 +1,6 @@
 import http from 'node:http'
 import https from 'node:https'
+import { urlToHttpOptions } from 'node:url'
 import { getEnv } from '~/env.server'
 
 /**
@@ -14,14 +15,21 @@ import { getEnv } from '~/env.server'
  * an error status gives PostgREST's JSON error (`code`, `message`, `details`, `hint`) plus
  * `status`; a network failure or no answer within the timeout gives the Error (its message
  * names ECONNREFUSED, ECONNRESET, a timeout).
+ *
+ * The signed-in pages' reads go the same way, as the user: `apikey` is the anon key and
+ * `Authorization` the user's own access token, so PostgREST runs them as `authenticated`
+ * with RLS applied exactly as for supabase-js (`asUser`, `postgrestSelect`).
  */
 const DEFAULT_TIMEOUT_MS = 10_000
 
 interface Target {
+  /** Where PostgREST is, split once: a URL string would be parsed again for every request. */
+  origin: Pick<http.RequestOptions, 'protocol' | 'hostname' | 'port'>
   base: string
   send: typeof http.request
   agent: http.Agent
   headers: Record<string, string>
+  anonKey: string
 }
 let target: Target | undefined
 
@@ -29,8 +37,11 @@ function getTarget(): Target {
   if (target) return target
   const env = getEnv()
   const secure = env.SUPABASE_URL.startsWith('https:')
+  const url = new URL(`${env.SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/`)
+  const { protocol, hostname, port } = urlToHttpOptions(url)
   target = {
-    base: `${env.SUPABASE_URL}/rest/v1/rpc/`,
+    origin: { protocol, hostname, port },
+    base: url.pathname,
     send: secure ? https.request : http.request,
     agent: secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
     headers: {
@@ -39,6 +50,7 @@ function getTarget(): Target {
       'content-type': 'application/json',
       accept: 'application/json',
     },
+    anonKey: env.SUPABASE_ANON_KEY,
   }
   return target
 }
@@ -54,27 +66,80 @@ export interface PostgrestFailure {
 export type RpcResult<T> =
   { data: T; error: null } | { data: null; error: PostgrestFailure | Error }
 
-/** Calls `public.<name>(args)` as the service role. Never throws: failures are in `error`. */
+/** A signed-in user's access token: a request with it runs as them, under RLS. */
+export interface AsUser {
+  accessToken: string
+}
+
+interface CallOptions {
+  timeoutMs?: number
+  /** Run as this user (the anon key and their token) instead of the service role. */
+  asUser?: AsUser
+}
+
+/**
+ * Calls `public.<name>(args)`, as the service role unless `asUser`. With `get`, as
+ * supabase-js' `{ get: true }`: a GET with the arguments in the query string, which PostgREST
+ * runs in a read-only transaction (for plain scalar arguments). Never throws: failures are
+ * in `error`.
+ */
 export function postgrestRpc<T>(
   name: string,
   args: Record<string, unknown>,
-  options: { timeoutMs?: number } = {},
+  options: CallOptions & { get?: boolean } = {},
 ): Promise<RpcResult<T>> {
-  const body = JSON.stringify(args)
-  return post<T>(name, body, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, true).catch(
+  const call = options.get
+    ? send<T>('GET', `rpc/${name}?${queryString(args)}`, null, options)
+    : send<T>('POST', `rpc/${name}`, JSON.stringify(args), options)
+  return call.catch((error: Error) => ({ data: null, error }))
+}
+
+/**
+ * Reads rows of `public.<table>` as the user (RLS applies): `query` is PostgREST's
+ * (`select`, filters such as `user_id: 'eq.<id>'`). The data is the array of rows. Never
+ * throws: failures are in `error`.
+ */
+export function postgrestSelect<Row>(
+  table: string,
+  query: Record<string, string>,
+  options: CallOptions & { asUser: AsUser },
+): Promise<RpcResult<Row[]>> {
+  return send<Row[]>('GET', `${table}?${queryString(query)}`, null, options).catch(
     (error: Error) => ({ data: null, error }),
   )
 }
 
-function post<T>(name: string, body: string, timeoutMs: number, mayRetry: boolean) {
-  const { base, send, agent, headers } = getTarget()
+function queryString(args: Record<string, unknown>) {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(args)) query.append(name, String(value))
+  return query.toString()
+}
+
+function send<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body: string | null,
+  options: CallOptions,
+  mayRetry = true,
+) {
+  const target = getTarget()
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const headers: Record<string, string> = options.asUser
+    ? {
+        ...target.headers,
+        apikey: target.anonKey,
+        authorization: `Bearer ${options.asUser.accessToken}`,
+      }
+    : { ...target.headers }
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
   return new Promise<RpcResult<T>>((resolve, reject) => {
-    const request = send(
-      `${base}${name}`,
+    const request = target.send(
       {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...target.origin,
+        path: `${target.base}${path}`,
+        method,
+        agent: target.agent,
+        headers,
         timeout: timeoutMs,
       },
       (response) => {
@@ -110,18 +175,18 @@ function post<T>(name: string, body: string, timeoutMs: number, mayRetry: boolea
       },
     )
     request.on('timeout', () =>
-      request.destroy(new Error(`${name}: ETIMEDOUT after ${timeoutMs} ms`)),
+      request.destroy(new Error(`${path}: ETIMEDOUT after ${timeoutMs} ms`)),
     )
     request.on('error', (error: NodeJS.ErrnoException) => {
       // A kept-alive connection the server closed just as this request went out: once more
-      // on a fresh one (Node's documented pattern). Safe for these calls: the session check
-      // has no effect, and the ledger answers a repeated event as a duplicate.
+      // on a fresh one (Node's documented pattern). Safe for these calls: reads and the
+      // session check have no effect, and the ledger answers a repeated event as a duplicate.
       if (mayRetry && request.reusedSocket && error.code === 'ECONNRESET') {
-        post<T>(name, body, timeoutMs, false).then(resolve, reject)
+        send<T>(method, path, body, options, false).then(resolve, reject)
       } else {
         reject(error)
       }
     })
-    request.end(body)
+    request.end(body ?? undefined)
   })
 }

@@ -2,6 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { isOwnAvatarPath } from './image-type'
 import type { ProfileRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
+import { getEnv } from '~/env.server'
+import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 export const AVATAR_BUCKET = 'profile-images'
 
@@ -22,21 +24,31 @@ export async function getOwnProfileRow(supabase: SupabaseClient, userId: string)
   return data
 }
 
-/** The public URL of a stored avatar, only for a path in the user's own folder. */
-function avatarUrl(supabase: SupabaseClient, userId: string, path: string | null) {
+/**
+ * The public URL of a stored avatar, only for a path in the user's own folder: the URL
+ * storage-js' `getPublicUrl` builds (held equal by a test), without a client to build it.
+ */
+export function avatarUrl(userId: string, path: string | null) {
   if (!isOwnAvatarPath(path, userId)) return null
-  return supabase.storage.from(AVATAR_BUCKET).getPublicUrl(path).data.publicUrl
+  const storage = new URL('storage/v1', `${getEnv().SUPABASE_URL.replace(/\/+$/, '')}/`).href
+  return encodeURI(`${storage}/object/public/${AVATAR_BUCKET}/${path.replace(/^\/+/, '')}`)
 }
 
-/** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
-export async function getProfileView(
-  supabase: SupabaseClient,
-  userId: string,
-): Promise<ProfileView> {
-  const row = await getOwnProfileRow(supabase, userId)
+/**
+ * Name and avatar URL of the signed-in user, for the dashboard header and settings: their
+ * profile row read under RLS as them, as one plain PostgREST request with their token.
+ */
+export async function getProfileView(asUser: AsUser, userId: string): Promise<ProfileView> {
+  const { data, error } = await postgrestSelect<Pick<ProfileRow, 'display_name' | 'avatar_path'>>(
+    'user_profiles',
+    { select: 'display_name,avatar_path', user_id: `eq.${userId}` },
+    { asUser },
+  )
+  if (error) throw databaseError('profile read', error)
+  const row = data[0]
   return {
     displayName: row?.display_name ?? null,
-    avatarUrl: avatarUrl(supabase, userId, row?.avatar_path ?? null),
+    avatarUrl: avatarUrl(userId, row?.avatar_path ?? null),
   }
 }
 

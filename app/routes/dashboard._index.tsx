@@ -8,10 +8,10 @@ import { noticeByKey } from '~/lib/notices'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
-import { getOwnSubscription } from '~/subscriptions/store.server'
+import { readOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   // A newcomer who chose a plan before signing up continues to its checkout, once.
   const afterSignUp = await takeAfterSignUp(request)
   // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once.
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
-  const subscription = await getOwnSubscription(supabase, user.id)
+  const subscription = await readOwnSubscription(asUser, user.id)
   headers.set('Cache-Control', 'private, no-store')
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
   const confirmedNotice =

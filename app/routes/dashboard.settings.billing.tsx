@@ -19,12 +19,13 @@ import { isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
+  const session = await requireUser(request)
+  const { asUser, headers } = session
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(supabase, Number.isInteger(page) && page > 0 ? page : 1)
+  const overview = await getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1)
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
-  const payments = await fillDeferredLookups(user.id, overview.payments)
+  const payments = await fillDeferredLookups(session, overview.payments)
   headers.set('Cache-Control', 'private, no-store')
   return data({ ...overview, payments }, { headers })
 }

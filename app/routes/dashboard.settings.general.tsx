@@ -16,8 +16,8 @@ import { getProfileView } from '~/profile/profile.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const profile = await getProfileView(supabase, user.id)
+  const { user, asUser, headers } = await requireUser(request)
+  const profile = await getProfileView(asUser, user.id)
   headers.set('Cache-Control', 'private, no-store')
   return data({ email: user.email, ...profile }, { headers })
 }

@@ -7,8 +7,8 @@ import { getProfileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const profile = await getProfileView(supabase, user.id)
+  const { user, asUser, headers } = await requireUser(request)
+  const profile = await getProfileView(asUser, user.id)
   headers.set('Cache-Control', 'private, no-store')
   // Only what the page shows: the session's id and recovery time stay on the server.
   return data({ user: { id: user.id, email: user.email }, profile }, { headers })

@@ -6,13 +6,13 @@ import { getPlans } from '~/billing/plans.server'
 import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
-import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
+import { LIVE_STATUSES, readOwnSubscription } from '~/subscriptions/store.server'
 import { PastDueBanner } from '~/components/past-due-banner'
 import type { PageHandle } from '~/lib/page-handle'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await getOptionalUser(request)
-  const subscription = user ? await getOwnSubscription(supabase, user.id) : null
+  const { user, asUser, headers } = await getOptionalUser(request)
+  const subscription = user && asUser ? await readOwnSubscription(asUser, user.id) : null
   const url = new URL(request.url)
   const plans = getPlans().map((plan) => ({
     key: plan.key,

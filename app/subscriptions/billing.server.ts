@@ -1,6 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
+import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
 
 const PAYMENTS_PAGE_SIZE = 10
 
@@ -29,15 +29,15 @@ interface BillingOverviewRow {
  * (`billing_overview`, read under RLS as the signed-in user). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
-export async function getBillingOverview(supabase: SupabaseClient, page = 1) {
-  const { data, error } = await supabase.rpc(
+export async function getBillingOverview(asUser: AsUser, page = 1) {
+  const { data, error } = await postgrestRpc<BillingOverviewRow>(
     'billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
     { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
-    { get: true },
+    { get: true, asUser },
   )
   if (error) throw databaseError('billing overview read', error)
-  const overview = data as BillingOverviewRow
+  const overview = data
   return {
     subscription: overview.subscription,
     payments: overview.payments,

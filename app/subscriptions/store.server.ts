@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError, serviceRpc } from '~/lib/database-availability.server'
+import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -110,6 +111,20 @@ export async function getOwnSubscription(supabase: SupabaseClient, userId: strin
     .maybeSingle<SubscriptionRow>()
   if (error) throw databaseError('subscription read', error)
   return data
+}
+
+/**
+ * `getOwnSubscription` for the signed-in pages' loaders: the same read under RLS as the
+ * user, as one plain PostgREST request with their token (no supabase-js client needed).
+ */
+export async function readOwnSubscription(asUser: AsUser, userId: string) {
+  const { data, error } = await postgrestSelect<SubscriptionRow>(
+    'user_subscriptions',
+    { select: '*', user_id: `eq.${userId}` },
+    { asUser },
+  )
+  if (error) throw databaseError('subscription read', error)
+  return data[0] ?? null
 }
 
 export { LIVE_STATUSES } from './status'

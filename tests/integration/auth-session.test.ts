@@ -34,6 +34,20 @@ import { userApiClient } from './settings-support'
  * refresh reaching the browser on every kind of response, the auth pages' failure
  * messages, and the generic 401 answers of the API routes.
  */
+// Counts the Supabase clients the app makes (each decodes the session cookie on first use).
+const ssrClients = vi.hoisted(() => ({ made: 0 }))
+vi.mock('@supabase/ssr', async (importOriginal) => {
+  const ssr = await importOriginal<typeof import('@supabase/ssr')>()
+  const create = ssr.createServerClient as (...args: unknown[]) => unknown
+  return {
+    ...ssr,
+    createServerClient: (...args: unknown[]) => {
+      ssrClients.made += 1
+      return create(...args)
+    },
+  }
+})
+
 let app: TestApp
 let counter = 0
 const PASSWORD = 'correct-horse-battery'
@@ -176,9 +190,11 @@ describe('protected pages and anonymous-only pages', () => {
       await load()
       expect(recall).toHaveLastReturnedWith(null)
       const again = await load()
-      expect(recall).toHaveLastReturnedWith(
-        expect.objectContaining({ id: user.id, email: user.email }),
-      )
+      // With the token the page reads are sent with: the one in these very cookies.
+      expect(recall).toHaveLastReturnedWith({
+        user: expect.objectContaining({ id: user.id, email: user.email }) as unknown,
+        asUser: { accessToken: readSession(cookieMap(user.cookie))!.access_token },
+      })
       expect(again.data).toMatchObject({ user: { id: user.id, email: user.email } })
       // Other cookies are another session: verified from scratch.
       const other = await createSignedInUser(app)
@@ -190,6 +206,38 @@ describe('protected pages and anonymous-only pages', () => {
     } finally {
       recall.mockRestore()
     }
+  })
+})
+
+describe('a signed-in page load whose session this process has verified', () => {
+  it('reads as the user without a Supabase client, and still asks whether the session exists', async () => {
+    const user = await createSignedInUser(app)
+    const navigation = () => appRequest(app, '/dashboard', { cookie: user.cookie })
+    // The first load verifies the token (one client: its cookies are decoded and checked).
+    const first = ssrClients.made
+    await callRoute(dashboardLayout.loader, navigation())
+    expect(ssrClients.made).toBe(first + 1)
+
+    const made = ssrClients.made
+    const before = app.stack.supabase.countsByPath()
+    const restBefore = app.stack.supabase.restCountsByPath()
+    const request = navigation()
+    const outcomes = await Promise.all(
+      [root, dashboardLayout, dashboardIndex].map((route) => callRoute(route.loader, request)),
+    )
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200])
+    expect(outcomes[1].data).toMatchObject({ user: { id: user.id }, profile: { avatarUrl: null } })
+    expect(outcomes[2].data).toMatchObject({ email: user.email, subscription: null })
+    expect(ssrClients.made).toBe(made)
+    const after = app.stack.supabase.countsByPath()
+    const restAfter = app.stack.supabase.restCountsByPath()
+    const rest = (path: string) => (restAfter[path] ?? 0) - (restBefore[path] ?? 0)
+    // The session check once for the navigation, the page's two reads; no auth-server call.
+    expect(rest('/rpc/session_is_active')).toBe(1)
+    expect(rest('/user_profiles')).toBe(1)
+    expect(rest('/user_subscriptions')).toBe(1)
+    expect((after['/user'] ?? 0) - (before['/user'] ?? 0)).toBe(0)
+    expect((after['/token'] ?? 0) - (before['/token'] ?? 0)).toBe(0)
   })
 })
 

@@ -1,5 +1,4 @@
 import { isRouteErrorResponse } from '@remix-run/react'
-import { createServerClient, parseCookieHeader } from '@supabase/ssr'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   DatabaseUnavailableError,
@@ -7,7 +6,7 @@ import {
 } from '../../app/lib/database-availability.server'
 import { getBillingOverview } from '../../app/subscriptions/billing.server'
 import * as billing from '../../app/routes/dashboard.settings.billing'
-import { appRequest, callRoute } from './auth-support'
+import { appRequest, callRoute, cookieMap, readSession } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import {
   polarEvent,
@@ -151,23 +150,14 @@ describe('pages while the database is unreachable', () => {
 
   it('a page read that fails on the database throws a 503 route error (the root boundary renders it)', async () => {
     const user = await createSignedInUser(app)
-    const cookies = parseCookieHeader(user.cookie).map(({ name, value }) => ({
-      name,
-      value: value ?? '',
-    }))
-    const supabase = createServerClient(
-      app.stack.env.SUPABASE_URL,
-      app.stack.env.SUPABASE_ANON_KEY,
-      {
-        cookies: { getAll: () => cookies, setAll: () => {} },
-      },
-    )
+    // The page reads as the user, with the access token from their session cookie.
+    const asUser = { accessToken: readSession(cookieMap(user.cookie))!.access_token }
     app.setDatabaseDown(true)
-    const thrown = await getBillingOverview(supabase).catch((error: unknown) => error)
+    const thrown = await getBillingOverview(asUser).catch((error: unknown) => error)
     expect(thrown).toBeInstanceOf(DatabaseUnavailableError)
     expect(isRouteErrorResponse(thrown)).toBe(true)
     expect(thrown).toMatchObject({ status: 503 })
     app.setDatabaseDown(false)
-    await expect(getBillingOverview(supabase)).resolves.toMatchObject({ total: 0 })
+    await expect(getBillingOverview(asUser)).resolves.toMatchObject({ total: 0 })
   })
 })
