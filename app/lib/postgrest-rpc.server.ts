@@ -18,6 +18,11 @@ import { getEnv } from '~/env.server'
 const DEFAULT_TIMEOUT_MS = 10_000
 
 interface Target {
+  /** The SUPABASE_URL this target was made from. */
+  url: string
+  /** Host, port and path prefix, parsed once: a URL string would be parsed on every call. */
+  hostname: string
+  port: string
   base: string
   send: typeof http.request
   agent: http.Agent
@@ -26,11 +31,16 @@ interface Target {
 let target: Target | undefined
 
 function getTarget(): Target {
-  if (target) return target
   const env = getEnv()
-  const secure = env.SUPABASE_URL.startsWith('https:')
+  if (target?.url === env.SUPABASE_URL) return target
+  const url = new URL(env.SUPABASE_URL)
+  const secure = url.protocol === 'https:'
   target = {
-    base: `${env.SUPABASE_URL}/rest/v1/rpc/`,
+    url: env.SUPABASE_URL,
+    // An IPv6 literal is bracketed in a URL, not in a host name.
+    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port,
+    base: `${url.pathname.replace(/\/+$/, '')}/rest/v1/rpc/`,
     send: secure ? https.request : http.request,
     agent: secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }),
     headers: {
@@ -67,11 +77,13 @@ export function postgrestRpc<T>(
 }
 
 function post<T>(name: string, body: string, timeoutMs: number, mayRetry: boolean) {
-  const { base, send, agent, headers } = getTarget()
+  const { hostname, port, base, send, agent, headers } = getTarget()
   return new Promise<RpcResult<T>>((resolve, reject) => {
     const request = send(
-      `${base}${name}`,
       {
+        hostname,
+        port,
+        path: `${base}${name}`,
         method: 'POST',
         agent,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
