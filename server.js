@@ -138,7 +138,15 @@ app.disable('x-powered-by')
 // on every request was a few per cent of a small request's CPU (docs/performance.md).
 app.set('query parser', false)
 app.use(settleUnreadBody)
-app.use(compression())
+// Webhook answers are a few bytes of JSON for a provider's servers, which gzip makes bigger,
+// not smaller (Remix streams every answer, so compression never sees its size and compresses
+// whatever the client accepts). They go out as they are, without compression's per-request
+// work (negotiating the encoding, wrapping the answer's writes; docs/performance.md, "Where
+// the time goes") and so without its `Vary: Accept-Encoding`.
+const compress = compression()
+app.use((req, res, next) =>
+  req.url.startsWith('/api/webhooks/') ? next() : compress(req, res, next),
+)
 // Static files: the client build (hashed assets under assets/, cached for good; the copies
 // of public/ that Vite puts beside them, for an hour) and public/ itself, as remix-serve
 // serves them. The files are listed once at start (a deploy ships them with the build):

@@ -84,6 +84,49 @@ describe('postgrestRpc', () => {
     const slow = await postgrestRpc('session_is_active', {}, { timeoutMs: 200 })
     expect(slow.error?.message).toMatch(/ETIMEDOUT/)
   })
+
+  it('concurrent calls share kept-alive connections rather than opening one each', async () => {
+    answer = json(200, 'true')
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      )
+    let opened = 0
+    const count = () => opened++
+    server.on('connection', count)
+    try {
+      for (let round = 0; round < 4; round++) {
+        const results = await Promise.all(Array.from({ length: 20 }, call))
+        expect(results.every((result) => result.data === true)).toBe(true)
+      }
+      expect(opened).toBeLessThanOrEqual(20)
+      expect(await connections()).toBeLessThanOrEqual(20)
+    } finally {
+      server.off('connection', count)
+    }
+  })
+
+  it('takes host, port and path from SUPABASE_URL (an IPv6 literal, a path prefix)', async () => {
+    const other = http.createServer((request, response) => {
+      seen.push({ url: request.url, headers: request.headers, body: '' })
+      response.writeHead(200, { 'content-type': 'application/json' }).end('true')
+    })
+    await new Promise<void>((resolve) => other.listen(0, '::1', resolve))
+    const previous = process.env.SUPABASE_URL
+    try {
+      process.env.SUPABASE_URL = `http://[::1]:${(other.address() as AddressInfo).port}/base/`
+      resetEnvForTests()
+      expect(await call()).toEqual({ data: true, error: null })
+      expect(seen.at(-1)?.url).toBe('/base/rest/v1/rpc/session_is_active')
+    } finally {
+      process.env.SUPABASE_URL = previous
+      resetEnvForTests()
+      other.closeAllConnections()
+      await new Promise((resolve) => other.close(resolve))
+    }
+    answer = json(200, '"back"')
+    expect(await call()).toEqual({ data: 'back', error: null })
+  })
 })
 
 describe('as the signed-in user', () => {

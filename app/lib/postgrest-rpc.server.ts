@@ -23,6 +23,8 @@ import { getEnv } from '~/env.server'
 const DEFAULT_TIMEOUT_MS = 10_000
 
 interface Target {
+  /** The SUPABASE_URL this target was made from. */
+  url: string
   /** Where PostgREST is, split once: a URL string would be parsed again for every request. */
   origin: Pick<http.RequestOptions, 'protocol' | 'hostname' | 'port'>
   base: string
@@ -34,12 +36,13 @@ interface Target {
 let target: Target | undefined
 
 function getTarget(): Target {
-  if (target) return target
   const env = getEnv()
+  if (target?.url === env.SUPABASE_URL) return target
   const secure = env.SUPABASE_URL.startsWith('https:')
   const url = new URL(`${env.SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/`)
   const { protocol, hostname, port } = urlToHttpOptions(url)
   target = {
+    url: env.SUPABASE_URL,
     origin: { protocol, hostname, port },
     base: url.pathname,
     send: secure ? https.request : http.request,

@@ -138,6 +138,39 @@ test('a kept-alive connection keeps working after ordinary requests', async () =
   expect(result.closed).toBe('end')
 })
 
+test('pages are compressed for a client that accepts gzip; webhook answers go out as they are', async () => {
+  /** The raw answer's head (fetch would decode the body and hide the encoding). */
+  const head = (pathname: string, method: string) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: PORT,
+          path: pathname,
+          method,
+          headers: { 'accept-encoding': 'gzip', 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }))
+        },
+      )
+      req.on('error', reject)
+      req.end(method === 'POST' ? '{}' : undefined)
+    })
+  expect(await head('/pricing', 'GET')).toMatchObject({
+    status: 200,
+    headers: { 'content-encoding': 'gzip' },
+  })
+  for (const pathname of ['/api/webhooks/stripe', '/api/webhooks/polar']) {
+    const answer = await head(pathname, 'POST')
+    expect(answer.status).toBe(400)
+    expect(answer.headers['content-encoding']).toBeUndefined()
+    expect(answer.headers['content-type']).toMatch(/^application\/json/)
+    expect(answer.headers['cache-control']).toBe('no-store')
+  }
+})
+
 test("public/ files are served with their cache header; other paths are the app's", async () => {
   const favicon = await fetch(`http://127.0.0.1:${PORT}/favicon.svg`)
   expect(favicon.status).toBe(200)

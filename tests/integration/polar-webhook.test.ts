@@ -150,6 +150,16 @@ describe('verification', () => {
     expect(await ledgerCount(result.id)).toBe(0)
   })
 
+  // As the SDK's validateEvent answers them: signed JSON that names no type is an unknown type.
+  it.each(['null', '[]', '{"data":{}}', '{"type":7}', '{"type":"toString"}'])(
+    'acknowledges signed JSON without a known type (%s) without recording it',
+    async (body) => {
+      const result = await postPolarEvent(app.url, body)
+      expect(result).toMatchObject(OK)
+      expect(await ledgerCount(result.id)).toBe(0)
+    },
+  )
+
   it('acknowledges a known type the app does not handle and records it', async () => {
     const result = await postPolarEvent(app.url, polarEvent('checkout.created', { id: 'c_1' }))
     expect(result).toMatchObject(OK)

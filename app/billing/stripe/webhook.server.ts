@@ -30,6 +30,7 @@ import {
 /** Stripe events are well under 1 MB; anything larger is refused before verification. */
 const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
 const SIGNATURE_TOLERANCE_SECONDS = 300
+const utf8 = new TextDecoder()
 
 /**
  * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
@@ -43,13 +44,14 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
   if (body === undefined)
     return webhookJson({ error: 'Webhook signature verification failed' }, 400)
-  const raw = Buffer.from(body)
   if (!signature) return webhookJson({ error: 'Webhook signature verification failed' }, 400)
 
   let event: Stripe.Event
   try {
+    // Decoded here, once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
+    // decodes them twice, once to check the signature and once to parse them.
     event = getStripe().webhooks.constructEvent(
-      raw,
+      utf8.decode(body),
       signature,
       getEnv().STRIPE_WEBHOOK_SECRET,
       SIGNATURE_TOLERANCE_SECONDS,
