@@ -446,10 +446,22 @@ try {
   const BARE_50 = 'bare Remix resource route @50'
   const BARE_10 = 'bare Remix resource route @10'
   const BARE_DOCUMENT = 'bare Remix document route @10'
+  const BARE_POST = 'bare Remix resource route, post of a webhook body @50'
   const scenarios: BenchScenario[] = [
     { name: BARE_50, server: 'bare', path: '/text', connections: 50 },
     { name: BARE_10, server: 'bare', path: '/text', connections: 10 },
     { name: BARE_DOCUMENT, server: 'bare', path: '/', connections: 10 },
+    {
+      // Reported, not a baseline of the targets: Remix's own cost of a post the size of the
+      // Stripe rows' (read as text, a short JSON answer), the floor under every webhook row.
+      name: BARE_POST,
+      server: 'bare',
+      method: 'POST',
+      path: '/webhook',
+      connections: 50,
+      body: duplicateBody,
+      next: () => ({ headers: { 'content-type': 'application/json' } }),
+    },
     { name: 'healthz@50', path: '/healthz?live', connections: 50, baseline: BARE_50 },
     { name: 'healthz@10', path: '/healthz?live', connections: 10, baseline: BARE_10 },
     {
