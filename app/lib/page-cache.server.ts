@@ -100,22 +100,26 @@ export class AnonymousPageCache {
     if (page) return send(res, page)
     const store = requestContext.getStore()
     if (!store) return render()
-    capture(res, (body) => {
-      const nonce = store.sharedRenderNonce
-      if (!nonce || res.statusCode !== 200 || res.hasHeader('set-cookie')) return
-      if (!String(res.getHeader('content-type') ?? '').startsWith('text/html')) return
-      const csp = res.getHeader('content-security-policy')
-      if (typeof csp !== 'string' || !csp.includes(`'nonce-${nonce}'`)) return
-      const headers: StoredPage['headers'] = []
-      for (const [name, value] of Object.entries(res.getHeaders())) {
-        if (value !== undefined && !PER_ANSWER_HEADERS.has(name)) headers.push([name, value])
-      }
-      this.pages.set(
-        key,
-        { body: body.split(nonce), csp: csp.split(nonce), headers },
-        this.now() + this.ttlMs,
-      )
-    })
+    capture(
+      res,
+      () => store.sharedRenderNonce !== undefined,
+      (body) => {
+        const nonce = store.sharedRenderNonce
+        if (!nonce || res.statusCode !== 200 || res.hasHeader('set-cookie')) return
+        if (!String(res.getHeader('content-type') ?? '').startsWith('text/html')) return
+        const csp = res.getHeader('content-security-policy')
+        if (typeof csp !== 'string' || !csp.includes(`'nonce-${nonce}'`)) return
+        const headers: StoredPage['headers'] = []
+        for (const [name, value] of Object.entries(res.getHeaders())) {
+          if (value !== undefined && !PER_ANSWER_HEADERS.has(name)) headers.push([name, value])
+        }
+        this.pages.set(
+          key,
+          { body: body.split(nonce), csp: csp.split(nonce), headers },
+          this.now() + this.ttlMs,
+        )
+      },
+    )
     render()
   }
 
@@ -149,14 +153,36 @@ function send(res: ServerResponse, page: StoredPage) {
 /**
  * Collects what the route writes (as it passes on, unchanged) and hands the whole body to
  * `done` once the answer has finished; nothing when it grew past MAX_BODY_BYTES or the
- * connection closed before the end.
+ * connection closed before the end. An answer that is not a marked render when it starts to
+ * be written (an API, a redirect, a page that did not opt in) is left alone from then on: the
+ * original `write` and `end` are put back and nothing is kept.
  */
-function capture(res: ServerResponse, done: (body: string) => void) {
+function capture(res: ServerResponse, marked: () => boolean, done: (body: string) => void) {
   const chunks: Buffer[] = []
   let size = 0
   let overflow = false
+  let capturing: boolean | undefined
+  const write = res.write
+  const end = res.end
   const keep = (chunk: unknown, encoding: unknown) => {
-    if (overflow || chunk === undefined || chunk === null || typeof chunk === 'function') return
+    if (capturing === undefined) {
+      capturing = marked()
+      if (!capturing) {
+        res.write = write
+        res.end = end
+        return
+      }
+      res.once('finish', () => {
+        if (overflow) return
+        try {
+          done(Buffer.concat(chunks).toString('utf8'))
+        } catch (error) {
+          logger.error('anonymous page cache: could not keep a render', { error })
+        }
+      })
+    }
+    if (!capturing || overflow) return
+    if (chunk === undefined || chunk === null || typeof chunk === 'function') return
     const buffer =
       typeof chunk === 'string'
         ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
@@ -165,8 +191,6 @@ function capture(res: ServerResponse, done: (body: string) => void) {
     if (size > MAX_BODY_BYTES) overflow = true
     else chunks.push(buffer)
   }
-  const write = res.write
-  const end = res.end
   res.write = function (
     this: ServerResponse,
     chunk: unknown,
@@ -185,14 +209,6 @@ function capture(res: ServerResponse, done: (body: string) => void) {
     keep(chunk, encoding)
     return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, ...rest)
   } as ServerResponse['end']
-  res.once('finish', () => {
-    if (overflow) return
-    try {
-      done(Buffer.concat(chunks).toString('utf8'))
-    } catch (error) {
-      logger.error('anonymous page cache: could not keep a render', { error })
-    }
-  })
 }
 
 /** The production server's cache (server.js). */
