@@ -1,8 +1,9 @@
 // The server's route matching is patched (patches/@remix-run+router+*.patch, applied by
 // `patch-package` after every install; docs/performance.md, "Where the time goes"): the ranked
-// branches of a route array and each compiled path pattern are computed once instead of on
-// every match. The browser's copy of the router (the ES module build) is not patched, so it is
-// the reference: both must match every path the same way.
+// branches of a route array, the matches of each path it is asked for (bounded) and each
+// compiled path pattern are computed once instead of on every match. The browser's copy of
+// the router (the ES module build) is not patched, so it is the reference: both must match
+// every path the same way.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -87,6 +88,7 @@ describe('patched route matching', () => {
   it('is applied to the server build of @remix-run/router', () => {
     const source = readFileSync(cjsPath, 'utf8')
     expect(source).toContain('rankedBranchesCache')
+    expect(source).toContain('copyMatches')
     expect(source).toContain('compiledPaths')
   })
 
@@ -107,6 +109,21 @@ describe('patched route matching', () => {
     const second = patched.matchRoutes(routes, '/subscribe/pro')!
     expect(second).toHaveLength(2)
     expect(second[1]!.params.plan).toBe('pro')
+  })
+
+  it('shares one params object among the matches of a call, as the unpatched router does', () => {
+    for (const router of [patched, reference]) {
+      const matches = router.matchRoutes(routes, '/subscribe/pro')!
+      expect(matches[0]!.params).toBe(matches[1]!.params)
+    }
+  })
+
+  it('still matches alike after more paths than it keeps', () => {
+    const many = Array.from({ length: 1_200 }, (_, index) => `/subscribe/plan-${index}`)
+    for (const pathname of [...many, ...paths, ...many.slice(0, 50)])
+      expect(strip(patched.matchRoutes(routes, pathname)), pathname).toEqual(
+        strip(reference.matchRoutes(routes, pathname)),
+      )
   })
 
   it('matches a new route array by its own routes, not by an earlier one', () => {
