@@ -79,7 +79,7 @@ describe('postgrestRpc', () => {
   it('a dropped connection or no answer in time is an error naming it', async () => {
     answer = (request) => request.socket.destroy()
     const dropped = await call()
-    expect(dropped.error?.message).toMatch(/socket hang up|ECONNRESET/)
+    expect(dropped.error?.message).toMatch(/other side closed|socket hang up|ECONNRESET/)
     answer = () => {}
     const slow = await postgrestRpc('session_is_active', {}, { timeoutMs: 200 })
     expect(slow.error?.message).toMatch(/ETIMEDOUT/)
@@ -98,6 +98,8 @@ describe('postgrestRpc', () => {
       for (let round = 0; round < 4; round++) {
         const results = await Promise.all(Array.from({ length: 20 }, call))
         expect(results.every((result) => result.data === true)).toBe(true)
+        // A connection is free again a moment after its answer is read, as between requests.
+        await new Promise((resolve) => setImmediate(resolve))
       }
       expect(opened).toBeLessThanOrEqual(20)
       expect(await connections()).toBeLessThanOrEqual(20)
@@ -172,6 +174,6 @@ describe('as the signed-in user', () => {
     })
     answer = (request) => request.socket.destroy()
     const dropped = await postgrestSelect('user_subscriptions', { select: '*' }, { asUser })
-    expect(dropped.error?.message).toMatch(/socket hang up|ECONNRESET/)
+    expect(dropped.error?.message).toMatch(/other side closed|socket hang up|ECONNRESET/)
   })
 })
