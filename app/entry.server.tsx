@@ -1,7 +1,5 @@
-import { PassThrough } from 'node:stream'
 import type { AppLoadContext, EntryContext } from '@remix-run/node'
 import type { RootLoaderData } from '~/root'
-import { createReadableStreamFromReadable } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
@@ -11,6 +9,7 @@ import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
 import { markSharedRender, unmarkSharedRender } from '~/lib/page-cache.server'
+import { pageBody } from '~/lib/page-stream.server'
 import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
@@ -54,8 +53,7 @@ export default function handleRequest(
     let abortTimer: ReturnType<typeof setTimeout> | undefined
     const respond = () => {
       shellRendered = true
-      const body = new PassThrough()
-      const stream = createReadableStreamFromReadable(body)
+      const { body, stream } = pageBody()
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
       resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
       pipe(body)
