@@ -90,6 +90,7 @@ describe('patched route matching', () => {
     expect(source).toContain('rankedBranchesCache')
     expect(source).toContain('copyMatches')
     expect(source).toContain('compiledPaths')
+    expect(source).toContain('tablesByShape')
   })
 
   it('matches every path as the unpatched router does, call after call', () => {
@@ -138,6 +139,63 @@ describe('patched route matching', () => {
       'root',
       'pricing',
     ])
+  })
+
+  // React Router's static router converts Remix's routes into a new array for every render:
+  // arrays of the same shape share one table, and each gets matches naming its own routes.
+  const renamed = (tree: Route[], prefix: string): Route[] =>
+    tree.map((route) => ({
+      ...route,
+      id: `${prefix}${route.id}`,
+      children: route.children && renamed(route.children, prefix),
+    })) as Route[]
+
+  it('matches an array of the same shape by its own route objects', () => {
+    for (let render = 0; render < 3; render++) {
+      const copy = renamed(routes, `render-${render}-`)
+      for (const pathname of paths) {
+        const matches = patched.matchRoutes(copy, pathname)
+        expect(strip(matches), pathname).toEqual(strip(reference.matchRoutes(copy, pathname)))
+        for (const match of matches ?? []) expect(match.route.id).toMatch(`render-${render}-`)
+      }
+    }
+    // The first array of the shape still gets its own.
+    expect(strip(patched.matchRoutes(routes, '/dashboard/settings'))?.at(-1)?.route).toBe(
+      'settings-index',
+    )
+  })
+
+  it('does not share between arrays that differ in a path, an index or case sensitivity', () => {
+    const variants: [Route[], string][] = [
+      [[{ id: 'a', path: 'pricing' }], '/pricing'],
+      [[{ id: 'b', path: 'plans' }], '/pricing'],
+      [[{ id: 'c', path: 'Pricing', caseSensitive: true }], '/pricing'],
+      [[{ id: 'd', path: 'Pricing' }], '/pricing'],
+      [[{ id: 'e', path: '', children: [{ id: 'e-index', index: true }] }], '/'],
+      [[{ id: 'f', path: '', children: [{ id: 'f-child', path: '' }] }], '/'],
+    ]
+    for (let round = 0; round < 2; round++)
+      for (const [tree, pathname] of variants)
+        expect(strip(patched.matchRoutes(tree, pathname)), JSON.stringify(tree)).toEqual(
+          strip(reference.matchRoutes(tree, pathname)),
+        )
+  })
+
+  it('matches a tree that holds one route object twice by its own routes', () => {
+    const shared: Route = { id: 'shared', path: 'x' }
+    const twice: Route[] = [
+      { id: 'one', path: 'a', children: [shared] },
+      { id: 'two', path: 'b', children: [shared] },
+    ]
+    const sameShape: Route[] = [
+      { id: 'one-again', path: 'a', children: [{ id: 'x-a', path: 'x' }] },
+      { id: 'two-again', path: 'b', children: [{ id: 'x-b', path: 'x' }] },
+    ]
+    for (const tree of [twice, sameShape, twice])
+      for (const pathname of ['/a/x', '/b/x'])
+        expect(strip(patched.matchRoutes(tree, pathname)), pathname).toEqual(
+          strip(reference.matchRoutes(tree, pathname)),
+        )
   })
 
   it('matches patterns as matchPath did, with case sensitivity and ends kept apart', () => {
