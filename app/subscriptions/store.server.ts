@@ -86,10 +86,13 @@ export function recordPaymentFailure(
   })
 }
 
-/** Finds a user id by a provider column of user_subscriptions (service role). */
+/**
+ * Finds a user id by a provider column of user_subscriptions (service role). Only the
+ * indexed columns (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an
+ * unindexed one would scan every subscription on every webhook.
+ */
 export async function findUserIdBy(
-  column:
-    'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id' | 'polar_customer_id',
+  column: 'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id',
   value: string,
 ) {
   const { data, error } = await getSupabaseAdmin()
