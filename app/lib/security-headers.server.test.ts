@@ -46,6 +46,23 @@ describe('contentSecurityPolicy', () => {
     expect(JSON.stringify(csp)).not.toContain('unsafe-eval')
   })
 
+  test('each page gets its own nonce in a policy otherwise built once per configuration', () => {
+    const first = contentSecurityPolicy(production, 'first+/=')
+    const second = contentSecurityPolicy(production, 'second')
+    expect(directives(first)['script-src']).toEqual(["'self'", "'nonce-first+/='"])
+    expect(directives(second)['script-src']).toEqual(["'self'", "'nonce-second'"])
+    expect(second).not.toContain('first')
+    expect(second.replace('second', 'first+/=')).toBe(first)
+    // Another configuration gets its own policy.
+    const other = { ...production, SUPABASE_URL: 'https://other.supabase.co' }
+    expect(directives(contentSecurityPolicy(other, 'n'))['img-src']).toContain(
+      'https://other.supabase.co',
+    )
+    expect(directives(contentSecurityPolicy(production, 'n'))['img-src']).not.toContain(
+      'https://other.supabase.co',
+    )
+  })
+
   test('the configured provider API origins may receive redirected form posts', () => {
     const csp = directives(contentSecurityPolicy(development, 'n'))
     expect(csp['form-action']).toEqual(

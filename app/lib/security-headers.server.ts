@@ -55,6 +55,21 @@ function providerOrigins(value: string | undefined): string[] {
  * (avatars). Development adds what Vite needs: its HMR websocket and injected styles.
  */
 export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
+  // Everything but the nonce follows from the configuration, so it is built once per
+  // configuration (a page renders with a new nonce each time; the URLs are parsed once).
+  let parts = policyParts.get(env)
+  if (!parts) {
+    parts = buildPolicy(env, NONCE_SLOT).split(NONCE_SLOT) as [string, string]
+    policyParts.set(env, parts)
+  }
+  return `${parts[0]}${nonce}${parts[1]}`
+}
+
+/** Stands for the nonce in a policy built once per configuration (never a real nonce: base64 has no "!"). */
+const NONCE_SLOT = '!nonce!'
+const policyParts = new WeakMap<HeaderEnv, [string, string]>()
+
+function buildPolicy(env: HeaderEnv, nonce: string): string {
   const development = env.NODE_ENV === 'development'
   const unique = (values: string[]) => [...new Set(values)]
   const directives: Record<string, string[]> = {
