@@ -140,16 +140,16 @@ async function send<T>(
       method,
       headers,
       body,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      // The whole call, from connecting to the last byte of the answer, has timeoutMs.
+      signal: AbortSignal.timeout(timeoutMs),
     })
     status = response.statusCode
     text = await response.body.text()
   } catch (error) {
-    const code = (error as { code?: string }).code
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if ((error as Error).name === 'TimeoutError') {
       throw new Error(`${path}: ETIMEDOUT after ${timeoutMs} ms`, { cause: error })
     }
+    const code = (error as { code?: string }).code
     // A kept-alive connection the server closed just as this request went out ("other side
     // closed", a reset): once more on a fresh one. Safe for these calls: reads and the session
     // check have no effect, and the ledger answers a repeated event as a duplicate.
