@@ -101,7 +101,9 @@ class ServerDatabase implements Database {
     // and the pool's pipeline mode lets that statement follow without waiting for the begin's
     // answer. A REST request is then two round trips (begin + statement, commit) instead of
     // three; on a loopback connection each write costs CPU on both ends. A transaction whose
-    // fn sends nothing sends nothing at all.
+    // fn sends nothing sends nothing at all. Not one simple-protocol string with the
+    // statement: that would need its `$n` parameters inlined as literals. And `commit` cannot
+    // ride along too: fn decides whether to roll back after reading the result.
     let begun: Promise<unknown> | undefined
     const send = (sql: string, params?: unknown[]) => {
       if (begun) return client.query(sql, params)
