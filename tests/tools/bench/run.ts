@@ -699,7 +699,7 @@ const budgets: Budget[] = []
 const row = (name: string) => rows.find((candidate) => candidate.name === name)
 const check = (name: string, ok: boolean, detail: string, enforce = true) =>
   budgets.push({ name, status: !enforce ? 'report' : ok ? 'pass' : 'fail', detail })
-/** The targets (issue 17) hold on the PostgreSQL server; on PGlite they are reported only. */
+/** The targets hold on the PostgreSQL server; on PGlite they are reported only. */
 const onPglite = onPostgres ? '' : ' (PGlite: reported, asserted only on the PostgreSQL server)'
 const target = (name: string, ok: boolean, detail: string, measured = true) =>
   measured
