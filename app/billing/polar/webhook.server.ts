@@ -22,7 +22,6 @@ import {
   type PolarOrder,
 } from './events'
 import { polarStatus } from './client.server'
-import { validatePolarEvent } from './signature.server'
 import { fetchOrderInvoiceUrl } from './invoice.server'
 import { databaseError } from '~/lib/database-availability.server'
 
@@ -52,9 +51,9 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
   const id = request.headers.get('webhook-id') ?? ''
   let payload: unknown
   try {
-    payload = validatePolarEvent(
-      Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
-      request.headers,
+    payload = await webhooks.validateEvent(
+      body,
+      Object.fromEntries(request.headers),
       getEnv().POLAR_WEBHOOK_SECRET,
     )
   } catch (error) {
