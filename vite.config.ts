@@ -94,7 +94,6 @@ export default defineConfig({
     tailwindcss(),
     !process.env.VITEST &&
       remix({
-        ignoredRouteFiles: ['**/*.test.ts', '**/*.test.tsx', '**/*.css'],
         buildDirectory: process.env.BUILD_DIR ?? 'build',
         future: {
           v3_fetcherPersist: true,
@@ -102,6 +101,7 @@ export default defineConfig({
           v3_throwAbortReason: true,
           v3_singleFetch: true,
           v3_lazyRouteDiscovery: true,
+          v3_routeConfig: true,
         },
       }),
     tsconfigPaths(),
