@@ -13,23 +13,17 @@
  * when a target or budget fails (unless --no-budgets).
  *
  * Flags: --no-budgets, --no-build (reuse the last bench builds), --no-lighthouse,
- * --no-big-data. Environment: BENCH_DURATION (seconds per run, default 8), BENCH_APP_PORT
+ * --no-big-data; --rtt <ms> runs the latency mode instead (latency.ts). Environment: BENCH_DURATION (seconds per run, default 8), BENCH_APP_PORT
  * (4900), BENCH_BARE_PORT (4901), BENCH_SUPABASE_PORT / BENCH_STRIPE_PORT / BENCH_POLAR_PORT
  * (54900 / 12900 / 12910), BUILD_DIR (.build-bench).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
-import { createClient } from '@supabase/supabase-js'
-import Stripe from 'stripe'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
 import { PROJECT_ROOT } from '../../local-stack/database'
-import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
-import { signWebhook } from '../../local-stack/polar/webhooks'
 import { invoiceObject, stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
 import {
   polarEvent,
@@ -40,6 +34,8 @@ import { runLighthouse, type LighthouseScores } from './lighthouse'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
 import { cpuPerRequest, cpuSnapshot, type CpuGroups } from './cpu'
 import { runScenario, type RunFigures, type Scenario } from './load'
+import { createUsers, polarHeaders, post as postTo, signInCookie, stripeHeaders } from './fixtures'
+import { bin, shutdown, startApp, startBare, startStack, supabaseCounts } from './processes'
 
 const started = Date.now()
 const loadAtStart = Math.round(os.loadavg()[0] * 100) / 100
@@ -58,9 +54,11 @@ const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
 const WRITE_USERS = 20
 const onPostgres = Boolean(process.env.DATABASE_URL)
-const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`
 const log = (message: string) => console.log(`[bench ${elapsed()}] ${message}`)
+
+// `--rtt <ms>`: the latency mode instead (latency.ts: round trips at a network distance).
+if (args.has('--rtt')) await import('./latency')
 
 // ── build ────────────────────────────────────────────────────────────────────────────────
 if (!args.has('--no-build')) {
@@ -82,206 +80,6 @@ if (!args.has('--no-build')) {
 const bundle = weighBuild(path.join(PROJECT_ROOT, BUILD_DIR))
 
 // ── stack and server ─────────────────────────────────────────────────────────────────────
-const children: ChildProcess[] = []
-let stackProcess: ChildProcess | undefined
-async function shutdown() {
-  stackProcess?.send({ type: 'close' })
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  await new Promise((resolve) => setTimeout(resolve, 300))
-}
-process.on('SIGINT', () => void shutdown().then(() => process.exit(130)))
-
-interface StackReady {
-  env: Record<string, string>
-  database: string
-  databaseUrl?: string
-}
-
-function startStack(): Promise<StackReady> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_CPU_PROF
-        ? ['--cpu-prof', '--cpu-prof-dir', path.join(process.env.BENCH_CPU_PROF, 'stack')]
-        : []),
-      '--import',
-      'tsx',
-      path.join(PROJECT_ROOT, 'tests/tools/bench/stack-process.ts'),
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SITE_URL: SITE_URL },
-    },
-  )
-  stackProcess = child
-  children.push(child)
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`local stack exited with ${code}`)))
-    child.on('message', (message: StackReady & { type: string }) => {
-      if (message.type === 'ready') resolve(message)
-    })
-  })
-}
-
-function authCounts(): Promise<Record<string, number>> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type: string; counts: Record<string, number> }) => {
-      if (message.type !== 'counts') return
-      stackProcess?.off('message', onMessage)
-      resolve(message.counts)
-    }
-    stackProcess?.on('message', onMessage)
-    stackProcess?.send({ type: 'counts' })
-  })
-}
-
-/** Waits until `url` answers 200, or throws when the process ends or 30 s pass. */
-async function waitUntilServing(child: ChildProcess, url: string, logFile: string) {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${url}: server exited with ${child.exitCode}, see ${logFile}`)
-    const up = await fetch(url).then(
-      async (response) => {
-        await response.arrayBuffer()
-        return response.ok
-      },
-      () => false,
-    )
-    if (up) return
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within 30 s`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-async function logTo(name: string) {
-  await mkdir(path.join(PROJECT_ROOT, 'bench-results'), { recursive: true })
-  const logFile = path.join(PROJECT_ROOT, 'bench-results', name)
-  const { openSync } = await import('node:fs')
-  return { logFile, out: openSync(logFile, 'w') }
-}
-
-/** The floor: the bare Remix app under `remix-serve`, in production mode (its log: bench-results/bare.log). */
-async function startBare() {
-  const { logFile, out } = await logTo('bare.log')
-  const bare = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_CPU_PROF
-        ? ['--cpu-prof', '--cpu-prof-dir', path.join(process.env.BENCH_CPU_PROF, 'bare')]
-        : []),
-      bin('remix-serve'),
-      path.join(BARE_BUILD_DIR, 'server/index.js'),
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(BARE_PORT), HOST: '127.0.0.1' },
-    },
-  )
-  children.push(bare)
-  await waitUntilServing(bare, `${BARE_ORIGIN}/text`, logFile)
-  return bare
-}
-
-async function startApp(stackEnv: Record<string, string>) {
-  const { logFile, out } = await logTo('server.log')
-  const app = spawn(
-    process.execPath,
-    [
-      // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the app server (<dir>) and the local stack
-      // (<dir>/stack), written when they stop.
-      ...(process.env.BENCH_CPU_PROF
-        ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
-        : []),
-      path.join(PROJECT_ROOT, 'server.js'),
-      path.join(BUILD_DIR, 'server/index.js'),
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', out, out],
-      env: {
-        ...process.env,
-        ...stackEnv,
-        // Production mode, as deployed. The local stack's keys and loopback hosts are allowed
-        // by the bench-only allowance, which the app refuses unless every host is loopback
-        // (app/env.server.ts); production requires the plan ids, here the emulators'.
-        NODE_ENV: 'production',
-        BENCH_ALLOW_LOCAL_STACK: '1',
-        STRIPE_PRICE_STARTER: LOCAL_DEFAULTS.STRIPE_PRICE_STARTER,
-        STRIPE_PRICE_PRO: LOCAL_DEFAULTS.STRIPE_PRICE_PRO,
-        POLAR_PRODUCT_STARTER: LOCAL_DEFAULTS.POLAR_PRODUCT_STARTER,
-        POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
-        // Production requires a sender; the mails go to the stack's SMTP inbox (SMTP_URL).
-        MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
-        PORT: String(APP_PORT),
-        HOST: '127.0.0.1',
-        TRUSTED_PROXY_COUNT: '1',
-        LOG_LEVEL: 'info',
-      },
-    },
-  )
-  children.push(app)
-  await waitUntilServing(app, `${ORIGIN}/healthz`, logFile)
-  return app
-}
-
-// ── fixtures ─────────────────────────────────────────────────────────────────────────────
-const PASSWORD = 'correct-horse-battery'
-
-async function createUsers(supabaseUrl: string, count: number, label: string) {
-  const admin = createClient(supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  return Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const email = `bench-${label}-${index}-${Date.now().toString(36)}@example.com`
-      const { data, error } = await admin.auth.admin.createUser({
-        email,
-        password: PASSWORD,
-        email_confirm: true,
-      })
-      if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
-      return { id: data.user.id, email }
-    }),
-  )
-}
-
-/** Session cookies of a user, as the browser would hold them after signing in. */
-async function signInCookie(env: Record<string, string>, email: string) {
-  const jar = new Map<string, string>()
-  const client = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    cookies: {
-      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-      setAll: (cookies) => {
-        for (const { name, value } of cookies) {
-          if (value) jar.set(name, value)
-          else jar.delete(name)
-        }
-      },
-    },
-  })
-  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD })
-  if (error) throw new Error(`sign-in failed: ${error.message}`)
-  return [...jar]
-    .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
-    .join('; ')
-}
-
-const stripeHeaders = (body: string) => ({
-  'content-type': 'application/json',
-  'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-    payload: body,
-    secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-  }),
-})
-
-async function post(pathname: string, body: string, headers: Record<string, string>) {
-  const response = await fetch(`${ORIGIN}${pathname}`, { method: 'POST', headers, body })
-  if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`)
-}
-
 // ── run ──────────────────────────────────────────────────────────────────────────────────
 type BenchScenario = Scenario & {
   /** The server measured: the app (default) or the bare Remix app (the floor). */
@@ -320,13 +118,13 @@ let bigData: SeedResult | { skipped: string } = {
 let exitCode = 0
 
 try {
-  const stack = await startStack()
+  const stack = await startStack(SITE_URL)
   database = stack.database
   log(`local stack up: ${database}`)
   const env = stack.env
-  const bareProcess = await startBare()
+  const bareProcess = await startBare(BARE_PORT, BARE_BUILD_DIR)
   log(`bare Remix app up at ${BARE_ORIGIN} (remix-serve, ${BARE_BUILD_DIR})`)
-  const appProcess = await startApp(env)
+  const appProcess = await startApp({ port: APP_PORT, buildDir: BUILD_DIR, env })
   log(`app up at ${ORIGIN} (server.js, ${BUILD_DIR}, NODE_ENV=production)`)
 
   // Users: writers for the webhooks, one signed-in reader with a subscription and payments.
@@ -343,7 +141,7 @@ try {
       subscriptionObject({ id: readerSubscription, userId: reader.id, customer: 'cus_bench' }),
     ),
   )
-  await post('/api/webhooks/stripe', seedSubscription, stripeHeaders(seedSubscription))
+  await postTo(ORIGIN, '/api/webhooks/stripe', seedSubscription, stripeHeaders(seedSubscription))
   for (let index = 0; index < 12; index++) {
     const body = JSON.stringify(
       stripeEvent(
@@ -355,7 +153,7 @@ try {
         }),
       ),
     )
-    await post('/api/webhooks/stripe', body, stripeHeaders(body))
+    await postTo(ORIGIN, '/api/webhooks/stripe', body, stripeHeaders(body))
   }
   for (const pathname of ['/dashboard', '/dashboard/settings/billing']) {
     const response = await fetch(`${ORIGIN}${pathname}`, {
@@ -397,7 +195,7 @@ try {
       { id: `evt_bench_duplicate_${randomUUID()}`, created: 1_700_000_000 },
     ),
   )
-  await post('/api/webhooks/stripe', duplicateBody, stripeHeaders(duplicateBody))
+  await postTo(ORIGIN, '/api/webhooks/stripe', duplicateBody, stripeHeaders(duplicateBody))
   const polarWrite = () => {
     const index = counter++
     const user = polarUsers[index % polarUsers.length]
@@ -410,17 +208,7 @@ try {
         }),
       ),
     )
-    const id = `msg_bench_${randomUUID()}`
-    const timestamp = Math.floor(Date.now() / 1000)
-    return {
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET, id, timestamp, body),
-      },
-    }
+    return { body, headers: polarHeaders(body, `msg_bench_${randomUUID()}`) }
   }
   const contactBody = JSON.stringify({
     firstName: 'Ada',
@@ -558,11 +346,11 @@ try {
     // CPU of the server under test (the "app" column), the local stack and the database.
     const cpuPids = {
       app: server === 'bare' ? bareProcess.pid : appProcess.pid,
-      stack: stackProcess?.pid,
+      stack: stack.pid,
     }
     // Warm up at the same concurrency (JIT, connection pools); not reported.
     await runScenario(origin, scenario, { durationSeconds: WARMUP_SECONDS, maxRequests: 5_000 })
-    if (signedIn && !authBefore) authBefore = await authCounts()
+    if (signedIn && !authBefore) authBefore = await supabaseCounts()
     const cpuBefore = cpuSnapshot(cpuPids, onPostgres)
     const result = await runScenario(origin, scenario, {
       durationSeconds: DURATION,
@@ -608,7 +396,7 @@ try {
     const again = selected.filter((candidate) => candidate.bigData || candidate.server === 'bare')
     for (const scenario of again) await measure(scenario, BIG_DATA_SUFFIX)
   }
-  const authAfter = await authCounts()
+  const authAfter = await supabaseCounts()
   const duringRuns: Record<string, number> = {}
   for (const [key, value] of Object.entries(authAfter)) {
     const delta = value - (authBefore?.[key] ?? 0)

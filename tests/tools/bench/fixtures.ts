@@ -1,0 +1,81 @@
+/**
+ * The benchmark's fixtures: confirmed users made through the stack's admin API, a signed-in
+ * user's session cookies as a browser holds them, and signed webhook deliveries.
+ */
+import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
+import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { LOCAL_DEFAULTS } from '../../../app/env.server'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
+import { signWebhook } from '../../local-stack/polar/webhooks'
+
+const PASSWORD = 'correct-horse-battery'
+
+export async function createUsers(supabaseUrl: string, count: number, label: string) {
+  const admin = createClient(supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  return Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const email = `bench-${label}-${index}-${Date.now().toString(36)}@example.com`
+      const { data, error } = await admin.auth.admin.createUser({
+        email,
+        password: PASSWORD,
+        email_confirm: true,
+      })
+      if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
+      return { id: data.user.id, email }
+    }),
+  )
+}
+
+/** Session cookies of a user, as the browser would hold them after signing in. */
+export async function signInCookie(env: Record<string, string>, email: string) {
+  const jar = new Map<string, string>()
+  const client = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    cookies: {
+      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+      setAll: (cookies) => {
+        for (const { name, value } of cookies) {
+          if (value) jar.set(name, value)
+          else jar.delete(name)
+        }
+      },
+    },
+  })
+  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD })
+  if (error) throw new Error(`sign-in failed: ${error.message}`)
+  return [...jar]
+    .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
+    .join('; ')
+}
+
+export const stripeHeaders = (body: string) => ({
+  'content-type': 'application/json',
+  'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+  }),
+})
+
+/** Standard Webhooks headers of a Polar delivery of `body`, signed now with a fresh id. */
+export function polarHeaders(body: string, id: string) {
+  const timestamp = Math.floor(Date.now() / 1000)
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signWebhook(LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET, id, timestamp, body),
+  }
+}
+
+/** Posts `body` to the app; anything but a 2xx throws. */
+export async function post(
+  origin: string,
+  pathname: string,
+  body: string,
+  headers: Record<string, string>,
+) {
+  const response = await fetch(`${origin}${pathname}`, { method: 'POST', headers, body })
+  if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`)
+}
