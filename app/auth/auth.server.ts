@@ -4,7 +4,7 @@ import { logger } from '~/lib/logger.server'
 import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
-import { safeNextPath } from './safe-next-path'
+import { nextFromLink, safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 
@@ -16,8 +16,10 @@ export interface AuthResult {
 }
 
 /**
- * The address auth mails link to: the callback with `next` always in its query, so the
- * mail templates (supabase/templates/) can append `&token_hash=…&type=…`.
+ * The redirect every auth call sends: the callback with `next` in its query. OAuth and the
+ * auth server's own verify link return here; the mail templates (supabase/templates/) link
+ * to SITE_URL's callback and carry this URL as their `next` (nextFromLink reads it back), so
+ * a mail works even when the auth server fell back to the bare Site URL.
  */
 function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
@@ -240,7 +242,9 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   const code = params.get('code')
   const tokenHash = params.get('token_hash')
   const type = params.get('type')
-  const next = safeNextPath(params.get('next'), '/dashboard')
+  // An emailed link carries the redirect the auth server accepted (an absolute URL, see
+  // nextFromLink); an OAuth return carries the relative `next` of the callback URL we sent.
+  const next = nextFromLink(params.get('next'), getEnv().SITE_URL, '/dashboard')
   const { supabase, headers } = createSupabaseServerClient(request)
   const failed = { location: AUTH_FAILED, headers }
   try {

@@ -8,10 +8,11 @@ import {
 import { Form, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
 import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/auth.server'
-import { safeNextPath } from '~/auth/safe-next-path'
+import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
+import { getEnv } from '~/env.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
@@ -38,7 +39,7 @@ function readLink(params: { get(name: string): unknown }): EmailLink | null {
   const next = params.get('next')
   if (typeof tokenHash !== 'string' || !TOKEN_HASH.test(tokenHash)) return null
   if (typeof type !== 'string' || !isEmailLinkType(type)) return null
-  return { tokenHash, type, next: safeNextPath(typeof next === 'string' ? next : null) }
+  return { tokenHash, type, next: nextFromLink(next, getEnv().SITE_URL) }
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
