@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
+import { EMAIL_LINK_LIFETIME_SECONDS } from '../../app/auth/email-link-state.server'
 import { nextFromLink } from '../../app/auth/safe-next-path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
@@ -77,6 +78,10 @@ describe('supabase/config.toml', () => {
     // the glob is matched against the whole URL: an exact callback entry matches no redirect
     const exact = { ...hosted, redirectAllowList: [`${LOCAL_DEFAULTS.SITE_URL}/auth/callback`] }
     expect(isRedirectAllowed(exact, callbackUrl(LOCAL_DEFAULTS.SITE_URL, '/dashboard'))).toBe(false)
+  })
+
+  it('gives links and codes the lifetime the confirmation page assumes', () => {
+    expect(config.auth.email.otp_expiry).toBe(EMAIL_LINK_LIFETIME_SECONDS)
   })
 
   it('uses the Supabase CLI ports, which the local stack never takes', () => {
