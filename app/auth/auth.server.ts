@@ -107,8 +107,12 @@ export async function sendMagicLink(
 }
 
 /**
- * Signs in with the 6-digit code of a sign-up confirmation mail (the same mail's link does
- * the same); the session's cookies land on `headers`.
+ * Signs in with the 6-digit code of the mail a check-email page promised: a sign-up
+ * confirmation, or the sign-in link that goes instead to an address that already has an
+ * account (signing up again, or a magic link). Type `email` makes the auth server accept the
+ * code of either mail (GoTrue verify.go checks the confirmation and the sign-in token), so
+ * the page takes whichever code arrived and says nothing about which it was. The session's
+ * cookies land on `headers`.
  */
 export async function confirmWithCode(
   request: Request,
@@ -116,7 +120,7 @@ export async function confirmWithCode(
   code: string,
 ): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'signup' })
+  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
   if (error || !data.session) {
     return {
       headers,
