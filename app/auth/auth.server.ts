@@ -4,7 +4,7 @@ import { logger } from '~/lib/logger.server'
 import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
-import { safeNextPath } from './safe-next-path'
+import { nextFromLink, safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 
@@ -16,8 +16,10 @@ export interface AuthResult {
 }
 
 /**
- * The address auth mails link to: the callback with `next` always in its query, so the
- * mail templates (supabase/templates/) can append `&token_hash=…&type=…`.
+ * The redirect every auth call sends: the callback with `next` in its query. OAuth and the
+ * auth server's own verify link return here; the mail templates (supabase/templates/) link
+ * to SITE_URL's callback and carry this URL as their `next` (nextFromLink reads it back), so
+ * a mail works even when the auth server fell back to the bare Site URL.
  */
 function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
@@ -105,8 +107,12 @@ export async function sendMagicLink(
 }
 
 /**
- * Signs in with the 6-digit code of a sign-up confirmation mail (the same mail's link does
- * the same); the session's cookies land on `headers`.
+ * Signs in with the 6-digit code of the mail a check-email page promised: a sign-up
+ * confirmation, or the sign-in link that goes instead to an address that already has an
+ * account (signing up again, or a magic link). Type `email` makes the auth server accept the
+ * code of either mail (GoTrue verify.go checks the confirmation and the sign-in token), so
+ * the page takes whichever code arrived and says nothing about which it was. The session's
+ * cookies land on `headers`.
  */
 export async function confirmWithCode(
   request: Request,
@@ -114,7 +120,7 @@ export async function confirmWithCode(
   code: string,
 ): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'signup' })
+  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
   if (error || !data.session) {
     return {
       headers,
@@ -240,7 +246,9 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   const code = params.get('code')
   const tokenHash = params.get('token_hash')
   const type = params.get('type')
-  const next = safeNextPath(params.get('next'), '/dashboard')
+  // An emailed link carries the redirect the auth server accepted (an absolute URL, see
+  // nextFromLink); an OAuth return carries the relative `next` of the callback URL we sent.
+  const next = nextFromLink(params.get('next'), getEnv().SITE_URL, '/dashboard')
   const { supabase, headers } = createSupabaseServerClient(request)
   const failed = { location: AUTH_FAILED, headers }
   try {

@@ -8,13 +8,18 @@ import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
 type Intent = 'code' | 'resend'
 
 /**
- * The check-email page's action: the 6-digit code from the confirmation mail (signs in and
- * goes to the dashboard, which follows a plan chosen before signing up), or "send it again"
- * (a new mail; the same answer whether or not the address is waiting). Both rate limited.
+ * The check-email pages' action: the 6-digit code from the mail (a sign-up confirmation or a
+ * sign-in link, whichever was sent; signs in and goes to `after`, by default the dashboard,
+ * which follows a plan chosen before signing up), or, after sign-up, "send it again" (a new
+ * mail; the same answer whether or not the address is waiting). Both rate limited.
  */
-export async function handleConfirmEmail(request: Request) {
+export async function handleConfirmEmail(
+  request: Request,
+  options: { after?: string; resend?: boolean } = {},
+) {
   const formData = await readFormData(request)
-  const intent: Intent = formData.get('intent') === 'resend' ? 'resend' : 'code'
+  const intent: Intent =
+    options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
   const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
   const submission = parseWithZod(formData, { schema })
   const reply = (
@@ -41,5 +46,5 @@ export async function handleConfirmEmail(request: Request) {
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
   if (outcome.error) return reply(outcome.error, null, { status: 400, headers: outcome.headers })
-  throw redirect('/dashboard?notice=email-confirmed', { headers: outcome.headers })
+  throw redirect(options.after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { safeNextPath } from './safe-next-path'
+import { nextFromLink, safeNextPath } from './safe-next-path'
 
 describe('safeNextPath', () => {
   it.each([
@@ -52,5 +52,36 @@ describe('safeNextPath', () => {
       const result = safeNextPath(attempt)
       expect(new URL(result, 'https://site.example').origin).toBe('https://site.example')
     }
+  })
+})
+
+describe('nextFromLink', () => {
+  const site = 'https://app.example'
+  it.each([
+    ['/billing', '/billing'],
+    ['https://app.example/auth/callback?next=%2Fdashboard%2Fsettings', '/dashboard/settings'],
+    ['https://app.example/auth/callback?next=%2Freset-password', '/reset-password'],
+    ['https://app.example/auth/callback', '/dashboard'],
+    ['https://app.example/dashboard/settings?tab=1', '/dashboard/settings?tab=1'],
+    // the auth server's fallback when the redirect was not on the allow-list
+    ['https://app.example', '/dashboard'],
+    ['https://app.example/', '/dashboard'],
+  ])('follows %s to %s', (value, expected) => {
+    expect(nextFromLink(value, site)).toBe(expected)
+  })
+
+  it.each([
+    ['https://evil.example/auth/callback?next=%2Fbilling'],
+    ['http://app.example/billing'], // another scheme is another origin
+    ['https://app.example:8443/billing'],
+    ['https://user@app.example/billing'],
+    ['https://app.example/auth/callback?next=https%3A%2F%2Fevil.example'],
+    ['https://app.example/auth/callback?next=%2F%2Fevil.example'],
+    ['javascript:alert(1)'],
+    ['//evil.example'],
+    [null],
+    ['https://app.example/' + 'a'.repeat(3000)],
+  ])('never leaves the site for %j', (value) => {
+    expect(nextFromLink(value, site)).toBe('/dashboard')
   })
 })

@@ -27,3 +27,30 @@ export function safeNextPath(value: unknown, fallback = '/dashboard'): string {
   if (normalised.startsWith('//')) return fallback
   return normalised
 }
+
+/** Paths whose own `next` says where an emailed link goes on to. */
+const LINK_ROUTES = new Set(['/auth/callback', '/auth/confirm'])
+
+/**
+ * The `next` of an emailed link. The mail templates (supabase/templates/) pass the redirect
+ * the auth server accepted, `{{ .RedirectTo }}`, which is an absolute URL: the app's callback
+ * with its own `next` (`SITE_URL/auth/callback?next=%2Fdashboard`) when the redirect matched
+ * the allow-list, or the bare Site URL when it did not. So: a relative path is checked by
+ * safeNextPath; an absolute URL counts only on the site's own origin, and then as its path
+ * (the callback's inner `next`); the bare site root, another origin or anything else gives
+ * `fallback`. Never an address off the site.
+ */
+export function nextFromLink(value: unknown, siteUrl: string, fallback = '/dashboard'): string {
+  if (typeof value !== 'string' || value.length > 2048) return fallback
+  if (!/^https?:\/\//i.test(value)) return safeNextPath(value, fallback)
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return fallback
+  }
+  if (url.origin !== new URL(siteUrl).origin || url.username || url.password) return fallback
+  if (LINK_ROUTES.has(url.pathname)) return safeNextPath(url.searchParams.get('next'), fallback)
+  if (url.pathname === '/' && !url.search) return fallback
+  return safeNextPath(`${url.pathname}${url.search}${url.hash}`, fallback)
+}

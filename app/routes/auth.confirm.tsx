@@ -5,28 +5,114 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, useLoaderData } from '@remix-run/react'
+import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
 import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/auth.server'
-import { safeNextPath } from '~/auth/safe-next-path'
+import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
+import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
+import { getEnv } from '~/env.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
 // GET /auth/confirm: an emailed link opened in a browser that did not ask for it (another
 // device, a forwarded mail, a link someone sent) is only followed once the person says so
 // here. This stops a stranger's link from silently signing this browser into their account
-// (login CSRF), and mail scanners that open links from using them up.
+// (login CSRF), and mail scanners that open links from using them up. The page first looks
+// the link up (without using it): it names the account (masked) and what the link will do,
+// and a used or expired link says so at once, with the way to a new one.
 
-const WHAT: Record<EmailOtpType, { title: string; action: string }> = {
-  signup: { title: 'Confirm your email', action: 'Confirm my email' },
-  email: { title: 'Confirm your email', action: 'Confirm my email' },
-  invite: { title: 'Accept the invitation', action: 'Accept and sign in' },
-  magiclink: { title: 'Sign in', action: 'Sign in' },
-  recovery: { title: 'Reset your password', action: 'Continue to choose a password' },
-  email_change: { title: 'Confirm your new email', action: 'Confirm the change' },
+const PURPOSES: Record<
+  LinkPurpose,
+  { title: string; action: string; again: { to: string; label: string } }
+> = {
+  confirm: {
+    title: 'Confirm your email',
+    action: 'Confirm my email',
+    again: { to: '/sign-up', label: 'Send a new link' },
+  },
+  'sign-in': {
+    title: 'Sign in',
+    action: 'Sign in',
+    again: { to: '/sign-in', label: 'Send a new link' },
+  },
+  reset: {
+    title: 'Reset your password',
+    action: 'Continue to choose a password',
+    again: { to: '/forgot-password', label: 'Send a new link' },
+  },
+  invite: {
+    title: 'Accept the invitation',
+    action: 'Accept and sign in',
+    again: { to: '/sign-up', label: 'Send a new link' },
+  },
+  'email-change': {
+    title: 'Confirm your new email',
+    action: 'Confirm the change',
+    again: { to: '/dashboard/settings/account', label: 'Ask for a new link' },
+  },
+}
+
+/** What a link of this type does when the database cannot say more. */
+const PURPOSE_OF_TYPE: Record<EmailOtpType, LinkPurpose> = {
+  signup: 'confirm',
+  email: 'confirm',
+  invite: 'invite',
+  magiclink: 'sign-in',
+  recovery: 'reset',
+  email_change: 'email-change',
+}
+
+/** The sentence that says what the link does, for whom. */
+function WhatItDoes({
+  purpose,
+  account,
+  newEmail,
+}: {
+  purpose: LinkPurpose
+  account: string
+  newEmail: string | null
+}) {
+  const who = <strong>{account}</strong>
+  switch (purpose) {
+    case 'confirm':
+      return (
+        <>
+          This link confirms the address {who} and signs this browser in to its Subscribely account.
+        </>
+      )
+    case 'sign-in':
+      return <>This link signs this browser in to the Subscribely account {who}.</>
+    case 'reset':
+      return (
+        <>
+          This link signs this browser in to the Subscribely account {who}, to choose a new
+          password.
+        </>
+      )
+    case 'invite':
+      return (
+        <>
+          This link accepts the invitation for {who} and signs this browser in to its new
+          Subscribely account.
+        </>
+      )
+    case 'email-change':
+      return (
+        <>
+          This link confirms that the Subscribely account {who} changes its email address
+          {newEmail ? (
+            <>
+              {' '}
+              to <strong>{newEmail}</strong>
+            </>
+          ) : null}
+          .
+        </>
+      )
+  }
 }
 
 const TOKEN_HASH = /^[A-Za-z0-9_-]{1,200}$/
@@ -38,13 +124,15 @@ function readLink(params: { get(name: string): unknown }): EmailLink | null {
   const next = params.get('next')
   if (typeof tokenHash !== 'string' || !TOKEN_HASH.test(tokenHash)) return null
   if (typeof type !== 'string' || !isEmailLinkType(type)) return null
-  return { tokenHash, type, next: safeNextPath(typeof next === 'string' ? next : null) }
+  return { tokenHash, type, next: nextFromLink(next, getEnv().SITE_URL) }
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const link = readLink(new URL(request.url).searchParams)
   if (!link) throw redirect('/sign-in?error=auth_failed')
-  return data(link, { headers: { 'Cache-Control': 'no-store' } })
+  // Looked up, not used: the token stays valid until the button is pressed.
+  const state = await emailLinkState(link)
+  return data({ ...link, state }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -60,10 +148,51 @@ export function headers() {
 }
 
 export default function ConfirmLink() {
-  const link = useLoaderData<typeof loader>()
-  const what = WHAT[link.type]
+  const { state, ...link } = useLoaderData<typeof loader>()
+  const purpose =
+    state.state === 'valid' || state.state === 'expired'
+      ? state.purpose
+      : PURPOSE_OF_TYPE[link.type]
+  const what = PURPOSES[purpose]
+  if (state.state === 'used' || state.state === 'expired') {
+    return (
+      <AuthCard
+        title={state.state === 'used' ? 'This link has already been used' : 'This link has expired'}
+        footer={
+          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
+            Go to sign in
+          </Link>
+        }
+      >
+        <p className="text-slate-700">
+          {state.state === 'used' ? (
+            <>
+              Each link in our emails works once. This one has been used, or a newer email replaced
+              it.
+            </>
+          ) : (
+            <>
+              This link for <strong>{state.account}</strong> is more than an hour old, and links in
+              our emails work for an hour.
+            </>
+          )}
+        </p>
+        <Link
+          to={what.again.to}
+          className="block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+        >
+          {what.again.label}
+        </Link>
+      </AuthCard>
+    )
+  }
   return (
     <AuthCard title={what.title}>
+      {state.state === 'valid' ? (
+        <p className="text-slate-700">
+          <WhatItDoes purpose={purpose} account={state.account} newEmail={state.newEmail} />
+        </p>
+      ) : null}
       <p className="text-slate-700">
         You opened a link from an email we sent. Continue only if you asked for it just now, on this
         or another device.

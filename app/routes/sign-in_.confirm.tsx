@@ -1,10 +1,30 @@
-import type { MetaFunction } from '@remix-run/node'
-import { Link, useSearchParams } from '@remix-run/react'
+import { getFormProps, useForm } from '@conform-to/react'
+import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
+import { confirmCodeConstraint } from '~/auth/constraints'
 import { AuthCard } from '~/components/auth-card'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+
+// The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
+// mail app that opens links elsewhere). The answer is the same whether or not the address
+// has an account.
+export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
+  return handleConfirmEmail(request, { after: '/dashboard', resend: false })
+}
 
 export default function SignInConfirm() {
   const [params] = useSearchParams()
+  const actionData = useActionData<typeof action>()
   const email = params.get('email')
+  const [form, fields] = useForm<{ email: string; code: string }>({
+    id: 'sign-in-code',
+    lastResult: actionData?.result,
+    constraint: confirmCodeConstraint,
+    defaultValue: { email: email ?? '' },
+  })
   return (
     <AuthCard
       title="Check your email"
@@ -16,8 +36,21 @@ export default function SignInConfirm() {
     >
       <p className="text-slate-700">
         If an account exists for {email ? <strong>{email}</strong> : 'that address'}, we sent it a
-        sign-in link. Open it in this browser to sign in; it works once and expires after an hour.
+        sign-in link. Open it in this browser to sign in, or type the 6-digit code from the same
+        email below; both work once and expire after an hour.
       </p>
+      {actionData?.formError ? (
+        <FormMessage tone="error">{actionData.formError}</FormMessage>
+      ) : null}
+      {email ? (
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
+          <input type="hidden" name="email" value={email} />
+          <TextField label="Code from the email" field={fields.code} autoComplete="one-time-code" />
+          <SubmitButton name="intent" value="code" pendingText="Checking…">
+            Sign in with the code
+          </SubmitButton>
+        </Form>
+      ) : null}
     </AuthCard>
   )
 }

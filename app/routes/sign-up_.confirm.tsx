@@ -33,9 +33,9 @@ export default function SignUpConfirm() {
       }
     >
       <p className="text-slate-700">
-        We sent a confirmation link to {email ? <strong>{email}</strong> : 'your email address'}.
-        Open it to activate your account, or type the 6-digit code from the same email below. The
-        link and the code work once and expire after an hour.
+        We sent an email to {email ? <strong>{email}</strong> : 'your email address'}. Open its
+        link, or type the 6-digit code from it below. The link and the code work once and expire
+        after an hour.
       </p>
       {actionData?.formError ? (
         <FormMessage tone="error">{actionData.formError}</FormMessage>

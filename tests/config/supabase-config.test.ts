@@ -2,13 +2,20 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
+import { EMAIL_LINK_LIFETIME_SECONDS } from '../../app/auth/email-link-state.server'
+import { nextFromLink } from '../../app/auth/safe-next-path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
+import { loadMailTemplates, renderMailTemplate } from '../local-stack/supabase/auth/mail-templates'
+import { isRedirectAllowed } from '../local-stack/supabase/auth/redirects'
+import { firstLink } from '../local-stack/supabase/mail'
 
 /**
- * supabase/config.toml agrees with the app: the site URL and callback, mail templates that
- * link to the callback with a token hash of the right type, the avatar bucket as the
- * migration creates it, and GitHub's secrets read from the environment.
+ * supabase/config.toml agrees with the app: the site URL, an allow-list that matches every
+ * redirect the app makes (by the auth server's own glob rule), mail templates whose links
+ * work whether the auth server kept the app's redirect or fell back to the bare Site URL,
+ * the avatar bucket as the migration creates it, and GitHub's secrets read from the
+ * environment.
  */
 const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as {
   auth: {
@@ -16,6 +23,7 @@ const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'
     additional_redirect_urls: string[]
     email: {
       enable_confirmations: boolean
+      otp_expiry: number
       template: Record<string, { subject: string; content_path: string }>
     }
     external: { github: { enabled: boolean; client_id: string; secret: string } }
@@ -29,7 +37,7 @@ const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'
   }
 }
 
-const TEMPLATE_TYPES: Record<string, string> = {
+const LINK_TEMPLATES: Record<string, string> = {
   confirmation: 'signup',
   magic_link: 'magiclink',
   recovery: 'recovery',
@@ -37,13 +45,43 @@ const TEMPLATE_TYPES: Record<string, string> = {
   invite: 'invite',
 }
 
+/** Where the app's auth calls ask the auth server to send the browser (auth.server.ts). */
+const NEXT_PATHS = [
+  '/dashboard',
+  '/reset-password',
+  '/dashboard/settings/account',
+  '/subscribe/pro',
+  '/dashboard/settings/billing?tab=invoices',
+  '/files/report.v2.pdf',
+]
+const callbackUrl = (origin: string, next: string) =>
+  `${origin}/auth/callback?${new URLSearchParams({ next })}`
+
 describe('supabase/config.toml', () => {
-  it('names the local app as the site and allows its callback', () => {
+  it('names the local app as the site', () => {
     expect(config.auth.site_url).toBe(LOCAL_DEFAULTS.SITE_URL)
-    expect(config.auth.additional_redirect_urls).toContain(
-      `${LOCAL_DEFAULTS.SITE_URL}/auth/callback`,
-    )
     expect(config.auth.email.enable_confirmations).toBe(true)
+  })
+
+  it('allows every redirect the app makes, also when the Site URL is another origin', () => {
+    // A hosted project developed against: its Site URL is the deployment, the app is local.
+    const hosted = {
+      siteUrl: 'https://subscribely.example',
+      redirectAllowList: config.auth.additional_redirect_urls,
+    }
+    for (const origin of [LOCAL_DEFAULTS.SITE_URL, 'http://localhost:3000']) {
+      for (const next of NEXT_PATHS) {
+        expect(isRedirectAllowed(hosted, callbackUrl(origin, next)), `${origin} ${next}`).toBe(true)
+      }
+    }
+    expect(isRedirectAllowed(hosted, 'https://evil.example/auth/callback?next=%2F')).toBe(false)
+    // the glob is matched against the whole URL: an exact callback entry matches no redirect
+    const exact = { ...hosted, redirectAllowList: [`${LOCAL_DEFAULTS.SITE_URL}/auth/callback`] }
+    expect(isRedirectAllowed(exact, callbackUrl(LOCAL_DEFAULTS.SITE_URL, '/dashboard'))).toBe(false)
+  })
+
+  it('gives links and codes the lifetime the confirmation page assumes', () => {
+    expect(config.auth.email.otp_expiry).toBe(EMAIL_LINK_LIFETIME_SECONDS)
   })
 
   it('uses the Supabase CLI ports, which the local stack never takes', () => {
@@ -51,20 +89,78 @@ describe('supabase/config.toml', () => {
     expect(new URL(LOCAL_DEFAULTS.SUPABASE_URL).port).not.toBe('54321')
   })
 
-  it.each(Object.entries(TEMPLATE_TYPES))(
-    'the %s template links to the callback with a token hash of type %s',
-    (name, type) => {
-      const template = config.auth.email.template[name]
-      expect(template?.subject).toBeTruthy()
-      const file = path.join(PROJECT_ROOT, template.content_path)
-      expect(existsSync(file)).toBe(true)
-      const html = readFileSync(file, 'utf8')
-      expect(html).toContain(
-        `href="{{ .RedirectTo }}&amp;token_hash={{ .TokenHash }}&amp;type=${type}"`,
-      )
-      expect(html).not.toContain('{{ .ConfirmationURL }}')
+  const templates = loadMailTemplates()
+  const site = LOCAL_DEFAULTS.SITE_URL
+  const data = (redirectTo: string) => ({
+    SiteURL: site,
+    ConfirmationURL: 'http://localhost:54421/auth/v1/verify?token=x&type=signup&redirect_to=x',
+    Email: 'ada+pro@example.com',
+    NewEmail: 'ada.new@example.com',
+    SendingTo: 'ada+pro@example.com',
+    Token: '123456',
+    TokenHash: 'pkce_0123abcd',
+    Data: {},
+    RedirectTo: redirectTo,
+  })
+
+  it.each(Object.keys(LINK_TEMPLATES).concat('reauthentication'))(
+    "the %s template is the project's own, self-contained, with its subject",
+    (name) => {
+      const entry = config.auth.email.template[name]
+      expect(entry?.subject).toBeTruthy()
+      expect(existsSync(path.join(PROJECT_ROOT, entry.content_path))).toBe(true)
+      const loaded = templates[name as keyof typeof templates]
+      expect(loaded.origin).toBe('project')
+      const mail = renderMailTemplate(templates, name as keyof typeof templates, data(site))
+      expect(mail.subject).toBe(entry.subject)
+      expect(mail.html).toMatch(/^<!doctype html>/)
+      expect(mail.html).toContain('Subscribely')
+      // nothing fetched from elsewhere: no stylesheet, image or script
+      expect(mail.html).not.toMatch(/<(link|img|script|style)\b/i)
     },
   )
+
+  it.each(Object.entries(LINK_TEMPLATES))(
+    "the %s link works with the app's redirect and with the bare Site URL (type %s)",
+    (name, type) => {
+      const html = readFileSync(
+        path.join(PROJECT_ROOT, config.auth.email.template[name].content_path),
+        'utf8',
+      )
+      expect(html).not.toContain('{{ .ConfirmationURL }}')
+      for (const [redirectTo, next] of [
+        [callbackUrl(site, '/dashboard/settings/account'), '/dashboard/settings/account'],
+        [site, '/dashboard'],
+      ]) {
+        const mail = renderMailTemplate(templates, name as keyof typeof templates, data(redirectTo))
+        const link = new URL(firstLink(mail.html)!)
+        expect(`${link.origin}${link.pathname}`).toBe(`${site}/auth/callback`)
+        expect(link.searchParams.get('token_hash')).toBe('pkce_0123abcd')
+        expect(link.searchParams.get('type')).toBe(type)
+        expect(nextFromLink(link.searchParams.get('next'), site)).toBe(next)
+      }
+    },
+  )
+
+  it('every code a mail offers names where to type it', () => {
+    for (const name of ['confirmation', 'magic_link'] as const) {
+      const { html } = renderMailTemplate(templates, name, data(site))
+      expect(html).toContain('123456')
+      expect(html).toContain('“Check your email” page')
+    }
+    const { html } = renderMailTemplate(templates, 'reauthentication', data(site))
+    expect(html).toContain('123456')
+    expect(html).toContain('Account settings')
+    for (const name of ['recovery', 'email_change', 'invite'] as const) {
+      expect(renderMailTemplate(templates, name, data(site)).html).not.toContain('123456')
+    }
+  })
+
+  it('the email change mail names both addresses and its recipient', () => {
+    const { html } = renderMailTemplate(templates, 'email_change', data(site))
+    expect(html).toContain('ada&#43;pro@example.com')
+    expect(html).toContain('ada.new@example.com')
+  })
 
   it('declares the profile-images bucket as the migration creates it', () => {
     const migration = readFileSync(

@@ -436,7 +436,8 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
       appRequest(app, `${confirm.pathname}${confirm.search}`),
     )
     expect(page.status).toBe(200)
-    expect(page.data).toEqual({ tokenHash: token, type: 'magiclink', next: '/pricing' })
+    expect(page.data).toMatchObject({ tokenHash: token, type: 'magiclink', next: '/pricing' })
+    expect(page.data).toMatchObject({ state: { state: 'valid', purpose: 'sign-in' } })
     // Only the person's own click (a same-site POST) uses the link.
     const confirmed = await confirmPost({ token_hash: token, type: 'magiclink', next: '/pricing' })
     expect(confirmed.status).toBe(303)

@@ -21,10 +21,11 @@ describe('magic link', () => {
     })
     expect(sent.error).toBeNull()
     const mail = await stack.emulator.inbox.latestFor('magic@example.com')
-    expect(mail?.subject).toBe('Your Magic Link')
+    expect(mail?.subject).toBe('Your sign-in link')
     const link = new URL(mail!.link!)
     expect(link.searchParams.get('type')).toBe('magiclink')
-    expect(link.searchParams.get('next')).toBe('/dashboard/billing')
+    // the project's template passes the accepted redirect on as `next`
+    expect(link.searchParams.get('next')).toBe(`${SITE_URL}/auth/callback?next=/dashboard/billing`)
 
     const { data, error } = await supabase.auth.verifyOtp({
       type: 'magiclink',
@@ -157,7 +158,7 @@ describe('password recovery and user updates', () => {
 
     const toNew = await stack.emulator.inbox.latestFor('new-address@example.com')
     const toOld = await stack.emulator.inbox.latestFor('old-address@example.com')
-    expect(toNew?.subject).toBe('Confirm Email Change')
+    expect(toNew?.subject).toBe('Confirm your new email address')
     expect(toOld?.kind).toBe('email_change')
 
     const first = await stack

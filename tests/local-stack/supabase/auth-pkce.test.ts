@@ -133,7 +133,7 @@ describe('@supabase/ssr PKCE flows', () => {
     })
     expect(sent).toEqual({ data: {}, error: null })
     const mail = await stack.emulator.inbox.latestFor('ssr-recover@example.com')
-    expect(mail?.subject).toBe('Reset Your Password')
+    expect(mail?.subject).toBe('Reset your password')
     const { code } = await codeFromVerifyLink(mail!.verifyUrl!)
 
     const callback = ssrClient(stack.emulator.url, jar)

@@ -38,7 +38,10 @@ describe('secure password change', () => {
 
     expect((await supabase.auth.reauthenticate()).error).toBeNull()
     const mail = await stack.emulator.inbox.latestFor('older@example.com')
-    expect(mail).toMatchObject({ kind: 'reauthentication', subject: 'Confirm reauthentication' })
+    expect(mail).toMatchObject({
+      kind: 'reauthentication',
+      subject: 'Your code to change your password',
+    })
     expect(mail!.otp).toMatch(/^\d{6}$/)
     expect(mail!.text).toContain(mail!.otp)
 

@@ -32,10 +32,11 @@ describe('sign-up with email confirmation', () => {
     expect(data.user?.identities).toHaveLength(1)
 
     const mail = await stack.emulator.inbox.latestFor('new.person@example.com')
-    expect(mail?.subject).toBe('Confirm Your Signup')
+    expect(mail?.subject).toBe('Confirm your email address')
     const link = new URL(mail!.link!)
     expect(`${link.origin}${link.pathname}`).toBe(`${SITE_URL}/auth/callback`)
-    expect(link.searchParams.get('next')).toBe('/dashboard/settings')
+    // the project's template passes the accepted redirect on as `next`
+    expect(link.searchParams.get('next')).toBe(`${SITE_URL}/auth/callback?next=/dashboard/settings`)
     expect(link.searchParams.get('type')).toBe('signup')
     // PKCE sign-ups carry GoTrue's pkce_ prefix on the token hash.
     expect(link.searchParams.get('token_hash')).toMatch(/^pkce_[0-9a-f]{56}$/)

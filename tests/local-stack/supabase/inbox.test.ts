@@ -29,7 +29,7 @@ describe('developer pages and mail inbox', () => {
     expect(body.messages).toHaveLength(1)
     expect(body.messages[0]).toMatchObject({
       to: 'first@example.com',
-      subject: 'Confirm Your Signup',
+      subject: 'Confirm your email address',
     })
     expect(body.messages[0].otp).toMatch(/^\d{6}$/)
 

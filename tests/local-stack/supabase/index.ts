@@ -2,6 +2,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
+import { loadMailTemplates, type TemplateName, type TemplateOverride } from './auth/mail-templates'
+import { checkAllowList } from './auth/redirects'
 import { createAuthHandler } from './auth/router'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
@@ -25,8 +27,18 @@ export interface SupabaseEmulatorOptions {
   port?: number
   /** GoTrue SITE_URL: default redirect and base of the redirect allow-list. */
   siteUrl: string
-  /** Extra allowed redirect URLs: prefixes, or globs with `*` (no dots/slashes) and `**`. */
+  /**
+   * The redirect allow-list (supabase/config.toml `additional_redirect_urls`): globs matched
+   * against the whole URL, query included, with `.` and `/` as separators (`*` stops at
+   * them, `**` does not). Redirects on SITE_URL's scheme, host and port or on a loopback IP
+   * need no entry; anything else falls back to the bare SITE_URL.
+   */
   redirectAllowList?: string[]
+  /**
+   * Mail templates in place of the project's (supabase/config.toml and supabase/templates/),
+   * per kind: `{ subject?, content? }` as Go template source. For tests of a template.
+   */
+  mailTemplates?: Partial<Record<TemplateName, TemplateOverride>>
   /** Access token lifetime, default 3600. */
   accessTokenTtlSeconds?: number
   /** Email links and codes, default 3600. */
@@ -74,6 +86,7 @@ export async function startSupabaseEmulator(
   options: SupabaseEmulatorOptions,
 ): Promise<SupabaseEmulator> {
   const db = options.database
+  checkAllowList(options.redirectAllowList ?? [])
   const config: AuthConfig = {
     url: '',
     siteUrl: options.siteUrl.replace(/\/+$/, ''),
@@ -85,6 +98,7 @@ export async function startSupabaseEmulator(
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
     securePasswordChange: options.securePasswordChange ?? true,
+    mailTemplates: loadMailTemplates({ overrides: options.mailTemplates }),
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()

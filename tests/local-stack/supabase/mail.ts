@@ -15,37 +15,13 @@ export interface Mail {
   kind: MailKind
   text: string
   html: string
-  /** The app link: redirect_to (or SITE_URL/auth/callback) + token_hash + type. */
+  /** The mail's first link, as rendered from the project's template. */
   link: string | null
   /** GoTrue's GET /auth/v1/verify link for the same token. */
   verifyUrl: string | null
   /** The 6-digit code, usable with verifyOtp({ email, token, type }). */
   otp: string | null
   createdAt: string
-}
-
-const TEMPLATES: Record<LinkMailKind, { subject: string; intro: string; action: string }> = {
-  signup: {
-    subject: 'Confirm Your Signup',
-    intro: 'Follow this link to confirm your user:',
-    action: 'Confirm your mail',
-  },
-  magiclink: { subject: 'Your Magic Link', intro: 'Follow this link to login:', action: 'Log In' },
-  recovery: {
-    subject: 'Reset Your Password',
-    intro: 'Follow this link to reset the password for your user:',
-    action: 'Reset Password',
-  },
-  email_change: {
-    subject: 'Confirm Email Change',
-    intro: 'Follow this link to confirm the update of your email:',
-    action: 'Change Email',
-  },
-  invite: {
-    subject: 'You have been invited',
-    intro: 'You have been invited to create a user. Follow this link to accept the invite:',
-    action: 'Accept the invite',
-  },
 }
 
 interface MailRow {
@@ -76,21 +52,73 @@ function toMail(row: MailRow): Mail {
   }
 }
 
-/** "Sends" an email with Supabase's default wording: stores it in the inbox. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+
+/** Decodes the character references of an attribute value or text. */
+function decodeEntities(text: string) {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      return String.fromCodePoint(code)
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole
+  })
+}
+
+/** The first link of a mail's HTML, as a mail client would open it (references decoded). */
+export function firstLink(html: string) {
+  const match = /<a\s[^>]*?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(html)
+  if (!match) return null
+  return decodeEntities((match[1] ?? match[2] ?? match[3]).trim())
+}
+
+/** A plain-text reading of a mail's HTML (for the inbox's text view and tests). */
+function textOf(html: string) {
+  return decodeEntities(
+    html
+      .replace(/<(head|style|script)[^>]*>[\s\S]*?<\/\1>/gi, '')
+      .replace(/<a\s[^>]*?href\s*=\s*"([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')
+      .replace(/<(br|\/p|\/h[1-6]|\/li|\/tr|hr)[^>]*>/gi, '\n')
+      .replace(/<[^>]+>/g, ''),
+  )
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line, index, lines) => line !== '' || (index > 0 && lines[index - 1] !== ''))
+    .join('\n')
+    .trim()
+}
+
+/**
+ * "Sends" an auth mail rendered from its template (auth/mail-templates.ts): stores its body in
+ * the inbox (shown inside the inbox page, like a received mail) with its first link (what a reader would click), the auth server's own verify link
+ * for the same token, and the 6-digit code.
+ */
 export async function sendMail(
   db: Queryable,
-  input: { to: string; kind: LinkMailKind; link: string; verifyUrl: string; otp: string },
+  input: {
+    to: string
+    kind: Exclude<MailKind, 'smtp'>
+    subject: string
+    html: string
+    verifyUrl: string | null
+    otp: string
+  },
 ) {
-  const template = TEMPLATES[input.kind]
-  const text = `${template.subject}\n\n${template.intro}\n${input.link}\n\nAlternatively, enter the code: ${input.otp}\n`
-  const html =
-    `<h2>${escapeHtml(template.subject)}</h2>\n<p>${escapeHtml(template.intro)}</p>\n` +
-    `<p><a href="${escapeHtml(input.link)}">${escapeHtml(template.action)}</a></p>\n` +
-    `<p>Alternatively, enter the code: <strong>${escapeHtml(input.otp)}</strong></p>`
+  const text = `${textOf(input.html)}\n`
   await db.query(
     `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, link, verify_url, otp)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [input.to, template.subject, input.kind, text, html, input.link, input.verifyUrl, input.otp],
+    [
+      input.to,
+      input.subject,
+      input.kind,
+      text,
+      bodyOf(input.html),
+      firstLink(input.html),
+      input.verifyUrl,
+      input.otp,
+    ],
   )
 }
 
@@ -110,18 +138,6 @@ export async function storeReceivedMail(
     `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body)
      values ($1, $2, 'smtp', $3, $4)`,
     [input.to, input.subject, input.text, html],
-  )
-}
-
-/** The reauthentication mail: only a code, the nonce of a password change (GoTrue's template). */
-export async function sendReauthenticationMail(db: Queryable, input: { to: string; otp: string }) {
-  const subject = 'Confirm reauthentication'
-  const text = `${subject}\n\nEnter the code: ${input.otp}\n`
-  const html = `<h2>${subject}</h2>\n<p>Enter the code: <strong>${escapeHtml(input.otp)}</strong></p>`
-  await db.query(
-    `insert into local_emulator.mail (to_address, subject, kind, text_body, html_body, otp)
-     values ($1, $2, 'reauthentication', $3, $4, $5)`,
-    [input.to, subject, text, html, input.otp],
   )
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from '../../database'
+import type { MailTemplates } from './mail-templates'
 
 /** Settings of the emulated GoTrue (resolved from SupabaseEmulatorOptions). */
 export interface AuthConfig {
@@ -13,6 +14,8 @@ export interface AuthConfig {
   obfuscateExistingSignups: boolean
   secureEmailChange: boolean
   securePasswordChange: boolean
+  /** The auth mails' subjects and bodies (supabase/config.toml's templates). */
+  mailTemplates: MailTemplates
 }
 
 export interface AuthContext {

@@ -2,18 +2,19 @@ import type { Queryable } from '../../database'
 import { sendMail, type LinkMailKind } from '../mail'
 import type { AuthContext } from './context'
 import { issueOneTimeToken, type TokenType } from './otp'
+import { renderMailTemplate, type TemplateName } from './mail-templates'
 import { createFlowState, type CodeChallenge } from './pkce'
-import { emailLink, resolveRedirect, verifyUrl } from './redirects'
+import { confirmationUrl, resolveRedirect } from './redirects'
 import type { UserRow } from './users'
 
 const FLOWS: Record<
   Exclude<LinkMailKind, 'email_change'>,
-  { tokenType: TokenType; method: string }
+  { tokenType: TokenType; method: string; template: TemplateName }
 > = {
-  signup: { tokenType: 'confirmation_token', method: 'email/signup' },
-  invite: { tokenType: 'confirmation_token', method: 'invite' },
-  magiclink: { tokenType: 'recovery_token', method: 'magiclink' },
-  recovery: { tokenType: 'recovery_token', method: 'recovery' },
+  signup: { tokenType: 'confirmation_token', method: 'email/signup', template: 'confirmation' },
+  invite: { tokenType: 'confirmation_token', method: 'invite', template: 'invite' },
+  magiclink: { tokenType: 'recovery_token', method: 'magiclink', template: 'magic_link' },
+  recovery: { tokenType: 'recovery_token', method: 'recovery', template: 'recovery' },
 }
 
 export interface EmailTokenInput {
@@ -41,20 +42,56 @@ export async function prepareEmailToken(ctx: AuthContext, db: Queryable, input: 
     email,
     pkce: Boolean(input.challenge),
   })
+  const redirectTo = resolveRedirect(ctx.config, input.redirectTo)
   return {
     otp,
     tokenHash,
-    link: emailLink(ctx.config, input.redirectTo, tokenHash, input.kind),
-    verifyUrl: verifyUrl(ctx.config, input.redirectTo, tokenHash, input.kind),
-    redirectTo: resolveRedirect(ctx.config, input.redirectTo),
+    verifyUrl: confirmationUrl(ctx.config, redirectTo, tokenHash, input.kind),
+    redirectTo,
   }
 }
 
-/** Sends a signup confirmation, invite, magic link or recovery email. */
+/** Sends a signup confirmation, invite, magic link or recovery email, from its template. */
 export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
   const prepared = await prepareEmailToken(ctx, db, input)
-  await sendMail(db, { to: input.user.email ?? '', kind: input.kind, ...prepared })
+  const rendered = renderMailTemplate(ctx.config.mailTemplates, FLOWS[input.kind].template, {
+    SiteURL: ctx.config.siteUrl,
+    ConfirmationURL: prepared.verifyUrl,
+    Email: input.user.email ?? '',
+    Token: prepared.otp,
+    TokenHash: prepared.tokenHash,
+    Data: input.user.raw_user_meta_data ?? {},
+    RedirectTo: prepared.redirectTo,
+  })
+  await sendMail(db, {
+    to: input.user.email ?? '',
+    kind: input.kind,
+    ...rendered,
+    verifyUrl: prepared.verifyUrl,
+    otp: prepared.otp,
+  })
   return prepared
+}
+
+/** The reauthentication mail: the nonce of a password change, from its template. */
+export async function sendReauthenticationMail(
+  ctx: AuthContext,
+  db: Queryable,
+  input: { user: UserRow; otp: string },
+) {
+  const rendered = renderMailTemplate(ctx.config.mailTemplates, 'reauthentication', {
+    SiteURL: ctx.config.siteUrl,
+    Email: input.user.email ?? '',
+    Token: input.otp,
+    Data: input.user.raw_user_meta_data ?? {},
+  })
+  await sendMail(db, {
+    to: input.user.email ?? '',
+    kind: 'reauthentication',
+    ...rendered,
+    verifyUrl: null,
+    otp: input.otp,
+  })
 }
 
 /**
@@ -90,6 +127,7 @@ export async function startEmailChange(
   ]
   if (ctx.config.secureEmailChange && user.email)
     targets.push({ email: user.email, type: 'email_change_token_current' })
+  const redirectTo = resolveRedirect(ctx.config, input.redirectTo)
   const issued = []
   for (const target of targets) {
     const { otp, tokenHash } = await issueOneTimeToken(db, {
@@ -98,12 +136,28 @@ export async function startEmailChange(
       email: target.email,
       pkce: Boolean(input.challenge),
     })
-    const link = emailLink(ctx.config, input.redirectTo, tokenHash, 'email_change')
-    const verify = verifyUrl(ctx.config, input.redirectTo, tokenHash, 'email_change')
+    const verify = confirmationUrl(ctx.config, redirectTo, tokenHash, 'email_change')
     if (input.send !== false) {
-      await sendMail(db, { to: target.email, kind: 'email_change', link, verifyUrl: verify, otp })
+      const rendered = renderMailTemplate(ctx.config.mailTemplates, 'email_change', {
+        SiteURL: ctx.config.siteUrl,
+        ConfirmationURL: verify,
+        Email: user.email ?? '',
+        NewEmail: newEmail,
+        Token: otp,
+        TokenHash: tokenHash,
+        SendingTo: target.email,
+        Data: user.raw_user_meta_data ?? {},
+        RedirectTo: redirectTo,
+      })
+      await sendMail(db, {
+        to: target.email,
+        kind: 'email_change',
+        ...rendered,
+        verifyUrl: verify,
+        otp,
+      })
     }
-    issued.push({ ...target, otp, tokenHash, link, verifyUrl: verify })
+    issued.push({ ...target, otp, tokenHash, verifyUrl: verify })
   }
   return issued
 }

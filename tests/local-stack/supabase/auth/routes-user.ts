@@ -1,8 +1,7 @@
 import type { Queryable } from '../../database'
 import { json, objectField, readJsonObject, route, stringField, type Route } from '../http'
 import type { AuthContext } from './context'
-import { sendReauthenticationMail } from '../mail'
-import { startEmailChange } from './emails'
+import { sendReauthenticationMail, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
 import { generateTokenHash } from './otp'
 import { isWeakPassword, verifyPassword } from './passwords'
@@ -134,7 +133,7 @@ async function reauthenticate(ctx: AuthContext, request: Request) {
       'update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1',
       [user.id, generateTokenHash(state.email ?? '', otp)],
     )
-    await sendReauthenticationMail(tx, { to: state.email ?? '', otp })
+    await sendReauthenticationMail(ctx, tx, { user: { ...user, email: state.email }, otp })
   })
   return json({})
 }

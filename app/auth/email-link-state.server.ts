@@ -1,0 +1,101 @@
+import type { EmailOtpType } from '@supabase/supabase-js'
+import { logger } from '~/lib/logger.server'
+import { postgrestRpc } from '~/lib/postgrest-rpc.server'
+
+/**
+ * How long an emailed link or code works: the project's OTP lifetime (`otp_expiry` in
+ * supabase/config.toml, the auth server's default of an hour; tests/config checks they agree).
+ */
+export const EMAIL_LINK_LIFETIME_SECONDS = 3600
+
+/** What following a link does, in the words of the confirmation page. */
+export type LinkPurpose = 'confirm' | 'sign-in' | 'reset' | 'invite' | 'email-change'
+
+/**
+ * An emailed link's state, looked up before anyone presses its button:
+ * - `valid`: it can be used; `account` is the masked address of the account it opens,
+ *   `newEmail` the masked new address of an email change;
+ * - `expired`: it is still on record but older than the lifetime;
+ * - `used`: no such token any more (used, replaced by a newer mail, or never ours);
+ * - `unchecked`: the database could not say (the page still offers the button, and the auth
+ *   server decides).
+ */
+export type LinkState =
+  | { state: 'valid'; purpose: LinkPurpose; account: string; newEmail: string | null }
+  | { state: 'expired'; purpose: LinkPurpose; account: string }
+  | { state: 'used' }
+  | { state: 'unchecked' }
+
+interface LinkRow {
+  token_type: string
+  sent_to: string | null
+  account_email: string | null
+  new_email: string | null
+  age_seconds: number
+}
+
+/** The auth server's token kinds each link type may verify (GoTrue verify.go). */
+const TOKEN_TYPES: Record<EmailOtpType, string[]> = {
+  signup: ['confirmation_token'],
+  invite: ['confirmation_token'],
+  email: ['confirmation_token', 'recovery_token'],
+  magiclink: ['recovery_token'],
+  recovery: ['recovery_token'],
+  email_change: ['email_change_token_new', 'email_change_token_current'],
+}
+
+function purposeOf(type: EmailOtpType, tokenType: string): LinkPurpose {
+  switch (type) {
+    case 'signup':
+      return 'confirm'
+    case 'email':
+      return tokenType === 'recovery_token' ? 'sign-in' : 'confirm'
+    case 'magiclink':
+      return 'sign-in'
+    case 'recovery':
+      return 'reset'
+    case 'invite':
+      return 'invite'
+    default:
+      return 'email-change'
+  }
+}
+
+/**
+ * An address as the confirmation page shows it: enough for its owner to recognise, not the
+ * whole address to whoever holds a forwarded link: the first and last character of the
+ * name (just the first for short names) and the domain, e.g. `a•••e@example.com`.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at <= 0) return '•••'
+  const name = email.slice(0, at)
+  const chars = [...name]
+  const shown = chars.length > 3 ? `${chars[0]}•••${chars[chars.length - 1]}` : `${chars[0]}•••`
+  return `${shown}${email.slice(at)}`
+}
+
+/** Looks an emailed link up (public.email_link_state, as the service role); never throws. */
+export async function emailLinkState(link: {
+  tokenHash: string
+  type: EmailOtpType
+}): Promise<LinkState> {
+  const { data, error } = await postgrestRpc<LinkRow[]>(
+    'email_link_state',
+    { p_token_hash: link.tokenHash },
+    { timeoutMs: 3000 },
+  )
+  if (error) {
+    logger.warn('email link state unavailable', { error: error.message })
+    return { state: 'unchecked' }
+  }
+  const row = Array.isArray(data) ? data[0] : undefined
+  if (!row || !TOKEN_TYPES[link.type].includes(row.token_type)) return { state: 'used' }
+  const purpose = purposeOf(link.type, row.token_type)
+  const account = maskEmail(
+    (purpose === 'email-change' ? row.account_email : row.sent_to) ?? row.account_email ?? '',
+  )
+  if (row.age_seconds >= EMAIL_LINK_LIFETIME_SECONDS) return { state: 'expired', purpose, account }
+  const newEmail = purpose === 'email-change' && row.new_email ? maskEmail(row.new_email) : null
+  return { state: 'valid', purpose, account, newEmail }
+}

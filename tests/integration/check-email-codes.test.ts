@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as dashboardLayout from '../../app/routes/dashboard'
+import * as signInCheck from '../../app/routes/sign-in_.confirm'
+import * as signInPage from '../../app/routes/sign-in'
+import * as signUpCheck from '../../app/routes/sign-up_.confirm'
+import * as signUpPage from '../../app/routes/sign-up'
+import { appRequest, callRoute } from './auth-support'
+import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
+
+/**
+ * Each "Check your email" page takes the code of whichever mail was sent: after sign-up, the
+ * confirmation's code for a new address and the sign-in link's code for an address that
+ * already has an account (the page cannot say which without telling who has an account);
+ * after asking for a sign-in link, that mail's code.
+ */
+let app: TestApp
+let counter = 0
+const PASSWORD = 'correct-horse-battery'
+const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
+
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.close())
+
+async function existingAccount(email: string) {
+  const { data, error } = await adminClient(app).auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+  })
+  if (error || !data.user) throw error ?? new Error('no user')
+  return data.user.id
+}
+
+async function signedInAs(headers: Headers) {
+  const cookie = mergeCookies('', new Response(null, { headers }))
+  const page = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
+  return page.status === 200 ? (page.data as { user: { id: string } }).user.id : null
+}
+
+describe('after sign-up', () => {
+  it('an address that has an account gets a sign-in mail whose code the page takes', async () => {
+    const email = newEmail('again')
+    const id = await existingAccount(email)
+    const started = await callRoute(
+      signUpPage.action,
+      appRequest(app, '/sign-up', { form: { email, password: 'another-passphrase-1' } }),
+    )
+    expect(started.status).toBe(302)
+    expect(started.headers.get('Location')).toBe(
+      `/sign-up/confirm?${new URLSearchParams({ email })}`,
+    )
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    expect(mail?.kind).toBe('magiclink')
+    expect(mail?.otp).toMatch(/^\d{6}$/)
+    const answer = await callRoute(
+      signUpCheck.action,
+      appRequest(app, '/sign-up/confirm', { form: { intent: 'code', email, code: mail!.otp! } }),
+    )
+    expect(answer.status).toBe(302)
+    expect(await signedInAs(answer.headers)).toBe(id)
+  })
+
+  it('a wrong code gets the same answer whether or not the address has an account', async () => {
+    const existing = newEmail('has-account')
+    await existingAccount(existing)
+    const fresh = newEmail('no-account')
+    for (const email of [existing, fresh]) {
+      await callRoute(
+        signUpPage.action,
+        appRequest(app, '/sign-up', { form: { email, password: 'another-passphrase-1' } }),
+      )
+    }
+    const answers = await Promise.all(
+      [existing, fresh].map(async (email) => {
+        const mail = await app.stack.supabase.inbox.latestFor(email)
+        const wrong = mail?.otp === '000000' ? '111111' : '000000'
+        const answer = await callRoute(
+          signUpCheck.action,
+          appRequest(app, '/sign-up/confirm', { form: { intent: 'code', email, code: wrong } }),
+        )
+        return {
+          status: answer.status,
+          formError: (answer.data as { formError: string }).formError,
+        }
+      }),
+    )
+    expect(answers[0]).toEqual(answers[1])
+    expect(answers[0].status).toBe(400)
+  })
+})
+
+describe('after asking for a sign-in link', () => {
+  it('the check-email page takes the code of the sign-in mail', async () => {
+    const email = newEmail('magic')
+    const id = await existingAccount(email)
+    const sent = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', {
+        form: { intent: 'magic-link', email, redirectTo: '/dashboard' },
+      }),
+    )
+    expect(sent.headers.get('Location')).toMatch(/^\/sign-in\/confirm\?/)
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    expect(mail?.kind).toBe('magiclink')
+    const answer = await callRoute(
+      signInCheck.action,
+      appRequest(app, '/sign-in/confirm', { form: { intent: 'code', email, code: mail!.otp! } }),
+    )
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get('Location')).toBe('/dashboard')
+    expect(await signedInAs(answer.headers)).toBe(id)
+  })
+
+  it('a code for an address without an account is just a wrong code', async () => {
+    const answer = await callRoute(
+      signInCheck.action,
+      appRequest(app, '/sign-in/confirm', {
+        form: { intent: 'code', email: newEmail('nobody'), code: '123456' },
+      }),
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.data).toMatchObject({ formError: expect.stringContaining('not right') })
+  })
+})

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as confirmPage from '../../app/routes/auth.confirm'
+import * as signInPage from '../../app/routes/sign-in'
+import { LOCAL_ANON_KEY } from '../local-stack/supabase'
+import { createClient } from '@supabase/supabase-js'
+import { appRequest, askedForLinkCookie, callRoute } from './auth-support'
+import { adminClient, startTestApp, type TestApp } from './harness'
+
+/**
+ * The confirmation page (/auth/confirm) looks the link up before offering its button: it
+ * names the account (masked) and what the link does, and a used or expired link says so at
+ * once with the way to a new one. And every mail link works whether the auth server kept
+ * the app's redirect or fell back to the bare Site URL.
+ */
+let app: TestApp
+let counter = 0
+const PASSWORD = 'correct-horse-battery'
+const newEmail = (label: string) => `${label}${++counter}x${Date.now()}@example.com`
+
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.close())
+
+async function confirmedUser(email: string) {
+  const { error } = await adminClient(app).auth.admin.createUser({
+    email,
+    password: PASSWORD,
+    email_confirm: true,
+  })
+  if (error) throw error
+}
+
+async function hashedToken(type: 'signup' | 'magiclink' | 'recovery', email: string) {
+  const { data, error } = await adminClient(app).auth.admin.generateLink(
+    type === 'signup' ? { type, email, password: PASSWORD } : { type, email },
+  )
+  if (error) throw error
+  return data.properties.hashed_token
+}
+
+/** The page's loader answer for a link (what it shows is tested in tests/e2e/auth-links.spec.ts). */
+async function confirmPageFor(token: string, type: string) {
+  const query = new URLSearchParams({ token_hash: token, type })
+  const loaded = await callRoute(confirmPage.loader, appRequest(app, `/auth/confirm?${query}`))
+  return { status: loaded.status, data: loaded.data as { state: Record<string, unknown> } }
+}
+
+const masked = (email: string) => `${email[0]}•••${email.split('@')[0].slice(-1)}@example.com`
+
+describe('the confirmation page checks the link before its button', () => {
+  it('a valid link names the masked account and what it does, and offers the button', async () => {
+    const email = newEmail('valid')
+    await confirmedUser(email)
+    const token = await hashedToken('magiclink', email)
+    const page = await confirmPageFor(token, 'magiclink')
+    expect(page.status).toBe(200)
+    expect(page.data.state).toEqual({
+      state: 'valid',
+      purpose: 'sign-in',
+      account: masked(email),
+      newEmail: null,
+    })
+    // looking did not use it
+    const { error } = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.verifyOtp(
+      {
+        type: 'magiclink',
+        token_hash: token,
+      },
+    )
+    expect(error).toBeNull()
+  })
+
+  it('a used link says so at once, with "Send a new link" and no button', async () => {
+    const email = newEmail('used')
+    await confirmedUser(email)
+    const token = await hashedToken('recovery', email)
+    const used = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.verifyOtp({
+      type: 'recovery',
+      token_hash: token,
+    })
+    expect(used.error).toBeNull()
+    const page = await confirmPageFor(token, 'recovery')
+    expect(page.data.state).toEqual({ state: 'used' })
+  })
+
+  it('an expired link says so, names the account, and leads to a new one', async () => {
+    const email = newEmail('expired')
+    const token = await hashedToken('signup', email)
+    await app.stack.database.query(
+      `update auth.one_time_tokens set created_at = now() - interval '61 minutes' where token_hash = $1`,
+      [token],
+    )
+    const page = await confirmPageFor(token, 'signup')
+    expect(page.data.state).toEqual({
+      state: 'expired',
+      purpose: 'confirm',
+      account: masked(email),
+    })
+  })
+
+  it('a link sent with another type than its token is not offered', async () => {
+    const email = newEmail('mixed')
+    await confirmedUser(email)
+    const token = await hashedToken('recovery', email)
+    expect((await confirmPageFor(token, 'signup')).data.state).toEqual({ state: 'used' })
+    // `email` covers both kinds of mailed sign-in token, as the auth server's verify does
+    expect((await confirmPageFor(token, 'email')).data.state).toMatchObject({
+      state: 'valid',
+      purpose: 'sign-in',
+    })
+  })
+
+  it('an email change names the account and the new address, both masked', async () => {
+    const email = newEmail('change')
+    await confirmedUser(email)
+    const next = newEmail('newaddr')
+    const { data, error } = await adminClient(app).auth.admin.generateLink({
+      type: 'email_change_new',
+      email,
+      newEmail: next,
+    })
+    expect(error).toBeNull()
+    const page = await confirmPageFor(data.properties!.hashed_token, 'email_change')
+    expect(page.data.state).toEqual({
+      state: 'valid',
+      purpose: 'email-change',
+      account: masked(email),
+      newEmail: masked(next),
+    })
+  })
+})
+
+describe('mail links work whether or not the redirect was on the allow-list', () => {
+  it('the app’s own redirect (accepted): the link goes on to the page it named', async () => {
+    const email = newEmail('kept')
+    await confirmedUser(email)
+    const sent = await callRoute(
+      signInPage.action,
+      appRequest(app, '/sign-in', {
+        form: { intent: 'magic-link', email, redirectTo: '/dashboard/settings/billing' },
+      }),
+    )
+    expect(sent.status).toBeLessThan(400)
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    expect(mail?.kind).toBe('magiclink')
+    const link = new URL(mail!.link!)
+    expect(link.searchParams.get('next')).toBe(
+      `${app.url}/auth/callback?next=%2Fdashboard%2Fsettings%2Fbilling`,
+    )
+    const response = await fetch(link, {
+      redirect: 'manual',
+      headers: { Cookie: await askedForLinkCookie(app, email) },
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/dashboard/settings/billing')
+  })
+
+  it('a redirect off the allow-list (the bare Site URL comes back): the link still signs in', async () => {
+    const email = newEmail('fallback')
+    await confirmedUser(email)
+    const sent = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.signInWithOtp({
+      email,
+      options: {
+        emailRedirectTo: 'http://elsewhere.example/auth/callback?next=%2Fpricing',
+        shouldCreateUser: false,
+      },
+    })
+    expect(sent.error).toBeNull()
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    const link = new URL(mail!.link!)
+    expect(`${link.origin}${link.pathname}`).toBe(`${app.url}/auth/callback`)
+    expect(link.searchParams.get('next')).toBe(app.url)
+    const response = await fetch(link, {
+      redirect: 'manual',
+      headers: { Cookie: await askedForLinkCookie(app, email) },
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toBe('/dashboard')
+    expect(response.headers.getSetCookie().join('\n')).toMatch(/auth-token=base64/)
+  })
+})

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SITE_URL, startTestStack, type TestStack } from './test-support'
+
+/**
+ * Auth mails are rendered from templates with the auth server's variables, and its redirect
+ * rule decides what `{{ .RedirectTo }}` is: so a template or an allow-list that would break in
+ * production breaks here too.
+ */
+const APP = 'http://app.example'
+
+describe("the project's templates and the allow-list", () => {
+  let stack: TestStack
+  beforeAll(async () => {
+    // a hosted project's situation: the app runs on an origin other than the Site URL
+    stack = await startTestStack({ redirectAllowList: [`${APP}/auth/callback`, `${APP}/ok/**`] })
+  })
+  afterAll(() => stack.close())
+
+  const magicLink = async (email: string, redirectTo: string) => {
+    await stack.createUser(email)
+    const sent = await stack.client().auth.signInWithOtp({
+      email,
+      options: { emailRedirectTo: redirectTo, shouldCreateUser: false },
+    })
+    expect(sent.error).toBeNull()
+    return (await stack.emulator.inbox.latestFor(email))!
+  }
+
+  it('an exact entry does not match the redirect once a query is added: RedirectTo is the bare Site URL', async () => {
+    const mail = await magicLink('exact@example.com', `${APP}/auth/callback?next=%2Fbilling`)
+    const link = new URL(mail.link!)
+    expect(`${link.origin}${link.pathname}`).toBe(`${SITE_URL}/auth/callback`)
+    expect(link.searchParams.get('type')).toBe('magiclink')
+    expect(link.searchParams.get('next')).toBe(SITE_URL)
+    expect(new URL(mail.verifyUrl!).searchParams.get('redirect_to')).toBe(SITE_URL)
+    // and the link still verifies
+    const { data, error } = await stack.client().auth.verifyOtp({
+      type: 'magiclink',
+      token_hash: link.searchParams.get('token_hash')!,
+    })
+    expect(error).toBeNull()
+    expect(data.session?.user.email).toBe('exact@example.com')
+  })
+
+  it('a `/**` entry keeps the redirect, query and all, which the mail passes on as next', async () => {
+    const redirect = `${APP}/ok/auth/callback?next=%2Fa%2Fb.c`
+    const mail = await magicLink('glob@example.com', redirect)
+    expect(new URL(mail.link!).searchParams.get('next')).toBe(redirect)
+  })
+
+  it('renders the project template: HTML-escaped address, the code, the subject from config.toml', async () => {
+    const mail = await magicLink('ada+pro@example.com', SITE_URL)
+    expect(mail.subject).toBe('Your sign-in link')
+    expect(mail.html).toContain('ada&#43;pro@example.com')
+    expect(mail.html).toContain(mail.otp!)
+    expect(mail.text).toContain(mail.otp!)
+    expect(mail.text).toContain('Sign in to Subscribely')
+  })
+})
+
+describe('templates that break', () => {
+  let stack: TestStack
+  beforeAll(async () => {
+    stack = await startTestStack({
+      mailTemplates: {
+        // the old pattern: breaks whenever RedirectTo fell back to the bare Site URL
+        magic_link: {
+          content:
+            '<a href="{{ .RedirectTo }}&amp;token_hash={{ .TokenHash }}&amp;type=magiclink">Sign in</a>',
+        },
+        // a field of a string: an error when the mail is rendered
+        recovery: { content: '<p>{{ .Email.Name }}</p>' },
+        // does not parse: the server sends its default template instead
+        invite: { subject: 'Join {{ .Data.team }}', content: '<p>{{ .Email </p>' },
+        confirmation: {
+          content: '<p>Hi {{ .Data.name }}, <a href="{{ .ConfirmationURL }}">go</a></p>',
+        },
+      },
+    })
+  })
+  afterAll(() => stack.close())
+
+  it('a link built on RedirectTo is broken when the redirect was not allowed', async () => {
+    await stack.createUser('broken@example.com')
+    await stack.client().auth.signInWithOtp({
+      email: 'broken@example.com',
+      options: { emailRedirectTo: 'http://elsewhere.example/auth/callback?next=%2F' },
+    })
+    const mail = await stack.emulator.inbox.latestFor('broken@example.com')
+    expect(mail?.link).toMatch(/^http:\/\/localhost:5173&token_hash=/)
+    expect(() => new URL(mail!.link!)).toThrow()
+  })
+
+  it('a template that fails to render fails the request with the service’s 500', async () => {
+    await stack.createUser('recover@example.com')
+    const { error } = await stack.client().auth.resetPasswordForEmail('recover@example.com')
+    expect(error?.status).toBe(500)
+    expect(error?.message).toBe('Error sending recovery email')
+    expect(await stack.emulator.inbox.latestFor('recover@example.com')).toBeUndefined()
+  })
+
+  it('`.Data` is the user metadata', async () => {
+    const { error } = await stack.client().auth.signUp({
+      email: 'meta@example.com',
+      password: 'correct-horse-battery',
+      options: { data: { name: '<Ada>' } },
+    })
+    expect(error).toBeNull()
+    const mail = await stack.emulator.inbox.latestFor('meta@example.com')
+    expect(mail?.html).toContain('<p>Hi &lt;Ada&gt;, <a href="http://localhost:')
+    expect(mail?.link).toBe(mail?.verifyUrl)
+  })
+
+  it('a template that does not parse is replaced by the server’s default', async () => {
+    const { error } = await stack
+      .admin()
+      .auth.admin.inviteUserByEmail('invited@example.com', { data: { team: 'Ops & Co' } })
+    expect(error).toBeNull()
+    const mail = await stack.emulator.inbox.latestFor('invited@example.com')
+    expect(mail?.subject).toBe('Join Ops &amp; Co')
+    expect(mail?.link).toBe(mail?.verifyUrl)
+  })
+})

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest'
+import { compileGlob, GlobSyntaxError } from './auth/glob'
+import {
+  checkAllowList,
+  confirmationUrl,
+  isRedirectAllowed,
+  resolveRedirect,
+} from './auth/redirects'
+
+/**
+ * The redirect allow-list, case by case from the auth server's own tests
+ * (supabase/auth internal/utilities/request_test.go: TestIsRedirectURLValidSameOrigin and
+ * TestGetReferrer) and gobwas/glob's documented examples.
+ */
+
+describe('the same-origin rule (TestIsRedirectURLValidSameOrigin)', () => {
+  it.each([
+    ['https://example.com', 'https://example.com/path', true],
+    ['https://example.com', 'http://example.com/path', false], // scheme downgrade
+    ['http://example.com', 'https://example.com/path', false], // scheme upgrade
+    ['https://example.com', 'https://example.com:8443/path', false],
+    ['https://example.com:9000', 'https://example.com:9000/path', true],
+    ['https://example.com:9000', 'https://example.com/path', false],
+    ['https://example.com:9000', 'https://example.com:9001/path', false],
+    ['http://localhost:3000', 'http://localhost:8080/callback', true], // RFC 8252 7.3
+    ['http://127.0.0.1:3000', 'http://127.0.0.1:8080/callback', true],
+    ['http://localhost:3000', 'http://localhost/callback', true],
+    ['https://localhost:3000', 'http://localhost:8080/callback', false],
+  ])('site %s, redirect %s → %s', (siteUrl, redirect, allowed) => {
+    expect(isRedirectAllowed({ siteUrl, redirectAllowList: [] }, redirect)).toBe(allowed)
+  })
+})
+
+describe('the allow-list (TestGetReferrer)', () => {
+  const config = {
+    siteUrl: 'https://example.com',
+    redirectAllowList: [
+      'http://localhost:8000/*',
+      'http://*.localhost:8000/*',
+      'http://*:12345/*',
+      'http://**:12345/*',
+    ],
+  }
+  it.each([
+    ['http://localhost:8000/path', 'http://localhost:8000/path'],
+    ['http://localhost:3000', config.siteUrl],
+    ['http://localhost:8000', config.siteUrl], // no `/` after the port
+    ['http://localhost:8000/path/to/page', config.siteUrl], // `*` stops at `/`
+    ['http://localhost:8000/path?param=1', 'http://localhost:8000/path?param=1'],
+    ['http://123?.localhost:8000/path', config.siteUrl], // a decimal "IP address"
+    ['http://123.123.123.123?localhost:8000/path', config.siteUrl],
+    ['http://[65e7:9410:d8b6:e227:58cd:e55b:8fc0:206d]?localhost:8000/path', config.siteUrl],
+    ['http://65e7:9410:d8b6:e227:58cd:e55b:8fc0:206d?localhost:8000/path', config.siteUrl],
+    ['http://127.0.0.1:12345/path', 'http://127.0.0.1:12345/path'],
+    ['http://[0:0:0:0:0:0:0:1]:12345/path', 'http://[0:0:0:0:0:0:0:1]:12345/path'],
+    ['https://example.com/dashboard', 'https://example.com/dashboard'],
+    ['http://example.com/dashboard', config.siteUrl],
+    ['https://example.com:8443/dashboard', config.siteUrl],
+  ])('%s → %s', (requested, expected) => {
+    expect(resolveRedirect(config, requested)).toBe(expected)
+  })
+
+  it('falls back to the Site URL when nothing was asked for', () => {
+    expect(resolveRedirect(config, null)).toBe(config.siteUrl)
+    expect(resolveRedirect(config, '')).toBe(config.siteUrl)
+  })
+})
+
+describe("the app's redirects against a hosted project's Site URL", () => {
+  const site = 'https://subscribely.example'
+  const callback = 'http://localhost:5173/auth/callback?next=%2Fdashboard'
+
+  it('an exact entry does not match once the app adds its query (the whole URL is matched)', () => {
+    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback'] }
+    expect(resolveRedirect(config, callback)).toBe(site)
+    expect(resolveRedirect(config, 'http://localhost:5173/auth/callback')).toBe(
+      'http://localhost:5173/auth/callback',
+    )
+  })
+
+  it('`*` stops at `/` and `.`, so `/auth/callback*` matches the query but `/*` does not', () => {
+    expect(
+      resolveRedirect({ siteUrl: site, redirectAllowList: ['http://localhost:5173/*'] }, callback),
+    ).toBe(site)
+    expect(
+      resolveRedirect(
+        { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback*'] },
+        callback,
+      ),
+    ).toBe(callback)
+    // a next path with a dot in it needs `**`
+    const withDot = 'http://localhost:5173/auth/callback?next=/files/report.pdf'
+    expect(
+      resolveRedirect(
+        { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback*'] },
+        withDot,
+      ),
+    ).toBe(site)
+  })
+
+  it('`**` matches every path and query of the origin, and only that origin', () => {
+    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/**'] }
+    expect(resolveRedirect(config, callback)).toBe(callback)
+    expect(resolveRedirect(config, 'http://localhost:5173/auth/callback?next=/a/b.c')).toBe(
+      'http://localhost:5173/auth/callback?next=/a/b.c',
+    )
+    expect(resolveRedirect(config, 'http://localhost:5174/auth/callback')).toBe(site)
+    expect(resolveRedirect(config, 'http://localhost:5173.evil.example/x')).toBe(site)
+    expect(resolveRedirect(config, 'https://evil.example/?http://localhost:5173/')).toBe(site)
+  })
+
+  it('loopback IP addresses are always accepted, other IPs never by the allow-list', () => {
+    const config = { siteUrl: site, redirectAllowList: ['http://**'] }
+    expect(resolveRedirect(config, 'http://127.0.0.1:5173/auth/callback')).toBe(
+      'http://127.0.0.1:5173/auth/callback',
+    )
+    expect(resolveRedirect(config, 'http://10.0.0.8:5173/auth/callback')).toBe(site)
+    expect(resolveRedirect(config, 'http://2130706433/auth/callback')).toBe(site)
+  })
+
+  it('matches without the fragment', () => {
+    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback'] }
+    expect(isRedirectAllowed(config, 'http://localhost:5173/auth/callback#x=1')).toBe(true)
+  })
+})
+
+describe('gobwas/glob syntax with `.` and `/` as separators', () => {
+  const match = (pattern: string, value: string) => compileGlob(pattern).match(value)
+  it.each([
+    ['api.*.com', 'api.github.com', true],
+    ['api.*.com', 'api.gi.hub.com', false],
+    ['api.**.com', 'api.gi.hub.com', true],
+    ['?at', 'cat', true],
+    ['?at', 'at', false],
+    ['?at', '.at', false],
+    ['[abc]at', 'bat', true],
+    ['[abc]at', 'fat', false],
+    ['[!abc]at', 'fat', true],
+    ['[!abc]at', 'cat', false],
+    ['[a-c]at', 'cat', true],
+    ['[!a-c]at', 'cat', false],
+    ['{cat,bat,[fr]at}', 'rat', true],
+    ['{cat,bat,[fr]at}', 'zat', false],
+    ['https://*.google.*', 'https://account.google.com', true],
+    ['https://*.google.*', 'https://google.com', false],
+    ['a\\*b', 'a*b', true],
+    ['a\\*b', 'axb', false],
+    ['http://x/a,b}', 'http://x/a,b}', true],
+  ])('%s against %s → %s', (pattern, value, expected) => {
+    expect(match(pattern, value)).toBe(expected)
+  })
+
+  it('refuses a pattern the auth server cannot compile (it would not start)', () => {
+    expect(() => compileGlob('http://localhost:5173/{a,b')).toThrow(GlobSyntaxError)
+    expect(() => compileGlob('http://localhost:5173/[ab')).toThrow(GlobSyntaxError)
+    expect(() => checkAllowList(['http://localhost:5173/{a'])).toThrow(GlobSyntaxError)
+  })
+})
+
+describe('{{ .ConfirmationURL }}', () => {
+  const config = {
+    url: 'http://localhost:54421',
+    siteUrl: 'http://localhost:5173',
+  } as Parameters<typeof confirmationUrl>[0]
+  it('escapes redirect_to only when it holds &, = or # (templatemailer getPath)', () => {
+    expect(confirmationUrl(config, 'http://localhost:5173', 'pkce_ab', 'signup')).toBe(
+      'http://localhost:54421/auth/v1/verify?token=pkce_ab&type=signup&redirect_to=http://localhost:5173',
+    )
+    expect(
+      confirmationUrl(config, 'http://localhost:5173/auth/callback?next=%2F', 'ab', 'magiclink'),
+    ).toBe(
+      'http://localhost:54421/auth/v1/verify?token=ab&type=magiclink&redirect_to=http%3A%2F%2Flocalhost%3A5173%2Fauth%2Fcallback%3Fnext%3D%252F',
+    )
+  })
+})
