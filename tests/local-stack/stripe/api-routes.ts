@@ -6,6 +6,7 @@ import { invalid, missingParam, type Params } from './http'
 import { createPortalSession } from './portal'
 import { paymentRoutes } from './payment-routes'
 import { createPrice } from './price-create'
+import { payInvoiceByApi } from './recovery'
 import { ID as id, route as r, type Route } from './routing'
 import {
   cancelSubscription,
@@ -137,6 +138,9 @@ export const routes: Route[] = [
     paginate(newestFirst(ctx.store.products.values()), params, path),
   ),
   r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
+  r('POST', `invoices/${id}/pay`, (ctx, { request }, [invoiceId]) =>
+    payInvoiceByApi(ctx, invoiceId, request),
+  ),
   r('GET', 'invoices', (ctx, { params, path }) => {
     const invoices = newestFirst(ctx.store.invoices.values()).filter(
       (invoice) =>

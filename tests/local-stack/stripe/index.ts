@@ -8,7 +8,8 @@ import type { Catalog } from '../catalog'
 import { handleAdmin, type AdminContext } from './admin'
 import { handleApi } from './api'
 import { completeCheckout, type CardDetails, type CheckoutResult } from './checkout'
-import { handleCheckoutPage, handleInvoicePage, notFound } from './checkout-page'
+import { handleCheckoutPage, notFound } from './checkout-page'
+import { handleInvoicePage } from './invoice-page'
 import { EventBus } from './events'
 import { FaultInjector, type FaultInput } from './faults'
 import { sendHtml, sendJson } from './http'
@@ -138,8 +139,8 @@ async function route(
   const portal = /^\/portal\/([^/]+)$/.exec(path)
   if (portal) return handlePortalPage(ctx, req, res, url, decodeURIComponent(portal[1]))
   const invoice = /^\/invoices\/([^/]+?)(?:\/pdf)?$/.exec(path)
-  if (invoice && req.method === 'GET')
-    return handleInvoicePage(ctx, res, decodeURIComponent(invoice[1]))
+  if (invoice && (req.method === 'GET' || (req.method === 'POST' && !path.endsWith('/pdf'))))
+    return handleInvoicePage(ctx, req, res, url, decodeURIComponent(invoice[1]))
   if (await handleAdmin(ctx, req, res, url)) return
   sendHtml(res, 404, notFound('Not found'))
 }

@@ -57,6 +57,10 @@ export class Store {
   readonly events = new Map<string, StripeEvent>()
   readonly deliveryState = new Map<string, DeliveryState>()
   readonly idempotency = new Map<string, StoredResponse>()
+  /** Customers whose card on file declines (after a failed renewal, until they save a new one). */
+  readonly decliningCards = new Set<string>()
+  /** Portal sessions whose deep-link flow is done (they show the portal's homepage after it). */
+  readonly completedPortalFlows = new Set<string>()
   private clockOffset = 0
   private invoiceSequence = 0
 
