@@ -28,8 +28,11 @@ export interface StripeEvent {
   type: string
 }
 
-/** Where an event stands with the (single) webhook endpoint. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed'
+/**
+ * Where an event stands with the (single) webhook endpoint; `not_sent`: created while the
+ * endpoint was disabled, so never sent to it.
+ */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent'
 
 /** Data kept beside a checkout session: its line items (rendered on request) and subscription metadata. */
 export interface CheckoutExtras {
