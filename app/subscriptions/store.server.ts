@@ -87,6 +87,19 @@ export function recordPaymentFailure(
 }
 
 /**
+ * When a past-due subscription's payment failed and when the provider retries it (Stripe's
+ * `next_payment_attempt`; null when none is planned). The newest failure wins, so a repeat
+ * or an older attempt's late event changes nothing.
+ */
+export function notePaymentFailure(userId: string, failedAt: string, retryAt: string | null) {
+  return serviceRpc<null>('note_payment_failure', {
+    p_user_id: userId,
+    p_failed_at: failedAt,
+    p_retry_at: retryAt,
+  })
+}
+
+/**
  * Finds a user id by a provider column of user_subscriptions (service role). Only the
  * indexed columns (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an
  * unindexed one would scan every subscription on every webhook.
