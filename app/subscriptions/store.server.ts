@@ -72,6 +72,8 @@ export function recordPaymentFailure(
     amount: number
     currency: string
     invoice_url: string | null
+    /** When Stripe tries the payment again (null: no retry planned). */
+    retry_at: string | null
   },
   payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
 ) {

@@ -861,6 +861,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
         amount: 1900,
         currency: invoice.currency,
         invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
+        retry_at: '2026-12-04T11:00:00.000Z',
       },
       expect.objectContaining({
         user_id: USER_ID,
