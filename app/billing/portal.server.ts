@@ -6,16 +6,21 @@ import { createStripePortal } from './stripe/portal.server'
 
 export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error'; message: string }
 
-/** Opens the billing portal of whichever provider the user's subscription is with. */
+/**
+ * Opens the billing portal of whichever provider the user's subscription is with. With
+ * `paymentMethod`, Stripe's portal opens on its card form; Polar's portal has no such deep
+ * link, so it opens as usual (the page says where to go in it).
+ */
 export async function openBillingPortal(
   supabase: SupabaseClient,
   userId: string,
+  options: { paymentMethod?: boolean } = {},
 ): Promise<ManageBillingOutcome> {
   try {
     const row = await getOwnSubscription(supabase, userId)
     const outcome =
       row?.provider === 'stripe'
-        ? await createStripePortal(supabase, userId)
+        ? await createStripePortal(supabase, userId, options)
         : row?.provider === 'polar'
           ? await createPolarPortal(supabase, userId)
           : null

@@ -2,8 +2,19 @@ import type { PaymentView } from '~/subscriptions/billing.server'
 import { formatDate, formatMoney } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
 
-function InvoiceLink({ url }: { url: string | null }) {
+/**
+ * The invoice's hosted page. A failed payment of a past-due subscription is an open invoice
+ * that page can pay: "Pay", in the same tab (the subscriber comes back with the browser).
+ */
+function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
   if (!url) return <span className="text-slate-500">Not available yet</span>
+  if (pay) {
+    return (
+      <a href={url} className="font-semibold text-red-800 underline hover:no-underline">
+        Pay
+      </a>
+    )
+  }
   return (
     <a
       href={url}
@@ -32,7 +43,15 @@ const COLUMNS = ['Date', 'Description', 'Amount', 'Status', 'Invoice'] as const
  * The billing history: a table from the `sm` breakpoint up, and on phones a list of cards
  * (a five-column table does not fit 390 px without cutting off the invoice link).
  */
-export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
+export function PaymentHistory({
+  payments,
+  payable = false,
+}: {
+  payments: PaymentView[]
+  /** The subscription is past due: its failed invoices can be paid. */
+  payable?: boolean
+}) {
+  const pay = (payment: PaymentView) => payable && payment.status === 'failed'
   return (
     <>
       <ul className="divide-y divide-slate-100 sm:hidden" aria-label="Payments">
@@ -47,7 +66,7 @@ export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
             <p className="mt-1 text-slate-700">{payment.description ?? 'Payment'}</p>
             <div className="mt-1 flex items-baseline justify-between gap-3">
               <PaymentStatus status={payment.status} />
-              <InvoiceLink url={payment.invoice_url} />
+              <InvoiceLink url={payment.invoice_url} pay={pay(payment)} />
             </div>
           </li>
         ))}
@@ -72,7 +91,7 @@ export function PaymentHistory({ payments }: { payments: PaymentView[] }) {
                 <PaymentStatus status={payment.status} />
               </td>
               <td className="py-2">
-                <InvoiceLink url={payment.invoice_url} />
+                <InvoiceLink url={payment.invoice_url} pay={pay(payment)} />
               </td>
             </tr>
           ))}

@@ -62,6 +62,14 @@ describe('renderMail', () => {
       'Update your payment method: https://app.example.com/dashboard/settings/billing',
     )
     expect(mail.text).toContain('Or pay the invoice now: https://invoice.stripe.com/i/x')
+    expect(mail.text).not.toContain('We will retry on')
+    // When Stripe named the day of its retry, the mail says it as the pages do.
+    const dated = render('payment_failed', {
+      amount: 2900,
+      currency: 'eur',
+      retry_at: '2026-12-04T11:00:00.000Z',
+    })!
+    expect(dated.text).toContain('payment of €29.00. We will retry on December 4, 2026.')
     expect(render('payment_failed', { provider: 'polar' })!.text).not.toContain('invoice now')
   })
 

@@ -129,10 +129,13 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       const currency = text(mail.data, 'currency')
       const invoice = safeUrl(text(mail.data, 'invoice_url'))
       const what = amount !== null && currency ? ` of ${formatMoney(amount, currency)}` : ''
+      // As the pages say it: "we will retry on …" when Stripe named the day.
+      const retryAt = text(mail.data, 'retry_at')
+      const retry = retryAt ? ` We will retry on ${formatDate(retryAt)}.` : ''
       return compose(
         `Your ${PRODUCT_NAME} payment did not go through`,
         [
-          `We could not collect your subscription payment${what}. Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
+          `We could not collect your subscription payment${what}.${retry} Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
           { label: 'Update your payment method', url: billing.url },
           ...(invoice ? [{ label: 'Or pay the invoice now', url: invoice }] : []),
         ],

@@ -7,7 +7,7 @@ import { FormMessage } from '~/components/forms'
 import { noticeByKey } from '~/lib/notices'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
-import { statusLabel } from '~/subscriptions/status'
+import { pastDueSummary, statusLabel } from '~/subscriptions/status'
 import { readOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,19 +41,21 @@ export default function DashboardOverview() {
   // An ended subscription keeps cancel_at_period_end (Stripe leaves it set), so "canceled"
   // is checked before the scheduled cancellation.
   const nextDate =
-    subscription?.status === 'trialing'
-      ? `Trial ends ${formatDate(subscription.trial_end)}`
-      : subscription?.status === 'canceled'
-        ? `Canceled on ${formatDate(subscription.canceled_at)}`
-        : subscription?.cancel_at_period_end
-          ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
-          : `Renews on ${formatDate(subscription?.current_period_end)}`
+    subscription?.status === 'past_due'
+      ? pastDueSummary(subscription)
+      : subscription?.status === 'trialing'
+        ? `Trial ends ${formatDate(subscription.trial_end)}`
+        : subscription?.status === 'canceled'
+          ? `Canceled on ${formatDate(subscription.canceled_at)}`
+          : subscription?.cancel_at_period_end
+            ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
+            : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
       {confirmedNotice ? (
         <FormMessage tone={confirmedNotice.tone}>{confirmedNotice.text}</FormMessage>
       ) : null}
-      {subscription?.status === 'past_due' ? <PastDueBanner /> : null}
+      {subscription?.status === 'past_due' ? <PastDueBanner subscription={subscription} /> : null}
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
         <p className="mt-1 text-slate-700">

@@ -15,7 +15,7 @@ import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { formatDate } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing.server'
-import { isLiveStatus, statusLabel } from '~/subscriptions/status'
+import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -34,7 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, supabase, headers } = await requireConfirmedUser(request)
-  const outcome = await openBillingPortal(supabase, user.id)
+  const form = await request.formData().catch(() => new FormData())
+  const outcome = await openBillingPortal(supabase, user.id, {
+    paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
+  })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })
 }
@@ -47,6 +50,12 @@ export default function Billing() {
   const { subscription, payments, page, pageCount } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const hasSubscription = Boolean(subscription?.status)
+  const pastDue = subscription?.status === 'past_due'
+  // The open invoice of a failed renewal, payable on its hosted page.
+  const openInvoiceUrl = pastDue
+    ? (payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
+        ?.invoice_url ?? null)
+    : null
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
@@ -76,9 +85,9 @@ export default function Billing() {
                 </FormMessage>
               </div>
             ) : null}
-            {subscription.status === 'past_due' ? (
+            {pastDue ? (
               <div className="mt-4">
-                <PastDueBanner />
+                <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} />
               </div>
             ) : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
@@ -107,7 +116,13 @@ export default function Billing() {
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
-                <SubmitButton pendingText="Opening billing portal…">Manage billing</SubmitButton>
+                {/* Past due, the banner's action is the one primary action of the page. */}
+                <SubmitButton
+                  pendingText="Opening billing portal…"
+                  variant={pastDue ? 'secondary' : 'primary'}
+                >
+                  Manage billing
+                </SubmitButton>
               </Form>
               {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
               {isLiveStatus(subscription.status) ? null : (
@@ -140,7 +155,7 @@ export default function Billing() {
           <p className="mt-4 text-slate-700">No payments yet.</p>
         ) : (
           <div className="mt-4">
-            <PaymentHistory payments={payments} />
+            <PaymentHistory payments={payments} payable={pastDue} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"

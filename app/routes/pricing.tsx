@@ -42,7 +42,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
           ? subscription.plan_name
           : null,
       canceled: url.searchParams.get('canceled') === 'true',
-      pastDue: subscription?.status === 'past_due',
+      pastDue:
+        subscription?.status === 'past_due'
+          ? {
+              provider: subscription.provider,
+              payment_failed_at: subscription.payment_failed_at,
+              payment_retry_at: subscription.payment_retry_at,
+            }
+          : null,
     },
     { headers },
   )
@@ -65,7 +72,7 @@ export default function Pricing() {
           </FormMessage>
         ) : null}
         {/* The same notice and action as the dashboard and billing pages. */}
-        {pastDue ? <PastDueBanner /> : null}
+        {pastDue ? <PastDueBanner subscription={pastDue} /> : null}
         {currentPlan ? (
           <FormMessage tone="info">
             You are subscribed to {currentPlan}.{' '}

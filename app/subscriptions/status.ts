@@ -1,3 +1,5 @@
+import { formatDate } from '~/lib/format'
+
 /** Human label for any subscription or payment status, including ones we do not special-case. */
 export function statusLabel(status: string | null | undefined) {
   if (!status) return 'No subscription'
@@ -26,8 +28,40 @@ export function isLiveStatus(status: string | null | undefined) {
   return Boolean(status && LIVE_STATUSES.has(status))
 }
 
-/** The one wording of a failed renewal, on the dashboard, billing and pricing pages. */
-export const PAST_DUE_NOTICE =
-  'Your last payment did not go through. Update your payment method to keep your plan.'
-/** The action that fixes it: it opens the provider's billing portal. */
+/** What the past-due wording needs of a subscription row. */
+export interface PastDueFacts {
+  provider: string | null
+  payment_failed_at: string | null
+  payment_retry_at: string | null
+}
+
+/**
+ * The one summary of a failed renewal, wherever past due shows (dashboard, billing and
+ * pricing): "Payment failed on …; we will retry on …" (no final period). The retry is named
+ * only while it is ahead; Polar does not say when it retries.
+ */
+export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
+  if (!facts.payment_failed_at) return 'Your last payment did not go through'
+  const failed = `Payment failed on ${formatDate(facts.payment_failed_at)}`
+  const retryAt = facts.payment_retry_at
+  if (!retryAt || Date.parse(retryAt) <= now) return failed
+  return `${failed}; we will retry on ${formatDate(retryAt)}`
+}
+
+/** Polar's portal cannot open on the card form: say where to go once there. */
+export const POLAR_PAST_DUE_HELP =
+  'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.'
+
+/** The summary and what the subscriber can do about it. */
+export function pastDueNotice(facts: PastDueFacts, now = Date.now()) {
+  const next =
+    facts.provider === 'polar'
+      ? POLAR_PAST_DUE_HELP
+      : 'Update your payment method to keep your plan.'
+  return `${pastDueSummary(facts, now)}. ${next}`
+}
+
+/** The action that fixes it: the provider's portal, on its card form where it has one. */
 export const PAST_DUE_ACTION = 'Update payment method'
+/** The form field that asks the billing page's action for the payment-method flow. */
+export const PAYMENT_METHOD_INTENT = 'update_payment_method'

@@ -72,6 +72,8 @@ export function recordPaymentFailure(
     amount: number
     currency: string
     invoice_url: string | null
+    /** When Stripe tries the payment again (null: no retry planned). */
+    retry_at: string | null
   },
   payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
 ) {
@@ -83,6 +85,19 @@ export function recordPaymentFailure(
     p_user_id: userId,
     p_data: details,
     p_payment: payment,
+  })
+}
+
+/**
+ * When a past-due subscription's payment failed and when the provider retries it (Stripe's
+ * `next_payment_attempt`; null when none is planned). The newest failure wins, so a repeat
+ * or an older attempt's late event changes nothing.
+ */
+export function notePaymentFailure(userId: string, failedAt: string, retryAt: string | null) {
+  return serviceRpc<null>('note_payment_failure', {
+    p_user_id: userId,
+    p_failed_at: failedAt,
+    p_retry_at: retryAt,
   })
 }
 

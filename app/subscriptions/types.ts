@@ -24,6 +24,10 @@ export interface SubscriptionRow {
   cancellation_comment: string | null
   metadata: Record<string, unknown>
   last_event_at: string | null
+  /** When a past-due subscription's payment failed (null when not past due). */
+  payment_failed_at: string | null
+  /** When the provider tries that payment again (null: not planned, or not said). */
+  payment_retry_at: string | null
   created_at: string
   updated_at: string
 }

@@ -74,6 +74,9 @@ const FUNCTIONS: Record<string, Role[]> = {
   'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
   'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':
     ['service_role'],
+  'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':
+    ['service_role'],
+  'track_payment_failure()': [],
 }
 
 let db: Database

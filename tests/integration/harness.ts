@@ -5,6 +5,7 @@ import { resetEnvForTests } from '../../app/env.server'
 import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { withOutageSwitch } from '../local-stack/database'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
+import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
 import { authorizeOnConsentPage } from './auth-support'
@@ -35,7 +36,7 @@ export interface TestApp {
  * emulators, with the process environment pointing at them (as .env would).
  */
 export async function startTestApp(
-  options: { polarInvoiceDelayMs?: number } = {},
+  options: { polarInvoiceDelayMs?: number; stripeDelivery?: DeliveryOptions } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase()
   const outage = withOutageSwitch(database)
@@ -60,6 +61,7 @@ export async function startTestApp(
     catalog: LOCAL_CATALOG,
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
+    stripeDelivery: options.stripeDelivery,
   })
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',

@@ -4,7 +4,7 @@ import type { Catalog } from './catalog'
 import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
 import { LOCAL_STACK_KEYS } from './defaults'
 import { startPolarEmulator, type PolarEmulator } from './polar'
-import { startStripeEmulator, type StripeEmulator } from './stripe'
+import { startStripeEmulator, type DeliveryOptions, type StripeEmulator } from './stripe'
 import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
 import { startSmtpInbox, type SmtpInbox } from './supabase/smtp'
 
@@ -24,6 +24,8 @@ export interface LocalStackOptions {
   retry?: { attempts: number; baseDelayMs: number }
   /** Polar emulator: time until a requested invoice exists (its default when omitted). */
   polarInvoiceDelayMs?: number
+  /** Stripe emulator: ordered (default) or shuffled, partly duplicated webhook delivery. */
+  stripeDelivery?: DeliveryOptions
 }
 
 export interface LocalStack {
@@ -61,6 +63,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     webhookSecret: LOCAL_STACK_KEYS.stripeWebhookSecret,
     apiKey: LOCAL_STACK_KEYS.stripeSecretKey,
     retry: options.retry,
+    delivery: options.stripeDelivery,
   })
   const polar = await startPolarEmulator({
     port: options.ports?.polar,

@@ -839,11 +839,18 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       amount_paid: 0,
       amount_due: 1900,
       attempt_count: 2,
+      next_payment_attempt: unix('2026-12-04T11:00:00.000Z'),
       hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
       customer_email: 'buyer@example.com',
     })
     await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
       'notified',
+    )
+    // When it failed (the event's time) and when Stripe retries, for the past-due notice.
+    expect(store.notePaymentFailure).toHaveBeenCalledWith(
+      USER_ID,
+      ledger('invoice.payment_failed').occurredAt,
+      '2026-12-04T11:00:00.000Z',
     )
     expect(store.recordPaymentFailure).toHaveBeenCalledWith(
       ledger('invoice.payment_failed'),
@@ -854,6 +861,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
         amount: 1900,
         currency: invoice.currency,
         invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
+        retry_at: '2026-12-04T11:00:00.000Z',
       },
       expect.objectContaining({
         user_id: USER_ID,
@@ -873,6 +881,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   it('invoice.payment_failed without a customer email still finds the owner (the mail goes to the account)', async () => {
     const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
     await applyStripeEvent(event('invoice.payment_failed', invoice))
+    // No retry planned (Stripe's next_payment_attempt is null): said as such.
+    expect(store.notePaymentFailure).toHaveBeenCalledWith(USER_ID, expect.any(String), null)
     expect(store.recordPaymentFailure).toHaveBeenCalledWith(
       ledger('invoice.payment_failed'),
       USER_ID,

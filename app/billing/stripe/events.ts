@@ -63,6 +63,7 @@ export const StripeInvoiceSchema = z
     amount_paid: z.number().int(),
     amount_due: z.number().int().optional(),
     attempt_count: z.number().int().optional(),
+    next_payment_attempt: unix,
     currency: z.string(),
     status: z.string().nullable().optional(),
     hosted_invoice_url: z.string().nullable().optional(),

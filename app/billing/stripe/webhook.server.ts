@@ -7,6 +7,7 @@ import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outc
 import {
   applySubscriptionEvent,
   findUserIdBy,
+  notePaymentFailure,
   recordPaymentEvent,
   recordPaymentFailure,
   type LedgerEvent,
@@ -131,6 +132,12 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         invoice: invoice.id,
         customer: invoice.customer,
       })
+      const retryAt = invoice.next_payment_attempt
+        ? new Date(invoice.next_payment_attempt * 1000).toISOString()
+        : null
+      // When it failed and when Stripe retries, for the past-due notice. Before the ledger
+      // row: it is idempotent, so a retry after a failure below writes it again harmlessly.
+      if (owner.userId) await notePaymentFailure(owner.userId, ledger(event).occurredAt, retryAt)
       // The ledger row, the failed invoice in the billing history
       // (docs/decisions/0013-failed-payments.md) and the mail (to the account's address),
       // in one transaction.
@@ -143,6 +150,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
           amount: invoice.amount_due ?? 0,
           currency: invoice.currency,
           invoice_url: invoice.hosted_invoice_url ?? null,
+          retry_at: retryAt,
         },
         failedInvoicePayment(invoice, owner.userId, owner.planName),
       )

@@ -26,7 +26,7 @@ export function deliveriesPage(ctx: AdminContext) {
       (delivery) => `<tr>
 <td>${escapeHtml(delivery.at)}</td>
 <td><code>${escapeHtml(delivery.eventId)}</code><br>${escapeHtml(delivery.type)}</td>
-<td>${delivery.attempt}</td>
+<td>${delivery.attempt}${delivery.duplicate ? ' (duplicate)' : ''}</td>
 <td>${delivery.status ?? 'network error'}${delivery.ok ? ' ✓' : ' ✗'}</td>
 <td><pre>${escapeHtml(delivery.response)}</pre></td>
 <td><form method="post" action="/_emulator/events/${escapeHtml(delivery.eventId)}/resend"><button type="submit" class="secondary" aria-label="Resend ${escapeHtml(delivery.eventId)}">Resend</button></form></td>
@@ -41,8 +41,16 @@ export function deliveriesPage(ctx: AdminContext) {
     `<p><a href="/">Emulator home</a></p>
 <h1>Webhook deliveries</h1>
 <p>${ctx.store.events.size} events, ${pending} pending delivery.</p>
+${endpointLine(ctx)}
 <table><thead><tr><th>Time</th><th>Event</th><th>Attempt</th><th>Status</th><th>Response</th><th></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</tbody></table>`,
     { wide: true },
   )
+}
+
+/** The endpoint, its status, and the way to disable or enable it (`/v1/webhook_endpoints/:id`). */
+function endpointLine(ctx: AdminContext) {
+  const endpoint = ctx.dispatcher.endpoint
+  if (!endpoint) return '<p>No webhook endpoint is set; events wait for one.</p>'
+  return `<p>Endpoint <code>${escapeHtml(endpoint.id)}</code> (${escapeHtml(endpoint.url)}): <strong>${endpoint.status}</strong>. Disable or enable it with <code>POST /v1/webhook_endpoints/${escapeHtml(endpoint.id)}</code> and <code>disabled=true|false</code>.</p>`
 }

@@ -6,6 +6,8 @@ import { invalid, missingParam, type Params } from './http'
 import { createPortalSession } from './portal'
 import { paymentRoutes } from './payment-routes'
 import { createPrice } from './price-create'
+import { payInvoiceByApi } from './recovery'
+import { webhookEndpointRoutes } from './webhook-endpoints'
 import { ID as id, route as r, type Route } from './routing'
 import {
   cancelSubscription,
@@ -137,6 +139,9 @@ export const routes: Route[] = [
     paginate(newestFirst(ctx.store.products.values()), params, path),
   ),
   r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
+  r('POST', `invoices/${id}/pay`, (ctx, { request }, [invoiceId]) =>
+    payInvoiceByApi(ctx, invoiceId, request),
+  ),
   r('GET', 'invoices', (ctx, { params, path }) => {
     const invoices = newestFirst(ctx.store.invoices.values()).filter(
       (invoice) =>
@@ -158,20 +163,25 @@ export const routes: Route[] = [
           (!type || typeMatches(type, event.type)) &&
           (types.length === 0 ||
             types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&
-          (!deliverySuccess ||
-            (ctx.store.deliveryState.get(event.id) === 'delivered') ===
-              (deliverySuccess === 'true')),
+          (!deliverySuccess || delivered(ctx, event.id) === (deliverySuccess === 'true')),
       )
       .map((event) => eventWithPending(ctx, event.id))
     return paginate(events, params, path)
   }),
   ...paymentRoutes,
+  ...webhookEndpointRoutes,
 ]
 
 function eventWithPending(ctx: BillingContext, eventId: string) {
   const event = ctx.store.event(eventId)
-  const pending = ctx.store.deliveryState.get(event.id) === 'delivered' ? 0 : event.pending_webhooks
+  const pending = delivered(ctx, event.id) ? 0 : event.pending_webhooks
   return { ...event, pending_webhooks: pending }
+}
+
+/** Delivered to every endpoint it was sent to (none, when the endpoint was disabled). */
+function delivered(ctx: BillingContext, eventId: string) {
+  const state = ctx.store.deliveryState.get(eventId)
+  return state === 'delivered' || state === 'not_sent'
 }
 
 /** `customer.*` style wildcards, as the `type` filter of /v1/events allows. */

@@ -1,8 +1,8 @@
-/** Hosted checkout page (`/checkout/:id`) and hosted invoice page (`/invoices/:id`). */
+/** Hosted checkout page (`/checkout/:id`). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { completeCheckout } from './checkout'
 import { decodeForm, escapeHtml, readBody, redirect, sendHtml } from './http'
-import { date, money, page } from './layout'
+import { money, page } from './layout'
 import type { CheckoutSessionObject } from './objects'
 import type { BillingContext } from './subscriptions'
 
@@ -81,28 +81,4 @@ function inactive(session: CheckoutSessionObject) {
 
 export function notFound(title: string) {
   return page(title, `<h1>${escapeHtml(title)}</h1>`)
-}
-
-export function handleInvoicePage(ctx: BillingContext, res: ServerResponse, invoiceId: string) {
-  const invoice = ctx.store.invoices.get(invoiceId)
-  if (!invoice) return sendHtml(res, 404, notFound('Invoice not found'))
-  const rows = invoice.lines.data
-    .map(
-      (line) =>
-        `<tr><td>${escapeHtml(line.description)}</td><td>${money(line.amount as number, invoice.currency)}</td></tr>`,
-    )
-    .join('')
-  const paidAt = invoice.status_transitions.paid_at
-  sendHtml(
-    res,
-    200,
-    page(
-      `Invoice ${invoice.number ?? invoice.id}`,
-      `<h1>Invoice ${escapeHtml(invoice.number ?? invoice.id)}</h1>
-<p>Status: <strong>${escapeHtml(invoice.status)}</strong>${paidAt ? ` — paid ${date(paidAt)}` : ''}</p>
-<p class="amount">${money(invoice.total, invoice.currency)}</p>
-<table><thead><tr><th>Description</th><th>Amount</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">Billed to ${escapeHtml(invoice.customer_email ?? invoice.customer)}</p>`,
-    ),
-  )
 }

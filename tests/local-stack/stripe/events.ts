@@ -1,5 +1,5 @@
 /** Event creation: the envelope, snapshots of objects and `previous_attributes`. */
-import { randomId } from './http'
+import { invalid, randomId } from './http'
 import { API_VERSION } from './objects'
 import type { Store, StripeEvent } from './store'
 import type { WebhookDispatcher } from './webhooks'
@@ -19,7 +19,7 @@ export function snapshot<T>(value: T): T {
 export class EventBus {
   constructor(
     private readonly store: Store,
-    private readonly dispatcher: WebhookDispatcher,
+    readonly dispatcher: WebhookDispatcher,
   ) {}
 
   emit(
@@ -48,7 +48,11 @@ export class EventBus {
   }
 
   resend(eventId: string) {
-    this.dispatcher.enqueue(this.store.event(eventId))
+    const event = this.store.event(eventId)
+    if (!this.dispatcher.endpoint) throw invalid('No webhook endpoint is configured.')
+    if (!this.dispatcher.enqueue(event)) {
+      throw invalid(`The webhook endpoint ${this.dispatcher.endpoint.id} is disabled.`)
+    }
   }
 }
 

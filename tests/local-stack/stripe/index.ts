@@ -8,7 +8,8 @@ import type { Catalog } from '../catalog'
 import { handleAdmin, type AdminContext } from './admin'
 import { handleApi } from './api'
 import { completeCheckout, type CardDetails, type CheckoutResult } from './checkout'
-import { handleCheckoutPage, handleInvoicePage, notFound } from './checkout-page'
+import { handleCheckoutPage, notFound } from './checkout-page'
+import { handleInvoicePage } from './invoice-page'
 import { EventBus } from './events'
 import { FaultInjector, type FaultInput } from './faults'
 import { sendHtml, sendJson } from './http'
@@ -16,9 +17,18 @@ import { handlePortalPage } from './portal'
 import { Store, type StripeEvent } from './store'
 import { advanceSubscription } from './subscriptions'
 import { trigger, type TriggerOptions } from './triggers'
-import { WebhookDispatcher, type Delivery } from './webhooks'
+import {
+  TEST_MODE_RETRIES,
+  WebhookDispatcher,
+  type Delivery,
+  type DeliveryOptions,
+  type RetryPolicy,
+  type RetrySchedule,
+  type WebhookEndpointObject,
+} from './webhooks'
 
-export type { Delivery } from './webhooks'
+export type { Delivery, DeliveryOptions, RetryPolicy, RetrySchedule } from './webhooks'
+export { TEST_MODE_RETRIES } from './webhooks'
 export type { StripeEvent } from './store'
 export type { FaultInput } from './faults'
 export type { TriggerOptions } from './triggers'
@@ -36,8 +46,14 @@ export interface StripeEmulatorOptions {
   webhookSecret: string
   /** The secret key requests must carry; without it any `sk_test_`/`rk_test_` key is accepted. */
   apiKey?: string
-  /** Delivery retries on non-2xx or network errors: `baseDelayMs` doubling per attempt. */
-  retry?: { attempts: number; baseDelayMs: number }
+  /**
+   * Delivery retries on non-2xx or network errors: `{attempts, baseDelayMs}` (doubling, in
+   * real time), or a schedule in emulated seconds on a compressed clock. Default: Stripe's
+   * test mode, three retries over a few hours (`TEST_MODE_RETRIES`).
+   */
+  retry?: RetryPolicy | RetrySchedule
+  /** Ordered (default) or shuffled, partly duplicated delivery (see `DeliveryOptions`). */
+  delivery?: DeliveryOptions
   /** Per-attempt webhook timeout (default 10 s). */
   deliveryTimeoutMs?: number
   /** Base URL used in hosted page links (default `http://localhost:<port>`). */
@@ -65,6 +81,10 @@ export interface StripeEmulator {
   /** Moves a subscription to its period end: renews it (or fails payment), or ends it if scheduled. */
   advanceSubscription(subscriptionId: string, options?: { fail?: boolean }): Promise<StripeEvent[]>
   resend(eventId: string): void
+  /** The webhook endpoint (Stripe's `webhook_endpoint` object), once a URL is set. */
+  webhookEndpoint(): WebhookEndpointObject | undefined
+  /** Disables (nothing is sent, pending retries are dropped) or enables the endpoint. */
+  setWebhookEndpointDisabled(disabled: boolean): void
   injectFault(fault: FaultInput): void
   clearFaults(): void
   /** Moves the emulator's clock forward (object timestamps, portal expiry); signatures use real time. */
@@ -74,13 +94,14 @@ export interface StripeEmulator {
 /** Starts an emulator bound to 127.0.0.1. */
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
   const store = new Store(options.catalog)
-  const retry = options.retry ?? { attempts: 5, baseDelayMs: 1000 }
   const dispatcher = new WebhookDispatcher(
     options.webhookUrl,
     options.webhookSecret,
-    retry,
+    options.retry ?? TEST_MODE_RETRIES,
     store.deliveryState,
+    () => store.now(),
     options.deliveryTimeoutMs,
+    options.delivery,
   )
   const bus = new EventBus(store, dispatcher)
   const faults = new FaultInjector()
@@ -118,6 +139,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     advanceSubscription: async (subscriptionId, advanceOptions = {}) =>
       advanceSubscription(ctx, store.subscription(subscriptionId), advanceOptions.fail ?? false),
     resend: (eventId) => bus.resend(eventId),
+    webhookEndpoint: () => (dispatcher.endpoint ? { ...dispatcher.endpoint } : undefined),
+    setWebhookEndpointDisabled: (disabled) => dispatcher.setDisabled(disabled),
     injectFault: (fault) => void faults.add(fault),
     clearFaults: () => faults.clear(),
     advanceClock: (seconds) => store.advanceClock(seconds),
@@ -138,8 +161,8 @@ async function route(
   const portal = /^\/portal\/([^/]+)$/.exec(path)
   if (portal) return handlePortalPage(ctx, req, res, url, decodeURIComponent(portal[1]))
   const invoice = /^\/invoices\/([^/]+?)(?:\/pdf)?$/.exec(path)
-  if (invoice && req.method === 'GET')
-    return handleInvoicePage(ctx, res, decodeURIComponent(invoice[1]))
+  if (invoice && (req.method === 'GET' || (req.method === 'POST' && !path.endsWith('/pdf'))))
+    return handleInvoicePage(ctx, req, res, url, decodeURIComponent(invoice[1]))
   if (await handleAdmin(ctx, req, res, url)) return
   sendHtml(res, 404, notFound('Not found'))
 }

@@ -50,20 +50,33 @@ export function settleInvoice(
   invoice.attempt_count = 1
   if (!succeed) {
     if (charge) recordDecline(charge.intent)
+    ctx.store.decliningCards.add(customer.id)
     invoice.next_payment_attempt = now + 3 * 86_400
     events.push(ctx.bus.emit('invoice.payment_failed', invoice, request))
     return events
   }
   if (charge) recordSuccess(charge.intent, charge.payment, charge.paymentMethod, now)
+  return [...events, ...markInvoicePaid(ctx, invoice, request)]
+}
+
+/** An open invoice is paid in full: status `paid`, then `invoice.paid` and `invoice.payment_succeeded`. */
+export function markInvoicePaid(
+  ctx: BillingContext,
+  invoice: InvoiceObject,
+  request: EventRequest = NO_REQUEST,
+) {
+  const now = ctx.store.now()
   invoice.status = 'paid'
   invoice.amount_paid = invoice.amount_due
   invoice.amount_remaining = 0
   invoice.ending_balance = 0
+  invoice.next_payment_attempt = null
   invoice.status_transitions.paid_at = now
   invoice.webhooks_delivered_at = now
-  events.push(ctx.bus.emit('invoice.paid', invoice, request))
-  events.push(ctx.bus.emit('invoice.payment_succeeded', invoice, request))
-  return events
+  return [
+    ctx.bus.emit('invoice.paid', invoice, request),
+    ctx.bus.emit('invoice.payment_succeeded', invoice, request),
+  ]
 }
 
 /**

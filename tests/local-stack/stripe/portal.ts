@@ -14,6 +14,8 @@ import {
 } from './http'
 import type { Params } from './http'
 import { date, money, page } from './layout'
+import { paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
+import { parseFlowData } from './portal-flows'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
 import { cancelSubscription, updateSubscription, type BillingContext } from './subscriptions'
 
@@ -47,7 +49,7 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
     created: ctx.store.now(),
     customer: customerId,
     customer_account: null,
-    flow: null,
+    flow: parseFlowData(params.flow_data),
     livemode: false,
     locale: text(params.locale) ?? null,
     on_behalf_of: null,
@@ -63,6 +65,7 @@ const NOTICES: Record<string, string> = {
   resumed: 'Your subscription has been renewed.',
   canceled: 'Your subscription has been canceled.',
   switched: 'Your plan has been updated.',
+  payment_method: 'Your payment method has been updated.',
 }
 
 export async function handlePortalPage(
@@ -81,7 +84,11 @@ export async function handlePortalPage(
     const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
     return sendHtml(res, 410, page('Portal session expired', body))
   }
+  const onCardForm =
+    (session.flow && !ctx.store.completedPortalFlows.has(session.id)) ||
+    url.searchParams.get('view') === 'payment_method'
   if (req.method !== 'POST') {
+    if (onCardForm) return sendHtml(res, 200, paymentMethodPage(ctx, session))
     return sendHtml(
       res,
       200,
@@ -90,6 +97,9 @@ export async function handlePortalPage(
   }
   const form = decodeForm(await readBody(req))
   const value = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '')
+  if (value('intent') === 'update_payment_method') {
+    return updateCardFromPortal(ctx, res, session, value('cardNumber'))
+  }
   const sub = ctx.store.subscriptions.get(value('subscription'))
   if (!sub || sub.customer !== session.customer) {
     return sendHtml(res, 404, notFound('Subscription not found'))
@@ -146,6 +156,8 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
 <p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
 ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
 ${subs.length === 0 ? '<p>You have no subscriptions.</p>' : subs.map((sub) => subscriptionSection(ctx, session, sub)).join('')}
+<section aria-labelledby="payment-method-heading"><h2 id="payment-method-heading">Payment method</h2>
+<p><a href="/portal/${escapeHtml(session.id)}?view=payment_method">Update payment method</a></p></section>
 <section aria-labelledby="invoices-heading"><h2 id="invoices-heading">Invoice history</h2>
 <ul>${invoiceRows || '<li>No invoices yet.</li>'}</ul></section>`,
   )

@@ -28,8 +28,11 @@ export interface StripeEvent {
   type: string
 }
 
-/** Where an event stands with the (single) webhook endpoint. */
-export type DeliveryState = 'pending' | 'delivered' | 'failed'
+/**
+ * Where an event stands with the (single) webhook endpoint; `not_sent`: created while the
+ * endpoint was disabled, so never sent to it.
+ */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent'
 
 /** Data kept beside a checkout session: its line items (rendered on request) and subscription metadata. */
 export interface CheckoutExtras {
@@ -57,6 +60,10 @@ export class Store {
   readonly events = new Map<string, StripeEvent>()
   readonly deliveryState = new Map<string, DeliveryState>()
   readonly idempotency = new Map<string, StoredResponse>()
+  /** Customers whose card on file declines (after a failed renewal, until they save a new one). */
+  readonly decliningCards = new Set<string>()
+  /** Portal sessions whose deep-link flow is done (they show the portal's homepage after it). */
+  readonly completedPortalFlows = new Set<string>()
   private clockOffset = 0
   private invoiceSequence = 0
 

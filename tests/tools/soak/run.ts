@@ -7,7 +7,13 @@
  *   npm run soak -- [--seed 1] [--users 200] [--events 4000] [--concurrency 24]
  *                   [--duplicates 0.15] [--reorder-window 3600] [--timeout 240]
  *                   [--skip-build] [--build-dir .build-soak] [--port-offset 0]
+ *                   [--stripe-delivery shuffled|ordered] [--emulator-users N]
  *   npm run soak -- --chaos …   the chaos soak (tests/tools/soak/chaos.ts)
+ *
+ * Then a second phase runs subscriptions through the Stripe emulator itself (renewals, a
+ * declined renewal, recovery), whose own webhooks reach the app shuffled and partly
+ * duplicated by default (tests/tools/soak/stripe-emulator-phase.ts), and compares each of
+ * those users' rows with the emulator's state.
  *
  * PGlite by default; DATABASE_URL=postgres://… runs it on a fresh database of that server
  * (created and dropped by the run). Exit code 0 only with zero mismatches and every answer
@@ -34,6 +40,7 @@ import {
   type Provider,
 } from './stream'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
+import { runStripeEmulatorPhase } from './stripe-emulator-phase'
 
 // `--chaos`: the chaos soak (two instances, kills, a database restart, provider faults;
 // tests/tools/soak/chaos.ts), which ends the process itself.
@@ -54,6 +61,8 @@ const { values: args } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     'build-dir': { type: 'string', default: '.build-soak' },
     'port-offset': { type: 'string', default: '0' },
+    'stripe-delivery': { type: 'string', default: 'shuffled' },
+    'emulator-users': { type: 'string' },
   },
 })
 const seed = Number(args.seed)
@@ -65,6 +74,8 @@ const reorderWindowMs = Number(args['reorder-window']) * 1000
 const timeoutMs = Number(args.timeout) * 1000
 const buildDir = args['build-dir'] as string
 const offset = Number(args['port-offset'])
+const stripeDelivery = args['stripe-delivery'] === 'ordered' ? 'ordered' : 'shuffled'
+const emulatorUsers = Number(args['emulator-users'] ?? Math.max(3, Math.round(userCount / 10)))
 const PORTS = {
   app: 4950 + offset,
   supabase: 54950 + offset,
@@ -230,6 +241,7 @@ async function main() {
     catalog: LOCAL_CATALOG,
     ports: PORTS,
     polarInvoiceDelayMs: 0,
+    stripeDelivery: { mode: stripeDelivery, seed },
   })
   // Only the replayed stream reaches the app: the Polar emulator's own events wait undelivered.
   stack.polar.setWebhookUrl(undefined)
@@ -272,6 +284,9 @@ async function main() {
   const replaySeconds = (Date.now() - replayStarted) / 1000
   const expected = expectedState(stream.events)
   const { rowsChecked, mismatches } = await verify(stack, userIds, expected)
+  log(`emulator phase: ${emulatorUsers} users, Stripe delivery ${stripeDelivery}`)
+  const phaseUsers = await createUsers(stack, seed + 1_000_000, emulatorUsers)
+  const phase = await runStripeEmulatorPhase(stack, phaseUsers)
   const fiveXX = [...figures.statuses].filter(([status]) => status >= 500 || status === 0)
   const non200 = [...figures.statuses].filter(([status]) => status !== 200)
 
@@ -303,11 +318,19 @@ async function main() {
   )
   console.log(`  mismatches        ${mismatches.length}`)
   for (const line of mismatches.slice(0, 15)) console.log(`    - ${line}`)
+  console.log(
+    `  emulator phase    ${phase.users} users, ${phase.events} events, ${phase.deliveries} deliveries (${stripeDelivery}: ${phase.duplicates} duplicates, ${phase.failedDeliveries} not 2xx), ${phase.rowsChecked} rows checked, ${phase.mismatches.length} mismatches`,
+  )
+  for (const line of phase.mismatches.slice(0, 15)) console.log(`    - ${line}`)
   for (const line of figures.failures) console.log(`    ! ${line}`)
   if (appErrors.length && (fiveXX.length || non200.length))
     console.log(`  app stderr (first lines):\n${appErrors.join('').slice(0, 2000)}`)
 
-  const ok = mismatches.length === 0 && non200.length === 0
+  const ok =
+    mismatches.length === 0 &&
+    non200.length === 0 &&
+    phase.mismatches.length === 0 &&
+    phase.failedDeliveries === 0
   console.log(`\n${ok ? 'PASSED' : 'FAILED'}`)
   return ok
 }

@@ -77,6 +77,29 @@ export async function collectSamples(stripe: Stripe, emulator: StripeEmulator) {
   await emulator.advanceSubscription(subscriptionId, { fail: true })
   const declined = await stripe.subscriptions.retrieve(subscriptionId)
   await collectInvoice(collect, declined.latest_invoice as string)
+  // Recovery: a new card through the portal's payment-method flow, then the open invoice paid.
+  const flow = await stripe.billingPortal.sessions.create({
+    customer: completed.customer as string,
+    return_url: 'http://localhost:5173/dashboard/settings/billing',
+    flow_data: {
+      type: 'payment_method_update',
+      after_completion: {
+        type: 'redirect',
+        redirect: { return_url: 'http://localhost:5173/dashboard/settings/billing' },
+      },
+    },
+  })
+  collect.add('billing_portal.session', 'POST /v1/billing_portal/sessions (flow)', wireOf(flow))
+  const saved = await fetch(flow.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'update_payment_method', cardNumber: '4242424242424242' }),
+    redirect: 'manual',
+  })
+  if (saved.status !== 303) throw new Error(`card update failed: ${saved.status}`)
+  await stripe.invoices.pay(declined.latest_invoice as string)
+  await collectInvoice(collect, declined.latest_invoice as string)
+  await collect.get('customer', `/v1/customers/${completed.customer as string}`)
   await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true })
   await stripe.subscriptions.cancel(subscriptionId)
 

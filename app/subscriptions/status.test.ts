@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { pastDueNotice, pastDueSummary } from './status'
+
+const NOW = Date.parse('2026-11-27T12:00:00Z')
+const stripe = {
+  provider: 'stripe',
+  payment_failed_at: '2026-11-26T10:00:00Z',
+  payment_retry_at: '2026-11-29T10:00:00Z',
+}
+
+describe('past due wording', () => {
+  it('says when the payment failed and when it is retried', () => {
+    expect(pastDueSummary(stripe, NOW)).toBe(
+      'Payment failed on November 26, 2026; we will retry on November 29, 2026',
+    )
+    expect(pastDueNotice(stripe, NOW)).toBe(
+      'Payment failed on November 26, 2026; we will retry on November 29, 2026. Update your payment method to keep your plan.',
+    )
+  })
+
+  it('names no retry once it is past, or when none is planned', () => {
+    const later = Date.parse('2026-11-30T00:00:00Z')
+    expect(pastDueSummary(stripe, later)).toBe('Payment failed on November 26, 2026')
+    expect(pastDueSummary({ ...stripe, payment_retry_at: null }, NOW)).toBe(
+      'Payment failed on November 26, 2026',
+    )
+  })
+
+  it('without a failure date (not yet known) still says what happened', () => {
+    expect(pastDueNotice({ ...stripe, payment_failed_at: null }, NOW)).toBe(
+      'Your last payment did not go through. Update your payment method to keep your plan.',
+    )
+  })
+
+  it('tells a Polar subscriber plainly where to change the card', () => {
+    expect(
+      pastDueNotice(
+        { provider: 'polar', payment_failed_at: stripe.payment_failed_at, payment_retry_at: null },
+        NOW,
+      ),
+    ).toBe(
+      'Payment failed on November 26, 2026. Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',
+    )
+  })
+})

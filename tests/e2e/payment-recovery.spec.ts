@@ -1,0 +1,184 @@
+import type { Page } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { createPolarCustomer, seedSubscription, shownDate } from './billing-seed'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  expect,
+  signIn,
+  test,
+  uniqueEmail,
+} from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * A subscriber whose renewal was declined recovers, with JavaScript off (every step is a
+ * form or a link): the notice says when the payment failed and when Stripe retries, "Update
+ * payment method" opens Stripe's portal on its card form and comes back, "Pay" opens the
+ * open invoice's hosted page, and once it is paid past due clears everywhere. At desktop and
+ * phone width.
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+const stripe = () =>
+  new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
+    host: '127.0.0.1',
+    port: E2E.stripePort,
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  })
+
+/** A Pro subscriber (through the Stripe API, as checkout would) whose renewal is declined. */
+async function pastDueSubscriber(label: string) {
+  const user = await createUser(uniqueEmail(label))
+  users.push(user.id)
+  const customer = await stripe().customers.create({ email: user.email })
+  const subscription = await stripe().subscriptions.create({
+    customer: customer.id,
+    items: [{ price: 'price_pro_monthly' }],
+    metadata: { user_id: user.id },
+  })
+  const renewed = await fetch(`${E2E.stripeUrl}/_emulator/subscriptions/${subscription.id}/renew`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"fail":true}',
+  })
+  expect(renewed.status).toBe(200)
+  const declined = await stripe().subscriptions.retrieve(subscription.id)
+  const invoice = await stripe().invoices.retrieve(declined.latest_invoice as string)
+  return { user, invoice }
+}
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
+async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+async function failureDate(userId: string) {
+  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  const { data } = await admin
+    .from('user_subscriptions')
+    .select('payment_failed_at')
+    .eq('user_id', userId)
+    .single<{ payment_failed_at: string }>()
+  return shownDate(data!.payment_failed_at)
+}
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const
+
+test.describe('payment recovery with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  for (const viewport of VIEWPORTS) {
+    test(`a declined renewal is fixed from the billing page (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(90_000)
+      await page.setViewportSize(viewport)
+      const { user, invoice } = await pastDueSubscriber(`recovery-${viewport.name}`)
+      await signIn(page, user.email)
+      const retry = shownDate(new Date(invoice.next_payment_attempt! * 1000).toISOString())
+
+      // The dashboard: when it failed and when Stripe retries, not "Renews on".
+      const plan = page.getByRole('region', { name: 'Your plan' })
+      await untilWebhookApplied(page, '/dashboard', async () => {
+        await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
+      })
+      const failed = await failureDate(user.id)
+      const summary = `Payment failed on ${failed}; we will retry on ${retry}`
+      await expect(plan).toContainText(`Status: Past due · ${summary}`)
+      await expect(plan).not.toContainText('Renews on')
+      await expect(page.getByRole('alert')).toHaveText(
+        new RegExp(`${summary}\\. Update your payment method to keep your plan\\.`),
+      )
+
+      // Billing: the same notice, one primary action, and "Pay" on the open invoice.
+      const payments = page.getByRole('region', { name: 'Payment history' })
+      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+        await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
+          timeout: 500,
+        })
+      })
+      const alert = page.getByRole('alert')
+      await expect(alert).toContainText(summary)
+      await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
+      await expect(alert.getByRole('link', { name: 'Pay the open invoice' })).toHaveAttribute(
+        'href',
+        invoice.hosted_invoice_url!,
+      )
+      // "Manage billing" stays, as a secondary action.
+      const manage = page.getByRole('button', { name: 'Manage billing' })
+      await expect(manage).toHaveClass(/bg-white/)
+      await attachScreenshots(page, testInfo, `billing, past due (${viewport.name})`)
+
+      // "Update payment method": Stripe's portal opens on its card form, then comes back.
+      await alert.getByRole('button', { name: 'Update payment method' }).click()
+      await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+$`))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Update payment method')
+      await expect(page.getByRole('button', { name: 'Cancel at period end' })).toHaveCount(0)
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+      await page.getByRole('button', { name: 'Save payment method' }).click()
+      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+
+      // "Pay": the open invoice's hosted page takes the payment.
+      await payments.getByRole('link', { name: 'Pay', exact: true }).click()
+      await expect(page).toHaveURL(invoice.hosted_invoice_url!)
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+      await page.getByRole('button', { name: 'Pay $29.00' }).click()
+      await expect(page.getByRole('status')).toHaveText('Thank you. Your payment was received.')
+
+      // Past due clears once Stripe's events are applied: no notice, the invoice paid.
+      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+        await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 500 })
+      })
+      const status = page
+        .getByRole('region', { name: 'Current subscription' })
+        .locator('dt', { hasText: /^Status$/ })
+        .locator('xpath=following-sibling::dd[1]')
+      await expect(status).toHaveText('Active')
+      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
+      await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
+      await attachScreenshots(page, testInfo, `billing, paid again (${viewport.name})`)
+      await page.goto('/dashboard')
+      await expect(plan).toContainText('Status: Active · Renews on')
+    })
+  }
+
+  test('a past-due Polar subscriber is told plainly where to change the card', async ({
+    page,
+  }, testInfo) => {
+    const user = await createUser(uniqueEmail('recovery-polar'))
+    users.push(user.id)
+    await seedSubscription(user.id, {
+      provider: 'polar',
+      status: 'past_due',
+      polar_customer_id: await createPolarCustomer(user.id, user.email),
+    })
+    await signIn(page, user.email)
+    await page.goto('/dashboard/settings/billing')
+    const alert = page.getByRole('alert')
+    await expect(alert).toContainText(
+      'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',
+    )
+    await expect(alert).not.toContainText('we will retry on')
+    await attachScreenshots(page, testInfo, 'billing, Polar past due')
+    await alert.getByRole('button', { name: 'Update payment method' }).click()
+    await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/portal/`))
+  })
+})

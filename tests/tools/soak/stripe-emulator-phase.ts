@@ -1,0 +1,137 @@
+/**
+ * The soak's second phase: subscriptions run through the Stripe emulator itself (created,
+ * renewed, a renewal declined, then recovered through the portal's card form and
+ * `invoices.pay`, or on the hosted invoice page, or left past due), while the emulator
+ * delivers its own events to the app, shuffled and partly duplicated as Stripe may. Each
+ * user's row and payments are then compared with the emulator's subscription and invoices.
+ */
+import Stripe from 'stripe'
+import { LOCAL_PLAN_IDS } from '../../../app/billing/plans'
+import { LOCAL_STACK_KEYS } from '../../local-stack/defaults'
+import type { LocalStack } from '../../local-stack/stack'
+
+export interface EmulatorPhaseFigures {
+  users: number
+  events: number
+  deliveries: number
+  duplicates: number
+  failedDeliveries: number
+  rowsChecked: number
+  mismatches: string[]
+}
+
+const HOUR = 3600
+
+/** Runs the flows for `userIds` (fresh users with no subscription) and checks the rows. */
+export async function runStripeEmulatorPhase(
+  stack: LocalStack,
+  userIds: string[],
+): Promise<EmulatorPhaseFigures> {
+  const emulator = stack.stripe
+  const stripe = new Stripe(LOCAL_STACK_KEYS.stripeSecretKey, {
+    host: '127.0.0.1',
+    port: emulator.port,
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  })
+  const eventsBefore = emulator.events().length
+  const deliveriesBefore = emulator.deliveries().length
+  const subscriptions: string[] = []
+  for (const [index, userId] of userIds.entries()) {
+    const plan = index % 2 === 0 ? 'pro' : 'starter'
+    const customer = await stripe.customers.create({ email: `soak-emulator-${index}@example.com` })
+    const created = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: LOCAL_PLAN_IDS[plan].stripePriceId }],
+      metadata: { user_id: userId },
+    })
+    subscriptions.push(created.id)
+    await emulator.advanceSubscription(created.id)
+    await emulator.advanceSubscription(created.id, { fail: true })
+    const declined = await stripe.subscriptions.retrieve(created.id)
+    const invoice = await stripe.invoices.retrieve(declined.latest_invoice as string)
+    // The subscriber comes back an hour later (a recovery in the failure's own second
+    // cannot be told apart from it: event times are whole seconds).
+    emulator.advanceClock(HOUR)
+    if (index % 3 === 1) {
+      const portal = await stripe.billingPortal.sessions.create({
+        customer: customer.id,
+        flow_data: { type: 'payment_method_update' },
+      })
+      await postForm(portal.url, {
+        intent: 'update_payment_method',
+        cardNumber: '4242424242424242',
+      })
+      await stripe.invoices.pay(invoice.id)
+    } else if (index % 3 === 2) {
+      await postForm(invoice.hosted_invoice_url as string, { cardNumber: '4242424242424242' })
+      await stripe.subscriptions.update(created.id, { cancel_at_period_end: true })
+    }
+  }
+  await emulator.idle()
+
+  const mismatches: string[] = []
+  let rowsChecked = 0
+  for (const [index, userId] of userIds.entries()) {
+    const sub = await stripe.subscriptions.retrieve(subscriptions[index])
+    const {
+      rows: [row],
+    } = await stack.database.query<Record<string, unknown>>(
+      'select * from public.user_subscriptions where user_id = $1',
+      [userId],
+    )
+    rowsChecked += 1
+    const want: Record<string, unknown> = {
+      stripe_subscription_id: sub.id,
+      status: sub.status,
+      cancel_at_period_end: sub.cancel_at_period_end,
+      current_period_end: sub.items.data[0].current_period_end * 1000,
+    }
+    for (const [column, value] of Object.entries(want)) {
+      const got =
+        column === 'current_period_end' && row?.[column]
+          ? new Date(row[column] as string).getTime()
+          : row?.[column]
+      if (got !== value)
+        mismatches.push(
+          `emulator user ${index} ${column}: database ${JSON.stringify(got)}, Stripe ${JSON.stringify(value)}`,
+        )
+    }
+    const invoices = await stripe.invoices.list({ subscription: sub.id, limit: 100 })
+    const { rows: payments } = await stack.database.query<Record<string, unknown>>(
+      "select * from public.payment_history where user_id = $1 and provider = 'stripe'",
+      [userId],
+    )
+    for (const invoice of invoices.data.filter((candidate) => candidate.amount_due > 0)) {
+      rowsChecked += 1
+      const payment = payments.find((candidate) => candidate.stripe_invoice_id === invoice.id)
+      const status = invoice.status === 'paid' ? 'paid' : 'failed'
+      const amount = invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due
+      if (!payment) mismatches.push(`emulator user ${index} invoice ${invoice.id}: no payment row`)
+      else if (payment.status !== status || Number(payment.amount) !== amount)
+        mismatches.push(
+          `emulator user ${index} invoice ${invoice.id}: database ${String(payment.status)} ${String(payment.amount)}, Stripe ${status} ${amount}`,
+        )
+    }
+  }
+  const deliveries = emulator.deliveries().slice(deliveriesBefore)
+  return {
+    users: userIds.length,
+    events: emulator.events().length - eventsBefore,
+    deliveries: deliveries.length,
+    duplicates: deliveries.filter((delivery) => delivery.duplicate).length,
+    failedDeliveries: deliveries.filter((delivery) => !delivery.ok).length,
+    rowsChecked,
+    mismatches,
+  }
+}
+
+async function postForm(url: string, fields: Record<string, string>) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  })
+  if (response.status !== 303) throw new Error(`${url}: ${response.status}`)
+}
