@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
+import { projectAuthSettings } from './auth/project-settings'
 import { createAuthHandler } from './auth/router'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
@@ -44,11 +45,19 @@ export interface SupabaseEmulatorOptions {
   /** Email change needs confirming from both addresses (GoTrue default true). */
   secureEmailChange?: boolean
   /**
-   * "Secure password change" (supabase/config.toml `secure_password_change = true`, the
-   * default here): a password update from a session older than 24 hours needs the nonce
-   * that POST /reauthenticate mails, else 400 reauthentication_needed.
+   * "Secure password change": a password update from a session older than 24 hours needs
+   * the nonce that GET /reauthenticate mails, else 400 reauthentication_needed. Default:
+   * what supabase/config.toml says (`[auth.email] secure_password_change`).
    */
   securePasswordChange?: boolean
+  /**
+   * "Require current password" (GoTrue `GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD`,
+   * the hosted project's `security_update_password_require_current_password`): `PUT /user`
+   * with a new password needs the user's `current_password`, unless the session was opened
+   * by an emailed link or code. Default on, as the product's project sets it (the CLI's
+   * config.toml has no key for it: docs/going-live.md).
+   */
+  requireCurrentPassword?: boolean
 }
 
 export interface SupabaseEmulator {
@@ -84,7 +93,9 @@ export async function startSupabaseEmulator(
     refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
-    securePasswordChange: options.securePasswordChange ?? true,
+    securePasswordChange:
+      options.securePasswordChange ?? projectAuthSettings().securePasswordChange,
+    requireCurrentPassword: options.requireCurrentPassword ?? true,
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()

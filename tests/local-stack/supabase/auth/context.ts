@@ -13,6 +13,7 @@ export interface AuthConfig {
   obfuscateExistingSignups: boolean
   secureEmailChange: boolean
   securePasswordChange: boolean
+  requireCurrentPassword: boolean
 }
 
 export interface AuthContext {
