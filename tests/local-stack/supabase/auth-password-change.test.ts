@@ -230,9 +230,9 @@ describe('reauthentication_not_valid', () => {
 
 describe('settings from supabase/config.toml', () => {
   it('secure password change follows `[auth.email] secure_password_change`', () => {
-    const config = parse(
-      readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8'),
-    ) as { auth: { email: { secure_password_change: boolean } } }
+    const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as {
+      auth: { email: { secure_password_change: boolean } }
+    }
     expect(config.auth.email.secure_password_change).toBe(true)
     expect(projectAuthSettings()).toEqual({ securePasswordChange: true })
   })

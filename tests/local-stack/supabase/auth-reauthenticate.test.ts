@@ -22,7 +22,10 @@ describe('secure password change', () => {
   it('lets a session that signed in within 24 hours set a password without a nonce', async () => {
     await stack.createUser('fresh@example.com')
     const { supabase } = await stack.signIn('fresh@example.com')
-    const { error } = await supabase.auth.updateUser({ password: 'a-new-password-1', current_password })
+    const { error } = await supabase.auth.updateUser({
+      password: 'a-new-password-1',
+      current_password,
+    })
     expect(error).toBeNull()
   })
 
@@ -31,7 +34,10 @@ describe('secure password change', () => {
     const { supabase } = await stack.signIn('older@example.com')
     await ageSessions(id)
 
-    const needed = await supabase.auth.updateUser({ password: 'a-new-password-2', current_password })
+    const needed = await supabase.auth.updateUser({
+      password: 'a-new-password-2',
+      current_password,
+    })
     expect(needed.error).toMatchObject({ status: 400, code: 'reauthentication_needed' })
 
     // A weak password is refused before the nonce is asked for, as in GoTrue.
