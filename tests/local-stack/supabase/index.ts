@@ -4,12 +4,14 @@ import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
 import { projectAuthSettings } from './auth/project-settings'
 import { createAuthHandler } from './auth/router'
+import { SupabaseFaults, type SupabaseFault } from './faults'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, loadRestHandler, type Handler } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { Mail } from './mail'
+export type { SupabaseFault } from './faults'
 export {
   LOCAL_ANON_KEY,
   LOCAL_SERVICE_ROLE_KEY,
@@ -76,6 +78,9 @@ export interface SupabaseEmulator {
   countsByPath(): Record<string, number>
   /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
   restCountsByPath(): Record<string, number>
+  /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
+  addFault(fault: SupabaseFault): void
+  clearFaults(): void
 }
 
 /** Starts the local Supabase (Auth, PostgREST, Storage, inbox) on 127.0.0.1. */
@@ -99,6 +104,7 @@ export async function startSupabaseEmulator(
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
+  const faults = new SupabaseFaults()
   let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config }),
@@ -107,6 +113,7 @@ export async function startSupabaseEmulator(
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),
     onRestRequest: (path) => restCounts.set(path, (restCounts.get(path) ?? 0) + 1),
+    faults,
   })
   const server = createServer(listener)
   await new Promise<void>((resolve, reject) => {
@@ -135,5 +142,7 @@ export async function startSupabaseEmulator(
     requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),
+    addFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
   }
 }
