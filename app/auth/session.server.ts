@@ -331,9 +331,12 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
 
+export const SIGN_IN_UNAVAILABLE_MESSAGE =
+  'Sign-in is unavailable for a moment. Please try again shortly.'
+
 /** A 503 for when the session cannot be checked: never let an unchecked session through. */
 function sessionCheckUnavailable() {
-  return new Response('Sign-in is unavailable for a moment. Please try again shortly.', {
+  return new Response(SIGN_IN_UNAVAILABLE_MESSAGE, {
     status: 503,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' },
   })

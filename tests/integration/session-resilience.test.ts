@@ -3,6 +3,7 @@ import type { FormReply } from '../../app/lib/form-reply'
 import { sessionConfirmations, verifiedSessions } from '../../app/auth/session.server'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as dashboard from '../../app/routes/dashboard'
+import * as polarPortal from '../../app/routes/api.portal'
 import { clearedCookies, expireSession, readSession, setCookies } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { callRoute, formPost, pageGet } from './settings-support'
@@ -104,6 +105,32 @@ describe('an action confirmed by the auth server', () => {
     expect(answer.status).toBe(303)
     expect(answer.location).toBe('/sign-in?notice=sign-in-to-continue')
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
+  })
+})
+
+describe('an API route', () => {
+  it('answers 503 in its {error} shape, and a browser following the portal link gets a page', async () => {
+    const user = await createSignedInUser(app)
+    app.stack.supabase.addFault({ method: 'GET', path: '/auth/v1/user', status: 429, count: 2 })
+    const api = await fetch(`${app.url}/api/customer_portal`, {
+      method: 'POST',
+      headers: { Cookie: user.cookie },
+    })
+    expect(api.status).toBe(503)
+    expect(api.headers.get('retry-after')).toBe('5')
+    expect(await api.json()).toEqual({
+      error: 'Sign-in is unavailable for a moment. Please try again shortly.',
+    })
+    // A browser's navigation (Sec-Fetch-Mode: navigate, which Node's fetch would overwrite).
+    const browser = await callRoute(
+      polarPortal.loader,
+      new Request(`${app.url}/api/portal`, {
+        headers: { Cookie: user.cookie, 'Sec-Fetch-Mode': 'navigate' },
+      }),
+    )
+    expect(browser.status).toBe(303)
+    expect(browser.location).toBe('/dashboard/settings/billing?notice=portal-failed')
+    expect(await sessionCount(user.id)).toBe(1)
   })
 })
 
