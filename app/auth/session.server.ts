@@ -343,15 +343,15 @@ function sessionCheckUnavailable() {
 }
 
 /**
- * The session read (and the token refresh inside it), given up after
- * SESSION_CHECK_TIMEOUT_MS with a 503: auth-js retries a refresh the auth server fails for
- * up to half a minute, longer than any page should wait.
+ * A session read or check through auth-js (and the token refresh it may start), given up
+ * after SESSION_CHECK_TIMEOUT_MS with a 503: auth-js retries a refresh the auth server
+ * fails for about 25 s, longer than any page should wait.
  */
 async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      logger.error('session refresh unavailable', { timeoutMs: SESSION_CHECK_TIMEOUT_MS })
+      logger.error('auth server did not answer in time', { timeoutMs: SESSION_CHECK_TIMEOUT_MS })
       reject(sessionCheckUnavailable())
     }, SESSION_CHECK_TIMEOUT_MS)
   })
@@ -409,7 +409,7 @@ export async function confirmedByAuthServer(session: {
   user: SessionUser
   supabase: SupabaseClient
 }): Promise<boolean> {
-  const { data, error } = await session.supabase.auth.getUser()
+  const { data, error } = await withinSessionCheckTime(session.supabase.auth.getUser())
   if (!error && data.user?.id === session.user.id) return true
   if (error && !isDefiniteSessionEnd(error)) {
     logger.error('auth server check failed', {
