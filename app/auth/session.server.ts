@@ -76,7 +76,7 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
 }
 
 /** No call of a request's client to the auth server waits longer than this. */
-export const AUTH_CALL_TIMEOUT_MS = 5_000
+const AUTH_CALL_TIMEOUT_MS = 5_000
 
 /**
  * The `fetch` of a request's Supabase client: a call to the auth server that has not
