@@ -8,6 +8,7 @@ import { logger } from '~/lib/logger.server'
 import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
+import { signingKeys } from './signing-keys.server'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
 export interface SessionUser {
@@ -296,7 +297,10 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   }
   const accessToken = current.data?.session?.access_token
   if (current.error || !accessToken) return null
-  const { data, error } = await supabase.auth.getClaims(accessToken).catch(unreadable)
+  const jwks = await signingKeys.current()
+  const { data, error } = await supabase.auth
+    .getClaims(accessToken, jwks ? { jwks } : undefined)
+    .catch(unreadable)
   if (isAuthServerUnavailable(error)) {
     // The signing keys could not be fetched: nothing is known about the token.
     logger.error('session verification unavailable', { error: error?.message })

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FormReply } from '../../app/lib/form-reply'
 import { sessionConfirmations, verifiedSessions } from '../../app/auth/session.server'
+import { signingKeys } from '../../app/auth/signing-keys.server'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as dashboard from '../../app/routes/dashboard'
 import * as polarPortal from '../../app/routes/api.portal'
@@ -169,6 +170,23 @@ describe('a token refresh', () => {
     const answer = await dashboardPage(cookie)
     expect(answer.status).toBe(302)
     expect(answer.location).toBe('/sign-in?redirectTo=%2Fdashboard')
+  })
+})
+
+describe('the auth server down altogether', () => {
+  it('a valid token is still verified (with the last signing keys) and its pages served', async () => {
+    const warm = await createSignedInUser(app)
+    expect((await dashboardPage(warm.cookie)).status).toBe(200)
+    const user = await createSignedInUser(app)
+    // Due for a new fetch of the keys, which fails like every other auth call.
+    signingKeys.expireForTests()
+    app.stack.supabase.addFault({ path: '/auth/v1/', status: 503, count: 1_000 })
+    const page = await dashboardPage(user.cookie)
+    expect(page.status).toBe(200)
+    expect(page.data).toMatchObject({ user: { id: user.id } })
+    // An action still needs the auth server's word: it fails closed.
+    expect((await changeEmail(user)).status).toBe(503)
+    expect(await sessionCount(user.id)).toBe(1)
   })
 })
 
