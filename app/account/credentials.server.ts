@@ -43,16 +43,21 @@ async function isCurrentPassword(email: string, password: string) {
 /**
  * Saves a new password with the user's own session. With "secure password change" on
  * (supabase/config.toml), a session that signed in more than 24 hours ago needs the code
- * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it.
+ * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it. The
+ * current password goes along when there is one: with "require current password" on (the
+ * project's setting, docs/going-live.md), the auth server itself refuses a new password
+ * without it, so a stolen session alone cannot change it there either.
  */
 export async function savePassword(
   supabase: SupabaseClient,
   email: string,
   password: string,
   code: string | undefined,
+  currentPassword?: string,
 ): Promise<CredentialOutcome> {
   const { error } = await supabase.auth.updateUser({
     password,
+    ...(currentPassword ? { current_password: currentPassword } : {}),
     ...(code ? { nonce: code } : {}),
     data: { [PASSWORD_SET_KEY]: true },
   })
@@ -65,6 +70,9 @@ export async function savePassword(
       needsCode: true,
       message: `To keep your account safe, we emailed a 6-digit code to ${email}. Enter it with your new password.`,
     }
+  }
+  if (error.code === 'current_password_invalid' || error.code === 'current_password_required') {
+    return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
   }
   if (error.code === 'reauthentication_not_valid') {
     return {
@@ -83,7 +91,10 @@ export async function savePassword(
   }
 }
 
-/** Changes the password after confirming the current one. */
+/**
+ * Changes the password after confirming the current one: here first (so a wrong one is
+ * told before a reauthentication code is mailed), then at the auth server with the change.
+ */
 export async function changePassword(
   supabase: SupabaseClient,
   input: { email: string; currentPassword: string; password: string; code?: string },
@@ -95,7 +106,7 @@ export async function changePassword(
       message: 'That is not your current password',
     }
   }
-  return savePassword(supabase, input.email, input.password, input.code)
+  return savePassword(supabase, input.email, input.password, input.code, input.currentPassword)
 }
 
 /**

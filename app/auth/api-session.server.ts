@@ -1,6 +1,11 @@
 import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
-import { confirmedByAuthServer, getOptionalUser, type SessionUser } from './session.server'
+import {
+  confirmedByAuthServer,
+  getOptionalUser,
+  SIGN_IN_UNAVAILABLE_MESSAGE,
+  type SessionUser,
+} from './session.server'
 
 /**
  * The preamble of an API route that changes state: the method it serves, then the
@@ -17,13 +22,37 @@ export function refuseApiPost(request: Request, allow = 'POST'): Response | null
 type ApiSession = Awaited<ReturnType<typeof getOptionalUser>> & { user: SessionUser }
 
 /**
+ * The session check's 503 ("try again": the session could not be checked) in the API's
+ * `{error}` shape, with its Retry-After; anything else thrown goes on.
+ */
+function apiAnswerFor(thrown: unknown): Response {
+  if (!(thrown instanceof Response) || thrown.status !== 503) throw thrown
+  return jsonNoStore(
+    { error: SIGN_IN_UNAVAILABLE_MESSAGE },
+    { status: 503, headers: { 'Retry-After': thrown.headers.get('Retry-After') ?? '5' } },
+  )
+}
+
+/**
  * The signed-in user of an API request, or the 401 answer (`{error: message}`). With
  * `confirm`, for routes that hand over control (the billing portals), the auth server
- * confirms the session too; an ended one gets the 401 and its cookies cleared.
+ * confirms the session too; an ended one gets the 401 and its cookies cleared. When the
+ * session cannot be checked, the answer is a 503 `{error}`.
  */
 export async function requireApiUser(
   request: Request,
   options: { message?: string; confirm?: boolean } = {},
+): Promise<ApiSession | Response> {
+  try {
+    return await requireApiUserOrThrow(request, options)
+  } catch (thrown) {
+    return apiAnswerFor(thrown)
+  }
+}
+
+async function requireApiUserOrThrow(
+  request: Request,
+  options: { message?: string; confirm?: boolean },
 ): Promise<ApiSession | Response> {
   const session = await getOptionalUser(request)
   const unauthorized = () =>

@@ -1,12 +1,14 @@
 import { hash } from 'node:crypto'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { isAuthError, type SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
 import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
 import { safeNextPath } from './safe-next-path'
+import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
+import { signingKeys } from './signing-keys.server'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
 export interface SessionUser {
@@ -46,6 +48,7 @@ export const RECOVERY_WINDOW_SECONDS = 60 * 60
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    global: { fetch: fetchWithAuthTimeout },
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
@@ -71,6 +74,22 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
     },
   })
   return { supabase, headers }
+}
+
+/** No call of a request's client to the auth server waits longer than this. */
+const AUTH_CALL_TIMEOUT_MS = 5_000
+
+/**
+ * The `fetch` of a request's Supabase client: a call to the auth server that has not
+ * answered within AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own,
+ * and a hanging auth server would otherwise hold every page that refreshes a session).
+ */
+function fetchWithAuthTimeout(input: RequestInfo | URL, init?: RequestInit) {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+  if (!url.includes('/auth/v1/')) return fetch(input, init)
+  const timeout = AbortSignal.timeout(AUTH_CALL_TIMEOUT_MS)
+  const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+  return fetch(input, { ...init, signal })
 }
 
 type SessionResult = {
@@ -161,6 +180,49 @@ export class VerifiedSessions {
 
 export const verifiedSessions = new VerifiedSessions()
 
+/** How long after its last successful existence check a session may be served read-only. */
+export const SESSION_CHECK_GRACE_SECONDS = 30
+
+/**
+ * Sessions whose existence this process checked successfully within the last
+ * SESSION_CHECK_GRACE_SECONDS, by session id. When the check cannot be made (the database
+ * or PostgREST fails or does not answer in time), a page view (GET) of such a session is
+ * still served; any other request, and any session not checked that recently, gets the
+ * 503. So a blip does not take every signed-in page down, and a session ended while the
+ * check cannot be made is served read-only pages for at most the grace period after its
+ * last successful check. An answer "ended" forgets it at once.
+ */
+export class SessionConfirmations {
+  private readonly entries: ExpiringCache<true>
+
+  constructor(
+    maxEntries = 10_000,
+    private readonly graceSeconds = SESSION_CHECK_GRACE_SECONDS,
+    private readonly now = () => Date.now() / 1000,
+  ) {
+    this.entries = new ExpiringCache(maxEntries, now)
+  }
+
+  confirmed(sessionId: string) {
+    this.entries.set(sessionId, true, this.now() + this.graceSeconds)
+  }
+
+  ended(sessionId: string) {
+    this.entries.delete(sessionId)
+  }
+
+  /** True when the session was confirmed within the grace period. */
+  recentlyConfirmed(sessionId: string) {
+    return this.entries.get(sessionId) === true
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+}
+
+export const sessionConfirmations = new SessionConfirmations()
+
 // One session read per request: the root, layout and page loaders of a navigation all ask,
 // and share the result (one client, one verification, at most one token refresh).
 const sessions = new WeakMap<Request, Promise<SessionResult>>()
@@ -186,10 +248,18 @@ async function readSession(request: Request): Promise<SessionResult> {
   if (!key) return result
   const verified = verifiedSessions.recall(key) ?? (await verifyToken(result, key))
   if (!verified) return result
-  if (!(await sessionStillExists(verified.user))) {
+  const state = await sessionState(verified.user)
+  if (state === 'ended') {
     verifiedSessions.forget(key)
     await endLocalSession(result.supabase)
     return result
+  }
+  if (state === 'unknown') {
+    const isRead = request.method === 'GET' || request.method === 'HEAD'
+    if (!isRead || !sessionConfirmations.recentlyConfirmed(verified.user.sessionId)) {
+      throw sessionCheckUnavailable()
+    }
+    logger.warn('session check unavailable: page served on a recent check')
   }
   result.user = verified.user
   result.asUser = verified.asUser
@@ -206,10 +276,36 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
   // visitor who is signed out, never an error page.
   const unreadable = () => ({ data: null, error: new Error('unreadable session') })
-  const current = await supabase.auth.getSession().catch(unreadable)
+  const cookiesBefore = headers.getSetCookie()
+  const current = await withinSessionCheckTime(supabase.auth.getSession()).catch(
+    (error: unknown) => {
+      if (error instanceof Response) throw error
+      return unreadable()
+    },
+  )
+  const refreshError = isAuthError(current.error) ? current.error : null
+  if (refreshError && !isDefiniteSessionEnd(refreshError)) {
+    // A refresh the auth server did not answer, refused with a 429, or any other answer
+    // that does not say the session is gone: the session stays as it is (auth-js may have
+    // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
+    keepOnly(headers, cookiesBefore)
+    logger.error('session refresh unavailable', {
+      status: refreshError.status,
+      code: refreshError.code,
+    })
+    throw sessionCheckUnavailable()
+  }
   const accessToken = current.data?.session?.access_token
   if (current.error || !accessToken) return null
-  const { data, error } = await supabase.auth.getClaims(accessToken).catch(unreadable)
+  const jwks = await signingKeys.current()
+  const { data, error } = await supabase.auth
+    .getClaims(accessToken, jwks ? { jwks } : undefined)
+    .catch(unreadable)
+  if (isAuthServerUnavailable(error)) {
+    // The signing keys could not be fetched: nothing is known about the token.
+    logger.error('session verification unavailable', { error: error?.message })
+    throw sessionCheckUnavailable()
+  }
   const claims = data?.claims
   if (
     error ||
@@ -239,21 +335,50 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
 
+export const SIGN_IN_UNAVAILABLE_MESSAGE =
+  'Sign-in is unavailable for a moment. Please try again shortly.'
+
 /** A 503 for when the session cannot be checked: never let an unchecked session through. */
 function sessionCheckUnavailable() {
-  return new Response('Sign-in is unavailable for a moment. Please try again shortly.', {
+  return new Response(SIGN_IN_UNAVAILABLE_MESSAGE, {
     status: 503,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' },
   })
 }
 
 /**
+ * A session read or check through auth-js (and the token refresh it may start), given up
+ * after SESSION_CHECK_TIMEOUT_MS with a 503: auth-js retries a refresh the auth server
+ * fails for about 25 s, longer than any page should wait.
+ */
+async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      logger.error('auth server did not answer in time', { timeoutMs: SESSION_CHECK_TIMEOUT_MS })
+      reject(sessionCheckUnavailable())
+    }, SESSION_CHECK_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Drops the Set-Cookie writes made after `before` was read (the other headers stay). */
+function keepOnly(headers: Headers, before: string[]) {
+  headers.delete('Set-Cookie')
+  for (const cookie of before) headers.append('Set-Cookie', cookie)
+}
+
+/**
  * Whether the token's session still exists (signed out here or everywhere, or the user
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
- * (docs/security.md, "Sessions"). Throws a 503 when the database cannot answer, or not
- * within SESSION_CHECK_TIMEOUT_MS.
+ * (docs/security.md, "Sessions"). `unknown` when the database cannot answer, or not within
+ * SESSION_CHECK_TIMEOUT_MS; each answer is remembered in `sessionConfirmations`.
  */
-async function sessionStillExists(user: SessionUser): Promise<boolean> {
+async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'unknown'> {
   const { data, error } = await postgrestRpc<boolean>(
     'session_is_active',
     { p_session_id: user.sessionId, p_user_id: user.id },
@@ -261,9 +386,14 @@ async function sessionStillExists(user: SessionUser): Promise<boolean> {
   )
   if (error) {
     logger.error('session check failed', { error: error.message })
-    throw sessionCheckUnavailable()
+    return 'unknown'
   }
-  return data === true
+  if (data === true) {
+    sessionConfirmations.confirmed(user.sessionId)
+    return 'active'
+  }
+  sessionConfirmations.ended(user.sessionId)
+  return 'ended'
 }
 
 /** Clears the browser's session cookies (the auth server is told too, and may shrug). */
@@ -274,17 +404,23 @@ async function endLocalSession(supabase: SupabaseClient) {
 /**
  * For actions that cannot be undone or hand over control (delete the account, change the
  * email or password, open the billing portal): asks the auth server itself whether the
- * session and user are still valid, on top of the local checks. False: the session has
- * ended, and its cookies are cleared on `headers`.
+ * session and user are still valid, on top of the local checks. False: the auth server
+ * said the session or its user is gone, and its cookies are cleared on `headers`. Any
+ * other failure (a 429, a 5xx, no answer within AUTH_CALL_TIMEOUT_MS) leaves the session
+ * alone and throws a 503: such actions fail closed, and never sign anyone out.
  */
 export async function confirmedByAuthServer(session: {
   user: SessionUser
   supabase: SupabaseClient
 }): Promise<boolean> {
-  const { data, error } = await session.supabase.auth.getUser()
+  const { data, error } = await withinSessionCheckTime(session.supabase.auth.getUser())
   if (!error && data.user?.id === session.user.id) return true
-  if (error && (error.status === undefined || error.status >= 500)) {
-    logger.error('auth server check failed', { error: error.message })
+  if (error && !isDefiniteSessionEnd(error)) {
+    logger.error('auth server check failed', {
+      error: error.message,
+      status: error.status,
+      code: error.code,
+    })
     throw sessionCheckUnavailable()
   }
   await endLocalSession(session.supabase)

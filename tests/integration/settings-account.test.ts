@@ -17,6 +17,7 @@ import {
   type TestApp,
 } from './harness'
 import { emulatorPolar } from './polar-fixtures'
+import { cookieMap, readSession } from './auth-support'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
@@ -109,6 +110,44 @@ describe('password', () => {
       password: 'a-new-password-42',
     })
     expect(signIn.error).toBeNull()
+  })
+
+  it("ends the user's other sessions at once and keeps this browser's", async () => {
+    const user = await createSignedInUser(app)
+    const laptop = await signInAs(app, user.email)
+    const page = (cookie: string) =>
+      callRoute(dashboard.loader, pageGet(`${app.url}/dashboard`, cookie))
+    expect((await page(laptop)).status).toBe(200)
+    const answer = await postAccount(user, {
+      ...fields,
+      currentPassword: 'correct-horse-battery',
+      password: 'a-new-password-42',
+    })
+    expect(answer.status).toBe(200)
+    expect((await page(user.cookie)).status).toBe(200)
+    const ended = await page(laptop)
+    expect(ended.status).toBe(302)
+    expect(ended.location).toMatch(/^\/sign-in\?redirectTo=/)
+  })
+
+  it('a stolen session cookie alone cannot change the password at the auth server', async () => {
+    const user = await createSignedInUser(app)
+    // What the cookie holds: Supabase's own access token, sent straight to PUT /auth/v1/user.
+    const { access_token } = readSession(cookieMap(user.cookie))!
+    const response = await fetch(`${app.stack.env.SUPABASE_URL}/auth/v1/user`, {
+      method: 'PUT',
+      headers: {
+        apikey: app.stack.env.SUPABASE_ANON_KEY,
+        authorization: `Bearer ${access_token}`,
+        'content-type': 'application/json',
+        'x-supabase-api-version': '2024-01-01',
+      },
+      body: JSON.stringify({ password: 'the-thief-s-password' }),
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 'current_password_required' })
+    expect(await canSignInWith(user.email, 'correct-horse-battery')).toBe(true)
+    expect(await canSignInWith(user.email, 'the-thief-s-password')).toBe(false)
   })
 })
 

@@ -3,6 +3,8 @@ import { startTestStack, type TestStack } from './test-support'
 
 // Secure password change (supabase/config.toml `secure_password_change = true`), as GoTrue's
 // UserUpdate and Reauthenticate do it: a session older than 24 hours needs a mailed nonce.
+// "Require current password" is on too, so each change also sends the current password.
+const current_password = 'correct-horse-battery'
 let stack: TestStack
 beforeAll(async () => {
   stack = await startTestStack()
@@ -20,7 +22,10 @@ describe('secure password change', () => {
   it('lets a session that signed in within 24 hours set a password without a nonce', async () => {
     await stack.createUser('fresh@example.com')
     const { supabase } = await stack.signIn('fresh@example.com')
-    const { error } = await supabase.auth.updateUser({ password: 'a-new-password-1' })
+    const { error } = await supabase.auth.updateUser({
+      password: 'a-new-password-1',
+      current_password,
+    })
     expect(error).toBeNull()
   })
 
@@ -29,7 +34,10 @@ describe('secure password change', () => {
     const { supabase } = await stack.signIn('older@example.com')
     await ageSessions(id)
 
-    const needed = await supabase.auth.updateUser({ password: 'a-new-password-2' })
+    const needed = await supabase.auth.updateUser({
+      password: 'a-new-password-2',
+      current_password,
+    })
     expect(needed.error).toMatchObject({ status: 400, code: 'reauthentication_needed' })
 
     // A weak password is refused before the nonce is asked for, as in GoTrue.
@@ -49,16 +57,25 @@ describe('secure password change', () => {
     expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' })
 
     const wrong = String((Number(mail!.otp) + 1) % 1_000_000).padStart(6, '0')
-    const bad = await supabase.auth.updateUser({ password: 'a-new-password-2', nonce: wrong })
-    expect(bad.error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+    const bad = await supabase.auth.updateUser({
+      password: 'a-new-password-2',
+      nonce: wrong,
+      current_password,
+    })
+    expect(bad.error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' })
 
-    const ok = await supabase.auth.updateUser({ password: 'a-new-password-2', nonce: mail!.otp! })
+    const ok = await supabase.auth.updateUser({
+      password: 'a-new-password-2',
+      nonce: mail!.otp!,
+      current_password,
+    })
     expect(ok.error).toBeNull()
     const reused = await supabase.auth.updateUser({
       password: 'a-new-password-3',
       nonce: mail!.otp!,
+      current_password: 'a-new-password-2',
     })
-    expect(reused.error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+    expect(reused.error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' })
 
     const probe = stack.client()
     const signedIn = await probe.auth.signInWithPassword({
@@ -81,8 +98,9 @@ describe('secure password change', () => {
     const { error } = await supabase.auth.updateUser({
       password: 'a-new-password-4',
       nonce: mail!.otp!,
+      current_password,
     })
-    expect(error).toMatchObject({ status: 400, code: 'reauthentication_not_valid' })
+    expect(error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' })
   })
 
   it('needs no nonce when secure password change is off', async () => {
@@ -98,7 +116,11 @@ describe('secure password change', () => {
         `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
         [id],
       )
-      expect((await supabase.auth.updateUser({ password: 'a-new-password-5' })).error).toBeNull()
+      const { error } = await supabase.auth.updateUser({
+        password: 'a-new-password-5',
+        current_password,
+      })
+      expect(error).toBeNull()
     } finally {
       await relaxed.close()
     }

@@ -4,13 +4,16 @@ import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
 import { loadMailTemplates, type TemplateName, type TemplateOverride } from './auth/mail-templates'
 import { checkAllowList } from './auth/redirects'
+import { projectAuthSettings } from './auth/project-settings'
 import { createAuthHandler } from './auth/router'
+import { SupabaseFaults, type SupabaseFault } from './faults'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, loadRestHandler, type Handler } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { Mail } from './mail'
+export type { SupabaseFault } from './faults'
 export {
   LOCAL_ANON_KEY,
   LOCAL_SERVICE_ROLE_KEY,
@@ -56,11 +59,19 @@ export interface SupabaseEmulatorOptions {
   /** Email change needs confirming from both addresses (GoTrue default true). */
   secureEmailChange?: boolean
   /**
-   * "Secure password change" (supabase/config.toml `secure_password_change = true`, the
-   * default here): a password update from a session older than 24 hours needs the nonce
-   * that POST /reauthenticate mails, else 400 reauthentication_needed.
+   * "Secure password change": a password update from a session older than 24 hours needs
+   * the nonce that GET /reauthenticate mails, else 400 reauthentication_needed. Default:
+   * what supabase/config.toml says (`[auth.email] secure_password_change`).
    */
   securePasswordChange?: boolean
+  /**
+   * "Require current password" (GoTrue `GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD`,
+   * the hosted project's `security_update_password_require_current_password`): `PUT /user`
+   * with a new password needs the user's `current_password`, unless the session was opened
+   * by an emailed link or code. Default on, as the product's project sets it (the CLI's
+   * config.toml has no key for it: docs/going-live.md).
+   */
+  requireCurrentPassword?: boolean
 }
 
 export interface SupabaseEmulator {
@@ -79,6 +90,9 @@ export interface SupabaseEmulator {
   countsByPath(): Record<string, number>
   /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
   restCountsByPath(): Record<string, number>
+  /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
+  addFault(fault: SupabaseFault): void
+  clearFaults(): void
 }
 
 /** Starts the local Supabase (Auth, PostgREST, Storage, inbox) on 127.0.0.1. */
@@ -97,11 +111,14 @@ export async function startSupabaseEmulator(
     refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
-    securePasswordChange: options.securePasswordChange ?? true,
     mailTemplates: loadMailTemplates({ overrides: options.mailTemplates }),
+    securePasswordChange:
+      options.securePasswordChange ?? projectAuthSettings().securePasswordChange,
+    requireCurrentPassword: options.requireCurrentPassword ?? true,
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
+  const faults = new SupabaseFaults()
   let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config }),
@@ -110,6 +127,7 @@ export async function startSupabaseEmulator(
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),
     onRestRequest: (path) => restCounts.set(path, (restCounts.get(path) ?? 0) + 1),
+    faults,
   })
   const server = createServer(listener)
   await new Promise<void>((resolve, reject) => {
@@ -138,5 +156,7 @@ export async function startSupabaseEmulator(
     requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),
+    addFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
   }
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../database'
 import { allowedOrigin, BodyTooLarge, corsHeaders, readBytes, type CorsPolicy } from '../http'
+import type { SupabaseFaults } from './faults'
 import { json, matchRoute, type Route } from './http'
 
 export type Handler = (request: Request) => Promise<Response>
@@ -78,11 +79,15 @@ export interface Mounts {
   pages: Route[]
   onAuthRequest: (path: string) => void
   onRestRequest?: (path: string) => void
+  /** Injected faults (tests): applied before a request reaches Auth or PostgREST. */
+  faults?: SupabaseFaults
 }
 
 /** Dispatches one web Request to auth, rest, storage or the developer pages. */
 export async function dispatch(request: Request, mounts: Mounts): Promise<Response> {
   const path = new URL(request.url).pathname
+  const injected = await mounts.faults?.apply(request, path)
+  if (injected) return injected
   if (path === '/auth/v1' || path.startsWith('/auth/v1/')) {
     const below = path.slice('/auth/v1'.length) || '/'
     mounts.onAuthRequest(below)

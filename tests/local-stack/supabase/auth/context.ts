@@ -16,6 +16,7 @@ export interface AuthConfig {
   securePasswordChange: boolean
   /** The auth mails' subjects and bodies (supabase/config.toml's templates). */
   mailTemplates: MailTemplates
+  requireCurrentPassword: boolean
 }
 
 export interface AuthContext {

@@ -44,6 +44,22 @@ export const errors = {
     }),
   samePassword: () =>
     new AuthError(422, 'same_password', 'New password should be different from the old password.'),
+  reauthenticationNeeded: () =>
+    new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication'),
+  reauthenticationNotValid: () =>
+    new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid'),
+  currentPasswordRequired: () =>
+    new AuthError(
+      400,
+      'current_password_required',
+      'Current password required when setting new password.',
+    ),
+  currentPasswordInvalid: () =>
+    new AuthError(
+      400,
+      'current_password_invalid',
+      'Current password required when setting new password.',
+    ),
   refreshTokenNotFound: () =>
     new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
   refreshTokenAlreadyUsed: () =>

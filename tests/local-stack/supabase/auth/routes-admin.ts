@@ -13,7 +13,7 @@ import { generateLink, invite } from './routes-admin-links'
 import { errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { requireEmail } from './routes-signup'
-import { mergeMetadata } from './routes-user'
+import { endWhatThePasswordProtected, mergeMetadata } from './routes-user'
 import {
   confirmEmail,
   createUser,
@@ -111,6 +111,8 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
     if (password !== undefined) {
       if (isWeakPassword(password)) throw errors.weakPassword()
       await setPassword(tx, user.id, password)
+      // GoTrue's adminUserUpdate: UpdatePassword with no session to keep ends them all.
+      await endWhatThePasswordProtected(tx, user.id, undefined)
     }
     if (body.email_confirm === true) await confirmEmail(tx, user.id)
     const userMetadata = objectField(body, 'user_metadata')

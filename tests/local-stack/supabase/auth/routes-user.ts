@@ -44,6 +44,28 @@ export async function changePassword(
   await setPassword(db, userId, password)
 }
 
+/**
+ * What a new password ends (GoTrue models.User.UpdatePassword): every pending link and code
+ * of the user (confirmation, recovery, email change, reauthentication, and their one-time
+ * tokens), and every session but `keepSessionId` (all of them when it is undefined, as for
+ * an admin's update), "because password change may mean the user no longer trusts the
+ * actions performed by the previous password".
+ */
+export async function endWhatThePasswordProtected(
+  db: Queryable,
+  userId: string,
+  keepSessionId: string | undefined,
+) {
+  await db.query(
+    `update auth.users set confirmation_sent_at = null, recovery_sent_at = null,
+       email_change_sent_at = null, reauthentication_token = '', reauthentication_sent_at = null
+     where id = $1`,
+    [userId],
+  )
+  await db.query('delete from auth.one_time_tokens where user_id = $1', [userId])
+  await endSessions(db, userId, keepSessionId, keepSessionId ? 'others' : 'global')
+}
+
 /** GoTrue's window in which a session may change the password without a nonce. */
 const RECENT_SIGN_IN_MS = 24 * 60 * 60 * 1000
 /** GoTrue's SMTP max frequency (supabase/config.toml `max_frequency = "1m0s"`). */
@@ -82,9 +104,7 @@ async function requireRecentSignInOrNonce(
   )
   const session = rows[0]
   if (session && Date.now() <= new Date(session.created_at).getTime() + RECENT_SIGN_IN_MS) return
-  if (!nonce) {
-    throw new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication')
-  }
+  if (!nonce) throw errors.reauthenticationNeeded()
   const state = await reauthenticationState(db, auth.user.id)
   const sentAt = state?.reauthentication_sent_at
   const valid =
@@ -93,13 +113,43 @@ async function requireRecentSignInOrNonce(
     sentAt &&
     Date.now() <= new Date(sentAt).getTime() + ctx.config.otpTtlSeconds * 1000 &&
     generateTokenHash(state.email, nonce) === state.reauthentication_token
-  if (!valid) {
-    throw new AuthError(400, 'reauthentication_not_valid', 'Nonce has expired or is invalid')
-  }
+  if (!valid) throw errors.reauthenticationNotValid()
   await db.query(
     `update auth.users set reauthentication_token = '', reauthentication_sent_at = null where id = $1`,
     [auth.user.id],
   )
+}
+
+/** GoTrue's Session.IsRecovery: a session opened by an emailed link or code. */
+const RECOVERY_METHODS = new Set(['otp', 'magiclink', 'recovery'])
+
+async function isRecoverySession(db: Queryable, sessionId: string | undefined) {
+  if (!sessionId) return false
+  const { rows } = await db.query<{ amr: { method?: unknown }[] | null }>(
+    'select amr from auth.sessions where id = $1',
+    [sessionId],
+  )
+  return (rows[0]?.amr ?? []).some(
+    (entry) => typeof entry.method === 'string' && RECOVERY_METHODS.has(entry.method),
+  )
+}
+
+/**
+ * "Require current password" (GoTrue UserUpdate, UpdatePasswordRequireCurrentPassword): a
+ * user who has a password must send it as `current_password` to set a new one, unless the
+ * session was opened by an emailed link or code (a recovery, magic link or OTP session).
+ */
+async function requireCurrentPassword(
+  ctx: AuthContext,
+  db: Queryable,
+  auth: Authenticated,
+  currentPassword: string | undefined,
+) {
+  if (!ctx.config.requireCurrentPassword || !auth.user.encrypted_password) return
+  if (await isRecoverySession(db, auth.sessionId)) return
+  if (!currentPassword) throw errors.currentPasswordRequired()
+  if (!(await verifyPassword(currentPassword, auth.user.encrypted_password)))
+    throw errors.currentPasswordInvalid()
 }
 
 /** POST /reauthenticate: mails a 6-digit nonce to the user's confirmed email (once a minute). */
@@ -152,15 +202,20 @@ async function updateUser(ctx: AuthContext, request: Request) {
   const requestedEmail = stringField(body, 'email')
   const password = stringField(body, 'password')
   const nonce = stringField(body, 'nonce')
+  const currentPassword = stringField(body, 'current_password')
   const data = objectField(body, 'data')
   const challenge = readCodeChallenge(body)
   if (password !== undefined) {
     if (isWeakPassword(password)) throw errors.weakPassword()
     await requireRecentSignInOrNonce(ctx, ctx.db, auth, nonce)
+    await requireCurrentPassword(ctx, ctx.db, auth, currentPassword)
   }
   const result = await ctx.db.transaction(async (tx) => {
     if (data) await mergeMetadata(tx, user.id, 'raw_user_meta_data', data)
-    if (password !== undefined) await changePassword(tx, user.id, user.encrypted_password, password)
+    if (password !== undefined) {
+      await changePassword(tx, user.id, user.encrypted_password, password)
+      await endWhatThePasswordProtected(tx, user.id, auth.sessionId)
+    }
     if (requestedEmail !== undefined) {
       const email = normalizeEmail(requestedEmail)
       if (!isValidEmail(email))
