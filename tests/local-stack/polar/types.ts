@@ -146,7 +146,13 @@ export interface DeliveryAttempt {
   durationMs: number
 }
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed'
+/**
+ * `pending`: not attempted yet (or waiting behind an earlier event); `delivering`: an attempt
+ * is in flight; `retrying`: failed, another attempt is scheduled; `succeeded`, `failed` (its
+ * attempts ran out); `skipped`: left undelivered because the endpoint was disabled.
+ */
+export type DeliveryStatus =
+  'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
 
 /** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {
