@@ -16,7 +16,7 @@ import { PolarSubscriptionSchema, polarSubscriptionFields, polarUserLink } from 
  * is settled on the next invoice, at the end of the current period.
  */
 
-export const PRORATION_BEHAVIOR = 'prorate' as const
+const PRORATION_BEHAVIOR = 'prorate' as const
 
 export interface ProrationPreview {
   /** For the unused share of the current plan (minor units, ≥ 0). */
