@@ -24,13 +24,13 @@ export function registerAdmin(
   router: Router,
   ctx: EmulatorContext,
   faults: FaultInjector,
-  settings: { localWebhooks: boolean },
+  settings: { localWebhooks: boolean; environment: 'sandbox' | 'production' },
 ) {
   const { state, webhooks } = ctx
   const answer = (req: Req, res: ServerResponse, status: number, body: unknown, back: string) =>
     req.isForm ? redirect(res, back) : sendJson(res, status, body)
 
-  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx)))
+  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx, settings.environment)))
 
   router.on('GET', '/_emulator/deliveries', (req, res) => {
     if (req.wantsJson || req.query.get('format') === 'json') {
@@ -125,7 +125,7 @@ function button(label: string, fields: Record<string, string>) {
   return `<form method="post" action="/_emulator/trigger" class="inline">${inputs}<button type="submit" class="secondary">${esc(label)}</button></form>`
 }
 
-function indexPage(ctx: EmulatorContext) {
+function indexPage(ctx: EmulatorContext, environment: 'sandbox' | 'production') {
   const { state } = ctx
   const products = [...state.products.values()]
     .map(
@@ -153,7 +153,7 @@ function indexPage(ctx: EmulatorContext) {
     .join('')
   return page(
     'Polar emulator',
-    `<h1>Polar emulator</h1><p>Organization <strong>${esc(state.organization.name)}</strong> <code>${esc(state.organization.id)}</code> · webhooks → <code>${esc(ctx.webhooks.getUrl() ?? 'not set')}</code>${ctx.webhooks.endpoint().enabled ? '' : ' <strong>(endpoint disabled)</strong>'} · <a href="/_emulator/deliveries">Webhook deliveries</a></p>
+    `<h1>Polar emulator (${esc(environment)})</h1><p>Organization <strong>${esc(state.organization.name)}</strong> <code>${esc(state.organization.id)}</code> · webhooks → <code>${esc(ctx.webhooks.getUrl() ?? 'not set')}</code>${ctx.webhooks.endpoint().enabled ? '' : ' <strong>(endpoint disabled)</strong>'} · <a href="/_emulator/deliveries">Webhook deliveries</a></p>
 <h2>Products</h2><table><tr><th>Name</th><th>Id</th><th>Price</th></tr>${products}</table>
 <h2>Subscriptions</h2><table><tr><th>Id</th><th>Customer</th><th>Product</th><th>Status</th><th>Period end</th><th>Actions</th></tr>${subscriptions}</table>
 <h2>Orders</h2><table><tr><th>Id</th><th>Reason</th><th>Amount</th><th>Status</th><th>Invoice</th><th>Actions</th></tr>${orders}</table>`,

@@ -158,7 +158,7 @@ describe('fault injection', () => {
 describe('pages', () => {
   it('shows the index with products and the organization', async () => {
     const html = await (await fetch(`${env.emulator.url}/`)).text()
-    expect(html).toContain('<h1>Polar emulator</h1>')
+    expect(html).toContain('<h1>Polar emulator (sandbox)</h1>')
     expect(html).toContain(PRO)
     expect(html).toContain('Local Dev Org')
   })

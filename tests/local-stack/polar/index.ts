@@ -128,7 +128,8 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
   const router = new Router()
   registerApi(router, ctx)
   registerPages(router, ctx)
-  registerAdmin(router, ctx, faults, { localWebhooks: localMode })
+  const environment = options.environment ?? 'sandbox'
+  registerAdmin(router, ctx, faults, { localWebhooks: localMode, environment })
   const tokens =
     options.accessToken === undefined
       ? undefined
@@ -138,7 +139,7 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
   return {
     url,
     port,
-    environment: options.environment ?? 'sandbox',
+    environment,
     state,
     async close() {
       webhooks.close()
