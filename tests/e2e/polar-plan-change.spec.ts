@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import {
   attachScreenshots,
@@ -12,7 +13,8 @@ import {
 /**
  * A Polar subscriber changes plan in the app: pricing → "Change to Starter" → the page that
  * says what the change costs → "Confirm change to Starter" → billing shows Starter. At
- * desktop and phone width, with JavaScript off (the confirmation is a plain form).
+ * desktop and phone width with JavaScript off (the confirmation is a plain form), and at
+ * desktop width with it on.
  */
 
 const users: string[] = []
@@ -28,15 +30,17 @@ async function untilWebhookApplied(page: Page, path: string, check: () => Promis
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
 
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
+const RUNS = [
+  { name: 'desktop', width: 1280, height: 800, javaScriptEnabled: false },
+  { name: 'phone', width: 390, height: 844, javaScriptEnabled: false },
+  // With JavaScript the form is submitted by Remix; axe scans the page (it needs scripts).
+  { name: 'desktop', width: 1280, height: 800, javaScriptEnabled: true },
 ] as const
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`${viewport.name}, JavaScript off`, () => {
+for (const viewport of RUNS) {
+  test.describe(`${viewport.name}, JavaScript ${viewport.javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({
-      javaScriptEnabled: false,
+      javaScriptEnabled: viewport.javaScriptEnabled,
       viewport: { width: viewport.width, height: viewport.height },
     })
 
@@ -83,7 +87,16 @@ for (const viewport of VIEWPORTS) {
         'The remaining credit of $11.00 is taken off the invoices after that.',
       )
       await expect(page.getByRole('link', { name: 'Keep Pro' })).toBeVisible()
-      await attachScreenshots(page, testInfo, `change to Starter (${viewport.name})`)
+      if (viewport.javaScriptEnabled) {
+        const { violations } = await new AxeBuilder({ page }).analyze()
+        expect(
+          violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([])
+      }
+      if (!viewport.javaScriptEnabled)
+        await attachScreenshots(page, testInfo, `change to Starter (${viewport.name})`)
 
       await page.getByRole('button', { name: 'Confirm change to Starter' }).click()
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=plan-changed$/)
@@ -96,7 +109,8 @@ for (const viewport of VIEWPORTS) {
       await expect(subscription).toContainText('Starter')
       await expect(subscription).toContainText('Active')
       await expect(subscription.getByRole('link', { name: 'Change to Pro' })).toBeVisible()
-      await attachScreenshots(page, testInfo, `billing after the change (${viewport.name})`)
+      if (!viewport.javaScriptEnabled)
+        await attachScreenshots(page, testInfo, `billing after the change (${viewport.name})`)
     })
   })
 }
