@@ -42,6 +42,9 @@ describe('reconciliation after Polar disabled the endpoint', () => {
     await polar.idle()
     expect(await row(userId)).toMatchObject({ status: 'active', cancel_at_period_end: false })
     const subscriptionId = paid.subscription.id
+    // Every event delivered: nothing differs.
+    const inSync = await reconcileProvider('polar', { check: true })
+    expect(inSync.differences.filter((d) => d.userId === userId)).toEqual([])
 
     // A database outage: every event fails until Polar gives up on ten in a row and
     // disables the endpoint.
@@ -107,6 +110,22 @@ describe('reconciliation after Polar disabled the endpoint', () => {
 })
 
 describe('reconciliation of Stripe', () => {
+  it('finds nothing to do for a subscription whose events all arrived', async () => {
+    const stripe = emulatorStripe(app)
+    const { id: userId } = await createSignedInUser(app)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+      subscription_data: { metadata: { user_id: userId } },
+      success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+    })
+    await app.stack.stripe.completeCheckout(session.id)
+    await app.stack.stripe.idle()
+    expect(await row(userId)).toMatchObject({ provider: 'stripe', status: 'active' })
+    const report = await reconcileProvider('stripe', { check: true })
+    expect(report.differences.filter((d) => d.userId === userId)).toEqual([])
+  })
+
   it('applies a subscription whose events never reached the app', async () => {
     const stripe = emulatorStripe(app)
     const { id: userId } = await createSignedInUser(app)
