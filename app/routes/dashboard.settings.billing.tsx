@@ -8,6 +8,7 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
+import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
@@ -27,7 +28,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // provider are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(session, overview.payments)
   headers.set('Cache-Control', 'private, no-store')
-  return data({ ...overview, payments }, { headers })
+  // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
+  const { subscription } = overview
+  const changePlans =
+    subscription?.provider === 'polar' &&
+    (subscription.status === 'active' || subscription.status === 'trialing') &&
+    !subscription.cancel_at_period_end
+      ? getPlans()
+          .filter((plan) => plan.name !== subscription.plan_name)
+          .map((plan) => ({ key: plan.key, name: plan.name }))
+      : []
+  return data({ ...overview, payments, changePlans }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -47,7 +58,7 @@ export function headers() {
 }
 
 export default function Billing() {
-  const { subscription, payments, page, pageCount } = useLoaderData<typeof loader>()
+  const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const hasSubscription = Boolean(subscription?.status)
   const pastDue = subscription?.status === 'past_due'
@@ -124,6 +135,15 @@ export default function Billing() {
                   Manage billing
                 </SubmitButton>
               </Form>
+              {changePlans.map((plan) => (
+                <Link
+                  key={plan.key}
+                  to={`/dashboard/settings/billing/change-plan?plan=${plan.key}`}
+                  className="font-semibold text-brand-700 hover:underline"
+                >
+                  Change to {plan.name}
+                </Link>
+              ))}
               {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
               {isLiveStatus(subscription.status) ? null : (
                 <Link to="/pricing" className="font-semibold text-brand-700 hover:underline">

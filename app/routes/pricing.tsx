@@ -41,6 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         subscription?.status && LIVE_STATUSES.has(subscription.status)
           ? subscription.plan_name
           : null,
+      // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
+      changeInApp: subscription?.provider === 'polar',
       canceled: url.searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
@@ -56,7 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, signedIn, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
+  const { plans, signedIn, currentPlan, changeInApp, canceled, pastDue } =
+    useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
@@ -115,7 +118,12 @@ export default function Pricing() {
               ))}
             </ul>
             <div className="mt-6 space-y-2">
-              <PlanActions plan={plan} signedIn={signedIn} currentPlan={currentPlan} />
+              <PlanActions
+                plan={plan}
+                signedIn={signedIn}
+                currentPlan={currentPlan}
+                changeInApp={changeInApp}
+              />
             </div>
           </li>
         ))}
@@ -139,10 +147,12 @@ function PlanActions({
   plan,
   signedIn,
   currentPlan,
+  changeInApp,
 }: {
   plan: PricingPlan
   signedIn: boolean
   currentPlan: string | null
+  changeInApp: boolean
 }) {
   if (!signedIn) {
     const next = `/subscribe/${plan.key}`
@@ -168,8 +178,12 @@ function PlanActions({
     )
   }
   if (currentPlan) {
+    const change =
+      changeInApp && plan.name !== currentPlan
+        ? `/dashboard/settings/billing/change-plan?${new URLSearchParams({ plan: plan.key })}`
+        : '/dashboard/settings/billing'
     return (
-      <Link to="/dashboard/settings/billing" className={primaryButton}>
+      <Link to={change} className={primaryButton}>
         {plan.name === currentPlan ? 'Manage your plan' : `Change to ${plan.name}`}
       </Link>
     )

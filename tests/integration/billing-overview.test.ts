@@ -44,7 +44,14 @@ describe('billing page loader', () => {
     const user = await createSignedInUser(app)
     const page = await load(user)
     expect(page.status).toBe(200)
-    expect(page.data).toEqual({ subscription: null, payments: [], page: 1, pageCount: 1, total: 0 })
+    expect(page.data).toEqual({
+      subscription: null,
+      payments: [],
+      page: 1,
+      pageCount: 1,
+      total: 0,
+      changePlans: [],
+    })
   })
 
   it('the subscription and payments, newest first, ten to a page, only the user’s own', async () => {

@@ -13,6 +13,9 @@ export const LOCAL_STACK_KEYS = {
   stripeWebhookSecret: 'whsec_local_emulator_secret',
   polarAccessToken: 'polar_oat_local_emulator',
   polarWebhookSecret: 'polar_whs_local_emulator_secret',
+  /** Polar's production stand-in: its own token and secret (unknown to the sandbox's). */
+  polarProductionAccessToken: 'polar_oat_local_production',
+  polarProductionWebhookSecret: 'polar_whs_local_production_secret',
 } as const
 
 /** Where `npm run dev` runs the app and each emulator (see tests/tools/dev-plan.ts). */

@@ -13,7 +13,14 @@ export interface LocalStackOptions {
   siteUrl: string
   /** The plans the Stripe and Polar emulators are seeded with (the product's: LOCAL_CATALOG). */
   catalog: Catalog
-  ports?: { supabase?: number; stripe?: number; polar?: number; smtp?: number }
+  ports?: {
+    supabase?: number
+    stripe?: number
+    polar?: number
+    smtp?: number
+    /** The Polar production stand-in (default: a free port). */
+    polarProduction?: number
+  }
   /** PostgreSQL server URL; default an embedded PGlite database. */
   databaseUrl?: string
   /** PGlite folder to persist to; default in memory. */
@@ -32,7 +39,13 @@ export interface LocalStack {
   database: Database
   supabase: SupabaseEmulator
   stripe: StripeEmulator
+  /** Polar's sandbox server (the one `env` points the app at). */
   polar: PolarEmulator
+  /**
+   * Polar's production server: a separate stand-in with its own token, webhook secret and
+   * data, so that a token or object of one server is unknown to the other, as for real.
+   */
+  polarProduction: PolarEmulator
   /** The SMTP listener whose mails land in the Supabase emulator's inbox (SMTP_URL). */
   smtp: SmtpInbox
   /** Environment variables that point the app at this stack. */
@@ -73,6 +86,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     accessToken: LOCAL_STACK_KEYS.polarAccessToken,
     retry: options.retry,
     invoiceDelayMs: options.polarInvoiceDelayMs,
+    // The app is on loopback: the stand-in's local mode lets its http URL through.
+    localWebhooks: true,
+  })
+  const polarProduction = await startPolarEmulator({
+    environment: 'production',
+    port: options.ports?.polarProduction,
+    webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
+    catalog: options.catalog,
+    webhookSecret: LOCAL_STACK_KEYS.polarProductionWebhookSecret,
+    accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
+    retry: options.retry,
+    invoiceDelayMs: options.polarInvoiceDelayMs,
+    localWebhooks: true,
   })
   const smtp = await startSmtpInbox({ database, port: options.ports?.smtp })
   const env = {
@@ -95,10 +121,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     supabase,
     stripe,
     polar,
+    polarProduction,
     smtp,
     env,
     async close() {
-      await Promise.allSettled([supabase.close(), stripe.close(), polar.close(), smtp.close()])
+      await Promise.allSettled([
+        supabase.close(),
+        stripe.close(),
+        polar.close(),
+        polarProduction.close(),
+        smtp.close(),
+      ])
       if (!options.database) await db.close()
     },
   }

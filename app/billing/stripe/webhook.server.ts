@@ -96,7 +96,8 @@ const ledger = (event: Stripe.Event): LedgerEvent => ({
   occurredAt: new Date(event.created * 1000).toISOString(),
 })
 
-function planName(subscription: StripeSubscription) {
+/** The plan name of a subscription: the plans' name for its price, else Stripe's nickname. */
+export function stripePlanName(subscription: StripeSubscription) {
   const price = subscription.items.data[0]?.price
   return planByStripePrice(price?.id)?.name ?? price?.nickname ?? 'Unknown Plan'
 }
@@ -111,7 +112,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       const userId =
         subscriptionUserId(subscription) ??
         (await findUserIdBy('stripe_subscription_id', subscription.id))
-      const fields = subscriptionFields(subscription, planName(subscription), {
+      const fields = subscriptionFields(subscription, stripePlanName(subscription), {
         deleted: event.type === 'customer.subscription.deleted',
       })
       return applySubscriptionEvent(ledger(event), userId, fields)
@@ -194,7 +195,7 @@ async function invoiceOwner(invoice: StripeInvoice) {
         await stripe.subscriptions.retrieve(subscriptionId),
       )
       userId ??= subscriptionUserId(subscription)
-      name ??= planName(subscription)
+      name ??= stripePlanName(subscription)
     }
   }
   if (!userId && customerId) userId = await findUserIdBy('stripe_customer_id', customerId)

@@ -12,26 +12,45 @@ import {
   type Req,
   type Router,
 } from './http'
+import { webhookUrlProblem } from './auth'
 import { runTrigger } from './triggers'
 import type { Delivery } from './types'
+import type { EndpointState } from './webhooks'
+import { bodyError } from './api-helpers'
 import { faultSchema, parseBody } from './validation'
 
 /** Admin surface under /_emulator (no token): deliveries, re-send, triggers, faults; plus the index page. */
-export function registerAdmin(router: Router, ctx: EmulatorContext, faults: FaultInjector) {
+export function registerAdmin(
+  router: Router,
+  ctx: EmulatorContext,
+  faults: FaultInjector,
+  settings: { localWebhooks: boolean; environment: 'sandbox' | 'production' },
+) {
   const { state, webhooks } = ctx
   const answer = (req: Req, res: ServerResponse, status: number, body: unknown, back: string) =>
     req.isForm ? redirect(res, back) : sendJson(res, status, body)
 
-  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx)))
+  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx, settings.environment)))
 
   router.on('GET', '/_emulator/deliveries', (req, res) => {
     if (req.wantsJson || req.query.get('format') === 'json') {
       return sendJson(res, 200, {
         webhook_url: webhooks.getUrl() ?? null,
+        endpoint: endpointJson(webhooks.endpoint()),
         deliveries: webhooks.list(),
       })
     }
-    sendHtml(res, 200, deliveriesPage(webhooks.getUrl(), webhooks.list()))
+    sendHtml(res, 200, deliveriesPage(webhooks.endpoint(), webhooks.list()))
+  })
+
+  // The dashboard's "Enable" switch: re-enabling sends nothing by itself (re-send each event).
+  router.on('POST', '/_emulator/webhook-endpoint', (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const enabled = body.enabled === true || body.enabled === 'true'
+    if (!enabled && body.enabled !== false && body.enabled !== 'false')
+      throw bodyError('enabled', 'Input should be a valid boolean', body.enabled)
+    webhooks.setEnabled(enabled)
+    answer(req, res, 200, endpointJson(webhooks.endpoint()), '/_emulator/deliveries')
   })
 
   router.on('POST', '/_emulator/events/:id/resend', (req, res) => {
@@ -79,7 +98,10 @@ export function registerAdmin(router: Router, ctx: EmulatorContext, faults: Faul
   })
 
   router.on('POST', '/_emulator/webhook-url', (req, res) => {
-    webhooks.setUrl(field(req.body, 'url'))
+    const url = field(req.body, 'url')
+    const problem = url === undefined ? null : webhookUrlProblem(url, settings.localWebhooks)
+    if (problem) throw bodyError('url', problem, url)
+    webhooks.setUrl(url)
     sendJson(res, 200, { webhook_url: webhooks.getUrl() ?? null })
   })
 
@@ -103,7 +125,7 @@ function button(label: string, fields: Record<string, string>) {
   return `<form method="post" action="/_emulator/trigger" class="inline">${inputs}<button type="submit" class="secondary">${esc(label)}</button></form>`
 }
 
-function indexPage(ctx: EmulatorContext) {
+function indexPage(ctx: EmulatorContext, environment: 'sandbox' | 'production') {
   const { state } = ctx
   const products = [...state.products.values()]
     .map(
@@ -131,14 +153,18 @@ function indexPage(ctx: EmulatorContext) {
     .join('')
   return page(
     'Polar emulator',
-    `<h1>Polar emulator</h1><p>Organization <strong>${esc(state.organization.name)}</strong> <code>${esc(state.organization.id)}</code> · webhooks → <code>${esc(ctx.webhooks.getUrl() ?? 'not set')}</code> · <a href="/_emulator/deliveries">Webhook deliveries</a></p>
+    `<h1>Polar emulator (${esc(environment)})</h1><p>Organization <strong>${esc(state.organization.name)}</strong> <code>${esc(state.organization.id)}</code> · webhooks → <code>${esc(ctx.webhooks.getUrl() ?? 'not set')}</code>${ctx.webhooks.endpoint().enabled ? '' : ' <strong>(endpoint disabled)</strong>'} · <a href="/_emulator/deliveries">Webhook deliveries</a></p>
 <h2>Products</h2><table><tr><th>Name</th><th>Id</th><th>Price</th></tr>${products}</table>
 <h2>Subscriptions</h2><table><tr><th>Id</th><th>Customer</th><th>Product</th><th>Status</th><th>Period end</th><th>Actions</th></tr>${subscriptions}</table>
 <h2>Orders</h2><table><tr><th>Id</th><th>Reason</th><th>Amount</th><th>Status</th><th>Invoice</th><th>Actions</th></tr>${orders}</table>`,
   )
 }
 
-function deliveriesPage(url: string | undefined, deliveries: Delivery[]) {
+function endpointJson(endpoint: EndpointState) {
+  return { url: endpoint.url, enabled: endpoint.enabled, disabled_at: endpoint.disabledAt }
+}
+
+function deliveriesPage(endpoint: EndpointState, deliveries: Delivery[]) {
   const rows = [...deliveries]
     .reverse()
     .map((d) => {
@@ -150,7 +176,12 @@ function deliveriesPage(url: string | undefined, deliveries: Delivery[]) {
     .join('')
   return page(
     'Webhook deliveries',
-    `<h1>Webhook deliveries</h1><p>Endpoint: <code>${esc(url ?? 'not set')}</code> · <a href="/_emulator/deliveries?format=json">JSON</a></p>
+    `<h1>Webhook deliveries</h1><p>Endpoint: <code>${esc(endpoint.url ?? 'not set')}</code> · <a href="/_emulator/deliveries?format=json">JSON</a></p>
+${
+  endpoint.enabled
+    ? ''
+    : `<p role="alert"><strong>Endpoint disabled</strong> since ${esc(endpoint.disabledAt ?? '')} after consecutive failed events; pending events were skipped and new events are not sent. <form method="post" action="/_emulator/webhook-endpoint" class="inline"><input type="hidden" name="enabled" value="true"><button type="submit">Enable endpoint</button></form></p>`
+}
 <table><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th></th></tr>${rows}</table>`,
   )
 }

@@ -4,7 +4,12 @@ import type { EmulatorContext } from './context'
 import { sendJson, type Router } from './http'
 import { orderJson, subscriptionJson } from './objects'
 import { invoiceUrl, requestInvoice } from './order-flow'
-import { cancelSubscription, revokeSubscription, uncancelSubscription } from './subscription-flow'
+import {
+  cancelSubscription,
+  changeProduct,
+  revokeSubscription,
+  uncancelSubscription,
+} from './subscription-flow'
 import { parseBody, subscriptionUpdateSchema } from './validation'
 
 /** Subscriptions and orders under /v1, including the invoice endpoints. */
@@ -48,7 +53,8 @@ export function registerBillingApi(router: Router, ctx: EmulatorContext) {
   router.on('PATCH', '/v1/subscriptions/:id', (req, res) => {
     const subscription = lookup(state.subscriptions, req.params.id, 'Subscription')
     const update = parseBody(subscriptionUpdateSchema, req.body)
-    if ('revoke' in update) revokeSubscription(ctx, subscription, update)
+    if ('product_id' in update) changeProduct(ctx, subscription, update)
+    else if ('revoke' in update) revokeSubscription(ctx, subscription, update)
     else if (update.cancel_at_period_end) cancelSubscription(ctx, subscription, update)
     else uncancelSubscription(ctx, subscription)
     sendJson(res, 200, subscriptionJson(state, subscription))

@@ -16,19 +16,21 @@ afterEach(async () => {
 })
 
 describe('authentication and lookups', () => {
-  it('answers 401 in Polar shape for a wrong token', async () => {
+  it('answers 401 invalid_token for a token it does not know, 401 Unauthorized without one', async () => {
     const wrong = createPolar({ accessToken: 'polar_oat_wrong', baseUrl: env.emulator.url })
     const error = await wrong.products.list().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PolarClientError)
     expect((error as PolarClientError).statusCode).toBe(401)
-    // The SDK has no typed 401 class here: `error` is the raw response text.
+    // The SDK has no typed 401 class here: `error` is the raw response text (authlib's).
     expect(JSON.parse((error as PolarClientError).error as string)).toEqual({
-      error: 'Unauthorized',
-      detail: 'Unauthorized',
+      error: 'invalid_token',
+      error_description:
+        'The access token provided is expired, revoked, malformed, or invalid for other reasons.',
     })
     const bare = await fetch(`${env.emulator.url}/v1/products/`)
     expect(bare.status).toBe(401)
-    expect(bare.headers.get('www-authenticate')).toContain('Bearer')
+    expect(await bare.json()).toEqual({ error: 'Unauthorized', detail: 'Unauthorized' })
+    expect(bare.headers.get('www-authenticate')).toBe('Bearer realm="polar"')
   })
 
   it('serves the seeded plans as products', async () => {
@@ -156,7 +158,7 @@ describe('fault injection', () => {
 describe('pages', () => {
   it('shows the index with products and the organization', async () => {
     const html = await (await fetch(`${env.emulator.url}/`)).text()
-    expect(html).toContain('<h1>Polar emulator</h1>')
+    expect(html).toContain('<h1>Polar emulator (sandbox)</h1>')
     expect(html).toContain(PRO)
     expect(html).toContain('Local Dev Org')
   })

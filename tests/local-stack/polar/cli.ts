@@ -17,6 +17,8 @@ const emulator = await startPolarEmulator({
   accessToken: process.env.POLAR_ACCESS_TOKEN || LOCAL_STACK_KEYS.polarAccessToken,
   webhookSecret: process.env.POLAR_WEBHOOK_SECRET || LOCAL_STACK_KEYS.polarWebhookSecret,
   webhookUrl: process.env.POLAR_EMULATOR_WEBHOOK_URL || `${siteUrl}/api/webhooks/polar`,
+  // The app runs on this machine: the stand-in's local mode (http and loopback webhook URLs).
+  localWebhooks: true,
 })
 console.log(`Polar emulator on ${emulator.url} (public ${apiUrl.origin})`)
 

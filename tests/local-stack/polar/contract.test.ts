@@ -65,12 +65,25 @@ async function exerciseEveryEndpoint(polar: Polar) {
   await polar.orders.get(order.id)
   await polar.orders.generateInvoice(order.id)
   await polar.orders.invoice(order.id)
+  const starterId = catalogPlan(LOCAL_CATALOG, 'starter').polar.productId
+  await polar.subscriptions.update(subscription.id, { product_id: starterId })
+  await polar.subscriptions.update(subscription.id, {
+    product_id: productId,
+    proration_behavior: 'invoice',
+  })
+  await polar.subscriptions.update(subscription.id, {
+    product_id: starterId,
+    proration_behavior: 'next_period',
+  })
   await env.emulator.trigger('renewal', { subscription_id: subscription.id })
   const declined = await env.emulator.trigger('renewal', {
     subscription_id: subscription.id,
     paid: false,
   })
   await expect(polar.orders.generateInvoice(declined.order?.id ?? '')).rejects.toThrow()
+  await expect(
+    polar.subscriptions.update(subscription.id, { product_id: productId }),
+  ).rejects.toThrow()
   await env.emulator.trigger('refund', { order_id: order.id })
   await polar.orders.get(order.id)
   await polar.subscriptions.update(subscription.id, { cancel_at_period_end: true })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Catalog } from '../catalog'
 import { registerAdmin } from './admin'
 import { registerApi } from './api'
+import { PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
 import { EmulatorContext } from './context'
 import { FaultInjector } from './faults'
@@ -14,11 +15,12 @@ import { createRequestHandler } from './server'
 import { PolarState } from './state'
 import { runTrigger, type TriggerOptions, type TriggerResult } from './triggers'
 import type { Delivery, Fault } from './types'
-import { WebhookDispatcher } from './webhooks'
+import { POLAR_DELIVERY, WebhookDispatcher, type EndpointState } from './webhooks'
 
 export type { Delivery, DeliveryAttempt, Fault } from './types'
 export type { TriggerOptions, TriggerResult } from './triggers'
-export { signWebhook } from './webhooks'
+export { POLAR_DELIVERY, signWebhook, type EndpointState } from './webhooks'
+export { PRODUCT_TOKEN_SCOPES, SERVED_VERSIONS } from './auth'
 export { LOCAL_ORGANIZATION_ID, PolarState } from './state'
 
 export interface PolarEmulatorOptions {
@@ -30,10 +32,24 @@ export interface PolarEmulatorOptions {
   webhookUrl?: string
   /** Standard Webhooks secret; the HMAC key is its UTF-8 bytes exactly as configured. */
   webhookSecret: string
-  /** The accepted bearer token; other tokens get 401. Undefined accepts any token. */
+  /** Which Polar server this one stands for (its pages and state say so). Default sandbox. */
+  environment?: 'sandbox' | 'production'
+  /** This server's organization access token; other tokens get 401. Undefined accepts any token. */
   accessToken?: string
-  /** Delivery attempts per event and the first retry delay (doubling, capped at 64×). */
+  /** The token's scopes (default: the product's, `PRODUCT_TOKEN_SCOPES`); others get 403. */
+  accessTokenScopes?: readonly string[]
+  /**
+   * Delivery attempts per event (Polar: 10) and the backoff factor (Polar: 2000 ms); every
+   * other delivery delay is scaled by `baseDelayMs / 2000` (a compressed clock).
+   */
   retry?: { attempts: number; baseDelayMs: number }
+  /** Consecutive failed events that disable the webhook endpoint (Polar: 10). */
+  failureThreshold?: number
+  /**
+   * The stand-in's local mode: webhook URLs may be http and point at loopback or private
+   * addresses. Off by default: like Polar, only https URLs on public hosts are accepted.
+   */
+  localWebhooks?: boolean
   /** Base of the URLs handed out (checkout, portal, invoices); defaults to `url`. */
   publicUrl?: string
   /** Time from `POST /v1/orders/{id}/invoice` until the invoice exists (GET 404 before). Default 1000. */
@@ -50,8 +66,14 @@ export interface CompletedCheckoutJson {
 export interface PolarEmulator {
   url: string
   port: number
+  environment: 'sandbox' | 'production'
   close(): Promise<void>
+  /** Sets the endpoint's URL; throws when Polar would refuse it (see `localWebhooks`). */
   setWebhookUrl(url: string | undefined): void
+  /** The webhook endpoint: its URL and whether it is enabled. */
+  endpoint(): EndpointState
+  /** Enables (or disables) the endpoint, as the dashboard's switch does. */
+  setEndpointEnabled(enabled: boolean): void
   /** Every event emitted so far with its delivery attempts, oldest first. */
   deliveries(): Delivery[]
   /** Resolves when no delivery is in flight or waiting for a retry. */
@@ -83,6 +105,12 @@ function listen(server: Server, port: number) {
 
 /** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
 export async function startPolarEmulator(options: PolarEmulatorOptions): Promise<PolarEmulator> {
+  const localMode = options.localWebhooks === true
+  const checkUrl = (value: string | undefined) => {
+    const problem = value === undefined ? null : webhookUrlProblem(value, localMode)
+    if (problem) throw new Error(`Webhook URL refused (${problem}): ${value}`)
+  }
+  checkUrl(options.webhookUrl)
   const server = createServer()
   const port = await listen(server, options.port ?? 0)
   const url = `http://127.0.0.1:${port}`
@@ -91,23 +119,27 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
   const webhooks = new WebhookDispatcher({
     secret: options.webhookSecret,
     url: options.webhookUrl,
-    attempts: Math.max(1, options.retry?.attempts ?? 8),
-    baseDelayMs: options.retry?.baseDelayMs ?? 1000,
+    attempts: Math.max(1, options.retry?.attempts ?? POLAR_DELIVERY.attempts),
+    baseDelayMs: options.retry?.baseDelayMs ?? POLAR_DELIVERY.minBackoffMs,
+    failureThreshold: options.failureThreshold,
   })
   const ctx = new EmulatorContext(state, webhooks, publicUrl, options.invoiceDelayMs ?? 1000)
   const faults = new FaultInjector()
   const router = new Router()
   registerApi(router, ctx)
   registerPages(router, ctx)
-  registerAdmin(router, ctx, faults)
-  server.on(
-    'request',
-    createRequestHandler({ router, ctx, faults, accessToken: options.accessToken }),
-  )
+  const environment = options.environment ?? 'sandbox'
+  registerAdmin(router, ctx, faults, { localWebhooks: localMode, environment })
+  const tokens =
+    options.accessToken === undefined
+      ? undefined
+      : new Map([[options.accessToken, options.accessTokenScopes ?? PRODUCT_TOKEN_SCOPES]])
+  server.on('request', createRequestHandler({ router, ctx, faults, tokens }))
 
   return {
     url,
     port,
+    environment,
     state,
     async close() {
       webhooks.close()
@@ -115,7 +147,12 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-    setWebhookUrl: (value) => webhooks.setUrl(value),
+    setWebhookUrl: (value) => {
+      checkUrl(value)
+      webhooks.setUrl(value)
+    },
+    endpoint: () => webhooks.endpoint(),
+    setEndpointEnabled: (enabled) => webhooks.setEnabled(enabled),
     deliveries: () => webhooks.list(),
     idle: () => webhooks.idle(),
     trigger: async (type, triggerOptions) => runTrigger(ctx, type, triggerOptions),

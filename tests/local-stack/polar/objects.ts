@@ -130,7 +130,7 @@ export function subscriptionJson(state: PolarState, subscription: SubscriptionRe
     discount: null,
     prices: [priceJson(product)],
     meters: [],
-    pending_update: null,
+    pending_update: subscription.pending_update ?? null,
   }
 }
 

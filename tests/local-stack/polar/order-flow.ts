@@ -108,7 +108,16 @@ export function createOrder(
   ctx: EmulatorContext,
   subscription: SubscriptionRecord,
   billingReason: OrderRecord['billing_reason'],
-  options: { checkoutId?: string; billingName?: string; address?: Address; paid?: boolean } = {},
+  options: {
+    checkoutId?: string
+    billingName?: string
+    address?: Address
+    paid?: boolean
+    /** Pending prorations (signed) added to the price; the order is never below zero. */
+    prorations?: number
+    /** The amount billed, when it is not the price (a proration billed now). */
+    amount?: number
+  } = {},
 ): OrderRecord {
   const customer = ctx.state.customer(subscription.customer_id)
   const order: OrderRecord = {
@@ -121,7 +130,7 @@ export function createOrder(
     subscription_id: subscription.id,
     checkout_id: options.checkoutId ?? null,
     billing_reason: billingReason,
-    amount: subscription.amount,
+    amount: options.amount ?? Math.max(0, subscription.amount + (options.prorations ?? 0)),
     currency: subscription.currency,
     refunded_amount: 0,
     billing_name: options.billingName ?? customer.name,

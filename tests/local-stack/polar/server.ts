@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { BodyTooLarge, parseForm } from '../http'
+import { apiVersion, authorize } from './auth'
 import type { EmulatorContext } from './context'
 import type { FaultInjector } from './faults'
 import {
@@ -16,8 +17,8 @@ export interface ServerDeps {
   router: Router
   ctx: EmulatorContext
   faults: FaultInjector
-  /** The accepted bearer token; undefined accepts any non-empty token. */
-  accessToken?: string
+  /** This server's tokens and their scopes; undefined accepts any non-empty token. */
+  tokens?: ReadonlyMap<string, readonly string[]>
 }
 
 function parseBody(raw: string, contentType: string): { body: unknown; isForm: boolean } {
@@ -40,19 +41,12 @@ function parseBody(raw: string, contentType: string): { body: unknown; isForm: b
   }
 }
 
-function authorized(req: IncomingMessage, accessToken: string | undefined) {
-  const header = req.headers.authorization ?? ''
-  const match = /^Bearer (.+)$/.exec(header)
-  if (!match) return false
-  return accessToken === undefined || match[1] === accessToken
-}
-
 function sleep(ctx: EmulatorContext, ms: number) {
   return new Promise<void>((resolve) => ctx.later(ms, resolve))
 }
 
 /** The HTTP entry point: body parsing, auth and fault injection for /v1, routing, error shapes. */
-export function createRequestHandler({ router, ctx, faults, accessToken }: ServerDeps) {
+export function createRequestHandler({ router, ctx, faults, tokens }: ServerDeps) {
   return async (incoming: IncomingMessage, res: ServerResponse) => {
     const url = new URL(incoming.url ?? '/', 'http://localhost')
     const method = (incoming.method ?? 'GET').toUpperCase()
@@ -72,14 +66,11 @@ export function createRequestHandler({ router, ctx, faults, accessToken }: Serve
             },
           )
         }
-        if (!authorized(incoming, accessToken)) {
-          return sendJson(
-            res,
-            401,
-            { error: 'Unauthorized', detail: 'Unauthorized' },
-            { 'www-authenticate': 'Bearer realm="polar"' },
-          )
-        }
+        const version = apiVersion(incoming)
+        if (!version) return sendJson(res, 404, { detail: 'Not Found' })
+        res.setHeader('polar-version', version)
+        const auth = authorize(incoming, method, url.pathname, tokens)
+        if (!auth.ok) return sendJson(res, auth.status, auth.body, auth.headers)
       }
       const { handler, params, redirectTo } = router.match(method, url.pathname)
       if (redirectTo) return redirect(res, `${redirectTo}${url.search}`, 307)

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
 import { LOCAL_CATALOG } from '../catalog'
+import { ALL_SCOPES } from './auth'
 import { startPolarEmulator, type PolarEmulator, type PolarEmulatorOptions } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
@@ -16,12 +17,13 @@ export interface ReceivedWebhook {
 export async function startReceiver() {
   const received: ReceivedWebhook[] = []
   const script: number[] = []
+  let rule: ((webhookId: string) => number | undefined) | undefined
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      const status = script.shift() ?? 200
+      const status = rule?.(String(req.headers['webhook-id'])) ?? script.shift() ?? 200
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ received: status < 300 }))
     })
@@ -33,6 +35,10 @@ export async function startReceiver() {
     received,
     /** The next responses, in order (e.g. [500, 503]); later requests get 200. */
     respondWith: (...statuses: number[]) => script.push(...statuses),
+    /** Answers by event: the status for a `webhook-id`, or undefined for the usual answer. */
+    respondByEvent: (fn: ((webhookId: string) => number | undefined) | undefined) => {
+      rule = fn
+    },
     types: () => received.map((r) => (JSON.parse(r.body) as { type: string }).type),
     close: () =>
       new Promise<void>((resolve) => {
@@ -71,6 +77,11 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     webhookUrl: receiver.url,
     retry: { attempts: 3, baseDelayMs: 20 },
     invoiceDelayMs: 0,
+    // The receiver is on loopback: the stand-in's local mode.
+    localWebhooks: true,
+    // The stand-in's own tests call every route, products included (the product's token
+    // has fewer scopes: PRODUCT_TOKEN_SCOPES).
+    accessTokenScopes: ALL_SCOPES,
     ...options,
   })
   const polar = createPolar({ accessToken: TOKEN, environment: 'sandbox', baseUrl: emulator.url })

@@ -87,7 +87,23 @@ export interface SubscriptionRecord {
   metadata: Metadata
   customer_cancellation_reason: string | null
   customer_cancellation_comment: string | null
+  /** A product change scheduled for the next period (`proration_behavior: next_period`). */
+  pending_update?: PendingUpdateRecord | null
+  /** Prorations (minor units, signed) to add to the next period's order (`prorate`). */
+  pending_proration?: number
 }
+
+export interface PendingUpdateRecord {
+  id: string
+  created_at: string
+  modified_at: string | null
+  applies_at: string
+  product_id: string | null
+  seats: null
+  units: null
+}
+
+export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset'
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
 
@@ -146,7 +162,13 @@ export interface DeliveryAttempt {
   durationMs: number
 }
 
-export type DeliveryStatus = 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed'
+/**
+ * `pending`: not attempted yet (or waiting behind an earlier event); `delivering`: an attempt
+ * is in flight; `retrying`: failed, another attempt is scheduled; `succeeded`, `failed` (its
+ * attempts ran out); `skipped`: left undelivered because the endpoint was disabled.
+ */
+export type DeliveryStatus =
+  'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
 
 /** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {

@@ -53,8 +53,16 @@ const cancellation = {
   customer_cancellation_comment: optionalText,
 }
 
-/** The two `SubscriptionUpdate` variants the emulator implements: cancel/uncancel and revoke. */
+/**
+ * The `SubscriptionUpdate` variants the emulator implements: a product change
+ * (`SubscriptionUpdateBase`, extra fields forbidden), cancel/uncancel and revoke.
+ */
 export const subscriptionUpdateSchema = z.union([
+  z.strictObject({
+    product_id: z.uuid(),
+    proration_behavior: z.enum(['invoice', 'prorate', 'next_period', 'reset']).nullish(),
+    metadata: metadata.optional(),
+  }),
   z.object({ cancel_at_period_end: z.boolean(), ...cancellation }),
   z.object({ revoke: z.literal(true), ...cancellation }),
 ])

@@ -3,7 +3,26 @@ import type { Delivery } from './types'
 
 /** Polar treats a delivery as failed when the endpoint takes longer than this. */
 const ATTEMPT_TIMEOUT_MS = 10_000
-const MAX_BACKOFF_FACTOR = 64
+
+/**
+ * Polar's delivery settings (polarsource/polar `server/polar/config.py`,
+ * `server/polar/webhook/tasks.py`), on the real clock. The emulator runs them on a clock
+ * compressed by `baseDelayMs / POLAR_MIN_BACKOFF_MS`.
+ */
+export const POLAR_DELIVERY = {
+  /** `WEBHOOK_MAX_RETRIES`: HTTP attempts per event before it is failed. */
+  attempts: 10,
+  /** `WORKER_MIN_BACKOFF_MILLISECONDS`: the backoff factor (dramatiq `compute_backoff`). */
+  minBackoffMs: 2_000,
+  /** `max_backoff` of a delivery retry. */
+  maxBackoffMs: 20 * 60_000,
+  /** `WEBHOOK_FIFO_GUARD_DELAY_MS`: the wait per earlier undelivered event. */
+  fifoGuardDelayMs: 300,
+  /** `WEBHOOK_FIFO_GUARD_MAX_AGE`: older undelivered events no longer hold later ones back. */
+  fifoGuardMaxAgeMs: 60_000,
+  /** `WEBHOOK_FAILURE_THRESHOLD`: consecutive failed events that disable the endpoint. */
+  failureThreshold: 10,
+} as const
 
 /**
  * Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with
@@ -20,33 +39,70 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 export interface DispatcherOptions {
   secret: string
   url?: string
+  /** HTTP attempts per event (Polar: 10). */
   attempts: number
+  /**
+   * The backoff factor (Polar: 2000 ms). Every other delay (the 20-minute cap, the FIFO
+   * guard's 300 ms and one minute) is scaled by `baseDelayMs / 2000`: a compressed clock.
+   */
   baseDelayMs: number
+  /** Consecutive failed events that disable the endpoint (Polar: 10). */
+  failureThreshold?: number
+}
+
+/** The endpoint as Polar's dashboard shows it. */
+export interface EndpointState {
+  url: string | null
+  enabled: boolean
+  disabledAt: string | null
 }
 
 /**
- * Delivers events to one endpoint, one at a time and in creation order: a newer event waits
- * until every earlier one succeeded or gave up. Failures retry with bounded exponential
- * backoff; an event that exhausts its attempts stays listed as `failed` and can be re-sent.
- * Without an endpoint, events are kept as `pending` and go out once one is set.
+ * Delivers events to one endpoint the way Polar's worker does (polarsource/polar
+ * `server/polar/webhook/tasks.py` and `service.py`):
+ * - **FIFO guard**: an event waits while an earlier event, created less than a minute ago,
+ *   has had no delivery attempt yet (re-checked after `count × 300 ms`, at most a minute).
+ *   Once the earlier event has been tried once, or is a minute old, later events go: a
+ *   failing event is overtaken while it waits for its retries.
+ * - **Retries**: each failed attempt (non-2xx, network error, >10 s) is retried after
+ *   dramatiq's `compute_backoff(n, factor=2000, max_backoff=20 min)`: `min(2 s × 2^n, 20 min)`
+ *   with jitter (between half and all of it); after 10 attempts the event is `failed`.
+ * - **Disabling**: when an event fails for good and the endpoint's 10 most recent completed
+ *   events all failed, the endpoint is disabled and every pending event is marked
+ *   `skipped`. While disabled, no event is created for it (Polar selects only enabled
+ *   endpoints) and a re-send is skipped at once. Enabling does not re-send anything;
+ *   skipped and failed events can each be re-sent (same `webhook-id`).
+ * Without a URL, events wait as `pending` (the emulator's own convenience).
  */
 export class WebhookDispatcher {
   private readonly all: Delivery[] = []
+  /** Events not yet final, in creation order. */
   private queue: Delivery[] = []
+  private readonly inFlight = new Set<Delivery>()
+  /** When the FIFO guard next lets an event be checked again. */
+  private readonly guardUntil = new WeakMap<Delivery, number>()
+  private readonly sequence = new WeakMap<Delivery, number>()
+  private counter = 0
   private url: string | undefined
-  private busy = false
+  private enabled = true
+  private disabledAt: string | null = null
   private timer: NodeJS.Timeout | undefined
   private closed = false
   private readonly abort = new AbortController()
   private waiters: (() => void)[] = []
-  /** Attempts made before the current round (a re-send starts a fresh round of retries). */
-  private readonly roundStart = new WeakMap<Delivery, number>()
+  private readonly scale: number
+  private readonly threshold: number
 
   constructor(private readonly options: DispatcherOptions) {
     this.url = options.url
+    this.scale = options.baseDelayMs / POLAR_DELIVERY.minBackoffMs
+    this.threshold = options.failureThreshold ?? POLAR_DELIVERY.failureThreshold
   }
 
-  /** Records an event (body frozen now) and schedules its delivery. */
+  /**
+   * Records an event (body frozen now) and schedules its delivery. While the endpoint is
+   * disabled the event is not created for it (returned, but never listed or sent).
+   */
   enqueue(type: string, data: unknown): Delivery {
     const id = randomUUID()
     const timestamp = new Date().toISOString()
@@ -60,22 +116,30 @@ export class WebhookDispatcher {
       attempts: [],
       nextAttemptAt: null,
     }
+    if (!this.enabled) return delivery
+    this.sequence.set(delivery, this.counter++)
     this.all.push(delivery)
     this.queue.push(delivery)
-    this.roundStart.set(delivery, 0)
     this.pump()
     return delivery
   }
 
-  /** Queues an event again with the same `webhook-id` and body (a re-send from the dashboard). */
+  /**
+   * Queues an event again with the same `webhook-id` and body (a re-send from the
+   * dashboard). On a disabled endpoint it is marked `skipped` at once.
+   */
   resend(id: string): Delivery | undefined {
     const delivery = this.all.find((d) => d.id === id)
     if (!delivery) return undefined
+    if (!this.enabled) {
+      if (!this.queue.includes(delivery)) delivery.status = 'skipped'
+      return delivery
+    }
     if (!this.queue.includes(delivery)) {
       delivery.status = 'pending'
       delivery.nextAttemptAt = null
       this.queue.push(delivery)
-      this.roundStart.set(delivery, delivery.attempts.length)
+      this.queue.sort((a, b) => this.seq(a) - this.seq(b))
     }
     this.pump()
     return delivery
@@ -90,11 +154,27 @@ export class WebhookDispatcher {
     return this.url
   }
 
+  endpoint(): EndpointState {
+    return { url: this.url ?? null, enabled: this.enabled, disabledAt: this.disabledAt }
+  }
+
+  /** Enables or disables the endpoint as the dashboard's switch does. */
+  setEnabled(enabled: boolean) {
+    if (enabled === this.enabled) return
+    if (enabled) {
+      this.enabled = true
+      this.disabledAt = null
+      this.pump()
+    } else {
+      this.disable()
+    }
+  }
+
   list(): Delivery[] {
     return this.all.map((d) => ({ ...d, attempts: d.attempts.map((a) => ({ ...a })) }))
   }
 
-  /** Resolves when nothing is in flight or waiting for a retry (events parked without an endpoint do not count). */
+  /** Resolves when nothing is in flight or waiting (events parked without an endpoint do not count). */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
     return new Promise((resolve) => this.waiters.push(resolve))
@@ -107,8 +187,13 @@ export class WebhookDispatcher {
     this.notifyIdle(true)
   }
 
+  private seq(delivery: Delivery) {
+    return this.sequence.get(delivery) ?? 0
+  }
+
   private isIdle() {
-    return this.closed || !this.url || this.queue.length === 0
+    if (this.closed) return true
+    return this.inFlight.size === 0 && (!this.url || !this.enabled || this.queue.length === 0)
   }
 
   private notifyIdle(force = false) {
@@ -118,23 +203,63 @@ export class WebhookDispatcher {
     for (const resolve of waiters) resolve()
   }
 
+  /** Undelivered events under the FIFO guard's age that were created before `delivery`. */
+  private earlierUntried(delivery: Delivery, now: number) {
+    const oldest = now - POLAR_DELIVERY.fifoGuardMaxAgeMs * this.scale
+    const seq = this.seq(delivery)
+    return this.all.filter(
+      (d) => this.seq(d) < seq && d.attempts.length === 0 && Date.parse(d.createdAt) >= oldest,
+    ).length
+  }
+
   private pump() {
-    if (this.busy || this.closed || this.timer) return
-    const head = this.queue[0]
-    if (!head || !this.url) return this.notifyIdle()
-    const wait = head.nextAttemptAt ? Date.parse(head.nextAttemptAt) - Date.now() : 0
-    if (wait > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined
+    clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.closed || !this.url || !this.enabled) return this.notifyIdle()
+    if (this.queue.length === 0) return this.notifyIdle()
+    const now = Date.now()
+    let wake = Infinity
+    for (const delivery of this.queue) {
+      if (this.inFlight.has(delivery)) continue
+      const due = Math.max(
+        delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : 0,
+        this.guardUntil.get(delivery) ?? 0,
+      )
+      if (due > now) {
+        wake = Math.min(wake, due)
+        continue
+      }
+      const earlier = this.earlierUntried(delivery, now)
+      if (earlier > 0) {
+        const delay = Math.min(
+          earlier * POLAR_DELIVERY.fifoGuardDelayMs,
+          POLAR_DELIVERY.fifoGuardMaxAgeMs,
+        )
+        const until = now + Math.max(1, delay * this.scale)
+        this.guardUntil.set(delivery, until)
+        wake = Math.min(wake, until)
+        continue
+      }
+      this.inFlight.add(delivery)
+      void this.attempt(delivery, this.url).finally(() => {
+        this.inFlight.delete(delivery)
         this.pump()
-      }, wait)
-      return
+      })
     }
-    this.busy = true
-    void this.attempt(head, this.url).finally(() => {
-      this.busy = false
-      this.pump()
-    })
+    if (wake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(0, wake - now))
+  }
+
+  /** dramatiq `compute_backoff(n, factor, max_backoff)` with its jitter, on the emulator's clock. */
+  private backoff(count: number) {
+    const full =
+      Math.min(POLAR_DELIVERY.minBackoffMs * 2 ** count, POLAR_DELIVERY.maxBackoffMs) * this.scale
+    return full / 2 + Math.random() * (full / 2)
+  }
+
+  private finish(delivery: Delivery, status: 'succeeded' | 'failed' | 'skipped') {
+    delivery.status = status
+    delivery.nextAttemptAt = null
+    this.queue = this.queue.filter((d) => d !== delivery)
   }
 
   private async attempt(delivery: Delivery, url: string) {
@@ -154,7 +279,7 @@ export class WebhookDispatcher {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'user-agent': 'polar-local-emulator',
+          'user-agent': 'polar.sh webhooks',
           'webhook-id': delivery.id,
           'webhook-timestamp': String(webhookTimestamp),
           'webhook-signature': signWebhook(
@@ -168,7 +293,7 @@ export class WebhookDispatcher {
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       })
       attempt.status = response.status
-      attempt.responseBody = (await response.text()).slice(0, 2000)
+      attempt.responseBody = (await response.text()).slice(0, 2048)
     } catch (error) {
       attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     }
@@ -176,15 +301,35 @@ export class WebhookDispatcher {
     delivery.attempts.push(attempt)
     if (this.closed) return
     const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300
-    const tries = delivery.attempts.length - (this.roundStart.get(delivery) ?? 0)
-    if (ok || tries >= this.options.attempts) {
-      delivery.status = ok ? 'succeeded' : 'failed'
-      delivery.nextAttemptAt = null
-      this.queue.shift()
-      return
+    if (ok) return this.finish(delivery, 'succeeded')
+    if (!this.enabled) return this.finish(delivery, 'skipped')
+    // Polar counts every delivery of the event, re-sends included.
+    const count = delivery.attempts.length
+    if (count >= this.options.attempts) {
+      this.finish(delivery, 'failed')
+      return this.afterFailure()
     }
-    const delay = this.options.baseDelayMs * Math.min(2 ** (tries - 1), MAX_BACKOFF_FACTOR)
     delivery.status = 'retrying'
-    delivery.nextAttemptAt = new Date(Date.now() + delay).toISOString()
+    delivery.nextAttemptAt = new Date(Date.now() + this.backoff(count)).toISOString()
+  }
+
+  /** `on_event_failed`: the endpoint's most recent completed events all failed → disable it. */
+  private afterFailure() {
+    const recent = this.all
+      .filter((d) => d.status === 'succeeded' || d.status === 'failed')
+      .sort((a, b) => this.seq(b) - this.seq(a))
+      .slice(0, this.threshold)
+    if (recent.length >= this.threshold && recent.every((d) => d.status === 'failed')) {
+      this.disable()
+    }
+  }
+
+  private disable() {
+    this.enabled = false
+    this.disabledAt = new Date().toISOString()
+    for (const delivery of [...this.queue]) {
+      if (!this.inFlight.has(delivery)) this.finish(delivery, 'skipped')
+    }
+    this.pump()
   }
 }

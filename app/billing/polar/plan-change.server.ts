@@ -1,0 +1,187 @@
+import { getPlans, type Plan } from '~/billing/plans.server'
+import { httpStatusOf } from '~/lib/http.server'
+import { logger } from '~/lib/logger.server'
+import type { AsUser } from '~/lib/postgrest-rpc.server'
+import { applySubscriptionEvent, readOwnSubscription } from '~/subscriptions/store.server'
+import { getPolar } from './client.server'
+import { PolarSubscriptionSchema, polarSubscriptionFields, polarUserLink } from './events'
+
+/**
+ * A Polar subscriber's change of plan, in the app, through Polar's subscription update
+ * (`PATCH /v1/subscriptions/{id}` with `product_id`). The price of the change is shown
+ * before it is confirmed, worked out as Polar prorates (polarsource/polar
+ * `subscription/update.py`): for the share of the period still to run, a credit for the
+ * current plan's price and a charge for the new one's, each rounded to the cent. With
+ * `prorate` (Polar's default, and what we send), nothing is charged today; the difference
+ * is settled on the next invoice, at the end of the current period.
+ */
+
+const PRORATION_BEHAVIOR = 'prorate' as const
+
+export interface ProrationPreview {
+  /** For the unused share of the current plan (minor units, ≥ 0). */
+  credit: number
+  /** For the rest of the period on the new plan (minor units, ≥ 0). */
+  charge: number
+  /** What the next invoice will be: the new plan's price plus the charge, less the credit. */
+  nextInvoiceAmount: number
+  /** A credit larger than that invoice, carried to the invoices after it. */
+  carriedCredit: number
+  nextInvoiceDate: string
+}
+
+/** Polar's time proration of a change made at `at` (ms). */
+export function prorationPreview(
+  period: { start: string; end: string },
+  currentAmount: number,
+  targetAmount: number,
+  at: number,
+): ProrationPreview {
+  const start = Date.parse(period.start)
+  const end = Date.parse(period.end)
+  const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
+  const credit = Math.round(currentAmount * share)
+  const charge = Math.round(targetAmount * share)
+  const total = targetAmount + charge - credit
+  return {
+    credit,
+    charge,
+    nextInvoiceAmount: Math.max(0, total),
+    carriedCredit: Math.max(0, -total),
+    nextInvoiceDate: period.end,
+  }
+}
+
+export interface PlanChangeOffer {
+  subscriptionId: string
+  current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
+  target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
+  preview: ProrationPreview
+}
+
+export type PlanChangeOutcome =
+  { kind: 'offer'; offer: PlanChangeOffer } | { kind: 'unavailable'; message: string }
+
+const pick = ({ key, name, amount, currency, interval }: Plan) => ({
+  key,
+  name,
+  amount,
+  currency,
+  interval,
+})
+
+/**
+ * What changing to `planKey` would do for the user's Polar subscription, read from Polar
+ * (the period and current product are Polar's, not the row's). Unavailable, with the
+ * reason, when the user has no live Polar subscription of theirs, it is set to cancel or
+ * not active, or the plan is unknown or theirs already. Polar failures throw.
+ */
+export async function polarPlanChangeOffer(
+  asUser: AsUser,
+  userId: string,
+  planKey: string,
+  at = Date.now(),
+): Promise<PlanChangeOutcome> {
+  const plans = getPlans()
+  const target = plans.find((plan) => plan.key === planKey)
+  if (!target) return { kind: 'unavailable', message: 'That plan does not exist.' }
+  const row = await readOwnSubscription(asUser, userId)
+  if (row?.provider !== 'polar' || !row.polar_subscription_id)
+    return { kind: 'unavailable', message: 'You do not have a Polar subscription to change.' }
+  const subscription = PolarSubscriptionSchema.parse(
+    await getPolar('checkout').subscriptions.get(row.polar_subscription_id),
+  )
+  if (polarUserLink(subscription).userId !== userId)
+    return { kind: 'unavailable', message: 'You do not have a Polar subscription to change.' }
+  if (subscription.cancel_at_period_end)
+    return {
+      kind: 'unavailable',
+      message: 'Your subscription is set to cancel. Resume it first, then change your plan.',
+    }
+  if (subscription.status !== 'active' && subscription.status !== 'trialing')
+    return {
+      kind: 'unavailable',
+      message:
+        subscription.status === 'past_due'
+          ? 'Your last payment failed. Update your payment method first, then change your plan.'
+          : 'Your subscription is not active, so its plan cannot be changed.',
+    }
+  const current = plans.find((plan) => plan.polarProductId === subscription.product_id)
+  if (!current) return { kind: 'unavailable', message: 'Your current plan cannot be changed here.' }
+  if (current.key === target.key)
+    return { kind: 'unavailable', message: `You are already on the ${target.name} plan.` }
+  if (!subscription.current_period_start || !subscription.current_period_end)
+    return { kind: 'unavailable', message: 'Your subscription has no current billing period.' }
+  const preview = prorationPreview(
+    { start: subscription.current_period_start, end: subscription.current_period_end },
+    current.amount,
+    target.amount,
+    at,
+  )
+  return {
+    kind: 'offer',
+    offer: {
+      subscriptionId: subscription.id,
+      current: pick(current),
+      target: pick(target),
+      preview,
+    },
+  }
+}
+
+export type PlanChangeResult =
+  { kind: 'changed'; planName: string } | { kind: 'unavailable'; message: string }
+
+/**
+ * Changes the user's Polar subscription to `planKey` (`proration_behavior: prorate`) and
+ * applies Polar's answer through the webhook ledger at once, so that the billing page shows
+ * the new plan before the webhook arrives (the webhook then finds the row up to date).
+ * Polar's refusals become a reason; other failures throw.
+ */
+export async function changePolarPlan(
+  asUser: AsUser,
+  userId: string,
+  planKey: string,
+): Promise<PlanChangeResult> {
+  const outcome = await polarPlanChangeOffer(asUser, userId, planKey)
+  if (outcome.kind === 'unavailable') return outcome
+  const { offer } = outcome
+  const target = getPlans().find((plan) => plan.key === offer.target.key)!
+  let updated: unknown
+  try {
+    updated = await getPolar('checkout').subscriptions.update(offer.subscriptionId, {
+      product_id: target.polarProductId,
+      proration_behavior: PRORATION_BEHAVIOR,
+    })
+  } catch (error) {
+    const status = httpStatusOf(error)
+    if (status === 403 || status === 409) {
+      logger.warn('polar plan change refused', { user: userId, status })
+      return {
+        kind: 'unavailable',
+        message:
+          status === 409
+            ? 'Another change to your subscription is being applied. Please try again in a minute.'
+            : 'Your subscription cannot be changed right now (it is set to cancel or a payment is due).',
+      }
+    }
+    throw error
+  }
+  const subscription = PolarSubscriptionSchema.parse(updated)
+  const fields = polarSubscriptionFields('subscription.updated', subscription)
+  if (fields) {
+    const occurredAt = new Date().toISOString()
+    await applySubscriptionEvent(
+      {
+        provider: 'polar',
+        id: `plan-change:${subscription.id}:${occurredAt}`,
+        type: 'plan_change.subscription',
+        occurredAt,
+      },
+      userId,
+      fields,
+    )
+  }
+  logger.info('polar plan changed', { user: userId, plan: target.key })
+  return { kind: 'changed', planName: target.name }
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run billing:reconcile`: compares Stripe's and Polar's subscriptions with the database
+ * and applies what the database lacks through the webhook ledger (see reconcile.server.ts),
+ * using the configuration in the environment (or .env).
+ *
+ *   --check              compare only: print the differences, change nothing (exit 2 if any)
+ *   --provider <name>    only `stripe` or only `polar`
+ *
+ * Each provider's newest ledger event is printed first: when it is much older than the
+ * provider's own latest activity, events are not arriving (docs/operations.md).
+ */
+import { existsSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import type { Provider } from '~/subscriptions/store.server'
+import { reconcileProvider, type ProviderReport } from './reconcile.server'
+
+if (existsSync('.env')) process.loadEnvFile('.env')
+
+const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--provider stripe|polar]'
+
+function parse() {
+  try {
+    const { values } = parseArgs({
+      options: { check: { type: 'boolean', default: false }, provider: { type: 'string' } },
+    })
+    const provider = values.provider
+    if (provider !== undefined && provider !== 'stripe' && provider !== 'polar')
+      throw new Error(`Unknown provider "${provider}"`)
+    const providers: Provider[] = provider ? [provider] : ['stripe', 'polar']
+    return { check: values.check ?? false, providers }
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`)
+    process.exit(1)
+  }
+}
+
+function print(report: ProviderReport, check: boolean) {
+  const last = report.lastEvent
+  console.log(
+    `${report.provider}: last event in the ledger ${
+      last ? `${last.type} ${last.id}, received ${last.receivedAt}` : 'none'
+    }`,
+  )
+  console.log(
+    `${report.provider}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}`,
+  )
+  for (const difference of report.differences) {
+    const outcome = difference.result ? ` → ${difference.result}` : ''
+    console.log(
+      `  user ${difference.userId} subscription ${difference.subscriptionId}: ${difference.changes.join('; ')}${outcome}`,
+    )
+  }
+}
+
+const { check, providers } = parse()
+let differences = 0
+try {
+  for (const provider of providers) {
+    const report = await reconcileProvider(provider, { check })
+    print(report, check)
+    differences += report.differences.length
+  }
+} catch (error) {
+  console.error(`Reconciliation failed: ${(error as Error).message}`)
+  process.exit(1)
+}
+process.exit(check && differences > 0 ? 2 : 0)

@@ -1,0 +1,240 @@
+import { getPolar } from '~/billing/polar/client.server'
+import {
+  PolarSubscriptionSchema,
+  polarSubscriptionFields,
+  polarUserLink,
+} from '~/billing/polar/events'
+import { getStripe } from '~/billing/stripe/client.server'
+import {
+  StripeSubscriptionSchema,
+  subscriptionFields,
+  subscriptionUserId,
+} from '~/billing/stripe/events'
+import { stripePlanName } from '~/billing/stripe/webhook.server'
+import { databaseError } from '~/lib/database-availability.server'
+import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import {
+  applySubscriptionEvent,
+  findUserIdBy,
+  type ApplyResult,
+  type Provider,
+} from '~/subscriptions/store.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
+
+/**
+ * Reconciliation: reads each provider's subscriptions as they are now and applies, through
+ * the webhook ledger's own function (`apply_subscription_event`), those that the database
+ * does not reflect. It recovers what lost webhook events would have written (an endpoint
+ * the provider disabled, events it stopped retrying). Rules:
+ * - the user of a subscription is found as its webhooks find it (Stripe: the metadata, else
+ *   the stored subscription id; Polar: `polarUserLink`, never an email);
+ * - per user, only the newest subscription of the provider counts (the row is one per user);
+ * - the snapshot is applied as an event that occurred when the provider was read, with the
+ *   id `reconcile:<subscription id>:<time>`: an event older than the read that arrives later
+ *   (a re-send) is then `stale`, a newer one still wins;
+ * - a row that already matches is left alone (no ledger entry, `last_event_at` unchanged).
+ */
+
+/** The columns compared between the provider and the row. */
+const COMPARED = [
+  'status',
+  'plan_name',
+  'cancel_at_period_end',
+  'current_period_start',
+  'current_period_end',
+  'canceled_at',
+] as const
+
+export interface Difference {
+  userId: string
+  subscriptionId: string
+  /** `column: stored → provider`, for each column that differs (or `no row`). */
+  changes: string[]
+  /** What the ledger answered; absent in a check. */
+  result?: ApplyResult
+}
+
+export interface LastEvent {
+  id: string
+  type: string
+  receivedAt: string
+}
+
+export interface ProviderReport {
+  provider: Provider
+  /** Subscriptions the provider listed. */
+  subscriptions: number
+  /** Of those, the ones whose user was found (newest per user). */
+  users: number
+  differences: Difference[]
+  /** The newest event the ledger holds for the provider. */
+  lastEvent: LastEvent | null
+}
+
+interface Candidate {
+  userId: string
+  subscriptionId: string
+  createdAt: string
+  fields: Partial<SubscriptionRow>
+}
+
+const POLAR_PAGE_SIZE = 100
+
+/** Every Polar subscription of the organization, with the fields its events would write. */
+async function polarCandidates(): Promise<{ count: number; candidates: Candidate[] }> {
+  const polar = getPolar('checkout')
+  const candidates: Candidate[] = []
+  let count = 0
+  for (let page = 1; ; page++) {
+    const result = await polar.subscriptions.list({ page, limit: POLAR_PAGE_SIZE })
+    for (const item of result.items) {
+      count += 1
+      const subscription = PolarSubscriptionSchema.parse(item)
+      const { userId } = polarUserLink(subscription)
+      const fields = polarSubscriptionFields('subscription.updated', subscription)
+      if (!userId || !fields) continue
+      candidates.push({
+        userId,
+        subscriptionId: subscription.id,
+        createdAt: item.created_at,
+        fields,
+      })
+    }
+    if (page >= result.pagination.max_page) break
+  }
+  return { count, candidates }
+}
+
+/** Every Stripe subscription (canceled ones included), with the fields its events would write. */
+async function stripeCandidates(): Promise<{ count: number; candidates: Candidate[] }> {
+  const candidates: Candidate[] = []
+  let count = 0
+  for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
+    count += 1
+    const subscription = StripeSubscriptionSchema.parse(item)
+    const userId =
+      subscriptionUserId(subscription) ??
+      (await findUserIdBy('stripe_subscription_id', subscription.id))
+    if (!userId) continue
+    candidates.push({
+      userId,
+      subscriptionId: subscription.id,
+      createdAt: new Date(item.created * 1000).toISOString(),
+      fields: subscriptionFields(subscription, stripePlanName(subscription), {
+        deleted: subscription.status === 'canceled',
+      }),
+    })
+  }
+  return { count, candidates }
+}
+
+/** The newest subscription of each user (by creation, then as listed). */
+function newestPerUser(candidates: Candidate[]) {
+  const byUser = new Map<string, Candidate>()
+  for (const candidate of candidates) {
+    const known = byUser.get(candidate.userId)
+    if (!known || candidate.createdAt > known.createdAt) byUser.set(candidate.userId, candidate)
+  }
+  return [...byUser.values()]
+}
+
+async function storedRows(userIds: string[]) {
+  const rows = new Map<string, SubscriptionRow>()
+  for (let i = 0; i < userIds.length; i += 100) {
+    const { data, error } = await getSupabaseAdmin()
+      .from('user_subscriptions')
+      .select('*')
+      .in('user_id', userIds.slice(i, i + 100))
+    if (error) throw databaseError('reconcile read', error)
+    for (const row of (data ?? []) as SubscriptionRow[]) rows.set(row.user_id, row)
+  }
+  return rows
+}
+
+function same(a: unknown, b: unknown) {
+  if (a === b || (a == null && b == null)) return true
+  if (typeof a === 'string' && typeof b === 'string') {
+    const [x, y] = [Date.parse(a), Date.parse(b)]
+    if (!Number.isNaN(x) && !Number.isNaN(y) && /^\d{4}-/.test(a) && /^\d{4}-/.test(b))
+      return x === y
+  }
+  return false
+}
+
+/** What differs between the stored row and the provider's subscription. */
+function subscriptionChanges(
+  provider: Provider,
+  row: SubscriptionRow | undefined,
+  candidate: Candidate,
+): string[] {
+  if (!row) return ['no row']
+  const changes: string[] = []
+  const idColumn = provider === 'stripe' ? 'stripe_subscription_id' : 'polar_subscription_id'
+  if (row.provider !== provider) changes.push(`provider: ${row.provider} → ${provider}`)
+  if (row[idColumn] !== candidate.subscriptionId)
+    changes.push(`${idColumn}: ${row[idColumn]} → ${candidate.subscriptionId}`)
+  for (const column of COMPARED) {
+    const stored = row[column]
+    const current = candidate.fields[column]
+    if (current === undefined) continue
+    if (!same(stored, current)) changes.push(`${column}: ${String(stored)} → ${String(current)}`)
+  }
+  return changes
+}
+
+async function lastEvent(provider: Provider): Promise<LastEvent | null> {
+  const { data, error } = await getSupabaseAdmin()
+    .from('webhook_events')
+    .select('event_id, event_type, received_at')
+    .eq('provider', provider)
+    .order('received_at', { ascending: false })
+    .limit(1)
+    .maybeSingle<{ event_id: string; event_type: string; received_at: string }>()
+  if (error) throw databaseError('ledger read', error)
+  return data ? { id: data.event_id, type: data.event_type, receivedAt: data.received_at } : null
+}
+
+/**
+ * Compares one provider's subscriptions with the database and, unless `check`, applies the
+ * differences through the ledger. Provider or database failures throw (nothing half-done:
+ * each application is its own transaction).
+ */
+export async function reconcileProvider(
+  provider: Provider,
+  options: { check?: boolean; now?: () => Date } = {},
+): Promise<ProviderReport> {
+  const readAt = (options.now ?? (() => new Date()))().toISOString()
+  const listed = provider === 'stripe' ? await stripeCandidates() : await polarCandidates()
+  const candidates = newestPerUser(listed.candidates)
+  const rows = await storedRows(candidates.map((c) => c.userId))
+  const differences: Difference[] = []
+  for (const candidate of candidates) {
+    const changes = subscriptionChanges(provider, rows.get(candidate.userId), candidate)
+    if (changes.length === 0) continue
+    const difference: Difference = {
+      userId: candidate.userId,
+      subscriptionId: candidate.subscriptionId,
+      changes,
+    }
+    if (!options.check) {
+      difference.result = await applySubscriptionEvent(
+        {
+          provider,
+          id: `reconcile:${candidate.subscriptionId}:${readAt}`,
+          type: 'reconcile.subscription',
+          occurredAt: readAt,
+        },
+        candidate.userId,
+        candidate.fields,
+      )
+    }
+    differences.push(difference)
+  }
+  return {
+    provider,
+    subscriptions: listed.count,
+    users: candidates.length,
+    differences,
+    lastEvent: await lastEvent(provider),
+  }
+}

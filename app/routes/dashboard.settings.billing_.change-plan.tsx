@@ -1,0 +1,148 @@
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { FormMessage, SubmitButton } from '~/components/forms'
+import { refuseCrossSite } from '~/lib/cross-site.server'
+import { formatDate, formatMoney } from '~/lib/format'
+import { logger } from '~/lib/logger.server'
+
+/**
+ * /dashboard/settings/billing/change-plan?plan=<key>: a Polar subscriber's change of plan.
+ * The page shows what the change costs (worked out as Polar prorates) and a plain form
+ * confirms it, so it works without JavaScript. Stripe subscribers change plan in Stripe's
+ * portal (Manage billing), which shows the same figures.
+ */
+const UNREACHABLE =
+  'We could not reach Polar to work out the price of the change. Nothing has changed; please try again in a moment.'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { user, asUser, headers } = await requireUser(request)
+  headers.set('Cache-Control', 'private, no-store')
+  const planKey = new URL(request.url).searchParams.get('plan') ?? ''
+  try {
+    const outcome = await polarPlanChangeOffer(asUser, user.id, planKey)
+    return data(outcome, { headers })
+  } catch (error) {
+    logger.error('polar plan change: offer failed', { error: String(error) })
+    return data({ kind: 'unavailable' as const, message: UNREACHABLE }, { status: 502, headers })
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  refuseCrossSite(request)
+  // A change of what the user pays: the auth server confirms the session first.
+  const { user, asUser, headers } = await requireConfirmedUser(request)
+  const planKey = String((await request.formData()).get('plan') ?? '')
+  try {
+    const result = await changePolarPlan(asUser, user.id, planKey)
+    if (result.kind === 'changed')
+      throw redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
+    return data({ error: result.message }, { status: 409, headers })
+  } catch (error) {
+    if (error instanceof Response) throw error
+    logger.error('polar plan change failed', { error: String(error) })
+    return data(
+      {
+        error:
+          'We could not change your plan. You have not been charged; please try again in a moment.',
+      },
+      { status: 502, headers },
+    )
+  }
+}
+
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
+}
+
+export default function ChangePlan() {
+  const outcome = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  if (outcome.kind !== 'offer') {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-3xl font-bold tracking-tight">Change plan</h1>
+        <FormMessage tone="info">{outcome.message}</FormMessage>
+        <Link
+          to="/dashboard/settings/billing"
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          Back to billing
+        </Link>
+      </div>
+    )
+  }
+  const { current, target, preview } = outcome.offer
+  const money = (amount: number) => formatMoney(amount, target.currency)
+  return (
+    <div className="space-y-6">
+      <h1 className="text-3xl font-bold tracking-tight">Change to {target.name}</h1>
+      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <p className="text-slate-700">
+        You are on {current.name} ({money(current.amount)} per {current.interval}). {target.name} is{' '}
+        {money(target.amount)} per {target.interval}. The change takes effect now.
+      </p>
+      <section aria-labelledby="cost-heading" className="rounded-xl border border-slate-200 p-6">
+        <h2 id="cost-heading" className="text-lg font-semibold">
+          What it will cost
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          <Detail label="Due today" value={money(0)} />
+          <Detail
+            label={`Credit for the unused part of ${current.name}`}
+            value={`−${money(preview.credit)}`}
+          />
+          <Detail
+            label={`${target.name} for the rest of this period`}
+            value={money(preview.charge)}
+          />
+          <Detail
+            label={`Next invoice on ${formatDate(preview.nextInvoiceDate)}`}
+            value={money(preview.nextInvoiceAmount)}
+          />
+        </dl>
+        <p className="mt-4 text-sm text-slate-700">
+          {preview.carriedCredit > 0
+            ? `The remaining credit of ${money(preview.carriedCredit)} is taken off the invoices after that. `
+            : ''}
+          After that, {target.name} renews at {money(target.amount)} per {target.interval}.
+        </p>
+      </section>
+      <div className="flex flex-wrap items-center gap-4">
+        <Form method="post" className="w-full max-w-xs">
+          <input type="hidden" name="plan" value={target.key} />
+          <SubmitButton pendingText="Changing plan…">Confirm change to {target.name}</SubmitButton>
+        </Form>
+        <Link
+          to="/dashboard/settings/billing"
+          className="font-semibold text-brand-700 hover:underline"
+        >
+          Keep {current.name}
+        </Link>
+      </div>
+    </div>
+  )
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600">{label}</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  )
+}
+
+export const meta: MetaFunction = () => [{ title: 'Change plan | Subscribely' }]
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

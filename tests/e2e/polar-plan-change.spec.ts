@@ -1,0 +1,116 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  expect,
+  signIn,
+  test,
+  uniqueEmail,
+} from './fixtures'
+
+/**
+ * A Polar subscriber changes plan in the app: pricing → "Change to Starter" → the page that
+ * says what the change costs → "Confirm change to Starter" → billing shows Starter. At
+ * desktop and phone width with JavaScript off (the confirmation is a plain form), and at
+ * desktop width with it on.
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
+async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+const RUNS = [
+  { name: 'desktop', width: 1280, height: 800, javaScriptEnabled: false },
+  { name: 'phone', width: 390, height: 844, javaScriptEnabled: false },
+  // With JavaScript the form is submitted by Remix; axe scans the page (it needs scripts).
+  { name: 'desktop', width: 1280, height: 800, javaScriptEnabled: true },
+] as const
+
+for (const viewport of RUNS) {
+  test.describe(`${viewport.name}, JavaScript ${viewport.javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({
+      javaScriptEnabled: viewport.javaScriptEnabled,
+      viewport: { width: viewport.width, height: viewport.height },
+    })
+
+    test('a Polar subscriber changes from Pro to Starter, seeing the cost first', async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(120_000)
+      const user = await createUser(uniqueEmail(`polar-plan-${viewport.name}`))
+      users.push(user.id)
+      await signIn(page, user.email)
+
+      await page.goto('/pricing')
+      const pro = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+      await pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }).click()
+      await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+      await page.getByRole('button', { name: 'Pay now' }).click()
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Payment successful' }),
+      ).toBeVisible()
+
+      const starter = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Starter' }) })
+      await untilWebhookApplied(page, '/pricing', async () => {
+        await expect(starter.getByRole('link', { name: 'Change to Starter' })).toBeVisible({
+          timeout: 500,
+        })
+      })
+      await starter.getByRole('link', { name: 'Change to Starter' }).click()
+
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\/change-plan\?plan=starter$/)
+      await expect(page.getByRole('heading', { level: 1, name: 'Change to Starter' })).toBeVisible()
+      await expect(
+        page.getByText('You are on Pro ($29.00 per month). Starter is $9.00 per month.'),
+      ).toBeVisible()
+      const cost = page.getByRole('region', { name: 'What it will cost' })
+      await expect(cost).toContainText('Due today$0.00')
+      await expect(cost).toContainText('Credit for the unused part of Pro−$29.00')
+      await expect(cost).toContainText('Starter for the rest of this period$9.00')
+      await expect(cost).toContainText(/Next invoice on [A-Z][a-z]+ \d{1,2}, \d{4}\$0\.00/)
+      await expect(cost).toContainText(
+        'The remaining credit of $11.00 is taken off the invoices after that.',
+      )
+      await expect(page.getByRole('link', { name: 'Keep Pro' })).toBeVisible()
+      if (viewport.javaScriptEnabled) {
+        const { violations } = await new AxeBuilder({ page }).analyze()
+        expect(
+          violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([])
+      }
+      if (!viewport.javaScriptEnabled)
+        await attachScreenshots(page, testInfo, `change to Starter (${viewport.name})`)
+
+      await page.getByRole('button', { name: 'Confirm change to Starter' }).click()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=plan-changed$/)
+      await expect(
+        page.getByText(
+          'Your plan has been changed. The difference is settled on your next invoice.',
+        ),
+      ).toBeVisible()
+      const subscription = page.getByRole('region', { name: 'Current subscription' })
+      await expect(subscription).toContainText('Starter')
+      await expect(subscription).toContainText('Active')
+      await expect(subscription.getByRole('link', { name: 'Change to Pro' })).toBeVisible()
+      if (!viewport.javaScriptEnabled)
+        await attachScreenshots(page, testInfo, `billing after the change (${viewport.name})`)
+    })
+  })
+}

@@ -1,0 +1,184 @@
+import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { reconcileProvider } from '../../app/billing/reconcile.server'
+import { paidEmulatorCheckout } from './polar-fixtures'
+import {
+  adminClient,
+  createSignedInUser,
+  emulatorStripe,
+  startTestApp,
+  type TestApp,
+} from './harness'
+
+/**
+ * Events lost while a provider had disabled the endpoint are recovered by the
+ * reconciliation command, through the ledger, against the stand-ins.
+ */
+let app: TestApp
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+})
+afterAll(() => app.close())
+
+async function row(userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, unknown> | null
+}
+
+describe('reconciliation after Polar disabled the endpoint', () => {
+  it('applies the state an event lost while the endpoint was disabled would have written', async () => {
+    const polar = app.stack.polar
+    const { id: userId } = await createSignedInUser(app)
+    const paid = await paidEmulatorCheckout(app, userId)
+    await polar.idle()
+    expect(await row(userId)).toMatchObject({ status: 'active', cancel_at_period_end: false })
+    const subscriptionId = paid.subscription.id
+    // Every event delivered: nothing differs.
+    const inSync = await reconcileProvider('polar', { check: true })
+    expect(inSync.differences.filter((d) => d.userId === userId)).toEqual([])
+
+    // A database outage: every event fails until Polar gives up on ten in a row and
+    // disables the endpoint.
+    app.setDatabaseDown(true)
+    for (let i = 0; i < 5; i++) {
+      await polar.trigger('cancel', { subscription_id: subscriptionId })
+      await polar.trigger('uncancel', { subscription_id: subscriptionId })
+    }
+    await polar.idle()
+    app.setDatabaseDown(false)
+    expect(polar.endpoint().enabled).toBe(false)
+    expect(polar.deliveries().filter((d) => d.status === 'failed')).toHaveLength(10)
+
+    // The subscriber cancels while the endpoint is disabled: Polar creates no event for it.
+    const before = polar.deliveries().length
+    await polar.trigger('cancel', { subscription_id: subscriptionId })
+    await polar.idle()
+    expect(polar.deliveries()).toHaveLength(before)
+    expect(await row(userId)).toMatchObject({ cancel_at_period_end: false })
+
+    // The check shows the difference and the last applied event, and changes nothing.
+    const check = await reconcileProvider('polar', { check: true })
+    const mine = check.differences.filter((d) => d.userId === userId)
+    expect(mine).toEqual([
+      {
+        userId,
+        subscriptionId,
+        changes: expect.arrayContaining([
+          expect.stringMatching(/^cancel_at_period_end: false → true$/),
+        ]),
+      },
+    ])
+    expect(check.lastEvent).toMatchObject({
+      type: expect.stringMatching(/^(subscription|order|checkout|customer)\./),
+    })
+    expect(await row(userId)).toMatchObject({ cancel_at_period_end: false })
+
+    // Reconciliation applies it through the ledger.
+    const applied = await reconcileProvider('polar')
+    expect(applied.differences.find((d) => d.userId === userId)?.result).toBe('applied')
+    expect(await row(userId)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: true,
+      polar_subscription_id: subscriptionId,
+    })
+    expect(
+      (await reconcileProvider('polar', { check: true })).differences.filter(
+        (d) => d.userId === userId,
+      ),
+    ).toEqual([])
+
+    // Re-enabled, a re-sent old event (older than the reconciliation) changes nothing.
+    polar.setEndpointEnabled(true)
+    const lastUncancel = polar
+      .deliveries()
+      .filter((d) => d.type === 'subscription.uncanceled')
+      .at(-1)!
+    polar.resend(lastUncancel.id)
+    await polar.idle()
+    expect(polar.deliveries().find((d) => d.id === lastUncancel.id)?.status).toBe('succeeded')
+    expect(await row(userId)).toMatchObject({ cancel_at_period_end: true })
+  })
+})
+
+describe('reconciliation of Stripe', () => {
+  it('finds nothing to do for a subscription whose events all arrived', async () => {
+    const stripe = emulatorStripe(app)
+    const { id: userId } = await createSignedInUser(app)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+      subscription_data: { metadata: { user_id: userId } },
+      success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+    })
+    await app.stack.stripe.completeCheckout(session.id)
+    await app.stack.stripe.idle()
+    expect(await row(userId)).toMatchObject({ provider: 'stripe', status: 'active' })
+    const report = await reconcileProvider('stripe', { check: true })
+    expect(report.differences.filter((d) => d.userId === userId)).toEqual([])
+  })
+
+  it('applies a subscription whose events never reached the app', async () => {
+    const stripe = emulatorStripe(app)
+    const { id: userId } = await createSignedInUser(app)
+    const sink = createServer((_req, res) => res.writeHead(200).end('{}'))
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
+    app.stack.stripe.setWebhookUrl(`http://127.0.0.1:${(sink.address() as AddressInfo).port}/`)
+    try {
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+        subscription_data: { metadata: { user_id: userId } },
+        success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+      })
+      await app.stack.stripe.completeCheckout(session.id)
+      await app.stack.stripe.idle()
+    } finally {
+      app.stack.stripe.setWebhookUrl(`${app.url}/api/webhooks/stripe`)
+      await new Promise<void>((resolve) => sink.close(() => resolve()))
+    }
+    expect(await row(userId)).toBeNull()
+
+    const report = await reconcileProvider('stripe')
+    expect(report.differences.find((d) => d.userId === userId)).toMatchObject({
+      changes: ['no row'],
+      result: 'applied',
+    })
+    expect(await row(userId)).toMatchObject({
+      provider: 'stripe',
+      status: 'active',
+      plan_name: 'Pro',
+    })
+  })
+})
+
+describe('npm run billing:reconcile', () => {
+  it('prints the last event per provider and exits 0 when nothing differs, 1 on bad arguments', async () => {
+    const run = promisify(execFile)
+    const env = { ...process.env, NODE_ENV: 'test' as const }
+    await reconcileProvider('stripe')
+    await reconcileProvider('polar')
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--check'],
+      { env, timeout: 60_000 },
+    )
+    expect(stdout).toMatch(/^stripe: last event in the ledger /m)
+    expect(stdout).toMatch(/^polar: last event in the ledger subscription\./m)
+    expect(stdout).toMatch(/^polar: \d+ subscriptions, \d+ users, 0 differ$/m)
+    const bad = await run(
+      process.execPath,
+      ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--provider', 'paypal'],
+      { env, timeout: 60_000 },
+    ).catch((error: { code: number; stderr: string }) => error)
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown provider') })
+  })
+})
