@@ -49,7 +49,7 @@ export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
 }
 
 /** Polar's portal cannot open on the card form: say where to go once there. */
-export const POLAR_PAST_DUE_HELP =
+const POLAR_PAST_DUE_HELP =
   'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.'
 
 /** The summary and what the subscriber can do about it. */

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
@@ -181,4 +182,28 @@ test.describe('payment recovery with JavaScript off', () => {
     await alert.getByRole('button', { name: 'Update payment method' }).click()
     await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/portal/`))
   })
+})
+
+test('the past-due notice, its actions and the Pay link pass axe', async ({ page }) => {
+  const { user } = await pastDueSubscriber('recovery-axe')
+  await signIn(page, user.email)
+  const payments = page.getByRole('region', { name: 'Payment history' })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
+      timeout: 500,
+    })
+  })
+  for (const path of ['/dashboard/settings/billing', '/dashboard', '/pricing']) {
+    await page.goto(path)
+    await expect(page.getByRole('alert')).toContainText('Payment failed on')
+    await page.waitForLoadState('networkidle')
+    const { violations } = await new AxeBuilder({ page }).analyze()
+    const blocking = violations.filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+    )
+    expect(
+      blocking.map((violation) => violation.id),
+      path,
+    ).toEqual([])
+  }
 })
