@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import { getEnv, type Env } from '~/env.server'
 import { currentClientAddress } from './request-context.server'
 import { postgrestRpc } from './postgrest-rpc.server'
@@ -173,7 +174,21 @@ function normaliseAddress(entry: string): string | null {
   if (bracketed) address = bracketed[1]
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'))
   address = address.replace(/^::ffff:(?=[\d.]+$)/i, '').toLowerCase()
-  return isIP(address) ? address : null
+  if (isIP(address) === 4) return address
+  if (isIP(address) !== 6) return null
+  return ipv6Network(address)
+}
+
+/**
+ * An IPv6 client's /64 network, as `2001:db8:1:2::/64`. One subscriber line or host is
+ * handed a whole /64 (RFC 6177, RFC 7934), so every address in it is one client: keyed by
+ * its own address, one machine would get a fresh budget for each of its 2^64 addresses.
+ */
+function ipv6Network(address: string): string {
+  const parsed = ipaddr.IPv6.parse(address)
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString()
+  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0])
+  return `${network.toRFC5952String()}/64`
 }
 
 /**
@@ -182,7 +197,7 @@ function normaliseAddress(entry: string): string | null {
  * (`server.js`) provides for each request (`currentClientAddress`). Behind N reverse
  * proxies that append the address they received the request from to `X-Forwarded-For`,
  * the client is the Nth entry from the right (everything left of it is client-supplied and
- * spoofable). When neither is known (the Vite dev server, a malformed header) every such
+ * spoofable). An IPv6 client is its /64 network (see `ipv6Network`). When neither is known (the Vite dev server, a malformed header) every such
  * request shares one key, so callers give that key a limit meant for all clients together.
  */
 export function clientKey(
