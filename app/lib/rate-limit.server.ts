@@ -148,6 +148,11 @@ export interface RateLimitHit {
  */
 export async function hitRateLimits(hits: RateLimitHit[]): Promise<RateLimitResult> {
   const results = await Promise.all(hits.map(({ key, rule }) => getRateLimitStore().hit(key, rule)))
+  return combineRateLimitResults(results)
+}
+
+/** One verdict from several counters' (see `hitRateLimits`). */
+export function combineRateLimitResults(results: RateLimitResult[]): RateLimitResult {
   const denied = results.filter((result) => !result.allowed)
   const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))
   if (denied.length === 0) return tightest
