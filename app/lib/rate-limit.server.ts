@@ -221,3 +221,22 @@ export function clientKey(
   const address = entry === undefined ? null : normaliseAddress(entry)
   return address ? `ip:${address}` : SHARED_CLIENT_KEY
 }
+
+/** A per-client limit: each identified client's budget, and all unidentified ones' together. */
+export interface ClientRateLimit {
+  client: RateLimitRule
+  shared: RateLimitRule
+}
+
+/** Counts one request of `scope` against its client's budget (see `clientKey`). */
+export function hitClientRateLimit(
+  request: Request,
+  scope: string,
+  limits: ClientRateLimit,
+): Promise<RateLimitResult> {
+  const key = clientKey(request)
+  return getRateLimitStore().hit(
+    `${scope}:${key}`,
+    key === SHARED_CLIENT_KEY ? limits.shared : limits.client,
+  )
+}
