@@ -168,11 +168,7 @@ export async function handleAccountSettings(
       return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    const outcome = await requestEmailChange(supabase, submission.value.email)
-    if (!outcome.ok) {
-      const result = submission.reply({ fieldErrors: { email: [outcome.message] } })
-      return reply(intent, result, null, { status: 400, headers })
-    }
+    requestEmailChange(supabase, submission.value.email)
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
     headers.append(

@@ -84,6 +84,7 @@ function expectIndistinguishable(times: { existing: number[]; fresh: number[] })
   const { p } = mannWhitneyU(times.existing, times.fresh)
   const accuracy = bestThresholdAccuracy(times.existing, times.fresh)
   const summary = `medians ${median(times.existing).toFixed(1)} ms (account) vs ${median(times.fresh).toFixed(1)} ms (new); Mann-Whitney p = ${p.toExponential(2)}; best threshold accuracy ${(accuracy * 100).toFixed(0)} %`
+  if (process.env.TIMING_REPORT) console.info(summary)
   expect(p, summary).toBeGreaterThanOrEqual(0.001)
   expect(accuracy, summary).toBeLessThanOrEqual(0.75)
 }

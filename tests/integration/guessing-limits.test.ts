@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { AUTH_RATE_LIMITS } from '../../app/auth/rate-limits.server'
 import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
@@ -224,6 +225,7 @@ describe('the sign-up code: a ceiling per address', () => {
     )
     expect(started.status).toBe(302)
     const browser = sessionCookie(started)
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)
     expect(mail?.kind).toBe('signup')
     const wrong = mail!.otp === '000000' ? '111111' : '000000'
