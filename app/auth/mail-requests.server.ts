@@ -1,7 +1,8 @@
 import { logger } from '~/lib/logger.server'
 
 /**
- * The auth-server calls that decide what mail an address gets, made after the answer.
+ * The calls that decide what mail an address gets, made after the answer: the auth-server
+ * calls of sign-up and email change, and the owner's notice of a reached guessing ceiling.
  *
  * Sign-up and email change must answer the same whether or not an address has an account,
  * in what they say and in how long they take. The auth server's own work differs between

@@ -9,6 +9,7 @@ import {
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
 import { queueAttemptsNotice } from '~/notifications/delivery.server'
+import { afterAnswer } from './mail-requests.server'
 import type { GuessedFlow } from '~/notifications/outbox.server'
 
 export type AuthFlow =
@@ -116,7 +117,8 @@ export interface AuthRateLimitResult extends RateLimitResult {
  * Counts one attempt of `flow` against the sender's budget and the email address's (and,
  * for the secret checks, the address's ceiling over all clients). Call it once the
  * submission is valid (so the address is known) and before anything is sent. The first
- * attempt refused by the ceiling in a window queues a notice to the address's owner.
+ * attempt refused by the ceiling in a window queues a notice to the address's owner (after
+ * the answer).
  */
 export async function hitAuthRateLimit(
   request: Request,
@@ -145,7 +147,12 @@ export async function hitAuthRateLimit(
   const ceiling = results[2] as RateLimitResult | undefined
   const paused = ceiling !== undefined && !ceiling.allowed
   if (paused && limits.account) {
-    await noticeOnce(flow as GuessedFlow, email, limits.account, ceiling.retryAfterSeconds)
+    // After the answer, like the other mail decisions: the answer's time must not depend on
+    // whether the address has an account to notify.
+    const { account } = limits
+    afterAnswer('attempts-notice', () =>
+      noticeOnce(flow as GuessedFlow, email, account, ceiling.retryAfterSeconds),
+    )
   }
   return { ...combineRateLimitResults(results), paused }
 }

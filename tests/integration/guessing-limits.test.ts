@@ -58,6 +58,8 @@ async function signedInAs(cookie: string) {
 
 /** The notices queued in the outbox for an address. */
 async function notices(email: string) {
+  // Queued after the answer.
+  await mailRequestsSettled()
   const { rows } = await app.stack.database.query<{ data: { flow: string; minutes: number } }>(
     `select data from public.notification_outbox where kind = 'attempts_limited' and to_address = $1`,
     [email],
@@ -127,6 +129,7 @@ describe('sign-in: a ceiling per address over all clients', () => {
     const answer = await signIn('198.51.100.40', email, PASSWORD)
     expect(answer.status).toBe(429)
     expect(answer.data).toMatchObject({ linkFor: email })
+    await mailRequestsSettled()
     const { rows } = await app.stack.database.query(
       `select 1 from public.notification_outbox where kind = 'attempts_limited' and to_address = $1`,
       [email],
