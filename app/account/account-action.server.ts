@@ -4,9 +4,11 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import {
   hitAuthRateLimit,
+  pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
 } from '~/auth/rate-limits.server'
+import { sendPasswordReset } from '~/auth/auth.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { FormReply } from '~/lib/form-reply'
 import {
@@ -27,7 +29,12 @@ import { readFormData } from '~/lib/http.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 export type AccountIntent =
-  'change-email' | 'change-password' | 'set-password' | 'sign-out-everywhere' | 'delete-account'
+  | 'change-email'
+  | 'change-password'
+  | 'set-password'
+  | 'sign-out-everywhere'
+  | 'delete-account'
+  | 'send-reset-link'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
@@ -78,6 +85,16 @@ async function handlePassword(
     )
   if (submission.status !== 'success') return failed({}, { status: 400, headers })
   const limit = await hitAuthRateLimit(request, 'password-check', user.email)
+  if (limit.paused && intent === 'change-password') {
+    // Too many wrong current passwords for this account from anywhere (a stolen session
+    // guessing): not checked now; a reset link mailed to the owner still works.
+    const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
+    const result = submission.reply({ hideFields: PASSWORD_FIELDS, formErrors })
+    return data<FormReply<AccountIntent>>(
+      { intent, result, message: null, needsCode: codeAsked, offerResetLink: true },
+      tooManyAttemptsInit(limit, headers),
+    )
+  }
   if (!limit.allowed) {
     const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
     return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
@@ -151,11 +168,7 @@ export async function handleAccountSettings(
       return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    const outcome = await requestEmailChange(supabase, submission.value.email)
-    if (!outcome.ok) {
-      const result = submission.reply({ fieldErrors: { email: [outcome.message] } })
-      return reply(intent, result, null, { status: 400, headers })
-    }
+    requestEmailChange(supabase, submission.value.email)
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
     headers.append(
@@ -170,6 +183,8 @@ export async function handleAccountSettings(
   if (intent === 'change-password' || intent === 'set-password') {
     return handlePassword(intent, { request, formData, supabase, user, headers, confirmSession })
   }
+
+  if (intent === 'send-reset-link') return mailResetLink(request, user, headers)
 
   if (intent === 'sign-out-everywhere') {
     // Supabase Auth ends every session of the user; each is refused on its next request
@@ -195,4 +210,28 @@ export async function handleAccountSettings(
   }
 
   throw new Response('Unknown action.', { status: 400, headers })
+}
+
+/**
+ * Mails a password reset link to the account's own address: the way to change the password
+ * while the current-password check is paused. Answered on the password form.
+ */
+async function mailResetLink(request: Request, user: SessionUser, headers: Headers) {
+  const intent = 'change-password'
+  const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
+  if (!limit.allowed) {
+    const result = {
+      status: 'error' as const,
+      error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] },
+    }
+    return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
+  }
+  const outcome = await sendPasswordReset(request, user.email)
+  for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
+  if (outcome.error) {
+    const result = { status: 'error' as const, error: { '': [outcome.error] } }
+    return reply(intent, result, null, { status: 400, headers })
+  }
+  const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
+  return reply(intent, { status: 'success' as const }, message, { headers })
 }

@@ -4,6 +4,8 @@ import { authErrorMessage } from '~/auth/auth-errors'
 import { mailSignInLink, PASSWORD_SET_KEY } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
+import { logger } from '~/lib/logger.server'
+import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type CredentialOutcome =
   | { ok: true }
@@ -112,26 +114,31 @@ export async function changePassword(
 /**
  * Starts an email change: Supabase mails a confirmation link (to both addresses with
  * secure email change on) that comes back through /auth/callback. An address that another
- * account already uses gets the same answer as any other (no enumeration): its owner is
- * mailed a sign-in link whose mail says someone tried to use the address, and nothing
- * changes.
+ * account already uses gets the same answer as any other, after the same work (no
+ * enumeration, not even by response time): the auth server is asked after the answer
+ * (mail-requests.server.ts), and that address's owner is mailed a sign-in link whose mail
+ * says someone tried to use the address; nothing changes. The session was confirmed by the
+ * auth server on the request path, so its access token is fresh and the call after the
+ * answer refreshes nothing (no cookie to set).
  */
-export async function requestEmailChange(
-  supabase: SupabaseClient,
-  email: string,
-): Promise<CredentialOutcome> {
+export function requestEmailChange(supabase: SupabaseClient, email: string): void {
+  afterAnswer('email-change', () => changeOrRemind(supabase, email))
+}
+
+/** The email change at the auth server; an address another account has gets a sign-in link. */
+async function changeOrRemind(supabase: SupabaseClient, email: string) {
   const redirect = new URL('/auth/callback', getEnv().SITE_URL)
   redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
   const { error } = await supabase.auth.updateUser(
     { email },
     { emailRedirectTo: redirect.toString() },
   )
-  if (!error) return { ok: true }
+  if (!error) return
   if (error.code === 'email_exists' || error.code === 'user_already_exists') {
     await mailSignInLink(email)
-    return { ok: true }
+    return
   }
-  return { ok: false, field: 'email', message: authErrorMessage(error) }
+  logger.warn('email change not started at the auth server', { code: error.code })
 }
 
 /**

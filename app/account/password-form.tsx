@@ -15,11 +15,14 @@ export function PasswordForm({
   lastResult,
   message,
   needsCode,
+  offerResetLink = false,
 }: {
   mode: 'change' | 'set'
   lastResult?: SubmissionResult<string[]>
   message: string | null
   needsCode: boolean
+  /** The current-password check is paused: the way that still works, a reset link by mail. */
+  offerResetLink?: boolean
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) =>
@@ -40,46 +43,60 @@ export function PasswordForm({
     onValidate: validate,
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      <FormReplyMessages message={message} form={form} />
-      {mode === 'change' ? (
+    <>
+      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+        <FormReplyMessages message={message} form={form} />
+        {mode === 'change' ? (
+          <TextField
+            label="Current password"
+            field={fields.currentPassword}
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : null}
         <TextField
-          label="Current password"
-          field={fields.currentPassword}
+          label="New password"
+          field={fields.password}
           type="password"
-          autoComplete="current-password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         />
-      ) : null}
-      <TextField
-        label="New password"
-        field={fields.password}
-        type="password"
-        autoComplete="new-password"
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-      />
-      <TextField
-        label="Repeat new password"
-        field={fields.confirmPassword}
-        type="password"
-        autoComplete="new-password"
-      />
-      {needsCode ? (
         <TextField
-          label="Code from the email"
-          field={fields.code}
-          autoComplete="one-time-code"
-          hint="6 digits. Leave it empty to get a new code."
+          label="Repeat new password"
+          field={fields.confirmPassword}
+          type="password"
+          autoComplete="new-password"
         />
+        {needsCode ? (
+          <TextField
+            label="Code from the email"
+            field={fields.code}
+            autoComplete="one-time-code"
+            hint="6 digits. Leave it empty to get a new code."
+          />
+        ) : null}
+        <div className="sm:w-48">
+          <SubmitButton
+            name="intent"
+            value={`${mode}-password`}
+            pendingText={mode === 'change' ? 'Changing…' : 'Setting…'}
+          >
+            {mode === 'change' ? 'Change password' : 'Set a password'}
+          </SubmitButton>
+        </div>
+      </Form>
+      {offerResetLink ? (
+        <Form method="post" className="mt-4 max-w-md sm:w-64">
+          <SubmitButton
+            name="intent"
+            value="send-reset-link"
+            pendingText="Sending link…"
+            variant="secondary"
+          >
+            Email me a reset link
+          </SubmitButton>
+        </Form>
       ) : null}
-      <div className="sm:w-48">
-        <SubmitButton
-          name="intent"
-          value={`${mode}-password`}
-          pendingText={mode === 'change' ? 'Changing…' : 'Setting…'}
-        >
-          {mode === 'change' ? 'Change password' : 'Set a password'}
-        </SubmitButton>
-      </div>
-    </Form>
+    </>
   )
 }

@@ -7,6 +7,7 @@ import { authErrorMessage } from './auth-errors'
 import { nextFromLink, safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
+import { afterAnswer } from './mail-requests.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -38,14 +39,33 @@ export async function signInWithPassword(
   return { headers }
 }
 
+/**
+ * Signs up: the same answer, after the same work, whether or not the address has an account
+ * (no enumeration, not even by response time): the auth server is asked after the answer
+ * (mail-requests.server.ts). The mail says what happened: a new account gets its
+ * confirmation, an existing one a sign-in link whose mail explains it. The password was
+ * checked against the project's rules by the form (SignUpSchema, supabase/config.toml).
+ */
 export async function signUp(
   request: Request,
   email: string,
   password: string,
   next?: string,
-): Promise<AuthResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.signUp({
+): Promise<{ headers: Headers }> {
+  afterAnswer('sign-up', () => registerOrRemind(email, password, next))
+  const headers = new Headers()
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
+  return { headers }
+}
+
+/** A sign-up at the auth server; an address that has an account gets a sign-in link. */
+async function registerOrRemind(email: string, password: string, next?: string) {
+  const env = getEnv()
+  // No session comes of it (the address is confirmed first), so no browser's cookies.
+  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  })
+  const { data, error } = await client.auth.signUp({
     email,
     password,
     options: { emailRedirectTo: callbackUrl(next) },
@@ -56,12 +76,11 @@ export async function signUp(
     // With email confirmation on, Supabase answers for an existing account with a user
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
-  if (error && !exists) return { headers, error: authErrorMessage(error), errorCode: error.code }
-  // The same answer whether or not the address has an account (no enumeration); the mail
-  // says what happened: an existing account gets a sign-in link whose mail explains it.
+  if (error && !exists) {
+    logger.warn('sign-up not completed at the auth server', { code: error.code })
+    return
+  }
   if (exists) await mailSignInLink(email, next)
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
-  return { headers }
 }
 
 /**

@@ -2,7 +2,12 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import { readFormData } from '~/lib/http.server'
 import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
-import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import {
+  hitAuthRateLimit,
+  pausedCheckMessage,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
 
 type Intent = 'code' | 'resend'
@@ -34,6 +39,12 @@ export async function handleConfirmEmail(
     intent === 'resend' ? 'sign-up' : 'email-code',
     email,
   )
+  // Too many codes for this address from anywhere: the code is not checked; the mail's
+  // link (only its inbox has it) still works.
+  if (limit.paused && intent === 'code') {
+    const message = pausedCheckMessage('email-code', limit.retryAfterSeconds)
+    return reply(message, null, tooManyAttemptsInit(limit))
+  }
   if (!limit.allowed)
     return reply(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 

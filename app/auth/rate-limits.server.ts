@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto'
 import {
   SHARED_CLIENT_KEY,
   clientKey,
-  hitRateLimits,
+  combineRateLimitResults,
+  getRateLimitStore,
   retryAfterText,
   type RateLimitResult,
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
+import { queueAttemptsNotice } from '~/notifications/delivery.server'
+import { afterAnswer } from './mail-requests.server'
+import type { GuessedFlow } from '~/notifications/outbox.server'
 
 export type AuthFlow =
   | 'sign-in'
@@ -29,9 +33,17 @@ interface FlowLimits {
    * whoever asks (no inbox gets flooded).
    */
   email: RateLimitRule
+  /**
+   * The flows that check a secret (a password, an emailed code): a ceiling per email address
+   * over all clients together, so many clients (a botnet, one IPv6 network's addresses)
+   * cannot add up their per-client budgets against one account. Reaching it pauses that
+   * check for the address until its window ends (even the right secret is refused), never
+   * the emailed link: only the owner receives that, so a stranger cannot lock them out.
+   */
+  account?: RateLimitRule
 }
 
-/** The flows that check a password: their email budget is per address and client. */
+/** The flows that check a secret: their email budget is per address and client. */
 const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-check', 'email-code'])
 
 const MINUTE = 60_000
@@ -48,6 +60,7 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     client: { limit: 20, windowMs: 15 * MINUTE },
     shared: { limit: 300, windowMs: 15 * MINUTE },
     email: { limit: 10, windowMs: 15 * MINUTE },
+    account: { limit: 20, windowMs: 15 * MINUTE },
   },
   'sign-up': {
     client: { limit: 10, windowMs: HOUR },
@@ -75,12 +88,14 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     client: { limit: 20, windowMs: 15 * MINUTE },
     shared: { limit: 300, windowMs: 15 * MINUTE },
     email: { limit: 5, windowMs: 15 * MINUTE },
+    account: { limit: 10, windowMs: 15 * MINUTE },
   },
   // The current password in Account settings: a stolen session must not become a guesser.
   'password-check': {
     client: { limit: 20, windowMs: 15 * MINUTE },
     shared: { limit: 300, windowMs: 15 * MINUTE },
     email: { limit: 5, windowMs: 15 * MINUTE },
+    account: { limit: 10, windowMs: 15 * MINUTE },
   },
 }
 
@@ -89,34 +104,84 @@ export function emailKey(email: string) {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
 }
 
+/** The verdict on one auth attempt. */
+export interface AuthRateLimitResult extends RateLimitResult {
+  /**
+   * The address's ceiling over all clients is reached (the flows with an `account` rule):
+   * the check is paused for it, so the page offers the emailed link instead.
+   */
+  paused: boolean
+}
+
 /**
- * Counts one attempt of `flow` against the sender's budget and the email address's. Call it
- * once the submission is valid (so the address is known) and before anything is sent.
+ * Counts one attempt of `flow` against the sender's budget and the email address's (and,
+ * for the secret checks, the address's ceiling over all clients). Call it once the
+ * submission is valid (so the address is known) and before anything is sent. The first
+ * attempt refused by the ceiling in a window queues a notice to the address's owner (after
+ * the answer).
  */
 export async function hitAuthRateLimit(
   request: Request,
   flow: AuthFlow,
   email: string,
-): Promise<RateLimitResult> {
+): Promise<AuthRateLimitResult> {
   const limits = AUTH_RATE_LIMITS[flow]
   const client = clientKey(request)
-  return hitRateLimits([
-    {
-      key: `auth:${flow}:${client}`,
-      rule: client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
-    },
-    {
-      key: PASSWORD_CHECKS.has(flow)
-        ? `auth:${flow}:email:${emailKey(email)}:${client}`
-        : `auth:${flow}:email:${emailKey(email)}`,
-      rule: limits.email,
-    },
-  ])
+  const address = emailKey(email)
+  const store = getRateLimitStore()
+  const hits = [
+    store.hit(
+      `auth:${flow}:${client}`,
+      client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
+    ),
+    store.hit(
+      PASSWORD_CHECKS.has(flow)
+        ? `auth:${flow}:email:${address}:${client}`
+        : `auth:${flow}:email:${address}`,
+      limits.email,
+    ),
+  ]
+  const results = await Promise.all(
+    limits.account ? [...hits, store.hit(`auth:${flow}:account:${address}`, limits.account)] : hits,
+  )
+  const ceiling = results[2] as RateLimitResult | undefined
+  const paused = ceiling !== undefined && !ceiling.allowed
+  if (paused && limits.account) {
+    // After the answer, like the other mail decisions: the answer's time must not depend on
+    // whether the address has an account to notify.
+    const { account } = limits
+    afterAnswer('attempts-notice', () =>
+      noticeOnce(flow as GuessedFlow, email, account, ceiling.retryAfterSeconds),
+    )
+  }
+  return { ...combineRateLimitResults(results), paused }
+}
+
+/** Queues the owner's notice on the first refusal by the ceiling in a window (one per window). */
+async function noticeOnce(flow: GuessedFlow, email: string, rule: RateLimitRule, seconds: number) {
+  const first = await getRateLimitStore().hit(`auth:${flow}:notice:${emailKey(email)}`, {
+    limit: 1,
+    windowMs: rule.windowMs,
+  })
+  if (first.allowed) await queueAttemptsNotice(email, flow, Math.max(1, Math.ceil(seconds / 60)))
 }
 
 /** The message of a 429 on an auth form. */
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
+}
+
+/** The message of a 429 when an address's ceiling paused the check: what still works. */
+export function pausedCheckMessage(flow: GuessedFlow, retryAfterSeconds: number) {
+  const wait = retryAfterText(retryAfterSeconds)
+  switch (flow) {
+    case 'sign-in':
+      return `Too many sign-in attempts were made for this account, so password sign-in is paused for ${wait}. We can email you a sign-in link instead.`
+    case 'password-check':
+      return `Too many wrong current passwords were entered for your account, so changing the password here is paused for ${wait}. You can still change it with a reset link we email you.`
+    case 'email-code':
+      return `Too many codes were tried for this address, so codes are paused for ${wait}. Open the link in the email instead, or send a new email below.`
+  }
 }
 
 /** The 429 init of an auth form's answer. */

@@ -4,7 +4,12 @@ import { data, redirect } from '@remix-run/node'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { readFormData } from '~/lib/http.server'
 import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
-import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import {
+  hitAuthRateLimit,
+  pausedCheckMessage,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from './rate-limits.server'
 import { safeNextPath } from './safe-next-path'
 import { MagicLinkSchema, SignInSchema } from './schemas'
 
@@ -12,14 +17,18 @@ type Intent = 'password' | 'magic-link' | 'oauth'
 
 const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
 
-/** The sign-in page's answer: which form it is for, conform's result, a form-level message. */
+/**
+ * The sign-in page's answer: which form it is for, conform's result, a form-level message,
+ * and the address to offer an emailed sign-in link for (password sign-in paused for it).
+ */
 function reply(
   intent: Intent,
   result: SubmissionResult<string[]> | null,
   formError: string | null,
   init: ResponseInit & { headers?: Headers } = { status: 400 },
+  linkFor: string | null = null,
 ) {
-  return data({ intent, result, formError }, init)
+  return data({ intent, result, formError, linkFor }, init)
 }
 
 /**
@@ -68,6 +77,12 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success') return reply('password', result(), null)
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
+  if (limit.paused) {
+    // Too many attempts at this account from anywhere: the password is not checked (not
+    // even the right one); the emailed link, which only the owner receives, still works.
+    const message = pausedCheckMessage('sign-in', limit.retryAfterSeconds)
+    return reply('password', result(), message, tooManyAttemptsInit(limit), submission.value.email)
+  }
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply('password', result(), message, tooManyAttemptsInit(limit))

@@ -9,16 +9,15 @@ import { SignUpSchema } from './schemas'
 
 /**
  * The sign-up page's action. A valid, allowed submission always ends on the "check your
- * email" page, whether the address is new or already has an account (the mail says which;
- * auth.server.ts `signUp`); only a weak password or a provider failure stays on the form.
- * A plan chosen before signing up is kept for after the confirmation (plan-intent.server.ts).
+ * email" page, after the same work, whether the address is new or already has an account
+ * (the mail says which; auth.server.ts `signUp`). A plan chosen before signing up is kept
+ * for after the confirmation (plan-intent.server.ts).
  */
 export async function handleSignUp(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignUpSchema })
   // The password is never sent back to the page.
-  const result = (fieldErrors?: Record<string, string[]>) =>
-    submission.reply({ hideFields: ['password'], fieldErrors })
+  const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success') {
     return data({ result: result(), formError: null }, { status: 400 })
   }
@@ -32,16 +31,6 @@ export async function handleSignUp(request: Request) {
   // Bots get the same answer as people, and no account.
   if (isHoneypotFilled(formData)) throw redirect(confirm)
   const outcome = await signUp(request, email, password, redirectTo)
-  if (outcome.error) {
-    const weak = outcome.errorCode === 'weak_password'
-    return data(
-      {
-        result: result(weak ? { password: [outcome.error] } : undefined),
-        formError: weak ? null : outcome.error,
-      },
-      { status: 400, headers: outcome.headers },
-    )
-  }
   const keep = await rememberAfterSignUp(redirectTo ?? '')
   if (keep) outcome.headers.append('Set-Cookie', keep)
   throw redirect(confirm, { headers: outcome.headers })

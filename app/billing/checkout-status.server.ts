@@ -2,6 +2,11 @@ import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
 import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
 import { httpStatusOf } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
+import {
+  hitClientRateLimit,
+  type ClientRateLimit,
+  type RateLimitResult,
+} from '~/lib/rate-limit.server'
 
 /**
  * What the success page can say about a checkout: the provider's own answer (`complete`,
@@ -12,6 +17,39 @@ export type CheckoutStatus = 'complete' | 'open' | 'failed' | 'confirming' | 'mi
 
 const STRIPE_SESSION_ID = /^cs_[A-Za-z0-9_]{1,200}$/
 const POLAR_CHECKOUT_ID = /^[A-Za-z0-9_-]{1,100}$/
+
+/**
+ * Provider lookups of the success page per client. A buyer's page looks once and then every
+ * few seconds for about a minute (success-recheck.ts: 13 lookups per checkout); anyone
+ * reloading it in a loop, or walking made-up ids, would spend the app's Stripe and Polar
+ * API budget.
+ */
+export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
+  client: { limit: 60, windowMs: 10 * 60_000 },
+  shared: { limit: 600, windowMs: 10 * 60_000 },
+}
+
+/** True when the success URL names a checkout, so showing it takes a provider lookup. */
+function namesCheckout(params: URLSearchParams) {
+  const sessionId = params.get('session_id')
+  const checkoutId = params.get('checkout_id')
+  return Boolean(
+    (sessionId && STRIPE_SESSION_ID.test(sessionId)) ||
+    (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId)),
+  )
+}
+
+/**
+ * Counts a success page view that will ask a provider against its client's budget; the
+ * verdict, or null when the page asks no provider (nothing to count).
+ */
+export async function hitCheckoutLookupLimit(
+  request: Request,
+  params: URLSearchParams,
+): Promise<RateLimitResult | null> {
+  if (!namesCheckout(params)) return null
+  return hitClientRateLimit(request, 'checkout-lookup', CHECKOUT_LOOKUP_RATE_LIMIT)
+}
 
 /**
  * Looks up the checkout named by the success URL's `session_id` (Stripe) or `checkout_id`

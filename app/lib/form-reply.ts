@@ -11,6 +11,8 @@ export interface FormReply<Intent extends string = string> {
   message: string | null
   /** The form must show a code field: the auth server mailed a code it needs (passwords). */
   needsCode?: boolean
+  /** The password form offers a reset link by mail (the current-password check is paused). */
+  offerResetLink?: boolean
 }
 
 /** The conform result for one form of a page, or undefined when another form was sent. */

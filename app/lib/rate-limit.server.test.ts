@@ -126,10 +126,27 @@ describe('clientKey', () => {
   test.each([
     ['198.51.100.7:4711', 'ip:198.51.100.7'],
     ['::ffff:198.51.100.7', 'ip:198.51.100.7'],
-    ['2001:DB8::1', 'ip:2001:db8::1'],
-    ['[2001:db8::1]:443', 'ip:2001:db8::1'],
+    ['::FFFF:C633:6407', 'ip:198.51.100.7'],
+    ['2001:DB8::1', 'ip:2001:db8::/64'],
+    ['[2001:db8::1]:443', 'ip:2001:db8::/64'],
+    ['2001:db8:0:0:ffff:ffff:ffff:ffff', 'ip:2001:db8::/64'],
+    ['2001:db8:aa:bb:1:2:3:4', 'ip:2001:db8:aa:bb::/64'],
+    ['fe80::1%eth0', 'ip:fe80::/64'],
   ])('normalises %s', (entry, key) => {
     expect(clientKey(request(entry), 1)).toBe(key)
+  })
+
+  test('IPv6 addresses within one /64 are one client; the next /64 is another', () => {
+    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:8000::9', '2001:db8:1:2:dead:beef:0:1'].map(
+      (address) => clientKey(request(address), 1),
+    )
+    expect(new Set(keys)).toEqual(new Set(['ip:2001:db8:1:2::/64']))
+    expect(clientKey(request('2001:db8:1:3::1'), 1)).toBe('ip:2001:db8:1:3::/64')
+  })
+
+  test('the socket address of a direct IPv6 connection is keyed by its /64 too', () => {
+    expect(clientKey(request(), 0, '2001:db8:5:6::7')).toBe('ip:2001:db8:5:6::/64')
+    expect(clientKey(request(), 0, '::ffff:198.51.100.7')).toBe('ip:198.51.100.7')
   })
 
   test.each([undefined, '', 'unknown', 'not an ip', ' , '])(

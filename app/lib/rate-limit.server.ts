@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import { getEnv, type Env } from '~/env.server'
 import { currentClientAddress } from './request-context.server'
 import { postgrestRpc } from './postgrest-rpc.server'
@@ -147,6 +148,11 @@ export interface RateLimitHit {
  */
 export async function hitRateLimits(hits: RateLimitHit[]): Promise<RateLimitResult> {
   const results = await Promise.all(hits.map(({ key, rule }) => getRateLimitStore().hit(key, rule)))
+  return combineRateLimitResults(results)
+}
+
+/** One verdict from several counters' (see `hitRateLimits`). */
+export function combineRateLimitResults(results: RateLimitResult[]): RateLimitResult {
   const denied = results.filter((result) => !result.allowed)
   const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))
   if (denied.length === 0) return tightest
@@ -173,7 +179,21 @@ function normaliseAddress(entry: string): string | null {
   if (bracketed) address = bracketed[1]
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'))
   address = address.replace(/^::ffff:(?=[\d.]+$)/i, '').toLowerCase()
-  return isIP(address) ? address : null
+  if (isIP(address) === 4) return address
+  if (isIP(address) !== 6) return null
+  return ipv6Network(address)
+}
+
+/**
+ * An IPv6 client's /64 network, as `2001:db8:1:2::/64`. One subscriber line or host is
+ * handed a whole /64 (RFC 6177, RFC 7934), so every address in it is one client: keyed by
+ * its own address, one machine would get a fresh budget for each of its 2^64 addresses.
+ */
+function ipv6Network(address: string): string {
+  const parsed = ipaddr.IPv6.parse(address)
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString()
+  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0])
+  return `${network.toRFC5952String()}/64`
 }
 
 /**
@@ -182,7 +202,7 @@ function normaliseAddress(entry: string): string | null {
  * (`server.js`) provides for each request (`currentClientAddress`). Behind N reverse
  * proxies that append the address they received the request from to `X-Forwarded-For`,
  * the client is the Nth entry from the right (everything left of it is client-supplied and
- * spoofable). When neither is known (the Vite dev server, a malformed header) every such
+ * spoofable). An IPv6 client is its /64 network (see `ipv6Network`). When neither is known (the Vite dev server, a malformed header) every such
  * request shares one key, so callers give that key a limit meant for all clients together.
  */
 export function clientKey(
@@ -200,4 +220,23 @@ export function clientKey(
   const entry = entries[entries.length - proxies]
   const address = entry === undefined ? null : normaliseAddress(entry)
   return address ? `ip:${address}` : SHARED_CLIENT_KEY
+}
+
+/** A per-client limit: each identified client's budget, and all unidentified ones' together. */
+export interface ClientRateLimit {
+  client: RateLimitRule
+  shared: RateLimitRule
+}
+
+/** Counts one request of `scope` against its client's budget (see `clientKey`). */
+export function hitClientRateLimit(
+  request: Request,
+  scope: string,
+  limits: ClientRateLimit,
+): Promise<RateLimitResult> {
+  const key = clientKey(request)
+  return getRateLimitStore().hit(
+    `${scope}:${key}`,
+    key === SHARED_CLIENT_KEY ? limits.shared : limits.client,
+  )
 }

@@ -3,7 +3,14 @@ import { databaseError } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { smtpTransport, type MailTransport } from './mailer.server'
-import { claimMails, enqueueSecurityNotice, finishMail, type ClaimedMail } from './outbox.server'
+import {
+  claimMails,
+  enqueueAttemptsNotice,
+  enqueueSecurityNotice,
+  finishMail,
+  type ClaimedMail,
+  type GuessedFlow,
+} from './outbox.server'
 import { renderMail, type ReceiptPayment } from './render'
 
 /**
@@ -169,6 +176,23 @@ export async function queueSecurityNotice(
     logger.error('security notice could not be queued', {
       kind,
       user: userId,
+      error: error instanceof Error ? error.message : String(error),
+    })
+  }
+}
+
+/**
+ * Queues the notice that an address's guessing ceiling was reached (password sign-in, the
+ * current-password check or the emailed code is paused; the emailed link still works) and
+ * wakes the deliverer. Nothing is queued for an address without an account. A failure is
+ * logged: the attempts stay refused either way.
+ */
+export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
+  try {
+    if (await enqueueAttemptsNotice(email, flow, minutes)) wakeMailDelivery()
+  } catch (error) {
+    logger.error('attempts notice could not be queued', {
+      flow,
       error: error instanceof Error ? error.message : String(error),
     })
   }

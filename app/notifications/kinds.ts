@@ -27,7 +27,7 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; desc
     security: {
       label: 'Security alerts',
       description:
-        'A heads-up when your password or email address changes, or every session is signed out.',
+        'A heads-up when your password or email address changes, every session is signed out, or someone keeps guessing your password.',
     },
   }
 
@@ -43,5 +43,6 @@ export const MAIL_KINDS = {
   password_changed: 'security',
   email_changed: 'security',
   signed_out_everywhere: 'security',
+  attempts_limited: 'security',
 } as const satisfies Record<string, NotificationKind>
 export type MailKind = keyof typeof MAIL_KINDS

@@ -31,6 +31,21 @@ export function enqueueSecurityNotice(
   })
 }
 
+/** What was paused when an address's guessing ceiling was reached (rate-limits.server.ts). */
+export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
+
+/**
+ * Queues the "too many attempts" notice for the account with this address, if there is one
+ * (false otherwise; the caller's answer does not depend on it).
+ */
+export function enqueueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
+  return serviceRpc<boolean>('enqueue_attempts_notice', {
+    p_email: email,
+    p_flow: flow,
+    p_data: { at: new Date().toISOString(), minutes },
+  })
+}
+
 /** Claims up to `limit` due mails; nobody else claims them for `leaseSeconds`. */
 export function claimMails(limit: number, leaseSeconds: number) {
   return serviceRpc<ClaimedMail[]>('claim_notifications', {

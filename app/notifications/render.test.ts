@@ -102,6 +102,20 @@ describe('renderMail', () => {
     )
   })
 
+  it('a reached guessing ceiling: what is paused, for how long, and the emailed link that still works', () => {
+    const signIn = render('attempts_limited', { flow: 'sign-in', minutes: 15 })!
+    expect(signIn.subject).toBe(`Password sign-in to your ${PRODUCT_NAME} account is paused`)
+    expect(signIn.text).toContain('signing in with the password is paused for 15 minutes')
+    expect(signIn.text).toContain('Sign in with an emailed link: https://app.example.com/sign-in')
+    const check = render('attempts_limited', { flow: 'password-check', minutes: 15 })!
+    expect(check.subject).toBe(`Changing your ${PRODUCT_NAME} password is paused`)
+    expect(check.text).toContain('sign out of all sessions')
+    const code = render('attempts_limited', { flow: 'email-code', minutes: 1 })!
+    expect(code.subject).toBe(`Too many wrong codes for ada@example.com on ${PRODUCT_NAME}`)
+    expect(code.text).toContain('codes are not accepted for 1 minute.')
+    expect(code.text).toContain('If you did not sign up')
+  })
+
   it('escapes data in HTML, and every mail links to its preferences', () => {
     const mail = render('subscription_ended', { plan_name: '<b>Pro</b>' })!
     expect(mail.html).toContain('&lt;b&gt;Pro&lt;/b&gt;')
@@ -124,6 +138,7 @@ describe('which preference governs each mail', () => {
       password_changed: 'security',
       email_changed: 'security',
       signed_out_everywhere: 'security',
+      attempts_limited: 'security',
     })
     for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
   })

@@ -186,6 +186,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         footer,
       )
     }
+    case 'attempts_limited':
+      return attemptsNotice(mail, link, footer)
     case 'signed_out_everywhere':
       return compose(
         `You were signed out of ${PRODUCT_NAME} everywhere`,
@@ -197,4 +199,51 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         footer,
       )
   }
+}
+
+/**
+ * The notice of a reached guessing ceiling: what was paused, for how long, the way in that
+ * still works (the emailed link, which only the owner receives), and what to do if it was
+ * not them.
+ */
+function attemptsNotice(
+  mail: QueuedMail,
+  link: (path: string) => string,
+  footer: string,
+): RenderedMail {
+  const minutes = num(mail.data, 'minutes') ?? 15
+  const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
+  const flow = text(mail.data, 'flow')
+  if (flow === 'password-check') {
+    return compose(
+      `Changing your ${PRODUCT_NAME} password is paused`,
+      [
+        `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,
+        'If that was not you, someone else may be signed in: sign out of all sessions in Account settings, then set a new password with a reset link.',
+        { label: 'Account settings', url: link('/dashboard/settings/account') },
+        { label: 'Reset your password', url: link('/forgot-password') },
+      ],
+      footer,
+    )
+  }
+  if (flow === 'email-code') {
+    return compose(
+      `Too many wrong codes for ${mail.to} on ${PRODUCT_NAME}`,
+      [
+        `Someone entered too many wrong codes from our emails for ${mail.to}. To protect this address, codes are not accepted for ${pause}. The link in the email still works, and only this inbox receives it.`,
+        `If you did not sign up for ${PRODUCT_NAME}, you can ignore this mail: without the link or the code nobody can use an account with this address.`,
+      ],
+      footer,
+    )
+  }
+  return compose(
+    `Password sign-in to your ${PRODUCT_NAME} account is paused`,
+    [
+      `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
+      { label: 'Sign in with an emailed link', url: link('/sign-in') },
+      'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
+      { label: 'Reset your password', url: link('/forgot-password') },
+    ],
+    footer,
+  )
 }

@@ -5,12 +5,33 @@ import { PolarCustomerConflict } from '~/billing/polar/customer.server'
 import { logger } from '~/lib/logger.server'
 import { jsonNoStore } from '~/lib/http.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
+import { hitClientRateLimit, retryAfterText, type ClientRateLimit } from '~/lib/rate-limit.server'
 
-// GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page.
+/**
+ * Checkouts created per client: a person starts a few (another plan, a second try); each
+ * one is a call to Polar and a hosted session there.
+ */
+export const POLAR_CHECKOUT_RATE_LIMIT: ClientRateLimit = {
+  client: { limit: 10, windowMs: 10 * 60_000 },
+  shared: { limit: 200, windowMs: 10 * 60_000 },
+}
+
+// GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
+// a signed-in user, as Stripe's checkout (docs/decisions/0015-polar-checkout-needs-an-account.md).
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
+  if (!user) return jsonNoStore({ error: 'Sign in to subscribe' }, { status: 401, headers })
   const parsed = parseCheckoutQuery(new URL(request.url), user)
   if (!parsed.ok) return jsonNoStore({ error: parsed.error }, { status: parsed.status, headers })
+  const limit = await hitClientRateLimit(request, 'polar-checkout', POLAR_CHECKOUT_RATE_LIMIT)
+  if (!limit.allowed) {
+    headers.set('Retry-After', String(limit.retryAfterSeconds))
+    const wait = retryAfterText(limit.retryAfterSeconds)
+    return jsonNoStore(
+      { error: `Too many checkouts started. Please wait ${wait} and try again.` },
+      { status: 429, headers },
+    )
+  }
   try {
     const outcome = await createPolarCheckout(supabase, parsed.value, user)
     headers.set(
@@ -23,13 +44,13 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
     return new Response(null, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
-      logger.warn('polar checkout refused', { reason: error.message, user: user?.id })
+      logger.warn('polar checkout refused', { reason: error.message, user: user.id })
       return jsonNoStore(
         { error: 'This email address is linked to another account at Polar. Please contact us.' },
         { status: 409, headers },
       )
     }
-    logger.error('polar checkout failed', { error: String(error), user: user?.id })
+    logger.error('polar checkout failed', { error: String(error), user: user.id })
     return jsonNoStore(
       { error: 'Could not start the checkout. Please try again.' },
       { status: 500, headers },

@@ -99,6 +99,7 @@ export default function AccountSettings() {
           lastResult={resultFor(reply, passwordIntent)}
           message={messageFor(reply, passwordIntent) ?? passwordSetMessage(reply)}
           needsCode={reply?.intent === passwordIntent && Boolean(reply.needsCode)}
+          offerResetLink={reply?.intent === passwordIntent && Boolean(reply.offerResetLink)}
         />
       </SettingsSection>
       <SettingsSection

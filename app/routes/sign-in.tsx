@@ -83,6 +83,16 @@ export default function SignIn() {
       {formError && actionData?.intent !== 'magic-link' ? (
         <FormMessage tone="error">{formError}</FormMessage>
       ) : null}
+      {actionData?.intent === 'password' && actionData.linkFor ? (
+        // Password sign-in is paused for this address: one click mails its owner a link.
+        <Form method="post" aria-label="Email me a sign-in link instead">
+          <input type="hidden" name="email" value={actionData.linkFor} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <SubmitButton name="intent" value="magic-link" pendingText="Sending link…">
+            Email me a sign-in link
+          </SubmitButton>
+        </Form>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <CredentialsFields
           fields={fields}

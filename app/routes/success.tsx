@@ -1,6 +1,10 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { lookupCheckoutStatus, type CheckoutStatus } from '~/billing/checkout-status.server'
+import {
+  hitCheckoutLookupLimit,
+  lookupCheckoutStatus,
+  type CheckoutStatus,
+} from '~/billing/checkout-status.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 
@@ -10,6 +14,16 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 // JavaScript), a bounded number of times.
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
+  // Over its client's lookup budget: no provider is asked, and the page (429) says the
+  // result will show in the dashboard, without reloading itself.
+  const limit = await hitCheckoutLookupLimit(request, url.searchParams)
+  if (limit && !limit.allowed) {
+    const headers = {
+      'Cache-Control': 'private, no-store',
+      'Retry-After': String(limit.retryAfterSeconds),
+    }
+    return data({ status: 'confirming' as CheckoutStatus, recheck: null }, { status: 429, headers })
+  }
   const status = await lookupCheckoutStatus(url.searchParams)
   const recheck = nextRecheck(url, status)
   return data({ status, recheck }, { headers: { 'Cache-Control': 'private, no-store' } })

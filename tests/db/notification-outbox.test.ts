@@ -309,3 +309,36 @@ describe('claiming and finishing', () => {
     })
   })
 })
+
+describe('the notice when an account’s guessing ceiling is reached', () => {
+  beforeEach(() => db.query(`delete from public.notification_outbox`))
+
+  const notice = (address: string, flow: string) =>
+    db.query<{ queued: boolean }>(
+      `select public.enqueue_attempts_notice($1, $2, '{"minutes": 15}') as queued`,
+      [address, flow],
+    )
+
+  it('is queued for the account with that address (any case, spaces around), under security', async () => {
+    const { rows } = await notice('  OutBox@Example.com ', 'sign-in')
+    expect(rows[0].queued).toBe(true)
+    const queued = await outbox('attempts_limited')
+    expect(queued).toHaveLength(1)
+    expect(queued[0]).toMatchObject({
+      to_address: email,
+      status: 'pending',
+      data: { flow: 'sign-in', minutes: 15 },
+    })
+    const { rows: category } = await db.query<{ category: string }>(
+      `select category from public.notification_outbox where id = $1`,
+      [queued[0].id],
+    )
+    expect(category[0].category).toBe('security')
+  })
+
+  it('queues nothing for an address without an account, and refuses an unknown flow', async () => {
+    expect((await notice('nobody@example.com', 'email-code')).rows[0].queued).toBe(false)
+    expect(await outbox()).toEqual([])
+    await expect(notice(email, 'contact')).rejects.toThrow(/unknown flow/)
+  })
+})

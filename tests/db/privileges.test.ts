@@ -72,6 +72,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'queue_subscription_notice()': [],
   'queue_email_change_notice()': [],
   'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
+  'enqueue_attempts_notice(p_email text, p_flow text, p_data jsonb)': ['service_role'],
   'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':
     ['service_role'],
   'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':

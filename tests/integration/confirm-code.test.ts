@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
@@ -25,6 +26,8 @@ async function signUp(email: string) {
     appRequest(app, '/sign-up', { form: { email, password: 'correct-horse-battery' } }),
   )
   expect(started.status).toBe(302)
+  // The auth server is asked after the answer (the same work for any address).
+  await mailRequestsSettled()
   const mail = await app.stack.supabase.inbox.latestFor(email)
   expect(mail?.kind).toBe('signup')
   return mail!

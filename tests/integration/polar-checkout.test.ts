@@ -83,10 +83,12 @@ describe('GET /api/checkout', () => {
     })
   })
 
-  it('lets a signed-out visitor without a user id through (the spec does not check the session)', async () => {
-    const response = await getCheckout({ products: PRO })
-    expect(response.status).toBe(307)
-    expect(checkoutBehind(response)).toMatchObject({ metadata: {}, external_customer_id: null })
+  it('refuses a signed-out visitor without a user id with 401 too: a checkout needs an account', async () => {
+    const before = checkoutCount()
+    const response = await getCheckout({ products: PRO, customerEmail: 'visitor@example.com' })
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: 'Sign in to subscribe' })
+    expect(checkoutCount()).toBe(before)
   })
 
   it.each([

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { getPolar } from '../../app/billing/polar/client.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'
 
@@ -131,11 +132,25 @@ describe("a signed-in attacker using the victim's email", () => {
 })
 
 describe("an anonymous payer using the victim's email", () => {
-  it("cannot change the victim's plan or history, nor mark the victim past due later", async () => {
+  it('gets no checkout from the app (an account is needed)', async () => {
+    const { victim } = await subscribedVictim()
+    const response = await checkout({ products: PRO, customerEmail: victim.email })
+    expect(response.status).toBe(401)
+  })
+
+  it("paying elsewhere at Polar, cannot change the victim's plan or history, nor mark the victim past due later", async () => {
     const { victim, customerId, row } = await subscribedVictim()
     const payments = await paymentsOf(victim.id)
 
-    const paid = await pay(await checkout({ products: PRO, customerEmail: victim.email }))
+    // A checkout the app did not create (a link shared from Polar's own dashboard): it names
+    // no user and no customer, only the address the payer types.
+    const outside = await getPolar('checkout').checkouts.create({
+      products: [PRO],
+      customer_email: victim.email,
+    })
+    const secret = new URL(outside.url).pathname.split('/').pop() ?? ''
+    const paid = await app.stack.polar.completeCheckout(secret)
+    await app.stack.polar.idle()
     // Polar reused the victim's customer by email, as it does for an anonymous checkout.
     expect(paid.customer.id).toBe(customerId)
     expect(await rowOf(victim.id)).toEqual(row)

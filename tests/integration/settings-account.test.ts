@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { getPlans } from '../../app/billing/plans.server'
 import type { FormReply } from '../../app/lib/form-reply'
 import * as account from '../../app/routes/dashboard.settings.account'
@@ -288,6 +289,8 @@ describe('email', () => {
     const answer = await postAccount(user, { intent: 'change-email', email: next.toUpperCase() })
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain(next)
+    // The auth server is asked after the answer (the same work for any address).
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(next)
     expect(mail?.link).toContain(`${app.url}/auth/callback`)
     expect(mail?.link).toContain('type=email_change')
@@ -323,6 +326,7 @@ describe('email', () => {
     expect(forTaken).toMatchObject({ status: 200, error: null, pending: true })
     // The owner of the taken address gets a sign-in link that says what happened; their
     // account is untouched.
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(other.email)
     expect(mail?.kind).toBe('magiclink')
     const { data } = await admin.auth.admin.getUserById(other.id)
@@ -400,8 +404,9 @@ describe('sign out of all sessions', () => {
       confirmPassword: 'a-new-password-42',
     })
     expect(userCalls()).toBe(before + 1)
-    // The confirmation, then the change itself (PUT /user).
+    // The confirmation, then the change itself (PUT /user, after the answer).
     await postAccount(user, { intent: 'change-email', email: `other-${user.email}` })
+    await mailRequestsSettled()
     expect(userCalls()).toBe(before + 3)
     await callRoute(
       billing.action,

@@ -8,18 +8,18 @@ import { ensurePolarCustomer } from './customer.server'
 
 export type CheckoutRequest = {
   products: string[]
-  customerEmail?: string
   metadata: Record<string, string | number | boolean>
 }
 export type CheckoutQueryResult =
-  { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 401 | 403; error: string }
+  { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
 
 /**
- * Validates GET /api/checkout's query. Beyond the spec: the metadata's user_id must be the
- * signed-in user's (a stranger cannot attach a subscription to someone else's account),
- * and only the plans' products can be bought.
+ * Validates GET /api/checkout's query for the signed-in user (the route refuses anyone
+ * else). Beyond the spec: the metadata's user_id must be the signed-in user's (a stranger
+ * cannot attach a subscription to someone else's account), and only the plans' products
+ * can be bought.
  */
-export function parseCheckoutQuery(url: URL, user: SessionUser | null): CheckoutQueryResult {
+export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryResult {
   const products = (url.searchParams.get('products') ?? '')
     .split(',')
     .map((product) => product.trim())
@@ -53,54 +53,41 @@ export function parseCheckoutQuery(url: URL, user: SessionUser | null): Checkout
     }
     metadata = parsed as Record<string, string | number | boolean>
   }
-  if (metadata.user_id !== undefined && !user) {
-    return { ok: false, status: 401, error: 'Sign in to subscribe' }
-  }
-  if (user && metadata.user_id !== undefined && metadata.user_id !== user.id) {
+  if (metadata.user_id !== undefined && metadata.user_id !== user.id) {
     return { ok: false, status: 403, error: 'metadata.user_id does not match the signed-in user' }
   }
-  if (user) metadata = { ...metadata, user_id: user.id }
+  metadata = { ...metadata, user_id: user.id }
   const customerEmail = url.searchParams.get('customerEmail')?.trim() || undefined
-  // A signed-in checkout is for the user's own Polar customer: another address would let
-  // Polar attach the purchase to whoever owns that address.
-  if (user && customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase()) {
+  // A checkout is for the user's own Polar customer: another address would let Polar
+  // attach the purchase to whoever owns that address.
+  if (customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase()) {
     return {
       ok: false,
       status: 400,
       error: 'customerEmail must be the email address of the signed-in account',
     }
   }
-  return {
-    ok: true,
-    value: { products, customerEmail: user ? undefined : customerEmail, metadata },
-  }
+  // The user's own address is accepted and not needed: the checkout names their customer.
+  return { ok: true, value: { products, metadata } }
 }
 
 export type PolarCheckoutOutcome =
   { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 
 /**
- * Creates a Polar hosted checkout and returns where to send the buyer. Signed in: for the
- * user's own customer (bound by external id, see `ensurePolarCustomer`), never for a second
- * live subscription (the same rule as Stripe's). Signed out (the spec allows it): a plain
- * checkout that names no user, so it can never attach to an account.
+ * Creates a Polar hosted checkout for the signed-in user and returns where to send the
+ * buyer: for the user's own customer (bound by external id, see `ensurePolarCustomer`),
+ * never for a second live subscription (the same rule as Stripe's).
  */
 export async function createPolarCheckout(
   supabase: SupabaseClient,
   request: CheckoutRequest,
-  user: SessionUser | null,
+  user: SessionUser,
 ): Promise<PolarCheckoutOutcome> {
   const base = {
     products: request.products,
     metadata: request.metadata,
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
-  }
-  if (!user) {
-    const checkout = await getPolar('checkout').checkouts.create({
-      ...base,
-      ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
-    })
-    return { kind: 'redirect', url: checkout.url }
   }
   const existing = await getOwnSubscription(supabase, user.id)
   if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }

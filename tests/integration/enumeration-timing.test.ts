@@ -1,0 +1,138 @@
+import { performance } from 'node:perf_hooks'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
+import { resetEnvForTests } from '../../app/env.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
+import * as settingsAccount from '../../app/routes/dashboard.settings.account'
+import * as signUpPage from '../../app/routes/sign-up'
+import { appRequest, callRoute } from './auth-support'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
+
+/**
+ * Sign-up and email change must not say by their response time whether an address has an
+ * account. Each measures SAMPLES answers for addresses with an account and as many for new
+ * ones, interleaved in random order, one at a time, each after the previous request's mail
+ * has arrived and its work after the answer is done (so no request pays for another's). Then: the Mann-Whitney U test finds
+ * no difference (p ≥ 0.001), and the best a threshold on the time can do at telling the two
+ * apart is at most 75 % right (chance is 50 %; with 40 samples each, noise alone stays under
+ * 70 % in 99 runs out of 100).
+ */
+const SAMPLES = 40
+let app: TestApp
+let counter = 0
+const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
+
+beforeAll(async () => {
+  app = await startTestApp()
+  // Each request from its own client, so no per-client budget runs out.
+  process.env.TRUSTED_PROXY_COUNT = '1'
+  resetEnvForTests()
+  setRateLimitStore(new MemoryRateLimitStore())
+})
+afterAll(async () => {
+  delete process.env.TRUSTED_PROXY_COUNT
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+  await app.close()
+})
+
+async function existingAccount() {
+  const email = newEmail('taken')
+  const { error } = await adminClient(app).auth.admin.createUser({
+    email,
+    password: 'correct-horse-battery',
+    email_confirm: true,
+  })
+  if (error) throw error
+  return email
+}
+
+async function mailCount(email: string) {
+  return (await app.stack.supabase.inbox.list()).filter((mail) => mail.to === email).length
+}
+
+/** Waits (untimed) until `email` has received a mail more than it had. */
+async function mailArrived(email: string, before: number) {
+  const deadline = Date.now() + 10_000
+  while ((await mailCount(email)) <= before) {
+    if (Date.now() > deadline) throw new Error(`no mail reached ${email}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Runs `measure` for each case in random order; the times, by case kind. */
+async function measureInterleaved(
+  cases: { existing: boolean; email: string }[],
+  measure: (email: string, index: number) => Promise<number>,
+) {
+  const shuffled = cases
+    .map((item) => ({ item, key: Math.random() }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ item }) => item)
+  const times = { existing: [] as number[], fresh: [] as number[] }
+  for (const [index, item] of shuffled.entries()) {
+    const before = await mailCount(item.email)
+    const ms = await measure(item.email, index)
+    await mailArrived(item.email, before)
+    // And whatever the request left to do after its answer is done, so it cannot slow the
+    // next measurement.
+    await mailRequestsSettled()
+    ;(item.existing ? times.existing : times.fresh).push(ms)
+  }
+  return times
+}
+
+function expectIndistinguishable(times: { existing: number[]; fresh: number[] }) {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
+  const { p } = mannWhitneyU(times.existing, times.fresh)
+  const accuracy = bestThresholdAccuracy(times.existing, times.fresh)
+  const summary = `medians ${median(times.existing).toFixed(1)} ms (account) vs ${median(times.fresh).toFixed(1)} ms (new); Mann-Whitney p = ${p.toExponential(2)}; best threshold accuracy ${(accuracy * 100).toFixed(0)} %`
+  if (process.env.TIMING_REPORT) console.info(summary)
+  expect(p, summary).toBeGreaterThanOrEqual(0.001)
+  expect(accuracy, summary).toBeLessThanOrEqual(0.75)
+}
+
+async function cases() {
+  const list: { existing: boolean; email: string }[] = []
+  for (let i = 0; i < SAMPLES; i++) {
+    list.push({ existing: true, email: await existingAccount() })
+    list.push({ existing: false, email: newEmail('fresh') })
+  }
+  return list
+}
+
+describe('response time does not reveal an account', () => {
+  it('sign-up: an address with an account answers like a new one', async () => {
+    const times = await measureInterleaved(await cases(), async (email, index) => {
+      const request = appRequest(app, '/sign-up', {
+        form: { email, password: 'correct-horse-battery-staple' },
+      })
+      request.headers.set('X-Forwarded-For', `10.20.${index >> 8}.${index & 255}`)
+      const started = performance.now()
+      const answer = await callRoute(signUpPage.action, request)
+      const ms = performance.now() - started
+      expect(answer.status).toBe(302)
+      return ms
+    })
+    expectIndistinguishable(times)
+  }, 180_000)
+
+  it('email change: an address another account has answers like a free one', async () => {
+    const list = await cases()
+    const requesters = await Promise.all(list.map(() => createSignedInUser(app)))
+    const times = await measureInterleaved(list, async (email, index) => {
+      const request = appRequest(app, '/dashboard/settings/account', {
+        cookie: requesters[index].cookie,
+        form: { intent: 'change-email', email },
+      })
+      request.headers.set('X-Forwarded-For', `10.21.${index >> 8}.${index & 255}`)
+      const started = performance.now()
+      const answer = await callRoute(settingsAccount.action, request)
+      const ms = performance.now() - started
+      expect(answer.status).toBe(200)
+      return ms
+    })
+    expectIndistinguishable(times)
+  }, 180_000)
+})
