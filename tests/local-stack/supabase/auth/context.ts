@@ -1,4 +1,5 @@
 import type { Database } from '../../database'
+import type { AuthLimits, RateLimitSettings } from './rate-limits'
 
 /** Settings of the emulated GoTrue (resolved from SupabaseEmulatorOptions). */
 export interface AuthConfig {
@@ -13,11 +14,19 @@ export interface AuthConfig {
   obfuscateExistingSignups: boolean
   secureEmailChange: boolean
   securePasswordChange: boolean
+  /** The per-IP request limits and the hourly mail budget. */
+  rateLimits: RateLimitSettings
+  /** `[auth.email] max_frequency` in seconds: between two mails of a kind to one user. */
+  mailMaxFrequencySeconds: number
+  /** The project's "IP address forwarding" (`security_sb_forwarded_for_enabled`). */
+  sbForwardedFor: boolean
 }
 
 export interface AuthContext {
   db: Database
   config: AuthConfig
+  /** The server's limiters (state kept for its lifetime, like GoTrue's in memory). */
+  limits: AuthLimits
 }
 
 /** The `iss` claim of access tokens, like GoTrue's API_EXTERNAL_URL. */

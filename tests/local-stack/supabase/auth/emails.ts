@@ -3,6 +3,7 @@ import { sendMail, type LinkMailKind } from '../mail'
 import type { AuthContext } from './context'
 import { issueOneTimeToken, type TokenType } from './otp'
 import { createFlowState, type CodeChallenge } from './pkce'
+import { checkMailFrequency } from './rate-limits'
 import { emailLink, resolveRedirect, verifyUrl } from './redirects'
 import type { UserRow } from './users'
 
@@ -50,8 +51,24 @@ export async function prepareEmailToken(ctx: AuthContext, db: Queryable, input: 
   }
 }
 
-/** Sends a signup confirmation, invite, magic link or recovery email. */
+/**
+ * When the previous mail of a kind went to the user (mail.go): a magic link is "a recovery
+ * with a different template", so it shares the recovery timer; an invite has none.
+ */
+function lastSentAt(user: UserRow, kind: EmailTokenInput['kind']) {
+  if (kind === 'signup') return user.confirmation_sent_at
+  if (kind === 'magiclink' || kind === 'recovery') return user.recovery_sent_at
+  return null
+}
+
+/**
+ * Sends a signup confirmation, invite, magic link or recovery email: at most one of a kind
+ * per user within `max_frequency`, and within the project's hourly mail budget (both 429
+ * over_email_send_rate_limit, before any token is issued).
+ */
 export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
+  checkMailFrequency(lastSentAt(input.user, input.kind), ctx.config.mailMaxFrequencySeconds)
+  ctx.limits.mailSent()
   const prepared = await prepareEmailToken(ctx, db, input)
   await sendMail(db, { to: input.user.email ?? '', kind: input.kind, ...prepared })
   return prepared
@@ -73,6 +90,10 @@ export async function startEmailChange(
   },
 ) {
   const { user, newEmail } = input
+  if (input.send !== false) {
+    checkMailFrequency(user.email_change_sent_at, ctx.config.mailMaxFrequencySeconds)
+    ctx.limits.mailSent()
+  }
   await db.query(
     `update auth.users set email_change = $2, email_change_confirm_status = 0, updated_at = now() where id = $1`,
     [user.id, newEmail],
