@@ -1,6 +1,8 @@
 import { createClient, type EmailOtpType, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
+import { clientAddress } from '~/lib/rate-limit.server'
+import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
@@ -57,7 +59,7 @@ export async function signUp(
   if (error && !exists) return { headers, error: authErrorMessage(error), errorCode: error.code }
   // The same answer whether or not the address has an account (no enumeration); the mail
   // says what happened: an existing account gets a sign-in link whose mail explains it.
-  if (exists) await mailSignInLink(email, next)
+  if (exists) await mailSignInLink(email, next, request)
   headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }
@@ -66,12 +68,15 @@ export async function signUp(
  * Mails a one-time sign-in link to an existing account from a client without a session
  * (the magic-link template says why it came: supabase/templates/magic_link.html). Used when
  * someone signs up with, or moves another account to, an address that has an account; a
- * failure (the provider's own send limit) is logged, never shown.
+ * failure (the provider's own send limit) is logged, never shown. With `request`, the call
+ * is made on behalf of the visitor who sent it (their address forwarded).
  */
-export async function mailSignInLink(email: string, next?: string) {
+export async function mailSignInLink(email: string, next?: string, request?: Request) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(request ? clientAddress(request) : null, env)
   const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
   })
   const { error } = await client.auth.signInWithOtp({
     email,

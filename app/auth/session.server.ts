@@ -6,6 +6,8 @@ import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
 import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { clientAddress } from '~/lib/rate-limit.server'
+import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { safeNextPath } from './safe-next-path'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
@@ -41,11 +43,14 @@ export const RECOVERY_WINDOW_SECONDS = 60 * 60
 /**
  * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
- * request must carry them, or a refresh is lost and the user is signed out.
+ * request must carry them, or a refresh is lost and the user is signed out. Its auth calls
+ * are made on the visitor's behalf (their address forwarded, with a secret key).
  */
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
