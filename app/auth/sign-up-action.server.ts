@@ -3,6 +3,7 @@ import { data, redirect } from '@remix-run/node'
 import { rememberAfterSignUp } from '~/billing/plan-intent.server'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { readFormData } from '~/lib/http.server'
+import { authFailureStatus } from './auth-errors'
 import { signUp } from './auth.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { SignUpSchema } from './schemas'
@@ -39,7 +40,7 @@ export async function handleSignUp(request: Request) {
         result: result(weak ? { password: [outcome.error] } : undefined),
         formError: weak ? null : outcome.error,
       },
-      { status: 400, headers: outcome.headers },
+      { status: authFailureStatus(outcome.errorCode), headers: outcome.headers },
     )
   }
   const keep = await rememberAfterSignUp(redirectTo ?? '')

@@ -25,7 +25,7 @@ import {
   type Database,
 } from '../../local-stack/database'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
-import { startLocalStack, type LocalStack } from '../../local-stack/stack'
+import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../local-stack/stack'
 import {
   expectedState,
   generateStream,
@@ -230,6 +230,9 @@ async function main() {
     catalog: LOCAL_CATALOG,
     ports: PORTS,
     polarInvoiceDelayMs: 0,
+    // A load from one address against one project: the auth server's per-IP limits and
+    // mail budget would stop it, and are not what it measures (the local stack's README).
+    supabaseAuth: SUITE_AUTH_LIMITS,
   })
   // Only the replayed stream reaches the app: the Polar emulator's own events wait undelivered.
   stack.polar.setWebhookUrl(undefined)
