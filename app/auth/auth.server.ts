@@ -120,6 +120,10 @@ export async function confirmWithCode(
 ): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'signup' })
+  if (error?.status === 429) {
+    // The auth server's own limit: asking again at once would not help.
+    return { headers, error: authErrorMessage(error), errorCode: error.code }
+  }
   if (error || !data.session) {
     return {
       headers,

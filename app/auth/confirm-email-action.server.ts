@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import { readFormData } from '~/lib/http.server'
+import { authFailureStatus } from './auth-errors'
 import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
@@ -40,6 +41,11 @@ export async function handleConfirmEmail(request: Request) {
   }
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
-  if (outcome.error) return reply(outcome.error, null, { status: 400, headers: outcome.headers })
+  if (outcome.error) {
+    return reply(outcome.error, null, {
+      status: authFailureStatus(outcome.errorCode),
+      headers: outcome.headers,
+    })
+  }
   throw redirect('/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }
