@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOCAL_DEFAULTS, parseEnv } from './env.server'
+import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
 const realistic = PRODUCTION_ENV
@@ -85,6 +85,69 @@ describe('parseEnv', () => {
     expect(() =>
       parseEnv({ ...realistic, STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET }),
     ).toThrow(/STRIPE_WEBHOOK_SECRET is the local emulator key/)
+  })
+})
+
+describe('Supabase keys of either kind', () => {
+  const publishable = 'sb_publishable_Q2x3y4z5a6b7c8d9e0f1g2_h3i4j5k6'
+  const secret = 'sb_secret_Z9y8x7w6v5u4t3s2r1q0p9_o8n7m6l5'
+  // Legacy keys as Supabase issues them: JWTs whose role claim says which they are.
+  const legacy = (role: string) =>
+    `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ role, iss: 'supabase' })).toString('base64url')}.signature-part`
+
+  it('accepts the publishable and secret keys, and the legacy anon and service_role keys', () => {
+    expect(
+      parseEnv({ ...realistic, SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret }),
+    ).toMatchObject({ SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret })
+    expect(
+      parseEnv({
+        ...realistic,
+        SUPABASE_ANON_KEY: legacy('anon'),
+        SUPABASE_SERVICE_ROLE_KEY: legacy('service_role'),
+      }),
+    ).toMatchObject({ SUPABASE_ANON_KEY: legacy('anon') })
+    // The kinds may be mixed while a project moves to the new keys.
+    expect(() =>
+      parseEnv({
+        ...realistic,
+        SUPABASE_ANON_KEY: legacy('anon'),
+        SUPABASE_SERVICE_ROLE_KEY: secret,
+      }),
+    ).not.toThrow()
+  })
+
+  it('refuses a secret key where the public key goes, and a public key where the secret goes', () => {
+    expect(() => parseEnv({ ...realistic, SUPABASE_ANON_KEY: secret })).toThrow(
+      /SUPABASE_ANON_KEY: is a secret key/,
+    )
+    expect(() => parseEnv({ ...realistic, SUPABASE_ANON_KEY: legacy('service_role') })).toThrow(
+      /SUPABASE_ANON_KEY: is a secret key/,
+    )
+    expect(() => parseEnv({ ...realistic, SUPABASE_SERVICE_ROLE_KEY: publishable })).toThrow(
+      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
+    )
+    expect(() => parseEnv({ ...realistic, SUPABASE_SERVICE_ROLE_KEY: legacy('anon') })).toThrow(
+      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
+    )
+  })
+
+  it('refuses the local stack’s publishable and secret keys in production, as the legacy ones', () => {
+    expect(() =>
+      parseEnv({
+        ...realistic,
+        SUPABASE_ANON_KEY: LOCAL_SUPABASE_NEW_KEYS.publishable,
+        SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE_NEW_KEYS.secret,
+      }),
+    ).toThrow(
+      /SUPABASE_ANON_KEY is the local emulator key[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key/,
+    )
+    // Outside production they are fine: the local stack issues them.
+    expect(() =>
+      parseEnv({
+        SUPABASE_ANON_KEY: LOCAL_SUPABASE_NEW_KEYS.publishable,
+        SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE_NEW_KEYS.secret,
+      }),
+    ).not.toThrow()
   })
 })
 

@@ -30,6 +30,15 @@ export const LOCAL_DEFAULTS = {
   MAIL_FROM: 'Subscribely <no-reply@localhost>',
 } as const
 
+/**
+ * The local stack's new-style Supabase keys (the Supabase CLI's fixed values), which it
+ * issues beside the legacy ones above: public too, so refused in production like them.
+ */
+export const LOCAL_SUPABASE_NEW_KEYS = {
+  publishable: 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH',
+  secret: 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz',
+} as const
+
 function parseUrl(value: string) {
   try {
     return new URL(value)
@@ -84,6 +93,38 @@ const mailFrom = z
     'must be an address such as "Example <no-reply@example.com>" or no-reply@example.com',
   )
 
+/** The `role` claim of a legacy (JWT) Supabase key, when it can be read; no check of its signature. */
+function legacyKeyRole(value: string): string | undefined {
+  const payload = value.split('.')[1]
+  if (!payload) return undefined
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+    const role = (claims as { role?: unknown } | null)?.role
+    return typeof role === 'string' ? role : undefined
+  } catch {
+    return undefined
+  }
+}
+
+// The project's public key: the publishable key (sb_publishable_…) or the legacy anon JWT.
+// A secret key here would be a mistake worth stopping for: it is not meant for this use.
+const supabasePublicKey = z
+  .string()
+  .min(20, 'must be the project publishable key (sb_publishable_…) or legacy anon key')
+  .refine(
+    (value) => !value.startsWith('sb_secret_') && legacyKeyRole(value) !== 'service_role',
+    'is a secret key: set the publishable key (sb_publishable_…) or legacy anon key here, and the secret key in SUPABASE_SERVICE_ROLE_KEY',
+  )
+
+// The project's secret key: a secret key (sb_secret_…) or the legacy service_role JWT.
+const supabaseSecretKey = z
+  .string()
+  .min(20, 'must be the project secret key (sb_secret_…) or legacy service_role key')
+  .refine(
+    (value) => !value.startsWith('sb_publishable_') && legacyKeyRole(value) !== 'anon',
+    'is a public key: set a secret key (sb_secret_…) or the legacy service_role key here',
+  )
+
 const stripePriceId = z
   .string()
   .trim()
@@ -100,8 +141,9 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
   SUPABASE_URL: httpUrl,
-  SUPABASE_ANON_KEY: z.string().min(20, 'must be the project anon (publishable) key'),
-  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20, 'must be the project service_role (secret) key'),
+  // Either kind of key (app/lib/supabase-keys.server.ts says which goes where).
+  SUPABASE_ANON_KEY: supabasePublicKey,
+  SUPABASE_SERVICE_ROLE_KEY: supabaseSecretKey,
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
@@ -172,6 +214,10 @@ function localOnlyProblems(env: Env): string[] {
   ] as const
   for (const name of secretNames) {
     if (env[name] === LOCAL_DEFAULTS[name]) problems.push(`${name} is the local emulator key`)
+  }
+  for (const name of ['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const) {
+    if (Object.values<string>(LOCAL_SUPABASE_NEW_KEYS).includes(env[name]))
+      problems.push(`${name} is the local emulator key`)
   }
   const planNames = [
     'STRIPE_PRICE_STARTER',

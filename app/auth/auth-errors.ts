@@ -31,6 +31,16 @@ export function authErrorMessage(error: { code?: string; status?: number } | nul
   return GENERIC_AUTH_ERROR
 }
 
+/**
+ * The status of a form's answer to a failed auth call: 429 when the auth server refused
+ * for its rate limits or mail frequency (the message says to wait), else 400.
+ */
+export function authFailureStatus(errorCode: string | undefined) {
+  return errorCode === 'over_request_rate_limit' || errorCode === 'over_email_send_rate_limit'
+    ? 429
+    : 400
+}
+
 /** Messages for `?error=` on the sign-in page. */
 export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
   auth_failed:

@@ -1,6 +1,8 @@
 import { createClient, type EmailOtpType, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
+import { clientAddress } from '~/lib/rate-limit.server'
+import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
@@ -52,18 +54,27 @@ export async function signUp(
   password: string,
   next?: string,
 ): Promise<{ headers: Headers }> {
-  afterAnswer('sign-up', () => registerOrRemind(email, password, next))
+  // The visitor's address is read now: the job runs after this request has been answered.
+  const address = clientAddress(request)
+  afterAnswer('sign-up', () => registerOrRemind(address, email, password, next))
   const headers = new Headers()
   headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }
 
 /** A sign-up at the auth server; an address that has an account gets a sign-in link. */
-async function registerOrRemind(email: string, password: string, next?: string) {
+async function registerOrRemind(
+  address: string | null,
+  email: string,
+  password: string,
+  next?: string,
+) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(address, env)
   // No session comes of it (the address is confirmed first), so no browser's cookies.
   const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
   })
   const { data, error } = await client.auth.signUp({
     email,
@@ -80,19 +91,22 @@ async function registerOrRemind(email: string, password: string, next?: string) 
     logger.warn('sign-up not completed at the auth server', { code: error.code })
     return
   }
-  if (exists) await mailSignInLink(email, next)
+  if (exists) await mailSignInLink(email, next, address)
 }
 
 /**
  * Mails a one-time sign-in link to an existing account from a client without a session
  * (the magic-link template says why it came: supabase/templates/magic_link.html). Used when
  * someone signs up with, or moves another account to, an address that has an account; a
- * failure (the provider's own send limit) is logged, never shown.
+ * failure (the provider's own send limit) is logged, never shown. With the visitor's
+ * `address`, the call is made on their behalf (the address forwarded).
  */
-export async function mailSignInLink(email: string, next?: string) {
+export async function mailSignInLink(email: string, next?: string, address?: string | null) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(address ?? null, env)
   const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
   })
   const { error } = await client.auth.signInWithOtp({
     email,
@@ -140,6 +154,10 @@ export async function confirmWithCode(
 ): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
+  if (error?.status === 429) {
+    // The auth server's own limit: asking again at once would not help.
+    return { headers, error: authErrorMessage(error), errorCode: error.code }
+  }
   if (error || !data.session) {
     return {
       headers,

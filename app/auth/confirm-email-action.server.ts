@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import { readFormData } from '~/lib/http.server'
+import { authFailureStatus } from './auth-errors'
 import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
 import {
   hitAuthRateLimit,
@@ -56,6 +57,11 @@ export async function handleConfirmEmail(
   }
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
-  if (outcome.error) return reply(outcome.error, null, { status: 400, headers: outcome.headers })
+  if (outcome.error) {
+    return reply(outcome.error, null, {
+      status: authFailureStatus(outcome.errorCode),
+      headers: outcome.headers,
+    })
+  }
   throw redirect(options.after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }

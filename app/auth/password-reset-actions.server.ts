@@ -3,6 +3,7 @@ import { data, redirect } from '@remix-run/node'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 import { readFormData } from '~/lib/http.server'
+import { authFailureStatus } from './auth-errors'
 import { sendPasswordReset, updatePassword } from './auth.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
@@ -34,7 +35,7 @@ export async function handleForgotPassword(request: Request) {
   if (result.error) {
     return data(
       { result: submission.reply(), sentTo: null, formError: result.error },
-      { status: 400, headers: result.headers },
+      { status: authFailureStatus(result.errorCode), headers: result.headers },
     )
   }
   return data(

@@ -6,6 +6,8 @@ import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
 import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { clientAddress } from '~/lib/rate-limit.server'
+import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 import { signingKeys } from './signing-keys.server'
@@ -43,12 +45,14 @@ export const RECOVERY_WINDOW_SECONDS = 60 * 60
 /**
  * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
- * request must carry them, or a refresh is lost and the user is signed out.
+ * request must carry them, or a refresh is lost and the user is signed out. Its auth calls
+ * are made on the visitor's behalf (their address forwarded, with a secret key).
  */
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    global: { fetch: fetchWithAuthTimeout },
+    global: { fetch: withAuthTimeout(onBehalf ?? fetch) },
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
@@ -80,16 +84,19 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
 const AUTH_CALL_TIMEOUT_MS = 5_000
 
 /**
- * The `fetch` of a request's Supabase client: a call to the auth server that has not
+ * The `fetch` of a request's Supabase client (`send`: the plain one, or the one acting on the
+ * visitor's behalf): a call to the auth server that has not
  * answered within AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own,
  * and a hanging auth server would otherwise hold every page that refreshes a session).
  */
-function fetchWithAuthTimeout(input: RequestInfo | URL, init?: RequestInit) {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-  if (!url.includes('/auth/v1/')) return fetch(input, init)
-  const timeout = AbortSignal.timeout(AUTH_CALL_TIMEOUT_MS)
-  const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-  return fetch(input, { ...init, signal })
+function withAuthTimeout(send: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    if (!url.includes('/auth/v1/')) return send(input, init)
+    const timeout = AbortSignal.timeout(AUTH_CALL_TIMEOUT_MS)
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
+    return send(input, { ...init, signal })
+  }
 }
 
 type SessionResult = {

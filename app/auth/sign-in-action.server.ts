@@ -10,6 +10,7 @@ import {
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
 } from './rate-limits.server'
+import { authFailureStatus } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { MagicLinkSchema, SignInSchema } from './schemas'
 
@@ -63,7 +64,7 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   const result = await sendMagicLink(request, submission.value.email, next)
   if (result.error) {
     return reply('magic-link', submission.reply(), result.error, {
-      status: 400,
+      status: authFailureStatus(result.errorCode),
       headers: result.headers,
     })
   }
@@ -92,7 +93,10 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
-    return reply('password', result(), outcome.error, { status: 400, headers: outcome.headers })
+    return reply('password', result(), outcome.error, {
+      status: authFailureStatus(outcome.errorCode),
+      headers: outcome.headers,
+    })
   }
   throw redirect(next, { headers: outcome.headers })
 }

@@ -210,16 +210,26 @@ export function clientKey(
   proxies: number = getEnv().TRUSTED_PROXY_COUNT,
   socketAddress: string | undefined = currentClientAddress(),
 ): string {
-  if (proxies < 1) {
-    const address = socketAddress ? normaliseAddress(socketAddress) : null
-    return address ? `ip:${address}` : SHARED_CLIENT_KEY
-  }
+  const address = clientAddress(request, proxies, socketAddress)
+  return address ? `ip:${address}` : SHARED_CLIENT_KEY
+}
+
+/**
+ * The client's address as `clientKey` finds it (normalised), or null when it is not known:
+ * also what the auth calls made on the client's behalf forward to Supabase
+ * (`Sb-Forwarded-For`, app/lib/supabase-keys.server.ts).
+ */
+export function clientAddress(
+  request: Request,
+  proxies: number = getEnv().TRUSTED_PROXY_COUNT,
+  socketAddress: string | undefined = currentClientAddress(),
+): string | null {
+  if (proxies < 1) return socketAddress ? normaliseAddress(socketAddress) : null
   const entries = (request.headers.get('X-Forwarded-For') ?? '')
     .split(',')
     .filter((entry) => entry.trim() !== '')
   const entry = entries[entries.length - proxies]
-  const address = entry === undefined ? null : normaliseAddress(entry)
-  return address ? `ip:${address}` : SHARED_CLIENT_KEY
+  return entry === undefined ? null : normaliseAddress(entry)
 }
 
 /** A per-client limit: each identified client's budget, and all unidentified ones' together. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LOCAL_PLAN_IDS, PLAN_DEFINITIONS } from '../../app/billing/plans'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS } from '../../app/env.server'
 import { LOCAL_CATALOG, parseCatalog } from '../local-stack/catalog'
 import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../local-stack/defaults'
 
@@ -55,6 +55,8 @@ describe('the local stack and the app agree', () => {
     expect({
       SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
       SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
+      publishable: LOCAL_STACK_KEYS.supabasePublishableKey,
+      secret: LOCAL_STACK_KEYS.supabaseSecretKey,
       STRIPE_SECRET_KEY: LOCAL_STACK_KEYS.stripeSecretKey,
       STRIPE_WEBHOOK_SECRET: LOCAL_STACK_KEYS.stripeWebhookSecret,
       POLAR_ACCESS_TOKEN: LOCAL_STACK_KEYS.polarAccessToken,
@@ -66,6 +68,9 @@ describe('the local stack and the app agree', () => {
     }).toEqual({
       SUPABASE_ANON_KEY: LOCAL_DEFAULTS.SUPABASE_ANON_KEY,
       SUPABASE_SERVICE_ROLE_KEY: LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
+      // The new-style keys, which the production checks refuse as well.
+      publishable: LOCAL_SUPABASE_NEW_KEYS.publishable,
+      secret: LOCAL_SUPABASE_NEW_KEYS.secret,
       STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
       POLAR_ACCESS_TOKEN: LOCAL_DEFAULTS.POLAR_ACCESS_TOKEN,

@@ -134,6 +134,9 @@ test.describe('the check-email page, with JavaScript off', () => {
     await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
     const first = await waitForMail(email, 'signup')
 
+    // The auth server mails one confirmation a minute to an address (max_frequency): wait.
+    test.slow()
+    await page.waitForTimeout(61_000)
     await page.getByRole('button', { name: 'send it again' }).click()
     await expect(page.getByRole('status')).toContainText('a new email is on its way')
     const second = await waitForMail(email, 'signup', {

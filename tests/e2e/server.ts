@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
-import { startLocalStack } from '../local-stack/stack'
+import { SUITE_AUTH_LIMITS, startLocalStack } from '../local-stack/stack'
 import { E2E } from './ports'
 
 const stack = await startLocalStack({
@@ -20,6 +20,13 @@ const stack = await startLocalStack({
     smtp: E2E.smtpPort,
   },
   retry: { attempts: 4, baseDelayMs: 250 },
+  // The app runs with the new keys (publishable and secret), and forwards each browser's
+  // address to the auth server, which honours it (the project's "IP address forwarding").
+  supabaseKeys: 'new',
+  // A test override (the local stack's README): every journey of the suite runs against one
+  // project within minutes, beyond its hourly mail budget and, from browsers sharing one
+  // address, its per-IP limits; neither is what these tests are about.
+  supabaseAuth: { ...SUITE_AUTH_LIMITS, sbForwardedFor: true },
 })
 
 const app = spawn(

@@ -15,7 +15,7 @@ import * as settingsNotifications from '../../app/routes/dashboard.settings.noti
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, startTestApp, waitOutMailFrequency, type TestApp } from './harness'
 import { logger } from '../../app/lib/logger.server'
 
 /**
@@ -186,6 +186,7 @@ describe.each([
     const user = await createSignedInUser(app)
     const { limit } = AUTH_RATE_LIMITS['email-change'].client
     for (let i = 0; i < limit; i++) {
+      await waitOutMailFrequency(app, user.email) // the auth server's one mail a minute
       const answer = await account(ip, user.cookie, {
         intent: 'change-email',
         email: newEmail('spray-inbox'),

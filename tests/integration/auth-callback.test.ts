@@ -18,7 +18,13 @@ import {
   readSession,
   setCookies,
 } from './auth-support'
-import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
+import {
+  adminClient,
+  mergeCookies,
+  startTestApp,
+  waitOutMailFrequency,
+  type TestApp,
+} from './harness'
 
 /**
  * GET /auth/callback over HTTP with real tokens from the emulator: the spec's rules 1 to 4.
@@ -313,9 +319,11 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
     expectRedirect(await callback(first.target.searchParams, first.cookie), '/dashboard')
     await expectFailed(first.target.searchParams, first.cookie)
 
+    await waitOutMailFrequency(app, user.email)
     const second = await magicLinkCode(user.email)
     await expectFailed(second.target.searchParams) // another browser: no verifier cookie
 
+    await waitOutMailFrequency(app, user.email)
     const third = await magicLinkCode(user.email)
     await app.stack.database.query(
       `update auth.flow_state set created_at = now() - interval '1 hour',

@@ -4,7 +4,7 @@ import * as dashboardLayout from '../../app/routes/dashboard'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
-import { mergeCookies, startTestApp, type TestApp } from './harness'
+import { mergeCookies, startTestApp, waitOutMailFrequency, type TestApp } from './harness'
 
 /**
  * The check-email page after sign-up: the 6-digit code from the confirmation mail signs in
@@ -78,6 +78,7 @@ describe('send it again', () => {
     const email = newEmail()
     await signUp(email)
     const before = (await app.stack.supabase.inbox.list()).filter((m) => m.to === email).length
+    await waitOutMailFrequency(app, email) // the auth server sends one a minute
     const waiting = await post({ intent: 'resend', email })
     const unknown = await post({ intent: 'resend', email: newEmail() })
     expect(waiting.status).toBe(200)

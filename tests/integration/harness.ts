@@ -4,7 +4,12 @@ import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
 import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { withOutageSwitch } from '../local-stack/database'
-import { startLocalStack, type LocalStack } from '../local-stack/stack'
+import {
+  SUITE_AUTH_LIMITS,
+  startLocalStack,
+  type LocalStack,
+  type LocalStackOptions,
+} from '../local-stack/stack'
 import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
@@ -36,7 +41,17 @@ export interface TestApp {
  * emulators, with the process environment pointing at them (as .env would).
  */
 export async function startTestApp(
-  options: { polarInvoiceDelayMs?: number; stripeDelivery?: DeliveryOptions } = {},
+  options: {
+    polarInvoiceDelayMs?: number
+    stripeDelivery?: DeliveryOptions
+    /** Which kind of Supabase keys the app is configured with (default: the legacy ones). */
+    supabaseKeys?: LocalStackOptions['supabaseKeys']
+    /**
+     * The auth server's project settings. Default: SUITE_AUTH_LIMITS (a test override: each
+     * file drives its journeys from one loopback address, see the local stack's README).
+     */
+    supabaseAuth?: LocalStackOptions['supabaseAuth']
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase()
   const outage = withOutageSwitch(database)
@@ -62,6 +77,8 @@ export async function startTestApp(
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
     stripeDelivery: options.stripeDelivery,
+    supabaseKeys: options.supabaseKeys,
+    supabaseAuth: options.supabaseAuth ?? SUITE_AUTH_LIMITS,
   })
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',
@@ -78,6 +95,23 @@ export async function startTestApp(
       await database.close()
     },
   }
+}
+
+/**
+ * Moves the auth mails last sent to `email` a minute back: what waiting out the auth
+ * server's `max_frequency` (one mail of a kind per address per 60 s) would do, for a test
+ * that sends a second link to one address.
+ */
+export async function waitOutMailFrequency(app: TestApp, email: string) {
+  await app.stack.database.query(
+    `update auth.users set
+       confirmation_sent_at = confirmation_sent_at - interval '61 seconds',
+       recovery_sent_at = recovery_sent_at - interval '61 seconds',
+       email_change_sent_at = email_change_sent_at - interval '61 seconds',
+       reauthentication_sent_at = reauthentication_sent_at - interval '61 seconds'
+     where lower(email) = lower($1)`,
+    [email],
+  )
 }
 
 /** The service-role client for assertions and seeding. */

@@ -4,11 +4,18 @@
  * The app's local defaults (app/env.server.ts) name the same values;
  * tests/config/local-stack-catalog.test.ts checks that the two agree.
  */
-import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './supabase/keys'
+import {
+  LOCAL_ANON_KEY,
+  LOCAL_PUBLISHABLE_KEY,
+  LOCAL_SECRET_KEY,
+  LOCAL_SERVICE_ROLE_KEY,
+} from './supabase/keys'
 
 export const LOCAL_STACK_KEYS = {
   supabaseAnonKey: LOCAL_ANON_KEY,
   supabaseServiceRoleKey: LOCAL_SERVICE_ROLE_KEY,
+  supabasePublishableKey: LOCAL_PUBLISHABLE_KEY,
+  supabaseSecretKey: LOCAL_SECRET_KEY,
   stripeSecretKey: 'sk_test_local_emulator',
   stripeWebhookSecret: 'whsec_local_emulator_secret',
   polarAccessToken: 'polar_oat_local_emulator',

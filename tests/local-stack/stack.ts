@@ -5,7 +5,11 @@ import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
 import { LOCAL_STACK_KEYS } from './defaults'
 import { startPolarEmulator, type PolarEmulator } from './polar'
 import { startStripeEmulator, type DeliveryOptions, type StripeEmulator } from './stripe'
-import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
+import {
+  startSupabaseEmulator,
+  type SupabaseEmulator,
+  type SupabaseEmulatorOptions,
+} from './supabase'
 import { startSmtpInbox, type SmtpInbox } from './supabase/smtp'
 
 export interface LocalStackOptions {
@@ -33,7 +37,31 @@ export interface LocalStackOptions {
   polarInvoiceDelayMs?: number
   /** Stripe emulator: ordered (default) or shuffled, partly duplicated webhook delivery. */
   stripeDelivery?: DeliveryOptions
+  /**
+   * Which kind of Supabase keys `env` names: the legacy JWTs (default) or the new
+   * publishable and secret keys. The emulator accepts both kinds either way.
+   */
+  supabaseKeys?: 'legacy' | 'new'
+  /**
+   * The auth server's project settings: its rate limits, mail frequency and "IP address
+   * forwarding" (tests/local-stack/supabase/README.md, "Rate limits"). Default: as the
+   * service and supabase/config.toml have them.
+   */
+  supabaseAuth?: Pick<
+    SupabaseEmulatorOptions,
+    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor'
+  >
 }
+
+/**
+ * A test override (tests/local-stack/supabase/README.md, "Test overrides"): for a suite
+ * that drives many journeys from one loopback address, against one project, within a few
+ * minutes, which the per-IP request limits and the hourly mail budget would stop although
+ * neither is what it tests. The minimum time between two mails to one address stays.
+ */
+export const SUITE_AUTH_LIMITS = {
+  rateLimits: { tokenRefresh: 1_000_000, verify: 1_000_000, otp: 1_000_000, emailSent: 1_000_000 },
+} satisfies LocalStackOptions['supabaseAuth']
 
 export interface LocalStack {
   database: Database
@@ -68,6 +96,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     database,
     port: options.ports?.supabase,
     siteUrl: options.siteUrl,
+    ...options.supabaseAuth,
   })
   const stripe = await startStripeEmulator({
     port: options.ports?.stripe,
@@ -104,8 +133,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const env = {
     SITE_URL: options.siteUrl,
     SUPABASE_URL: supabase.url,
-    SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
-    SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
+    ...(options.supabaseKeys === 'new'
+      ? {
+          SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabasePublishableKey,
+          SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseSecretKey,
+        }
+      : {
+          SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
+          SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
+        }),
     STRIPE_SECRET_KEY: LOCAL_STACK_KEYS.stripeSecretKey,
     STRIPE_WEBHOOK_SECRET: LOCAL_STACK_KEYS.stripeWebhookSecret,
     STRIPE_API_URL: stripe.url,

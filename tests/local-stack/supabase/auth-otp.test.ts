@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SITE_URL, startTestStack, type TestStack } from './test-support'
+import { MANY_MAILS, SITE_URL, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
 beforeAll(async () => {
-  stack = await startTestStack()
+  stack = await startTestStack(MANY_MAILS)
 })
 afterAll(() => stack.close())
+
+/** Moves the user's last mails a minute back: what waiting out `max_frequency` does. */
+async function mailedAMinuteAgo(email: string) {
+  await stack.db.query(
+    `update auth.users set confirmation_sent_at = confirmation_sent_at - interval '61 seconds',
+       recovery_sent_at = recovery_sent_at - interval '61 seconds' where email = $1`,
+    [email],
+  )
+}
 
 function tokenHashOf(link: string | null | undefined) {
   return new URL(link!).searchParams.get('token_hash')!
@@ -55,6 +64,8 @@ describe('magic link', () => {
     expect(error).toBeNull()
     expect(data.user?.email).toBe('code@example.com')
 
+    // A second link within max_frequency (60 s) is refused; the first was a minute ago.
+    await mailedAMinuteAgo('code@example.com')
     await stack.client().auth.signInWithOtp({ email: 'code@example.com' })
     const second = await stack.emulator.inbox.latestFor('code@example.com')
     const byHash = await stack

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCAL_ANON_KEY } from './keys'
 import {
+  MANY_MAILS,
   SITE_URL,
   locationOf,
   raw,
@@ -11,7 +12,7 @@ import {
 
 let stack: TestStack
 beforeAll(async () => {
-  stack = await startTestStack()
+  stack = await startTestStack(MANY_MAILS)
 })
 afterAll(() => stack.close())
 

@@ -80,6 +80,16 @@ describe('sign-up with email confirmation', () => {
 
     await stack.client().auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
     const first = await stack.emulator.inbox.latestFor('pending@example.com')
+    // Within max_frequency (60 s) the mail is not sent again: 429, as GoTrue answers.
+    const tooSoon = await stack
+      .client()
+      .auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
+    expect(tooSoon.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' })
+    // A minute later (the first mail's time moved back) it is.
+    await stack.db.query(
+      `update auth.users set confirmation_sent_at = now() - interval '61 seconds' where email = $1`,
+      ['pending@example.com'],
+    )
     const second = await stack
       .client()
       .auth.signUp({ email: 'pending@example.com', password: 'hunter22' })

@@ -1,9 +1,43 @@
 import { json } from './http'
-import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
+import {
+  LOCAL_ANON_KEY,
+  LOCAL_PUBLISHABLE_KEY,
+  LOCAL_SECRET_KEY,
+  LOCAL_SERVICE_ROLE_KEY,
+} from './keys'
+
+/** The four kinds of API key a project has: the legacy JWTs and the new opaque keys. */
+export type ApiKeyKind = 'anon' | 'service_role' | 'publishable' | 'secret'
+
+const KEYS = new Map<string, ApiKeyKind>([
+  [LOCAL_ANON_KEY, 'anon'],
+  [LOCAL_SERVICE_ROLE_KEY, 'service_role'],
+  [LOCAL_PUBLISHABLE_KEY, 'publishable'],
+  [LOCAL_SECRET_KEY, 'secret'],
+])
+
+/**
+ * The role JWT the gateway hands on for a new key. Supabase's gateway mints a short-lived
+ * JWT of the key's role; the emulator's legacy keys are exactly such JWTs.
+ */
+const ROLE_JWT = { publishable: LOCAL_ANON_KEY, secret: LOCAL_SERVICE_ROLE_KEY } as const
+
+/** A browser, as Supabase's gateway tells one: by its User-Agent (every browser's starts so). */
+const BROWSER_USER_AGENT = /\bMozilla\//
+
+function requestApiKey(request: Request) {
+  return request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
+}
+
+/** The kind of the request's API key (`apikey` header or query parameter), if it is one. */
+export function apiKeyKind(request: Request): ApiKeyKind | undefined {
+  const key = requestApiKey(request)
+  return key ? KEYS.get(key) : undefined
+}
 
 /** The gateway's API key check (Kong key-auth): `apikey` header or query parameter. */
 export function apiKeyProblem(request: Request) {
-  const key = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
+  const key = requestApiKey(request)
   if (!key) {
     return json(
       {
@@ -13,7 +47,7 @@ export function apiKeyProblem(request: Request) {
       { status: 401 },
     )
   }
-  if (key !== LOCAL_ANON_KEY && key !== LOCAL_SERVICE_ROLE_KEY) {
+  if (!KEYS.has(key)) {
     return json(
       {
         message: 'Invalid API key',
@@ -23,4 +57,55 @@ export function apiKeyProblem(request: Request) {
     )
   }
   return undefined
+}
+
+/**
+ * What Supabase's API gateway does with the new keys before Auth, PostgREST or Storage see
+ * the request (guides/api/api-keys, "Known limitations"):
+ *
+ * - a secret key from a browser (told by its User-Agent) is refused, 401;
+ * - a publishable or secret key may be in `Authorization: Bearer` only when it equals the
+ *   `apikey` header (supabase-js sends it so); then, or with no Authorization at all, the
+ *   service gets a JWT of the key's role (`anon` or `service_role`); a user's JWT in
+ *   Authorization passes through, so the user is who the service sees;
+ * - `Sb-Forwarded-For` reaches the auth server only on requests made with a secret key
+ *   (guides/auth/rate-limits, "IP address forwarding": publishable and legacy keys are not
+ *   supported).
+ *
+ * Returns the request to hand on (the same object when nothing changes) or the gateway's 401.
+ */
+export function passGateway(request: Request): Request | Response {
+  const kind = apiKeyKind(request)
+  const forwarded = request.headers.has('sb-forwarded-for')
+  if (kind !== 'publishable' && kind !== 'secret') {
+    if (!forwarded) return request
+    const headers = new Headers(request.headers)
+    headers.delete('sb-forwarded-for')
+    return new Request(request, { headers })
+  }
+  if (kind === 'secret' && BROWSER_USER_AGENT.test(request.headers.get('user-agent') ?? '')) {
+    return json(
+      {
+        message: 'Forbidden use of secret API key in browser',
+        hint: 'Secret API keys can only be used in a protected environment and should never be used in a browser.',
+      },
+      { status: 401 },
+    )
+  }
+  const headers = new Headers(request.headers)
+  if (kind !== 'secret') headers.delete('sb-forwarded-for')
+  const authorization = request.headers.get('authorization')
+  const bearer = authorization ? /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined
+  if (authorization === null || bearer === requestApiKey(request)) {
+    headers.set('authorization', `Bearer ${ROLE_JWT[kind]}`)
+  } else if (bearer?.startsWith('sb_')) {
+    return json(
+      {
+        message: 'Invalid authorization header',
+        hint: 'A publishable or secret API key may only be sent in Authorization when it equals the apikey header.',
+      },
+      { status: 401 },
+    )
+  }
+  return new Request(request, { headers })
 }

@@ -5,6 +5,7 @@ import type { AuthConfig } from './auth/context'
 import { loadMailTemplates, type TemplateName, type TemplateOverride } from './auth/mail-templates'
 import { checkAllowList } from './auth/redirects'
 import { projectAuthSettings } from './auth/project-settings'
+import { DEFAULT_RATE_LIMITS, createAuthLimits, type RateLimitSettings } from './auth/rate-limits'
 import { createAuthHandler } from './auth/router'
 import { SupabaseFaults, type SupabaseFault } from './faults'
 import { clearMail, listMail, type Mail } from './mail'
@@ -17,6 +18,8 @@ export type { SupabaseFault } from './faults'
 export {
   LOCAL_ANON_KEY,
   LOCAL_SERVICE_ROLE_KEY,
+  LOCAL_PUBLISHABLE_KEY,
+  LOCAL_SECRET_KEY,
   LOCAL_JWKS,
   LOCAL_JWT_SECRET,
   LOCAL_SIGNING_KID,
@@ -72,6 +75,20 @@ export interface SupabaseEmulatorOptions {
    * config.toml has no key for it: docs/going-live.md).
    */
   requireCurrentPassword?: boolean
+  /**
+   * The auth server's rate limits (README, "Rate limits"): per-IP requests per 5 minutes
+   * (`tokenRefresh` 150, `verify` 30, `otp` 30) and the project's mails per hour
+   * (`emailSent`, 4 as in supabase/config.toml). A test raises one only to say it is not
+   * what that test is about (README, "Test overrides").
+   */
+  rateLimits?: Partial<RateLimitSettings>
+  /** Seconds between two mails of one kind to one user (config.toml `max_frequency`, 60). */
+  mailMaxFrequencySeconds?: number
+  /**
+   * The project's "IP address forwarding" setting: `Sb-Forwarded-For` (sent with a secret
+   * key) names the client for the per-IP limits. Off by default, as on a new project.
+   */
+  sbForwardedFor?: boolean
 }
 
 export interface SupabaseEmulator {
@@ -115,13 +132,17 @@ export async function startSupabaseEmulator(
     securePasswordChange:
       options.securePasswordChange ?? projectAuthSettings().securePasswordChange,
     requireCurrentPassword: options.requireCurrentPassword ?? true,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
+    sbForwardedFor: options.sbForwardedFor ?? false,
   }
+  const limits = createAuthLimits(config.rateLimits, { sbForwardedFor: config.sbForwardedFor })
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
   const faults = new SupabaseFaults()
   let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
-    auth: createAuthHandler({ db, config }),
+    auth: createAuthHandler({ db, config, limits }),
     storage: createStorageHandler(db),
     rest: () => (rest ??= loadRestHandler(db)),
     pages: pageRoutes(db),

@@ -21,6 +21,14 @@ export const LOCAL_ANON_KEY =
 export const LOCAL_SERVICE_ROLE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU'
 
+/**
+ * The new-style API keys, beside the legacy ones (the Supabase CLI's fixed local values).
+ * Not JWTs: the gateway (`gateway.ts`) maps the publishable key to the anon role and the
+ * secret key to service_role, as Supabase's API gateway does.
+ */
+export const LOCAL_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH'
+export const LOCAL_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz'
+
 /** ES256 signing key for user access tokens; its public half is served at JWKS. */
 export const LOCAL_SIGNING_KID = 'local-es256-2026'
 const LOCAL_SIGNING_JWK: JWK = {

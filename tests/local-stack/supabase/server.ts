@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../database'
+import { passGateway } from './gateway'
 import { allowedOrigin, BodyTooLarge, corsHeaders, readBytes, type CorsPolicy } from '../http'
 import type { SupabaseFaults } from './faults'
 import { json, matchRoute, type Route } from './http'
@@ -73,7 +74,8 @@ async function writeResponse(res: ServerResponse, response: Response, origin: st
 }
 
 export interface Mounts {
-  auth: (request: Request, path: string) => Promise<Response>
+  /** `peer`: the client's address, as the platform's edge sees it (the socket's). */
+  auth: (request: Request, path: string, peer?: string) => Promise<Response>
   storage: (request: Request, path: string) => Promise<Response>
   rest: () => Promise<Handler>
   pages: Route[]
@@ -83,25 +85,32 @@ export interface Mounts {
   faults?: SupabaseFaults
 }
 
-/** Dispatches one web Request to auth, rest, storage or the developer pages. */
-export async function dispatch(request: Request, mounts: Mounts): Promise<Response> {
+/**
+ * Dispatches one web Request to auth, rest, storage or the developer pages. The APIs are
+ * behind the gateway (`gateway.ts`), which maps the new API keys to their roles.
+ */
+export async function dispatch(request: Request, mounts: Mounts, peer?: string): Promise<Response> {
   const path = new URL(request.url).pathname
   const injected = await mounts.faults?.apply(request, path)
   if (injected) return injected
-  if (path === '/auth/v1' || path.startsWith('/auth/v1/')) {
-    const below = path.slice('/auth/v1'.length) || '/'
+  const api = /^\/(auth|rest|storage)\/v1(\/|$)/.exec(path)?.[1]
+  if (!api) {
+    const { handler, params } = matchRoute(mounts.pages, request.method, path)
+    if (!handler) return json({ message: 'Not found' }, { status: 404 })
+    return handler(request, params ?? {})
+  }
+  const gated = passGateway(request)
+  if (gated instanceof Response) return gated
+  const below = path.slice(`/${api}/v1`.length) || '/'
+  if (api === 'auth') {
     mounts.onAuthRequest(below)
-    return mounts.auth(request, below)
+    return mounts.auth(gated, below, peer)
   }
-  if (path === '/rest/v1' || path.startsWith('/rest/v1/')) {
-    mounts.onRestRequest?.(path.slice('/rest/v1'.length) || '/')
-    return (await mounts.rest())(request)
+  if (api === 'rest') {
+    mounts.onRestRequest?.(below)
+    return (await mounts.rest())(gated)
   }
-  if (path.startsWith('/storage/v1/'))
-    return mounts.storage(request, path.slice('/storage/v1'.length))
-  const { handler, params } = matchRoute(mounts.pages, request.method, path)
-  if (!handler) return json({ message: 'Not found' }, { status: 404 })
-  return handler(request, params ?? {})
+  return mounts.storage(gated, below)
 }
 
 /**
@@ -122,7 +131,8 @@ export function createListener(baseUrl: () => string, mounts: Mounts) {
           return
         }
         const request = await toRequest(req, baseUrl())
-        await writeResponse(res, await dispatch(request, mounts), origin)
+        const peer = req.socket.remoteAddress
+        await writeResponse(res, await dispatch(request, mounts, peer), origin)
       } catch (error) {
         if (error instanceof BodyTooLarge && !res.headersSent)
           return void (await writeResponse(

@@ -7,6 +7,13 @@ import { startSupabaseEmulator, type SupabaseEmulator, type SupabaseEmulatorOpti
 
 export const SITE_URL = 'http://localhost:5173'
 
+/**
+ * A test override (README, "Test overrides"): for a file whose journeys send more auth mails
+ * than the project's hourly budget (4, supabase/config.toml) in its few seconds. The budget
+ * is not what such a file tests; auth-rate-limits.test.ts tests it at its real value.
+ */
+export const MANY_MAILS: Partial<SupabaseEmulatorOptions> = { rateLimits: { emailSent: 1000 } }
+
 export interface TestStack {
   db: Database
   emulator: SupabaseEmulator

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { withDatabaseName } from '../../local-stack/database'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
-import { startLocalStack } from '../../local-stack/stack'
+import { SUITE_AUTH_LIMITS, startLocalStack } from '../../local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
 const ports = {
@@ -43,7 +43,15 @@ const databaseUrl =
   databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined
 let stack: Awaited<ReturnType<typeof startLocalStack>>
 try {
-  stack = await startLocalStack({ siteUrl, catalog: LOCAL_CATALOG, ports, databaseUrl })
+  stack = await startLocalStack({
+    siteUrl,
+    catalog: LOCAL_CATALOG,
+    ports,
+    databaseUrl,
+    // A load from one address: the auth server's per-IP limits would stop it, and are not
+    // what it measures (the local stack's README, "Test overrides").
+    supabaseAuth: SUITE_AUTH_LIMITS,
+  })
 } catch (error) {
   await dropDatabase()
   throw error

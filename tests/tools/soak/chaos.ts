@@ -33,7 +33,7 @@ import {
   type Database,
 } from '../../local-stack/database'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
-import { startLocalStack, type LocalStack } from '../../local-stack/stack'
+import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../local-stack/stack'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   expectedState,
@@ -505,6 +505,9 @@ async function main() {
     ports: { supabase: PORTS.supabase, stripe: PORTS.stripe, polar: PORTS.polar },
     catalog: LOCAL_CATALOG,
     polarInvoiceDelayMs: 0,
+    // A load from one address against one project: the auth server's per-IP limits and
+    // mail budget would stop it, and are not what it measures (the local stack's README).
+    supabaseAuth: SUITE_AUTH_LIMITS,
   })
   stack.polar.setWebhookUrl(undefined)
   for (const [index, port] of PORTS.instances.entries())

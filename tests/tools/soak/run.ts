@@ -31,7 +31,7 @@ import {
   type Database,
 } from '../../local-stack/database'
 import { LOCAL_CATALOG } from '../../local-stack/catalog'
-import { startLocalStack, type LocalStack } from '../../local-stack/stack'
+import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../local-stack/stack'
 import {
   expectedState,
   generateStream,
@@ -242,6 +242,9 @@ async function main() {
     ports: PORTS,
     polarInvoiceDelayMs: 0,
     stripeDelivery: { mode: stripeDelivery, seed },
+    // A load from one address against one project: the auth server's per-IP limits and
+    // mail budget would stop it, and are not what it measures (the local stack's README).
+    supabaseAuth: SUITE_AUTH_LIMITS,
   })
   // Only the replayed stream reaches the app: the Polar emulator's own events wait undelivered.
   stack.polar.setWebhookUrl(undefined)

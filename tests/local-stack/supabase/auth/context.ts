@@ -1,5 +1,6 @@
 import type { Database } from '../../database'
 import type { MailTemplates } from './mail-templates'
+import type { AuthLimits, RateLimitSettings } from './rate-limits'
 
 /** Settings of the emulated GoTrue (resolved from SupabaseEmulatorOptions). */
 export interface AuthConfig {
@@ -17,11 +18,19 @@ export interface AuthConfig {
   /** The auth mails' subjects and bodies (supabase/config.toml's templates). */
   mailTemplates: MailTemplates
   requireCurrentPassword: boolean
+  /** The per-IP request limits and the hourly mail budget. */
+  rateLimits: RateLimitSettings
+  /** `[auth.email] max_frequency` in seconds: between two mails of a kind to one user. */
+  mailMaxFrequencySeconds: number
+  /** The project's "IP address forwarding" (`security_sb_forwarded_for_enabled`). */
+  sbForwardedFor: boolean
 }
 
 export interface AuthContext {
   db: Database
   config: AuthConfig
+  /** The server's limiters (state kept for its lifetime, like GoTrue's in memory). */
+  limits: AuthLimits
 }
 
 /** The `iss` claim of access tokens, like GoTrue's API_EXTERNAL_URL. */

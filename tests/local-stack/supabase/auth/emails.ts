@@ -4,6 +4,7 @@ import type { AuthContext } from './context'
 import { issueOneTimeToken, type TokenType } from './otp'
 import { renderMailTemplate, type TemplateName } from './mail-templates'
 import { createFlowState, type CodeChallenge } from './pkce'
+import { checkMailFrequency } from './rate-limits'
 import { confirmationUrl, resolveRedirect } from './redirects'
 import type { UserRow } from './users'
 
@@ -51,8 +52,24 @@ export async function prepareEmailToken(ctx: AuthContext, db: Queryable, input: 
   }
 }
 
-/** Sends a signup confirmation, invite, magic link or recovery email, from its template. */
+/**
+ * When the previous mail of a kind went to the user (mail.go): a magic link is "a recovery
+ * with a different template", so it shares the recovery timer; an invite has none.
+ */
+function lastSentAt(user: UserRow, kind: EmailTokenInput['kind']) {
+  if (kind === 'signup') return user.confirmation_sent_at
+  if (kind === 'magiclink' || kind === 'recovery') return user.recovery_sent_at
+  return null
+}
+
+/**
+ * Sends a signup confirmation, invite, magic link or recovery email: at most one of a kind
+ * per user within `max_frequency`, and within the project's hourly mail budget (both 429
+ * over_email_send_rate_limit, before any token is issued).
+ */
 export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
+  checkMailFrequency(lastSentAt(input.user, input.kind), ctx.config.mailMaxFrequencySeconds)
+  ctx.limits.mailSent()
   const prepared = await prepareEmailToken(ctx, db, input)
   const rendered = renderMailTemplate(ctx.config.mailTemplates, FLOWS[input.kind].template, {
     SiteURL: ctx.config.siteUrl,
@@ -110,6 +127,10 @@ export async function startEmailChange(
   },
 ) {
   const { user, newEmail } = input
+  if (input.send !== false) {
+    checkMailFrequency(user.email_change_sent_at, ctx.config.mailMaxFrequencySeconds)
+    ctx.limits.mailSent()
+  }
   await db.query(
     `update auth.users set email_change = $2, email_change_confirm_status = 0, updated_at = now() where id = $1`,
     [user.id, newEmail],

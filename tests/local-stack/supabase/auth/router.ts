@@ -5,6 +5,7 @@ import type { AuthContext } from './context'
 import { AuthError, OAuthError, renderAuthError } from './errors'
 import { adminRoutes } from './routes-admin'
 import { oauthRoutes } from './routes-oauth'
+import { authenticate } from './sessions'
 import { signupRoutes } from './routes-signup'
 import { tokenRoutes } from './routes-token'
 import { userRoutes } from './routes-user'
@@ -46,7 +47,7 @@ export function createAuthHandler(ctx: AuthContext) {
     ...adminRoutes(ctx),
     ...oauthRoutes(ctx),
   ]
-  return async (request: Request, path: string): Promise<Response> => {
+  return async (request: Request, path: string, peer?: string): Promise<Response> => {
     const method = request.method === 'HEAD' ? 'GET' : request.method
     if (!OPEN_PATHS.has(`${method} ${path}`)) {
       const problem = apiKeyProblem(request)
@@ -60,6 +61,11 @@ export function createAuthHandler(ctx: AuthContext) {
       return renderAuthError(request, error)
     }
     try {
+      if (ctx.limits.limits(request, path)) {
+        // PUT /user is limited after its authentication, as api.go mounts it.
+        if (method === 'PUT' && path === '/user') await authenticate(ctx, request)
+        ctx.limits.hit(request, path, peer)
+      }
       return await handler(request, params ?? {})
     } catch (error) {
       if (error instanceof AuthError || error instanceof OAuthError)

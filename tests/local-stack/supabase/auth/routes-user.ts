@@ -5,6 +5,7 @@ import { sendReauthenticationMail, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
 import { generateTokenHash } from './otp'
 import { isWeakPassword, verifyPassword } from './passwords'
+import { checkMailFrequency } from './rate-limits'
 import { readCodeChallenge } from './pkce'
 import { randomInt } from 'node:crypto'
 import { authenticate, endSessions, type Authenticated } from './sessions'
@@ -68,8 +69,6 @@ export async function endWhatThePasswordProtected(
 
 /** GoTrue's window in which a session may change the password without a nonce. */
 const RECENT_SIGN_IN_MS = 24 * 60 * 60 * 1000
-/** GoTrue's SMTP max frequency (supabase/config.toml `max_frequency = "1m0s"`). */
-const MAIL_MAX_FREQUENCY_SECONDS = 60
 
 interface ReauthenticationRow {
   email: string | null
@@ -164,19 +163,8 @@ async function reauthenticate(ctx: AuthContext, request: Request) {
     )
   }
   if (!state.email_confirmed_at) throw errors.emailNotConfirmed()
-  const sentAt = state.reauthentication_sent_at
-  if (sentAt) {
-    const waitSeconds = Math.ceil(
-      (new Date(sentAt).getTime() + MAIL_MAX_FREQUENCY_SECONDS * 1000 - Date.now()) / 1000,
-    )
-    if (waitSeconds > 0) {
-      throw new AuthError(
-        429,
-        'over_email_send_rate_limit',
-        `For security purposes, you can only request this after ${waitSeconds} seconds.`,
-      )
-    }
-  }
+  checkMailFrequency(state.reauthentication_sent_at, ctx.config.mailMaxFrequencySeconds)
+  ctx.limits.mailSent()
   const otp = String(randomInt(0, 1_000_000)).padStart(6, '0')
   await ctx.db.transaction(async (tx) => {
     await tx.query(

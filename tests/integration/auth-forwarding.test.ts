@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { confirmWithCode, signInWithPassword, signUp } from '../../app/auth/auth.server'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
+import { resetEnvForTests } from '../../app/env.server'
+import { setRateLimitStore } from '../../app/lib/rate-limit.server'
+import * as signInPage from '../../app/routes/sign-in'
+import { appRequest, callRoute } from './auth-support'
+import { createSignedInUser, signInAs, startTestApp, type TestApp } from './harness'
+
+/**
+ * Supabase Auth's per-IP limits seen from the app: every auth call comes from this server,
+ * so without forwarding all visitors share one bucket. With a secret key the app forwards
+ * each visitor's address (Sb-Forwarded-For) and the auth server, with "IP address
+ * forwarding" on, counts each visitor on their own. The stand-in keeps Supabase's default
+ * limits here (no test override): a burst of 30 on the token endpoint.
+ */
+
+const BURST = 30
+
+/** A request from a visitor behind the one trusted proxy (TRUSTED_PROXY_COUNT=1). */
+function visitor(app: TestApp, ip: string, path = '/sign-in') {
+  const request = appRequest(app, path)
+  request.headers.set('X-Forwarded-For', ip)
+  return request
+}
+
+async function startApp(supabaseKeys: 'new' | 'legacy') {
+  const app = await startTestApp({ supabaseKeys, supabaseAuth: { sbForwardedFor: true } })
+  process.env.TRUSTED_PROXY_COUNT = '1'
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+  return app
+}
+
+async function stopApp(app: TestApp) {
+  delete process.env.TRUSTED_PROXY_COUNT
+  resetEnvForTests()
+  await app.close()
+}
+
+/**
+ * Spends a visitor's token bucket at the auth server with wrong passwords, until it refuses
+ * (it refills at one every 2 s, so a slow machine may need a few more than the burst).
+ */
+async function spendTokenBucket(app: TestApp, ip: string) {
+  let attempts = 0
+  for (;;) {
+    const outcome = await signInWithPassword(visitor(app, ip), 'nobody@example.com', 'wrong')
+    attempts += 1
+    if (outcome.errorCode === 'over_request_rate_limit') break
+    expect(outcome.errorCode).toBe('invalid_credentials')
+    expect(attempts).toBeLessThan(BURST * 3)
+  }
+  // A burst of 30 first: the first refusal comes after at least that many.
+  expect(attempts).toBeGreaterThan(BURST)
+}
+
+describe('with the secret key (sb_secret_…): each visitor has their own bucket', () => {
+  let app: TestApp
+  beforeAll(async () => {
+    app = await startApp('new')
+  })
+  afterAll(() => stopApp(app))
+
+  it('the app is configured with the publishable and secret keys', () => {
+    expect(app.stack.env.SUPABASE_ANON_KEY).toMatch(/^sb_publishable_/)
+    expect(app.stack.env.SUPABASE_SERVICE_ROLE_KEY).toMatch(/^sb_secret_/)
+  })
+
+  it('two visitors behind the same app server get separate buckets', async () => {
+    await spendTokenBucket(app, '203.0.113.10')
+    const other = await signInWithPassword(visitor(app, '203.0.113.11'), 'a@example.com', 'x')
+    expect(other.errorCode).toBe('invalid_credentials')
+  })
+
+  it('the sign-in page shows the auth server’s 429 as a message, with status 429', async () => {
+    // The visitor's bucket at the auth server is spent; the app's own limit is not.
+    await spendTokenBucket(app, '203.0.113.20')
+    const request = appRequest(app, '/sign-in', {
+      form: { intent: 'password', email: 'someone@example.com', password: 'whatever-it-is' },
+    })
+    request.headers.set('X-Forwarded-For', '203.0.113.20')
+    const outcome = await callRoute(signInPage.action, request)
+    expect(outcome.status).toBe(429)
+    expect(outcome.data).toMatchObject({
+      formError: 'Too many attempts. Please wait a minute and try again.',
+    })
+  })
+
+  it('a code tried past the auth server’s limit is answered “wait”, not “wrong code”', async () => {
+    const request = () => visitor(app, '203.0.113.50', '/sign-up/confirm')
+    // The verify bucket refills at one every 10 s: 30 tries spend it.
+    for (let i = 0; i < BURST; i++) {
+      const outcome = await confirmWithCode(request(), 'nobody@example.com', '000000')
+      expect(outcome.errorCode).toBe('otp_expired')
+    }
+    const limited = await confirmWithCode(request(), 'nobody@example.com', '000000')
+    expect(limited.errorCode).toBe('over_request_rate_limit')
+    expect(limited.error).toBe('Too many attempts. Please wait a minute and try again.')
+  })
+
+  it('sign-up, confirmation and sessions work end to end with the new keys', async () => {
+    const email = `new-keys-${Date.now()}@example.com`
+    await signUp(visitor(app, '203.0.113.30', '/sign-up'), email, 'correct-horse-battery')
+    // The auth server is asked after the answer (mail-requests.server.ts).
+    await mailRequestsSettled()
+    const mail = await app.stack.supabase.inbox.latestFor(email)
+    expect(mail?.kind).toBe('signup')
+    const user = await createSignedInUser(app)
+    const cookie = await signInAs(app, user.email)
+    expect(cookie).toMatch(/sb-localhost-auth-token/)
+  })
+})
+
+describe('with the legacy keys only: every visitor shares the server’s bucket', () => {
+  let app: TestApp
+  beforeAll(async () => {
+    app = await startApp('legacy')
+  })
+  afterAll(() => stopApp(app))
+
+  it('one visitor’s attempts use up another’s (nothing is forwarded without a secret key)', async () => {
+    expect(app.stack.env.SUPABASE_SERVICE_ROLE_KEY).toMatch(/^eyJ/)
+    await spendTokenBucket(app, '203.0.113.40')
+    const other = await signInWithPassword(visitor(app, '203.0.113.41'), 'a@example.com', 'x')
+    expect(other.errorCode).toBe('over_request_rate_limit')
+    expect(other.error).toBe('Too many attempts. Please wait a minute and try again.')
+  })
+})

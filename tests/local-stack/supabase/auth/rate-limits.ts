@@ -1,0 +1,170 @@
+import { isIP } from 'node:net'
+import { AuthError } from './errors'
+
+/**
+ * The auth server's rate limits (supabase/auth `internal/api/apilimiter`, `middleware.go`
+ * `performRateLimiting`, `internal/sbff`, `mail.go`), as a project has them by default.
+ * Each setting is the number Supabase's dashboard and config.toml name.
+ */
+export interface RateLimitSettings {
+  /** `rate_limit_token_refresh`: POST /token (password, refresh, PKCE), per 5 minutes and IP. */
+  tokenRefresh: number
+  /** `rate_limit_verify`: GET and POST /verify, per 5 minutes and IP. */
+  verify: number
+  /**
+   * `rate_limit_otp`: per 5 minutes and IP, for each of POST /signup, /otp, /magiclink,
+   * /recover, /resend and PUT /user (each endpoint has a bucket of its own at this rate).
+   */
+  otp: number
+  /**
+   * `[auth.rate_limit] email_sent`: auth mails the whole project may send per hour
+   * (supabase/config.toml sets 4).
+   */
+  emailSent: number
+}
+
+/** Supabase's defaults; the mail budget is the project's own (supabase/config.toml). */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  tokenRefresh: 150,
+  verify: 30,
+  otp: 30,
+  emailSent: 4,
+}
+
+/** Every IP-limited bucket holds 30 requests (tollbooth's burst in apilimiter.go). */
+const BURST = 30
+const FIVE_MINUTES_S = 300
+const HOUR_MS = 3_600_000
+
+type Limiter = 'token' | 'verify' | 'signup' | 'otp' | 'magiclink' | 'recover' | 'resend' | 'user'
+
+/** Token buckets per key: full at first, refilled at `perSecond`, never above BURST. */
+class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>()
+
+  constructor(private readonly perSecond: number) {}
+
+  take(key: string, now = Date.now()): boolean {
+    const bucket = this.buckets.get(key) ?? { tokens: BURST, at: now }
+    bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond)
+    bucket.at = now
+    this.buckets.set(key, bucket)
+    if (bucket.tokens < 1) return false
+    bucket.tokens -= 1
+    return true
+  }
+}
+
+/** The mail budget: `events` per hour from the server's start (ratelimit.IntervalLimiter). */
+class IntervalLimiter {
+  private start = Date.now()
+  private count = 0
+
+  constructor(private readonly events: number) {}
+
+  allow(now = Date.now()): boolean {
+    const intervals = Math.floor((now - this.start) / HOUR_MS)
+    if (intervals > 0) {
+      this.start += intervals * HOUR_MS
+      this.count = 0
+    }
+    if (this.count >= this.events) return false
+    this.count += 1
+    return true
+  }
+}
+
+/** The limiter of a request, by method and path below /auth/v1 (api.go's routes). */
+function limiterOf(request: Request, path: string): Limiter | undefined {
+  const method = request.method === 'HEAD' ? 'GET' : request.method
+  if (path === '/verify' && (method === 'GET' || method === 'POST')) return 'verify'
+  if (method === 'PUT' && path === '/user') return 'user'
+  if (method !== 'POST') return undefined
+  if (path === '/token') {
+    // token.go: an unsupported grant type is refused before the limiter counts it.
+    const grant = new URL(request.url).searchParams.get('grant_type') ?? ''
+    return ['password', 'refresh_token', 'pkce', 'id_token'].includes(grant) ? 'token' : undefined
+  }
+  const byPath: Record<string, Limiter> = {
+    '/signup': 'signup',
+    '/otp': 'otp',
+    '/magiclink': 'magiclink',
+    '/recover': 'recover',
+    '/resend': 'resend',
+  }
+  return byPath[path]
+}
+
+/** GoTrue's sbff.parseSBFFHeader: the leftmost entry, when it is an IP address. */
+function forwardedAddress(request: Request): string | undefined {
+  const header = request.headers.get('sb-forwarded-for')
+  if (!header) return undefined
+  const first = header.split(',', 1)[0].trim()
+  return isIP(first) ? first.replace(/^::ffff:(?=[\d.]+$)/i, '') : undefined
+}
+
+export interface AuthLimits {
+  /** Whether the request's method and path are limited per IP (the caller then checks). */
+  limits(request: Request, path: string): boolean
+  /** Counts the request against its IP's bucket; throws 429 over_request_rate_limit. */
+  hit(request: Request, path: string, peer: string | undefined): void
+  /** Counts one mail against the project's hourly budget; throws 429 over_email_send_rate_limit. */
+  mailSent(): void
+}
+
+/**
+ * The limiters of one auth server. The client's address is the `Sb-Forwarded-For` entry
+ * when the project enables it (`sbForwardedFor`, the dashboard's "IP address forwarding")
+ * and the gateway let the header through (secret keys only), else the connection's peer.
+ */
+export function createAuthLimits(
+  settings: RateLimitSettings,
+  options: { sbForwardedFor: boolean },
+): AuthLimits {
+  const perFiveMinutes = (rate: number) => new TokenBuckets(rate / FIVE_MINUTES_S)
+  const buckets: Record<Limiter, TokenBuckets> = {
+    token: perFiveMinutes(settings.tokenRefresh),
+    verify: perFiveMinutes(settings.verify),
+    signup: perFiveMinutes(settings.otp),
+    otp: perFiveMinutes(settings.otp),
+    magiclink: perFiveMinutes(settings.otp),
+    recover: perFiveMinutes(settings.otp),
+    resend: perFiveMinutes(settings.otp),
+    user: perFiveMinutes(settings.otp),
+  }
+  const mail = new IntervalLimiter(settings.emailSent)
+  return {
+    limits: (request, path) => limiterOf(request, path) !== undefined,
+    hit(request, path, peer) {
+      const limiter = limiterOf(request, path)
+      if (!limiter) return
+      const address =
+        (options.sbForwardedFor ? forwardedAddress(request) : undefined) ?? peer ?? 'unknown'
+      if (!buckets[limiter].take(address)) {
+        throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
+      }
+    },
+    mailSent() {
+      if (!mail.allow()) {
+        throw new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded')
+      }
+    },
+  }
+}
+
+/**
+ * The minimum time between two mails of one kind to one user (`[auth.email] max_frequency`,
+ * mail.go `validateSentWithinFrequencyLimit`): 429 over_email_send_rate_limit.
+ */
+export function checkMailFrequency(sentAt: Date | string | null, maxFrequencySeconds: number) {
+  if (!sentAt || maxFrequencySeconds <= 0) return
+  const until = new Date(sentAt).getTime() + maxFrequencySeconds * 1000
+  const now = Date.now()
+  if (until > now) {
+    throw new AuthError(
+      429,
+      'over_email_send_rate_limit',
+      `For security purposes, you can only request this after ${Math.floor((until - now) / 1000)} seconds.`,
+    )
+  }
+}
