@@ -20,6 +20,18 @@ export interface SessionUser {
    * current one (`/reset-password`).
    */
   recoveredAt?: number
+  /**
+   * A plan's checkout chosen before signing up and kept with the account (user metadata
+   * `after_sign_up`, billing/plan-intent.server.ts) until the dashboard follows it.
+   */
+  afterSignUp?: string
+}
+
+/** The `after_sign_up` user metadata of a token's claims, when it holds a string. */
+function afterSignUpOf(metadata: unknown): string | undefined {
+  if (typeof metadata !== 'object' || metadata === null) return undefined
+  const value = (metadata as Record<string, unknown>).after_sign_up
+  return typeof value === 'string' ? value : undefined
 }
 
 /** The time a session was opened by a recovery link, from the token's `amr` claim. */
@@ -221,12 +233,14 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     return null
   }
   const recoveredAt = recoveryTime(claims.amr)
+  const afterSignUp = afterSignUpOf(claims.user_metadata)
   const verified: VerifiedSession = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
       sessionId: claims.session_id,
       ...(recoveredAt !== undefined ? { recoveredAt } : {}),
+      ...(afterSignUp !== undefined ? { afterSignUp } : {}),
     },
     asUser: { accessToken },
   }

@@ -18,8 +18,9 @@ function reply(
   result: SubmissionResult<string[]> | null,
   formError: string | null,
   init: ResponseInit & { headers?: Headers } = { status: 400 },
+  unconfirmedEmail: string | null = null,
 ) {
-  return data({ intent, result, formError }, init)
+  return data({ intent, result, formError, unconfirmedEmail }, init)
 }
 
 /**
@@ -77,7 +78,11 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
-    return reply('password', result(), outcome.error, { status: 400, headers: outcome.headers })
+    // The right password for an account still waiting for its confirmation: the page offers
+    // to send the confirmation again (Supabase Auth says so only after checking the password).
+    const unconfirmed = outcome.errorCode === 'email_not_confirmed' ? email : null
+    const init = { status: 400, headers: outcome.headers }
+    return reply('password', result(), outcome.error, init, unconfirmed)
   }
   throw redirect(next, { headers: outcome.headers })
 }

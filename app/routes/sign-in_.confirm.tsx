@@ -1,6 +1,13 @@
-import type { MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useSearchParams } from '@remix-run/react'
+import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
+
+// A signed-in visitor is sent to the dashboard, as on the other auth pages.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requireAnonymous(request)
+  return data(null, { headers })
+}
 
 export default function SignInConfirm() {
   const [params] = useSearchParams()

@@ -399,14 +399,19 @@ describe('auth page actions say clearly what went wrong', () => {
     }
   })
 
-  it('sign-in: an unconfirmed email is told to confirm first', async () => {
+  it('sign-in: an unconfirmed email is told to confirm first and offered the confirmation again', async () => {
     const email = newEmail('unconfirmed')
     await adminClient(app).auth.admin.createUser({ email, password: PASSWORD })
     const outcome = await signInWith(email, PASSWORD)
     expect(outcome.status).toBe(400)
     expect(outcome.data).toMatchObject({
-      formError: 'Please confirm your email address first: open the link in the email we sent you.',
+      formError:
+        'Please confirm your email address first: open the link in the email we sent you, or send the confirmation again.',
+      unconfirmedEmail: email,
     })
+    // A wrong password reveals nothing about the account's state.
+    const wrong = await signInWith(email, 'not-the-password')
+    expect(wrong.data).toMatchObject({ unconfirmedEmail: null })
   })
 
   /** What a sign-up answers, in the form a stranger can observe it. */
