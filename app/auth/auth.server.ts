@@ -8,11 +8,7 @@ import { authErrorMessage } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
-import {
-  failureReasonOf,
-  rememberAuthFailure,
-  type AuthFailureReason,
-} from './auth-failure.server'
+import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {

@@ -61,6 +61,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'track_payment_total()': [],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
+  'email_change_waiting_for()': ['authenticated'],
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',
   ],

@@ -122,7 +122,12 @@ describe('protected pages and anonymous-only pages', () => {
       signInPage.loader,
       appRequest(app, '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling'),
     )
-    expect(safe.data).toEqual({ redirectTo: '/dashboard/settings/billing', pageError: null })
+    expect(safe.data).toEqual({
+      redirectTo: '/dashboard/settings/billing',
+      pageError: null,
+      failureReason: null,
+      email: '',
+    })
     const hostile = await callRoute(
       signInPage.loader,
       appRequest(app, '/sign-in?redirectTo=%2F%5Cevil.example&error=auth_failed'),
@@ -130,6 +135,8 @@ describe('protected pages and anonymous-only pages', () => {
     expect(hostile.data).toEqual({
       redirectTo: '/dashboard',
       pageError: expect.stringMatching(/could not sign you in/) as unknown,
+      failureReason: null,
+      email: '',
     })
   })
 
