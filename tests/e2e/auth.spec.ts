@@ -90,7 +90,11 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   await expect(other).toHaveURL(/\/auth\/confirm\?/)
   await other.getByRole('button', { name: 'Confirm my email' }).click()
   await expect(other).toHaveURL(/\/sign-in\?error=auth_failed$/)
-  await expect(other.getByRole('alert')).toContainText(AUTH_FAILED)
+  // The page knows it was a confirmation link and offers to send it again.
+  await expect(other.getByRole('alert')).toContainText(
+    'That confirmation link has expired or was already used',
+  )
+  await expect(other.getByRole('button', { name: 'Send the confirmation again' })).toBeVisible()
   await other.close()
 })
 
