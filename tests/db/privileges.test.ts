@@ -71,6 +71,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'queue_payment_receipt()': [],
   'queue_subscription_notice()': [],
   'queue_email_change_notice()': [],
+  'queue_account_deleted_notice()': [],
   'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
   'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':
     ['service_role'],
