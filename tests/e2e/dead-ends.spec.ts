@@ -155,6 +155,8 @@ async function signUpForPro(page: Page, email: string) {
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
   await pro.getByRole('link', { name: 'Get started with Pro' }).click()
   await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro$/)
+  // The page says which plan the visitor chose.
+  await expect(page.getByRole('main')).toContainText("You're signing up for Pro, $29.00/month.")
   await signUp(page, email)
 }
 
