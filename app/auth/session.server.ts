@@ -100,6 +100,11 @@ type SessionResult = {
    */
   readonly supabase: SupabaseClient
   headers: Headers
+  /**
+   * True when the browser's session was valid but has been ended elsewhere ("sign out of
+   * all sessions", another browser's sign-out, a deleted user): sign-in then says why.
+   */
+  endedElsewhere?: boolean
 }
 
 /** What a verified session gives a request: the user and the token to read as them. */
@@ -201,6 +206,7 @@ async function readSession(request: Request): Promise<SessionResult> {
   if (!(await sessionStillExists(verified.user))) {
     verifiedSessions.forget(key)
     await endLocalSession(result.supabase)
+    result.endedElsewhere = true
     return result
   }
   result.user = verified.user
@@ -326,7 +332,9 @@ function verifiedSessionKey(request: Request) {
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
-  if (!result.user || !result.asUser) throw signInRedirect(request, result.headers)
+  if (!result.user || !result.asUser) {
+    throw signInRedirect(request, result.headers, result.endedElsewhere)
+  }
   // The shared result itself (not a copy), so every loader of the request sees one client.
   return result as SignedInSession
 }
@@ -334,10 +342,11 @@ export async function requireUser(request: Request) {
 /** The session of a signed-in request. */
 export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUser }
 
-function signInRedirect(request: Request, headers: Headers) {
+function signInRedirect(request: Request, headers: Headers, endedElsewhere = false) {
   const url = new URL(request.url)
   const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
   const params = new URLSearchParams({ redirectTo: back })
+  if (endedElsewhere) params.set('notice', 'session-ended-elsewhere')
   return redirect(`/sign-in?${params}`, { headers })
 }
 

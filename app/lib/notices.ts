@@ -39,6 +39,10 @@ const NOTICES = {
     tone: 'info',
     text: 'One of your two addresses is confirmed. Sign in to see which link is still to be opened; your email changes once both are confirmed.',
   },
+  'session-ended-elsewhere': {
+    tone: 'info',
+    text: 'You were signed out here because your session was ended from another device (for example with “Sign out of all sessions”). Sign in again to continue.',
+  },
   'sign-in-to-continue': {
     tone: 'info',
     text: 'Your session has ended. Sign in to continue where you left off.',
