@@ -85,8 +85,9 @@ begin
       'plan_name', new.plan_name, 'provider', new.provider,
       'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end));
   end if;
+  -- A name filled in later (Polar's placeholder for a product without one) is no change.
   if v_is_live and v_was_live and old.plan_name is not null and new.plan_name is not null
-     and old.plan_name is distinct from new.plan_name then
+     and old.plan_name <> 'Unknown Plan' and old.plan_name is distinct from new.plan_name then
     perform public.enqueue_notification(new.user_id, 'plan_changed', jsonb_build_object(
       'old_plan', old.plan_name, 'plan_name', new.plan_name, 'provider', new.provider,
       'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end));
