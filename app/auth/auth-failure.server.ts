@@ -17,10 +17,12 @@ export const AUTH_FAILURE_REASONS = [
 ] as const
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number]
 
+// Path `/`: with JavaScript the sign-in page's data is fetched from `/sign-in.data`, which a
+// cookie on `/sign-in` would not reach.
 const failureCookie = createCookie('auth_failure', {
   httpOnly: true,
   sameSite: 'lax',
-  path: '/sign-in',
+  path: '/',
   maxAge: 5 * 60,
 })
 
