@@ -139,6 +139,23 @@ for (const viewport of VIEWPORTS) {
   })
 }
 
+test('a used reset link with JavaScript on: the reason reaches the page, and "Send a new link" works', async ({
+  page,
+}) => {
+  const user = await createUser(uniqueEmail('reset-dead-end-js'))
+  createdIds.push(user.id)
+  const stale = `/auth/callback?token_hash=${'cd'.repeat(28)}&type=recovery&next=%2Freset-password`
+  await openMailedLink(page, stale, /choose a password/i)
+  await expect(page).toHaveURL(/\/sign-in\?error=auth_failed$/)
+  await expect(page.getByRole('alert')).toContainText(
+    'That password reset link has expired or was already used',
+  )
+  await page.getByRole('textbox', { name: 'Your email address' }).fill(user.email)
+  await page.getByRole('button', { name: 'Send a new link' }).click()
+  await expect(page.getByRole('status')).toContainText(`If an account exists for ${user.email}`)
+  await waitForMail(user.email, 'recovery')
+})
+
 async function createUnconfirmedUser(email: string) {
   const { createClient } = await import('@supabase/supabase-js')
   const { LOCAL_SERVICE_ROLE_KEY } = await import('../local-stack/supabase/keys')
