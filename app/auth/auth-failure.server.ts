@@ -8,7 +8,7 @@ import { getEnv } from '~/env.server'
  * reads once: a used reset link offers "send a new link", a used confirmation link "send
  * the confirmation again", and so on. Without the cookie the page shows the general message.
  */
-export const AUTH_FAILURE_REASONS = [
+const AUTH_FAILURE_REASONS = [
   'recovery',
   'signup',
   'magiclink',

@@ -239,7 +239,7 @@ const AUTH_FAILED = '/sign-in?error=auth_failed'
  * Where the first of the two links of a secure email change leads: Account settings says
  * which address still has to be confirmed (the session, if any, stays as it was).
  */
-export const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
+const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
 
 /** The spec's failure location, with the reason (if known) in a cookie beside it. */
 async function failedOutcome(

@@ -20,13 +20,13 @@ const intentCookie = createCookie('after_sign_up', {
 })
 
 /** The user-metadata key that keeps the way on with the account. */
-export const AFTER_SIGN_UP_KEY = 'after_sign_up'
+const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
 /** Paths a sign-up may continue to: a plan's checkout. */
 const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=(stripe|polar))?$/
 
 /** `next` when a sign-up may continue there, else null. */
-export function continuablePath(next: unknown): string | null {
+function continuablePath(next: unknown): string | null {
   const path = safeNextPath(next, '')
   return CONTINUABLE.test(path) ? path : null
 }
