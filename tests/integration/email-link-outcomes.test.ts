@@ -4,6 +4,7 @@ import * as dashboardOverview from '../../app/routes/dashboard._index'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
+import * as linkSent from '../../app/routes/sign-in_.confirm'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import { askedForLinkCookie } from './auth-support'
 import {
@@ -218,5 +219,19 @@ describe('a sign-up confirmed on another device', () => {
     const waiting = `${app.url}/sign-up/confirm?${new URLSearchParams({ email: user.email })}`
     const page = await callRoute(checkEmail.loader, pageGet(waiting, ''))
     expect(page.status).toBe(200)
+  })
+})
+
+describe('the check-email pages send a signed-in visitor to the dashboard', () => {
+  it.each([
+    ['/sign-up/confirm?email=x%40example.com', checkEmail.loader],
+    ['/sign-in/confirm?email=x%40example.com', linkSent.loader],
+  ])('%s', async (path, loader) => {
+    const user = await createSignedInUser(app, newEmail('signed-in'))
+    const page = await callRoute(loader, pageGet(`${app.url}${path}`, user.cookie))
+    expect(page.status).toBe(302)
+    expect(page.location).toBe('/dashboard')
+    const anonymous = await callRoute(loader, pageGet(`${app.url}${path}`, ''))
+    expect(anonymous.status).toBe(200)
   })
 })
