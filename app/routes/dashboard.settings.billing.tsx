@@ -44,10 +44,13 @@ export function headers() {
   return { 'Cache-Control': 'private, no-store' }
 }
 
-/** "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours. */
-function planWithPrice(name: string | null) {
+/**
+ * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
+ * billed at the catalog's interval (another cycle's price is not in the catalog).
+ */
+function planWithPrice(name: string | null, cycle: string | null) {
   const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
-  if (!plan) return name ?? 'Unknown Plan'
+  if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
   return `${plan.name} · ${formatMoney(plan.amount, plan.currency)} / ${plan.interval}`
 }
 
@@ -97,7 +100,10 @@ export default function Billing() {
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Detail label="Plan" value={planWithPrice(subscription.plan_name)} />
+              <Detail
+                label="Plan"
+                value={planWithPrice(subscription.plan_name, subscription.billing_cycle)}
+              />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
                 label="Billing cycle"

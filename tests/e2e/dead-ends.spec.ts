@@ -10,6 +10,7 @@ import {
   uniqueEmail,
   waitForMail,
 } from './fixtures'
+import { seedSubscription } from './billing-seed'
 import { E2E } from './ports'
 
 /**
@@ -238,4 +239,29 @@ test('the waiting page says so when the address is not confirmed yet (JavaScript
   await page.getByRole('link', { name: 'I have confirmed my email' }).click()
   await expect(page.getByRole('status').first()).toContainText('Not confirmed yet')
   await context.close()
+})
+
+test('billing shows the plan with its price; on a phone every dashboard tab is in view', async ({
+  page,
+}, testInfo) => {
+  const user = await createUser(uniqueEmail('billing-price'))
+  createdIds.push(user.id)
+  await seedSubscription(user.id, { plan_name: 'Pro', billing_cycle: 'month' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signIn(page, user.email)
+  await page.goto('/dashboard/settings/billing')
+  const plan = page
+    .getByRole('region', { name: 'Current subscription' })
+    .locator('dt', { hasText: /^Plan$/ })
+    .locator('xpath=following-sibling::dd[1]')
+  await expect(plan).toHaveText('Pro · $29.00 / month')
+  // No tab is cut at the screen's edge: each lies wholly inside the viewport.
+  const tabs = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link')
+  await expect(tabs).toHaveCount(5)
+  for (const tab of await tabs.all()) {
+    const box = (await tab.boundingBox())!
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(390)
+  }
+  await snap(page, testInfo, 'billing with the price, and the tabs (phone)')
 })
