@@ -265,3 +265,15 @@ test('billing shows the plan with its price; on a phone every dashboard tab is i
   }
   await snap(page, testInfo, 'billing with the price, and the tabs (phone)')
 })
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`sign-in starts on the email field (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled })
+    const page = await context.newPage()
+    await page.goto('/sign-in')
+    await expect(page.locator('form#sign-in').getByLabel('Email')).toBeFocused()
+    await context.close()
+  })
+}
