@@ -180,3 +180,25 @@ export async function getAccountState(supabase: SupabaseClient) {
     methods: data.user ? signInMethodsOf(data.user) : null,
   }
 }
+
+/**
+ * Where an email change stands after one of its links was opened: "1 of 2 confirmed" and
+ * the address whose link is still to be opened (see the `email_change_waiting_for`
+ * migration), or the new address once both are confirmed.
+ */
+export async function emailChangeNotice(
+  supabase: SupabaseClient,
+  state: { email: string; pendingEmail: string | null },
+): Promise<{ tone: 'info' | 'success'; text: string }> {
+  if (!state.pendingEmail) {
+    return { tone: 'success', text: `Your email address is now ${state.email}.` }
+  }
+  const { data } = await supabase.rpc('email_change_waiting_for')
+  const left = data === 'new' ? state.pendingEmail : data === 'current' ? state.email : null
+  return {
+    tone: 'info',
+    text: left
+      ? `1 of 2 confirmed: now open the link we sent to ${left}. Your email changes to ${state.pendingEmail} once both are confirmed.`
+      : `1 of 2 confirmed: now open the link we sent to your other address. Your email changes to ${state.pendingEmail} once both are confirmed.`,
+  }
+}

@@ -31,25 +31,31 @@ export async function deleteAccount(
   userId: string,
 ): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
+  const admin = getSupabaseAdmin()
   try {
     const row = await getOwnSubscription(supabase, userId)
     live = subscriptionsToEnd(row, {
       stripe: await listStripeSubscriptions(row?.stripe_customer_id ?? null),
       polar: await listPolarSubscriptions(userId),
     })
+    // From here no other mail is queued for the user (the providers' cancellation
+    // webhooks would say "your subscription has ended" with links into a deleted account);
+    // deleting the user queues the one "account deleted" mail (docs/notifications.md).
+    await markDeletion(admin, userId, live.length > 0 ? (row?.plan_name ?? 'subscription') : null)
     for (const subscription of live) await endAtProvider(subscription)
   } catch (error) {
     logger.error('account deletion: provider cancellation failed', {
       user: userId,
       error: String(error),
     })
+    await unmarkDeletion(admin, userId)
     return { ok: false, message: PROVIDER_FAILED }
   }
-  const admin = getSupabaseAdmin()
   await removeAllAvatars(admin, userId)
   const { error } = await admin.auth.admin.deleteUser(userId)
   if (error) {
     logger.error('account deletion: deleteUser failed', { user: userId, error: error.message })
+    await unmarkDeletion(admin, userId)
     return {
       ok: false,
       message:
@@ -58,6 +64,26 @@ export async function deleteAccount(
   }
   logger.info('account deleted', { user: userId, canceled: live.length })
   return { ok: true }
+}
+
+/**
+ * Marks the user as being deleted (app metadata, which only the server can write), with
+ * the plan about to be canceled for the last mail to name. Throws when it cannot.
+ */
+async function markDeletion(admin: SupabaseClient, userId: string, canceledPlan: string | null) {
+  const { error } = await admin.auth.admin.updateUserById(userId, {
+    app_metadata: { deletion_started_at: new Date().toISOString(), canceled_plan: canceledPlan },
+  })
+  if (error) throw new Error(`deletion mark not set: ${error.message}`)
+}
+
+/** Takes the mark off again after a failed deletion, so the account's mails resume. */
+async function unmarkDeletion(admin: SupabaseClient, userId: string) {
+  const { error } = await admin.auth.admin.updateUserById(userId, {
+    app_metadata: { deletion_started_at: null, canceled_plan: null },
+  })
+  if (error)
+    logger.error('account deletion: mark not cleared', { user: userId, error: error.message })
 }
 
 /** The Stripe customer's subscriptions, every status (none without a customer). */

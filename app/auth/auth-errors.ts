@@ -5,7 +5,7 @@
 const MESSAGES: Record<string, string> = {
   invalid_credentials: 'That email and password do not match. Check them and try again.',
   email_not_confirmed:
-    'Please confirm your email address first: open the link in the email we sent you.',
+    'Please confirm your email address first: open the link in the email we sent you, or send the confirmation again.',
   user_already_exists: 'An account with this email already exists. Sign in instead.',
   email_exists: 'An account with this email already exists. Sign in instead.',
   weak_password: 'That password is too easy to guess. Choose a longer, less common one.',
@@ -45,6 +45,21 @@ export function authFailureStatus(errorCode: string | undefined) {
 export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
   auth_failed:
     'We could not sign you in with that link. It may have expired or already been used. Please try again.',
-  link_for_another_account:
+}
+
+/**
+ * What the sign-in page says after `?error=auth_failed` when it knows why (the reason
+ * cookie, auth-failure.server.ts); the page offers the one action that resolves each.
+ */
+export const AUTH_FAILURE_MESSAGES: Record<string, string> = {
+  recovery:
+    'That password reset link has expired or was already used: each link works once, within an hour. Send yourself a new one.',
+  signup:
+    'That confirmation link has expired or was already used. Already confirmed? Sign in below. If not, send the confirmation again.',
+  magiclink:
+    'That sign-in link has expired or was already used: each link works once, within an hour. Send yourself a new one below.',
+  email_change:
+    'That email-change link has expired or was already used. Sign in, then ask for the change again in Account settings.',
+  another_account:
     'That link was for a different account from the one this browser asked for, so it did not sign you in. If the account is yours, ask for a new link or sign in below.',
 }

@@ -1,5 +1,6 @@
 import { createClient, type EmailOtpType, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
+import { afterSignUpMetadata } from '~/billing/plan-intent.server'
 import { logger } from '~/lib/logger.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
@@ -7,15 +8,18 @@ import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.s
 import { markRecovery } from './recovery.server'
 import { authErrorMessage } from './auth-errors'
 import { nextFromLink, safeNextPath } from './safe-next-path'
-import { createSupabaseServerClient } from './session.server'
+import { createSupabaseServerClient, getOptionalUser } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { afterAnswer } from './mail-requests.server'
+import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
   headers: Headers
   error?: string
   errorCode?: string
+  /** The account a sign-up answered with (made up by Supabase Auth for a taken address). */
+  userId?: string
 }
 
 /**
@@ -79,7 +83,9 @@ async function registerOrRemind(
   const { data, error } = await client.auth.signUp({
     email,
     password,
-    options: { emailRedirectTo: callbackUrl(next) },
+    // A plan chosen before signing up stays with the account, for whichever device
+    // confirms it (billing/plan-intent.server.ts).
+    options: { emailRedirectTo: callbackUrl(next), data: afterSignUpMetadata(next) },
   })
   const exists =
     error?.code === 'user_already_exists' ||
@@ -273,6 +279,21 @@ type CallbackOutcome = { location: string; headers: Headers }
 const AUTH_FAILED = '/sign-in?error=auth_failed'
 
 /**
+ * Where the first of the two links of a secure email change leads: Account settings says
+ * which address still has to be confirmed (the session, if any, stays as it was).
+ */
+const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
+
+/** The spec's failure location, with the reason (if known) in a cookie beside it. */
+async function failedOutcome(
+  headers: Headers,
+  reason: AuthFailureReason | null,
+): Promise<CallbackOutcome> {
+  if (reason) headers.append('Set-Cookie', await rememberAuthFailure(reason))
+  return { location: AUTH_FAILED, headers }
+}
+
+/**
  * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
  * then pick where to go. Any failure goes to /sign-in?error=auth_failed. An emailed
  * `token_hash` link is followed at once only in the browser that asked for it
@@ -287,12 +308,14 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   // nextFromLink); an OAuth return carries the relative `next` of the callback URL we sent.
   const next = nextFromLink(params.get('next'), getEnv().SITE_URL, '/dashboard')
   const { supabase, headers } = createSupabaseServerClient(request)
-  const failed = { location: AUTH_FAILED, headers }
+  // A PKCE recovery link may come back without `type`; its `next` says what it was.
+  const flow = type ?? (next === '/reset-password' ? 'recovery' : null)
+  const failed = () => failedOutcome(headers, failureReasonOf(flow))
   try {
     if (code) {
       // A PKCE code works only with the verifier cookie of the browser that asked for it.
       const { data, error } = await supabase.auth.exchangeCodeForSession(code)
-      if (error) return failed
+      if (error) return await failed()
       if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
       if (type === 'recovery') return { location: '/reset-password', headers }
       if (type === 'signup') {
@@ -302,7 +325,7 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
       return { location: next, headers }
     }
     if (tokenHash && type) {
-      if (!isEmailLinkType(type)) return failed
+      if (!isEmailLinkType(type)) return await failed()
       if (!(await askedForLink(request))) {
         const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
         return { location: `/auth/confirm?${confirm}`, headers }
@@ -317,7 +340,21 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   } catch (error) {
     logger.error('auth callback failed', { error })
   }
-  return failed
+  return failed()
+}
+
+/**
+ * Account settings for a signed-in browser; a signed-out one (another device) is asked to
+ * sign in first and is told that the first address is confirmed.
+ */
+async function emailChangeProgress(request: Request) {
+  const { user } = await getOptionalUser(request)
+  if (user) return EMAIL_CHANGE_PROGRESS
+  const params = new URLSearchParams({
+    notice: 'email-change-half-confirmed',
+    redirectTo: EMAIL_CHANGE_PROGRESS,
+  })
+  return `/sign-in?${params}`
 }
 
 /**
@@ -338,13 +375,19 @@ export async function verifyEmailLink(
     type: link.type,
     token_hash: link.tokenHash,
   })
-  if (error) return { location: AUTH_FAILED, headers }
+  if (error) return failedOutcome(headers, failureReasonOf(link.type))
+  if (link.type === 'email_change' && !data.session) {
+    // The first of the two links of a secure email change: Supabase Auth confirms that
+    // address and answers without a session. Nobody is signed in or out by it; the page
+    // says which link is still to be opened.
+    return { location: await emailChangeProgress(request), headers }
+  }
   if (
     !options.confirmed &&
     !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
   ) {
     await supabase.auth.signOut({ scope: 'local' })
-    return { location: '/sign-in?error=link_for_another_account', headers }
+    return failedOutcome(headers, 'another_account')
   }
   for (const cookie of opened.getSetCookie()) headers.append('Set-Cookie', cookie)
   opened.forEach((value, key) => {

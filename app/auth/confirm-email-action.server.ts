@@ -32,7 +32,17 @@ export async function handleConfirmEmail(
     formError: string | null,
     notice: string | null,
     init: ResponseInit = { status: 400 },
-  ) => data({ intent, result: submission.reply(), formError, notice }, init)
+  ) =>
+    data(
+      {
+        intent,
+        result: submission.reply(),
+        formError,
+        notice,
+        email: submission.status === 'success' ? submission.value.email : null,
+      },
+      init,
+    )
   if (submission.status !== 'success') return reply(null, null)
   const { email } = submission.value
   const limit = await hitAuthRateLimit(

@@ -24,6 +24,18 @@ export interface SessionUser {
    * current one (`/reset-password`).
    */
   recoveredAt?: number
+  /**
+   * A plan's checkout chosen before signing up and kept with the account (user metadata
+   * `after_sign_up`, billing/plan-intent.server.ts) until the dashboard follows it.
+   */
+  afterSignUp?: string
+}
+
+/** The `after_sign_up` user metadata of a token's claims, when it holds a string. */
+function afterSignUpOf(metadata: unknown): string | undefined {
+  if (typeof metadata !== 'object' || metadata === null) return undefined
+  const value = (metadata as Record<string, unknown>).after_sign_up
+  return typeof value === 'string' ? value : undefined
 }
 
 /** The time a session was opened by a recovery link, from the token's `amr` claim. */
@@ -114,6 +126,11 @@ type SessionResult = {
    */
   readonly supabase: SupabaseClient
   headers: Headers
+  /**
+   * True when the browser's session was valid but has been ended elsewhere ("sign out of
+   * all sessions", another browser's sign-out, a deleted user): sign-in then says why.
+   */
+  endedElsewhere?: boolean
 }
 
 /** What a verified session gives a request: the user and the token to read as them. */
@@ -259,6 +276,7 @@ async function readSession(request: Request): Promise<SessionResult> {
   if (state === 'ended') {
     verifiedSessions.forget(key)
     await endLocalSession(result.supabase)
+    result.endedElsewhere = true
     return result
   }
   if (state === 'unknown') {
@@ -324,12 +342,14 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     return null
   }
   const recoveredAt = recoveryTime(claims.amr)
+  const afterSignUp = afterSignUpOf(claims.user_metadata)
   const verified: VerifiedSession = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
       sessionId: claims.session_id,
       ...(recoveredAt !== undefined ? { recoveredAt } : {}),
+      ...(afterSignUp !== undefined ? { afterSignUp } : {}),
     },
     asUser: { accessToken },
   }
@@ -455,7 +475,9 @@ function verifiedSessionKey(request: Request) {
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
-  if (!result.user || !result.asUser) throw signInRedirect(request, result.headers)
+  if (!result.user || !result.asUser) {
+    throw signInRedirect(request, result.headers, result.endedElsewhere)
+  }
   // The shared result itself (not a copy), so every loader of the request sees one client.
   return result as SignedInSession
 }
@@ -463,10 +485,11 @@ export async function requireUser(request: Request) {
 /** The session of a signed-in request. */
 export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUser }
 
-function signInRedirect(request: Request, headers: Headers) {
+function signInRedirect(request: Request, headers: Headers, endedElsewhere = false) {
   const url = new URL(request.url)
   const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
   const params = new URLSearchParams({ redirectTo: back })
+  if (endedElsewhere) params.set('notice', 'session-ended-elsewhere')
   return redirect(`/sign-in?${params}`, { headers })
 }
 

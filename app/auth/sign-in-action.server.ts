@@ -28,8 +28,9 @@ function reply(
   formError: string | null,
   init: ResponseInit & { headers?: Headers } = { status: 400 },
   linkFor: string | null = null,
+  unconfirmedEmail: string | null = null,
 ) {
-  return data({ intent, result, formError, linkFor }, init)
+  return data({ intent, result, formError, linkFor, unconfirmedEmail }, init)
 }
 
 /**
@@ -93,10 +94,11 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
-    return reply('password', result(), outcome.error, {
-      status: authFailureStatus(outcome.errorCode),
-      headers: outcome.headers,
-    })
+    // The right password for an account still waiting for its confirmation: the page offers
+    // to send the confirmation again (Supabase Auth says so only after checking the password).
+    const unconfirmed = outcome.errorCode === 'email_not_confirmed' ? email : null
+    const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
+    return reply('password', result(), outcome.error, init, null, unconfirmed)
   }
   throw redirect(next, { headers: outcome.headers })
 }

@@ -11,6 +11,7 @@ export function CredentialsFields({
   form,
   redirectTo,
   password,
+  autoFocusEmail,
 }: {
   fields: {
     email: FieldMetadata<string | undefined>
@@ -19,12 +20,19 @@ export function CredentialsFields({
   form: { errorId: string; errors?: string[] }
   redirectTo: string
   password: { autoComplete: 'current-password' | 'new-password'; hint?: string }
+  autoFocusEmail?: boolean
 }) {
   return (
     <>
       <HoneypotField />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+      <TextField
+        label="Email"
+        field={fields.email}
+        type="email"
+        autoComplete="email"
+        autoFocus={autoFocusEmail}
+      />
       <TextField
         label="Password"
         field={fields.password}

@@ -18,7 +18,8 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * The dashboard's side navigation: who is signed in and the pages (sign-out is in the site
- * header). A row that scrolls sideways on phones, a column from the `md` breakpoint up.
+ * header). Rows that wrap on phones (every tab in view, none cut at the edge), a column
+ * from the `md` breakpoint up.
  */
 export function DashboardNav({
   name,
@@ -44,7 +45,7 @@ export function DashboardNav({
         </div>
       </div>
       <nav aria-label="Dashboard" className="mt-4">
-        <ul className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-2 md:flex-col md:overflow-visible">
+        <ul className="-mx-1 flex flex-wrap gap-1 px-1 pb-2 md:flex-col">
           {LINKS.map((link) => (
             <li key={link.to}>
               <NavLink to={link.to} end={link.end} prefetch="intent" className={linkClass}>

@@ -10,12 +10,15 @@ export function TextField({
   type = 'text',
   autoComplete,
   hint,
+  autoFocus,
 }: {
   label: string
   field: FieldMetadata<string | undefined>
   type?: 'text' | 'email' | 'password'
   autoComplete?: string
   hint?: string
+  /** The page's first field, where typing starts (sign-in's email). */
+  autoFocus?: boolean
 }) {
   const errorId = field.errors?.length ? field.errorId : undefined
   const hintId = hint ? `${field.id}-hint` : undefined
@@ -27,6 +30,7 @@ export function TextField({
       <input
         {...getInputProps(field, { type })}
         autoComplete={autoComplete}
+        autoFocus={autoFocus}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
         className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm aria-[invalid]:border-red-600 focus:border-brand-600"
       />

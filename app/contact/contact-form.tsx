@@ -42,7 +42,12 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
         <TextField label="Last name" field={fields.lastName} autoComplete="family-name" />
       </div>
       <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-      <TextField label="Company" field={fields.company} autoComplete="organization" />
+      <TextField
+        label="Company"
+        field={fields.company}
+        autoComplete="organization"
+        hint="Required: it tells us which account or team your message is about. Writing for yourself? Put your own name."
+      />
       <div>
         <label htmlFor={fields.message.id} className="block text-sm font-medium text-slate-800">
           Message

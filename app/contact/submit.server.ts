@@ -6,7 +6,6 @@ import {
   type RateLimitResult,
   type RateLimitRule,
 } from '~/lib/rate-limit.server'
-import { isHoneypotFilled } from '~/lib/honeypot'
 import { logger } from '~/lib/logger.server'
 import { getContactDelivery } from './delivery.server'
 import { contactSchema, type ContactMessage } from './schema'
@@ -40,18 +39,14 @@ export function logHoneypotDrop() {
   logger.info('contact: honeypot filled, submission dropped')
 }
 
-export type ContactOutcome =
-  { kind: 'delivered' } | { kind: 'dropped' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }
+export type ContactOutcome = { kind: 'delivered' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }
 
 /**
- * Validates and delivers one submission (any decoded body). A filled honeypot is dropped
- * before validation so bots learn nothing; the caller answers it like a delivery.
+ * Validates and delivers one API submission (any decoded body). The hidden trap field is
+ * the page's alone (form-action.server.ts): an API caller who happens to send a field of
+ * that name is validated and delivered like any other (the unknown key is dropped).
  */
 export async function submitContact(input: unknown): Promise<ContactOutcome> {
-  if (isHoneypotFilled(input)) {
-    logHoneypotDrop()
-    return { kind: 'dropped' }
-  }
   const result = contactSchema.safeParse(input)
   if (!result.success) return { kind: 'invalid', issues: result.error.issues }
   await deliverContactMessage(result.data)

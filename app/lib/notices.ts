@@ -35,6 +35,18 @@ const NOTICES = {
   },
   'password-updated': { tone: 'success', text: 'Your password has been updated.' },
   'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },
+  'confirmed-sign-in': {
+    tone: 'success',
+    text: 'Your email address is confirmed. Sign in to continue.',
+  },
+  'email-change-half-confirmed': {
+    tone: 'info',
+    text: 'One of your two addresses is confirmed. Sign in to see which link is still to be opened; your email changes once both are confirmed.',
+  },
+  'session-ended-elsewhere': {
+    tone: 'info',
+    text: 'You were signed out here because your session was ended from another device (for example with “Sign out of all sessions”). Sign in again to continue.',
+  },
   'sign-in-to-continue': {
     tone: 'info',
     text: 'Your session has ended. Sign in to continue where you left off.',

@@ -22,7 +22,7 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; desc
     billing: {
       label: 'Billing emails',
       description:
-        'Payment receipts, failed payments, and when a subscription is canceled or ends.',
+        'Payment receipts, failed payments, plan changes, and when a subscription is canceled, resumed or ends.',
     },
     security: {
       label: 'Security alerts',
@@ -40,9 +40,13 @@ export const MAIL_KINDS = {
   payment_failed: 'billing',
   subscription_canceled: 'billing',
   subscription_ended: 'billing',
+  plan_changed: 'billing',
+  subscription_resumed: 'billing',
   password_changed: 'security',
   email_changed: 'security',
   signed_out_everywhere: 'security',
   attempts_limited: 'security',
+  // Sent whatever the preferences were: they were deleted with the account it is about.
+  account_deleted: 'security',
 } as const satisfies Record<string, NotificationKind>
 export type MailKind = keyof typeof MAIL_KINDS

@@ -4,7 +4,8 @@ import type { MailKind } from './kinds'
 /** A mail claimed for one delivery attempt (`claim_notifications`). */
 export interface ClaimedMail {
   id: string
-  user_id: string
+  /** Null only for the mail of a deleted account. */
+  user_id: string | null
   kind: MailKind
   to_address: string
   data: Record<string, unknown>

@@ -122,9 +122,51 @@ describe('renderMail', () => {
     expect(mail.html).not.toContain('<b>Pro</b>')
     for (const kind of Object.keys(MAIL_KINDS) as MailKind[]) {
       const rendered = render(kind, {}, { payment })!
-      expect(rendered.text).toContain('https://app.example.com/dashboard/settings/notifications')
       expect(rendered.html).toContain(PRODUCT_NAME)
+      // The deleted account's mail has no settings left to link to.
+      if (kind === 'account_deleted') continue
+      expect(rendered.text).toContain('https://app.example.com/dashboard/settings/notifications')
     }
+  })
+
+  it('a plan change says what changed and the next charge', () => {
+    const mail = render('plan_changed', {
+      old_plan: 'Starter',
+      plan_name: 'Pro',
+      billing_cycle: 'month',
+      next_charge_at: '2026-04-01T00:00:00Z',
+    })!
+    expect(mail.subject).toBe(`Your ${PRODUCT_NAME} plan is now Pro`)
+    expect(mail.text).toContain('Your subscription changed from Starter to Pro.')
+    expect(mail.text).toContain('Your next charge: $29.00 on April 1, 2026.')
+    // A plan the catalog does not know: the date only.
+    const unknown = render('plan_changed', { plan_name: 'Legacy', next_charge_at: '2026-04-01' })!
+    expect(unknown.text).toContain('Your next charge: on April 1, 2026.')
+  })
+
+  it('a resumed subscription says it renews, and the next charge', () => {
+    const mail = render('subscription_resumed', {
+      plan_name: 'Starter',
+      next_charge_at: '2026-04-01T00:00:00Z',
+    })!
+    expect(mail.subject).toBe('Your Starter subscription continues')
+    expect(mail.text).toContain('Your next charge: $9.00 on April 1, 2026.')
+  })
+
+  it('a deleted account: one mail, no links into the account, no further charges', () => {
+    const mail = render('account_deleted', {
+      canceled_plan: 'Pro',
+      deleted_at: '2026-03-05T10:00:00Z',
+    })!
+    expect(mail.subject).toBe(`Your ${PRODUCT_NAME} account was deleted`)
+    expect(mail.text).toContain(
+      'Your Pro subscription was canceled with it: there will be no further charges.',
+    )
+    expect(mail.text).not.toContain('/dashboard')
+    expect(mail.text).not.toContain('stays in your account')
+    expect(render('account_deleted')!.text).toContain(
+      'You had no subscription that could charge you',
+    )
   })
 })
 
@@ -135,10 +177,13 @@ describe('which preference governs each mail', () => {
       payment_failed: 'billing',
       subscription_canceled: 'billing',
       subscription_ended: 'billing',
+      plan_changed: 'billing',
+      subscription_resumed: 'billing',
       password_changed: 'security',
       email_changed: 'security',
       signed_out_everywhere: 'security',
       attempts_limited: 'security',
+      account_deleted: 'security',
     })
     for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
   })

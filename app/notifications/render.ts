@@ -1,3 +1,4 @@
+import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/format'
 import { MAIL_KINDS, NOTIFICATION_LABELS, type MailKind } from './kinds'
 
@@ -86,6 +87,19 @@ function compose(subject: string, blocks: Block[], footer: string): RenderedMail
   return { subject, text: `${textBody}\n`, html }
 }
 
+/** "$29.00 on April 1, 2026": the next charge of a plan (by its name), when it is known. */
+function nextCharge(data: Record<string, unknown>) {
+  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
+  const at = text(data, 'next_charge_at')
+  const cycle = text(data, 'billing_cycle')
+  if (!at) return null
+  // The catalog's price, only for the billing cycle it is set for.
+  const amount = plan && (!cycle || cycle === plan.interval) ? plan.amount : null
+  return amount !== null && plan
+    ? `${formatMoney(amount, plan.currency)} on ${formatDate(at)}`
+    : `on ${formatDate(at)}`
+}
+
 /**
  * The text of one queued mail, rendered when it is delivered (so a receipt carries the
  * invoice link even when it was filled in after the payment). Null when there is nothing to
@@ -165,6 +179,50 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ],
         footer,
       )
+    case 'plan_changed': {
+      const from = text(mail.data, 'old_plan')
+      const charge = nextCharge(mail.data)
+      return compose(
+        plan === 'your'
+          ? `Your ${PRODUCT_NAME} plan was changed`
+          : `Your ${PRODUCT_NAME} plan is now ${plan}`,
+        [
+          `Your subscription changed${from ? ` from ${from}` : ''} to ${plan === 'your' ? 'a new plan' : plan}.`,
+          charge
+            ? `Your next charge: ${charge}. Any difference for the current period is settled by the payment provider (shown on your next invoice).`
+            : 'Any difference for the current period is settled by the payment provider (shown on your next invoice).',
+          billing,
+        ],
+        footer,
+      )
+    }
+    case 'subscription_resumed': {
+      const charge = nextCharge(mail.data)
+      return compose(
+        `${planLabel} continues`,
+        [
+          `${planLabel} is no longer set to end: it renews as before.`,
+          charge ? `Your next charge: ${charge}.` : 'It renews at the end of the current period.',
+          billing,
+        ],
+        footer,
+      )
+    }
+    case 'account_deleted': {
+      const canceled = text(mail.data, 'canceled_plan')
+      const at = text(mail.data, 'deleted_at')
+      return compose(
+        `Your ${PRODUCT_NAME} account was deleted`,
+        [
+          `Your ${PRODUCT_NAME} account (${mail.to}) was deleted${at ? ` on ${formatDate(at)}` : ''}, as you asked, with its profile and payment history.`,
+          canceled
+            ? `${canceled === 'subscription' ? 'Your subscription' : `Your ${canceled} subscription`} was canceled with it: there will be no further charges.`
+            : 'You had no subscription that could charge you: there will be no charges.',
+          `If you did not ask for this, or want to come back, write to us: ${link('/contact')}`,
+        ],
+        `This is the last mail we send to this address about that account.`,
+      )
+    }
     case 'password_changed':
       return compose(
         `Your ${PRODUCT_NAME} password was changed`,

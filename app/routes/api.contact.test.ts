@@ -334,14 +334,17 @@ describe('/api/contact: other methods (405)', () => {
 })
 
 describe('POST /api/contact: abuse', () => {
-  test('a filled honeypot gets the same thank-you, and nothing is delivered', async () => {
-    await expectAnswer(await postJson({ ...valid, website: 'http://spam.example' }), 200, sent)
-    await expectAnswer(await postJson({ website: 'x', email: 'nope' }), 200, sent)
+  test("the page's trap field is not the API's: a caller sending that name is delivered", async () => {
+    await expectAnswer(await postJson({ ...valid, website: 'http://example.com' }), 200, sent)
     await expectAnswer(await post(new URLSearchParams({ ...valid, website: 'x' }), {}), 200, sent)
-    expect(deliveries()).toEqual([])
+    expect(deliveries()).toEqual([valid, valid])
+    // And validated like any other submission.
+    const invalidAnswer = await postJson({ website: 'x', email: 'nope' })
+    expect(invalidAnswer.status).toBe(400)
+    expect(deliveries()).toHaveLength(2)
   })
 
-  test('an empty honeypot is ignored', async () => {
+  test('an empty field of that name is ignored', async () => {
     await expectAnswer(await postJson({ ...valid, website: '' }), 200, sent)
     expect(deliveries()).toEqual([valid])
   })

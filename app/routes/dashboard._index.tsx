@@ -11,15 +11,17 @@ import { pastDueSummary, statusLabel } from '~/subscriptions/status'
 import { readOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, asUser, headers } = await requireUser(request)
-  // A newcomer who chose a plan before signing up continues to its checkout, once.
-  const afterSignUp = await takeAfterSignUp(request)
+  const session = await requireUser(request)
+  const { user, asUser, headers } = session
+  // A newcomer who chose a plan before signing up continues to its checkout, once (from
+  // whichever device confirmed the address).
+  const afterSignUp = await takeAfterSignUp(request, session)
   // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once.
   const forgetConfirmed = await takeEmailConfirmed(request)
   if (forgetConfirmed) headers.append('Set-Cookie', forgetConfirmed)
   if (afterSignUp) {
     // On to the plan's checkout, which shows the confirmed address itself.
-    headers.append('Set-Cookie', afterSignUp.clear)
+    if (afterSignUp.clear) headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
   const subscription = await readOwnSubscription(asUser, user.id)

@@ -6,7 +6,7 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { handleAccountSettings } from '~/account/account-action.server'
-import { getAccountState, requestedEmail } from '~/account/credentials.server'
+import { emailChangeNotice, getAccountState, requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
@@ -36,11 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       email,
       pendingEmail,
-      emailNotice: confirmed
-        ? emailState.pendingEmail
-          ? 'Confirmation received. Open the link we sent to your other address to finish the change.'
-          : `Your email address is now ${emailState.email}.`
-        : null,
+      emailNotice: confirmed ? await emailChangeNotice(supabase, emailState) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       // Unknown (auth server unreachable): the usual change form, which checks the current one.
       methods: emailState.methods ?? { password: true, github: false },
@@ -67,7 +63,7 @@ export default function AccountSettings() {
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
-      {emailNotice ? <FormMessage tone="success">{emailNotice}</FormMessage> : null}
+      {emailNotice ? <FormMessage tone={emailNotice.tone}>{emailNotice.text}</FormMessage> : null}
       <SettingsSection id="email" title="Email address">
         <EmailForm
           email={email}

@@ -14,7 +14,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
-import { formatDate } from '~/lib/format'
+import { PLAN_DEFINITIONS } from '~/billing/plans'
+import { formatDate, formatMoney } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing.server'
 import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
@@ -55,6 +56,16 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export function headers() {
   return { 'Cache-Control': 'private, no-store' }
+}
+
+/**
+ * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
+ * billed at the catalog's interval (another cycle's price is not in the catalog).
+ */
+function planWithPrice(name: string | null, cycle: string | null) {
+  const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
+  if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
+  return `${plan.name} · ${formatMoney(plan.amount, plan.currency)} / ${plan.interval}`
 }
 
 export default function Billing() {
@@ -109,7 +120,10 @@ export default function Billing() {
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Detail label="Plan" value={subscription.plan_name ?? 'Unknown Plan'} />
+              <Detail
+                label="Plan"
+                value={planWithPrice(subscription.plan_name, subscription.billing_cycle)}
+              />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
                 label="Billing cycle"

@@ -6,12 +6,14 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
+import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
+import { takeAuthFailure } from '~/auth/auth-failure.server'
 import { safeNextPath } from '~/auth/safe-next-path'
 import { magicLinkConstraint, signInConstraint } from '~/auth/constraints'
 import { handleSignIn } from '~/auth/sign-in-action.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
+import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
@@ -22,12 +24,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
   const url = new URL(request.url)
   const errorKey = url.searchParams.get('error') ?? ''
+  // Why the link failed, when the callback knew (auth-failure.server.ts): said once.
+  const failure = errorKey === 'auth_failed' ? await takeAuthFailure(request) : null
+  if (failure) headers.append('Set-Cookie', failure.clear)
   return data(
     {
       redirectTo: safeNextPath(url.searchParams.get('redirectTo'), '/dashboard'),
-      pageError: Object.hasOwn(SIGN_IN_PAGE_ERRORS, errorKey)
-        ? SIGN_IN_PAGE_ERRORS[errorKey]
-        : null,
+      pageError: failure
+        ? AUTH_FAILURE_MESSAGES[failure.reason]
+        : Object.hasOwn(SIGN_IN_PAGE_ERRORS, errorKey)
+          ? SIGN_IN_PAGE_ERRORS[errorKey]
+          : null,
+      failureReason: failure?.reason ?? null,
+      // Prefilled after a confirmation noticed on the check-email page.
+      email: url.searchParams.get('email')?.slice(0, 320) ?? '',
     },
     { headers },
   )
@@ -39,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SignIn() {
-  const { redirectTo, pageError } = useLoaderData<typeof loader>()
+  const { redirectTo, pageError, failureReason, email } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
   const magicResult = actionData?.intent === 'magic-link' ? actionData.result : undefined
@@ -52,6 +62,7 @@ export default function SignIn() {
   const [form, fields] = useForm({
     id: 'sign-in',
     lastResult: passwordResult,
+    defaultValue: { email },
     constraint: signInConstraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
@@ -80,6 +91,8 @@ export default function SignIn() {
       }
     >
       {pageError ? <FormMessage tone="error">{pageError}</FormMessage> : null}
+      {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
+      {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
       {formError && actionData?.intent !== 'magic-link' ? (
         <FormMessage tone="error">{formError}</FormMessage>
       ) : null}
@@ -93,12 +106,16 @@ export default function SignIn() {
           </SubmitButton>
         </Form>
       ) : null}
+      {actionData?.intent === 'password' && actionData.unconfirmedEmail ? (
+        <ResendConfirmationForm email={actionData.unconfirmedEmail} />
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <CredentialsFields
           fields={fields}
           form={form}
           redirectTo={redirectTo}
           password={{ autoComplete: 'current-password' }}
+          autoFocusEmail
         />
         <div className="flex justify-end text-sm">
           <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">

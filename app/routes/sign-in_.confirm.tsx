@@ -1,8 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import {
+  data,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { confirmCodeConstraint } from '~/auth/constraints'
+import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
@@ -13,6 +19,12 @@ import { refuseCrossSite } from '~/lib/cross-site.server'
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
   return handleConfirmEmail(request, { after: '/dashboard', resend: false })
+}
+
+// A signed-in visitor is sent to the dashboard, as on the other auth pages.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { headers } = await requireAnonymous(request)
+  return data(null, { headers })
 }
 
 export default function SignInConfirm() {

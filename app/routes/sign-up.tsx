@@ -7,6 +7,8 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { safeNextPath } from '~/auth/safe-next-path'
+import { PLAN_DEFINITIONS } from '~/billing/plans'
+import { formatMoney } from '~/lib/format'
 import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
 import { handleSignUp } from '~/auth/sign-up-action.server'
 import { requireAnonymous } from '~/auth/session.server'
@@ -20,7 +22,14 @@ import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-valida
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
   const redirectTo = safeNextPath(new URL(request.url).searchParams.get('redirectTo'), '/dashboard')
-  return data({ redirectTo }, { headers })
+  return data({ redirectTo, chosenPlan: chosenPlanOf(redirectTo) }, { headers })
+}
+
+/** "Pro, $29.00/month" when the visitor came from a plan's "Get started", else null. */
+function chosenPlanOf(redirectTo: string) {
+  const key = /^\/subscribe\/([a-z]+)(?:\?|$)/.exec(redirectTo)?.[1]
+  const plan = PLAN_DEFINITIONS.find((item) => item.key === key)
+  return plan ? `${plan.name}, ${formatMoney(plan.amount, plan.currency)}/${plan.interval}` : null
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -29,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SignUp() {
-  const { redirectTo } = useLoaderData<typeof loader>()
+  const { redirectTo, chosenPlan } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const validate = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.SignUpSchema),
@@ -45,7 +54,11 @@ export default function SignUp() {
   return (
     <AuthCard
       title="Create your account"
-      intro="Start with an account, then pick a plan when you are ready."
+      intro={
+        chosenPlan
+          ? `You're signing up for ${chosenPlan}. Confirm your email and you go straight on to the checkout.`
+          : 'Start with an account, then pick a plan when you are ready.'
+      }
       footer={
         <>
           Already have an account?{' '}

@@ -1,12 +1,67 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useRevalidator,
+  useSearchParams,
+} from '@remix-run/react'
+import { useEffect } from 'react'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { confirmCodeConstraint } from '~/auth/constraints'
+import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'
+import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
+
+/** How often the waiting page asks whether the address is confirmed (with JavaScript). */
+const CHECK_EVERY_MS = 5_000
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  // Confirmed in this browser (another tab): signed in, so on to the dashboard.
+  const { headers } = await requireAnonymous(request)
+  const params = new URL(request.url).searchParams
+  const email = params.get('email') ?? ''
+  // Confirmed on another device: this browser signs in and continues where it was going
+  // (the dashboard follows a plan chosen before signing up).
+  if (email && (await isPendingSignUpConfirmed(request, email))) {
+    headers.append('Set-Cookie', await forgetPendingSignUp())
+    const next = new URLSearchParams({ notice: 'confirmed-sign-in', email })
+    throw redirect(`/sign-in?${next}`, { headers })
+  }
+  headers.set('Cache-Control', 'no-store')
+  return data({ notYetConfirmed: params.has('check') }, { headers })
+}
+
+export function headers() {
+  return { 'Cache-Control': 'no-store' }
+}
+
+/**
+ * While the page is open and visible, asks again every few seconds; the loader moves on
+ * once the address is confirmed. Without JavaScript, "I have confirmed it" does the same.
+ */
+function useWaitForConfirmation() {
+  const revalidator = useRevalidator()
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible' && revalidator.state === 'idle') {
+        revalidator.revalidate()
+      }
+    }, CHECK_EVERY_MS)
+    return () => clearInterval(timer)
+  }, [revalidator])
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
@@ -15,8 +70,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SignUpConfirm() {
   const [params] = useSearchParams()
+  const { notYetConfirmed } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const email = params.get('email') ?? ''
+  // "Send the confirmation again" from another page posts here with the address in the form.
+  const email = params.get('email') || actionData?.email || ''
+  useWaitForConfirmation()
   const [form, fields] = useForm<{ email: string; code: string }>({
     id: 'confirm-code',
     lastResult: actionData?.intent === 'code' ? actionData.result : undefined,
@@ -41,8 +99,23 @@ export default function SignUpConfirm() {
         <FormMessage tone="error">{actionData.formError}</FormMessage>
       ) : null}
       {actionData?.notice ? <FormMessage tone="success">{actionData.notice}</FormMessage> : null}
+      {notYetConfirmed && !actionData ? (
+        <FormMessage tone="info">
+          Not confirmed yet. Open the link in the email (on any device), then come back here.
+        </FormMessage>
+      ) : null}
       {email ? (
         <>
+          <p className="text-sm text-slate-600">
+            Confirmed on another device? This page moves on by itself, or{' '}
+            <Link
+              to={`/sign-up/confirm?${new URLSearchParams({ email, check: '1' })}`}
+              className="font-semibold text-brand-700 hover:underline"
+            >
+              I have confirmed my email
+            </Link>
+            .
+          </p>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <input type="hidden" name="email" value={email} />
             <TextField

@@ -1,10 +1,12 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+import { getOptionalUser } from '~/auth/session.server'
 import {
   hitCheckoutLookupLimit,
   lookupCheckoutStatus,
   type CheckoutStatus,
 } from '~/billing/checkout-status.server'
+import { summarizeCheckout } from '~/billing/checkout-summary.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 
@@ -22,11 +24,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
       'Cache-Control': 'private, no-store',
       'Retry-After': String(limit.retryAfterSeconds),
     }
-    return data({ status: 'confirming' as CheckoutStatus, recheck: null }, { status: 429, headers })
+    return data(
+      { status: 'confirming' as CheckoutStatus, recheck: null, summary: null },
+      { status: 429, headers },
+    )
   }
   const status = await lookupCheckoutStatus(url.searchParams)
   const recheck = nextRecheck(url, status)
-  return data({ status, recheck }, { headers: { 'Cache-Control': 'private, no-store' } })
+  // Once the provider confirms: what was bought, and where the receipt goes.
+  const { user, headers } = await getOptionalUser(request)
+  const summary = status === 'complete' ? await summarizeCheckout(url.searchParams, user) : null
+  headers.set('Cache-Control', 'private, no-store')
+  return data({ status, recheck, summary }, { headers })
 }
 
 const COPY: Record<CheckoutStatus, { title: string; body: string }> = {
@@ -53,13 +62,31 @@ const COPY: Record<CheckoutStatus, { title: string; body: string }> = {
 }
 
 export default function Success() {
-  const { status, recheck } = useLoaderData<typeof loader>()
+  const { status, recheck, summary } = useLoaderData<typeof loader>()
   const copy = COPY[status]
   const waiting = status === 'confirming' || status === 'open'
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-3xl font-bold tracking-tight">{copy.title}</h1>
+      {summary?.plan || summary?.amount ? (
+        <p className="mt-4 text-lg font-semibold text-slate-900">
+          {summary.plan ? `${summary.plan} plan` : 'Your plan'}
+          {summary.amount ? `: ${summary.amount}` : ''}
+        </p>
+      ) : null}
       <p className="mt-4 text-slate-700">{copy.body}</p>
+      {status === 'complete' ? (
+        <p className="mt-2 text-sm text-slate-600">
+          {summary?.receiptTo ? (
+            <>
+              Your receipt is on its way to <strong>{summary.receiptTo}</strong>; it is also in your
+              billing history.
+            </>
+          ) : (
+            'Your receipt is emailed to your account’s address and kept in your billing history.'
+          )}
+        </p>
+      ) : null}
       {waiting ? (
         <p className="mt-2 text-sm text-slate-600" role="status">
           {recheck

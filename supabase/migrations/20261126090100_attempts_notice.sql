@@ -7,7 +7,8 @@
 alter table public.notification_outbox drop constraint notification_outbox_kind_check;
 alter table public.notification_outbox add constraint notification_outbox_kind_check check (kind in (
   'payment_receipt', 'payment_failed', 'subscription_canceled', 'subscription_ended',
-  'password_changed', 'email_changed', 'signed_out_everywhere', 'attempts_limited'));
+  'plan_changed', 'subscription_resumed', 'password_changed', 'email_changed',
+  'signed_out_everywhere', 'account_deleted', 'attempts_limited'));
 
 /*
   Queues the notice for the account whose address is `p_email` (as the auth server stores

@@ -62,6 +62,8 @@ const FUNCTIONS: Record<string, Role[]> = {
   'track_payment_total()': [],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
   'email_link_state(p_token_hash text)': ['service_role'],
+  'email_change_waiting_for()': ['authenticated'],
+  'sign_up_confirmed_since(p_email text, p_since timestamp with time zone)': ['service_role'],
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',
   ],
@@ -71,6 +73,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'queue_payment_receipt()': [],
   'queue_subscription_notice()': [],
   'queue_email_change_notice()': [],
+  'queue_account_deleted_notice()': [],
   'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
   'enqueue_attempts_notice(p_email text, p_flow text, p_data jsonb)': ['service_role'],
   'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':

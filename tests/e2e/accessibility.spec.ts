@@ -246,3 +246,48 @@ test.describe('signed-in pages', () => {
     await scan(page, 'reset-password with mismatched passwords')
   })
 })
+
+test.describe('dark mode (the system setting)', () => {
+  test.use({ colorScheme: 'dark' })
+
+  test('public and signed-in pages follow it and stay readable', async ({ page }, testInfo) => {
+    test.slow()
+    await visit(page, '/', 'landing, dark')
+    // Really dark: the page's background follows the system setting.
+    const background = await page.evaluate(
+      () => getComputedStyle(document.documentElement).backgroundColor,
+    )
+    expect(background).toBe('rgb(15, 23, 42)')
+    await testInfo.attach('landing, dark', {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+    await visit(page, '/pricing', 'pricing, dark')
+    await visit(page, '/contact', 'contact, dark')
+    await visit(page, '/sign-in?error=auth_failed', 'sign-in with an error, dark')
+    await visit(page, '/sign-up?redirectTo=%2Fsubscribe%2Fpro', 'sign-up for a plan, dark')
+    await visit(page, '/sign-up/confirm?email=ada%40example.com', 'check your email, dark')
+
+    const user = await newUser('a11y-dark')
+    await seedSubscription(user.id, { status: 'past_due' })
+    await seedPayments(user.id, [
+      {
+        amount: 2900,
+        currency: 'usd',
+        status: 'paid',
+        description: 'Pro payment',
+        invoice_url: null,
+        created_at: daysFromNow(-30),
+      },
+    ])
+    await signIn(page, user.email)
+    await visit(page, '/dashboard', 'dashboard, past due, dark')
+    await visit(page, '/dashboard/settings/billing', 'billing, dark')
+    await testInfo.attach('billing, dark', {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    })
+    await visit(page, '/dashboard/settings/account', 'account settings, dark')
+    await visit(page, '/dashboard/settings/notifications', 'notifications, dark')
+  })
+})

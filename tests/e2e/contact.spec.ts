@@ -17,6 +17,10 @@ async function fillForm(page: Page, values: Record<string, string>) {
   }
 }
 
+/** Why the page asks for a company (the interface contract requires it). */
+const COMPANY_HINT =
+  'Required: it tells us which account or team your message is about. Writing for yourself? Put your own name.'
+
 async function expectThankYou(page: Page) {
   const status = page.getByRole('status')
   await expect(status.getByRole('heading', { name: 'Message sent' })).toBeVisible()
@@ -24,10 +28,11 @@ async function expectThankYou(page: Page) {
   await expect(page.getByRole('button', { name: 'Send message' })).toHaveCount(0)
 }
 
-async function expectFieldError(page: Page, label: string, message: string) {
+async function expectFieldError(page: Page, label: string, message: string, hint = '') {
   const field = page.getByRole('textbox', { name: label })
   await expect(field).toHaveAttribute('aria-invalid', 'true')
-  await expect(field).toHaveAccessibleDescription(message)
+  // A field's hint, if it has one, is read before its error.
+  await expect(field).toHaveAccessibleDescription(hint ? `${hint} ${message}` : message)
   await expect(page.getByText(message)).toBeVisible()
 }
 
@@ -114,7 +119,7 @@ test.describe('the first click counts', () => {
     })
     await page.getByRole('button', { name: 'Send message' }).click()
     // The one click submitted the form: every problem is shown, not only the focused field's.
-    await expectFieldError(page, 'Company', 'Company is required')
+    await expectFieldError(page, 'Company', 'Company is required', COMPANY_HINT)
     await expectFieldError(page, 'Message', 'Message must be at least 10 characters')
     await page.getByRole('textbox', { name: 'Company' }).fill(valid.Company)
     await page.getByRole('textbox', { name: 'Message' }).fill(valid.Message)

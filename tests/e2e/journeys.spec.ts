@@ -69,6 +69,10 @@ for (const viewport of [
     await page.getByLabel('Cardholder name').fill('Ada Lovelace')
     await page.getByRole('button', { name: 'Subscribe', exact: true }).click() // 4
     await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+    // The plan, the amount and where the receipt went.
+    await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
+    await expect(page.getByText(`Your receipt is on its way to ${email}`)).toBeVisible()
+    await snap(page, testInfo, `success page (${viewport.name})`)
 
     // The way on was followed once: the dashboard is the dashboard again.
     await expect(async () => {

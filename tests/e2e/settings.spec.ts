@@ -143,7 +143,7 @@ test('changes the password and signs in with the new one', async ({ page }) => {
 test('signs out of all sessions: another browser, and a copy of this one’s cookies, are refused at once', async ({
   page,
   browser,
-}) => {
+}, testInfo) => {
   // Another device, signed in on its own, and a copy of this browser's cookies.
   const laptop = await browser.newContext()
   const laptopPage = await laptop.newPage()
@@ -167,7 +167,15 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
   for (const other of [laptopPage, copyPage]) {
     await other.goto('/dashboard/settings/billing')
     await expect(other).toHaveURL(/\/sign-in\?redirectTo=/)
+    // The signed-out device says why.
+    await expect(other.getByRole('status').first()).toContainText(
+      'your session was ended from another device',
+    )
   }
+  await testInfo.attach('signed out from another device', {
+    body: await laptopPage.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
   await laptop.close()
   await copy.close()
 })

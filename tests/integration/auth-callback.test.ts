@@ -475,7 +475,16 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
       new URLSearchParams({ token_hash: token, type: 'magiclink' }),
       asked,
     )
-    expectRedirect(result, '/sign-in?error=link_for_another_account')
+    // The spec's failure location; the reason travels in a cookie beside it.
+    expectRedirect(result, FAILED)
+    const reason = await callRoute(
+      signInPage.loader,
+      appRequest(app, FAILED, { cookie: mergeCookies('', result.response) }),
+    )
+    expect(reason.data).toMatchObject({
+      failureReason: 'another_account',
+      pageError: expect.stringMatching(/^That link was for a different account/) as unknown,
+    })
     expect(result.session).toBeNull()
     expect(await dashboardUser(mergeCookies(asked, result.response))).toBeNull()
     // The session the link opened has been ended at the auth server too.

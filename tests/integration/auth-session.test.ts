@@ -124,7 +124,12 @@ describe('protected pages and anonymous-only pages', () => {
       signInPage.loader,
       appRequest(app, '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling'),
     )
-    expect(safe.data).toEqual({ redirectTo: '/dashboard/settings/billing', pageError: null })
+    expect(safe.data).toEqual({
+      redirectTo: '/dashboard/settings/billing',
+      pageError: null,
+      failureReason: null,
+      email: '',
+    })
     const hostile = await callRoute(
       signInPage.loader,
       appRequest(app, '/sign-in?redirectTo=%2F%5Cevil.example&error=auth_failed'),
@@ -132,6 +137,8 @@ describe('protected pages and anonymous-only pages', () => {
     expect(hostile.data).toEqual({
       redirectTo: '/dashboard',
       pageError: expect.stringMatching(/could not sign you in/) as unknown,
+      failureReason: null,
+      email: '',
     })
   })
 
@@ -401,14 +408,19 @@ describe('auth page actions say clearly what went wrong', () => {
     }
   })
 
-  it('sign-in: an unconfirmed email is told to confirm first', async () => {
+  it('sign-in: an unconfirmed email is told to confirm first and offered the confirmation again', async () => {
     const email = newEmail('unconfirmed')
     await adminClient(app).auth.admin.createUser({ email, password: PASSWORD })
     const outcome = await signInWith(email, PASSWORD)
     expect(outcome.status).toBe(400)
     expect(outcome.data).toMatchObject({
-      formError: 'Please confirm your email address first: open the link in the email we sent you.',
+      formError:
+        'Please confirm your email address first: open the link in the email we sent you, or send the confirmation again.',
+      unconfirmedEmail: email,
     })
+    // A wrong password reveals nothing about the account's state.
+    const wrong = await signInWith(email, 'not-the-password')
+    expect(wrong.data).toMatchObject({ unconfirmedEmail: null })
   })
 
   /** What a sign-up answers, in the form a stranger can observe it. */

@@ -364,6 +364,10 @@ describe('sign out of all sessions', () => {
       const page = await dashboardPage(cookie)
       expect(page.status).toBe(302)
       expect(page.location).toMatch(/^\/sign-in\?redirectTo=/)
+      // The signed-out device is told why.
+      expect(new URL(page.location!, app.url).searchParams.get('notice')).toBe(
+        'session-ended-elsewhere',
+      )
       // The browser's dead cookies are cleared.
       expect(page.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
       expect((await polarPortal(cookie)).status).toBe(401)
@@ -454,6 +458,18 @@ describe('account deletion', () => {
       .deliveries()
       .filter((delivery) => delivery.type === 'customer.subscription.deleted')
     expect(deleted.at(-1)?.status).toBe(200)
+    // One mail about it, naming the canceled plan, and nothing else for that address.
+    const { data: mails } = await admin
+      .from('notification_outbox')
+      .select('kind, user_id, data')
+      .eq('to_address', user.email)
+    expect(mails).toEqual([
+      {
+        kind: 'account_deleted',
+        user_id: null,
+        data: expect.objectContaining({ canceled_plan: expect.any(String) as unknown }) as unknown,
+      },
+    ])
   })
 
   it('refuses, and deletes nothing, when Stripe cannot cancel the subscription', async () => {
@@ -477,6 +493,9 @@ describe('account deletion', () => {
     expect(await userExists(user.id)).toBe(true)
     expect((await stripe().subscriptions.retrieve(subscriptionId)).status).toBe('active')
     expect(await rowCount('user_subscriptions', user.id)).toBe(1)
+    // The account's mails go on as before (the deletion mark is taken off again).
+    const { data } = await admin.auth.admin.getUserById(user.id)
+    expect(data.user?.app_metadata).not.toHaveProperty('deletion_started_at')
   })
 
   it('with a live Polar subscription: revokes it at Polar first', async () => {

@@ -526,6 +526,33 @@ describe('/success', () => {
     expect(await rowsOf(user.id)).toEqual({ subscriptions: [], payments: [] })
   })
 
+  it('names the plan and amount once paid; the receipt address only to the buyer', async () => {
+    const user = await createSignedInUser(app)
+    const sessionId = await startCheckout(user)
+    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const summaryFor = async (cookie: string) => {
+      const result = (await success.loader({
+        request: new Request(`${app.url}/success?session_id=${sessionId}`, {
+          headers: cookie ? { Cookie: cookie } : {},
+        }),
+        params: {},
+        context: {},
+      })) as unknown as { data: { summary: unknown } }
+      return result.data.summary
+    }
+    expect(await summaryFor(user.cookie)).toEqual({
+      plan: 'Pro',
+      amount: '$29.00 per month',
+      receiptTo: user.email,
+    })
+    // Someone else with the link: what was bought, never whose address.
+    expect(await summaryFor('')).toEqual({
+      plan: 'Pro',
+      amount: '$29.00 per month',
+      receiptTo: null,
+    })
+  })
+
   it('shows an unpaid session as open (pending)', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)

@@ -1,0 +1,70 @@
+import { Form } from '@remix-run/react'
+import { useId } from 'react'
+import { SubmitButton } from './forms'
+
+/**
+ * The one way forward from a failed link or sign-in: a small form posting to the page that
+ * does it (send a new reset link, send the confirmation again). Plain forms, so they work
+ * without JavaScript; with a known address it is sent along and only the button shows.
+ */
+function NextStepForm({
+  action,
+  intent,
+  email,
+  label,
+  pendingText,
+}: {
+  action: string
+  intent?: string
+  email?: string | null
+  label: string
+  pendingText: string
+}) {
+  const id = useId()
+  return (
+    <Form method="post" action={action} className="space-y-3">
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      {email ? (
+        <input type="hidden" name="email" value={email} />
+      ) : (
+        <div>
+          <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+            Your email address
+          </label>
+          <input
+            id={id}
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-600"
+          />
+        </div>
+      )}
+      <SubmitButton name={intent ? 'intent' : undefined} value={intent} pendingText={pendingText}>
+        {label}
+      </SubmitButton>
+    </Form>
+  )
+}
+
+/** "Send a new link": a new password-reset mail (the forgot-password page's action). */
+export function NewResetLinkForm() {
+  return (
+    <NextStepForm action="/forgot-password" label="Send a new link" pendingText="Sending link…" />
+  )
+}
+
+/** "Send the confirmation again": a new sign-up confirmation (the check-email page's action). */
+export function ResendConfirmationForm({ email }: { email?: string | null }) {
+  const action = email ? `/sign-up/confirm?${new URLSearchParams({ email })}` : '/sign-up/confirm'
+  return (
+    <NextStepForm
+      action={action}
+      intent="resend"
+      email={email}
+      label="Send the confirmation again"
+      pendingText="Sending…"
+    />
+  )
+}

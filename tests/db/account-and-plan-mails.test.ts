@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+
+/**
+ * Mails about plan changes and resumes, and the one mail of a deleted account
+ * (20261126085500_account_and_plan_mails.sql). PGlite, or the PostgreSQL server with
+ * DATABASE_URL.
+ */
+let db: Database
+
+beforeAll(async () => {
+  db = await createTestDatabase()
+})
+afterAll(() => db.close())
+
+async function newUser() {
+  const id = randomUUID()
+  const email = `mails-${id.slice(0, 8)}@example.com`
+  await db.query(`insert into auth.users (id, email) values ($1, $2)`, [id, email])
+  return { id, email }
+}
+
+async function applySub(userId: string, eventId: string, at: string, fields: object) {
+  const { rows } = await db.query<{ result: string }>(
+    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
+    [eventId, at, userId, JSON.stringify(fields)],
+  )
+  return rows[0].result
+}
+
+async function outboxOf(userId: string | null, email?: string) {
+  const { rows } = await db.query<{
+    kind: string
+    user_id: string | null
+    to_address: string
+    data: Record<string, unknown>
+  }>(
+    `select kind, user_id, to_address, data from public.notification_outbox
+     where ($1::uuid is not null and user_id = $1) or ($1::uuid is null and to_address = $2)
+     order by created_at`,
+    [userId, email ?? null],
+  )
+  return rows
+}
+
+const live = (userId: string) => ({
+  provider: 'stripe',
+  stripe_subscription_id: `sub_${userId.slice(0, 8)}`,
+  plan_name: 'Starter',
+  billing_cycle: 'month',
+  status: 'active',
+  current_period_end: '2026-04-01T00:00:00Z',
+})
+
+describe('plan changes and resumes', () => {
+  it('a live subscription changing plan queues one mail naming both plans and the next charge', async () => {
+    const user = await newUser()
+    await applySub(user.id, `e1-${user.id}`, '2026-03-01T00:00:00Z', live(user.id))
+    await applySub(user.id, `e2-${user.id}`, '2026-03-02T00:00:00Z', {
+      ...live(user.id),
+      plan_name: 'Pro',
+    })
+    // The same plan again changes nothing.
+    await applySub(user.id, `e3-${user.id}`, '2026-03-03T00:00:00Z', {
+      ...live(user.id),
+      plan_name: 'Pro',
+    })
+    const rows = await outboxOf(user.id)
+    expect(rows.map((row) => row.kind)).toEqual(['plan_changed'])
+    expect(rows[0].data).toMatchObject({
+      old_plan: 'Starter',
+      plan_name: 'Pro',
+      billing_cycle: 'month',
+      next_charge_at: '2026-04-01T00:00:00+00:00',
+    })
+  })
+
+  it('a withdrawn cancellation queues "resumed" with the next charge', async () => {
+    const user = await newUser()
+    await applySub(user.id, `r1-${user.id}`, '2026-03-01T00:00:00Z', live(user.id))
+    await applySub(user.id, `r2-${user.id}`, '2026-03-02T00:00:00Z', {
+      ...live(user.id),
+      cancel_at_period_end: true,
+    })
+    await applySub(user.id, `r3-${user.id}`, '2026-03-03T00:00:00Z', {
+      ...live(user.id),
+      cancel_at_period_end: false,
+    })
+    const rows = await outboxOf(user.id)
+    expect(rows.map((row) => row.kind)).toEqual(['subscription_canceled', 'subscription_resumed'])
+    expect(rows[1].data).toMatchObject({
+      plan_name: 'Starter',
+      next_charge_at: '2026-04-01T00:00:00+00:00',
+    })
+  })
+})
+
+describe('a deleted account', () => {
+  it('gets one "account deleted" mail; nothing else is queued once its deletion started', async () => {
+    const user = await newUser()
+    await applySub(user.id, `d1-${user.id}`, '2026-03-01T00:00:00Z', live(user.id))
+    await db.query(`select public.enqueue_notification($1, 'password_changed', '{}')`, [user.id])
+    await db.query(
+      `update auth.users set raw_app_meta_data = raw_app_meta_data || $2::jsonb where id = $1`,
+      [
+        user.id,
+        JSON.stringify({ deletion_started_at: '2026-03-05T00:00:00Z', canceled_plan: 'Starter' }),
+      ],
+    )
+    // The provider's cancellation arrives while the account is being deleted: no mail.
+    await applySub(user.id, `d2-${user.id}`, '2026-03-05T00:00:01Z', {
+      ...live(user.id),
+      status: 'canceled',
+    })
+    expect((await outboxOf(user.id)).map((row) => row.kind)).toEqual(['password_changed'])
+    await db.query(`delete from auth.users where id = $1`, [user.id])
+    const rows = await outboxOf(null, user.email)
+    expect(rows).toEqual([
+      {
+        kind: 'account_deleted',
+        user_id: null,
+        to_address: user.email,
+        data: expect.objectContaining({ canceled_plan: 'Starter' }) as unknown,
+      },
+    ])
+    // Sent whatever the (deleted) preferences said.
+    const { rows: claimed } = await db.query<{ kind: string; wanted: boolean }>(
+      `select kind, wanted from public.claim_notifications(100, 60) where to_address = $1`,
+      [user.email],
+    )
+    expect(claimed).toEqual([{ kind: 'account_deleted', wanted: true }])
+  })
+
+  it('a user removed without the deletion mark (an operator, a test) gets no mail', async () => {
+    const user = await newUser()
+    await db.query(`delete from auth.users where id = $1`, [user.id])
+    expect(await outboxOf(null, user.email)).toEqual([])
+  })
+})

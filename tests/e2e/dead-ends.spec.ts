@@ -1,0 +1,279 @@
+import type { Browser, Page, TestInfo } from '@playwright/test'
+import {
+  createUser,
+  deleteUser,
+  deleteUsersByEmail,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
+import { seedSubscription } from './billing-seed'
+import { E2E } from './ports'
+
+/**
+ * Journeys that used to end in a dead end, walked end to end at desktop and phone width:
+ * an email change's first link, a sign-up confirmed on another device, a used reset link
+ * and a sign-in before confirming. Forms are walked with JavaScript off; each fixed state is
+ * a screenshot in the report.
+ */
+
+const VIEWPORTS = [
+  { name: 'desktop', size: { width: 1280, height: 800 } },
+  { name: 'phone', size: { width: 390, height: 844 } },
+] as const
+
+const createdEmails: string[] = []
+const createdIds: string[] = []
+test.afterEach(async () => {
+  await deleteUsersByEmail(createdEmails.splice(0))
+  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
+})
+
+async function snap(page: Page, testInfo: TestInfo, name: string) {
+  await testInfo.attach(name, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  })
+}
+
+/** Follows an emailed link; in a browser that did not ask for it, confirms on the page first. */
+async function openMailedLink(page: Page, link: string, button: RegExp) {
+  await page.goto(link)
+  if (new URL(page.url()).pathname === '/auth/confirm') {
+    await page.getByRole('button', { name: button }).click()
+  }
+}
+
+async function signUp(page: Page, email: string) {
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`${viewport.name}, JavaScript off`, () => {
+    test.use({ javaScriptEnabled: false, viewport: viewport.size })
+
+    test(`email change: the first link says 1 of 2 and keeps the session (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await createUser(uniqueEmail('change-from'))
+      createdIds.push(user.id)
+      const next = uniqueEmail('change-to')
+      await signIn(page, user.email)
+      await page.goto('/dashboard/settings/account')
+      await page.getByRole('textbox', { name: 'New email' }).fill(next)
+      await page.getByRole('button', { name: 'Change email' }).click()
+      await expect(page.getByRole('status').first()).toContainText(`we sent a confirmation link`)
+
+      const toCurrent = await waitForMail(user.email, 'email_change')
+      await openMailedLink(page, toCurrent.link!, /confirm/i)
+      await expect(page).toHaveURL(/\/dashboard\/settings\/account\?email=confirmed$/)
+      const progress = page.getByRole('status').filter({ hasText: '1 of 2 confirmed' })
+      await expect(progress).toHaveText(
+        `1 of 2 confirmed: now open the link we sent to ${next}. Your email changes to ${next} once both are confirmed.`,
+      )
+      // Still signed in, as the same account.
+      await expect(page.getByText(`Current email: ${user.email}`)).toBeVisible()
+      await snap(page, testInfo, `email change, 1 of 2 confirmed (${viewport.name})`)
+
+      const toNew = await waitForMail(next, 'email_change')
+      await openMailedLink(page, toNew.link!, /confirm/i)
+      await expect(page.getByRole('status').filter({ hasText: 'now' })).toHaveText(
+        `Your email address is now ${next}.`,
+      )
+      await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
+      await snap(page, testInfo, `email change, done (${viewport.name})`)
+    })
+
+    test(`a used or expired reset link offers "Send a new link" (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await createUser(uniqueEmail('reset-dead-end'))
+      createdIds.push(user.id)
+      // A link Supabase Auth no longer knows: used and expired links are refused alike.
+      const stale = `/auth/callback?token_hash=${'ab'.repeat(28)}&type=recovery&next=%2Freset-password`
+      await openMailedLink(page, stale, /choose a password/i)
+      await expect(page).toHaveURL(/\/sign-in\?error=auth_failed$/)
+      await expect(page.getByRole('alert')).toContainText(
+        'That password reset link has expired or was already used',
+      )
+      await snap(page, testInfo, `used reset link (${viewport.name})`)
+      await page.getByRole('textbox', { name: 'Your email address' }).fill(user.email)
+      await page.getByRole('button', { name: 'Send a new link' }).click()
+      await expect(page).toHaveURL(/\/forgot-password$/)
+      await expect(page.getByRole('status')).toContainText(`If an account exists for ${user.email}`)
+
+      const mail = await waitForMail(user.email, 'recovery')
+      await page.goto(mail.link!)
+      await expect(page).toHaveURL(/\/reset-password$/)
+    })
+
+    test(`signing in before confirming offers "Send the confirmation again" (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      // Made through the admin API: unconfirmed, and no mail sent yet.
+      const email = uniqueEmail('unconfirmed')
+      createdEmails.push(email)
+      await createUnconfirmedUser(email)
+      await page.goto('/sign-in')
+      const form = page.locator('form#sign-in')
+      await form.getByLabel('Email').fill(email)
+      await form.getByLabel('Password').fill(PASSWORD)
+      await form.getByRole('button', { name: 'Sign in' }).click()
+      await expect(page.getByRole('alert')).toContainText('Please confirm your email address first')
+      await snap(page, testInfo, `sign-in before confirming (${viewport.name})`)
+      await page.getByRole('button', { name: 'Send the confirmation again' }).click()
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+      await expect(page.getByRole('status').first()).toContainText(
+        `If ${email} is waiting to be confirmed, a new email is on its way.`,
+      )
+      const mail = await waitForMail(email, 'signup')
+      await openMailedLink(page, mail.link!, /confirm/i)
+      await expect(page).toHaveURL(/\/dashboard/)
+      await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible()
+    })
+  })
+}
+
+test('a used reset link with JavaScript on: the reason reaches the page, and "Send a new link" works', async ({
+  page,
+}) => {
+  const user = await createUser(uniqueEmail('reset-dead-end-js'))
+  createdIds.push(user.id)
+  const stale = `/auth/callback?token_hash=${'cd'.repeat(28)}&type=recovery&next=%2Freset-password`
+  await openMailedLink(page, stale, /choose a password/i)
+  await expect(page).toHaveURL(/\/sign-in\?error=auth_failed$/)
+  await expect(page.getByRole('alert')).toContainText(
+    'That password reset link has expired or was already used',
+  )
+  await page.getByRole('textbox', { name: 'Your email address' }).fill(user.email)
+  await page.getByRole('button', { name: 'Send a new link' }).click()
+  await expect(page.getByRole('status')).toContainText(`If an account exists for ${user.email}`)
+  await waitForMail(user.email, 'recovery')
+})
+
+async function createUnconfirmedUser(email: string) {
+  const { createClient } = await import('@supabase/supabase-js')
+  const { LOCAL_SERVICE_ROLE_KEY } = await import('../local-stack/supabase/keys')
+  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+  const { error } = await admin.auth.admin.createUser({ email, password: PASSWORD })
+  if (error) throw error
+}
+
+/** Signs up from "Get started with Pro" and leaves the page on "Check your email". */
+async function signUpForPro(page: Page, email: string) {
+  await page.goto('/pricing')
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  await pro.getByRole('link', { name: 'Get started with Pro' }).click()
+  await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro$/)
+  // The page says which plan the visitor chose.
+  await expect(page.getByRole('main')).toContainText("You're signing up for Pro, $29.00/month.")
+  await signUp(page, email)
+}
+
+/** A phone (its own browser context, nothing shared) opens the mail and confirms. */
+async function confirmOnPhone(browser: Browser, email: string, testInfo: TestInfo) {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } })
+  const page = await phone.newPage()
+  const mail = await waitForMail(email, 'signup')
+  await openMailedLink(page, mail.link!, /confirm/i)
+  // The plan chosen on the desktop continues to its checkout here.
+  await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`))
+  await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+  await snap(page, testInfo, 'confirmed on the phone: the Pro checkout')
+  await phone.close()
+}
+
+for (const javaScript of [true, false]) {
+  test(`confirmed on another device: the phone goes on to the plan's checkout, the waiting tab moves on (JavaScript ${javaScript ? 'on' : 'off'})`, async ({
+    browser,
+  }, testInfo) => {
+    test.setTimeout(90_000)
+    const desktop = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      javaScriptEnabled: javaScript,
+    })
+    const page = await desktop.newPage()
+    const email = uniqueEmail(`other-device-${javaScript ? 'js' : 'nojs'}`)
+    createdEmails.push(email)
+    await signUpForPro(page, email)
+    await snap(page, testInfo, 'check your email, waiting (desktop)')
+
+    await confirmOnPhone(browser, email, testInfo)
+
+    if (!javaScript) {
+      // Without JavaScript the page does not ask by itself: the link asks once more.
+      await page.getByRole('link', { name: 'I have confirmed my email' }).click()
+    }
+    await expect(page).toHaveURL(/\/sign-in\?notice=confirmed-sign-in/, { timeout: 15_000 })
+    await expect(page.getByRole('status').first()).toHaveText(
+      'Your email address is confirmed. Sign in to continue.',
+    )
+    const form = page.locator('form#sign-in')
+    await expect(form.getByLabel('Email')).toHaveValue(email)
+    await snap(page, testInfo, 'the waiting tab moved on (desktop)')
+    await form.getByLabel('Password').fill(PASSWORD)
+    await form.getByRole('button', { name: 'Sign in' }).click()
+    // The desktop, too, continues to the plan it chose.
+    await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`))
+    await desktop.close()
+  })
+}
+
+test('the waiting page says so when the address is not confirmed yet (JavaScript off)', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  const email = uniqueEmail('not-yet')
+  createdEmails.push(email)
+  await page.goto('/sign-up')
+  await signUp(page, email)
+  await page.getByRole('link', { name: 'I have confirmed my email' }).click()
+  await expect(page.getByRole('status').first()).toContainText('Not confirmed yet')
+  await context.close()
+})
+
+test('billing shows the plan with its price; on a phone every dashboard tab is in view', async ({
+  page,
+}, testInfo) => {
+  const user = await createUser(uniqueEmail('billing-price'))
+  createdIds.push(user.id)
+  await seedSubscription(user.id, { plan_name: 'Pro', billing_cycle: 'month' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signIn(page, user.email)
+  await page.goto('/dashboard/settings/billing')
+  const plan = page
+    .getByRole('region', { name: 'Current subscription' })
+    .locator('dt', { hasText: /^Plan$/ })
+    .locator('xpath=following-sibling::dd[1]')
+  await expect(plan).toHaveText('Pro · $29.00 / month')
+  // No tab is cut at the screen's edge: each lies wholly inside the viewport.
+  const tabs = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link')
+  await expect(tabs).toHaveCount(5)
+  for (const tab of await tabs.all()) {
+    const box = (await tab.boundingBox())!
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(390)
+  }
+  await snap(page, testInfo, 'billing with the price, and the tabs (phone)')
+})
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`sign-in starts on the email field (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled })
+    const page = await context.newPage()
+    await page.goto('/sign-in')
+    await expect(page.locator('form#sign-in').getByLabel('Email')).toBeFocused()
+    await context.close()
+  })
+}
