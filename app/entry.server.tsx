@@ -29,6 +29,9 @@ try {
 export { requestContext } from '~/lib/request-context.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
 export { anonymousPageCache } from '~/lib/page-cache.server'
+// The access log's path (one-time tokens redacted) and the TRUSTED_PROXY_COUNT check.
+export { accessLogPath } from '~/lib/access-log.server'
+export { proxyCheckMiddleware } from '~/lib/proxy-check.server'
 
 const ABORT_DELAY = 5_000
 

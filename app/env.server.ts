@@ -107,6 +107,16 @@ const schema = z.object({
     .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
   STRIPE_API_URL: optionalUrl,
+  // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
+  // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).
+  STRIPE_AUTOMATIC_TAX: optionalString
+    .transform((value) => value?.toLowerCase())
+    .pipe(
+      z
+        .enum(['true', 'false'], 'must be true or false (any letter case), or left unset')
+        .optional(),
+    )
+    .transform((value) => value === 'true'),
   STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
     z.string().startsWith('bpc_', 'must start with bpc_').optional(),
   ),
