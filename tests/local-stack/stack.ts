@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { Catalog } from './catalog'
 import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
 import { LOCAL_STACK_KEYS } from './defaults'
+import { freshStackKeys, type StackKeys } from './fresh-keys'
 import { startPolarEmulator, type PolarEmulator } from './polar'
 import { startStripeEmulator, type StripeEmulator } from './stripe'
 import { startSupabaseEmulator, type SupabaseEmulator } from './supabase'
@@ -24,6 +25,13 @@ export interface LocalStackOptions {
   retry?: { attempts: number; baseDelayMs: number }
   /** Polar emulator: time until a requested invoice exists (its default when omitted). */
   polarInvoiceDelayMs?: number
+  /**
+   * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local
+   * defaults name. `fresh`: keys made for this run (fresh-keys.ts), the only ones the
+   * emulators then accept; what a production build may be configured with (the deploy
+   * rehearsal).
+   */
+  keys?: 'published' | 'fresh'
 }
 
 export interface LocalStack {
@@ -49,25 +57,30 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     database = await openDatabase({ url: options.databaseUrl, dataDir: options.dataDir })
     await migrate(database)
   }
+  const keys: StackKeys =
+    options.keys === 'fresh' ? await freshStackKeys() : { ...LOCAL_STACK_KEYS }
   const supabase = await startSupabaseEmulator({
     database,
     port: options.ports?.supabase,
     siteUrl: options.siteUrl,
+    ...(options.keys === 'fresh'
+      ? { apiKeys: { anon: keys.supabaseAnonKey, serviceRole: keys.supabaseServiceRoleKey } }
+      : {}),
   })
   const stripe = await startStripeEmulator({
     port: options.ports?.stripe,
     webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
     catalog: options.catalog,
-    webhookSecret: LOCAL_STACK_KEYS.stripeWebhookSecret,
-    apiKey: LOCAL_STACK_KEYS.stripeSecretKey,
+    webhookSecret: keys.stripeWebhookSecret,
+    apiKey: keys.stripeSecretKey,
     retry: options.retry,
   })
   const polar = await startPolarEmulator({
     port: options.ports?.polar,
     webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
     catalog: options.catalog,
-    webhookSecret: LOCAL_STACK_KEYS.polarWebhookSecret,
-    accessToken: LOCAL_STACK_KEYS.polarAccessToken,
+    webhookSecret: keys.polarWebhookSecret,
+    accessToken: keys.polarAccessToken,
     retry: options.retry,
     invoiceDelayMs: options.polarInvoiceDelayMs,
   })
@@ -75,13 +88,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const env = {
     SITE_URL: options.siteUrl,
     SUPABASE_URL: supabase.url,
-    SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
-    SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
-    STRIPE_SECRET_KEY: LOCAL_STACK_KEYS.stripeSecretKey,
-    STRIPE_WEBHOOK_SECRET: LOCAL_STACK_KEYS.stripeWebhookSecret,
+    SUPABASE_ANON_KEY: keys.supabaseAnonKey,
+    SUPABASE_SERVICE_ROLE_KEY: keys.supabaseServiceRoleKey,
+    STRIPE_SECRET_KEY: keys.stripeSecretKey,
+    STRIPE_WEBHOOK_SECRET: keys.stripeWebhookSecret,
     STRIPE_API_URL: stripe.url,
-    POLAR_ACCESS_TOKEN: LOCAL_STACK_KEYS.polarAccessToken,
-    POLAR_WEBHOOK_SECRET: LOCAL_STACK_KEYS.polarWebhookSecret,
+    POLAR_ACCESS_TOKEN: keys.polarAccessToken,
+    POLAR_WEBHOOK_SECRET: keys.polarWebhookSecret,
     POLAR_SANDBOX: 'true',
     POLAR_API_URL: polar.url,
     SMTP_URL: smtp.url,

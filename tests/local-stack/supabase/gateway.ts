@@ -1,8 +1,15 @@
 import { json } from './http'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
 
-/** The gateway's API key check (Kong key-auth): `apikey` header or query parameter. */
-export function apiKeyProblem(request: Request) {
+/**
+ * The gateway's API key check (Kong key-auth): `apikey` header or query parameter, one of
+ * the project's keys (`accepted`; the published local keys unless the emulator was given
+ * its own).
+ */
+export function apiKeyProblem(
+  request: Request,
+  accepted: readonly string[] = [LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY],
+) {
   const key = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
   if (!key) {
     return json(
@@ -13,7 +20,7 @@ export function apiKeyProblem(request: Request) {
       { status: 401 },
     )
   }
-  if (key !== LOCAL_ANON_KEY && key !== LOCAL_SERVICE_ROLE_KEY) {
+  if (!accepted.includes(key)) {
     return json(
       {
         message: 'Invalid API key',

@@ -6,6 +6,7 @@ import { createAuthHandler } from './auth/router'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, loadRestHandler, type Handler } from './server'
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
 import { createStorageHandler } from './storage/router'
 
 export type { Mail } from './mail'
@@ -49,6 +50,13 @@ export interface SupabaseEmulatorOptions {
    * that POST /reauthenticate mails, else 400 reauthentication_needed.
    */
   securePasswordChange?: boolean
+  /**
+   * The project's API keys (HS256 JWTs signed with the local JWT secret, as a project's
+   * legacy keys are signed with its own). Default: the published local keys. The deploy
+   * rehearsal passes keys made for the run (../fresh-keys.ts), which the published ones
+   * then are not.
+   */
+  apiKeys?: { anon: string; serviceRole: string }
 }
 
 export interface SupabaseEmulator {
@@ -85,6 +93,9 @@ export async function startSupabaseEmulator(
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
     securePasswordChange: options.securePasswordChange ?? true,
+    apiKeys: options.apiKeys
+      ? [options.apiKeys.anon, options.apiKeys.serviceRole]
+      : [LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY],
   }
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()

@@ -13,6 +13,8 @@ export interface AuthConfig {
   obfuscateExistingSignups: boolean
   secureEmailChange: boolean
   securePasswordChange: boolean
+  /** The API keys the gateway accepts in `apikey` (the project's anon and service_role keys). */
+  apiKeys: readonly string[]
 }
 
 export interface AuthContext {
