@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOCAL_DEFAULTS, parseEnv } from './env.server'
+import { describeProviderUrl, LOCAL_DEFAULTS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
 const realistic = PRODUCTION_ENV
@@ -318,5 +318,24 @@ describe('STRIPE_API_URL and POLAR_API_URL: one rule in every command', () => {
     // Production has no local stack: unset is the real service there too.
     expect(parseEnv(realistic).STRIPE_API_URL).toBeUndefined()
     expect(parseEnv({ ...realistic, STRIPE_API_URL: '' }).STRIPE_API_URL).toBeUndefined()
+  })
+})
+
+describe('describeProviderUrl (what each command says it talks to)', () => {
+  it('names the server and the reason: a URL, empty (real), unset (local stack outside production)', () => {
+    const described = (source: Record<string, string | undefined>) =>
+      describeProviderUrl('STRIPE_API_URL', source, parseEnv(source))
+    expect(described({})).toBe(
+      'http://localhost:12111 (STRIPE_API_URL unset: the local stack; set STRIPE_API_URL= (empty) for the real service)',
+    )
+    expect(described({ STRIPE_API_URL: '' })).toBe(
+      'https://api.stripe.com (STRIPE_API_URL empty: the real service)',
+    )
+    expect(described({ STRIPE_API_URL: 'http://127.0.0.1:9' })).toBe(
+      'http://127.0.0.1:9 (STRIPE_API_URL)',
+    )
+    expect(described({ ...realistic })).toBe(
+      'https://api.stripe.com (STRIPE_API_URL unset: the real service)',
+    )
   })
 })

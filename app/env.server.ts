@@ -312,6 +312,29 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data
 }
 
+const REAL_SERVICES = {
+  STRIPE_API_URL: 'https://api.stripe.com',
+  POLAR_API_URL: "Polar's own servers",
+}
+
+/**
+ * Where a provider URL setting sends calls, in words, with why (the one rule of every
+ * command): a URL is that server; an empty value is the real service; unset is the local
+ * stack, except in production, where there is none and unset is the real service too.
+ */
+export function describeProviderUrl(
+  name: keyof typeof REAL_SERVICES,
+  source: Record<string, string | undefined>,
+  env: Pick<Env, 'NODE_ENV' | keyof typeof REAL_SERVICES>,
+): string {
+  const value = env[name]
+  const raw = source[name]
+  if (raw === undefined && value)
+    return `${value} (${name} unset: the local stack; set ${name}= (empty) for the real service)`
+  if (value) return `${value} (${name})`
+  return `${REAL_SERVICES[name]} (${name} ${raw === undefined ? 'unset' : 'empty'}: the real service)`
+}
+
 let cached: Env | undefined
 
 /** The validated configuration of this process (parsed once, on first use at start-up). */
