@@ -8,9 +8,7 @@ describe('proxyMismatch', () => {
     expect(proxyMismatch({ 'x-forwarded-for': '203.0.113.9' }, '/pricing', 0)).toBe(
       'forwarded-without-proxy',
     )
-    expect(proxyMismatch({ forwarded: 'for=203.0.113.9' }, '/', 0)).toBe(
-      'forwarded-without-proxy',
-    )
+    expect(proxyMismatch({ forwarded: 'for=203.0.113.9' }, '/', 0)).toBe('forwarded-without-proxy')
     expect(proxyMismatch({ 'x-real-ip': '203.0.113.9' }, '/', 0)).toBe('forwarded-without-proxy')
   })
 

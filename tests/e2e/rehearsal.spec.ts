@@ -41,10 +41,11 @@ function accountCatalog(): Catalog {
 let stack: LocalStack
 let app: ChildProcess | undefined
 let appOutput = ''
-let deployEnv: NodeJS.ProcessEnv
+/** No NODE_ENV, deliberately (hence not typed as NodeJS.ProcessEnv, which requires one). */
+let deployEnv: Record<string, string | undefined>
 
 /** The deployment's environment, set as docs/going-live.md, "Deploy", says. */
-function deploymentEnv(catalog: Catalog): NodeJS.ProcessEnv {
+function deploymentEnv(catalog: Catalog): Record<string, string | undefined> {
   const plan = (key: string) => catalog.plans.find((candidate) => candidate.key === key)!
   // Nothing of this test runner's environment that the app reads (no NODE_ENV above all).
   const base = Object.fromEntries(
@@ -78,7 +79,7 @@ function deploymentEnv(catalog: Catalog): NodeJS.ProcessEnv {
  * (asynchronously: the stack it talks to answers from this process).
  */
 function npm(args: string[]) {
-  const child = spawn('npm', args, { cwd: PROJECT_ROOT, env: deployEnv })
+  const child = spawn('npm', args, { cwd: PROJECT_ROOT, env: deployEnv as NodeJS.ProcessEnv })
   const result = { status: null as number | null, stdout: '', stderr: '' }
   child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (result.stderr += chunk.toString()))
@@ -117,7 +118,7 @@ test('the guide: npm run stripe:sync-products, then npm start, with no NODE_ENV'
   const buildArgs = process.env.BUILD_DIR ? ['--', `${process.env.BUILD_DIR}/server/index.js`] : []
   app = spawn('npm', ['start', ...buildArgs], {
     cwd: PROJECT_ROOT,
-    env: deployEnv,
+    env: deployEnv as NodeJS.ProcessEnv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -14,9 +14,15 @@ function start(env: Record<string, string>, timeout = 20_000) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS) && key !== 'NODE_ENV'),
   )
+  // A port of this run's own (PORT=0 would mean the default, 3000).
+  const childEnv: Record<string, string | undefined> = {
+    ...clean,
+    PORT: String(E2E.appPort + 61),
+    HOST: '127.0.0.1',
+    ...env,
+  }
   return spawnSync(process.execPath, [serve, serverEntry], {
-    // A port of this run's own (PORT=0 would mean the default, 3000).
-    env: { ...clean, PORT: String(E2E.appPort + 61), HOST: '127.0.0.1', ...env },
+    env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout,
   })
