@@ -6,7 +6,7 @@
  */
 const SECRET_PARAMETERS = new Set(['token_hash', 'code', 'token'])
 
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 
 /** The name of a query parameter as the app reads it (percent-decoded; `+` is a space). */
 function parameterName(raw: string): string {
