@@ -182,9 +182,9 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   // The webhook reached the production server, signed with this run's secret, and was applied.
   await expect(async () => {
     await page.goto(`${SITE_URL}/dashboard`)
-    await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
-      timeout: 500,
-    })
+    const plan = page.getByRole('region', { name: 'Your plan' })
+    await expect(plan).toContainText('Pro', { timeout: 500 })
+    await expect(plan).toContainText('Status: Active', { timeout: 500 })
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 
   await page.goto(`${SITE_URL}/dashboard/settings/billing`)
@@ -192,6 +192,7 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   await expect(page.getByRole('region', { name: 'Payment history' })).toContainText('$29.00')
 
   await page.getByRole('button', { name: 'Sign out' }).first().click()
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible()
   await page.goto(`${SITE_URL}/dashboard`)
   await expect(page).toHaveURL(/\/sign-in/)
   // No request needed the published keys or a development default: the server logged no error.
