@@ -226,7 +226,8 @@ function isLoopback(value: string) {
  * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, SMTP_URL, and
  * STRIPE_API_URL and POLAR_API_URL set and pointing at the loopback interface): a deployed
  * server that has it set refuses to start, whatever its other settings, so it cannot open
- * production to the emulators' public keys by accident. Returns why it is refused, if it is.
+ * production to the emulators' public keys by accident. Returns why it is refused, if it is
+ * (the same condition guards DEPLOY_REHEARSAL, below).
  */
 function loopbackOnlyProblems(env: Env): string[] {
   const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
@@ -325,7 +326,7 @@ const REAL_SERVICES = {
 export function describeProviderUrl(
   name: keyof typeof REAL_SERVICES,
   source: Record<string, string | undefined>,
-  env: Pick<Env, 'NODE_ENV' | keyof typeof REAL_SERVICES>,
+  env: Pick<Env, keyof typeof REAL_SERVICES>,
 ): string {
   const value = env[name]
   const raw = source[name]
