@@ -7,9 +7,15 @@
 // - an answer given before the request body was read to its end (413 over a size cap,
 //   429, 403) reaches the client and leaves no kept-alive connection wedged;
 // - the request policy before Remix (a cross-site post gets a 403 page, not Remix's 500;
-//   every answer gets the security and cache headers).
+//   every answer gets the security and cache headers);
+// - production mode unless NODE_ENV says otherwise, as remix-serve: development, the tests,
+//   the benchmark and the soak set NODE_ENV themselves;
+// - a time limit on receiving each request's headers and whole body (a client that sends
+//   slowly cannot hold sockets), and a warning when requests contradict TRUSTED_PROXY_COUNT;
+// - an access log whose paths never hold one-time tokens.
 // Plain JavaScript, so production needs no build step or TypeScript runtime for it.
 import { existsSync, readdirSync } from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import url from 'node:url'
 import { createRequestHandler } from '@remix-run/express'
@@ -17,6 +23,25 @@ import { installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import morgan from 'morgan'
+
+// Production unless told otherwise (an empty NODE_ENV counts as unset), set before the build
+// is loaded: React and the app read it when they load, and the app then refuses the local
+// stack's keys and addresses (app/env.server.ts).
+if (!process.env.NODE_ENV) process.env.NODE_ENV = 'production'
+
+/** A whole number of milliseconds from the environment, or the fallback when unset. */
+function milliseconds(name, fallback) {
+  const value = process.env[name]
+  if (value === undefined || value.trim() === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 1) {
+    console.error(
+      `Invalid configuration:\n  - ${name}: must be a whole number of milliseconds (1 or more), not "${value}"`,
+    )
+    process.exit(1)
+  }
+  return parsed
+}
 
 const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(url.pathToFileURL(buildPath).href)
@@ -27,6 +52,10 @@ const requestContext = build.entry.module.requestContext
 const port = Number(process.env.PORT) || 3000
 const host = process.env.HOST || undefined
 const shutdownTimeoutMs = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 10_000
+// How long a client may take to send a request's headers, and the whole request with its
+// body; past either, Node answers 408 and closes the connection. Checked every second.
+const headersTimeoutMs = milliseconds('HEADERS_TIMEOUT_MS', 10_000)
+const requestTimeoutMs = Math.max(milliseconds('REQUEST_TIMEOUT_MS', 60_000), headersTimeoutMs)
 
 // The rest of a body the app left unread is read and thrown away after the answer, up to this
 // many bytes; a connection whose body may be longer (or has no declared length) is answered
@@ -160,7 +189,13 @@ app.use(
   ),
 )
 app.use(staticFiles('public', () => ({ maxAge: '1h' })))
-app.use(morgan('tiny'))
+// Requests that contradict TRUSTED_PROXY_COUNT (forwarded headers with no proxy configured,
+// or none although one is) are reported once (app/lib/proxy-check.server.ts).
+app.use(build.entry.module.proxyCheckMiddleware)
+// morgan's `tiny` line, with each path's one-time tokens (`token_hash`, `code`, `token`)
+// replaced (app/lib/access-log.server.ts): a log must not hold a usable sign-in link.
+morgan.token('safe-url', (req) => build.entry.module.accessLogPath(req.originalUrl || req.url))
+app.use(morgan(':method :safe-url :status :res[content-length] - :response-time ms'))
 
 /**
  * The request policy (app/lib/request-policy.server.ts) in front of Remix, for every request
@@ -186,7 +221,15 @@ app.all('*', (req, res, next) =>
   ),
 )
 
-const server = app.listen(port, host, () => {
+const server = http.createServer(
+  {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  },
+  app,
+)
+server.listen(port, host, () => {
   console.log(`[server] http://${host ?? 'localhost'}:${port} (${process.env.NODE_ENV})`)
 })
 

@@ -13,11 +13,10 @@ import { pageBody } from '~/lib/page-stream.server'
 import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
-// local emulator keys in production) stops it here with a message naming the variable.
+// local emulator keys in production, or Polar purposes on different servers) stops it here
+// with a message naming the variables.
 try {
-  const polar = describePolarServers(getEnv())
-  logger.info(polar.info)
-  if (polar.warning) logger.warn(polar.warning)
+  logger.info(describePolarServers(getEnv()).info)
 } catch (error) {
   logger.error((error as Error).message)
   process.exit(1)
@@ -29,6 +28,9 @@ try {
 export { requestContext } from '~/lib/request-context.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
 export { anonymousPageCache } from '~/lib/page-cache.server'
+// The access log's path (one-time tokens redacted) and the TRUSTED_PROXY_COUNT check.
+export { accessLogPath } from '~/lib/access-log.server'
+export { proxyCheckMiddleware } from '~/lib/proxy-check.server'
 
 const ABORT_DELAY = 5_000
 

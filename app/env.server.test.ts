@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
+import {
+  describeProviderUrl,
+  LOCAL_DEFAULTS,
+  LOCAL_SUPABASE_NEW_KEYS,
+  parseEnv,
+} from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
 const realistic = PRODUCTION_ENV
@@ -47,8 +52,8 @@ describe('parseEnv', () => {
     const env = parseEnv(realistic)
     expect(env.STRIPE_API_URL).toBeUndefined()
     expect(env.POLAR_API_URL).toBeUndefined()
-    expect(env.POLAR_SANDBOX).toBeUndefined()
-    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'false' }).POLAR_SANDBOX).toBe('false')
+    expect(env.POLAR_SANDBOX).toBe('false')
+    expect(parseEnv({ ...realistic, POLAR_SANDBOX: '' }).POLAR_SANDBOX).toBeUndefined()
     expect(parseEnv({ ...realistic, POLAR_SANDBOX: ' TRUE ' }).POLAR_SANDBOX).toBe('true')
     expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'False' }).POLAR_SANDBOX).toBe('false')
     expect(() => parseEnv({ ...realistic, POLAR_SANDBOX: '1' })).toThrow(
@@ -294,6 +299,111 @@ describe('BENCH_ALLOW_LOCAL_STACK (the benchmark in production mode on one machi
     const { BENCH_ALLOW_LOCAL_STACK: _unset, ...withoutAllowance } = bench
     expect(() => parseEnv(withoutAllowance)).toThrow(
       /Refusing to start in production with local-stack settings/,
+    )
+  })
+})
+
+describe('DEPLOY_REHEARSAL (the deploy rehearsal: production against a local stack with fresh keys)', () => {
+  const rehearsal = {
+    ...realistic,
+    SITE_URL: 'http://localhost:4300',
+    SUPABASE_URL: 'http://localhost:54500',
+    STRIPE_API_URL: 'http://127.0.0.1:12300',
+    POLAR_API_URL: 'http://127.0.0.1:12310',
+    SMTP_URL: 'smtp://127.0.0.1:2700',
+    DEPLOY_REHEARSAL: '1',
+  }
+
+  it('lets production use loopback provider URLs when the site and every host are loopback', () => {
+    const env = parseEnv(rehearsal)
+    expect(env.NODE_ENV).toBe('production')
+    expect(env.STRIPE_API_URL).toBe('http://127.0.0.1:12300')
+    const { DEPLOY_REHEARSAL: _unset, ...without } = rehearsal
+    expect(() => parseEnv(without)).toThrow(/STRIPE_API_URL points at the local stack/)
+  })
+
+  it("still refuses the local stack's published keys, plan ids and inbox", () => {
+    expect(() =>
+      parseEnv({
+        ...rehearsal,
+        STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
+        SUPABASE_SERVICE_ROLE_KEY: LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
+        POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+        SMTP_URL: LOCAL_DEFAULTS.SMTP_URL,
+      }),
+    ).toThrow(
+      /SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_SECRET_KEY is the local emulator key[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id[\s\S]*SMTP_URL is the local stack's inbox/,
+    )
+  })
+
+  it('makes a deployment on a real host refuse to start, naming the host', () => {
+    expect(() => parseEnv({ ...realistic, DEPLOY_REHEARSAL: '1' })).toThrow(
+      /Refusing to start: DEPLOY_REHEARSAL is set[\s\S]*SITE_URL is not a loopback address \(https:\/\/app.example.com\)[\s\S]*STRIPE_API_URL is not set/,
+    )
+    expect(() => parseEnv({ ...rehearsal, SUPABASE_URL: 'https://abcd.supabase.co' })).toThrow(
+      /DEPLOY_REHEARSAL[\s\S]*SUPABASE_URL is not a loopback address/,
+    )
+    expect(() => parseEnv({ ...rehearsal, DEPLOY_REHEARSAL: 'true' })).toThrow(
+      /DEPLOY_REHEARSAL must be 1 or unset/,
+    )
+  })
+
+  it('is ignored outside production (development already runs on the local stack)', () => {
+    expect(parseEnv({ DEPLOY_REHEARSAL: 'yes' }).NODE_ENV).toBe('development')
+  })
+})
+
+describe('STRIPE_AUTOMATIC_TAX and DEPLOYMENT_ENVIRONMENT', () => {
+  it('automatic tax is off unless "true" in any letter case, and refuses anything else', () => {
+    expect(parseEnv({}).STRIPE_AUTOMATIC_TAX).toBe(false)
+    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: '' }).STRIPE_AUTOMATIC_TAX).toBe(false)
+    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: 'false' }).STRIPE_AUTOMATIC_TAX).toBe(false)
+    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: 'TRUE' }).STRIPE_AUTOMATIC_TAX).toBe(true)
+    expect(() => parseEnv({ STRIPE_AUTOMATIC_TAX: 'yes' })).toThrow(
+      /STRIPE_AUTOMATIC_TAX: must be true or false/,
+    )
+  })
+
+  it('the deployment environment is production, staging or unset', () => {
+    expect(parseEnv({}).DEPLOYMENT_ENVIRONMENT).toBeUndefined()
+    expect(parseEnv({ DEPLOYMENT_ENVIRONMENT: 'staging' }).DEPLOYMENT_ENVIRONMENT).toBe('staging')
+    expect(() => parseEnv({ DEPLOYMENT_ENVIRONMENT: 'prod' })).toThrow(
+      /DEPLOYMENT_ENVIRONMENT: must be production or staging/,
+    )
+  })
+})
+
+describe('STRIPE_API_URL and POLAR_API_URL: one rule in every command', () => {
+  // npm run dev (tests/tools/dev-plan.ts) and every command that parses the configuration
+  // (the server, npm run stripe:sync-products) read the same variable the same way.
+  it('empty means the real service; unset means the local stack outside production', () => {
+    const real = parseEnv({ STRIPE_API_URL: '', POLAR_API_URL: '' })
+    expect(real.STRIPE_API_URL).toBeUndefined()
+    expect(real.POLAR_API_URL).toBeUndefined()
+    const local = parseEnv({})
+    expect(local.STRIPE_API_URL).toBe(LOCAL_DEFAULTS.STRIPE_API_URL)
+    expect(local.POLAR_API_URL).toBe(LOCAL_DEFAULTS.POLAR_API_URL)
+    // Production has no local stack: unset is the real service there too.
+    expect(parseEnv(realistic).STRIPE_API_URL).toBeUndefined()
+    expect(parseEnv({ ...realistic, STRIPE_API_URL: '' }).STRIPE_API_URL).toBeUndefined()
+  })
+})
+
+describe('describeProviderUrl (what each command says it talks to)', () => {
+  it('names the server and the reason: a URL, empty (real), unset (local stack outside production)', () => {
+    const described = (source: Record<string, string | undefined>) =>
+      describeProviderUrl('STRIPE_API_URL', source, parseEnv(source))
+    expect(described({})).toBe(
+      'http://localhost:12111 (STRIPE_API_URL unset: the local stack; set STRIPE_API_URL= (empty) for the real service)',
+    )
+    expect(described({ STRIPE_API_URL: '' })).toBe(
+      'https://api.stripe.com (STRIPE_API_URL empty: the real service)',
+    )
+    expect(described({ STRIPE_API_URL: 'http://127.0.0.1:9' })).toBe(
+      'http://127.0.0.1:9 (STRIPE_API_URL)',
+    )
+    expect(described({ ...realistic })).toBe(
+      'https://api.stripe.com (STRIPE_API_URL unset: the real service)',
     )
   })
 })

@@ -149,6 +149,16 @@ const schema = z.object({
     .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
   STRIPE_API_URL: optionalUrl,
+  // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
+  // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).
+  STRIPE_AUTOMATIC_TAX: optionalString
+    .transform((value) => value?.toLowerCase())
+    .pipe(
+      z
+        .enum(['true', 'false'], 'must be true or false (any letter case), or left unset')
+        .optional(),
+    )
+    .transform((value) => value === 'true'),
   STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
     z.string().startsWith('bpc_', 'must start with bpc_').optional(),
   ),
@@ -168,6 +178,13 @@ const schema = z.object({
         .optional(),
     ),
   POLAR_API_URL: optionalUrl,
+  // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
+  // runs the production build (NODE_ENV=production) but is not production. Only the Polar
+  // portal's server reads it (the contract ties that server to the runtime environment;
+  // app/billing/polar/client.server.ts). Unset: NODE_ENV decides.
+  DEPLOYMENT_ENVIRONMENT: optionalString.pipe(
+    z.enum(['production', 'staging'], 'must be production or staging, or left unset').optional(),
+  ),
   // Provider request timeouts. The defaults suit production; tests shorten them to prove
   // what a provider that never answers does without waiting for minutes.
   STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
@@ -201,8 +218,12 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>
 
-/** Values that only the local stack accepts; a production server refuses to start with them. */
-function localOnlyProblems(env: Env): string[] {
+/**
+ * Values that only the local stack accepts; a production server refuses to start with them.
+ * `loopbackHosts`: the provider URLs may point at this machine (the deploy rehearsal); the
+ * published keys, plan ids and the local inbox stay refused.
+ */
+function localOnlyProblems(env: Env, loopbackHosts = false): string[] {
   const problems: string[] = []
   const secretNames = [
     'SUPABASE_ANON_KEY',
@@ -232,7 +253,7 @@ function localOnlyProblems(env: Env): string[] {
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
     problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
-  for (const name of urlNames) {
+  for (const name of loopbackHosts ? [] : urlNames) {
     const value = env[name]
     if (value && isLoopback(value)) problems.push(`${name} points at the local stack (${value})`)
   }
@@ -251,9 +272,10 @@ function isLoopback(value: string) {
  * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, SMTP_URL, and
  * STRIPE_API_URL and POLAR_API_URL set and pointing at the loopback interface): a deployed
  * server that has it set refuses to start, whatever its other settings, so it cannot open
- * production to the emulators' public keys by accident. Returns why it is refused, if it is.
+ * production to the emulators' public keys by accident. Returns why it is refused, if it is
+ * (the same condition guards DEPLOY_REHEARSAL, below).
  */
-function benchAllowanceProblems(env: Env): string[] {
+function loopbackOnlyProblems(env: Env): string[] {
   const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
   return hosts
     .filter((name) => {
@@ -265,6 +287,29 @@ function benchAllowanceProblems(env: Env): string[] {
         ? `${name} is not a loopback address (${env[name]})`
         : `${name} is not set (unset means the real service)`,
     )
+}
+
+/**
+ * `DEPLOY_REHEARSAL=1`: the deploy rehearsal (tests/e2e/rehearsal.spec.ts,
+ * docs/decisions/0016-deploy-rehearsal.md) runs the production build exactly as deployed,
+ * against a local stack that issued fresh keys for the run. Only the check that provider
+ * URLs are not on this machine is lifted, and only when the site and every provider host are
+ * on the loopback interface (as BENCH_ALLOW_LOCAL_STACK); the published keys, the local plan
+ * ids and the local inbox are refused as in any production start.
+ */
+function rehearsalAllowance(source: Record<string, string | undefined>, env: Env) {
+  const value = source.DEPLOY_REHEARSAL
+  if (value === undefined || value === '') return false
+  const refused =
+    value === '1'
+      ? loopbackOnlyProblems(env)
+      : [`DEPLOY_REHEARSAL must be 1 or unset (it is "${value}")`]
+  if (refused.length > 0) {
+    throw new Error(
+      `Refusing to start: DEPLOY_REHEARSAL is set, which only the deploy rehearsal on one machine may use:\n${refused.map((p) => `  - ${p}`).join('\n')}\nRemove DEPLOY_REHEARSAL from this deployment's environment.`,
+    )
+  }
+  return true
 }
 
 /** Parses configuration; throws an Error whose message names every bad variable. */
@@ -295,7 +340,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (allowance !== undefined && allowance !== '') {
       const refused =
         allowance === '1'
-          ? benchAllowanceProblems(result.data)
+          ? loopbackOnlyProblems(result.data)
           : [`BENCH_ALLOW_LOCAL_STACK must be 1 or unset (it is "${allowance}")`]
       if (refused.length > 0) {
         throw new Error(
@@ -304,7 +349,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       }
       return result.data
     }
-    const problems = localOnlyProblems(result.data)
+    const problems = localOnlyProblems(result.data, rehearsalAllowance(source, result.data))
     if (problems.length > 0) {
       throw new Error(
         `Refusing to start in production with local-stack settings:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet real Supabase, Stripe and Polar credentials (see README, "Running with real accounts").`,
@@ -312,6 +357,29 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     }
   }
   return result.data
+}
+
+const REAL_SERVICES = {
+  STRIPE_API_URL: 'https://api.stripe.com',
+  POLAR_API_URL: "Polar's own servers",
+}
+
+/**
+ * Where a provider URL setting sends calls, in words, with why (the one rule of every
+ * command): a URL is that server; an empty value is the real service; unset is the local
+ * stack, except in production, where there is none and unset is the real service too.
+ */
+export function describeProviderUrl(
+  name: keyof typeof REAL_SERVICES,
+  source: Record<string, string | undefined>,
+  env: Pick<Env, keyof typeof REAL_SERVICES>,
+): string {
+  const value = env[name]
+  const raw = source[name]
+  if (raw === undefined && value)
+    return `${value} (${name} unset: the local stack; set ${name}= (empty) for the real service)`
+  if (value) return `${value} (${name})`
+  return `${REAL_SERVICES[name]} (${name} ${raw === undefined ? 'unset' : 'empty'}: the real service)`
 }
 
 let cached: Env | undefined

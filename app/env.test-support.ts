@@ -12,6 +12,7 @@ export const PRODUCTION_ENV = {
   STRIPE_WEBHOOK_SECRET: 'whsec_real',
   POLAR_ACCESS_TOKEN: 'polar_oat_real_token',
   POLAR_WEBHOOK_SECRET: 'polar_whs_real_secret',
+  POLAR_SANDBOX: 'false',
   STRIPE_PRICE_STARTER: 'price_1QStarterReal',
   STRIPE_PRICE_PRO: 'price_1QProReal',
   POLAR_PRODUCT_STARTER: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',

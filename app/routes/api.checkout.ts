@@ -17,7 +17,7 @@ export const POLAR_CHECKOUT_RATE_LIMIT: ClientRateLimit = {
 }
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
-// a signed-in user, as Stripe's checkout (docs/decisions/0015-polar-checkout-needs-an-account.md).
+// a signed-in user, as Stripe's checkout (docs/decisions/0025-polar-checkout-needs-an-account.md).
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await getOptionalUser(request)
   if (!user) return jsonNoStore({ error: 'Sign in to subscribe' }, { status: 401, headers })

@@ -42,6 +42,10 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
     return new Response(null, { status: 303, headers })
   } catch (error) {
     logger.error('stripe checkout failed', { error: String(error), user: user.id })
+    if ((error as { code?: unknown })?.code === 'stripe_tax_inactive')
+      logger.error(
+        'Stripe refuses automatic tax until Stripe Tax is set up on the account: set it up (docs/going-live.md, "Stripe") or unset STRIPE_AUTOMATIC_TAX',
+      )
     return jsonNoStore({ error: stripeErrorMessage(error) }, { status: 500, headers })
   }
 }

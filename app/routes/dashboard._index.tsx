@@ -40,18 +40,21 @@ export function headers() {
 
 export default function DashboardOverview() {
   const { email, subscription, confirmedNotice } = useLoaderData<typeof loader>()
-  // An ended subscription keeps cancel_at_period_end (Stripe leaves it set), so "canceled"
-  // is checked before the scheduled cancellation.
+  // A new Stripe subscription is `incomplete` until its first invoice is paid (seconds after
+  // checkout): it does not renew yet. An ended subscription keeps cancel_at_period_end
+  // (Stripe leaves it set), so "canceled" is checked before the scheduled cancellation.
   const nextDate =
     subscription?.status === 'past_due'
       ? pastDueSummary(subscription)
-      : subscription?.status === 'trialing'
-        ? `Trial ends ${formatDate(subscription.trial_end)}`
-        : subscription?.status === 'canceled'
-          ? `Canceled on ${formatDate(subscription.canceled_at)}`
-          : subscription?.cancel_at_period_end
-            ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
-            : `Renews on ${formatDate(subscription?.current_period_end)}`
+      : subscription?.status === 'incomplete'
+        ? 'Confirming your first payment'
+        : subscription?.status === 'trialing'
+          ? `Trial ends ${formatDate(subscription.trial_end)}`
+          : subscription?.status === 'canceled'
+            ? `Canceled on ${formatDate(subscription.canceled_at)}`
+            : subscription?.cancel_at_period_end
+              ? `Cancels on ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
+              : `Renews on ${formatDate(subscription?.current_period_end)}`
   return (
     <div className="space-y-6">
       {confirmedNotice ? (

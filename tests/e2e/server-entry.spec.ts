@@ -39,11 +39,15 @@ async function startServer(port: number, extraEnv: Record<string, string> = {}) 
     },
   )
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // Everything the server writes (read as it comes, so a full pipe never blocks the server).
+  const output = { stdout: '', stderr: '' }
+  child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
   await expect(async () => {
     const response = await fetch(`http://127.0.0.1:${port}/healthz`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 20_000 })
-  return { child, exited }
+  return { child, exited, output }
 }
 
 // A server of its own: direct connections, no proxy (the default), so the socket's address
@@ -514,5 +518,85 @@ test('one event delivered to two instances at once is written once', async () =>
     await deleteUser(user.id)
     other.child.kill('SIGTERM')
     await other.exited
+  }
+})
+
+// --- The access log, request time limits and the TRUSTED_PROXY_COUNT check ---
+
+test('the access log holds no one-time token: token_hash, code and token values are redacted', async () => {
+  const paths = [
+    '/auth/confirm?token_hash=pkce_secret_hash_1&type=signup&redirectTo=%2Fdashboard',
+    '/auth/callback?code=secret-code-2&next=%2Fbilling',
+    '/sign-in?token=secret-token-3',
+  ]
+  for (const pathname of paths) await fetch(`http://127.0.0.1:${PORT}${pathname}`)
+  await expect(async () => {
+    expect(direct.output.stdout).toContain(
+      'GET /auth/confirm?token_hash=[redacted]&type=signup&redirectTo=%2Fdashboard ',
+    )
+    expect(direct.output.stdout).toContain('GET /auth/callback?code=[redacted]&next=%2Fbilling ')
+    expect(direct.output.stdout).toContain('GET /sign-in?token=[redacted] ')
+  }).toPass({ timeout: 5_000 })
+  for (const secret of ['pkce_secret_hash_1', 'secret-code-2', 'secret-token-3'])
+    expect(direct.output.stdout + direct.output.stderr).not.toContain(secret)
+})
+
+test('a forwarded header on a server that trusts no proxy is reported once, naming the setting', async () => {
+  const warning = 'TRUSTED_PROXY_COUNT is 0, but a request from'
+  expect(direct.output.stderr).not.toContain(warning)
+  for (let i = 0; i < 3; i++)
+    await fetch(`http://127.0.0.1:${PORT}/pricing`, {
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    })
+  await expect(() => expect(direct.output.stderr).toContain(warning)).toPass({ timeout: 5_000 })
+  expect(direct.output.stderr.split(warning)).toHaveLength(2)
+})
+
+test('slow clients: headers and bodies have time limits, and a proxy that is not there is reported', async () => {
+  const port = PORT + 2
+  const limited = await startServer(port, {
+    HEADERS_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '2000',
+    TRUSTED_PROXY_COUNT: '1',
+  })
+  /** Writes `data` on a new socket and waits for the server to answer or close it. */
+  const hold = (data: string) =>
+    new Promise<{ text: string; ms: number }>((resolve) => {
+      const started = Date.now()
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(data))
+      let text = ''
+      const timer = setTimeout(() => socket.destroy(), 10_000)
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('close', () => {
+        clearTimeout(timer)
+        resolve({ text, ms: Date.now() - started })
+      })
+      socket.on('error', () => {})
+    })
+  try {
+    // TRUSTED_PROXY_COUNT=1, and this request came straight to the server, with no
+    // X-Forwarded-For: reported once, with what it allows. Health checks are left out.
+    expect(limited.output.stderr).not.toContain('TRUSTED_PROXY_COUNT is 1')
+    await fetch(`http://127.0.0.1:${port}/healthz`)
+    expect(limited.output.stderr).not.toContain('TRUSTED_PROXY_COUNT is 1')
+    await fetch(`http://127.0.0.1:${port}/pricing`)
+    await expect(() =>
+      expect(limited.output.stderr).toContain(
+        'TRUSTED_PROXY_COUNT is 1, but a request from 127.0.0.1 arrived with fewer than 1 X-Forwarded-For',
+      ),
+    ).toPass({ timeout: 5_000 })
+    // Headers that never finish: 408 and closed after about HEADERS_TIMEOUT_MS.
+    const head = await hold('GET /pricing HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    expect(head.text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(head.ms).toBeLessThan(4_000)
+    // A body that stops arriving: closed after about REQUEST_TIMEOUT_MS.
+    const body = await hold(
+      'POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"first',
+    )
+    expect(body.ms).toBeGreaterThanOrEqual(1_500)
+    expect(body.ms).toBeLessThan(5_000)
+  } finally {
+    limited.child.kill('SIGTERM')
+    await limited.exited
   }
 })

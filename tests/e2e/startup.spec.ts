@@ -3,17 +3,26 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PRODUCTION_ENV } from '../../app/env.test-support'
+import { E2E } from './ports'
 
 // The production build, started the way `npm start` starts it, checks its configuration.
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
 const serve = path.resolve('server.js')
 
-function start(env: Record<string, string> & { NODE_ENV: 'production' }, timeout = 20_000) {
+/** Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one). */
+function start(env: Record<string, string>, timeout = 20_000) {
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS)),
+    Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS) && key !== 'NODE_ENV'),
   )
+  // A port of this run's own (PORT=0 would mean the default, 3000).
+  const childEnv: Record<string, string | undefined> = {
+    ...clean,
+    PORT: String(E2E.appPort + 61),
+    HOST: '127.0.0.1',
+    ...env,
+  }
   return spawnSync(process.execPath, [serve, serverEntry], {
-    env: { ...clean, PORT: '0', ...env },
+    env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout,
   })
@@ -39,13 +48,54 @@ test('refuses to start with a missing or malformed variable, naming it', () => {
   expect(run.stderr).toMatch(/POLAR_PRODUCT_PRO: is required but not set/)
 })
 
-test('logs which Polar server each purpose uses, and warns when they differ', () => {
+test('without NODE_ENV, `npm start` runs as production: it refuses the local stack, and says so', () => {
+  // What `npm start` does when the deployment sets no NODE_ENV at all (or an empty one).
+  for (const nodeEnv of [undefined, '']) {
+    const run = start({
+      ...LOCAL_DEFAULTS,
+      ...(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv }),
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('Refusing to start in production with local-stack settings')
+    expect(run.stderr).toContain('STRIPE_SECRET_KEY is the local emulator key')
+    expect(run.stderr).toContain('SUPABASE_URL points at the local stack')
+  }
+  // A real configuration without NODE_ENV starts, in production mode.
+  const { NODE_ENV: _unset, ...real } = PRODUCTION_ENV
+  const started = start(real, 6_000)
+  expect(started.stdout).toMatch(/\[server\] http:\/\/127\.0\.0\.1:\d+ \(production\)/)
+  // Told otherwise, it is not production (development and the tests say so explicitly).
+  const development = start({ ...LOCAL_DEFAULTS, NODE_ENV: 'development' }, 6_000)
+  expect(development.stdout).toContain('(development)')
+  expect(development.stderr).not.toContain('Refusing to start')
+})
+
+test('logs the one Polar server; refuses to start when checkout, portal and invoices would differ', () => {
   const real = { ...PRODUCTION_ENV, NODE_ENV: 'production' as const }
   // A valid configuration starts a server: the report is read from its first seconds.
   const run = start(real, 6_000)
-  const output = run.stdout + run.stderr
-  expect(output).toContain('checkout sandbox, portal production, webhook invoices production')
-  expect(output).toContain('Set POLAR_SANDBOX=false')
+  expect(run.stdout + run.stderr).toContain(
+    'Polar servers: checkout production, portal production, webhook invoices production',
+  )
+  // POLAR_SANDBOX unset in production: checkout on the sandbox, the rest on production.
+  const { POLAR_SANDBOX: _unset, ...unset } = real
+  const mixed = start(unset)
+  expect(mixed.status).toBe(1)
+  expect(mixed.stderr).toContain(
+    'checkout, portal and webhook invoices would reach different Polar servers (checkout sandbox, portal production, webhook invoices production',
+  )
+  expect(mixed.stderr).toContain('For production set POLAR_SANDBOX=false')
+  // A staging deployment of the production build on the sandbox says so, and starts.
+  const staging = start({ ...real, POLAR_SANDBOX: 'true' })
+  expect(staging.status).toBe(1)
+  expect(staging.stderr).toContain('POLAR_SANDBOX=true and DEPLOYMENT_ENVIRONMENT=staging')
+  const declared = start(
+    { ...real, POLAR_SANDBOX: 'true', DEPLOYMENT_ENVIRONMENT: 'staging' },
+    6_000,
+  )
+  expect(declared.stdout + declared.stderr).toContain(
+    'Polar servers: checkout sandbox, portal sandbox, webhook invoices sandbox',
+  )
   const refused = start({ ...real, POLAR_SANDBOX: 'yes' })
   expect(refused.status).toBe(1)
   expect(refused.stderr).toContain('POLAR_SANDBOX: must be true or false (any letter case)')

@@ -82,10 +82,12 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
 
   const plan = page.getByRole('region', { name: 'Your plan' })
+  // Stripe creates the subscription incomplete and activates it once the first invoice is
+  // paid: until that event is applied the plan says it is confirming the payment.
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
+    await expect(plan).toContainText('Status: Active', { timeout: 500 })
   })
-  await expect(plan).toContainText('Status: Active')
   await expect(plan).toContainText('Renews on')
 
   // Already subscribed: pricing offers no second purchase.

@@ -220,7 +220,8 @@ describe('POST /api/checkout_sessions', () => {
       url: response.headers.get('location'),
       success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${app.url}/pricing?canceled=true`,
-      automatic_tax: { enabled: true },
+      // Off unless STRIPE_AUTOMATIC_TAX=true (Stripe refuses it until Tax is set up).
+      automatic_tax: { enabled: false },
       allow_promotion_codes: true,
       customer: null,
       customer_email: user.email,
@@ -247,6 +248,31 @@ describe('POST /api/checkout_sessions', () => {
     expect(subscription.metadata).toEqual({ user_id: user.id, user_email: user.email })
     expect(subscription.items.data).toHaveLength(1)
     expect(subscription.items.data[0]).toMatchObject({ quantity: 1, price: { id: PRO } })
+  })
+
+  it('asks for automatic tax only with STRIPE_AUTOMATIC_TAX=true, and Stripe refuses it until Tax is set up', async () => {
+    const user = await createSignedInUser(app)
+    process.env.STRIPE_AUTOMATIC_TAX = 'true'
+    resetEnvForTests()
+    try {
+      const response = await postCheckout(user, priceForm(PRO))
+      // The stand-in's account, like a new one, has no Stripe Tax: a clear error, not a crash.
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({
+        error: expect.stringContaining('Stripe Tax has not been activated'),
+      })
+      const [call] = callsTo('POST', '/v1/checkout/sessions').slice(-1)
+      expect(call.params.get('automatic_tax[enabled]')).toBe('true')
+    } finally {
+      delete process.env.STRIPE_AUTOMATIC_TAX
+      resetEnvForTests()
+    }
+    const [call] = callsTo('POST', '/v1/checkout/sessions').slice(-1)
+    expect(call.params.get('automatic_tax[enabled]')).toBe('true')
+    const again = await postCheckout(user, priceForm(PRO))
+    expect(again.status).toBe(303)
+    const [plain] = callsTo('POST', '/v1/checkout/sessions').slice(-1)
+    expect(plain.params.get('automatic_tax[enabled]')).toBe('false')
   })
 
   it('sells the Starter plan with its own price', async () => {
@@ -462,6 +488,11 @@ describe('POST /api/customer_portal', () => {
     process.env.STRIPE_PORTAL_CONFIGURATION_ID = 'bpc_test_configuration'
     resetEnvForTests()
     try {
+      // A configuration the account does not have is refused by Stripe (the contract's 500).
+      const unknown = await postPortal(user)
+      expect(unknown.status).toBe(500)
+      expect(await unknown.json()).toEqual({ error: 'Internal server error' })
+      app.stack.stripe.addPortalConfiguration('bpc_test_configuration')
       const response = await postPortal(user)
       expect(response.status).toBe(200)
       const [call] = callsTo('POST', '/v1/billing_portal/sessions').slice(-1)

@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { Catalog } from './catalog'
 import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
 import { LOCAL_STACK_KEYS } from './defaults'
+import { freshStackKeys, type StackKeys } from './fresh-keys'
 import { startPolarEmulator, type PolarEmulator } from './polar'
 import { startStripeEmulator, type DeliveryOptions, type StripeEmulator } from './stripe'
 import {
@@ -51,6 +52,13 @@ export interface LocalStackOptions {
     SupabaseEmulatorOptions,
     'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor'
   >
+  /**
+   * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local
+   * defaults name. `fresh`: keys made for this run (fresh-keys.ts), the only ones the
+   * emulators then accept; what a production build may be configured with (the deploy
+   * rehearsal).
+   */
+  keys?: 'published' | 'fresh'
 }
 
 /**
@@ -92,18 +100,26 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     database = await openDatabase({ url: options.databaseUrl, dataDir: options.dataDir })
     await migrate(database)
   }
+  const keys: StackKeys =
+    options.keys === 'fresh' ? await freshStackKeys() : { ...LOCAL_STACK_KEYS }
   const supabase = await startSupabaseEmulator({
     database,
     port: options.ports?.supabase,
     siteUrl: options.siteUrl,
     ...options.supabaseAuth,
+    apiKeys: {
+      anon: keys.supabaseAnonKey,
+      serviceRole: keys.supabaseServiceRoleKey,
+      publishable: keys.supabasePublishableKey,
+      secret: keys.supabaseSecretKey,
+    },
   })
   const stripe = await startStripeEmulator({
     port: options.ports?.stripe,
     webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
     catalog: options.catalog,
-    webhookSecret: LOCAL_STACK_KEYS.stripeWebhookSecret,
-    apiKey: LOCAL_STACK_KEYS.stripeSecretKey,
+    webhookSecret: keys.stripeWebhookSecret,
+    apiKey: keys.stripeSecretKey,
     retry: options.retry,
     delivery: options.stripeDelivery,
   })
@@ -111,8 +127,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.polar,
     webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
     catalog: options.catalog,
-    webhookSecret: LOCAL_STACK_KEYS.polarWebhookSecret,
-    accessToken: LOCAL_STACK_KEYS.polarAccessToken,
+    webhookSecret: keys.polarWebhookSecret,
+    accessToken: keys.polarAccessToken,
     retry: options.retry,
     invoiceDelayMs: options.polarInvoiceDelayMs,
     // The app is on loopback: the stand-in's local mode lets its http URL through.
@@ -135,18 +151,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     SUPABASE_URL: supabase.url,
     ...(options.supabaseKeys === 'new'
       ? {
-          SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabasePublishableKey,
-          SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseSecretKey,
+          SUPABASE_ANON_KEY: keys.supabasePublishableKey,
+          SUPABASE_SERVICE_ROLE_KEY: keys.supabaseSecretKey,
         }
       : {
-          SUPABASE_ANON_KEY: LOCAL_STACK_KEYS.supabaseAnonKey,
-          SUPABASE_SERVICE_ROLE_KEY: LOCAL_STACK_KEYS.supabaseServiceRoleKey,
+          SUPABASE_ANON_KEY: keys.supabaseAnonKey,
+          SUPABASE_SERVICE_ROLE_KEY: keys.supabaseServiceRoleKey,
         }),
-    STRIPE_SECRET_KEY: LOCAL_STACK_KEYS.stripeSecretKey,
-    STRIPE_WEBHOOK_SECRET: LOCAL_STACK_KEYS.stripeWebhookSecret,
+    STRIPE_SECRET_KEY: keys.stripeSecretKey,
+    STRIPE_WEBHOOK_SECRET: keys.stripeWebhookSecret,
     STRIPE_API_URL: stripe.url,
-    POLAR_ACCESS_TOKEN: LOCAL_STACK_KEYS.polarAccessToken,
-    POLAR_WEBHOOK_SECRET: LOCAL_STACK_KEYS.polarWebhookSecret,
+    POLAR_ACCESS_TOKEN: keys.polarAccessToken,
+    POLAR_WEBHOOK_SECRET: keys.polarWebhookSecret,
     POLAR_SANDBOX: 'true',
     POLAR_API_URL: polar.url,
     SMTP_URL: smtp.url,

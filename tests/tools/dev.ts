@@ -27,8 +27,9 @@ const stack = plan.localStack
     })
   : null
 
-// .env wins over the stack's values, so the app can be pointed at real services.
-const appEnv: NodeJS.ProcessEnv = { ...process.env, ...stack?.env }
+// .env wins over the stack's values, so the app can be pointed at real services. The dev
+// server says it is development (the production entry, server.js, assumes production).
+const appEnv: NodeJS.ProcessEnv = { ...process.env, ...stack?.env, NODE_ENV: 'development' }
 for (const key of Object.keys(stack?.env ?? {})) {
   if (process.env[key] !== undefined) appEnv[key] = process.env[key]
 }

@@ -53,7 +53,7 @@ describe('polarServer, as the interface contract says', () => {
 })
 
 describe('describePolarServers', () => {
-  it('says nothing more when all three agree', () => {
+  it('names the one server when all three agree', () => {
     const report = describePolarServers({
       POLAR_SANDBOX: 'false',
       NODE_ENV: 'production',
@@ -61,29 +61,68 @@ describe('describePolarServers', () => {
     })
     expect(report).toEqual({
       info: 'Polar servers: checkout production, portal production, webhook invoices production',
-      warning: null,
     })
   })
 
-  it('warns when they differ, naming the setting that aligns them', () => {
+  it.each([
+    // POLAR_SANDBOX, NODE_ENV, DEPLOYMENT_ENVIRONMENT, what the refusal says to set
+    [undefined, 'production', undefined, /For production set POLAR_SANDBOX=false/],
+    ['true', 'production', undefined, /POLAR_SANDBOX=true and DEPLOYMENT_ENVIRONMENT=staging/],
+    [
+      undefined,
+      'production',
+      'staging',
+      /staging deployment on the Polar sandbox set POLAR_SANDBOX=true/,
+    ],
+    [
+      'false',
+      'production',
+      'staging',
+      /For production set POLAR_SANDBOX=false and DEPLOYMENT_ENVIRONMENT=production/,
+    ],
+    [undefined, 'development', undefined, /Set POLAR_SANDBOX=true/],
+    ['false', 'development', undefined, /Set POLAR_SANDBOX=true/],
+  ] as const)(
+    'refuses POLAR_SANDBOX=%s with NODE_ENV=%s, DEPLOYMENT_ENVIRONMENT=%s, naming the settings',
+    (flag, nodeEnv, deployment, fix) => {
+      const check = () =>
+        describePolarServers({
+          POLAR_SANDBOX: flag,
+          NODE_ENV: nodeEnv,
+          DEPLOYMENT_ENVIRONMENT: deployment,
+          POLAR_API_URL: undefined,
+        })
+      expect(check).toThrow(
+        /^Refusing to start: checkout, portal and webhook invoices would reach different Polar servers/,
+      )
+      expect(check).toThrow(`POLAR_SANDBOX ${flag ?? 'unset'}`)
+      expect(check).toThrow(fix)
+    },
+  )
+
+  it('a staging deployment of the production build on the sandbox starts, all on the sandbox', () => {
+    const staging = {
+      POLAR_SANDBOX: 'true',
+      NODE_ENV: 'production',
+      POLAR_API_URL: undefined,
+    } as const
+    expect(() => describePolarServers(staging)).toThrow(/different Polar servers/)
+    expect(describePolarServers({ ...staging, DEPLOYMENT_ENVIRONMENT: 'staging' })).toEqual({
+      info: 'Polar servers: checkout sandbox, portal sandbox, webhook invoices sandbox',
+    })
+    expect(polarServer({ ...staging, DEPLOYMENT_ENVIRONMENT: 'staging' }, 'portal')).toBe('sandbox')
+    // Saying production where NODE_ENV is not: the portal follows the deployment.
     expect(
-      describePolarServers({
-        POLAR_SANDBOX: undefined,
-        NODE_ENV: 'production',
-        POLAR_API_URL: undefined,
-      }).warning,
-    ).toMatch(
-      /checkout sandbox, portal production, webhook invoices production\). Set POLAR_SANDBOX=false/,
-    )
-    expect(
-      describePolarServers({
-        POLAR_SANDBOX: undefined,
-        NODE_ENV: 'development',
-        POLAR_API_URL: undefined,
-      }).warning,
-    ).toMatch(
-      /Set POLAR_SANDBOX=true so that checkout, portal and webhook invoices all use sandbox/,
-    )
+      polarServer(
+        {
+          POLAR_SANDBOX: 'false',
+          NODE_ENV: 'test',
+          DEPLOYMENT_ENVIRONMENT: 'production',
+          POLAR_API_URL: undefined,
+        },
+        'portal',
+      ),
+    ).toBe('production')
   })
 
   it('reports the emulator URL when POLAR_API_URL is set', () => {
@@ -93,10 +132,7 @@ describe('describePolarServers', () => {
         NODE_ENV: 'test',
         POLAR_API_URL: 'http://127.0.0.1:12112',
       }),
-    ).toEqual({
-      info: 'Polar: every call goes to POLAR_API_URL (http://127.0.0.1:12112)',
-      warning: null,
-    })
+    ).toEqual({ info: 'Polar: every call goes to POLAR_API_URL (http://127.0.0.1:12112)' })
   })
 })
 

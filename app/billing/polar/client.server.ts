@@ -6,44 +6,66 @@ export type PolarServer = 'sandbox' | 'production'
 /** What a client is for: checkouts (and what follows from them), portals, webhook invoices. */
 export type PolarPurpose = 'checkout' | 'portal' | 'invoices'
 
-type ServerEnv = Pick<Env, 'NODE_ENV' | 'POLAR_SANDBOX' | 'POLAR_API_URL'>
+type ServerEnv = Pick<Env, 'NODE_ENV' | 'POLAR_SANDBOX' | 'POLAR_API_URL'> &
+  Partial<Pick<Env, 'DEPLOYMENT_ENVIRONMENT'>>
+
+/**
+ * The runtime environment the contract ties the portal to: DEPLOYMENT_ENVIRONMENT when set
+ * (a staging deployment runs the production build, NODE_ENV=production, but is not
+ * production), else NODE_ENV.
+ */
+function runtimeEnvironment(env: ServerEnv) {
+  return env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV
+}
 
 /**
  * The Polar server of each purpose, exactly as the interface contract says:
  * - checkout (and the success page, customers, subscriptions): the sandbox by default and
  *   when POLAR_SANDBOX is true, production when it is false;
- * - portal: production when NODE_ENV is production, else the sandbox;
+ * - portal: production when the runtime environment is production (`runtimeEnvironment`),
+ *   else the sandbox;
  * - webhook invoice calls: the sandbox only when POLAR_SANDBOX is true, production when it
  *   is false or unset.
  */
 export function polarServer(env: ServerEnv, purpose: PolarPurpose): PolarServer {
-  if (purpose === 'portal') return env.NODE_ENV === 'production' ? 'production' : 'sandbox'
+  if (purpose === 'portal')
+    return runtimeEnvironment(env) === 'production' ? 'production' : 'sandbox'
   if (purpose === 'invoices') return env.POLAR_SANDBOX === 'true' ? 'sandbox' : 'production'
   return env.POLAR_SANDBOX === 'false' ? 'production' : 'sandbox'
 }
 
 /**
- * The start-up report: which server each purpose uses, and a warning naming the setting
- * that aligns them when they differ (a checkout made in the sandbox cannot be managed in a
- * production portal, nor its invoice fetched from production).
+ * The start-up check: which server each purpose uses, in one line, or an Error naming the
+ * settings when they differ. A checkout made in the sandbox cannot be managed in a
+ * production portal, nor its invoice fetched from production, and a token of one server is
+ * refused by the other: a deployment whose purposes disagree is broken, so it does not
+ * start (docs/decisions/0020-polar-servers-agree.md).
  */
-export function describePolarServers(env: ServerEnv): { info: string; warning: string | null } {
+export function describePolarServers(env: ServerEnv): { info: string } {
   if (env.POLAR_API_URL)
-    return { info: `Polar: every call goes to POLAR_API_URL (${env.POLAR_API_URL})`, warning: null }
+    return { info: `Polar: every call goes to POLAR_API_URL (${env.POLAR_API_URL})` }
   const servers = {
     checkout: polarServer(env, 'checkout'),
     portal: polarServer(env, 'portal'),
     'webhook invoices': polarServer(env, 'invoices'),
   }
-  const info = `Polar servers: ${Object.entries(servers)
+  const summary = Object.entries(servers)
     .map(([purpose, server]) => `${purpose} ${server}`)
-    .join(', ')}`
-  if (new Set(Object.values(servers)).size === 1) return { info, warning: null }
-  const aligned = servers.portal === 'production' ? 'false' : 'true'
-  return {
-    info,
-    warning: `Polar servers differ (${info.slice('Polar servers: '.length)}). Set POLAR_SANDBOX=${aligned} so that checkout, portal and webhook invoices all use ${servers.portal} (the portal follows NODE_ENV).`,
-  }
+    .join(', ')
+  if (new Set(Object.values(servers)).size === 1) return { info: `Polar servers: ${summary}` }
+  const runtime = env.DEPLOYMENT_ENVIRONMENT
+    ? `DEPLOYMENT_ENVIRONMENT=${env.DEPLOYMENT_ENVIRONMENT}`
+    : `NODE_ENV=${env.NODE_ENV}, DEPLOYMENT_ENVIRONMENT unset`
+  const sandbox = env.POLAR_SANDBOX === undefined ? 'unset' : env.POLAR_SANDBOX
+  const fix =
+    servers.portal === 'production'
+      ? 'For production set POLAR_SANDBOX=false. For a staging deployment on the Polar sandbox set POLAR_SANDBOX=true and DEPLOYMENT_ENVIRONMENT=staging.'
+      : runtimeEnvironment(env) === 'development' || runtimeEnvironment(env) === 'test'
+        ? 'Set POLAR_SANDBOX=true (outside production the portal is always the sandbox).'
+        : 'For a staging deployment on the Polar sandbox set POLAR_SANDBOX=true. For production set POLAR_SANDBOX=false and DEPLOYMENT_ENVIRONMENT=production (or leave it unset).'
+  throw new Error(
+    `Refusing to start: checkout, portal and webhook invoices would reach different Polar servers (${summary}; POLAR_SANDBOX ${sandbox}, ${runtime}). ${fix} See docs/going-live.md, "Polar".`,
+  )
 }
 
 const clients = new Map<string, PolarClient>()

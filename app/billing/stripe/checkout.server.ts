@@ -15,8 +15,8 @@ export function isPlanPrice(priceId: string) {
 
 /**
  * Creates a hosted Checkout session for a plan price (spec: one line item, quantity 1,
- * subscription mode, automatic tax, promotion codes, user metadata on session and
- * subscription). Return URLs are always on SITE_URL, whatever Origin the request claims.
+ * subscription mode, promotion codes, user metadata on session and subscription), with
+ * automatic tax when STRIPE_AUTOMATIC_TAX is on (Stripe refuses it until Tax is set up). Return URLs are always on SITE_URL, whatever Origin the request claims.
  * Reuses the user's Stripe customer when known; a user with a live subscription is not
  * sold a second one.
  */
@@ -28,7 +28,8 @@ export async function createStripeCheckout(
   const existing = await getOwnSubscription(supabase, user.id)
   if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
 
-  const origin = getEnv().SITE_URL
+  const env = getEnv()
+  const origin = env.SITE_URL
   const metadata = { user_id: user.id, user_email: user.email ?? '' }
   const customer = existing?.stripe_customer_id
   const params: Stripe.Checkout.SessionCreateParams = {
@@ -36,7 +37,7 @@ export async function createStripeCheckout(
     line_items: [{ price: priceId, quantity: 1 }],
     success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${origin}/pricing?canceled=true`,
-    automatic_tax: { enabled: true },
+    automatic_tax: { enabled: env.STRIPE_AUTOMATIC_TAX },
     allow_promotion_codes: true,
     client_reference_id: user.id,
     metadata,

@@ -3,11 +3,13 @@
  * using the configuration in the environment (or .env).
  */
 import { existsSync } from 'node:fs'
+import { describeProviderUrl, getEnv } from '~/env.server'
 import { syncStripeProducts } from './products.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 
 try {
+  console.log(`Stripe API: ${describeProviderUrl('STRIPE_API_URL', process.env, getEnv())}`)
   const result = await syncStripeProducts()
   console.log(`Synced ${result.synced.length} prices: ${result.synced.join(', ')}`)
   for (const mismatch of result.mismatches) console.warn(`Warning: ${mismatch}`)

@@ -28,7 +28,7 @@ describe('checkout in subscription mode', () => {
       cancel_url: 'http://localhost:5173/pricing?canceled=true',
       amount_total: 2900,
       currency: 'usd',
-      automatic_tax: { enabled: true },
+      automatic_tax: { enabled: false },
       allow_promotion_codes: true,
       subscription: null,
     })
@@ -65,14 +65,17 @@ describe('checkout in subscription mode', () => {
     expect(completed.customer_details?.email).toBe('ada@example.com')
 
     const events = verifiedEvents(stripe, receiver)
+    // As Stripe: Checkout creates the subscription incomplete and activates it once the
+    // first invoice is paid; the session completes last.
     expect(events.map((event) => event.type)).toEqual([
       'customer.created',
-      'checkout.session.completed',
       'customer.subscription.created',
       'invoice.created',
       'invoice.finalized',
       'invoice.paid',
       'invoice.payment_succeeded',
+      'customer.subscription.updated',
+      'checkout.session.completed',
     ])
     for (const event of events) {
       expect(event).toMatchObject({
@@ -87,24 +90,28 @@ describe('checkout in subscription mode', () => {
     )
     expect(receiver.received[0].headers['content-type']).toBe('application/json; charset=utf-8')
 
-    const created = events[2].data.object as unknown as Record<string, unknown>
+    const created = events[1].data.object as unknown as Record<string, unknown>
     expect(created).toMatchObject({
       object: 'subscription',
-      status: 'active',
+      status: 'incomplete',
       customer: completed.customer,
       metadata: { user_id: 'user-1', user_email: 'ada@example.com' },
       cancel_at_period_end: false,
     })
     expect(created).not.toHaveProperty('current_period_end')
     expect(created).not.toHaveProperty('plan')
-    const sessionEvent = events[1].data.object as unknown as Record<string, unknown>
+    expect(events[6].data).toMatchObject({
+      object: { id: completed.subscription, status: 'active' },
+      previous_attributes: { status: 'incomplete' },
+    })
+    const sessionEvent = events[7].data.object as unknown as Record<string, unknown>
     expect(sessionEvent).toMatchObject({
       id: session.id,
       status: 'complete',
       subscription: completed.subscription,
     })
 
-    const invoice = events[6].data.object as Stripe.Invoice
+    const invoice = events[5].data.object as Stripe.Invoice
     expect(invoice).toMatchObject({
       object: 'invoice',
       status: 'paid',
@@ -124,8 +131,8 @@ describe('checkout in subscription mode', () => {
     expect(invoice.lines.data[0].parent?.subscription_item_details?.subscription).toBe(
       completed.subscription,
     )
-    expect(events[3].data.object).toMatchObject({ status: 'draft' })
-    expect(events[4].data.object).toMatchObject({ status: 'open' })
+    expect(events[2].data.object).toMatchObject({ status: 'draft' })
+    expect(events[3].data.object).toMatchObject({ status: 'open' })
 
     const invoicePage = await fetch(invoice.hosted_invoice_url as string)
     expect(invoicePage.status).toBe(200)
@@ -170,19 +177,16 @@ describe('checkout in subscription mode', () => {
   it('reuses a known customer and emits no second customer.created', async () => {
     const { stripe, emulator, receiver } = stack
     const customer = await stripe.customers.create({ email: 'known@example.com' })
-    await expect(
-      createProSession(stripe, { customer: customer.id, customer_email: undefined }),
-    ).rejects.toMatchObject({ statusCode: 400, param: 'customer_update[address]' })
     const session = await createProSession(stripe, {
       customer: customer.id,
       customer_email: undefined,
-      customer_update: { address: 'auto' },
     })
     await payOnHostedPage(session.url as string, '4242424242424242')
     await emulator.idle()
     const types = verifiedEvents(stripe, receiver).map((event) => event.type)
     expect(types.filter((type) => type === 'customer.created')).toHaveLength(1)
-    expect(types[1]).toBe('checkout.session.completed')
+    expect(types[1]).toBe('customer.subscription.created')
+    expect(types.at(-1)).toBe('checkout.session.completed')
     const completed = await stripe.checkout.sessions.retrieve(session.id)
     expect(completed.customer).toBe(customer.id)
     expect((await stripe.customers.list()).data).toHaveLength(1)
@@ -195,5 +199,45 @@ describe('checkout in subscription mode', () => {
     expect(second.status).toBe(410)
     expect(await second.text()).toContain('This checkout is complete')
     expect((await stack.stripe.subscriptions.list()).data).toHaveLength(1)
+  })
+})
+
+describe('automatic tax', () => {
+  it('is refused while Stripe Tax is not set up, as on a new account', async () => {
+    const { stripe } = stack
+    const refused = createProSession(stripe, { automatic_tax: { enabled: true } })
+    await expect(refused).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      code: 'stripe_tax_inactive',
+    })
+    await expect(refused).rejects.toThrow(/Stripe Tax has not been activated/)
+    // Turned off (or not sent), the session is created.
+    const session = await createProSession(stripe, { automatic_tax: { enabled: false } })
+    expect(session.automatic_tax).toMatchObject({ enabled: false })
+  })
+
+  it('is accepted once Tax is set up, and then needs an address for a known customer', async () => {
+    const taxed = await setupStack({ taxActive: true })
+    try {
+      const { stripe, emulator } = taxed
+      const session = await createProSession(stripe, { automatic_tax: { enabled: true } })
+      expect(session.automatic_tax).toMatchObject({ enabled: true })
+      const customer = await stripe.customers.create({ email: 'known@example.com' })
+      const known = { customer: customer.id, customer_email: undefined }
+      await expect(
+        createProSession(stripe, { ...known, automatic_tax: { enabled: true } }),
+      ).rejects.toMatchObject({ statusCode: 400, param: 'customer_update[address]' })
+      const withAddress = await createProSession(stripe, {
+        ...known,
+        automatic_tax: { enabled: true },
+        customer_update: { address: 'auto' },
+      })
+      const paid = await payOnHostedPage(withAddress.url as string, '4242424242424242')
+      expect(paid.status).toBe(303)
+      await emulator.idle()
+    } finally {
+      await taxed.teardown()
+    }
   })
 })

@@ -48,6 +48,7 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
       'customer_email',
     )
   }
+  requireTaxActive(ctx, params)
   requireTaxAddress(ctx, params, customerId)
   const successUrl = text(params.success_url) ?? null
   if (!successUrl) throw missingParam('success_url')
@@ -75,6 +76,21 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
     subscriptionMetadata: metadata(field(params.subscription_data, 'metadata')),
   })
   return session
+}
+
+/**
+ * Automatic tax needs Stripe Tax set up on the account (a head office address, a preset tax
+ * code, registrations); until then Stripe refuses the session with `stripe_tax_inactive`.
+ * A new account has not set it up, nor has the emulator unless told (`taxActive`).
+ */
+function requireTaxActive(ctx: BillingContext, params: Params) {
+  if (text(field(params.automatic_tax, 'enabled')) !== 'true') return
+  if (ctx.store.account.taxActive) return
+  throw invalid(
+    'Stripe Tax has not been activated on your account. Please visit https://dashboard.stripe.com/settings/tax/activate to get started.',
+    undefined,
+    'stripe_tax_inactive',
+  )
 }
 
 /**
@@ -121,10 +137,13 @@ export function checkCard(
 }
 
 /**
- * Pays an open session: reuses or creates the customer, creates the subscription and its
- * paid first invoice, completes the session and emits, in this order: customer.created (new
- * customers only), checkout.session.completed, customer.subscription.created,
- * invoice.created, invoice.finalized, invoice.paid, invoice.payment_succeeded.
+ * Pays an open session as Stripe does (Checkout creates the subscription `incomplete` and
+ * activates it once its first invoice is paid): reuses or creates the customer, creates the
+ * subscription and its paid first invoice, completes the session and emits, in this order:
+ * customer.created (new customers only), customer.subscription.created (`incomplete`),
+ * invoice.created, invoice.finalized, invoice.paid, invoice.payment_succeeded,
+ * customer.subscription.updated (`active`, previous status `incomplete`),
+ * checkout.session.completed.
  */
 export function completeCheckout(
   ctx: BillingContext,
@@ -161,6 +180,10 @@ export function completeCheckout(
     automaticTax: (session.automatic_tax as { enabled: boolean }).enabled,
     now: ctx.store.now(),
   })
+  subscription.status = 'incomplete'
+  announceSubscription(ctx, subscription, invoice, request)
+  subscription.status = 'active'
+  ctx.bus.emit('customer.subscription.updated', subscription, request, { status: 'incomplete' })
   Object.assign(session, {
     status: 'complete',
     payment_status: 'paid',
@@ -180,7 +203,6 @@ export function completeCheckout(
     url: null,
   })
   ctx.bus.emit('checkout.session.completed', session, request)
-  announceSubscription(ctx, subscription, invoice, request)
   const events = [...ctx.store.events.values()].slice(eventsBefore)
   const redirectTo = (session.success_url ?? '').replaceAll('{CHECKOUT_SESSION_ID}', session.id)
   return { ok: true, session, events, redirectTo }

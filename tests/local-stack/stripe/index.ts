@@ -58,6 +58,13 @@ export interface StripeEmulatorOptions {
   deliveryTimeoutMs?: number
   /** Base URL used in hosted page links (default `http://localhost:<port>`). */
   publicUrl?: string
+  /**
+   * Stripe Tax is set up on the account: `automatic_tax[enabled]=true` is accepted. Off by
+   * default, like a new account (Stripe then answers `stripe_tax_inactive`).
+   */
+  taxActive?: boolean
+  /** Customer portal configuration ids (`bpc_…`) the account has besides its default one. */
+  portalConfigurations?: string[]
 }
 
 export interface StripeEmulator {
@@ -89,11 +96,15 @@ export interface StripeEmulator {
   clearFaults(): void
   /** Moves the emulator's clock forward (object timestamps, portal expiry); signatures use real time. */
   advanceClock(seconds: number): void
+  /** Adds a customer portal configuration id to the account, as the dashboard creates one. */
+  addPortalConfiguration(id: string): void
 }
 
 /** Starts an emulator bound to 127.0.0.1. */
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
   const store = new Store(options.catalog)
+  store.account.taxActive = options.taxActive ?? false
+  for (const id of options.portalConfigurations ?? []) store.account.portalConfigurations.add(id)
   const dispatcher = new WebhookDispatcher(
     options.webhookUrl,
     options.webhookSecret,
@@ -144,6 +155,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     injectFault: (fault) => void faults.add(fault),
     clearFaults: () => faults.clear(),
     advanceClock: (seconds) => store.advanceClock(seconds),
+    addPortalConfiguration: (id) => void store.account.portalConfigurations.add(id),
   }
 }
 

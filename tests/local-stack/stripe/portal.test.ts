@@ -161,4 +161,30 @@ describe('billing portal', () => {
       message: "No such customer: 'cus_missing'",
     })
   })
+
+  it('opens with a configuration the account has, and refuses one it does not', async () => {
+    await expect(
+      stack.stripe.billingPortal.sessions.create({
+        customer: ids.customerId,
+        configuration: 'bpc_1NotOnThisAccount',
+      }),
+    ).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'configuration',
+      message: "No such configuration: 'bpc_1NotOnThisAccount'",
+    })
+    const configured = await setupStack({ portalConfigurations: ['bpc_1Configured'] })
+    try {
+      const customer = await configured.stripe.customers.create({ email: 'p@example.com' })
+      const session = await configured.stripe.billingPortal.sessions.create({
+        customer: customer.id,
+        configuration: 'bpc_1Configured',
+      })
+      expect(session.configuration).toBe('bpc_1Configured')
+    } finally {
+      await configured.teardown()
+    }
+  })
 })

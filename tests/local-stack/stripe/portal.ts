@@ -17,11 +17,11 @@ import { date, money, page } from './layout'
 import { paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
 import { parseFlowData } from './portal-flows'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
+import { DEFAULT_PORTAL_CONFIGURATION } from './store'
 import { cancelSubscription, updateSubscription, type BillingContext } from './subscriptions'
 
 /** Portal links stop working after this long (Stripe's are short-lived too). */
 export const PORTAL_SESSION_TTL_SECONDS = 30 * 60
-const DEFAULT_CONFIGURATION = 'bpc_local_emulator_default'
 
 const FEEDBACK_OPTIONS: [string, string][] = [
   ['too_expensive', 'It’s too expensive'],
@@ -38,8 +38,10 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
   const customerId = text(params.customer)
   if (!customerId) throw missingParam('customer')
   ctx.store.customer(customerId, 'customer')
-  const configuration = text(params.configuration) ?? DEFAULT_CONFIGURATION
-  if (!configuration.startsWith('bpc_'))
+  // Only a configuration the account has: the default one, or one the emulator was told of
+  // (Stripe answers an unknown id with resource_missing).
+  const configuration = text(params.configuration) ?? DEFAULT_PORTAL_CONFIGURATION
+  if (!ctx.store.account.portalConfigurations.has(configuration))
     throw noSuch('configuration', configuration, 'configuration')
   const id = randomId('bps', 24)
   const session: PortalSessionObject = {

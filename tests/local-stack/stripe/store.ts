@@ -46,6 +46,9 @@ export interface StoredResponse {
   body: unknown
 }
 
+/** The id of the account's default customer portal configuration. */
+export const DEFAULT_PORTAL_CONFIGURATION = 'bpc_local_emulator_default'
+
 export class Store {
   readonly products = new Map<string, ProductObject>()
   readonly prices = new Map<string, PriceObject>()
@@ -64,6 +67,15 @@ export class Store {
   readonly decliningCards = new Set<string>()
   /** Portal sessions whose deep-link flow is done (they show the portal's homepage after it). */
   readonly completedPortalFlows = new Set<string>()
+  /**
+   * The account's settings that decide what the API accepts, as a new Stripe account has
+   * them unless the emulator is told otherwise (`StripeEmulatorOptions`): Stripe Tax not
+   * set up, and only the default customer portal configuration.
+   */
+  readonly account = {
+    taxActive: false,
+    portalConfigurations: new Set<string>([DEFAULT_PORTAL_CONFIGURATION]),
+  }
   private clockOffset = 0
   private invoiceSequence = 0
 

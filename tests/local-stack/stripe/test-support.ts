@@ -121,7 +121,6 @@ export function createProSession(
     subscription_data: { metadata: { user_id: 'user-1', user_email: 'ada@example.com' } },
     success_url: 'http://localhost:5173/success?session_id={CHECKOUT_SESSION_ID}',
     cancel_url: 'http://localhost:5173/pricing?canceled=true',
-    automatic_tax: { enabled: true },
     allow_promotion_codes: true,
     ...extra,
   })

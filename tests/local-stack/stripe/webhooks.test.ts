@@ -61,12 +61,13 @@ describe('webhook delivery', () => {
     const delivered = verifiedEvents(stripe, receiver).slice(2)
     expect(delivered.map((event) => event.type)).toEqual([
       'customer.created',
-      'checkout.session.completed',
       'customer.subscription.created',
       'invoice.created',
       'invoice.finalized',
       'invoice.paid',
       'invoice.payment_succeeded',
+      'customer.subscription.updated',
+      'checkout.session.completed',
     ])
     const pending = await stripe.events.list({ delivery_success: false })
     expect(pending.data).toHaveLength(0)

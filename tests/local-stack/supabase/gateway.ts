@@ -9,18 +9,30 @@ import {
 /** The four kinds of API key a project has: the legacy JWTs and the new opaque keys. */
 export type ApiKeyKind = 'anon' | 'service_role' | 'publishable' | 'secret'
 
-const KEYS = new Map<string, ApiKeyKind>([
-  [LOCAL_ANON_KEY, 'anon'],
-  [LOCAL_SERVICE_ROLE_KEY, 'service_role'],
-  [LOCAL_PUBLISHABLE_KEY, 'publishable'],
-  [LOCAL_SECRET_KEY, 'secret'],
-])
+/** A project's four API keys. */
+export interface ProjectKeys {
+  anon: string
+  serviceRole: string
+  publishable: string
+  secret: string
+}
 
-/**
- * The role JWT the gateway hands on for a new key. Supabase's gateway mints a short-lived
- * JWT of the key's role; the emulator's legacy keys are exactly such JWTs.
- */
-const ROLE_JWT = { publishable: LOCAL_ANON_KEY, secret: LOCAL_SERVICE_ROLE_KEY } as const
+/** The stand-in's published keys (keys.ts): the project's keys unless it was given its own. */
+export const LOCAL_PROJECT_KEYS: ProjectKeys = {
+  anon: LOCAL_ANON_KEY,
+  serviceRole: LOCAL_SERVICE_ROLE_KEY,
+  publishable: LOCAL_PUBLISHABLE_KEY,
+  secret: LOCAL_SECRET_KEY,
+}
+
+function keyKinds(keys: ProjectKeys) {
+  return new Map<string, ApiKeyKind>([
+    [keys.anon, 'anon'],
+    [keys.serviceRole, 'service_role'],
+    [keys.publishable, 'publishable'],
+    [keys.secret, 'secret'],
+  ])
+}
 
 /** A browser, as Supabase's gateway tells one: by its User-Agent (every browser's starts so). */
 const BROWSER_USER_AGENT = /\bMozilla\//
@@ -30,13 +42,19 @@ function requestApiKey(request: Request) {
 }
 
 /** The kind of the request's API key (`apikey` header or query parameter), if it is one. */
-export function apiKeyKind(request: Request): ApiKeyKind | undefined {
+export function apiKeyKind(
+  request: Request,
+  keys: ProjectKeys = LOCAL_PROJECT_KEYS,
+): ApiKeyKind | undefined {
   const key = requestApiKey(request)
-  return key ? KEYS.get(key) : undefined
+  return key ? keyKinds(keys).get(key) : undefined
 }
 
-/** The gateway's API key check (Kong key-auth): `apikey` header or query parameter. */
-export function apiKeyProblem(request: Request) {
+/**
+ * The gateway's API key check (Kong key-auth): `apikey` header or query parameter, one of
+ * the project's keys (the published local keys unless the emulator was given its own).
+ */
+export function apiKeyProblem(request: Request, keys: ProjectKeys = LOCAL_PROJECT_KEYS) {
   const key = requestApiKey(request)
   if (!key) {
     return json(
@@ -47,7 +65,7 @@ export function apiKeyProblem(request: Request) {
       { status: 401 },
     )
   }
-  if (!KEYS.has(key)) {
+  if (!keyKinds(keys).has(key)) {
     return json(
       {
         message: 'Invalid API key',
@@ -74,8 +92,11 @@ export function apiKeyProblem(request: Request) {
  *
  * Returns the request to hand on (the same object when nothing changes) or the gateway's 401.
  */
-export function passGateway(request: Request): Request | Response {
-  const kind = apiKeyKind(request)
+export function passGateway(
+  request: Request,
+  keys: ProjectKeys = LOCAL_PROJECT_KEYS,
+): Request | Response {
+  const kind = apiKeyKind(request, keys)
   const forwarded = request.headers.has('sb-forwarded-for')
   if (kind !== 'publishable' && kind !== 'secret') {
     if (!forwarded) return request
@@ -97,7 +118,9 @@ export function passGateway(request: Request): Request | Response {
   const authorization = request.headers.get('authorization')
   const bearer = authorization ? /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined
   if (authorization === null || bearer === requestApiKey(request)) {
-    headers.set('authorization', `Bearer ${ROLE_JWT[kind]}`)
+    // Supabase's gateway mints a short-lived JWT of the key's role; the project's legacy
+    // keys are exactly such JWTs.
+    headers.set('authorization', `Bearer ${kind === 'secret' ? keys.serviceRole : keys.anon}`)
   } else if (bearer?.startsWith('sb_')) {
     return json(
       {

@@ -11,6 +11,7 @@ import { SupabaseFaults, type SupabaseFault } from './faults'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, loadRestHandler, type Handler } from './server'
+import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import { createStorageHandler } from './storage/router'
 
 export type { Mail } from './mail'
@@ -89,6 +90,13 @@ export interface SupabaseEmulatorOptions {
    * key) names the client for the per-IP limits. Off by default, as on a new project.
    */
   sbForwardedFor?: boolean
+  /**
+   * The project's API keys (legacy HS256 JWTs signed with the local JWT secret, as a
+   * project's legacy keys are signed with its own; and the new opaque keys). Default: the
+   * published local keys. The deploy rehearsal passes keys made for the run
+   * (../fresh-keys.ts), which the published ones then are not.
+   */
+  apiKeys?: ProjectKeys
 }
 
 export interface SupabaseEmulator {
@@ -135,6 +143,7 @@ export async function startSupabaseEmulator(
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
+    apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
   }
   const limits = createAuthLimits(config.rateLimits, { sbForwardedFor: config.sbForwardedFor })
   const counts = new Map<string, number>()
@@ -143,8 +152,9 @@ export async function startSupabaseEmulator(
   let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config, limits }),
-    storage: createStorageHandler(db),
+    storage: createStorageHandler(db, config.apiKeys),
     rest: () => (rest ??= loadRestHandler(db)),
+    apiKeys: config.apiKeys,
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),
     onRestRequest: (path) => restCounts.set(path, (restCounts.get(path) ?? 0) + 1),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from '../database'
-import { passGateway } from './gateway'
+import { passGateway, type ProjectKeys } from './gateway'
 import { allowedOrigin, BodyTooLarge, corsHeaders, readBytes, type CorsPolicy } from '../http'
 import type { SupabaseFaults } from './faults'
 import { json, matchRoute, type Route } from './http'
@@ -83,6 +83,8 @@ export interface Mounts {
   onRestRequest?: (path: string) => void
   /** Injected faults (tests): applied before a request reaches Auth or PostgREST. */
   faults?: SupabaseFaults
+  /** The project's API keys, which the gateway accepts (default: the published ones). */
+  apiKeys?: ProjectKeys
 }
 
 /**
@@ -99,7 +101,7 @@ export async function dispatch(request: Request, mounts: Mounts, peer?: string):
     if (!handler) return json({ message: 'Not found' }, { status: 404 })
     return handler(request, params ?? {})
   }
-  const gated = passGateway(request)
+  const gated = passGateway(request, mounts.apiKeys)
   if (gated instanceof Response) return gated
   const below = path.slice(`/${api}/v1`.length) || '/'
   if (api === 'auth') {

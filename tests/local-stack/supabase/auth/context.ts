@@ -1,4 +1,5 @@
 import type { Database } from '../../database'
+import type { ProjectKeys } from '../gateway'
 import type { MailTemplates } from './mail-templates'
 import type { AuthLimits, RateLimitSettings } from './rate-limits'
 
@@ -24,6 +25,8 @@ export interface AuthConfig {
   mailMaxFrequencySeconds: number
   /** The project's "IP address forwarding" (`security_sb_forwarded_for_enabled`). */
   sbForwardedFor: boolean
+  /** The project's API keys, which the gateway accepts (`gateway.ts`). */
+  apiKeys: ProjectKeys
 }
 
 export interface AuthContext {

@@ -50,7 +50,7 @@ export function createAuthHandler(ctx: AuthContext) {
   return async (request: Request, path: string, peer?: string): Promise<Response> => {
     const method = request.method === 'HEAD' ? 'GET' : request.method
     if (!OPEN_PATHS.has(`${method} ${path}`)) {
-      const problem = apiKeyProblem(request)
+      const problem = apiKeyProblem(request, ctx.config.apiKeys)
       if (problem) return problem
     }
     const { handler, params, pathMatched } = matchRoute(routes, request.method, path)

@@ -1,5 +1,5 @@
 import type { Database } from '../../database'
-import { apiKeyProblem } from '../gateway'
+import { apiKeyProblem, type ProjectKeys } from '../gateway'
 import { json, matchRoute, readJsonObject, route, type Route } from '../http'
 import { StorageError, renderStorageError, storageErrors } from './errors'
 import { asCaller, callerOf, findBucket, putObject, readObject } from './objects'
@@ -127,7 +127,7 @@ async function list(db: Database, request: Request, bucket: string) {
 }
 
 /** The emulated Supabase Storage subset (avatars): a request whose path is below /storage/v1. */
-export function createStorageHandler(db: Database) {
+export function createStorageHandler(db: Database, apiKeys?: ProjectKeys) {
   const routes: Route[] = [
     route('GET', '/object/public/:bucket/*', async (_request, params) => {
       const bucket = await findBucket(db, params.bucket)
@@ -159,7 +159,7 @@ export function createStorageHandler(db: Database) {
   ]
   return async (request: Request, path: string): Promise<Response> => {
     if (!(request.method === 'GET' && path.startsWith('/object/public/'))) {
-      const problem = apiKeyProblem(request)
+      const problem = apiKeyProblem(request, apiKeys)
       if (problem) return problem
     }
     const { handler, params } = matchRoute(routes, request.method, path)

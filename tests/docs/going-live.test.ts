@@ -1,0 +1,61 @@
+/**
+ * docs/going-live.md is followed literally by someone deploying for the first time: every npm
+ * command it names is a script of package.json, and every setting it names is read by the
+ * code (the deploy rehearsal, tests/e2e/rehearsal.spec.ts, runs its commands end to end).
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PROJECT_ROOT } from '../local-stack/database'
+
+const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
+const guide = read('docs/going-live.md')
+const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
+
+/** npm's own commands that run no script of ours. */
+const NPM_BUILTINS = new Set(['install', 'ci'])
+
+/** The npm commands in the guide: `npm run <script>`, `npm start`, `npm test`, `npm install`. */
+function npmCommands(text: string): string[] {
+  return [...text.matchAll(/\bnpm (run [\w:-]+|[a-z]+)/g)].map((match) => match[1])
+}
+
+/** Where the code reads its settings (the server, the app's configuration, the dev tools). */
+const CODE = [
+  'server.js',
+  'app/env.server.ts',
+  'tests/tools/dev.ts',
+  'tests/tools/dev-plan.ts',
+  'vite.config.ts',
+  'supabase/config.toml',
+]
+  .map(read)
+  .join('\n')
+
+describe('docs/going-live.md', () => {
+  it('names only npm commands that exist', () => {
+    const commands = npmCommands(guide)
+    expect(commands).toContain('start')
+    expect(commands).toContain('run build')
+    expect(commands).toContain('run stripe:sync-products')
+    for (const command of commands) {
+      if (NPM_BUILTINS.has(command)) continue
+      const script = command.startsWith('run ') ? command.slice(4) : command
+      expect(scripts, `npm ${command}`).toHaveProperty([script])
+    }
+  })
+
+  it('names only settings the code reads', () => {
+    const settings = new Set(
+      [...guide.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?:=[^`]*)?`/g)].map((m) => m[1]),
+    )
+    expect(settings.size).toBeGreaterThan(10)
+    for (const name of settings) expect(CODE, name).toContain(name)
+  })
+
+  it('starts the server as deployed: npm start, with no NODE_ENV to set', () => {
+    expect(scripts.start).toBe('node server.js')
+    expect(read('server.js')).toContain("process.env.NODE_ENV = 'production'")
+    expect(guide).not.toMatch(/NODE_ENV=production npm start/)
+  })
+})
