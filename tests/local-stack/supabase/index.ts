@@ -97,6 +97,12 @@ export interface SupabaseEmulatorOptions {
    * (../fresh-keys.ts), which the published ones then are not.
    */
   apiKeys?: ProjectKeys
+  /**
+   * How long handing an auth mail to the SMTP server takes (ms): the auth server sends it
+   * before answering, so a request that mails is slower by a provider's SMTP round trip.
+   * Default 50, one such round trip in the same region.
+   */
+  mailDeliveryMs?: number
 }
 
 export interface SupabaseEmulator {
@@ -144,6 +150,7 @@ export async function startSupabaseEmulator(
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
     apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
+    mailDeliveryMs: options.mailDeliveryMs ?? 50,
   }
   const limits = createAuthLimits(config.rateLimits, { sbForwardedFor: config.sbForwardedFor })
   const counts = new Map<string, number>()

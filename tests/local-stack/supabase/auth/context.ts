@@ -25,6 +25,8 @@ export interface AuthConfig {
   mailMaxFrequencySeconds: number
   /** The project's "IP address forwarding" (`security_sb_forwarded_for_enabled`). */
   sbForwardedFor: boolean
+  /** How long handing a mail to the SMTP server takes, in milliseconds (emails.ts). */
+  mailDeliveryMs: number
   /** The project's API keys, which the gateway accepts (`gateway.ts`). */
   apiKeys: ProjectKeys
 }

@@ -8,6 +8,19 @@ import { checkMailFrequency } from './rate-limits'
 import { confirmationUrl, resolveRedirect } from './redirects'
 import type { UserRow } from './users'
 
+/**
+ * Hands one mail over. The auth server sends each auth mail to its SMTP server before it
+ * answers the request that caused it (supabase/auth `internal/mailer`: the handler returns
+ * after the SMTP transaction), so a request that mails takes that much longer than one that
+ * does not; the stand-in waits `mailDeliveryMs` in place of that transaction, then stores
+ * the mail in its inbox.
+ */
+async function deliver(ctx: AuthContext, db: Queryable, mail: Parameters<typeof sendMail>[1]) {
+  if (ctx.config.mailDeliveryMs > 0)
+    await new Promise((resolve) => setTimeout(resolve, ctx.config.mailDeliveryMs))
+  await sendMail(db, mail)
+}
+
 const FLOWS: Record<
   Exclude<LinkMailKind, 'email_change'>,
   { tokenType: TokenType; method: string; template: TemplateName }
@@ -80,7 +93,7 @@ export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: Emai
     Data: input.user.raw_user_meta_data ?? {},
     RedirectTo: prepared.redirectTo,
   })
-  await sendMail(db, {
+  await deliver(ctx, db, {
     to: input.user.email ?? '',
     kind: input.kind,
     ...rendered,
@@ -102,7 +115,7 @@ export async function sendReauthenticationMail(
     Token: input.otp,
     Data: input.user.raw_user_meta_data ?? {},
   })
-  await sendMail(db, {
+  await deliver(ctx, db, {
     to: input.user.email ?? '',
     kind: 'reauthentication',
     ...rendered,
@@ -170,7 +183,7 @@ export async function startEmailChange(
         Data: user.raw_user_meta_data ?? {},
         RedirectTo: redirectTo,
       })
-      await sendMail(db, {
+      await deliver(ctx, db, {
         to: target.email,
         kind: 'email_change',
         ...rendered,
