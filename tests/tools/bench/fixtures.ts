@@ -8,6 +8,7 @@ import Stripe from 'stripe'
 import { LOCAL_DEFAULTS } from '../../../app/env.server'
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
 import { signWebhook } from '../../local-stack/polar/webhooks'
+import { invoiceObject, stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
 
 const PASSWORD = 'correct-horse-battery'
 
@@ -78,4 +79,34 @@ export async function post(
 ) {
   const response = await fetch(`${origin}${pathname}`, { method: 'POST', headers, body })
   if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`)
+}
+
+/**
+ * A subscriber with history, through the app's own Stripe webhook: a subscription, then
+ * `payments` paid invoices. Returns the subscription's id.
+ */
+export async function seedSubscriber(
+  origin: string,
+  user: { id: string },
+  options: { label: string; payments: number },
+) {
+  const subscription = `sub_${options.label}_${Date.now().toString(36)}`
+  const customer = `cus_${options.label}`
+  const seed = JSON.stringify(
+    stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({ id: subscription, userId: user.id, customer }),
+    ),
+  )
+  await post(origin, '/api/webhooks/stripe', seed, stripeHeaders(seed))
+  for (let index = 0; index < options.payments; index++) {
+    const body = JSON.stringify(
+      stripeEvent(
+        'invoice.payment_succeeded',
+        invoiceObject({ subscription, userId: user.id, customer }),
+      ),
+    )
+    await post(origin, '/api/webhooks/stripe', body, stripeHeaders(body))
+  }
+  return subscription
 }

@@ -23,13 +23,20 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../../local-stack/database'
-import { invoiceObject, stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
+import { stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
 } from '../../integration/polar-fixtures'
 import { startDelayProxy } from './delay-proxy'
-import { createUsers, polarHeaders, post, signInCookie, stripeHeaders } from './fixtures'
+import {
+  createUsers,
+  polarHeaders,
+  post,
+  seedSubscriber,
+  signInCookie,
+  stripeHeaders,
+} from './fixtures'
 import { bin, shutdown, startApp, startStack, supabaseCounts } from './processes'
 
 const argv = process.argv.slice(2)
@@ -119,27 +126,7 @@ try {
     createUsers(stack.env.SUPABASE_URL, 4, 'latency-polar'),
   ])
   const cookie = await signInCookie(env, reader.email)
-  const readerSubscription = `sub_latency_${Date.now().toString(36)}`
-  const seed = JSON.stringify(
-    stripeEvent(
-      'customer.subscription.updated',
-      subscriptionObject({ id: readerSubscription, userId: reader.id, customer: 'cus_latency' }),
-    ),
-  )
-  await post(ORIGIN, '/api/webhooks/stripe', seed, stripeHeaders(seed))
-  for (let index = 0; index < 12; index++) {
-    const body = JSON.stringify(
-      stripeEvent(
-        'invoice.payment_succeeded',
-        invoiceObject({
-          subscription: readerSubscription,
-          userId: reader.id,
-          customer: 'cus_latency',
-        }),
-      ),
-    )
-    await post(ORIGIN, '/api/webhooks/stripe', body, stripeHeaders(body))
-  }
+  await seedSubscriber(ORIGIN, reader, { label: 'latency', payments: 12 })
   const duplicate = JSON.stringify(
     stripeEvent(
       'customer.subscription.updated',

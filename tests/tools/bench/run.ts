@@ -24,7 +24,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../../local-stack/database'
-import { invoiceObject, stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
+import { stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
@@ -34,7 +34,14 @@ import { runLighthouse, type LighthouseScores } from './lighthouse'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
 import { cpuPerRequest, cpuSnapshot, type CpuGroups } from './cpu'
 import { runScenario, type RunFigures, type Scenario } from './load'
-import { createUsers, polarHeaders, post as postTo, signInCookie, stripeHeaders } from './fixtures'
+import {
+  createUsers,
+  polarHeaders,
+  post as postTo,
+  seedSubscriber,
+  signInCookie,
+  stripeHeaders,
+} from './fixtures'
 import { bin, shutdown, startApp, startBare, startStack, supabaseCounts } from './processes'
 
 const started = Date.now()
@@ -134,27 +141,7 @@ try {
     createUsers(env.SUPABASE_URL, 1, 'reader'),
   ])
   const cookie = await signInCookie(env, reader.email)
-  const readerSubscription = `sub_bench_reader_${Date.now().toString(36)}`
-  const seedSubscription = JSON.stringify(
-    stripeEvent(
-      'customer.subscription.updated',
-      subscriptionObject({ id: readerSubscription, userId: reader.id, customer: 'cus_bench' }),
-    ),
-  )
-  await postTo(ORIGIN, '/api/webhooks/stripe', seedSubscription, stripeHeaders(seedSubscription))
-  for (let index = 0; index < 12; index++) {
-    const body = JSON.stringify(
-      stripeEvent(
-        'invoice.payment_succeeded',
-        invoiceObject({
-          subscription: readerSubscription,
-          userId: reader.id,
-          customer: 'cus_bench',
-        }),
-      ),
-    )
-    await postTo(ORIGIN, '/api/webhooks/stripe', body, stripeHeaders(body))
-  }
+  await seedSubscriber(ORIGIN, reader, { label: 'bench_reader', payments: 12 })
   for (const pathname of ['/dashboard', '/dashboard/settings/billing']) {
     const response = await fetch(`${ORIGIN}${pathname}`, {
       headers: { cookie },
