@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test'
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+} from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -99,4 +109,25 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
     })
   })
   await expect(subscription).toContainText('Active')
+})
+
+test('a visitor without an account cannot pay on Polar: sign in first, then back to the plans', async ({
+  page,
+}, testInfo) => {
+  const user = await createUser(uniqueEmail('polar-anonymous'))
+  users.push(user.id)
+  // A Polar checkout link opened without a session (a shared link, an old bookmark).
+  await page.goto(`/api/checkout?products=${LOCAL_DEFAULTS.POLAR_PRODUCT_PRO}`)
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing/)
+  expect(page.url()).not.toContain(`:${E2E.polarPort}`)
+  await expect(page.getByText('Sign in to continue where you left off')).toBeVisible()
+  await attachScreenshots(page, testInfo, 'Polar checkout without an account: sign in first')
+
+  const form = page.locator('form#sign-in')
+  await form.getByLabel('Email').fill(user.email)
+  await form.getByLabel('Password').fill(PASSWORD)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/pricing$/)
+  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  await expect(pro.getByRole('link', { name: 'Subscribe to Pro with Polar' })).toBeVisible()
 })

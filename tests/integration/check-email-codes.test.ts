@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as signInCheck from '../../app/routes/sign-in_.confirm'
 import * as signInPage from '../../app/routes/sign-in'
@@ -51,6 +52,8 @@ describe('after sign-up', () => {
     expect(started.headers.get('Location')).toBe(
       `/sign-up/confirm?${new URLSearchParams({ email })}`,
     )
+    // The auth server is asked after the answer (mail-requests.server.ts).
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)
     expect(mail?.kind).toBe('magiclink')
     expect(mail?.otp).toMatch(/^\d{6}$/)

@@ -103,7 +103,7 @@ describe('/success: provider lookups are limited per client', () => {
     const limited = await view('192.0.2.1', `?session_id=${sessionId}`)
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(limited.data).toEqual({ status: 'confirming', recheck: null })
+    expect(limited.data).toEqual({ status: 'confirming', recheck: null, summary: null })
     // A made-up id costs a lookup too; a page that names no checkout asks nobody.
     expect((await view('192.0.2.1', '?checkout_id=made-up')).status).toBe(429)
     expect((await view('192.0.2.1', '')).status).toBe(200)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as dashboardOverview from '../../app/routes/dashboard._index'
 import * as signInPage from '../../app/routes/sign-in'
@@ -62,6 +63,8 @@ describe('email change: each link says where the change stands and keeps the ses
     )
     expect(answer.status).toBe(200)
     const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
+    // The auth server is asked after the answer (mail-requests.server.ts).
+    await mailRequestsSettled()
     const toCurrent = await app.stack.supabase.inbox.latestFor(user.email)
     const toNew = await app.stack.supabase.inbox.latestFor(next)
     expect(toCurrent?.kind).toBe('email_change')
@@ -179,6 +182,7 @@ describe('a sign-up confirmed on another device', () => {
     expect(before.status).toBe(200)
 
     // The phone: no cookies of the desktop; the link asks first, then signs in there.
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)
     const link = new URL(mail!.link!)
     const confirmed = await callRoute(

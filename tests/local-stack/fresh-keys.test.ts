@@ -60,11 +60,12 @@ describe("the local stack's fresh keys", () => {
   })
 
   it('Polar: the run token is accepted, the published one refused', async () => {
-    const products = (token: string) =>
-      fetch(`${stack.env.POLAR_API_URL}/v1/products/`, {
+    // Subscriptions: within the product token's scopes (products are not).
+    const subscriptions = (token: string) =>
+      fetch(`${stack.env.POLAR_API_URL}/v1/subscriptions/`, {
         headers: { authorization: `Bearer ${token}` },
       })
-    expect((await products(stack.env.POLAR_ACCESS_TOKEN)).status).toBe(200)
-    expect((await products(LOCAL_STACK_KEYS.polarAccessToken)).status).toBe(401)
+    expect((await subscriptions(stack.env.POLAR_ACCESS_TOKEN)).status).toBe(200)
+    expect((await subscriptions(LOCAL_STACK_KEYS.polarAccessToken)).status).toBe(401)
   })
 })

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECT_ROOT } from '../database'
 import { LOCAL_ANON_KEY } from './keys'
 import { projectAuthSettings } from './auth/project-settings'
-import { raw, startTestStack, type TestStack } from './test-support'
+import { MANY_MAILS, raw, startTestStack, type TestStack } from './test-support'
 
 // A new password, as GoTrue's UserUpdate and models.User.UpdatePassword handle it: "require
 // current password" (on by default here, as in the product's project) asks a password
@@ -15,7 +15,8 @@ let stack: TestStack
 const PASSWORD = 'correct-horse-battery'
 
 beforeAll(async () => {
-  stack = await startTestStack()
+  // More than the project's 4 auth mails an hour, which are not what these tests are about.
+  stack = await startTestStack(MANY_MAILS)
 })
 afterAll(() => stack.close())
 
@@ -124,7 +125,7 @@ describe('require current password', () => {
   })
 
   it('asks nothing when the setting is off', async () => {
-    const relaxed = await startTestStack({ requireCurrentPassword: false })
+    const relaxed = await startTestStack({ ...MANY_MAILS, requireCurrentPassword: false })
     try {
       await relaxed.createUser('relaxed-current@example.com')
       const { supabase } = await relaxed.signIn('relaxed-current@example.com')
