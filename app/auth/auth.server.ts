@@ -11,6 +11,7 @@ import { nextFromLink, safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { afterAnswer } from './mail-requests.server'
+import { newPendingSignUp, PENDING_SIGN_UP_KEY } from './pending-sign-up.server'
 import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
@@ -60,9 +61,12 @@ export async function signUp(
 ): Promise<{ headers: Headers }> {
   // The visitor's address is read now: the job runs after this request has been answered.
   const address = clientAddress(request)
-  afterAnswer('sign-up', () => registerOrRemind(address, email, password, next))
+  // This browser's "Check your email" page notices the confirmation, wherever it happens.
+  const pending = newPendingSignUp(email)
+  afterAnswer('sign-up', () => registerOrRemind(address, email, password, next, pending.nonce))
   const headers = new Headers()
   headers.append('Set-Cookie', await markLinkRequested(request, email))
+  headers.append('Set-Cookie', await pending.cookie)
   return { headers }
 }
 
@@ -71,7 +75,8 @@ async function registerOrRemind(
   address: string | null,
   email: string,
   password: string,
-  next?: string,
+  next: string | undefined,
+  pendingNonce: string,
 ) {
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(address, env)
@@ -85,7 +90,12 @@ async function registerOrRemind(
     password,
     // A plan chosen before signing up stays with the account, for whichever device
     // confirms it (billing/plan-intent.server.ts).
-    options: { emailRedirectTo: callbackUrl(next), data: afterSignUpMetadata(next) },
+    // The nonce marks the account this sign-up made (pending-sign-up.server.ts); an existing
+    // account's metadata is not touched by a sign-up.
+    options: {
+      emailRedirectTo: callbackUrl(next),
+      data: { ...afterSignUpMetadata(next), [PENDING_SIGN_UP_KEY]: pendingNonce },
+    },
   })
   const exists =
     error?.code === 'user_already_exists' ||

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { createCookie } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
@@ -8,12 +9,16 @@ import { emailKey } from './rate-limits.server'
 /**
  * The sign-up this browser is waiting on, so its "Check your email" page can notice when
  * the address is confirmed, wherever that happened (the link opened on a phone), and move
- * on. A signed HttpOnly cookie names the address (hashed) and the moment of the sign-up:
- * only the browser that signed up can ask, and only about an account made for that address
- * since then (`sign_up_confirmed_since`; the sign-up reaches the auth server after the page
- * is answered, auth.server.ts). An address that already had an account never confirms that
- * way: that page looks and behaves the same.
+ * on. The sign-up reaches the auth server just after the page is answered (auth.server.ts),
+ * so the account's id is not known then: the sign-up carries a random nonce in the new
+ * account's metadata (`PENDING_SIGN_UP_KEY`), and a signed HttpOnly cookie keeps the same
+ * nonce and the address (hashed). Only the browser that signed up can ask, and only about
+ * the account its own sign-up made (`sign_up_confirmed`). An address that already had an
+ * account gets no nonce (a sign-up leaves an existing account's metadata alone), so its
+ * page looks and behaves the same and never moves on.
  */
+export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
+
 const PENDING_SECONDS = 24 * 60 * 60
 
 function pendingCookie() {
@@ -28,18 +33,14 @@ function pendingCookie() {
 }
 
 interface PendingSignUp {
-  /** When the sign-up was answered (ms since the epoch), less a margin for clock skew. */
-  since: number
+  nonce: string
   email: string
 }
 
-/** Between this server's clock and the database's. */
-const CLOCK_MARGIN_MS = 5_000
-
-/** The Set-Cookie that remembers this browser's sign-up of `email`, made now. */
-export function rememberPendingSignUp(email: string, now = Date.now()) {
-  const value: PendingSignUp = { since: now - CLOCK_MARGIN_MS, email: emailKey(email) }
-  return pendingCookie().serialize(value)
+/** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
+export function newPendingSignUp(email: string) {
+  const value: PendingSignUp = { nonce: randomUUID(), email: emailKey(email) }
+  return { nonce: value.nonce, cookie: pendingCookie().serialize(value) }
 }
 
 /** The Set-Cookie that forgets it (once the sign-up is confirmed). */
@@ -54,11 +55,11 @@ export function forgetPendingSignUp() {
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
   const value: unknown = await pendingCookie().parse(request.headers.get('Cookie'))
   const pending = value as Partial<PendingSignUp> | null
-  if (typeof pending?.since !== 'number' || pending.email !== emailKey(email)) return false
+  if (typeof pending?.nonce !== 'string' || pending.email !== emailKey(email)) return false
   try {
-    return await serviceRpc<boolean>('sign_up_confirmed_since', {
+    return await serviceRpc<boolean>('sign_up_confirmed', {
       p_email: email,
-      p_since: new Date(pending.since).toISOString(),
+      p_nonce: pending.nonce,
     })
   } catch (error) {
     // The page keeps waiting; the next check asks again.

@@ -4,7 +4,6 @@ import { rememberAfterSignUp } from '~/billing/plan-intent.server'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { readFormData } from '~/lib/http.server'
 import { signUp } from './auth.server'
-import { rememberPendingSignUp } from './pending-sign-up.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { SignUpSchema } from './schemas'
 
@@ -34,7 +33,5 @@ export async function handleSignUp(request: Request) {
   const outcome = await signUp(request, email, password, redirectTo)
   const keep = await rememberAfterSignUp(redirectTo ?? '')
   if (keep) outcome.headers.append('Set-Cookie', keep)
-  // The check-email page of this browser then notices the confirmation, wherever it happens.
-  outcome.headers.append('Set-Cookie', await rememberPendingSignUp(email))
   throw redirect(confirm, { headers: outcome.headers })
 }

@@ -63,7 +63,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
   'email_link_state(p_token_hash text)': ['service_role'],
   'email_change_waiting_for()': ['authenticated'],
-  'sign_up_confirmed_since(p_email text, p_since timestamp with time zone)': ['service_role'],
+  'sign_up_confirmed(p_email text, p_nonce text)': ['service_role'],
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',
   ],
