@@ -1,7 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
-import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
-import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import { FormReplyMessages, NewPasswordFields, SubmitButton, TextField } from '~/components/forms'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 import { changePasswordConstraint, setPasswordConstraint } from './constraints'
 
@@ -54,19 +53,7 @@ export function PasswordForm({
             autoComplete="current-password"
           />
         ) : null}
-        <TextField
-          label="New password"
-          field={fields.password}
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-        />
-        <TextField
-          label="Repeat new password"
-          field={fields.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-        />
+        <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         {needsCode ? (
           <TextField
             label="Code from the email"

@@ -49,6 +49,14 @@ const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-che
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
+/** A secret with few guesses to spare (a 6-digit code, the current password in settings). */
+const FEW_GUESSES: FlowLimits = {
+  client: { limit: 20, windowMs: 15 * MINUTE },
+  shared: { limit: 300, windowMs: 15 * MINUTE },
+  email: { limit: 5, windowMs: 15 * MINUTE },
+  account: { limit: 10, windowMs: 15 * MINUTE },
+}
+
 /**
  * Budgets per flow. Sign-in allows a person's typos and several accounts behind one
  * address; the flows that send mail are tighter, because each hit costs a message to
@@ -84,19 +92,9 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     email: { limit: 5, windowMs: HOUR },
   },
   // The 6-digit code of a confirmation mail: a million codes, so few guesses per address.
-  'email-code': {
-    client: { limit: 20, windowMs: 15 * MINUTE },
-    shared: { limit: 300, windowMs: 15 * MINUTE },
-    email: { limit: 5, windowMs: 15 * MINUTE },
-    account: { limit: 10, windowMs: 15 * MINUTE },
-  },
+  'email-code': FEW_GUESSES,
   // The current password in Account settings: a stolen session must not become a guesser.
-  'password-check': {
-    client: { limit: 20, windowMs: 15 * MINUTE },
-    shared: { limit: 300, windowMs: 15 * MINUTE },
-    email: { limit: 5, windowMs: 15 * MINUTE },
-    account: { limit: 10, windowMs: 15 * MINUTE },
-  },
+  'password-check': FEW_GUESSES,
 }
 
 /** An email address as a rate-limit key: normalised and hashed, so no address is stored. */

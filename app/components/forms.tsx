@@ -1,6 +1,7 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
 import { useId, type ReactNode } from 'react'
+import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
 import { HONEYPOT_FIELD } from '~/lib/honeypot'
 
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
@@ -160,6 +161,33 @@ export function FormReplyMessages({
           {form.errors.join(' ')}
         </FormMessage>
       ) : null}
+    </>
+  )
+}
+
+/** A new password and its repetition (choosing one, or changing it). */
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+}: {
+  password: FieldMetadata<string | undefined>
+  confirmPassword: FieldMetadata<string | undefined>
+}) {
+  return (
+    <>
+      <TextField
+        label="New password"
+        field={password}
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+      />
+      <TextField
+        label="Repeat new password"
+        field={confirmPassword}
+        type="password"
+        autoComplete="new-password"
+      />
     </>
   )
 }

@@ -10,6 +10,7 @@ import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
+import { Detail } from '~/components/detail'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { PastDueBanner } from '~/components/past-due-banner'
@@ -213,15 +214,6 @@ function providerLabel(provider: string | null) {
   if (provider === 'polar') return 'Polar'
   if (provider === 'stripe') return 'Stripe'
   return '—'
-}
-
-function Detail({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="font-medium text-slate-900">{value}</dd>
-    </div>
-  )
 }
 
 export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]

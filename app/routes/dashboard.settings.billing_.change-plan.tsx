@@ -8,6 +8,7 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
+import { Detail } from '~/components/detail'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
@@ -128,15 +129,6 @@ export default function ChangePlan() {
           Keep {current.name}
         </Link>
       </div>
-    </div>
-  )
-}
-
-function Detail({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="font-medium text-slate-900">{value}</dd>
     </div>
   )
 }

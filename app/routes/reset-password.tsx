@@ -7,12 +7,12 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
-import { PASSWORD_MIN_LENGTH, resetPasswordConstraint } from '~/auth/constraints'
+import { resetPasswordConstraint } from '~/auth/constraints'
 import { requireUser } from '~/auth/session.server'
 import { isRecoveryRequest } from '~/auth/recovery.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
@@ -51,19 +51,7 @@ export default function ResetPassword() {
         <FormMessage tone="error">{actionData.formError}</FormMessage>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <TextField
-          label="New password"
-          field={fields.password}
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-        />
-        <TextField
-          label="Repeat new password"
-          field={fields.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-        />
+        <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <SubmitButton pendingText="Saving…">Save new password</SubmitButton>
       </Form>
     </AuthCard>
