@@ -26,6 +26,7 @@ import {
   SetPasswordSchema,
 } from './schemas'
 import { readFormData } from '~/lib/http.server'
+import { clientAddress } from '~/lib/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 export type AccountIntent =
@@ -104,7 +105,13 @@ async function handlePassword(
   let outcome
   if (intent === 'change-password') {
     const { currentPassword = '' } = submission.value as { currentPassword?: string }
-    outcome = await changePassword(supabase, { email: user.email, currentPassword, password, code })
+    outcome = await changePassword(supabase, {
+      email: user.email,
+      currentPassword,
+      password,
+      code,
+      address: clientAddress(request),
+    })
   } else {
     // Only an account without a password may skip the current one.
     const { methods } = await getAccountState(supabase)
@@ -168,7 +175,7 @@ export async function handleAccountSettings(
       return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    requestEmailChange(supabase, submission.value.email)
+    requestEmailChange(supabase, submission.value.email, clientAddress(request))
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
     headers.append(

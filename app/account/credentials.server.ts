@@ -5,6 +5,7 @@ import { mailSignInLink, PASSWORD_SET_KEY } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
 import { logger } from '~/lib/logger.server'
+import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type CredentialOutcome =
@@ -29,12 +30,14 @@ function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
 
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in
- * and straight out again (that one session only).
+ * and straight out again (that one session only), on behalf of the visitor at `address`.
  */
-async function isCurrentPassword(email: string, password: string) {
+async function isCurrentPassword(email: string, password: string, address: string | null) {
   const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(address, env)
   const probe = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
   })
   const { error } = await probe.auth.signInWithPassword({ email, password })
   if (error) return false
@@ -99,9 +102,16 @@ export async function savePassword(
  */
 export async function changePassword(
   supabase: SupabaseClient,
-  input: { email: string; currentPassword: string; password: string; code?: string },
+  input: {
+    email: string
+    currentPassword: string
+    password: string
+    code?: string
+    /** The visitor's address (`clientAddress`), forwarded to the auth server. */
+    address: string | null
+  },
 ): Promise<CredentialOutcome> {
-  if (!(await isCurrentPassword(input.email, input.currentPassword))) {
+  if (!(await isCurrentPassword(input.email, input.currentPassword, input.address))) {
     return {
       ok: false,
       field: 'currentPassword',
@@ -121,12 +131,16 @@ export async function changePassword(
  * auth server on the request path, so its access token is fresh and the call after the
  * answer refreshes nothing (no cookie to set).
  */
-export function requestEmailChange(supabase: SupabaseClient, email: string): void {
-  afterAnswer('email-change', () => changeOrRemind(supabase, email))
+export function requestEmailChange(
+  supabase: SupabaseClient,
+  email: string,
+  address: string | null,
+): void {
+  afterAnswer('email-change', () => changeOrRemind(supabase, email, address))
 }
 
 /** The email change at the auth server; an address another account has gets a sign-in link. */
-async function changeOrRemind(supabase: SupabaseClient, email: string) {
+async function changeOrRemind(supabase: SupabaseClient, email: string, address: string | null) {
   const redirect = new URL('/auth/callback', getEnv().SITE_URL)
   redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
   const { error } = await supabase.auth.updateUser(
@@ -135,7 +149,7 @@ async function changeOrRemind(supabase: SupabaseClient, email: string) {
   )
   if (!error) return
   if (error.code === 'email_exists' || error.code === 'user_already_exists') {
-    await mailSignInLink(email)
+    await mailSignInLink(email, undefined, address)
     return
   }
   logger.warn('email change not started at the auth server', { code: error.code })
