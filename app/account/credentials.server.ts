@@ -31,8 +31,9 @@ function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
 /**
  * Checks a password without touching the browser's session: a throwaway client signs in
  * and straight out again (that one session only), on behalf of the visitor at `address`.
+ * Null when the password is right; otherwise the auth server's refusal.
  */
-async function isCurrentPassword(email: string, password: string, address: string | null) {
+async function currentPasswordRefusal(email: string, password: string, address: string | null) {
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(address, env)
   const probe = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
@@ -40,9 +41,9 @@ async function isCurrentPassword(email: string, password: string, address: strin
     ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
   })
   const { error } = await probe.auth.signInWithPassword({ email, password })
-  if (error) return false
+  if (error) return error
   await probe.auth.signOut({ scope: 'local' })
-  return true
+  return null
 }
 
 /**
@@ -111,7 +112,10 @@ export async function changePassword(
     address: string | null
   },
 ): Promise<CredentialOutcome> {
-  if (!(await isCurrentPassword(input.email, input.currentPassword, input.address))) {
+  const refusal = await currentPasswordRefusal(input.email, input.currentPassword, input.address)
+  // The auth server's own limit says nothing about the password: wait, not "wrong".
+  if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
+  if (refusal) {
     return {
       ok: false,
       field: 'currentPassword',

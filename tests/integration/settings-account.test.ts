@@ -91,6 +91,21 @@ describe('password', () => {
     await expect(userApiClient(app, user.email)).resolves.toBeTruthy()
   })
 
+  it('a limit at the auth server during the check says to wait, not that the password is wrong', async () => {
+    const user = await createSignedInUser(app)
+    app.stack.supabase.addFault({ method: 'POST', path: '/auth/v1/token', status: 429, count: 1 })
+    const answer = await postAccount(user, {
+      ...fields,
+      currentPassword: 'correct-horse-battery',
+      password: 'a-new-password-42',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.data.result.error?.currentPassword).toBeUndefined()
+    expect(answer.data.result.error?.['']).toEqual([
+      'Too many attempts. Please wait a minute and try again.',
+    ])
+  })
+
   it('changes the password after checking the current one', async () => {
     const user = await createSignedInUser(app)
     const answer = await postAccount(user, {
