@@ -17,7 +17,7 @@ import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/format'
-import { getBillingOverview } from '~/subscriptions/billing.server'
+import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
