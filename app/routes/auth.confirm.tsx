@@ -7,7 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
-import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/auth.server'
+import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/callback.server'
 import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
