@@ -18,7 +18,12 @@ import { PaymentHistory } from '~/components/payment-history'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
-import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
+import {
+  PAYMENT_METHOD_INTENT,
+  isLiveStatus,
+  isPaidUpStatus,
+  statusLabel,
+} from '~/subscriptions/status'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -34,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { subscription } = overview
   const changePlans =
     subscription?.provider === 'polar' &&
-    (subscription.status === 'active' || subscription.status === 'trialing') &&
+    isPaidUpStatus(subscription.status) &&
     !subscription.cancel_at_period_end
       ? getPlans()
           .filter((plan) => plan.name !== subscription.plan_name)

@@ -6,7 +6,8 @@ import { getPlans } from '~/billing/plans.server'
 import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
-import { LIVE_STATUSES, readOwnSubscription } from '~/subscriptions/store.server'
+import { readOwnSubscription } from '~/subscriptions/store.server'
+import { isLiveStatus } from '~/subscriptions/status'
 import { PastDueBanner } from '~/components/past-due-banner'
 import type { PageHandle } from '~/lib/page-handle'
 
@@ -38,9 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       plans,
       signedIn: Boolean(user),
       currentPlan:
-        subscription?.status && LIVE_STATUSES.has(subscription.status)
-          ? subscription.plan_name
-          : null,
+        subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
       // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
       changeInApp: subscription?.provider === 'polar',
       canceled: url.searchParams.get('canceled') === 'true',
