@@ -3,6 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { getOptionalUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
+import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
@@ -25,13 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     highlighted: plan.highlighted ?? false,
     stripePriceId: plan.stripePriceId,
     // Built only for signed-in users: the checkout links the subscription to their id.
-    polarCheckoutUrl: user
-      ? `/api/checkout?${new URLSearchParams({
-          products: plan.polarProductId,
-          customerEmail: user.email,
-          metadata: JSON.stringify({ user_id: user.id }),
-        })}`
-      : null,
+    polarCheckoutUrl: user ? polarCheckoutPath(plan.polarProductId, user) : null,
   }))
   if (user) headers.set('Cache-Control', 'private, no-store')
   return data(

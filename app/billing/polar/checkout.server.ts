@@ -15,6 +15,19 @@ export type CheckoutQueryResult =
   { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
 
 /**
+ * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
+ * /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md).
+ */
+export function polarCheckoutPath(productId: string, user: { id: string; email: string }) {
+  const query = new URLSearchParams({
+    products: productId,
+    customerEmail: user.email,
+    metadata: JSON.stringify({ user_id: user.id }),
+  })
+  return `/api/checkout?${query}`
+}
+
+/**
  * Validates GET /api/checkout's query for the signed-in user (the route refuses anyone
  * else). Beyond the spec: the metadata's user_id must be the signed-in user's (a stranger
  * cannot attach a subscription to someone else's account), and only the plans' products
