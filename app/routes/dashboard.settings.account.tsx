@@ -15,7 +15,7 @@ import { requireUser } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import { messageFor, resultFor } from '~/lib/form-reply'
+import { messageFor, resultFor, type FormReply } from '~/lib/form-reply'
 import { getOwnSubscription } from '~/subscriptions/store.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
@@ -58,7 +58,7 @@ export function headers() {
 export default function AccountSettings() {
   const { email, pendingEmail, emailNotice, hasLiveSubscription, methods } =
     useLoaderData<typeof loader>()
-  const reply = useActionData<typeof action>()
+  const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
   return (
     <div className="space-y-8">
