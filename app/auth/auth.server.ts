@@ -32,6 +32,19 @@ function callbackUrl(next?: string) {
   return url.toString()
 }
 
+/**
+ * A client with no browser session (nothing of it reaches cookies), its auth calls made on
+ * behalf of the visitor at `address` when that is known.
+ */
+export function sessionlessClient(address: string | null) {
+  const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(address, env)
+  return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
+  })
+}
+
 export async function signInWithPassword(
   request: Request,
   email: string,
@@ -75,14 +88,8 @@ async function registerOrRemind(
   next: string | undefined,
   pendingNonce: string,
 ) {
-  const env = getEnv()
-  const onBehalf = authCallsOnBehalfOf(address, env)
   // No session comes of it (the address is confirmed first), so no browser's cookies.
-  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
-  })
-  const { data, error } = await client.auth.signUp({
+  const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
     // A plan chosen before signing up stays with the account, for whichever device
@@ -115,13 +122,7 @@ async function registerOrRemind(
  * `address`, the call is made on their behalf (the address forwarded).
  */
 export async function mailSignInLink(email: string, next?: string, address?: string | null) {
-  const env = getEnv()
-  const onBehalf = authCallsOnBehalfOf(address ?? null, env)
-  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
-  })
-  const { error } = await client.auth.signInWithOtp({
+  const { error } = await sessionlessClient(address ?? null).auth.signInWithOtp({
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
