@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   PLAN_DEFINITIONS,
-  planSettings,
+  planIdSettings,
   polarProductId,
   stripePriceId,
   type PlanSettingName,
@@ -12,38 +12,37 @@ import {
  * `POLAR_PRODUCT_<PLAN>` for each plan, e.g. STRIPE_PRICE_STARTER and POLAR_PRODUCT_PRO,
  * with the local stack's ids from the catalogue as their development defaults.
  */
-const PLAN_ID_DEFAULTS: Record<PlanSettingName, string> = Object.fromEntries([
-  ...PLAN_DEFINITIONS.map((plan) => [planSettings(plan).stripePrice, plan.stripe.priceId]),
-  ...PLAN_DEFINITIONS.map((plan) => [planSettings(plan).polarProduct, plan.polar.productId]),
-])
+const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
 
 /**
  * Local defaults: the keys the local stack (emulators) accepts. They are public and
  * documented, which is exactly why a production server must never run with them.
  */
-export const LOCAL_DEFAULTS = Object.assign(
-  {
-    SITE_URL: 'http://localhost:5173',
-    SUPABASE_URL: 'http://localhost:54421',
-    // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
-    SUPABASE_ANON_KEY:
-      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
-    SUPABASE_SERVICE_ROLE_KEY:
-      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
-    STRIPE_SECRET_KEY: 'sk_test_local_emulator',
-    STRIPE_WEBHOOK_SECRET: 'whsec_local_emulator_secret',
-    STRIPE_API_URL: 'http://localhost:12111',
-    POLAR_ACCESS_TOKEN: 'polar_oat_local_emulator',
-    POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
-    POLAR_SANDBOX: 'true',
-    POLAR_API_URL: 'http://localhost:12112',
-    // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
-    SMTP_URL: 'smtp://127.0.0.1:54425',
-    MAIL_FROM: 'Subscribely <no-reply@localhost>',
-  } as const,
-  // The plans' ids in the local stack (real accounts have their own).
-  PLAN_ID_DEFAULTS,
-)
+const LOCAL_SERVICE_DEFAULTS = {
+  SITE_URL: 'http://localhost:5173',
+  SUPABASE_URL: 'http://localhost:54421',
+  // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
+  SUPABASE_ANON_KEY:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
+  SUPABASE_SERVICE_ROLE_KEY:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
+  STRIPE_SECRET_KEY: 'sk_test_local_emulator',
+  STRIPE_WEBHOOK_SECRET: 'whsec_local_emulator_secret',
+  STRIPE_API_URL: 'http://localhost:12111',
+  POLAR_ACCESS_TOKEN: 'polar_oat_local_emulator',
+  POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
+  POLAR_SANDBOX: 'true',
+  POLAR_API_URL: 'http://localhost:12112',
+  // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
+  SMTP_URL: 'smtp://127.0.0.1:54425',
+  MAIL_FROM: 'Subscribely <no-reply@localhost>',
+} as const
+
+/** Every local default: the services' above and the plans' ids in the local stack. */
+export const LOCAL_DEFAULTS: typeof LOCAL_SERVICE_DEFAULTS & Record<PlanSettingName, string> = {
+  ...LOCAL_SERVICE_DEFAULTS,
+  ...PLAN_ID_DEFAULTS,
+}
 
 /**
  * The local stack's new-style Supabase keys (the Supabase CLI's fixed values), which it

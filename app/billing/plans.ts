@@ -102,3 +102,16 @@ export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
     polarProduct: `POLAR_PRODUCT_${name}`,
   } as const satisfies Record<string, PlanSettingName>
 }
+
+type PlanIds = Pick<PlanDefinition, 'key'> & {
+  stripe: { priceId: string }
+  polar: { productId: string }
+}
+
+/** The settings that point the app at these plans' ids: `{ STRIPE_PRICE_PRO: 'price_…', … }`. */
+export function planIdSettings(plans: readonly PlanIds[]): Record<PlanSettingName, string> {
+  return Object.fromEntries([
+    ...plans.map((plan) => [planSettings(plan).stripePrice, plan.stripe.priceId]),
+    ...plans.map((plan) => [planSettings(plan).polarProduct, plan.polar.productId]),
+  ])
+}
