@@ -7,7 +7,7 @@
  * Server code only: the check brings zod along.
  */
 import { z } from 'zod'
-import catalogJson from './catalog.json'
+import catalogJson from './catalog.json' with { type: 'json' }
 
 export const stripePriceId = z
   .string()
