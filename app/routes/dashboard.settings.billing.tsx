@@ -40,8 +40,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  const plan = planWithPrice(subscription?.plan_name ?? null, subscription?.billing_cycle ?? null)
-  return data({ ...overview, payments, changePlans, plan }, { headers })
+  return data(
+    {
+      ...overview,
+      subscription: subscription && {
+        ...subscription,
+        planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+      },
+      payments,
+      changePlans,
+    },
+    { headers },
+  )
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -72,8 +82,7 @@ function planWithPrice(name: string | null, cycle: string | null) {
 }
 
 export default function Billing() {
-  const { subscription, payments, page, pageCount, changePlans, plan } =
-    useLoaderData<typeof loader>()
+  const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const hasSubscription = Boolean(subscription?.status)
   const pastDue = subscription?.status === 'past_due'
@@ -124,7 +133,7 @@ export default function Billing() {
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Detail label="Plan" value={plan} />
+              <Detail label="Plan" value={subscription.planLabel} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
                 label="Billing cycle"
