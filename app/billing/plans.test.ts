@@ -54,13 +54,13 @@ describe('the plan catalogue (app/billing/catalog.json)', () => {
 
   it('refuses a key, a name or an id that two plans share', () => {
     expect(() => parseCatalog(withPro({ key: 'starter' }))).toThrow(
-      /starter is already plans\[0\]\.key\n\s+→ at plans\[1\]\.key/,
+      /key starter is an earlier plan's too\n\s+→ at plans\[1\]/,
     )
     expect(() => parseCatalog(withPro({ name: 'Starter' }))).toThrow(
-      /Starter is already plans\[0\]\.name/,
+      /name Starter is an earlier plan's too/,
     )
     expect(() => parseCatalog(withPro({ polar: starter.polar }))).toThrow(
-      /5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1 is already plans\[0\]\.polar\.productId/,
+      /5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1 is an earlier plan's too/,
     )
   })
 

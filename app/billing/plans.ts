@@ -1,10 +1,8 @@
 /**
  * The product's plans: `catalog.json` beside this file is the one catalogue (names, prices,
- * features, and the ids the local stack's Stripe and Polar stand-ins seed), checked here
- * when the module loads. Provider ids differ per account, so a deployment sets them in
- * configuration, one setting per plan and provider (`planSettings`; plans.server.ts reads
- * them); the catalogue's ids are the development defaults, which production refuses.
- * Server code only: the check brings zod along.
+ * features, the ids the local stand-ins seed), checked here when the module loads. A real
+ * account's ids come from one setting per plan and provider (`planSettings`); the
+ * catalogue's are their development defaults, refused in production. Server code only.
  */
 import { z } from 'zod'
 import catalogJson from './catalog.json' with { type: 'json' }
@@ -45,25 +43,24 @@ const planSchema = z.strictObject({
 const catalogSchema = z
   .strictObject({ plans: z.array(planSchema).min(1, 'must name at least one plan') })
   .superRefine(({ plans }, ctx) => {
-    // A key, a name or a provider id names one plan only.
-    const firstUse = new Map<string, string>()
-    const claim = (kind: string, value: string, path: [number, ...string[]]) => {
-      const first = firstUse.get(`${kind} ${value}`)
-      const where = `plans[${path[0]}].${path.slice(1).join('.')}`
-      if (first)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['plans', ...path],
-          message: `${value} is already ${first}`,
-        })
-      else firstUse.set(`${kind} ${value}`, where)
-    }
-    plans.forEach((plan, index) => {
-      claim('key', plan.key, [index, 'key'])
-      claim('name', plan.name, [index, 'name'])
-      claim('id', plan.stripe.productId, [index, 'stripe', 'productId'])
-      claim('id', plan.stripe.priceId, [index, 'stripe', 'priceId'])
-      claim('id', plan.polar.productId, [index, 'polar', 'productId'])
+    // A key, a name or a provider id belongs to one plan only.
+    const seen = new Set<string>()
+    plans.forEach(({ key, name, stripe, polar }, index) => {
+      for (const value of [
+        `key ${key}`,
+        `name ${name}`,
+        stripe.productId,
+        stripe.priceId,
+        polar.productId,
+      ]) {
+        if (seen.has(value))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['plans', index],
+            message: `${value} is an earlier plan's too`,
+          })
+        seen.add(value)
+      }
     })
   })
 
@@ -103,13 +100,10 @@ export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
   } as const satisfies Record<string, PlanSettingName>
 }
 
-type PlanIds = Pick<PlanDefinition, 'key'> & {
-  stripe: { priceId: string }
-  polar: { productId: string }
-}
-
 /** The settings that point the app at these plans' ids: `{ STRIPE_PRICE_PRO: 'price_…', … }`. */
-export function planIdSettings(plans: readonly PlanIds[]): Record<PlanSettingName, string> {
+export function planIdSettings(
+  plans: readonly Pick<PlanDefinition, 'key' | 'stripe' | 'polar'>[],
+): Record<PlanSettingName, string> {
   return Object.fromEntries([
     ...plans.map((plan) => [planSettings(plan).stripePrice, plan.stripe.priceId]),
     ...plans.map((plan) => [planSettings(plan).polarProduct, plan.polar.productId]),

@@ -40,18 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  return data(
-    {
-      ...overview,
-      subscription: subscription && {
-        ...subscription,
-        planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
-      },
-      payments,
-      changePlans,
-    },
-    { headers },
-  )
+  const withLabel = subscription && {
+    ...subscription,
+    planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+  }
+  return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
