@@ -45,7 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  return data({ ...overview, payments, changePlans }, { headers })
+  const withLabel = subscription && {
+    ...subscription,
+    planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+  }
+  return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -66,7 +70,8 @@ export function headers() {
 
 /**
  * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
- * billed at the catalog's interval (another cycle's price is not in the catalog).
+ * billed at the catalog's interval (another cycle's price is not in the catalog). Made by the
+ * loader, so the catalogue (and its check) stays out of the page's bundle.
  */
 function planWithPrice(name: string | null, cycle: string | null) {
   const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
@@ -126,10 +131,7 @@ export default function Billing() {
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Detail
-                label="Plan"
-                value={planWithPrice(subscription.plan_name, subscription.billing_cycle)}
-              />
+              <Detail label="Plan" value={subscription.planLabel} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
                 label="Billing cycle"

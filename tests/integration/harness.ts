@@ -2,7 +2,7 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
-import { LOCAL_CATALOG } from '../local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import { withOutageSwitch } from '../local-stack/database'
 import {
   SUITE_AUTH_LIMITS,
@@ -73,7 +73,7 @@ export async function startTestApp(
   const stack = await startLocalStack({
     database: outage.database,
     siteUrl: server.origin,
-    catalog: LOCAL_CATALOG,
+    catalog: PLAN_CATALOG,
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
     stripeDelivery: options.stripeDelivery,
