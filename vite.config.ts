@@ -92,8 +92,7 @@ export default defineConfig({
     denyServerOnlyModules(),
     requestPolicyInDevelopment(),
     tailwindcss(),
-    !process.env.VITEST &&
-      remix({
+    remix({
         buildDirectory: process.env.BUILD_DIR ?? 'build',
         future: {
           v3_fetcherPersist: true,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import onHeaders from 'on-headers'
 import { getEnv } from '~/env.server'
 import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
 import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
@@ -54,37 +55,25 @@ function policyRequest(req: IncomingMessage): Request {
   return view as unknown as Request
 }
 
-type WriteHead = ServerResponse['writeHead']
-
 /**
- * Applies the header defaults just before the answer's head is written (Node calls
- * `writeHead` for every answer, explicitly or on the first write), so they see the status
- * and every header the route, Remix or the renderer set, and replace none of them.
+ * Applies the header defaults just before the answer's head is written (`on-headers`), so
+ * they see the status and every header the route, Remix or the renderer set, and replace
+ * none of them.
  */
 function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
-  const writeHead: WriteHead = res.writeHead
-  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-    // Headers handed to writeHead itself count as set, like those set before.
-    const given = rest.at(-1)
-    if (given && typeof given === 'object' && !Array.isArray(given)) {
-      for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-        if (value !== undefined) this.setHeader(name, value as string | string[])
-      }
-      rest = rest.slice(0, -1)
-    }
+  onHeaders(res, () =>
     applyResponseDefaults(
       {
-        has: (name) => this.hasHeader(name),
+        has: (name) => res.hasHeader(name),
         get: (name) => {
-          const value = this.getHeader(name)
+          const value = res.getHeader(name)
           return value === undefined ? null : String(value)
         },
-        set: (name, value) => this.setHeader(name, value),
+        set: (name, value) => res.setHeader(name, value),
       },
-      { env: getEnv(), status: statusCode, signedIn },
-    )
-    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest)
-  } as WriteHead
+      { env: getEnv(), status: res.statusCode, signedIn },
+    ),
+  )
 }
 
 /**
