@@ -80,8 +80,7 @@ function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
  * Refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
  * the path: a page for pages (Remix's own guard would otherwise answer an empty 500 before
  * any action runs), `{success: false, message}` for `/api/contact`, `{error}` for the other
- * APIs and resource routes. The actions keep their own check as well, so a route reached
- * some other way (a test calling it, a custom server) is refused too.
+ * APIs and resource routes. It is the only check: the routes do not repeat it.
  *
  * Returns the answer, or null to let the request through to Remix.
  */

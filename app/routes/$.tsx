@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 // Catch-all: any path no other route matches is a 404 with the shared error page.
 export async function loader() {
@@ -8,7 +7,6 @@ export async function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 

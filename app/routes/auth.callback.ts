@@ -5,6 +5,5 @@ import { completeAuthCallback } from '~/auth/auth.server'
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { location, headers } = await completeAuthCallback(request)
   headers.set('Location', location)
-  headers.set('Cache-Control', 'no-store')
   return new Response(null, { status: 302, headers })
 }

@@ -19,7 +19,6 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/format'
 import { getBillingOverview } from '~/subscriptions/billing.server'
 import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireUser(request)
@@ -29,7 +28,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(session, overview.payments)
-  headers.set('Cache-Control', 'private, no-store')
   // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
   const { subscription } = overview
   const changePlans =
@@ -44,7 +42,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, supabase, headers } = await requireConfirmedUser(request)
   const form = await request.formData().catch(() => new FormData())
@@ -53,10 +50,6 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 /**

@@ -29,7 +29,9 @@ export interface TestApp {
 }
 
 /** Vite's server build of the app (the Remix plugin's virtual module), in this test's module graph. */
-const SERVER_BUILD = 'virtual:remix/server-build'
+export async function loadServerBuild() {
+  return (await import(/* @vite-ignore */ 'virtual:remix/server-build' as string)) as ServerBuild
+}
 
 /**
  * The whole app on a loopback HTTP server, as `npm start` serves it (server-app.js: the
@@ -74,7 +76,7 @@ export async function startTestApp(
   resetEnvForTests()
   // Loading the build runs the server entry's start-up (app/entry.server.tsx), which starts
   // this instance's mail deliverer; the tests deliver mails themselves, when they choose.
-  const build = (await import(/* @vite-ignore */ SERVER_BUILD)) as ServerBuild
+  const build = await loadServerBuild()
   await stopMailDelivery()
   server.on('request', createApp(build, { accessLog: false }))
   return {
