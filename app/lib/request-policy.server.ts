@@ -5,9 +5,9 @@ import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './
 import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
 
 /**
- * The one request policy, in front of every route: `server.js` in production and a
- * middleware of the Vite dev server (vite.config.ts) run `requestPolicyMiddleware` for
- * every request Remix answers. A route added tomorrow is covered without doing anything:
+ * The one request policy, in front of every route: the request stack (`server-app.js`, in
+ * production and the integration tests) and a middleware of the Vite dev server
+ * (vite.config.ts) run `requestPolicyMiddleware` for every request Remix answers. A route added tomorrow is covered without doing anything:
  * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
  * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
  *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
