@@ -22,8 +22,8 @@ try {
   process.exit(1)
 }
 
-// The production server entry (server.js) runs each request inside this store, behind the
-// request policy (refusals, and the security and cache headers of every answer), and answers
+// The request stack (server-app.js) runs each request inside this store, behind the request
+// policy (refusals, and the security and cache headers of every answer), and answers
 // anonymous visitors of the pages that allow it from the anonymous page cache.
 export { requestContext } from '~/lib/request-context.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'

@@ -91,7 +91,7 @@ export class AnonymousPageCache {
 
   /**
    * Answers `req` from the cache, or calls `render` (Remix) and keeps what it rendered when
-   * the renderer marked it shared. Must run inside `requestContext` (server.js).
+   * the renderer marked it shared. Must run inside `requestContext` (server-app.js).
    */
   serve(req: IncomingMessage, res: ServerResponse, render: () => void) {
     const key = cacheKey(req)
@@ -211,10 +211,10 @@ function capture(res: ServerResponse, marked: () => boolean, done: (body: string
   } as ServerResponse['end']
 }
 
-/** The production server's cache (server.js). */
+/** The production server's cache (server-app.js). */
 const anonymousPages = new AnonymousPageCache()
 
-/** server.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
+/** server-app.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
 export function anonymousPageCache(req: IncomingMessage, res: ServerResponse, render: () => void) {
   anonymousPages.serve(req, res, render)
 }

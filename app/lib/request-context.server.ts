@@ -12,7 +12,7 @@ export interface RequestContext {
 }
 
 /**
- * The production server entry (`server.js`) runs every request inside this store, so that
+ * The request stack (`server-app.js`) runs every request inside this store, so that
  * rate limits can tell clients apart by socket address without threading a context through
  * every loader and action. Outside that server (the Vite dev server, tests that call a
  * handler directly) there is no store, and callers fall back to what they can see.

@@ -5,6 +5,7 @@ import { completeAuthCallback } from '~/auth/callback.server'
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { location, headers } = await completeAuthCallback(request)
   headers.set('Location', location)
+  // Over the session's own cache header (@supabase/ssr sets one with its cookies).
   headers.set('Cache-Control', 'no-store')
   return new Response(null, { status: 302, headers })
 }

@@ -17,7 +17,6 @@ import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor, type FormReply } from '~/lib/form-reply'
 import { getOwnSubscription } from '~/subscriptions/store.server'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -31,7 +30,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pendingEmail =
     emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
   const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
-  headers.set('Cache-Control', 'private, no-store')
   return data(
     {
       email,
@@ -46,13 +44,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   return handleAccountSettings(request, supabase, user, headers)
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function AccountSettings() {

@@ -24,7 +24,6 @@ import {
   isPaidUpStatus,
   statusLabel,
 } from '~/subscriptions/status'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireUser(request)
@@ -34,7 +33,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(session, overview.payments)
-  headers.set('Cache-Control', 'private, no-store')
   // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
   const { subscription } = overview
   const changePlans =
@@ -53,7 +51,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, supabase, headers } = await requireConfirmedUser(request)
   const form = await request.formData().catch(() => new FormData())
@@ -62,10 +59,6 @@ export async function action({ request }: ActionFunctionArgs) {
   })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 /**

@@ -13,18 +13,15 @@ import { reply } from '~/lib/form-reply'
 import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   const preferences = await getOwnPreferences(supabase, user.id)
-  headers.set('Cache-Control', 'private, no-store')
   return data({ preferences }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request, { headers }), {
     schema: NotificationPreferencesSchema,
@@ -36,10 +33,6 @@ export async function action({ request }: ActionFunctionArgs) {
   await saveOwnPreferences(supabase, user.id, submission.value)
   const message = 'Your preferences have been saved.'
   return reply(submission.reply(), { intent, message }, { headers })
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function NotificationSettings() {

@@ -14,7 +14,6 @@ import { logger } from '~/lib/logger.server'
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, supabase, headers } = await requireUser(request)
-  headers.set('Cache-Control', 'no-store')
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
   if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
   const provider = new URL(request.url).searchParams.get('provider')
