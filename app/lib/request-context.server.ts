@@ -9,6 +9,12 @@ export interface RequestContext {
    * to the CSP nonce it used (`page-cache.server.ts`).
    */
   sharedRenderNonce?: string
+  /** Set by the anonymous page cache when this request's page may be kept, under this key. */
+  pageCacheKey?: string
+  /** The cache that looked the request up (`page-cache.server.ts`). */
+  cache?: {
+    keep(key: string, page: { body: string[]; csp: string[]; headers: [string, string][] }): void
+  }
 }
 
 /**
