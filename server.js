@@ -22,7 +22,6 @@ import { createRequestHandler } from '@remix-run/express'
 import { installGlobals } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
-import morgan from 'morgan'
 
 // Production unless told otherwise (an empty NODE_ENV counts as unset), set before the build
 // is loaded: React and the app read it when they load, and the app then refuses the local
@@ -46,8 +45,6 @@ function milliseconds(name, fallback) {
 const buildPath = path.resolve(process.argv[2] ?? 'build/server/index.js')
 const build = await import(url.pathToFileURL(buildPath).href)
 installGlobals({ nativeFetch: build.future.v3_singleFetch })
-/** @type {import('node:async_hooks').AsyncLocalStorage<{ clientAddress: string | undefined }>} */
-const requestContext = build.entry.module.requestContext
 
 const port = Number(process.env.PORT) || 3000
 const host = process.env.HOST || undefined
@@ -192,10 +189,9 @@ app.use(staticFiles('public', () => ({ maxAge: '1h' })))
 // Requests that contradict TRUSTED_PROXY_COUNT (forwarded headers with no proxy configured,
 // or none although one is) are reported once (app/lib/proxy-check.server.ts).
 app.use(build.entry.module.proxyCheckMiddleware)
-// morgan's `tiny` line, with each path's one-time tokens (`token_hash`, `code`, `token`)
-// replaced (app/lib/access-log.server.ts): a log must not hold a usable sign-in link.
-morgan.token('safe-url', (req) => build.entry.module.accessLogPath(req.originalUrl || req.url))
-app.use(morgan(':method :safe-url :status :res[content-length] - :response-time ms'))
+// The request log (app/lib/logger.server.ts): each request's id in the request context for
+// its log lines, and one access line per answer with one-time tokens redacted.
+app.use(build.entry.module.httpLogger)
 
 /**
  * The request policy (app/lib/request-policy.server.ts) in front of Remix, for every request
@@ -215,11 +211,7 @@ const anonymousPageCache = build.entry.module.anonymousPageCache
 
 const handle = createRequestHandler({ build, mode: process.env.NODE_ENV })
 app.all('*', requestPolicy)
-app.all('*', (req, res, next) =>
-  requestContext.run({ clientAddress: req.socket.remoteAddress }, () =>
-    anonymousPageCache(req, res, () => handle(req, res, next)),
-  ),
-)
+app.all('*', (req, res, next) => anonymousPageCache(req, res, () => handle(req, res, next)))
 
 const server = http.createServer(
   {

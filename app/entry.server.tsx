@@ -22,14 +22,13 @@ try {
   process.exit(1)
 }
 
-// The production server entry (server.js) runs each request inside this store, behind the
-// request policy (refusals, and the security and cache headers of every answer), and answers
-// anonymous visitors of the pages that allow it from the anonymous page cache.
-export { requestContext } from '~/lib/request-context.server'
+// The production server entry (server.js) logs each request and runs it in the request
+// context (its id, the socket's address), behind the request policy (refusals, and the
+// security and cache headers of every answer), and answers anonymous visitors of the pages
+// that allow it from the anonymous page cache; it also checks TRUSTED_PROXY_COUNT.
+export { httpLogger } from '~/lib/logger.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
 export { anonymousPageCache } from '~/lib/page-cache.server'
-// The access log's path (one-time tokens redacted) and the TRUSTED_PROXY_COUNT check.
-export { accessLogPath } from '~/lib/access-log.server'
 export { proxyCheckMiddleware } from '~/lib/proxy-check.server'
 
 const ABORT_DELAY = 5_000
@@ -88,7 +87,7 @@ export default function handleRequest(
           responseStatusCode = 500
           unmarkSharedRender()
           // Errors after the shell are logged; before it, the shell error rejects above.
-          if (shellRendered) logger.error('page render failed', { error })
+          if (shellRendered) logger.error({ err: error }, 'page render failed')
         },
       },
     )

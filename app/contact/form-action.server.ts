@@ -45,7 +45,7 @@ export async function handleContactForm(request: Request) {
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
-    logger.error('contact: submission failed', { error })
+    logger.error({ err: error }, 'contact: submission failed')
     const message = 'We could not send your message. Please try again in a moment.'
     return data(
       { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },

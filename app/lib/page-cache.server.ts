@@ -177,7 +177,7 @@ function capture(res: ServerResponse, marked: () => boolean, done: (body: string
         try {
           done(Buffer.concat(chunks).toString('utf8'))
         } catch (error) {
-          logger.error('anonymous page cache: could not keep a render', { error })
+          logger.error({ err: error }, 'anonymous page cache: could not keep a render')
         }
       })
     }
