@@ -44,13 +44,7 @@ export async function deleteAccount(
     await markDeletion(admin, userId, live.length > 0 ? (row?.plan_name ?? 'subscription') : null)
     for (const subscription of live) await endAtProvider(subscription)
   } catch (error) {
-    logger.error(
-      {
-        user: userId,
-        err: error,
-      },
-      'account deletion: provider cancellation failed',
-    )
+    logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
     await unmarkDeletion(admin, userId)
     return { ok: false, message: PROVIDER_FAILED }
   }
@@ -136,11 +130,5 @@ async function removeAllAvatars(admin: SupabaseClient, userId: string) {
   if (paths.length === 0) return
   const removed = await bucket.remove(paths)
   if (removed.error)
-    logger.warn(
-      {
-        user: userId,
-        err: removed.error,
-      },
-      'account deletion: avatar removal failed',
-    )
+    logger.warn({ user: userId, err: removed.error }, 'account deletion: avatar removal failed')
 }

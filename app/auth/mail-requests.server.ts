@@ -21,13 +21,7 @@ export function afterAnswer(name: string, work: () => Promise<void>) {
   const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(work)
     .catch((error: unknown) => {
-      logger.error(
-        {
-          name,
-          err: error,
-        },
-        'auth mail request failed',
-      )
+      logger.error({ name, err: error }, 'auth mail request failed')
     })
     .finally(() => running.delete(job))
   running.add(job)

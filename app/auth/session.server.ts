@@ -315,10 +315,7 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
     keepOnly(headers, cookiesBefore)
     logger.error(
-      {
-        status: refreshError.status,
-        code: refreshError.code,
-      },
+      { status: refreshError.status, code: refreshError.code },
       'session refresh unavailable',
     )
     throw sessionCheckUnavailable()
@@ -446,14 +443,7 @@ export async function confirmedByAuthServer(session: {
   const { data, error } = await withinSessionCheckTime(session.supabase.auth.getUser())
   if (!error && data.user?.id === session.user.id) return true
   if (error && !isDefiniteSessionEnd(error)) {
-    logger.error(
-      {
-        err: error,
-        status: error.status,
-        code: error.code,
-      },
-      'auth server check failed',
-    )
+    logger.error({ err: error, status: error.status, code: error.code }, 'auth server check failed')
     throw sessionCheckUnavailable()
   }
   await endLocalSession(session.supabase)

@@ -50,13 +50,7 @@ export class SigningKeys {
       this.nextFetchAt = this.now() + SIGNING_KEYS_MAX_AGE_MS
     } catch (error) {
       this.nextFetchAt = this.now() + SIGNING_KEYS_RETRY_MS
-      logger.warn(
-        {
-          err: error,
-          keptKeys: this.jwks !== undefined,
-        },
-        'signing keys not fetched',
-      )
+      logger.warn({ err: error, keptKeys: this.jwks !== undefined }, 'signing keys not fetched')
     }
   }
 

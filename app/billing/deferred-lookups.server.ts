@@ -164,12 +164,7 @@ export async function fillDeferredLookups(
       return url && !payment.invoice_url ? { ...payment, invoice_url: url } : payment
     })
   } catch (error) {
-    logger.warn(
-      {
-        err: error,
-      },
-      'billing page: deferred provider lookups skipped',
-    )
+    logger.warn({ err: error }, 'billing page: deferred provider lookups skipped')
     return payments
   }
 }

@@ -50,22 +50,14 @@ export async function answerWebhook(
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
       logger.error(
-        {
-          id: event.id,
-          type: event.type,
-          issues: error.message,
-        },
+        { id: event.id, type: event.type, issues: error.message },
         `${provider} webhook: payload does not match the expected shape`,
       )
       return webhookJson({ error: 'Invalid webhook payload' }, 400)
     }
     if (isDatabaseUnavailable(error)) {
       logger.error(
-        {
-          id: event.id,
-          type: event.type,
-          err: error,
-        },
+        { id: event.id, type: event.type, err: error },
         `${provider} webhook: database unavailable`,
       )
       return webhookJson({ error: 'Service temporarily unavailable' }, 503, {
@@ -73,11 +65,7 @@ export async function answerWebhook(
       })
     }
     logger.error(
-      {
-        id: event.id,
-        type: event.type,
-        err: error,
-      },
+      { id: event.id, type: event.type, err: error },
       `${provider} webhook: processing failed`,
     )
     return webhookJson({ error: 'Error processing webhook' }, 500)

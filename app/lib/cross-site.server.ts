@@ -22,11 +22,7 @@ export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SI
   const reason = refusalReason(request, siteUrl)
   if (reason) {
     logger.warn(
-      {
-        reason,
-        method: request.method,
-        path: new URL(request.url).pathname,
-      },
+      { reason, method: request.method, path: new URL(request.url).pathname },
       'cross-site request refused',
     )
   }

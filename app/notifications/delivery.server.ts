@@ -122,12 +122,7 @@ function runPass(): Promise<void> {
       try {
         await deliverDueMails(activeTransport)
       } catch (error) {
-        logger.warn(
-          {
-            err: error,
-          },
-          'notification delivery pass failed; next pass retries',
-        )
+        logger.warn({ err: error }, 'notification delivery pass failed; next pass retries')
       }
     } while (again)
   })().finally(() => {
@@ -176,14 +171,7 @@ export async function queueSecurityNotice(
     await enqueueSecurityNotice(userId, kind)
     wakeMailDelivery()
   } catch (error) {
-    logger.error(
-      {
-        kind,
-        user: userId,
-        err: error,
-      },
-      'security notice could not be queued',
-    )
+    logger.error({ kind, user: userId, err: error }, 'security notice could not be queued')
   }
 }
 
@@ -197,12 +185,6 @@ export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minu
   try {
     if (await enqueueAttemptsNotice(email, flow, minutes)) wakeMailDelivery()
   } catch (error) {
-    logger.error(
-      {
-        flow,
-        err: error,
-      },
-      'attempts notice could not be queued',
-    )
+    logger.error({ flow, err: error }, 'attempts notice could not be queued')
   }
 }

@@ -26,9 +26,7 @@ export async function createPolarPortal(
     })
     if (session.customer_id !== row.polar_customer_id)
       logger.warn(
-        {
-          user: userId,
-        },
+        { user: userId },
         'polar portal: stored customer is not the one bound to the user',
       )
     return { kind: 'url', url: session.customer_portal_url }

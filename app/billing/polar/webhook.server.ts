@@ -93,11 +93,7 @@ function linkedUserId(event: LedgerEvent, object: Parameters<typeof polarUserLin
   const link = polarUserLink(object)
   if (link.refused)
     logger.warn(
-      {
-        id: event.id,
-        type: event.type,
-        customer: object.customer?.id,
-      },
+      { id: event.id, type: event.type, customer: object.customer?.id },
       'polar webhook: customer bound to another user, event changes nothing',
     )
   return link.userId
@@ -125,10 +121,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       const fresh = await recordEvent(event)
       if (fresh)
         logger.info(
-          {
-            order: order.id,
-            subscription: order.subscription_id,
-          },
+          { order: order.id, subscription: order.subscription_id },
           'polar: order created',
         )
       return fresh ? 'logged' : 'duplicate'
@@ -171,13 +164,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
  */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   logger.warn(
-    {
-      id: event.id,
-      type: event.type,
-      order: orderId,
-      err: error,
-      status: polarStatus(error),
-    },
+    { id: event.id, type: event.type, order: orderId, err: error, status: polarStatus(error) },
     'polar: invoice URL not available, recorded without it',
   )
   return null

@@ -130,10 +130,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       // yet, so the answer is 500 and the retry still queues the mail.
       const owner = await invoiceOwner(invoice)
       logger.warn(
-        {
-          invoice: invoice.id,
-          customer: invoice.customer,
-        },
+        { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
       const retryAt = invoice.next_payment_attempt
@@ -221,11 +218,7 @@ async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoic
     })
   } catch (error) {
     logger.warn(
-      {
-        id: event.id,
-        invoice: invoice.id,
-        err: error,
-      },
+      { id: event.id, invoice: invoice.id, err: error },
       'stripe: invoice payments not available, payment recorded without them',
     )
     return null
