@@ -20,14 +20,7 @@ const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'apikey']
  * Where a line can carry headers. Named paths: a wildcard (`*.headers`) makes pino's
  * redaction walk every line, which more than doubled the cost of writing one.
  */
-const HEADERS_AT = [
-  'headers',
-  'req.headers',
-  'res.headers',
-  'err.headers',
-  'request.headers',
-  'response.headers',
-]
+const HEADERS_AT = ['', 'req.', 'res.', 'err.', 'request.', 'response.'].map((at) => `${at}headers`)
 
 const REDACTED = '[redacted]'
 
@@ -64,10 +57,7 @@ export function redactTarget(target: string): string {
 const target = (value: unknown) => (typeof value === 'string' ? redactTarget(value) : value)
 
 /** LOG_LEVEL when it names a level; otherwise `info` (app/env.server.ts refuses to start). */
-function levelFromEnv(): string {
-  const level = process.env.LOG_LEVEL
-  return LOG_LEVELS.some((known) => known === level) ? (level as string) : 'info'
-}
+const levelFromEnv = () => LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL) ?? 'info'
 
 /**
  * The process's destination: `warn` and `error` lines on stderr, the rest on stdout. Each is
@@ -139,7 +129,12 @@ function requestId(req: IncomingMessage): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
 }
 
-/** pino-http over `log`: one line per answer, and the request's id in its context. */
+/**
+ * The production server's request logger (server.js) over `log`: the request's id (a sane
+ * incoming `X-Request-Id`, else a new UUID) in the request context for every line written
+ * while serving it, and one access line when the answer is done: `req` (method, target with
+ * one-time tokens redacted), `res` (status), `responseTime` in ms.
+ */
 export function createHttpLogger(log: typeof logger) {
   const accessLog = pinoHttp({
     logger: log,
@@ -157,10 +152,4 @@ export function createHttpLogger(log: typeof logger) {
     )
 }
 
-/**
- * The production server's request logger (server.js): the request's id (a sane incoming
- * `X-Request-Id`, else a new UUID) in the request context for every line written while
- * serving it, and one access line when the answer is done: `req` (method, target with
- * one-time tokens redacted), `res` (status), `responseTime` in ms.
- */
 export const httpLogger = createHttpLogger(logger)
