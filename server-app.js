@@ -6,7 +6,6 @@ import path from 'node:path'
 import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
 import express from 'express'
-import morgan from 'morgan'
 import onHeaders from 'on-headers'
 
 /**
@@ -60,9 +59,9 @@ function staticFiles(dir, optionsFor) {
  * The Express app for a Remix server build: static files, compression, the access log, the
  * request policy, and Remix's request handler inside the per-request store.
  * @param {import('@remix-run/node').ServerBuild} build
- * @param {{ mode?: string, accessLog?: boolean }} [options] `accessLog: false` for the tests
+ * @param {{ mode?: string }} [options]
  */
-export function createApp(build, { mode = process.env.NODE_ENV, accessLog = true } = {}) {
+export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   const app = build.entry.module
   const server = express()
   server.disable('x-powered-by')
@@ -88,20 +87,17 @@ export function createApp(build, { mode = process.env.NODE_ENV, accessLog = true
   server.use(staticFiles('public', () => ({ maxAge: '1h' })))
   // Requests that contradict TRUSTED_PROXY_COUNT are reported once (app/lib/proxy-check.server.ts).
   server.use(app.proxyCheckMiddleware)
-  // The access log: morgan's `tiny` line, the path without one-time tokens (app/lib/access-log.server.ts).
-  morgan.token('safe-url', (req) => app.accessLogPath(req.originalUrl || req.url))
-  if (accessLog)
-    server.use(morgan(':method :safe-url :status :res[content-length] - :response-time ms'))
+  // The request log (app/lib/logger.server.ts): each request's id and socket address in the
+  // request context (app/lib/request-context.server.ts) for everything after it, and one
+  // access line per answer with one-time tokens redacted.
+  server.use(app.httpLogger)
   // The request policy (app/lib/request-policy.server.ts): a cross-site post gets its 403 here,
   // and every answer leaves with the security and cache headers.
   server.all('*', app.requestPolicyMiddleware)
-  // Remix, inside the store holding the socket's address (app/lib/request-context.server.ts),
-  // behind the anonymous page cache (app/lib/page-cache.server.ts).
+  // Remix, behind the anonymous page cache (app/lib/page-cache.server.ts).
   const handle = createRequestHandler({ build, mode })
   server.all('*', (req, res, next) =>
-    app.requestContext.run({ clientAddress: req.socket.remoteAddress }, () =>
-      app.anonymousPageCache(req, res, () => handle(req, res, next)),
-    ),
+    app.anonymousPageCache(req, res, () => handle(req, res, next)),
   )
   return server
 }

@@ -111,6 +111,8 @@ export default defineConfig({
     include: ['app/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     globalSetup: ['tests/setup/global-setup.ts'],
+    // The app's log is silent in the tests unless LOG_LEVEL asks for it.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

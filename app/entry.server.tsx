@@ -22,14 +22,13 @@ try {
   process.exit(1)
 }
 
-// The request stack (server-app.js) runs each request inside this store, behind the request
-// policy (refusals, and the security and cache headers of every answer), and answers
-// anonymous visitors of the pages that allow it from the anonymous page cache.
-export { requestContext } from '~/lib/request-context.server'
+// The request stack (server-app.js): the request log (each request's id and socket address
+// in the request context, one access line per answer), the request policy (refusals, and the
+// security and cache headers of every answer), the anonymous page cache for the pages that
+// allow it, and the TRUSTED_PROXY_COUNT check.
+export { httpLogger } from '~/lib/logger.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
 export { anonymousPageCache } from '~/lib/page-cache.server'
-// The access log's path (one-time tokens redacted) and the TRUSTED_PROXY_COUNT check.
-export { accessLogPath } from '~/lib/access-log.server'
 export { proxyCheckMiddleware } from '~/lib/proxy-check.server'
 
 const ABORT_DELAY = 5_000
@@ -94,7 +93,7 @@ export default function handleRequest(
           responseStatusCode = 500
           unmarkSharedRender()
           // Errors after the shell are logged; before it, the shell error rejects above.
-          if (shellRendered) logger.error('page render failed', { error })
+          if (shellRendered) logger.error({ err: error }, 'page render failed')
         },
       },
     )

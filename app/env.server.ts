@@ -139,6 +139,9 @@ const supabaseSecretKey = z
     'is a public key: set a secret key (sb_secret_…) or the legacy service_role key here',
   )
 
+/** The levels LOG_LEVEL may name (`silent` writes nothing: the unit tests' default). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+
 const baseSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
@@ -199,7 +202,7 @@ const baseSchema = z.object({
   // delay after a failed send (doubling each time, at most 6 hours).
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
   MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Reverse proxies in front of the app that append the client address to X-Forwarded-For
   // (0: the header is not trusted at all, because anyone can send it). See rate-limit.server.ts.
   TRUSTED_PROXY_COUNT: optionalString

@@ -150,7 +150,7 @@ async function changeOrRemind(supabase: SupabaseClient, email: string, address: 
     await mailSignInLink(email, undefined, address)
     return
   }
-  logger.warn('email change not started at the auth server', { code: error.code })
+  logger.warn({ code: error.code }, 'email change not started at the auth server')
 }
 
 /**

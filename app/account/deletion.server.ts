@@ -44,17 +44,14 @@ export async function deleteAccount(
     await markDeletion(admin, userId, live.length > 0 ? (row?.plan_name ?? 'subscription') : null)
     for (const subscription of live) await endAtProvider(subscription)
   } catch (error) {
-    logger.error('account deletion: provider cancellation failed', {
-      user: userId,
-      error: String(error),
-    })
+    logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
     await unmarkDeletion(admin, userId)
     return { ok: false, message: PROVIDER_FAILED }
   }
   await removeAllAvatars(admin, userId)
   const { error } = await admin.auth.admin.deleteUser(userId)
   if (error) {
-    logger.error('account deletion: deleteUser failed', { user: userId, error: error.message })
+    logger.error({ user: userId, err: error }, 'account deletion: deleteUser failed')
     await unmarkDeletion(admin, userId)
     return {
       ok: false,
@@ -62,7 +59,7 @@ export async function deleteAccount(
         live.length > 0 ? DELETE_FAILED : 'We could not delete your account. Please try again.',
     }
   }
-  logger.info('account deleted', { user: userId, canceled: live.length })
+  logger.info({ user: userId, canceled: live.length }, 'account deleted')
   return { ok: true }
 }
 
@@ -82,8 +79,7 @@ async function unmarkDeletion(admin: SupabaseClient, userId: string) {
   const { error } = await admin.auth.admin.updateUserById(userId, {
     app_metadata: { deletion_started_at: null, canceled_plan: null },
   })
-  if (error)
-    logger.error('account deletion: mark not cleared', { user: userId, error: error.message })
+  if (error) logger.error({ user: userId, err: error }, 'account deletion: mark not cleared')
 }
 
 /** The Stripe customer's subscriptions, every status (none without a customer). */
@@ -127,15 +123,12 @@ async function removeAllAvatars(admin: SupabaseClient, userId: string) {
   const bucket = admin.storage.from(AVATAR_BUCKET)
   const { data, error } = await bucket.list(userId, { limit: 1000 })
   if (error) {
-    logger.warn('account deletion: avatar listing failed', { user: userId, error: error.message })
+    logger.warn({ user: userId, err: error }, 'account deletion: avatar listing failed')
     return
   }
   const paths = (data ?? []).filter((item) => item.id).map((item) => `${userId}/${item.name}`)
   if (paths.length === 0) return
   const removed = await bucket.remove(paths)
   if (removed.error)
-    logger.warn('account deletion: avatar removal failed', {
-      user: userId,
-      error: removed.error.message,
-    })
+    logger.warn({ user: userId, err: removed.error }, 'account deletion: avatar removal failed')
 }

@@ -108,7 +108,7 @@ async function registerOrRemind(
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
   if (error && !exists) {
-    logger.warn('sign-up not completed at the auth server', { code: error.code })
+    logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
     return
   }
   if (exists) await mailSignInLink(email, next, address)
@@ -126,7 +126,7 @@ export async function mailSignInLink(email: string, next?: string, address?: str
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
-  if (error) logger.warn('sign-in link for an existing account not sent', { code: error.code })
+  if (error) logger.warn({ code: error.code }, 'sign-in link for an existing account not sent')
 }
 
 /** Emails a one-time sign-in link (existing accounts only). */
@@ -194,7 +194,7 @@ export async function resendSignUpConfirmation(request: Request, email: string) 
     email,
     options: { emailRedirectTo: callbackUrl('/dashboard') },
   })
-  if (error) logger.warn('sign-up confirmation not sent again', { code: error.code })
+  if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
   headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }

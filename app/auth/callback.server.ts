@@ -93,7 +93,7 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
       )
     }
   } catch (error) {
-    logger.error('auth callback failed', { error })
+    logger.error({ err: error }, 'auth callback failed')
   }
   return failed()
 }

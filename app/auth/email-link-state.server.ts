@@ -86,7 +86,7 @@ export async function emailLinkState(link: {
     { timeoutMs: 3000 },
   )
   if (error) {
-    logger.warn('email link state unavailable', { error: error.message })
+    logger.warn({ err: error }, 'email link state unavailable')
     return { state: 'unchecked' }
   }
   const row = Array.isArray(data) ? data[0] : undefined

@@ -21,10 +21,7 @@ export function afterAnswer(name: string, work: () => Promise<void>) {
   const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(work)
     .catch((error: unknown) => {
-      logger.error('auth mail request failed', {
-        name,
-        error: error instanceof Error ? error.message : String(error),
-      })
+      logger.error({ name, err: error }, 'auth mail request failed')
     })
     .finally(() => running.delete(job))
   running.add(job)

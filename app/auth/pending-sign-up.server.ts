@@ -63,7 +63,7 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
     })
   } catch (error) {
     // The page keeps waiting; the next check asks again.
-    logger.warn('sign-up confirmation check failed', { error })
+    logger.warn({ err: error }, 'sign-up confirmation check failed')
     return false
   }
 }

@@ -263,10 +263,10 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     // that does not say the session is gone: the session stays as it is (auth-js may have
     // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
     keepOnly(headers, cookiesBefore)
-    logger.error('session refresh unavailable', {
-      status: refreshError.status,
-      code: refreshError.code,
-    })
+    logger.error(
+      { status: refreshError.status, code: refreshError.code },
+      'session refresh unavailable',
+    )
     throw sessionCheckUnavailable()
   }
   const accessToken = current.data?.session?.access_token
@@ -277,7 +277,7 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     .catch(unreadable)
   if (isAuthServerUnavailable(error)) {
     // The signing keys could not be fetched: nothing is known about the token.
-    logger.error('session verification unavailable', { error: error?.message })
+    logger.error({ err: error }, 'session verification unavailable')
     throw sessionCheckUnavailable()
   }
   const claims = data?.claims
@@ -331,7 +331,7 @@ async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      logger.error('auth server did not answer in time', { timeoutMs: SESSION_CHECK_TIMEOUT_MS })
+      logger.error({ timeoutMs: SESSION_CHECK_TIMEOUT_MS }, 'auth server did not answer in time')
       reject(sessionCheckUnavailable())
     }, SESSION_CHECK_TIMEOUT_MS)
   })
@@ -361,7 +361,7 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
     { timeoutMs: SESSION_CHECK_TIMEOUT_MS },
   )
   if (error) {
-    logger.error('session check failed', { error: error.message })
+    logger.error({ err: error }, 'session check failed')
     return 'unknown'
   }
   if (data === true) {
@@ -392,11 +392,7 @@ export async function confirmedByAuthServer(session: {
   const { data, error } = await withinSessionCheckTime(session.supabase.auth.getUser())
   if (!error && data.user?.id === session.user.id) return true
   if (error && !isDefiniteSessionEnd(error)) {
-    logger.error('auth server check failed', {
-      error: error.message,
-      status: error.status,
-      code: error.code,
-    })
+    logger.error({ err: error, status: error.status, code: error.code }, 'auth server check failed')
     throw sessionCheckUnavailable()
   }
   await endLocalSession(session.supabase)

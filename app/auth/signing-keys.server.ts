@@ -50,10 +50,7 @@ export class SigningKeys {
       this.nextFetchAt = this.now() + SIGNING_KEYS_MAX_AGE_MS
     } catch (error) {
       this.nextFetchAt = this.now() + SIGNING_KEYS_RETRY_MS
-      logger.warn('signing keys not fetched', {
-        error: error instanceof Error ? error.message : String(error),
-        keptKeys: this.jwks !== undefined,
-      })
+      logger.warn({ err: error, keptKeys: this.jwks !== undefined }, 'signing keys not fetched')
     }
   }
 

@@ -71,7 +71,7 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
   } catch (error) {
     const status = httpStatusOf(error)
     if (status === 404 || status === 422) return 'failed'
-    logger.warn('success page: checkout lookup failed', { error: String(error), status })
+    logger.warn({ err: error, status }, 'success page: checkout lookup failed')
     return 'confirming'
   }
 }

@@ -30,7 +30,7 @@ export async function summarizeCheckout(
     if (sessionId) return await stripeSummary(sessionId, viewer)
     if (checkoutId) return await polarSummary(checkoutId, viewer)
   } catch (error) {
-    logger.warn('success page: checkout summary unavailable', { error: String(error) })
+    logger.warn({ err: error }, 'success page: checkout summary unavailable')
   }
   return null
 }

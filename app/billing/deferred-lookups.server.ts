@@ -103,13 +103,16 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
       lastTried.delete(row.id)
     return found
   } catch (error) {
-    logger.warn('billing page: deferred provider lookup failed', {
-      payment: row.id,
-      provider: row.provider,
-      order: row.polar_order_id ?? undefined,
-      invoice: row.stripe_invoice_id ?? undefined,
-      cause: error instanceof Error ? error.message : String(error),
-    })
+    logger.warn(
+      {
+        payment: row.id,
+        provider: row.provider,
+        order: row.polar_order_id ?? undefined,
+        invoice: row.stripe_invoice_id ?? undefined,
+        err: error,
+      },
+      'billing page: deferred provider lookup failed',
+    )
     return {}
   }
 }
@@ -161,9 +164,7 @@ export async function fillDeferredLookups(
       return url && !payment.invoice_url ? { ...payment, invoice_url: url } : payment
     })
   } catch (error) {
-    logger.warn('billing page: deferred provider lookups skipped', {
-      cause: error instanceof Error ? error.message : String(error),
-    })
+    logger.warn({ err: error }, 'billing page: deferred provider lookups skipped')
     return payments
   }
 }

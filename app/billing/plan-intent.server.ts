@@ -52,7 +52,7 @@ export function afterSignUpMetadata(next: string | undefined): Record<string, st
 async function forgetInAccount(session: SignedInSession) {
   const { error } = await session.supabase.auth.updateUser({ data: { [AFTER_SIGN_UP_KEY]: null } })
   if (!error) await session.supabase.auth.refreshSession()
-  else logger.warn('plan chosen at sign-up not cleared', { code: error.code })
+  else logger.warn({ code: error.code }, 'plan chosen at sign-up not cleared')
 }
 
 /**

@@ -30,7 +30,7 @@ export async function openBillingPortal(
       message: 'We could not find a subscription to manage. Choose a plan on the pricing page.',
     }
   } catch (error) {
-    logger.error('billing portal failed', { error: String(error), user: userId })
+    logger.error({ err: error, user: userId }, 'billing portal failed')
     return {
       kind: 'error',
       message: 'The billing portal is not available right now. Please try again in a moment.',

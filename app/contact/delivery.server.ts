@@ -9,7 +9,7 @@ export interface ContactDelivery {
 /** The spec's default: the message is only written to the server log. */
 const logDelivery: ContactDelivery = {
   async deliver(message) {
-    logger.info('contact: new message', { contact: message })
+    logger.info({ contact: message }, 'contact: new message')
   },
 }
 

@@ -46,7 +46,7 @@ export async function handleContactForm(request: Request) {
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
-    logger.error('contact: submission failed', { error })
+    logger.error({ err: error }, 'contact: submission failed')
     const message = 'We could not send your message. Please try again in a moment.'
     return reply(submission.reply({ formErrors: [message] }), { status: 'error' }, { status: 500 })
   }

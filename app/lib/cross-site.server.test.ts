@@ -68,8 +68,8 @@ describe('crossSiteRefusal', () => {
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {})
     crossSiteRefusal(request('POST', { Origin: 'https://evil.example' }), SITE)
     expect(warn).toHaveBeenCalledWith(
-      'cross-site request refused',
       expect.objectContaining({ method: 'POST', path: '/sign-in' }),
+      'cross-site request refused',
     )
   })
 })

@@ -21,11 +21,10 @@ import { logger } from './logger.server'
 export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SITE_URL) {
   const reason = refusalReason(request, siteUrl)
   if (reason) {
-    logger.warn('cross-site request refused', {
-      reason,
-      method: request.method,
-      path: new URL(request.url).pathname,
-    })
+    logger.warn(
+      { reason, method: request.method, path: new URL(request.url).pathname },
+      'cross-site request refused',
+    )
   }
   return reason
 }

@@ -74,6 +74,8 @@ let middleware: ReturnType<typeof createProxyCheck> | undefined
 
 /** The production server's check (server-app.js), on this process's TRUSTED_PROXY_COUNT. */
 export function proxyCheckMiddleware(req: IncomingMessage, res: unknown, next: () => void) {
-  middleware ??= createProxyCheck(getEnv().TRUSTED_PROXY_COUNT, logger.warn)
+  middleware ??= createProxyCheck(getEnv().TRUSTED_PROXY_COUNT, (message, fields) =>
+    logger.warn(fields, message),
+  )
   return middleware(req, res, next)
 }

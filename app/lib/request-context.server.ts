@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export interface RequestContext {
   /** The socket's remote address (the direct peer: the client, or the nearest proxy). */
   clientAddress: string | undefined
+  /** The request's id (a sane incoming `X-Request-Id`, else a new UUID): `reqId` in its log lines. */
+  requestId?: string
   /**
    * Set by the renderer when this request's page is the same for every anonymous visitor,
    * to the CSP nonce it used (`page-cache.server.ts`).
@@ -18,9 +20,10 @@ export interface RequestContext {
 }
 
 /**
- * The request stack (`server-app.js`) runs every request inside this store, so that
- * rate limits can tell clients apart by socket address without threading a context through
- * every loader and action. Outside that server (the Vite dev server, tests that call a
+ * The request stack (`server-app.js`) runs every request inside this store (entered by
+ * the request logger, `httpLogger` in logger.server.ts), so that rate limits can tell clients
+ * apart by socket address and log lines carry the request's id, without threading a context
+ * through every loader and action. Outside that server (the Vite dev server, tests that call a
  * handler directly) there is no store, and callers fall back to what they can see.
  */
 export const requestContext = new AsyncLocalStorage<RequestContext>()

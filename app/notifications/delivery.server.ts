@@ -58,7 +58,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   if (!mail.wanted) {
     await finishMail(mail, 'skipped')
     report.skipped++
-    logger.info('notification skipped: preference off', fields)
+    logger.info(fields, 'notification skipped: preference off')
     return
   }
   const payment = mail.kind === 'payment_receipt' ? await receiptPayment(mail) : undefined
@@ -69,7 +69,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   if (!rendered) {
     await finishMail(mail, 'skipped')
     report.skipped++
-    logger.info('notification skipped: nothing to send any more', fields)
+    logger.info(fields, 'notification skipped: nothing to send any more')
     return
   }
   try {
@@ -80,10 +80,10 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
     await finishMail(mail, 'failed', { error: message, retryAt })
     if (retryAt) {
       report.failed++
-      logger.warn('notification not sent, will retry', { ...fields, retryAt, error: message })
+      logger.warn({ ...fields, retryAt, err: error }, 'notification not sent, will retry')
     } else {
       report.dead++
-      logger.error('notification dead after max attempts', { ...fields, error: message })
+      logger.error({ ...fields, err: error }, 'notification dead after max attempts')
     }
     return
   }
@@ -91,7 +91,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   // is sent again: at least once, never lost.
   await finishMail(mail, 'sent')
   report.sent++
-  logger.info('notification sent', fields)
+  logger.info(fields, 'notification sent')
 }
 
 /** One pass: claims and delivers due mails until none is due. */
@@ -122,9 +122,7 @@ function runPass(): Promise<void> {
       try {
         await deliverDueMails(activeTransport)
       } catch (error) {
-        logger.warn('notification delivery pass failed; next pass retries', {
-          error: error instanceof Error ? error.message : String(error),
-        })
+        logger.warn({ err: error }, 'notification delivery pass failed; next pass retries')
       }
     } while (again)
   })().finally(() => {
@@ -173,11 +171,7 @@ export async function queueSecurityNotice(
     await enqueueSecurityNotice(userId, kind)
     wakeMailDelivery()
   } catch (error) {
-    logger.error('security notice could not be queued', {
-      kind,
-      user: userId,
-      error: error instanceof Error ? error.message : String(error),
-    })
+    logger.error({ kind, user: userId, err: error }, 'security notice could not be queued')
   }
 }
 
@@ -191,9 +185,6 @@ export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minu
   try {
     if (await enqueueAttemptsNotice(email, flow, minutes)) wakeMailDelivery()
   } catch (error) {
-    logger.error('attempts notice could not be queued', {
-      flow,
-      error: error instanceof Error ? error.message : String(error),
-    })
+    logger.error({ flow, err: error }, 'attempts notice could not be queued')
   }
 }

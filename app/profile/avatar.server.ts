@@ -26,7 +26,7 @@ export async function replaceAvatar(
   const bucket = supabase.storage.from(AVATAR_BUCKET)
   const upload = await bucket.upload(path, bytes, { contentType: type, cacheControl: '31536000' })
   if (upload.error) {
-    logger.error('avatar upload failed', { user: userId, error: upload.error.message })
+    logger.error({ user: userId, err: upload.error }, 'avatar upload failed')
     return { ok: false, message: 'We could not store your image. Please try again.' }
   }
   try {
@@ -50,5 +50,5 @@ export async function removeAvatar(supabase: SupabaseClient, userId: string) {
 async function removeStoredAvatar(supabase: SupabaseClient, userId: string, path: string | null) {
   if (!isOwnAvatarPath(path, userId)) return
   const { error } = await supabase.storage.from(AVATAR_BUCKET).remove([path])
-  if (error) logger.warn('old avatar not removed', { user: userId, path, error: error.message })
+  if (error) logger.warn({ user: userId, path, err: error }, 'old avatar not removed')
 }

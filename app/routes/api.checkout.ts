@@ -43,13 +43,13 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
     return new Response(null, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
-      logger.warn('polar checkout refused', { reason: error.message, user: user.id })
+      logger.warn({ reason: error.message, user: user.id }, 'polar checkout refused')
       return jsonNoStore(
         { error: 'This email address is linked to another account at Polar. Please contact us.' },
         { status: 409, headers },
       )
     }
-    logger.error('polar checkout failed', { error: String(error), user: user.id })
+    logger.error({ err: error, user: user.id }, 'polar checkout failed')
     return jsonNoStore(
       { error: 'Could not start the checkout. Please try again.' },
       { status: 500, headers },

@@ -40,7 +40,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
     headers.set('Location', location)
     return new Response(null, { status: 303, headers })
   } catch (error) {
-    logger.error('stripe checkout failed', { error: String(error), user: user.id })
+    logger.error({ err: error, user: user.id }, 'stripe checkout failed')
     if ((error as { code?: unknown })?.code === 'stripe_tax_inactive')
       logger.error(
         'Stripe refuses automatic tax until Stripe Tax is set up on the account: set it up (docs/going-live.md, "Stripe") or unset STRIPE_AUTOMATIC_TAX',

@@ -396,7 +396,7 @@ describe('POST /api/contact: failures (500)', () => {
     })
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
-    expect(logged).toHaveBeenCalledWith('contact: submission failed', { error: cause })
+    expect(logged).toHaveBeenCalledWith({ err: cause }, 'contact: submission failed')
   })
 
   test('a failing rate-limit store answers 500', async () => {

@@ -57,7 +57,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if (outcome.kind === 'invalid') return invalid(toWireIssues(outcome.issues))
     return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
   } catch (error) {
-    logger.error('contact: submission failed', { error })
+    logger.error({ err: error }, 'contact: submission failed')
     return fail(500, SERVER_ERROR)
   }
 }

@@ -19,7 +19,7 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
       return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
   } catch (error) {
-    logger.error('stripe portal failed', { error: String(error), user: user.id })
+    logger.error({ err: error, user: user.id }, 'stripe portal failed')
     return jsonNoStore({ error: 'Internal server error' }, { status: 500, headers })
   }
 }

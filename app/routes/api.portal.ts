@@ -17,7 +17,7 @@ async function openPolarPortal({ request }: LoaderFunctionArgs) {
       return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
   } catch (error) {
-    logger.error('polar portal failed', { error: String(error), user: user.id })
+    logger.error({ err: error, user: user.id }, 'polar portal failed')
     return jsonNoStore({ error: 'Something went wrong' }, { status: 500, headers })
   }
 }

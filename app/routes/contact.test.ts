@@ -94,7 +94,7 @@ describe('/contact action', () => {
         error: { '': ['We could not send your message. Please try again in a moment.'] },
       },
     })
-    expect(logged).toHaveBeenCalledWith('contact: submission failed', { error: cause })
+    expect(logged).toHaveBeenCalledWith({ err: cause }, 'contact: submission failed')
   })
 
   test.each([

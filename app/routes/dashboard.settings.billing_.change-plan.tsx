@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const outcome = await polarPlanChangeOffer(asUser, user.id, planKey)
     return data(outcome, { headers })
   } catch (error) {
-    logger.error('polar plan change: offer failed', { error: String(error) })
+    logger.error({ err: error }, 'polar plan change: offer failed')
     return data({ kind: 'unavailable' as const, message: UNREACHABLE }, { status: 502, headers })
   }
 }
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: result.message }, { status: 409, headers })
   } catch (error) {
     if (error instanceof Response) throw error
-    logger.error('polar plan change failed', { error: String(error) })
+    logger.error({ err: error }, 'polar plan change failed')
     return data(
       {
         error:

@@ -26,7 +26,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     throw redirect(outcome.url, { status: 303, headers })
   } catch (error) {
     if (error instanceof Response) throw error
-    logger.error('subscribe: stripe checkout failed', { error: String(error), user: user.id })
+    logger.error({ err: error, user: user.id }, 'subscribe: stripe checkout failed')
     throw redirect('/pricing?notice=checkout-failed', { headers })
   }
 }

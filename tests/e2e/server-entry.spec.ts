@@ -522,6 +522,14 @@ test('one event delivered to two instances at once is written once', async () =>
 
 // --- The access log, request time limits and the TRUSTED_PROXY_COUNT check ---
 
+/** The JSON lines the server wrote (warnings and errors on stderr, the rest on stdout). */
+function logLines(output: { stdout: string; stderr: string }) {
+  return `${output.stdout}\n${output.stderr}`
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+}
+
 test('the access log holds no one-time token: token_hash, code and token values are redacted', async () => {
   const paths = [
     '/auth/confirm?token_hash=pkce_secret_hash_1&type=signup&redirectTo=%2Fdashboard',
@@ -530,14 +538,52 @@ test('the access log holds no one-time token: token_hash, code and token values 
   ]
   for (const pathname of paths) await fetch(`http://127.0.0.1:${PORT}${pathname}`)
   await expect(async () => {
-    expect(direct.output.stdout).toContain(
-      'GET /auth/confirm?token_hash=[redacted]&type=signup&redirectTo=%2Fdashboard ',
-    )
-    expect(direct.output.stdout).toContain('GET /auth/callback?code=[redacted]&next=%2Fbilling ')
-    expect(direct.output.stdout).toContain('GET /sign-in?token=[redacted] ')
+    const requests = logLines(direct.output).map((line) => line.req)
+    expect(requests).toContainEqual({
+      method: 'GET',
+      url: '/auth/confirm?token_hash=[redacted]&type=signup&redirectTo=%2Fdashboard',
+    })
+    expect(requests).toContainEqual({
+      method: 'GET',
+      url: '/auth/callback?code=[redacted]&next=%2Fbilling',
+    })
+    expect(requests).toContainEqual({ method: 'GET', url: '/sign-in?token=[redacted]' })
   }).toPass({ timeout: 5_000 })
   for (const secret of ['pkce_secret_hash_1', 'secret-code-2', 'secret-token-3'])
     expect(direct.output.stdout + direct.output.stderr).not.toContain(secret)
+})
+
+test('every line of a request carries its id: a sane X-Request-Id is kept, any other replaced', async () => {
+  // A cross-site post: the request policy logs its refusal, then the access line follows.
+  const refuse = (requestId: string) =>
+    fetch(`http://127.0.0.1:${PORT}/sign-in`, {
+      method: 'POST',
+      headers: {
+        Origin: 'https://evil.example',
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Request-Id': requestId,
+        Cookie: 'sb-access-token=secret-cookie-4',
+      },
+      body: 'email=a%40example.com',
+    })
+  expect((await refuse('lb-7f3a9c01')).status).toBe(403)
+  expect((await refuse('two words')).status).toBe(403)
+  await expect(async () => {
+    const lines = logLines(direct.output).filter(
+      (line) =>
+        line.message === 'cross-site request refused' || line.message === 'request completed',
+    )
+    const kept = lines.filter((line) => line.reqId === 'lb-7f3a9c01')
+    expect(kept.map((line) => line.message).sort()).toEqual([
+      'cross-site request refused',
+      'request completed',
+    ])
+    const refusals = lines.filter((line) => line.message === 'cross-site request refused')
+    const fresh = refusals.at(-1)?.reqId
+    expect(fresh).toMatch(/^[0-9a-f-]{36}$/)
+    expect(lines.filter((line) => line.reqId === fresh)).toHaveLength(2)
+  }).toPass({ timeout: 5_000 })
+  expect(direct.output.stdout + direct.output.stderr).not.toContain('secret-cookie-4')
 })
 
 test('a forwarded header on a server that trusts no proxy is reported once, naming the setting', async () => {

@@ -501,9 +501,10 @@ describe('auth page actions say clearly what went wrong', () => {
     const strict = await signUpWith(email, 'only-letters-here')
     expect(strict.status).toBe(302)
     await mailRequestsSettled()
-    expect(warn).toHaveBeenCalledWith('sign-up not completed at the auth server', {
-      code: 'weak_password',
-    })
+    expect(warn).toHaveBeenCalledWith(
+      { code: 'weak_password' },
+      'sign-up not completed at the auth server',
+    )
     vi.restoreAllMocks()
     const { data } = await adminClient(app).auth.admin.listUsers()
     expect(data.users.map((u) => u.email)).not.toContain(email)

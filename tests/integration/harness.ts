@@ -78,7 +78,7 @@ export async function startTestApp(
   // this instance's mail deliverer; the tests deliver mails themselves, when they choose.
   const build = await loadServerBuild()
   await stopMailDelivery()
-  server.on('request', createApp(build, { accessLog: false }))
+  server.on('request', createApp(build))
   return {
     url: origin,
     stack,

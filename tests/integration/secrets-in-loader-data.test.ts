@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resetEnvForTests } from '../../app/env.server'
 import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
 import { PROJECT_ROOT } from '../local-stack/database'
@@ -53,11 +53,8 @@ beforeAll(async () => {
   }
   Object.assign(process.env, secrets)
   resetEnvForTests()
-  vi.spyOn(console, 'warn').mockImplementation(() => {})
-  vi.spyOn(console, 'error').mockImplementation(() => {})
 })
 afterAll(async () => {
-  vi.restoreAllMocks()
   await app.close()
 })
 

@@ -33,7 +33,7 @@ export async function ensurePolarCustomer(user: SessionUser): Promise<string> {
   const email = user.email.toLowerCase()
   const existing = items.find((customer) => customer.email?.toLowerCase() === email)
   if (!existing || (existing.external_id && existing.external_id !== user.id)) {
-    logger.warn('polar: customer email bound to another user', { user: user.id })
+    logger.warn({ user: user.id }, 'polar: customer email bound to another user')
     throw new PolarCustomerConflict('The Polar customer with this email belongs to another account')
   }
   if (existing.external_id === user.id) return existing.id

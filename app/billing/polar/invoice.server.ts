@@ -11,7 +11,7 @@ async function generateInvoice(polar: PolarClient, orderId: string, options: Opt
     const status = polarStatus(error)
     if (status !== 409 && status !== 422) throw error
     if (status === 422)
-      logger.warn('polar: order is missing billing details for an invoice', { order: orderId })
+      logger.warn({ order: orderId }, 'polar: order is missing billing details for an invoice')
   }
 }
 

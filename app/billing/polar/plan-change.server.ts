@@ -157,7 +157,7 @@ export async function changePolarPlan(
   } catch (error) {
     const status = httpStatusOf(error)
     if (status === 403 || status === 409) {
-      logger.warn('polar plan change refused', { user: userId, status })
+      logger.warn({ user: userId, status }, 'polar plan change refused')
       return {
         kind: 'unavailable',
         message:
@@ -183,6 +183,6 @@ export async function changePolarPlan(
       fields,
     )
   }
-  logger.info('polar plan changed', { user: userId, plan: target.key })
+  logger.info({ user: userId, plan: target.key }, 'polar plan changed')
   return { kind: 'changed', planName: target.name }
 }

@@ -25,14 +25,15 @@ export async function createPolarPortal(
       return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
     })
     if (session.customer_id !== row.polar_customer_id)
-      logger.warn('polar portal: stored customer is not the one bound to the user', {
-        user: userId,
-      })
+      logger.warn(
+        { user: userId },
+        'polar portal: stored customer is not the one bound to the user',
+      )
     return { kind: 'url', url: session.customer_portal_url }
   } catch (error) {
     const status = httpStatusOf(error)
     if (status === 404 || status === 422) {
-      logger.warn('polar portal: no customer bound to the user', { user: userId, status })
+      logger.warn({ user: userId, status }, 'polar portal: no customer bound to the user')
       return { kind: 'no-subscription' }
     }
     throw error

@@ -37,40 +37,37 @@ export async function answerWebhook(
 ): Promise<Response> {
   const key = `${provider}:${event.id}`
   if (recentEvents.has(key)) {
-    logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome: 'duplicate' })
+    logger.info({ id: event.id, type: event.type, outcome: 'duplicate' }, `${provider} webhook`)
     return webhookJson({ received: true }, 200)
   }
   try {
     const outcome = await apply()
     recentEvents.add(key)
-    logger.info(`${provider} webhook`, { id: event.id, type: event.type, outcome })
+    logger.info({ id: event.id, type: event.type, outcome }, `${provider} webhook`)
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
     return webhookJson({ received: true }, 200)
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
-      logger.error(`${provider} webhook: payload does not match the expected shape`, {
-        id: event.id,
-        type: event.type,
-        issues: error.message,
-      })
+      logger.error(
+        { id: event.id, type: event.type, issues: error.message },
+        `${provider} webhook: payload does not match the expected shape`,
+      )
       return webhookJson({ error: 'Invalid webhook payload' }, 400)
     }
     if (isDatabaseUnavailable(error)) {
-      logger.error(`${provider} webhook: database unavailable`, {
-        id: event.id,
-        type: event.type,
-        error: String(error),
-      })
+      logger.error(
+        { id: event.id, type: event.type, err: error },
+        `${provider} webhook: database unavailable`,
+      )
       return webhookJson({ error: 'Service temporarily unavailable' }, 503, {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
     }
-    logger.error(`${provider} webhook: processing failed`, {
-      id: event.id,
-      type: event.type,
-      error: String(error),
-    })
+    logger.error(
+      { id: event.id, type: event.type, err: error },
+      `${provider} webhook: processing failed`,
+    )
     return webhookJson({ error: 'Error processing webhook' }, 500)
   }
 }

@@ -58,14 +58,14 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
     )
   } catch (error) {
     if (error instanceof webhooks.PolarWebhookVerificationError) {
-      logger.warn('polar webhook: signature verification failed', { reason: error.message })
+      logger.warn({ reason: error.message }, 'polar webhook: signature verification failed')
       return webhookJson({ error: 'Webhook signature verification failed' }, 400)
     }
     if (error instanceof webhooks.PolarWebhookUnknownTypeError) {
-      logger.info('polar webhook: unknown event type', { id })
+      logger.info({ id }, 'polar webhook: unknown event type')
       return webhookJson({ received: true }, 200)
     }
-    logger.error('polar webhook: signed payload is not valid JSON', { id })
+    logger.error({ id }, 'polar webhook: signed payload is not valid JSON')
     return webhookJson({ error: 'Invalid webhook payload' }, 400)
   }
 
@@ -92,11 +92,10 @@ function normaliseTimestamp(timestamp: string | undefined, header: string | unde
 function linkedUserId(event: LedgerEvent, object: Parameters<typeof polarUserLink>[0]) {
   const link = polarUserLink(object)
   if (link.refused)
-    logger.warn('polar webhook: customer bound to another user, event changes nothing', {
-      id: event.id,
-      type: event.type,
-      customer: object.customer?.id,
-    })
+    logger.warn(
+      { id: event.id, type: event.type, customer: object.customer?.id },
+      'polar webhook: customer bound to another user, event changes nothing',
+    )
   return link.userId
 }
 
@@ -121,10 +120,10 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       const order = parsePayload(PolarOrderSchema, data)
       const fresh = await recordEvent(event)
       if (fresh)
-        logger.info('polar: order created', {
-          order: order.id,
-          subscription: order.subscription_id,
-        })
+        logger.info(
+          { order: order.id, subscription: order.subscription_id },
+          'polar: order created',
+        )
       return fresh ? 'logged' : 'duplicate'
     }
     case 'order.paid': {
@@ -164,13 +163,10 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
  * endpoints that keep failing. The URL is filled in by order.updated or the billing page.
  */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
-  logger.warn('polar: invoice URL not available, recorded without it', {
-    id: event.id,
-    type: event.type,
-    order: orderId,
-    cause: error instanceof Error ? error.message : String(error),
-    status: polarStatus(error),
-  })
+  logger.warn(
+    { id: event.id, type: event.type, order: orderId, err: error, status: polarStatus(error) },
+    'polar: invoice URL not available, recorded without it',
+  )
   return null
 }
 

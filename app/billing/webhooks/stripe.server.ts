@@ -59,11 +59,11 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     )
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-      logger.warn('stripe webhook: signature verification failed', { reason: error.message })
+      logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
       return webhookJson({ error: 'Webhook signature verification failed' }, 400)
     }
     // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
-    logger.error('stripe webhook: signed payload is not valid JSON', { error: String(error) })
+    logger.error({ err: error }, 'stripe webhook: signed payload is not valid JSON')
     return webhookJson({ error: 'Invalid webhook payload' }, 400)
   }
 
@@ -129,10 +129,10 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       // The owner first (this may call Stripe): if Stripe fails, nothing is in the ledger
       // yet, so the answer is 500 and the retry still queues the mail.
       const owner = await invoiceOwner(invoice)
-      logger.warn('stripe: invoice payment failed', {
-        invoice: invoice.id,
-        customer: invoice.customer,
-      })
+      logger.warn(
+        { invoice: invoice.id, customer: invoice.customer },
+        'stripe: invoice payment failed',
+      )
       const retryAt = invoice.next_payment_attempt
         ? new Date(invoice.next_payment_attempt * 1000).toISOString()
         : null
@@ -157,7 +157,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       )
     }
     default: {
-      logger.info('stripe webhook: unhandled event type', { id: event.id, type: event.type })
+      logger.info({ id: event.id, type: event.type }, 'stripe webhook: unhandled event type')
       return 'unhandled'
     }
   }
@@ -217,11 +217,10 @@ async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoic
       timeoutMs: Math.min(3_000, getEnv().STRIPE_TIMEOUT_MS),
     })
   } catch (error) {
-    logger.warn('stripe: invoice payments not available, payment recorded without them', {
-      id: event.id,
-      invoice: invoice.id,
-      cause: error instanceof Error ? error.message : String(error),
-    })
+    logger.warn(
+      { id: event.id, invoice: invoice.id, err: error },
+      'stripe: invoice payments not available, payment recorded without them',
+    )
     return null
   }
 }
