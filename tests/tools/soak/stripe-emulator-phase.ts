@@ -65,6 +65,10 @@ export async function runStripeEmulatorPhase(
       await stripe.invoices.pay(invoice.id)
     } else if (index % 3 === 2) {
       await postForm(invoice.hosted_invoice_url as string, { cardNumber: '4242424242424242' })
+      // Cancels a minute after paying: two updates of the same status in one second are
+      // applied in arrival order (docs/webhooks.md, "Ordering"), and a person cannot pay on
+      // Stripe's page and cancel in the app within one second.
+      emulator.advanceClock(60)
       await stripe.subscriptions.update(created.id, { cancel_at_period_end: true })
     }
   }
