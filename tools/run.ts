@@ -55,6 +55,13 @@ const steps: Step[] = [
   { name: 'lint', command: bin('eslint'), args: ['.'], load: 0.5 },
   { name: 'format', command: bin('prettier'), args: ['--check', '.'], load: 0.5 },
   { name: 'types', command: bin('tsc'), args: [], load: 0.5 },
+  // The local stack compiles alone, with its own tsconfig.json (a package of its own).
+  {
+    name: 'types (local stack)',
+    command: bin('tsc'),
+    args: ['-p', 'tests/local-stack'],
+    load: 0.5,
+  },
   // No unused file, export or dependency (knip.json).
   { name: 'dead code (knip)', command: bin('knip'), args: ['--no-progress'], load: 0.5 },
   // No block of six lines or more repeated in app/ (.jscpd.json).
