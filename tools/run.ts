@@ -51,6 +51,8 @@ const steps: Step[] = [
     args: ['test'],
     env: withoutDatabaseUrl,
     after: [BUILD],
+    // One worker: it mostly waits (on pages, mails, webhooks), about half a core on average.
+    load: 0.5,
   },
   { name: 'lint', command: bin('eslint'), args: ['.'], load: 0.5 },
   { name: 'format', command: bin('prettier'), args: ['--check', '.'], load: 0.5 },
@@ -133,6 +135,8 @@ const steps: Step[] = [
     ],
     skippedExitCode: SKIPPED_EXIT_CODE,
     after: [BUILD, SOAK, SERVER_TESTS],
+    // Paced: most of its time goes to kills, restarts and the deadline of each phase.
+    load: 0.5,
   },
   {
     // The client bundle holds no server secret (see tools/secrets/check-client-bundle.ts).
