@@ -103,6 +103,8 @@ const steps: Step[] = [
       '120',
     ],
     after: [BUILD],
+    // Under half a minute, mostly waiting on the app and the stack.
+    load: 0.5,
   },
   {
     // The chaos soak at a small size: two production instances on the PostgreSQL server, a
