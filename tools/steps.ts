@@ -33,7 +33,12 @@ function runOne(step: Step, cwd: string): Promise<{ code: number | null; output:
     const chunks: Buffer[] = []
     const child = spawn(step.command, step.args, {
       cwd,
-      env: { ...(step.env ?? process.env), CI: process.env.CI ?? '1' },
+      env: {
+        ...(step.env ?? process.env),
+        CI: process.env.CI ?? '1',
+        // Output is held in a pipe; keep the colours a terminal would have shown.
+        ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
