@@ -92,18 +92,19 @@ export default defineConfig({
     denyServerOnlyModules(),
     requestPolicyInDevelopment(),
     tailwindcss(),
-    !process.env.VITEST &&
-      remix({
-        buildDirectory: process.env.BUILD_DIR ?? 'build',
-        future: {
-          v3_fetcherPersist: true,
-          v3_relativeSplatPath: true,
-          v3_throwAbortReason: true,
-          v3_singleFetch: true,
-          v3_lazyRouteDiscovery: true,
-          v3_routeConfig: true,
-        },
-      }),
+    // On under vitest too: the integration tests load the app's server build
+    // (`virtual:remix/server-build`) in their own module graph (tests/integration/harness.ts).
+    remix({
+      buildDirectory: process.env.BUILD_DIR ?? 'build',
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+        v3_routeConfig: true,
+      },
+    }),
     tsconfigPaths(),
   ],
   test: {

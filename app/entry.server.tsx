@@ -8,7 +8,7 @@ import { startMailDelivery } from '~/notifications/delivery.server'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/logger.server'
 import { NonceProvider } from '~/lib/nonce'
-import { markSharedRender, unmarkSharedRender } from '~/lib/page-cache.server'
+import { offerSharedRender, unmarkSharedRender } from '~/lib/page-cache.server'
 import { pageBody } from '~/lib/page-stream.server'
 import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
 
@@ -22,8 +22,8 @@ try {
   process.exit(1)
 }
 
-// The production server entry (server.js) runs each request inside this store, behind the
-// request policy (refusals, and the security and cache headers of every answer), and answers
+// The request stack (server-app.js) runs each request inside this store, behind the request
+// policy (refusals, and the security and cache headers of every answer), and answers
 // anonymous visitors of the pages that allow it from the anonymous page cache.
 export { requestContext } from '~/lib/request-context.server'
 export { requestPolicyMiddleware } from '~/lib/request-policy.server'
@@ -48,7 +48,6 @@ export default function handleRequest(
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
   const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
   applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn })
-  markSharedRender(remixContext, responseStatusCode, signedIn, nonce)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     let allReady = false
@@ -57,6 +56,13 @@ export default function handleRequest(
       shellRendered = true
       const { body, stream } = pageBody()
       responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+      offerSharedRender(body, {
+        context: remixContext,
+        status: responseStatusCode,
+        signedIn,
+        nonce,
+        headers: responseHeaders,
+      })
       resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
       pipe(body)
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { PLAN_DEFINITIONS, catalogPlan, planSettings } from './billing/plans'
 import {
   describeProviderUrl,
   LOCAL_DEFAULTS,
@@ -10,6 +11,21 @@ import { PRODUCTION_ENV } from './env.test-support'
 const realistic = PRODUCTION_ENV
 
 describe('parseEnv: the plan catalogue in production', () => {
+  it("has a Stripe price and a Polar product setting for each plan of the catalogue, the catalogue's ids in development and refused in production", () => {
+    const development = parseEnv({})
+    for (const plan of PLAN_DEFINITIONS) {
+      const { stripePrice, polarProduct } = planSettings(plan)
+      expect(development[stripePrice]).toBe(plan.stripe.priceId)
+      expect(development[polarProduct]).toBe(plan.polar.productId)
+      expect(() => parseEnv({ ...realistic, [stripePrice]: undefined })).toThrow(
+        `${stripePrice}: is required but not set`,
+      )
+      expect(() => parseEnv({ ...realistic, [polarProduct]: plan.polar.productId })).toThrow(
+        `${polarProduct} is the local emulator's id; set your account's own`,
+      )
+    }
+  })
+
   it('requires every plan id, listing all that are missing at once', () => {
     const { STRIPE_PRICE_PRO: _a, POLAR_PRODUCT_STARTER: _b, ...withoutTwo } = realistic
     expect(() => parseEnv(withoutTwo)).toThrow(
@@ -20,8 +36,8 @@ describe('parseEnv: the plan catalogue in production', () => {
   it("refuses the local emulator's ids, naming each", () => {
     const local = {
       ...realistic,
-      STRIPE_PRICE_STARTER: LOCAL_DEFAULTS.STRIPE_PRICE_STARTER,
-      POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+      STRIPE_PRICE_STARTER: catalogPlan('starter').stripe.priceId,
+      POLAR_PRODUCT_PRO: catalogPlan('pro').polar.productId,
     }
     expect(() => parseEnv(local)).toThrow(
       /STRIPE_PRICE_STARTER is the local emulator's id[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id/,
@@ -328,7 +344,7 @@ describe('DEPLOY_REHEARSAL (the deploy rehearsal: production against a local sta
         ...rehearsal,
         STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
         SUPABASE_SERVICE_ROLE_KEY: LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
-        POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+        POLAR_PRODUCT_PRO: catalogPlan('pro').polar.productId,
         SMTP_URL: LOCAL_DEFAULTS.SMTP_URL,
       }),
     ).toThrow(

@@ -1,11 +1,24 @@
 import { z } from 'zod'
-import { LOCAL_PLAN_IDS } from './billing/plans'
+import {
+  PLAN_DEFINITIONS,
+  planIdSettings,
+  polarProductId,
+  stripePriceId,
+  type PlanSettingName,
+} from './billing/plans'
+
+/**
+ * The settings of the plans' ids (app/billing/catalog.json): `STRIPE_PRICE_<PLAN>` and
+ * `POLAR_PRODUCT_<PLAN>` for each plan, e.g. STRIPE_PRICE_STARTER and POLAR_PRODUCT_PRO,
+ * with the local stack's ids from the catalogue as their development defaults.
+ */
+const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
 
 /**
  * Local defaults: the keys the local stack (emulators) accepts. They are public and
  * documented, which is exactly why a production server must never run with them.
  */
-export const LOCAL_DEFAULTS = {
+const LOCAL_SERVICE_DEFAULTS = {
   SITE_URL: 'http://localhost:5173',
   SUPABASE_URL: 'http://localhost:54421',
   // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
@@ -20,15 +33,16 @@ export const LOCAL_DEFAULTS = {
   POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
   POLAR_SANDBOX: 'true',
   POLAR_API_URL: 'http://localhost:12112',
-  // The plans' ids in the emulators' seeded catalogues (real accounts have their own).
-  STRIPE_PRICE_STARTER: LOCAL_PLAN_IDS.starter.stripePriceId,
-  STRIPE_PRICE_PRO: LOCAL_PLAN_IDS.pro.stripePriceId,
-  POLAR_PRODUCT_STARTER: LOCAL_PLAN_IDS.starter.polarProductId,
-  POLAR_PRODUCT_PRO: LOCAL_PLAN_IDS.pro.polarProductId,
   // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
   SMTP_URL: 'smtp://127.0.0.1:54425',
   MAIL_FROM: 'Subscribely <no-reply@localhost>',
 } as const
+
+/** Every local default: the services' above and the plans' ids in the local stack. */
+export const LOCAL_DEFAULTS: typeof LOCAL_SERVICE_DEFAULTS & Record<PlanSettingName, string> = {
+  ...LOCAL_SERVICE_DEFAULTS,
+  ...PLAN_ID_DEFAULTS,
+}
 
 /**
  * The local stack's new-style Supabase keys (the Supabase CLI's fixed values), which it
@@ -125,19 +139,7 @@ const supabaseSecretKey = z
     'is a public key: set a secret key (sb_secret_…) or the legacy service_role key here',
   )
 
-const stripePriceId = z
-  .string()
-  .trim()
-  .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…), not a product id')
-const polarProductId = z
-  .string()
-  .trim()
-  .regex(
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-    'must be a Polar product id (a UUID)',
-  )
-
-const schema = z.object({
+const baseSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
   SUPABASE_URL: httpUrl,
@@ -189,12 +191,6 @@ const schema = z.object({
   // what a provider that never answers does without waiting for minutes.
   STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
   POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),
-  // The plan catalogue: each plan's Stripe price and Polar product, from configuration
-  // (required in production; the local stack's ids are the development defaults).
-  STRIPE_PRICE_STARTER: stripePriceId,
-  STRIPE_PRICE_PRO: stripePriceId,
-  POLAR_PRODUCT_STARTER: polarProductId,
-  POLAR_PRODUCT_PRO: polarProductId,
   // Notification mails (docs/notifications.md): the SMTP server and the sender. Required in
   // production: the Notifications page promises receipts and security alerts.
   SMTP_URL: smtpUrl,
@@ -215,6 +211,17 @@ const schema = z.object({
     z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
   ),
 })
+
+// Each plan's Stripe price and Polar product, from configuration (required in production;
+// the local stack's ids are the development defaults).
+const schema = baseSchema.extend(
+  Object.fromEntries(
+    Object.keys(PLAN_ID_DEFAULTS).map((name) => [
+      name,
+      name.startsWith('STRIPE_') ? stripePriceId : polarProductId,
+    ]),
+  ) as Record<PlanSettingName, z.ZodType<string>>,
+)
 
 export type Env = z.infer<typeof schema>
 
@@ -240,14 +247,8 @@ function localOnlyProblems(env: Env, loopbackHosts = false): string[] {
     if (Object.values<string>(LOCAL_SUPABASE_NEW_KEYS).includes(env[name]))
       problems.push(`${name} is the local emulator key`)
   }
-  const planNames = [
-    'STRIPE_PRICE_STARTER',
-    'STRIPE_PRICE_PRO',
-    'POLAR_PRODUCT_STARTER',
-    'POLAR_PRODUCT_PRO',
-  ] as const
-  for (const name of planNames) {
-    if (env[name] === LOCAL_DEFAULTS[name])
+  for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
+    if (env[name as PlanSettingName] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { LOCAL_DEFAULTS } from '../app/env.server'
-import { LOCAL_CATALOG } from '../tests/local-stack/catalog'
+import { PLAN_CATALOG } from '../app/billing/plans'
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 import { DEV_DATA_DIR, startLocalStack } from '../tests/local-stack/stack'
 import { planDev } from './dev-plan'
@@ -20,7 +20,7 @@ const plan = planDev(process.env, LOCAL_DEFAULTS)
 const stack = plan.localStack
   ? await startLocalStack({
       siteUrl,
-      catalog: LOCAL_CATALOG,
+      catalog: PLAN_CATALOG,
       ports: plan.ports,
       databaseUrl: process.env.DATABASE_URL,
       dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,

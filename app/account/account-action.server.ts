@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import {
@@ -10,7 +10,7 @@ import {
 } from '~/auth/rate-limits.server'
 import { sendPasswordReset } from '~/auth/auth.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
-import type { FormReply } from '~/lib/form-reply'
+import { reply } from '~/lib/form-reply'
 import {
   changePassword,
   getAccountState,
@@ -38,16 +38,6 @@ export type AccountIntent =
   | 'send-reset-link'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
-
-function reply(
-  intent: AccountIntent,
-  result: FormReply['result'],
-  message: string | null,
-  init: { status?: number; headers: Headers },
-  needsCode = false,
-) {
-  return data<FormReply<AccountIntent>>({ intent, result, message, needsCode }, init)
-}
 
 /**
  * Change password (the current one is checked first) or, for an account without one (GitHub
@@ -78,11 +68,9 @@ async function handlePassword(
     needsCode = codeAsked,
   ) =>
     reply(
-      intent,
       submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
-      null,
+      { intent, message: null, needsCode },
       init,
-      needsCode,
     )
   if (submission.status !== 'success') return failed({}, { status: 400, headers })
   const limit = await hitAuthRateLimit(request, 'password-check', user.email)
@@ -91,8 +79,9 @@ async function handlePassword(
     // guessing): not checked now; a reset link mailed to the owner still works.
     const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
     const result = submission.reply({ hideFields: PASSWORD_FIELDS, formErrors })
-    return data<FormReply<AccountIntent>>(
-      { intent, result, message: null, needsCode: codeAsked, offerResetLink: true },
+    return reply(
+      result,
+      { intent, message: null, needsCode: codeAsked, offerResetLink: true },
       tooManyAttemptsInit(limit, headers),
     )
   }
@@ -137,7 +126,7 @@ async function handlePassword(
     intent === 'change-password'
       ? 'Your password has been changed.'
       : 'Your password is set. You can now also sign in with your email address and this password.'
-  return reply(intent, submission.reply({ resetForm: true }), message, { headers })
+  return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
 }
 
 /** The Account settings action: email, password, sessions and deletion. */
@@ -160,19 +149,19 @@ export async function handleAccountSettings(
   if (intent === 'change-email') {
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
     if (submission.status !== 'success')
-      return reply(intent, submission.reply(), null, { status: 400, headers })
+      return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
     if (submission.value.email === user.email.toLowerCase()) {
       const result = submission.reply({
         fieldErrors: { email: ['This is already your email address'] },
       })
-      return reply(intent, result, null, { status: 400, headers })
+      return reply(result, { intent, message: null }, { status: 400, headers })
     }
     const limit = await hitAuthRateLimit(request, 'email-change', submission.value.email)
     if (!limit.allowed) {
       const result = submission.reply({
         formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
       })
-      return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
+      return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
     requestEmailChange(supabase, submission.value.email, clientAddress(request))
@@ -184,7 +173,7 @@ export async function handleAccountSettings(
     )
     headers.append('Set-Cookie', await rememberRequestedEmail(submission.value.email))
     const message = `Check your inbox: we sent a confirmation link to ${submission.value.email}. Your email changes once you open it (we also sent one to your current address).`
-    return reply(intent, submission.reply({ resetForm: true }), message, { headers })
+    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
@@ -204,12 +193,12 @@ export async function handleAccountSettings(
   if (intent === 'delete-account') {
     const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
     if (submission.status !== 'success')
-      return reply(intent, submission.reply(), null, { status: 400, headers })
+      return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
     await confirmSession()
     const outcome = await deleteAccount(supabase, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
-      return reply(intent, result, null, { status: 503, headers })
+      return reply(result, { intent, message: null }, { status: 503, headers })
     }
     // The sessions died with the user; this clears the browser's cookies.
     await supabase.auth.signOut({ scope: 'local' })
@@ -231,14 +220,14 @@ async function mailResetLink(request: Request, user: SessionUser, headers: Heade
       status: 'error' as const,
       error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] },
     }
-    return reply(intent, result, null, tooManyAttemptsInit(limit, headers))
+    return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
   }
   const outcome = await sendPasswordReset(request, user.email)
   for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
   if (outcome.error) {
     const result = { status: 'error' as const, error: { '': [outcome.error] } }
-    return reply(intent, result, null, { status: 400, headers })
+    return reply(result, { intent, message: null }, { status: 400, headers })
   }
   const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
-  return reply(intent, { status: 'success' as const }, message, { headers })
+  return reply({ status: 'success' as const }, { intent, message }, { headers })
 }

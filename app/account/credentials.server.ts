@@ -1,11 +1,10 @@
 import { createCookie } from '@remix-run/node'
-import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js'
+import type { SupabaseClient, User } from '@supabase/supabase-js'
 import { authErrorMessage } from '~/auth/auth-errors'
-import { mailSignInLink, PASSWORD_SET_KEY } from '~/auth/auth.server'
+import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
 import { logger } from '~/lib/logger.server'
-import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type CredentialOutcome =
@@ -34,12 +33,7 @@ function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
  * Null when the password is right; otherwise the auth server's refusal.
  */
 async function currentPasswordRefusal(email: string, password: string, address: string | null) {
-  const env = getEnv()
-  const onBehalf = authCallsOnBehalfOf(address, env)
-  const probe = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
-  })
+  const probe = sessionlessClient(address)
   const { error } = await probe.auth.signInWithPassword({ email, password })
   if (error) return error
   await probe.auth.signOut({ scope: 'local' })

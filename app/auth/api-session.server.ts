@@ -1,4 +1,3 @@
-import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
 import {
   confirmedByAuthServer,
@@ -8,15 +7,12 @@ import {
 } from './session.server'
 
 /**
- * The preamble of an API route that changes state: the method it serves, then the
- * cross-site refusal in the API's `{error}` shape. Null when the request may go on.
+ * The preamble of an API route that changes state: the 405 for any method but the one it
+ * serves (a cross-site post never gets here: the request policy refuses it). Null when the
+ * request may go on.
  */
 export function refuseApiPost(request: Request, allow = 'POST'): Response | null {
-  if (request.method !== allow) return methodNotAllowed(allow)
-  if (crossSiteRefusal(request)) {
-    return jsonNoStore({ error: CROSS_SITE_API_MESSAGE }, { status: 403 })
-  }
-  return null
+  return request.method === allow ? null : methodNotAllowed(allow)
 }
 
 type ApiSession = Awaited<ReturnType<typeof getOptionalUser>> & { user: SessionUser }

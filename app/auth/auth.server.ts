@@ -1,18 +1,15 @@
-import { createClient, type EmailOtpType, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { afterSignUpMetadata } from '~/billing/plan-intent.server'
 import { logger } from '~/lib/logger.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
-import { askedForLink, askedForLinkTo, markLinkRequested } from './link-origin.server'
-import { markRecovery } from './recovery.server'
+import { markLinkRequested } from './link-origin.server'
 import { authErrorMessage } from './auth-errors'
-import { nextFromLink, safeNextPath } from './safe-next-path'
-import { createSupabaseServerClient, getOptionalUser } from './session.server'
-import { rememberEmailConfirmed } from './confirmed-notice.server'
+import { safeNextPath } from './safe-next-path'
+import { createSupabaseServerClient } from './session.server'
 import { afterAnswer } from './mail-requests.server'
 import { newPendingSignUp, PENDING_SIGN_UP_KEY } from './pending-sign-up.server'
-import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -33,6 +30,19 @@ function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
   url.searchParams.set('next', safeNextPath(next ?? '/dashboard'))
   return url.toString()
+}
+
+/**
+ * A client with no browser session (nothing of it reaches cookies), its auth calls made on
+ * behalf of the visitor at `address` when that is known.
+ */
+export function sessionlessClient(address: string | null) {
+  const env = getEnv()
+  const onBehalf = authCallsOnBehalfOf(address, env)
+  return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
+  })
 }
 
 export async function signInWithPassword(
@@ -78,14 +88,8 @@ async function registerOrRemind(
   next: string | undefined,
   pendingNonce: string,
 ) {
-  const env = getEnv()
-  const onBehalf = authCallsOnBehalfOf(address, env)
   // No session comes of it (the address is confirmed first), so no browser's cookies.
-  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
-  })
-  const { data, error } = await client.auth.signUp({
+  const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
     // A plan chosen before signing up stays with the account, for whichever device
@@ -118,13 +122,7 @@ async function registerOrRemind(
  * `address`, the call is made on their behalf (the address forwarded).
  */
 export async function mailSignInLink(email: string, next?: string, address?: string | null) {
-  const env = getEnv()
-  const onBehalf = authCallsOnBehalfOf(address ?? null, env)
-  const client = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
-  })
-  const { error } = await client.auth.signInWithOtp({
+  const { error } = await sessionlessClient(address ?? null).auth.signInWithOtp({
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
@@ -261,155 +259,4 @@ export async function signOut(
   const { supabase, headers } = createSupabaseServerClient(request)
   await supabase.auth.signOut({ scope })
   return { headers }
-}
-
-const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
-  'signup',
-  'invite',
-  'magiclink',
-  'recovery',
-  'email_change',
-  'email',
-])
-
-/** True for the `type` of an emailed link the callback can verify. */
-export function isEmailLinkType(type: string | null): type is EmailOtpType {
-  return type !== null && EMAIL_OTP_TYPES.has(type as EmailOtpType)
-}
-
-/** An emailed link's parameters: `/auth/callback?token_hash=…&type=…&next=…`. */
-export interface EmailLink {
-  tokenHash: string
-  type: EmailOtpType
-  next: string
-}
-
-type CallbackOutcome = { location: string; headers: Headers }
-
-const AUTH_FAILED = '/sign-in?error=auth_failed'
-
-/**
- * Where the first of the two links of a secure email change leads: Account settings says
- * which address still has to be confirmed (the session, if any, stays as it was).
- */
-const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
-
-/** The spec's failure location, with the reason (if known) in a cookie beside it. */
-async function failedOutcome(
-  headers: Headers,
-  reason: AuthFailureReason | null,
-): Promise<CallbackOutcome> {
-  if (reason) headers.append('Set-Cookie', await rememberAuthFailure(reason))
-  return { location: AUTH_FAILED, headers }
-}
-
-/**
- * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
- * then pick where to go. Any failure goes to /sign-in?error=auth_failed. An emailed
- * `token_hash` link is followed at once only in the browser that asked for it
- * (link-origin.server.ts); anywhere else the person confirms on /auth/confirm first.
- */
-export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
-  const params = new URL(request.url).searchParams
-  const code = params.get('code')
-  const tokenHash = params.get('token_hash')
-  const type = params.get('type')
-  // An emailed link carries the redirect the auth server accepted (an absolute URL, see
-  // nextFromLink); an OAuth return carries the relative `next` of the callback URL we sent.
-  const next = nextFromLink(params.get('next'), getEnv().SITE_URL, '/dashboard')
-  const { supabase, headers } = createSupabaseServerClient(request)
-  // A PKCE recovery link may come back without `type`; its `next` says what it was.
-  const flow = type ?? (next === '/reset-password' ? 'recovery' : null)
-  const failed = () => failedOutcome(headers, failureReasonOf(flow))
-  try {
-    if (code) {
-      // A PKCE code works only with the verifier cookie of the browser that asked for it.
-      const { data, error } = await supabase.auth.exchangeCodeForSession(code)
-      if (error) return await failed()
-      if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
-      if (type === 'recovery') return { location: '/reset-password', headers }
-      if (type === 'signup') {
-        headers.append('Set-Cookie', await rememberEmailConfirmed())
-        return { location: '/dashboard', headers }
-      }
-      return { location: next, headers }
-    }
-    if (tokenHash && type) {
-      if (!isEmailLinkType(type)) return await failed()
-      if (!(await askedForLink(request))) {
-        const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
-        return { location: `/auth/confirm?${confirm}`, headers }
-      }
-      return await verifyEmailLink(
-        request,
-        { tokenHash, type, next },
-        { confirmed: false },
-        headers,
-      )
-    }
-  } catch (error) {
-    logger.error('auth callback failed', { error })
-  }
-  return failed()
-}
-
-/**
- * Account settings for a signed-in browser; a signed-out one (another device) is asked to
- * sign in first and is told that the first address is confirmed.
- */
-async function emailChangeProgress(request: Request) {
-  const { user } = await getOptionalUser(request)
-  if (user) return EMAIL_CHANGE_PROGRESS
-  const params = new URLSearchParams({
-    notice: 'email-change-half-confirmed',
-    redirectTo: EMAIL_CHANGE_PROGRESS,
-  })
-  return `/sign-in?${params}`
-}
-
-/**
- * Verifies an emailed link and signs this browser in. Unless the person confirmed it on
- * /auth/confirm, the account must be one this browser asked a link for: a link to another
- * account (someone else's, forwarded) ends the session it opened and signs nobody in.
- */
-export async function verifyEmailLink(
-  request: Request,
-  link: EmailLink,
-  options: { confirmed: boolean },
-  headers = new Headers(),
-): Promise<CallbackOutcome> {
-  // The link's session is written to cookies of its own first: a link for another account
-  // leaves this browser exactly as it was (signed out, or still in its own account).
-  const { supabase, headers: opened } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.verifyOtp({
-    type: link.type,
-    token_hash: link.tokenHash,
-  })
-  if (error) return failedOutcome(headers, failureReasonOf(link.type))
-  if (link.type === 'email_change' && !data.session) {
-    // The first of the two links of a secure email change: Supabase Auth confirms that
-    // address and answers without a session. Nobody is signed in or out by it; the page
-    // says which link is still to be opened.
-    return { location: await emailChangeProgress(request), headers }
-  }
-  if (
-    !options.confirmed &&
-    !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
-  ) {
-    await supabase.auth.signOut({ scope: 'local' })
-    return failedOutcome(headers, 'another_account')
-  }
-  for (const cookie of opened.getSetCookie()) headers.append('Set-Cookie', cookie)
-  opened.forEach((value, key) => {
-    if (key.toLowerCase() !== 'set-cookie') headers.set(key, value)
-  })
-  if (link.type === 'recovery') {
-    if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
-    return { location: '/reset-password', headers }
-  }
-  if (link.type === 'signup' || link.type === 'email') {
-    headers.append('Set-Cookie', await rememberEmailConfirmed())
-    return { location: '/dashboard', headers }
-  }
-  return { location: link.next, headers }
 }

@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { reply } from '~/lib/form-reply'
 import { readFormData } from '~/lib/http.server'
 import { authFailureStatus } from './auth-errors'
 import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
@@ -28,22 +29,15 @@ export async function handleConfirmEmail(
     options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
   const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
   const submission = parseWithZod(formData, { schema })
-  const reply = (
+  const answer = (
     formError: string | null,
     notice: string | null,
     init: ResponseInit = { status: 400 },
-  ) =>
-    data(
-      {
-        intent,
-        result: submission.reply(),
-        formError,
-        notice,
-        email: submission.status === 'success' ? submission.value.email : null,
-      },
-      init,
-    )
-  if (submission.status !== 'success') return reply(null, null)
+  ) => {
+    const email = submission.status === 'success' ? submission.value.email : null
+    return reply(submission.reply(), { intent, formError, notice, email }, init)
+  }
+  if (submission.status !== 'success') return answer(null, null)
   const { email } = submission.value
   const limit = await hitAuthRateLimit(
     request,
@@ -54,21 +48,21 @@ export async function handleConfirmEmail(
   // link (only its inbox has it) still works.
   if (limit.paused && intent === 'code') {
     const message = pausedCheckMessage('email-code', limit.retryAfterSeconds)
-    return reply(message, null, tooManyAttemptsInit(limit))
+    return answer(message, null, tooManyAttemptsInit(limit))
   }
   if (!limit.allowed)
-    return reply(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
+    return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
     const { headers } = await resendSignUpConfirmation(request, email)
-    return reply(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
+    return answer(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
       headers,
     })
   }
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
   if (outcome.error) {
-    return reply(outcome.error, null, {
+    return answer(outcome.error, null, {
       status: authFailureStatus(outcome.errorCode),
       headers: outcome.headers,
     })

@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { reply } from '~/lib/form-reply'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 import { readFormData } from '~/lib/http.server'
@@ -21,25 +22,27 @@ export async function handleForgotPassword(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
   if (submission.status !== 'success') {
-    return data({ result: submission.reply(), sentTo: null, formError: null }, { status: 400 })
+    return reply(submission.reply(), { sentTo: null, formError: null }, { status: 400 })
   }
   const { email } = submission.value
   const limit = await hitAuthRateLimit(request, 'password-reset', email)
   if (!limit.allowed) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
-    return data({ result: submission.reply(), sentTo: null, formError }, tooManyAttemptsInit(limit))
+    return reply(submission.reply(), { sentTo: null, formError }, tooManyAttemptsInit(limit))
   }
   if (isHoneypotFilled(formData))
-    return data({ result: submission.reply(), sentTo: email, formError: null })
+    return reply(submission.reply(), { sentTo: email, formError: null })
   const result = await sendPasswordReset(request, email)
   if (result.error) {
-    return data(
-      { result: submission.reply(), sentTo: null, formError: result.error },
+    return reply(
+      submission.reply(),
+      { sentTo: null, formError: result.error },
       { status: authFailureStatus(result.errorCode), headers: result.headers },
     )
   }
-  return data(
-    { result: submission.reply({ resetForm: true }), sentTo: email, formError: null },
+  return reply(
+    submission.reply({ resetForm: true }),
+    { sentTo: email, formError: null },
     { headers: result.headers },
   )
 }
@@ -52,25 +55,20 @@ export async function handleResetPassword(request: Request) {
   const session = await requireConfirmedUser(request)
   const formData = await readFormData(request, { headers: session.headers })
   if (!(await isRecoveryRequest(request, session.user))) {
-    return data(
-      { result: null, formError: RECOVERY_ONLY },
-      { status: 403, headers: session.headers },
-    )
+    return reply(null, { formError: RECOVERY_ONLY }, { status: 403, headers: session.headers })
   }
   const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
   const result = (fieldErrors?: Record<string, string[]>) =>
     submission.reply({ hideFields: ['password', 'confirmPassword'], fieldErrors })
   if (submission.status !== 'success') {
-    return data({ result: result(), formError: null }, { status: 400, headers: session.headers })
+    return reply(result(), { formError: null }, { status: 400, headers: session.headers })
   }
   const outcome = await updatePassword(session, submission.value.password)
   if (outcome.error) {
     const onField = outcome.errorCode === 'weak_password' || outcome.errorCode === 'same_password'
-    return data(
-      {
-        result: result(onField ? { password: [outcome.error] } : undefined),
-        formError: onField ? null : outcome.error,
-      },
+    return reply(
+      result(onField ? { password: [outcome.error] } : undefined),
+      { formError: onField ? null : outcome.error },
       { status: 400, headers: outcome.headers },
     )
   }

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { isAuthError, type SupabaseClient } from '@supabase/supabase-js'
 import { redirect } from '@remix-run/node'
@@ -11,6 +10,11 @@ import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 import { signingKeys } from './signing-keys.server'
+import {
+  verifiedSessionKey,
+  verifiedSessions,
+  type VerifiedSession,
+} from './verified-sessions.server'
 
 /** The verified identity of the signed-in user (from the access token's claims). */
 export interface SessionUser {
@@ -133,12 +137,6 @@ type SessionResult = {
   endedElsewhere?: boolean
 }
 
-/** What a verified session gives a request: the user and the token to read as them. */
-interface VerifiedSession {
-  user: SessionUser
-  asUser: AsUser
-}
-
 /** A request's session result whose Supabase client is made only when first asked for. */
 function sessionResult(request: Request): SessionResult {
   const headers = new Headers()
@@ -154,55 +152,6 @@ function sessionResult(request: Request): SessionResult {
     },
   }
 }
-
-/**
- * Sessions this process has verified, by a hash of the request's whole `Cookie` header:
- * the same cookies again (the next page load, a prefetch) mean the same access token, whose
- * signature and claims were checked, so they are not decoded and verified again. An entry
- * is used for at most 5 minutes and never within 2 minutes of the token's expiry, so
- * supabase-js still refreshes the session (which it does within 90 s of expiry) exactly
- * as before. Any change of cookie (a refresh, a sign-out, a new sign-in) is a new key.
- * Only the token's verification is remembered: whether its session still exists is asked
- * on every request (`sessionStillExists`), so an ended session is refused at once.
- */
-export class VerifiedSessions {
-  private readonly entries: ExpiringCache<VerifiedSession>
-
-  constructor(
-    maxEntries = 10_000,
-    private readonly maxAgeSeconds = 300,
-    private readonly expiryMarginSeconds = 120,
-    private readonly now = () => Date.now() / 1000,
-  ) {
-    this.entries = new ExpiringCache(maxEntries, now)
-  }
-
-  recall(key: string): VerifiedSession | null {
-    return this.entries.get(key) ?? null
-  }
-
-  remember(key: string, session: VerifiedSession, tokenExpiresAt: number) {
-    const until = Math.min(
-      tokenExpiresAt - this.expiryMarginSeconds,
-      this.now() + this.maxAgeSeconds,
-    )
-    this.entries.set(key, session, until)
-  }
-
-  forget(key: string) {
-    this.entries.delete(key)
-  }
-
-  clear() {
-    this.entries.clear()
-  }
-
-  get size() {
-    return this.entries.size
-  }
-}
-
-export const verifiedSessions = new VerifiedSessions()
 
 /** How long after its last successful existence check a session may be served read-only. */
 export const SESSION_CHECK_GRACE_SECONDS = 30
@@ -462,14 +411,6 @@ export async function requireConfirmedUser(request: Request) {
   const session = await requireUser(request)
   if (!(await confirmedByAuthServer(session))) throw signInRedirect(request, session.headers)
   return session
-}
-
-/** The verified-sessions key of a request that carries Supabase auth cookies, else null. */
-function verifiedSessionKey(request: Request) {
-  const cookie = request.headers.get('Cookie')
-  if (!cookie || !cookie.includes('-auth-token')) return null
-  // One-shot: no Hash object per request.
-  return hash('sha256', cookie, 'base64url')
 }
 
 /** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */

@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { SubmissionResult } from '@conform-to/react'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { reply } from '~/lib/form-reply'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { readFormData } from '~/lib/http.server'
 import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
@@ -19,18 +19,21 @@ type Intent = 'password' | 'magic-link' | 'oauth'
 const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
 
 /**
- * The sign-in page's answer: which form it is for, conform's result, a form-level message,
- * and the address to offer an emailed sign-in link for (password sign-in paused for it).
+ * What the sign-in page reads beside conform's result: which form it is for, a form-level
+ * message, the address to offer an emailed sign-in link for (password sign-in paused for
+ * it) and the address to offer the confirmation mail again for.
  */
-function reply(
+function fields(
   intent: Intent,
-  result: SubmissionResult<string[]> | null,
   formError: string | null,
-  init: ResponseInit & { headers?: Headers } = { status: 400 },
-  linkFor: string | null = null,
-  unconfirmedEmail: string | null = null,
+  offer: { linkFor?: string; unconfirmedEmail?: string | null } = {},
 ) {
-  return data({ intent, result, formError, linkFor, unconfirmedEmail }, init)
+  return {
+    intent,
+    formError,
+    linkFor: offer.linkFor ?? null,
+    unconfirmedEmail: offer.unconfirmedEmail ?? null,
+  }
 }
 
 /**
@@ -50,21 +53,25 @@ export async function handleSignIn(request: Request) {
 async function signInWithGitHub(request: Request, next: string) {
   const result = await startOAuth(request, next)
   if (result.url) throw redirect(result.url, { headers: result.headers })
-  return reply('oauth', null, result.error ?? null, { status: 400, headers: result.headers })
+  return reply(null, fields('oauth', result.error ?? null), {
+    status: 400,
+    headers: result.headers,
+  })
 }
 
 async function mailMagicLink(request: Request, formData: FormData, next: string) {
   const submission = parseWithZod(formData, { schema: MagicLinkSchema })
-  if (submission.status !== 'success') return reply('magic-link', submission.reply(), null)
+  if (submission.status !== 'success')
+    return reply(submission.reply(), fields('magic-link', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'magic-link', submission.value.email)
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
-    return reply('magic-link', submission.reply(), message, tooManyAttemptsInit(limit))
+    return reply(submission.reply(), fields('magic-link', message), tooManyAttemptsInit(limit))
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
   const result = await sendMagicLink(request, submission.value.email, next)
   if (result.error) {
-    return reply('magic-link', submission.reply(), result.error, {
+    return reply(submission.reply(), fields('magic-link', result.error), {
       status: authFailureStatus(result.errorCode),
       headers: result.headers,
     })
@@ -77,28 +84,31 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   const submission = parseWithZod(formData, { schema: SignInSchema })
   // The password is never sent back to the page.
   const result = () => submission.reply({ hideFields: ['password'] })
-  if (submission.status !== 'success') return reply('password', result(), null)
+  if (submission.status !== 'success')
+    return reply(result(), fields('password', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
   if (limit.paused) {
     // Too many attempts at this account from anywhere: the password is not checked (not
     // even the right one); the emailed link, which only the owner receives, still works.
     const message = pausedCheckMessage('sign-in', limit.retryAfterSeconds)
-    return reply('password', result(), message, tooManyAttemptsInit(limit), submission.value.email)
+    const offer = { linkFor: submission.value.email }
+    return reply(result(), fields('password', message, offer), tooManyAttemptsInit(limit))
   }
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
-    return reply('password', result(), message, tooManyAttemptsInit(limit))
+    return reply(result(), fields('password', message), tooManyAttemptsInit(limit))
   }
   // Bots get the answer a wrong password gets, and no session.
-  if (isHoneypotFilled(formData)) return reply('password', result(), WRONG_CREDENTIALS)
+  if (isHoneypotFilled(formData))
+    return reply(result(), fields('password', WRONG_CREDENTIALS), { status: 400 })
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
     // The right password for an account still waiting for its confirmation: the page offers
     // to send the confirmation again (Supabase Auth says so only after checking the password).
-    const unconfirmed = outcome.errorCode === 'email_not_confirmed' ? email : null
+    const unconfirmedEmail = outcome.errorCode === 'email_not_confirmed' ? email : null
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
-    return reply('password', result(), outcome.error, init, null, unconfirmed)
+    return reply(result(), fields('password', outcome.error, { unconfirmedEmail }), init)
   }
   throw redirect(next, { headers: outcome.headers })
 }

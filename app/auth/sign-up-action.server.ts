@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
+import { reply } from '~/lib/form-reply'
 import { rememberAfterSignUp } from '~/billing/plan-intent.server'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { readFormData } from '~/lib/http.server'
@@ -19,13 +20,13 @@ export async function handleSignUp(request: Request) {
   // The password is never sent back to the page.
   const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success') {
-    return data({ result: result(), formError: null }, { status: 400 })
+    return reply(result(), { formError: null }, { status: 400 })
   }
   const { email, password, redirectTo } = submission.value
   const limit = await hitAuthRateLimit(request, 'sign-up', email)
   if (!limit.allowed) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
-    return data({ result: result(), formError }, tooManyAttemptsInit(limit))
+    return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
   // Bots get the same answer as people, and no account.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { VerifiedSessions } from './session.server'
+import { VerifiedSessions } from './verified-sessions.server'
 
 const ada = {
   user: {

@@ -1,6 +1,6 @@
 import { logger } from '~/lib/logger.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
-import type { PaymentView } from '~/subscriptions/billing.server'
+import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow } from '~/subscriptions/types'
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'

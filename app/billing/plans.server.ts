@@ -1,5 +1,5 @@
 import { getEnv } from '~/env.server'
-import { PLAN_DEFINITIONS, type PlanDefinition } from './plans'
+import { PLAN_DEFINITIONS, planSettings, type PlanDefinition } from './plans'
 
 /** A plan with the provider ids configured for this deployment. */
 export interface Plan extends PlanDefinition {
@@ -10,11 +10,14 @@ export interface Plan extends PlanDefinition {
 /** The plans with this deployment's Stripe price and Polar product ids. */
 export function getPlans(): Plan[] {
   const env = getEnv()
-  const ids = {
-    starter: { stripePriceId: env.STRIPE_PRICE_STARTER, polarProductId: env.POLAR_PRODUCT_STARTER },
-    pro: { stripePriceId: env.STRIPE_PRICE_PRO, polarProductId: env.POLAR_PRODUCT_PRO },
-  }
-  return PLAN_DEFINITIONS.map((plan) => ({ ...plan, ...ids[plan.key] }))
+  return PLAN_DEFINITIONS.map((plan) => {
+    const settings = planSettings(plan)
+    return {
+      ...plan,
+      stripePriceId: env[settings.stripePrice],
+      polarProductId: env[settings.polarProduct],
+    }
+  })
 }
 
 export function planByStripePrice(priceId: string | null | undefined) {

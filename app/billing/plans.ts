@@ -1,57 +1,111 @@
 /**
- * The product's plans: the one source of truth for names, prices and features.
- * Provider ids differ per account, so they come from configuration (see plans.server.ts);
- * the defaults below are the ids the local Stripe and Polar emulators are seeded with.
+ * The product's plans: `catalog.json` beside this file is the one catalogue (names, prices,
+ * features, the ids the local stand-ins seed), checked here when the module loads. A real
+ * account's ids come from one setting per plan and provider (`planSettings`); the
+ * catalogue's are their development defaults, refused in production. Server code only.
  */
-export type PlanKey = 'starter' | 'pro'
+import { z } from 'zod'
+import catalogJson from './catalog.json' with { type: 'json' }
 
-export interface PlanDefinition {
-  key: PlanKey
-  name: string
-  description: string
+export const stripePriceId = z
+  .string()
+  .trim()
+  .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…), not a product id')
+
+export const polarProductId = z
+  .string()
+  .trim()
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    'must be a Polar product id (a UUID)',
+  )
+
+const planSchema = z.strictObject({
+  /** Short name: the page `/subscribe/<key>`, Stripe's `metadata.plan`, the settings' names. */
+  key: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. pro'),
+  /** Shown everywhere, and how a subscription's plan is recognised: unique. */
+  name: z.string().trim().min(1, 'must not be empty'),
+  description: z.string().trim().min(1, 'must not be empty'),
   /** Price in minor units (cents). */
-  amount: number
-  currency: 'usd'
-  interval: 'month' | 'year'
-  features: string[]
-  highlighted?: boolean
+  amount: z.int('must be a whole number of minor units (cents)').positive('must be above 0'),
+  currency: z.string().regex(/^[a-z]{3}$/, 'must be a lower-case ISO 4217 code, e.g. usd'),
+  interval: z.enum(['month', 'year'], 'must be "month" or "year"'),
+  features: z.array(z.string().trim().min(1, 'must not be empty')),
+  highlighted: z.boolean().optional(),
+  /** The local stack's ids for this plan (a real account's come from configuration). */
+  stripe: z.strictObject({
+    productId: z.string().regex(/^prod_[A-Za-z0-9_]+$/, 'must be a Stripe product id (prod_…)'),
+    priceId: stripePriceId,
+  }),
+  polar: z.strictObject({ productId: polarProductId }),
+})
+
+const catalogSchema = z
+  .strictObject({ plans: z.array(planSchema).min(1, 'must name at least one plan') })
+  .superRefine(({ plans }, ctx) => {
+    // A key, a name or a provider id belongs to one plan only.
+    const seen = new Set<string>()
+    plans.forEach(({ key, name, stripe, polar }, index) => {
+      for (const value of [
+        `key ${key}`,
+        `name ${name}`,
+        stripe.productId,
+        stripe.priceId,
+        polar.productId,
+      ]) {
+        if (seen.has(value))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['plans', index],
+            message: `${value} is an earlier plan's too`,
+          })
+        seen.add(value)
+      }
+    })
+  })
+
+export type Catalog = z.infer<typeof catalogSchema>
+export type PlanDefinition = Catalog['plans'][number]
+
+/** Checks a catalogue; the error names each wrong field (`plans[1].stripe.priceId`). */
+export function parseCatalog(value: unknown): Catalog {
+  const result = catalogSchema.safeParse(value)
+  if (!result.success)
+    throw new Error(
+      `Invalid plan catalogue (app/billing/catalog.json):\n${z.prettifyError(result.error)}`,
+    )
+  return result.data
 }
 
-export const PLAN_DEFINITIONS: readonly PlanDefinition[] = [
-  {
-    key: 'starter',
-    name: 'Starter',
-    description: 'For individuals getting a project off the ground.',
-    amount: 900,
-    currency: 'usd',
-    interval: 'month',
-    features: ['1 project', 'Email support', 'Basic analytics'],
-  },
-  {
-    key: 'pro',
-    name: 'Pro',
-    description: 'For growing teams that need more room and faster help.',
-    amount: 2900,
-    currency: 'usd',
-    interval: 'month',
-    features: ['Unlimited projects', 'Priority support', 'Advanced analytics', 'Team members'],
-    highlighted: true,
-  },
-]
+/** The product's catalogue; the local stack is seeded with it. */
+export const PLAN_CATALOG: Catalog = parseCatalog(catalogJson)
 
-/** Provider ids the local emulators use for each plan (and the configuration defaults). */
-export const LOCAL_PLAN_IDS: Record<
-  PlanKey,
-  { stripeProductId: string; stripePriceId: string; polarProductId: string }
-> = {
-  starter: {
-    stripeProductId: 'prod_starter',
-    stripePriceId: 'price_starter_monthly',
-    polarProductId: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1',
-  },
-  pro: {
-    stripeProductId: 'prod_pro',
-    stripePriceId: 'price_pro_monthly',
-    polarProductId: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2',
-  },
+export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
+
+/** The plan with this key; throws when the catalogue has none. */
+export function catalogPlan(key: string): PlanDefinition {
+  const plan = PLAN_DEFINITIONS.find((candidate) => candidate.key === key)
+  if (!plan) throw new Error(`The plan catalogue has no plan "${key}"`)
+  return plan
+}
+
+export type PlanSettingName = `STRIPE_PRICE_${string}` | `POLAR_PRODUCT_${string}`
+
+/** The settings that hold a plan's ids in a real account: STRIPE_PRICE_PRO, POLAR_PRODUCT_PRO. */
+export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
+  const name = plan.key.toUpperCase()
+  return {
+    stripePrice: `STRIPE_PRICE_${name}`,
+    polarProduct: `POLAR_PRODUCT_${name}`,
+  } as const satisfies Record<string, PlanSettingName>
+}
+
+/** The settings that point the app at these plans' ids: `{ STRIPE_PRICE_PRO: 'price_…', … }`. */
+export function planIdSettings(
+  plans: readonly Pick<PlanDefinition, 'key' | 'stripe' | 'polar'>[],
+): Record<PlanSettingName, string> {
+  return Object.fromEntries([
+    ...plans.map((plan) => [planSettings(plan).stripePrice, plan.stripe.priceId]),
+    ...plans.map((plan) => [planSettings(plan).polarProduct, plan.polar.productId]),
+  ])
 }

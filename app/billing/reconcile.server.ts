@@ -10,7 +10,7 @@ import {
   subscriptionFields,
   subscriptionUserId,
 } from '~/billing/stripe/events'
-import { stripePlanName } from '~/billing/stripe/webhook.server'
+import { stripePlanName } from '~/billing/webhooks/stripe.server'
 import { databaseError } from '~/lib/database-availability.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import {

@@ -1,4 +1,4 @@
-import type { PaymentView } from '~/subscriptions/billing.server'
+import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import { formatDate, formatMoney } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
 

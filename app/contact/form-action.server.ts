@@ -1,5 +1,5 @@
-import { data } from '@remix-run/node'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { reply } from '~/lib/form-reply'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { methodNotAllowed, readPayload } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
@@ -30,27 +30,25 @@ export async function handleContactForm(request: Request) {
   const limit = await hitContactRateLimit(request)
   if (!limit.allowed) {
     const message = `You have sent too many messages. Please try again in ${retryAfterText(limit.retryAfterSeconds)}.`
-    return data(
-      { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },
+    return reply(
+      submission.reply({ formErrors: [message] }),
+      { status: 'error' },
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     )
   }
   if (isHoneypotFilled(payload.value)) {
     logHoneypotDrop()
-    return data({ status: 'sent' as const, message: CONTACT_THANK_YOU })
+    return reply(null, { status: 'sent', message: CONTACT_THANK_YOU })
   }
   if (submission.status !== 'success') {
-    return data({ status: 'error' as const, result: submission.reply() }, { status: 400 })
+    return reply(submission.reply(), { status: 'error' }, { status: 400 })
   }
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
     logger.error('contact: submission failed', { error })
     const message = 'We could not send your message. Please try again in a moment.'
-    return data(
-      { status: 'error' as const, result: submission.reply({ formErrors: [message] }) },
-      { status: 500 },
-    )
+    return reply(submission.reply({ formErrors: [message] }), { status: 'error' }, { status: 500 })
   }
-  return data({ status: 'sent' as const, message: CONTACT_THANK_YOU })
+  return reply(null, { status: 'sent', message: CONTACT_THANK_YOU })
 }

@@ -1,6 +1,6 @@
 /**
  * Query parameters whose values are one-time credentials: an auth link's `token_hash`, a
- * PKCE or OAuth `code`, a `token`. The access log (server.js) writes each request's path
+ * PKCE or OAuth `code`, a `token`. The access log (server-app.js) writes each request's path
  * with these values replaced, so a log line can never be replayed as a sign-in; every other
  * parameter (`redirectTo`, `type`, `next`…) is kept as it came.
  */

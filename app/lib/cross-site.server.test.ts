@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { crossSiteRefusal, refuseCrossSite } from './cross-site.server'
+import { crossSiteRefusal } from './cross-site.server'
 import { logger } from './logger.server'
 
 const SITE = 'https://app.example.com'
@@ -71,19 +71,5 @@ describe('crossSiteRefusal', () => {
       'cross-site request refused',
       expect.objectContaining({ method: 'POST', path: '/sign-in' }),
     )
-  })
-})
-
-describe('refuseCrossSite', () => {
-  test('throws a 403 response for the error boundary', () => {
-    vi.spyOn(logger, 'warn').mockImplementation(() => {})
-    let thrown: unknown
-    try {
-      refuseCrossSite(request('POST', { Origin: 'https://evil.example' }))
-    } catch (error) {
-      thrown = error
-    }
-    expect(thrown).toBeInstanceOf(Response)
-    expect((thrown as Response).status).toBe(403)
   })
 })

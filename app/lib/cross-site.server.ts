@@ -50,16 +50,3 @@ export const CROSS_SITE_API_MESSAGE = 'Cross-site requests are not allowed'
 /** What a person sees on the 403 page. */
 export const CROSS_SITE_MESSAGE =
   'This form was sent from another website, so we did not act on it. Please use the form on our site.'
-
-/**
- * For page actions: throws a 403 (rendered by the route's error boundary) when the request
- * comes from another site. Call it first in every action, before reading the body.
- */
-export function refuseCrossSite(request: Request) {
-  if (crossSiteRefusal(request)) {
-    throw new Response(CROSS_SITE_MESSAGE, {
-      status: 403,
-      headers: { 'Cache-Control': 'no-store' },
-    })
-  }
-}

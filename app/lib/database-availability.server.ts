@@ -63,7 +63,7 @@ export const RETRY_AFTER_SECONDS = 5
  * a page renders the root error boundary's "temporarily unavailable" message (Retry-After
  * is added by entry.server), a resource route answers 503 JSON, and production builds do
  * not replace it with "Unexpected Server Error". The webhooks catch it and answer 503 so
- * the provider retries (webhook-outcome.server.ts).
+ * the provider retries (billing/webhooks/outcome.server.ts).
  */
 export class DatabaseUnavailableError extends Error {
   readonly status = 503

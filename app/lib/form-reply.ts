@@ -1,4 +1,22 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { data } from '@remix-run/react'
+
+/** Conform's result for the form that was sent: its errors, and what was typed (unless hidden). */
+export type FormResult = SubmissionResult<string[]>
+
+/**
+ * The one way a form action answers: conform's `result` for the form that was sent, beside
+ * the fields its page reads (which form was sent, `intent`, on a page with several; a
+ * message; whatever else that page shows), with the status and headers of `init` (200 unless
+ * given: a refusal passes its own, 400, 403, 429 …).
+ */
+export function reply<Result extends FormResult | null, const Fields extends object>(
+  result: Result,
+  fields: Fields,
+  init?: ResponseInit,
+) {
+  return data({ result, ...fields }, init)
+}
 
 /**
  * What a settings action answers: which of the page's forms was submitted, conform's
@@ -7,7 +25,7 @@ import type { SubmissionResult } from '@conform-to/react'
  */
 export interface FormReply<Intent extends string = string> {
   intent: Intent
-  result: SubmissionResult<string[]>
+  result: FormResult
   message: string | null
   /** The form must show a code field: the auth server mailed a code it needs (passwords). */
   needsCode?: boolean

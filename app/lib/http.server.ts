@@ -28,7 +28,7 @@ function isForm(type: string) {
 
 /**
  * Reads the raw body, or null as soon as it exceeds `maxBytes`: a declared
- * `Content-Length` over the cap is refused unread, and a streamed body is cut off.
+ * `Content-Length` over the cap is refused unread, and a streamed body is read no further.
  */
 export async function readBodyWithLimit(
   request: Request,
@@ -45,7 +45,9 @@ export async function readBodyWithLimit(
     if (done) break
     size += value.byteLength
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
+      // Stop reading, without cancelling: a cancelled body destroys the request and its
+      // socket before the 413 is written; the server closes the connection after the answer.
+      reader.releaseLock()
       return null
     }
     chunks.push(value)

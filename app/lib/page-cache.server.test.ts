@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { PassThrough } from 'node:stream'
 import type { EntryContext } from '@remix-run/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AnonymousPageCache, markSharedRender, unmarkSharedRender } from './page-cache.server'
+import { AnonymousPageCache, offerSharedRender, unmarkSharedRender } from './page-cache.server'
 import { requestContext } from './request-context.server'
 import { createNonce } from './security-headers.server'
 
@@ -20,6 +21,7 @@ interface Render {
   setCookie?: boolean
   body?: (nonce: string) => string
   failAfterHead?: boolean
+  leave?: boolean
 }
 
 let server: Server
@@ -29,25 +31,43 @@ let cache: AnonymousPageCache
 let clock: number
 let nextRender: Render
 
-/** The production server's order: the request store, then the cache, then the renderer. */
+/**
+ * The production server's order: the request store, then the cache, then the renderer, which
+ * offers its stream as `entry.server.tsx` does and pipes it into the answer.
+ */
 function app(req: IncomingMessage, res: ServerResponse) {
   requestContext.run({ clientAddress: undefined }, () =>
     cache.serve(req, res, () => {
       renders.push(req.url ?? '')
-      const { status = 200, shared = true, setCookie, body, failAfterHead } = nextRender
+      const { status = 200, shared = true, setCookie, body, failAfterHead, leave } = nextRender
       const nonce = createNonce()
-      markSharedRender(entryContext({ sharedAnonymousRender: shared }), status, false, nonce)
+      const headers = new Headers({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': `script-src 'nonce-${nonce}'`,
+        'X-Frame-Options': 'DENY',
+      })
+      if (setCookie) headers.set('Set-Cookie', 'a=b')
+      const stream = new PassThrough()
+      offerSharedRender(stream, {
+        context: entryContext({ sharedAnonymousRender: shared }),
+        status,
+        signedIn: false,
+        nonce,
+        headers,
+      })
       res.statusCode = status
-      res.setHeader('Content-Type', 'text/html; charset=utf-8')
-      res.setHeader('Content-Security-Policy', `script-src 'nonce-${nonce}'`)
-      res.setHeader('X-Frame-Options', 'DENY')
-      if (setCookie) res.setHeader('Set-Cookie', 'a=b')
+      headers.forEach((value, name) => res.setHeader(name, value))
+      stream.pipe(res)
       const html = (body ?? page)(nonce)
-      // Written in pieces, as Remix streams a page.
-      res.write(html.slice(0, 10))
+      // Written in pieces, as React streams a page.
+      stream.write(html.slice(0, 10))
       setImmediate(() => {
         if (failAfterHead) unmarkSharedRender()
-        res.end(Buffer.from(html.slice(10)))
+        // A client that left: the answer's stream is destroyed before its end.
+        if (leave) {
+          stream.destroy()
+          res.destroy()
+        } else stream.end(Buffer.from(html.slice(10)))
       })
     }),
   )
@@ -128,7 +148,7 @@ describe('AnonymousPageCache', () => {
     expect(cache.size).toBe(0)
   })
 
-  it('keeps only what the renderer vouched for: opted in, 200, no cookie set, whole', async () => {
+  it('keeps only what the renderer offered: opted in, 200, no cookie set, whole', async () => {
     const refused: Render[] = [
       { shared: false },
       { status: 404 },
@@ -141,7 +161,11 @@ describe('AnonymousPageCache', () => {
       await get('/page')
       await get('/page')
     }
-    expect(renders).toHaveLength(refused.length * 2)
+    nextRender = { leave: true }
+    await get('/left').catch(() => undefined)
+    await get('/left').catch(() => undefined)
+    expect(renders.filter((path) => path === '/left')).toHaveLength(2)
+    expect(renders).toHaveLength(refused.length * 2 + 2)
     expect(cache.size).toBe(0)
   })
 
@@ -162,16 +186,29 @@ describe('AnonymousPageCache', () => {
     expect(renders).toEqual(['/a', '/b', '/c', '/d', '/a'])
   })
 
-  it('marks nothing outside the request store or for a signed-in visitor', async () => {
-    const context = entryContext({ sharedAnonymousRender: true })
-    expect(() => markSharedRender(context, 200, false, 'n')).not.toThrow()
-    requestContext.run({ clientAddress: undefined }, () => {
-      markSharedRender(context, 200, true, 'n')
+  it('keeps nothing outside the request store or for a signed-in visitor', async () => {
+    const offer = (signedIn: boolean, handle: unknown) => {
+      const stream = new PassThrough()
+      offerSharedRender(stream, {
+        context: entryContext(handle),
+        status: 200,
+        signedIn,
+        nonce: 'n',
+        headers: new Headers({ 'Content-Security-Policy': "script-src 'nonce-n'" }),
+      })
+      stream.end('<p>n</p>')
+    }
+    const shared = { sharedAnonymousRender: true }
+    expect(() => offer(false, shared)).not.toThrow()
+    requestContext.run({ clientAddress: undefined, pageCacheKey: '/p', cache }, () => {
+      offer(true, shared)
       expect(requestContext.getStore()?.sharedRenderNonce).toBeUndefined()
-      markSharedRender(entryContext(undefined), 200, false, 'n')
+      offer(false, undefined)
       expect(requestContext.getStore()?.sharedRenderNonce).toBeUndefined()
-      markSharedRender(context, 200, false, 'n')
+      offer(false, shared)
       expect(requestContext.getStore()?.sharedRenderNonce).toBe('n')
     })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(cache.size).toBe(1)
   })
 })

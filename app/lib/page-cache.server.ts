@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
 import type { EntryContext } from '@remix-run/node'
 import { ExpiringCache } from './expiring-cache'
-import { logger } from './logger.server'
 import { requestContext } from './request-context.server'
 import type { PageHandle } from './page-handle'
 import { createNonce } from './security-headers.server'
@@ -17,9 +17,10 @@ import { createNonce } from './security-headers.server'
  * - only a `GET` of a document without any `Cookie` or `Authorization` header is served from
  *   it or stored in it; anything else (a signed-in visitor, a data request of a client-side
  *   navigation, a post) is rendered as before;
- * - a render is stored only when the renderer vouched for it (`markSharedRender`: the route
- *   opted in, the root loader found no user, the status is 200) and the answer carries no
- *   `Set-Cookie`, is HTML, is complete and under `MAX_BODY_BYTES`;
+ * - a render is stored only when the renderer offered it (`offerSharedRender`: the route
+ *   opted in, the root loader found no user, the status is 200, no `Set-Cookie`) and its
+ *   stream ended whole, under `MAX_BODY_BYTES`: the renderer's own stream is listened to,
+ *   Node's response is left as it is;
  * - every answer gets its own CSP nonce: the stored HTML and CSP are kept split at the
  *   render's nonce (128 random bits, so it occurs nowhere else) and joined with a fresh one;
  * - the key is the path and query as sent (pricing reads `?canceled=true`); at most
@@ -35,44 +36,59 @@ interface StoredPage {
   body: string[]
   /** The CSP, split at the render's nonce. */
   csp: string[]
-  /** Every other header of the answer (not those the connection or compression sets). */
-  headers: [string, string | number | string[]][]
+  /** Every other header of the render (the request policy adds its own to every answer). */
+  headers: [string, string][]
 }
 
-/** Headers that belong to one transmission, set again by Node and `compression` on a hit. */
-const PER_ANSWER_HEADERS = new Set([
-  'date',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'vary',
-  'content-security-policy',
-  'server-timing',
-])
+/** Headers that belong to one transmission, or to one answer's nonce. */
+const PER_ANSWER_HEADERS = new Set(['content-length', 'content-security-policy', 'server-timing'])
+
+/** What the renderer knows of a page when it starts to stream it. */
+export interface RenderedPage {
+  context: EntryContext
+  status: number
+  signedIn: boolean
+  nonce: string
+  headers: Headers
+}
 
 /**
- * Called by the renderer (`entry.server.tsx`) once it knows the page: marks this request's
- * render as one every anonymous visitor may get, with the nonce it used, when the page's route
- * opted in, nobody is signed in and the status is 200. Outside the production server (no
- * request store) it does nothing.
+ * Called by the renderer (`entry.server.tsx`) with the stream it pipes the page into: when
+ * the request may be served from the cache (the cache looked it up and found nothing), the
+ * page's route opted in, nobody is signed in, the status is 200 and no cookie is set, the
+ * cache listens to the stream beside the answer and keeps the page once it has ended whole
+ * (not when the client left, the render failed after its head, or it grew past
+ * MAX_BODY_BYTES). Outside the production server (no request store) it does nothing.
  */
-export function markSharedRender(
-  context: EntryContext,
-  status: number,
-  signedIn: boolean,
-  nonce: string,
-) {
+export function offerSharedRender(body: Readable, page: RenderedPage) {
   const store = requestContext.getStore()
-  if (!store || status !== 200 || signedIn) return
-  const leaf = context.staticHandlerContext.matches.at(-1)
-  const handle = leaf ? (context.routeModules[leaf.route.id]?.handle as PageHandle) : undefined
-  if (handle?.sharedAnonymousRender !== true) return
-  store.sharedRenderNonce = nonce
+  const key = store?.pageCacheKey
+  if (!store || key === undefined || page.status !== 200 || page.signedIn) return
+  if (page.headers.has('set-cookie')) return
+  const leaf = page.context.staticHandlerContext.matches.at(-1)
+  const routeModule = leaf ? page.context.routeModules[leaf.route.id] : undefined
+  if ((routeModule?.handle as PageHandle | undefined)?.sharedAnonymousRender !== true) return
+  const csp = page.headers.get('content-security-policy')
+  if (!csp?.includes(`'nonce-${page.nonce}'`)) return
+  store.sharedRenderNonce = page.nonce
+  const chunks: Buffer[] = []
+  let size = 0
+  body.on('data', (chunk: Buffer | string) => {
+    size += chunk.length
+    if (size <= MAX_BODY_BYTES) chunks.push(Buffer.from(chunk))
+  })
+  body.once('end', () => {
+    if (store.sharedRenderNonce !== page.nonce || size > MAX_BODY_BYTES) return
+    const headers: StoredPage['headers'] = []
+    page.headers.forEach((value, name) => {
+      if (!PER_ANSWER_HEADERS.has(name)) headers.push([name, value])
+    })
+    const html = Buffer.concat(chunks).toString('utf8')
+    store.cache?.keep(key, { body: html.split(page.nonce), csp: csp.split(page.nonce), headers })
+  })
 }
 
-/** Withdraws the mark: the render failed after its head was sent. */
+/** Withdraws the offer: the render failed after its head was sent. */
 export function unmarkSharedRender() {
   const store = requestContext.getStore()
   if (store) store.sharedRenderNonce = undefined
@@ -90,8 +106,9 @@ export class AnonymousPageCache {
   }
 
   /**
-   * Answers `req` from the cache, or calls `render` (Remix) and keeps what it rendered when
-   * the renderer marked it shared. Must run inside `requestContext` (server.js).
+   * Answers `req` from the cache, or calls `render` (Remix), telling the renderer through the
+   * request store that it may offer this page (`offerSharedRender`). Must run inside
+   * `requestContext` (server-app.js).
    */
   serve(req: IncomingMessage, res: ServerResponse, render: () => void) {
     const key = cacheKey(req)
@@ -99,28 +116,15 @@ export class AnonymousPageCache {
     const page = this.pages.get(key)
     if (page) return send(res, page)
     const store = requestContext.getStore()
-    if (!store) return render()
-    capture(
-      res,
-      () => store.sharedRenderNonce !== undefined,
-      (body) => {
-        const nonce = store.sharedRenderNonce
-        if (!nonce || res.statusCode !== 200 || res.hasHeader('set-cookie')) return
-        if (!String(res.getHeader('content-type') ?? '').startsWith('text/html')) return
-        const csp = res.getHeader('content-security-policy')
-        if (typeof csp !== 'string' || !csp.includes(`'nonce-${nonce}'`)) return
-        const headers: StoredPage['headers'] = []
-        for (const [name, value] of Object.entries(res.getHeaders())) {
-          if (value !== undefined && !PER_ANSWER_HEADERS.has(name)) headers.push([name, value])
-        }
-        this.pages.set(
-          key,
-          { body: body.split(nonce), csp: csp.split(nonce), headers },
-          this.now() + this.ttlMs,
-        )
-      },
-    )
+    if (store) {
+      store.pageCacheKey = key
+      store.cache = this
+    }
     render()
+  }
+
+  keep(key: string, page: StoredPage) {
+    this.pages.set(key, page, this.now() + this.ttlMs)
   }
 
   get size() {
@@ -150,71 +154,10 @@ function send(res: ServerResponse, page: StoredPage) {
   res.end(page.body.join(nonce))
 }
 
-/**
- * Collects what the route writes (as it passes on, unchanged) and hands the whole body to
- * `done` once the answer has finished; nothing when it grew past MAX_BODY_BYTES or the
- * connection closed before the end. An answer that is not a marked render when it starts to
- * be written (an API, a redirect, a page that did not opt in) is left alone from then on: the
- * original `write` and `end` are put back and nothing is kept.
- */
-function capture(res: ServerResponse, marked: () => boolean, done: (body: string) => void) {
-  const chunks: Buffer[] = []
-  let size = 0
-  let overflow = false
-  let capturing: boolean | undefined
-  const write = res.write
-  const end = res.end
-  const keep = (chunk: unknown, encoding: unknown) => {
-    if (capturing === undefined) {
-      capturing = marked()
-      if (!capturing) {
-        res.write = write
-        res.end = end
-        return
-      }
-      res.once('finish', () => {
-        if (overflow) return
-        try {
-          done(Buffer.concat(chunks).toString('utf8'))
-        } catch (error) {
-          logger.error('anonymous page cache: could not keep a render', { error })
-        }
-      })
-    }
-    if (!capturing || overflow) return
-    if (chunk === undefined || chunk === null || typeof chunk === 'function') return
-    const buffer =
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk as Uint8Array)
-    size += buffer.length
-    if (size > MAX_BODY_BYTES) overflow = true
-    else chunks.push(buffer)
-  }
-  res.write = function (
-    this: ServerResponse,
-    chunk: unknown,
-    encoding?: unknown,
-    ...rest: unknown[]
-  ) {
-    keep(chunk, encoding)
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, encoding, ...rest)
-  } as ServerResponse['write']
-  res.end = function (
-    this: ServerResponse,
-    chunk?: unknown,
-    encoding?: unknown,
-    ...rest: unknown[]
-  ) {
-    keep(chunk, encoding)
-    return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, ...rest)
-  } as ServerResponse['end']
-}
-
-/** The production server's cache (server.js). */
+/** The production server's cache (server-app.js). */
 const anonymousPages = new AnonymousPageCache()
 
-/** server.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
+/** server-app.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
 export function anonymousPageCache(req: IncomingMessage, res: ServerResponse, render: () => void) {
   anonymousPages.serve(req, res, render)
 }

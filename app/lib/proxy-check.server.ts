@@ -72,7 +72,7 @@ export function createProxyCheck(
 
 let middleware: ReturnType<typeof createProxyCheck> | undefined
 
-/** The production server's check (server.js), on this process's TRUSTED_PROXY_COUNT. */
+/** The production server's check (server-app.js), on this process's TRUSTED_PROXY_COUNT. */
 export function proxyCheckMiddleware(req: IncomingMessage, res: unknown, next: () => void) {
   middleware ??= createProxyCheck(getEnv().TRUSTED_PROXY_COUNT, logger.warn)
   return middleware(req, res, next)

@@ -9,10 +9,16 @@ export interface RequestContext {
    * to the CSP nonce it used (`page-cache.server.ts`).
    */
   sharedRenderNonce?: string
+  /** Set by the anonymous page cache when this request's page may be kept, under this key. */
+  pageCacheKey?: string
+  /** The cache that looked the request up (`page-cache.server.ts`). */
+  cache?: {
+    keep(key: string, page: { body: string[]; csp: string[]; headers: [string, string][] }): void
+  }
 }
 
 /**
- * The production server entry (`server.js`) runs every request inside this store, so that
+ * The request stack (`server-app.js`) runs every request inside this store, so that
  * rate limits can tell clients apart by socket address without threading a context through
  * every loader and action. Outside that server (the Vite dev server, tests that call a
  * handler directly) there is no store, and callers fall back to what they can see.

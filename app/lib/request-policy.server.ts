@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import onHeaders from 'on-headers'
 import { getEnv } from '~/env.server'
 import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
 import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
 
 /**
- * The one request policy, in front of every route: `server.js` in production and a
- * middleware of the Vite dev server (vite.config.ts) run `requestPolicyMiddleware` for
- * every request Remix answers. A route added tomorrow is covered without doing anything:
+ * The one request policy, in front of every route: the request stack (`server-app.js`, in
+ * production and the integration tests) and a middleware of the Vite dev server
+ * (vite.config.ts) run `requestPolicyMiddleware` for every request Remix answers. A route added tomorrow is covered without doing anything:
  * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
  * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
  *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
@@ -54,45 +55,32 @@ function policyRequest(req: IncomingMessage): Request {
   return view as unknown as Request
 }
 
-type WriteHead = ServerResponse['writeHead']
-
 /**
- * Applies the header defaults just before the answer's head is written (Node calls
- * `writeHead` for every answer, explicitly or on the first write), so they see the status
- * and every header the route, Remix or the renderer set, and replace none of them.
+ * Applies the header defaults just before the answer's head is written (`on-headers`), so
+ * they see the status and every header the route, Remix or the renderer set, and replace
+ * none of them.
  */
 function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
-  const writeHead: WriteHead = res.writeHead
-  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
-    // Headers handed to writeHead itself count as set, like those set before.
-    const given = rest.at(-1)
-    if (given && typeof given === 'object' && !Array.isArray(given)) {
-      for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-        if (value !== undefined) this.setHeader(name, value as string | string[])
-      }
-      rest = rest.slice(0, -1)
-    }
+  onHeaders(res, () =>
     applyResponseDefaults(
       {
-        has: (name) => this.hasHeader(name),
+        has: (name) => res.hasHeader(name),
         get: (name) => {
-          const value = this.getHeader(name)
+          const value = res.getHeader(name)
           return value === undefined ? null : String(value)
         },
-        set: (name, value) => this.setHeader(name, value),
+        set: (name, value) => res.setHeader(name, value),
       },
-      { env: getEnv(), status: statusCode, signedIn },
-    )
-    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest)
-  } as WriteHead
+      { env: getEnv(), status: res.statusCode, signedIn },
+    ),
+  )
 }
 
 /**
  * Refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
  * the path: a page for pages (Remix's own guard would otherwise answer an empty 500 before
  * any action runs), `{success: false, message}` for `/api/contact`, `{error}` for the other
- * APIs and resource routes. The actions keep their own check as well, so a route reached
- * some other way (a test calling it, a custom server) is refused too.
+ * APIs and resource routes. It is the only check: the routes do not repeat it.
  *
  * Returns the answer, or null to let the request through to Remix.
  */

@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from '@remix-run/node'
 import * as z from 'zod/mini'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { readPayload } from '~/lib/http.server'
-import type { FormReply } from '~/lib/form-reply'
+import { reply } from '~/lib/form-reply'
 import { removeAvatar, replaceAvatar } from './avatar.server'
 import { updateOwnProfile } from './profile.server'
 import { AVATAR_MAX_BYTES } from './constraints'
@@ -13,15 +12,6 @@ export type GeneralIntent = 'display-name' | 'avatar' | 'remove-avatar'
 
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
-
-function reply(
-  intent: GeneralIntent,
-  result: FormReply['result'],
-  message: string | null,
-  init: { status?: number; headers: Headers },
-) {
-  return data<FormReply<GeneralIntent>>({ intent, result, message }, init)
-}
 
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
@@ -45,18 +35,17 @@ export async function handleGeneralSettings(
   if (intent === 'display-name') {
     const submission = parseWithZod(formData, { schema: DisplayNameSchema })
     if (submission.status !== 'success')
-      return reply(intent, submission.reply(), null, { status: 400, headers })
+      return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
     await updateOwnProfile(supabase, userId, { display_name: submission.value.displayName })
-    return reply(intent, submission.reply(), 'Your name has been saved.', { headers })
+    const message = 'Your name has been saved.'
+    return reply(submission.reply(), { intent, message }, { headers })
   }
 
   if (intent === 'avatar') {
     const submission = parseWithZod(formData, { schema: AvatarSchema })
     if (submission.status !== 'success') {
-      return reply(intent, submission.reply({ hideFields: ['avatar'] }), null, {
-        status: 400,
-        headers,
-      })
+      const result = submission.reply({ hideFields: ['avatar'] })
+      return reply(result, { intent, message: null }, { status: 400, headers })
     }
     const outcome = await replaceAvatar(supabase, userId, submission.value.avatar)
     if (!outcome.ok) {
@@ -64,19 +53,17 @@ export async function handleGeneralSettings(
         hideFields: ['avatar'],
         fieldErrors: { avatar: [outcome.message] },
       })
-      return reply(intent, result, null, { status: 400, headers })
+      return reply(result, { intent, message: null }, { status: 400, headers })
     }
-    return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been updated.', {
-      headers,
-    })
+    const message = 'Your avatar has been updated.'
+    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
   if (intent === 'remove-avatar') {
     await removeAvatar(supabase, userId)
     const submission = parseWithZod(formData, { schema: z.partial(AvatarSchema) })
-    return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been removed.', {
-      headers,
-    })
+    const message = 'Your avatar has been removed.'
+    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
   throw new Response('Unknown action.', { status: 400, headers })

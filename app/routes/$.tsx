@@ -1,14 +1,12 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import type { MetaFunction } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 // Catch-all: any path no other route matches is a 404 with the shared error page.
 export async function loader() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
+export async function action() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 

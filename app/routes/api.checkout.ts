@@ -40,7 +40,6 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
         ? outcome.url
         : '/dashboard/settings/billing?notice=already-subscribed',
     )
-    headers.set('Cache-Control', 'no-store')
     return new Response(null, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {

@@ -38,7 +38,6 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
         ? outcome.url
         : '/dashboard/settings/billing?notice=already-subscribed'
     headers.set('Location', location)
-    headers.set('Cache-Control', 'no-store')
     return new Response(null, { status: 303, headers })
   } catch (error) {
     logger.error('stripe checkout failed', { error: String(error), user: user.id })

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
-import { CROSS_SITE_API_MESSAGE, crossSiteRefusal } from '~/lib/cross-site.server'
 import {
   ACCEPTED_MEDIA_TYPES,
   formDataToObject,
@@ -35,7 +34,6 @@ export const loader = onlyPost
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return onlyPost()
-  if (crossSiteRefusal(request)) return fail(403, CROSS_SITE_API_MESSAGE)
   try {
     const limit = await hitContactRateLimit(request)
     if (!limit.allowed) {

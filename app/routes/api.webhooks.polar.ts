@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handlePolarWebhook } from '~/billing/polar/webhook.server'
+import { handlePolarWebhook } from '~/billing/webhooks/polar.server'
 import { methodNotAllowed } from '~/lib/http.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { handleStripeWebhook } from '~/billing/stripe/webhook.server'
+import { handleStripeWebhook } from '~/billing/webhooks/stripe.server'
 import { methodNotAllowed } from '~/lib/http.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).

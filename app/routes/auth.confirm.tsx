@@ -7,14 +7,13 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
-import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/auth.server'
+import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/callback.server'
 import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
 import { getEnv } from '~/env.server'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
 // GET /auth/confirm: an emailed link opened in a browser that did not ask for it (another
@@ -136,7 +135,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const link = readLink(await readFormData(request))
   if (!link) throw redirect('/sign-in?error=auth_failed', { status: 303 })
   const { location, headers } = await verifyEmailLink(request, link, { confirmed: true })

@@ -3,11 +3,9 @@ import { Link, useActionData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import type { PageHandle } from '~/lib/page-handle'
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleContactForm(request)
 }
 

@@ -25,17 +25,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(afterSignUp.next, { headers })
   }
   const subscription = await readOwnSubscription(asUser, user.id)
-  headers.set('Cache-Control', 'private, no-store')
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
   const confirmedNotice =
     forgetConfirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
       ? noticeByKey('email-confirmed')
       : null
   return data({ email: user.email, subscription, confirmedNotice }, { headers })
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function DashboardOverview() {

@@ -15,9 +15,8 @@ import { requireUser } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import { messageFor, resultFor } from '~/lib/form-reply'
+import { messageFor, resultFor, type FormReply } from '~/lib/form-reply'
 import { getOwnSubscription } from '~/subscriptions/store.server'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
@@ -31,7 +30,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pendingEmail =
     emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
   const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
-  headers.set('Cache-Control', 'private, no-store')
   return data(
     {
       email,
@@ -46,19 +44,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   return handleAccountSettings(request, supabase, user, headers)
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function AccountSettings() {
   const { email, pendingEmail, emailNotice, hasLiveSubscription, methods } =
     useLoaderData<typeof loader>()
-  const reply = useActionData<typeof action>()
+  const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
   return (
     <div className="space-y-8">

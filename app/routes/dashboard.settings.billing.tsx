@@ -17,9 +17,13 @@ import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/format'
-import { getBillingOverview } from '~/subscriptions/billing.server'
-import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscriptions/status'
-import { refuseCrossSite } from '~/lib/cross-site.server'
+import { getBillingOverview } from '~/subscriptions/billing-overview.server'
+import {
+  PAYMENT_METHOD_INTENT,
+  isLiveStatus,
+  isPaidUpStatus,
+  statusLabel,
+} from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireUser(request)
@@ -29,22 +33,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(session, overview.payments)
-  headers.set('Cache-Control', 'private, no-store')
   // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
   const { subscription } = overview
   const changePlans =
     subscription?.provider === 'polar' &&
-    (subscription.status === 'active' || subscription.status === 'trialing') &&
+    isPaidUpStatus(subscription.status) &&
     !subscription.cancel_at_period_end
       ? getPlans()
           .filter((plan) => plan.name !== subscription.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  return data({ ...overview, payments, changePlans }, { headers })
+  const withLabel = subscription && {
+    ...subscription,
+    planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+  }
+  return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, supabase, headers } = await requireConfirmedUser(request)
   const form = await request.formData().catch(() => new FormData())
@@ -55,13 +61,10 @@ export async function action({ request }: ActionFunctionArgs) {
   return data({ error: outcome.message }, { status: 502, headers })
 }
 
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
-}
-
 /**
  * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
- * billed at the catalog's interval (another cycle's price is not in the catalog).
+ * billed at the catalog's interval (another cycle's price is not in the catalog). Made by the
+ * loader, so the catalogue (and its check) stays out of the page's bundle.
  */
 function planWithPrice(name: string | null, cycle: string | null) {
   const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
@@ -121,10 +124,7 @@ export default function Billing() {
               </div>
             ) : null}
             <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-              <Detail
-                label="Plan"
-                value={planWithPrice(subscription.plan_name, subscription.billing_cycle)}
-              />
+              <Detail label="Plan" value={subscription.planLabel} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
                 label="Billing cycle"

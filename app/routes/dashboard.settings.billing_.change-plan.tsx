@@ -11,7 +11,6 @@ import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-chan
 import { Detail } from '~/components/detail'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { formatDate, formatMoney } from '~/lib/format'
 import { logger } from '~/lib/logger.server'
 
@@ -26,7 +25,6 @@ const UNREACHABLE =
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await requireUser(request)
-  headers.set('Cache-Control', 'private, no-store')
   const planKey = new URL(request.url).searchParams.get('plan') ?? ''
   try {
     const outcome = await polarPlanChangeOffer(asUser, user.id, planKey)
@@ -38,7 +36,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   // A change of what the user pays: the auth server confirms the session first.
   const { user, asUser, headers } = await requireConfirmedUser(request)
   const planKey = String((await request.formData()).get('plan') ?? '')
@@ -58,10 +55,6 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 502, headers },
     )
   }
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function ChangePlan() {

@@ -13,23 +13,16 @@ import { AvatarForm } from '~/profile/avatar-form'
 import { DisplayNameForm } from '~/profile/display-name-form'
 import { handleGeneralSettings } from '~/profile/general-action.server'
 import { getProfileView } from '~/profile/profile.server'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await requireUser(request)
   const profile = await getProfileView(asUser, user.id)
-  headers.set('Cache-Control', 'private, no-store')
   return data({ email: user.email, ...profile }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   return handleGeneralSettings(request, supabase, user.id, headers)
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function GeneralSettings() {

@@ -9,45 +9,30 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 import { requireUser } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import type { FormReply } from '~/lib/form-reply'
+import { reply } from '~/lib/form-reply'
 import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, supabase, headers } = await requireUser(request)
   const preferences = await getOwnPreferences(supabase, user.id)
-  headers.set('Cache-Control', 'private, no-store')
   return data({ preferences }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   const { user, supabase, headers } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request, { headers }), {
     schema: NotificationPreferencesSchema,
   })
+  const intent = 'notifications'
   if (submission.status !== 'success') {
-    return data<FormReply>(
-      { intent: 'notifications', result: submission.reply(), message: null },
-      { status: 400, headers },
-    )
+    return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
   }
   await saveOwnPreferences(supabase, user.id, submission.value)
-  return data<FormReply>(
-    {
-      intent: 'notifications',
-      result: submission.reply(),
-      message: 'Your preferences have been saved.',
-    },
-    { headers },
-  )
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
+  const message = 'Your preferences have been saved.'
+  return reply(submission.reply(), { intent, message }, { headers })
 }
 
 export default function NotificationSettings() {

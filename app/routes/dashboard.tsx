@@ -9,13 +9,8 @@ import { getProfileView } from '~/profile/profile.server'
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await requireUser(request)
   const profile = await getProfileView(asUser, user.id)
-  headers.set('Cache-Control', 'private, no-store')
   // Only what the page shows: the session's id and recovery time stay on the server.
   return data({ user: { id: user.id, email: user.email }, profile }, { headers })
-}
-
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
 }
 
 export default function DashboardLayout() {

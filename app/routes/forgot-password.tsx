@@ -11,7 +11,6 @@ import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
@@ -21,7 +20,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleForgotPassword(request)
 }
 

@@ -3,10 +3,12 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { getOptionalUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
+import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
-import { LIVE_STATUSES, readOwnSubscription } from '~/subscriptions/store.server'
+import { readOwnSubscription } from '~/subscriptions/store.server'
+import { isLiveStatus } from '~/subscriptions/status'
 import { PastDueBanner } from '~/components/past-due-banner'
 import type { PageHandle } from '~/lib/page-handle'
 
@@ -24,13 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     highlighted: plan.highlighted ?? false,
     stripePriceId: plan.stripePriceId,
     // Built only for signed-in users: the checkout links the subscription to their id.
-    polarCheckoutUrl: user
-      ? `/api/checkout?${new URLSearchParams({
-          products: plan.polarProductId,
-          customerEmail: user.email,
-          metadata: JSON.stringify({ user_id: user.id }),
-        })}`
-      : null,
+    polarCheckoutUrl: user ? polarCheckoutPath(plan.polarProductId, user) : null,
   }))
   if (user) headers.set('Cache-Control', 'private, no-store')
   return data(
@@ -38,9 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       plans,
       signedIn: Boolean(user),
       currentPlan:
-        subscription?.status && LIVE_STATUSES.has(subscription.status)
-          ? subscription.plan_name
-          : null,
+        subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
       // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
       changeInApp: subscription?.provider === 'polar',
       canceled: url.searchParams.get('canceled') === 'true',

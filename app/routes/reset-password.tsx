@@ -13,7 +13,6 @@ import { isRecoveryRequest } from '~/auth/recovery.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
@@ -28,7 +27,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleResetPassword(request)
 }
 

@@ -17,7 +17,6 @@ import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -44,7 +43,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleSignIn(request)
 }
 

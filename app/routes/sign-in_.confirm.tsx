@@ -11,13 +11,11 @@ import { confirmCodeConstraint } from '~/auth/constraints'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 // The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
 // mail app that opens links elsewhere). The answer is the same whether or not the address
 // has an account.
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleConfirmEmail(request, { after: '/dashboard', resend: false })
 }
 

@@ -16,7 +16,6 @@ import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -33,7 +32,6 @@ function chosenPlanOf(redirectTo: string) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleSignUp(request)
 }
 

@@ -22,7 +22,6 @@ import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { refuseCrossSite } from '~/lib/cross-site.server'
 
 /** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
@@ -64,7 +63,6 @@ function useWaitForConfirmation() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  refuseCrossSite(request)
   return handleConfirmEmail(request)
 }
 

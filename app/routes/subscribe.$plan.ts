@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
 import { requireUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
+import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { createStripeCheckout } from '~/billing/stripe/checkout.server'
 import { logger } from '~/lib/logger.server'
 
@@ -13,17 +14,11 @@ import { logger } from '~/lib/logger.server'
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, supabase, headers } = await requireUser(request)
-  headers.set('Cache-Control', 'no-store')
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
   if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
   const provider = new URL(request.url).searchParams.get('provider')
-  if (provider === 'polar') {
-    const query = new URLSearchParams({
-      products: plan.polarProductId,
-      metadata: JSON.stringify({ user_id: user.id }),
-    })
-    throw redirect(`/api/checkout?${query}`, { headers })
-  }
+  if (provider === 'polar')
+    throw redirect(polarCheckoutPath(plan.polarProductId, user), { headers })
   try {
     const outcome = await createStripeCheckout(supabase, user, plan.stripePriceId)
     if (outcome.kind === 'already-subscribed')

@@ -22,10 +22,16 @@ export function statusLabel(status: string | null | undefined) {
 }
 
 /** Statuses in which a subscription still gives access (a second purchase makes no sense). */
-export const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
+const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
+/** Whether a subscription is live: the one rule for "already subscribed" and the current plan. */
 export function isLiveStatus(status: string | null | undefined) {
   return Boolean(status && LIVE_STATUSES.has(status))
+}
+
+/** Live and paid up (not past due): the plan of such a subscription can be changed. */
+export function isPaidUpStatus(status: string | null | undefined) {
+  return status === 'active' || status === 'trialing'
 }
 
 /** What the past-due wording needs of a subscription row. */

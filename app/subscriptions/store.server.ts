@@ -144,5 +144,3 @@ export async function readOwnSubscription(asUser: AsUser, userId: string) {
   if (error) throw databaseError('subscription read', error)
   return data[0] ?? null
 }
-
-export { LIVE_STATUSES } from './status'

@@ -172,7 +172,7 @@ describe('the queries of the webhooks use indexes', () => {
   // The statements of apply_subscription_event / record_payment_event
   // (supabase/migrations/20261122000200_webhook_apply.sql) and the lookups around them
   // (app/subscriptions/store.server.ts `findUserIdBy`, app/billing/deferred-lookups.server.ts,
-  // app/billing/polar/webhook.server.ts).
+  // app/billing/webhooks/polar.server.ts).
   const statements: [string, string, unknown[]][] = [
     ['the user check', 'select exists (select 1 from auth.users where id = $1)', [READER]],
     [

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { PLAN_DEFINITIONS, planSettings } from '../../app/billing/plans'
 import { PROJECT_ROOT } from '../local-stack/database'
 
 const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
@@ -20,7 +21,10 @@ function npmCommands(text: string): string[] {
   return [...text.matchAll(/\bnpm (run [\w:-]+|[a-z]+)/g)].map((match) => match[1])
 }
 
-/** Where the code reads its settings (the server, the app's configuration, the dev tools). */
+/**
+ * Where the code reads its settings (the server, the app's configuration, the dev tools), and
+ * the settings of each plan's ids, which app/env.server.ts reads by name from the catalogue.
+ */
 const CODE = [
   'server.js',
   'app/env.server.ts',
@@ -30,6 +34,7 @@ const CODE = [
   'supabase/config.toml',
 ]
   .map(read)
+  .concat(PLAN_DEFINITIONS.flatMap((plan) => Object.values(planSettings(plan))))
   .join('\n')
 
 describe('docs/going-live.md', () => {

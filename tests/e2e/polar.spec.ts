@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { catalogPlan } from '../../app/billing/plans'
 import {
   attachScreenshots,
   createUser,
@@ -117,7 +117,7 @@ test('a visitor without an account cannot pay on Polar: sign in first, then back
   const user = await createUser(uniqueEmail('polar-anonymous'))
   users.push(user.id)
   // A Polar checkout link opened without a session (a shared link, an old bookmark).
-  await page.goto(`/api/checkout?products=${LOCAL_DEFAULTS.POLAR_PRODUCT_PRO}`)
+  await page.goto(`/api/checkout?products=${catalogPlan('pro').polar.productId}`)
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing/)
   expect(page.url()).not.toContain(`:${E2E.polarPort}`)
   await expect(page.getByText('Sign in to continue where you left off')).toBeVisible()

@@ -7,9 +7,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { test, expect } from '@playwright/test'
+import { PLAN_CATALOG, planIdSettings } from '../../app/billing/plans'
 import type { Catalog } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { startLocalStack, type LocalStack } from '../local-stack/stack'
@@ -25,12 +24,9 @@ const SITE_URL = `http://localhost:${APP_PORT}`
  * run, never the local stack's published ones (which production refuses).
  */
 function accountCatalog(): Catalog {
-  const local = JSON.parse(
-    readFileSync(path.join(PROJECT_ROOT, 'tests/local-stack/catalog.json'), 'utf8'),
-  ) as Catalog
   const suffix = () => randomUUID().replace(/-/g, '').slice(0, 14)
   return {
-    plans: local.plans.map((plan) => ({
+    plans: PLAN_CATALOG.plans.map((plan) => ({
       ...plan,
       stripe: { productId: `prod_${suffix()}`, priceId: `price_${suffix()}` },
       polar: { productId: randomUUID() },
@@ -46,7 +42,6 @@ let deployEnv: Record<string, string | undefined>
 
 /** The deployment's environment, set as docs/going-live.md, "Deploy", says. */
 function deploymentEnv(catalog: Catalog): Record<string, string | undefined> {
-  const plan = (key: string) => catalog.plans.find((candidate) => candidate.key === key)!
   // Nothing of this test runner's environment that the app reads (no NODE_ENV above all).
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -60,11 +55,9 @@ function deploymentEnv(catalog: Catalog): Record<string, string | undefined> {
     ...base,
     // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
     ...stack.env,
-    // Stripe: the account's price ids. Polar: its product ids, production server.
-    STRIPE_PRICE_STARTER: plan('starter').stripe.priceId,
-    STRIPE_PRICE_PRO: plan('pro').stripe.priceId,
-    POLAR_PRODUCT_STARTER: plan('starter').polar.productId,
-    POLAR_PRODUCT_PRO: plan('pro').polar.productId,
+    // Stripe: the account's price ids (STRIPE_PRICE_STARTER, …). Polar: its product ids
+    // (POLAR_PRODUCT_STARTER, …), production server.
+    ...planIdSettings(catalog.plans),
     POLAR_SANDBOX: 'false',
     MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
     PORT: String(APP_PORT),

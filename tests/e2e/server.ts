@@ -5,14 +5,14 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { LOCAL_CATALOG } from '../local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { SUITE_AUTH_LIMITS, startLocalStack } from '../local-stack/stack'
 import { E2E } from './ports'
 
 const stack = await startLocalStack({
   siteUrl: E2E.siteUrl,
-  catalog: LOCAL_CATALOG,
+  catalog: PLAN_CATALOG,
   ports: {
     supabase: E2E.supabasePort,
     stripe: E2E.stripePort,

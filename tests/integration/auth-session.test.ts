@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { logger } from '../../app/lib/logger.server'
 import { resetEnvForTests } from '../../app/env.server'
-import { verifiedSessions } from '../../app/auth/session.server'
+import { verifiedSessions } from '../../app/auth/verified-sessions.server'
 import * as root from '../../app/root'
 import * as dashboardIndex from '../../app/routes/dashboard._index'
 import * as dashboardLayout from '../../app/routes/dashboard'

@@ -9,7 +9,7 @@ let app: TestApp
 let admin: SupabaseClient
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 type Overview = Awaited<
-  ReturnType<typeof import('../../app/subscriptions/billing.server').getBillingOverview>
+  ReturnType<typeof import('../../app/subscriptions/billing-overview.server').getBillingOverview>
 >
 
 const load = (user: User, query = '') =>

@@ -1,6 +1,6 @@
 import http from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import {
   adminClient,
   createSignedInUser,
@@ -53,8 +53,8 @@ function request(
 }
 
 const NAVIGATE = { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin' }
-const STRIPE_PRICE = LOCAL_PLAN_IDS.pro.stripePriceId
-const POLAR_PRODUCT = LOCAL_PLAN_IDS.pro.polarProductId
+const STRIPE_PRICE = catalogPlan('pro').stripe.priceId
+const POLAR_PRODUCT = catalogPlan('pro').polar.productId
 
 function postCheckoutSessions(headers: Record<string, string>) {
   return request(`${app.url}/api/checkout_sessions`, {

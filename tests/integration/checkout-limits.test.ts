@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { CHECKOUT_LOOKUP_RATE_LIMIT } from '../../app/billing/checkout-status.server'
 import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
@@ -14,7 +14,7 @@ import { createSignedInUser, emulatorStripe, startTestApp, type TestApp } from '
  * page's provider lookups. Over HTTP against the app's real routes and the stand-ins.
  */
 let app: TestApp
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
+const PRO = catalogPlan('pro').polar.productId
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -81,7 +81,7 @@ describe('/success: provider lookups are limited per client', () => {
     const stripe = emulatorStripe(app)
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
-      line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+      line_items: [{ price: catalogPlan('pro').stripe.priceId, quantity: 1 }],
       success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
     })
     return session.id

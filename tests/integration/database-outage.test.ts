@@ -4,7 +4,7 @@ import {
   DatabaseUnavailableError,
   resetDatabaseCheckForTests,
 } from '../../app/lib/database-availability.server'
-import { getBillingOverview } from '../../app/subscriptions/billing.server'
+import { getBillingOverview } from '../../app/subscriptions/billing-overview.server'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import { appRequest, callRoute, cookieMap, readSession } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'

@@ -24,7 +24,7 @@ const OK = { status: 200, body: { received: true } }
 const FOREVER = 1000
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 type Overview = Awaited<
-  ReturnType<typeof import('../../app/subscriptions/billing.server').getBillingOverview>
+  ReturnType<typeof import('../../app/subscriptions/billing-overview.server').getBillingOverview>
 >
 
 async function paymentRows(column: 'polar_order_id' | 'stripe_invoice_id', value: string) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
@@ -323,7 +323,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
-      body: new URLSearchParams({ price_id: LOCAL_PLAN_IDS.pro.stripePriceId }).toString(),
+      body: new URLSearchParams({ price_id: catalogPlan('pro').stripe.priceId }).toString(),
     })
     expect(response.status).toBe(500)
     expect(response.headers.get('location')).toBeNull()
@@ -337,7 +337,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
-      body: new URLSearchParams({ price_id: LOCAL_PLAN_IDS.pro.stripePriceId }).toString(),
+      body: new URLSearchParams({ price_id: catalogPlan('pro').stripe.priceId }).toString(),
     })
     expect(retry.status).toBe(303)
   })
@@ -424,7 +424,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
     const checkouts = app.stack.polar.state.checkouts.size
     polarFault(kind, 'POST', '/v1/checkouts')
     const checkout = () =>
-      fetch(`${app.url}/api/checkout?products=${LOCAL_PLAN_IDS.pro.polarProductId}`, {
+      fetch(`${app.url}/api/checkout?products=${catalogPlan('pro').polar.productId}`, {
         redirect: 'manual',
         headers: { cookie: user.cookie },
       })

@@ -1,8 +1,13 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ServerBuild } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { resetEnvForTests } from '../../app/env.server'
-import { LOCAL_CATALOG } from '../local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
+import { stopMailDelivery } from '../../app/notifications/delivery.server'
+import { createApp } from '../../server-app.js'
 import { withOutageSwitch } from '../local-stack/database'
 import {
   SUITE_AUTH_LIMITS,
@@ -14,19 +19,6 @@ import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
 import { authorizeOnConsentPage } from './auth-support'
-import { startRouteServer } from './route-server'
-import * as authCallback from '../../app/routes/auth.callback'
-import * as checkoutSessions from '../../app/routes/api.checkout_sessions'
-import * as customerPortal from '../../app/routes/api.customer_portal'
-import * as polarCheckout from '../../app/routes/api.checkout'
-import * as polarPortal from '../../app/routes/api.portal'
-import * as stripeWebhook from '../../app/routes/api.webhooks.stripe'
-import * as polarWebhook from '../../app/routes/api.webhooks.polar'
-import * as billing from '../../app/routes/dashboard.settings.billing'
-import * as signOut from '../../app/routes/sign-out'
-import * as success from '../../app/routes/success'
-import * as healthz from '../../app/routes/healthz'
-
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
   url: string
@@ -36,9 +28,17 @@ export interface TestApp {
   close(): Promise<void>
 }
 
+/** Vite's server build of the app (the Remix plugin's virtual module), in this test's module graph. */
+export async function loadServerBuild() {
+  return (await import(/* @vite-ignore */ 'virtual:remix/server-build' as string)) as ServerBuild
+}
+
 /**
- * The app's API routes on a loopback HTTP server, wired to a fresh database and the three
- * emulators, with the process environment pointing at them (as .env would).
+ * The whole app on a loopback HTTP server, as `npm start` serves it (server-app.js: the
+ * request policy, Remix's request handler over the app's server build), wired to a fresh
+ * database and the three emulators, with the process environment pointing at them (as .env
+ * would). The build is Vite's, loaded in the test's own module graph, so a test that resets
+ * or reads a module (the environment, a rate limit) reaches the one the requests run through.
  */
 export async function startTestApp(
   options: {
@@ -55,25 +55,14 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase()
   const outage = withOutageSwitch(database)
-  const server = await startRouteServer({
-    '/auth/callback': authCallback,
-    '/api/checkout_sessions': checkoutSessions,
-    '/api/customer_portal': customerPortal,
-    '/api/checkout': polarCheckout,
-    '/api/portal': polarPortal,
-    '/api/webhooks/stripe': stripeWebhook,
-    '/api/webhooks/providera': stripeWebhook,
-    '/api/webhooks/polar': polarWebhook,
-    '/api/webhooks/providerb': polarWebhook,
-    '/dashboard/settings/billing': billing,
-    '/success': success,
-    '/sign-out': signOut,
-    '/healthz': healthz,
-  })
+  // The server listens first: the emulators need the app's origin (the site URL).
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`
   const stack = await startLocalStack({
     database: outage.database,
-    siteUrl: server.origin,
-    catalog: LOCAL_CATALOG,
+    siteUrl: origin,
+    catalog: PLAN_CATALOG,
     retry: { attempts: 3, baseDelayMs: 50 },
     polarInvoiceDelayMs: options.polarInvoiceDelayMs,
     stripeDelivery: options.stripeDelivery,
@@ -85,13 +74,19 @@ export async function startTestApp(
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
   })
   resetEnvForTests()
+  // Loading the build runs the server entry's start-up (app/entry.server.tsx), which starts
+  // this instance's mail deliverer; the tests deliver mails themselves, when they choose.
+  const build = await loadServerBuild()
+  await stopMailDelivery()
+  server.on('request', createApp(build, { accessLog: false }))
   return {
-    url: server.origin,
+    url: origin,
     stack,
     setDatabaseDown: outage.setDown,
     async close() {
       await stack.close()
-      await server.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
       await database.close()
     },
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { smtpTransport } from '../../app/notifications/mailer.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
@@ -35,12 +35,12 @@ describe('plan change and resume mails', () => {
     const now = Math.floor(Date.now() / 1000)
     await send(
       'customer.subscription.created',
-      subscriptionObject({ ...base, price: LOCAL_PLAN_IDS.starter.stripePriceId }),
+      subscriptionObject({ ...base, price: catalogPlan('starter').stripe.priceId }),
       now - 10,
     )
     await send(
       'customer.subscription.updated',
-      subscriptionObject({ ...base, price: LOCAL_PLAN_IDS.pro.stripePriceId }),
+      subscriptionObject({ ...base, price: catalogPlan('pro').stripe.priceId }),
       now - 5,
     )
     const mails = await inbox(user.email)

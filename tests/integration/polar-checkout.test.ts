@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import * as success from '../../app/routes/success'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 
@@ -10,8 +10,8 @@ import { adminClient, createSignedInUser, startTestApp, type TestApp } from './h
  * emulator (which delivers its webhooks to the app) and the real database.
  */
 let app: TestApp
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
-const STARTER = LOCAL_PLAN_IDS.starter.polarProductId
+const PRO = catalogPlan('pro').polar.productId
+const STARTER = catalogPlan('starter').polar.productId
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
 beforeAll(async () => {

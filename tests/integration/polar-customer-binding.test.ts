@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'
@@ -14,8 +14,8 @@ import { polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures
 let app: TestApp
 const OK = { status: 200, body: { received: true } }
 type User = Awaited<ReturnType<typeof createSignedInUser>>
-const PRO = LOCAL_PLAN_IDS.pro.polarProductId
-const STARTER = LOCAL_PLAN_IDS.starter.polarProductId
+const PRO = catalogPlan('pro').polar.productId
+const STARTER = catalogPlan('starter').polar.productId
 
 beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })

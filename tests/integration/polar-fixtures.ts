@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createPolar } from '@polar-sh/sdk/2026-10'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { signWebhook } from '../local-stack/polar'
 import type { TestApp } from './harness'
 
@@ -33,7 +33,7 @@ export function customerObject(options: { id?: string; userId?: string | null } 
 
 export function productObject(options: { id?: string; name?: string | null } = {}) {
   return {
-    id: options.id ?? LOCAL_PLAN_IDS.pro.polarProductId,
+    id: options.id ?? catalogPlan('pro').polar.productId,
     created_at: '2026-01-01T00:00:00Z',
     modified_at: null,
     name: options.name === undefined ? 'Pro' : options.name,
@@ -73,7 +73,7 @@ export interface SubscriptionOptions {
 
 export function subscriptionObject(options: SubscriptionOptions = {}) {
   const customerId = options.customerId ?? `${randomUUID()}`
-  const productId = options.productId ?? LOCAL_PLAN_IDS.pro.polarProductId
+  const productId = options.productId ?? catalogPlan('pro').polar.productId
   return {
     created_at: '2026-01-01T00:00:00Z',
     modified_at: null,
@@ -145,7 +145,7 @@ export function orderObject(options: OrderOptions = {}) {
     invoice_number: 'INV-1',
     is_invoice_generated: options.isInvoiceGenerated ?? false,
     customer_id: customerId,
-    product_id: LOCAL_PLAN_IDS.pro.polarProductId,
+    product_id: catalogPlan('pro').polar.productId,
     subscription_id: options.subscriptionId === undefined ? randomUUID() : options.subscriptionId,
     checkout_id: null,
     metadata: options.userId ? { user_id: options.userId } : {},
@@ -226,7 +226,7 @@ export function emulatorPolar(app: TestApp) {
  */
 export async function paidEmulatorCheckout(app: TestApp, userId: string) {
   const checkout = await emulatorPolar(app).checkouts.create({
-    products: [LOCAL_PLAN_IDS.pro.polarProductId],
+    products: [catalogPlan('pro').polar.productId],
     metadata: { user_id: userId },
     // The user's own customer, as the app's checkout makes it (one customer per email).
     external_customer_id: userId,

@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { paidEmulatorCheckout } from './polar-fixtures'
 import {
@@ -115,7 +115,7 @@ describe('reconciliation of Stripe', () => {
     const { id: userId } = await createSignedInUser(app)
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
-      line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+      line_items: [{ price: catalogPlan('pro').stripe.priceId, quantity: 1 }],
       subscription_data: { metadata: { user_id: userId } },
       success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
     })
@@ -135,7 +135,7 @@ describe('reconciliation of Stripe', () => {
     try {
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
-        line_items: [{ price: LOCAL_PLAN_IDS.pro.stripePriceId, quantity: 1 }],
+        line_items: [{ price: catalogPlan('pro').stripe.priceId, quantity: 1 }],
         subscription_data: { metadata: { user_id: userId } },
         success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
       })

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FormReply } from '../../app/lib/form-reply'
-import { sessionConfirmations, verifiedSessions } from '../../app/auth/session.server'
+import { sessionConfirmations } from '../../app/auth/session.server'
+import { verifiedSessions } from '../../app/auth/verified-sessions.server'
 import { signingKeys } from '../../app/auth/signing-keys.server'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as dashboard from '../../app/routes/dashboard'

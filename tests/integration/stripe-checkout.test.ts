@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import * as success from '../../app/routes/success'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
@@ -17,8 +17,8 @@ let app: TestApp
 let stripe: Stripe
 let proxy: RecordingProxy
 
-const PRO = LOCAL_PLAN_IDS.pro.stripePriceId
-const STARTER = LOCAL_PLAN_IDS.starter.stripePriceId
+const PRO = catalogPlan('pro').stripe.priceId
+const STARTER = catalogPlan('starter').stripe.priceId
 
 interface RecordedCall {
   method: string
@@ -193,7 +193,7 @@ describe('POST /api/checkout_sessions', () => {
     ['a blank price_id', 'price_id=%20%20'],
     ['the literal text undefined', 'price_id=undefined'],
     ['a price that is not a plan', 'price_id=price_unknown_plan'],
-    ['a product id instead of a price id', `price_id=${LOCAL_PLAN_IDS.pro.stripeProductId}`],
+    ['a product id instead of a price id', `price_id=${catalogPlan('pro').stripe.productId}`],
     ['another field only', `priceId=${PRO}`],
   ])('answers 400 for %s and creates no session', async (_label, body) => {
     const user = await createSignedInUser(app)

@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 
 /** Stripe payloads in the shape of API version 2026-10-28.endive, for hand-made events. */
 let counter = 0
@@ -45,7 +45,7 @@ export function subscriptionObject(options: {
           current_period_start: start,
           current_period_end: options.periodEnd ?? start + 2_592_000,
           price: {
-            id: options.price ?? LOCAL_PLAN_IDS.pro.stripePriceId,
+            id: options.price ?? catalogPlan('pro').stripe.priceId,
             object: 'price',
             nickname: null,
             recurring: { interval: 'month', interval_count: 1 },
@@ -84,7 +84,7 @@ export function invoiceObject(options: {
     lines: {
       object: 'list',
       data: [
-        { pricing: { price_details: { price: LOCAL_PLAN_IDS.pro.stripePriceId } }, parent: null },
+        { pricing: { price_details: { price: catalogPlan('pro').stripe.priceId } }, parent: null },
       ],
     },
   }

@@ -55,10 +55,10 @@ describe('syncStripeProducts', () => {
     const result = await syncStripeProducts()
     expect(result.mismatches).toEqual([
       expect.stringContaining(
-        'Starter: Stripe price price_pro_monthly is 2900 usd/month, plans.ts says 900 usd/month',
+        'Starter: Stripe price price_pro_monthly is 2900 usd/month, the catalogue says 900 usd/month',
       ),
       expect.stringContaining(
-        'Pro: Stripe price price_starter_monthly is 900 usd/month, plans.ts says 2900 usd/month',
+        'Pro: Stripe price price_starter_monthly is 900 usd/month, the catalogue says 2900 usd/month',
       ),
     ])
     const byId = Object.fromEntries((await rows()).map((row) => [row.stripe_price_id, row.active]))

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { recentEvents } from '~/billing/recent-events.server'
+import { recentEvents } from '~/billing/webhooks/recent-events.server'
 import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 import { mailCatcher } from './mail-support'
 import {

@@ -1,9 +1,11 @@
 /**
  * The plan catalogue the Stripe and Polar emulators are seeded with: one product and one
  * recurring price per plan, under fixed ids. Whoever starts the stack passes it in
- * (`startLocalStack({ catalog })`); `catalog.json` is the product's, and
- * tests/config/local-stack-catalog.test.ts checks it matches the app's plans and local ids.
+ * (`startLocalStack({ catalog })`; the product's is app/billing/catalog.json, which the app
+ * checks and hands over). `catalog.json` beside this file is the stand-ins' own sample, for
+ * their tests and for their command lines when given no catalogue file.
  */
+import { readFileSync } from 'node:fs'
 import catalogJson from './catalog.json'
 
 export interface CatalogPlan {
@@ -55,8 +57,18 @@ export function parseCatalog(value: unknown): Catalog {
   return value as Catalog
 }
 
-/** The product's catalogue (catalog.json). */
+/** The stand-ins' sample catalogue (catalog.json). */
 export const LOCAL_CATALOG: Catalog = parseCatalog(catalogJson)
+
+/** The catalogue in this JSON file (a command line's argument), or the sample without one. */
+export function readCatalogFile(file: string | undefined): Catalog {
+  if (!file) return LOCAL_CATALOG
+  try {
+    return parseCatalog(JSON.parse(readFileSync(file, 'utf8')))
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error })
+  }
+}
 
 /** The plan with this key; throws when the catalogue has none. */
 export function catalogPlan(catalog: Catalog, key: string): CatalogPlan {

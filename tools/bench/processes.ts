@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { openSync } from 'node:fs'
 import path from 'node:path'
+import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
 
@@ -140,13 +141,10 @@ export async function startApp(options: {
         ...options.env,
         // Production mode, as deployed. The local stack's keys and loopback hosts are allowed
         // by the bench-only allowance, which the app refuses unless every host is loopback
-        // (app/env.server.ts); production requires the plan ids, here the emulators'.
+        // (app/env.server.ts); production requires the plan ids, here the catalogue's (the emulators').
         NODE_ENV: 'production',
         BENCH_ALLOW_LOCAL_STACK: '1',
-        STRIPE_PRICE_STARTER: LOCAL_DEFAULTS.STRIPE_PRICE_STARTER,
-        STRIPE_PRICE_PRO: LOCAL_DEFAULTS.STRIPE_PRICE_PRO,
-        POLAR_PRODUCT_STARTER: LOCAL_DEFAULTS.POLAR_PRODUCT_STARTER,
-        POLAR_PRODUCT_PRO: LOCAL_DEFAULTS.POLAR_PRODUCT_PRO,
+        ...planIdSettings(PLAN_DEFINITIONS),
         // Production requires a sender; the mails go to the stack's SMTP inbox (SMTP_URL).
         MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
         PORT: String(options.port),

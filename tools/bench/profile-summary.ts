@@ -43,7 +43,8 @@ function origin(url: string) {
   const packageMatch = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)
   if (packageMatch) return packageMatch[1]
   if (url.includes('/.build-')) return '(app build)'
-  if (url.endsWith('server.js')) return '(server.js)'
+  if (url.endsWith('/server.js')) return '(server.js)'
+  if (url.endsWith('/server-app.js')) return '(server-app.js)'
   return url
 }
 const label = (node: ProfileNode) => {

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { withDatabaseName } from '../../tests/local-stack/database'
-import { LOCAL_CATALOG } from '../../tests/local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import { SUITE_AUTH_LIMITS, startLocalStack } from '../../tests/local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
@@ -45,7 +45,7 @@ let stack: Awaited<ReturnType<typeof startLocalStack>>
 try {
   stack = await startLocalStack({
     siteUrl,
-    catalog: LOCAL_CATALOG,
+    catalog: PLAN_CATALOG,
     ports,
     databaseUrl,
     // A load from one address: the auth server's per-IP limits would stop it, and are not

@@ -32,7 +32,7 @@ import {
   withDatabaseName,
   type Database,
 } from '../../tests/local-stack/database'
-import { LOCAL_CATALOG } from '../../tests/local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
@@ -503,7 +503,7 @@ async function main() {
     database,
     siteUrl,
     ports: { supabase: PORTS.supabase, stripe: PORTS.stripe, polar: PORTS.polar },
-    catalog: LOCAL_CATALOG,
+    catalog: PLAN_CATALOG,
     polarInvoiceDelayMs: 0,
     // A load from one address against one project: the auth server's per-IP limits and
     // mail budget would stop it, and are not what it measures (the local stack's README).

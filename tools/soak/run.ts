@@ -30,7 +30,7 @@ import {
   withDatabaseName,
   type Database,
 } from '../../tests/local-stack/database'
-import { LOCAL_CATALOG } from '../../tests/local-stack/catalog'
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
 import {
   expectedState,
@@ -238,7 +238,7 @@ async function main() {
   stack = await startLocalStack({
     database: db,
     siteUrl,
-    catalog: LOCAL_CATALOG,
+    catalog: PLAN_CATALOG,
     ports: PORTS,
     polarInvoiceDelayMs: 0,
     stripeDelivery: { mode: stripeDelivery, seed },

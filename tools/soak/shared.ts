@@ -7,7 +7,7 @@ import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../app/billing/polar/events'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../../tests/local-stack/polar'
 import type { LocalStack } from '../../tests/local-stack/stack'
@@ -61,7 +61,7 @@ export async function createPolarResources(
   for (let n = 0; n < 2; n++) {
     const product = (index + n) % 2 === 0 ? 'pro' : 'starter'
     const checkout = await polar.checkouts.create({
-      products: [LOCAL_PLAN_IDS[product].polarProductId],
+      products: [catalogPlan(product).polar.productId],
       metadata: { user_id: userId },
       // The user's own customer, as the app's checkout makes it (one customer per email).
       external_customer_id: userId,

@@ -12,7 +12,7 @@
  * Pure: no I/O. The Polar objects (which must exist in the emulator, since order.paid fetches
  * the order's invoice) are created by the runner and passed in.
  */
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 
 // ---------------------------------------------------------------------------------------
 // Seeded randomness
@@ -100,14 +100,14 @@ export const rankOf = (status: unknown) => (typeof status === 'string' ? (RANKS[
 const PLANS = {
   pro: {
     name: 'Pro',
-    stripePrice: LOCAL_PLAN_IDS.pro.stripePriceId,
-    polarProduct: LOCAL_PLAN_IDS.pro.polarProductId,
+    stripePrice: catalogPlan('pro').stripe.priceId,
+    polarProduct: catalogPlan('pro').polar.productId,
     amount: 2900,
   },
   starter: {
     name: 'Starter',
-    stripePrice: LOCAL_PLAN_IDS.starter.stripePriceId,
-    polarProduct: LOCAL_PLAN_IDS.starter.polarProductId,
+    stripePrice: catalogPlan('starter').stripe.priceId,
+    polarProduct: catalogPlan('starter').polar.productId,
     amount: 900,
   },
 } as const

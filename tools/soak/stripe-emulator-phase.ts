@@ -6,7 +6,7 @@
  * user's row and payments are then compared with the emulator's subscription and invoices.
  */
 import Stripe from 'stripe'
-import { LOCAL_PLAN_IDS } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_STACK_KEYS } from '../../tests/local-stack/defaults'
 import type { LocalStack } from '../../tests/local-stack/stack'
 
@@ -42,7 +42,7 @@ export async function runStripeEmulatorPhase(
     const customer = await stripe.customers.create({ email: `soak-emulator-${index}@example.com` })
     const created = await stripe.subscriptions.create({
       customer: customer.id,
-      items: [{ price: LOCAL_PLAN_IDS[plan].stripePriceId }],
+      items: [{ price: catalogPlan(plan).stripe.priceId }],
       metadata: { user_id: userId },
     })
     subscriptions.push(created.id)

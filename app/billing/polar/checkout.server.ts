@@ -2,7 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
-import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
+import { getOwnSubscription } from '~/subscriptions/store.server'
+import { isLiveStatus } from '~/subscriptions/status'
 import { getPolar } from './client.server'
 import { ensurePolarCustomer } from './customer.server'
 
@@ -12,6 +13,19 @@ export type CheckoutRequest = {
 }
 export type CheckoutQueryResult =
   { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
+
+/**
+ * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
+ * /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md).
+ */
+export function polarCheckoutPath(productId: string, user: { id: string; email: string }) {
+  const query = new URLSearchParams({
+    products: productId,
+    customerEmail: user.email,
+    metadata: JSON.stringify({ user_id: user.id }),
+  })
+  return `/api/checkout?${query}`
+}
 
 /**
  * Validates GET /api/checkout's query for the signed-in user (the route refuses anyone
@@ -90,7 +104,7 @@ export async function createPolarCheckout(
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
   }
   const existing = await getOwnSubscription(supabase, user.id)
-  if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
+  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
   const customerId = await ensurePolarCustomer(user)
   const checkout = await getPolar('checkout').checkouts.create({ ...base, customer_id: customerId })
   return { kind: 'redirect', url: checkout.url }

@@ -12,7 +12,7 @@ import {
   polarUserLink,
 } from './events'
 import { fetchOrderInvoiceUrl } from './invoice.server'
-import { applyPolarEvent } from './webhook.server'
+import { applyPolarEvent } from '~/billing/webhooks/polar.server'
 
 // Only for the dispatch tests at the end (applyPolarEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>

@@ -3,6 +3,7 @@ import { httpStatusOf } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
 import type { AsUser } from '~/lib/postgrest-rpc.server'
 import { applySubscriptionEvent, readOwnSubscription } from '~/subscriptions/store.server'
+import { isPaidUpStatus } from '~/subscriptions/status'
 import { getPolar } from './client.server'
 import { PolarSubscriptionSchema, polarSubscriptionFields, polarUserLink } from './events'
 
@@ -98,7 +99,7 @@ export async function polarPlanChangeOffer(
       kind: 'unavailable',
       message: 'Your subscription is set to cancel. Resume it first, then change your plan.',
     }
-  if (subscription.status !== 'active' && subscription.status !== 'trialing')
+  if (!isPaidUpStatus(subscription.status))
     return {
       kind: 'unavailable',
       message:

@@ -3,7 +3,8 @@ import type Stripe from 'stripe'
 import { getEnv } from '~/env.server'
 import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
-import { getOwnSubscription, LIVE_STATUSES } from '~/subscriptions/store.server'
+import { getOwnSubscription } from '~/subscriptions/store.server'
+import { isLiveStatus } from '~/subscriptions/status'
 import { getStripe } from './client.server'
 
 export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
@@ -26,7 +27,7 @@ export async function createStripeCheckout(
   priceId: string,
 ): Promise<CheckoutOutcome> {
   const existing = await getOwnSubscription(supabase, user.id)
-  if (existing?.status && LIVE_STATUSES.has(existing.status)) return { kind: 'already-subscribed' }
+  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
 
   const env = getEnv()
   const origin = env.SITE_URL

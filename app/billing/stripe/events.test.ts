@@ -14,7 +14,7 @@ import {
   subscriptionUserId,
 } from './events'
 import { getStripe } from './client.server'
-import { applyStripeEvent } from './webhook.server'
+import { applyStripeEvent } from '~/billing/webhooks/stripe.server'
 
 // Only for the dispatch tests at the end (applyStripeEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>

@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import { parsePayload } from '~/billing/webhook-outcome.server'
+import { parsePayload } from '~/billing/webhooks/outcome.server'
 import { getStripe } from './client.server'
 import { StripeInvoicePaymentsSchema, paidPaymentIntentId } from './events'
 

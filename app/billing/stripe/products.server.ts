@@ -4,12 +4,13 @@ import { getStripe } from './client.server'
 
 export interface ProductSyncResult {
   synced: string[]
-  /** Plans whose Stripe price disagrees with app/billing/plans.ts (amount, currency or interval). */
+  /** Plans whose Stripe price disagrees with the catalogue (amount, currency or interval). */
   mismatches: string[]
 }
 
 /**
- * Keeps `stripe_products` consistent with the plans: one row per plan price, read back from
+ * Keeps `stripe_products` consistent with the plans of the catalogue (app/billing/catalog.json,
+ * with this deployment's price ids): one row per plan price, read back from
  * Stripe (so a wrong price id fails loudly), and every other row marked inactive. Run by
  * `npm run stripe:sync-products` after changing plans or price ids, and by the local stack.
  */
@@ -28,7 +29,7 @@ export async function syncStripeProducts(): Promise<ProductSyncResult> {
       interval !== plan.interval
     ) {
       result.mismatches.push(
-        `${plan.name}: Stripe price ${price.id} is ${price.unit_amount} ${price.currency}/${interval}, plans.ts says ${plan.amount} ${plan.currency}/${plan.interval}`,
+        `${plan.name}: Stripe price ${price.id} is ${price.unit_amount} ${price.currency}/${interval}, the catalogue says ${plan.amount} ${plan.currency}/${plan.interval}`,
       )
     }
     rows.push({

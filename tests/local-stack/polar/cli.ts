@@ -1,9 +1,10 @@
 /**
- * Runs the Polar emulator alone: `npx tsx tests/local-stack/polar/cli.ts`.
- * Uses the local stack's defaults (and the plans in ../catalog.json) unless POLAR_* variables
- * say otherwise.
+ * Runs the Polar emulator alone: `npx tsx tests/local-stack/polar/cli.ts [catalog.json]`,
+ * seeded with the plans of that catalogue file (the product's is app/billing/catalog.json;
+ * without one, the sample ../catalog.json). Uses the local stack's defaults unless POLAR_*
+ * variables say otherwise.
  */
-import { LOCAL_CATALOG } from '../catalog'
+import { readCatalogFile } from '../catalog'
 import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../defaults'
 import { startPolarEmulator } from './index'
 
@@ -11,7 +12,7 @@ const apiUrl = new URL(process.env.POLAR_API_URL || LOCAL_DEV.polarApiUrl)
 const siteUrl = process.env.SITE_URL || LOCAL_DEV.siteUrl
 
 const emulator = await startPolarEmulator({
-  catalog: LOCAL_CATALOG,
+  catalog: readCatalogFile(process.argv[2]),
   port: Number(apiUrl.port || 12112),
   publicUrl: apiUrl.origin,
   accessToken: process.env.POLAR_ACCESS_TOKEN || LOCAL_STACK_KEYS.polarAccessToken,

@@ -1,10 +1,12 @@
 /**
- * Runs the Stripe emulator on its own: `node --import tsx tests/local-stack/stripe/cli.ts`.
- * Uses the local stack's defaults (port 12111, the app's webhook route on :5173, the plans
- * in ../catalog.json); override with STRIPE_API_URL, STRIPE_WEBHOOK_URL, STRIPE_SECRET_KEY
- * and STRIPE_WEBHOOK_SECRET.
+ * Runs the Stripe emulator on its own:
+ * `node --import tsx tests/local-stack/stripe/cli.ts [catalog.json]`, seeded with the plans of
+ * that catalogue file (the product's is app/billing/catalog.json; without one, the sample
+ * ../catalog.json). Uses the local stack's defaults (port 12111, the app's webhook route on
+ * :5173); override with STRIPE_API_URL, STRIPE_WEBHOOK_URL, STRIPE_SECRET_KEY and
+ * STRIPE_WEBHOOK_SECRET.
  */
-import { LOCAL_CATALOG } from '../catalog'
+import { readCatalogFile } from '../catalog'
 import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../defaults'
 import { startStripeEmulator } from './index'
 
@@ -12,7 +14,7 @@ const apiUrl = new URL(process.env.STRIPE_API_URL || LOCAL_DEV.stripeApiUrl)
 const siteUrl = process.env.SITE_URL || LOCAL_DEV.siteUrl
 
 const emulator = await startStripeEmulator({
-  catalog: LOCAL_CATALOG,
+  catalog: readCatalogFile(process.argv[2]),
   port: Number(apiUrl.port || 12111),
   webhookUrl: process.env.STRIPE_WEBHOOK_URL || `${siteUrl}/api/webhooks/stripe`,
   webhookSecret: process.env.STRIPE_WEBHOOK_SECRET || LOCAL_STACK_KEYS.stripeWebhookSecret,

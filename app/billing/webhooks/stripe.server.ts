@@ -3,7 +3,7 @@ import { getEnv } from '~/env.server'
 import { planByStripePrice } from '~/billing/plans.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
-import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
+import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
@@ -13,8 +13,8 @@ import {
   type LedgerEvent,
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
-import { getStripe } from './client.server'
-import { fetchInvoicePaymentIntentId } from './invoice.server'
+import { getStripe } from '~/billing/stripe/client.server'
+import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
 import {
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
@@ -26,7 +26,7 @@ import {
   subscriptionUserId,
   type StripeInvoice,
   type StripeSubscription,
-} from './events'
+} from '~/billing/stripe/events'
 
 /** Stripe events are well under 1 MB; anything larger is refused before verification. */
 const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024

@@ -2,7 +2,7 @@ import { webhooks } from '@polar-sh/sdk/2026-10'
 import { getEnv } from '~/env.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
-import { answerWebhook, parsePayload, webhookJson } from '~/billing/webhook-outcome.server'
+import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import {
   applySubscriptionEvent,
@@ -20,9 +20,9 @@ import {
   polarSubscriptionFields,
   polarUserLink,
   type PolarOrder,
-} from './events'
-import { polarStatus } from './client.server'
-import { fetchOrderInvoiceUrl } from './invoice.server'
+} from '~/billing/polar/events'
+import { polarStatus } from '~/billing/polar/client.server'
+import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
 import { databaseError } from '~/lib/database-availability.server'
 
 /**

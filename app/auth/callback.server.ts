@@ -1,0 +1,160 @@
+import type { EmailOtpType } from '@supabase/supabase-js'
+import { getEnv } from '~/env.server'
+import { logger } from '~/lib/logger.server'
+import { askedForLink, askedForLinkTo } from './link-origin.server'
+import { markRecovery } from './recovery.server'
+import { nextFromLink } from './safe-next-path'
+import { createSupabaseServerClient, getOptionalUser } from './session.server'
+import { rememberEmailConfirmed } from './confirmed-notice.server'
+import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
+
+const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change',
+  'email',
+])
+
+/** True for the `type` of an emailed link the callback can verify. */
+export function isEmailLinkType(type: string | null): type is EmailOtpType {
+  return type !== null && EMAIL_OTP_TYPES.has(type as EmailOtpType)
+}
+
+/** An emailed link's parameters: `/auth/callback?token_hash=…&type=…&next=…`. */
+export interface EmailLink {
+  tokenHash: string
+  type: EmailOtpType
+  next: string
+}
+
+type CallbackOutcome = { location: string; headers: Headers }
+
+const AUTH_FAILED = '/sign-in?error=auth_failed'
+
+/**
+ * Where the first of the two links of a secure email change leads: Account settings says
+ * which address still has to be confirmed (the session, if any, stays as it was).
+ */
+const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
+
+/** The spec's failure location, with the reason (if known) in a cookie beside it. */
+async function failedOutcome(
+  headers: Headers,
+  reason: AuthFailureReason | null,
+): Promise<CallbackOutcome> {
+  if (reason) headers.append('Set-Cookie', await rememberAuthFailure(reason))
+  return { location: AUTH_FAILED, headers }
+}
+
+/**
+ * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
+ * then pick where to go. Any failure goes to /sign-in?error=auth_failed. An emailed
+ * `token_hash` link is followed at once only in the browser that asked for it
+ * (link-origin.server.ts); anywhere else the person confirms on /auth/confirm first.
+ */
+export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
+  const params = new URL(request.url).searchParams
+  const code = params.get('code')
+  const tokenHash = params.get('token_hash')
+  const type = params.get('type')
+  // An emailed link carries the redirect the auth server accepted (an absolute URL, see
+  // nextFromLink); an OAuth return carries the relative `next` of the callback URL we sent.
+  const next = nextFromLink(params.get('next'), getEnv().SITE_URL, '/dashboard')
+  const { supabase, headers } = createSupabaseServerClient(request)
+  // A PKCE recovery link may come back without `type`; its `next` says what it was.
+  const flow = type ?? (next === '/reset-password' ? 'recovery' : null)
+  const failed = () => failedOutcome(headers, failureReasonOf(flow))
+  try {
+    if (code) {
+      // A PKCE code works only with the verifier cookie of the browser that asked for it.
+      const { data, error } = await supabase.auth.exchangeCodeForSession(code)
+      if (error) return await failed()
+      if (type === 'recovery') headers.append('Set-Cookie', await markRecovery(data.user.id))
+      if (type === 'recovery') return { location: '/reset-password', headers }
+      if (type === 'signup') {
+        headers.append('Set-Cookie', await rememberEmailConfirmed())
+        return { location: '/dashboard', headers }
+      }
+      return { location: next, headers }
+    }
+    if (tokenHash && type) {
+      if (!isEmailLinkType(type)) return await failed()
+      if (!(await askedForLink(request))) {
+        const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
+        return { location: `/auth/confirm?${confirm}`, headers }
+      }
+      return await verifyEmailLink(
+        request,
+        { tokenHash, type, next },
+        { confirmed: false },
+        headers,
+      )
+    }
+  } catch (error) {
+    logger.error('auth callback failed', { error })
+  }
+  return failed()
+}
+
+/**
+ * Account settings for a signed-in browser; a signed-out one (another device) is asked to
+ * sign in first and is told that the first address is confirmed.
+ */
+async function emailChangeProgress(request: Request) {
+  const { user } = await getOptionalUser(request)
+  if (user) return EMAIL_CHANGE_PROGRESS
+  const params = new URLSearchParams({
+    notice: 'email-change-half-confirmed',
+    redirectTo: EMAIL_CHANGE_PROGRESS,
+  })
+  return `/sign-in?${params}`
+}
+
+/**
+ * Verifies an emailed link and signs this browser in. Unless the person confirmed it on
+ * /auth/confirm, the account must be one this browser asked a link for: a link to another
+ * account (someone else's, forwarded) ends the session it opened and signs nobody in.
+ */
+export async function verifyEmailLink(
+  request: Request,
+  link: EmailLink,
+  options: { confirmed: boolean },
+  headers = new Headers(),
+): Promise<CallbackOutcome> {
+  // The link's session is written to cookies of its own first: a link for another account
+  // leaves this browser exactly as it was (signed out, or still in its own account).
+  const { supabase, headers: opened } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.verifyOtp({
+    type: link.type,
+    token_hash: link.tokenHash,
+  })
+  if (error) return failedOutcome(headers, failureReasonOf(link.type))
+  if (link.type === 'email_change' && !data.session) {
+    // The first of the two links of a secure email change: Supabase Auth confirms that
+    // address and answers without a session. Nobody is signed in or out by it; the page
+    // says which link is still to be opened.
+    return { location: await emailChangeProgress(request), headers }
+  }
+  if (
+    !options.confirmed &&
+    !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
+  ) {
+    await supabase.auth.signOut({ scope: 'local' })
+    return failedOutcome(headers, 'another_account')
+  }
+  for (const cookie of opened.getSetCookie()) headers.append('Set-Cookie', cookie)
+  opened.forEach((value, key) => {
+    if (key.toLowerCase() !== 'set-cookie') headers.set(key, value)
+  })
+  if (link.type === 'recovery') {
+    if (data.user) headers.append('Set-Cookie', await markRecovery(data.user.id))
+    return { location: '/reset-password', headers }
+  }
+  if (link.type === 'signup' || link.type === 'email') {
+    headers.append('Set-Cookie', await rememberEmailConfirmed())
+    return { location: '/dashboard', headers }
+  }
+  return { location: link.next, headers }
+}

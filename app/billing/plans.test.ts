@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { resetEnvForTests } from '~/env.server'
+import catalogJson from './catalog.json'
+import { PLAN_CATALOG, catalogPlan, parseCatalog, planSettings } from './plans'
+import { getPlans } from './plans.server'
+
+const [starter, pro] = catalogJson.plans
+
+/** A catalogue of the product's two plans with `change` applied to the second. */
+const withPro = (change: Record<string, unknown>) => ({ plans: [starter, { ...pro, ...change }] })
+
+describe('the plan catalogue (app/billing/catalog.json)', () => {
+  it('loads the product plans, in order, with their local ids', () => {
+    expect(PLAN_CATALOG.plans.map((plan) => plan.key)).toEqual(['starter', 'pro'])
+    expect(catalogPlan('pro')).toMatchObject({
+      name: 'Pro',
+      amount: 2900,
+      currency: 'usd',
+      interval: 'month',
+      highlighted: true,
+      stripe: { productId: 'prod_pro', priceId: 'price_pro_monthly' },
+    })
+    expect(() => catalogPlan('team')).toThrow('The plan catalogue has no plan "team"')
+  })
+
+  it('names each wrong field, all at once', () => {
+    let message = ''
+    try {
+      parseCatalog(withPro({ amount: 29.5, interval: 'week', stripe: { productId: 'prod_pro' } }))
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toMatch(/^Invalid plan catalogue \(app\/billing\/catalog\.json\):/)
+    expect(message).toContain('must be a whole number of minor units (cents)')
+    expect(message).toContain('→ at plans[1].amount')
+    expect(message).toContain('must be "month" or "year"')
+    expect(message).toContain('→ at plans[1].interval')
+    expect(message).toContain('→ at plans[1].stripe.priceId')
+  })
+
+  it('refuses ids of the wrong kind, so a product id never stands for a price', () => {
+    expect(() =>
+      parseCatalog(withPro({ stripe: { productId: 'prod_pro', priceId: 'prod_pro' } })),
+    ).toThrow(
+      /must be a Stripe price id \(price_…\), not a product id\n\s+→ at plans\[1\]\.stripe\.priceId/,
+    )
+    expect(() =>
+      parseCatalog(withPro({ stripe: { productId: 'price_x', priceId: 'price_pro_monthly' } })),
+    ).toThrow(/must be a Stripe product id \(prod_…\)\n\s+→ at plans\[1\]\.stripe\.productId/)
+    expect(() => parseCatalog(withPro({ polar: { productId: 'pro' } }))).toThrow(
+      /must be a Polar product id \(a UUID\)\n\s+→ at plans\[1\]\.polar\.productId/,
+    )
+  })
+
+  it('refuses a key, a name or an id that two plans share', () => {
+    expect(() => parseCatalog(withPro({ key: 'starter' }))).toThrow(
+      /key starter is an earlier plan's too\n\s+→ at plans\[1\]/,
+    )
+    expect(() => parseCatalog(withPro({ name: 'Starter' }))).toThrow(
+      /name Starter is an earlier plan's too/,
+    )
+    expect(() => parseCatalog(withPro({ polar: starter.polar }))).toThrow(
+      /5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1 is an earlier plan's too/,
+    )
+  })
+
+  it('refuses an empty catalogue, an unknown field and a key that cannot name a setting', () => {
+    expect(() => parseCatalog({ plans: [] })).toThrow(/must name at least one plan/)
+    expect(() => parseCatalog(withPro({ price: 29 }))).toThrow(/Unrecognized key: "price"/)
+    expect(() => parseCatalog(withPro({ key: 'Pro-Plus' }))).toThrow(
+      /must be lower-case letters and digits/,
+    )
+    expect(() => parseCatalog(withPro({ currency: 'USD' }))).toThrow(/ISO 4217/)
+    expect(() => parseCatalog(null)).toThrow(/Invalid plan catalogue/)
+  })
+
+  it("names each plan's settings after its key", () => {
+    expect(planSettings(catalogPlan('starter'))).toEqual({
+      stripePrice: 'STRIPE_PRICE_STARTER',
+      polarProduct: 'POLAR_PRODUCT_STARTER',
+    })
+  })
+})
+
+describe('getPlans', () => {
+  afterEach(() => {
+    delete process.env.STRIPE_PRICE_PRO
+    delete process.env.POLAR_PRODUCT_STARTER
+    resetEnvForTests()
+  })
+
+  it("takes each plan from the catalogue and its ids from the plan's settings", () => {
+    process.env.STRIPE_PRICE_PRO = 'price_1QProOfThisAccount'
+    process.env.POLAR_PRODUCT_STARTER = '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b'
+    resetEnvForTests()
+    expect(
+      getPlans().map(({ key, name, amount, stripePriceId, polarProductId }) => ({
+        key,
+        name,
+        amount,
+        stripePriceId,
+        polarProductId,
+      })),
+    ).toEqual([
+      {
+        key: 'starter',
+        name: 'Starter',
+        amount: 900,
+        stripePriceId: starter.stripe.priceId,
+        polarProductId: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
+      },
+      {
+        key: 'pro',
+        name: 'Pro',
+        amount: 2900,
+        stripePriceId: 'price_1QProOfThisAccount',
+        polarProductId: pro.polar.productId,
+      },
+    ])
+  })
+})

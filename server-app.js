@@ -1,0 +1,107 @@
+// The app's request stack around Remix: what `server.js` serves in production and what the
+// integration tests run (docs/decisions/0027-one-request-stack.md). Plain JavaScript, so
+// production needs no build step or TypeScript runtime for it.
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { createRequestHandler } from '@remix-run/express'
+import compression from 'compression'
+import express from 'express'
+import morgan from 'morgan'
+import onHeaders from 'on-headers'
+
+/**
+ * An answer that leaves before its request's body has arrived (a 413 over a route's cap, a
+ * 429 or 403 given unread) says `Connection: close`, so the unread rest of the body never
+ * sits in front of the next request on a kept-alive connection. Node closes the connection
+ * once the answer is written; the client has the whole answer first.
+ * @type {import('express').RequestHandler}
+ */
+function closeAfterUnreadBody(req, res, next) {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0
+  if (hasBody)
+    onHeaders(res, () => {
+      if (!req.complete) res.setHeader('Connection', 'close')
+    })
+  next()
+}
+
+/**
+ * express.static for the files `dir` holds now, by their path under the mount point, with
+ * the options `optionsFor(path)` gives; any other request goes on to the next handler. The
+ * files are listed once (a deploy ships them with the build): express.static looks every
+ * request up in the file system, so only the paths that are files go to it
+ * (docs/performance.md, "Where the time goes").
+ */
+function staticFiles(dir, optionsFor) {
+  const entries = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : []
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const servers = new Map()
+  /** @type {Map<string, import('express').RequestHandler>} */
+  const byPath = new Map()
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name))
+    const file = `/${relative.split(path.sep).join('/')}`
+    const options = optionsFor(file)
+    const key = JSON.stringify(options)
+    if (!servers.has(key)) servers.set(key, express.static(dir, options))
+    byPath.set(file, servers.get(key))
+    if (file.endsWith('/index.html'))
+      byPath.set(file.slice(0, -'index.html'.length), servers.get(key))
+  }
+  return (req, res, next) => {
+    const serve = byPath.get(req.path)
+    return serve ? serve(req, res, next) : next()
+  }
+}
+
+/**
+ * The Express app for a Remix server build: static files, compression, the access log, the
+ * request policy, and Remix's request handler inside the per-request store.
+ * @param {import('@remix-run/node').ServerBuild} build
+ * @param {{ mode?: string, accessLog?: boolean }} [options] `accessLog: false` for the tests
+ */
+export function createApp(build, { mode = process.env.NODE_ENV, accessLog = true } = {}) {
+  const app = build.entry.module
+  const server = express()
+  server.disable('x-powered-by')
+  // Nothing reads Express's `req.query` (Remix reads the URL itself), and parsing it with `qs`
+  // on every request was a few per cent of a small request's CPU (docs/performance.md).
+  server.set('query parser', false)
+  server.use(closeAfterUnreadBody)
+  // Webhook answers are a few bytes of JSON for a provider's servers, which gzip makes bigger:
+  // they go out as they are, without compression's per-request work or its
+  // `Vary: Accept-Encoding` (docs/performance.md, "Where the time goes").
+  const compress = compression()
+  server.use((req, res, next) =>
+    req.url.startsWith('/api/webhooks/') ? next() : compress(req, res, next),
+  )
+  // The client build (hashed assets cached for good, the copies of public/ for an hour) and
+  // public/ itself, as remix-serve serves them.
+  server.use(
+    build.publicPath,
+    staticFiles(build.assetsBuildDirectory, (file) =>
+      file.startsWith('/assets/') ? { immutable: true, maxAge: '1y' } : { maxAge: '1h' },
+    ),
+  )
+  server.use(staticFiles('public', () => ({ maxAge: '1h' })))
+  // Requests that contradict TRUSTED_PROXY_COUNT are reported once (app/lib/proxy-check.server.ts).
+  server.use(app.proxyCheckMiddleware)
+  // The access log: morgan's `tiny` line, the path without one-time tokens (app/lib/access-log.server.ts).
+  morgan.token('safe-url', (req) => app.accessLogPath(req.originalUrl || req.url))
+  if (accessLog)
+    server.use(morgan(':method :safe-url :status :res[content-length] - :response-time ms'))
+  // The request policy (app/lib/request-policy.server.ts): a cross-site post gets its 403 here,
+  // and every answer leaves with the security and cache headers.
+  server.all('*', app.requestPolicyMiddleware)
+  // Remix, inside the store holding the socket's address (app/lib/request-context.server.ts),
+  // behind the anonymous page cache (app/lib/page-cache.server.ts).
+  const handle = createRequestHandler({ build, mode })
+  server.all('*', (req, res, next) =>
+    app.requestContext.run({ clientAddress: req.socket.remoteAddress }, () =>
+      app.anonymousPageCache(req, res, () => handle(req, res, next)),
+    ),
+  )
+  return server
+}
