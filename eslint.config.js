@@ -36,9 +36,9 @@ export default tseslint.config(
       ],
     },
   },
-  // Direction of imports (tests/README.md): app/ never imports tests/; the local stack
-  // (tests/local-stack/) never imports app/, by relative path or the ~/ alias. Suites and
-  // tools may import both.
+  // Direction of imports (tests/README.md): app/ never imports tests/ or tools/; the local
+  // stack (tests/local-stack/, a package of its own) imports nothing outside its folder, by
+  // relative path or the ~/ alias. Suites and tools may import both.
   {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
@@ -47,8 +47,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/tests', '**/tests/**'],
-              message: 'App code must not import test tooling (tests/).',
+              group: ['**/tests', '**/tests/**', '**/tools', '**/tools/**'],
+              message: 'App code must not import test and development tooling (tests/, tools/).',
             },
           ],
         },
@@ -71,9 +71,18 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/app', '**/app/**', '~', '~/**'],
+              group: [
+                '**/app',
+                '**/app/**',
+                '~',
+                '~/**',
+                '**/setup/**',
+                '**/tools/**',
+                '**/integration/**',
+                '**/e2e/**',
+              ],
               message:
-                'The local stack must not import the app: take what it needs (plan catalogue, keys) as options or from its own fixtures.',
+                'The local stack is a package of its own and imports nothing outside its folder: take what it needs (plan catalogue, keys) as options or from its own fixtures.',
             },
           ],
         },

@@ -108,13 +108,42 @@ export default defineConfig({
     tsconfigPaths(),
   ],
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
-    globalSetup: ['tests/setup/global-setup.ts'],
     // The app's log is silent in the tests unless LOG_LEVEL asks for it.
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      // Unit tests of the app's rules and tools, and the checks of configuration and docs:
+      // no database.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'app/**/*.test.{ts,tsx}',
+            'tests/config/**/*.test.ts',
+            'tests/docs/**/*.test.ts',
+            'tools/**/*.test.ts',
+          ],
+        },
+      },
+      // The schema, privileges and ledger, and the app's routes through the real SDKs against
+      // the local stack: a migrated database per file, on PGlite or DATABASE_URL's server.
+      {
+        extends: true,
+        test: {
+          name: 'database',
+          include: [
+            'tests/db/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+            'tests/setup/**/*.test.ts',
+          ],
+          globalSetup: ['tests/setup/global-setup.ts'],
+        },
+      },
+      // The local stack's own tests, with its own configuration (a package of its own).
+      'tests/local-stack',
+    ],
   },
 })

@@ -390,7 +390,7 @@ describe('STRIPE_AUTOMATIC_TAX and DEPLOYMENT_ENVIRONMENT', () => {
 })
 
 describe('STRIPE_API_URL and POLAR_API_URL: one rule in every command', () => {
-  // npm run dev (tests/tools/dev-plan.ts) and every command that parses the configuration
+  // npm run dev (tools/dev-plan.ts) and every command that parses the configuration
   // (the server, npm run stripe:sync-products) read the same variable the same way.
   it('empty means the real service; unset means the local stack outside production', () => {
     const real = parseEnv({ STRIPE_API_URL: '', POLAR_API_URL: '' })

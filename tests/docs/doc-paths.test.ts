@@ -115,8 +115,8 @@ export function unmappedFolders(dir: string, readme: string): string[] {
     .map((entry) => entry.name)
 }
 
-describe('the maps of tests/ name every folder', () => {
-  it.each(['tests', 'tests/local-stack'])('%s/README.md', (dir) => {
+describe('the maps of tests/ and tools/ name every folder', () => {
+  it.each(['tests', 'tests/local-stack', 'tools'])('%s/README.md', (dir) => {
     const readme = readFileSync(path.join(PROJECT_ROOT, dir, 'README.md'), 'utf8')
     expect(unmappedFolders(dir, readme)).toEqual([])
   })

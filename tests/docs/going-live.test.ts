@@ -28,8 +28,8 @@ function npmCommands(text: string): string[] {
 const CODE = [
   'server.js',
   'app/env.server.ts',
-  'tests/tools/dev.ts',
-  'tests/tools/dev-plan.ts',
+  'tools/dev.ts',
+  'tools/dev-plan.ts',
   'vite.config.ts',
   'supabase/config.toml',
 ]

@@ -25,7 +25,7 @@ export const LOCAL_STACK_KEYS = {
   polarProductionWebhookSecret: 'polar_whs_local_production_secret',
 } as const
 
-/** Where `npm run dev` runs the app and each emulator (see tests/tools/dev-plan.ts). */
+/** Where `npm run dev` runs the app and each emulator (see tools/dev-plan.ts). */
 export const LOCAL_DEV = {
   siteUrl: 'http://localhost:5173',
   supabaseUrl: 'http://localhost:54421',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -34,7 +35,20 @@ export interface Database extends Queryable {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-export const PROJECT_ROOT = path.resolve(here, '../../..')
+
+/**
+ * The project the stack stands in for: the nearest folder, from the working directory up,
+ * that holds `supabase/config.toml` (its migrations, auth settings and mail templates), as
+ * the Supabase CLI finds it. The working directory itself when there is none.
+ */
+function findProjectRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'supabase/config.toml'))) return dir
+    if (path.dirname(dir) === dir) return start
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(process.cwd())
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'supabase/migrations')
 const BOOTSTRAP_DIR = path.join(here, 'bootstrap')
 

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream'
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../../setup/database'
+import { createTestDatabase } from '../testing/database'
 import { restTestKit } from '../supabase/rest/testing'
 import type { Database } from './index'
 

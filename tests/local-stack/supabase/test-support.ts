@@ -1,6 +1,6 @@
 import { createServerClient } from '@supabase/ssr'
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js'
-import { createTestDatabase } from '../../setup/database'
+import { createTestDatabase } from '../testing/database'
 import type { Database } from '../database'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
 import { startSupabaseEmulator, type SupabaseEmulator, type SupabaseEmulatorOptions } from './index'

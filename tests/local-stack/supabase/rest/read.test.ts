@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../../../setup/database'
+import { createTestDatabase } from '../../testing/database'
 import type { Database } from '../../database'
 import { restTestKit } from './testing'
 

@@ -10,9 +10,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { withDatabaseName } from '../../local-stack/database'
-import { PLAN_CATALOG } from '../../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack } from '../../local-stack/stack'
+import { withDatabaseName } from '../../tests/local-stack/database'
+import { PLAN_CATALOG } from '../../app/billing/plans'
+import { SUITE_AUTH_LIMITS, startLocalStack } from '../../tests/local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
 const ports = {

@@ -4,7 +4,7 @@
  * time) and by function including what it called (inclusive time, each function counted once
  * per sample even when recursive).
  *
- *   node --import tsx tests/tools/bench/profile-summary.ts <file.cpuprofile> [rows=25] [filter]
+ *   node --import tsx tools/bench/profile-summary.ts <file.cpuprofile> [rows=25] [filter]
  *
  * `filter` (a regexp on function names) keeps only the samples whose stack contains a match,
  * e.g. `action` for the webhook actions, `loader|render` for the pages.

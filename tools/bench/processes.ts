@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { openSync } from 'node:fs'
 import path from 'node:path'
-import { PLAN_DEFINITIONS, planIdSettings } from '../../../app/billing/plans'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
-import { PROJECT_ROOT } from '../../local-stack/database'
+import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
 
 export const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 
@@ -45,7 +45,7 @@ export function startStack(siteUrl: string): Promise<StackReady> {
       ...cpuProfile('stack'),
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'tests/tools/bench/stack-process.ts'),
+      path.join(PROJECT_ROOT, 'tools/bench/stack-process.ts'),
     ],
     {
       cwd: PROJECT_ROOT,

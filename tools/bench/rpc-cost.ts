@@ -5,14 +5,14 @@
  * both up, then makes `session_is_active` calls one at a time and divides this process's CPU
  * time by their number; three rounds each.
  *
- *   node --import tsx tests/tools/bench/rpc-cost.ts [calls=1500]
+ *   node --import tsx tools/bench/rpc-cost.ts [calls=1500]
  */
 import { fork } from 'node:child_process'
 import path from 'node:path'
-import { PROJECT_ROOT } from '../../local-stack/database'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
 
 const calls = Number(process.argv[2] ?? 1500)
-const stack = fork(path.join(PROJECT_ROOT, 'tests/tools/bench/stack-process.ts'), [], {
+const stack = fork(path.join(PROJECT_ROOT, 'tools/bench/stack-process.ts'), [], {
   execArgv: ['--import', 'tsx'],
   env: {
     ...process.env,
@@ -29,8 +29,8 @@ const ready = await new Promise<{ env: Record<string, string> }>((resolve) =>
   }),
 )
 Object.assign(process.env, ready.env, { NODE_ENV: 'test' })
-const { getSupabaseAdmin } = await import('../../../app/lib/supabase-admin.server')
-const { postgrestRpc } = await import('../../../app/lib/postgrest-rpc.server')
+const { getSupabaseAdmin } = await import('../../app/lib/supabase-admin.server')
+const { postgrestRpc } = await import('../../app/lib/postgrest-rpc.server')
 
 const args = {
   p_session_id: '00000000-0000-4000-8000-000000000001',

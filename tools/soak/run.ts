@@ -2,17 +2,17 @@
  * `npm run soak`: replays a seeded, realistic stream of Stripe and Polar webhook events for
  * many users against the production build on the local stack, with duplicates, reordering
  * and concurrency, then checks `user_subscriptions` and `payment_history` row by row against
- * what the stream implies (tests/tools/soak/stream.ts). Loopback only; bounded in count and time.
+ * what the stream implies (tools/soak/stream.ts). Loopback only; bounded in count and time.
  *
  *   npm run soak -- [--seed 1] [--users 200] [--events 4000] [--concurrency 24]
  *                   [--duplicates 0.15] [--reorder-window 3600] [--timeout 240]
  *                   [--skip-build] [--build-dir .build-soak] [--port-offset 0]
  *                   [--stripe-delivery shuffled|ordered] [--emulator-users N]
- *   npm run soak -- --chaos …   the chaos soak (tests/tools/soak/chaos.ts)
+ *   npm run soak -- --chaos …   the chaos soak (tools/soak/chaos.ts)
  *
  * Then a second phase runs subscriptions through the Stripe emulator itself (renewals, a
  * declined renewal, recovery), whose own webhooks reach the app shuffled and partly
- * duplicated by default (tests/tools/soak/stripe-emulator-phase.ts), and compares each of
+ * duplicated by default (tools/soak/stripe-emulator-phase.ts), and compares each of
  * those users' rows with the emulator's state.
  *
  * PGlite by default; DATABASE_URL=postgres://… runs it on a fresh database of that server
@@ -29,9 +29,9 @@ import {
   PROJECT_ROOT,
   withDatabaseName,
   type Database,
-} from '../../local-stack/database'
-import { PLAN_CATALOG } from '../../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../local-stack/stack'
+} from '../../tests/local-stack/database'
+import { PLAN_CATALOG } from '../../app/billing/plans'
+import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
 import {
   expectedState,
   generateStream,
@@ -43,7 +43,7 @@ import { createPolarResources, createUsers, polarFields, signedHeaders, verify }
 import { runStripeEmulatorPhase } from './stripe-emulator-phase'
 
 // `--chaos`: the chaos soak (two instances, kills, a database restart, provider faults;
-// tests/tools/soak/chaos.ts), which ends the process itself.
+// tools/soak/chaos.ts), which ends the process itself.
 if (process.argv.includes('--chaos')) {
   await import('./chaos')
   await new Promise(() => {})

@@ -1,7 +1,7 @@
 /**
  * The benchmark's floor (docs/performance.md, "The floor"): a minimal Remix app of the same
  * Remix and React versions and future flags as the app, built with the installed
- * `@remix-run/dev` and served with `remix-serve`. `tests/tools/bench/run.ts` builds it into
+ * `@remix-run/dev` and served with `remix-serve`. `tools/bench/run.ts` builds it into
  * `.build-bench-bare` (BUILD_DIR) and measures it first: every ratio is against it.
  */
 import path from 'node:path'
@@ -17,11 +17,7 @@ export default defineConfig({
   plugins: [
     remix({
       appDirectory: path.join(here, 'app'),
-      buildDirectory: path.resolve(
-        here,
-        '../../../..',
-        process.env.BUILD_DIR ?? '.build-bench-bare',
-      ),
+      buildDirectory: path.resolve(here, '../../..', process.env.BUILD_DIR ?? '.build-bench-bare'),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -6,9 +6,9 @@
  * user's row and payments are then compared with the emulator's subscription and invoices.
  */
 import Stripe from 'stripe'
-import { catalogPlan } from '../../../app/billing/plans'
-import { LOCAL_STACK_KEYS } from '../../local-stack/defaults'
-import type { LocalStack } from '../../local-stack/stack'
+import { catalogPlan } from '../../app/billing/plans'
+import { LOCAL_STACK_KEYS } from '../../tests/local-stack/defaults'
+import type { LocalStack } from '../../tests/local-stack/stack'
 
 export interface EmulatorPhaseFigures {
   users: number

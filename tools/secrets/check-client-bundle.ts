@@ -16,8 +16,8 @@ import { randomBytes } from 'node:crypto'
 import { appendFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
-import { PROJECT_ROOT } from '../../local-stack/database'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
 import { SECRET_NAMES, findSecrets, type SecretName } from './scan'
 
 const buildDir = path.resolve(PROJECT_ROOT, process.env.BUILD_DIR ?? 'build')

@@ -6,13 +6,13 @@
 import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../../app/billing/polar/events'
-import { catalogPlan } from '../../../app/billing/plans'
-import { LOCAL_DEFAULTS } from '../../../app/env.server'
-import { signWebhook } from '../../local-stack/polar'
-import type { LocalStack } from '../../local-stack/stack'
+import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../app/billing/polar/events'
+import { catalogPlan } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { signWebhook } from '../../tests/local-stack/polar'
+import type { LocalStack } from '../../tests/local-stack/stack'
 import type { Delivery } from './stream'
-import { LOCAL_SERVICE_ROLE_KEY } from '../../local-stack/supabase/keys'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
 import {
   expectedState,
   PAYMENT_COLUMNS,

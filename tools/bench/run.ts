@@ -2,7 +2,7 @@
  * `npm run bench`: how fast each path is, and the targets and budgets it must hold
  * (docs/performance.md).
  *
- * Builds the app into its own BUILD_DIR and the bare Remix app (tests/tools/bench/bare-remix,
+ * Builds the app into its own BUILD_DIR and the bare Remix app (tools/bench/bare-remix,
  * the floor) into .build-bench-bare, starts the bare app with `remix-serve`, the local stack
  * (its own process, fixed loopback ports; PGlite, or a fresh database on the PostgreSQL
  * server when DATABASE_URL is set) and the production server (server.js, as `npm start`,
@@ -23,12 +23,12 @@ import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { PROJECT_ROOT } from '../../local-stack/database'
-import { stripeEvent, subscriptionObject } from '../../integration/stripe-fixtures'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
-} from '../../integration/polar-fixtures'
+} from '../../tests/integration/polar-fixtures'
 import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
 import { runLighthouse, type LighthouseScores } from './lighthouse'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
@@ -55,7 +55,7 @@ const SITE_URL = `http://localhost:${APP_PORT}`
 const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 4901)
 const BARE_ORIGIN = `http://127.0.0.1:${BARE_PORT}`
 const BARE_BUILD_DIR = '.build-bench-bare'
-const BARE_CONFIG = 'tests/tools/bench/bare-remix/vite.config.ts'
+const BARE_CONFIG = 'tools/bench/bare-remix/vite.config.ts'
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000

@@ -1,7 +1,7 @@
 /**
  * `npm test` step: no high or critical advisory in the production dependencies.
  *
- * Runs `npm audit --omit=dev --audit-level=high --json` and reads its report
+ * Runs `npm audit --omit=dev --workspaces=false --audit-level=high --json` and reads its report
  * (`audit-report.ts`):
  * - a high or critical advisory: lists package, severity, title and URL of each; exit 1;
  * - none: exit 0;
@@ -10,15 +10,16 @@
  *   when `AUDIT_REQUIRED=1` (set it where the registry supports audit, e.g. registry.npmjs.org);
  * - any other failure (another HTTP status, a timeout, no lockfile, unreadable output): exit 1.
  *
- * `AUDIT_SKIPPED_EXIT_CODE` (set by tests/tools/run.ts) replaces the 0 of the SKIPPED case, so the
+ * `AUDIT_SKIPPED_EXIT_CODE` (set by tools/run.ts) replaces the 0 of the SKIPPED case, so the
  * summary of `npm test` can say "skipped" rather than "passed".
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { interpretAudit, SEVERITIES } from './audit-report'
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
-const ARGS = ['audit', '--omit=dev', '--audit-level=high', '--json']
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url))
+// Not the workspaces: the local stack (tests/local-stack) is development tooling.
+const ARGS = ['audit', '--omit=dev', '--workspaces=false', '--audit-level=high', '--json']
 const required = ['1', 'true'].includes((process.env.AUDIT_REQUIRED ?? '').trim().toLowerCase())
 const skippedExitCode = Number(process.env.AUDIT_SKIPPED_EXIT_CODE ?? '0') || 0
 

@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { PLAN_CATALOG } from '../../app/billing/plans'
-import { PROJECT_ROOT } from '../local-stack/database'
-import { DEV_DATA_DIR, startLocalStack } from '../local-stack/stack'
+import { LOCAL_DEFAULTS } from '../app/env.server'
+import { PLAN_CATALOG } from '../app/billing/plans'
+import { PROJECT_ROOT } from '../tests/local-stack/database'
+import { DEV_DATA_DIR, startLocalStack } from '../tests/local-stack/stack'
 import { planDev } from './dev-plan'
 
 const envFile = path.join(PROJECT_ROOT, '.env')
@@ -52,7 +52,7 @@ if (stack) {
     appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
   ) {
     Object.assign(process.env, appEnv)
-    const { syncStripeProducts } = await import('../../app/billing/stripe/products.server')
+    const { syncStripeProducts } = await import('../app/billing/stripe/products.server')
     await syncStripeProducts().catch((error: Error) =>
       console.warn(`stripe_products sync failed: ${error.message}`),
     )

@@ -12,7 +12,7 @@
  * Pages are the leaf routes whose client module is not empty (resource routes and
  * loader-only routes compile to an empty chunk).
  *
- * CLI: `node --import tsx tests/tools/bench/bundle-size.ts [buildDir]` prints the table and exits
+ * CLI: `node --import tsx tools/bench/bundle-size.ts [buildDir]` prints the table and exits
  * non-zero when a page is over the budget (`npm run bench:bundle` after `npm run build`).
  */
 import { readdirSync, readFileSync } from 'node:fs'

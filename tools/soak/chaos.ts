@@ -31,9 +31,9 @@ import {
   PROJECT_ROOT,
   withDatabaseName,
   type Database,
-} from '../../local-stack/database'
-import { PLAN_CATALOG } from '../../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../local-stack/stack'
+} from '../../tests/local-stack/database'
+import { PLAN_CATALOG } from '../../app/billing/plans'
+import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   expectedState,

@@ -1,0 +1,69 @@
+/**
+ * `npm run test:changed`: the edit-test loop, in well under a minute. For the files changed
+ * and not yet committed (staged or not, and new ones), or changed since a ref
+ * (`npm run test:changed -- main`): ESLint and Prettier on those files, TypeScript over the
+ * project (incremental, so a second run checks only what changed), and the vitest tests that
+ * import them, directly or not (`vitest related`; a changed document adds the docs' checks).
+ * `npm test` remains the whole check.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PROJECT_ROOT } from '../tests/local-stack/database'
+import { runSteps, type Step } from './steps'
+
+const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
+const cache = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.cache/test-changed', name)
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
+
+const since = process.argv[2]
+const changed = [
+  ...new Set([
+    ...(since ? git('diff', '--name-only', `${since}...HEAD`) : []),
+    ...git('diff', '--name-only', 'HEAD'),
+    ...git('ls-files', '--others', '--exclude-standard'),
+  ]),
+].filter((file) => existsSync(path.join(PROJECT_ROOT, file)))
+
+const code = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
+const nothing = 'no such file changed'
+console.log(`${changed.length} changed file(s)${since ? ` since ${since}` : ''}`)
+
+const steps: Step[] = [
+  {
+    name: 'lint (changed files)',
+    command: bin('eslint'),
+    args: ['--cache', '--cache-location', cache('eslint'), '--no-warn-ignored', ...code],
+    skip: code.length ? undefined : nothing,
+  },
+  {
+    name: 'format (changed files)',
+    command: bin('prettier'),
+    args: ['--check', '--ignore-unknown', ...changed],
+    skip: changed.length ? undefined : nothing,
+    load: 0.5,
+  },
+  {
+    name: 'types (incremental)',
+    command: bin('tsc'),
+    args: ['--incremental', '--tsBuildInfoFile', cache('tsconfig.tsbuildinfo')],
+    skip: code.length ? undefined : nothing,
+  },
+  {
+    name: 'vitest (tests related to the changed files)',
+    command: bin('vitest'),
+    args: [
+      'related',
+      '--run',
+      '--passWithNoTests',
+      ...code,
+      ...(changed.some((file) => file.endsWith('.md')) ? ['tests/docs/doc-paths.test.ts'] : []),
+    ],
+    skip: changed.length ? undefined : nothing,
+  },
+]
+
+const results = await runSteps(steps, { cwd: PROJECT_ROOT, capacity: os.availableParallelism() })
+process.exit(results.some((result) => result.status === 'failed') ? 1 : 0)
