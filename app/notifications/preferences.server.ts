@@ -1,13 +1,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { getOwnProfileRow, updateOwnProfile } from '~/profile/profile.server'
+import type { ProfileSummary } from '~/account/summary.server'
+import { updateOwnProfile } from '~/profile/profile.server'
 import type { NotificationPreferences } from './schemas'
 
-/** The signed-in user's preferences, read through their own client (RLS applies). */
-export async function getOwnPreferences(
-  supabase: SupabaseClient,
-  userId: string,
-): Promise<NotificationPreferences> {
-  const row = await getOwnProfileRow(supabase, userId)
+/** The signed-in user's preferences, from their profile (`account_summary`). */
+export function preferencesOf(row: ProfileSummary | null): NotificationPreferences {
   return {
     // Product updates are opt-in; the mails the user relies on are on unless turned off.
     productUpdates: row?.notify_product_updates ?? false,

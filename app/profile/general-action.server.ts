@@ -1,10 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from '@remix-run/node'
 import * as z from 'zod/mini'
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { readPayload } from '~/lib/http.server'
 import type { FormReply } from '~/lib/form-reply'
-import { removeAvatar, replaceAvatar } from './avatar.server'
+import { removeAvatar, replaceAvatar, type AvatarOwner } from './avatar.server'
 import { updateOwnProfile } from './profile.server'
 import { AVATAR_MAX_BYTES } from './constraints'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
@@ -26,10 +25,10 @@ function reply(
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
   request: Request,
-  supabase: SupabaseClient,
-  userId: string,
+  owner: AvatarOwner,
   headers: Headers,
 ) {
+  const { supabase, userId } = owner
   const payload = await readPayload(request, MAX_BODY_BYTES)
   if (payload.kind === 'too-large') {
     throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
@@ -58,7 +57,7 @@ export async function handleGeneralSettings(
         headers,
       })
     }
-    const outcome = await replaceAvatar(supabase, userId, submission.value.avatar)
+    const outcome = await replaceAvatar(owner, submission.value.avatar)
     if (!outcome.ok) {
       const result = submission.reply({
         hideFields: ['avatar'],
@@ -72,7 +71,7 @@ export async function handleGeneralSettings(
   }
 
   if (intent === 'remove-avatar') {
-    await removeAvatar(supabase, userId)
+    await removeAvatar(owner)
     const submission = parseWithZod(formData, { schema: z.partial(AvatarSchema) })
     return reply(intent, submission.reply({ resetForm: true }), 'Your avatar has been removed.', {
       headers,

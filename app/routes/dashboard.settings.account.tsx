@@ -11,21 +11,21 @@ import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
-import { requireUser } from '~/auth/session.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
+import { accountSummaryOf } from '~/account/summary.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor } from '~/lib/form-reply'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const [emailState, subscription, requested] = await Promise.all([
-    getAccountState(supabase),
-    getOwnSubscription(supabase, user.id),
-    requestedEmail(request),
-  ])
+  // The auth server's account state and the summary, both while the session is checked.
+  const [{ user, supabase, headers }, [emailState, { subscription }]] = await requireUserWith(
+    request,
+    (session) => Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
+  )
+  const requested = await requestedEmail(request)
   const email = emailState.email || user.email
   // Supabase's pending address wins; else the one asked for here (see requestedEmail).
   const pendingEmail =

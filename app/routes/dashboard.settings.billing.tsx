@@ -6,7 +6,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
@@ -22,13 +22,13 @@ import { PAYMENT_METHOD_INTENT, isLiveStatus, statusLabel } from '~/subscription
 import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await requireUser(request)
-  const { asUser, headers } = session
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1)
+  const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
+    getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
+  )
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
-  const payments = await fillDeferredLookups(session, overview.payments)
+  const payments = await fillDeferredLookups(overview.payments)
   headers.set('Cache-Control', 'private, no-store')
   // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
   const { subscription } = overview

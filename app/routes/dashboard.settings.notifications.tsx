@@ -6,19 +6,20 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import type { FormReply } from '~/lib/form-reply'
-import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
+import { preferencesOf, saveOwnPreferences } from '~/notifications/preferences.server'
+import { accountSummaryOf } from '~/account/summary.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
 import { refuseCrossSite } from '~/lib/cross-site.server'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const preferences = await getOwnPreferences(supabase, user.id)
+  const [{ headers }, { profile }] = await requireUserWith(request, accountSummaryOf(request))
+  const preferences = preferencesOf(profile)
   headers.set('Cache-Control', 'private, no-store')
   return data({ preferences }, { headers })
 }

@@ -17,16 +17,21 @@ export type PaymentView = Pick<
   | 'created_at'
 >
 
+/** One payment of the page with its provider references (for the deferred lookups). */
+export type PaymentWithReferences = PaymentView &
+  Pick<PaymentRow, 'stripe_invoice_id' | 'stripe_payment_intent_id' | 'polar_order_id'>
+
 interface BillingOverviewRow {
   subscription: SubscriptionRow | null
-  payments: PaymentView[]
+  payments: PaymentWithReferences[]
   total: number
   page: number
 }
 
 /**
  * The user's subscription and one page of their payments, newest first, in one call
- * (`billing_overview`, read under RLS as the signed-in user). A page past the end (an old
+ * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider
+ * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
 export async function getBillingOverview(asUser: AsUser, page = 1) {

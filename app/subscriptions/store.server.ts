@@ -14,6 +14,15 @@ export interface LedgerEvent {
   occurredAt: string
 }
 
+/**
+ * A payment as the ledger records it. With no user, a Stripe payment's user is the one
+ * holding `stripe_customer_id`, looked up in the same call.
+ */
+type LedgerPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
+  user_id: string | null
+  stripe_customer_id?: string | null
+}
+
 export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
 export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
@@ -27,7 +36,10 @@ export function recordEvent(event: LedgerEvent) {
   })
 }
 
-/** Applies a subscription event to the user's row, exactly once and never over a newer one. */
+/**
+ * Applies a subscription event to the user's row, exactly once and never over a newer one.
+ * With no user, a Stripe event's user is the one holding its subscription (same call).
+ */
 export function applySubscriptionEvent(
   event: LedgerEvent,
   userId: string | null,
@@ -46,7 +58,7 @@ export function applySubscriptionEvent(
 /** Records a payment or refund, exactly once per invoice / order and status. */
 export function recordPaymentEvent(
   event: LedgerEvent,
-  payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
+  payment: LedgerPayment,
 ) {
   return serviceRpc<PaymentResult>('record_payment_event', {
     p_provider: event.provider,
@@ -58,7 +70,8 @@ export function recordPaymentEvent(
 }
 
 /**
- * Records a failed payment in one transaction: its ledger row, its billing-history row
+ * Records a failed payment in one transaction: its ledger row, when it failed and when the
+ * provider retries (`details.retry_at`, for the past-due notice), its billing-history row
  * (status 'failed', when there is one: docs/decisions/0013-failed-payments.md) and its mail.
  * Answers 'notified', 'duplicate' (ledger) or 'no_user'. The mail is delivered later
  * (app/notifications).
@@ -75,7 +88,7 @@ export function recordPaymentFailure(
     /** When Stripe tries the payment again (null: no retry planned). */
     retry_at: string | null
   },
-  payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
+  payment: LedgerPayment,
 ) {
   return serviceRpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
     p_provider: event.provider,
@@ -85,19 +98,6 @@ export function recordPaymentFailure(
     p_user_id: userId,
     p_data: details,
     p_payment: payment,
-  })
-}
-
-/**
- * When a past-due subscription's payment failed and when the provider retries it (Stripe's
- * `next_payment_attempt`; null when none is planned). The newest failure wins, so a repeat
- * or an older attempt's late event changes nothing.
- */
-export function notePaymentFailure(userId: string, failedAt: string, retryAt: string | null) {
-  return serviceRpc<null>('note_payment_failure', {
-    p_user_id: userId,
-    p_failed_at: failedAt,
-    p_retry_at: retryAt,
   })
 }
 
