@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
+import type { AsUser } from '~/lib/database.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import {
   hitAuthRateLimit,
@@ -143,7 +144,7 @@ async function handlePassword(
 /** The Account settings action: email, password, sessions and deletion. */
 export async function handleAccountSettings(
   request: Request,
-  supabase: SupabaseClient,
+  { supabase, asUser }: { supabase: SupabaseClient; asUser: AsUser },
   user: SessionUser,
   headers: Headers,
 ) {
@@ -206,7 +207,7 @@ export async function handleAccountSettings(
     if (submission.status !== 'success')
       return reply(intent, submission.reply(), null, { status: 400, headers })
     await confirmSession()
-    const outcome = await deleteAccount(supabase, user.id)
+    const outcome = await deleteAccount(asUser, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
       return reply(intent, result, null, { status: 503, headers })

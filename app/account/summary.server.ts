@@ -1,5 +1,5 @@
 import { databaseError } from '~/lib/database-availability.server'
-import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { database, type AsUser } from '~/lib/database.server'
 import type { ProfileRow } from '~/profile/types'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
@@ -24,13 +24,11 @@ export interface AccountSummary {
  * them (their token), so row-level security holds it to their own rows.
  */
 export async function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
-  const { data, error } = await postgrestRpc<AccountSummary>(
-    'account_summary',
-    {},
-    { get: true, asUser },
-  )
-  if (error) throw databaseError('account summary read', error)
-  return data
+  const { data, error, status } = await database({ asUser }).rpc('account_summary', undefined, {
+    get: true,
+  })
+  if (error) throw databaseError('account summary read', { ...error, status })
+  return data as unknown as AccountSummary
 }
 
 const summaries = new WeakMap<Request, Promise<AccountSummary>>()

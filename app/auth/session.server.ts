@@ -5,7 +5,7 @@ import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
-import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { database, type AsUser } from '~/lib/database.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { safeNextPath } from './safe-next-path'
@@ -115,7 +115,7 @@ type SessionResult = {
   user: SessionUser | null
   /**
    * The signed-in user's access token (null when signed out): the page reads send it to
-   * PostgREST (`postgrest-rpc.server.ts`), which runs them as the user, under RLS.
+   * PostgREST (`database.server.ts`), which runs them as the user, under RLS.
    */
   asUser: AsUser | null
   /**
@@ -467,10 +467,9 @@ function keepOnly(headers: Headers, before: string[]) {
  * SESSION_CHECK_TIMEOUT_MS; each answer is remembered in `sessionConfirmations`.
  */
 async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'unknown'> {
-  const { data, error } = await postgrestRpc<boolean>(
+  const { data, error } = await database({ timeoutMs: SESSION_CHECK_TIMEOUT_MS }).rpc(
     'session_is_active',
     { p_session_id: user.sessionId, p_user_id: user.id },
-    { timeoutMs: SESSION_CHECK_TIMEOUT_MS },
   )
   if (error) {
     logger.error('session check failed', { error: error.message })

@@ -114,7 +114,16 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
  */
 export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
   const payments = rows.map(
-    ({ stripe_invoice_id, stripe_payment_intent_id, polar_order_id, ...payment }) => payment,
+    (row): PaymentView => ({
+      id: row.id,
+      provider: row.provider,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status,
+      description: row.description,
+      invoice_url: row.invoice_url,
+      created_at: row.created_at,
+    }),
   )
   try {
     const now = Date.now()

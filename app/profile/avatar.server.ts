@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/postgrest-rpc.server'
+import type { AsUser } from '~/lib/database.server'
 import { logger } from '~/lib/logger.server'
 import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
 import { AVATAR_BUCKET, updateOwnProfile } from './profile.server'

@@ -47,8 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const { user, supabase, headers } = await requireUser(request)
-  return handleAccountSettings(request, supabase, user, headers)
+  const { user, supabase, asUser, headers } = await requireUser(request)
+  return handleAccountSettings(request, { supabase, asUser }, user, headers)
 }
 
 export function headers() {

@@ -46,9 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
   // The portal can cancel the subscription and change the card: the auth server confirms.
-  const { user, supabase, headers } = await requireConfirmedUser(request)
+  const { user, asUser, headers } = await requireConfirmedUser(request)
   const form = await request.formData().catch(() => new FormData())
-  const outcome = await openBillingPortal(supabase, user.id, {
+  const outcome = await openBillingPortal(asUser, user.id, {
     paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
   })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })

@@ -12,7 +12,7 @@ import { logger } from '~/lib/logger.server'
  * provider fails.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   headers.set('Cache-Control', 'no-store')
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
   if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
@@ -25,7 +25,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     throw redirect(`/api/checkout?${query}`, { headers })
   }
   try {
-    const outcome = await createStripeCheckout(supabase, user, plan.stripePriceId)
+    const outcome = await createStripeCheckout(asUser, user, plan.stripePriceId)
     if (outcome.kind === 'already-subscribed')
       throw redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
     throw redirect(outcome.url, { status: 303, headers })

@@ -1,8 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError, serviceRpc } from '~/lib/database-availability.server'
-import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -28,7 +26,7 @@ export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
 /** Records an event that has no effect (logged only), so repeats are recognisable. Returns false for a repeat. */
 export function recordEvent(event: LedgerEvent) {
-  return serviceRpc<boolean>('record_webhook_event', {
+  return serviceRpc('record_webhook_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -45,14 +43,14 @@ export function applySubscriptionEvent(
   userId: string | null,
   fields: Partial<SubscriptionRow>,
 ) {
-  return serviceRpc<ApplyResult>('apply_subscription_event', {
+  return serviceRpc('apply_subscription_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
     p_occurred_at: event.occurredAt,
     p_user_id: userId,
     p_fields: fields,
-  })
+  }) as Promise<ApplyResult>
 }
 
 /** Records a payment or refund, exactly once per invoice / order and status. */
@@ -60,13 +58,13 @@ export function recordPaymentEvent(
   event: LedgerEvent,
   payment: LedgerPayment,
 ) {
-  return serviceRpc<PaymentResult>('record_payment_event', {
+  return serviceRpc('record_payment_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
     p_occurred_at: event.occurredAt,
     p_payment: payment,
-  })
+  }) as Promise<PaymentResult>
 }
 
 /**
@@ -90,7 +88,7 @@ export function recordPaymentFailure(
   },
   payment: LedgerPayment,
 ) {
-  return serviceRpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
+  return serviceRpc('record_payment_failure', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -98,7 +96,7 @@ export function recordPaymentFailure(
     p_user_id: userId,
     p_data: details,
     p_payment: payment,
-  })
+  }) as Promise<'notified' | 'duplicate' | 'no_user'>
 }
 
 /**
@@ -118,31 +116,6 @@ export async function findUserIdBy(
     .maybeSingle<{ user_id: string }>()
   if (error) throw databaseError('user lookup', error)
   return data?.user_id ?? null
-}
-
-/** The signed-in user's subscription row, read through their own client (RLS applies). */
-export async function getOwnSubscription(supabase: SupabaseClient, userId: string) {
-  const { data, error } = await supabase
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle<SubscriptionRow>()
-  if (error) throw databaseError('subscription read', error)
-  return data
-}
-
-/**
- * `getOwnSubscription` for the signed-in pages' loaders: the same read under RLS as the
- * user, as one plain PostgREST request with their token (no supabase-js client needed).
- */
-export async function readOwnSubscription(asUser: AsUser, userId: string) {
-  const { data, error } = await postgrestSelect<SubscriptionRow>(
-    'user_subscriptions',
-    { select: '*', user_id: `eq.${userId}` },
-    { asUser },
-  )
-  if (error) throw databaseError('subscription read', error)
-  return data[0] ?? null
 }
 
 export { LIVE_STATUSES } from './status'
