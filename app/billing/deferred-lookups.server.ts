@@ -1,5 +1,5 @@
 import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing.server'
 import type { PaymentRow } from '~/subscriptions/types'
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
@@ -83,11 +83,15 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
   remember(row.id, Date.now())
   try {
     const found = await lookUp(row, need)
-    const admin = getSupabaseAdmin()
-    for (const [column, value] of Object.entries(found)) {
+    const admin = database()
+    for (const column of ['invoice_url', 'stripe_payment_intent_id'] as const) {
+      const value = found[column]
+      if (!value) continue
       const { error } = await admin
         .from('payment_history')
-        .update({ [column]: value })
+        .update(
+          column === 'invoice_url' ? { invoice_url: value } : { stripe_payment_intent_id: value },
+        )
         .eq('id', row.id)
         .is(column, null)
       if (error) throw databaseError('payment update', error)
@@ -113,18 +117,16 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
  * missing or nothing could be found.
  */
 export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
-  const payments = rows.map(
-    (row): PaymentView => ({
-      id: row.id,
-      provider: row.provider,
-      amount: row.amount,
-      currency: row.currency,
-      status: row.status,
-      description: row.description,
-      invoice_url: row.invoice_url,
-      created_at: row.created_at,
-    }),
-  )
+  const payments = rows.map((row): PaymentView => ({
+    id: row.id,
+    provider: row.provider,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    description: row.description,
+    invoice_url: row.invoice_url,
+    created_at: row.created_at,
+  }))
   try {
     const now = Date.now()
     const due = rows

@@ -1,4 +1,4 @@
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError, serviceRpc } from '~/lib/database-availability.server'
 
@@ -54,10 +54,7 @@ export function applySubscriptionEvent(
 }
 
 /** Records a payment or refund, exactly once per invoice / order and status. */
-export function recordPaymentEvent(
-  event: LedgerEvent,
-  payment: LedgerPayment,
-) {
+export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
   return serviceRpc('record_payment_event', {
     p_provider: event.provider,
     p_event_id: event.id,
@@ -108,7 +105,7 @@ export async function findUserIdBy(
   column: 'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id',
   value: string,
 ) {
-  const { data, error } = await getSupabaseAdmin()
+  const { data, error } = await database()
     .from('user_subscriptions')
     .select('user_id')
     .eq(column, value)
