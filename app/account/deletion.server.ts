@@ -27,10 +27,7 @@ const DELETE_FAILED =
  * account; if that fails, nothing is deleted. Then the avatar files, then the user (their
  * rows go with them by `on delete cascade`).
  */
-export async function deleteAccount(
-  asUser: AsUser,
-  userId: string,
-): Promise<DeletionOutcome> {
+export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
   try {

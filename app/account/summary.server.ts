@@ -6,11 +6,7 @@ import type { SubscriptionRow } from '~/subscriptions/types'
 /** What the pages and actions read of a profile. */
 export type ProfileSummary = Pick<
   ProfileRow,
-  | 'display_name'
-  | 'avatar_path'
-  | 'notify_product_updates'
-  | 'notify_billing'
-  | 'notify_security'
+  'display_name' | 'avatar_path' | 'notify_product_updates' | 'notify_billing' | 'notify_security'
 >
 
 /** The signed-in user's profile and subscription (null when there is no such row). */

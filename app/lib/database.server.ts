@@ -46,17 +46,14 @@ export function database({ asUser, timeoutMs = DEFAULT_TIMEOUT_MS }: Options = {
   const isDefault = !asUser && timeoutMs === DEFAULT_TIMEOUT_MS
   if (isDefault && serviceClient?.url === env.SUPABASE_URL) return serviceClient.client
   const key = asUser ? env.SUPABASE_ANON_KEY : env.SUPABASE_SERVICE_ROLE_KEY
-  const client = new PostgrestClient<Database>(
-    `${env.SUPABASE_URL.replace(/\/+$/, '')}/rest/v1`,
-    {
-      headers: {
-        apikey: key,
-        Authorization: `Bearer ${asUser ? asUser.accessToken : key}`,
-      },
-      fetch: boundedFetch(timeoutMs),
-      retry: false,
+  const client = new PostgrestClient<Database>(`${env.SUPABASE_URL.replace(/\/+$/, '')}/rest/v1`, {
+    headers: {
+      apikey: key,
+      Authorization: `Bearer ${asUser ? asUser.accessToken : key}`,
     },
-  )
+    fetch: boundedFetch(timeoutMs),
+    retry: false,
+  })
   if (isDefault) serviceClient = { url: env.SUPABASE_URL, client }
   return client
 }

@@ -23,7 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The auth server's account state and the summary, both while the session is checked.
   const [{ user, supabase, headers }, [emailState, { subscription }]] = await requireUserWith(
     request,
-    (session) => Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
+    (session) =>
+      Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
   )
   const requested = await requestedEmail(request)
   const email = emailState.email || user.email
