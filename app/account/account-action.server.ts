@@ -29,6 +29,7 @@ import {
 import { readFormData } from '~/lib/http.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
+import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type AccountIntent =
   | 'change-email'
@@ -132,8 +133,9 @@ async function handlePassword(
       : { formErrors: [outcome.message] }
     return failed(options, { status: 400, headers }, Boolean(outcome.needsCode))
   }
-  // A first password is a new way into the account: the same security notice as a change.
-  await queueSecurityNotice(user.id, 'password_changed')
+  // A first password is a new way into the account: the same security notice as a change,
+  // queued after the answer (the answer never waits for a mail).
+  afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
   const message =
     intent === 'change-password'
       ? 'Your password has been changed.'
@@ -198,7 +200,8 @@ export async function handleAccountSettings(
     // Supabase Auth ends every session of the user; each is refused on its next request
     // (the session check in session.server.ts), not only when its token expires.
     const { error } = await supabase.auth.signOut({ scope: 'global' })
-    if (!error) await queueSecurityNotice(user.id, 'signed_out_everywhere')
+    if (!error)
+      afterAnswer('signed-out notice', () => queueSecurityNotice(user.id, 'signed_out_everywhere'))
     throw redirect('/sign-in?notice=signed-out-everywhere', { status: 303, headers })
   }
 
