@@ -1,3 +1,5 @@
+import { data } from '@remix-run/node'
+import { logger } from '~/lib/logger.server'
 import type { Json } from '../../supabase/database.types'
 import { database, type DatabaseFunctions } from '~/lib/database.server'
 
@@ -37,8 +39,8 @@ export type DatabaseFailure =
 
 /** Whether a failed database call failed because the database is unreachable for now. */
 export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
-  if (failure instanceof DatabaseUnavailableError) return true
   if (typeof failure !== 'object' || failure === null) return false
+  if (outageAnswers.has(failure)) return true
   const { code, message, status, cause } = failure as {
     code?: unknown
     message?: unknown
@@ -58,25 +60,8 @@ const DATABASE_UNAVAILABLE_MESSAGE =
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5
 
-/**
- * Thrown when the database is unreachable. It is also a route error response (status 503,
- * like a thrown `Response`), so wherever it escapes a loader or action Remix answers 503:
- * a page renders the root error boundary's "temporarily unavailable" message (Retry-After
- * is added by entry.server), a resource route answers 503 JSON, and production builds do
- * not replace it with "Unexpected Server Error". The webhooks catch it and answer 503 so
- * the provider retries (webhook-outcome.server.ts).
- */
-export class DatabaseUnavailableError extends Error {
-  readonly status = 503
-  readonly statusText = 'Service Unavailable'
-  readonly internal = false
-  readonly data = DATABASE_UNAVAILABLE_MESSAGE
-
-  constructor(what: string, cause?: unknown) {
-    super(`${what}: database unavailable (${describe(cause)})`, { cause })
-    this.name = 'DatabaseUnavailableError'
-  }
-}
+/** The answers `databaseError` made for an outage, so a catch can tell them from bugs. */
+const outageAnswers = new WeakSet<object>()
 
 function describe(cause: unknown) {
   if (cause && typeof cause === 'object' && 'message' in cause) {
@@ -87,12 +72,21 @@ function describe(cause: unknown) {
 }
 
 /**
- * The error to throw for a failed database call: `DatabaseUnavailableError` when the
- * database is unreachable, a plain Error (a 500, a bug or bad data) otherwise.
+ * What to throw for a failed database call. When the database is unreachable: Remix's own
+ * `data(…, { status: 503 })`, so wherever it escapes a loader or action the answer is a 503
+ * (a page renders the root error boundary's "back in a moment", a resource route its 503,
+ * with `Retry-After` from the request policy), and the outage is logged here. The webhooks
+ * catch it (`isDatabaseUnavailable`) and answer 503 so the provider retries. Otherwise a
+ * plain Error: a 500, a bug or bad data.
  */
-export function databaseError(what: string, failure: DatabaseFailure): Error {
-  if (isDatabaseUnavailable(failure)) return new DatabaseUnavailableError(what, failure)
-  return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+export function databaseError(what: string, failure: DatabaseFailure) {
+  if (!isDatabaseUnavailable(failure)) {
+    return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+  }
+  logger.error('database unavailable', { what, cause: describe(failure) })
+  const answer = data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 })
+  outageAnswers.add(answer)
+  return answer
 }
 
 /**
