@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import type { AsUser } from '~/lib/database.server'
 import type { ProfileSummary } from '~/account/summary.server'
 import { updateOwnProfile } from '~/profile/profile.server'
 import type { NotificationPreferences } from './schemas'
@@ -14,16 +14,16 @@ export function preferencesOf(row: ProfileSummary | null): NotificationPreferenc
 }
 
 /**
- * Saves the signed-in user's preferences through their own client. The outbox's deliverer
+ * Saves the signed-in user's preferences as them (RLS applies). The outbox's deliverer
  * reads them when it sends each mail (`claim_notifications`), so a change applies at once,
  * to mails already queued too.
  */
 export function saveOwnPreferences(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   preferences: NotificationPreferences,
 ) {
-  return updateOwnProfile(supabase, userId, {
+  return updateOwnProfile(asUser, userId, {
     notify_product_updates: preferences.productUpdates,
     notify_billing: preferences.billing,
     notify_security: preferences.security,

@@ -38,7 +38,7 @@ export async function replaceAvatar(
     return { ok: false, message: 'We could not store your image. Please try again.' }
   }
   try {
-    await updateOwnProfile(supabase, userId, { avatar_path: path })
+    await updateOwnProfile(asUser, userId, { avatar_path: path })
   } catch (error) {
     await bucket.remove([path])
     throw error
@@ -50,7 +50,7 @@ export async function replaceAvatar(
 /** Clears the avatar and removes its file. */
 export async function removeAvatar({ supabase, asUser, userId }: AvatarOwner) {
   const previous = (await readAccountSummary(asUser)).profile?.avatar_path ?? null
-  await updateOwnProfile(supabase, userId, { avatar_path: null })
+  await updateOwnProfile(asUser, userId, { avatar_path: null })
   await removeStoredAvatar(supabase, userId, previous)
 }
 

@@ -28,7 +28,7 @@ export async function handleGeneralSettings(
   owner: AvatarOwner,
   headers: Headers,
 ) {
-  const { supabase, userId } = owner
+  const { asUser, userId } = owner
   const payload = await readPayload(request, MAX_BODY_BYTES)
   if (payload.kind === 'too-large') {
     throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
@@ -45,7 +45,7 @@ export async function handleGeneralSettings(
     const submission = parseWithZod(formData, { schema: DisplayNameSchema })
     if (submission.status !== 'success')
       return reply(intent, submission.reply(), null, { status: 400, headers })
-    await updateOwnProfile(supabase, userId, { display_name: submission.value.displayName })
+    await updateOwnProfile(asUser, userId, { display_name: submission.value.displayName })
     return reply(intent, submission.reply(), 'Your name has been saved.', { headers })
   }
 

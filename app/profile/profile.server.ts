@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { database, type AsUser } from '~/lib/database.server'
 import { isOwnAvatarPath } from './image-type'
 import type { ProfileRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
@@ -33,7 +33,7 @@ export function profileView(userId: string, profile: ProfileSummary | null): Pro
 
 /** Updates the user's own profile row; throws when no row was changed (RLS or no profile). */
 export async function updateOwnProfile(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   fields: Partial<
     Pick<
@@ -46,7 +46,7 @@ export async function updateOwnProfile(
     >
   >,
 ) {
-  const { data, error } = await supabase
+  const { data, error } = await database({ asUser })
     .from('user_profiles')
     .update(fields)
     .eq('user_id', userId)

@@ -21,7 +21,7 @@ import { refuseCrossSite } from '~/lib/cross-site.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The auth server's account state and the summary, both while the session is checked.
-  const [{ user, supabase, headers }, [emailState, { subscription }]] = await requireUserWith(
+  const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
     request,
     (session) =>
       Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       email,
       pendingEmail,
-      emailNotice: confirmed ? await emailChangeNotice(supabase, emailState) : null,
+      emailNotice: confirmed ? await emailChangeNotice(asUser, emailState) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       // Unknown (auth server unreachable): the usual change form, which checks the current one.
       methods: emailState.methods ?? { password: true, github: false },

@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request)
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request, { headers }), {
     schema: NotificationPreferencesSchema,
   })
@@ -36,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400, headers },
     )
   }
-  await saveOwnPreferences(supabase, user.id, submission.value)
+  await saveOwnPreferences(asUser, user.id, submission.value)
   return data<FormReply>(
     {
       intent: 'notifications',
