@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
+import type { AsUser } from '~/lib/database.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import {
   hitAuthRateLimit,
@@ -28,6 +29,7 @@ import {
 import { readFormData } from '~/lib/http.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
+import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type AccountIntent =
   | 'change-email'
@@ -120,8 +122,9 @@ async function handlePassword(
       : { formErrors: [outcome.message] }
     return failed(options, { status: 400, headers }, Boolean(outcome.needsCode))
   }
-  // A first password is a new way into the account: the same security notice as a change.
-  await queueSecurityNotice(user.id, 'password_changed')
+  // A first password is a new way into the account: the same security notice as a change,
+  // queued after the answer (the answer never waits for a mail).
+  afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
   const message =
     intent === 'change-password'
       ? 'Your password has been changed.'
@@ -132,7 +135,7 @@ async function handlePassword(
 /** The Account settings action: email, password, sessions and deletion. */
 export async function handleAccountSettings(
   request: Request,
-  supabase: SupabaseClient,
+  { supabase, asUser }: { supabase: SupabaseClient; asUser: AsUser },
   user: SessionUser,
   headers: Headers,
 ) {
@@ -186,7 +189,8 @@ export async function handleAccountSettings(
     // Supabase Auth ends every session of the user; each is refused on its next request
     // (the session check in session.server.ts), not only when its token expires.
     const { error } = await supabase.auth.signOut({ scope: 'global' })
-    if (!error) await queueSecurityNotice(user.id, 'signed_out_everywhere')
+    if (!error)
+      afterAnswer('signed-out notice', () => queueSecurityNotice(user.id, 'signed_out_everywhere'))
     throw redirect('/sign-in?notice=signed-out-everywhere', { status: 303, headers })
   }
 
@@ -195,7 +199,7 @@ export async function handleAccountSettings(
     if (submission.status !== 'success')
       return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
     await confirmSession()
-    const outcome = await deleteAccount(supabase, user.id)
+    const outcome = await deleteAccount(asUser, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
       return reply(result, { intent, message: null }, { status: 503, headers })

@@ -4,6 +4,7 @@ import { authErrorMessage } from '~/auth/auth-errors'
 import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
 import { getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/cookie-secret.server'
+import { database, type AsUser } from '~/lib/database.server'
 import { logger } from '~/lib/logger.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 
@@ -199,13 +200,13 @@ export async function getAccountState(supabase: SupabaseClient) {
  * migration), or the new address once both are confirmed.
  */
 export async function emailChangeNotice(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   state: { email: string; pendingEmail: string | null },
 ): Promise<{ tone: 'info' | 'success'; text: string }> {
   if (!state.pendingEmail) {
     return { tone: 'success', text: `Your email address is now ${state.email}.` }
   }
-  const { data } = await supabase.rpc('email_change_waiting_for')
+  const { data } = await database({ asUser }).rpc('email_change_waiting_for')
   const left = data === 'new' ? state.pendingEmail : data === 'current' ? state.email : null
   return {
     tone: 'info',

@@ -1,11 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import Stripe from 'stripe'
 import { getPolar, polarStatus } from '~/billing/polar/client.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import { logger } from '~/lib/logger.server'
 import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import {
   subscriptionsToEnd,
   type ListedSubscription,
@@ -26,14 +27,11 @@ const DELETE_FAILED =
  * account; if that fails, nothing is deleted. Then the avatar files, then the user (their
  * rows go with them by `on delete cascade`).
  */
-export async function deleteAccount(
-  supabase: SupabaseClient,
-  userId: string,
-): Promise<DeletionOutcome> {
+export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
   try {
-    const row = await getOwnSubscription(supabase, userId)
+    const row = (await readAccountSummary(asUser)).subscription
     live = subscriptionsToEnd(row, {
       stripe: await listStripeSubscriptions(row?.stripe_customer_id ?? null),
       polar: await listPolarSubscriptions(userId),

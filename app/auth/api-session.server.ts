@@ -3,7 +3,7 @@ import {
   confirmedByAuthServer,
   getOptionalUser,
   SIGN_IN_UNAVAILABLE_MESSAGE,
-  type SessionUser,
+  type SignedInSession,
 } from './session.server'
 
 /**
@@ -15,7 +15,7 @@ export function refuseApiPost(request: Request, allow = 'POST'): Response | null
   return request.method === allow ? null : methodNotAllowed(allow)
 }
 
-type ApiSession = Awaited<ReturnType<typeof getOptionalUser>> & { user: SessionUser }
+type ApiSession = SignedInSession
 
 /**
  * The session check's 503 ("try again": the session could not be checked) in the API's
@@ -56,7 +56,7 @@ async function requireApiUserOrThrow(
       { error: options.message ?? 'Unauthorized' },
       { status: 401, headers: session.headers },
     )
-  if (!session.user) return unauthorized()
+  if (!session.user || !session.asUser) return unauthorized()
   // The shared result itself, not a copy: its client is made only if a route needs one.
   const signedIn = session as ApiSession
   if (options.confirm && !(await confirmedByAuthServer(signedIn))) return unauthorized()

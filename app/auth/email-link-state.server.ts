@@ -1,6 +1,6 @@
 import type { EmailOtpType } from '@supabase/supabase-js'
 import { logger } from '~/lib/logger.server'
-import { postgrestRpc } from '~/lib/postgrest-rpc.server'
+import { database } from '~/lib/database.server'
 
 /**
  * How long an emailed link or code works: the project's OTP lifetime (`otp_expiry` in
@@ -80,16 +80,15 @@ export async function emailLinkState(link: {
   tokenHash: string
   type: EmailOtpType
 }): Promise<LinkState> {
-  const { data, error } = await postgrestRpc<LinkRow[]>(
-    'email_link_state',
-    { p_token_hash: link.tokenHash },
-    { timeoutMs: 3000 },
-  )
+  const { data, error } = await database({ timeoutMs: 3000 }).rpc('email_link_state', {
+    p_token_hash: link.tokenHash,
+  })
   if (error) {
     logger.warn({ err: error }, 'email link state unavailable')
     return { state: 'unchecked' }
   }
-  const row = Array.isArray(data) ? data[0] : undefined
+  // The generated type cannot know which returned columns may be null: these are the ones.
+  const row: LinkRow | undefined = Array.isArray(data) ? data[0] : undefined
   if (!row || !TOKEN_TYPES[link.type].includes(row.token_type)) return { state: 'used' }
   const purpose = purposeOf(link.type, row.token_type)
   const account = maskEmail(

@@ -2,7 +2,9 @@ import { logger } from '~/lib/logger.server'
 
 /**
  * The calls that decide what mail an address gets, made after the answer: the auth-server
- * calls of sign-up and email change, and the owner's notice of a reached guessing ceiling.
+ * calls of sign-up and email change, the owner's notice of a reached guessing ceiling, and
+ * the security notices of a changed password or "sign out everywhere" (queued in the outbox:
+ * no answer waits for a mail).
  *
  * Sign-up and email change must answer the same whether or not an address has an account,
  * in what they say and in how long they take. The auth server's own work differs between

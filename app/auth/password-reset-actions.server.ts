@@ -3,6 +3,7 @@ import { redirect } from '@remix-run/node'
 import { reply } from '~/lib/form-reply'
 import { isHoneypotFilled } from '~/lib/honeypot'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
+import { afterAnswer } from './mail-requests.server'
 import { readFormData } from '~/lib/http.server'
 import { authFailureStatus } from './auth-errors'
 import { sendPasswordReset, updatePassword } from './auth.server'
@@ -72,7 +73,10 @@ export async function handleResetPassword(request: Request) {
       { status: 400, headers: outcome.headers },
     )
   }
-  await queueSecurityNotice(session.user.id, 'password_changed')
+  // Queued after the answer: the answer never waits for a mail.
+  afterAnswer('password-changed notice', () =>
+    queueSecurityNotice(session.user.id, 'password_changed'),
+  )
   outcome.headers.append('Set-Cookie', await clearRecoveryMark())
   throw redirect('/dashboard?notice=password-updated', { headers: outcome.headers })
 }

@@ -57,7 +57,7 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
   const pending = value as Partial<PendingSignUp> | null
   if (typeof pending?.nonce !== 'string' || pending.email !== emailKey(email)) return false
   try {
-    return await serviceRpc<boolean>('sign_up_confirmed', {
+    return await serviceRpc('sign_up_confirmed', {
       p_email: email,
       p_nonce: pending.nonce,
     })

@@ -4,7 +4,7 @@ import { redirect } from '@remix-run/node'
 import { getEnv } from '~/env.server'
 import { ExpiringCache } from '~/lib/expiring-cache'
 import { logger } from '~/lib/logger.server'
-import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { database, type AsUser } from '~/lib/database.server'
 import { clientAddress } from '~/lib/rate-limit.server'
 import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
 import { safeNextPath } from './safe-next-path'
@@ -119,7 +119,7 @@ type SessionResult = {
   user: SessionUser | null
   /**
    * The signed-in user's access token (null when signed out): the page reads send it to
-   * PostgREST (`postgrest-rpc.server.ts`), which runs them as the user, under RLS.
+   * PostgREST (`database.server.ts`), which runs them as the user, under RLS.
    */
   asUser: AsUser | null
   /**
@@ -199,6 +199,17 @@ export const sessionConfirmations = new SessionConfirmations()
 // One session read per request: the root, layout and page loaders of a navigation all ask,
 // and share the result (one client, one verification, at most one token refresh).
 const sessions = new WeakMap<Request, Promise<SessionResult>>()
+const verifications = new WeakMap<Request, Promise<Verification>>()
+
+/** What a read made while the session is checked gets: the user, their token, the client. */
+type VerifiedRead = VerifiedSession & { readonly supabase: SupabaseClient }
+
+/** A request's session before the database has said whether it still exists. */
+interface Verification {
+  result: SessionResult
+  key: string | null
+  verified: VerifiedSession | null
+}
 
 /**
  * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
@@ -214,13 +225,27 @@ export function getOptionalUser(request: Request): Promise<SessionResult> {
   return session
 }
 
-async function readSession(request: Request): Promise<SessionResult> {
+function verification(request: Request): Promise<Verification> {
+  let verifying = verifications.get(request)
+  if (!verifying) {
+    verifying = verify(request)
+    verifications.set(request, verifying)
+  }
+  return verifying
+}
+
+async function verify(request: Request): Promise<Verification> {
   const result = sessionResult(request)
   // No Supabase auth cookie: a visitor who is signed out, with nothing to decode or verify.
   const key = verifiedSessionKey(request)
-  if (!key) return result
+  if (!key) return { result, key, verified: null }
   const verified = verifiedSessions.recall(key) ?? (await verifyToken(result, key))
-  if (!verified) return result
+  return { result, key, verified }
+}
+
+async function readSession(request: Request): Promise<SessionResult> {
+  const { result, key, verified } = await verification(request)
+  if (!verified || !key) return result
   const state = await sessionState(verified.user)
   if (state === 'ended') {
     verifiedSessions.forget(key)
@@ -238,6 +263,42 @@ async function readSession(request: Request): Promise<SessionResult> {
   result.user = verified.user
   result.asUser = verified.asUser
   return result
+}
+
+/**
+ * `getOptionalUser` with the page's own database read made as the user while the session
+ * check is in flight: both travel at once, so the page waits for one round trip, not two.
+ * The read goes out as soon as the token is verified (RLS holds it to the user's own rows);
+ * its answer is handed over only once the session is known to still exist (null for a
+ * visitor who is not signed in, or whose session has ended, whatever the read gave).
+ */
+export async function getOptionalUserWith<T>(
+  request: Request,
+  read: (session: VerifiedRead) => Promise<T>,
+): Promise<[SessionResult, T | null]> {
+  const { verified, result } = await verification(request)
+  const reading = verified
+    ? read({
+        ...verified,
+        get supabase() {
+          return result.supabase
+        },
+      })
+    : null
+  // Its failure counts only once the session is known to be live (below).
+  reading?.catch(() => {})
+  const session = await getOptionalUser(request)
+  return [session, session.user ? await reading : null]
+}
+
+/** `requireUser` with the page's own read travelling with the session check (see above). */
+export async function requireUserWith<T>(
+  request: Request,
+  read: (session: VerifiedRead) => Promise<T>,
+): Promise<[SignedInSession, T]> {
+  const [, value] = await getOptionalUserWith(request, read)
+  const session = await requireUser(request)
+  return [session, value as T]
 }
 
 /**
@@ -355,10 +416,9 @@ function keepOnly(headers: Headers, before: string[]) {
  * SESSION_CHECK_TIMEOUT_MS; each answer is remembered in `sessionConfirmations`.
  */
 async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'unknown'> {
-  const { data, error } = await postgrestRpc<boolean>(
+  const { data, error } = await database({ timeoutMs: SESSION_CHECK_TIMEOUT_MS }).rpc(
     'session_is_active',
     { p_session_id: user.sessionId, p_user_id: user.id },
-    { timeoutMs: SESSION_CHECK_TIMEOUT_MS },
   )
   if (error) {
     logger.error({ err: error }, 'session check failed')

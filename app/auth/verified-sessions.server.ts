@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import { ExpiringCache } from '~/lib/expiring-cache'
-import type { AsUser } from '~/lib/postgrest-rpc.server'
+import type { AsUser } from '~/lib/database.server'
 import type { SessionUser } from './session.server'
 
 /** What a verified session gives a request: the user and the token to read as them. */

@@ -1,11 +1,10 @@
 import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
-import type { PaymentView } from '~/subscriptions/billing-overview.server'
+import { database } from '~/lib/database.server'
+import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow } from '~/subscriptions/types'
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
 import { databaseError } from '~/lib/database-availability.server'
-import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 /**
  * Lookups a webhook deferred: a payment is recorded even when the provider could not give
@@ -59,12 +58,6 @@ function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
   }
 }
 
-/** Could a row on the page miss something? (Decides whether the page reads its references.) */
-function mayMiss(payment: PaymentView) {
-  if (payment.provider === 'stripe') return true
-  return payment.status === 'succeeded' && !payment.invoice_url
-}
-
 async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise<Found> {
   const found: Found = {}
   if (row.provider === 'polar' && row.polar_order_id) {
@@ -90,11 +83,15 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
   remember(row.id, Date.now())
   try {
     const found = await lookUp(row, need)
-    const admin = getSupabaseAdmin()
-    for (const [column, value] of Object.entries(found)) {
+    const admin = database()
+    for (const column of ['invoice_url', 'stripe_payment_intent_id'] as const) {
+      const value = found[column]
+      if (!value) continue
       const { error } = await admin
         .from('payment_history')
-        .update({ [column]: value })
+        .update(
+          column === 'invoice_url' ? { invoice_url: value } : { stripe_payment_intent_id: value },
+        )
         .eq('id', row.id)
         .is(column, null)
       if (error) throw databaseError('payment update', error)
@@ -118,31 +115,24 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
 }
 
 /**
- * The page's payments with what could be looked up filled in (see above). Never throws;
- * returns the payments as given when nothing is missing or nothing could be found.
+ * The page's payments (as shown: without their references) with what could be looked up
+ * filled in (see above). Never throws; gives the payments as they are when nothing is
+ * missing or nothing could be found.
  */
-export async function fillDeferredLookups(
-  session: { user: { id: string }; asUser: AsUser },
-  payments: PaymentView[],
-): Promise<PaymentView[]> {
-  if (!payments.some(mayMiss)) return payments
+export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
+  const payments = rows.map((row): PaymentView => ({
+    id: row.id,
+    provider: row.provider,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    description: row.description,
+    invoice_url: row.invoice_url,
+    created_at: row.created_at,
+  }))
   try {
-    // Read as the user (their own rows, under RLS), one plain PostgREST request: this runs on
-    // every view of a billing page with Stripe payments. Only the rare fill writes as the
-    // service role.
-    const { data, error } = await postgrestSelect<Reference>(
-      'payment_history',
-      {
-        select:
-          'id,provider,polar_order_id,stripe_invoice_id,stripe_payment_intent_id,amount,status,invoice_url',
-        user_id: `eq.${session.user.id}`,
-        id: `in.(${payments.map((payment) => payment.id).join(',')})`,
-      },
-      { asUser: session.asUser },
-    )
-    if (error) throw databaseError('payment references read', error)
     const now = Date.now()
-    const due = data
+    const due = rows
       .map((row) => ({ row, need: missing(row) }))
       .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown(row.id, now))
       .slice(0, MAX_LOOKUPS)

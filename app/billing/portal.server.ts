@@ -1,6 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import { logger } from '~/lib/logger.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { createPolarPortal } from './polar/portal.server'
 import { createStripePortal } from './stripe/portal.server'
 
@@ -12,17 +12,17 @@ export type ManageBillingOutcome = { kind: 'url'; url: string } | { kind: 'error
  * link, so it opens as usual (the page says where to go in it).
  */
 export async function openBillingPortal(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   options: { paymentMethod?: boolean } = {},
 ): Promise<ManageBillingOutcome> {
   try {
-    const row = await getOwnSubscription(supabase, userId)
+    const row = (await readAccountSummary(asUser)).subscription
     const outcome =
       row?.provider === 'stripe'
-        ? await createStripePortal(supabase, userId, options)
+        ? await createStripePortal(asUser, userId, options)
         : row?.provider === 'polar'
-          ? await createPolarPortal(supabase, userId)
+          ? await createPolarPortal(asUser, userId)
           : null
     if (outcome?.kind === 'url') return outcome
     return {

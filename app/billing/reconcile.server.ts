@@ -12,7 +12,7 @@ import {
 } from '~/billing/stripe/events'
 import { stripePlanName } from '~/billing/webhooks/stripe.server'
 import { databaseError } from '~/lib/database-availability.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
@@ -141,7 +141,7 @@ function newestPerUser(candidates: Candidate[]) {
 async function storedRows(userIds: string[]) {
   const rows = new Map<string, SubscriptionRow>()
   for (let i = 0; i < userIds.length; i += 100) {
-    const { data, error } = await getSupabaseAdmin()
+    const { data, error } = await database()
       .from('user_subscriptions')
       .select('*')
       .in('user_id', userIds.slice(i, i + 100))
@@ -183,7 +183,7 @@ function subscriptionChanges(
 }
 
 async function lastEvent(provider: Provider): Promise<LastEvent | null> {
-  const { data, error } = await getSupabaseAdmin()
+  const { data, error } = await database()
     .from('webhook_events')
     .select('event_id, event_type, received_at')
     .eq('provider', provider)

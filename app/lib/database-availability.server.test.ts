@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  databaseError,
-  DatabaseUnavailableError,
-  isDatabaseUnavailable,
-} from './database-availability.server'
+import { databaseError, isDatabaseUnavailable } from './database-availability.server'
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -34,16 +30,16 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(failure)).toBe(false)
   })
 
-  it('databaseError picks the 503 route error for an outage, a plain Error otherwise', () => {
+  it("databaseError gives Remix's data(…, 503) for an outage, a plain Error otherwise", () => {
     const outage = databaseError('read', { code: 'PGRST001', message: 'retrying' })
-    expect(outage).toBeInstanceOf(DatabaseUnavailableError)
-    expect(outage).toMatchObject({
-      status: 503,
-      statusText: 'Service Unavailable',
-      internal: false,
-    })
+    expect(outage).not.toBeInstanceOf(Error)
+    expect(outage).toMatchObject({ init: { status: 503 } })
+    expect(String((outage as { data: unknown }).data)).toMatch(/cannot reach our database/)
+    // Caught again (the webhooks), it is still told from a bug.
+    expect(isDatabaseUnavailable(outage)).toBe(true)
     const bug = databaseError('read', { code: '42501', message: 'permission denied' })
-    expect(bug).not.toBeInstanceOf(DatabaseUnavailableError)
-    expect(bug.message).toBe('read failed: permission denied (42501)')
+    expect(bug).toBeInstanceOf(Error)
+    expect(isDatabaseUnavailable(bug)).toBe(false)
+    expect((bug as Error).message).toBe('read failed: permission denied (42501)')
   })
 })

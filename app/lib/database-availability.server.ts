@@ -1,4 +1,7 @@
-import { postgrestRpc } from '~/lib/postgrest-rpc.server'
+import { data } from '@remix-run/node'
+import { logger } from '~/lib/logger.server'
+import type { Json } from '../../supabase/database.types'
+import { database, type DatabaseFunctions } from '~/lib/database.server'
 
 /**
  * The one place that tells "the database cannot answer right now" (an outage, a restart, a
@@ -11,8 +14,8 @@ import { postgrestRpc } from '~/lib/postgrest-rpc.server'
  *   (the server is shutting down, crashed, or still starting up), `53300` (too many
  *   connections);
  * - an HTTP answer of 502/503/504 from the API gateway in front of PostgREST;
- * - no answer at all: supabase-js turns a network failure into an error whose message
- *   names it (`TypeError: fetch failed`, `ECONNREFUSED`, `ECONNRESET`, a timeout).
+ * - no answer at all: postgrest-js and supabase-js turn a network failure into an error whose
+ *   message names it (`TypeError: fetch failed`, `ECONNREFUSED`, `ECONNRESET`, a timeout).
  *
  * Anything else (a constraint, a permission, a bad argument) is a real error: retrying
  * would not fix it, so it stays a 500.
@@ -28,16 +31,16 @@ const UNAVAILABLE_CODES = new Set([
   '53300',
 ])
 const UNAVAILABLE_MESSAGE =
-  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
+  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|TimeoutError|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
 
-/** What a failed supabase-js call gives: a PostgrestError-like object, or something thrown. */
+/** What a failed database call gives: a PostgrestError-like object, or something thrown. */
 export type DatabaseFailure =
   { message?: string; code?: string | null; status?: number | null } | Error | unknown
 
 /** Whether a failed database call failed because the database is unreachable for now. */
 export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
-  if (failure instanceof DatabaseUnavailableError) return true
   if (typeof failure !== 'object' || failure === null) return false
+  if (outageAnswers.has(failure)) return true
   const { code, message, status, cause } = failure as {
     code?: unknown
     message?: unknown
@@ -57,25 +60,8 @@ const DATABASE_UNAVAILABLE_MESSAGE =
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5
 
-/**
- * Thrown when the database is unreachable. It is also a route error response (status 503,
- * like a thrown `Response`), so wherever it escapes a loader or action Remix answers 503:
- * a page renders the root error boundary's "temporarily unavailable" message (Retry-After
- * is added by entry.server), a resource route answers 503 JSON, and production builds do
- * not replace it with "Unexpected Server Error". The webhooks catch it and answer 503 so
- * the provider retries (billing/webhooks/outcome.server.ts).
- */
-export class DatabaseUnavailableError extends Error {
-  readonly status = 503
-  readonly statusText = 'Service Unavailable'
-  readonly internal = false
-  readonly data = DATABASE_UNAVAILABLE_MESSAGE
-
-  constructor(what: string, cause?: unknown) {
-    super(`${what}: database unavailable (${describe(cause)})`, { cause })
-    this.name = 'DatabaseUnavailableError'
-  }
-}
+/** The answers `databaseError` made for an outage, so a catch can tell them from bugs. */
+const outageAnswers = new WeakSet<object>()
 
 function describe(cause: unknown) {
   if (cause && typeof cause === 'object' && 'message' in cause) {
@@ -86,23 +72,50 @@ function describe(cause: unknown) {
 }
 
 /**
- * The error to throw for a failed database call: `DatabaseUnavailableError` when the
- * database is unreachable, a plain Error (a 500, a bug or bad data) otherwise.
+ * What to throw for a failed database call. When the database is unreachable: Remix's own
+ * `data(…, { status: 503 })`, so wherever it escapes a loader or action the answer is a 503
+ * (a page renders the root error boundary's "back in a moment", a resource route its 503,
+ * with `Retry-After` from the request policy), and the outage is logged here. The webhooks
+ * catch it (`isDatabaseUnavailable`) and answer 503 so the provider retries. Otherwise a
+ * plain Error: a 500, a bug or bad data.
  */
-export function databaseError(what: string, failure: DatabaseFailure): Error {
-  if (isDatabaseUnavailable(failure)) return new DatabaseUnavailableError(what, failure)
-  return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+export function databaseError(what: string, failure: DatabaseFailure) {
+  if (!isDatabaseUnavailable(failure)) {
+    return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+  }
+  logger.error({ what, cause: describe(failure) }, 'database unavailable')
+  const answer = data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 })
+  outageAnswers.add(answer)
+  return answer
 }
 
 /**
- * Calls a database function with the service role, as one plain PostgREST request
- * (`postgrest-rpc.server.ts`, the webhooks' and the outbox's hot path); a failure throws
- * `databaseError`.
+ * A database function's arguments as a caller passes them: names and types from the
+ * migrations, any of them may be null (SQL gets null), and a `jsonb` one takes any value
+ * that serialises to JSON.
  */
-export async function serviceRpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error } = await postgrestRpc<T>(name, args)
-  if (error) throw databaseError(name, error)
-  return data as T
+type RpcArgs<Name extends keyof DatabaseFunctions> = {
+  [Arg in keyof DatabaseFunctions[Name]['Args']]:
+    | (Json extends DatabaseFunctions[Name]['Args'][Arg]
+        ? unknown
+        : DatabaseFunctions[Name]['Args'][Arg])
+    | null
+}
+
+/**
+ * Calls a database function with the service role, its arguments and answer typed by the
+ * migrations (`database.server.ts`); a failure throws `databaseError`.
+ */
+export async function serviceRpc<Name extends keyof DatabaseFunctions & string>(
+  name: Name,
+  args: RpcArgs<Name>,
+): Promise<DatabaseFunctions[Name]['Returns']> {
+  const { data, error, status } = await database().rpc(
+    name,
+    args as DatabaseFunctions[Name]['Args'],
+  )
+  if (error) throw databaseError(name, { ...error, status })
+  return data as DatabaseFunctions[Name]['Returns']
 }
 
 // ---------------------------------------------------------------------------------------
@@ -125,11 +138,10 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
     const nil = '00000000-0000-0000-0000-000000000000'
-    const { error } = await postgrestRpc(
-      'session_is_active',
-      { p_session_id: nil, p_user_id: nil },
-      { timeoutMs: CHECK_TIMEOUT_MS },
-    )
+    const { error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('session_is_active', {
+      p_session_id: nil,
+      p_user_id: nil,
+    })
     const state: DatabaseState = error ? 'unavailable' : 'ok'
     lastCheck = { at: Date.now(), state }
     return state

@@ -2,7 +2,7 @@ import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { getEnv, type Env } from '~/env.server'
 import { currentClientAddress } from './request-context.server'
-import { postgrestRpc } from './postgrest-rpc.server'
+import { database } from './database.server'
 import { databaseError } from '~/lib/database-availability.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
@@ -80,7 +80,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-/** An RPC as the store makes it: supabase-js's `rpc`, or `postgrestRpc`. */
+/** An RPC as the store makes it: a database client's `rpc` (`database.server.ts`, supabase-js). */
 type RpcCall = (
   name: string,
   args: Record<string, unknown>,
@@ -117,9 +117,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
 /** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
 export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
   return env.RATE_LIMIT_STORE === 'postgres'
-    ? // One plain request per hit (postgrest-rpc.server.ts), not a supabase-js call: it is
-      // on the path of every rate-limited post in production.
-      new PostgresRateLimitStore(() => ({ rpc: postgrestRpc }))
+    ? new PostgresRateLimitStore(() => database() as { rpc: RpcCall })
     : new MemoryRateLimitStore()
 }
 

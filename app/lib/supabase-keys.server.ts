@@ -6,7 +6,7 @@ import { getEnv, type Env } from '~/env.server'
  *
  * - SUPABASE_ANON_KEY (publishable or anon): the session client of each request
  *   (session.server.ts) and every auth call made for a visitor; page reads as the signed-in
- *   user (postgrest-rpc.server.ts, with the user's token).
+ *   user (database.server.ts, with the user's token).
  * - SUPABASE_SERVICE_ROLE_KEY (secret or service_role): the server's own work, which
  *   bypasses row-level security (webhooks, account administration, the session check), and
  *   the secret of the app's signed cookies (cookie-secret.server.ts).

@@ -1,7 +1,7 @@
 import { getEnv } from '~/env.server'
 import { databaseError } from '~/lib/database-availability.server'
 import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import { smtpTransport, type MailTransport } from './mailer.server'
 import {
   claimMails,
@@ -44,7 +44,7 @@ export interface DeliveryReport {
 async function receiptPayment(mail: ClaimedMail): Promise<ReceiptPayment | null> {
   const id = mail.data.payment_id
   if (typeof id !== 'string') return null
-  const { data, error } = await getSupabaseAdmin()
+  const { data, error } = await database()
     .from('payment_history')
     .select('amount, currency, description, invoice_url, created_at')
     .eq('id', id)

@@ -25,7 +25,7 @@ export function enqueueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',
 ) {
-  return serviceRpc<boolean>('enqueue_notification', {
+  return serviceRpc('enqueue_notification', {
     p_user_id: userId,
     p_kind: kind,
     p_data: { at: new Date().toISOString() },
@@ -40,7 +40,7 @@ export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
  * (false otherwise; the caller's answer does not depend on it).
  */
 export function enqueueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
-  return serviceRpc<boolean>('enqueue_attempts_notice', {
+  return serviceRpc('enqueue_attempts_notice', {
     p_email: email,
     p_flow: flow,
     p_data: { at: new Date().toISOString(), minutes },
@@ -49,10 +49,10 @@ export function enqueueAttemptsNotice(email: string, flow: GuessedFlow, minutes:
 
 /** Claims up to `limit` due mails; nobody else claims them for `leaseSeconds`. */
 export function claimMails(limit: number, leaseSeconds: number) {
-  return serviceRpc<ClaimedMail[]>('claim_notifications', {
+  return serviceRpc('claim_notifications', {
     p_limit: limit,
     p_lease_seconds: leaseSeconds,
-  })
+  }) as Promise<ClaimedMail[]>
 }
 
 /** Reports one attempt's outcome; false when the claim had run out (another deliverer has it). */
@@ -61,7 +61,7 @@ export function finishMail(
   outcome: 'sent' | 'skipped' | 'failed',
   failure?: { error: string; retryAt: Date | null },
 ) {
-  return serviceRpc<boolean>('finish_notification', {
+  return serviceRpc('finish_notification', {
     p_id: mail.id,
     p_attempt: mail.attempts,
     p_outcome: outcome,

@@ -1,13 +1,10 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
-import { getOwnProfileRow, updateOwnProfile } from '~/profile/profile.server'
+import type { AsUser } from '~/lib/database.server'
+import type { ProfileSummary } from '~/account/summary.server'
+import { updateOwnProfile } from '~/profile/profile.server'
 import type { NotificationPreferences } from './schemas'
 
-/** The signed-in user's preferences, read through their own client (RLS applies). */
-export async function getOwnPreferences(
-  supabase: SupabaseClient,
-  userId: string,
-): Promise<NotificationPreferences> {
-  const row = await getOwnProfileRow(supabase, userId)
+/** The signed-in user's preferences, from their profile (`account_summary`). */
+export function preferencesOf(row: ProfileSummary | null): NotificationPreferences {
   return {
     // Product updates are opt-in; the mails the user relies on are on unless turned off.
     productUpdates: row?.notify_product_updates ?? false,
@@ -17,16 +14,16 @@ export async function getOwnPreferences(
 }
 
 /**
- * Saves the signed-in user's preferences through their own client. The outbox's deliverer
+ * Saves the signed-in user's preferences as them (RLS applies). The outbox's deliverer
  * reads them when it sends each mail (`claim_notifications`), so a change applies at once,
  * to mails already queued too.
  */
 export function saveOwnPreferences(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   preferences: NotificationPreferences,
 ) {
-  return updateOwnProfile(supabase, userId, {
+  return updateOwnProfile(asUser, userId, {
     notify_product_updates: preferences.productUpdates,
     notify_billing: preferences.billing,
     notify_security: preferences.security,

@@ -1,8 +1,17 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import { logger } from '~/lib/logger.server'
 import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
-import { AVATAR_BUCKET, getOwnProfileRow, updateOwnProfile } from './profile.server'
+import { AVATAR_BUCKET, updateOwnProfile } from './profile.server'
 import { AVATAR_MAX_BYTES } from './constraints'
+
+/** The signed-in user whose avatar changes: their client (storage) and token (reads). */
+export interface AvatarOwner {
+  supabase: SupabaseClient
+  asUser: AsUser
+  userId: string
+}
 
 export type AvatarOutcome = { ok: true } | { ok: false; message: string }
 
@@ -12,8 +21,7 @@ export type AvatarOutcome = { ok: true } | { ok: false; message: string }
  * upload gets a new name, so browsers and CDNs never show a stale image.
  */
 export async function replaceAvatar(
-  supabase: SupabaseClient,
-  userId: string,
+  { supabase, asUser, userId }: AvatarOwner,
   file: File,
 ): Promise<AvatarOutcome> {
   if (file.size > AVATAR_MAX_BYTES)
@@ -21,7 +29,7 @@ export async function replaceAvatar(
   const bytes = new Uint8Array(await file.arrayBuffer())
   const type = sniffImageType(bytes)
   if (!type) return { ok: false, message: 'Upload a PNG, JPEG, WebP or GIF image' }
-  const previous = (await getOwnProfileRow(supabase, userId))?.avatar_path ?? null
+  const previous = (await readAccountSummary(asUser)).profile?.avatar_path ?? null
   const path = `${userId}/avatar-${crypto.randomUUID()}.${extensionFor(type)}`
   const bucket = supabase.storage.from(AVATAR_BUCKET)
   const upload = await bucket.upload(path, bytes, { contentType: type, cacheControl: '31536000' })
@@ -30,7 +38,7 @@ export async function replaceAvatar(
     return { ok: false, message: 'We could not store your image. Please try again.' }
   }
   try {
-    await updateOwnProfile(supabase, userId, { avatar_path: path })
+    await updateOwnProfile(asUser, userId, { avatar_path: path })
   } catch (error) {
     await bucket.remove([path])
     throw error
@@ -40,9 +48,9 @@ export async function replaceAvatar(
 }
 
 /** Clears the avatar and removes its file. */
-export async function removeAvatar(supabase: SupabaseClient, userId: string) {
-  const previous = (await getOwnProfileRow(supabase, userId))?.avatar_path ?? null
-  await updateOwnProfile(supabase, userId, { avatar_path: null })
+export async function removeAvatar({ supabase, asUser, userId }: AvatarOwner) {
+  const previous = (await readAccountSummary(asUser)).profile?.avatar_path ?? null
+  await updateOwnProfile(asUser, userId, { avatar_path: null })
   await removeStoredAvatar(supabase, userId, previous)
 }
 

@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
-import type { SupabaseClient } from '@supabase/supabase-js'
 import { readPayload } from '~/lib/http.server'
 import { reply } from '~/lib/form-reply'
-import { removeAvatar, replaceAvatar } from './avatar.server'
+import { removeAvatar, replaceAvatar, type AvatarOwner } from './avatar.server'
 import { updateOwnProfile } from './profile.server'
 import { AVATAR_MAX_BYTES } from './constraints'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
@@ -16,10 +15,10 @@ const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
   request: Request,
-  supabase: SupabaseClient,
-  userId: string,
+  owner: AvatarOwner,
   headers: Headers,
 ) {
+  const { asUser, userId } = owner
   const payload = await readPayload(request, MAX_BODY_BYTES)
   if (payload.kind === 'too-large') {
     throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
@@ -36,7 +35,7 @@ export async function handleGeneralSettings(
     const submission = parseWithZod(formData, { schema: DisplayNameSchema })
     if (submission.status !== 'success')
       return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
-    await updateOwnProfile(supabase, userId, { display_name: submission.value.displayName })
+    await updateOwnProfile(asUser, userId, { display_name: submission.value.displayName })
     const message = 'Your name has been saved.'
     return reply(submission.reply(), { intent, message }, { headers })
   }
@@ -47,7 +46,7 @@ export async function handleGeneralSettings(
       const result = submission.reply({ hideFields: ['avatar'] })
       return reply(result, { intent, message: null }, { status: 400, headers })
     }
-    const outcome = await replaceAvatar(supabase, userId, submission.value.avatar)
+    const outcome = await replaceAvatar(owner, submission.value.avatar)
     if (!outcome.ok) {
       const result = submission.reply({
         hideFields: ['avatar'],
@@ -60,7 +59,7 @@ export async function handleGeneralSettings(
   }
 
   if (intent === 'remove-avatar') {
-    await removeAvatar(supabase, userId)
+    await removeAvatar(owner)
     const submission = parseWithZod(formData, { schema: z.partial(AvatarSchema) })
     const message = 'Your avatar has been removed.'
     return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })

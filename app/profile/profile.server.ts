@@ -1,9 +1,9 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { database, type AsUser } from '~/lib/database.server'
 import { isOwnAvatarPath } from './image-type'
 import type { ProfileRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
 import { getEnv } from '~/env.server'
-import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
+import type { ProfileSummary } from '~/account/summary.server'
 
 export const AVATAR_BUCKET = 'profile-images'
 
@@ -11,17 +11,6 @@ export const AVATAR_BUCKET = 'profile-images'
 export interface ProfileView {
   displayName: string | null
   avatarUrl: string | null
-}
-
-/** The signed-in user's profile row, read through their own client (RLS applies). */
-export async function getOwnProfileRow(supabase: SupabaseClient, userId: string) {
-  const { data, error } = await supabase
-    .from('user_profiles')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle<ProfileRow>()
-  if (error) throw databaseError('profile read', error)
-  return data
 }
 
 /**
@@ -34,27 +23,17 @@ export function avatarUrl(userId: string, path: string | null) {
   return encodeURI(`${storage}/object/public/${AVATAR_BUCKET}/${path.replace(/^\/+/, '')}`)
 }
 
-/**
- * Name and avatar URL of the signed-in user, for the dashboard header and settings: their
- * profile row read under RLS as them, as one plain PostgREST request with their token.
- */
-export async function getProfileView(asUser: AsUser, userId: string): Promise<ProfileView> {
-  const { data, error } = await postgrestSelect<Pick<ProfileRow, 'display_name' | 'avatar_path'>>(
-    'user_profiles',
-    { select: 'display_name,avatar_path', user_id: `eq.${userId}` },
-    { asUser },
-  )
-  if (error) throw databaseError('profile read', error)
-  const row = data[0]
+/** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
+export function profileView(userId: string, profile: ProfileSummary | null): ProfileView {
   return {
-    displayName: row?.display_name ?? null,
-    avatarUrl: avatarUrl(userId, row?.avatar_path ?? null),
+    displayName: profile?.display_name ?? null,
+    avatarUrl: avatarUrl(userId, profile?.avatar_path ?? null),
   }
 }
 
 /** Updates the user's own profile row; throws when no row was changed (RLS or no profile). */
 export async function updateOwnProfile(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   fields: Partial<
     Pick<
@@ -67,7 +46,7 @@ export async function updateOwnProfile(
     >
   >,
 ) {
-  const { data, error } = await supabase
+  const { data, error } = await database({ asUser })
     .from('user_profiles')
     .update(fields)
     .eq('user_id', userId)

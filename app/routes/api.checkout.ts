@@ -19,8 +19,9 @@ export const POLAR_CHECKOUT_RATE_LIMIT: ClientRateLimit = {
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
 // a signed-in user, as Stripe's checkout (docs/decisions/0025-polar-checkout-needs-an-account.md).
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await getOptionalUser(request)
-  if (!user) return jsonNoStore({ error: 'Sign in to subscribe' }, { status: 401, headers })
+  const { user, asUser, headers } = await getOptionalUser(request)
+  if (!user || !asUser)
+    return jsonNoStore({ error: 'Sign in to subscribe' }, { status: 401, headers })
   const parsed = parseCheckoutQuery(new URL(request.url), user)
   if (!parsed.ok) return jsonNoStore({ error: parsed.error }, { status: parsed.status, headers })
   const limit = await hitClientRateLimit(request, 'polar-checkout', POLAR_CHECKOUT_RATE_LIMIT)
@@ -33,7 +34,7 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
     )
   }
   try {
-    const outcome = await createPolarCheckout(supabase, parsed.value, user)
+    const outcome = await createPolarCheckout(asUser, parsed.value, user)
     headers.set(
       'Location',
       outcome.kind === 'redirect'

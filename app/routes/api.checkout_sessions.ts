@@ -12,7 +12,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   if (refused) return refused
   const session = await requireApiUser(request, { message: 'Authentication required' })
   if (session instanceof Response) return session
-  const { user, supabase, headers } = session
+  const { user, asUser, headers } = session
 
   const payload = await readPayload(request, FORM_MAX_BYTES)
   if (payload.kind === 'too-large') {
@@ -32,7 +32,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
   try {
-    const outcome = await createStripeCheckout(supabase, user, priceId.trim())
+    const outcome = await createStripeCheckout(asUser, user, priceId.trim())
     const location =
       outcome.kind === 'redirect'
         ? outcome.url

@@ -12,9 +12,9 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
   // A portal can cancel the subscription and change the card: the auth server confirms.
   const session = await requireApiUser(request, { confirm: true })
   if (session instanceof Response) return session
-  const { user, supabase, headers } = session
+  const { user, asUser, headers } = session
   try {
-    const outcome = await createStripePortal(supabase, user.id)
+    const outcome = await createStripePortal(asUser, user.id)
     if (outcome.kind === 'no-subscription')
       return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })

@@ -10,9 +10,9 @@ async function openPolarPortal({ request }: LoaderFunctionArgs) {
   // A portal can cancel the subscription and change the card: the auth server confirms.
   const session = await requireApiUser(request, { confirm: true })
   if (session instanceof Response) return session
-  const { user, supabase, headers } = session
+  const { user, asUser, headers } = session
   try {
-    const outcome = await createPolarPortal(supabase, user.id)
+    const outcome = await createPolarPortal(asUser, user.id)
     if (outcome.kind === 'no-subscription')
       return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })

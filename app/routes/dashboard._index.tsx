@@ -1,6 +1,7 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { accountSummaryOf } from '~/account/summary.server'
+import { requireUserWith } from '~/auth/session.server'
 import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
 import { takeAfterSignUp } from '~/billing/plan-intent.server'
 import { FormMessage } from '~/components/forms'
@@ -8,11 +9,10 @@ import { noticeByKey } from '~/lib/notices'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/format'
 import { pastDueSummary, statusLabel } from '~/subscriptions/status'
-import { readOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await requireUser(request)
-  const { user, asUser, headers } = session
+  const [session, { subscription }] = await requireUserWith(request, accountSummaryOf(request))
+  const { user, headers } = session
   // A newcomer who chose a plan before signing up continues to its checkout, once (from
   // whichever device confirmed the address).
   const afterSignUp = await takeAfterSignUp(request, session)
@@ -24,7 +24,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (afterSignUp.clear) headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
-  const subscription = await readOwnSubscription(asUser, user.id)
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
   const confirmedNotice =
     forgetConfirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'

@@ -11,20 +11,21 @@ import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
-import { requireUser } from '~/auth/session.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
+import { accountSummaryOf } from '~/account/summary.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor, type FormReply } from '~/lib/form-reply'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const [emailState, subscription, requested] = await Promise.all([
-    getAccountState(supabase),
-    getOwnSubscription(supabase, user.id),
-    requestedEmail(request),
-  ])
+  // The auth server's account state and the summary, both while the session is checked.
+  const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
+    request,
+    (session) =>
+      Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
+  )
+  const requested = await requestedEmail(request)
   const email = emailState.email || user.email
   // Supabase's pending address wins; else the one asked for here (see requestedEmail).
   const pendingEmail =
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       email,
       pendingEmail,
-      emailNotice: confirmed ? await emailChangeNotice(supabase, emailState) : null,
+      emailNotice: confirmed ? await emailChangeNotice(asUser, emailState) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       // Unknown (auth server unreachable): the usual change form, which checks the current one.
       methods: emailState.methods ?? { password: true, github: false },
@@ -44,8 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  return handleAccountSettings(request, supabase, user, headers)
+  const { user, supabase, asUser, headers } = await requireUser(request)
+  return handleAccountSettings(request, { supabase, asUser }, user, headers)
 }
 
 export default function AccountSettings() {

@@ -6,7 +6,7 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
@@ -26,13 +26,13 @@ import {
 } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await requireUser(request)
-  const { asUser, headers } = session
   const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-  const overview = await getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1)
+  const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
+    getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
+  )
   // Invoice links (and Stripe payment references) a webhook could not get from the
   // provider are looked up now, bounded; the page never fails for them.
-  const payments = await fillDeferredLookups(session, overview.payments)
+  const payments = await fillDeferredLookups(overview.payments)
   // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
   const { subscription } = overview
   const changePlans =
@@ -52,9 +52,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   // The portal can cancel the subscription and change the card: the auth server confirms.
-  const { user, supabase, headers } = await requireConfirmedUser(request)
+  const { user, asUser, headers } = await requireConfirmedUser(request)
   const form = await request.formData().catch(() => new FormData())
-  const outcome = await openBillingPortal(supabase, user.id, {
+  const outcome = await openBillingPortal(asUser, user.id, {
     paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
   })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })

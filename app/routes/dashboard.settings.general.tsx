@@ -5,24 +5,25 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor } from '~/lib/form-reply'
 import { AvatarForm } from '~/profile/avatar-form'
 import { DisplayNameForm } from '~/profile/display-name-form'
 import { handleGeneralSettings } from '~/profile/general-action.server'
-import { getProfileView } from '~/profile/profile.server'
+import { profileView } from '~/profile/profile.server'
+import { accountSummaryOf } from '~/account/summary.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, asUser, headers } = await requireUser(request)
-  const profile = await getProfileView(asUser, user.id)
+  const [{ user, headers }, summary] = await requireUserWith(request, accountSummaryOf(request))
+  const profile = profileView(user.id, summary.profile)
   return data({ email: user.email, ...profile }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  return handleGeneralSettings(request, supabase, user.id, headers)
+  const { user, supabase, asUser, headers } = await requireUser(request)
+  return handleGeneralSettings(request, { supabase, asUser, userId: user.id }, headers)
 }
 
 export default function GeneralSettings() {

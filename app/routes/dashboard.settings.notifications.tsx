@@ -6,23 +6,24 @@ import {
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { reply } from '~/lib/form-reply'
-import { getOwnPreferences, saveOwnPreferences } from '~/notifications/preferences.server'
+import { preferencesOf, saveOwnPreferences } from '~/notifications/preferences.server'
+import { accountSummaryOf } from '~/account/summary.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
 import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
-  const preferences = await getOwnPreferences(supabase, user.id)
+  const [{ headers }, { profile }] = await requireUserWith(request, accountSummaryOf(request))
+  const preferences = preferencesOf(profile)
   return data({ preferences }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   const submission = parseWithZod(await readFormData(request, { headers }), {
     schema: NotificationPreferencesSchema,
   })
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== 'success') {
     return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
   }
-  await saveOwnPreferences(supabase, user.id, submission.value)
+  await saveOwnPreferences(asUser, user.id, submission.value)
   const message = 'Your preferences have been saved.'
   return reply(submission.reply(), { intent, message }, { headers })
 }

@@ -1,14 +1,15 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData } from '@remix-run/react'
-import { requireUser } from '~/auth/session.server'
+import { accountSummaryOf } from '~/account/summary.server'
+import { requireUserWith } from '~/auth/session.server'
 import { DashboardNav } from '~/components/dashboard-nav'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { getProfileView } from '~/profile/profile.server'
+import { profileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, asUser, headers } = await requireUser(request)
-  const profile = await getProfileView(asUser, user.id)
+  const [{ user, headers }, summary] = await requireUserWith(request, accountSummaryOf(request))
+  const profile = profileView(user.id, summary.profile)
   // Only what the page shows: the session's id and recovery time stay on the server.
   return data({ user: { id: user.id, email: user.email }, profile }, { headers })
 }

@@ -1,20 +1,20 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
-import { getOptionalUser } from '~/auth/session.server'
+import { getOptionalUserWith } from '~/auth/session.server'
+import { accountSummaryOf } from '~/account/summary.server'
 import { getPlans } from '~/billing/plans.server'
 import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
-import { readOwnSubscription } from '~/subscriptions/store.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { PastDueBanner } from '~/components/past-due-banner'
 import type { PageHandle } from '~/lib/page-handle'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user, asUser, headers } = await getOptionalUser(request)
-  const subscription = user && asUser ? await readOwnSubscription(asUser, user.id) : null
+  const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))
+  const subscription = summary?.subscription ?? null
   const url = new URL(request.url)
   const plans = getPlans().map((plan) => ({
     key: plan.key,

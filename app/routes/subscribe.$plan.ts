@@ -13,14 +13,14 @@ import { logger } from '~/lib/logger.server'
  * provider fails.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { user, supabase, headers } = await requireUser(request)
+  const { user, asUser, headers } = await requireUser(request)
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
   if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
   const provider = new URL(request.url).searchParams.get('provider')
   if (provider === 'polar')
     throw redirect(polarCheckoutPath(plan.polarProductId, user), { headers })
   try {
-    const outcome = await createStripeCheckout(supabase, user, plan.stripePriceId)
+    const outcome = await createStripeCheckout(asUser, user, plan.stripePriceId)
     if (outcome.kind === 'already-subscribed')
       throw redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
     throw redirect(outcome.url, { status: 303, headers })

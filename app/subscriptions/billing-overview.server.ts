@@ -1,6 +1,6 @@
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError } from '~/lib/database-availability.server'
-import { postgrestRpc, type AsUser } from '~/lib/postgrest-rpc.server'
+import { database, type AsUser } from '~/lib/database.server'
 
 const PAYMENTS_PAGE_SIZE = 10
 
@@ -17,27 +17,32 @@ export type PaymentView = Pick<
   | 'created_at'
 >
 
+/** One payment of the page with its provider references (for the deferred lookups). */
+export type PaymentWithReferences = PaymentView &
+  Pick<PaymentRow, 'stripe_invoice_id' | 'stripe_payment_intent_id' | 'polar_order_id'>
+
 interface BillingOverviewRow {
   subscription: SubscriptionRow | null
-  payments: PaymentView[]
+  payments: PaymentWithReferences[]
   total: number
   page: number
 }
 
 /**
  * The user's subscription and one page of their payments, newest first, in one call
- * (`billing_overview`, read under RLS as the signed-in user). A page past the end (an old
+ * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider
+ * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
 export async function getBillingOverview(asUser: AsUser, page = 1) {
-  const { data, error } = await postgrestRpc<BillingOverviewRow>(
+  const { data, error, status } = await database({ asUser }).rpc(
     'billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
     { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
-    { get: true, asUser },
+    { get: true },
   )
-  if (error) throw databaseError('billing overview read', error)
-  const overview = data
+  if (error) throw databaseError('billing overview read', { ...error, status })
+  const overview = data as unknown as BillingOverviewRow
   return {
     subscription: overview.subscription,
     payments: overview.payments,

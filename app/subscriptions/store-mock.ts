@@ -10,7 +10,6 @@ export function mockedLedgerStore() {
     recordPaymentEvent: vi.fn(async () => 'applied'),
     recordEvent: vi.fn(async () => true),
     recordPaymentFailure: vi.fn(async () => 'notified'),
-    notePaymentFailure: vi.fn(async () => null),
     findUserIdBy: vi.fn(async () => null),
   }
 }

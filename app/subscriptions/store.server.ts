@@ -1,8 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import type { PaymentRow, SubscriptionRow } from './types'
 import { databaseError, serviceRpc } from '~/lib/database-availability.server'
-import { postgrestSelect, type AsUser } from '~/lib/postgrest-rpc.server'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -14,12 +12,21 @@ export interface LedgerEvent {
   occurredAt: string
 }
 
+/**
+ * A payment as the ledger records it. With no user, a Stripe payment's user is the one
+ * holding `stripe_customer_id`, looked up in the same call.
+ */
+type LedgerPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
+  user_id: string | null
+  stripe_customer_id?: string | null
+}
+
 export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
 export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
 /** Records an event that has no effect (logged only), so repeats are recognisable. Returns false for a repeat. */
 export function recordEvent(event: LedgerEvent) {
-  return serviceRpc<boolean>('record_webhook_event', {
+  return serviceRpc('record_webhook_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -27,38 +34,39 @@ export function recordEvent(event: LedgerEvent) {
   })
 }
 
-/** Applies a subscription event to the user's row, exactly once and never over a newer one. */
+/**
+ * Applies a subscription event to the user's row, exactly once and never over a newer one.
+ * With no user, a Stripe event's user is the one holding its subscription (same call).
+ */
 export function applySubscriptionEvent(
   event: LedgerEvent,
   userId: string | null,
   fields: Partial<SubscriptionRow>,
 ) {
-  return serviceRpc<ApplyResult>('apply_subscription_event', {
+  return serviceRpc('apply_subscription_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
     p_occurred_at: event.occurredAt,
     p_user_id: userId,
     p_fields: fields,
-  })
+  }) as Promise<ApplyResult>
 }
 
 /** Records a payment or refund, exactly once per invoice / order and status. */
-export function recordPaymentEvent(
-  event: LedgerEvent,
-  payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
-) {
-  return serviceRpc<PaymentResult>('record_payment_event', {
+export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
+  return serviceRpc('record_payment_event', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
     p_occurred_at: event.occurredAt,
     p_payment: payment,
-  })
+  }) as Promise<PaymentResult>
 }
 
 /**
- * Records a failed payment in one transaction: its ledger row, its billing-history row
+ * Records a failed payment in one transaction: its ledger row, when it failed and when the
+ * provider retries (`details.retry_at`, for the past-due notice), its billing-history row
  * (status 'failed', when there is one: docs/decisions/0013-failed-payments.md) and its mail.
  * Answers 'notified', 'duplicate' (ledger) or 'no_user'. The mail is delivered later
  * (app/notifications).
@@ -75,9 +83,9 @@ export function recordPaymentFailure(
     /** When Stripe tries the payment again (null: no retry planned). */
     retry_at: string | null
   },
-  payment: Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null },
+  payment: LedgerPayment,
 ) {
-  return serviceRpc<'notified' | 'duplicate' | 'no_user'>('record_payment_failure', {
+  return serviceRpc('record_payment_failure', {
     p_provider: event.provider,
     p_event_id: event.id,
     p_event_type: event.type,
@@ -85,20 +93,7 @@ export function recordPaymentFailure(
     p_user_id: userId,
     p_data: details,
     p_payment: payment,
-  })
-}
-
-/**
- * When a past-due subscription's payment failed and when the provider retries it (Stripe's
- * `next_payment_attempt`; null when none is planned). The newest failure wins, so a repeat
- * or an older attempt's late event changes nothing.
- */
-export function notePaymentFailure(userId: string, failedAt: string, retryAt: string | null) {
-  return serviceRpc<null>('note_payment_failure', {
-    p_user_id: userId,
-    p_failed_at: failedAt,
-    p_retry_at: retryAt,
-  })
+  }) as Promise<'notified' | 'duplicate' | 'no_user'>
 }
 
 /**
@@ -110,7 +105,7 @@ export async function findUserIdBy(
   column: 'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id',
   value: string,
 ) {
-  const { data, error } = await getSupabaseAdmin()
+  const { data, error } = await database()
     .from('user_subscriptions')
     .select('user_id')
     .eq(column, value)
@@ -118,29 +113,4 @@ export async function findUserIdBy(
     .maybeSingle<{ user_id: string }>()
   if (error) throw databaseError('user lookup', error)
   return data?.user_id ?? null
-}
-
-/** The signed-in user's subscription row, read through their own client (RLS applies). */
-export async function getOwnSubscription(supabase: SupabaseClient, userId: string) {
-  const { data, error } = await supabase
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle<SubscriptionRow>()
-  if (error) throw databaseError('subscription read', error)
-  return data
-}
-
-/**
- * `getOwnSubscription` for the signed-in pages' loaders: the same read under RLS as the
- * user, as one plain PostgREST request with their token (no supabase-js client needed).
- */
-export async function readOwnSubscription(asUser: AsUser, userId: string) {
-  const { data, error } = await postgrestSelect<SubscriptionRow>(
-    'user_subscriptions',
-    { select: '*', user_id: `eq.${userId}` },
-    { asUser },
-  )
-  if (error) throw databaseError('subscription read', error)
-  return data[0] ?? null
 }

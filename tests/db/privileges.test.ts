@@ -59,6 +59,8 @@ const FUNCTIONS: Record<string, Role[]> = {
     ['service_role'],
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
+  'account_summary()': ['authenticated'],
+  'stripe_customer_user(p_customer_id text)': [],
   'track_payment_total()': [],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
   'email_link_state(p_token_hash text)': ['service_role'],

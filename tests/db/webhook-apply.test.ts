@@ -251,6 +251,100 @@ describe('record_payment_event', () => {
   })
 })
 
+describe('a Stripe event that names no user: the ledger call finds it', () => {
+  const holder = randomUUID()
+  beforeAll(async () => {
+    await db.query(`insert into auth.users (id, email) values ($1, 'holder@example.com')`, [holder])
+    await db.query(
+      `insert into public.user_subscriptions (user_id, provider, stripe_customer_id, stripe_subscription_id)
+       values ($1, 'stripe', 'cus_holder', 'sub_holder')`,
+      [holder],
+    )
+  })
+  const holderRow = async () =>
+    (
+      await db.query<{ status: string; failed: Date | null; retry: Date | null }>(
+        `select status, payment_failed_at as failed, payment_retry_at as retry
+           from public.user_subscriptions where user_id = $1`,
+        [holder],
+      )
+    ).rows[0]
+
+  it('a subscription event: the user holding the subscription; Polar never (its links are checked by the app)', async () => {
+    expect(
+      await applySub(
+        'evt_find_1',
+        '2026-03-01T00:00:00Z',
+        { stripe_subscription_id: 'sub_holder', status: 'active' },
+        null,
+      ),
+    ).toBe('applied')
+    expect((await holderRow()).status).toBe('active')
+    expect(
+      await applySub(
+        'evt_find_2',
+        '2026-03-01T00:00:01Z',
+        { stripe_subscription_id: 'sub_nobody', status: 'active' },
+        null,
+      ),
+    ).toBe('no_user')
+    const { rows } = await db.query<{ result: string }>(
+      `select public.apply_subscription_event('polar', 'm_find', 'subscription.updated', now(), null, $1) as result`,
+      [JSON.stringify({ polar_subscription_id: 'sub_holder', status: 'canceled' })],
+    )
+    expect(rows[0].result).toBe('no_user')
+    expect((await holderRow()).status).toBe('active')
+  })
+
+  it('an invoice paid or failed: the user holding the customer, the failure noted in the same call', async () => {
+    const { rows: paid } = await db.query<{ result: string }>(
+      `select public.record_payment_event('stripe', 'evt_find_3', 'invoice.payment_succeeded', now(), $1) as result`,
+      [
+        JSON.stringify({
+          user_id: null,
+          stripe_customer_id: 'cus_holder',
+          provider: 'stripe',
+          stripe_invoice_id: 'in_holder_1',
+          amount: 900,
+          currency: 'usd',
+          status: 'paid',
+        }),
+      ],
+    )
+    expect(paid[0].result).toBe('applied')
+    const { rows: owner } = await db.query(
+      `select user_id from public.payment_history where stripe_invoice_id = 'in_holder_1'`,
+    )
+    expect(owner).toEqual([{ user_id: holder }])
+
+    const { rows: failed } = await db.query<{ result: string }>(
+      `select public.record_payment_failure('stripe', 'evt_find_4', 'invoice.payment_failed',
+         '2026-03-02T00:00:00Z', null, $1, $2) as result`,
+      [
+        JSON.stringify({ invoice_id: 'in_holder_2', retry_at: '2026-03-05T00:00:00Z' }),
+        JSON.stringify({
+          user_id: null,
+          stripe_customer_id: 'cus_holder',
+          provider: 'stripe',
+          stripe_invoice_id: 'in_holder_2',
+          amount: 900,
+          currency: 'usd',
+        }),
+      ],
+    )
+    expect(failed[0].result).toBe('notified')
+    const row = await holderRow()
+    expect(new Date(row.failed!).toISOString()).toBe('2026-03-02T00:00:00.000Z')
+    expect(new Date(row.retry!).toISOString()).toBe('2026-03-05T00:00:00.000Z')
+    const { rows: nobody } = await db.query<{ result: string }>(
+      `select public.record_payment_failure('stripe', 'evt_find_5', 'invoice.payment_failed',
+         now(), null, '{}', $1) as result`,
+      [JSON.stringify({ stripe_customer_id: 'cus_nobody', stripe_invoice_id: 'in_x', amount: 1 })],
+    )
+    expect(nobody[0].result).toBe('no_user')
+  })
+})
+
 describe('function privileges', () => {
   it('cannot be called by signed-in users', async () => {
     await expect(

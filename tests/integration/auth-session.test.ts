@@ -241,10 +241,12 @@ describe('a signed-in page load whose session this process has verified', () => 
     const after = app.stack.supabase.countsByPath()
     const restAfter = app.stack.supabase.restCountsByPath()
     const rest = (path: string) => (restAfter[path] ?? 0) - (restBefore[path] ?? 0)
-    // The session check once for the navigation, the page's two reads; no auth-server call.
+    // The session check once for the navigation and, sent with it, the one read the layout
+    // and the page share (profile and subscription); no auth-server call.
     expect(rest('/rpc/session_is_active')).toBe(1)
-    expect(rest('/user_profiles')).toBe(1)
-    expect(rest('/user_subscriptions')).toBe(1)
+    expect(rest('/rpc/account_summary')).toBe(1)
+    expect(rest('/user_profiles')).toBe(0)
+    expect(rest('/user_subscriptions')).toBe(0)
     expect((after['/user'] ?? 0) - (before['/user'] ?? 0)).toBe(0)
     expect((after['/token'] ?? 0) - (before['/token'] ?? 0)).toBe(0)
   })

@@ -1,6 +1,6 @@
 /**
- * CPU of the calling process per PostgREST RPC call: supabase-js's `rpc` against the plain
- * request of `app/lib/postgrest-rpc.server.ts` (docs/performance.md, "Where the time goes").
+ * CPU of the calling process per PostgREST RPC call: supabase-js's `rpc` against the app's
+ * database gateway, `app/lib/database.server.ts` (docs/performance.md, "Where the time goes").
  * Starts the bench's local stack (PGlite, its own process, ports 54960 / 12960 / 12970), warms
  * both up, then makes `session_is_active` calls one at a time and divides this process's CPU
  * time by their number; three rounds each.
@@ -30,7 +30,7 @@ const ready = await new Promise<{ env: Record<string, string> }>((resolve) =>
 )
 Object.assign(process.env, ready.env, { NODE_ENV: 'test' })
 const { getSupabaseAdmin } = await import('../../app/lib/supabase-admin.server')
-const { postgrestRpc } = await import('../../app/lib/postgrest-rpc.server')
+const { database } = await import('../../app/lib/database.server')
 
 const args = {
   p_session_id: '00000000-0000-4000-8000-000000000001',
@@ -38,7 +38,14 @@ const args = {
 }
 const ways: Record<string, () => PromiseLike<{ error: unknown }>> = {
   'supabase-js rpc': () => getSupabaseAdmin().rpc('session_is_active', args),
-  'plain request (postgrestRpc)': () => postgrestRpc('session_is_active', args),
+  'gateway (postgrest-js, fetch)': () => database().rpc('session_is_active', args),
+  // A client made per call, as for a signed-in user's reads (here with the service role's
+  // token, which may call this function).
+  'gateway, a client per call': () =>
+    database({ asUser: { accessToken: process.env.SUPABASE_SERVICE_ROLE_KEY! } }).rpc(
+      'session_is_active',
+      args,
+    ),
 }
 
 async function cpuPerCall(call: () => PromiseLike<{ error: unknown }>, count: number) {

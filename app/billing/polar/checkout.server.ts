@@ -1,8 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import { getEnv } from '~/env.server'
 import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { getPolar } from './client.server'
 import { ensurePolarCustomer } from './customer.server'
@@ -94,7 +94,7 @@ export type PolarCheckoutOutcome =
  * never for a second live subscription (the same rule as Stripe's).
  */
 export async function createPolarCheckout(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   request: CheckoutRequest,
   user: SessionUser,
 ): Promise<PolarCheckoutOutcome> {
@@ -103,7 +103,7 @@ export async function createPolarCheckout(
     metadata: request.metadata,
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
   }
-  const existing = await getOwnSubscription(supabase, user.id)
+  const existing = (await readAccountSummary(asUser)).subscription
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
   const customerId = await ensurePolarCustomer(user)
   const checkout = await getPolar('checkout').checkouts.create({ ...base, customer_id: customerId })

@@ -21,7 +21,7 @@ vi.mock('~/subscriptions/store.server', async () =>
 vi.mock('./invoice.server', () => ({
   fetchOrderInvoiceUrl: vi.fn(async () => 'https://polar.example/invoices/inv_1.pdf'),
 }))
-vi.mock('~/lib/supabase-admin.server', () => ({ getSupabaseAdmin: vi.fn() }))
+vi.mock('~/lib/database.server', () => ({ database: vi.fn() }))
 vi.mock('~/lib/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))

@@ -1,8 +1,9 @@
 import { getPlans, type Plan } from '~/billing/plans.server'
 import { httpStatusOf } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
-import type { AsUser } from '~/lib/postgrest-rpc.server'
-import { applySubscriptionEvent, readOwnSubscription } from '~/subscriptions/store.server'
+import type { AsUser } from '~/lib/database.server'
+import { readAccountSummary } from '~/account/summary.server'
+import { applySubscriptionEvent } from '~/subscriptions/store.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
 import { getPolar } from './client.server'
 import { PolarSubscriptionSchema, polarSubscriptionFields, polarUserLink } from './events'
@@ -86,7 +87,7 @@ export async function polarPlanChangeOffer(
   const plans = getPlans()
   const target = plans.find((plan) => plan.key === planKey)
   if (!target) return { kind: 'unavailable', message: 'That plan does not exist.' }
-  const row = await readOwnSubscription(asUser, userId)
+  const row = (await readAccountSummary(asUser)).subscription
   if (row?.provider !== 'polar' || !row.polar_subscription_id)
     return { kind: 'unavailable', message: 'You do not have a Polar subscription to change.' }
   const subscription = PolarSubscriptionSchema.parse(

@@ -1,6 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import { getEnv } from '~/env.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { httpStatusOf } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
 import { getPolar } from './client.server'
@@ -14,10 +14,10 @@ export type PolarPortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subs
  * to the user at Polar: no subscription.
  */
 export async function createPolarPortal(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
 ): Promise<PolarPortalOutcome> {
-  const row = await getOwnSubscription(supabase, userId)
+  const row = (await readAccountSummary(asUser)).subscription
   if (!row?.polar_customer_id) return { kind: 'no-subscription' }
   try {
     const session = await getPolar('portal').customerSessions.create({

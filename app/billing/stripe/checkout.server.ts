@@ -1,9 +1,9 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import type Stripe from 'stripe'
 import { getEnv } from '~/env.server'
 import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { getStripe } from './client.server'
 
@@ -22,11 +22,11 @@ export function isPlanPrice(priceId: string) {
  * sold a second one.
  */
 export async function createStripeCheckout(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   user: SessionUser,
   priceId: string,
 ): Promise<CheckoutOutcome> {
-  const existing = await getOwnSubscription(supabase, user.id)
+  const existing = (await readAccountSummary(asUser)).subscription
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
 
   const env = getEnv()

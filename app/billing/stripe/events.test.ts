@@ -713,7 +713,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
-  it('names an unknown price by its nickname, else Unknown Plan; no user id → looked up by subscription', async () => {
+  it('names an unknown price by its nickname, else Unknown Plan; no user id → the ledger call looks it up by subscription', async () => {
     const base = stripeSubscription({ metadata: {} })
     const nicknamed = {
       ...base.items.data[0],
@@ -725,7 +725,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
         items: { ...base.items, data: [nicknamed] },
       }),
     )
-    expect(store.findUserIdBy).toHaveBeenCalledWith('stripe_subscription_id', SUB_ID)
+    expect(store.findUserIdBy).not.toHaveBeenCalled()
     expect(store.applySubscriptionEvent).toHaveBeenLastCalledWith(
       ledger('customer.subscription.updated'),
       null,
@@ -772,6 +772,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     description: 'Pro payment',
     invoice_url: 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x',
     created_at: '2026-11-01T10:00:02.000Z',
+    // Not a column: the ledger call finds the user by it when user_id is null.
+    stripe_customer_id: CUSTOMER_ID,
   }
 
   it('invoice.payment_succeeded → recordPaymentEvent with the row and the invoice payment intent', async () => {
@@ -846,12 +848,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
       'notified',
     )
-    // When it failed (the event's time) and when Stripe retries, for the past-due notice.
-    expect(store.notePaymentFailure).toHaveBeenCalledWith(
-      USER_ID,
-      ledger('invoice.payment_failed').occurredAt,
-      '2026-12-04T11:00:00.000Z',
-    )
+    // When it failed (the event's time) and when Stripe retries (retry_at), for the past-due
+    // notice, in the same call.
     expect(store.recordPaymentFailure).toHaveBeenCalledWith(
       ledger('invoice.payment_failed'),
       USER_ID,
@@ -882,11 +880,10 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
     await applyStripeEvent(event('invoice.payment_failed', invoice))
     // No retry planned (Stripe's next_payment_attempt is null): said as such.
-    expect(store.notePaymentFailure).toHaveBeenCalledWith(USER_ID, expect.any(String), null)
     expect(store.recordPaymentFailure).toHaveBeenCalledWith(
       ledger('invoice.payment_failed'),
       USER_ID,
-      expect.objectContaining({ invoice_id: invoice.id }),
+      expect.objectContaining({ invoice_id: invoice.id, retry_at: null }),
       expect.objectContaining({ status: 'failed' }),
     )
   })

@@ -1,6 +1,6 @@
-import type { SupabaseClient } from '@supabase/supabase-js'
+import { readAccountSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database.server'
 import { getEnv } from '~/env.server'
-import { getOwnSubscription } from '~/subscriptions/store.server'
 import { getStripe } from './client.server'
 
 export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
@@ -13,11 +13,11 @@ export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscript
  * to the billing page.
  */
 export async function createStripePortal(
-  supabase: SupabaseClient,
+  asUser: AsUser,
   userId: string,
   options: { paymentMethod?: boolean } = {},
 ): Promise<PortalOutcome> {
-  const row = await getOwnSubscription(supabase, userId)
+  const row = (await readAccountSummary(asUser)).subscription
   if (!row?.stripe_customer_id) return { kind: 'no-subscription' }
   const env = getEnv()
   const returnUrl = `${env.SITE_URL}/dashboard/settings/billing`

@@ -1,5 +1,5 @@
 import { getPlans } from '~/billing/plans.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import { getStripe } from './client.server'
 
 export interface ProductSyncResult {
@@ -16,7 +16,7 @@ export interface ProductSyncResult {
  */
 export async function syncStripeProducts(): Promise<ProductSyncResult> {
   const stripe = getStripe()
-  const admin = getSupabaseAdmin()
+  const admin = database()
   const result: ProductSyncResult = { synced: [], mismatches: [] }
   const rows = []
   for (const plan of getPlans()) {

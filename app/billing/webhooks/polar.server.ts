@@ -3,7 +3,7 @@ import { getEnv } from '~/env.server'
 import { readBodyWithLimit } from '~/lib/http.server'
 import { logger } from '~/lib/logger.server'
 import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import { database } from '~/lib/database.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
@@ -188,7 +188,7 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
     return 'invoice_deferred'
   }
   if (!url) return 'invoice_not_ready'
-  const { error } = await getSupabaseAdmin()
+  const { error } = await database()
     .from('payment_history')
     .update({ invoice_url: url })
     .eq('polar_order_id', orderId)

@@ -6,8 +6,6 @@ import { logger } from '~/lib/logger.server'
 import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
 import {
   applySubscriptionEvent,
-  findUserIdBy,
-  notePaymentFailure,
   recordPaymentEvent,
   recordPaymentFailure,
   type LedgerEvent,
@@ -109,9 +107,8 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
       const subscription = parsePayload(StripeSubscriptionSchema, event.data.object)
-      const userId =
-        subscriptionUserId(subscription) ??
-        (await findUserIdBy('stripe_subscription_id', subscription.id))
+      // No user in its metadata: the ledger call finds the one holding this subscription.
+      const userId = subscriptionUserId(subscription)
       const fields = subscriptionFields(subscription, stripePlanName(subscription), {
         deleted: event.type === 'customer.subscription.deleted',
       })
@@ -119,10 +116,10 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     }
     case 'invoice.payment_succeeded': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
-      const { userId, planName: name } = await invoiceOwner(invoice)
+      const { userId, planName: name, customerId } = await invoiceOwner(invoice)
       const paymentIntentId = await invoicePaymentIntentId(event, invoice)
       const payment = invoicePayment(invoice, userId, name, paymentIntentId)
-      return recordPaymentEvent(ledger(event), payment)
+      return recordPaymentEvent(ledger(event), { ...payment, stripe_customer_id: customerId })
     }
     case 'invoice.payment_failed': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
@@ -136,12 +133,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       const retryAt = invoice.next_payment_attempt
         ? new Date(invoice.next_payment_attempt * 1000).toISOString()
         : null
-      // When it failed and when Stripe retries, for the past-due notice. Before the ledger
-      // row: it is idempotent, so a retry after a failure below writes it again harmlessly.
-      if (owner.userId) await notePaymentFailure(owner.userId, ledger(event).occurredAt, retryAt)
-      // The ledger row, the failed invoice in the billing history
-      // (docs/decisions/0013-failed-payments.md) and the mail (to the account's address),
-      // in one transaction.
+      // The ledger row, when it failed and when Stripe retries (for the past-due notice), the
+      // failed invoice in the billing history (docs/decisions/0013-failed-payments.md) and
+      // the mail (to the account's address), in one transaction.
       return recordPaymentFailure(
         ledger(event),
         owner.userId,
@@ -153,7 +147,10 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
           invoice_url: invoice.hosted_invoice_url ?? null,
           retry_at: retryAt,
         },
-        failedInvoicePayment(invoice, owner.userId, owner.planName),
+        {
+          ...failedInvoicePayment(invoice, owner.userId, owner.planName),
+          stripe_customer_id: owner.customerId,
+        },
       )
     }
     default: {
@@ -167,7 +164,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
  * The user and plan an invoice belongs to: its subscription's metadata (on the invoice
  * since API version basil) and its line's price. When the invoice names no subscription,
  * or its metadata no user, the subscription is fetched from Stripe; last, the customer id
- * already on record.
+ * already on record (looked up by the ledger call itself).
  */
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
@@ -198,8 +195,8 @@ async function invoiceOwner(invoice: StripeInvoice) {
       name ??= stripePlanName(subscription)
     }
   }
-  if (!userId && customerId) userId = await findUserIdBy('stripe_customer_id', customerId)
-  return { userId, planName: name }
+  // Still none: the ledger call finds the user holding the customer (`customerId`).
+  return { userId, planName: name, customerId }
 }
 
 /**

@@ -1,0 +1,46 @@
+import { databaseError } from '~/lib/database-availability.server'
+import { database, type AsUser } from '~/lib/database.server'
+import type { ProfileRow } from '~/profile/types'
+import type { SubscriptionRow } from '~/subscriptions/types'
+
+/** What the pages and actions read of a profile. */
+export type ProfileSummary = Pick<
+  ProfileRow,
+  'display_name' | 'avatar_path' | 'notify_product_updates' | 'notify_billing' | 'notify_security'
+>
+
+/** The signed-in user's profile and subscription (null when there is no such row). */
+export interface AccountSummary {
+  profile: ProfileSummary | null
+  subscription: SubscriptionRow | null
+}
+
+/**
+ * The one read of the signed-in user's profile and subscription: `account_summary()`, run as
+ * them (their token), so row-level security holds it to their own rows.
+ */
+export async function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
+  const { data, error, status } = await database({ asUser }).rpc('account_summary', undefined, {
+    get: true,
+  })
+  if (error) throw databaseError('account summary read', { ...error, status })
+  return data as unknown as AccountSummary
+}
+
+const summaries = new WeakMap<Request, Promise<AccountSummary>>()
+
+/**
+ * A signed-in page's read of the account summary, for `requireUserWith` /
+ * `getOptionalUserWith` (read while the session is checked: one round trip for both), made
+ * once per request, so the dashboard's layout and the page inside it share one read.
+ */
+export function accountSummaryOf(request: Request) {
+  return ({ asUser }: { asUser: AsUser }) => {
+    let summary = summaries.get(request)
+    if (!summary) {
+      summary = readAccountSummary(asUser)
+      summaries.set(request, summary)
+    }
+    return summary
+  }
+}

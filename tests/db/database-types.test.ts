@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Database } from '../local-stack/database'
+import { createTestDatabase } from '../setup/database'
+import { DATABASE_TYPES_PATH, generateDatabaseTypes } from '../../tools/database-types'
+
+/**
+ * supabase/database.types.ts (the app's typed database calls) is what the migrations give:
+ * generated again from the test database, it equals the committed file. After a migration,
+ * `npm run db:types` writes it anew.
+ */
+let db: Database
+beforeAll(async () => {
+  db = await createTestDatabase()
+})
+afterAll(() => db.close())
+
+it('the committed Database type is the one the migrations give (npm run db:types)', async () => {
+  const committed = await readFile(DATABASE_TYPES_PATH, 'utf8')
+  expect(await generateDatabaseTypes(db)).toBe(committed)
+})
