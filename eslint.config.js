@@ -1,6 +1,7 @@
 import js from '@eslint/js'
 import react from 'eslint-plugin-react'
 import reactHooks from 'eslint-plugin-react-hooks'
+import simpleImportSort from 'eslint-plugin-simple-import-sort'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
@@ -19,6 +20,19 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // One import order everywhere, fixed by `npm run format` / `eslint --fix`: Node's modules,
+  // packages, the app's `~/` modules, then relative ones, each group sorted.
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: {
+      'simple-import-sort/imports': [
+        'error',
+        { groups: [['^\\u0000'], ['^node:'], ['^@?\\w'], ['^~/'], ['^\\.']] },
+      ],
+      'simple-import-sort/exports': 'error',
+    },
+  },
   {
     files: ['**/*.{ts,tsx}'],
     plugins: { react, 'react-hooks': reactHooks },
@@ -55,7 +69,7 @@ export default tseslint.config(
       ],
     },
   },
-  // One logger (app/lib/logger.server.ts): no console in app/ but the command-line scripts
+  // One logger (app/lib/server/logger.server.ts): no console in app/ but the command-line scripts
   // (*.cli.ts), whose console output is their interface. Code that also runs in the
   // browser, where the server logger cannot go, says why it uses console.
   {

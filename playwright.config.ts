@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+
 import { E2E } from './tests/e2e/ports'
 
 // Debian's Chromium, never a downloaded browser; the background-networking flags keep it

@@ -3,6 +3,7 @@
 // production needs no build step or TypeScript runtime for it.
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+
 import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
 import express from 'express'
@@ -85,16 +86,16 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
     ),
   )
   server.use(staticFiles('public', () => ({ maxAge: '1h' })))
-  // Requests that contradict TRUSTED_PROXY_COUNT are reported once (app/lib/proxy-check.server.ts).
+  // Requests that contradict TRUSTED_PROXY_COUNT are reported once (app/lib/server/proxy-check.server.ts).
   server.use(app.proxyCheckMiddleware)
-  // The request log (app/lib/logger.server.ts): each request's id and socket address in the
-  // request context (app/lib/request-context.server.ts) for everything after it, and one
+  // The request log (app/lib/server/logger.server.ts): each request's id and socket address in the
+  // request context (app/lib/server/request-context.server.ts) for everything after it, and one
   // access line per answer with one-time tokens redacted.
   server.use(app.httpLogger)
-  // The request policy (app/lib/request-policy.server.ts): a cross-site post gets its 403 here,
+  // The request policy (app/lib/server/request-policy.server.ts): a cross-site post gets its 403 here,
   // and every answer leaves with the security and cache headers.
   server.all('*', app.requestPolicyMiddleware)
-  // Remix, behind the anonymous page cache (app/lib/page-cache.server.ts).
+  // Remix, behind the anonymous page cache (app/lib/server/page-cache.server.ts).
   const handle = createRequestHandler({ build, mode })
   server.all('*', (req, res, next) =>
     app.anonymousPageCache(req, res, () => handle(req, res, next)),

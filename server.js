@@ -9,7 +9,9 @@
 import http from 'node:http'
 import path from 'node:path'
 import url from 'node:url'
+
 import { installGlobals } from '@remix-run/node'
+
 import { createApp } from './server-app.js'
 
 // Set before the build is loaded: React and the app read it when they load, and the app then

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { vitePlugin as remix } from '@remix-run/dev'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin } from 'vite'
@@ -57,7 +58,7 @@ type Middleware = (
 ) => void
 
 /**
- * The request policy (app/lib/request-policy.server.ts) in front of Remix in development, as
+ * The request policy (app/lib/server/request-policy.server.ts) in front of Remix in development, as
  * server.js runs it in production: a cross-site post gets its 403 here too, and every answer
  * of the app gets the security and cache headers. It runs after Vite's own middlewares (the
  * returned hook), so Vite's modules and assets are served as Vite serves them.
@@ -69,7 +70,7 @@ function requestPolicyInDevelopment(): Plugin {
       return () => {
         server.middlewares.use((req, res, next) => {
           server
-            .ssrLoadModule('/app/lib/request-policy.server.ts')
+            .ssrLoadModule('/app/lib/server/request-policy.server.ts')
             .then((policy) => (policy.requestPolicyMiddleware as Middleware)(req, res, next))
             .catch(next)
         })

@@ -1,16 +1,21 @@
 import type { AppLoadContext, EntryContext } from '@remix-run/node'
-import type { RootLoaderData } from '~/root'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
+
 import { describePolarServers } from '~/billing/polar/client.server'
-import { startMailDelivery } from '~/notifications/delivery.server'
 import { getEnv } from '~/env.server'
-import { logger } from '~/lib/logger.server'
-import { NonceProvider } from '~/lib/nonce'
-import { offerSharedRender, unmarkSharedRender } from '~/lib/page-cache.server'
-import { pageBody } from '~/lib/page-stream.server'
-import { applyDocumentHeaders, createNonce, hasSessionCookie } from '~/lib/security-headers.server'
+import { NonceProvider } from '~/lib/pages/nonce'
+import { logger } from '~/lib/server/logger.server'
+import { offerSharedRender, unmarkSharedRender } from '~/lib/server/page-cache.server'
+import { pageBody } from '~/lib/server/page-stream.server'
+import {
+  applyDocumentHeaders,
+  createNonce,
+  hasSessionCookie,
+} from '~/lib/server/security-headers.server'
+import { startMailDelivery } from '~/notifications/delivery.server'
+import type { RootLoaderData } from '~/root'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
 // local emulator keys in production, or Polar purposes on different servers) stops it here
@@ -26,10 +31,10 @@ try {
 // in the request context, one access line per answer), the request policy (refusals, and the
 // security and cache headers of every answer), the anonymous page cache for the pages that
 // allow it, and the TRUSTED_PROXY_COUNT check.
-export { httpLogger } from '~/lib/logger.server'
-export { requestPolicyMiddleware } from '~/lib/request-policy.server'
-export { anonymousPageCache } from '~/lib/page-cache.server'
-export { proxyCheckMiddleware } from '~/lib/proxy-check.server'
+export { httpLogger } from '~/lib/server/logger.server'
+export { anonymousPageCache } from '~/lib/server/page-cache.server'
+export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
+export { requestPolicyMiddleware } from '~/lib/server/request-policy.server'
 
 const ABORT_DELAY = 5_000
 

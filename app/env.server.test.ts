@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PLAN_DEFINITIONS, catalogPlan, planSettings } from './billing/plans'
+
+import { catalogPlan, PLAN_DEFINITIONS, planSettings } from './billing/plans'
 import {
   describeProviderUrl,
   LOCAL_DEFAULTS,

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+
 import {
   PLAN_DEFINITIONS,
   planIdSettings,
+  type PlanSettingName,
   polarProductId,
   stripePriceId,
-  type PlanSettingName,
 } from './billing/plans'
 
 /**
@@ -146,7 +147,7 @@ const baseSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
   SUPABASE_URL: httpUrl,
-  // Either kind of key (app/lib/supabase-keys.server.ts says which goes where).
+  // Either kind of key (app/lib/database/supabase-keys.server.ts says which goes where).
   SUPABASE_ANON_KEY: supabasePublicKey,
   SUPABASE_SERVICE_ROLE_KEY: supabaseSecretKey,
   STRIPE_SECRET_KEY: z

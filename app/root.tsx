@@ -7,12 +7,13 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from '@remix-run/react'
+
+import { getOptionalUser } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PageNotice } from '~/components/page-notice'
 import { SiteFooter } from '~/components/site-footer'
 import { SiteHeader } from '~/components/site-header'
-import { getOptionalUser } from '~/auth/session.server'
-import { useNonce } from '~/lib/nonce'
+import { useNonce } from '~/lib/pages/nonce'
 import stylesheet from '~/tailwind.css?url'
 
 export const links: LinksFunction = () => [

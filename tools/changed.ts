@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 import { runSteps, type Step } from './steps'
 

@@ -8,9 +8,11 @@
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { format, resolveConfig } from 'prettier'
-import { introspect } from '@supabase/postgrest-typegen/introspection'
+
 import { generateTypescript, sortGeneratorMetadata } from '@supabase/postgrest-typegen/generation'
+import { introspect } from '@supabase/postgrest-typegen/introspection'
+import { format, resolveConfig } from 'prettier'
+
 import { migrate, openDatabase, PROJECT_ROOT, type Queryable } from '../tests/local-stack/database'
 
 export const DATABASE_TYPES_PATH = path.join(PROJECT_ROOT, 'supabase/database.types.ts')

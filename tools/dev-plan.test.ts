@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { LOCAL_DEFAULTS } from '../app/env.server'
 import { DEFAULT_DEV_PORTS, planDev } from './dev-plan'
 

@@ -6,8 +6,9 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { LOCAL_DEFAULTS } from '../app/env.server'
+
 import { PLAN_CATALOG } from '../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../app/env.server'
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 import { DEV_DATA_DIR, startLocalStack } from '../tests/local-stack/stack'
 import { planDev } from './dev-plan'

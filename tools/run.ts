@@ -18,6 +18,7 @@
  */
 import os from 'node:os'
 import path from 'node:path'
+
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 import { runSteps, type Step } from './steps'
 

@@ -1,5 +1,7 @@
 import os from 'node:os'
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
 import { runSteps, type Step } from './steps'
 
 const sh = (name: string, script: string, extra: Partial<Step> = {}): Step => ({

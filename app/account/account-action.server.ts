@@ -1,17 +1,23 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
-import type { AsUser } from '~/lib/database.server'
+
+import { sendPasswordReset } from '~/auth/auth.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
+import { afterAnswer } from '~/auth/mail-requests.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
 } from '~/auth/rate-limits.server'
-import { sendPasswordReset } from '~/auth/auth.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
-import { reply } from '~/lib/form-reply'
+import type { AsUser } from '~/lib/database/database.server'
+import { reply } from '~/lib/forms/form-reply'
+import { readFormData } from '~/lib/server/http.server'
+import { clientAddress } from '~/lib/server/rate-limit.server'
+import { queueSecurityNotice } from '~/notifications/delivery.server'
+
 import {
   changePassword,
   getAccountState,
@@ -26,10 +32,6 @@ import {
   DeleteAccountSchema,
   SetPasswordSchema,
 } from './schemas'
-import { readFormData } from '~/lib/http.server'
-import { clientAddress } from '~/lib/rate-limit.server'
-import { queueSecurityNotice } from '~/notifications/delivery.server'
-import { afterAnswer } from '~/auth/mail-requests.server'
 
 export type AccountIntent =
   | 'change-email'

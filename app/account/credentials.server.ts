@@ -1,12 +1,13 @@
 import { createCookie } from '@remix-run/node'
 import type { SupabaseClient, User } from '@supabase/supabase-js'
-import { authErrorMessage } from '~/auth/auth-errors'
+
 import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
-import { getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/cookie-secret.server'
-import { database, type AsUser } from '~/lib/database.server'
-import { logger } from '~/lib/logger.server'
+import { authErrorMessage } from '~/auth/auth-errors'
 import { afterAnswer } from '~/auth/mail-requests.server'
+import { getEnv } from '~/env.server'
+import { type AsUser, database } from '~/lib/database/database.server'
+import { cookieSecret } from '~/lib/server/cookie-secret.server'
+import { logger } from '~/lib/server/logger.server'
 
 export type CredentialOutcome =
   | { ok: true }

@@ -1,7 +1,9 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form } from '@remix-run/react'
+
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+
 import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
 
 /** Deletes the account after the person types the confirmation word. */

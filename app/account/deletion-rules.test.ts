@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { subscriptionsToEnd, subscriptionToEnd } from './deletion-rules'
 
 const stripe = (status: string | null) => ({

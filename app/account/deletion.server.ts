@@ -1,16 +1,18 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
 import Stripe from 'stripe'
+
+import { readAccountSummary } from '~/account/summary.server'
 import { getPolar, polarStatus } from '~/billing/polar/client.server'
 import { getStripe } from '~/billing/stripe/client.server'
-import { logger } from '~/lib/logger.server'
-import { getSupabaseAdmin } from '~/lib/supabase-admin.server'
+import type { AsUser } from '~/lib/database/database.server'
+import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
+import { logger } from '~/lib/server/logger.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
+
 import {
-  subscriptionsToEnd,
   type ListedSubscription,
   type ProviderSubscription,
+  subscriptionsToEnd,
 } from './deletion-rules'
 
 export type DeletionOutcome = { ok: true } | { ok: false; message: string }

@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
+
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
 
 /** Field errors of a failed submission (a successful one has none). */

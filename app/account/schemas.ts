@@ -1,6 +1,8 @@
 import * as z from 'zod/mini'
+
 import { PASSWORD_MAX_LENGTH } from '~/auth/constraints'
 import { emailField, newPasswordField } from '~/auth/schemas'
+
 import { DELETE_CONFIRMATION } from './constraints'
 
 /**

@@ -1,5 +1,5 @@
-import { databaseError } from '~/lib/database-availability.server'
-import { database, type AsUser } from '~/lib/database.server'
+import { type AsUser, database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
 import type { ProfileRow } from '~/profile/types'
 import type { SubscriptionRow } from '~/subscriptions/types'
 

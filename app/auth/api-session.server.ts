@@ -1,4 +1,5 @@
-import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
+
 import {
   confirmedByAuthServer,
   getOptionalUser,

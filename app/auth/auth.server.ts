@@ -1,15 +1,17 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { getEnv } from '~/env.server'
+
 import { afterSignUpMetadata } from '~/billing/plan-intent.server'
-import { logger } from '~/lib/logger.server'
-import { clientAddress } from '~/lib/rate-limit.server'
-import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
-import { markLinkRequested } from './link-origin.server'
+import { getEnv } from '~/env.server'
+import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
+import { logger } from '~/lib/server/logger.server'
+import { clientAddress } from '~/lib/server/rate-limit.server'
+
 import { authErrorMessage } from './auth-errors'
-import { safeNextPath } from './safe-next-path'
-import { createSupabaseServerClient } from './session.server'
+import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
 import { newPendingSignUp, PENDING_SIGN_UP_KEY } from './pending-sign-up.server'
+import { safeNextPath } from './safe-next-path'
+import { createSupabaseServerClient } from './session.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {

@@ -1,12 +1,14 @@
 import type { EmailOtpType } from '@supabase/supabase-js'
+
 import { getEnv } from '~/env.server'
-import { logger } from '~/lib/logger.server'
+import { logger } from '~/lib/server/logger.server'
+
+import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './auth-failure.server'
+import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { askedForLink, askedForLinkTo } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
-import { rememberEmailConfirmed } from './confirmed-notice.server'
-import { failureReasonOf, rememberAuthFailure, type AuthFailureReason } from './auth-failure.server'
 
 const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
   'signup',

@@ -1,9 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
-import { reply } from '~/lib/form-reply'
-import { readFormData } from '~/lib/http.server'
-import { authFailureStatus } from './auth-errors'
+
+import { reply } from '~/lib/forms/form-reply'
+import { readFormData } from '~/lib/server/http.server'
+
 import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
+import { authFailureStatus } from './auth-errors'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,

@@ -1,4 +1,5 @@
 import { createCookie } from '@remix-run/node'
+
 import { getEnv } from '~/env.server'
 
 /**

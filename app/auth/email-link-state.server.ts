@@ -1,6 +1,7 @@
 import type { EmailOtpType } from '@supabase/supabase-js'
-import { logger } from '~/lib/logger.server'
-import { database } from '~/lib/database.server'
+
+import { database } from '~/lib/database/database.server'
+import { logger } from '~/lib/server/logger.server'
 
 /**
  * How long an emailed link or code works: the project's OTP lifetime (`otp_expiry` in

@@ -1,4 +1,4 @@
-import { logger } from '~/lib/logger.server'
+import { logger } from '~/lib/server/logger.server'
 
 /**
  * The calls that decide what mail an address gets, made after the answer: the auth-server

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto'
+
 import { createCookie } from '@remix-run/node'
+
 import { getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/cookie-secret.server'
-import { serviceRpc } from '~/lib/database-availability.server'
-import { logger } from '~/lib/logger.server'
+import { serviceRpc } from '~/lib/database/database-availability.server'
+import { cookieSecret } from '~/lib/server/cookie-secret.server'
+import { logger } from '~/lib/server/logger.server'
+
 import { emailKey } from './rate-limits.server'
 
 /**

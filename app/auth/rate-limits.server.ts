@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto'
+
 import {
-  SHARED_CLIENT_KEY,
   clientKey,
   combineRateLimitResults,
   getRateLimitStore,
-  retryAfterText,
   type RateLimitResult,
   type RateLimitRule,
-} from '~/lib/rate-limit.server'
+  retryAfterText,
+  SHARED_CLIENT_KEY,
+} from '~/lib/server/rate-limit.server'
 import { queueAttemptsNotice } from '~/notifications/delivery.server'
-import { afterAnswer } from './mail-requests.server'
 import type { GuessedFlow } from '~/notifications/outbox.server'
+
+import { afterAnswer } from './mail-requests.server'
 
 export type AuthFlow =
   | 'sign-in'

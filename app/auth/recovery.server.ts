@@ -1,6 +1,8 @@
 import { createCookie } from '@remix-run/node'
+
 import { getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/cookie-secret.server'
+import { cookieSecret } from '~/lib/server/cookie-secret.server'
+
 import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+
 import {
   EMAIL_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
@@ -8,7 +9,7 @@ import {
 
 /**
  * Form schemas of the auth pages: the actions parse with them, and the browser loads them
- * after the page (see app/lib/form-validation.ts). Written with `zod/mini`, which is small.
+ * after the page (see app/lib/forms/form-validation.ts). Written with `zod/mini`, which is small.
  * Components import limits from `constraints.ts`, never from here.
  */
 

@@ -4,6 +4,7 @@ import {
   AuthSessionMissingError,
 } from '@supabase/supabase-js'
 import { describe, expect, it } from 'vitest'
+
 import { SESSION_CHECK_GRACE_SECONDS, SessionConfirmations } from './session.server'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 

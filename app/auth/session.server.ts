@@ -1,19 +1,21 @@
+import { redirect } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { isAuthError, type SupabaseClient } from '@supabase/supabase-js'
-import { redirect } from '@remix-run/node'
+
 import { getEnv } from '~/env.server'
-import { ExpiringCache } from '~/lib/expiring-cache'
-import { logger } from '~/lib/logger.server'
-import { database, type AsUser } from '~/lib/database.server'
-import { clientAddress } from '~/lib/rate-limit.server'
-import { authCallsOnBehalfOf } from '~/lib/supabase-keys.server'
+import { type AsUser, database } from '~/lib/database/database.server'
+import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
+import { ExpiringCache } from '~/lib/server/expiring-cache'
+import { logger } from '~/lib/server/logger.server'
+import { clientAddress } from '~/lib/server/rate-limit.server'
+
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 import { signingKeys } from './signing-keys.server'
 import {
+  type VerifiedSession,
   verifiedSessionKey,
   verifiedSessions,
-  type VerifiedSession,
 } from './verified-sessions.server'
 
 /** The verified identity of the signed-in user (from the access token's claims). */

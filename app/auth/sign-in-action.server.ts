@@ -1,16 +1,18 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
-import { reply } from '~/lib/form-reply'
-import { isHoneypotFilled } from '~/lib/honeypot'
-import { readFormData } from '~/lib/http.server'
+
+import { reply } from '~/lib/forms/form-reply'
+import { isHoneypotFilled } from '~/lib/forms/honeypot'
+import { readFormData } from '~/lib/server/http.server'
+
 import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
+import { authFailureStatus } from './auth-errors'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
 } from './rate-limits.server'
-import { authFailureStatus } from './auth-errors'
 import { safeNextPath } from './safe-next-path'
 import { MagicLinkSchema, SignInSchema } from './schemas'
 

@@ -1,9 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
-import { reply } from '~/lib/form-reply'
+
 import { rememberAfterSignUp } from '~/billing/plan-intent.server'
-import { isHoneypotFilled } from '~/lib/honeypot'
-import { readFormData } from '~/lib/http.server'
+import { reply } from '~/lib/forms/form-reply'
+import { isHoneypotFilled } from '~/lib/forms/honeypot'
+import { readFormData } from '~/lib/server/http.server'
+
 import { signUp } from './auth.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { SignUpSchema } from './schemas'

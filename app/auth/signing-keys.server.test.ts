@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
+
 import {
+  type Jwks,
   SIGNING_KEYS_MAX_AGE_MS,
   SIGNING_KEYS_RETRY_MS,
   SigningKeys,
-  type Jwks,
 } from './signing-keys.server'
 
 const first: Jwks = { keys: [{ kty: 'EC', key_ops: ['verify'], kid: 'one' }] }

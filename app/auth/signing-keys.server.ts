@@ -1,6 +1,7 @@
 import type { JWK } from '@supabase/supabase-js'
+
 import { getEnv } from '~/env.server'
-import { logger } from '~/lib/logger.server'
+import { logger } from '~/lib/server/logger.server'
 
 export interface Jwks {
   keys: JWK[]

@@ -1,6 +1,8 @@
 import { hash } from 'node:crypto'
-import { ExpiringCache } from '~/lib/expiring-cache'
-import type { AsUser } from '~/lib/database.server'
+
+import type { AsUser } from '~/lib/database/database.server'
+import { ExpiringCache } from '~/lib/server/expiring-cache'
+
 import type { SessionUser } from './session.server'
 
 /** What a verified session gives a request: the user and the token to read as them. */

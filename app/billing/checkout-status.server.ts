@@ -1,12 +1,12 @@
 import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
 import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
-import { httpStatusOf } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 import {
-  hitClientRateLimit,
   type ClientRateLimit,
+  hitClientRateLimit,
   type RateLimitResult,
-} from '~/lib/rate-limit.server'
+} from '~/lib/server/rate-limit.server'
 
 /**
  * What the success page can say about a checkout: the provider's own answer (`complete`,

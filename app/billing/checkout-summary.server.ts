@@ -1,8 +1,8 @@
 import { getPlans } from '~/billing/plans.server'
 import { getPolar } from '~/billing/polar/client.server'
 import { getStripe } from '~/billing/stripe/client.server'
-import { formatMoney } from '~/lib/format'
-import { logger } from '~/lib/logger.server'
+import { formatMoney } from '~/lib/pages/format'
+import { logger } from '~/lib/server/logger.server'
 
 /** What a completed checkout bought, as the success page names it. */
 export interface CheckoutSummary {

@@ -1,10 +1,11 @@
-import { logger } from '~/lib/logger.server'
-import { database } from '~/lib/database.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { logger } from '~/lib/server/logger.server'
 import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow } from '~/subscriptions/types'
+
 import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
-import { databaseError } from '~/lib/database-availability.server'
 
 /**
  * Lookups a webhook deferred: a payment is recorded even when the provider could not give

@@ -1,8 +1,9 @@
 import { createCookie } from '@remix-run/node'
-import { getEnv } from '~/env.server'
+
 import { safeNextPath } from '~/auth/safe-next-path'
 import type { SignedInSession } from '~/auth/session.server'
-import { logger } from '~/lib/logger.server'
+import { getEnv } from '~/env.server'
+import { logger } from '~/lib/server/logger.server'
 
 /**
  * Where a newcomer was going when they signed up (the checkout of the plan they chose on

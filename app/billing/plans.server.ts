@@ -1,5 +1,6 @@
 import { getEnv } from '~/env.server'
-import { PLAN_DEFINITIONS, planSettings, type PlanDefinition } from './plans'
+
+import { PLAN_DEFINITIONS, type PlanDefinition, planSettings } from './plans'
 
 /** A plan with the provider ids configured for this deployment. */
 export interface Plan extends PlanDefinition {

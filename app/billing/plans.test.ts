@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
+
 import { resetEnvForTests } from '~/env.server'
+
 import catalogJson from './catalog.json'
-import { PLAN_CATALOG, catalogPlan, parseCatalog, planSettings } from './plans'
+import { catalogPlan, parseCatalog, PLAN_CATALOG, planSettings } from './plans'
 import { getPlans } from './plans.server'
 
 const [starter, pro] = catalogJson.plans

@@ -5,6 +5,7 @@
  * catalogue's are their development defaults, refused in production. Server code only.
  */
 import { z } from 'zod'
+
 import catalogJson from './catalog.json' with { type: 'json' }
 
 export const stripePriceId = z

@@ -1,6 +1,7 @@
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
-import { logger } from '~/lib/logger.server'
+import type { AsUser } from '~/lib/database/database.server'
+import { logger } from '~/lib/server/logger.server'
+
 import { createPolarPortal } from './polar/portal.server'
 import { createStripePortal } from './stripe/portal.server'
 

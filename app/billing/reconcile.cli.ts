@@ -11,8 +11,10 @@
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+
 import type { Provider } from '~/subscriptions/store.server'
-import { reconcileProvider, type ProviderReport } from './reconcile.server'
+
+import { type ProviderReport, reconcileProvider } from './reconcile.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 

@@ -1,7 +1,7 @@
 import { getPolar } from '~/billing/polar/client.server'
 import {
-  PolarSubscriptionSchema,
   polarSubscriptionFields,
+  PolarSubscriptionSchema,
   polarUserLink,
 } from '~/billing/polar/events'
 import { getStripe } from '~/billing/stripe/client.server'
@@ -11,12 +11,12 @@ import {
   subscriptionUserId,
 } from '~/billing/stripe/events'
 import { stripePlanName } from '~/billing/webhooks/stripe.server'
-import { databaseError } from '~/lib/database-availability.server'
-import { database } from '~/lib/database.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
 import {
+  type ApplyResult,
   applySubscriptionEvent,
   findUserIdBy,
-  type ApplyResult,
   type Provider,
 } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'

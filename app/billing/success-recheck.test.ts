@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { MAX_RECHECKS, nextRecheck } from './success-recheck'
 
 const url = (query: string) => new URL(`https://example.com/success${query}`)

@@ -1,5 +1,6 @@
 import { Form } from '@remix-run/react'
 import { useId } from 'react'
+
 import { SubmitButton } from './forms'
 
 /**

@@ -1,4 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
+
 import { FieldErrors, HoneypotField, TextField } from './forms'
 
 /**

@@ -1,4 +1,5 @@
 import { NavLink } from '@remix-run/react'
+
 import { Avatar } from './avatar'
 
 const LINKS = [

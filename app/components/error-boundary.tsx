@@ -1,4 +1,4 @@
-import { Link, isRouteErrorResponse, useRouteError } from '@remix-run/react'
+import { isRouteErrorResponse, Link, useRouteError } from '@remix-run/react'
 
 const titles: Record<number, string> = {
   400: 'That request was not valid',

@@ -1,8 +1,9 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
-import { useId, type ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
+
 import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
-import { HONEYPOT_FIELD } from '~/lib/honeypot'
+import { HONEYPOT_FIELD } from '~/lib/forms/honeypot'
 
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
 export function TextField({

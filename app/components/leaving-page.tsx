@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 
 /**
  * Pending state for a plain form or link that leaves the app (a hosted checkout): set when

@@ -1,5 +1,7 @@
 import { useSearchParams } from '@remix-run/react'
-import { noticeFor } from '~/lib/notices'
+
+import { noticeFor } from '~/lib/pages/notices'
+
 import { FormMessage } from './forms'
 
 /** The notice named by the address (`?notice=`), above the page. */

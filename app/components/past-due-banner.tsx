@@ -1,10 +1,12 @@
 import { Form } from '@remix-run/react'
+
 import {
   PAST_DUE_ACTION,
-  PAYMENT_METHOD_INTENT,
-  pastDueNotice,
   type PastDueFacts,
+  pastDueNotice,
+  PAYMENT_METHOD_INTENT,
 } from '~/subscriptions/status'
+
 import { SubmitButton } from './forms'
 
 /**

@@ -1,5 +1,5 @@
+import { formatDate, formatMoney } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
-import { formatDate, formatMoney } from '~/lib/format'
 import { statusLabel } from '~/subscriptions/status'
 
 /**

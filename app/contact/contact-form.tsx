@@ -1,8 +1,10 @@
-import { useEffect, useRef } from 'react'
+import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { useEffect, useRef } from 'react'
+
 import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+
 import { contactConstraint } from './constraints'
 
 const inputClass =

@@ -1,4 +1,5 @@
-import { logger } from '~/lib/logger.server'
+import { logger } from '~/lib/server/logger.server'
+
 import type { ContactMessage } from './schema'
 
 /** Where a validated contact message goes. Throwing means "not delivered" (answered 500). */

@@ -1,9 +1,11 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { reply } from '~/lib/form-reply'
-import { isHoneypotFilled } from '~/lib/honeypot'
-import { methodNotAllowed, readPayload } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
-import { retryAfterText } from '~/lib/rate-limit.server'
+
+import { reply } from '~/lib/forms/form-reply'
+import { isHoneypotFilled } from '~/lib/forms/honeypot'
+import { methodNotAllowed, readPayload } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+import { retryAfterText } from '~/lib/server/rate-limit.server'
+
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import {
   CONTACT_MAX_BODY_BYTES,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { getSchemaConstraint } from '~/lib/schema-constraint'
+
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
+
 import { CONTACT_LIMITS, contactConstraint } from './constraints'
 import { contactSchema } from './schema'
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+
 import { CONTACT_LIMITS } from './constraints'
 
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */

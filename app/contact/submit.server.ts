@@ -1,14 +1,16 @@
 import type { z } from 'zod'
+
+import { logger } from '~/lib/server/logger.server'
 import {
-  SHARED_CLIENT_KEY,
   clientKey,
   getRateLimitStore,
   type RateLimitResult,
   type RateLimitRule,
-} from '~/lib/rate-limit.server'
-import { logger } from '~/lib/logger.server'
+  SHARED_CLIENT_KEY,
+} from '~/lib/server/rate-limit.server'
+
 import { getContactDelivery } from './delivery.server'
-import { contactSchema, type ContactMessage } from './schema'
+import { type ContactMessage, contactSchema } from './schema'
 
 /** Per identified client (see `clientKey`): enough for a person, too few for a flood. */
 const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, vi } from 'vitest'
-import { setContactDeliveryForTests, type ContactDelivery } from './delivery.server'
-import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/rate-limit.server'
-import { logger } from '~/lib/logger.server'
+
+import { logger } from '~/lib/server/logger.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '~/lib/server/rate-limit.server'
+
+import { type ContactDelivery, setContactDeliveryForTests } from './delivery.server'
 
 /** A contact message that passes every rule. */
 export const VALID_CONTACT = {

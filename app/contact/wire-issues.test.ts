@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
+
 import { contactSchema } from './schema'
 import { toWireIssue, toWireIssues, unreadableBodyIssue } from './wire-issues'
 

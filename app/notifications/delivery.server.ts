@@ -1,17 +1,18 @@
 import { getEnv } from '~/env.server'
-import { databaseError } from '~/lib/database-availability.server'
-import { logger } from '~/lib/logger.server'
-import { database } from '~/lib/database.server'
-import { smtpTransport, type MailTransport } from './mailer.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { logger } from '~/lib/server/logger.server'
+
+import { type MailTransport, smtpTransport } from './mailer.server'
 import {
+  type ClaimedMail,
   claimMails,
   enqueueAttemptsNotice,
   enqueueSecurityNotice,
   finishMail,
-  type ClaimedMail,
   type GuessedFlow,
 } from './outbox.server'
-import { renderMail, type ReceiptPayment } from './render'
+import { type ReceiptPayment, renderMail } from './render'
 
 /**
  * Delivery of the notification outbox (docs/notifications.md). Each app instance runs one

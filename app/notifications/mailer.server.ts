@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer'
+
 import { getEnv } from '~/env.server'
 
 /** One rendered mail, ready to send. */

@@ -1,4 +1,5 @@
-import { serviceRpc } from '~/lib/database-availability.server'
+import { serviceRpc } from '~/lib/database/database-availability.server'
+
 import type { MailKind } from './kinds'
 
 /** A mail claimed for one delivery attempt (`claim_notifications`). */

@@ -1,9 +1,11 @@
-import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form } from '@remix-run/react'
+
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { REVALIDATE_ON, VALIDATE_ON } from '~/lib/forms/form-validation'
+
 import { NOTIFICATION_LABELS } from './kinds'
 import type { NotificationPreferences, NotificationPreferencesInput } from './schemas'
-import { REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
 
 const FIELDS = [
   ['productUpdates', 'product_updates'],

@@ -1,6 +1,7 @@
-import type { AsUser } from '~/lib/database.server'
 import type { ProfileSummary } from '~/account/summary.server'
+import type { AsUser } from '~/lib/database/database.server'
 import { updateOwnProfile } from '~/profile/profile.server'
+
 import type { NotificationPreferences } from './schemas'
 
 /** The signed-in user's preferences, from their profile (`account_summary`). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { MAIL_KINDS, NOTIFICATION_KINDS, type MailKind } from './kinds'
-import { PRODUCT_NAME, renderMail, type ReceiptPayment } from './render'
+
+import { MAIL_KINDS, type MailKind, NOTIFICATION_KINDS } from './kinds'
+import { PRODUCT_NAME, type ReceiptPayment, renderMail } from './render'
 
 const siteUrl = 'https://app.example.com'
 const payment: ReceiptPayment = {

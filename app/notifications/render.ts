@@ -1,6 +1,7 @@
 import { PLAN_DEFINITIONS } from '~/billing/plans'
-import { formatDate, formatMoney } from '~/lib/format'
-import { MAIL_KINDS, NOTIFICATION_LABELS, type MailKind } from './kinds'
+import { formatDate, formatMoney } from '~/lib/pages/format'
+
+import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
 
 /** The product's name as mails show it. */
 export const PRODUCT_NAME = 'Subscribely'

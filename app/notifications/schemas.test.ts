@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
+
 import { NOTIFICATION_KINDS, PREFERENCE_COLUMNS } from './kinds'
 import { NotificationPreferencesSchema } from './schemas'
 

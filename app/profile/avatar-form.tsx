@@ -1,8 +1,10 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form } from '@remix-run/react'
+
 import { Avatar } from '~/components/avatar'
 import { FieldErrors, FormMessage, SubmitButton } from '~/components/forms'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+
 import { AVATAR_TYPES } from './constraints'
 
 /** The avatar upload (and removal) of the General page. */

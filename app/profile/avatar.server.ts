@@ -1,10 +1,12 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
+
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
-import { logger } from '~/lib/logger.server'
+import type { AsUser } from '~/lib/database/database.server'
+import { logger } from '~/lib/server/logger.server'
+
+import { AVATAR_MAX_BYTES } from './constraints'
 import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
 import { AVATAR_BUCKET, updateOwnProfile } from './profile.server'
-import { AVATAR_MAX_BYTES } from './constraints'
 
 /** The signed-in user whose avatar changes: their client (storage) and token (reads). */
 export interface AvatarOwner {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { getSchemaConstraint } from '~/lib/schema-constraint'
+
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
+
 import { displayNameConstraint } from './constraints'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 

@@ -1,10 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
-import { readPayload } from '~/lib/http.server'
-import { reply } from '~/lib/form-reply'
-import { removeAvatar, replaceAvatar, type AvatarOwner } from './avatar.server'
-import { updateOwnProfile } from './profile.server'
+
+import { reply } from '~/lib/forms/form-reply'
+import { readPayload } from '~/lib/server/http.server'
+
+import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
 import { AVATAR_MAX_BYTES } from './constraints'
+import { updateOwnProfile } from './profile.server'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 
 export type GeneralIntent = 'display-name' | 'avatar' | 'remove-avatar'

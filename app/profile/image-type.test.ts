@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
 
 const bytes = (...values: number[]) => new Uint8Array([...values, 0, 0, 0, 0, 0, 0, 0, 0])

@@ -1,6 +1,8 @@
 import { createClient } from '@supabase/supabase-js'
 import { afterEach, describe, expect, it } from 'vitest'
+
 import { getEnv, resetEnvForTests } from '~/env.server'
+
 import { AVATAR_BUCKET, avatarUrl } from './profile.server'
 
 const userId = '5f0c1d2e-0000-4000-8000-000000000001'

@@ -1,9 +1,10 @@
-import { database, type AsUser } from '~/lib/database.server'
+import type { ProfileSummary } from '~/account/summary.server'
+import { getEnv } from '~/env.server'
+import { type AsUser, database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+
 import { isOwnAvatarPath } from './image-type'
 import type { ProfileRow } from './types'
-import { databaseError } from '~/lib/database-availability.server'
-import { getEnv } from '~/env.server'
-import type { ProfileSummary } from '~/account/summary.server'
 
 export const AVATAR_BUCKET = 'profile-images'
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './constraints'
 
 /**

@@ -1,4 +1,5 @@
 import type { MetaFunction } from '@remix-run/node'
+
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 
 // Catch-all: any path no other route matches is a 404 with the shared error page.

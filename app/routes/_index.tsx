@@ -1,6 +1,7 @@
 import type { MetaFunction } from '@remix-run/node'
 import { Link } from '@remix-run/react'
-import type { PageHandle } from '~/lib/page-handle'
+
+import type { PageHandle } from '~/lib/pages/page-handle'
 
 // Anonymous visitors all get the same page: the server may answer them from one render.
 export const handle: PageHandle = { sharedAnonymousRender: true }

@@ -1,11 +1,16 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
+
 import { getOptionalUser } from '~/auth/session.server'
 import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkout.server'
 import { PolarCustomerConflict } from '~/billing/polar/customer.server'
-import { logger } from '~/lib/logger.server'
-import { jsonNoStore } from '~/lib/http.server'
-import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
-import { hitClientRateLimit, retryAfterText, type ClientRateLimit } from '~/lib/rate-limit.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
+import { jsonNoStore } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+import {
+  type ClientRateLimit,
+  hitClientRateLimit,
+  retryAfterText,
+} from '~/lib/server/rate-limit.server'
 
 /**
  * Checkouts created per client: a person starts a few (another plan, a second try); each

@@ -1,10 +1,16 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
-import { logger } from '~/lib/logger.server'
-import { FORM_MAX_BYTES, jsonNoStore, methodNotAllowed, readPayload } from '~/lib/http.server'
-import { CHECKOUT_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
+import {
+  FORM_MAX_BYTES,
+  jsonNoStore,
+  methodNotAllowed,
+  readPayload,
+} from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
 async function startStripeCheckout({ request }: ActionFunctionArgs) {

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+
 import { setContactDeliveryForTests } from '~/contact/delivery.server'
-import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
-import { setRateLimitStore } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { CONTACT_MAX_BODY_BYTES } from '~/contact/submit.server'
+import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
 import { resetEnvForTests } from '~/env.server'
+import { logger } from '~/lib/server/logger.server'
+import { setRateLimitStore } from '~/lib/server/rate-limit.server'
+
 import { action, loader } from './api.contact'
-import { logger } from '~/lib/logger.server'
 
 const URL = 'http://localhost/api/contact'
 const valid = VALID_CONTACT

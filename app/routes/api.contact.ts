@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
-import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
+
 import { CONTACT_THANK_YOU } from '~/contact/schema'
+import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
 import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
 import {
   ACCEPTED_MEDIA_TYPES,
@@ -8,8 +9,8 @@ import {
   jsonNoStore,
   methodNotAllowed,
   readPayload,
-} from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
+} from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
 // POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
 

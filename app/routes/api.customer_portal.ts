@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripePortal } from '~/billing/stripe/portal.server'
-import { logger } from '~/lib/logger.server'
-import { jsonNoStore, methodNotAllowed } from '~/lib/http.server'
-import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
+import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
 async function openStripePortal({ request }: ActionFunctionArgs) {

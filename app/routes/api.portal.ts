@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
+
 import { requireApiUser } from '~/auth/api-session.server'
 import { createPolarPortal } from '~/billing/polar/portal.server'
-import { logger } from '~/lib/logger.server'
-import { jsonNoStore } from '~/lib/http.server'
-import { PORTAL_PAGES, forBrowsers } from '~/lib/browser-fallback.server'
+import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
+import { jsonNoStore } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
 // GET /api/portal: a Polar customer portal URL for the signed-in user.
 async function openPolarPortal({ request }: LoaderFunctionArgs) {

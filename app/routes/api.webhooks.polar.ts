@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+
 import { handlePolarWebhook } from '~/billing/webhooks/polar.server'
-import { methodNotAllowed } from '~/lib/http.server'
+import { methodNotAllowed } from '~/lib/server/http.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).
 export const action = async ({ request }: ActionFunctionArgs) => {

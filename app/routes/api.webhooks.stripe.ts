@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
+
 import { handleStripeWebhook } from '~/billing/webhooks/stripe.server'
-import { methodNotAllowed } from '~/lib/http.server'
+import { methodNotAllowed } from '~/lib/server/http.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).
 export const action = async ({ request }: ActionFunctionArgs) => {

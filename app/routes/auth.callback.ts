@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
+
 import { completeAuthCallback } from '~/auth/callback.server'
 
 // GET /auth/callback: finish an OAuth, magic-link, sign-up or recovery flow; always a 302.

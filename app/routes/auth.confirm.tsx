@@ -1,20 +1,21 @@
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
-import { isEmailLinkType, verifyEmailLink, type EmailLink } from '~/auth/callback.server'
+
+import { type EmailLink, isEmailLinkType, verifyEmailLink } from '~/auth/callback.server'
 import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
 import { getEnv } from '~/env.server'
-import { readFormData } from '~/lib/http.server'
+import { readFormData } from '~/lib/server/http.server'
 
 // GET /auth/confirm: an emailed link opened in a browser that did not ask for it (another
 // device, a forwarded mail, a link someone sent) is only followed once the person says so

@@ -1,10 +1,12 @@
 import { describe, expect, test, vi } from 'vitest'
+
 import { setContactDeliveryForTests } from '~/contact/delivery.server'
-import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
-import { setRateLimitStore } from '~/lib/rate-limit.server'
 import { CONTACT_THANK_YOU } from '~/contact/schema'
+import { captureContactDeliveries, VALID_CONTACT } from '~/contact/test-support'
+import { logger } from '~/lib/server/logger.server'
+import { setRateLimitStore } from '~/lib/server/rate-limit.server'
+
 import { action } from './contact'
-import { logger } from '~/lib/logger.server'
 
 const valid = VALID_CONTACT
 const deliveries = captureContactDeliveries()

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useActionData } from '@remix-run/react'
+
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
-import type { PageHandle } from '~/lib/page-handle'
+import type { PageHandle } from '~/lib/pages/page-handle'
 
 export async function action({ request }: ActionFunctionArgs) {
   return handleContactForm(request)

@@ -1,13 +1,14 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+
 import { accountSummaryOf } from '~/account/summary.server'
-import { requireUserWith } from '~/auth/session.server'
 import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
+import { requireUserWith } from '~/auth/session.server'
 import { takeAfterSignUp } from '~/billing/plan-intent.server'
 import { FormMessage } from '~/components/forms'
-import { noticeByKey } from '~/lib/notices'
 import { PastDueBanner } from '~/components/past-due-banner'
-import { formatDate } from '~/lib/format'
+import { formatDate } from '~/lib/pages/format'
+import { noticeByKey } from '~/lib/pages/notices'
 import { pastDueSummary, statusLabel } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {

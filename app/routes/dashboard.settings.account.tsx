@@ -1,22 +1,23 @@
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
+
 import { handleAccountSettings } from '~/account/account-action.server'
 import { emailChangeNotice, getAccountState, requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
-import { requireUser, requireUserWith } from '~/auth/session.server'
 import { accountSummaryOf } from '~/account/summary.server'
+import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import { messageFor, resultFor, type FormReply } from '~/lib/form-reply'
+import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // The auth server's account state and the summary, both while the session is checked.

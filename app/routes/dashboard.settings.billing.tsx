@@ -1,13 +1,15 @@
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
+import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { Detail } from '~/components/detail'
@@ -15,13 +17,12 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
-import { PLAN_DEFINITIONS } from '~/billing/plans'
-import { formatDate, formatMoney } from '~/lib/format'
+import { formatDate, formatMoney } from '~/lib/pages/format'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
-  PAYMENT_METHOD_INTENT,
   isLiveStatus,
   isPaidUpStatus,
+  PAYMENT_METHOD_INTENT,
   statusLabel,
 } from '~/subscriptions/status'
 

@@ -1,18 +1,19 @@
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
 import { Detail } from '~/components/detail'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { formatDate, formatMoney } from '~/lib/format'
-import { logger } from '~/lib/logger.server'
+import { formatDate, formatMoney } from '~/lib/pages/format'
+import { logger } from '~/lib/server/logger.server'
 
 /**
  * /dashboard/settings/billing/change-plan?plan=<key>: a Polar subscriber's change of plan.

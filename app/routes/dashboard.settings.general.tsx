@@ -1,19 +1,20 @@
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
+
+import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import { messageFor, resultFor } from '~/lib/form-reply'
+import { messageFor, resultFor } from '~/lib/forms/form-reply'
 import { AvatarForm } from '~/profile/avatar-form'
 import { DisplayNameForm } from '~/profile/display-name-form'
 import { handleGeneralSettings } from '~/profile/general-action.server'
 import { profileView } from '~/profile/profile.server'
-import { accountSummaryOf } from '~/account/summary.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await requireUserWith(request, accountSummaryOf(request))

@@ -1,20 +1,21 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { useActionData, useLoaderData } from '@remix-run/react'
+
+import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
-import { reply } from '~/lib/form-reply'
+import { reply } from '~/lib/forms/form-reply'
+import { readFormData } from '~/lib/server/http.server'
 import { preferencesOf, saveOwnPreferences } from '~/notifications/preferences.server'
-import { accountSummaryOf } from '~/account/summary.server'
 import { PreferencesForm } from '~/notifications/preferences-form'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
-import { readFormData } from '~/lib/http.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ headers }, { profile }] = await requireUserWith(request, accountSummaryOf(request))

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
 import { Outlet, useLoaderData } from '@remix-run/react'
+
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUserWith } from '~/auth/session.server'
 import { DashboardNav } from '~/components/dashboard-nav'

@@ -1,18 +1,19 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData } from '@remix-run/react'
+
 import { forgotPasswordConstraint } from '~/auth/constraints'
+import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
-import { handleForgotPassword } from '~/auth/password-reset-actions.server'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)

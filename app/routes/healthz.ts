@@ -1,4 +1,4 @@
-import { checkDatabase } from '~/lib/database-availability.server'
+import { checkDatabase } from '~/lib/database/database-availability.server'
 
 /**
  * Health check for load balancers and platforms.

@@ -1,16 +1,17 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
-import { LeavingForm, LeavingLink } from '~/components/leaving-page'
-import { getOptionalUserWith } from '~/auth/session.server'
+
 import { accountSummaryOf } from '~/account/summary.server'
+import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { polarCheckoutPath } from '~/billing/polar/checkout.server'
-import { formatMoney } from '~/lib/format'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
-import { isLiveStatus } from '~/subscriptions/status'
+import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { PastDueBanner } from '~/components/past-due-banner'
-import type { PageHandle } from '~/lib/page-handle'
+import { formatMoney } from '~/lib/pages/format'
+import type { PageHandle } from '~/lib/pages/page-handle'
+import { isLiveStatus } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))

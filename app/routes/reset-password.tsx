@@ -1,20 +1,21 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import { Form, useActionData } from '@remix-run/react'
+
 import { resetPasswordConstraint } from '~/auth/constraints'
-import { requireUser } from '~/auth/session.server'
+import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { isRecoveryRequest } from '~/auth/recovery.server'
+import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
-import { handleResetPassword } from '~/auth/password-reset-actions.server'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 // Reached from the recovery email through /auth/callback, which signs the user in first.
 // Only that recovery session may set a password here; any other session is sent to ask for

@@ -1,23 +1,24 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+
 import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
 import { takeAuthFailure } from '~/auth/auth-failure.server'
-import { safeNextPath } from '~/auth/safe-next-path'
 import { magicLinkConstraint, signInConstraint } from '~/auth/constraints'
-import { handleSignIn } from '~/auth/sign-in-action.server'
+import { safeNextPath } from '~/auth/safe-next-path'
 import { requireAnonymous } from '~/auth/session.server'
+import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
 import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CredentialsFields } from '~/components/credentials-fields'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)

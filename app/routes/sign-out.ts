@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, redirect } from '@remix-run/node'
+
 import { signOut } from '~/auth/auth.server'
 
 // POST /sign-out: ends the session in this browser. GET does nothing (no state change on GET).

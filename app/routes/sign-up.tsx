@@ -1,22 +1,23 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import {
-  data,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
-import { safeNextPath } from '~/auth/safe-next-path'
-import { PLAN_DEFINITIONS } from '~/billing/plans'
-import { formatMoney } from '~/lib/format'
+
 import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
-import { handleSignUp } from '~/auth/sign-up-action.server'
+import { safeNextPath } from '~/auth/safe-next-path'
 import { requireAnonymous } from '~/auth/session.server'
+import { handleSignUp } from '~/auth/sign-up-action.server'
+import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { CredentialsFields } from '~/components/credentials-fields'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { useFormValidation, REVALIDATE_ON, VALIDATE_ON } from '~/lib/form-validation'
+import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { formatMoney } from '~/lib/pages/format'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)

@@ -1,10 +1,10 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import {
-  data,
-  redirect,
   type ActionFunctionArgs,
+  data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import {
   Form,
@@ -15,6 +15,7 @@ import {
   useSearchParams,
 } from '@remix-run/react'
 import { useEffect } from 'react'
+
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { confirmCodeConstraint } from '~/auth/constraints'
 import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'

@@ -1,9 +1,10 @@
-import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs, redirect } from '@remix-run/node'
+
 import { requireUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { createStripeCheckout } from '~/billing/stripe/checkout.server'
-import { logger } from '~/lib/logger.server'
+import { logger } from '~/lib/server/logger.server'
 
 /**
  * GET /subscribe/:plan: the way from a plan on the pricing page to its hosted checkout for a

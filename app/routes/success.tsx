@@ -1,10 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
+
 import { getOptionalUser } from '~/auth/session.server'
 import {
+  type CheckoutStatus,
   hitCheckoutLookupLimit,
   lookupCheckoutStatus,
-  type CheckoutStatus,
 } from '~/billing/checkout-status.server'
 import { summarizeCheckout } from '~/billing/checkout-summary.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'

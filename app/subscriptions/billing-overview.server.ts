@@ -1,6 +1,7 @@
+import { type AsUser, database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+
 import type { PaymentRow, SubscriptionRow } from './types'
-import { databaseError } from '~/lib/database-availability.server'
-import { database, type AsUser } from '~/lib/database.server'
 
 const PAYMENTS_PAGE_SIZE = 10
 

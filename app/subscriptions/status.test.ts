@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { pastDueNotice, pastDueSummary } from './status'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')

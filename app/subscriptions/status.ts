@@ -1,4 +1,4 @@
-import { formatDate } from '~/lib/format'
+import { formatDate } from '~/lib/pages/format'
 
 /** Human label for any subscription or payment status, including ones we do not special-case. */
 export function statusLabel(status: string | null | undefined) {

@@ -1,6 +1,7 @@
-import { database } from '~/lib/database.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
+
 import type { PaymentRow, SubscriptionRow } from './types'
-import { databaseError, serviceRpc } from '~/lib/database-availability.server'
 
 export type Provider = 'stripe' | 'polar'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { asUserId } from './user-id'
 
 describe('asUserId', () => {

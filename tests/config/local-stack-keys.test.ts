@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS } from '../../app/env.server'
 import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../local-stack/defaults'
 

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+
 import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
+
 import { EMAIL_LINK_LIFETIME_SECONDS } from '../../app/auth/email-link-state.server'
 import { nextFromLink } from '../../app/auth/safe-next-path'
 import { LOCAL_DEFAULTS } from '../../app/env.server'

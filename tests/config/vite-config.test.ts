@@ -1,7 +1,9 @@
 import http from 'node:http'
 import path from 'node:path'
+
 import { createServer, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { allowedHosts, isServerOnlyPath } from '../../vite.config'
 import { PROJECT_ROOT } from '../local-stack/database'
 
@@ -20,7 +22,7 @@ describe('server-only modules', () => {
   it.each([
     '/app/env.server.ts',
     '/app/env.server.ts?raw',
-    '/app/lib/http.server.ts?import&t=1',
+    '/app/lib/server/http.server.ts?import&t=1',
     '/@fs/work/app/env.server.ts',
     '/app/lib/%68ttp.server.ts',
     '/.env',
@@ -29,12 +31,14 @@ describe('server-only modules', () => {
     expect(isServerOnlyPath(url)).toBe(true)
   })
 
-  it.each(['/app/root.tsx', '/app/lib/format.ts', '/app/routes/api.checkout.ts', '/@vite/client'])(
-    '%s is served',
-    (url) => {
-      expect(isServerOnlyPath(url)).toBe(false)
-    },
-  )
+  it.each([
+    '/app/root.tsx',
+    '/app/lib/pages/format.ts',
+    '/app/routes/api.checkout.ts',
+    '/@vite/client',
+  ])('%s is served', (url) => {
+    expect(isServerOnlyPath(url)).toBe(false)
+  })
 })
 
 describe('the dev server itself', () => {
@@ -57,13 +61,13 @@ describe('the dev server itself', () => {
     for (const url of [
       '/app/env.server.ts',
       '/app/env.server.ts?raw',
-      '/app/lib/logger.server.ts?import',
+      '/app/lib/server/logger.server.ts?import',
     ]) {
       const response = await fetch(`${origin}${url}`)
       expect(response.status).toBe(404)
       expect(await response.text()).not.toContain('SUPABASE_SERVICE_ROLE_KEY')
     }
-    const plain = await fetch(`${origin}/app/lib/format.ts`)
+    const plain = await fetch(`${origin}/app/lib/pages/format.ts`)
     expect(plain.status).toBe(200)
   })
 
@@ -90,12 +94,12 @@ describe('the dev server itself', () => {
   })
 
   it("sets the security headers on the app's answers, not on Vite's modules", async () => {
-    // Remix is not loaded under vitest: the app's place in the chain answers 404 here.
-    const app = await fetch(`${origin}/no-such-page`)
+    // A resource route of the app (its answer is not a page, so no cache may keep it).
+    const app = await fetch(`${origin}/healthz`)
     expect(app.headers.get('X-Content-Type-Options')).toBe('nosniff')
     expect(app.headers.get('X-Frame-Options')).toBe('DENY')
     expect(app.headers.get('Cache-Control')).toBe('no-store')
-    const module = await fetch(`${origin}/app/lib/format.ts`)
+    const module = await fetch(`${origin}/app/lib/pages/format.ts`)
     expect(module.status).toBe(200)
     expect(module.headers.get('Content-Security-Policy')).toBeNull()
   })
@@ -104,10 +108,14 @@ describe('the dev server itself', () => {
     // node:http, because fetch never sends a Host of the caller's choosing.
     const status = await new Promise<number | undefined>((resolve, reject) => {
       http
-        .get(`${origin}/app/lib/format.ts`, { headers: { host: 'attacker.example' } }, (res) => {
-          res.resume()
-          resolve(res.statusCode)
-        })
+        .get(
+          `${origin}/app/lib/pages/format.ts`,
+          { headers: { host: 'attacker.example' } },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode)
+          },
+        )
         .on('error', reject)
     })
     expect(status).toBe(403)

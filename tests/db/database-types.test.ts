@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises'
+
 import { afterAll, beforeAll, expect, it } from 'vitest'
+
+import { DATABASE_TYPES_PATH, generateDatabaseTypes } from '../../tools/database-types'
 import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
-import { DATABASE_TYPES_PATH, generateDatabaseTypes } from '../../tools/database-types'
 
 /**
  * supabase/database.types.ts (the app's typed database calls) is what the migrations give:

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
+
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+
 import {
+  type Database,
   migrate,
   MIGRATIONS_DIR,
   openDatabase,
   withDatabaseName,
-  type Database,
 } from '../local-stack/database'
 
 const serverUrl = process.env.DATABASE_URL

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import type { Database, Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 

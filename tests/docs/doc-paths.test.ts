@@ -1,11 +1,13 @@
 /**
  * Every file a document names exists: code spans that look like repository paths
- * (`app/lib/http.server.ts`, `events.ts`) and relative Markdown links. A doc that cites a
+ * (`app/lib/server/http.server.ts`, `events.ts`) and relative Markdown links. A doc that cites a
  * renamed or deleted file fails here, so the docs stay a true map of the code.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+
 import { describe, expect, it } from 'vitest'
+
 import { PROJECT_ROOT } from '../local-stack/database'
 
 const SKIPPED_DIRS = new Set([

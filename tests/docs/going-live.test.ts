@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+
 import { describe, expect, it } from 'vitest'
+
 import { PLAN_DEFINITIONS, planSettings } from '../../app/billing/plans'
 import { PROJECT_ROOT } from '../local-stack/database'
 

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+
 import { daysFromNow, seedPayments, seedSubscription } from './billing-seed'
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail } from './fixtures'
 

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
 

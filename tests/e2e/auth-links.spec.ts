@@ -1,4 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
+
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { attachScreenshots, createUser, deleteUser, expect, test, waitForMail } from './fixtures'
 import { E2E } from './ports'

@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test'
+
 import {
   attachScreenshots,
   createUser,
@@ -10,7 +12,6 @@ import {
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
-import type { Page } from '@playwright/test'
 
 /** Sign-in journeys in a real browser against the local stack and the production build. */
 

@@ -1,12 +1,13 @@
 import type { Locator, Page } from '@playwright/test'
+
 import {
   createPolarCustomer,
   createStripeCustomer,
   daysFromNow,
+  type SeededPayment,
   seedPayments,
   seedSubscription,
   shownDate,
-  type SeededPayment,
 } from './billing-seed'
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
 import { E2E } from './ports'

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+
 import { expect, test } from './fixtures'
 
 const THANK_YOU = 'Thank you for your message! We will get back to you within one business day.'

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
+
 import { LOCAL_SIGNING_KID } from '../local-stack/supabase/keys'
 import { expect, test } from './fixtures'
 

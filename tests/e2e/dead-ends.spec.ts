@@ -1,4 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test'
+
+import { seedSubscription } from './billing-seed'
 import {
   createUser,
   deleteUser,
@@ -10,7 +12,6 @@ import {
   uniqueEmail,
   waitForMail,
 } from './fixtures'
-import { seedSubscription } from './billing-seed'
 import { E2E } from './ports'
 
 /**

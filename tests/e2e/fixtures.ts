@@ -1,5 +1,6 @@
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { expect, type Page, test as base, type TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
+
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
 

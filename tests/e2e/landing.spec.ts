@@ -1,4 +1,5 @@
 import type { ConsoleMessage } from '@playwright/test'
+
 import { createUser, deleteUser, expect, signIn, test } from './fixtures'
 
 test.describe('landing page', () => {
@@ -49,7 +50,7 @@ test.describe('landing page', () => {
   })
 })
 
-// The anonymous page cache (app/lib/page-cache.server.ts): the second anonymous visit of a
+// The anonymous page cache (app/lib/server/page-cache.server.ts): the second anonymous visit of a
 // page is answered from the first one's render. It must still be a working page (its scripts
 // run under its own nonce), and never what a signed-in visitor gets.
 test.describe('pages answered from the anonymous page cache', () => {

@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
+
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
   createUser,

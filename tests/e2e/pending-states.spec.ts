@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+
 import { createStripeCustomer, seedSubscription } from './billing-seed'
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
 

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+
 import { catalogPlan } from '../../app/billing/plans'
 import {
   attachScreenshots,

@@ -5,13 +5,15 @@
  * for this run, passes the guide's smoke journey: sign up, confirm by the mailed link,
  * subscribe, the webhook applied, the billing page, sign out.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { test, expect } from '@playwright/test'
+
+import { expect, test } from '@playwright/test'
+
 import { PLAN_CATALOG, planIdSettings } from '../../app/billing/plans'
 import type { Catalog } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
-import { startLocalStack, type LocalStack } from '../local-stack/stack'
+import { type LocalStack, startLocalStack } from '../local-stack/stack'
 import { PASSWORD, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
 

@@ -1,4 +1,5 @@
 import type { ConsoleMessage } from '@playwright/test'
+
 import { createUser, deleteUser, expect, signIn, test } from './fixtures'
 import { E2E } from './ports'
 

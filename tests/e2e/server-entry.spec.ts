@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process'
 import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
+
 import { expect, test } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
+
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'

@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+
 import { PLAN_CATALOG } from '../../app/billing/plans'
 import { PROJECT_ROOT } from '../local-stack/database'
-import { SUITE_AUTH_LIMITS, startLocalStack } from '../local-stack/stack'
+import { startLocalStack, SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import { E2E } from './ports'
 
 const stack = await startLocalStack({

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+
 import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
 
 /** The dashboard's settings pages, as a subscriber uses them. */

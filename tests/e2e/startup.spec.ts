@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
+
 import { expect, test } from '@playwright/test'
+
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { E2E } from './ports'

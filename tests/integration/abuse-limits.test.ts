@@ -1,22 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+
 import { AUTH_RATE_LIMITS, emailKey } from '../../app/auth/rate-limits.server'
 import { resetEnvForTests } from '../../app/env.server'
+import { logger } from '../../app/lib/server/logger.server'
 import {
+  getRateLimitStore,
   MemoryRateLimitStore,
   PostgresRateLimitStore,
-  getRateLimitStore,
   setRateLimitStore,
-} from '../../app/lib/rate-limit.server'
+} from '../../app/lib/server/rate-limit.server'
 import * as contactPage from '../../app/routes/contact'
-import * as forgotPassword from '../../app/routes/forgot-password'
-import * as resetPassword from '../../app/routes/reset-password'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as settingsNotifications from '../../app/routes/dashboard.settings.notifications'
+import * as forgotPassword from '../../app/routes/forgot-password'
+import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
-import { createSignedInUser, startTestApp, waitOutMailFrequency, type TestApp } from './harness'
-import { logger } from '../../app/lib/logger.server'
+import { createSignedInUser, startTestApp, type TestApp, waitOutMailFrequency } from './harness'
 
 /**
  * Abuse limits of the auth and contact forms (429 in the form's own shape, with

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { createSupabaseServerClient } from '../../app/auth/session.server'
+import * as confirmPage from '../../app/routes/auth.confirm'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as dashboardOverview from '../../app/routes/dashboard._index'
 import * as forgotPassword from '../../app/routes/forgot-password'
 import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
-import * as confirmPage from '../../app/routes/auth.confirm'
 import {
   appRequest,
   askedForLinkCookie,
@@ -22,8 +24,8 @@ import {
   adminClient,
   mergeCookies,
   startTestApp,
-  waitOutMailFrequency,
   type TestApp,
+  waitOutMailFrequency,
 } from './harness'
 
 /**

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { confirmWithCode, signInWithPassword, signUp } from '../../app/auth/auth.server'
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { resetEnvForTests } from '../../app/env.server'
-import { setRateLimitStore } from '../../app/lib/rate-limit.server'
+import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as signInPage from '../../app/routes/sign-in'
 import { appRequest, callRoute } from './auth-support'
 import { createSignedInUser, signInAs, startTestApp, type TestApp } from './harness'

@@ -1,5 +1,6 @@
 import { parseCookieHeader } from '@supabase/ssr'
 import { decodeJwt } from 'jose'
+
 import { signAccessToken } from '../local-stack/supabase/keys'
 import type { TestApp } from './harness'
 

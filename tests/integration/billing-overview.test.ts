@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { callRoute, pageGet } from './settings-support'

@@ -1,5 +1,7 @@
 import http from 'node:http'
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import {
   adminClient,

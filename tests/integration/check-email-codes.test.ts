@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as dashboardLayout from '../../app/routes/dashboard'
-import * as signInCheck from '../../app/routes/sign-in_.confirm'
 import * as signInPage from '../../app/routes/sign-in'
-import * as signUpCheck from '../../app/routes/sign-up_.confirm'
+import * as signInCheck from '../../app/routes/sign-in_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
+import * as signUpCheck from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
 import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { catalogPlan } from '../../app/billing/plans'
+
 import { CHECKOUT_LOOKUP_RATE_LIMIT } from '../../app/billing/checkout-status.server'
+import { catalogPlan } from '../../app/billing/plans'
 import { resetEnvForTests } from '../../app/env.server'
-import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { POLAR_CHECKOUT_RATE_LIMIT } from '../../app/routes/api.checkout'
 import * as success from '../../app/routes/success'
 import { appRequest, callRoute } from './auth-support'

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as dashboardLayout from '../../app/routes/dashboard'
-import * as checkEmail from '../../app/routes/sign-up_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
+import * as checkEmail from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
-import { mergeCookies, startTestApp, waitOutMailFrequency, type TestApp } from './harness'
+import { mergeCookies, startTestApp, type TestApp, waitOutMailFrequency } from './harness'
 
 /**
  * The check-email page after sign-up: the 6-digit code from the confirmation mail signs in

@@ -1,8 +1,9 @@
+import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as signInPage from '../../app/routes/sign-in'
 import { LOCAL_ANON_KEY } from '../local-stack/supabase'
-import { createClient } from '@supabase/supabase-js'
 import { appRequest, askedForLinkCookie, callRoute } from './auth-support'
 import { adminClient, startTestApp, type TestApp } from './harness'
 

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { resetDatabaseCheckForTests } from '../../app/lib/database-availability.server'
-import { getBillingOverview } from '../../app/subscriptions/billing-overview.server'
+
+import { resetDatabaseCheckForTests } from '../../app/lib/database/database-availability.server'
 import * as billing from '../../app/routes/dashboard.settings.billing'
+import { getBillingOverview } from '../../app/subscriptions/billing-overview.server'
 import { appRequest, callRoute, cookieMap, readSession } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
 import { MAX_LOOKUPS, resetDeferredLookupsForTests } from '~/billing/deferred-lookups.server'
+
 import * as billing from '../../app/routes/dashboard.settings.billing'
-import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 import {
   adminClient,
   createSignedInUser,
@@ -9,6 +10,7 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
+import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 import { callRoute, pageGet } from './settings-support'
 
 /**

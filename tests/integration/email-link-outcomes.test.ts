@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
-import * as account from '../../app/routes/dashboard.settings.account'
+import * as confirmPage from '../../app/routes/auth.confirm'
 import * as dashboardOverview from '../../app/routes/dashboard._index'
+import * as account from '../../app/routes/dashboard.settings.account'
 import * as signInPage from '../../app/routes/sign-in'
+import * as linkSent from '../../app/routes/sign-in_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
-import * as linkSent from '../../app/routes/sign-in_.confirm'
-import * as confirmPage from '../../app/routes/auth.confirm'
 import { askedForLinkCookie } from './auth-support'
 import {
   adminClient,

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { resetEnvForTests } from '../../app/env.server'
-import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'

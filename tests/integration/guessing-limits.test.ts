@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { AUTH_RATE_LIMITS } from '../../app/auth/rate-limits.server'
 import { resetEnvForTests } from '../../app/env.server'
-import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/rate-limit.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as signInPage from '../../app/routes/sign-in'

@@ -1,19 +1,21 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import type { ServerBuild } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { resetEnvForTests } from '../../app/env.server'
+
 import { PLAN_CATALOG } from '../../app/billing/plans'
+import { resetEnvForTests } from '../../app/env.server'
 import { stopMailDelivery } from '../../app/notifications/delivery.server'
 import { createApp } from '../../server-app.js'
 import { withOutageSwitch } from '../local-stack/database'
 import {
-  SUITE_AUTH_LIMITS,
-  startLocalStack,
   type LocalStack,
   type LocalStackOptions,
+  startLocalStack,
+  SUITE_AUTH_LIMITS,
 } from '../local-stack/stack'
 import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'

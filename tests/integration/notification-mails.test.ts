@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
 import { resetEnvForTests } from '../../app/env.server'
 import {
   deliverDueMails,
   startMailDelivery,
   stopMailDelivery,
 } from '../../app/notifications/delivery.server'
-import { smtpTransport, type MailTransport } from '../../app/notifications/mailer.server'
+import { type MailTransport, smtpTransport } from '../../app/notifications/mailer.server'
 import { startSmtpInbox } from '../local-stack/supabase/smtp'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { invoiceObject, postStripeEvent, stripeEvent } from './stripe-fixtures'

@@ -5,6 +5,7 @@
  * due through the webhooks and the ledger, in order or shuffled and partly duplicated.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+
 import {
   adminClient,
   createSignedInUser,

@@ -5,6 +5,7 @@
  * them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { PLAN_DEFINITIONS } from '../../app/billing/plans'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { getStripe } from '../../app/billing/stripe/client.server'

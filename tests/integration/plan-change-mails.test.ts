@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { smtpTransport } from '../../app/notifications/mailer.server'

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import * as success from '../../app/routes/success'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'

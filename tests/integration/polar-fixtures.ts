@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
+
 import { createPolar } from '@polar-sh/sdk/2026-10'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+
 import { catalogPlan } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../local-stack/polar'
 import type { TestApp } from './harness'
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlan from '../../app/routes/dashboard.settings.billing_.change-plan'
-import { paidEmulatorCheckout } from './polar-fixtures'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { paidEmulatorCheckout } from './polar-fixtures'
 import { callRoute, formPost, pageGet } from './settings-support'
 
 /**

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import {
   orderObject,
   paidEmulatorCheckout,
@@ -7,7 +10,6 @@ import {
   postPolarEvent,
   subscriptionObject,
 } from './polar-fixtures'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 
 /** Standard Webhooks-signed Polar events through the real HTTP route into the real database. */
 let app: TestApp

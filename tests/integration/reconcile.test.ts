@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { catalogPlan } from '../../app/billing/plans'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
-import { paidEmulatorCheckout } from './polar-fixtures'
 import {
   adminClient,
   createSignedInUser,
@@ -13,6 +14,7 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
+import { paidEmulatorCheckout } from './polar-fixtures'
 
 /**
  * Events lost while a provider had disabled the endpoint are recovered by the

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+
 import { createSignedInUser, loadServerBuild, startTestApp, type TestApp } from './harness'
 
 /**
- * The request policy (app/lib/request-policy.server.ts) on every route of the app, found in
+ * The request policy (app/lib/server/request-policy.server.ts) on every route of the app, found in
  * the server build's route manifest (a route added tomorrow is covered without a line here),
  * through the same request stack as production (server-app.js): a cross-site post is refused
  * before the route runs, and every answer carries the security headers and a cache policy.

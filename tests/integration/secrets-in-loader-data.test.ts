@@ -1,10 +1,12 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
+
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { resetEnvForTests } from '../../app/env.server'
-import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
 import { PROJECT_ROOT } from '../local-stack/database'
+import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
 import { appRequest, callRoute } from './auth-support'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 

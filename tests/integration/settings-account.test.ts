@@ -1,13 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { getPlans } from '../../app/billing/plans.server'
-import type { FormReply } from '../../app/lib/form-reply'
-import * as account from '../../app/routes/dashboard.settings.account'
-import * as general from '../../app/routes/dashboard.settings.general'
+import type { FormReply } from '../../app/lib/forms/form-reply'
 import * as dashboard from '../../app/routes/dashboard'
+import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
+import * as general from '../../app/routes/dashboard.settings.general'
+import { cookieMap, readSession } from './auth-support'
 import {
   adminClient,
   createGitHubUser,
@@ -18,7 +20,6 @@ import {
   type TestApp,
 } from './harness'
 import { emulatorPolar } from './polar-fixtures'
-import { cookieMap, readSession } from './auth-support'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */

@@ -1,4 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
+
 import type { TestApp } from './harness'
 
 type RouteHandler = (args: {

@@ -1,10 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FormReply } from '../../app/lib/form-reply'
+
+import type { FormReply } from '../../app/lib/forms/form-reply'
 import { deliverDueMails, queueSecurityNotice } from '../../app/notifications/delivery.server'
+import * as layout from '../../app/routes/dashboard'
 import * as general from '../../app/routes/dashboard.settings.general'
 import * as notifications from '../../app/routes/dashboard.settings.notifications'
-import * as layout from '../../app/routes/dashboard'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { mailCatcher } from './mail-support'
 import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'

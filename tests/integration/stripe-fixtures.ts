@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+
 import { catalogPlan } from '../../app/billing/plans'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
 
 /** Stripe payloads in the shape of API version 2026-10-28.endive, for hand-made events. */
 let counter = 0

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { PLAN_DEFINITIONS } from '../../app/billing/plans'
 import { syncStripeProducts } from '../../app/billing/stripe/products.server'
 import { adminClient, startTestApp, type TestApp } from './harness'

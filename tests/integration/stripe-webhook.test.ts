@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { recentEvents } from '~/billing/webhooks/recent-events.server'
-import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
-import { mailCatcher } from './mail-support'
+
 import {
   adminClient,
   createSignedInUser,
@@ -10,6 +11,8 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
+import { mailCatcher } from './mail-support'
+import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 
 /** Signed Stripe events through the real HTTP route into the real database. */
 let app: TestApp

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
 
 describe('the timing statistics', () => {

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
 import { describe, expect, it } from 'vitest'
+
 import { LOCAL_CATALOG, parseCatalog, readCatalogFile } from './catalog'
 
 const plan = LOCAL_CATALOG.plans[0]

@@ -6,6 +6,7 @@
  * their tests and for their command lines when given no catalogue file.
  */
 import { readFileSync } from 'node:fs'
+
 import catalogJson from './catalog.json'
 
 export interface CatalogPlan {

@@ -1,9 +1,10 @@
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { LOCAL_CATALOG } from './catalog'
 import { LOCAL_STACK_KEYS } from './defaults'
-import { startLocalStack, type LocalStack } from './stack'
+import { type LocalStack, startLocalStack } from './stack'
 
 // A stack started with `keys: 'fresh'` (the deploy rehearsal's) accepts only the keys it made.
 let stack: LocalStack

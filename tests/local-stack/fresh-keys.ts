@@ -5,7 +5,9 @@
  * 0016-deploy-rehearsal.md). Each emulator accepts only the keys it was started with.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+
 import { SignJWT } from 'jose'
+
 import { LOCAL_JWT_SECRET } from './supabase/keys'
 
 export interface StackKeys {

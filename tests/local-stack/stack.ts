@@ -1,17 +1,18 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
+
 import type { Catalog } from './catalog'
-import { migrate, openDatabase, PROJECT_ROOT, type Database } from './database'
+import { type Database, migrate, openDatabase, PROJECT_ROOT } from './database'
 import { LOCAL_STACK_KEYS } from './defaults'
 import { freshStackKeys, type StackKeys } from './fresh-keys'
-import { startPolarEmulator, type PolarEmulator } from './polar'
-import { startStripeEmulator, type DeliveryOptions, type StripeEmulator } from './stripe'
+import { type PolarEmulator, startPolarEmulator } from './polar'
+import { type DeliveryOptions, startStripeEmulator, type StripeEmulator } from './stripe'
 import {
   startSupabaseEmulator,
   type SupabaseEmulator,
   type SupabaseEmulatorOptions,
 } from './supabase'
-import { startSmtpInbox, type SmtpInbox } from './supabase/smtp'
+import { type SmtpInbox, startSmtpInbox } from './supabase/smtp'
 
 export interface LocalStackOptions {
   /** The app's origin: where emails link to and where webhooks are delivered. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase } from './database'
+
 import type { Database } from '../local-stack/database'
+import { createTestDatabase } from './database'
 
 describe('test database', () => {
   let db: Database

@@ -1,8 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { TestProject } from 'vitest/node'
+
 import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+
 import { dumpDatabaseImage, migrate, openDatabase, withDatabaseName } from '../local-stack/database'
 
 declare module 'vitest' {

@@ -1,5 +1,7 @@
 import { gzipSync } from 'node:zlib'
+
 import { describe, expect, it } from 'vitest'
+
 import { parseRemixManifest, weighPages } from './bundle-size'
 
 const manifestSource = `window.__remixManifest=${JSON.stringify({

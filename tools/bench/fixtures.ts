@@ -5,14 +5,15 @@
 import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
+
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
-import { signWebhook } from '../../tests/local-stack/polar/webhooks'
 import {
   invoiceObject,
   stripeEvent,
   subscriptionObject,
 } from '../../tests/integration/stripe-fixtures'
+import { signWebhook } from '../../tests/local-stack/polar/webhooks'
+import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
 
 const PASSWORD = 'correct-horse-battery'
 

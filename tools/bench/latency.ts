@@ -22,12 +22,13 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { PROJECT_ROOT } from '../../tests/local-stack/database'
-import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
+
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
 } from '../../tests/integration/polar-fixtures'
+import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
 import { startDelayProxy } from './delay-proxy'
 import {
   createUsers,

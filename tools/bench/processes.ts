@@ -4,10 +4,11 @@
  * (server.js, as `npm start`), each on loopback, and their shutdown. Used by `run.ts` (the
  * CPU and load figures) and `latency.ts` (the round trips at a network distance).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdir } from 'node:fs/promises'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { openSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
+
 import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'

@@ -1,6 +1,6 @@
 /**
  * CPU of the calling process per PostgREST RPC call: supabase-js's `rpc` against the app's
- * database gateway, `app/lib/database.server.ts` (docs/performance.md, "Where the time goes").
+ * database gateway, `app/lib/database/database.server.ts` (docs/performance.md, "Where the time goes").
  * Starts the bench's local stack (PGlite, its own process, ports 54960 / 12960 / 12970), warms
  * both up, then makes `session_is_active` calls one at a time and divides this process's CPU
  * time by their number; three rounds each.
@@ -9,6 +9,7 @@
  */
 import { fork } from 'node:child_process'
 import path from 'node:path'
+
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
 
 const calls = Number(process.argv[2] ?? 1500)
@@ -29,8 +30,8 @@ const ready = await new Promise<{ env: Record<string, string> }>((resolve) =>
   }),
 )
 Object.assign(process.env, ready.env, { NODE_ENV: 'test' })
-const { getSupabaseAdmin } = await import('../../app/lib/supabase-admin.server')
-const { database } = await import('../../app/lib/database.server')
+const { getSupabaseAdmin } = await import('../../app/lib/database/supabase-admin.server')
+const { database } = await import('../../app/lib/database/database.server')
 
 const args = {
   p_session_id: '00000000-0000-4000-8000-000000000001',

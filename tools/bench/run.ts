@@ -23,17 +23,16 @@ import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { PROJECT_ROOT } from '../../tests/local-stack/database'
-import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
+
 import {
   polarEvent,
   subscriptionObject as polarSubscriptionObject,
 } from '../../tests/integration/polar-fixtures'
-import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
-import { runLighthouse, type LighthouseScores } from './lighthouse'
+import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
+import { PROJECT_ROOT } from '../../tests/local-stack/database'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
-import { cpuPerRequest, cpuSnapshot, type CpuGroups } from './cpu'
-import { runScenario, type RunFigures, type Scenario } from './load'
+import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
+import { type CpuGroups, cpuPerRequest, cpuSnapshot } from './cpu'
 import {
   createUsers,
   polarHeaders,
@@ -42,6 +41,8 @@ import {
   signInCookie,
   stripeHeaders,
 } from './fixtures'
+import { type LighthouseScores, runLighthouse } from './lighthouse'
+import { type RunFigures, runScenario, type Scenario } from './load'
 import { bin, shutdown, startApp, startBare, startStack, supabaseCounts } from './processes'
 
 const started = Date.now()

@@ -9,10 +9,12 @@
  * With DATABASE_URL a fresh database is created on that server and dropped at the end.
  */
 import { randomBytes } from 'node:crypto'
+
 import pg from 'pg'
-import { withDatabaseName } from '../../tests/local-stack/database'
+
 import { PLAN_CATALOG } from '../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack } from '../../tests/local-stack/stack'
+import { withDatabaseName } from '../../tests/local-stack/database'
+import { startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
 const ports = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { interpretAudit } from './audit-report'
 
 // Samples in the shapes npm 11 prints for `npm audit --omit=dev --audit-level=high --json`

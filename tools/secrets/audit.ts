@@ -15,6 +15,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+
 import { interpretAudit, SEVERITIES } from './audit-report'
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url))

@@ -16,9 +16,10 @@ import { randomBytes } from 'node:crypto'
 import { appendFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
-import { SECRET_NAMES, findSecrets, type SecretName } from './scan'
+import { findSecrets, SECRET_NAMES, type SecretName } from './scan'
 
 const buildDir = path.resolve(PROJECT_ROOT, process.env.BUILD_DIR ?? 'build')
 const canaryBuildDir = path.join(PROJECT_ROOT, `.build-secrets-${process.pid}`)

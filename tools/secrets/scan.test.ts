@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
 import { afterEach, describe, expect, it } from 'vitest'
+
 import { findSecrets } from './scan'
 
 let dir: string | undefined

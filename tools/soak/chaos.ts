@@ -19,26 +19,28 @@
  * Exit 0 only with 0 missing, 0 duplicated, 0 wrong rows, every event delivered, every 5xx
  * during a fault and of a retryable cause, and the SIGTERMed instance stopping cleanly.
  */
-import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, execSync, spawn, spawnSync } from 'node:child_process'
 import http from 'node:http'
+import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import os from 'node:os'
+
 import pg from 'pg'
+
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import {
+  type Database,
   migrate,
   openDatabase,
   PROJECT_ROOT,
   withDatabaseName,
-  type Database,
 } from '../../tests/local-stack/database'
-import { PLAN_CATALOG } from '../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
+import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
+  type Delivery,
   expectedState,
   generateStream,
-  type Delivery,
   type PolarResources,
   type Provider,
 } from './stream'

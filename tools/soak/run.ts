@@ -19,27 +19,29 @@
  * (created and dropped by the run). Exit code 0 only with zero mismatches and every answer
  * a 200.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+
 import pg from 'pg'
+
+import { PLAN_CATALOG } from '../../app/billing/plans'
 import {
+  type Database,
   migrate,
   openDatabase,
   PROJECT_ROOT,
   withDatabaseName,
-  type Database,
 } from '../../tests/local-stack/database'
-import { PLAN_CATALOG } from '../../app/billing/plans'
-import { SUITE_AUTH_LIMITS, startLocalStack, type LocalStack } from '../../tests/local-stack/stack'
+import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
+  type Delivery,
   expectedState,
   generateStream,
-  type Delivery,
   type PolarResources,
   type Provider,
 } from './stream'
-import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import { runStripeEmulatorPhase } from './stripe-emulator-phase'
 
 // `--chaos`: the chaos soak (two instances, kills, a database restart, provider faults;

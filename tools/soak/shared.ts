@@ -6,19 +6,20 @@
 import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { PolarSubscriptionSchema, polarSubscriptionFields } from '../../app/billing/polar/events'
+
 import { catalogPlan } from '../../app/billing/plans'
+import { polarSubscriptionFields, PolarSubscriptionSchema } from '../../app/billing/polar/events'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../../tests/local-stack/polar'
 import type { LocalStack } from '../../tests/local-stack/stack'
-import type { Delivery } from './stream'
 import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
+import type { Delivery } from './stream'
 import {
   expectedState,
   PAYMENT_COLUMNS,
+  type PolarResources,
   SUBSCRIPTION_COLUMNS,
   TIME_COLUMNS,
-  type PolarResources,
 } from './stream'
 
 /** Confirmed users through the admin API, a few at a time. */

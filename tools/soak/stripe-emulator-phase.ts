@@ -6,6 +6,7 @@
  * user's row and payments are then compared with the emulator's subscription and invoices.
  */
 import Stripe from 'stripe'
+
 import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_STACK_KEYS } from '../../tests/local-stack/defaults'
 import type { LocalStack } from '../../tests/local-stack/stack'

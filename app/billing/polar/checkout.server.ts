@@ -1,9 +1,10 @@
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
-import { getEnv } from '~/env.server'
-import { getPlans } from '~/billing/plans.server'
 import type { SessionUser } from '~/auth/session.server'
+import { getPlans } from '~/billing/plans.server'
+import { getEnv } from '~/env.server'
+import type { AsUser } from '~/lib/database/database.server'
 import { isLiveStatus } from '~/subscriptions/status'
+
 import { getPolar } from './client.server'
 import { ensurePolarCustomer } from './customer.server'
 

@@ -1,5 +1,6 @@
 import { createPolar } from '@polar-sh/sdk/2026-10'
-import { getEnv, type Env } from '~/env.server'
+
+import { type Env, getEnv } from '~/env.server'
 
 export type PolarClient = ReturnType<typeof createPolar>
 export type PolarServer = 'sandbox' | 'production'

@@ -1,6 +1,7 @@
 import type { SessionUser } from '~/auth/session.server'
-import { httpStatusOf } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+
 import { getPolar } from './client.server'
 
 /** A user whose Polar customer cannot be bound to them (its email belongs to someone else's). */

@@ -1,18 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as store from '~/subscriptions/store.server'
+
+import { applyPolarEvent } from '~/billing/webhooks/polar.server'
 import type { LedgerEvent } from '~/subscriptions/store.server'
+import * as store from '~/subscriptions/store.server'
+
 import {
   PolarEnvelopeSchema,
-  PolarOrderSchema,
-  PolarSubscriptionSchema,
   polarOrderPayment,
+  PolarOrderSchema,
   polarPlanName,
   polarRefundPayment,
   polarSubscriptionFields,
+  PolarSubscriptionSchema,
   polarUserLink,
 } from './events'
 import { fetchOrderInvoiceUrl } from './invoice.server'
-import { applyPolarEvent } from '~/billing/webhooks/polar.server'
 
 // Only for the dispatch tests at the end (applyPolarEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>
@@ -21,8 +23,8 @@ vi.mock('~/subscriptions/store.server', async () =>
 vi.mock('./invoice.server', () => ({
   fetchOrderInvoiceUrl: vi.fn(async () => 'https://polar.example/invoices/inv_1.pdf'),
 }))
-vi.mock('~/lib/database.server', () => ({ database: vi.fn() }))
-vi.mock('~/lib/logger.server', () => ({
+vi.mock('~/lib/database/database.server', () => ({ database: vi.fn() }))
+vi.mock('~/lib/server/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
 

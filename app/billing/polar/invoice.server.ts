@@ -1,5 +1,6 @@
-import { logger } from '~/lib/logger.server'
-import { getPolar, polarStatus, type PolarClient } from './client.server'
+import { logger } from '~/lib/server/logger.server'
+
+import { getPolar, type PolarClient, polarStatus } from './client.server'
 
 type Options = { timeoutSeconds?: number }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { prorationPreview } from './plan-change.server'
 
 const DAY = 24 * 60 * 60 * 1000

@@ -1,12 +1,13 @@
-import { getPlans, type Plan } from '~/billing/plans.server'
-import { httpStatusOf } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
-import type { AsUser } from '~/lib/database.server'
 import { readAccountSummary } from '~/account/summary.server'
-import { applySubscriptionEvent } from '~/subscriptions/store.server'
+import { getPlans, type Plan } from '~/billing/plans.server'
+import type { AsUser } from '~/lib/database/database.server'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
+import { applySubscriptionEvent } from '~/subscriptions/store.server'
+
 import { getPolar } from './client.server'
-import { PolarSubscriptionSchema, polarSubscriptionFields, polarUserLink } from './events'
+import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 
 /**
  * A Polar subscriber's change of plan, in the app, through Polar's subscription update

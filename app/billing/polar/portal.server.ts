@@ -1,8 +1,9 @@
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
 import { getEnv } from '~/env.server'
-import { httpStatusOf } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
+import type { AsUser } from '~/lib/database/database.server'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+
 import { getPolar } from './client.server'
 
 export type PolarPortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }

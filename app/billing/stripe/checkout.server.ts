@@ -1,10 +1,12 @@
-import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
 import type Stripe from 'stripe'
-import { getEnv } from '~/env.server'
-import { getPlans } from '~/billing/plans.server'
+
+import { readAccountSummary } from '~/account/summary.server'
 import type { SessionUser } from '~/auth/session.server'
+import { getPlans } from '~/billing/plans.server'
+import { getEnv } from '~/env.server'
+import type { AsUser } from '~/lib/database/database.server'
 import { isLiveStatus } from '~/subscriptions/status'
+
 import { getStripe } from './client.server'
 
 export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }

@@ -1,4 +1,5 @@
 import Stripe from 'stripe'
+
 import { getEnv } from '~/env.server'
 
 let client: Stripe | undefined

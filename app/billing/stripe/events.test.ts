@@ -1,27 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { getPlans } from '~/billing/plans.server'
-import * as store from '~/subscriptions/store.server'
 import Stripe from 'stripe'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { getPlans } from '~/billing/plans.server'
+import { applyStripeEvent } from '~/billing/webhooks/stripe.server'
+import * as store from '~/subscriptions/store.server'
+
+import { getStripe } from './client.server'
 import {
-  StripeInvoicePaymentsSchema,
-  StripeInvoiceSchema,
-  StripeSubscriptionSchema,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
   paidPaymentIntentId,
+  StripeInvoicePaymentsSchema,
+  StripeInvoiceSchema,
+  StripeSubscriptionSchema,
   subscriptionFields,
   subscriptionUserId,
 } from './events'
-import { getStripe } from './client.server'
-import { applyStripeEvent } from '~/billing/webhooks/stripe.server'
 
 // Only for the dispatch tests at the end (applyStripeEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>
   (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
 )
 vi.mock('./client.server', () => ({ getStripe: vi.fn() }))
-vi.mock('~/lib/logger.server', () => ({
+vi.mock('~/lib/server/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
 

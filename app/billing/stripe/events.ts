@@ -1,7 +1,8 @@
 import { z } from 'zod'
+
+import { paymentDescription } from '~/billing/payment-description'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
-import { paymentDescription } from '~/billing/payment-description'
 
 /**
  * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows.

@@ -1,7 +1,9 @@
 import Stripe from 'stripe'
+
 import { parsePayload } from '~/billing/webhooks/outcome.server'
+
 import { getStripe } from './client.server'
-import { StripeInvoicePaymentsSchema, paidPaymentIntentId } from './events'
+import { paidPaymentIntentId, StripeInvoicePaymentsSchema } from './events'
 
 type Options = { timeoutMs?: number }
 

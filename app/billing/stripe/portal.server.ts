@@ -1,6 +1,7 @@
 import { readAccountSummary } from '~/account/summary.server'
-import type { AsUser } from '~/lib/database.server'
 import { getEnv } from '~/env.server'
+import type { AsUser } from '~/lib/database/database.server'
+
 import { getStripe } from './client.server'
 
 export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }

@@ -1,5 +1,6 @@
 import { getPlans } from '~/billing/plans.server'
-import { database } from '~/lib/database.server'
+import { database } from '~/lib/database/database.server'
+
 import { getStripe } from './client.server'
 
 export interface ProductSyncResult {

@@ -3,7 +3,9 @@
  * using the configuration in the environment (or .env).
  */
 import { existsSync } from 'node:fs'
+
 import { describeProviderUrl, getEnv } from '~/env.server'
+
 import { syncStripeProducts } from './products.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')

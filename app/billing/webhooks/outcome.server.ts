@@ -1,6 +1,10 @@
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '~/lib/database-availability.server'
-import { logger } from '~/lib/logger.server'
+import {
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from '~/lib/database/database-availability.server'
+import { logger } from '~/lib/server/logger.server'
 import { wakeMailDelivery } from '~/notifications/delivery.server'
+
 import { recentEvents } from './recent-events.server'
 
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */

@@ -1,29 +1,31 @@
 import { webhooks } from '@polar-sh/sdk/2026-10'
+
+import { polarStatus } from '~/billing/polar/client.server'
+import {
+  PolarEnvelopeSchema,
+  type PolarOrder,
+  polarOrderPayment,
+  PolarOrderSchema,
+  polarRefundPayment,
+  polarSubscriptionFields,
+  PolarSubscriptionSchema,
+  polarUserLink,
+} from '~/billing/polar/events'
+import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
 import { getEnv } from '~/env.server'
-import { readBodyWithLimit } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
-import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
-import { database } from '~/lib/database.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { readBodyWithLimit } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
   findUserIdBy,
+  type LedgerEvent,
   recordEvent,
   recordPaymentEvent,
-  type LedgerEvent,
 } from '~/subscriptions/store.server'
-import {
-  PolarEnvelopeSchema,
-  PolarOrderSchema,
-  PolarSubscriptionSchema,
-  polarOrderPayment,
-  polarRefundPayment,
-  polarSubscriptionFields,
-  polarUserLink,
-  type PolarOrder,
-} from '~/billing/polar/events'
-import { polarStatus } from '~/billing/polar/client.server'
-import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
-import { databaseError } from '~/lib/database-availability.server'
+
+import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
 
 /**
  * A Polar call the event does not need (the invoice) gets at most this long per request

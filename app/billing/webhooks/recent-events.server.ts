@@ -1,4 +1,4 @@
-import { ExpiringCache } from '~/lib/expiring-cache'
+import { ExpiringCache } from '~/lib/server/expiring-cache'
 
 /**
  * Events this process has finished handling, so that a repeated delivery (a provider retry

@@ -1,30 +1,32 @@
 import Stripe from 'stripe'
-import { getEnv } from '~/env.server'
+
 import { planByStripePrice } from '~/billing/plans.server'
-import { readBodyWithLimit } from '~/lib/http.server'
-import { logger } from '~/lib/logger.server'
-import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
-import {
-  applySubscriptionEvent,
-  recordPaymentEvent,
-  recordPaymentFailure,
-  type LedgerEvent,
-} from '~/subscriptions/store.server'
-import { asUserId } from '~/subscriptions/user-id'
 import { getStripe } from '~/billing/stripe/client.server'
-import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
 import {
-  StripeInvoiceSchema,
-  StripeSubscriptionSchema,
   failedInvoicePayment,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
+  type StripeInvoice,
+  StripeInvoiceSchema,
+  type StripeSubscription,
+  StripeSubscriptionSchema,
   subscriptionFields,
   subscriptionUserId,
-  type StripeInvoice,
-  type StripeSubscription,
 } from '~/billing/stripe/events'
+import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
+import { getEnv } from '~/env.server'
+import { readBodyWithLimit } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+import {
+  applySubscriptionEvent,
+  type LedgerEvent,
+  recordPaymentEvent,
+  recordPaymentFailure,
+} from '~/subscriptions/store.server'
+import { asUserId } from '~/subscriptions/user-id'
+
+import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
 
 /** Stripe events are well under 1 MB; anything larger is refused before verification. */
 const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024

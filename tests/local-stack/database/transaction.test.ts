@@ -1,8 +1,10 @@
 import type { Duplex } from 'node:stream'
+
 import type pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../testing/database'
+
 import { restTestKit } from '../supabase/rest/testing'
+import { createTestDatabase } from '../testing/database'
 import type { Database } from './index'
 
 let db: Database

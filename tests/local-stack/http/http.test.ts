@@ -1,17 +1,19 @@
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import { describe, expect, it } from 'vitest'
+
 import {
   allowedOrigin,
   BodyTooLarge,
   corsHeaders,
+  type CorsPolicy,
   FaultRegistry,
   matchRoute,
   parseJsonObject,
   readText,
   route,
   RouteTable,
-  type CorsPolicy,
 } from './index'
 
 describe('routes', () => {

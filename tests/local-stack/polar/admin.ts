@@ -1,4 +1,7 @@
 import type { ServerResponse } from 'node:http'
+
+import { bodyError } from './api-helpers'
+import { webhookUrlProblem } from './auth'
 import type { EmulatorContext } from './context'
 import type { FaultInjector } from './faults'
 import { date, esc, money, page } from './html'
@@ -7,17 +10,15 @@ import {
   field,
   notFound,
   redirect,
-  sendHtml,
-  sendJson,
   type Req,
   type Router,
+  sendHtml,
+  sendJson,
 } from './http'
-import { webhookUrlProblem } from './auth'
 import { runTrigger } from './triggers'
 import type { Delivery } from './types'
-import type { EndpointState } from './webhooks'
-import { bodyError } from './api-helpers'
 import { faultSchema, parseBody } from './validation'
+import type { EndpointState } from './webhooks'
 
 /** Admin surface under /_emulator (no token): deliveries, re-send, triggers, faults; plus the index page. */
 export function registerAdmin(

@@ -1,7 +1,7 @@
 import { filterBy, lookup, newestFirst, paging } from './api-helpers'
 import { listJson } from './checkout-objects'
 import type { EmulatorContext } from './context'
-import { sendJson, type Router } from './http'
+import { type Router, sendJson } from './http'
 import { orderJson, subscriptionJson } from './objects'
 import { invoiceUrl, requestInvoice } from './order-flow'
 import {

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+
 import { bodyError, lookup } from './api-helpers'
 import type { EmulatorContext } from './context'
-import { sendJson, type Router } from './http'
+import { type Router, sendJson } from './http'
 import { customerJson } from './objects'
 import { now } from './state'
 import type { CustomerRecord } from './types'

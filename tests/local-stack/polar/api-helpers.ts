@@ -1,4 +1,4 @@
-import { notFound, ValidationFailed, type Req } from './http'
+import { notFound, type Req, ValidationFailed } from './http'
 import { assertUuid } from './validation'
 
 /** Query and lookup helpers shared by the /v1 route files. */

@@ -1,6 +1,6 @@
 import type { EmulatorContext } from './context'
-import { createOrder } from './order-flow'
 import { ApiError } from './http'
+import { createOrder } from './order-flow'
 import { addInterval, now, token } from './state'
 import type {
   Address,

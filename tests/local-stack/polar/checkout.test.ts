@@ -1,6 +1,7 @@
 import { errors, webhooks } from '@polar-sh/sdk/2026-10'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { setup, submitCheckoutForm, verify } from './test-helpers'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId

@@ -4,13 +4,15 @@
  * the SDK's types, and not a runtime parser, are the reference).
  */
 import { randomUUID } from 'node:crypto'
+
 import { webhooks } from '@polar-sh/sdk/2026-10'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { validate } from '../sdk-types/validate'
 import { registerApi } from './api'
 import { EmulatorContext } from './context'
-import { checkedPolar, loadPolarTypes, SDK_CALLS, type CheckedCall } from './contract/sdk-types'
+import { type CheckedCall, checkedPolar, loadPolarTypes, SDK_CALLS } from './contract/sdk-types'
 import { Router } from './http'
 import { PolarState } from './state'
 import { SECRET, setup } from './test-helpers'

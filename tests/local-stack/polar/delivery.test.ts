@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
-import { POLAR_DELIVERY, startPolarEmulator, type Delivery } from './index'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
+import { type Delivery, POLAR_DELIVERY, startPolarEmulator } from './index'
 import { SECRET, setup, startReceiver, TOKEN, verify } from './test-helpers'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId

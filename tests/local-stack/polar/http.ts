@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import * as toolkit from '../http'
 import { RouteTable } from '../http'
 

@@ -1,27 +1,28 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import type { Catalog } from '../catalog'
 import { registerAdmin } from './admin'
 import { registerApi } from './api'
 import { PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
+import { checkoutJson } from './checkout-objects'
 import { EmulatorContext } from './context'
 import { FaultInjector } from './faults'
 import { Router } from './http'
-import { checkoutJson } from './checkout-objects'
 import { customerJson, orderJson, subscriptionJson } from './objects'
 import { registerPages } from './pages'
 import { createRequestHandler } from './server'
 import { PolarState } from './state'
 import { runTrigger, type TriggerOptions, type TriggerResult } from './triggers'
 import type { Delivery, Fault } from './types'
-import { POLAR_DELIVERY, WebhookDispatcher, type EndpointState } from './webhooks'
+import { type EndpointState, POLAR_DELIVERY, WebhookDispatcher } from './webhooks'
 
-export type { Delivery, DeliveryAttempt, Fault } from './types'
-export type { TriggerOptions, TriggerResult } from './triggers'
-export { POLAR_DELIVERY, signWebhook, type EndpointState } from './webhooks'
 export { PRODUCT_TOKEN_SCOPES, SERVED_VERSIONS } from './auth'
 export { LOCAL_ORGANIZATION_ID, PolarState } from './state'
+export type { TriggerOptions, TriggerResult } from './triggers'
+export type { Delivery, DeliveryAttempt, Fault } from './types'
+export { type EndpointState, POLAR_DELIVERY, signWebhook } from './webhooks'
 
 export interface PolarEmulatorOptions {
   /** The products to seed (see ../catalog.ts). */

@@ -1,6 +1,7 @@
 import { errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { setup, verify } from './test-helpers'
 
 let env: Awaited<ReturnType<typeof setup>>

@@ -1,7 +1,7 @@
 import { completeCheckout } from './checkout-flow'
 import type { EmulatorContext } from './context'
 import { date, esc, money, notFoundPage, page } from './html'
-import { ApiError, field, redirect, sendHtml, type Router } from './http'
+import { ApiError, field, redirect, type Router, sendHtml } from './http'
 import { cancelSubscription, revokeSubscription, uncancelSubscription } from './subscription-flow'
 import type { CheckoutRecord, CustomerSessionRecord } from './types'
 

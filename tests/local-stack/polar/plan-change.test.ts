@@ -1,6 +1,7 @@
 import { PolarClientError } from '@polar-sh/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { setup } from './test-helpers'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId

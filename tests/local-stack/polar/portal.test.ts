@@ -1,7 +1,8 @@
 import { PolarClientError } from '@polar-sh/sdk'
 import { errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { setup, verify } from './test-helpers'
 
 let env: Awaited<ReturnType<typeof setup>>

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { BodyTooLarge, parseForm } from '../http'
 import { apiVersion, authorize } from './auth'
 import type { EmulatorContext } from './context'
@@ -7,10 +8,10 @@ import {
   ApiError,
   readBody,
   redirect,
-  sendJson,
-  ValidationFailed,
   type Req,
   type Router,
+  sendJson,
+  ValidationFailed,
 } from './http'
 
 export interface ServerDeps {

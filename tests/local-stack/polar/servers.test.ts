@@ -1,9 +1,10 @@
 import { PolarClientError } from '@polar-sh/sdk'
 import { createPolar } from '@polar-sh/sdk/2026-10'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LOCAL_CATALOG, catalogPlan } from '../catalog'
-import { startPolarEmulator, type PolarEmulator } from './index'
+
+import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { webhookUrlProblem } from './auth'
+import { type PolarEmulator, startPolarEmulator } from './index'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
 const started: PolarEmulator[] = []

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+
 import type { Catalog } from '../catalog'
 import type {
   CheckoutRecord,

@@ -1,5 +1,5 @@
-import type { EmulatorContext } from './context'
 import { bodyError } from './api-helpers'
+import type { EmulatorContext } from './context'
 import { ApiError } from './http'
 import { createOrder, markOrderPaid } from './order-flow'
 import { addInterval, now } from './state'

@@ -1,9 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
+
 import { LOCAL_CATALOG } from '../catalog'
 import { ALL_SCOPES } from './auth'
-import { startPolarEmulator, type PolarEmulator, type PolarEmulatorOptions } from './index'
+import { type PolarEmulator, type PolarEmulatorOptions, startPolarEmulator } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
 export const SECRET = 'polar_whs_local_emulator_secret'

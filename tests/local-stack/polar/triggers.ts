@@ -1,6 +1,6 @@
+import { refundJson } from './checkout-objects'
 import type { EmulatorContext } from './context'
 import { ApiError, notFound } from './http'
-import { refundJson } from './checkout-objects'
 import { orderJson, subscriptionJson } from './objects'
 import { refundOrder } from './order-flow'
 import {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+
 import { ValidationFailed } from './http'
 
 /** Polar metadata: ≤50 pairs, keys ≤40 chars, values string (≤500) | number | boolean, no nesting. */

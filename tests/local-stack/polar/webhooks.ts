@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto'
+
 import type { Delivery } from './types'
 
 /** Polar treats a delivery as failed when the endpoint takes longer than this. */

@@ -5,6 +5,7 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
 import ts from 'typescript'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

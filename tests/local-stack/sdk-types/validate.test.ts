@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { compareWithFixture } from '../stripe/contract/compare'
 import { loadSdkTypes } from './program'
 import { validate } from './validate'

@@ -5,6 +5,7 @@
  * declare.
  */
 import ts from 'typescript'
+
 import type { SdkTypes } from './program'
 
 export type ProblemKind = 'missing' | 'type' | 'unknown'

@@ -1,11 +1,13 @@
 /** Emulator-only endpoints under `/_emulator` (deliveries, resend, trigger, renew, faults, clock). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { z } from 'zod'
+
+import { deliveriesPage, indexPage } from './admin-pages'
 import { completeCheckout } from './checkout'
 import type { EventBus } from './events'
 import type { FaultInjector } from './faults'
-import { StripeApiError, decodeForm, readBody, redirect, sendHtml, sendJson } from './http'
-import { deliveriesPage, indexPage } from './admin-pages'
+import { decodeForm, readBody, redirect, sendHtml, sendJson, StripeApiError } from './http'
 import { advanceSubscription, type BillingContext } from './subscriptions'
 import { trigger, TRIGGER_TYPES } from './triggers'
 import type { WebhookDispatcher } from './webhooks'

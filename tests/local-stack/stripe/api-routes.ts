@@ -3,20 +3,20 @@ import { createCheckoutSession, field, metadata, text } from './checkout'
 import { previousAttributes, snapshot } from './events'
 import { newestFirst, paginate } from './expand'
 import { invalid, missingParam, type Params } from './http'
-import { createPortalSession } from './portal'
 import { paymentRoutes } from './payment-routes'
+import { createPortalSession } from './portal'
 import { createPrice } from './price-create'
 import { payInvoiceByApi } from './recovery'
-import { webhookEndpointRoutes } from './webhook-endpoints'
-import { ID as id, route as r, type Route } from './routing'
+import { ID as id, type Route, route as r } from './routing'
 import {
+  type BillingContext,
   cancelSubscription,
   createCustomer,
   createSubscription,
-  updateSubscription,
-  type BillingContext,
   type SubscriptionChange,
+  updateSubscription,
 } from './subscriptions'
+import { webhookEndpointRoutes } from './webhook-endpoints'
 
 export const routes: Route[] = [
   r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { sdkFor, setupStack, verifiedEvents } from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>

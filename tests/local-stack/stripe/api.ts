@@ -1,10 +1,11 @@
 /** The `/v1` API: auth, fault injection, idempotency, routing, errors and `request-id`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
+import { BodyTooLarge, matchRoute } from '../http'
+import { routes } from './api-routes'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
-import { BodyTooLarge, matchRoute } from '../http'
-import { StripeApiError, decodeForm, randomId, readBody, sendJson, type Params } from './http'
-import { routes } from './api-routes'
+import { decodeForm, type Params, randomId, readBody, sendJson, StripeApiError } from './http'
 import type { ApiCall } from './routing'
 import type { BillingContext } from './subscriptions'
 

@@ -1,5 +1,6 @@
 /** Hosted checkout page (`/checkout/:id`). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { completeCheckout } from './checkout'
 import { decodeForm, escapeHtml, readBody, redirect, sendHtml } from './http'
 import { money, page } from './layout'

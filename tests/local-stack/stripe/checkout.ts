@@ -1,15 +1,15 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
-import { NO_REQUEST, type EventRequest } from './events'
 import { makeCheckoutSession } from './checkout-objects'
+import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
 import { makeLineItem } from './line-items'
 import type { CheckoutSessionObject, Metadata } from './objects'
 import type { StripeEvent } from './store'
 import {
   announceSubscription,
+  type BillingContext,
   createCustomer,
   openSubscription,
-  type BillingContext,
 } from './subscriptions'
 
 export function createCheckoutSession(ctx: BillingContext, params: Params) {

@@ -5,12 +5,14 @@
  * no wrong type or enum value). The coverage per type is printed.
  */
 import { readFileSync } from 'node:fs'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { validate, type Problem } from '../sdk-types/validate'
-import { API_VERSION } from './objects'
+
+import { type Problem, validate } from '../sdk-types/validate'
 import { compareWithFixture } from './contract/compare'
 import { collectSamples, type Sample } from './contract/samples'
-import { STRIPE_TYPES, WIRE_OPTIONS, loadStripeTypes, type ObjectKind } from './contract/types'
+import { loadStripeTypes, type ObjectKind, STRIPE_TYPES, WIRE_OPTIONS } from './contract/types'
+import { API_VERSION } from './objects'
 import { setupStack } from './test-support'
 
 /**

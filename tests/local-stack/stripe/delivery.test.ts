@@ -3,6 +3,7 @@
  * test-mode retries over hours on a compressed clock, and an endpoint that can be disabled.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+
 import { TEST_MODE_RETRIES } from './index'
 import { setupStack, subscribeThroughCheckout, verifiedEvents } from './test-support'
 

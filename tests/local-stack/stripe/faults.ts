@@ -1,5 +1,6 @@
 /** Fault injection for API calls: fail the next N matching requests, or make them hang. */
 import { z } from 'zod'
+
 import { FaultRegistry } from '../http'
 
 export const faultSchema = z.object({

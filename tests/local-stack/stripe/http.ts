@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
+
 import * as toolkit from '../http'
 
 export { escapeHtml, readText as readBody } from '../http'

@@ -4,36 +4,37 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import type { Catalog } from '../catalog'
-import { handleAdmin, type AdminContext } from './admin'
+import { type AdminContext, handleAdmin } from './admin'
 import { handleApi } from './api'
-import { completeCheckout, type CardDetails, type CheckoutResult } from './checkout'
+import { type CardDetails, type CheckoutResult, completeCheckout } from './checkout'
 import { handleCheckoutPage, notFound } from './checkout-page'
-import { handleInvoicePage } from './invoice-page'
 import { EventBus } from './events'
 import { FaultInjector, type FaultInput } from './faults'
 import { sendHtml, sendJson } from './http'
+import { handleInvoicePage } from './invoice-page'
 import { handlePortalPage } from './portal'
 import { Store, type StripeEvent } from './store'
 import { advanceSubscription } from './subscriptions'
 import { trigger, type TriggerOptions } from './triggers'
 import {
-  TEST_MODE_RETRIES,
-  WebhookDispatcher,
   type Delivery,
   type DeliveryOptions,
   type RetryPolicy,
   type RetrySchedule,
+  TEST_MODE_RETRIES,
+  WebhookDispatcher,
   type WebhookEndpointObject,
 } from './webhooks'
 
+export type { FaultInput } from './faults'
+export type { StripeEvent } from './store'
+export type { TriggerOptions } from './triggers'
+export { TRIGGER_TYPES } from './triggers'
 export type { Delivery, DeliveryOptions, RetryPolicy, RetrySchedule } from './webhooks'
 export { TEST_MODE_RETRIES } from './webhooks'
-export type { StripeEvent } from './store'
-export type { FaultInput } from './faults'
-export type { TriggerOptions } from './triggers'
 export { signPayload } from './webhooks'
-export { TRIGGER_TYPES } from './triggers'
 
 export interface StripeEmulatorOptions {
   /** The products and prices to seed (see ../catalog.ts). */

@@ -1,9 +1,9 @@
 /** The invoice object a subscription generates, with its line items. */
 import { randomId } from './http'
 import {
-  list,
   type CustomerObject,
   type InvoiceObject,
+  list,
   type SubscriptionItemObject,
   type SubscriptionObject,
 } from './objects'

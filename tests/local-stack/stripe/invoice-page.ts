@@ -3,6 +3,7 @@
  * for an open one a card form that pays it, as Stripe's hosted invoice page does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { notFound } from './checkout-page'
 import { decodeForm, escapeHtml, readBody, redirect, sendHtml } from './http'
 import { date, money, page } from './layout'

@@ -1,5 +1,5 @@
 /** Invoices for subscriptions: creation, finalization and payment (with their events). */
-import { NO_REQUEST, type EventRequest } from './events'
+import { type EventRequest, NO_REQUEST } from './events'
 import { makeInvoice, type NewInvoice } from './invoice-objects'
 import type { CustomerObject, InvoiceObject, SubscriptionObject } from './objects'
 import {

@@ -4,7 +4,7 @@ import { newestFirst, paginate } from './expand'
 import { invalid, missingParam, noSuch, type Params } from './http'
 import { sessionLineItems } from './line-items'
 import type { InvoicePaymentObject } from './payment-objects'
-import { ID, route, type Route } from './routing'
+import { ID, type Route, route } from './routing'
 import type { Store } from './store'
 
 export const paymentRoutes: Route[] = [

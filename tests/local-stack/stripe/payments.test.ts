@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { createProSession, setupStack, subscribeThroughCheckout } from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>

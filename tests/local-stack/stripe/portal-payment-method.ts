@@ -4,6 +4,7 @@
  * customer's default payment method; a flow then goes where its `after_completion` says.
  */
 import type { ServerResponse } from 'node:http'
+
 import { escapeHtml, redirect, sendHtml } from './http'
 import { page } from './layout'
 import type { PortalSessionObject } from './objects'

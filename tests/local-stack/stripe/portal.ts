@@ -1,7 +1,9 @@
 /** Billing portal: session creation (`/v1/billing_portal/sessions`) and the hosted page. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import { text } from './checkout'
 import { notFound } from './checkout-page'
+import type { Params } from './http'
 import {
   decodeForm,
   escapeHtml,
@@ -12,13 +14,12 @@ import {
   redirect,
   sendHtml,
 } from './http'
-import type { Params } from './http'
 import { date, money, page } from './layout'
-import { paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
-import { parseFlowData } from './portal-flows'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
+import { parseFlowData } from './portal-flows'
+import { paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
-import { cancelSubscription, updateSubscription, type BillingContext } from './subscriptions'
+import { type BillingContext, cancelSubscription, updateSubscription } from './subscriptions'
 
 /** Portal links stop working after this long (Stripe's are short-lived too). */
 export const PORTAL_SESSION_TTL_SECONDS = 30 * 60

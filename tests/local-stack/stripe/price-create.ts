@@ -7,7 +7,7 @@ import { buildPrice, buildProduct } from './catalog-objects'
 import { field, metadata, text } from './checkout'
 import { STRIPE_CURRENCIES } from './currencies'
 import type { EventRequest } from './events'
-import { StripeApiError, invalid, missingParam, randomId, type Param, type Params } from './http'
+import { invalid, missingParam, type Param, type Params, randomId, StripeApiError } from './http'
 import type { PriceObject } from './objects'
 import type { BillingContext } from './subscriptions'
 

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { setupStack, verifiedEvents } from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>

@@ -8,7 +8,7 @@
  * invoice page charges the card typed on it.
  */
 import { checkCard } from './checkout'
-import { NO_REQUEST, previousAttributes, snapshot, type EventRequest } from './events'
+import { type EventRequest, NO_REQUEST, previousAttributes, snapshot } from './events'
 import { invalid, randomId, StripeApiError } from './http'
 import { markInvoicePaid } from './invoicing'
 import type { CustomerObject, InvoiceObject } from './objects'

@@ -1,6 +1,6 @@
 /** The shape of the `/v1` route table: a method, a path pattern and a handler. */
+import { type Route as ToolkitRoute, route as toolkitRoute } from '../http'
 import type { EventRequest } from './events'
-import { route as toolkitRoute, type Route as ToolkitRoute } from '../http'
 import type { Params } from './http'
 import type { BillingContext } from './subscriptions'
 

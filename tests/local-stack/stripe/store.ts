@@ -1,9 +1,8 @@
 /** In-memory state of one emulator instance, seeded with the plan catalogue. */
 import type { Catalog } from '../catalog'
 import { makePrice, makeProduct } from './catalog-objects'
-import { StripeApiError, noSuch } from './http'
+import { noSuch, StripeApiError } from './http'
 import type { LineItemObject } from './line-items'
-import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
@@ -15,6 +14,7 @@ import {
   type StripeObject,
   type SubscriptionObject,
 } from './objects'
+import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
 
 export interface StripeEvent {
   id: string

@@ -1,17 +1,17 @@
 /** Subscription lifecycle: create (with its first paid invoice), update, cancel, renew. */
 import {
+  type EventBus,
+  type EventRequest,
   NO_REQUEST,
   previousAttributes,
   snapshot,
-  type EventBus,
-  type EventRequest,
 } from './events'
-import { addInterval, makeSubscription, makeSubscriptionItem } from './factories'
 import type { NewSubscription } from './factories'
+import { addInterval, makeSubscription, makeSubscriptionItem } from './factories'
 import { invalid, randomId } from './http'
-import { makeCustomer } from './objects'
 import { newInvoice, settleInvoice } from './invoicing'
 import type { InvoiceObject, Metadata, SubscriptionObject } from './objects'
+import { makeCustomer } from './objects'
 import type { Store, StripeEvent } from './store'
 
 /** What the flows need: state, the event bus and the base URL of hosted pages. */

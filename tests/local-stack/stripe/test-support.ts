@@ -1,7 +1,9 @@
 /** Shared setup for the emulator's tests: an emulator, the real SDK and a webhook receiver. */
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import Stripe from 'stripe'
+
 import { LOCAL_CATALOG } from '../catalog'
 import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from './index'
 

@@ -1,16 +1,17 @@
 /** Fixture events on demand, like `stripe trigger <event>`. */
 import { z } from 'zod'
+
 import { completeCheckout, createCheckoutSession } from './checkout'
 import { randomId } from './http'
 import type { StripeEvent } from './store'
 import {
   advanceSubscription,
+  type BillingContext,
   cancelSubscription,
   createCustomer,
   createSubscription,
-  updateSubscription,
-  type BillingContext,
   type SubscriptionChange,
+  updateSubscription,
 } from './subscriptions'
 
 export const triggerOptionsSchema = z.object({

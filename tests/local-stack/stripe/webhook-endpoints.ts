@@ -6,7 +6,7 @@
 import { text } from './checkout'
 import { paginate } from './expand'
 import { invalid, noSuch } from './http'
-import { ID, route, type Route } from './routing'
+import { ID, type Route, route } from './routing'
 import type { BillingContext } from './subscriptions'
 
 function endpointOf(ctx: BillingContext, id: string) {

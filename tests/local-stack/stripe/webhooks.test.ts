@@ -1,15 +1,16 @@
 import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
+
 import { LOCAL_CATALOG } from '../catalog'
 import { startStripeEmulator, type StripeEmulator } from './index'
 import {
   API_KEY,
-  WEBHOOK_SECRET,
   sdkFor,
   setupStack,
   startReceiver,
   subscribeThroughCheckout,
   verifiedEvents,
+  WEBHOOK_SECRET,
 } from './test-support'
 
 const cleanups: (() => Promise<void>)[] = []

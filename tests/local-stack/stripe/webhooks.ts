@@ -4,6 +4,7 @@
  * clock and an endpoint that can be disabled.
  */
 import { createHmac } from 'node:crypto'
+
 import { randomId } from './http'
 import { API_VERSION } from './objects'
 import type { DeliveryState, StripeEvent } from './store'

@@ -1,5 +1,6 @@
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import {
   LOCAL_ANON_KEY,
   LOCAL_PUBLISHABLE_KEY,

@@ -1,7 +1,8 @@
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { LOCAL_ANON_KEY } from './keys'
-import { SITE_URL, locationOf, raw, startTestStack, type TestStack } from './test-support'
+import { locationOf, raw, SITE_URL, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
 beforeAll(async () => {

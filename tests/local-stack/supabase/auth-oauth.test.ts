@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SITE_URL, locationOf, ssrClient, startTestStack, type TestStack } from './test-support'
+
+import { locationOf, SITE_URL, ssrClient, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
 beforeAll(async () => {

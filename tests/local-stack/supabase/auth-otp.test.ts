@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { MANY_MAILS, SITE_URL, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+
 import { parse } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { PROJECT_ROOT } from '../database'
-import { LOCAL_ANON_KEY } from './keys'
 import { projectAuthSettings } from './auth/project-settings'
+import { LOCAL_ANON_KEY } from './keys'
 import { MANY_MAILS, raw, startTestStack, type TestStack } from './test-support'
 
 // A new password, as GoTrue's UserUpdate and models.User.UpdatePassword handle it: "require

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { LOCAL_ANON_KEY } from './keys'
 import {
-  MANY_MAILS,
-  SITE_URL,
   locationOf,
+  MANY_MAILS,
   raw,
+  SITE_URL,
   ssrClient,
   startTestStack,
   type TestStack,

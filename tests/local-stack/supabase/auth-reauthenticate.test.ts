@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { startTestStack, type TestStack } from './test-support'
 
 // Secure password change (supabase/config.toml `secure_password_change = true`), as GoTrue's

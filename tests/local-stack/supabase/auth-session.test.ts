@@ -1,5 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { LOCAL_JWKS, signAccessToken } from './keys'
 import { ssrClient, startTestStack, type TestStack } from './test-support'
 

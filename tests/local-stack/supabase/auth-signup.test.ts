@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { LOCAL_ANON_KEY } from './keys'
-import { SITE_URL, raw, startTestStack, type TestStack } from './test-support'
+import { raw, SITE_URL, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
 beforeAll(async () => {

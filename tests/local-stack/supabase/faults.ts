@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+
 import { FaultRegistry } from '../http'
 import { AuthError, renderAuthError } from './auth/errors'
 import { json } from './http'

@@ -20,7 +20,7 @@ export function matchRoute(routes: Route[], method: string, path: string) {
   return { handler: undefined, pathMatched }
 }
 
-export { jsonResponse as json, htmlResponse as html } from '../http'
+export { htmlResponse as html, jsonResponse as json } from '../http'
 
 export function redirect(location: string, status = 302) {
   return new Response(null, { status, headers: { location } })

@@ -1,32 +1,33 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
 import { loadMailTemplates, type TemplateName, type TemplateOverride } from './auth/mail-templates'
-import { checkAllowList } from './auth/redirects'
 import { projectAuthSettings } from './auth/project-settings'
-import { DEFAULT_RATE_LIMITS, createAuthLimits, type RateLimitSettings } from './auth/rate-limits'
+import { createAuthLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './auth/rate-limits'
+import { checkAllowList } from './auth/redirects'
 import { createAuthHandler } from './auth/router'
-import { SupabaseFaults, type SupabaseFault } from './faults'
+import { type SupabaseFault, SupabaseFaults } from './faults'
+import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
-import { createListener, loadRestHandler, type Handler } from './server'
-import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
+import { createListener, type Handler, loadRestHandler } from './server'
 import { createStorageHandler } from './storage/router'
 
-export type { Mail } from './mail'
 export type { SupabaseFault } from './faults'
 export {
   LOCAL_ANON_KEY,
-  LOCAL_SERVICE_ROLE_KEY,
-  LOCAL_PUBLISHABLE_KEY,
-  LOCAL_SECRET_KEY,
   LOCAL_JWKS,
   LOCAL_JWT_SECRET,
+  LOCAL_PUBLISHABLE_KEY,
+  LOCAL_SECRET_KEY,
+  LOCAL_SERVICE_ROLE_KEY,
   LOCAL_SIGNING_KID,
   signAccessToken,
   verifyToken,
 } from './keys'
+export type { Mail } from './mail'
 
 export interface SupabaseEmulatorOptions {
   database: Database

@@ -1,10 +1,10 @@
 import {
-  SignJWT,
-  importJWK,
-  jwtVerify,
   decodeProtectedHeader,
+  importJWK,
   type JWK,
   type JWTPayload,
+  jwtVerify,
+  SignJWT,
 } from 'jose'
 
 /**

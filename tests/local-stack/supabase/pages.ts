@@ -1,5 +1,5 @@
 import type { Database } from '../database'
-import { escapeHtml, html, json, route, type Route } from './http'
+import { escapeHtml, html, json, type Route, route } from './http'
 import { clearMail, listMail } from './mail'
 
 /** The HTML shell of the emulator's pages. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { compileGlob, GlobSyntaxError } from './auth/glob'
 import {
   checkAllowList,

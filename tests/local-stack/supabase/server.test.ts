@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { raw, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack

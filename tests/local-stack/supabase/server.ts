@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+
 import type { Database } from '../database'
-import { passGateway, type ProjectKeys } from './gateway'
-import { allowedOrigin, BodyTooLarge, corsHeaders, readBytes, type CorsPolicy } from '../http'
+import { allowedOrigin, BodyTooLarge, corsHeaders, type CorsPolicy, readBytes } from '../http'
 import type { SupabaseFaults } from './faults'
+import { passGateway, type ProjectKeys } from './gateway'
 import { json, matchRoute, type Route } from './http'
 
 export type Handler = (request: Request) => Promise<Response>

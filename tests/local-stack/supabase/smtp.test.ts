@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpInbox, type SmtpInbox } from './smtp'
+
+import { type SmtpInbox, startSmtpInbox } from './smtp'
 import { raw, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net'
+
 import { simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
+
 import type { Queryable } from '../database'
 import { storeReceivedMail } from './mail'
 

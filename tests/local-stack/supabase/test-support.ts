@@ -1,9 +1,10 @@
 import { createServerClient } from '@supabase/ssr'
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js'
-import { createTestDatabase } from '../testing/database'
+
 import type { Database } from '../database'
-import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
+import { createTestDatabase } from '../testing/database'
 import { startSupabaseEmulator, type SupabaseEmulator, type SupabaseEmulatorOptions } from './index'
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
 
 export const SITE_URL = 'http://localhost:5173'
 

@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+
 import pg from 'pg'
 import { inject } from 'vitest'
-import { openDatabase, withDatabaseName, type Database } from '../database'
+
+import { type Database, openDatabase, withDatabaseName } from '../database'
 
 /**
  * A fresh, migrated database for one test file: a PGlite copy of the run's image, or a

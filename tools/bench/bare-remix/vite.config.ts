@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 

@@ -5,9 +5,10 @@
  * generated types are the contract an emulator response must meet.
  */
 import { PolarClientError } from '@polar-sh/sdk'
-import { errors, type createPolar } from '@polar-sh/sdk/2026-10'
+import { type createPolar, errors } from '@polar-sh/sdk/2026-10'
+
 import { loadSdkTypes, type SdkTypes } from '../../sdk-types/program'
-import { validate, type Problem } from '../../sdk-types/validate'
+import { type Problem, validate } from '../../sdk-types/validate'
 
 /** Every SDK call the emulator serves, with the route that answers it. */
 export const SDK_CALLS = {

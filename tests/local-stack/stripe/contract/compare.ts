@@ -5,6 +5,7 @@
  * and an id string where the fixture shows an expanded object of an expandable field.
  */
 import ts from 'typescript'
+
 import type { SdkTypes } from '../../sdk-types/program'
 import { narrow } from '../../sdk-types/validate'
 

@@ -5,6 +5,7 @@
  * decimal strings into `Decimal` objects) and with no `expand[]` unless stated.
  */
 import type Stripe from 'stripe'
+
 import type { StripeEmulator } from '../index'
 import { API_KEY, createProSession, payOnHostedPage } from '../test-support'
 import type { ObjectKind } from './types'

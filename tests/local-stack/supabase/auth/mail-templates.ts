@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+
 import { parse } from 'smol-toml'
+
 import { PROJECT_ROOT } from '../../database'
 import { AuthError } from './errors'
 import {
+  type CompiledTemplate,
   compileTemplate,
   TemplateExecError,
   TemplateSyntaxError,
-  type CompiledTemplate,
 } from './go-template'
 
 /**

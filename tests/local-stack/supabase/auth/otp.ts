@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto'
+
 import type { Queryable } from '../../database'
 import { errors } from './errors'
 import { findUserById, normalizeEmail, type UserRow } from './users'

@@ -1,8 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+
 import type { Queryable } from '../../database'
+import { stringField } from '../http'
 import type { AuthContext } from './context'
 import { errors } from './errors'
-import { stringField } from '../http'
 import { issueSession } from './sessions'
 
 export interface CodeChallenge {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+
 import { parse } from 'smol-toml'
+
 import { PROJECT_ROOT } from '../../database'
 
 /** The settings of `supabase/config.toml` that the emulated auth server follows by default. */

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+
 import type { AuthConfig } from './context'
 import { compileGlob } from './glob'
 

@@ -1,15 +1,15 @@
 import { apiKeyProblem } from '../gateway'
+import { json, matchRoute, type Route, route } from '../http'
 import { LOCAL_JWKS } from '../keys'
-import { json, matchRoute, route, type Route } from '../http'
 import type { AuthContext } from './context'
 import { AuthError, OAuthError, renderAuthError } from './errors'
 import { adminRoutes } from './routes-admin'
 import { oauthRoutes } from './routes-oauth'
-import { authenticate } from './sessions'
 import { signupRoutes } from './routes-signup'
 import { tokenRoutes } from './routes-token'
 import { userRoutes } from './routes-user'
 import { verifyRoutes } from './routes-verify'
+import { authenticate } from './sessions'
 
 /** Paths a browser opens directly (no apikey), as Supabase's API gateway allows. */
 const OPEN_PATHS = new Set([

@@ -1,17 +1,17 @@
-import { verifyToken } from '../keys'
 import {
   bearerToken,
   json,
   objectField,
   readJsonObject,
+  type Route,
   route,
   stringField,
-  type Route,
 } from '../http'
+import { verifyToken } from '../keys'
 import type { AuthContext } from './context'
-import { generateLink, invite } from './routes-admin-links'
 import { errors } from './errors'
 import { isWeakPassword } from './passwords'
+import { generateLink, invite } from './routes-admin-links'
 import { requireEmail } from './routes-signup'
 import { endWhatThePasswordProtected, mergeMetadata } from './routes-user'
 import {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+
 import type { Queryable } from '../../database'
-import { escapeHtml, html, json, redirect, route, type Route } from '../http'
+import { escapeHtml, html, json, redirect, type Route, route } from '../http'
 import { layout } from '../pages'
 import type { AuthContext } from './context'
 import { errors } from './errors'

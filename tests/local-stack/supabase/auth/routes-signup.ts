@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { json, objectField, readJsonObject, route, stringField, type Route } from '../http'
+
+import { json, objectField, readJsonObject, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
 import { sendAuthEmail } from './emails'
 import { AuthError, errors } from './errors'

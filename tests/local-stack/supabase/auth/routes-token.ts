@@ -1,6 +1,6 @@
-import { json, readJsonObject, route, stringField, type Route } from '../http'
+import { json, readJsonObject, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
-import { AuthError, OAuthError, errors } from './errors'
+import { AuthError, errors, OAuthError } from './errors'
 import { verifyPassword } from './passwords'
 import { exchangeAuthCode } from './pkce'
 import { issueSession, refreshSession } from './sessions'

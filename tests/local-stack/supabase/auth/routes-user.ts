@@ -1,14 +1,15 @@
+import { randomInt } from 'node:crypto'
+
 import type { Queryable } from '../../database'
-import { json, objectField, readJsonObject, route, stringField, type Route } from '../http'
+import { json, objectField, readJsonObject, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
 import { sendReauthenticationMail, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
 import { generateTokenHash } from './otp'
 import { isWeakPassword, verifyPassword } from './passwords'
-import { checkMailFrequency } from './rate-limits'
 import { readCodeChallenge } from './pkce'
-import { randomInt } from 'node:crypto'
-import { authenticate, endSessions, type Authenticated } from './sessions'
+import { checkMailFrequency } from './rate-limits'
+import { authenticate, type Authenticated, endSessions } from './sessions'
 import {
   findUserByEmail,
   isValidEmail,

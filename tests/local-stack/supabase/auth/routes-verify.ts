@@ -1,13 +1,13 @@
 import type { Queryable } from '../../database'
-import { json, readJsonObject, redirect, route, stringField, type Route } from '../http'
+import { json, readJsonObject, redirect, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
 import { AuthError, errors } from './errors'
 import {
-  EMAIL_OTP_TYPES,
   deleteTokens,
+  EMAIL_OTP_TYPES,
+  type EmailOtpType,
   findByEmailOtp,
   findByTokenHash,
-  type EmailOtpType,
   type MatchedToken,
 } from './otp'
 import { issueAuthCode } from './pkce'

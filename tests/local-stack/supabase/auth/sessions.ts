@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
+
 import type { Queryable } from '../../database'
-import { signAccessToken, verifyToken, type VerifiedClaims } from '../keys'
 import { bearerToken } from '../http'
-import { issuer, type AuthContext, type AuthConfig } from './context'
+import { signAccessToken, type VerifiedClaims, verifyToken } from '../keys'
+import { type AuthConfig, type AuthContext, issuer } from './context'
 import { AuthError, errors } from './errors'
 import { findUserById, userJson, type UserRow } from './users'
 

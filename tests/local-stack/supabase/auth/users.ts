@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+
 import type { Queryable } from '../../database'
 import { hashPassword } from './passwords'
 

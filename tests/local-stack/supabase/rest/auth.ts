@@ -1,4 +1,4 @@
-import { verifyToken, type VerifiedClaims } from '../keys'
+import { type VerifiedClaims, verifyToken } from '../keys'
 import { restError } from './errors'
 
 /** The database role and JWT claims a request runs with. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+
 import { RestError } from './errors'
-import { parseFilter, parseLogic, parseOrder, parseSelect, parseField } from './grammar'
+import { parseField, parseFilter, parseLogic, parseOrder, parseSelect } from './grammar'
 import { applyRangeHeader, parseAccept, parsePrefer, parseQuery } from './request'
 import { Params, renderWhere } from './sql'
 

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../../testing/database'
+
 import type { Database } from '../../database'
+import { createTestDatabase } from '../../testing/database'
 import { LOCAL_SERVICE_ROLE_KEY } from '../keys'
 import { createRestHandler } from './index'
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../../testing/database'
+
 import type { Database } from '../../database'
+import { createTestDatabase } from '../../testing/database'
 import { restTestKit } from './testing'
 
 let db: Database

@@ -1,13 +1,13 @@
 import { parseError, restError } from './errors'
 import {
+  type Condition,
+  type OrderTerm,
   parseColumnList,
   parseField,
   parseFilter,
   parseLogic,
   parseOrder,
   parseSelect,
-  type Condition,
-  type OrderTerm,
   type SelectItem,
 } from './grammar'
 

@@ -1,4 +1,4 @@
-import { restError, singularityError, type RestError } from './errors'
+import { type RestError, restError, singularityError } from './errors'
 import type { Accept } from './request'
 
 /** What a request produced, before it becomes a Response. */

@@ -1,9 +1,10 @@
+import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase } from '../../testing/database'
+
 import type { Database } from '../../database'
+import { createTestDatabase } from '../../testing/database'
 import { LOCAL_ANON_KEY, LOCAL_JWT_SECRET } from '../keys'
 import { restTestKit } from './testing'
-import { SignJWT } from 'jose'
 
 let db: Database
 let kit: ReturnType<typeof restTestKit>

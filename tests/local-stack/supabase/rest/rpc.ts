@@ -1,8 +1,8 @@
 import type { Queryable } from '../../database'
 import { restError } from './errors'
 import { isIdentifier } from './grammar'
-import { applyRangeHeader, parseQuery, type Accept, type Preferences } from './request'
-import { readOutcome, type BodyRow, type Outcome } from './response'
+import { type Accept, applyRangeHeader, parseQuery, type Preferences } from './request'
+import { type BodyRow, type Outcome, readOutcome } from './response'
 import { findFunction, type SchemaCache } from './schema'
 import { Params, quote, renderPaging, renderSelect, renderWhere, wrapBody } from './sql'
 

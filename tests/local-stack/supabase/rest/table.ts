@@ -1,11 +1,11 @@
 import type { Queryable } from '../../database'
 import { restError, singularityError } from './errors'
 import type { Accept, Preferences, QueryPlan } from './request'
-import { contentRange, readOutcome, type BodyRow, type Outcome } from './response'
+import { type BodyRow, contentRange, type Outcome, readOutcome } from './response'
 import type { TableInfo } from './schema'
 import {
-  Params,
   assertNoPaging,
+  Params,
   quote,
   renderPaging,
   renderSelect,

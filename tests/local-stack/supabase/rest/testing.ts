@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
+
 import { createClient } from '@supabase/supabase-js'
+
 import type { Database } from '../../database'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY, signAccessToken } from '../keys'
 import { createRestHandler } from './index'

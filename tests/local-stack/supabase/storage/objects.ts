@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
+
 import type { Database, Queryable } from '../../database'
-import { verifyToken, type VerifiedClaims } from '../keys'
 import { bearerToken } from '../http'
+import { type VerifiedClaims, verifyToken } from '../keys'
 import { fromDatabaseError, storageErrors } from './errors'
 
 const ROLES = new Set(['anon', 'authenticated', 'service_role'])

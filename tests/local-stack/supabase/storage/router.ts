@@ -1,7 +1,7 @@
 import type { Database } from '../../database'
 import { apiKeyProblem, type ProjectKeys } from '../gateway'
-import { json, matchRoute, readJsonObject, route, type Route } from '../http'
-import { StorageError, renderStorageError, storageErrors } from './errors'
+import { json, matchRoute, readJsonObject, type Route, route } from '../http'
+import { renderStorageError, StorageError, storageErrors } from './errors'
 import { asCaller, callerOf, findBucket, putObject, readObject } from './objects'
 
 function objectName(raw: string) {

@@ -1,0 +1,159 @@
+import { data } from '@remix-run/node'
+
+import { database, type DatabaseFunctions } from '~/lib/database/database.server'
+import { logger } from '~/lib/server/logger.server'
+
+import type { Json } from '../../../supabase/database.types'
+
+/**
+ * The one place that tells "the database cannot answer right now" (an outage, a restart, a
+ * failover, the connection pool exhausted) from every other database error. The app
+ * reaches Postgres only through Supabase's REST API (PostgREST), so an outage arrives as:
+ *
+ * - PostgREST's own connection errors: `PGRST000` (cannot connect), `PGRST001` (connection
+ *   error, retrying), `PGRST002` (schema cache not built yet), `PGRST003` (pool timeout);
+ * - a Postgres SQLSTATE passed through: class `08` (connection exception), `57P01`-`57P03`
+ *   (the server is shutting down, crashed, or still starting up), `53300` (too many
+ *   connections);
+ * - an HTTP answer of 502/503/504 from the API gateway in front of PostgREST;
+ * - no answer at all: postgrest-js and supabase-js turn a network failure into an error whose
+ *   message names it (`TypeError: fetch failed`, `ECONNREFUSED`, `ECONNRESET`, a timeout).
+ *
+ * Anything else (a constraint, a permission, a bad argument) is a real error: retrying
+ * would not fix it, so it stays a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'PGRST000',
+  'PGRST001',
+  'PGRST002',
+  'PGRST003',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+])
+const UNAVAILABLE_MESSAGE =
+  /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|TimeoutError|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
+
+/** What a failed database call gives: a PostgrestError-like object, or something thrown. */
+export type DatabaseFailure =
+  { message?: string; code?: string | null; status?: number | null } | Error | unknown
+
+/** Whether a failed database call failed because the database is unreachable for now. */
+export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
+  if (typeof failure !== 'object' || failure === null) return false
+  if (outageAnswers.has(failure)) return true
+  const { code, message, status, cause } = failure as {
+    code?: unknown
+    message?: unknown
+    status?: unknown
+    cause?: unknown
+  }
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
+    return true
+  if (status === 502 || status === 503 || status === 504) return true
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true
+  return cause !== undefined && cause !== failure && isDatabaseUnavailable(cause)
+}
+
+const DATABASE_UNAVAILABLE_MESSAGE =
+  'We cannot reach our database for a moment. Nothing was lost: please try again shortly.'
+
+/** Seconds a client is asked to wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5
+
+/** The answers `databaseError` made for an outage, so a catch can tell them from bugs. */
+const outageAnswers = new WeakSet<object>()
+
+function describe(cause: unknown) {
+  if (cause && typeof cause === 'object' && 'message' in cause) {
+    const { message, code } = cause as { message?: unknown; code?: unknown }
+    return code ? `${String(message)} (${String(code)})` : String(message)
+  }
+  return String(cause)
+}
+
+/**
+ * What to throw for a failed database call. When the database is unreachable: Remix's own
+ * `data(…, { status: 503 })`, so wherever it escapes a loader or action the answer is a 503
+ * (a page renders the root error boundary's "back in a moment", a resource route its 503,
+ * with `Retry-After` from the request policy), and the outage is logged here. The webhooks
+ * catch it (`isDatabaseUnavailable`) and answer 503 so the provider retries. Otherwise a
+ * plain Error: a 500, a bug or bad data.
+ */
+export function databaseError(what: string, failure: DatabaseFailure) {
+  if (!isDatabaseUnavailable(failure)) {
+    return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
+  }
+  logger.error({ what, cause: describe(failure) }, 'database unavailable')
+  const answer = data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 })
+  outageAnswers.add(answer)
+  return answer
+}
+
+/**
+ * A database function's arguments as a caller passes them: names and types from the
+ * migrations, any of them may be null (SQL gets null), and a `jsonb` one takes any value
+ * that serialises to JSON.
+ */
+type RpcArgs<Name extends keyof DatabaseFunctions> = {
+  [Arg in keyof DatabaseFunctions[Name]['Args']]:
+    | (Json extends DatabaseFunctions[Name]['Args'][Arg]
+        ? unknown
+        : DatabaseFunctions[Name]['Args'][Arg])
+    | null
+}
+
+/**
+ * Calls a database function with the service role, its arguments and answer typed by the
+ * migrations (`database.server.ts`); a failure throws `databaseError`.
+ */
+export async function serviceRpc<Name extends keyof DatabaseFunctions & string>(
+  name: Name,
+  args: RpcArgs<Name>,
+): Promise<DatabaseFunctions[Name]['Returns']> {
+  const { data, error, status } = await database().rpc(
+    name,
+    args as DatabaseFunctions[Name]['Args'],
+  )
+  if (error) throw databaseError(name, { ...error, status })
+  return data as DatabaseFunctions[Name]['Returns']
+}
+
+// ---------------------------------------------------------------------------------------
+// The health check's view of the database
+
+export type DatabaseState = 'ok' | 'unavailable'
+
+const CHECK_TIMEOUT_MS = 2_000
+/** A load balancer polling every instance every second costs one query per second at most. */
+const CHECK_CACHE_MS = 1_000
+
+let lastCheck: { at: number; state: DatabaseState } | undefined
+let inFlight: Promise<DatabaseState> | undefined
+
+/**
+ * Whether the database answers: one primary-key lookup through the REST API (the session
+ * check, with ids that match nothing), at most once a second per process, within 2 s.
+ */
+export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
+  if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
+  inFlight ??= (async () => {
+    const nil = '00000000-0000-0000-0000-000000000000'
+    const { error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('session_is_active', {
+      p_session_id: nil,
+      p_user_id: nil,
+    })
+    const state: DatabaseState = error ? 'unavailable' : 'ok'
+    lastCheck = { at: Date.now(), state }
+    return state
+  })().finally(() => {
+    inFlight = undefined
+  })
+  return inFlight
+}
+
+/** Forgets the last health check (tests). */
+export function resetDatabaseCheckForTests() {
+  lastCheck = undefined
+}

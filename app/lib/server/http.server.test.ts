@@ -1,0 +1,84 @@
+import { describe, expect, test } from 'vitest'
+
+import {
+  formDataToObject,
+  jsonNoStore,
+  mediaType,
+  readBodyWithLimit,
+  readPayload,
+} from './http.server'
+
+function post(body: BodyInit | null, headers: HeadersInit = {}) {
+  return new Request('http://localhost/', { method: 'POST', body, headers })
+}
+
+describe('readBodyWithLimit', () => {
+  test('returns the bytes of a body within the cap', async () => {
+    const body = await readBodyWithLimit(post('hello'), 5)
+    expect(new TextDecoder().decode(body ?? undefined)).toBe('hello')
+  })
+
+  test('returns null for a body over the cap', async () => {
+    expect(await readBodyWithLimit(post('hello!'), 5)).toBeNull()
+  })
+
+  test('returns an empty body for a request without one', async () => {
+    expect(await readBodyWithLimit(new Request('http://localhost/'), 5)).toEqual(new Uint8Array())
+  })
+})
+
+describe('readPayload', () => {
+  test('decodes JSON', async () => {
+    const payload = await readPayload(
+      post('{"a":[1]}', { 'Content-Type': 'application/json' }),
+      100,
+    )
+    expect(payload).toEqual({ kind: 'json', value: { a: [1] } })
+  })
+
+  test('reports malformed JSON and too-large bodies', async () => {
+    const json = { 'Content-Type': 'application/json; charset=utf-8' }
+    expect(await readPayload(post('{', json), 100)).toEqual({ kind: 'malformed', format: 'json' })
+    expect(await readPayload(post('[1,2,3]', json), 3)).toEqual({ kind: 'too-large' })
+  })
+
+  test('decodes a urlencoded form', async () => {
+    const payload = await readPayload(post(new URLSearchParams({ a: '1' })), 100)
+    expect(payload.kind).toBe('form')
+    expect(payload.kind === 'form' && payload.value.get('a')).toBe('1')
+  })
+
+  test('refuses other media types without reading the body', async () => {
+    const request = post('a', { 'Content-Type': 'text/plain' })
+    expect(await readPayload(request, 100)).toEqual({ kind: 'unsupported-media-type' })
+    expect(request.bodyUsed).toBe(false)
+  })
+})
+
+describe('helpers', () => {
+  test('mediaType drops parameters and case', () => {
+    expect(mediaType(post(null, { 'Content-Type': 'Application/JSON; charset=UTF-8' }))).toBe(
+      'application/json',
+    )
+    expect(mediaType(post(null))).toBe('')
+  })
+
+  test('formDataToObject keeps the first value and treats __proto__ as a plain field', () => {
+    const form = new FormData()
+    form.append('a', '1')
+    form.append('a', '2')
+    form.append('__proto__', 'x')
+    const object = formDataToObject(form)
+    expect(object.a).toBe('1')
+    expect(Object.getPrototypeOf(object)).toBe(Object.prototype)
+    expect(Object.hasOwn(object, '__proto__')).toBe(true)
+  })
+
+  test('jsonNoStore sets Cache-Control and keeps other headers', async () => {
+    const response = jsonNoStore({ ok: 1 }, { status: 201, headers: { Allow: 'POST' } })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('Cache-Control')).toBe('no-store')
+    expect(response.headers.get('Allow')).toBe('POST')
+    expect(await response.json()).toEqual({ ok: 1 })
+  })
+})

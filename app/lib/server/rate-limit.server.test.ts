@@ -1,0 +1,251 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+
+import { resetEnvForTests } from '~/env.server'
+
+import {
+  clientKey,
+  createConfiguredRateLimitStore,
+  hitRateLimits,
+  MemoryRateLimitStore,
+  PostgresRateLimitStore,
+  retryAfterText,
+  setRateLimitStore,
+  SHARED_CLIENT_KEY,
+} from './rate-limit.server'
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+})
+
+const rule = { limit: 3, windowMs: 60_000 }
+
+function clock(start = 1_000_000) {
+  let now = start
+  return { now: () => now, advance: (ms: number) => (now += ms) }
+}
+
+describe('MemoryRateLimitStore', () => {
+  test('allows `limit` hits per window, then denies with the time left', async () => {
+    const time = clock()
+    const store = new MemoryRateLimitStore({ now: time.now })
+    const results = []
+    for (let i = 0; i < 3; i++) results.push(await store.hit('a', rule))
+    expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+    ])
+    time.advance(20_500)
+    expect(await store.hit('a', rule)).toEqual({
+      allowed: false,
+      limit: 3,
+      remaining: 0,
+      retryAfterSeconds: 40,
+    })
+  })
+
+  test('a new window starts when the old one ends', async () => {
+    const time = clock()
+    const store = new MemoryRateLimitStore({ now: time.now })
+    for (let i = 0; i < 4; i++) await store.hit('a', rule)
+    time.advance(60_000)
+    expect(await store.hit('a', rule)).toEqual({
+      allowed: true,
+      limit: 3,
+      remaining: 2,
+      retryAfterSeconds: 0,
+    })
+  })
+
+  test('keys are counted separately', async () => {
+    const store = new MemoryRateLimitStore()
+    for (let i = 0; i < 3; i++) await store.hit('a', rule)
+    expect((await store.hit('a', rule)).allowed).toBe(false)
+    expect((await store.hit('b', rule)).allowed).toBe(true)
+  })
+
+  test('Retry-After is at least one second', async () => {
+    const time = clock()
+    const store = new MemoryRateLimitStore({ now: time.now })
+    await store.hit('a', { limit: 1, windowMs: 1000 })
+    time.advance(999.9)
+    expect((await store.hit('a', { limit: 1, windowMs: 1000 })).retryAfterSeconds).toBe(1)
+  })
+
+  test('memory is bounded: past maxKeys the oldest window is forgotten', async () => {
+    const store = new MemoryRateLimitStore({ maxKeys: 2 })
+    const one = { limit: 1, windowMs: 60_000 }
+    await store.hit('a', one)
+    await store.hit('b', one)
+    await store.hit('c', one)
+    expect((await store.hit('b', one)).allowed).toBe(false)
+    expect((await store.hit('c', one)).allowed).toBe(false)
+    // "a" was evicted to make room for "c", so it starts afresh.
+    expect((await store.hit('a', one)).allowed).toBe(true)
+  })
+
+  test('expired windows are swept before anything live is evicted', async () => {
+    const time = clock()
+    const store = new MemoryRateLimitStore({ now: time.now, maxKeys: 2 })
+    await store.hit('old', { limit: 1, windowMs: 1000 })
+    await store.hit('live', { limit: 1, windowMs: 60_000 })
+    time.advance(2000)
+    await store.hit('new', { limit: 1, windowMs: 60_000 })
+    expect((await store.hit('live', { limit: 1, windowMs: 60_000 })).allowed).toBe(false)
+  })
+})
+
+function request(forwardedFor?: string) {
+  const headers = new Headers()
+  if (forwardedFor !== undefined) headers.set('X-Forwarded-For', forwardedFor)
+  return new Request('http://localhost/api/contact', { method: 'POST', headers })
+}
+
+describe('clientKey', () => {
+  test('without a trusted proxy the header is ignored: one shared key', () => {
+    expect(clientKey(request('198.51.100.7'), 0)).toBe(SHARED_CLIENT_KEY)
+    expect(clientKey(request(), 0)).toBe(SHARED_CLIENT_KEY)
+  })
+
+  test('with one trusted proxy the rightmost entry is the client; spoofed entries are ignored', () => {
+    expect(clientKey(request('1.1.1.1, 2.2.2.2, 198.51.100.7'), 1)).toBe('ip:198.51.100.7')
+  })
+
+  test('with two trusted proxies the second entry from the right is the client', () => {
+    expect(clientKey(request('1.1.1.1, 198.51.100.7, 10.0.0.2'), 2)).toBe('ip:198.51.100.7')
+  })
+
+  test('repeated headers are read as one list', () => {
+    const headers = new Headers()
+    headers.append('X-Forwarded-For', '1.1.1.1')
+    headers.append('X-Forwarded-For', '198.51.100.7')
+    const req = new Request('http://localhost/', { headers })
+    expect(clientKey(req, 1)).toBe('ip:198.51.100.7')
+  })
+
+  test.each([
+    ['198.51.100.7:4711', 'ip:198.51.100.7'],
+    ['::ffff:198.51.100.7', 'ip:198.51.100.7'],
+    ['::FFFF:C633:6407', 'ip:198.51.100.7'],
+    ['2001:DB8::1', 'ip:2001:db8::/64'],
+    ['[2001:db8::1]:443', 'ip:2001:db8::/64'],
+    ['2001:db8:0:0:ffff:ffff:ffff:ffff', 'ip:2001:db8::/64'],
+    ['2001:db8:aa:bb:1:2:3:4', 'ip:2001:db8:aa:bb::/64'],
+    ['fe80::1%eth0', 'ip:fe80::/64'],
+  ])('normalises %s', (entry, key) => {
+    expect(clientKey(request(entry), 1)).toBe(key)
+  })
+
+  test('IPv6 addresses within one /64 are one client; the next /64 is another', () => {
+    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:8000::9', '2001:db8:1:2:dead:beef:0:1'].map(
+      (address) => clientKey(request(address), 1),
+    )
+    expect(new Set(keys)).toEqual(new Set(['ip:2001:db8:1:2::/64']))
+    expect(clientKey(request('2001:db8:1:3::1'), 1)).toBe('ip:2001:db8:1:3::/64')
+  })
+
+  test('the socket address of a direct IPv6 connection is keyed by its /64 too', () => {
+    expect(clientKey(request(), 0, '2001:db8:5:6::7')).toBe('ip:2001:db8:5:6::/64')
+    expect(clientKey(request(), 0, '::ffff:198.51.100.7')).toBe('ip:198.51.100.7')
+  })
+
+  test.each([undefined, '', 'unknown', 'not an ip', ' , '])(
+    'falls back to the shared key for %j',
+    (header) => {
+      expect(clientKey(request(header), 1)).toBe(SHARED_CLIENT_KEY)
+    },
+  )
+
+  test('falls back to the shared key when there are fewer entries than trusted proxies', () => {
+    expect(clientKey(request('198.51.100.7'), 2)).toBe(SHARED_CLIENT_KEY)
+  })
+})
+
+describe('clientKey and TRUSTED_PROXY_COUNT', () => {
+  test('the default number of proxies comes from the validated configuration', () => {
+    const req = request('1.1.1.1, 198.51.100.7')
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe(SHARED_CLIENT_KEY)
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '1')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe('ip:198.51.100.7')
+    vi.stubEnv('TRUSTED_PROXY_COUNT', '2')
+    resetEnvForTests()
+    expect(clientKey(req)).toBe('ip:1.1.1.1')
+  })
+
+  test('a malformed value stops the server (getEnv throws naming the variable)', () => {
+    vi.stubEnv('TRUSTED_PROXY_COUNT', 'yes')
+    resetEnvForTests()
+    expect(() => clientKey(request('198.51.100.7'))).toThrow(
+      /TRUSTED_PROXY_COUNT: must be a whole number/,
+    )
+  })
+})
+
+describe('hitRateLimits', () => {
+  test('every counter counts; denied when any denies, with the longest wait', async () => {
+    const time = clock()
+    setRateLimitStore(new MemoryRateLimitStore({ now: time.now }))
+    const short = { limit: 1, windowMs: 10_000 }
+    const long = { limit: 2, windowMs: 60_000 }
+    const hits = [
+      { key: 'a', rule: short },
+      { key: 'b', rule: long },
+    ]
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: true, remaining: 0 })
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: false, retryAfterSeconds: 10 })
+    expect(await hitRateLimits(hits)).toMatchObject({ allowed: false, retryAfterSeconds: 60 })
+    // "b" was counted each time even though "a" had already denied.
+    expect(await hitRateLimits([{ key: 'b', rule: long }])).toMatchObject({ allowed: false })
+  })
+
+  test('retryAfterText rounds up to whole minutes', () => {
+    expect(retryAfterText(1)).toBe('1 minute')
+    expect(retryAfterText(61)).toBe('2 minutes')
+  })
+})
+
+describe('PostgresRateLimitStore', () => {
+  test('calls rate_limit_hit with the key and rule and maps its answer', async () => {
+    const rpc = vi.fn(async () => ({
+      data: { allowed: false, remaining: 0, retry_after_seconds: 42 },
+      error: null,
+    }))
+    const store = new PostgresRateLimitStore(() => ({ rpc }) as never)
+    expect(await store.hit('k', { limit: 3, windowMs: 60_000 })).toEqual({
+      allowed: false,
+      limit: 3,
+      remaining: 0,
+      retryAfterSeconds: 42,
+    })
+    expect(rpc).toHaveBeenCalledWith('rate_limit_hit', {
+      p_key: 'k',
+      p_limit: 3,
+      p_window_ms: 60_000,
+    })
+  })
+
+  test('an error or an unexpected answer throws (the caller answers 500)', async () => {
+    const failing = new PostgresRateLimitStore(
+      () => ({ rpc: async () => ({ data: null, error: { message: 'down' } }) }) as never,
+    )
+    await expect(failing.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/down/)
+    const odd = new PostgresRateLimitStore(
+      () => ({ rpc: async () => ({ data: [], error: null }) }) as never,
+    )
+    await expect(odd.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/unexpected/)
+  })
+
+  test('RATE_LIMIT_STORE picks the store', () => {
+    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'memory' })).toBeInstanceOf(
+      MemoryRateLimitStore,
+    )
+    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'postgres' })).toBeInstanceOf(
+      PostgresRateLimitStore,
+    )
+  })
+})

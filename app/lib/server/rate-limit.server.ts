@@ -1,0 +1,253 @@
+import { isIP } from 'node:net'
+
+import ipaddr from 'ipaddr.js'
+
+import { type Env, getEnv } from '~/env.server'
+import { database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+
+import { currentClientAddress } from './request-context.server'
+
+/** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
+export interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+/** The verdict for one hit. `retryAfterSeconds` is 0 when allowed. */
+export interface RateLimitResult {
+  allowed: boolean
+  limit: number
+  remaining: number
+  retryAfterSeconds: number
+}
+
+/**
+ * Counts hits per key in fixed windows. Async and key-based so that an implementation
+ * shared by every instance (a Postgres table keyed on `key`, upserted with the window
+ * start) can replace the in-process default without touching callers.
+ */
+export interface RateLimitStore {
+  hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>
+}
+
+interface Window {
+  count: number
+  resetAt: number
+}
+
+/**
+ * The in-process store: right for one instance; with several, each counts on its own (so
+ * the effective limit is multiplied by the number of instances). Memory stays bounded:
+ * expired windows are swept, and past `maxKeys` the oldest key is forgotten.
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, Window>()
+  private readonly now: () => number
+  private readonly maxKeys: number
+
+  constructor(options: { now?: () => number; maxKeys?: number } = {}) {
+    this.now = options.now ?? Date.now
+    this.maxKeys = options.maxKeys ?? 10_000
+  }
+
+  async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const now = this.now()
+    let window = this.windows.get(key)
+    if (!window || window.resetAt <= now) {
+      this.windows.delete(key)
+      this.makeRoom(now)
+      window = { count: 0, resetAt: now + rule.windowMs }
+      this.windows.set(key, window)
+    }
+    window.count += 1
+    const allowed = window.count <= rule.limit
+    return {
+      allowed,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - window.count),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+    }
+  }
+
+  private makeRoom(now: number) {
+    if (this.windows.size < this.maxKeys) return
+    for (const [key, window] of this.windows) {
+      if (window.resetAt <= now) this.windows.delete(key)
+    }
+    // Still full: forget the oldest window (Map keeps insertion order).
+    if (this.windows.size >= this.maxKeys) {
+      const oldest = this.windows.keys().next().value
+      if (oldest !== undefined) this.windows.delete(oldest)
+    }
+  }
+}
+
+/** An RPC as the store makes it: a database client's `rpc` (`database.server.ts`, supabase-js). */
+type RpcCall = (
+  name: string,
+  args: Record<string, unknown>,
+) => PromiseLike<{ data: unknown; error: unknown }>
+
+/**
+ * The shared store: one row per key in `public.rate_limits`, counted by the `security
+ * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
+ * of instances are counted exactly once each). Only the service role may call it.
+ */
+export class PostgresRateLimitStore implements RateLimitStore {
+  constructor(private readonly client: () => { rpc: RpcCall }) {}
+
+  async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const { data, error } = await this.client().rpc('rate_limit_hit', {
+      p_key: key,
+      p_limit: rule.limit,
+      p_window_ms: rule.windowMs,
+    })
+    if (error) throw databaseError('rate_limit_hit', error)
+    const row = data as { allowed?: unknown; remaining?: unknown; retry_after_seconds?: unknown }
+    if (typeof row?.allowed !== 'boolean') {
+      throw new Error(`rate_limit_hit returned an unexpected value: ${JSON.stringify(data)}`)
+    }
+    return {
+      allowed: row.allowed,
+      limit: rule.limit,
+      remaining: Number(row.remaining),
+      retryAfterSeconds: Number(row.retry_after_seconds),
+    }
+  }
+}
+
+/** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
+export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
+  return env.RATE_LIMIT_STORE === 'postgres'
+    ? new PostgresRateLimitStore(() => database() as { rpc: RpcCall })
+    : new MemoryRateLimitStore()
+}
+
+let store: RateLimitStore | undefined
+
+/** The process's rate-limit store (chosen by `RATE_LIMIT_STORE` on first use). */
+export function getRateLimitStore(): RateLimitStore {
+  store ??= createConfiguredRateLimitStore()
+  return store
+}
+
+/** Replaces the process's store (tests: a fresh or failing one); undefined: back to configured. */
+export function setRateLimitStore(next: RateLimitStore | undefined) {
+  store = next
+}
+
+/** One counter to hit: its key and its rule. */
+export interface RateLimitHit {
+  key: string
+  rule: RateLimitRule
+}
+
+/**
+ * Hits every counter (each one counts, whatever the others say) and combines the verdicts:
+ * allowed only if all allow; when denied, `retryAfterSeconds` is the longest wait.
+ */
+export async function hitRateLimits(hits: RateLimitHit[]): Promise<RateLimitResult> {
+  const results = await Promise.all(hits.map(({ key, rule }) => getRateLimitStore().hit(key, rule)))
+  return combineRateLimitResults(results)
+}
+
+/** One verdict from several counters' (see `hitRateLimits`). */
+export function combineRateLimitResults(results: RateLimitResult[]): RateLimitResult {
+  const denied = results.filter((result) => !result.allowed)
+  const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))
+  if (denied.length === 0) return tightest
+  return {
+    allowed: false,
+    limit: tightest.limit,
+    remaining: 0,
+    retryAfterSeconds: Math.max(...denied.map((result) => result.retryAfterSeconds)),
+  }
+}
+
+/** "1 minute", "5 minutes": a Retry-After for people. */
+export function retryAfterText(seconds: number) {
+  const count = Math.max(1, Math.ceil(seconds / 60))
+  return count === 1 ? '1 minute' : `${count} minutes`
+}
+
+/** The key used for every request whose client cannot be identified (see `clientKey`). */
+export const SHARED_CLIENT_KEY = 'shared'
+
+function normaliseAddress(entry: string): string | null {
+  let address = entry.trim()
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)
+  if (bracketed) address = bracketed[1]
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'))
+  address = address.replace(/^::ffff:(?=[\d.]+$)/i, '').toLowerCase()
+  if (isIP(address) === 4) return address
+  if (isIP(address) !== 6) return null
+  return ipv6Network(address)
+}
+
+/**
+ * An IPv6 client's /64 network, as `2001:db8:1:2::/64`. One subscriber line or host is
+ * handed a whole /64 (RFC 6177, RFC 7934), so every address in it is one client: keyed by
+ * its own address, one machine would get a fresh budget for each of its 2^64 addresses.
+ */
+function ipv6Network(address: string): string {
+  const parsed = ipaddr.IPv6.parse(address)
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString()
+  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0])
+  return `${network.toRFC5952String()}/64`
+}
+
+/**
+ * Identifies the client for rate limiting. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
+ * the default) the client is the socket's address, which the production server entry
+ * (`server.js`) provides for each request (`currentClientAddress`). Behind N reverse
+ * proxies that append the address they received the request from to `X-Forwarded-For`,
+ * the client is the Nth entry from the right (everything left of it is client-supplied and
+ * spoofable). An IPv6 client is its /64 network (see `ipv6Network`). When neither is known (the Vite dev server, a malformed header) every such
+ * request shares one key, so callers give that key a limit meant for all clients together.
+ */
+export function clientKey(
+  request: Request,
+  proxies: number = getEnv().TRUSTED_PROXY_COUNT,
+  socketAddress: string | undefined = currentClientAddress(),
+): string {
+  const address = clientAddress(request, proxies, socketAddress)
+  return address ? `ip:${address}` : SHARED_CLIENT_KEY
+}
+
+/**
+ * The client's address as `clientKey` finds it (normalised), or null when it is not known:
+ * also what the auth calls made on the client's behalf forward to Supabase
+ * (`Sb-Forwarded-For`, app/lib/database/supabase-keys.server.ts).
+ */
+export function clientAddress(
+  request: Request,
+  proxies: number = getEnv().TRUSTED_PROXY_COUNT,
+  socketAddress: string | undefined = currentClientAddress(),
+): string | null {
+  if (proxies < 1) return socketAddress ? normaliseAddress(socketAddress) : null
+  const entries = (request.headers.get('X-Forwarded-For') ?? '')
+    .split(',')
+    .filter((entry) => entry.trim() !== '')
+  const entry = entries[entries.length - proxies]
+  return entry === undefined ? null : normaliseAddress(entry)
+}
+
+/** A per-client limit: each identified client's budget, and all unidentified ones' together. */
+export interface ClientRateLimit {
+  client: RateLimitRule
+  shared: RateLimitRule
+}
+
+/** Counts one request of `scope` against its client's budget (see `clientKey`). */
+export function hitClientRateLimit(
+  request: Request,
+  scope: string,
+  limits: ClientRateLimit,
+): Promise<RateLimitResult> {
+  const key = clientKey(request)
+  return getRateLimitStore().hit(
+    `${scope}:${key}`,
+    key === SHARED_CLIENT_KEY ? limits.shared : limits.client,
+  )
+}

@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+import onHeaders from 'on-headers'
+
+import { getEnv } from '~/env.server'
+
+import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
+import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
+
+/**
+ * The one request policy, in front of every route: the request stack (`server-app.js`, in
+ * production and the integration tests) and a middleware of the Vite dev server
+ * (vite.config.ts) run `requestPolicyMiddleware` for every request Remix answers. A route added tomorrow is covered without doing anything:
+ * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
+ * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
+ *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
+ *   on a 503), whatever route made it and whether or not Remix called `entry.server.tsx`.
+ */
+export function requestPolicyMiddleware(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) {
+  const request = policyRequest(req)
+  secureHeadersOnWrite(res, hasSessionCookie(request))
+  const refused = requestPolicy(request)
+  if (!refused) return next()
+  res.statusCode = refused.status
+  refused.headers.forEach((value, name) => res.setHeader(name, value))
+  refused
+    .text()
+    .then((body) => res.end(body))
+    .catch(next)
+}
+
+/**
+ * What the policy reads of a Node request (method, URL, headers by name), straight from
+ * Node's request: building a fetch `Request` (a Headers copy, a URL, undici's Request) on
+ * every request cost more app CPU than the policy itself (docs/performance.md). Never its
+ * body: the policy does not read it.
+ */
+function policyRequest(req: IncomingMessage): Request {
+  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const view = {
+    method: req.method ?? 'GET',
+    // Only a request that may change state needs its URL (GETs go straight through).
+    get url() {
+      return new URL(path, `http://${req.headers.host ?? 'localhost'}`).href
+    },
+    headers: {
+      get(name: string) {
+        const value = req.headers[name.toLowerCase()]
+        if (value === undefined) return null
+        return Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+  }
+  return view as unknown as Request
+}
+
+/**
+ * Applies the header defaults just before the answer's head is written (`on-headers`), so
+ * they see the status and every header the route, Remix or the renderer set, and replace
+ * none of them.
+ */
+function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
+  onHeaders(res, () =>
+    applyResponseDefaults(
+      {
+        has: (name) => res.hasHeader(name),
+        get: (name) => {
+          const value = res.getHeader(name)
+          return value === undefined ? null : String(value)
+        },
+        set: (name, value) => res.setHeader(name, value),
+      },
+      { env: getEnv(), status: res.statusCode, signedIn },
+    ),
+  )
+}
+
+/**
+ * Refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
+ * the path: a page for pages (Remix's own guard would otherwise answer an empty 500 before
+ * any action runs), `{success: false, message}` for `/api/contact`, `{error}` for the other
+ * APIs and resource routes. It is the only check: the routes do not repeat it.
+ *
+ * Returns the answer, or null to let the request through to Remix.
+ */
+export function requestPolicy(request: Request): Response | null {
+  if (request.method === 'GET' || request.method === 'HEAD') return null
+  if (!crossSiteRefusal(request)) return null
+  const path = new URL(request.url).pathname
+  const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  if (path === '/api/contact') {
+    return Response.json(
+      { success: false, message: CROSS_SITE_API_MESSAGE },
+      { status: 403, headers },
+    )
+  }
+  if (path.startsWith('/api/') || path === '/sign-out' || path.startsWith('/auth/callback')) {
+    return Response.json({ error: CROSS_SITE_API_MESSAGE }, { status: 403, headers })
+  }
+  return new Response(refusedPage(), {
+    status: 403,
+    headers: {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+      'X-Frame-Options': 'DENY',
+    },
+  })
+}
+
+function refusedPage() {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Request refused | Subscribely</title>
+</head>
+<body>
+<main>
+<h1>Request refused</h1>
+<p>${CROSS_SITE_MESSAGE}</p>
+<p><a href="/">Go to Subscribely</a></p>
+</main>
+</body>
+</html>
+`
+}

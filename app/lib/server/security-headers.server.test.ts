@@ -1,0 +1,181 @@
+import { describe, expect, test } from 'vitest'
+
+import { parseEnv } from '~/env.server'
+import { PRODUCTION_ENV } from '~/env.test-support'
+
+import {
+  applyDocumentHeaders,
+  applyResponseDefaults,
+  contentSecurityPolicy,
+  createNonce,
+  hasSessionCookie,
+  RESOURCE_CSP,
+} from './security-headers.server'
+
+const production = parseEnv(PRODUCTION_ENV)
+const development = parseEnv({})
+
+function directives(policy: string) {
+  return Object.fromEntries(
+    policy.split('; ').map((part) => {
+      const [name, ...values] = part.split(' ')
+      return [name, values]
+    }),
+  )
+}
+
+describe('contentSecurityPolicy', () => {
+  test('production: nonce scripts, no framing, no plugins, forms to us and the providers', () => {
+    const csp = directives(contentSecurityPolicy(production, 'abc123'))
+    expect(csp['script-src']).toEqual(["'self'", "'nonce-abc123'"])
+    expect(csp['style-src']).toEqual(["'self'"])
+    expect(csp['frame-ancestors']).toEqual(["'none'"])
+    expect(csp['object-src']).toEqual(["'none'"])
+    expect(csp['base-uri']).toEqual(["'self'"])
+    expect(csp['connect-src']).toEqual(["'self'"])
+    expect(csp['img-src']).toContain('https://abcd.supabase.co')
+    expect(csp['form-action']).toEqual(
+      expect.arrayContaining([
+        "'self'",
+        'https://checkout.stripe.com',
+        'https://billing.stripe.com',
+        'https://*.polar.sh',
+        'https://abcd.supabase.co',
+      ]),
+    )
+    expect(csp['upgrade-insecure-requests']).toEqual([])
+    expect(JSON.stringify(csp)).not.toContain('unsafe-inline')
+    expect(JSON.stringify(csp)).not.toContain('unsafe-eval')
+  })
+
+  test('each page gets its own nonce in a policy otherwise built once per configuration', () => {
+    const first = contentSecurityPolicy(production, 'first+/=')
+    const second = contentSecurityPolicy(production, 'second')
+    expect(directives(first)['script-src']).toEqual(["'self'", "'nonce-first+/='"])
+    expect(directives(second)['script-src']).toEqual(["'self'", "'nonce-second'"])
+    expect(second).not.toContain('first')
+    expect(second.replace('second', 'first+/=')).toBe(first)
+    // Another configuration gets its own policy.
+    const other = { ...production, SUPABASE_URL: 'https://other.supabase.co' }
+    expect(directives(contentSecurityPolicy(other, 'n'))['img-src']).toContain(
+      'https://other.supabase.co',
+    )
+    expect(directives(contentSecurityPolicy(production, 'n'))['img-src']).not.toContain(
+      'https://other.supabase.co',
+    )
+  })
+
+  test('the configured provider API origins may receive redirected form posts', () => {
+    const csp = directives(contentSecurityPolicy(development, 'n'))
+    expect(csp['form-action']).toEqual(
+      expect.arrayContaining(['http://localhost:12111', 'http://localhost:12112']),
+    )
+    // The emulators serve their API on 127.0.0.1 and their hosted pages on localhost.
+    const emulated = { ...development, STRIPE_API_URL: 'http://127.0.0.1:12921' }
+    expect(directives(contentSecurityPolicy(emulated, 'n'))['form-action']).toEqual(
+      expect.arrayContaining(['http://127.0.0.1:12921', 'http://localhost:12921']),
+    )
+  })
+
+  test('development adds the Vite HMR websocket and injected styles only', () => {
+    const csp = directives(contentSecurityPolicy(development, 'n'))
+    expect(csp['connect-src']).toContain('ws://localhost:*')
+    expect(csp['style-src']).toContain("'unsafe-inline'")
+    expect(csp['upgrade-insecure-requests']).toBeUndefined()
+    const test = directives(contentSecurityPolicy({ ...development, NODE_ENV: 'test' }, 'n'))
+    expect(test['connect-src']).toEqual(["'self'"])
+  })
+
+  test('nonces are fresh and unguessable', () => {
+    const nonces = new Set(Array.from({ length: 100 }, () => createNonce()))
+    expect(nonces.size).toBe(100)
+    expect(createNonce()).toMatch(/^[A-Za-z0-9+/]{22}==$/)
+  })
+})
+
+describe('applyDocumentHeaders', () => {
+  test("sets the page's CSP with its nonce, and leaves caching to the route", () => {
+    const headers = new Headers()
+    applyDocumentHeaders(headers, { env: production, nonce: 'n1', signedIn: false })
+    expect(headers.get('Content-Security-Policy')).toContain("'nonce-n1'")
+    expect(headers.get('Cache-Control')).toBeNull()
+  })
+
+  test('a signed-in visitor’s page is never stored', () => {
+    const headers = new Headers({ 'Cache-Control': 'public, max-age=60' })
+    applyDocumentHeaders(headers, { env: production, nonce: 'n', signedIn: true })
+    expect(headers.get('Cache-Control')).toBe('private, no-store')
+  })
+})
+
+describe('applyResponseDefaults', () => {
+  const defaults = (
+    headers: Headers,
+    options: Partial<Parameters<typeof applyResponseDefaults>[1]> = {},
+  ) => {
+    applyResponseDefaults(headers, { env: production, status: 200, signedIn: false, ...options })
+    return headers
+  }
+
+  test('the common headers on every response; HSTS only in production', () => {
+    const headers = defaults(new Headers())
+    expect(headers.get('X-Content-Type-Options')).toBe('nosniff')
+    expect(headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
+    expect(headers.get('X-Frame-Options')).toBe('DENY')
+    expect(headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin')
+    expect(headers.get('Permissions-Policy')).toBe(
+      'camera=(), microphone=(), geolocation=(), payment=()',
+    )
+    expect(headers.get('Strict-Transport-Security')).toMatch(/^max-age=31536000/)
+    const local = defaults(new Headers(), { env: development })
+    expect(local.get('Strict-Transport-Security')).toBeNull()
+  })
+
+  test('answers that are not pages get a CSP under which nothing runs and no-store', () => {
+    const headers = defaults(new Headers({ 'Content-Type': 'application/json' }))
+    expect(headers.get('Content-Security-Policy')).toBe(RESOURCE_CSP)
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    const redirect = defaults(new Headers({ Location: '/' }), { status: 302 })
+    expect(redirect.get('Cache-Control')).toBe('no-store')
+  })
+
+  test('never replaces what the response chose', () => {
+    const page = defaults(
+      new Headers({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "script-src 'nonce-n'",
+        'Cache-Control': 'private, max-age=5',
+        'Retry-After': '60',
+      }),
+      { status: 503, signedIn: true },
+    )
+    expect(page.get('Content-Security-Policy')).toBe("script-src 'nonce-n'")
+    expect(page.get('Cache-Control')).toBe('private, max-age=5')
+    expect(page.get('Retry-After')).toBe('60')
+  })
+
+  test('an HTML page is stored only when nobody is signed in', () => {
+    const html = { 'Content-Type': 'text/html; charset=utf-8' }
+    expect(defaults(new Headers(html)).get('Cache-Control')).toBeNull()
+    expect(defaults(new Headers(html), { signedIn: true }).get('Cache-Control')).toBe(
+      'private, no-store',
+    )
+  })
+
+  test('a 503 tells clients when to come back', () => {
+    expect(defaults(new Headers(), { status: 503 }).get('Retry-After')).toBe('5')
+    expect(defaults(new Headers(), { status: 500 }).get('Retry-After')).toBeNull()
+  })
+})
+
+describe('hasSessionCookie', () => {
+  const withCookie = (cookie: string) => new Request('http://x/', { headers: { Cookie: cookie } })
+  test.each([
+    ['sb-127-auth-token=abc', true],
+    ['a=1; sb-abcd-auth-token.0=abc; sb-abcd-auth-token.1=def', true],
+    ['theme=dark', false],
+    ['', false],
+  ])('%j → %s', (cookie, expected) => {
+    expect(hasSessionCookie(withCookie(cookie))).toBe(expected)
+  })
+})

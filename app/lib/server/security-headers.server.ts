@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto'
+
+import type { Env } from '~/env.server'
+import { RETRY_AFTER_SECONDS } from '~/lib/database/database-availability.server'
+
+type HeaderEnv = Pick<
+  Env,
+  'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL' | 'STRIPE_API_URL' | 'POLAR_API_URL'
+>
+
+/** A fresh nonce for one HTML response (128 random bits, base64). */
+export function createNonce(): string {
+  return randomBytes(16).toString('base64')
+}
+
+/** Hosted pages a form post may end on after our server's redirect (Chromium checks them). */
+const HOSTED_FORM_TARGETS = [
+  // Stripe Checkout and the Stripe billing portal (POST /api/checkout_sessions, "Manage billing").
+  'https://checkout.stripe.com',
+  'https://billing.stripe.com',
+  // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
+  'https://polar.sh',
+  'https://*.polar.sh',
+  // "Continue with GitHub" posts to our action, which redirects to Supabase Auth, then GitHub.
+  'https://github.com',
+] as const
+
+function originOf(value: string | undefined): string[] {
+  if (!value) return []
+  try {
+    return [new URL(value).origin]
+  } catch {
+    return []
+  }
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
+
+/**
+ * The origins of a provider API and of its hosted pages. The local emulators (development
+ * and tests only: production refuses loopback URLs) answer the API on 127.0.0.1 and link
+ * their hosted pages on localhost, so a loopback origin stands for both names.
+ */
+function providerOrigins(value: string | undefined): string[] {
+  return originOf(value).flatMap((origin) => {
+    const url = new URL(origin)
+    if (!LOOPBACK_HOSTS.includes(url.hostname)) return [origin]
+    return LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`)
+  })
+}
+
+/**
+ * The Content-Security-Policy of an HTML page. Scripts run only from our origin or inline
+ * with this response's nonce; nothing may frame the page; forms post to us (and, through
+ * our redirects, to the providers' hosted pages); images may come from Supabase Storage
+ * (avatars). Development adds what Vite needs: its HMR websocket and injected styles.
+ */
+export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
+  // Everything but the nonce follows from the configuration, so it is built once per
+  // configuration (a page renders with a new nonce each time; the URLs are parsed once).
+  let parts = policyParts.get(env)
+  if (!parts) {
+    parts = buildPolicy(env, NONCE_SLOT).split(NONCE_SLOT) as [string, string]
+    policyParts.set(env, parts)
+  }
+  return `${parts[0]}${nonce}${parts[1]}`
+}
+
+/** Stands for the nonce in a policy built once per configuration (never a real nonce: base64 has no "!"). */
+const NONCE_SLOT = '!nonce!'
+const policyParts = new WeakMap<HeaderEnv, [string, string]>()
+
+function buildPolicy(env: HeaderEnv, nonce: string): string {
+  const development = env.NODE_ENV === 'development'
+  const unique = (values: string[]) => [...new Set(values)]
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", `'nonce-${nonce}'`],
+    // Vite injects <style> elements in development; the production CSS is one file.
+    'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    'img-src': unique(["'self'", 'data:', 'blob:', ...originOf(env.SUPABASE_URL)]),
+    'font-src': ["'self'"],
+    'connect-src': development ? ["'self'", 'ws://localhost:*', 'ws://127.0.0.1:*'] : ["'self'"],
+    'frame-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': unique([
+      "'self'",
+      ...providerOrigins(env.SUPABASE_URL),
+      ...providerOrigins(env.STRIPE_API_URL),
+      ...providerOrigins(env.POLAR_API_URL),
+      ...HOSTED_FORM_TARGETS,
+    ]),
+  }
+  const policy = Object.entries(directives).map(([name, values]) => `${name} ${values.join(' ')}`)
+  if (env.NODE_ENV === 'production') policy.push('upgrade-insecure-requests')
+  return policy.join('; ')
+}
+
+/** For answers that are not HTML pages (JSON, redirects, single-fetch data): nothing runs. */
+export const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+/**
+ * What the header rules need of a set of headers: a web `Headers`, or a Node response's
+ * headers before they are sent (`request-policy.server.ts`).
+ */
+interface HeaderTarget {
+  has(name: string): boolean
+  get(name: string): string | null
+  set(name: string, value: string): void
+}
+
+/** Headers every response carries, whatever its kind. */
+function setCommonHeaders(headers: HeaderTarget, env: Pick<Env, 'NODE_ENV'>) {
+  headers.set('X-Content-Type-Options', 'nosniff')
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+  headers.set('X-Frame-Options', 'DENY')
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin')
+  headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+  if (env.NODE_ENV === 'production') {
+    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+  }
+}
+
+/** True when the request carries a Supabase session cookie (`sb-<ref>-auth-token`, chunked or not). */
+export function hasSessionCookie(request: Request): boolean {
+  const cookie = request.headers.get('Cookie') ?? ''
+  return /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
+}
+
+/**
+ * What only the page renderer (`entry.server.tsx`) knows: the CSP with this response's
+ * nonce, and whether the page is a signed-in visitor's (the root loader found a user). Such
+ * a page holds their data (at least the header's email), so it is never stored by a cache,
+ * whatever its route chose. Everything else comes from `applyResponseDefaults`.
+ */
+export function applyDocumentHeaders(
+  headers: Headers,
+  options: { env: HeaderEnv; nonce: string; signedIn: boolean },
+) {
+  headers.set('Content-Security-Policy', contentSecurityPolicy(options.env, options.nonce))
+  if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
+}
+
+/**
+ * The defaults every response gets on its way out (the request policy applies them to all
+ * that Remix answers: pages, single-fetch data, resource routes, redirects, errors), never
+ * replacing what the response chose:
+ * - the common headers;
+ * - a CSP under which nothing runs, unless the response has one (a page's, with its nonce,
+ *   from `entry.server.tsx`);
+ * - `Cache-Control: no-store` for anything that is not an HTML page; an HTML page without a
+ *   policy of its own is left to caches, unless the visitor is signed in (`private, no-store`);
+ * - `Retry-After` on a 503 (the database unreachable), so clients know when to come back.
+ */
+export function applyResponseDefaults(
+  headers: HeaderTarget,
+  options: { env: Pick<Env, 'NODE_ENV'>; status: number; signedIn: boolean },
+) {
+  setCommonHeaders(headers, options.env)
+  if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', RESOURCE_CSP)
+  if (!headers.has('Cache-Control')) {
+    const page = /^text\/html\b/i.test(headers.get('Content-Type') ?? '')
+    if (!page) headers.set('Cache-Control', 'no-store')
+    else if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
+  }
+  if (options.status === 503 && !headers.has('Retry-After'))
+    headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
+}
