@@ -9,12 +9,14 @@
  * - the Supabase requests the path makes (the stack's own count, median per request);
  * - the sequential round trips: (median time at RTT − median time at 0) / RTT;
  * - the time to first byte at RTT (median).
+ * On the PostgreSQL server it then seeds 100× data (big-data.ts) and measures every path again.
  * Then the targets (signed-in pages and new webhook events ≤ 1.2 round trips, duplicates none,
- * `/dashboard`'s first byte ≤ RTT + 20 ms); it exits 1 when one is missed, unless
- * --no-budgets. Writes bench-results/latency.json.
+ * `/dashboard`'s first byte ≤ RTT + 20 ms; with 100× data, every path's round trips within
+ * 0.2 of the small run's and its time at RTT within 20 %); it exits 1 when one is missed,
+ * unless --no-budgets. Writes bench-results/latency.json.
  *
  * Flags: --rtt <ms> (default 40), --repeats <n> (pairs per path, default 15), --no-build,
- * --no-budgets. Environment: BENCH_APP_PORT (4900), BENCH_SUPABASE_PORT / BENCH_STRIPE_PORT /
+ * --no-budgets, --no-big-data. Environment: BENCH_APP_PORT (4900), BENCH_SUPABASE_PORT / BENCH_STRIPE_PORT /
  * BENCH_POLAR_PORT, BUILD_DIR (.build-bench), DATABASE_URL (a PostgreSQL server instead of PGlite).
  */
 import { spawnSync } from 'node:child_process'
@@ -29,6 +31,7 @@ import {
 } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { BIG_DATA, seedBigData } from './big-data'
 import { startDelayProxy } from './delay-proxy'
 import {
   createUsers,
@@ -72,6 +75,8 @@ interface Sample {
 
 interface PathFigures {
   name: string
+  /** '' for the small run, '100x data' after seeding. */
+  data: string
   kind: Path['kind']
   supabaseRequests: number
   roundTrips: number
@@ -202,46 +207,56 @@ try {
     },
   ]
 
-  for (const path of paths) {
-    const near: Sample[] = []
-    const far: Sample[] = []
-    const counts: number[] = []
-    const statuses = new Set<number>()
-    // Warm-up at both distances (connections, caches), not reported.
-    for (const rtt of [0, RTT, 0, RTT]) {
-      delay.setRtt(rtt)
-      await timed(path)
-    }
-    for (let repeat = 0; repeat < REPEATS; repeat++) {
+  const measure = async (data: string) => {
+    for (const path of paths) {
+      const near: Sample[] = []
+      const far: Sample[] = []
+      const counts: number[] = []
+      const statuses = new Set<number>()
+      // Warm-up at both distances (connections, caches), not reported.
+      for (const rtt of [0, RTT, 0, RTT]) {
+        delay.setRtt(rtt)
+        await timed(path)
+      }
+      for (let repeat = 0; repeat < REPEATS; repeat++) {
+        delay.setRtt(0)
+        const before = totalCount(await supabaseCounts())
+        const close = await timed(path)
+        counts.push(totalCount(await supabaseCounts()) - before)
+        delay.setRtt(RTT)
+        const distant = await timed(path)
+        near.push(close)
+        far.push(distant)
+        statuses.add(close.status).add(distant.status)
+      }
       delay.setRtt(0)
-      const before = totalCount(await supabaseCounts())
-      const close = await timed(path)
-      counts.push(totalCount(await supabaseCounts()) - before)
-      delay.setRtt(RTT)
-      const distant = await timed(path)
-      near.push(close)
-      far.push(distant)
-      statuses.add(close.status).add(distant.status)
+      const medianMs = {
+        near: round(median(near.map((s) => s.ms))),
+        far: round(median(far.map((s) => s.ms))),
+      }
+      const figures: PathFigures = {
+        name: path.name,
+        data,
+        kind: path.kind,
+        supabaseRequests: median(counts),
+        roundTrips: round((medianMs.far - medianMs.near) / RTT),
+        medianMs,
+        ttfbMsAtRtt: round(median(far.map((s) => s.ttfbMs)), 1),
+        statuses: [...statuses],
+      }
+      results.push(figures)
+      log(
+        `${path.name}${data ? ` [${data}]` : ''}: ${figures.supabaseRequests} Supabase requests, ${figures.roundTrips} round trips in sequence, ` +
+          `${medianMs.near} → ${medianMs.far} ms, first byte at ${RTT} ms: ${figures.ttfbMsAtRtt} ms (${figures.statuses.join(', ')})`,
+      )
     }
-    delay.setRtt(0)
-    const medianMs = {
-      near: round(median(near.map((s) => s.ms))),
-      far: round(median(far.map((s) => s.ms))),
-    }
-    const figures: PathFigures = {
-      name: path.name,
-      kind: path.kind,
-      supabaseRequests: median(counts),
-      roundTrips: round((medianMs.far - medianMs.near) / RTT),
-      medianMs,
-      ttfbMsAtRtt: round(median(far.map((s) => s.ttfbMs)), 1),
-      statuses: [...statuses],
-    }
-    results.push(figures)
-    log(
-      `${path.name}: ${figures.supabaseRequests} Supabase requests, ${figures.roundTrips} round trips in sequence, ` +
-        `${medianMs.near} → ${medianMs.far} ms, first byte at ${RTT} ms: ${figures.ttfbMsAtRtt} ms (${figures.statuses.join(', ')})`,
-    )
+  }
+  await measure('')
+  if (stack.databaseUrl && !flag('--no-big-data')) {
+    log(`seeding ${JSON.stringify(BIG_DATA)}`)
+    const seeded = await seedBigData(stack.databaseUrl, reader.id)
+    log(`seeded in ${seeded.seconds} s`)
+    await measure('100x data')
   }
 } catch (error) {
   console.error(error)
@@ -255,6 +270,23 @@ try {
 // the measurement's noise), a duplicate for none (under half of one), and /dashboard's first
 // byte comes within RTT + 20 ms.
 const targets = results.flatMap((row) => {
+  if (row.data) {
+    // With 100× data: the same round trips, and the time at RTT within 20 % of the small run's.
+    const small = results.find((other) => !other.data && other.name === row.name)
+    if (!small) return []
+    return [
+      {
+        name: `${row.name} [${row.data}]: round trips unchanged (±0.2)`,
+        ok: Math.abs(row.roundTrips - small.roundTrips) <= 0.2,
+        detail: `${small.roundTrips} → ${row.roundTrips}`,
+      },
+      {
+        name: `${row.name} [${row.data}]: time at RTT within 20 %`,
+        ok: row.medianMs.far <= small.medianMs.far * 1.2,
+        detail: `${small.medianMs.far} → ${row.medianMs.far} ms`,
+      },
+    ]
+  }
   const limit = row.kind === 'duplicate' ? 0.5 : 1.2
   const checks = [
     {
@@ -278,7 +310,7 @@ console.log(
 console.log('path | Supabase requests | round trips | ms at 0 | ms at RTT | first byte at RTT')
 for (const row of results)
   console.log(
-    `${row.name} | ${row.supabaseRequests} | ${row.roundTrips} | ${row.medianMs.near} | ${row.medianMs.far} | ${row.ttfbMsAtRtt}`,
+    `${row.name}${row.data ? ` [${row.data}]` : ''} | ${row.supabaseRequests} | ${row.roundTrips} | ${row.medianMs.near} | ${row.medianMs.far} | ${row.ttfbMsAtRtt}`,
   )
 console.log('\nTargets:')
 for (const target of targets)
