@@ -18,14 +18,15 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest global setup of the local stack's own tests: one migrated database per run, which
- * every test file then clones (`createTestDatabase` in ./database.ts): a PGlite image
- * (default) or a template database on the PostgreSQL server given by DATABASE_URL.
+ * Vitest global setup: one migrated database per run, which every test file then clones
+ * (`createTestDatabase` in ./database.ts): a PGlite image (default) or a template database on
+ * the PostgreSQL server given by DATABASE_URL. `label` names the template and the image's
+ * folder, so that two projects running at once keep theirs apart.
  */
-export default async function setup(project: TestProject) {
+export async function provideMigratedDatabase(project: TestProject, label: string) {
   const serverUrl = process.env.DATABASE_URL
   if (serverUrl) {
-    const template = `stack_test_template_${process.pid}`
+    const template = `${label}_test_template_${process.pid}`
     const admin = new pg.Client({ connectionString: serverUrl })
     await admin.connect()
     await admin.query(`drop database if exists ${template}`)
@@ -41,7 +42,7 @@ export default async function setup(project: TestProject) {
       await admin.end()
     }
   }
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'stack-test-db-'))
+  const dir = await mkdtemp(path.join(os.tmpdir(), `${label}-test-db-`))
   const db = await openDatabase()
   await migrate(db)
   const image = await dumpDatabaseImage(db)
@@ -54,4 +55,9 @@ export default async function setup(project: TestProject) {
   return async () => {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/** The local stack's own tests. */
+export default function setup(project: TestProject) {
+  return provideMigratedDatabase(project, 'stack')
 }
