@@ -9,17 +9,31 @@ import compression from 'compression'
 import express from 'express'
 import onHeaders from 'on-headers'
 
+/** The most of an unread body that is read and dropped after the answer, to keep the connection. */
+const UNREAD_BODY_MAX_BYTES = 1024 * 1024
+
 /**
  * An answer that leaves before its request's body has arrived (a 413 over a route's cap, a
- * 429 or 403 given unread) says `Connection: close`, so the unread rest of the body never
- * sits in front of the next request on a kept-alive connection. Node closes the connection
- * once the answer is written; the client has the whole answer first.
+ * 429 or 403 given unread). A declared rest of up to UNREAD_BODY_MAX_BYTES is read and
+ * dropped once the answer is out, so the connection stays usable and the client, still
+ * sending, never meets a reset in place of the answer. A longer or undeclared (chunked) rest
+ * is not waited for: the answer says `Connection: close` and Node closes the connection once
+ * it is written.
  * @type {import('express').RequestHandler}
  */
-function closeAfterUnreadBody(req, res, next) {
-  const hasBody =
-    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0
-  if (hasBody)
+function settleUnreadBody(req, res, next) {
+  const chunked = req.headers['transfer-encoding'] !== undefined
+  const declared = Number(req.headers['content-length'])
+  if (!chunked && !(declared > 0)) return next()
+  const drain = !chunked && declared <= UNREAD_BODY_MAX_BYTES
+  if (drain)
+    res.once('finish', () => {
+      if (req.complete) return
+      // Remix's reader stopped pulling at the route's cap: the rest goes nowhere.
+      req.removeAllListeners('data')
+      req.resume()
+    })
+  else
     onHeaders(res, () => {
       if (!req.complete) res.setHeader('Connection', 'close')
     })
@@ -69,7 +83,7 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   // Nothing reads Express's `req.query` (Remix reads the URL itself), and parsing it with `qs`
   // on every request was a few per cent of a small request's CPU (docs/performance.md).
   server.set('query parser', false)
-  server.use(closeAfterUnreadBody)
+  server.use(settleUnreadBody)
   // Webhook answers are a few bytes of JSON for a provider's servers, which gzip makes bigger:
   // they go out as they are, without compression's per-request work or its
   // `Vary: Accept-Encoding` (docs/performance.md, "Where the time goes").
