@@ -78,3 +78,22 @@ describe('runSteps', () => {
     expect(summary).toContainEqual(expect.stringMatching(/^ {2}skipped not here \(0s\)$/))
   })
 })
+
+describe('a failed step after the summary', () => {
+  it('repeats the end of its output, where a long log is read first', async () => {
+    const lines = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('; echo ')
+    await runSteps(
+      [sh('breaks', `echo ${lines}; echo cause of failure; exit 1`), sh('fine', 'echo ok')],
+      {
+        cwd: os.tmpdir(),
+        capacity: 2,
+      },
+    )
+    const afterSummary = printed.slice(printed.findIndex((line) => line.includes('━━ summary')))
+    const repeated = afterSummary.find((line) => line.includes('━━ breaks failed'))
+    expect(repeated).toContain('41 lines above it')
+    expect(repeated).toMatch(/line 100\ncause of failure$/)
+    expect(repeated).not.toContain('line 41\n')
+    expect(afterSummary.join('\n')).not.toContain('━━ fine failed')
+  })
+})

@@ -3,7 +3,8 @@
  * at once while the machine has room (each step says how much of it it keeps busy), a step
  * with `after` only once those steps have ended. A step's output is held until it ends and
  * then printed in one piece under its name, so parallel steps stay readable. Every step runs
- * even if an earlier one failed; a summary lists each step's result and time.
+ * even if an earlier one failed; a summary lists each step's result and time, followed by the
+ * end of each failed step's output (the part of a long log its reader sees first).
  */
 import { spawn } from 'node:child_process'
 
@@ -27,6 +28,9 @@ export interface StepResult {
   status: 'passed' | 'failed' | 'skipped'
   seconds: number
 }
+
+/** Lines of a failed step's output repeated after the summary, where a log's reader lands. */
+const FAILED_TAIL_LINES = 60
 
 function runOne(step: Step, cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -54,6 +58,7 @@ export async function runSteps(
   options: { cwd: string; capacity: number },
 ): Promise<StepResult[]> {
   const results = new Map<string, StepResult>()
+  const failedOutput = new Map<string, string>()
   const waiting = [...steps]
   const running = new Set<Step>()
   const started = Date.now()
@@ -89,6 +94,7 @@ export async function runSteps(
                 ? 'skipped'
                 : 'failed'
           results.set(step.name, { name: step.name, status, seconds })
+          if (status === 'failed') failedOutput.set(step.name, output)
           console.log(`\n━━ ${step.name} (${status}, ${seconds}s)\n${output.trimEnd()}\n`)
           console.log(`${clock()} ■ ${step.name}: ${status}`)
           startReady()
@@ -109,5 +115,13 @@ export async function runSteps(
   const ordered = steps.map((step) => results.get(step.name)!)
   for (const result of ordered)
     console.log(`  ${result.status.padEnd(7)} ${result.name} (${result.seconds}s)`)
+  for (const [name, output] of failedOutput) {
+    const lines = output.trimEnd().split('\n')
+    const tail = lines.slice(-FAILED_TAIL_LINES)
+    const cut = lines.length - tail.length
+    console.log(
+      `\n━━ ${name} failed; the end of its output${cut ? ` (${cut} lines above it, printed when it ended)` : ''}:\n${tail.join('\n')}`,
+    )
+  }
   return ordered
 }

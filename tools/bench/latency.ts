@@ -31,6 +31,7 @@ import {
 } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { TOOL_PORTS } from '../ports'
 import { BIG_DATA, seedBigData } from './big-data'
 import { startDelayProxy } from './delay-proxy'
 import {
@@ -54,7 +55,7 @@ const option = (name: string, fallback: number) => {
 const RTT = option('--rtt', 40)
 const REPEATS = option('--repeats', 15)
 const BUILD_DIR = process.env.BUILD_DIR ?? '.build-bench'
-const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 4900)
+const APP_PORT = Number(process.env.BENCH_APP_PORT ?? TOOL_PORTS.bench.app)
 const ORIGIN = `http://127.0.0.1:${APP_PORT}`
 const SITE_URL = `http://localhost:${APP_PORT}`
 const started = Date.now()

@@ -1,7 +1,7 @@
 /**
  * CPU of the calling process per PostgREST RPC call: supabase-js's `rpc` against the app's
  * database gateway, `app/lib/database/database.server.ts` (docs/performance.md, "Where the time goes").
- * Starts the bench's local stack (PGlite, its own process, ports 54960 / 12960 / 12970), warms
+ * Starts the bench's local stack (PGlite, its own process, ports `TOOL_PORTS.rpcCost` of tools/ports.ts), warms
  * both up, then makes `session_is_active` calls one at a time and divides this process's CPU
  * time by their number; three rounds each.
  *
@@ -11,6 +11,7 @@ import { fork } from 'node:child_process'
 import path from 'node:path'
 
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { TOOL_PORTS } from '../ports'
 
 const calls = Number(process.argv[2] ?? 1500)
 const stack = fork(path.join(PROJECT_ROOT, 'tools/bench/stack-process.ts'), [], {
@@ -18,9 +19,9 @@ const stack = fork(path.join(PROJECT_ROOT, 'tools/bench/stack-process.ts'), [], 
   env: {
     ...process.env,
     DATABASE_URL: '',
-    BENCH_SUPABASE_PORT: '54960',
-    BENCH_STRIPE_PORT: '12960',
-    BENCH_POLAR_PORT: '12970',
+    BENCH_SUPABASE_PORT: String(TOOL_PORTS.rpcCost.supabase),
+    BENCH_STRIPE_PORT: String(TOOL_PORTS.rpcCost.stripe),
+    BENCH_POLAR_PORT: String(TOOL_PORTS.rpcCost.polar),
   },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 })

@@ -15,7 +15,7 @@
  * Flags: --no-budgets, --no-build (reuse the last bench builds), --no-lighthouse,
  * --no-big-data; --rtt <ms> runs the latency mode instead (latency.ts). Environment: BENCH_DURATION (seconds per run, default 8), BENCH_APP_PORT
  * (4900), BENCH_BARE_PORT (4901), BENCH_SUPABASE_PORT / BENCH_STRIPE_PORT / BENCH_POLAR_PORT
- * (54900 / 12900 / 12910), BUILD_DIR (.build-bench).
+ * (12920 / 12900 / 12910), BUILD_DIR (.build-bench).
  */
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -30,6 +30,7 @@ import {
 } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { TOOL_PORTS } from '../ports'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
 import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
 import { type CpuGroups, cpuPerRequest, cpuSnapshot } from './cpu'
@@ -50,10 +51,10 @@ const loadAtStart = Math.round(os.loadavg()[0] * 100) / 100
 const args = new Set(process.argv.slice(2))
 const checkBudgets = !args.has('--no-budgets')
 const BUILD_DIR = process.env.BUILD_DIR ?? '.build-bench'
-const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 4900)
+const APP_PORT = Number(process.env.BENCH_APP_PORT ?? TOOL_PORTS.bench.app)
 const ORIGIN = `http://127.0.0.1:${APP_PORT}`
 const SITE_URL = `http://localhost:${APP_PORT}`
-const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 4901)
+const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? TOOL_PORTS.bench.bare)
 const BARE_ORIGIN = `http://127.0.0.1:${BARE_PORT}`
 const BARE_BUILD_DIR = '.build-bench-bare'
 const BARE_CONFIG = 'tools/bench/bare-remix/vite.config.ts'

@@ -15,12 +15,13 @@ import pg from 'pg'
 import { PLAN_CATALOG } from '../../app/billing/plans'
 import { withDatabaseName } from '../../tests/local-stack/database'
 import { startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { TOOL_PORTS } from '../ports'
 
-const siteUrl = process.env.BENCH_SITE_URL ?? 'http://localhost:4900'
+const siteUrl = process.env.BENCH_SITE_URL ?? `http://localhost:${TOOL_PORTS.bench.app}`
 const ports = {
-  supabase: Number(process.env.BENCH_SUPABASE_PORT ?? 54900),
-  stripe: Number(process.env.BENCH_STRIPE_PORT ?? 12900),
-  polar: Number(process.env.BENCH_POLAR_PORT ?? 12910),
+  supabase: Number(process.env.BENCH_SUPABASE_PORT ?? TOOL_PORTS.bench.supabase),
+  stripe: Number(process.env.BENCH_STRIPE_PORT ?? TOOL_PORTS.bench.stripe),
+  polar: Number(process.env.BENCH_POLAR_PORT ?? TOOL_PORTS.bench.polar),
 }
 const serverUrl = process.env.DATABASE_URL || undefined
 

@@ -36,6 +36,7 @@ import {
   withDatabaseName,
 } from '../../tests/local-stack/database'
 import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { TOOL_PORTS } from '../ports'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   type Delivery,
@@ -78,11 +79,11 @@ const timeoutMs = Number(args.timeout) * 1000
 const buildDir = args['build-dir'] as string
 const offset = Number(args['port-offset'])
 const PORTS = {
-  instances: [4970 + offset, 4971 + offset],
-  balancer: 4972 + offset,
-  supabase: 54970 + offset,
-  stripe: 12970 + offset,
-  polar: 12980 + offset,
+  instances: TOOL_PORTS.chaos.instances.map((port) => port + offset),
+  balancer: TOOL_PORTS.chaos.balancer + offset,
+  supabase: TOOL_PORTS.chaos.supabase + offset,
+  stripe: TOOL_PORTS.chaos.stripe + offset,
+  polar: TOOL_PORTS.chaos.polar + offset,
 }
 const siteUrl = `http://localhost:${PORTS.balancer}`
 const balancerUrl = `http://127.0.0.1:${PORTS.balancer}`

@@ -34,6 +34,7 @@ import {
   withDatabaseName,
 } from '../../tests/local-stack/database'
 import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { TOOL_PORTS } from '../ports'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   type Delivery,
@@ -79,10 +80,10 @@ const offset = Number(args['port-offset'])
 const stripeDelivery = args['stripe-delivery'] === 'ordered' ? 'ordered' : 'shuffled'
 const emulatorUsers = Number(args['emulator-users'] ?? Math.max(3, Math.round(userCount / 10)))
 const PORTS = {
-  app: 4950 + offset,
-  supabase: 54950 + offset,
-  stripe: 12950 + offset,
-  polar: 12960 + offset,
+  app: TOOL_PORTS.soak.app + offset,
+  supabase: TOOL_PORTS.soak.supabase + offset,
+  stripe: TOOL_PORTS.soak.stripe + offset,
+  polar: TOOL_PORTS.soak.polar + offset,
 }
 const siteUrl = `http://localhost:${PORTS.app}`
 const appUrl = `http://127.0.0.1:${PORTS.app}`
