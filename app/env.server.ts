@@ -75,24 +75,26 @@ const httpUrl = z
   )
   .transform((value) => value.replace(/\/+$/, ''))
 
-const optionalUrl = z
-  .string()
-  .optional()
-  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined))
-  .pipe(httpUrl.optional())
-
+/** Unset or blank is undefined; anything else is trimmed. */
 const optionalString = z
   .string()
   .optional()
-  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined))
+  .transform((value) => value?.trim() || undefined)
+
+const optionalUrl = optionalString.pipe(httpUrl.optional())
 
 /** An optional number in [min, max]; unset or empty takes `fallback`. */
 const optionalNumber = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value) => (value && value.trim() !== '' ? Number(value) : fallback))
+  optionalString
+    .transform((value) => (value === undefined ? fallback : Number(value)))
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+
+/** "true" or "false" in any letter case, or unset. */
+const optionalTrueOrFalse = optionalString
+  .transform((value) => value?.toLowerCase())
+  .pipe(
+    z.enum(['true', 'false'], 'must be true or false (any letter case), or left unset').optional(),
+  )
 
 const smtpUrl = z.string().refine((value) => {
   const url = parseUrl(value)
@@ -109,13 +111,10 @@ const mailFrom = z
   )
 
 /** The `role` claim of a legacy (JWT) Supabase key, when it can be read; no check of its signature. */
-function legacyKeyRole(value: string): string | undefined {
-  const payload = value.split('.')[1]
-  if (!payload) return undefined
+function legacyKeyRole(value: string): unknown {
   try {
-    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
-    const role = (claims as { role?: unknown } | null)?.role
-    return typeof role === 'string' ? role : undefined
+    const claims = JSON.parse(Buffer.from(value.split('.')[1] ?? '', 'base64url').toString('utf8'))
+    return (claims as { role?: unknown } | null)?.role
   } catch {
     return undefined
   }
@@ -157,14 +156,7 @@ const baseSchema = z.object({
   STRIPE_API_URL: optionalUrl,
   // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
   // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).
-  STRIPE_AUTOMATIC_TAX: optionalString
-    .transform((value) => value?.toLowerCase())
-    .pipe(
-      z
-        .enum(['true', 'false'], 'must be true or false (any letter case), or left unset')
-        .optional(),
-    )
-    .transform((value) => value === 'true'),
+  STRIPE_AUTOMATIC_TAX: optionalTrueOrFalse.transform((value) => value === 'true'),
   STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
     z.string().startsWith('bpc_', 'must start with bpc_').optional(),
   ),
@@ -172,17 +164,7 @@ const baseSchema = z.object({
   POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
   // "true" or "false" in any letter case, or unset; which Polar server each call uses
   // follows from it (app/billing/polar/client.server.ts, `polarServer`).
-  POLAR_SANDBOX: z
-    .string()
-    .optional()
-    .transform((value) => value?.trim().toLowerCase() || undefined)
-    .pipe(
-      z
-        .enum(['true', 'false'], {
-          error: 'must be true or false (any letter case), or left unset',
-        })
-        .optional(),
-    ),
+  POLAR_SANDBOX: optionalTrueOrFalse,
   POLAR_API_URL: optionalUrl,
   // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
   // runs the production build (NODE_ENV=production) but is not production. Only the Polar
@@ -229,16 +211,24 @@ const schema = baseSchema.extend(
 
 export type Env = z.infer<typeof schema>
 
+/** Every public key the local stack issues: the legacy ones and the new ones. */
+const LOCAL_KEYS: string[] = [
+  LOCAL_DEFAULTS.SUPABASE_ANON_KEY,
+  LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
+  ...Object.values(LOCAL_SUPABASE_NEW_KEYS),
+]
+
 /**
  * Values that only the local stack accepts; a production server refuses to start with them.
  * `loopbackHosts`: the provider URLs may point at this machine (the deploy rehearsal); the
  * published keys, plan ids and the local inbox stay refused.
  */
-function localOnlyProblems(env: Env, loopbackHosts = false): string[] {
+function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
   const problems: string[] = []
+  for (const name of ['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const) {
+    if (LOCAL_KEYS.includes(env[name])) problems.push(`${name} is the local emulator key`)
+  }
   const secretNames = [
-    'SUPABASE_ANON_KEY',
-    'SUPABASE_SERVICE_ROLE_KEY',
     'STRIPE_SECRET_KEY',
     'STRIPE_WEBHOOK_SECRET',
     'POLAR_ACCESS_TOKEN',
@@ -246,10 +236,6 @@ function localOnlyProblems(env: Env, loopbackHosts = false): string[] {
   ] as const
   for (const name of secretNames) {
     if (env[name] === LOCAL_DEFAULTS[name]) problems.push(`${name} is the local emulator key`)
-  }
-  for (const name of ['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const) {
-    if (Object.values<string>(LOCAL_SUPABASE_NEW_KEYS).includes(env[name]))
-      problems.push(`${name} is the local emulator key`)
   }
   for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
     if (env[name as PlanSettingName] === localId)
@@ -271,47 +257,43 @@ function isLoopback(value: string) {
   return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
-/**
- * `BENCH_ALLOW_LOCAL_STACK=1`: the benchmark (`npm run bench`, docs/performance.md) runs the
- * built app with NODE_ENV=production against the local stack. It is honoured only when the
- * site and every provider host are on this machine (SITE_URL, SUPABASE_URL, SMTP_URL, and
- * STRIPE_API_URL and POLAR_API_URL set and pointing at the loopback interface): a deployed
- * server that has it set refuses to start, whatever its other settings, so it cannot open
- * production to the emulators' public keys by accident. Returns why it is refused, if it is
- * (the same condition guards DEPLOY_REHEARSAL, below).
- */
-function loopbackOnlyProblems(env: Env): string[] {
-  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
-  return hosts
-    .filter((name) => {
-      const value = env[name]
-      return !value || !isLoopback(value)
-    })
-    .map((name) =>
-      env[name]
-        ? `${name} is not a loopback address (${env[name]})`
-        : `${name} is not set (unset means the real service)`,
-    )
-}
+const bulleted = (lines: string[]) => lines.map((line) => `  - ${line}`).join('\n')
 
 /**
- * `DEPLOY_REHEARSAL=1`: the deploy rehearsal (tests/e2e/rehearsal.spec.ts,
- * docs/decisions/0016-deploy-rehearsal.md) runs the production build exactly as deployed,
- * against a local stack that issued fresh keys for the run. Only the check that provider
- * URLs are not on this machine is lifted, and only when the site and every provider host are
- * on the loopback interface (as BENCH_ALLOW_LOCAL_STACK); the published keys, the local plan
- * ids and the local inbox are refused as in any production start.
+ * Two settings let the production build run against a local stack on one machine, each
+ * honoured only when the site and every provider host are on this machine (SITE_URL,
+ * SUPABASE_URL, SMTP_URL, and STRIPE_API_URL and POLAR_API_URL set and pointing at the
+ * loopback interface): a deployed server that has one set refuses to start, whatever its
+ * other settings, so it cannot open production to the emulators' public keys by accident.
+ * - `BENCH_ALLOW_LOCAL_STACK=1`: the benchmark (`npm run bench`, docs/performance.md) runs
+ *   the built app with NODE_ENV=production against the local stack.
+ * - `DEPLOY_REHEARSAL=1`: the deploy rehearsal (tests/e2e/rehearsal.spec.ts,
+ *   docs/decisions/0016-deploy-rehearsal.md) runs the production build exactly as deployed,
+ *   against a local stack that issued fresh keys for the run. Only the check that provider
+ *   URLs are not on this machine is lifted; the published keys, the local plan ids and the
+ *   local inbox are refused as in any production start.
+ * Returns whether `name` is set (and allowed); throws when it is set but refused.
  */
-function rehearsalAllowance(source: Record<string, string | undefined>, env: Env) {
-  const value = source.DEPLOY_REHEARSAL
+function loopbackAllowance(
+  name: 'BENCH_ALLOW_LOCAL_STACK' | 'DEPLOY_REHEARSAL',
+  user: string,
+  source: Record<string, string | undefined>,
+  env: Env,
+): boolean {
+  const value = source[name]
   if (value === undefined || value === '') return false
+  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
   const refused =
     value === '1'
-      ? loopbackOnlyProblems(env)
-      : [`DEPLOY_REHEARSAL must be 1 or unset (it is "${value}")`]
+      ? hosts.flatMap((host) => {
+          const url = env[host]
+          if (!url) return [`${host} is not set (unset means the real service)`]
+          return isLoopback(url) ? [] : [`${host} is not a loopback address (${url})`]
+        })
+      : [`${name} must be 1 or unset (it is "${value}")`]
   if (refused.length > 0) {
     throw new Error(
-      `Refusing to start: DEPLOY_REHEARSAL is set, which only the deploy rehearsal on one machine may use:\n${refused.map((p) => `  - ${p}`).join('\n')}\nRemove DEPLOY_REHEARSAL from this deployment's environment.`,
+      `Refusing to start: ${name} is set, which only ${user} on one machine may use:\n${bulleted(refused)}\nRemove ${name} from this deployment's environment.`,
     )
   }
   return true
@@ -320,48 +302,34 @@ function rehearsalAllowance(source: Record<string, string | undefined>, env: Env
 /** Parses configuration; throws an Error whose message names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
-  const isProduction = source.NODE_ENV === 'production'
-  if (!isProduction) {
+  if (source.NODE_ENV !== 'production') {
     // Development and tests run on the local stack with no .env at all. Only variables
     // that are not set get a default: an empty STRIPE_API_URL means "the real Stripe".
-    for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) {
-      if (withDefaults[key] === undefined) withDefaults[key] = value
-    }
+    for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) withDefaults[key] ??= value
   }
   const result = schema.safeParse(withDefaults)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = issue.path.join('.')
       const missing = withDefaults[name] === undefined || withDefaults[name] === ''
-      return `  - ${name}: ${missing ? 'is required but not set' : issue.message}`
+      return `${name}: ${missing ? 'is required but not set' : issue.message}`
     })
     throw new Error(
-      `Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`,
+      `Invalid configuration:\n${bulleted(lines)}\nSee .env.example for every variable.`,
     )
   }
-  result.data.RATE_LIMIT_STORE ??= result.data.NODE_ENV === 'production' ? 'postgres' : 'memory'
-  if (result.data.NODE_ENV === 'production') {
-    const allowance = source.BENCH_ALLOW_LOCAL_STACK
-    if (allowance !== undefined && allowance !== '') {
-      const refused =
-        allowance === '1'
-          ? loopbackOnlyProblems(result.data)
-          : [`BENCH_ALLOW_LOCAL_STACK must be 1 or unset (it is "${allowance}")`]
-      if (refused.length > 0) {
-        throw new Error(
-          `Refusing to start: BENCH_ALLOW_LOCAL_STACK is set, which only the benchmark on one machine may use:\n${refused.map((p) => `  - ${p}`).join('\n')}\nRemove BENCH_ALLOW_LOCAL_STACK from this deployment's environment.`,
-        )
-      }
-      return result.data
-    }
-    const problems = localOnlyProblems(result.data, rehearsalAllowance(source, result.data))
-    if (problems.length > 0) {
-      throw new Error(
-        `Refusing to start in production with local-stack settings:\n${problems.map((p) => `  - ${p}`).join('\n')}\nSet real Supabase, Stripe and Polar credentials (see README, "Running with real accounts").`,
-      )
-    }
+  const env = result.data
+  env.RATE_LIMIT_STORE ??= env.NODE_ENV === 'production' ? 'postgres' : 'memory'
+  if (env.NODE_ENV !== 'production') return env
+  if (loopbackAllowance('BENCH_ALLOW_LOCAL_STACK', 'the benchmark', source, env)) return env
+  const rehearsal = loopbackAllowance('DEPLOY_REHEARSAL', 'the deploy rehearsal', source, env)
+  const problems = localOnlyProblems(env, rehearsal)
+  if (problems.length > 0) {
+    throw new Error(
+      `Refusing to start in production with local-stack settings:\n${bulleted(problems)}\nSet real Supabase, Stripe and Polar credentials (see README, "Running with real accounts").`,
+    )
   }
-  return result.data
+  return env
 }
 
 const REAL_SERVICES = {
