@@ -20,28 +20,19 @@ import { logger } from './logger.server'
  * Returns why the request is refused, or null when it may proceed.
  */
 export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SITE_URL) {
-  const reason = refusalReason(request, siteUrl)
-  if (reason) {
-    logger.warn(
-      { reason, method: request.method, path: new URL(request.url).pathname },
-      'cross-site request refused',
-    )
-  }
-  return reason
-}
-
-function refusalReason(request: Request, siteUrl: string) {
   if (request.method === 'GET' || request.method === 'HEAD') return null
-  if (new URL(request.url).pathname.startsWith('/api/webhooks/')) return null
+  const path = new URL(request.url).pathname
+  if (path.startsWith('/api/webhooks/')) return null
   const origin = request.headers.get('Origin')
-  if (origin !== null && origin !== new URL(siteUrl).origin) {
-    return `Cross-site request refused (Origin ${origin})`
-  }
   const site = request.headers.get('Sec-Fetch-Site')?.toLowerCase()
-  if (site === 'cross-site' || site === 'same-site') {
-    return `Cross-site request refused (Sec-Fetch-Site ${site})`
+  let reason: string | null = null
+  if (origin !== null && origin !== new URL(siteUrl).origin) {
+    reason = `Cross-site request refused (Origin ${origin})`
+  } else if (site === 'cross-site' || site === 'same-site') {
+    reason = `Cross-site request refused (Sec-Fetch-Site ${site})`
   }
-  return null
+  if (reason) logger.warn({ reason, method: request.method, path }, 'cross-site request refused')
+  return reason
 }
 
 /** The message of an API route's 403 (`{error}` or `{success: false, message}`). */

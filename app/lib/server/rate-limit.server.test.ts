@@ -4,8 +4,9 @@ import { resetEnvForTests } from '~/env.server'
 
 import {
   clientKey,
+  combineRateLimitResults,
   createConfiguredRateLimitStore,
-  hitRateLimits,
+  getRateLimitStore,
   MemoryRateLimitStore,
   PostgresRateLimitStore,
   retryAfterText,
@@ -186,7 +187,13 @@ describe('clientKey and TRUSTED_PROXY_COUNT', () => {
   })
 })
 
-describe('hitRateLimits', () => {
+/** Hits every counter, as the auth flows do, and combines the verdicts. */
+async function hitRateLimits(hits: { key: string; rule: typeof rule }[]) {
+  const store = getRateLimitStore()
+  return combineRateLimitResults(await Promise.all(hits.map((hit) => store.hit(hit.key, hit.rule))))
+}
+
+describe('combineRateLimitResults', () => {
   test('every counter counts; denied when any denies, with the longest wait', async () => {
     const time = clock()
     setRateLimitStore(new MemoryRateLimitStore({ now: time.now }))

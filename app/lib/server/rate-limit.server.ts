@@ -3,7 +3,7 @@ import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
 
 import { type Env, getEnv } from '~/env.server'
-import { database } from '~/lib/database/database.server'
+import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 
 import { currentClientAddress } from './request-context.server'
@@ -83,19 +83,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-/** An RPC as the store makes it: a database client's `rpc` (`database.server.ts`, supabase-js). */
-type RpcCall = (
-  name: string,
-  args: Record<string, unknown>,
-) => PromiseLike<{ data: unknown; error: unknown }>
-
 /**
  * The shared store: one row per key in `public.rate_limits`, counted by the `security
  * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
  * of instances are counted exactly once each). Only the service role may call it.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
-  constructor(private readonly client: () => { rpc: RpcCall }) {}
+  constructor(private readonly client: () => Pick<DatabaseClient, 'rpc'> = database) {}
 
   async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
     const { data, error } = await this.client().rpc('rate_limit_hit', {
@@ -120,7 +114,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
 /** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
 export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
   return env.RATE_LIMIT_STORE === 'postgres'
-    ? new PostgresRateLimitStore(() => database() as { rpc: RpcCall })
+    ? new PostgresRateLimitStore()
     : new MemoryRateLimitStore()
 }
 
@@ -137,22 +131,10 @@ export function setRateLimitStore(next: RateLimitStore | undefined) {
   store = next
 }
 
-/** One counter to hit: its key and its rule. */
-export interface RateLimitHit {
-  key: string
-  rule: RateLimitRule
-}
-
 /**
- * Hits every counter (each one counts, whatever the others say) and combines the verdicts:
- * allowed only if all allow; when denied, `retryAfterSeconds` is the longest wait.
+ * One verdict from several counters' (each one counts, whatever the others say): allowed
+ * only if all allow; when denied, `retryAfterSeconds` is the longest wait.
  */
-export async function hitRateLimits(hits: RateLimitHit[]): Promise<RateLimitResult> {
-  const results = await Promise.all(hits.map(({ key, rule }) => getRateLimitStore().hit(key, rule)))
-  return combineRateLimitResults(results)
-}
-
-/** One verdict from several counters' (see `hitRateLimits`). */
 export function combineRateLimitResults(results: RateLimitResult[]): RateLimitResult {
   const denied = results.filter((result) => !result.allowed)
   const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))

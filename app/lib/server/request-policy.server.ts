@@ -5,7 +5,7 @@ import onHeaders from 'on-headers'
 import { getEnv } from '~/env.server'
 
 import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
-import { applyResponseDefaults, hasSessionCookie } from './security-headers.server'
+import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
  * The one request policy, in front of every route: the request stack (`server-app.js`, in
@@ -88,10 +88,10 @@ function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
  * Returns the answer, or null to let the request through to Remix.
  */
 export function requestPolicy(request: Request): Response | null {
-  if (request.method === 'GET' || request.method === 'HEAD') return null
   if (!crossSiteRefusal(request)) return null
   const path = new URL(request.url).pathname
-  const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  // The other security headers are added on the way out, as to every answer.
+  const headers = { 'Cache-Control': 'no-store' }
   if (path === '/api/contact') {
     return Response.json(
       { success: false, message: CROSS_SITE_API_MESSAGE },
@@ -106,8 +106,7 @@ export function requestPolicy(request: Request): Response | null {
     headers: {
       ...headers,
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': RESOURCE_CSP,
     },
   })
 }

@@ -25,15 +25,6 @@ const HOSTED_FORM_TARGETS = [
   'https://github.com',
 ] as const
 
-function originOf(value: string | undefined): string[] {
-  if (!value) return []
-  try {
-    return [new URL(value).origin]
-  } catch {
-    return []
-  }
-}
-
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
 /**
@@ -42,11 +33,10 @@ const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
  * their hosted pages on localhost, so a loopback origin stands for both names.
  */
 function providerOrigins(value: string | undefined): string[] {
-  return originOf(value).flatMap((origin) => {
-    const url = new URL(origin)
-    if (!LOOPBACK_HOSTS.includes(url.hostname)) return [origin]
-    return LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`)
-  })
+  if (!value) return []
+  const { origin, protocol, hostname, port } = new URL(value)
+  if (!LOOPBACK_HOSTS.includes(hostname)) return [origin]
+  return LOOPBACK_HOSTS.map((host) => `${protocol}//${host}${port ? `:${port}` : ''}`)
 }
 
 /**
@@ -78,7 +68,7 @@ function buildPolicy(env: HeaderEnv, nonce: string): string {
     'script-src': ["'self'", `'nonce-${nonce}'`],
     // Vite injects <style> elements in development; the production CSS is one file.
     'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-    'img-src': unique(["'self'", 'data:', 'blob:', ...originOf(env.SUPABASE_URL)]),
+    'img-src': unique(["'self'", 'data:', 'blob:', new URL(env.SUPABASE_URL).origin]),
     'font-src': ["'self'"],
     'connect-src': development ? ["'self'", 'ws://localhost:*', 'ws://127.0.0.1:*'] : ["'self'"],
     'frame-src': ["'none'"],
