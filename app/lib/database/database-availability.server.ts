@@ -22,25 +22,15 @@ import type { Json } from '../../../supabase/database.types'
  * Anything else (a constraint, a permission, a bad argument) is a real error: retrying
  * would not fix it, so it stays a 500.
  */
-const UNAVAILABLE_CODES = new Set([
-  'PGRST000',
-  'PGRST001',
-  'PGRST002',
-  'PGRST003',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-])
+const UNAVAILABLE_CODE = /^(PGRST00[0-3]|08[0-9A-Z]{3}|57P0[1-3]|53300)$/
 const UNAVAILABLE_MESSAGE =
   /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|TimeoutError|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
 
-/** What a failed database call gives: a PostgrestError-like object, or something thrown. */
-export type DatabaseFailure =
-  { message?: string; code?: string | null; status?: number | null } | Error | unknown
-
-/** Whether a failed database call failed because the database is unreachable for now. */
-export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
+/**
+ * Whether a failed database call (a PostgrestError-like object, or something thrown) failed
+ * because the database is unreachable for now.
+ */
+export function isDatabaseUnavailable(failure: unknown): boolean {
   if (typeof failure !== 'object' || failure === null) return false
   if (outageAnswers.has(failure)) return true
   const { code, message, status, cause } = failure as {
@@ -49,8 +39,7 @@ export function isDatabaseUnavailable(failure: DatabaseFailure): boolean {
     status?: unknown
     cause?: unknown
   }
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
-    return true
+  if (typeof code === 'string' && UNAVAILABLE_CODE.test(code)) return true
   if (status === 502 || status === 503 || status === 504) return true
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true
   return cause !== undefined && cause !== failure && isDatabaseUnavailable(cause)
@@ -81,7 +70,7 @@ function describe(cause: unknown) {
  * catch it (`isDatabaseUnavailable`) and answer 503 so the provider retries. Otherwise a
  * plain Error: a 500, a bug or bad data.
  */
-export function databaseError(what: string, failure: DatabaseFailure) {
+export function databaseError(what: string, failure: unknown) {
   if (!isDatabaseUnavailable(failure)) {
     return new Error(`${what} failed: ${describe(failure)}`, { cause: failure })
   }

@@ -38,7 +38,7 @@ export async function readBodyWithLimit(
   if (Number.isFinite(declared) && declared > maxBytes) return null
   if (!request.body) return new Uint8Array()
   const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
+  const chunks: Uint8Array<ArrayBuffer>[] = []
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
@@ -52,13 +52,7 @@ export async function readBodyWithLimit(
     }
     chunks.push(value)
   }
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    body.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return body
+  return new Uint8Array(await new Blob(chunks).arrayBuffer())
 }
 
 /**
@@ -93,16 +87,15 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
 export const FORM_MAX_BYTES = 64 * 1024
 
 /**
- * For page actions: the posted form, read within `maxBytes`. Anything else is thrown as a
- * response for the route's error boundary: 413 over the cap, 415 for another media type,
- * 400 for a body that cannot be read as a form.
+ * For page actions: the posted form, read within `FORM_MAX_BYTES`. Anything else is thrown
+ * as a response for the route's error boundary: 413 over the cap, 415 for another media
+ * type, 400 for a body that cannot be read as a form.
  */
 export async function readFormData(
   request: Request,
-  options: { maxBytes?: number; headers?: HeadersInit } = {},
+  options: { headers?: HeadersInit } = {},
 ): Promise<FormData> {
-  const maxBytes = options.maxBytes ?? FORM_MAX_BYTES
-  const payload = await readPayload(request, maxBytes)
+  const payload = await readPayload(request, FORM_MAX_BYTES)
   const fail = (status: number, message: string) => {
     const headers = new Headers(options.headers)
     headers.set('Cache-Control', 'no-store')
@@ -112,10 +105,7 @@ export async function readFormData(
     case 'form':
       return payload.value
     case 'too-large':
-      throw fail(
-        413,
-        `That submission is too large (the limit is ${Math.round(maxBytes / 1024)} KB).`,
-      )
+      throw fail(413, `That submission is too large (the limit is ${FORM_MAX_BYTES / 1024} KB).`)
     case 'unsupported-media-type':
       throw fail(415, 'Please submit the form.')
     default:

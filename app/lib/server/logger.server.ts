@@ -27,16 +27,6 @@ const HEADERS_AT = ['', 'req.', 'res.', 'err.', 'request.', 'response.'].map((at
 
 const REDACTED = '[redacted]'
 
-/** The name of a query parameter as the app reads it (percent-decoded; `+` is a space). */
-function parameterName(raw: string): string {
-  const name = raw.replace(/\+/g, ' ')
-  try {
-    return decodeURIComponent(name)
-  } catch {
-    return name
-  }
-}
-
 /**
  * A request target as the log shows it: the path unchanged, and in the query the value of
  * every `token_hash`, `code` or `token` parameter (by its decoded name, in any letter case)
@@ -51,7 +41,9 @@ export function redactTarget(target: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=')
       const name = equals < 0 ? pair : pair.slice(0, equals)
-      if (!SECRET_PARAMETERS.has(parameterName(name).toLowerCase())) return pair
+      // The name as the app reads it: percent-decoded, `+` a space.
+      const decoded = new URLSearchParams(`${name}=`).keys().next().value ?? name
+      if (!SECRET_PARAMETERS.has(decoded.toLowerCase())) return pair
       return `${name}=${REDACTED}`
     })
   return `${target.slice(0, mark)}?${query.join('&')}`
