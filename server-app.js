@@ -112,7 +112,7 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   // Remix, behind the anonymous page cache (app/lib/server/page-cache.server.ts).
   const handle = createRequestHandler({ build, mode })
   server.all('*', (req, res, next) =>
-    app.anonymousPageCache(req, res, () => handle(req, res, next)),
+    app.anonymousPageCache.serve(req, res, () => handle(req, res, next)),
   )
   return server
 }

@@ -69,8 +69,8 @@ export function offerSharedRender(body: Readable, page: RenderedPage) {
   if (!store || key === undefined || page.status !== 200 || page.signedIn) return
   if (page.headers.has('set-cookie')) return
   const leaf = page.context.staticHandlerContext.matches.at(-1)
-  const routeModule = leaf ? page.context.routeModules[leaf.route.id] : undefined
-  if ((routeModule?.handle as PageHandle | undefined)?.sharedAnonymousRender !== true) return
+  const handle = leaf && (page.context.routeModules[leaf.route.id]?.handle as PageHandle)
+  if (handle?.sharedAnonymousRender !== true) return
   const csp = page.headers.get('content-security-policy')
   if (!csp?.includes(`'nonce-${page.nonce}'`)) return
   store.sharedRenderNonce = page.nonce
@@ -157,10 +157,5 @@ function send(res: ServerResponse, page: StoredPage) {
   res.end(page.body.join(nonce))
 }
 
-/** The production server's cache (server-app.js). */
-const anonymousPages = new AnonymousPageCache()
-
-/** server-app.js: `anonymousPageCache(req, res, () => handle(req, res, next))`. */
-export function anonymousPageCache(req: IncomingMessage, res: ServerResponse, render: () => void) {
-  anonymousPages.serve(req, res, render)
-}
+/** The production server's cache (server-app.js: `anonymousPageCache.serve(req, res, render)`). */
+export const anonymousPageCache = new AnonymousPageCache()

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
+import type { AnonymousPageCache } from './page-cache.server'
+
 /** What the production server knows about a request that Remix's `Request` does not carry. */
 export interface RequestContext {
   /** The socket's remote address (the direct peer: the client, or the nearest proxy). */
@@ -13,10 +15,8 @@ export interface RequestContext {
   sharedRenderNonce?: string
   /** Set by the anonymous page cache when this request's page may be kept, under this key. */
   pageCacheKey?: string
-  /** The cache that looked the request up (`page-cache.server.ts`). */
-  cache?: {
-    keep(key: string, page: { body: string[]; csp: string[]; headers: [string, string][] }): void
-  }
+  /** The cache that looked the request up. */
+  cache?: AnonymousPageCache
 }
 
 /**
