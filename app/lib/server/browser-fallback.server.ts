@@ -1,28 +1,16 @@
 import type { NoticeKey } from '~/lib/pages/notices'
 
-/**
- * True for a request the browser makes to show its answer as a page: following a link,
- * submitting a plain form, typing an address (Fetch Metadata `Sec-Fetch-Mode: navigate`).
- * Scripts and API clients send another mode or none, and keep the JSON contract.
- */
-function isBrowserNavigation(request: Request): boolean {
-  return request.headers.get('sec-fetch-mode') === 'navigate'
-}
-
 interface BrowserPages {
-  /** Where a signed-out visitor comes back to after signing in. */
-  back: string
-  /** The page that explains a failure, with `notice`. */
+  /** The page a signed-out visitor comes back to after signing in, and that explains a failure. */
   page: string
   notice: NoticeKey
 }
 
 /** The API answer turned into what a browser should see: a redirect, never raw JSON. */
-async function pageFor(response: Response, pages: BrowserPages): Promise<Response> {
+async function pageFor(response: Response, { page, notice }: BrowserPages): Promise<Response> {
   if (response.status >= 300 && response.status < 400) return response
-  const headers = new Headers()
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
   for (const cookie of response.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-  headers.set('Cache-Control', 'no-store')
   let location: string | null = null
   if (response.ok) {
     const body = (await response
@@ -31,12 +19,9 @@ async function pageFor(response: Response, pages: BrowserPages): Promise<Respons
       .catch(() => null)) as { url?: unknown } | null
     if (typeof body?.url === 'string') location = body.url
   } else if (response.status === 401) {
-    location = `/sign-in?${new URLSearchParams({ redirectTo: pages.back, notice: 'sign-in-to-continue' })}`
+    location = `/sign-in?${new URLSearchParams({ redirectTo: page, notice: 'sign-in-to-continue' })}`
   }
-  if (!response.ok || location === null) {
-    location ??= `${pages.page}?${new URLSearchParams({ notice: pages.notice })}`
-  }
-  headers.set('Location', location)
+  headers.set('Location', location ?? `${page}?${new URLSearchParams({ notice })}`)
   return new Response(null, { status: 303, headers })
 }
 
@@ -52,20 +37,17 @@ export function forBrowsers<Args extends [{ request: Request }, ...unknown[]]>(
 ): (...args: Args) => Promise<Response> {
   return async (...args) => {
     const response = await handler(...args)
-    return isBrowserNavigation(args[0].request) ? pageFor(response, pages) : response
+    // Fetch Metadata: a link, a plain form or a typed address; scripts send another mode or none.
+    const navigation = args[0].request.headers.get('sec-fetch-mode') === 'navigate'
+    return navigation ? pageFor(response, pages) : response
   }
 }
 
 /** The checkout routes' pages: back to pricing. */
-export const CHECKOUT_PAGES: BrowserPages = {
-  back: '/pricing',
-  page: '/pricing',
-  notice: 'checkout-failed',
-}
+export const CHECKOUT_PAGES: BrowserPages = { page: '/pricing', notice: 'checkout-failed' }
 
 /** The portal routes' pages: back to billing. */
 export const PORTAL_PAGES: BrowserPages = {
-  back: '/dashboard/settings/billing',
   page: '/dashboard/settings/billing',
   notice: 'portal-failed',
 }

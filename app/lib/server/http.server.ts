@@ -18,14 +18,6 @@ export function mediaType(request: Request): string {
   return (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
 }
 
-function isJson(type: string) {
-  return type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
-}
-
-function isForm(type: string) {
-  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data'
-}
-
 /**
  * Reads the raw body, or null as soon as it exceeds `maxBytes`: a declared
  * `Content-Length` over the cap is refused unread, and a streamed body is read no further.
@@ -61,10 +53,13 @@ export async function readBodyWithLimit(
  */
 export async function readPayload(request: Request, maxBytes: number): Promise<RequestPayload> {
   const type = mediaType(request)
-  if (!isJson(type) && !isForm(type)) return { kind: 'unsupported-media-type' }
+  const json = type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
+  if (!json && !(ACCEPTED_MEDIA_TYPES as readonly string[]).includes(type)) {
+    return { kind: 'unsupported-media-type' }
+  }
   const body = await readBodyWithLimit(request, maxBytes)
   if (body === null) return { kind: 'too-large' }
-  if (isJson(type)) {
+  if (json) {
     try {
       return {
         kind: 'json',

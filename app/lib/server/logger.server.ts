@@ -51,9 +51,6 @@ export function redactTarget(target: string): string {
 
 const target = (value: unknown) => (typeof value === 'string' ? redactTarget(value) : value)
 
-/** LOG_LEVEL when it names a level; otherwise `info` (app/env.server.ts refuses to start). */
-const levelFromEnv = () => LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL) ?? 'info'
-
 /**
  * The process's destination: `warn` and `error` lines on stderr, the rest on stdout. Each is
  * pino's own asynchronous file-descriptor stream (sonic-boom): a line is queued and written
@@ -81,7 +78,8 @@ function standardStreams(): DestinationStream {
 export function createLogger(destination: DestinationStream = standardStreams()) {
   return pino(
     {
-      level: levelFromEnv(),
+      // LOG_LEVEL when it names a level; otherwise `info` (app/env.server.ts refuses to start).
+      level: LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL) ?? 'info',
       messageKey: 'message',
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -58,15 +58,10 @@ export function createProxyCheck(
 ) {
   const warned = new Set<ProxyMismatch>()
   return (req: IncomingMessage, _res: unknown, next: () => void) => {
-    if (warned.size < 2) {
-      const kind = proxyMismatch(req.headers, req.url ?? '/', proxies)
-      if (kind && !warned.has(kind)) {
-        warned.add(kind)
-        warn(warning(kind, proxies, req.socket.remoteAddress), {
-          check: 'trusted_proxy_count',
-          kind,
-        })
-      }
+    const kind = proxyMismatch(req.headers, req.url ?? '/', proxies)
+    if (kind && !warned.has(kind)) {
+      warned.add(kind)
+      warn(warning(kind, proxies, req.socket.remoteAddress), { check: 'trusted_proxy_count', kind })
     }
     next()
   }

@@ -161,10 +161,10 @@ function normaliseAddress(entry: string): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)
   if (bracketed) address = bracketed[1]
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'))
-  address = address.replace(/^::ffff:(?=[\d.]+$)/i, '').toLowerCase()
-  if (isIP(address) === 4) return address
-  if (isIP(address) !== 6) return null
-  return ipv6Network(address)
+  // An IPv4-mapped IPv6 address (`::ffff:198.51.100.7`) is its IPv4 client (`ipv6Network`).
+  const version = isIP(address)
+  if (version === 4) return address
+  return version === 6 ? ipv6Network(address) : null
 }
 
 /**
