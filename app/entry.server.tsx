@@ -54,8 +54,6 @@ export default function handleRequest(
   applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn })
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
-    let allReady = false
-    let abortTimer: ReturnType<typeof setTimeout> | undefined
     const respond = () => {
       shellRendered = true
       const { body, stream } = pageBody()
@@ -86,7 +84,6 @@ export default function handleRequest(
         },
         onAllReady() {
           // Everything rendered: the abort timer has nothing left to cut short.
-          allReady = true
           clearTimeout(abortTimer)
           if (waitForAll) respond()
         },
@@ -103,7 +100,7 @@ export default function handleRequest(
       },
     )
     // Deferred data still pending after ABORT_DELAY is rendered as an error instead.
-    if (!allReady) abortTimer = setTimeout(abort, ABORT_DELAY)
+    const abortTimer = setTimeout(abort, ABORT_DELAY)
   })
 }
 

@@ -54,25 +54,14 @@ export const LOCAL_SUPABASE_NEW_KEYS = {
   secret: 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz',
 } as const
 
-function parseUrl(value: string) {
-  try {
-    return new URL(value)
-  } catch {
-    return null
-  }
-}
-
 const origin = z.string().refine((value) => {
-  const url = parseUrl(value)
+  const url = URL.parse(value)
   return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
 }, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
 
 const httpUrl = z
   .string()
-  .refine(
-    (value) => /^https?:\/\//.test(value) && parseUrl(value) !== null,
-    'must be an http(s) URL',
-  )
+  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''))
 
 /** Unset or blank is undefined; anything else is trimmed. */
@@ -97,7 +86,7 @@ const optionalTrueOrFalse = optionalString
   )
 
 const smtpUrl = z.string().refine((value) => {
-  const url = parseUrl(value)
+  const url = URL.parse(value)
   return !!url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== ''
 }, 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465')
 
