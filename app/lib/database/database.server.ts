@@ -34,16 +34,13 @@ export interface AsUser {
 
 const DEFAULT_TIMEOUT_MS = 10_000
 
-interface Options {
-  /** Run as this user instead of the service role. */
-  asUser?: AsUser
-  timeoutMs?: number
-}
-
 let serviceClient: { url: string; client: DatabaseClient } | undefined
 
 /** A database client with the rules above; the default one is made once per process. */
-export function database({ asUser, timeoutMs = DEFAULT_TIMEOUT_MS }: Options = {}) {
+export function database({
+  asUser,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+}: { asUser?: AsUser; timeoutMs?: number } = {}) {
   const env = getEnv()
   const isDefault = !asUser && timeoutMs === DEFAULT_TIMEOUT_MS
   if (isDefault && serviceClient?.url === env.SUPABASE_URL) return serviceClient.client
@@ -76,13 +73,9 @@ function boundedFetch(timeoutMs: number): typeof fetch {
     try {
       return await attempt()
     } catch (error) {
-      if (closedConnection(error)) return attempt()
+      const code = (error as { cause?: { code?: unknown } }).cause?.code
+      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return attempt()
       throw error
     }
   }
-}
-
-function closedConnection(error: unknown) {
-  const code = (error as { cause?: { code?: unknown } }).cause?.code
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
 }

@@ -5,7 +5,6 @@ import { resetEnvForTests } from '~/env.server'
 import {
   clientKey,
   combineRateLimitResults,
-  createConfiguredRateLimitStore,
   getRateLimitStore,
   MemoryRateLimitStore,
   PostgresRateLimitStore,
@@ -248,11 +247,14 @@ describe('PostgresRateLimitStore', () => {
   })
 
   test('RATE_LIMIT_STORE picks the store', () => {
-    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'memory' })).toBeInstanceOf(
-      MemoryRateLimitStore,
-    )
-    expect(createConfiguredRateLimitStore({ RATE_LIMIT_STORE: 'postgres' })).toBeInstanceOf(
-      PostgresRateLimitStore,
-    )
+    for (const [name, kind] of [
+      ['memory', MemoryRateLimitStore],
+      ['postgres', PostgresRateLimitStore],
+    ] as const) {
+      vi.stubEnv('RATE_LIMIT_STORE', name)
+      resetEnvForTests()
+      setRateLimitStore(undefined)
+      expect(getRateLimitStore()).toBeInstanceOf(kind)
+    }
   })
 })

@@ -2,7 +2,7 @@ import { isIP } from 'node:net'
 
 import ipaddr from 'ipaddr.js'
 
-import { type Env, getEnv } from '~/env.server'
+import { getEnv } from '~/env.server'
 import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 
@@ -111,18 +111,14 @@ export class PostgresRateLimitStore implements RateLimitStore {
   }
 }
 
-/** The store `RATE_LIMIT_STORE` names: `memory` (default) or `postgres`. */
-export function createConfiguredRateLimitStore(env: Pick<Env, 'RATE_LIMIT_STORE'> = getEnv()) {
-  return env.RATE_LIMIT_STORE === 'postgres'
-    ? new PostgresRateLimitStore()
-    : new MemoryRateLimitStore()
-}
-
 let store: RateLimitStore | undefined
 
-/** The process's rate-limit store (chosen by `RATE_LIMIT_STORE` on first use). */
+/** The process's rate-limit store, the one `RATE_LIMIT_STORE` names (on first use). */
 export function getRateLimitStore(): RateLimitStore {
-  store ??= createConfiguredRateLimitStore()
+  store ??=
+    getEnv().RATE_LIMIT_STORE === 'postgres'
+      ? new PostgresRateLimitStore()
+      : new MemoryRateLimitStore()
   return store
 }
 

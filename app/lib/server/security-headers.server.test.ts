@@ -48,7 +48,7 @@ describe('contentSecurityPolicy', () => {
     expect(JSON.stringify(csp)).not.toContain('unsafe-eval')
   })
 
-  test('each page gets its own nonce in a policy otherwise built once per configuration', () => {
+  test('each page gets its own nonce in a policy otherwise the same for its configuration', () => {
     const first = contentSecurityPolicy(production, 'first+/=')
     const second = contentSecurityPolicy(production, 'second')
     expect(directives(first)['script-src']).toEqual(["'self'", "'nonce-first+/='"])

@@ -46,42 +46,28 @@ function providerOrigins(value: string | undefined): string[] {
  * (avatars). Development adds what Vite needs: its HMR websocket and injected styles.
  */
 export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
-  // Everything but the nonce follows from the configuration, so it is built once per
-  // configuration (a page renders with a new nonce each time; the URLs are parsed once).
-  let parts = policyParts.get(env)
-  if (!parts) {
-    parts = buildPolicy(env, NONCE_SLOT).split(NONCE_SLOT) as [string, string]
-    policyParts.set(env, parts)
-  }
-  return `${parts[0]}${nonce}${parts[1]}`
-}
-
-/** Stands for the nonce in a policy built once per configuration (never a real nonce: base64 has no "!"). */
-const NONCE_SLOT = '!nonce!'
-const policyParts = new WeakMap<HeaderEnv, [string, string]>()
-
-function buildPolicy(env: HeaderEnv, nonce: string): string {
   const development = env.NODE_ENV === 'development'
-  const unique = (values: string[]) => [...new Set(values)]
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", `'nonce-${nonce}'`],
     // Vite injects <style> elements in development; the production CSS is one file.
     'style-src': development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-    'img-src': unique(["'self'", 'data:', 'blob:', new URL(env.SUPABASE_URL).origin]),
+    'img-src': ["'self'", 'data:', 'blob:', new URL(env.SUPABASE_URL).origin],
     'font-src': ["'self'"],
     'connect-src': development ? ["'self'", 'ws://localhost:*', 'ws://127.0.0.1:*'] : ["'self'"],
     'frame-src': ["'none'"],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
-    'form-action': unique([
-      "'self'",
-      ...providerOrigins(env.SUPABASE_URL),
-      ...providerOrigins(env.STRIPE_API_URL),
-      ...providerOrigins(env.POLAR_API_URL),
-      ...HOSTED_FORM_TARGETS,
-    ]),
+    'form-action': [
+      ...new Set([
+        "'self'",
+        ...providerOrigins(env.SUPABASE_URL),
+        ...providerOrigins(env.STRIPE_API_URL),
+        ...providerOrigins(env.POLAR_API_URL),
+        ...HOSTED_FORM_TARGETS,
+      ]),
+    ],
   }
   const policy = Object.entries(directives).map(([name, values]) => `${name} ${values.join(' ')}`)
   if (env.NODE_ENV === 'production') policy.push('upgrade-insecure-requests')
