@@ -16,10 +16,11 @@ import {
 const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
 
 /**
- * Local defaults: the keys the local stack (emulators) accepts. They are public and
- * documented, which is exactly why a production server must never run with them.
+ * Local defaults: the keys the local stack (emulators) accepts, and the plans' ids in it.
+ * They are public and documented, which is exactly why a production server must never run
+ * with them.
  */
-const LOCAL_SERVICE_DEFAULTS = {
+export const LOCAL_DEFAULTS = {
   SITE_URL: 'http://localhost:5173',
   SUPABASE_URL: 'http://localhost:54421',
   // Supabase CLI demo keys (HS256, secret "super-secret-jwt-token-with-at-least-32-characters-long").
@@ -37,13 +38,8 @@ const LOCAL_SERVICE_DEFAULTS = {
   // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
   SMTP_URL: 'smtp://127.0.0.1:54425',
   MAIL_FROM: 'Subscribely <no-reply@localhost>',
-} as const
-
-/** Every local default: the services' above and the plans' ids in the local stack. */
-export const LOCAL_DEFAULTS: typeof LOCAL_SERVICE_DEFAULTS & Record<PlanSettingName, string> = {
-  ...LOCAL_SERVICE_DEFAULTS,
   ...PLAN_ID_DEFAULTS,
-}
+} as const
 
 /**
  * The local stack's new-style Supabase keys (the Supabase CLI's fixed values), which it

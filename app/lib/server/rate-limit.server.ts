@@ -6,7 +6,7 @@ import { getEnv } from '~/env.server'
 import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 
-import { currentClientAddress } from './request-context.server'
+import { requestContext } from './request-context.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
 export interface RateLimitRule {
@@ -176,32 +176,29 @@ function ipv6Network(address: string): string {
 }
 
 /**
- * Identifies the client for rate limiting. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
- * the default) the client is the socket's address, which the production server entry
- * (`server.js`) provides for each request (`currentClientAddress`). Behind N reverse
- * proxies that append the address they received the request from to `X-Forwarded-For`,
- * the client is the Nth entry from the right (everything left of it is client-supplied and
- * spoofable). An IPv6 client is its /64 network (see `ipv6Network`). When neither is known (the Vite dev server, a malformed header) every such
- * request shares one key, so callers give that key a limit meant for all clients together.
+ * Identifies the client for rate limiting (`clientAddress`), or `SHARED_CLIENT_KEY` when it
+ * is not known (the Vite dev server, a malformed header): every such request shares one key,
+ * so callers give that key a limit meant for all clients together.
  */
-export function clientKey(
-  request: Request,
-  proxies: number = getEnv().TRUSTED_PROXY_COUNT,
-  socketAddress: string | undefined = currentClientAddress(),
-): string {
+export function clientKey(request: Request, proxies?: number, socketAddress?: string): string {
   const address = clientAddress(request, proxies, socketAddress)
   return address ? `ip:${address}` : SHARED_CLIENT_KEY
 }
 
 /**
- * The client's address as `clientKey` finds it (normalised), or null when it is not known:
- * also what the auth calls made on the client's behalf forward to Supabase
- * (`Sb-Forwarded-For`, app/lib/database/supabase-keys.server.ts).
+ * The client's address (normalised), or null when it is not known; also what the auth calls
+ * made on the client's behalf forward to Supabase (`Sb-Forwarded-For`,
+ * app/lib/database/supabase-keys.server.ts). On a direct connection (`TRUSTED_PROXY_COUNT=0`,
+ * the default) the client is the socket's address, which the request stack (`server-app.js`)
+ * puts in the request context. Behind N reverse proxies that append the address they
+ * received the request from to `X-Forwarded-For`, the client is the Nth entry from the right
+ * (everything left of it is client-supplied and spoofable). An IPv6 client is its /64
+ * network (see `ipv6Network`).
  */
 export function clientAddress(
   request: Request,
   proxies: number = getEnv().TRUSTED_PROXY_COUNT,
-  socketAddress: string | undefined = currentClientAddress(),
+  socketAddress: string | undefined = requestContext.getStore()?.clientAddress,
 ): string | null {
   if (proxies < 1) return socketAddress ? normaliseAddress(socketAddress) : null
   const entries = (request.headers.get('X-Forwarded-For') ?? '')

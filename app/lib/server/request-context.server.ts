@@ -27,8 +27,3 @@ export interface RequestContext {
  * handler directly) there is no store, and callers fall back to what they can see.
  */
 export const requestContext = new AsyncLocalStorage<RequestContext>()
-
-/** The socket address of the current request, when the server entry provided one. */
-export function currentClientAddress(): string | undefined {
-  return requestContext.getStore()?.clientAddress
-}

@@ -87,18 +87,6 @@ interface HeaderTarget {
   set(name: string, value: string): void
 }
 
-/** Headers every response carries, whatever its kind. */
-function setCommonHeaders(headers: HeaderTarget, env: Pick<Env, 'NODE_ENV'>) {
-  headers.set('X-Content-Type-Options', 'nosniff')
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-  headers.set('X-Frame-Options', 'DENY')
-  headers.set('Cross-Origin-Opener-Policy', 'same-origin')
-  headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
-  if (env.NODE_ENV === 'production') {
-    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
-  }
-}
-
 /** True when the request carries a Supabase session cookie (`sb-<ref>-auth-token`, chunked or not). */
 export function hasSessionCookie(request: Request): boolean {
   const cookie = request.headers.get('Cookie') ?? ''
@@ -134,7 +122,14 @@ export function applyResponseDefaults(
   headers: HeaderTarget,
   options: { env: Pick<Env, 'NODE_ENV'>; status: number; signedIn: boolean },
 ) {
-  setCommonHeaders(headers, options.env)
+  headers.set('X-Content-Type-Options', 'nosniff')
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+  headers.set('X-Frame-Options', 'DENY')
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin')
+  headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+  if (options.env.NODE_ENV === 'production') {
+    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+  }
   if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', RESOURCE_CSP)
   if (!headers.has('Cache-Control')) {
     const page = /^text\/html\b/i.test(headers.get('Content-Type') ?? '')
