@@ -33,12 +33,7 @@ const UNAVAILABLE_MESSAGE =
 export function isDatabaseUnavailable(failure: unknown): boolean {
   if (typeof failure !== 'object' || failure === null) return false
   if (outageAnswers.has(failure)) return true
-  const { code, message, status, cause } = failure as {
-    code?: unknown
-    message?: unknown
-    status?: unknown
-    cause?: unknown
-  }
+  const { code, message, status, cause } = failure as Record<string, unknown>
   if (typeof code === 'string' && UNAVAILABLE_CODE.test(code)) return true
   if (status === 502 || status === 503 || status === 504) return true
   if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true

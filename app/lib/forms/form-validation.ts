@@ -6,13 +6,6 @@ type Validate<Schema extends core.$ZodType> = (
   formData: FormData,
 ) => Submission<core.input<Schema>, string[], core.output<Schema>>
 
-/** No opinion: a post goes to the action, which validates it; blur and input show nothing. */
-function unchecked<Schema extends core.$ZodType>(formData: FormData) {
-  return parse(formData, { resolve: (payload) => ({ value: payload }) }) as ReturnType<
-    Validate<Schema>
-  >
-}
-
 /**
  * `useForm`'s `onValidate` for a form schema, without zod in the page's first load: the
  * schema and zod/mini (about 7 KB gzip) are imported once the page has hydrated, and from
@@ -40,17 +33,21 @@ export function useFormValidation<Schema extends core.$ZodType>(loadSchema: () =
       mounted = false
     }
   }, [])
-  return ({ formData }: { formData: FormData }) => (validate.current ?? unchecked<Schema>)(formData)
+  return ({ formData }: { formData: FormData }) =>
+    validate.current?.(formData) ??
+    // No opinion yet: a post goes to the action, which validates it; blur and input show nothing.
+    (parse(formData, { resolve: (payload) => ({ value: payload }) }) as ReturnType<
+      Validate<Schema>
+    >)
 }
 
 /*
- * When every form validates in the browser: first on submit, then on every input. Never on
- * blur: a message that appears when a field loses focus moves the button under the pointer
- * between mousedown and click, and the first click on "Send message" or "Create account" is
- * lost. On submit, the click either sends the form or shows what is missing, and from then
- * on each message goes away as the field is fixed, before the next click.
+ * `useForm`'s `shouldValidate` and `shouldRevalidate` for every form: first on submit, then
+ * on every input. Never on blur: a message that appears when a field loses focus moves the
+ * button under the pointer between mousedown and click, and the first click on "Send
+ * message" or "Create account" is lost. On submit, the click either sends the form or shows
+ * what is missing, and from then on each message goes away as the field is fixed, before the
+ * next click.
  */
-/** `useForm`'s `shouldValidate` for every form (see above). */
 export const VALIDATE_ON = 'onSubmit' as const
-/** `useForm`'s `shouldRevalidate` for every form (see above). */
 export const REVALIDATE_ON = 'onInput' as const

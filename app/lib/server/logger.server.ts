@@ -117,11 +117,6 @@ export const logger = createLogger()
 /** An incoming X-Request-Id worth keeping: 1 to 128 letters, digits and `_ . : = + / -`. */
 const SANE_REQUEST_ID = /^[\w.:=+/-]{1,128}$/
 
-function requestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id']
-  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
-}
-
 /**
  * The production server's request logger (server.js) over `log`: the request's id (a sane
  * incoming `X-Request-Id`, else a new UUID) in the request context for every line written
@@ -131,7 +126,12 @@ function requestId(req: IncomingMessage): string {
 export function createHttpLogger(log: typeof logger) {
   const accessLog = pinoHttp({
     logger: log,
-    genReqId: requestId,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)
+        ? incoming
+        : randomUUID()
+    },
     wrapSerializers: false,
     customSuccessObject: (req, _res, line) => ({ reqId: req.id, ...line }),
     customErrorObject: (req, _res, _error, line) => ({ reqId: req.id, ...line }),
