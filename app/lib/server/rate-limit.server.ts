@@ -31,18 +31,13 @@ export interface RateLimitStore {
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>
 }
 
-interface Window {
-  count: number
-  resetAt: number
-}
-
 /**
  * The in-process store: right for one instance; with several, each counts on its own (so
  * the effective limit is multiplied by the number of instances). Memory stays bounded:
  * expired windows are swept, and past `maxKeys` the oldest key is forgotten.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly windows = new Map<string, Window>()
+  private readonly windows = new Map<string, { count: number; resetAt: number }>()
   private readonly now: () => number
   private readonly maxKeys: number
 
@@ -76,10 +71,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (window.resetAt <= now) this.windows.delete(key)
     }
     // Still full: forget the oldest window (Map keeps insertion order).
-    if (this.windows.size >= this.maxKeys) {
-      const oldest = this.windows.keys().next().value
-      if (oldest !== undefined) this.windows.delete(oldest)
-    }
+    if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!)
   }
 }
 

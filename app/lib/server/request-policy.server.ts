@@ -22,7 +22,13 @@ export function requestPolicyMiddleware(
   next: (error?: unknown) => void,
 ) {
   const request = policyRequest(req)
-  secureHeadersOnWrite(res, hasSessionCookie(request))
+  const signedIn = hasSessionCookie(request)
+  // The header defaults apply just before the answer's head is written (`on-headers`), so
+  // they see the status and every header the route, Remix or the renderer set, and replace
+  // none of them.
+  onHeaders(res, () =>
+    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
+  )
   const refused = requestPolicy(request)
   if (!refused) return next()
   res.statusCode = refused.status
@@ -56,27 +62,6 @@ function policyRequest(req: IncomingMessage): Request {
     },
   }
   return view as unknown as Request
-}
-
-/**
- * Applies the header defaults just before the answer's head is written (`on-headers`), so
- * they see the status and every header the route, Remix or the renderer set, and replace
- * none of them.
- */
-function secureHeadersOnWrite(res: ServerResponse, signedIn: boolean) {
-  onHeaders(res, () =>
-    applyResponseDefaults(
-      {
-        has: (name) => res.hasHeader(name),
-        get: (name) => {
-          const value = res.getHeader(name)
-          return value === undefined ? null : String(value)
-        },
-        set: (name, value) => res.setHeader(name, value),
-      },
-      { env: getEnv(), status: res.statusCode, signedIn },
-    ),
-  )
 }
 
 /**

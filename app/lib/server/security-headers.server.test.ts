@@ -113,7 +113,12 @@ describe('applyResponseDefaults', () => {
     headers: Headers,
     options: Partial<Parameters<typeof applyResponseDefaults>[1]> = {},
   ) => {
-    applyResponseDefaults(headers, { env: production, status: 200, signedIn: false, ...options })
+    const res = {
+      hasHeader: (name: string) => headers.has(name),
+      getHeader: (name: string) => headers.get(name) ?? undefined,
+      setHeader: (name: string, value: string) => headers.set(name, value),
+    }
+    applyResponseDefaults(res, { env: production, status: 200, signedIn: false, ...options })
     return headers
   }
 

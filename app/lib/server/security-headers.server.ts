@@ -77,14 +77,11 @@ export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
 /** For answers that are not HTML pages (JSON, redirects, single-fetch data): nothing runs. */
 export const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
 
-/**
- * What the header rules need of a set of headers: a web `Headers`, or a Node response's
- * headers before they are sent (`request-policy.server.ts`).
- */
+/** What the header rules need of a Node response whose head is not sent yet. */
 interface HeaderTarget {
-  has(name: string): boolean
-  get(name: string): string | null
-  set(name: string, value: string): void
+  hasHeader(name: string): boolean
+  getHeader(name: string): unknown
+  setHeader(name: string, value: string): unknown
 }
 
 /** True when the request carries a Supabase session cookie (`sb-<ref>-auth-token`, chunked or not). */
@@ -119,23 +116,24 @@ export function applyDocumentHeaders(
  * - `Retry-After` on a 503 (the database unreachable), so clients know when to come back.
  */
 export function applyResponseDefaults(
-  headers: HeaderTarget,
+  res: HeaderTarget,
   options: { env: Pick<Env, 'NODE_ENV'>; status: number; signedIn: boolean },
 ) {
-  headers.set('X-Content-Type-Options', 'nosniff')
-  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-  headers.set('X-Frame-Options', 'DENY')
-  headers.set('Cross-Origin-Opener-Policy', 'same-origin')
-  headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+  res.setHeader('X-Frame-Options', 'DENY')
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()')
   if (options.env.NODE_ENV === 'production') {
-    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+    res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
   }
-  if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', RESOURCE_CSP)
-  if (!headers.has('Cache-Control')) {
-    const page = /^text\/html\b/i.test(headers.get('Content-Type') ?? '')
-    if (!page) headers.set('Cache-Control', 'no-store')
-    else if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
+  if (!res.hasHeader('Content-Security-Policy'))
+    res.setHeader('Content-Security-Policy', RESOURCE_CSP)
+  if (!res.hasHeader('Cache-Control')) {
+    const page = /^text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))
+    if (!page) res.setHeader('Cache-Control', 'no-store')
+    else if (options.signedIn) res.setHeader('Cache-Control', 'private, no-store')
   }
-  if (options.status === 503 && !headers.has('Retry-After'))
-    headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
+  if (options.status === 503 && !res.hasHeader('Retry-After'))
+    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
 }
