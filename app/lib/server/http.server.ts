@@ -91,21 +91,15 @@ export async function readFormData(
   options: { headers?: HeadersInit } = {},
 ): Promise<FormData> {
   const payload = await readPayload(request, FORM_MAX_BYTES)
-  const fail = (status: number, message: string) => {
-    const headers = new Headers(options.headers)
-    headers.set('Cache-Control', 'no-store')
-    return new Response(message, { status, headers })
+  if (payload.kind === 'form') return payload.value
+  const headers = new Headers(options.headers)
+  headers.set('Cache-Control', 'no-store')
+  if (payload.kind === 'too-large') {
+    const message = `That submission is too large (the limit is ${FORM_MAX_BYTES / 1024} KB).`
+    throw new Response(message, { status: 413, headers })
   }
-  switch (payload.kind) {
-    case 'form':
-      return payload.value
-    case 'too-large':
-      throw fail(413, `That submission is too large (the limit is ${FORM_MAX_BYTES / 1024} KB).`)
-    case 'unsupported-media-type':
-      throw fail(415, 'Please submit the form.')
-    default:
-      throw fail(400, 'Please submit the form.')
-  }
+  const status = payload.kind === 'unsupported-media-type' ? 415 : 400
+  throw new Response('Please submit the form.', { status, headers })
 }
 
 /** A form's fields as a plain object: the first value of each name (a string or a File). */

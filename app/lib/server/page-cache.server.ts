@@ -117,7 +117,16 @@ export class AnonymousPageCache {
     const key = cacheKey(req)
     if (key === null) return render()
     const page = this.pages.get(key)
-    if (page) return send(res, page)
+    if (page) {
+      const nonce = createNonce()
+      res.statusCode = 200
+      for (const [name, value] of page.headers) res.setHeader(name, value)
+      res.setHeader('Content-Security-Policy', page.csp.join(nonce))
+      // Says where the answer came from (browser dev tools show it; the tests read it).
+      res.setHeader('Server-Timing', 'page-cache;desc="hit"')
+      res.end(page.body.join(nonce))
+      return
+    }
     const store = requestContext.getStore()
     if (store) {
       store.pageCacheKey = key
@@ -145,16 +154,6 @@ function cacheKey(req: IncomingMessage): string | null {
   const path = url.split('?', 1)[0]!
   if (path.endsWith('.data') || url.includes('_data=')) return null
   return url
-}
-
-function send(res: ServerResponse, page: StoredPage) {
-  const nonce = createNonce()
-  res.statusCode = 200
-  for (const [name, value] of page.headers) res.setHeader(name, value)
-  res.setHeader('Content-Security-Policy', page.csp.join(nonce))
-  // Says where the answer came from (browser dev tools show it; the tests read it).
-  res.setHeader('Server-Timing', 'page-cache;desc="hit"')
-  res.end(page.body.join(nonce))
 }
 
 /** The production server's cache (server-app.js: `anonymousPageCache.serve(req, res, render)`). */
