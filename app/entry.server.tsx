@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from '@remix-run/node'
+import type { EntryContext } from '@remix-run/node'
 import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
@@ -43,7 +43,6 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
   // The nonce lives here, for one render: React, Remix's scripts and the page's CSP share it.

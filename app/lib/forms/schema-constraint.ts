@@ -1,12 +1,5 @@
 import type { core } from 'zod/mini'
 
-/**
- * Reads the HTML constraints of a form schema, for the tests: the pages declare their
- * constraints without zod (each folder's `constraints.ts`, so that zod stays out of their
- * first load), and the tests hold those declarations to this reading of the schemas. Not
- * imported by browser code.
- */
-
 /** The HTML constraint attributes of one field (`useForm`'s `constraint`). */
 export interface FieldConstraint {
   required: boolean
@@ -51,9 +44,10 @@ function describeField(schema: core.$ZodType, constraint: FieldConstraint) {
 
 /**
  * The HTML constraints (`required`, `minlength`, `maxlength`) of each field of an object
- * schema, read from its rules. The pages declare their constraints without zod (each
- * folder's `constraints.ts`); the tests hold those declarations to this reading of the
- * schemas. (conform's `getZodConstraint` reads only `required` from this zod version.)
+ * schema, read from its rules, for the tests: the pages declare their constraints without
+ * zod (each folder's `constraints.ts`, so that zod stays out of their first load), and the
+ * tests hold those declarations to this reading of the schemas. Not imported by browser
+ * code. (conform's `getZodConstraint` reads only `required` from this zod version.)
  */
 export function getSchemaConstraint(schema: core.$ZodObject): Record<string, FieldConstraint> {
   const constraint: Record<string, FieldConstraint> = {}
