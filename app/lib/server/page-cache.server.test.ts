@@ -202,13 +202,13 @@ describe('AnonymousPageCache', () => {
     }
     const shared = { sharedAnonymousRender: true }
     expect(() => offer(false, shared)).not.toThrow()
-    requestContext.run({ clientAddress: undefined, pageCacheKey: '/p', cache }, () => {
+    requestContext.run({ clientAddress: undefined, pageCache: { key: '/p', cache } }, () => {
       offer(true, shared)
-      expect(requestContext.getStore()?.sharedRenderNonce).toBeUndefined()
+      expect(requestContext.getStore()?.pageCache?.nonce).toBeUndefined()
       offer(false, undefined)
-      expect(requestContext.getStore()?.sharedRenderNonce).toBeUndefined()
+      expect(requestContext.getStore()?.pageCache?.nonce).toBeUndefined()
       offer(false, shared)
-      expect(requestContext.getStore()?.sharedRenderNonce).toBe('n')
+      expect(requestContext.getStore()?.pageCache?.nonce).toBe('n')
     })
     await new Promise((resolve) => setImmediate(resolve))
     expect(cache.size).toBe(1)

@@ -64,16 +64,16 @@ export interface RenderedPage {
  * MAX_BODY_BYTES). Outside the production server (no request store) it does nothing.
  */
 export function offerSharedRender(body: Readable, page: RenderedPage) {
-  const store = requestContext.getStore()
-  const key = store?.pageCacheKey
-  if (!store || key === undefined || page.status !== 200 || page.signedIn) return
+  const { nonce } = page
+  const offer = requestContext.getStore()?.pageCache
+  if (!offer || page.status !== 200 || page.signedIn) return
   if (page.headers.has('set-cookie')) return
   const leaf = page.context.staticHandlerContext.matches.at(-1)
   const handle = leaf && (page.context.routeModules[leaf.route.id]?.handle as PageHandle)
   if (handle?.sharedAnonymousRender !== true) return
   const csp = page.headers.get('content-security-policy')
-  if (!csp?.includes(`'nonce-${page.nonce}'`)) return
-  store.sharedRenderNonce = page.nonce
+  if (!csp?.includes(`'nonce-${nonce}'`)) return
+  offer.nonce = nonce
   const chunks: Buffer[] = []
   let size = 0
   body.on('data', (chunk: Buffer | string) => {
@@ -81,20 +81,20 @@ export function offerSharedRender(body: Readable, page: RenderedPage) {
     if (size <= MAX_BODY_BYTES) chunks.push(Buffer.from(chunk))
   })
   body.once('end', () => {
-    if (store.sharedRenderNonce !== page.nonce || size > MAX_BODY_BYTES) return
+    if (offer.nonce !== nonce || size > MAX_BODY_BYTES) return
     const headers: StoredPage['headers'] = []
     page.headers.forEach((value, name) => {
       if (!PER_ANSWER_HEADERS.has(name)) headers.push([name, value])
     })
     const html = Buffer.concat(chunks).toString('utf8')
-    store.cache?.keep(key, { body: html.split(page.nonce), csp: csp.split(page.nonce), headers })
+    offer.cache.keep(offer.key, { body: html.split(nonce), csp: csp.split(nonce), headers })
   })
 }
 
 /** Withdraws the offer: the render failed after its head was sent. */
 export function unmarkSharedRender() {
-  const store = requestContext.getStore()
-  if (store) store.sharedRenderNonce = undefined
+  const offer = requestContext.getStore()?.pageCache
+  if (offer) offer.nonce = undefined
 }
 
 export class AnonymousPageCache {
@@ -128,10 +128,7 @@ export class AnonymousPageCache {
       return
     }
     const store = requestContext.getStore()
-    if (store) {
-      store.pageCacheKey = key
-      store.cache = this
-    }
+    if (store) store.pageCache = { key, cache: this }
     render()
   }
 

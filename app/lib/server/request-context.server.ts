@@ -9,14 +9,10 @@ export interface RequestContext {
   /** The request's id (a sane incoming `X-Request-Id`, else a new UUID): `reqId` in its log lines. */
   requestId?: string
   /**
-   * Set by the renderer when this request's page is the same for every anonymous visitor,
-   * to the CSP nonce it used (`page-cache.server.ts`).
+   * Set by the anonymous page cache when this request's page may be kept, under `key`; the
+   * renderer adds the CSP `nonce` of a render it offers (`page-cache.server.ts`).
    */
-  sharedRenderNonce?: string
-  /** Set by the anonymous page cache when this request's page may be kept, under this key. */
-  pageCacheKey?: string
-  /** The cache that looked the request up. */
-  cache?: AnonymousPageCache
+  pageCache?: { key: string; cache: AnonymousPageCache; nonce?: string }
 }
 
 /**
