@@ -196,13 +196,6 @@ const schema = baseSchema.extend(
 
 export type Env = z.infer<typeof schema>
 
-/** Every public key the local stack issues: the legacy ones and the new ones. */
-const LOCAL_KEYS: string[] = [
-  LOCAL_DEFAULTS.SUPABASE_ANON_KEY,
-  LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
-  ...Object.values(LOCAL_SUPABASE_NEW_KEYS),
-]
-
 /**
  * Values that only the local stack accepts; a production server refuses to start with them.
  * `loopbackHosts`: the provider URLs may point at this machine (the deploy rehearsal); the
@@ -210,17 +203,18 @@ const LOCAL_KEYS: string[] = [
  */
 function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
   const problems: string[] = []
-  for (const name of ['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const) {
-    if (LOCAL_KEYS.includes(env[name])) problems.push(`${name} is the local emulator key`)
-  }
-  const secretNames = [
+  const keyNames = [
+    'SUPABASE_ANON_KEY',
+    'SUPABASE_SERVICE_ROLE_KEY',
     'STRIPE_SECRET_KEY',
     'STRIPE_WEBHOOK_SECRET',
     'POLAR_ACCESS_TOKEN',
     'POLAR_WEBHOOK_SECRET',
   ] as const
-  for (const name of secretNames) {
-    if (env[name] === LOCAL_DEFAULTS[name]) problems.push(`${name} is the local emulator key`)
+  const newKeys: string[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
+  for (const name of keyNames) {
+    if (env[name] === LOCAL_DEFAULTS[name] || newKeys.includes(env[name]))
+      problems.push(`${name} is the local emulator key`)
   }
   for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
     if (env[name as PlanSettingName] === localId)

@@ -43,10 +43,8 @@ export function forBrowsers<Args extends [{ request: Request }, ...unknown[]]>(
   }
 }
 
-/** The checkout routes' pages: back to pricing. */
 export const CHECKOUT_PAGES: BrowserPages = { page: '/pricing', notice: 'checkout-failed' }
 
-/** The portal routes' pages: back to billing. */
 export const PORTAL_PAGES: BrowserPages = {
   page: '/dashboard/settings/billing',
   notice: 'portal-failed',
