@@ -22,11 +22,7 @@ export interface RateLimitResult {
   retryAfterSeconds: number
 }
 
-/**
- * Counts hits per key in fixed windows. Async and key-based so that an implementation
- * shared by every instance (a Postgres table keyed on `key`, upserted with the window
- * start) can replace the in-process default without touching callers.
- */
+/** Counts hits per key in fixed windows: in this process, or shared by every instance. */
 export interface RateLimitStore {
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>
 }
