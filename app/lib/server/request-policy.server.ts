@@ -86,7 +86,7 @@ export function requestPolicy(request: Request): Response | null {
   if (path.startsWith('/api/') || path === '/sign-out' || path.startsWith('/auth/callback')) {
     return Response.json({ error: CROSS_SITE_API_MESSAGE }, { status: 403, headers })
   }
-  return new Response(refusedPage(), {
+  return new Response(REFUSED_PAGE, {
     status: 403,
     headers: {
       ...headers,
@@ -96,8 +96,8 @@ export function requestPolicy(request: Request): Response | null {
   })
 }
 
-function refusedPage() {
-  return `<!doctype html>
+/** What a person sees when their form post is refused. */
+const REFUSED_PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -113,4 +113,3 @@ function refusedPage() {
 </body>
 </html>
 `
-}
