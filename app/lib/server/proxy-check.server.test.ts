@@ -37,7 +37,10 @@ describe('createProxyCheck', () => {
 
   it('warns once per kind, naming the setting and the address, and always passes the request on', () => {
     const warnings: string[] = []
-    const check = createProxyCheck(1, (message) => warnings.push(message))
+    const check = createProxyCheck(
+      () => 1,
+      (message) => warnings.push(message),
+    )
     let passed = 0
     for (let i = 0; i < 3; i++) check(request({}), null, () => passed++)
     check(request({ 'x-forwarded-for': '203.0.113.9' }), null, () => passed++)
@@ -50,7 +53,10 @@ describe('createProxyCheck', () => {
 
   it('says a proxy in front of a server that trusts none shares one budget among all clients', () => {
     const warnings: string[] = []
-    const check = createProxyCheck(0, (message) => warnings.push(message))
+    const check = createProxyCheck(
+      () => 0,
+      (message) => warnings.push(message),
+    )
     check(request({}), null, () => {})
     expect(warnings).toEqual([])
     check(request({ 'x-forwarded-for': '203.0.113.9' }), null, () => {})

@@ -53,11 +53,12 @@ function warning(kind: ProxyMismatch, proxies: number, from: string | undefined)
  * handled: the setting stays the operator's to correct.
  */
 export function createProxyCheck(
-  proxies: number,
+  trustedProxies: () => number,
   warn: (message: string, fields: Record<string, unknown>) => void,
 ) {
   const warned = new Set<ProxyMismatch>()
   return (req: IncomingMessage, _res: unknown, next: () => void) => {
+    const proxies = trustedProxies()
     const kind = proxyMismatch(req.headers, req.url ?? '/', proxies)
     if (kind && !warned.has(kind)) {
       warned.add(kind)
@@ -67,12 +68,8 @@ export function createProxyCheck(
   }
 }
 
-let middleware: ReturnType<typeof createProxyCheck> | undefined
-
 /** The production server's check (server-app.js), on this process's TRUSTED_PROXY_COUNT. */
-export function proxyCheckMiddleware(req: IncomingMessage, res: unknown, next: () => void) {
-  middleware ??= createProxyCheck(getEnv().TRUSTED_PROXY_COUNT, (message, fields) =>
-    logger.warn(fields, message),
-  )
-  return middleware(req, res, next)
-}
+export const proxyCheckMiddleware = createProxyCheck(
+  () => getEnv().TRUSTED_PROXY_COUNT,
+  (message, fields) => logger.warn(fields, message),
+)
