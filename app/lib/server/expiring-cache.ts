@@ -1,6 +1,6 @@
 /**
  * A bounded in-process map whose entries expire: what the webhooks remember of handled
- * events and the sessions this process has verified. `set` takes the time the entry stops
+ * events, the sessions this process has verified and the anonymous pages it keeps. `set` takes the time the entry stops
  * being valid, in the unit of `now` (the caller's clock); at `size > maxEntries` the oldest
  * entries go first (a `Map` keeps insertion order, and `set` re-inserts).
  */
@@ -9,7 +9,7 @@ export class ExpiringCache<Value> {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly now: () => number = () => Date.now(),
+    protected readonly now: () => number = () => Date.now(),
   ) {}
 
   get(key: string): Value | undefined {

@@ -97,15 +97,13 @@ export function unmarkSharedRender() {
   if (offer) offer.nonce = undefined
 }
 
-export class AnonymousPageCache {
-  private readonly pages: ExpiringCache<StoredPage>
-
+export class AnonymousPageCache extends ExpiringCache<StoredPage> {
   constructor(
     maxEntries = MAX_ENTRIES,
     private readonly ttlMs = TTL_MS,
-    private readonly now: () => number = () => Date.now(),
+    now = () => Date.now(),
   ) {
-    this.pages = new ExpiringCache(maxEntries, now)
+    super(maxEntries, now)
   }
 
   /**
@@ -116,7 +114,7 @@ export class AnonymousPageCache {
   serve(req: IncomingMessage, res: ServerResponse, render: () => void) {
     const key = cacheKey(req)
     if (key === null) return render()
-    const page = this.pages.get(key)
+    const page = this.get(key)
     if (page) {
       const nonce = createNonce()
       res.statusCode = 200
@@ -133,11 +131,7 @@ export class AnonymousPageCache {
   }
 
   keep(key: string, page: StoredPage) {
-    this.pages.set(key, page, this.now() + this.ttlMs)
-  }
-
-  get size() {
-    return this.pages.size
+    this.set(key, page, this.now() + this.ttlMs)
   }
 }
 
