@@ -1,8 +1,9 @@
 /**
  * A bounded in-process map whose entries expire: what the webhooks remember of handled
- * events, the sessions this process has verified and the anonymous pages it keeps. `set` takes the time the entry stops
- * being valid, in the unit of `now` (the caller's clock); at `size > maxEntries` the oldest
- * entries go first (a `Map` keeps insertion order, and `set` re-inserts).
+ * events, the sessions this process has verified and the anonymous pages it keeps. `set`
+ * takes the time the entry stops being valid, in the unit of `now` (the caller's clock); at
+ * `size > maxEntries` the oldest entries go first (a `Map` keeps insertion order, and `set`
+ * re-inserts).
  */
 export class ExpiringCache<Value> {
   private readonly entries = new Map<string, { value: Value; until: number }>()
