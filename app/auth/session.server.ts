@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
-import { isAuthError, type SupabaseClient } from '@supabase/supabase-js'
+import { type AMREntry, isAuthError, type SupabaseClient } from '@supabase/supabase-js'
 
 import { getEnv } from '~/env.server'
 import { type AsUser, database } from '~/lib/database/database.server'
@@ -35,26 +35,6 @@ export interface SessionUser {
    * `after_sign_up`, billing/plan-intent.server.ts) until the dashboard follows it.
    */
   afterSignUp?: string
-}
-
-/** The `after_sign_up` user metadata of a token's claims, when it holds a string. */
-function afterSignUpOf(metadata: unknown): string | undefined {
-  if (typeof metadata !== 'object' || metadata === null) return undefined
-  const value = (metadata as Record<string, unknown>).after_sign_up
-  return typeof value === 'string' ? value : undefined
-}
-
-/** The time a session was opened by a recovery link, from the token's `amr` claim. */
-function recoveryTime(amr: unknown): number | undefined {
-  if (!Array.isArray(amr)) return undefined
-  const entry = amr.find(
-    (item): item is { method: string; timestamp: number } =>
-      typeof item === 'object' &&
-      item !== null &&
-      (item as { method?: unknown }).method === 'recovery' &&
-      typeof (item as { timestamp?: unknown }).timestamp === 'number',
-  )
-  return entry?.timestamp
 }
 
 /** How long after following the link a recovery session may set a new password. */
@@ -160,43 +140,14 @@ export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
  * Sessions whose existence this process checked successfully within the last
- * SESSION_CHECK_GRACE_SECONDS, by session id. When the check cannot be made (the database
- * or PostgREST fails or does not answer in time), a page view (GET) of such a session is
- * still served; any other request, and any session not checked that recently, gets the
- * 503. So a blip does not take every signed-in page down, and a session ended while the
- * check cannot be made is served read-only pages for at most the grace period after its
- * last successful check. An answer "ended" forgets it at once.
+ * SESSION_CHECK_GRACE_SECONDS, by session id (unix seconds). When the check cannot be made
+ * (the database or PostgREST fails or does not answer in time), a page view (GET) of such a
+ * session is still served; any other request, and any session not checked that recently,
+ * gets the 503. So a blip does not take every signed-in page down, and a session ended
+ * while the check cannot be made is served read-only pages for at most the grace period
+ * after its last successful check. An answer "ended" forgets it at once.
  */
-export class SessionConfirmations {
-  private readonly entries: ExpiringCache<true>
-
-  constructor(
-    maxEntries = 10_000,
-    private readonly graceSeconds = SESSION_CHECK_GRACE_SECONDS,
-    private readonly now = () => Date.now() / 1000,
-  ) {
-    this.entries = new ExpiringCache(maxEntries, now)
-  }
-
-  confirmed(sessionId: string) {
-    this.entries.set(sessionId, true, this.now() + this.graceSeconds)
-  }
-
-  ended(sessionId: string) {
-    this.entries.delete(sessionId)
-  }
-
-  /** True when the session was confirmed within the grace period. */
-  recentlyConfirmed(sessionId: string) {
-    return this.entries.get(sessionId) === true
-  }
-
-  clear() {
-    this.entries.clear()
-  }
-}
-
-export const sessionConfirmations = new SessionConfirmations()
+export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.now() / 1000)
 
 // One session read per request: the root, layout and page loaders of a navigation all ask,
 // and share the result (one client, one verification, at most one token refresh).
@@ -213,27 +164,19 @@ interface Verification {
   verified: VerifiedSession | null
 }
 
+/** The request's entry of `cache`, made by `make` on the first ask. */
+function once<T>(cache: WeakMap<Request, T>, request: Request, make: (request: Request) => T) {
+  if (!cache.has(request)) cache.set(request, make(request))
+  return cache.get(request) as T
+}
+
 /**
  * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
  * the auth server unless the token must be refreshed) and returns the user or null. Every
  * loader of one request gets the same result, client and cookie headers.
  */
 export function getOptionalUser(request: Request): Promise<SessionResult> {
-  let session = sessions.get(request)
-  if (!session) {
-    session = readSession(request)
-    sessions.set(request, session)
-  }
-  return session
-}
-
-function verification(request: Request): Promise<Verification> {
-  let verifying = verifications.get(request)
-  if (!verifying) {
-    verifying = verify(request)
-    verifications.set(request, verifying)
-  }
-  return verifying
+  return once(sessions, request, readSession)
 }
 
 async function verify(request: Request): Promise<Verification> {
@@ -246,7 +189,7 @@ async function verify(request: Request): Promise<Verification> {
 }
 
 async function readSession(request: Request): Promise<SessionResult> {
-  const { result, key, verified } = await verification(request)
+  const { result, key, verified } = await once(verifications, request, verify)
   if (!verified || !key) return result
   const state = await sessionState(verified.user)
   if (state === 'ended') {
@@ -257,7 +200,7 @@ async function readSession(request: Request): Promise<SessionResult> {
   }
   if (state === 'unknown') {
     const isRead = request.method === 'GET' || request.method === 'HEAD'
-    if (!isRead || !sessionConfirmations.recentlyConfirmed(verified.user.sessionId)) {
+    if (!isRead || !sessionConfirmations.get(verified.user.sessionId)) {
       throw sessionCheckUnavailable()
     }
     logger.warn('session check unavailable: page served on a recent check')
@@ -278,7 +221,7 @@ export async function getOptionalUserWith<T>(
   request: Request,
   read: (session: VerifiedRead) => Promise<T>,
 ): Promise<[SessionResult, T | null]> {
-  const { verified, result } = await verification(request)
+  const { verified, result } = await once(verifications, request, verify)
   const reading = verified
     ? read({
         ...verified,
@@ -325,7 +268,8 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     // A refresh the auth server did not answer, refused with a 429, or any other answer
     // that does not say the session is gone: the session stays as it is (auth-js may have
     // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
-    keepOnly(headers, cookiesBefore)
+    headers.delete('Set-Cookie')
+    for (const cookie of cookiesBefore) headers.append('Set-Cookie', cookie)
     logger.error(
       { status: refreshError.status, code: refreshError.code },
       'session refresh unavailable',
@@ -353,15 +297,19 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   ) {
     return null
   }
-  const recoveredAt = recoveryTime(claims.amr)
-  const afterSignUp = afterSignUpOf(claims.user_metadata)
+  // The time a recovery link opened the session, and a plan chosen before signing up.
+  const recovery = claims.amr?.find(
+    (entry): entry is AMREntry => typeof entry === 'object' && entry.method === 'recovery',
+  )
+  const recoveredAt = recovery?.timestamp
+  const afterSignUp: unknown = claims.user_metadata?.after_sign_up
   const verified: VerifiedSession = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
       sessionId: claims.session_id,
-      ...(recoveredAt !== undefined ? { recoveredAt } : {}),
-      ...(afterSignUp !== undefined ? { afterSignUp } : {}),
+      ...(typeof recoveredAt === 'number' ? { recoveredAt } : {}),
+      ...(typeof afterSignUp === 'string' ? { afterSignUp } : {}),
     },
     asUser: { accessToken },
   }
@@ -405,12 +353,6 @@ async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Drops the Set-Cookie writes made after `before` was read (the other headers stay). */
-function keepOnly(headers: Headers, before: string[]) {
-  headers.delete('Set-Cookie')
-  for (const cookie of before) headers.append('Set-Cookie', cookie)
-}
-
 /**
  * Whether the token's session still exists (signed out here or everywhere, or the user
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
@@ -427,10 +369,10 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
     return 'unknown'
   }
   if (data === true) {
-    sessionConfirmations.confirmed(user.sessionId)
+    sessionConfirmations.set(user.sessionId, true, Date.now() / 1000 + SESSION_CHECK_GRACE_SECONDS)
     return 'active'
   }
-  sessionConfirmations.ended(user.sessionId)
+  sessionConfirmations.delete(user.sessionId)
   return 'ended'
 }
 
