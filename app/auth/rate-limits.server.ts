@@ -59,11 +59,18 @@ const FEW_GUESSES: FlowLimits = {
   account: { limit: 10, windowMs: 15 * MINUTE },
 }
 
+/** The flows that send mail: each hit costs a message to someone's inbox. */
+const SENDS_MAIL: FlowLimits = {
+  client: { limit: 10, windowMs: HOUR },
+  shared: { limit: 200, windowMs: HOUR },
+  email: { limit: 5, windowMs: HOUR },
+}
+
 /**
  * Budgets per flow. Sign-in allows a person's typos and several accounts behind one
- * address; the flows that send mail are tighter, because each hit costs a message to
- * someone's inbox. The per-email budget of sign-in is the highest of the email budgets
- * because a third party can spend it (to lock an account out for at most 15 minutes).
+ * address; the flows that send mail are tighter. The per-email budget of sign-in is the
+ * highest of the email budgets because a third party can spend it (to lock an account out
+ * for at most 15 minutes).
  */
 export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
   'sign-in': {
@@ -72,27 +79,11 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
     email: { limit: 10, windowMs: 15 * MINUTE },
     account: { limit: 20, windowMs: 15 * MINUTE },
   },
-  'sign-up': {
-    client: { limit: 10, windowMs: HOUR },
-    shared: { limit: 200, windowMs: HOUR },
-    email: { limit: 5, windowMs: HOUR },
-  },
-  'password-reset': {
-    client: { limit: 10, windowMs: HOUR },
-    shared: { limit: 200, windowMs: HOUR },
-    email: { limit: 5, windowMs: HOUR },
-  },
-  'magic-link': {
-    client: { limit: 10, windowMs: HOUR },
-    shared: { limit: 200, windowMs: HOUR },
-    email: { limit: 5, windowMs: HOUR },
-  },
+  'sign-up': SENDS_MAIL,
+  'password-reset': SENDS_MAIL,
+  'magic-link': SENDS_MAIL,
   // Signed in, but mail goes to any address the form names: limited like the other mail.
-  'email-change': {
-    client: { limit: 10, windowMs: HOUR },
-    shared: { limit: 200, windowMs: HOUR },
-    email: { limit: 5, windowMs: HOUR },
-  },
+  'email-change': SENDS_MAIL,
   // The 6-digit code of a confirmation mail: a million codes, so few guesses per address.
   'email-code': FEW_GUESSES,
   // The current password in Account settings: a stolen session must not become a guesser.
@@ -125,45 +116,30 @@ export async function hitAuthRateLimit(
   flow: AuthFlow,
   email: string,
 ): Promise<AuthRateLimitResult> {
-  const limits = AUTH_RATE_LIMITS[flow]
+  const { client: perClient, shared, email: perEmail, account } = AUTH_RATE_LIMITS[flow]
   const client = clientKey(request)
   const address = emailKey(email)
   const store = getRateLimitStore()
-  const hits = [
-    store.hit(
-      `auth:${flow}:${client}`,
-      client === SHARED_CLIENT_KEY ? limits.shared : limits.client,
-    ),
-    store.hit(
-      PASSWORD_CHECKS.has(flow)
-        ? `auth:${flow}:email:${address}:${client}`
-        : `auth:${flow}:email:${address}`,
-      limits.email,
-    ),
-  ]
-  const results = await Promise.all(
-    limits.account ? [...hits, store.hit(`auth:${flow}:account:${address}`, limits.account)] : hits,
-  )
-  const ceiling = results[2] as RateLimitResult | undefined
-  const paused = ceiling !== undefined && !ceiling.allowed
-  if (paused && limits.account) {
+  const emailScope = PASSWORD_CHECKS.has(flow) ? `${address}:${client}` : address
+  const [byClient, byEmail, ceiling] = await Promise.all([
+    store.hit(`auth:${flow}:${client}`, client === SHARED_CLIENT_KEY ? shared : perClient),
+    store.hit(`auth:${flow}:email:${emailScope}`, perEmail),
+    account && store.hit(`auth:${flow}:account:${address}`, account),
+  ])
+  const paused = ceiling?.allowed === false
+  if (paused && account) {
     // After the answer, like the other mail decisions: the answer's time must not depend on
-    // whether the address has an account to notify.
-    const { account } = limits
-    afterAnswer('attempts-notice', () =>
-      noticeOnce(flow as GuessedFlow, email, account, ceiling.retryAfterSeconds),
-    )
+    // whether the address has an account to notify. Only the first refusal by the ceiling
+    // in a window queues the owner's notice.
+    afterAnswer('attempts-notice', async () => {
+      const notice = { limit: 1, windowMs: account.windowMs }
+      const first = await getRateLimitStore().hit(`auth:${flow}:notice:${address}`, notice)
+      const minutes = Math.max(1, Math.ceil(ceiling.retryAfterSeconds / 60))
+      if (first.allowed) await queueAttemptsNotice(email, flow as GuessedFlow, minutes)
+    })
   }
+  const results = ceiling ? [byClient, byEmail, ceiling] : [byClient, byEmail]
   return { ...combineRateLimitResults(results), paused }
-}
-
-/** Queues the owner's notice on the first refusal by the ceiling in a window (one per window). */
-async function noticeOnce(flow: GuessedFlow, email: string, rule: RateLimitRule, seconds: number) {
-  const first = await getRateLimitStore().hit(`auth:${flow}:notice:${emailKey(email)}`, {
-    limit: 1,
-    windowMs: rule.windowMs,
-  })
-  if (first.allowed) await queueAttemptsNotice(email, flow, Math.max(1, Math.ceil(seconds / 60)))
 }
 
 /** The message of a 429 on an auth form. */
