@@ -5,24 +5,11 @@ import { logger } from '~/lib/server/logger.server'
 
 import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './auth-failure.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
+import { isEmailLinkType } from './email-link-state.server'
 import { askedForLink, askedForLinkTo } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
-
-const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
-  'signup',
-  'invite',
-  'magiclink',
-  'recovery',
-  'email_change',
-  'email',
-])
-
-/** True for the `type` of an emailed link the callback can verify. */
-export function isEmailLinkType(type: string | null): type is EmailOtpType {
-  return type !== null && EMAIL_OTP_TYPES.has(type as EmailOtpType)
-}
 
 /** An emailed link's parameters: `/auth/callback?token_hash=…&type=…&next=…`. */
 export interface EmailLink {
