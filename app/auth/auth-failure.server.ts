@@ -1,6 +1,4 @@
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
+import { authCookie } from './cookies.server'
 
 /**
  * Why an emailed link or a sign-in flow failed. The interface contract fixes the failure
@@ -20,12 +18,7 @@ export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number]
 
 // Path `/`: with JavaScript the sign-in page's data is fetched from `/sign-in.data`, which a
 // cookie on `/sign-in` would not reach.
-const failureCookie = createCookie('auth_failure', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  maxAge: 5 * 60,
-})
+const failureCookie = () => authCookie('auth_failure', '/', 5 * 60)
 
 /** The reason a failed link of this `type` gives, or null for a flow without its own advice. */
 export function failureReasonOf(type: string | null): AuthFailureReason | null {
@@ -38,17 +31,17 @@ export function failureReasonOf(type: string | null): AuthFailureReason | null {
 
 /** The Set-Cookie that tells the sign-in page why the last link failed. */
 export function rememberAuthFailure(reason: AuthFailureReason) {
-  return failureCookie.serialize(reason, { secure: getEnv().NODE_ENV === 'production' })
+  return failureCookie().serialize(reason)
 }
 
 /** The reason of the last failure (and the Set-Cookie that forgets it), or null. */
 export async function takeAuthFailure(
   request: Request,
 ): Promise<{ reason: AuthFailureReason; clear: string } | null> {
-  const value: unknown = await failureCookie.parse(request.headers.get('Cookie'))
+  const value: unknown = await failureCookie().parse(request.headers.get('Cookie'))
   if (!(AUTH_FAILURE_REASONS as readonly unknown[]).includes(value)) return null
   return {
     reason: value as AuthFailureReason,
-    clear: await failureCookie.serialize('', { maxAge: 0 }),
+    clear: await failureCookie().serialize('', { maxAge: 0 }),
   }
 }

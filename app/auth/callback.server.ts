@@ -6,7 +6,7 @@ import { logger } from '~/lib/server/logger.server'
 import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './auth-failure.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { isEmailLinkType } from './email-link-state.server'
-import { askedForLink, askedForLinkTo } from './link-origin.server'
+import { askedForLink } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
@@ -128,7 +128,7 @@ export async function verifyEmailLink(
   }
   if (
     !options.confirmed &&
-    !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
+    !(await askedForLink(request, [data.user?.email, data.user?.new_email]))
   ) {
     await supabase.auth.signOut({ scope: 'local' })
     return failedOutcome(headers, 'another_account')

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto'
 
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
 import { serviceRpc } from '~/lib/database/database-availability.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
 import { logger } from '~/lib/server/logger.server'
 
+import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
@@ -24,16 +21,8 @@ export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const PENDING_SECONDS = 24 * 60 * 60
 
-function pendingCookie() {
-  return createCookie('pending_sign_up', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/sign-up',
-    maxAge: PENDING_SECONDS,
-    secrets: [cookieSecret('pending-sign-up')],
-    secure: getEnv().NODE_ENV === 'production',
-  })
-}
+const pendingCookie = () =>
+  authCookie('pending_sign_up', '/sign-up', PENDING_SECONDS, 'pending-sign-up')
 
 interface PendingSignUp {
   nonce: string
