@@ -18,8 +18,6 @@ export interface AuthResult {
   headers: Headers
   error?: string
   errorCode?: string
-  /** The account a sign-up answered with (made up by Supabase Auth for a taken address). */
-  userId?: string
 }
 
 /**

@@ -14,8 +14,6 @@ import {
 } from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
 
-type Intent = 'code' | 'resend'
-
 /**
  * The check-email pages' action: the 6-digit code from the mail (a sign-up confirmation or a
  * sign-in link, whichever was sent; signs in and goes to `after`, by default the dashboard,
@@ -27,8 +25,7 @@ export async function handleConfirmEmail(
   options: { after?: string; resend?: boolean } = {},
 ) {
   const formData = await readFormData(request)
-  const intent: Intent =
-    options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
+  const intent = options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
   const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
   const submission = parseWithZod(formData, { schema })
   const answer = (

@@ -1,5 +1,8 @@
 import { authCookie } from './cookies.server'
-import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
+import type { SessionUser } from './session.server'
+
+/** How long after following the link a recovery session may set a new password. */
+const RECOVERY_WINDOW_SECONDS = 60 * 60
 
 /**
  * The mark of a session opened by a password-recovery link. A session from an emailed

@@ -37,9 +37,6 @@ export interface SessionUser {
   afterSignUp?: string
 }
 
-/** How long after following the link a recovery session may set a new password. */
-export const RECOVERY_WINDOW_SECONDS = 60 * 60
-
 /**
  * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this

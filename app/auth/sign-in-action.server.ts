@@ -28,14 +28,10 @@ const WRONG_CREDENTIALS = 'That email and password do not match. Check them and 
 function fields(
   intent: Intent,
   formError: string | null,
-  offer: { linkFor?: string; unconfirmedEmail?: string | null } = {},
+  linkFor: string | null = null,
+  unconfirmedEmail: string | null = null,
 ) {
-  return {
-    intent,
-    formError,
-    linkFor: offer.linkFor ?? null,
-    unconfirmedEmail: offer.unconfirmedEmail ?? null,
-  }
+  return { intent, formError, linkFor, unconfirmedEmail }
 }
 
 /**
@@ -93,8 +89,8 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     // Too many attempts at this account from anywhere: the password is not checked (not
     // even the right one); the emailed link, which only the owner receives, still works.
     const message = pausedCheckMessage('sign-in', limit.retryAfterSeconds)
-    const offer = { linkFor: submission.value.email }
-    return reply(result(), fields('password', message, offer), tooManyAttemptsInit(limit))
+    const init = tooManyAttemptsInit(limit)
+    return reply(result(), fields('password', message, submission.value.email), init)
   }
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
@@ -110,7 +106,7 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     // to send the confirmation again (Supabase Auth says so only after checking the password).
     const unconfirmedEmail = outcome.errorCode === 'email_not_confirmed' ? email : null
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
-    return reply(result(), fields('password', outcome.error, { unconfirmedEmail }), init)
+    return reply(result(), fields('password', outcome.error, null, unconfirmedEmail), init)
   }
   throw redirect(next, { headers: outcome.headers })
 }
