@@ -14,15 +14,6 @@ import type { GuessedFlow } from '~/notifications/outbox.server'
 
 import { afterAnswer } from './mail-requests.server'
 
-export type AuthFlow =
-  | 'sign-in'
-  | 'sign-up'
-  | 'password-reset'
-  | 'magic-link'
-  | 'email-change'
-  | 'password-check'
-  | 'email-code'
-
 interface FlowLimits {
   /** Per identified client (its socket address, or the trusted proxy's X-Forwarded-For entry). */
   client: RateLimitRule
@@ -72,7 +63,7 @@ const SENDS_MAIL: FlowLimits = {
  * highest of the email budgets because a third party can spend it (to lock an account out
  * for at most 15 minutes).
  */
-export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
+export const AUTH_RATE_LIMITS = {
   'sign-in': {
     client: { limit: 20, windowMs: 15 * MINUTE },
     shared: { limit: 300, windowMs: 15 * MINUTE },
@@ -88,7 +79,9 @@ export const AUTH_RATE_LIMITS: Record<AuthFlow, FlowLimits> = {
   'email-code': FEW_GUESSES,
   // The current password in Account settings: a stolen session must not become a guesser.
   'password-check': FEW_GUESSES,
-}
+} satisfies Record<string, FlowLimits>
+
+type AuthFlow = keyof typeof AUTH_RATE_LIMITS
 
 /** An email address as a rate-limit key: normalised and hashed, so no address is stored. */
 export function emailKey(email: string) {
@@ -116,7 +109,8 @@ export async function hitAuthRateLimit(
   flow: AuthFlow,
   email: string,
 ): Promise<AuthRateLimitResult> {
-  const { client: perClient, shared, email: perEmail, account } = AUTH_RATE_LIMITS[flow]
+  const limits: FlowLimits = AUTH_RATE_LIMITS[flow]
+  const { client: perClient, shared, email: perEmail, account } = limits
   const client = clientKey(request)
   const address = emailKey(email)
   const store = getRateLimitStore()
@@ -150,14 +144,11 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number) {
 /** The message of a 429 when an address's ceiling paused the check: what still works. */
 export function pausedCheckMessage(flow: GuessedFlow, retryAfterSeconds: number) {
   const wait = retryAfterText(retryAfterSeconds)
-  switch (flow) {
-    case 'sign-in':
-      return `Too many sign-in attempts were made for this account, so password sign-in is paused for ${wait}. We can email you a sign-in link instead.`
-    case 'password-check':
-      return `Too many wrong current passwords were entered for your account, so changing the password here is paused for ${wait}. You can still change it with a reset link we email you.`
-    case 'email-code':
-      return `Too many codes were tried for this address, so codes are paused for ${wait}. Open the link in the email instead, or send a new email below.`
-  }
+  return {
+    'sign-in': `Too many sign-in attempts were made for this account, so password sign-in is paused for ${wait}. We can email you a sign-in link instead.`,
+    'password-check': `Too many wrong current passwords were entered for your account, so changing the password here is paused for ${wait}. You can still change it with a reset link we email you.`,
+    'email-code': `Too many codes were tried for this address, so codes are paused for ${wait}. Open the link in the email instead, or send a new email below.`,
+  }[flow]
 }
 
 /** The 429 init of an auth form's answer. */
