@@ -1,4 +1,4 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient } from '@supabase/supabase-js'
 
 import { afterSignUpMetadata } from '~/billing/plan-intent.server'
 import { getEnv } from '~/env.server'
@@ -26,7 +26,7 @@ export interface AuthResult {
  * to SITE_URL's callback and carry this URL as their `next` (nextFromLink reads it back), so
  * a mail works even when the auth server fell back to the bare Site URL.
  */
-function callbackUrl(next?: string) {
+export function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
   url.searchParams.set('next', safeNextPath(next ?? '/dashboard'))
   return url.toString()
@@ -199,20 +199,6 @@ export async function resendSignUpConfirmation(request: Request, email: string) 
   return { headers }
 }
 
-/** Starts OAuth sign-in; returns the provider URL to send the browser to. */
-export async function startOAuth(
-  request: Request,
-  next?: string,
-): Promise<AuthResult & { url?: string }> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.signInWithOAuth({
-    provider: 'github',
-    options: { redirectTo: callbackUrl(next) },
-  })
-  if (error || !data.url) return { headers, error: authErrorMessage(error) }
-  return { headers, url: data.url }
-}
-
 export async function sendPasswordReset(request: Request, email: string): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   // next=/reset-password: a PKCE link (`?code=`, no `type`) must land there too, not on /dashboard.
@@ -233,23 +219,6 @@ export async function sendPasswordReset(request: Request, email: string): Promis
  * because of it (see signInMethodsOf).
  */
 export const PASSWORD_SET_KEY = 'password_set'
-
-/**
- * Sets a new password for the user of `session` (from `requireUser`): its client, so the
- * session is not refreshed a second time with a refresh token that was just rotated.
- */
-export async function updatePassword(
-  session: { supabase: SupabaseClient; headers: Headers },
-  password: string,
-): Promise<AuthResult> {
-  const { supabase, headers } = session
-  const { error } = await supabase.auth.updateUser({
-    password,
-    data: { [PASSWORD_SET_KEY]: true },
-  })
-  if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
-  return { headers }
-}
 
 /** Signs out of this browser (scope "local") or of every session (scope "global"). */
 export async function signOut(

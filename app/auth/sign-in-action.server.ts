@@ -5,8 +5,8 @@ import { reply } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
-import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
-import { authFailureStatus } from './auth-errors'
+import { callbackUrl, sendMagicLink, signInWithPassword } from './auth.server'
+import { authErrorMessage, authFailureStatus } from './auth-errors'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -15,6 +15,7 @@ import {
 } from './rate-limits.server'
 import { safeNextPath } from './safe-next-path'
 import { MagicLinkSchema, SignInSchema } from './schemas'
+import { createSupabaseServerClient } from './session.server'
 
 type Intent = 'password' | 'magic-link' | 'oauth'
 
@@ -49,12 +50,13 @@ export async function handleSignIn(request: Request) {
 }
 
 async function signInWithGitHub(request: Request, next: string) {
-  const result = await startOAuth(request, next)
-  if (result.url) throw redirect(result.url, { headers: result.headers })
-  return reply(null, fields('oauth', result.error ?? null), {
-    status: 400,
-    headers: result.headers,
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.signInWithOAuth({
+    provider: 'github',
+    options: { redirectTo: callbackUrl(next) },
   })
+  if (!error && data.url) throw redirect(data.url, { headers })
+  return reply(null, fields('oauth', authErrorMessage(error)), { status: 400, headers })
 }
 
 async function mailMagicLink(request: Request, formData: FormData, next: string) {
