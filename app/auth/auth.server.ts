@@ -129,30 +129,6 @@ export async function mailSignInLink(email: string, next?: string, address?: str
   if (error) logger.warn({ code: error.code }, 'sign-in link for an existing account not sent')
 }
 
-/** Emails a one-time sign-in link (existing accounts only). */
-export async function sendMagicLink(
-  request: Request,
-  email: string,
-  next?: string,
-): Promise<AuthResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.signInWithOtp({
-    email,
-    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
-  })
-  // Do not reveal whether an account exists: an unknown email looks like success.
-  if (
-    error &&
-    error.code !== 'otp_disabled' &&
-    error.code !== 'user_not_found' &&
-    error.status !== 422
-  ) {
-    return { headers, error: authErrorMessage(error), errorCode: error.code }
-  }
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
-  return { headers }
-}
-
 /**
  * Signs in with the 6-digit code of the mail a check-email page promised: a sign-up
  * confirmation, or the sign-in link that goes instead to an address that already has an
@@ -180,22 +156,6 @@ export async function confirmWithCode(
       errorCode: error?.code,
     }
   }
-  return { headers }
-}
-
-/**
- * Sends the sign-up confirmation mail again. Supabase sends it only to an address that is
- * waiting for confirmation and says nothing either way, so neither does the page.
- */
-export async function resendSignUpConfirmation(request: Request, email: string) {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.resend({
-    type: 'signup',
-    email,
-    options: { emailRedirectTo: callbackUrl('/dashboard') },
-  })
-  if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
   return { headers }
 }
 

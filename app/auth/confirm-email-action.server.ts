@@ -3,9 +3,11 @@ import { redirect } from '@remix-run/node'
 
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
-import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
+import { callbackUrl, confirmWithCode } from './auth.server'
 import { authFailureStatus } from './auth-errors'
+import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -13,6 +15,7 @@ import {
   tooManyAttemptsMessage,
 } from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
+import { createSupabaseServerClient } from './session.server'
 
 /**
  * The check-email pages' action: the 6-digit code from the mail (a sign-up confirmation or a
@@ -53,7 +56,16 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
-    const { headers } = await resendSignUpConfirmation(request, email)
+    // Supabase sends it only to an address that is waiting for confirmation and says nothing
+    // either way, so neither does the page.
+    const { supabase, headers } = createSupabaseServerClient(request)
+    const { error } = await supabase.auth.resend({
+      type: 'signup',
+      email,
+      options: { emailRedirectTo: callbackUrl('/dashboard') },
+    })
+    if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
+    headers.append('Set-Cookie', await markLinkRequested(request, email))
     return answer(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
       headers,
     })

@@ -5,8 +5,9 @@ import { reply } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
-import { callbackUrl, sendMagicLink, signInWithPassword } from './auth.server'
+import { callbackUrl, signInWithPassword } from './auth.server'
 import { authErrorMessage, authFailureStatus } from './auth-errors'
+import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -69,15 +70,20 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
     return reply(submission.reply(), fields('magic-link', message), tooManyAttemptsInit(limit))
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
-  const result = await sendMagicLink(request, submission.value.email, next)
-  if (result.error) {
-    return reply(submission.reply(), fields('magic-link', result.error), {
-      status: authFailureStatus(result.errorCode),
-      headers: result.headers,
-    })
+  const { email } = submission.value
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { error } = await supabase.auth.signInWithOtp({
+    email,
+    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
+  })
+  // Do not reveal whether an account exists: an unknown email looks like success.
+  const unknown = error?.code === 'otp_disabled' || error?.code === 'user_not_found'
+  if (error && !unknown && error.status !== 422) {
+    const init = { status: authFailureStatus(error.code), headers }
+    return reply(submission.reply(), fields('magic-link', authErrorMessage(error)), init)
   }
-  const params = new URLSearchParams({ email: submission.value.email })
-  throw redirect(`/sign-in/confirm?${params}`, { headers: result.headers })
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
+  throw redirect(`/sign-in/confirm?${new URLSearchParams({ email })}`, { headers })
 }
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
