@@ -1,3 +1,4 @@
+import { AUTH_FAILURE_MESSAGES } from './auth-errors'
 import { authCookie } from './cookies.server'
 
 /**
@@ -7,14 +8,7 @@ import { authCookie } from './cookies.server'
  * reads once: a used reset link offers "send a new link", a used confirmation link "send
  * the confirmation again", and so on. Without the cookie the page shows the general message.
  */
-const AUTH_FAILURE_REASONS = [
-  'recovery',
-  'signup',
-  'magiclink',
-  'email_change',
-  'another_account',
-] as const
-export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number]
+export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 
 // Path `/`: with JavaScript the sign-in page's data is fetched from `/sign-in.data`, which a
 // cookie on `/sign-in` would not reach.
@@ -39,7 +33,7 @@ export async function takeAuthFailure(
   request: Request,
 ): Promise<{ reason: AuthFailureReason; clear: string } | null> {
   const value: unknown = await failureCookie().parse(request.headers.get('Cookie'))
-  if (!(AUTH_FAILURE_REASONS as readonly unknown[]).includes(value)) return null
+  if (typeof value !== 'string' || !Object.hasOwn(AUTH_FAILURE_MESSAGES, value)) return null
   return {
     reason: value as AuthFailureReason,
     clear: await failureCookie().serialize('', { maxAge: 0 }),

@@ -116,22 +116,6 @@ type SessionResult = {
   endedElsewhere?: boolean
 }
 
-/** A request's session result whose Supabase client is made only when first asked for. */
-function sessionResult(request: Request): SessionResult {
-  const headers = new Headers()
-  let client: SupabaseClient | undefined
-  return {
-    user: null,
-    asUser: null,
-    headers,
-    // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
-    get supabase() {
-      client ??= createSupabaseServerClient(request, headers).supabase
-      return client
-    },
-  }
-}
-
 /** How long after its last successful existence check a session may be served read-only. */
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
@@ -177,7 +161,18 @@ export function getOptionalUser(request: Request): Promise<SessionResult> {
 }
 
 async function verify(request: Request): Promise<Verification> {
-  const result = sessionResult(request)
+  const headers = new Headers()
+  let client: SupabaseClient | undefined
+  const result: SessionResult = {
+    user: null,
+    asUser: null,
+    headers,
+    // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
+    get supabase() {
+      client ??= createSupabaseServerClient(request, headers).supabase
+      return client
+    },
+  }
   // No Supabase auth cookie: a visitor who is signed out, with nothing to decode or verify.
   const key = verifiedSessionKey(request)
   if (!key) return { result, key, verified: null }
