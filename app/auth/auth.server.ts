@@ -121,8 +121,12 @@ async function registerOrRemind(
  * failure (the provider's own send limit) is logged, never shown. With the visitor's
  * `address`, the call is made on their behalf (the address forwarded).
  */
-export async function mailSignInLink(email: string, next?: string, address?: string | null) {
-  const { error } = await sessionlessClient(address ?? null).auth.signInWithOtp({
+export async function mailSignInLink(
+  email: string,
+  next: string | undefined,
+  address: string | null,
+) {
+  const { error } = await sessionlessClient(address).auth.signInWithOtp({
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
@@ -180,12 +184,9 @@ export async function sendPasswordReset(request: Request, email: string): Promis
  */
 export const PASSWORD_SET_KEY = 'password_set'
 
-/** Signs out of this browser (scope "local") or of every session (scope "global"). */
-export async function signOut(
-  request: Request,
-  scope: 'local' | 'global' = 'local',
-): Promise<AuthResult> {
+/** Signs out of this browser (scope "local": the account's other sessions stay). */
+export async function signOut(request: Request): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  await supabase.auth.signOut({ scope })
+  await supabase.auth.signOut({ scope: 'local' })
   return { headers }
 }

@@ -64,10 +64,8 @@ export function isEmailLinkType(type: string | null): type is EmailOtpType {
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@')
   if (at <= 0) return '•••'
-  const name = email.slice(0, at)
-  const chars = [...name]
-  const shown = chars.length > 3 ? `${chars[0]}•••${chars[chars.length - 1]}` : `${chars[0]}•••`
-  return `${shown}${email.slice(at)}`
+  const chars = [...email.slice(0, at)]
+  return `${chars[0]}•••${chars.length > 3 ? chars.at(-1) : ''}${email.slice(at)}`
 }
 
 /** Looks an emailed link up (public.email_link_state, as the service role); never throws. */

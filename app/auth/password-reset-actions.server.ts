@@ -35,19 +35,13 @@ export async function handleForgotPassword(request: Request) {
   }
   if (isHoneypotFilled(formData))
     return reply(submission.reply(), { sentTo: email, formError: null })
-  const result = await sendPasswordReset(request, email)
-  if (result.error) {
-    return reply(
-      submission.reply(),
-      { sentTo: null, formError: result.error },
-      { status: authFailureStatus(result.errorCode), headers: result.headers },
-    )
+  const { error, errorCode, headers } = await sendPasswordReset(request, email)
+  if (error) {
+    const init = { status: authFailureStatus(errorCode), headers }
+    return reply(submission.reply(), { sentTo: null, formError: error }, init)
   }
-  return reply(
-    submission.reply({ resetForm: true }),
-    { sentTo: email, formError: null },
-    { headers: result.headers },
-  )
+  const result = submission.reply({ resetForm: true })
+  return reply(result, { sentTo: email, formError: null }, { headers })
 }
 
 /**
