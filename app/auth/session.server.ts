@@ -49,12 +49,7 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     global: { fetch: withAuthTimeout(onBehalf ?? fetch) },
     cookies: {
-      getAll() {
-        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
-          name,
-          value: value ?? '',
-        }))
-      },
+      getAll: () => parseCookieHeader(request.headers.get('Cookie') ?? ''),
       setAll(cookies, cacheHeaders) {
         for (const { name, value, options } of cookies) {
           headers.append(
