@@ -31,21 +31,15 @@ export async function handleConfirmEmail(
   const intent = options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
   const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
   const submission = parseWithZod(formData, { schema })
+  const email = submission.status === 'success' ? submission.value.email : null
   const answer = (
     formError: string | null,
     notice: string | null,
     init: ResponseInit = { status: 400 },
-  ) => {
-    const email = submission.status === 'success' ? submission.value.email : null
-    return reply(submission.reply(), { intent, formError, notice, email }, init)
-  }
-  if (submission.status !== 'success') return answer(null, null)
-  const { email } = submission.value
-  const limit = await hitAuthRateLimit(
-    request,
-    intent === 'resend' ? 'sign-up' : 'email-code',
-    email,
-  )
+  ) => reply(submission.reply(), { intent, formError, notice, email }, init)
+  if (email === null) return answer(null, null)
+  const flow = intent === 'resend' ? 'sign-up' : 'email-code'
+  const limit = await hitAuthRateLimit(request, flow, email)
   // Too many codes for this address from anywhere: the code is not checked; the mail's
   // link (only its inbox has it) still works.
   if (limit.paused && intent === 'code') {
@@ -66,17 +60,14 @@ export async function handleConfirmEmail(
     })
     if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
     headers.append('Set-Cookie', await markLinkRequested(request, email))
-    return answer(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
-      headers,
-    })
+    const notice = `If ${email} is waiting to be confirmed, a new email is on its way.`
+    return answer(null, notice, { headers })
   }
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
   if (outcome.error) {
-    return answer(outcome.error, null, {
-      status: authFailureStatus(outcome.errorCode),
-      headers: outcome.headers,
-    })
+    const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
+    return answer(outcome.error, null, init)
   }
   throw redirect(options.after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }

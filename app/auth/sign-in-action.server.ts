@@ -20,8 +20,6 @@ import { createSupabaseServerClient } from './session.server'
 
 type Intent = 'password' | 'magic-link' | 'oauth'
 
-const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
-
 /**
  * What the sign-in page reads beside conform's result: which form it is for, a form-level
  * message, the address to offer an emailed sign-in link for (password sign-in paused for
@@ -105,8 +103,10 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     return reply(result(), fields('password', message), tooManyAttemptsInit(limit))
   }
   // Bots get the answer a wrong password gets, and no session.
-  if (isHoneypotFilled(formData))
-    return reply(result(), fields('password', WRONG_CREDENTIALS), { status: 400 })
+  if (isHoneypotFilled(formData)) {
+    const message = authErrorMessage({ code: 'invalid_credentials' })
+    return reply(result(), fields('password', message), { status: 400 })
+  }
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
