@@ -88,27 +88,19 @@ export function emailKey(email: string) {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
 }
 
-/** The verdict on one auth attempt. */
-export interface AuthRateLimitResult extends RateLimitResult {
-  /**
-   * The address's ceiling over all clients is reached (the flows with an `account` rule):
-   * the check is paused for it, so the page offers the emailed link instead.
-   */
-  paused: boolean
-}
-
 /**
  * Counts one attempt of `flow` against the sender's budget and the email address's (and,
  * for the secret checks, the address's ceiling over all clients). Call it once the
  * submission is valid (so the address is known) and before anything is sent. The first
  * attempt refused by the ceiling in a window queues a notice to the address's owner (after
- * the answer).
+ * the answer). `paused`: that ceiling is reached, so the check is paused for the address
+ * and the page offers the emailed link instead.
  */
 export async function hitAuthRateLimit(
   request: Request,
   flow: AuthFlow,
   email: string,
-): Promise<AuthRateLimitResult> {
+): Promise<RateLimitResult & { paused: boolean }> {
   const limits: FlowLimits = AUTH_RATE_LIMITS[flow]
   const { client: perClient, shared, email: perEmail, account } = limits
   const client = clientKey(request)

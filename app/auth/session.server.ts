@@ -75,9 +75,9 @@ const AUTH_CALL_TIMEOUT_MS = 5_000
 
 /**
  * The `fetch` of a request's Supabase client (`send`: the plain one, or the one acting on the
- * visitor's behalf): a call to the auth server that has not
- * answered within AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own,
- * and a hanging auth server would otherwise hold every page that refreshes a session).
+ * visitor's behalf): a call to the auth server that has not answered within
+ * AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own, and a hanging auth
+ * server would otherwise hold every page that refreshes a session).
  */
 function withAuthTimeout(send: typeof fetch): typeof fetch {
   return (input, init) => {
