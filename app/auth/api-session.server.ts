@@ -12,8 +12,8 @@ import {
  * serves (a cross-site post never gets here: the request policy refuses it). Null when the
  * request may go on.
  */
-export function refuseApiPost(request: Request, allow = 'POST'): Response | null {
-  return request.method === allow ? null : methodNotAllowed(allow)
+export function refuseApiPost(request: Request): Response | null {
+  return request.method === 'POST' ? null : methodNotAllowed('POST')
 }
 
 /**

@@ -128,7 +128,6 @@ export async function hitAuthRateLimit(
   return { ...combineRateLimitResults(results), paused }
 }
 
-/** The message of a 429 on an auth form. */
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
 }
@@ -143,7 +142,6 @@ export function pausedCheckMessage(flow: GuessedFlow, retryAfterSeconds: number)
   }[flow]
 }
 
-/** The 429 init of an auth form's answer. */
 export function tooManyAttemptsInit(limit: RateLimitResult, headers?: Headers) {
   const merged = new Headers(headers)
   merged.set('Retry-After', String(limit.retryAfterSeconds))

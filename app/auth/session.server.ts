@@ -410,7 +410,6 @@ export async function requireUser(request: Request) {
   return result as SignedInSession
 }
 
-/** The session of a signed-in request. */
 export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUser }
 
 function signInRedirect(request: Request, headers: Headers, endedElsewhere = false) {
