@@ -107,11 +107,8 @@ async function registerOrRemind(
     // With email confirmation on, Supabase answers for an existing account with a user
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
-  if (error && !exists) {
-    logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
-    return
-  }
   if (exists) await mailSignInLink(email, next, address)
+  else if (error) logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
 }
 
 /**

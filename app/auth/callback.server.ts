@@ -74,12 +74,8 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
         const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
         return { location: `/auth/confirm?${confirm}`, headers }
       }
-      return await verifyEmailLink(
-        request,
-        { tokenHash, type, next },
-        { confirmed: false },
-        headers,
-      )
+      const link = { tokenHash, type, next }
+      return await verifyEmailLink(request, link, { confirmed: false }, headers)
     }
   } catch (error) {
     logger.error({ err: error }, 'auth callback failed')
