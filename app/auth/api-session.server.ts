@@ -12,54 +12,39 @@ import {
  * serves (a cross-site post never gets here: the request policy refuses it). Null when the
  * request may go on.
  */
-export function refuseApiPost(request: Request, allow = 'POST'): Response | null {
-  return request.method === allow ? null : methodNotAllowed(allow)
-}
-
-type ApiSession = SignedInSession
-
-/**
- * The session check's 503 ("try again": the session could not be checked) in the API's
- * `{error}` shape, with its Retry-After; anything else thrown goes on.
- */
-function apiAnswerFor(thrown: unknown): Response {
-  if (!(thrown instanceof Response) || thrown.status !== 503) throw thrown
-  return jsonNoStore(
-    { error: SIGN_IN_UNAVAILABLE_MESSAGE },
-    { status: 503, headers: { 'Retry-After': thrown.headers.get('Retry-After') ?? '5' } },
-  )
+export function refuseApiPost(request: Request): Response | null {
+  return request.method === 'POST' ? null : methodNotAllowed('POST')
 }
 
 /**
  * The signed-in user of an API request, or the 401 answer (`{error: message}`). With
  * `confirm`, for routes that hand over control (the billing portals), the auth server
  * confirms the session too; an ended one gets the 401 and its cookies cleared. When the
- * session cannot be checked, the answer is a 503 `{error}`.
+ * session cannot be checked (the session check's 503), the answer is a 503 `{error}` with
+ * its Retry-After; anything else thrown goes on.
  */
 export async function requireApiUser(
   request: Request,
   options: { message?: string; confirm?: boolean } = {},
-): Promise<ApiSession | Response> {
+): Promise<SignedInSession | Response> {
   try {
-    return await requireApiUserOrThrow(request, options)
+    const session = await getOptionalUser(request)
+    // The shared result itself, not a copy: its client is made only if a route needs one.
+    const signedIn = session as SignedInSession
+    if (
+      session.user &&
+      session.asUser &&
+      (!options.confirm || (await confirmedByAuthServer(signedIn)))
+    ) {
+      return signedIn
+    }
+    const error = options.message ?? 'Unauthorized'
+    return jsonNoStore({ error }, { status: 401, headers: session.headers })
   } catch (thrown) {
-    return apiAnswerFor(thrown)
-  }
-}
-
-async function requireApiUserOrThrow(
-  request: Request,
-  options: { message?: string; confirm?: boolean },
-): Promise<ApiSession | Response> {
-  const session = await getOptionalUser(request)
-  const unauthorized = () =>
-    jsonNoStore(
-      { error: options.message ?? 'Unauthorized' },
-      { status: 401, headers: session.headers },
+    if (!(thrown instanceof Response) || thrown.status !== 503) throw thrown
+    return jsonNoStore(
+      { error: SIGN_IN_UNAVAILABLE_MESSAGE },
+      { status: 503, headers: { 'Retry-After': thrown.headers.get('Retry-After') ?? '5' } },
     )
-  if (!session.user || !session.asUser) return unauthorized()
-  // The shared result itself, not a copy: its client is made only if a route needs one.
-  const signedIn = session as ApiSession
-  if (options.confirm && !(await confirmedByAuthServer(signedIn))) return unauthorized()
-  return signedIn
+  }
 }

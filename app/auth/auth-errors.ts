@@ -51,7 +51,7 @@ export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
  * What the sign-in page says after `?error=auth_failed` when it knows why (the reason
  * cookie, auth-failure.server.ts); the page offers the one action that resolves each.
  */
-export const AUTH_FAILURE_MESSAGES: Record<string, string> = {
+export const AUTH_FAILURE_MESSAGES = {
   recovery:
     'That password reset link has expired or was already used: each link works once, within an hour. Send yourself a new one.',
   signup:
@@ -62,4 +62,4 @@ export const AUTH_FAILURE_MESSAGES: Record<string, string> = {
     'That email-change link has expired or was already used. Sign in, then ask for the change again in Account settings.',
   another_account:
     'That link was for a different account from the one this browser asked for, so it did not sign you in. If the account is yours, ask for a new link or sign in below.',
-}
+} satisfies Record<string, string>

@@ -1,6 +1,5 @@
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
+import { AUTH_FAILURE_MESSAGES } from './auth-errors'
+import { authCookie } from './cookies.server'
 
 /**
  * Why an emailed link or a sign-in flow failed. The interface contract fixes the failure
@@ -9,23 +8,11 @@ import { getEnv } from '~/env.server'
  * reads once: a used reset link offers "send a new link", a used confirmation link "send
  * the confirmation again", and so on. Without the cookie the page shows the general message.
  */
-const AUTH_FAILURE_REASONS = [
-  'recovery',
-  'signup',
-  'magiclink',
-  'email_change',
-  'another_account',
-] as const
-export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number]
+export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 
 // Path `/`: with JavaScript the sign-in page's data is fetched from `/sign-in.data`, which a
 // cookie on `/sign-in` would not reach.
-const failureCookie = createCookie('auth_failure', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  maxAge: 5 * 60,
-})
+const failureCookie = () => authCookie('auth_failure', '/', 5 * 60)
 
 /** The reason a failed link of this `type` gives, or null for a flow without its own advice. */
 export function failureReasonOf(type: string | null): AuthFailureReason | null {
@@ -38,17 +25,17 @@ export function failureReasonOf(type: string | null): AuthFailureReason | null {
 
 /** The Set-Cookie that tells the sign-in page why the last link failed. */
 export function rememberAuthFailure(reason: AuthFailureReason) {
-  return failureCookie.serialize(reason, { secure: getEnv().NODE_ENV === 'production' })
+  return failureCookie().serialize(reason)
 }
 
 /** The reason of the last failure (and the Set-Cookie that forgets it), or null. */
 export async function takeAuthFailure(
   request: Request,
 ): Promise<{ reason: AuthFailureReason; clear: string } | null> {
-  const value: unknown = await failureCookie.parse(request.headers.get('Cookie'))
-  if (!(AUTH_FAILURE_REASONS as readonly unknown[]).includes(value)) return null
+  const value: unknown = await failureCookie().parse(request.headers.get('Cookie'))
+  if (typeof value !== 'string' || !Object.hasOwn(AUTH_FAILURE_MESSAGES, value)) return null
   return {
     reason: value as AuthFailureReason,
-    clear: await failureCookie.serialize('', { maxAge: 0 }),
+    clear: await failureCookie().serialize('', { maxAge: 0 }),
   }
 }

@@ -1,4 +1,4 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient } from '@supabase/supabase-js'
 
 import { afterSignUpMetadata } from '~/billing/plan-intent.server'
 import { getEnv } from '~/env.server'
@@ -18,8 +18,6 @@ export interface AuthResult {
   headers: Headers
   error?: string
   errorCode?: string
-  /** The account a sign-up answered with (made up by Supabase Auth for a taken address). */
-  userId?: string
 }
 
 /**
@@ -28,7 +26,7 @@ export interface AuthResult {
  * to SITE_URL's callback and carry this URL as their `next` (nextFromLink reads it back), so
  * a mail works even when the auth server fell back to the bare Site URL.
  */
-function callbackUrl(next?: string) {
+export function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
   url.searchParams.set('next', safeNextPath(next ?? '/dashboard'))
   return url.toString()
@@ -109,11 +107,8 @@ async function registerOrRemind(
     // With email confirmation on, Supabase answers for an existing account with a user
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
-  if (error && !exists) {
-    logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
-    return
-  }
   if (exists) await mailSignInLink(email, next, address)
+  else if (error) logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
 }
 
 /**
@@ -123,36 +118,16 @@ async function registerOrRemind(
  * failure (the provider's own send limit) is logged, never shown. With the visitor's
  * `address`, the call is made on their behalf (the address forwarded).
  */
-export async function mailSignInLink(email: string, next?: string, address?: string | null) {
-  const { error } = await sessionlessClient(address ?? null).auth.signInWithOtp({
+export async function mailSignInLink(
+  email: string,
+  next: string | undefined,
+  address: string | null,
+) {
+  const { error } = await sessionlessClient(address).auth.signInWithOtp({
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
   if (error) logger.warn({ code: error.code }, 'sign-in link for an existing account not sent')
-}
-
-/** Emails a one-time sign-in link (existing accounts only). */
-export async function sendMagicLink(
-  request: Request,
-  email: string,
-  next?: string,
-): Promise<AuthResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.signInWithOtp({
-    email,
-    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
-  })
-  // Do not reveal whether an account exists: an unknown email looks like success.
-  if (
-    error &&
-    error.code !== 'otp_disabled' &&
-    error.code !== 'user_not_found' &&
-    error.status !== 422
-  ) {
-    return { headers, error: authErrorMessage(error), errorCode: error.code }
-  }
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
-  return { headers }
 }
 
 /**
@@ -185,36 +160,6 @@ export async function confirmWithCode(
   return { headers }
 }
 
-/**
- * Sends the sign-up confirmation mail again. Supabase sends it only to an address that is
- * waiting for confirmation and says nothing either way, so neither does the page.
- */
-export async function resendSignUpConfirmation(request: Request, email: string) {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.resend({
-    type: 'signup',
-    email,
-    options: { emailRedirectTo: callbackUrl('/dashboard') },
-  })
-  if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
-  return { headers }
-}
-
-/** Starts OAuth sign-in; returns the provider URL to send the browser to. */
-export async function startOAuth(
-  request: Request,
-  next?: string,
-): Promise<AuthResult & { url?: string }> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.signInWithOAuth({
-    provider: 'github',
-    options: { redirectTo: callbackUrl(next) },
-  })
-  if (error || !data.url) return { headers, error: authErrorMessage(error) }
-  return { headers, url: data.url }
-}
-
 export async function sendPasswordReset(request: Request, email: string): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
   // next=/reset-password: a PKCE link (`?code=`, no `type`) must land there too, not on /dashboard.
@@ -236,29 +181,9 @@ export async function sendPasswordReset(request: Request, email: string): Promis
  */
 export const PASSWORD_SET_KEY = 'password_set'
 
-/**
- * Sets a new password for the user of `session` (from `requireUser`): its client, so the
- * session is not refreshed a second time with a refresh token that was just rotated.
- */
-export async function updatePassword(
-  session: { supabase: SupabaseClient; headers: Headers },
-  password: string,
-): Promise<AuthResult> {
-  const { supabase, headers } = session
-  const { error } = await supabase.auth.updateUser({
-    password,
-    data: { [PASSWORD_SET_KEY]: true },
-  })
-  if (error) return { headers, error: authErrorMessage(error), errorCode: error.code }
-  return { headers }
-}
-
-/** Signs out of this browser (scope "local") or of every session (scope "global"). */
-export async function signOut(
-  request: Request,
-  scope: 'local' | 'global' = 'local',
-): Promise<AuthResult> {
+/** Signs out of this browser (scope "local": the account's other sessions stay). */
+export async function signOut(request: Request): Promise<AuthResult> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  await supabase.auth.signOut({ scope })
+  await supabase.auth.signOut({ scope: 'local' })
   return { headers }
 }

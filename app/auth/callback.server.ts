@@ -5,24 +5,11 @@ import { logger } from '~/lib/server/logger.server'
 
 import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './auth-failure.server'
 import { rememberEmailConfirmed } from './confirmed-notice.server'
-import { askedForLink, askedForLinkTo } from './link-origin.server'
+import { isEmailLinkType } from './email-link-state.server'
+import { askedForLink } from './link-origin.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
-
-const EMAIL_OTP_TYPES = new Set<EmailOtpType>([
-  'signup',
-  'invite',
-  'magiclink',
-  'recovery',
-  'email_change',
-  'email',
-])
-
-/** True for the `type` of an emailed link the callback can verify. */
-export function isEmailLinkType(type: string | null): type is EmailOtpType {
-  return type !== null && EMAIL_OTP_TYPES.has(type as EmailOtpType)
-}
 
 /** An emailed link's parameters: `/auth/callback?token_hash=…&type=…&next=…`. */
 export interface EmailLink {
@@ -87,12 +74,8 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
         const confirm = new URLSearchParams({ token_hash: tokenHash, type, next })
         return { location: `/auth/confirm?${confirm}`, headers }
       }
-      return await verifyEmailLink(
-        request,
-        { tokenHash, type, next },
-        { confirmed: false },
-        headers,
-      )
+      const link = { tokenHash, type, next }
+      return await verifyEmailLink(request, link, { confirmed: false }, headers)
     }
   } catch (error) {
     logger.error({ err: error }, 'auth callback failed')
@@ -141,7 +124,7 @@ export async function verifyEmailLink(
   }
   if (
     !options.confirmed &&
-    !(await askedForLinkTo(request, [data.user?.email, data.user?.new_email]))
+    !(await askedForLink(request, [data.user?.email, data.user?.new_email]))
   ) {
     await supabase.auth.signOut({ scope: 'local' })
     return failedOutcome(headers, 'another_account')

@@ -3,9 +3,11 @@ import { redirect } from '@remix-run/node'
 
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 
-import { confirmWithCode, resendSignUpConfirmation } from './auth.server'
+import { callbackUrl, confirmWithCode } from './auth.server'
 import { authFailureStatus } from './auth-errors'
+import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -13,8 +15,7 @@ import {
   tooManyAttemptsMessage,
 } from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
-
-type Intent = 'code' | 'resend'
+import { createSupabaseServerClient } from './session.server'
 
 /**
  * The check-email pages' action: the 6-digit code from the mail (a sign-up confirmation or a
@@ -27,25 +28,18 @@ export async function handleConfirmEmail(
   options: { after?: string; resend?: boolean } = {},
 ) {
   const formData = await readFormData(request)
-  const intent: Intent =
-    options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
+  const intent = options.resend !== false && formData.get('intent') === 'resend' ? 'resend' : 'code'
   const schema = intent === 'resend' ? ResendConfirmationSchema : ConfirmCodeSchema
   const submission = parseWithZod(formData, { schema })
+  const email = submission.status === 'success' ? submission.value.email : null
   const answer = (
     formError: string | null,
     notice: string | null,
     init: ResponseInit = { status: 400 },
-  ) => {
-    const email = submission.status === 'success' ? submission.value.email : null
-    return reply(submission.reply(), { intent, formError, notice, email }, init)
-  }
-  if (submission.status !== 'success') return answer(null, null)
-  const { email } = submission.value
-  const limit = await hitAuthRateLimit(
-    request,
-    intent === 'resend' ? 'sign-up' : 'email-code',
-    email,
-  )
+  ) => reply(submission.reply(), { intent, formError, notice, email }, init)
+  if (email === null) return answer(null, null)
+  const flow = intent === 'resend' ? 'sign-up' : 'email-code'
+  const limit = await hitAuthRateLimit(request, flow, email)
   // Too many codes for this address from anywhere: the code is not checked; the mail's
   // link (only its inbox has it) still works.
   if (limit.paused && intent === 'code') {
@@ -56,18 +50,24 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
-    const { headers } = await resendSignUpConfirmation(request, email)
-    return answer(null, `If ${email} is waiting to be confirmed, a new email is on its way.`, {
-      headers,
+    // Supabase sends it only to an address that is waiting for confirmation and says nothing
+    // either way, so neither does the page.
+    const { supabase, headers } = createSupabaseServerClient(request)
+    const { error } = await supabase.auth.resend({
+      type: 'signup',
+      email,
+      options: { emailRedirectTo: callbackUrl('/dashboard') },
     })
+    if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
+    headers.append('Set-Cookie', await markLinkRequested(request, email))
+    const notice = `If ${email} is waiting to be confirmed, a new email is on its way.`
+    return answer(null, notice, { headers })
   }
   const code = String(formData.get('code') ?? '').trim()
   const outcome = await confirmWithCode(request, email, code)
   if (outcome.error) {
-    return answer(outcome.error, null, {
-      status: authFailureStatus(outcome.errorCode),
-      headers: outcome.headers,
-    })
+    const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
+    return answer(outcome.error, null, init)
   }
   throw redirect(options.after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }

@@ -1,6 +1,4 @@
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
+import { authCookie } from './cookies.server'
 
 /**
  * "Your email address is confirmed" after the confirmation link. The interface contract
@@ -8,21 +6,16 @@ import { getEnv } from '~/env.server'
  * this short-lived, HttpOnly cookie and the dashboard shows the notice once and forgets it.
  * The code typed on the check-email page uses `?notice=email-confirmed` instead.
  */
-const confirmedCookie = createCookie('email_confirmed', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  maxAge: 5 * 60,
-})
+const confirmedCookie = () => authCookie('email_confirmed', '/', 5 * 60)
 
 /** The Set-Cookie that asks the dashboard to say the email address is confirmed. */
 export function rememberEmailConfirmed() {
-  return confirmedCookie.serialize('1', { secure: getEnv().NODE_ENV === 'production' })
+  return confirmedCookie().serialize('1')
 }
 
 /** Whether to show the notice, and the Set-Cookie that forgets it (null when not set). */
 export async function takeEmailConfirmed(request: Request): Promise<string | null> {
-  const value: unknown = await confirmedCookie.parse(request.headers.get('Cookie'))
+  const value: unknown = await confirmedCookie().parse(request.headers.get('Cookie'))
   if (value !== '1') return null
-  return confirmedCookie.serialize('', { maxAge: 0 })
+  return confirmedCookie().serialize('', { maxAge: 0 })
 }

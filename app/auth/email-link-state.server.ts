@@ -35,31 +35,25 @@ interface LinkRow {
   age_seconds: number
 }
 
-/** The auth server's token kinds each link type may verify (GoTrue verify.go). */
-const TOKEN_TYPES: Record<EmailOtpType, string[]> = {
-  signup: ['confirmation_token'],
-  invite: ['confirmation_token'],
-  email: ['confirmation_token', 'recovery_token'],
-  magiclink: ['recovery_token'],
-  recovery: ['recovery_token'],
-  email_change: ['email_change_token_new', 'email_change_token_current'],
+/**
+ * The auth server's token kinds each link type may verify (GoTrue verify.go), and what
+ * following the link then does.
+ */
+const PURPOSES: Record<EmailOtpType, Partial<Record<string, LinkPurpose>>> = {
+  signup: { confirmation_token: 'confirm' },
+  invite: { confirmation_token: 'invite' },
+  email: { confirmation_token: 'confirm', recovery_token: 'sign-in' },
+  magiclink: { recovery_token: 'sign-in' },
+  recovery: { recovery_token: 'reset' },
+  email_change: {
+    email_change_token_new: 'email-change',
+    email_change_token_current: 'email-change',
+  },
 }
 
-function purposeOf(type: EmailOtpType, tokenType: string): LinkPurpose {
-  switch (type) {
-    case 'signup':
-      return 'confirm'
-    case 'email':
-      return tokenType === 'recovery_token' ? 'sign-in' : 'confirm'
-    case 'magiclink':
-      return 'sign-in'
-    case 'recovery':
-      return 'reset'
-    case 'invite':
-      return 'invite'
-    default:
-      return 'email-change'
-  }
+/** True for the `type` of an emailed link the callback can verify. */
+export function isEmailLinkType(type: string | null): type is EmailOtpType {
+  return type !== null && Object.hasOwn(PURPOSES, type)
 }
 
 /**
@@ -70,10 +64,8 @@ function purposeOf(type: EmailOtpType, tokenType: string): LinkPurpose {
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@')
   if (at <= 0) return '•••'
-  const name = email.slice(0, at)
-  const chars = [...name]
-  const shown = chars.length > 3 ? `${chars[0]}•••${chars[chars.length - 1]}` : `${chars[0]}•••`
-  return `${shown}${email.slice(at)}`
+  const chars = [...email.slice(0, at)]
+  return `${chars[0]}•••${chars.length > 3 ? chars.at(-1) : ''}${email.slice(at)}`
 }
 
 /** Looks an emailed link up (public.email_link_state, as the service role); never throws. */
@@ -90,8 +82,8 @@ export async function emailLinkState(link: {
   }
   // The generated type cannot know which returned columns may be null: these are the ones.
   const row: LinkRow | undefined = Array.isArray(data) ? data[0] : undefined
-  if (!row || !TOKEN_TYPES[link.type].includes(row.token_type)) return { state: 'used' }
-  const purpose = purposeOf(link.type, row.token_type)
+  const purpose = row ? PURPOSES[link.type][row.token_type] : undefined
+  if (!row || !purpose) return { state: 'used' }
   const account = maskEmail(
     (purpose === 'email-change' ? row.account_email : row.sent_to) ?? row.account_email ?? '',
   )

@@ -1,8 +1,4 @@
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
-
+import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
@@ -22,49 +18,36 @@ interface Entry {
   at: number
 }
 
-function linkOriginCookie() {
-  return createCookie('auth_flow', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/auth',
-    maxAge: LINK_WINDOW_SECONDS,
-    secrets: [cookieSecret('auth-flow')],
-    secure: getEnv().NODE_ENV === 'production',
-  })
-}
+const linkOriginCookie = () => authCookie('auth_flow', '/auth', LINK_WINDOW_SECONDS, 'auth-flow')
 
-async function entries(request: Request, now: number): Promise<Entry[]> {
+/** This browser's requests for a link within the window. */
+async function entries(request: Request): Promise<Entry[]> {
+  const now = Math.floor(Date.now() / 1000)
   const value: unknown = await linkOriginCookie().parse(request.headers.get('Cookie'))
   if (!Array.isArray(value)) return []
   return value.filter(
-    (entry): entry is Entry =>
-      typeof entry === 'object' &&
-      entry !== null &&
-      typeof (entry as Entry).email === 'string' &&
-      typeof (entry as Entry).at === 'number' &&
-      now - (entry as Entry).at <= LINK_WINDOW_SECONDS,
+    (entry: Partial<Entry> | null) =>
+      typeof entry?.email === 'string' &&
+      typeof entry.at === 'number' &&
+      now - entry.at <= LINK_WINDOW_SECONDS,
   )
 }
 
 /** The Set-Cookie that marks this browser as having asked for a link to each address. */
 export async function markLinkRequested(request: Request, ...emails: string[]) {
-  const now = Math.floor(Date.now() / 1000)
-  const added = emails.map((email) => ({ email: emailKey(email), at: now }))
-  const kept = (await entries(request, now)).filter(
+  const at = Math.floor(Date.now() / 1000)
+  const added = emails.map((email) => ({ email: emailKey(email), at }))
+  const kept = (await entries(request)).filter(
     (entry) => !added.some((item) => item.email === entry.email),
   )
   return linkOriginCookie().serialize([...added, ...kept].slice(0, MAX_ENTRIES))
 }
 
-/** True when this browser asked for an emailed link within the window. */
-export async function askedForLink(request: Request) {
-  return (await entries(request, Math.floor(Date.now() / 1000))).length > 0
-}
-
-/** True when this browser asked for a link to one of these addresses within the window. */
-export async function askedForLinkTo(request: Request, emails: (string | null | undefined)[]) {
-  const keys = new Set(emails.filter((email): email is string => Boolean(email)).map(emailKey))
-  return (await entries(request, Math.floor(Date.now() / 1000))).some((entry) =>
-    keys.has(entry.email),
-  )
+/**
+ * True when this browser asked for an emailed link within the window: to one of `emails`
+ * when they are given, else to any address.
+ */
+export async function askedForLink(request: Request, emails?: (string | null | undefined)[]) {
+  const keys = emails?.filter((email): email is string => Boolean(email)).map(emailKey)
+  return (await entries(request)).some((entry) => !keys || keys.includes(entry.email))
 }

@@ -6,8 +6,8 @@ import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
-import { sendPasswordReset, updatePassword } from './auth.server'
-import { authFailureStatus } from './auth-errors'
+import { PASSWORD_SET_KEY, sendPasswordReset } from './auth.server'
+import { authErrorMessage, authFailureStatus } from './auth-errors'
 import { afterAnswer } from './mail-requests.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
@@ -35,19 +35,13 @@ export async function handleForgotPassword(request: Request) {
   }
   if (isHoneypotFilled(formData))
     return reply(submission.reply(), { sentTo: email, formError: null })
-  const result = await sendPasswordReset(request, email)
-  if (result.error) {
-    return reply(
-      submission.reply(),
-      { sentTo: null, formError: result.error },
-      { status: authFailureStatus(result.errorCode), headers: result.headers },
-    )
+  const { error, errorCode, headers } = await sendPasswordReset(request, email)
+  if (error) {
+    const init = { status: authFailureStatus(errorCode), headers }
+    return reply(submission.reply(), { sentTo: null, formError: error }, init)
   }
-  return reply(
-    submission.reply({ resetForm: true }),
-    { sentTo: email, formError: null },
-    { headers: result.headers },
-  )
+  const result = submission.reply({ resetForm: true })
+  return reply(result, { sentTo: email, formError: null }, { headers })
 }
 
 /**
@@ -66,19 +60,25 @@ export async function handleResetPassword(request: Request) {
   if (submission.status !== 'success') {
     return reply(result(), { formError: null }, { status: 400, headers: session.headers })
   }
-  const outcome = await updatePassword(session, submission.value.password)
-  if (outcome.error) {
-    const onField = outcome.errorCode === 'weak_password' || outcome.errorCode === 'same_password'
+  // The session's own client: it is not refreshed a second time with a refresh token that
+  // was just rotated.
+  const { error } = await session.supabase.auth.updateUser({
+    password: submission.value.password,
+    data: { [PASSWORD_SET_KEY]: true },
+  })
+  if (error) {
+    const message = authErrorMessage(error)
+    const onField = error.code === 'weak_password' || error.code === 'same_password'
     return reply(
-      result(onField ? { password: [outcome.error] } : undefined),
-      { formError: onField ? null : outcome.error },
-      { status: 400, headers: outcome.headers },
+      result(onField ? { password: [message] } : undefined),
+      { formError: onField ? null : message },
+      { status: 400, headers: session.headers },
     )
   }
   // Queued after the answer: the answer never waits for a mail.
   afterAnswer('password-changed notice', () =>
     queueSecurityNotice(session.user.id, 'password_changed'),
   )
-  outcome.headers.append('Set-Cookie', await clearRecoveryMark())
-  throw redirect('/dashboard?notice=password-updated', { headers: outcome.headers })
+  session.headers.append('Set-Cookie', await clearRecoveryMark())
+  throw redirect('/dashboard?notice=password-updated', { headers: session.headers })
 }

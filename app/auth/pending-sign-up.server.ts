@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto'
 
-import { createCookie } from '@remix-run/node'
-
-import { getEnv } from '~/env.server'
 import { serviceRpc } from '~/lib/database/database-availability.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
 import { logger } from '~/lib/server/logger.server'
 
+import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
@@ -24,26 +21,13 @@ export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const PENDING_SECONDS = 24 * 60 * 60
 
-function pendingCookie() {
-  return createCookie('pending_sign_up', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/sign-up',
-    maxAge: PENDING_SECONDS,
-    secrets: [cookieSecret('pending-sign-up')],
-    secure: getEnv().NODE_ENV === 'production',
-  })
-}
-
-interface PendingSignUp {
-  nonce: string
-  email: string
-}
+const pendingCookie = () =>
+  authCookie('pending_sign_up', '/sign-up', PENDING_SECONDS, 'pending-sign-up')
 
 /** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
 export function newPendingSignUp(email: string) {
-  const value: PendingSignUp = { nonce: randomUUID(), email: emailKey(email) }
-  return { nonce: value.nonce, cookie: pendingCookie().serialize(value) }
+  const nonce = randomUUID()
+  return { nonce, cookie: pendingCookie().serialize({ nonce, email: emailKey(email) }) }
 }
 
 /** The Set-Cookie that forgets it (once the sign-up is confirmed). */
@@ -56,14 +40,11 @@ export function forgetPendingSignUp() {
  * when this browser made no such sign-up, or when the auth server cannot say just now.
  */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
-  const value: unknown = await pendingCookie().parse(request.headers.get('Cookie'))
-  const pending = value as Partial<PendingSignUp> | null
+  const cookie = request.headers.get('Cookie')
+  const pending: { nonce?: unknown; email?: unknown } | null = await pendingCookie().parse(cookie)
   if (typeof pending?.nonce !== 'string' || pending.email !== emailKey(email)) return false
   try {
-    return await serviceRpc('sign_up_confirmed', {
-      p_email: email,
-      p_nonce: pending.nonce,
-    })
+    return await serviceRpc('sign_up_confirmed', { p_email: email, p_nonce: pending.nonce })
   } catch (error) {
     // The page keeps waiting; the next check asks again.
     logger.warn({ err: error }, 'sign-up confirmation check failed')

@@ -1,9 +1,8 @@
-import { createCookie } from '@remix-run/node'
+import { authCookie } from './cookies.server'
+import type { SessionUser } from './session.server'
 
-import { getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
-
-import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
+/** How long after following the link a recovery session may set a new password. */
+const RECOVERY_WINDOW_SECONDS = 60 * 60
 
 /**
  * The mark of a session opened by a password-recovery link. A session from an emailed
@@ -12,16 +11,8 @@ import { RECOVERY_WINDOW_SECONDS, type SessionUser } from './session.server'
  * user and valid for RECOVERY_WINDOW_SECONDS. Signed with a key derived from the service-role
  * secret: nobody without it can make one.
  */
-function recoveryCookie() {
-  return createCookie('recovery_mark', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    maxAge: RECOVERY_WINDOW_SECONDS,
-    secrets: [cookieSecret('recovery-mark')],
-    secure: getEnv().NODE_ENV === 'production',
-  })
-}
+const recoveryCookie = () =>
+  authCookie('recovery_mark', '/', RECOVERY_WINDOW_SECONDS, 'recovery-mark')
 
 /** The Set-Cookie that marks this browser's session as opened by `userId`'s recovery link. */
 export function markRecovery(userId: string): Promise<string> {

@@ -15,13 +15,8 @@ export function safeNextPath(value: unknown, fallback = '/dashboard'): string {
   if (value.includes('\\')) return fallback
   // Encoded "/" or "\" (and double-encoded forms) can be decoded into "//" later on.
   if (/%(25)*(2f|5c)/i.test(value)) return fallback
-  let resolved: URL
-  try {
-    resolved = new URL(value, 'http://site.invalid')
-  } catch {
-    return fallback
-  }
-  if (resolved.origin !== 'http://site.invalid') return fallback
+  const resolved = URL.parse(value, 'http://site.invalid')
+  if (resolved?.origin !== 'http://site.invalid') return fallback
   const normalised = `${resolved.pathname}${resolved.search}${resolved.hash}`
   // "/./x/../" tricks that normalise to "//host" would become protocol-relative.
   if (normalised.startsWith('//')) return fallback
@@ -43,13 +38,9 @@ const LINK_ROUTES = new Set(['/auth/callback', '/auth/confirm'])
 export function nextFromLink(value: unknown, siteUrl: string, fallback = '/dashboard'): string {
   if (typeof value !== 'string' || value.length > 2048) return fallback
   if (!/^https?:\/\//i.test(value)) return safeNextPath(value, fallback)
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
+  const url = URL.parse(value)
+  if (!url || url.origin !== new URL(siteUrl).origin || url.username || url.password)
     return fallback
-  }
-  if (url.origin !== new URL(siteUrl).origin || url.username || url.password) return fallback
   if (LINK_ROUTES.has(url.pathname)) return safeNextPath(url.searchParams.get('next'), fallback)
   if (url.pathname === '/' && !url.search) return fallback
   return safeNextPath(`${url.pathname}${url.search}${url.hash}`, fallback)

@@ -3,9 +3,9 @@ import {
   AuthRetryableFetchError,
   AuthSessionMissingError,
 } from '@supabase/supabase-js'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { SESSION_CHECK_GRACE_SECONDS, SessionConfirmations } from './session.server'
+import { SESSION_CHECK_GRACE_SECONDS, sessionConfirmations } from './session.server'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 
 describe('isDefiniteSessionEnd', () => {
@@ -49,25 +49,31 @@ describe('isAuthServerUnavailable', () => {
   })
 })
 
-describe('SessionConfirmations', () => {
+describe('sessionConfirmations', () => {
   const session = '5f0c1d2e-0000-4000-8000-0000000000aa'
+  /** What the existence check records when it says "active". */
+  const confirm = () =>
+    sessionConfirmations.set(session, true, Date.now() / 1000 + SESSION_CHECK_GRACE_SECONDS)
+
+  afterEach(() => {
+    sessionConfirmations.clear()
+    vi.useRealTimers()
+  })
 
   it('remembers a confirmed session for the grace period only', () => {
-    let now = 1_000
-    const confirmations = new SessionConfirmations(10, SESSION_CHECK_GRACE_SECONDS, () => now)
-    expect(confirmations.recentlyConfirmed(session)).toBe(false)
-    confirmations.confirmed(session)
-    now += SESSION_CHECK_GRACE_SECONDS - 1
-    expect(confirmations.recentlyConfirmed(session)).toBe(true)
-    now += 1
-    expect(confirmations.recentlyConfirmed(session)).toBe(false)
+    vi.useFakeTimers({ now: 1_000_000 })
+    expect(sessionConfirmations.get(session)).toBeUndefined()
+    confirm()
+    vi.advanceTimersByTime((SESSION_CHECK_GRACE_SECONDS - 1) * 1000)
+    expect(sessionConfirmations.get(session)).toBe(true)
+    vi.advanceTimersByTime(1000)
+    expect(sessionConfirmations.get(session)).toBeUndefined()
   })
 
   it('forgets a session the check said has ended, at once', () => {
-    const confirmations = new SessionConfirmations(10, 30, () => 1_000)
-    confirmations.confirmed(session)
-    confirmations.ended(session)
-    expect(confirmations.recentlyConfirmed(session)).toBe(false)
+    confirm()
+    sessionConfirmations.delete(session)
+    expect(sessionConfirmations.get(session)).toBeUndefined()
   })
 
   it('the grace period is seconds, not minutes', () => {

@@ -1,6 +1,6 @@
 import { redirect } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
-import { isAuthError, type SupabaseClient } from '@supabase/supabase-js'
+import { type AMREntry, isAuthError, type SupabaseClient } from '@supabase/supabase-js'
 
 import { getEnv } from '~/env.server'
 import { type AsUser, database } from '~/lib/database/database.server'
@@ -37,29 +37,6 @@ export interface SessionUser {
   afterSignUp?: string
 }
 
-/** The `after_sign_up` user metadata of a token's claims, when it holds a string. */
-function afterSignUpOf(metadata: unknown): string | undefined {
-  if (typeof metadata !== 'object' || metadata === null) return undefined
-  const value = (metadata as Record<string, unknown>).after_sign_up
-  return typeof value === 'string' ? value : undefined
-}
-
-/** The time a session was opened by a recovery link, from the token's `amr` claim. */
-function recoveryTime(amr: unknown): number | undefined {
-  if (!Array.isArray(amr)) return undefined
-  const entry = amr.find(
-    (item): item is { method: string; timestamp: number } =>
-      typeof item === 'object' &&
-      item !== null &&
-      (item as { method?: unknown }).method === 'recovery' &&
-      typeof (item as { timestamp?: unknown }).timestamp === 'number',
-  )
-  return entry?.timestamp
-}
-
-/** How long after following the link a recovery session may set a new password. */
-export const RECOVERY_WINDOW_SECONDS = 60 * 60
-
 /**
  * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
  * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
@@ -72,12 +49,7 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     global: { fetch: withAuthTimeout(onBehalf ?? fetch) },
     cookies: {
-      getAll() {
-        return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({
-          name,
-          value: value ?? '',
-        }))
-      },
+      getAll: () => parseCookieHeader(request.headers.get('Cookie') ?? ''),
       setAll(cookies, cacheHeaders) {
         for (const { name, value, options } of cookies) {
           headers.append(
@@ -103,9 +75,9 @@ const AUTH_CALL_TIMEOUT_MS = 5_000
 
 /**
  * The `fetch` of a request's Supabase client (`send`: the plain one, or the one acting on the
- * visitor's behalf): a call to the auth server that has not
- * answered within AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own,
- * and a hanging auth server would otherwise hold every page that refreshes a session).
+ * visitor's behalf): a call to the auth server that has not answered within
+ * AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own, and a hanging auth
+ * server would otherwise hold every page that refreshes a session).
  */
 function withAuthTimeout(send: typeof fetch): typeof fetch {
   return (input, init) => {
@@ -139,64 +111,19 @@ type SessionResult = {
   endedElsewhere?: boolean
 }
 
-/** A request's session result whose Supabase client is made only when first asked for. */
-function sessionResult(request: Request): SessionResult {
-  const headers = new Headers()
-  let client: SupabaseClient | undefined
-  return {
-    user: null,
-    asUser: null,
-    headers,
-    // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
-    get supabase() {
-      client ??= createSupabaseServerClient(request, headers).supabase
-      return client
-    },
-  }
-}
-
 /** How long after its last successful existence check a session may be served read-only. */
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
  * Sessions whose existence this process checked successfully within the last
- * SESSION_CHECK_GRACE_SECONDS, by session id. When the check cannot be made (the database
- * or PostgREST fails or does not answer in time), a page view (GET) of such a session is
- * still served; any other request, and any session not checked that recently, gets the
- * 503. So a blip does not take every signed-in page down, and a session ended while the
- * check cannot be made is served read-only pages for at most the grace period after its
- * last successful check. An answer "ended" forgets it at once.
+ * SESSION_CHECK_GRACE_SECONDS, by session id (unix seconds). When the check cannot be made
+ * (the database or PostgREST fails or does not answer in time), a page view (GET) of such a
+ * session is still served; any other request, and any session not checked that recently,
+ * gets the 503. So a blip does not take every signed-in page down, and a session ended
+ * while the check cannot be made is served read-only pages for at most the grace period
+ * after its last successful check. An answer "ended" forgets it at once.
  */
-export class SessionConfirmations {
-  private readonly entries: ExpiringCache<true>
-
-  constructor(
-    maxEntries = 10_000,
-    private readonly graceSeconds = SESSION_CHECK_GRACE_SECONDS,
-    private readonly now = () => Date.now() / 1000,
-  ) {
-    this.entries = new ExpiringCache(maxEntries, now)
-  }
-
-  confirmed(sessionId: string) {
-    this.entries.set(sessionId, true, this.now() + this.graceSeconds)
-  }
-
-  ended(sessionId: string) {
-    this.entries.delete(sessionId)
-  }
-
-  /** True when the session was confirmed within the grace period. */
-  recentlyConfirmed(sessionId: string) {
-    return this.entries.get(sessionId) === true
-  }
-
-  clear() {
-    this.entries.clear()
-  }
-}
-
-export const sessionConfirmations = new SessionConfirmations()
+export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.now() / 1000)
 
 // One session read per request: the root, layout and page loaders of a navigation all ask,
 // and share the result (one client, one verification, at most one token refresh).
@@ -213,31 +140,34 @@ interface Verification {
   verified: VerifiedSession | null
 }
 
+/** The request's entry of `cache`, made by `make` on the first ask. */
+function once<T>(cache: WeakMap<Request, T>, request: Request, make: (request: Request) => T) {
+  if (!cache.has(request)) cache.set(request, make(request))
+  return cache.get(request) as T
+}
+
 /**
  * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
  * the auth server unless the token must be refreshed) and returns the user or null. Every
  * loader of one request gets the same result, client and cookie headers.
  */
 export function getOptionalUser(request: Request): Promise<SessionResult> {
-  let session = sessions.get(request)
-  if (!session) {
-    session = readSession(request)
-    sessions.set(request, session)
-  }
-  return session
-}
-
-function verification(request: Request): Promise<Verification> {
-  let verifying = verifications.get(request)
-  if (!verifying) {
-    verifying = verify(request)
-    verifications.set(request, verifying)
-  }
-  return verifying
+  return once(sessions, request, readSession)
 }
 
 async function verify(request: Request): Promise<Verification> {
-  const result = sessionResult(request)
+  const headers = new Headers()
+  let client: SupabaseClient | undefined
+  const result: SessionResult = {
+    user: null,
+    asUser: null,
+    headers,
+    // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
+    get supabase() {
+      client ??= createSupabaseServerClient(request, headers).supabase
+      return client
+    },
+  }
   // No Supabase auth cookie: a visitor who is signed out, with nothing to decode or verify.
   const key = verifiedSessionKey(request)
   if (!key) return { result, key, verified: null }
@@ -246,7 +176,7 @@ async function verify(request: Request): Promise<Verification> {
 }
 
 async function readSession(request: Request): Promise<SessionResult> {
-  const { result, key, verified } = await verification(request)
+  const { result, key, verified } = await once(verifications, request, verify)
   if (!verified || !key) return result
   const state = await sessionState(verified.user)
   if (state === 'ended') {
@@ -257,7 +187,7 @@ async function readSession(request: Request): Promise<SessionResult> {
   }
   if (state === 'unknown') {
     const isRead = request.method === 'GET' || request.method === 'HEAD'
-    if (!isRead || !sessionConfirmations.recentlyConfirmed(verified.user.sessionId)) {
+    if (!isRead || !sessionConfirmations.get(verified.user.sessionId)) {
       throw sessionCheckUnavailable()
     }
     logger.warn('session check unavailable: page served on a recent check')
@@ -278,7 +208,7 @@ export async function getOptionalUserWith<T>(
   request: Request,
   read: (session: VerifiedRead) => Promise<T>,
 ): Promise<[SessionResult, T | null]> {
-  const { verified, result } = await verification(request)
+  const { verified, result } = await once(verifications, request, verify)
   const reading = verified
     ? read({
         ...verified,
@@ -325,7 +255,8 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     // A refresh the auth server did not answer, refused with a 429, or any other answer
     // that does not say the session is gone: the session stays as it is (auth-js may have
     // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
-    keepOnly(headers, cookiesBefore)
+    headers.delete('Set-Cookie')
+    for (const cookie of cookiesBefore) headers.append('Set-Cookie', cookie)
     logger.error(
       { status: refreshError.status, code: refreshError.code },
       'session refresh unavailable',
@@ -353,15 +284,19 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   ) {
     return null
   }
-  const recoveredAt = recoveryTime(claims.amr)
-  const afterSignUp = afterSignUpOf(claims.user_metadata)
+  // The time a recovery link opened the session, and a plan chosen before signing up.
+  const recovery = claims.amr?.find(
+    (entry): entry is AMREntry => typeof entry === 'object' && entry.method === 'recovery',
+  )
+  const recoveredAt = recovery?.timestamp
+  const afterSignUp: unknown = claims.user_metadata?.after_sign_up
   const verified: VerifiedSession = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
       sessionId: claims.session_id,
-      ...(recoveredAt !== undefined ? { recoveredAt } : {}),
-      ...(afterSignUp !== undefined ? { afterSignUp } : {}),
+      ...(typeof recoveredAt === 'number' ? { recoveredAt } : {}),
+      ...(typeof afterSignUp === 'string' ? { afterSignUp } : {}),
     },
     asUser: { accessToken },
   }
@@ -405,12 +340,6 @@ async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Drops the Set-Cookie writes made after `before` was read (the other headers stay). */
-function keepOnly(headers: Headers, before: string[]) {
-  headers.delete('Set-Cookie')
-  for (const cookie of before) headers.append('Set-Cookie', cookie)
-}
-
 /**
  * Whether the token's session still exists (signed out here or everywhere, or the user
  * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
@@ -427,10 +356,10 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
     return 'unknown'
   }
   if (data === true) {
-    sessionConfirmations.confirmed(user.sessionId)
+    sessionConfirmations.set(user.sessionId, true, Date.now() / 1000 + SESSION_CHECK_GRACE_SECONDS)
     return 'active'
   }
-  sessionConfirmations.ended(user.sessionId)
+  sessionConfirmations.delete(user.sessionId)
   return 'ended'
 }
 
@@ -481,7 +410,6 @@ export async function requireUser(request: Request) {
   return result as SignedInSession
 }
 
-/** The session of a signed-in request. */
 export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUser }
 
 function signInRedirect(request: Request, headers: Headers, endedElsewhere = false) {

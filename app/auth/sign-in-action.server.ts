@@ -5,8 +5,9 @@ import { reply } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
-import { sendMagicLink, signInWithPassword, startOAuth } from './auth.server'
-import { authFailureStatus } from './auth-errors'
+import { callbackUrl, signInWithPassword } from './auth.server'
+import { authErrorMessage, authFailureStatus } from './auth-errors'
+import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -15,10 +16,9 @@ import {
 } from './rate-limits.server'
 import { safeNextPath } from './safe-next-path'
 import { MagicLinkSchema, SignInSchema } from './schemas'
+import { createSupabaseServerClient } from './session.server'
 
 type Intent = 'password' | 'magic-link' | 'oauth'
-
-const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
 
 /**
  * What the sign-in page reads beside conform's result: which form it is for, a form-level
@@ -28,14 +28,10 @@ const WRONG_CREDENTIALS = 'That email and password do not match. Check them and 
 function fields(
   intent: Intent,
   formError: string | null,
-  offer: { linkFor?: string; unconfirmedEmail?: string | null } = {},
+  linkFor: string | null = null,
+  unconfirmedEmail: string | null = null,
 ) {
-  return {
-    intent,
-    formError,
-    linkFor: offer.linkFor ?? null,
-    unconfirmedEmail: offer.unconfirmedEmail ?? null,
-  }
+  return { intent, formError, linkFor, unconfirmedEmail }
 }
 
 /**
@@ -53,12 +49,13 @@ export async function handleSignIn(request: Request) {
 }
 
 async function signInWithGitHub(request: Request, next: string) {
-  const result = await startOAuth(request, next)
-  if (result.url) throw redirect(result.url, { headers: result.headers })
-  return reply(null, fields('oauth', result.error ?? null), {
-    status: 400,
-    headers: result.headers,
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { data, error } = await supabase.auth.signInWithOAuth({
+    provider: 'github',
+    options: { redirectTo: callbackUrl(next) },
   })
+  if (!error && data.url) throw redirect(data.url, { headers })
+  return reply(null, fields('oauth', authErrorMessage(error)), { status: 400, headers })
 }
 
 async function mailMagicLink(request: Request, formData: FormData, next: string) {
@@ -71,15 +68,20 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
     return reply(submission.reply(), fields('magic-link', message), tooManyAttemptsInit(limit))
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
-  const result = await sendMagicLink(request, submission.value.email, next)
-  if (result.error) {
-    return reply(submission.reply(), fields('magic-link', result.error), {
-      status: authFailureStatus(result.errorCode),
-      headers: result.headers,
-    })
+  const { email } = submission.value
+  const { supabase, headers } = createSupabaseServerClient(request)
+  const { error } = await supabase.auth.signInWithOtp({
+    email,
+    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
+  })
+  // Do not reveal whether an account exists: an unknown email looks like success.
+  const unknown = error?.code === 'otp_disabled' || error?.code === 'user_not_found'
+  if (error && !unknown && error.status !== 422) {
+    const init = { status: authFailureStatus(error.code), headers }
+    return reply(submission.reply(), fields('magic-link', authErrorMessage(error)), init)
   }
-  const params = new URLSearchParams({ email: submission.value.email })
-  throw redirect(`/sign-in/confirm?${params}`, { headers: result.headers })
+  headers.append('Set-Cookie', await markLinkRequested(request, email))
+  throw redirect(`/sign-in/confirm?${new URLSearchParams({ email })}`, { headers })
 }
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
@@ -93,16 +95,18 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     // Too many attempts at this account from anywhere: the password is not checked (not
     // even the right one); the emailed link, which only the owner receives, still works.
     const message = pausedCheckMessage('sign-in', limit.retryAfterSeconds)
-    const offer = { linkFor: submission.value.email }
-    return reply(result(), fields('password', message, offer), tooManyAttemptsInit(limit))
+    const init = tooManyAttemptsInit(limit)
+    return reply(result(), fields('password', message, submission.value.email), init)
   }
   if (!limit.allowed) {
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply(result(), fields('password', message), tooManyAttemptsInit(limit))
   }
   // Bots get the answer a wrong password gets, and no session.
-  if (isHoneypotFilled(formData))
-    return reply(result(), fields('password', WRONG_CREDENTIALS), { status: 400 })
+  if (isHoneypotFilled(formData)) {
+    const message = authErrorMessage({ code: 'invalid_credentials' })
+    return reply(result(), fields('password', message), { status: 400 })
+  }
   const { email, password } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
@@ -110,7 +114,7 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     // to send the confirmation again (Supabase Auth says so only after checking the password).
     const unconfirmedEmail = outcome.errorCode === 'email_not_confirmed' ? email : null
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
-    return reply(result(), fields('password', outcome.error, { unconfirmedEmail }), init)
+    return reply(result(), fields('password', outcome.error, null, unconfirmedEmail), init)
   }
   throw redirect(next, { headers: outcome.headers })
 }

@@ -3,9 +3,7 @@ import type { JWK } from '@supabase/supabase-js'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
 
-export interface Jwks {
-  keys: JWK[]
-}
+export type Jwks = { keys: JWK[] }
 
 /** How long fetched keys are used before they are fetched again (auth-js's JWKS cache time). */
 export const SIGNING_KEYS_MAX_AGE_MS = 10 * 60_000

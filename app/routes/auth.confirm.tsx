@@ -8,8 +8,8 @@ import {
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
 
-import { type EmailLink, isEmailLinkType, verifyEmailLink } from '~/auth/callback.server'
-import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
+import { type EmailLink, verifyEmailLink } from '~/auth/callback.server'
+import { emailLinkState, isEmailLinkType, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
