@@ -29,14 +29,18 @@ export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
   shared: { limit: 600, windowMs: 10 * 60_000 },
 }
 
-/** True when the success URL names a checkout, so showing it takes a provider lookup. */
-function namesCheckout(params: URLSearchParams) {
+/**
+ * The provider lookup of the checkout named by the success URL's `session_id` (Stripe) or
+ * `checkout_id` (Polar), or null when it names none.
+ */
+function checkoutLookup(params: URLSearchParams) {
   const sessionId = params.get('session_id')
   const checkoutId = params.get('checkout_id')
-  return Boolean(
-    (sessionId && STRIPE_SESSION_ID.test(sessionId)) ||
-    (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId)),
-  )
+  if (sessionId && STRIPE_SESSION_ID.test(sessionId))
+    return () => getStripeCheckoutStatus(sessionId)
+  if (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId))
+    return () => getPolarCheckoutStatus(checkoutId)
+  return null
 }
 
 /**
@@ -47,24 +51,17 @@ export async function hitCheckoutLookupLimit(
   request: Request,
   params: URLSearchParams,
 ): Promise<RateLimitResult | null> {
-  if (!namesCheckout(params)) return null
+  if (!checkoutLookup(params)) return null
   return hitClientRateLimit(request, 'checkout-lookup', CHECKOUT_LOOKUP_RATE_LIMIT)
 }
 
 /**
- * Looks up the checkout named by the success URL's `session_id` (Stripe) or `checkout_id`
- * (Polar). Only the provider's answer may say "not paid": a checkout it does not know
- * (404) is `failed`, any other failure (5xx, 429, timeout, network) is `confirming`.
+ * Looks up the checkout the success URL names. Only the provider's answer may say "not
+ * paid": a checkout it does not know (404) is `failed`, any other failure (5xx, 429,
+ * timeout, network) is `confirming`.
  */
 export async function lookupCheckoutStatus(params: URLSearchParams): Promise<CheckoutStatus> {
-  const sessionId = params.get('session_id')
-  const checkoutId = params.get('checkout_id')
-  const lookup =
-    sessionId && STRIPE_SESSION_ID.test(sessionId)
-      ? () => getStripeCheckoutStatus(sessionId)
-      : checkoutId && POLAR_CHECKOUT_ID.test(checkoutId)
-        ? () => getPolarCheckoutStatus(checkoutId)
-        : null
+  const lookup = checkoutLookup(params)
   if (!lookup) return 'missing'
   try {
     return await lookup()

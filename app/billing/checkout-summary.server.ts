@@ -1,4 +1,4 @@
-import { getPlans } from '~/billing/plans.server'
+import { getPlans, planByStripePrice } from '~/billing/plans.server'
 import { getPolar } from '~/billing/polar/client.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import { formatMoney } from '~/lib/pages/format'
@@ -14,6 +14,8 @@ export interface CheckoutSummary {
   receiptTo: string | null
 }
 
+type Viewer = { id: string; email: string } | null
+
 /**
  * Reads what a checkout the provider reports as complete was for. Only the signed-in user
  * the checkout was made for (its `user_id` metadata) is shown the address; anyone else with
@@ -22,7 +24,7 @@ export interface CheckoutSummary {
  */
 export async function summarizeCheckout(
   params: URLSearchParams,
-  viewer: { id: string; email: string } | null,
+  viewer: Viewer,
 ): Promise<CheckoutSummary | null> {
   const sessionId = params.get('session_id')
   const checkoutId = params.get('checkout_id')
@@ -35,20 +37,15 @@ export async function summarizeCheckout(
   return null
 }
 
-const ownEmail = (
-  viewer: { id: string; email: string } | null,
-  metadata: Record<string, unknown> | null | undefined,
-) => (viewer && viewer.email && metadata?.user_id === viewer.id ? viewer.email : null)
+const ownEmail = (viewer: Viewer, metadata: Record<string, unknown> | null | undefined) =>
+  viewer && viewer.email && metadata?.user_id === viewer.id ? viewer.email : null
 
-async function stripeSummary(
-  sessionId: string,
-  viewer: { id: string; email: string } | null,
-): Promise<CheckoutSummary> {
+async function stripeSummary(sessionId: string, viewer: Viewer): Promise<CheckoutSummary> {
   const session = await getStripe().checkout.sessions.retrieve(sessionId, {
     expand: ['line_items'],
   })
   const price = session.line_items?.data[0]?.price
-  const plan = getPlans().find((item) => item.stripePriceId === price?.id)
+  const plan = planByStripePrice(price?.id)
   const interval = price?.recurring?.interval ?? plan?.interval
   const amount =
     session.amount_total !== null && session.currency
@@ -57,10 +54,7 @@ async function stripeSummary(
   return { plan: plan?.name ?? null, amount, receiptTo: ownEmail(viewer, session.metadata) }
 }
 
-async function polarSummary(
-  checkoutId: string,
-  viewer: { id: string; email: string } | null,
-): Promise<CheckoutSummary> {
+async function polarSummary(checkoutId: string, viewer: Viewer): Promise<CheckoutSummary> {
   const checkout = await getPolar('checkout').checkouts.get(checkoutId)
   const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
   return {

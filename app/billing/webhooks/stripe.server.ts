@@ -4,6 +4,7 @@ import { planByStripePrice } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import {
   failedInvoicePayment,
+  idOf,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
@@ -16,7 +17,6 @@ import {
 } from '~/billing/stripe/events'
 import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
 import { getEnv } from '~/env.server'
-import { readBodyWithLimit } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
@@ -26,10 +26,14 @@ import {
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
 
-import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
+import {
+  answerWebhook,
+  badSignature,
+  invalidPayload,
+  parsePayload,
+  readWebhookBody,
+} from './outcome.server'
 
-/** Stripe events are well under 1 MB; anything larger is refused before verification. */
-const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
 const SIGNATURE_TOLERANCE_SECONDS = 300
 const utf8 = new TextDecoder()
 
@@ -41,11 +45,9 @@ const utf8 = new TextDecoder()
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
-  const body = await readBodyWithLimit(request, STRIPE_WEBHOOK_BODY_LIMIT).catch(() => undefined)
-  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
-  if (body === undefined)
-    return webhookJson({ error: 'Webhook signature verification failed' }, 400)
-  if (!signature) return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+  const body = await readWebhookBody(request)
+  if (body instanceof Response) return body
+  if (!signature) return badSignature()
 
   let event: Stripe.Event
   try {
@@ -60,17 +62,17 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
-      return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+      return badSignature()
     }
     // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
     logger.error({ err: error }, 'stripe webhook: signed payload is not valid JSON')
-    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    return invalidPayload()
   }
 
   if (!isEventEnvelope(event)) {
     // Signed, valid JSON, but not an event (an array, null, no id/type/created/data).
     logger.error('stripe webhook: signed payload is not an event')
-    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    return invalidPayload()
   }
 
   return answerWebhook('stripe', event, () => applyStripeEvent(event))
@@ -171,12 +173,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
   let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
-  const customerId =
-    invoice.customer == null
-      ? null
-      : typeof invoice.customer === 'string'
-        ? invoice.customer
-        : invoice.customer.id
+  const customerId = idOf(invoice.customer)
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {
     const stripe = getStripe()
