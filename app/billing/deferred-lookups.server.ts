@@ -1,5 +1,6 @@
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
+import { ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow } from '~/subscriptions/types'
@@ -38,11 +39,12 @@ type Reference = Pick<
 >
 type Found = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
 
-const lastTried = new Map<string, number>()
+/** Rows looked up without success, each until its cool-down ends. */
+const coolingDown = new ExpiringCache<true>(10_000)
 
 /** Forgets the cool-downs (tests). */
 export function resetDeferredLookupsForTests() {
-  lastTried.clear()
+  coolingDown.clear()
 }
 
 function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
@@ -60,28 +62,22 @@ function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
 }
 
 async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise<Found> {
-  const found: Found = {}
   if (row.provider === 'polar' && row.polar_order_id) {
-    const url = await lookUpOrderInvoiceUrl(row.polar_order_id, {
-      timeoutSeconds: REQUEST_TIMEOUT_MS / 1000,
-    })
-    if (url) found.invoice_url = url
-    return found
+    const timeoutSeconds = REQUEST_TIMEOUT_MS / 1000
+    return { invoice_url: await lookUpOrderInvoiceUrl(row.polar_order_id, { timeoutSeconds }) }
   }
-  if (!row.stripe_invoice_id) return found
+  if (!row.stripe_invoice_id) return {}
   const options = { timeoutMs: REQUEST_TIMEOUT_MS }
   const [url, paymentIntent] = await Promise.all([
     need.url ? fetchHostedInvoiceUrl(row.stripe_invoice_id, options) : null,
     need.paymentIntent ? fetchInvoicePaymentIntentId(row.stripe_invoice_id, options) : null,
   ])
-  if (url) found.invoice_url = url
-  if (paymentIntent) found.stripe_payment_intent_id = paymentIntent
-  return found
+  return { invoice_url: url, stripe_payment_intent_id: paymentIntent }
 }
 
 /** Looks one row up and saves what was found (only into columns that are still empty). */
 async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
-  remember(row.id, Date.now())
+  coolingDown.set(row.id, true, Date.now() + COOLDOWN_MS)
   try {
     const found = await lookUp(row, need)
     const admin = database()
@@ -98,7 +94,7 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
       if (error) throw databaseError('payment update', error)
     }
     if ((!need.url || found.invoice_url) && (!need.paymentIntent || found.stripe_payment_intent_id))
-      lastTried.delete(row.id)
+      coolingDown.delete(row.id)
     return found
   } catch (error) {
     logger.warn(
@@ -132,10 +128,9 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     created_at: row.created_at,
   }))
   try {
-    const now = Date.now()
     const due = rows
       .map((row) => ({ row, need: missing(row) }))
-      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown(row.id, now))
+      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown.get(row.id))
       .slice(0, MAX_LOOKUPS)
     if (due.length === 0) return payments
 
@@ -158,15 +153,4 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     logger.warn({ err: error }, 'billing page: deferred provider lookups skipped')
     return payments
   }
-}
-
-function remember(id: string, now: number) {
-  if (lastTried.size >= 10_000)
-    for (const [key, tried] of lastTried) if (now - tried >= COOLDOWN_MS) lastTried.delete(key)
-  lastTried.set(id, now)
-}
-
-function coolingDown(id: string, now: number) {
-  const tried = lastTried.get(id)
-  return tried !== undefined && now - tried < COOLDOWN_MS
 }

@@ -1,6 +1,5 @@
 import { webhooks } from '@polar-sh/sdk/2026-10'
 
-import { polarStatus } from '~/billing/polar/client.server'
 import {
   PolarEnvelopeSchema,
   type PolarOrder,
@@ -15,6 +14,7 @@ import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
+import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
@@ -168,7 +168,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
  */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   logger.warn(
-    { id: event.id, type: event.type, order: orderId, err: error, status: polarStatus(error) },
+    { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },
     'polar: invoice URL not available, recorded without it',
   )
   return null
