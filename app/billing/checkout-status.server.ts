@@ -1,5 +1,5 @@
-import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
-import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
+import { getPolar } from '~/billing/polar/client.server'
+import { getStripe } from '~/billing/stripe/client.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -31,15 +31,22 @@ export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
 
 /**
  * The provider lookup of the checkout named by the success URL's `session_id` (Stripe) or
- * `checkout_id` (Polar), or null when it names none.
+ * `checkout_id` (Polar), or null when it names none. Spec: complete / open / other = failed.
  */
 function checkoutLookup(params: URLSearchParams) {
   const sessionId = params.get('session_id')
   const checkoutId = params.get('checkout_id')
   if (sessionId && STRIPE_SESSION_ID.test(sessionId))
-    return () => getStripeCheckoutStatus(sessionId)
+    return async () => {
+      const { status } = await getStripe().checkout.sessions.retrieve(sessionId)
+      return status === 'complete' ? 'complete' : status === 'open' ? 'open' : 'failed'
+    }
   if (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId))
-    return () => getPolarCheckoutStatus(checkoutId)
+    return async () => {
+      const { status } = await getPolar('checkout').checkouts.get(checkoutId)
+      if (status === 'succeeded') return 'complete'
+      return status === 'open' || status === 'confirmed' ? 'open' : 'failed'
+    }
   return null
 }
 

@@ -26,17 +26,6 @@ const DEADLINE_MS = 2500
 const REQUEST_TIMEOUT_MS = 2000
 const COOLDOWN_MS = 15 * 60 * 1000
 
-type Reference = Pick<
-  PaymentRow,
-  | 'id'
-  | 'provider'
-  | 'polar_order_id'
-  | 'stripe_invoice_id'
-  | 'stripe_payment_intent_id'
-  | 'amount'
-  | 'status'
-  | 'invoice_url'
->
 type Found = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
 
 /** Rows looked up without success, each until its cool-down ends. */
@@ -47,7 +36,7 @@ export function resetDeferredLookupsForTests() {
   coolingDown.clear()
 }
 
-function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
+function missing(row: PaymentWithReferences): { url: boolean; paymentIntent: boolean } {
   if (row.provider === 'polar')
     return {
       url: row.status === 'succeeded' && !row.invoice_url && Boolean(row.polar_order_id),
@@ -61,7 +50,10 @@ function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
   }
 }
 
-async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise<Found> {
+async function lookUp(
+  row: PaymentWithReferences,
+  need: ReturnType<typeof missing>,
+): Promise<Found> {
   if (row.provider === 'polar' && row.polar_order_id) {
     const timeoutSeconds = REQUEST_TIMEOUT_MS / 1000
     return { invoice_url: await lookUpOrderInvoiceUrl(row.polar_order_id, { timeoutSeconds }) }
@@ -76,7 +68,7 @@ async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise
 }
 
 /** Looks one row up and saves what was found (only into columns that are still empty). */
-async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
+async function fillRow(row: PaymentWithReferences, need: ReturnType<typeof missing>) {
   coolingDown.set(row.id, true, Date.now() + COOLDOWN_MS)
   try {
     const found = await lookUp(row, need)

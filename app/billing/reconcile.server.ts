@@ -54,12 +54,6 @@ export interface Difference {
   result?: ApplyResult
 }
 
-export interface LastEvent {
-  id: string
-  type: string
-  receivedAt: string
-}
-
 export interface ProviderReport {
   provider: Provider
   /** Subscriptions the provider listed. */
@@ -68,7 +62,7 @@ export interface ProviderReport {
   users: number
   differences: Difference[]
   /** The newest event the ledger holds for the provider. */
-  lastEvent: LastEvent | null
+  lastEvent: { id: string; type: string; receivedAt: string } | null
 }
 
 interface Candidate {
@@ -182,16 +176,16 @@ function subscriptionChanges(
   return changes
 }
 
-async function lastEvent(provider: Provider): Promise<LastEvent | null> {
+async function lastEvent(provider: Provider) {
   const { data, error } = await database()
     .from('webhook_events')
-    .select('event_id, event_type, received_at')
+    .select('id:event_id, type:event_type, receivedAt:received_at')
     .eq('provider', provider)
     .order('received_at', { ascending: false })
     .limit(1)
-    .maybeSingle<{ event_id: string; event_type: string; received_at: string }>()
+    .maybeSingle()
   if (error) throw databaseError('ledger read', error)
-  return data ? { id: data.event_id, type: data.event_type, receivedAt: data.received_at } : null
+  return data
 }
 
 /**

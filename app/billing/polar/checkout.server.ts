@@ -98,13 +98,3 @@ export async function createPolarCheckout(
   })
   return { kind: 'redirect', url: checkout.url }
 }
-
-/** The state of a Polar checkout, as the success page shows it. */
-export async function getPolarCheckoutStatus(
-  checkoutId: string,
-): Promise<'complete' | 'open' | 'failed'> {
-  const checkout = await getPolar('checkout').checkouts.get(checkoutId)
-  if (checkout.status === 'succeeded') return 'complete'
-  if (checkout.status === 'open' || checkout.status === 'confirmed') return 'open'
-  return 'failed'
-}

@@ -55,13 +55,3 @@ export async function createStripeCheckout(
   if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
   return { kind: 'redirect', url: session.url }
 }
-
-/** The state of a checkout session, as the success page shows it (spec: complete / open / failed). */
-export async function getStripeCheckoutStatus(
-  sessionId: string,
-): Promise<'complete' | 'open' | 'failed'> {
-  const session = await getStripe().checkout.sessions.retrieve(sessionId)
-  if (session.status === 'complete') return 'complete'
-  if (session.status === 'open') return 'open'
-  return 'failed'
-}

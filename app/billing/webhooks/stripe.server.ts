@@ -1,4 +1,5 @@
 import Stripe from 'stripe'
+import { z } from 'zod'
 
 import { planByStripePrice } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
@@ -34,7 +35,6 @@ import {
   readWebhookBody,
 } from './outcome.server'
 
-const SIGNATURE_TOLERANCE_SECONDS = 300
 const utf8 = new TextDecoder()
 
 /**
@@ -53,11 +53,11 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   try {
     // Decoded here, once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
     // decodes them twice, once to check the signature and once to parse them.
+    // The SDK's default tolerance: 300 seconds between signing and receipt.
     event = getStripe().webhooks.constructEvent(
       utf8.decode(body),
       signature,
       getEnv().STRIPE_WEBHOOK_SECRET,
-      SIGNATURE_TOLERANCE_SECONDS,
     )
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
@@ -69,7 +69,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
     return invalidPayload()
   }
 
-  if (!isEventEnvelope(event)) {
+  if (!EventEnvelopeSchema.safeParse(event).success) {
     // Signed, valid JSON, but not an event (an array, null, no id/type/created/data).
     logger.error('stripe webhook: signed payload is not an event')
     return invalidPayload()
@@ -79,17 +79,12 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
 }
 
 /** The envelope fields every event must have before any of them is read. */
-function isEventEnvelope(value: unknown): value is Stripe.Event {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const event = value as Record<string, unknown>
-  return (
-    typeof event.id === 'string' &&
-    typeof event.type === 'string' &&
-    Number.isInteger(event.created) &&
-    typeof event.data === 'object' &&
-    event.data !== null
-  )
-}
+const EventEnvelopeSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  created: z.number().refine(Number.isInteger),
+  data: z.custom<object>((data) => typeof data === 'object' && data !== null),
+})
 
 const ledger = (event: Stripe.Event): LedgerEvent => ({
   provider: 'stripe',
