@@ -1,3 +1,5 @@
+import { setTimeout } from 'node:timers/promises'
+
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { ExpiringCache } from '~/lib/server/expiring-cache'
@@ -130,13 +132,8 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     const lookups = Promise.all(
       due.map(async ({ row, need }) => found.set(row.id, await fillRow(row, need))),
     )
-    let timer: NodeJS.Timeout | undefined
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, DEADLINE_MS)
-      timer.unref?.()
-    })
-    await Promise.race([lookups, deadline])
-    clearTimeout(timer)
+    // An unref'd timer: the page waits no longer, and the process never waits for it.
+    await Promise.race([lookups, setTimeout(DEADLINE_MS, undefined, { ref: false })])
     return payments.map((payment) => {
       const url = found.get(payment.id)?.invoice_url
       return url && !payment.invoice_url ? { ...payment, invoice_url: url } : payment

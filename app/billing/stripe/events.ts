@@ -147,13 +147,13 @@ export function subscriptionFields(
 
 /** The subscription an invoice belongs to, where API version basil+ puts it. */
 export function invoiceSubscriptionId(invoice: StripeInvoice) {
-  const fromParent = idOf(invoice.parent?.subscription_details?.subscription)
-  if (fromParent) return fromParent
-  for (const line of invoice.lines?.data ?? []) {
-    const fromLine = line.parent?.subscription_item_details?.subscription
-    if (fromLine) return fromLine
-  }
-  return null
+  return (
+    idOf(invoice.parent?.subscription_details?.subscription) ||
+    invoice.lines?.data
+      .map((line) => line.parent?.subscription_item_details?.subscription)
+      .find(Boolean) ||
+    null
+  )
 }
 
 /** The price of the invoice's first line (what plan was paid for). */
