@@ -104,7 +104,8 @@ export type StripeInvoicePayments = z.infer<typeof StripeInvoicePaymentsSchema>
 
 export const idOf = (value: string | { id: string } | null | undefined) =>
   value == null ? null : typeof value === 'string' ? value : value.id
-const iso = (seconds: number | null | undefined) =>
+/** A Stripe time (Unix seconds) as ISO, or null when unset. */
+export const iso = (seconds: number | null | undefined) =>
   seconds == null ? null : new Date(seconds * 1000).toISOString()
 
 /** The user a subscription belongs to, from the metadata set at checkout. */

@@ -9,6 +9,7 @@ import {
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
+  iso,
   type StripeInvoice,
   StripeInvoiceSchema,
   type StripeSubscription,
@@ -129,9 +130,6 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      const retryAt = invoice.next_payment_attempt
-        ? new Date(invoice.next_payment_attempt * 1000).toISOString()
-        : null
       // The ledger row, when it failed and when Stripe retries (for the past-due notice), the
       // failed invoice in the billing history (docs/decisions/0013-failed-payments.md) and
       // the mail (to the account's address), in one transaction.
@@ -144,7 +142,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
           amount: invoice.amount_due ?? 0,
           currency: invoice.currency,
           invoice_url: invoice.hosted_invoice_url ?? null,
-          retry_at: retryAt,
+          retry_at: iso(invoice.next_payment_attempt || null),
         },
         {
           ...failedInvoicePayment(invoice, owner.userId, owner.planName),
