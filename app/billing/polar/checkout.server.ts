@@ -87,7 +87,7 @@ export class PolarCustomerConflict extends Error {}
  * if it is bound to somebody else, the user gets no customer: a checkout is never attached
  * to another user's customer.
  */
-export async function ensurePolarCustomer(user: SessionUser): Promise<string> {
+async function ensurePolarCustomer(user: SessionUser): Promise<string> {
   if (!user.email) throw new PolarCustomerConflict('A Polar customer needs an email address')
   const polar = getPolar('checkout')
   try {
