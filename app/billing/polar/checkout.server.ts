@@ -96,8 +96,7 @@ async function ensurePolarCustomer(user: SessionUser): Promise<string> {
     if (httpStatusOf(error) !== 404) throw error
   }
   try {
-    const created = await polar.customers.create({ email: user.email, external_id: user.id })
-    return created.id
+    return (await polar.customers.create({ email: user.email, external_id: user.id })).id
   } catch (error) {
     if (httpStatusOf(error) !== 422) throw error
   }
@@ -109,8 +108,8 @@ async function ensurePolarCustomer(user: SessionUser): Promise<string> {
     logger.warn({ user: user.id }, 'polar: customer email bound to another user')
     throw new PolarCustomerConflict('The Polar customer with this email belongs to another account')
   }
-  if (existing.external_id === user.id) return existing.id
-  await polar.customers.update(existing.id, { external_id: user.id })
+  if (existing.external_id !== user.id)
+    await polar.customers.update(existing.id, { external_id: user.id })
   return existing.id
 }
 

@@ -54,38 +54,33 @@ export async function answerWebhook(
   apply: () => Promise<string>,
 ): Promise<Response> {
   const key = `${provider}:${event.id}`
+  const log = logger.child({ id: event.id, type: event.type })
   if (recentEvents.has(key)) {
-    logger.info({ id: event.id, type: event.type, outcome: 'duplicate' }, `${provider} webhook`)
+    log.info({ outcome: 'duplicate' }, `${provider} webhook`)
     return received()
   }
   try {
     const outcome = await apply()
     recentEvents.add(key)
-    logger.info({ id: event.id, type: event.type, outcome }, `${provider} webhook`)
+    log.info({ outcome }, `${provider} webhook`)
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
     return received()
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
-      logger.error(
-        { id: event.id, type: event.type, issues: error.message },
+      log.error(
+        { issues: error.message },
         `${provider} webhook: payload does not match the expected shape`,
       )
       return invalidPayload()
     }
     if (isDatabaseUnavailable(error)) {
-      logger.error(
-        { id: event.id, type: event.type, err: error },
-        `${provider} webhook: database unavailable`,
-      )
+      log.error({ err: error }, `${provider} webhook: database unavailable`)
       return webhookJson({ error: 'Service temporarily unavailable' }, 503, {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
     }
-    logger.error(
-      { id: event.id, type: event.type, err: error },
-      `${provider} webhook: processing failed`,
-    )
+    log.error({ err: error }, `${provider} webhook: processing failed`)
     return webhookJson({ error: 'Error processing webhook' }, 500)
   }
 }
