@@ -1,7 +1,7 @@
 import { database } from '~/lib/database/database.server'
 import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
 
-import type { PaymentRow, SubscriptionRow } from './types'
+import type { NewPayment, SubscriptionRow } from './types'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -17,10 +17,7 @@ export interface LedgerEvent {
  * A payment as the ledger records it. With no user, a Stripe payment's user is the one
  * holding `stripe_customer_id`, looked up in the same call.
  */
-type LedgerPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
-  user_id: string | null
-  stripe_customer_id?: string | null
-}
+type LedgerPayment = NewPayment & { stripe_customer_id?: string | null }
 
 /** The ledger row's arguments, the same for every ledger call. */
 const ledgerArgs = (event: LedgerEvent) => ({

@@ -14,3 +14,8 @@ export type SubscriptionRow = Omit<
 export type PaymentRow = Omit<Tables['payment_history']['Row'], 'provider'> & {
   provider: 'stripe' | 'polar'
 }
+
+/** A payment as it is recorded: its user is null when the event does not name one. */
+export type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
+  user_id: string | null
+}

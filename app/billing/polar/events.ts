@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { paymentDescription } from '~/billing/payment-description'
-import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
 /**
@@ -138,8 +138,6 @@ export function polarSubscriptionFields(
       return null
   }
 }
-
-type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null }
 
 /** The payment_history row of a paid order (spec: net amount, product name + "payment"). */
 export function polarOrderPayment(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { paymentDescription } from '~/billing/payment-description'
-import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
 /**
@@ -174,7 +174,7 @@ export function invoicePayment(
   userId: string | null,
   planName: string | null,
   paymentIntentId: string | null,
-): Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null } {
+): NewPayment {
   return {
     user_id: userId,
     provider: 'stripe',
@@ -201,7 +201,7 @@ export function failedInvoicePayment(
   invoice: StripeInvoice,
   userId: string | null,
   planName: string | null,
-): ReturnType<typeof invoicePayment> {
+): NewPayment {
   return {
     ...invoicePayment(invoice, userId, planName, null),
     amount: invoice.amount_due ?? invoice.amount_paid,
