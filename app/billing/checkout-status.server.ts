@@ -1,5 +1,7 @@
-import { getPolarCheckoutStatus } from '~/billing/polar/checkout.server'
-import { getStripeCheckoutStatus } from '~/billing/stripe/checkout.server'
+import { getPlans, planByStripePrice } from '~/billing/plans.server'
+import { getPolar } from '~/billing/polar/client.server'
+import { getStripe } from '~/billing/stripe/client.server'
+import { formatMoney } from '~/lib/pages/format'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -29,14 +31,25 @@ export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
   shared: { limit: 600, windowMs: 10 * 60_000 },
 }
 
-/** True when the success URL names a checkout, so showing it takes a provider lookup. */
-function namesCheckout(params: URLSearchParams) {
+/**
+ * The provider lookup of the checkout named by the success URL's `session_id` (Stripe) or
+ * `checkout_id` (Polar), or null when it names none. Spec: complete / open / other = failed.
+ */
+function checkoutLookup(params: URLSearchParams) {
   const sessionId = params.get('session_id')
   const checkoutId = params.get('checkout_id')
-  return Boolean(
-    (sessionId && STRIPE_SESSION_ID.test(sessionId)) ||
-    (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId)),
-  )
+  if (sessionId && STRIPE_SESSION_ID.test(sessionId))
+    return async () => {
+      const { status } = await getStripe().checkout.sessions.retrieve(sessionId)
+      return status === 'complete' ? 'complete' : status === 'open' ? 'open' : 'failed'
+    }
+  if (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId))
+    return async () => {
+      const { status } = await getPolar('checkout').checkouts.get(checkoutId)
+      if (status === 'succeeded') return 'complete'
+      return status === 'open' || status === 'confirmed' ? 'open' : 'failed'
+    }
+  return null
 }
 
 /**
@@ -47,24 +60,17 @@ export async function hitCheckoutLookupLimit(
   request: Request,
   params: URLSearchParams,
 ): Promise<RateLimitResult | null> {
-  if (!namesCheckout(params)) return null
+  if (!checkoutLookup(params)) return null
   return hitClientRateLimit(request, 'checkout-lookup', CHECKOUT_LOOKUP_RATE_LIMIT)
 }
 
 /**
- * Looks up the checkout named by the success URL's `session_id` (Stripe) or `checkout_id`
- * (Polar). Only the provider's answer may say "not paid": a checkout it does not know
- * (404) is `failed`, any other failure (5xx, 429, timeout, network) is `confirming`.
+ * Looks up the checkout the success URL names. Only the provider's answer may say "not
+ * paid": a checkout it does not know (404) is `failed`, any other failure (5xx, 429,
+ * timeout, network) is `confirming`.
  */
 export async function lookupCheckoutStatus(params: URLSearchParams): Promise<CheckoutStatus> {
-  const sessionId = params.get('session_id')
-  const checkoutId = params.get('checkout_id')
-  const lookup =
-    sessionId && STRIPE_SESSION_ID.test(sessionId)
-      ? () => getStripeCheckoutStatus(sessionId)
-      : checkoutId && POLAR_CHECKOUT_ID.test(checkoutId)
-        ? () => getPolarCheckoutStatus(checkoutId)
-        : null
+  const lookup = checkoutLookup(params)
   if (!lookup) return 'missing'
   try {
     return await lookup()
@@ -73,5 +79,65 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
     if (status === 404 || status === 422) return 'failed'
     logger.warn({ err: error, status }, 'success page: checkout lookup failed')
     return 'confirming'
+  }
+}
+
+/** What a completed checkout bought, as the success page names it. */
+export interface CheckoutSummary {
+  /** The plan's name ("Pro"), when the checkout is for one of ours. */
+  plan: string | null
+  /** "$29.00 per month": what was charged (Stripe) or the plan's price (Polar). */
+  amount: string | null
+  /** The address the receipt goes to: only for the checkout's own user, else null. */
+  receiptTo: string | null
+}
+
+type Viewer = { id: string; email: string } | null
+
+/**
+ * Reads what a checkout the provider reports as complete was for. Only the signed-in user
+ * the checkout was made for (its `user_id` metadata) is shown the address; anyone else with
+ * the link sees the plan and amount only. Null when the provider cannot be asked: the page
+ * then says what it said before.
+ */
+export async function summarizeCheckout(
+  params: URLSearchParams,
+  viewer: Viewer,
+): Promise<CheckoutSummary | null> {
+  const sessionId = params.get('session_id')
+  const checkoutId = params.get('checkout_id')
+  try {
+    if (sessionId) return await stripeSummary(sessionId, viewer)
+    if (checkoutId) return await polarSummary(checkoutId, viewer)
+  } catch (error) {
+    logger.warn({ err: error }, 'success page: checkout summary unavailable')
+  }
+  return null
+}
+
+const ownEmail = (viewer: Viewer, metadata: Record<string, unknown> | null | undefined) =>
+  viewer && viewer.email && metadata?.user_id === viewer.id ? viewer.email : null
+
+async function stripeSummary(sessionId: string, viewer: Viewer): Promise<CheckoutSummary> {
+  const session = await getStripe().checkout.sessions.retrieve(sessionId, {
+    expand: ['line_items'],
+  })
+  const price = session.line_items?.data[0]?.price
+  const plan = planByStripePrice(price?.id)
+  const interval = price?.recurring?.interval ?? plan?.interval
+  const amount =
+    session.amount_total !== null && session.currency
+      ? `${formatMoney(session.amount_total, session.currency)}${interval ? ` per ${interval}` : ''}`
+      : null
+  return { plan: plan?.name ?? null, amount, receiptTo: ownEmail(viewer, session.metadata) }
+}
+
+async function polarSummary(checkoutId: string, viewer: Viewer): Promise<CheckoutSummary> {
+  const checkout = await getPolar('checkout').checkouts.get(checkoutId)
+  const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
+  return {
+    plan: plan?.name ?? null,
+    amount: plan ? `${formatMoney(plan.amount, plan.currency)} per ${plan.interval}` : null,
+    receiptTo: ownEmail(viewer, checkout.metadata as Record<string, unknown>),
   }
 }

@@ -1,5 +1,8 @@
+import { setTimeout } from 'node:timers/promises'
+
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
+import { ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow } from '~/subscriptions/types'
@@ -25,27 +28,17 @@ const DEADLINE_MS = 2500
 const REQUEST_TIMEOUT_MS = 2000
 const COOLDOWN_MS = 15 * 60 * 1000
 
-type Reference = Pick<
-  PaymentRow,
-  | 'id'
-  | 'provider'
-  | 'polar_order_id'
-  | 'stripe_invoice_id'
-  | 'stripe_payment_intent_id'
-  | 'amount'
-  | 'status'
-  | 'invoice_url'
->
 type Found = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
 
-const lastTried = new Map<string, number>()
+/** Rows looked up without success, each until its cool-down ends. */
+const coolingDown = new ExpiringCache<true>(10_000)
 
 /** Forgets the cool-downs (tests). */
 export function resetDeferredLookupsForTests() {
-  lastTried.clear()
+  coolingDown.clear()
 }
 
-function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
+function missing(row: PaymentWithReferences): { url: boolean; paymentIntent: boolean } {
   if (row.provider === 'polar')
     return {
       url: row.status === 'succeeded' && !row.invoice_url && Boolean(row.polar_order_id),
@@ -59,29 +52,26 @@ function missing(row: Reference): { url: boolean; paymentIntent: boolean } {
   }
 }
 
-async function lookUp(row: Reference, need: ReturnType<typeof missing>): Promise<Found> {
-  const found: Found = {}
+async function lookUp(
+  row: PaymentWithReferences,
+  need: ReturnType<typeof missing>,
+): Promise<Found> {
   if (row.provider === 'polar' && row.polar_order_id) {
-    const url = await lookUpOrderInvoiceUrl(row.polar_order_id, {
-      timeoutSeconds: REQUEST_TIMEOUT_MS / 1000,
-    })
-    if (url) found.invoice_url = url
-    return found
+    const timeoutSeconds = REQUEST_TIMEOUT_MS / 1000
+    return { invoice_url: await lookUpOrderInvoiceUrl(row.polar_order_id, { timeoutSeconds }) }
   }
-  if (!row.stripe_invoice_id) return found
+  if (!row.stripe_invoice_id) return {}
   const options = { timeoutMs: REQUEST_TIMEOUT_MS }
   const [url, paymentIntent] = await Promise.all([
     need.url ? fetchHostedInvoiceUrl(row.stripe_invoice_id, options) : null,
     need.paymentIntent ? fetchInvoicePaymentIntentId(row.stripe_invoice_id, options) : null,
   ])
-  if (url) found.invoice_url = url
-  if (paymentIntent) found.stripe_payment_intent_id = paymentIntent
-  return found
+  return { invoice_url: url, stripe_payment_intent_id: paymentIntent }
 }
 
 /** Looks one row up and saves what was found (only into columns that are still empty). */
-async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
-  remember(row.id, Date.now())
+async function fillRow(row: PaymentWithReferences, need: ReturnType<typeof missing>) {
+  coolingDown.set(row.id, true, Date.now() + COOLDOWN_MS)
   try {
     const found = await lookUp(row, need)
     const admin = database()
@@ -98,7 +88,7 @@ async function fillRow(row: Reference, need: ReturnType<typeof missing>) {
       if (error) throw databaseError('payment update', error)
     }
     if ((!need.url || found.invoice_url) && (!need.paymentIntent || found.stripe_payment_intent_id))
-      lastTried.delete(row.id)
+      coolingDown.delete(row.id)
     return found
   } catch (error) {
     logger.warn(
@@ -132,10 +122,9 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     created_at: row.created_at,
   }))
   try {
-    const now = Date.now()
     const due = rows
       .map((row) => ({ row, need: missing(row) }))
-      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown(row.id, now))
+      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown.get(row.id))
       .slice(0, MAX_LOOKUPS)
     if (due.length === 0) return payments
 
@@ -143,13 +132,8 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     const lookups = Promise.all(
       due.map(async ({ row, need }) => found.set(row.id, await fillRow(row, need))),
     )
-    let timer: NodeJS.Timeout | undefined
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, DEADLINE_MS)
-      timer.unref?.()
-    })
-    await Promise.race([lookups, deadline])
-    clearTimeout(timer)
+    // An unref'd timer: the page waits no longer, and the process never waits for it.
+    await Promise.race([lookups, setTimeout(DEADLINE_MS, undefined, { ref: false })])
     return payments.map((payment) => {
       const url = found.get(payment.id)?.invoice_url
       return url && !payment.invoice_url ? { ...payment, invoice_url: url } : payment
@@ -158,15 +142,4 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     logger.warn({ err: error }, 'billing page: deferred provider lookups skipped')
     return payments
   }
-}
-
-function remember(id: string, now: number) {
-  if (lastTried.size >= 10_000)
-    for (const [key, tried] of lastTried) if (now - tried >= COOLDOWN_MS) lastTried.delete(key)
-  lastTried.set(id, now)
-}
-
-function coolingDown(id: string, now: number) {
-  const tried = lastTried.get(id)
-  return tried !== undefined && now - tried < COOLDOWN_MS
 }

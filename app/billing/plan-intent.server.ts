@@ -35,8 +35,7 @@ function continuablePath(next: unknown): string | null {
 /** The Set-Cookie that remembers `next` after a sign-up, or null when there is nothing to keep. */
 export async function rememberAfterSignUp(next: string): Promise<string | null> {
   const path = continuablePath(next)
-  if (!path) return null
-  return intentCookie.serialize(path, { secure: getEnv().NODE_ENV === 'production' })
+  return path ? intentCookie.serialize(path, { secure: getEnv().NODE_ENV === 'production' }) : null
 }
 
 /** The user metadata that keeps `next` with the new account (empty when nothing to keep). */

@@ -11,14 +11,11 @@ export interface Plan extends PlanDefinition {
 /** The plans with this deployment's Stripe price and Polar product ids. */
 export function getPlans(): Plan[] {
   const env = getEnv()
-  return PLAN_DEFINITIONS.map((plan) => {
-    const settings = planSettings(plan)
-    return {
-      ...plan,
-      stripePriceId: env[settings.stripePrice],
-      polarProductId: env[settings.polarProduct],
-    }
-  })
+  return PLAN_DEFINITIONS.map((plan) => ({
+    ...plan,
+    stripePriceId: env[planSettings(plan).stripePrice],
+    polarProductId: env[planSettings(plan).polarProduct],
+  }))
 }
 
 export function planByStripePrice(priceId: string | null | undefined) {

@@ -54,12 +54,6 @@ export interface Difference {
   result?: ApplyResult
 }
 
-export interface LastEvent {
-  id: string
-  type: string
-  receivedAt: string
-}
-
 export interface ProviderReport {
   provider: Provider
   /** Subscriptions the provider listed. */
@@ -68,11 +62,11 @@ export interface ProviderReport {
   users: number
   differences: Difference[]
   /** The newest event the ledger holds for the provider. */
-  lastEvent: LastEvent | null
+  lastEvent: { id: string; type: string; receivedAt: string } | null
 }
 
 interface Candidate {
-  userId: string
+  userId: string | null
   subscriptionId: string
   createdAt: string
   fields: Partial<SubscriptionRow>
@@ -81,43 +75,35 @@ interface Candidate {
 const POLAR_PAGE_SIZE = 100
 
 /** Every Polar subscription of the organization, with the fields its events would write. */
-async function polarCandidates(): Promise<{ count: number; candidates: Candidate[] }> {
+async function polarCandidates() {
   const polar = getPolar('checkout')
   const candidates: Candidate[] = []
-  let count = 0
   for (let page = 1; ; page++) {
     const result = await polar.subscriptions.list({ page, limit: POLAR_PAGE_SIZE })
     for (const item of result.items) {
-      count += 1
       const subscription = PolarSubscriptionSchema.parse(item)
-      const { userId } = polarUserLink(subscription)
       const fields = polarSubscriptionFields('subscription.updated', subscription)
-      if (!userId || !fields) continue
+      if (!fields) continue
       candidates.push({
-        userId,
+        userId: polarUserLink(subscription).userId,
         subscriptionId: subscription.id,
         createdAt: item.created_at,
         fields,
       })
     }
-    if (page >= result.pagination.max_page) break
+    if (page >= result.pagination.max_page) return candidates
   }
-  return { count, candidates }
 }
 
 /** Every Stripe subscription (canceled ones included), with the fields its events would write. */
-async function stripeCandidates(): Promise<{ count: number; candidates: Candidate[] }> {
+async function stripeCandidates() {
   const candidates: Candidate[] = []
-  let count = 0
   for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
-    count += 1
     const subscription = StripeSubscriptionSchema.parse(item)
-    const userId =
-      subscriptionUserId(subscription) ??
-      (await findUserIdBy('stripe_subscription_id', subscription.id))
-    if (!userId) continue
     candidates.push({
-      userId,
+      userId:
+        subscriptionUserId(subscription) ??
+        (await findUserIdBy('stripe_subscription_id', subscription.id)),
       subscriptionId: subscription.id,
       createdAt: new Date(item.created * 1000).toISOString(),
       fields: subscriptionFields(subscription, stripePlanName(subscription), {
@@ -125,15 +111,17 @@ async function stripeCandidates(): Promise<{ count: number; candidates: Candidat
       }),
     })
   }
-  return { count, candidates }
+  return candidates
 }
 
-/** The newest subscription of each user (by creation, then as listed). */
+/** The newest subscription of each user found (by creation, then as listed). */
 function newestPerUser(candidates: Candidate[]) {
-  const byUser = new Map<string, Candidate>()
-  for (const candidate of candidates) {
-    const known = byUser.get(candidate.userId)
-    if (!known || candidate.createdAt > known.createdAt) byUser.set(candidate.userId, candidate)
+  const byUser = new Map<string, Candidate & { userId: string }>()
+  for (const { userId, ...candidate } of candidates) {
+    if (!userId) continue
+    const known = byUser.get(userId)
+    if (!known || candidate.createdAt > known.createdAt)
+      byUser.set(userId, { userId, ...candidate })
   }
   return [...byUser.values()]
 }
@@ -182,16 +170,16 @@ function subscriptionChanges(
   return changes
 }
 
-async function lastEvent(provider: Provider): Promise<LastEvent | null> {
+async function lastEvent(provider: Provider) {
   const { data, error } = await database()
     .from('webhook_events')
-    .select('event_id, event_type, received_at')
+    .select('id:event_id, type:event_type, receivedAt:received_at')
     .eq('provider', provider)
     .order('received_at', { ascending: false })
     .limit(1)
-    .maybeSingle<{ event_id: string; event_type: string; received_at: string }>()
+    .maybeSingle()
   if (error) throw databaseError('ledger read', error)
-  return data ? { id: data.event_id, type: data.event_type, receivedAt: data.received_at } : null
+  return data
 }
 
 /**
@@ -201,11 +189,11 @@ async function lastEvent(provider: Provider): Promise<LastEvent | null> {
  */
 export async function reconcileProvider(
   provider: Provider,
-  options: { check?: boolean; now?: () => Date } = {},
+  options: { check?: boolean } = {},
 ): Promise<ProviderReport> {
-  const readAt = (options.now ?? (() => new Date()))().toISOString()
+  const readAt = new Date().toISOString()
   const listed = provider === 'stripe' ? await stripeCandidates() : await polarCandidates()
-  const candidates = newestPerUser(listed.candidates)
+  const candidates = newestPerUser(listed)
   const rows = await storedRows(candidates.map((c) => c.userId))
   const differences: Difference[] = []
   for (const candidate of candidates) {
@@ -232,7 +220,7 @@ export async function reconcileProvider(
   }
   return {
     provider,
-    subscriptions: listed.count,
+    subscriptions: listed.length,
     users: candidates.length,
     differences,
     lastEvent: await lastEvent(provider),

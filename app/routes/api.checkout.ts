@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 
 import { getOptionalUser } from '~/auth/session.server'
-import { createPolarCheckout, parseCheckoutQuery } from '~/billing/polar/checkout.server'
-import { PolarCustomerConflict } from '~/billing/polar/customer.server'
+import {
+  createPolarCheckout,
+  parseCheckoutQuery,
+  PolarCustomerConflict,
+} from '~/billing/polar/checkout.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'

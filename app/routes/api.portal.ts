@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 
 import { requireApiUser } from '~/auth/api-session.server'
-import { createPolarPortal } from '~/billing/polar/portal.server'
+import { createPolarPortal } from '~/billing/portal.server'
 import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'

@@ -6,8 +6,8 @@ import {
   type CheckoutStatus,
   hitCheckoutLookupLimit,
   lookupCheckoutStatus,
+  summarizeCheckout,
 } from '~/billing/checkout-status.server'
-import { summarizeCheckout } from '~/billing/checkout-summary.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 

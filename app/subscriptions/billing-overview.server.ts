@@ -44,11 +44,5 @@ export async function getBillingOverview(asUser: AsUser, page = 1) {
   )
   if (error) throw databaseError('billing overview read', { ...error, status })
   const overview = data as unknown as BillingOverviewRow
-  return {
-    subscription: overview.subscription,
-    payments: overview.payments,
-    page: overview.page,
-    pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)),
-    total: overview.total,
-  }
+  return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)) }
 }

@@ -1,7 +1,7 @@
 import { database } from '~/lib/database/database.server'
 import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
 
-import type { PaymentRow, SubscriptionRow } from './types'
+import type { NewPayment, SubscriptionRow } from './types'
 
 export type Provider = 'stripe' | 'polar'
 
@@ -17,22 +17,22 @@ export interface LedgerEvent {
  * A payment as the ledger records it. With no user, a Stripe payment's user is the one
  * holding `stripe_customer_id`, looked up in the same call.
  */
-type LedgerPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
-  user_id: string | null
-  stripe_customer_id?: string | null
-}
+type LedgerPayment = NewPayment & { stripe_customer_id?: string | null }
+
+/** The ledger row's arguments, the same for every ledger call. */
+const ledgerArgs = (event: LedgerEvent) => ({
+  p_provider: event.provider,
+  p_event_id: event.id,
+  p_event_type: event.type,
+  p_occurred_at: event.occurredAt,
+})
 
 export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
 export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
 
 /** Records an event that has no effect (logged only), so repeats are recognisable. Returns false for a repeat. */
 export function recordEvent(event: LedgerEvent) {
-  return serviceRpc('record_webhook_event', {
-    p_provider: event.provider,
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_occurred_at: event.occurredAt,
-  })
+  return serviceRpc('record_webhook_event', ledgerArgs(event))
 }
 
 /**
@@ -45,10 +45,7 @@ export function applySubscriptionEvent(
   fields: Partial<SubscriptionRow>,
 ) {
   return serviceRpc('apply_subscription_event', {
-    p_provider: event.provider,
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_occurred_at: event.occurredAt,
+    ...ledgerArgs(event),
     p_user_id: userId,
     p_fields: fields,
   }) as Promise<ApplyResult>
@@ -57,10 +54,7 @@ export function applySubscriptionEvent(
 /** Records a payment or refund, exactly once per invoice / order and status. */
 export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
   return serviceRpc('record_payment_event', {
-    p_provider: event.provider,
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_occurred_at: event.occurredAt,
+    ...ledgerArgs(event),
     p_payment: payment,
   }) as Promise<PaymentResult>
 }
@@ -87,10 +81,7 @@ export function recordPaymentFailure(
   payment: LedgerPayment,
 ) {
   return serviceRpc('record_payment_failure', {
-    p_provider: event.provider,
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_occurred_at: event.occurredAt,
+    ...ledgerArgs(event),
     p_user_id: userId,
     p_data: details,
     p_payment: payment,

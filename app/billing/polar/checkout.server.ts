@@ -1,12 +1,15 @@
+import { z } from 'zod'
+
 import { readAccountSummary } from '~/account/summary.server'
 import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
 import { getPolar } from './client.server'
-import { ensurePolarCustomer } from './customer.server'
 
 export type CheckoutRequest = {
   products: string[]
@@ -14,6 +17,9 @@ export type CheckoutRequest = {
 }
 export type CheckoutQueryResult =
   { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
+
+/** Checkout metadata as Polar takes it: keys up to 40 characters, scalar values. */
+const MetadataSchema = z.record(z.string().max(40), z.union([z.string(), z.number(), z.boolean()]))
 
 /**
  * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
@@ -35,55 +41,76 @@ export function polarCheckoutPath(productId: string, user: { id: string; email: 
  * can be bought.
  */
 export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryResult {
+  const refuse = (error: string, status: 400 | 403 = 400) => ({ ok: false, status, error }) as const
   const products = (url.searchParams.get('products') ?? '')
     .split(',')
     .map((product) => product.trim())
     .filter(Boolean)
-  if (products.length === 0)
-    return { ok: false, status: 400, error: 'Missing products in query params' }
+  if (products.length === 0) return refuse('Missing products in query params')
   const known = new Set(getPlans().map((plan) => plan.polarProductId))
-  if (products.some((product) => !known.has(product)))
-    return { ok: false, status: 400, error: 'Unknown product' }
+  if (products.some((product) => !known.has(product))) return refuse('Unknown product')
 
-  let metadata: Record<string, string | number | boolean> = {}
+  let metadata: CheckoutRequest['metadata'] = {}
   const rawMetadata = url.searchParams.get('metadata')
   if (rawMetadata) {
     let parsed: unknown
     try {
       parsed = JSON.parse(rawMetadata)
     } catch {
-      return { ok: false, status: 400, error: 'metadata must be a JSON object' }
+      return refuse('metadata must be a JSON object')
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return { ok: false, status: 400, error: 'metadata must be a JSON object' }
-    }
-    for (const [key, value] of Object.entries(parsed)) {
-      if (!['string', 'number', 'boolean'].includes(typeof value) || key.length > 40) {
-        return {
-          ok: false,
-          status: 400,
-          error: 'metadata values must be strings, numbers or booleans',
-        }
-      }
-    }
-    metadata = parsed as Record<string, string | number | boolean>
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return refuse('metadata must be a JSON object')
+    const checked = MetadataSchema.safeParse(parsed)
+    if (!checked.success) return refuse('metadata values must be strings, numbers or booleans')
+    metadata = checked.data
   }
-  if (metadata.user_id !== undefined && metadata.user_id !== user.id) {
-    return { ok: false, status: 403, error: 'metadata.user_id does not match the signed-in user' }
-  }
-  metadata = { ...metadata, user_id: user.id }
-  const customerEmail = url.searchParams.get('customerEmail')?.trim() || undefined
+  if (metadata.user_id !== undefined && metadata.user_id !== user.id)
+    return refuse('metadata.user_id does not match the signed-in user', 403)
+  const customerEmail = url.searchParams.get('customerEmail')?.trim()
   // A checkout is for the user's own Polar customer: another address would let Polar
   // attach the purchase to whoever owns that address.
-  if (customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase()) {
-    return {
-      ok: false,
-      status: 400,
-      error: 'customerEmail must be the email address of the signed-in account',
-    }
-  }
+  if (customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase())
+    return refuse('customerEmail must be the email address of the signed-in account')
   // The user's own address is accepted and not needed: the checkout names their customer.
-  return { ok: true, value: { products, metadata } }
+  return { ok: true, value: { products, metadata: { ...metadata, user_id: user.id } } }
+}
+
+/** A user whose Polar customer cannot be bound to them (its email belongs to someone else's). */
+export class PolarCustomerConflict extends Error {}
+
+/**
+ * The user's own Polar customer: the one whose `external_id` is the user's id, looked up
+ * or created here, on the server, with the user's own (verified) email. Polar keeps one
+ * customer per email in an organization, so when a customer with that email exists and is
+ * bound to nobody (an earlier anonymous checkout with this address), it is bound to the user;
+ * if it is bound to somebody else, the user gets no customer: a checkout is never attached
+ * to another user's customer.
+ */
+async function ensurePolarCustomer(user: SessionUser): Promise<string> {
+  if (!user.email) throw new PolarCustomerConflict('A Polar customer needs an email address')
+  const polar = getPolar('checkout')
+  try {
+    return (await polar.customers.getExternal(user.id)).id
+  } catch (error) {
+    if (httpStatusOf(error) !== 404) throw error
+  }
+  try {
+    return (await polar.customers.create({ email: user.email, external_id: user.id })).id
+  } catch (error) {
+    if (httpStatusOf(error) !== 422) throw error
+  }
+  // The email is taken: by a customer bound to nobody (bind it), or to someone else.
+  const { items } = await polar.customers.list({ email: user.email })
+  const email = user.email.toLowerCase()
+  const existing = items.find((customer) => customer.email?.toLowerCase() === email)
+  if (!existing || (existing.external_id && existing.external_id !== user.id)) {
+    logger.warn({ user: user.id }, 'polar: customer email bound to another user')
+    throw new PolarCustomerConflict('The Polar customer with this email belongs to another account')
+  }
+  if (existing.external_id !== user.id)
+    await polar.customers.update(existing.id, { external_id: user.id })
+  return existing.id
 }
 
 export type PolarCheckoutOutcome =
@@ -99,24 +126,13 @@ export async function createPolarCheckout(
   request: CheckoutRequest,
   user: SessionUser,
 ): Promise<PolarCheckoutOutcome> {
-  const base = {
+  const existing = (await readAccountSummary(asUser)).subscription
+  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
+  const checkout = await getPolar('checkout').checkouts.create({
     products: request.products,
     metadata: request.metadata,
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
-  }
-  const existing = (await readAccountSummary(asUser)).subscription
-  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
-  const customerId = await ensurePolarCustomer(user)
-  const checkout = await getPolar('checkout').checkouts.create({ ...base, customer_id: customerId })
+    customer_id: await ensurePolarCustomer(user),
+  })
   return { kind: 'redirect', url: checkout.url }
-}
-
-/** The state of a Polar checkout, as the success page shows it. */
-export async function getPolarCheckoutStatus(
-  checkoutId: string,
-): Promise<'complete' | 'open' | 'failed'> {
-  const checkout = await getPolar('checkout').checkouts.get(checkoutId)
-  if (checkout.status === 'succeeded') return 'complete'
-  if (checkout.status === 'open' || checkout.status === 'confirmed') return 'open'
-  return 'failed'
 }

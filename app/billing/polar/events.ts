@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { paymentDescription } from '~/billing/payment-description'
-import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
 /**
@@ -9,56 +9,56 @@ import { asUserId } from '~/subscriptions/user-id'
  * only the fields we read and let the rest through.
  */
 
-const metadata = z.record(z.string(), z.unknown()).nullable().optional()
-const date = z.string().nullable().optional()
+const metadata = z.record(z.string(), z.unknown()).nullish()
+const date = z.string().nullish()
 
-const CustomerSchema = z
-  .object({ id: z.string(), external_id: z.string().nullable().optional(), metadata })
-  .loose()
+const CustomerSchema = z.looseObject({
+  id: z.string(),
+  external_id: z.string().nullish(),
+  metadata,
+})
 
-const ProductSchema = z.object({ id: z.string(), name: z.string().nullable().optional() }).loose()
+const ProductSchema = z.looseObject({ id: z.string(), name: z.string().nullish() })
 
-export const PolarSubscriptionSchema = z
-  .object({
-    id: z.string(),
-    status: z.string(),
-    customer_id: z.string(),
-    product_id: z.string(),
-    recurring_interval: z.string().nullable().optional(),
-    current_period_start: date,
-    current_period_end: date,
-    cancel_at_period_end: z.boolean().nullable().optional(),
-    canceled_at: date,
-    ends_at: date,
-    ended_at: date,
-    metadata,
-    customer: CustomerSchema.nullable().optional(),
-    product: ProductSchema.nullable().optional(),
-  })
-  .loose()
+export const PolarSubscriptionSchema = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  customer_id: z.string(),
+  product_id: z.string(),
+  recurring_interval: z.string().nullish(),
+  current_period_start: date,
+  current_period_end: date,
+  cancel_at_period_end: z.boolean().nullish(),
+  canceled_at: date,
+  ends_at: date,
+  ended_at: date,
+  metadata,
+  customer: CustomerSchema.nullish(),
+  product: ProductSchema.nullish(),
+})
 export type PolarSubscription = z.infer<typeof PolarSubscriptionSchema>
 
-export const PolarOrderSchema = z
-  .object({
-    id: z.string(),
-    created_at: z.string(),
-    status: z.string().optional(),
-    net_amount: z.number().int(),
-    refunded_amount: z.number().int().nullable().optional(),
-    currency: z.string(),
-    subscription_id: z.string().nullable().optional(),
-    customer_id: z.string().nullable().optional(),
-    is_invoice_generated: z.boolean().nullable().optional(),
-    metadata,
-    customer: CustomerSchema.nullable().optional(),
-    product: ProductSchema.nullable().optional(),
-  })
-  .loose()
+export const PolarOrderSchema = z.looseObject({
+  id: z.string(),
+  created_at: z.string(),
+  status: z.string().optional(),
+  net_amount: z.int(),
+  refunded_amount: z.int().nullish(),
+  currency: z.string(),
+  subscription_id: z.string().nullish(),
+  customer_id: z.string().nullish(),
+  is_invoice_generated: z.boolean().nullish(),
+  metadata,
+  customer: CustomerSchema.nullish(),
+  product: ProductSchema.nullish(),
+})
 export type PolarOrder = z.infer<typeof PolarOrderSchema>
 
-export const PolarEnvelopeSchema = z
-  .object({ type: z.string(), timestamp: z.string().optional(), data: z.unknown() })
-  .loose()
+export const PolarEnvelopeSchema = z.looseObject({
+  type: z.string(),
+  timestamp: z.string().optional(),
+  data: z.unknown(),
+})
 
 /**
  * The user a Polar subscription or order belongs to, or why none. Only our own signed-in
@@ -87,12 +87,6 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
   return product?.name?.trim() || 'Unknown Plan'
 }
 
-const identity = (subscription: PolarSubscription): Partial<SubscriptionRow> => ({
-  provider: 'polar',
-  polar_customer_id: subscription.customer_id,
-  polar_subscription_id: subscription.id,
-})
-
 /**
  * Columns each subscription event sets (the spec's table "Events", provider B). Every
  * subscription event carries the whole subscription, so each one writes the whole snapshot
@@ -110,7 +104,9 @@ export function polarSubscriptionFields(
     ? (subscription.ends_at ?? subscription.current_period_end ?? null)
     : null
   const snapshot: Partial<SubscriptionRow> = {
-    ...identity(subscription),
+    provider: 'polar',
+    polar_customer_id: subscription.customer_id,
+    polar_subscription_id: subscription.id,
     polar_product_id: subscription.product_id,
     plan_name: polarPlanName(subscription.product),
     status: subscription.status,
@@ -142,8 +138,6 @@ export function polarSubscriptionFields(
       return null
   }
 }
-
-type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null }
 
 /** The payment_history row of a paid order (spec: net amount, product name + "payment"). */
 export function polarOrderPayment(

@@ -1,15 +1,16 @@
+import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
-import { getPolar, type PolarClient, polarStatus } from './client.server'
+import { getPolar, type PolarClient } from './client.server'
 
-type Options = { timeoutSeconds?: number }
+type Options = { timeoutSeconds: number }
 
 /** Asks Polar to generate the order's invoice (202); 409 and 422 are answers, not failures. */
 async function generateInvoice(polar: PolarClient, orderId: string, options: Options) {
   try {
-    await polar.orders.generateInvoice(orderId, requestOptions(options))
+    await polar.orders.generateInvoice(orderId, { timeout: options.timeoutSeconds })
   } catch (error) {
-    const status = polarStatus(error)
+    const status = httpStatusOf(error)
     if (status !== 409 && status !== 422) throw error
     if (status === 422)
       logger.warn({ order: orderId }, 'polar: order is missing billing details for an invoice')
@@ -19,16 +20,12 @@ async function generateInvoice(polar: PolarClient, orderId: string, options: Opt
 /** The URL of the order's invoice, or null while Polar answers 404 (not generated yet). */
 async function readInvoiceUrl(polar: PolarClient, orderId: string, options: Options) {
   try {
-    const invoice = await polar.orders.invoice(orderId, requestOptions(options))
+    const invoice = await polar.orders.invoice(orderId, { timeout: options.timeoutSeconds })
     return invoice.url ?? null
   } catch (error) {
-    if (polarStatus(error) === 404) return null
+    if (httpStatusOf(error) === 404) return null
     throw error
   }
-}
-
-function requestOptions(options: Options) {
-  return options.timeoutSeconds ? { timeout: options.timeoutSeconds } : undefined
 }
 
 /**
@@ -42,7 +39,7 @@ function requestOptions(options: Options) {
  */
 export async function fetchOrderInvoiceUrl(
   orderId: string,
-  options: Options & { generate?: boolean } = {},
+  options: Options & { generate?: boolean },
 ): Promise<string | null> {
   const polar = getPolar('invoices')
   if (options.generate !== false) await generateInvoice(polar, orderId, options)
@@ -57,7 +54,7 @@ export async function fetchOrderInvoiceUrl(
  */
 export async function lookUpOrderInvoiceUrl(
   orderId: string,
-  options: Options = {},
+  options: Options,
 ): Promise<string | null> {
   const polar = getPolar('invoices')
   const url = await readInvoiceUrl(polar, orderId, options)

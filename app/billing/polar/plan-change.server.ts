@@ -19,8 +19,6 @@ import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from 
  * is settled on the next invoice, at the end of the current period.
  */
 
-const PRORATION_BEHAVIOR = 'prorate' as const
-
 export interface ProrationPreview {
   /** For the unused share of the current plan (minor units, ≥ 0). */
   credit: number
@@ -62,8 +60,9 @@ export interface PlanChangeOffer {
   preview: ProrationPreview
 }
 
-export type PlanChangeOutcome =
-  { kind: 'offer'; offer: PlanChangeOffer } | { kind: 'unavailable'; message: string }
+type Unavailable = { kind: 'unavailable'; message: string }
+const unavailable = (message: string): Unavailable => ({ kind: 'unavailable', message })
+const NO_SUBSCRIPTION = 'You do not have a Polar subscription to change.'
 
 const pick = ({ key, name, amount, currency, interval }: Plan) => ({
   key,
@@ -84,37 +83,31 @@ export async function polarPlanChangeOffer(
   userId: string,
   planKey: string,
   at = Date.now(),
-): Promise<PlanChangeOutcome> {
+): Promise<{ kind: 'offer'; offer: PlanChangeOffer } | Unavailable> {
   const plans = getPlans()
   const target = plans.find((plan) => plan.key === planKey)
-  if (!target) return { kind: 'unavailable', message: 'That plan does not exist.' }
+  if (!target) return unavailable('That plan does not exist.')
   const row = (await readAccountSummary(asUser)).subscription
-  if (row?.provider !== 'polar' || !row.polar_subscription_id)
-    return { kind: 'unavailable', message: 'You do not have a Polar subscription to change.' }
+  if (row?.provider !== 'polar' || !row.polar_subscription_id) return unavailable(NO_SUBSCRIPTION)
   const subscription = PolarSubscriptionSchema.parse(
     await getPolar('checkout').subscriptions.get(row.polar_subscription_id),
   )
-  if (polarUserLink(subscription).userId !== userId)
-    return { kind: 'unavailable', message: 'You do not have a Polar subscription to change.' }
+  if (polarUserLink(subscription).userId !== userId) return unavailable(NO_SUBSCRIPTION)
   if (subscription.cancel_at_period_end)
-    return {
-      kind: 'unavailable',
-      message: 'Your subscription is set to cancel. Resume it first, then change your plan.',
-    }
+    return unavailable(
+      'Your subscription is set to cancel. Resume it first, then change your plan.',
+    )
   if (!isPaidUpStatus(subscription.status))
-    return {
-      kind: 'unavailable',
-      message:
-        subscription.status === 'past_due'
-          ? 'Your last payment failed. Update your payment method first, then change your plan.'
-          : 'Your subscription is not active, so its plan cannot be changed.',
-    }
+    return unavailable(
+      subscription.status === 'past_due'
+        ? 'Your last payment failed. Update your payment method first, then change your plan.'
+        : 'Your subscription is not active, so its plan cannot be changed.',
+    )
   const current = plans.find((plan) => plan.polarProductId === subscription.product_id)
-  if (!current) return { kind: 'unavailable', message: 'Your current plan cannot be changed here.' }
-  if (current.key === target.key)
-    return { kind: 'unavailable', message: `You are already on the ${target.name} plan.` }
+  if (!current) return unavailable('Your current plan cannot be changed here.')
+  if (current.key === target.key) return unavailable(`You are already on the ${target.name} plan.`)
   if (!subscription.current_period_start || !subscription.current_period_end)
-    return { kind: 'unavailable', message: 'Your subscription has no current billing period.' }
+    return unavailable('Your subscription has no current billing period.')
   const preview = prorationPreview(
     { start: subscription.current_period_start, end: subscription.current_period_end },
     current.amount,
@@ -132,9 +125,6 @@ export async function polarPlanChangeOffer(
   }
 }
 
-export type PlanChangeResult =
-  { kind: 'changed'; planName: string } | { kind: 'unavailable'; message: string }
-
 /**
  * Changes the user's Polar subscription to `planKey` (`proration_behavior: prorate`) and
  * applies Polar's answer through the webhook ledger at once, so that the billing page shows
@@ -145,7 +135,7 @@ export async function changePolarPlan(
   asUser: AsUser,
   userId: string,
   planKey: string,
-): Promise<PlanChangeResult> {
+): Promise<{ kind: 'changed'; planName: string } | Unavailable> {
   const outcome = await polarPlanChangeOffer(asUser, userId, planKey)
   if (outcome.kind === 'unavailable') return outcome
   const { offer } = outcome
@@ -154,19 +144,17 @@ export async function changePolarPlan(
   try {
     updated = await getPolar('checkout').subscriptions.update(offer.subscriptionId, {
       product_id: target.polarProductId,
-      proration_behavior: PRORATION_BEHAVIOR,
+      proration_behavior: 'prorate',
     })
   } catch (error) {
     const status = httpStatusOf(error)
     if (status === 403 || status === 409) {
       logger.warn({ user: userId, status }, 'polar plan change refused')
-      return {
-        kind: 'unavailable',
-        message:
-          status === 409
-            ? 'Another change to your subscription is being applied. Please try again in a minute.'
-            : 'Your subscription cannot be changed right now (it is set to cancel or a payment is due).',
-      }
+      return unavailable(
+        status === 409
+          ? 'Another change to your subscription is being applied. Please try again in a minute.'
+          : 'Your subscription cannot be changed right now (it is set to cancel or a payment is due).',
+      )
     }
     throw error
   }

@@ -1,5 +1,3 @@
-import type Stripe from 'stripe'
-
 import { readAccountSummary } from '~/account/summary.server'
 import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
@@ -19,9 +17,9 @@ export function isPlanPrice(priceId: string) {
 /**
  * Creates a hosted Checkout session for a plan price (spec: one line item, quantity 1,
  * subscription mode, promotion codes, user metadata on session and subscription), with
- * automatic tax when STRIPE_AUTOMATIC_TAX is on (Stripe refuses it until Tax is set up). Return URLs are always on SITE_URL, whatever Origin the request claims.
- * Reuses the user's Stripe customer when known; a user with a live subscription is not
- * sold a second one.
+ * automatic tax when STRIPE_AUTOMATIC_TAX is on (Stripe refuses it until Tax is set up).
+ * Return URLs are always on SITE_URL, whatever Origin the request claims. Reuses the
+ * user's Stripe customer when known; a user with a live subscription is not sold a second.
  */
 export async function createStripeCheckout(
   asUser: AsUser,
@@ -32,14 +30,13 @@ export async function createStripeCheckout(
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
 
   const env = getEnv()
-  const origin = env.SITE_URL
   const metadata = { user_id: user.id, user_email: user.email ?? '' }
   const customer = existing?.stripe_customer_id
-  const params: Stripe.Checkout.SessionCreateParams = {
+  const session = await getStripe().checkout.sessions.create({
     mode: 'subscription',
     line_items: [{ price: priceId, quantity: 1 }],
-    success_url: `${origin}/success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${origin}/pricing?canceled=true`,
+    success_url: `${env.SITE_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${env.SITE_URL}/pricing?canceled=true`,
     automatic_tax: { enabled: env.STRIPE_AUTOMATIC_TAX },
     allow_promotion_codes: true,
     client_reference_id: user.id,
@@ -50,18 +47,7 @@ export async function createStripeCheckout(
       : user.email
         ? { customer_email: user.email }
         : {}),
-  }
-  const session = await getStripe().checkout.sessions.create(params)
+  })
   if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
   return { kind: 'redirect', url: session.url }
-}
-
-/** The state of a checkout session, as the success page shows it (spec: complete / open / failed). */
-export async function getStripeCheckoutStatus(
-  sessionId: string,
-): Promise<'complete' | 'open' | 'failed'> {
-  const session = await getStripe().checkout.sessions.retrieve(sessionId)
-  if (session.status === 'complete') return 'complete'
-  if (session.status === 'open') return 'open'
-  return 'failed'
 }

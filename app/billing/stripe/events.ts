@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { paymentDescription } from '~/billing/payment-description'
-import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
 /**
@@ -10,112 +10,81 @@ import { asUserId } from '~/subscriptions/user-id'
  * API change never rejects an event.
  */
 
-const unix = z.number().int().nullable().optional()
-const id = z.union([z.string(), z.object({ id: z.string() }).loose()])
-const metadata = z.record(z.string(), z.string()).nullable().optional()
+const unix = z.int().nullish()
+const id = z.union([z.string(), z.looseObject({ id: z.string() })])
+const metadata = z.record(z.string(), z.string()).nullish()
 
-export const StripeSubscriptionSchema = z
-  .object({
-    id: z.string(),
-    object: z.literal('subscription'),
-    customer: id,
-    status: z.string(),
-    cancel_at_period_end: z.boolean().nullable().optional(),
-    cancel_at: unix,
-    canceled_at: unix,
-    trial_start: unix,
-    trial_end: unix,
-    metadata,
-    cancellation_details: z
-      .object({
-        reason: z.string().nullable().optional(),
-        feedback: z.string().nullable().optional(),
-        comment: z.string().nullable().optional(),
-      })
-      .loose()
-      .nullable()
-      .optional(),
-    items: z.object({
-      data: z.array(
-        z
-          .object({
-            current_period_start: unix,
-            current_period_end: unix,
-            price: z
-              .object({
-                id: z.string(),
-                nickname: z.string().nullable().optional(),
-                recurring: z.object({ interval: z.string() }).loose().nullable().optional(),
-              })
-              .loose(),
-          })
-          .loose(),
-      ),
-    }),
-  })
-  .loose()
+export const StripeSubscriptionSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('subscription'),
+  customer: id,
+  status: z.string(),
+  cancel_at_period_end: z.boolean().nullish(),
+  cancel_at: unix,
+  canceled_at: unix,
+  trial_start: unix,
+  trial_end: unix,
+  metadata,
+  cancellation_details: z
+    .looseObject({
+      reason: z.string().nullish(),
+      feedback: z.string().nullish(),
+      comment: z.string().nullish(),
+    })
+    .nullish(),
+  items: z.object({
+    data: z.array(
+      z.looseObject({
+        current_period_start: unix,
+        current_period_end: unix,
+        price: z.looseObject({
+          id: z.string(),
+          nickname: z.string().nullish(),
+          recurring: z.looseObject({ interval: z.string() }).nullish(),
+        }),
+      }),
+    ),
+  }),
+})
 export type StripeSubscription = z.infer<typeof StripeSubscriptionSchema>
 
-export const StripeInvoiceSchema = z
-  .object({
-    id: z.string(),
-    object: z.literal('invoice'),
-    customer: id.nullable().optional(),
-    amount_paid: z.number().int(),
-    amount_due: z.number().int().optional(),
-    attempt_count: z.number().int().optional(),
-    next_payment_attempt: unix,
-    currency: z.string(),
-    status: z.string().nullable().optional(),
-    hosted_invoice_url: z.string().nullable().optional(),
-    customer_email: z.string().nullable().optional(),
-    created: z.number().int(),
-    parent: z
-      .object({
-        subscription_details: z
-          .object({ subscription: id.nullable().optional(), metadata })
-          .loose()
-          .nullable()
-          .optional(),
-      })
-      .loose()
-      .nullable()
-      .optional(),
-    lines: z
-      .object({
-        data: z.array(
-          z
-            .object({
-              pricing: z
-                .object({
-                  price_details: z
-                    .object({ price: id.nullable().optional() })
-                    .loose()
-                    .nullable()
-                    .optional(),
-                })
-                .loose()
-                .nullable()
-                .optional(),
-              parent: z
-                .object({
-                  subscription_item_details: z
-                    .object({ subscription: z.string().nullable().optional() })
-                    .loose()
-                    .nullable()
-                    .optional(),
-                })
-                .loose()
-                .nullable()
-                .optional(),
+export const StripeInvoiceSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('invoice'),
+  customer: id.nullish(),
+  amount_paid: z.int(),
+  amount_due: z.int().optional(),
+  attempt_count: z.int().optional(),
+  next_payment_attempt: unix,
+  currency: z.string(),
+  status: z.string().nullish(),
+  hosted_invoice_url: z.string().nullish(),
+  customer_email: z.string().nullish(),
+  created: z.int(),
+  parent: z
+    .looseObject({
+      subscription_details: z.looseObject({ subscription: id.nullish(), metadata }).nullish(),
+    })
+    .nullish(),
+  lines: z
+    .looseObject({
+      data: z.array(
+        z.looseObject({
+          pricing: z
+            .looseObject({ price_details: z.looseObject({ price: id.nullish() }).nullish() })
+            .nullish(),
+          parent: z
+            .looseObject({
+              subscription_item_details: z
+                .looseObject({ subscription: z.string().nullish() })
+                .nullish(),
             })
-            .loose(),
-        ),
-      })
-      .loose()
-      .optional(),
-  })
-  .loose()
+            .nullish(),
+        }),
+      ),
+    })
+    .optional(),
+})
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
 
 /**
@@ -123,23 +92,20 @@ export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
  * is on its invoice payments (`payment.payment_intent`), not on the invoice; webhook
  * payloads never include the invoice's `payments` list.
  */
-export const StripeInvoicePaymentsSchema = z
-  .object({
-    data: z.array(
-      z
-        .object({
-          status: z.string(),
-          payment: z.object({ type: z.string(), payment_intent: id.nullable().optional() }).loose(),
-        })
-        .loose(),
-    ),
-  })
-  .loose()
+export const StripeInvoicePaymentsSchema = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      status: z.string(),
+      payment: z.looseObject({ type: z.string(), payment_intent: id.nullish() }),
+    }),
+  ),
+})
 export type StripeInvoicePayments = z.infer<typeof StripeInvoicePaymentsSchema>
 
-const idOf = (value: string | { id: string } | null | undefined) =>
+export const idOf = (value: string | { id: string } | null | undefined) =>
   value == null ? null : typeof value === 'string' ? value : value.id
-const iso = (seconds: number | null | undefined) =>
+/** A Stripe time (Unix seconds) as ISO, or null when unset. */
+export const iso = (seconds: number | null | undefined) =>
   seconds == null ? null : new Date(seconds * 1000).toISOString()
 
 /** The user a subscription belongs to, from the metadata set at checkout. */
@@ -182,13 +148,13 @@ export function subscriptionFields(
 
 /** The subscription an invoice belongs to, where API version basil+ puts it. */
 export function invoiceSubscriptionId(invoice: StripeInvoice) {
-  const fromParent = idOf(invoice.parent?.subscription_details?.subscription)
-  if (fromParent) return fromParent
-  for (const line of invoice.lines?.data ?? []) {
-    const fromLine = line.parent?.subscription_item_details?.subscription
-    if (fromLine) return fromLine
-  }
-  return null
+  return (
+    idOf(invoice.parent?.subscription_details?.subscription) ||
+    invoice.lines?.data
+      .map((line) => line.parent?.subscription_item_details?.subscription)
+      .find(Boolean) ||
+    null
+  )
 }
 
 /** The price of the invoice's first line (what plan was paid for). */
@@ -208,7 +174,7 @@ export function invoicePayment(
   userId: string | null,
   planName: string | null,
   paymentIntentId: string | null,
-): Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & { user_id: string | null } {
+): NewPayment {
   return {
     user_id: userId,
     provider: 'stripe',
@@ -235,7 +201,7 @@ export function failedInvoicePayment(
   invoice: StripeInvoice,
   userId: string | null,
   planName: string | null,
-): ReturnType<typeof invoicePayment> {
+): NewPayment {
   return {
     ...invoicePayment(invoice, userId, planName, null),
     amount: invoice.amount_due ?? invoice.amount_paid,

@@ -1,7 +1,10 @@
+import type { z } from 'zod'
+
 import {
   isDatabaseUnavailable,
   RETRY_AFTER_SECONDS,
 } from '~/lib/database/database-availability.server'
+import { readBodyWithLimit } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { wakeMailDelivery } from '~/notifications/delivery.server'
 
@@ -10,20 +13,31 @@ import { recentEvents } from './recent-events.server'
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
 class InvalidPayloadError extends Error {}
 
-type SafeParser<T> = {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error }
-}
-
 /** Parses a payload object with a zod schema, or throws InvalidPayloadError. */
-export function parsePayload<T>(schema: SafeParser<T>, value: unknown): T {
+export function parsePayload<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new InvalidPayloadError(result.error.message)
   return result.data
 }
 
 /** A webhook JSON answer that is never cached. */
-export function webhookJson(body: unknown, status: number, headers: Record<string, string> = {}) {
+function webhookJson(body: unknown, status: number, headers: Record<string, string> = {}) {
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+}
+
+export const badSignature = () =>
+  webhookJson({ error: 'Webhook signature verification failed' }, 400)
+export const received = () => webhookJson({ received: true }, 200)
+export const invalidPayload = () => webhookJson({ error: 'Invalid webhook payload' }, 400)
+
+/** Provider events are well under 1 MB; anything larger is refused before verification. */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024
+
+/** The raw body, or the answer when it is too large (413) or cannot be read (400). */
+export async function readWebhookBody(request: Request): Promise<Uint8Array | Response> {
+  const body = await readBodyWithLimit(request, WEBHOOK_BODY_LIMIT).catch(() => undefined)
+  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
+  return body ?? badSignature()
 }
 
 /**
@@ -40,38 +54,33 @@ export async function answerWebhook(
   apply: () => Promise<string>,
 ): Promise<Response> {
   const key = `${provider}:${event.id}`
+  const log = logger.child({ id: event.id, type: event.type })
   if (recentEvents.has(key)) {
-    logger.info({ id: event.id, type: event.type, outcome: 'duplicate' }, `${provider} webhook`)
-    return webhookJson({ received: true }, 200)
+    log.info({ outcome: 'duplicate' }, `${provider} webhook`)
+    return received()
   }
   try {
     const outcome = await apply()
     recentEvents.add(key)
-    logger.info({ id: event.id, type: event.type, outcome }, `${provider} webhook`)
+    log.info({ outcome }, `${provider} webhook`)
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
-    return webhookJson({ received: true }, 200)
+    return received()
   } catch (error) {
     if (error instanceof InvalidPayloadError) {
-      logger.error(
-        { id: event.id, type: event.type, issues: error.message },
+      log.error(
+        { issues: error.message },
         `${provider} webhook: payload does not match the expected shape`,
       )
-      return webhookJson({ error: 'Invalid webhook payload' }, 400)
+      return invalidPayload()
     }
     if (isDatabaseUnavailable(error)) {
-      logger.error(
-        { id: event.id, type: event.type, err: error },
-        `${provider} webhook: database unavailable`,
-      )
+      log.error({ err: error }, `${provider} webhook: database unavailable`)
       return webhookJson({ error: 'Service temporarily unavailable' }, 503, {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
     }
-    logger.error(
-      { id: event.id, type: event.type, err: error },
-      `${provider} webhook: processing failed`,
-    )
+    log.error({ err: error }, `${provider} webhook: processing failed`)
     return webhookJson({ error: 'Error processing webhook' }, 500)
   }
 }

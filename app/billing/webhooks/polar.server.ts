@@ -1,6 +1,5 @@
 import { webhooks } from '@polar-sh/sdk/2026-10'
 
-import { polarStatus } from '~/billing/polar/client.server'
 import {
   PolarEnvelopeSchema,
   type PolarOrder,
@@ -15,7 +14,7 @@ import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
-import { readBodyWithLimit } from '~/lib/server/http.server'
+import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
@@ -25,7 +24,14 @@ import {
   recordPaymentEvent,
 } from '~/subscriptions/store.server'
 
-import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
+import {
+  answerWebhook,
+  badSignature,
+  invalidPayload,
+  parsePayload,
+  readWebhookBody,
+  received,
+} from './outcome.server'
 
 /**
  * A Polar call the event does not need (the invoice) gets at most this long per request
@@ -33,8 +39,6 @@ import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
  * Polar's delivery timeout (10 s); when it runs out, the payment is recorded without the URL.
  */
 const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
-
-const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
 
 /**
  * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb). Answers (the spec
@@ -46,10 +50,8 @@ const POLAR_WEBHOOK_BODY_LIMIT = 1024 * 1024
  * that answer 410.
  */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
-  const body = await readBodyWithLimit(request, POLAR_WEBHOOK_BODY_LIMIT).catch(() => undefined)
-  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
-  if (body === undefined)
-    return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+  const body = await readWebhookBody(request)
+  if (body instanceof Response) return body
   const id = request.headers.get('webhook-id') ?? ''
   let payload: unknown
   try {
@@ -61,18 +63,18 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
   } catch (error) {
     if (error instanceof webhooks.PolarWebhookVerificationError) {
       logger.warn({ reason: error.message }, 'polar webhook: signature verification failed')
-      return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+      return badSignature()
     }
     if (error instanceof webhooks.PolarWebhookUnknownTypeError) {
       logger.info({ id }, 'polar webhook: unknown event type')
-      return webhookJson({ received: true }, 200)
+      return received()
     }
     logger.error({ id }, 'polar webhook: signed payload is not valid JSON')
-    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    return invalidPayload()
   }
 
   const envelope = PolarEnvelopeSchema.safeParse(payload)
-  if (!envelope.success) return webhookJson({ error: 'Invalid webhook payload' }, 400)
+  if (!envelope.success) return invalidPayload()
   const event: LedgerEvent = {
     provider: 'polar',
     id,
@@ -166,7 +168,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
  */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   logger.warn(
-    { id: event.id, type: event.type, order: orderId, err: error, status: polarStatus(error) },
+    { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },
     'polar: invoice URL not available, recorded without it',
   )
   return null

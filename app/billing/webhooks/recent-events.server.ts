@@ -10,32 +10,21 @@ import { ExpiringCache } from '~/lib/server/expiring-cache'
  * size and age, and it starts empty (restart the app after restoring the database to an
  * earlier point, so no instance remembers events the restored ledger has not seen).
  */
-export class RecentEvents {
-  private readonly seen: ExpiringCache<true>
-
+export class RecentEvents extends ExpiringCache<true> {
   constructor(
     maxEntries = 10_000,
     private readonly maxAgeMs = 60 * 60 * 1000,
-    private readonly now = () => Date.now(),
+    private readonly clock = () => Date.now(),
   ) {
-    this.seen = new ExpiringCache(maxEntries, now)
+    super(maxEntries, clock)
   }
 
   has(key: string) {
-    return this.seen.get(key) !== undefined
+    return this.get(key) !== undefined
   }
 
   add(key: string) {
-    this.seen.set(key, true, this.now() + this.maxAgeMs)
-  }
-
-  /** Forgets everything (as a restarted or another instance would know nothing). */
-  clear() {
-    this.seen.clear()
-  }
-
-  get size() {
-    return this.seen.size
+    this.set(key, true, this.clock() + this.maxAgeMs)
   }
 }
 

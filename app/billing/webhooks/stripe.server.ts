@@ -1,12 +1,15 @@
 import Stripe from 'stripe'
+import { z } from 'zod'
 
 import { planByStripePrice } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import {
   failedInvoicePayment,
+  idOf,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
+  iso,
   type StripeInvoice,
   StripeInvoiceSchema,
   type StripeSubscription,
@@ -16,7 +19,6 @@ import {
 } from '~/billing/stripe/events'
 import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
 import { getEnv } from '~/env.server'
-import { readBodyWithLimit } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
@@ -26,11 +28,14 @@ import {
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
 
-import { answerWebhook, parsePayload, webhookJson } from './outcome.server'
+import {
+  answerWebhook,
+  badSignature,
+  invalidPayload,
+  parsePayload,
+  readWebhookBody,
+} from './outcome.server'
 
-/** Stripe events are well under 1 MB; anything larger is refused before verification. */
-const STRIPE_WEBHOOK_BODY_LIMIT = 1024 * 1024
-const SIGNATURE_TOLERANCE_SECONDS = 300
 const utf8 = new TextDecoder()
 
 /**
@@ -41,53 +46,46 @@ const utf8 = new TextDecoder()
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
-  const body = await readBodyWithLimit(request, STRIPE_WEBHOOK_BODY_LIMIT).catch(() => undefined)
-  if (body === null) return webhookJson({ error: 'Payload too large' }, 413)
-  if (body === undefined)
-    return webhookJson({ error: 'Webhook signature verification failed' }, 400)
-  if (!signature) return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+  const body = await readWebhookBody(request)
+  if (body instanceof Response) return body
+  if (!signature) return badSignature()
 
   let event: Stripe.Event
   try {
     // Decoded here, once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
     // decodes them twice, once to check the signature and once to parse them.
+    // The SDK's default tolerance: 300 seconds between signing and receipt.
     event = getStripe().webhooks.constructEvent(
       utf8.decode(body),
       signature,
       getEnv().STRIPE_WEBHOOK_SECRET,
-      SIGNATURE_TOLERANCE_SECONDS,
     )
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
-      return webhookJson({ error: 'Webhook signature verification failed' }, 400)
+      return badSignature()
     }
     // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
     logger.error({ err: error }, 'stripe webhook: signed payload is not valid JSON')
-    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    return invalidPayload()
   }
 
-  if (!isEventEnvelope(event)) {
+  if (!EventEnvelopeSchema.safeParse(event).success) {
     // Signed, valid JSON, but not an event (an array, null, no id/type/created/data).
     logger.error('stripe webhook: signed payload is not an event')
-    return webhookJson({ error: 'Invalid webhook payload' }, 400)
+    return invalidPayload()
   }
 
   return answerWebhook('stripe', event, () => applyStripeEvent(event))
 }
 
 /** The envelope fields every event must have before any of them is read. */
-function isEventEnvelope(value: unknown): value is Stripe.Event {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const event = value as Record<string, unknown>
-  return (
-    typeof event.id === 'string' &&
-    typeof event.type === 'string' &&
-    Number.isInteger(event.created) &&
-    typeof event.data === 'object' &&
-    event.data !== null
-  )
-}
+const EventEnvelopeSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  created: z.number().refine(Number.isInteger),
+  data: z.custom<object>((data) => typeof data === 'object' && data !== null),
+})
 
 const ledger = (event: Stripe.Event): LedgerEvent => ({
   provider: 'stripe',
@@ -132,9 +130,6 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      const retryAt = invoice.next_payment_attempt
-        ? new Date(invoice.next_payment_attempt * 1000).toISOString()
-        : null
       // The ledger row, when it failed and when Stripe retries (for the past-due notice), the
       // failed invoice in the billing history (docs/decisions/0013-failed-payments.md) and
       // the mail (to the account's address), in one transaction.
@@ -147,7 +142,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
           amount: invoice.amount_due ?? 0,
           currency: invoice.currency,
           invoice_url: invoice.hosted_invoice_url ?? null,
-          retry_at: retryAt,
+          retry_at: iso(invoice.next_payment_attempt || null),
         },
         {
           ...failedInvoicePayment(invoice, owner.userId, owner.planName),
@@ -171,12 +166,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
   let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
-  const customerId =
-    invoice.customer == null
-      ? null
-      : typeof invoice.customer === 'string'
-        ? invoice.customer
-        : invoice.customer.id
+  const customerId = idOf(invoice.customer)
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {
     const stripe = getStripe()
