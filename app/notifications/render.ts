@@ -47,24 +47,19 @@ const num = (data: Record<string, unknown>, key: string) => {
   return typeof value === 'number' && Number.isFinite(value) ? value : null
 }
 
-function escapeHtml(value: string) {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
 }
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
 
 /** Only http(s) links into a mail (a provider's URL is data, not trusted markup). */
 function safeUrl(value: string | null) {
-  if (!value) return null
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null
-  } catch {
-    return null
-  }
+  const url = value ? URL.parse(value) : null
+  return url?.protocol === 'https:' || url?.protocol === 'http:' ? url.toString() : null
 }
 
 function compose(subject: string, blocks: Block[], footer: string): RenderedMail {
@@ -90,14 +85,13 @@ function compose(subject: string, blocks: Block[], footer: string): RenderedMail
 
 /** "$29.00 on April 1, 2026": the next charge of a plan (by its name), when it is known. */
 function nextCharge(data: Record<string, unknown>) {
-  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
   const at = text(data, 'next_charge_at')
-  const cycle = text(data, 'billing_cycle')
   if (!at) return null
+  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
+  const cycle = text(data, 'billing_cycle')
   // The catalog's price, only for the billing cycle it is set for.
-  const amount = plan && (!cycle || cycle === plan.interval) ? plan.amount : null
-  return amount !== null && plan
-    ? `${formatMoney(amount, plan.currency)} on ${formatDate(at)}`
+  return plan && (!cycle || cycle === plan.interval)
+    ? `${formatMoney(plan.amount, plan.currency)} on ${formatDate(at)}`
     : `on ${formatDate(at)}`
 }
 
@@ -116,8 +110,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     { label: 'Reset your password', url: link('/forgot-password') },
     { label: 'Contact us', url: link('/contact') },
   ]
-  const plan = text(mail.data, 'plan_name') ?? 'your'
-  const planLabel = plan === 'your' ? 'Your subscription' : `Your ${plan} subscription`
+  const plan = text(mail.data, 'plan_name')
+  const planLabel = plan ? `Your ${plan} subscription` : 'Your subscription'
 
   switch (mail.kind) {
     case 'payment_receipt': {
@@ -184,14 +178,10 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       const from = text(mail.data, 'old_plan')
       const charge = nextCharge(mail.data)
       return compose(
-        plan === 'your'
-          ? `Your ${PRODUCT_NAME} plan was changed`
-          : `Your ${PRODUCT_NAME} plan is now ${plan}`,
+        plan ? `Your ${PRODUCT_NAME} plan is now ${plan}` : `Your ${PRODUCT_NAME} plan was changed`,
         [
-          `Your subscription changed${from ? ` from ${from}` : ''} to ${plan === 'your' ? 'a new plan' : plan}.`,
-          charge
-            ? `Your next charge: ${charge}. Any difference for the current period is settled by the payment provider (shown on your next invoice).`
-            : 'Any difference for the current period is settled by the payment provider (shown on your next invoice).',
+          `Your subscription changed${from ? ` from ${from}` : ''} to ${plan ?? 'a new plan'}.`,
+          `${charge ? `Your next charge: ${charge}. ` : ''}Any difference for the current period is settled by the payment provider (shown on your next invoice).`,
           billing,
         ],
         footer,
@@ -245,8 +235,6 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         footer,
       )
     }
-    case 'attempts_limited':
-      return attemptsNotice(mail, link, footer)
     case 'signed_out_everywhere':
       return compose(
         `You were signed out of ${PRODUCT_NAME} everywhere`,
@@ -257,52 +245,45 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ],
         footer,
       )
+    case 'attempts_limited': {
+      // A reached guessing ceiling: what was paused, for how long, the way in that still
+      // works (the emailed link, which only the owner receives), and what to do if it was
+      // not them.
+      const minutes = num(mail.data, 'minutes') ?? 15
+      const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
+      const flow = text(mail.data, 'flow')
+      if (flow === 'password-check') {
+        return compose(
+          `Changing your ${PRODUCT_NAME} password is paused`,
+          [
+            `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,
+            'If that was not you, someone else may be signed in: sign out of all sessions in Account settings, then set a new password with a reset link.',
+            { label: 'Account settings', url: link('/dashboard/settings/account') },
+            { label: 'Reset your password', url: link('/forgot-password') },
+          ],
+          footer,
+        )
+      }
+      if (flow === 'email-code') {
+        return compose(
+          `Too many wrong codes for ${mail.to} on ${PRODUCT_NAME}`,
+          [
+            `Someone entered too many wrong codes from our emails for ${mail.to}. To protect this address, codes are not accepted for ${pause}. The link in the email still works, and only this inbox receives it.`,
+            `If you did not sign up for ${PRODUCT_NAME}, you can ignore this mail: without the link or the code nobody can use an account with this address.`,
+          ],
+          footer,
+        )
+      }
+      return compose(
+        `Password sign-in to your ${PRODUCT_NAME} account is paused`,
+        [
+          `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
+          { label: 'Sign in with an emailed link', url: link('/sign-in') },
+          'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
+          { label: 'Reset your password', url: link('/forgot-password') },
+        ],
+        footer,
+      )
+    }
   }
-}
-
-/**
- * The notice of a reached guessing ceiling: what was paused, for how long, the way in that
- * still works (the emailed link, which only the owner receives), and what to do if it was
- * not them.
- */
-function attemptsNotice(
-  mail: QueuedMail,
-  link: (path: string) => string,
-  footer: string,
-): RenderedMail {
-  const minutes = num(mail.data, 'minutes') ?? 15
-  const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
-  const flow = text(mail.data, 'flow')
-  if (flow === 'password-check') {
-    return compose(
-      `Changing your ${PRODUCT_NAME} password is paused`,
-      [
-        `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,
-        'If that was not you, someone else may be signed in: sign out of all sessions in Account settings, then set a new password with a reset link.',
-        { label: 'Account settings', url: link('/dashboard/settings/account') },
-        { label: 'Reset your password', url: link('/forgot-password') },
-      ],
-      footer,
-    )
-  }
-  if (flow === 'email-code') {
-    return compose(
-      `Too many wrong codes for ${mail.to} on ${PRODUCT_NAME}`,
-      [
-        `Someone entered too many wrong codes from our emails for ${mail.to}. To protect this address, codes are not accepted for ${pause}. The link in the email still works, and only this inbox receives it.`,
-        `If you did not sign up for ${PRODUCT_NAME}, you can ignore this mail: without the link or the code nobody can use an account with this address.`,
-      ],
-      footer,
-    )
-  }
-  return compose(
-    `Password sign-in to your ${PRODUCT_NAME} account is paused`,
-    [
-      `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
-      { label: 'Sign in with an emailed link', url: link('/sign-in') },
-      'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
-      { label: 'Reset your password', url: link('/forgot-password') },
-    ],
-    footer,
-  )
 }
