@@ -33,14 +33,6 @@ import {
   SetPasswordSchema,
 } from './schemas'
 
-export type AccountIntent =
-  | 'change-email'
-  | 'change-password'
-  | 'set-password'
-  | 'sign-out-everywhere'
-  | 'delete-account'
-  | 'send-reset-link'
-
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
 /**
@@ -68,12 +60,12 @@ async function handlePassword(
       : parseWithZod(formData, { schema: SetPasswordSchema })
   const failed = (
     options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
-    init: { status?: number; headers: Headers },
-    needsCode = codeAsked,
+    init: ResponseInit,
+    fields: { needsCode?: boolean; offerResetLink?: boolean } = {},
   ) =>
     reply(
       submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
-      { intent, message: null, needsCode },
+      { intent, message: null, needsCode: codeAsked, ...fields },
       init,
     )
   if (submission.status !== 'success') return failed({}, { status: 400, headers })
@@ -82,12 +74,7 @@ async function handlePassword(
     // Too many wrong current passwords for this account from anywhere (a stolen session
     // guessing): not checked now; a reset link mailed to the owner still works.
     const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
-    const result = submission.reply({ hideFields: PASSWORD_FIELDS, formErrors })
-    return reply(
-      result,
-      { intent, message: null, needsCode: codeAsked, offerResetLink: true },
-      tooManyAttemptsInit(limit, headers),
-    )
+    return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
   }
   if (!limit.allowed) {
     const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
@@ -122,7 +109,7 @@ async function handlePassword(
     const options = outcome.field
       ? { fieldErrors: { [outcome.field]: [outcome.message] } }
       : { formErrors: [outcome.message] }
-    return failed(options, { status: 400, headers }, Boolean(outcome.needsCode))
+    return failed(options, { status: 400, headers }, { needsCode: Boolean(outcome.needsCode) })
   }
   // A first password is a new way into the account: the same security notice as a change,
   // queued after the answer (the answer never waits for a mail).

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
@@ -27,11 +27,7 @@ export function DeleteAccountForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+      <FormReplyMessages message={null} form={form} />
       <p className="text-sm text-slate-700">
         This removes your profile, avatar, subscription record and payment history for good.
         {hasLiveSubscription

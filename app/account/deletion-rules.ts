@@ -3,11 +3,10 @@ import type { SubscriptionRow } from '~/subscriptions/types'
 /** Statuses after which a provider will never charge again. */
 const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
-export type ProviderSubscription =
-  { provider: 'stripe'; id: string } | { provider: 'polar'; id: string }
+export type ProviderSubscription = { provider: 'stripe' | 'polar'; id: string }
 
 /** A subscription as a provider lists it. */
-export interface ListedSubscription {
+interface ListedSubscription {
   id: string
   status: string
 }
