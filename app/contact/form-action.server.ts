@@ -6,13 +6,9 @@ import { methodNotAllowed, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { retryAfterText } from '~/lib/server/rate-limit.server'
 
+import { deliverContactMessage } from './delivery.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
-import {
-  CONTACT_MAX_BODY_BYTES,
-  deliverContactMessage,
-  hitContactRateLimit,
-  logHoneypotDrop,
-} from './submit.server'
+import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit } from './submit.server'
 
 /**
  * The /contact page's action (the no-JavaScript post, and the enhanced one): the same
@@ -39,7 +35,8 @@ export async function handleContactForm(request: Request) {
     )
   }
   if (isHoneypotFilled(payload.value)) {
-    logHoneypotDrop()
+    // Logged without its content.
+    logger.info('contact: honeypot filled, submission dropped')
     return reply(null, { status: 'sent', message: CONTACT_THANK_YOU })
   }
   if (submission.status !== 'success') {
