@@ -19,7 +19,7 @@ import { clientAddress } from '~/lib/server/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
-  changePassword,
+  type CredentialOutcome,
   getAccountState,
   rememberRequestedEmail,
   requestEmailChange,
@@ -81,30 +81,24 @@ async function handlePassword(
     return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
   }
   await context.confirmSession()
-  const { password, code } = submission.value
-  let outcome
-  if (intent === 'change-password') {
-    const { currentPassword = '' } = submission.value as { currentPassword?: string }
-    outcome = await changePassword(supabase, {
-      email: user.email,
-      currentPassword,
-      password,
-      code,
-      address: clientAddress(request),
-    })
-  } else {
-    // Only an account without a password may skip the current one.
+  let outcome: CredentialOutcome | undefined
+  if (intent === 'set-password') {
+    // Only an account without a password may skip the current one. Unknown (the auth
+    // server did not answer): refused, never a way around that check.
     const { methods } = await getAccountState(supabase)
-    // Unknown (the auth server did not answer): refused, never a way around that check.
-    outcome = !methods
-      ? {
-          ok: false as const,
-          message: 'We could not check your account just now. Please try again.',
-        }
+    const refusal = !methods
+      ? 'We could not check your account just now. Please try again.'
       : methods.password
-        ? { ok: false as const, message: 'Your account already has a password: change it above.' }
-        : await savePassword(supabase, user.email, password, code)
+        ? 'Your account already has a password: change it above.'
+        : null
+    if (refusal) outcome = { ok: false, message: refusal }
   }
+  // The change form's current password is checked first (savePassword).
+  outcome ??= await savePassword(supabase, {
+    ...submission.value,
+    email: user.email,
+    address: clientAddress(request),
+  })
   if (!outcome.ok) {
     const options = outcome.field
       ? { fieldErrors: { [outcome.field]: [outcome.message] } }

@@ -20,7 +20,10 @@ export type CredentialOutcome =
     }
 
 /**
- * Saves a new password with the user's own session. With "secure password change" on
+ * Saves a new password with the user's own session. A current password (the change form's)
+ * is confirmed here first, so that a wrong one is told before a reauthentication code is
+ * mailed: a throwaway client signs in and straight out again (that one session only, not
+ * the browser's), on behalf of the visitor at `address`. With "secure password change" on
  * (supabase/config.toml), a session that signed in more than 24 hours ago needs the code
  * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it. The
  * current password goes along when there is one: with "require current password" on (the
@@ -29,11 +32,26 @@ export type CredentialOutcome =
  */
 export async function savePassword(
   supabase: SupabaseClient,
-  email: string,
-  password: string,
-  code: string | undefined,
-  currentPassword?: string,
+  input: {
+    email: string
+    password: string
+    code?: string
+    currentPassword?: string
+    /** The visitor's address (`clientAddress`), forwarded to the auth server. */
+    address: string | null
+  },
 ): Promise<CredentialOutcome> {
+  const { email, password, code, currentPassword } = input
+  if (currentPassword !== undefined) {
+    const probe = sessionlessClient(input.address)
+    const refusal = (await probe.auth.signInWithPassword({ email, password: currentPassword }))
+      .error
+    // The auth server's own limit says nothing about the password: wait, not "wrong".
+    if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
+    if (refusal)
+      return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
+    await probe.auth.signOut({ scope: 'local' })
+  }
   const { error } = await supabase.auth.updateUser({
     password,
     ...(currentPassword ? { current_password: currentPassword } : {}),
@@ -68,36 +86,6 @@ export async function savePassword(
     field: onField ? 'password' : undefined,
     message: authErrorMessage(error),
   }
-}
-
-/**
- * Changes the password after confirming the current one: here first (so a wrong one is
- * told before a reauthentication code is mailed), then at the auth server with the change.
- * The check does not touch the browser's session: a throwaway client signs in and straight
- * out again (that one session only), on behalf of the visitor at `address`.
- */
-export async function changePassword(
-  supabase: SupabaseClient,
-  input: {
-    email: string
-    currentPassword: string
-    password: string
-    code?: string
-    /** The visitor's address (`clientAddress`), forwarded to the auth server. */
-    address: string | null
-  },
-): Promise<CredentialOutcome> {
-  const probe = sessionlessClient(input.address)
-  const { error } = await probe.auth.signInWithPassword({
-    email: input.email,
-    password: input.currentPassword,
-  })
-  // The auth server's own limit says nothing about the password: wait, not "wrong".
-  if (error?.status === 429) return { ok: false, message: authErrorMessage(error) }
-  if (error)
-    return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
-  await probe.auth.signOut({ scope: 'local' })
-  return savePassword(supabase, input.email, input.password, input.code, input.currentPassword)
 }
 
 /**

@@ -44,15 +44,11 @@ export function subscriptionsToEnd(
   row: Parameters<typeof subscriptionToEnd>[0],
   listed: { stripe: ListedSubscription[]; polar: ListedSubscription[] },
 ): ProviderSubscription[] {
-  const all: ProviderSubscription[] = []
-  const add = (subscription: ProviderSubscription) => {
-    if (!all.some((s) => s.provider === subscription.provider && s.id === subscription.id))
-      all.push(subscription)
-  }
   const tracked = subscriptionToEnd(row)
-  if (tracked) add(tracked)
+  const all = tracked ? [tracked] : []
   for (const provider of ['stripe', 'polar'] as const)
-    for (const subscription of listed[provider])
-      if (mayStillCharge(subscription.status)) add({ provider, id: subscription.id })
+    for (const { id, status } of listed[provider])
+      if (mayStillCharge(status) && !all.some((s) => s.provider === provider && s.id === id))
+        all.push({ provider, id })
   return all
 }

@@ -2,6 +2,7 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 
 import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
+import type { OutgoingMail } from './mailer.server'
 
 /** The product's name as mails show it. */
 export const PRODUCT_NAME = 'Subscribely'
@@ -29,11 +30,7 @@ export interface RenderContext {
   payment?: ReceiptPayment | null
 }
 
-export interface RenderedMail {
-  subject: string
-  text: string
-  html: string
-}
+export type RenderedMail = Omit<OutgoingMail, 'to'>
 
 /** A paragraph, or a call to action with its link. */
 type Block = string | { label: string; url: string }
