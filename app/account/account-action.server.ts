@@ -136,13 +136,14 @@ export async function handleAccountSettings(
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
     if (submission.status !== 'success')
       return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
-    if (submission.value.email === user.email.toLowerCase()) {
+    const { email } = submission.value
+    if (email === user.email.toLowerCase()) {
       const result = submission.reply({
         fieldErrors: { email: ['This is already your email address'] },
       })
       return reply(result, { intent, message: null }, { status: 400, headers })
     }
-    const limit = await hitAuthRateLimit(request, 'email-change', submission.value.email)
+    const limit = await hitAuthRateLimit(request, 'email-change', email)
     if (!limit.allowed) {
       const result = submission.reply({
         formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
@@ -150,15 +151,12 @@ export async function handleAccountSettings(
       return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    requestEmailChange(supabase, submission.value.email, clientAddress(request))
+    requestEmailChange(supabase, email, clientAddress(request))
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
-    headers.append(
-      'Set-Cookie',
-      await markLinkRequested(request, user.email, submission.value.email),
-    )
-    headers.append('Set-Cookie', await rememberRequestedEmail(submission.value.email))
-    const message = `Check your inbox: we sent a confirmation link to ${submission.value.email}. Your email changes once you open it (we also sent one to your current address).`
+    headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
+    headers.append('Set-Cookie', await rememberRequestedEmail(email))
+    const message = `Check your inbox: we sent a confirmation link to ${email}. Your email changes once you open it (we also sent one to your current address).`
     return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
@@ -201,20 +199,17 @@ export async function handleAccountSettings(
  */
 async function mailResetLink(request: Request, user: SessionUser, headers: Headers) {
   const intent = 'change-password'
+  const failed = (formError: string, init: ResponseInit) =>
+    reply({ status: 'error' as const, error: { '': [formError] } }, { intent, message: null }, init)
   const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
-  if (!limit.allowed) {
-    const result = {
-      status: 'error' as const,
-      error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] },
-    }
-    return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
-  }
+  if (!limit.allowed)
+    return failed(
+      tooManyAttemptsMessage(limit.retryAfterSeconds),
+      tooManyAttemptsInit(limit, headers),
+    )
   const outcome = await sendPasswordReset(request, user.email)
   for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-  if (outcome.error) {
-    const result = { status: 'error' as const, error: { '': [outcome.error] } }
-    return reply(result, { intent, message: null }, { status: 400, headers })
-  }
+  if (outcome.error) return failed(outcome.error, { status: 400, headers })
   const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
   return reply({ status: 'success' as const }, { intent, message }, { headers })
 }

@@ -129,10 +129,11 @@ let timer: ReturnType<typeof setInterval> | undefined
 let running: Promise<void> | undefined
 let again = false
 
-function runPass(): Promise<void> {
+/** Runs a pass now, or one more after the pass in progress. */
+function runPass() {
   if (running) {
     again = true
-    return running
+    return
   }
   running = (async () => {
     do {
@@ -146,7 +147,6 @@ function runPass(): Promise<void> {
   })().finally(() => {
     running = undefined
   })
-  return running
 }
 
 // The dev server re-evaluates changed modules: the interval of an earlier copy of this
@@ -157,15 +157,15 @@ const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterv
 export function startMailDelivery() {
   if (timer) return
   clearInterval(previous.mailDeliveryTimer)
-  timer = setInterval(() => void runPass(), getEnv().MAIL_POLL_INTERVAL_MS)
+  timer = setInterval(runPass, getEnv().MAIL_POLL_INTERVAL_MS)
   timer.unref()
   previous.mailDeliveryTimer = timer
-  void runPass()
+  runPass()
 }
 
 /** Looks for due mails now (after something was queued), without waiting for the result. */
 export function wakeMailDelivery() {
-  if (timer) setImmediate(() => void runPass())
+  if (timer) setImmediate(runPass)
 }
 
 /** Stops the deliverer and waits for a pass in progress. */
