@@ -81,23 +81,18 @@ async function unmarkDeletion(admin: SupabaseClient, userId: string) {
 }
 
 /** Cancels now (no proration refund); "already gone" at the provider counts as done. */
-async function endAtProvider(subscription: ProviderSubscription) {
-  if (subscription.provider === 'stripe') {
-    try {
-      await getStripe().subscriptions.cancel(subscription.id)
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeError && error.code === 'resource_missing') return
-      throw error
-    }
-    return
-  }
+async function endAtProvider({ provider, id }: ProviderSubscription) {
   try {
-    await getPolar('checkout').subscriptions.revoke(subscription.id)
+    if (provider === 'stripe') await getStripe().subscriptions.cancel(id)
+    else await getPolar('checkout').subscriptions.revoke(id)
   } catch (error) {
-    // 404: no such subscription; 403 AlreadyCanceledSubscription: already revoked.
+    // Polar: 404, no such subscription; 403 AlreadyCanceledSubscription, already revoked.
     const status = polarStatus(error)
-    if (status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))) return
-    throw error
+    const gone =
+      provider === 'stripe'
+        ? error instanceof Stripe.errors.StripeError && error.code === 'resource_missing'
+        : status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))
+    if (!gone) throw error
   }
 }
 

@@ -12,24 +12,23 @@ export const PREFERENCE_COLUMNS: Record<NotificationKind, PreferenceColumn> = {
 }
 
 /** Labels and descriptions shown on the Notifications page. */
-export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; description: string }> =
-  {
-    product_updates: {
-      label: 'Product updates',
-      description:
-        'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
-    },
-    billing: {
-      label: 'Billing emails',
-      description:
-        'Payment receipts, failed payments, plan changes, and when a subscription is canceled, resumed or ends.',
-    },
-    security: {
-      label: 'Security alerts',
-      description:
-        'A heads-up when your password or email address changes, every session is signed out, or someone keeps guessing your password.',
-    },
-  }
+export const NOTIFICATION_LABELS = {
+  product_updates: {
+    label: 'Product updates',
+    description:
+      'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
+  },
+  billing: {
+    label: 'Billing emails',
+    description:
+      'Payment receipts, failed payments, plan changes, and when a subscription is canceled, resumed or ends.',
+  },
+  security: {
+    label: 'Security alerts',
+    description:
+      'A heads-up when your password or email address changes, every session is signed out, or someone keeps guessing your password.',
+  },
+} satisfies Record<NotificationKind, { label: string; description: string }>
 
 /**
  * The mails queued in the outbox (public.notification_outbox), each under the preference of
