@@ -38,11 +38,8 @@ const summaries = new WeakMap<Request, Promise<AccountSummary>>()
  */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {
-    let summary = summaries.get(request)
-    if (!summary) {
-      summary = readAccountSummary(asUser)
-      summaries.set(request, summary)
-    }
+    const summary = summaries.get(request) ?? readAccountSummary(asUser)
+    summaries.set(request, summary)
     return summary
   }
 }
