@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
-import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
@@ -27,7 +27,11 @@ export function DeleteAccountForm({
   })
   return (
     <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      <FormReplyMessages message={null} form={form} />
+      {form.errors?.length ? (
+        <FormMessage tone="error" id={form.errorId}>
+          {form.errors.join(' ')}
+        </FormMessage>
+      ) : null}
       <p className="text-sm text-slate-700">
         This removes your profile, avatar, subscription record and payment history for good.
         {hasLiveSubscription
