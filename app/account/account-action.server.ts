@@ -54,10 +54,8 @@ async function handlePassword(
   const { request, formData, supabase, user, headers } = context
   // The code field is on the form only once the auth server has asked for it.
   const codeAsked = formData.has('code')
-  const submission =
-    intent === 'change-password'
-      ? parseWithZod(formData, { schema: ChangePasswordSchema })
-      : parseWithZod(formData, { schema: SetPasswordSchema })
+  const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
+  const submission = parseWithZod(formData, { schema })
   const failed = (
     options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
     init: ResponseInit,

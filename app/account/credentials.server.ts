@@ -13,7 +13,7 @@ export type CredentialOutcome =
   | { ok: true }
   | {
       ok: false
-      field?: 'email' | 'password' | 'currentPassword' | 'code'
+      field?: 'password' | 'currentPassword' | 'code'
       message: string
       /** The auth server asks for the 6-digit code it just mailed ("secure password change"). */
       needsCode?: boolean

@@ -16,9 +16,7 @@ import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit } from './submit.server'
  * results so that the form shows field errors and keeps what was typed.
  */
 export async function handleContactForm(request: Request) {
-  if (request.method !== 'POST') {
-    throw methodNotAllowed('POST', 'Method not allowed')
-  }
+  if (request.method !== 'POST') throw methodNotAllowed('POST', 'Method not allowed')
   const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)
   if (payload.kind === 'too-large') throw new Response('Your message is too long.', { status: 413 })
   if (payload.kind !== 'form')
@@ -39,9 +37,8 @@ export async function handleContactForm(request: Request) {
     logger.info('contact: honeypot filled, submission dropped')
     return reply(null, { status: 'sent', message: CONTACT_THANK_YOU })
   }
-  if (submission.status !== 'success') {
+  if (submission.status !== 'success')
     return reply(submission.reply(), { status: 'error' }, { status: 400 })
-  }
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {
