@@ -19,7 +19,7 @@ import { clientAddress } from '~/lib/server/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
-  changePassword,
+  type CredentialOutcome,
   getAccountState,
   rememberRequestedEmail,
   requestEmailChange,
@@ -32,14 +32,6 @@ import {
   DeleteAccountSchema,
   SetPasswordSchema,
 } from './schemas'
-
-export type AccountIntent =
-  | 'change-email'
-  | 'change-password'
-  | 'set-password'
-  | 'sign-out-everywhere'
-  | 'delete-account'
-  | 'send-reset-link'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
@@ -62,18 +54,16 @@ async function handlePassword(
   const { request, formData, supabase, user, headers } = context
   // The code field is on the form only once the auth server has asked for it.
   const codeAsked = formData.has('code')
-  const submission =
-    intent === 'change-password'
-      ? parseWithZod(formData, { schema: ChangePasswordSchema })
-      : parseWithZod(formData, { schema: SetPasswordSchema })
+  const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
+  const submission = parseWithZod(formData, { schema })
   const failed = (
     options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
-    init: { status?: number; headers: Headers },
-    needsCode = codeAsked,
+    init: ResponseInit,
+    fields: { needsCode?: boolean; offerResetLink?: boolean } = {},
   ) =>
     reply(
       submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
-      { intent, message: null, needsCode },
+      { intent, message: null, needsCode: codeAsked, ...fields },
       init,
     )
   if (submission.status !== 'success') return failed({}, { status: 400, headers })
@@ -82,47 +72,36 @@ async function handlePassword(
     // Too many wrong current passwords for this account from anywhere (a stolen session
     // guessing): not checked now; a reset link mailed to the owner still works.
     const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
-    const result = submission.reply({ hideFields: PASSWORD_FIELDS, formErrors })
-    return reply(
-      result,
-      { intent, message: null, needsCode: codeAsked, offerResetLink: true },
-      tooManyAttemptsInit(limit, headers),
-    )
+    return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
   }
   if (!limit.allowed) {
     const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
     return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
   }
   await context.confirmSession()
-  const { password, code } = submission.value
-  let outcome
-  if (intent === 'change-password') {
-    const { currentPassword = '' } = submission.value as { currentPassword?: string }
-    outcome = await changePassword(supabase, {
-      email: user.email,
-      currentPassword,
-      password,
-      code,
-      address: clientAddress(request),
-    })
-  } else {
-    // Only an account without a password may skip the current one.
+  let outcome: CredentialOutcome | undefined
+  if (intent === 'set-password') {
+    // Only an account without a password may skip the current one. Unknown (the auth
+    // server did not answer): refused, never a way around that check.
     const { methods } = await getAccountState(supabase)
-    // Unknown (the auth server did not answer): refused, never a way around that check.
-    outcome = !methods
-      ? {
-          ok: false as const,
-          message: 'We could not check your account just now. Please try again.',
-        }
+    const refusal = !methods
+      ? 'We could not check your account just now. Please try again.'
       : methods.password
-        ? { ok: false as const, message: 'Your account already has a password: change it above.' }
-        : await savePassword(supabase, user.email, password, code)
+        ? 'Your account already has a password: change it above.'
+        : null
+    if (refusal) outcome = { ok: false, message: refusal }
   }
+  // The change form's current password is checked first (savePassword).
+  outcome ??= await savePassword(supabase, {
+    ...submission.value,
+    email: user.email,
+    address: clientAddress(request),
+  })
   if (!outcome.ok) {
     const options = outcome.field
       ? { fieldErrors: { [outcome.field]: [outcome.message] } }
       : { formErrors: [outcome.message] }
-    return failed(options, { status: 400, headers }, Boolean(outcome.needsCode))
+    return failed(options, { status: 400, headers }, { needsCode: Boolean(outcome.needsCode) })
   }
   // A first password is a new way into the account: the same security notice as a change,
   // queued after the answer (the answer never waits for a mail).
@@ -155,13 +134,14 @@ export async function handleAccountSettings(
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
     if (submission.status !== 'success')
       return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
-    if (submission.value.email === user.email.toLowerCase()) {
+    const { email } = submission.value
+    if (email === user.email.toLowerCase()) {
       const result = submission.reply({
         fieldErrors: { email: ['This is already your email address'] },
       })
       return reply(result, { intent, message: null }, { status: 400, headers })
     }
-    const limit = await hitAuthRateLimit(request, 'email-change', submission.value.email)
+    const limit = await hitAuthRateLimit(request, 'email-change', email)
     if (!limit.allowed) {
       const result = submission.reply({
         formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
@@ -169,15 +149,12 @@ export async function handleAccountSettings(
       return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    requestEmailChange(supabase, submission.value.email, clientAddress(request))
+    requestEmailChange(supabase, email, clientAddress(request))
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
-    headers.append(
-      'Set-Cookie',
-      await markLinkRequested(request, user.email, submission.value.email),
-    )
-    headers.append('Set-Cookie', await rememberRequestedEmail(submission.value.email))
-    const message = `Check your inbox: we sent a confirmation link to ${submission.value.email}. Your email changes once you open it (we also sent one to your current address).`
+    headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
+    headers.append('Set-Cookie', await rememberRequestedEmail(email))
+    const message = `Check your inbox: we sent a confirmation link to ${email}. Your email changes once you open it (we also sent one to your current address).`
     return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
@@ -220,20 +197,17 @@ export async function handleAccountSettings(
  */
 async function mailResetLink(request: Request, user: SessionUser, headers: Headers) {
   const intent = 'change-password'
+  const failed = (formError: string, init: ResponseInit) =>
+    reply({ status: 'error' as const, error: { '': [formError] } }, { intent, message: null }, init)
   const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
-  if (!limit.allowed) {
-    const result = {
-      status: 'error' as const,
-      error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] },
-    }
-    return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
-  }
+  if (!limit.allowed)
+    return failed(
+      tooManyAttemptsMessage(limit.retryAfterSeconds),
+      tooManyAttemptsInit(limit, headers),
+    )
   const outcome = await sendPasswordReset(request, user.email)
   for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-  if (outcome.error) {
-    const result = { status: 'error' as const, error: { '': [outcome.error] } }
-    return reply(result, { intent, message: null }, { status: 400, headers })
-  }
+  if (outcome.error) return failed(outcome.error, { status: 400, headers })
   const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
   return reply({ status: 'success' as const }, { intent, message }, { headers })
 }

@@ -1,5 +1,5 @@
 import { createCookie } from '@remix-run/node'
-import type { SupabaseClient, User } from '@supabase/supabase-js'
+import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
 import { authErrorMessage } from '~/auth/auth-errors'
@@ -13,37 +13,17 @@ export type CredentialOutcome =
   | { ok: true }
   | {
       ok: false
-      field?: 'email' | 'password' | 'currentPassword' | 'code'
+      field?: 'password' | 'currentPassword' | 'code'
       message: string
       /** The auth server asks for the 6-digit code it just mailed ("secure password change"). */
       needsCode?: boolean
     }
 
-/** How an account can sign in, from the auth server's user (its identities). */
-function signInMethodsOf(user: Pick<User, 'identities' | 'user_metadata'>) {
-  const providers = new Set((user.identities ?? []).map((identity) => identity.provider))
-  return {
-    // Sign-up with email always sets a password (magic links never create accounts here).
-    password: providers.has('email') || user.user_metadata?.[PASSWORD_SET_KEY] === true,
-    github: providers.has('github'),
-  }
-}
-
 /**
- * Checks a password without touching the browser's session: a throwaway client signs in
- * and straight out again (that one session only), on behalf of the visitor at `address`.
- * Null when the password is right; otherwise the auth server's refusal.
- */
-async function currentPasswordRefusal(email: string, password: string, address: string | null) {
-  const probe = sessionlessClient(address)
-  const { error } = await probe.auth.signInWithPassword({ email, password })
-  if (error) return error
-  await probe.auth.signOut({ scope: 'local' })
-  return null
-}
-
-/**
- * Saves a new password with the user's own session. With "secure password change" on
+ * Saves a new password with the user's own session. A current password (the change form's)
+ * is confirmed here first, so that a wrong one is told before a reauthentication code is
+ * mailed: a throwaway client signs in and straight out again (that one session only, not
+ * the browser's), on behalf of the visitor at `address`. With "secure password change" on
  * (supabase/config.toml), a session that signed in more than 24 hours ago needs the code
  * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it. The
  * current password goes along when there is one: with "require current password" on (the
@@ -52,11 +32,26 @@ async function currentPasswordRefusal(email: string, password: string, address: 
  */
 export async function savePassword(
   supabase: SupabaseClient,
-  email: string,
-  password: string,
-  code: string | undefined,
-  currentPassword?: string,
+  input: {
+    email: string
+    password: string
+    code?: string
+    currentPassword?: string
+    /** The visitor's address (`clientAddress`), forwarded to the auth server. */
+    address: string | null
+  },
 ): Promise<CredentialOutcome> {
+  const { email, password, code, currentPassword } = input
+  if (currentPassword !== undefined) {
+    const probe = sessionlessClient(input.address)
+    const refusal = (await probe.auth.signInWithPassword({ email, password: currentPassword }))
+      .error
+    // The auth server's own limit says nothing about the password: wait, not "wrong".
+    if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
+    if (refusal)
+      return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
+    await probe.auth.signOut({ scope: 'local' })
+  }
   const { error } = await supabase.auth.updateUser({
     password,
     ...(currentPassword ? { current_password: currentPassword } : {}),
@@ -94,34 +89,6 @@ export async function savePassword(
 }
 
 /**
- * Changes the password after confirming the current one: here first (so a wrong one is
- * told before a reauthentication code is mailed), then at the auth server with the change.
- */
-export async function changePassword(
-  supabase: SupabaseClient,
-  input: {
-    email: string
-    currentPassword: string
-    password: string
-    code?: string
-    /** The visitor's address (`clientAddress`), forwarded to the auth server. */
-    address: string | null
-  },
-): Promise<CredentialOutcome> {
-  const refusal = await currentPasswordRefusal(input.email, input.currentPassword, input.address)
-  // The auth server's own limit says nothing about the password: wait, not "wrong".
-  if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
-  if (refusal) {
-    return {
-      ok: false,
-      field: 'currentPassword',
-      message: 'That is not your current password',
-    }
-  }
-  return savePassword(supabase, input.email, input.password, input.code, input.currentPassword)
-}
-
-/**
  * Starts an email change: Supabase mails a confirmation link (to both addresses with
  * secure email change on) that comes back through /auth/callback. An address that another
  * account already uses gets the same answer as any other, after the same work (no
@@ -135,24 +102,20 @@ export function requestEmailChange(
   supabase: SupabaseClient,
   email: string,
   address: string | null,
-): void {
-  afterAnswer('email-change', () => changeOrRemind(supabase, email, address))
-}
-
-/** The email change at the auth server; an address another account has gets a sign-in link. */
-async function changeOrRemind(supabase: SupabaseClient, email: string, address: string | null) {
-  const redirect = new URL('/auth/callback', getEnv().SITE_URL)
-  redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
-  const { error } = await supabase.auth.updateUser(
-    { email },
-    { emailRedirectTo: redirect.toString() },
-  )
-  if (!error) return
-  if (error.code === 'email_exists' || error.code === 'user_already_exists') {
-    await mailSignInLink(email, undefined, address)
-    return
-  }
-  logger.warn({ code: error.code }, 'email change not started at the auth server')
+) {
+  afterAnswer('email-change', async () => {
+    const redirect = new URL('/auth/callback', getEnv().SITE_URL)
+    redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
+    const { error } = await supabase.auth.updateUser(
+      { email },
+      { emailRedirectTo: redirect.toString() },
+    )
+    if (error?.code === 'email_exists' || error?.code === 'user_already_exists') {
+      await mailSignInLink(email, undefined, address)
+    } else if (error) {
+      logger.warn({ code: error.code }, 'email change not started at the auth server')
+    }
+  })
 }
 
 /**
@@ -187,11 +150,19 @@ export async function requestedEmail(request: Request): Promise<string | null> {
  * session's claims can lag behind).
  */
 export async function getAccountState(supabase: SupabaseClient) {
-  const { data } = await supabase.auth.getUser()
+  const { user } = (await supabase.auth.getUser()).data
+  const providers = new Set((user?.identities ?? []).map((identity) => identity.provider))
   return {
-    email: data.user?.email ?? '',
-    pendingEmail: data.user?.new_email ?? null,
-    methods: data.user ? signInMethodsOf(data.user) : null,
+    email: user?.email ?? '',
+    pendingEmail: user?.new_email ?? null,
+    // How the account can sign in. Sign-up with email always sets a password (magic links
+    // never create accounts here).
+    methods: user
+      ? {
+          password: providers.has('email') || user.user_metadata?.[PASSWORD_SET_KEY] === true,
+          github: providers.has('github'),
+        }
+      : null,
   }
 }
 
@@ -208,11 +179,10 @@ export async function emailChangeNotice(
     return { tone: 'success', text: `Your email address is now ${state.email}.` }
   }
   const { data } = await database({ asUser }).rpc('email_change_waiting_for')
-  const left = data === 'new' ? state.pendingEmail : data === 'current' ? state.email : null
+  const left =
+    data === 'new' ? state.pendingEmail : data === 'current' ? state.email : 'your other address'
   return {
     tone: 'info',
-    text: left
-      ? `1 of 2 confirmed: now open the link we sent to ${left}. Your email changes to ${state.pendingEmail} once both are confirmed.`
-      : `1 of 2 confirmed: now open the link we sent to your other address. Your email changes to ${state.pendingEmail} once both are confirmed.`,
+    text: `1 of 2 confirmed: now open the link we sent to ${left}. Your email changes to ${state.pendingEmail} once both are confirmed.`,
   }
 }

@@ -3,11 +3,10 @@ import type { SubscriptionRow } from '~/subscriptions/types'
 /** Statuses after which a provider will never charge again. */
 const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
-export type ProviderSubscription =
-  { provider: 'stripe'; id: string } | { provider: 'polar'; id: string }
+export type ProviderSubscription = { provider: 'stripe' | 'polar'; id: string }
 
 /** A subscription as a provider lists it. */
-export interface ListedSubscription {
+interface ListedSubscription {
   id: string
   status: string
 }
@@ -45,15 +44,11 @@ export function subscriptionsToEnd(
   row: Parameters<typeof subscriptionToEnd>[0],
   listed: { stripe: ListedSubscription[]; polar: ListedSubscription[] },
 ): ProviderSubscription[] {
-  const all: ProviderSubscription[] = []
-  const add = (subscription: ProviderSubscription) => {
-    if (!all.some((s) => s.provider === subscription.provider && s.id === subscription.id))
-      all.push(subscription)
-  }
   const tracked = subscriptionToEnd(row)
-  if (tracked) add(tracked)
+  const all = tracked ? [tracked] : []
   for (const provider of ['stripe', 'polar'] as const)
-    for (const subscription of listed[provider])
-      if (mayStillCharge(subscription.status)) add({ provider, id: subscription.id })
+    for (const { id, status } of listed[provider])
+      if (mayStillCharge(status) && !all.some((s) => s.provider === provider && s.id === id))
+        all.push({ provider, id })
   return all
 }

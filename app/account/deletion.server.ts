@@ -9,11 +9,7 @@ import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
 import { logger } from '~/lib/server/logger.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
 
-import {
-  type ListedSubscription,
-  type ProviderSubscription,
-  subscriptionsToEnd,
-} from './deletion-rules'
+import { type ProviderSubscription, subscriptionsToEnd } from './deletion-rules'
 
 export type DeletionOutcome = { ok: true } | { ok: false; message: string }
 
@@ -34,14 +30,27 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
   const admin = getSupabaseAdmin()
   try {
     const row = (await readAccountSummary(asUser)).subscription
+    const customer = row?.stripe_customer_id
     live = subscriptionsToEnd(row, {
-      stripe: await listStripeSubscriptions(row?.stripe_customer_id ?? null),
-      polar: await listPolarSubscriptions(userId),
+      // Every status, and at Polar the customer bound to the user (by external id).
+      stripe: customer
+        ? (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
+        : [],
+      polar: (
+        await getPolar('checkout').subscriptions.list({ external_customer_id: userId, limit: 100 })
+      ).items,
     })
-    // From here no other mail is queued for the user (the providers' cancellation
-    // webhooks would say "your subscription has ended" with links into a deleted account);
-    // deleting the user queues the one "account deleted" mail (docs/notifications.md).
-    await markDeletion(admin, userId, live.length > 0 ? (row?.plan_name ?? 'subscription') : null)
+    // The mark (app metadata, which only the server can write): from here no other mail is
+    // queued for the user (the providers' cancellation webhooks would say "your
+    // subscription has ended" with links into a deleted account); deleting the user queues
+    // the one "account deleted" mail, naming the plan canceled (docs/notifications.md).
+    const { error } = await admin.auth.admin.updateUserById(userId, {
+      app_metadata: {
+        deletion_started_at: new Date().toISOString(),
+        canceled_plan: live.length > 0 ? (row?.plan_name ?? 'subscription') : null,
+      },
+    })
+    if (error) throw new Error(`deletion mark not set: ${error.message}`)
     for (const subscription of live) await endAtProvider(subscription)
   } catch (error) {
     logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
@@ -63,17 +72,6 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
   return { ok: true }
 }
 
-/**
- * Marks the user as being deleted (app metadata, which only the server can write), with
- * the plan about to be canceled for the last mail to name. Throws when it cannot.
- */
-async function markDeletion(admin: SupabaseClient, userId: string, canceledPlan: string | null) {
-  const { error } = await admin.auth.admin.updateUserById(userId, {
-    app_metadata: { deletion_started_at: new Date().toISOString(), canceled_plan: canceledPlan },
-  })
-  if (error) throw new Error(`deletion mark not set: ${error.message}`)
-}
-
 /** Takes the mark off again after a failed deletion, so the account's mails resume. */
 async function unmarkDeletion(admin: SupabaseClient, userId: string) {
   const { error } = await admin.auth.admin.updateUserById(userId, {
@@ -82,40 +80,19 @@ async function unmarkDeletion(admin: SupabaseClient, userId: string) {
   if (error) logger.error({ user: userId, err: error }, 'account deletion: mark not cleared')
 }
 
-/** The Stripe customer's subscriptions, every status (none without a customer). */
-async function listStripeSubscriptions(customer: string | null): Promise<ListedSubscription[]> {
-  if (!customer) return []
-  const list = await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })
-  return list.data.map((subscription) => ({ id: subscription.id, status: subscription.status }))
-}
-
-/** The subscriptions of the Polar customer bound to the user (by external id). */
-async function listPolarSubscriptions(userId: string): Promise<ListedSubscription[]> {
-  const page = await getPolar('checkout').subscriptions.list({
-    external_customer_id: userId,
-    limit: 100,
-  })
-  return page.items.map((subscription) => ({ id: subscription.id, status: subscription.status }))
-}
-
 /** Cancels now (no proration refund); "already gone" at the provider counts as done. */
-async function endAtProvider(subscription: ProviderSubscription) {
-  if (subscription.provider === 'stripe') {
-    try {
-      await getStripe().subscriptions.cancel(subscription.id)
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeError && error.code === 'resource_missing') return
-      throw error
-    }
-    return
-  }
+async function endAtProvider({ provider, id }: ProviderSubscription) {
   try {
-    await getPolar('checkout').subscriptions.revoke(subscription.id)
+    if (provider === 'stripe') await getStripe().subscriptions.cancel(id)
+    else await getPolar('checkout').subscriptions.revoke(id)
   } catch (error) {
-    // 404: no such subscription; 403 AlreadyCanceledSubscription: already revoked.
+    // Polar: 404, no such subscription; 403 AlreadyCanceledSubscription, already revoked.
     const status = polarStatus(error)
-    if (status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))) return
-    throw error
+    const gone =
+      provider === 'stripe'
+        ? error instanceof Stripe.errors.StripeError && error.code === 'resource_missing'
+        : status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))
+    if (!gone) throw error
   }
 }
 
@@ -126,7 +103,7 @@ async function removeAllAvatars(admin: SupabaseClient, userId: string) {
     logger.warn({ user: userId, err: error }, 'account deletion: avatar listing failed')
     return
   }
-  const paths = (data ?? []).filter((item) => item.id).map((item) => `${userId}/${item.name}`)
+  const paths = data.filter((item) => item.id).map((item) => `${userId}/${item.name}`)
   if (paths.length === 0) return
   const removed = await bucket.remove(paths)
   if (removed.error)

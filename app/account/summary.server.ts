@@ -1,13 +1,15 @@
 import { type AsUser, database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
-import type { ProfileRow } from '~/profile/types'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
-/** What the pages and actions read of a profile. */
-export type ProfileSummary = Pick<
-  ProfileRow,
-  'display_name' | 'avatar_path' | 'notify_product_updates' | 'notify_billing' | 'notify_security'
->
+/** What the pages and actions read of a profile (public.user_profiles), and may change. */
+export interface ProfileSummary {
+  display_name: string | null
+  avatar_path: string | null
+  notify_product_updates: boolean
+  notify_billing: boolean
+  notify_security: boolean
+}
 
 /** The signed-in user's profile and subscription (null when there is no such row). */
 export interface AccountSummary {
@@ -36,11 +38,8 @@ const summaries = new WeakMap<Request, Promise<AccountSummary>>()
  */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {
-    let summary = summaries.get(request)
-    if (!summary) {
-      summary = readAccountSummary(asUser)
-      summaries.set(request, summary)
-    }
+    const summary = summaries.get(request) ?? readAccountSummary(asUser)
+    summaries.set(request, summary)
     return summary
   }
 }

@@ -177,7 +177,7 @@ export async function sendPasswordReset(request: Request, email: string): Promis
  * whether a user has a password, and setting one adds no `email` identity to an account
  * that signs in with GitHub (GoTrue's UserUpdate only stores the hash), so this is how
  * Account settings remembers it. A hint for that page only: nothing is allowed or refused
- * because of it (see signInMethodsOf).
+ * because of it (see getAccountState).
  */
 export const PASSWORD_SET_KEY = 'password_set'
 

@@ -9,8 +9,7 @@ import {
   retryAfterText,
   SHARED_CLIENT_KEY,
 } from '~/lib/server/rate-limit.server'
-import { queueAttemptsNotice } from '~/notifications/delivery.server'
-import type { GuessedFlow } from '~/notifications/outbox.server'
+import { type GuessedFlow, queueAttemptsNotice } from '~/notifications/delivery.server'
 
 import { afterAnswer } from './mail-requests.server'
 

@@ -7,21 +7,19 @@ export interface ContactDelivery {
   deliver(message: ContactMessage): Promise<void>
 }
 
-/** The spec's default: the message is only written to the server log. */
-const logDelivery: ContactDelivery = {
+// The spec's default: the message is only written to the server log. To store or email
+// messages instead, write another ContactDelivery here (an insert with the service-role
+// client, or a call to a mail API) and assign it to `delivery`: nothing else changes. See
+// docs/contact.md.
+let delivery: ContactDelivery = {
   async deliver(message) {
     logger.info({ contact: message }, 'contact: new message')
   },
 }
 
-// To store or email messages instead, write another ContactDelivery here (an insert with
-// the service-role client, or a call to a mail API) and assign it below: nothing else
-// changes. See docs/contact.md.
-let delivery: ContactDelivery = logDelivery
-
-/** The delivery in use. */
-export function getContactDelivery(): ContactDelivery {
-  return delivery
+/** Hands a validated message to the delivery in use; a failure propagates. */
+export function deliverContactMessage(message: ContactMessage) {
+  return delivery.deliver(message)
 }
 
 /** Test hook: swap the delivery (for example one that throws) and get the previous one back. */

@@ -6,13 +6,9 @@ import { methodNotAllowed, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { retryAfterText } from '~/lib/server/rate-limit.server'
 
+import { deliverContactMessage } from './delivery.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
-import {
-  CONTACT_MAX_BODY_BYTES,
-  deliverContactMessage,
-  hitContactRateLimit,
-  logHoneypotDrop,
-} from './submit.server'
+import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit } from './submit.server'
 
 /**
  * The /contact page's action (the no-JavaScript post, and the enhanced one): the same
@@ -20,9 +16,7 @@ import {
  * results so that the form shows field errors and keeps what was typed.
  */
 export async function handleContactForm(request: Request) {
-  if (request.method !== 'POST') {
-    throw methodNotAllowed('POST', 'Method not allowed')
-  }
+  if (request.method !== 'POST') throw methodNotAllowed('POST', 'Method not allowed')
   const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)
   if (payload.kind === 'too-large') throw new Response('Your message is too long.', { status: 413 })
   if (payload.kind !== 'form')
@@ -39,12 +33,12 @@ export async function handleContactForm(request: Request) {
     )
   }
   if (isHoneypotFilled(payload.value)) {
-    logHoneypotDrop()
+    // Logged without its content.
+    logger.info('contact: honeypot filled, submission dropped')
     return reply(null, { status: 'sent', message: CONTACT_THANK_YOU })
   }
-  if (submission.status !== 'success') {
+  if (submission.status !== 'success')
     return reply(submission.reply(), { status: 'error' }, { status: 400 })
-  }
   try {
     await deliverContactMessage(submission.value)
   } catch (error) {

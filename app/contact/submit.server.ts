@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 
-import { logger } from '~/lib/server/logger.server'
 import {
   clientKey,
   getRateLimitStore,
@@ -9,8 +8,8 @@ import {
   SHARED_CLIENT_KEY,
 } from '~/lib/server/rate-limit.server'
 
-import { getContactDelivery } from './delivery.server'
-import { type ContactMessage, contactSchema } from './schema'
+import { deliverContactMessage } from './delivery.server'
+import { contactSchema } from './schema'
 
 /** Per identified client (see `clientKey`): enough for a person, too few for a flood. */
 const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
@@ -31,24 +30,14 @@ export async function hitContactRateLimit(request: Request): Promise<RateLimitRe
   return getRateLimitStore().hit(`contact:${key}`, rule)
 }
 
-/** Hands a validated message to the configured delivery; a failure propagates. */
-export async function deliverContactMessage(message: ContactMessage): Promise<void> {
-  await getContactDelivery().deliver(message)
-}
-
-/** Logs a dropped bot submission without its content. */
-export function logHoneypotDrop() {
-  logger.info('contact: honeypot filled, submission dropped')
-}
-
-export type ContactOutcome = { kind: 'delivered' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }
-
 /**
  * Validates and delivers one API submission (any decoded body). The hidden trap field is
  * the page's alone (form-action.server.ts): an API caller who happens to send a field of
  * that name is validated and delivered like any other (the unknown key is dropped).
  */
-export async function submitContact(input: unknown): Promise<ContactOutcome> {
+export async function submitContact(
+  input: unknown,
+): Promise<{ kind: 'delivered' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }> {
   const result = contactSchema.safeParse(input)
   if (!result.success) return { kind: 'invalid', issues: result.error.issues }
   await deliverContactMessage(result.data)

@@ -47,11 +47,6 @@ export function toWireIssue(issue: z.core.$ZodIssue): WireIssue {
   }
 }
 
-/** Maps zod 4 issues to the spec's wire shape, in order. */
-export function toWireIssues(issues: readonly z.core.$ZodIssue[]): WireIssue[] {
-  return issues.map(toWireIssue)
-}
-
 /** The issue for a body that cannot be decoded at all: like a body that is not an object. */
 export function unreadableBodyIssue(message: string): WireIssue {
   return {

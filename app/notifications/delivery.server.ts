@@ -1,17 +1,10 @@
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
+import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
 import { logger } from '~/lib/server/logger.server'
 
+import type { MailKind } from './kinds'
 import { type MailTransport, smtpTransport } from './mailer.server'
-import {
-  type ClaimedMail,
-  claimMails,
-  enqueueAttemptsNotice,
-  enqueueSecurityNotice,
-  finishMail,
-  type GuessedFlow,
-} from './outbox.server'
 import { type ReceiptPayment, renderMail } from './render'
 
 /**
@@ -29,17 +22,24 @@ const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
 const LEASE_SECONDS = 120
 const BATCH = 10
 
+/** A mail claimed for one delivery attempt (`claim_notifications`). */
+interface ClaimedMail {
+  id: string
+  kind: MailKind
+  to_address: string
+  data: Record<string, unknown>
+  /** This attempt's number (1 for the first). */
+  attempts: number
+  /** The user's preference for the mail's kind, now. */
+  wanted: boolean
+}
+
+type DeliveryReport = Record<'sent' | 'skipped' | 'failed' | 'dead', number>
+
 /** When to try again after attempt `attempt` failed; null after the last one (dead). */
 export function nextAttemptAt(attempt: number, now: number, baseMs: number): Date | null {
   if (attempt >= MAX_ATTEMPTS) return null
   return new Date(now + Math.min(baseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS))
-}
-
-export interface DeliveryReport {
-  sent: number
-  skipped: number
-  failed: number
-  dead: number
 }
 
 async function receiptPayment(mail: ClaimedMail): Promise<ReceiptPayment | null> {
@@ -54,23 +54,53 @@ async function receiptPayment(mail: ClaimedMail): Promise<ReceiptPayment | null>
   return data
 }
 
+/** Reports one attempt's outcome; false when the claim had run out (another deliverer has it). */
+function finishMail(
+  mail: ClaimedMail,
+  outcome: 'sent' | 'skipped' | 'failed',
+  failure?: { error: string; retryAt: Date | null },
+) {
+  return serviceRpc('finish_notification', {
+    p_id: mail.id,
+    p_attempt: mail.attempts,
+    p_outcome: outcome,
+    p_error: failure?.error ?? null,
+    p_retry_at: failure?.retryAt?.toISOString() ?? null,
+  })
+}
+
+/** One pass: claims and delivers due mails until none is due. */
+export async function deliverDueMails(
+  transport: MailTransport = smtpTransport(),
+): Promise<DeliveryReport> {
+  const report = { sent: 0, skipped: 0, failed: 0, dead: 0 }
+  for (;;) {
+    // Nobody else claims these mails for LEASE_SECONDS.
+    const mails = (await serviceRpc('claim_notifications', {
+      p_limit: BATCH,
+      p_lease_seconds: LEASE_SECONDS,
+    })) as ClaimedMail[]
+    for (const mail of mails) await deliverOne(mail, transport, report)
+    if (mails.length < BATCH) return report
+  }
+}
+
 async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: DeliveryReport) {
   const fields = { id: mail.id, kind: mail.kind, attempt: mail.attempts }
-  if (!mail.wanted) {
-    await finishMail(mail, 'skipped')
-    report.skipped++
-    logger.info(fields, 'notification skipped: preference off')
-    return
-  }
-  const payment = mail.kind === 'payment_receipt' ? await receiptPayment(mail) : undefined
-  const rendered = renderMail(
-    { kind: mail.kind, to: mail.to_address, data: mail.data },
-    { siteUrl: getEnv().SITE_URL, payment },
-  )
+  const rendered =
+    mail.wanted &&
+    renderMail(
+      { kind: mail.kind, to: mail.to_address, data: mail.data },
+      {
+        siteUrl: getEnv().SITE_URL,
+        payment: mail.kind === 'payment_receipt' ? await receiptPayment(mail) : undefined,
+      },
+    )
   if (!rendered) {
     await finishMail(mail, 'skipped')
     report.skipped++
-    logger.info(fields, 'notification skipped: nothing to send any more')
+    const reason = mail.wanted ? 'nothing to send any more' : 'preference off'
+    logger.info(fields, `notification skipped: ${reason}`)
     return
   }
   try {
@@ -95,33 +125,21 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   logger.info(fields, 'notification sent')
 }
 
-/** One pass: claims and delivers due mails until none is due. */
-export async function deliverDueMails(
-  transport: MailTransport = smtpTransport(),
-): Promise<DeliveryReport> {
-  const report: DeliveryReport = { sent: 0, skipped: 0, failed: 0, dead: 0 }
-  for (;;) {
-    const mails = await claimMails(BATCH, LEASE_SECONDS)
-    for (const mail of mails) await deliverOne(mail, transport, report)
-    if (mails.length < BATCH) return report
-  }
-}
-
 let timer: ReturnType<typeof setInterval> | undefined
 let running: Promise<void> | undefined
 let again = false
-let activeTransport: MailTransport | undefined
 
-function runPass(): Promise<void> {
+/** Runs a pass now, or one more after the pass in progress. */
+function runPass() {
   if (running) {
     again = true
-    return running
+    return
   }
   running = (async () => {
     do {
       again = false
       try {
-        await deliverDueMails(activeTransport)
+        await deliverDueMails()
       } catch (error) {
         logger.warn({ err: error }, 'notification delivery pass failed; next pass retries')
       }
@@ -129,7 +147,6 @@ function runPass(): Promise<void> {
   })().finally(() => {
     running = undefined
   })
-  return running
 }
 
 // The dev server re-evaluates changed modules: the interval of an earlier copy of this
@@ -137,19 +154,18 @@ function runPass(): Promise<void> {
 const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
 
 /** Starts this instance's deliverer (server start); polls every MAIL_POLL_INTERVAL_MS. */
-export function startMailDelivery(transport?: MailTransport) {
+export function startMailDelivery() {
   if (timer) return
   clearInterval(previous.mailDeliveryTimer)
-  activeTransport = transport
-  timer = setInterval(() => void runPass(), getEnv().MAIL_POLL_INTERVAL_MS)
+  timer = setInterval(runPass, getEnv().MAIL_POLL_INTERVAL_MS)
   timer.unref()
   previous.mailDeliveryTimer = timer
-  void runPass()
+  runPass()
 }
 
 /** Looks for due mails now (after something was queued), without waiting for the result. */
 export function wakeMailDelivery() {
-  if (timer) setImmediate(() => void runPass())
+  if (timer) setImmediate(runPass)
 }
 
 /** Stops the deliverer and waits for a pass in progress. */
@@ -160,31 +176,45 @@ export async function stopMailDelivery() {
 }
 
 /**
- * Queues a security notice after the account action succeeded, and wakes the deliverer. The
- * action happened in Supabase Auth, not in this database's transaction: when the database
- * cannot take the row, the failure is logged (the action itself stands).
+ * Queues a security notice for a user, to their current address, after the account action
+ * succeeded (password changed or set, signed out everywhere), and wakes the deliverer. The
+ * email change is queued by the database itself when Supabase Auth confirms it. The action
+ * happened in Supabase Auth, not in this database's transaction: when the database cannot
+ * take the row, the failure is logged (the action itself stands).
  */
 export async function queueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',
 ) {
   try {
-    await enqueueSecurityNotice(userId, kind)
+    await serviceRpc('enqueue_notification', {
+      p_user_id: userId,
+      p_kind: kind,
+      p_data: { at: new Date().toISOString() },
+    })
     wakeMailDelivery()
   } catch (error) {
     logger.error({ kind, user: userId, err: error }, 'security notice could not be queued')
   }
 }
 
+/** What was paused when an address's guessing ceiling was reached (rate-limits.server.ts). */
+export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
+
 /**
  * Queues the notice that an address's guessing ceiling was reached (password sign-in, the
  * current-password check or the emailed code is paused; the emailed link still works) and
- * wakes the deliverer. Nothing is queued for an address without an account. A failure is
- * logged: the attempts stay refused either way.
+ * wakes the deliverer. Nothing is queued for an address without an account (the RPC answers
+ * false). A failure is logged: the attempts stay refused either way.
  */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {
-    if (await enqueueAttemptsNotice(email, flow, minutes)) wakeMailDelivery()
+    const queued = await serviceRpc('enqueue_attempts_notice', {
+      p_email: email,
+      p_flow: flow,
+      p_data: { at: new Date().toISOString(), minutes },
+    })
+    if (queued) wakeMailDelivery()
   } catch (error) {
     logger.error({ flow, err: error }, 'attempts notice could not be queued')
   }

@@ -2,34 +2,31 @@
 export const NOTIFICATION_KINDS = ['product_updates', 'billing', 'security'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
-export type PreferenceColumn = 'notify_product_updates' | 'notify_billing' | 'notify_security'
-
 /** The user_profiles column holding the preference of a kind. */
-export const PREFERENCE_COLUMNS: Record<NotificationKind, PreferenceColumn> = {
+export const PREFERENCE_COLUMNS = {
   product_updates: 'notify_product_updates',
   billing: 'notify_billing',
   security: 'notify_security',
-}
+} as const satisfies Record<NotificationKind, string>
 
 /** Labels and descriptions shown on the Notifications page. */
-export const NOTIFICATION_LABELS: Record<NotificationKind, { label: string; description: string }> =
-  {
-    product_updates: {
-      label: 'Product updates',
-      description:
-        'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
-    },
-    billing: {
-      label: 'Billing emails',
-      description:
-        'Payment receipts, failed payments, plan changes, and when a subscription is canceled, resumed or ends.',
-    },
-    security: {
-      label: 'Security alerts',
-      description:
-        'A heads-up when your password or email address changes, every session is signed out, or someone keeps guessing your password.',
-    },
-  }
+export const NOTIFICATION_LABELS = {
+  product_updates: {
+    label: 'Product updates',
+    description:
+      'New features and occasional news, at most a couple of emails a month. Off unless you turn it on.',
+  },
+  billing: {
+    label: 'Billing emails',
+    description:
+      'Payment receipts, failed payments, plan changes, and when a subscription is canceled, resumed or ends.',
+  },
+  security: {
+    label: 'Security alerts',
+    description:
+      'A heads-up when your password or email address changes, every session is signed out, or someone keeps guessing your password.',
+  },
+} satisfies Record<NotificationKind, { label: string; description: string }>
 
 /**
  * The mails queued in the outbox (public.notification_outbox), each under the preference of

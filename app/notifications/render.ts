@@ -2,6 +2,7 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 
 import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
+import type { OutgoingMail } from './mailer.server'
 
 /** The product's name as mails show it. */
 export const PRODUCT_NAME = 'Subscribely'
@@ -29,11 +30,7 @@ export interface RenderContext {
   payment?: ReceiptPayment | null
 }
 
-export interface RenderedMail {
-  subject: string
-  text: string
-  html: string
-}
+export type RenderedMail = Omit<OutgoingMail, 'to'>
 
 /** A paragraph, or a call to action with its link. */
 type Block = string | { label: string; url: string }
@@ -47,27 +44,22 @@ const num = (data: Record<string, unknown>, key: string) => {
   return typeof value === 'number' && Number.isFinite(value) ? value : null
 }
 
-function escapeHtml(value: string) {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
 }
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
 
 /** Only http(s) links into a mail (a provider's URL is data, not trusted markup). */
 function safeUrl(value: string | null) {
-  if (!value) return null
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null
-  } catch {
-    return null
-  }
+  const url = value ? URL.parse(value) : null
+  return url?.protocol === 'https:' || url?.protocol === 'http:' ? url.toString() : null
 }
 
-function compose(subject: string, blocks: Block[], footer: string): RenderedMail {
+function compose(subject: string, footer: string, blocks: Block[]): RenderedMail {
   const textBody = [
     ...blocks.map((block) => (typeof block === 'string' ? block : `${block.label}: ${block.url}`)),
     '—',
@@ -90,14 +82,13 @@ function compose(subject: string, blocks: Block[], footer: string): RenderedMail
 
 /** "$29.00 on April 1, 2026": the next charge of a plan (by its name), when it is known. */
 function nextCharge(data: Record<string, unknown>) {
-  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
   const at = text(data, 'next_charge_at')
-  const cycle = text(data, 'billing_cycle')
   if (!at) return null
+  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
+  const cycle = text(data, 'billing_cycle')
   // The catalog's price, only for the billing cycle it is set for.
-  const amount = plan && (!cycle || cycle === plan.interval) ? plan.amount : null
-  return amount !== null && plan
-    ? `${formatMoney(amount, plan.currency)} on ${formatDate(at)}`
+  return plan && (!cycle || cycle === plan.interval)
+    ? `${formatMoney(plan.amount, plan.currency)} on ${formatDate(at)}`
     : `on ${formatDate(at)}`
 }
 
@@ -116,8 +107,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     { label: 'Reset your password', url: link('/forgot-password') },
     { label: 'Contact us', url: link('/contact') },
   ]
-  const plan = text(mail.data, 'plan_name') ?? 'your'
-  const planLabel = plan === 'your' ? 'Your subscription' : `Your ${plan} subscription`
+  const plan = text(mail.data, 'plan_name')
+  const planLabel = plan ? `Your ${plan} subscription` : 'Your subscription'
 
   switch (mail.kind) {
     case 'payment_receipt': {
@@ -125,19 +116,15 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       if (!payment) return null
       const amount = formatMoney(payment.amount, payment.currency)
       const invoice = safeUrl(payment.invoice_url)
-      return compose(
-        `Receipt for your ${PRODUCT_NAME} payment of ${amount}`,
-        [
-          `Thank you. We received your payment of ${amount} on ${formatDate(payment.created_at)}${
-            payment.description ? ` for ${payment.description}` : ''
-          }.`,
-          invoice
-            ? { label: 'View your invoice', url: invoice }
-            : 'Your invoice is being prepared; it will appear in your billing history.',
-          { label: 'Billing history', url: link('/dashboard/settings/billing') },
-        ],
-        footer,
-      )
+      return compose(`Receipt for your ${PRODUCT_NAME} payment of ${amount}`, footer, [
+        `Thank you. We received your payment of ${amount} on ${formatDate(payment.created_at)}${
+          payment.description ? ` for ${payment.description}` : ''
+        }.`,
+        invoice
+          ? { label: 'View your invoice', url: invoice }
+          : 'Your invoice is being prepared; it will appear in your billing history.',
+        { label: 'Billing history', url: link('/dashboard/settings/billing') },
+      ])
     }
     case 'payment_failed': {
       const amount = num(mail.data, 'amount')
@@ -147,73 +134,54 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       // As the pages say it: "we will retry on …" when Stripe named the day.
       const retryAt = text(mail.data, 'retry_at')
       const retry = retryAt ? ` We will retry on ${formatDate(retryAt)}.` : ''
-      return compose(
-        `Your ${PRODUCT_NAME} payment did not go through`,
-        [
-          `We could not collect your subscription payment${what}.${retry} Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
-          { label: 'Update your payment method', url: billing.url },
-          ...(invoice ? [{ label: 'Or pay the invoice now', url: invoice }] : []),
-        ],
-        footer,
-      )
+      return compose(`Your ${PRODUCT_NAME} payment did not go through`, footer, [
+        `We could not collect your subscription payment${what}.${retry} Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
+        { label: 'Update your payment method', url: billing.url },
+        ...(invoice ? [{ label: 'Or pay the invoice now', url: invoice }] : []),
+      ])
     }
     case 'subscription_canceled': {
       const endsAt = text(mail.data, 'ends_at')
-      return compose(
-        `${planLabel} will end${endsAt ? ` on ${formatDate(endsAt)}` : ''}`,
-        [
-          `${planLabel} has been canceled. You keep access until ${
-            endsAt ? formatDate(endsAt) : 'the end of the period you paid for'
-          }, and you will not be charged again.`,
-          'Changed your mind? You can resume it from billing before then.',
-          billing,
-        ],
-        footer,
-      )
+      return compose(`${planLabel} will end${endsAt ? ` on ${formatDate(endsAt)}` : ''}`, footer, [
+        `${planLabel} has been canceled. You keep access until ${
+          endsAt ? formatDate(endsAt) : 'the end of the period you paid for'
+        }, and you will not be charged again.`,
+        'Changed your mind? You can resume it from billing before then.',
+        billing,
+      ])
     }
     case 'subscription_ended':
-      return compose(
-        `${planLabel} has ended`,
-        [
-          `${planLabel} ended on ${formatDate(text(mail.data, 'ended_at') ?? new Date().toISOString())}. You will not be charged again; your payment history stays in your account.`,
-          { label: 'Subscribe again', url: link('/pricing') },
-        ],
-        footer,
-      )
+      return compose(`${planLabel} has ended`, footer, [
+        `${planLabel} ended on ${formatDate(text(mail.data, 'ended_at') ?? new Date().toISOString())}. You will not be charged again; your payment history stays in your account.`,
+        { label: 'Subscribe again', url: link('/pricing') },
+      ])
     case 'plan_changed': {
       const from = text(mail.data, 'old_plan')
       const charge = nextCharge(mail.data)
       return compose(
-        plan === 'your'
-          ? `Your ${PRODUCT_NAME} plan was changed`
-          : `Your ${PRODUCT_NAME} plan is now ${plan}`,
+        plan ? `Your ${PRODUCT_NAME} plan is now ${plan}` : `Your ${PRODUCT_NAME} plan was changed`,
+        footer,
         [
-          `Your subscription changed${from ? ` from ${from}` : ''} to ${plan === 'your' ? 'a new plan' : plan}.`,
-          charge
-            ? `Your next charge: ${charge}. Any difference for the current period is settled by the payment provider (shown on your next invoice).`
-            : 'Any difference for the current period is settled by the payment provider (shown on your next invoice).',
+          `Your subscription changed${from ? ` from ${from}` : ''} to ${plan ?? 'a new plan'}.`,
+          `${charge ? `Your next charge: ${charge}. ` : ''}Any difference for the current period is settled by the payment provider (shown on your next invoice).`,
           billing,
         ],
-        footer,
       )
     }
     case 'subscription_resumed': {
       const charge = nextCharge(mail.data)
-      return compose(
-        `${planLabel} continues`,
-        [
-          `${planLabel} is no longer set to end: it renews as before.`,
-          charge ? `Your next charge: ${charge}.` : 'It renews at the end of the current period.',
-          billing,
-        ],
-        footer,
-      )
+      return compose(`${planLabel} continues`, footer, [
+        `${planLabel} is no longer set to end: it renews as before.`,
+        charge ? `Your next charge: ${charge}.` : 'It renews at the end of the current period.',
+        billing,
+      ])
     }
     case 'account_deleted': {
       const canceled = text(mail.data, 'canceled_plan')
       const at = text(mail.data, 'deleted_at')
       return compose(
         `Your ${PRODUCT_NAME} account was deleted`,
+        `This is the last mail we send to this address about that account.`,
         [
           `Your ${PRODUCT_NAME} account (${mail.to}) was deleted${at ? ` on ${formatDate(at)}` : ''}, as you asked, with its profile and payment history.`,
           canceled
@@ -221,88 +189,57 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
             : 'You had no subscription that could charge you: there will be no charges.',
           `If you did not ask for this, or want to come back, write to us: ${link('/contact')}`,
         ],
-        `This is the last mail we send to this address about that account.`,
       )
     }
     case 'password_changed':
-      return compose(
-        `Your ${PRODUCT_NAME} password was changed`,
-        [`The password of your ${PRODUCT_NAME} account (${mail.to}) was just changed.`, ...notYou],
-        footer,
-      )
+      return compose(`Your ${PRODUCT_NAME} password was changed`, footer, [
+        `The password of your ${PRODUCT_NAME} account (${mail.to}) was just changed.`,
+        ...notYou,
+      ])
     case 'email_changed': {
       const oldEmail = text(mail.data, 'old_email') ?? ''
       const newEmail = text(mail.data, 'new_email') ?? mail.to
       const toOld = mail.to.toLowerCase() === oldEmail.toLowerCase()
-      return compose(
-        `Your ${PRODUCT_NAME} sign-in email was changed`,
-        [
-          toOld
-            ? `The sign-in email of your ${PRODUCT_NAME} account was changed from ${oldEmail} to ${newEmail}. This address no longer signs in.`
-            : `${newEmail} is now the sign-in email of your ${PRODUCT_NAME} account (it was ${oldEmail}).`,
-          ...notYou,
-        ],
-        footer,
-      )
+      return compose(`Your ${PRODUCT_NAME} sign-in email was changed`, footer, [
+        toOld
+          ? `The sign-in email of your ${PRODUCT_NAME} account was changed from ${oldEmail} to ${newEmail}. This address no longer signs in.`
+          : `${newEmail} is now the sign-in email of your ${PRODUCT_NAME} account (it was ${oldEmail}).`,
+        ...notYou,
+      ])
     }
-    case 'attempts_limited':
-      return attemptsNotice(mail, link, footer)
     case 'signed_out_everywhere':
-      return compose(
-        `You were signed out of ${PRODUCT_NAME} everywhere`,
-        [
-          `Every session of your ${PRODUCT_NAME} account (${mail.to}) was just signed out, on every device. Sign in again where you need to.`,
-          { label: 'Sign in', url: link('/sign-in') },
-          ...notYou,
-        ],
-        footer,
-      )
-  }
-}
-
-/**
- * The notice of a reached guessing ceiling: what was paused, for how long, the way in that
- * still works (the emailed link, which only the owner receives), and what to do if it was
- * not them.
- */
-function attemptsNotice(
-  mail: QueuedMail,
-  link: (path: string) => string,
-  footer: string,
-): RenderedMail {
-  const minutes = num(mail.data, 'minutes') ?? 15
-  const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
-  const flow = text(mail.data, 'flow')
-  if (flow === 'password-check') {
-    return compose(
-      `Changing your ${PRODUCT_NAME} password is paused`,
-      [
-        `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,
-        'If that was not you, someone else may be signed in: sign out of all sessions in Account settings, then set a new password with a reset link.',
-        { label: 'Account settings', url: link('/dashboard/settings/account') },
+      return compose(`You were signed out of ${PRODUCT_NAME} everywhere`, footer, [
+        `Every session of your ${PRODUCT_NAME} account (${mail.to}) was just signed out, on every device. Sign in again where you need to.`,
+        { label: 'Sign in', url: link('/sign-in') },
+        ...notYou,
+      ])
+    case 'attempts_limited': {
+      // A reached guessing ceiling: what was paused, for how long, the way in that still
+      // works (the emailed link, which only the owner receives), and what to do if it was
+      // not them.
+      const minutes = num(mail.data, 'minutes') ?? 15
+      const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
+      const flow = text(mail.data, 'flow')
+      if (flow === 'password-check') {
+        return compose(`Changing your ${PRODUCT_NAME} password is paused`, footer, [
+          `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,
+          'If that was not you, someone else may be signed in: sign out of all sessions in Account settings, then set a new password with a reset link.',
+          { label: 'Account settings', url: link('/dashboard/settings/account') },
+          { label: 'Reset your password', url: link('/forgot-password') },
+        ])
+      }
+      if (flow === 'email-code') {
+        return compose(`Too many wrong codes for ${mail.to} on ${PRODUCT_NAME}`, footer, [
+          `Someone entered too many wrong codes from our emails for ${mail.to}. To protect this address, codes are not accepted for ${pause}. The link in the email still works, and only this inbox receives it.`,
+          `If you did not sign up for ${PRODUCT_NAME}, you can ignore this mail: without the link or the code nobody can use an account with this address.`,
+        ])
+      }
+      return compose(`Password sign-in to your ${PRODUCT_NAME} account is paused`, footer, [
+        `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
+        { label: 'Sign in with an emailed link', url: link('/sign-in') },
+        'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
         { label: 'Reset your password', url: link('/forgot-password') },
-      ],
-      footer,
-    )
+      ])
+    }
   }
-  if (flow === 'email-code') {
-    return compose(
-      `Too many wrong codes for ${mail.to} on ${PRODUCT_NAME}`,
-      [
-        `Someone entered too many wrong codes from our emails for ${mail.to}. To protect this address, codes are not accepted for ${pause}. The link in the email still works, and only this inbox receives it.`,
-        `If you did not sign up for ${PRODUCT_NAME}, you can ignore this mail: without the link or the code nobody can use an account with this address.`,
-      ],
-      footer,
-    )
-  }
-  return compose(
-    `Password sign-in to your ${PRODUCT_NAME} account is paused`,
-    [
-      `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
-      { label: 'Sign in with an emailed link', url: link('/sign-in') },
-      'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
-      { label: 'Reset your password', url: link('/forgot-password') },
-    ],
-    footer,
-  )
 }

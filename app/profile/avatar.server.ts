@@ -4,8 +4,7 @@ import { readAccountSummary } from '~/account/summary.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
 
-import { AVATAR_MAX_BYTES } from './constraints'
-import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
+import { AVATAR_EXTENSIONS, isOwnAvatarPath, sniffImageType } from './image-type'
 import { AVATAR_BUCKET, updateOwnProfile } from './profile.server'
 
 /** The signed-in user whose avatar changes: their client (storage) and token (reads). */
@@ -15,24 +14,21 @@ export interface AvatarOwner {
   userId: string
 }
 
-export type AvatarOutcome = { ok: true } | { ok: false; message: string }
-
 /**
- * Stores a new avatar under `<user id>/` through the user's own client (so the bucket's
- * RLS policies apply), points the profile at it, then removes the previous file. Each
- * upload gets a new name, so browsers and CDNs never show a stale image.
+ * Stores a new avatar (its size already checked by `AvatarSchema`) under `<user id>/`
+ * through the user's own client (so the bucket's RLS policies apply), points the profile
+ * at it, then removes the previous file. Each upload gets a new name, so browsers and CDNs
+ * never show a stale image.
  */
 export async function replaceAvatar(
   { supabase, asUser, userId }: AvatarOwner,
   file: File,
-): Promise<AvatarOutcome> {
-  if (file.size > AVATAR_MAX_BYTES)
-    return { ok: false, message: 'The image must be 2 MB or smaller' }
+): Promise<{ ok: true } | { ok: false; message: string }> {
   const bytes = new Uint8Array(await file.arrayBuffer())
   const type = sniffImageType(bytes)
   if (!type) return { ok: false, message: 'Upload a PNG, JPEG, WebP or GIF image' }
   const previous = (await readAccountSummary(asUser)).profile?.avatar_path ?? null
-  const path = `${userId}/avatar-${crypto.randomUUID()}.${extensionFor(type)}`
+  const path = `${userId}/avatar-${crypto.randomUUID()}.${AVATAR_EXTENSIONS[type]}`
   const bucket = supabase.storage.from(AVATAR_BUCKET)
   const upload = await bucket.upload(path, bytes, { contentType: type, cacheControl: '31536000' })
   if (upload.error) {

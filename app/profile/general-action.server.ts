@@ -9,8 +9,6 @@ import { AVATAR_MAX_BYTES } from './constraints'
 import { updateOwnProfile } from './profile.server'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 
-export type GeneralIntent = 'display-name' | 'avatar' | 'remove-avatar'
-
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 

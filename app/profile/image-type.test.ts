@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { extensionFor, isOwnAvatarPath, sniffImageType } from './image-type'
+import { AVATAR_EXTENSIONS, isOwnAvatarPath, sniffImageType } from './image-type'
 
 const bytes = (...values: number[]) => new Uint8Array([...values, 0, 0, 0, 0, 0, 0, 0, 0])
 
@@ -25,8 +25,8 @@ describe('sniffImageType', () => {
   })
 
   it('names files by the proven type', () => {
-    expect(extensionFor('image/jpeg')).toBe('jpg')
-    expect(extensionFor('image/webp')).toBe('webp')
+    expect(AVATAR_EXTENSIONS['image/jpeg']).toBe('jpg')
+    expect(AVATAR_EXTENSIONS['image/webp']).toBe('webp')
   })
 })
 

@@ -20,16 +20,12 @@ export function sniffImageType(bytes: Uint8Array): AvatarType | null {
   return null
 }
 
-const EXTENSIONS: Record<AvatarType, string> = {
+/** The file extension used in the stored object's name. */
+export const AVATAR_EXTENSIONS: Record<AvatarType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
   'image/gif': 'gif',
-}
-
-/** The file extension used in the stored object's name. */
-export function extensionFor(type: AvatarType) {
-  return EXTENSIONS[type]
 }
 
 /** True when a stored avatar path lies in the user's own folder (`<user id>/…`). */

@@ -4,15 +4,8 @@ import { type AsUser, database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 
 import { isOwnAvatarPath } from './image-type'
-import type { ProfileRow } from './types'
 
 export const AVATAR_BUCKET = 'profile-images'
-
-/** What the pages show of a profile. */
-export interface ProfileView {
-  displayName: string | null
-  avatarUrl: string | null
-}
 
 /**
  * The public URL of a stored avatar, only for a path in the user's own folder: the URL
@@ -25,7 +18,7 @@ export function avatarUrl(userId: string, path: string | null) {
 }
 
 /** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
-export function profileView(userId: string, profile: ProfileSummary | null): ProfileView {
+export function profileView(userId: string, profile: ProfileSummary | null) {
   return {
     displayName: profile?.display_name ?? null,
     avatarUrl: avatarUrl(userId, profile?.avatar_path ?? null),
@@ -36,16 +29,7 @@ export function profileView(userId: string, profile: ProfileSummary | null): Pro
 export async function updateOwnProfile(
   asUser: AsUser,
   userId: string,
-  fields: Partial<
-    Pick<
-      ProfileRow,
-      | 'display_name'
-      | 'avatar_path'
-      | 'notify_product_updates'
-      | 'notify_billing'
-      | 'notify_security'
-    >
-  >,
+  fields: Partial<ProfileSummary>,
 ) {
   const { data, error } = await database({ asUser })
     .from('user_profiles')

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node'
 
 import { CONTACT_THANK_YOU } from '~/contact/schema'
 import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit, submitContact } from '~/contact/submit.server'
-import { toWireIssues, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
+import { toWireIssue, unreadableBodyIssue, type WireIssue } from '~/contact/wire-issues'
 import {
   ACCEPTED_MEDIA_TYPES,
   formDataToObject,
@@ -55,7 +55,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     const input = payload.kind === 'form' ? formDataToObject(payload.value) : payload.value
     const outcome = await submitContact(input)
-    if (outcome.kind === 'invalid') return invalid(toWireIssues(outcome.issues))
+    if (outcome.kind === 'invalid') return invalid(outcome.issues.map(toWireIssue))
     return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
   } catch (error) {
     logger.error({ err: error }, 'contact: submission failed')
