@@ -12,7 +12,6 @@ import { type EmailLink, isEmailLinkType, verifyEmailLink } from '~/auth/callbac
 import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
@@ -215,6 +214,4 @@ export const meta: MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -14,7 +14,6 @@ import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
@@ -175,6 +174,4 @@ function SignInMethodList({
 
 export const meta: MetaFunction = () => [{ title: 'Account settings | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

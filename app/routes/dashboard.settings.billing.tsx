@@ -13,7 +13,6 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { Detail } from '~/components/detail'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
@@ -219,6 +218,4 @@ function providerLabel(provider: string | null) {
 
 export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -10,7 +10,6 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
 import { Detail } from '~/components/detail'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { logger } from '~/lib/server/logger.server'
@@ -129,6 +128,4 @@ export default function ChangePlan() {
 
 export const meta: MetaFunction = () => [{ title: 'Change plan | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

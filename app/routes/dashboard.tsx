@@ -4,7 +4,6 @@ import { Outlet, useLoaderData } from '@remix-run/react'
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUserWith } from '~/auth/session.server'
 import { DashboardNav } from '~/components/dashboard-nav'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { profileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
@@ -28,6 +27,4 @@ export default function DashboardLayout() {
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -11,7 +11,6 @@ import { forgotPasswordConstraint } from '~/auth/constraints'
 import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
@@ -67,6 +66,4 @@ export default function ForgotPassword() {
 
 export const meta: MetaFunction = () => [{ title: 'Reset your password | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

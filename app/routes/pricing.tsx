@@ -5,7 +5,6 @@ import { accountSummaryOf } from '~/account/summary.server'
 import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { polarCheckoutPath } from '~/billing/polar/checkout.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { PastDueBanner } from '~/components/past-due-banner'
@@ -218,6 +217,4 @@ export const meta: MetaFunction = () => [
   },
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -13,7 +13,6 @@ import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { isRecoveryRequest } from '~/auth/recovery.server'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
@@ -59,6 +58,4 @@ export default function ResetPassword() {
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

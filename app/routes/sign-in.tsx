@@ -16,7 +16,6 @@ import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
 import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
@@ -174,6 +173,4 @@ export default function SignIn() {
 
 export const meta: MetaFunction = () => [{ title: 'Sign in | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -14,7 +14,6 @@ import { handleSignUp } from '~/auth/sign-up-action.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import { formatMoney } from '~/lib/pages/format'
@@ -88,6 +87,4 @@ export default function SignUp() {
 
 export const meta: MetaFunction = () => [{ title: 'Create an account | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -21,7 +21,6 @@ import { confirmCodeConstraint } from '~/auth/constraints'
 import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 
 /** How often the waiting page asks whether the address is confirmed (with JavaScript). */
@@ -151,6 +150,4 @@ export default function SignUpConfirm() {
 
 export const meta: MetaFunction = () => [{ title: 'Confirm your email | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

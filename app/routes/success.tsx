@@ -9,7 +9,6 @@ import {
 } from '~/billing/checkout-status.server'
 import { summarizeCheckout } from '~/billing/checkout-summary.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 
 // The page the hosted checkouts return to. It only reads the checkout's state: the
 // subscription itself is activated by the provider's webhook, never here. While a payment
@@ -122,6 +121,4 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
     : []),
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'
