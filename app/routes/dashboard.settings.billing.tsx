@@ -85,7 +85,7 @@ export default function Billing() {
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
-      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.error}</FormMessage>
       <section
         aria-labelledby="subscription-heading"
         className="rounded-xl border border-slate-200 p-6"

@@ -79,7 +79,7 @@ export default function ChangePlan() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">Change to {target.name}</h1>
-      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.error}</FormMessage>
       <p className="text-slate-700">
         You are on {current.name} ({money(current.amount)} per {current.interval}). {target.name} is{' '}
         {money(target.amount)} per {target.interval}. The change takes effect now.

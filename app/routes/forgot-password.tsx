@@ -52,9 +52,7 @@ export default function ForgotPassword() {
           It expires after an hour.
         </FormMessage>
       ) : null}
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <HoneypotField />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />

@@ -45,9 +45,7 @@ export default function ResetPassword() {
   })
   return (
     <AuthCard title="Choose a new password">
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <SubmitButton pendingText="Saving…">Save new password</SubmitButton>

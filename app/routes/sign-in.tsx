@@ -88,7 +88,7 @@ export default function SignIn() {
         </>
       }
     >
-      {pageError ? <FormMessage tone="error">{pageError}</FormMessage> : null}
+      <FormMessage tone="error">{pageError}</FormMessage>
       {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
       {formError && actionData?.intent !== 'magic-link' ? (

@@ -50,9 +50,7 @@ export default function SignInConfirm() {
         sign-in link. Open it in this browser to sign in, or type the 6-digit code from the same
         email below; both work once and expire after an hour.
       </p>
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       {email ? (
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <input type="hidden" name="email" value={email} />

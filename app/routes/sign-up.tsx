@@ -66,9 +66,7 @@ export default function SignUp() {
         </>
       }
     >
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <CredentialsFields
           fields={fields}

@@ -93,10 +93,8 @@ export default function SignUpConfirm() {
         link, or type the 6-digit code from it below. The link and the code work once and expire
         after an hour.
       </p>
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
-      {actionData?.notice ? <FormMessage tone="success">{actionData.notice}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
+      <FormMessage tone="success">{actionData?.notice}</FormMessage>
       {notYetConfirmed && !actionData ? (
         <FormMessage tone="info">
           Not confirmed yet. Open the link in the email (on any device), then come back here.
