@@ -13,6 +13,7 @@ import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
 
@@ -156,11 +157,7 @@ export default function ConfirmLink() {
     return (
       <AuthCard
         title={state.state === 'used' ? 'This link has already been used' : 'This link has expired'}
-        footer={
-          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-            Go to sign in
-          </Link>
-        }
+        footer={<TextLink to="/sign-in">Go to sign in</TextLink>}
       >
         <p className="text-slate-700">
           {state.state === 'used' ? (

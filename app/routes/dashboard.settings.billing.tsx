@@ -16,6 +16,7 @@ import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
+import { TextLink } from '~/components/text-link'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
@@ -151,19 +152,16 @@ export default function Billing() {
                 </SubmitButton>
               </Form>
               {changePlans.map((plan) => (
-                <Link
+                <TextLink
                   key={plan.key}
                   to={`/dashboard/settings/billing/change-plan?plan=${plan.key}`}
-                  className="font-semibold text-brand-700 hover:underline"
                 >
                   Change to {plan.name}
-                </Link>
+                </TextLink>
               ))}
               {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
               {isLiveStatus(subscription.status) ? null : (
-                <Link to="/pricing" className="font-semibold text-brand-700 hover:underline">
-                  Choose a plan
-                </Link>
+                <TextLink to="/pricing">Choose a plan</TextLink>
               )}
             </div>
           </>

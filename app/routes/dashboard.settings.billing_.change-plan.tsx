@@ -5,12 +5,13 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { logger } from '~/lib/server/logger.server'
 
@@ -65,12 +66,7 @@ export default function ChangePlan() {
       <div className="space-y-6">
         <h1 className="text-3xl font-bold tracking-tight">Change plan</h1>
         <FormMessage tone="info">{outcome.message}</FormMessage>
-        <Link
-          to="/dashboard/settings/billing"
-          className="font-semibold text-brand-700 hover:underline"
-        >
-          Back to billing
-        </Link>
+        <TextLink to="/dashboard/settings/billing">Back to billing</TextLink>
       </div>
     )
   }
@@ -115,12 +111,7 @@ export default function ChangePlan() {
           <input type="hidden" name="plan" value={target.key} />
           <SubmitButton pendingText="Changing plan…">Confirm change to {target.name}</SubmitButton>
         </Form>
-        <Link
-          to="/dashboard/settings/billing"
-          className="font-semibold text-brand-700 hover:underline"
-        >
-          Keep {current.name}
-        </Link>
+        <TextLink to="/dashboard/settings/billing">Keep {current.name}</TextLink>
       </div>
     </div>
   )

@@ -5,13 +5,14 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData } from '@remix-run/react'
+import { Form, useActionData } from '@remix-run/react'
 
 import { forgotPasswordConstraint } from '~/auth/constraints'
 import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -40,11 +41,7 @@ export default function ForgotPassword() {
     <AuthCard
       title="Reset your password"
       intro="Enter your account's email and we will send you a link to choose a new password."
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
+      footer={<TextLink to="/sign-in">Back to sign in</TextLink>}
     >
       {actionData?.sentTo ? (
         <FormMessage tone="success">

@@ -8,6 +8,7 @@ import { polarCheckoutPath } from '~/billing/polar/checkout.server'
 import { FormMessage } from '~/components/forms'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { PastDueBanner } from '~/components/past-due-banner'
+import { TextLink } from '~/components/text-link'
 import { formatMoney } from '~/lib/pages/format'
 import type { PageHandle } from '~/lib/pages/page-handle'
 import { isLiveStatus } from '~/subscriptions/status'
@@ -160,13 +161,12 @@ function PlanActions({
         </Link>
         <p className="text-center text-sm text-slate-600">
           Have an account?{' '}
-          <Link
+          <TextLink
             to={`/sign-in?${new URLSearchParams({ redirectTo: next })}`}
-            className="font-semibold text-brand-700 hover:underline"
             aria-label={`Sign in to subscribe to ${plan.name}`}
           >
             Sign in
-          </Link>
+          </TextLink>
         </p>
       </>
     )

@@ -17,6 +17,7 @@ import { AuthCard } from '~/components/auth-card'
 import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -81,10 +82,7 @@ export default function SignIn() {
       intro="Welcome back. Sign in to manage your subscription."
       footer={
         <>
-          New here?{' '}
-          <Link to="/sign-up" className="font-semibold text-brand-700 hover:underline">
-            Create an account
-          </Link>
+          New here? <TextLink to="/sign-up">Create an account</TextLink>
         </>
       }
     >

@@ -5,13 +5,14 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import { Form, useActionData, useSearchParams } from '@remix-run/react'
 
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { confirmCodeConstraint } from '~/auth/constraints'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 
 // The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
 // mail app that opens links elsewhere). The answer is the same whether or not the address
@@ -37,14 +38,7 @@ export default function SignInConfirm() {
     defaultValue: { email: email ?? '' },
   })
   return (
-    <AuthCard
-      title="Check your email"
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
-    >
+    <AuthCard title="Check your email" footer={<TextLink to="/sign-in">Back to sign in</TextLink>}>
       <p className="text-slate-700">
         If an account exists for {email ? <strong>{email}</strong> : 'that address'}, we sent it a
         sign-in link. Open it in this browser to sign in, or type the 6-digit code from the same

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
 import { safeNextPath } from '~/auth/safe-next-path'
@@ -15,6 +15,7 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import { formatMoney } from '~/lib/pages/format'
 
@@ -59,10 +60,7 @@ export default function SignUp() {
       }
       footer={
         <>
-          Already have an account?{' '}
-          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-            Sign in
-          </Link>
+          Already have an account? <TextLink to="/sign-in">Sign in</TextLink>
         </>
       }
     >

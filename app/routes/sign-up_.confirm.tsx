@@ -8,7 +8,6 @@ import {
 } from '@remix-run/node'
 import {
   Form,
-  Link,
   useActionData,
   useLoaderData,
   useRevalidator,
@@ -22,6 +21,7 @@ import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-si
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/text-link'
 
 /** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
@@ -80,14 +80,7 @@ export default function SignUpConfirm() {
     defaultValue: { email },
   })
   return (
-    <AuthCard
-      title="Check your email"
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
-    >
+    <AuthCard title="Check your email" footer={<TextLink to="/sign-in">Back to sign in</TextLink>}>
       <p className="text-slate-700">
         We sent an email to {email ? <strong>{email}</strong> : 'your email address'}. Open its
         link, or type the 6-digit code from it below. The link and the code work once and expire
@@ -104,12 +97,9 @@ export default function SignUpConfirm() {
         <>
           <p className="text-sm text-slate-600">
             Confirmed on another device? This page moves on by itself, or{' '}
-            <Link
-              to={`/sign-up/confirm?${new URLSearchParams({ email, check: '1' })}`}
-              className="font-semibold text-brand-700 hover:underline"
-            >
+            <TextLink to={`/sign-up/confirm?${new URLSearchParams({ email, check: '1' })}`}>
               I have confirmed my email
-            </Link>
+            </TextLink>
             .
           </p>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
