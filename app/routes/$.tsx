@@ -7,9 +7,7 @@ export async function loader() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 
-export async function action() {
-  throw new Response('We could not find the page you were looking for.', { status: 404 })
-}
+export const action = loader
 
 export default function NotFound() {
   return <GeneralErrorBoundary />

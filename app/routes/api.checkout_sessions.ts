@@ -58,6 +58,4 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
 // A browser following the pages' link or form gets a page, never raw JSON.
 export const action = forBrowsers(CHECKOUT_PAGES, startStripeCheckout)
 
-export const loader = () => {
-  return methodNotAllowed('POST')
-}
+export const loader = () => methodNotAllowed('POST')

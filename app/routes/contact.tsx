@@ -5,9 +5,7 @@ import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleContactForm(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleContactForm(request)
 
 export default function ContactPage() {
   const actionData = useActionData<typeof action>()

@@ -20,9 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(null, { headers })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleForgotPassword(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleForgotPassword(request)
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>()

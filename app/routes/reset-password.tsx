@@ -26,9 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(null, { headers })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleResetPassword(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleResetPassword(request)
 
 export default function ResetPassword() {
   const actionData = useActionData<typeof action>()

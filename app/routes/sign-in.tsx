@@ -43,9 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleSignIn(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleSignIn(request)
 
 export default function SignIn() {
   const { redirectTo, pageError, failureReason, email } = useLoaderData<typeof loader>()

@@ -17,9 +17,8 @@ import { TextLink } from '~/components/text-link'
 // The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
 // mail app that opens links elsewhere). The answer is the same whether or not the address
 // has an account.
-export async function action({ request }: ActionFunctionArgs) {
-  return handleConfirmEmail(request, { after: '/dashboard', resend: false })
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleConfirmEmail(request, { after: '/dashboard', resend: false })
 
 // A signed-in visitor is sent to the dashboard, as on the other auth pages.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -32,9 +32,7 @@ function chosenPlanOf(redirectTo: string) {
   return plan ? `${plan.name}, ${formatMoney(plan.amount, plan.currency)}/${plan.interval}` : null
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleSignUp(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleSignUp(request)
 
 export default function SignUp() {
   const { redirectTo, chosenPlan } = useLoaderData<typeof loader>()

@@ -62,9 +62,7 @@ function useWaitForConfirmation() {
   }, [revalidator])
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleConfirmEmail(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleConfirmEmail(request)
 
 export default function SignUpConfirm() {
   const [params] = useSearchParams()
