@@ -7,6 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
+import type { ReactNode } from 'react'
 
 import { type EmailLink, isEmailLinkType, verifyEmailLink } from '~/auth/callback.server'
 import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server'
@@ -24,32 +25,67 @@ import { readFormData } from '~/lib/server/http.server'
 // the link up (without using it): it names the account (masked) and what the link will do,
 // and a used or expired link says so at once, with the way to a new one.
 
+/** Per purpose: the page, the sentence that says what the link does for whom, and its button. */
 const PURPOSES: Record<
   LinkPurpose,
-  { title: string; action: string; again: { to: string; label: string } }
+  {
+    title: string
+    does: (who: ReactNode, newEmail: string | null) => ReactNode
+    action: string
+    again: { to: string; label: string }
+  }
 > = {
   confirm: {
     title: 'Confirm your email',
+    does: (who) => (
+      <>
+        This link confirms the address {who} and signs this browser in to its Subscribely account.
+      </>
+    ),
     action: 'Confirm my email',
     again: { to: '/sign-up', label: 'Send a new link' },
   },
   'sign-in': {
     title: 'Sign in',
+    does: (who) => <>This link signs this browser in to the Subscribely account {who}.</>,
     action: 'Sign in',
     again: { to: '/sign-in', label: 'Send a new link' },
   },
   reset: {
     title: 'Reset your password',
+    does: (who) => (
+      <>
+        This link signs this browser in to the Subscribely account {who}, to choose a new password.
+      </>
+    ),
     action: 'Continue to choose a password',
     again: { to: '/forgot-password', label: 'Send a new link' },
   },
   invite: {
     title: 'Accept the invitation',
+    does: (who) => (
+      <>
+        This link accepts the invitation for {who} and signs this browser in to its new Subscribely
+        account.
+      </>
+    ),
     action: 'Accept and sign in',
     again: { to: '/sign-up', label: 'Send a new link' },
   },
   'email-change': {
     title: 'Confirm your new email',
+    does: (who, newEmail) => (
+      <>
+        This link confirms that the Subscribely account {who} changes its email address
+        {newEmail ? (
+          <>
+            {' '}
+            to <strong>{newEmail}</strong>
+          </>
+        ) : null}
+        .
+      </>
+    ),
     action: 'Confirm the change',
     again: { to: '/dashboard/settings/account', label: 'Ask for a new link' },
   },
@@ -63,56 +99,6 @@ const PURPOSE_OF_TYPE: Record<EmailOtpType, LinkPurpose> = {
   magiclink: 'sign-in',
   recovery: 'reset',
   email_change: 'email-change',
-}
-
-/** The sentence that says what the link does, for whom. */
-function WhatItDoes({
-  purpose,
-  account,
-  newEmail,
-}: {
-  purpose: LinkPurpose
-  account: string
-  newEmail: string | null
-}) {
-  const who = <strong>{account}</strong>
-  switch (purpose) {
-    case 'confirm':
-      return (
-        <>
-          This link confirms the address {who} and signs this browser in to its Subscribely account.
-        </>
-      )
-    case 'sign-in':
-      return <>This link signs this browser in to the Subscribely account {who}.</>
-    case 'reset':
-      return (
-        <>
-          This link signs this browser in to the Subscribely account {who}, to choose a new
-          password.
-        </>
-      )
-    case 'invite':
-      return (
-        <>
-          This link accepts the invitation for {who} and signs this browser in to its new
-          Subscribely account.
-        </>
-      )
-    case 'email-change':
-      return (
-        <>
-          This link confirms that the Subscribely account {who} changes its email address
-          {newEmail ? (
-            <>
-              {' '}
-              to <strong>{newEmail}</strong>
-            </>
-          ) : null}
-          .
-        </>
-      )
-  }
 }
 
 const TOKEN_HASH = /^[A-Za-z0-9_-]{1,200}$/
@@ -185,7 +171,7 @@ export default function ConfirmLink() {
     <AuthCard title={what.title}>
       {state.state === 'valid' ? (
         <p className="text-slate-700">
-          <WhatItDoes purpose={purpose} account={state.account} newEmail={state.newEmail} />
+          {what.does(<strong>{state.account}</strong>, state.newEmail)}
         </p>
       ) : null}
       <p className="text-slate-700">
