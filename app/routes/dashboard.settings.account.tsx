@@ -83,11 +83,12 @@ export default function AccountSettings() {
         }
       >
         <PasswordForm
-          // A new form once the password is set (the change form asks for the current one).
+          // A new form once the password is set (the change form asks for the current one);
+          // "Your password is set" stays on it.
           key={passwordIntent}
           mode={methods.password ? 'change' : 'set'}
           lastResult={resultFor(reply, passwordIntent)}
-          message={messageFor(reply, passwordIntent) ?? passwordSetMessage(reply)}
+          message={messageFor(reply, passwordIntent) ?? messageFor(reply, 'set-password')}
           needsCode={reply?.intent === passwordIntent && Boolean(reply.needsCode)}
           offerResetLink={reply?.intent === passwordIntent && Boolean(reply.offerResetLink)}
         />
@@ -128,11 +129,6 @@ export default function AccountSettings() {
       </SettingsSection>
     </div>
   )
-}
-
-/** "Your password is set" stays on the page that now shows the change form. */
-function passwordSetMessage(reply: { intent: string; message: string | null } | undefined) {
-  return reply?.intent === 'set-password' ? reply.message : null
 }
 
 function SignInMethodList({

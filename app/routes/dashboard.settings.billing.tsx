@@ -76,7 +76,6 @@ function planWithPrice(name: string | null, cycle: string | null) {
 export default function Billing() {
   const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const hasSubscription = Boolean(subscription?.status)
   const pastDue = subscription?.status === 'past_due'
   // The open invoice of a failed renewal, payable on its hosted page.
   const openInvoiceUrl = pastDue
@@ -94,7 +93,7 @@ export default function Billing() {
         <h2 id="subscription-heading" className="text-lg font-semibold">
           Current subscription
         </h2>
-        {hasSubscription && subscription ? (
+        {subscription?.status ? (
           <>
             {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
               <div className="mt-4">
@@ -139,7 +138,7 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Provider" value={providerLabel(subscription.provider)} />
+              <Detail label="Provider" value={PROVIDERS[subscription.provider ?? ''] ?? '—'} />
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
@@ -208,11 +207,7 @@ export default function Billing() {
   )
 }
 
-function providerLabel(provider: string | null) {
-  if (provider === 'polar') return 'Polar'
-  if (provider === 'stripe') return 'Stripe'
-  return '—'
-}
+const PROVIDERS: Record<string, string> = { polar: 'Polar', stripe: 'Stripe' }
 
 export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]
 

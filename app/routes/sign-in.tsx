@@ -87,9 +87,7 @@ export default function SignIn() {
       <FormMessage tone="error">{pageError}</FormMessage>
       {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
-      {formError && actionData?.intent !== 'magic-link' ? (
-        <FormMessage tone="error">{formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.linkFor ? (
         // Password sign-in is paused for this address: one click mails its owner a link.
         <Form method="post" aria-label="Email me a sign-in link instead">
@@ -132,9 +130,7 @@ export default function SignIn() {
         <h2 id="magic-link-heading" className="text-sm font-semibold text-slate-900">
           Email me a sign-in link
         </h2>
-        {formError && actionData?.intent === 'magic-link' ? (
-          <FormMessage tone="error">{formError}</FormMessage>
-        ) : null}
+        <FormMessage tone="error">{actionData?.intent === 'magic-link' && formError}</FormMessage>
         <HoneypotField />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField
