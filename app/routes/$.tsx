@@ -7,7 +7,9 @@ export async function loader() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }
 
-export const action = loader
+export async function action() {
+  throw new Response('We could not find the page you were looking for.', { status: 404 })
+}
 
 export default function NotFound() {
   return <GeneralErrorBoundary />

@@ -14,7 +14,7 @@ import { emailLinkState, type LinkPurpose } from '~/auth/email-link-state.server
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { SubmitButton } from '~/components/forms'
-import { TextLink } from '~/components/text-link'
+import { TextLink } from '~/components/links'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
 

@@ -14,9 +14,9 @@ import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { ButtonLink, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
-import { TextLink } from '~/components/text-link'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
@@ -167,12 +167,7 @@ export default function Billing() {
         ) : (
           <div className="mt-4 space-y-4">
             <p className="text-slate-700">You do not have a subscription yet.</p>
-            <Link
-              to="/pricing"
-              className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              Choose a plan
-            </Link>
+            <ButtonLink to="/pricing">Choose a plan</ButtonLink>
           </div>
         )}
       </section>

@@ -11,7 +11,7 @@ import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { TextLink } from '~/components/text-link'
+import { TextLink } from '~/components/links'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { logger } from '~/lib/server/logger.server'
 

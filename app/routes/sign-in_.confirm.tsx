@@ -12,7 +12,7 @@ import { confirmCodeConstraint } from '~/auth/constraints'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { TextLink } from '~/components/text-link'
+import { TextLink } from '~/components/links'
 
 // The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
 // mail app that opens links elsewhere). The answer is the same whether or not the address

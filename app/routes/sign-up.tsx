@@ -15,7 +15,7 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { TextLink } from '~/components/text-link'
+import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import { formatMoney } from '~/lib/pages/format'
 

@@ -21,7 +21,7 @@ import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-si
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { TextLink } from '~/components/text-link'
+import { TextLink } from '~/components/links'
 
 /** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
