@@ -27,14 +27,9 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
       { status: 413, headers },
     )
   }
-  const form = payload.kind === 'form' ? payload.value : null
-  const priceId = form?.get('price_id')
-  if (
-    typeof priceId !== 'string' ||
-    priceId.trim() === '' ||
-    priceId === 'undefined' ||
-    !isPlanPrice(priceId.trim())
-  ) {
+  const priceId = payload.kind === 'form' ? payload.value.get('price_id') : null
+  // Missing, empty or the text "undefined" included: none is a plan's price (price_…).
+  if (typeof priceId !== 'string' || !isPlanPrice(priceId.trim())) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
   try {
