@@ -158,11 +158,9 @@ export function FormReplyMessages({
   return (
     <>
       <FormMessage tone="success">{message}</FormMessage>
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+      <FormMessage tone="error" id={form.errorId}>
+        {form.errors?.join(' ')}
+      </FormMessage>
     </>
   )
 }

@@ -16,7 +16,6 @@ import { isLiveStatus } from '~/subscriptions/status'
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))
   const subscription = summary?.subscription ?? null
-  const url = new URL(request.url)
   const plans = getPlans().map((plan) => ({
     key: plan.key,
     name: plan.name,
@@ -38,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
       // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
       changeInApp: subscription?.provider === 'polar',
-      canceled: url.searchParams.get('canceled') === 'true',
+      canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
           ? {

@@ -48,8 +48,6 @@ export const action = ({ request }: ActionFunctionArgs) => handleSignIn(request)
 export default function SignIn() {
   const { redirectTo, pageError, failureReason, email } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
-  const magicResult = actionData?.intent === 'magic-link' ? actionData.result : undefined
   const validateSignIn = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
   )
@@ -58,7 +56,7 @@ export default function SignIn() {
   )
   const [form, fields] = useForm({
     id: 'sign-in',
-    lastResult: passwordResult,
+    lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
     defaultValue: { email },
     constraint: signInConstraint,
     shouldValidate: VALIDATE_ON,
@@ -67,7 +65,7 @@ export default function SignIn() {
   })
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
-    lastResult: magicResult,
+    lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
     constraint: magicLinkConstraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
