@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
@@ -38,8 +38,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
       outcome.kind === 'redirect'
         ? outcome.url
         : '/dashboard/settings/billing?notice=already-subscribed'
-    headers.set('Location', location)
-    return new Response(null, { status: 303, headers })
+    return redirect(location, { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id }, 'stripe checkout failed')
     if ((error as { code?: unknown })?.code === 'stripe_tax_inactive')
