@@ -54,6 +54,18 @@ export default function AccountSettings() {
     useLoaderData<typeof loader>()
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
+  const signInMethods = [
+    {
+      name: 'Email and password',
+      detail: methods.password ? email : 'No password yet',
+      connected: methods.password,
+    },
+    {
+      name: 'GitHub',
+      detail: methods.github ? 'Connected' : 'Not connected',
+      connected: methods.github,
+    },
+  ]
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
@@ -71,7 +83,23 @@ export default function AccountSettings() {
         title="Sign-in methods"
         intro="The ways you can sign in to this account."
       >
-        <SignInMethodList email={email} methods={methods} />
+        <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
+          {signInMethods.map((row) => (
+            <li
+              key={row.name}
+              className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
+            >
+              <span className="text-sm font-medium text-slate-900">{row.name}</span>
+              <span
+                className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
+                data-connected={row.connected}
+              >
+                {row.connected ? '✓ ' : ''}
+                {row.detail}
+              </span>
+            </li>
+          ))}
+        </ul>
       </SettingsSection>
       <SettingsSection
         id="password"
@@ -128,43 +156,6 @@ export default function AccountSettings() {
         />
       </SettingsSection>
     </div>
-  )
-}
-
-function SignInMethodList({
-  email,
-  methods,
-}: {
-  email: string
-  methods: { password: boolean; github: boolean }
-}) {
-  const rows = [
-    {
-      name: 'Email and password',
-      detail: methods.password ? email : 'No password yet',
-      connected: methods.password,
-    },
-    {
-      name: 'GitHub',
-      detail: methods.github ? 'Connected' : 'Not connected',
-      connected: methods.github,
-    },
-  ]
-  return (
-    <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
-      {rows.map((row) => (
-        <li key={row.name} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
-          <span className="text-sm font-medium text-slate-900">{row.name}</span>
-          <span
-            className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
-            data-connected={row.connected}
-          >
-            {row.connected ? '✓ ' : ''}
-            {row.detail}
-          </span>
-        </li>
-      ))}
-    </ul>
   )
 }
 
