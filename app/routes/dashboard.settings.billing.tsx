@@ -94,36 +94,26 @@ export default function Billing() {
           Current subscription
         </h2>
         {subscription?.status ? (
-          <>
+          <div className="mt-4 space-y-4">
             {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your subscription is scheduled to cancel on{' '}
-                  {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your subscription is scheduled to cancel on{' '}
+                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
+              </FormMessage>
             ) : null}
             {subscription.status === 'canceled' ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your subscription was canceled
-                  {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your subscription was canceled
+                {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
+              </FormMessage>
             ) : null}
-            {pastDue ? (
-              <div className="mt-4">
-                <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} />
-              </div>
-            ) : null}
+            {pastDue ? <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} /> : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your trial ends on {formatDate(subscription.trial_end)}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your trial ends on {formatDate(subscription.trial_end)}.
+              </FormMessage>
             ) : null}
-            <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <dl className="grid gap-4 sm:grid-cols-2">
               <Detail label="Plan" value={subscription.planLabel} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
@@ -163,7 +153,7 @@ export default function Billing() {
                 <TextLink to="/pricing">Choose a plan</TextLink>
               )}
             </div>
-          </>
+          </div>
         ) : (
           <div className="mt-4 space-y-4">
             <p className="text-slate-700">You do not have a subscription yet.</p>
