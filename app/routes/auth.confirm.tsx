@@ -107,10 +107,9 @@ const TOKEN_HASH = /^[A-Za-z0-9_-]{1,200}$/
 function readLink(params: { get(name: string): unknown }): EmailLink | null {
   const tokenHash = params.get('token_hash')
   const type = params.get('type')
-  const next = params.get('next')
   if (typeof tokenHash !== 'string' || !TOKEN_HASH.test(tokenHash)) return null
   if (typeof type !== 'string' || !isEmailLinkType(type)) return null
-  return { tokenHash, type, next: nextFromLink(next, getEnv().SITE_URL) }
+  return { tokenHash, type, next: nextFromLink(params.get('next'), getEnv().SITE_URL) }
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

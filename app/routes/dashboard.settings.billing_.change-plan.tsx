@@ -43,10 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const result = await changePolarPlan(asUser, user.id, planKey)
     if (result.kind === 'changed')
-      throw redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
+      return redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
     return data({ error: result.message }, { status: 409, headers })
   } catch (error) {
-    if (error instanceof Response) throw error
     logger.error({ err: error }, 'polar plan change failed')
     return data(
       {
