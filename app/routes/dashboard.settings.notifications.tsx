@@ -18,8 +18,7 @@ import { NotificationPreferencesSchema } from '~/notifications/schemas'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ headers }, { profile }] = await requireUserWith(request, accountSummaryOf(request))
-  const preferences = preferencesOf(profile)
-  return data({ preferences }, { headers })
+  return data({ preferences: preferencesOf(profile) }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
