@@ -52,8 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, signedIn, currentPlan, changeInApp, canceled, pastDue } =
-    useLoaderData<typeof loader>()
+  const { plans, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
@@ -112,12 +111,7 @@ export default function Pricing() {
               ))}
             </ul>
             <div className="mt-6 space-y-2">
-              <PlanActions
-                plan={plan}
-                signedIn={signedIn}
-                currentPlan={currentPlan}
-                changeInApp={changeInApp}
-              />
+              <PlanActions plan={plan} />
             </div>
           </li>
         ))}
@@ -137,17 +131,8 @@ const primaryButton =
  * marked and managed, the others are changed, in billing. Anyone else: subscribe, with Stripe
  * first and Polar as the secondary choice.
  */
-function PlanActions({
-  plan,
-  signedIn,
-  currentPlan,
-  changeInApp,
-}: {
-  plan: PricingPlan
-  signedIn: boolean
-  currentPlan: string | null
-  changeInApp: boolean
-}) {
+function PlanActions({ plan }: { plan: PricingPlan }) {
+  const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
   if (!signedIn) {
     const next = `/subscribe/${plan.key}`
     return (
