@@ -1,4 +1,6 @@
-import { isRouteErrorResponse, Link, useRouteError } from '@remix-run/react'
+import { isRouteErrorResponse, useRouteError } from '@remix-run/react'
+
+import { ButtonLink } from './links'
 
 const titles: Record<number, string> = {
   400: 'That request was not valid',
@@ -40,12 +42,9 @@ export function GeneralErrorBoundary() {
         {titles[status] ?? 'Something went wrong'}
       </h1>
       <p className="mt-4 text-slate-600">{message}</p>
-      <Link
-        to="/"
-        className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-      >
+      <ButtonLink to="/" className="mt-8">
         Go to the home page
-      </Link>
+      </ButtonLink>
     </div>
   )
 }

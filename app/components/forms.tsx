@@ -58,7 +58,7 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   )
 }
 
-/** A form-level message box (errors or notices), announced to screen readers. */
+/** A form-level message (error or notice), announced to screen readers; nothing when empty. */
 export function FormMessage({
   tone,
   children,
@@ -68,6 +68,7 @@ export function FormMessage({
   children: ReactNode
   id?: string
 }) {
+  if (!children) return null
   const styles = {
     error: 'border-red-200 bg-red-50 text-red-800',
     info: 'border-brand-100 bg-brand-50 text-brand-800',
@@ -156,12 +157,10 @@ export function FormReplyMessages({
 }) {
   return (
     <>
-      {message ? <FormMessage tone="success">{message}</FormMessage> : null}
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+      <FormMessage tone="success">{message}</FormMessage>
+      <FormMessage tone="error" id={form.errorId}>
+        {form.errors?.join(' ')}
+      </FormMessage>
     </>
   )
 }

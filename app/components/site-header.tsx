@@ -27,10 +27,7 @@ export function SiteHeader({ user }: { user: { email: string } | null }) {
                 Dashboard
               </NavLink>
               <Form method="post" action="/sign-out">
-                <button
-                  type="submit"
-                  className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-900"
-                >
+                <button type="submit" className={navClass({ isActive: false })}>
                   Sign out
                 </button>
               </Form>

@@ -17,6 +17,4 @@ export default function NotFound() {
 
 export const meta: MetaFunction = () => [{ title: 'Page not found | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -1,5 +1,6 @@
 import type { MetaFunction } from '@remix-run/node'
-import { Link } from '@remix-run/react'
+
+import { ButtonLink } from '~/components/links'
 
 // Where account deletion lands: the session is gone, so this page needs no user.
 export default function AccountDeleted() {
@@ -12,12 +13,9 @@ export default function AccountDeleted() {
         Your profile, avatar and billing records are gone, and any subscription was canceled. We are
         sorry to see you go.
       </p>
-      <Link
-        to="/"
-        className="mt-8 inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-      >
+      <ButtonLink to="/" className="mt-8">
         Go to the home page
-      </Link>
+      </ButtonLink>
     </div>
   )
 }

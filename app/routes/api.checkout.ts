@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs, redirect } from '@remix-run/node'
 
 import { getOptionalUser } from '~/auth/session.server'
 import {
@@ -43,13 +43,11 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   }
   try {
     const outcome = await createPolarCheckout(asUser, parsed.value, user)
-    headers.set(
-      'Location',
+    const location =
       outcome.kind === 'redirect'
         ? outcome.url
-        : '/dashboard/settings/billing?notice=already-subscribed',
-    )
-    return new Response(null, { status: 307, headers })
+        : '/dashboard/settings/billing?notice=already-subscribed'
+    return redirect(location, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
       logger.warn({ reason: error.message, user: user.id }, 'polar checkout refused')

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from '@remix-run/node'
+import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
@@ -27,14 +27,9 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
       { status: 413, headers },
     )
   }
-  const form = payload.kind === 'form' ? payload.value : null
-  const priceId = form?.get('price_id')
-  if (
-    typeof priceId !== 'string' ||
-    priceId.trim() === '' ||
-    priceId === 'undefined' ||
-    !isPlanPrice(priceId.trim())
-  ) {
+  const priceId = payload.kind === 'form' ? payload.value.get('price_id') : null
+  // Missing, empty or the text "undefined" included: none is a plan's price (price_…).
+  if (typeof priceId !== 'string' || !isPlanPrice(priceId.trim())) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
   try {
@@ -43,8 +38,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
       outcome.kind === 'redirect'
         ? outcome.url
         : '/dashboard/settings/billing?notice=already-subscribed'
-    headers.set('Location', location)
-    return new Response(null, { status: 303, headers })
+    return redirect(location, { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id }, 'stripe checkout failed')
     if ((error as { code?: unknown })?.code === 'stripe_tax_inactive')
@@ -58,6 +52,4 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
 // A browser following the pages' link or form gets a page, never raw JSON.
 export const action = forBrowsers(CHECKOUT_PAGES, startStripeCheckout)
 
-export const loader = () => {
-  return methodNotAllowed('POST')
-}
+export const loader = () => methodNotAllowed('POST')

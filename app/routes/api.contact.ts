@@ -19,8 +19,6 @@ const UNREADABLE = {
   form: 'The form data could not be read',
 }
 
-const SERVER_ERROR = 'An error occurred while processing your request'
-
 function fail(status: number, message: string, headers?: HeadersInit) {
   return jsonNoStore({ success: false, message }, { status, headers })
 }
@@ -59,6 +57,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     return jsonNoStore({ success: true, message: CONTACT_THANK_YOU })
   } catch (error) {
     logger.error({ err: error }, 'contact: submission failed')
-    return fail(500, SERVER_ERROR)
+    return fail(500, 'An error occurred while processing your request')
   }
 }

@@ -28,6 +28,4 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
 // A browser following the pages' link or form gets a page, never raw JSON.
 export const action = forBrowsers(PORTAL_PAGES, openStripePortal)
 
-export const loader = () => {
-  return methodNotAllowed('POST')
-}
+export const loader = () => methodNotAllowed('POST')

@@ -9,6 +9,4 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return handlePolarWebhook(request)
 }
 
-export const loader = () => {
-  return methodNotAllowed('POST')
-}
+export const loader = () => methodNotAllowed('POST')

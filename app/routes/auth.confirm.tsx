@@ -7,13 +7,14 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
+import type { ReactNode } from 'react'
 
 import { type EmailLink, verifyEmailLink } from '~/auth/callback.server'
 import { emailLinkState, isEmailLinkType, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/links'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
 
@@ -24,32 +25,67 @@ import { readFormData } from '~/lib/server/http.server'
 // the link up (without using it): it names the account (masked) and what the link will do,
 // and a used or expired link says so at once, with the way to a new one.
 
+/** Per purpose: the page, the sentence that says what the link does for whom, and its button. */
 const PURPOSES: Record<
   LinkPurpose,
-  { title: string; action: string; again: { to: string; label: string } }
+  {
+    title: string
+    does: (who: ReactNode, newEmail: string | null) => ReactNode
+    action: string
+    again: { to: string; label: string }
+  }
 > = {
   confirm: {
     title: 'Confirm your email',
+    does: (who) => (
+      <>
+        This link confirms the address {who} and signs this browser in to its Subscribely account.
+      </>
+    ),
     action: 'Confirm my email',
     again: { to: '/sign-up', label: 'Send a new link' },
   },
   'sign-in': {
     title: 'Sign in',
+    does: (who) => <>This link signs this browser in to the Subscribely account {who}.</>,
     action: 'Sign in',
     again: { to: '/sign-in', label: 'Send a new link' },
   },
   reset: {
     title: 'Reset your password',
+    does: (who) => (
+      <>
+        This link signs this browser in to the Subscribely account {who}, to choose a new password.
+      </>
+    ),
     action: 'Continue to choose a password',
     again: { to: '/forgot-password', label: 'Send a new link' },
   },
   invite: {
     title: 'Accept the invitation',
+    does: (who) => (
+      <>
+        This link accepts the invitation for {who} and signs this browser in to its new Subscribely
+        account.
+      </>
+    ),
     action: 'Accept and sign in',
     again: { to: '/sign-up', label: 'Send a new link' },
   },
   'email-change': {
     title: 'Confirm your new email',
+    does: (who, newEmail) => (
+      <>
+        This link confirms that the Subscribely account {who} changes its email address
+        {newEmail ? (
+          <>
+            {' '}
+            to <strong>{newEmail}</strong>
+          </>
+        ) : null}
+        .
+      </>
+    ),
     action: 'Confirm the change',
     again: { to: '/dashboard/settings/account', label: 'Ask for a new link' },
   },
@@ -65,66 +101,15 @@ const PURPOSE_OF_TYPE: Record<EmailOtpType, LinkPurpose> = {
   email_change: 'email-change',
 }
 
-/** The sentence that says what the link does, for whom. */
-function WhatItDoes({
-  purpose,
-  account,
-  newEmail,
-}: {
-  purpose: LinkPurpose
-  account: string
-  newEmail: string | null
-}) {
-  const who = <strong>{account}</strong>
-  switch (purpose) {
-    case 'confirm':
-      return (
-        <>
-          This link confirms the address {who} and signs this browser in to its Subscribely account.
-        </>
-      )
-    case 'sign-in':
-      return <>This link signs this browser in to the Subscribely account {who}.</>
-    case 'reset':
-      return (
-        <>
-          This link signs this browser in to the Subscribely account {who}, to choose a new
-          password.
-        </>
-      )
-    case 'invite':
-      return (
-        <>
-          This link accepts the invitation for {who} and signs this browser in to its new
-          Subscribely account.
-        </>
-      )
-    case 'email-change':
-      return (
-        <>
-          This link confirms that the Subscribely account {who} changes its email address
-          {newEmail ? (
-            <>
-              {' '}
-              to <strong>{newEmail}</strong>
-            </>
-          ) : null}
-          .
-        </>
-      )
-  }
-}
-
 const TOKEN_HASH = /^[A-Za-z0-9_-]{1,200}$/
 
 /** The link's parameters, or null when they cannot be a link we sent. */
 function readLink(params: { get(name: string): unknown }): EmailLink | null {
   const tokenHash = params.get('token_hash')
   const type = params.get('type')
-  const next = params.get('next')
   if (typeof tokenHash !== 'string' || !TOKEN_HASH.test(tokenHash)) return null
   if (typeof type !== 'string' || !isEmailLinkType(type)) return null
-  return { tokenHash, type, next: nextFromLink(next, getEnv().SITE_URL) }
+  return { tokenHash, type, next: nextFromLink(params.get('next'), getEnv().SITE_URL) }
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -157,11 +142,7 @@ export default function ConfirmLink() {
     return (
       <AuthCard
         title={state.state === 'used' ? 'This link has already been used' : 'This link has expired'}
-        footer={
-          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-            Go to sign in
-          </Link>
-        }
+        footer={<TextLink to="/sign-in">Go to sign in</TextLink>}
       >
         <p className="text-slate-700">
           {state.state === 'used' ? (
@@ -189,7 +170,7 @@ export default function ConfirmLink() {
     <AuthCard title={what.title}>
       {state.state === 'valid' ? (
         <p className="text-slate-700">
-          <WhatItDoes purpose={purpose} account={state.account} newEmail={state.newEmail} />
+          {what.does(<strong>{state.account}</strong>, state.newEmail)}
         </p>
       ) : null}
       <p className="text-slate-700">
@@ -215,6 +196,4 @@ export const meta: MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -1,14 +1,11 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
 import { Link, useActionData } from '@remix-run/react'
 
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleContactForm(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleContactForm(request)
 
 export default function ContactPage() {
   const actionData = useActionData<typeof action>()
@@ -46,6 +43,4 @@ export const meta: MetaFunction = () => [
   { name: 'description', content: 'Questions before or after you subscribe? Send us a message.' },
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

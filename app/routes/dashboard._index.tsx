@@ -6,6 +6,7 @@ import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
 import { requireUserWith } from '~/auth/session.server'
 import { takeAfterSignUp } from '~/billing/plan-intent.server'
 import { FormMessage } from '~/components/forms'
+import { ButtonLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatDate } from '~/lib/pages/format'
 import { noticeByKey } from '~/lib/pages/notices'
@@ -84,12 +85,7 @@ export default function DashboardOverview() {
             <p className="text-slate-700">
               You are not subscribed yet. Pick a plan to unlock everything.
             </p>
-            <Link
-              to="/pricing"
-              className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              See plans
-            </Link>
+            <ButtonLink to="/pricing">See plans</ButtonLink>
           </div>
         )}
       </section>

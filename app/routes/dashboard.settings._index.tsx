@@ -1,6 +1,4 @@
 import { redirect } from '@remix-run/node'
 
 // /dashboard/settings has no page of its own: General is the first settings page.
-export const loader = () => {
-  return redirect('/dashboard/settings/general')
-}
+export const loader = () => redirect('/dashboard/settings/general')

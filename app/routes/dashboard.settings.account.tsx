@@ -14,7 +14,6 @@ import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
@@ -55,6 +54,18 @@ export default function AccountSettings() {
     useLoaderData<typeof loader>()
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
+  const signInMethods = [
+    {
+      name: 'Email and password',
+      detail: methods.password ? email : 'No password yet',
+      connected: methods.password,
+    },
+    {
+      name: 'GitHub',
+      detail: methods.github ? 'Connected' : 'Not connected',
+      connected: methods.github,
+    },
+  ]
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
@@ -72,7 +83,23 @@ export default function AccountSettings() {
         title="Sign-in methods"
         intro="The ways you can sign in to this account."
       >
-        <SignInMethodList email={email} methods={methods} />
+        <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
+          {signInMethods.map((row) => (
+            <li
+              key={row.name}
+              className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
+            >
+              <span className="text-sm font-medium text-slate-900">{row.name}</span>
+              <span
+                className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
+                data-connected={row.connected}
+              >
+                {row.connected ? '✓ ' : ''}
+                {row.detail}
+              </span>
+            </li>
+          ))}
+        </ul>
       </SettingsSection>
       <SettingsSection
         id="password"
@@ -84,11 +111,12 @@ export default function AccountSettings() {
         }
       >
         <PasswordForm
-          // A new form once the password is set (the change form asks for the current one).
+          // A new form once the password is set (the change form asks for the current one);
+          // "Your password is set" stays on it.
           key={passwordIntent}
           mode={methods.password ? 'change' : 'set'}
           lastResult={resultFor(reply, passwordIntent)}
-          message={messageFor(reply, passwordIntent) ?? passwordSetMessage(reply)}
+          message={messageFor(reply, passwordIntent) ?? messageFor(reply, 'set-password')}
           needsCode={reply?.intent === passwordIntent && Boolean(reply.needsCode)}
           offerResetLink={reply?.intent === passwordIntent && Boolean(reply.offerResetLink)}
         />
@@ -131,50 +159,6 @@ export default function AccountSettings() {
   )
 }
 
-/** "Your password is set" stays on the page that now shows the change form. */
-function passwordSetMessage(reply: { intent: string; message: string | null } | undefined) {
-  return reply?.intent === 'set-password' ? reply.message : null
-}
-
-function SignInMethodList({
-  email,
-  methods,
-}: {
-  email: string
-  methods: { password: boolean; github: boolean }
-}) {
-  const rows = [
-    {
-      name: 'Email and password',
-      detail: methods.password ? email : 'No password yet',
-      connected: methods.password,
-    },
-    {
-      name: 'GitHub',
-      detail: methods.github ? 'Connected' : 'Not connected',
-      connected: methods.github,
-    },
-  ]
-  return (
-    <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
-      {rows.map((row) => (
-        <li key={row.name} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
-          <span className="text-sm font-medium text-slate-900">{row.name}</span>
-          <span
-            className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
-            data-connected={row.connected}
-          >
-            {row.connected ? '✓ ' : ''}
-            {row.detail}
-          </span>
-        </li>
-      ))}
-    </ul>
-  )
-}
-
 export const meta: MetaFunction = () => [{ title: 'Account settings | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

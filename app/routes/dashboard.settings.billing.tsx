@@ -13,8 +13,8 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { Detail } from '~/components/detail'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { ButtonLink, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { formatDate, formatMoney } from '~/lib/pages/format'
@@ -76,7 +76,6 @@ function planWithPrice(name: string | null, cycle: string | null) {
 export default function Billing() {
   const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const hasSubscription = Boolean(subscription?.status)
   const pastDue = subscription?.status === 'past_due'
   // The open invoice of a failed renewal, payable on its hosted page.
   const openInvoiceUrl = pastDue
@@ -86,7 +85,7 @@ export default function Billing() {
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
-      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.error}</FormMessage>
       <section
         aria-labelledby="subscription-heading"
         className="rounded-xl border border-slate-200 p-6"
@@ -94,37 +93,27 @@ export default function Billing() {
         <h2 id="subscription-heading" className="text-lg font-semibold">
           Current subscription
         </h2>
-        {hasSubscription && subscription ? (
-          <>
+        {subscription?.status ? (
+          <div className="mt-4 space-y-4">
             {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your subscription is scheduled to cancel on{' '}
-                  {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your subscription is scheduled to cancel on{' '}
+                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
+              </FormMessage>
             ) : null}
             {subscription.status === 'canceled' ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your subscription was canceled
-                  {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your subscription was canceled
+                {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
+              </FormMessage>
             ) : null}
-            {pastDue ? (
-              <div className="mt-4">
-                <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} />
-              </div>
-            ) : null}
+            {pastDue ? <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} /> : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
-              <div className="mt-4">
-                <FormMessage tone="info">
-                  Your trial ends on {formatDate(subscription.trial_end)}.
-                </FormMessage>
-              </div>
+              <FormMessage tone="info">
+                Your trial ends on {formatDate(subscription.trial_end)}.
+              </FormMessage>
             ) : null}
-            <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <dl className="grid gap-4 sm:grid-cols-2">
               <Detail label="Plan" value={subscription.planLabel} />
               <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
@@ -139,7 +128,7 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Provider" value={providerLabel(subscription.provider)} />
+              <Detail label="Provider" value={PROVIDERS[subscription.provider ?? ''] ?? '—'} />
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
@@ -152,31 +141,23 @@ export default function Billing() {
                 </SubmitButton>
               </Form>
               {changePlans.map((plan) => (
-                <Link
+                <TextLink
                   key={plan.key}
                   to={`/dashboard/settings/billing/change-plan?plan=${plan.key}`}
-                  className="font-semibold text-brand-700 hover:underline"
                 >
                   Change to {plan.name}
-                </Link>
+                </TextLink>
               ))}
               {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
               {isLiveStatus(subscription.status) ? null : (
-                <Link to="/pricing" className="font-semibold text-brand-700 hover:underline">
-                  Choose a plan
-                </Link>
+                <TextLink to="/pricing">Choose a plan</TextLink>
               )}
             </div>
-          </>
+          </div>
         ) : (
           <div className="mt-4 space-y-4">
             <p className="text-slate-700">You do not have a subscription yet.</p>
-            <Link
-              to="/pricing"
-              className="inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              Choose a plan
-            </Link>
+            <ButtonLink to="/pricing">Choose a plan</ButtonLink>
           </div>
         )}
       </section>
@@ -211,14 +192,8 @@ export default function Billing() {
   )
 }
 
-function providerLabel(provider: string | null) {
-  if (provider === 'polar') return 'Polar'
-  if (provider === 'stripe') return 'Stripe'
-  return '—'
-}
+const PROVIDERS: Record<string, string> = { polar: 'Polar', stripe: 'Stripe' }
 
 export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

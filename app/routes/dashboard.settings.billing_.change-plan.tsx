@@ -5,13 +5,13 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
 import { Detail } from '~/components/detail'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/links'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { logger } from '~/lib/server/logger.server'
 
@@ -43,10 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const result = await changePolarPlan(asUser, user.id, planKey)
     if (result.kind === 'changed')
-      throw redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
+      return redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
     return data({ error: result.message }, { status: 409, headers })
   } catch (error) {
-    if (error instanceof Response) throw error
     logger.error({ err: error }, 'polar plan change failed')
     return data(
       {
@@ -66,12 +65,7 @@ export default function ChangePlan() {
       <div className="space-y-6">
         <h1 className="text-3xl font-bold tracking-tight">Change plan</h1>
         <FormMessage tone="info">{outcome.message}</FormMessage>
-        <Link
-          to="/dashboard/settings/billing"
-          className="font-semibold text-brand-700 hover:underline"
-        >
-          Back to billing
-        </Link>
+        <TextLink to="/dashboard/settings/billing">Back to billing</TextLink>
       </div>
     )
   }
@@ -80,7 +74,7 @@ export default function ChangePlan() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">Change to {target.name}</h1>
-      {actionData?.error ? <FormMessage tone="error">{actionData.error}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.error}</FormMessage>
       <p className="text-slate-700">
         You are on {current.name} ({money(current.amount)} per {current.interval}). {target.name} is{' '}
         {money(target.amount)} per {target.interval}. The change takes effect now.
@@ -116,12 +110,7 @@ export default function ChangePlan() {
           <input type="hidden" name="plan" value={target.key} />
           <SubmitButton pendingText="Changing plan…">Confirm change to {target.name}</SubmitButton>
         </Form>
-        <Link
-          to="/dashboard/settings/billing"
-          className="font-semibold text-brand-700 hover:underline"
-        >
-          Keep {current.name}
-        </Link>
+        <TextLink to="/dashboard/settings/billing">Keep {current.name}</TextLink>
       </div>
     </div>
   )
@@ -129,6 +118,4 @@ export default function ChangePlan() {
 
 export const meta: MetaFunction = () => [{ title: 'Change plan | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

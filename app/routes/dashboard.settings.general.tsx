@@ -8,7 +8,6 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor } from '~/lib/forms/form-reply'
 import { AvatarForm } from '~/profile/avatar-form'
@@ -54,6 +53,4 @@ export default function GeneralSettings() {
 
 export const meta: MetaFunction = () => [{ title: 'General settings | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -9,7 +9,6 @@ import { useActionData, useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
@@ -19,8 +18,7 @@ import { NotificationPreferencesSchema } from '~/notifications/schemas'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ headers }, { profile }] = await requireUserWith(request, accountSummaryOf(request))
-  const preferences = preferencesOf(profile)
-  return data({ preferences }, { headers })
+  return data({ preferences: preferencesOf(profile) }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -62,6 +60,4 @@ export default function NotificationSettings() {
 
 export const meta: MetaFunction = () => [{ title: 'Notification settings | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

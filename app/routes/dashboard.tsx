@@ -1,10 +1,9 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
-import { Outlet, useLoaderData } from '@remix-run/react'
+import { NavLink, Outlet, useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUserWith } from '~/auth/session.server'
-import { DashboardNav } from '~/components/dashboard-nav'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Avatar } from '~/components/avatar'
 import { profileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
@@ -15,12 +14,58 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ user: { id: user.id, email: user.email }, profile }, { headers })
 }
 
+const LINKS = [
+  { to: '/dashboard', label: 'Overview', end: true },
+  { to: '/dashboard/settings/general', label: 'General', end: false },
+  { to: '/dashboard/settings/account', label: 'Account', end: false },
+  { to: '/dashboard/settings/billing', label: 'Billing', end: false },
+  { to: '/dashboard/settings/notifications', label: 'Notifications', end: false },
+] as const
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
+    isActive
+      ? 'bg-brand-50 text-brand-800'
+      : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
+  }`
+
+/**
+ * The side navigation: who is signed in and the pages (sign-out is in the site header). Rows
+ * that wrap on phones (every tab in view, none cut at the edge), a column from the `md`
+ * breakpoint up.
+ */
 export default function DashboardLayout() {
   const { user, profile } = useLoaderData<typeof loader>()
   const name = profile.displayName ?? user.email
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-8 md:flex-row md:py-10">
-      <DashboardNav name={name} email={user.email} avatarUrl={profile.avatarUrl} />
+      <aside className="md:w-56 md:shrink-0">
+        <div className="flex items-center gap-3 border-b border-slate-200 pb-4">
+          <Avatar url={profile.avatarUrl} name={name} />
+          <div className="min-w-0">
+            <p
+              className="truncate text-sm font-semibold text-slate-900"
+              data-testid="dashboard-user-name"
+            >
+              {name}
+            </p>
+            {name === user.email ? null : (
+              <p className="truncate text-xs text-slate-600">{user.email}</p>
+            )}
+          </div>
+        </div>
+        <nav aria-label="Dashboard" className="mt-4">
+          <ul className="-mx-1 flex flex-wrap gap-1 px-1 pb-2 md:flex-col">
+            {LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.end} prefetch="intent" className={linkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
       <div className="min-w-0 flex-1">
         <Outlet />
       </div>
@@ -28,6 +73,4 @@ export default function DashboardLayout() {
   )
 }
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

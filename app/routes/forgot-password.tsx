@@ -5,14 +5,14 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData } from '@remix-run/react'
+import { Form, useActionData } from '@remix-run/react'
 
 import { forgotPasswordConstraint } from '~/auth/constraints'
 import { handleForgotPassword } from '~/auth/password-reset-actions.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -20,9 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(null, { headers })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleForgotPassword(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleForgotPassword(request)
 
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>()
@@ -41,11 +39,7 @@ export default function ForgotPassword() {
     <AuthCard
       title="Reset your password"
       intro="Enter your account's email and we will send you a link to choose a new password."
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
+      footer={<TextLink to="/sign-in">Back to sign in</TextLink>}
     >
       {actionData?.sentTo ? (
         <FormMessage tone="success">
@@ -53,9 +47,7 @@ export default function ForgotPassword() {
           It expires after an hour.
         </FormMessage>
       ) : null}
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <HoneypotField />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
@@ -67,6 +59,4 @@ export default function ForgotPassword() {
 
 export const meta: MetaFunction = () => [{ title: 'Reset your password | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -5,9 +5,9 @@ import { accountSummaryOf } from '~/account/summary.server'
 import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { polarCheckoutPath } from '~/billing/polar/checkout.server'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage } from '~/components/forms'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
+import { TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatMoney } from '~/lib/pages/format'
 import type { PageHandle } from '~/lib/pages/page-handle'
@@ -16,7 +16,6 @@ import { isLiveStatus } from '~/subscriptions/status'
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))
   const subscription = summary?.subscription ?? null
-  const url = new URL(request.url)
   const plans = getPlans().map((plan) => ({
     key: plan.key,
     name: plan.name,
@@ -38,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
       // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
       changeInApp: subscription?.provider === 'polar',
-      canceled: url.searchParams.get('canceled') === 'true',
+      canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
           ? {
@@ -53,8 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, signedIn, currentPlan, changeInApp, canceled, pastDue } =
-    useLoaderData<typeof loader>()
+  const { plans, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
@@ -113,12 +111,7 @@ export default function Pricing() {
               ))}
             </ul>
             <div className="mt-6 space-y-2">
-              <PlanActions
-                plan={plan}
-                signedIn={signedIn}
-                currentPlan={currentPlan}
-                changeInApp={changeInApp}
-              />
+              <PlanActions plan={plan} />
             </div>
           </li>
         ))}
@@ -138,17 +131,8 @@ const primaryButton =
  * marked and managed, the others are changed, in billing. Anyone else: subscribe, with Stripe
  * first and Polar as the secondary choice.
  */
-function PlanActions({
-  plan,
-  signedIn,
-  currentPlan,
-  changeInApp,
-}: {
-  plan: PricingPlan
-  signedIn: boolean
-  currentPlan: string | null
-  changeInApp: boolean
-}) {
+function PlanActions({ plan }: { plan: PricingPlan }) {
+  const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
   if (!signedIn) {
     const next = `/subscribe/${plan.key}`
     return (
@@ -161,13 +145,12 @@ function PlanActions({
         </Link>
         <p className="text-center text-sm text-slate-600">
           Have an account?{' '}
-          <Link
+          <TextLink
             to={`/sign-in?${new URLSearchParams({ redirectTo: next })}`}
-            className="font-semibold text-brand-700 hover:underline"
             aria-label={`Sign in to subscribe to ${plan.name}`}
           >
             Sign in
-          </Link>
+          </TextLink>
         </p>
       </>
     )
@@ -218,6 +201,4 @@ export const meta: MetaFunction = () => [
   },
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -13,7 +13,6 @@ import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { isRecoveryRequest } from '~/auth/recovery.server'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
@@ -27,9 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(null, { headers })
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleResetPassword(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleResetPassword(request)
 
 export default function ResetPassword() {
   const actionData = useActionData<typeof action>()
@@ -46,9 +43,7 @@ export default function ResetPassword() {
   })
   return (
     <AuthCard title="Choose a new password">
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
         <SubmitButton pendingText="Saving…">Save new password</SubmitButton>
@@ -59,6 +54,4 @@ export default function ResetPassword() {
 
 export const meta: MetaFunction = () => [{ title: 'Choose a new password | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

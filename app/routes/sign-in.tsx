@@ -16,8 +16,8 @@ import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
 import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -43,15 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleSignIn(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleSignIn(request)
 
 export default function SignIn() {
   const { redirectTo, pageError, failureReason, email } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const passwordResult = actionData?.intent === 'password' ? actionData.result : undefined
-  const magicResult = actionData?.intent === 'magic-link' ? actionData.result : undefined
   const validateSignIn = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
   )
@@ -60,7 +56,7 @@ export default function SignIn() {
   )
   const [form, fields] = useForm({
     id: 'sign-in',
-    lastResult: passwordResult,
+    lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
     defaultValue: { email },
     constraint: signInConstraint,
     shouldValidate: VALIDATE_ON,
@@ -69,7 +65,7 @@ export default function SignIn() {
   })
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
-    lastResult: magicResult,
+    lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
     constraint: magicLinkConstraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
@@ -82,19 +78,14 @@ export default function SignIn() {
       intro="Welcome back. Sign in to manage your subscription."
       footer={
         <>
-          New here?{' '}
-          <Link to="/sign-up" className="font-semibold text-brand-700 hover:underline">
-            Create an account
-          </Link>
+          New here? <TextLink to="/sign-up">Create an account</TextLink>
         </>
       }
     >
-      {pageError ? <FormMessage tone="error">{pageError}</FormMessage> : null}
+      <FormMessage tone="error">{pageError}</FormMessage>
       {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
-      {formError && actionData?.intent !== 'magic-link' ? (
-        <FormMessage tone="error">{formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.linkFor ? (
         // Password sign-in is paused for this address: one click mails its owner a link.
         <Form method="post" aria-label="Email me a sign-in link instead">
@@ -137,9 +128,7 @@ export default function SignIn() {
         <h2 id="magic-link-heading" className="text-sm font-semibold text-slate-900">
           Email me a sign-in link
         </h2>
-        {formError && actionData?.intent === 'magic-link' ? (
-          <FormMessage tone="error">{formError}</FormMessage>
-        ) : null}
+        <FormMessage tone="error">{actionData?.intent === 'magic-link' && formError}</FormMessage>
         <HoneypotField />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField
@@ -174,6 +163,4 @@ export default function SignIn() {
 
 export const meta: MetaFunction = () => [{ title: 'Sign in | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

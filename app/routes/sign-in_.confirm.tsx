@@ -5,20 +5,20 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useSearchParams } from '@remix-run/react'
+import { Form, useActionData, useSearchParams } from '@remix-run/react'
 
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { confirmCodeConstraint } from '~/auth/constraints'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/links'
 
 // The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
 // mail app that opens links elsewhere). The answer is the same whether or not the address
 // has an account.
-export async function action({ request }: ActionFunctionArgs) {
-  return handleConfirmEmail(request, { after: '/dashboard', resend: false })
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleConfirmEmail(request, { after: '/dashboard', resend: false })
 
 // A signed-in visitor is sent to the dashboard, as on the other auth pages.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -37,22 +37,13 @@ export default function SignInConfirm() {
     defaultValue: { email: email ?? '' },
   })
   return (
-    <AuthCard
-      title="Check your email"
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
-    >
+    <AuthCard title="Check your email" footer={<TextLink to="/sign-in">Back to sign in</TextLink>}>
       <p className="text-slate-700">
         If an account exists for {email ? <strong>{email}</strong> : 'that address'}, we sent it a
         sign-in link. Open it in this browser to sign in, or type the 6-digit code from the same
         email below; both work once and expire after an hour.
       </p>
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       {email ? (
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <input type="hidden" name="email" value={email} />

@@ -8,6 +8,4 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return redirect('/?notice=signed-out', { headers })
 }
 
-export const loader = async () => {
-  return redirect('/')
-}
+export const loader = () => redirect('/')

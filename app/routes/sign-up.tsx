@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
 import { safeNextPath } from '~/auth/safe-next-path'
@@ -14,8 +14,8 @@ import { handleSignUp } from '~/auth/sign-up-action.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton } from '~/components/forms'
+import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import { formatMoney } from '~/lib/pages/format'
 
@@ -32,9 +32,7 @@ function chosenPlanOf(redirectTo: string) {
   return plan ? `${plan.name}, ${formatMoney(plan.amount, plan.currency)}/${plan.interval}` : null
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleSignUp(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleSignUp(request)
 
 export default function SignUp() {
   const { redirectTo, chosenPlan } = useLoaderData<typeof loader>()
@@ -60,16 +58,11 @@ export default function SignUp() {
       }
       footer={
         <>
-          Already have an account?{' '}
-          <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-            Sign in
-          </Link>
+          Already have an account? <TextLink to="/sign-in">Sign in</TextLink>
         </>
       }
     >
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <CredentialsFields
           fields={fields}
@@ -88,6 +81,4 @@ export default function SignUp() {
 
 export const meta: MetaFunction = () => [{ title: 'Create an account | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -8,7 +8,6 @@ import {
 } from '@remix-run/node'
 import {
   Form,
-  Link,
   useActionData,
   useLoaderData,
   useRevalidator,
@@ -21,8 +20,8 @@ import { confirmCodeConstraint } from '~/auth/constraints'
 import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { TextLink } from '~/components/links'
 
 /** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
@@ -63,9 +62,7 @@ function useWaitForConfirmation() {
   }, [revalidator])
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleConfirmEmail(request)
-}
+export const action = ({ request }: ActionFunctionArgs) => handleConfirmEmail(request)
 
 export default function SignUpConfirm() {
   const [params] = useSearchParams()
@@ -81,23 +78,14 @@ export default function SignUpConfirm() {
     defaultValue: { email },
   })
   return (
-    <AuthCard
-      title="Check your email"
-      footer={
-        <Link to="/sign-in" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
-    >
+    <AuthCard title="Check your email" footer={<TextLink to="/sign-in">Back to sign in</TextLink>}>
       <p className="text-slate-700">
         We sent an email to {email ? <strong>{email}</strong> : 'your email address'}. Open its
         link, or type the 6-digit code from it below. The link and the code work once and expire
         after an hour.
       </p>
-      {actionData?.formError ? (
-        <FormMessage tone="error">{actionData.formError}</FormMessage>
-      ) : null}
-      {actionData?.notice ? <FormMessage tone="success">{actionData.notice}</FormMessage> : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
+      <FormMessage tone="success">{actionData?.notice}</FormMessage>
       {notYetConfirmed && !actionData ? (
         <FormMessage tone="info">
           Not confirmed yet. Open the link in the email (on any device), then come back here.
@@ -107,12 +95,9 @@ export default function SignUpConfirm() {
         <>
           <p className="text-sm text-slate-600">
             Confirmed on another device? This page moves on by itself, or{' '}
-            <Link
-              to={`/sign-up/confirm?${new URLSearchParams({ email, check: '1' })}`}
-              className="font-semibold text-brand-700 hover:underline"
-            >
+            <TextLink to={`/sign-up/confirm?${new URLSearchParams({ email, check: '1' })}`}>
               I have confirmed my email
-            </Link>
+            </TextLink>
             .
           </p>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -151,6 +136,4 @@ export default function SignUpConfirm() {
 
 export const meta: MetaFunction = () => [{ title: 'Confirm your email | Subscribely' }]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'

@@ -16,18 +16,17 @@ import { logger } from '~/lib/server/logger.server'
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, asUser, headers } = await requireUser(request)
   const plan = getPlans().find((candidate) => candidate.key === params.plan)
-  if (!plan) throw redirect('/pricing?notice=unknown-plan', { headers })
+  if (!plan) return redirect('/pricing?notice=unknown-plan', { headers })
   const provider = new URL(request.url).searchParams.get('provider')
   if (provider === 'polar')
-    throw redirect(polarCheckoutPath(plan.polarProductId, user), { headers })
+    return redirect(polarCheckoutPath(plan.polarProductId, user), { headers })
   try {
     const outcome = await createStripeCheckout(asUser, user, plan.stripePriceId)
     if (outcome.kind === 'already-subscribed')
-      throw redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
-    throw redirect(outcome.url, { status: 303, headers })
+      return redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
+    return redirect(outcome.url, { status: 303, headers })
   } catch (error) {
-    if (error instanceof Response) throw error
     logger.error({ err: error, user: user.id }, 'subscribe: stripe checkout failed')
-    throw redirect('/pricing?notice=checkout-failed', { headers })
+    return redirect('/pricing?notice=checkout-failed', { headers })
   }
 }

@@ -9,7 +9,7 @@ import {
   summarizeCheckout,
 } from '~/billing/checkout-status.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
-import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ButtonLink } from '~/components/links'
 
 // The page the hosted checkouts return to. It only reads the checkout's state: the
 // subscription itself is activated by the provider's webhook, never here. While a payment
@@ -96,12 +96,7 @@ export default function Success() {
         </p>
       ) : null}
       <div className="mt-8 flex justify-center gap-3">
-        <Link
-          to="/dashboard"
-          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-        >
-          Go to your dashboard
-        </Link>
+        <ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>
         {status === 'failed' || status === 'missing' ? (
           <Link
             to="/pricing"
@@ -122,6 +117,4 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
     : []),
 ]
 
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '~/components/error-boundary'
