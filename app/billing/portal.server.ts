@@ -3,6 +3,7 @@ import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { getPolar } from './polar/client.server'
 import { getStripe } from './stripe/client.server'
@@ -13,16 +14,15 @@ const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
 
 /**
  * A fresh billing portal session for the signed-in user's own Stripe customer (the id is
- * read from their row, never from input). Portal URLs are valid for a short time and
+ * taken from their row, read as them, never from input). Portal URLs are valid for a short time and
  * are never cached or reused. With `paymentMethod`, the portal opens straight on its card
  * form (`flow_data.type = payment_method_update`) and, once the card is saved, comes back
  * to the billing page.
  */
 export async function createStripePortal(
-  asUser: AsUser,
+  row: SubscriptionRow | null,
   paymentMethod = false,
 ): Promise<PortalOutcome> {
-  const row = (await readAccountSummary(asUser)).subscription
   if (!row?.stripe_customer_id) return { kind: 'no-subscription' }
   const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
   const session = await getStripe().billingPortal.sessions.create({
@@ -47,8 +47,10 @@ export async function createStripePortal(
  * written from a customer that is not theirs). No stored customer id, or no customer bound
  * to the user at Polar: no subscription.
  */
-export async function createPolarPortal(asUser: AsUser, userId: string): Promise<PortalOutcome> {
-  const row = (await readAccountSummary(asUser)).subscription
+export async function createPolarPortal(
+  row: SubscriptionRow | null,
+  userId: string,
+): Promise<PortalOutcome> {
   if (!row?.polar_customer_id) return { kind: 'no-subscription' }
   try {
     const session = await getPolar('portal').customerSessions.create({
@@ -71,8 +73,14 @@ export async function createPolarPortal(asUser: AsUser, userId: string): Promise
   }
 }
 
+/** The signed-in user's own subscription row, read as them (one round trip). */
+export async function ownSubscription(asUser: AsUser) {
+  return (await readAccountSummary(asUser)).subscription
+}
+
 /**
- * Opens the billing portal of whichever provider the user's subscription is with. With
+ * Opens the billing portal of whichever provider the user's subscription is with (its row
+ * read once, here, and handed to the provider's portal). With
  * `paymentMethod`, Stripe's portal opens on its card form; Polar's portal has no such deep
  * link, so it opens as usual (the page says where to go in it).
  */
@@ -82,12 +90,12 @@ export async function openBillingPortal(
   options: { paymentMethod?: boolean } = {},
 ): Promise<{ kind: 'url'; url: string } | { kind: 'error'; message: string }> {
   try {
-    const row = (await readAccountSummary(asUser)).subscription
+    const row = await ownSubscription(asUser)
     const outcome =
       row?.provider === 'stripe'
-        ? await createStripePortal(asUser, options.paymentMethod)
+        ? await createStripePortal(row, options.paymentMethod)
         : row?.provider === 'polar'
-          ? await createPolarPortal(asUser, userId)
+          ? await createPolarPortal(row, userId)
           : null
     if (outcome?.kind === 'url') return outcome
     return {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
-import { createStripePortal } from '~/billing/portal.server'
+import { createStripePortal, ownSubscription } from '~/billing/portal.server'
 import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
@@ -15,7 +15,7 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
   if (session instanceof Response) return session
   const { user, asUser, headers } = session
   try {
-    const outcome = await createStripePortal(asUser)
+    const outcome = await createStripePortal(await ownSubscription(asUser))
     if (outcome.kind === 'no-subscription')
       return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })

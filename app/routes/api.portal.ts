@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node'
 
 import { requireApiUser } from '~/auth/api-session.server'
-import { createPolarPortal } from '~/billing/portal.server'
+import { createPolarPortal, ownSubscription } from '~/billing/portal.server'
 import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
@@ -13,7 +13,7 @@ async function openPolarPortal({ request }: LoaderFunctionArgs) {
   if (session instanceof Response) return session
   const { user, asUser, headers } = session
   try {
-    const outcome = await createPolarPortal(asUser, user.id)
+    const outcome = await createPolarPortal(await ownSubscription(asUser), user.id)
     if (outcome.kind === 'no-subscription')
       return jsonNoStore({ error: 'No subscription found' }, { status: 500, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
