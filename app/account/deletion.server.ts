@@ -2,10 +2,11 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { readAccountSummary } from '~/account/summary.server'
-import { getPolar, polarStatus } from '~/billing/polar/client.server'
+import { getPolar } from '~/billing/polar/client.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
+import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
 
@@ -87,7 +88,7 @@ async function endAtProvider({ provider, id }: ProviderSubscription) {
     else await getPolar('checkout').subscriptions.revoke(id)
   } catch (error) {
     // Polar: 404, no such subscription; 403 AlreadyCanceledSubscription, already revoked.
-    const status = polarStatus(error)
+    const status = httpStatusOf(error)
     const gone =
       provider === 'stripe'
         ? error instanceof Stripe.errors.StripeError && error.code === 'resource_missing'

@@ -92,9 +92,3 @@ export function getPolar(purpose: PolarPurpose): PolarClient {
   }
   return client
 }
-
-/** The HTTP status of a Polar SDK error (client errors carry statusCode), if any. */
-export function polarStatus(error: unknown): number | undefined {
-  const status = (error as { statusCode?: unknown })?.statusCode
-  return typeof status === 'number' ? status : undefined
-}
