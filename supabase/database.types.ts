@@ -407,6 +407,10 @@ export type Database = {
         Args: { p_failed_at: string; p_retry_at: string; p_user_id: string }
         Returns: undefined
       }
+      polar_subscription_user: {
+        Args: { p_subscription_id: string }
+        Returns: string
+      }
       rate_limit_hit: {
         Args: { p_key: string; p_limit: number; p_window_ms: number }
         Returns: Json

@@ -94,7 +94,7 @@ export function recordPaymentFailure(
  * unindexed one would scan every subscription on every webhook.
  */
 export async function findUserIdBy(
-  column: 'stripe_customer_id' | 'stripe_subscription_id' | 'polar_subscription_id',
+  column: 'stripe_customer_id' | 'stripe_subscription_id',
   value: string,
 ) {
   const { data, error } = await database()

@@ -62,6 +62,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'account_summary()': ['authenticated'],
   'stripe_customer_user(p_customer_id text)': [],
+  'polar_subscription_user(p_subscription_id text)': [],
   'track_payment_total()': [],
   'session_is_active(p_session_id uuid, p_user_id uuid)': ['service_role'],
   'email_link_state(p_token_hash text)': ['service_role'],

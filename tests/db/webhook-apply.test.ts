@@ -347,6 +347,88 @@ describe('a Stripe event that names no user: the ledger call finds it', () => {
   })
 })
 
+describe('a Polar order: the ledger call finds its user', () => {
+  const holder = randomUUID()
+  beforeAll(async () => {
+    await db.query(`insert into auth.users (id, email) values ($1, 'order-holder@example.com')`, [
+      holder,
+    ])
+    await db.query(
+      `insert into public.user_subscriptions (user_id, provider, polar_subscription_id)
+       values ($1, 'polar', 'psub_holder')`,
+      [holder],
+    )
+  })
+  const order = (eventId: string, payment: Record<string, unknown>) =>
+    db
+      .query<{ result: string }>(
+        `select public.record_payment_event('polar', $1, 'order.paid', now(), $2) as result`,
+        [
+          eventId,
+          JSON.stringify({
+            provider: 'polar',
+            amount: 900,
+            currency: 'usd',
+            status: 'succeeded',
+            ...payment,
+          }),
+        ],
+      )
+      .then((result) => result.rows[0].result)
+  const ownerOf = async (orderId: string) =>
+    (
+      await db.query<{ user_id: string }>(
+        `select user_id from public.payment_history where polar_order_id = $1`,
+        [orderId],
+      )
+    ).rows.map((row) => row.user_id)
+
+  it('the user holding its subscription, before the user the order names', async () => {
+    expect(
+      await order('m_order_1', {
+        user_id: null,
+        polar_subscription_id: 'psub_holder',
+        polar_order_id: 'o_holder_1',
+      }),
+    ).toBe('applied')
+    expect(await ownerOf('o_holder_1')).toEqual([holder])
+    expect(
+      await order('m_order_2', {
+        user_id: user,
+        polar_subscription_id: 'psub_holder',
+        polar_order_id: 'o_holder_2',
+      }),
+    ).toBe('applied')
+    expect(await ownerOf('o_holder_2')).toEqual([holder])
+  })
+
+  it('else the user the order names; else nobody, and the event is still recorded', async () => {
+    expect(
+      await order('m_order_3', {
+        user_id: user,
+        polar_subscription_id: 'psub_nobody',
+        polar_order_id: 'o_named',
+      }),
+    ).toBe('applied')
+    expect(await ownerOf('o_named')).toEqual([user])
+    expect(
+      await order('m_order_4', {
+        user_id: null,
+        polar_subscription_id: 'psub_nobody',
+        polar_order_id: 'o_nobody',
+      }),
+    ).toBe('no_user')
+    expect(await ownerOf('o_nobody')).toEqual([])
+    expect(
+      await order('m_order_4', {
+        user_id: null,
+        polar_subscription_id: 'psub_holder',
+        polar_order_id: 'o_nobody',
+      }),
+    ).toBe('duplicate')
+  })
+})
+
 describe('function privileges', () => {
   it('cannot be called by signed-in users', async () => {
     await expect(

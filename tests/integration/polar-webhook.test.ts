@@ -397,8 +397,15 @@ describe('order events', () => {
   it('order.paid records the payment with the invoice fetched via POST then GET', async () => {
     const { userId, order, subscription } = await emulatorSubscriber()
     expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(false)
+    const restBefore = app.stack.supabase.restCountsByPath()
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
     expect(result).toMatchObject(OK)
+    // One database call: the ledger finds the subscription's user itself, no lookup first.
+    const restAfter = app.stack.supabase.restCountsByPath()
+    const calls = Object.keys(restAfter)
+      .map((path) => [path, restAfter[path] - (restBefore[path] ?? 0)] as const)
+      .filter(([, count]) => count > 0)
+    expect(calls).toEqual([['/rpc/record_payment_event', 1]])
     // The POST generated it (the emulator marks the order), the GET returned its URL.
     expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(true)
     const rows = await paymentRows(order.id)

@@ -611,21 +611,24 @@ describe('polarSubscriptionFields', () => {
   )
 })
 
+/** The payment_history row of `order()` paid by USER_ID, with its invoice URL. */
+const ORDER_PAYMENT = {
+  user_id: USER_ID,
+  provider: 'polar',
+  stripe_invoice_id: null,
+  stripe_payment_intent_id: null,
+  polar_subscription_id: SUBSCRIPTION_ID,
+  polar_order_id: ORDER_ID,
+  amount: 2900,
+  currency: 'usd',
+  status: 'succeeded',
+  description: 'Pro payment',
+  invoice_url: 'https://polar.example/invoices/inv_1.pdf',
+  created_at: '2026-11-01T10:00:02.654321Z',
+}
+
 describe('polarOrderPayment (order.paid)', () => {
-  const payment = {
-    user_id: USER_ID,
-    provider: 'polar',
-    stripe_invoice_id: null,
-    stripe_payment_intent_id: null,
-    polar_subscription_id: SUBSCRIPTION_ID,
-    polar_order_id: ORDER_ID,
-    amount: 2900,
-    currency: 'usd',
-    status: 'succeeded',
-    description: 'Pro payment',
-    invoice_url: 'https://polar.example/invoices/inv_1.pdf',
-    created_at: '2026-11-01T10:00:02.654321Z',
-  }
+  const payment = ORDER_PAYMENT
 
   it('maps the net amount (not the total with tax), currency, description, invoice URL, order time', () => {
     expect(
@@ -792,27 +795,15 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
-  it('order.paid → the user by subscription, the invoice URL, recordPaymentEvent', async () => {
-    vi.mocked(store.findUserIdBy).mockResolvedValueOnce(OTHER_USER_ID)
+  it('order.paid → the invoice URL, then one recordPaymentEvent that finds the user itself', async () => {
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
-    expect(store.findUserIdBy).toHaveBeenCalledWith('polar_subscription_id', SUBSCRIPTION_ID)
+    // No lookup of its own: the ledger call finds the subscription's user (its own test:
+    // tests/db/webhook-apply.test.ts); the user the order names goes along as the fallback.
+    expect(store.findUserIdBy).not.toHaveBeenCalled()
     expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, {
       timeoutSeconds: expect.any(Number),
     })
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), {
-      user_id: OTHER_USER_ID,
-      provider: 'polar',
-      stripe_invoice_id: null,
-      stripe_payment_intent_id: null,
-      polar_subscription_id: SUBSCRIPTION_ID,
-      polar_order_id: ORDER_ID,
-      amount: 2900,
-      currency: 'usd',
-      status: 'succeeded',
-      description: 'Pro payment',
-      invoice_url: 'https://polar.example/invoices/inv_1.pdf',
-      created_at: '2026-11-01T10:00:02.654321Z',
-    })
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
   })
 
   it('order.paid whose invoice Polar cannot give records the payment without a URL', async () => {
@@ -824,12 +815,21 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     )
   })
 
-  it('order.paid with no user anywhere is only recorded', async () => {
-    const data = order({ metadata: {}, customer: customer() })
+  it('order.paid with no user anywhere (no subscription, no user named) is only recorded', async () => {
+    const data = order({ metadata: {}, customer: customer(), subscription_id: null })
     await expect(applyPolarEvent(event('order.paid'), data)).resolves.toBe('no_user')
     expect(store.recordEvent).toHaveBeenCalledWith(event('order.paid'))
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
     expect(fetchOrderInvoiceUrl).not.toHaveBeenCalled()
+  })
+
+  it('order.paid of a subscription naming no user goes to the ledger with user null', async () => {
+    const data = order({ metadata: {}, customer: customer() })
+    await applyPolarEvent(event('order.paid'), data)
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
+      event('order.paid'),
+      expect.objectContaining({ user_id: null, polar_subscription_id: SUBSCRIPTION_ID }),
+    )
   })
 
   it('order.refunded → recordPaymentEvent with the negative row at the event time', async () => {

@@ -2,7 +2,6 @@ import { webhooks } from '@polar-sh/sdk/2026-10'
 
 import {
   PolarEnvelopeSchema,
-  type PolarOrder,
   polarOrderPayment,
   PolarOrderSchema,
   polarRefundPayment,
@@ -18,7 +17,6 @@ import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
   applySubscriptionEvent,
-  findUserIdBy,
   type LedgerEvent,
   recordEvent,
   recordPaymentEvent,
@@ -103,14 +101,6 @@ function linkedUserId(event: LedgerEvent, object: Parameters<typeof polarUserLin
   return link.userId
 }
 
-/** The user an order belongs to: by its subscription (spec), else its own metadata. */
-async function orderUserId(event: LedgerEvent, order: PolarOrder) {
-  const bySubscription = order.subscription_id
-    ? await findUserIdBy('polar_subscription_id', order.subscription_id)
-    : null
-  return bySubscription ?? linkedUserId(event, order)
-}
-
 /** Applies one verified Polar event; returns what happened (for the log). */
 export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promise<string> {
   if (event.type.startsWith('subscription.')) {
@@ -130,10 +120,13 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
         )
       return fresh ? 'logged' : 'duplicate'
     }
+    // An order's user is found by the ledger call itself, in the same round trip: the user
+    // holding its subscription (spec), else the user it names (record_payment_event).
     case 'order.paid': {
       const order = parsePayload(PolarOrderSchema, data)
-      const userId = await orderUserId(event, order)
-      if (!userId) return (await recordEvent(event)) ? 'no_user' : 'duplicate'
+      const userId = linkedUserId(event, order)
+      if (!userId && !order.subscription_id)
+        return (await recordEvent(event)) ? 'no_user' : 'duplicate'
       // The invoice URL is not needed to record the payment: when Polar cannot give it, the
       // payment is recorded without one and the URL is filled in later.
       const invoiceUrl = await fetchOrderInvoiceUrl(order.id, {
@@ -143,8 +136,8 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     }
     case 'order.refunded': {
       const order = parsePayload(PolarOrderSchema, data)
-      const userId = await orderUserId(event, order)
-      return recordPaymentEvent(event, polarRefundPayment(order, userId, event.occurredAt))
+      const payment = polarRefundPayment(order, linkedUserId(event, order), event.occurredAt)
+      return recordPaymentEvent(event, payment)
     }
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
