@@ -7,36 +7,45 @@ import path from 'node:path'
 import { createRequestHandler } from '@remix-run/express'
 import compression from 'compression'
 import express from 'express'
-import onHeaders from 'on-headers'
 
 /** The most of an unread body that is read and dropped after the answer, to keep the connection. */
 const UNREAD_BODY_MAX_BYTES = 1024 * 1024
+/** How long a connection closed on a long unread body is still read from (and dropped). */
+const LINGER_MS = 2000
 
 /**
  * An answer that leaves before its request's body has arrived (a 413 over a route's cap, a
- * 429 or 403 given unread). A declared rest of up to UNREAD_BODY_MAX_BYTES is read and
- * dropped once the answer is out, so the connection stays usable and the client, still
- * sending, never meets a reset in place of the answer. A longer or undeclared (chunked) rest
- * is not waited for: the answer says `Connection: close` and Node closes the connection once
- * it is written.
+ * 429 or 403 given unread). The client may still be sending: a server that closes while data
+ * keeps arriving makes the kernel answer with a reset, which can destroy the answer before
+ * the client has read it. So once the answer is out the rest is read and dropped: up to
+ * UNREAD_BODY_MAX_BYTES the connection is kept for the next request. Past that (declared in
+ * `Content-Length`, or found while dropping a chunked body) this side ends the connection and
+ * still reads and drops what arrives for LINGER_MS, a lingering close, before the socket is
+ * destroyed.
  * @type {import('express').RequestHandler}
  */
 function settleUnreadBody(req, res, next) {
   const chunked = req.headers['transfer-encoding'] !== undefined
   const declared = Number(req.headers['content-length'])
   if (!chunked && !(declared > 0)) return next()
-  const drain = !chunked && declared <= UNREAD_BODY_MAX_BYTES
-  if (drain)
-    res.once('finish', () => {
-      if (req.complete) return
-      // Remix's reader stopped pulling at the route's cap: the rest goes nowhere.
-      req.removeAllListeners('data')
-      req.resume()
+  res.once('finish', () => {
+    if (req.complete) return
+    const socket = req.socket
+    const linger = () => {
+      if (socket.writableEnded) return
+      socket.end()
+      setTimeout(() => socket.destroy(), LINGER_MS).unref()
+    }
+    // Remix's reader stopped pulling at the route's cap: the rest goes nowhere.
+    req.removeAllListeners('data')
+    let dropped = 0
+    req.on('data', (chunk) => {
+      dropped += chunk.length
+      if (dropped > UNREAD_BODY_MAX_BYTES) linger()
     })
-  else
-    onHeaders(res, () => {
-      if (!req.complete) res.setHeader('Connection', 'close')
-    })
+    req.resume()
+    if (declared > UNREAD_BODY_MAX_BYTES) linger()
+  })
   next()
 }
 
