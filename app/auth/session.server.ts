@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto'
+
 import { redirect } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { type AMREntry, isAuthError, type SupabaseClient } from '@supabase/supabase-js'
@@ -8,40 +10,31 @@ import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
+import { hasSessionCookie } from '~/lib/server/security-headers.server'
 
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 import { signingKeys } from './signing-keys.server'
-import {
-  type VerifiedSession,
-  verifiedSessionKey,
-  verifiedSessions,
-} from './verified-sessions.server'
 
-/** The verified identity of the signed-in user (from the access token's claims). */
+/**
+ * A request is signed in when its access token verifies (the session from its cookies,
+ * refreshed near expiry; the signature checked locally by auth-js `getClaims` with the keys of
+ * signing-keys.server.ts) and the database says its session is not ended (`session_is_active`).
+ * Only a definite "gone" signs a browser out; an answer that cannot be had is a 503.
+ */
 export interface SessionUser {
   id: string
   email: string
-  /** The auth session the token belongs to (`session_id` claim): ended sessions are refused. */
   sessionId: string
-  /**
-   * When this session was opened from a password-recovery link (unix seconds, from the
-   * token's `amr`), else absent: only such a session may set a password without the
-   * current one (`/reset-password`).
-   */
+  /** When a recovery link opened this session (`amr`): it may set a password without the old one. */
   recoveredAt?: number
-  /**
-   * A plan's checkout chosen before signing up and kept with the account (user metadata
-   * `after_sign_up`, billing/plan-intent.server.ts) until the dashboard follows it.
-   */
+  /** A plan chosen before signing up (user metadata `after_sign_up`), until the dashboard follows it. */
   afterSignUp?: string
 }
 
 /**
- * A Supabase client bound to this request's cookies. Cookie writes (a refreshed session,
- * a PKCE verifier, a sign-out) are collected in `headers`; every response built from this
- * request must carry them, or a refresh is lost and the user is signed out. Its auth calls
- * are made on the visitor's behalf (their address forwarded, with a secret key).
+ * A Supabase client bound to this request's cookies. Its cookie writes are collected in
+ * `headers`, which every response to the request must carry, or a refresh is lost.
  */
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
@@ -70,15 +63,9 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   return { supabase, headers }
 }
 
-/** No call of a request's client to the auth server waits longer than this. */
 const AUTH_CALL_TIMEOUT_MS = 5_000
 
-/**
- * The `fetch` of a request's Supabase client (`send`: the plain one, or the one acting on the
- * visitor's behalf): a call to the auth server that has not answered within
- * AUTH_CALL_TIMEOUT_MS is abandoned (auth-js sets no timeout of its own, and a hanging auth
- * server would otherwise hold every page that refreshes a session).
- */
+/** auth-js sets no timeout: a hanging auth server would hold every page that refreshes. */
 function withAuthTimeout(send: typeof fetch): typeof fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
@@ -91,71 +78,61 @@ function withAuthTimeout(send: typeof fetch): typeof fetch {
 
 type SessionResult = {
   user: SessionUser | null
-  /**
-   * The signed-in user's access token (null when signed out): the page reads send it to
-   * PostgREST (`database.server.ts`), which runs them as the user, under RLS.
-   */
+  /** The token the page reads are sent with: PostgREST runs them as the user, under RLS. */
   asUser: AsUser | null
-  /**
-   * The request's Supabase client, built on first use: a signed-in page whose session this
-   * process has already verified reads without one (no cookie decode, no client set-up);
-   * actions that change the session or ask the auth server take it. Its cookie writes land
-   * in `headers` as ever.
-   */
+  /** The request's Supabase client, made on first use; its cookie writes land in `headers`. */
   readonly supabase: SupabaseClient
   headers: Headers
-  /**
-   * True when the browser's session was valid but has been ended elsewhere ("sign out of
-   * all sessions", another browser's sign-out, a deleted user): sign-in then says why.
-   */
+  /** The session was valid but has been ended elsewhere: sign-in then says why. */
   endedElsewhere?: boolean
 }
+
+/** What a valid access token says, before the database has said its session still exists. */
+type Claimed = { user: SessionUser; asUser: AsUser }
+type Verified = { result: SessionResult; claimed: Claimed | null }
+
+/**
+ * Access tokens this process has verified, by a SHA-256 of the request's `Cookie` header: the
+ * same cookies again skip the client, the cookie decode and the signature check, 0.5–0.9 ms of
+ * CPU per signed-in request (tools/bench/session-cost.ts), until 2 minutes before the token
+ * expires, so supabase-js still refreshes it (it does within 90 s of expiry).
+ */
+const verifiedTokens = new ExpiringCache<Claimed>(10_000, () => Date.now() / 1000)
+const VERIFIED_TOKEN_MARGIN_SECONDS = 120
 
 /** How long after its last successful existence check a session may be served read-only. */
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
- * Sessions whose existence this process checked successfully within the last
- * SESSION_CHECK_GRACE_SECONDS, by session id (unix seconds). When the check cannot be made
- * (the database or PostgREST fails or does not answer in time), a page view (GET) of such a
- * session is still served; any other request, and any session not checked that recently,
- * gets the 503. So a blip does not take every signed-in page down, and a session ended
- * while the check cannot be made is served read-only pages for at most the grace period
- * after its last successful check. An answer "ended" forgets it at once.
+ * Sessions whose existence check last said "active" within SESSION_CHECK_GRACE_SECONDS, by
+ * session id. It saves no request; it is kept for availability: when the check cannot be
+ * made, a page view (GET, HEAD) of such a session is served (200, not 503:
+ * tests/integration/session-resilience.test.ts) and every other request gets the 503.
  */
 export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.now() / 1000)
 
-// One session read per request: the root, layout and page loaders of a navigation all ask,
-// and share the result (one client, one verification, at most one token refresh).
-const sessions = new WeakMap<Request, Promise<SessionResult>>()
-const verifications = new WeakMap<Request, Promise<Verification>>()
-
-/** What a read made while the session is checked gets: the user, their token, the client. */
-type VerifiedRead = VerifiedSession & { readonly supabase: SupabaseClient }
-
-/** A request's session before the database has said whether it still exists. */
-interface Verification {
-  result: SessionResult
-  key: string | null
-  verified: VerifiedSession | null
-}
-
-/** The request's entry of `cache`, made by `make` on the first ask. */
-function once<T>(cache: WeakMap<Request, T>, request: Request, make: (request: Request) => T) {
-  if (!cache.has(request)) cache.set(request, make(request))
-  return cache.get(request) as T
-}
-
 /**
- * Verifies the session locally (JWT signature checked against the cached JWKS; no call to
- * the auth server unless the token must be refreshed) and returns the user or null. Every
- * loader of one request gets the same result, client and cookie headers.
+ * One session read per request, shared by the root, layout and page loaders of a navigation:
+ * one existence check instead of three (tests/integration/auth-session.test.ts counts them).
  */
-export function getOptionalUser(request: Request): Promise<SessionResult> {
-  return once(sessions, request, readSession)
+const requestSessions = new WeakMap<
+  Request,
+  { verified: Promise<Verified>; checked?: Promise<SessionResult> }
+>()
+
+function sessionOf(request: Request) {
+  let session = requestSessions.get(request)
+  if (!session) requestSessions.set(request, (session = { verified: verify(request) }))
+  return session
 }
 
-async function verify(request: Request): Promise<Verification> {
+/** The request's user, or null: its token verified and its session still active. */
+export function getOptionalUser(request: Request): Promise<SessionResult> {
+  const session = sessionOf(request)
+  return (session.checked ??= session.verified.then((verified) => checked(request, verified)))
+}
+
+async function verify(request: Request): Promise<Verified> {
   const headers = new Headers()
   let client: SupabaseClient | undefined
   const result: SessionResult = {
@@ -164,54 +141,46 @@ async function verify(request: Request): Promise<Verification> {
     headers,
     // An own, enumerable getter: a copy of the result (`{ ...session }`) still has a client.
     get supabase() {
-      client ??= createSupabaseServerClient(request, headers).supabase
-      return client
+      return (client ??= createSupabaseServerClient(request, headers).supabase)
     },
   }
-  // No Supabase auth cookie: a visitor who is signed out, with nothing to decode or verify.
-  const key = verifiedSessionKey(request)
-  if (!key) return { result, key, verified: null }
-  const verified = verifiedSessions.recall(key) ?? (await verifyToken(result, key))
-  return { result, key, verified }
+  const cookie = request.headers.get('Cookie')
+  if (!cookie || !hasSessionCookie(request)) return { result, claimed: null }
+  const key = hash('sha256', cookie, 'base64url')
+  return { result, claimed: verifiedTokens.get(key) ?? (await verifyToken(result, key)) }
 }
 
-async function readSession(request: Request): Promise<SessionResult> {
-  const { result, key, verified } = await once(verifications, request, verify)
-  if (!verified || !key) return result
-  const state = await sessionState(verified.user)
+async function checked(request: Request, { result, claimed }: Verified): Promise<SessionResult> {
+  if (!claimed) return result
+  const state = await sessionState(claimed.user)
   if (state === 'ended') {
-    verifiedSessions.forget(key)
     await endLocalSession(result.supabase)
     result.endedElsewhere = true
     return result
   }
   if (state === 'unknown') {
     const isRead = request.method === 'GET' || request.method === 'HEAD'
-    if (!isRead || !sessionConfirmations.get(verified.user.sessionId)) {
+    if (!isRead || !sessionConfirmations.get(claimed.user.sessionId)) {
       throw sessionCheckUnavailable()
     }
     logger.warn('session check unavailable: page served on a recent check')
   }
-  result.user = verified.user
-  result.asUser = verified.asUser
-  return result
+  return Object.assign(result, claimed)
 }
 
 /**
- * `getOptionalUser` with the page's own database read made as the user while the session
- * check is in flight: both travel at once, so the page waits for one round trip, not two.
- * The read goes out as soon as the token is verified (RLS holds it to the user's own rows);
- * its answer is handed over only once the session is known to still exist (null for a
- * visitor who is not signed in, or whose session has ended, whatever the read gave).
+ * `getOptionalUser` with the page's own read, made as the user, sent while the session check
+ * is in flight (one round trip, not two); its answer is handed over only once the session is
+ * known to be live (else null, whatever the read gave).
  */
 export async function getOptionalUserWith<T>(
   request: Request,
-  read: (session: VerifiedRead) => Promise<T>,
+  read: (session: Claimed & { readonly supabase: SupabaseClient }) => Promise<T>,
 ): Promise<[SessionResult, T | null]> {
-  const { verified, result } = await once(verifications, request, verify)
-  const reading = verified
+  const { claimed, result } = await sessionOf(request).verified
+  const reading = claimed
     ? read({
-        ...verified,
+        ...claimed,
         get supabase() {
           return result.supabase
         },
@@ -226,7 +195,7 @@ export async function getOptionalUserWith<T>(
 /** `requireUser` with the page's own read travelling with the session check (see above). */
 export async function requireUserWith<T>(
   request: Request,
-  read: (session: VerifiedRead) => Promise<T>,
+  read: (session: Claimed & { readonly supabase: SupabaseClient }) => Promise<T>,
 ): Promise<[SignedInSession, T]> {
   const [, value] = await getOptionalUserWith(request, read)
   const session = await requireUser(request)
@@ -234,16 +203,17 @@ export async function requireUserWith<T>(
 }
 
 /**
- * Verifies the access token locally (signature, expiry, claims); null when it is not valid.
- * The same steps as `getClaims()` without a token (the session from the cookies, refreshed
- * when near expiry, then its token's claims verified), taken one by one to keep the token.
+ * The session from the cookies (refreshed when near expiry) and its access token's claims,
+ * verified locally (`getClaims`); null when there is no valid token. Two steps rather than
+ * `getClaims()` alone, to keep the token for the page reads.
  */
-async function verifyToken(session: SessionResult, key: string): Promise<VerifiedSession | null> {
-  const { supabase, headers } = session
+async function verifyToken(
+  { supabase, headers }: SessionResult,
+  key: string,
+): Promise<Claimed | null> {
   // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
   // visitor who is signed out, never an error page.
   const unreadable = () => ({ data: null, error: new Error('unreadable session') })
-  const cookiesBefore = headers.getSetCookie()
   const current = await withinSessionCheckTime(supabase.auth.getSession()).catch(
     (error: unknown) => {
       if (error instanceof Response) throw error
@@ -252,11 +222,9 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   )
   const refreshError = isAuthError(current.error) ? current.error : null
   if (refreshError && !isDefiniteSessionEnd(refreshError)) {
-    // A refresh the auth server did not answer, refused with a 429, or any other answer
-    // that does not say the session is gone: the session stays as it is (auth-js may have
-    // cleared its cookies; those writes are dropped) and the visitor is asked to try again.
+    // Not a definite end (no answer, a 429, a 5xx): the cookies auth-js may have cleared are
+    // kept, and the visitor is asked to try again.
     headers.delete('Set-Cookie')
-    for (const cookie of cookiesBefore) headers.append('Set-Cookie', cookie)
     logger.error(
       { status: refreshError.status, code: refreshError.code },
       'session refresh unavailable',
@@ -284,13 +252,12 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
   ) {
     return null
   }
-  // The time a recovery link opened the session, and a plan chosen before signing up.
   const recovery = claims.amr?.find(
     (entry): entry is AMREntry => typeof entry === 'object' && entry.method === 'recovery',
   )
   const recoveredAt = recovery?.timestamp
   const afterSignUp: unknown = claims.user_metadata?.after_sign_up
-  const verified: VerifiedSession = {
+  const claimed = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
@@ -301,10 +268,10 @@ async function verifyToken(session: SessionResult, key: string): Promise<Verifie
     asUser: { accessToken },
   }
   // Only a session read as it came: after a refresh the request's cookies are the old ones.
-  if (headers.getSetCookie().length === 0 && typeof claims.exp === 'number') {
-    verifiedSessions.remember(key, verified, claims.exp)
+  if (!headers.has('Set-Cookie') && typeof claims.exp === 'number') {
+    verifiedTokens.set(key, claimed, claims.exp - VERIFIED_TOKEN_MARGIN_SECONDS)
   }
-  return verified
+  return claimed
 }
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
@@ -320,11 +287,7 @@ function sessionCheckUnavailable() {
   })
 }
 
-/**
- * A session read or check through auth-js (and the token refresh it may start), given up
- * after SESSION_CHECK_TIMEOUT_MS with a 503: auth-js retries a refresh the auth server
- * fails for about 25 s, longer than any page should wait.
- */
+/** A 503 after SESSION_CHECK_TIMEOUT_MS: auth-js retries a failing refresh for about 25 s. */
 async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => {
@@ -340,12 +303,7 @@ async function withinSessionCheckTime<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Whether the token's session still exists (signed out here or everywhere, or the user
- * deleted, ends it): one primary-key lookup in the database, not a call to the auth server
- * (docs/security.md, "Sessions"). `unknown` when the database cannot answer, or not within
- * SESSION_CHECK_TIMEOUT_MS; each answer is remembered in `sessionConfirmations`.
- */
+/** One primary-key lookup in the database, not a call to the auth server (docs/security.md). */
 async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'unknown'> {
   const { data, error } = await database({ timeoutMs: SESSION_CHECK_TIMEOUT_MS }).rpc(
     'session_is_active',
@@ -363,18 +321,14 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
   return 'ended'
 }
 
-/** Clears the browser's session cookies (the auth server is told too, and may shrug). */
 async function endLocalSession(supabase: SupabaseClient) {
   await supabase.auth.signOut({ scope: 'local' }).catch(() => {})
 }
 
 /**
- * For actions that cannot be undone or hand over control (delete the account, change the
- * email or password, open the billing portal): asks the auth server itself whether the
- * session and user are still valid, on top of the local checks. False: the auth server
- * said the session or its user is gone, and its cookies are cleared on `headers`. Any
- * other failure (a 429, a 5xx, no answer within AUTH_CALL_TIMEOUT_MS) leaves the session
- * alone and throws a 503: such actions fail closed, and never sign anyone out.
+ * For actions that cannot be undone or hand over control (money, credentials, the account):
+ * the auth server itself confirms the session. False, with its cookies cleared, when it said
+ * the session is gone; any other failure is a 503: such actions fail closed, signing nobody out.
  */
 export async function confirmedByAuthServer(session: {
   user: SessionUser
@@ -390,10 +344,7 @@ export async function confirmedByAuthServer(session: {
   return false
 }
 
-/**
- * `requireUser` for destructive page actions: the auth server confirms the session first;
- * an ended one is sent to sign in again (cookies cleared).
- */
+/** `requireUser` confirmed by the auth server (above); an ended session goes to sign in. */
 export async function requireConfirmedUser(request: Request) {
   const session = await requireUser(request)
   if (!(await confirmedByAuthServer(session))) throw signInRedirect(request, session.headers)
@@ -406,7 +357,6 @@ export async function requireUser(request: Request) {
   if (!result.user || !result.asUser) {
     throw signInRedirect(request, result.headers, result.endedElsewhere)
   }
-  // The shared result itself (not a copy), so every loader of the request sees one client.
   return result as SignedInSession
 }
 

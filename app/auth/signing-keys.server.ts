@@ -5,20 +5,15 @@ import { logger } from '~/lib/server/logger.server'
 
 export type Jwks = { keys: JWK[] }
 
-/** How long fetched keys are used before they are fetched again (auth-js's JWKS cache time). */
 export const SIGNING_KEYS_MAX_AGE_MS = 10 * 60_000
-/** After a failed fetch, the keys in hand are used without asking again for this long. */
 export const SIGNING_KEYS_RETRY_MS = 30_000
 const FETCH_TIMEOUT_MS = 5_000
 
 /**
- * The project's token signing keys (its JWKS), fetched every SIGNING_KEYS_MAX_AGE_MS and
- * handed to auth-js's `getClaims`. auth-js keeps its own copy for the same 10 minutes but
- * drops it when a fetch fails, after which no token can be verified until the auth server
- * answers; these stay in use while it does not, so pages keep working through an auth
- * outage for every token that is still valid. A key the project rotates in is fetched at
- * once (auth-js asks for a `kid` it does not find here); a revoked key stops being trusted
- * with the next successful fetch, as with auth-js's own copy.
+ * The project's JWKS, the one copy `getClaims` verifies with (auth-js fetches its own only for
+ * a `kid` missing here: a key rotated in). Fetched every 10 minutes like auth-js's, but kept
+ * when a fetch fails, where auth-js's copy would then fail every token: pages stay up through
+ * an auth outage (session-resilience.test.ts, "the auth server down altogether").
  */
 export class SigningKeys {
   private jwks: Jwks | undefined
@@ -30,7 +25,7 @@ export class SigningKeys {
     private readonly now = () => Date.now(),
   ) {}
 
-  /** The keys to verify with; undefined until a fetch has succeeded. */
+  /** Undefined until a fetch has succeeded. */
   async current(): Promise<Jwks | undefined> {
     if (this.now() >= this.nextFetchAt) {
       this.pending ??= this.refresh().finally(() => {
@@ -51,11 +46,6 @@ export class SigningKeys {
       this.nextFetchAt = this.now() + SIGNING_KEYS_RETRY_MS
       logger.warn({ err: error, keptKeys: this.jwks !== undefined }, 'signing keys not fetched')
     }
-  }
-
-  /** Tests: the next `current()` fetches again. */
-  expireForTests() {
-    this.nextFetchAt = 0
   }
 }
 
