@@ -2,7 +2,7 @@
  * `npm test`: every check, in parallel where the cores allow (tools/steps.ts holds each
  * step's output until it ends and prints a summary with times).
  *
- * - At once: the production build, lint, format, types, dead and duplicate code.
+ * - At once: the production build, lint, format, types, dead and duplicate code, import cycles.
  * - The vitest suites, each test on the engine that matters for it: with DATABASE_URL set,
  *   the database and integration tests (and the stack's database module) on that
  *   PostgreSQL server, where production runs them, and everything else on embedded PGlite,
@@ -67,6 +67,16 @@ const steps: Step[] = [
   },
   // No unused file, export or dependency (knip.json).
   { name: 'dead code (knip)', command: bin('knip'), args: ['--no-progress'], load: 0.5 },
+  // No import cycle in app/ (type-only imports count too).
+  {
+    name: 'import cycles in app/ (madge)',
+    command: bin('madge'),
+    args: [
+      ...['--circular', '--no-spinner', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json'],
+      'app',
+    ],
+    load: 0.5,
+  },
   // No block of six lines or more repeated in app/ (.jscpd.json).
   { name: 'duplicate code in app/ (jscpd)', command: bin('jscpd'), args: ['--silent'], load: 0.5 },
   {

@@ -201,16 +201,17 @@ describe('AnonymousPageCache', () => {
       stream.end('<p>n</p>')
     }
     const shared = { sharedAnonymousRender: true }
+    const settled = () => new Promise((resolve) => setImmediate(resolve))
     expect(() => offer(false, shared)).not.toThrow()
-    requestContext.run({ clientAddress: undefined, pageCache: { key: '/p', cache } }, () => {
+    const req = { method: 'GET', headers: {}, url: '/p' } as IncomingMessage
+    cache.serve(req, {} as ServerResponse, () => {
       offer(true, shared)
-      expect(requestContext.getStore()?.pageCache?.nonce).toBeUndefined()
       offer(false, undefined)
-      expect(requestContext.getStore()?.pageCache?.nonce).toBeUndefined()
-      offer(false, shared)
-      expect(requestContext.getStore()?.pageCache?.nonce).toBe('n')
     })
-    await new Promise((resolve) => setImmediate(resolve))
+    await settled()
+    expect(cache.size).toBe(0)
+    cache.serve(req, {} as ServerResponse, () => offer(false, shared))
+    await settled()
     expect(cache.size).toBe(1)
   })
 })

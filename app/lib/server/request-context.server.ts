@@ -1,18 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
-import type { AnonymousPageCache } from './page-cache.server'
-
 /** What the production server knows about a request that Remix's `Request` does not carry. */
 export interface RequestContext {
   /** The socket's remote address (the direct peer: the client, or the nearest proxy). */
   clientAddress: string | undefined
   /** The request's id (a sane incoming `X-Request-Id`, else a new UUID): `reqId` in its log lines. */
   requestId?: string
-  /**
-   * Set by the anonymous page cache when this request's page may be kept, under `key`; the
-   * renderer adds the CSP `nonce` of a render it offers (`page-cache.server.ts`).
-   */
-  pageCache?: { key: string; cache: AnonymousPageCache; nonce?: string }
 }
 
 /**
