@@ -5,6 +5,20 @@ import simpleImportSort from 'eslint-plugin-simple-import-sort'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** An app folder, by the ~/ alias or a relative path. */
+const folder = (name) => [`~/${name}`, `~/${name}/**`, `**/${name}/**`]
+
+/** no-restricted-imports options for app/: never tests/ or tools/, nor `forbidden`. */
+function appImports(forbidden = [], message = '') {
+  const patterns = [
+    {
+      group: ['**/tests', '**/tests/**', '**/tools', '**/tools/**'],
+      message: 'App code must not import test and development tooling (tests/, tools/).',
+    },
+  ]
+  return { patterns: forbidden.length ? [...patterns, { group: forbidden, message }] : patterns }
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -53,19 +67,57 @@ export default tseslint.config(
   // Direction of imports (tests/README.md): app/ never imports tests/ or tools/; the local
   // stack (tests/local-stack/, a package of its own) imports nothing outside its folder, by
   // relative path or the ~/ alias. Suites and tools may import both.
+  { files: ['app/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', appImports()] } },
+  // The layers of app/ (docs/architecture.md, "Layers"): the shared helpers import no feature,
+  // auth does not import billing, billing does not read through account; tests may cross them.
+  // A later block replaces the rule's options for its files, hence appImports() in each.
   {
-    files: ['app/**/*.{ts,tsx}'],
+    files: ['app/lib/**/*.{ts,tsx}'],
+    ignores: ['app/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              group: ['**/tests', '**/tests/**', '**/tools', '**/tools/**'],
-              message: 'App code must not import test and development tooling (tests/, tools/).',
-            },
-          ],
-        },
+        appImports(
+          ['auth', 'billing', 'subscriptions', 'account', 'profile', 'notifications', 'contact']
+            .concat(['routes', 'components'])
+            .flatMap(folder),
+          'app/lib holds what features share: it imports no feature, route or component.',
+        ),
+      ],
+    },
+  },
+  {
+    files: ['app/auth/**/*.{ts,tsx}'],
+    // Temporary, until billing stops owning the plan chosen before signing up.
+    ignores: [
+      'app/**/*.test.{ts,tsx}',
+      'app/auth/auth.server.ts',
+      'app/auth/sign-up-action.server.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        appImports(folder('billing'), 'Auth does not import billing: billing builds on auth.'),
+      ],
+    },
+  },
+  {
+    files: ['app/billing/**/*.{ts,tsx}'],
+    // Temporary, until billing reads the subscription row itself instead of the account summary.
+    ignores: [
+      'app/**/*.test.{ts,tsx}',
+      'app/billing/portal.server.ts',
+      'app/billing/stripe/checkout.server.ts',
+      'app/billing/polar/checkout.server.ts',
+      'app/billing/polar/plan-change.server.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        appImports(
+          folder('account'),
+          'Billing does not read through account: account builds on billing.',
+        ),
       ],
     },
   },
