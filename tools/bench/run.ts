@@ -289,6 +289,19 @@ try {
       baseline: BARE_10,
     },
     {
+      name: 'GET / (anonymous)',
+      path: '/',
+      connections: 10,
+      baseline: BARE_DOCUMENT,
+    },
+    {
+      name: 'GET / (a cookie: rendered)',
+      path: '/',
+      connections: 10,
+      headers: { cookie: 'consent=yes' },
+      baseline: BARE_DOCUMENT,
+    },
+    {
       name: 'GET /pricing (anonymous)',
       path: '/pricing',
       connections: 10,
