@@ -1,10 +1,4 @@
-/**
- * Returns `value` when it is a safe, same-site relative path (e.g. "/dashboard?tab=1"),
- * otherwise `fallback`. Rejects anything a browser could resolve to another origin:
- * scheme URLs, protocol-relative "//host", backslashes (browsers treat "\" as "/"),
- * percent-encoded slashes or backslashes, control and whitespace characters, non-ASCII,
- * dot segments that normalise to "//host", and very long values.
- */
+/** `value` if it is a same-site relative path no browser could resolve elsewhere, else `fallback`. */
 export function safeNextPath(value: unknown, fallback = '/dashboard'): string {
   if (typeof value !== 'string') return fallback
   if (value.length === 0 || value.length > 512) return fallback
@@ -12,6 +6,7 @@ export function safeNextPath(value: unknown, fallback = '/dashboard'): string {
   if (!/^[\x21-\x7e]+$/.test(value)) return fallback
   if (!value.startsWith('/')) return fallback
   if (value.startsWith('//')) return fallback
+  // Browsers read "\" as "/".
   if (value.includes('\\')) return fallback
   // Encoded "/" or "\" (and double-encoded forms) can be decoded into "//" later on.
   if (/%(25)*(2f|5c)/i.test(value)) return fallback

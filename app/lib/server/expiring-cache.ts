@@ -1,9 +1,6 @@
 /**
- * A bounded in-process map whose entries expire: what the webhooks remember of handled
- * events, the sessions this process has verified and the anonymous pages it keeps. `set`
- * takes the time the entry stops being valid, in the unit of `now` (the caller's clock); at
- * `size > maxEntries` the oldest entries go first (a `Map` keeps insertion order, and `set`
- * re-inserts).
+ * A bounded in-process map whose entries expire at the time `set` is given, on the caller's
+ * clock (`now`); past `maxEntries` the oldest go first (a `Map` keeps insertion order).
  */
 export class ExpiringCache<Value> {
   private readonly entries = new Map<string, { value: Value; until: number }>()
@@ -23,7 +20,6 @@ export class ExpiringCache<Value> {
     return entry.value
   }
 
-  /** Keeps value until `until` (exclusive); an entry already expired is not stored. */
   set(key: string, value: Value, until: number) {
     this.entries.delete(key)
     if (until <= this.now()) return

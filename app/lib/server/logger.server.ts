@@ -8,15 +8,9 @@ import { LOG_LEVELS } from '~/env.server'
 
 import { requestContext } from './request-context.server'
 
-/**
- * Query parameters whose values are one-time credentials: an auth link's `token_hash`, a
- * PKCE or OAuth `code`, a `token`. A logged request target has these values replaced, so a
- * log line can never be replayed as a sign-in; every other parameter (`redirectTo`, `type`,
- * `next`…) is kept as it came.
- */
+/** One-time credentials in a query: redacted, so a log line can never be replayed as a sign-in. */
 const SECRET_PARAMETERS = new Set(['token_hash', 'code', 'token'])
 
-/** Headers that carry credentials: their values never reach a log line. */
 const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'apikey']
 
 /**
@@ -27,11 +21,7 @@ const HEADERS_AT = ['', 'req.', 'res.', 'err.', 'request.', 'response.'].map((at
 
 const REDACTED = '[redacted]'
 
-/**
- * A request target as the log shows it: the path unchanged, and in the query the value of
- * every `token_hash`, `code` or `token` parameter (by its decoded name, in any letter case)
- * replaced with `[redacted]`, the rest byte for byte.
- */
+/** The target with SECRET_PARAMETERS' values redacted, by decoded name, the rest byte for byte. */
 export function redactTarget(target: string): string {
   const mark = target.indexOf('?')
   if (mark < 0) return target
@@ -52,10 +42,8 @@ export function redactTarget(target: string): string {
 const target = (value: unknown) => (typeof value === 'string' ? redactTarget(value) : value)
 
 /**
- * The process's destination: `warn` and `error` lines on stderr, the rest on stdout. Each is
- * pino's own asynchronous file-descriptor stream (sonic-boom): a line is queued and written
- * by libuv, so a slow log reader never holds up an answer, and what is queued is written out
- * when the process exits (docs/decisions/0028-one-logger.md).
+ * `warn` and `error` on stderr, the rest on stdout, written asynchronously so a slow log
+ * reader never holds up an answer (docs/decisions/0028-one-logger.md).
  */
 function standardStreams(): DestinationStream {
   return pino.multistream(
@@ -67,14 +55,7 @@ function standardStreams(): DestinationStream {
   )
 }
 
-/**
- * A pino logger with the app's settings, writing to `destination`: one JSON line per entry
- * (`time`, `level` by name, `message`), at or above LOG_LEVEL; the current request's id
- * (`reqId`) on every line written while serving a request; errors under `err` with their
- * `cause` chains; credentials redacted: the `authorization`, `cookie`, `set-cookie` and
- * `apikey` headers of `headers`, `req`, `res`, `err`, `request` and `response`, and one-time
- * tokens in `url`, `path` and the access log's `req.url`.
- */
+/** The app's pino settings: the request's `reqId` on each line, credentials redacted. */
 export function createLogger(destination: DestinationStream = standardStreams()) {
   return pino(
     {
@@ -107,22 +88,12 @@ export function createLogger(destination: DestinationStream = standardStreams())
   )
 }
 
-/**
- * The one logger of the process. Call it as pino is called: `logger.info({ user }, 'message')`,
- * errors as `{ err }`. Never log secrets. ESLint refuses `console` elsewhere in app/
- * (eslint.config.js).
- */
+/** The one logger of the process (ESLint refuses `console` elsewhere in app/). */
 export const logger = createLogger()
 
-/** An incoming X-Request-Id worth keeping: 1 to 128 letters, digits and `_ . : = + / -`. */
 const SANE_REQUEST_ID = /^[\w.:=+/-]{1,128}$/
 
-/**
- * The production server's request logger (server.js) over `log`: the request's id (a sane
- * incoming `X-Request-Id`, else a new UUID) in the request context for every line written
- * while serving it, and one access line when the answer is done: `req` (method, target with
- * one-time tokens redacted), `res` (status), `responseTime` in ms.
- */
+/** One access line per answer, and the request context its other lines are written in. */
 export function createHttpLogger(log: typeof logger) {
   const accessLog = pinoHttp({
     logger: log,
