@@ -113,7 +113,7 @@ export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.n
 
 /**
  * One session read per request, shared by the root, layout and page loaders of a navigation:
- * one existence check instead of three (tests/integration/auth-session.test.ts counts them).
+ * one existence check per navigation instead of five (tests/integration/auth-session.test.ts).
  */
 const requestSessions = new WeakMap<
   Request,
