@@ -3,7 +3,8 @@
  * and not yet committed (staged or not, and new ones), or changed since a ref
  * (`npm run test:changed -- main`): ESLint and Prettier on those files, TypeScript over the
  * project (incremental, so a second run checks only what changed), and the vitest tests that
- * import them, directly or not (`vitest related`; a changed document adds the docs' checks).
+ * import them, directly or not (`vitest related`), with the integration tests that reach them
+ * through the server build (tools/integration-tests.ts); a changed document adds the docs' checks.
  * `npm test` remains the whole check.
  */
 import { execFileSync } from 'node:child_process'
@@ -12,6 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { PROJECT_ROOT } from '../tests/local-stack/database'
+import { integrationTestsFor } from './integration-tests'
 import { runSteps, type Step } from './steps'
 
 const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
@@ -29,6 +31,7 @@ const changed = [
 ].filter((file) => existsSync(path.join(PROJECT_ROOT, file)))
 
 const code = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
+const throughServer = code.some((file) => file.startsWith('app/')) ? integrationTestsFor(code) : []
 const nothing = 'no such file changed'
 console.log(`${changed.length} changed file(s)${since ? ` since ${since}` : ''}`)
 
@@ -60,6 +63,7 @@ const steps: Step[] = [
       '--run',
       '--passWithNoTests',
       ...code,
+      ...throughServer,
       ...(changed.some((file) => file.endsWith('.md')) ? ['tests/docs/doc-paths.test.ts'] : []),
     ],
     skip: changed.length ? undefined : nothing,
