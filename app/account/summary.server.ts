@@ -1,32 +1,32 @@
-import { type AsUser, database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
+import * as z from 'zod/mini'
+
+import type { AsUser } from '~/lib/database/database.server'
+import { rpc, tableRow } from '~/lib/database/rpc.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
-/** What the pages and actions read of a profile (public.user_profiles), and may change. */
-export interface ProfileSummary {
-  display_name: string | null
-  avatar_path: string | null
-  notify_product_updates: boolean
-  notify_billing: boolean
-  notify_security: boolean
-}
+const profileSummary = z.object({
+  display_name: z.nullable(z.string()),
+  avatar_path: z.nullable(z.string()),
+  notify_product_updates: z.boolean(),
+  notify_billing: z.boolean(),
+  notify_security: z.boolean(),
+})
+const accountSummary = z.object({
+  profile: z.nullable(profileSummary),
+  subscription: z.nullable(tableRow<SubscriptionRow>()),
+})
 
+/** What the pages and actions read of a profile (public.user_profiles), and may change. */
+export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
-export interface AccountSummary {
-  profile: ProfileSummary | null
-  subscription: SubscriptionRow | null
-}
+export type AccountSummary = z.infer<typeof accountSummary>
 
 /**
  * The one read of the signed-in user's profile and subscription: `account_summary()`, run as
  * them (their token), so row-level security holds it to their own rows.
  */
-export async function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
-  const { data, error, status } = await database({ asUser }).rpc('account_summary', undefined, {
-    get: true,
-  })
-  if (error) throw databaseError('account summary read', { ...error, status })
-  return data as unknown as AccountSummary
+export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
+  return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
 }
 
 const summaries = new WeakMap<Request, Promise<AccountSummary>>()

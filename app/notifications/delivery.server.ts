@@ -1,9 +1,12 @@
+import * as z from 'zod/mini'
+
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
-import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
 
-import type { MailKind } from './kinds'
+import { MAIL_KINDS, type MailKind } from './kinds'
 import { type MailTransport, smtpTransport } from './mailer.server'
 import { type ReceiptPayment, renderMail } from './render'
 
@@ -23,16 +26,19 @@ const LEASE_SECONDS = 120
 const BATCH = 10
 
 /** A mail claimed for one delivery attempt (`claim_notifications`). */
-interface ClaimedMail {
-  id: string
-  kind: MailKind
-  to_address: string
-  data: Record<string, unknown>
-  /** This attempt's number (1 for the first). */
-  attempts: number
-  /** The user's preference for the mail's kind, now. */
-  wanted: boolean
-}
+const claimedMails = z.array(
+  z.object({
+    id: z.string(),
+    kind: z.custom<MailKind>((kind) => typeof kind === 'string' && Object.hasOwn(MAIL_KINDS, kind)),
+    to_address: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    /** This attempt's number (1 for the first). */
+    attempts: z.number(),
+    /** The user's preference for the mail's kind, now. */
+    wanted: z.boolean(),
+  }),
+)
+type ClaimedMail = z.infer<typeof claimedMails>[number]
 
 type DeliveryReport = Record<'sent' | 'skipped' | 'failed' | 'dead', number>
 
@@ -60,7 +66,7 @@ function finishMail(
   outcome: 'sent' | 'skipped' | 'failed',
   failure?: { error: string; retryAt: Date | null },
 ) {
-  return serviceRpc('finish_notification', {
+  return rpc('finish_notification', {
     p_id: mail.id,
     p_attempt: mail.attempts,
     p_outcome: outcome,
@@ -76,10 +82,11 @@ export async function deliverDueMails(
   const report = { sent: 0, skipped: 0, failed: 0, dead: 0 }
   for (;;) {
     // Nobody else claims these mails for LEASE_SECONDS.
-    const mails = (await serviceRpc('claim_notifications', {
-      p_limit: BATCH,
-      p_lease_seconds: LEASE_SECONDS,
-    })) as ClaimedMail[]
+    const mails = await rpc(
+      'claim_notifications',
+      { p_limit: BATCH, p_lease_seconds: LEASE_SECONDS },
+      { result: claimedMails },
+    )
     for (const mail of mails) await deliverOne(mail, transport, report)
     if (mails.length < BATCH) return report
   }
@@ -187,7 +194,7 @@ export async function queueSecurityNotice(
   kind: 'password_changed' | 'signed_out_everywhere',
 ) {
   try {
-    await serviceRpc('enqueue_notification', {
+    await rpc('enqueue_notification', {
       p_user_id: userId,
       p_kind: kind,
       p_data: { at: new Date().toISOString() },
@@ -209,7 +216,7 @@ export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
  */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {
-    const queued = await serviceRpc('enqueue_attempts_notice', {
+    const queued = await rpc('enqueue_attempts_notice', {
       p_email: email,
       p_flow: flow,
       p_data: { at: new Date().toISOString(), minutes },
