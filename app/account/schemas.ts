@@ -1,9 +1,9 @@
 import * as z from 'zod/mini'
 
-import { PASSWORD_MAX_LENGTH } from '~/auth/constraints'
+import { PASSWORD_MAX_LENGTH } from '~/auth/limits'
 import { emailField, newPasswordField } from '~/auth/schemas'
 
-import { DELETE_CONFIRMATION } from './constraints'
+import { DELETE_CONFIRMATION } from './limits'
 
 /**
  * Form schemas of the Account settings page, for the action and, loaded after the page, the

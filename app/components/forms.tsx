@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
 import { type ReactNode, useId } from 'react'
 
-import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
+import { PASSWORD_MIN_LENGTH } from '~/auth/limits'
 import { HONEYPOT_FIELD } from '~/lib/forms/honeypot'
 
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */

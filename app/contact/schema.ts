@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 
-import { CONTACT_LIMITS } from './constraints'
+import { CONTACT_LIMITS } from './limits'
 
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */
 export const CONTACT_THANK_YOU =

@@ -1,4 +1,4 @@
-import type { AvatarType } from './constraints'
+import type { AvatarType } from './limits'
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0) {
   return signature.every((byte, index) => bytes[offset + index] === byte)

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 
-import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './constraints'
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './limits'
 
 /**
  * Form schemas of the General settings page, for the action and, loaded after the page, the
