@@ -6,9 +6,8 @@ import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 /**
- * Changes the password (the current one is asked for first) or, for an account that signs
- * in with GitHub only, sets a first one. The code field appears once Supabase has mailed a
- * code it needs ("secure password change", sessions older than 24 hours).
+ * Changes the password or, for a GitHub-only account, sets a first one. The code field
+ * appears once Supabase has mailed the code of "secure password change".
  */
 export function PasswordForm({
   mode,

@@ -5,11 +5,6 @@ import { emailField, newPasswordField } from '~/auth/schemas'
 
 import { DELETE_CONFIRMATION } from './limits'
 
-/**
- * Form schemas of the Account settings page, for the action and, loaded after the page, the
- * browser (`zod/mini`, see app/auth/schemas.ts).
- */
-
 export const ChangeEmailSchema = z.object({
   email: emailField('Enter your new email address'),
 })

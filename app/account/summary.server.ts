@@ -21,10 +21,7 @@ export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
 export type AccountSummary = z.infer<typeof accountSummary>
 
-/**
- * The one read of the signed-in user's profile and subscription: `account_summary()`, run as
- * them (their token), so row-level security holds it to their own rows.
- */
+/** The one read of the user's profile and subscription, as them (RLS holds it to their rows). */
 export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
   return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
 }
@@ -32,9 +29,8 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
 const summaries = new WeakMap<Request, Promise<AccountSummary>>()
 
 /**
- * A signed-in page's read of the account summary, for `requireUserWith` /
- * `getOptionalUserWith` (read while the session is checked: one round trip for both), made
- * once per request, so the dashboard's layout and the page inside it share one read.
+ * The account summary read for `requireUserWith` (while the session is checked), once per
+ * request: the dashboard's layout and its page share it.
  */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {

@@ -11,13 +11,9 @@ import { type MailTransport, smtpTransport } from './mailer.server'
 import { type ReceiptPayment, renderMail } from './render'
 
 /**
- * Delivery of the notification outbox (docs/notifications.md). Each app instance runs one
- * deliverer in the background: it claims due mails (the database hands each row to one
- * claimer only), renders them, sends them over SMTP and reports the outcome. A failed send
- * is tried again later, each time twice as late (MAIL_RETRY_BASE_MS, at most 6 hours),
- * MAX_ATTEMPTS times in all; then the row is `dead`, kept and logged. Nothing here runs in a
- * request: a webhook only writes the outbox row (in its own transaction) and wakes the
- * deliverer, so a mail server that is down or slow never fails or slows a webhook.
+ * The outbox's deliverer, one per instance, in the background (docs/notifications.md): a
+ * webhook only writes the row and wakes it, so a mail server that is down or slow never
+ * fails or slows a webhook. A failed send is tried again, twice as late each time.
  */
 export const MAX_ATTEMPTS = 12
 const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
@@ -25,7 +21,6 @@ const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
 const LEASE_SECONDS = 120
 const BATCH = 10
 
-/** A mail claimed for one delivery attempt (`claim_notifications`). */
 const claimedMails = z.array(
   z.object({
     id: z.string(),
@@ -136,7 +131,6 @@ let timer: ReturnType<typeof setInterval> | undefined
 let running: Promise<void> | undefined
 let again = false
 
-/** Runs a pass now, or one more after the pass in progress. */
 function runPass() {
   if (running) {
     again = true
@@ -175,7 +169,6 @@ export function wakeMailDelivery() {
   if (timer) setImmediate(runPass)
 }
 
-/** Stops the deliverer and waits for a pass in progress. */
 export async function stopMailDelivery() {
   clearInterval(timer)
   timer = undefined
@@ -183,11 +176,8 @@ export async function stopMailDelivery() {
 }
 
 /**
- * Queues a security notice for a user, to their current address, after the account action
- * succeeded (password changed or set, signed out everywhere), and wakes the deliverer. The
- * email change is queued by the database itself when Supabase Auth confirms it. The action
- * happened in Supabase Auth, not in this database's transaction: when the database cannot
- * take the row, the failure is logged (the action itself stands).
+ * Queues a security notice after an account action succeeded in Supabase Auth, outside this
+ * database's transaction: a failure to queue is logged, and the action stands.
  */
 export async function queueSecurityNotice(
   userId: string,
@@ -209,10 +199,8 @@ export async function queueSecurityNotice(
 export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
 
 /**
- * Queues the notice that an address's guessing ceiling was reached (password sign-in, the
- * current-password check or the emailed code is paused; the emailed link still works) and
- * wakes the deliverer. Nothing is queued for an address without an account (the RPC answers
- * false). A failure is logged: the attempts stay refused either way.
+ * Queues the notice that an address's guessing ceiling was reached (nothing for an address
+ * without an account). A failure is logged: the attempts stay refused either way.
  */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {

@@ -93,9 +93,8 @@ function nextCharge(data: Record<string, unknown>) {
 }
 
 /**
- * The text of one queued mail, rendered when it is delivered (so a receipt carries the
- * invoice link even when it was filled in after the payment). Null when there is nothing to
- * send any more (the receipt's payment is gone).
+ * A queued mail's text, rendered at delivery so a receipt carries an invoice link filled in
+ * after the payment; null when there is nothing to send any more (the payment is gone).
  */
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
   const link = (path: string) => new URL(path, context.siteUrl).toString()
