@@ -66,7 +66,11 @@ export function tableRows(markdown: string): Row[] {
     }
     if (cells.every((cell) => /^-+$/.test(cell))) return
     const cell = (name: string) => cells[columns!.indexOf(name)] ?? ''
-    rows.push({ line: index + 1, code: cell('Code') + ' ' + cell('The product'), test: cell('Test') })
+    rows.push({
+      line: index + 1,
+      code: cell('Code') + ' ' + cell('The product'),
+      test: cell('Test'),
+    })
   })
   return rows
 }
@@ -133,7 +137,7 @@ describe('docs/spec-coverage.md cites only what exists', () => {
       [
         '| Rule | Code | Test |',
         '| --- | --- | --- |',
-        "| r | `app/no-such.server.ts`, `getPolar('api')`, `applyStripeEvent` | int `stripe-webhook.test.ts` \"no such test\"; e2e `nowhere.spec.ts` |",
+        '| r | `app/no-such.server.ts`, `getPolar(\'api\')`, `applyStripeEvent` | int `stripe-webhook.test.ts` "no such test"; e2e `nowhere.spec.ts` |',
       ].join('\n'),
     )
     expect(missingCitations(row)).toEqual([
