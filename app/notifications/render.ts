@@ -213,9 +213,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ...notYou,
       ])
     case 'attempts_limited': {
-      // A reached guessing ceiling: what was paused, for how long, the way in that still
-      // works (the emailed link, which only the owner receives), and what to do if it was
-      // not them.
+      // What was paused and for how long, and the way in that still works (the emailed link).
       const minutes = num(mail.data, 'minutes') ?? 15
       const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
       const flow = text(mail.data, 'flow')

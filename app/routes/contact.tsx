@@ -40,7 +40,6 @@ export default function ContactPage() {
   )
 }
 
-// Anonymous visitors all get the same page: the server may answer them from one render.
 export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [

@@ -21,7 +21,6 @@ import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // The auth server's account state and the summary, both while the session is checked.
   const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
     request,
     (session) =>

@@ -21,7 +21,6 @@ import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 export const action = ({ request }: ActionFunctionArgs) =>
   handleConfirmEmail(request, { after: '/dashboard', resend: false })
 
-// A signed-in visitor is sent to the dashboard, as on the other auth pages.
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
   return data({ constraint: getSchemaConstraint(ConfirmCodeSchema) }, { headers })

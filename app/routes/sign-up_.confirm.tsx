@@ -24,7 +24,6 @@ import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-/** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
 
 export async function loader({ request }: LoaderFunctionArgs) {

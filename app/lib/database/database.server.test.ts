@@ -2,10 +2,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
 
 import { getEnv, resetEnvForTests } from '~/env.server'
-
-import * as z from 'zod/mini'
 
 import { database } from './database.server'
 import { rpc } from './rpc.server'
