@@ -76,7 +76,6 @@ export async function deliverDueMails(
 ): Promise<DeliveryReport> {
   const report = { sent: 0, skipped: 0, failed: 0, dead: 0 }
   for (;;) {
-    // Nobody else claims these mails for LEASE_SECONDS.
     const mails = await rpc(
       'claim_notifications',
       { p_limit: BATCH, p_lease_seconds: LEASE_SECONDS },

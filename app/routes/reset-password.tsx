@@ -17,9 +17,8 @@ import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// Reached from the recovery email through /auth/callback, which signs the user in first.
-// Only that recovery session may set a password here; any other session is sent to ask for
-// a link (a stolen or shared session must not be able to take the account over).
+// Only the session of the recovery link may set a password here, so a stolen or shared
+// session cannot take the account over; any other is sent to ask for a link.
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request)
   if (!(await isRecoveryRequest(request, user)))

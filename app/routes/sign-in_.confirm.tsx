@@ -15,9 +15,8 @@ import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
-// mail app that opens links elsewhere). The answer is the same whether or not the address
-// has an account.
+// The sign-in mail's 6-digit code, for a phone's mail app that opens links elsewhere; the
+// answer is the same whether or not the address has an account.
 export const action = ({ request }: ActionFunctionArgs) =>
   handleConfirmEmail(request, { after: '/dashboard', resend: false })
 
