@@ -17,9 +17,7 @@ import {
 import { startMailDelivery } from '~/notifications/delivery.server'
 import type { RootLoaderData } from '~/root'
 
-// Validate configuration when the server starts: a missing or malformed variable (or
-// local emulator keys in production, or Polar purposes on different servers) stops it here
-// with a message naming the variables.
+// Configuration is checked when the server starts: a bad setting stops it here, named.
 try {
   logger.info(describePolarServers(getEnv()).info)
 } catch (error) {
@@ -27,10 +25,7 @@ try {
   process.exit(1)
 }
 
-// The request stack (server-app.js): the request log (each request's id and socket address
-// in the request context, one access line per answer), the request policy (refusals, and the
-// security and cache headers of every answer), the anonymous page cache for the pages that
-// allow it, and the TRUSTED_PROXY_COUNT check.
+// The middleware of the request stack (server-app.js, docs/architecture.md).
 export { httpLogger } from '~/lib/server/logger.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
@@ -103,6 +98,5 @@ export default function handleRequest(
   })
 }
 
-// This instance's deliverer of the notification outbox (docs/notifications.md), started
-// with the server once its configuration has been validated above.
+// Once the configuration is known good, this instance's mail deliverer starts.
 startMailDelivery()

@@ -127,6 +127,7 @@ const supabaseSecretKey = z
 /** The levels LOG_LEVEL may name (`silent` writes nothing: the unit tests' default). */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
 
+// Each setting, its default and its production rule are explained in .env.example.
 const baseSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SITE_URL: origin,
@@ -139,52 +140,33 @@ const baseSchema = z.object({
     .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
   STRIPE_API_URL: optionalUrl,
-  // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
-  // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).
   STRIPE_AUTOMATIC_TAX: optionalTrueOrFalse.transform((value) => value === 'true'),
   STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
     z.string().startsWith('bpc_', 'must start with bpc_').optional(),
   ),
   POLAR_ACCESS_TOKEN: z.string().min(10, 'must be a Polar organization access token'),
   POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
-  // "true" or "false" in any letter case, or unset; which Polar server each call uses
-  // follows from it (app/billing/polar/client.server.ts, `polarServer`).
   POLAR_SANDBOX: optionalTrueOrFalse,
   POLAR_API_URL: optionalUrl,
-  // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
-  // runs the production build (NODE_ENV=production) but is not production. Only the Polar
-  // portal's server reads it (the contract ties that server to the runtime environment;
-  // app/billing/polar/client.server.ts). Unset: NODE_ENV decides.
   DEPLOYMENT_ENVIRONMENT: optionalString.pipe(
     z.enum(['production', 'staging'], 'must be production or staging, or left unset').optional(),
   ),
-  // Provider request timeouts. The defaults suit production; tests shorten them to prove
-  // what a provider that never answers does without waiting for minutes.
   STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
   POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),
-  // Notification mails (docs/notifications.md): the SMTP server and the sender. Required in
-  // production: the Notifications page promises receipts and security alerts.
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
-  // Delivery from the outbox: how often due mails are looked for, and the first retry's
-  // delay after a failed send (doubling each time, at most 6 hours).
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
   MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  // Reverse proxies in front of the app that append the client address to X-Forwarded-For
-  // (0: the header is not trusted at all, because anyone can send it). See rate-limit.server.ts.
   TRUSTED_PROXY_COUNT: optionalString
     .pipe(z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').optional())
     .transform((value) => (value === undefined ? 0 : Number(value))),
-  // Where rate-limit counters live: this process (memory) or the shared Postgres table.
-  // Unset: postgres in production (several instances share one budget), else memory.
   RATE_LIMIT_STORE: optionalString.pipe(
     z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
   ),
 })
 
-// Each plan's Stripe price and Polar product, from configuration (required in production;
-// the local stack's ids are the development defaults).
+// Each plan's Stripe price and Polar product (PLAN_ID_DEFAULTS above).
 const schema = baseSchema.extend(
   Object.fromEntries(
     Object.keys(PLAN_ID_DEFAULTS).map((name) => [
@@ -239,19 +221,10 @@ function isLoopback(value: string) {
 const bulleted = (lines: string[]) => lines.map((line) => `  - ${line}`).join('\n')
 
 /**
- * Two settings let the production build run against a local stack on one machine, each
- * honoured only when the site and every provider host are on this machine (SITE_URL,
- * SUPABASE_URL, SMTP_URL, and STRIPE_API_URL and POLAR_API_URL set and pointing at the
- * loopback interface): a deployed server that has one set refuses to start, whatever its
- * other settings, so it cannot open production to the emulators' public keys by accident.
- * - `BENCH_ALLOW_LOCAL_STACK=1`: the benchmark (`npm run bench`, docs/performance.md) runs
- *   the built app with NODE_ENV=production against the local stack.
- * - `DEPLOY_REHEARSAL=1`: the deploy rehearsal (tests/e2e/rehearsal.spec.ts,
- *   docs/decisions/0016-deploy-rehearsal.md) runs the production build exactly as deployed,
- *   against a local stack that issued fresh keys for the run. Only the check that provider
- *   URLs are not on this machine is lifted; the published keys, the local plan ids and the
- *   local inbox are refused as in any production start.
- * Returns whether `name` is set (and allowed); throws when it is set but refused.
+ * Whether `name` lets the production build run against a local stack (`npm run bench`; the
+ * deploy rehearsal, docs/decisions/0016-deploy-rehearsal.md). Throws when it is set but the
+ * site or a provider host is not on this machine: a deployed server never opens production
+ * to the emulators' public keys by accident. The rehearsal lifts only the loopback-URL check.
  */
 function loopbackAllowance(
   name: 'BENCH_ALLOW_LOCAL_STACK' | 'DEPLOY_REHEARSAL',

@@ -91,7 +91,6 @@ async function handlePassword(
         : null
     if (refusal) outcome = { ok: false, message: refusal }
   }
-  // The change form's current password is checked first (savePassword).
   outcome ??= await savePassword(supabase, {
     ...submission.value,
     email: user.email,

@@ -20,15 +20,11 @@ export type CredentialOutcome =
     }
 
 /**
- * Saves a new password with the user's own session. A current password (the change form's)
- * is confirmed here first, so that a wrong one is told before a reauthentication code is
- * mailed: a throwaway client signs in and straight out again (that one session only, not
- * the browser's), on behalf of the visitor at `address`. With "secure password change" on
- * (supabase/config.toml), a session that signed in more than 24 hours ago needs the code
- * Supabase mails (`reauthenticate`): the first try asks for it, the next sends it. The
- * current password goes along when there is one: with "require current password" on (the
- * project's setting, docs/going-live.md), the auth server itself refuses a new password
- * without it, so a stolen session alone cannot change it there either.
+ * Saves a new password with the user's own session. A current password is checked first by
+ * a throwaway sign-in, so a wrong one is told before a reauthentication code is mailed (with
+ * "secure password change", a session older than 24 hours needs that code). It also goes
+ * along to the auth server, which with "require current password" refuses a new password
+ * without it (docs/going-live.md): a stolen session alone cannot change it.
  */
 export async function savePassword(
   supabase: SupabaseClient,
@@ -89,14 +85,10 @@ export async function savePassword(
 }
 
 /**
- * Starts an email change: Supabase mails a confirmation link (to both addresses with
- * secure email change on) that comes back through /auth/callback. An address that another
- * account already uses gets the same answer as any other, after the same work (no
- * enumeration, not even by response time): the auth server is asked after the answer
- * (mail-requests.server.ts), and that address's owner is mailed a sign-in link whose mail
- * says someone tried to use the address; nothing changes. The session was confirmed by the
- * auth server on the request path, so its access token is fresh and the call after the
- * answer refreshes nothing (no cookie to set).
+ * Starts an email change (the confirmation links come back through /auth/callback). A taken
+ * address gets the same answer after the same work, so nobody learns it is taken: the auth
+ * server is asked after the answer, and the address's owner is mailed a sign-in link
+ * instead. The session was just confirmed, so that late call refreshes no cookie.
  */
 export function requestEmailChange(
   supabase: SupabaseClient,
@@ -133,22 +125,17 @@ function requestedEmailCookie() {
   })
 }
 
-/** The Set-Cookie that remembers the address asked for. */
 export function rememberRequestedEmail(email: string) {
   return requestedEmailCookie().serialize({ email })
 }
 
-/** The address this browser asked to change to within the hour, if any. */
 export async function requestedEmail(request: Request): Promise<string | null> {
   const value: unknown = await requestedEmailCookie().parse(request.headers.get('Cookie'))
   const email = (value as { email?: unknown } | null)?.email
   return typeof email === 'string' ? email : null
 }
 
-/**
- * The user's current and pending email and sign-in methods, from the auth server (the
- * session's claims can lag behind).
- */
+/** The user's email, pending email and sign-in methods from the auth server (claims lag). */
 export async function getAccountState(supabase: SupabaseClient) {
   const { user } = (await supabase.auth.getUser()).data
   const providers = new Set((user?.identities ?? []).map((identity) => identity.provider))

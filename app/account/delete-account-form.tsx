@@ -3,16 +3,19 @@ import { Form } from '@remix-run/react'
 
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
-import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
+import { DELETE_CONFIRMATION } from './limits'
 
 /** Deletes the account after the person types the confirmation word. */
 export function DeleteAccountForm({
   hasLiveSubscription,
   lastResult,
+  constraint,
 }: {
   hasLiveSubscription: boolean
   lastResult?: SubmissionResult<string[]>
+  constraint: FormConstraint
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) => schemas.DeleteAccountSchema),
@@ -20,7 +23,7 @@ export function DeleteAccountForm({
   const [form, fields] = useForm({
     id: 'delete-account',
     lastResult,
-    constraint: deleteAccountConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -21,10 +21,8 @@ const DELETE_FAILED =
 
 /**
  * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): every
- * subscription that may still charge is ended at its provider first (the one on the user's
- * row and any other the providers list for the user), so nobody keeps paying without an
- * account; if that fails, nothing is deleted. Then the avatar files, then the user (their
- * rows go with them by `on delete cascade`).
+ * subscription that may still charge is ended at its provider first, so nobody keeps paying
+ * without an account (if that fails, nothing is deleted); then the avatars and the user.
  */
 export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []

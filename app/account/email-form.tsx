@@ -3,8 +3,7 @@ import { Form } from '@remix-run/react'
 
 import { FormMessage, FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
-
-import { changeEmailConstraint } from './constraints'
+import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 /** Starts an email change; the change happens when the confirmation link is opened. */
 export function EmailForm({
@@ -12,11 +11,13 @@ export function EmailForm({
   pendingEmail,
   lastResult,
   message,
+  constraint,
 }: {
   email: string
   pendingEmail: string | null
   lastResult?: SubmissionResult<string[]>
   message: string | null
+  constraint: FormConstraint
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) => schemas.ChangeEmailSchema),
@@ -24,7 +25,7 @@ export function EmailForm({
   const [form, fields] = useForm({
     id: 'change-email',
     lastResult,
-    constraint: changeEmailConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -3,13 +3,11 @@ import { Form } from '@remix-run/react'
 
 import { FormReplyMessages, NewPasswordFields, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
-
-import { changePasswordConstraint, setPasswordConstraint } from './constraints'
+import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 /**
- * Changes the password (the current one is asked for first) or, for an account that signs
- * in with GitHub only, sets a first one. The code field appears once Supabase has mailed a
- * code it needs ("secure password change", sessions older than 24 hours).
+ * Changes the password or, for a GitHub-only account, sets a first one. The code field
+ * appears once Supabase has mailed the code of "secure password change".
  */
 export function PasswordForm({
   mode,
@@ -17,6 +15,7 @@ export function PasswordForm({
   message,
   needsCode,
   offerResetLink = false,
+  constraint,
 }: {
   mode: 'change' | 'set'
   lastResult?: SubmissionResult<string[]>
@@ -24,6 +23,8 @@ export function PasswordForm({
   needsCode: boolean
   /** The current-password check is paused: the way that still works, a reset link by mail. */
   offerResetLink?: boolean
+  /** The constraints of the mode's schema. */
+  constraint: FormConstraint
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) =>
@@ -38,7 +39,7 @@ export function PasswordForm({
   }>({
     id: `${mode}-password`,
     lastResult,
-    constraint: mode === 'change' ? changePasswordConstraint : setPasswordConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -1,14 +1,9 @@
 import * as z from 'zod/mini'
 
-import { PASSWORD_MAX_LENGTH } from '~/auth/constraints'
+import { PASSWORD_MAX_LENGTH } from '~/auth/limits'
 import { emailField, newPasswordField } from '~/auth/schemas'
 
-import { DELETE_CONFIRMATION } from './constraints'
-
-/**
- * Form schemas of the Account settings page, for the action and, loaded after the page, the
- * browser (`zod/mini`, see app/auth/schemas.ts).
- */
+import { DELETE_CONFIRMATION } from './limits'
 
 export const ChangeEmailSchema = z.object({
   email: emailField('Enter your new email address'),

@@ -1,40 +1,36 @@
-import { type AsUser, database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
+import * as z from 'zod/mini'
+
+import type { AsUser } from '~/lib/database/database.server'
+import { rpc, tableRow } from '~/lib/database/rpc.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
+const profileSummary = z.object({
+  display_name: z.nullable(z.string()),
+  avatar_path: z.nullable(z.string()),
+  notify_product_updates: z.boolean(),
+  notify_billing: z.boolean(),
+  notify_security: z.boolean(),
+})
+const accountSummary = z.object({
+  profile: z.nullable(profileSummary),
+  subscription: z.nullable(tableRow<SubscriptionRow>()),
+})
+
 /** What the pages and actions read of a profile (public.user_profiles), and may change. */
-export interface ProfileSummary {
-  display_name: string | null
-  avatar_path: string | null
-  notify_product_updates: boolean
-  notify_billing: boolean
-  notify_security: boolean
-}
-
+export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
-export interface AccountSummary {
-  profile: ProfileSummary | null
-  subscription: SubscriptionRow | null
-}
+export type AccountSummary = z.infer<typeof accountSummary>
 
-/**
- * The one read of the signed-in user's profile and subscription: `account_summary()`, run as
- * them (their token), so row-level security holds it to their own rows.
- */
-export async function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
-  const { data, error, status } = await database({ asUser }).rpc('account_summary', undefined, {
-    get: true,
-  })
-  if (error) throw databaseError('account summary read', { ...error, status })
-  return data as unknown as AccountSummary
+/** The one read of the user's profile and subscription, as them (RLS holds it to their rows). */
+export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
+  return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
 }
 
 const summaries = new WeakMap<Request, Promise<AccountSummary>>()
 
 /**
- * A signed-in page's read of the account summary, for `requireUserWith` /
- * `getOptionalUserWith` (read while the session is checked: one round trip for both), made
- * once per request, so the dashboard's layout and the page inside it share one read.
+ * The account summary read for `requireUserWith` (while the session is checked), once per
+ * request: the dashboard's layout and its page share it.
  */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
-import { serviceRpc } from '~/lib/database/database-availability.server'
+import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { authCookie } from './cookies.server'
@@ -44,7 +44,7 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
   const pending: { nonce?: unknown; email?: unknown } | null = await pendingCookie().parse(cookie)
   if (typeof pending?.nonce !== 'string' || pending.email !== emailKey(email)) return false
   try {
-    return await serviceRpc('sign_up_confirmed', { p_email: email, p_nonce: pending.nonce })
+    return await rpc('sign_up_confirmed', { p_email: email, p_nonce: pending.nonce })
   } catch (error) {
     // The page keeps waiting; the next check asks again.
     logger.warn({ err: error }, 'sign-up confirmation check failed')

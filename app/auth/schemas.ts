@@ -5,7 +5,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   REDIRECT_TO_MAX_LENGTH,
-} from './constraints'
+} from './limits'
 
 /**
  * Form schemas of the auth pages: the actions parse with them, and the browser loads them

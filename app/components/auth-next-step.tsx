@@ -4,9 +4,8 @@ import { useId } from 'react'
 import { SubmitButton } from './forms'
 
 /**
- * The one way forward from a failed link or sign-in: a small form posting to the page that
- * does it (send a new reset link, send the confirmation again). Plain forms, so they work
- * without JavaScript; with a known address it is sent along and only the button shows.
+ * The one way forward from a failed link or sign-in: a plain form posting to the page that
+ * does it; with a known address, only the button shows.
  */
 function NextStepForm({
   action,

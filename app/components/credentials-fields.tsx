@@ -2,11 +2,7 @@ import type { FieldMetadata } from '@conform-to/react'
 
 import { FieldErrors, HoneypotField, TextField } from './forms'
 
-/**
- * The fields of the email-and-password forms (sign-in, sign-up): the honeypot, where to go
- * afterwards, email, password (with its autocomplete purpose and an optional hint), and
- * the form's own errors.
- */
+/** The fields of the sign-in and sign-up forms, with the form's own errors. */
 export function CredentialsFields({
   fields,
   form,

@@ -14,10 +14,7 @@ const titles: Record<number, string> = {
   503: 'Back in a moment',
 }
 
-/**
- * The shared error boundary: a friendly message for expected errors (thrown responses)
- * and a generic one for anything else. Never shows a stack trace.
- */
+/** The shared error boundary: a thrown response's message, else a generic one; never a stack. */
 export function GeneralErrorBoundary() {
   const error = useRouteError()
   let status = 500

@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import { useNavigation } from '@remix-run/react'
 import { type ReactNode, useId } from 'react'
 
-import { PASSWORD_MIN_LENGTH } from '~/auth/constraints'
+import { PASSWORD_MIN_LENGTH } from '~/auth/limits'
 import { HONEYPOT_FIELD } from '~/lib/forms/honeypot'
 
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
@@ -122,10 +122,7 @@ export function SubmitButton({
   )
 }
 
-/**
- * A field that people never see or fill in; bots that fill every input give themselves
- * away. Pair with `isHoneypotFilled` on the server.
- */
+/** A field people never see: bots that fill every input give themselves away (`isHoneypotFilled`). */
 export function HoneypotField() {
   const id = `${HONEYPOT_FIELD}-${useId()}`
   return (
@@ -144,10 +141,7 @@ export function HoneypotField() {
   )
 }
 
-/**
- * The messages above a settings form: the success message of its last submission, and the
- * form-level errors (a rate limit, a provider failure), announced to screen readers.
- */
+/** A settings form's last success message and form-level errors, announced to screen readers. */
 export function FormReplyMessages({
   message,
   form,

@@ -1,9 +1,8 @@
 import { type ReactNode, useEffect, useState } from 'react'
 
 /**
- * Pending state for a plain form or link that leaves the app (a hosted checkout): set when
- * the visitor submits or clicks, cleared when the page comes back from the browser's
- * back-forward cache. Without JavaScript the form or link simply works.
+ * Pending state for a form or link that leaves the app (a hosted checkout), cleared when the
+ * page comes back from the back-forward cache.
  */
 function useLeavingPage() {
   const [leaving, setLeaving] = useState(false)

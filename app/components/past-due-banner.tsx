@@ -10,10 +10,8 @@ import {
 import { SubmitButton } from './forms'
 
 /**
- * The notice of a failed renewal ("Payment failed on …; we will retry on …"), with the one
- * action that fixes it: the billing page's action opens the provider's portal on its
- * payment-method form (Stripe) or its portal (Polar). With `payUrl`, the open invoice's
- * hosted page is offered too, as a link beside it.
+ * The notice of a failed renewal, with the one action that fixes it (the provider's portal,
+ * through the billing page's action) and, with `payUrl`, a link to the open invoice.
  */
 export function PastDueBanner({
   subscription,

@@ -2,10 +2,7 @@ import { formatDate, formatMoney } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import { statusLabel } from '~/subscriptions/status'
 
-/**
- * The invoice's hosted page. A failed payment of a past-due subscription is an open invoice
- * that page can pay: "Pay", in the same tab (the subscriber comes back with the browser).
- */
+/** The invoice's hosted page; for a past-due subscription's failed payment, "Pay" there. */
 function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
   if (!url) return <span className="text-slate-500">Not available yet</span>
   if (pay) {
@@ -39,10 +36,7 @@ function PaymentStatus({ status }: { status: string }) {
 
 const COLUMNS = ['Date', 'Description', 'Amount', 'Status', 'Invoice'] as const
 
-/**
- * The billing history: a table from the `sm` breakpoint up, and on phones a list of cards
- * (a five-column table does not fit 390 px without cutting off the invoice link).
- */
+/** The billing history: a table from `sm` up, cards on phones (five columns do not fit). */
 export function PaymentHistory({
   payments,
   payable = false,

@@ -4,8 +4,7 @@ import { useEffect, useRef } from 'react'
 
 import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
-
-import { contactConstraint } from './constraints'
+import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
@@ -14,7 +13,13 @@ const inputClass =
  * The contact form: validates in the browser with the shared schema once it has loaded (see
  * useFormValidation), and on the server.
  */
-export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+export function ContactForm({
+  lastResult,
+  constraint,
+}: {
+  lastResult?: SubmissionResult<string[]>
+  constraint: FormConstraint
+}) {
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formAction === '/contact'
   const validate = useFormValidation(() =>
@@ -23,7 +28,7 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
   const [form, fields] = useForm({
     id: 'contact',
     lastResult,
-    constraint: contactConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -7,10 +7,8 @@ export interface ContactDelivery {
   deliver(message: ContactMessage): Promise<void>
 }
 
-// The spec's default: the message is only written to the server log. To store or email
-// messages instead, write another ContactDelivery here (an insert with the service-role
-// client, or a call to a mail API) and assign it to `delivery`: nothing else changes. See
-// docs/contact.md.
+// The spec's default: the message is only logged. To store or mail it, assign another
+// ContactDelivery here; nothing else changes (docs/contact.md).
 let delivery: ContactDelivery = {
   async deliver(message) {
     logger.info({ contact: message }, 'contact: new message')

@@ -11,9 +11,8 @@ import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit } from './submit.server'
 
 /**
- * The /contact page's action (the no-JavaScript post, and the enhanced one): the same
- * schema, honeypot, rate limit and delivery as POST /api/contact, answered as conform
- * results so that the form shows field errors and keeps what was typed.
+ * The /contact page's action: the checks and delivery of POST /api/contact, answered as
+ * conform results so the form shows field errors and keeps what was typed.
  */
 export async function handleContactForm(request: Request) {
   if (request.method !== 'POST') throw methodNotAllowed('POST', 'Method not allowed')

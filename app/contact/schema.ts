@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 
-import { CONTACT_LIMITS } from './constraints'
+import { CONTACT_LIMITS } from './limits'
 
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */
 export const CONTACT_THANK_YOU =
@@ -22,11 +22,7 @@ function text(label: string, { min, max }: { min: number; max: number }) {
   )
 }
 
-/**
- * The one contact schema: the page's action, the JSON API and, loaded after the page, the
- * form in the browser parse with it (`zod/mini`, see app/auth/schemas.ts). The page imports
- * its limits and constraints from `constraints.ts`, never from here.
- */
+/** The one contact schema: the page's action, the JSON API and the form in the browser use it. */
 export const contactSchema = z.object(
   {
     firstName: text('First name', CONTACT_LIMITS.firstName),

@@ -23,7 +23,6 @@ const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60
  */
 export const CONTACT_MAX_BODY_BYTES = 128 * 1024
 
-/** Counts one contact submission against the sender's limit. */
 export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
   const key = clientKey(request)
   const rule = key === SHARED_CLIENT_KEY ? CONTACT_SHARED_RATE_LIMIT : CONTACT_RATE_LIMIT
@@ -31,9 +30,8 @@ export async function hitContactRateLimit(request: Request): Promise<RateLimitRe
 }
 
 /**
- * Validates and delivers one API submission (any decoded body). The hidden trap field is
- * the page's alone (form-action.server.ts): an API caller who happens to send a field of
- * that name is validated and delivered like any other (the unknown key is dropped).
+ * Validates and delivers one API submission. The trap field is the page's alone: an API
+ * caller's own `website` field is dropped, not taken for a bot.
  */
 export async function submitContact(
   input: unknown,

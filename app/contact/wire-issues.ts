@@ -1,10 +1,8 @@
 import type { z } from 'zod'
 
 /**
- * One validation issue as POST /api/contact answers it: exactly these seven keys, the
- * shape the spec fixes (it is zod 3's). `minimum`, `inclusive` and `exact` describe a
- * lower bound and are null for issues that have none (a missing field, a bad email, a
- * value that is too long).
+ * One validation issue as POST /api/contact answers it: the spec's seven keys (zod 3's
+ * shape); `minimum`, `inclusive` and `exact` are null for an issue without a lower bound.
  */
 export interface WireIssue {
   code: string

@@ -1,20 +1,19 @@
+import * as z from 'zod/mini'
+
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
-import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
 
-import type { MailKind } from './kinds'
+import { MAIL_KINDS, type MailKind } from './kinds'
 import { type MailTransport, smtpTransport } from './mailer.server'
 import { type ReceiptPayment, renderMail } from './render'
 
 /**
- * Delivery of the notification outbox (docs/notifications.md). Each app instance runs one
- * deliverer in the background: it claims due mails (the database hands each row to one
- * claimer only), renders them, sends them over SMTP and reports the outcome. A failed send
- * is tried again later, each time twice as late (MAIL_RETRY_BASE_MS, at most 6 hours),
- * MAX_ATTEMPTS times in all; then the row is `dead`, kept and logged. Nothing here runs in a
- * request: a webhook only writes the outbox row (in its own transaction) and wakes the
- * deliverer, so a mail server that is down or slow never fails or slows a webhook.
+ * The outbox's deliverer, one per instance, in the background (docs/notifications.md): a
+ * webhook only writes the row and wakes it, so a mail server that is down or slow never
+ * fails or slows a webhook. A failed send is tried again, twice as late each time.
  */
 export const MAX_ATTEMPTS = 12
 const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
@@ -22,17 +21,19 @@ const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
 const LEASE_SECONDS = 120
 const BATCH = 10
 
-/** A mail claimed for one delivery attempt (`claim_notifications`). */
-interface ClaimedMail {
-  id: string
-  kind: MailKind
-  to_address: string
-  data: Record<string, unknown>
-  /** This attempt's number (1 for the first). */
-  attempts: number
-  /** The user's preference for the mail's kind, now. */
-  wanted: boolean
-}
+const claimedMails = z.array(
+  z.object({
+    id: z.string(),
+    kind: z.custom<MailKind>((kind) => typeof kind === 'string' && Object.hasOwn(MAIL_KINDS, kind)),
+    to_address: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    /** This attempt's number (1 for the first). */
+    attempts: z.number(),
+    /** The user's preference for the mail's kind, now. */
+    wanted: z.boolean(),
+  }),
+)
+type ClaimedMail = z.infer<typeof claimedMails>[number]
 
 type DeliveryReport = Record<'sent' | 'skipped' | 'failed' | 'dead', number>
 
@@ -60,7 +61,7 @@ function finishMail(
   outcome: 'sent' | 'skipped' | 'failed',
   failure?: { error: string; retryAt: Date | null },
 ) {
-  return serviceRpc('finish_notification', {
+  return rpc('finish_notification', {
     p_id: mail.id,
     p_attempt: mail.attempts,
     p_outcome: outcome,
@@ -75,11 +76,11 @@ export async function deliverDueMails(
 ): Promise<DeliveryReport> {
   const report = { sent: 0, skipped: 0, failed: 0, dead: 0 }
   for (;;) {
-    // Nobody else claims these mails for LEASE_SECONDS.
-    const mails = (await serviceRpc('claim_notifications', {
-      p_limit: BATCH,
-      p_lease_seconds: LEASE_SECONDS,
-    })) as ClaimedMail[]
+    const mails = await rpc(
+      'claim_notifications',
+      { p_limit: BATCH, p_lease_seconds: LEASE_SECONDS },
+      { result: claimedMails },
+    )
     for (const mail of mails) await deliverOne(mail, transport, report)
     if (mails.length < BATCH) return report
   }
@@ -129,7 +130,6 @@ let timer: ReturnType<typeof setInterval> | undefined
 let running: Promise<void> | undefined
 let again = false
 
-/** Runs a pass now, or one more after the pass in progress. */
 function runPass() {
   if (running) {
     again = true
@@ -168,7 +168,6 @@ export function wakeMailDelivery() {
   if (timer) setImmediate(runPass)
 }
 
-/** Stops the deliverer and waits for a pass in progress. */
 export async function stopMailDelivery() {
   clearInterval(timer)
   timer = undefined
@@ -176,18 +175,15 @@ export async function stopMailDelivery() {
 }
 
 /**
- * Queues a security notice for a user, to their current address, after the account action
- * succeeded (password changed or set, signed out everywhere), and wakes the deliverer. The
- * email change is queued by the database itself when Supabase Auth confirms it. The action
- * happened in Supabase Auth, not in this database's transaction: when the database cannot
- * take the row, the failure is logged (the action itself stands).
+ * Queues a security notice after an account action succeeded in Supabase Auth, outside this
+ * database's transaction: a failure to queue is logged, and the action stands.
  */
 export async function queueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',
 ) {
   try {
-    await serviceRpc('enqueue_notification', {
+    await rpc('enqueue_notification', {
       p_user_id: userId,
       p_kind: kind,
       p_data: { at: new Date().toISOString() },
@@ -202,14 +198,12 @@ export async function queueSecurityNotice(
 export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
 
 /**
- * Queues the notice that an address's guessing ceiling was reached (password sign-in, the
- * current-password check or the emailed code is paused; the emailed link still works) and
- * wakes the deliverer. Nothing is queued for an address without an account (the RPC answers
- * false). A failure is logged: the attempts stay refused either way.
+ * Queues the notice that an address's guessing ceiling was reached (nothing for an address
+ * without an account). A failure is logged: the attempts stay refused either way.
  */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {
-    const queued = await serviceRpc('enqueue_attempts_notice', {
+    const queued = await rpc('enqueue_attempts_notice', {
       p_email: email,
       p_flow: flow,
       p_data: { at: new Date().toISOString(), minutes },

@@ -28,10 +28,7 @@ export const NOTIFICATION_LABELS = {
   },
 } satisfies Record<NotificationKind, { label: string; description: string }>
 
-/**
- * The mails queued in the outbox (public.notification_outbox), each under the preference of
- * one kind above. The database maps them the same way (`enqueue_notification`).
- */
+/** The outbox's mails, each under one kind's preference (as `enqueue_notification` maps them). */
 export const MAIL_KINDS = {
   payment_receipt: 'billing',
   payment_failed: 'billing',

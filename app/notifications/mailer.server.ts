@@ -17,10 +17,7 @@ export interface MailTransport {
 
 let smtp: { url: string; transporter: Transporter } | undefined
 
-/**
- * The SMTP transport of SMTP_URL (nodemailer), with timeouts well inside the delivery lease
- * so that a mail server that hangs counts as a failed attempt, retried later.
- */
+/** SMTP_URL's transport, timing out well inside the lease: a hung server is a failed attempt. */
 export function smtpTransport(): MailTransport {
   const env = getEnv()
   if (smtp?.url !== env.SMTP_URL) {

@@ -13,11 +13,7 @@ const FIELDS = [
   ['security', 'security'],
 ] as const
 
-/**
- * One checkbox per kind of email. Nothing to check in the browser (a checkbox is on or
- * absent), so the form has no `onValidate`: conform validates on submit only, which without
- * `onValidate` means the post itself, and the action parses it.
- */
+/** One checkbox per kind of email; no `onValidate`: a checkbox cannot be invalid. */
 export function PreferencesForm({
   preferences,
   lastResult,

@@ -15,9 +15,8 @@ export function preferencesOf(row: ProfileSummary | null): NotificationPreferenc
 }
 
 /**
- * Saves the signed-in user's preferences as them (RLS applies). The outbox's deliverer
- * reads them when it sends each mail (`claim_notifications`), so a change applies at once,
- * to mails already queued too.
+ * Saves the signed-in user's preferences as them (RLS applies); the deliverer reads them at
+ * each send, so a change applies to mails already queued too.
  */
 export function saveOwnPreferences(
   asUser: AsUser,

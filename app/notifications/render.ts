@@ -93,9 +93,8 @@ function nextCharge(data: Record<string, unknown>) {
 }
 
 /**
- * The text of one queued mail, rendered when it is delivered (so a receipt carries the
- * invoice link even when it was filled in after the payment). Null when there is nothing to
- * send any more (the receipt's payment is gone).
+ * A queued mail's text, rendered at delivery so a receipt carries an invoice link filled in
+ * after the payment; null when there is nothing to send any more (the payment is gone).
  */
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
   const link = (path: string) => new URL(path, context.siteUrl).toString()
@@ -214,9 +213,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ...notYou,
       ])
     case 'attempts_limited': {
-      // A reached guessing ceiling: what was paused, for how long, the way in that still
-      // works (the emailed link, which only the owner receives), and what to do if it was
-      // not them.
+      // What was paused and for how long, and the way in that still works (the emailed link).
       const minutes = num(mail.data, 'minutes') ?? 15
       const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
       const flow = text(mail.data, 'flow')

@@ -5,7 +5,7 @@ import { Avatar } from '~/components/avatar'
 import { FieldErrors, FormMessage, SubmitButton } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
-import { AVATAR_TYPES } from './constraints'
+import { AVATAR_TYPES } from './limits'
 
 /** The avatar upload (and removal) of the General page. */
 export function AvatarForm({

@@ -15,10 +15,9 @@ export interface AvatarOwner {
 }
 
 /**
- * Stores a new avatar (its size already checked by `AvatarSchema`) under `<user id>/`
- * through the user's own client (so the bucket's RLS policies apply), points the profile
- * at it, then removes the previous file. Each upload gets a new name, so browsers and CDNs
- * never show a stale image.
+ * Stores a new avatar under `<user id>/` with the user's own client (the bucket's RLS
+ * applies), points the profile at it, then removes the previous file. A new name per
+ * upload, so no cache shows a stale image.
  */
 export async function replaceAvatar(
   { supabase, asUser, userId }: AvatarOwner,

@@ -3,18 +3,21 @@ import { Form } from '@remix-run/react'
 
 import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
-import { DISPLAY_NAME_MAX, displayNameConstraint } from './constraints'
+import { DISPLAY_NAME_MAX } from './limits'
 
 /** The display name form of the General page. */
 export function DisplayNameForm({
   displayName,
   lastResult,
   message,
+  constraint,
 }: {
   displayName: string | null
   lastResult?: SubmissionResult<string[]>
   message: string | null
+  constraint: FormConstraint
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) => schemas.DisplayNameSchema),
@@ -23,7 +26,7 @@ export function DisplayNameForm({
     id: 'display-name',
     lastResult,
     defaultValue: { displayName: displayName ?? '' },
-    constraint: displayNameConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

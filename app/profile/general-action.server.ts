@@ -5,7 +5,7 @@ import { reply } from '~/lib/forms/form-reply'
 import { readPayload } from '~/lib/server/http.server'
 
 import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
-import { AVATAR_MAX_BYTES } from './constraints'
+import { AVATAR_MAX_BYTES } from './limits'
 import { updateOwnProfile } from './profile.server'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 

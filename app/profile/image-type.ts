@@ -1,13 +1,10 @@
-import type { AvatarType } from './constraints'
+import type { AvatarType } from './limits'
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0) {
   return signature.every((byte, index) => bytes[offset + index] === byte)
 }
 
-/**
- * The image type that a file's first bytes prove, or null. The browser's declared type is
- * only a claim; this is what the server trusts before storing anything.
- */
+/** The image type a file's first bytes prove, or null: the browser's type is only a claim. */
 export function sniffImageType(bytes: Uint8Array): AvatarType | null {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png'
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg'

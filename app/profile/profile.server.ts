@@ -7,10 +7,7 @@ import { isOwnAvatarPath } from './image-type'
 
 export const AVATAR_BUCKET = 'profile-images'
 
-/**
- * The public URL of a stored avatar, only for a path in the user's own folder: the URL
- * storage-js' `getPublicUrl` builds (held equal by a test), without a client to build it.
- */
+/** A stored avatar's public URL (as storage-js builds it), only for the user's own folder. */
 export function avatarUrl(userId: string, path: string | null) {
   if (!isOwnAvatarPath(path, userId)) return null
   const storage = new URL('storage/v1', `${getEnv().SUPABASE_URL.replace(/\/+$/, '')}/`).href

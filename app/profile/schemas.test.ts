@@ -1,7 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 
-import { AVATAR_MAX_BYTES } from './constraints'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
+
+import { AVATAR_MAX_BYTES } from './limits'
 import { AvatarSchema, DisplayNameSchema } from './schemas'
 
 /** Field errors of a failed submission (a successful one has none). */
@@ -67,5 +69,14 @@ describe('AvatarSchema', () => {
       },
     )
     expect(errorsOf(result)?.avatar).toEqual(['Choose an image to upload'])
+  })
+
+  it('is required by the schema, but the file input gets no constraint', () => {
+    // The avatar form passes no `constraint`: "no file chosen" is answered with the
+    // schema's message (in the browser, or by the action with JavaScript off).
+    expect(getSchemaConstraint(AvatarSchema)).toEqual({ avatar: { required: true } })
+    expect(getSchemaConstraint(DisplayNameSchema)).toEqual({
+      displayName: { required: true, minLength: 1, maxLength: 80 },
+    })
   })
 })

@@ -1,11 +1,6 @@
 import * as z from 'zod/mini'
 
-import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './constraints'
-
-/**
- * Form schemas of the General settings page, for the action and, loaded after the page, the
- * browser (`zod/mini`, see app/auth/schemas.ts).
- */
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './limits'
 
 export const DisplayNameSchema = z.object({
   displayName: z

@@ -2,7 +2,6 @@ import type { MetaFunction } from '@remix-run/node'
 
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 
-// Catch-all: any path no other route matches is a 404 with the shared error page.
 export async function loader() {
   throw new Response('We could not find the page you were looking for.', { status: 404 })
 }

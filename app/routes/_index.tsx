@@ -3,7 +3,6 @@ import { Link } from '@remix-run/react'
 
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-// Anonymous visitors all get the same page: the server may answer them from one render.
 export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [

@@ -18,12 +18,9 @@ import { TextLink } from '~/components/links'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
 
-// GET /auth/confirm: an emailed link opened in a browser that did not ask for it (another
-// device, a forwarded mail, a link someone sent) is only followed once the person says so
-// here. This stops a stranger's link from silently signing this browser into their account
-// (login CSRF), and mail scanners that open links from using them up. The page first looks
-// the link up (without using it): it names the account (masked) and what the link will do,
-// and a used or expired link says so at once, with the way to a new one.
+// GET /auth/confirm: an emailed link opened in a browser that did not ask for it is followed
+// only once the person says so here, so a stranger's link cannot sign this browser into
+// their account (login CSRF) and mail scanners cannot use links up (docs/security.md).
 
 /** Per purpose: the page, the sentence that says what the link does for whom, and its button. */
 const PURPOSES: Record<

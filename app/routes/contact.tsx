@@ -1,13 +1,18 @@
 import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
-import { Link, useActionData } from '@remix-run/react'
+import { Link, useActionData, useLoaderData } from '@remix-run/react'
 
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
+import { contactSchema } from '~/contact/schema'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import type { PageHandle } from '~/lib/pages/page-handle'
+
+export const loader = () => ({ constraint: getSchemaConstraint(contactSchema) })
 
 export const action = ({ request }: ActionFunctionArgs) => handleContactForm(request)
 
 export default function ContactPage() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <div className="mx-auto max-w-2xl px-4 py-16">
@@ -28,14 +33,13 @@ export default function ContactPage() {
             </Link>
           </>
         ) : (
-          <ContactForm lastResult={actionData?.result} />
+          <ContactForm lastResult={actionData?.result} constraint={constraint} />
         )}
       </div>
     </div>
   )
 }
 
-// Anonymous visitors all get the same page: the server may answer them from one render.
 export const handle: PageHandle = { sharedAnonymousRender: true }
 
 export const meta: MetaFunction = () => [

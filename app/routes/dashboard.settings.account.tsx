@@ -12,14 +12,15 @@ import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
+import * as schemas from '~/account/schemas'
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // The auth server's account state and the summary, both while the session is checked.
   const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
     request,
     (session) =>
@@ -31,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const pendingEmail =
     emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
   const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
+  const methods = emailState.methods ?? { password: true, github: false }
   return data(
     {
       email,
@@ -38,7 +40,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       emailNotice: confirmed ? await emailChangeNotice(asUser, emailState) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       // Unknown (auth server unreachable): the usual change form, which checks the current one.
-      methods: emailState.methods ?? { password: true, github: false },
+      methods,
+      constraint: {
+        email: getSchemaConstraint(schemas.ChangeEmailSchema),
+        password: getSchemaConstraint(
+          methods.password ? schemas.ChangePasswordSchema : schemas.SetPasswordSchema,
+        ),
+        deleteAccount: getSchemaConstraint(schemas.DeleteAccountSchema),
+      },
     },
     { headers },
   )
@@ -50,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AccountSettings() {
-  const { email, pendingEmail, emailNotice, hasLiveSubscription, methods } =
+  const { email, pendingEmail, emailNotice, hasLiveSubscription, methods, constraint } =
     useLoaderData<typeof loader>()
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
@@ -76,6 +85,7 @@ export default function AccountSettings() {
           pendingEmail={pendingEmail}
           lastResult={resultFor(reply, 'change-email')}
           message={messageFor(reply, 'change-email')}
+          constraint={constraint.email}
         />
       </SettingsSection>
       <SettingsSection
@@ -119,6 +129,7 @@ export default function AccountSettings() {
           message={messageFor(reply, passwordIntent) ?? messageFor(reply, 'set-password')}
           needsCode={reply?.intent === passwordIntent && Boolean(reply.needsCode)}
           offerResetLink={reply?.intent === passwordIntent && Boolean(reply.offerResetLink)}
+          constraint={constraint.password}
         />
       </SettingsSection>
       <SettingsSection
@@ -153,6 +164,7 @@ export default function AccountSettings() {
         <DeleteAccountForm
           hasLiveSubscription={hasLiveSubscription}
           lastResult={resultFor(reply, 'delete-account')}
+          constraint={constraint.deleteAccount}
         />
       </SettingsSection>
     </div>

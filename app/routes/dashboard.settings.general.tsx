@@ -10,15 +10,18 @@ import { accountSummaryOf } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { messageFor, resultFor } from '~/lib/forms/form-reply'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import { AvatarForm } from '~/profile/avatar-form'
 import { DisplayNameForm } from '~/profile/display-name-form'
 import { handleGeneralSettings } from '~/profile/general-action.server'
 import { profileView } from '~/profile/profile.server'
+import { DisplayNameSchema } from '~/profile/schemas'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await requireUserWith(request, accountSummaryOf(request))
   const profile = profileView(user.id, summary.profile)
-  return data({ email: user.email, ...profile }, { headers })
+  const constraint = getSchemaConstraint(DisplayNameSchema)
+  return data({ email: user.email, ...profile, constraint }, { headers })
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -27,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function GeneralSettings() {
-  const { email, displayName, avatarUrl } = useLoaderData<typeof loader>()
+  const { email, displayName, avatarUrl, constraint } = useLoaderData<typeof loader>()
   const reply = useActionData<typeof action>()
   return (
     <div className="space-y-8">
@@ -37,6 +40,7 @@ export default function GeneralSettings() {
           displayName={displayName}
           lastResult={resultFor(reply, 'display-name')}
           message={messageFor(reply, 'display-name')}
+          constraint={constraint}
         />
       </SettingsSection>
       <SettingsSection id="avatar" title="Avatar">

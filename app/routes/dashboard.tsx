@@ -29,11 +29,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
       : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
   }`
 
-/**
- * The side navigation: who is signed in and the pages (sign-out is in the site header). Rows
- * that wrap on phones (every tab in view, none cut at the edge), a column from the `md`
- * breakpoint up.
- */
+/** The side navigation: rows that wrap on phones (no tab cut at the edge), a column from `md`. */
 export default function DashboardLayout() {
   const { user, profile } = useLoaderData<typeof loader>()
   const name = profile.displayName ?? user.email

@@ -5,24 +5,26 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
-import { forgotPasswordConstraint } from '~/auth/constraints'
 import { handleForgotPassword } from '~/auth/password-reset-actions.server'
+import { ForgotPasswordSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
-  return data(null, { headers })
+  return data({ constraint: getSchemaConstraint(ForgotPasswordSchema) }, { headers })
 }
 
 export const action = ({ request }: ActionFunctionArgs) => handleForgotPassword(request)
 
 export default function ForgotPassword() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const validate = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.ForgotPasswordSchema),
@@ -30,7 +32,7 @@ export default function ForgotPassword() {
   const [form, fields] = useForm({
     id: 'forgot-password',
     lastResult: actionData?.result,
-    constraint: forgotPasswordConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

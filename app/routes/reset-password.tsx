@@ -6,29 +6,30 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import { Form, useActionData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
-import { resetPasswordConstraint } from '~/auth/constraints'
 import { handleResetPassword } from '~/auth/password-reset-actions.server'
 import { isRecoveryRequest } from '~/auth/recovery.server'
+import { ResetPasswordSchema } from '~/auth/schemas'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// Reached from the recovery email through /auth/callback, which signs the user in first.
-// Only that recovery session may set a password here; any other session is sent to ask for
-// a link (a stolen or shared session must not be able to take the account over).
+// Only the session of the recovery link may set a password here, so a stolen or shared
+// session cannot take the account over; any other is sent to ask for a link.
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request)
   if (!(await isRecoveryRequest(request, user)))
     throw redirect('/forgot-password?notice=recovery-link-needed', { headers })
-  return data(null, { headers })
+  return data({ constraint: getSchemaConstraint(ResetPasswordSchema) }, { headers })
 }
 
 export const action = ({ request }: ActionFunctionArgs) => handleResetPassword(request)
 
 export default function ResetPassword() {
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const validate = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.ResetPasswordSchema),
@@ -36,7 +37,7 @@ export default function ResetPassword() {
   const [form, fields] = useForm({
     id: 'reset-password',
     lastResult: actionData?.result,
-    constraint: resetPasswordConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -9,8 +9,8 @@ import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 
 import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
 import { takeAuthFailure } from '~/auth/auth-failure.server'
-import { magicLinkConstraint, signInConstraint } from '~/auth/constraints'
 import { safeNextPath } from '~/auth/safe-next-path'
+import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
@@ -19,6 +19,7 @@ import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
@@ -38,6 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       failureReason: failure?.reason ?? null,
       // Prefilled after a confirmation noticed on the check-email page.
       email: url.searchParams.get('email')?.slice(0, 320) ?? '',
+      constraint: {
+        signIn: getSchemaConstraint(SignInSchema),
+        magicLink: getSchemaConstraint(MagicLinkSchema),
+      },
     },
     { headers },
   )
@@ -46,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const action = ({ request }: ActionFunctionArgs) => handleSignIn(request)
 
 export default function SignIn() {
-  const { redirectTo, pageError, failureReason, email } = useLoaderData<typeof loader>()
+  const { redirectTo, pageError, failureReason, email, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const validateSignIn = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
@@ -58,7 +63,7 @@ export default function SignIn() {
     id: 'sign-in',
     lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
     defaultValue: { email },
-    constraint: signInConstraint,
+    constraint: constraint.signIn,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validateSignIn,
@@ -66,7 +71,7 @@ export default function SignIn() {
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
     lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
-    constraint: magicLinkConstraint,
+    constraint: constraint.magicLink,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validateMagicLink,

@@ -5,35 +5,35 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, useActionData, useSearchParams } from '@remix-run/react'
+import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
-import { confirmCodeConstraint } from '~/auth/constraints'
+import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// The sign-in link's mail also carries a 6-digit code, which this page takes (for a phone's
-// mail app that opens links elsewhere). The answer is the same whether or not the address
-// has an account.
+// The sign-in mail's 6-digit code, for a phone's mail app that opens links elsewhere; the
+// answer is the same whether or not the address has an account.
 export const action = ({ request }: ActionFunctionArgs) =>
   handleConfirmEmail(request, { after: '/dashboard', resend: false })
 
-// A signed-in visitor is sent to the dashboard, as on the other auth pages.
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
-  return data(null, { headers })
+  return data({ constraint: getSchemaConstraint(ConfirmCodeSchema) }, { headers })
 }
 
 export default function SignInConfirm() {
   const [params] = useSearchParams()
+  const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const email = params.get('email')
   const [form, fields] = useForm<{ email: string; code: string }>({
     id: 'sign-in-code',
     lastResult: actionData?.result,
-    constraint: confirmCodeConstraint,
+    constraint,
     defaultValue: { email: email ?? '' },
   })
   return (

@@ -7,8 +7,9 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
-import { PASSWORD_MIN_LENGTH, signUpConstraint } from '~/auth/constraints'
+import { PASSWORD_MIN_LENGTH } from '~/auth/limits'
 import { safeNextPath } from '~/auth/safe-next-path'
+import { SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignUp } from '~/auth/sign-up-action.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
@@ -17,12 +18,14 @@ import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import { formatMoney } from '~/lib/pages/format'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
   const redirectTo = safeNextPath(new URL(request.url).searchParams.get('redirectTo'), '/dashboard')
-  return data({ redirectTo, chosenPlan: chosenPlanOf(redirectTo) }, { headers })
+  const constraint = getSchemaConstraint(SignUpSchema)
+  return data({ redirectTo, chosenPlan: chosenPlanOf(redirectTo), constraint }, { headers })
 }
 
 /** "Pro, $29.00/month" when the visitor came from a plan's "Get started", else null. */
@@ -35,7 +38,7 @@ function chosenPlanOf(redirectTo: string) {
 export const action = ({ request }: ActionFunctionArgs) => handleSignUp(request)
 
 export default function SignUp() {
-  const { redirectTo, chosenPlan } = useLoaderData<typeof loader>()
+  const { redirectTo, chosenPlan, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const validate = useFormValidation(() =>
     import('~/auth/schemas').then((schemas) => schemas.SignUpSchema),
@@ -43,7 +46,7 @@ export default function SignUp() {
   const [form, fields] = useForm({
     id: 'sign-up',
     lastResult: actionData?.result,
-    constraint: signUpConstraint,
+    constraint,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

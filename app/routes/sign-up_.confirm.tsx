@@ -16,14 +16,14 @@ import {
 import { useEffect } from 'react'
 
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
-import { confirmCodeConstraint } from '~/auth/constraints'
 import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'
+import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
+import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-/** How often the waiting page asks whether the address is confirmed (with JavaScript). */
 const CHECK_EVERY_MS = 5_000
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -39,7 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(`/sign-in?${next}`, { headers })
   }
   headers.set('Cache-Control', 'no-store')
-  return data({ notYetConfirmed: params.has('check') }, { headers })
+  return data(
+    { notYetConfirmed: params.has('check'), constraint: getSchemaConstraint(ConfirmCodeSchema) },
+    { headers },
+  )
 }
 
 export function headers() {
@@ -66,7 +69,7 @@ export const action = ({ request }: ActionFunctionArgs) => handleConfirmEmail(re
 
 export default function SignUpConfirm() {
   const [params] = useSearchParams()
-  const { notYetConfirmed } = useLoaderData<typeof loader>()
+  const { notYetConfirmed, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // "Send the confirmation again" from another page posts here with the address in the form.
   const email = params.get('email') || actionData?.email || ''
@@ -74,7 +77,7 @@ export default function SignUpConfirm() {
   const [form, fields] = useForm<{ email: string; code: string }>({
     id: 'confirm-code',
     lastResult: actionData?.intent === 'code' ? actionData.result : undefined,
-    constraint: confirmCodeConstraint,
+    constraint,
     defaultValue: { email },
   })
   return (

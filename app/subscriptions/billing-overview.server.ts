@@ -1,5 +1,7 @@
-import { type AsUser, database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
+import * as z from 'zod/mini'
+
+import type { AsUser } from '~/lib/database/database.server'
+import { rpc, tableRow } from '~/lib/database/rpc.server'
 
 import type { PaymentRow, SubscriptionRow } from './types'
 
@@ -22,12 +24,12 @@ export type PaymentView = Pick<
 export type PaymentWithReferences = PaymentView &
   Pick<PaymentRow, 'stripe_invoice_id' | 'stripe_payment_intent_id' | 'polar_order_id'>
 
-interface BillingOverviewRow {
-  subscription: SubscriptionRow | null
-  payments: PaymentWithReferences[]
-  total: number
-  page: number
-}
+const billingOverview = z.object({
+  subscription: z.nullable(tableRow<SubscriptionRow>()),
+  payments: z.array(tableRow<PaymentWithReferences>()),
+  total: z.number(),
+  page: z.number(),
+})
 
 /**
  * The user's subscription and one page of their payments, newest first, in one call
@@ -36,13 +38,11 @@ interface BillingOverviewRow {
  * link, a hand-edited URL) gives the last page.
  */
 export async function getBillingOverview(asUser: AsUser, page = 1) {
-  const { data, error, status } = await database({ asUser }).rpc(
+  const overview = await rpc(
     'billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
     { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
-    { get: true },
+    { asUser, get: true, result: billingOverview },
   )
-  if (error) throw databaseError('billing overview read', { ...error, status })
-  const overview = data as unknown as BillingOverviewRow
   return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)) }
 }

@@ -1,5 +1,8 @@
+import * as z from 'zod/mini'
+
 import { database } from '~/lib/database/database.server'
-import { databaseError, serviceRpc } from '~/lib/database/database-availability.server'
+import { databaseError } from '~/lib/database/database-availability.server'
+import { rpc } from '~/lib/database/rpc.server'
 
 import type { NewPayment, SubscriptionRow } from './types'
 
@@ -27,12 +30,15 @@ const ledgerArgs = (event: LedgerEvent) => ({
   p_occurred_at: event.occurredAt,
 })
 
-export type ApplyResult = 'applied' | 'duplicate' | 'no_user' | 'stale' | 'superseded'
-export type PaymentResult = 'applied' | 'duplicate' | 'exists' | 'no_user'
+const applyResult = z.enum(['applied', 'duplicate', 'no_user', 'stale', 'superseded'])
+const paymentResult = z.enum(['applied', 'duplicate', 'exists', 'no_user'])
+const failureResult = z.enum(['notified', 'duplicate', 'no_user'])
+export type ApplyResult = z.infer<typeof applyResult>
+export type PaymentResult = z.infer<typeof paymentResult>
 
 /** Records an event that has no effect (logged only), so repeats are recognisable. Returns false for a repeat. */
 export function recordEvent(event: LedgerEvent) {
-  return serviceRpc('record_webhook_event', ledgerArgs(event))
+  return rpc('record_webhook_event', ledgerArgs(event))
 }
 
 /**
@@ -44,19 +50,20 @@ export function applySubscriptionEvent(
   userId: string | null,
   fields: Partial<SubscriptionRow>,
 ) {
-  return serviceRpc('apply_subscription_event', {
-    ...ledgerArgs(event),
-    p_user_id: userId,
-    p_fields: fields,
-  }) as Promise<ApplyResult>
+  return rpc(
+    'apply_subscription_event',
+    { ...ledgerArgs(event), p_user_id: userId, p_fields: fields },
+    { result: applyResult },
+  )
 }
 
 /** Records a payment or refund, exactly once per invoice / order and status. */
 export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
-  return serviceRpc('record_payment_event', {
-    ...ledgerArgs(event),
-    p_payment: payment,
-  }) as Promise<PaymentResult>
+  return rpc(
+    'record_payment_event',
+    { ...ledgerArgs(event), p_payment: payment },
+    { result: paymentResult },
+  )
 }
 
 /**
@@ -80,12 +87,11 @@ export function recordPaymentFailure(
   },
   payment: LedgerPayment,
 ) {
-  return serviceRpc('record_payment_failure', {
-    ...ledgerArgs(event),
-    p_user_id: userId,
-    p_data: details,
-    p_payment: payment,
-  }) as Promise<'notified' | 'duplicate' | 'no_user'>
+  return rpc(
+    'record_payment_failure',
+    { ...ledgerArgs(event), p_user_id: userId, p_data: details, p_payment: payment },
+    { result: failureResult },
+  )
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
 
-import { PASSWORD_MIN_LENGTH } from '../../app/auth/constraints'
+import { PASSWORD_MIN_LENGTH } from '../../app/auth/limits'
 import { SignUpSchema } from '../../app/auth/schemas'
 import { PROJECT_ROOT } from '../local-stack/database'
 

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import { daysFromNow, seedPayments, seedSubscription } from './billing-seed'
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail } from './fixtures'
 
@@ -193,7 +194,7 @@ test.describe('signed-in pages', () => {
     // The seeded customer is unknown to the emulator: "Manage billing" shows its error.
     await page.goto('/dashboard/settings/billing')
     await page.getByRole('button', { name: 'Manage billing' }).click()
-    await expect(page.getByText('The billing portal is not available right now.')).toBeVisible()
+    await expect(page.getByText(noticeByKey('portal-failed').text)).toBeVisible()
     await scan(page, 'billing with the "Manage billing" error')
   })
 

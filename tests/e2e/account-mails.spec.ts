@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 
+import { mailSubject, receiptOf } from '../integration/mail-support'
 import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
 
@@ -57,7 +58,7 @@ test('deleting an account with a live plan sends one "account deleted" mail and 
   await signIn(page, user.email)
   await subscribeToPro(page)
   // The plan is live (its receipt has arrived) before the account goes.
-  await mailTo(user.email, 'Receipt for your Subscribely payment')
+  await mailTo(user.email, mailSubject('payment_receipt', {}, receiptOf(2900)))
   await expect(async () => {
     await page.goto('/dashboard')
     await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
@@ -72,7 +73,7 @@ test('deleting an account with a live plan sends one "account deleted" mail and 
   await form.getByRole('button', { name: 'Delete account' }).click()
   await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
 
-  const deleted = await mailTo(user.email, 'Your Subscribely account was deleted')
+  const deleted = await mailTo(user.email, mailSubject('account_deleted'))
   expect(deleted.text).toContain(
     'Your Pro subscription was canceled with it: there will be no further charges.',
   )

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   createUser,
@@ -51,7 +52,7 @@ async function signOut(page: Page) {
     .getByRole('button', { name: 'Sign out' })
     .click()
   await expect(page).toHaveURL(`${E2E.siteUrl}/?notice=signed-out`)
-  await expect(page.getByRole('status')).toHaveText('You have been signed out.')
+  await expect(page.getByRole('status')).toHaveText(noticeByKey('signed-out').text)
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }),
   ).toBeVisible()
@@ -300,7 +301,7 @@ test('forgot password: mail, choose a new password, sign in with it', async ({ p
   await page.getByLabel('Repeat new password').fill(newPassword)
   await page.getByRole('button', { name: 'Save new password' }).click()
   await expect(page).toHaveURL(/\/dashboard\?notice=password-updated$/)
-  await expect(page.getByRole('status')).toHaveText('Your password has been updated.')
+  await expect(page.getByRole('status')).toHaveText(noticeByKey('password-updated').text)
 
   await signOut(page)
   await page.goto('/sign-in')

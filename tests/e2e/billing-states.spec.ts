@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   createPolarCustomer,
   createStripeCustomer,
@@ -49,7 +50,7 @@ const stripePortalUrl = new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+`)
 const polarPortalUrl = new RegExp(
   `^http://(?:localhost|127\\.0\\.0\\.1):${E2E.polarPort}/portal/polar_cst_[\\w-]+$`,
 )
-const PORTAL_DOWN = 'The billing portal is not available right now. Please try again in a moment.'
+const PORTAL_DOWN = noticeByKey('portal-failed').text
 
 test('a trialing subscriber sees when the trial ends', async ({ page }) => {
   const user = await newUser('billing-trial')

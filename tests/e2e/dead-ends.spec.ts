@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import { seedSubscription } from './billing-seed'
 import {
   createUser,
@@ -223,9 +224,7 @@ for (const javaScript of [true, false]) {
       await page.getByRole('link', { name: 'I have confirmed my email' }).click()
     }
     await expect(page).toHaveURL(/\/sign-in\?notice=confirmed-sign-in/, { timeout: 15_000 })
-    await expect(page.getByRole('status').first()).toHaveText(
-      'Your email address is confirmed. Sign in to continue.',
-    )
+    await expect(page.getByRole('status').first()).toHaveText(noticeByKey('confirmed-sign-in').text)
     const form = page.locator('form#sign-in')
     await expect(form.getByLabel('Email')).toHaveValue(email)
     await snap(page, testInfo, 'the waiting tab moved on (desktop)')

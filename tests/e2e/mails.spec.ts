@@ -1,6 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 
+import { mailSubject, receiptOf } from '../integration/mail-support'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
   createUser,
@@ -13,6 +14,8 @@ import {
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
+
+const PRO = { plan_name: 'Pro' }
 
 /**
  * The notification mails, each checked in the local inbox (the Supabase emulator's /_inbox,
@@ -116,7 +119,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
 
   // A payment receipt, with its invoice and billing history.
   await subscribeToPro(page)
-  const receipt = await mailTo(user.email, 'Receipt for your Subscribely payment of $29.00')
+  const receipt = await mailTo(user.email, mailSubject('payment_receipt', {}, receiptOf(2900)))
   expect(receipt.kind).toBe('smtp')
   expect(receipt.text).toContain(`Billing history: ${E2E.siteUrl}/dashboard/settings/billing`)
   expect(receipt.text).toMatch(new RegExp(`View your invoice: ${E2E.stripeUrl}/invoices/in_\\w+`))
@@ -124,7 +127,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   // The renewal fails (Stripe's invoice.payment_failed): the way to fix it.
   const subscriptionId = await subscriptionIdOf(user.id)
   await stripeEmulator(`/_emulator/subscriptions/${subscriptionId}/renew`, { fail: true })
-  const failed = await mailTo(user.email, 'Your Subscribely payment did not go through')
+  const failed = await mailTo(user.email, mailSubject('payment_failed'))
   expect(failed.text).toContain(
     `Update your payment method: ${E2E.siteUrl}/dashboard/settings/billing`,
   )
@@ -136,12 +139,12 @@ test('each notification mail arrives in the local inbox, with its links', async 
   await expect(
     page.getByText('Your subscription will be canceled at the end of the billing period.'),
   ).toBeVisible()
-  const canceled = await mailTo(user.email, 'Your Pro subscription will end on')
+  const canceled = await mailTo(user.email, mailSubject('subscription_canceled', PRO))
   expect(canceled.text).toContain('You keep access until')
 
   // The period ends: the subscription has ended.
   await stripeEmulator(`/_emulator/subscriptions/${subscriptionId}/renew`, {})
-  const ended = await mailTo(user.email, 'Your Pro subscription has ended')
+  const ended = await mailTo(user.email, mailSubject('subscription_ended', PRO))
   expect(ended.text).toContain(`Subscribe again: ${E2E.siteUrl}/pricing`)
 
   // Security: the password changed.
@@ -152,7 +155,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   await passwordForm.getByLabel('Repeat new password').fill('another-password-42')
   await passwordForm.getByRole('button', { name: 'Change password' }).click()
   await expect(passwordForm.getByRole('status')).toHaveText('Your password has been changed.')
-  await mailTo(user.email, 'Your Subscribely password was changed')
+  await mailTo(user.email, mailSubject('password_changed'))
 
   // Security: the email changed, once confirmed from both addresses; both are told.
   const newEmail = uniqueEmail('mails-new')
@@ -164,9 +167,9 @@ test('each notification mail arrives in the local inbox, with its links', async 
     const confirmation = await waitForMail(address, 'email_change')
     await page.goto(confirmation.link!)
   }
-  const toOld = await mailTo(user.email, 'Your Subscribely sign-in email was changed')
+  const toOld = await mailTo(user.email, mailSubject('email_changed'))
   expect(toOld.text).toContain(`was changed from ${user.email} to ${newEmail}`)
-  const toNew = await mailTo(newEmail, 'Your Subscribely sign-in email was changed')
+  const toNew = await mailTo(newEmail, mailSubject('email_changed'))
   expect(toNew.text).toContain(`${newEmail} is now the sign-in email`)
 
   // Security: signed out everywhere (to the account's address, now the new one).
@@ -174,7 +177,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   await page.getByText('Sign out of all sessions').click()
   await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
   await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
-  await mailTo(newEmail, 'You were signed out of Subscribely everywhere')
+  await mailTo(newEmail, mailSubject('signed_out_everywhere'))
 
   // The inbox page shows each of them, as a developer sees it.
   await page.goto(`${E2E.supabaseUrl}/_inbox`)
@@ -183,9 +186,9 @@ test('each notification mail arrives in the local inbox, with its links', async 
     canceled.subject,
     failed.subject,
     ended.subject,
-    'Your Subscribely password was changed',
-    'Your Subscribely sign-in email was changed',
-    'You were signed out of Subscribely everywhere',
+    mailSubject('password_changed'),
+    mailSubject('email_changed'),
+    mailSubject('signed_out_everywhere'),
   ]) {
     await expect(page.getByRole('heading', { name: subject }).first()).toBeVisible()
   }
@@ -213,7 +216,7 @@ test('a new password from a reset link is a password change too: the notice arri
   await page.getByLabel('Repeat new password').fill('reset-passphrase-99')
   await page.getByRole('button', { name: 'Save new password' }).click()
   await expect(page).toHaveURL(/\/dashboard\?notice=password-updated$/)
-  const notice = await mailTo(user.email, 'Your Subscribely password was changed')
+  const notice = await mailTo(user.email, mailSubject('password_changed'))
   expect(notice.text).toContain(`Reset your password: ${E2E.siteUrl}/forgot-password`)
 })
 

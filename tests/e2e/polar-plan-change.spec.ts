@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   createUser,
@@ -101,11 +102,7 @@ for (const viewport of RUNS) {
 
       await page.getByRole('button', { name: 'Confirm change to Starter' }).click()
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=plan-changed$/)
-      await expect(
-        page.getByText(
-          'Your plan has been changed. The difference is settled on your next invoice.',
-        ),
-      ).toBeVisible()
+      await expect(page.getByText(noticeByKey('plan-changed').text)).toBeVisible()
       const subscription = page.getByRole('region', { name: 'Current subscription' })
       await expect(subscription).toContainText('Starter')
       await expect(subscription).toContainText('Active')

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { createSupabaseServerClient } from '../../app/auth/session.server'
+import { noticeByKey } from '../../app/lib/pages/notices'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as dashboardLayout from '../../app/routes/dashboard'
 import * as dashboardOverview from '../../app/routes/dashboard._index'
@@ -268,7 +269,7 @@ describe('rule 2: token_hash and type are verified', () => {
       callRoute(dashboardOverview.loader, appRequest(app, '/dashboard', { cookie: signedIn }))
     const first = await overview()
     expect((first.data as { confirmedNotice: { text: string } | null }).confirmedNotice?.text).toBe(
-      'Your email address is confirmed. Welcome!',
+      noticeByKey('email-confirmed').text,
     )
     // Said once: the answer forgets it.
     const after = mergeCookies(signedIn, new Response(null, { headers: first.headers }))

@@ -129,6 +129,18 @@ describe('protected pages and anonymous-only pages', () => {
       pageError: null,
       failureReason: null,
       email: '',
+      // The forms' HTML constraints, read from their schemas by the loader.
+      constraint: {
+        signIn: {
+          email: { required: true, maxLength: 254 },
+          password: { required: true, maxLength: 72 },
+          redirectTo: { required: false, maxLength: 512 },
+        },
+        magicLink: {
+          email: { required: true, maxLength: 254 },
+          redirectTo: { required: false, maxLength: 512 },
+        },
+      },
     })
     const hostile = await callRoute(
       signInPage.loader,
@@ -139,6 +151,7 @@ describe('protected pages and anonymous-only pages', () => {
       pageError: expect.stringMatching(/could not sign you in/) as unknown,
       failureReason: null,
       email: '',
+      constraint: (safe.data as { constraint: unknown }).constraint,
     })
   })
 

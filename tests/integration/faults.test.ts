@@ -8,7 +8,7 @@ import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
-import { mailCatcher } from './mail-support'
+import { mailCatcher, mailSubject } from './mail-support'
 import {
   orderObject,
   paidEmulatorCheckout,
@@ -414,9 +414,7 @@ describe('Stripe fails while a payment-failed email needs the subscription', () 
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
     await deliverDueMails(mails.transport)
-    expect(failureMails().map((mail) => mail.subject)).toEqual([
-      'Your Subscribely payment did not go through',
-    ])
+    expect(failureMails().map((mail) => mail.subject)).toEqual([mailSubject('payment_failed')])
   })
 })
 

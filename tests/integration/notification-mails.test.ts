@@ -9,6 +9,7 @@ import {
 import { type MailTransport, smtpTransport } from '../../app/notifications/mailer.server'
 import { startSmtpInbox } from '../local-stack/supabase/smtp'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { mailSubject, receiptOf } from './mail-support'
 import { invoiceObject, postStripeEvent, stripeEvent } from './stripe-fixtures'
 
 /**
@@ -147,7 +148,7 @@ describe('two deliverers at once', () => {
     for (const user of users) {
       const inbox = (await app.stack.supabase.inbox.list()).filter((m) => m.to === user.email)
       expect(inbox.map((mail) => mail.subject)).toEqual([
-        'Receipt for your Subscribely payment of $29.00',
+        mailSubject('payment_receipt', {}, receiptOf(2900)),
       ])
       expect(await outboxOf(user.id)).toMatchObject([{ status: 'sent', attempts: 1 }])
     }

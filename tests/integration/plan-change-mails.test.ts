@@ -4,6 +4,7 @@ import { catalogPlan } from '../../app/billing/plans'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { smtpTransport } from '../../app/notifications/mailer.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { mailSubject } from './mail-support'
 import { postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 
 /**
@@ -62,7 +63,7 @@ describe('plan change and resume mails', () => {
     )
     await send('customer.subscription.updated', subscriptionObject(base), now - 1)
     const subjects = (await inbox(user.email)).map((mail) => mail.subject)
-    expect(subjects).toContain('Your Pro subscription continues')
+    expect(subjects).toContain(mailSubject('subscription_resumed', { plan_name: 'Pro' }))
     const resumed = (await inbox(user.email)).find((mail) => mail.subject.endsWith('continues'))
     expect(resumed?.text).toContain('Your next charge: $29.00 on December 20, 2026.')
   })

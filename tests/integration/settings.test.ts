@@ -223,7 +223,12 @@ describe('one user never sees or changes another’s data', () => {
       general.loader,
       pageGet(`${app.url}${GENERAL}`, bob.cookie),
     )
-    expect(page.data).toEqual({ email: bob.email, displayName: null, avatarUrl: null })
+    expect(page.data).toEqual({
+      email: bob.email,
+      displayName: null,
+      avatarUrl: null,
+      constraint: { displayName: { required: true, minLength: 1, maxLength: 80 } },
+    })
   })
 
   it('form fields naming another user are ignored', async () => {

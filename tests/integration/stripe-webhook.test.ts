@@ -11,7 +11,7 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
-import { mailCatcher } from './mail-support'
+import { mailCatcher, mailSubject } from './mail-support'
 import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 
 /** Signed Stripe events through the real HTTP route into the real database. */
@@ -399,7 +399,7 @@ describe('invoice.payment_failed', () => {
     await deliverDueMails(mails.transport)
     const [mail] = mails.to(user.email)
     expect(mails.to(user.email)).toHaveLength(1)
-    expect(mail.subject).toBe('Your Subscribely payment did not go through')
+    expect(mail.subject).toBe(mailSubject('payment_failed'))
     expect(mail.text).toContain(`${app.url}/dashboard/settings/billing`)
     expect(mail.text).toContain('https://invoice.stripe.com/i/acct_local/in_failed')
 
@@ -464,10 +464,7 @@ describe('invoice.payment_failed', () => {
     const subjects = mails.to(user.email).map((mail) => mail.subject)
     expect(subjects).toHaveLength(2)
     expect(subjects).toEqual(
-      expect.arrayContaining([
-        'Your Subscribely payment did not go through',
-        expect.stringMatching(/receipt/i),
-      ]),
+      expect.arrayContaining([mailSubject('payment_failed'), expect.stringMatching(/receipt/i)]),
     )
   })
 

@@ -1,9 +1,7 @@
 import { data } from '@remix-run/node'
 
-import { database, type DatabaseFunctions } from '~/lib/database/database.server'
+import { database } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
-
-import type { Json } from '../../../supabase/database.types'
 
 /**
  * The one place that tells "the database cannot answer right now" (an outage, a restart, a
@@ -73,35 +71,6 @@ export function databaseError(what: string, failure: unknown) {
   const answer = data(DATABASE_UNAVAILABLE_MESSAGE, { status: 503 })
   outageAnswers.add(answer)
   return answer
-}
-
-/**
- * A database function's arguments as a caller passes them: names and types from the
- * migrations, any of them may be null (SQL gets null), and a `jsonb` one takes any value
- * that serialises to JSON.
- */
-type RpcArgs<Name extends keyof DatabaseFunctions> = {
-  [Arg in keyof DatabaseFunctions[Name]['Args']]:
-    | (Json extends DatabaseFunctions[Name]['Args'][Arg]
-        ? unknown
-        : DatabaseFunctions[Name]['Args'][Arg])
-    | null
-}
-
-/**
- * Calls a database function with the service role, its arguments and answer typed by the
- * migrations (`database.server.ts`); a failure throws `databaseError`.
- */
-export async function serviceRpc<Name extends keyof DatabaseFunctions & string>(
-  name: Name,
-  args: RpcArgs<Name>,
-): Promise<DatabaseFunctions[Name]['Returns']> {
-  const { data, error, status } = await database().rpc(
-    name,
-    args as DatabaseFunctions[Name]['Args'],
-  )
-  if (error) throw databaseError(name, { ...error, status })
-  return data as DatabaseFunctions[Name]['Returns']
 }
 
 // ---------------------------------------------------------------------------------------

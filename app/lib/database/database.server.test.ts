@@ -2,10 +2,12 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
 
 import { getEnv, resetEnvForTests } from '~/env.server'
 
 import { database } from './database.server'
+import { rpc } from './rpc.server'
 
 /**
  * The database gateway against a stand-in PostgREST: what goes on the wire, that every
@@ -159,5 +161,45 @@ describe('as the signed-in user', () => {
       error: { code: 'PGRST301', message: 'JWT expired' },
       status: 401,
     })
+  })
+})
+
+describe('rpc: answers typed by the migrations, jsonb ones checked', () => {
+  const summary = z.object({ profile: z.nullable(z.object({ display_name: z.string() })) })
+
+  it('a jsonb answer of the shape its schema states is returned as that shape', async () => {
+    answer = json(200, '{"profile":{"display_name":"Ada"},"subscription":null}')
+    const read = await rpc(
+      'account_summary',
+      {},
+      { asUser: { accessToken: 'user-token' }, get: true, result: summary },
+    )
+    expect(read).toEqual({ profile: { display_name: 'Ada' } })
+    const request = seen.at(-1)!
+    expect([request.method, request.url]).toEqual(['GET', '/rest/v1/rpc/account_summary'])
+    expect(request.headers.authorization).toBe('Bearer user-token')
+  })
+
+  it('a jsonb answer of another shape is an error naming the function, not data', async () => {
+    answer = json(200, '{"profile":{"display_name":42}}')
+    await expect(rpc('account_summary', {}, { result: summary })).rejects.toThrow(
+      /^account_summary returned an unexpected value/,
+    )
+    answer = json(200, '"maybe"')
+    const ledger = z.enum(['applied', 'duplicate'])
+    await expect(
+      rpc(
+        'record_webhook_event',
+        { p_provider: 'stripe', p_event_id: 'e', p_event_type: 't', p_occurred_at: null },
+        { result: ledger },
+      ),
+    ).rejects.toThrow(/unexpected value: "maybe"/)
+  })
+
+  it('a failed call throws the database error, a 503 when the database cannot answer', async () => {
+    answer = json(503, '{"code":"PGRST001","message":"no connection","details":null,"hint":null}')
+    await expect(
+      rpc('session_is_active', { p_session_id: 's', p_user_id: 'u' }),
+    ).rejects.toMatchObject({ init: { status: 503 } })
   })
 })

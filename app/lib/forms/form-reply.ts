@@ -6,9 +6,7 @@ export type FormResult = SubmissionResult<string[]>
 
 /**
  * The one way a form action answers: conform's `result` for the form that was sent, beside
- * the fields its page reads (which form was sent, `intent`, on a page with several; a
- * message; whatever else that page shows), with the status and headers of `init` (200 unless
- * given: a refusal passes its own, 400, 403, 429 …).
+ * the fields its page reads (`intent`, a message, …), with the status and headers of `init`.
  */
 export function reply<Result extends FormResult | null, const Fields extends object>(
   result: Result,

@@ -6,7 +6,7 @@ import * as account from '~/account/schemas'
 import * as auth from '~/auth/schemas'
 import { contactSchema } from '~/contact/schema'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
-import { AVATAR_MAX_BYTES } from '~/profile/constraints'
+import { AVATAR_MAX_BYTES } from '~/profile/limits'
 import * as profile from '~/profile/schemas'
 
 import { parseWithSchema } from './form-schema'

@@ -2,12 +2,8 @@ import { parse, type Submission } from '@conform-to/react'
 import { type core, safeParse } from 'zod/mini'
 
 /**
- * Form schemas (`zod/mini`) in the browser, without conform's zod adapter, whose automatic
- * coercion imports the whole of classic zod. The actions keep `parseWithZod` from
- * `@conform-to/zod/v4` on the same schemas: the server is the source of truth, this is the
- * instant preview of its answer. Pages load this module after they have loaded, through
- * `useFormValidation` (form-validation.ts), never with a static import (see
- * docs/performance.md, "First-load JavaScript").
+ * Form schemas in the browser without conform's zod adapter, whose coercion imports all of
+ * classic zod; the actions keep `parseWithZod`. Loaded after hydration by `useFormValidation`.
  */
 
 /**

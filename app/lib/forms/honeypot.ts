@@ -1,10 +1,7 @@
 /** The honeypot field of every public form: hidden from people, filled in by bots. */
 export const HONEYPOT_FIELD = 'website'
 
-/**
- * True when the honeypot field holds anything (a bot): for a form post (`FormData`) and for
- * a JSON body (an object), the one check every public form and API uses. Blank is empty.
- */
+/** True when the honeypot field of a form post or JSON body holds anything but blanks. */
 export function isHoneypotFilled(input: unknown): boolean {
   let value: unknown
   if (input instanceof FormData) value = input.get(HONEYPOT_FIELD)

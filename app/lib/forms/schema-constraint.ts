@@ -7,6 +7,9 @@ export interface FieldConstraint {
   maxLength?: number
 }
 
+/** A form's constraints, by field name. */
+export type FormConstraint = Record<string, FieldConstraint>
+
 interface LengthCheckDef {
   check: string
   minimum?: number
@@ -44,13 +47,12 @@ function describeField(schema: core.$ZodType, constraint: FieldConstraint) {
 
 /**
  * The HTML constraints (`required`, `minlength`, `maxlength`) of each field of an object
- * schema, read from its rules, for the tests: the pages declare their constraints without
- * zod (each folder's `constraints.ts`, so that zod stays out of their first load), and the
- * tests hold those declarations to this reading of the schemas. Not imported by browser
- * code. (conform's `getZodConstraint` reads only `required` from this zod version.)
+ * schema, read from its rules. Run by the page's loader, which hands them to the form as
+ * data: the attributes come from the schema, while zod stays out of the page's first load
+ * (conform's `getZodConstraint` reads only `required` from `zod/mini`).
  */
-export function getSchemaConstraint(schema: core.$ZodObject): Record<string, FieldConstraint> {
-  const constraint: Record<string, FieldConstraint> = {}
+export function getSchemaConstraint(schema: core.$ZodObject): FormConstraint {
+  const constraint: FormConstraint = {}
   for (const [name, field] of Object.entries(schema._zod.def.shape)) {
     const described: FieldConstraint = { required: true }
     describeField(field, described)

@@ -14,11 +14,7 @@ function moneyFormat(locale: string, currency: string) {
   return entry
 }
 
-/**
- * Formats an amount in minor units, e.g. 2900 usd -> "$29.00", 500 jpy -> "¥500" (the
- * currency's own number of decimals, as Stripe and Polar count them); negative amounts keep
- * their sign.
- */
+/** An amount in minor units: 2900 usd → "$29.00", 500 jpy → "¥500" (the currency's decimals). */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {
   const { format, decimals } = moneyFormat(locale, currency.toUpperCase())
   return format.format(amountMinor / 10 ** decimals)

@@ -2,10 +2,7 @@ import { createContext, useContext } from 'react'
 
 const NonceContext = createContext('')
 
-/**
- * The CSP nonce of this HTML response, set by `entry.server.tsx`. In the browser it is ''
- * (browsers hide nonces from the DOM, and nothing inlined after hydration needs one).
- */
+/** The response's CSP nonce (`entry.server.tsx`); '' in the browser, which hides nonces. */
 export const NonceProvider = NonceContext.Provider
 
 /** The nonce every inline `<script>` rendered on the server must carry. */

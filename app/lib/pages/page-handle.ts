@@ -1,8 +1,6 @@
 /**
- * What a route's `handle` may declare about its page to the server.
- * `sharedAnonymousRender`: the page renders the same HTML for every visitor without a cookie
- * (it reads no per-visitor data beyond its path and query), so the production server may
- * answer such visitors from one render (`app/lib/server/page-cache.server.ts`, decision record 0014).
+ * `sharedAnonymousRender`: the page's HTML is the same for every visitor without a cookie,
+ * so the server may answer them from one render (`app/lib/server/page-cache.server.ts`).
  */
 export interface PageHandle {
   sharedAnonymousRender?: boolean

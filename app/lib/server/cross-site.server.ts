@@ -19,7 +19,7 @@ import { logger } from './logger.server'
  *
  * Returns why the request is refused, or null when it may proceed.
  */
-export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SITE_URL) {
+export function crossSiteRefusal(request: RequestHead, siteUrl: string = getEnv().SITE_URL) {
   if (request.method === 'GET' || request.method === 'HEAD') return null
   const path = new URL(request.url).pathname
   if (path.startsWith('/api/webhooks/')) return null
@@ -34,6 +34,9 @@ export function crossSiteRefusal(request: Request, siteUrl: string = getEnv().SI
   if (reason) logger.warn({ reason, method: request.method, path }, 'cross-site request refused')
   return reason
 }
+
+/** What the policy reads of a request: never its body. */
+export type RequestHead = Pick<Request, 'method' | 'url'> & { headers: Pick<Headers, 'get'> }
 
 /** The message of an API route's 403 (`{error}` or `{success: false, message}`). */
 export const CROSS_SITE_API_MESSAGE = 'Cross-site requests are not allowed'

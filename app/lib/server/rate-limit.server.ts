@@ -1,10 +1,12 @@
 import { isIP } from 'node:net'
 
 import ipaddr from 'ipaddr.js'
+import * as z from 'zod/mini'
 
 import { getEnv } from '~/env.server'
 import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
+import { checkedAnswer } from '~/lib/database/rpc.server'
 
 import { requestContext } from './request-context.server'
 
@@ -76,6 +78,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
  * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
  * of instances are counted exactly once each). Only the service role may call it.
  */
+const rateLimitAnswer = z.object({
+  allowed: z.boolean(),
+  remaining: z.number(),
+  retry_after_seconds: z.number(),
+})
+
 export class PostgresRateLimitStore implements RateLimitStore {
   constructor(private readonly client: () => Pick<DatabaseClient, 'rpc'> = database) {}
 
@@ -86,15 +94,12 @@ export class PostgresRateLimitStore implements RateLimitStore {
       p_window_ms: rule.windowMs,
     })
     if (error) throw databaseError('rate_limit_hit', error)
-    const row = data as { allowed?: unknown; remaining?: unknown; retry_after_seconds?: unknown }
-    if (typeof row?.allowed !== 'boolean') {
-      throw new Error(`rate_limit_hit returned an unexpected value: ${JSON.stringify(data)}`)
-    }
+    const row = checkedAnswer('rate_limit_hit', rateLimitAnswer, data)
     return {
       allowed: row.allowed,
       limit: rule.limit,
-      remaining: Number(row.remaining),
-      retryAfterSeconds: Number(row.retry_after_seconds),
+      remaining: row.remaining,
+      retryAfterSeconds: row.retry_after_seconds,
     }
   }
 }

@@ -4,7 +4,12 @@ import onHeaders from 'on-headers'
 
 import { getEnv } from '~/env.server'
 
-import { CROSS_SITE_API_MESSAGE, CROSS_SITE_MESSAGE, crossSiteRefusal } from './cross-site.server'
+import {
+  CROSS_SITE_API_MESSAGE,
+  CROSS_SITE_MESSAGE,
+  crossSiteRefusal,
+  type RequestHead,
+} from './cross-site.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
@@ -45,9 +50,9 @@ export function requestPolicyMiddleware(
  * every request cost more app CPU than the policy itself (docs/performance.md). Never its
  * body: the policy does not read it.
  */
-function policyRequest(req: IncomingMessage): Request {
+function policyRequest(req: IncomingMessage): RequestHead {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
-  const view = {
+  return {
     method: req.method ?? 'GET',
     // Only a request that may change state needs its URL (GETs go straight through).
     get url() {
@@ -61,7 +66,6 @@ function policyRequest(req: IncomingMessage): Request {
       },
     },
   }
-  return view as unknown as Request
 }
 
 /**
@@ -72,7 +76,7 @@ function policyRequest(req: IncomingMessage): Request {
  *
  * Returns the answer, or null to let the request through to Remix.
  */
-export function requestPolicy(request: Request): Response | null {
+export function requestPolicy(request: RequestHead): Response | null {
   if (!crossSiteRefusal(request)) return null
   const path = new URL(request.url).pathname
   // The other security headers are added on the way out, as to every answer.

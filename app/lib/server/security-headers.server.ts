@@ -85,7 +85,7 @@ interface HeaderTarget {
 }
 
 /** True when the request carries a Supabase session cookie (`sb-<ref>-auth-token`, chunked or not). */
-export function hasSessionCookie(request: Request): boolean {
+export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): boolean {
   const cookie = request.headers.get('Cookie') ?? ''
   return /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
 }

@@ -1,14 +1,6 @@
-/**
- * What the browser needs of the General forms' rules without loading zod (see
- * app/auth/constraints.ts); `constraints.test.ts` holds them to `schemas.ts`.
- */
-
+/** The General forms' limits, read by `schemas.ts` and by the forms (without loading zod). */
 export const DISPLAY_NAME_MAX = 80
 /** The bucket's own limit (supabase/migrations); checked here first for a clear message. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
 export type AvatarType = (typeof AVATAR_TYPES)[number]
-
-export const displayNameConstraint = {
-  displayName: { required: true, minLength: 1, maxLength: DISPLAY_NAME_MAX },
-}
