@@ -120,6 +120,11 @@ export interface SupabaseEmulator {
   requestCount(): number
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
+  /**
+   * The client addresses the auth server's per-IP limits counted requests against (the
+   * connection's peer, or the one address `Sb-Forwarded-For` named), in the order first seen.
+   */
+  authClients(): string[]
   /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
   restCountsByPath(): Record<string, number>
   /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
@@ -195,6 +200,7 @@ export async function startSupabaseEmulator(
     requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),
+    authClients: () => limits.clients(),
     addFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
   }
