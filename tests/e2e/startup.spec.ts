@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import { expect, test } from '@playwright/test'
@@ -12,7 +14,7 @@ const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index
 const serve = path.resolve('server.js')
 
 /** Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one). */
-function start(env: Record<string, string>, timeout = 20_000) {
+function start(env: Record<string, string>, timeout = 20_000, options: { cwd?: string } = {}) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS) && key !== 'NODE_ENV'),
   )
@@ -27,8 +29,55 @@ function start(env: Record<string, string>, timeout = 20_000) {
     env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout,
+    ...options,
   })
 }
+
+test('reads a .env in its working directory; a variable the host sets wins over it', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'env-file-'))
+  try {
+    const { NODE_ENV: _none, ...settings } = PRODUCTION_ENV
+    const file = { ...settings, PORT: String(E2E.appPort + 62) }
+    const lines = Object.entries(file).map(([name, value]) => `${name}="${value}"`)
+    writeFileSync(path.join(dir, '.env'), `# made from .env.example\n${lines.join('\n')}\n`)
+    // Nothing but the port from the host: every other setting comes from the file.
+    const run = start({}, 6_000, { cwd: dir })
+    expect(run.stderr).not.toContain('is required but not set')
+    expect(run.stdout).toContain(`:${E2E.appPort + 61} (production)`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A Node.js older than 22 on this machine (a host's own), else none. */
+function olderNode(): string | undefined {
+  const found = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' }).stdout.split('\n')
+  return found.find(
+    (bin) =>
+      bin &&
+      Number(execFileSync(bin, ['-p', 'process.versions.node']).toString().split('.')[0]) < 22,
+  )
+}
+
+test('refuses to start on Node.js older than 22, naming the version it found', () => {
+  // The machine's older Node (as on a host that never installed 22), else Node 22 told it is 20.
+  const older = olderNode()
+  const pretend = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.11.1'})`
+  const [bin, args] = older ? [older, []] : [process.execPath, ['--import', pretend]]
+  const version = older
+    ? execFileSync(bin, ['-p', 'process.versions.node']).toString().trim()
+    : '20.11.1'
+  const run = spawnSync(bin, [...args, serve, serverEntry], {
+    env: { ...process.env, ...PRODUCTION_ENV },
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toContain(
+    `Node.js ${version} cannot run this server: it needs Node.js 22 or newer`,
+  )
+  expect(run.stdout).not.toContain('[server]')
+})
 
 test('refuses to start in production with the local emulator keys, and says why', () => {
   const run = start({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })
