@@ -68,7 +68,7 @@ test('refuses to start on Node.js older than 22, naming the version it found', (
     ? execFileSync(bin, ['-p', 'process.versions.node']).toString().trim()
     : '20.11.1'
   const run = spawnSync(bin, [...args, serve, serverEntry], {
-    env: { ...process.env, ...PRODUCTION_ENV },
+    env: { ...process.env, ...PRODUCTION_ENV } as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout: 20_000,
   })
