@@ -10,12 +10,14 @@ import { checkAllowList } from './auth/redirects'
 import { createAuthHandler } from './auth/router'
 import { type SupabaseFault, SupabaseFaults } from './faults'
 import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
+import type { JwtSigning } from './keys'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, type Handler, loadRestHandler } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { SupabaseFault } from './faults'
+export type { JwtSigning } from './keys'
 export {
   LOCAL_ANON_KEY,
   LOCAL_JWKS,
@@ -92,6 +94,12 @@ export interface SupabaseEmulatorOptions {
    */
   sbForwardedFor?: boolean
   /**
+   * How the project signs access tokens: `asymmetric` (default: an ES256 signing key in the
+   * JWKS, as new projects have) or `legacy` (the JWT secret, HS256, an empty JWKS: a project
+   * that has not moved to signing keys).
+   */
+  jwtSigning?: JwtSigning
+  /**
    * The project's API keys (legacy HS256 JWTs signed with the local JWT secret, as a
    * project's legacy keys are signed with its own; and the new opaque keys). Default: the
    * published local keys. The deploy rehearsal passes keys made for the run
@@ -155,6 +163,7 @@ export async function startSupabaseEmulator(
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
+    jwtSigning: options.jwtSigning ?? 'asymmetric',
     apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
     mailDeliveryMs: options.mailDeliveryMs ?? 50,
   }
