@@ -3,7 +3,6 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
-import { warnOfLegacyJwtSecret } from '~/auth/legacy-signing.server'
 import { describePolarServers } from '~/billing/polar/client.server'
 import { getEnv } from '~/env.server'
 import { NonceProvider } from '~/lib/pages/nonce'
@@ -27,7 +26,6 @@ try {
   logger.error((error as Error).message)
   process.exit(1)
 }
-void warnOfLegacyJwtSecret()
 
 // The request stack (server-app.js): the request log (each request's id and socket address
 // in the request context, one access line per answer), the request policy (refusals, and the

@@ -177,8 +177,7 @@ const baseSchema = z.object({
     .pipe(z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').optional())
     .transform((value) => (value === undefined ? 0 : Number(value))),
   // Where rate-limit counters live: this process (memory) or the shared Postgres table.
-  // Unset: postgres in production (several instances share one budget), else memory;
-  // production takes memory only from a deployment that says it is one instance.
+  // Unset: postgres in production (several instances share one budget), else memory.
   RATE_LIMIT_STORE: optionalString.pipe(
     z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
   ),
@@ -222,6 +221,10 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     if (env[name as PlanSettingName] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
+  if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
+    problems.push(
+      'RATE_LIMIT_STORE is memory, counted in each instance apart (N instances allow N times every limit): unset it, or set SINGLE_INSTANCE=true for exactly one instance',
+    )
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
     problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
@@ -302,11 +305,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = result.data
   env.RATE_LIMIT_STORE ??= env.NODE_ENV === 'production' ? 'postgres' : 'memory'
   if (env.NODE_ENV !== 'production') return env
-  if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE) {
-    throw new Error(
-      `Invalid configuration:\n  - RATE_LIMIT_STORE: memory counts in each instance apart (N instances allow N times every limit): leave it unset for the shared postgres store, or set SINGLE_INSTANCE=true on a deployment of exactly one instance\nSee .env.example for every variable.`,
-    )
-  }
   if (loopbackAllowance('BENCH_ALLOW_LOCAL_STACK', 'the benchmark', source, env)) return env
   const rehearsal = loopbackAllowance('DEPLOY_REHEARSAL', 'the deploy rehearsal', source, env)
   const problems = localOnlyProblems(env, rehearsal)

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,6 +7,8 @@ import { expect, test } from '@playwright/test'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PRODUCTION_ENV } from '../../app/env.test-support'
+import { openDatabase } from '../local-stack/database'
+import { startSupabaseEmulator } from '../local-stack/supabase'
 import { E2E } from './ports'
 
 // The production build, started the way `npm start` starts it, checks its configuration.
@@ -150,4 +152,41 @@ test('logs the one Polar server; refuses to start when checkout, portal and invo
   const refused = start({ ...real, POLAR_SANDBOX: 'yes' })
   expect(refused.status).toBe(1)
   expect(refused.stderr).toContain('POLAR_SANDBOX: must be true or false (any letter case)')
+})
+
+/** What server.js prints in its first seconds (run asynchronously: a stand-in answers from here). */
+async function firstOutput(env: Record<string, string>) {
+  const child = spawn(process.execPath, [serve, serverEntry], {
+    env: { ...process.env, PORT: String(E2E.appPort + 63), HOST: '127.0.0.1', ...env },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  // Listening, then a moment more for the JWKS's answer.
+  await expect.poll(() => output, { timeout: 30_000 }).toContain('[server] http')
+  await new Promise((resolve) => setTimeout(resolve, 2_000))
+  child.kill('SIGTERM')
+  return output
+}
+
+test('warns at start when the Supabase project signs with the legacy JWT secret, naming the step', async () => {
+  const development = { ...LOCAL_DEFAULTS, NODE_ENV: 'development' }
+  const database = await openDatabase()
+  const legacy = await startSupabaseEmulator({
+    database,
+    siteUrl: E2E.siteUrl,
+    jwtSigning: 'legacy',
+  })
+  try {
+    const warned = await firstOutput({ ...development, SUPABASE_URL: legacy.url })
+    expect(warned).toContain('[server] Supabase signs sessions with the legacy JWT secret')
+    expect(warned).toContain('move the project to asymmetric JWT signing keys (docs/going-live.md')
+  } finally {
+    await legacy.close()
+    await database.close()
+  }
+  // The browser tests' stand-in signs with an asymmetric key, as new projects do: no warning.
+  const quiet = await firstOutput({ ...development, SUPABASE_URL: E2E.supabaseUrl })
+  expect(quiet).toContain('[server] http://127.0.0.1')
+  expect(quiet).not.toContain('legacy JWT secret')
 })

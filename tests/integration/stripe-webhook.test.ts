@@ -503,6 +503,7 @@ describe('a thin event (an event destination with the Thin payload style)', () =
       expect(await ledgerCount(created.id)).toBe(0)
       expect(await subscriptionRow(user.id)).toBeNull()
       expect(error).toHaveBeenCalledWith(
+        expect.anything(),
         expect.stringContaining('set the event destination’s payload style to Snapshot'),
       )
     } finally {

@@ -38,6 +38,8 @@ import {
 } from './outcome.server'
 
 const utf8 = new TextDecoder()
+const THIN_EVENT =
+  'stripe webhook: a thin event, not applied: set the event destination’s payload style to Snapshot (Workbench > Webhooks)'
 
 /**
  * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
@@ -51,7 +53,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (body instanceof Response) return body
   if (!signature) return badSignature()
 
-  // Decoded here, once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
+  // Decoded once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
   // decodes them twice, once to check the signature and once to parse them.
   const text = utf8.decode(body)
   let event: Stripe.Event
@@ -63,17 +65,14 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
       return badSignature()
     }
-    // Signed by Stripe, so a retry (the same payload) cannot fix it, and nothing was written: a
-    // thin event, which the SDK will not read as an event (acknowledged, the log saying the
-    // fix: docs/decisions/0043-thin-stripe-events.md), or not JSON.
-    if (/"object":\s*"v2\.core\.event"/.test(text)) {
-      logger.error(
-        'stripe webhook: a thin event, not applied: set the event destination’s payload style to Snapshot (Workbench > Webhooks)',
-      )
-      return received()
-    }
-    logger.error({ err: error }, 'stripe webhook: signed payload is not valid JSON')
-    return invalidPayload()
+    // Signed by Stripe, so a retry cannot fix it, and nothing was written: not JSON, or a thin
+    // event, which the SDK will not read (acknowledged: docs/decisions/0043-thin-stripe-events.md).
+    const thin = /"object":\s*"v2\.core\.event"/.test(text)
+    logger.error(
+      { err: error },
+      thin ? THIN_EVENT : 'stripe webhook: signed payload is not valid JSON',
+    )
+    return thin ? received() : invalidPayload()
   }
 
   if (!EventEnvelopeSchema.safeParse(event).success) {
