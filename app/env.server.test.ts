@@ -199,7 +199,7 @@ describe('rate-limit settings', () => {
   it('in production, refuse the in-process store unless the deployment says it is one instance', () => {
     expect(parseEnv(realistic).RATE_LIMIT_STORE).toBe('postgres')
     expect(() => parseEnv({ ...realistic, RATE_LIMIT_STORE: 'memory' })).toThrow(
-      /RATE_LIMIT_STORE is memory, counted in each instance apart .* SINGLE_INSTANCE=true/,
+      /RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true/,
     )
     const single = { ...realistic, RATE_LIMIT_STORE: 'memory', SINGLE_INSTANCE: 'true' }
     expect(parseEnv(single).RATE_LIMIT_STORE).toBe('memory')

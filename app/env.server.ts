@@ -222,9 +222,7 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
   if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
-    problems.push(
-      'RATE_LIMIT_STORE is memory, counted in each instance apart (N instances allow N times every limit): unset it, or set SINGLE_INSTANCE=true for exactly one instance',
-    )
+    problems.push('RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true')
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
     problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const

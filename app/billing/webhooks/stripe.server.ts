@@ -65,8 +65,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
       return badSignature()
     }
-    // Signed by Stripe, so a retry cannot fix it, and nothing was written: not JSON, or a thin
-    // event, which the SDK will not read (acknowledged: docs/decisions/0043-thin-stripe-events.md).
+    // Signed, so a retry cannot fix it: not JSON, or a thin event (docs/decisions/0043).
     const thin = /"object":\s*"v2\.core\.event"/.test(text)
     logger.error(
       { err: error },

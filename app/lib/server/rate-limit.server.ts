@@ -140,7 +140,6 @@ export function retryAfterText(seconds: number) {
 /** The key used for every request whose client cannot be identified (see `clientKey`). */
 export const SHARED_CLIENT_KEY = 'shared'
 
-/** An address as sent: IPv4, or IPv6 in its RFC 5952 form (an IPv4-mapped one as its IPv4). */
 function normaliseAddress(entry: string): string | null {
   let address = entry.trim()
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)
@@ -169,15 +168,14 @@ function ipv6Network(address: string): string {
  */
 export function clientKey(request: Request, proxies?: number, socketAddress?: string): string {
   const address = clientAddress(request, proxies, socketAddress)
-  if (!address) return SHARED_CLIENT_KEY
-  return `ip:${isIP(address) === 6 ? ipv6Network(address) : address}`
+  return address ? `ip:${isIP(address) === 6 ? ipv6Network(address) : address}` : SHARED_CLIENT_KEY
 }
 
 /**
- * The client's address (`normaliseAddress`), or null when it is not known: what the auth
- * calls made on the client's behalf forward to Supabase (`Sb-Forwarded-For`,
- * app/lib/database/supabase-keys.server.ts), which takes exactly one address there and
- * otherwise counts the request against this server's. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
+ * The client's address (IPv6 in RFC 5952 form, IPv4-mapped as IPv4), or null when unknown:
+ * what the auth calls made for the client forward to Supabase (`Sb-Forwarded-For`,
+ * app/lib/database/supabase-keys.server.ts), which takes only one address there and counts
+ * anything else against this server. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
  * the default) the client is the socket's address, which the request stack (`server-app.js`)
  * puts in the request context. Behind N reverse proxies that append the address they
  * received the request from to `X-Forwarded-For`, the client is the Nth entry from the right
