@@ -69,6 +69,11 @@ describe('docs/going-live.md', () => {
       expect(scripts[name], name).toMatch(/^node build\/commands\/[\w-]+\.js$/)
   })
 
+  it('never has the local project’s supabase/config.toml pushed to a hosted one', () => {
+    // It holds localhost URLs, a small mail budget and GitHub's development secrets.
+    expect(guide).not.toMatch(/supabase config push/)
+  })
+
   it('starts the server as deployed: npm start, with no NODE_ENV to set', () => {
     expect(scripts.start).toBe('node server.js')
     expect(read('server.js')).toContain("process.env.NODE_ENV = 'production'")
