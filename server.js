@@ -1,11 +1,15 @@
 // The production server: `npm start`. The app's request stack (server-app.js: static files,
 // compression, the access log, the request policy, Remix) on Node's HTTP server, plus what a
 // deployment needs (docs/decisions/0006-server-entry.md):
+// - Node.js 22 or newer, or no start at all (on Node 20 the app would start, then fail);
+// - the settings of a `.env` in the working directory, under those the host sets;
+// - a warning at start when the Supabase project still signs with the legacy JWT secret;
 // - production mode unless NODE_ENV says otherwise, as remix-serve;
 // - a time limit on receiving each request's headers and whole body, so a client that
 //   sends slowly cannot hold sockets;
 // - a graceful stop on SIGTERM: no new connections, in-flight requests finish within
 //   SHUTDOWN_TIMEOUT_MS, then exit 0.
+import { existsSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import url from 'node:url'
@@ -13,6 +17,15 @@ import url from 'node:url'
 import { installGlobals } from '@remix-run/node'
 
 import { createApp } from './server-app.js'
+
+const [nodeMajor] = process.versions.node.split('.').map(Number)
+if (nodeMajor < 22) {
+  console.error(
+    `Node.js ${process.versions.node} cannot run this server: it needs Node.js 22 or newer (the Supabase and Polar SDKs do). Install Node.js 22 on this host (README, "Requirements").`,
+  )
+  process.exit(1)
+}
+if (existsSync('.env')) process.loadEnvFile('.env')
 
 // Set before the build is loaded: React and the app read it when they load, and the app then
 // refuses the local stack's keys and addresses (app/env.server.ts).
@@ -51,6 +64,22 @@ const server = http.createServer(
   },
   createApp(build),
 )
+// A project on the legacy JWT secret (HS256) publishes no asymmetric key in its JWKS: no
+// session can be verified here, so every signed-in page asks Supabase Auth (503 when it fails).
+const supabaseUrl = process.env.SUPABASE_URL?.replace(/\/+$/, '')
+fetch(`${supabaseUrl}/auth/v1/.well-known/jwks.json`, {
+  headers: { apikey: process.env.SUPABASE_ANON_KEY ?? '' },
+  signal: AbortSignal.timeout(5_000),
+})
+  .then((response) => response.json())
+  .then(({ keys }) => {
+    if (Array.isArray(keys) && !keys.some((key) => key.kty !== 'oct'))
+      console.warn(
+        '[server] Supabase signs sessions with the legacy JWT secret, so every signed-in page asks Supabase Auth: move the project to asymmetric JWT signing keys (docs/going-live.md, "Supabase", step 3)',
+      )
+  })
+  .catch(() => {})
+
 server.listen(port, host, () => {
   console.log(`[server] http://${host ?? 'localhost'}:${port} (${process.env.NODE_ENV})`)
 })

@@ -81,7 +81,8 @@ function requestPolicyInDevelopment(): Plugin {
 
 export default defineConfig({
   server: {
-    port: 5173,
+    // LOCAL_APP_PORT moves it (npm run dev passes it, with SITE_URL on it: tools/dev-plan.ts).
+    port: Number(process.env.LOCAL_APP_PORT) || 5173,
     strictPort: true,
     host: 'localhost',
     allowedHosts: allowedHosts(process.env.DEV_ALLOWED_HOSTS),

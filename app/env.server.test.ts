@@ -196,6 +196,18 @@ describe('rate-limit settings', () => {
     )
   })
 
+  it('in production, refuse the in-process store unless the deployment says it is one instance', () => {
+    expect(parseEnv(realistic).RATE_LIMIT_STORE).toBe('postgres')
+    expect(() => parseEnv({ ...realistic, RATE_LIMIT_STORE: 'memory' })).toThrow(
+      /RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true/,
+    )
+    const single = { ...realistic, RATE_LIMIT_STORE: 'memory', SINGLE_INSTANCE: 'true' }
+    expect(parseEnv(single).RATE_LIMIT_STORE).toBe('memory')
+    expect(() => parseEnv({ ...single, SINGLE_INSTANCE: 'yes' })).toThrow(
+      /SINGLE_INSTANCE: must be true or false/,
+    )
+  })
+
   it('rejects an unknown RATE_LIMIT_STORE, naming it', () => {
     expect(() => parseEnv({ RATE_LIMIT_STORE: 'redis' })).toThrow(
       /RATE_LIMIT_STORE: must be memory or postgres/,

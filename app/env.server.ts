@@ -164,6 +164,7 @@ const baseSchema = z.object({
   RATE_LIMIT_STORE: optionalString.pipe(
     z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
   ),
+  SINGLE_INSTANCE: optionalTrueOrFalse.transform((value) => value === 'true'),
 })
 
 // Each plan's Stripe price and Polar product (PLAN_ID_DEFAULTS above).
@@ -202,6 +203,8 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     if (env[name as PlanSettingName] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
+  if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
+    problems.push('RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true')
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
     problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
   const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const

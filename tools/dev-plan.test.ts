@@ -42,4 +42,20 @@ describe('planDev', () => {
     expect(planDev({ LOCAL_SUPABASE_PORT: '60001' }, defaults).ports.supabase).toBe(60001)
     expect(() => planDev({ LOCAL_STRIPE_PORT: 'x' }, defaults)).toThrow(/LOCAL_STRIPE_PORT/)
   })
+
+  it('moves the app to LOCAL_APP_PORT, SITE_URL following it unless it names another site', () => {
+    expect(planDev({}, defaults)).toMatchObject({
+      ports: { app: 5173 },
+      siteUrl: 'http://localhost:5173',
+    })
+    const moved = { LOCAL_APP_PORT: '5300', SITE_URL: 'http://localhost:5173' }
+    expect(planDev(moved, defaults)).toMatchObject({
+      ports: { app: 5300 },
+      siteUrl: 'http://localhost:5300',
+    })
+    expect(planDev({ LOCAL_APP_PORT: '5300' }, defaults).siteUrl).toBe('http://localhost:5300')
+    const tunnel = { LOCAL_APP_PORT: '5300', SITE_URL: 'https://abc.trycloudflare.com' }
+    expect(planDev(tunnel, defaults).siteUrl).toBe('https://abc.trycloudflare.com')
+    expect(() => planDev({ LOCAL_APP_PORT: '70000' }, defaults)).toThrow(/LOCAL_APP_PORT/)
+  })
 })

@@ -4,16 +4,20 @@
  * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
  * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
  * be moved with `LOCAL_SUPABASE_PORT`, `LOCAL_STRIPE_PORT`, `LOCAL_POLAR_PORT`,
- * `LOCAL_SMTP_PORT` (the SMTP listener whose mails land in the local inbox).
+ * `LOCAL_SMTP_PORT` (the SMTP listener whose mails land in the local inbox), and the app's
+ * own with `LOCAL_APP_PORT`, which `SITE_URL` follows unless it names another site.
  */
 export interface DevPlan {
   localStack: boolean
-  ports: { supabase: number; stripe: number; polar: number; smtp: number }
+  ports: { app: number; supabase: number; stripe: number; polar: number; smtp: number }
+  /** The app's origin: SITE_URL, or localhost on the app's port when unset or the default. */
+  siteUrl: string
   /** Why, in one line, for the console. */
   reason: string
 }
 
 export const DEFAULT_DEV_PORTS = {
+  app: 5173,
   supabase: 54421,
   stripe: 12111,
   polar: 12112,
@@ -36,19 +40,23 @@ export function planDev(
   localDefaults: Record<(typeof SERVICE_URLS)[number], string>,
 ): DevPlan {
   const ports = {
+    app: port(env.LOCAL_APP_PORT, DEFAULT_DEV_PORTS.app, 'LOCAL_APP_PORT'),
     supabase: port(env.LOCAL_SUPABASE_PORT, DEFAULT_DEV_PORTS.supabase, 'LOCAL_SUPABASE_PORT'),
     stripe: port(env.LOCAL_STRIPE_PORT, DEFAULT_DEV_PORTS.stripe, 'LOCAL_STRIPE_PORT'),
     polar: port(env.LOCAL_POLAR_PORT, DEFAULT_DEV_PORTS.polar, 'LOCAL_POLAR_PORT'),
     smtp: port(env.LOCAL_SMTP_PORT, DEFAULT_DEV_PORTS.smtp, 'LOCAL_SMTP_PORT'),
   }
+  const defaultSite = `http://localhost:${DEFAULT_DEV_PORTS.app}`
+  const siteUrl =
+    env.SITE_URL && env.SITE_URL !== defaultSite ? env.SITE_URL : `http://localhost:${ports.app}`
+  const plan = (localStack: boolean, reason: string) => ({ localStack, ports, siteUrl, reason })
   const switchValue = env.LOCAL_STACK?.trim().toLowerCase()
-  if (switchValue === 'off') return { localStack: false, ports, reason: 'LOCAL_STACK=off' }
-  if (switchValue === 'on') return { localStack: true, ports, reason: 'LOCAL_STACK=on' }
+  if (switchValue === 'off') return plan(false, 'LOCAL_STACK=off')
+  if (switchValue === 'on') return plan(true, 'LOCAL_STACK=on')
   if (switchValue) throw new Error(`LOCAL_STACK must be "on" or "off", not "${env.LOCAL_STACK}"`)
   const local = SERVICE_URLS.filter(
     (name) => env[name] === undefined || env[name] === localDefaults[name],
   )
-  if (local.length === 0)
-    return { localStack: false, ports, reason: '.env points Supabase, Stripe and Polar elsewhere' }
-  return { localStack: true, ports, reason: `local ${local.join(', ')}` }
+  if (local.length === 0) return plan(false, '.env points Supabase, Stripe and Polar elsewhere')
+  return plan(true, `local ${local.join(', ')}`)
 }

@@ -16,8 +16,8 @@ import { planDev } from './dev-plan'
 const envFile = path.join(PROJECT_ROOT, '.env')
 if (existsSync(envFile)) process.loadEnvFile(envFile)
 
-const siteUrl = process.env.SITE_URL || LOCAL_DEFAULTS.SITE_URL
 const plan = planDev(process.env, LOCAL_DEFAULTS)
+const siteUrl = plan.siteUrl
 const stack = plan.localStack
   ? await startLocalStack({
       siteUrl,
@@ -34,6 +34,8 @@ const appEnv: NodeJS.ProcessEnv = { ...process.env, ...stack?.env, NODE_ENV: 'de
 for (const key of Object.keys(stack?.env ?? {})) {
   if (process.env[key] !== undefined) appEnv[key] = process.env[key]
 }
+// The dev server's port (vite.config.ts), and the site on it.
+Object.assign(appEnv, { LOCAL_APP_PORT: String(plan.ports.app), SITE_URL: siteUrl })
 
 if (stack) {
   const database = process.env.DATABASE_URL

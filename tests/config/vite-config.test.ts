@@ -1,7 +1,7 @@
 import http from 'node:http'
 import path from 'node:path'
 
-import { createServer, type ViteDevServer } from 'vite'
+import { createServer, loadConfigFromFile, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { allowedHosts, isServerOnlyPath } from '../../vite.config'
@@ -15,6 +15,25 @@ describe('allowedHosts (DEV_ALLOWED_HOSTS)', () => {
       '.ngrok-free.app',
     ])
     expect(allowedHosts(undefined)).toEqual([])
+  })
+})
+
+describe('the dev server port (LOCAL_APP_PORT)', () => {
+  it('is 5173 unless LOCAL_APP_PORT moves it', async () => {
+    const port = async () =>
+      (
+        await loadConfigFromFile(
+          { command: 'serve', mode: 'development' },
+          path.join(PROJECT_ROOT, 'vite.config.ts'),
+        )
+      )?.config.server?.port
+    expect(await port()).toBe(5173)
+    process.env.LOCAL_APP_PORT = '5300'
+    try {
+      expect(await port()).toBe(5300)
+    } finally {
+      delete process.env.LOCAL_APP_PORT
+    }
   })
 })
 

@@ -63,6 +63,17 @@ describe('docs/going-live.md', () => {
     for (const name of settings) expect(CODE, name).toContain(name)
   })
 
+  it('runs the deployment’s commands from the build, so a production install (no tsx) has them', () => {
+    expect(scripts.build).toContain('tools/build-commands.ts')
+    for (const name of ['stripe:sync-products', 'billing:reconcile'])
+      expect(scripts[name], name).toMatch(/^node build\/commands\/[\w-]+\.js$/)
+  })
+
+  it('never has the local project’s supabase/config.toml pushed to a hosted one', () => {
+    // It holds localhost URLs, a small mail budget and GitHub's development secrets.
+    expect(guide).not.toMatch(/supabase config push/)
+  })
+
   it('starts the server as deployed: npm start, with no NODE_ENV to set', () => {
     expect(scripts.start).toBe('node server.js')
     expect(read('server.js')).toContain("process.env.NODE_ENV = 'production'")

@@ -1,12 +1,30 @@
 /**
- * The deploy rehearsal (docs/decisions/0016-deploy-rehearsal.md): the production build,
- * configured with the steps of docs/going-live.md and started exactly as it says (`npm start`,
- * no NODE_ENV), against a local stack in its default (strict) settings that issued fresh keys
- * for this run, passes the guide's smoke journey: sign up, confirm by the mailed link,
- * subscribe, the webhook applied, the billing page, sign out.
+ * The deploy rehearsal (docs/decisions/0016-deploy-rehearsal.md): a real host's path, as
+ * docs/going-live.md walks it. A copy of the repository is built, then installed as a
+ * production install is (`npm ci --omit=dev`: no dev dependencies, so no tsx and no Node from
+ * npm: the host runs Node 22 itself), configured by a `.env` made from `.env.example` plus
+ * this deployment's values, and started with `npm start` (no NODE_ENV); the release commands
+ * (`npm run stripe:sync-products`, `npm run billing:reconcile -- --check`) run there too.
+ * Against a local stack in its default (strict) settings that issued fresh keys for this run,
+ * with the new Supabase keys and "IP address forwarding" on (the guide's Supabase step 7), it
+ * passes the guide's smoke journey: sign up, confirm by the mailed link, subscribe, the
+ * webhook applied, the billing page, sign out. The server listens on `::1` only, so the
+ * browser is an IPv6 visitor, whom the auth server must count by that one address.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 
 import { expect, test } from '@playwright/test'
 
@@ -37,44 +55,33 @@ function accountCatalog(): Catalog {
 }
 
 let stack: LocalStack
+/** The host's checkout of the repository: a copy, built and installed there. */
+let host: string
 let app: ChildProcess | undefined
 let appOutput = ''
-/** No NODE_ENV, deliberately (hence not typed as NodeJS.ProcessEnv, which requires one). */
-let deployEnv: Record<string, string | undefined>
 
-/** The deployment's environment, set as docs/going-live.md, "Deploy", says. */
-function deploymentEnv(catalog: Catalog): Record<string, string | undefined> {
-  // Nothing of this test runner's environment that the app reads (no NODE_ENV above all).
+/**
+ * The host's own environment: nothing of this test runner's that the app or the build reads
+ * (the deployment's settings are in its .env), and Node 22 first on the PATH, as a host
+ * that runs Node 22 has it (the production install brings no Node of its own).
+ */
+function hostEnv() {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
       ([key]) =>
-        !/^(NODE_ENV|SITE_URL|SUPABASE_|STRIPE_|POLAR_|SMTP_|MAIL_|TRUSTED_PROXY|RATE_LIMIT|BENCH_|DEPLOY|LOG_LEVEL|PORT$|HOST$)/.test(
+        !/^(NODE_ENV|SITE_URL|SUPABASE_|STRIPE_|POLAR_|SMTP_|MAIL_|TRUSTED_PROXY|RATE_LIMIT|BENCH_|DEPLOY|LOG_LEVEL|BUILD_DIR|PORT$|HOST$)/.test(
           key,
         ),
     ),
   )
-  return {
-    ...base,
-    // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
-    ...stack.env,
-    // Stripe: the account's price ids (STRIPE_PRICE_STARTER, …). Polar: its product ids
-    // (POLAR_PRODUCT_STARTER, …), production server.
-    ...planIdSettings(catalog.plans),
-    POLAR_SANDBOX: 'false',
-    MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
-    PORT: String(APP_PORT),
-    HOST: '127.0.0.1',
-    // The one rehearsal-only setting: provider URLs on this machine are accepted, nothing else.
-    DEPLOY_REHEARSAL: '1',
-  }
+  const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`
+  // No NODE_ENV, deliberately (hence not typed as NodeJS.ProcessEnv, which requires one).
+  return { ...base, PATH } as Record<string, string | undefined> as NodeJS.ProcessEnv
 }
 
-/**
- * Runs one of the guide's npm commands as the guide does, with the deployment's environment
- * (asynchronously: the stack it talks to answers from this process).
- */
-function npm(args: string[]) {
-  const child = spawn('npm', args, { cwd: PROJECT_ROOT, env: deployEnv as NodeJS.ProcessEnv })
+/** Runs a command on the host, in its checkout (asynchronously: the stack answers from here). */
+function run(command: string, args: string[]) {
+  const child = spawn(command, args, { cwd: host, env: hostEnv() })
   const result = { status: null as number | null, stdout: '', stderr: '' }
   child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (result.stderr += chunk.toString()))
@@ -83,13 +90,93 @@ function npm(args: string[]) {
   )
 }
 
+/** The repository as a checkout has it: its tracked and new files, nothing it ignores. */
+function copyRepository(to: string) {
+  const files = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: PROJECT_ROOT,
+    },
+  )
+    .toString()
+    .split('\0')
+  for (const file of files) {
+    if (file && existsSync(path.join(PROJECT_ROOT, file)))
+      cpSync(path.join(PROJECT_ROOT, file), path.join(to, file), { recursive: true })
+  }
+}
+
+/**
+ * The deployment's `.env`, made as the guide says: `.env.example` without its "Development
+ * only" block, each of this deployment's values in place of the example's, the rest kept.
+ */
+function dotEnv(settings: Record<string, string>) {
+  const example = readFileSync(path.join(host, '.env.example'), 'utf8').split(
+    '# --- Development only',
+  )[0]
+  const written = new Set<string>()
+  const lines = example.split('\n').map((line) => {
+    const name = /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1]
+    if (!name || !(name in settings)) return line
+    written.add(name)
+    return `${name}=${JSON.stringify(settings[name])}`
+  })
+  for (const [name, value] of Object.entries(settings))
+    if (!written.has(name)) lines.push(`${name}=${JSON.stringify(value)}`)
+  return `${lines.join('\n')}\n`
+}
+
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000)
+  test.setTimeout(300_000)
   const catalog = accountCatalog()
-  stack = await startLocalStack({ siteUrl: SITE_URL, catalog, keys: 'fresh' })
-  deployEnv = deploymentEnv(catalog)
+  stack = await startLocalStack({
+    siteUrl: SITE_URL,
+    catalog,
+    keys: 'fresh',
+    // The guide's Supabase step 7: the secret key, and "IP address forwarding" on.
+    supabaseKeys: 'new',
+    supabaseAuth: { sbForwardedFor: true },
+  })
+  // The server listens on ::1 only; Node resolves `localhost` by /etc/hosts, which may name
+  // 127.0.0.1 alone (Chromium knows both), so the stand-in delivers to the address itself.
+  stack.stripe.setWebhookUrl(`http://[::1]:${APP_PORT}/api/webhooks/stripe`)
+  host = mkdtempSync(path.join(os.tmpdir(), 'rehearsal-host-'))
+  copyRepository(host)
+  // Built where it is checked out, with the dev dependencies a build needs (this checkout's,
+  // linked, which a full `npm ci` there would install alike)...
+  symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(host, 'node_modules'))
+  const build = await run('npm', ['run', 'build'])
+  expect(build.status, build.stdout + build.stderr).toBe(0)
+  // ...then installed as production installs are: dependencies only.
+  unlinkSync(path.join(host, 'node_modules'))
+  const install = await run('npm', [
+    'ci',
+    '--omit=dev',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+  ])
+  expect(install.status, install.stdout + install.stderr).toBe(0)
+  writeFileSync(
+    path.join(host, '.env'),
+    dotEnv({
+      // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
+      ...stack.env,
+      // Stripe: the account's price ids (STRIPE_PRICE_STARTER, …). Polar: its product ids
+      // (POLAR_PRODUCT_STARTER, …), production server.
+      ...planIdSettings(catalog.plans),
+      POLAR_SANDBOX: 'false',
+      MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
+      PORT: String(APP_PORT),
+      // IPv6 loopback only: every visitor of this run is an IPv6 one.
+      HOST: '::1',
+      // The one rehearsal-only setting: provider URLs on this machine are accepted, nothing else.
+      DEPLOY_REHEARSAL: '1',
+    }),
+  )
 })
 
 test.afterAll(async () => {
@@ -99,21 +186,27 @@ test.afterAll(async () => {
     await exited
   }
   await stack?.close()
+  if (host) rmSync(host, { recursive: true, force: true })
 })
 
-test('the guide: npm run stripe:sync-products, then npm start, with no NODE_ENV', async () => {
-  test.setTimeout(60_000)
-  expect(deployEnv.NODE_ENV).toBeUndefined()
-  const sync = await npm(['run', 'stripe:sync-products'])
+test('the guide on a host: a production install, .env, the release commands, npm start', async () => {
+  test.setTimeout(90_000)
+  // A production install: no dev dependency, so no tsx (the commands run from the build).
+  expect(existsSync(path.join(host, 'node_modules/tsx'))).toBe(false)
+  expect(existsSync(path.join(host, 'build/commands'))).toBe(true)
+
+  const sync = await run('npm', ['run', 'stripe:sync-products'])
   expect(sync.stderr).not.toContain('Sync failed')
-  expect(sync.status).toBe(0)
+  expect(sync.status, sync.stdout + sync.stderr).toBe(0)
   expect(sync.stdout).toContain('Synced 2 prices')
+  const check = await run('npm', ['run', 'billing:reconcile', '--', '--check'])
+  expect(check.status, check.stdout + check.stderr).toBe(0)
+  expect(check.stdout).toContain('stripe: 0 subscriptions')
 
   // `npm start`, in a process group of its own so the whole of it stops at the end.
-  const buildArgs = process.env.BUILD_DIR ? ['--', `${process.env.BUILD_DIR}/server/index.js`] : []
-  app = spawn('npm', ['start', ...buildArgs], {
-    cwd: PROJECT_ROOT,
-    env: deployEnv as NodeJS.ProcessEnv,
+  app = spawn('npm', ['start'], {
+    cwd: host,
+    env: hostEnv(),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -121,12 +214,12 @@ test('the guide: npm run stripe:sync-products, then npm start, with no NODE_ENV'
   app.stderr?.on('data', (chunk: Buffer) => (appOutput += chunk.toString()))
   await expect(async () => {
     expect(app!.exitCode, appOutput).toBeNull()
-    const response = await fetch(`http://127.0.0.1:${APP_PORT}/healthz`)
+    const response = await fetch(`http://[::1]:${APP_PORT}/healthz`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 30_000 })
   // It runs as production: production's mode, headers and checks.
   expect(appOutput).toContain(`(production)`)
-  const page = await fetch(`http://127.0.0.1:${APP_PORT}/pricing`)
+  const page = await fetch(`http://[::1]:${APP_PORT}/pricing`)
   expect(page.headers.get('strict-transport-security')).toBeTruthy()
 })
 
@@ -190,6 +283,14 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible()
   await page.goto(`${SITE_URL}/dashboard`)
   await expect(page).toHaveURL(/\/sign-in/)
+  // The visitor came from ::1, and the auth server counted them by that one address (never
+  // this server's, as it does with anything but one IP address in Sb-Forwarded-For).
+  expect(stack.supabase.authClients()).toContain('::1')
+  expect(stack.supabase.authClients()).not.toContain('127.0.0.1')
+  // The daily check finds the database in step with Stripe: the webhook did its work.
+  const check = await run('npm', ['run', 'billing:reconcile', '--', '--check'])
+  expect(check.status, check.stdout + check.stderr).toBe(0)
+  expect(check.stdout).toContain('stripe: 1 subscriptions, 1 users, 0 differ')
   // No request needed the published keys or a development default: the server logged no error.
   expect(appOutput).not.toMatch(/"level":"error"/)
 })

@@ -1,10 +1,14 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import { expect, test } from '@playwright/test'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PRODUCTION_ENV } from '../../app/env.test-support'
+import { openDatabase } from '../local-stack/database'
+import { startSupabaseEmulator } from '../local-stack/supabase'
 import { E2E } from './ports'
 
 // The production build, started the way `npm start` starts it, checks its configuration.
@@ -12,7 +16,7 @@ const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index
 const serve = path.resolve('server.js')
 
 /** Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one). */
-function start(env: Record<string, string>, timeout = 20_000) {
+function start(env: Record<string, string>, timeout = 20_000, options: { cwd?: string } = {}) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS) && key !== 'NODE_ENV'),
   )
@@ -27,8 +31,55 @@ function start(env: Record<string, string>, timeout = 20_000) {
     env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout,
+    ...options,
   })
 }
+
+test('reads a .env in its working directory; a variable the host sets wins over it', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'env-file-'))
+  try {
+    const { NODE_ENV: _none, ...settings } = PRODUCTION_ENV
+    const file = { ...settings, PORT: String(E2E.appPort + 62) }
+    const lines = Object.entries(file).map(([name, value]) => `${name}="${value}"`)
+    writeFileSync(path.join(dir, '.env'), `# made from .env.example\n${lines.join('\n')}\n`)
+    // Nothing but the port from the host: every other setting comes from the file.
+    const run = start({}, 6_000, { cwd: dir })
+    expect(run.stderr).not.toContain('is required but not set')
+    expect(run.stdout).toContain(`:${E2E.appPort + 61} (production)`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A Node.js older than 22 on this machine (a host's own), else none. */
+function olderNode(): string | undefined {
+  const found = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' }).stdout.split('\n')
+  return found.find(
+    (bin) =>
+      bin &&
+      Number(execFileSync(bin, ['-p', 'process.versions.node']).toString().split('.')[0]) < 22,
+  )
+}
+
+test('refuses to start on Node.js older than 22, naming the version it found', () => {
+  // The machine's older Node (as on a host that never installed 22), else Node 22 told it is 20.
+  const older = olderNode()
+  const pretend = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.11.1'})`
+  const [bin, args] = older ? [older, []] : [process.execPath, ['--import', pretend]]
+  const version = older
+    ? execFileSync(bin, ['-p', 'process.versions.node']).toString().trim()
+    : '20.11.1'
+  const run = spawnSync(bin, [...args, serve, serverEntry], {
+    env: { ...process.env, ...PRODUCTION_ENV } as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toContain(
+    `Node.js ${version} cannot run this server: it needs Node.js 22 or newer`,
+  )
+  expect(run.stdout).not.toContain('[server]')
+})
 
 test('refuses to start in production with the local emulator keys, and says why', () => {
   const run = start({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })
@@ -101,4 +152,41 @@ test('logs the one Polar server; refuses to start when checkout, portal and invo
   const refused = start({ ...real, POLAR_SANDBOX: 'yes' })
   expect(refused.status).toBe(1)
   expect(refused.stderr).toContain('POLAR_SANDBOX: must be true or false (any letter case)')
+})
+
+/** What server.js prints in its first seconds (run asynchronously: a stand-in answers from here). */
+async function firstOutput(env: Record<string, string>) {
+  const child = spawn(process.execPath, [serve, serverEntry], {
+    env: { ...process.env, PORT: String(E2E.appPort + 63), HOST: '127.0.0.1', ...env },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  // Listening, then a moment more for the JWKS's answer.
+  await expect.poll(() => output, { timeout: 30_000 }).toContain('[server] http')
+  await new Promise((resolve) => setTimeout(resolve, 2_000))
+  child.kill('SIGTERM')
+  return output
+}
+
+test('warns at start when the Supabase project signs with the legacy JWT secret, naming the step', async () => {
+  const development = { ...LOCAL_DEFAULTS, NODE_ENV: 'development' }
+  const database = await openDatabase()
+  const legacy = await startSupabaseEmulator({
+    database,
+    siteUrl: E2E.siteUrl,
+    jwtSigning: 'legacy',
+  })
+  try {
+    const warned = await firstOutput({ ...development, SUPABASE_URL: legacy.url })
+    expect(warned).toContain('[server] Supabase signs sessions with the legacy JWT secret')
+    expect(warned).toContain('move the project to asymmetric JWT signing keys (docs/going-live.md')
+  } finally {
+    await legacy.close()
+    await database.close()
+  }
+  // The browser tests' stand-in signs with an asymmetric key, as new projects do: no warning.
+  const quiet = await firstOutput({ ...development, SUPABASE_URL: E2E.supabaseUrl })
+  expect(quiet).toContain('[server] http://127.0.0.1')
+  expect(quiet).not.toContain('legacy JWT secret')
 })

@@ -74,6 +74,20 @@ describe('with the secret key (sb_secret_…): each visitor has their own bucket
     expect(other.errorCode).toBe('invalid_credentials')
   })
 
+  it('IPv6 visitors from different /64 networks each keep their own budget at the auth server', async () => {
+    // Each spends a whole budget of its own: forwarded as its /64, every one of them would
+    // be ignored by the auth server and counted against this server, sharing one budget.
+    const attackers = ['2001:db8:a:1::1', '2001:db8:a:2::1', '2001:db8:a:3::1']
+    for (const address of attackers) await spendTokenBucket(app, address)
+    // A visitor from yet another /64 is untouched by all of them.
+    const other = await signInWithPassword(visitor(app, '2001:db8:b:1::7'), 'a@example.com', 'x')
+    expect(other.errorCode).toBe('invalid_credentials')
+    // The auth server counted each one by its own address, never this server's.
+    const clients = app.stack.supabase.authClients()
+    expect(clients).toEqual(expect.arrayContaining([...attackers, '2001:db8:b:1::7']))
+    expect(clients).not.toContain('127.0.0.1')
+  })
+
   it('the sign-in page shows the auth server’s 429 as a message, with status 429', async () => {
     // The visitor's bucket at the auth server is spent; the app's own limit is not.
     await spendTokenBucket(app, '203.0.113.20')

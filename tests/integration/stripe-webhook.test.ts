@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { recentEvents } from '~/billing/webhooks/recent-events.server'
+import { logger } from '~/lib/server/logger.server'
 
 import {
   adminClient,
@@ -479,5 +480,32 @@ describe('invoice.payment_failed', () => {
       (await postStripeEvent(app.url, stripeEvent('invoice.payment_failed', invoice))).status,
     ).toBe(200)
     expect(await historyOf(invoice.id)).toMatchObject([{ status: 'paid', amount: 2900 }])
+  })
+})
+
+describe('a thin event (an event destination with the Thin payload style)', () => {
+  it('is answered 200 once, with nothing applied, and the log names the setting to change', async () => {
+    const user = await createSignedInUser(app)
+    const error = vi.spyOn(logger, 'error').mockImplementation(() => {})
+    app.stack.stripe.setPayloadStyle('thin')
+    try {
+      const created = await app.stack.stripe.trigger('customer.subscription.created', {
+        metadata: { user_id: user.id },
+      })
+      await app.stack.stripe.idle()
+      // Acknowledged: a retry would carry the same thin payload, and failures disable the
+      // destination (even one running beside a snapshot destination).
+      const attempts = app.stack.stripe.deliveries().filter((entry) => entry.eventId === created.id)
+      expect(attempts.map((entry) => entry.status)).toEqual([200])
+      expect(await ledgerCount(created.id)).toBe(0)
+      expect(await subscriptionRow(user.id)).toBeNull()
+      expect(error).toHaveBeenCalledWith(
+        expect.anything(),
+        expect.stringContaining('set the event destination’s payload style to Snapshot'),
+      )
+    } finally {
+      app.stack.stripe.setPayloadStyle('snapshot')
+      error.mockRestore()
+    }
   })
 })

@@ -34,9 +34,12 @@ import {
   invalidPayload,
   parsePayload,
   readWebhookBody,
+  received,
 } from './outcome.server'
 
 const utf8 = new TextDecoder()
+const THIN_EVENT =
+  'stripe webhook: a thin event, not applied: set the event destination’s payload style to Snapshot (Workbench > Webhooks)'
 
 /**
  * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
@@ -50,24 +53,25 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (body instanceof Response) return body
   if (!signature) return badSignature()
 
+  // Decoded once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
+  // decodes them twice, once to check the signature and once to parse them.
+  const text = utf8.decode(body)
   let event: Stripe.Event
   try {
-    // Decoded here, once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
-    // decodes them twice, once to check the signature and once to parse them.
     // The SDK's default tolerance: 300 seconds between signing and receipt.
-    event = getStripe().webhooks.constructEvent(
-      utf8.decode(body),
-      signature,
-      getEnv().STRIPE_WEBHOOK_SECRET,
-    )
+    event = getStripe().webhooks.constructEvent(text, signature, getEnv().STRIPE_WEBHOOK_SECRET)
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
       return badSignature()
     }
-    // Signed by Stripe but not JSON: retrying cannot fix it, and nothing was written.
-    logger.error({ err: error }, 'stripe webhook: signed payload is not valid JSON')
-    return invalidPayload()
+    // Signed, so a retry cannot fix it: not JSON, or a thin event (docs/decisions/0043).
+    const thin = /"object":\s*"v2\.core\.event"/.test(text)
+    logger.error(
+      { err: error },
+      thin ? THIN_EVENT : 'stripe webhook: signed payload is not valid JSON',
+    )
+    return thin ? received() : invalidPayload()
   }
 
   if (!EventEnvelopeSchema.safeParse(event).success) {

@@ -12,15 +12,9 @@ import { type Env, getEnv } from '~/env.server'
  *   the secret of the app's signed cookies (cookie-secret.server.ts).
  * - With a secret key (`sb_secret_…`), auth calls made on a visitor's behalf also carry that
  *   key and the visitor's address in `Sb-Forwarded-For`, so that Supabase Auth's per-IP
- *   rate limits count each visitor, not this server (`authCallsOnBehalfOf`). Supabase honours
- *   the header only with a secret key, and only when the project enables "IP address
- *   forwarding" (docs/going-live.md).
- */
-export function forwardsClientAddress(env: Env = getEnv()) {
-  return env.SUPABASE_SERVICE_ROLE_KEY.startsWith('sb_secret_')
-}
-
-/**
+ *   rate limits count each visitor, not this server. Supabase honours the header only with a
+ *   secret key, and only when the project enables "IP address forwarding" (going-live.md).
+ *
  * The fetch of a Supabase client that acts for one visitor (the `global.fetch` option):
  * undefined (the client's own) without a secret key. With one, its calls to Supabase Auth
  * are sent with the secret key instead of the public one, and with the visitor's address
@@ -31,7 +25,7 @@ export function authCallsOnBehalfOf(
   address: string | null,
   env: Env = getEnv(),
 ): typeof fetch | undefined {
-  if (!forwardsClientAddress(env)) return undefined
+  if (!env.SUPABASE_SERVICE_ROLE_KEY.startsWith('sb_secret_')) return undefined
   const authUrl = `${env.SUPABASE_URL}/auth/v1/`
   const secret = env.SUPABASE_SERVICE_ROLE_KEY
   const publicBearer = `Bearer ${env.SUPABASE_ANON_KEY}`

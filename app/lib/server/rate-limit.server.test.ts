@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { resetEnvForTests } from '~/env.server'
 
 import {
+  clientAddress,
   clientKey,
   combineRateLimitResults,
   getRateLimitStore,
@@ -144,6 +145,18 @@ describe('clientKey', () => {
     )
     expect(new Set(keys)).toEqual(new Set(['ip:2001:db8:1:2::/64']))
     expect(clientKey(request('2001:db8:1:3::1'), 1)).toBe('ip:2001:db8:1:3::/64')
+  })
+
+  // Supabase Auth takes exactly one IP address in Sb-Forwarded-For (net.ParseIP): a /64
+  // there is ignored and the request counted against this server.
+  test.each([
+    ['2001:DB8:1:2::1', '2001:db8:1:2::1'],
+    ['[2001:db8:0::1]:443', '2001:db8::1'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['198.51.100.7:4711', '198.51.100.7'],
+  ])('the address forwarded for %s is the one address %s, not its /64', (entry, address) => {
+    expect(clientAddress(request(entry), 1)).toBe(address)
+    expect(clientAddress(request(), 0, entry)).toBe(address)
   })
 
   test('the socket address of a direct IPv6 connection is keyed by its /64 too', () => {

@@ -150,10 +150,10 @@ function normaliseAddress(entry: string): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)
   if (bracketed) address = bracketed[1]
   else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'))
-  // An IPv4-mapped IPv6 address (`::ffff:198.51.100.7`) is its IPv4 client (`ipv6Network`).
   const version = isIP(address)
-  if (version === 4) return address
-  return version === 6 ? ipv6Network(address) : null
+  if (version !== 6) return version === 4 ? address : null
+  const parsed = ipaddr.IPv6.parse(address)
+  return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : parsed.toRFC5952String()
 }
 
 /**
@@ -162,10 +162,8 @@ function normaliseAddress(entry: string): string | null {
  * its own address, one machine would get a fresh budget for each of its 2^64 addresses.
  */
 function ipv6Network(address: string): string {
-  const parsed = ipaddr.IPv6.parse(address)
-  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString()
-  const network = new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0])
-  return `${network.toRFC5952String()}/64`
+  const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4)
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toRFC5952String()}/64`
 }
 
 /**
@@ -175,18 +173,19 @@ function ipv6Network(address: string): string {
  */
 export function clientKey(request: Request, proxies?: number, socketAddress?: string): string {
   const address = clientAddress(request, proxies, socketAddress)
-  return address ? `ip:${address}` : SHARED_CLIENT_KEY
+  return address ? `ip:${isIP(address) === 6 ? ipv6Network(address) : address}` : SHARED_CLIENT_KEY
 }
 
 /**
- * The client's address (normalised), or null when it is not known; also what the auth calls
- * made on the client's behalf forward to Supabase (`Sb-Forwarded-For`,
- * app/lib/database/supabase-keys.server.ts). On a direct connection (`TRUSTED_PROXY_COUNT=0`,
+ * The client's address (IPv6 in RFC 5952 form, IPv4-mapped as IPv4), or null when unknown:
+ * what the auth calls made for the client forward to Supabase (`Sb-Forwarded-For`,
+ * app/lib/database/supabase-keys.server.ts), which takes only one address there and counts
+ * anything else against this server. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
  * the default) the client is the socket's address, which the request stack (`server-app.js`)
  * puts in the request context. Behind N reverse proxies that append the address they
  * received the request from to `X-Forwarded-For`, the client is the Nth entry from the right
- * (everything left of it is client-supplied and spoofable). An IPv6 client is its /64
- * network (see `ipv6Network`).
+ * (everything left of it is client-supplied and spoofable). The app's own limits key an
+ * IPv6 client by its /64 network (`clientKey`).
  */
 export function clientAddress(
   request: Request,

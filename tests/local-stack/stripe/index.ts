@@ -93,6 +93,11 @@ export interface StripeEmulator {
   webhookEndpoint(): WebhookEndpointObject | undefined
   /** Disables (nothing is sent, pending retries are dropped) or enables the endpoint. */
   setWebhookEndpointDisabled(disabled: boolean): void
+  /**
+   * The event destination's payload style, as chosen in Stripe's Workbench: `snapshot` (the
+   * default: each event with its object) or `thin` (`v2.core.event`: the object's id only).
+   */
+  setPayloadStyle(style: 'snapshot' | 'thin'): void
   injectFault(fault: FaultInput): void
   clearFaults(): void
   /** Moves the emulator's clock forward (object timestamps, portal expiry); signatures use real time. */
@@ -153,6 +158,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     resend: (eventId) => bus.resend(eventId),
     webhookEndpoint: () => (dispatcher.endpoint ? { ...dispatcher.endpoint } : undefined),
     setWebhookEndpointDisabled: (disabled) => dispatcher.setDisabled(disabled),
+    setPayloadStyle: (style) => void (dispatcher.payloadStyle = style),
     injectFault: (fault) => void faults.add(fault),
     clearFaults: () => faults.clear(),
     advanceClock: (seconds) => store.advanceClock(seconds),

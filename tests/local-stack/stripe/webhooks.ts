@@ -95,9 +95,31 @@ interface Job {
   duplicate: boolean
 }
 
+/**
+ * An event as a destination with the "Thin" payload style receives it (Stripe's
+ * `v2.core.event`): its type and the object it concerns, with none of that object's data.
+ */
+function thinEvent(event: StripeEvent) {
+  const object = event.data.object as { id: string; object: string }
+  return {
+    id: event.id,
+    object: 'v2.core.event',
+    type: `v1.${event.type}`,
+    livemode: false,
+    created: new Date(event.created * 1000).toISOString(),
+    related_object: {
+      id: object.id,
+      type: object.object,
+      url: `/v1/${object.object}s/${object.id}`,
+    },
+  }
+}
+
 export class WebhookDispatcher {
   /** The endpoint (Stripe's `webhook_endpoint`), once a URL is set. */
   endpoint: WebhookEndpointObject | undefined
+  /** The destination's payload style: full snapshot events (the default) or thin ones. */
+  payloadStyle: 'snapshot' | 'thin' = 'snapshot'
   private readonly jobs: Job[] = []
   private readonly log: Delivery[] = []
   private readonly delaysMs: number[]
@@ -273,7 +295,8 @@ export class WebhookDispatcher {
   private async attempt(job: Job) {
     const { event, attempt } = job
     const url = (this.endpoint as WebhookEndpointObject).url
-    const payload = JSON.stringify({ ...event, pending_webhooks: 1 }, null, 2)
+    const body = this.payloadStyle === 'thin' ? thinEvent(event) : { ...event, pending_webhooks: 1 }
+    const payload = JSON.stringify(body, null, 2)
     const started = Date.now()
     const record: Delivery = {
       eventId: event.id,

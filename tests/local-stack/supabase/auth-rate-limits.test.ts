@@ -137,6 +137,37 @@ describe('Sb-Forwarded-For', () => {
     ).toBe(400)
   })
 
+  it('names exactly one IP address, as Go’s net.ParseIP reads it; anything else counts against the peer', async () => {
+    const verify = async (header: string) => {
+      const response = await post(
+        forwarding,
+        '/verify',
+        { type: 'signup', token_hash: 'x' },
+        asServerFor(header),
+      )
+      await response.body?.cancel()
+    }
+    const seen = new Set(forwarding.emulator.authClients())
+    const fresh = () => forwarding.emulator.authClients().filter((client) => !seen.has(client))
+    // A network, a list, a zone, brackets, a port: none is one address.
+    const notOne = ['2001:db8:7:7::/64', '2001:db8:7::1, 2001:db8:7::2', 'fe80::7%eth0']
+    for (const header of [...notOne, '[2001:db8:7::3]', '198.51.100.200:4711', 'unknown'])
+      await verify(header)
+    expect(fresh().filter((client) => client !== '127.0.0.1')).toEqual([])
+    // One address in any of its spellings is that address, in Go's form.
+    for (const header of [
+      '2001:DB8:7:0::9',
+      ' 2001:db8:7::9 ',
+      '::ffff:c633:64c9',
+      '198.51.100.201',
+    ])
+      await verify(header)
+    expect(fresh().filter((client) => client !== '127.0.0.1')).toEqual([
+      '2001:db8:7::9',
+      '198.51.100.201',
+    ])
+  })
+
   it('is ignored with the publishable key: all its requests share the server address', async () => {
     const headers = { apikey: LOCAL_PUBLISHABLE_KEY }
     // Spend the bucket of the connection's own address (the loopback)...

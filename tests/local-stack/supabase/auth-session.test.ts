@@ -1,8 +1,8 @@
-import { createLocalJWKSet, jwtVerify } from 'jose'
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { LOCAL_JWKS, signAccessToken } from './keys'
-import { ssrClient, startTestStack, type TestStack } from './test-support'
+import { raw, ssrClient, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
 beforeAll(async () => {
@@ -47,6 +47,24 @@ describe('access tokens', () => {
     expect(second.data?.claims.sub).toBe(first.data?.claims.sub)
     expect(stack.emulator.countsByPath()['/user'] ?? 0).toBe(before)
     expect(stack.emulator.countsByPath()['/.well-known/jwks.json']).toBeGreaterThanOrEqual(1)
+  })
+
+  it('on the legacy JWT secret: HS256 tokens, an empty JWKS, and getClaims() asks /user', async () => {
+    const legacy = await startTestStack({ jwtSigning: 'legacy' })
+    try {
+      await legacy.createUser('legacy@example.com')
+      const { session, supabase } = await legacy.signIn('legacy@example.com')
+      const jwks = await raw(legacy.emulator, '/auth/v1/.well-known/jwks.json')
+      expect(await jwks.json()).toEqual({ keys: [] })
+      expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: 'HS256', typ: 'JWT' })
+      const before = legacy.emulator.countsByPath()['/user'] ?? 0
+      const { data, error } = await supabase.auth.getClaims()
+      expect(error).toBeNull()
+      expect(data?.claims.email).toBe('legacy@example.com')
+      expect(legacy.emulator.countsByPath()['/user']).toBe(before + 1)
+    } finally {
+      await legacy.close()
+    }
   })
 
   it('works through @supabase/ssr cookies (sb-localhost-auth-token) without an auth round trip per request', async () => {

@@ -9,6 +9,25 @@ beforeAll(async () => {
 afterAll(() => stack.close())
 
 describe('developer pages and mail inbox', () => {
+  it('reloads the inbox page when a mail arrives', async () => {
+    const html = await (await raw(stack.emulator, '/_inbox')).text()
+    const script = /<script>([^]*?)<\/script>/.exec(html)![1]
+    let poll: () => Promise<void> = async () => {}
+    let reloads = 0
+    const run = new Function('setInterval', 'fetch', 'location', script)
+    run(
+      (callback: () => Promise<void>) => (poll = callback),
+      (path: string) => raw(stack.emulator, path),
+      { reload: () => (reloads += 1) },
+    )
+    await poll()
+    expect(reloads).toBe(0)
+    await stack.client().auth.signUp({ email: 'arrives@example.com', password: 'hunter22' })
+    await poll()
+    expect(reloads).toBe(1)
+    await stack.emulator.inbox.clear()
+  })
+
   it('lists mail newest first in HTML and JSON, filters by recipient, and clears', async () => {
     await stack.client().auth.signUp({ email: 'first@example.com', password: 'hunter22' })
     await stack.client().auth.signUp({ email: 'second@example.com', password: 'hunter22' })

@@ -10,12 +10,14 @@ import { checkAllowList } from './auth/redirects'
 import { createAuthHandler } from './auth/router'
 import { type SupabaseFault, SupabaseFaults } from './faults'
 import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
+import type { JwtSigning } from './keys'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createListener, type Handler, loadRestHandler } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { SupabaseFault } from './faults'
+export type { JwtSigning } from './keys'
 export {
   LOCAL_ANON_KEY,
   LOCAL_JWKS,
@@ -92,6 +94,12 @@ export interface SupabaseEmulatorOptions {
    */
   sbForwardedFor?: boolean
   /**
+   * How the project signs access tokens: `asymmetric` (default: an ES256 signing key in the
+   * JWKS, as new projects have) or `legacy` (the JWT secret, HS256, an empty JWKS: a project
+   * that has not moved to signing keys).
+   */
+  jwtSigning?: JwtSigning
+  /**
    * The project's API keys (legacy HS256 JWTs signed with the local JWT secret, as a
    * project's legacy keys are signed with its own; and the new opaque keys). Default: the
    * published local keys. The deploy rehearsal passes keys made for the run
@@ -120,6 +128,11 @@ export interface SupabaseEmulator {
   requestCount(): number
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
+  /**
+   * The client addresses the auth server's per-IP limits counted requests against (the
+   * connection's peer, or the one address `Sb-Forwarded-For` named), in the order first seen.
+   */
+  authClients(): string[]
   /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
   restCountsByPath(): Record<string, number>
   /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
@@ -150,6 +163,7 @@ export async function startSupabaseEmulator(
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
+    jwtSigning: options.jwtSigning ?? 'asymmetric',
     apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
     mailDeliveryMs: options.mailDeliveryMs ?? 50,
   }
@@ -195,6 +209,7 @@ export async function startSupabaseEmulator(
     requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),
+    authClients: () => limits.clients(),
     addFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
   }

@@ -59,8 +59,20 @@ const hsKey = new TextEncoder().encode(LOCAL_JWT_SECRET)
 const privateKey = importJWK({ ...LOCAL_SIGNING_JWK, alg: 'ES256' }, 'ES256')
 const publicKey = importJWK({ ...LOCAL_JWKS.keys[0] }, 'ES256')
 
-/** Signs an access token the way current Supabase projects do (ES256 with a kid). */
-export async function signAccessToken(claims: JWTPayload & Record<string, unknown>) {
+/**
+ * How a project signs its access tokens: with an asymmetric signing key (ES256 with a kid,
+ * published in the JWKS), as current projects do, or with the legacy JWT secret (HS256,
+ * nothing published: the JWKS is empty), as projects made before signing keys still do.
+ */
+export type JwtSigning = 'asymmetric' | 'legacy'
+
+/** Signs an access token the way the project does (`JwtSigning`). */
+export async function signAccessToken(
+  claims: JWTPayload & Record<string, unknown>,
+  signing: JwtSigning = 'asymmetric',
+) {
+  if (signing === 'legacy')
+    return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(hsKey)
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'ES256', kid: LOCAL_SIGNING_KID, typ: 'JWT' })
     .sign(await privateKey)

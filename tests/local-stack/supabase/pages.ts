@@ -55,8 +55,15 @@ async function inboxPage(db: Database) {
     'Inbox',
     `<h1>Inbox</h1>
 <p>${mails.length} ${mails.length === 1 ? 'message' : 'messages'}, newest first.
-JSON: <a href="/_inbox/messages.json">/_inbox/messages.json</a> (filter with <code>?to=</code>).</p>
-${items || '<p>No mail yet.</p>'}`,
+JSON: <a href="/_inbox/messages.json">/_inbox/messages.json</a> (filter with <code>?to=</code>).
+The page reloads itself when a mail arrives.</p>
+${items || '<p>No mail yet.</p>'}
+<script>
+setInterval(async () => {
+  const { messages } = await (await fetch('/_inbox/messages.json')).json()
+  if (messages.length !== ${mails.length}) location.reload()
+}, 2000)
+</script>`,
   )
 }
 

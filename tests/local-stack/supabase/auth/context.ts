@@ -1,5 +1,6 @@
 import type { Database } from '../../database'
 import type { ProjectKeys } from '../gateway'
+import type { JwtSigning } from '../keys'
 import type { MailTemplates } from './mail-templates'
 import type { AuthLimits, RateLimitSettings } from './rate-limits'
 
@@ -29,6 +30,8 @@ export interface AuthConfig {
   mailDeliveryMs: number
   /** The project's API keys, which the gateway accepts (`gateway.ts`). */
   apiKeys: ProjectKeys
+  /** How access tokens are signed (keys.ts `JwtSigning`). */
+  jwtSigning: JwtSigning
 }
 
 export interface AuthContext {

@@ -96,12 +96,23 @@ function limiterOf(request: Request, path: string): Limiter | undefined {
   return byPath[path]
 }
 
-/** GoTrue's sbff.parseSBFFHeader: the leftmost entry, when it is an IP address. */
-function forwardedAddress(request: Request): string | undefined {
-  const header = request.headers.get('sb-forwarded-for')
-  if (!header) return undefined
-  const first = header.split(',', 1)[0].trim()
-  return isIP(first) ? first.replace(/^::ffff:(?=[\d.]+$)/i, '') : undefined
+/**
+ * The address `Sb-Forwarded-For` names, as Go's `net.ParseIP(value).String()` gives it
+ * (IPv6 in its RFC 5952 form, an IPv4-mapped address as IPv4), or undefined when the header
+ * is anything but one IP address: a network (`2001:db8::/64`), a zone, a port, a list. Then
+ * the request counts against the connection's peer. GoTrue's sbff.go takes the leftmost
+ * entry of a list; the stand-in is stricter and takes only a lone address, which is all a
+ * server forwarding one visitor sends.
+ */
+export function forwardedAddress(header: string | null): string | undefined {
+  const value = header?.trim() ?? ''
+  if (isIP(value) === 4) return value
+  if (isIP(value) !== 6 || value.includes('%')) return undefined
+  const address = new URL(`http://[${value}]`).hostname.slice(1, -1)
+  const mapped = /^::ffff:([\da-f]{1,4}):([\da-f]{1,4})$/.exec(address)
+  if (!mapped) return address
+  const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)]
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.')
 }
 
 export interface AuthLimits {
@@ -111,6 +122,8 @@ export interface AuthLimits {
   hit(request: Request, path: string, peer: string | undefined): void
   /** Counts one mail against the project's hourly budget; throws 429 over_email_send_rate_limit. */
   mailSent(): void
+  /** Every client address a request was counted against, in the order first seen. */
+  clients(): string[]
 }
 
 /**
@@ -134,13 +147,16 @@ export function createAuthLimits(
     user: perFiveMinutes(settings.otp),
   }
   const mail = new IntervalLimiter(settings.emailSent)
+  const clients = new Set<string>()
   return {
     limits: (request, path) => limiterOf(request, path) !== undefined,
     hit(request, path, peer) {
       const limiter = limiterOf(request, path)
       if (!limiter) return
+      const forwarded = request.headers.get('sb-forwarded-for')
       const address =
-        (options.sbForwardedFor ? forwardedAddress(request) : undefined) ?? peer ?? 'unknown'
+        (options.sbForwardedFor ? forwardedAddress(forwarded) : undefined) ?? peer ?? 'unknown'
+      clients.add(address)
       if (!buckets[limiter].take(address)) {
         throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
       }
@@ -150,6 +166,7 @@ export function createAuthLimits(
         throw new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded')
       }
     },
+    clients: () => [...clients],
   }
 }
 

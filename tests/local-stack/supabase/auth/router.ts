@@ -39,7 +39,10 @@ export function createAuthHandler(ctx: AuthContext) {
       json({ version: 'local-emulator', name: 'GoTrue', description: 'Local GoTrue emulator' }),
     ),
     route('GET', '/settings', async () => json(settings())),
-    route('GET', '/.well-known/jwks.json', async () => json(LOCAL_JWKS)),
+    // A project on the legacy JWT secret publishes no key (the secret is never shown).
+    route('GET', '/.well-known/jwks.json', async () =>
+      json(ctx.config.jwtSigning === 'legacy' ? { keys: [] } : LOCAL_JWKS),
+    ),
     ...signupRoutes(ctx),
     ...tokenRoutes(ctx),
     ...verifyRoutes(ctx),

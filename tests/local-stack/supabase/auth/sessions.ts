@@ -32,22 +32,25 @@ function newRefreshToken() {
 export async function signSessionToken(config: AuthConfig, user: UserRow, session: SessionRow) {
   const iat = Math.floor(Date.now() / 1000)
   const exp = iat + config.accessTokenTtlSeconds
-  const token = await signAccessToken({
-    iss: issuer(config),
-    sub: user.id,
-    aud: 'authenticated',
-    exp,
-    iat,
-    email: user.email ?? '',
-    phone: user.phone ?? '',
-    app_metadata: user.raw_app_meta_data,
-    user_metadata: user.raw_user_meta_data,
-    role: user.role || 'authenticated',
-    aal: session.aal,
-    amr: session.amr,
-    session_id: session.id,
-    is_anonymous: user.is_anonymous,
-  })
+  const token = await signAccessToken(
+    {
+      iss: issuer(config),
+      sub: user.id,
+      aud: 'authenticated',
+      exp,
+      iat,
+      email: user.email ?? '',
+      phone: user.phone ?? '',
+      app_metadata: user.raw_app_meta_data,
+      user_metadata: user.raw_user_meta_data,
+      role: user.role || 'authenticated',
+      aal: session.aal,
+      amr: session.amr,
+      session_id: session.id,
+      is_anonymous: user.is_anonymous,
+    },
+    config.jwtSigning,
+  )
   return { token, exp }
 }
 
