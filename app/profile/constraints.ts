@@ -1,7 +1,4 @@
-/**
- * What the browser needs of the General forms' rules without loading zod (see
- * app/auth/constraints.ts); `constraints.test.ts` holds them to `schemas.ts`.
- */
+// The rules the browser needs without loading zod; `constraints.test.ts` holds them to schemas.ts.
 
 export const DISPLAY_NAME_MAX = 80
 /** The bucket's own limit (supabase/migrations); checked here first for a clear message. */
