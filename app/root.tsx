@@ -23,8 +23,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await getOptionalUser(request)
-  // `data`, not a Response: Remix would read a Response's JSON body back (an undici
-  // Response built and consumed on every page load) only to encode it again.
+  // `data`, not a Response: Remix would read a Response's JSON back only to encode it again.
   return data({ user: user ? { id: user.id, email: user.email } : null }, { headers })
 }
 

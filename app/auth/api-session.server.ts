@@ -7,21 +7,15 @@ import {
   type SignedInSession,
 } from './session.server'
 
-/**
- * The preamble of an API route that changes state: the 405 for any method but the one it
- * serves (a cross-site post never gets here: the request policy refuses it). Null when the
- * request may go on.
- */
+/** The 405 for any method but POST, else null (the request policy refuses cross-site posts). */
 export function refuseApiPost(request: Request): Response | null {
   return request.method === 'POST' ? null : methodNotAllowed('POST')
 }
 
 /**
- * The signed-in user of an API request, or the 401 answer (`{error: message}`). With
- * `confirm`, for routes that hand over control (the billing portals), the auth server
- * confirms the session too; an ended one gets the 401 and its cookies cleared. When the
- * session cannot be checked (the session check's 503), the answer is a 503 `{error}` with
- * its Retry-After; anything else thrown goes on.
+ * The signed-in user, or the 401 `{error}`. With `confirm` (routes that hand over control, the
+ * billing portals) the auth server confirms the session too. A session that cannot be checked
+ * gets a 503 `{error}` with Retry-After.
  */
 export async function requireApiUser(
   request: Request,

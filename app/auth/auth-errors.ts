@@ -1,7 +1,4 @@
-/**
- * Human messages for Supabase Auth error codes. Unknown codes get a generic message, so a
- * visitor never sees a raw server error.
- */
+// Unknown codes get the generic message, so a visitor never sees a raw server error.
 const MESSAGES: Record<string, string> = {
   invalid_credentials: 'That email and password do not match. Check them and try again.',
   email_not_confirmed:
@@ -23,7 +20,6 @@ const MESSAGES: Record<string, string> = {
 
 const GENERIC_AUTH_ERROR = 'Something went wrong. Please try again in a moment.'
 
-/** The message to show for an auth error (from its `code`). */
 export function authErrorMessage(error: { code?: string; status?: number } | null | undefined) {
   if (!error) return GENERIC_AUTH_ERROR
   if (error.code && MESSAGES[error.code]) return MESSAGES[error.code]
@@ -31,26 +27,19 @@ export function authErrorMessage(error: { code?: string; status?: number } | nul
   return GENERIC_AUTH_ERROR
 }
 
-/**
- * The status of a form's answer to a failed auth call: 429 when the auth server refused
- * for its rate limits or mail frequency (the message says to wait), else 400.
- */
+/** 429 when the auth server refused for its rate limits (the message says to wait), else 400. */
 export function authFailureStatus(errorCode: string | undefined) {
   return errorCode === 'over_request_rate_limit' || errorCode === 'over_email_send_rate_limit'
     ? 429
     : 400
 }
 
-/** Messages for `?error=` on the sign-in page. */
 export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
   auth_failed:
     'We could not sign you in with that link. It may have expired or already been used. Please try again.',
 }
 
-/**
- * What the sign-in page says after `?error=auth_failed` when it knows why (the reason
- * cookie, auth-failure.server.ts); the page offers the one action that resolves each.
- */
+/** After `?error=auth_failed` when the reason cookie says why (auth-failure.server.ts). */
 export const AUTH_FAILURE_MESSAGES = {
   recovery:
     'That password reset link has expired or was already used: each link works once, within an hour. Send yourself a new one.',

@@ -2,11 +2,8 @@ import { AUTH_FAILURE_MESSAGES } from './auth-errors'
 import { authCookie } from './cookies.server'
 
 /**
- * Why an emailed link or a sign-in flow failed. The interface contract fixes the failure
- * location of /auth/callback (`/sign-in?error=auth_failed`, nothing else in the address),
- * so the reason travels beside it in a short-lived HttpOnly cookie that the sign-in page
- * reads once: a used reset link offers "send a new link", a used confirmation link "send
- * the confirmation again", and so on. Without the cookie the page shows the general message.
+ * The interface contract fixes the callback's failure location (`/sign-in?error=auth_failed`,
+ * nothing more), so the reason travels in a short-lived HttpOnly cookie read once.
  */
 export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 
@@ -14,7 +11,6 @@ export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 // cookie on `/sign-in` would not reach.
 const failureCookie = () => authCookie('auth_failure', '/', 5 * 60)
 
-/** The reason a failed link of this `type` gives, or null for a flow without its own advice. */
 export function failureReasonOf(type: string | null): AuthFailureReason | null {
   if (type === 'recovery') return 'recovery'
   if (type === 'signup' || type === 'invite') return 'signup'
@@ -23,12 +19,11 @@ export function failureReasonOf(type: string | null): AuthFailureReason | null {
   return null
 }
 
-/** The Set-Cookie that tells the sign-in page why the last link failed. */
 export function rememberAuthFailure(reason: AuthFailureReason) {
   return failureCookie().serialize(reason)
 }
 
-/** The reason of the last failure (and the Set-Cookie that forgets it), or null. */
+/** The reason and the Set-Cookie that forgets it. */
 export async function takeAuthFailure(
   request: Request,
 ): Promise<{ reason: AuthFailureReason; clear: string } | null> {

@@ -22,13 +22,8 @@ type CallbackOutcome = { location: string; headers: Headers }
 
 const AUTH_FAILED = '/sign-in?error=auth_failed'
 
-/**
- * Where the first of the two links of a secure email change leads: Account settings says
- * which address still has to be confirmed (the session, if any, stays as it was).
- */
 const EMAIL_CHANGE_PROGRESS = '/dashboard/settings/account?email=confirmed'
 
-/** The spec's failure location, with the reason (if known) in a cookie beside it. */
 async function failedOutcome(
   headers: Headers,
   reason: AuthFailureReason | null,
@@ -38,10 +33,8 @@ async function failedOutcome(
 }
 
 /**
- * GET /auth/callback, the spec's rules 1 to 4: exchange a code or verify an email token,
- * then pick where to go. Any failure goes to /sign-in?error=auth_failed. An emailed
- * `token_hash` link is followed at once only in the browser that asked for it
- * (link-origin.server.ts); anywhere else the person confirms on /auth/confirm first.
+ * GET /auth/callback, the spec's rules 1 to 4. An emailed `token_hash` link is followed at once
+ * only in the browser that asked for it (link-origin.server.ts); elsewhere via /auth/confirm.
  */
 export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
   const params = new URL(request.url).searchParams
@@ -83,10 +76,7 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   return failed()
 }
 
-/**
- * Account settings for a signed-in browser; a signed-out one (another device) is asked to
- * sign in first and is told that the first address is confirmed.
- */
+/** Where the first link of a secure email change leads; a signed-out browser signs in first. */
 async function emailChangeProgress(request: Request) {
   const { user } = await getOptionalUser(request)
   if (user) return EMAIL_CHANGE_PROGRESS
@@ -98,9 +88,8 @@ async function emailChangeProgress(request: Request) {
 }
 
 /**
- * Verifies an emailed link and signs this browser in. Unless the person confirmed it on
- * /auth/confirm, the account must be one this browser asked a link for: a link to another
- * account (someone else's, forwarded) ends the session it opened and signs nobody in.
+ * Unless confirmed on /auth/confirm, the account must be one this browser asked a link for: a
+ * link to another account (forwarded) ends the session it opened and signs nobody in.
  */
 export async function verifyEmailLink(
   request: Request,
@@ -117,9 +106,7 @@ export async function verifyEmailLink(
   })
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
-    // The first of the two links of a secure email change: Supabase Auth confirms that
-    // address and answers without a session. Nobody is signed in or out by it; the page
-    // says which link is still to be opened.
+    // The first of a secure email change's two links: Supabase Auth answers without a session.
     return { location: await emailChangeProgress(request), headers }
   }
   if (

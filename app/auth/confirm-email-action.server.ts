@@ -17,12 +17,7 @@ import {
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
 import { createSupabaseServerClient } from './session.server'
 
-/**
- * The check-email pages' action: the 6-digit code from the mail (a sign-up confirmation or a
- * sign-in link, whichever was sent; signs in and goes to `after`, by default the dashboard,
- * which follows a plan chosen before signing up), or, after sign-up, "send it again" (a new
- * mail; the same answer whether or not the address is waiting). Both rate limited.
- */
+/** The check-email pages' action: the mailed 6-digit code, or (after sign-up) "send it again". */
 export async function handleConfirmEmail(
   request: Request,
   options: { after?: string; resend?: boolean } = {},
@@ -40,8 +35,7 @@ export async function handleConfirmEmail(
   if (email === null) return answer(null, null)
   const flow = intent === 'resend' ? 'sign-up' : 'email-code'
   const limit = await hitAuthRateLimit(request, flow, email)
-  // Too many codes for this address from anywhere: the code is not checked; the mail's
-  // link (only its inbox has it) still works.
+  // The mail's link still works: only the address's inbox has it.
   if (limit.paused && intent === 'code') {
     const message = pausedCheckMessage('email-code', limit.retryAfterSeconds)
     return answer(message, null, tooManyAttemptsInit(limit))

@@ -3,23 +3,14 @@ import type { EmailOtpType } from '@supabase/supabase-js'
 import { database } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
 
-/**
- * How long an emailed link or code works: the project's OTP lifetime (`otp_expiry` in
- * supabase/config.toml, the auth server's default of an hour; tests/config checks they agree).
- */
+/** `otp_expiry` in supabase/config.toml (tests/config checks they agree). */
 export const EMAIL_LINK_LIFETIME_SECONDS = 3600
 
-/** What following a link does, in the words of the confirmation page. */
 export type LinkPurpose = 'confirm' | 'sign-in' | 'reset' | 'invite' | 'email-change'
 
 /**
- * An emailed link's state, looked up before anyone presses its button:
- * - `valid`: it can be used; `account` is the masked address of the account it opens,
- *   `newEmail` the masked new address of an email change;
- * - `expired`: it is still on record but older than the lifetime;
- * - `used`: no such token any more (used, replaced by a newer mail, or never ours);
- * - `unchecked`: the database could not say (the page still offers the button, and the auth
- *   server decides).
+ * `used`: no such token any more (used, replaced by a newer mail, or never ours); `unchecked`:
+ * the database could not say (the page still offers the button and the auth server decides).
  */
 export type LinkState =
   | { state: 'valid'; purpose: LinkPurpose; account: string; newEmail: string | null }
@@ -35,10 +26,7 @@ interface LinkRow {
   age_seconds: number
 }
 
-/**
- * The auth server's token kinds each link type may verify (GoTrue verify.go), and what
- * following the link then does.
- */
+/** The token kinds each link type may verify (GoTrue verify.go). */
 const PURPOSES: Record<EmailOtpType, Partial<Record<string, LinkPurpose>>> = {
   signup: { confirmation_token: 'confirm' },
   invite: { confirmation_token: 'invite' },
@@ -51,16 +39,11 @@ const PURPOSES: Record<EmailOtpType, Partial<Record<string, LinkPurpose>>> = {
   },
 }
 
-/** True for the `type` of an emailed link the callback can verify. */
 export function isEmailLinkType(type: string | null): type is EmailOtpType {
   return type !== null && Object.hasOwn(PURPOSES, type)
 }
 
-/**
- * An address as the confirmation page shows it: enough for its owner to recognise, not the
- * whole address to whoever holds a forwarded link: the first and last character of the
- * name (just the first for short names) and the domain, e.g. `a•••e@example.com`.
- */
+/** Enough for the owner to recognise, not the whole address to a forwarded link's holder. */
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@')
   if (at <= 0) return '•••'
@@ -68,7 +51,7 @@ export function maskEmail(email: string): string {
   return `${chars[0]}•••${chars.length > 3 ? chars.at(-1) : ''}${email.slice(at)}`
 }
 
-/** Looks an emailed link up (public.email_link_state, as the service role); never throws. */
+/** Never throws. */
 export async function emailLinkState(link: {
   tokenHash: string
   type: EmailOtpType

@@ -2,13 +2,9 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
- * Which browser asked for an emailed link (login CSRF, docs/security.md). An emailed
- * `token_hash` link signs in whoever opens it, so a link the attacker asked for, sent to a
- * victim, would silently sign the victim's browser into the attacker's account. Each flow
- * that mails a link (sign-up, magic link, password reset, email change) marks the browser
- * that asked with this signed HttpOnly cookie, naming the addresses (hashed) and when.
- * `/auth/callback` follows a link at once only in a marked browser and only into one of
- * those accounts; anywhere else the person confirms on a page first (`/auth/confirm`).
+ * Login CSRF (docs/security.md): a `token_hash` link signs in whoever opens it, so an
+ * attacker's link sent to a victim would sign the victim into the attacker's account. Each
+ * flow that mails a link marks the asking browser with the (hashed) addresses and when.
  */
 const LINK_WINDOW_SECONDS = 60 * 60
 const MAX_ENTRIES = 5
@@ -20,7 +16,6 @@ interface Entry {
 
 const linkOriginCookie = () => authCookie('auth_flow', '/auth', LINK_WINDOW_SECONDS, 'auth-flow')
 
-/** This browser's requests for a link within the window. */
 async function entries(request: Request): Promise<Entry[]> {
   const now = Math.floor(Date.now() / 1000)
   const value: unknown = await linkOriginCookie().parse(request.headers.get('Cookie'))
@@ -33,7 +28,6 @@ async function entries(request: Request): Promise<Entry[]> {
   )
 }
 
-/** The Set-Cookie that marks this browser as having asked for a link to each address. */
 export async function markLinkRequested(request: Request, ...emails: string[]) {
   const at = Math.floor(Date.now() / 1000)
   const added = emails.map((email) => ({ email: emailKey(email), at }))
@@ -43,10 +37,7 @@ export async function markLinkRequested(request: Request, ...emails: string[]) {
   return linkOriginCookie().serialize([...added, ...kept].slice(0, MAX_ENTRIES))
 }
 
-/**
- * True when this browser asked for an emailed link within the window: to one of `emails`
- * when they are given, else to any address.
- */
+/** Without `emails`, a link to any address counts. */
 export async function askedForLink(request: Request, emails?: (string | null | undefined)[]) {
   const keys = emails?.filter((email): email is string => Boolean(email)).map(emailKey)
   return (await entries(request)).some((entry) => !keys || keys.includes(entry.email))

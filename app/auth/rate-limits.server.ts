@@ -19,18 +19,14 @@ interface FlowLimits {
   /** All clients that cannot be told apart (no address known), together. */
   shared: RateLimitRule
   /**
-   * Per email address: for the password checks (sign-in, the current password in
-   * settings), per address and client (guessing one account's password), so a stranger
-   * elsewhere cannot lock the account out; for the flows that send mail, per address
-   * whoever asks (no inbox gets flooded).
+   * Per address and client for the secret checks, so a stranger elsewhere cannot lock the
+   * account out; per address whoever asks for the flows that send mail (no inbox gets flooded).
    */
   email: RateLimitRule
   /**
-   * The flows that check a secret (a password, an emailed code): a ceiling per email address
-   * over all clients together, so many clients (a botnet, one IPv6 network's addresses)
-   * cannot add up their per-client budgets against one account. Reaching it pauses that
-   * check for the address until its window ends (even the right secret is refused), never
-   * the emailed link: only the owner receives that, so a stranger cannot lock them out.
+   * For secret checks, a ceiling per address over all clients, so many clients (a botnet, one
+   * IPv6 network) cannot add up their budgets against one account. Reaching it pauses the check
+   * (even the right secret is refused), never the emailed link: only the owner receives that.
    */
   account?: RateLimitRule
 }
@@ -57,10 +53,8 @@ const SENDS_MAIL: FlowLimits = {
 }
 
 /**
- * Budgets per flow. Sign-in allows a person's typos and several accounts behind one
- * address; the flows that send mail are tighter. The per-email budget of sign-in is the
- * highest of the email budgets because a third party can spend it (to lock an account out
- * for at most 15 minutes).
+ * Sign-in allows a person's typos and several accounts behind one address. Its per-email budget
+ * is the highest because a third party can spend it (to lock an account out for 15 minutes).
  */
 export const AUTH_RATE_LIMITS = {
   'sign-in': {
@@ -88,12 +82,8 @@ export function emailKey(email: string) {
 }
 
 /**
- * Counts one attempt of `flow` against the sender's budget and the email address's (and,
- * for the secret checks, the address's ceiling over all clients). Call it once the
- * submission is valid (so the address is known) and before anything is sent. The first
- * attempt refused by the ceiling in a window queues a notice to the address's owner (after
- * the answer). `paused`: that ceiling is reached, so the check is paused for the address
- * and the page offers the emailed link instead.
+ * Call once the submission is valid and before anything is sent. `paused`: the address's
+ * ceiling is reached, so the page offers the emailed link instead.
  */
 export async function hitAuthRateLimit(
   request: Request,
@@ -113,9 +103,8 @@ export async function hitAuthRateLimit(
   ])
   const paused = ceiling?.allowed === false
   if (paused && account) {
-    // After the answer, like the other mail decisions: the answer's time must not depend on
-    // whether the address has an account to notify. Only the first refusal by the ceiling
-    // in a window queues the owner's notice.
+    // After the answer: its time must not depend on whether the address has an account to
+    // notify. Only the first refusal in a window notifies.
     afterAnswer('attempts-notice', async () => {
       const notice = { limit: 1, windowMs: account.windowMs }
       const first = await getRateLimitStore().hit(`auth:${flow}:notice:${address}`, notice)
@@ -131,7 +120,7 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
 }
 
-/** The message of a 429 when an address's ceiling paused the check: what still works. */
+/** Says what still works. */
 export function pausedCheckMessage(flow: GuessedFlow, retryAfterSeconds: number) {
   const wait = retryAfterText(retryAfterSeconds)
   return {

@@ -2,13 +2,11 @@ import { getEnv } from '~/env.server'
 
 import { PLAN_DEFINITIONS, type PlanDefinition, planSettings } from './plans'
 
-/** A plan with the provider ids configured for this deployment. */
 export interface Plan extends PlanDefinition {
   stripePriceId: string
   polarProductId: string
 }
 
-/** The plans with this deployment's Stripe price and Polar product ids. */
 export function getPlans(): Plan[] {
   const env = getEnv()
   return PLAN_DEFINITIONS.map((plan) => ({

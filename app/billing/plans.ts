@@ -1,8 +1,7 @@
 /**
- * The product's plans: `catalog.json` beside this file is the one catalogue (names, prices,
- * features, the ids the local stand-ins seed), checked here when the module loads. A real
- * account's ids come from one setting per plan and provider (`planSettings`); the
- * catalogue's are their development defaults, refused in production. Server code only.
+ * `catalog.json` is the one catalogue, checked when the module loads. A real account's ids come
+ * from one setting per plan and provider; the catalogue's are development defaults, refused in
+ * production. Server code only.
  */
 import { z } from 'zod'
 
@@ -27,7 +26,6 @@ const planSchema = z.strictObject({
   /** Shown everywhere, and how a subscription's plan is recognised: unique. */
   name: z.string().trim().min(1, 'must not be empty'),
   description: z.string().trim().min(1, 'must not be empty'),
-  /** Price in minor units (cents). */
   amount: z.int('must be a whole number of minor units (cents)').positive('must be above 0'),
   currency: z.string().regex(/^[a-z]{3}$/, 'must be a lower-case ISO 4217 code, e.g. usd'),
   interval: z.enum(['month', 'year'], 'must be "month" or "year"'),
@@ -44,7 +42,6 @@ const planSchema = z.strictObject({
 const catalogSchema = z
   .strictObject({ plans: z.array(planSchema).min(1, 'must name at least one plan') })
   .superRefine(({ plans }, ctx) => {
-    // A key, a name or a provider id belongs to one plan only.
     const seen = new Set<string>()
     plans.forEach(({ key, name, stripe, polar }, index) => {
       for (const value of [
@@ -68,7 +65,7 @@ const catalogSchema = z
 export type Catalog = z.infer<typeof catalogSchema>
 export type PlanDefinition = Catalog['plans'][number]
 
-/** Checks a catalogue; the error names each wrong field (`plans[1].stripe.priceId`). */
+/** The error names each wrong field (`plans[1].stripe.priceId`). */
 export function parseCatalog(value: unknown): Catalog {
   const result = catalogSchema.safeParse(value)
   if (!result.success)
@@ -78,12 +75,10 @@ export function parseCatalog(value: unknown): Catalog {
   return result.data
 }
 
-/** The product's catalogue; the local stack is seeded with it. */
 export const PLAN_CATALOG: Catalog = parseCatalog(catalogJson)
 
 export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
 
-/** The plan with this key; throws when the catalogue has none. */
 export function catalogPlan(key: string): PlanDefinition {
   const plan = PLAN_DEFINITIONS.find((candidate) => candidate.key === key)
   if (!plan) throw new Error(`The plan catalogue has no plan "${key}"`)
@@ -92,7 +87,6 @@ export function catalogPlan(key: string): PlanDefinition {
 
 export type PlanSettingName = `STRIPE_PRICE_${string}` | `POLAR_PRODUCT_${string}`
 
-/** The settings that hold a plan's ids in a real account: STRIPE_PRICE_PRO, POLAR_PRODUCT_PRO. */
 export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
   const name = plan.key.toUpperCase()
   return {
@@ -101,7 +95,6 @@ export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
   } as const satisfies Record<string, PlanSettingName>
 }
 
-/** The settings that point the app at these plans' ids: `{ STRIPE_PRICE_PRO: 'price_…', … }`. */
 export function planIdSettings(
   plans: readonly Pick<PlanDefinition, 'key' | 'stripe' | 'polar'>[],
 ): Record<PlanSettingName, string> {

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react'
 
-/** The centred card that frames every sign-in and sign-up page. */
 export function AuthCard({
   title,
   intro,

@@ -1,4 +1,3 @@
-/** The user's avatar image, or their initial on a coloured disc when there is none. */
 export function Avatar({
   url,
   name,

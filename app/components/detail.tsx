@@ -1,4 +1,3 @@
-/** One term and its value in a definition list (`<dl>`) of details. */
 export function Detail({ label, value }: { label: string; value: string }) {
   return (
     <div>

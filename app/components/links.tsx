@@ -1,6 +1,5 @@
 import { Link, type LinkProps } from '@remix-run/react'
 
-/** A link in running text or under a form: brand-coloured, underlined on hover. */
 export function TextLink(props: Omit<LinkProps, 'className'>) {
   return <Link {...props} className="font-semibold text-brand-700 hover:underline" />
 }
@@ -8,7 +7,6 @@ export function TextLink(props: Omit<LinkProps, 'className'>) {
 const BUTTON =
   'inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700'
 
-/** A link that looks like the primary button; `className` adds to it (a margin). */
 export function ButtonLink({ className, ...props }: LinkProps) {
   return <Link {...props} className={className ? `${className} ${BUTTON}` : BUTTON} />
 }

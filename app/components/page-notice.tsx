@@ -4,7 +4,6 @@ import { noticeFor } from '~/lib/pages/notices'
 
 import { FormMessage } from './forms'
 
-/** The notice named by the address (`?notice=`), above the page. */
 export function PageNotice() {
   const [params] = useSearchParams()
   const notice = noticeFor(params)

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react'
 
-/** One card of a settings page: a labelled region with a heading and an optional intro. */
 export function SettingsSection({
   id,
   title,
@@ -26,7 +25,6 @@ export function SettingsSection({
   )
 }
 
-/** The settings page title with a one-line description. */
 export function SettingsHeader({ title, description }: { title: string; description: string }) {
   return (
     <div>

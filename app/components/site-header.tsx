@@ -3,7 +3,6 @@ import { Form, Link, NavLink } from '@remix-run/react'
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
-/** Site-wide header: brand, primary navigation, and the sign-in or dashboard link. */
 export function SiteHeader({ user }: { user: { email: string } | null }) {
   return (
     <header className="border-b border-slate-200">

@@ -6,7 +6,6 @@ const checkbox = z.pipe(
   z.transform((value) => value === 'on'),
 )
 
-/** The Notifications form: one checkbox per kind (`zod/mini`, like every form schema). */
 export const NotificationPreferencesSchema = z.object({
   productUpdates: checkbox,
   billing: checkbox,
@@ -14,5 +13,4 @@ export const NotificationPreferencesSchema = z.object({
 })
 
 export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>
-/** The form's fields as posted: `'on'` or absent. */
 export type NotificationPreferencesInput = z.input<typeof NotificationPreferencesSchema>

@@ -12,8 +12,6 @@ import {
 } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
-// POST /api/contact: JSON (or a plain form post) in, the spec's JSON shapes out.
-
 const UNREADABLE = {
   json: 'The request body is not valid JSON',
   form: 'The form data could not be read',

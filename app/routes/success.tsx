@@ -11,14 +11,11 @@ import {
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { ButtonLink } from '~/components/links'
 
-// The page the hosted checkouts return to. It only reads the checkout's state: the
-// subscription itself is activated by the provider's webhook, never here. While a payment
-// is being confirmed the page reloads itself (a meta refresh, so it works without
-// JavaScript), a bounded number of times.
+// Only reads the checkout's state: the provider's webhook activates the subscription. The
+// reload while confirming is a meta refresh, so it works without JavaScript.
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  // Over its client's lookup budget: no provider is asked, and the page (429) says the
-  // result will show in the dashboard, without reloading itself.
+  // Over the lookup budget: no provider is asked and the page does not reload itself.
   const limit = await hitCheckoutLookupLimit(request, url.searchParams)
   if (limit && !limit.allowed) {
     const headers = {
@@ -32,7 +29,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const status = await lookupCheckoutStatus(url.searchParams)
   const recheck = nextRecheck(url, status)
-  // Once the provider confirms: what was bought, and where the receipt goes.
   const { user, headers } = await getOptionalUser(request)
   const summary = status === 'complete' ? await summarizeCheckout(url.searchParams, user) : null
   headers.set('Cache-Control', 'private, no-store')

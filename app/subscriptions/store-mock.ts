@@ -1,9 +1,6 @@
 import { vi } from 'vitest'
 
-/**
- * The ledger store (`store.server.ts`) as the webhook dispatch tests mock it: every write
- * applies, no user is found by provider id. Use in a `vi.mock` factory.
- */
+/** `store.server.ts` for a `vi.mock` factory: every write applies, no user is found. */
 export function mockedLedgerStore() {
   return {
     applySubscriptionEvent: vi.fn(async () => 'applied'),

@@ -4,30 +4,17 @@ import { type Env, getEnv } from '~/env.server'
 
 export type PolarClient = ReturnType<typeof createPolar>
 export type PolarServer = 'sandbox' | 'production'
-/** What a client is for: checkouts (and what follows from them), portals, webhook invoices. */
 export type PolarPurpose = 'checkout' | 'portal' | 'invoices'
 
 type ServerEnv = Pick<Env, 'NODE_ENV' | 'POLAR_SANDBOX' | 'POLAR_API_URL'> &
   Partial<Pick<Env, 'DEPLOYMENT_ENVIRONMENT'>>
 
-/**
- * The runtime environment the contract ties the portal to: DEPLOYMENT_ENVIRONMENT when set
- * (a staging deployment runs the production build, NODE_ENV=production, but is not
- * production), else NODE_ENV.
- */
+// A staging deployment runs the production build (NODE_ENV=production) but is not production.
 function runtimeEnvironment(env: ServerEnv) {
   return env.DEPLOYMENT_ENVIRONMENT ?? env.NODE_ENV
 }
 
-/**
- * The Polar server of each purpose, exactly as the interface contract says:
- * - checkout (and the success page, customers, subscriptions): the sandbox by default and
- *   when POLAR_SANDBOX is true, production when it is false;
- * - portal: production when the runtime environment is production (`runtimeEnvironment`),
- *   else the sandbox;
- * - webhook invoice calls: the sandbox only when POLAR_SANDBOX is true, production when it
- *   is false or unset.
- */
+/** The Polar server of each purpose, exactly as the interface contract says. */
 export function polarServer(env: ServerEnv, purpose: PolarPurpose): PolarServer {
   if (purpose === 'portal')
     return runtimeEnvironment(env) === 'production' ? 'production' : 'sandbox'
@@ -36,11 +23,8 @@ export function polarServer(env: ServerEnv, purpose: PolarPurpose): PolarServer 
 }
 
 /**
- * The start-up check: which server each purpose uses, in one line, or an Error naming the
- * settings when they differ. A checkout made in the sandbox cannot be managed in a
- * production portal, nor its invoice fetched from production, and a token of one server is
- * refused by the other: a deployment whose purposes disagree is broken, so it does not
- * start (docs/decisions/0020-polar-servers-agree.md).
+ * Throws when the purposes' servers differ: a sandbox checkout cannot be managed in a production
+ * portal, nor its invoice fetched there (docs/decisions/0020-polar-servers-agree.md).
  */
 export function describePolarServers(env: ServerEnv): { info: string } {
   if (env.POLAR_API_URL)
@@ -71,11 +55,7 @@ export function describePolarServers(env: ServerEnv): { info: string } {
 
 const clients = new Map<string, PolarClient>()
 
-/**
- * A Polar client for a purpose (see `polarServer`). POLAR_API_URL, when set (the local
- * emulator), wins over all. Requests time out after POLAR_TIMEOUT_SECONDS (default 10) and
- * are not retried (the caller answers an error).
- */
+/** Not retried: the caller answers an error. */
 export function getPolar(purpose: PolarPurpose): PolarClient {
   const env = getEnv()
   const environment = polarServer(env, purpose)

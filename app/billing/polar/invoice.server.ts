@@ -5,7 +5,7 @@ import { getPolar, type PolarClient } from './client.server'
 
 type Options = { timeoutSeconds: number }
 
-/** Asks Polar to generate the order's invoice (202); 409 and 422 are answers, not failures. */
+/** 409 and 422 are answers, not failures. */
 async function generateInvoice(polar: PolarClient, orderId: string, options: Options) {
   try {
     await polar.orders.generateInvoice(orderId, { timeout: options.timeoutSeconds })
@@ -17,7 +17,7 @@ async function generateInvoice(polar: PolarClient, orderId: string, options: Opt
   }
 }
 
-/** The URL of the order's invoice, or null while Polar answers 404 (not generated yet). */
+/** Null while Polar answers 404 (not generated yet). */
 async function readInvoiceUrl(polar: PolarClient, orderId: string, options: Options) {
   try {
     const invoice = await polar.orders.invoice(orderId, { timeout: options.timeoutSeconds })
@@ -29,13 +29,9 @@ async function readInvoiceUrl(polar: PolarClient, orderId: string, options: Opti
 }
 
 /**
- * The hosted invoice URL of a paid order, or null when Polar has not generated it yet.
- * Spec: POST /v1/orders/{id}/invoice (202 starts generation; 409 means it already exists
- * on older servers or the order is not eligible on newer ones), then GET
- * /v1/orders/{id}/invoice (404 until generated). Any other failure (network, timeout,
- * 5xx, an order Polar does not know) throws: the webhook handlers catch it, record the
- * payment without a URL and answer 200, since the URL is not needed to record the event
- * (see `lookUpOrderInvoiceUrl` and docs/webhooks.md, "Invoice URLs later").
+ * POST /v1/orders/{id}/invoice (202 starts generation; 409: it exists on older servers, or the
+ * order is not eligible on newer ones), then GET (404 until generated). Other failures throw:
+ * the webhook handlers record the payment without a URL (docs/webhooks.md).
  */
 export async function fetchOrderInvoiceUrl(
   orderId: string,
@@ -46,12 +42,7 @@ export async function fetchOrderInvoiceUrl(
   return readInvoiceUrl(polar, orderId, options)
 }
 
-/**
- * The invoice URL of an order recorded without one, looked up later (the billing page):
- * read it first; when Polar has none yet, ask it to generate one (order.paid's request
- * may never have reached Polar) and read again. Null when there is still none; failures
- * throw.
- */
+/** Generates when Polar has none yet: order.paid's request may never have reached Polar. */
 export async function lookUpOrderInvoiceUrl(
   orderId: string,
   options: Options,

@@ -4,11 +4,7 @@ import { getEnv } from '~/env.server'
 
 let client: Stripe | undefined
 
-/**
- * The Stripe client at the API version the SDK pins. STRIPE_API_URL points it at another
- * host (the local emulator); unset means api.stripe.com. Each request times out after
- * STRIPE_TIMEOUT_MS (default 20 s) and is retried twice (network errors, 409, 5xx).
- */
+/** At the API version the SDK pins; retried twice (network errors, 409, 5xx). */
 export function getStripe(): Stripe {
   if (client) return client
   const env = getEnv()
@@ -29,7 +25,7 @@ export function getStripe(): Stripe {
   return client
 }
 
-/** The message of a Stripe error (what the spec's 500 body carries), or a generic one. */
+/** What the spec's 500 body carries. */
 export function stripeErrorMessage(error: unknown) {
   if (error instanceof Stripe.errors.StripeError && error.message) return error.message
   return 'The payment provider could not complete the request'

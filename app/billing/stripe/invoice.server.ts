@@ -11,18 +11,13 @@ const requestOptions = (options: { timeoutMs: number }): Stripe.RequestOptions =
   maxNetworkRetries: 0,
 })
 
-/** Null when Stripe does not know the invoice; any other failure throws. */
 function nullWhenMissing(error: unknown): null {
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
     return null
   throw error
 }
 
-/**
- * The PaymentIntent that paid an invoice, read from Stripe's invoice payments: since API
- * version basil neither the invoice nor its webhook payload names it. Null when none paid
- * it or Stripe does not know the invoice; any other failure throws.
- */
+/** Since API version basil neither the invoice nor its webhook payload names it. */
 export async function fetchInvoicePaymentIntentId(
   invoiceId: string,
   options: { timeoutMs: number },
@@ -33,7 +28,6 @@ export async function fetchInvoicePaymentIntentId(
   return payments && paidPaymentIntentId(parsePayload(StripeInvoicePaymentsSchema, payments))
 }
 
-/** The hosted page of an invoice, or null when it has none or Stripe does not know it. */
 export async function fetchHostedInvoiceUrl(invoiceId: string, options: { timeoutMs: number }) {
   const invoice = await getStripe()
     .invoices.retrieve(invoiceId, {}, requestOptions(options))

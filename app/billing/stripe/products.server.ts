@@ -9,12 +9,7 @@ export interface ProductSyncResult {
   mismatches: string[]
 }
 
-/**
- * Keeps `stripe_products` consistent with the plans of the catalogue (app/billing/catalog.json,
- * with this deployment's price ids): one row per plan price, read back from
- * Stripe (so a wrong price id fails loudly), and every other row marked inactive. Run by
- * `npm run stripe:sync-products` after changing plans or price ids, and by the local stack.
- */
+/** Each plan's price is read back from Stripe, so a wrong price id fails loudly. */
 export async function syncStripeProducts(): Promise<ProductSyncResult> {
   const stripe = getStripe()
   const admin = database()

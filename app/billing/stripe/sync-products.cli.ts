@@ -1,7 +1,4 @@
-/**
- * `npm run stripe:sync-products`: writes the plans' Stripe prices into `stripe_products`
- * using the configuration in the environment (or .env).
- */
+// `npm run stripe:sync-products`
 import { existsSync } from 'node:fs'
 
 import { describeProviderUrl, getEnv } from '~/env.server'

@@ -1,14 +1,9 @@
 import { ExpiringCache } from '~/lib/server/expiring-cache'
 
 /**
- * Events this process has finished handling, so that a repeated delivery (a provider retry
- * after a timeout, a resend, a replay after an outage) is answered 200 at once instead of
- * costing a database round trip to find it in the ledger. Only a completed event is
- * remembered — its ledger row is committed, so the ledger would say "duplicate" too — and
- * a delivery that arrives while the first is still being applied goes to the ledger, which
- * decides. The ledger stays the source of truth: this is a per-process shortcut, bounded in
- * size and age, and it starts empty (restart the app after restoring the database to an
- * earlier point, so no instance remembers events the restored ledger has not seen).
+ * Handled events, so a repeated delivery is answered 200 without a database round trip. Only a
+ * completed event (ledger row committed) is remembered; the ledger stays the source of truth.
+ * Restart the app after restoring the database to an earlier point (the ledger forgot events).
  */
 export class RecentEvents extends ExpiringCache<true> {
   constructor(
@@ -28,5 +23,5 @@ export class RecentEvents extends ExpiringCache<true> {
   }
 }
 
-/** The webhooks' shared memory of handled events, keyed `<provider>:<event id>`. */
+/** Keyed `<provider>:<event id>`. */
 export const recentEvents = new RecentEvents()

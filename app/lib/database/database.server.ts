@@ -5,29 +5,16 @@ import { getEnv } from '~/env.server'
 import type { Database } from '../../../supabase/database.types'
 
 /**
- * The one gateway to the database: `@supabase/postgrest-js` (the client inside supabase-js)
- * typed by `Database`, generated from supabase/migrations (supabase/database.types.ts,
- * `npm run db:types`), so table names, columns and RPC arguments are checked by the compiler.
- *
- * Every call follows the same rules, whoever makes it:
- * - it is given up after `timeoutMs` (10 s unless the caller says less), from connecting to
- *   the last byte, and then fails with a message naming ETIMEDOUT;
- * - a request sent on a kept-alive connection the server had just closed ("other side
- *   closed", a reset) is sent once more, on a fresh connection. Safe for every call made
- *   here: reads have no effect, the ledger answers a repeated event as a duplicate, and the
- *   updates write the same values again;
- * - postgrest-js' own retries (up to three, seconds apart) are off: a page or a webhook
- *   answers 503 at once when the database cannot answer (database-availability.server.ts).
- *
- * As the service role by default; `asUser` runs the call as the signed-in user (the anon key
- * and their own access token), so row-level security applies exactly as for supabase-js.
- * Failures come back in `error` (postgrest-js' `{ message, code, details, hint }`; a network
- * failure's message names it), with the HTTP status beside it.
+ * The one gateway to the database, typed by `Database` (`npm run db:types`). A call on a
+ * kept-alive connection the server had just closed is sent once more: safe for every call
+ * here (reads have no effect, the ledger answers a repeated event as a duplicate, updates
+ * write the same values again). postgrest-js' own retries are off: a page or a webhook answers
+ * 503 at once when the database cannot answer (database-availability.server.ts).
  */
 export type DatabaseClient = PostgrestClient<Database>
 export type DatabaseFunctions = Database['public']['Functions']
 
-/** A signed-in user's access token: a call with it runs as them, under RLS. */
+/** A call with it runs as the signed-in user, under RLS. */
 export interface AsUser {
   accessToken: string
 }
@@ -36,7 +23,6 @@ const DEFAULT_TIMEOUT_MS = 10_000
 
 let serviceClient: { url: string; client: DatabaseClient } | undefined
 
-/** A database client with the rules above; the default one is made once per process. */
 export function database({
   asUser,
   timeoutMs = DEFAULT_TIMEOUT_MS,
@@ -57,7 +43,6 @@ export function database({
   return client
 }
 
-/** `fetch` with the timeout and the one retry on a closed kept-alive connection. */
 function boundedFetch(timeoutMs: number): typeof fetch {
   return async (input, init) => {
     const attempt = () => {

@@ -4,10 +4,7 @@ import { getEnv } from '~/env.server'
 
 let client: SupabaseClient | undefined
 
-/**
- * The privileged service-role client: bypasses row-level security. Server-only, used by
- * the webhooks and account administration; never reachable from the browser.
- */
+/** Bypasses row-level security: server-only, never reachable from the browser. */
 export function getSupabaseAdmin(): SupabaseClient {
   const env = getEnv()
   client ??= createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {

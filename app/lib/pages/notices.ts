@@ -1,8 +1,5 @@
-/**
- * Short notices shown after a redirect, named by `?notice=<key>` in the address (plain
- * links and redirects, so they work without JavaScript). Only these keys show anything:
- * an address cannot make the site say arbitrary words.
- */
+// Named by `?notice=<key>`, so they work without JavaScript. Only these keys show anything:
+// an address cannot make the site say arbitrary words.
 const NOTICES = {
   'already-subscribed': {
     tone: 'info',
@@ -55,12 +52,10 @@ const NOTICES = {
 
 export type NoticeKey = keyof typeof NOTICES
 
-/** One notice by its key (for a notice that does not come from the address). */
 export function noticeByKey(key: NoticeKey) {
   return NOTICES[key]
 }
 
-/** The notice an address asks for, if it is one of ours. */
 export function noticeFor(params: URLSearchParams) {
   const key = params.get('notice')
   return key && Object.hasOwn(NOTICES, key) ? NOTICES[key as NoticeKey] : null

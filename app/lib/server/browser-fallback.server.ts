@@ -6,7 +6,6 @@ interface BrowserPages {
   notice: NoticeKey
 }
 
-/** The API answer turned into what a browser should see: a redirect, never raw JSON. */
 async function pageFor(response: Response, { page, notice }: BrowserPages): Promise<Response> {
   if (response.status >= 300 && response.status < 400) return response
   const headers = new Headers({ 'Cache-Control': 'no-store' })
@@ -25,12 +24,7 @@ async function pageFor(response: Response, { page, notice }: BrowserPages): Prom
   return new Response(null, { status: 303, headers })
 }
 
-/**
- * Wraps an API route's handler so that a browser navigation (a link or a plain form the
- * pages use) gets a page: an answered URL is followed, a missing session goes to sign-in
- * with the way back, any other failure goes to `pages.page` with a clear notice. Requests from
- * scripts get the handler's JSON unchanged.
- */
+/** A browser navigation gets a redirect, never raw JSON; scripts get the handler's JSON. */
 export function forBrowsers<Args extends [{ request: Request }, ...unknown[]]>(
   pages: BrowserPages,
   handler: (...args: Args) => Promise<Response>,

@@ -4,26 +4,12 @@ import { getEnv } from '~/env.server'
 
 import { logger } from './logger.server'
 
-/**
- * Headers a reverse proxy adds to say whom it received a request from. `clientKey`
- * (rate-limit.server.ts) reads only X-Forwarded-For, and only with TRUSTED_PROXY_COUNT of 1
- * or more; the others are listed because their presence also says a proxy is in front.
- */
+// `clientKey` reads only X-Forwarded-For; the others also say a proxy is in front.
 const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const
 
 export type ProxyMismatch = 'forwarded-without-proxy' | 'proxy-without-forwarded'
 
-/**
- * Whether a request contradicts TRUSTED_PROXY_COUNT:
- * - `forwarded-without-proxy`: no proxy is trusted (0) but the request carries a forwarded
- *   header. Either a proxy is in front and every client is counted as the proxy's address
- *   (one shared rate-limit budget), or a client sent the header itself (it is ignored).
- * - `proxy-without-forwarded`: N proxies are trusted but X-Forwarded-For holds fewer than N
- *   addresses, so this request did not pass through them: the server is reachable directly,
- *   and anyone reaching it so can choose the address their rate limits count by sending
- *   the header themselves.
- * Health checks (`/healthz`) are left out: platforms send them straight to the instance.
- */
+/** Health checks are left out: platforms send them straight to the instance. */
 export function proxyMismatch(
   headers: IncomingMessage['headers'],
   path: string,
@@ -47,11 +33,7 @@ function warning(kind: ProxyMismatch, proxies: number, from: string | undefined)
   return `TRUSTED_PROXY_COUNT is ${proxies}, but a request from ${from ?? 'an unknown address'} arrived with fewer than ${proxies} X-Forwarded-For address(es): it did not come through the configured proxies. A client that reaches this server directly can choose the address its rate limits count by sending X-Forwarded-For itself. Make the server reachable only through the proxy, or set TRUSTED_PROXY_COUNT to the number of proxies actually in front (0 for none; docs/operations.md).`
 }
 
-/**
- * Warns (once per kind and process, at the first request that shows it) when requests
- * contradict TRUSTED_PROXY_COUNT (`proxyMismatch`). It never changes how a request is
- * handled: the setting stays the operator's to correct.
- */
+/** Warns once per kind; never changes how a request is handled. */
 export function createProxyCheck(
   trustedProxies: () => number,
   warn: (message: string, fields: Record<string, unknown>) => void,
@@ -68,7 +50,7 @@ export function createProxyCheck(
   }
 }
 
-/** The production server's check (server-app.js), on this process's TRUSTED_PROXY_COUNT. */
+/** Used by server-app.js. */
 export const proxyCheckMiddleware = createProxyCheck(
   () => getEnv().TRUSTED_PROXY_COUNT,
   (message, fields) => logger.warn(fields, message),
