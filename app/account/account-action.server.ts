@@ -205,9 +205,7 @@ async function mailResetLink(request: Request, user: SessionUser, headers: Heade
       tooManyAttemptsMessage(limit.retryAfterSeconds),
       tooManyAttemptsInit(limit, headers),
     )
-  const outcome = await sendPasswordReset(request, user.email)
-  for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-  if (outcome.error) return failed(outcome.error, { status: 400, headers })
+  headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
   const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
   return reply({ status: 'success' as const }, { intent, message }, { headers })
 }
