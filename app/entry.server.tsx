@@ -30,7 +30,8 @@ try {
 // The request stack (server-app.js): the request log (each request's id and socket address
 // in the request context, one access line per answer), the request policy (refusals, and the
 // security and cache headers of every answer), the anonymous page cache for the pages that
-// allow it, and the TRUSTED_PROXY_COUNT check.
+// allow it, the TRUSTED_PROXY_COUNT check, and the body cap of every action.
+export { capRequestBodies } from '~/lib/server/http.server'
 export { httpLogger } from '~/lib/server/logger.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'

@@ -14,7 +14,9 @@ async function answer(request: APIRequestContext, path: string, form: Record<str
   const response = await request.post(path, {
     form,
     maxRedirects: 0,
-    headers: { 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+    headers: {
+      'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    },
   })
   const normalise = (text: string) =>
     text
@@ -28,7 +30,7 @@ async function answer(request: APIRequestContext, path: string, form: Record<str
   }
 }
 
-const FORMS = [
+const FORMS: { name: string; path: string; form: Record<string, string> }[] = [
   { name: 'forgot password', path: '/forgot-password', form: {} },
   { name: 'magic link', path: '/sign-in', form: { intent: 'magic-link' } },
 ]
