@@ -124,5 +124,7 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   server.all('*', (req, res, next) =>
     app.anonymousPageCache.serve(req, res, () => handle(req, res, next)),
   )
+  // An error no route answered: one log line, a bare 500 (Express's own would print the stack).
+  server.use(app.unexpectedError)
   return server
 }

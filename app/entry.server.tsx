@@ -30,12 +30,13 @@ try {
 // The request stack (server-app.js): the request log (each request's id and socket address
 // in the request context, one access line per answer), the request policy (refusals, and the
 // security and cache headers of every answer), the anonymous page cache for the pages that
-// allow it, the TRUSTED_PROXY_COUNT check, and the body cap of every action.
+// allow it, the TRUSTED_PROXY_COUNT check, the body cap of every action, and the last resort
+// for an error no route answered.
 export { capRequestBodies } from '~/lib/server/http.server'
 export { httpLogger } from '~/lib/server/logger.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
-export { requestPolicyMiddleware } from '~/lib/server/request-policy.server'
+export { requestPolicyMiddleware, unexpectedError } from '~/lib/server/request-policy.server'
 
 const ABORT_DELAY = 5_000
 

@@ -38,7 +38,9 @@ describe('capRequestBodies', () => {
   ) {
     const build = { routes: { r: { id: 'r', module: { action } } } } as unknown as ServerBuild
     const capped = capRequestBodies(build).routes.r!.module.action!
-    return capped({ request, params: {}, context: {} }).catch((thrown: unknown) => thrown)
+    return Promise.resolve(capped({ request, params: {}, context: {} })).catch(
+      (thrown: unknown) => thrown,
+    )
   }
   const big = () => post('a='.padEnd(FORM_MAX_BYTES + 10, 'x'))
 
