@@ -1,6 +1,6 @@
 import { createCookie } from '@remix-run/node'
 
-import { getEnv } from '~/env.server'
+import { type Env, getEnv } from '~/env.server'
 import { cookieSecret } from '~/lib/server/cookie-secret.server'
 
 /**
@@ -17,4 +17,25 @@ export function authCookie(name: string, path: string, maxAge: number, secret?: 
     ...(secret ? { secrets: [cookieSecret(secret)] } : {}),
     secure: getEnv().NODE_ENV === 'production',
   })
+}
+
+/**
+ * The Supabase session's cookie options (@supabase/ssr `cookieOptions`; its `name` is the
+ * storage key, so the chunks `.0`, `.1` and the PKCE `-code-verifier` carry it too). In
+ * production `__Host-sb-<ref>-auth-token`: the browser takes such a cookie only with Secure,
+ * Path=/ and no Domain, so a sibling subdomain can neither plant nor overwrite a session.
+ * Development over plain http keeps Supabase's own name, without Secure
+ * (docs/decisions/0046-host-prefixed-session-cookies.md).
+ */
+export function sessionCookieOptions(env: Env) {
+  const production = env.NODE_ENV === 'production'
+  const name = `sb-${new URL(env.SUPABASE_URL).hostname.split('.')[0]}-auth-token`
+  return {
+    name: production ? `__Host-${name}` : name,
+    path: '/',
+    // Only the server reads the session; script on the page never needs it.
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: production,
+  }
 }
