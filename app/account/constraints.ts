@@ -8,7 +8,13 @@ import { emailConstraint, newPasswordConstraint, PASSWORD_MAX_LENGTH } from '~/a
 /** What a person types to confirm that they mean to delete their account. */
 export const DELETE_CONFIRMATION = 'DELETE'
 
-export const changeEmailConstraint = { email: emailConstraint }
+/** The owner's proof: the current password, or the emailed code (an account without one). */
+const ownerProofConstraint = {
+  currentPassword: { required: false, maxLength: PASSWORD_MAX_LENGTH },
+  code: { required: false },
+}
+
+export const changeEmailConstraint = { email: emailConstraint, ...ownerProofConstraint }
 
 export const setPasswordConstraint = {
   password: newPasswordConstraint,
@@ -21,4 +27,4 @@ export const changePasswordConstraint = {
   ...setPasswordConstraint,
 }
 
-export const deleteAccountConstraint = { confirm: { required: true } }
+export const deleteAccountConstraint = { confirm: { required: true }, ...ownerProofConstraint }

@@ -43,14 +43,8 @@ export async function savePassword(
 ): Promise<CredentialOutcome> {
   const { email, password, code, currentPassword } = input
   if (currentPassword !== undefined) {
-    const probe = sessionlessClient(input.address)
-    const refusal = (await probe.auth.signInWithPassword({ email, password: currentPassword }))
-      .error
-    // The auth server's own limit says nothing about the password: wait, not "wrong".
-    if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
-    if (refusal)
-      return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
-    await probe.auth.signOut({ scope: 'local' })
+    const refusal = await ownerRefusal(email, { currentPassword }, input.address)
+    if (refusal) return { ok: false, ...refusal }
   }
   const { error } = await supabase.auth.updateUser({
     password,
@@ -86,6 +80,32 @@ export async function savePassword(
     field: onField ? 'password' : undefined,
     message: authErrorMessage(error),
   }
+}
+
+/**
+ * Proof that the account's owner is at the keyboard, before a change that cannot be undone or
+ * hands the account over (a new password, a new email address, deletion): its current
+ * password, or the 6-digit code mailed to its address (a sign-in mail: an account without a
+ * password, GitHub only, has no other secret). Checked by a throwaway client, whose session
+ * (not the browser's) is signed out at once, on behalf of the visitor at `address`. Null when
+ * it holds, else what to say and on which field.
+ */
+export async function ownerRefusal(
+  email: string,
+  proof: { currentPassword?: string; code?: string },
+  address: string | null,
+): Promise<{ field?: 'currentPassword' | 'code'; message: string } | null> {
+  const probe = sessionlessClient(address)
+  const { error } = proof.currentPassword
+    ? await probe.auth.signInWithPassword({ email, password: proof.currentPassword })
+    : await probe.auth.verifyOtp({ email, token: proof.code ?? '', type: 'email' })
+  // The auth server's own limit says nothing about the secret: wait, not "wrong".
+  if (error?.status === 429) return { message: authErrorMessage(error) }
+  if (error && proof.currentPassword)
+    return { field: 'currentPassword', message: 'That is not your current password' }
+  if (error) return { field: 'code', message: 'That code is wrong or has expired' }
+  await probe.auth.signOut({ scope: 'local' })
+  return null
 }
 
 /**

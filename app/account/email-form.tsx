@@ -5,16 +5,22 @@ import { FormMessage, FormReplyMessages, SubmitButton, TextField } from '~/compo
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 import { changeEmailConstraint } from './constraints'
+import { EmailMeACode, OwnerProofField } from './owner-proof'
 
-/** Starts an email change; the change happens when the confirmation link is opened. */
+/**
+ * Starts an email change, once the owner has proved it is them; the change happens when the
+ * confirmation link is opened.
+ */
 export function EmailForm({
   email,
   pendingEmail,
   lastResult,
   message,
+  hasPassword,
 }: {
   email: string
   pendingEmail: string | null
+  hasPassword: boolean
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
@@ -30,22 +36,30 @@ export function EmailForm({
     onValidate: validate,
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      <FormReplyMessages message={message} form={form} />
-      <p className="text-sm text-slate-700">
-        Current email: <strong>{email}</strong>
-      </p>
-      {pendingEmail ? (
-        <FormMessage tone="info">
-          Waiting for you to confirm <strong>{pendingEmail}</strong>. Open the link we emailed.
-        </FormMessage>
-      ) : null}
-      <TextField label="New email" field={fields.email} type="email" autoComplete="email" />
-      <div className="sm:w-48">
-        <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
-          Change email
-        </SubmitButton>
-      </div>
-    </Form>
+    <>
+      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+        <FormReplyMessages message={message} form={form} />
+        <p className="text-sm text-slate-700">
+          Current email: <strong>{email}</strong>
+        </p>
+        {pendingEmail ? (
+          <FormMessage tone="info">
+            Waiting for you to confirm <strong>{pendingEmail}</strong>. Open the link we emailed.
+          </FormMessage>
+        ) : null}
+        <TextField label="New email" field={fields.email} type="email" autoComplete="email" />
+        <OwnerProofField
+          hasPassword={hasPassword}
+          currentPassword={fields.currentPassword}
+          code={fields.code}
+        />
+        <div className="sm:w-48">
+          <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
+            Change email
+          </SubmitButton>
+        </div>
+      </Form>
+      {hasPassword ? null : <EmailMeACode intent="change-email" />}
+    </>
   )
 }

@@ -76,6 +76,7 @@ export default function AccountSettings() {
           pendingEmail={pendingEmail}
           lastResult={resultFor(reply, 'change-email')}
           message={messageFor(reply, 'change-email')}
+          hasPassword={methods.password}
         />
       </SettingsSection>
       <SettingsSection
@@ -153,6 +154,8 @@ export default function AccountSettings() {
         <DeleteAccountForm
           hasLiveSubscription={hasLiveSubscription}
           lastResult={resultFor(reply, 'delete-account')}
+          message={messageFor(reply, 'delete-account')}
+          hasPassword={methods.password}
         />
       </SettingsSection>
     </div>
