@@ -150,8 +150,7 @@ export async function handleAccountSettings(
       })
       return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
     }
-    await confirmSession()
-    const refused = await ownerCheck(request, user, submission.value, headers)
+    const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
     if (refused)
       return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
     requestEmailChange(supabase, email, clientAddress(request))
@@ -187,8 +186,7 @@ export async function handleAccountSettings(
       const result = submission.reply({ hideFields: PASSWORD_FIELDS })
       return reply(result, { intent, message: null }, { status: 400, headers })
     }
-    await confirmSession()
-    const refused = await ownerCheck(request, user, submission.value, headers)
+    const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
     if (refused)
       return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
     const outcome = await deleteAccount(asUser, user.id)
@@ -233,7 +231,10 @@ async function ownerCheck(
   user: SessionUser,
   proof: { currentPassword?: string; code?: string },
   headers: Headers,
+  confirmSession: () => Promise<void>,
 ) {
+  // A session that ended elsewhere signs in again first; an auth-server outage is a 503.
+  await confirmSession()
   const flow = proof.currentPassword ? 'password-check' : 'email-code'
   const limit = await hitAuthRateLimit(request, flow, user.email)
   const refusal = limit.allowed

@@ -1,11 +1,10 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { type SubmissionResult, useForm } from '@conform-to/react'
 
-import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import { SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 import { DELETE_CONFIRMATION, deleteAccountConstraint } from './constraints'
-import { EmailMeACode, OwnerProofField } from './owner-proof'
+import { OwnerProofForm } from './owner-proof'
 
 /** Deletes the account after the person types the confirmation word and proves it is them. */
 export function DeleteAccountForm({
@@ -31,37 +30,29 @@ export function DeleteAccountForm({
     onValidate: validate,
   })
   return (
-    <>
-      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-        <FormReplyMessages message={message} form={form} />
-        <p className="text-sm text-slate-700">
-          This removes your profile, avatar, subscription record and payment history for good.
-          {hasLiveSubscription
-            ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
-            : null}
-        </p>
-        <TextField
-          label={`Type ${DELETE_CONFIRMATION} to confirm`}
-          field={fields.confirm}
-          autoComplete="off"
-        />
-        <OwnerProofField
-          hasPassword={hasPassword}
-          currentPassword={fields.currentPassword}
-          code={fields.code}
-        />
-        <div className="sm:w-48">
-          <SubmitButton
-            name="intent"
-            value="delete-account"
-            variant="danger"
-            pendingText="Deleting…"
-          >
-            Delete account
-          </SubmitButton>
-        </div>
-      </Form>
-      {hasPassword ? null : <EmailMeACode intent="delete-account" />}
-    </>
+    <OwnerProofForm
+      form={form}
+      proof={fields}
+      message={message}
+      hasPassword={hasPassword}
+      intent="delete-account"
+      submit={
+        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
+          Delete account
+        </SubmitButton>
+      }
+    >
+      <p className="text-sm text-slate-700">
+        This removes your profile, avatar, subscription record and payment history for good.
+        {hasLiveSubscription
+          ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
+          : null}
+      </p>
+      <TextField
+        label={`Type ${DELETE_CONFIRMATION} to confirm`}
+        field={fields.confirm}
+        autoComplete="off"
+      />
+    </OwnerProofForm>
   )
 }

@@ -1,11 +1,10 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { type SubmissionResult, useForm } from '@conform-to/react'
 
-import { FormMessage, FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 
 import { changeEmailConstraint } from './constraints'
-import { EmailMeACode, OwnerProofField } from './owner-proof'
+import { OwnerProofForm } from './owner-proof'
 
 /**
  * Starts an email change, once the owner has proved it is them; the change happens when the
@@ -36,30 +35,27 @@ export function EmailForm({
     onValidate: validate,
   })
   return (
-    <>
-      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-        <FormReplyMessages message={message} form={form} />
-        <p className="text-sm text-slate-700">
-          Current email: <strong>{email}</strong>
-        </p>
-        {pendingEmail ? (
-          <FormMessage tone="info">
-            Waiting for you to confirm <strong>{pendingEmail}</strong>. Open the link we emailed.
-          </FormMessage>
-        ) : null}
-        <TextField label="New email" field={fields.email} type="email" autoComplete="email" />
-        <OwnerProofField
-          hasPassword={hasPassword}
-          currentPassword={fields.currentPassword}
-          code={fields.code}
-        />
-        <div className="sm:w-48">
-          <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
-            Change email
-          </SubmitButton>
-        </div>
-      </Form>
-      {hasPassword ? null : <EmailMeACode intent="change-email" />}
-    </>
+    <OwnerProofForm
+      form={form}
+      proof={fields}
+      message={message}
+      hasPassword={hasPassword}
+      intent="change-email"
+      submit={
+        <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
+          Change email
+        </SubmitButton>
+      }
+    >
+      <p className="text-sm text-slate-700">
+        Current email: <strong>{email}</strong>
+      </p>
+      {pendingEmail ? (
+        <FormMessage tone="info">
+          Waiting for you to confirm <strong>{pendingEmail}</strong>. Open the link we emailed.
+        </FormMessage>
+      ) : null}
+      <TextField label="New email" field={fields.email} type="email" autoComplete="email" />
+    </OwnerProofForm>
   )
 }

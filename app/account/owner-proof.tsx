@@ -1,50 +1,67 @@
-import type { FieldMetadata } from '@conform-to/react'
+import { type FieldMetadata, type FormMetadata, getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
+import type { ReactNode } from 'react'
 
-import { SubmitButton, TextField } from '~/components/forms'
+import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 
 /**
- * What the owner proves before a change that cannot be undone or hands the account over:
- * the current password, or (an account without one) the code "Email me a code" mails.
+ * A form whose change the owner proves first: the current password or, for an account
+ * without one, the code that "Email me a code" (a form of its own beside it) mails.
  */
-export function OwnerProofField({
+export function OwnerProofForm<Schema extends Record<string, unknown>>({
+  form,
+  proof,
+  message,
   hasPassword,
-  currentPassword,
-  code,
+  intent,
+  children,
+  submit,
 }: {
+  form: FormMetadata<Schema, string[]>
+  proof: {
+    currentPassword: FieldMetadata<string | undefined>
+    code: FieldMetadata<string | undefined>
+  }
+  message: string | null
   hasPassword: boolean
-  currentPassword: FieldMetadata<string | undefined>
-  code: FieldMetadata<string | undefined>
+  intent: string
+  children: ReactNode
+  submit: ReactNode
 }) {
-  return hasPassword ? (
-    <TextField
-      label="Current password"
-      field={currentPassword}
-      type="password"
-      autoComplete="current-password"
-    />
-  ) : (
-    <TextField
-      label="Code from the email"
-      field={code}
-      autoComplete="one-time-code"
-      hint="Your account has no password: ask for a code below, then enter its 6 digits."
-    />
-  )
-}
-
-/** "Email me a code", for the form of `intent`, beside it (its own form: nothing to validate). */
-export function EmailMeACode({ intent }: { intent: string }) {
   return (
-    <Form method="post" className="mt-3 max-w-md sm:w-48">
-      <SubmitButton
-        name="intent"
-        value={`send-code:${intent}`}
-        pendingText="Sending…"
-        variant="secondary"
-      >
-        Email me a code
-      </SubmitButton>
-    </Form>
+    <>
+      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+        <FormReplyMessages message={message} form={form} />
+        {children}
+        {hasPassword ? (
+          <TextField
+            label="Current password"
+            field={proof.currentPassword}
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : (
+          <TextField
+            label="Code from the email"
+            field={proof.code}
+            autoComplete="one-time-code"
+            hint="Your account has no password: ask for a code below, then enter its 6 digits."
+          />
+        )}
+        <div className="sm:w-48">{submit}</div>
+      </Form>
+      {hasPassword ? null : (
+        <Form method="post" className="mt-3 max-w-md sm:w-48">
+          <SubmitButton
+            name="intent"
+            value={`send-code:${intent}`}
+            pendingText="Sending…"
+            variant="secondary"
+          >
+            Email me a code
+          </SubmitButton>
+        </Form>
+      )}
+    </>
   )
 }
