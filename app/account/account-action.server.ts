@@ -221,11 +221,7 @@ async function mailResetLink(request: Request, user: SessionUser, headers: Heade
   return reply({ status: 'success' as const }, { intent, message }, { headers })
 }
 
-/**
- * The owner's proof before a change that cannot be undone or hands the account over (a new
- * email address, deletion), within the guessing budget of what it checks (the current
- * password, or the emailed code): null when it holds, else the form's errors and status.
- */
+/** The owner's proof (`ownerRefusal`) within its guessing budget: null, or the form's errors. */
 async function ownerCheck(
   request: Request,
   user: SessionUser,
@@ -248,10 +244,7 @@ async function ownerCheck(
   return { options: { ...errors, hideFields: PASSWORD_FIELDS }, init }
 }
 
-/**
- * Mails the code an account without a password proves itself with (a sign-in mail, on the
- * magic link's budget), after the answer. Answered on the form that asked for it.
- */
+/** Mails the owner's code (a sign-in mail, on the magic link's budget) after the answer. */
 async function mailOwnerCode(
   request: Request,
   user: SessionUser,

@@ -83,12 +83,9 @@ export async function savePassword(
 }
 
 /**
- * Proof that the account's owner is at the keyboard, before a change that cannot be undone or
- * hands the account over (a new password, a new email address, deletion): its current
- * password, or the 6-digit code mailed to its address (a sign-in mail: an account without a
- * password, GitHub only, has no other secret). Checked by a throwaway client, whose session
- * (not the browser's) is signed out at once, on behalf of the visitor at `address`. Null when
- * it holds, else what to say and on which field.
+ * The owner's proof before a change that cannot be undone or hands the account over: the
+ * current password, or the code of a sign-in mail (docs/decisions/0049-owner-re-check.md),
+ * checked by a throwaway client signed straight out. Null when it holds, else what to say.
  */
 export async function ownerRefusal(
   email: string,

@@ -20,12 +20,9 @@ export function authCookie(name: string, path: string, maxAge: number, secret?: 
 }
 
 /**
- * The Supabase session's cookie options (@supabase/ssr `cookieOptions`; its `name` is the
- * storage key, so the chunks `.0`, `.1` and the PKCE `-code-verifier` carry it too). In
- * production `__Host-sb-<ref>-auth-token`: the browser takes such a cookie only with Secure,
- * Path=/ and no Domain, so a sibling subdomain can neither plant nor overwrite a session.
- * Development over plain http keeps Supabase's own name, without Secure
- * (docs/decisions/0046-host-prefixed-session-cookies.md).
+ * The Supabase session's cookie options (@supabase/ssr `cookieOptions`, whose `name` its
+ * chunks and PKCE verifier carry too): `__Host-sb-<ref>-auth-token` in production, Supabase's
+ * own name over plain http in development (docs/decisions/0046-host-prefixed-session-cookies.md).
  */
 export function sessionCookieOptions(env: Env) {
   const production = env.NODE_ENV === 'production'

@@ -114,12 +114,9 @@ function tooLarge(
 const chosenCaps = new WeakMap<Request, number>()
 
 /**
- * Every action of the server build behind one body cap, so that no route can read an
- * unbounded body, whatever it calls (`request.formData()` included): an action's request
- * body comes from the client only up to the cap its reader chose (`readBodyWithLimit`), else
- * FORM_MAX_BYTES. Past it, or for a declared `Content-Length` over it (refused unread), the
- * body fails and the answer is a 413, whatever the action made of the failure; a reader
- * that stops at its cap itself keeps its own answer.
+ * Every action of the build behind one body cap, whatever it reads with: its body comes from
+ * the client only up to the cap its reader chose (`readBodyWithLimit`), else FORM_MAX_BYTES;
+ * past it the answer is 413 (docs/decisions/0047-one-body-cap-for-every-action.md).
  */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
