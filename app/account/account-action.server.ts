@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
 
-import { sendPasswordReset } from '~/auth/auth.server'
+import { mailSignInLink, sendPasswordReset } from '~/auth/auth.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 import {
@@ -21,6 +21,7 @@ import { queueSecurityNotice } from '~/notifications/delivery.server'
 import {
   type CredentialOutcome,
   getAccountState,
+  ownerRefusal,
   rememberRequestedEmail,
   requestEmailChange,
   savePassword,
@@ -144,10 +145,13 @@ export async function handleAccountSettings(
     if (!limit.allowed) {
       const result = submission.reply({
         formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
+        hideFields: PASSWORD_FIELDS,
       })
       return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
     }
-    await confirmSession()
+    const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
+    if (refused)
+      return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
     requestEmailChange(supabase, email, clientAddress(request))
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
@@ -163,6 +167,9 @@ export async function handleAccountSettings(
 
   if (intent === 'send-reset-link') return mailResetLink(request, user, headers)
 
+  if (intent === 'send-code:change-email' || intent === 'send-code:delete-account')
+    return mailOwnerCode(request, user, headers, intent.slice('send-code:'.length))
+
   if (intent === 'sign-out-everywhere') {
     // Supabase Auth ends every session of the user; each is refused on its next request
     // (the session check in session.server.ts), not only when its token expires.
@@ -174,9 +181,13 @@ export async function handleAccountSettings(
 
   if (intent === 'delete-account') {
     const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
-    if (submission.status !== 'success')
-      return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
-    await confirmSession()
+    if (submission.status !== 'success') {
+      const result = submission.reply({ hideFields: PASSWORD_FIELDS })
+      return reply(result, { intent, message: null }, { status: 400, headers })
+    }
+    const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
+    if (refused)
+      return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
     const outcome = await deleteAccount(asUser, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
@@ -204,9 +215,52 @@ async function mailResetLink(request: Request, user: SessionUser, headers: Heade
       tooManyAttemptsMessage(limit.retryAfterSeconds),
       tooManyAttemptsInit(limit, headers),
     )
-  const outcome = await sendPasswordReset(request, user.email)
-  for (const cookie of outcome.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
-  if (outcome.error) return failed(outcome.error, { status: 400, headers })
+  headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
   const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
+  return reply({ status: 'success' as const }, { intent, message }, { headers })
+}
+
+/** The owner's proof (`ownerRefusal`) within its guessing budget: null, or the form's errors. */
+async function ownerCheck(
+  request: Request,
+  user: SessionUser,
+  proof: { currentPassword?: string; code?: string },
+  headers: Headers,
+  confirmSession: () => Promise<void>,
+) {
+  // A session that ended elsewhere signs in again first; an auth-server outage is a 503.
+  await confirmSession()
+  const flow = proof.currentPassword ? 'password-check' : 'email-code'
+  const limit = await hitAuthRateLimit(request, flow, user.email)
+  const refusal = limit.allowed
+    ? await ownerRefusal(user.email, proof, clientAddress(request))
+    : { message: tooManyAttemptsMessage(limit.retryAfterSeconds) }
+  if (!refusal) return null
+  const errors = refusal.field
+    ? { fieldErrors: { [refusal.field]: [refusal.message] } }
+    : { formErrors: [refusal.message] }
+  const init = limit.allowed ? { status: 400, headers } : tooManyAttemptsInit(limit, headers)
+  return { options: { ...errors, hideFields: PASSWORD_FIELDS }, init }
+}
+
+/** Mails the owner's code (a sign-in mail, on the magic link's budget) after the answer. */
+async function mailOwnerCode(
+  request: Request,
+  user: SessionUser,
+  headers: Headers,
+  intent: string,
+) {
+  const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
+  if (!limit.allowed) {
+    const error = { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] }
+    return reply(
+      { status: 'error' as const, error },
+      { intent, message: null },
+      tooManyAttemptsInit(limit, headers),
+    )
+  }
+  const address = clientAddress(request)
+  afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
+  const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
   return reply({ status: 'success' as const }, { intent, message }, { headers })
 }

@@ -39,14 +39,8 @@ export async function savePassword(
 ): Promise<CredentialOutcome> {
   const { email, password, code, currentPassword } = input
   if (currentPassword !== undefined) {
-    const probe = sessionlessClient(input.address)
-    const refusal = (await probe.auth.signInWithPassword({ email, password: currentPassword }))
-      .error
-    // The auth server's own limit says nothing about the password: wait, not "wrong".
-    if (refusal?.status === 429) return { ok: false, message: authErrorMessage(refusal) }
-    if (refusal)
-      return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
-    await probe.auth.signOut({ scope: 'local' })
+    const refusal = await ownerRefusal(email, { currentPassword }, input.address)
+    if (refusal) return { ok: false, ...refusal }
   }
   const { error } = await supabase.auth.updateUser({
     password,
@@ -82,6 +76,29 @@ export async function savePassword(
     field: onField ? 'password' : undefined,
     message: authErrorMessage(error),
   }
+}
+
+/**
+ * The owner's proof before a change that cannot be undone or hands the account over: the
+ * current password, or the code of a sign-in mail (docs/decisions/0049-owner-re-check.md),
+ * checked by a throwaway client signed straight out. Null when it holds, else what to say.
+ */
+export async function ownerRefusal(
+  email: string,
+  proof: { currentPassword?: string; code?: string },
+  address: string | null,
+): Promise<{ field?: 'currentPassword' | 'code'; message: string } | null> {
+  const probe = sessionlessClient(address)
+  const { error } = proof.currentPassword
+    ? await probe.auth.signInWithPassword({ email, password: proof.currentPassword })
+    : await probe.auth.verifyOtp({ email, token: proof.code ?? '', type: 'email' })
+  // The auth server's own limit says nothing about the secret: wait, not "wrong".
+  if (error?.status === 429) return { message: authErrorMessage(error) }
+  if (error && proof.currentPassword)
+    return { field: 'currentPassword', message: 'That is not your current password' }
+  if (error) return { field: 'code', message: 'That code is wrong or has expired' }
+  await probe.auth.signOut({ scope: 'local' })
+  return null
 }
 
 /**

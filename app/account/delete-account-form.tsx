@@ -1,21 +1,25 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { type SubmissionResult, useForm } from '@conform-to/react'
 
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import { DELETE_CONFIRMATION } from './limits'
+import { OwnerProofForm } from './owner-proof'
 
-/** Deletes the account after the person types the confirmation word. */
+/** Deletes the account after the person types the confirmation word and proves it is them. */
 export function DeleteAccountForm({
   hasLiveSubscription,
   lastResult,
   constraint,
+  message,
+  hasPassword,
 }: {
   hasLiveSubscription: boolean
   lastResult?: SubmissionResult<string[]>
   constraint: FormConstraint
+  message: string | null
+  hasPassword: boolean
 }) {
   const validate = useFormValidation(() =>
     import('./schemas').then((schemas) => schemas.DeleteAccountSchema),
@@ -29,12 +33,18 @@ export function DeleteAccountForm({
     onValidate: validate,
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      {form.errors?.length ? (
-        <FormMessage tone="error" id={form.errorId}>
-          {form.errors.join(' ')}
-        </FormMessage>
-      ) : null}
+    <OwnerProofForm
+      form={form}
+      proof={fields}
+      message={message}
+      hasPassword={hasPassword}
+      intent="delete-account"
+      submit={
+        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
+          Delete account
+        </SubmitButton>
+      }
+    >
       <p className="text-sm text-slate-700">
         This removes your profile, avatar, subscription record and payment history for good.
         {hasLiveSubscription
@@ -46,11 +56,6 @@ export function DeleteAccountForm({
         field={fields.confirm}
         autoComplete="off"
       />
-      <div className="sm:w-48">
-        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
-          Delete account
-        </SubmitButton>
-      </div>
-    </Form>
+    </OwnerProofForm>
   )
 }

@@ -1,20 +1,26 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
-import { Form } from '@remix-run/react'
+import { type SubmissionResult, useForm } from '@conform-to/react'
 
-import { FormMessage, FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
-/** Starts an email change; the change happens when the confirmation link is opened. */
+import { OwnerProofForm } from './owner-proof'
+
+/**
+ * Starts an email change, once the owner has proved it is them; the change happens when the
+ * confirmation link is opened.
+ */
 export function EmailForm({
   email,
   pendingEmail,
   lastResult,
   message,
   constraint,
+  hasPassword,
 }: {
   email: string
   pendingEmail: string | null
+  hasPassword: boolean
   lastResult?: SubmissionResult<string[]>
   message: string | null
   constraint: FormConstraint
@@ -31,8 +37,18 @@ export function EmailForm({
     onValidate: validate,
   })
   return (
-    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-      <FormReplyMessages message={message} form={form} />
+    <OwnerProofForm
+      form={form}
+      proof={fields}
+      message={message}
+      hasPassword={hasPassword}
+      intent="change-email"
+      submit={
+        <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
+          Change email
+        </SubmitButton>
+      }
+    >
       <p className="text-sm text-slate-700">
         Current email: <strong>{email}</strong>
       </p>
@@ -42,11 +58,6 @@ export function EmailForm({
         </FormMessage>
       ) : null}
       <TextField label="New email" field={fields.email} type="email" autoComplete="email" />
-      <div className="sm:w-48">
-        <SubmitButton name="intent" value="change-email" pendingText="Sending link…">
-          Change email
-        </SubmitButton>
-      </div>
-    </Form>
+    </OwnerProofForm>
   )
 }

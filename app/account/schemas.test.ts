@@ -18,7 +18,9 @@ function form(entries: Record<string, string>) {
 
 describe('ChangeEmailSchema', () => {
   it('normalises the address', () => {
-    const result = parseWithZod(form({ email: ' Ada@Example.COM ' }), { schema: ChangeEmailSchema })
+    const result = parseWithZod(form({ email: ' Ada@Example.COM ', currentPassword: 'x' }), {
+      schema: ChangeEmailSchema,
+    })
     expect(result.status === 'success' && result.value.email).toBe('ada@example.com')
   })
   it('refuses a malformed address', () => {
@@ -72,9 +74,14 @@ describe('ChangePasswordSchema', () => {
 
 describe('DeleteAccountSchema', () => {
   it('accepts the confirmation word', () => {
-    expect(parseWithZod(form({ confirm: 'DELETE' }), { schema: DeleteAccountSchema }).status).toBe(
-      'success',
-    )
+    const proven = form({ confirm: 'DELETE', code: '123456' })
+    expect(parseWithZod(proven, { schema: DeleteAccountSchema }).status).toBe('success')
+  })
+  it('asks for the current password or the emailed code', () => {
+    const result = parseWithZod(form({ confirm: 'DELETE' }), { schema: DeleteAccountSchema })
+    expect(errorsOf(result)?.['']).toEqual([
+      'Enter your current password (or the code we email you) to confirm it is you',
+    ])
   })
   it.each(['', 'delete', 'DELET', 'yes'])('refuses %j', (confirm) => {
     const result = parseWithZod(form({ confirm }), { schema: DeleteAccountSchema })

@@ -5,10 +5,6 @@ import { emailField, newPasswordField } from '~/auth/schemas'
 
 import { DELETE_CONFIRMATION } from './limits'
 
-export const ChangeEmailSchema = z.object({
-  email: emailField('Enter your new email address'),
-})
-
 /**
  * The 6-digit code Supabase mails when a password change needs it ("secure password
  * change": the session signed in more than 24 hours ago). Empty until it is asked for.
@@ -46,9 +42,29 @@ export const ChangePasswordSchema = z
 /** A first password, for an account that signs in with GitHub only: no current one to ask. */
 export const SetPasswordSchema = z.object(newPasswordFields).check(passwordsMatch)
 
-export const DeleteAccountSchema = z.object({
-  confirm: z.string({ error: `Type ${DELETE_CONFIRMATION} to confirm` }).check(
-    z.trim(),
-    z.refine((value) => value === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm`),
-  ),
-})
+/**
+ * Proof that the owner asks (credentials.server.ts `ownerRefusal`), for a change that cannot
+ * be undone or hands the account over: the current password, or the code mailed for it.
+ */
+const ownerProof = {
+  currentPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
+  code: reauthenticationCode,
+}
+const provesOwner = z.refine<{ currentPassword?: string; code?: string }>(
+  (value) => Boolean(value.currentPassword || value.code),
+  'Enter your current password (or the code we email you) to confirm it is you',
+)
+
+export const ChangeEmailSchema = z
+  .object({ email: emailField('Enter your new email address'), ...ownerProof })
+  .check(provesOwner)
+
+export const DeleteAccountSchema = z
+  .object({
+    confirm: z.string({ error: `Type ${DELETE_CONFIRMATION} to confirm` }).check(
+      z.trim(),
+      z.refine((value) => value === DELETE_CONFIRMATION, `Type ${DELETE_CONFIRMATION} to confirm`),
+    ),
+    ...ownerProof,
+  })
+  .check(provesOwner)

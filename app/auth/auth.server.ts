@@ -113,10 +113,10 @@ async function registerOrRemind(
 
 /**
  * Mails a one-time sign-in link to an existing account from a client without a session
- * (the magic-link template says why it came: supabase/templates/magic_link.html). Used when
- * someone signs up with, or moves another account to, an address that has an account; a
- * failure (the provider's own send limit) is logged, never shown. With the visitor's
- * `address`, the call is made on their behalf (the address forwarded).
+ * (the magic-link template says why it came: supabase/templates/magic_link.html): a magic
+ * link, or someone signing up with, or moving another account to, an address that has an
+ * account. Called after the answer; a failure (the provider's own send limit) is logged,
+ * never shown. With the visitor's `address`, the call is made on their behalf.
  */
 export async function mailSignInLink(
   email: string,
@@ -127,7 +127,8 @@ export async function mailSignInLink(
     email,
     options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
   })
-  if (error) logger.warn({ code: error.code }, 'sign-in link for an existing account not sent')
+  // 422 `otp_disabled`: the address has no account (a magic link never makes one).
+  if (error && error.status !== 422) logger.warn({ code: error.code }, 'sign-in link not sent')
 }
 
 /**
@@ -160,16 +161,21 @@ export async function confirmWithCode(
   return { headers }
 }
 
-export async function sendPasswordReset(request: Request, email: string): Promise<AuthResult> {
-  const { supabase, headers } = createSupabaseServerClient(request)
-  // next=/reset-password: a PKCE link (`?code=`, no `type`) must land there too, not on /dashboard.
-  const { error } = await supabase.auth.resetPasswordForEmail(email, {
-    redirectTo: callbackUrl('/reset-password'),
+/**
+ * Mails a reset link after the answer (mail-requests.server.ts), like a magic link: neither
+ * the answer nor its time says whether the address has an account, or that the auth server's
+ * once-a-minute mail timer (which runs only for an account) refused. Returns the Set-Cookie
+ * that marks this browser as the one that asked (link-origin.server.ts).
+ */
+export function sendPasswordReset(request: Request, email: string) {
+  const address = clientAddress(request)
+  afterAnswer('password reset', async () => {
+    const { error } = await sessionlessClient(address).auth.resetPasswordForEmail(email, {
+      redirectTo: callbackUrl('/reset-password'),
+    })
+    if (error) logger.warn({ code: error.code }, 'reset link not sent')
   })
-  if (error && error.status !== 404)
-    return { headers, error: authErrorMessage(error), errorCode: error.code }
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
-  return { headers }
+  return markLinkRequested(request, email)
 }
 
 /**

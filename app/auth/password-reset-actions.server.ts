@@ -7,7 +7,7 @@ import { readFormData } from '~/lib/server/http.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import { PASSWORD_SET_KEY, sendPasswordReset } from './auth.server'
-import { authErrorMessage, authFailureStatus } from './auth-errors'
+import { authErrorMessage } from './auth-errors'
 import { afterAnswer } from './mail-requests.server'
 import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
@@ -18,8 +18,8 @@ const RECOVERY_ONLY =
   'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
 
 /**
- * /forgot-password: mails a reset link. The answer is the same whether or not the account
- * exists ("If an account exists for …").
+ * /forgot-password: mails a reset link after the answer, which is the same, in what it says
+ * and when, whether or not the account exists ("If an account exists for …").
  */
 export async function handleForgotPassword(request: Request) {
   const formData = await readFormData(request)
@@ -35,11 +35,7 @@ export async function handleForgotPassword(request: Request) {
   }
   if (isHoneypotFilled(formData))
     return reply(submission.reply(), { sentTo: email, formError: null })
-  const { error, errorCode, headers } = await sendPasswordReset(request, email)
-  if (error) {
-    const init = { status: authFailureStatus(errorCode), headers }
-    return reply(submission.reply(), { sentTo: null, formError: error }, init)
-  }
+  const headers = { 'Set-Cookie': await sendPasswordReset(request, email) }
   const result = submission.reply({ resetForm: true })
   return reply(result, { sentTo: email, formError: null }, { headers })
 }

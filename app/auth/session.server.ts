@@ -12,6 +12,7 @@ import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
 import { hasSessionCookie } from '~/lib/server/security-headers.server'
 
+import { sessionCookieOptions } from './cookies.server'
 import { safeNextPath } from './safe-next-path'
 import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers'
 import { signingKeys } from './signing-keys.server'
@@ -41,21 +42,12 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     global: { fetch: withAuthTimeout(onBehalf ?? fetch) },
+    cookieOptions: sessionCookieOptions(env),
     cookies: {
       getAll: () => parseCookieHeader(request.headers.get('Cookie') ?? ''),
       setAll(cookies, cacheHeaders) {
-        for (const { name, value, options } of cookies) {
-          headers.append(
-            'Set-Cookie',
-            serializeCookieHeader(name, value, {
-              ...options,
-              // Only the server reads the session; script on the page never needs it.
-              httpOnly: true,
-              sameSite: 'lax',
-              secure: env.NODE_ENV === 'production',
-            }),
-          )
-        }
+        for (const { name, value, options } of cookies)
+          headers.append('Set-Cookie', serializeCookieHeader(name, value, options))
         for (const [key, value] of Object.entries(cacheHeaders ?? {})) headers.set(key, value)
       },
     },

@@ -4,10 +4,12 @@ import { redirect } from '@remix-run/node'
 import { reply } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
+import { clientAddress } from '~/lib/server/rate-limit.server'
 
-import { callbackUrl, signInWithPassword } from './auth.server'
+import { callbackUrl, mailSignInLink, signInWithPassword } from './auth.server'
 import { authErrorMessage, authFailureStatus } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
+import { afterAnswer } from './mail-requests.server'
 import {
   hitAuthRateLimit,
   pausedCheckMessage,
@@ -69,18 +71,11 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
   const { email } = submission.value
-  const { supabase, headers } = createSupabaseServerClient(request)
-  const { error } = await supabase.auth.signInWithOtp({
-    email,
-    options: { emailRedirectTo: callbackUrl(next), shouldCreateUser: false },
-  })
-  // Do not reveal whether an account exists: an unknown email looks like success.
-  const unknown = error?.code === 'otp_disabled' || error?.code === 'user_not_found'
-  if (error && !unknown && error.status !== 422) {
-    const init = { status: authFailureStatus(error.code), headers }
-    return reply(submission.reply(), fields('magic-link', authErrorMessage(error)), init)
-  }
-  headers.append('Set-Cookie', await markLinkRequested(request, email))
+  // After the answer (mail-requests.server.ts): the same answer at the same time whether or
+  // not the address has an account, whatever the auth server's mail timer says.
+  const address = clientAddress(request)
+  afterAnswer('magic link', () => mailSignInLink(email, next, address))
+  const headers = { 'Set-Cookie': await markLinkRequested(request, email) }
   throw redirect(`/sign-in/confirm?${new URLSearchParams({ email })}`, { headers })
 }
 

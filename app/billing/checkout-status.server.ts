@@ -88,17 +88,16 @@ export interface CheckoutSummary {
   plan: string | null
   /** "$29.00 per month": what was charged (Stripe) or the plan's price (Polar). */
   amount: string | null
-  /** The address the receipt goes to: only for the checkout's own user, else null. */
+  /** The address the receipt goes to. */
   receiptTo: string | null
 }
 
 type Viewer = { id: string; email: string } | null
 
 /**
- * Reads what a checkout the provider reports as complete was for. Only the signed-in user
- * the checkout was made for (its `user_id` metadata) is shown the address; anyone else with
- * the link sees the plan and amount only. Null when the provider cannot be asked: the page
- * then says what it said before.
+ * Reads what a checkout the provider reports as complete was for: only for the signed-in
+ * user it was made for (its `user_id` metadata); anyone else with the link gets null, as
+ * when the provider cannot be asked, and the page says only what the status says.
  */
 export async function summarizeCheckout(
   params: URLSearchParams,
@@ -106,19 +105,22 @@ export async function summarizeCheckout(
 ): Promise<CheckoutSummary | null> {
   const sessionId = params.get('session_id')
   const checkoutId = params.get('checkout_id')
+  if (!viewer) return null
   try {
-    if (sessionId) return await stripeSummary(sessionId, viewer)
-    if (checkoutId) return await polarSummary(checkoutId, viewer)
+    const summary = sessionId
+      ? await stripeSummary(sessionId)
+      : checkoutId
+        ? await polarSummary(checkoutId)
+        : null
+    if (summary?.owner !== viewer.id) return null
+    return { plan: summary.plan, amount: summary.amount, receiptTo: viewer.email || null }
   } catch (error) {
     logger.warn({ err: error }, 'success page: checkout summary unavailable')
   }
   return null
 }
 
-const ownEmail = (viewer: Viewer, metadata: Record<string, unknown> | null | undefined) =>
-  viewer && viewer.email && metadata?.user_id === viewer.id ? viewer.email : null
-
-async function stripeSummary(sessionId: string, viewer: Viewer): Promise<CheckoutSummary> {
+async function stripeSummary(sessionId: string) {
   const session = await getStripe().checkout.sessions.retrieve(sessionId, {
     expand: ['line_items'],
   })
@@ -129,15 +131,15 @@ async function stripeSummary(sessionId: string, viewer: Viewer): Promise<Checkou
     session.amount_total !== null && session.currency
       ? `${formatMoney(session.amount_total, session.currency)}${interval ? ` per ${interval}` : ''}`
       : null
-  return { plan: plan?.name ?? null, amount, receiptTo: ownEmail(viewer, session.metadata) }
+  return { plan: plan?.name ?? null, amount, owner: session.metadata?.user_id }
 }
 
-async function polarSummary(checkoutId: string, viewer: Viewer): Promise<CheckoutSummary> {
+async function polarSummary(checkoutId: string) {
   const checkout = await getPolar('checkout').checkouts.get(checkoutId)
   const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
   return {
     plan: plan?.name ?? null,
     amount: plan ? `${formatMoney(plan.amount, plan.currency)} per ${plan.interval}` : null,
-    receiptTo: ownEmail(viewer, checkout.metadata as Record<string, unknown>),
+    owner: checkout.metadata.user_id,
   }
 }

@@ -86,6 +86,7 @@ export default function AccountSettings() {
           lastResult={resultFor(reply, 'change-email')}
           message={messageFor(reply, 'change-email')}
           constraint={constraint.email}
+          hasPassword={methods.password}
         />
       </SettingsSection>
       <SettingsSection
@@ -165,6 +166,8 @@ export default function AccountSettings() {
           hasLiveSubscription={hasLiveSubscription}
           lastResult={resultFor(reply, 'delete-account')}
           constraint={constraint.deleteAccount}
+          message={messageFor(reply, 'delete-account')}
+          hasPassword={methods.password}
         />
       </SettingsSection>
     </div>

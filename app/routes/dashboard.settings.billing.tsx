@@ -18,6 +18,7 @@ import { ButtonLink, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { formatDate, formatMoney } from '~/lib/pages/format'
+import { readFormData } from '~/lib/server/http.server'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
   isLiveStatus,
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, asUser, headers } = await requireConfirmedUser(request)
-  const form = await request.formData().catch(() => new FormData())
+  const form = await readFormData(request, { headers })
   const outcome = await openBillingPortal(asUser, user.id, {
     paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
   })

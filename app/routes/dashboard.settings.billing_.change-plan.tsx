@@ -13,6 +13,7 @@ import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { formatDate, formatMoney } from '~/lib/pages/format'
+import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 /**
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // A change of what the user pays: the auth server confirms the session first.
   const { user, asUser, headers } = await requireConfirmedUser(request)
-  const planKey = String((await request.formData()).get('plan') ?? '')
+  const planKey = String((await readFormData(request, { headers })).get('plan') ?? '')
   try {
     const result = await changePolarPlan(asUser, user.id, planKey)
     if (result.kind === 'changed')

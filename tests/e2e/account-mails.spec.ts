@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 
 import { mailSubject, receiptOf } from '../integration/mail-support'
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -70,6 +70,7 @@ test('deleting an account with a live plan sends one "account deleted" mail and 
   const form = page.locator('form#delete-account')
   await form.getByRole('button', { name: 'Delete account' }).click()
   await form.getByRole('textbox', { name: 'Type DELETE to confirm' }).fill('DELETE')
+  await form.getByLabel('Current password').fill(PASSWORD)
   await form.getByRole('button', { name: 'Delete account' }).click()
   await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
 

@@ -69,6 +69,7 @@ for (const viewport of VIEWPORTS) {
       await signIn(page, user.email)
       await page.goto('/dashboard/settings/account')
       await page.getByRole('textbox', { name: 'New email' }).fill(next)
+      await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
       await page.getByRole('button', { name: 'Change email' }).click()
       await expect(page.getByRole('status').first()).toContainText(`we sent a confirmation link`)
 

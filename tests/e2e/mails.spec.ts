@@ -161,6 +161,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   const newEmail = uniqueEmail('mails-new')
   const emailForm = page.locator('form#change-email')
   await emailForm.getByLabel('New email').fill(newEmail)
+  await emailForm.getByLabel('Current password').fill('another-password-42')
   await emailForm.getByRole('button', { name: 'Change email' }).click()
   await expect(emailForm.getByText('Check your inbox')).toBeVisible()
   for (const address of [user.email, newEmail]) {

@@ -658,3 +658,19 @@ test('slow clients: headers and bodies have time limits, and a proxy that is not
     await limited.exited
   }
 })
+
+test('a request-target or Host that does not parse gets 400, and nothing but log lines reaches stderr', async () => {
+  const requests = [
+    'POST //evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost\r\nOrigin: https://evil.example',
+    'POST http://evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost',
+    'GET / HTTP/1.1\r\nHost: local host',
+  ]
+  for (const head of requests) {
+    const { text } = await rawExchange([
+      `${head}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    ])
+    expect(text, head).toMatch(/^HTTP\/1\.1 400 /)
+  }
+  const raw = direct.output.stderr.split('\n').filter((line) => line && !line.startsWith('{'))
+  expect(raw).toEqual([])
+})

@@ -187,6 +187,12 @@ test('deletes the account after confirmation', async ({ page }) => {
   await form.getByRole('button', { name: 'Delete account' }).click()
   await expect(form.getByText('Type DELETE to confirm').last()).toBeVisible()
   await form.getByRole('textbox', { name: 'Type DELETE to confirm' }).fill('DELETE')
+  // A live session alone deletes nothing: the current password is asked for.
+  await form.getByLabel('Current password').fill('not-my-password')
+  await form.getByRole('button', { name: 'Delete account' }).click()
+  await expect(form.getByText('That is not your current password')).toBeVisible()
+  await form.getByRole('textbox', { name: 'Type DELETE to confirm' }).fill('DELETE')
+  await form.getByLabel('Current password').fill(PASSWORD)
   await form.getByRole('button', { name: 'Delete account' }).click()
   await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
   await page.goto('/dashboard')

@@ -106,6 +106,7 @@ describe('after asking for a sign-in link', () => {
       }),
     )
     expect(sent.headers.get('Location')).toMatch(/^\/sign-in\/confirm\?/)
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)
     expect(mail?.kind).toBe('magiclink')
     const answer = await callRoute(

@@ -1,6 +1,7 @@
 import { createClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as signInPage from '../../app/routes/sign-in'
 import { LOCAL_ANON_KEY } from '../local-stack/supabase'
@@ -143,6 +144,7 @@ describe('mail links work whether or not the redirect was on the allow-list', ()
       }),
     )
     expect(sent.status).toBeLessThan(400)
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)
     expect(mail?.kind).toBe('magiclink')
     const link = new URL(mail!.link!)

@@ -60,7 +60,11 @@ describe('email change: each link says where the change stands and keeps the ses
     const next = newEmail('change-to')
     const answer = await callRoute(
       account.action,
-      formPost(`${app.url}${ACCOUNT}`, user.cookie, { intent: 'change-email', email: next }),
+      formPost(`${app.url}${ACCOUNT}`, user.cookie, {
+        intent: 'change-email',
+        email: next,
+        currentPassword: 'correct-horse-battery',
+      }),
     )
     expect(answer.status).toBe(200)
     const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))

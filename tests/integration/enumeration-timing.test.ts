@@ -6,14 +6,16 @@ import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
+import * as forgotPasswordPage from '../../app/routes/forgot-password'
+import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
 
 /**
- * Sign-up and email change must not say by their response time whether an address has an
- * account. Each measures SAMPLES answers for addresses with an account and as many for new
+ * Sign-up, email change, password reset and the magic link must not say by their response
+ * time whether an address has an account (sign-in does: docs/security.md says why). Each measures SAMPLES answers for addresses with an account and as many for new
  * ones, interleaved in random order, one at a time, each after the previous request's mail
  * has arrived and its work after the answer is done (so no request pays for another's). Then: the Mann-Whitney U test finds
  * no difference (p ≥ 0.001), and the best a threshold on the time can do at telling the two
@@ -67,6 +69,7 @@ async function mailArrived(email: string, before: number) {
 async function measureInterleaved(
   cases: { existing: boolean; email: string }[],
   measure: (email: string, index: number) => Promise<number>,
+  { mailsOnlyToAccounts = false } = {},
 ) {
   const shuffled = cases
     .map((item) => ({ item, key: Math.random() }))
@@ -76,7 +79,7 @@ async function measureInterleaved(
   for (const [index, item] of shuffled.entries()) {
     const before = await mailCount(item.email)
     const ms = await measure(item.email, index)
-    await mailArrived(item.email, before)
+    if (item.existing || !mailsOnlyToAccounts) await mailArrived(item.email, before)
     // And whatever the request left to do after its answer is done, so it cannot slow the
     // next measurement.
     await mailRequestsSettled()
@@ -120,13 +123,37 @@ describe('response time does not reveal an account', () => {
     expectIndistinguishable(times)
   }, 180_000)
 
+  it.each([
+    ['password reset', '/forgot-password', forgotPasswordPage.action, {}, 200],
+    ['magic link', '/sign-in', signInPage.action, { intent: 'magic-link' }, 302],
+  ] as const)(
+    '%s: an address with an account answers like one without',
+    async (_, path, action, form, status) => {
+      const times = await measureInterleaved(
+        await cases(),
+        async (email, index) => {
+          const request = appRequest(app, path, { form: { ...form, email } })
+          request.headers.set('X-Forwarded-For', `10.22.${index >> 8}.${index & 255}`)
+          const started = performance.now()
+          const answer = await callRoute(action, request)
+          const ms = performance.now() - started
+          expect(answer.status).toBe(status)
+          return ms
+        },
+        { mailsOnlyToAccounts: true },
+      )
+      expectIndistinguishable(times)
+    },
+    180_000,
+  )
+
   it('email change: an address another account has answers like a free one', async () => {
     const list = await cases()
     const requesters = await Promise.all(list.map(() => createSignedInUser(app)))
     const times = await measureInterleaved(list, async (email, index) => {
       const request = appRequest(app, '/dashboard/settings/account', {
         cookie: requesters[index].cookie,
-        form: { intent: 'change-email', email },
+        form: { intent: 'change-email', email, currentPassword: 'correct-horse-battery' },
       })
       request.headers.set('X-Forwarded-For', `10.21.${index >> 8}.${index & 255}`)
       const started = performance.now()
@@ -136,5 +163,5 @@ describe('response time does not reveal an account', () => {
       return ms
     })
     expectIndistinguishable(times)
-  }, 180_000)
+  }, 300_000)
 })

@@ -115,6 +115,7 @@ describe('sign-in: a ceiling per address over all clients', () => {
       ),
     )
     expect(asked.status).toBe(302)
+    await mailRequestsSettled()
     const browser = sessionCookie(asked)
     const mail = await app.stack.supabase.inbox.latestFor(user.email)
     expect(mail?.kind).toBe('magiclink')
@@ -215,6 +216,7 @@ describe('the current password in Account settings: a ceiling per user', () => {
       intent: 'change-password',
       message: expect.stringContaining(`We emailed a reset link to ${user.email}`),
     })
+    await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(user.email)
     expect(mail?.kind).toBe('recovery')
   })

@@ -114,6 +114,11 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.stripe',
     'routes/sign-out',
   ],
+  'tests/integration/session-signing.test.ts': [
+    'root',
+    'routes/dashboard',
+    'routes/dashboard._index',
+  ],
   'tests/integration/stripe-checkout.test.ts': [
     'routes/api.checkout_sessions',
     'routes/api.customer_portal',

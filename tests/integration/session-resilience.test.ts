@@ -37,6 +37,7 @@ const changeEmail = (user: User, cookie = user.cookie) =>
     account.action,
     formPost(`${app.url}${ACCOUNT}`, cookie, {
       intent: 'change-email',
+      currentPassword: 'correct-horse-battery',
       email: `moved-${user.email}`,
     }),
   )

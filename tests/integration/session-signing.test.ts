@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { signingKeys } from '../../app/auth/signing-keys.server'
 import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import type { JwtSigning } from '../local-stack/supabase'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
@@ -19,7 +18,6 @@ afterEach(async () => {
 /** How many times one dashboard view of a signed-in user asks Supabase Auth for the user. */
 async function userLookupsOfAPageView(jwtSigning: JwtSigning) {
   app = await startTestApp({ supabaseAuth: { ...SUITE_AUTH_LIMITS, jwtSigning } })
-  signingKeys.expireForTests()
   const user = await createSignedInUser(app)
   const before = app.stack.supabase.countsByPath()['/user'] ?? 0
   const page = await fetch(`${app.url}/dashboard`, { headers: { cookie: user.cookie } })

@@ -302,7 +302,11 @@ describe('email', () => {
   it('sends a confirmation link to the new address and shows it as pending', async () => {
     const user = await createSignedInUser(app)
     const next = `new-${user.email}`
-    const answer = await postAccount(user, { intent: 'change-email', email: next.toUpperCase() })
+    const answer = await postAccount(user, {
+      intent: 'change-email',
+      currentPassword: 'correct-horse-battery',
+      email: next.toUpperCase(),
+    })
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain(next)
     // The auth server is asked after the answer (the same work for any address).
@@ -323,7 +327,11 @@ describe('email', () => {
     const fresh = `free-${user.email}`
     /** What the person asking can see: the answer, then the page. */
     async function observed(address: string) {
-      const answer = await postAccount(user, { intent: 'change-email', email: address })
+      const answer = await postAccount(user, {
+        intent: 'change-email',
+        currentPassword: 'correct-horse-battery',
+        email: address,
+      })
       const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
       const page = await callRoute<{ pendingEmail: string }>(
         account.loader,
@@ -389,7 +397,7 @@ describe('sign out of all sessions', () => {
       expect((await polarPortal(cookie)).status).toBe(401)
       const deletion = await postAccount(
         { ...user, cookie },
-        { intent: 'delete-account', confirm: 'DELETE' },
+        { intent: 'delete-account', confirm: 'DELETE', currentPassword: 'correct-horse-battery' },
       )
       expect(deletion.location).toMatch(/^\/sign-in/)
     }
@@ -425,7 +433,11 @@ describe('sign out of all sessions', () => {
     })
     expect(userCalls()).toBe(before + 1)
     // The confirmation, then the change itself (PUT /user, after the answer).
-    await postAccount(user, { intent: 'change-email', email: `other-${user.email}` })
+    await postAccount(user, {
+      intent: 'change-email',
+      currentPassword: 'correct-horse-battery',
+      email: `other-${user.email}`,
+    })
     await mailRequestsSettled()
     expect(userCalls()).toBe(before + 3)
     await callRoute(
@@ -457,7 +469,11 @@ describe('account deletion', () => {
         avatar: new File([pngBytes()], 'a.png', { type: 'image/png' }),
       }),
     )
-    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    const answer = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      currentPassword: 'correct-horse-battery',
+    })
     expect(answer.status).toBe(303)
     expect(answer.location).toBe('/account-deleted')
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
@@ -498,7 +514,11 @@ describe('account deletion', () => {
       count: 5,
     })
     try {
-      const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+      const answer = await postAccount(user, {
+        intent: 'delete-account',
+        confirm: 'DELETE',
+        currentPassword: 'correct-horse-battery',
+      })
       expect(answer.status).toBe(503)
       expect(answer.data.result.error?.['']).toEqual([
         expect.stringContaining('your account has not been deleted'),
@@ -526,7 +546,11 @@ describe('account deletion', () => {
     await app.stack.polar.idle()
     const polarId = (await subscriptionRow(user.id))?.polar_subscription_id
     expect(polarId).toBeTruthy()
-    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    const answer = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      currentPassword: 'correct-horse-battery',
+    })
     expect(answer.status).toBe(303)
     expect(app.stack.polar.state.subscriptions.get(polarId as string)?.status).toBe('canceled')
     expect(await userExists(user.id)).toBe(false)
@@ -551,7 +575,11 @@ describe('account deletion', () => {
     await app.stack.polar.idle()
     expect((await subscriptionRow(user.id))?.polar_subscription_id).toBe(first.subscription.id)
 
-    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    const answer = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      currentPassword: 'correct-horse-battery',
+    })
     expect(answer.status).toBe(303)
     const statusOf = (id: string) => app.stack.polar.state.subscriptions.get(id)?.status
     expect(statusOf(first.subscription.id)).toBe('canceled')
@@ -561,7 +589,68 @@ describe('account deletion', () => {
 
   it('without a subscription: deletes at once', async () => {
     const user = await createSignedInUser(app)
-    const answer = await postAccount(user, { intent: 'delete-account', confirm: 'DELETE' })
+    const answer = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      currentPassword: 'correct-horse-battery',
+    })
+    expect(answer.status).toBe(303)
+    expect(await userExists(user.id)).toBe(false)
+  })
+})
+
+describe('a re-check before anything irreversible', () => {
+  it('deletion and an email change need the current password: a session alone, or a wrong password, changes nothing', async () => {
+    const user = await createSignedInUser(app)
+    for (const proof of [{}, { currentPassword: 'not-my-password' }] as Record<string, string>[]) {
+      const deletion = await postAccount(user, {
+        intent: 'delete-account',
+        confirm: 'DELETE',
+        ...proof,
+      })
+      expect(deletion.status).toBe(400)
+      const email = await postAccount(user, {
+        intent: 'change-email',
+        email: `moved-${user.email}`,
+        ...proof,
+      })
+      expect(email.status).toBe(400)
+    }
+    await mailRequestsSettled()
+    expect(await userExists(user.id)).toBe(true)
+    const { data } = await admin.auth.admin.getUserById(user.id)
+    expect(data.user?.new_email ?? null).toBeNull()
+    const wrong = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      currentPassword: 'not-my-password',
+    })
+    expect(wrong.data).toMatchObject({
+      result: { error: { currentPassword: ['That is not your current password'] } },
+    })
+  })
+
+  it('an account without a password (GitHub) proves itself with a code mailed to it', async () => {
+    const user = await createGitHubUser(app)
+    const wrong = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      code: '123456',
+    })
+    expect(wrong.status).toBe(400)
+    expect(await userExists(user.id)).toBe(true)
+    const asked = await postAccount(user, { intent: 'send-code:delete-account' })
+    expect(asked.data).toMatchObject({
+      intent: 'delete-account',
+      message: expect.stringContaining(user.email),
+    })
+    await mailRequestsSettled()
+    const mail = await app.stack.supabase.inbox.latestFor(user.email)
+    const answer = await postAccount(user, {
+      intent: 'delete-account',
+      confirm: 'DELETE',
+      code: mail!.otp!,
+    })
     expect(answer.status).toBe(303)
     expect(await userExists(user.id)).toBe(false)
   })

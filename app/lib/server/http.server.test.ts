@@ -1,6 +1,9 @@
+import type { ServerBuild } from '@remix-run/node'
 import { describe, expect, test } from 'vitest'
 
 import {
+  capRequestBodies,
+  FORM_MAX_BYTES,
   formDataToObject,
   jsonNoStore,
   mediaType,
@@ -24,6 +27,52 @@ describe('readBodyWithLimit', () => {
 
   test('returns an empty body for a request without one', async () => {
     expect(await readBodyWithLimit(new Request('http://localhost/'), 5)).toEqual(new Uint8Array())
+  })
+})
+
+describe('capRequestBodies', () => {
+  /** A build of one route whose action is `action`, capped; calls it with `request`. */
+  async function callCapped(
+    action: (args: { request: Request }) => Promise<unknown>,
+    request: Request,
+  ) {
+    const build = { routes: { r: { id: 'r', module: { action } } } } as unknown as ServerBuild
+    const capped = capRequestBodies(build).routes.r!.module.action!
+    return Promise.resolve(capped({ request, params: {}, context: {} })).catch(
+      (thrown: unknown) => thrown,
+    )
+  }
+  const big = () => post('a='.padEnd(FORM_MAX_BYTES + 10, 'x'))
+
+  test('an action that reads its body itself gets a 413 past FORM_MAX_BYTES, whatever it does with the failure', async () => {
+    const answer = await callCapped(async ({ request }) => {
+      await request.formData().catch(() => new FormData())
+      return 'acted'
+    }, big())
+    expect(answer).toBeInstanceOf(Response)
+    expect((answer as Response).status).toBe(413)
+  })
+
+  test('a declared length over the cap is refused without a byte read', async () => {
+    let pulled = false
+    const body = new ReadableStream({ pull: () => void (pulled = true) }, { highWaterMark: 0 })
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body,
+      headers: { 'Content-Length': String(FORM_MAX_BYTES + 1) },
+      duplex: 'half',
+    } as RequestInit)
+    const answer = await callCapped(({ request }) => request.text(), request)
+    expect((answer as Response).status).toBe(413)
+    expect(pulled).toBe(false)
+  })
+
+  test('a reader that chose a larger cap reads up to it, and keeps its own answer past it', async () => {
+    const read = ({ request }: { request: Request }) =>
+      readBodyWithLimit(request, FORM_MAX_BYTES * 2)
+    expect(await callCapped(read, big())).toHaveLength(FORM_MAX_BYTES + 10)
+    const huge = post('a='.padEnd(FORM_MAX_BYTES * 3, 'x'))
+    expect(await callCapped(read, huge)).toBeNull()
   })
 })
 

@@ -1,3 +1,5 @@
+import type { ActionFunction, ActionFunctionArgs, ServerBuild } from '@remix-run/node'
+
 /** A request body read within a byte cap and decoded by its content type. */
 export type RequestPayload =
   | { kind: 'json'; value: unknown }
@@ -26,6 +28,7 @@ export async function readBodyWithLimit(
   request: Request,
   maxBytes: number,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
+  chosenCaps.set(request, maxBytes)
   const declared = Number(request.headers.get('Content-Length'))
   if (Number.isFinite(declared) && declared > maxBytes) return null
   if (!request.body) return new Uint8Array()
@@ -94,12 +97,74 @@ export async function readFormData(
   if (payload.kind === 'form') return payload.value
   const headers = new Headers(options.headers)
   headers.set('Cache-Control', 'no-store')
-  if (payload.kind === 'too-large') {
-    const message = `That submission is too large (the limit is ${FORM_MAX_BYTES / 1024} KB).`
-    throw new Response(message, { status: 413, headers })
-  }
+  if (payload.kind === 'too-large') throw tooLarge(FORM_MAX_BYTES, headers)
   const status = payload.kind === 'unsupported-media-type' ? 415 : 400
   throw new Response('Please submit the form.', { status, headers })
+}
+
+function tooLarge(
+  maxBytes: number,
+  headers: Headers = new Headers({ 'Cache-Control': 'no-store' }),
+) {
+  const message = `That submission is too large (the limit is ${maxBytes / 1024} KB).`
+  return new Response(message, { status: 413, headers })
+}
+
+/** The cap the route's own reader chose for a request's body (`readBodyWithLimit`). */
+const chosenCaps = new WeakMap<Request, number>()
+
+/**
+ * Every action of the build behind one body cap, whatever it reads with: its body comes from
+ * the client only up to the cap its reader chose (`readBodyWithLimit`), else FORM_MAX_BYTES;
+ * past it the answer is 413 (docs/decisions/0047-one-body-cap-for-every-action.md).
+ */
+export function capRequestBodies(build: ServerBuild): ServerBuild {
+  const routes = { ...build.routes }
+  for (const [id, route] of Object.entries(routes)) {
+    const action = route?.module.action
+    if (!route || !action) continue
+    const module = { ...route.module, action: (args: ActionFunctionArgs) => capped(action, args) }
+    routes[id] = { ...route, module }
+  }
+  return { ...build, routes }
+}
+
+async function capped(action: ActionFunction, args: ActionFunctionArgs) {
+  const body = args.request.body
+  if (!body) return action(args)
+  const declared = Number(args.request.headers.get('Content-Length'))
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
+  let size = 0
+  let refusedAt: number | null = null
+  const request: Request = new Request(args.request, {
+    duplex: 'half',
+    body: new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const cap = chosenCaps.get(request) ?? FORM_MAX_BYTES
+          if (declared > cap || size > cap) {
+            // Read no further, without cancelling: a cancelled body destroys the socket before
+            // the 413 is written (server-app.js drops the rest after the answer).
+            refusedAt = cap
+            reader?.releaseLock()
+            return controller.error(new Error('request body over its cap'))
+          }
+          reader ??= body.getReader()
+          const { done, value } = await reader.read()
+          if (done) return controller.close()
+          size += value.byteLength
+          controller.enqueue(value)
+        },
+      },
+      // Nothing read ahead: only what the action asks for, once its reader chose a cap.
+      { highWaterMark: 0 },
+    ),
+  } as RequestInit)
+  const answer = await Promise.resolve(action({ ...args, request })).catch((error: unknown) => {
+    if (refusedAt === null) throw error
+  })
+  if (refusedAt !== null) throw tooLarge(refusedAt)
+  return answer
 }
 
 /** A form's fields as a plain object: the first value of each name (a string or a File). */

@@ -10,12 +10,14 @@ import {
   crossSiteRefusal,
   type RequestHead,
 } from './cross-site.server'
+import { logger } from './logger.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
  * The one request policy, in front of every route: the request stack (`server-app.js`, in
  * production and the integration tests) and a middleware of the Vite dev server
  * (vite.config.ts) run `requestPolicyMiddleware` for every request Remix answers. A route added tomorrow is covered without doing anything:
+ * - a request-target or Host that does not parse as Remix parses it is refused (400);
  * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
  * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
  *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
@@ -27,13 +29,14 @@ export function requestPolicyMiddleware(
   next: (error?: unknown) => void,
 ) {
   const request = policyRequest(req)
-  const signedIn = hasSessionCookie(request)
+  const signedIn = request !== null && hasSessionCookie(request)
   // The header defaults apply just before the answer's head is written (`on-headers`), so
   // they see the status and every header the route, Remix or the renderer set, and replace
   // none of them.
   onHeaders(res, () =>
     applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
   )
+  if (!request) return sendJson(res, 400, { error: 'Bad request' })
   const refused = requestPolicy(request)
   if (!refused) return next()
   res.statusCode = refused.status
@@ -48,15 +51,22 @@ export function requestPolicyMiddleware(
  * What the policy reads of a Node request (method, URL, headers by name), straight from
  * Node's request: building a fetch `Request` (a Headers copy, a URL, undici's Request) on
  * every request cost more app CPU than the policy itself (docs/performance.md). Never its
- * body: the policy does not read it.
+ * body: the policy does not read it. Its URL is the one Remix's adapter makes (the Host, then
+ * the request-target appended), so both see one path and one host; null (a 400) when the
+ * request-target is not a path with one leading slash (`//evil/…`, `/\evil/…`, absolute-form,
+ * `*`), which a URL parser reads as another host, or the Host is not a host name or address
+ * with an optional port.
  */
-function policyRequest(req: IncomingMessage): RequestHead {
+function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+  const host = req.headers.host ?? ''
+  if (!/^\/(?![/\\])/.test(path) || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
+    return null
   return {
     method: req.method ?? 'GET',
     // Only a request that may change state needs its URL (GETs go straight through).
     get url() {
-      return new URL(path, `http://${req.headers.host ?? 'localhost'}`).href
+      return new URL(`http://${host}${path}`).href
     },
     headers: {
       get(name: string) {
@@ -66,6 +76,27 @@ function policyRequest(req: IncomingMessage): RequestHead {
       },
     },
   }
+}
+
+/**
+ * The last handler of the request stack: an error no route answered (Remix answers its own)
+ * is logged as one JSON line, and the client gets a bare 500, never a stack trace.
+ */
+export function unexpectedError(
+  error: unknown,
+  _req: IncomingMessage,
+  res: ServerResponse,
+  _next: unknown,
+) {
+  logger.error({ err: error }, 'request failed')
+  if (res.headersSent) return res.destroy()
+  sendJson(res, 500, { error: 'Internal server error' })
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': text.length })
+  res.end(text)
 }
 
 /**

@@ -178,6 +178,7 @@ describe('hasSessionCookie', () => {
   test.each([
     ['sb-127-auth-token=abc', true],
     ['a=1; sb-abcd-auth-token.0=abc; sb-abcd-auth-token.1=def', true],
+    ['a=1; __Host-sb-abcd-auth-token.0=abc', true],
     ['theme=dark', false],
     ['', false],
   ])('%j → %s', (cookie, expected) => {

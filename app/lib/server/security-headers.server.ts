@@ -84,10 +84,10 @@ interface HeaderTarget {
   setHeader(name: string, value: string): unknown
 }
 
-/** True when the request carries a Supabase session cookie (`sb-<ref>-auth-token`, chunked or not). */
+/** True when the request carries a Supabase session cookie (`[__Host-]sb-<ref>-auth-token`, chunked or not). */
 export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): boolean {
   const cookie = request.headers.get('Cookie') ?? ''
-  return /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
+  return /(?:^|;\s*)(?:__Host-)?sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
 }
 
 /**

@@ -1,0 +1,128 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+import { createUser, deleteUser, expect, PASSWORD, test } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * No route reads an unbounded body, on the production server: every route of the build's
+ * manifest (a route added tomorrow is walked the day it is added) gets a POST far over the
+ * largest cap (the avatar upload's 8 MB envelope), signed out and signed in, with a declared
+ * length and chunked, all but its end. Each must answer all the same: a 413, or an answer
+ * given without reading the body (a redirect to sign in, a 405, a 403).
+ */
+const OVERSIZED = 9 * 1024 * 1024
+const CHUNK = Buffer.alloc(64 * 1024, 'a')
+
+interface ManifestRoute {
+  id: string
+  path?: string
+  index?: boolean
+  parentId?: string
+}
+
+/** Each route's URL, from the browser manifest of the build the server runs. */
+function routeUrls() {
+  const assets = path.resolve(process.env.BUILD_DIR ?? 'build', 'client/assets')
+  const file = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name))
+  const source = readFileSync(path.join(assets, file!), 'utf8')
+  const { routes } = JSON.parse(source.replace(/^window\.__remixManifest=|;$/g, '')) as {
+    routes: Record<string, ManifestRoute>
+  }
+  const fullPath = (route: ManifestRoute): string => {
+    const parent = route.parentId ? fullPath(routes[route.parentId]) : ''
+    return [parent, route.path ?? ''].filter(Boolean).join('/')
+  }
+  return Object.values(routes)
+    .filter((route) => route.id !== 'root')
+    .map((route) => {
+      const url = `/${fullPath(route)
+        .replace('*', 'no-such-page')
+        .replace(/:[^/]+/g, 'pro')}`
+      return { id: route.id, url: route.index ? `${url}?index` : url }
+    })
+    .sort((a, b) => Number(a.id === 'routes/sign-out') - Number(b.id === 'routes/sign-out'))
+}
+
+/**
+ * POSTs an oversized body, all of it but its last 64 KB, and resolves with the answer's
+ * status, or 'no answer' when none came within the time: an answer to a body whose end was
+ * never sent was given without reading it whole.
+ */
+function postOversized(url: string, cookie: string, chunked: boolean) {
+  return new Promise<number | 'no answer'>((resolve) => {
+    const socket = net.connect(E2E.appPort, '127.0.0.1')
+    let done = false
+    const finish = (result: number | 'no answer') => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(result)
+    }
+    const timer = setTimeout(() => finish('no answer'), 15_000)
+    let received = ''
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('latin1')
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received)
+      if (status) finish(Number(status[1]))
+    })
+    socket.on('error', () => finish('no answer'))
+    const head = [
+      `POST ${url} HTTP/1.1`,
+      `Host: localhost:${E2E.appPort}`,
+      'Content-Type: application/x-www-form-urlencoded',
+      `X-Forwarded-For: 10.88.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${OVERSIZED}`,
+      ...(cookie ? [`Cookie: ${cookie}`] : []),
+    ]
+    socket.write(`${head.join('\r\n')}\r\n\r\n`)
+    let sent = 0
+    const send = () => {
+      while (!done && sent < OVERSIZED - CHUNK.length) {
+        sent += CHUNK.length
+        const frame = chunked ? [`${CHUNK.length.toString(16)}\r\n`, CHUNK, '\r\n'] : [CHUNK]
+        if (!frame.map((part) => socket.write(part)).every(Boolean))
+          return void socket.once('drain', send)
+      }
+    }
+    send()
+  })
+}
+
+async function signedInCookie(email: string) {
+  const response = await fetch(`${E2E.siteUrl}/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ email, password: PASSWORD }),
+    redirect: 'manual',
+    headers: { 'x-forwarded-for': '10.88.255.1' },
+  })
+  expect(response.status).toBe(302)
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ')
+}
+
+test('every route answers an oversized body before reading it whole', async () => {
+  test.setTimeout(240_000)
+  const user = await createUser()
+  try {
+    const cookie = await signedInCookie(user.email)
+    const failures: string[] = []
+    for (const { id, url } of routeUrls()) {
+      for (const session of ['', cookie]) {
+        for (const chunked of [false, true]) {
+          const status = await postOversized(url, session, chunked)
+          const what = `${id} (${session ? 'signed in' : 'signed out'}, ${chunked ? 'chunked' : 'declared length'})`
+          if (status === 'no answer' || (status >= 200 && status < 300) || status >= 500)
+            failures.push(`${what}: ${status}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  } finally {
+    await deleteUser(user.id)
+  }
+})
