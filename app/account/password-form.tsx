@@ -5,10 +5,7 @@ import { FormReplyMessages, NewPasswordFields, SubmitButton, TextField } from '~
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
-/**
- * Changes the password or, for a GitHub-only account, sets a first one. The code field
- * appears once Supabase has mailed the code of "secure password change".
- */
+/** Changes the password (sets a GitHub-only account's first); a code field once one is mailed. */
 export function PasswordForm({
   mode,
   lastResult,

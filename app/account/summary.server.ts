@@ -28,10 +28,7 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
 
 const summaries = new WeakMap<Request, Promise<AccountSummary>>()
 
-/**
- * The account summary read for `requireUserWith` (while the session is checked), once per
- * request: the dashboard's layout and its page share it.
- */
+/** The summary for `requireUserWith`, read once per request: layout and page share it. */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {
     const summary = summaries.get(request) ?? readAccountSummary(asUser)

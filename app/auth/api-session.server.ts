@@ -13,9 +13,8 @@ export function refuseApiPost(request: Request): Response | null {
 }
 
 /**
- * The signed-in user, or the 401 `{error}`. With `confirm` (routes that hand over control, the
- * billing portals) the auth server confirms the session too. A session that cannot be checked
- * gets a 503 `{error}` with Retry-After.
+ * The signed-in user, or the 401 `{error}` (503 when it cannot be checked). With `confirm` (the
+ * billing portals hand over control) the auth server confirms the session too.
  */
 export async function requireApiUser(
   request: Request,

@@ -8,10 +8,7 @@ export const EMAIL_LINK_LIFETIME_SECONDS = 3600
 
 export type LinkPurpose = 'confirm' | 'sign-in' | 'reset' | 'invite' | 'email-change'
 
-/**
- * `used`: no such token any more (used, replaced by a newer mail, or never ours); `unchecked`:
- * the database could not say (the page still offers the button and the auth server decides).
- */
+/** `used`: no such token (used, replaced, or never ours); `unchecked`: the auth server decides. */
 export type LinkState =
   | { state: 'valid'; purpose: LinkPurpose; account: string; newEmail: string | null }
   | { state: 'expired'; purpose: LinkPurpose; account: string }

@@ -2,9 +2,8 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
- * Login CSRF (docs/security.md): a `token_hash` link signs in whoever opens it, so an
- * attacker's link sent to a victim would sign the victim into the attacker's account. Each
- * flow that mails a link marks the asking browser with the (hashed) addresses and when.
+ * Login CSRF (docs/security.md): a `token_hash` link signs in whoever opens it, so each flow
+ * that mails one marks the asking browser with the (hashed) addresses and when.
  */
 const LINK_WINDOW_SECONDS = 60 * 60
 const MAX_ENTRIES = 5

@@ -1,11 +1,9 @@
 import { logger } from '~/lib/server/logger.server'
 
 /**
- * Sign-up and email change must answer the same, in words and in time, whether or not an
- * address has an account; the auth server's work differs between the two, so it runs after the
- * answer. The queue is in this process only: a sign-up's job holds the new password, which is
- * never written anywhere (if the process stops first, no mail is sent; the page says to sign up
- * again then). A failure is logged, never shown (it would tell the two branches apart).
+ * Sign-up and email change answer the same, in words and time, whether or not the address has
+ * an account, so the auth server's work runs after the answer. In this process only: a job holds
+ * a new password, never written anywhere. A failure is logged, never shown (it would tell apart).
  */
 const running = new Set<Promise<void>>()
 

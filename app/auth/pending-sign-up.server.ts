@@ -7,15 +7,11 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
- * The sign-up this browser is waiting on, so its "Check your email" page can notice when
- * the address is confirmed, wherever that happened (the link opened on a phone), and move
- * on. The sign-up reaches the auth server just after the page is answered (auth.server.ts),
- * so the account's id is not known then: the sign-up carries a random nonce in the new
- * account's metadata (`PENDING_SIGN_UP_KEY`), and a signed HttpOnly cookie keeps the same
- * nonce and the address (hashed). Only the browser that signed up can ask, and only about
- * the account its own sign-up made (`sign_up_confirmed`). An address that already had an
- * account gets no nonce (a sign-up leaves an existing account's metadata alone), so its
- * page looks and behaves the same and never moves on.
+ * Lets "Check your email" move on once the address is confirmed anywhere (a phone). The
+ * sign-up reaches the auth server after the answer, so no account id yet: a random nonce goes
+ * in the new account's metadata and in a signed HttpOnly cookie with the hashed address, so
+ * only this browser can ask, about its own sign-up. An existing account gets no nonce (its
+ * metadata is left alone), so its page looks the same and never moves on.
  */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
@@ -35,10 +31,7 @@ export function forgetPendingSignUp() {
   return pendingCookie().serialize('', { maxAge: 0 })
 }
 
-/**
- * True once the sign-up this browser made for `email` is confirmed; false while it waits,
- * when this browser made no such sign-up, or when the auth server cannot say just now.
- */
+/** True once this browser's sign-up for `email` is confirmed; false otherwise or when unsure. */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
   const cookie = request.headers.get('Cookie')
   const pending: { nonce?: unknown; email?: unknown } | null = await pendingCookie().parse(cookie)

@@ -18,15 +18,11 @@ interface FlowLimits {
   client: RateLimitRule
   /** All clients that cannot be told apart (no address known), together. */
   shared: RateLimitRule
-  /**
-   * Per address and client for the secret checks, so a stranger elsewhere cannot lock the
-   * account out; per address whoever asks for the flows that send mail (no inbox gets flooded).
-   */
+  /** Per address and client for secret checks (no stranger locks the account), else per address. */
   email: RateLimitRule
   /**
-   * For secret checks, a ceiling per address over all clients, so many clients (a botnet, one
-   * IPv6 network) cannot add up their budgets against one account. Reaching it pauses the check
-   * (even the right secret is refused), never the emailed link: only the owner receives that.
+   * For secret checks, a ceiling per address over all clients (a botnet cannot add up budgets).
+   * It pauses the check, even the right secret, never the emailed link: only the owner gets that.
    */
   account?: RateLimitRule
 }
@@ -81,10 +77,7 @@ export function emailKey(email: string) {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)
 }
 
-/**
- * Call once the submission is valid and before anything is sent. `paused`: the address's
- * ceiling is reached, so the page offers the emailed link instead.
- */
+/** Counts a valid submission before anything is sent; `paused`: offer the emailed link instead. */
 export async function hitAuthRateLimit(
   request: Request,
   flow: AuthFlow,

@@ -4,9 +4,8 @@ import type { SessionUser } from './session.server'
 const RECOVERY_WINDOW_SECONDS = 60 * 60
 
 /**
- * A session from an emailed token hash carries `amr: otp` like a magic link's, so the callback
- * marks a recovery link's session with this cookie, signed with a key derived from the
- * service-role secret: nobody without it can make one.
+ * A recovery link's session carries `amr: otp` like a magic link's, so the callback marks it
+ * with this cookie, signed with a key derived from the service-role secret.
  */
 const recoveryCookie = () =>
   authCookie('recovery_mark', '/', RECOVERY_WINDOW_SECONDS, 'recovery-mark')

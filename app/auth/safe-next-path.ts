@@ -22,13 +22,9 @@ export function safeNextPath(value: unknown, fallback = '/dashboard'): string {
 const LINK_ROUTES = new Set(['/auth/callback', '/auth/confirm'])
 
 /**
- * The `next` of an emailed link. The mail templates (supabase/templates/) pass the redirect
- * the auth server accepted, `{{ .RedirectTo }}`, which is an absolute URL: the app's callback
- * with its own `next` (`SITE_URL/auth/callback?next=%2Fdashboard`) when the redirect matched
- * the allow-list, or the bare Site URL when it did not. So: a relative path is checked by
- * safeNextPath; an absolute URL counts only on the site's own origin, and then as its path
- * (the callback's inner `next`); the bare site root, another origin or anything else gives
- * `fallback`. Never an address off the site.
+ * The `next` of an emailed link: the templates pass `{{ .RedirectTo }}`, an absolute URL (the
+ * callback with its own `next`, or the bare Site URL when off the allow-list). A relative path
+ * goes through safeNextPath, a URL on the site's origin counts as its path, else `fallback`.
  */
 export function nextFromLink(value: unknown, siteUrl: string, fallback = '/dashboard'): string {
   if (typeof value !== 'string' || value.length > 2048) return fallback

@@ -7,11 +7,7 @@ import {
   REDIRECT_TO_MAX_LENGTH,
 } from './limits'
 
-/**
- * Form schemas of the auth pages: the actions parse with them, and the browser loads them
- * after the page (see app/lib/forms/form-validation.ts). Written with `zod/mini`, which is small.
- * Components import limits from `constraints.ts`, never from here.
- */
+/** Auth form schemas in `zod/mini`, small for the browser. Components import `constraints.ts`. */
 
 /** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
 export function emailField(requiredMessage = 'Enter your email address') {

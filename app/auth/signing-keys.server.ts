@@ -10,10 +10,8 @@ export const SIGNING_KEYS_RETRY_MS = 30_000
 const FETCH_TIMEOUT_MS = 5_000
 
 /**
- * The project's JWKS, the one copy `getClaims` verifies with (auth-js fetches its own only for
- * a `kid` missing here: a key rotated in). Fetched every 10 minutes like auth-js's, but kept
- * when a fetch fails, where auth-js's copy would then fail every token: pages stay up through
- * an auth outage (session-resilience.test.ts, "the auth server down altogether").
+ * The JWKS `getClaims` verifies with, fetched every 10 minutes like auth-js's but kept when a
+ * fetch fails (auth-js's would fail every token), so pages stay up through an auth outage.
  */
 export class SigningKeys {
   private jwks: Jwks | undefined

@@ -1,7 +1,6 @@
 /**
- * `catalog.json` is the one catalogue, checked when the module loads. A real account's ids come
- * from one setting per plan and provider; the catalogue's are development defaults, refused in
- * production. Server code only.
+ * `catalog.json`, checked on load. A real account's ids come from settings; the catalogue's are
+ * development defaults, refused in production. Server code only.
  */
 import { z } from 'zod'
 

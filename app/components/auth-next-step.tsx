@@ -3,10 +3,7 @@ import { useId } from 'react'
 
 import { SubmitButton } from './forms'
 
-/**
- * The one way forward from a failed link or sign-in: a plain form posting to the page that
- * does it; with a known address, only the button shows.
- */
+/** The way on from a failed link or sign-in; with a known address, only the button shows. */
 function NextStepForm({
   action,
   intent,

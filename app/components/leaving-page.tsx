@@ -1,9 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react'
 
-/**
- * Pending state for a form or link that leaves the app (a hosted checkout), cleared when the
- * page comes back from the back-forward cache.
- */
+/** Pending state for leaving the app, cleared when the page comes back from the bfcache. */
 function useLeavingPage() {
   const [leaving, setLeaving] = useState(false)
   useEffect(() => {

@@ -9,10 +9,7 @@ import type { FormConstraint } from '~/lib/forms/schema-constraint'
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
 
-/**
- * The contact form: validates in the browser with the shared schema once it has loaded (see
- * useFormValidation), and on the server.
- */
+/** The contact form: validated in the browser once its schema has loaded, and on the server. */
 export function ContactForm({
   lastResult,
   constraint,

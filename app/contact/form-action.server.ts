@@ -10,10 +10,7 @@ import { deliverContactMessage } from './delivery.server'
 import { CONTACT_THANK_YOU, contactSchema } from './schema'
 import { CONTACT_MAX_BODY_BYTES, hitContactRateLimit } from './submit.server'
 
-/**
- * The /contact page's action: the checks and delivery of POST /api/contact, answered as
- * conform results so the form shows field errors and keeps what was typed.
- */
+/** POST /api/contact's checks and delivery, answered as conform results for the /contact form. */
 export async function handleContactForm(request: Request) {
   if (request.method !== 'POST') throw methodNotAllowed('POST', 'Method not allowed')
   const payload = await readPayload(request, CONTACT_MAX_BODY_BYTES)

@@ -1,8 +1,6 @@
 /**
- * Length rules of the contact form, shared by the page and POST /api/contact. Minimums
- * are the spec's; maximums are ours (see docs/contact.md). Lengths are counted after
- * trimming, in Unicode code points (zod 4 counts code points, so an emoji is one); the
- * browser's `maxlength` counts UTF-16 units, so it is never more lenient.
+ * Minimums are the spec's, maximums ours (docs/contact.md). Counted after trimming in code
+ * points (zod 4); the browser's `maxlength` counts UTF-16 units, so it is never more lenient.
  */
 export const CONTACT_LIMITS = {
   firstName: { min: 2, max: 100 },

@@ -17,10 +17,7 @@ const CONTACT_RATE_LIMIT: RateLimitRule = { limit: 5, windowMs: 10 * 60_000 }
 /** For all clients that cannot be told apart (no trusted proxy configured), together. */
 const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60_000 }
 
-/**
- * Body cap. The longest valid submission is 5,654 characters; even with every one sent as
- * an escaped surrogate pair (12 bytes of JSON) it is under 70 KB.
- */
+/** The longest valid submission, 5,654 characters as 12-byte escaped pairs, is under 70 KB. */
 export const CONTACT_MAX_BODY_BYTES = 128 * 1024
 
 export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
@@ -29,10 +26,7 @@ export async function hitContactRateLimit(request: Request): Promise<RateLimitRe
   return getRateLimitStore().hit(`contact:${key}`, rule)
 }
 
-/**
- * Validates and delivers one API submission. The trap field is the page's alone: an API
- * caller's own `website` field is dropped, not taken for a bot.
- */
+/** Delivers one API submission; an API caller's `website` field is dropped, not taken for a bot. */
 export async function submitContact(
   input: unknown,
 ): Promise<{ kind: 'delivered' } | { kind: 'invalid'; issues: z.core.$ZodIssue[] }> {

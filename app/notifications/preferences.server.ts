@@ -14,10 +14,7 @@ export function preferencesOf(row: ProfileSummary | null): NotificationPreferenc
   }
 }
 
-/**
- * Saves the signed-in user's preferences as them (RLS applies); the deliverer reads them at
- * each send, so a change applies to mails already queued too.
- */
+/** Saves the user's preferences (RLS applies); read at each send, so queued mails follow them. */
 export function saveOwnPreferences(
   asUser: AsUser,
   userId: string,

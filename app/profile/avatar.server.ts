@@ -14,11 +14,7 @@ export interface AvatarOwner {
   userId: string
 }
 
-/**
- * Stores a new avatar under `<user id>/` with the user's own client (the bucket's RLS
- * applies), points the profile at it, then removes the previous file. A new name per
- * upload, so no cache shows a stale image.
- */
+/** Stores a new avatar as the user (RLS applies), named anew so no cache shows a stale one. */
 export async function replaceAvatar(
   { supabase, asUser, userId }: AvatarOwner,
   file: File,

@@ -49,10 +49,7 @@ export function headers() {
   return { 'Cache-Control': 'no-store' }
 }
 
-/**
- * While the page is open and visible, asks again every few seconds; the loader moves on
- * once the address is confirmed. Without JavaScript, "I have confirmed it" does the same.
- */
+/** Asks again every few seconds while visible; without JavaScript "I have confirmed it" does. */
 function useWaitForConfirmation() {
   const revalidator = useRevalidator()
   useEffect(() => {

@@ -29,9 +29,8 @@ async function readInvoiceUrl(polar: PolarClient, orderId: string, options: Opti
 }
 
 /**
- * POST /v1/orders/{id}/invoice (202 starts generation; 409: it exists on older servers, or the
- * order is not eligible on newer ones), then GET (404 until generated). Other failures throw:
- * the webhook handlers record the payment without a URL (docs/webhooks.md).
+ * POST then GET /v1/orders/{id}/invoice (409: it exists on older servers, or the order is not
+ * eligible on newer ones). Other failures throw: the payment is kept without a URL.
  */
 export async function fetchOrderInvoiceUrl(
   orderId: string,

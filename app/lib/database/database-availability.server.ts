@@ -4,30 +4,17 @@ import { database } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
 
 /**
- * The one place that tells "the database cannot answer right now" (an outage, a restart, a
- * failover, the connection pool exhausted) from every other database error. The app
- * reaches Postgres only through Supabase's REST API (PostgREST), so an outage arrives as:
- *
- * - PostgREST's own connection errors: `PGRST000` (cannot connect), `PGRST001` (connection
- *   error, retrying), `PGRST002` (schema cache not built yet), `PGRST003` (pool timeout);
- * - a Postgres SQLSTATE passed through: class `08` (connection exception), `57P01`-`57P03`
- *   (the server is shutting down, crashed, or still starting up), `53300` (too many
- *   connections);
- * - an HTTP answer of 502/503/504 from the API gateway in front of PostgREST;
- * - no answer at all: postgrest-js and supabase-js turn a network failure into an error whose
- *   message names it (`TypeError: fetch failed`, `ECONNREFUSED`, `ECONNRESET`, a timeout).
- *
- * Anything else (a constraint, a permission, a bad argument) is a real error: retrying
- * would not fix it, so it stays a 500.
+ * Through PostgREST an outage (a restart, a failover, the pool exhausted) arrives as its own
+ * connection errors `PGRST000`-`PGRST003`, a Postgres SQLSTATE of class `08`, `57P01`-`57P03`
+ * (shutting down, crashed, starting up) or `53300` (too many connections), a gateway 502/503/504,
+ * or a network failure named in the message. Anything else (a constraint, a permission, a bad
+ * argument) would not be fixed by retrying, so it stays a 500.
  */
 const UNAVAILABLE_CODE = /^(PGRST00[0-3]|08[0-9A-Z]{3}|57P0[1-3]|53300)$/
 const UNAVAILABLE_MESSAGE =
   /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|TimeoutError|EPIPE|socket hang up|other side closed|network error|terminating connection|Connection terminated|the database system is (starting up|shutting down)/i
 
-/**
- * Whether a failed database call (a PostgrestError-like object, or something thrown) failed
- * because the database is unreachable for now.
- */
+/** Whether a failed database call (a PostgrestError-like or a throw) means an outage for now. */
 export function isDatabaseUnavailable(failure: unknown): boolean {
   if (typeof failure !== 'object' || failure === null) return false
   if (outageAnswers.has(failure)) return true
@@ -56,12 +43,9 @@ function describe(cause: unknown) {
 }
 
 /**
- * What to throw for a failed database call. When the database is unreachable: Remix's own
- * `data(…, { status: 503 })`, so wherever it escapes a loader or action the answer is a 503
- * (a page renders the root error boundary's "back in a moment", a resource route its 503,
- * with `Retry-After` from the request policy), and the outage is logged here. The webhooks
- * catch it (`isDatabaseUnavailable`) and answer 503 so the provider retries. Otherwise a
- * plain Error: a 500, a bug or bad data.
+ * What to throw for a failed database call: in an outage a logged `data(…, { status: 503 })`,
+ * a 503 wherever it escapes a loader or action (webhooks catch it so the provider retries);
+ * otherwise a plain Error, a 500.
  */
 export function databaseError(what: string, failure: unknown) {
   if (!isDatabaseUnavailable(failure)) {
@@ -73,9 +57,6 @@ export function databaseError(what: string, failure: unknown) {
   return answer
 }
 
-// ---------------------------------------------------------------------------------------
-// The health check's view of the database
-
 export type DatabaseState = 'ok' | 'unavailable'
 
 const CHECK_TIMEOUT_MS = 2_000
@@ -85,10 +66,7 @@ const CHECK_CACHE_MS = 1_000
 let lastCheck: { at: number; state: DatabaseState } | undefined
 let inFlight: Promise<DatabaseState> | undefined
 
-/**
- * Whether the database answers: one primary-key lookup through the REST API (the session
- * check, with ids that match nothing), at most once a second per process, within 2 s.
- */
+/** Whether the database answers: a session check matching nothing, at most once a second. */
 export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {

@@ -5,11 +5,9 @@ import { getEnv } from '~/env.server'
 import type { Database } from '../../../supabase/database.types'
 
 /**
- * The one gateway to the database, typed by `Database` (`npm run db:types`). A call on a
- * kept-alive connection the server had just closed is sent once more: safe for every call
- * here (reads have no effect, the ledger answers a repeated event as a duplicate, updates
- * write the same values again). postgrest-js' own retries are off: a page or a webhook answers
- * 503 at once when the database cannot answer (database-availability.server.ts).
+ * The one gateway to the database. A call on a kept-alive connection the server just closed is
+ * sent once more: safe here (reads, the ledger's duplicates, idempotent updates). postgrest-js'
+ * own retries are off: an outage answers 503 at once (database-availability.server.ts).
  */
 export type DatabaseClient = PostgrestClient<Database>
 export type DatabaseFunctions = Database['public']['Functions']

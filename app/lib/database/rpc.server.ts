@@ -29,10 +29,8 @@ interface RpcOptions {
 }
 
 /**
- * Calls a database function through the gateway; a failure throws `databaseError`. Its
- * answer has the migrations' generated type, or, with `result`, the schema's: a `jsonb`
- * answer must be checked (an answer of another shape is a 500, not a page built on it), and
- * a text answer may be narrowed to the values the function returns.
+ * Calls a database function; a failure throws `databaseError`. With `result` the answer is
+ * checked against the schema (a `jsonb` of another shape is a 500, not a page built on it).
  */
 export function rpc<Name extends Exclude<FunctionName, JsonFunction>>(
   name: Name,

@@ -4,10 +4,7 @@ import { data } from '@remix-run/react'
 /** Conform's result for the form that was sent: its errors, and what was typed (unless hidden). */
 export type FormResult = SubmissionResult<string[]>
 
-/**
- * The one way a form action answers: conform's `result` for the form that was sent, beside
- * the fields its page reads (`intent`, a message, …), with the status and headers of `init`.
- */
+/** The one way a form action answers: conform's `result` beside the fields its page reads. */
 export function reply<Result extends FormResult | null, const Fields extends object>(
   result: Result,
   fields: Fields,
@@ -17,9 +14,8 @@ export function reply<Result extends FormResult | null, const Fields extends obj
 }
 
 /**
- * What a settings action answers: which of the page's forms was submitted, conform's
- * result for it, and a success message. Each form takes `lastResult` only when the
- * intent is its own, so errors land next to the right fields.
+ * A settings action's answer: which form was sent, its result, a success message. Each form
+ * takes `lastResult` only for its own intent, so errors land next to the right fields.
  */
 export interface FormReply<Intent extends string = string> {
   intent: Intent

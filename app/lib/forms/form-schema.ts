@@ -6,11 +6,7 @@ import { type core, safeParse } from 'zod/mini'
  * classic zod; the actions keep `parseWithZod`. Loaded after hydration by `useFormValidation`.
  */
 
-/**
- * What the server's `parseWithZod` does to a form value before validation, for the flat
- * forms of this app (strings, checkboxes, one file): an empty text and an empty file input
- * count as missing.
- */
+/** As the server's `parseWithZod` before validation: an empty text or file input is missing. */
 function stripEmpty(value: unknown): unknown {
   if (value === '') return undefined
   if (typeof File !== 'undefined' && value instanceof File)
@@ -30,10 +26,7 @@ function fieldName(path: readonly PropertyKey[]) {
   }, '')
 }
 
-/**
- * Validates a form in the browser with a form schema, answering like `parseWithZod` (for
- * `useForm`'s `onValidate`): the same values, the same messages under the same names.
- */
+/** Validates a form in the browser (`onValidate`), answering exactly like `parseWithZod`. */
 export function parseWithSchema<Schema extends core.$ZodType>(
   formData: FormData,
   options: { schema: Schema },

@@ -7,10 +7,8 @@ type Validate<Schema extends core.$ZodType> = (
 ) => Submission<core.input<Schema>, string[], core.output<Schema>>
 
 /**
- * `useForm`'s `onValidate` for a form schema, without zod in the page's first load: the
- * schema is imported once the page has hydrated (`loadSchema` must use a dynamic `import()`);
- * until then a post goes to the action, which validates every post anyway. Never a
- * validation request to the server: several actions are rate limited.
+ * `useForm`'s `onValidate`, without zod in the first load: `loadSchema` (a dynamic `import()`)
+ * runs after hydration. Never a validation request to the server: several actions are limited.
  */
 export function useFormValidation<Schema extends core.$ZodType>(loadSchema: () => Promise<Schema>) {
   const validate = useRef<Validate<Schema> | null>(null)

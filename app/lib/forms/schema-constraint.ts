@@ -46,10 +46,8 @@ function describeField(schema: core.$ZodType, constraint: FieldConstraint) {
 }
 
 /**
- * The HTML constraints (`required`, `minlength`, `maxlength`) of each field of an object
- * schema, read from its rules. Run by the page's loader, which hands them to the form as
- * data: the attributes come from the schema, while zod stays out of the page's first load
- * (conform's `getZodConstraint` reads only `required` from `zod/mini`).
+ * An object schema's HTML constraints, for the loader to hand the form, so zod stays out of the
+ * first load (conform's `getZodConstraint` reads only `required` from `zod/mini`).
  */
 export function getSchemaConstraint(schema: core.$ZodObject): FormConstraint {
   const constraint: FormConstraint = {}

@@ -3,21 +3,11 @@ import { getEnv } from '~/env.server'
 import { logger } from './logger.server'
 
 /**
- * Cross-site request refusal, on top of the `SameSite=Lax` session cookies. A request that
- * can change state (any method but GET and HEAD) is refused when a browser says it comes
- * from another site:
- *
- * - `Origin` is present and is not `SITE_URL`'s origin (this includes `Origin: null`, sent
- *   by sandboxed frames and `data:` documents), or
- * - `Sec-Fetch-Site` is `cross-site` or `same-site` (a sibling subdomain is another app).
- *
- * A request with neither header is allowed: every browser this app supports sends `Origin`
- * on a POST (and `Sec-Fetch-Site` on every request), so only non-browser clients (curl,
- * server-to-server calls, webhooks) omit both, and they carry no victim's cookies, which is
- * what a cross-site request forgery needs. The webhooks (`/api/webhooks/*`) are exempt:
- * providers post from their own servers and are authenticated by signature instead.
- *
- * Returns why the request is refused, or null when it may proceed.
+ * Why a state-changing request is refused as cross-site (on top of `SameSite=Lax`), or null:
+ * `Origin` not `SITE_URL`'s (`null` too: sandboxed frames, `data:`), or `Sec-Fetch-Site`
+ * `cross-site`/`same-site` (a sibling subdomain is another app). Neither header is allowed:
+ * supported browsers send `Origin` on a POST, so only non-browser clients omit both, and they
+ * carry no victim's cookies. Webhooks are exempt: providers are authenticated by signature.
  */
 export function crossSiteRefusal(request: RequestHead, siteUrl: string = getEnv().SITE_URL) {
   if (request.method === 'GET' || request.method === 'HEAD') return null

@@ -41,10 +41,7 @@ export function redactTarget(target: string): string {
 
 const target = (value: unknown) => (typeof value === 'string' ? redactTarget(value) : value)
 
-/**
- * `warn` and `error` on stderr, the rest on stdout, written asynchronously so a slow log
- * reader never holds up an answer (docs/decisions/0028-one-logger.md).
- */
+/** Asynchronous: a slow log reader never holds up an answer (docs/decisions/0028-one-logger.md). */
 function standardStreams(): DestinationStream {
   return pino.multistream(
     [

@@ -10,13 +10,10 @@ import { ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
 /**
- * The anonymous page cache (docs/decisions/0014-anonymous-page-cache.md): the render of a page
- * whose route opts in (`handle: PageHandle = { sharedAnonymousRender: true }`) is kept a minute
- * for the next visitors without a cookie, 8–13× less app CPU per answer on `/` and `/pricing`
- * than a render (docs/performance.md). Only a `GET` of a document without `Cookie` or
- * `Authorization` is served or kept; every answer gets a fresh CSP nonce, joined into the HTML
- * and CSP kept split at the render's (128 random bits occur nowhere else); at most
- * `MAX_ENTRIES` paths with their queries, so odd queries cost renders, never memory.
+ * The anonymous page cache (docs/decisions/0014-anonymous-page-cache.md): 8–13× less app CPU
+ * per answer on `/` and `/pricing` than a render (docs/performance.md). Each answer gets a fresh
+ * nonce, joined into HTML and CSP kept split at the render's (128 random bits occur nowhere
+ * else); at most `MAX_ENTRIES` keys, so odd queries cost renders, never memory.
  */
 const MAX_ENTRIES = 50
 const TTL_MS = 60_000
@@ -45,10 +42,8 @@ export interface RenderedPage {
 }
 
 /**
- * The renderer's offer of the stream it pipes a page into: kept once it has ended whole (not
- * when the client left, the render failed after its head, or past MAX_BODY_BYTES) if the cache
- * missed this request, the route opted in, nobody is signed in, the status is 200 and no
- * cookie is set. Node's response is left as it is.
+ * Offers the stream a page is piped into: kept once it ended whole, within MAX_BODY_BYTES, if
+ * the cache missed, the route opted in, nobody is signed in, it is a 200 and sets no cookie.
  */
 export function offerSharedRender(body: Readable, page: RenderedPage) {
   const { nonce } = page

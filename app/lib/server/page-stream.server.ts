@@ -3,10 +3,9 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 
 /**
- * `autoDestroy: false`: a body destroyed after a finished render closes, React then calls
- * `end()` once more, and Node builds an `ERR_STREAM_ALREADY_FINISHED` error, stack and all, on
- * every page (docs/performance.md). A client that leaves still stops the render: Remix cancels
- * the web stream, which destroys the body.
+ * `autoDestroy: false`: else React's second `end()` builds an `ERR_STREAM_ALREADY_FINISHED`
+ * error, stack and all, on every page (docs/performance.md). A client that leaves still stops
+ * the render: Remix cancels the web stream, which destroys the body.
  */
 export function pageBody() {
   const body = new PassThrough({ autoDestroy: false })

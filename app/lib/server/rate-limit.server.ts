@@ -30,9 +30,8 @@ export interface RateLimitStore {
 }
 
 /**
- * The in-process store: right for one instance; with several, each counts on its own (so
- * the effective limit is multiplied by the number of instances). Memory stays bounded:
- * expired windows are swept, and past `maxKeys` the oldest key is forgotten.
+ * The in-process store: with several instances each counts on its own (the limit multiplies).
+ * Memory stays bounded: expired windows are swept, past `maxKeys` the oldest key is forgotten.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>()
@@ -73,17 +72,16 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-/**
- * The shared store: one row per key in `public.rate_limits`, counted by the `security
- * definer` function `rate_limit_hit` (one atomic upsert, so concurrent hits from any number
- * of instances are counted exactly once each). Only the service role may call it.
- */
 const rateLimitAnswer = z.object({
   allowed: z.boolean(),
   remaining: z.number(),
   retry_after_seconds: z.number(),
 })
 
+/**
+ * The shared store: `rate_limit_hit` (service role only) counts in one atomic upsert, so
+ * concurrent hits from any number of instances are counted exactly once each.
+ */
 export class PostgresRateLimitStore implements RateLimitStore {
   constructor(private readonly client: () => Pick<DatabaseClient, 'rpc'> = database) {}
 
@@ -120,10 +118,7 @@ export function setRateLimitStore(next: RateLimitStore | undefined) {
   store = next
 }
 
-/**
- * One verdict from several counters' (each one counts, whatever the others say): allowed
- * only if all allow; when denied, `retryAfterSeconds` is the longest wait.
- */
+/** One verdict from several counters: allowed only if all allow; when denied, the longest wait. */
 export function combineRateLimitResults(results: RateLimitResult[]): RateLimitResult {
   const denied = results.filter((result) => !result.allowed)
   const tightest = results.reduce((a, b) => (b.remaining < a.remaining ? b : a))
@@ -157,9 +152,8 @@ function normaliseAddress(entry: string): string | null {
 }
 
 /**
- * An IPv6 client's /64 network, as `2001:db8:1:2::/64`. One subscriber line or host is
- * handed a whole /64 (RFC 6177, RFC 7934), so every address in it is one client: keyed by
- * its own address, one machine would get a fresh budget for each of its 2^64 addresses.
+ * An IPv6 client's /64: a host is handed a whole /64 (RFC 6177, RFC 7934), so keyed by its
+ * own address one machine would get a fresh budget for each of its 2^64 addresses.
  */
 function ipv6Network(address: string): string {
   const parts = ipaddr.IPv6.parse(address).parts.slice(0, 4)
@@ -167,9 +161,8 @@ function ipv6Network(address: string): string {
 }
 
 /**
- * Identifies the client for rate limiting (`clientAddress`), or `SHARED_CLIENT_KEY` when it
- * is not known (the Vite dev server, a malformed header): every such request shares one key,
- * so callers give that key a limit meant for all clients together.
+ * The client's rate-limit key, or `SHARED_CLIENT_KEY` when unknown (the Vite dev server, a
+ * malformed header), so callers give that key a limit meant for all such clients together.
  */
 export function clientKey(request: Request, proxies?: number, socketAddress?: string): string {
   const address = clientAddress(request, proxies, socketAddress)
@@ -177,15 +170,10 @@ export function clientKey(request: Request, proxies?: number, socketAddress?: st
 }
 
 /**
- * The client's address (IPv6 in RFC 5952 form, IPv4-mapped as IPv4), or null when unknown:
- * what the auth calls made for the client forward to Supabase (`Sb-Forwarded-For`,
- * app/lib/database/supabase-keys.server.ts), which takes only one address there and counts
- * anything else against this server. On a direct connection (`TRUSTED_PROXY_COUNT=0`,
- * the default) the client is the socket's address, which the request stack (`server-app.js`)
- * puts in the request context. Behind N reverse proxies that append the address they
- * received the request from to `X-Forwarded-For`, the client is the Nth entry from the right
- * (everything left of it is client-supplied and spoofable). The app's own limits key an
- * IPv6 client by its /64 network (`clientKey`).
+ * The client's address (RFC 5952, IPv4-mapped as IPv4), or null: one address, as Supabase's
+ * `Sb-Forwarded-For` takes. Direct (`TRUSTED_PROXY_COUNT=0`): the socket's address from the
+ * request context. Behind N proxies: the Nth `X-Forwarded-For` entry from the right (everything
+ * left of it is client-supplied and spoofable).
  */
 export function clientAddress(
   request: Request,

@@ -7,9 +7,5 @@ export interface RequestContext {
   requestId?: string
 }
 
-/**
- * Entered for every request by the request logger (`httpLogger`), so rate limits and log
- * lines need no context threaded through every loader; outside the production request stack
- * there is none, and callers fall back to what they can see.
- */
+/** Entered per request by `httpLogger`; none outside the production stack (callers fall back). */
 export const requestContext = new AsyncLocalStorage<RequestContext>()
