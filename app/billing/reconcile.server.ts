@@ -10,7 +10,7 @@ import {
   subscriptionFields,
   subscriptionUserId,
 } from '~/billing/stripe/events'
-import { stripePlanName } from '~/billing/webhooks/stripe.server'
+import { stripePlanName } from '~/billing/stripe/webhook.server'
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 
-import { handlePolarWebhook } from '~/billing/webhooks/polar.server'
+import { handlePolarWebhook } from '~/billing/polar/webhook.server'
 import { methodNotAllowed } from '~/lib/server/http.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).

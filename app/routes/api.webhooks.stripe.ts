@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 
-import { handleStripeWebhook } from '~/billing/webhooks/stripe.server'
+import { handleStripeWebhook } from '~/billing/stripe/webhook.server'
 import { methodNotAllowed } from '~/lib/server/http.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).

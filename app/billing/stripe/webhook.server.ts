@@ -34,7 +34,7 @@ import {
   invalidPayload,
   parsePayload,
   readWebhookBody,
-} from './outcome.server'
+} from '~/billing/webhooks/outcome.server'
 
 const utf8 = new TextDecoder()
 

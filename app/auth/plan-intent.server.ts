@@ -24,7 +24,7 @@ const intentCookie = createCookie('after_sign_up', {
 const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
 /** Paths a sign-up may continue to: a plan's checkout. */
-const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=(stripe|polar))?$/
+const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=[a-z]+)?$/
 
 /** `next` when a sign-up may continue there, else null. */
 function continuablePath(next: unknown): string | null {

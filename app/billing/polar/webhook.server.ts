@@ -29,7 +29,7 @@ import {
   parsePayload,
   readWebhookBody,
   received,
-} from './outcome.server'
+} from '~/billing/webhooks/outcome.server'
 
 /**
  * A Polar call the event does not need (the invoice) gets at most this long per request

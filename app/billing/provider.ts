@@ -1,0 +1,101 @@
+import type { SessionUser } from '~/auth/session.server'
+import type { PaymentWithReferences } from '~/subscriptions/billing-overview.server'
+import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
+
+import type { CheckoutSummary } from './checkout-status.server'
+import type { Plan } from './plans.server'
+
+export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
+export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
+export type Unavailable = { kind: 'unavailable'; message: string }
+
+/** A subscription as the provider lists it, with the row fields its events would write. */
+export interface ListedSubscription {
+  userId: string | null
+  subscriptionId: string
+  createdAt: string
+  fields: Partial<SubscriptionRow>
+}
+
+/** What a deferred payment lookup found: only columns still empty are filled. */
+export type PaymentFill = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
+
+/** What the plan-change page shows before the change is confirmed. */
+export interface PlanChangeOffer {
+  subscriptionId: string
+  current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
+  target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
+  preview: {
+    credit: number
+    charge: number
+    nextInvoiceAmount: number
+    carriedCredit: number
+    nextInvoiceDate: string
+  }
+}
+
+/**
+ * One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing
+ * providers"). Its id is the `provider` value of the billing rows and the prefix of its
+ * columns (`<id>_customer_id`, `<id>_subscription_id`); its spec routes are its public doors.
+ */
+export interface BillingProvider {
+  id: string
+  /** How pages name it: "Subscribe to Pro with <label>". */
+  label: string
+  /** Hosted pages a form may end on through our redirects (the CSP's form-action). */
+  formOrigins: string[]
+  /** The setting that points its SDK at another host (an emulator); its origin is allowed too. */
+  apiUrlSetting?: string
+  /** The pricing page's way into its checkout for a signed-in user: a form post or a link. */
+  checkoutDoor(
+    plan: Plan,
+    user: { id: string; email: string },
+  ): { post: string; fields: Record<string, string> } | { href: string }
+  /** From /subscribe/<plan>: where the signed-in user goes for the plan's checkout. */
+  startCheckout(row: SubscriptionRow | null, user: SessionUser, plan: Plan): Promise<CheckoutOutcome>
+  /** A fresh portal session for the user's own customer (never reused). */
+  openPortal(
+    row: SubscriptionRow,
+    userId: string,
+    options: { paymentMethod?: boolean },
+  ): Promise<PortalOutcome>
+  /** A change of plan in the app, where the provider's own portal cannot change it. */
+  planChange?: {
+    offer(
+      row: SubscriptionRow | null,
+      userId: string,
+      planKey: string,
+    ): Promise<{ kind: 'offer'; offer: PlanChangeOffer } | Unavailable>
+    change(
+      row: SubscriptionRow | null,
+      userId: string,
+      planKey: string,
+    ): Promise<{ kind: 'changed'; planName: string } | Unavailable>
+  }
+  /** Every subscription the provider holds for the user, whatever its status (deletion). */
+  userSubscriptions(
+    row: SubscriptionRow | null,
+    userId: string,
+  ): Promise<{ id: string; status: string }[]>
+  /** Ends a subscription now; one the provider no longer has counts as ended. */
+  cancelNow(subscriptionId: string): Promise<void>
+  /** Every subscription of the account, for reconciliation. */
+  listSubscriptions(): Promise<ListedSubscription[]>
+  /** The lookup a payment recorded without its invoice link or references still needs, or null. */
+  paymentLookup(
+    payment: PaymentWithReferences,
+    timeoutMs: number,
+  ): (() => Promise<PaymentFill>) | null
+  /** The success page: the query parameter naming its checkout, and what the provider says of it. */
+  checkout: {
+    param: string
+    pattern: RegExp
+    status(id: string): Promise<'complete' | 'open' | 'failed'>
+    summary(id: string, viewer: { id: string; email: string } | null): Promise<CheckoutSummary>
+  }
+  /** Its webhook: verify the raw body, then the ledger calls. */
+  handleWebhook(request: Request): Promise<Response>
+  /** Said under a past-due notice when its portal cannot open on the card form. */
+  pastDueHelp?: string
+}
