@@ -3,7 +3,7 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
-import { describePolarServers } from '~/billing/polar/client.server'
+import { billingProviders, providerFormTargets } from '~/billing/registry.server'
 import { getEnv } from '~/env.server'
 import { NonceProvider } from '~/lib/pages/nonce'
 import { logger } from '~/lib/server/logger.server'
@@ -18,10 +18,10 @@ import { startMailDelivery } from '~/notifications/delivery.server'
 import type { RootLoaderData } from '~/root'
 
 // Validate configuration when the server starts: a missing or malformed variable (or
-// local emulator keys in production, or Polar purposes on different servers) stops it here
+// local emulator keys in production, or a provider's own check failing) stops it here
 // with a message naming the variables.
 try {
-  logger.info(describePolarServers(getEnv()).info)
+  for (const { startupCheck } of billingProviders()) if (startupCheck) logger.info(startupCheck())
 } catch (error) {
   logger.error((error as Error).message)
   process.exit(1)
@@ -50,7 +50,8 @@ export default function handleRequest(
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
   const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
-  applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn })
+  const formTargets = providerFormTargets()
+  applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn, formTargets })
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const respond = () => {

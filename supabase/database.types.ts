@@ -393,6 +393,15 @@ export type Database = {
         }
         Returns: boolean
       }
+      fill_payment_details: {
+        Args: {
+          p_invoice_url?: string
+          p_payment_id?: string
+          p_payment_intent_id?: string
+          p_polar_order_id?: string
+        }
+        Returns: number
+      }
       finish_notification: {
         Args: {
           p_attempt: number

@@ -1,8 +1,8 @@
 import type { SessionUser } from '~/auth/session.server'
+import type { AsUser } from '~/lib/database/database.server'
 import type { PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 
-import type { CheckoutSummary } from './checkout-status.server'
 import type { Plan } from './plans.server'
 
 export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
@@ -53,7 +53,7 @@ export interface BillingProvider {
     user: { id: string; email: string },
   ): { post: string; fields: Record<string, string> } | { href: string }
   /** From /subscribe/<plan>: where the signed-in user goes for the plan's checkout. */
-  startCheckout(row: SubscriptionRow | null, user: SessionUser, plan: Plan): Promise<CheckoutOutcome>
+  startCheckout(asUser: AsUser, user: SessionUser, plan: Plan): Promise<CheckoutOutcome>
   /** A fresh portal session for the user's own customer (never reused). */
   openPortal(
     row: SubscriptionRow,
@@ -78,7 +78,7 @@ export interface BillingProvider {
     row: SubscriptionRow | null,
     userId: string,
   ): Promise<{ id: string; status: string }[]>
-  /** Ends a subscription now; one the provider no longer has counts as ended. */
+  /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
   /** Every subscription of the account, for reconciliation. */
   listSubscriptions(): Promise<ListedSubscription[]>
@@ -92,10 +92,13 @@ export interface BillingProvider {
     param: string
     pattern: RegExp
     status(id: string): Promise<'complete' | 'open' | 'failed'>
-    summary(id: string, viewer: { id: string; email: string } | null): Promise<CheckoutSummary>
+    /** What it was for: the plan, the amount in words, and the user its metadata names. */
+    summary(id: string): Promise<{ plan: string | null; amount: string | null; userId: unknown }>
   }
   /** Its webhook: verify the raw body, then the ledger calls. */
   handleWebhook(request: Request): Promise<Response>
+  /** Checked when the server starts: a line for the log, or it throws what is wrong. */
+  startupCheck?(): string
   /** Said under a past-due notice when its portal cannot open on the card form. */
   pastDueHelp?: string
 }

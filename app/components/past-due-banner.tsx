@@ -11,8 +11,8 @@ import { SubmitButton } from './forms'
 
 /**
  * The notice of a failed renewal ("Payment failed on …; we will retry on …"), with the one
- * action that fixes it: the billing page's action opens the provider's portal on its
- * payment-method form (Stripe) or its portal (Polar). With `payUrl`, the open invoice's
+ * action that fixes it: the billing page's action opens the provider's portal, on its
+ * payment-method form where it has one. With `payUrl`, the open invoice's
  * hosted page is offered too, as a link beside it.
  */
 export function PastDueBanner({

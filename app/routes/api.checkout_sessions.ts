@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
+import { providerRoute } from '~/billing/registry.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
@@ -50,6 +51,6 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const action = forBrowsers(CHECKOUT_PAGES, startStripeCheckout)
+export const action = providerRoute('stripe', forBrowsers(CHECKOUT_PAGES, startStripeCheckout))
 
-export const loader = () => methodNotAllowed('POST')
+export const loader = providerRoute('stripe', () => methodNotAllowed('POST'))

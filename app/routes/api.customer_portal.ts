@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
-import { createStripePortal, ownSubscription } from '~/billing/portal.server'
+import { providerRoute } from '~/billing/registry.server'
+import { createStripePortal } from '~/billing/stripe/portal.server'
 import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
 async function openStripePortal({ request }: ActionFunctionArgs) {
@@ -15,7 +17,7 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
   if (session instanceof Response) return session
   const { user, asUser, headers } = session
   try {
-    const outcome = await createStripePortal(await ownSubscription(asUser))
+    const outcome = await createStripePortal(await readOwnSubscription(asUser))
     if (outcome.kind === 'no-subscription')
       return jsonNoStore({ error: 'No subscription found' }, { status: 404, headers })
     return jsonNoStore({ url: outcome.url }, { status: 200, headers })
@@ -26,6 +28,6 @@ async function openStripePortal({ request }: ActionFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const action = forBrowsers(PORTAL_PAGES, openStripePortal)
+export const action = providerRoute('stripe', forBrowsers(PORTAL_PAGES, openStripePortal))
 
-export const loader = () => methodNotAllowed('POST')
+export const loader = providerRoute('stripe', () => methodNotAllowed('POST'))

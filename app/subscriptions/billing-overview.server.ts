@@ -29,6 +29,16 @@ interface BillingOverviewRow {
   page: number
 }
 
+/** The signed-in user's own subscription row (read as them, so RLS holds it to theirs), or null. */
+export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionRow | null> {
+  const { data, error, status } = await database({ asUser })
+    .from('user_subscriptions')
+    .select('*')
+    .maybeSingle()
+  if (error) throw databaseError('subscription read', { ...error, status })
+  return data as SubscriptionRow | null
+}
+
 /**
  * The user's subscription and one page of their payments, newest first, in one call
  * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider
