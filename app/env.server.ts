@@ -118,12 +118,12 @@ const baseSchema = z.object({
   // settings are required, their routes answer; any other provider's are not (404).
   BILLING_PROVIDERS: optionalString
     .transform((value) => (value ?? KNOWN_PROVIDERS.join(',')).split(',').map((id) => id.trim()))
-    .pipe(
-      z
-        .array(z.enum(KNOWN_PROVIDERS, `must name providers of ${KNOWN_PROVIDERS.join(', ')}`))
-        .min(1)
-        .refine((ids) => new Set(ids).size === ids.length, 'must name each provider once'),
-    ),
+    // Which ids the code has is the billing registry's to say, at start-up.
+    .refine(
+      (ids) => ids.every((id) => /^[a-z][a-z0-9]*$/.test(id)),
+      `must list provider ids (${KNOWN_PROVIDERS.join(', ')}), separated by commas`,
+    )
+    .refine((ids) => new Set(ids).size === ids.length, 'must name each provider once'),
   // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
   // runs the production build (NODE_ENV=production) but is not production. A provider whose
   // servers follow the runtime environment reads it. Unset: NODE_ENV decides.
