@@ -10,7 +10,7 @@ import {
 
 /**
  * The settings of the plans' ids (app/billing/catalog.json): one per plan and provider
- * (`<prefix><PLAN>`, e.g. STRIPE_PRICE_STARTER), with the local stack's ids from the
+ * (`<prefix><PLAN>`), with the local stack's ids from the
  * catalogue as their development defaults.
  */
 const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
@@ -268,7 +268,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
   if (source.NODE_ENV !== 'production') {
     // Development and tests run on the local stack with no .env at all. Only variables
-    // that are not set get a default: an empty STRIPE_API_URL means "the real Stripe".
+    // that are not set get a default: an empty provider API URL means the real service.
     for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) withDefaults[key] ??= value
   }
   const result = schemaFor(runningProviders(withDefaults)).safeParse(withDefaults)

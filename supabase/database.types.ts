@@ -395,9 +395,8 @@ export type Database = {
       }
       fill_payment_details: {
         Args: {
-          p_invoice_url?: string
+          p_fields: Json
           p_payment_id?: string
-          p_payment_intent_id?: string
           p_polar_order_id?: string
         }
         Returns: number

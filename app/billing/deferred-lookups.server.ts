@@ -42,8 +42,7 @@ async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<Payment
     const found = await lookUp()
     const { error } = await database().rpc('fill_payment_details', {
       p_payment_id: row.id,
-      p_invoice_url: found.invoice_url ?? undefined,
-      p_payment_intent_id: found.stripe_payment_intent_id ?? undefined,
+      p_fields: found,
     })
     if (error) throw databaseError('payment update', error)
     // Still missing something: tried again after the cool-down.

@@ -17,8 +17,8 @@ export interface ListedSubscription {
   fields: Partial<SubscriptionRow>
 }
 
-/** What a deferred payment lookup found: only columns still empty are filled. */
-export type PaymentFill = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
+/** What a deferred lookup found (an invoice link, a payment reference); only empty columns fill. */
+export type PaymentFill = Partial<PaymentRow>
 
 /** What the plan-change page shows before the change is confirmed. */
 export interface PlanChangeOffer {

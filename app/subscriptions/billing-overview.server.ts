@@ -20,7 +20,7 @@ export type PaymentView = Pick<
 
 /** One payment of the page with its provider references (for the deferred lookups). */
 export type PaymentWithReferences = PaymentView &
-  Pick<PaymentRow, 'stripe_invoice_id' | 'stripe_payment_intent_id' | 'polar_order_id'>
+  Pick<PaymentRow, Extract<keyof PaymentRow, `${string}_id`>>
 
 interface BillingOverviewRow {
   subscription: SubscriptionRow | null

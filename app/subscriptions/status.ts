@@ -15,7 +15,7 @@ export function statusLabel(status: string | null | undefined) {
     paid: 'Paid',
     succeeded: 'Paid',
     refunded: 'Refunded',
-    // A Stripe invoice whose payment failed (invoice.payment_failed).
+    // An invoice whose payment failed.
     failed: 'Failed',
   }
   return known[status] ?? status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())

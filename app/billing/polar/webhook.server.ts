@@ -185,7 +185,7 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
   }
   if (!url) return 'invoice_not_ready'
   const { error } = await database().rpc('fill_payment_details', {
-    p_invoice_url: url,
+    p_fields: { invoice_url: url },
     p_polar_order_id: orderId,
   })
   if (error) throw databaseError('invoice url update', error)

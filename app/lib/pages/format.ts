@@ -16,7 +16,7 @@ function moneyFormat(locale: string, currency: string) {
 
 /**
  * Formats an amount in minor units, e.g. 2900 usd -> "$29.00", 500 jpy -> "¥500" (the
- * currency's own number of decimals, as Stripe and Polar count them); negative amounts keep
+ * currency's own number of decimals, as payment providers count them); negative amounts keep
  * their sign.
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US') {

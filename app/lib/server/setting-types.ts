@@ -39,6 +39,6 @@ export interface ProviderSettings {
   localKeys: string[]
   /** The setting that points it at another host, and what unset means in production. */
   apiUrl: { name: string; realService: string }
-  /** Each plan's id at this provider: `<prefix><PLAN>` (STRIPE_PRICE_PRO), and its format. */
+  /** Each plan's id at this provider: the setting `<prefix><PLAN>`, and its format. */
   planIds: { prefix: string; schema: z.ZodType<string> }
 }
