@@ -1,8 +1,44 @@
+import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
+import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 
-import { billingProvider } from './registry.server'
+import { billingProvider, providerRoute } from './registry.server'
+
+/**
+ * A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal):
+ * a fresh portal URL for the signed-in user's own customer, with the answers the contract
+ * gives that endpoint when there is none or the provider fails.
+ */
+export function portalEndpoint(
+  id: string,
+  answers: { post?: boolean; noSubscription: 404 | 500; failed: string },
+) {
+  const open = async ({ request }: { request: Request }) => {
+    const refused = answers.post ? refuseApiPost(request) : null
+    if (refused) return refused
+    // A portal can cancel the subscription and change the card: the auth server confirms.
+    const session = await requireApiUser(request, { confirm: true })
+    if (session instanceof Response) return session
+    const { user, asUser, headers } = session
+    try {
+      const row = await readOwnSubscription(asUser)
+      const outcome = row && (await billingProvider(id)!.openPortal(row, user.id, {}))
+      if (outcome?.kind !== 'url') {
+        const status = answers.noSubscription
+        return jsonNoStore({ error: 'No subscription found' }, { status, headers })
+      }
+      return jsonNoStore({ url: outcome.url }, { status: 200, headers })
+    } catch (error) {
+      logger.error({ err: error, user: user.id, provider: id }, 'portal failed')
+      return jsonNoStore({ error: answers.failed }, { status: 500, headers })
+    }
+  }
+  // A browser following the pages' link or form gets a page, never raw JSON.
+  return providerRoute(id, forBrowsers(PORTAL_PAGES, open))
+}
 
 /**
  * Opens the billing portal of whichever provider the user's subscription is with (its row
