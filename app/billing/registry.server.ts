@@ -54,14 +54,14 @@ export function providerRoute<Args extends unknown[]>(
     billingProvider(id) ? handler(...args) : jsonNoStore({ error: 'Not found' }, { status: 404 })
 }
 
-/** A provider's webhook receiver: POST only. */
-export function webhookRoute(id: string) {
-  return {
-    action: providerRoute(id, ({ request }: { request: Request }) =>
-      request.method === 'POST'
-        ? billingProvider(id)!.handleWebhook(request)
-        : methodNotAllowed('POST'),
-    ),
-    loader: providerRoute(id, () => methodNotAllowed('POST')),
-  }
+/** A provider's webhook receiver (the route's action): POST only. */
+export function webhookAction(id: string) {
+  return providerRoute(id, ({ request }: { request: Request }) =>
+    request.method === 'POST'
+      ? billingProvider(id)!.handleWebhook(request)
+      : methodNotAllowed('POST'),
+  )
 }
+
+/** The loader of a provider's POST-only route: 405, or 404 while the provider does not run. */
+export const postOnly = (id: string) => providerRoute(id, () => methodNotAllowed('POST'))

@@ -1,6 +1,5 @@
 import { portalEndpoint } from '~/billing/portal.server'
-import { providerRoute } from '~/billing/registry.server'
-import { methodNotAllowed } from '~/lib/server/http.server'
+import { postOnly } from '~/billing/registry.server'
 
 // POST /api/customer_portal: a fresh Stripe billing portal URL for the signed-in user.
 export const action = portalEndpoint('stripe', {
@@ -9,4 +8,4 @@ export const action = portalEndpoint('stripe', {
   failed: 'Internal server error',
 })
 
-export const loader = providerRoute('stripe', () => methodNotAllowed('POST'))
+export const loader = postOnly('stripe')

@@ -1,4 +1,6 @@
-import { webhookRoute } from '~/billing/registry.server'
+import { postOnly, webhookAction } from '~/billing/registry.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).
-export const { action, loader } = webhookRoute('stripe')
+export const action = webhookAction('stripe')
+
+export const loader = postOnly('stripe')

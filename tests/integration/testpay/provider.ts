@@ -1,5 +1,5 @@
 import type { BillingProvider, ListedSubscription } from '../../../app/billing/provider'
-import { webhookRoute } from '../../../app/billing/registry.server'
+import { webhookAction } from '../../../app/billing/registry.server'
 import {
   answerWebhook,
   badSignature,
@@ -56,7 +56,7 @@ export function payTestpayCheckout(id: string) {
 
 /** Delivers the queued events to the app's webhook through the registry, signed. */
 export async function deliverTestpayEvents() {
-  const { action } = webhookRoute('testpay')
+  const action = webhookAction('testpay')
   for (const event of outbox.splice(0)) {
     const request = new Request('http://app.test/api/webhooks/testpay', {
       method: 'POST',
