@@ -2,11 +2,7 @@ import { z } from 'zod'
 
 import { PLAN_DEFINITIONS, planIdSettings, type PlanSettingName } from './billing/plans'
 import { PROVIDER_SETTINGS } from './billing/provider-settings'
-import {
-  httpUrl,
-  optionalNumber,
-  optionalString,
-} from './lib/server/setting-types'
+import { httpUrl, optionalNumber, optionalString } from './lib/server/setting-types'
 
 /**
  * The settings of the plans' ids (app/billing/catalog.json): one per plan and provider

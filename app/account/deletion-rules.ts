@@ -5,12 +5,6 @@ const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
 export type ProviderSubscription = { provider: string; id: string }
 
-/** A subscription as a provider lists it. */
-interface ListedSubscription {
-  id: string
-  status: string
-}
-
 /** True while a provider may still charge for a subscription in this status. */
 function mayStillCharge(status: string | null | undefined): boolean {
   return Boolean(status) && !FINAL_STATUSES.has(status as string)
@@ -36,7 +30,7 @@ export function subscriptionToEnd(
  */
 export function subscriptionsToEnd(
   row: Parameters<typeof subscriptionToEnd>[0],
-  listed: Record<string, ListedSubscription[]>,
+  listed: Record<string, { id: string; status: string }[]>,
 ): ProviderSubscription[] {
   const tracked = subscriptionToEnd(row)
   const all = tracked ? [tracked] : []

@@ -25,14 +25,17 @@ export interface PlanChangeOffer {
   subscriptionId: string
   current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
   target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
-  preview: {
-    credit: number
-    charge: number
-    nextInvoiceAmount: number
-    carriedCredit: number
+  /** Minor units: the credit for the unused part, the new plan's charge, the next invoice. */
+  preview: Record<'credit' | 'charge' | 'nextInvoiceAmount' | 'carriedCredit', number> & {
     nextInvoiceDate: string
   }
 }
+
+type PlanChangeStep<T> = (
+  row: SubscriptionRow | null,
+  userId: string,
+  planKey: string,
+) => Promise<T | Unavailable>
 
 /**
  * One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing
@@ -62,16 +65,8 @@ export interface BillingProvider {
   ): Promise<PortalOutcome>
   /** A change of plan in the app, where the provider's own portal cannot change it. */
   planChange?: {
-    offer(
-      row: SubscriptionRow | null,
-      userId: string,
-      planKey: string,
-    ): Promise<{ kind: 'offer'; offer: PlanChangeOffer } | Unavailable>
-    change(
-      row: SubscriptionRow | null,
-      userId: string,
-      planKey: string,
-    ): Promise<{ kind: 'changed'; planName: string } | Unavailable>
+    offer: PlanChangeStep<{ kind: 'offer'; offer: PlanChangeOffer }>
+    change: PlanChangeStep<{ kind: 'changed'; planName: string }>
   }
   /** Every subscription the provider holds for the user, whatever its status (deletion). */
   userSubscriptions(

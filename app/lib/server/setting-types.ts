@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
-/** The zod types of configuration values, shared by app/env.server.ts and each provider's settings. */
-
+// The zod types of configuration values: app/env.server.ts and each provider's settings.
 export const httpUrl = z
   .string()
   .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an http(s) URL')
