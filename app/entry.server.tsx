@@ -3,7 +3,7 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
-import { describePolarServers } from '~/billing/polar/client.server'
+import { billingProviders, providerFormTargets } from '~/billing/registry.server'
 import { getEnv } from '~/env.server'
 import { NonceProvider } from '~/lib/pages/nonce'
 import { logger } from '~/lib/server/logger.server'
@@ -19,7 +19,7 @@ import type { RootLoaderData } from '~/root'
 
 // Configuration is checked when the server starts: a bad setting stops it here, named.
 try {
-  logger.info(describePolarServers(getEnv()).info)
+  for (const { startupCheck } of billingProviders()) if (startupCheck) logger.info(startupCheck())
 } catch (error) {
   logger.error((error as Error).message)
   process.exit(1)
@@ -46,7 +46,8 @@ export default function handleRequest(
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
   const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
-  applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn })
+  const formTargets = providerFormTargets()
+  applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn, formTargets })
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const respond = () => {

@@ -1,19 +1,32 @@
 import { z } from 'zod'
 
+import { PLAN_DEFINITIONS, planIdSettings, type PlanSettingName } from './billing/plans'
+import { PROVIDER_SETTINGS } from './billing/provider-settings'
 import {
-  PLAN_DEFINITIONS,
-  planIdSettings,
-  type PlanSettingName,
-  polarProductId,
-  stripePriceId,
-} from './billing/plans'
+  httpUrl,
+  optionalNumber,
+  optionalString,
+  optionalTrueOrFalse,
+} from './lib/server/setting-types'
 
 /**
- * The settings of the plans' ids (app/billing/catalog.json): `STRIPE_PRICE_<PLAN>` and
- * `POLAR_PRODUCT_<PLAN>` for each plan, e.g. STRIPE_PRICE_STARTER and POLAR_PRODUCT_PRO,
- * with the local stack's ids from the catalogue as their development defaults.
+ * The settings of the plans' ids (app/billing/catalog.json): one per plan and provider
+ * (`<prefix><PLAN>`), with the local stack's ids from the
+ * catalogue as their development defaults.
  */
 const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
+
+type Providers = (typeof PROVIDER_SETTINGS)[number]
+type Merged<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
+  ? I
+  : never
+/** Every provider's variables, as one object type (each is set only when the provider runs). */
+type ProviderShape = Merged<Providers['schema']>
+const PROVIDER_DEFAULTS = Object.assign(
+  {},
+  ...PROVIDER_SETTINGS.map((provider) => provider.localDefaults),
+) as Merged<Providers['localDefaults']>
+const KNOWN_PROVIDERS = PROVIDER_SETTINGS.map((provider) => provider.id)
 
 /**
  * Local defaults: the keys the local stack (emulators) accepts, and the plans' ids in it.
@@ -28,16 +41,10 @@ export const LOCAL_DEFAULTS = {
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
   SUPABASE_SERVICE_ROLE_KEY:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
-  STRIPE_SECRET_KEY: 'sk_test_local_emulator',
-  STRIPE_WEBHOOK_SECRET: 'whsec_local_emulator_secret',
-  STRIPE_API_URL: 'http://localhost:12111',
-  POLAR_ACCESS_TOKEN: 'polar_oat_local_emulator',
-  POLAR_WEBHOOK_SECRET: 'polar_whs_local_emulator_secret',
-  POLAR_SANDBOX: 'true',
-  POLAR_API_URL: 'http://localhost:12112',
   // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
   SMTP_URL: 'smtp://127.0.0.1:54425',
   MAIL_FROM: 'Subscribely <no-reply@localhost>',
+  ...PROVIDER_DEFAULTS,
   ...PLAN_ID_DEFAULTS,
 } as const
 
@@ -54,32 +61,6 @@ const origin = z.string().refine((value) => {
   const url = URL.parse(value)
   return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
 }, 'must be an origin such as https://example.com (scheme and host, optional port, no path and no trailing slash)')
-
-const httpUrl = z
-  .string()
-  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an http(s) URL')
-  .transform((value) => value.replace(/\/+$/, ''))
-
-/** Unset or blank is undefined; anything else is trimmed. */
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => value?.trim() || undefined)
-
-const optionalUrl = optionalString.pipe(httpUrl.optional())
-
-/** An optional number in [min, max]; unset or empty takes `fallback`. */
-const optionalNumber = (min: number, max: number, fallback: number) =>
-  optionalString
-    .transform((value) => (value === undefined ? fallback : Number(value)))
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-
-/** "true" or "false" in any letter case, or unset. */
-const optionalTrueOrFalse = optionalString
-  .transform((value) => value?.toLowerCase())
-  .pipe(
-    z.enum(['true', 'false'], 'must be true or false (any letter case), or left unset').optional(),
-  )
 
 const smtpUrl = z.string().refine((value) => {
   const url = URL.parse(value)
@@ -135,24 +116,24 @@ const baseSchema = z.object({
   // Either kind of key (app/lib/database/supabase-keys.server.ts says which goes where).
   SUPABASE_ANON_KEY: supabasePublicKey,
   SUPABASE_SERVICE_ROLE_KEY: supabaseSecretKey,
-  STRIPE_SECRET_KEY: z
-    .string()
-    .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
-  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
-  STRIPE_API_URL: optionalUrl,
-  STRIPE_AUTOMATIC_TAX: optionalTrueOrFalse.transform((value) => value === 'true'),
-  STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
-    z.string().startsWith('bpc_', 'must start with bpc_').optional(),
-  ),
-  POLAR_ACCESS_TOKEN: z.string().min(10, 'must be a Polar organization access token'),
-  POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
-  POLAR_SANDBOX: optionalTrueOrFalse,
-  POLAR_API_URL: optionalUrl,
+  // The payment providers that run, in the order the pricing page offers them: their
+  // settings are required, their routes answer; any other provider's are not (404).
+  BILLING_PROVIDERS: optionalString
+    .transform((value) => (value ?? KNOWN_PROVIDERS.join(',')).split(',').map((id) => id.trim()))
+    // Which ids the code has is the billing registry's to say, at start-up.
+    .refine(
+      (ids) => ids.every((id) => /^[a-z][a-z0-9]*$/.test(id)),
+      `must list provider ids (${KNOWN_PROVIDERS.join(', ')}), separated by commas`,
+    )
+    .refine((ids) => new Set(ids).size === ids.length, 'must name each provider once'),
+  // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
+  // runs the production build (NODE_ENV=production) but is not production. A provider whose
+  // servers follow the runtime environment reads it. Unset: NODE_ENV decides.
   DEPLOYMENT_ENVIRONMENT: optionalString.pipe(
     z.enum(['production', 'staging'], 'must be production or staging, or left unset').optional(),
   ),
-  STRIPE_TIMEOUT_MS: optionalNumber(100, 120_000, 20_000),
-  POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),
+  // Notification mails (docs/notifications.md): the SMTP server and the sender. Required in
+  // production: the Notifications page promises receipts and security alerts.
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
@@ -167,17 +148,34 @@ const baseSchema = z.object({
   SINGLE_INSTANCE: optionalTrueOrFalse.transform((value) => value === 'true'),
 })
 
-// Each plan's Stripe price and Polar product (PLAN_ID_DEFAULTS above).
-const schema = baseSchema.extend(
-  Object.fromEntries(
-    Object.keys(PLAN_ID_DEFAULTS).map((name) => [
-      name,
-      name.startsWith('STRIPE_') ? stripePriceId : polarProductId,
-    ]),
-  ) as Record<PlanSettingName, z.ZodType<string>>,
-)
+/** The running providers' settings (from `source`, unchecked: BILLING_PROVIDERS is checked with the rest). */
+function runningProviders(source: Record<string, string | undefined>) {
+  const ids = baseSchema.shape.BILLING_PROVIDERS.safeParse(source.BILLING_PROVIDERS)
+  return PROVIDER_SETTINGS.filter(({ id }) => !ids.success || ids.data.includes(id))
+}
 
-export type Env = z.infer<typeof schema>
+/**
+ * The schema for these providers: the base, each one's variables, and each plan's id at
+ * each of them (required in production; the local stack's ids are the development defaults).
+ */
+function schemaFor(providers: readonly Providers[]) {
+  return baseSchema.extend(
+    Object.fromEntries(
+      providers.flatMap(({ schema, planIds }) => [
+        ...Object.entries(schema),
+        ...Object.keys(PLAN_ID_DEFAULTS)
+          .filter((name) => name.startsWith(planIds.prefix))
+          .map((name) => [name, planIds.schema]),
+      ]),
+    ),
+  )
+}
+
+export type Env = z.infer<typeof baseSchema> & {
+  [Name in keyof ProviderShape]: ProviderShape[Name] extends z.ZodType
+    ? z.output<ProviderShape[Name]>
+    : never
+} & Record<PlanSettingName, string>
 
 /**
  * Values that only the local stack accepts; a production server refuses to start with them.
@@ -186,30 +184,30 @@ export type Env = z.infer<typeof schema>
  */
 function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
   const problems: string[] = []
+  const providers = runningProviders(env as unknown as Record<string, string>)
+  const values = env as unknown as Record<string, string | undefined>
+  const defaults: Record<string, string> = LOCAL_DEFAULTS
   const keyNames = [
     'SUPABASE_ANON_KEY',
     'SUPABASE_SERVICE_ROLE_KEY',
-    'STRIPE_SECRET_KEY',
-    'STRIPE_WEBHOOK_SECRET',
-    'POLAR_ACCESS_TOKEN',
-    'POLAR_WEBHOOK_SECRET',
-  ] as const
-  const newKeys: string[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
+    ...providers.flatMap((provider) => provider.localKeys),
+  ]
+  const newKeys: (string | undefined)[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
   for (const name of keyNames) {
-    if (env[name] === LOCAL_DEFAULTS[name] || newKeys.includes(env[name]))
+    if (values[name] === defaults[name] || newKeys.includes(values[name]))
       problems.push(`${name} is the local emulator key`)
   }
   for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
-    if (env[name as PlanSettingName] === localId)
+    if (values[name] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
   }
   if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
     problems.push('RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true')
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
     problems.push(`SMTP_URL is the local stack's inbox (${env.SMTP_URL})`)
-  const urlNames = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
+  const urlNames = ['SUPABASE_URL', ...providers.map((provider) => provider.apiUrl.name)]
   for (const name of loopbackHosts ? [] : urlNames) {
-    const value = env[name]
+    const value = values[name]
     if (value && isLoopback(value)) problems.push(`${name} points at the local stack (${value})`)
   }
   return problems
@@ -237,11 +235,12 @@ function loopbackAllowance(
 ): boolean {
   const value = source[name]
   if (value === undefined || value === '') return false
-  const hosts = ['SITE_URL', 'SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL', 'SMTP_URL'] as const
+  const providerHosts = runningProviders(source).map((provider) => provider.apiUrl.name)
+  const hosts = ['SITE_URL', 'SUPABASE_URL', ...providerHosts, 'SMTP_URL']
   const refused =
     value === '1'
       ? hosts.flatMap((host) => {
-          const url = env[host]
+          const url = (env as unknown as Record<string, string | undefined>)[host]
           if (!url) return [`${host} is not set (unset means the real service)`]
           return isLoopback(url) ? [] : [`${host} is not a loopback address (${url})`]
         })
@@ -259,10 +258,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
   if (source.NODE_ENV !== 'production') {
     // Development and tests run on the local stack with no .env at all. Only variables
-    // that are not set get a default: an empty STRIPE_API_URL means "the real Stripe".
+    // that are not set get a default: an empty provider API URL means the real service.
     for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) withDefaults[key] ??= value
   }
-  const result = schema.safeParse(withDefaults)
+  const result = schemaFor(runningProviders(withDefaults)).safeParse(withDefaults)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = issue.path.join('.')
@@ -273,7 +272,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       `Invalid configuration:\n${bulleted(lines)}\nSee .env.example for every variable.`,
     )
   }
-  const env = result.data
+  const env = result.data as Env
   env.RATE_LIMIT_STORE ??= env.NODE_ENV === 'production' ? 'postgres' : 'memory'
   if (env.NODE_ENV !== 'production') return env
   if (loopbackAllowance('BENCH_ALLOW_LOCAL_STACK', 'the benchmark', source, env)) return env
@@ -281,16 +280,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const problems = localOnlyProblems(env, rehearsal)
   if (problems.length > 0) {
     throw new Error(
-      `Refusing to start in production with local-stack settings:\n${bulleted(problems)}\nSet real Supabase, Stripe and Polar credentials (see README, "Running with real accounts").`,
+      `Refusing to start in production with local-stack settings:\n${bulleted(problems)}\nSet real Supabase and payment provider credentials (see README, "Running with real accounts").`,
     )
   }
   return env
 }
 
-const REAL_SERVICES = {
-  STRIPE_API_URL: 'https://api.stripe.com',
-  POLAR_API_URL: "Polar's own servers",
-}
+const REAL_SERVICES: Record<string, string> = Object.fromEntries(
+  PROVIDER_SETTINGS.map(({ apiUrl }) => [apiUrl.name, apiUrl.realService]),
+)
 
 /**
  * Where a provider URL setting sends calls, in words, with why (the one rule of every
@@ -298,11 +296,11 @@ const REAL_SERVICES = {
  * stack, except in production, where there is none and unset is the real service too.
  */
 export function describeProviderUrl(
-  name: keyof typeof REAL_SERVICES,
+  name: string,
   source: Record<string, string | undefined>,
-  env: Pick<Env, keyof typeof REAL_SERVICES>,
+  env: Record<string, unknown>,
 ): string {
-  const value = env[name]
+  const value = env[name] as string | undefined
   const raw = source[name]
   if (raw === undefined && value)
     return `${value} (${name} unset: the local stack; set ${name}= (empty) for the real service)`

@@ -393,6 +393,14 @@ export type Database = {
         }
         Returns: boolean
       }
+      fill_payment_details: {
+        Args: {
+          p_fields: Json
+          p_payment_id?: string
+          p_polar_order_id?: string
+        }
+        Returns: number
+      }
       finish_notification: {
         Args: {
           p_attempt: number

@@ -3,13 +3,7 @@ import type { SubscriptionRow } from '~/subscriptions/types'
 /** Statuses after which a provider will never charge again. */
 const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
-export type ProviderSubscription = { provider: 'stripe' | 'polar'; id: string }
-
-/** A subscription as a provider lists it. */
-interface ListedSubscription {
-  id: string
-  status: string
-}
+export type ProviderSubscription = { provider: string; id: string }
 
 /** True while a provider may still charge for a subscription in this status. */
 function mayStillCharge(status: string | null | undefined): boolean {
@@ -22,17 +16,11 @@ function mayStillCharge(status: string | null | undefined): boolean {
  * end: the customer keeps paying until then, and would have no account to manage it.
  */
 export function subscriptionToEnd(
-  row: Pick<
-    SubscriptionRow,
-    'provider' | 'status' | 'stripe_subscription_id' | 'polar_subscription_id'
-  > | null,
+  row: (Pick<SubscriptionRow, 'provider' | 'status'> & Record<string, unknown>) | null,
 ): ProviderSubscription | null {
-  if (!mayStillCharge(row?.status) || !row) return null
-  if (row.provider === 'stripe' && row.stripe_subscription_id)
-    return { provider: 'stripe', id: row.stripe_subscription_id }
-  if (row.provider === 'polar' && row.polar_subscription_id)
-    return { provider: 'polar', id: row.polar_subscription_id }
-  return null
+  if (!mayStillCharge(row?.status) || !row?.provider) return null
+  const id = row[`${row.provider}_subscription_id`]
+  return typeof id === 'string' && id ? { provider: row.provider, id } : null
 }
 
 /**
@@ -42,12 +30,12 @@ export function subscriptionToEnd(
  */
 export function subscriptionsToEnd(
   row: Parameters<typeof subscriptionToEnd>[0],
-  listed: { stripe: ListedSubscription[]; polar: ListedSubscription[] },
+  listed: Record<string, { id: string; status: string }[]>,
 ): ProviderSubscription[] {
   const tracked = subscriptionToEnd(row)
   const all = tracked ? [tracked] : []
-  for (const provider of ['stripe', 'polar'] as const)
-    for (const { id, status } of listed[provider])
+  for (const [provider, subscriptions] of Object.entries(listed))
+    for (const { id, status } of subscriptions)
       if (mayStillCharge(status) && !all.some((s) => s.provider === provider && s.id === id))
         all.push({ provider, id })
   return all

@@ -1,12 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import Stripe from 'stripe'
 
 import { readAccountSummary } from '~/account/summary.server'
-import { getPolar } from '~/billing/polar/client.server'
-import { getStripe } from '~/billing/stripe/client.server'
+import { billingProvider, billingProviders } from '~/billing/registry.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
-import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { AVATAR_BUCKET } from '~/profile/profile.server'
 
@@ -29,16 +26,13 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
   const admin = getSupabaseAdmin()
   try {
     const row = (await readAccountSummary(asUser)).subscription
-    const customer = row?.stripe_customer_id
-    live = subscriptionsToEnd(row, {
-      // Every status, and at Polar the customer bound to the user (by external id).
-      stripe: customer
-        ? (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
-        : [],
-      polar: (
-        await getPolar('checkout').subscriptions.list({ external_customer_id: userId, limit: 100 })
-      ).items,
-    })
+    const listed = await Promise.all(
+      billingProviders().map(async (provider) => [
+        provider.id,
+        await provider.userSubscriptions(row, userId),
+      ]),
+    )
+    live = subscriptionsToEnd(row, Object.fromEntries(listed))
     // The mark (app metadata, which only the server can write): from here no other mail is
     // queued for the user (the providers' cancellation webhooks would say "your
     // subscription has ended" with links into a deleted account); deleting the user queues
@@ -50,7 +44,7 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
       },
     })
     if (error) throw new Error(`deletion mark not set: ${error.message}`)
-    for (const subscription of live) await endAtProvider(subscription)
+    for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
   } catch (error) {
     logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
     await unmarkDeletion(admin, userId)
@@ -77,22 +71,6 @@ async function unmarkDeletion(admin: SupabaseClient, userId: string) {
     app_metadata: { deletion_started_at: null, canceled_plan: null },
   })
   if (error) logger.error({ user: userId, err: error }, 'account deletion: mark not cleared')
-}
-
-/** Cancels now (no proration refund); "already gone" at the provider counts as done. */
-async function endAtProvider({ provider, id }: ProviderSubscription) {
-  try {
-    if (provider === 'stripe') await getStripe().subscriptions.cancel(id)
-    else await getPolar('checkout').subscriptions.revoke(id)
-  } catch (error) {
-    // Polar: 404, no such subscription; 403 AlreadyCanceledSubscription, already revoked.
-    const status = httpStatusOf(error)
-    const gone =
-      provider === 'stripe'
-        ? error instanceof Stripe.errors.StripeError && error.code === 'resource_missing'
-        : status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))
-    if (!gone) throw error
-  }
 }
 
 async function removeAllAvatars(admin: SupabaseClient, userId: string) {

@@ -1,6 +1,6 @@
 import { createClient } from '@supabase/supabase-js'
 
-import { afterSignUpMetadata } from '~/billing/plan-intent.server'
+import { afterSignUpMetadata } from '~/auth/plan-intent.server'
 import { getEnv } from '~/env.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { logger } from '~/lib/server/logger.server'

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 
-import { rememberAfterSignUp } from '~/billing/plan-intent.server'
+import { rememberAfterSignUp } from '~/auth/plan-intent.server'
 import { reply } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'

@@ -1,7 +1,3 @@
-import { getPlans, planByStripePrice } from '~/billing/plans.server'
-import { getPolar } from '~/billing/polar/client.server'
-import { getStripe } from '~/billing/stripe/client.server'
-import { formatMoney } from '~/lib/pages/format'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -10,6 +6,8 @@ import {
   type RateLimitResult,
 } from '~/lib/server/rate-limit.server'
 
+import { billingProviders } from './registry.server'
+
 /**
  * What the success page can say about a checkout: the provider's own answer (`complete`,
  * `open`, `failed`), `confirming` when the provider could not be asked (a payment may well
@@ -17,14 +15,10 @@ import {
  */
 export type CheckoutStatus = 'complete' | 'open' | 'failed' | 'confirming' | 'missing'
 
-const STRIPE_SESSION_ID = /^cs_[A-Za-z0-9_]{1,200}$/
-const POLAR_CHECKOUT_ID = /^[A-Za-z0-9_-]{1,100}$/
-
 /**
  * Provider lookups of the success page per client. A buyer's page looks once and then every
  * few seconds for about a minute (success-recheck.ts: 13 lookups per checkout); anyone
- * reloading it in a loop, or walking made-up ids, would spend the app's Stripe and Polar
- * API budget.
+ * reloading it in a loop, or walking made-up ids, would spend the app's provider API budget.
  */
 export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
   client: { limit: 60, windowMs: 10 * 60_000 },
@@ -32,23 +26,14 @@ export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
 }
 
 /**
- * The provider lookup of the checkout named by the success URL's `session_id` (Stripe) or
- * `checkout_id` (Polar), or null when it names none. Spec: complete / open / other = failed.
+ * The running provider whose checkout the success URL names (each provider its own query
+ * parameter, e.g. `session_id`), with the id, or null when it names none.
  */
-function checkoutLookup(params: URLSearchParams) {
-  const sessionId = params.get('session_id')
-  const checkoutId = params.get('checkout_id')
-  if (sessionId && STRIPE_SESSION_ID.test(sessionId))
-    return async () => {
-      const { status } = await getStripe().checkout.sessions.retrieve(sessionId)
-      return status === 'complete' ? 'complete' : status === 'open' ? 'open' : 'failed'
-    }
-  if (checkoutId && POLAR_CHECKOUT_ID.test(checkoutId))
-    return async () => {
-      const { status } = await getPolar('checkout').checkouts.get(checkoutId)
-      if (status === 'succeeded') return 'complete'
-      return status === 'open' || status === 'confirmed' ? 'open' : 'failed'
-    }
+function namedCheckout(params: URLSearchParams) {
+  for (const provider of billingProviders()) {
+    const id = params.get(provider.checkout.param)
+    if (id && provider.checkout.pattern.test(id)) return { checkout: provider.checkout, id }
+  }
   return null
 }
 
@@ -60,20 +45,20 @@ export async function hitCheckoutLookupLimit(
   request: Request,
   params: URLSearchParams,
 ): Promise<RateLimitResult | null> {
-  if (!checkoutLookup(params)) return null
+  if (!namedCheckout(params)) return null
   return hitClientRateLimit(request, 'checkout-lookup', CHECKOUT_LOOKUP_RATE_LIMIT)
 }
 
 /**
- * Looks up the checkout the success URL names. Only the provider's answer may say "not
- * paid": a checkout it does not know (404) is `failed`, any other failure (5xx, 429,
- * timeout, network) is `confirming`.
+ * Looks up the checkout the success URL names (spec: complete / open / other = failed).
+ * Only the provider's answer may say "not paid": a checkout it does not know (404) is
+ * `failed`, any other failure (5xx, 429, timeout, network) is `confirming`.
  */
 export async function lookupCheckoutStatus(params: URLSearchParams): Promise<CheckoutStatus> {
-  const lookup = checkoutLookup(params)
-  if (!lookup) return 'missing'
+  const named = namedCheckout(params)
+  if (!named) return 'missing'
   try {
-    return await lookup()
+    return await named.checkout.status(named.id)
   } catch (error) {
     const status = httpStatusOf(error)
     if (status === 404 || status === 422) return 'failed'
@@ -86,13 +71,11 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
 export interface CheckoutSummary {
   /** The plan's name ("Pro"), when the checkout is for one of ours. */
   plan: string | null
-  /** "$29.00 per month": what was charged (Stripe) or the plan's price (Polar). */
+  /** "$29.00 per month": what was charged, or the plan's price. */
   amount: string | null
   /** The address the receipt goes to. */
   receiptTo: string | null
 }
-
-type Viewer = { id: string; email: string } | null
 
 /**
  * Reads what a checkout the provider reports as complete was for: only for the signed-in
@@ -101,45 +84,16 @@ type Viewer = { id: string; email: string } | null
  */
 export async function summarizeCheckout(
   params: URLSearchParams,
-  viewer: Viewer,
+  viewer: { id: string; email: string } | null,
 ): Promise<CheckoutSummary | null> {
-  const sessionId = params.get('session_id')
-  const checkoutId = params.get('checkout_id')
-  if (!viewer) return null
+  const named = namedCheckout(params)
+  if (!named || !viewer) return null
   try {
-    const summary = sessionId
-      ? await stripeSummary(sessionId)
-      : checkoutId
-        ? await polarSummary(checkoutId)
-        : null
-    if (summary?.owner !== viewer.id) return null
-    return { plan: summary.plan, amount: summary.amount, receiptTo: viewer.email || null }
+    const { plan, amount, userId } = await named.checkout.summary(named.id)
+    if (userId !== viewer.id) return null
+    return { plan, amount, receiptTo: viewer.email || null }
   } catch (error) {
     logger.warn({ err: error }, 'success page: checkout summary unavailable')
   }
   return null
-}
-
-async function stripeSummary(sessionId: string) {
-  const session = await getStripe().checkout.sessions.retrieve(sessionId, {
-    expand: ['line_items'],
-  })
-  const price = session.line_items?.data[0]?.price
-  const plan = planByStripePrice(price?.id)
-  const interval = price?.recurring?.interval ?? plan?.interval
-  const amount =
-    session.amount_total !== null && session.currency
-      ? `${formatMoney(session.amount_total, session.currency)}${interval ? ` per ${interval}` : ''}`
-      : null
-  return { plan: plan?.name ?? null, amount, owner: session.metadata?.user_id }
-}
-
-async function polarSummary(checkoutId: string) {
-  const checkout = await getPolar('checkout').checkouts.get(checkoutId)
-  const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
-  return {
-    plan: plan?.name ?? null,
-    amount: plan ? `${formatMoney(plan.amount, plan.currency)} per ${plan.interval}` : null,
-    owner: checkout.metadata.user_id,
-  }
 }

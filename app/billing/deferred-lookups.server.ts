@@ -5,30 +5,27 @@ import { databaseError } from '~/lib/database/database-availability.server'
 import { ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import type { PaymentView, PaymentWithReferences } from '~/subscriptions/billing-overview.server'
-import type { PaymentRow } from '~/subscriptions/types'
 
-import { lookUpOrderInvoiceUrl } from './polar/invoice.server'
-import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './stripe/invoice.server'
+import type { PaymentFill } from './provider'
+import { billingProvider } from './registry.server'
 
 /**
  * Lookups a webhook deferred: a payment is recorded even when the provider could not give
- * its invoice URL (Polar) or the PaymentIntent that paid it (Stripe), since neither is
- * needed to record the event (docs/webhooks.md, "Lookups that can wait"). What is still
+ * its invoice URL or payment reference (`paymentLookup` of app/billing/provider.ts), since
+ * neither is needed to record the event (docs/webhooks.md, "Lookups that can wait"). What is still
  * missing is looked up when its owner opens the billing page, bounded so that the page is
  * never slowed much and never fails:
  * - at most MAX_LOOKUPS rows per page view, each provider call with a short timeout, and
  *   the page waits at most DEADLINE_MS for all of them (a slower lookup still saves what it
  *   finds, for the next view);
  * - a row looked up without success is not tried again by this process for COOLDOWN_MS
- *   (an invoice Polar cannot produce, an invoice paid without a PaymentIntent);
+ *   (an invoice the provider cannot produce yet, an invoice paid without a reference);
  * - any failure is logged and the page shows the rows as they are ("Not available yet").
  */
 export const MAX_LOOKUPS = 3
 const DEADLINE_MS = 2500
 const REQUEST_TIMEOUT_MS = 2000
 const COOLDOWN_MS = 15 * 60 * 1000
-
-type Found = Partial<Pick<PaymentRow, 'invoice_url' | 'stripe_payment_intent_id'>>
 
 /** Rows looked up without success, each until its cool-down ends. */
 const coolingDown = new ExpiringCache<true>(10_000)
@@ -38,72 +35,31 @@ export function resetDeferredLookupsForTests() {
   coolingDown.clear()
 }
 
-function missing(row: PaymentWithReferences): { url: boolean; paymentIntent: boolean } {
-  if (row.provider === 'polar')
-    return {
-      url: row.status === 'succeeded' && !row.invoice_url && Boolean(row.polar_order_id),
-      paymentIntent: false,
-    }
-  if (!row.stripe_invoice_id) return { url: false, paymentIntent: false }
-  return {
-    url: !row.invoice_url,
-    // A failed invoice was not paid: there is no PaymentIntent that paid it to look up.
-    paymentIntent: !row.stripe_payment_intent_id && row.amount > 0 && row.status !== 'failed',
-  }
-}
-
-async function lookUp(
-  row: PaymentWithReferences,
-  need: ReturnType<typeof missing>,
-): Promise<Found> {
-  if (row.provider === 'polar' && row.polar_order_id) {
-    const timeoutSeconds = REQUEST_TIMEOUT_MS / 1000
-    return { invoice_url: await lookUpOrderInvoiceUrl(row.polar_order_id, { timeoutSeconds }) }
-  }
-  if (!row.stripe_invoice_id) return {}
-  const options = { timeoutMs: REQUEST_TIMEOUT_MS }
-  const [url, paymentIntent] = await Promise.all([
-    need.url ? fetchHostedInvoiceUrl(row.stripe_invoice_id, options) : null,
-    need.paymentIntent ? fetchInvoicePaymentIntentId(row.stripe_invoice_id, options) : null,
-  ])
-  return { invoice_url: url, stripe_payment_intent_id: paymentIntent }
-}
-
 /** Looks one row up and saves what was found (only into columns that are still empty). */
-async function fillRow(row: PaymentWithReferences, need: ReturnType<typeof missing>) {
+async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<PaymentFill>) {
   coolingDown.set(row.id, true, Date.now() + COOLDOWN_MS)
   try {
-    const found = await lookUp(row, need)
-    const admin = database()
-    for (const column of ['invoice_url', 'stripe_payment_intent_id'] as const) {
-      const value = found[column]
-      if (!value) continue
-      const { error } = await admin
-        .from('payment_history')
-        .update(
-          column === 'invoice_url' ? { invoice_url: value } : { stripe_payment_intent_id: value },
-        )
-        .eq('id', row.id)
-        .is(column, null)
-      if (error) throw databaseError('payment update', error)
-    }
-    if ((!need.url || found.invoice_url) && (!need.paymentIntent || found.stripe_payment_intent_id))
+    const found = await lookUp()
+    const { error } = await database().rpc('fill_payment_details', {
+      p_payment_id: row.id,
+      p_fields: found,
+    })
+    if (error) throw databaseError('payment update', error)
+    // Still missing something: tried again after the cool-down.
+    if (!billingProvider(row.provider)?.paymentLookup({ ...row, ...withoutNulls(found) }, 0))
       coolingDown.delete(row.id)
     return found
   } catch (error) {
     logger.warn(
-      {
-        payment: row.id,
-        provider: row.provider,
-        order: row.polar_order_id ?? undefined,
-        invoice: row.stripe_invoice_id ?? undefined,
-        err: error,
-      },
+      { payment: row.id, provider: row.provider, err: error },
       'billing page: deferred provider lookup failed',
     )
     return {}
   }
 }
+
+const withoutNulls = (found: PaymentFill) =>
+  Object.fromEntries(Object.entries(found).filter(([, value]) => value))
 
 /**
  * The page's payments (as shown: without their references) with what could be looked up
@@ -123,14 +79,17 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
   }))
   try {
     const due = rows
-      .map((row) => ({ row, need: missing(row) }))
-      .filter(({ row, need }) => (need.url || need.paymentIntent) && !coolingDown.get(row.id))
+      .filter((row) => !coolingDown.get(row.id))
+      .flatMap((row) => {
+        const lookUp = billingProvider(row.provider)?.paymentLookup(row, REQUEST_TIMEOUT_MS)
+        return lookUp ? [{ row, lookUp }] : []
+      })
       .slice(0, MAX_LOOKUPS)
     if (due.length === 0) return payments
 
-    const found = new Map<string, Found>()
+    const found = new Map<string, PaymentFill>()
     const lookups = Promise.all(
-      due.map(async ({ row, need }) => found.set(row.id, await fillRow(row, need))),
+      due.map(async ({ row, lookUp }) => found.set(row.id, await fillRow(row, lookUp))),
     )
     // An unref'd timer: the page waits no longer, and the process never waits for it.
     await Promise.race([lookups, setTimeout(DEADLINE_MS, undefined, { ref: false })])

@@ -1,10 +1,10 @@
 /**
- * `npm run billing:reconcile`: compares Stripe's and Polar's subscriptions with the database
+ * `npm run billing:reconcile`: compares each running provider's subscriptions with the database
  * and applies what the database lacks through the webhook ledger (see reconcile.server.ts),
  * using the configuration in the environment (or .env).
  *
  *   --check              compare only: print the differences, change nothing (exit 2 if any)
- *   --provider <name>    only `stripe` or only `polar`
+ *   --provider <id>      only that provider (one of BILLING_PROVIDERS)
  *
  * Each provider's newest ledger event is printed first: when it is much older than the
  * provider's own latest activity, events are not arriving (docs/operations.md).
@@ -12,23 +12,23 @@
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 
-import type { Provider } from '~/subscriptions/store.server'
-
 import { type ProviderReport, reconcileProvider } from './reconcile.server'
+import { billingProviders } from './registry.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--provider stripe|polar]'
+const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--provider <id>]'
 
 function parse() {
   try {
     const { values } = parseArgs({
       options: { check: { type: 'boolean', default: false }, provider: { type: 'string' } },
     })
+    const running = billingProviders().map((provider) => provider.id)
     const provider = values.provider
-    if (provider !== undefined && provider !== 'stripe' && provider !== 'polar')
-      throw new Error(`Unknown provider "${provider}"`)
-    const providers: Provider[] = provider ? [provider] : ['stripe', 'polar']
+    if (provider !== undefined && !running.includes(provider))
+      throw new Error(`Unknown provider "${provider}" (running: ${running.join(', ')})`)
+    const providers = provider ? [provider] : running
     return { check: values.check ?? false, providers }
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`)

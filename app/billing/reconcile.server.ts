@@ -1,33 +1,18 @@
-import { getPolar } from '~/billing/polar/client.server'
-import {
-  polarSubscriptionFields,
-  PolarSubscriptionSchema,
-  polarUserLink,
-} from '~/billing/polar/events'
-import { getStripe } from '~/billing/stripe/client.server'
-import {
-  StripeSubscriptionSchema,
-  subscriptionFields,
-  subscriptionUserId,
-} from '~/billing/stripe/events'
-import { stripePlanName } from '~/billing/webhooks/stripe.server'
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
-import {
-  type ApplyResult,
-  applySubscriptionEvent,
-  findUserIdBy,
-  type Provider,
-} from '~/subscriptions/store.server'
+import { type ApplyResult, applySubscriptionEvent } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
+
+import type { ListedSubscription } from './provider'
+import { billingProviders } from './registry.server'
 
 /**
  * Reconciliation: reads each provider's subscriptions as they are now and applies, through
  * the webhook ledger's own function (`apply_subscription_event`), those that the database
  * does not reflect. It recovers what lost webhook events would have written (an endpoint
  * the provider disabled, events it stopped retrying). Rules:
- * - the user of a subscription is found as its webhooks find it (Stripe: the metadata, else
- *   the stored subscription id; Polar: `polarUserLink`, never an email);
+ * - the user of a subscription is found as its webhooks find it (each provider's
+ *   `listSubscriptions`);
  * - per user, only the newest subscription of the provider counts (the row is one per user);
  * - the snapshot is applied as an event that occurred when the provider was read, with the
  *   id `reconcile:<subscription id>:<time>`: an event older than the read that arrives later
@@ -55,7 +40,7 @@ export interface Difference {
 }
 
 export interface ProviderReport {
-  provider: Provider
+  provider: string
   /** Subscriptions the provider listed. */
   subscriptions: number
   /** Of those, the ones whose user was found (newest per user). */
@@ -65,58 +50,9 @@ export interface ProviderReport {
   lastEvent: { id: string; type: string; receivedAt: string } | null
 }
 
-interface Candidate {
-  userId: string | null
-  subscriptionId: string
-  createdAt: string
-  fields: Partial<SubscriptionRow>
-}
-
-const POLAR_PAGE_SIZE = 100
-
-/** Every Polar subscription of the organization, with the fields its events would write. */
-async function polarCandidates() {
-  const polar = getPolar('checkout')
-  const candidates: Candidate[] = []
-  for (let page = 1; ; page++) {
-    const result = await polar.subscriptions.list({ page, limit: POLAR_PAGE_SIZE })
-    for (const item of result.items) {
-      const subscription = PolarSubscriptionSchema.parse(item)
-      const fields = polarSubscriptionFields('subscription.updated', subscription)
-      if (!fields) continue
-      candidates.push({
-        userId: polarUserLink(subscription).userId,
-        subscriptionId: subscription.id,
-        createdAt: item.created_at,
-        fields,
-      })
-    }
-    if (page >= result.pagination.max_page) return candidates
-  }
-}
-
-/** Every Stripe subscription (canceled ones included), with the fields its events would write. */
-async function stripeCandidates() {
-  const candidates: Candidate[] = []
-  for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
-    const subscription = StripeSubscriptionSchema.parse(item)
-    candidates.push({
-      userId:
-        subscriptionUserId(subscription) ??
-        (await findUserIdBy('stripe_subscription_id', subscription.id)),
-      subscriptionId: subscription.id,
-      createdAt: new Date(item.created * 1000).toISOString(),
-      fields: subscriptionFields(subscription, stripePlanName(subscription), {
-        deleted: subscription.status === 'canceled',
-      }),
-    })
-  }
-  return candidates
-}
-
 /** The newest subscription of each user found (by creation, then as listed). */
-function newestPerUser(candidates: Candidate[]) {
-  const byUser = new Map<string, Candidate & { userId: string }>()
+function newestPerUser(candidates: ListedSubscription[]) {
+  const byUser = new Map<string, ListedSubscription & { userId: string }>()
   for (const { userId, ...candidate } of candidates) {
     if (!userId) continue
     const known = byUser.get(userId)
@@ -151,16 +87,17 @@ function same(a: unknown, b: unknown) {
 
 /** What differs between the stored row and the provider's subscription. */
 function subscriptionChanges(
-  provider: Provider,
+  provider: string,
   row: SubscriptionRow | undefined,
-  candidate: Candidate,
+  candidate: ListedSubscription,
 ): string[] {
   if (!row) return ['no row']
   const changes: string[] = []
-  const idColumn = provider === 'stripe' ? 'stripe_subscription_id' : 'polar_subscription_id'
+  const idColumn = `${provider}_subscription_id`
+  const stored = (row as Record<string, unknown>)[idColumn]
   if (row.provider !== provider) changes.push(`provider: ${row.provider} → ${provider}`)
-  if (row[idColumn] !== candidate.subscriptionId)
-    changes.push(`${idColumn}: ${row[idColumn]} → ${candidate.subscriptionId}`)
+  if (stored !== candidate.subscriptionId)
+    changes.push(`${idColumn}: ${String(stored)} → ${candidate.subscriptionId}`)
   for (const column of COMPARED) {
     const stored = row[column]
     const current = candidate.fields[column]
@@ -170,7 +107,7 @@ function subscriptionChanges(
   return changes
 }
 
-async function lastEvent(provider: Provider) {
+async function lastEvent(provider: string) {
   const { data, error } = await database()
     .from('webhook_events')
     .select('id:event_id, type:event_type, receivedAt:received_at')
@@ -188,11 +125,13 @@ async function lastEvent(provider: Provider) {
  * each application is its own transaction).
  */
 export async function reconcileProvider(
-  provider: Provider,
+  provider: string,
   options: { check?: boolean } = {},
 ): Promise<ProviderReport> {
+  const adapter = billingProviders().find((candidate) => candidate.id === provider)
+  if (!adapter) throw new Error(`${provider} is not one of BILLING_PROVIDERS`)
   const readAt = new Date().toISOString()
-  const listed = provider === 'stripe' ? await stripeCandidates() : await polarCandidates()
+  const listed = await adapter.listSubscriptions()
   const candidates = newestPerUser(listed)
   const rows = await storedRows(candidates.map((c) => c.userId))
   const differences: Difference[] = []

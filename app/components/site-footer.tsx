@@ -5,7 +5,7 @@ export function SiteFooter({ signedIn }: { signedIn: boolean }) {
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
       <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-6 text-sm text-slate-600 sm:flex-row sm:items-center sm:justify-between">
-        <p>© {new Date().getFullYear()} Subscribely. Payments by Stripe and Polar.</p>
+        <p>© {new Date().getFullYear()} Subscribely.</p>
         <nav aria-label="Footer" className="flex gap-4">
           <Link to="/pricing" className="hover:text-slate-900">
             Pricing

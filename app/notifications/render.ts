@@ -130,7 +130,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       const currency = text(mail.data, 'currency')
       const invoice = safeUrl(text(mail.data, 'invoice_url'))
       const what = amount !== null && currency ? ` of ${formatMoney(amount, currency)}` : ''
-      // As the pages say it: "we will retry on …" when Stripe named the day.
+      // As the pages say it: "we will retry on …" when the provider named the day.
       const retryAt = text(mail.data, 'retry_at')
       const retry = retryAt ? ` We will retry on ${formatDate(retryAt)}.` : ''
       return compose(`Your ${PRODUCT_NAME} payment did not go through`, footer, [

@@ -6,6 +6,7 @@ import {
   parseCheckoutQuery,
   PolarCustomerConflict,
 } from '~/billing/polar/checkout.server'
+import { providerRoute } from '~/billing/registry.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
@@ -65,4 +66,4 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const loader = forBrowsers(CHECKOUT_PAGES, startPolarCheckout)
+export const loader = providerRoute('polar', forBrowsers(CHECKOUT_PAGES, startPolarCheckout))

@@ -1,15 +1,11 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
+import { postOnly, providerRoute } from '~/billing/registry.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
 import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
-import {
-  FORM_MAX_BYTES,
-  jsonNoStore,
-  methodNotAllowed,
-  readPayload,
-} from '~/lib/server/http.server'
+import { FORM_MAX_BYTES, jsonNoStore, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 // POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
@@ -50,6 +46,6 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
 }
 
 // A browser following the pages' link or form gets a page, never raw JSON.
-export const action = forBrowsers(CHECKOUT_PAGES, startStripeCheckout)
+export const action = providerRoute('stripe', forBrowsers(CHECKOUT_PAGES, startStripeCheckout))
 
-export const loader = () => methodNotAllowed('POST')
+export const loader = postOnly('stripe')

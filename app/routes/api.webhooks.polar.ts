@@ -1,12 +1,6 @@
-import type { ActionFunctionArgs } from '@remix-run/node'
-
-import { handlePolarWebhook } from '~/billing/webhooks/polar.server'
-import { methodNotAllowed } from '~/lib/server/http.server'
+import { postOnly, webhookAction } from '~/billing/registry.server'
 
 // POST /api/webhooks/polar: Polar's webhook receiver (Standard Webhooks, ledger).
-export const action = async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== 'POST') return methodNotAllowed('POST')
-  return handlePolarWebhook(request)
-}
+export const action = webhookAction('polar')
 
-export const loader = () => methodNotAllowed('POST')
+export const loader = postOnly('polar')

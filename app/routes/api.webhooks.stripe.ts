@@ -1,12 +1,6 @@
-import type { ActionFunctionArgs } from '@remix-run/node'
-
-import { handleStripeWebhook } from '~/billing/webhooks/stripe.server'
-import { methodNotAllowed } from '~/lib/server/http.server'
+import { postOnly, webhookAction } from '~/billing/registry.server'
 
 // POST /api/webhooks/stripe: Stripe's webhook receiver (raw body, signature, ledger).
-export const action = async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== 'POST') return methodNotAllowed('POST')
-  return handleStripeWebhook(request)
-}
+export const action = webhookAction('stripe')
 
-export const loader = () => methodNotAllowed('POST')
+export const loader = postOnly('stripe')

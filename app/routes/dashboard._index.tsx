@@ -3,8 +3,9 @@ import { Link, useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
+import { takeAfterSignUp } from '~/auth/plan-intent.server'
 import { requireUserWith } from '~/auth/session.server'
-import { takeAfterSignUp } from '~/billing/plan-intent.server'
+import { billingProvider } from '~/billing/registry.server'
 import { FormMessage } from '~/components/forms'
 import { ButtonLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
@@ -31,14 +32,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     forgetConfirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
       ? noticeByKey('email-confirmed')
       : null
-  return data({ email: user.email, subscription, confirmedNotice }, { headers })
+  const help = billingProvider(subscription?.provider)?.pastDueHelp
+  return data(
+    { email: user.email, subscription: subscription && { ...subscription, help }, confirmedNotice },
+    { headers },
+  )
 }
 
 export default function DashboardOverview() {
   const { email, subscription, confirmedNotice } = useLoaderData<typeof loader>()
-  // A new Stripe subscription is `incomplete` until its first invoice is paid (seconds after
-  // checkout): it does not renew yet. An ended subscription keeps cancel_at_period_end
-  // (Stripe leaves it set), so "canceled" is checked before the scheduled cancellation.
+  // A new subscription may be `incomplete` until its first invoice is paid (seconds after
+  // checkout): it does not renew yet. An ended subscription may keep cancel_at_period_end
+  // (a provider leaves it set), so "canceled" is checked before the scheduled cancellation.
   const nextDate =
     subscription?.status === 'past_due'
       ? pastDueSummary(subscription)

@@ -12,6 +12,7 @@ import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal } from '~/billing/portal.server'
+import { billingProvider } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { ButtonLink, TextLink } from '~/components/links'
@@ -32,13 +33,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
     getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
   )
-  // Invoice links (and Stripe payment references) a webhook could not get from the
-  // provider are looked up now, bounded; the page never fails for them.
+  // Invoice links (and payment references) a webhook could not get from the provider are
+  // looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)
-  // A Polar subscriber changes plan here (Polar's portal cannot); Stripe's portal can.
+  // Changed here when the provider's portal cannot (its `planChange`), else in the portal.
   const { subscription } = overview
+  const provider = billingProvider(subscription?.provider)
   const changePlans =
-    subscription?.provider === 'polar' &&
+    subscription &&
+    provider?.planChange &&
     isPaidUpStatus(subscription.status) &&
     !subscription.cancel_at_period_end
       ? getPlans()
@@ -48,6 +51,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const withLabel = subscription && {
     ...subscription,
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+    providerLabel: provider?.label ?? '—',
+    help: provider?.pastDueHelp,
   }
   return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
 }
@@ -129,7 +134,7 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Provider" value={PROVIDERS[subscription.provider ?? ''] ?? '—'} />
+              <Detail label="Provider" value={subscription.providerLabel} />
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
@@ -192,8 +197,6 @@ export default function Billing() {
     </div>
   )
 }
-
-const PROVIDERS: Record<string, string> = { polar: 'Polar', stripe: 'Stripe' }
 
 export const meta: MetaFunction = () => [{ title: 'Billing | Subscribely' }]
 

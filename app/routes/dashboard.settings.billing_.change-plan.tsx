@@ -8,31 +8,44 @@ import {
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
-import { changePolarPlan, polarPlanChangeOffer } from '~/billing/polar/plan-change.server'
+import { billingProvider } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
+import type { AsUser } from '~/lib/database/database.server'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 
 /**
- * /dashboard/settings/billing/change-plan?plan=<key>: a Polar subscriber's change of plan.
- * The page shows what the change costs (worked out as Polar prorates) and a plain form
- * confirms it, so it works without JavaScript. Stripe subscribers change plan in Stripe's
- * portal (Manage billing), which shows the same figures.
+ * /dashboard/settings/billing/change-plan?plan=<key>: a change of plan for a subscriber
+ * whose provider changes plans in the app (its `planChange`; the others' portals do it).
+ * The page shows what the change costs, worked out as the provider prorates, and a plain
+ * form confirms it, so it works without JavaScript.
  */
 const UNREACHABLE =
-  'We could not reach Polar to work out the price of the change. Nothing has changed; please try again in a moment.'
+  'We could not reach the payment provider to work out the price of the change. Nothing has changed; please try again in a moment.'
+
+/** The user's subscription row and its provider's plan change, if it has one. */
+async function planChangeOf(asUser: AsUser) {
+  const row = await readOwnSubscription(asUser)
+  const planChange = billingProvider(row?.provider)?.planChange
+  const none = {
+    kind: 'unavailable' as const,
+    message: 'You do not have a subscription whose plan can be changed here.',
+  }
+  return { row, planChange, none }
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await requireUser(request)
   const planKey = new URL(request.url).searchParams.get('plan') ?? ''
   try {
-    const outcome = await polarPlanChangeOffer(asUser, user.id, planKey)
-    return data(outcome, { headers })
+    const { row, planChange, none } = await planChangeOf(asUser)
+    return data(planChange ? await planChange.offer(row, user.id, planKey) : none, { headers })
   } catch (error) {
-    logger.error({ err: error }, 'polar plan change: offer failed')
+    logger.error({ err: error }, 'plan change: offer failed')
     return data({ kind: 'unavailable' as const, message: UNREACHABLE }, { status: 502, headers })
   }
 }
@@ -42,12 +55,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user, asUser, headers } = await requireConfirmedUser(request)
   const planKey = String((await readFormData(request, { headers })).get('plan') ?? '')
   try {
-    const result = await changePolarPlan(asUser, user.id, planKey)
+    const { row, planChange, none } = await planChangeOf(asUser)
+    const result = planChange ? await planChange.change(row, user.id, planKey) : none
     if (result.kind === 'changed')
       return redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
     return data({ error: result.message }, { status: 409, headers })
   } catch (error) {
-    logger.error({ err: error }, 'polar plan change failed')
+    logger.error({ err: error }, 'plan change failed')
     return data(
       {
         error:

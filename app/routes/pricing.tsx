@@ -4,7 +4,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { accountSummaryOf } from '~/account/summary.server'
 import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
-import { polarCheckoutPath } from '~/billing/polar/checkout.server'
+import { billingProvider, billingProviders } from '~/billing/registry.server'
 import { FormMessage } from '~/components/forms'
 import { LeavingForm, LeavingLink } from '~/components/leaving-page'
 import { TextLink } from '~/components/links'
@@ -16,6 +16,7 @@ import { isLiveStatus } from '~/subscriptions/status'
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))
   const subscription = summary?.subscription ?? null
+  const providers = billingProviders()
   const plans = getPlans().map((plan) => ({
     key: plan.key,
     name: plan.name,
@@ -24,26 +25,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
     interval: plan.interval,
     features: plan.features,
     highlighted: plan.highlighted ?? false,
-    stripePriceId: plan.stripePriceId,
-    // Built only for signed-in users: the checkout links the subscription to their id.
-    polarCheckoutUrl: user ? polarCheckoutPath(plan.polarProductId, user) : null,
+    // Only for signed-in users: a checkout links the subscription to their id.
+    doors: user
+      ? providers.map(({ label, checkoutDoor }) => ({ label, ...checkoutDoor(plan, user) }))
+      : [],
   }))
   if (user) headers.set('Cache-Control', 'private, no-store')
   return data(
     {
       plans,
+      providers: providers.map((provider) => provider.label).join(' or '),
       signedIn: Boolean(user),
       currentPlan:
         subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
-      // Polar subscribers change plan in the app; Stripe subscribers in Stripe's portal.
-      changeInApp: subscription?.provider === 'polar',
+      // In the app when the provider's portal cannot change plans, else in its portal.
+      changeInApp: Boolean(billingProvider(subscription?.provider)?.planChange),
       canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
           ? {
-              provider: subscription.provider,
               payment_failed_at: subscription.payment_failed_at,
               payment_retry_at: subscription.payment_retry_at,
+              help: billingProvider(subscription.provider)?.pastDueHelp,
             }
           : null,
     },
@@ -52,13 +55,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
+  const { plans, providers, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
         <h1 className="text-4xl font-bold tracking-tight">Plans and pricing</h1>
         <p className="mt-4 text-slate-700">
-          Pay monthly with Stripe or Polar. Cancel any time from your billing settings.
+          Pay monthly with {providers}. Cancel any time from your billing settings.
         </p>
       </div>
       <div className="mx-auto mt-8 max-w-xl space-y-3">
@@ -124,12 +127,15 @@ type PricingPlan = ReturnType<typeof useLoaderData<typeof loader>>['plans'][numb
 
 const primaryButton =
   'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
+const secondaryButton =
+  'block w-full rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline'
+const PENDING = 'Opening checkout…'
 
 /**
  * What a plan card offers. A newcomer: one call to action, which keeps the chosen plan
  * through sign-up (or sign-in) and lands on its checkout. A subscriber: the current plan is
- * marked and managed, the others are changed, in billing. Anyone else: subscribe, with Stripe
- * first and Polar as the secondary choice.
+ * marked and managed, the others are changed, in billing. Anyone else: subscribe, with the
+ * first provider of BILLING_PROVIDERS as the main choice and the others as secondary ones.
  */
 function PlanActions({ plan }: { plan: PricingPlan }) {
   const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
@@ -166,28 +172,26 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
       </Link>
     )
   }
-  return (
-    <>
-      {/* A plain form: the API answers 303 to Stripe, so it works without JavaScript. */}
+  // Plain forms and links into the providers' checkout routes: they work without JavaScript.
+  return plan.doors.map((door, index) => {
+    const className = index === 0 ? primaryButton : secondaryButton
+    const text = `Subscribe to ${plan.name} with ${door.label}`
+    return 'href' in door ? (
+      <LeavingLink key={door.label} href={door.href} className={className} pendingText={PENDING}>
+        {text}
+      </LeavingLink>
+    ) : (
       <LeavingForm
-        action="/api/checkout_sessions"
-        fields={{ price_id: plan.stripePriceId }}
-        className={primaryButton}
-        pendingText="Opening checkout…"
+        key={door.label}
+        action={door.post}
+        fields={door.fields}
+        className={className}
+        pendingText={PENDING}
       >
-        Subscribe to {plan.name} with Stripe
+        {text}
       </LeavingForm>
-      {plan.polarCheckoutUrl ? (
-        <LeavingLink
-          href={plan.polarCheckoutUrl}
-          className="block rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline"
-          pendingText="Opening checkout…"
-        >
-          Subscribe to {plan.name} with Polar
-        </LeavingLink>
-      ) : null}
-    </>
-  )
+    )
+  })
 }
 
 // Anonymous visitors all get the same page: the server may answer them from one render.
@@ -197,7 +201,7 @@ export const meta: MetaFunction = () => [
   { title: 'Pricing | Subscribely' },
   {
     name: 'description',
-    content: 'Starter and Pro plans, billed monthly through Stripe or Polar.',
+    content: 'Starter and Pro plans, billed monthly, cancel any time.',
   },
 ]
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 
-import type { AsUser } from '~/lib/database/database.server'
+import { type AsUser, database } from '~/lib/database/database.server'
+import { databaseError } from '~/lib/database/database-availability.server'
 import { rpc, tableRow } from '~/lib/database/rpc.server'
 
 import type { PaymentRow, SubscriptionRow } from './types'
@@ -22,7 +23,7 @@ export type PaymentView = Pick<
 
 /** One payment of the page with its provider references (for the deferred lookups). */
 export type PaymentWithReferences = PaymentView &
-  Pick<PaymentRow, 'stripe_invoice_id' | 'stripe_payment_intent_id' | 'polar_order_id'>
+  Pick<PaymentRow, Extract<keyof PaymentRow, `${string}_id`>>
 
 const billingOverview = z.object({
   subscription: z.nullable(tableRow<SubscriptionRow>()),
@@ -30,6 +31,16 @@ const billingOverview = z.object({
   total: z.number(),
   page: z.number(),
 })
+
+/** The signed-in user's own subscription row (read as them, so RLS holds it to theirs), or null. */
+export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionRow | null> {
+  const { data, error, status } = await database({ asUser })
+    .from('user_subscriptions')
+    .select('*')
+    .maybeSingle()
+  if (error) throw databaseError('subscription read', { ...error, status })
+  return data as SubscriptionRow | null
+}
 
 /**
  * The user's subscription and one page of their payments, newest first, in one call

@@ -4,7 +4,6 @@ import { pastDueNotice, pastDueSummary } from './status'
 
 const NOW = Date.parse('2026-11-27T12:00:00Z')
 const stripe = {
-  provider: 'stripe',
   payment_failed_at: '2026-11-26T10:00:00Z',
   payment_retry_at: '2026-11-29T10:00:00Z',
 }
@@ -33,14 +32,10 @@ describe('past due wording', () => {
     )
   })
 
-  it('tells a Polar subscriber plainly where to change the card', () => {
+  it("says the provider's own help where its portal cannot open on the card form", () => {
+    const help = 'Payments are retried. Add another card in the billing portal.'
     expect(
-      pastDueNotice(
-        { provider: 'polar', payment_failed_at: stripe.payment_failed_at, payment_retry_at: null },
-        NOW,
-      ),
-    ).toBe(
-      'Payment failed on November 26, 2026. Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',
-    )
+      pastDueNotice({ payment_failed_at: stripe.payment_failed_at, payment_retry_at: null, help }),
+    ).toBe(`Payment failed on November 26, 2026. ${help}`)
   })
 })

@@ -15,7 +15,7 @@ export function statusLabel(status: string | null | undefined) {
     paid: 'Paid',
     succeeded: 'Paid',
     refunded: 'Refunded',
-    // A Stripe invoice whose payment failed (invoice.payment_failed).
+    // An invoice whose payment failed.
     failed: 'Failed',
   }
   return known[status] ?? status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
@@ -34,17 +34,17 @@ export function isPaidUpStatus(status: string | null | undefined) {
   return status === 'active' || status === 'trialing'
 }
 
-/** What the past-due wording needs of a subscription row. */
+/** What the past-due wording needs: the row's dates, and its provider's `pastDueHelp`. */
 export interface PastDueFacts {
-  provider: string | null
   payment_failed_at: string | null
   payment_retry_at: string | null
+  help?: string | null
 }
 
 /**
  * The one summary of a failed renewal, wherever past due shows (dashboard, billing and
  * pricing): "Payment failed on …; we will retry on …" (no final period). The retry is named
- * only while it is ahead; Polar does not say when it retries.
+ * only while it is ahead, and only when the provider says when.
  */
 export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
   if (!facts.payment_failed_at) return 'Your last payment did not go through'
@@ -54,16 +54,9 @@ export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
   return `${failed}; we will retry on ${formatDate(retryAt)}`
 }
 
-/** Polar's portal cannot open on the card form: say where to go once there. */
-const POLAR_PAST_DUE_HELP =
-  'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.'
-
 /** The summary and what the subscriber can do about it. */
 export function pastDueNotice(facts: PastDueFacts, now = Date.now()) {
-  const next =
-    facts.provider === 'polar'
-      ? POLAR_PAST_DUE_HELP
-      : 'Update your payment method to keep your plan.'
+  const next = facts.help ?? 'Update your payment method to keep your plan.'
   return `${pastDueSummary(facts, now)}. ${next}`
 }
 

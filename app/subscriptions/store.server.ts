@@ -6,21 +6,19 @@ import { rpc } from '~/lib/database/rpc.server'
 
 import type { NewPayment, SubscriptionRow } from './types'
 
-export type Provider = 'stripe' | 'polar'
-
 /** Identifies one provider event in the ledger. */
 export interface LedgerEvent {
-  provider: Provider
+  provider: string
   id: string
   type: string
   occurredAt: string
 }
 
 /**
- * A payment as the ledger records it. With no user, a Stripe payment's user is the one
- * holding `stripe_customer_id`, looked up in the same call.
+ * A payment as the ledger records it. With no user, the ledger finds it by the payment's
+ * customer or subscription, in the same call.
  */
-type LedgerPayment = NewPayment & { stripe_customer_id?: string | null }
+type LedgerPayment = NewPayment & { [customer: `${string}_customer_id`]: string | null | undefined }
 
 /** The ledger row's arguments, the same for every ledger call. */
 const ledgerArgs = (event: LedgerEvent) => ({
@@ -43,7 +41,7 @@ export function recordEvent(event: LedgerEvent) {
 
 /**
  * Applies a subscription event to the user's row, exactly once and never over a newer one.
- * With no user, a Stripe event's user is the one holding its subscription (same call).
+ * With no user, the ledger finds the one holding its subscription (same call).
  */
 export function applySubscriptionEvent(
   event: LedgerEvent,
@@ -82,7 +80,7 @@ export function recordPaymentFailure(
     amount: number
     currency: string
     invoice_url: string | null
-    /** When Stripe tries the payment again (null: no retry planned). */
+    /** When the provider tries the payment again (null: no retry planned). */
     retry_at: string | null
   },
   payment: LedgerPayment,
@@ -95,18 +93,15 @@ export function recordPaymentFailure(
 }
 
 /**
- * Finds a user id by a provider column of user_subscriptions (service role). Only the
- * indexed columns (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an
- * unindexed one would scan every subscription on every webhook.
+ * Finds a user id by a provider's subscription id (service role). Only that indexed column
+ * (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an unindexed one
+ * would scan every subscription on every webhook.
  */
-export async function findUserIdBy(
-  column: 'stripe_customer_id' | 'stripe_subscription_id',
-  value: string,
-) {
+export async function findUserIdBy(column: `${string}_subscription_id`, value: string) {
   const { data, error } = await database()
     .from('user_subscriptions')
     .select('user_id')
-    .eq(column, value)
+    .filter(column, 'eq', value)
     .limit(1)
     .maybeSingle<{ user_id: string }>()
   if (error) throw databaseError('user lookup', error)

@@ -1,19 +1,14 @@
 import type { Database } from '../../supabase/database.types'
 
-/**
- * Row types of the billing tables, as generated from supabase/migrations, with the
- * provider narrowed to the two the app knows.
- */
+/** Row types of the billing tables, as generated from supabase/migrations. */
 type Tables = Database['public']['Tables']
 
 export type SubscriptionRow = Omit<
   Tables['user_subscriptions']['Row'],
-  'provider' | 'metadata' | 'last_event_rank'
-> & { provider: 'stripe' | 'polar' | null; metadata: Record<string, unknown> }
+  'metadata' | 'last_event_rank'
+> & { metadata: Record<string, unknown> }
 
-export type PaymentRow = Omit<Tables['payment_history']['Row'], 'provider'> & {
-  provider: 'stripe' | 'polar'
-}
+export type PaymentRow = Tables['payment_history']['Row']
 
 /** A payment as it is recorded: its user is null when the event does not name one. */
 export type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {

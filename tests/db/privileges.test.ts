@@ -85,6 +85,9 @@ const FUNCTIONS: Record<string, Role[]> = {
   'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':
     ['service_role'],
   'track_payment_failure()': [],
+  'fill_payment_details(p_fields jsonb, p_payment_id uuid, p_polar_order_id text)': [
+    'service_role',
+  ],
 }
 
 let db: Database

@@ -30,6 +30,8 @@ function npmCommands(text: string): string[] {
 const CODE = [
   'server.js',
   'app/env.server.ts',
+  'app/billing/stripe/settings.ts',
+  'app/billing/polar/settings.ts',
   'tools/dev.ts',
   'tools/dev-plan.ts',
   'vite.config.ts',

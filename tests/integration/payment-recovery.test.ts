@@ -94,10 +94,10 @@ describe('payment recovery', () => {
     expect(cardForm).toContain('<h1>Update payment method</h1>')
     expect(cardForm).not.toContain('Cancel at period end')
     // "Manage billing" still opens the portal's homepage, reading the subscription once.
-    const summaryReads = () => app!.stack.supabase.restCountsByPath()['/rpc/account_summary'] ?? 0
-    const readsBefore = summaryReads()
+    const rowReads = () => app!.stack.supabase.restCountsByPath()['/user_subscriptions'] ?? 0
+    const readsBefore = rowReads()
     const manage = await postForm(billing, {}, user.cookie)
-    expect(summaryReads() - readsBefore).toBe(1)
+    expect(rowReads() - readsBefore).toBe(1)
     expect(await (await fetch(manage.headers.get('location')!)).text()).toContain(
       'Manage your subscription',
     )

@@ -135,7 +135,7 @@ describe('Change to Starter for a Polar subscriber', () => {
     const noPolar = await createSignedInUser(app)
     expect((await page(noPolar.cookie)).data).toMatchObject({
       kind: 'unavailable',
-      message: 'You do not have a Polar subscription to change.',
+      message: 'You do not have a subscription whose plan can be changed here.',
     })
   })
 

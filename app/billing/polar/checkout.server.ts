@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
-import { readAccountSummary } from '~/account/summary.server'
 import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
 import { getPolar } from './client.server'
@@ -126,7 +126,7 @@ export async function createPolarCheckout(
   request: CheckoutRequest,
   user: SessionUser,
 ): Promise<PolarCheckoutOutcome> {
-  const existing = (await readAccountSummary(asUser)).subscription
+  const existing = await readOwnSubscription(asUser)
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
   const checkout = await getPolar('checkout').checkouts.create({
     products: request.products,

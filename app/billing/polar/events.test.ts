@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import { applyPolarEvent } from '~/billing/webhooks/polar.server'
+import { applyPolarEvent } from '~/billing/polar/webhook.server'
 import type { LedgerEvent } from '~/subscriptions/store.server'
 import * as store from '~/subscriptions/store.server'
 

@@ -1,11 +1,11 @@
-import { readAccountSummary } from '~/account/summary.server'
 import { getPlans, type Plan } from '~/billing/plans.server'
-import type { AsUser } from '~/lib/database/database.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
 import { applySubscriptionEvent } from '~/subscriptions/store.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
 
+import type { PlanChangeOffer, Unavailable } from '../provider'
 import { getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 
@@ -19,25 +19,13 @@ import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from 
  * is settled on the next invoice, at the end of the current period.
  */
 
-export interface ProrationPreview {
-  /** For the unused share of the current plan (minor units, ≥ 0). */
-  credit: number
-  /** For the rest of the period on the new plan (minor units, ≥ 0). */
-  charge: number
-  /** What the next invoice will be: the new plan's price plus the charge, less the credit. */
-  nextInvoiceAmount: number
-  /** A credit larger than that invoice, carried to the invoices after it. */
-  carriedCredit: number
-  nextInvoiceDate: string
-}
-
 /** Polar's time proration of a change made at `at` (ms). */
 export function prorationPreview(
   period: { start: string; end: string },
   currentAmount: number,
   targetAmount: number,
   at: number,
-): ProrationPreview {
+): PlanChangeOffer['preview'] {
   const start = Date.parse(period.start)
   const end = Date.parse(period.end)
   const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
@@ -53,14 +41,6 @@ export function prorationPreview(
   }
 }
 
-export interface PlanChangeOffer {
-  subscriptionId: string
-  current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
-  target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
-  preview: ProrationPreview
-}
-
-type Unavailable = { kind: 'unavailable'; message: string }
 const unavailable = (message: string): Unavailable => ({ kind: 'unavailable', message })
 const NO_SUBSCRIPTION = 'You do not have a Polar subscription to change.'
 
@@ -79,7 +59,7 @@ const pick = ({ key, name, amount, currency, interval }: Plan) => ({
  * not active, or the plan is unknown or theirs already. Polar failures throw.
  */
 export async function polarPlanChangeOffer(
-  asUser: AsUser,
+  row: SubscriptionRow | null,
   userId: string,
   planKey: string,
   at = Date.now(),
@@ -87,7 +67,6 @@ export async function polarPlanChangeOffer(
   const plans = getPlans()
   const target = plans.find((plan) => plan.key === planKey)
   if (!target) return unavailable('That plan does not exist.')
-  const row = (await readAccountSummary(asUser)).subscription
   if (row?.provider !== 'polar' || !row.polar_subscription_id) return unavailable(NO_SUBSCRIPTION)
   const subscription = PolarSubscriptionSchema.parse(
     await getPolar('checkout').subscriptions.get(row.polar_subscription_id),
@@ -132,11 +111,11 @@ export async function polarPlanChangeOffer(
  * Polar's refusals become a reason; other failures throw.
  */
 export async function changePolarPlan(
-  asUser: AsUser,
+  row: SubscriptionRow | null,
   userId: string,
   planKey: string,
 ): Promise<{ kind: 'changed'; planName: string } | Unavailable> {
-  const outcome = await polarPlanChangeOffer(asUser, userId, planKey)
+  const outcome = await polarPlanChangeOffer(row, userId, planKey)
   if (outcome.kind === 'unavailable') return outcome
   const { offer } = outcome
   const target = getPlans().find((plan) => plan.key === offer.target.key)!

@@ -1,8 +1,8 @@
-import { readAccountSummary } from '~/account/summary.server'
 import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
 import { getStripe } from './client.server'
@@ -26,7 +26,7 @@ export async function createStripeCheckout(
   user: SessionUser,
   priceId: string,
 ): Promise<CheckoutOutcome> {
-  const existing = (await readAccountSummary(asUser)).subscription
+  const existing = await readOwnSubscription(asUser)
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
 
   const env = getEnv()

@@ -2,7 +2,7 @@ import Stripe from 'stripe'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { getPlans } from '~/billing/plans.server'
-import { applyStripeEvent } from '~/billing/webhooks/stripe.server'
+import { applyStripeEvent } from '~/billing/stripe/webhook.server'
 import * as store from '~/subscriptions/store.server'
 
 import { getStripe } from './client.server'

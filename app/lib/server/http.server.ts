@@ -189,7 +189,7 @@ export function methodNotAllowed(allow: string, body: unknown = { error: 'Method
   return jsonNoStore(body, { status: 405, headers: { Allow: allow } })
 }
 
-/** The HTTP status a provider SDK error carries (Stripe's and Polar's both set statusCode). */
+/** The HTTP status a provider SDK error carries (`statusCode`). */
 export function httpStatusOf(error: unknown): number | undefined {
   const status = (error as { statusCode?: unknown } | null)?.statusCode
   return typeof status === 'number' ? status : undefined

@@ -3,27 +3,15 @@ import { randomBytes } from 'node:crypto'
 import type { Env } from '~/env.server'
 import { RETRY_AFTER_SECONDS } from '~/lib/database/database-availability.server'
 
-type HeaderEnv = Pick<
-  Env,
-  'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL' | 'STRIPE_API_URL' | 'POLAR_API_URL'
->
+type HeaderEnv = Pick<Env, 'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL'>
 
 /** A fresh nonce for one HTML response (128 random bits, base64). */
 export function createNonce(): string {
   return randomBytes(16).toString('base64')
 }
 
-/** Hosted pages a form post may end on after our server's redirect (Chromium checks them). */
-const HOSTED_FORM_TARGETS = [
-  // Stripe Checkout and the Stripe billing portal (POST /api/checkout_sessions, "Manage billing").
-  'https://checkout.stripe.com',
-  'https://billing.stripe.com',
-  // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
-  'https://polar.sh',
-  'https://*.polar.sh',
-  // "Continue with GitHub" posts to our action, which redirects to Supabase Auth, then GitHub.
-  'https://github.com',
-] as const
+/** "Continue with GitHub" posts to our action, which redirects to Supabase Auth, then GitHub. */
+const SIGN_IN_FORM_TARGET = 'https://github.com'
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
@@ -32,7 +20,7 @@ const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
  * and tests only: production refuses loopback URLs) answer the API on 127.0.0.1 and link
  * their hosted pages on localhost, so a loopback origin stands for both names.
  */
-function providerOrigins(value: string | undefined): string[] {
+export function providerOrigins(value: string | undefined): string[] {
   if (!value) return []
   const { origin, protocol, hostname, port } = new URL(value)
   if (!LOOPBACK_HOSTS.includes(hostname)) return [origin]
@@ -42,10 +30,15 @@ function providerOrigins(value: string | undefined): string[] {
 /**
  * The Content-Security-Policy of an HTML page. Scripts run only from our origin or inline
  * with this response's nonce; nothing may frame the page; forms post to us (and, through
- * our redirects, to the providers' hosted pages); images may come from Supabase Storage
- * (avatars). Development adds what Vite needs: its HMR websocket and injected styles.
+ * our redirects, to `formTargets`: the payment providers' hosted pages, which Chromium
+ * checks); images may come from Supabase Storage (avatars). Development adds what Vite
+ * needs: its HMR websocket and injected styles.
  */
-export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
+export function contentSecurityPolicy(
+  env: HeaderEnv,
+  nonce: string,
+  formTargets: string[],
+): string {
   const development = env.NODE_ENV === 'development'
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
@@ -63,9 +56,8 @@ export function contentSecurityPolicy(env: HeaderEnv, nonce: string): string {
       ...new Set([
         "'self'",
         ...providerOrigins(env.SUPABASE_URL),
-        ...providerOrigins(env.STRIPE_API_URL),
-        ...providerOrigins(env.POLAR_API_URL),
-        ...HOSTED_FORM_TARGETS,
+        ...formTargets,
+        SIGN_IN_FORM_TARGET,
       ]),
     ],
   }
@@ -98,9 +90,10 @@ export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): bo
  */
 export function applyDocumentHeaders(
   headers: Headers,
-  options: { env: HeaderEnv; nonce: string; signedIn: boolean },
+  options: { env: HeaderEnv; nonce: string; signedIn: boolean; formTargets: string[] },
 ) {
-  headers.set('Content-Security-Policy', contentSecurityPolicy(options.env, options.nonce))
+  const policy = contentSecurityPolicy(options.env, options.nonce, options.formTargets)
+  headers.set('Content-Security-Policy', policy)
   if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
 }
 

@@ -19,7 +19,8 @@ const intentCookie = createCookie('after_sign_up', {
 
 const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
-const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=(stripe|polar))?$/
+/** Paths a sign-up may continue to: a plan's checkout. */
+const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=[a-z]+)?$/
 
 function continuablePath(next: unknown): string | null {
   const path = safeNextPath(next, '')

@@ -18,6 +18,14 @@ import {
   subscriptionUserId,
 } from '~/billing/stripe/events'
 import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
+import {
+  answerWebhook,
+  badSignature,
+  invalidPayload,
+  parsePayload,
+  readWebhookBody,
+  received,
+} from '~/billing/webhooks/outcome.server'
 import { getEnv } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -27,15 +35,6 @@ import {
   recordPaymentFailure,
 } from '~/subscriptions/store.server'
 import { asUserId } from '~/subscriptions/user-id'
-
-import {
-  answerWebhook,
-  badSignature,
-  invalidPayload,
-  parsePayload,
-  readWebhookBody,
-  received,
-} from './outcome.server'
 
 const utf8 = new TextDecoder()
 const THIN_EVENT =

@@ -10,6 +10,14 @@ import {
   polarUserLink,
 } from '~/billing/polar/events'
 import { fetchOrderInvoiceUrl } from '~/billing/polar/invoice.server'
+import {
+  answerWebhook,
+  badSignature,
+  invalidPayload,
+  parsePayload,
+  readWebhookBody,
+  received,
+} from '~/billing/webhooks/outcome.server'
 import { getEnv } from '~/env.server'
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
@@ -21,15 +29,6 @@ import {
   recordEvent,
   recordPaymentEvent,
 } from '~/subscriptions/store.server'
-
-import {
-  answerWebhook,
-  badSignature,
-  invalidPayload,
-  parsePayload,
-  readWebhookBody,
-  received,
-} from './outcome.server'
 
 /**
  * A Polar call the event does not need (the invoice) gets at most this long per request
@@ -185,12 +184,10 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
     return 'invoice_deferred'
   }
   if (!url) return 'invoice_not_ready'
-  const { error } = await database()
-    .from('payment_history')
-    .update({ invoice_url: url })
-    .eq('polar_order_id', orderId)
-    .eq('status', 'succeeded')
-    .is('invoice_url', null)
+  const { error } = await database().rpc('fill_payment_details', {
+    p_fields: { invoice_url: url },
+    p_polar_order_id: orderId,
+  })
   if (error) throw databaseError('invoice url update', error)
   return 'invoice_filled'
 }

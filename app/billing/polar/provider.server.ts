@@ -1,0 +1,134 @@
+import { getEnv } from '~/env.server'
+import { formatMoney } from '~/lib/pages/format'
+import { httpStatusOf } from '~/lib/server/http.server'
+import { logger } from '~/lib/server/logger.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
+
+import { getPlans } from '../plans.server'
+import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import { polarCheckoutPath } from './checkout.server'
+import { describePolarServers, getPolar } from './client.server'
+import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
+import { lookUpOrderInvoiceUrl } from './invoice.server'
+import { changePolarPlan, polarPlanChangeOffer } from './plan-change.server'
+import { handlePolarWebhook } from './webhook.server'
+
+const PAGE_SIZE = 100
+
+/**
+ * A Polar customer portal session for the user's own customer: the one bound to them by
+ * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
+ * written from a customer that is not theirs). No stored customer id, or no customer bound
+ * to the user at Polar: no subscription.
+ */
+async function createPolarPortal(
+  row: SubscriptionRow | null,
+  userId: string,
+): Promise<PortalOutcome> {
+  if (!row?.polar_customer_id) return { kind: 'no-subscription' }
+  try {
+    const session = await getPolar('portal').customerSessions.create({
+      external_customer_id: userId,
+      return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
+    })
+    if (session.customer_id !== row.polar_customer_id)
+      logger.warn(
+        { user: userId },
+        'polar portal: stored customer is not the one bound to the user',
+      )
+    return { kind: 'url', url: session.customer_portal_url }
+  } catch (error) {
+    const status = httpStatusOf(error)
+    if (status === 404 || status === 422) {
+      logger.warn({ user: userId, status }, 'polar portal: no customer bound to the user')
+      return { kind: 'no-subscription' }
+    }
+    throw error
+  }
+}
+
+/** Polar behind the billing contract (app/billing/provider.ts). */
+export const polarProvider: BillingProvider = {
+  id: 'polar',
+  label: 'Polar',
+  // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
+  formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
+  apiUrlSetting: 'POLAR_API_URL',
+  // Built only for signed-in users: the checkout links the subscription to their id.
+  checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
+  // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
+  startCheckout: async (_asUser, user, plan) => ({
+    kind: 'redirect',
+    url: polarCheckoutPath(plan.polarProductId, user),
+  }),
+  openPortal: (row, userId) => createPolarPortal(row, userId),
+  // Polar's portal cannot change the plan: the app does (plan-change.server.ts).
+  planChange: { offer: polarPlanChangeOffer, change: changePolarPlan },
+  // The customer bound to the user (by external id).
+  async userSubscriptions(_row, userId) {
+    const polar = getPolar('checkout')
+    return (await polar.subscriptions.list({ external_customer_id: userId, limit: PAGE_SIZE }))
+      .items
+  },
+  async cancelNow(id) {
+    try {
+      await getPolar('checkout').subscriptions.revoke(id)
+    } catch (error) {
+      // 404: no such subscription; 403 AlreadyCanceledSubscription: already revoked.
+      const status = httpStatusOf(error)
+      if (!(status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))))
+        throw error
+    }
+  },
+  // The user as its webhooks find it (`polarUserLink`, never an email).
+  async listSubscriptions() {
+    const polar = getPolar('checkout')
+    const listed: ListedSubscription[] = []
+    for (let page = 1; ; page++) {
+      const result = await polar.subscriptions.list({ page, limit: PAGE_SIZE })
+      for (const item of result.items) {
+        const subscription = PolarSubscriptionSchema.parse(item)
+        const fields = polarSubscriptionFields('subscription.updated', subscription)
+        if (!fields) continue
+        listed.push({
+          userId: polarUserLink(subscription).userId,
+          subscriptionId: subscription.id,
+          createdAt: item.created_at,
+          fields,
+        })
+      }
+      if (page >= result.pagination.max_page) return listed
+    }
+  },
+  paymentLookup(payment, timeoutMs) {
+    const orderId = payment.polar_order_id
+    if (payment.status !== 'succeeded' || payment.invoice_url || !orderId) return null
+    return async () => ({
+      invoice_url: await lookUpOrderInvoiceUrl(orderId, { timeoutSeconds: timeoutMs / 1000 }),
+    })
+  },
+  checkout: {
+    param: 'checkout_id',
+    pattern: /^[A-Za-z0-9_-]{1,100}$/,
+    async status(id) {
+      const { status } = await getPolar('checkout').checkouts.get(id)
+      if (status === 'succeeded') return 'complete'
+      return status === 'open' || status === 'confirmed' ? 'open' : 'failed'
+    },
+    // The plan's catalogue price: Polar's checkout is for a product.
+    async summary(id) {
+      const checkout = await getPolar('checkout').checkouts.get(id)
+      const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
+      return {
+        plan: plan?.name ?? null,
+        amount: plan ? `${formatMoney(plan.amount, plan.currency)} per ${plan.interval}` : null,
+        userId: (checkout.metadata as Record<string, unknown> | null)?.user_id,
+      }
+    },
+  },
+  handleWebhook: handlePolarWebhook,
+  // Checkout, portal and invoices on one Polar server (docs/decisions/0020-polar-servers-agree.md).
+  startupCheck: () => describePolarServers(getEnv()).info,
+  pastDueHelp:
+    'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',
+}

@@ -1,0 +1,67 @@
+import { getEnv } from '~/env.server'
+import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
+import { providerOrigins } from '~/lib/server/security-headers.server'
+
+import { polarProvider } from './polar/provider.server'
+import type { BillingProvider } from './provider'
+import { stripeProvider } from './stripe/provider.server'
+
+/** Every provider in the code (one line each); BILLING_PROVIDERS says which of them run. */
+const PROVIDERS = new Map(
+  [stripeProvider, polarProvider].map((provider) => [provider.id, provider]),
+)
+
+/** Adds a provider beside the app's own (the conformance suite's test-only one). */
+export function registerBillingProvider(provider: BillingProvider) {
+  PROVIDERS.set(provider.id, provider)
+}
+
+/** The providers this deployment runs, in BILLING_PROVIDERS' order (the pages' order). */
+export function billingProviders(): BillingProvider[] {
+  return getEnv().BILLING_PROVIDERS.map((id) => {
+    const provider = PROVIDERS.get(id)
+    if (!provider)
+      throw new Error(
+        `BILLING_PROVIDERS names "${id}", which is not one of ${[...PROVIDERS.keys()].join(', ')}`,
+      )
+    return provider
+  })
+}
+
+/**
+ * Where a page's forms may end through our redirects (the CSP's form-action): each running
+ * provider's hosted pages, and its API host when a setting points it at one (an emulator).
+ */
+export function providerFormTargets(): string[] {
+  const env: Record<string, unknown> = getEnv()
+  return billingProviders().flatMap(({ formOrigins, apiUrlSetting }) => [
+    ...formOrigins,
+    ...providerOrigins(apiUrlSetting ? (env[apiUrlSetting] as string | undefined) : undefined),
+  ])
+}
+
+/** The running provider with this id (a billing row's `provider`), or undefined. */
+export function billingProvider(id: string | null | undefined) {
+  return billingProviders().find((provider) => provider.id === id)
+}
+
+/** A provider's own route: it answers while that provider runs, else 404. */
+export function providerRoute<Args extends unknown[]>(
+  id: string,
+  handler: (...args: Args) => Response | Promise<Response>,
+) {
+  return async (...args: Args) =>
+    billingProvider(id) ? handler(...args) : jsonNoStore({ error: 'Not found' }, { status: 404 })
+}
+
+/** A provider's webhook receiver (the route's action): POST only. */
+export function webhookAction(id: string) {
+  return providerRoute(id, ({ request }: { request: Request }) =>
+    request.method === 'POST'
+      ? billingProvider(id)!.handleWebhook(request)
+      : methodNotAllowed('POST'),
+  )
+}
+
+/** The loader of a provider's POST-only route: 405, or 404 while the provider does not run. */
+export const postOnly = (id: string) => providerRoute(id, () => methodNotAllowed('POST'))

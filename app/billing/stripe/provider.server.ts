@@ -1,0 +1,130 @@
+import Stripe from 'stripe'
+
+import { getEnv } from '~/env.server'
+import { formatMoney } from '~/lib/pages/format'
+import { findUserIdBy } from '~/subscriptions/store.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
+
+import { planByStripePrice } from '../plans.server'
+import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import { createStripeCheckout } from './checkout.server'
+import { getStripe } from './client.server'
+import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
+import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.server'
+import { handleStripeWebhook, stripePlanName } from './webhook.server'
+
+const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
+
+/**
+ * A fresh billing portal session for the signed-in user's own Stripe customer (the id is
+ * taken from their row, read as them, never from input). Portal URLs are valid for a short time and
+ * are never cached or reused. With `paymentMethod`, the portal opens straight on its card
+ * form (`flow_data.type = payment_method_update`) and, once the card is saved, comes back
+ * to the billing page.
+ */
+async function createStripePortal(
+  row: SubscriptionRow | null,
+  paymentMethod = false,
+): Promise<PortalOutcome> {
+  if (!row?.stripe_customer_id) return { kind: 'no-subscription' }
+  const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
+  const session = await getStripe().billingPortal.sessions.create({
+    customer: row.stripe_customer_id,
+    return_url: billingPage(),
+    ...(configuration ? { configuration } : {}),
+    ...(paymentMethod
+      ? {
+          flow_data: {
+            type: 'payment_method_update',
+            after_completion: { type: 'redirect', redirect: { return_url: billingPage() } },
+          },
+        }
+      : {}),
+  })
+  return { kind: 'url', url: session.url }
+}
+
+/** Stripe behind the billing contract (app/billing/provider.ts). */
+export const stripeProvider: BillingProvider = {
+  id: 'stripe',
+  label: 'Stripe',
+  // Stripe Checkout and the Stripe billing portal.
+  formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
+  apiUrlSetting: 'STRIPE_API_URL',
+  // A plain form: POST /api/checkout_sessions answers 303 to Stripe, so it works without JavaScript.
+  checkoutDoor: (plan) => ({
+    post: '/api/checkout_sessions',
+    fields: { price_id: plan.stripePriceId },
+  }),
+  startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.stripePriceId),
+  openPortal: (row, _userId, options) => createStripePortal(row, options.paymentMethod),
+  // Every status, of the customer on the user's row.
+  async userSubscriptions(row) {
+    const customer = row?.stripe_customer_id
+    if (!customer) return []
+    return (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
+  },
+  async cancelNow(id) {
+    try {
+      await getStripe().subscriptions.cancel(id)
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeError && error.code === 'resource_missing'))
+        throw error
+    }
+  },
+  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  async listSubscriptions() {
+    const listed: ListedSubscription[] = []
+    for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
+      const subscription = StripeSubscriptionSchema.parse(item)
+      listed.push({
+        userId:
+          subscriptionUserId(subscription) ??
+          (await findUserIdBy('stripe_subscription_id', subscription.id)),
+        subscriptionId: subscription.id,
+        createdAt: new Date(item.created * 1000).toISOString(),
+        fields: subscriptionFields(subscription, stripePlanName(subscription), {
+          deleted: subscription.status === 'canceled',
+        }),
+      })
+    }
+    return listed
+  },
+  paymentLookup(payment, timeoutMs) {
+    const invoiceId = payment.stripe_invoice_id
+    if (!invoiceId) return null
+    const url = !payment.invoice_url
+    // A failed invoice was not paid: there is no PaymentIntent that paid it to look up.
+    const paymentIntent =
+      !payment.stripe_payment_intent_id && payment.amount > 0 && payment.status !== 'failed'
+    if (!url && !paymentIntent) return null
+    const options = { timeoutMs }
+    return async () => {
+      const [invoice_url, stripe_payment_intent_id] = await Promise.all([
+        url ? fetchHostedInvoiceUrl(invoiceId, options) : null,
+        paymentIntent ? fetchInvoicePaymentIntentId(invoiceId, options) : null,
+      ])
+      return { invoice_url, stripe_payment_intent_id }
+    }
+  },
+  checkout: {
+    param: 'session_id',
+    pattern: /^cs_[A-Za-z0-9_]{1,200}$/,
+    async status(id) {
+      const { status } = await getStripe().checkout.sessions.retrieve(id)
+      return status === 'complete' ? 'complete' : status === 'open' ? 'open' : 'failed'
+    },
+    async summary(id) {
+      const session = await getStripe().checkout.sessions.retrieve(id, { expand: ['line_items'] })
+      const price = session.line_items?.data[0]?.price
+      const plan = planByStripePrice(price?.id)
+      const interval = price?.recurring?.interval ?? plan?.interval
+      const amount =
+        session.amount_total !== null && session.currency
+          ? `${formatMoney(session.amount_total, session.currency)}${interval ? ` per ${interval}` : ''}`
+          : null
+      return { plan: plan?.name ?? null, amount, userId: session.metadata?.user_id }
+    },
+  },
+  handleWebhook: handleStripeWebhook,
+}

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { reconcileProvider } from '../../app/billing/reconcile.server'
+import { billingProvider, registerBillingProvider } from '../../app/billing/registry.server'
+import { resetEnvForTests } from '../../app/env.server'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './testpay/provider'
+
+/**
+ * The billing contract, the same for every provider (app/billing/provider.ts): a checkout
+ * from the provider-neutral door, the provider's webhook writing the ledger row, its portal
+ * from "Manage billing", a cancellation, and reconciliation. Run against the app's adapters
+ * on their stand-ins and against a provider that exists only here (./testpay/), registered
+ * by this file with its own migration: a new provider needs nothing else.
+ */
+let app: TestApp
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+  await app.stack.database.exec(
+    readFileSync(new URL('testpay/migration.sql', import.meta.url), 'utf8'),
+  )
+  registerBillingProvider(testpayProvider)
+  process.env.BILLING_PROVIDERS = 'stripe,polar,testpay'
+  resetEnvForTests()
+})
+afterAll(async () => {
+  delete process.env.BILLING_PROVIDERS
+  resetEnvForTests()
+  await app.close()
+})
+
+/** What only the test knows of each provider: how a buyer pays, and how events arrive. */
+const DRIVERS: Record<
+  string,
+  { pay(location: string, cookie: string): Promise<void>; idle(): Promise<void> }
+> = {
+  stripe: {
+    async pay(location) {
+      const paid = await app.stack.stripe.completeCheckout(location.split('/').pop()!)
+      if (!paid.ok) throw new Error(paid.message)
+      await app.stack.stripe.idle()
+    },
+    idle: () => app.stack.stripe.idle(),
+  },
+  polar: {
+    // Through the contract's GET /api/checkout, which answers with Polar's hosted page.
+    async pay(location, cookie) {
+      const hosted = await fetch(`${app.url}${location}`, {
+        headers: { cookie },
+        redirect: 'manual',
+      })
+      const secret = new URL(hosted.headers.get('location')!).pathname.split('/').pop()!
+      await app.stack.polar.completeCheckout(secret)
+      await app.stack.polar.idle()
+    },
+    idle: () => app.stack.polar.idle(),
+  },
+  testpay: {
+    async pay(location) {
+      payTestpayCheckout(location.split('/').pop()!)
+      await deliverTestpayEvents()
+    },
+    idle: deliverTestpayEvents,
+  },
+}
+
+async function rowOf(userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, unknown> | null
+}
+
+describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
+  it('checkout → webhook → ledger row → portal → cancel → reconcile', async () => {
+    const driver = DRIVERS[id]
+    const user = await createSignedInUser(app)
+
+    const start = await fetch(`${app.url}/subscribe/pro?provider=${id}`, {
+      headers: { cookie: user.cookie },
+      redirect: 'manual',
+    })
+    expect(start.status).toBe(303)
+    await driver.pay(start.headers.get('location')!, user.cookie)
+
+    const row = await rowOf(user.id)
+    expect(row).toMatchObject({ provider: id, status: 'active', plan_name: 'Pro' })
+    const subscriptionId = row?.[`${id}_subscription_id`] as string
+    expect(subscriptionId).toBeTruthy()
+    expect(row?.[`${id}_customer_id`]).toBeTruthy()
+    const { count } = await adminClient(app)
+      .from('webhook_events')
+      .select('*', { count: 'exact', head: true })
+      .eq('provider', id)
+    expect(count).toBeGreaterThan(0)
+
+    const manage = await fetch(`${app.url}/dashboard/settings/billing`, {
+      method: 'POST',
+      headers: {
+        cookie: user.cookie,
+        origin: app.url,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: '',
+      redirect: 'manual',
+    })
+    expect(manage.status).toBe(303)
+    expect(manage.headers.get('location')).toMatch(/^https?:\/\//)
+    expect(manage.headers.get('location')).not.toContain(app.url)
+
+    const provider = billingProvider(id)!
+    await provider.cancelNow(subscriptionId)
+    await driver.idle()
+    expect(await rowOf(user.id)).toMatchObject({ status: 'canceled' })
+    // Already ended at the provider: done, not an error.
+    await provider.cancelNow(subscriptionId)
+
+    // A lost event: the row says active again. Reconciliation applies the provider's state.
+    await adminClient(app)
+      .from('user_subscriptions')
+      .update({ status: 'active' })
+      .eq('user_id', user.id)
+    const report = await reconcileProvider(id)
+    expect(report.differences.filter((difference) => difference.userId === user.id)).toEqual([
+      {
+        userId: user.id,
+        subscriptionId,
+        changes: expect.arrayContaining(['status: active → canceled']),
+        result: 'applied',
+      },
+    ])
+    expect(await rowOf(user.id)).toMatchObject({ status: 'canceled' })
+  })
+})

@@ -1,0 +1,92 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { catalogPlan } from '../../app/billing/plans'
+import { resetEnvForTests } from '../../app/env.server'
+import { createSignedInUser, startTestApp, type TestApp } from './harness'
+
+/**
+ * Which providers run is configuration: with BILLING_PROVIDERS naming one, the pages offer
+ * only it and the other's spec endpoints answer 404 (its folder is still in the code).
+ */
+let app: TestApp
+let cookie: string
+
+beforeAll(async () => {
+  app = await startTestApp()
+  cookie = (await createSignedInUser(app)).cookie
+})
+afterEach(() => {
+  delete process.env.BILLING_PROVIDERS
+  resetEnvForTests()
+})
+afterAll(() => app.close())
+
+function runOnly(provider: string) {
+  process.env.BILLING_PROVIDERS = provider
+  resetEnvForTests()
+}
+
+const page = async (path: string) =>
+  (await fetch(`${app.url}${path}`, { headers: { cookie } })).text()
+
+/** Each endpoint of a provider, as its spec door is called (method, path, body). */
+const ENDPOINTS = {
+  stripe: [
+    ['POST', '/api/checkout_sessions', `price_id=${catalogPlan('pro').stripe.priceId}`],
+    ['POST', '/api/customer_portal', ''],
+    ['POST', '/api/webhooks/stripe', '{}'],
+    ['POST', '/api/webhooks/providera', '{}'],
+  ],
+  polar: [
+    ['GET', `/api/checkout?products=${catalogPlan('pro').polar.productId}`, null],
+    ['GET', '/api/portal', null],
+    ['POST', '/api/webhooks/polar', '{}'],
+    ['POST', '/api/webhooks/providerb', '{}'],
+  ],
+} as const
+
+const NOT_FOUND = { status: 404, body: JSON.stringify({ error: 'Not found' }) }
+
+async function call([method, path, body]: readonly [string, string, string | null]) {
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      cookie,
+      origin: app.url,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body,
+  })
+  return { status: response.status, body: await response.text() }
+}
+
+describe.each([
+  ['stripe', 'polar', 'Stripe', 'Polar'],
+  ['polar', 'stripe', 'Polar', 'Stripe'],
+] as const)('BILLING_PROVIDERS=%s', (running, other, runningLabel, otherLabel) => {
+  it(`offers only ${runningLabel} on the pricing and billing pages`, async () => {
+    runOnly(running)
+    const pricing = await page('/pricing')
+    expect(pricing).toContain(`Subscribe to Pro with ${runningLabel}`)
+    expect(pricing).not.toContain(otherLabel)
+    expect(await page('/dashboard/settings/billing')).not.toContain(otherLabel)
+  })
+
+  it(`answers 404 on every endpoint of ${otherLabel}, and not on ${runningLabel}'s`, async () => {
+    runOnly(running)
+    for (const endpoint of ENDPOINTS[other])
+      expect(await call(endpoint), endpoint[1]).toEqual(NOT_FOUND)
+    // Its own answers (a checkout, "No subscription found", a signature refused).
+    for (const endpoint of ENDPOINTS[running])
+      expect(await call(endpoint), endpoint[1]).not.toEqual(NOT_FOUND)
+  })
+})
+
+it('offers both by default, Stripe first', async () => {
+  const pricing = await page('/pricing')
+  expect(pricing.indexOf('Subscribe to Pro with Stripe')).toBeGreaterThan(0)
+  expect(pricing.indexOf('Subscribe to Pro with Polar')).toBeGreaterThan(
+    pricing.indexOf('Subscribe to Pro with Stripe'),
+  )
+})
