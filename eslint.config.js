@@ -88,12 +88,7 @@ export default tseslint.config(
   },
   {
     files: ['app/auth/**/*.{ts,tsx}'],
-    // Temporary, until billing stops owning the plan chosen before signing up.
-    ignores: [
-      'app/**/*.test.{ts,tsx}',
-      'app/auth/auth.server.ts',
-      'app/auth/sign-up-action.server.ts',
-    ],
+    ignores: ['app/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -103,14 +98,7 @@ export default tseslint.config(
   },
   {
     files: ['app/billing/**/*.{ts,tsx}'],
-    // Temporary, until billing reads the subscription row itself instead of the account summary.
-    ignores: [
-      'app/**/*.test.{ts,tsx}',
-      'app/billing/portal.server.ts',
-      'app/billing/stripe/checkout.server.ts',
-      'app/billing/polar/checkout.server.ts',
-      'app/billing/polar/plan-change.server.ts',
-    ],
+    ignores: ['app/**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
