@@ -11,9 +11,10 @@ const graph = appImportGraph()
 
 describe('the integration tests of what changed', () => {
   it('after touching the Stripe webhook module, include its integration tests', () => {
-    const tests = integrationTestsFor(['app/billing/webhooks/stripe.server.ts'], graph)
+    const tests = integrationTestsFor(['app/billing/stripe/webhook.server.ts'], graph)
     expect(tests).toContain('tests/integration/stripe-webhook.test.ts')
-    expect(tests).not.toContain('tests/integration/polar-webhook.test.ts')
+    const contact = integrationTestsFor(['app/contact/schema.ts'], graph)
+    expect(contact).not.toContain('tests/integration/stripe-webhook.test.ts')
   })
 
   it('follow the imports up to every route: the session module reaches the pages', () => {

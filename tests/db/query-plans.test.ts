@@ -176,7 +176,7 @@ describe('the queries of the webhooks use indexes', () => {
   // (20261126100000_one_round_trip.sql, 20261126150000_polar_order_user_in_the_ledger.sql) and
   // the ones around them
   // (app/subscriptions/store.server.ts `findUserIdBy`, app/billing/deferred-lookups.server.ts,
-  // app/billing/webhooks/polar.server.ts).
+  // app/billing/polar/webhook.server.ts).
   const statements: [string, string, unknown[]][] = [
     ['the user check', 'select exists (select 1 from auth.users where id = $1)', [READER]],
     [

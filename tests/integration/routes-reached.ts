@@ -6,6 +6,27 @@
  * not listed here fails when its app closes (`startTestApp`).
  */
 export const ROUTES_REACHED: Record<string, string[]> = {
+  'tests/integration/billing-conformance.test.ts': [
+    'routes/api.checkout',
+    'routes/api.webhooks.polar',
+    'routes/api.webhooks.stripe',
+    'routes/dashboard.settings.billing',
+    'routes/subscribe.$plan',
+  ],
+  'tests/integration/billing-providers.test.ts': [
+    'root',
+    'routes/api.checkout',
+    'routes/api.checkout_sessions',
+    'routes/api.customer_portal',
+    'routes/api.portal',
+    'routes/api.webhooks.polar',
+    'routes/api.webhooks.providera',
+    'routes/api.webhooks.providerb',
+    'routes/api.webhooks.stripe',
+    'routes/dashboard',
+    'routes/dashboard.settings.billing',
+    'routes/pricing',
+  ],
   'tests/integration/abuse-limits.test.ts': ['routes/api.checkout_sessions'],
   'tests/integration/auth-callback.test.ts': ['routes/auth.callback'],
   'tests/integration/auth-session.test.ts': [
@@ -86,6 +107,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.stripe',
     'routes/auth.callback',
     'routes/auth.confirm',
+    'routes/contact',
     'routes/dashboard',
     'routes/dashboard._index',
     'routes/dashboard.settings._index',
