@@ -3,6 +3,7 @@ import { RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
+import { updateCustomerEmail } from '~/billing/customer-email.server'
 import { billingProviders, providerFormTargets } from '~/billing/registry.server'
 import { getEnv } from '~/env.server'
 import { NonceProvider } from '~/lib/pages/nonce'
@@ -101,4 +102,4 @@ export default function handleRequest(
 }
 
 // Once the configuration is known good, this instance's mail deliverer starts.
-startMailDelivery()
+startMailDelivery({ customerEmail: updateCustomerEmail })

@@ -64,9 +64,11 @@ export type Database = {
       payment_history: {
         Row: {
           amount: number
+          amount_refunded: number
           created_at: string
           currency: string
           description: string | null
+          dispute_status: string | null
           id: string
           invoice_url: string | null
           polar_order_id: string | null
@@ -80,9 +82,11 @@ export type Database = {
         }
         Insert: {
           amount: number
+          amount_refunded?: number
           created_at?: string
           currency: string
           description?: string | null
+          dispute_status?: string | null
           id?: string
           invoice_url?: string | null
           polar_order_id?: string | null
@@ -96,9 +100,11 @@ export type Database = {
         }
         Update: {
           amount?: number
+          amount_refunded?: number
           created_at?: string
           currency?: string
           description?: string | null
+          dispute_status?: string | null
           id?: string
           invoice_url?: string | null
           polar_order_id?: string | null
@@ -445,6 +451,7 @@ export type Database = {
         }
         Returns: string
       }
+      record_stripe_charge: { Args: { p_charge: Json }; Returns: string }
       record_stripe_invoice_row: { Args: { p_payment: Json }; Returns: boolean }
       record_webhook_event: {
         Args: {

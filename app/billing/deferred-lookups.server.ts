@@ -76,6 +76,8 @@ export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promis
     description: row.description,
     invoice_url: row.invoice_url,
     created_at: row.created_at,
+    amount_refunded: row.amount_refunded,
+    dispute_status: row.dispute_status,
   }))
   try {
     const due = rows

@@ -77,6 +77,12 @@ export interface BillingProvider {
   cancelNow(subscriptionId: string): Promise<void>
   /** Every subscription of the account, for reconciliation. */
   listSubscriptions(): Promise<ListedSubscription[]>
+  /** A confirmed email change reaches the user's customers (receipts go to the new address). */
+  updateCustomerEmail?(
+    row: SubscriptionRow | null,
+    userId: string,
+    email: { old: string; new: string },
+  ): Promise<void>
   /** The lookup a payment recorded without its invoice link or references still needs, or null. */
   paymentLookup(
     payment: PaymentWithReferences,

@@ -3,7 +3,8 @@
  * and applies what the database lacks through the webhook ledger (see reconcile.server.ts),
  * using the configuration in the environment (or .env).
  *
- *   --check              compare only: print the differences, change nothing (exit 2 if any)
+ *   --check              compare only: print the differences, change nothing (exit 2 if any,
+ *                        or if a live subscription matches no user or a user has two)
  *   --provider <id>      only that provider (one of BILLING_PROVIDERS)
  *
  * Each provider's newest ledger event is printed first: when it is much older than the
@@ -52,6 +53,7 @@ function print(report: ProviderReport, check: boolean) {
       `  user ${difference.userId} subscription ${difference.subscriptionId}: ${difference.changes.join('; ')}${outcome}`,
     )
   }
+  for (const problem of report.problems) console.log(`  ${report.provider}: ${problem}`)
 }
 
 const { check, providers } = parse()
@@ -60,7 +62,7 @@ try {
   for (const provider of providers) {
     const report = await reconcileProvider(provider, { check })
     print(report, check)
-    differences += report.differences.length
+    differences += report.differences.length + report.problems.length
   }
 } catch (error) {
   console.error(`Reconciliation failed: ${(error as Error).message}`)

@@ -1,5 +1,6 @@
 import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
+import { isLiveStatus } from '~/subscriptions/status'
 import { type ApplyResult, applySubscriptionEvent } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
@@ -48,6 +49,23 @@ export interface ProviderReport {
   differences: Difference[]
   /** The newest event the ledger holds for the provider. */
   lastEvent: { id: string; type: string; receivedAt: string } | null
+  /** Live subscriptions that match no user, and users paying for more than one. */
+  problems: string[]
+}
+
+/** Live subscriptions no user is found for, and users holding more than one live one. */
+function problemsOf(listed: ListedSubscription[]) {
+  const live = listed.filter((candidate) => isLiveStatus(candidate.fields.status))
+  const byUser = new Map<string | null, string[]>()
+  for (const { userId, subscriptionId } of live)
+    byUser.set(userId, [...(byUser.get(userId) ?? []), subscriptionId])
+  return [...byUser].flatMap(([userId, ids]) =>
+    userId === null
+      ? ids.map((id) => `subscription ${id}: live, matches no user`)
+      : ids.length > 1
+        ? [`user ${userId}: ${ids.length} live subscriptions (${ids.join(', ')})`]
+        : [],
+  )
 }
 
 /** The newest subscription of each user found (by creation, then as listed). */
@@ -163,5 +181,6 @@ export async function reconcileProvider(
     users: candidates.length,
     differences,
     lastEvent: await lastEvent(provider),
+    problems: problemsOf(listed),
   }
 }

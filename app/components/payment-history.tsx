@@ -24,12 +24,14 @@ function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
   )
 }
 
-/** A payment's status; a failed one stands out (with words, not colour alone). */
-function PaymentStatus({ status }: { status: string }) {
-  const failed = status === 'failed'
+/** A payment's status, what of it was refunded and any dispute; a failed one stands out (with words, not colour alone). */
+function PaymentStatus({ payment }: { payment: PaymentView }) {
+  const { status, amount_refunded: refunded, dispute_status: dispute } = payment
   return (
-    <span className={failed ? 'font-semibold text-red-700' : 'text-slate-700'}>
+    <span className={status === 'failed' ? 'font-semibold text-red-700' : 'text-slate-700'}>
       {statusLabel(status)}
+      {refunded > 0 && ` (${formatMoney(refunded, payment.currency)})`}
+      {dispute && `, disputed: ${statusLabel(dispute).toLowerCase()}`}
     </span>
   )
 }
@@ -59,7 +61,7 @@ export function PaymentHistory({
             </div>
             <p className="mt-1 text-slate-700">{payment.description ?? 'Payment'}</p>
             <div className="mt-1 flex items-baseline justify-between gap-3">
-              <PaymentStatus status={payment.status} />
+              <PaymentStatus payment={payment} />
               <InvoiceLink url={payment.invoice_url} pay={pay(payment)} />
             </div>
           </li>
@@ -82,7 +84,7 @@ export function PaymentHistory({
               <td className="py-2 pr-4">{payment.description ?? 'Payment'}</td>
               <td className="py-2 pr-4">{formatMoney(payment.amount, payment.currency)}</td>
               <td className="py-2 pr-4">
-                <PaymentStatus status={payment.status} />
+                <PaymentStatus payment={payment} />
               </td>
               <td className="py-2">
                 <InvoiceLink url={payment.invoice_url} pay={pay(payment)} />

@@ -24,6 +24,7 @@ const BATCH = 10
 const claimedMails = z.array(
   z.object({
     id: z.string(),
+    user_id: z.string(),
     kind: z.custom<MailKind>((kind) => typeof kind === 'string' && Object.hasOwn(MAIL_KINDS, kind)),
     to_address: z.string(),
     data: z.record(z.string(), z.unknown()),
@@ -88,15 +89,17 @@ export async function deliverDueMails(
 
 async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: DeliveryReport) {
   const fields = { id: mail.id, kind: mail.kind, attempt: mail.attempts }
+  // `true`: not a mail, the providers' customers take a changed address (retried as a mail is).
   const rendered =
-    mail.wanted &&
-    renderMail(
-      { kind: mail.kind, to: mail.to_address, data: mail.data },
-      {
-        siteUrl: getEnv().SITE_URL,
-        payment: mail.kind === 'payment_receipt' ? await receiptPayment(mail) : undefined,
-      },
-    )
+    mail.kind === 'customer_email' ||
+    (mail.wanted &&
+      renderMail(
+        { kind: mail.kind, to: mail.to_address, data: mail.data },
+        {
+          siteUrl: getEnv().SITE_URL,
+          payment: mail.kind === 'payment_receipt' ? await receiptPayment(mail) : undefined,
+        },
+      ))
   if (!rendered) {
     await finishMail(mail, 'skipped')
     report.skipped++
@@ -105,7 +108,9 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
     return
   }
   try {
-    await transport.send({ to: mail.to_address, ...rendered })
+    await (rendered === true
+      ? updateCustomerEmail(mail.user_id, mail.data)
+      : transport.send({ to: mail.to_address, ...rendered }))
   } catch (error) {
     const retryAt = nextAttemptAt(mail.attempts, Date.now(), getEnv().MAIL_RETRY_BASE_MS)
     const message = error instanceof Error ? error.message : String(error)
@@ -153,8 +158,15 @@ function runPass() {
 // module is found here and stopped, so one process never runs two deliverers.
 const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
 
+type CustomerEmailTask = (userId: string, change: Record<string, unknown>) => Promise<void>
+/** The `customer_email` task, given by the server entry: billing builds on notifications. */
+let updateCustomerEmail: CustomerEmailTask = async () => {
+  throw new Error('no customer email task: the deliverer was not started')
+}
+
 /** Starts this instance's deliverer (server start); polls every MAIL_POLL_INTERVAL_MS. */
-export function startMailDelivery() {
+export function startMailDelivery(tasks: { customerEmail: CustomerEmailTask }) {
+  updateCustomerEmail = tasks.customerEmail
   if (timer) return
   clearInterval(previous.mailDeliveryTimer)
   timer = setInterval(runPass, getEnv().MAIL_POLL_INTERVAL_MS)

@@ -42,5 +42,8 @@ export const MAIL_KINDS = {
   attempts_limited: 'security',
   // Sent whatever the preferences were: they were deleted with the account it is about.
   account_deleted: 'security',
+  payment_refunded: 'billing',
+  // Not a mail: the address given to the providers' customers (app/billing/customer-email.server.ts).
+  customer_email: 'billing',
 } as const satisfies Record<string, NotificationKind>
 export type MailKind = keyof typeof MAIL_KINDS

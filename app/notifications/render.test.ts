@@ -122,6 +122,8 @@ describe('renderMail', () => {
     expect(mail.html).toContain('&lt;b&gt;Pro&lt;/b&gt;')
     expect(mail.html).not.toContain('<b>Pro</b>')
     for (const kind of Object.keys(MAIL_KINDS) as MailKind[]) {
+      // Not a mail: the providers' customers take a new address (customer-email.server.ts).
+      if (kind === 'customer_email') continue
       const rendered = render(kind, {}, { payment })!
       expect(rendered.html).toContain(PRODUCT_NAME)
       // The deleted account's mail has no settings left to link to.
@@ -168,6 +170,13 @@ describe('renderMail', () => {
     expect(render('account_deleted')!.text).toContain(
       'You had no subscription that could charge you',
     )
+    const refund = render('payment_refunded', {
+      amount: 1000,
+      currency: 'usd',
+      description: 'Pro payment',
+    })!
+    expect(refund.subject).toBe('$10.00 refunded to you')
+    expect(refund.text).toContain('We refunded $10.00 of your Pro payment.')
   })
 })
 
@@ -185,6 +194,8 @@ describe('which preference governs each mail', () => {
       signed_out_everywhere: 'security',
       attempts_limited: 'security',
       account_deleted: 'security',
+      payment_refunded: 'billing',
+      customer_email: 'billing',
     })
     for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
   })

@@ -175,6 +175,19 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         billing,
       ])
     }
+    case 'payment_refunded': {
+      const amount = formatMoney(
+        num(mail.data, 'amount') ?? 0,
+        text(mail.data, 'currency') ?? 'usd',
+      )
+      const what = text(mail.data, 'description')
+      return compose(`${amount} refunded to you`, footer, [
+        `We refunded ${amount}${what ? ` of your ${what}` : ''}. It reaches your card or account in 5 to 10 business days.`,
+        billing,
+      ])
+    }
+    case 'customer_email':
+      return null
     case 'account_deleted': {
       const canceled = text(mail.data, 'canceled_plan')
       const at = text(mail.data, 'deleted_at')

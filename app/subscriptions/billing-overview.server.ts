@@ -19,6 +19,8 @@ export type PaymentView = Pick<
   | 'description'
   | 'invoice_url'
   | 'created_at'
+  | 'amount_refunded'
+  | 'dispute_status'
 >
 
 /** One payment of the page with its provider references (for the deferred lookups). */

@@ -28,8 +28,15 @@ const ledgerArgs = (event: LedgerEvent) => ({
   p_occurred_at: event.occurredAt,
 })
 
-const applyResult = z.enum(['applied', 'duplicate', 'no_user', 'stale', 'superseded'])
-const paymentResult = z.enum(['applied', 'duplicate', 'exists', 'no_user'])
+const applyResult = z.enum([
+  'applied',
+  'duplicate',
+  'no_user',
+  'stale',
+  'superseded',
+  'duplicate_subscription',
+])
+const paymentResult = z.enum(['applied', 'duplicate', 'exists', 'no_user', 'no_payment'])
 const failureResult = z.enum(['notified', 'duplicate', 'no_user'])
 export type ApplyResult = z.infer<typeof applyResult>
 export type PaymentResult = z.infer<typeof paymentResult>
@@ -55,8 +62,11 @@ export function applySubscriptionEvent(
   )
 }
 
-/** Records a payment or refund, exactly once per invoice / order and status. */
-export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
+/**
+ * Records a payment or refund, exactly once per invoice / order and status; a charge event
+ * (a refund or dispute) changes the payment row of its payment reference instead.
+ */
+export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPayment>) {
   return rpc(
     'record_payment_event',
     { ...ledgerArgs(event), p_payment: payment },

@@ -11,6 +11,9 @@ export type SubscriptionRow = Omit<
 export type PaymentRow = Tables['payment_history']['Row']
 
 /** A payment as it is recorded: its user is null when the event does not name one. */
-export type NewPayment = Omit<PaymentRow, 'id' | 'updated_at' | 'user_id'> & {
+export type NewPayment = Omit<
+  PaymentRow,
+  'id' | 'updated_at' | 'user_id' | 'amount_refunded' | 'dispute_status'
+> & {
   user_id: string | null
 }

@@ -194,14 +194,19 @@ describe('enqueued with the event, in its transaction', () => {
     ])
   })
 
-  it('a confirmed email change notifies the old and the new address', async () => {
+  it('a confirmed email change notifies the old and the new address, and queues the providers’ customers', async () => {
     await db.query(`update auth.users set email = 'outbox-new@example.com' where id = $1`, [user])
     await db.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user])
     const rows = await outbox()
-    expect(rows.map((row) => [row.kind, row.to_address])).toEqual([
+    expect(rows.map((row) => [row.kind, row.to_address]).sort()).toEqual([
+      ['customer_email', 'outbox-new@example.com'],
       ['email_changed', 'outbox-new@example.com'],
       ['email_changed', email],
     ])
+    expect((await outbox('customer_email'))[0].data).toEqual({
+      old_email: email,
+      new_email: 'outbox-new@example.com',
+    })
     await db.query(`update auth.users set email = $2 where id = $1`, [user, email])
   })
 })

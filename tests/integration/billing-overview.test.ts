@@ -77,9 +77,11 @@ describe('billing page loader', () => {
     )
     expect(Object.keys(first.data.payments[0]).sort()).toEqual([
       'amount',
+      'amount_refunded',
       'created_at',
       'currency',
       'description',
+      'dispute_status',
       'id',
       'invoice_url',
       'provider',

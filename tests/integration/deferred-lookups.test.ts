@@ -67,6 +67,8 @@ beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })
   // Only the hand-signed Polar events of these tests reach the app.
   app.stack.polar.setWebhookUrl(undefined)
+  // One user pays several orders (several subscriptions), as an organization may allow.
+  app.stack.polar.setSubscriptionSettings({ allow_multiple_subscriptions: true })
 })
 afterAll(() => app.close())
 beforeEach(() => {

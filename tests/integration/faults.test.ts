@@ -570,11 +570,14 @@ describe('out-of-order and same-second events', () => {
     const current = `sub_new_${randomUUID().slice(0, 8)}`
     for (const event of [
       stripeEvent('customer.subscription.created', sub(old, 'active'), { created: 1_780_001_000 }),
+      stripeEvent('customer.subscription.deleted', sub(old, 'canceled'), {
+        created: 1_780_001_050,
+      }),
       stripeEvent('customer.subscription.created', sub(current, 'active'), {
         created: 1_780_001_100,
       }),
       // Newer by its timestamp, but about the subscription the user replaced.
-      stripeEvent('customer.subscription.deleted', sub(old, 'canceled'), {
+      stripeEvent('customer.subscription.updated', sub(old, 'canceled'), {
         created: 1_780_001_200,
       }),
     ]) {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
+import { updateCustomerEmail } from '../../app/billing/customer-email.server'
 import { resetEnvForTests } from '../../app/env.server'
 import {
   deliverDueMails,
@@ -65,7 +66,7 @@ describe('the mail server is down', () => {
     const user = await createSignedInUser(app)
     const port = app.stack.smtp.port
     await app.stack.smtp.close()
-    startMailDelivery()
+    startMailDelivery({ customerEmail: updateCustomerEmail })
 
     const started = performance.now()
     const answer = await postStripeEvent(app.url, paidInvoiceEvent(user.id))

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogPlan } from '../../app/billing/plans'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlan from '../../app/routes/dashboard.settings.billing_.change-plan'
+import { setClockOffset } from '../local-stack/polar'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { paidEmulatorCheckout } from './polar-fixtures'
 import { callRoute, formPost, pageGet } from './settings-support'
@@ -110,6 +111,26 @@ describe('Change to Starter for a Polar subscriber', () => {
     const renewal = await app.stack.polar.trigger('renewal', { subscription_id: subscriptionId })
     expect(renewal.order).toMatchObject({ net_amount: preview.nextInvoiceAmount })
     await app.stack.polar.idle()
+  })
+
+  it("with this server's clock an hour ahead of Polar's, Polar's own later events still apply", async () => {
+    setClockOffset(-60 * 60 * 1000)
+    try {
+      const { user, subscriptionId } = await proSubscriber()
+      await app.stack.polar.idle()
+      expect((await confirm(user.cookie)).status).toBe(303)
+      await app.stack.polar.idle()
+      expect(await row(user.id)).toMatchObject({
+        plan_name: 'Starter',
+        cancel_at_period_end: false,
+      })
+      // The subscriber cancels in Polar's portal a moment later (Polar's time).
+      await app.stack.polar.trigger('cancel', { subscription_id: subscriptionId })
+      await app.stack.polar.idle()
+      expect(await row(user.id)).toMatchObject({ plan_name: 'Starter', cancel_at_period_end: true })
+    } finally {
+      setClockOffset(0)
+    }
   })
 
   it('explains why when the change is not possible, and changes nothing', async () => {

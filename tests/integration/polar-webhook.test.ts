@@ -400,12 +400,16 @@ describe('order events', () => {
     const restBefore = app.stack.supabase.restCountsByPath()
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
     expect(result).toMatchObject(OK)
-    // One database call: the ledger finds the subscription's user itself, no lookup first.
+    // The ledger finds the subscription's user itself, no lookup first; the invoice URL is
+    // asked for and written only once the payment is recorded.
     const restAfter = app.stack.supabase.restCountsByPath()
     const calls = Object.keys(restAfter)
       .map((path) => [path, restAfter[path] - (restBefore[path] ?? 0)] as const)
       .filter(([, count]) => count > 0)
-    expect(calls).toEqual([['/rpc/record_payment_event', 1]])
+    expect(calls.sort()).toEqual([
+      ['/rpc/fill_payment_details', 1],
+      ['/rpc/record_payment_event', 1],
+    ])
     // The POST generated it (the emulator marks the order), the GET returned its URL.
     expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(true)
     const rows = await paymentRows(order.id)

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
@@ -14,7 +15,7 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
-import { paidEmulatorCheckout } from './polar-fixtures'
+import { emulatorPolar, paidEmulatorCheckout } from './polar-fixtures'
 
 /**
  * Events lost while a provider had disabled the endpoint are recovered by the
@@ -182,5 +183,48 @@ describe('npm run billing:reconcile', () => {
       { env, timeout: 60_000 },
     ).catch((error: { code: number; stderr: string }) => error)
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown provider') })
+  })
+
+  it('exits 2 for a live Polar subscription that matches no user, and names it', async () => {
+    // Bought without the app (no user in its metadata, a customer bound to nobody).
+    const checkout = await emulatorPolar(app).checkouts.create({
+      products: [catalogPlan('pro').polar.productId],
+      customer_email: `stranger-${randomUUID()}@example.com`,
+      success_url: `${app.url}/success?checkout_id={CHECKOUT_ID}`,
+    })
+    const { subscription } = await app.stack.polar.completeCheckout(checkout.id)
+    await app.stack.polar.idle()
+    const failed = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--check', '--provider', 'polar'],
+      { env: { ...process.env, NODE_ENV: 'test' as const }, timeout: 60_000 },
+    ).catch((error: { code: number; stdout: string }) => error)
+    expect(failed).toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining(
+        `polar: subscription ${subscription.id}: live, matches no user`,
+      ),
+    })
+  })
+
+  it('names a user holding two live subscriptions', async () => {
+    const { id: userId } = await createSignedInUser(app)
+    const stripe = emulatorStripe(app)
+    const customer = await stripe.customers.create({ email: `two-${userId}@example.com` })
+    const subscribe = (price: string) =>
+      stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price }],
+        metadata: { user_id: userId },
+      })
+    const first = await subscribe(catalogPlan('pro').stripe.priceId)
+    const second = await subscribe(catalogPlan('starter').stripe.priceId)
+    await app.stack.stripe.idle()
+    const report = await reconcileProvider('stripe', { check: true })
+    expect(report.problems).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^user ${userId}: 2 live subscriptions \\((${first.id}|${second.id}), `),
+      ),
+    )
   })
 })

@@ -13,6 +13,12 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard.settings.billing',
     'routes/subscribe.$plan',
   ],
+  'tests/integration/billing-integrity.test.ts': [
+    'routes/api.checkout',
+    'routes/api.checkout_sessions',
+    'routes/api.webhooks.polar',
+    'routes/api.webhooks.stripe',
+  ],
   'tests/integration/billing-providers.test.ts': [
     'root',
     'routes/api.checkout',

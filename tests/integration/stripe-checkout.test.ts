@@ -225,8 +225,9 @@ describe('POST /api/checkout_sessions', () => {
       // Off unless STRIPE_AUTOMATIC_TAX=true (Stripe refuses it until Tax is set up).
       automatic_tax: { enabled: false },
       allow_promotion_codes: true,
-      customer: null,
-      customer_email: user.email,
+      // The email is prefilled from the user's customer, made before the session.
+      customer: (await stripe.customers.list({ email: user.email })).data[0].id,
+      customer_email: null,
       client_reference_id: user.id,
       metadata: { user_id: user.id, user_email: user.email },
       // One Pro price, once: the total is exactly one unit of it.

@@ -82,7 +82,7 @@ describe('signature', () => {
   })
 
   it('accepts the spec header name on the spec path', async () => {
-    const event = stripeEvent('charge.refunded', { id: 'ch_1', object: 'charge' })
+    const event = stripeEvent('charge.captured', { id: 'ch_1', object: 'charge' })
     const result = await postStripeEvent(app.url, event, {
       headerName: 'providera-signature',
       path: '/api/webhooks/providera',

@@ -77,6 +77,8 @@ export async function createPolarResources(
       })
       if (result.order) orders.push(result.order as unknown as Record<string, unknown>)
     }
+    // Polar sells a customer no second subscription while one is live.
+    if (n === 0) await stack.polar.trigger('revoke', { subscription_id: paid.subscription.id })
     subscriptions.push({
       subscription: paid.subscription as unknown as Record<string, unknown>,
       orders,

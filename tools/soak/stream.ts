@@ -362,6 +362,7 @@ class StripeUser {
     private readonly userId: string,
     private readonly tag: string,
     private readonly out: StreamEvent[],
+    private readonly resubscribeGapMs: number,
   ) {
     this.t = T0 + random.int(0, DAY)
   }
@@ -409,32 +410,40 @@ class StripeUser {
         ],
       },
     }
-    this.out.push({
-      provider: 'stripe',
-      id,
-      type: 'invoice.payment_succeeded',
-      user: this.index,
-      time: time * 1000,
-      body: stripeEventBody(id, 'invoice.payment_succeeded', time, invoice),
-      effect: {
-        kind: 'payment',
-        key: `stripe:${invoiceId}`,
-        row: {
-          user_id: this.userId,
-          provider: 'stripe',
-          stripe_invoice_id: invoiceId,
-          stripe_payment_intent_id: null,
-          polar_subscription_id: null,
-          polar_order_id: null,
-          amount: plan.amount,
-          currency: 'usd',
-          status: 'paid',
-          description: `${plan.name} payment`,
-          invoice_url: invoice.hosted_invoice_url,
-          created_at: time * 1000,
+    // Stripe sends invoice.paid and invoice.payment_succeeded for a charge it made (one row),
+    // invoice.paid alone for an invoice paid out of band.
+    const types = this.random.chance(0.1)
+      ? ['invoice.paid']
+      : ['invoice.payment_succeeded', ...(this.random.chance(0.5) ? ['invoice.paid'] : [])]
+    for (const [n, type] of types.entries()) {
+      const eventId = n === 0 ? id : `evt_${this.tag}u${this.index}e${++this.eventCount}`
+      this.out.push({
+        provider: 'stripe',
+        id: eventId,
+        type,
+        user: this.index,
+        time: time * 1000,
+        body: stripeEventBody(eventId, type, time, invoice),
+        effect: {
+          kind: 'payment',
+          key: `stripe:${invoiceId}`,
+          row: {
+            user_id: this.userId,
+            provider: 'stripe',
+            stripe_invoice_id: invoiceId,
+            stripe_payment_intent_id: null,
+            polar_subscription_id: null,
+            polar_order_id: null,
+            amount: plan.amount,
+            currency: 'usd',
+            status: 'paid',
+            description: `${plan.name} payment`,
+            invoice_url: invoice.hosted_invoice_url,
+            created_at: time * 1000,
+          },
         },
-      },
-    })
+      })
+    }
     // Some invoices fail first (a second earlier); Stripe's retry then pays the same invoice,
     // and the billing history must end with the payment whatever order they arrive in.
     if (this.random.chance(0.15)) {
@@ -481,8 +490,13 @@ class StripeUser {
     this.t += this.random.int(60, 40_000)
     const sub = this.sub
     if (sub.status === 'canceled') {
-      // A returning customer buys again (a new lifecycle), or leaves for good.
-      if (this.subCount < 3 && this.random.chance(0.6)) return this.start()
+      // A returning customer buys again (a new lifecycle), or leaves for good. The app sells
+      // no second subscription while the row shows a live one, so the new one starts after
+      // the old one's end arrived: later than the reordering can bring it.
+      if (this.subCount < 3 && this.random.chance(0.6)) {
+        this.t += Math.ceil(this.resubscribeGapMs / 1000)
+        return this.start()
+      }
       this.done = true
       return
     }
@@ -549,6 +563,7 @@ class PolarUser {
     private readonly invoiceBaseUrl: string,
     private readonly tag: string,
     private readonly out: StreamEvent[],
+    private readonly resubscribeGapMs: number,
   ) {
     this.t = (T0 + random.int(0, DAY)) * 1000 + random.int(0, 999)
   }
@@ -676,7 +691,10 @@ class PolarUser {
     this.t += this.random.int(60, 40_000) * 1000
     const sub = this.sub
     if (sub.status === 'canceled') {
-      if (this.random.chance(0.6)) return this.start()
+      if (this.random.chance(0.6)) {
+        this.t += this.resubscribeGapMs
+        return this.start()
+      }
       this.done = true
       return
     }
@@ -728,9 +746,10 @@ export function generateStream(options: StreamOptions, mapPolarFields: PolarFiel
   const random = createRandom(options.seed)
   const tag = `s${options.seed}`
   const events: StreamEvent[] = []
+  const gap = options.reorderWindowMs + 60_000
   const actors = options.users.map((user, index) =>
     user.provider === 'stripe'
-      ? new StripeUser(random, index, user.id, tag, events)
+      ? new StripeUser(random, index, user.id, tag, events, gap)
       : new PolarUser(
           random,
           index,
@@ -740,6 +759,7 @@ export function generateStream(options: StreamOptions, mapPolarFields: PolarFiel
           options.polarInvoiceBaseUrl,
           tag,
           events,
+          gap,
         ),
   )
   while (events.length < options.events && actors.some((actor) => !actor.done)) {

@@ -1,9 +1,11 @@
 /**
  * The soak's second phase: subscriptions run through the Stripe emulator itself (created,
  * renewed, a renewal declined, then recovered through the portal's card form and
- * `invoices.pay`, or on the hosted invoice page, or left past due), while the emulator
- * delivers its own events to the app, shuffled and partly duplicated as Stripe may. Each
- * user's row and payments are then compared with the emulator's subscription and invoices.
+ * `invoices.pay`, or on the hosted invoice page, or paid out of band (`invoice.paid` alone),
+ * or left past due; then a payment refunded in part through the API, or in full on the
+ * dashboard's page, or disputed and the dispute won), while the emulator delivers its own
+ * events to the app, shuffled and partly duplicated as Stripe may. Each user's row and
+ * payments are then compared with the emulator's subscription, invoices and charges.
  */
 import Stripe from 'stripe'
 
@@ -71,6 +73,26 @@ export async function runStripeEmulatorPhase(
       // Stripe's page and cancel in the app within one second.
       emulator.advanceClock(60)
       await stripe.subscriptions.update(created.id, { cancel_at_period_end: true })
+    } else if (index % 2 === 0) {
+      await stripe.invoices.pay(invoice.id, { paid_out_of_band: true })
+    }
+  }
+  await emulator.idle()
+
+  // Refunds and disputes of the first payment, once it is recorded (with its PaymentIntent).
+  const disputes = new Map<string, string>()
+  for (const [index, subscriptionId] of subscriptions.entries()) {
+    const charge = await firstCharge(stripe, subscriptionId)
+    if (index % 3 === 0) {
+      await stripe.refunds.create({ charge: charge.id, amount: 300 })
+      await stripe.refunds.create({ charge: charge.id, amount: 200 })
+    } else if (index % 3 === 1) {
+      await postForm(`${emulator.url}/_emulator/charges/${charge.id}/refund`, { amount: '' })
+    } else {
+      const opened = await emulator.trigger('charge.dispute.created', { charge: charge.id })
+      const dispute = String(opened.data.object.id)
+      await emulator.trigger('charge.dispute.closed', { dispute, disputeStatus: 'won' })
+      disputes.set(charge.id, 'won')
     }
   }
   await emulator.idle()
@@ -110,12 +132,28 @@ export async function runStripeEmulatorPhase(
     for (const invoice of invoices.data.filter((candidate) => candidate.amount_due > 0)) {
       rowsChecked += 1
       const payment = payments.find((candidate) => candidate.stripe_invoice_id === invoice.id)
-      const status = invoice.status === 'paid' ? 'paid' : 'failed'
-      const amount = invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due
-      if (!payment) mismatches.push(`emulator user ${index} invoice ${invoice.id}: no payment row`)
-      else if (payment.status !== status || Number(payment.amount) !== amount)
+      const charge = invoice.status === 'paid' ? await chargeOf(stripe, invoice.id) : null
+      const refunded = charge?.amount_refunded ?? 0
+      const want = [
+        invoice.status !== 'paid'
+          ? 'failed'
+          : refunded === 0
+            ? 'paid'
+            : refunded >= invoice.amount_paid
+              ? 'refunded'
+              : 'partially_refunded',
+        invoice.status === 'paid' ? invoice.amount_paid : invoice.amount_due,
+        refunded,
+        (charge && disputes.get(charge.id)) ?? null,
+      ].join(' ')
+      const got = payment
+        ? [payment.status, payment.amount, payment.amount_refunded, payment.dispute_status].join(
+            ' ',
+          )
+        : 'no payment row'
+      if (got !== want)
         mismatches.push(
-          `emulator user ${index} invoice ${invoice.id}: database ${String(payment.status)} ${String(payment.amount)}, Stripe ${status} ${amount}`,
+          `emulator user ${index} invoice ${invoice.id}: database ${got}, Stripe ${want}`,
         )
     }
   }
@@ -129,6 +167,22 @@ export async function runStripeEmulatorPhase(
     rowsChecked,
     mismatches,
   }
+}
+
+/** The charge that paid an invoice (none: paid out of band). */
+async function chargeOf(stripe: Stripe, invoiceId: string) {
+  const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid' })
+  const intent = payments.data[0]?.payment.payment_intent
+  if (!intent) return null
+  const { latest_charge: charge } = await stripe.paymentIntents.retrieve(String(intent))
+  return charge ? stripe.charges.retrieve(String(charge)) : null
+}
+
+async function firstCharge(stripe: Stripe, subscriptionId: string) {
+  const invoices = await stripe.invoices.list({ subscription: subscriptionId, limit: 100 })
+  const charge = await chargeOf(stripe, invoices.data[invoices.data.length - 1].id)
+  if (!charge) throw new Error(`subscription ${subscriptionId}: its first invoice has no charge`)
+  return charge
 }
 
 async function postForm(url: string, fields: Record<string, string>) {

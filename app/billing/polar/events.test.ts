@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { applyPolarEvent } from '~/billing/polar/webhook.server'
+import { database } from '~/lib/database/database.server'
 import type { LedgerEvent } from '~/subscriptions/store.server'
 import * as store from '~/subscriptions/store.server'
 
@@ -623,28 +624,26 @@ const ORDER_PAYMENT = {
   currency: 'usd',
   status: 'succeeded',
   description: 'Pro payment',
-  invoice_url: 'https://polar.example/invoices/inv_1.pdf',
+  invoice_url: null,
   created_at: '2026-11-01T10:00:02.654321Z',
 }
 
 describe('polarOrderPayment (order.paid)', () => {
   const payment = ORDER_PAYMENT
 
-  it('maps the net amount (not the total with tax), currency, description, invoice URL, order time', () => {
-    expect(
-      polarOrderPayment(parseOrder(order()), USER_ID, 'https://polar.example/invoices/inv_1.pdf'),
-    ).toEqual(payment)
+  it('maps the net amount (not the total with tax), currency, description, order time', () => {
+    expect(polarOrderPayment(parseOrder(order()), USER_ID)).toEqual(payment)
   })
 
   it('says "Subscription payment" without a product name, and lower-cases the currency', () => {
     const value = order({ product: product({ name: '' }), currency: 'EUR' })
-    expect(polarOrderPayment(parseOrder(value), USER_ID, null)).toEqual({
+    expect(polarOrderPayment(parseOrder(value), USER_ID)).toEqual({
       ...payment,
       currency: 'eur',
       description: 'Subscription payment',
       invoice_url: null,
     })
-    expect(polarOrderPayment(parseOrder(order({ product: null })), null, null)).toEqual({
+    expect(polarOrderPayment(parseOrder(order({ product: null })), null)).toEqual({
       ...payment,
       user_id: null,
       description: 'Subscription payment',
@@ -659,7 +658,7 @@ describe('polarOrderPayment (order.paid)', () => {
       net_amount: 1500,
       currency: 'usd',
     })
-    expect(polarOrderPayment(value, USER_ID, null)).toEqual({
+    expect(polarOrderPayment(value, USER_ID)).toEqual({
       ...payment,
       polar_subscription_id: null,
       amount: 1500,
@@ -795,35 +794,57 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
-  it('order.paid → the invoice URL, then one recordPaymentEvent that finds the user itself', async () => {
+  /** The payment row's invoice URL update, as the database gateway takes it. */
+  function databaseUpdates() {
+    const update = vi.fn()
+    const chain = {
+      from: () => chain,
+      update: (values: unknown) => (update(values), chain),
+      eq: () => chain,
+      is: async () => ({ error: null }),
+      rpc: async (_name: string, args: { p_fields: unknown }) => (
+        update(args.p_fields),
+        { error: null }
+      ),
+    }
+    vi.mocked(database).mockReturnValue(chain as unknown as ReturnType<typeof database>)
+    return update
+  }
+
+  it('order.paid → one recordPaymentEvent that finds the user itself, then the invoice URL', async () => {
+    const update = databaseUpdates()
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
     // No lookup of its own: the ledger call finds the subscription's user (its own test:
     // tests/db/webhook-apply.test.ts); the user the order names goes along as the fallback.
     expect(store.findUserIdBy).not.toHaveBeenCalled()
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
     expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, {
+      generate: true,
       timeoutSeconds: expect.any(Number),
     })
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
+    expect(update).toHaveBeenCalledWith({ invoice_url: 'https://polar.example/invoices/inv_1.pdf' })
   })
 
   it('order.paid whose invoice Polar cannot give records the payment without a URL', async () => {
+    const update = databaseUpdates()
     vi.mocked(fetchOrderInvoiceUrl).mockRejectedValueOnce(new Error('Polar answered 404'))
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      event('order.paid'),
-      expect.objectContaining({ polar_order_id: ORDER_ID, invoice_url: null }),
-    )
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
+    expect(update).not.toHaveBeenCalled()
   })
 
-  it('order.paid with no user anywhere (no subscription, no user named) is only recorded', async () => {
-    const data = order({ metadata: {}, customer: customer(), subscription_id: null })
-    await expect(applyPolarEvent(event('order.paid'), data)).resolves.toBe('no_user')
-    expect(store.recordEvent).toHaveBeenCalledWith(event('order.paid'))
-    expect(store.recordPaymentEvent).not.toHaveBeenCalled()
-    expect(fetchOrderInvoiceUrl).not.toHaveBeenCalled()
-  })
+  it.each(['no_user', 'duplicate', 'exists'] as const)(
+    'order.paid the ledger answers %s for asks Polar for nothing',
+    async (answer) => {
+      vi.mocked(store.recordPaymentEvent).mockResolvedValueOnce(answer)
+      const data = order({ metadata: {}, customer: customer(), subscription_id: null })
+      await expect(applyPolarEvent(event('order.paid'), data)).resolves.toBe(answer)
+      expect(fetchOrderInvoiceUrl).not.toHaveBeenCalled()
+    },
+  )
 
   it('order.paid of a subscription naming no user goes to the ledger with user null', async () => {
+    databaseUpdates()
     const data = order({ metadata: {}, customer: customer() })
     await applyPolarEvent(event('order.paid'), data)
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(

@@ -26,6 +26,7 @@ export const PolarSubscriptionSchema = z.looseObject({
   customer_id: z.string(),
   product_id: z.string(),
   recurring_interval: z.string().nullish(),
+  modified_at: date,
   current_period_start: date,
   current_period_end: date,
   cancel_at_period_end: z.boolean().nullish(),
@@ -139,12 +140,8 @@ export function polarSubscriptionFields(
   }
 }
 
-/** The payment_history row of a paid order (spec: net amount, product name + "payment"). */
-export function polarOrderPayment(
-  order: PolarOrder,
-  userId: string | null,
-  invoiceUrl: string | null,
-): NewPayment {
+/** The payment_history row of a paid order (spec: net amount, product name + "payment"); its invoice URL comes later. */
+export function polarOrderPayment(order: PolarOrder, userId: string | null): NewPayment {
   return {
     user_id: userId,
     provider: 'polar',
@@ -156,7 +153,7 @@ export function polarOrderPayment(
     currency: order.currency.toLowerCase(),
     status: 'succeeded',
     description: paymentDescription(order.product?.name),
-    invoice_url: invoiceUrl,
+    invoice_url: null,
     created_at: order.created_at,
   }
 }
@@ -170,7 +167,7 @@ export function polarRefundPayment(
   const refunded =
     order.refunded_amount && order.refunded_amount > 0 ? order.refunded_amount : order.net_amount
   return {
-    ...polarOrderPayment(order, userId, null),
+    ...polarOrderPayment(order, userId),
     amount: -Math.abs(refunded),
     status: 'refunded',
     description: paymentDescription(order.product?.name, 'refund'),

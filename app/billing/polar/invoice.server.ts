@@ -28,10 +28,7 @@ async function readInvoiceUrl(polar: PolarClient, orderId: string, options: Opti
   }
 }
 
-/**
- * POST then GET /v1/orders/{id}/invoice (409: it exists on older servers, or the order is not
- * eligible on newer ones). Other failures throw: the payment is kept without a URL.
- */
+/** A paid order's invoice URL (POST to generate, then GET), null while not generated; failures throw. */
 export async function fetchOrderInvoiceUrl(
   orderId: string,
   options: Options & { generate?: boolean },
@@ -41,7 +38,7 @@ export async function fetchOrderInvoiceUrl(
   return readInvoiceUrl(polar, orderId, options)
 }
 
-/** Generates when Polar has none yet: order.paid's request may never have reached Polar. */
+/** The billing page's later lookup: read, else generate (order.paid's POST may be lost) and read again. */
 export async function lookUpOrderInvoiceUrl(
   orderId: string,
   options: Options,

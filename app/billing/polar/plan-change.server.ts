@@ -139,8 +139,9 @@ export async function changePolarPlan(
   }
   const subscription = PolarSubscriptionSchema.parse(updated)
   const fields = polarSubscriptionFields('subscription.updated', subscription)
-  if (fields) {
-    const occurredAt = new Date().toISOString()
+  // Polar's time, not this server's clock, so Polar's later events still apply (0053).
+  const occurredAt = subscription.modified_at
+  if (fields && occurredAt) {
     await applySubscriptionEvent(
       {
         provider: 'polar',

@@ -81,6 +81,14 @@ export const polarProvider: BillingProvider = {
     }
   },
   // The user as its webhooks find it (`polarUserLink`, never an email).
+  async updateCustomerEmail(_row, userId, email) {
+    const polar = getPolar('checkout')
+    const customer = await polar.customers.getExternal(userId).catch((failure: unknown) => {
+      if (httpStatusOf(failure) === 404) return null
+      throw failure
+    })
+    if (customer) await polar.customers.update(customer.id, { email: email.new })
+  },
   async listSubscriptions() {
     const polar = getPolar('checkout')
     const listed: ListedSubscription[] = []

@@ -30,22 +30,10 @@ import {
   recordPaymentEvent,
 } from '~/subscriptions/store.server'
 
-/**
- * A Polar call the event does not need (the invoice) gets at most this long per request
- * (or POLAR_TIMEOUT_SECONDS when shorter), so that a slow Polar never holds the answer near
- * Polar's delivery timeout (10 s); when it runs out, the payment is recorded without the URL.
- */
+/** The invoice calls' bound: well inside Polar's delivery timeout (10 s). */
 const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
 
-/**
- * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb). Answers (the spec
- * leaves them open): 200 {received:true} when applied, a repeat, an unknown user or an
- * unhandled type; 400 {error} for a bad signature or an unusable payload (a retry cannot
- * fix either); 413 for an oversized body; 500 {error} when processing failed, so Polar
- * retries. A failed invoice call is not a processing failure: the payment is recorded
- * without its URL (answered 200). Never 410: Standard Webhooks senders disable endpoints
- * that answer 410.
- */
+/** POST /api/webhooks/polar (and /api/webhooks/providerb); answers: docs/webhooks.md. */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readWebhookBody(request)
   if (body instanceof Response) return body
@@ -119,19 +107,13 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
         )
       return fresh ? 'logged' : 'duplicate'
     }
-    // An order's user is found by the ledger call itself, in the same round trip: the user
-    // holding its subscription (spec), else the user it names (record_payment_event).
+    // Only a payment the ledger recorded is worth an invoice: an order nobody holds makes no Polar call.
     case 'order.paid': {
       const order = parsePayload(PolarOrderSchema, data)
-      const userId = linkedUserId(event, order)
-      if (!userId && !order.subscription_id)
-        return (await recordEvent(event)) ? 'no_user' : 'duplicate'
-      // The invoice URL is not needed to record the payment: when Polar cannot give it, the
-      // payment is recorded without one and the URL is filled in later.
-      const invoiceUrl = await fetchOrderInvoiceUrl(order.id, {
-        timeoutSeconds: lookupTimeoutSeconds(),
-      }).catch((error: unknown) => invoiceDeferred(event, order.id, error))
-      return recordPaymentEvent(event, polarOrderPayment(order, userId, invoiceUrl))
+      const payment = polarOrderPayment(order, linkedUserId(event, order))
+      const outcome = await recordPaymentEvent(event, payment)
+      if (outcome === 'applied') await fillInvoiceUrl(event, order.id, true)
+      return outcome
     }
     case 'order.refunded': {
       const order = parsePayload(PolarOrderSchema, data)
@@ -141,9 +123,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
       if (!order.is_invoice_generated) return (await recordEvent(event)) ? 'logged' : 'duplicate'
-      // Fill first, record after: if the database fails, nothing is in the ledger and
-      // Polar's retry fills it. A Polar failure is logged and answered 200 (the billing page
-      // fills the URL later). Filling is idempotent, so a repeat does no harm.
+      // Fill first, record after: if the database fails, Polar's retry fills it.
       const outcome = await fillInvoiceUrl(event, order.id)
       return (await recordEvent(event)) ? outcome : 'duplicate'
     }
@@ -152,12 +132,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
   }
 }
 
-/**
- * A Polar invoice call failed (network, timeout, 5xx, 404 on generation): the event is
- * still recorded, without the URL, and answered 200. Answering 500 would make Polar retry
- * an event that cannot succeed until Polar can produce the invoice, and Polar disables
- * endpoints that keep failing. The URL is filled in by order.updated or the billing page.
- */
+/** A failed invoice call: recorded without the URL, answered 200 (docs/webhooks.md, "Lookups that can wait"). */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   logger.warn(
     { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },
@@ -166,19 +141,11 @@ function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   return null
 }
 
-/**
- * Fills in the invoice URL of a payment recorded before Polar had generated the invoice.
- * Runs on order.updated with is_invoice_generated: true; the URL is only read here, not
- * generated again. A Polar failure leaves the URL null (see `invoiceDeferred`); a database
- * failure throws.
- */
-async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
+/** Fills in a paid order's invoice URL (generating it on order.paid); a database failure throws. */
+async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = false) {
   let url: string | null
   try {
-    url = await fetchOrderInvoiceUrl(orderId, {
-      generate: false,
-      timeoutSeconds: lookupTimeoutSeconds(),
-    })
+    url = await fetchOrderInvoiceUrl(orderId, { generate, timeoutSeconds: lookupTimeoutSeconds() })
   } catch (error) {
     invoiceDeferred(event, orderId, error)
     return 'invoice_deferred'

@@ -1,3 +1,5 @@
+import Stripe from 'stripe'
+
 import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
@@ -18,8 +20,9 @@ export function isPlanPrice(priceId: string) {
  * Creates a hosted Checkout session for a plan price (spec: one line item, quantity 1,
  * subscription mode, promotion codes, user metadata on session and subscription), with
  * automatic tax when STRIPE_AUTOMATIC_TAX is on (Stripe refuses it until Tax is set up).
- * Return URLs are always on SITE_URL, whatever Origin the request claims. Reuses the
- * user's Stripe customer when known; a user with a live subscription is not sold a second.
+ * Return URLs are always on SITE_URL, whatever Origin the request claims. A user with a live
+ * subscription is not sold a second; a user never has two payable sessions (two tabs): the
+ * sessions are for the user's one customer, and only the newest open one is left open.
  */
 export async function createStripeCheckout(
   asUser: AsUser,
@@ -30,9 +33,18 @@ export async function createStripeCheckout(
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
 
   const env = getEnv()
+  const stripe = getStripe()
   const metadata = { user_id: user.id, user_email: user.email ?? '' }
-  const customer = existing?.stripe_customer_id
-  const session = await getStripe().checkout.sessions.create({
+  // The key hands a retry or a second tab the same customer (0050).
+  const customer =
+    existing?.stripe_customer_id ??
+    (
+      await stripe.customers.create(
+        { email: user.email, metadata: { user_id: user.id } },
+        { idempotencyKey: `customer:${user.id}:${user.email ?? ''}` },
+      )
+    ).id
+  const session = await stripe.checkout.sessions.create({
     mode: 'subscription',
     line_items: [{ price: priceId, quantity: 1 }],
     success_url: `${env.SITE_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
@@ -42,12 +54,25 @@ export async function createStripeCheckout(
     client_reference_id: user.id,
     metadata,
     subscription_data: { metadata },
-    ...(customer
-      ? { customer, customer_update: { address: 'auto', name: 'auto' } }
-      : user.email
-        ? { customer_email: user.email }
-        : {}),
+    customer,
+    customer_update: { address: 'auto', name: 'auto' },
   })
-  if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
-  return { kind: 'redirect', url: session.url }
+  const url = (await newestOpenSession(customer)) ?? session.url
+  if (!url) throw new Error('Stripe returned a checkout session without a URL')
+  return { kind: 'redirect', url }
+}
+
+/** Expires the customer's open sessions but the newest (ties by id: two tabs agree) and gives its URL. */
+async function newestOpenSession(customer: string) {
+  const stripe = getStripe()
+  const open = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 })
+  const [newest, ...older] = open.data.sort(
+    (a, b) => b.created - a.created || (a.id < b.id ? 1 : -1),
+  )
+  for (const session of older)
+    // Another tab may have expired it first (400): done.
+    await stripe.checkout.sessions.expire(session.id).catch((error: unknown) => {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+    })
+  return newest?.url
 }

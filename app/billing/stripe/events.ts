@@ -87,11 +87,7 @@ export const StripeInvoiceSchema = z.looseObject({
 })
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
 
-/**
- * A page of `GET /v1/invoice_payments`: since API version basil an invoice's PaymentIntent
- * is on its invoice payments (`payment.payment_intent`), not on the invoice; webhook
- * payloads never include the invoice's `payments` list.
- */
+/** A page of `GET /v1/invoice_payments`: since basil, where an invoice's PaymentIntent is. */
 export const StripeInvoicePaymentsSchema = z.looseObject({
   data: z.array(
     z.looseObject({
@@ -101,6 +97,25 @@ export const StripeInvoicePaymentsSchema = z.looseObject({
   ),
 })
 export type StripeInvoicePayments = z.infer<typeof StripeInvoicePaymentsSchema>
+
+/** A refund's Charge (its refunded total) or a dispute's Dispute (its status). */
+export const StripeChargeObjectSchema = z.looseObject({
+  object: z.enum(['charge', 'dispute']),
+  payment_intent: id.nullish(),
+  amount_refunded: z.int().optional(),
+  status: z.string(),
+})
+export type StripeChargeObject = z.infer<typeof StripeChargeObjectSchema>
+
+/** What a refund or dispute changes on the payment row of its PaymentIntent (record_stripe_charge). */
+export function chargeChange(object: StripeChargeObject) {
+  const dispute = object.object === 'dispute'
+  return {
+    stripe_payment_intent_id: idOf(object.payment_intent),
+    amount_refunded: dispute ? undefined : object.amount_refunded,
+    dispute_status: dispute ? object.status : undefined,
+  }
+}
 
 export const idOf = (value: string | { id: string } | null | undefined) =>
   value == null ? null : typeof value === 'string' ? value : value.id
@@ -191,12 +206,7 @@ export function invoicePayment(
   }
 }
 
-/**
- * The payment_history row of an invoice whose payment failed (`invoice.payment_failed`):
- * status `failed`, the amount that was due. When the invoice is paid later (a retry, or a
- * new card in the portal), `invoice.payment_succeeded` turns the same row into the payment;
- * a failure that arrives after the payment changes nothing (record_payment_event).
- */
+/** The row of an invoice whose payment failed: status `failed`, the amount due (0013). */
 export function failedInvoicePayment(
   invoice: StripeInvoice,
   userId: string | null,

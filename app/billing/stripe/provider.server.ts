@@ -73,6 +73,13 @@ export const stripeProvider: BillingProvider = {
     }
   },
   // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  async updateCustomerEmail(row, userId, email) {
+    const stripe = getStripe()
+    const listed = await stripe.customers.list({ email: email.old, limit: 100 })
+    const ids = new Set(listed.data.filter((c) => c.metadata.user_id === userId).map((c) => c.id))
+    if (row?.stripe_customer_id) ids.add(row.stripe_customer_id)
+    for (const id of ids) await stripe.customers.update(id, { email: email.new })
+  },
   async listSubscriptions() {
     const listed: ListedSubscription[] = []
     for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {

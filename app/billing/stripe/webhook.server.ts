@@ -4,12 +4,14 @@ import { z } from 'zod'
 import { planByStripePrice } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import {
+  chargeChange,
   failedInvoicePayment,
   idOf,
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
   iso,
+  StripeChargeObjectSchema,
   type StripeInvoice,
   StripeInvoiceSchema,
   type StripeSubscription,
@@ -40,11 +42,7 @@ const utf8 = new TextDecoder()
 const THIN_EVENT =
   'stripe webhook: a thin event, not applied: set the event destination’s payload style to Snapshot (Workbench > Webhooks)'
 
-/**
- * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
- * then apply the event exactly once. 400 for a bad signature, 200 once handled (or for an
- * unhandled type or unknown user), 500 when processing failed so Stripe retries.
- */
+/** POST /api/webhooks/stripe (and /api/webhooks/providera); answers: docs/webhooks.md. */
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
@@ -117,6 +115,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       })
       return applySubscriptionEvent(ledger(event), userId, fields)
     }
+    // Both for a charge Stripe made (one row: the ledger upserts by invoice); only
+    // invoice.paid for an invoice paid out of band (bank transfer, marked paid).
+    case 'invoice.paid':
     case 'invoice.payment_succeeded': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name, customerId } = await invoiceOwner(invoice)
@@ -133,9 +134,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      // The ledger row, when it failed and when Stripe retries (for the past-due notice), the
-      // failed invoice in the billing history (docs/decisions/0013-failed-payments.md) and
-      // the mail (to the account's address), in one transaction.
+      // The ledger row, the failure's dates, the failed row and the mail, in one transaction (0013).
       return recordPaymentFailure(
         ledger(event),
         owner.userId,
@@ -153,6 +152,15 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         },
       )
     }
+    case 'charge.refunded':
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const change = chargeChange(parsePayload(StripeChargeObjectSchema, event.data.object))
+      // The operator answers a dispute in Stripe's dashboard, before its deadline.
+      if (change.dispute_status)
+        logger.error({ id: event.id, type: event.type, ...change }, 'stripe: payment disputed')
+      return recordPaymentEvent(ledger(event), change)
+    }
     default: {
       logger.info({ id: event.id, type: event.type }, 'stripe webhook: unhandled event type')
       return 'unhandled'
@@ -160,12 +168,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
   }
 }
 
-/**
- * The user and plan an invoice belongs to: its subscription's metadata (on the invoice
- * since API version basil) and its line's price. When the invoice names no subscription,
- * or its metadata no user, the subscription is fetched from Stripe; last, the customer id
- * already on record (looked up by the ledger call itself).
- */
+/** The user and plan of an invoice (docs/webhooks.md, "Users"). */
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
   let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
@@ -194,13 +197,7 @@ async function invoiceOwner(invoice: StripeInvoice) {
   return { userId, planName: name, customerId }
 }
 
-/**
- * The PaymentIntent that paid the invoice (see `fetchInvoicePaymentIntentId`), or null when
- * nothing was charged. It is not needed to record the payment: when Stripe cannot answer
- * (after the client's own retries), the payment is recorded without it, the event is
- * answered 200, and the billing page fills it in later (docs/webhooks.md, "Provider
- * lookups later").
- */
+/** The invoice's PaymentIntent, or null (docs/webhooks.md, "Lookups that can wait"). */
 async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoice) {
   if (invoice.amount_paid <= 0) return null
   try {

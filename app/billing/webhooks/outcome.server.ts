@@ -40,14 +40,7 @@ export async function readWebhookBody(request: Request): Promise<Uint8Array | Re
   return body ?? badSignature()
 }
 
-/**
- * Applies a verified event and turns the outcome into the webhook's answer, the same for
- * every provider: 200 once handled, 400 for an unusable payload (nothing written), 503
- * (with `Retry-After`) when the database cannot be reached and 500 when processing failed
- * otherwise (a provider API failure, a bug); the provider retries both, and nothing was
- * written (the ledger call is one transaction). An event this process has already
- * handled is answered 200 without applying it again (see recent-events.server.ts).
- */
+/** Applies a verified event and answers as docs/webhooks.md says (step 5), for every provider. */
 export async function answerWebhook(
   provider: string,
   event: { id: string; type: string },
@@ -62,7 +55,10 @@ export async function answerWebhook(
   try {
     const outcome = await apply()
     recentEvents.add(key)
-    log.info({ outcome }, `${provider} webhook`)
+    // A user paying twice: refund the second subscription (docs/operations.md).
+    if (outcome === 'duplicate_subscription')
+      log.error({ outcome }, `${provider} webhook: a second live subscription for one user`)
+    else log.info({ outcome }, `${provider} webhook`)
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
     return received()

@@ -90,6 +90,7 @@ export function completeCheckout(
   }
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
+  refuseSecondSubscription(ctx, checkout, email)
   if (details.productId && checkout.product_ids.includes(details.productId))
     checkout.product_id = details.productId
   const address: Address = {
@@ -153,6 +154,40 @@ export function completeCheckout(
   return { checkout, customer, subscription, order }
 }
 
+/**
+ * Polar's `_validate_subscription_uniqueness` (server/polar/checkout/service.py): unless the
+ * organization allows multiple subscriptions, a checkout for a customer (by id or external
+ * id, else by email) who already holds a billable subscription of the organization is refused on
+ * confirmation, 403 AlreadyActiveSubscriptionError.
+ */
+function refuseSecondSubscription(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
+  if (ctx.state.organization.subscription_settings.allow_multiple_subscriptions) return
+  const customer = findCustomer(ctx, checkout, email)
+  const billable = [...ctx.state.subscriptions.values()].some(
+    (subscription) =>
+      subscription.customer_id === customer?.id &&
+      ['active', 'trialing', 'past_due'].includes(subscription.status),
+  )
+  if (billable)
+    throw new ApiError(
+      403,
+      'AlreadyActiveSubscriptionError',
+      'You already have an active subscription.',
+    )
+}
+
+/** The checkout's customer by id, else by external id (both linked at creation), else by email. */
+function findCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
+  const { state } = ctx
+  return (
+    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
+    (checkout.external_customer_id
+      ? state.customerByExternalId(checkout.external_customer_id)
+      : undefined) ??
+    state.customerByEmail(email)
+  )
+}
+
 /** Reuses the customer by id, external id or email (Polar's order), else creates one. */
 function resolveCustomer(
   ctx: EmulatorContext,
@@ -161,13 +196,7 @@ function resolveCustomer(
   name: string,
   address: Address,
 ) {
-  const { state } = ctx
-  const existing =
-    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
-    (checkout.external_customer_id
-      ? state.customerByExternalId(checkout.external_customer_id)
-      : undefined) ??
-    state.customerByEmail(email)
+  const existing = findCustomer(ctx, checkout, email)
   if (existing) {
     const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
     const linksExternalId = !existing.external_id && checkout.external_customer_id
@@ -179,6 +208,7 @@ function resolveCustomer(
     }
     return existing
   }
+  const { state } = ctx
   const customer: CustomerRecord = {
     id: state.newId(),
     created_at: now(),

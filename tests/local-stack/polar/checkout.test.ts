@@ -133,6 +133,12 @@ describe('checkout through the hosted page', () => {
     })
     const done = await emulator.completeCheckout(first.id)
     const second = await polar.checkouts.create({ products: [PRO], external_customer_id: 'user-2' })
+    // The customer holds a live subscription: refused, unless the organization allows more.
+    await expect(emulator.completeCheckout(second.client_secret)).rejects.toMatchObject({
+      status: 403,
+      error: 'AlreadyActiveSubscriptionError',
+    })
+    emulator.setSubscriptionSettings({ allow_multiple_subscriptions: true })
     const again = await emulator.completeCheckout(second.client_secret)
     expect(again.customer.id).toBe(done.customer.id)
     await emulator.idle()

@@ -13,6 +13,8 @@ import type { WebhookDispatcher } from './webhooks'
 /** What the flows need: the state, the webhook queue and the emulator's settings. */
 export class EmulatorContext {
   readonly timers = new Set<NodeJS.Timeout>()
+  /** API requests received, by `METHOD /path` (faults and refusals included). */
+  readonly apiCalls = new Map<string, number>()
 
   constructor(
     readonly state: PolarState,

@@ -15,11 +15,11 @@ import { registerPages } from './pages'
 import { createRequestHandler } from './server'
 import { PolarState } from './state'
 import { runTrigger, type TriggerOptions, type TriggerResult } from './triggers'
-import type { Delivery, Fault } from './types'
+import type { Delivery, Fault, OrganizationRecord } from './types'
 import { type EndpointState, POLAR_DELIVERY, WebhookDispatcher } from './webhooks'
 
 export { PRODUCT_TOKEN_SCOPES, SERVED_VERSIONS } from './auth'
-export { LOCAL_ORGANIZATION_ID, PolarState } from './state'
+export { LOCAL_ORGANIZATION_ID, PolarState, setClockOffset } from './state'
 export type { TriggerOptions, TriggerResult } from './triggers'
 export type { Delivery, DeliveryAttempt, Fault } from './types'
 export { type EndpointState, POLAR_DELIVERY, signWebhook } from './webhooks'
@@ -92,6 +92,10 @@ export interface PolarEmulator {
   clearFaults(): void
   /** The in-memory state, for assertions (treat as read-only). */
   state: PolarState
+  /** API requests received so far, by `METHOD /path`. */
+  apiCalls(): Record<string, number>
+  /** The organization's subscription settings, as the dashboard's Settings > Subscriptions sets them. */
+  setSubscriptionSettings(settings: Partial<OrganizationRecord['subscription_settings']>): void
 }
 
 function listen(server: Server, port: number) {
@@ -173,5 +177,8 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
     },
     addFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
+    apiCalls: () => Object.fromEntries(ctx.apiCalls),
+    setSubscriptionSettings: (settings) =>
+      Object.assign(state.organization.subscription_settings, settings),
   }
 }

@@ -55,6 +55,8 @@ export function createRequestHandler({ router, ctx, faults, tokens }: ServerDeps
       const raw = await readBody(incoming)
       const isApi = url.pathname.startsWith('/v1/') || url.pathname === '/v1'
       if (isApi) {
+        const call = `${method} ${url.pathname}`
+        ctx.apiCalls.set(call, (ctx.apiCalls.get(call) ?? 0) + 1)
         const fault = faults.take(method, url.pathname)
         if (fault?.delayMs) await sleep(ctx, fault.delayMs)
         if (fault?.status) {

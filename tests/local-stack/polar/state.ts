@@ -15,9 +15,20 @@ import type {
 /** The organization every seeded product belongs to. */
 export const LOCAL_ORGANIZATION_ID = '5b0d3f4e-7c1a-4c4e-9f0a-000000000001'
 
+let clockOffsetMs = 0
+
+/**
+ * Moves the time Polar writes (objects, event payloads) by `ms` from this machine's clock,
+ * as for a server whose clock differs from Polar's. Signing times are not moved: a
+ * signature more than 5 minutes off is refused by design.
+ */
+export function setClockOffset(ms: number) {
+  clockOffsetMs = ms
+}
+
 /** Current time as Polar writes it: ISO 8601 with a `Z` offset. */
 export function now() {
-  return new Date().toISOString()
+  return new Date(Date.now() + clockOffsetMs).toISOString()
 }
 
 /** Adds one billing interval to an ISO date. */
@@ -58,6 +69,8 @@ export class PolarState {
       name: 'Local Dev Org',
       slug: 'local-dev',
       created_at: createdAt,
+      // Polar's default: one billable subscription per customer.
+      subscription_settings: { allow_multiple_subscriptions: false },
     }
     for (const plan of catalog.plans) {
       const id = plan.polar.productId

@@ -16,6 +16,8 @@ export interface OrganizationRecord {
   name: string
   slug: string
   created_at: string
+  /** Settings > Subscriptions in Polar's dashboard (`OrganizationSubscriptionSettings`). */
+  subscription_settings: { allow_multiple_subscriptions: boolean }
 }
 
 export interface ProductRecord {

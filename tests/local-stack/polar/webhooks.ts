@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto'
 
+import { now } from './state'
 import type { Delivery } from './types'
 
 /** Polar treats a delivery as failed when the endpoint takes longer than this. */
@@ -106,7 +107,7 @@ export class WebhookDispatcher {
    */
   enqueue(type: string, data: unknown): Delivery {
     const id = randomUUID()
-    const timestamp = new Date().toISOString()
+    const timestamp = now()
     const body = JSON.stringify({ type, timestamp, api_version: '2026-10', data })
     const delivery: Delivery = {
       id,

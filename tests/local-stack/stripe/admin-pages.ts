@@ -13,6 +13,7 @@ export function indexPage(ctx: AdminContext) {
 <p>Speaks the Stripe API (<code>/v1/…</code>, version <code>2026-10-28.endive</code>) for the local stack.</p>
 <ul>
   <li><a href="/_emulator/deliveries">Webhook deliveries</a> (<a href="/_emulator/deliveries.json">JSON</a>)</li>
+  <li><a href="/_emulator/payments">Payments</a> (refund, as in the dashboard)</li>
 </ul>
 <h2>Seeded prices</h2><ul>${prices}</ul>`,
   )
@@ -53,4 +54,30 @@ function endpointLine(ctx: AdminContext) {
   const endpoint = ctx.dispatcher.endpoint
   if (!endpoint) return '<p>No webhook endpoint is set; events wait for one.</p>'
   return `<p>Endpoint <code>${escapeHtml(endpoint.id)}</code> (${escapeHtml(endpoint.url)}): <strong>${endpoint.status}</strong>. Disable or enable it with <code>POST /v1/webhook_endpoints/${escapeHtml(endpoint.id)}</code> and <code>disabled=true|false</code>.</p>`
+}
+
+/** The dashboard's Payments list: each charge, with a form to refund all or part of it. */
+export function paymentsPage(ctx: AdminContext) {
+  const rows = [...ctx.store.charges.values()]
+    .reverse()
+    .map((charge) => {
+      const left = charge.amount - charge.amount_refunded
+      const id = escapeHtml(charge.id)
+      const form =
+        left > 0
+          ? `<form method="post" action="/_emulator/charges/${id}/refund"><label>Amount (cents) <input name="amount" inputmode="numeric" value="${left}"></label> <button type="submit">Refund</button></form>`
+          : 'Refunded'
+      return `<tr><td><code>${id}</code><br><code>${escapeHtml(charge.payment_intent)}</code></td>
+<td>${charge.amount} ${escapeHtml(charge.currency)}</td><td>${charge.amount_refunded}</td>
+<td>${charge.disputed ? 'Disputed' : ''}</td><td>${form}</td></tr>`
+    })
+    .join('')
+  return page(
+    'Payments',
+    `<p><a href="/">Emulator home</a></p>
+<h1>Payments</h1>
+<table><thead><tr><th>Charge</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="5">No payments yet.</td></tr>'}</tbody></table>`,
+    { wide: true },
+  )
 }

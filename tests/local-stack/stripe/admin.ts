@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { z } from 'zod'
 
-import { deliveriesPage, indexPage } from './admin-pages'
+import { deliveriesPage, indexPage, paymentsPage } from './admin-pages'
+import { chargeOf, refundCharge } from './charges'
 import { completeCheckout } from './checkout'
 import type { EventBus } from './events'
 import type { FaultInjector } from './faults'
@@ -50,6 +51,21 @@ export async function handleAdmin(
       sendJson(res, 200, { deliveries: ctx.dispatcher.deliveries() })
     } else if (method === 'GET' && path === '/_emulator/deliveries') {
       sendHtml(res, 200, deliveriesPage(ctx))
+    } else if (method === 'GET' && path === '/_emulator/payments') {
+      sendHtml(res, 200, paymentsPage(ctx))
+    } else if (method === 'POST' && /^\/_emulator\/charges\/[^/]+\/refund$/.test(path)) {
+      const charge = chargeOf(ctx, { charge: decodeURIComponent(path.split('/')[3]) })
+      const { amount } = z
+        .object({
+          amount: z.preprocess(
+            (value) => (value === '' ? undefined : value),
+            z.coerce.number().int().positive().optional(),
+          ),
+        })
+        .parse(await readInput(req, isForm))
+      refundCharge(ctx, charge, amount)
+      if (isForm) redirect(res, '/_emulator/payments')
+      else sendJson(res, 200, charge)
     } else if (method === 'POST' && /^\/_emulator\/events\/[^/]+\/resend$/.test(path)) {
       const eventId = decodeURIComponent(path.split('/')[3])
       ctx.bus.resend(eventId)

@@ -27,6 +27,7 @@ export const routes: Route[] = [
     const sessions = newestFirst(ctx.store.checkoutSessions.values()).filter(
       (session) =>
         (!text(params.customer) || session.customer === params.customer) &&
+        (!text(params.status) || session.status === params.status) &&
         (!text(params.subscription) || session.subscription === params.subscription),
     )
     return paginate(sessions, params, path)
@@ -139,8 +140,8 @@ export const routes: Route[] = [
     paginate(newestFirst(ctx.store.products.values()), params, path),
   ),
   r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
-  r('POST', `invoices/${id}/pay`, (ctx, { request }, [invoiceId]) =>
-    payInvoiceByApi(ctx, invoiceId, request),
+  r('POST', `invoices/${id}/pay`, (ctx, { params, request }, [invoiceId]) =>
+    payInvoiceByApi(ctx, invoiceId, request, text(params.paid_out_of_band) === 'true'),
   ),
   r('GET', 'invoices', (ctx, { params, path }) => {
     const invoices = newestFirst(ctx.store.invoices.values()).filter(

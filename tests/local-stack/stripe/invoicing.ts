@@ -1,4 +1,5 @@
 /** Invoices for subscriptions: creation, finalization and payment (with their events). */
+import { recordCharge } from './charges'
 import { type EventRequest, NO_REQUEST } from './events'
 import { makeInvoice, type NewInvoice } from './invoice-objects'
 import type { CustomerObject, InvoiceObject, SubscriptionObject } from './objects'
@@ -55,15 +56,22 @@ export function settleInvoice(
     events.push(ctx.bus.emit('invoice.payment_failed', invoice, request))
     return events
   }
-  if (charge) recordSuccess(charge.intent, charge.payment, charge.paymentMethod, now)
+  if (charge) {
+    recordSuccess(charge.intent, charge.payment, charge.paymentMethod, now)
+    recordCharge(ctx, charge.intent)
+  }
   return [...events, ...markInvoicePaid(ctx, invoice, request)]
 }
 
-/** An open invoice is paid in full: status `paid`, then `invoice.paid` and `invoice.payment_succeeded`. */
+/**
+ * An open invoice is paid in full: status `paid`, then `invoice.paid` and
+ * `invoice.payment_succeeded` (only `invoice.paid` when it was paid out of band).
+ */
 export function markInvoicePaid(
   ctx: BillingContext,
   invoice: InvoiceObject,
   request: EventRequest = NO_REQUEST,
+  { outOfBand = false } = {},
 ) {
   const now = ctx.store.now()
   invoice.status = 'paid'
@@ -73,10 +81,8 @@ export function markInvoicePaid(
   invoice.next_payment_attempt = null
   invoice.status_transitions.paid_at = now
   invoice.webhooks_delivered_at = now
-  return [
-    ctx.bus.emit('invoice.paid', invoice, request),
-    ctx.bus.emit('invoice.payment_succeeded', invoice, request),
-  ]
+  const paid = ctx.bus.emit('invoice.paid', invoice, request)
+  return outOfBand ? [paid] : [paid, ctx.bus.emit('invoice.payment_succeeded', invoice, request)]
 }
 
 /**

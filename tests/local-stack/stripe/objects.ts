@@ -3,6 +3,7 @@
  * stores these shapes directly; the explicit fields are the ones it reads or changes.
  */
 
+import type { ChargeObject, DisputeObject } from './charges'
 import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
 
 export const API_VERSION = '2026-10-28.endive'
@@ -162,6 +163,8 @@ export type StripeObject =
   | PortalSessionObject
   | PaymentIntentObject
   | InvoicePaymentObject
+  | ChargeObject
+  | DisputeObject
 
 export function list<T>(data: T[], url: string, hasMore = false): ListObject<T> {
   return { object: 'list', data, has_more: hasMore, url }

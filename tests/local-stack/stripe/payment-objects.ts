@@ -11,7 +11,7 @@ export interface PaymentIntentObject {
   object: 'payment_intent'
   amount: number
   amount_received: number
-  status: 'requires_payment_method' | 'succeeded'
+  status: 'requires_payment_method' | 'succeeded' | 'canceled'
   last_payment_error: Record<string, unknown> | null
   latest_charge: string | null
   payment_method: string | null

@@ -1,4 +1,5 @@
-/** Routes for checkout line items, invoice payments and payment intents. */
+/** Routes for checkout line items, invoice payments, payment intents, charges, refunds and disputes. */
+import { chargeOf, closeDispute, refundCharge } from './charges'
 import { field, text } from './checkout'
 import { newestFirst, paginate } from './expand'
 import { invalid, missingParam, noSuch, type Params } from './http'
@@ -19,6 +20,38 @@ export const paymentRoutes: Route[] = [
   ),
   route('GET', `payment_intents/${ID}`, (ctx, _call, [intentId]) =>
     ctx.store.paymentIntent(intentId),
+  ),
+  route('GET', `charges/${ID}`, (ctx, _call, [chargeId]) => chargeOf(ctx, { charge: chargeId })),
+  route('GET', 'charges', (ctx, { params, path }) => {
+    const intent = text(params.payment_intent)
+    const customer = text(params.customer)
+    const charges = newestFirst(ctx.store.charges.values()).filter(
+      (charge) =>
+        (!intent || charge.payment_intent === intent) &&
+        (!customer || charge.customer === customer),
+    )
+    return paginate(charges, params, path)
+  }),
+  route('POST', 'refunds', (ctx, { params, request }) => {
+    const charge = chargeOf(ctx, {
+      charge: text(params.charge),
+      paymentIntent: text(params.payment_intent),
+    })
+    const amount = text(params.amount)
+    return refundCharge(ctx, charge, amount === undefined ? undefined : Number(amount), request)
+  }),
+  route('GET', `refunds/${ID}`, (ctx, _call, [refundId]) => {
+    const refund = ctx.store.refunds.get(refundId)
+    if (!refund) throw noSuch('refund', refundId)
+    return refund
+  }),
+  route('GET', `disputes/${ID}`, (ctx, _call, [disputeId]) => {
+    const dispute = ctx.store.disputes.get(disputeId)
+    if (!dispute) throw noSuch('dispute', disputeId)
+    return dispute
+  }),
+  route('POST', `disputes/${ID}/close`, (ctx, { request }, [disputeId]) =>
+    closeDispute(ctx, disputeId, 'lost', request),
   ),
 ]
 

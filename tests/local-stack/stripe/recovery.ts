@@ -7,6 +7,7 @@
  * or `invoices.pay` charges the card on file (and fails while it declines); the hosted
  * invoice page charges the card typed on it.
  */
+import { recordCharge } from './charges'
 import { checkCard } from './checkout'
 import { type EventRequest, NO_REQUEST, previousAttributes, snapshot } from './events'
 import { invalid, randomId, StripeApiError } from './http'
@@ -56,7 +57,10 @@ export function payInvoice(
   }
   const paymentMethod =
     source === 'card_on_file' ? defaultPaymentMethod(customer) : randomId('pm', 24)
-  if (payment && intent) recordSuccess(intent, payment, paymentMethod, ctx.store.now())
+  if (payment && intent) {
+    recordSuccess(intent, payment, paymentMethod, ctx.store.now())
+    recordCharge(ctx, intent)
+  }
   const events = markInvoicePaid(ctx, invoice, request)
   const recovered = reactivate(ctx, invoice, request)
   return { ok: true, events: recovered ? [...events, recovered] : events }
@@ -108,9 +112,32 @@ export function updatePaymentMethod(
   return { ok: true, event }
 }
 
-/** `POST /v1/invoices/:id/pay`: charges the card on file; a decline is Stripe's 402 card error. */
-export function payInvoiceByApi(ctx: BillingContext, invoiceId: string, request: EventRequest) {
+/**
+ * `POST /v1/invoices/:id/pay`: charges the card on file; a decline is Stripe's 402 card error.
+ * With `paid_out_of_band=true` nothing is charged: the invoice is marked paid (its
+ * PaymentIntent canceled) and Stripe sends `invoice.paid` alone, no `invoice.payment_succeeded`
+ * (docs.stripe.com/api/events/types: the latter is for a payment attempt that succeeded).
+ */
+export function payInvoiceByApi(
+  ctx: BillingContext,
+  invoiceId: string,
+  request: EventRequest,
+  outOfBand = false,
+) {
   const invoice = ctx.store.invoice(invoiceId)
+  if (outOfBand) {
+    if (invoice.status !== 'open') {
+      throw invalid(`Invoice is already ${invoice.status}`, undefined, 'invoice_not_editable')
+    }
+    for (const payment of ctx.store.paymentsOf(invoice.id)) {
+      payment.status = 'canceled'
+      const intent = ctx.store.paymentIntents.get(payment.payment.payment_intent)
+      if (intent) Object.assign(intent, { status: 'canceled', canceled_at: ctx.store.now() })
+    }
+    markInvoicePaid(ctx, invoice, request, { outOfBand })
+    reactivate(ctx, invoice, request)
+    return invoice
+  }
   const outcome = payInvoice(ctx, invoice, 'card_on_file', request)
   if (!outcome.ok) {
     throw new StripeApiError(402, 'card_error', outcome.message, outcome.code)

@@ -1,6 +1,7 @@
 /** In-memory state of one emulator instance, seeded with the plan catalogue. */
 import type { Catalog } from '../catalog'
 import { makePrice, makeProduct } from './catalog-objects'
+import type { ChargeObject, DisputeObject } from './charges'
 import { noSuch, StripeApiError } from './http'
 import type { LineItemObject } from './line-items'
 import {
@@ -57,6 +58,9 @@ export class Store {
   readonly invoices = new Map<string, InvoiceObject>()
   readonly paymentIntents = new Map<string, PaymentIntentObject>()
   readonly invoicePayments = new Map<string, InvoicePaymentObject>()
+  readonly charges = new Map<string, ChargeObject>()
+  readonly refunds = new Map<string, Record<string, unknown> & { id: string; charge: string }>()
+  readonly disputes = new Map<string, DisputeObject>()
   readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
   readonly checkoutExtras = new Map<string, CheckoutExtras>()
   readonly portalSessions = new Map<string, PortalSessionObject>()
@@ -110,6 +114,8 @@ export class Store {
       this.invoices,
       this.paymentIntents,
       this.invoicePayments,
+      this.charges,
+      this.disputes,
       this.prices,
       this.products,
       this.checkoutSessions,

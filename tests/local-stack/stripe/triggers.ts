@@ -1,6 +1,7 @@
 /** Fixture events on demand, like `stripe trigger <event>`. */
 import { z } from 'zod'
 
+import { chargeOf, closeDispute, openDispute, refundCharge } from './charges'
 import { completeCheckout, createCheckoutSession } from './checkout'
 import { randomId } from './http'
 import type { StripeEvent } from './store'
@@ -27,6 +28,14 @@ export const triggerOptionsSchema = z.object({
   cancelAtPeriodEnd: z.boolean().optional(),
   switchToPrice: z.string().optional(),
   feedback: z.string().optional(),
+  /** For charge.*: the payment (default: the first invoice's of a fixture subscription). */
+  paymentIntent: z.string().optional(),
+  charge: z.string().optional(),
+  /** For charge.refunded: how much (default: what is left). */
+  amount: z.number().int().optional(),
+  /** For charge.dispute.closed: the dispute and how it ended (default `lost`). */
+  dispute: z.string().optional(),
+  disputeStatus: z.enum(['won', 'lost', 'warning_closed', 'prevented']).optional(),
 })
 
 export type TriggerOptions = z.input<typeof triggerOptionsSchema>
@@ -42,6 +51,9 @@ export const TRIGGER_TYPES = [
   'invoice.paid',
   'invoice.payment_succeeded',
   'invoice.payment_failed',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
 ] as const
 
 /** Runs the flow that produces `type` and returns that event (the first of its type). */
@@ -77,7 +89,20 @@ function run(ctx: BillingContext, type: string, options: z.output<typeof trigger
           automaticTax: false,
           now: ctx.store.now(),
         })
-  if (type === 'customer.created') {
+  const charge = () => {
+    if (options.charge || options.paymentIntent) return chargeOf(ctx, options)
+    const invoice = ctx.store.invoice(String(fixture().latest_invoice))
+    const [payment] = ctx.store.paymentsOf(invoice.id)
+    return chargeOf(ctx, { paymentIntent: payment?.payment.payment_intent })
+  }
+  if (type === 'charge.refunded') {
+    refundCharge(ctx, charge(), options.amount)
+  } else if (type === 'charge.dispute.created') {
+    openDispute(ctx, charge())
+  } else if (type === 'charge.dispute.closed') {
+    const dispute = options.dispute ?? openDispute(ctx, charge()).id
+    closeDispute(ctx, dispute, options.disputeStatus ?? 'lost')
+  } else if (type === 'customer.created') {
     createCustomer(ctx, { email, name: null })
   } else if (type === 'checkout.session.completed') {
     const session = createCheckoutSession(ctx, {

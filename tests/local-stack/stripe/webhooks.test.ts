@@ -144,7 +144,7 @@ describe('trigger and renew', () => {
       cancellation_details: { feedback: 'too_expensive' },
     })
     expect(event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false })
-    const bad = await postJson(emulator, '/_emulator/trigger', { type: 'charge.dispute.created' })
+    const bad = await postJson(emulator, '/_emulator/trigger', { type: 'charge.captured' })
     expect(bad.status).toBe(400)
   })
 

@@ -1,0 +1,286 @@
+/**
+ * Money, exactly: one subscription per subscriber, every refund, dispute and out-of-band
+ * payment on the payment row, no provider call for an order nobody holds, and a changed
+ * email address given to the providers' customers. Through the app's routes and webhooks,
+ * against the Stripe and Polar stand-ins and the real database.
+ */
+import { randomUUID } from 'node:crypto'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { catalogPlan } from '../../app/billing/plans'
+import { deliverDueMails } from '../../app/notifications/delivery.server'
+import {
+  adminClient,
+  createSignedInUser,
+  emulatorStripe,
+  startTestApp,
+  type TestApp,
+} from './harness'
+import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+
+let app: TestApp
+type User = Awaited<ReturnType<typeof createSignedInUser>>
+
+beforeAll(async () => {
+  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+})
+afterAll(() => app.close())
+
+async function subscriptionRow(userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .single()
+  return data as Record<string, unknown>
+}
+
+async function paymentsOf(userId: string) {
+  const { data } = await adminClient(app)
+    .from('payment_history')
+    .select(
+      'stripe_invoice_id, stripe_payment_intent_id, status, amount, amount_refunded, dispute_status',
+    )
+    .eq('user_id', userId)
+    .order('created_at')
+  return data ?? []
+}
+
+async function mailsOf(userId: string, kind: string) {
+  const { data } = await adminClient(app)
+    .from('notification_outbox')
+    .select('data')
+    .eq('user_id', userId)
+    .eq('kind', kind)
+    .order('created_at')
+  return (data ?? []).map((row) => row.data as Record<string, unknown>)
+}
+
+/** A Pro subscriber at Stripe whose first invoice is paid (a charge, its PaymentIntent). */
+async function stripeSubscriber(user?: User) {
+  const subscriber = user ?? (await createSignedInUser(app))
+  const stripe = emulatorStripe(app)
+  const customer = await stripe.customers.create({
+    email: subscriber.email,
+    metadata: { user_id: subscriber.id },
+  })
+  const subscription = await stripe.subscriptions.create({
+    customer: customer.id,
+    items: [{ price: catalogPlan('pro').stripe.priceId }],
+    metadata: { user_id: subscriber.id },
+  })
+  await app.stack.stripe.idle()
+  const [payment] = await paymentsOf(subscriber.id)
+  return { user: subscriber, customer, subscription, payment }
+}
+
+function startStripeCheckout(user: User) {
+  return fetch(`${app.url}/api/checkout_sessions`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
+    body: new URLSearchParams({ price_id: catalogPlan('pro').stripe.priceId }),
+  })
+}
+
+describe('two checkouts for one user', () => {
+  it('Stripe: one customer, made before the checkout, and one payable session', async () => {
+    const user = await createSignedInUser(app)
+    const stripe = emulatorStripe(app)
+    const tabs = await Promise.all([startStripeCheckout(user), startStripeCheckout(user)])
+    expect(tabs.map((tab) => tab.status)).toEqual([303, 303])
+    const third = await startStripeCheckout(user)
+    const customers = await stripe.customers.list({ email: user.email })
+    expect(customers.data).toHaveLength(1)
+    expect(customers.data[0].metadata).toEqual({ user_id: user.id })
+    const sessions = await stripe.checkout.sessions.list({ customer: customers.data[0].id })
+    const open = sessions.data.filter((session) => session.status === 'open')
+    expect(open).toHaveLength(1)
+    expect(sessions.data).toHaveLength(3)
+    expect(third.headers.get('location')).toBe(open[0].url)
+    // An older tab's session can no longer be paid.
+    const older = sessions.data.find((session) => session.status === 'expired')!
+    expect((await app.stack.stripe.completeCheckout(older.id)).ok).toBe(false)
+  })
+
+  it('Polar: the second checkout of a subscribed customer is refused by Polar', async () => {
+    const user = await createSignedInUser(app)
+    const start = () =>
+      fetch(
+        `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
+        { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
+      )
+    const [first, second] = await Promise.all([start(), start()])
+    const ids = [first, second].map((tab) => tab.headers.get('location')!.split('/').pop()!)
+    const polar = app.stack.polar
+    const checkouts = ids.map((id) => polar.state.checkoutByKey(id)!)
+    expect(new Set(checkouts.map((checkout) => checkout.customer_id)).size).toBe(1)
+    await polar.completeCheckout(checkouts[0].id)
+    await expect(polar.completeCheckout(checkouts[1].id)).rejects.toThrow(
+      /already have an active subscription/,
+    )
+    const subscriptions = [...polar.state.subscriptions.values()].filter(
+      (subscription) => subscription.customer_id === checkouts[0].customer_id,
+    )
+    expect(subscriptions).toHaveLength(1)
+  })
+
+  it('a second live subscription made anyway (the dashboard) leaves the row on the first', async () => {
+    const { user, customer, subscription } = await stripeSubscriber()
+    app.stack.stripe.advanceClock(60)
+    const second = await emulatorStripe(app).subscriptions.create({
+      customer: customer.id,
+      items: [{ price: catalogPlan('starter').stripe.priceId }],
+      metadata: { user_id: user.id },
+    })
+    await app.stack.stripe.idle()
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      stripe_subscription_id: subscription.id,
+      plan_name: 'Pro',
+      status: 'active',
+    })
+    // The second one's renewal does not move it either.
+    app.stack.stripe.advanceClock(60)
+    await app.stack.stripe.advanceSubscription(second.id)
+    await app.stack.stripe.idle()
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      stripe_subscription_id: subscription.id,
+    })
+  })
+})
+
+describe('refunds and disputes of a Stripe payment', () => {
+  it('a partial refund through the API, the rest from the dashboard page: the row and two mails', async () => {
+    const { user, payment } = await stripeSubscriber()
+    expect(payment).toMatchObject({ status: 'paid', amount: 2900, amount_refunded: 0 })
+    const intent = payment.stripe_payment_intent_id as string
+    await emulatorStripe(app).refunds.create({ payment_intent: intent, amount: 1000 })
+    await app.stack.stripe.idle()
+    expect(await paymentsOf(user.id)).toMatchObject([
+      { status: 'partially_refunded', amount: 2900, amount_refunded: 1000 },
+    ])
+
+    const { latest_charge: charge } = await emulatorStripe(app).paymentIntents.retrieve(intent)
+    const page = await fetch(`${app.stack.stripe.url}/_emulator/payments`)
+    expect(await page.text()).toContain(`/_emulator/charges/${charge as string}/refund`)
+    const refund = await fetch(
+      `${app.stack.stripe.url}/_emulator/charges/${charge as string}/refund`,
+      {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ amount: '' }),
+      },
+    )
+    expect(refund.status).toBe(303)
+    await app.stack.stripe.idle()
+    expect(await paymentsOf(user.id)).toMatchObject([
+      { status: 'refunded', amount: 2900, amount_refunded: 2900 },
+    ])
+    expect(await mailsOf(user.id, 'payment_refunded')).toMatchObject([
+      { amount: 1000, currency: 'usd' },
+      { amount: 2900, currency: 'usd' },
+    ])
+  })
+
+  it('a dispute is recorded on the payment row, open and then closed', async () => {
+    const { user, payment } = await stripeSubscriber()
+    const intent = payment.stripe_payment_intent_id as string
+    const opened = await app.stack.stripe.trigger('charge.dispute.created', {
+      paymentIntent: intent,
+    })
+    await app.stack.stripe.idle()
+    expect(await paymentsOf(user.id)).toMatchObject([
+      { status: 'paid', dispute_status: 'needs_response' },
+    ])
+    await app.stack.stripe.trigger('charge.dispute.closed', {
+      dispute: opened.data.object.id as string,
+      disputeStatus: 'won',
+    })
+    await app.stack.stripe.idle()
+    expect(await paymentsOf(user.id)).toMatchObject([{ status: 'paid', dispute_status: 'won' }])
+  })
+})
+
+describe('invoice.paid', () => {
+  it('an invoice paid out of band (invoice.paid alone) records the payment', async () => {
+    const { user, subscription } = await stripeSubscriber()
+    app.stack.stripe.advanceClock(60)
+    await app.stack.stripe.advanceSubscription(subscription.id, { fail: true })
+    await app.stack.stripe.idle()
+    const stripe = emulatorStripe(app)
+    const invoiceId = (await stripe.subscriptions.retrieve(subscription.id))
+      .latest_invoice as string
+    expect((await paymentsOf(user.id))[1]).toMatchObject({
+      stripe_invoice_id: invoiceId,
+      status: 'failed',
+    })
+    const before = app.stack.stripe.events().length
+    app.stack.stripe.advanceClock(60)
+    await stripe.invoices.pay(invoiceId, { paid_out_of_band: true })
+    await app.stack.stripe.idle()
+    const sent = app.stack.stripe
+      .events()
+      .slice(before)
+      .map((event) => event.type)
+    expect(sent).toContain('invoice.paid')
+    expect(sent).not.toContain('invoice.payment_succeeded')
+    const payments = await paymentsOf(user.id)
+    expect(payments).toHaveLength(2)
+    expect(payments[1]).toMatchObject({
+      stripe_invoice_id: invoiceId,
+      status: 'paid',
+      amount: 2900,
+    })
+    expect(await subscriptionRow(user.id)).toMatchObject({ status: 'active' })
+  })
+
+  it('with invoice.payment_succeeded for the same invoice: both applied, one row', async () => {
+    const { user, payment } = await stripeSubscriber()
+    const { data: ledger } = await adminClient(app)
+      .from('webhook_events')
+      .select('event_type')
+      .in('event_type', ['invoice.paid', 'invoice.payment_succeeded'])
+    expect(new Set((ledger ?? []).map((row) => row.event_type))).toEqual(
+      new Set(['invoice.paid', 'invoice.payment_succeeded']),
+    )
+    expect(await paymentsOf(user.id)).toEqual([payment])
+    expect(await mailsOf(user.id, 'payment_receipt')).toHaveLength(1)
+  })
+})
+
+describe('a Polar order nobody holds', () => {
+  it('makes no call to Polar', async () => {
+    const { order } = await paidEmulatorCheckout(app, randomUUID())
+    await app.stack.polar.idle()
+    const calls = () => JSON.stringify(app.stack.polar.apiCalls())
+    const before = calls()
+    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
+    expect(result.status).toBe(200)
+    expect(calls()).toBe(before)
+  })
+})
+
+describe('an email change', () => {
+  it('reaches the Stripe and the Polar customer, through the outbox', async () => {
+    const user = await createSignedInUser(app)
+    const { customer } = await stripeSubscriber(user)
+    const polarCustomer = await emulatorPolar(app).customers.create({
+      email: user.email,
+      external_id: user.id,
+    })
+    await deliverDueMails({ send: async () => undefined })
+    const email = `changed-${user.id}@example.com`
+    const { error } = await adminClient(app).auth.admin.updateUserById(user.id, {
+      email,
+      email_confirm: true,
+    })
+    expect(error).toBeNull()
+    await deliverDueMails({ send: async () => undefined })
+    expect(
+      (await emulatorStripe(app).customers.retrieve(customer.id)) as { email: string },
+    ).toMatchObject({ email })
+    expect(app.stack.polar.state.customers.get(polarCustomer.id)?.email).toBe(email)
+  })
+})
