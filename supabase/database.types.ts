@@ -10,6 +10,33 @@ export type Database = {
   }
   public: {
     Tables: {
+      billing_provider_rules: {
+        Row: {
+          payment_change: string | null
+          payment_change_events: string | null
+          payment_row: string | null
+          payment_user: string[]
+          provider: string
+          subscription_user: string[]
+        }
+        Insert: {
+          payment_change?: string | null
+          payment_change_events?: string | null
+          payment_row?: string | null
+          payment_user?: string[]
+          provider: string
+          subscription_user?: string[]
+        }
+        Update: {
+          payment_change?: string | null
+          payment_change_events?: string | null
+          payment_row?: string | null
+          payment_user?: string[]
+          provider?: string
+          subscription_user?: string[]
+        }
+        Relationships: []
+      }
       notification_outbox: {
         Row: {
           attempts: number
@@ -417,13 +444,13 @@ export type Database = {
         }
         Returns: boolean
       }
+      ledger_user: {
+        Args: { p_data: Json; p_keys: string[]; p_named: string }
+        Returns: string
+      }
       note_payment_failure: {
         Args: { p_failed_at: string; p_retry_at: string; p_user_id: string }
         Returns: undefined
-      }
-      polar_subscription_user: {
-        Args: { p_subscription_id: string }
-        Returns: string
       }
       rate_limit_hit: {
         Args: { p_key: string; p_limit: number; p_window_ms: number }
@@ -451,6 +478,7 @@ export type Database = {
         }
         Returns: string
       }
+      record_polar_order_row: { Args: { p_payment: Json }; Returns: boolean }
       record_stripe_charge: { Args: { p_charge: Json }; Returns: string }
       record_stripe_invoice_row: { Args: { p_payment: Json }; Returns: boolean }
       record_webhook_event: {
@@ -470,7 +498,6 @@ export type Database = {
         Args: { p_email: string; p_nonce: string }
         Returns: boolean
       }
-      stripe_customer_user: { Args: { p_customer_id: string }; Returns: string }
       subscription_status_rank: { Args: { p_status: string }; Returns: number }
     }
     Enums: {

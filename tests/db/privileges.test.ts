@@ -24,6 +24,8 @@ const ROW_DATA = ['SELECT', 'INSERT', 'UPDATE', 'DELETE']
 
 /** What each role may do on each table (anything not listed: nothing). */
 const TABLES: Record<string, Partial<Record<Role, string[]>>> = {
+  // Read only inside the ledger functions.
+  billing_provider_rules: {},
   user_profiles: { authenticated: ['SELECT'], service_role: ROW_DATA },
   user_subscriptions: { authenticated: ['SELECT'], service_role: ROW_DATA },
   payment_history: { authenticated: ['SELECT'], service_role: ROW_DATA },
@@ -61,8 +63,8 @@ const FUNCTIONS: Record<string, Role[]> = {
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'account_summary()': ['authenticated'],
-  'stripe_customer_user(p_customer_id text)': [],
-  'polar_subscription_user(p_subscription_id text)': [],
+  'ledger_user(p_keys text[], p_named uuid, p_data jsonb)': [],
+  'record_polar_order_row(p_payment jsonb)': [],
   'record_stripe_charge(p_charge jsonb)': [],
   'queue_refund_notice()': [],
   'queue_customer_email()': [],

@@ -173,7 +173,7 @@ describe('the queries of the signed-in pages use indexes', () => {
 describe('the queries of the webhooks use indexes', () => {
   // The statements of apply_subscription_event / record_payment_event
   // (supabase/migrations/20261122000200_webhook_apply.sql) with the user lookups they make
-  // (20261126100000_one_round_trip.sql, 20261126150000_polar_order_user_in_the_ledger.sql) and
+  // (`ledger_user` by each provider's rules, 20261128031000_provider_rules.sql) and
   // the ones around them
   // (app/subscriptions/store.server.ts `findUserIdBy`, app/billing/deferred-lookups.server.ts,
   // app/billing/polar/webhook.server.ts).
