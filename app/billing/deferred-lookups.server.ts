@@ -67,18 +67,9 @@ const withoutNulls = (found: PaymentFill) =>
  * missing or nothing could be found.
  */
 export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
-  const payments = rows.map((row): PaymentView => ({
-    id: row.id,
-    provider: row.provider,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    description: row.description,
-    invoice_url: row.invoice_url,
-    created_at: row.created_at,
-    amount_refunded: row.amount_refunded,
-    dispute_status: row.dispute_status,
-  }))
+  const payments = rows.map((row) =>
+    Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))),
+  ) as PaymentView[]
   try {
     const due = rows
       .filter((row) => !coolingDown.get(row.id))

@@ -55,10 +55,10 @@ export interface ProviderReport {
 
 /** Live subscriptions no user is found for, and users holding more than one live one. */
 function problemsOf(listed: ListedSubscription[]) {
-  const live = listed.filter((candidate) => isLiveStatus(candidate.fields.status))
   const byUser = new Map<string | null, string[]>()
-  for (const { userId, subscriptionId } of live)
-    byUser.set(userId, [...(byUser.get(userId) ?? []), subscriptionId])
+  for (const { userId, subscriptionId, fields } of listed)
+    if (isLiveStatus(fields.status))
+      byUser.set(userId, [...(byUser.get(userId) ?? []), subscriptionId])
   return [...byUser].flatMap(([userId, ids]) =>
     userId === null
       ? ids.map((id) => `subscription ${id}: live, matches no user`)

@@ -109,7 +109,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   }
   try {
     await (rendered === true
-      ? updateCustomerEmail(mail.user_id, mail.data)
+      ? updateCustomerEmail!(mail.user_id, mail.data)
       : transport.send({ to: mail.to_address, ...rendered }))
   } catch (error) {
     const retryAt = nextAttemptAt(mail.attempts, Date.now(), getEnv().MAIL_RETRY_BASE_MS)
@@ -159,10 +159,8 @@ function runPass() {
 const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
 
 type CustomerEmailTask = (userId: string, change: Record<string, unknown>) => Promise<void>
-/** The `customer_email` task, given by the server entry: billing builds on notifications. */
-let updateCustomerEmail: CustomerEmailTask = async () => {
-  throw new Error('no customer email task: the deliverer was not started')
-}
+/** The `customer_email` task, given by the server entry (billing builds on notifications). */
+let updateCustomerEmail: CustomerEmailTask | undefined
 
 /** Starts this instance's deliverer (server start); polls every MAIL_POLL_INTERVAL_MS. */
 export function startMailDelivery(tasks: { customerEmail: CustomerEmailTask }) {

@@ -14,10 +14,7 @@ export interface LedgerEvent {
   occurredAt: string
 }
 
-/**
- * A payment as the ledger records it. With no user, the ledger finds it by the payment's
- * customer or subscription, in the same call.
- */
+/** A payment as the ledger records it; with no user, the ledger finds it by the provider's rules. */
 type LedgerPayment = NewPayment & { [customer: `${string}_customer_id`]: string | null | undefined }
 
 /** The ledger row's arguments, the same for every ledger call. */
@@ -28,15 +25,9 @@ const ledgerArgs = (event: LedgerEvent) => ({
   p_occurred_at: event.occurredAt,
 })
 
-const applyResult = z.enum([
-  'applied',
-  'duplicate',
-  'no_user',
-  'stale',
-  'superseded',
-  'duplicate_subscription',
-])
-const paymentResult = z.enum(['applied', 'duplicate', 'exists', 'no_user', 'no_payment'])
+const recorded = ['applied', 'duplicate', 'no_user'] as const
+const applyResult = z.enum([...recorded, 'stale', 'superseded', 'duplicate_subscription'])
+const paymentResult = z.enum([...recorded, 'exists', 'no_payment'])
 const failureResult = z.enum(['notified', 'duplicate', 'no_user'])
 export type ApplyResult = z.infer<typeof applyResult>
 export type PaymentResult = z.infer<typeof paymentResult>
@@ -46,10 +37,7 @@ export function recordEvent(event: LedgerEvent) {
   return rpc('record_webhook_event', ledgerArgs(event))
 }
 
-/**
- * Applies a subscription event to the user's row, exactly once and never over a newer one.
- * With no user, the ledger finds the one holding its subscription (same call).
- */
+/** Applies a subscription event to the user's row, exactly once and never over a newer one. */
 export function applySubscriptionEvent(
   event: LedgerEvent,
   userId: string | null,
@@ -62,10 +50,7 @@ export function applySubscriptionEvent(
   )
 }
 
-/**
- * Records a payment or refund, exactly once per invoice / order and status; a charge event
- * (a refund or dispute) changes the payment row of its payment reference instead.
- */
+/** Records a payment or refund once per payment and status, or a change of a recorded one. */
 export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPayment>) {
   return rpc(
     'record_payment_event',
@@ -74,13 +59,7 @@ export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPa
   )
 }
 
-/**
- * Records a failed payment in one transaction: its ledger row, when it failed and when the
- * provider retries (`details.retry_at`, for the past-due notice), its billing-history row
- * (status 'failed', when there is one: docs/decisions/0013-failed-payments.md) and its mail.
- * Answers 'notified', 'duplicate' (ledger) or 'no_user'. The mail is delivered later
- * (app/notifications).
- */
+/** Records a failed payment in one transaction: its ledger row, dates, failed row and mail (0013). */
 export function recordPaymentFailure(
   event: LedgerEvent,
   userId: string | null,

@@ -131,21 +131,21 @@ describe('two deliverers at once', () => {
     for (const user of users) {
       expect((await postStripeEvent(app.url, paidInvoiceEvent(user.id, 2900))).status).toBe(200)
     }
+    // Only these users' mails count: one an earlier test left pending is no concern here.
+    const ours = new Set(users.map((user) => user.email))
     const counted = (counter: { n: number }): MailTransport => {
       const smtp = smtpTransport()
       return {
         async send(mail) {
-          counter.n++
+          if (ours.has(mail.to)) counter.n++
           await smtp.send(mail)
         },
       }
     }
     const a = { n: 0 }
     const b = { n: 0 }
-    const before = app.stack.smtp.received()
     await Promise.all([deliverDueMails(counted(a)), deliverDueMails(counted(b))])
     expect(a.n + b.n).toBe(8)
-    expect(app.stack.smtp.received() - before).toBe(8)
     for (const user of users) {
       const inbox = (await app.stack.supabase.inbox.list()).filter((m) => m.to === user.email)
       expect(inbox.map((mail) => mail.subject)).toEqual([

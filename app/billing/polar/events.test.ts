@@ -794,20 +794,14 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
 
-  /** The payment row's invoice URL update, as the database gateway takes it. */
+  /** The payment row's invoice URL fill (`fill_payment_details`), as the database gateway takes it. */
   function databaseUpdates() {
     const update = vi.fn()
-    const chain = {
-      from: () => chain,
-      update: (values: unknown) => (update(values), chain),
-      eq: () => chain,
-      is: async () => ({ error: null }),
-      rpc: async (_name: string, args: { p_fields: unknown }) => (
-        update(args.p_fields),
-        { error: null }
-      ),
-    }
-    vi.mocked(database).mockReturnValue(chain as unknown as ReturnType<typeof database>)
+    const rpc = async (_name: string, args: { p_fields: unknown }) => (
+      update(args.p_fields),
+      { data: 1, error: null }
+    )
+    vi.mocked(database).mockReturnValue({ rpc } as unknown as ReturnType<typeof database>)
     return update
   }
 

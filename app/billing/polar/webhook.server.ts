@@ -19,8 +19,7 @@ import {
   received,
 } from '~/billing/webhooks/outcome.server'
 import { getEnv } from '~/env.server'
-import { database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
+import { rpc } from '~/lib/database/rpc.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -132,29 +131,24 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
   }
 }
 
-/** A failed invoice call: recorded without the URL, answered 200 (docs/webhooks.md, "Lookups that can wait"). */
-function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
-  logger.warn(
-    { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },
-    'polar: invoice URL not available, recorded without it',
-  )
-  return null
-}
-
-/** Fills in a paid order's invoice URL (generating it on order.paid); a database failure throws. */
+/**
+ * Fills in a paid order's invoice URL (generating it on order.paid). A failed Polar call is
+ * logged and leaves the URL to order.updated or the billing page (docs/webhooks.md, "Lookups
+ * that can wait"); a database failure throws.
+ */
 async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = false) {
-  let url: string | null
-  try {
-    url = await fetchOrderInvoiceUrl(orderId, { generate, timeoutSeconds: lookupTimeoutSeconds() })
-  } catch (error) {
-    invoiceDeferred(event, orderId, error)
-    return 'invoice_deferred'
-  }
-  if (!url) return 'invoice_not_ready'
-  const { error } = await database().rpc('fill_payment_details', {
-    p_fields: { invoice_url: url },
-    p_polar_order_id: orderId,
+  const url = await fetchOrderInvoiceUrl(orderId, {
+    generate,
+    timeoutSeconds: lookupTimeoutSeconds(),
+  }).catch((error: unknown) => {
+    logger.warn(
+      { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },
+      'polar: invoice URL not available, recorded without it',
+    )
+    return undefined
   })
-  if (error) throw databaseError('invoice url update', error)
+  if (url === undefined) return 'invoice_deferred'
+  if (!url) return 'invoice_not_ready'
+  await rpc('fill_payment_details', { p_fields: { invoice_url: url }, p_polar_order_id: orderId })
   return 'invoice_filled'
 }

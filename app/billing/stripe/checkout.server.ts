@@ -7,9 +7,8 @@ import type { AsUser } from '~/lib/database/database.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
+import type { CheckoutOutcome } from '../provider'
 import { getStripe } from './client.server'
-
-export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 
 /** True when `priceId` is the Stripe price of one of the product's plans. */
 export function isPlanPrice(priceId: string) {
