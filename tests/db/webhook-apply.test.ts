@@ -439,3 +439,22 @@ describe('function privileges', () => {
     ).rejects.toThrow(/permission denied/)
   })
 })
+
+describe('the ledger functions and the providers', () => {
+  it('branch on no provider: where providers differ, billing_provider_rules says how', async () => {
+    const { rows } = await db.query<{ name: string; source: string }>(
+      `select proname as name, prosrc as source from pg_proc
+       where pronamespace = 'public'::regnamespace
+         and proname in ('apply_subscription_event', 'record_payment_event', 'record_payment_failure')`,
+    )
+    expect(rows).toHaveLength(3)
+    for (const { name, source } of rows)
+      expect({
+        name,
+        branches: source.match(/(p_provider\s*(=|<>)|case\s+p_provider)[^\n]*/g),
+      }).toEqual({
+        name,
+        branches: null,
+      })
+  })
+})
