@@ -11,11 +11,12 @@ import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
+import { scheduleCancel } from '~/billing/cancellation.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { billingProvider } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { ButtonLink, TextLink } from '~/components/links'
+import { ButtonLink, LINK, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { formatDate, formatMoney } from '~/lib/pages/format'
@@ -33,10 +34,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
     getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
   )
-  // Invoice links (and payment references) a webhook could not get from the provider are
-  // looked up now, bounded; the page never fails for them.
+  // Invoice links a webhook could not get are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)
-  // Changed here when the provider's portal cannot (its `planChange`), else in the portal.
   const { subscription } = overview
   const provider = billingProvider(subscription?.provider)
   const changePlans =
@@ -51,8 +50,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const withLabel = subscription && {
     ...subscription,
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
-    providerLabel: provider?.label ?? '—',
+    payment: provider?.label.replace(/^Pay (.)/, (_, first: string) => first.toUpperCase()),
     help: provider?.pastDueHelp,
+    // Back from the portal's card form (its return address says so).
+    cardSaved: new URL(request.url).searchParams.get('card') === 'saved',
   }
   return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
 }
@@ -60,19 +61,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, asUser, headers } = await requireConfirmedUser(request)
-  const form = await readFormData(request, { headers })
-  const outcome = await openBillingPortal(asUser, user.id, {
-    paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
-  })
+  const intent = (await readFormData(request, { headers })).get('intent')
+  if (intent === 'resume') {
+    const error = await scheduleCancel(asUser, user.id, false)
+    if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })
+    return data({ error }, { status: 502, headers })
+  }
+  const paymentMethod = intent === PAYMENT_METHOD_INTENT
+  const outcome = await openBillingPortal(asUser, user.id, { paymentMethod })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })
 }
 
-/**
- * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
- * billed at the catalog's interval (another cycle's price is not in the catalog). Made by the
- * loader, so the catalogue (and its check) stays out of the page's bundle.
- */
+/** "Pro · $29.00 / month" when billed at the catalogue's interval (made here: no catalogue in the bundle). */
 function planWithPrice(name: string | null, cycle: string | null) {
   const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
   if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
@@ -83,11 +84,9 @@ export default function Billing() {
   const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pastDue = subscription?.status === 'past_due'
-  // The open invoice of a failed renewal, payable on its hosted page.
-  const openInvoiceUrl = pastDue
-    ? (payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
-        ?.invoice_url ?? null)
-    : null
+  const openInvoice = pastDue
+    ? payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
+    : undefined
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
@@ -101,10 +100,12 @@ export default function Billing() {
         </h2>
         {subscription?.status ? (
           <div className="mt-4 space-y-4">
-            {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
+            {subscription.cancel_at_period_end && isLiveStatus(subscription.status) ? (
               <FormMessage tone="info">
-                Your subscription is scheduled to cancel on{' '}
-                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
+                Scheduled to cancel on{' '}
+                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}: you keep{' '}
+                {subscription.plan_name} until then. Changed your mind? Resume subscription keeps it
+                renewing as before.
               </FormMessage>
             ) : null}
             {subscription.status === 'canceled' ? (
@@ -113,7 +114,13 @@ export default function Billing() {
                 {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
               </FormMessage>
             ) : null}
-            {pastDue ? <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} /> : null}
+            {pastDue ? (
+              <PastDueBanner
+                subscription={subscription}
+                open={openInvoice}
+                cardSaved={subscription.cardSaved}
+              />
+            ) : null}
             {subscription.status === 'trialing' && subscription.trial_end ? (
               <FormMessage tone="info">
                 Your trial ends on {formatDate(subscription.trial_end)}.
@@ -134,7 +141,7 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Provider" value={subscription.providerLabel} />
+              <Detail label="Payment" value={subscription.payment ?? '—'} />
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
@@ -146,6 +153,13 @@ export default function Billing() {
                   Manage billing
                 </SubmitButton>
               </Form>
+              {subscription.cancel_at_period_end && isLiveStatus(subscription.status) ? (
+                <Form method="post" className="w-full max-w-xs">
+                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
+                    Resume subscription
+                  </SubmitButton>
+                </Form>
+              ) : null}
               {changePlans.map((plan) => (
                 <TextLink
                   key={plan.key}
@@ -154,9 +168,10 @@ export default function Billing() {
                   Change to {plan.name}
                 </TextLink>
               ))}
-              {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
-              {isLiveStatus(subscription.status) ? null : (
+              {!isLiveStatus(subscription.status) ? (
                 <TextLink to="/pricing">Choose a plan</TextLink>
+              ) : subscription.cancel_at_period_end ? null : (
+                <TextLink to="/dashboard/settings/billing/cancel">Cancel subscription</TextLink>
               )}
             </div>
           </div>
@@ -177,12 +192,15 @@ export default function Billing() {
         {payments.length === 0 ? (
           <p className="mt-4 text-slate-700">No payments yet.</p>
         ) : (
-          <div className="mt-4">
+          <div className="mt-4 space-y-4">
+            <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
+              Download the history as CSV
+            </a>
             <PaymentHistory payments={payments} payable={pastDue} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"
-                className="mt-4 flex items-center justify-between text-sm"
+                className="flex items-center justify-between text-sm"
               >
                 {page > 1 ? <Link to={`?page=${page - 1}`}>Newer payments</Link> : <span />}
                 <span>

@@ -55,6 +55,25 @@ export function applySubscriptionEvent(
   )
 }
 
+/**
+ * A provider's answer to a change made in the app (`what`: its name in the ledger), applied at
+ * once so the page shows it before the webhook arrives (which then finds the row up to date).
+ */
+export function applyProviderAnswer(
+  provider: string,
+  what: string,
+  userId: string,
+  fields: Partial<SubscriptionRow>,
+) {
+  const occurredAt = new Date().toISOString()
+  const id = `${what}:${userId}:${occurredAt}`
+  return applySubscriptionEvent(
+    { provider, id, type: `${what}.subscription`, occurredAt },
+    userId,
+    fields,
+  )
+}
+
 /** Records a payment or refund, exactly once per invoice / order and status. */
 export function recordPaymentEvent(event: LedgerEvent, payment: LedgerPayment) {
   return rpc(

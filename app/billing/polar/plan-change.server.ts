@@ -2,7 +2,7 @@ import { getPlans, type Plan } from '~/billing/plans.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
-import { applySubscriptionEvent } from '~/subscriptions/store.server'
+import { applyProviderAnswer } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 import type { PlanChangeOffer, Unavailable } from '../provider'
@@ -106,8 +106,7 @@ export async function polarPlanChangeOffer(
 
 /**
  * Changes the user's Polar subscription to `planKey` (`proration_behavior: prorate`) and
- * applies Polar's answer through the webhook ledger at once, so that the billing page shows
- * the new plan before the webhook arrives (the webhook then finds the row up to date).
+ * applies Polar's answer at once.
  * Polar's refusals become a reason; other failures throw.
  */
 export async function changePolarPlan(
@@ -137,21 +136,11 @@ export async function changePolarPlan(
     }
     throw error
   }
-  const subscription = PolarSubscriptionSchema.parse(updated)
-  const fields = polarSubscriptionFields('subscription.updated', subscription)
-  if (fields) {
-    const occurredAt = new Date().toISOString()
-    await applySubscriptionEvent(
-      {
-        provider: 'polar',
-        id: `plan-change:${subscription.id}:${occurredAt}`,
-        type: 'plan_change.subscription',
-        occurredAt,
-      },
-      userId,
-      fields,
-    )
-  }
+  const fields = polarSubscriptionFields(
+    'subscription.updated',
+    PolarSubscriptionSchema.parse(updated),
+  )
+  if (fields) await applyProviderAnswer('polar', 'plan_change', userId, fields)
   logger.info({ user: userId, plan: target.key }, 'polar plan changed')
   return { kind: 'changed', planName: target.name }
 }
