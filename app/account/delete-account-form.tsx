@@ -1,21 +1,28 @@
 import { type SubmissionResult, useForm } from '@conform-to/react'
 
 import { SubmitButton, TextField } from '~/components/forms'
+import { LINK, TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
+import { formatDate } from '~/lib/pages/format'
 
 import { DELETE_CONFIRMATION } from './limits'
 import { OwnerProofForm } from './owner-proof'
 
-/** Deletes the account after the person types the confirmation word and proves it is them. */
+/**
+ * Deletes the account after the person types the confirmation word and proves it is them.
+ * With `keepUntil` (a live plan not yet set to end), canceling at the period end comes first.
+ */
 export function DeleteAccountForm({
   hasLiveSubscription,
+  keepUntil,
   lastResult,
   constraint,
   message,
   hasPassword,
 }: {
   hasLiveSubscription: boolean
+  keepUntil: string | null
   lastResult?: SubmissionResult<string[]>
   constraint: FormConstraint
   message: string | null
@@ -32,30 +39,51 @@ export function DeleteAccountForm({
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
+  const until = formatDate(keepUntil)
   return (
-    <OwnerProofForm
-      form={form}
-      proof={fields}
-      message={message}
-      hasPassword={hasPassword}
-      intent="delete-account"
-      submit={
-        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
-          Delete account
-        </SubmitButton>
-      }
-    >
-      <p className="text-sm text-slate-700">
-        This removes your profile, avatar, subscription record and payment history for good.
-        {hasLiveSubscription
-          ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
-          : null}
-      </p>
-      <TextField
-        label={`Type ${DELETE_CONFIRMATION} to confirm`}
-        field={fields.confirm}
-        autoComplete="off"
-      />
-    </OwnerProofForm>
+    <>
+      {keepUntil ? (
+        <div className="max-w-md space-y-2 rounded-md border border-slate-200 p-4 text-sm text-slate-700">
+          <p>Rather not pay again? Cancel at the period end: you keep your plan until {until}.</p>
+          <TextLink to="/dashboard/settings/billing/cancel">
+            Cancel at period end and keep access until {until}
+          </TextLink>
+        </div>
+      ) : null}
+      <OwnerProofForm
+        form={form}
+        proof={fields}
+        message={message}
+        hasPassword={hasPassword}
+        intent="delete-account"
+        submit={
+          <SubmitButton
+            name="intent"
+            value="delete-account"
+            variant="danger"
+            pendingText="Deleting…"
+          >
+            Delete account
+          </SubmitButton>
+        }
+      >
+        <p className="text-sm text-slate-700">
+          This removes your profile, avatar, subscription record and payment history for good (the
+          payment provider keeps its own record of your payments).{' '}
+          <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
+            Download your payment history as CSV
+          </a>{' '}
+          to keep a copy.
+          {hasLiveSubscription
+            ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
+            : null}
+        </p>
+        <TextField
+          label={`Type ${DELETE_CONFIRMATION} to confirm`}
+          field={fields.confirm}
+          autoComplete="off"
+        />
+      </OwnerProofForm>
+    </>
   )
 }

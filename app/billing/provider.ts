@@ -44,7 +44,7 @@ type PlanChangeStep<T> = (
  */
 export interface BillingProvider {
   id: string
-  /** How pages offer it, in plain payment words: "Pay by card", "Pay with …". */
+  /** How pages say it pays, in plain words: "Pay <label>" (by card, with …). */
   label: string
   /** Hosted pages a form may end on through our redirects (the CSP's form-action). */
   formOrigins: string[]

@@ -8,10 +8,10 @@ import {
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
+import { scheduleCancel } from '~/billing/cancellation.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
-import { scheduleCancel } from '~/billing/cancellation.server'
 import { openBillingPortal } from '~/billing/portal.server'
 import { billingProvider } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const withLabel = subscription && {
     ...subscription,
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
-    payment: provider?.label.replace(/^Pay (.)/, (_, first: string) => first.toUpperCase()),
+    payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
     // Back from the portal's card form (its return address says so).
     cardSaved: new URL(request.url).searchParams.get('card') === 'saved',
@@ -103,9 +103,9 @@ export default function Billing() {
             {subscription.cancel_at_period_end && isLiveStatus(subscription.status) ? (
               <FormMessage tone="info">
                 Scheduled to cancel on{' '}
-                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}: you keep{' '}
-                {subscription.plan_name} until then. Changed your mind? Resume subscription keeps it
-                renewing as before.
+                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}. You keep{' '}
+                {subscription.plan_name} until then; to keep it after that, choose Resume
+                subscription below.
               </FormMessage>
             ) : null}
             {subscription.status === 'canceled' ? (
@@ -141,7 +141,7 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Payment" value={subscription.payment ?? '—'} />
+              <Detail label="Payment" value={subscription.payment} />
             </dl>
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">

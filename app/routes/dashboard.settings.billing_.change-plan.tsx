@@ -9,7 +9,6 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { billingProvider } from '~/billing/registry.server'
-import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import type { AsUser } from '~/lib/database/database.server'
@@ -98,21 +97,23 @@ export default function ChangePlan() {
         <h2 id="cost-heading" className="text-lg font-semibold">
           What it will cost
         </h2>
-        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-          <Detail label="Due today" value={money(0)} />
-          <Detail
-            label={`Credit for the unused part of ${current.name}`}
-            value={`−${money(preview.credit)}`}
-          />
-          <Detail
-            label={`${target.name} for the rest of this period`}
-            value={money(preview.charge)}
-          />
-          <Detail
-            label={`Next invoice on ${formatDate(preview.nextInvoiceDate)}`}
-            value={money(preview.nextInvoiceAmount)}
-          />
+        {/* Read like an invoice: its lines top to bottom, then the next invoice and today. */}
+        <dl className="mt-4 divide-y divide-slate-200 text-sm">
+          {[
+            [`Credit for the unused part of ${current.name}`, `−${money(preview.credit)}`],
+            [`${target.name} for the rest of this period`, money(preview.charge)],
+            [
+              `Next invoice on ${formatDate(preview.nextInvoiceDate)}:`,
+              money(preview.nextInvoiceAmount),
+            ],
+          ].map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-4 py-2 last:font-semibold">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
         </dl>
+        <p className="mt-4 font-semibold">Due today: {money(0)}</p>
         <p className="mt-4 text-sm text-slate-700">
           {preview.carriedCredit > 0
             ? `The remaining credit of ${money(preview.carriedCredit)} is taken off the invoices after that. `

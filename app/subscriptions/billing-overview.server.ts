@@ -42,6 +42,16 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
   return data as SubscriptionRow | null
 }
 
+/** Every payment of the signed-in user (read as them: RLS holds it to theirs), newest first. */
+export async function readOwnPayments(asUser: AsUser): Promise<PaymentView[]> {
+  const { data, error, status } = await database({ asUser })
+    .from('payment_history')
+    .select('id, provider, amount, currency, status, description, invoice_url, created_at')
+    .order('created_at', { ascending: false })
+  if (error) throw databaseError('payments read', { ...error, status })
+  return data as PaymentView[]
+}
+
 /**
  * The user's subscription and one page of their payments, newest first, in one call
  * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider

@@ -85,8 +85,8 @@ describe.each([
 
 it('offers both by default, Stripe first', async () => {
   const pricing = await page('/pricing')
-  expect(pricing.indexOf('Subscribe to Pro with Stripe')).toBeGreaterThan(0)
-  expect(pricing.indexOf('Subscribe to Pro with Polar')).toBeGreaterThan(
-    pricing.indexOf('Subscribe to Pro with Stripe'),
+  expect(pricing.indexOf('Subscribe to Pro: </span>Pay by card')).toBeGreaterThan(0)
+  expect(pricing.indexOf('Subscribe to Pro: </span>Pay with Polar')).toBeGreaterThan(
+    pricing.indexOf('Subscribe to Pro: </span>Pay by card'),
   )
 })

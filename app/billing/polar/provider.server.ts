@@ -50,7 +50,7 @@ async function createPolarPortal(
 /** Polar behind the billing contract (app/billing/provider.ts). */
 export const polarProvider: BillingProvider = {
   id: 'polar',
-  label: 'Pay with Polar',
+  label: 'with Polar',
   // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
   formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
   apiUrlSetting: 'POLAR_API_URL',

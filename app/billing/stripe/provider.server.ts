@@ -48,7 +48,7 @@ async function createStripePortal(
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
-  label: 'Pay by card',
+  label: 'by card',
   // Stripe Checkout and the Stripe billing portal.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
   apiUrlSetting: 'STRIPE_API_URL',
