@@ -50,7 +50,7 @@ export function PastDueBanner({
             className={
               saved
                 ? 'rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800'
-                : 'text-center font-semibold text-red-900 underline hover:no-underline'
+                : 'text-center font-semibold text-red-800 underline hover:no-underline'
             }
           >
             {saved ? `Pay ${saved} now` : 'Pay the open invoice'}
