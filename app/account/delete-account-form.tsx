@@ -9,10 +9,7 @@ import { formatDate } from '~/lib/pages/format'
 import { DELETE_CONFIRMATION } from './limits'
 import { OwnerProofForm } from './owner-proof'
 
-/**
- * Deletes the account after the person types the confirmation word and proves it is them.
- * With `keepUntil` (a live plan not yet set to end), canceling at the period end comes first.
- */
+/** Deletes the account after the person types the confirmation word and proves it is them. */
 export function DeleteAccountForm({
   hasLiveSubscription,
   keepUntil,
@@ -22,6 +19,7 @@ export function DeleteAccountForm({
   hasPassword,
 }: {
   hasLiveSubscription: boolean
+  /** A live plan not yet set to end: canceling at the period end is offered first. */
   keepUntil: string | null
   lastResult?: SubmissionResult<string[]>
   constraint: FormConstraint
@@ -39,51 +37,40 @@ export function DeleteAccountForm({
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,
   })
-  const until = formatDate(keepUntil)
   return (
-    <>
+    <OwnerProofForm
+      form={form}
+      proof={fields}
+      message={message}
+      hasPassword={hasPassword}
+      intent="delete-account"
+      submit={
+        <SubmitButton name="intent" value="delete-account" variant="danger" pendingText="Deleting…">
+          Delete account
+        </SubmitButton>
+      }
+    >
       {keepUntil ? (
-        <div className="max-w-md space-y-2 rounded-md border border-slate-200 p-4 text-sm text-slate-700">
-          <p>Rather not pay again? Cancel at the period end: you keep your plan until {until}.</p>
-          <TextLink to="/dashboard/settings/billing/cancel">
-            Cancel at period end and keep access until {until}
-          </TextLink>
-        </div>
+        <TextLink to="/dashboard/settings/billing?cancel">
+          Cancel at period end and keep access until {formatDate(keepUntil)}
+        </TextLink>
       ) : null}
-      <OwnerProofForm
-        form={form}
-        proof={fields}
-        message={message}
-        hasPassword={hasPassword}
-        intent="delete-account"
-        submit={
-          <SubmitButton
-            name="intent"
-            value="delete-account"
-            variant="danger"
-            pendingText="Deleting…"
-          >
-            Delete account
-          </SubmitButton>
-        }
-      >
-        <p className="text-sm text-slate-700">
-          This removes your profile, avatar, subscription record and payment history for good (the
-          payment provider keeps its own record of your payments).{' '}
-          <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
-            Download your payment history as CSV
-          </a>{' '}
-          to keep a copy.
-          {hasLiveSubscription
-            ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
-            : null}
-        </p>
-        <TextField
-          label={`Type ${DELETE_CONFIRMATION} to confirm`}
-          field={fields.confirm}
-          autoComplete="off"
-        />
-      </OwnerProofForm>
-    </>
+      <p className="text-sm text-slate-700">
+        This removes your profile, avatar, subscription record and payment history for good (the
+        payment provider keeps its own record).{' '}
+        <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
+          Download your payment history as CSV
+        </a>{' '}
+        to keep a copy.
+        {hasLiveSubscription
+          ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
+          : null}
+      </p>
+      <TextField
+        label={`Type ${DELETE_CONFIRMATION} to confirm`}
+        field={fields.confirm}
+        autoComplete="off"
+      />
+    </OwnerProofForm>
   )
 }

@@ -14,7 +14,6 @@ import { SubmitButton } from './forms'
 /**
  * The notice of a failed renewal, with the one action that fixes it (the provider's portal,
  * through the billing page's action) and, with `open`, the open invoice to pay in a new tab.
- * Once a new card is saved, paying is the one action left.
  */
 export function PastDueBanner({
   subscription,
@@ -35,11 +34,8 @@ export function PastDueBanner({
       <div className="flex flex-col gap-2 sm:w-56 sm:shrink-0">
         <Form method="post" action="/dashboard/settings/billing">
           <input type="hidden" name="intent" value={PAYMENT_METHOD_INTENT} />
-          <SubmitButton
-            pendingText="Opening billing portal…"
-            variant={saved ? 'secondary' : 'danger'}
-          >
-            {saved ? 'Use another card' : PAST_DUE_ACTION}
+          <SubmitButton pendingText="Opening billing portal…" variant="danger">
+            {PAST_DUE_ACTION}
           </SubmitButton>
         </Form>
         {open?.invoice_url ? (
@@ -47,11 +43,7 @@ export function PastDueBanner({
             href={open.invoice_url}
             target="_blank"
             rel="noreferrer"
-            className={
-              saved
-                ? 'rounded-md bg-red-700 px-4 py-2 text-center font-semibold text-white hover:bg-red-800'
-                : 'text-center font-semibold text-red-800 underline hover:no-underline'
-            }
+            className="text-center font-semibold text-red-800 underline hover:no-underline"
           >
             {saved ? `Pay ${saved} now` : 'Pay the open invoice'}
           </a>

@@ -2,16 +2,17 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 
 import { requireUser } from '~/auth/session.server'
 import { formatDate, formatMoney } from '~/lib/pages/format'
-import { readOwnPayments } from '~/subscriptions/billing-overview.server'
+import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import { statusLabel } from '~/subscriptions/status'
 
 /** A CSV field: quoted, its quotes doubled; a leading =, + or @ kept from being a formula. */
 const field = (value: string) => `"${value.replace(/^[=+@]/, "'$&").replace(/"/g, '""')}"`
 
-/** GET /dashboard/settings/billing/payments.csv: the signed-in user's payment history. */
+/** GET /dashboard/settings/billing/payments.csv: the signed-in user's whole payment history. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { asUser, headers } = await requireUser(request)
-  const rows = (await readOwnPayments(asUser)).map((payment) => [
+  const { payments } = await getBillingOverview(asUser, 1, 1_000_000)
+  const rows = payments.map((payment) => [
     formatDate(payment.created_at),
     payment.description ?? 'Payment',
     formatMoney(payment.amount, payment.currency),

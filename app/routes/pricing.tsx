@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ...(user
         ? checkoutDoor(plan, user)
         : {
-            signUp: `/sign-up?${new URLSearchParams({ redirectTo: `/subscribe/${plan.key}?provider=${id}` })}`,
+            href: `/sign-up?${new URLSearchParams({ redirectTo: `/subscribe/${plan.key}?provider=${id}` })}`,
           }),
     })),
   }))
@@ -61,7 +61,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, providers, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
+  const { plans, providers, currentPlan, canceled, pastDue, signedIn } =
+    useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
@@ -69,6 +70,11 @@ export default function Pricing() {
         <p className="mt-4 text-slate-700">
           Pay monthly {providers}. Cancel any time from your billing settings.
         </p>
+        {signedIn ? null : (
+          <p className="mt-2 text-sm text-slate-600">
+            Have an account? <TextLink to="/sign-in?redirectTo=%2Fpricing">Sign in</TextLink>
+          </p>
+        )}
       </div>
       <div className="mx-auto mt-8 max-w-xl space-y-3">
         {canceled ? (
@@ -76,7 +82,6 @@ export default function Pricing() {
             Checkout was canceled and you have not been charged. Pick a plan whenever you are ready.
           </FormMessage>
         ) : null}
-        {/* The same notice and action as the dashboard and billing pages. */}
         {pastDue ? <PastDueBanner subscription={pastDue} /> : null}
         {currentPlan ? (
           <FormMessage tone="info">
@@ -156,22 +161,23 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
     )
   }
   // Plain forms and links: they work without JavaScript.
-  const doors = plan.doors.map((door, index) => {
+  return plan.doors.map((door, index) => {
     const className = index === 0 ? primaryButton : secondaryButton
-    const text = (
-      <>
-        <span className="sr-only">{`${signedIn ? 'Subscribe to' : 'Get started with'} ${plan.name}: `}</span>
-        {door.label}
-      </>
-    )
-    if ('signUp' in door)
-      return (
-        <Link key={door.label} to={door.signUp} className={className}>
-          {text}
-        </Link>
-      )
+    const lead = `${signedIn ? 'Subscribe to' : 'Get started with'} ${plan.name}: `
+    const text = [
+      <span key="lead" className="sr-only">
+        {lead}
+      </span>,
+      door.label,
+    ]
+    const pendingText = signedIn ? PENDING : 'Loading…'
     return 'href' in door ? (
-      <LeavingLink key={door.label} href={door.href} className={className} pendingText={PENDING}>
+      <LeavingLink
+        key={door.label}
+        href={door.href}
+        className={className}
+        pendingText={pendingText}
+      >
         {text}
       </LeavingLink>
     ) : (
@@ -180,27 +186,12 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
         action={door.post}
         fields={door.fields}
         className={className}
-        pendingText={PENDING}
+        pendingText={pendingText}
       >
         {text}
       </LeavingForm>
     )
   })
-  if (signedIn) return doors
-  return (
-    <>
-      {doors}
-      <p className="text-center text-sm text-slate-600">
-        Have an account?{' '}
-        <TextLink
-          to="/sign-in?redirectTo=%2Fpricing"
-          aria-label={`Sign in to subscribe to ${plan.name}`}
-        >
-          Sign in
-        </TextLink>
-      </p>
-    </>
-  )
 }
 
 // Anonymous visitors all get the same page: the server may answer them from one render.

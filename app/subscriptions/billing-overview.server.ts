@@ -42,28 +42,18 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
   return data as SubscriptionRow | null
 }
 
-/** Every payment of the signed-in user (read as them: RLS holds it to theirs), newest first. */
-export async function readOwnPayments(asUser: AsUser): Promise<PaymentView[]> {
-  const { data, error, status } = await database({ asUser })
-    .from('payment_history')
-    .select('id, provider, amount, currency, status, description, invoice_url, created_at')
-    .order('created_at', { ascending: false })
-  if (error) throw databaseError('payments read', { ...error, status })
-  return data as PaymentView[]
-}
-
 /**
  * The user's subscription and one page of their payments, newest first, in one call
  * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider
  * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
-export async function getBillingOverview(asUser: AsUser, page = 1) {
+export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(
     'billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
-    { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
+    { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: pageSize },
     { asUser, get: true, result: billingOverview },
   )
-  return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)) }
+  return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / pageSize)) }
 }

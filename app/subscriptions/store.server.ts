@@ -55,10 +55,7 @@ export function applySubscriptionEvent(
   )
 }
 
-/**
- * A provider's answer to a change made in the app (`what`: its name in the ledger), applied at
- * once so the page shows it before the webhook arrives (which then finds the row up to date).
- */
+/** A provider's answer to a change made in the app, applied now (its webhook then finds the row up to date). */
 export function applyProviderAnswer(
   provider: string,
   what: string,
@@ -66,12 +63,13 @@ export function applyProviderAnswer(
   fields: Partial<SubscriptionRow>,
 ) {
   const occurredAt = new Date().toISOString()
-  const id = `${what}:${userId}:${occurredAt}`
-  return applySubscriptionEvent(
-    { provider, id, type: `${what}.subscription`, occurredAt },
-    userId,
-    fields,
-  )
+  const event = {
+    provider,
+    id: `${what}:${userId}:${occurredAt}`,
+    type: `${what}.subscription`,
+    occurredAt,
+  }
+  return applySubscriptionEvent(event, userId, fields)
 }
 
 /** Records a payment or refund, exactly once per invoice / order and status. */

@@ -149,7 +149,7 @@ test.describe('payment recovery with JavaScript off', () => {
       const payNow = alert.getByRole('link', { name: 'Pay $29.00 now' })
       await expect(payNow).toHaveAttribute('href', invoice.hosted_invoice_url!)
       await expect(payNow).toHaveAttribute('target', '_blank')
-      await expect(alert.getByRole('button', { name: 'Use another card' })).toBeVisible()
+      await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
       await attachScreenshots(page, testInfo, `billing, new card saved (${viewport.name})`)
 
       // "Pay" opens the invoice's hosted page in a new tab, as "View invoice" does; paid, it

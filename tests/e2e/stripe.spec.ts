@@ -241,9 +241,13 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   const user = await createUser(uniqueEmail('stripe-signed-out'))
   users.push(user.id)
   await page.goto('/pricing')
-  await expect(page.getByRole('button', { name: /with Stripe/ })).toHaveCount(0)
-  await page.getByRole('link', { name: 'Sign in to subscribe to Pro' }).click()
-  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro`)
+  await expect(page.getByRole('button', { name: /Pay by card/ })).toHaveCount(0)
+  // The way to pay is chosen on the card; the sign-up page's "Sign in" keeps it.
+  await page.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click()
+  await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(
+    `${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe`,
+  )
   const form = page.locator('form#sign-in')
   await form.getByLabel('Email').fill(user.email)
   await form.getByLabel('Password').fill(PASSWORD)

@@ -146,9 +146,10 @@ test.describe('with JavaScript off', () => {
         await subscription.getByRole('link', { name: 'Cancel subscription' }).click()
 
         // The confirmation says until when the plan stays; nothing changes before the button.
-        await expect(page).toHaveURL(/\/dashboard\/settings\/billing\/cancel$/)
-        const said = await page.getByText(/^You keep Pro until /).textContent()
+        await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
+        const said = await subscription.getByText(/^Cancel Pro\? You keep it until /).textContent()
         const endsOn = /until (.+?) and are not charged again/.exec(said!)![1]
+        await expect(subscription).toContainText(`– ${endsOn}`)
         await expect(page.getByRole('link', { name: 'Keep my plan' })).toBeVisible()
         await attachScreenshots(
           page,
@@ -237,10 +238,11 @@ test.describe('with JavaScript off', () => {
       ])
 
       await keep.click()
-      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\/cancel$/)
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
       await expect(page.getByRole('main')).toContainText(
-        `You keep Pro until ${shownDate(periodEnd)} and are not charged again.`,
+        `Cancel Pro? You keep it until ${shownDate(periodEnd)} and are not charged again`,
       )
+      await expect(page.getByRole('button', { name: 'Cancel at period end' })).toBeVisible()
       // The billing page offers the same download.
       await page.goto('/dashboard/settings/billing')
       await expect(
@@ -273,7 +275,7 @@ test('the pages of these journeys pass axe, light and dark', async ({ page, brow
   const signedOut = ['/pricing', '/sign-up?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar']
   const signedIn = [
     '/dashboard/settings/billing',
-    '/dashboard/settings/billing/cancel',
+    '/dashboard/settings/billing?cancel',
     '/dashboard/settings/account',
   ]
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -114,7 +114,7 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
     expect(manage.headers.get('location')).toMatch(/^https?:\/\//)
     expect(manage.headers.get('location')).not.toContain(app.url)
 
-    // Cancel at the period end (the confirmation page's form), then Resume (billing's form):
+    // Cancel at the period end (the confirmation's form), then Resume (billing's form):
     // the row changes at once, the webhooks that follow agree, and each queues its mail.
     const post = (path: string, body: string) =>
       fetch(`${app.url}${path}`, {
@@ -128,7 +128,7 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
         redirect: 'manual',
       })
     for (const [path, body, scheduled] of [
-      ['/dashboard/settings/billing/cancel', '', true],
+      ['/dashboard/settings/billing', 'intent=cancel', true],
       ['/dashboard/settings/billing', 'intent=resume', false],
     ] as const) {
       const answer = await post(path, body)

@@ -11,7 +11,6 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
     'routes/dashboard.settings.billing',
-    'routes/dashboard.settings.billing_.cancel',
     'routes/subscribe.$plan',
   ],
   'tests/integration/billing-providers.test.ts': [
