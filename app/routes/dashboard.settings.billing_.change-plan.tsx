@@ -17,12 +17,7 @@ import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 
-/**
- * /dashboard/settings/billing/change-plan?plan=<key>: a change of plan for a subscriber
- * whose provider changes plans in the app (its `planChange`; the others' portals do it).
- * The page shows what the change costs, worked out as the provider prorates, and a plain
- * form confirms it, so it works without JavaScript.
- */
+/** ?plan=<key>: what a change costs where the provider's portal cannot change plans, and a form. */
 const UNREACHABLE =
   'We could not reach the payment provider to work out the price of the change. Nothing has changed; please try again in a moment.'
 

@@ -10,16 +10,9 @@ import { getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 
 /**
- * A Polar subscriber's change of plan, in the app, through Polar's subscription update
- * (`PATCH /v1/subscriptions/{id}` with `product_id`). The price of the change is shown
- * before it is confirmed, worked out as Polar prorates (polarsource/polar
- * `subscription/update.py`): for the share of the period still to run, a credit for the
- * current plan's price and a charge for the new one's, each rounded to the cent. With
- * `prorate` (Polar's default, and what we send), nothing is charged today; the difference
- * is settled on the next invoice, at the end of the current period.
+ * Polar's time proration of a change made at `at` (ms), as polarsource/polar
+ * `subscription/update.py` works it out (docs/polar.md, "Changing plan").
  */
-
-/** Polar's time proration of a change made at `at` (ms). */
 export function prorationPreview(
   period: { start: string; end: string },
   currentAmount: number,
