@@ -214,6 +214,8 @@ test.describe('payment recovery with JavaScript off', () => {
 test('the past-due notice, its actions and the Pay link pass axe, light and dark', async ({
   page,
 }) => {
+  // Eight scans (four pages, light and dark): more than one ordinary test's time.
+  test.setTimeout(120_000)
   const { user } = await pastDueSubscriber('recovery-axe')
   await signIn(page, user.email)
   const payments = page.getByRole('region', { name: 'Payment history' })
