@@ -1,8 +1,10 @@
 import { type SubmissionResult, useForm } from '@conform-to/react'
 
 import { SubmitButton, TextField } from '~/components/forms'
+import { LINK, TextLink } from '~/components/links'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
+import { formatDate } from '~/lib/pages/format'
 
 import { DELETE_CONFIRMATION } from './limits'
 import { OwnerProofForm } from './owner-proof'
@@ -10,12 +12,15 @@ import { OwnerProofForm } from './owner-proof'
 /** Deletes the account after the person types the confirmation word and proves it is them. */
 export function DeleteAccountForm({
   hasLiveSubscription,
+  keepUntil,
   lastResult,
   constraint,
   message,
   hasPassword,
 }: {
   hasLiveSubscription: boolean
+  /** A live plan not yet set to end: canceling at the period end is offered first. */
+  keepUntil: string | null
   lastResult?: SubmissionResult<string[]>
   constraint: FormConstraint
   message: string | null
@@ -45,8 +50,18 @@ export function DeleteAccountForm({
         </SubmitButton>
       }
     >
+      {keepUntil ? (
+        <TextLink to="/dashboard/settings/billing?cancel">
+          Cancel at period end and keep access until {formatDate(keepUntil)}
+        </TextLink>
+      ) : null}
       <p className="text-sm text-slate-700">
-        This removes your profile, avatar, subscription record and payment history for good.
+        This removes your profile, avatar, subscription record and payment history for good (the
+        payment provider keeps its own record).{' '}
+        <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
+          Download your payment history as CSV
+        </a>{' '}
+        to keep a copy.
         {hasLiveSubscription
           ? ' Your subscription will be canceled immediately at the payment provider, without a refund for the rest of the period.'
           : null}

@@ -4,6 +4,8 @@ import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
+import { isLiveStatus } from '~/subscriptions/status'
+import { applyProviderAnswer } from '~/subscriptions/store.server'
 
 import { billingProvider, providerRoute } from './registry.server'
 
@@ -65,5 +67,30 @@ export async function openBillingPortal(
       kind: 'error',
       message: 'The billing portal is not available right now. Please try again in a moment.',
     }
+  }
+}
+
+/**
+ * Cancels the user's own subscription at its period end (true) or resumes it (false) through
+ * its provider; the answer is applied now and its row change queues the mail. A reason if not.
+ */
+export async function scheduleCancel(asUser: AsUser, userId: string, cancel: boolean) {
+  try {
+    const row = await readOwnSubscription(asUser)
+    const provider = billingProvider(row?.provider)
+    const id = provider && (row as Record<string, unknown>)[`${provider.id}_subscription_id`]
+    if (typeof id !== 'string' || !isLiveStatus(row?.status)) return 'You have no plan to change.'
+    const what = cancel ? 'cancel' : 'resume'
+    if (row!.cancel_at_period_end !== cancel)
+      await applyProviderAnswer(
+        provider!.id,
+        what,
+        userId,
+        await provider!.scheduleCancel(id, cancel),
+      )
+    return null
+  } catch (error) {
+    logger.error({ err: error, user: userId, cancel }, 'cancel at period end failed')
+    return 'We could not reach the payment provider. Nothing has changed; please try again in a moment.'
   }
 }

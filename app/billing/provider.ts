@@ -44,7 +44,7 @@ type PlanChangeStep<T> = (
  */
 export interface BillingProvider {
   id: string
-  /** How pages name it: "Subscribe to Pro with <label>". */
+  /** How pages say it pays, in plain words: "Pay <label>" (by card, with …). */
   label: string
   /** Hosted pages a form may end on through our redirects (the CSP's form-action). */
   formOrigins: string[]
@@ -73,6 +73,11 @@ export interface BillingProvider {
     row: SubscriptionRow | null,
     userId: string,
   ): Promise<{ id: string; status: string }[]>
+  /** Sets its end at the period end (true) or withdraws that (false): the answer's row fields and time. */
+  scheduleCancel(
+    subscriptionId: string,
+    cancel: boolean,
+  ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
   /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
   /** Every subscription of the account, for reconciliation. */

@@ -1,7 +1,9 @@
 import { Link, type LinkProps } from '@remix-run/react'
 
+export const LINK = 'font-semibold text-brand-700 hover:underline'
+
 export function TextLink(props: Omit<LinkProps, 'className'>) {
-  return <Link {...props} className="font-semibold text-brand-700 hover:underline" />
+  return <Link {...props} className={LINK} />
 }
 
 const BUTTON =

@@ -1,5 +1,7 @@
 import { Form } from '@remix-run/react'
 
+import { formatMoney } from '~/lib/pages/format'
+import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import {
   PAST_DUE_ACTION,
   type PastDueFacts,
@@ -11,21 +13,24 @@ import { SubmitButton } from './forms'
 
 /**
  * The notice of a failed renewal, with the one action that fixes it (the provider's portal,
- * through the billing page's action) and, with `payUrl`, a link to the open invoice.
+ * through the billing page's action) and, with `open`, the open invoice to pay in a new tab.
  */
 export function PastDueBanner({
   subscription,
-  payUrl,
+  open,
+  cardSaved = false,
 }: {
   subscription: PastDueFacts
-  payUrl?: string | null
+  open?: Pick<PaymentView, 'amount' | 'currency' | 'invoice_url'>
+  cardSaved?: boolean
 }) {
+  const saved = cardSaved && open ? formatMoney(open.amount, open.currency) : undefined
   return (
     <div
       role="alert"
       className="flex flex-col gap-3 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800 sm:flex-row sm:items-center sm:justify-between"
     >
-      <p>{pastDueNotice(subscription)}</p>
+      <p>{pastDueNotice(subscription, Date.now(), saved)}</p>
       <div className="flex flex-col gap-2 sm:w-56 sm:shrink-0">
         <Form method="post" action="/dashboard/settings/billing">
           <input type="hidden" name="intent" value={PAYMENT_METHOD_INTENT} />
@@ -33,12 +38,14 @@ export function PastDueBanner({
             {PAST_DUE_ACTION}
           </SubmitButton>
         </Form>
-        {payUrl ? (
+        {open?.invoice_url ? (
           <a
-            href={payUrl}
-            className="text-center font-semibold text-red-900 underline hover:no-underline"
+            href={open.invoice_url}
+            target="_blank"
+            rel="noreferrer"
+            className="text-center font-semibold text-red-800 underline hover:no-underline"
           >
-            Pay the open invoice
+            {saved ? `Pay ${saved} now` : 'Pay the open invoice'}
           </a>
         ) : null}
       </div>

@@ -2,24 +2,13 @@ import { formatDate, formatMoney } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import { statusLabel } from '~/subscriptions/status'
 
-/** The invoice's hosted page; for a past-due subscription's failed payment, "Pay" there. */
+/** The invoice's hosted page, in a new tab; for a past-due subscription's failed payment, "Pay" there. */
 function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
   if (!url) return <span className="text-slate-500">Not available yet</span>
-  if (pay) {
-    return (
-      <a href={url} className="font-semibold text-red-800 underline hover:no-underline">
-        Pay
-      </a>
-    )
-  }
+  const style = pay ? 'text-red-800 underline hover:no-underline' : 'text-brand-700 hover:underline'
   return (
-    <a
-      href={url}
-      className="font-medium text-brand-700 hover:underline"
-      rel="noreferrer"
-      target="_blank"
-    >
-      View invoice
+    <a href={url} className={`font-semibold ${style}`} rel="noreferrer" target="_blank">
+      {pay ? 'Pay' : 'View invoice'}
     </a>
   )
 }

@@ -19,6 +19,7 @@ import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
 import { type FormReply, messageFor, resultFor } from '~/lib/forms/form-reply'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
+import { isLiveStatus } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
@@ -39,6 +40,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pendingEmail,
       emailNotice: confirmed ? await emailChangeNotice(asUser, emailState) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
+      keepUntil:
+        isLiveStatus(subscription?.status) && !subscription?.cancel_at_period_end
+          ? (subscription?.current_period_end ?? null)
+          : null,
       // Unknown (auth server unreachable): the usual change form, which checks the current one.
       methods,
       constraint: {
@@ -59,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AccountSettings() {
-  const { email, pendingEmail, emailNotice, hasLiveSubscription, methods, constraint } =
+  const { email, pendingEmail, emailNotice, hasLiveSubscription, keepUntil, methods, constraint } =
     useLoaderData<typeof loader>()
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
@@ -164,6 +169,7 @@ export default function AccountSettings() {
       <SettingsSection id="delete" title="Delete account" tone="danger">
         <DeleteAccountForm
           hasLiveSubscription={hasLiveSubscription}
+          keepUntil={keepUntil}
           lastResult={resultFor(reply, 'delete-account')}
           constraint={constraint.deleteAccount}
           message={messageFor(reply, 'delete-account')}

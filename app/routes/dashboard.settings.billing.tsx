@@ -11,13 +11,14 @@ import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
-import { openBillingPortal } from '~/billing/portal.server'
+import { openBillingPortal, scheduleCancel } from '~/billing/portal.server'
 import { billingProvider } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
-import { ButtonLink, TextLink } from '~/components/links'
+import { ButtonLink, LINK, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
+import { SettingsSection } from '~/components/settings-section'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
@@ -29,50 +30,54 @@ import {
 } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
+  const params = new URL(request.url).searchParams
+  const page = Number(params.get('page') ?? '1')
   const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
     getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
   )
-  // Invoice links (and payment references) a webhook could not get from the provider are
-  // looked up now, bounded; the page never fails for them.
+  // Invoice links a webhook could not get are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)
-  // Changed here when the provider's portal cannot (its `planChange`), else in the portal.
   const { subscription } = overview
   const provider = billingProvider(subscription?.provider)
+  const scheduled = Boolean(subscription?.cancel_at_period_end)
   const changePlans =
-    subscription &&
-    provider?.planChange &&
-    isPaidUpStatus(subscription.status) &&
-    !subscription.cancel_at_period_end
-      ? getPlans()
-          .filter((plan) => plan.name !== subscription.plan_name)
-          .map((plan) => ({ key: plan.key, name: plan.name }))
+    provider?.planChange && isPaidUpStatus(subscription?.status) && !scheduled
+      ? getPlans().filter((plan) => plan.name !== subscription?.plan_name)
       : []
   const withLabel = subscription && {
     ...subscription,
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
-    providerLabel: provider?.label ?? '—',
+    payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
+    live: isLiveStatus(subscription.status),
+    scheduled: scheduled && isLiveStatus(subscription.status),
+    // Back from the portal's card form (its return address says so).
+    cardSaved: params.get('card') === 'saved',
   }
-  return data({ ...overview, subscription: withLabel, payments, changePlans }, { headers })
+  const changes = changePlans.map((plan) => ({ key: plan.key, name: plan.name }))
+  const confirmCancel = params.has('cancel')
+  return data(
+    { ...overview, subscription: withLabel, payments, changes, confirmCancel },
+    { headers },
+  )
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, asUser, headers } = await requireConfirmedUser(request)
-  const form = await readFormData(request, { headers })
-  const outcome = await openBillingPortal(asUser, user.id, {
-    paymentMethod: form.get('intent') === PAYMENT_METHOD_INTENT,
-  })
+  const intent = (await readFormData(request, { headers })).get('intent')
+  if (intent === 'cancel' || intent === 'resume') {
+    const error = await scheduleCancel(asUser, user.id, intent === 'cancel')
+    if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })
+    return data({ error }, { status: 502, headers })
+  }
+  const paymentMethod = intent === PAYMENT_METHOD_INTENT
+  const outcome = await openBillingPortal(asUser, user.id, { paymentMethod })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
   return data({ error: outcome.message }, { status: 502, headers })
 }
 
-/**
- * "Pro · $29.00 / month": the plan and its catalog price, when the plan is one of ours and
- * billed at the catalog's interval (another cycle's price is not in the catalog). Made by the
- * loader, so the catalogue (and its check) stays out of the page's bundle.
- */
+/** "Pro · $29.00 / month" when billed at the catalogue's interval (made here: no catalogue in the bundle). */
 function planWithPrice(name: string | null, cycle: string | null) {
   const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
   if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
@@ -80,44 +85,37 @@ function planWithPrice(name: string | null, cycle: string | null) {
 }
 
 export default function Billing() {
-  const { subscription, payments, page, pageCount, changePlans } = useLoaderData<typeof loader>()
+  const { subscription, payments, page, pageCount, changes, confirmCancel } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const pastDue = subscription?.status === 'past_due'
-  // The open invoice of a failed renewal, payable on its hosted page.
-  const openInvoiceUrl = pastDue
-    ? (payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
-        ?.invoice_url ?? null)
-    : null
+  const openInvoice = pastDue
+    ? payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
+    : undefined
+  const periodEnd = formatDate(subscription?.cancel_at ?? subscription?.current_period_end)
+  const notice = !subscription
+    ? null
+    : subscription.scheduled
+      ? `Scheduled to cancel on ${periodEnd}. You keep ${subscription.plan_name} until then; to keep it after that, choose Resume subscription below.`
+      : subscription.status === 'canceled'
+        ? `Your subscription was canceled${subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.`
+        : subscription.status === 'trialing' && subscription.trial_end
+          ? `Your trial ends on ${formatDate(subscription.trial_end)}.`
+          : null
   return (
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
       <FormMessage tone="error">{actionData?.error}</FormMessage>
-      <section
-        aria-labelledby="subscription-heading"
-        className="rounded-xl border border-slate-200 p-6"
-      >
-        <h2 id="subscription-heading" className="text-lg font-semibold">
-          Current subscription
-        </h2>
+      <SettingsSection id="subscription" title="Current subscription">
         {subscription?.status ? (
-          <div className="mt-4 space-y-4">
-            {subscription.cancel_at_period_end && subscription.status !== 'canceled' ? (
-              <FormMessage tone="info">
-                Your subscription is scheduled to cancel on{' '}
-                {formatDate(subscription.cancel_at ?? subscription.current_period_end)}.
-              </FormMessage>
-            ) : null}
-            {subscription.status === 'canceled' ? (
-              <FormMessage tone="info">
-                Your subscription was canceled
-                {subscription.canceled_at ? ` on ${formatDate(subscription.canceled_at)}` : ''}.
-              </FormMessage>
-            ) : null}
-            {pastDue ? <PastDueBanner subscription={subscription} payUrl={openInvoiceUrl} /> : null}
-            {subscription.status === 'trialing' && subscription.trial_end ? (
-              <FormMessage tone="info">
-                Your trial ends on {formatDate(subscription.trial_end)}.
-              </FormMessage>
+          <>
+            <FormMessage tone="info">{notice}</FormMessage>
+            {pastDue ? (
+              <PastDueBanner
+                subscription={subscription}
+                open={openInvoice}
+                cardSaved={subscription.cardSaved}
+              />
             ) : null}
             <dl className="grid gap-4 sm:grid-cols-2">
               <Detail label="Plan" value={subscription.planLabel} />
@@ -134,8 +132,25 @@ export default function Billing() {
                     : '—'
                 }
               />
-              <Detail label="Provider" value={subscription.providerLabel} />
+              <Detail label="Payment" value={subscription.payment} />
             </dl>
+            {confirmCancel && subscription.live && !subscription.scheduled ? (
+              <Form method="post" className="max-w-md space-y-4 rounded-md border p-4">
+                <p>
+                  Cancel {subscription.plan_name}? You keep it until {periodEnd} and are not charged
+                  again; until then you can resume it here.
+                </p>
+                <SubmitButton
+                  name="intent"
+                  value="cancel"
+                  variant="danger"
+                  pendingText="Canceling…"
+                >
+                  Cancel at period end
+                </SubmitButton>
+                <TextLink to="/dashboard/settings/billing">Keep my plan</TextLink>
+              </Form>
+            ) : null}
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
                 {/* Past due, the banner's action is the one primary action of the page. */}
@@ -146,7 +161,14 @@ export default function Billing() {
                   Manage billing
                 </SubmitButton>
               </Form>
-              {changePlans.map((plan) => (
+              {subscription.scheduled ? (
+                <Form method="post" className="w-full max-w-xs">
+                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
+                    Resume subscription
+                  </SubmitButton>
+                </Form>
+              ) : null}
+              {changes.map((plan) => (
                 <TextLink
                   key={plan.key}
                   to={`/dashboard/settings/billing/change-plan?plan=${plan.key}`}
@@ -154,35 +176,33 @@ export default function Billing() {
                   Change to {plan.name}
                 </TextLink>
               ))}
-              {/* An ended subscription (as on the pricing page): a new plan can be chosen. */}
-              {isLiveStatus(subscription.status) ? null : (
+              {!subscription.live ? (
                 <TextLink to="/pricing">Choose a plan</TextLink>
+              ) : subscription.scheduled || confirmCancel ? null : (
+                <TextLink to="?cancel">Cancel subscription</TextLink>
               )}
             </div>
-          </div>
+          </>
         ) : (
-          <div className="mt-4 space-y-4">
+          <>
             <p className="text-slate-700">You do not have a subscription yet.</p>
             <ButtonLink to="/pricing">Choose a plan</ButtonLink>
-          </div>
+          </>
         )}
-      </section>
-      <section
-        aria-labelledby="payments-heading"
-        className="rounded-xl border border-slate-200 p-6"
-      >
-        <h2 id="payments-heading" className="text-lg font-semibold">
-          Payment history
-        </h2>
+      </SettingsSection>
+      <SettingsSection id="payments" title="Payment history">
         {payments.length === 0 ? (
-          <p className="mt-4 text-slate-700">No payments yet.</p>
+          <p className="text-slate-700">No payments yet.</p>
         ) : (
-          <div className="mt-4">
+          <>
+            <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
+              Download the history as CSV
+            </a>
             <PaymentHistory payments={payments} payable={pastDue} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"
-                className="mt-4 flex items-center justify-between text-sm"
+                className="flex items-center justify-between text-sm"
               >
                 {page > 1 ? <Link to={`?page=${page - 1}`}>Newer payments</Link> : <span />}
                 <span>
@@ -191,9 +211,9 @@ export default function Billing() {
                 {page < pageCount ? <Link to={`?page=${page + 1}`}>Older payments</Link> : <span />}
               </nav>
             ) : null}
-          </div>
+          </>
         )}
-      </section>
+      </SettingsSection>
     </div>
   )
 }

@@ -9,7 +9,6 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
 import { billingProvider } from '~/billing/registry.server'
-import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import type { AsUser } from '~/lib/database/database.server'
@@ -18,12 +17,7 @@ import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 
-/**
- * /dashboard/settings/billing/change-plan?plan=<key>: a change of plan for a subscriber
- * whose provider changes plans in the app (its `planChange`; the others' portals do it).
- * The page shows what the change costs, worked out as the provider prorates, and a plain
- * form confirms it, so it works without JavaScript.
- */
+/** ?plan=<key>: what a change costs where the provider's portal cannot change plans, and a form. */
 const UNREACHABLE =
   'We could not reach the payment provider to work out the price of the change. Nothing has changed; please try again in a moment.'
 
@@ -98,21 +92,23 @@ export default function ChangePlan() {
         <h2 id="cost-heading" className="text-lg font-semibold">
           What it will cost
         </h2>
-        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
-          <Detail label="Due today" value={money(0)} />
-          <Detail
-            label={`Credit for the unused part of ${current.name}`}
-            value={`−${money(preview.credit)}`}
-          />
-          <Detail
-            label={`${target.name} for the rest of this period`}
-            value={money(preview.charge)}
-          />
-          <Detail
-            label={`Next invoice on ${formatDate(preview.nextInvoiceDate)}`}
-            value={money(preview.nextInvoiceAmount)}
-          />
+        {/* Read like an invoice: its lines top to bottom, then the next invoice and today. */}
+        <dl className="mt-4 divide-y divide-slate-200 text-sm">
+          {[
+            [`Credit for the unused part of ${current.name}`, `−${money(preview.credit)}`],
+            [`${target.name} for the rest of this period`, money(preview.charge)],
+            [
+              `Next invoice on ${formatDate(preview.nextInvoiceDate)}:`,
+              money(preview.nextInvoiceAmount),
+            ],
+          ].map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-4 py-2 last:font-semibold">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
         </dl>
+        <p className="mt-4 font-semibold">Due today: {money(0)}</p>
         <p className="mt-4 text-sm text-slate-700">
           {preview.carriedCredit > 0
             ? `The remaining credit of ${money(preview.carriedCredit)} is taken off the invoices after that. `

@@ -25,10 +25,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     interval: plan.interval,
     features: plan.features,
     highlighted: plan.highlighted ?? false,
-    // Only for signed-in users: a checkout links the subscription to their id.
-    doors: user
-      ? providers.map(({ label, checkoutDoor }) => ({ label, ...checkoutDoor(plan, user) }))
-      : [],
+    // Signed out, each way to pay leads through sign-up to its checkout (a checkout links the
+    // subscription to the user's id, so only a signed-in user gets the provider's own door).
+    doors: providers.map(({ id, label, checkoutDoor }) => ({
+      label: `Pay ${label}`,
+      ...(user
+        ? checkoutDoor(plan, user)
+        : {
+            href: `/sign-up?${new URLSearchParams({ redirectTo: `/subscribe/${plan.key}?provider=${id}` })}`,
+          }),
+    })),
   }))
   if (user) headers.set('Cache-Control', 'private, no-store')
   return data(
@@ -55,14 +61,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, providers, currentPlan, canceled, pastDue } = useLoaderData<typeof loader>()
+  const { plans, providers, currentPlan, canceled, pastDue, signedIn } =
+    useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
       <div className="text-center">
         <h1 className="text-4xl font-bold tracking-tight">Plans and pricing</h1>
         <p className="mt-4 text-slate-700">
-          Pay monthly with {providers}. Cancel any time from your billing settings.
+          Pay monthly {providers}. Cancel any time from your billing settings.
         </p>
+        {signedIn ? null : (
+          <p className="mt-2 text-sm text-slate-600">
+            Have an account? <TextLink to="/sign-in?redirectTo=%2Fpricing">Sign in</TextLink>
+          </p>
+        )}
       </div>
       <div className="mx-auto mt-8 max-w-xl space-y-3">
         {canceled ? (
@@ -70,7 +82,6 @@ export default function Pricing() {
             Checkout was canceled and you have not been charged. Pick a plan whenever you are ready.
           </FormMessage>
         ) : null}
-        {/* The same notice and action as the dashboard and billing pages. */}
         {pastDue ? <PastDueBanner subscription={pastDue} /> : null}
         {currentPlan ? (
           <FormMessage tone="info">
@@ -132,35 +143,12 @@ const secondaryButton =
 const PENDING = 'Opening checkout…'
 
 /**
- * What a plan card offers. A newcomer: one call to action, which keeps the chosen plan
- * through sign-up (or sign-in) and lands on its checkout. A subscriber: the current plan is
- * marked and managed, the others are changed, in billing. Anyone else: subscribe, with the
- * first provider of BILLING_PROVIDERS as the main choice and the others as secondary ones.
+ * What a plan card offers: a way to pay per provider (the first of BILLING_PROVIDERS as the
+ * main one), signed out through sign-up, which keeps the plan and the way to pay and lands on
+ * its checkout. A subscriber: the current plan is marked and managed, the others changed.
  */
 function PlanActions({ plan }: { plan: PricingPlan }) {
   const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
-  if (!signedIn) {
-    const next = `/subscribe/${plan.key}`
-    return (
-      <>
-        <Link
-          to={`/sign-up?${new URLSearchParams({ redirectTo: next })}`}
-          className={primaryButton}
-        >
-          Get started with {plan.name}
-        </Link>
-        <p className="text-center text-sm text-slate-600">
-          Have an account?{' '}
-          <TextLink
-            to={`/sign-in?${new URLSearchParams({ redirectTo: next })}`}
-            aria-label={`Sign in to subscribe to ${plan.name}`}
-          >
-            Sign in
-          </TextLink>
-        </p>
-      </>
-    )
-  }
   if (currentPlan) {
     const change =
       changeInApp && plan.name !== currentPlan
@@ -172,12 +160,24 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
       </Link>
     )
   }
-  // Plain forms and links into the providers' checkout routes: they work without JavaScript.
+  // Plain forms and links: they work without JavaScript.
   return plan.doors.map((door, index) => {
     const className = index === 0 ? primaryButton : secondaryButton
-    const text = `Subscribe to ${plan.name} with ${door.label}`
+    const lead = `${signedIn ? 'Subscribe to' : 'Get started with'} ${plan.name}: `
+    const text = [
+      <span key="lead" className="sr-only">
+        {lead}
+      </span>,
+      door.label,
+    ]
+    const pendingText = signedIn ? PENDING : 'Loading…'
     return 'href' in door ? (
-      <LeavingLink key={door.label} href={door.href} className={className} pendingText={PENDING}>
+      <LeavingLink
+        key={door.label}
+        href={door.href}
+        className={className}
+        pendingText={pendingText}
+      >
         {text}
       </LeavingLink>
     ) : (
@@ -186,7 +186,7 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
         action={door.post}
         fields={door.fields}
         className={className}
-        pendingText={PENDING}
+        pendingText={pendingText}
       >
         {text}
       </LeavingForm>

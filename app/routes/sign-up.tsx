@@ -13,6 +13,7 @@ import { SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignUp } from '~/auth/sign-up-action.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
+import { billingProvider } from '~/billing/registry.server'
 import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
@@ -28,11 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ redirectTo, chosenPlan: chosenPlanOf(redirectTo), constraint }, { headers })
 }
 
-/** "Pro, $29.00/month" when the visitor came from a plan's "Get started", else null. */
+/** "Pro, $29.00/month, paying by card" when the visitor came from a plan's card, else null. */
 function chosenPlanOf(redirectTo: string) {
-  const key = /^\/subscribe\/([a-z]+)(?:\?|$)/.exec(redirectTo)?.[1]
+  const [, key, provider] = /^\/subscribe\/([a-z]+)(?:\?provider=([a-z]+))?$/.exec(redirectTo) ?? []
   const plan = PLAN_DEFINITIONS.find((item) => item.key === key)
-  return plan ? `${plan.name}, ${formatMoney(plan.amount, plan.currency)}/${plan.interval}` : null
+  const paying = billingProvider(provider)?.label
+  const price = plan && `${formatMoney(plan.amount, plan.currency)}/${plan.interval}`
+  return plan ? `${plan.name}, ${price}${paying ? `, paying ${paying}` : ''}` : null
 }
 
 export const action = ({ request }: ActionFunctionArgs) => handleSignUp(request)
@@ -61,7 +64,8 @@ export default function SignUp() {
       }
       footer={
         <>
-          Already have an account? <TextLink to="/sign-in">Sign in</TextLink>
+          Already have an account?{' '}
+          <TextLink to={`/sign-in?${new URLSearchParams({ redirectTo })}`}>Sign in</TextLink>
         </>
       }
     >

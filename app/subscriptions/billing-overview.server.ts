@@ -50,12 +50,12 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
  * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
-export async function getBillingOverview(asUser: AsUser, page = 1) {
+export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(
     'billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
-    { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: PAYMENTS_PAGE_SIZE },
+    { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: pageSize },
     { asUser, get: true, result: billingOverview },
   )
-  return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / PAYMENTS_PAGE_SIZE)) }
+  return { ...overview, pageCount: Math.max(1, Math.ceil(overview.total / pageSize)) }
 }

@@ -38,4 +38,13 @@ describe('past due wording', () => {
       pastDueNotice({ payment_failed_at: stripe.payment_failed_at, payment_retry_at: null, help }),
     ).toBe(`Payment failed on November 26, 2026. ${help}`)
   })
+
+  it('after a new card is saved, says what is left: pay now or wait for the retry', () => {
+    expect(pastDueNotice(stripe, NOW, '$9.00')).toBe(
+      'Your new card is saved. Pay the $9.00 now, or we will retry on November 29, 2026.',
+    )
+    expect(pastDueNotice(stripe, Date.parse('2026-11-30T00:00:00Z'), '$9.00')).toBe(
+      'Your new card is saved. Pay the $9.00 now, or we will retry soon.',
+    )
+  })
 })

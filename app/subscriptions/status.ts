@@ -41,21 +41,26 @@ export interface PastDueFacts {
   help?: string | null
 }
 
+/** The retry's date while it is ahead and the provider says when, else null. */
+const retryAhead = ({ payment_retry_at: at }: PastDueFacts, now: number) =>
+  at && Date.parse(at) > now ? formatDate(at) : null
+
 /**
  * The one summary of a failed renewal, wherever past due shows (dashboard, billing and
- * pricing): "Payment failed on …; we will retry on …" (no final period). The retry is named
- * only while it is ahead, and only when the provider says when.
+ * pricing): "Payment failed on …; we will retry on …" (no final period).
  */
 export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
   if (!facts.payment_failed_at) return 'Your last payment did not go through'
   const failed = `Payment failed on ${formatDate(facts.payment_failed_at)}`
-  const retryAt = facts.payment_retry_at
-  if (!retryAt || Date.parse(retryAt) <= now) return failed
-  return `${failed}; we will retry on ${formatDate(retryAt)}`
+  const retry = retryAhead(facts, now)
+  return retry ? `${failed}; we will retry on ${retry}` : failed
 }
 
-/** The summary and what the subscriber can do about it. */
-export function pastDueNotice(facts: PastDueFacts, now = Date.now()) {
+/** The summary and what the subscriber can do about it; with `saved` (the amount due), after a new card. */
+export function pastDueNotice(facts: PastDueFacts, now = Date.now(), saved?: string) {
+  const retry = retryAhead(facts, now)
+  if (saved)
+    return `Your new card is saved. Pay the ${saved} now, or we will retry ${retry ? `on ${retry}` : 'soon'}.`
   const next = facts.help ?? 'Update your payment method to keep your plan.'
   return `${pastDueSummary(facts, now)}. ${next}`
 }

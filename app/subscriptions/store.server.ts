@@ -50,6 +50,27 @@ export function applySubscriptionEvent(
   )
 }
 
+/**
+ * A provider's answer to a change made in the app, applied now (its webhook then finds the row up
+ * to date). Stamped with the provider's time, never this server's: a clock running ahead would
+ * make the provider's own later events stale (docs/decisions/0053).
+ */
+export function applyProviderAnswer(
+  provider: string,
+  what: string,
+  userId: string,
+  answer: { fields: Partial<SubscriptionRow>; occurredAt: string },
+) {
+  const { fields, occurredAt } = answer
+  const event = {
+    provider,
+    id: `${what}:${userId}:${occurredAt}`,
+    type: `${what}.subscription`,
+    occurredAt,
+  }
+  return applySubscriptionEvent(event, userId, fields)
+}
+
 /** Records a payment or refund once per payment and status, or a change of a recorded one. */
 export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPayment>) {
   return rpc(

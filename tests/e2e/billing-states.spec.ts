@@ -77,8 +77,8 @@ test('a trialing subscriber sees when the trial ends', async ({ page }) => {
   await expect(detail(subscription, 'Current period')).toHaveText(
     `${shownDate(periodStart)} – ${shownDate(trialEnd)}`,
   )
-  await expect(detail(subscription, 'Provider')).toHaveText('Stripe')
-  await expect(subscription).not.toContainText('scheduled to cancel')
+  await expect(detail(subscription, 'Payment')).toHaveText('By card')
+  await expect(subscription).not.toContainText('Scheduled to cancel')
   await expect(subscription.getByRole('button', { name: 'Manage billing' })).toBeVisible()
 
   await page.goto('/dashboard')
@@ -102,8 +102,9 @@ test('a cancellation scheduled for a date is announced, the plan still active', 
 
   const subscription = subscriptionRegion(page)
   await expect(subscription.getByRole('status')).toHaveText(
-    `Your subscription is scheduled to cancel on ${shownDate(cancelAt)}.`,
+    `Scheduled to cancel on ${shownDate(cancelAt)}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
   )
+  await expect(subscription.getByRole('button', { name: 'Resume subscription' })).toBeVisible()
   await expect(detail(subscription, 'Status')).toHaveText('Active')
   await expect(subscription).not.toContainText('was canceled')
 })
@@ -125,7 +126,7 @@ test('a canceled subscriber sees when it ended and is offered a new plan', async
   await expect(subscription.getByRole('status')).toHaveText(
     `Your subscription was canceled on ${shownDate(canceledAt)}.`,
   )
-  await expect(subscription).not.toContainText('scheduled to cancel')
+  await expect(subscription).not.toContainText('Scheduled to cancel')
   await expect(detail(subscription, 'Status')).toHaveText('Canceled')
   await subscription.getByRole('link', { name: 'Choose a plan' }).click()
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing`)
@@ -189,7 +190,7 @@ test('a Stripe subscriber manages billing in the Stripe portal', async ({ page }
   await openBilling(page, user.email)
 
   const subscription = subscriptionRegion(page)
-  await expect(detail(subscription, 'Provider')).toHaveText('Stripe')
+  await expect(detail(subscription, 'Payment')).toHaveText('By card')
   await subscription.getByRole('button', { name: 'Manage billing' }).click()
   await expect(page).toHaveURL(stripePortalUrl)
 })
@@ -203,7 +204,7 @@ test('a Polar subscriber manages billing in the Polar portal', async ({ page }) 
   await openBilling(page, user.email)
 
   const subscription = subscriptionRegion(page)
-  await expect(detail(subscription, 'Provider')).toHaveText('Polar')
+  await expect(detail(subscription, 'Payment')).toHaveText('With Polar')
   await subscription.getByRole('button', { name: 'Manage billing' }).click()
   await expect(page).toHaveURL(polarPortalUrl)
   await expect(page.getByRole('heading', { name: 'Customer portal' })).toBeVisible()

@@ -183,10 +183,12 @@ async function createUnconfirmedUser(email: string) {
 async function signUpForPro(page: Page, email: string) {
   await page.goto('/pricing')
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('link', { name: 'Get started with Pro' }).click()
-  await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro$/)
-  // The page says which plan the visitor chose.
-  await expect(page.getByRole('main')).toContainText("You're signing up for Pro, $29.00/month.")
+  await pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click()
+  await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe$/)
+  // The page says which plan, and which way to pay, the visitor chose.
+  await expect(page.getByRole('main')).toContainText(
+    "You're signing up for Pro, $29.00/month, paying by card.",
+  )
   await signUp(page, email)
 }
 

@@ -46,13 +46,15 @@ for (const viewport of [
     const pro = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-    // One call to action per plan for a newcomer.
-    await expect(pro.getByRole('link', { name: 'Get started with Pro' })).toHaveCount(1)
+    // A way to pay per provider for a newcomer, each through sign-up.
+    await expect(pro.getByRole('link', { name: 'Get started with Pro: Pay by card' })).toHaveCount(
+      1,
+    )
     await expect(pro.getByRole('button')).toHaveCount(0)
     await snap(page, testInfo, `pricing, signed out (${viewport.name})`)
-    await pro.getByRole('link', { name: 'Get started with Pro' }).click() // 1
+    await pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click() // 1
 
-    await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro$/)
+    await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe$/)
     await page.getByRole('textbox', { name: 'Email' }).fill(email)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByRole('button', { name: 'Create account' }).click() // 2
@@ -148,7 +150,7 @@ test.describe('with JavaScript off', () => {
     await signIn(page, user.email)
     await page.goto('/pricing')
     await context.clearCookies() // the session ends while the page is open
-    await page.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+    await page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
     await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing&notice=sign-in-to-continue$/)
     await expect(page.getByRole('status').first()).toContainText('Your session has ended')
     await expect(page.locator('body')).not.toContainText('"error"')

@@ -101,7 +101,7 @@ async function stripeEmulator(path: string, body: object) {
 async function subscribeToPro(page: Page) {
   await page.goto('/pricing')
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+  await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`))
   await page.getByLabel('Card number').fill('4242 4242 4242 4242')
   await page.getByLabel('Cardholder name').fill('Ada Lovelace')

@@ -20,9 +20,10 @@ import { E2E } from './ports'
 /**
  * A subscriber whose renewal was declined recovers, with JavaScript off (every step is a
  * form or a link): the notice says when the payment failed and when Stripe retries, "Update
- * payment method" opens Stripe's portal on its card form and comes back, "Pay" opens the
- * open invoice's hosted page, and once it is paid past due clears everywhere. At desktop and
- * phone width.
+ * payment method" opens Stripe's portal on its card form and comes back to "Your new card is
+ * saved. Pay the $29.00 now, or …", "Pay" opens the open invoice's hosted page in a new tab
+ * (which, paid, links back to the site), and once it is paid past due clears everywhere. At
+ * desktop and phone width.
  */
 
 const users: string[] = []
@@ -136,14 +137,39 @@ test.describe('payment recovery with JavaScript off', () => {
       await expect(page.getByRole('button', { name: 'Cancel at period end' })).toHaveCount(0)
       await page.getByLabel('Card number').fill('4242 4242 4242 4242')
       await page.getByRole('button', { name: 'Save payment method' }).click()
-      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?card=saved`)
 
-      // "Pay": the open invoice's hosted page takes the payment.
-      await payments.getByRole('link', { name: 'Pay', exact: true }).click()
-      await expect(page).toHaveURL(invoice.hosted_invoice_url!)
-      await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-      await page.getByRole('button', { name: 'Pay $29.00' }).click()
-      await expect(page.getByRole('status')).toHaveText('Thank you. Your payment was received.')
+      // Back with a new card, the notice says what is left, not "Payment failed" again.
+      await expect(alert).toHaveText(
+        new RegExp(
+          `^Your new card is saved\\. Pay the \\$29\\.00 now, or we will retry on ${retry}\\.`,
+        ),
+      )
+      await expect(alert).not.toContainText('Payment failed')
+      const payNow = alert.getByRole('link', { name: 'Pay $29.00 now' })
+      await expect(payNow).toHaveAttribute('href', invoice.hosted_invoice_url!)
+      await expect(payNow).toHaveAttribute('target', '_blank')
+      await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
+      await attachScreenshots(page, testInfo, `billing, new card saved (${viewport.name})`)
+
+      // "Pay" opens the invoice's hosted page in a new tab, as "View invoice" does; paid, it
+      // links back to the site, and this tab is still on billing.
+      const [invoicePage] = await Promise.all([
+        page.context().waitForEvent('page'),
+        payments.getByRole('link', { name: 'Pay', exact: true }).click(),
+      ])
+      await expect(invoicePage).toHaveURL(invoice.hosted_invoice_url!)
+      await invoicePage.getByLabel('Card number').fill('4242 4242 4242 4242')
+      await invoicePage.getByRole('button', { name: 'Pay $29.00' }).click()
+      await expect(invoicePage.getByRole('status')).toHaveText(
+        'Thank you. Your payment was received.',
+      )
+      await invoicePage
+        .getByRole('link', { name: `Return to ${new URL(E2E.siteUrl).host}` })
+        .click()
+      await expect(invoicePage).toHaveURL(`${E2E.siteUrl}/`)
+      await invoicePage.close()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?card=saved$/)
 
       // Past due clears once Stripe's events are applied: no notice, the invoice paid.
       await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
@@ -185,7 +211,11 @@ test.describe('payment recovery with JavaScript off', () => {
   })
 })
 
-test('the past-due notice, its actions and the Pay link pass axe', async ({ page }) => {
+test('the past-due notice, its actions and the Pay link pass axe, light and dark', async ({
+  page,
+}) => {
+  // Eight scans (four pages, light and dark): more than one ordinary test's time.
+  test.setTimeout(120_000)
   const { user } = await pastDueSubscriber('recovery-axe')
   await signIn(page, user.email)
   const payments = page.getByRole('region', { name: 'Payment history' })
@@ -194,17 +224,23 @@ test('the past-due notice, its actions and the Pay link pass axe', async ({ page
       timeout: 500,
     })
   })
-  for (const path of ['/dashboard/settings/billing', '/dashboard', '/pricing']) {
-    await page.goto(path)
-    await expect(page.getByRole('alert')).toContainText('Payment failed on')
-    await page.waitForLoadState('networkidle')
-    const { violations } = await new AxeBuilder({ page }).analyze()
-    const blocking = violations.filter(
-      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-    )
-    expect(
-      blocking.map((violation) => violation.id),
-      path,
-    ).toEqual([])
+  const paths = ['/dashboard/settings/billing', '/dashboard', '/pricing']
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    for (const path of [...paths, '/dashboard/settings/billing?card=saved']) {
+      await page.goto(path)
+      await expect(page.getByRole('alert')).toContainText(
+        path.endsWith('saved') ? 'Your new card is saved' : 'Payment failed on',
+      )
+      await page.waitForLoadState('networkidle')
+      const { violations } = await new AxeBuilder({ page }).analyze()
+      const blocking = violations.filter(
+        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+      )
+      expect(
+        blocking.map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+        `${path} (${colorScheme})`,
+      ).toEqual([])
+    }
   }
 })

@@ -58,10 +58,13 @@ test('pricing: both Subscribe buttons show "Opening checkout…" until the check
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
   for (const [control, expected] of [
     [
-      pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }),
+      pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }),
       'button Opening checkout… true',
     ],
-    [pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }), 'a Opening checkout… true'],
+    [
+      pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }),
+      'a Opening checkout… true',
+    ],
   ] as const) {
     await page.goto('/pricing')
     await page.waitForLoadState('networkidle')

@@ -58,7 +58,7 @@ for (const viewport of RUNS) {
       const pro = page
         .getByRole('listitem')
         .filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-      await pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }).click()
+      await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
       await page.getByLabel('Cardholder name').fill('Ada Lovelace')
       await page.getByRole('button', { name: 'Pay now' }).click()
       await expect(
@@ -81,10 +81,22 @@ for (const viewport of RUNS) {
         page.getByText('You are on Pro ($29.00 per month). Starter is $9.00 per month.'),
       ).toBeVisible()
       const cost = page.getByRole('region', { name: 'What it will cost' })
-      await expect(cost).toContainText('Due today$0.00')
-      await expect(cost).toContainText('Credit for the unused part of Pro−$29.00')
-      await expect(cost).toContainText('Starter for the rest of this period$9.00')
-      await expect(cost).toContainText(/Next invoice on [A-Z][a-z]+ \d{1,2}, \d{4}\$0\.00/)
+      // Like an invoice: its lines top to bottom, the next invoice last, "Due today" on its own.
+      const lines = cost.getByRole('term')
+      await expect(lines).toHaveText([
+        'Credit for the unused part of Pro',
+        'Starter for the rest of this period',
+        /^Next invoice on [A-Z][a-z]+ \d{1,2}, \d{4}:$/,
+      ])
+      await expect(cost.getByRole('definition')).toHaveText(['−$29.00', '$9.00', '$0.00'])
+      const tops = await lines.evaluateAll((terms) =>
+        terms.map((term) => term.getBoundingClientRect().top),
+      )
+      expect(tops).toEqual([...tops].sort((a, b) => a - b))
+      expect(new Set(tops).size).toBe(3)
+      const dueToday = cost.getByText('Due today: $0.00', { exact: true })
+      await expect(dueToday).toBeVisible()
+      expect((await dueToday.boundingBox())!.y).toBeGreaterThan(tops[2])
       await expect(cost).toContainText(
         'The remaining credit of $11.00 is taken off the invoices after that.',
       )

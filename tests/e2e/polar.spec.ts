@@ -48,7 +48,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
 
   await page.goto('/pricing')
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('link', { name: 'Subscribe to Pro with Polar' }).click()
+  await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
 
   await expect(page).toHaveURL(checkoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
@@ -87,7 +87,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
     'href',
     invoiceUrl,
   )
-  await expect(subscription).not.toContainText('scheduled to cancel')
+  await expect(subscription).not.toContainText('Scheduled to cancel')
 
   await page.getByRole('button', { name: 'Manage billing' }).click()
   await expect(page).toHaveURL(portalUrl)
@@ -104,7 +104,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
   await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
     await expect(
-      subscription.getByText(/scheduled to cancel on [A-Z][a-z]+ \d{1,2}, \d{4}/),
+      subscription.getByText(/Scheduled to cancel on [A-Z][a-z]+ \d{1,2}, \d{4}/),
     ).toBeVisible({
       timeout: 500,
     })
@@ -130,5 +130,5 @@ test('a visitor without an account cannot pay on Polar: sign in first, then back
   await form.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/pricing$/)
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await expect(pro.getByRole('link', { name: 'Subscribe to Pro with Polar' })).toBeVisible()
+  await expect(pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' })).toBeVisible()
 })

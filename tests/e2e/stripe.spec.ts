@@ -71,7 +71,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await page.goto('/pricing')
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
   await expect(pro).toContainText('$29.00')
-  await pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+  await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
 
   await expect(page).toHaveURL(checkoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
@@ -127,7 +127,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
   await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(page.getByText(`scheduled to cancel on ${periodEnd}`)).toBeVisible({
+    await expect(page.getByText(`Scheduled to cancel on ${periodEnd}`)).toBeVisible({
       timeout: 500,
     })
   })
@@ -147,7 +147,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(plan).toContainText('Canceled on')
   await expect(plan).not.toContainText('Cancels on')
   await page.goto('/pricing')
-  await expect(page.getByRole('button', { name: 'Subscribe to Pro with Stripe' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' })).toBeVisible()
 })
 
 test('a renewal that fails: the failed invoice in the history, one notice on dashboard, billing and pricing', async ({
@@ -157,7 +157,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   const user = await signedInUser(page, 'stripe-past-due')
   await page.goto('/pricing')
   const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+  await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
   await expect(page).toHaveURL(checkoutUrl)
   await payOnCheckoutPage(page, '4242 4242 4242 4242')
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
@@ -215,7 +215,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
 test('a declined card shows the error and creates no subscription', async ({ page }) => {
   await signedInUser(page, 'stripe-declined')
   await page.goto('/pricing')
-  await page.getByRole('button', { name: 'Subscribe to Starter with Stripe' }).click()
+  await page.getByRole('button', { name: 'Subscribe to Starter: Pay by card' }).click()
   await expect(page).toHaveURL(checkoutUrl)
   await payOnCheckoutPage(page, '4000 0000 0000 0002')
 
@@ -241,9 +241,13 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   const user = await createUser(uniqueEmail('stripe-signed-out'))
   users.push(user.id)
   await page.goto('/pricing')
-  await expect(page.getByRole('button', { name: /with Stripe/ })).toHaveCount(0)
-  await page.getByRole('link', { name: 'Sign in to subscribe to Pro' }).click()
-  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro`)
+  await expect(page.getByRole('button', { name: /Pay by card/ })).toHaveCount(0)
+  // The way to pay is chosen on the card; the sign-up page's "Sign in" keeps it.
+  await page.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click()
+  await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(
+    `${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe`,
+  )
   const form = page.locator('form#sign-in')
   await form.getByLabel('Email').fill(user.email)
   await form.getByLabel('Password').fill(PASSWORD)
@@ -268,7 +272,7 @@ test.describe('with JavaScript off', () => {
   test('the pricing form still starts a Stripe checkout', async ({ page }) => {
     await signedInUser(page, 'stripe-nojs')
     await page.goto('/pricing')
-    await page.getByRole('button', { name: 'Subscribe to Pro with Stripe' }).click()
+    await page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
     await expect(page).toHaveURL(checkoutUrl)
     await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
     await payOnCheckoutPage(page, '4242 4242 4242 4242')

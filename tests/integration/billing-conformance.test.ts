@@ -11,7 +11,8 @@ import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './tes
 /**
  * The billing contract, the same for every provider (app/billing/provider.ts): a checkout
  * from the provider-neutral door, the provider's webhook writing the ledger row, its portal
- * from "Manage billing", a cancellation, and reconciliation. Run against the app's adapters
+ * from "Manage billing", a cancellation at the period end and its resumption, a
+ * cancellation now, and reconciliation. Run against the app's adapters
  * on their stand-ins and against a provider that exists only here (./testpay/), registered
  * by this file with its own migration: a new provider needs nothing else.
  */
@@ -112,6 +113,44 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
     expect(manage.status).toBe(303)
     expect(manage.headers.get('location')).toMatch(/^https?:\/\//)
     expect(manage.headers.get('location')).not.toContain(app.url)
+
+    // Cancel at the period end (the confirmation's form), then Resume (billing's form):
+    // the row changes at once, the webhooks that follow agree, and each queues its mail.
+    const post = (path: string, body: string) =>
+      fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: {
+          cookie: user.cookie,
+          origin: app.url,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body,
+        redirect: 'manual',
+      })
+    for (const [path, body, scheduled] of [
+      ['/dashboard/settings/billing', 'intent=cancel', true],
+      ['/dashboard/settings/billing', 'intent=resume', false],
+    ] as const) {
+      const answer = await post(path, body)
+      expect(answer.status).toBe(303)
+      expect(answer.headers.get('location')).toBe('/dashboard/settings/billing')
+      expect(await rowOf(user.id)).toMatchObject({ cancel_at_period_end: scheduled })
+      await driver.idle()
+      expect(await rowOf(user.id)).toMatchObject({
+        status: 'active',
+        cancel_at_period_end: scheduled,
+      })
+    }
+    const { data: mails } = await adminClient(app)
+      .from('notification_outbox')
+      .select('kind')
+      .eq('user_id', user.id)
+      .in('kind', ['subscription_canceled', 'subscription_resumed'])
+      .order('created_at')
+    expect(mails?.map((mail) => mail.kind)).toEqual([
+      'subscription_canceled',
+      'subscription_resumed',
+    ])
 
     const provider = billingProvider(id)!
     await provider.cancelNow(subscriptionId)

@@ -118,6 +118,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const stripe = await startStripeEmulator({
     port: options.ports?.stripe,
     webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
+    businessUrl: options.siteUrl,
     catalog: options.catalog,
     webhookSecret: keys.stripeWebhookSecret,
     apiKey: keys.stripeSecretKey,

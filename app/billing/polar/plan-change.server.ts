@@ -2,7 +2,7 @@ import { getPlans, type Plan } from '~/billing/plans.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
-import { applySubscriptionEvent } from '~/subscriptions/store.server'
+import { applyProviderAnswer } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 import type { PlanChangeOffer, Unavailable } from '../provider'
@@ -10,16 +10,9 @@ import { getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 
 /**
- * A Polar subscriber's change of plan, in the app, through Polar's subscription update
- * (`PATCH /v1/subscriptions/{id}` with `product_id`). The price of the change is shown
- * before it is confirmed, worked out as Polar prorates (polarsource/polar
- * `subscription/update.py`): for the share of the period still to run, a credit for the
- * current plan's price and a charge for the new one's, each rounded to the cent. With
- * `prorate` (Polar's default, and what we send), nothing is charged today; the difference
- * is settled on the next invoice, at the end of the current period.
+ * Polar's time proration of a change made at `at` (ms), as polarsource/polar
+ * `subscription/update.py` works it out (docs/polar.md, "Changing plan").
  */
-
-/** Polar's time proration of a change made at `at` (ms). */
 export function prorationPreview(
   period: { start: string; end: string },
   currentAmount: number,
@@ -106,8 +99,7 @@ export async function polarPlanChangeOffer(
 
 /**
  * Changes the user's Polar subscription to `planKey` (`proration_behavior: prorate`) and
- * applies Polar's answer through the webhook ledger at once, so that the billing page shows
- * the new plan before the webhook arrives (the webhook then finds the row up to date).
+ * applies Polar's answer at once.
  * Polar's refusals become a reason; other failures throw.
  */
 export async function changePolarPlan(
@@ -139,20 +131,11 @@ export async function changePolarPlan(
   }
   const subscription = PolarSubscriptionSchema.parse(updated)
   const fields = polarSubscriptionFields('subscription.updated', subscription)
-  // Polar's time, not this server's clock, so Polar's later events still apply (0053).
-  const occurredAt = subscription.modified_at
-  if (fields && occurredAt) {
-    await applySubscriptionEvent(
-      {
-        provider: 'polar',
-        id: `plan-change:${subscription.id}:${occurredAt}`,
-        type: 'plan_change.subscription',
-        occurredAt,
-      },
-      userId,
+  if (fields && subscription.modified_at)
+    await applyProviderAnswer('polar', 'plan_change', userId, {
       fields,
-    )
-  }
+      occurredAt: subscription.modified_at,
+    })
   logger.info({ user: userId, plan: target.key }, 'polar plan changed')
   return { kind: 'changed', planName: target.name }
 }

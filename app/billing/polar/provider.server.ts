@@ -50,7 +50,7 @@ async function createPolarPortal(
 /** Polar behind the billing contract (app/billing/provider.ts). */
 export const polarProvider: BillingProvider = {
   id: 'polar',
-  label: 'Polar',
+  label: 'with Polar',
   // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
   formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
   apiUrlSetting: 'POLAR_API_URL',
@@ -69,6 +69,17 @@ export const polarProvider: BillingProvider = {
     const polar = getPolar('checkout')
     return (await polar.subscriptions.list({ external_customer_id: userId, limit: PAGE_SIZE }))
       .items
+  },
+  async scheduleCancel(id, cancel) {
+    const updated = await getPolar('checkout').subscriptions.update(id, {
+      cancel_at_period_end: cancel,
+    })
+    const subscription = PolarSubscriptionSchema.parse(updated)
+    return {
+      fields: polarSubscriptionFields('subscription.updated', subscription)!,
+      // Polar's clock; an update always sets it.
+      occurredAt: subscription.modified_at ?? new Date().toISOString(),
+    }
   },
   async cancelNow(id) {
     try {

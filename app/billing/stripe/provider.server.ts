@@ -16,11 +16,9 @@ import { handleStripeWebhook, stripePlanName } from './webhook.server'
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
 
 /**
- * A fresh billing portal session for the signed-in user's own Stripe customer (the id is
- * taken from their row, read as them, never from input). Portal URLs are valid for a short time and
- * are never cached or reused. With `paymentMethod`, the portal opens straight on its card
- * form (`flow_data.type = payment_method_update`) and, once the card is saved, comes back
- * to the billing page.
+ * A fresh billing portal session for the user's own Stripe customer (from their row, read as
+ * them, never from input). With `paymentMethod`, it opens on its card form
+ * (`flow_data.type = payment_method_update`), and a saved card comes back to billing saying so.
  */
 async function createStripePortal(
   row: SubscriptionRow | null,
@@ -36,7 +34,10 @@ async function createStripePortal(
       ? {
           flow_data: {
             type: 'payment_method_update',
-            after_completion: { type: 'redirect', redirect: { return_url: billingPage() } },
+            after_completion: {
+              type: 'redirect',
+              redirect: { return_url: `${billingPage()}?card=saved` },
+            },
           },
         }
       : {}),
@@ -47,7 +48,7 @@ async function createStripePortal(
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
-  label: 'Stripe',
+  label: 'by card',
   // Stripe Checkout and the Stripe billing portal.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
   apiUrlSetting: 'STRIPE_API_URL',
@@ -63,6 +64,16 @@ export const stripeProvider: BillingProvider = {
     const customer = row?.stripe_customer_id
     if (!customer) return []
     return (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
+  },
+  async scheduleCancel(id, cancel) {
+    const updated = await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })
+    const subscription = StripeSubscriptionSchema.parse(updated)
+    // Stripe's clock (its answer's Date), which its events' `created` also reads.
+    const date = updated.lastResponse.headers.date
+    return {
+      fields: subscriptionFields(subscription, stripePlanName(subscription)),
+      occurredAt: new Date(date ?? Date.now()).toISOString(),
+    }
   },
   async cancelNow(id) {
     try {

@@ -20,6 +20,7 @@ interface Subscription {
   status: 'active' | 'canceled'
   createdAt: string
   canceledAt: string | null
+  cancelAtPeriodEnd?: boolean
 }
 
 const SECRET = 'testpay-secret'
@@ -75,7 +76,7 @@ const fieldsOf = (subscription: Subscription) => ({
   plan_name: subscription.plan,
   status: subscription.status,
   billing_cycle: 'month',
-  cancel_at_period_end: false,
+  cancel_at_period_end: subscription.cancelAtPeriodEnd ?? false,
   canceled_at: subscription.canceledAt,
 })
 
@@ -97,6 +98,12 @@ export const testpayProvider: BillingProvider = {
   },
   async userSubscriptions(_row, userId) {
     return [...subscriptions.values()].filter((subscription) => subscription.userId === userId)
+  },
+  async scheduleCancel(id, cancel) {
+    const subscription = subscriptions.get(id)!
+    subscription.cancelAtPeriodEnd = cancel
+    emit('subscription.updated', subscription)
+    return { fields: fieldsOf(subscription), occurredAt: outbox.at(-1)!.at }
   },
   async cancelNow(id) {
     const subscription = subscriptions.get(id)

@@ -66,6 +66,11 @@ export interface StripeEmulatorOptions {
   taxActive?: boolean
   /** Customer portal configuration ids (`bpc_…`) the account has besides its default one. */
   portalConfigurations?: string[]
+  /**
+   * The account's website (Settings → Public details, `business_profile.url`): the hosted
+   * invoice page links back to it, as Stripe's does. None by default, like a new account.
+   */
+  businessUrl?: string
 }
 
 export interface StripeEmulator {
@@ -110,6 +115,7 @@ export interface StripeEmulator {
 export async function startStripeEmulator(options: StripeEmulatorOptions): Promise<StripeEmulator> {
   const store = new Store(options.catalog)
   store.account.taxActive = options.taxActive ?? false
+  store.account.businessUrl = options.businessUrl ?? null
   for (const id of options.portalConfigurations ?? []) store.account.portalConfigurations.add(id)
   const dispatcher = new WebhookDispatcher(
     options.webhookUrl,

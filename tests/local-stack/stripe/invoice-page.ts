@@ -25,7 +25,7 @@ export async function handleInvoicePage(
     return sendHtml(
       res,
       200,
-      invoicePage(invoice, paid ? 'Thank you. Your payment was received.' : undefined),
+      invoicePage(ctx, invoice, paid ? 'Thank you. Your payment was received.' : undefined),
     )
   }
   if (invoice.status !== 'open') {
@@ -33,6 +33,7 @@ export async function handleInvoicePage(
       res,
       409,
       invoicePage(
+        ctx,
         invoice,
         undefined,
         `This invoice is ${invoice.status}; there is nothing to pay.`,
@@ -43,10 +44,11 @@ export async function handleInvoicePage(
   const card = typeof form.cardNumber === 'string' ? form.cardNumber : ''
   const outcome = payInvoice(ctx, invoice, { card })
   if (outcome.ok) return redirect(res, `/invoices/${encodeURIComponent(invoice.id)}?paid=1`)
-  sendHtml(res, 402, invoicePage(invoice, undefined, outcome.message))
+  sendHtml(res, 402, invoicePage(ctx, invoice, undefined, outcome.message))
 }
 
-function invoicePage(invoice: InvoiceObject, notice?: string, error?: string) {
+function invoicePage(ctx: BillingContext, invoice: InvoiceObject, notice?: string, error?: string) {
+  const site = ctx.store.account.businessUrl
   const rows = invoice.lines.data
     .map(
       (line) =>
@@ -72,6 +74,7 @@ function invoicePage(invoice: InvoiceObject, notice?: string, error?: string) {
     `Invoice ${invoice.number ?? invoice.id}`,
     `<h1>Invoice ${escapeHtml(invoice.number ?? invoice.id)}</h1>
 ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
+${site ? `<p><a href="${escapeHtml(site)}">Return to ${escapeHtml(new URL(site).host)}</a></p>` : ''}
 ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 <p>Status: <strong>${escapeHtml(invoice.status)}</strong>${paidAt ? ` — paid ${date(paidAt)}` : ''}${due && typeof invoice.due_date === 'number' ? ` — due ${date(invoice.due_date)}` : ''}</p>
 <p class="amount">${money(invoice.total, invoice.currency)}</p>

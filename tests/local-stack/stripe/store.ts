@@ -79,6 +79,7 @@ export class Store {
   readonly account = {
     taxActive: false,
     portalConfigurations: new Set<string>([DEFAULT_PORTAL_CONFIGURATION]),
+    businessUrl: null as string | null,
   }
   private clockOffset = 0
   private invoiceSequence = 0

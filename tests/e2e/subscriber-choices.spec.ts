@@ -1,0 +1,306 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+
+import { mailSubject } from '../integration/mail-support'
+import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  deleteUsersByEmail,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * The subscriber's own choices, every form with JavaScript off, at desktop and phone width:
+ * the way to pay chosen before signing up and kept to its checkout, Cancel (at the period end,
+ * after a confirmation) and Resume on the billing page for both providers, and deleting an
+ * account with a live plan, which offers canceling at the period end first and the payment
+ * history as CSV. The pages they visit pass axe, light and dark.
+ */
+
+const users: string[] = []
+const emails: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+  await deleteUsersByEmail(emails.splice(0))
+})
+
+async function newUser(label: string) {
+  const user = await createUser(uniqueEmail(label))
+  users.push(user.id)
+  return user
+}
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
+async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+/** Waits for the one mail whose subject starts so to the address, in the local inbox. */
+async function mailTo(email: string, subject: string) {
+  await expect(async () => {
+    const response = await fetch(
+      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
+    )
+    const { messages } = (await response.json()) as { messages: { subject: string }[] }
+    expect(messages.filter((mail) => mail.subject.startsWith(subject))).toHaveLength(1)
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+const planCard = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+
+  for (const viewport of VIEWPORTS) {
+    test(`a visitor chooses to pay with Polar before signing up and lands on its checkout (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(90_000)
+      await page.setViewportSize(viewport)
+      const email = uniqueEmail(`choose-polar-${viewport.name}`)
+      emails.push(email)
+
+      await page.goto('/pricing')
+      const pro = planCard(page, 'Pro')
+      await expect(
+        pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }),
+      ).toBeVisible()
+      await attachScreenshots(page, testInfo, `pricing, signed out (${viewport.name})`)
+      await pro.getByRole('link', { name: 'Get started with Pro: Pay with Polar' }).click()
+
+      await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar$/)
+      await expect(page.getByRole('main')).toContainText(
+        "You're signing up for Pro, $29.00/month, paying with Polar.",
+      )
+      await page.getByRole('textbox', { name: 'Email' }).fill(email)
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+
+      const mail = await waitForMail(email, 'signup')
+      await page.goto(mail.link!)
+      const confirm = page.getByRole('button', { name: /confirm/i })
+      if (await confirm.isVisible().catch(() => false)) await confirm.click()
+
+      // Polar's checkout, not Stripe's, and no "Checkout was canceled" on the way.
+      await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/checkout/polar_c_[\\w-]+$`))
+      await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+      await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+      await page.getByRole('button', { name: 'Pay now' }).click()
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Payment successful' }),
+      ).toBeVisible()
+    })
+
+    for (const provider of ['stripe', 'polar'] as const) {
+      test(`a ${provider} subscriber cancels at the period end, then resumes (${viewport.name})`, async ({
+        page,
+      }, testInfo) => {
+        test.setTimeout(120_000)
+        await page.setViewportSize(viewport)
+        const user = await newUser(`cancel-${provider}-${viewport.name}`)
+        await signIn(page, user.email)
+
+        await page.goto('/pricing')
+        const pro = planCard(page, 'Pro')
+        if (provider === 'stripe') {
+          await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
+          await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+          await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
+        } else {
+          await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
+          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+          await page.getByRole('button', { name: 'Pay now' }).click()
+        }
+        await expect(
+          page.getByRole('heading', { level: 1, name: 'Payment successful' }),
+        ).toBeVisible()
+
+        const subscription = page.getByRole('region', { name: 'Current subscription' })
+        await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+          await expect(subscription.getByRole('link', { name: 'Cancel subscription' })).toBeVisible(
+            { timeout: 500 },
+          )
+        })
+        await expect(subscription).toContainText(
+          provider === 'stripe' ? 'PaymentBy card' : 'PaymentWith Polar',
+        )
+        await subscription.getByRole('link', { name: 'Cancel subscription' }).click()
+
+        // The confirmation says until when the plan stays; nothing changes before the button.
+        await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
+        const said = await subscription.getByText(/^Cancel Pro\? You keep it until /).textContent()
+        const endsOn = /until (.+?) and are not charged again/.exec(said!)![1]
+        await expect(subscription).toContainText(`– ${endsOn}`)
+        await expect(page.getByRole('link', { name: 'Keep my plan' })).toBeVisible()
+        await attachScreenshots(
+          page,
+          testInfo,
+          `cancel confirmation, ${provider} (${viewport.name})`,
+        )
+        await page.getByRole('button', { name: 'Cancel at period end' }).click()
+
+        await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+        await expect(subscription.getByRole('status')).toHaveText(
+          `Scheduled to cancel on ${endsOn}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
+        )
+        await expect(subscription.getByRole('link', { name: 'Cancel subscription' })).toHaveCount(0)
+        await mailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
+        await attachScreenshots(
+          page,
+          testInfo,
+          `scheduled to cancel, ${provider} (${viewport.name})`,
+        )
+
+        await subscription.getByRole('button', { name: 'Resume subscription' }).click()
+        await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+        await expect(subscription).not.toContainText('Scheduled to cancel')
+        await mailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
+        // The provider's own events agree: reloaded later, it is still renewing.
+        await page.waitForTimeout(1000)
+        await page.reload()
+        await expect(subscription.getByRole('link', { name: 'Cancel subscription' })).toBeVisible()
+        await expect(subscription).not.toContainText('Scheduled to cancel')
+      })
+    }
+
+    test(`deleting an account with a live plan offers canceling at the period end and the history as CSV (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(viewport)
+      const user = await newUser(`delete-offer-${viewport.name}`)
+      const other = await newUser(`delete-offer-other-${viewport.name}`)
+      const periodEnd = daysFromNow(20)
+      await seedSubscription(user.id, { current_period_end: periodEnd })
+      await seedPayments(user.id, [
+        {
+          amount: 2900,
+          status: 'succeeded',
+          description: 'Pro payment',
+          invoice_url: 'https://invoice.stripe.com/i/seeded',
+          created_at: daysFromNow(-10),
+        },
+        {
+          amount: 2900,
+          status: 'failed',
+          description: 'Pro payment',
+          created_at: daysFromNow(-40),
+        },
+      ])
+      await seedPayments(other.id, [
+        {
+          amount: 900,
+          status: 'succeeded',
+          description: 'Starter payment',
+          created_at: daysFromNow(-1),
+        },
+      ])
+      await signIn(page, user.email)
+
+      await page.goto('/dashboard/settings/account')
+      const section = page.getByRole('region', { name: 'Delete account' })
+      const keep = section.getByRole('link', {
+        name: `Cancel at period end and keep access until ${shownDate(periodEnd)}`,
+      })
+      await expect(keep).toBeVisible()
+      await expect(section).toContainText('the payment provider keeps its own record')
+      await attachScreenshots(page, testInfo, `delete account, live plan (${viewport.name})`)
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        section.getByRole('link', { name: 'Download your payment history as CSV' }).click(),
+      ])
+      expect(download.suggestedFilename()).toBe('payment-history.csv')
+      const csv = await (await download.createReadStream()).toArray()
+      const lines = Buffer.concat(csv).toString('utf8').trim().split('\r\n')
+      expect(lines).toEqual([
+        '"Date","Description","Amount","Status","Invoice"',
+        `"${shownDate(daysFromNow(-10))}","Pro payment","$29.00","Paid","https://invoice.stripe.com/i/seeded"`,
+        `"${shownDate(daysFromNow(-40))}","Pro payment","$29.00","Failed",""`,
+      ])
+
+      await keep.click()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
+      await expect(page.getByRole('main')).toContainText(
+        `Cancel Pro? You keep it until ${shownDate(periodEnd)} and are not charged again`,
+      )
+      await expect(page.getByRole('button', { name: 'Cancel at period end' })).toBeVisible()
+      // The billing page offers the same download.
+      await page.goto('/dashboard/settings/billing')
+      await expect(
+        page
+          .getByRole('region', { name: 'Payment history' })
+          .getByRole('link', { name: 'Download the history as CSV' }),
+      ).toHaveAttribute('href', '/dashboard/settings/billing/payments.csv')
+    })
+  }
+})
+
+test('the payment history download is for signed-in users only', async ({ request }) => {
+  const response = await request.get('/dashboard/settings/billing/payments.csv', {
+    maxRedirects: 0,
+  })
+  expect(response.status()).toBe(302)
+  expect(response.headers().location).toMatch(/^\/sign-in\?redirectTo=/)
+})
+
+test('the pages of these journeys pass axe, light and dark', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  const user = await newUser('choices-axe')
+  await seedSubscription(user.id, { current_period_end: daysFromNow(20) })
+  await seedPayments(user.id, [{ amount: 2900, status: 'succeeded', created_at: daysFromNow(-1) }])
+  const scheduled = await newUser('choices-axe-scheduled')
+  await seedSubscription(scheduled.id, {
+    cancel_at_period_end: true,
+    cancel_at: daysFromNow(20),
+  })
+  const signedOut = ['/pricing', '/sign-up?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar']
+  const signedIn = [
+    '/dashboard/settings/billing',
+    '/dashboard/settings/billing?cancel',
+    '/dashboard/settings/account',
+  ]
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const visits: [Page, string][] = signedOut.map((path) => [page, path])
+    for (const who of [user, scheduled]) {
+      const context = await browser.newContext({ colorScheme })
+      // Its own client address, as the fixture gives each test's page (rate limits).
+      await context.setExtraHTTPHeaders({
+        'x-forwarded-for': `10.99.${visits.length}.${Date.now() % 250}`,
+      })
+      const signed = await context.newPage()
+      await signIn(signed, who.email)
+      visits.push(...signedIn.map((path): [Page, string] => [signed, path]))
+    }
+    for (const [visitor, path] of visits) {
+      await visitor.goto(path)
+      await visitor.waitForLoadState('networkidle')
+      const { violations } = await new AxeBuilder({ page: visitor }).analyze()
+      expect(
+        violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+        `${path} (${colorScheme})`,
+      ).toEqual([])
+    }
+  }
+})
