@@ -1,11 +1,9 @@
 import type { z } from 'zod'
 
 import {
-  clientKey,
-  getRateLimitStore,
+  hitClientRateLimit,
   type RateLimitResult,
   type RateLimitRule,
-  SHARED_CLIENT_KEY,
 } from '~/lib/server/rate-limit.server'
 
 import { deliverContactMessage } from './delivery.server'
@@ -20,10 +18,11 @@ const CONTACT_SHARED_RATE_LIMIT: RateLimitRule = { limit: 100, windowMs: 10 * 60
 /** The longest valid submission, 5,654 characters as 12-byte escaped pairs, is under 70 KB. */
 export const CONTACT_MAX_BODY_BYTES = 128 * 1024
 
-export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
-  const key = clientKey(request)
-  const rule = key === SHARED_CLIENT_KEY ? CONTACT_SHARED_RATE_LIMIT : CONTACT_RATE_LIMIT
-  return getRateLimitStore().hit(`contact:${key}`, rule)
+export function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
+  return hitClientRateLimit(request, 'contact', {
+    client: CONTACT_RATE_LIMIT,
+    shared: CONTACT_SHARED_RATE_LIMIT,
+  })
 }
 
 /** Delivers one API submission; an API caller's `website` field is dropped, not taken for a bot. */

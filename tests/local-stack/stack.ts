@@ -51,7 +51,7 @@ export interface LocalStackOptions {
    */
   supabaseAuth?: Pick<
     SupabaseEmulatorOptions,
-    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor' | 'jwtSigning'
+    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor' | 'jwtSigning' | 'restPool'
   >
   /**
    * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local
