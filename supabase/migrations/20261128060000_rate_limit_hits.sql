@@ -19,8 +19,8 @@ drop index if exists public.rate_limits_reset_at_idx;
 
 /*
   Counts one hit on each p_keys[i] against p_limits[i] hits per fixed window of
-  p_window_ms[i], and returns the verdicts in order: [{allowed, remaining,
-  retry_after_seconds}, ...]. A key given twice counts twice (hits of two requests sent
+  p_window_ms[i], and returns the verdicts in order: [{allowed, limit, remaining,
+  retryAfterSeconds}, ...] (the app's RateLimitResult). A key given twice counts twice (hits of two requests sent
   together), each hit with its own verdict. Rows are locked in key order, so two calls never
   wait on each other in a cycle.
 */
@@ -59,8 +59,9 @@ begin
   )
   select jsonb_agg(jsonb_build_object(
            'allowed', count <= lim,
+           'limit', lim,
            'remaining', greatest(0, lim - count),
-           'retry_after_seconds', case
+           'retryAfterSeconds', case
              when count <= lim then 0
              else greatest(1, ceil(extract(epoch from (reset_at - v_now))))::integer
            end) order by ord)

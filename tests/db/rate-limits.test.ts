@@ -86,8 +86,10 @@ describe('rate_limit_hit', () => {
   })
 })
 
+type Verdicts = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }[]
+
 async function hits(counters: [key: string, limit: number, windowMs: number][]) {
-  const { rows } = await db.query<{ verdicts: Verdict[] }>(
+  const { rows } = await db.query<{ verdicts: Verdicts }>(
     'select public.rate_limit_hits($1, $2, $3) as verdicts',
     [counters.map(([key]) => key), counters.map(([, l]) => l), counters.map(([, , w]) => w)],
   )
@@ -102,10 +104,10 @@ describe('rate_limit_hits', () => {
       ['m-full', 1, 60_000],
       ['m-other', 2, 1_000],
     ])
-    expect(verdicts[0]).toEqual({ allowed: true, remaining: 2, retry_after_seconds: 0 })
+    expect(verdicts[0]).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 })
     expect(verdicts[1]).toMatchObject({ allowed: false, remaining: 0 })
-    expect(verdicts[1].retry_after_seconds).toBeGreaterThanOrEqual(59)
-    expect(verdicts[2]).toEqual({ allowed: true, remaining: 1, retry_after_seconds: 0 })
+    expect(verdicts[1].retryAfterSeconds).toBeGreaterThanOrEqual(59)
+    expect(verdicts[2]).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterSeconds: 0 })
   })
 
   it('counts a key given twice twice, each hit with its own verdict', async () => {

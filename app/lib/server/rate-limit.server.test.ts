@@ -256,8 +256,8 @@ describe('PostgresRateLimitStore', () => {
   test('sends every hit of one turn in one rate_limit_hits call and maps each verdict', async () => {
     const rpc = vi.fn(async () => ({
       data: [
-        { allowed: true, remaining: 2, retry_after_seconds: 0 },
-        { allowed: false, remaining: 0, retry_after_seconds: 42 },
+        { allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 },
+        { allowed: false, limit: 1, remaining: 0, retryAfterSeconds: 42 },
       ],
       error: null,
     }))

@@ -73,7 +73,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 const rateLimitAnswers = z.array(
-  z.object({ allowed: z.boolean(), remaining: z.number(), retry_after_seconds: z.number() }),
+  z.object({
+    allowed: z.boolean(),
+    limit: z.number(),
+    remaining: z.number(),
+    retryAfterSeconds: z.number(),
+  }),
 )
 
 /**
@@ -82,16 +87,13 @@ const rateLimitAnswers = z.array(
  * in one turn of the event loop (every counter of a request) go out as one call.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
-  private batch?: {
-    hits: { key: string; rule: RateLimitRule }[]
-    verdicts: Promise<RateLimitResult[]>
-  }
+  private batch?: { hits: [string, RateLimitRule][]; verdicts: Promise<RateLimitResult[]> }
 
   constructor(private readonly client: () => Pick<DatabaseClient, 'rpc'> = database) {}
 
   async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
     const batch = (this.batch ??= { hits: [], verdicts: Promise.resolve().then(() => this.send()) })
-    const index = batch.hits.push({ key, rule }) - 1
+    const index = batch.hits.push([key, rule]) - 1
     return (await batch.verdicts)[index]
   }
 
@@ -99,19 +101,14 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const { hits } = this.batch!
     this.batch = undefined
     const { data, error } = await this.client().rpc('rate_limit_hits', {
-      p_keys: hits.map((hit) => hit.key),
-      p_limits: hits.map((hit) => hit.rule.limit),
-      p_window_ms: hits.map((hit) => hit.rule.windowMs),
+      p_keys: hits.map(([key]) => key),
+      p_limits: hits.map(([, rule]) => rule.limit),
+      p_window_ms: hits.map(([, rule]) => rule.windowMs),
     })
     if (error) throw databaseError('rate_limit_hits', error)
-    const rows = checkedAnswer('rate_limit_hits', rateLimitAnswers, data)
-    if (rows.length !== hits.length) throw new Error('rate_limit_hits: not a verdict per hit')
-    return hits.map(({ rule }, index) => ({
-      allowed: rows[index].allowed,
-      limit: rule.limit,
-      remaining: rows[index].remaining,
-      retryAfterSeconds: rows[index].retry_after_seconds,
-    }))
+    const verdicts = checkedAnswer('rate_limit_hits', rateLimitAnswers, data)
+    if (verdicts.length !== hits.length) throw new Error('rate_limit_hits: not a verdict per hit')
+    return verdicts
   }
 }
 
