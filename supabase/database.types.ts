@@ -456,6 +456,10 @@ export type Database = {
         Args: { p_key: string; p_limit: number; p_window_ms: number }
         Returns: Json
       }
+      rate_limit_hits: {
+        Args: { p_keys: string[]; p_limits: number[]; p_window_ms: number[] }
+        Returns: Json
+      }
       record_payment_event: {
         Args: {
           p_event_id: string

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 
 import type { AsUser } from '~/lib/database/database.server'
 import { rpc, tableRow } from '~/lib/database/rpc.server'
+import { requestKey } from '~/lib/server/request-context.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 const profileSummary = z.object({
@@ -26,13 +27,13 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
   return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
 }
 
-const summaries = new WeakMap<Request, Promise<AccountSummary>>()
+const summaries = new WeakMap<object, Promise<AccountSummary>>()
 
 /** The summary for `requireUserWith`, read once per request: layout and page share it. */
 export function accountSummaryOf(request: Request) {
   return ({ asUser }: { asUser: AsUser }) => {
-    const summary = summaries.get(request) ?? readAccountSummary(asUser)
-    summaries.set(request, summary)
+    const summary = summaries.get(requestKey(request)) ?? readAccountSummary(asUser)
+    summaries.set(requestKey(request), summary)
     return summary
   }
 }

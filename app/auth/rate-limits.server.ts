@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 
 import {
+  clientCounter,
   clientKey,
   combineRateLimitResults,
   getRateLimitStore,
   type RateLimitResult,
   type RateLimitRule,
   retryAfterText,
-  SHARED_CLIENT_KEY,
 } from '~/lib/server/rate-limit.server'
 import { type GuessedFlow, queueAttemptsNotice } from '~/notifications/delivery.server'
 
@@ -84,13 +84,14 @@ export async function hitAuthRateLimit(
   email: string,
 ): Promise<RateLimitResult & { paused: boolean }> {
   const limits: FlowLimits = AUTH_RATE_LIMITS[flow]
-  const { client: perClient, shared, email: perEmail, account } = limits
+  const { email: perEmail, account } = limits
   const client = clientKey(request)
   const address = emailKey(email)
   const store = getRateLimitStore()
   const emailScope = PASSWORD_CHECKS.has(flow) ? `${address}:${client}` : address
+  const byClientCounter = clientCounter(`auth:${flow}`, client, limits)
   const [byClient, byEmail, ceiling] = await Promise.all([
-    store.hit(`auth:${flow}:${client}`, client === SHARED_CLIENT_KEY ? shared : perClient),
+    store.hit(byClientCounter.key, byClientCounter.rule),
     store.hit(`auth:${flow}:email:${emailScope}`, perEmail),
     account && store.hit(`auth:${flow}:account:${address}`, account),
   ])

@@ -10,6 +10,7 @@ import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
+import { requestKey } from '~/lib/server/request-context.server'
 import { hasSessionCookie } from '~/lib/server/security-headers.server'
 
 import { sessionCookieOptions } from './cookies.server'
@@ -108,13 +109,13 @@ export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.n
  * one existence check per navigation instead of five (tests/integration/auth-session.test.ts).
  */
 const requestSessions = new WeakMap<
-  Request,
+  object,
   { verified: Promise<Verified>; checked?: Promise<SessionResult> }
 >()
 
 function sessionOf(request: Request) {
-  let session = requestSessions.get(request)
-  if (!session) requestSessions.set(request, (session = { verified: verify(request) }))
+  let session = requestSessions.get(requestKey(request))
+  if (!session) requestSessions.set(requestKey(request), (session = { verified: verify(request) }))
   return session
 }
 

@@ -61,6 +61,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'record_payment_event(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_payment jsonb)':
     ['service_role'],
   'rate_limit_hit(p_key text, p_limit integer, p_window_ms integer)': ['service_role'],
+  'rate_limit_hits(p_keys text[], p_limits integer[], p_window_ms integer[])': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'account_summary()': ['authenticated'],
   'ledger_user(p_keys text[], p_named uuid, p_data jsonb)': [],
@@ -212,5 +213,8 @@ describe('privileges in public', () => {
     await expect(asUser(`select public.rate_limit_hit('k', 1, 1000)`)).rejects.toThrow(
       /permission denied/,
     )
+    await expect(
+      asUser(`select public.rate_limit_hits(array['k'], array[1], array[1000])`),
+    ).rejects.toThrow(/permission denied/)
   })
 })

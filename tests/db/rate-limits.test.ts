@@ -4,8 +4,9 @@ import type { Database, Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
- * public.rate_limit_hit, the shared rate-limit store (RATE_LIMIT_STORE=postgres): fixed
- * windows counted atomically, and callable only by the service role. Runs on PGlite and, in
+ * public.rate_limit_hits (and rate_limit_hit, kept for the previous release), the shared
+ * rate-limit store (RATE_LIMIT_STORE=postgres): fixed windows counted atomically, every counter
+ * of a request in one statement, callable only by the service role. Runs on PGlite and, in
  * CI, on the PostgreSQL server (where the concurrent hits really are concurrent).
  */
 let db: Database
@@ -82,6 +83,92 @@ describe('rate_limit_hit', () => {
   it('refuses invalid arguments', async () => {
     await expect(hit('x', 0, 1000)).rejects.toThrow(/invalid arguments/)
     await expect(hit('x', 1, 0)).rejects.toThrow(/invalid arguments/)
+  })
+})
+
+type Verdicts = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }[]
+
+async function hits(counters: [key: string, limit: number, windowMs: number][]) {
+  const { rows } = await db.query<{ verdicts: Verdicts }>(
+    'select public.rate_limit_hits($1, $2, $3) as verdicts',
+    [counters.map(([key]) => key), counters.map(([, l]) => l), counters.map(([, , w]) => w)],
+  )
+  return rows[0].verdicts
+}
+
+describe('rate_limit_hits', () => {
+  it('counts every key of a request in one call, each verdict in order', async () => {
+    await hits([['m-full', 1, 60_000]])
+    const verdicts = await hits([
+      ['m-new', 3, 60_000],
+      ['m-full', 1, 60_000],
+      ['m-other', 2, 1_000],
+    ])
+    expect(verdicts[0]).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 })
+    expect(verdicts[1]).toMatchObject({ allowed: false, remaining: 0 })
+    expect(verdicts[1].retryAfterSeconds).toBeGreaterThanOrEqual(59)
+    expect(verdicts[2]).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterSeconds: 0 })
+  })
+
+  it('counts a key given twice twice, each hit with its own verdict', async () => {
+    const verdicts = await hits([
+      ['m-twice', 2, 60_000],
+      ['m-x', 5, 60_000],
+      ['m-twice', 2, 60_000],
+      ['m-twice', 2, 60_000],
+    ])
+    expect(verdicts.map((verdict) => verdict.remaining)).toEqual([1, 4, 0, 0])
+    expect(verdicts.map((verdict) => verdict.allowed)).toEqual([true, true, true, false])
+    const { rows } = await db.query<{ count: number }>(
+      `select count from public.rate_limits where key = 'm-twice'`,
+    )
+    expect(rows).toEqual([{ count: 3 }])
+  })
+
+  it('counts concurrent calls over the same keys exactly once each, without deadlocks', async () => {
+    const verdicts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        hits(
+          i % 2
+            ? [
+                ['m-c1', 20, 60_000],
+                ['m-c2', 100, 60_000],
+              ]
+            : [
+                ['m-c2', 100, 60_000],
+                ['m-c1', 20, 60_000],
+              ],
+        ),
+      ),
+    )
+    const first = verdicts.map((pair, i) => pair[i % 2 ? 0 : 1])
+    expect(first.filter((verdict) => verdict.allowed)).toHaveLength(20)
+    const { rows } = await db.query<{ key: string; count: number }>(
+      `select key, count from public.rate_limits where key in ('m-c1', 'm-c2') order by key`,
+    )
+    expect(rows).toEqual([
+      { key: 'm-c1', count: 30 },
+      { key: 'm-c2', count: 30 },
+    ])
+  })
+
+  it('refuses invalid arguments', async () => {
+    await expect(hits([])).rejects.toThrow(/invalid arguments/)
+    await expect(hits([['x', 0, 1000]])).rejects.toThrow(/invalid arguments/)
+    await expect(hits([['x', 1, 0]])).rejects.toThrow(/invalid arguments/)
+    await expect(
+      db.query(`select public.rate_limit_hits(array['a', 'b'], array[1], array[1000, 1000])`),
+    ).rejects.toThrow(/invalid arguments/)
+  })
+
+  it('leaves room on each page for the rewrites, and no index on the window', async () => {
+    const { rows } = await db.query<{ options: string[] | null; indexes: string[] }>(
+      `select c.reloptions as options,
+              array(select indexrelid::regclass::text from pg_index where indrelid = c.oid) as indexes
+         from pg_class c where c.oid = 'public.rate_limits'::regclass`,
+    )
+    expect(rows[0].options).toContain('fillfactor=50')
+    expect(rows[0].indexes).toEqual(['rate_limits_pkey'])
   })
 })
 

@@ -30,6 +30,8 @@ export interface TestApp {
   stack: LocalStack
   /** Makes the database unreachable for the emulators (and so for the app), or restores it. */
   setDatabaseDown(down: boolean): void
+  /** While stalled, every transaction waits until it is not (a database too slow to answer). */
+  setDatabaseStalled(stalled: boolean): void
   close(): Promise<void>
 }
 
@@ -89,6 +91,7 @@ export async function startTestApp(
     url: origin,
     stack,
     setDatabaseDown: outage.setDown,
+    setDatabaseStalled: outage.setStalled,
     async close() {
       checkRoutesReached(reached)
       await stack.close()

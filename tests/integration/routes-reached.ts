@@ -95,6 +95,13 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.polar',
     'routes/api.webhooks.providerb',
   ],
+  'tests/integration/pool-full.test.ts': [
+    'root',
+    'routes/api.webhooks.stripe',
+    'routes/dashboard',
+    'routes/dashboard._index',
+    'routes/healthz',
+  ],
   'tests/integration/reconcile.test.ts': [
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',

@@ -46,12 +46,12 @@ export interface LocalStackOptions {
   supabaseKeys?: 'legacy' | 'new'
   /**
    * The auth server's project settings: its rate limits, mail frequency and "IP address
-   * forwarding" (tests/local-stack/supabase/README.md, "Rate limits"). Default: as the
-   * service and supabase/config.toml have them.
+   * forwarding" (tests/local-stack/supabase/README.md, "Rate limits"); and PostgREST's
+   * connection pool (`restPool`). Default: as the service and supabase/config.toml have them.
    */
   supabaseAuth?: Pick<
     SupabaseEmulatorOptions,
-    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor' | 'jwtSigning'
+    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor' | 'jwtSigning' | 'restPool'
   >
   /**
    * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local

@@ -35,7 +35,10 @@ export async function createUsers(supabaseUrl: string, count: number, label: str
   )
 }
 
-/** Session cookies of a user, as the browser would hold them after signing in. */
+/**
+ * Session cookies of a user, as the browser would hold them after signing in to the app in
+ * production: `__Host-`-prefixed (app/auth/cookies.server.ts, `sessionCookieOptions`).
+ */
 export async function signInCookie(env: Record<string, string>, email: string) {
   const jar = new Map<string, string>()
   const client = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
@@ -52,7 +55,7 @@ export async function signInCookie(env: Record<string, string>, email: string) {
   const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD })
   if (error) throw new Error(`sign-in failed: ${error.message}`)
   return [...jar]
-    .map(([name, value]) => serializeCookieHeader(name, value, {}).split(';')[0])
+    .map(([name, value]) => serializeCookieHeader(`__Host-${name}`, value, {}).split(';')[0])
     .join('; ')
 }
 

@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -45,6 +46,7 @@ import {
 import { type LighthouseScores, runLighthouse } from './lighthouse'
 import { type RunFigures, runScenario, type Scenario } from './load'
 import { bin, shutdown, startApp, startBare, startStack, supabaseCounts } from './processes'
+import { openStatements, perRequest, statementsBetween, type StatementTotals } from './statements'
 
 const started = Date.now()
 const loadAtStart = Math.round(os.loadavg()[0] * 100) / 100
@@ -62,6 +64,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
 const WRITE_USERS = 20
+/** Requests per path for its database work (countWork). */
+const WORK_REQUESTS = 50
 const onPostgres = Boolean(process.env.DATABASE_URL)
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`
 const log = (message: string) => console.log(`[bench ${elapsed()}] ${message}`)
@@ -110,6 +114,11 @@ interface Row extends RunFigures {
   ratio: number
   /** CPU ms per request of the app, the local stack and (PostgreSQL server) the database. */
   cpuMsPerRequest: CpuGroups
+  /** The database's work per request, from pg_stat_statements (statements.ts), if loaded. */
+  database?: StatementTotals & {
+    top: { query: string; perRequest: number }[]
+    statuses: Record<string, number>
+  }
 }
 
 const rows: Row[] = []
@@ -121,6 +130,10 @@ let signedInAuth: { duringRuns: Record<string, number>; wholeRun: Record<string,
   wholeRun: {},
 }
 let database = ''
+/** Why the database's work per request was not counted, if it was not. */
+let statementsSkipped = onPostgres ? '' : 'PGlite: only on the PostgreSQL server'
+/** An idle instance's outbox polls: statements and blocks per poll, the empty poll's plan. */
+let idle: { seconds: number; polls: number; perPoll: StatementTotals; plan: string } | undefined
 let bigData: SeedResult | { skipped: string } = {
   skipped: onPostgres ? '--no-big-data' : 'PGlite: only on the PostgreSQL server',
 }
@@ -130,6 +143,10 @@ try {
   const stack = await startStack(SITE_URL)
   database = stack.database
   log(`local stack up: ${database}`)
+  const statements = stack.databaseUrl ? await openStatements(stack.databaseUrl) : undefined
+  if (statements && 'skipped' in statements) statementsSkipped = statements.skipped
+  const statementReader = statements && !('skipped' in statements) ? statements : undefined
+  log(`database work per request: ${statementsSkipped || 'pg_stat_statements'}`)
   const env = stack.env
   const bareProcess = await startBare(BARE_PORT, BARE_BUILD_DIR)
   log(`bare Remix app up at ${BARE_ORIGIN} (remix-serve, ${BARE_BUILD_DIR})`)
@@ -217,6 +234,25 @@ try {
     }
   }
 
+  // Auth forms as an attack sends them: a new address and client every time (so that no limit
+  // is what is measured), every counter of the form checked.
+  const authForm = (fields: Record<string, string>) => () => {
+    const index = counter++
+    return {
+      body: new URLSearchParams({
+        ...fields,
+        email: `bench-nobody-${index}-${randomUUID().slice(0, 8)}@example.com`,
+      }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        // The host the browser would name: Remix refuses an action whose Origin differs.
+        host: new URL(SITE_URL).host,
+        origin: SITE_URL,
+        'x-forwarded-for': `198.19.${(index >> 8) & 255}.${index & 255}`,
+      },
+    }
+  }
+
   // The floor first: the bare Remix app's resource route at both concurrencies and its
   // document route; every other path is compared with the bare route of its kind (resource
   // or document) at its own concurrency.
@@ -286,6 +322,32 @@ try {
       connections: 10,
       body: contactBody,
       next: contactClient,
+      baseline: BARE_10,
+    },
+    {
+      name: 'POST /sign-in, wrong password',
+      method: 'POST',
+      path: '/sign-in',
+      connections: 10,
+      next: authForm({ intent: 'password', password: 'not-the-password-1' }),
+      expectedStatus: 400,
+      baseline: BARE_10,
+    },
+    {
+      name: 'POST /sign-in, magic link',
+      method: 'POST',
+      path: '/sign-in',
+      connections: 10,
+      next: authForm({ intent: 'magic-link' }),
+      expectedStatus: 302,
+      baseline: BARE_10,
+    },
+    {
+      name: 'POST /forgot-password',
+      method: 'POST',
+      path: '/forgot-password',
+      connections: 10,
+      next: authForm({}),
       baseline: BARE_10,
     },
     {
@@ -378,16 +440,68 @@ try {
       // No ratio when BENCH_ONLY left the bare route out (the targets on it are then reported).
       ratio: baseline ? Math.round((result.rps / baseline.rps) * 100) / 100 : Number.NaN,
       cpuMsPerRequest,
+      database: server === 'app' ? await countWork(origin, scenario) : undefined,
     })
     log(
       `${name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors`,
     )
+  }
+  /**
+   * The database's work per request of a path, counted apart from the load run: WORK_REQUESTS
+   * requests one after another, every one answered before the count is read, so that no
+   * request is half counted (in flight when a timed run stops) and the figure is exact
+   * whatever the machine's load.
+   */
+  const countWork = async (origin: string, scenario: BenchScenario) => {
+    if (!statementReader) return undefined
+    // First let the load run's last requests finish (a busy machine queues some).
+    for (let quiet = 0, waited = 0; quiet < 2 && waited < 20; waited++) {
+      const seen = (await statementReader.snapshot()).statements
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      quiet = (await statementReader.snapshot()).statements === seen ? quiet + 1 : 0
+    }
+    const before = await statementReader.snapshot()
+    const callsBefore = await statementReader.calls()
+    const statuses: Record<string, number> = {}
+    for (let index = 0; index < WORK_REQUESTS; index++) {
+      const fresh = scenario.next?.() ?? {}
+      // node:http, not fetch: fetch would not send the Host header the auth forms name.
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = http.request(`${origin}${scenario.path}`, {
+          method: scenario.method ?? 'GET',
+          headers: { ...scenario.headers, ...fresh.headers },
+        })
+        request.on('response', (answer) => {
+          answer.resume()
+          answer.on('end', () => resolve(answer.statusCode ?? 0))
+        })
+        request.on('error', reject)
+        request.end(fresh.body ?? scenario.body)
+      })
+      statuses[status] = (statuses[status] ?? 0) + 1
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300)) // work queued after the answer
+    const totals = perRequest(before, await statementReader.snapshot(), WORK_REQUESTS)
+    const top = statementsBetween(callsBefore, await statementReader.calls(), WORK_REQUESTS)
+    return { ...totals, top, statuses }
   }
   for (const scenario of selected) await measure(scenario)
   if (selected.some((scenario) => scenario.name === 'GET /pricing (anonymous)')) {
     const answer = await fetch(`${ORIGIN}/pricing`)
     await answer.arrayBuffer()
     pricingFromCache = answer.headers.get('server-timing')?.includes('page-cache') ?? false
+  }
+
+  // An idle instance: what its outbox polls cost when nothing is due (every 5 s).
+  if (statementReader) {
+    const seconds = 16
+    log(`idle for ${seconds} s: the outbox's polls`)
+    const before = await statementReader.snapshot()
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    const after = await statementReader.snapshot()
+    const polls = after.outboxPolls - before.outboxPolls
+    const plan = await statementReader.emptyPollPlan()
+    idle = { seconds, polls, perPoll: perRequest(before, after, polls), plan }
   }
 
   // 100× data (PostgreSQL server only): seed, then the webhook and page paths again.
@@ -414,6 +528,7 @@ try {
       (error: unknown) => ({ skipped: `lighthouse failed: ${String(error)}` }),
     )
   }
+  await statementReader?.close()
 } catch (error) {
   console.error(error)
   exitCode = 2
@@ -443,6 +558,14 @@ console.log(
   `database: ${machine.database}; ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up\n`,
 )
 const cpuColumns = onPostgres ? ['app', 'stack', 'database'] : ['app', 'stack']
+/** The database's work per request (pg_stat_statements; statements.ts). */
+const WORK_COLUMNS: [string, keyof StatementTotals][] = [
+  ['stmts/req', 'statements'],
+  ['rows written/req', 'rowsWritten'],
+  ['blks dirtied/req', 'blocksDirtied'],
+  ['blks written/req', 'blocksWritten'],
+  ['db exec ms/req', 'execMs'],
+]
 const header = [
   'path',
   'conns',
@@ -452,6 +575,7 @@ const header = [
   'errors',
   'x bare',
   ...cpuColumns.map((name) => `${name} cpu ms/req`),
+  ...(statementsSkipped ? [] : WORK_COLUMNS.map(([title]) => title)),
 ]
 const table = rows.map((row) => [
   row.name,
@@ -462,6 +586,9 @@ const table = rows.map((row) => [
   String(row.errors),
   row.baseline ? row.ratio.toFixed(2) : '-',
   ...cpuColumns.map((name) => (row.cpuMsPerRequest[name] ?? 0).toFixed(2)),
+  ...(statementsSkipped
+    ? []
+    : WORK_COLUMNS.map(([, key]) => (row.database ? row.database[key].toFixed(2) : '-'))),
 ])
 const widths = header.map((title, column) =>
   Math.max(title.length, ...table.map((cells) => cells[column].length)),
@@ -472,6 +599,12 @@ const line = (cells: string[]) =>
     .join('  ')
 console.log(line(header))
 for (const cells of table) console.log(line(cells))
+if (statementsSkipped) console.log(`database work per request not counted: ${statementsSkipped}`)
+if (idle) {
+  console.log(
+    `idle instance, ${idle.seconds} s: ${idle.polls} outbox polls, ${idle.perPoll.outboxStatements} outbox statements and ${idle.perPoll.outboxBlocks} blocks per poll; the empty poll's plan: ${idle.plan}`,
+  )
+}
 for (const row of rows) {
   const others = Object.entries(row.statuses).filter(([status]) => !status.startsWith('2'))
   if (others.length > 0) console.log(`  ${row.name}: statuses ${JSON.stringify(row.statuses)}`)
@@ -604,6 +737,62 @@ if (rows.length > 0) {
       Number.isFinite(small.ratio) && Number.isFinite(big.ratio),
     )
   }
+  // The database's work per request (pg_stat_statements, countWork), independent of the
+  // machine; the 0.02 is for anything else the stack does meanwhile.
+  const work = (name: string, ok: (database: StatementTotals) => boolean, wanted: string) => {
+    const measured = row(name)?.database
+    if (!measured) return
+    const detail = `${wanted}: answers ${JSON.stringify(measured.statuses)}; ${measured.statements} statements (rate limiter ${measured.rateLimitCalls}, ledger ${measured.ledgerCalls}), ${measured.rowsWritten} rows written, ${measured.blocksTouched} blocks touched, ${measured.execMs} ms executing per request`
+    check(`database work: ${name}`, ok(measured), detail)
+  }
+  const SLACK = 0.02
+  for (const name of ['GET / (anonymous)', 'GET /pricing (anonymous)'])
+    work(name, (d) => d.statements <= SLACK, 'no statement')
+  for (const name of ['GET /dashboard (signed in)', 'GET /dashboard/settings/billing (signed in)'])
+    work(
+      name,
+      (d) => d.statements <= 2 + SLACK && d.rowsWritten <= SLACK,
+      'at most 2 statements, no row written (its round trips: `npm run bench -- --rtt 40`)',
+    )
+  for (const name of [
+    'stripe webhook, unique writes',
+    'stripe webhook, unique writes @10',
+    'polar webhook, unique writes',
+  ])
+    work(
+      name,
+      (d) => d.ledgerCalls <= 1 + SLACK && d.statements <= 1 + SLACK,
+      '1 ledger call, nothing else',
+    )
+  work(
+    'stripe webhook, duplicates',
+    (d) => d.statements <= 1 + SLACK && d.rowsWritten <= SLACK && d.blocksTouched <= 10,
+    'at most 1 cheap statement (no row written, at most 10 blocks)',
+  )
+  for (const name of [
+    'POST /sign-in, wrong password',
+    'POST /sign-in, magic link',
+    'POST /forgot-password',
+  ])
+    work(
+      name,
+      (d) => d.rateLimitCalls <= 1 + SLACK,
+      'at most 1 rate-limit statement, whatever the number of counters',
+    )
+  if (idle) {
+    check(
+      'database work: an idle instance polls the outbox with one statement, an index probe',
+      idle.polls >= 1 && idle.perPoll.outboxStatements <= 1 && /^Index/.test(idle.plan),
+      `${idle.polls} polls in ${idle.seconds} s: ${idle.perPoll.outboxStatements} outbox statements, ${idle.perPoll.outboxBlocks} blocks touched per poll; the claim's search: ${idle.plan}`,
+    )
+  }
+  if (statementsSkipped && onPostgres)
+    budgets.push({
+      name: 'database work per request',
+      status: 'report',
+      detail: `not counted: ${statementsSkipped}`,
+    })
+
   const webhookErrors = rows.filter(
     (candidate) => candidate.path.startsWith('/api/webhooks/') && candidate.errors > 0,
   )
@@ -673,6 +862,8 @@ await writeFile(
         files,
       })),
       bigData,
+      idle,
+      statementsSkipped,
       lighthouse,
       budgets,
     },

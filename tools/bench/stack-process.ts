@@ -36,7 +36,12 @@ async function adminQuery(sql: string) {
 }
 
 const databaseName = serverUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined
-if (databaseName) await adminQuery(`create database ${databaseName}`)
+if (databaseName) {
+  await adminQuery(`create database ${databaseName}`)
+  // Nested statements too (the writes inside the ledger's and the rate limiter's functions),
+  // when the server loads pg_stat_statements (statements.ts); a placeholder otherwise.
+  await adminQuery(`alter database ${databaseName} set pg_stat_statements.track = 'all'`)
+}
 const dropDatabase = async () => {
   if (databaseName)
     await adminQuery(`drop database if exists ${databaseName} with (force)`).catch(() => {})
@@ -53,7 +58,14 @@ try {
     databaseUrl,
     // A load from one address: the auth server's per-IP limits would stop it, and are not
     // what it measures (the local stack's README, "Test overrides").
-    supabaseAuth: SUITE_AUTH_LIMITS,
+    supabaseAuth: {
+      ...SUITE_AUTH_LIMITS,
+      // PostgREST's pool (default 10 connections, 10 s): BENCH_DB_POOL, BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS.
+      restPool: {
+        size: Number(process.env.BENCH_DB_POOL ?? 10),
+        acquisitionTimeoutMs: Number(process.env.BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS ?? 10_000),
+      },
+    },
   })
 } catch (error) {
   await dropDatabase()

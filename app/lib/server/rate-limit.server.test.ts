@@ -4,6 +4,7 @@ import { resetEnvForTests } from '~/env.server'
 
 import {
   clientAddress,
+  clientCounter,
   clientKey,
   combineRateLimitResults,
   getRateLimitStore,
@@ -205,6 +206,29 @@ async function hitRateLimits(hits: { key: string; rule: typeof rule }[]) {
   return combineRateLimitResults(await Promise.all(hits.map((hit) => store.hit(hit.key, hit.rule))))
 }
 
+describe('clientCounter', () => {
+  const limits = { client: { limit: 5, windowMs: 1000 }, shared: { limit: 100, windowMs: 1000 } }
+
+  test('an identified client has its own key and budget', () => {
+    expect(clientCounter('contact', 'ip:198.51.100.7', limits)).toEqual({
+      key: 'contact:ip:198.51.100.7',
+      rule: limits.client,
+    })
+  })
+
+  test('unidentified clients share the budget over 8 rows in turn, an eighth each', () => {
+    const counters = Array.from({ length: 16 }, () =>
+      clientCounter('spread', SHARED_CLIENT_KEY, limits),
+    )
+    expect(counters.slice(0, 8).map((counter) => counter.key)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `spread:shared:${i}`),
+    )
+    expect(counters.slice(8)).toEqual(counters.slice(0, 8))
+    // 100 over 8 rows: 13 each, rounded up.
+    for (const counter of counters) expect(counter.rule).toEqual({ limit: 13, windowMs: 1000 })
+  })
+})
+
 describe('combineRateLimitResults', () => {
   test('every counter counts; denied when any denies, with the longest wait', async () => {
     const time = clock()
@@ -229,23 +253,32 @@ describe('combineRateLimitResults', () => {
 })
 
 describe('PostgresRateLimitStore', () => {
-  test('calls rate_limit_hit with the key and rule and maps its answer', async () => {
+  test('sends every hit of one turn in one rate_limit_hits call and maps each verdict', async () => {
     const rpc = vi.fn(async () => ({
-      data: { allowed: false, remaining: 0, retry_after_seconds: 42 },
+      data: [
+        { allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 },
+        { allowed: false, limit: 1, remaining: 0, retryAfterSeconds: 42 },
+      ],
       error: null,
     }))
     const store = new PostgresRateLimitStore(() => ({ rpc }) as never)
-    expect(await store.hit('k', { limit: 3, windowMs: 60_000 })).toEqual({
-      allowed: false,
-      limit: 3,
-      remaining: 0,
-      retryAfterSeconds: 42,
+    const verdicts = await Promise.all([
+      store.hit('a', { limit: 3, windowMs: 60_000 }),
+      store.hit('b', { limit: 1, windowMs: 1000 }),
+    ])
+    expect(verdicts).toEqual([
+      { allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 },
+      { allowed: false, limit: 1, remaining: 0, retryAfterSeconds: 42 },
+    ])
+    expect(rpc).toHaveBeenCalledTimes(1)
+    expect(rpc).toHaveBeenCalledWith('rate_limit_hits', {
+      p_keys: ['a', 'b'],
+      p_limits: [3, 1],
+      p_window_ms: [60_000, 1000],
     })
-    expect(rpc).toHaveBeenCalledWith('rate_limit_hit', {
-      p_key: 'k',
-      p_limit: 3,
-      p_window_ms: 60_000,
-    })
+    // A later turn is a call of its own.
+    await store.hit('a', { limit: 3, windowMs: 60_000 }).catch(() => {})
+    expect(rpc).toHaveBeenCalledTimes(2)
   })
 
   test('an error or an unexpected answer throws (the caller answers 500)', async () => {
@@ -254,9 +287,13 @@ describe('PostgresRateLimitStore', () => {
     )
     await expect(failing.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/down/)
     const odd = new PostgresRateLimitStore(
-      () => ({ rpc: async () => ({ data: [], error: null }) }) as never,
+      () => ({ rpc: async () => ({ data: {}, error: null }) }) as never,
     )
     await expect(odd.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/unexpected/)
+    const short = new PostgresRateLimitStore(
+      () => ({ rpc: async () => ({ data: [], error: null }) }) as never,
+    )
+    await expect(short.hit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow(/verdict per hit/)
   })
 
   test('RATE_LIMIT_STORE picks the store', () => {

@@ -9,3 +9,7 @@ export interface RequestContext {
 
 /** Entered per request by `httpLogger`; none outside the production stack (callers fall back). */
 export const requestContext = new AsyncLocalStorage<RequestContext>()
+
+/** Remix gives each loader of a page view its own `Request`: they share reads by this key. */
+export const requestKey = (request: Request): object =>
+  ((request.method === 'GET' || request.method === 'HEAD') && requestContext.getStore()) || request

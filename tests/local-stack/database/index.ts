@@ -280,6 +280,8 @@ export interface OutageSwitch {
   database: Database
   /** While down, every new query and transaction fails as a refused connection does. */
   setDown(down: boolean): void
+  /** While stalled, every new transaction waits (a database too slow to answer) until it is not. */
+  setStalled(stalled: boolean): void
 }
 
 /**
@@ -289,6 +291,7 @@ export interface OutageSwitch {
  */
 export function withOutageSwitch(inner: Database): OutageSwitch {
   let down = false
+  let stall: { released: Promise<void>; release: () => void } | undefined
   const refuse = () => {
     if (down)
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
@@ -309,9 +312,19 @@ export function withOutageSwitch(inner: Database): OutageSwitch {
     },
     async transaction(fn, options) {
       refuse()
+      await stall?.released
       return inner.transaction(fn, options)
     },
     close: () => inner.close(),
   }
-  return { database, setDown: (value) => (down = value) }
+  const setStalled = (stalled: boolean) => {
+    if (stalled && !stall) {
+      let release!: () => void
+      stall = { released: new Promise((resolve) => (release = resolve)), release }
+    } else if (!stalled) {
+      stall?.release()
+      stall = undefined
+    }
+  }
+  return { database, setDown: (value) => (down = value), setStalled }
 }

@@ -13,6 +13,7 @@ import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import type { JwtSigning } from './keys'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
+import type { RestPoolOptions } from './rest/pool'
 import { createListener, type Handler, loadRestHandler } from './server'
 import { createStorageHandler } from './storage/router'
 
@@ -112,6 +113,11 @@ export interface SupabaseEmulatorOptions {
    * Default 50, one such round trip in the same region.
    */
   mailDeliveryMs?: number
+  /**
+   * PostgREST's connection pool, `db-pool` and `db-pool-acquisition-timeout` (ms): default
+   * PostgREST's, 10 connections and 10 s; Supabase sizes the pool by the compute add-on.
+   */
+  restPool?: RestPoolOptions
 }
 
 export interface SupabaseEmulator {
@@ -175,7 +181,7 @@ export async function startSupabaseEmulator(
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config, limits }),
     storage: createStorageHandler(db, config.apiKeys),
-    rest: () => (rest ??= loadRestHandler(db)),
+    rest: () => (rest ??= loadRestHandler(db, options.restPool)),
     apiKeys: config.apiKeys,
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),

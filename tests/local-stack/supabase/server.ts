@@ -5,22 +5,26 @@ import { allowedOrigin, BodyTooLarge, corsHeaders, type CorsPolicy, readBytes } 
 import type { SupabaseFaults } from './faults'
 import { passGateway, type ProjectKeys } from './gateway'
 import { json, matchRoute, type Route } from './http'
+import type { RestPoolOptions } from './rest/pool'
 
 export type Handler = (request: Request) => Promise<Response>
-type RestFactory = (options: { database: Database }) => Handler
+type RestFactory = (options: { database: Database; pool?: RestPoolOptions }) => Handler
 
 /**
  * PostgREST is built separately in ./rest; it is imported lazily so this server also runs
  * (answering 501) while that part is missing or broken.
  */
-export async function loadRestHandler(database: Database): Promise<Handler> {
+export async function loadRestHandler(
+  database: Database,
+  pool?: RestPoolOptions,
+): Promise<Handler> {
   const specifier = './rest/index'
   try {
     const module = (await import(/* @vite-ignore */ specifier)) as {
       createRestHandler?: RestFactory
     }
     if (typeof module.createRestHandler === 'function')
-      return module.createRestHandler({ database })
+      return module.createRestHandler({ database, pool })
   } catch (error) {
     console.warn(`[supabase emulator] PostgREST emulator unavailable: ${(error as Error).message}`)
   }

@@ -2,6 +2,7 @@ import type { Database } from '../../database'
 import { authenticate, type RequestAuth } from './auth'
 import { restError, toRestError } from './errors'
 import { isIdentifier } from './grammar'
+import { createRestPool, type RestPool, type RestPoolOptions } from './pool'
 import { applyRangeHeader, checkProfile, parseAccept, parsePrefer, parseQuery } from './request'
 import { errorResponse, type Outcome, toResponse } from './response'
 import { callFunction } from './rpc'
@@ -61,6 +62,7 @@ function requestContext(auth: RequestAuth, request: Request, path: string) {
 
 async function serve(
   database: Database,
+  pool: RestPool,
   schema: SchemaCache,
   request: Request,
   auth: RequestAuth,
@@ -92,32 +94,35 @@ async function serve(
     )
   }
   const context = { readOnly, settings: requestContext(auth, request, target.path) }
-  const outcome = await database.transaction(async (tx): Promise<Outcome> => {
-    if (target.kind === 'rpc') {
-      if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
-      return callFunction({
-        tx,
-        name: target.name,
-        method,
-        url,
-        headers: request.headers,
-        payload,
-        accept,
-        prefer,
-        schema,
-      })
-    }
-    const table = await schema.table(tx, target.name)
-    const plan = parseQuery(url.searchParams)
-    const tableRequest = { tx, table, plan, accept, prefer }
-    if (readOnly) {
-      applyRangeHeader(plan, request.headers.get('range'))
-      return readRows(tableRequest)
-    }
-    if (method === 'POST') return insertRows(tableRequest, payload)
-    if (method === 'PATCH') return updateRows(tableRequest, payload)
-    return deleteRows(tableRequest)
-  }, context)
+  // The transaction holds one of the pool's connections; waiting too long for one is a 504.
+  const outcome = await pool.use(() =>
+    database.transaction(async (tx): Promise<Outcome> => {
+      if (target.kind === 'rpc') {
+        if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
+        return callFunction({
+          tx,
+          name: target.name,
+          method,
+          url,
+          headers: request.headers,
+          payload,
+          accept,
+          prefer,
+          schema,
+        })
+      }
+      const table = await schema.table(tx, target.name)
+      const plan = parseQuery(url.searchParams)
+      const tableRequest = { tx, table, plan, accept, prefer }
+      if (readOnly) {
+        applyRangeHeader(plan, request.headers.get('range'))
+        return readRows(tableRequest)
+      }
+      if (method === 'POST') return insertRows(tableRequest, payload)
+      if (method === 'PATCH') return updateRows(tableRequest, payload)
+      return deleteRows(tableRequest)
+    }, context),
+  )
   return toResponse(method, accept, outcome)
 }
 
@@ -137,14 +142,17 @@ function callFunctionNotFound(name: string): never {
  */
 export function createRestHandler(options: {
   database: Database
+  /** PostgREST's connection pool (`db-pool`, `db-pool-acquisition-timeout`): pool.ts. */
+  pool?: RestPoolOptions
 }): (request: Request) => Promise<Response> {
   const schema = new SchemaCache()
+  const pool = createRestPool(options.pool)
   return async (request) => {
     let authenticated = false
     try {
       const auth = await authenticate(request.headers)
       authenticated = auth.authenticated
-      return await serve(options.database, schema, request, auth)
+      return await serve(options.database, pool, schema, request, auth)
     } catch (error) {
       return errorResponse(request.method.toUpperCase(), toRestError(error, authenticated))
     }

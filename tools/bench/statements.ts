@@ -1,0 +1,161 @@
+/**
+ * Database work per request, from `pg_stat_statements` (docs/performance.md, "Database work
+ * per request"). The bench snapshots the bench database's statements before and after each
+ * measured run; the difference divided by the requests answered is what one request costs the
+ * database, independent of the machine:
+ *
+ * - statements: top-level statements, without the transaction framing PostgREST (and its
+ *   stand-in) wraps each request in (`begin`, the request's `set_config` settings, `commit`)
+ *   and without the notification outbox's (its deliverer runs in the background, every 5 s
+ *   and after a mail is queued: counted apart, `outbox*`);
+ * - rows written: rows inserted, updated or deleted, by any statement, nested ones included
+ *   (the database is set to `pg_stat_statements.track = all` by stack-process.ts);
+ * - shared blocks dirtied and written, blocks touched (hit or read), execution time;
+ * - the calls of the functions a target names: the rate limiter, the webhook ledger, the
+ *   outbox's claim.
+ *
+ * Only on a PostgreSQL server that loads the extension (`shared_preload_libraries`, which
+ * needs a restart); elsewhere `openStatements` says why not and the targets are not checked.
+ */
+import pg from 'pg'
+
+export interface StatementTotals {
+  statements: number
+  rowsWritten: number
+  blocksDirtied: number
+  blocksWritten: number
+  blocksTouched: number
+  execMs: number
+  rateLimitCalls: number
+  ledgerCalls: number
+  outboxPolls: number
+  outboxStatements: number
+  outboxBlocks: number
+}
+
+const LEDGER = '(record_webhook_event|apply_subscription_event|record_payment_event)'
+
+const OUTBOX = '(claim_notifications|finish_notification)'
+
+const SNAPSHOT = `
+  with s as (
+    select *,
+      query ~* '^\\s*(begin|commit|rollback|start transaction|set |reset |select set_config\\()' as framing,
+      query ~* '^\\s*(with\\M.*\\)\\s*)?(insert|update|delete|merge)\\M' as dml
+    from pg_stat_statements(true)
+    where dbid = (select oid from pg_database where datname = current_database())
+      and query !~ 'pg_stat_statements'
+  ), t as (
+    select *, query ~ '${OUTBOX}' as outbox from s where toplevel and not framing
+  )
+  select
+    coalesce((select sum(calls) from t where not outbox), 0)::float8 as "statements",
+    coalesce((select sum(rows) from s where dml and not query ~ '${OUTBOX}'), 0)::float8
+      as "rowsWritten",
+    coalesce((select sum(shared_blks_dirtied) from t where not outbox), 0)::float8
+      as "blocksDirtied",
+    coalesce((select sum(shared_blks_written) from t where not outbox), 0)::float8
+      as "blocksWritten",
+    coalesce((select sum(shared_blks_hit + shared_blks_read) from t where not outbox), 0)::float8
+      as "blocksTouched",
+    coalesce((select sum(total_exec_time) from t where not outbox), 0)::float8 as "execMs",
+    coalesce((select sum(calls) from t where query ~ 'rate_limit_hit'), 0)::float8
+      as "rateLimitCalls",
+    coalesce((select sum(calls) from t where query ~ '${LEDGER}'), 0)::float8 as "ledgerCalls",
+    coalesce((select sum(calls) from t where query ~ 'claim_notifications'), 0)::float8
+      as "outboxPolls",
+    coalesce((select sum(calls) from t where outbox), 0)::float8 as "outboxStatements",
+    coalesce((select sum(shared_blks_hit + shared_blks_read) from t
+      where query ~ 'claim_notifications'), 0)::float8 as "outboxBlocks"
+  from (select) nothing`
+
+export interface StatementReader {
+  snapshot(): Promise<StatementTotals>
+  /** Calls so far of each top-level statement that is not framing, by its text. */
+  calls(): Promise<Map<string, number>>
+  /** The plan of the outbox's claim when nothing is due: an index probe, or a scan. */
+  emptyPollPlan(): Promise<string>
+  close(): Promise<void>
+}
+
+/** Connects to the bench database; `{ skipped }` when the server does not load the extension. */
+export async function openStatements(
+  databaseUrl: string,
+): Promise<StatementReader | { skipped: string }> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  client.on('error', () => {}) // the bench database is dropped (with force) at the end
+  await client.connect()
+  try {
+    await client.query('create extension if not exists pg_stat_statements')
+    await client.query('select from pg_stat_statements limit 1')
+  } catch (error) {
+    await client.end()
+    return {
+      skipped: `pg_stat_statements is not loaded on this server (${(error as Error).message}); start a server with shared_preload_libraries=pg_stat_statements (docs/performance.md)`,
+    }
+  }
+  return {
+    async snapshot() {
+      const { rows } = await client.query<StatementTotals>(SNAPSHOT)
+      return rows[0]
+    },
+    async calls() {
+      const { rows } = await client.query<{ query: string; calls: number }>(
+        `select coalesce('rpc ' || substring(query from 'public\\."([a-z_0-9]+)"\\('),
+                         left(regexp_replace(query, '\\s+', ' ', 'g'), 120)) as query,
+                sum(calls)::float8 as calls
+           from pg_stat_statements(true)
+          where dbid = (select oid from pg_database where datname = current_database())
+            and toplevel and query !~ 'pg_stat_statements'
+            and query !~* '^\\s*(begin|commit|rollback|start transaction|set |reset |select set_config\\()'
+          group by 1`,
+      )
+      return new Map(rows.map((row) => [row.query, row.calls]))
+    },
+    async emptyPollPlan() {
+      // The claim's row search (supabase/migrations/…_notification_outbox.sql), planned on
+      // the bench's own outbox: which node reads public.notification_outbox.
+      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
+        `explain (format json) select o.id from public.notification_outbox o
+           where o.status = 'pending' and o.next_attempt_at <= now()
+           order by o.next_attempt_at limit 10 for update skip locked`,
+      )
+      const nodes: string[] = []
+      const walk = (node: Record<string, unknown>) => {
+        if (node['Relation Name'] === 'notification_outbox')
+          nodes.push(
+            `${String(node['Node Type'])}${node['Index Name'] ? ` using ${String(node['Index Name'])}` : ''}`,
+          )
+        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child)
+      }
+      walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0].Plan)
+      return nodes.join(', ')
+    },
+    close: () => client.end(),
+  }
+}
+
+/** The statements called between two `calls()`, most called first, per request. */
+export function statementsBetween(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  per: number,
+) {
+  return [...after]
+    .map(([query, calls]) => ({
+      query,
+      perRequest: Math.round(((calls - (before.get(query) ?? 0)) / per) * 1000) / 1000,
+    }))
+    .filter((entry) => entry.perRequest > 0)
+    .sort((a, b) => b.perRequest - a.perRequest)
+    .slice(0, 8)
+}
+
+/** The work between two snapshots per request (or per `per`), 3 decimals. */
+export function perRequest(before: StatementTotals, after: StatementTotals, per: number) {
+  const result = {} as StatementTotals
+  for (const key of Object.keys(after) as (keyof StatementTotals)[]) {
+    result[key] = per > 0 ? Math.round(((after[key] - before[key]) / per) * 1000) / 1000 : 0
+  }
+  return result
+}
