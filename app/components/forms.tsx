@@ -13,14 +13,17 @@ export function TextField({
   autoComplete,
   hint,
   autoFocus,
+  accept,
 }: {
   label: string
-  field: FieldMetadata<string | undefined>
-  type?: 'text' | 'email' | 'password'
+  field: FieldMetadata<string | File | undefined>
+  type?: 'text' | 'email' | 'password' | 'file'
   autoComplete?: string
   hint?: string
   /** The page's first field, where typing starts (sign-in's email). */
   autoFocus?: boolean
+  /** The file types a file input offers. */
+  accept?: string
 }) {
   const errorId = field.errors?.length ? field.errorId : undefined
   const hintId = hint ? `${field.id}-hint` : undefined
@@ -33,8 +36,13 @@ export function TextField({
         {...getInputProps(field, { type })}
         autoComplete={autoComplete}
         autoFocus={autoFocus}
+        accept={accept}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm aria-[invalid]:border-red-600 focus:border-brand-600"
+        className={
+          type === 'file'
+            ? 'mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-2 file:text-sm file:font-semibold'
+            : 'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm aria-[invalid]:border-red-600 focus:border-brand-600'
+        }
       />
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-600">

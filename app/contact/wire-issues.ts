@@ -47,13 +47,11 @@ export function toWireIssue(issue: z.core.$ZodIssue): WireIssue {
 
 /** The issue for a body that cannot be decoded at all: like a body that is not an object. */
 export function unreadableBodyIssue(message: string): WireIssue {
-  return {
+  return toWireIssue({
     code: 'invalid_type',
-    minimum: null,
-    type: 'object',
-    inclusive: null,
-    exact: null,
+    expected: 'object',
+    input: undefined,
     message,
     path: [],
-  }
+  })
 }

@@ -42,16 +42,11 @@ export async function handleGeneralSettings(
 
   if (intent === 'avatar') {
     const submission = parseWithZod(formData, { schema: AvatarSchema })
-    if (submission.status !== 'success') {
-      const result = submission.reply({ hideFields: ['avatar'] })
-      return reply(result, { intent, message: null }, { status: 400, headers })
-    }
-    const outcome = await replaceAvatar(owner, submission.value.avatar)
-    if (!outcome.ok) {
-      const result = submission.reply({
-        hideFields: ['avatar'],
-        fieldErrors: { avatar: [outcome.message] },
-      })
+    const outcome =
+      submission.status === 'success' ? await replaceAvatar(owner, submission.value.avatar) : null
+    if (!outcome?.ok) {
+      const fieldErrors = outcome ? { avatar: [outcome.message] } : undefined
+      const result = submission.reply({ hideFields: ['avatar'], fieldErrors })
       return reply(result, { intent, message: null }, { status: 400, headers })
     }
     const message = 'Your avatar has been updated.'

@@ -7,7 +7,11 @@ import {
   PolarCustomerConflict,
 } from '~/billing/polar/checkout.server'
 import { providerRoute } from '~/billing/registry.server'
-import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
+import {
+  ALREADY_SUBSCRIBED,
+  CHECKOUT_PAGES,
+  forBrowsers,
+} from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import {
@@ -44,10 +48,7 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   }
   try {
     const outcome = await createPolarCheckout(asUser, parsed.value, user)
-    const location =
-      outcome.kind === 'redirect'
-        ? outcome.url
-        : '/dashboard/settings/billing?notice=already-subscribed'
+    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
     return redirect(location, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {

@@ -4,7 +4,11 @@ import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import { postOnly, providerRoute } from '~/billing/registry.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
-import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
+import {
+  ALREADY_SUBSCRIBED,
+  CHECKOUT_PAGES,
+  forBrowsers,
+} from '~/lib/server/browser-fallback.server'
 import { FORM_MAX_BYTES, jsonNoStore, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
@@ -30,10 +34,7 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   }
   try {
     const outcome = await createStripeCheckout(asUser, user, priceId.trim())
-    const location =
-      outcome.kind === 'redirect'
-        ? outcome.url
-        : '/dashboard/settings/billing?notice=already-subscribed'
+    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
     return redirect(location, { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id }, 'stripe checkout failed')

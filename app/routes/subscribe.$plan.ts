@@ -3,6 +3,7 @@ import { type LoaderFunctionArgs, redirect } from '@remix-run/node'
 import { requireUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { billingProvider, billingProviders } from '~/billing/registry.server'
+import { ALREADY_SUBSCRIBED } from '~/lib/server/browser-fallback.server'
 import { logger } from '~/lib/server/logger.server'
 
 /**
@@ -20,8 +21,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (!plan || !provider) return redirect('/pricing?notice=unknown-plan', { headers })
   try {
     const outcome = await provider.startCheckout(asUser, user, plan)
-    if (outcome.kind === 'already-subscribed')
-      return redirect('/dashboard/settings/billing?notice=already-subscribed', { headers })
+    if (outcome.kind === 'already-subscribed') return redirect(ALREADY_SUBSCRIBED, { headers })
     return redirect(outcome.url, { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id, provider: provider.id }, 'subscribe: checkout failed')

@@ -3,7 +3,6 @@ import { createPolar } from '@polar-sh/sdk/2026-10'
 import { type Env, getEnv } from '~/env.server'
 
 export type PolarClient = ReturnType<typeof createPolar>
-export type PolarServer = 'sandbox' | 'production'
 export type PolarPurpose = 'checkout' | 'portal' | 'invoices'
 
 type ServerEnv = Pick<Env, 'NODE_ENV' | 'POLAR_SANDBOX' | 'POLAR_API_URL'> &
@@ -15,7 +14,7 @@ function runtimeEnvironment(env: ServerEnv) {
 }
 
 /** The Polar server of each purpose, exactly as the interface contract says. */
-export function polarServer(env: ServerEnv, purpose: PolarPurpose): PolarServer {
+export function polarServer(env: ServerEnv, purpose: PolarPurpose) {
   if (purpose === 'portal')
     return runtimeEnvironment(env) === 'production' ? 'production' : 'sandbox'
   if (purpose === 'invoices') return env.POLAR_SANDBOX === 'true' ? 'sandbox' : 'production'

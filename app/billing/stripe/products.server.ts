@@ -3,17 +3,12 @@ import { database } from '~/lib/database/database.server'
 
 import { getStripe } from './client.server'
 
-export interface ProductSyncResult {
-  synced: string[]
-  /** Plans whose Stripe price disagrees with the catalogue (amount, currency or interval). */
-  mismatches: string[]
-}
-
 /** Each plan's price is read back from Stripe, so a wrong price id fails loudly. */
-export async function syncStripeProducts(): Promise<ProductSyncResult> {
+export async function syncStripeProducts() {
   const stripe = getStripe()
   const admin = database()
-  const result: ProductSyncResult = { synced: [], mismatches: [] }
+  // `mismatches`: plans whose Stripe price disagrees with the catalogue.
+  const result = { synced: [] as string[], mismatches: [] as string[] }
   const rows = []
   for (const plan of getPlans()) {
     const price = await stripe.prices.retrieve(plan.stripePriceId)

@@ -23,7 +23,6 @@ type RpcArgs<Name extends FunctionName> = {
 interface RpcOptions {
   /** Run as the signed-in user (under RLS) instead of the service role. */
   asUser?: AsUser
-  timeoutMs?: number
   /** A read-only function called with GET (PostgREST then runs it in a read-only transaction). */
   get?: boolean
 }
@@ -45,11 +44,9 @@ export function rpc<Name extends FunctionName, Result>(
 export async function rpc(
   name: FunctionName,
   args: Record<string, unknown>,
-  { asUser, timeoutMs, get, result }: RpcOptions & { result?: z.ZodMiniType } = {},
+  { asUser, get, result }: RpcOptions & { result?: z.ZodMiniType } = {},
 ) {
-  const { data, error, status } = await database({ asUser, timeoutMs }).rpc(name, args as never, {
-    get,
-  })
+  const { data, error, status } = await database({ asUser }).rpc(name, args as never, { get })
   if (error) throw databaseError(name, { ...error, status })
   return result ? checkedAnswer(name, result, data) : data
 }

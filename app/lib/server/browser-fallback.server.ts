@@ -43,3 +43,6 @@ export const PORTAL_PAGES: BrowserPages = {
   page: '/dashboard/settings/billing',
   notice: 'portal-failed',
 }
+
+/** Where starting a checkout lands when the user already has a live subscription. */
+export const ALREADY_SUBSCRIBED = '/dashboard/settings/billing?notice=already-subscribed'

@@ -84,11 +84,7 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
 /** Body cap of an ordinary form (no file): far above any real submission, far below harm. */
 export const FORM_MAX_BYTES = 64 * 1024
 
-/**
- * For page actions: the posted form, read within `FORM_MAX_BYTES`. Anything else is thrown
- * as a response for the route's error boundary: 413 over the cap, 415 for another media
- * type, 400 for a body that cannot be read as a form.
- */
+/** For page actions: the posted form within `FORM_MAX_BYTES`, else a 413, 415 or 400 thrown. */
 export async function readFormData(
   request: Request,
   options: { headers?: HeadersInit } = {},
@@ -102,10 +98,7 @@ export async function readFormData(
   throw new Response('Please submit the form.', { status, headers })
 }
 
-function tooLarge(
-  maxBytes: number,
-  headers: Headers = new Headers({ 'Cache-Control': 'no-store' }),
-) {
+function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no-store' })) {
   const message = `That submission is too large (the limit is ${maxBytes / 1024} KB).`
   return new Response(message, { status: 413, headers })
 }

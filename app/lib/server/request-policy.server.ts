@@ -14,14 +14,9 @@ import { logger } from './logger.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
- * The one request policy, in front of every route: the request stack (`server-app.js`, in
- * production and the integration tests) and a middleware of the Vite dev server
- * (vite.config.ts) run `requestPolicyMiddleware` for every request Remix answers. A route added tomorrow is covered without doing anything:
- * - a request-target or Host that does not parse as Remix parses it is refused (400);
- * - a request that may change state is refused here when it is cross-site (`requestPolicy`);
- * - every answer leaves with the security and cache headers (`applyResponseDefaults`:
- *   common headers, a CSP, `no-store` unless it is a page or chose a policy, `Retry-After`
- *   on a 503), whatever route made it and whether or not Remix called `entry.server.tsx`.
+ * The one request policy, run for every request Remix answers (server-app.js; vite.config.ts
+ * in development), so a route added tomorrow is covered without doing anything: a bad target or
+ * Host is a 400, a cross-site state change a 403, and every answer gets the security headers.
  */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
@@ -48,14 +43,10 @@ export function requestPolicyMiddleware(
 }
 
 /**
- * What the policy reads of a Node request (method, URL, headers by name), straight from
- * Node's request: building a fetch `Request` (a Headers copy, a URL, undici's Request) on
- * every request cost more app CPU than the policy itself (docs/performance.md). Never its
- * body: the policy does not read it. Its URL is the one Remix's adapter makes (the Host, then
- * the request-target appended), so both see one path and one host; null (a 400) when the
- * request-target is not a path with one leading slash (`//evil/…`, `/\evil/…`, absolute-form,
- * `*`), which a URL parser reads as another host, or the Host is not a host name or address
- * with an optional port.
+ * The request's head, read straight from Node's request: a fetch `Request` on every request cost
+ * more app CPU than the policy itself (docs/performance.md). Its URL is built as Remix's adapter
+ * builds it, so both see one path and host; null (a 400) for a target a URL parser reads as
+ * another host (`//evil/…`, `/\evil/…`, absolute-form, `*`) or a Host not `host[:port]`.
  */
 function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
@@ -100,12 +91,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /**
- * Refuses cross-site requests (`cross-site.server.ts`) with a 403 in the shape of
- * the path: a page for pages (Remix's own guard would otherwise answer an empty 500 before
- * any action runs), `{success: false, message}` for `/api/contact`, `{error}` for the other
- * APIs and resource routes. It is the only check: the routes do not repeat it.
- *
- * Returns the answer, or null to let the request through to Remix.
+ * The 403 for a cross-site request, in the shape of its path (a page for pages, where Remix's
+ * own guard would answer an empty 500), or null. The only check: the routes do not repeat it.
  */
 export function requestPolicy(request: RequestHead): Response | null {
   if (!crossSiteRefusal(request)) return null

@@ -28,11 +28,8 @@ export function providerOrigins(value: string | undefined): string[] {
 }
 
 /**
- * The Content-Security-Policy of an HTML page. Scripts run only from our origin or inline
- * with this response's nonce; nothing may frame the page; forms post to us (and, through
- * our redirects, to `formTargets`: the payment providers' hosted pages, which Chromium
- * checks); images may come from Supabase Storage (avatars). Development adds what Vite
- * needs: its HMR websocket and injected styles.
+ * The Content-Security-Policy of an HTML page. `form-action` lists where our redirects take a
+ * form post too (`formTargets`: the providers' hosted pages), because Chromium checks them.
  */
 export function contentSecurityPolicy(
   env: HeaderEnv,
@@ -83,10 +80,8 @@ export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): bo
 }
 
 /**
- * What only the page renderer (`entry.server.tsx`) knows: the CSP with this response's
- * nonce, and whether the page is a signed-in visitor's (the root loader found a user). Such
- * a page holds their data (at least the header's email), so it is never stored by a cache,
- * whatever its route chose. Everything else comes from `applyResponseDefaults`.
+ * What only the page renderer knows: the CSP with this response's nonce, and whether the root
+ * loader found a user, whose page (their email at least) no cache may keep, whatever the route.
  */
 export function applyDocumentHeaders(
   headers: Headers,
@@ -98,15 +93,8 @@ export function applyDocumentHeaders(
 }
 
 /**
- * The defaults every response gets on its way out (the request policy applies them to all
- * that Remix answers: pages, single-fetch data, resource routes, redirects, errors), never
- * replacing what the response chose:
- * - the common headers;
- * - a CSP under which nothing runs, unless the response has one (a page's, with its nonce,
- *   from `entry.server.tsx`);
- * - `Cache-Control: no-store` for anything that is not an HTML page; an HTML page without a
- *   policy of its own is left to caches, unless the visitor is signed in (`private, no-store`);
- * - `Retry-After` on a 503 (the database unreachable), so clients know when to come back.
+ * The headers every answer leaves with (the request policy applies them), never replacing what
+ * the response chose: an HTML page without a cache policy is left to caches unless signed in.
  */
 export function applyResponseDefaults(
   res: HeaderTarget,
