@@ -10,6 +10,36 @@ export type Database = {
   }
   public: {
     Tables: {
+      contact_messages: {
+        Row: {
+          company: string
+          created_at: string
+          email: string
+          first_name: string
+          id: string
+          last_name: string
+          message: string
+        }
+        Insert: {
+          company: string
+          created_at?: string
+          email: string
+          first_name: string
+          id?: string
+          last_name: string
+          message: string
+        }
+        Update: {
+          company?: string
+          created_at?: string
+          email?: string
+          first_name?: string
+          id?: string
+          last_name?: string
+          message?: string
+        }
+        Relationships: []
+      }
       notification_outbox: {
         Row: {
           attempts: number
@@ -462,6 +492,10 @@ export type Database = {
       sign_up_confirmed: {
         Args: { p_email: string; p_nonce: string }
         Returns: boolean
+      }
+      store_contact_message: {
+        Args: { p_message: Json; p_team: string }
+        Returns: string
       }
       stripe_customer_user: { Args: { p_customer_id: string }; Returns: string }
       subscription_status_rank: { Args: { p_status: string }; Returns: number }

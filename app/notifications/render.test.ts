@@ -124,10 +124,31 @@ describe('renderMail', () => {
     for (const kind of Object.keys(MAIL_KINDS) as MailKind[]) {
       const rendered = render(kind, {}, { payment })!
       expect(rendered.html).toContain(PRODUCT_NAME)
-      // The deleted account's mail has no settings left to link to.
-      if (kind === 'account_deleted') continue
+      // The deleted account's mail has no settings left to link to; the contact mails none at all.
+      if (kind === 'account_deleted' || MAIL_KINDS[kind] === null) continue
       expect(rendered.text).toContain('https://app.example.com/dashboard/settings/notifications')
     }
+  })
+
+  it('a contact message: to the team, reply-to the sender; the receipt repeats nothing they typed', () => {
+    const message = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      company: 'Analytical\nEngines',
+      message: 'First line.\nSecond line <b>.',
+      received_at: '2026-03-05T10:00:00Z',
+    }
+    const team = render('contact_message', message)!
+    expect(team.subject).toBe('Contact form: Ada Lovelace, Analytical Engines')
+    expect(team.replyTo).toBe('ada@example.com')
+    expect(team.text).toContain('First line.\nSecond line <b>.')
+    expect(team.html).toContain('Second line &lt;b&gt;.')
+    expect(team.text).toContain('https://app.example.com/contact')
+    const receipt = render('contact_receipt', { received_at: message.received_at })!
+    expect(receipt.subject).toBe(`We received your message to ${PRODUCT_NAME}`)
+    expect(receipt.replyTo).toBeUndefined()
+    expect(receipt.text).toContain('We answer every message within one business day')
   })
 
   it('a plan change says what changed and the next charge', () => {
@@ -185,7 +206,10 @@ describe('which preference governs each mail', () => {
       signed_out_everywhere: 'security',
       attempts_limited: 'security',
       account_deleted: 'security',
+      contact_message: null,
+      contact_receipt: null,
     })
-    for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
+    for (const category of Object.values(MAIL_KINDS))
+      expect([...NOTIFICATION_KINDS, null]).toContain(category)
   })
 })
