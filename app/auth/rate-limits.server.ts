@@ -59,7 +59,8 @@ export const AUTH_RATE_LIMITS = {
     email: { limit: 10, windowMs: 15 * MINUTE },
     account: { limit: 20, windowMs: 15 * MINUTE },
   },
-  'sign-up': SENDS_MAIL,
+  // Many people behind one address (an office, a campus) may each sign up once in an hour.
+  'sign-up': { ...SENDS_MAIL, client: { limit: 30, windowMs: HOUR } },
   'password-reset': SENDS_MAIL,
   'magic-link': SENDS_MAIL,
   // Signed in, but mail goes to any address the form names: limited like the other mail.

@@ -107,7 +107,9 @@ describe('renderMail', () => {
     const signIn = render('attempts_limited', { flow: 'sign-in', minutes: 15 })!
     expect(signIn.subject).toBe(`Password sign-in to your ${PRODUCT_NAME} account is paused`)
     expect(signIn.text).toContain('signing in with the password is paused for 15 minutes')
-    expect(signIn.text).toContain('Sign in with an emailed link: https://app.example.com/sign-in')
+    expect(signIn.text).toContain(
+      'Sign in with an emailed link: https://app.example.com/sign-in?email=ada%40example.com',
+    )
     const check = render('attempts_limited', { flow: 'password-check', minutes: 15 })!
     expect(check.subject).toBe(`Changing your ${PRODUCT_NAME} password is paused`)
     expect(check.text).toContain('sign out of all sessions')

@@ -256,7 +256,10 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       }
       return compose(`Password sign-in to your ${PRODUCT_NAME} account is paused`, footer, [
         `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
-        { label: 'Sign in with an emailed link', url: link('/sign-in') },
+        {
+          label: 'Sign in with an emailed link',
+          url: link(`/sign-in?${new URLSearchParams({ email: mail.to })}`),
+        },
         'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
         { label: 'Reset your password', url: link('/forgot-password') },
       ])

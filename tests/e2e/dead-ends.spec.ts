@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test'
 
+import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { seedSubscription } from './billing-seed'
 import {
@@ -159,7 +160,7 @@ async function staleResetLinkToNewOne(
 ) {
   await page.goto(link)
   await expect(page).toHaveURL(/\/auth\/confirm\?/)
-  await expect(page.getByRole('heading', { name: 'This link has already been used' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
   await expect(page.getByRole('main').getByRole('button')).toHaveCount(0)
   await onStalePage()
   await page.getByRole('link', { name: 'Send a new link' }).click()

@@ -46,7 +46,7 @@ const NOTICES = {
   },
   'sign-in-to-continue': {
     tone: 'info',
-    text: 'Your session has ended. Sign in to continue where you left off.',
+    text: 'Sign in to continue where you left off.',
   },
 } as const satisfies Record<string, { tone: 'info' | 'success' | 'error'; text: string }>
 
