@@ -157,8 +157,8 @@ export async function handleAccountSettings(
     // address as pending whether or not another account had it.
     headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
     headers.append('Set-Cookie', await rememberRequestedEmail(email))
-    const message = `Check your inbox: we sent a confirmation link to ${email}. Your email changes once you open it (we also sent one to your current address).`
-    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
+    // The page's one notice is the pending change's (email-form.tsx).
+    return reply(submission.reply({ resetForm: true }), { intent, message: null }, { headers })
   }
 
   if (intent === 'change-password' || intent === 'set-password') {

@@ -10,6 +10,8 @@ import { authFailureStatus } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
+  hitMailMinute,
+  mailMinuteMessage,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
@@ -44,6 +46,9 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
+    const minute = await hitMailMinute('sign-up', email)
+    if (!minute.allowed)
+      return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
     // Supabase sends it only to an address that is waiting for confirmation and says nothing
     // either way, so neither does the page.
     const { supabase, headers } = createSupabaseServerClient(request)

@@ -110,6 +110,19 @@ export async function hitAuthRateLimit(
   return { ...combineRateLimitResults(results), paused }
 }
 
+/**
+ * The auth server mails an address one link of a kind a minute and refuses the next without a
+ * word; the app keeps the same minute for every address, account or not, so a page can say
+ * what happened without telling whether the address has an account.
+ */
+export function hitMailMinute(kind: 'sign-up' | 'magic-link', email: string) {
+  const rule = { limit: 1, windowMs: MINUTE }
+  return getRateLimitStore().hit(`auth:mail-minute:${kind}:${emailKey(email)}`, rule)
+}
+
+export const mailMinuteMessage = (retryAfterSeconds: number) =>
+  `We sent one less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
+
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
 }

@@ -12,6 +12,7 @@ import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
 import {
   hitAuthRateLimit,
+  hitMailMinute,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
@@ -70,12 +71,18 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
   const { email } = submission.value
+  const confirm = new URLSearchParams({ email })
+  const minute = await hitMailMinute('magic-link', email)
+  if (!minute.allowed) {
+    confirm.set('wait', String(minute.retryAfterSeconds))
+    throw redirect(`/sign-in/confirm?${confirm}`)
+  }
   // After the answer (mail-requests.server.ts): the same answer at the same time whether or
-  // not the address has an account, whatever the auth server's mail timer says.
+  // not the address has an account.
   const address = clientAddress(request)
   afterAnswer('magic link', () => mailSignInLink(email, next, address))
   const headers = { 'Set-Cookie': await markLinkRequested(request, email) }
-  throw redirect(`/sign-in/confirm?${new URLSearchParams({ email })}`, { headers })
+  throw redirect(`/sign-in/confirm?${confirm}`, { headers })
 }
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {

@@ -65,3 +65,22 @@ export function ResendConfirmationForm({ email }: { email?: string | null }) {
     />
   )
 }
+
+/** A check-email page's "send it again": `intent` posted to `action` (default: the page). */
+export function SendAgainForm(props: { email: string; intent: string; action?: string }) {
+  return (
+    <Form method="post" action={props.action} className="text-sm text-slate-600">
+      <input type="hidden" name="email" value={props.email} />
+      No email? Check your spam folder, or{' '}
+      <button
+        type="submit"
+        name="intent"
+        value={props.intent}
+        className="font-semibold text-brand-700 hover:underline"
+      >
+        send it again
+      </button>
+      .
+    </Form>
+  )
+}

@@ -20,6 +20,7 @@ import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-si
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
+import { SendAgainForm } from '~/components/auth-next-step'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
@@ -111,19 +112,7 @@ export default function SignUpConfirm() {
               Confirm with the code
             </SubmitButton>
           </Form>
-          <Form method="post" className="text-sm text-slate-600">
-            <input type="hidden" name="email" value={email} />
-            No email? Check your spam folder, or{' '}
-            <button
-              type="submit"
-              name="intent"
-              value="resend"
-              className="font-semibold text-brand-700 hover:underline"
-            >
-              send it again
-            </button>
-            .
-          </Form>
+          <SendAgainForm email={email} intent="resend" />
         </>
       ) : (
         <p className="text-sm text-slate-600">

@@ -1,5 +1,6 @@
 import type { Browser, Page, TestInfo } from '@playwright/test'
 
+import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
 import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { seedSubscription } from './billing-seed'
@@ -61,7 +62,7 @@ for (const viewport of VIEWPORTS) {
   test.describe(`${viewport.name}, JavaScript off`, () => {
     test.use({ javaScriptEnabled: false, viewport: viewport.size })
 
-    test(`email change: the first link says 1 of 2 and keeps the session (${viewport.name})`, async ({
+    test(`email change: a ✓ per opened link, one notice, the session kept (${viewport.name})`, async ({
       page,
     }, testInfo) => {
       const user = await createUser(uniqueEmail('change-from'))
@@ -72,15 +73,19 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('textbox', { name: 'New email' }).fill(next)
       await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
       await page.getByRole('button', { name: 'Change email' }).click()
-      await expect(page.getByRole('status').first()).toContainText(`we sent a confirmation link`)
+      // One notice: the pending change, one line per address.
+      const pending = page.getByRole('status')
+      await expect(pending).toHaveCount(1)
+      await expect(pending).toContainText(EMAIL_CHANGES_ONCE)
+      await expect(pending).toContainText(`○ ${user.email}: not opened yet`)
+      await expect(pending).toContainText(`○ ${next}: not opened yet`)
 
       const toCurrent = await waitForMail(user.email, 'email_change')
       await openMailedLink(page, toCurrent.link!, /confirm/i)
       await expect(page).toHaveURL(/\/dashboard\/settings\/account\?email=confirmed$/)
-      const progress = page.getByRole('status').filter({ hasText: '1 of 2 confirmed' })
-      await expect(progress).toHaveText(
-        `1 of 2 confirmed: now open the link we sent to ${next}. Your email changes to ${next} once both are confirmed.`,
-      )
+      await expect(pending).toHaveCount(1)
+      await expect(pending).toContainText(`✓ ${user.email}: opened`)
+      await expect(pending).toContainText(`○ ${next}: not opened yet`)
       // Still signed in, as the same account.
       await expect(page.getByText(`Current email: ${user.email}`)).toBeVisible()
       await snap(page, testInfo, `email change, 1 of 2 confirmed (${viewport.name})`)

@@ -38,7 +38,7 @@ const NOTICES = {
   },
   'email-change-half-confirmed': {
     tone: 'info',
-    text: 'One of your two addresses is confirmed. Sign in to see which link is still to be opened; your email changes once both are confirmed.',
+    text: 'One of the two links is opened. Sign in to see which is left: your email changes once both links are opened.',
   },
   'session-ended-elsewhere': {
     tone: 'info',
