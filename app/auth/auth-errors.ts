@@ -1,6 +1,10 @@
 /** Said of a link with no token behind it: used, replaced or made up (no way to tell which). */
 export const LINK_NOT_VALID = "This link isn't valid or has expired"
 
+/** A mail asked for again within its minute (rate-limits.server.ts `hitMailMinute`). */
+export const mailMinuteMessage = (retryAfterSeconds: number) =>
+  `We sent one less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
+
 // Unknown codes get the generic message, so a visitor never sees a raw server error.
 const MESSAGES: Record<string, string> = {
   invalid_credentials: 'That email and password do not match. Check them and try again.',

@@ -6,12 +6,11 @@ import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { callbackUrl, confirmWithCode } from './auth.server'
-import { authFailureStatus } from './auth-errors'
+import { authFailureStatus, mailMinuteMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   hitMailMinute,
-  mailMinuteMessage,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,

@@ -120,9 +120,6 @@ export function hitMailMinute(kind: 'sign-up' | 'magic-link', email: string) {
   return getRateLimitStore().hit(`auth:mail-minute:${kind}:${emailKey(email)}`, rule)
 }
 
-export const mailMinuteMessage = (retryAfterSeconds: number) =>
-  `We sent one less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
-
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {
   return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
 }

@@ -7,8 +7,8 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 
+import { mailMinuteMessage } from '~/auth/auth-errors'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
-import { mailMinuteMessage } from '~/auth/rate-limits.server'
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
