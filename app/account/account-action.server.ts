@@ -27,6 +27,7 @@ import {
   savePassword,
 } from './credentials.server'
 import { deleteAccount } from './deletion.server'
+import { EMAIL_CHANGES_ONCE } from './limits'
 import {
   ChangeEmailSchema,
   ChangePasswordSchema,
@@ -157,8 +158,8 @@ export async function handleAccountSettings(
     // address as pending whether or not another account had it.
     headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
     headers.append('Set-Cookie', await rememberRequestedEmail(email))
-    // The page's one notice is the pending change's (email-form.tsx).
-    return reply(submission.reply({ resetForm: true }), { intent, message: null }, { headers })
+    const message = `${EMAIL_CHANGES_ONCE} We sent one to ${email} and one to your current address.`
+    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
   if (intent === 'change-password' || intent === 'set-password') {

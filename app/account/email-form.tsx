@@ -53,7 +53,7 @@ export function EmailForm({
       <p className="text-sm text-slate-700">
         Current email: <strong>{email}</strong>
       </p>
-      {pending ? (
+      {pending && !message ? (
         <FormMessage tone="info">
           {EMAIL_CHANGES_ONCE} We sent one to each address:
           <ul className="mt-1">

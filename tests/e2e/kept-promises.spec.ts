@@ -94,7 +94,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('textbox', { name: 'Company' }).fill(company)
       await page
         .getByRole('textbox', { name: 'Message' })
-        .fill('Can the Pro plan be paid yearly?\nThanks.')
+        .fill('Can the Pro plan be paid yearly? Thanks.')
       await page.getByRole('button', { name: 'Send message' }).click()
       await expect(page.getByRole('status')).toContainText(CONTACT_THANK_YOU)
 
@@ -108,7 +108,7 @@ for (const viewport of VIEWPORTS) {
           last_name: 'King Lovelace',
           email: user.email,
           company,
-          message: 'Can the Pro plan be paid yearly?\nThanks.',
+          message: 'Can the Pro plan be paid yearly? Thanks.',
         },
       ])
       const toTeam = await waitForMail(TEAM_ADDRESS, 'smtp', { after: sentAt })
@@ -233,7 +233,9 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto('/')
       await expect(page.getByText(/free account/i)).toHaveCount(0)
-      await expect(page.getByRole('link', { name: 'Create an account' })).toBeVisible()
+      await expect(
+        page.locator('#main').getByRole('link', { name: 'Create an account' }),
+      ).toBeVisible()
 
       const user = await newUser('magic-words')
       await page.goto('/sign-in')
@@ -263,6 +265,7 @@ test.describe('phone width: compact menus', () => {
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
     await header.getByText('Menu', { exact: true }).click()
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()
+    await header.getByText('Menu', { exact: true }).click()
     await attachScreenshots(page, testInfo, 'header menu open')
 
     const dashboardNav = page.getByRole('navigation', { name: 'Dashboard' })
