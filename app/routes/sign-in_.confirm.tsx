@@ -1,19 +1,19 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 
 import { mailMinuteMessage } from '~/auth/auth-errors'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { SendAgainForm } from '~/components/auth-next-step'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { CodeForm, SendAgainForm } from '~/components/auth-next-step'
+import { FormMessage } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
@@ -52,17 +52,7 @@ export default function SignInConfirm() {
       <FormMessage tone="info">{notice}</FormMessage>
       {email ? (
         <>
-          <Form method="post" {...getFormProps(form)} className="space-y-4">
-            <input type="hidden" name="email" value={email} />
-            <TextField
-              label="Code from the email"
-              field={fields.code}
-              autoComplete="one-time-code"
-            />
-            <SubmitButton name="intent" value="code" pendingText="Checking…">
-              Sign in with the code
-            </SubmitButton>
-          </Form>
+          <CodeForm form={form} code={fields.code} email={email} label="Sign in with the code" />
           <SendAgainForm email={email} intent="magic-link" action="/sign-in" />
         </>
       ) : null}

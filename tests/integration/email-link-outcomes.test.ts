@@ -49,10 +49,7 @@ async function accountNotice(cookie: string) {
   const page = await callRoute<{
     emailNotice: string | null
     opened: { current: boolean; new: boolean } | null
-  }>(
-    account.loader,
-    pageGet(`${app.url}${ACCOUNT}?email=confirmed`, cookie),
-  )
+  }>(account.loader, pageGet(`${app.url}${ACCOUNT}?email=confirmed`, cookie))
   expect(page.status).toBe(200)
   return { notice: page.data.emailNotice, opened: page.data.opened }
 }
