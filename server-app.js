@@ -117,11 +117,11 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   server.use(app.httpLogger)
   // The request policy (app/lib/server/request-policy.server.ts): a cross-site post gets its 403 here,
   // and every answer leaves with the security and cache headers.
-  server.all('*', app.requestPolicyMiddleware)
+  server.use(app.requestPolicyMiddleware)
   // Remix, behind the anonymous page cache (app/lib/server/page-cache.server.ts), every action
   // reading its body within a cap (app/lib/server/http.server.ts).
   const handle = createRequestHandler({ build: app.capRequestBodies(build), mode })
-  server.all('*', (req, res, next) =>
+  server.use((req, res, next) =>
     app.anonymousPageCache.serve(req, res, () => handle(req, res, next)),
   )
   // An error no route answered: one log line, a bare 500 (Express's own would print the stack).

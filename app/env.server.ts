@@ -44,6 +44,7 @@ export const LOCAL_DEFAULTS = {
   // The local stack's SMTP listener: mails land in its inbox (/_inbox) beside the auth mails.
   SMTP_URL: 'smtp://127.0.0.1:54425',
   MAIL_FROM: 'Subscribely <no-reply@localhost>',
+  CONTACT_TO: 'Subscribely team <team@localhost>',
   ...PROVIDER_DEFAULTS,
   ...PLAN_ID_DEFAULTS,
 } as const
@@ -136,6 +137,8 @@ const baseSchema = z.object({
   // production: the Notifications page promises receipts and security alerts.
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
+  // Where contact messages go (docs/contact.md).
+  CONTACT_TO: mailFrom,
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
   MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

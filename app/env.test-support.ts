@@ -19,4 +19,5 @@ export const PRODUCTION_ENV = {
   POLAR_PRODUCT_PRO: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
   SMTP_URL: 'smtps://apikey:secret@smtp.example.net:465',
   MAIL_FROM: 'Subscribely <no-reply@app.example.com>',
+  CONTACT_TO: 'Support <support@app.example.com>',
 }

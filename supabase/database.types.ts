@@ -37,6 +37,36 @@ export type Database = {
         }
         Relationships: []
       }
+      contact_messages: {
+        Row: {
+          company: string
+          created_at: string
+          email: string
+          first_name: string
+          id: string
+          last_name: string
+          message: string
+        }
+        Insert: {
+          company: string
+          created_at?: string
+          email: string
+          first_name: string
+          id?: string
+          last_name: string
+          message: string
+        }
+        Update: {
+          company?: string
+          created_at?: string
+          email?: string
+          first_name?: string
+          id?: string
+          last_name?: string
+          message?: string
+        }
+        Relationships: []
+      }
       notification_outbox: {
         Row: {
           attempts: number
@@ -501,6 +531,10 @@ export type Database = {
       sign_up_confirmed: {
         Args: { p_email: string; p_nonce: string }
         Returns: boolean
+      }
+      store_contact_message: {
+        Args: { p_message: Json; p_team: string }
+        Returns: string
       }
       subscription_status_rank: { Args: { p_status: string }; Returns: number }
     }

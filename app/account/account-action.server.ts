@@ -27,6 +27,7 @@ import {
   savePassword,
 } from './credentials.server'
 import { deleteAccount } from './deletion.server'
+import { EMAIL_CHANGES_ONCE } from './limits'
 import {
   ChangeEmailSchema,
   ChangePasswordSchema,
@@ -157,7 +158,7 @@ export async function handleAccountSettings(
     // address as pending whether or not another account had it.
     headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
     headers.append('Set-Cookie', await rememberRequestedEmail(email))
-    const message = `Check your inbox: we sent a confirmation link to ${email}. Your email changes once you open it (we also sent one to your current address).`
+    const message = `${EMAIL_CHANGES_ONCE} We sent one to ${email} and one to your current address.`
     return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 

@@ -171,22 +171,10 @@ export async function getAccountState(supabase: SupabaseClient) {
 }
 
 /**
- * Where an email change stands after one of its links was opened: "1 of 2 confirmed" and
- * the address whose link is still to be opened (see the `email_change_waiting_for`
- * migration), or the new address once both are confirmed.
+ * Which links of a pending email change are opened (see the `email_change_waiting_for`
+ * migration: the address whose link is still unopened, once the other's is).
  */
-export async function emailChangeNotice(
-  asUser: AsUser,
-  state: { email: string; pendingEmail: string | null },
-): Promise<{ tone: 'info' | 'success'; text: string }> {
-  if (!state.pendingEmail) {
-    return { tone: 'success', text: `Your email address is now ${state.email}.` }
-  }
+export async function openedEmailLinks(asUser: AsUser) {
   const { data } = await database({ asUser }).rpc('email_change_waiting_for')
-  const left =
-    data === 'new' ? state.pendingEmail : data === 'current' ? state.email : 'your other address'
-  return {
-    tone: 'info',
-    text: `1 of 2 confirmed: now open the link we sent to ${left}. Your email changes to ${state.pendingEmail} once both are confirmed.`,
-  }
+  return { current: data === 'new', new: data === 'current' }
 }

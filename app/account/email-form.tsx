@@ -4,22 +4,23 @@ import { FormMessage, SubmitButton, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
+import { EMAIL_CHANGES_ONCE } from './limits'
 import { OwnerProofForm } from './owner-proof'
 
 /**
- * Starts an email change, once the owner has proved it is them; the change happens when the
- * confirmation link is opened.
+ * Starts an email change, once the owner has proved it is them; the change happens when
+ * both links (to the current and the new address) are opened.
  */
 export function EmailForm({
   email,
-  pendingEmail,
+  pending,
   lastResult,
   message,
   constraint,
   hasPassword,
 }: {
   email: string
-  pendingEmail: string | null
+  pending: { email: string; opened: { current: boolean; new: boolean } } | null
   hasPassword: boolean
   lastResult?: SubmissionResult<string[]>
   message: string | null
@@ -52,9 +53,19 @@ export function EmailForm({
       <p className="text-sm text-slate-700">
         Current email: <strong>{email}</strong>
       </p>
-      {pendingEmail ? (
+      {pending && !message ? (
         <FormMessage tone="info">
-          Waiting for you to confirm <strong>{pendingEmail}</strong>. Open the link we emailed.
+          {EMAIL_CHANGES_ONCE} We sent one to each address:
+          <ul className="mt-1">
+            {[
+              [email, pending.opened.current],
+              [pending.email, pending.opened.new],
+            ].map(([address, done]) => (
+              <li key={String(address)}>
+                {done ? '✓' : '○'} {address}: {done ? 'opened' : 'not opened yet'}
+              </li>
+            ))}
+          </ul>
         </FormMessage>
       ) : null}
       <TextField label="New email" field={fields.email} type="email" autoComplete="email" />

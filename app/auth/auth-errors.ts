@@ -1,3 +1,10 @@
+/** Said of a link with no token behind it: used, replaced or made up (no way to tell which). */
+export const LINK_NOT_VALID = "This link isn't valid or has expired"
+
+/** A mail asked for again within its minute (rate-limits.server.ts `hitMailMinute`). */
+export const mailMinuteMessage = (retryAfterSeconds: number) =>
+  `We sent one less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
+
 // Unknown codes get the generic message, so a visitor never sees a raw server error.
 const MESSAGES: Record<string, string> = {
   invalid_credentials: 'That email and password do not match. Check them and try again.',
@@ -9,7 +16,7 @@ const MESSAGES: Record<string, string> = {
   same_password: 'Choose a password that is different from your current one.',
   otp_expired: 'That link is invalid or has expired. Request a new one.',
   flow_state_expired: 'That link has expired. Please start again.',
-  flow_state_not_found: 'That link is invalid or has already been used. Please start again.',
+  flow_state_not_found: "That link isn't valid or has expired. Please start again.",
   bad_code_verifier: 'That link was opened in a different browser. Open it where you started.',
   over_request_rate_limit: 'Too many attempts. Please wait a minute and try again.',
   over_email_send_rate_limit: 'Too many emails sent. Please wait a minute and try again.',

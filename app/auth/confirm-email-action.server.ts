@@ -6,10 +6,11 @@ import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { callbackUrl, confirmWithCode } from './auth.server'
-import { authFailureStatus } from './auth-errors'
+import { authFailureStatus, mailMinuteMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
+  hitMailMinute,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
@@ -44,6 +45,9 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
+    const minute = await hitMailMinute('sign-up', email)
+    if (!minute.allowed)
+      return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
     // Supabase sends it only to an address that is waiting for confirmation and says nothing
     // either way, so neither does the page.
     const { supabase, headers } = createSupabaseServerClient(request)

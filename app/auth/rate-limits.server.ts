@@ -59,7 +59,8 @@ export const AUTH_RATE_LIMITS = {
     email: { limit: 10, windowMs: 15 * MINUTE },
     account: { limit: 20, windowMs: 15 * MINUTE },
   },
-  'sign-up': SENDS_MAIL,
+  // Many people behind one address (an office, a campus) may each sign up once in an hour.
+  'sign-up': { ...SENDS_MAIL, client: { limit: 30, windowMs: HOUR } },
   'password-reset': SENDS_MAIL,
   'magic-link': SENDS_MAIL,
   // Signed in, but mail goes to any address the form names: limited like the other mail.
@@ -108,6 +109,16 @@ export async function hitAuthRateLimit(
   }
   const results = ceiling ? [byClient, byEmail, ceiling] : [byClient, byEmail]
   return { ...combineRateLimitResults(results), paused }
+}
+
+/**
+ * The auth server mails an address one link of a kind a minute and refuses the next without a
+ * word; the app keeps the same minute for every address, account or not, so a page can say
+ * what happened without telling whether the address has an account.
+ */
+export function hitMailMinute(kind: 'sign-up' | 'magic-link', email: string) {
+  const rule = { limit: 1, windowMs: MINUTE }
+  return getRateLimitStore().hit(`auth:mail-minute:${kind}:${emailKey(email)}`, rule)
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {

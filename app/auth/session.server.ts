@@ -358,9 +358,8 @@ export type SignedInSession = SessionResult & { user: SessionUser; asUser: AsUse
 function signInRedirect(request: Request, headers: Headers, endedElsewhere = false) {
   const url = new URL(request.url)
   const back = safeNextPath(`${url.pathname}${url.search}`, '/dashboard')
-  const params = new URLSearchParams({ redirectTo: back })
-  if (endedElsewhere) params.set('notice', 'session-ended-elsewhere')
-  return redirect(`/sign-in?${params}`, { headers })
+  const notice = endedElsewhere ? 'session-ended-elsewhere' : 'sign-in-to-continue'
+  return redirect(`/sign-in?${new URLSearchParams({ redirectTo: back, notice })}`, { headers })
 }
 
 /** For sign-in and sign-up pages: a signed-in visitor is sent to the dashboard. */

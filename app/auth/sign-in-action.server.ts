@@ -12,6 +12,7 @@ import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
 import {
   hitAuthRateLimit,
+  hitMailMinute,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
@@ -24,8 +25,7 @@ type Intent = 'password' | 'magic-link' | 'oauth'
 
 /**
  * What the sign-in page reads beside conform's result: which form it is for, a form-level
- * message, the address to offer an emailed sign-in link for (password sign-in paused for
- * it) and the address to offer the confirmation mail again for.
+ * message, the address to offer an emailed sign-in link for (too many attempts) and the address to offer the confirmation mail again for.
  */
 function fields(
   intent: Intent,
@@ -71,12 +71,18 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   }
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
   const { email } = submission.value
+  const confirm = new URLSearchParams({ email })
+  const minute = await hitMailMinute('magic-link', email)
+  if (!minute.allowed) {
+    confirm.set('wait', String(minute.retryAfterSeconds))
+    throw redirect(`/sign-in/confirm?${confirm}`)
+  }
   // After the answer (mail-requests.server.ts): the same answer at the same time whether or
-  // not the address has an account, whatever the auth server's mail timer says.
+  // not the address has an account.
   const address = clientAddress(request)
   afterAnswer('magic link', () => mailSignInLink(email, next, address))
   const headers = { 'Set-Cookie': await markLinkRequested(request, email) }
-  throw redirect(`/sign-in/confirm?${new URLSearchParams({ email })}`, { headers })
+  throw redirect(`/sign-in/confirm?${confirm}`, { headers })
 }
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
@@ -86,16 +92,15 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
   if (submission.status !== 'success')
     return reply(result(), fields('password', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
-  if (limit.paused) {
-    // Too many attempts at this account from anywhere: the password is not checked (not
-    // even the right one); the emailed link, which only the owner receives, still works.
-    const message = pausedCheckMessage('sign-in', limit.retryAfterSeconds)
+  if (!limit.allowed) {
+    // Too many attempts from this browser, or at this account from anywhere: the password is
+    // not checked (not even the right one); the emailed link, which only the owner receives,
+    // still works.
+    const message = limit.paused
+      ? pausedCheckMessage('sign-in', limit.retryAfterSeconds)
+      : tooManyAttemptsMessage(limit.retryAfterSeconds)
     const init = tooManyAttemptsInit(limit)
     return reply(result(), fields('password', message, submission.value.email), init)
-  }
-  if (!limit.allowed) {
-    const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
-    return reply(result(), fields('password', message), tooManyAttemptsInit(limit))
   }
   // Bots get the answer a wrong password gets, and no session.
   if (isHoneypotFilled(formData)) {

@@ -7,7 +7,12 @@ import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
 import { signUp } from './auth.server'
-import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
+import {
+  hitAuthRateLimit,
+  hitMailMinute,
+  tooManyAttemptsInit,
+  tooManyAttemptsMessage,
+} from './rate-limits.server'
 import { SignUpSchema } from './schemas'
 
 /**
@@ -30,6 +35,7 @@ export async function handleSignUp(request: Request) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
+  await hitMailMinute('sign-up', email)
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
   // Bots get the same answer as people, and no account.
   if (isHoneypotFilled(formData)) throw redirect(confirm)

@@ -52,7 +52,7 @@ export async function hitCheckoutLookupLimit(
 /**
  * Looks up the checkout the success URL names (spec: complete / open / other = failed).
  * Only the provider's answer may say "not paid": a checkout it does not know (404) is
- * `failed`, any other failure (5xx, 429, timeout, network) is `confirming`.
+ * `missing`, any other failure (5xx, 429, timeout, network) is `confirming`.
  */
 export async function lookupCheckoutStatus(params: URLSearchParams): Promise<CheckoutStatus> {
   const named = namedCheckout(params)
@@ -61,7 +61,7 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
     return await named.checkout.status(named.id)
   } catch (error) {
     const status = httpStatusOf(error)
-    if (status === 404 || status === 422) return 'failed'
+    if (status === 404 || status === 422) return 'missing'
     logger.warn({ err: error, status }, 'success page: checkout lookup failed')
     return 'confirming'
   }

@@ -1,7 +1,8 @@
+import { type FieldMetadata, type FormMetadata, getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 import { useId } from 'react'
 
-import { SubmitButton } from './forms'
+import { SubmitButton, TextField } from './forms'
 
 /** The way on from a failed link or sign-in; with a known address, only the button shows. */
 function NextStepForm({
@@ -63,5 +64,42 @@ export function ResendConfirmationForm({ email }: { email?: string | null }) {
       label="Send the confirmation again"
       pendingText="Sending…"
     />
+  )
+}
+
+/** A check-email page's "send it again": `intent` posted to `action` (default: the page). */
+export function SendAgainForm(props: { email: string; intent: string; action?: string }) {
+  return (
+    <Form method="post" action={props.action} className="text-sm text-slate-600">
+      <input type="hidden" name="email" value={props.email} />
+      No email? Check your spam folder, or{' '}
+      <button
+        type="submit"
+        name="intent"
+        value={props.intent}
+        className="font-semibold text-brand-700 hover:underline"
+      >
+        send it again
+      </button>
+      .
+    </Form>
+  )
+}
+
+/** A check-email page's form for the mail's 6-digit code, posted to the page. */
+export function CodeForm(props: {
+  form: FormMetadata<{ email: string; code: string }>
+  code: FieldMetadata<string>
+  email: string
+  label: string
+}) {
+  return (
+    <Form method="post" {...getFormProps(props.form)} className="space-y-4">
+      <input type="hidden" name="email" value={props.email} />
+      <TextField label="Code from the email" field={props.code} autoComplete="one-time-code" />
+      <SubmitButton name="intent" value="code" pendingText="Checking…">
+        {props.label}
+      </SubmitButton>
+    </Form>
   )
 }

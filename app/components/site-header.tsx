@@ -1,5 +1,7 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 
+import { CompactMenu } from './compact-menu'
+
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
@@ -8,38 +10,44 @@ export function SiteHeader({ user }: { user: { email: string } | null }) {
     <header className="border-b border-slate-200">
       <nav
         aria-label="Main"
-        className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3"
+        className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3"
       >
         <Link to="/" className="text-lg font-semibold tracking-tight text-slate-900">
           Subscribely
         </Link>
-        <div className="flex items-center gap-1">
-          <NavLink to="/pricing" className={navClass}>
-            Pricing
-          </NavLink>
-          <NavLink to="/contact" className={navClass}>
-            Contact
-          </NavLink>
-          {user ? (
+        <CompactMenu
+          label="Menu"
+          barClass="items-center gap-1"
+          items={
             <>
-              <NavLink to="/dashboard" className={navClass}>
-                Dashboard
+              <NavLink to="/pricing" className={navClass}>
+                Pricing
               </NavLink>
-              <Form method="post" action="/sign-out">
-                <button type="submit" className={navClass({ isActive: false })}>
-                  Sign out
-                </button>
-              </Form>
+              <NavLink to="/contact" className={navClass}>
+                Contact
+              </NavLink>
+              {user ? (
+                <>
+                  <NavLink to="/dashboard" className={navClass}>
+                    Dashboard
+                  </NavLink>
+                  <Form method="post" action="/sign-out">
+                    <button type="submit" className={navClass({ isActive: false })}>
+                      Sign out
+                    </button>
+                  </Form>
+                </>
+              ) : (
+                <Link
+                  to="/sign-in"
+                  className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 sm:ml-2"
+                >
+                  Sign in
+                </Link>
+              )}
             </>
-          ) : (
-            <Link
-              to="/sign-in"
-              className="ml-2 rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
-              Sign in
-            </Link>
-          )}
-        </div>
+          }
+        />
       </nav>
     </header>
   )

@@ -6,6 +6,8 @@ import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
 import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
+import type { ContactMessage } from './schema'
+
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-600'
 
@@ -13,9 +15,11 @@ const inputClass =
 export function ContactForm({
   lastResult,
   constraint,
+  defaultValue,
 }: {
   lastResult?: SubmissionResult<string[]>
   constraint: FormConstraint
+  defaultValue?: Partial<ContactMessage>
 }) {
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formAction === '/contact'
@@ -26,6 +30,7 @@ export function ContactForm({
     id: 'contact',
     lastResult,
     constraint,
+    defaultValue,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
     onValidate: validate,

@@ -28,7 +28,10 @@ export const NOTIFICATION_LABELS = {
   },
 } satisfies Record<NotificationKind, { label: string; description: string }>
 
-/** The outbox's mails, each under one kind's preference (as `enqueue_notification` maps them). */
+/**
+ * The outbox's mails, each under one kind's preference (as `enqueue_notification` maps them),
+ * or none (null): the contact form's mails, to the team and to the sender who asked.
+ */
 export const MAIL_KINDS = {
   payment_receipt: 'billing',
   payment_failed: 'billing',
@@ -45,5 +48,7 @@ export const MAIL_KINDS = {
   payment_refunded: 'billing',
   // Not a mail: the address given to the providers' customers (app/billing/customer-email.server.ts).
   customer_email: 'billing',
-} as const satisfies Record<string, NotificationKind>
+  contact_message: null,
+  contact_receipt: null,
+} as const satisfies Record<string, NotificationKind | null>
 export type MailKind = keyof typeof MAIL_KINDS

@@ -8,6 +8,7 @@ export interface OutgoingMail {
   subject: string
   text: string
   html: string
+  replyTo?: string
 }
 
 /** Where mails go: SMTP in every environment (locally, the local stack's inbox). */

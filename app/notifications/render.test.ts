@@ -107,7 +107,9 @@ describe('renderMail', () => {
     const signIn = render('attempts_limited', { flow: 'sign-in', minutes: 15 })!
     expect(signIn.subject).toBe(`Password sign-in to your ${PRODUCT_NAME} account is paused`)
     expect(signIn.text).toContain('signing in with the password is paused for 15 minutes')
-    expect(signIn.text).toContain('Sign in with an emailed link: https://app.example.com/sign-in')
+    expect(signIn.text).toContain(
+      'Sign in with an emailed link: https://app.example.com/sign-in?email=ada%40example.com',
+    )
     const check = render('attempts_limited', { flow: 'password-check', minutes: 15 })!
     expect(check.subject).toBe(`Changing your ${PRODUCT_NAME} password is paused`)
     expect(check.text).toContain('sign out of all sessions')
@@ -126,10 +128,31 @@ describe('renderMail', () => {
       if (kind === 'customer_email') continue
       const rendered = render(kind, {}, { payment })!
       expect(rendered.html).toContain(PRODUCT_NAME)
-      // The deleted account's mail has no settings left to link to.
-      if (kind === 'account_deleted') continue
+      // The deleted account's mail has no settings left to link to; the contact mails none at all.
+      if (kind === 'account_deleted' || MAIL_KINDS[kind] === null) continue
       expect(rendered.text).toContain('https://app.example.com/dashboard/settings/notifications')
     }
+  })
+
+  it('a contact message: to the team, reply-to the sender; the receipt repeats nothing they typed', () => {
+    const message = {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      company: 'Analytical\nEngines',
+      message: 'First line.\nSecond line <b>.',
+      received_at: '2026-03-05T10:00:00Z',
+    }
+    const team = render('contact_message', message)!
+    expect(team.subject).toBe('Contact form: Ada Lovelace, Analytical Engines')
+    expect(team.replyTo).toBe('ada@example.com')
+    expect(team.text).toContain('First line.\nSecond line <b>.')
+    expect(team.html).toContain('Second line &lt;b&gt;.')
+    expect(team.text).toContain('https://app.example.com/contact')
+    const receipt = render('contact_receipt', { received_at: message.received_at })!
+    expect(receipt.subject).toBe(`We received your message to ${PRODUCT_NAME}`)
+    expect(receipt.replyTo).toBeUndefined()
+    expect(receipt.text).toContain('We answer every message within one business day')
   })
 
   it('a plan change says what changed and the next charge', () => {
@@ -196,7 +219,10 @@ describe('which preference governs each mail', () => {
       account_deleted: 'security',
       payment_refunded: 'billing',
       customer_email: 'billing',
+      contact_message: null,
+      contact_receipt: null,
     })
-    for (const category of Object.values(MAIL_KINDS)) expect(NOTIFICATION_KINDS).toContain(category)
+    for (const category of Object.values(MAIL_KINDS))
+      expect([...NOTIFICATION_KINDS, null]).toContain(category)
   })
 })

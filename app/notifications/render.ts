@@ -71,7 +71,7 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
     `<p style="font-weight: 600;">${escapeHtml(PRODUCT_NAME)}</p>`,
     ...blocks.map((block) =>
       typeof block === 'string'
-        ? `<p>${escapeHtml(block)}</p>`
+        ? `<p style="white-space: pre-line;">${escapeHtml(block)}</p>`
         : `<p><a href="${escapeHtml(block.url)}">${escapeHtml(block.label)}</a></p>`,
     ),
     `<hr><p style="font-size: 0.875rem; color: #475569;">${escapeHtml(footer)}</p>`,
@@ -99,8 +99,10 @@ function nextCharge(data: Record<string, unknown>) {
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
   const link = (path: string) => new URL(path, context.siteUrl).toString()
   const billing = { label: 'Open billing', url: link('/dashboard/settings/billing') }
-  const category = NOTIFICATION_LABELS[MAIL_KINDS[mail.kind]].label
-  const footer = `You get this mail because “${category}” is on in your ${PRODUCT_NAME} settings. Choose which mails you get: ${link('/dashboard/settings/notifications')}`
+  const preference = MAIL_KINDS[mail.kind]
+  const footer = preference
+    ? `You get this mail because “${NOTIFICATION_LABELS[preference].label}” is on in your ${PRODUCT_NAME} settings. Choose which mails you get: ${link('/dashboard/settings/notifications')}`
+    : `Sent from the contact form at ${link('/contact')}.`
   const notYou: Block[] = [
     'If you did this, there is nothing else to do. If you did not, secure your account now:',
     { label: 'Reset your password', url: link('/forgot-password') },
@@ -203,6 +205,27 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ],
       )
     }
+    case 'contact_message': {
+      const [first, last, email, company] = ['firstName', 'lastName', 'email', 'company'].map(
+        (key) => text(mail.data, key) ?? '',
+      )
+      const received = text(mail.data, 'received_at')
+      return {
+        // The subject is a header: one line, whatever the fields hold.
+        ...compose(`Contact form: ${first} ${last}, ${company}`.replace(/\s+/g, ' '), footer, [
+          `${first} ${last} <${email}> (${company}) wrote${received ? ` on ${formatDate(received)}` : ''}:`,
+          text(mail.data, 'message') ?? '',
+          'Reply to this mail to answer them.',
+        ]),
+        replyTo: email,
+      }
+    }
+    case 'contact_receipt':
+      return compose(`We received your message to ${PRODUCT_NAME}`, footer, [
+        // Nothing the sender typed: anyone may give any address, so it carries no text of theirs.
+        `Thank you for writing to us. We answer every message within one business day, by a reply to this address.`,
+        'If you did not write to us, you can ignore this mail.',
+      ])
     case 'password_changed':
       return compose(`Your ${PRODUCT_NAME} password was changed`, footer, [
         `The password of your ${PRODUCT_NAME} account (${mail.to}) was just changed.`,
@@ -246,7 +269,10 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       }
       return compose(`Password sign-in to your ${PRODUCT_NAME} account is paused`, footer, [
         `Someone tried too many wrong passwords for your ${PRODUCT_NAME} account (${mail.to}). To protect it, signing in with the password is paused for ${pause}. You can still sign in with a link we email you: only this inbox receives it.`,
-        { label: 'Sign in with an emailed link', url: link('/sign-in') },
+        {
+          label: 'Sign in with an emailed link',
+          url: link(`/sign-in?${new URLSearchParams({ email: mail.to })}`),
+        },
         'If that was not you, your account is safe as long as your password is not used elsewhere. To be sure, choose a new one:',
         { label: 'Reset your password', url: link('/forgot-password') },
       ])

@@ -56,7 +56,7 @@ export default function Index() {
               to="/sign-up"
               className="rounded-md border border-slate-300 bg-white px-5 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-50"
             >
-              Create a free account
+              Create an account
             </Link>
           </div>
         </div>

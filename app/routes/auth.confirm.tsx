@@ -9,6 +9,7 @@ import { Form, Link, useLoaderData } from '@remix-run/react'
 import type { EmailOtpType } from '@supabase/supabase-js'
 import type { ReactNode } from 'react'
 
+import { LINK_NOT_VALID } from '~/auth/auth-errors'
 import { type EmailLink, verifyEmailLink } from '~/auth/callback.server'
 import { emailLinkState, isEmailLinkType, type LinkPurpose } from '~/auth/email-link-state.server'
 import { nextFromLink } from '~/auth/safe-next-path'
@@ -138,14 +139,14 @@ export default function ConfirmLink() {
   if (state.state === 'used' || state.state === 'expired') {
     return (
       <AuthCard
-        title={state.state === 'used' ? 'This link has already been used' : 'This link has expired'}
+        title={state.state === 'used' ? LINK_NOT_VALID : 'This link has expired'}
         footer={<TextLink to="/sign-in">Go to sign in</TextLink>}
       >
         <p className="text-slate-700">
           {state.state === 'used' ? (
             <>
-              Each link in our emails works once. This one has been used, or a newer email replaced
-              it.
+              Each link in our emails works once, for an hour, and a newer email replaces it. This
+              one has been used, replaced, or was never one of ours.
             </>
           ) : (
             <>

@@ -1,18 +1,32 @@
-import type { ActionFunctionArgs, MetaFunction } from '@remix-run/node'
+import {
+  type ActionFunctionArgs,
+  data,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from '@remix-run/node'
 import { Link, useActionData, useLoaderData } from '@remix-run/react'
 
+import { accountSummaryOf } from '~/account/summary.server'
+import { getOptionalUserWith } from '~/auth/session.server'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
 import { contactSchema } from '~/contact/schema'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-export const loader = () => ({ constraint: getSchemaConstraint(contactSchema) })
+/** Signed in, the form starts with the account's address and name (the profile's, split at the first space). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [{ user, headers }, summary] = await getOptionalUserWith(request, accountSummaryOf(request))
+  if (user) headers.set('Cache-Control', 'private, no-store')
+  const [firstName, ...lastName] = (summary?.profile?.display_name ?? '').trim().split(/\s+/)
+  const defaults = user && { email: user.email, firstName, lastName: lastName.join(' ') }
+  return data({ constraint: getSchemaConstraint(contactSchema), defaults }, { headers })
+}
 
 export const action = ({ request }: ActionFunctionArgs) => handleContactForm(request)
 
 export default function ContactPage() {
-  const { constraint } = useLoaderData<typeof loader>()
+  const { constraint, defaults } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   return (
     <div className="mx-auto max-w-2xl px-4 py-16">
@@ -33,7 +47,11 @@ export default function ContactPage() {
             </Link>
           </>
         ) : (
-          <ContactForm lastResult={actionData?.result} constraint={constraint} />
+          <ContactForm
+            lastResult={actionData?.result}
+            constraint={constraint}
+            defaultValue={defaults || undefined}
+          />
         )}
       </div>
     </div>

@@ -3,11 +3,12 @@ import {
   data,
   type LoaderFunctionArgs,
   type MetaFunction,
+  redirect,
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { handleAccountSettings } from '~/account/account-action.server'
-import { emailChangeNotice, getAccountState, requestedEmail } from '~/account/credentials.server'
+import { getAccountState, openedEmailLinks, requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
@@ -22,23 +23,31 @@ import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import { isLiveStatus } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ user, asUser, headers }, [emailState, { subscription }]] = await requireUserWith(
-    request,
-    (session) =>
-      Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
+  const [session, [emailState, { subscription }]] = await requireUserWith(request, (session) =>
+    Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
   )
+  const { user, asUser, headers } = session
+  const url = new URL(request.url)
+  // Changed from elsewhere: this browser's token still names the old address (the sidebar
+  // shows it) until it is refreshed.
+  if (emailState.email && emailState.email !== user.email) {
+    const { data: refreshed } = await session.supabase.auth.refreshSession()
+    if (refreshed.user?.email === emailState.email)
+      throw redirect(`${url.pathname}${url.search}`, { headers })
+  }
   const requested = await requestedEmail(request)
   const email = emailState.email || user.email
   // Supabase's pending address wins; else the one asked for here (see requestedEmail).
   const pendingEmail =
     emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
-  const confirmed = new URL(request.url).searchParams.get('email') === 'confirmed'
+  const changed = url.searchParams.get('email') === 'confirmed' && !pendingEmail
   const methods = emailState.methods ?? { password: true, github: false }
   return data(
     {
       email,
       pendingEmail,
-      emailNotice: confirmed ? await emailChangeNotice(asUser, emailState) : null,
+      emailNotice: changed ? `Your email address is now ${email}.` : null,
+      opened: pendingEmail ? await openedEmailLinks(asUser) : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       keepUntil:
         isLiveStatus(subscription?.status) && !subscription?.cancel_at_period_end
@@ -64,8 +73,16 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AccountSettings() {
-  const { email, pendingEmail, emailNotice, hasLiveSubscription, keepUntil, methods, constraint } =
-    useLoaderData<typeof loader>()
+  const {
+    email,
+    pendingEmail,
+    opened,
+    emailNotice,
+    hasLiveSubscription,
+    keepUntil,
+    methods,
+    constraint,
+  } = useLoaderData<typeof loader>()
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
   const signInMethods = [
@@ -83,11 +100,11 @@ export default function AccountSettings() {
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
-      {emailNotice ? <FormMessage tone={emailNotice.tone}>{emailNotice.text}</FormMessage> : null}
+      <FormMessage tone="success">{emailNotice}</FormMessage>
       <SettingsSection id="email" title="Email address">
         <EmailForm
           email={email}
-          pendingEmail={pendingEmail}
+          pending={pendingEmail && opened ? { email: pendingEmail, opened } : null}
           lastResult={resultFor(reply, 'change-email')}
           message={messageFor(reply, 'change-email')}
           constraint={constraint.email}

@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLoaderData } from '@remix-run/react'
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUserWith } from '~/auth/session.server'
 import { Avatar } from '~/components/avatar'
+import { CompactMenu } from '~/components/compact-menu'
 import { profileView } from '~/profile/profile.server'
 
 // Every page under /dashboard requires a signed-in user; pages with private data are never cached.
@@ -29,7 +30,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
       : 'text-slate-700 hover:bg-slate-50 hover:text-slate-900'
   }`
 
-/** The side navigation: rows that wrap on phones (no tab cut at the edge), a column from `md`. */
+/** The side navigation: a menu on phones, a row from `sm`, a column from `md`. */
 export default function DashboardLayout() {
   const { user, profile } = useLoaderData<typeof loader>()
   const name = profile.displayName ?? user.email
@@ -51,15 +52,21 @@ export default function DashboardLayout() {
           </div>
         </div>
         <nav aria-label="Dashboard" className="mt-4">
-          <ul className="-mx-1 flex flex-wrap gap-1 px-1 pb-2 md:flex-col">
-            {LINKS.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} end={link.end} prefetch="intent" className={linkClass}>
-                  {link.label}
-                </NavLink>
-              </li>
+          <CompactMenu
+            label="Dashboard menu"
+            barClass="-mx-1 flex-wrap gap-1 px-1 pb-2 md:flex-col"
+            items={LINKS.map((link) => (
+              <NavLink
+                key={link.to}
+                to={link.to}
+                end={link.end}
+                prefetch="intent"
+                className={linkClass}
+              >
+                {link.label}
+              </NavLink>
             ))}
-          </ul>
+          />
         </nav>
       </aside>
       <div className="min-w-0 flex-1">

@@ -71,6 +71,7 @@ export default function SignIn() {
   const [magicForm, magicFields] = useForm({
     id: 'magic-link',
     lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
+    defaultValue: { email },
     constraint: constraint.magicLink,
     shouldValidate: VALIDATE_ON,
     shouldRevalidate: REVALIDATE_ON,
@@ -92,7 +93,7 @@ export default function SignIn() {
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
       <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.linkFor ? (
-        // Password sign-in is paused for this address: one click mails its owner a link.
+        // Password sign-in is refused for now: one click mails the address's owner a link.
         <Form method="post" aria-label="Email me a sign-in link instead">
           <input type="hidden" name="email" value={actionData.linkFor} />
           <input type="hidden" name="redirectTo" value={redirectTo} />

@@ -1,17 +1,19 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
+import { useActionData, useLoaderData, useSearchParams } from '@remix-run/react'
 
+import { mailMinuteMessage } from '~/auth/auth-errors'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { CodeForm, SendAgainForm } from '~/components/auth-next-step'
+import { FormMessage } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
@@ -22,12 +24,15 @@ export const action = ({ request }: ActionFunctionArgs) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
-  return data({ constraint: getSchemaConstraint(ConfirmCodeSchema) }, { headers })
+  // Set by "Send it again" within the address's minute (sign-in-action.server.ts).
+  const wait = Number(new URL(request.url).searchParams.get('wait'))
+  const notice = wait >= 1 && wait <= 60 ? mailMinuteMessage(Math.ceil(wait)) : null
+  return data({ constraint: getSchemaConstraint(ConfirmCodeSchema), notice }, { headers })
 }
 
 export default function SignInConfirm() {
   const [params] = useSearchParams()
-  const { constraint } = useLoaderData<typeof loader>()
+  const { constraint, notice } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const email = params.get('email')
   const [form, fields] = useForm<{ email: string; code: string }>({
@@ -44,14 +49,12 @@ export default function SignInConfirm() {
         email below; both work once and expire after an hour.
       </p>
       <FormMessage tone="error">{actionData?.formError}</FormMessage>
+      <FormMessage tone="info">{notice}</FormMessage>
       {email ? (
-        <Form method="post" {...getFormProps(form)} className="space-y-4">
-          <input type="hidden" name="email" value={email} />
-          <TextField label="Code from the email" field={fields.code} autoComplete="one-time-code" />
-          <SubmitButton name="intent" value="code" pendingText="Checking…">
-            Sign in with the code
-          </SubmitButton>
-        </Form>
+        <>
+          <CodeForm form={form} code={fields.code} email={email} label="Sign in with the code" />
+          <SendAgainForm email={email} intent="magic-link" action="/sign-in" />
+        </>
       ) : null}
     </AuthCard>
   )

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -6,13 +6,7 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useRevalidator,
-  useSearchParams,
-} from '@remix-run/react'
+import { useActionData, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useEffect } from 'react'
 
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
@@ -20,7 +14,8 @@ import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-si
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
-import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import { CodeForm, SendAgainForm } from '~/components/auth-next-step'
+import { FormMessage } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
@@ -100,30 +95,8 @@ export default function SignUpConfirm() {
             </TextLink>
             .
           </p>
-          <Form method="post" {...getFormProps(form)} className="space-y-4">
-            <input type="hidden" name="email" value={email} />
-            <TextField
-              label="Code from the email"
-              field={fields.code}
-              autoComplete="one-time-code"
-            />
-            <SubmitButton name="intent" value="code" pendingText="Checking…">
-              Confirm with the code
-            </SubmitButton>
-          </Form>
-          <Form method="post" className="text-sm text-slate-600">
-            <input type="hidden" name="email" value={email} />
-            No email? Check your spam folder, or{' '}
-            <button
-              type="submit"
-              name="intent"
-              value="resend"
-              className="font-semibold text-brand-700 hover:underline"
-            >
-              send it again
-            </button>
-            .
-          </Form>
+          <CodeForm form={form} code={fields.code} email={email} label="Confirm with the code" />
+          <SendAgainForm email={email} intent="resend" />
         </>
       ) : (
         <p className="text-sm text-slate-600">

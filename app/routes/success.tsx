@@ -53,8 +53,8 @@ const COPY: Record<CheckoutStatus, { title: string; body: string }> = {
     body: 'The payment provider reports that this checkout was not paid. You have not been charged; please try again from the pricing page.',
   },
   missing: {
-    title: 'No checkout to show',
-    body: 'This address does not name a checkout. Your dashboard shows your current plan; the pricing page starts a new subscription.',
+    title: "We couldn't find that checkout",
+    body: 'This address names no checkout the payment provider knows, so nothing was charged through it. Your dashboard shows your current plan; the pricing page starts a new subscription.',
   },
 }
 

@@ -34,6 +34,7 @@ const TABLES: Record<string, Partial<Record<Role, string[]>>> = {
   webhook_events: { service_role: ROW_DATA },
   rate_limits: { service_role: ROW_DATA },
   notification_outbox: { service_role: ROW_DATA },
+  contact_messages: { service_role: ROW_DATA },
 }
 
 /** Column privileges beyond the table's (the profile fields a user edits). */
@@ -86,6 +87,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'queue_account_deleted_notice()': [],
   'claim_notifications(p_limit integer, p_lease_seconds integer)': ['service_role'],
   'enqueue_attempts_notice(p_email text, p_flow text, p_data jsonb)': ['service_role'],
+  'store_contact_message(p_message jsonb, p_team text)': ['service_role'],
   'finish_notification(p_id uuid, p_attempt integer, p_outcome text, p_error text, p_retry_at timestamp with time zone)':
     ['service_role'],
   'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':

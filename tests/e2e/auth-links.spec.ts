@@ -1,5 +1,6 @@
 import { createClient } from '@supabase/supabase-js'
 
+import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { attachScreenshots, createUser, deleteUser, expect, test, waitForMail } from './fixtures'
 import { E2E } from './ports'
@@ -84,9 +85,7 @@ for (const layout of LAYOUTS) {
 
         // the same link again: used, said at once, with the way to a new one
         await page.goto(`/auth/confirm?${query}`)
-        await expect(
-          page.getByRole('heading', { name: 'This link has already been used' }),
-        ).toBeVisible()
+        await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
         await expect(page.getByRole('main').getByRole('button')).toHaveCount(0)
         await attachScreenshots(page, testInfo, `confirm page, used link (${label})`)
         await page.getByRole('link', { name: 'Send a new link' }).click()

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 
+import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
@@ -90,9 +91,7 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   const other = await browser.newPage()
   await other.goto(mail.link!)
   await expect(other).toHaveURL(/\/auth\/confirm\?/)
-  await expect(
-    other.getByRole('heading', { name: 'This link has already been used' }),
-  ).toBeVisible()
+  await expect(other.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
   await expect(other.getByRole('main').getByRole('button')).toHaveCount(0)
   await expect(other.getByRole('link', { name: 'Send a new link' })).toHaveAttribute(
     'href',

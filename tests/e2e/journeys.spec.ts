@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   createUser,
   deleteUsersByEmail,
@@ -135,7 +136,10 @@ test('a signed-out visitor following a plan link is asked to sign in and comes b
   page,
 }) => {
   await page.goto('/subscribe/pro')
-  await expect(page).toHaveURL(`${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro`)
+  await expect(page).toHaveURL(
+    `${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro&notice=sign-in-to-continue`,
+  )
+  await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
 })
 
 test.describe('with JavaScript off', () => {

@@ -170,6 +170,7 @@ test.beforeAll(async () => {
       ...planIdSettings(catalog.plans),
       POLAR_SANDBOX: 'false',
       MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
+      CONTACT_TO: 'Support <support@rehearsal.example>',
       PORT: String(APP_PORT),
       // IPv6 loopback only: every visitor of this run is an IPv6 one.
       HOST: '::1',

@@ -39,17 +39,19 @@ for (const javaScriptEnabled of [true, false]) {
       // The next look-up reaches Stripe, which does not know this checkout: only now the
       // page may say that nothing was charged.
       await expect(
-        page.getByRole('heading', { level: 1, name: 'Payment not completed' }),
+        page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
       ).toBeVisible({ timeout: 15_000 })
       await expect(page).toHaveURL(/attempt=1/)
-      await expect(page.getByText('You have not been charged')).toBeVisible()
+      await expect(page.getByText('nothing was charged through it')).toBeVisible()
     })
   })
 }
 
 test('an address without a checkout claims nothing', async ({ page }) => {
   await page.goto('/success')
-  await expect(page.getByRole('heading', { level: 1, name: 'No checkout to show' })).toBeVisible()
+  await expect(
+    page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
+  ).toBeVisible()
   await expect(page.getByText('You have not been charged')).toHaveCount(0)
   await expect(page.getByRole('link', { name: 'Back to pricing' })).toBeVisible()
 })

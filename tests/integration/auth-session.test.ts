@@ -91,12 +91,14 @@ describe('protected pages and anonymous-only pages', () => {
     })
     expect(response.status).toBe(302)
     expect(response.headers.get('Location')).toBe(
-      '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2',
+      '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2&notice=sign-in-to-continue',
     )
     for (const route of [dashboardLayout, dashboardIndex]) {
       const outcome = await callRoute(route.loader, appRequest(app, '/dashboard'))
       expect(outcome).toMatchObject({ status: 302, data: '' })
-      expect(outcome.headers.get('Location')).toBe('/sign-in?redirectTo=%2Fdashboard')
+      expect(outcome.headers.get('Location')).toBe(
+        '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+      )
     }
   })
 
@@ -115,7 +117,9 @@ describe('protected pages and anonymous-only pages', () => {
         appRequest(app, '/dashboard', { cookie }),
       )
       expect(outcome.status).toBe(302)
-      expect(outcome.headers.get('Location')).toBe('/sign-in?redirectTo=%2Fdashboard')
+      expect(outcome.headers.get('Location')).toBe(
+        '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+      )
     }
   })
 
@@ -379,7 +383,9 @@ describe('an expired access token is refreshed and the new cookies reach the bro
       appRequest(app, '/dashboard', { cookie }),
     )
     expect(outcome.status).toBe(302)
-    expect(outcome.headers.get('Location')).toBe('/sign-in?redirectTo=%2Fdashboard')
+    expect(outcome.headers.get('Location')).toBe(
+      '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+    )
     expect(clearedCookies(outcome.headers)).toContain(SESSION_COOKIE)
   })
 })

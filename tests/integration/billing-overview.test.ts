@@ -108,6 +108,8 @@ describe('billing page loader', () => {
       new Request(`${app.url}/dashboard/settings/billing?page=2`),
     )
     expect(page.status).toBe(302)
-    expect(page.location).toBe('/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2')
+    expect(page.location).toBe(
+      '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2&notice=sign-in-to-continue',
+    )
   })
 })

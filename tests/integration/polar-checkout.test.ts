@@ -238,8 +238,8 @@ describe('/success with a Polar checkout id', () => {
     expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
   })
 
-  it('shows a checkout Polar does not know as failed', async () => {
-    expect(await successStatus(`?checkout_id=${randomUUID()}`)).toBe('failed')
+  it('shows a checkout Polar does not know as not found', async () => {
+    expect(await successStatus(`?checkout_id=${randomUUID()}`)).toBe('missing')
   })
 
   it.each([

@@ -170,7 +170,7 @@ describe('a token refresh', () => {
     await adminClient(app).auth.admin.signOut(session.access_token, 'global')
     const answer = await dashboardPage(cookie)
     expect(answer.status).toBe(302)
-    expect(answer.location).toBe('/sign-in?redirectTo=%2Fdashboard')
+    expect(answer.location).toBe('/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue')
   })
 })
 

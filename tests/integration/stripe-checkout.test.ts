@@ -604,9 +604,9 @@ describe('/success', () => {
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
   })
 
-  it('shows a session Stripe does not know as failed (Stripe says it was not paid)', async () => {
+  it('shows a session Stripe does not know as not found, not as unpaid', async () => {
     const before = await tableCounts()
-    expect(await successStatus('?session_id=cs_test_doesnotexist')).toBe('failed')
+    expect(await successStatus('?session_id=cs_test_doesnotexist')).toBe('missing')
     expect(await tableCounts()).toEqual(before)
   })
 

@@ -146,8 +146,9 @@ export async function startApp(options: {
         NODE_ENV: 'production',
         BENCH_ALLOW_LOCAL_STACK: '1',
         ...planIdSettings(PLAN_DEFINITIONS),
-        // Production requires a sender; the mails go to the stack's SMTP inbox (SMTP_URL).
+        // Production requires a sender and a team address; the mails go to the stack's SMTP inbox (SMTP_URL).
         MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
+        CONTACT_TO: LOCAL_DEFAULTS.CONTACT_TO,
         PORT: String(options.port),
         HOST: '127.0.0.1',
         TRUSTED_PROXY_COUNT: '1',

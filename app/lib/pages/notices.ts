@@ -38,7 +38,7 @@ const NOTICES = {
   },
   'email-change-half-confirmed': {
     tone: 'info',
-    text: 'One of your two addresses is confirmed. Sign in to see which link is still to be opened; your email changes once both are confirmed.',
+    text: 'One of the two links is opened. Sign in to see which is left: your email changes once both links are opened.',
   },
   'session-ended-elsewhere': {
     tone: 'info',
@@ -46,7 +46,7 @@ const NOTICES = {
   },
   'sign-in-to-continue': {
     tone: 'info',
-    text: 'Your session has ended. Sign in to continue where you left off.',
+    text: 'Sign in to continue where you left off.',
   },
 } as const satisfies Record<string, { tone: 'info' | 'success' | 'error'; text: string }>
 

@@ -1,0 +1,322 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+
+import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
+import { LINK_NOT_VALID, mailMinuteMessage } from '../../app/auth/auth-errors'
+import { CONTACT_THANK_YOU } from '../../app/contact/schema'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { noticeByKey } from '../../app/lib/pages/notices'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import {
+  attachScreenshots,
+  createUser,
+  deleteUser,
+  deleteUsersByEmail,
+  expect,
+  PASSWORD,
+  signIn,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * What the product promises, kept: a contact message that reaches the team, no mail promised
+ * that was not sent, an email change that says which link is left, a way in when password
+ * sign-in is refused, words that say what is true, a compact menu on phones and a page in
+ * the product's layout for a malformed address. At desktop and phone width, JavaScript off;
+ * every page visited is scanned by axe in light and dark.
+ */
+
+const VIEWPORTS = [
+  { name: 'desktop', size: { width: 1280, height: 800 } },
+  { name: 'phone', size: { width: 390, height: 844 } },
+] as const
+
+const admin = () =>
+  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+
+/** The team's address of the local defaults (`Name <address>`). */
+const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
+
+const createdIds: string[] = []
+const createdEmails: string[] = []
+test.afterEach(async () => {
+  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
+  await deleteUsersByEmail(createdEmails.splice(0))
+})
+
+async function newUser(label: string) {
+  const user = await createUser(uniqueEmail(label))
+  createdIds.push(user.id)
+  return user
+}
+
+/** axe on the page as it is; serious and critical violations fail (softly, to list all). */
+async function scan(page: Page, what: string) {
+  await page.waitForLoadState('networkidle')
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const report = blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)
+  expect.soft(report, `${what} (${page.url()})`).toEqual([])
+}
+
+const MINUTE_NOTICE = new RegExp(
+  mailMinuteMessage(40)
+    .replace('40', '\\d+')
+    .replace(/[.;]/g, (c) => `\\${c}`),
+)
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`${viewport.name}, JavaScript off`, () => {
+    test.use({ javaScriptEnabled: false, viewport: viewport.size })
+
+    test(`a contact message is stored, reaches the team and sends a receipt (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await newUser('contact')
+      await admin()
+        .from('user_profiles')
+        .update({ display_name: 'Ada King Lovelace' })
+        .eq('user_id', user.id)
+      await signIn(page, user.email)
+      await page.goto('/contact')
+      // Signed in: the name and the address are filled in.
+      await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ada')
+      await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveValue('King Lovelace')
+      await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(user.email)
+      const company = `Engines ${Date.now().toString(36)}`
+      const sentAt = new Date()
+      await page.getByRole('textbox', { name: 'Company' }).fill(company)
+      await page
+        .getByRole('textbox', { name: 'Message' })
+        .fill('Can the Pro plan be paid yearly? Thanks.')
+      await page.getByRole('button', { name: 'Send message' }).click()
+      await expect(page.getByRole('status')).toContainText(CONTACT_THANK_YOU)
+
+      const { data: stored } = await admin()
+        .from('contact_messages')
+        .select('first_name, last_name, email, company, message')
+        .eq('company', company)
+      expect(stored).toEqual([
+        {
+          first_name: 'Ada',
+          last_name: 'King Lovelace',
+          email: user.email,
+          company,
+          message: 'Can the Pro plan be paid yearly? Thanks.',
+        },
+      ])
+      const toTeam = await waitForMail(TEAM_ADDRESS, 'smtp', { after: sentAt })
+      expect(toTeam.subject).toBe(`Contact form: Ada King Lovelace, ${company}`)
+      const receipt = await waitForMail(user.email, 'smtp', { after: sentAt })
+      expect(receipt.subject).toBe('We received your message to Subscribely')
+      await attachScreenshots(page, testInfo, `contact sent (${viewport.name})`)
+    })
+
+    test(`a malformed address gets the product's not-found page (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const answer = await page.goto('/%E0%A4%A')
+      expect(answer?.status()).toBe(404)
+      await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
+      await expect(page.getByRole('link', { name: 'Subscribely' }).first()).toBeVisible()
+      await attachScreenshots(page, testInfo, `malformed address (${viewport.name})`)
+    })
+
+    test(`"send it again" within the minute says so, for any address (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await newUser('minute')
+      for (const email of [user.email, uniqueEmail('no-account')]) {
+        await page.goto('/sign-in')
+        await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(email)
+        await page.getByRole('button', { name: 'Send me a magic link' }).click()
+        await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+        await expect(page.getByText(MINUTE_NOTICE)).toHaveCount(0)
+        await page.getByRole('button', { name: 'send it again' }).click()
+        await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
+      }
+
+      const newcomer = uniqueEmail('minute-sign-up')
+      createdEmails.push(newcomer)
+      await page.goto('/sign-up')
+      await page.getByRole('textbox', { name: 'Email' }).fill(newcomer)
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+      await page.getByRole('button', { name: 'send it again' }).click()
+      await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
+      await expect(page.getByText('a new email is on its way')).toHaveCount(0)
+      await attachScreenshots(page, testInfo, `sent less than a minute ago (${viewport.name})`)
+    })
+
+    test(`too many attempts from this browser offers an emailed link (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await newUser('lockout')
+      await page.goto('/sign-in')
+      const form = page.locator('form#sign-in')
+      for (let attempt = 0; ; attempt++) {
+        await form.getByLabel('Email').fill(user.email)
+        await form.getByLabel('Password').fill('not-the-password')
+        await form.getByRole('button', { name: 'Sign in' }).click()
+        if (await page.getByText('Too many attempts').isVisible()) break
+        expect(attempt).toBeLessThan(12)
+      }
+      await attachScreenshots(page, testInfo, `too many attempts (${viewport.name})`)
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+      await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+      await waitForMail(user.email, 'magiclink')
+
+      // The warning mail's link opens the sign-in page with the address filled in.
+      await page.goto(`/sign-in?${new URLSearchParams({ email: user.email })}`)
+      await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(user.email)
+      await expect(page.getByRole('textbox', { name: 'Email for the sign-in link' })).toHaveValue(
+        user.email,
+      )
+    })
+
+    test(`an email change: its subject, a ✓ per link, and the sidebar follows (${viewport.name})`, async ({
+      page,
+      browser,
+    }, testInfo) => {
+      const user = await newUser('change-from')
+      const next = uniqueEmail('change-to')
+      createdEmails.push(next)
+      await signIn(page, user.email)
+      await page.goto('/dashboard/settings/account')
+      await page.getByRole('textbox', { name: 'New email' }).fill(next)
+      await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Change email' }).click()
+      await expect(page.getByRole('status')).toHaveCount(1)
+      await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
+      await attachScreenshots(page, testInfo, `email change pending (${viewport.name})`)
+
+      const toOld = await waitForMail(user.email, 'email_change')
+      expect(toOld.subject).toBe('Confirm the change of your Subscribely sign-in email')
+      const toNew = await waitForMail(next, 'email_change')
+      // Both links opened on another device: this browser still holds the old session.
+      const elsewhere = await browser.newContext({ javaScriptEnabled: false })
+      const other = await elsewhere.newPage()
+      for (const link of [toOld.link!, toNew.link!]) {
+        await other.goto(link)
+        if (new URL(other.url()).pathname === '/auth/confirm')
+          await other.getByRole('button', { name: /confirm/i }).click()
+      }
+      await elsewhere.close()
+      await page.goto('/dashboard/settings/account')
+      await expect(page.getByTestId('dashboard-user-name')).toHaveText(next)
+      await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
+    })
+
+    test(`words that say what is true (${viewport.name})`, async ({ page }) => {
+      await page.goto('/auth/confirm?token_hash=tampered0123&type=magiclink')
+      await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
+
+      await page.goto('/success?session_id=cs_test_nobody_knows')
+      await expect(
+        page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
+      ).toBeVisible()
+      await expect(page.getByText('not paid')).toHaveCount(0)
+
+      for (const path of ['/dashboard/settings/billing', '/api/checkout?plan=pro']) {
+        await page.goto(path)
+        await expect(page).toHaveURL(/\/sign-in\?/)
+        await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
+        await expect(page.getByText('Your session has ended')).toHaveCount(0)
+      }
+
+      await page.goto('/')
+      await expect(page.getByText(/free account/i)).toHaveCount(0)
+      await expect(
+        page.locator('#main').getByRole('link', { name: 'Create an account' }),
+      ).toBeVisible()
+
+      const user = await newUser('magic-words')
+      await page.goto('/sign-in')
+      await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
+      await page.getByRole('button', { name: 'Send me a magic link' }).click()
+      const mail = await waitForMail(user.email, 'magiclink')
+      // The inbox's JSON carries the body too (not in the fixtures' type).
+      const { html } = mail as typeof mail & { html: string }
+      const body = /<p>Someone[^<]*<\/p>/.exec(html)?.[0] ?? ''
+      expect(body).toContain('asked to sign in')
+      expect(body).not.toContain('new account')
+    })
+  })
+}
+
+test.describe('phone width: compact menus', () => {
+  test.use({ javaScriptEnabled: false, viewport: VIEWPORTS[1].size })
+
+  test('the header and the dashboard navigation each fit one row and open as a menu', async ({
+    page,
+  }, testInfo) => {
+    const user = await newUser('phone-menu')
+    await signIn(page, user.email)
+    await page.goto('/dashboard/settings/general')
+    const header = page.locator('header')
+    expect((await header.boundingBox())!.height).toBeLessThan(80)
+    await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
+    await header.getByText('Menu', { exact: true }).click()
+    await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()
+    await header.getByText('Menu', { exact: true }).click()
+    await attachScreenshots(page, testInfo, 'header menu open')
+
+    const dashboardNav = page.getByRole('navigation', { name: 'Dashboard' })
+    expect((await dashboardNav.boundingBox())!.height).toBeLessThan(60)
+    await dashboardNav.getByText('Dashboard menu').click()
+    await dashboardNav.getByRole('link', { name: 'Billing' }).click()
+    await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
+  })
+
+  test('at desktop width the links show without a menu', async ({ page }) => {
+    await page.setViewportSize(VIEWPORTS[0].size)
+    await page.goto('/')
+    await expect(page.locator('header').getByRole('link', { name: 'Pricing' })).toBeVisible()
+    await expect(page.locator('header').getByText('Menu', { exact: true })).toBeHidden()
+  })
+})
+
+// axe runs in the page, so the pages these journeys visit are scanned with JavaScript on.
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`axe, ${colorScheme}`, () => {
+    test.use({ colorScheme })
+
+    test(`the pages these journeys visit (${colorScheme})`, async ({ page }) => {
+      test.slow()
+      for (const path of [
+        '/%E0%A4%A',
+        `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
+        '/auth/confirm?token_hash=tampered0123&type=magiclink',
+        '/success?session_id=cs_test_nobody_knows',
+        '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+      ]) {
+        await page.goto(path)
+        await scan(page, `${path}, ${colorScheme}`)
+      }
+      const user = await newUser(`axe-${colorScheme}`)
+      await signIn(page, user.email)
+      await page.goto('/contact')
+      await scan(page, `contact signed in, ${colorScheme}`)
+      await page.goto('/dashboard/settings/account')
+      await page.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('axe-to'))
+      await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Change email' }).click()
+      await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
+      await scan(page, `email change pending, ${colorScheme}`)
+      await page.setViewportSize(VIEWPORTS[1].size)
+      const headerMenu = page.locator('header').getByText('Menu', { exact: true })
+      await headerMenu.click()
+      await scan(page, `phone header menu open, ${colorScheme}`)
+      await headerMenu.click()
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
+      await scan(page, `phone dashboard menu open, ${colorScheme}`)
+    })
+  })
+}
