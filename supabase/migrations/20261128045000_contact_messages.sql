@@ -24,8 +24,8 @@ alter table public.notification_outbox drop constraint notification_outbox_kind_
 alter table public.notification_outbox add constraint notification_outbox_kind_check check (kind in (
   'payment_receipt', 'payment_failed', 'subscription_canceled', 'subscription_ended',
   'plan_changed', 'subscription_resumed', 'password_changed', 'email_changed',
-  'signed_out_everywhere', 'account_deleted', 'attempts_limited',
-  'contact_message', 'contact_receipt'));
+  'signed_out_everywhere', 'account_deleted', 'attempts_limited', 'payment_refunded',
+  'customer_email', 'contact_message', 'contact_receipt'));
 alter table public.notification_outbox drop constraint notification_outbox_user_check;
 alter table public.notification_outbox add constraint notification_outbox_user_check
   check (user_id is not null or kind in ('account_deleted', 'contact_message', 'contact_receipt'));
