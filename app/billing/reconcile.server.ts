@@ -117,10 +117,9 @@ function subscriptionChanges(
   if (stored !== candidate.subscriptionId)
     changes.push(`${idColumn}: ${String(stored)} → ${candidate.subscriptionId}`)
   for (const column of COMPARED) {
-    const stored = row[column]
-    const current = candidate.fields[column]
-    if (current === undefined) continue
-    if (!same(stored, current)) changes.push(`${column}: ${String(stored)} → ${String(current)}`)
+    const [stored, current] = [row[column], candidate.fields[column]]
+    if (current !== undefined && !same(stored, current))
+      changes.push(`${column}: ${String(stored)} → ${String(current)}`)
   }
   return changes
 }

@@ -101,13 +101,11 @@ export const polarProvider: BillingProvider = {
       const result = await polar.subscriptions.list({ page, limit: PAGE_SIZE })
       for (const item of result.items) {
         const subscription = PolarSubscriptionSchema.parse(item)
-        const fields = polarSubscriptionFields('subscription.updated', subscription)
-        if (!fields) continue
         listed.push({
           userId: polarUserLink(subscription).userId,
           subscriptionId: subscription.id,
           createdAt: item.created_at,
-          fields,
+          fields: polarSubscriptionFields('subscription.updated', subscription)!,
         })
       }
       if (page >= result.pagination.max_page) return listed

@@ -187,9 +187,8 @@ async function invoiceOwner(invoice: StripeInvoice) {
   const customerId = idOf(invoice.customer)
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {
-    const stripe = getStripe()
     if (!subscriptionId && customerId) {
-      const list = await stripe.subscriptions.list({
+      const list = await getStripe().subscriptions.list({
         customer: customerId,
         status: 'all',
         limit: 1,
@@ -199,7 +198,7 @@ async function invoiceOwner(invoice: StripeInvoice) {
     if (subscriptionId) {
       const subscription = parsePayload(
         StripeSubscriptionSchema,
-        await stripe.subscriptions.retrieve(subscriptionId),
+        await getStripe().subscriptions.retrieve(subscriptionId),
       )
       userId ??= subscriptionUserId(subscription)
       name ??= stripePlanName(subscription)
