@@ -46,7 +46,8 @@ async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<Payment
     })
     if (error) throw databaseError('payment update', error)
     // Still missing something: tried again after the cool-down.
-    if (!billingProvider(row.provider)?.paymentLookup({ ...row, ...withoutNulls(found) }, 0))
+    const filled = Object.fromEntries(Object.entries(found).filter(([, value]) => value))
+    if (!billingProvider(row.provider)?.paymentLookup({ ...row, ...filled }, 0))
       coolingDown.delete(row.id)
     return found
   } catch (error) {
@@ -57,9 +58,6 @@ async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<Payment
     return {}
   }
 }
-
-const withoutNulls = (found: PaymentFill) =>
-  Object.fromEntries(Object.entries(found).filter(([, value]) => value))
 
 /**
  * The page's payments (as shown: without their references) with what could be looked up

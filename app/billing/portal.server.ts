@@ -80,11 +80,10 @@ export async function scheduleCancel(asUser: AsUser, userId: string, cancel: boo
     const provider = billingProvider(row?.provider)
     const id = provider && (row as Record<string, unknown>)[`${provider.id}_subscription_id`]
     if (typeof id !== 'string' || !isLiveStatus(row?.status)) return 'You have no plan to change.'
-    const what = cancel ? 'cancel' : 'resume'
     if (row!.cancel_at_period_end !== cancel)
       await applyProviderAnswer(
         provider!.id,
-        what,
+        cancel ? 'cancel' : 'resume',
         userId,
         await provider!.scheduleCancel(id, cancel),
       )

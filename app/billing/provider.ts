@@ -5,7 +5,7 @@ import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 
 import type { Plan } from './plans.server'
 
-export type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
+type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
 export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 export type Unavailable = { kind: 'unavailable'; message: string }
 

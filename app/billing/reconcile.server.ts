@@ -117,10 +117,9 @@ function subscriptionChanges(
   if (stored !== candidate.subscriptionId)
     changes.push(`${idColumn}: ${String(stored)} → ${candidate.subscriptionId}`)
   for (const column of COMPARED) {
-    const stored = row[column]
-    const current = candidate.fields[column]
-    if (current === undefined) continue
-    if (!same(stored, current)) changes.push(`${column}: ${String(stored)} → ${String(current)}`)
+    const [stored, current] = [row[column], candidate.fields[column]]
+    if (current !== undefined && !same(stored, current))
+      changes.push(`${column}: ${String(stored)} → ${String(current)}`)
   }
   return changes
 }
@@ -156,24 +155,13 @@ export async function reconcileProvider(
   for (const candidate of candidates) {
     const changes = subscriptionChanges(provider, rows.get(candidate.userId), candidate)
     if (changes.length === 0) continue
-    const difference: Difference = {
-      userId: candidate.userId,
-      subscriptionId: candidate.subscriptionId,
-      changes,
-    }
-    if (!options.check) {
-      difference.result = await applySubscriptionEvent(
-        {
-          provider,
-          id: `reconcile:${candidate.subscriptionId}:${readAt}`,
-          type: 'reconcile.subscription',
-          occurredAt: readAt,
-        },
-        candidate.userId,
-        candidate.fields,
-      )
-    }
-    differences.push(difference)
+    const { userId, subscriptionId, fields } = candidate
+    const id = `reconcile:${subscriptionId}:${readAt}`
+    const event = { provider, id, type: 'reconcile.subscription', occurredAt: readAt }
+    const result = options.check
+      ? {}
+      : { result: await applySubscriptionEvent(event, userId, fields) }
+    differences.push({ userId, subscriptionId, changes, ...result })
   }
   return {
     provider,

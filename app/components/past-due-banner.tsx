@@ -2,12 +2,7 @@ import { Form } from '@remix-run/react'
 
 import { formatMoney } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
-import {
-  PAST_DUE_ACTION,
-  type PastDueFacts,
-  pastDueNotice,
-  PAYMENT_METHOD_INTENT,
-} from '~/subscriptions/status'
+import { type PastDueFacts, pastDueNotice, PAYMENT_METHOD_INTENT } from '~/subscriptions/status'
 
 import { SubmitButton } from './forms'
 
@@ -35,7 +30,7 @@ export function PastDueBanner({
         <Form method="post" action="/dashboard/settings/billing">
           <input type="hidden" name="intent" value={PAYMENT_METHOD_INTENT} />
           <SubmitButton pendingText="Opening billing portal…" variant="danger">
-            {PAST_DUE_ACTION}
+            Update payment method
           </SubmitButton>
         </Form>
         {open?.invoice_url ? (

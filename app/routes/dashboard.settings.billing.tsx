@@ -40,9 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { subscription } = overview
   const provider = billingProvider(subscription?.provider)
   const scheduled = Boolean(subscription?.cancel_at_period_end)
-  const changePlans =
+  const changes =
     provider?.planChange && isPaidUpStatus(subscription?.status) && !scheduled
-      ? getPlans().filter((plan) => plan.name !== subscription?.plan_name)
+      ? getPlans()
+          .filter((plan) => plan.name !== subscription?.plan_name)
+          .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
   const withLabel = subscription && {
     ...subscription,
@@ -54,7 +56,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // Back from the portal's card form (its return address says so).
     cardSaved: params.get('card') === 'saved',
   }
-  const changes = changePlans.map((plan) => ({ key: plan.key, name: plan.name }))
   const confirmCancel = params.has('cancel')
   return data(
     { ...overview, subscription: withLabel, payments, changes, confirmCancel },

@@ -140,7 +140,6 @@ const primaryButton =
   'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
 const secondaryButton =
   'block w-full rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline'
-const PENDING = 'Opening checkout…'
 
 /**
  * What a plan card offers: a way to pay per provider (the first of BILLING_PROVIDERS as the
@@ -170,24 +169,13 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
       </span>,
       door.label,
     ]
-    const pendingText = signedIn ? PENDING : 'Loading…'
+    const shared = { className, pendingText: signedIn ? 'Opening checkout…' : 'Loading…' }
     return 'href' in door ? (
-      <LeavingLink
-        key={door.label}
-        href={door.href}
-        className={className}
-        pendingText={pendingText}
-      >
+      <LeavingLink key={door.label} href={door.href} {...shared}>
         {text}
       </LeavingLink>
     ) : (
-      <LeavingForm
-        key={door.label}
-        action={door.post}
-        fields={door.fields}
-        className={className}
-        pendingText={pendingText}
-      >
+      <LeavingForm key={door.label} action={door.post} fields={door.fields} {...shared}>
         {text}
       </LeavingForm>
     )

@@ -8,20 +8,8 @@ import type { PaymentRow, SubscriptionRow } from './types'
 
 const PAYMENTS_PAGE_SIZE = 10
 
-/** One payment as the billing page shows it. */
-export type PaymentView = Pick<
-  PaymentRow,
-  | 'id'
-  | 'provider'
-  | 'amount'
-  | 'currency'
-  | 'status'
-  | 'description'
-  | 'invoice_url'
-  | 'created_at'
-  | 'amount_refunded'
-  | 'dispute_status'
->
+/** One payment as the billing page shows it: without its user and provider references. */
+export type PaymentView = Omit<PaymentRow, `${string}_id` | 'updated_at'>
 
 /** One payment of the page with its provider references (for the deferred lookups). */
 export type PaymentWithReferences = PaymentView &

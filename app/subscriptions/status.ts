@@ -3,20 +3,11 @@ import { formatDate } from '~/lib/pages/format'
 /** Human label for any subscription or payment status, including ones we do not special-case. */
 export function statusLabel(status: string | null | undefined) {
   if (!status) return 'No subscription'
+  // The rest read as their words: past_due is "Past due".
   const known: Record<string, string> = {
-    active: 'Active',
     trialing: 'Trial',
-    past_due: 'Past due',
-    canceled: 'Canceled',
-    unpaid: 'Unpaid',
-    incomplete: 'Incomplete',
     incomplete_expired: 'Expired',
-    paused: 'Paused',
-    paid: 'Paid',
     succeeded: 'Paid',
-    refunded: 'Refunded',
-    // An invoice whose payment failed.
-    failed: 'Failed',
   }
   return known[status] ?? status.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
 }
@@ -65,7 +56,5 @@ export function pastDueNotice(facts: PastDueFacts, now = Date.now(), saved?: str
   return `${pastDueSummary(facts, now)}. ${next}`
 }
 
-/** The action that fixes it: the provider's portal, on its card form where it has one. */
-export const PAST_DUE_ACTION = 'Update payment method'
 /** The form field that asks the billing page's action for the payment-method flow. */
 export const PAYMENT_METHOD_INTENT = 'update_payment_method'

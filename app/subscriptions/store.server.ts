@@ -62,12 +62,8 @@ export function applyProviderAnswer(
   answer: { fields: Partial<SubscriptionRow>; occurredAt: string },
 ) {
   const { fields, occurredAt } = answer
-  const event = {
-    provider,
-    id: `${what}:${userId}:${occurredAt}`,
-    type: `${what}.subscription`,
-    occurredAt,
-  }
+  const id = `${what}:${userId}:${occurredAt}`
+  const event = { provider, id, type: `${what}.subscription`, occurredAt }
   return applySubscriptionEvent(event, userId, fields)
 }
 

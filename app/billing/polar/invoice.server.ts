@@ -39,13 +39,9 @@ export async function fetchOrderInvoiceUrl(
 }
 
 /** The billing page's later lookup: read, else generate (order.paid's POST may be lost) and read again. */
-export async function lookUpOrderInvoiceUrl(
-  orderId: string,
-  options: Options,
-): Promise<string | null> {
-  const polar = getPolar('invoices')
-  const url = await readInvoiceUrl(polar, orderId, options)
-  if (url) return url
-  await generateInvoice(polar, orderId, options)
-  return readInvoiceUrl(polar, orderId, options)
+export async function lookUpOrderInvoiceUrl(orderId: string, options: Options) {
+  return (
+    (await readInvoiceUrl(getPolar('invoices'), orderId, options)) ||
+    fetchOrderInvoiceUrl(orderId, options)
+  )
 }

@@ -2,10 +2,9 @@ import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
-import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { getPlans } from '../plans.server'
-import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import type { BillingProvider, ListedSubscription } from '../provider'
 import { polarCheckoutPath } from './checkout.server'
 import { describePolarServers, getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
@@ -14,38 +13,6 @@ import { changePolarPlan, polarPlanChangeOffer } from './plan-change.server'
 import { handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
-
-/**
- * A Polar customer portal session for the user's own customer: the one bound to them by
- * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
- * written from a customer that is not theirs). No stored customer id, or no customer bound
- * to the user at Polar: no subscription.
- */
-async function createPolarPortal(
-  row: SubscriptionRow | null,
-  userId: string,
-): Promise<PortalOutcome> {
-  if (!row?.polar_customer_id) return { kind: 'no-subscription' }
-  try {
-    const session = await getPolar('portal').customerSessions.create({
-      external_customer_id: userId,
-      return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
-    })
-    if (session.customer_id !== row.polar_customer_id)
-      logger.warn(
-        { user: userId },
-        'polar portal: stored customer is not the one bound to the user',
-      )
-    return { kind: 'url', url: session.customer_portal_url }
-  } catch (error) {
-    const status = httpStatusOf(error)
-    if (status === 404 || status === 422) {
-      logger.warn({ user: userId, status }, 'polar portal: no customer bound to the user')
-      return { kind: 'no-subscription' }
-    }
-    throw error
-  }
-}
 
 /** Polar behind the billing contract (app/billing/provider.ts). */
 export const polarProvider: BillingProvider = {
@@ -61,7 +28,34 @@ export const polarProvider: BillingProvider = {
     kind: 'redirect',
     url: polarCheckoutPath(plan.polarProductId, user),
   }),
-  openPortal: (row, userId) => createPolarPortal(row, userId),
+  /**
+   * A Polar customer portal session for the user's own customer: the one bound to them by
+   * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
+   * written from a customer that is not theirs). No stored customer id, or no customer bound
+   * to the user at Polar: no subscription.
+   */
+  async openPortal(row, userId) {
+    if (!row.polar_customer_id) return { kind: 'no-subscription' }
+    try {
+      const session = await getPolar('portal').customerSessions.create({
+        external_customer_id: userId,
+        return_url: `${getEnv().SITE_URL}/dashboard/settings/billing`,
+      })
+      if (session.customer_id !== row.polar_customer_id)
+        logger.warn(
+          { user: userId },
+          'polar portal: stored customer is not the one bound to the user',
+        )
+      return { kind: 'url', url: session.customer_portal_url }
+    } catch (error) {
+      const status = httpStatusOf(error)
+      if (status === 404 || status === 422) {
+        logger.warn({ user: userId, status }, 'polar portal: no customer bound to the user')
+        return { kind: 'no-subscription' }
+      }
+      throw error
+    }
+  },
   // Polar's portal cannot change the plan: the app does (plan-change.server.ts).
   planChange: { offer: polarPlanChangeOffer, change: changePolarPlan },
   // The customer bound to the user (by external id).
@@ -107,13 +101,11 @@ export const polarProvider: BillingProvider = {
       const result = await polar.subscriptions.list({ page, limit: PAGE_SIZE })
       for (const item of result.items) {
         const subscription = PolarSubscriptionSchema.parse(item)
-        const fields = polarSubscriptionFields('subscription.updated', subscription)
-        if (!fields) continue
         listed.push({
           userId: polarUserLink(subscription).userId,
           subscriptionId: subscription.id,
           createdAt: item.created_at,
-          fields,
+          fields: polarSubscriptionFields('subscription.updated', subscription)!,
         })
       }
       if (page >= result.pagination.max_page) return listed

@@ -29,9 +29,6 @@ import {
   recordPaymentEvent,
 } from '~/subscriptions/store.server'
 
-/** The invoice calls' bound: well inside Polar's delivery timeout (10 s). */
-const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
-
 /** POST /api/webhooks/polar (and /api/webhooks/providerb); answers: docs/webhooks.md. */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readWebhookBody(request)
@@ -59,21 +56,12 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
 
   const envelope = PolarEnvelopeSchema.safeParse(payload)
   if (!envelope.success) return invalidPayload()
-  const event: LedgerEvent = {
-    provider: 'polar',
-    id,
-    type: envelope.data.type,
-    occurredAt: normaliseTimestamp(
-      envelope.data.timestamp,
-      request.headers.get('webhook-timestamp') ?? undefined,
-    ),
-  }
-  return answerWebhook('polar', event, () => applyPolarEvent(event, envelope.data.data))
-}
-
-function normaliseTimestamp(timestamp: string | undefined, header: string | undefined) {
-  const parsed = timestamp ? new Date(timestamp) : new Date(Number(header) * 1000)
-  return Number.isNaN(parsed.getTime()) ? new Date().toISOString() : parsed.toISOString()
+  const { type, timestamp, data } = envelope.data
+  const header = request.headers.get('webhook-timestamp') ?? undefined
+  const at = timestamp ? new Date(timestamp) : new Date(Number(header) * 1000)
+  const occurredAt = Number.isNaN(at.getTime()) ? new Date() : at
+  const event = { provider: 'polar', id, type, occurredAt: occurredAt.toISOString() }
+  return answerWebhook('polar', event, () => applyPolarEvent(event, data))
 }
 
 /** The user of a subscription or order, by `polarUserLink`; a refused link is logged. */
@@ -139,7 +127,8 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
 async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = false) {
   const url = await fetchOrderInvoiceUrl(orderId, {
     generate,
-    timeoutSeconds: lookupTimeoutSeconds(),
+    // Well inside Polar's delivery timeout (10 s).
+    timeoutSeconds: Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS),
   }).catch((error: unknown) => {
     logger.warn(
       { id: event.id, type: event.type, order: orderId, err: error, status: httpStatusOf(error) },

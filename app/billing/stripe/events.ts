@@ -96,7 +96,6 @@ export const StripeInvoicePaymentsSchema = z.looseObject({
     }),
   ),
 })
-export type StripeInvoicePayments = z.infer<typeof StripeInvoicePaymentsSchema>
 
 /** A refund's Charge (its refunded total) or a dispute's Dispute (its status). */
 export const StripeChargeObjectSchema = z.looseObject({
@@ -105,10 +104,9 @@ export const StripeChargeObjectSchema = z.looseObject({
   amount_refunded: z.int().optional(),
   status: z.string(),
 })
-export type StripeChargeObject = z.infer<typeof StripeChargeObjectSchema>
 
 /** What a refund or dispute changes on the payment row of its PaymentIntent (record_stripe_charge). */
-export function chargeChange(object: StripeChargeObject) {
+export function chargeChange(object: z.infer<typeof StripeChargeObjectSchema>) {
   const dispute = object.object === 'dispute'
   return {
     stripe_payment_intent_id: idOf(object.payment_intent),
@@ -178,7 +176,7 @@ export function invoiceLinePriceId(invoice: StripeInvoice) {
 }
 
 /** The PaymentIntent that paid an invoice, from its invoice payments; null when none did. */
-export function paidPaymentIntentId(payments: StripeInvoicePayments) {
+export function paidPaymentIntentId(payments: z.infer<typeof StripeInvoicePaymentsSchema>) {
   const paid = payments.data.filter((entry) => entry.status === 'paid')
   return paid.map((entry) => idOf(entry.payment.payment_intent)).find(Boolean) ?? null
 }

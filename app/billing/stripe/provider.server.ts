@@ -3,10 +3,9 @@ import Stripe from 'stripe'
 import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
 import { findUserIdBy } from '~/subscriptions/store.server'
-import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { planByStripePrice } from '../plans.server'
-import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import type { BillingProvider, ListedSubscription } from '../provider'
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
 import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
@@ -14,36 +13,6 @@ import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.se
 import { handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
-
-/**
- * A fresh billing portal session for the user's own Stripe customer (from their row, read as
- * them, never from input). With `paymentMethod`, it opens on its card form
- * (`flow_data.type = payment_method_update`), and a saved card comes back to billing saying so.
- */
-async function createStripePortal(
-  row: SubscriptionRow | null,
-  paymentMethod = false,
-): Promise<PortalOutcome> {
-  if (!row?.stripe_customer_id) return { kind: 'no-subscription' }
-  const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
-  const session = await getStripe().billingPortal.sessions.create({
-    customer: row.stripe_customer_id,
-    return_url: billingPage(),
-    ...(configuration ? { configuration } : {}),
-    ...(paymentMethod
-      ? {
-          flow_data: {
-            type: 'payment_method_update',
-            after_completion: {
-              type: 'redirect',
-              redirect: { return_url: `${billingPage()}?card=saved` },
-            },
-          },
-        }
-      : {}),
-  })
-  return { kind: 'url', url: session.url }
-}
 
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
@@ -58,7 +27,32 @@ export const stripeProvider: BillingProvider = {
     fields: { price_id: plan.stripePriceId },
   }),
   startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.stripePriceId),
-  openPortal: (row, _userId, options) => createStripePortal(row, options.paymentMethod),
+  /**
+   * A fresh billing portal session for the user's own Stripe customer (from their row, read as
+   * them, never from input). With `paymentMethod`, it opens on its card form
+   * (`flow_data.type = payment_method_update`), and a saved card comes back to billing saying so.
+   */
+  async openPortal(row, _userId, { paymentMethod }) {
+    if (!row.stripe_customer_id) return { kind: 'no-subscription' }
+    const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
+    const session = await getStripe().billingPortal.sessions.create({
+      customer: row.stripe_customer_id,
+      return_url: billingPage(),
+      ...(configuration ? { configuration } : {}),
+      ...(paymentMethod
+        ? {
+            flow_data: {
+              type: 'payment_method_update',
+              after_completion: {
+                type: 'redirect',
+                redirect: { return_url: `${billingPage()}?card=saved` },
+              },
+            },
+          }
+        : {}),
+    })
+    return { kind: 'url', url: session.url }
+  },
   // Every status, of the customer on the user's row.
   async userSubscriptions(row) {
     const customer = row?.stripe_customer_id

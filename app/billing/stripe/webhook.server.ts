@@ -121,7 +121,19 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
     case 'invoice.payment_succeeded': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name, customerId } = await invoiceOwner(invoice)
-      const paymentIntentId = await invoicePaymentIntentId(event, invoice)
+      // Not needed to record the payment: a short bound, no retries (Stripe waits up to 20 s).
+      const paymentIntentId =
+        invoice.amount_paid > 0
+          ? await fetchInvoicePaymentIntentId(invoice.id, {
+              timeoutMs: Math.min(3_000, getEnv().STRIPE_TIMEOUT_MS),
+            }).catch((error: unknown) => {
+              logger.warn(
+                { id: event.id, invoice: invoice.id, err: error },
+                'stripe: invoice payments not available, payment recorded without them',
+              )
+              return null
+            })
+          : null
       const payment = invoicePayment(invoice, userId, name, paymentIntentId)
       return recordPaymentEvent(ledger(event), { ...payment, stripe_customer_id: customerId })
     }
@@ -175,9 +187,8 @@ async function invoiceOwner(invoice: StripeInvoice) {
   const customerId = idOf(invoice.customer)
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {
-    const stripe = getStripe()
     if (!subscriptionId && customerId) {
-      const list = await stripe.subscriptions.list({
+      const list = await getStripe().subscriptions.list({
         customer: customerId,
         status: 'all',
         limit: 1,
@@ -187,7 +198,7 @@ async function invoiceOwner(invoice: StripeInvoice) {
     if (subscriptionId) {
       const subscription = parsePayload(
         StripeSubscriptionSchema,
-        await stripe.subscriptions.retrieve(subscriptionId),
+        await getStripe().subscriptions.retrieve(subscriptionId),
       )
       userId ??= subscriptionUserId(subscription)
       name ??= stripePlanName(subscription)
@@ -195,21 +206,4 @@ async function invoiceOwner(invoice: StripeInvoice) {
   }
   // Still none: the ledger call finds the user holding the customer (`customerId`).
   return { userId, planName: name, customerId }
-}
-
-/** The invoice's PaymentIntent, or null (docs/webhooks.md, "Lookups that can wait"). */
-async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoice) {
-  if (invoice.amount_paid <= 0) return null
-  try {
-    // Not needed to record the payment: a short bound, no retries (Stripe waits up to 20 s).
-    return await fetchInvoicePaymentIntentId(invoice.id, {
-      timeoutMs: Math.min(3_000, getEnv().STRIPE_TIMEOUT_MS),
-    })
-  } catch (error) {
-    logger.warn(
-      { id: event.id, invoice: invoice.id, err: error },
-      'stripe: invoice payments not available, payment recorded without them',
-    )
-    return null
-  }
 }

@@ -16,13 +16,14 @@ export interface RateLimitRule {
   windowMs: number
 }
 
+const rateLimitResult = z.object({
+  allowed: z.boolean(),
+  limit: z.number(),
+  remaining: z.number(),
+  retryAfterSeconds: z.number(),
+})
 /** The verdict for one hit. `retryAfterSeconds` is 0 when allowed. */
-export interface RateLimitResult {
-  allowed: boolean
-  limit: number
-  remaining: number
-  retryAfterSeconds: number
-}
+export type RateLimitResult = z.infer<typeof rateLimitResult>
 
 /** Counts hits per key in fixed windows: in this process, or shared by every instance. */
 export interface RateLimitStore {
@@ -35,16 +36,11 @@ export interface RateLimitStore {
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; resetAt: number }>()
-  private readonly now: () => number
-  private readonly maxKeys: number
 
-  constructor(options: { now?: () => number; maxKeys?: number } = {}) {
-    this.now = options.now ?? Date.now
-    this.maxKeys = options.maxKeys ?? 10_000
-  }
+  constructor(private readonly options: { now?: () => number; maxKeys?: number } = {}) {}
 
   async hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
-    const now = this.now()
+    const now = (this.options.now ?? Date.now)()
     let window = this.windows.get(key)
     if (!window || window.resetAt <= now) {
       this.windows.delete(key)
@@ -63,23 +59,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   private makeRoom(now: number) {
-    if (this.windows.size < this.maxKeys) return
+    const maxKeys = this.options.maxKeys ?? 10_000
+    if (this.windows.size < maxKeys) return
     for (const [key, window] of this.windows) {
       if (window.resetAt <= now) this.windows.delete(key)
     }
     // Still full: forget the oldest window (Map keeps insertion order).
-    if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!)
+    if (this.windows.size >= maxKeys) this.windows.delete(this.windows.keys().next().value!)
   }
 }
-
-const rateLimitAnswers = z.array(
-  z.object({
-    allowed: z.boolean(),
-    limit: z.number(),
-    remaining: z.number(),
-    retryAfterSeconds: z.number(),
-  }),
-)
 
 /**
  * The shared store: `rate_limit_hits` (service role only) counts in one atomic upsert, so
@@ -106,7 +94,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
       p_window_ms: hits.map(([, rule]) => rule.windowMs),
     })
     if (error) throw databaseError('rate_limit_hits', error)
-    const verdicts = checkedAnswer('rate_limit_hits', rateLimitAnswers, data)
+    const verdicts = checkedAnswer('rate_limit_hits', z.array(rateLimitResult), data)
     if (verdicts.length !== hits.length) throw new Error('rate_limit_hits: not a verdict per hit')
     return verdicts
   }
