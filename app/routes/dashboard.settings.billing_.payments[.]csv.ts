@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const lines = [['Date', 'Description', 'Amount', 'Status', 'Invoice'], ...rows]
   headers.set('Content-Type', 'text/csv; charset=utf-8')
   headers.set('Content-Disposition', 'attachment; filename="payment-history.csv"')
-  headers.set('Cache-Control', 'private, no-store')
+  headers.set('Cache-Control', 'no-store')
   return new Response(lines.map((line) => line.map(field).join(',')).join('\r\n') + '\r\n', {
     headers,
   })

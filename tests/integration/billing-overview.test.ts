@@ -51,7 +51,8 @@ describe('billing page loader', () => {
       page: 1,
       pageCount: 1,
       total: 0,
-      changePlans: [],
+      changes: [],
+      confirmCancel: false,
     })
   })
 

@@ -101,12 +101,14 @@ describe('payment recovery', () => {
     expect(await (await fetch(manage.headers.get('location')!)).text()).toContain(
       'Manage your subscription',
     )
-    // Saving the card comes back to the billing page.
+    // Saving the card comes back to the billing page, which then says the card is saved.
     const saved = await postForm(portalUrl, {
       intent: 'update_payment_method',
       cardNumber: '4242 4242 4242 4242',
     })
-    expect(saved.headers.get('location')).toBe(billing.replace(app.url, app.stack.env.SITE_URL))
+    expect(saved.headers.get('location')).toBe(
+      `${billing.replace(app.url, app.stack.env.SITE_URL)}?card=saved`,
+    )
 
     // An hour later the subscriber pays the open invoice on its hosted page.
     app.stack.stripe.advanceClock(3600)

@@ -63,11 +63,11 @@ function confirm(cookie: string, plan = 'starter') {
 describe('Change to Starter for a Polar subscriber', () => {
   it('shows what the change costs, then changes the plan at Polar; the next invoice is what the page said', async () => {
     const { user, subscriptionId } = await proSubscriber()
-    const billingPage = await callRoute<{ changePlans: { key: string; name: string }[] }>(
+    const billingPage = await callRoute<{ changes: { key: string; name: string }[] }>(
       billing.loader,
       pageGet(`${app.url}/dashboard/settings/billing`, user.cookie),
     )
-    expect(billingPage.data.changePlans).toEqual([{ key: 'starter', name: 'Starter' }])
+    expect(billingPage.data.changes).toEqual([{ key: 'starter', name: 'Starter' }])
 
     const offer = await page(user.cookie)
     expect(offer.status).toBe(200)

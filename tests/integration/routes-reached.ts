@@ -127,6 +127,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard.settings.account',
     'routes/dashboard.settings.billing',
     'routes/dashboard.settings.billing_.change-plan',
+    'routes/dashboard.settings.billing_.payments[.]csv',
     'routes/dashboard.settings.general',
     'routes/dashboard.settings.notifications',
     'routes/forgot-password',
