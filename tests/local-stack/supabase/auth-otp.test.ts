@@ -170,7 +170,8 @@ describe('password recovery and user updates', () => {
 
     const toNew = await stack.emulator.inbox.latestFor('new-address@example.com')
     const toOld = await stack.emulator.inbox.latestFor('old-address@example.com')
-    expect(toNew?.subject).toBe('Confirm your new email address')
+    // The project's template (supabase/config.toml): one subject for both addresses.
+    expect(toNew?.subject).toBe('Confirm the change of your Subscribely sign-in email')
     expect(toOld?.kind).toBe('email_change')
 
     const first = await stack
