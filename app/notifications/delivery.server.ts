@@ -24,7 +24,8 @@ const BATCH = 10
 const claimedMails = z.array(
   z.object({
     id: z.string(),
-    user_id: z.string(),
+    /** None for the mails about no account (account deleted, contact). */
+    user_id: z.nullable(z.string()),
     kind: z.custom<MailKind>((kind) => typeof kind === 'string' && Object.hasOwn(MAIL_KINDS, kind)),
     to_address: z.string(),
     data: z.record(z.string(), z.unknown()),
@@ -109,7 +110,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
   }
   try {
     await (rendered === true
-      ? updateCustomerEmail!(mail.user_id, mail.data)
+      ? updateCustomerEmail!(mail.user_id!, mail.data)
       : transport.send({ to: mail.to_address, ...rendered }))
   } catch (error) {
     const retryAt = nextAttemptAt(mail.attempts, Date.now(), getEnv().MAIL_RETRY_BASE_MS)

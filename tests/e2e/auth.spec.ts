@@ -222,7 +222,7 @@ test('sign out, then sign in again', async ({ page }) => {
 
   await signOut(page)
   await page.goto('/dashboard')
-  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard$/)
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard&notice=sign-in-to-continue$/)
 
   await fillSignIn(page, user.email, user.password)
   await expectDashboard(page, user.email)
@@ -313,7 +313,9 @@ test('forgot password: mail, choose a new password, sign in with it', async ({ p
 test('a protected page sends a visitor to sign in and back again', async ({ page }) => {
   const user = await newUser()
   await page.goto('/dashboard/settings/billing')
-  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling$/)
+  await expect(page).toHaveURL(
+    /\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling&notice=sign-in-to-continue$/,
+  )
   await fillSignIn(page, user.email, user.password)
   await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible()

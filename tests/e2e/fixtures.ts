@@ -116,9 +116,11 @@ let clientCounter = 0
  * so per-client rate limits count each test apart, as they count real visitors apart.
  */
 export const test = base.extend({
-  page: async ({ page }, provide) => {
+  // A worker started after a failure counts from 0 again: its index keeps its addresses apart.
+  page: async ({ page }, provide, testInfo) => {
     clientCounter += 1
-    const address = `10.77.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`
+    const network = 10 + (testInfo.workerIndex % 200)
+    const address = `10.${network}.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': address })
     await provide(page)
   },

@@ -156,7 +156,9 @@ test.describe('with JavaScript off', () => {
     await context.clearCookies() // the session ends while the page is open
     await page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
     await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing&notice=sign-in-to-continue$/)
-    await expect(page.getByRole('status').first()).toContainText('Your session has ended')
+    await expect(page.getByRole('status').first()).toContainText(
+      'Sign in to continue where you left off.',
+    )
     await expect(page.locator('body')).not.toContainText('"error"')
     const form = page.locator('form#sign-in')
     await form.getByLabel('Email').fill(user.email)

@@ -56,6 +56,7 @@ test('navigates between the overview and every settings page', async ({ page }) 
 test('on a phone the navigation fits and the page does not scroll sideways', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 })
   await page.goto('/dashboard/settings/account')
+  await dashboardNav(page).getByText('Dashboard menu').click()
   await dashboardNav(page).getByRole('link', { name: 'Notifications' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
   const overflow = await page.evaluate(
