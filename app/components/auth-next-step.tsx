@@ -3,6 +3,7 @@ import { Form } from '@remix-run/react'
 import { useId } from 'react'
 
 import { SubmitButton, TextField } from './forms'
+import { LINK } from './links'
 
 /** The way on from a failed link or sign-in; with a known address, only the button shows. */
 function NextStepForm({
@@ -73,12 +74,7 @@ export function SendAgainForm(props: { email: string; intent: string; action?: s
     <Form method="post" action={props.action} className="text-sm text-slate-600">
       <input type="hidden" name="email" value={props.email} />
       No email? Check your spam folder, or{' '}
-      <button
-        type="submit"
-        name="intent"
-        value={props.intent}
-        className="font-semibold text-brand-700 hover:underline"
-      >
+      <button type="submit" name="intent" value={props.intent} className={LINK}>
         send it again
       </button>
       .
