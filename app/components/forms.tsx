@@ -20,9 +20,7 @@ export function TextField({
   type?: 'text' | 'email' | 'password' | 'file'
   autoComplete?: string
   hint?: string
-  /** The page's first field, where typing starts (sign-in's email). */
   autoFocus?: boolean
-  /** The file types a file input offers. */
   accept?: string
 }) {
   const errorId = field.errors?.length ? field.errorId : undefined

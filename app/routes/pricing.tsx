@@ -141,11 +141,7 @@ const primaryButton =
 const secondaryButton =
   'block w-full rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline'
 
-/**
- * What a plan card offers: a way to pay per provider (the first of BILLING_PROVIDERS as the
- * main one), signed out through sign-up, which keeps the plan and the way to pay and lands on
- * its checkout. A subscriber: the current plan is marked and managed, the others changed.
- */
+/** A plan card's ways to pay (the first provider's is the main one), or a subscriber's change. */
 function PlanActions({ plan }: { plan: PricingPlan }) {
   const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
   if (currentPlan) {

@@ -9,9 +9,6 @@ import { logger } from '~/lib/server/logger.server'
 /**
  * GET /subscribe/:plan: the way from a plan on the pricing page to its hosted checkout for a
  * visitor who first had to sign up or sign in (they come back here with the plan kept).
- * The first running provider unless `?provider=<id>` names another. A browser always gets a
- * page: sign-in when signed out, billing when already subscribed, pricing with a message
- * when the plan or provider is unknown or the provider fails.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, asUser, headers } = await requireUser(request)
