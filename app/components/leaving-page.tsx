@@ -13,6 +13,8 @@ function useLeavingPage() {
   return [leaving, () => setLeaving(true)] as const
 }
 
+type Leaving = { className: string; children: ReactNode; pendingText: string }
+
 /** A plain POST form with one submit button that shows it is on its way. */
 export function LeavingForm({
   action,
@@ -20,13 +22,7 @@ export function LeavingForm({
   className,
   children,
   pendingText,
-}: {
-  action: string
-  fields: Record<string, string>
-  className: string
-  children: ReactNode
-  pendingText: string
-}) {
+}: Leaving & { action: string; fields: Record<string, string> }) {
   const [leaving, leave] = useLeavingPage()
   return (
     <form
@@ -51,12 +47,7 @@ export function LeavingLink({
   className,
   children,
   pendingText,
-}: {
-  href: string
-  className: string
-  children: ReactNode
-  pendingText: string
-}) {
+}: Leaving & { href: string }) {
   const [leaving, leave] = useLeavingPage()
   return (
     <a href={href} className={className} onClick={leave} aria-busy={leaving}>
