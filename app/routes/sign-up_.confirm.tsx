@@ -44,19 +44,6 @@ export function headers() {
   return { 'Cache-Control': 'no-store' }
 }
 
-/** Asks again every few seconds while visible; without JavaScript "I have confirmed it" does. */
-function useWaitForConfirmation() {
-  const revalidator = useRevalidator()
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible' && revalidator.state === 'idle') {
-        revalidator.revalidate()
-      }
-    }, CHECK_EVERY_MS)
-    return () => clearInterval(timer)
-  }, [revalidator])
-}
-
 export const action = ({ request }: ActionFunctionArgs) => handleConfirmEmail(request)
 
 export default function SignUpConfirm() {
@@ -65,7 +52,16 @@ export default function SignUpConfirm() {
   const actionData = useActionData<typeof action>()
   // "Send the confirmation again" from another page posts here with the address in the form.
   const email = params.get('email') || actionData?.email || ''
-  useWaitForConfirmation()
+  const revalidator = useRevalidator()
+  // Asks again every few seconds while visible; without JavaScript "I have confirmed it" does.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible' && revalidator.state === 'idle') {
+        revalidator.revalidate()
+      }
+    }, CHECK_EVERY_MS)
+    return () => clearInterval(timer)
+  }, [revalidator])
   const [form, fields] = useForm<{ email: string; code: string }>({
     id: 'confirm-code',
     lastResult: actionData?.intent === 'code' ? actionData.result : undefined,
