@@ -219,6 +219,17 @@ test('a cross-site post is refused before Remix with a 403 in the shape of the p
   expect(webhook.status).toBe(400)
 })
 
+test('a same-site post through a proxy that rewrites Host reaches the form, not an empty 500', async () => {
+  // Origin is SITE_URL's, Host the proxy's upstream name (nginx's default `Host $proxy_host`).
+  const response = await fetch(`http://127.0.0.1:${PORT}/forgot-password`, {
+    method: 'POST',
+    headers: { origin: E2E.siteUrl, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'email=not-an-address',
+  })
+  expect(response.status).toBe(400)
+  expect(await response.text()).toContain('valid email')
+})
+
 test('SIGTERM: the request in flight finishes, new connections are refused, exit 0', async () => {
   const port = PORT + 1
   const { child, exited } = await startServer(port)

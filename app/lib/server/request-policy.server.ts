@@ -33,6 +33,9 @@ export function requestPolicyMiddleware(
   )
   if (!request) return sendJson(res, 400, { error: 'Bad request' })
   const refused = requestPolicy(request)
+  // An Origin left here is SITE_URL's: Remix's own guard would compare it with Host, which a
+  // proxy may rewrite (nginx's default), and answer an empty 500.
+  delete req.headers.origin
   if (!refused) return next()
   res.statusCode = refused.status
   refused.headers.forEach((value, name) => res.setHeader(name, value))
