@@ -67,10 +67,7 @@ export const PolarEnvelopeSchema = z.looseObject({
  * to someone else (`refused`). The customer's own metadata is never read: Polar merges a
  * checkout's customer metadata into an existing customer, so anyone could have written it.
  */
-export function polarUserLink(object: {
-  metadata?: Record<string, unknown> | null
-  customer?: z.infer<typeof CustomerSchema> | null
-}): { userId: string | null; refused: boolean } {
+export function polarUserLink(object: Pick<PolarSubscription, 'metadata' | 'customer'>) {
   const userId = asUserId(object.metadata?.user_id)
   if (!userId) return { userId: null, refused: false }
   const boundTo = object.customer?.external_id ?? null
