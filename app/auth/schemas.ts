@@ -7,7 +7,7 @@ import {
   REDIRECT_TO_MAX_LENGTH,
 } from './limits'
 
-/** Auth form schemas in `zod/mini`, small for the browser. Components import `constraints.ts`. */
+/** Auth form schemas in `zod/mini`, small for the browser; the pages read `limits.ts` without zod. */
 
 /** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
 export function emailField(requiredMessage = 'Enter your email address') {

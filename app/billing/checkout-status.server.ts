@@ -73,7 +73,6 @@ export interface CheckoutSummary {
   plan: string | null
   /** "$29.00 per month": what was charged, or the plan's price. */
   amount: string | null
-  /** The address the receipt goes to. */
   receiptTo: string | null
 }
 

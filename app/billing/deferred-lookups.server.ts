@@ -22,7 +22,6 @@ const COOLDOWN_MS = 15 * 60 * 1000
 /** Rows looked up without success, each until its cool-down ends. */
 const coolingDown = new ExpiringCache<true>(10_000)
 
-/** Forgets the cool-downs (tests). */
 export function resetDeferredLookupsForTests() {
   coolingDown.clear()
 }

@@ -4,7 +4,6 @@ import { formatDate, formatMoney } from '~/lib/pages/format'
 import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
 import type { OutgoingMail } from './mailer.server'
 
-/** The product's name as mails show it. */
 export const PRODUCT_NAME = 'Subscribely'
 
 /** One queued mail as the outbox holds it: what it is about, not its text. */

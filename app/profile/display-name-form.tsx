@@ -7,7 +7,6 @@ import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import { DISPLAY_NAME_MAX } from './limits'
 
-/** The display name form of the General page. */
 export function DisplayNameForm({
   displayName,
   lastResult,
