@@ -176,10 +176,30 @@ export async function handleAccountSettings(
     return handlePassword(intent, { request, formData, supabase, user, headers, confirmSession })
   }
 
-  if (intent === 'send-reset-link') return mailResetLink(request, user, headers)
+  if (intent === 'send-reset-link') {
+    // The way to change the password while the current-password check is paused: a link to
+    // the account's own address, answered on the password form.
+    const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
+    if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
+    headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
+    const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
+    return reply(
+      { status: 'success' as const },
+      { intent: 'change-password', message },
+      { headers },
+    )
+  }
 
-  if (intent === 'send-code:change-email' || intent === 'send-code:delete-account')
-    return mailOwnerCode(request, user, headers, intent.slice('send-code:'.length))
+  if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
+    // The owner's code: a sign-in mail, on the magic link's budget, sent after the answer.
+    const form = intent.slice('send-code:'.length)
+    const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
+    if (!limit.allowed) return tooManyAttempts(form, limit, headers)
+    const address = clientAddress(request)
+    afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
+    const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
+    return reply({ status: 'success' as const }, { intent: form, message }, { headers })
+  }
 
   if (intent === 'sign-out-everywhere') {
     // Supabase Auth ends every session of the user; each is refused on its next request
@@ -212,19 +232,6 @@ export async function handleAccountSettings(
   throw new Response('Unknown action.', { status: 400, headers })
 }
 
-/**
- * Mails a password reset link to the account's own address: the way to change the password
- * while the current-password check is paused. Answered on the password form.
- */
-async function mailResetLink(request: Request, user: SessionUser, headers: Headers) {
-  const intent = 'change-password'
-  const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
-  if (!limit.allowed) return tooManyAttempts(intent, limit, headers)
-  headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
-  const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
-  return reply({ status: 'success' as const }, { intent, message }, { headers })
-}
-
 /** The owner's proof (`ownerRefusal`) within its guessing budget: null, or the form's errors. */
 async function ownerCheck(
   request: Request,
@@ -243,19 +250,4 @@ async function ownerCheck(
   if (!refusal) return null
   const init = limit.allowed ? { status: 400, headers } : tooManyAttemptsInit(limit, headers)
   return { options: { ...errorsOf(refusal), hideFields: PASSWORD_FIELDS }, init }
-}
-
-/** Mails the owner's code (a sign-in mail, on the magic link's budget) after the answer. */
-async function mailOwnerCode(
-  request: Request,
-  user: SessionUser,
-  headers: Headers,
-  intent: string,
-) {
-  const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
-  if (!limit.allowed) return tooManyAttempts(intent, limit, headers)
-  const address = clientAddress(request)
-  afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
-  const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
-  return reply({ status: 'success' as const }, { intent, message }, { headers })
 }
