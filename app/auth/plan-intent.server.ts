@@ -5,9 +5,8 @@ import { logger } from '~/lib/server/logger.server'
 import { authCookie } from './cookies.server'
 
 /**
- * The checkout of the plan a newcomer chose before signing up. The confirmation link must land
- * on /dashboard, so the way on is kept in a cookie and in the account's user metadata (for a
- * link opened on another device); the dashboard follows it once and forgets both.
+ * The checkout of the plan a newcomer chose before signing up, kept in a cookie and in the
+ * account's metadata, followed once by the dashboard (docs/decisions/0023-journey-state-beside-the-browser.md).
  */
 const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
 
