@@ -50,11 +50,7 @@ async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<Payment
   }
 }
 
-/**
- * The page's payments (as shown: without their references) with what could be looked up
- * filled in (see above). Never throws; gives the payments as they are when nothing is
- * missing or nothing could be found.
- */
+/** The page's payments (without their references), with what could be looked up; never throws. */
 export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
   const payments = rows.map((row) =>
     Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))),
