@@ -15,7 +15,7 @@ import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
-import { clientAddress } from '~/lib/server/rate-limit.server'
+import { clientAddress, type RateLimitResult } from '~/lib/server/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
@@ -36,6 +36,18 @@ import {
 } from './schemas'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
+
+/** A refusal's message, on its field when it names one. */
+const errorsOf = ({ field, message }: { field?: string; message: string }) =>
+  field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }
+
+/** The form-level answer to too many attempts, on `intent`'s form. */
+const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Headers) =>
+  reply(
+    { status: 'error' as const, error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] } },
+    { intent, message: null },
+    tooManyAttemptsInit(limit, headers),
+  )
 
 /**
  * Change password (the current one is checked first) or, for an account without one (GitHub
@@ -99,10 +111,8 @@ async function handlePassword(
     address: clientAddress(request),
   })
   if (!outcome.ok) {
-    const options = outcome.field
-      ? { fieldErrors: { [outcome.field]: [outcome.message] } }
-      : { formErrors: [outcome.message] }
-    return failed(options, { status: 400, headers }, { needsCode: Boolean(outcome.needsCode) })
+    const init = { status: 400, headers }
+    return failed(errorsOf(outcome), init, { needsCode: Boolean(outcome.needsCode) })
   }
   // A first password is a new way into the account: the same security notice as a change,
   // queued after the answer (the answer never waits for a mail).
@@ -166,10 +176,30 @@ export async function handleAccountSettings(
     return handlePassword(intent, { request, formData, supabase, user, headers, confirmSession })
   }
 
-  if (intent === 'send-reset-link') return mailResetLink(request, user, headers)
+  if (intent === 'send-reset-link') {
+    // The way to change the password while the current-password check is paused: a link to
+    // the account's own address, answered on the password form.
+    const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
+    if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
+    headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
+    const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
+    return reply(
+      { status: 'success' as const },
+      { intent: 'change-password', message },
+      { headers },
+    )
+  }
 
-  if (intent === 'send-code:change-email' || intent === 'send-code:delete-account')
-    return mailOwnerCode(request, user, headers, intent.slice('send-code:'.length))
+  if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
+    // The owner's code: a sign-in mail, on the magic link's budget, sent after the answer.
+    const form = intent.slice('send-code:'.length)
+    const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
+    if (!limit.allowed) return tooManyAttempts(form, limit, headers)
+    const address = clientAddress(request)
+    afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
+    const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
+    return reply({ status: 'success' as const }, { intent: form, message }, { headers })
+  }
 
   if (intent === 'sign-out-everywhere') {
     // Supabase Auth ends every session of the user; each is refused on its next request
@@ -202,25 +232,6 @@ export async function handleAccountSettings(
   throw new Response('Unknown action.', { status: 400, headers })
 }
 
-/**
- * Mails a password reset link to the account's own address: the way to change the password
- * while the current-password check is paused. Answered on the password form.
- */
-async function mailResetLink(request: Request, user: SessionUser, headers: Headers) {
-  const intent = 'change-password'
-  const failed = (formError: string, init: ResponseInit) =>
-    reply({ status: 'error' as const, error: { '': [formError] } }, { intent, message: null }, init)
-  const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
-  if (!limit.allowed)
-    return failed(
-      tooManyAttemptsMessage(limit.retryAfterSeconds),
-      tooManyAttemptsInit(limit, headers),
-    )
-  headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
-  const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
-  return reply({ status: 'success' as const }, { intent, message }, { headers })
-}
-
 /** The owner's proof (`ownerRefusal`) within its guessing budget: null, or the form's errors. */
 async function ownerCheck(
   request: Request,
@@ -237,31 +248,6 @@ async function ownerCheck(
     ? await ownerRefusal(user.email, proof, clientAddress(request))
     : { message: tooManyAttemptsMessage(limit.retryAfterSeconds) }
   if (!refusal) return null
-  const errors = refusal.field
-    ? { fieldErrors: { [refusal.field]: [refusal.message] } }
-    : { formErrors: [refusal.message] }
   const init = limit.allowed ? { status: 400, headers } : tooManyAttemptsInit(limit, headers)
-  return { options: { ...errors, hideFields: PASSWORD_FIELDS }, init }
-}
-
-/** Mails the owner's code (a sign-in mail, on the magic link's budget) after the answer. */
-async function mailOwnerCode(
-  request: Request,
-  user: SessionUser,
-  headers: Headers,
-  intent: string,
-) {
-  const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
-  if (!limit.allowed) {
-    const error = { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] }
-    return reply(
-      { status: 'error' as const, error },
-      { intent, message: null },
-      tooManyAttemptsInit(limit, headers),
-    )
-  }
-  const address = clientAddress(request)
-  afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
-  const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
-  return reply({ status: 'success' as const }, { intent, message }, { headers })
+  return { options: { ...errorsOf(refusal), hideFields: PASSWORD_FIELDS }, init }
 }

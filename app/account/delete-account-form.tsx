@@ -1,8 +1,8 @@
-import { type SubmissionResult, useForm } from '@conform-to/react'
+import type { SubmissionResult } from '@conform-to/react'
 
 import { SubmitButton, TextField } from '~/components/forms'
 import { LINK, TextLink } from '~/components/links'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 import { formatDate } from '~/lib/pages/format'
 
@@ -26,17 +26,9 @@ export function DeleteAccountForm({
   message: string | null
   hasPassword: boolean
 }) {
-  const validate = useFormValidation(() =>
+  const [form, fields] = useValidatedForm({ id: 'delete-account', lastResult, constraint }, () =>
     import('./schemas').then((schemas) => schemas.DeleteAccountSchema),
   )
-  const [form, fields] = useForm({
-    id: 'delete-account',
-    lastResult,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <OwnerProofForm
       form={form}

@@ -5,7 +5,6 @@ const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
 export type ProviderSubscription = { provider: string; id: string }
 
-/** True while a provider may still charge for a subscription in this status. */
 function mayStillCharge(status: string | null | undefined): boolean {
   return Boolean(status) && !FINAL_STATUSES.has(status as string)
 }

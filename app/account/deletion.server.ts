@@ -33,10 +33,9 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
       ]),
     )
     live = subscriptionsToEnd(row, Object.fromEntries(listed))
-    // The mark (app metadata, which only the server can write): from here no other mail is
-    // queued for the user (the providers' cancellation webhooks would say "your
-    // subscription has ended" with links into a deleted account); deleting the user queues
-    // the one "account deleted" mail, naming the plan canceled (docs/notifications.md).
+    // The mark (app metadata, which only the server writes): from here no other mail is queued
+    // for the user, and deleting the user queues the one "account deleted" mail naming the
+    // plan canceled (docs/notifications.md).
     const { error } = await admin.auth.admin.updateUserById(userId, {
       app_metadata: {
         deletion_started_at: new Date().toISOString(),

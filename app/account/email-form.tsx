@@ -1,7 +1,7 @@
-import { type SubmissionResult, useForm } from '@conform-to/react'
+import type { SubmissionResult } from '@conform-to/react'
 
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import { EMAIL_CHANGES_ONCE } from './limits'
@@ -26,17 +26,9 @@ export function EmailForm({
   message: string | null
   constraint: FormConstraint
 }) {
-  const validate = useFormValidation(() =>
+  const [form, fields] = useValidatedForm({ id: 'change-email', lastResult, constraint }, () =>
     import('./schemas').then((schemas) => schemas.ChangeEmailSchema),
   )
-  const [form, fields] = useForm({
-    id: 'change-email',
-    lastResult,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <OwnerProofForm
       form={form}

@@ -1,9 +1,11 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
 import { FormReplyMessages, NewPasswordFields, SubmitButton, TextField } from '~/components/forms'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
+
+import type { ChangePasswordSchema, SetPasswordSchema } from './schemas'
 
 /** Changes the password (sets a GitHub-only account's first); a code field once one is mailed. */
 export function PasswordForm({
@@ -23,24 +25,13 @@ export function PasswordForm({
   /** The constraints of the mode's schema. */
   constraint: FormConstraint
 }) {
-  const validate = useFormValidation(() =>
-    import('./schemas').then((schemas) =>
-      mode === 'change' ? schemas.ChangePasswordSchema : schemas.SetPasswordSchema,
-    ),
+  const [form, fields] = useValidatedForm<typeof ChangePasswordSchema | typeof SetPasswordSchema>(
+    { id: `${mode}-password`, lastResult, constraint },
+    () =>
+      import('./schemas').then((schemas) =>
+        mode === 'change' ? schemas.ChangePasswordSchema : schemas.SetPasswordSchema,
+      ),
   )
-  const [form, fields] = useForm<{
-    currentPassword?: string
-    password: string
-    confirmPassword: string
-    code?: string
-  }>({
-    id: `${mode}-password`,
-    lastResult,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <>
       <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 
 import { PASSWORD_MAX_LENGTH } from '~/auth/limits'
-import { emailField, newPasswordField } from '~/auth/schemas'
+import { emailField, mailedCodeField, newPasswordPair, passwordsMatch } from '~/auth/schemas'
 
 import { DELETE_CONFIRMATION } from './limits'
 
@@ -9,20 +9,12 @@ import { DELETE_CONFIRMATION } from './limits'
  * The 6-digit code Supabase mails when a password change needs it ("secure password
  * change": the session signed in more than 24 hours ago). Empty until it is asked for.
  */
-const reauthenticationCode = z.optional(
-  z.string().check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits in the email')),
-)
+const reauthenticationCode = z.optional(mailedCodeField())
 
 const newPasswordFields = {
-  password: newPasswordField('Choose a new password'),
-  confirmPassword: z.string({ error: 'Repeat the new password' }),
+  ...newPasswordPair('Choose a new password'),
   code: reauthenticationCode,
 }
-
-const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
-  (value) => value.password === value.confirmPassword,
-  { message: 'The passwords do not match', path: ['confirmPassword'] },
-)
 
 export const ChangePasswordSchema = z
   .object({

@@ -76,17 +76,6 @@ export async function completeAuthCallback(request: Request): Promise<CallbackOu
   return failed()
 }
 
-/** Where the first link of a secure email change leads; a signed-out browser signs in first. */
-async function emailChangeProgress(request: Request) {
-  const { user } = await getOptionalUser(request)
-  if (user) return EMAIL_CHANGE_PROGRESS
-  const params = new URLSearchParams({
-    notice: 'email-change-half-confirmed',
-    redirectTo: EMAIL_CHANGE_PROGRESS,
-  })
-  return `/sign-in?${params}`
-}
-
 /**
  * Unless confirmed on /auth/confirm, the account must be one this browser asked a link for: a
  * link to another account (forwarded) ends the session it opened and signs nobody in.
@@ -107,7 +96,11 @@ export async function verifyEmailLink(
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
     // The first of a secure email change's two links: Supabase Auth answers without a session.
-    return { location: await emailChangeProgress(request), headers }
+    // It leads to the account's settings; a signed-out browser signs in first.
+    const { user } = await getOptionalUser(request)
+    if (user) return { location: EMAIL_CHANGE_PROGRESS, headers }
+    const params = { notice: 'email-change-half-confirmed', redirectTo: EMAIL_CHANGE_PROGRESS }
+    return { location: `/sign-in?${new URLSearchParams(params)}`, headers }
   }
   if (
     !options.confirmed &&

@@ -7,11 +7,9 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
 /**
- * Lets "Check your email" move on once the address is confirmed anywhere (a phone). The
- * sign-up reaches the auth server after the answer, so no account id yet: a random nonce goes
- * in the new account's metadata and in a signed HttpOnly cookie with the hashed address, so
- * only this browser can ask, about its own sign-up. An existing account gets no nonce (its
- * metadata is left alone), so its page looks the same and never moves on.
+ * Lets "Check your email" move on once the address is confirmed anywhere (a phone), through a
+ * nonce in the new account's metadata and in this browser's signed cookie; an existing account
+ * gets none (docs/decisions/0023-journey-state-beside-the-browser.md).
  */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 

@@ -1,21 +1,14 @@
-import { createCookie } from '@remix-run/node'
-
 import { safeNextPath } from '~/auth/safe-next-path'
 import type { SignedInSession } from '~/auth/session.server'
-import { getEnv } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
 
+import { authCookie } from './cookies.server'
+
 /**
- * The checkout of the plan a newcomer chose before signing up. The confirmation link must land
- * on /dashboard, so the way on is kept in a cookie and in the account's user metadata (for a
- * link opened on another device); the dashboard follows it once and forgets both.
+ * The checkout of the plan a newcomer chose before signing up, kept in a cookie and in the
+ * account's metadata, followed once by the dashboard (docs/decisions/0023-journey-state-beside-the-browser.md).
  */
-const intentCookie = createCookie('after_sign_up', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  maxAge: 60 * 60 * 24,
-})
+const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
 
 const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
@@ -29,7 +22,7 @@ function continuablePath(next: unknown): string | null {
 
 export async function rememberAfterSignUp(next: string): Promise<string | null> {
   const path = continuablePath(next)
-  return path ? intentCookie.serialize(path, { secure: getEnv().NODE_ENV === 'production' }) : null
+  return path ? intentCookie().serialize(path) : null
 }
 
 export function afterSignUpMetadata(next: string | undefined): Record<string, string> {
@@ -52,10 +45,10 @@ export async function takeAfterSignUp(
   request: Request,
   session: SignedInSession,
 ): Promise<{ next: string; clear: string | null } | null> {
-  const fromCookie = continuablePath(await intentCookie.parse(request.headers.get('Cookie')))
+  const fromCookie = continuablePath(await intentCookie().parse(request.headers.get('Cookie')))
   const fromAccount = continuablePath(session.user.afterSignUp)
   if (session.user.afterSignUp !== undefined) await forgetInAccount(session)
   const next = fromCookie ?? fromAccount
   if (!next) return null
-  return { next, clear: fromCookie ? await intentCookie.serialize('', { maxAge: 0 }) : null }
+  return { next, clear: fromCookie ? await intentCookie().serialize('', { maxAge: 0 }) : null }
 }

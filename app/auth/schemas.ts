@@ -7,7 +7,7 @@ import {
   REDIRECT_TO_MAX_LENGTH,
 } from './limits'
 
-/** Auth form schemas in `zod/mini`, small for the browser. Components import `constraints.ts`. */
+/** Auth form schemas in `zod/mini`, small for the browser; the pages read `limits.ts` without zod. */
 
 /** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
 export function emailField(requiredMessage = 'Enter your email address') {
@@ -37,6 +37,23 @@ export function newPasswordField(requiredMessage = 'Choose a password') {
 
 const newPassword = newPasswordField()
 
+/** A new password typed twice, for `passwordsMatch`. */
+export const newPasswordPair = (requiredMessage?: string) => ({
+  password: newPasswordField(requiredMessage),
+  confirmPassword: z.string({ error: 'Repeat the new password' }),
+})
+
+export const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
+  (value) => value.password === value.confirmPassword,
+  { message: 'The passwords do not match', path: ['confirmPassword'] },
+)
+
+/** The 6-digit code of a mail (a confirmation, or the owner's code). */
+export const mailedCodeField = (requiredMessage?: string) =>
+  z
+    .string({ error: requiredMessage })
+    .check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits in the email'))
+
 const redirectTo = z.optional(z.string().check(z.maxLength(REDIRECT_TO_MAX_LENGTH)))
 
 export const SignInSchema = z.object({
@@ -55,24 +72,12 @@ export const SignUpSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email })
 
-export const ResetPasswordSchema = z
-  .object({
-    password: newPassword,
-    confirmPassword: z.string({ error: 'Repeat the new password' }),
-  })
-  .check(
-    z.refine((value) => value.password === value.confirmPassword, {
-      message: 'The passwords do not match',
-      path: ['confirmPassword'],
-    }),
-  )
+export const ResetPasswordSchema = z.object(newPasswordPair()).check(passwordsMatch)
 
 /** The 6-digit code of a confirmation email, typed on the check-email page. */
 export const ConfirmCodeSchema = z.object({
   email,
-  code: z
-    .string({ error: 'Enter the 6-digit code from the email' })
-    .check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits in the email')),
+  code: mailedCodeField('Enter the 6-digit code from the email'),
 })
 
 /** "Send it again" on the check-email page. */

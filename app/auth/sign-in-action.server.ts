@@ -24,8 +24,8 @@ import { createSupabaseServerClient } from './session.server'
 type Intent = 'password' | 'magic-link' | 'oauth'
 
 /**
- * What the sign-in page reads beside conform's result: which form it is for, a form-level
- * message, the address to offer an emailed sign-in link for (too many attempts) and the address to offer the confirmation mail again for.
+ * What the sign-in page reads beside conform's result: its form, a form-level message, and the
+ * addresses to offer a sign-in link (too many attempts) or the confirmation mail again for.
  */
 function fields(
   intent: Intent,

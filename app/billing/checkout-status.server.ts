@@ -37,10 +37,7 @@ function namedCheckout(params: URLSearchParams) {
   return null
 }
 
-/**
- * Counts a success page view that will ask a provider against its client's budget; the
- * verdict, or null when the page asks no provider (nothing to count).
- */
+/** Counts a success page view that will ask a provider; null when it asks none. */
 export async function hitCheckoutLookupLimit(
   request: Request,
   params: URLSearchParams,
@@ -73,14 +70,12 @@ export interface CheckoutSummary {
   plan: string | null
   /** "$29.00 per month": what was charged, or the plan's price. */
   amount: string | null
-  /** The address the receipt goes to. */
   receiptTo: string | null
 }
 
 /**
- * Reads what a checkout the provider reports as complete was for: only for the signed-in
- * user it was made for (its `user_id` metadata); anyone else with the link gets null, as
- * when the provider cannot be asked, and the page says only what the status says.
+ * What a checkout the provider reports as complete was for, only for the signed-in user it was
+ * made for (its `user_id` metadata); null for anyone else, as when the provider cannot be asked.
  */
 export async function summarizeCheckout(
   params: URLSearchParams,

@@ -10,17 +10,9 @@ import type { PaymentFill } from './provider'
 import { billingProvider } from './registry.server'
 
 /**
- * Lookups a webhook deferred: a payment is recorded even when the provider could not give
- * its invoice URL or payment reference (`paymentLookup` of app/billing/provider.ts), since
- * neither is needed to record the event (docs/webhooks.md, "Lookups that can wait"). What is still
- * missing is looked up when its owner opens the billing page, bounded so that the page is
- * never slowed much and never fails:
- * - at most MAX_LOOKUPS rows per page view, each provider call with a short timeout, and
- *   the page waits at most DEADLINE_MS for all of them (a slower lookup still saves what it
- *   finds, for the next view);
- * - a row looked up without success is not tried again by this process for COOLDOWN_MS
- *   (an invoice the provider cannot produce yet, an invoice paid without a reference);
- * - any failure is logged and the page shows the rows as they are ("Not available yet").
+ * Lookups a webhook deferred (`paymentLookup` of app/billing/provider.ts: an invoice URL, a
+ * payment reference), made when the owner opens the billing page and bounded so that the page
+ * is never slowed much and never fails (docs/webhooks.md, "Lookups that can wait").
  */
 export const MAX_LOOKUPS = 3
 const DEADLINE_MS = 2500
@@ -30,7 +22,6 @@ const COOLDOWN_MS = 15 * 60 * 1000
 /** Rows looked up without success, each until its cool-down ends. */
 const coolingDown = new ExpiringCache<true>(10_000)
 
-/** Forgets the cool-downs (tests). */
 export function resetDeferredLookupsForTests() {
   coolingDown.clear()
 }
@@ -59,11 +50,7 @@ async function fillRow(row: PaymentWithReferences, lookUp: () => Promise<Payment
   }
 }
 
-/**
- * The page's payments (as shown: without their references) with what could be looked up
- * filled in (see above). Never throws; gives the payments as they are when nothing is
- * missing or nothing could be found.
- */
+/** The page's payments (without their references), with what could be looked up; never throws. */
 export async function fillDeferredLookups(rows: PaymentWithReferences[]): Promise<PaymentView[]> {
   const payments = rows.map((row) =>
     Object.fromEntries(Object.entries(row).filter(([key]) => !key.endsWith('_id'))),

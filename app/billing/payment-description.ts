@@ -1,8 +1,4 @@
-/**
- * The one wording of a billing-history row, for every provider: the plan's or product's
- * name, or "Subscription", then "payment" or "refund" — the interface contract's rule for
- * provider B, applied to all so that the history reads the same.
- */
+/** A billing-history row's wording: the contract's rule for provider B, applied to every provider. */
 export function paymentDescription(
   name: string | null | undefined,
   kind: 'payment' | 'refund' = 'payment',

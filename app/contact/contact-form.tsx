@@ -1,9 +1,9 @@
-import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, getTextareaProps, type SubmissionResult } from '@conform-to/react'
 import { Form, useNavigation } from '@remix-run/react'
 import { useEffect, useRef } from 'react'
 
 import { FieldErrors, HoneypotField, TextField } from '~/components/forms'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import type { ContactMessage } from './schema'
@@ -23,18 +23,10 @@ export function ContactForm({
 }) {
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting' && navigation.formAction === '/contact'
-  const validate = useFormValidation(() =>
-    import('./schema').then((schema) => schema.contactSchema),
+  const [form, fields] = useValidatedForm(
+    { id: 'contact', lastResult, constraint, defaultValue },
+    () => import('./schema').then((schema) => schema.contactSchema),
   )
-  const [form, fields] = useForm({
-    id: 'contact',
-    lastResult,
-    constraint,
-    defaultValue,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <Form method="post" action="/contact" className="relative space-y-2" {...getFormProps(form)}>
       {form.errors ? (

@@ -18,7 +18,6 @@ let delivery: ContactDelivery = {
   },
 }
 
-/** Hands a validated message to the delivery in use; a failure propagates. */
 export function deliverContactMessage(message: ContactMessage) {
   return delivery.deliver(message)
 }

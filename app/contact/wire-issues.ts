@@ -31,7 +31,6 @@ function valueType(issue: z.core.$ZodIssue): string | null {
   }
 }
 
-/** Maps one zod 4 issue to the spec's wire shape. */
 export function toWireIssue(issue: z.core.$ZodIssue): WireIssue {
   const lowerBound = issue.code === 'too_small'
   return {

@@ -2,7 +2,6 @@ import nodemailer, { type Transporter } from 'nodemailer'
 
 import { getEnv } from '~/env.server'
 
-/** One rendered mail, ready to send. */
 export interface OutgoingMail {
   to: string
   subject: string

@@ -1,10 +1,10 @@
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney } from '~/lib/pages/format'
+import type { PaymentRow } from '~/subscriptions/types'
 
 import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
 import type { OutgoingMail } from './mailer.server'
 
-/** The product's name as mails show it. */
 export const PRODUCT_NAME = 'Subscribely'
 
 /** One queued mail as the outbox holds it: what it is about, not its text. */
@@ -15,13 +15,10 @@ export interface QueuedMail {
 }
 
 /** The payment a receipt is about, read when the mail is delivered (its invoice link may be newer). */
-export interface ReceiptPayment {
-  amount: number
-  currency: string
-  description: string | null
-  invoice_url: string | null
-  created_at: string
-}
+export type ReceiptPayment = Pick<
+  PaymentRow,
+  'amount' | 'currency' | 'description' | 'invoice_url' | 'created_at'
+>
 
 export interface RenderContext {
   /** The app's public origin (SITE_URL): every link is built from it. */

@@ -1,9 +1,9 @@
-import { getFormProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
 import { Avatar } from '~/components/avatar'
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 
 import { AVATAR_TYPES } from './limits'
 
@@ -19,16 +19,9 @@ export function AvatarForm({
   lastResult?: SubmissionResult<string[]>
   message: string | null
 }) {
-  const validate = useFormValidation(() =>
+  const [form, fields] = useValidatedForm({ id: 'avatar', lastResult }, () =>
     import('./schemas').then((schemas) => schemas.AvatarSchema),
   )
-  const [form, fields] = useForm({
-    id: 'avatar',
-    lastResult,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <div className="space-y-4">
       {message ? <FormMessage tone="success">{message}</FormMessage> : null}

@@ -40,7 +40,6 @@ export async function replaceAvatar(
   return { ok: true }
 }
 
-/** Clears the avatar and removes its file. */
 export async function removeAvatar({ supabase, asUser, userId }: AvatarOwner) {
   const previous = (await readAccountSummary(asUser)).profile?.avatar_path ?? null
   await updateOwnProfile(asUser, userId, { avatar_path: null })

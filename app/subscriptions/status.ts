@@ -1,5 +1,7 @@
 import { formatDate } from '~/lib/pages/format'
 
+import type { SubscriptionRow } from './types'
+
 /** Human label for any subscription or payment status, including ones we do not special-case. */
 export function statusLabel(status: string | null | undefined) {
   if (!status) return 'No subscription'
@@ -26,9 +28,7 @@ export function isPaidUpStatus(status: string | null | undefined) {
 }
 
 /** What the past-due wording needs: the row's dates, and its provider's `pastDueHelp`. */
-export interface PastDueFacts {
-  payment_failed_at: string | null
-  payment_retry_at: string | null
+export type PastDueFacts = Pick<SubscriptionRow, 'payment_failed_at' | 'payment_retry_at'> & {
   help?: string | null
 }
 

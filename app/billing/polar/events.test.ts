@@ -19,7 +19,7 @@ import { fetchOrderInvoiceUrl } from './invoice.server'
 
 // Only for the dispatch tests at the end (applyPolarEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>
-  (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
+  (await import('~/subscriptions/store.test-support')).mockedLedgerStore(),
 )
 vi.mock('./invoice.server', () => ({
   fetchOrderInvoiceUrl: vi.fn(async () => 'https://polar.example/invoices/inv_1.pdf'),

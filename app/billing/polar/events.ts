@@ -62,21 +62,12 @@ export const PolarEnvelopeSchema = z.looseObject({
 })
 
 /**
- * The user a Polar subscription or order belongs to, or why none. Only our own signed-in
- * checkout names a user: it sets the metadata `user_id` (an anonymous checkout may not) and
- * uses the user's own customer, bound to them by `external_id`. So:
- * - no metadata `user_id`: nobody (an anonymous purchase never attaches to an account, even
- *   when Polar reused the customer of someone who has one, by email);
- * - a customer bound to someone else: nobody, and `refused` (the event is logged and changes
- *   nothing);
- * - otherwise the metadata's user.
- * The customer's own metadata is never read: Polar merges a checkout's customer metadata into
- * an existing customer, so anyone could have written it.
+ * The user a Polar subscription or order belongs to (docs/polar.md, "Events and effects"): the
+ * metadata `user_id` our signed-in checkout sets, unless its customer is bound by `external_id`
+ * to someone else (`refused`). The customer's own metadata is never read: Polar merges a
+ * checkout's customer metadata into an existing customer, so anyone could have written it.
  */
-export function polarUserLink(object: {
-  metadata?: Record<string, unknown> | null
-  customer?: z.infer<typeof CustomerSchema> | null
-}): { userId: string | null; refused: boolean } {
+export function polarUserLink(object: Pick<PolarSubscription, 'metadata' | 'customer'>) {
   const userId = asUserId(object.metadata?.user_id)
   if (!userId) return { userId: null, refused: false }
   const boundTo = object.customer?.external_id ?? null
@@ -89,13 +80,9 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
 }
 
 /**
- * Columns each subscription event sets (the spec's table "Events", provider B). Every
- * subscription event carries the whole subscription, so each one writes the whole snapshot
- * (identity, product, plan, status, cycle, periods, cancellation) and then what its type
- * means on top. A snapshot per event is what makes "the newest event wins" safe when events
- * arrive out of order: with only the type's own columns, a subscription.active arriving
- * before subscription.created left the row without a plan, and a subscription.revoked
- * arriving before subscription.canceled lost cancel_at (found by the soak test).
+ * Columns each subscription event sets (the spec's table "Events", provider B): the whole
+ * snapshot, then what its type means on top, so that the newest event wins safely out of order
+ * (docs/polar.md, "Events and effects").
  */
 export function polarSubscriptionFields(
   type: string,

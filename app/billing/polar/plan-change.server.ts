@@ -46,10 +46,9 @@ const pick = ({ key, name, amount, currency, interval }: Plan) => ({
 })
 
 /**
- * What changing to `planKey` would do for the user's Polar subscription, read from Polar
- * (the period and current product are Polar's, not the row's). Unavailable, with the
- * reason, when the user has no live Polar subscription of theirs, it is set to cancel or
- * not active, or the plan is unknown or theirs already. Polar failures throw.
+ * What changing to `planKey` would do for the user's Polar subscription, read from Polar (the
+ * period and current product are Polar's, not the row's), or why it cannot change. Polar
+ * failures throw.
  */
 export async function polarPlanChangeOffer(
   row: SubscriptionRow | null,
@@ -98,8 +97,7 @@ export async function polarPlanChangeOffer(
 }
 
 /**
- * Changes the user's Polar subscription to `planKey` (`proration_behavior: prorate`) and
- * applies Polar's answer at once.
+ * Changes the user's Polar subscription to `planKey` and applies Polar's answer at once.
  * Polar's refusals become a reason; other failures throw.
  */
 export async function changePolarPlan(

@@ -16,12 +16,9 @@ export function isPlanPrice(priceId: string) {
 }
 
 /**
- * Creates a hosted Checkout session for a plan price (spec: one line item, quantity 1,
- * subscription mode, promotion codes, user metadata on session and subscription), with
- * automatic tax when STRIPE_AUTOMATIC_TAX is on (Stripe refuses it until Tax is set up).
- * Return URLs are always on SITE_URL, whatever Origin the request claims. A user with a live
- * subscription is not sold a second; a user never has two payable sessions (two tabs): the
- * sessions are for the user's one customer, and only the newest open one is left open.
+ * A hosted Checkout session for a plan price, as the spec describes it, with automatic tax when
+ * STRIPE_AUTOMATIC_TAX is on and return URLs always on SITE_URL, for the user's one customer
+ * and never a second payable one (docs/decisions/0050-one-payable-checkout.md).
  */
 export async function createStripeCheckout(
   asUser: AsUser,

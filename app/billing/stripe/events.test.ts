@@ -20,7 +20,7 @@ import {
 
 // Only for the dispatch tests at the end (applyStripeEvent); the mapping itself is pure.
 vi.mock('~/subscriptions/store.server', async () =>
-  (await import('~/subscriptions/store-mock')).mockedLedgerStore(),
+  (await import('~/subscriptions/store.test-support')).mockedLedgerStore(),
 )
 vi.mock('./client.server', () => ({ getStripe: vi.fn() }))
 vi.mock('~/lib/server/logger.server', () => ({

@@ -35,7 +35,6 @@ export function resultFor<Intent extends string>(
   return reply?.intent === intent ? reply.result : undefined
 }
 
-/** The success message for one form of a page, or null. */
 export function messageFor<Intent extends string>(
   reply: FormReply<Intent> | undefined,
   intent: Intent,

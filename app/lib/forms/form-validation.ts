@@ -1,4 +1,4 @@
-import { parse, type Submission } from '@conform-to/react'
+import { parse, type Submission, useForm } from '@conform-to/react'
 import { useEffect, useRef } from 'react'
 import type { core } from 'zod/mini'
 
@@ -40,3 +40,20 @@ export function useFormValidation<Schema extends core.$ZodType>(loadSchema: () =
  */
 export const VALIDATE_ON = 'onSubmit' as const
 export const REVALIDATE_ON = 'onInput' as const
+
+/** `useForm` with the timing above and `useFormValidation`'s check of `loadSchema`. */
+export function useValidatedForm<Schema extends core.$ZodObject>(
+  options: Omit<
+    Parameters<typeof useForm<core.input<Schema>, core.output<Schema>>>[0],
+    'onValidate'
+  >,
+  loadSchema: () => Promise<Schema>,
+) {
+  const onValidate = useFormValidation(loadSchema)
+  return useForm({
+    shouldValidate: VALIDATE_ON,
+    shouldRevalidate: REVALIDATE_ON,
+    ...options,
+    onValidate,
+  })
+}

@@ -4,10 +4,8 @@ import { logger } from './logger.server'
 
 /**
  * Why a state-changing request is refused as cross-site (on top of `SameSite=Lax`), or null:
- * `Origin` not `SITE_URL`'s (`null` too: sandboxed frames, `data:`), or `Sec-Fetch-Site`
- * `cross-site`/`same-site` (a sibling subdomain is another app). Neither header is allowed:
- * supported browsers send `Origin` on a POST, so only non-browser clients omit both, and they
- * carry no victim's cookies. Webhooks are exempt: providers are authenticated by signature.
+ * `Origin` not `SITE_URL`'s, or `Sec-Fetch-Site` `cross-site`/`same-site`; neither header is
+ * allowed, and webhooks are exempt (docs/security.md, "Cross-site requests").
  */
 export function crossSiteRefusal(request: RequestHead, siteUrl: string = getEnv().SITE_URL) {
   if (request.method === 'GET' || request.method === 'HEAD') return null

@@ -107,9 +107,8 @@ function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no
 const chosenCaps = new WeakMap<Request, number>()
 
 /**
- * Every action of the build behind one body cap, whatever it reads with: its body comes from
- * the client only up to the cap its reader chose (`readBodyWithLimit`), else FORM_MAX_BYTES;
- * past it the answer is 413 (docs/decisions/0047-one-body-cap-for-every-action.md).
+ * Every action of the build behind one body cap, the one its reader chose (`readBodyWithLimit`),
+ * else FORM_MAX_BYTES (docs/decisions/0047-one-body-cap-for-every-action.md).
  */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }

@@ -14,9 +14,9 @@ import { logger } from './logger.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
- * The one request policy, run for every request Remix answers (server-app.js; vite.config.ts
- * in development), so a route added tomorrow is covered without doing anything: a bad target or
- * Host is a 400, a cross-site state change a 403, and every answer gets the security headers.
+ * The one request policy, run for every request Remix answers, so a route added tomorrow is
+ * covered too (docs/decisions/0007-request-policy.md): a bad target or Host is a 400, a
+ * cross-site state change a 403, and every answer gets the security headers.
  */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
@@ -46,10 +46,9 @@ export function requestPolicyMiddleware(
 }
 
 /**
- * The request's head, read straight from Node's request: a fetch `Request` on every request cost
- * more app CPU than the policy itself (docs/performance.md). Its URL is built as Remix's adapter
- * builds it, so both see one path and host; null (a 400) for a target a URL parser reads as
- * another host (`//evil/…`, `/\evil/…`, absolute-form, `*`) or a Host not `host[:port]`.
+ * The request's head, read straight from Node's request (a fetch `Request` cost more CPU than
+ * the policy itself, docs/performance.md), its URL built as Remix's adapter builds it; null (a
+ * 400) for a target or Host Remix would read otherwise (docs/decisions/0048-one-parse-of-the-request-url.md).
  */
 function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'

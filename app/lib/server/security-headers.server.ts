@@ -5,7 +5,6 @@ import { RETRY_AFTER_SECONDS } from '~/lib/database/database-availability.server
 
 type HeaderEnv = Pick<Env, 'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL'>
 
-/** A fresh nonce for one HTML response (128 random bits, base64). */
 export function createNonce(): string {
   return randomBytes(16).toString('base64')
 }

@@ -6,7 +6,6 @@ export const httpUrl = z
   .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''))
 
-/** Unset or blank is undefined; anything else is trimmed. */
 export const optionalString = z
   .string()
   .optional()
@@ -20,7 +19,6 @@ export const optionalNumber = (min: number, max: number, fallback: number) =>
     .transform((value) => (value === undefined ? fallback : Number(value)))
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
 
-/** "true" or "false" in any letter case, or unset. */
 export const optionalTrueOrFalse = optionalString
   .transform((value) => value?.toLowerCase())
   .pipe(
