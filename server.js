@@ -7,8 +7,9 @@
 // - production mode unless NODE_ENV says otherwise, as remix-serve;
 // - a time limit on receiving each request's headers and whole body, so a client that
 //   sends slowly cannot hold sockets;
-// - a graceful stop on SIGTERM: no new connections, in-flight requests finish within
-//   SHUTDOWN_TIMEOUT_MS, then exit 0.
+// - a graceful stop on SIGTERM: no new connections; in-flight requests, then the auth work
+//   queued after their answers (sign-up, email change), finish within SHUTDOWN_TIMEOUT_MS;
+//   then exit 0.
 import { existsSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -89,14 +90,15 @@ function stop(signal) {
   if (stopping) return
   stopping = true
   console.log(`[server] ${signal}: finishing in-flight requests, accepting no new ones`)
-  server.close(() => {
+  server.close(async () => {
+    await build.entry.module.mailRequestsSettled()
     console.log('[server] stopped')
     process.exit(0)
   })
   // Idle kept-alive sockets would hold close() open; busy ones finish their request first.
   server.closeIdleConnections()
   setTimeout(() => {
-    console.error(`[server] requests still running after ${shutdownTimeoutMs} ms; closing them`)
+    console.error(`[server] requests or auth work still running after ${shutdownTimeoutMs} ms; cut`)
     server.closeAllConnections()
     process.exit(0)
   }, shutdownTimeoutMs).unref()

@@ -116,6 +116,10 @@ const baseSchema = z.object({
   // Either kind of key (app/lib/database/supabase-keys.server.ts says which goes where).
   SUPABASE_ANON_KEY: supabasePublicKey,
   SUPABASE_SERVICE_ROLE_KEY: supabaseSecretKey,
+  // Signs the auth flows' cookies; unset, they are signed from SUPABASE_SERVICE_ROLE_KEY.
+  COOKIE_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be 32 characters or more').optional(),
+  ),
   // The payment providers that run, in the order the pricing page offers them: their
   // settings are required, their routes answer; any other provider's are not (404).
   BILLING_PROVIDERS: optionalString
