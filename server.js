@@ -3,7 +3,8 @@
 // deployment needs (docs/decisions/0006-server-entry.md):
 // - Node.js 22 or newer, or no start at all (on Node 20 the app would start, then fail);
 // - the settings of a `.env` in the working directory, under those the host sets;
-// - a warning at start when the Supabase project still signs with the legacy JWT secret;
+// - a warning at start when the Supabase project still signs with the legacy JWT secret, or
+//   when the database's migrations are behind or ahead of this build;
 // - production mode unless NODE_ENV says otherwise, as remix-serve;
 // - a time limit on receiving each request's headers and whole body, so a client that
 //   sends slowly cannot hold sockets;
@@ -83,6 +84,8 @@ fetch(`${supabaseUrl}/auth/v1/.well-known/jwks.json`, {
 
 server.listen(port, host, () => {
   console.log(`[server] http://${host ?? 'localhost'}:${port} (${process.env.NODE_ENV})`)
+  // Logs whether the database's migrations are behind or ahead of this build.
+  build.entry.module.checkDatabase().catch(() => {})
 })
 
 let stopping = false

@@ -89,6 +89,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.polar',
     'routes/api.webhooks.providerb',
   ],
+  'tests/integration/preflight.test.ts': ['routes/healthz'],
   'tests/integration/reconcile.test.ts': [
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
@@ -129,6 +130,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/success',
   ],
   'tests/integration/session-resilience.test.ts': ['routes/api.customer_portal'],
+  'tests/integration/schema-version.test.ts': ['routes/healthz'],
   'tests/integration/settings-account.test.ts': [
     'routes/api.checkout',
     'routes/api.portal',

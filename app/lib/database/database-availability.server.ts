@@ -57,7 +57,33 @@ export function databaseError(what: string, failure: unknown) {
   return answer
 }
 
-export type DatabaseState = 'ok' | 'unavailable'
+/**
+ * Whether the database answers and, when it does, how its newest migration compares with the
+ * newest of supabase/migrations when this was built (the file names, listed by Vite).
+ */
+export type DatabaseState =
+  | { database: 'unavailable' }
+  | { database: 'ok'; migrations: 'current' | 'behind' | 'ahead' | 'unknown' }
+type Migrations = Extract<DatabaseState, { database: 'ok' }>['migrations']
+
+const MIGRATIONS_LOG: Record<Migrations, string> = {
+  current: 'database migrations match the code',
+  behind: 'database is behind the code: apply the migrations (docs/operations.md, "Migrate")',
+  ahead: 'database is ahead of the code: fine while a deploy rolls out, else deploy the code',
+  unknown: 'database migrations unknown: no supabase_migrations.schema_migrations',
+}
+
+function compareMigrations(version: string | null, missing: boolean): Migrations {
+  const built = Object.keys(
+    import.meta.glob('/supabase/migrations/*.sql', { query: '?url', eager: true }),
+  )
+    .map((file) => /(\d+)_[^/]*$/.exec(file)?.[1] ?? '')
+    .sort()
+    .at(-1)
+  if (missing) return 'behind'
+  if (!version || !built) return 'unknown'
+  return version < built ? 'behind' : version > built ? 'ahead' : 'current'
+}
 
 const CHECK_TIMEOUT_MS = 2_000
 /** A load balancer polling every instance every second costs one query per second at most. */
@@ -65,17 +91,24 @@ const CHECK_CACHE_MS = 1_000
 
 let lastCheck: { at: number; state: DatabaseState } | undefined
 let inFlight: Promise<DatabaseState> | undefined
+let lastMigrations: Migrations | undefined
 
-/** Whether the database answers: a session check matching nothing, at most once a second. */
+/** The database's state, asked at most once a second; each change of its migrations' is logged. */
 export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
-    const nil = '00000000-0000-0000-0000-000000000000'
-    const { error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('session_is_active', {
-      p_session_id: nil,
-      p_user_id: nil,
-    })
-    const state: DatabaseState = error ? 'unavailable' : 'ok'
+    const { data, error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('schema_version')
+    // No such function: the database lacks the migration that made it.
+    const missing = error?.code === 'PGRST202'
+    const state: DatabaseState =
+      error && !missing
+        ? { database: 'unavailable' }
+        : { database: 'ok', migrations: compareMigrations(data, missing) }
+    if (state.database === 'ok' && state.migrations !== lastMigrations) {
+      lastMigrations = state.migrations
+      const level = state.migrations === 'current' ? 'info' : 'warn'
+      logger[level]({ migrations: state.migrations, version: data }, MIGRATIONS_LOG[lastMigrations])
+    }
     lastCheck = { at: Date.now(), state }
     return state
   })().finally(() => {
@@ -86,5 +119,5 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
 
 /** Forgets the last health check (tests). */
 export function resetDatabaseCheckForTests() {
-  lastCheck = undefined
+  lastCheck = lastMigrations = undefined
 }

@@ -75,6 +75,8 @@ export class Store {
   readonly account = {
     taxActive: false,
     portalConfigurations: new Set<string>([DEFAULT_PORTAL_CONFIGURATION]),
+    /** Configurations whose `features.subscription_update` is off: no plan changes. */
+    portalPlanChangesOff: new Set<string>(),
   }
   private clockOffset = 0
   private invoiceSequence = 0
