@@ -82,10 +82,10 @@ it('a misconfigured stack: each fault named, exit 1', async () => {
   const site = `http://127.0.0.1:${await closedPort()}`
   const moved = await preflight({ SITE_URL: site })
   expect(moved.stdout).toContain(
-    `FAULT stripe: no webhook endpoint for ${site}/api/webhooks/stripe (the account has: https://elsewhere.example/api/webhooks/stripe)`,
+    `FAULT stripe: no webhook endpoint for ${site}/api/webhooks/stripe (there are: https://elsewhere.example/api/webhooks/stripe)`,
   )
   expect(moved.stdout).toContain(
-    `FAULT polar: no webhook endpoint for ${site}/api/webhooks/polar (the organization has: none)`,
+    `FAULT polar: no webhook endpoint for ${site}/api/webhooks/polar (there are: none)`,
   )
   expect(moved.stdout).toMatch(new RegExp(`^FAULT site: .*fetch failed`, 'm'))
   expect(moved.code).toBe(1)

@@ -30,21 +30,12 @@ import {
   recordPaymentEvent,
 } from '~/subscriptions/store.server'
 
-/**
- * A Polar call the event does not need (the invoice) gets at most this long per request
- * (or POLAR_TIMEOUT_SECONDS when shorter), so that a slow Polar never holds the answer near
- * Polar's delivery timeout (10 s); when it runs out, the payment is recorded without the URL.
- */
+/** The invoice call, not needed to record a payment, stays well inside Polar's 10 s timeout. */
 const lookupTimeoutSeconds = () => Math.min(3, getEnv().POLAR_TIMEOUT_SECONDS)
 
 /**
- * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb). Answers (the spec
- * leaves them open): 200 {received:true} when applied, a repeat, an unknown user or an
- * unhandled type; 400 {error} for a bad signature or an unusable payload (a retry cannot
- * fix either); 413 for an oversized body; 500 {error} when processing failed, so Polar
- * retries. A failed invoice call is not a processing failure: the payment is recorded
- * without its URL (answered 200). Never 410: Standard Webhooks senders disable endpoints
- * that answer 410.
+ * POST /api/webhooks/polar (and the spec's /api/webhooks/providerb); its answers are in
+ * docs/webhooks.md. Never 410: Standard Webhooks senders disable endpoints that answer 410.
  */
 export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readWebhookBody(request)
@@ -156,10 +147,8 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
 }
 
 /**
- * A Polar invoice call failed (network, timeout, 5xx, 404 on generation): the event is
- * still recorded, without the URL, and answered 200. Answering 500 would make Polar retry
- * an event that cannot succeed until Polar can produce the invoice, and Polar disables
- * endpoints that keep failing. The URL is filled in by order.updated or the billing page.
+ * A failed invoice call: the event is recorded without the URL and answered 200, as a 500
+ * would have Polar retry (and disable the endpoint) until it can make the invoice.
  */
 function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   logger.warn(
@@ -169,12 +158,7 @@ function invoiceDeferred(event: LedgerEvent, orderId: string, error: unknown) {
   return null
 }
 
-/**
- * Fills in the invoice URL of a payment recorded before Polar had generated the invoice.
- * Runs on order.updated with is_invoice_generated: true; the URL is only read here, not
- * generated again. A Polar failure leaves the URL null (see `invoiceDeferred`); a database
- * failure throws.
- */
+/** On order.updated with the invoice generated: reads its URL into the payment recorded without. */
 async function fillInvoiceUrl(event: LedgerEvent, orderId: string) {
   let url: string | null
   try {

@@ -40,11 +40,7 @@ const utf8 = new TextDecoder()
 const THIN_EVENT =
   'stripe webhook: a thin event, not applied: set the event destination’s payload style to Snapshot (Workbench > Webhooks)'
 
-/**
- * POST /api/webhooks/stripe (and the spec's /api/webhooks/providera): verify the raw body,
- * then apply the event exactly once. 400 for a bad signature, 200 once handled (or for an
- * unhandled type or unknown user), 500 when processing failed so Stripe retries.
- */
+/** POST /api/webhooks/stripe (and the spec's providera): its answers are in docs/webhooks.md. */
 export async function handleStripeWebhook(request: Request): Promise<Response> {
   const signature =
     request.headers.get('stripe-signature') ?? request.headers.get('providera-signature')
@@ -204,11 +200,8 @@ async function invoiceOwner(invoice: StripeInvoice) {
 }
 
 /**
- * The PaymentIntent that paid the invoice (see `fetchInvoicePaymentIntentId`), or null when
- * nothing was charged. It is not needed to record the payment: when Stripe cannot answer
- * (after the client's own retries), the payment is recorded without it, the event is
- * answered 200, and the billing page fills it in later (docs/webhooks.md, "Provider
- * lookups later").
+ * The PaymentIntent that paid the invoice, or null when nothing was charged or Stripe cannot
+ * say: the payment is then recorded without it (docs/webhooks.md, "Lookups that can wait").
  */
 async function invoicePaymentIntentId(event: Stripe.Event, invoice: StripeInvoice) {
   if (invoice.amount_paid <= 0) return null

@@ -57,31 +57,19 @@ export function databaseError(what: string, failure: unknown) {
   return answer
 }
 
-/**
- * Whether the database answers and, when it does, how its newest migration compares with the
- * newest of supabase/migrations when this was built (the file names, listed by Vite).
- */
-export type DatabaseState =
-  | { database: 'unavailable' }
-  | { database: 'ok'; migrations: 'current' | 'behind' | 'ahead' | 'unknown' }
-type Migrations = Extract<DatabaseState, { database: 'ok' }>['migrations']
+type Migrations = 'current' | 'behind' | 'ahead' | 'unknown'
+/** Whether the database answers and, when it does, its migrations against this build's. */
+export type DatabaseState = { database: 'unavailable' } | { database: 'ok'; migrations: Migrations }
 
-const MIGRATIONS_LOG: Record<Migrations, string> = {
-  current: 'database migrations match the code',
-  behind: 'database is behind the code: apply the migrations (docs/operations.md, "Migrate")',
-  ahead: 'database is ahead of the code: fine while a deploy rolls out, else deploy the code',
-  unknown: 'database migrations unknown: no supabase_migrations.schema_migrations',
-}
-
+/** The database's newest migration against the newest file Vite listed at build time. */
 function compareMigrations(version: string | null, missing: boolean): Migrations {
-  const built = Object.keys(
-    import.meta.glob('/supabase/migrations/*.sql', { query: '?url', eager: true }),
-  )
-    .map((file) => /(\d+)_[^/]*$/.exec(file)?.[1] ?? '')
+  const files = import.meta.glob('/supabase/migrations/*.sql', { query: '?url', eager: true })
+  const built = Object.keys(files)
+    .map((file) => /(\d+)_[^/]*$/.exec(file)![1])
     .sort()
-    .at(-1)
+    .at(-1)!
   if (missing) return 'behind'
-  if (!version || !built) return 'unknown'
+  if (!version) return 'unknown'
   return version < built ? 'behind' : version > built ? 'ahead' : 'current'
 }
 
@@ -106,8 +94,8 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
         : { database: 'ok', migrations: compareMigrations(data, missing) }
     if (state.database === 'ok' && state.migrations !== lastMigrations) {
       lastMigrations = state.migrations
-      const level = state.migrations === 'current' ? 'info' : 'warn'
-      logger[level]({ migrations: state.migrations, version: data }, MIGRATIONS_LOG[lastMigrations])
+      const level = lastMigrations === 'current' ? 'info' : 'warn'
+      logger[level]({ version: data }, `database migrations ${lastMigrations} (docs/operations.md)`)
     }
     lastCheck = { at: Date.now(), state }
     return state
