@@ -63,7 +63,7 @@ export type DatabaseState = { database: 'unavailable' } | { database: 'ok'; migr
 
 /** The database's newest migration against the newest file Vite listed at build time. */
 function compareMigrations(version: string | null, missing: boolean): Migrations {
-  const files = import.meta.glob('/supabase/migrations/*.sql', { query: '?url', eager: true })
+  const files = import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' })
   const built = Object.keys(files)
     .map((file) => /(\d+)_[^/]*$/.exec(file)![1])
     .sort()
