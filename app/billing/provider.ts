@@ -105,6 +105,8 @@ export interface BillingProvider {
   handleWebhook(request: Request): Promise<Response>
   /** Checked when the server starts: a line for the log, or it throws what is wrong. */
   startupCheck?(): string
+  /** `npm run preflight`: what is wrong with its account's setup, `false` where a check passed. */
+  preflight(): Promise<(string | false)[]>
   /** Said under a past-due notice when its portal cannot open on the card form. */
   pastDueHelp?: string
 }

@@ -10,6 +10,7 @@ import { describePolarServers, getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 import { lookUpOrderInvoiceUrl } from './invoice.server'
 import { changePolarPlan, polarPlanChangeOffer } from './plan-change.server'
+import { polarPreflight } from './preflight.server'
 import { handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
@@ -21,6 +22,7 @@ export const polarProvider: BillingProvider = {
   // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
   formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
   apiUrlSetting: 'POLAR_API_URL',
+  preflight: polarPreflight,
   // Built only for signed-in users: the checkout links the subscription to their id.
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.

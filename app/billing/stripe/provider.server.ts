@@ -10,6 +10,7 @@ import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
 import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.server'
+import { stripePreflight } from './preflight.server'
 import { handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
@@ -21,6 +22,7 @@ export const stripeProvider: BillingProvider = {
   // Stripe Checkout and the Stripe billing portal.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
   apiUrlSetting: 'STRIPE_API_URL',
+  preflight: stripePreflight,
   // A plain form: POST /api/checkout_sessions answers 303 to Stripe, so it works without JavaScript.
   checkoutDoor: (plan) => ({
     post: '/api/checkout_sessions',

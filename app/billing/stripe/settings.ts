@@ -18,6 +18,10 @@ export const stripeSettings = {
       .string()
       .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
+    // The secret being rolled out, still accepted until it expires (docs/operations.md).
+    STRIPE_WEBHOOK_SECRET_PREVIOUS: optionalString.pipe(
+      z.string().startsWith('whsec_', 'must start with whsec_').optional(),
+    ),
     STRIPE_API_URL: optionalUrl,
     // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
     // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).

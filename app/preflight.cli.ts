@@ -1,0 +1,56 @@
+/**
+ * `npm run preflight`: reads what this deployment's own keys can read and names what is wrong
+ * before users meet it; exits 1 on any fault (docs/operations.md, "Deploy").
+ */
+import { existsSync } from 'node:fs'
+
+import nodemailer from 'nodemailer'
+
+import { billingProviders } from '~/billing/registry.server'
+import { getEnv } from '~/env.server'
+
+if (existsSync('.env')) process.loadEnvFile('.env')
+const env = getEnv()
+const auth = `${env.SUPABASE_URL}/auth/v1`
+
+async function read(url: string) {
+  const init = { headers: { apikey: env.SUPABASE_ANON_KEY }, signal: AbortSignal.timeout(10_000) }
+  const response = await fetch(url, init)
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  return response.json()
+}
+
+/** Each check's faults, `false` where one passed. */
+const checks: Record<string, () => Promise<(string | false)[]>> = {
+  site: async () => [!(await read(`${env.SITE_URL}/healthz?live`)).ok && 'not ok'],
+  'supabase auth': async () => {
+    const settings = await read(`${auth}/settings`)
+    return [
+      !settings.external?.email && 'the email provider is off: nobody can sign up by email',
+      !!settings.disable_signup && 'new sign-ups are off',
+      !!settings.mailer_autoconfirm && 'email confirmation is off: addresses are never checked',
+    ]
+  },
+  'supabase signing keys': async () => {
+    const keys: { kty: string }[] = (await read(`${auth}/.well-known/jwks.json`)).keys ?? []
+    const legacy = !keys.some((key) => key.kty !== 'oct')
+    return [legacy && 'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)']
+  },
+  mail: () =>
+    nodemailer
+      .createTransport({ url: env.SMTP_URL })
+      .verify()
+      .then(() => []),
+  ...Object.fromEntries(billingProviders().map(({ id, preflight }) => [id, preflight])),
+}
+
+let faults = 0
+for (const [name, check] of Object.entries(checks)) {
+  const found = (
+    await check().catch((error: Error) => [`${error.message} ${error.cause ?? ''}`])
+  ).flatMap((fault) => (fault ? [`FAULT ${name}: ${fault.trim()}`] : []))
+  faults += found.length
+  console.log(found.join('\n') || `ok    ${name}`)
+}
+console.log(faults ? `${faults} fault(s): fix them before people meet them` : 'no faults')
+process.exit(faults ? 1 : 0)
