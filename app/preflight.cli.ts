@@ -6,25 +6,25 @@ import { existsSync } from 'node:fs'
 
 import nodemailer from 'nodemailer'
 
+import type { Preflight } from '~/billing/provider'
 import { billingProviders } from '~/billing/registry.server'
 import { getEnv } from '~/env.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 const env = getEnv()
-const auth = `${env.SUPABASE_URL}/auth/v1`
 
-async function read(url: string) {
+async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`) {
   const init = { headers: { apikey: env.SUPABASE_ANON_KEY }, signal: AbortSignal.timeout(10_000) }
-  const response = await fetch(url, init)
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  const response = await fetch(base + path, init)
+  if (!response.ok) throw new Error(`${base + path} answered ${response.status}`)
   return response.json()
 }
 
 /** Each check's faults, `false` where one passed. */
 const checks: Record<string, () => Promise<(string | false)[]>> = {
-  site: async () => [!(await read(`${env.SITE_URL}/healthz?live`)).ok && 'not ok'],
+  site: async () => [!(await read('/healthz?live', env.SITE_URL)).ok && 'not ok'],
   'supabase auth': async () => {
-    const settings = await read(`${auth}/settings`)
+    const settings = await read('/settings')
     return [
       !settings.external?.email && 'the email provider is off: nobody can sign up by email',
       !!settings.disable_signup && 'new sign-ups are off',
@@ -32,7 +32,7 @@ const checks: Record<string, () => Promise<(string | false)[]>> = {
     ]
   },
   'supabase signing keys': async () => {
-    const keys: { kty: string }[] = (await read(`${auth}/.well-known/jwks.json`)).keys ?? []
+    const keys: { kty: string }[] = (await read('/.well-known/jwks.json')).keys ?? []
     const legacy = !keys.some((key) => key.kty !== 'oct')
     return [legacy && 'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)']
   },
@@ -41,7 +41,25 @@ const checks: Record<string, () => Promise<(string | false)[]>> = {
       .createTransport({ url: env.SMTP_URL })
       .verify()
       .then(() => []),
-  ...Object.fromEntries(billingProviders().map(({ id, preflight }) => [id, preflight])),
+  ...Object.fromEntries(
+    billingProviders().flatMap(({ id, preflight }) =>
+      preflight ? [[id, () => preflight().then(billingFaults)]] : [],
+    ),
+  ),
+}
+
+/** A billing provider's: its webhook endpoint (the one at one of its `paths`), then the rest. */
+function billingFaults({ paths, endpoints, events, faults = [] }: Preflight) {
+  const urls = paths.map((path) => env.SITE_URL + path)
+  const endpoint = endpoints.find(({ url }) => urls.includes(url))
+  if (!endpoint) {
+    const there = endpoints.map(({ url }) => url).join(', ') || 'none'
+    return [`no webhook endpoint for ${urls[0]} (there are: ${there})`, ...faults]
+  }
+  const missing = events.filter((type) => !['*', type].some((e) => endpoint.events.includes(e)))
+  return [...endpoint.faults, missing.length > 0 && `does not send ${missing.join(', ')}`]
+    .map((fault) => fault && `webhook endpoint ${endpoint.id} ${fault}`)
+    .concat(faults)
 }
 
 let faults = 0

@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from './harness'
 
 /**
  * `npm run preflight` against the local stack, first as it is set up (nothing to say), then
- * deliberately misconfigured at every place the command reads: each fault is named.
+ * deliberately misconfigured at every place the command reads: each fault is named. Each run
+ * is a process of its own, which takes tens of seconds on a busy machine.
  */
 let app: TestApp
 beforeAll(async () => {
@@ -43,7 +44,7 @@ it('a stack set up as the guide says: every check ok, exit 0', async () => {
   for (const check of ['site', 'supabase auth', 'supabase signing keys', 'mail', 'stripe', 'polar'])
     expect(stdout).toMatch(new RegExp(`^ok +${check}$`, 'm'))
   expect(code).toBe(0)
-})
+}, 60_000)
 
 it('a misconfigured stack: each fault named, exit 1', async () => {
   const { stripe, polar } = app.stack
@@ -63,7 +64,7 @@ it('a misconfigured stack: each fault named, exit 1', async () => {
     expect.arrayContaining([
       expect.stringMatching(/^FAULT stripe: webhook endpoint we_\w+ is disabled$/),
       expect.stringMatching(
-        /^FAULT stripe: webhook endpoint we_\w+ does not send customer\.subscription\.updated, customer\.subscription\.deleted, invoice\.payment_failed$/,
+        /^FAULT stripe: webhook endpoint we_\w+ does not send customer\.subscription\.updated, customer\.subscription\.deleted, invoice\.paid, invoice\.payment_failed, charge\.refunded, charge\.dispute\.created, charge\.dispute\.closed$/,
       ),
       expect.stringMatching(/sends API version 2024-06-20, not 2026-10-28\.endive$/),
       'FAULT stripe: portal configuration bpc_local_emulator_default does not let customers change plans',
@@ -89,17 +90,18 @@ it('a misconfigured stack: each fault named, exit 1', async () => {
   )
   expect(moved.stdout).toMatch(new RegExp(`^FAULT site: .*fetch failed`, 'm'))
   expect(moved.code).toBe(1)
-})
+}, 90_000)
 
-it('a project still on the legacy JWT secret: no asymmetric key, named', async () => {
+it('a Supabase project with sign-ups off, still on the legacy JWT secret: both named', async () => {
   const legacy = await startTestApp({
-    supabaseAuth: { ...SUITE_AUTH_LIMITS, jwtSigning: 'legacy' },
+    supabaseAuth: { ...SUITE_AUTH_LIMITS, jwtSigning: 'legacy', disableSignup: true },
   })
   try {
     const { code, stdout } = await preflight()
+    expect(stdout).toMatch(/^FAULT supabase auth: new sign-ups are off$/m)
     expect(stdout).toMatch(/^FAULT supabase signing keys: no asymmetric key in the JWKS/m)
     expect(code).toBe(1)
   } finally {
     await legacy.close()
   }
-})
+}, 90_000)

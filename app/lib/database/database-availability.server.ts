@@ -61,17 +61,11 @@ type Migrations = 'current' | 'behind' | 'ahead' | 'unknown'
 /** Whether the database answers and, when it does, its migrations against this build's. */
 export type DatabaseState = { database: 'unavailable' } | { database: 'ok'; migrations: Migrations }
 
-/** The database's newest migration against the newest file Vite listed at build time. */
-function compareMigrations(version: string | null, missing: boolean): Migrations {
-  const files = import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' })
-  const built = Object.keys(files)
-    .map((file) => /(\d+)_[^/]*$/.exec(file)![1])
-    .sort()
-    .at(-1)!
-  if (missing) return 'behind'
-  if (!version) return 'unknown'
-  return version < built ? 'behind' : version > built ? 'ahead' : 'current'
-}
+/** The newest migration this build has: Vite lists the files (their SQL is never loaded). */
+const BUILT = Object.keys(import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' }))
+  .sort()
+  .at(-1)!
+  .replace(/^.*\/(\d+)_[^/]*$/, '$1')
 
 const CHECK_TIMEOUT_MS = 2_000
 /** A load balancer polling every instance every second costs one query per second at most. */
@@ -86,16 +80,15 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
     const { data, error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('schema_version')
-    // No such function: the database lacks the migration that made it.
-    const missing = error?.code === 'PGRST202'
+    // PGRST202, no such function: the database lacks the migration that made it.
+    const behind = error?.code === 'PGRST202' || (!!data && data < BUILT)
+    const migrations = behind ? 'behind' : !data ? 'unknown' : data > BUILT ? 'ahead' : 'current'
     const state: DatabaseState =
-      error && !missing
-        ? { database: 'unavailable' }
-        : { database: 'ok', migrations: compareMigrations(data, missing) }
-    if (state.database === 'ok' && state.migrations !== lastMigrations) {
-      lastMigrations = state.migrations
-      const level = lastMigrations === 'current' ? 'info' : 'warn'
-      logger[level]({ version: data }, `database migrations ${lastMigrations} (docs/operations.md)`)
+      error && !behind ? { database: 'unavailable' } : { database: 'ok', migrations }
+    if (state.database === 'ok' && migrations !== lastMigrations) {
+      lastMigrations = migrations
+      const level = migrations === 'current' ? 'info' : 'warn'
+      logger[level]({ version: data }, `database migrations ${migrations} (docs/operations.md)`)
     }
     lastCheck = { at: Date.now(), state }
     return state

@@ -84,8 +84,6 @@ export const testpayProvider: BillingProvider = {
   id: 'testpay',
   label: 'Testpay',
   formOrigins: [HOSTED],
-  // Its account has nothing to set up.
-  preflight: async () => [],
   checkoutDoor: (plan) => ({ href: `${HOSTED}/start?plan=${plan.key}` }),
   async startCheckout(_asUser, user, plan) {
     const id = `tp_c_${++next}`
