@@ -26,8 +26,7 @@ try {
   process.exit(1)
 }
 
-// The middleware of the request stack (server-app.js, docs/architecture.md), the check the
-// server entry logs at start, and what it awaits before it exits.
+// The middleware of the request stack (server-app.js, docs/architecture.md); for server.js too.
 export { mailRequestsSettled } from '~/auth/mail-requests.server'
 export { checkDatabase } from '~/lib/database/database-availability.server'
 export { capRequestBodies } from '~/lib/server/http.server'

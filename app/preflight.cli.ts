@@ -23,18 +23,16 @@ async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`) {
 /** Each check's faults, `false` where one passed. */
 const checks: Record<string, () => Promise<(string | false)[]>> = {
   site: async () => [!(await read('/healthz?live', env.SITE_URL)).ok && 'not ok'],
-  'supabase auth': async () => {
+  supabase: async () => {
     const settings = await read('/settings')
+    const keys: { kty: string }[] = (await read('/.well-known/jwks.json')).keys ?? []
     return [
       !settings.external?.email && 'the email provider is off: nobody can sign up by email',
       !!settings.disable_signup && 'new sign-ups are off',
       !!settings.mailer_autoconfirm && 'email confirmation is off: addresses are never checked',
+      !keys.some((key) => key.kty !== 'oct') &&
+        'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)',
     ]
-  },
-  'supabase signing keys': async () => {
-    const keys: { kty: string }[] = (await read('/.well-known/jwks.json')).keys ?? []
-    const legacy = !keys.some((key) => key.kty !== 'oct')
-    return [legacy && 'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)']
   },
   mail: () =>
     nodemailer

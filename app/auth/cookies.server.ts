@@ -6,9 +6,8 @@ import { type Env, getEnv } from '~/env.server'
 
 /**
  * A cookie of the auth flows: HttpOnly, same-site, Secure in production, and signed when
- * `purpose` is given, with a key of that purpose's from COOKIE_SECRET (else the Supabase
- * secret key; docs/operations.md, "Rotate a secret"). Made when used, once the environment
- * has been read.
+ * `purpose` is given, with that purpose's key from COOKIE_SECRET, else the Supabase secret key
+ * (docs/operations.md, "Rotate a secret"). Made when used, once the environment is read.
  */
 export function authCookie(name: string, path: string, maxAge: number, purpose?: string) {
   const env = getEnv()

@@ -1,9 +1,8 @@
 import { checkDatabase } from '~/lib/database/database-availability.server'
 
 /**
- * Readiness, 503 while the database cannot answer, and whether its migrations are behind or
- * ahead of the code; `?live`: liveness with no I/O, for checks that restart the process (a
- * restart cures no database outage). See docs/operations.md.
+ * Readiness (503 while the database cannot answer) and its migrations against the code's;
+ * `?live`: liveness with no I/O, for checks that restart the process. See docs/operations.md.
  */
 export const loader = async ({ request }: { request: Request }) => {
   if (new URL(request.url).searchParams.has('live')) return Response.json({ ok: true })
