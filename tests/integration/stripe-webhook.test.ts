@@ -67,7 +67,8 @@ describe('signature', () => {
     const { default: Stripe } = await import('stripe')
     const signed = (payload: string, secret: string, timestamp: number) =>
       Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
-    const event = () => stripeEvent('charge.refunded', { id: 'ch_roll', object: 'charge' })
+    // A type the app does not apply: answered 200 once its signature holds.
+    const event = () => stripeEvent('product.created', { id: 'prod_roll', object: 'product' })
     // Before the setting, the previous secret's signature is refused.
     expect((await postStripeEvent(app.url, event(), { secret: previous })).status).toBe(400)
     process.env.STRIPE_WEBHOOK_SECRET_PREVIOUS = previous

@@ -62,10 +62,11 @@ type Migrations = 'current' | 'behind' | 'ahead' | 'unknown'
 export type DatabaseState = { database: 'unavailable' } | { database: 'ok'; migrations: Migrations }
 
 /** The newest migration this build has: Vite lists the files (their SQL is never loaded). */
-const BUILT = Object.keys(import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' }))
-  .sort()
-  .at(-1)!
-  .replace(/^.*\/(\d+)_[^/]*$/, '$1')
+const built = () =>
+  Object.keys(import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' }))
+    .sort()
+    .at(-1)!
+    .replace(/^.*\/(\d+)_[^/]*$/, '$1')
 
 const CHECK_TIMEOUT_MS = 2_000
 /** A load balancer polling every instance every second costs one query per second at most. */
@@ -80,9 +81,10 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
     const { data, error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('schema_version')
+    const newest = built()
     // PGRST202, no such function: the database lacks the migration that made it.
-    const behind = error?.code === 'PGRST202' || (!!data && data < BUILT)
-    const migrations = behind ? 'behind' : !data ? 'unknown' : data > BUILT ? 'ahead' : 'current'
+    const behind = error?.code === 'PGRST202' || (!!data && data < newest)
+    const migrations = behind ? 'behind' : !data ? 'unknown' : data > newest ? 'ahead' : 'current'
     const state: DatabaseState =
       error && !behind ? { database: 'unavailable' } : { database: 'ok', migrations }
     if (state.database === 'ok' && migrations !== lastMigrations) {
