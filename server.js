@@ -3,12 +3,14 @@
 // deployment needs (docs/decisions/0006-server-entry.md):
 // - Node.js 22 or newer, or no start at all (on Node 20 the app would start, then fail);
 // - the settings of a `.env` in the working directory, under those the host sets;
-// - a warning at start when the Supabase project still signs with the legacy JWT secret;
+// - a warning at start when the Supabase project still signs with the legacy JWT secret, or
+//   when the database's migrations are behind or ahead of this build;
 // - production mode unless NODE_ENV says otherwise, as remix-serve;
 // - a time limit on receiving each request's headers and whole body, so a client that
 //   sends slowly cannot hold sockets;
-// - a graceful stop on SIGTERM: no new connections, in-flight requests finish within
-//   SHUTDOWN_TIMEOUT_MS, then exit 0.
+// - a graceful stop on SIGTERM: no new connections; in-flight requests, then the auth work
+//   queued after their answers (sign-up, email change), finish within SHUTDOWN_TIMEOUT_MS;
+//   then exit 0.
 import { existsSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -82,6 +84,8 @@ fetch(`${supabaseUrl}/auth/v1/.well-known/jwks.json`, {
 
 server.listen(port, host, () => {
   console.log(`[server] http://${host ?? 'localhost'}:${port} (${process.env.NODE_ENV})`)
+  // Logs whether the database's migrations are behind or ahead of this build.
+  build.entry.module.checkDatabase().catch(() => {})
 })
 
 let stopping = false
@@ -89,14 +93,15 @@ function stop(signal) {
   if (stopping) return
   stopping = true
   console.log(`[server] ${signal}: finishing in-flight requests, accepting no new ones`)
-  server.close(() => {
+  server.close(async () => {
+    await build.entry.module.mailRequestsSettled()
     console.log('[server] stopped')
     process.exit(0)
   })
   // Idle kept-alive sockets would hold close() open; busy ones finish their request first.
   server.closeIdleConnections()
   setTimeout(() => {
-    console.error(`[server] requests still running after ${shutdownTimeoutMs} ms; closing them`)
+    console.error(`[server] requests or auth work still running after ${shutdownTimeoutMs} ms; cut`)
     server.closeAllConnections()
     process.exit(0)
   }, shutdownTimeoutMs).unref()

@@ -26,7 +26,9 @@ try {
   process.exit(1)
 }
 
-// The middleware of the request stack (server-app.js, docs/architecture.md).
+// The middleware of the request stack (server-app.js, docs/architecture.md); for server.js too.
+export { mailRequestsSettled } from '~/auth/mail-requests.server'
+export { checkDatabase } from '~/lib/database/database-availability.server'
 export { capRequestBodies } from '~/lib/server/http.server'
 export { httpLogger } from '~/lib/server/logger.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'

@@ -9,11 +9,7 @@ import {
   optionalTrueOrFalse,
 } from './lib/server/setting-types'
 
-/**
- * The settings of the plans' ids (app/billing/catalog.json): one per plan and provider
- * (`<prefix><PLAN>`), with the local stack's ids from the
- * catalogue as their development defaults.
- */
+/** Each plan's id setting at each provider (`<prefix><PLAN>`), the catalogue's ids by default. */
 const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
 
 type Providers = (typeof PROVIDER_SETTINGS)[number]
@@ -28,11 +24,7 @@ const PROVIDER_DEFAULTS = Object.assign(
 ) as Merged<Providers['localDefaults']>
 const KNOWN_PROVIDERS = PROVIDER_SETTINGS.map((provider) => provider.id)
 
-/**
- * Local defaults: the keys the local stack (emulators) accepts, and the plans' ids in it.
- * They are public and documented, which is exactly why a production server must never run
- * with them.
- */
+/** The local stack's keys and plan ids: public, which is why production refuses them. */
 export const LOCAL_DEFAULTS = {
   SITE_URL: 'http://localhost:5173',
   SUPABASE_URL: 'http://localhost:54421',
@@ -49,10 +41,7 @@ export const LOCAL_DEFAULTS = {
   ...PLAN_ID_DEFAULTS,
 } as const
 
-/**
- * The local stack's new-style Supabase keys (the Supabase CLI's fixed values), which it
- * issues beside the legacy ones above: public too, so refused in production like them.
- */
+/** The local stack's new-style Supabase keys (the CLI's fixed values): refused in production too. */
 export const LOCAL_SUPABASE_NEW_KEYS = {
   publishable: 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH',
   secret: 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz',
@@ -117,8 +106,9 @@ const baseSchema = z.object({
   // Either kind of key (app/lib/database/supabase-keys.server.ts says which goes where).
   SUPABASE_ANON_KEY: supabasePublicKey,
   SUPABASE_SERVICE_ROLE_KEY: supabaseSecretKey,
-  // The payment providers that run, in the order the pricing page offers them: their
-  // settings are required, their routes answer; any other provider's are not (404).
+  COOKIE_SECRET: optionalString.pipe(
+    z.string().min(32, 'must be 32 characters or more').optional(),
+  ),
   BILLING_PROVIDERS: optionalString
     .transform((value) => (value ?? KNOWN_PROVIDERS.join(',')).split(',').map((id) => id.trim()))
     // Which ids the code has is the billing registry's to say, at start-up.
@@ -127,14 +117,9 @@ const baseSchema = z.object({
       `must list provider ids (${KNOWN_PROVIDERS.join(', ')}), separated by commas`,
     )
     .refine((ids) => new Set(ids).size === ids.length, 'must name each provider once'),
-  // Which environment this deployment is, where it is not what NODE_ENV says: a staging site
-  // runs the production build (NODE_ENV=production) but is not production. A provider whose
-  // servers follow the runtime environment reads it. Unset: NODE_ENV decides.
   DEPLOYMENT_ENVIRONMENT: optionalString.pipe(
     z.enum(['production', 'staging'], 'must be production or staging, or left unset').optional(),
   ),
-  // Notification mails (docs/notifications.md): the SMTP server and the sender. Required in
-  // production: the Notifications page promises receipts and security alerts.
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
   // Where contact messages go (docs/contact.md).

@@ -524,6 +524,7 @@ export type Database = {
         }
         Returns: boolean
       }
+      schema_version: { Args: Record<PropertyKey, never>; Returns: string }
       session_is_active: {
         Args: { p_session_id: string; p_user_id: string }
         Returns: boolean

@@ -1,12 +1,11 @@
-import { createCookie } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
 import { authErrorMessage } from '~/auth/auth-errors'
+import { authCookie } from '~/auth/cookies.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 import { getEnv } from '~/env.server'
 import { type AsUser, database } from '~/lib/database/database.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
 import { logger } from '~/lib/server/logger.server'
 
 export type CredentialOutcome =
@@ -131,16 +130,8 @@ export function requestEmailChange(
  * The address this browser last asked to change to, shown as pending until it is confirmed
  * or an hour has passed: the page looks the same whether or not the address was taken.
  */
-function requestedEmailCookie() {
-  return createCookie('email_change', {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/dashboard/settings',
-    maxAge: 60 * 60,
-    secrets: [cookieSecret('email-change')],
-    secure: getEnv().NODE_ENV === 'production',
-  })
-}
+const requestedEmailCookie = () =>
+  authCookie('email_change', '/dashboard/settings', 60 * 60, 'email-change')
 
 export function rememberRequestedEmail(email: string) {
   return requestedEmailCookie().serialize({ email })

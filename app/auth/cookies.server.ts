@@ -1,21 +1,24 @@
+import { createHash } from 'node:crypto'
+
 import { createCookie } from '@remix-run/node'
 
 import { type Env, getEnv } from '~/env.server'
-import { cookieSecret } from '~/lib/server/cookie-secret.server'
 
 /**
- * A cookie of the auth flows: HttpOnly, same-site, Secure in production, and signed with a
- * key of its own (`cookieSecret(secret)`) when `secret` names its purpose. Made when used,
- * once the environment has been read.
+ * A cookie of the auth flows: HttpOnly, same-site, Secure in production, and signed when
+ * `purpose` is given, with that purpose's key from COOKIE_SECRET, else the Supabase secret key
+ * (docs/operations.md, "Rotate a secret"). Made when used, once the environment is read.
  */
-export function authCookie(name: string, path: string, maxAge: number, secret?: string) {
+export function authCookie(name: string, path: string, maxAge: number, purpose?: string) {
+  const env = getEnv()
+  const secret = `${purpose}:${env.COOKIE_SECRET ?? env.SUPABASE_SERVICE_ROLE_KEY}`
   return createCookie(name, {
     httpOnly: true,
     sameSite: 'lax',
     path,
     maxAge,
-    ...(secret ? { secrets: [cookieSecret(secret)] } : {}),
-    secure: getEnv().NODE_ENV === 'production',
+    ...(purpose ? { secrets: [createHash('sha256').update(secret).digest('base64url')] } : {}),
+    secure: env.NODE_ENV === 'production',
   })
 }
 

@@ -2,8 +2,8 @@ import { logger } from '~/lib/server/logger.server'
 
 /**
  * Sign-up and email change answer the same, in words and time, whether or not the address has
- * an account, so the auth server's work runs after the answer. In this process only: a job holds
- * a new password, never written anywhere. A failure is logged, never shown (it would tell apart).
+ * an account, so the auth server's work runs after the answer, in this process only (a job holds
+ * a new password, never written anywhere). A failure is logged, never shown (it would tell apart).
  */
 const running = new Set<Promise<void>>()
 
@@ -18,7 +18,7 @@ export function afterAnswer(name: string, work: () => Promise<void>) {
   running.add(job)
 }
 
-/** For tests. */
+/** Resolves once no job is left, those queued meanwhile too (the graceful stop, tests). */
 export async function mailRequestsSettled() {
   while (running.size > 0) await Promise.all([...running])
 }

@@ -20,6 +20,14 @@ export interface ListedSubscription {
 /** What a deferred lookup found (an invoice link, a payment reference); only empty columns fill. */
 export type PaymentFill = Partial<PaymentRow>
 
+/** Its webhook's `paths` and the `events` the app applies; faults are `false` where a check passed. */
+export interface Preflight {
+  paths: string[]
+  events: string[]
+  endpoints: { id: string; url: string; events: string[]; faults: (string | false)[] }[]
+  faults?: (string | false)[]
+}
+
 /** What the plan-change page shows before the change is confirmed. */
 export interface PlanChangeOffer {
   subscriptionId: string
@@ -105,6 +113,8 @@ export interface BillingProvider {
   handleWebhook(request: Request): Promise<Response>
   /** Checked when the server starts: a line for the log, or it throws what is wrong. */
   startupCheck?(): string
+  /** `npm run preflight`: its account's setup, read with its keys; none where there is none. */
+  preflight?(): Promise<Preflight>
   /** Said under a past-due notice when its portal cannot open on the card form. */
   pastDueHelp?: string
 }

@@ -10,7 +10,14 @@ import Stripe from 'stripe'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
-import { createUser, deleteUser } from './fixtures'
+import {
+  createUser,
+  deleteUser,
+  deleteUsersByEmail,
+  PASSWORD,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -261,6 +268,60 @@ test('SIGTERM: the request in flight finishes, new connections are refused, exit
   expect(await answer).toBe(200)
   await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
   expect(await exited).toBe(0)
+})
+
+/**
+ * A stand-in for the auth server in front of the local one that holds each sign-up for
+ * `delayMs`, so the app's after-the-answer call is still running when SIGTERM comes.
+ */
+async function slowSignUps(delayMs: number) {
+  const proxy = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (req.url?.startsWith('/auth/v1/signup')) await new Promise((r) => setTimeout(r, delayMs))
+    // A caller that went away (the process exited) sent nothing that arrived.
+    if (res.closed) return
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string' && !['host', 'content-length'].includes(name))
+        headers.set(name, value)
+    const answer = await fetch(`${E2E.supabaseUrl}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    })
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' })
+    res.end(Buffer.from(await answer.arrayBuffer()))
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  return { proxy, url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}` }
+}
+
+test('SIGTERM while a sign-up waits for the auth server: the account is made and mailed, then exit 0', async () => {
+  const port = PORT + 3
+  const site = `http://127.0.0.1:${port}`
+  const auth = await slowSignUps(1_500)
+  const { child, exited, output } = await startServer(port, {
+    SITE_URL: site,
+    SUPABASE_URL: auth.url,
+  })
+  const email = uniqueEmail('sigterm')
+  try {
+    const answer = await fetch(`${site}/sign-up`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: site },
+      body: new URLSearchParams({ email, password: PASSWORD }),
+    })
+    expect(answer.headers.get('location')).toContain('/sign-up/confirm')
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(output.stdout).toContain('[server] stopped')
+    expect((await waitForMail(email, 'signup')).to).toContain(email)
+  } finally {
+    auth.proxy.close()
+    await deleteUsersByEmail([email])
+  }
 })
 
 // --- An answer before the body is read: a 413 closes the connection, never wedges or resets it ---

@@ -111,7 +111,10 @@ describe('/healthz reports the database', () => {
   }
 
   it('ok, then unavailable (503), then ok again without a restart', async () => {
-    expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'ok' } })
+    expect(await health()).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', migrations: 'current' },
+    })
     app.setDatabaseDown(true)
     resetDatabaseCheckForTests()
     expect(await health()).toEqual({
@@ -122,7 +125,10 @@ describe('/healthz reports the database', () => {
     expect(await health('/healthz?live')).toEqual({ status: 200, body: { ok: true } })
     app.setDatabaseDown(false)
     resetDatabaseCheckForTests()
-    expect(await health()).toEqual({ status: 200, body: { ok: true, database: 'ok' } })
+    expect(await health()).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', migrations: 'current' },
+    })
   })
 })
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { resetEnvForTests } from '~/env.server'
+
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import {
   orderObject,
@@ -75,6 +77,40 @@ describe('verification', () => {
     expect(result).toMatchObject(BAD_SIGNATURE)
     expect(await ledgerCount(result.id)).toBe(0)
     expect(await subscriptionRow(userId)).toBeNull()
+  })
+
+  it('accepts the previous secret while POLAR_WEBHOOK_SECRET_PREVIOUS is set, alone or in a list; neither is refused', async () => {
+    const previous = 'polar_whs_before_regeneration'
+    const { signWebhook } = await import('../local-stack/polar')
+    const before = await postPolarEvent(app.url, created(await newUser()), { secret: previous })
+    expect(before).toMatchObject(BAD_SIGNATURE)
+    process.env.POLAR_WEBHOOK_SECRET_PREVIOUS = previous
+    resetEnvForTests()
+    try {
+      const userId = await newUser()
+      const result = await postPolarEvent(app.url, created(userId), { secret: previous })
+      expect(result).toMatchObject({ status: 200, body: { received: true } })
+      expect(await ledgerCount(result.id)).toBe(1)
+      expect(await subscriptionRow(userId)).toMatchObject({ status: 'active' })
+      // Standard Webhooks: a space-separated list, one signature per secret.
+      const body = JSON.stringify(created(await newUser()))
+      const id = `msg_${randomUUID()}`
+      const timestamp = Math.floor(Date.now() / 1000)
+      const signature = [
+        signWebhook('polar_whs_some_other_one', id, timestamp, body),
+        signWebhook(previous, id, timestamp, body),
+      ].join(' ')
+      expect((await postPolarEvent(app.url, body, { id, timestamp, signature })).status).toBe(200)
+      expect((await postPolarEvent(app.url, created(await newUser()))).status).toBe(200)
+      const neither = await postPolarEvent(app.url, created(await newUser()), {
+        secret: 'polar_whs_neither_one',
+      })
+      expect(neither).toMatchObject(BAD_SIGNATURE)
+      expect(await ledgerCount(neither.id)).toBe(0)
+    } finally {
+      delete process.env.POLAR_WEBHOOK_SECRET_PREVIOUS
+      resetEnvForTests()
+    }
   })
 
   it('rejects a body changed after signing', async () => {

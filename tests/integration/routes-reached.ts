@@ -102,6 +102,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard._index',
     'routes/healthz',
   ],
+  'tests/integration/preflight.test.ts': ['routes/healthz'],
   'tests/integration/reconcile.test.ts': [
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
@@ -143,6 +144,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/success',
   ],
   'tests/integration/session-resilience.test.ts': ['routes/api.customer_portal'],
+  'tests/integration/schema-version.test.ts': ['routes/healthz'],
   'tests/integration/settings-account.test.ts': [
     'routes/api.checkout',
     'routes/api.portal',

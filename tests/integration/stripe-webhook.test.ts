@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { recentEvents } from '~/billing/webhooks/recent-events.server'
+import { resetEnvForTests } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
 
 import {
@@ -58,6 +59,46 @@ describe('signature', () => {
       status: 400,
       body: { error: 'Webhook signature verification failed' },
     })
+  })
+
+  it('accepts the previous secret while STRIPE_WEBHOOK_SECRET_PREVIOUS is set, alone or beside the new one; neither is refused', async () => {
+    const current = app.stack.env.STRIPE_WEBHOOK_SECRET
+    const previous = 'whsec_the_one_being_rolled'
+    const { default: Stripe } = await import('stripe')
+    const signed = (payload: string, secret: string, timestamp: number) =>
+      Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp })
+    // A type the app does not apply: answered 200 once its signature holds.
+    const event = () => stripeEvent('product.created', { id: 'prod_roll', object: 'product' })
+    // Before the setting, the previous secret's signature is refused.
+    expect((await postStripeEvent(app.url, event(), { secret: previous })).status).toBe(400)
+    process.env.STRIPE_WEBHOOK_SECRET_PREVIOUS = previous
+    resetEnvForTests()
+    try {
+      const owner = (await createSignedInUser(app)).id
+      const old = stripeEvent(
+        'customer.subscription.created',
+        subscriptionObject({ userId: owner }),
+      )
+      expect(await postStripeEvent(app.url, old, { secret: previous })).toEqual({
+        status: 200,
+        body: { received: true },
+      })
+      expect(await ledgerCount(old.id)).toBe(1)
+      expect(await subscriptionRow(owner)).toMatchObject({ status: 'active' })
+      // During a roll: one v1 per active secret, the new one first.
+      const both = JSON.stringify(event())
+      const t = Math.floor(Date.now() / 1000)
+      const header = `${signed(both, 'whsec_new_not_yet_here', t)},v1=${signed(both, previous, t).split('v1=')[1]}`
+      expect((await postStripeEvent(app.url, both, { header })).status).toBe(200)
+      expect((await postStripeEvent(app.url, event(), { secret: current })).status).toBe(200)
+      expect(await postStripeEvent(app.url, event(), { secret: 'whsec_neither' })).toEqual({
+        status: 400,
+        body: { error: 'Webhook signature verification failed' },
+      })
+    } finally {
+      delete process.env.STRIPE_WEBHOOK_SECRET_PREVIOUS
+      resetEnvForTests()
+    }
   })
 
   it('rejects a timestamp older than 300 seconds', async () => {

@@ -51,7 +51,12 @@ export interface LocalStackOptions {
    */
   supabaseAuth?: Pick<
     SupabaseEmulatorOptions,
-    'rateLimits' | 'mailMaxFrequencySeconds' | 'sbForwardedFor' | 'jwtSigning' | 'restPool'
+    | 'rateLimits'
+    | 'mailMaxFrequencySeconds'
+    | 'sbForwardedFor'
+    | 'jwtSigning'
+    | 'restPool'
+    | 'disableSignup'
   >
   /**
    * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local

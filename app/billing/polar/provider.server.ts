@@ -21,6 +21,25 @@ export const polarProvider: BillingProvider = {
   // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
   formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
   apiUrlSetting: 'POLAR_API_URL',
+  // Its webhook endpoints, and the events the app applies (docs/polar.md).
+  async preflight() {
+    const { items } = await getPolar('invoices').webhooks.listWebhookEndpoints({ limit: 100 })
+    const subscription = ['created', 'updated', 'active', 'canceled', 'uncanceled', 'revoked']
+    return {
+      paths: ['/api/webhooks/polar', '/api/webhooks/providerb'],
+      events: [
+        ...subscription.map((change) => `subscription.${change}`),
+        ...['created', 'paid', 'updated', 'refunded'].map((change) => `order.${change}`),
+      ],
+      endpoints: items.map((endpoint) => ({
+        ...endpoint,
+        faults: [
+          !endpoint.enabled && 'is disabled',
+          endpoint.format !== 'raw' && `sends ${endpoint.format}, not raw`,
+        ],
+      })),
+    }
+  },
   // Built only for signed-in users: the checkout links the subscription to their id.
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.

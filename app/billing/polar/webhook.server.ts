@@ -34,13 +34,16 @@ export async function handlePolarWebhook(request: Request): Promise<Response> {
   const body = await readWebhookBody(request)
   if (body instanceof Response) return body
   const id = request.headers.get('webhook-id') ?? ''
+  const { POLAR_WEBHOOK_SECRET: current, POLAR_WEBHOOK_SECRET_PREVIOUS: previous } = getEnv()
+  const verify = (secret: string) =>
+    webhooks.validateEvent(body, Object.fromEntries(request.headers), secret)
   let payload: unknown
   try {
-    payload = await webhooks.validateEvent(
-      body,
-      Object.fromEntries(request.headers),
-      getEnv().POLAR_WEBHOOK_SECRET,
-    )
+    // Either secret's signature: the one before a regeneration stays accepted while it is set.
+    payload = await verify(current).catch((error: unknown) => {
+      if (!previous || !(error instanceof webhooks.PolarWebhookVerificationError)) throw error
+      return verify(previous)
+    })
   } catch (error) {
     if (error instanceof webhooks.PolarWebhookVerificationError) {
       logger.warn({ reason: error.message }, 'polar webhook: signature verification failed')

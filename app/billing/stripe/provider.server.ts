@@ -4,7 +4,7 @@ import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
 import { findUserIdBy } from '~/subscriptions/store.server'
 
-import { planByStripePrice } from '../plans.server'
+import { getPlans, planByStripePrice } from '../plans.server'
 import type { BillingProvider, ListedSubscription } from '../provider'
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
@@ -14,6 +14,13 @@ import { handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
 
+/** The events `applyStripeEvent` applies (docs/stripe.md), which its endpoint must send. */
+const EVENTS = [
+  ...['created', 'updated', 'deleted'].map((change) => `customer.subscription.${change}`),
+  ...['paid', 'payment_succeeded', 'payment_failed'].map((change) => `invoice.${change}`),
+  ...['refunded', 'dispute.created', 'dispute.closed'].map((change) => `charge.${change}`),
+]
+
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
@@ -21,6 +28,38 @@ export const stripeProvider: BillingProvider = {
   // Stripe Checkout and the Stripe billing portal.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
   apiUrlSetting: 'STRIPE_API_URL',
+  // Its webhook endpoints, and the portal configuration's plan changes.
+  async preflight() {
+    const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
+    const { data } = await getStripe().webhookEndpoints.list({ limit: 100 })
+    const portal = getStripe().billingPortal.configurations
+    const configuration = id
+      ? await portal.retrieve(id)
+      : (await portal.list({ is_default: true, limit: 1 })).data[0]
+    const update = configuration?.features.subscription_update
+    const prices = new Set(update?.products?.flatMap((product) => product.prices))
+    const absent = getPlans().filter((plan) => !prices.has(plan.stripePriceId))
+    const named = `portal configuration ${configuration?.id}`
+    return {
+      paths: ['/api/webhooks/stripe', '/api/webhooks/providera'],
+      events: EVENTS,
+      endpoints: data.map((endpoint) => ({
+        ...endpoint,
+        events: endpoint.enabled_events,
+        faults: [
+          endpoint.status !== 'enabled' && `is ${endpoint.status}`,
+          endpoint.api_version !== Stripe.API_VERSION &&
+            `sends API version ${endpoint.api_version}, not ${Stripe.API_VERSION}`,
+        ],
+      })),
+      faults: [
+        !update?.enabled && `${named} does not let customers change plans`,
+        !!update?.enabled &&
+          absent.length > 0 &&
+          `${named} does not offer ${absent.map((plan) => plan.name).join(', ')}`,
+      ],
+    }
+  },
   // A plain form: POST /api/checkout_sessions answers 303 to Stripe, so it works without JavaScript.
   checkoutDoor: (plan) => ({
     post: '/api/checkout_sessions',

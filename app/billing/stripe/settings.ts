@@ -10,6 +10,8 @@ import {
 
 import { stripePriceId } from '../plans'
 
+const whsec = z.string().startsWith('whsec_', 'must start with whsec_')
+
 /** Stripe's variables (.env.example, docs/going-live.md "Stripe"). */
 export const stripeSettings = {
   id: 'stripe',
@@ -17,7 +19,8 @@ export const stripeSettings = {
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_(test|live)_/, 'must start with sk_test_, sk_live_, rk_test_ or rk_live_'),
-    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_'),
+    STRIPE_WEBHOOK_SECRET: whsec,
+    STRIPE_WEBHOOK_SECRET_PREVIOUS: optionalString.pipe(whsec.optional()),
     STRIPE_API_URL: optionalUrl,
     // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
     // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).

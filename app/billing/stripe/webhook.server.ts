@@ -53,10 +53,19 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   // Decoded once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
   // decodes them twice, once to check the signature and once to parse them.
   const text = utf8.decode(body)
+  const { STRIPE_WEBHOOK_SECRET: current, STRIPE_WEBHOOK_SECRET_PREVIOUS: previous } = getEnv()
+  // The SDK's default tolerance: 300 seconds between signing and receipt. During a roll Stripe
+  // signs with every active secret (one v1 each), so either secret's is enough.
+  const verify = (secret: string) => getStripe().webhooks.constructEvent(text, signature, secret)
   let event: Stripe.Event
   try {
-    // The SDK's default tolerance: 300 seconds between signing and receipt.
-    event = getStripe().webhooks.constructEvent(text, signature, getEnv().STRIPE_WEBHOOK_SECRET)
+    try {
+      event = verify(current)
+    } catch (error) {
+      if (!previous || !(error instanceof Stripe.errors.StripeSignatureVerificationError))
+        throw error
+      event = verify(previous)
+    }
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')

@@ -57,7 +57,16 @@ export function databaseError(what: string, failure: unknown) {
   return answer
 }
 
-export type DatabaseState = 'ok' | 'unavailable'
+type Migrations = 'current' | 'behind' | 'ahead' | 'unknown'
+/** Whether the database answers and, when it does, its migrations against this build's. */
+export type DatabaseState = { database: 'unavailable' } | { database: 'ok'; migrations: Migrations }
+
+/** The newest migration this build has: Vite lists the files (their SQL is never loaded). */
+const built = () =>
+  Object.keys(import.meta.glob('/supabase/migrations/*.sql', { query: '?raw' }))
+    .sort()
+    .at(-1)!
+    .replace(/^.*\/(\d+)_[^/]*$/, '$1')
 
 const CHECK_TIMEOUT_MS = 2_000
 /** A load balancer polling every instance every second costs one query per second at most. */
@@ -65,17 +74,24 @@ const CHECK_CACHE_MS = 1_000
 
 let lastCheck: { at: number; state: DatabaseState } | undefined
 let inFlight: Promise<DatabaseState> | undefined
+let lastMigrations: Migrations | undefined
 
-/** Whether the database answers: a session check matching nothing, at most once a second. */
+/** The database's state, asked at most once a second; each change of its migrations' is logged. */
 export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   if (lastCheck && now - lastCheck.at < CHECK_CACHE_MS) return Promise.resolve(lastCheck.state)
   inFlight ??= (async () => {
-    const nil = '00000000-0000-0000-0000-000000000000'
-    const { error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('session_is_active', {
-      p_session_id: nil,
-      p_user_id: nil,
-    })
-    const state: DatabaseState = error ? 'unavailable' : 'ok'
+    const { data, error } = await database({ timeoutMs: CHECK_TIMEOUT_MS }).rpc('schema_version')
+    const newest = built()
+    // PGRST202, no such function: the database lacks the migration that made it.
+    const behind = error?.code === 'PGRST202' || (!!data && data < newest)
+    const migrations = behind ? 'behind' : !data ? 'unknown' : data > newest ? 'ahead' : 'current'
+    const state: DatabaseState =
+      error && !behind ? { database: 'unavailable' } : { database: 'ok', migrations }
+    if (state.database === 'ok' && migrations !== lastMigrations) {
+      lastMigrations = migrations
+      const level = migrations === 'current' ? 'info' : 'warn'
+      logger[level]({ version: data }, `database migrations ${migrations} (docs/operations.md)`)
+    }
     lastCheck = { at: Date.now(), state }
     return state
   })().finally(() => {
@@ -86,5 +102,5 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
 
 /** Forgets the last health check (tests). */
 export function resetDatabaseCheckForTests() {
-  lastCheck = undefined
+  lastCheck = lastMigrations = undefined
 }

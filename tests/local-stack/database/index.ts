@@ -232,24 +232,28 @@ async function sqlFiles(dir: string) {
  */
 export async function migrate(db: Database): Promise<string[]> {
   for (const file of await sqlFiles(BOOTSTRAP_DIR)) await db.exec(file.sql)
+  // The Supabase CLI's table (pkg/migration/history.go): the version, the file's statements
+  // and its name without version or extension; here the statements are the file's text.
   await db.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (
-      version text primary key, name text, applied_at timestamptz not null default now());`)
+      version text not null primary key, statements text[], name text);
+    -- A development database made before this table had the CLI's columns.
+    alter table supabase_migrations.schema_migrations add column if not exists statements text[];`)
   const { rows } = await db.query<{ version: string }>(
     'select version from supabase_migrations.schema_migrations',
   )
   const done = new Set(rows.map((row) => row.version))
   const applied: string[] = []
   for (const file of await sqlFiles(MIGRATIONS_DIR)) {
-    const version = file.name.split('_')[0]
+    const [, version, name] = /^(\d+)_(.*)\.sql$/.exec(file.name) ?? []
     if (done.has(version)) continue
     try {
       await db.transaction(async (tx) => {
         await tx.exec(file.sql)
         await tx.query(
-          'insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)',
-          [version, file.name],
+          'insert into supabase_migrations.schema_migrations (version, statements, name) values ($1, $2, $3)',
+          [version, [file.sql], name],
         )
       })
     } catch (error) {

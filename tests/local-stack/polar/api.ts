@@ -20,6 +20,11 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     const { page, limit } = paging(req)
     sendJson(res, 200, listJson(items, page, limit))
   })
+  // The organization's webhook endpoints (one here); the secret is shown, as Polar's API does.
+  router.on('GET', '/v1/webhooks/endpoints', (req, res) => {
+    const { page, limit } = paging(req)
+    sendJson(res, 200, listJson(ctx.webhooks.endpointJson(state.organization.id), page, limit))
+  })
   router.on('GET', '/v1/products/:id', (req, res) => {
     sendJson(res, 200, productJson(state, lookup(state.products, req.params.id, 'Product')))
   })

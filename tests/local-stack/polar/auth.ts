@@ -30,6 +30,7 @@ export const PRODUCT_TOKEN_SCOPES = [
   'customers:write',
   'orders:read',
   'subscriptions:write',
+  'webhooks:read',
 ] as const
 
 /** Every scope the stand-in's routes check (for tests of the stand-in itself). */
@@ -45,6 +46,8 @@ export const ALL_SCOPES = [
   'products:write',
   'subscriptions:read',
   'subscriptions:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const
 
 /** Scopes that let a request through each `/v1` route (any one of them). */
@@ -61,6 +64,8 @@ const ROUTE_SCOPES: [method: string, pattern: RegExp, scopes: string[]][] = [
   ['*', /^\/v1\/orders\/[^/]+\/invoice$/, ['orders:read']],
   ['GET', /^\/v1\/orders\//, ['orders:read']],
   ['*', /^\/v1\/orders\//, ['orders:write']],
+  ['GET', /^\/v1\/webhooks\//, ['webhooks:read', 'webhooks:write']],
+  ['*', /^\/v1\/webhooks\//, ['webhooks:write']],
 ]
 
 export function requiredScopes(method: string, path: string): string[] {

@@ -39,6 +39,7 @@ async function exerciseEveryEndpoint(polar: Polar) {
   const productId = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
   await polar.products.list({ limit: 10 })
   await polar.products.get(productId)
+  await polar.webhooks.listWebhookEndpoints({ limit: 10 })
   const checkout = await polar.checkouts.create({
     products: [productId],
     metadata: { user_id: userId },

@@ -75,6 +75,8 @@ export interface PolarEmulator {
   endpoint(): EndpointState
   /** Enables (or disables) the endpoint, as the dashboard's switch does. */
   setEndpointEnabled(enabled: boolean): void
+  /** The event types the endpoint is sent (default: every type the emulator emits). */
+  setEndpointEvents(events: string[]): void
   /** Every event emitted so far with its delivery attempts, oldest first. */
   deliveries(): Delivery[]
   /** Resolves when no delivery is in flight or waiting for a retry. */
@@ -158,6 +160,7 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
     },
     endpoint: () => webhooks.endpoint(),
     setEndpointEnabled: (enabled) => webhooks.setEnabled(enabled),
+    setEndpointEvents: (events) => webhooks.setEvents(events),
     deliveries: () => webhooks.list(),
     idle: () => webhooks.idle(),
     trigger: async (type, triggerOptions) => runTrigger(ctx, type, triggerOptions),

@@ -52,11 +52,33 @@ export interface DispatcherOptions {
   failureThreshold?: number
 }
 
+/** The event types the emulator emits: a new endpoint's default selection here. */
+export const POLAR_EVENT_TYPES = [
+  'checkout.created',
+  'checkout.updated',
+  'customer.created',
+  'customer.updated',
+  'order.created',
+  'order.paid',
+  'order.refunded',
+  'order.updated',
+  'refund.created',
+  'subscription.active',
+  'subscription.canceled',
+  'subscription.created',
+  'subscription.past_due',
+  'subscription.revoked',
+  'subscription.uncanceled',
+  'subscription.updated',
+]
+
 /** The endpoint as Polar's dashboard shows it. */
 export interface EndpointState {
   url: string | null
   enabled: boolean
   disabledAt: string | null
+  /** The event types it is sent; Polar creates no event of another type for it. */
+  events: string[]
 }
 
 /**
@@ -76,6 +98,8 @@ export interface EndpointState {
  *   skipped and failed events can each be re-sent (same `webhook-id`).
  * Without a URL, events wait as `pending` (the emulator's own convenience).
  */
+const ENDPOINT_ID = '6c2f0e7a-1d4b-4c8e-9f3a-5b7d2e1c0a94'
+
 export class WebhookDispatcher {
   private readonly all: Delivery[] = []
   /** Events not yet final, in creation order. */
@@ -87,6 +111,7 @@ export class WebhookDispatcher {
   private counter = 0
   private url: string | undefined
   private enabled = true
+  private events = [...POLAR_EVENT_TYPES]
   private disabledAt: string | null = null
   private timer: NodeJS.Timeout | undefined
   private closed = false
@@ -118,7 +143,7 @@ export class WebhookDispatcher {
       attempts: [],
       nextAttemptAt: null,
     }
-    if (!this.enabled) return delivery
+    if (!this.enabled || !this.events.includes(type)) return delivery
     this.sequence.set(delivery, this.counter++)
     this.all.push(delivery)
     this.queue.push(delivery)
@@ -157,7 +182,38 @@ export class WebhookDispatcher {
   }
 
   endpoint(): EndpointState {
-    return { url: this.url ?? null, enabled: this.enabled, disabledAt: this.disabledAt }
+    return {
+      url: this.url ?? null,
+      enabled: this.enabled,
+      disabledAt: this.disabledAt,
+      events: [...this.events],
+    }
+  }
+
+  /** The endpoint's selection of event types (Settings → Webhooks → Events). */
+  setEvents(events: string[]) {
+    this.events = [...events]
+  }
+
+  /** The endpoint as `GET /v1/webhooks/endpoints` lists it (none while it has no URL). */
+  endpointJson(organizationId: string) {
+    if (!this.url) return []
+    return [
+      {
+        id: ENDPOINT_ID,
+        created_at: '2025-01-01T00:00:00.000Z',
+        modified_at: this.disabledAt,
+        url: this.url,
+        name: null,
+        api_version: '2026-10',
+        format: 'raw',
+        secret: this.options.secret,
+        organization_id: organizationId,
+        events: [...this.events],
+        enabled: this.enabled,
+        uses_standard_webhook_signature: true,
+      },
+    ]
   }
 
   /** Enables or disables the endpoint as the dashboard's switch does. */

@@ -5,6 +5,7 @@ import { newestFirst, paginate } from './expand'
 import { invalid, missingParam, type Params } from './http'
 import { paymentRoutes } from './payment-routes'
 import { createPortalSession } from './portal'
+import { portalConfigurationRoutes } from './portal-configurations'
 import { createPrice } from './price-create'
 import { payInvoiceByApi } from './recovery'
 import { ID as id, type Route, route as r } from './routing'
@@ -171,6 +172,7 @@ export const routes: Route[] = [
   }),
   ...paymentRoutes,
   ...webhookEndpointRoutes,
+  ...portalConfigurationRoutes,
 ]
 
 function eventWithPending(ctx: BillingContext, eventId: string) {

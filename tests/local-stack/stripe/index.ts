@@ -15,7 +15,7 @@ import { FaultInjector, type FaultInput } from './faults'
 import { sendHtml, sendJson } from './http'
 import { handleInvoicePage } from './invoice-page'
 import { handlePortalPage } from './portal'
-import { Store, type StripeEvent } from './store'
+import { DEFAULT_PORTAL_CONFIGURATION, Store, type StripeEvent } from './store'
 import { advanceSubscription } from './subscriptions'
 import { trigger, type TriggerOptions } from './triggers'
 import {
@@ -109,6 +109,15 @@ export interface StripeEmulator {
   advanceClock(seconds: number): void
   /** Adds a customer portal configuration id to the account, as the dashboard creates one. */
   addPortalConfiguration(id: string): void
+  /** Lets customers change plans in the portal configuration (default: the account's default) or not. */
+  setPortalPlanChanges(enabled: boolean, id?: string): void
+  /**
+   * Changes the webhook endpoint as the Dashboard would: its events, or the API version it
+   * was created with (Stripe fixes that at creation; a test stands for another endpoint).
+   */
+  configureWebhookEndpoint(
+    changes: Partial<Pick<WebhookEndpointObject, 'enabled_events' | 'api_version'>>,
+  ): void
 }
 
 /** Starts an emulator bound to 127.0.0.1. */
@@ -169,6 +178,9 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     clearFaults: () => faults.clear(),
     advanceClock: (seconds) => store.advanceClock(seconds),
     addPortalConfiguration: (id) => void store.account.portalConfigurations.add(id),
+    setPortalPlanChanges: (enabled, id = DEFAULT_PORTAL_CONFIGURATION) =>
+      void store.account.portalPlanChangesOff[enabled ? 'delete' : 'add'](id),
+    configureWebhookEndpoint: (changes) => void Object.assign(dispatcher.endpoint ?? {}, changes),
   }
 }
 

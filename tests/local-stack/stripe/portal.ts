@@ -107,8 +107,16 @@ export async function handlePortalPage(
   if (!sub || sub.customer !== session.customer) {
     return sendHtml(res, 404, notFound('Subscription not found'))
   }
+  if (value('intent') === 'switch' && !planChanges(ctx, session)) {
+    return sendHtml(res, 404, notFound('Plan changes are not available'))
+  }
   const notice = applyAction(ctx, sub, value('intent'), value)
   redirect(res, `/portal/${session.id}?notice=${notice}`)
+}
+
+/** Whether the session's configuration lets customers change plans (`subscription_update`). */
+function planChanges(ctx: BillingContext, session: PortalSessionObject) {
+  return !ctx.store.account.portalPlanChangesOff.has(session.configuration as string)
 }
 
 function applyAction(
@@ -189,15 +197,16 @@ function subscriptionSection(
   const resume = sub.cancel_at_period_end
     ? `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form>`
     : ''
-  const switches = sub.cancel_at_period_end
-    ? ''
-    : [...ctx.store.prices.values()]
-        .filter((candidate) => candidate.id !== item.price.id && candidate.active)
-        .map((candidate) => {
-          const name = ctx.store.products.get(candidate.product)?.name ?? candidate.id
-          return `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="switch"><input type="hidden" name="price" value="${escapeHtml(candidate.id)}"><button type="submit" class="secondary">Switch to ${escapeHtml(name)} (${money(candidate.unit_amount, candidate.currency)} per ${escapeHtml(candidate.recurring.interval)})</button></form>`
-        })
-        .join('')
+  const switches =
+    sub.cancel_at_period_end || !planChanges(ctx, session)
+      ? ''
+      : [...ctx.store.prices.values()]
+          .filter((candidate) => candidate.id !== item.price.id && candidate.active)
+          .map((candidate) => {
+            const name = ctx.store.products.get(candidate.product)?.name ?? candidate.id
+            return `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="switch"><input type="hidden" name="price" value="${escapeHtml(candidate.id)}"><button type="submit" class="secondary">Switch to ${escapeHtml(name)} (${money(candidate.unit_amount, candidate.currency)} per ${escapeHtml(candidate.recurring.interval)})</button></form>`
+          })
+          .join('')
   const options = FEEDBACK_OPTIONS.map(
     ([key, label]) => `<option value="${key}">${escapeHtml(label)}</option>`,
   ).join('')

@@ -80,6 +80,8 @@ export class Store {
     taxActive: false,
     portalConfigurations: new Set<string>([DEFAULT_PORTAL_CONFIGURATION]),
     businessUrl: null as string | null,
+    /** Configurations whose `features.subscription_update` is off: no plan changes. */
+    portalPlanChangesOff: new Set<string>(),
   }
   private clockOffset = 0
   private invoiceSequence = 0

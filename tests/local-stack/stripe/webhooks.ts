@@ -196,6 +196,8 @@ export class WebhookDispatcher {
 
   /** Queues an event (a new one, or a resend). Not sent at all while the endpoint is disabled. */
   enqueue(event: StripeEvent) {
+    const events = this.endpoint?.enabled_events ?? ['*']
+    if (!events.includes('*') && !events.includes(event.type)) return false
     if (this.endpoint?.status === 'disabled') {
       if (!this.states.has(event.id)) this.states.set(event.id, 'not_sent')
       return false

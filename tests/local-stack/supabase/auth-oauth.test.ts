@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { LOCAL_ANON_KEY } from './keys'
 import { locationOf, SITE_URL, ssrClient, startTestStack, type TestStack } from './test-support'
 
 let stack: TestStack
@@ -108,5 +109,45 @@ describe('OAuth through the local consent page', () => {
     const unknown = await fetch(`${stack.emulator.url}/auth/v1/authorize?provider=myspace`)
     expect(unknown.status).toBe(400)
     expect(await unknown.json()).toMatchObject({ error_code: 'validation_failed' })
+  })
+})
+
+describe('sign-ups turned off (disable_signup)', () => {
+  it('settings say so; sign-up, a one-time code and OAuth refuse a new address; a user signs in', async () => {
+    const closed = await startTestStack({ disableSignup: true })
+    try {
+      const settings = await fetch(`${closed.emulator.url}/auth/v1/settings`, {
+        headers: { apikey: LOCAL_ANON_KEY },
+      })
+      expect(await settings.json()).toMatchObject({ disable_signup: true })
+      const supabase = closed.client()
+      const signUp = await supabase.auth.signUp({ email: 'new@example.com', password: 'hunter22' })
+      expect(signUp.error).toMatchObject({
+        status: 422,
+        code: 'signup_disabled',
+        message: 'Signups not allowed for this instance',
+      })
+      const otp = await supabase.auth.signInWithOtp({ email: 'new@example.com' })
+      expect(otp.error).toMatchObject({ status: 422, code: 'otp_disabled' })
+
+      const oauth = async (email: string) => {
+        const { data } = await closed.client().auth.signInWithOAuth({
+          provider: 'github',
+          options: { redirectTo: `${SITE_URL}/auth/callback` },
+        })
+        const { flow, action } = await openConsent(data.url!)
+        return locationOf(await submit(action, { flow, email, decision: 'authorize' }))
+      }
+      const refused = await oauth('new@example.com')
+      expect(Object.fromEntries(refused.searchParams)).toEqual({
+        error: 'access_denied',
+        error_code: 'signup_disabled',
+        error_description: 'Signups not allowed for this instance',
+      })
+      await closed.createUser('member@example.com')
+      expect((await oauth('member@example.com')).searchParams.get('code')).toBeTruthy()
+    } finally {
+      await closed.close()
+    }
   })
 })

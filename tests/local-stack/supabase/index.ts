@@ -101,6 +101,11 @@ export interface SupabaseEmulatorOptions {
    */
   jwtSigning?: JwtSigning
   /**
+   * The project's "Allow new users to sign up" turned off (`disable_signup`): /settings says
+   * so, and sign-up, a one-time code and an OAuth sign-in refuse an address without a user.
+   */
+  disableSignup?: boolean
+  /**
    * The project's API keys (legacy HS256 JWTs signed with the local JWT secret, as a
    * project's legacy keys are signed with its own; and the new opaque keys). Default: the
    * published local keys. The deploy rehearsal passes keys made for the run
@@ -170,6 +175,7 @@ export async function startSupabaseEmulator(
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
     jwtSigning: options.jwtSigning ?? 'asymmetric',
+    disableSignup: options.disableSignup ?? false,
     apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
     mailDeliveryMs: options.mailDeliveryMs ?? 50,
   }

@@ -30,6 +30,7 @@ export const SDK_CALLS = {
   'orders.get': 'GET /v1/orders/:id',
   'orders.generateInvoice': 'POST /v1/orders/:id/invoice',
   'orders.invoice': 'GET /v1/orders/:id/invoice',
+  'webhooks.listWebhookEndpoints': 'GET /v1/webhooks/endpoints',
 } as const
 
 export type SdkCall = keyof typeof SDK_CALLS

@@ -32,6 +32,8 @@ export interface AuthConfig {
   apiKeys: ProjectKeys
   /** How access tokens are signed (keys.ts `JwtSigning`). */
   jwtSigning: JwtSigning
+  /** `disable_signup`: no user is created but by the admin API. */
+  disableSignup: boolean
 }
 
 export interface AuthContext {

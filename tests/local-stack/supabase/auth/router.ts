@@ -1,7 +1,7 @@
 import { apiKeyProblem } from '../gateway'
 import { json, matchRoute, type Route, route } from '../http'
 import { LOCAL_JWKS } from '../keys'
-import type { AuthContext } from './context'
+import type { AuthConfig, AuthContext } from './context'
 import { AuthError, OAuthError, renderAuthError } from './errors'
 import { adminRoutes } from './routes-admin'
 import { oauthRoutes } from './routes-oauth'
@@ -21,10 +21,10 @@ const OPEN_PATHS = new Set([
   'GET /.well-known/jwks.json',
 ])
 
-function settings() {
+function settings(config: AuthConfig) {
   return {
     external: { anonymous_users: false, email: true, phone: false, github: true, google: true },
-    disable_signup: false,
+    disable_signup: config.disableSignup,
     mailer_autoconfirm: false,
     phone_autoconfirm: false,
     sms_provider: '',
@@ -38,7 +38,7 @@ export function createAuthHandler(ctx: AuthContext) {
     route('GET', '/health', async () =>
       json({ version: 'local-emulator', name: 'GoTrue', description: 'Local GoTrue emulator' }),
     ),
-    route('GET', '/settings', async () => json(settings())),
+    route('GET', '/settings', async () => json(settings(ctx.config))),
     // A project on the legacy JWT secret publishes no key (the secret is never shown).
     route('GET', '/.well-known/jwks.json', async () =>
       json(ctx.config.jwtSigning === 'legacy' ? { keys: [] } : LOCAL_JWKS),

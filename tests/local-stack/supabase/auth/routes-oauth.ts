@@ -96,8 +96,15 @@ function expiredPage() {
   )
 }
 
-/** Finds or creates the user of a provider identity; an existing account with that email is linked. */
-async function signInWithIdentity(tx: Queryable, provider: string, email: string, name: string) {
+/**
+ * Finds or creates the user of a provider identity; an existing account with that email is
+ * linked. Null where it would create one while sign-ups are off.
+ */
+async function signInWithIdentity(
+  tx: Queryable,
+  config: AuthContext['config'],
+  { provider, email, name }: { provider: string; email: string; name: string },
+) {
   const providerId = String(
     parseInt(createHash('sha256').update(email).digest('hex').slice(0, 10), 16),
   )
@@ -118,6 +125,7 @@ async function signInWithIdentity(tx: Queryable, provider: string, email: string
     [provider, providerId],
   )
   let userId = rows[0]?.user_id ?? (await findUserByEmail(tx, email))?.id
+  if (!userId && config.disableSignup) return null
   if (!userId) {
     const user = await createUser(tx, {
       email,
@@ -137,25 +145,32 @@ async function signInWithIdentity(tx: Queryable, provider: string, email: string
   return userId
 }
 
-/** POST /_consent: Authorize → redirect_to?code=… (PKCE) or #access_token=…; Cancel → ?error=access_denied. */
+/**
+ * POST /_consent: Authorize → redirect_to?code=… (PKCE) or #access_token=…; Cancel, or a new
+ * user while sign-ups are off → ?error=access_denied.
+ */
 async function decide(ctx: AuthContext, request: Request) {
   const form = new URLSearchParams(await request.text())
   const flow = await loadFlow(ctx, form.get('flow'))
   if (!flow || flow.expired) return expiredPage()
   const target = new URL(flow.redirect_to)
-  if (form.get('decision') !== 'authorize') {
+  const deny = async (code: string, description: string) => {
     await ctx.db.query('delete from auth.flow_state where id = $1', [flow.id])
     target.searchParams.set('error', 'access_denied')
-    target.searchParams.set('error_code', 'provider_denied')
-    target.searchParams.set('error_description', 'The user denied the authorization request')
+    target.searchParams.set('error_code', code)
+    target.searchParams.set('error_description', description)
     return redirect(target.toString(), 302)
   }
+  if (form.get('decision') !== 'authorize')
+    return deny('provider_denied', 'The user denied the authorization request')
   const email = normalizeEmail(form.get('email') ?? '')
   if (!isValidEmail(email))
     return html(consentPage(flow, 'Enter a valid email address.', email), { status: 400 })
   const name = (form.get('name') ?? '').trim() || email.split('@')[0]
+  const identity = { provider: flow.provider_type, email, name }
   const session = await ctx.db.transaction(async (tx) => {
-    const userId = await signInWithIdentity(tx, flow.provider_type, email, name)
+    const userId = await signInWithIdentity(tx, ctx.config, identity)
+    if (!userId) return 'refused'
     if (flow.code_challenge) {
       await tx.query(
         'update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1',
@@ -166,6 +181,7 @@ async function decide(ctx: AuthContext, request: Request) {
     await tx.query('delete from auth.flow_state where id = $1', [flow.id])
     return issueSession(ctx, tx, userId, 'oauth')
   })
+  if (session === 'refused') return deny('signup_disabled', 'Signups not allowed for this instance')
   if (!session) {
     target.searchParams.set('code', flow.auth_code)
   } else {

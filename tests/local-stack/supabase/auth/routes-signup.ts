@@ -42,6 +42,8 @@ function obfuscatedUser(email: string, data: Record<string, unknown>) {
 
 /** POST /signup: email + password, confirmation by email (the User only, no session). */
 async function signup(ctx: AuthContext, request: Request) {
+  if (ctx.config.disableSignup)
+    throw new AuthError(422, 'signup_disabled', 'Signups not allowed for this instance')
   const body = await readJsonObject(request)
   const email = requireEmail(body, 'To signup, please provide your email')
   const password = stringField(body, 'password') ?? ''
@@ -77,7 +79,7 @@ async function otp(ctx: AuthContext, request: Request) {
   const redirectTo = redirectParam(request)
   await ctx.db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, email)
-    if (!existing && body.create_user === false) {
+    if (!existing && (body.create_user === false || ctx.config.disableSignup)) {
       throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp')
     }
     if (!existing || !existing.email_confirmed_at) {

@@ -1,0 +1,72 @@
+/**
+ * `npm run preflight`: reads what this deployment's own keys can read and names what is wrong
+ * before users meet it; exits 1 on any fault (docs/operations.md, "Deploy").
+ */
+import { existsSync } from 'node:fs'
+
+import nodemailer from 'nodemailer'
+
+import type { Preflight } from '~/billing/provider'
+import { billingProviders } from '~/billing/registry.server'
+import { getEnv } from '~/env.server'
+
+if (existsSync('.env')) process.loadEnvFile('.env')
+const env = getEnv()
+
+async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`) {
+  const init = { headers: { apikey: env.SUPABASE_ANON_KEY }, signal: AbortSignal.timeout(10_000) }
+  const response = await fetch(base + path, init)
+  if (!response.ok) throw new Error(`${base + path} answered ${response.status}`)
+  return response.json()
+}
+
+/** Each check's faults, `false` where one passed. */
+const checks: Record<string, () => Promise<(string | false)[]>> = {
+  site: async () => [!(await read('/healthz?live', env.SITE_URL)).ok && 'not ok'],
+  supabase: async () => {
+    const settings = await read('/settings')
+    const keys: { kty: string }[] = (await read('/.well-known/jwks.json')).keys ?? []
+    return [
+      !settings.external?.email && 'the email provider is off: nobody can sign up by email',
+      !!settings.disable_signup && 'new sign-ups are off',
+      !!settings.mailer_autoconfirm && 'email confirmation is off: addresses are never checked',
+      !keys.some((key) => key.kty !== 'oct') &&
+        'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)',
+    ]
+  },
+  mail: () =>
+    nodemailer
+      .createTransport({ url: env.SMTP_URL })
+      .verify()
+      .then(() => []),
+  ...Object.fromEntries(
+    billingProviders().flatMap(({ id, preflight }) =>
+      preflight ? [[id, () => preflight().then(billingFaults)]] : [],
+    ),
+  ),
+}
+
+/** A billing provider's: its webhook endpoint (the one at one of its `paths`), then the rest. */
+function billingFaults({ paths, endpoints, events, faults = [] }: Preflight) {
+  const urls = paths.map((path) => env.SITE_URL + path)
+  const endpoint = endpoints.find(({ url }) => urls.includes(url))
+  if (!endpoint) {
+    const there = endpoints.map(({ url }) => url).join(', ') || 'none'
+    return [`no webhook endpoint for ${urls[0]} (there are: ${there})`, ...faults]
+  }
+  const missing = events.filter((type) => !['*', type].some((e) => endpoint.events.includes(e)))
+  return [...endpoint.faults, missing.length > 0 && `does not send ${missing.join(', ')}`]
+    .map((fault) => fault && `webhook endpoint ${endpoint.id} ${fault}`)
+    .concat(faults)
+}
+
+let faults = 0
+for (const [name, check] of Object.entries(checks)) {
+  const found = (
+    await check().catch((error: Error) => [`${error.message} ${error.cause ?? ''}`])
+  ).flatMap((fault) => (fault ? [`FAULT ${name}: ${fault.trim()}`] : []))
+  faults += found.length
+  console.log(found.join('\n') || `ok    ${name}`)
+}
+console.log(faults ? `${faults} fault(s): fix them before people meet them` : 'no faults')
+process.exit(faults ? 1 : 0)
