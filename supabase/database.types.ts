@@ -399,6 +399,10 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      account_billing_overview: {
+        Args: { p_page?: number; p_page_size?: number }
+        Returns: Json
+      }
       account_summary: { Args: Record<PropertyKey, never>; Returns: Json }
       apply_subscription_event: {
         Args: {

@@ -5,7 +5,8 @@
  * - At once: the production build, lint, format, types, dead and duplicate code, import cycles.
  * - The vitest suites, each test on the engine that matters for it: with DATABASE_URL set,
  *   the database and integration tests (and the stack's database module) on that
- *   PostgreSQL server, where production runs them, and everything else on embedded PGlite,
+ *   PostgreSQL server, where production runs them (with the signed-in pages' statement
+ *   counts, where it loads pg_stat_statements), and everything else on embedded PGlite,
  *   the development database; without it, all of them on PGlite.
  * - On the build: the browser tests in Chromium, a small soak, the chaos soak (after every
  *   other user of the PostgreSQL server, which it restarts), the first-load JS budget.

@@ -12,7 +12,7 @@ const profileSummary = z.object({
   notify_billing: z.boolean(),
   notify_security: z.boolean(),
 })
-const accountSummary = z.object({
+export const accountSummary = z.object({
   profile: z.nullable(profileSummary),
   subscription: z.nullable(tableRow<SubscriptionRow>()),
 })
@@ -27,13 +27,24 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
   return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
 }
 
-const summaries = new WeakMap<object, Promise<AccountSummary>>()
+type Read = (asUser: AsUser) => Promise<AccountSummary>
+const reads = new WeakMap<object, { read?: Read; answer?: ReturnType<Read> }>()
 
-/** The summary for `requireUserWith`, read once per request: layout and page share it. */
-export function accountSummaryOf(request: Request) {
-  return ({ asUser }: { asUser: AsUser }) => {
-    const summary = summaries.get(requestKey(request)) ?? readAccountSummary(asUser)
-    summaries.set(requestKey(request), summary)
-    return summary
+/**
+ * The summary for `requireUserWith`, read once per request: layout and page share it. A page
+ * whose own read answers the summary too gives it, and that is the one call: the loaders'
+ * reads are gathered for a turn of the event loop before it is sent.
+ */
+export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
+  request: Request,
+  read?: (asUser: AsUser) => Promise<T>,
+) {
+  return async ({ asUser }: { asUser: AsUser }) => {
+    const shared = reads.get(requestKey(request)) ?? {}
+    if (shared.answer && read) return read(asUser) // already sent: a call of its own
+    reads.set(requestKey(request), shared)
+    shared.read ??= read
+    await new Promise(setImmediate)
+    return (shared.answer ??= (shared.read ?? readAccountSummary)(asUser)) as Promise<T>
   }
 }

@@ -7,6 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 
+import { accountSummaryOf } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
@@ -31,9 +32,11 @@ import {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams
-  const page = Number(params.get('page') ?? '1')
-  const [{ headers }, overview] = await requireUserWith(request, ({ asUser }) =>
-    getBillingOverview(asUser, Number.isInteger(page) && page > 0 ? page : 1),
+  const asked = Number(params.get('page') ?? '1')
+  const page = Number.isInteger(asked) && asked > 0 ? asked : 1
+  const [{ headers }, { profile: _profile, ...overview }] = await requireUserWith(
+    request,
+    accountSummaryOf(request, (asUser) => getBillingOverview(asUser, page)),
   )
   // Invoice links a webhook could not get are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)

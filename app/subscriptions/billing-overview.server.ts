@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 
+import { accountSummary } from '~/account/summary.server'
 import { type AsUser, database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { rpc, tableRow } from '~/lib/database/rpc.server'
@@ -16,7 +17,7 @@ export type PaymentWithReferences = PaymentView &
   Pick<PaymentRow, Extract<keyof PaymentRow, `${string}_id`>>
 
 const billingOverview = z.object({
-  subscription: z.nullable(tableRow<SubscriptionRow>()),
+  ...accountSummary.shape,
   payments: z.array(tableRow<PaymentWithReferences>()),
   total: z.number(),
   page: z.number(),
@@ -33,14 +34,14 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
 }
 
 /**
- * The user's subscription and one page of their payments, newest first, in one call
- * (`billing_overview`, read under RLS as the signed-in user), each payment with its provider
+ * The user's account summary and one page of their payments, newest first, in one call
+ * (`account_billing_overview`, read under RLS as the signed-in user), each payment with its provider
  * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
  * link, a hand-edited URL) gives the last page.
  */
 export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(
-    'billing_overview',
+    'account_billing_overview',
     // Any page past the end gives the last; the bound keeps it within Postgres' int.
     { p_page: Math.min(Math.max(1, page), 1_000_000), p_page_size: pageSize },
     { asUser, get: true, result: billingOverview },

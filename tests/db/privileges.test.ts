@@ -65,6 +65,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'rate_limit_hits(p_keys text[], p_limits integer[], p_window_ms integer[])': ['service_role'],
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'account_summary()': ['authenticated'],
+  'account_billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'ledger_user(p_keys text[], p_named uuid, p_data jsonb)': [],
   'record_polar_order_row(p_payment jsonb)': [],
   'record_stripe_charge(p_charge jsonb)': [],

@@ -274,3 +274,33 @@ describe('billing_overview', () => {
     await expect(overview('anon', null)).rejects.toThrow(/permission denied/)
   })
 })
+
+describe('account_billing_overview', () => {
+  const call = (role: Role, userId: string | null) =>
+    as(role, userId, async (tx) => {
+      const { rows } = await tx.query<{ both: unknown; summary: unknown; overview: unknown }>(
+        `select public.account_billing_overview(1, 10) as both, public.account_summary() as summary,
+                public.billing_overview(1, 10) as overview`,
+      )
+      return rows[0]
+    })
+
+  it("is the user's account summary and billing overview in one answer, their own rows only", async () => {
+    const { both, summary, overview } = await call('authenticated', alice)
+    expect(both).toEqual({ ...(summary as object), ...(overview as object) })
+    expect(Object.keys(both as object).sort()).toEqual([
+      'page',
+      'payments',
+      'profile',
+      'subscription',
+      'total',
+    ])
+    expect(both).toMatchObject({ subscription: { user_id: alice }, page: 1 })
+  })
+
+  it('is not callable by anon', async () => {
+    await expect(
+      as('anon', null, (tx) => tx.query(`select public.account_billing_overview(1, 10)`)),
+    ).rejects.toThrow(/permission denied/)
+  })
+})

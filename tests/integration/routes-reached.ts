@@ -157,6 +157,13 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard',
     'routes/dashboard._index',
   ],
+  'tests/integration/statements-per-request.test.ts': [
+    'root',
+    'routes/dashboard',
+    'routes/dashboard._index',
+    'routes/dashboard.settings.account',
+    'routes/dashboard.settings.billing',
+  ],
   'tests/integration/stripe-checkout.test.ts': [
     'routes/api.checkout_sessions',
     'routes/api.customer_portal',
