@@ -6,7 +6,7 @@ import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { billingProvider, billingProviders } from '~/billing/registry.server'
 import { FormMessage } from '~/components/forms'
-import { LeavingForm, LeavingLink } from '~/components/leaving-page'
+import { LeavingDoor } from '~/components/leaving-page'
 import { TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatMoney } from '~/lib/pages/format'
@@ -159,21 +159,12 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
   return plan.doors.map((door, index) => {
     const className = index === 0 ? primaryButton : secondaryButton
     const lead = `${signedIn ? 'Subscribe to' : 'Get started with'} ${plan.name}: `
-    const text = [
-      <span key="lead" className="sr-only">
-        {lead}
-      </span>,
-      door.label,
-    ]
-    const shared = { className, pendingText: signedIn ? 'Opening checkout…' : 'Loading…' }
-    return 'href' in door ? (
-      <LeavingLink key={door.label} href={door.href} {...shared}>
-        {text}
-      </LeavingLink>
-    ) : (
-      <LeavingForm key={door.label} action={door.post} fields={door.fields} {...shared}>
-        {text}
-      </LeavingForm>
+    const pendingText = signedIn ? 'Opening checkout…' : 'Loading…'
+    return (
+      <LeavingDoor key={door.label} door={door} className={className} pendingText={pendingText}>
+        <span className="sr-only">{lead}</span>
+        {door.label}
+      </LeavingDoor>
     )
   })
 }
