@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
 import { takeAuthFailure } from '~/auth/auth-failure.server'
@@ -114,9 +114,7 @@ export default function SignIn() {
           autoFocusEmail
         />
         <div className="flex justify-end text-sm">
-          <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
-            Forgot your password?
-          </Link>
+          <TextLink to="/forgot-password">Forgot your password?</TextLink>
         </div>
         <SubmitButton name="intent" value="password" pendingText="Signing in…">
           Sign in
