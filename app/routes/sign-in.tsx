@@ -14,7 +14,7 @@ import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
-import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
+import { NextStepForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
@@ -89,7 +89,13 @@ export default function SignIn() {
       }
     >
       <FormMessage tone="error">{pageError}</FormMessage>
-      {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
+      {failureReason === 'recovery' ? (
+        <NextStepForm
+          action="/forgot-password"
+          label="Send a new link"
+          pendingText="Sending link…"
+        />
+      ) : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
       <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.linkFor ? (
