@@ -24,14 +24,10 @@ export function LeavingDoor({
     return () => window.removeEventListener('pageshow', reset)
   }, [])
   const label = leaving ? pendingText : children
+  const leave = () => setLeaving(true)
   if ('href' in door) {
     return (
-      <a
-        href={door.href}
-        className={className}
-        onClick={() => setLeaving(true)}
-        aria-busy={leaving}
-      >
+      <a href={door.href} className={className} onClick={leave} aria-busy={leaving}>
         {label}
       </a>
     )
@@ -41,7 +37,7 @@ export function LeavingDoor({
       method="post"
       action={door.post}
       // A second click while the first is on its way would start a second checkout.
-      onSubmit={(event) => (leaving ? event.preventDefault() : setLeaving(true))}
+      onSubmit={(event) => (leaving ? event.preventDefault() : leave())}
     >
       {Object.entries(door.fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
