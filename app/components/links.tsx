@@ -6,6 +6,9 @@ export function TextLink(props: Omit<LinkProps, 'className'>) {
   return <Link {...props} className={LINK} />
 }
 
+export const BLOCK_BUTTON =
+  'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
+
 const BUTTON = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700',
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
