@@ -116,7 +116,7 @@ export default function SignIn() {
           fields={fields}
           form={form}
           redirectTo={redirectTo}
-          password={{ autoComplete: 'current-password' }}
+          password="current-password"
           autoFocusEmail
         />
         <div className="flex justify-end text-sm">
