@@ -6,7 +6,7 @@ import { SubmitButton, TextField } from './forms'
 import { LINK } from './links'
 
 /** The way on from a failed link or sign-in; with a known address, only the button shows. */
-function NextStepForm({
+export function NextStepForm({
   action,
   intent,
   email,
@@ -44,13 +44,6 @@ function NextStepForm({
         {label}
       </SubmitButton>
     </Form>
-  )
-}
-
-/** "Send a new link": a new password-reset mail (the forgot-password page's action). */
-export function NewResetLinkForm() {
-  return (
-    <NextStepForm action="/forgot-password" label="Send a new link" pendingText="Sending link…" />
   )
 }
 

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from '@conform-to/react'
 
-import { FieldErrors, HoneypotField, TextField } from './forms'
+import { FieldErrors, HoneypotField, NEW_PASSWORD_HINT, TextField } from './forms'
 
 /** The fields of the sign-in and sign-up forms, with the form's own errors. */
 export function CredentialsFields({
@@ -16,7 +16,7 @@ export function CredentialsFields({
   }
   form: { errorId: string; errors?: string[] }
   redirectTo: string
-  password: { autoComplete: 'current-password' | 'new-password'; hint?: string }
+  password: 'current-password' | 'new-password'
   autoFocusEmail?: boolean
 }) {
   return (
@@ -34,8 +34,8 @@ export function CredentialsFields({
         label="Password"
         field={fields.password}
         type="password"
-        autoComplete={password.autoComplete}
-        hint={password.hint}
+        autoComplete={password}
+        hint={password === 'new-password' ? NEW_PASSWORD_HINT : undefined}
       />
       <FieldErrors id={form.errorId} errors={form.errors} />
     </>

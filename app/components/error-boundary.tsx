@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from '@remix-run/react'
+import type { ReactNode } from 'react'
 
 import { ButtonLink } from './links'
 
@@ -33,15 +34,30 @@ export function GeneralErrorBoundary() {
     console.error(error)
   }
   return (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <p className="text-sm font-semibold text-brand-700">{status}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">
-        {titles[status] ?? 'Something went wrong'}
-      </h1>
+    <MessagePage status={status} title={titles[status] ?? 'Something went wrong'}>
       <p className="mt-4 text-slate-600">{message}</p>
-      <ButtonLink to="/" className="mt-8">
-        Go to the home page
-      </ButtonLink>
+    </MessagePage>
+  )
+}
+
+/** A page of one centred message: the error pages, the end of a checkout, a deleted account. */
+export function MessagePage({
+  status,
+  title,
+  children,
+  actions = <ButtonLink to="/">Go to the home page</ButtonLink>,
+}: {
+  status?: number
+  title: string
+  children: ReactNode
+  actions?: ReactNode
+}) {
+  return (
+    <div className="mx-auto max-w-xl px-4 py-24 text-center">
+      {status ? <p className="mb-2 text-sm font-semibold text-brand-700">{status}</p> : null}
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
+      {children}
+      <div className="mt-8 flex justify-center gap-3">{actions}</div>
     </div>
   )
 }

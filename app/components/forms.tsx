@@ -165,6 +165,8 @@ export function FormReplyMessages({
   )
 }
 
+export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters.`
+
 /** A new password and its repetition (choosing one, or changing it). */
 export function NewPasswordFields({
   password,
@@ -180,7 +182,7 @@ export function NewPasswordFields({
         field={password}
         type="password"
         autoComplete="new-password"
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        hint={NEW_PASSWORD_HINT}
       />
       <TextField
         label="Repeat new password"

@@ -6,9 +6,19 @@ export function TextLink(props: Omit<LinkProps, 'className'>) {
   return <Link {...props} className={LINK} />
 }
 
-const BUTTON =
-  'inline-block rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700'
+export const BLOCK_BUTTON =
+  'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
 
-export function ButtonLink({ className, ...props }: LinkProps) {
-  return <Link {...props} className={className ? `${className} ${BUTTON}` : BUTTON} />
+const BUTTON = {
+  primary: 'bg-brand-600 text-white hover:bg-brand-700',
+  secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
+}
+
+export function ButtonLink({
+  className,
+  variant = 'primary',
+  ...props
+}: LinkProps & { variant?: keyof typeof BUTTON }) {
+  const style = `inline-block rounded-md px-4 py-2 text-sm font-semibold ${BUTTON[variant]}`
+  return <Link {...props} className={className ? `${className} ${style}` : style} />
 }

@@ -1,6 +1,7 @@
 import { Form, Link, NavLink } from '@remix-run/react'
 
 import { CompactMenu } from './compact-menu'
+import { ButtonLink } from './links'
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
@@ -38,12 +39,9 @@ export function SiteHeader({ user }: { user: { email: string } | null }) {
                   </Form>
                 </>
               ) : (
-                <Link
-                  to="/sign-in"
-                  className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700 sm:ml-2"
-                >
+                <ButtonLink to="/sign-in" className="sm:ml-2">
                   Sign in
-                </Link>
+                </ButtonLink>
               )}
             </>
           }

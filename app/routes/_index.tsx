@@ -1,6 +1,6 @@
 import type { MetaFunction } from '@remix-run/node'
-import { Link } from '@remix-run/react'
 
+import { ButtonLink } from '~/components/links'
 import type { PageHandle } from '~/lib/pages/page-handle'
 
 export const handle: PageHandle = { sharedAnonymousRender: true }
@@ -46,18 +46,10 @@ export default function Index() {
             whole team. Pay monthly by card, and change or cancel whenever you like.
           </p>
           <div className="mt-10 flex flex-wrap justify-center gap-3">
-            <Link
-              to="/pricing"
-              className="rounded-md bg-brand-600 px-5 py-3 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
-            >
-              See plans and pricing
-            </Link>
-            <Link
-              to="/sign-up"
-              className="rounded-md border border-slate-300 bg-white px-5 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-50"
-            >
+            <ButtonLink to="/pricing">See plans and pricing</ButtonLink>
+            <ButtonLink to="/sign-up" variant="secondary">
               Create an account
-            </Link>
+            </ButtonLink>
           </div>
         </div>
       </section>
@@ -78,12 +70,9 @@ export default function Index() {
         <div className="mx-auto max-w-4xl px-4 py-16 text-center">
           <h2 className="text-2xl font-bold tracking-tight">Questions before you subscribe?</h2>
           <p className="mt-3 text-slate-700">We answer every message within one business day.</p>
-          <Link
-            to="/contact"
-            className="mt-6 inline-block rounded-md border border-slate-300 bg-white px-5 py-3 text-sm font-semibold text-slate-900 hover:bg-slate-100"
-          >
+          <ButtonLink to="/contact" variant="secondary" className="mt-6">
             Contact us
-          </Link>
+          </ButtonLink>
         </div>
       </section>
     </>

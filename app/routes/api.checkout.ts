@@ -33,18 +33,15 @@ export const POLAR_CHECKOUT_RATE_LIMIT: ClientRateLimit = {
 // a signed-in user, as Stripe's checkout (docs/decisions/0025-polar-checkout-needs-an-account.md).
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await getOptionalUser(request)
-  if (!user || !asUser)
-    return jsonNoStore({ error: 'Sign in to subscribe' }, { status: 401, headers })
+  const fail = (status: number, error: string) => jsonNoStore({ error }, { status, headers })
+  if (!user || !asUser) return fail(401, 'Sign in to subscribe')
   const parsed = parseCheckoutQuery(new URL(request.url), user)
-  if (!parsed.ok) return jsonNoStore({ error: parsed.error }, { status: parsed.status, headers })
+  if (!parsed.ok) return fail(parsed.status, parsed.error)
   const limit = await hitClientRateLimit(request, 'polar-checkout', POLAR_CHECKOUT_RATE_LIMIT)
   if (!limit.allowed) {
     headers.set('Retry-After', String(limit.retryAfterSeconds))
     const wait = retryAfterText(limit.retryAfterSeconds)
-    return jsonNoStore(
-      { error: `Too many checkouts started. Please wait ${wait} and try again.` },
-      { status: 429, headers },
-    )
+    return fail(429, `Too many checkouts started. Please wait ${wait} and try again.`)
   }
   try {
     const outcome = await createPolarCheckout(asUser, parsed.value, user)
@@ -53,16 +50,13 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
       logger.warn({ reason: error.message, user: user.id }, 'polar checkout refused')
-      return jsonNoStore(
-        { error: 'This email address is linked to another account at Polar. Please contact us.' },
-        { status: 409, headers },
+      return fail(
+        409,
+        'This email address is linked to another account at Polar. Please contact us.',
       )
     }
     logger.error({ err: error, user: user.id }, 'polar checkout failed')
-    return jsonNoStore(
-      { error: 'Could not start the checkout. Please try again.' },
-      { status: 500, headers },
-    )
+    return fail(500, 'Could not start the checkout. Please try again.')
   }
 }
 

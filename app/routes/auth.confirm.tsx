@@ -15,7 +15,7 @@ import { emailLinkState, isEmailLinkType, type LinkPurpose } from '~/auth/email-
 import { nextFromLink } from '~/auth/safe-next-path'
 import { AuthCard } from '~/components/auth-card'
 import { SubmitButton } from '~/components/forms'
-import { TextLink } from '~/components/links'
+import { BLOCK_BUTTON, TextLink } from '~/components/links'
 import { getEnv } from '~/env.server'
 import { readFormData } from '~/lib/server/http.server'
 
@@ -155,10 +155,7 @@ export default function ConfirmLink() {
             </>
           )}
         </p>
-        <Link
-          to={what.again.to}
-          className="block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
-        >
+        <Link to={what.again.to} className={BLOCK_BUTTON}>
           {what.again.label}
         </Link>
       </AuthCard>

@@ -4,10 +4,11 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Link, useActionData, useLoaderData } from '@remix-run/react'
+import { useActionData, useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { getOptionalUserWith } from '~/auth/session.server'
+import { TextLink } from '~/components/links'
 import { ContactForm, ContactSent } from '~/contact/contact-form'
 import { handleContactForm } from '~/contact/form-action.server'
 import { contactSchema } from '~/contact/schema'
@@ -39,12 +40,9 @@ export default function ContactPage() {
         {actionData?.status === 'sent' ? (
           <>
             <ContactSent message={actionData.message} />
-            <Link
-              to="/contact"
-              className="mt-6 inline-block text-sm font-semibold text-brand-700 hover:text-brand-800"
-            >
-              Send another message
-            </Link>
+            <p className="mt-6 text-sm">
+              <TextLink to="/contact">Send another message</TextLink>
+            </p>
           </>
         ) : (
           <ContactForm

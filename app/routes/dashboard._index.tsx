@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
@@ -7,8 +7,9 @@ import { takeAfterSignUp } from '~/auth/plan-intent.server'
 import { requireUserWith } from '~/auth/session.server'
 import { billingProvider } from '~/billing/registry.server'
 import { FormMessage } from '~/components/forms'
-import { ButtonLink } from '~/components/links'
+import { ButtonLink, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
+import { SettingsSection } from '~/components/settings-section'
 import { formatDate } from '~/lib/pages/format'
 import { noticeByKey } from '~/lib/pages/notices'
 import { pastDueSummary, statusLabel } from '~/subscriptions/status'
@@ -68,32 +69,26 @@ export default function DashboardOverview() {
           Signed in as <strong>{email}</strong>.
         </p>
       </div>
-      <section aria-labelledby="plan-heading" className="rounded-xl border border-slate-200 p-6">
-        <h2 id="plan-heading" className="text-lg font-semibold">
-          Your plan
-        </h2>
+      <SettingsSection id="plan" title="Your plan">
         {subscription?.status ? (
-          <div className="mt-3 space-y-1">
+          <div className="space-y-1">
             <p className="text-2xl font-bold">{subscription.plan_name ?? 'Unknown Plan'}</p>
             <p className="text-slate-700">
               Status: <strong>{statusLabel(subscription.status)}</strong> · {nextDate}
             </p>
-            <Link
-              to="/dashboard/settings/billing"
-              className="inline-block pt-2 font-semibold text-brand-700 hover:underline"
-            >
-              Billing and invoices
-            </Link>
+            <p className="pt-2">
+              <TextLink to="/dashboard/settings/billing">Billing and invoices</TextLink>
+            </p>
           </div>
         ) : (
-          <div className="mt-3 space-y-3">
+          <>
             <p className="text-slate-700">
               You are not subscribed yet. Pick a plan to unlock everything.
             </p>
             <ButtonLink to="/pricing">See plans</ButtonLink>
-          </div>
+          </>
         )}
-      </section>
+      </SettingsSection>
     </div>
   )
 }

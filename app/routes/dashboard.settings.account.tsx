@@ -86,17 +86,9 @@ export default function AccountSettings() {
   const reply: FormReply | undefined = useActionData<typeof action>()
   const passwordIntent = methods.password ? 'change-password' : 'set-password'
   const signInMethods = [
-    {
-      name: 'Email and password',
-      detail: methods.password ? email : 'No password yet',
-      connected: methods.password,
-    },
-    {
-      name: 'GitHub',
-      detail: methods.github ? 'Connected' : 'Not connected',
-      connected: methods.github,
-    },
-  ]
+    ['Email and password', methods.password, methods.password ? email : 'No password yet'],
+    ['GitHub', methods.github, methods.github ? 'Connected' : 'Not connected'],
+  ] as const
   return (
     <div className="space-y-8">
       <SettingsHeader title="Account" description="Sign-in details, sessions and your data." />
@@ -117,18 +109,15 @@ export default function AccountSettings() {
         intro="The ways you can sign in to this account."
       >
         <ul className="max-w-md divide-y divide-slate-200 rounded-md border border-slate-200">
-          {signInMethods.map((row) => (
-            <li
-              key={row.name}
-              className="flex flex-wrap items-center justify-between gap-2 px-4 py-3"
-            >
-              <span className="text-sm font-medium text-slate-900">{row.name}</span>
+          {signInMethods.map(([name, connected, detail]) => (
+            <li key={name} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+              <span className="text-sm font-medium text-slate-900">{name}</span>
               <span
-                className={`text-sm ${row.connected ? 'text-green-800' : 'text-slate-600'}`}
-                data-connected={row.connected}
+                className={`text-sm ${connected ? 'text-green-800' : 'text-slate-600'}`}
+                data-connected={connected}
               >
-                {row.connected ? '✓ ' : ''}
-                {row.detail}
+                {connected ? '✓ ' : ''}
+                {detail}
               </span>
             </li>
           ))}

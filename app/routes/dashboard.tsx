@@ -16,12 +16,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const LINKS = [
-  { to: '/dashboard', label: 'Overview', end: true },
-  { to: '/dashboard/settings/general', label: 'General', end: false },
-  { to: '/dashboard/settings/account', label: 'Account', end: false },
-  { to: '/dashboard/settings/billing', label: 'Billing', end: false },
-  { to: '/dashboard/settings/notifications', label: 'Notifications', end: false },
-] as const
+  { to: '/dashboard', children: 'Overview', end: true },
+  { to: '/dashboard/settings/general', children: 'General' },
+  { to: '/dashboard/settings/account', children: 'Account' },
+  { to: '/dashboard/settings/billing', children: 'Billing' },
+  { to: '/dashboard/settings/notifications', children: 'Notifications' },
+]
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
@@ -56,15 +56,7 @@ export default function DashboardLayout() {
             label="Dashboard menu"
             barClass="-mx-1 flex-wrap gap-1 px-1 pb-2 md:flex-col"
             items={LINKS.map((link) => (
-              <NavLink
-                key={link.to}
-                to={link.to}
-                end={link.end}
-                prefetch="intent"
-                className={linkClass}
-              >
-                {link.label}
-              </NavLink>
+              <NavLink key={link.to} {...link} prefetch="intent" className={linkClass} />
             ))}
           />
         </nav>

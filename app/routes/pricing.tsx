@@ -6,8 +6,8 @@ import { getOptionalUserWith } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { billingProvider, billingProviders } from '~/billing/registry.server'
 import { FormMessage } from '~/components/forms'
-import { LeavingForm, LeavingLink } from '~/components/leaving-page'
-import { TextLink } from '~/components/links'
+import { LeavingDoor } from '~/components/leaving-page'
+import { BLOCK_BUTTON, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { formatMoney } from '~/lib/pages/format'
 import type { PageHandle } from '~/lib/pages/page-handle'
@@ -136,8 +136,6 @@ export default function Pricing() {
 
 type PricingPlan = ReturnType<typeof useLoaderData<typeof loader>>['plans'][number]
 
-const primaryButton =
-  'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
 const secondaryButton =
   'block w-full rounded-md px-4 py-2 text-center text-sm font-semibold text-brand-700 hover:underline'
 
@@ -150,30 +148,21 @@ function PlanActions({ plan }: { plan: PricingPlan }) {
         ? `/dashboard/settings/billing/change-plan?${new URLSearchParams({ plan: plan.key })}`
         : '/dashboard/settings/billing'
     return (
-      <Link to={change} className={primaryButton}>
+      <Link to={change} className={BLOCK_BUTTON}>
         {plan.name === currentPlan ? 'Manage your plan' : `Change to ${plan.name}`}
       </Link>
     )
   }
   // Plain forms and links: they work without JavaScript.
   return plan.doors.map((door, index) => {
-    const className = index === 0 ? primaryButton : secondaryButton
+    const className = index === 0 ? BLOCK_BUTTON : secondaryButton
     const lead = `${signedIn ? 'Subscribe to' : 'Get started with'} ${plan.name}: `
-    const text = [
-      <span key="lead" className="sr-only">
-        {lead}
-      </span>,
-      door.label,
-    ]
-    const shared = { className, pendingText: signedIn ? 'Opening checkout…' : 'Loading…' }
-    return 'href' in door ? (
-      <LeavingLink key={door.label} href={door.href} {...shared}>
-        {text}
-      </LeavingLink>
-    ) : (
-      <LeavingForm key={door.label} action={door.post} fields={door.fields} {...shared}>
-        {text}
-      </LeavingForm>
+    const pendingText = signedIn ? 'Opening checkout…' : 'Loading…'
+    return (
+      <LeavingDoor key={door.label} door={door} className={className} pendingText={pendingText}>
+        <span className="sr-only">{lead}</span>
+        {door.label}
+      </LeavingDoor>
     )
   })
 }

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
 import { takeAuthFailure } from '~/auth/auth-failure.server'
@@ -14,7 +14,7 @@ import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
-import { NewResetLinkForm, ResendConfirmationForm } from '~/components/auth-next-step'
+import { NextStepForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
@@ -89,7 +89,13 @@ export default function SignIn() {
       }
     >
       <FormMessage tone="error">{pageError}</FormMessage>
-      {failureReason === 'recovery' ? <NewResetLinkForm /> : null}
+      {failureReason === 'recovery' ? (
+        <NextStepForm
+          action="/forgot-password"
+          label="Send a new link"
+          pendingText="Sending link…"
+        />
+      ) : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
       <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.linkFor ? (
@@ -110,13 +116,11 @@ export default function SignIn() {
           fields={fields}
           form={form}
           redirectTo={redirectTo}
-          password={{ autoComplete: 'current-password' }}
+          password="current-password"
           autoFocusEmail
         />
         <div className="flex justify-end text-sm">
-          <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline">
-            Forgot your password?
-          </Link>
+          <TextLink to="/forgot-password">Forgot your password?</TextLink>
         </div>
         <SubmitButton name="intent" value="password" pendingText="Signing in…">
           Sign in

@@ -7,7 +7,6 @@ import {
 } from '@remix-run/node'
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
-import { PASSWORD_MIN_LENGTH } from '~/auth/limits'
 import { safeNextPath } from '~/auth/safe-next-path'
 import { SignUpSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
@@ -75,10 +74,7 @@ export default function SignUp() {
           fields={fields}
           form={form}
           redirectTo={redirectTo}
-          password={{
-            autoComplete: 'new-password',
-            hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
-          }}
+          password="new-password"
         />
         <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
       </Form>

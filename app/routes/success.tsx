@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Link, useLoaderData } from '@remix-run/react'
+import { useLoaderData } from '@remix-run/react'
 
 import { getOptionalUser } from '~/auth/session.server'
 import {
@@ -9,6 +9,7 @@ import {
   summarizeCheckout,
 } from '~/billing/checkout-status.server'
 import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
+import { MessagePage } from '~/components/error-boundary'
 import { ButtonLink } from '~/components/links'
 
 // Only reads the checkout's state: the provider's webhook activates the subscription. The
@@ -63,8 +64,19 @@ export default function Success() {
   const copy = COPY[status]
   const waiting = status === 'confirming' || status === 'open'
   return (
-    <div className="mx-auto max-w-xl px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold tracking-tight">{copy.title}</h1>
+    <MessagePage
+      title={copy.title}
+      actions={
+        <>
+          <ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>
+          {status === 'failed' || status === 'missing' ? (
+            <ButtonLink to="/pricing" variant="secondary">
+              Back to pricing
+            </ButtonLink>
+          ) : null}
+        </>
+      }
+    >
       {summary?.plan || summary?.amount ? (
         <p className="mt-4 text-lg font-semibold text-slate-900">
           {summary.plan ? `${summary.plan} plan` : 'Your plan'}
@@ -91,18 +103,7 @@ export default function Success() {
             : 'It is taking longer than usual. Your dashboard shows the result as soon as it arrives.'}
         </p>
       ) : null}
-      <div className="mt-8 flex justify-center gap-3">
-        <ButtonLink to="/dashboard">Go to your dashboard</ButtonLink>
-        {status === 'failed' || status === 'missing' ? (
-          <Link
-            to="/pricing"
-            className="rounded-md border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50"
-          >
-            Back to pricing
-          </Link>
-        ) : null}
-      </div>
-    </div>
+    </MessagePage>
   )
 }
 
