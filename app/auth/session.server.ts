@@ -7,7 +7,7 @@ import { type AMREntry, isAuthError, type SupabaseClient } from '@supabase/supab
 import { getEnv } from '~/env.server'
 import { type AsUser, database } from '~/lib/database/database.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
-import { ExpiringCache } from '~/lib/server/expiring-cache'
+import { cacheSize, ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
 import { requestKey } from '~/lib/server/request-context.server'
@@ -90,7 +90,8 @@ type Verified = { result: SessionResult; claimed: Claimed | null }
  * CPU per signed-in request (tools/bench/session-cost.ts), until 2 minutes before the token
  * expires, so supabase-js still refreshes it (it does within 90 s of expiry).
  */
-const verifiedTokens = new ExpiringCache<Claimed>(10_000, () => Date.now() / 1000)
+const seconds = () => Date.now() / 1000
+const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000), seconds)
 const VERIFIED_TOKEN_MARGIN_SECONDS = 120
 
 /** How long after its last successful existence check a session may be served read-only. */
@@ -102,7 +103,7 @@ export const SESSION_CHECK_GRACE_SECONDS = 30
  * made, a page view (GET, HEAD) of such a session is served (200, not 503:
  * tests/integration/session-resilience.test.ts) and every other request gets the 503.
  */
-export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.now() / 1000)
+export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 
 /**
  * One session read per request, shared by the root, layout and page loaders of a navigation:

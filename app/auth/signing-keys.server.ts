@@ -1,11 +1,13 @@
 import type { JWK } from '@supabase/supabase-js'
 
 import { getEnv } from '~/env.server'
+import { cacheSize } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 
 export type Jwks = { keys: JWK[] }
 
 export const SIGNING_KEYS_MAX_AGE_MS = 10 * 60_000
+const MAX_AGE_MS = cacheSize('keys', SIGNING_KEYS_MAX_AGE_MS)
 export const SIGNING_KEYS_RETRY_MS = 30_000
 const FETCH_TIMEOUT_MS = 5_000
 
@@ -39,7 +41,7 @@ export class SigningKeys {
       const jwks = await this.fetchKeys()
       if (!Array.isArray(jwks?.keys)) throw new Error('no keys in the answer')
       this.jwks = jwks
-      this.nextFetchAt = this.now() + SIGNING_KEYS_MAX_AGE_MS
+      this.nextFetchAt = this.now() + MAX_AGE_MS
     } catch (error) {
       this.nextFetchAt = this.now() + SIGNING_KEYS_RETRY_MS
       logger.warn({ err: error, keptKeys: this.jwks !== undefined }, 'signing keys not fetched')

@@ -6,7 +6,7 @@ import type { EntryContext } from '@remix-run/node'
 
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-import { ExpiringCache } from './expiring-cache'
+import { cacheSize, ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
 /**
@@ -124,4 +124,4 @@ function cacheKey(req: IncomingMessage): string | null {
 }
 
 /** The production server's cache (server-app.js: `anonymousPageCache.serve(req, res, render)`). */
-export const anonymousPageCache = new AnonymousPageCache()
+export const anonymousPageCache = new AnonymousPageCache(cacheSize('pages', MAX_ENTRIES))
