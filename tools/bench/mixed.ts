@@ -21,7 +21,8 @@
  * answered within the acquisition timeout (--acquisition-timeout <ms>, default 10000) plus
  * 5 s, a page's or API's 503 with Retry-After, a webhook's failure a non-2xx the provider
  * retries; exits 1 on any violation or a missing or wrong row. --caches: each cache on the
- * request path turned off in turn (CACHES_OFF, .env.example) at one rate (--rate, default 40).
+ * request path turned off (CACHES_OFF, .env.example) on one instance while the other keeps
+ * all, at one rate (--rate, default 40): each instance's app CPU per request it answered.
  * --no-build, --port-offset <n>, --step <s> (8), --max-rate <rps> (400), --total <s> (150).
  * Writes bench-results/mixed.json.
  */
@@ -102,7 +103,7 @@ const SITE_URL = `http://localhost:${PORTS.balancer}`
 const BUILD_DIR = process.env.BUILD_DIR ?? '.build-bench'
 const BARE_BUILD_DIR = '.build-bench-bare'
 const USERS = 60
-const WARM_UP = 1_500
+const WARM_UP = 800
 const SIGNED_IN = 20
 const started = Date.now()
 const log = (line: string) =>
@@ -137,6 +138,8 @@ interface Answer {
   status: number
   ms: number
   retryAfter: boolean
+  /** The instance that answered (the balancer's `x-chaos-instance`), -1 for none. */
+  instance: number
 }
 
 /** One step's figures. */
@@ -159,6 +162,8 @@ interface Step {
   dbExecMs: number
   rowsWritten: number
   poolTimeouts: number
+  /** Each instance's app CPU per request it answered, and its p50. */
+  instances: { requests: number; cpuMs: number; p50: number }[]
   loadAverage: number
   violations: string[]
 }
@@ -178,14 +183,19 @@ function send(request: {
   body?: string
 }) {
   const startedAt = performance.now()
-  return new Promise<{ status: number; ms: number; retryAfter: boolean }>((resolve) => {
-    const done = (status: number, retryAfter = false) =>
-      resolve({ status, ms: performance.now() - startedAt, retryAfter })
+  return new Promise<Omit<Answer, 'kind'>>((resolve) => {
+    const done = (status: number, answer?: http.IncomingMessage) =>
+      resolve({
+        status,
+        ms: performance.now() - startedAt,
+        retryAfter: Boolean(answer?.headers['retry-after']),
+        instance: Number(answer?.headers['x-chaos-instance'] ?? -1),
+      })
     const outgoing = http.request(
       { host: '127.0.0.1', port: PORTS.balancer, agent, ...request },
       (answer) => {
         answer.resume()
-        answer.on('end', () => done(answer.statusCode ?? 0, 'retry-after' in answer.headers))
+        answer.on('end', () => done(answer.statusCode ?? 0, answer))
         answer.on('error', () => done(0))
       },
     )
@@ -248,7 +258,8 @@ async function main() {
     inFlight: 0,
   }))
   const instanceProcesses: ChildProcess[] = []
-  const startInstances = async (cachesOff: string) => {
+  /** (Re)starts both instances, each with its CACHES_OFF. */
+  const startInstances = async (cachesOff: [string, string]) => {
     for (const child of instanceProcesses.splice(0)) {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
@@ -258,14 +269,14 @@ async function main() {
       const child = await startApp({
         port: backend.port,
         buildDir: BUILD_DIR,
-        env: { ...stack.env, CACHES_OFF: cachesOff },
+        env: { ...stack.env, CACHES_OFF: cachesOff[backend.index] },
         logName: `mixed-${backend.index}.log`,
       })
       instanceProcesses.push(child)
       backend.pid = child.pid
     }
   }
-  await startInstances('')
+  await startInstances(['', ''])
   const balancer = await startBalancer(PORTS.balancer, backends, (req) =>
     String(req.headers['x-forwarded-for'] ?? '127.0.0.1'),
   )
@@ -411,6 +422,15 @@ async function main() {
       'load generator and balancer': (own.user + own.system) / 1000,
     }
     const violations = [...new Set(answers.map(violation).filter(Boolean))]
+    const instances = [cpu.app0, cpu.app1].map((ms, index) => {
+      const own = answers.filter((answer) => answer.instance === index)
+      const sorted = own.map((answer) => answer.ms).sort((a, b) => a - b)
+      return {
+        requests: own.length,
+        cpuMs: Math.round((ms / Math.max(1, own.length)) * 100) / 100,
+        p50: Math.round(percentile(sorted, 0.5)),
+      }
+    })
     const result: Step = {
       label,
       rate,
@@ -439,6 +459,7 @@ async function main() {
       dbExecMs: work.execMs,
       rowsWritten: work.rowsWritten,
       poolTimeouts: poolTimeoutsLogged() - poolBefore,
+      instances,
       loadAverage: load(),
       violations,
     }
@@ -458,27 +479,43 @@ async function main() {
   const failures: string[] = []
 
   if (flags.caches) {
-    // Each cache off in turn (CACHES_OFF), at one rate, the all-on run first and last.
+    // Each cache off on one instance while the other has every cache, side by side under the
+    // same traffic (round robin) at the same moment: the machine's drift touches both alike.
+    // The first pair has every cache on both, the instances' own difference.
     const rate = flags.rate ? number('rate') : 40
-    const configurations = ['', 'pages', 'sessions', 'grace', 'keys', 'sessions,keys', '']
     const runs = []
-    for (const cachesOff of configurations) {
-      await startInstances(cachesOff)
+    for (const off of ['', 'pages', 'sessions', 'grace', 'keys', 'sessions,keys']) {
+      await startInstances(['', off])
       await warmUp()
       const authBefore = await supabaseCounts()
-      const measured = await step(`caches off: ${cachesOff || 'none'}`, rate, STEP_SECONDS)
+      const measured = await step(`off on instance 1: ${off || 'none'}`, rate, STEP_SECONDS)
       const authAfter = await supabaseCounts()
       const jwks =
         (authAfter['/.well-known/jwks.json'] ?? 0) - (authBefore['/.well-known/jwks.json'] ?? 0)
-      runs.push({ cachesOff: cachesOff || 'none', ...measured, jwksFetches: jwks })
+      const [on, without] = measured.instances
+      runs.push({
+        off: off || 'none',
+        onCpuMs: on.cpuMs,
+        offCpuMs: without.cpuMs,
+        cpuFactor: Math.round((without.cpuMs / on.cpuMs) * 100) / 100,
+        onP50: on.p50,
+        offP50: without.p50,
+        jwksFetches: jwks,
+        statements: measured.statements,
+        dbExecMs: measured.dbExecMs,
+        loadAverage: measured.loadAverage,
+      })
     }
     report.caches = runs
     console.log(
-      '\ncaches off  | p50 | p99 | app ms/req | db CPU ms/req | db exec ms/req | stmts/req | JWKS fetches | load',
+      `\nbare Remix document route: ${bareFigures.appCpuMs} ms CPU/req (load average ${bareFigures.loadAverage})`,
+    )
+    console.log(
+      'off          | all on: app ms/req, p50 | off: app ms/req, p50 | factor | JWKS fetches | stmts/req | load',
     )
     for (const run of runs)
       console.log(
-        `${run.cachesOff.padEnd(12)}| ${run.p50} | ${run.p99} | ${run.cpuMsPerRequest.app} | ${run.cpuMsPerRequest.database} | ${run.dbExecMs} | ${run.statements} | ${run.jwksFetches} | ${run.loadAverage}`,
+        `${run.off.padEnd(13)}| ${run.onCpuMs}, ${run.onP50} | ${run.offCpuMs}, ${run.offP50} | ×${run.cpuFactor} | ${run.jwksFetches} | ${run.statements} | ${run.loadAverage}`,
       )
   } else {
     // The ladder: rising rates until p99 passes P99_LIMIT_MS or errors appear.
