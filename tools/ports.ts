@@ -12,6 +12,15 @@ export const TOOL_PORTS = {
   bench: { app: 4900, bare: 4901, stripe: 12900, polar: 12910, supabase: 12920 },
   /** tools/bench/rpc-cost.ts: a stack of its own beside a running bench. */
   rpcCost: { stripe: 12930, polar: 12931, supabase: 12932 },
+  /** tools/bench/mixed.ts: two instances behind a balancer, and the bare app. */
+  mixed: {
+    instances: [4985, 4986],
+    balancer: 4987,
+    bare: 4988,
+    stripe: 13000,
+    polar: 13010,
+    supabase: 13020,
+  },
   soak: { app: 4950, stripe: 12950, polar: 12960, supabase: 12940 },
   chaos: {
     instances: [4970, 4971],

@@ -7,7 +7,7 @@ import { type AMREntry, isAuthError, type SupabaseClient } from '@supabase/supab
 import { getEnv } from '~/env.server'
 import { type AsUser, database } from '~/lib/database/database.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
-import { ExpiringCache } from '~/lib/server/expiring-cache'
+import { cacheSize, ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
 import { requestKey } from '~/lib/server/request-context.server'
@@ -56,14 +56,12 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   return { supabase, headers }
 }
 
-const AUTH_CALL_TIMEOUT_MS = 5_000
-
 /** auth-js sets no timeout: a hanging auth server would hold every page that refreshes. */
 function withAuthTimeout(send: typeof fetch): typeof fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
     if (!url.includes('/auth/v1/')) return send(input, init)
-    const timeout = AbortSignal.timeout(AUTH_CALL_TIMEOUT_MS)
+    const timeout = AbortSignal.timeout(SESSION_CHECK_TIMEOUT_MS)
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
     return send(input, { ...init, signal })
   }
@@ -83,26 +81,25 @@ type SessionResult = {
 /** What a valid access token says, before the database has said its session still exists. */
 type Claimed = { user: SessionUser; asUser: AsUser }
 type Verified = { result: SessionResult; claimed: Claimed | null }
+const seconds = () => Date.now() / 1000
 
 /**
- * Access tokens this process has verified, by a SHA-256 of the request's `Cookie` header: the
- * same cookies again skip the client, the cookie decode and the signature check, 0.5–0.9 ms of
- * CPU per signed-in request (tools/bench/session-cost.ts), until 2 minutes before the token
- * expires, so supabase-js still refreshes it (it does within 90 s of expiry).
+ * Access tokens this process has verified, by a SHA-256 of the `Cookie` header, until 2 minutes
+ * before they expire (supabase-js refreshes within 90 s): the same cookies skip the client, the
+ * cookie decode and the signature check, 0.5–0.9 ms of CPU per signed-in request
+ * (tools/bench/session-cost.ts), 8–14 % of a mixed day's (docs/performance.md, "Caches").
  */
-const verifiedTokens = new ExpiringCache<Claimed>(10_000, () => Date.now() / 1000)
-const VERIFIED_TOKEN_MARGIN_SECONDS = 120
+const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000), seconds)
 
-/** How long after its last successful existence check a session may be served read-only. */
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
  * Sessions whose existence check last said "active" within SESSION_CHECK_GRACE_SECONDS, by
- * session id. It saves no request; it is kept for availability: when the check cannot be
- * made, a page view (GET, HEAD) of such a session is served (200, not 503:
- * tests/integration/session-resilience.test.ts) and every other request gets the 503.
+ * session id. It saves no request and costs no measurable CPU (docs/performance.md, "Caches"):
+ * it is for availability: when the check cannot be made, a page view (GET, HEAD) of such a
+ * session is served (200, not 503: tests/integration/session-resilience.test.ts).
  */
-export const sessionConfirmations = new ExpiringCache<true>(10_000, () => Date.now() / 1000)
+export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 
 /**
  * One session read per request, shared by the root, layout and page loaders of a navigation:
@@ -262,7 +259,7 @@ async function verifyToken(
   }
   // Only a session read as it came: after a refresh the request's cookies are the old ones.
   if (!headers.has('Set-Cookie') && typeof claims.exp === 'number') {
-    verifiedTokens.set(key, claimed, claims.exp - VERIFIED_TOKEN_MARGIN_SECONDS)
+    verifiedTokens.set(key, claimed, claims.exp - 120)
   }
   return claimed
 }

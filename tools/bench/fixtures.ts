@@ -2,6 +2,8 @@
  * The benchmark's fixtures: confirmed users made through the stack's admin API, a signed-in
  * user's session cookies as a browser holds them, and signed webhook deliveries.
  */
+import { randomUUID } from 'node:crypto'
+
 import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
@@ -117,4 +119,40 @@ export async function seedSubscriber(
     await post(origin, '/api/webhooks/stripe', body, stripeHeaders(body))
   }
   return subscription
+}
+
+export const CONTACT_BODY = JSON.stringify({
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  company: 'Analytical Engines',
+  message: 'I would like to know more about the Pro plan for my team.',
+})
+
+/** A contact post's headers: one client per request (198.18.0.0/15 is the benchmarking range; a header, never a target). */
+export const contactRequest = (index: number) => ({
+  headers: {
+    'content-type': 'application/json',
+    'x-forwarded-for': `198.18.${(index >> 8) & 255}.${index & 255}`,
+  },
+})
+
+/**
+ * An auth form as an attack sends it: a new address and client every time (so that no limit
+ * is what is measured), every counter of the form checked.
+ */
+export function authFormRequest(siteUrl: string, fields: Record<string, string>, index: number) {
+  return {
+    body: new URLSearchParams({
+      ...fields,
+      email: `bench-nobody-${index}-${randomUUID().slice(0, 8)}@example.com`,
+    }).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      // The host the browser would name: Remix refuses an action whose Origin differs.
+      host: new URL(siteUrl).host,
+      origin: siteUrl,
+      'x-forwarded-for': `198.19.${(index >> 8) & 255}.${index & 255}`,
+    },
+  }
 }

@@ -4,7 +4,7 @@
  * (server.js, as `npm start`), each on loopback, and their shutdown. Used by `run.ts` (the
  * CPU and load figures) and `latency.ts` (the round trips at a network distance).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { openSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -14,6 +14,28 @@ import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
 
 export const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
+
+/** Builds the app into `buildDir` and the bare Remix app (the floor) into `bareBuildDir`. */
+export function buildForBench(buildDir: string, bareBuildDir: string, log: (line: string) => void) {
+  log(`building into ${buildDir}`)
+  const build = spawnSync(bin('remix'), ['vite:build'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, BUILD_DIR: buildDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  if (build.status !== 0) throw new Error('build failed')
+  log(`building the bare Remix app into ${bareBuildDir}`)
+  const bare = spawnSync(
+    bin('remix'),
+    ['vite:build', '--config', 'tools/bench/bare-remix/vite.config.ts'],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, BUILD_DIR: bareBuildDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
+  if (bare.status !== 0) throw new Error('bare Remix build failed')
+}
 
 const children: ChildProcess[] = []
 let stackProcess: ChildProcess | undefined

@@ -17,7 +17,6 @@
  * (4900), BENCH_BARE_PORT (4901), BENCH_SUPABASE_PORT / BENCH_STRIPE_PORT / BENCH_POLAR_PORT
  * (12920 / 12900 / 12910), BUILD_DIR (.build-bench).
  */
-import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -36,6 +35,9 @@ import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
 import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
 import { type CpuGroups, cpuPerRequest, cpuSnapshot } from './cpu'
 import {
+  authFormRequest,
+  CONTACT_BODY,
+  contactRequest,
   createUsers,
   polarHeaders,
   post as postTo,
@@ -45,7 +47,14 @@ import {
 } from './fixtures'
 import { type LighthouseScores, runLighthouse } from './lighthouse'
 import { type RunFigures, runScenario, type Scenario } from './load'
-import { bin, shutdown, startApp, startBare, startStack, supabaseCounts } from './processes'
+import {
+  buildForBench,
+  shutdown,
+  startApp,
+  startBare,
+  startStack,
+  supabaseCounts,
+} from './processes'
 import { openStatements, perRequest, statementsBetween, type StatementTotals } from './statements'
 
 const started = Date.now()
@@ -59,7 +68,6 @@ const SITE_URL = `http://localhost:${APP_PORT}`
 const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? TOOL_PORTS.bench.bare)
 const BARE_ORIGIN = `http://127.0.0.1:${BARE_PORT}`
 const BARE_BUILD_DIR = '.build-bench-bare'
-const BARE_CONFIG = 'tools/bench/bare-remix/vite.config.ts'
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
@@ -70,26 +78,13 @@ const onPostgres = Boolean(process.env.DATABASE_URL)
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`
 const log = (message: string) => console.log(`[bench ${elapsed()}] ${message}`)
 
-// `--rtt <ms>`: the latency mode instead (latency.ts: round trips at a network distance).
+// `--rtt <ms>`: the latency mode instead (latency.ts: round trips at a network distance);
+// `--mixed`: a mixed day of traffic on two instances (mixed.ts).
 if (args.has('--rtt')) await import('./latency')
+if (args.has('--mixed')) await import('./mixed')
 
 // ── build ────────────────────────────────────────────────────────────────────────────────
-if (!args.has('--no-build')) {
-  log(`building into ${BUILD_DIR}`)
-  const build = spawnSync(bin('remix'), ['vite:build'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, BUILD_DIR },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  if (build.status !== 0) throw new Error('build failed')
-  log(`building the bare Remix app into ${BARE_BUILD_DIR}`)
-  const bare = spawnSync(bin('remix'), ['vite:build', '--config', BARE_CONFIG], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, BUILD_DIR: BARE_BUILD_DIR },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  if (bare.status !== 0) throw new Error('bare Remix build failed')
-}
+if (!args.has('--no-build')) buildForBench(BUILD_DIR, BARE_BUILD_DIR, log)
 const bundle = weighBuild(path.join(PROJECT_ROOT, BUILD_DIR))
 
 // ── stack and server ─────────────────────────────────────────────────────────────────────
@@ -216,42 +211,9 @@ try {
     )
     return { body, headers: polarHeaders(body, `msg_bench_${randomUUID()}`) }
   }
-  const contactBody = JSON.stringify({
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    company: 'Analytical Engines',
-    message: 'I would like to know more about the Pro plan for my team.',
-  })
-  // One client per request (198.18.0.0/15 is the benchmarking range; a header, never a target).
-  const contactClient = () => {
-    const index = counter++
-    return {
-      headers: {
-        'content-type': 'application/json',
-        'x-forwarded-for': `198.18.${(index >> 8) & 255}.${index & 255}`,
-      },
-    }
-  }
-
-  // Auth forms as an attack sends them: a new address and client every time (so that no limit
-  // is what is measured), every counter of the form checked.
-  const authForm = (fields: Record<string, string>) => () => {
-    const index = counter++
-    return {
-      body: new URLSearchParams({
-        ...fields,
-        email: `bench-nobody-${index}-${randomUUID().slice(0, 8)}@example.com`,
-      }).toString(),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        // The host the browser would name: Remix refuses an action whose Origin differs.
-        host: new URL(SITE_URL).host,
-        origin: SITE_URL,
-        'x-forwarded-for': `198.19.${(index >> 8) & 255}.${index & 255}`,
-      },
-    }
-  }
+  const contactClient = () => contactRequest(counter++)
+  const authForm = (fields: Record<string, string>) => () =>
+    authFormRequest(SITE_URL, fields, counter++)
 
   // The floor first: the bare Remix app's resource route at both concurrencies and its
   // document route; every other path is compared with the bare route of its kind (resource
@@ -320,7 +282,7 @@ try {
       method: 'POST',
       path: '/api/contact',
       connections: 10,
-      body: contactBody,
+      body: CONTACT_BODY,
       next: contactClient,
       baseline: BARE_10,
     },

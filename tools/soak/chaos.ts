@@ -20,7 +20,7 @@
  * during a fault and of a retryable cause, and the SIGTERMed instance stopping cleanly.
  */
 import { type ChildProcess, execSync, spawn, spawnSync } from 'node:child_process'
-import http from 'node:http'
+import type http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -37,6 +37,7 @@ import {
 } from '../../tests/local-stack/database'
 import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
 import { TOOL_PORTS } from '../ports'
+import { type Backend, startBalancer } from './balancer'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
   type Delivery,
@@ -111,13 +112,8 @@ let databaseName: string | undefined
 let balancer: http.Server | undefined
 const instances: Instance[] = []
 
-interface Instance {
-  index: number
-  port: number
+interface Instance extends Backend {
   child?: ChildProcess
-  /** false while killed, stopping or starting: the balancer sends nothing new to it. */
-  routable: boolean
-  inFlight: number
   stderr: string[]
 }
 
@@ -209,61 +205,6 @@ async function startInstance(instance: Instance) {
     await sleep(50)
   }
   throw new Error(`instance ${instance.index} did not answer /healthz?live`)
-}
-
-let nextBackend = 0
-/** Round robin over the routable instances; a refused connection tries the other once. */
-function startBalancer() {
-  balancer = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      const order = instances.filter((i) => i.routable)
-      if (order.length === 0) order.push(...instances)
-      const first = nextBackend++ % order.length
-      const tries = [order[first], ...order.filter((_, i) => i !== first)].slice(0, 2)
-      const attempt = (n: number) => {
-        const instance = tries[n]
-        instance.inFlight += 1
-        let done = false
-        const finish = () => {
-          if (!done) instance.inFlight -= 1
-          done = true
-        }
-        const upstream = http.request(
-          {
-            host: '127.0.0.1',
-            port: instance.port,
-            method: req.method,
-            path: req.url,
-            headers: { ...req.headers, 'x-forwarded-for': '127.0.0.1' },
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, {
-              ...answer.headers,
-              'x-chaos-instance': String(instance.index),
-            })
-            answer.pipe(res)
-            answer.on('end', finish)
-            answer.on('error', finish)
-          },
-        )
-        upstream.on('error', (error: NodeJS.ErrnoException) => {
-          finish()
-          // Nothing reached the instance: another may take it (as proxy_next_upstream does).
-          if (error.code === 'ECONNREFUSED' && n + 1 < tries.length) return attempt(n + 1)
-          if (!res.headersSent) {
-            res.writeHead(502, { 'content-type': 'application/json', 'x-chaos-cause': 'backend' })
-            res.end(JSON.stringify({ error: `bad gateway: ${error.code ?? error.message}` }))
-          } else res.destroy()
-        })
-        upstream.end(body)
-      }
-      attempt(0)
-    })
-  })
-  return new Promise<void>((resolve) => balancer!.listen(PORTS.balancer, '127.0.0.1', resolve))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -516,7 +457,7 @@ async function main() {
   for (const [index, port] of PORTS.instances.entries())
     instances.push({ index, port, routable: false, inFlight: 0, stderr: [] })
   await Promise.all(instances.map(startInstance))
-  await startBalancer()
+  balancer = await startBalancer(PORTS.balancer, instances)
   log(
     `two instances (${PORTS.instances.join(', ')}) behind ${balancerUrl}, database ${databaseName}`,
   )

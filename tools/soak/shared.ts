@@ -113,7 +113,7 @@ function normalise(column: string, value: unknown) {
  * invoice link is right by design (filled in later: docs/webhooks.md) and only counted.
  */
 export async function verify(
-  stack: LocalStack,
+  stack: Pick<LocalStack, 'database'>,
   userIds: string[],
   expected: ReturnType<typeof expectedState>,
   options: { deferredInvoiceLinks?: boolean } = {},

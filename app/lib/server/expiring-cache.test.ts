@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { ExpiringCache } from './expiring-cache'
+import { cacheSize, ExpiringCache } from './expiring-cache'
 
 describe('ExpiringCache', () => {
   it('gives a value until its time, then forgets it', () => {
@@ -31,5 +31,23 @@ describe('ExpiringCache', () => {
     expect(cache.get('b')).toBeUndefined()
     expect(cache.get('a')).toBe(3)
     expect(cache.get('c')).toBe(4)
+  })
+})
+
+describe('cacheSize (CACHES_OFF, a diagnosis switch)', () => {
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('is the size given unless the cache is named in CACHES_OFF', () => {
+    expect(cacheSize('pages', 50)).toBe(50)
+    vi.stubEnv('CACHES_OFF', 'sessions,pages')
+    expect(cacheSize('pages', 50)).toBe(0)
+    expect(cacheSize('sessions', 10_000)).toBe(0)
+    expect(cacheSize('grace', 10_000)).toBe(10_000)
+  })
+
+  it('a cache of size 0 keeps nothing', () => {
+    const cache = new ExpiringCache<string>(0, () => 0)
+    cache.set('a', 'A', 10)
+    expect(cache.get('a')).toBeUndefined()
   })
 })

@@ -1,3 +1,7 @@
+/** Capacity 0 (nothing kept) for a cache named in CACHES_OFF, a diagnosis switch (.env.example). */
+export const cacheSize = (name: string, size: number) =>
+  process.env.CACHES_OFF?.split(',').includes(name) ? 0 : size
+
 /**
  * A bounded in-process map whose entries expire at the time `set` is given, on the caller's
  * clock (`now`); past `maxEntries` the oldest go first (a `Map` keeps insertion order).

@@ -6,14 +6,14 @@ import type { EntryContext } from '@remix-run/node'
 
 import type { PageHandle } from '~/lib/pages/page-handle'
 
-import { ExpiringCache } from './expiring-cache'
+import { cacheSize, ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
 /**
- * The anonymous page cache (docs/decisions/0014-anonymous-page-cache.md): 8–13× less app CPU
- * per answer on `/` and `/pricing` than a render (docs/performance.md). Each answer gets a fresh
- * nonce, joined into HTML and CSP kept split at the render's (128 random bits occur nowhere
- * else); at most `MAX_ENTRIES` keys, so odd queries cost renders, never memory.
+ * The anonymous page cache (decision 0014): 8–13× less app CPU per answer on `/` and `/pricing`
+ * than a render; off, a mixed day costs 1.44× the app CPU (docs/performance.md). Each answer gets
+ * a fresh nonce, joined into HTML and CSP kept split at the render's (128 random bits occur
+ * nowhere else); at most `MAX_ENTRIES` keys, so odd queries cost renders, never memory.
  */
 const MAX_ENTRIES = 50
 const TTL_MS = 60_000
@@ -111,7 +111,6 @@ export class AnonymousPageCache extends ExpiringCache<StoredPage> {
   }
 }
 
-/** The cache key of a request that may be served from the cache, else null. */
 function cacheKey(req: IncomingMessage): string | null {
   if (req.method !== 'GET') return null
   if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return null
@@ -123,5 +122,4 @@ function cacheKey(req: IncomingMessage): string | null {
   return url
 }
 
-/** The production server's cache (server-app.js: `anonymousPageCache.serve(req, res, render)`). */
-export const anonymousPageCache = new AnonymousPageCache()
+export const anonymousPageCache = new AnonymousPageCache(cacheSize('pages', MAX_ENTRIES))
