@@ -13,7 +13,7 @@ import {
 } from '~/auth/rate-limits.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { AsUser } from '~/lib/database/database.server'
-import { reply } from '~/lib/forms/form-reply'
+import { type FormResult, reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
 import { clientAddress, type RateLimitResult } from '~/lib/server/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
@@ -41,88 +41,17 @@ const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code
 const errorsOf = ({ field, message }: { field?: string; message: string }) =>
   field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }
 
+/** A refusal on `intent`'s form: conform's result, and no message. */
+const refusal = (intent: string, result: FormResult, init: ResponseInit) =>
+  reply(result, { intent, message: null }, init)
+
 /** The form-level answer to too many attempts, on `intent`'s form. */
 const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Headers) =>
-  reply(
-    { status: 'error' as const, error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] } },
-    { intent, message: null },
+  refusal(
+    intent,
+    { status: 'error', error: { '': [tooManyAttemptsMessage(limit.retryAfterSeconds)] } },
     tooManyAttemptsInit(limit, headers),
   )
-
-/**
- * Change password (the current one is checked first) or, for an account without one (GitHub
- * only), set a first password. Both are rate limited per account and confirmed by the auth
- * server; either may need the code Supabase mails for "secure password change".
- */
-async function handlePassword(
-  intent: 'change-password' | 'set-password',
-  context: {
-    request: Request
-    formData: FormData
-    supabase: SupabaseClient
-    user: SessionUser
-    headers: Headers
-    confirmSession: () => Promise<void>
-  },
-) {
-  const { request, formData, supabase, user, headers } = context
-  // The code field is on the form only once the auth server has asked for it.
-  const codeAsked = formData.has('code')
-  const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
-  const submission = parseWithZod(formData, { schema })
-  const failed = (
-    options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
-    init: ResponseInit,
-    fields: { needsCode?: boolean; offerResetLink?: boolean } = {},
-  ) =>
-    reply(
-      submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
-      { intent, message: null, needsCode: codeAsked, ...fields },
-      init,
-    )
-  if (submission.status !== 'success') return failed({}, { status: 400, headers })
-  const limit = await hitAuthRateLimit(request, 'password-check', user.email)
-  if (limit.paused && intent === 'change-password') {
-    // Too many wrong current passwords for this account from anywhere (a stolen session
-    // guessing): not checked now; a reset link mailed to the owner still works.
-    const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
-    return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
-  }
-  if (!limit.allowed) {
-    const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
-    return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
-  }
-  await context.confirmSession()
-  let outcome: CredentialOutcome | undefined
-  if (intent === 'set-password') {
-    // Only an account without a password may skip the current one. Unknown (the auth
-    // server did not answer): refused, never a way around that check.
-    const { methods } = await getAccountState(supabase)
-    const refusal = !methods
-      ? 'We could not check your account just now. Please try again.'
-      : methods.password
-        ? 'Your account already has a password: change it above.'
-        : null
-    if (refusal) outcome = { ok: false, message: refusal }
-  }
-  outcome ??= await savePassword(supabase, {
-    ...submission.value,
-    email: user.email,
-    address: clientAddress(request),
-  })
-  if (!outcome.ok) {
-    const init = { status: 400, headers }
-    return failed(errorsOf(outcome), init, { needsCode: Boolean(outcome.needsCode) })
-  }
-  // A first password is a new way into the account: the same security notice as a change,
-  // queued after the answer (the answer never waits for a mail).
-  afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
-  const message =
-    intent === 'change-password'
-      ? 'Your password has been changed.'
-      : 'Your password is set. You can now also sign in with your email address and this password.'
-  return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
-}
 
 /** The Account settings action: email, password, sessions and deletion. */
 export async function handleAccountSettings(
@@ -140,29 +69,24 @@ export async function handleAccountSettings(
       throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })
     }
   }
+  const badRequest = { status: 400, headers }
 
   if (intent === 'change-email') {
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
-    if (submission.status !== 'success')
-      return reply(submission.reply(), { intent, message: null }, { status: 400, headers })
+    if (submission.status !== 'success') return refusal(intent, submission.reply(), badRequest)
     const { email } = submission.value
     if (email === user.email.toLowerCase()) {
-      const result = submission.reply({
-        fieldErrors: { email: ['This is already your email address'] },
-      })
-      return reply(result, { intent, message: null }, { status: 400, headers })
+      const fieldErrors = { email: ['This is already your email address'] }
+      return refusal(intent, submission.reply({ fieldErrors }), badRequest)
     }
     const limit = await hitAuthRateLimit(request, 'email-change', email)
     if (!limit.allowed) {
-      const result = submission.reply({
-        formErrors: [tooManyAttemptsMessage(limit.retryAfterSeconds)],
-        hideFields: PASSWORD_FIELDS,
-      })
-      return reply(result, { intent, message: null }, tooManyAttemptsInit(limit, headers))
+      const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
+      const result = submission.reply({ formErrors, hideFields: PASSWORD_FIELDS })
+      return refusal(intent, result, tooManyAttemptsInit(limit, headers))
     }
     const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
-    if (refused)
-      return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
+    if (refused) return refusal(intent, submission.reply(refused.options), refused.init)
     requestEmailChange(supabase, email, clientAddress(request))
     // This browser asked for the links (both addresses get one), and the page shows the
     // address as pending whether or not another account had it.
@@ -173,7 +97,64 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
-    return handlePassword(intent, { request, formData, supabase, user, headers, confirmSession })
+    // Change password (the current one is checked first) or, for an account without one (GitHub
+    // only), set a first password. Both are rate limited per account and confirmed by the auth
+    // server; either may need the code Supabase mails for "secure password change".
+    // The code field is on the form only once the auth server has asked for it.
+    const codeAsked = formData.has('code')
+    const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
+    const submission = parseWithZod(formData, { schema })
+    const failed = (
+      options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
+      init: ResponseInit,
+      fields: { needsCode?: boolean; offerResetLink?: boolean } = {},
+    ) =>
+      reply(
+        submission.reply({ hideFields: PASSWORD_FIELDS, ...options }),
+        { intent, message: null, needsCode: codeAsked, ...fields },
+        init,
+      )
+    if (submission.status !== 'success') return failed({}, badRequest)
+    const limit = await hitAuthRateLimit(request, 'password-check', user.email)
+    if (limit.paused && intent === 'change-password') {
+      // Too many wrong current passwords for this account from anywhere (a stolen session
+      // guessing): not checked now; a reset link mailed to the owner still works.
+      const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
+      return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
+    }
+    if (!limit.allowed) {
+      const formErrors = [tooManyAttemptsMessage(limit.retryAfterSeconds)]
+      return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
+    }
+    await confirmSession()
+    let outcome: CredentialOutcome | undefined
+    if (intent === 'set-password') {
+      // Only an account without a password may skip the current one. Unknown (the auth
+      // server did not answer): refused, never a way around that check.
+      const { methods } = await getAccountState(supabase)
+      const refused = !methods
+        ? 'We could not check your account just now. Please try again.'
+        : methods.password
+          ? 'Your account already has a password: change it above.'
+          : null
+      if (refused) outcome = { ok: false, message: refused }
+    }
+    outcome ??= await savePassword(supabase, {
+      ...submission.value,
+      email: user.email,
+      address: clientAddress(request),
+    })
+    if (!outcome.ok) {
+      return failed(errorsOf(outcome), badRequest, { needsCode: Boolean(outcome.needsCode) })
+    }
+    // A first password is a new way into the account: the same security notice as a change,
+    // queued after the answer (the answer never waits for a mail).
+    afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
+    const message =
+      intent === 'change-password'
+        ? 'Your password has been changed.'
+        : 'Your password is set. You can now also sign in with your email address and this password.'
+    return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
   if (intent === 'send-reset-link') {
@@ -212,17 +193,14 @@ export async function handleAccountSettings(
 
   if (intent === 'delete-account') {
     const submission = parseWithZod(formData, { schema: DeleteAccountSchema })
-    if (submission.status !== 'success') {
-      const result = submission.reply({ hideFields: PASSWORD_FIELDS })
-      return reply(result, { intent, message: null }, { status: 400, headers })
-    }
+    if (submission.status !== 'success')
+      return refusal(intent, submission.reply({ hideFields: PASSWORD_FIELDS }), badRequest)
     const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
-    if (refused)
-      return reply(submission.reply(refused.options), { intent, message: null }, refused.init)
+    if (refused) return refusal(intent, submission.reply(refused.options), refused.init)
     const outcome = await deleteAccount(asUser, user.id)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
-      return reply(result, { intent, message: null }, { status: 503, headers })
+      return refusal(intent, result, { status: 503, headers })
     }
     // The sessions died with the user; this clears the browser's cookies.
     await supabase.auth.signOut({ scope: 'local' })

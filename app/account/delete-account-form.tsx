@@ -1,9 +1,7 @@
-import type { SubmissionResult } from '@conform-to/react'
-
 import { SubmitButton, TextField } from '~/components/forms'
 import { LINK, TextLink } from '~/components/links'
+import type { SettingsFormProps } from '~/lib/forms/form-reply'
 import { useValidatedForm } from '~/lib/forms/form-validation'
-import type { FormConstraint } from '~/lib/forms/schema-constraint'
 import { formatDate } from '~/lib/pages/format'
 
 import { DELETE_CONFIRMATION } from './limits'
@@ -21,11 +19,8 @@ export function DeleteAccountForm({
   hasLiveSubscription: boolean
   /** A live plan not yet set to end: canceling at the period end is offered first. */
   keepUntil: string | null
-  lastResult?: SubmissionResult<string[]>
-  constraint: FormConstraint
-  message: string | null
   hasPassword: boolean
-}) {
+} & SettingsFormProps) {
   const [form, fields] = useValidatedForm({ id: 'delete-account', lastResult, constraint }, () =>
     import('./schemas').then((schemas) => schemas.DeleteAccountSchema),
   )

@@ -1,8 +1,6 @@
-import type { SubmissionResult } from '@conform-to/react'
-
 import { FormMessage, SubmitButton, TextField } from '~/components/forms'
+import type { SettingsFormProps } from '~/lib/forms/form-reply'
 import { useValidatedForm } from '~/lib/forms/form-validation'
-import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import { EMAIL_CHANGES_ONCE } from './limits'
 import { OwnerProofForm } from './owner-proof'
@@ -22,10 +20,7 @@ export function EmailForm({
   email: string
   pending: { email: string; opened: { current: boolean; new: boolean } } | null
   hasPassword: boolean
-  lastResult?: SubmissionResult<string[]>
-  message: string | null
-  constraint: FormConstraint
-}) {
+} & SettingsFormProps) {
   const [form, fields] = useValidatedForm({ id: 'change-email', lastResult, constraint }, () =>
     import('./schemas').then((schemas) => schemas.ChangeEmailSchema),
   )

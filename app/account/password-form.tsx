@@ -1,9 +1,9 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
 import { FormReplyMessages, NewPasswordFields, SubmitButton, TextField } from '~/components/forms'
+import type { SettingsFormProps } from '~/lib/forms/form-reply'
 import { useValidatedForm } from '~/lib/forms/form-validation'
-import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import type { ChangePasswordSchema, SetPasswordSchema } from './schemas'
 
@@ -16,15 +16,12 @@ export function PasswordForm({
   offerResetLink = false,
   constraint,
 }: {
+  /** Which schema's constraints the page passes. */
   mode: 'change' | 'set'
-  lastResult?: SubmissionResult<string[]>
-  message: string | null
   needsCode: boolean
   /** The current-password check is paused: the way that still works, a reset link by mail. */
   offerResetLink?: boolean
-  /** The constraints of the mode's schema. */
-  constraint: FormConstraint
-}) {
+} & SettingsFormProps) {
   const [form, fields] = useValidatedForm<typeof ChangePasswordSchema | typeof SetPasswordSchema>(
     { id: `${mode}-password`, lastResult, constraint },
     () =>

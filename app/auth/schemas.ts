@@ -35,8 +35,6 @@ export function newPasswordField(requiredMessage = 'Choose a password') {
     )
 }
 
-const newPassword = newPasswordField()
-
 /** A new password typed twice, for `passwordsMatch`. */
 export const newPasswordPair = (requiredMessage?: string) => ({
   password: newPasswordField(requiredMessage),
@@ -66,7 +64,7 @@ export const MagicLinkSchema = z.object({ email, redirectTo })
 
 export const SignUpSchema = z.object({
   email,
-  password: newPassword,
+  password: newPasswordField(),
   redirectTo,
 })
 

@@ -94,6 +94,7 @@ function nextCharge(data: Record<string, unknown>) {
  * after the payment; null when there is nothing to send any more (the payment is gone).
  */
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
+  const { data } = mail
   const link = (path: string) => new URL(path, context.siteUrl).toString()
   const billing = { label: 'Open billing', url: link('/dashboard/settings/billing') }
   const preference = MAIL_KINDS[mail.kind]
@@ -105,7 +106,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     { label: 'Reset your password', url: link('/forgot-password') },
     { label: 'Contact us', url: link('/contact') },
   ]
-  const plan = text(mail.data, 'plan_name')
+  const plan = text(data, 'plan_name')
   const planLabel = plan ? `Your ${plan} subscription` : 'Your subscription'
 
   switch (mail.kind) {
@@ -125,12 +126,12 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       ])
     }
     case 'payment_failed': {
-      const amount = num(mail.data, 'amount')
-      const currency = text(mail.data, 'currency')
-      const invoice = safeUrl(text(mail.data, 'invoice_url'))
+      const amount = num(data, 'amount')
+      const currency = text(data, 'currency')
+      const invoice = safeUrl(text(data, 'invoice_url'))
       const what = amount !== null && currency ? ` of ${formatMoney(amount, currency)}` : ''
       // As the pages say it: "we will retry on …" when the provider named the day.
-      const retryAt = text(mail.data, 'retry_at')
+      const retryAt = text(data, 'retry_at')
       const retry = retryAt ? ` We will retry on ${formatDate(retryAt)}.` : ''
       return compose(`Your ${PRODUCT_NAME} payment did not go through`, footer, [
         `We could not collect your subscription payment${what}.${retry} Your subscription stays on while we try again, but please update your payment method so that it is not interrupted.`,
@@ -139,7 +140,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       ])
     }
     case 'subscription_canceled': {
-      const endsAt = text(mail.data, 'ends_at')
+      const endsAt = text(data, 'ends_at')
       return compose(`${planLabel} will end${endsAt ? ` on ${formatDate(endsAt)}` : ''}`, footer, [
         `${planLabel} has been canceled. You keep access until ${
           endsAt ? formatDate(endsAt) : 'the end of the period you paid for'
@@ -150,12 +151,12 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     }
     case 'subscription_ended':
       return compose(`${planLabel} has ended`, footer, [
-        `${planLabel} ended on ${formatDate(text(mail.data, 'ended_at') ?? new Date().toISOString())}. You will not be charged again; your payment history stays in your account.`,
+        `${planLabel} ended on ${formatDate(text(data, 'ended_at') ?? new Date().toISOString())}. You will not be charged again; your payment history stays in your account.`,
         { label: 'Subscribe again', url: link('/pricing') },
       ])
     case 'plan_changed': {
-      const from = text(mail.data, 'old_plan')
-      const charge = nextCharge(mail.data)
+      const from = text(data, 'old_plan')
+      const charge = nextCharge(data)
       return compose(
         plan ? `Your ${PRODUCT_NAME} plan is now ${plan}` : `Your ${PRODUCT_NAME} plan was changed`,
         footer,
@@ -167,7 +168,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       )
     }
     case 'subscription_resumed': {
-      const charge = nextCharge(mail.data)
+      const charge = nextCharge(data)
       return compose(`${planLabel} continues`, footer, [
         `${planLabel} is no longer set to end: it renews as before.`,
         charge ? `Your next charge: ${charge}.` : 'It renews at the end of the current period.',
@@ -175,11 +176,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       ])
     }
     case 'payment_refunded': {
-      const amount = formatMoney(
-        num(mail.data, 'amount') ?? 0,
-        text(mail.data, 'currency') ?? 'usd',
-      )
-      const what = text(mail.data, 'description')
+      const amount = formatMoney(num(data, 'amount') ?? 0, text(data, 'currency') ?? 'usd')
+      const what = text(data, 'description')
       return compose(`${amount} refunded to you`, footer, [
         `We refunded ${amount}${what ? ` of your ${what}` : ''}. It reaches your card or account in 5 to 10 business days.`,
         billing,
@@ -188,8 +186,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     case 'customer_email':
       return null
     case 'account_deleted': {
-      const canceled = text(mail.data, 'canceled_plan')
-      const at = text(mail.data, 'deleted_at')
+      const canceled = text(data, 'canceled_plan')
+      const at = text(data, 'deleted_at')
       return compose(
         `Your ${PRODUCT_NAME} account was deleted`,
         `This is the last mail we send to this address about that account.`,
@@ -204,14 +202,14 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     }
     case 'contact_message': {
       const [first, last, email, company] = ['firstName', 'lastName', 'email', 'company'].map(
-        (key) => text(mail.data, key) ?? '',
+        (key) => text(data, key) ?? '',
       )
-      const received = text(mail.data, 'received_at')
+      const received = text(data, 'received_at')
       return {
         // The subject is a header: one line, whatever the fields hold.
         ...compose(`Contact form: ${first} ${last}, ${company}`.replace(/\s+/g, ' '), footer, [
           `${first} ${last} <${email}> (${company}) wrote${received ? ` on ${formatDate(received)}` : ''}:`,
-          text(mail.data, 'message') ?? '',
+          text(data, 'message') ?? '',
           'Reply to this mail to answer them.',
         ]),
         replyTo: email,
@@ -229,8 +227,8 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         ...notYou,
       ])
     case 'email_changed': {
-      const oldEmail = text(mail.data, 'old_email') ?? ''
-      const newEmail = text(mail.data, 'new_email') ?? mail.to
+      const oldEmail = text(data, 'old_email') ?? ''
+      const newEmail = text(data, 'new_email') ?? mail.to
       const toOld = mail.to.toLowerCase() === oldEmail.toLowerCase()
       return compose(`Your ${PRODUCT_NAME} sign-in email was changed`, footer, [
         toOld
@@ -247,9 +245,9 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       ])
     case 'attempts_limited': {
       // What was paused and for how long, and the way in that still works (the emailed link).
-      const minutes = num(mail.data, 'minutes') ?? 15
+      const minutes = num(data, 'minutes') ?? 15
       const pause = `${minutes} minute${minutes === 1 ? '' : 's'}`
-      const flow = text(mail.data, 'flow')
+      const flow = text(data, 'flow')
       if (flow === 'password-check') {
         return compose(`Changing your ${PRODUCT_NAME} password is paused`, footer, [
           `Someone signed in to your ${PRODUCT_NAME} account (${mail.to}) entered a wrong current password too many times in Account settings. To protect your account, changing the password there is paused for ${pause}. A reset link we email you still works.`,

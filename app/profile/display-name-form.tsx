@@ -1,9 +1,9 @@
-import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import { Form } from '@remix-run/react'
 
 import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
+import type { SettingsFormProps } from '~/lib/forms/form-reply'
 import { useValidatedForm } from '~/lib/forms/form-validation'
-import type { FormConstraint } from '~/lib/forms/schema-constraint'
 
 import { DISPLAY_NAME_MAX } from './limits'
 
@@ -14,10 +14,7 @@ export function DisplayNameForm({
   constraint,
 }: {
   displayName: string | null
-  lastResult?: SubmissionResult<string[]>
-  message: string | null
-  constraint: FormConstraint
-}) {
+} & SettingsFormProps) {
   const [form, fields] = useValidatedForm(
     {
       id: 'display-name',

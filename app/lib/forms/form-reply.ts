@@ -1,8 +1,17 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data } from '@remix-run/react'
 
+import type { FormConstraint } from './schema-constraint'
+
 /** Conform's result for the form that was sent: its errors, and what was typed (unless hidden). */
 export type FormResult = SubmissionResult<string[]>
+
+/** What a settings form takes from its page: its own result and message, its schema's constraints. */
+export interface SettingsFormProps {
+  lastResult?: FormResult
+  message: string | null
+  constraint: FormConstraint
+}
 
 /** The one way a form action answers: conform's `result` beside the fields its page reads. */
 export function reply<Result extends FormResult | null, const Fields extends object>(
