@@ -415,6 +415,7 @@ export type Database = {
         Args: { p_failed_at: string; p_retry_at: string; p_user_id: string }
         Returns: undefined
       }
+      operations_metrics: { Args: Record<PropertyKey, never>; Returns: Json }
       polar_subscription_user: {
         Args: { p_subscription_id: string }
         Returns: string

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import {
   clientKey,
   combineRateLimitResults,
+  countRefusal,
   getRateLimitStore,
   type RateLimitResult,
   type RateLimitRule,
@@ -106,7 +107,7 @@ export async function hitAuthRateLimit(
     })
   }
   const results = ceiling ? [byClient, byEmail, ceiling] : [byClient, byEmail]
-  return { ...combineRateLimitResults(results), paused }
+  return { ...countRefusal(`auth:${flow}`)(combineRateLimitResults(results)), paused }
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {

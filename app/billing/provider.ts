@@ -17,6 +17,15 @@ export interface ListedSubscription {
   fields: Partial<SubscriptionRow>
 }
 
+/** A payment the provider holds (a paid invoice or order), recorded as its webhook would. */
+export interface ListedPayment {
+  /** Its id, in the payment_history column `column`. */
+  id: string
+  column: `${string}_id`
+  /** Through the webhook's own path and the ledger, as event `reconcile:<id>`. */
+  record(): Promise<string>
+}
+
 /** What a deferred lookup found (an invoice link, a payment reference); only empty columns fill. */
 export type PaymentFill = Partial<PaymentRow>
 
@@ -75,8 +84,10 @@ export interface BillingProvider {
   ): Promise<{ id: string; status: string }[]>
   /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
-  /** Every subscription of the account, for reconciliation. */
-  listSubscriptions(): Promise<ListedSubscription[]>
+  /** The account's subscriptions, for reconciliation; with `since`, those changed since then. */
+  listSubscriptions(since?: Date): Promise<ListedSubscription[]>
+  /** The account's payments, for reconciliation; with `since`, those made since then. */
+  listPayments(since?: Date): Promise<ListedPayment[]>
   /** The lookup a payment recorded without its invoice link or references still needs, or null. */
   paymentLookup(
     payment: PaymentWithReferences,

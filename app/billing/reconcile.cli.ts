@@ -5,6 +5,8 @@
  *
  *   --check              compare only: print the differences, change nothing (exit 2 if any)
  *   --provider <id>      only that provider (one of BILLING_PROVIDERS)
+ *   --full               everything the provider holds, not only what changed since a day
+ *                        before the ledger's newest event
  *
  * Each provider's newest ledger event is printed first: when it is much older than the
  * provider's own latest activity, events are not arriving (docs/operations.md).
@@ -17,19 +19,23 @@ import { billingProviders } from './registry.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--provider <id>]'
+const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--full] [--provider <id>]'
 
 function parse() {
   try {
     const { values } = parseArgs({
-      options: { check: { type: 'boolean', default: false }, provider: { type: 'string' } },
+      options: {
+        check: { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
+        provider: { type: 'string' },
+      },
     })
     const running = billingProviders().map((provider) => provider.id)
     const provider = values.provider
     if (provider !== undefined && !running.includes(provider))
       throw new Error(`Unknown provider "${provider}" (running: ${running.join(', ')})`)
     const providers = provider ? [provider] : running
-    return { check: values.check ?? false, providers }
+    return { check: values.check ?? false, full: values.full ?? false, providers }
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`)
     process.exit(1)
@@ -44,7 +50,7 @@ function print(report: ProviderReport, check: boolean) {
     }`,
   )
   console.log(
-    `${report.provider}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}`,
+    `${report.provider}: ${report.since ? `changed since ${report.since}` : 'everything'}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}, ${report.missingPayments.length} payments missing`,
   )
   for (const difference of report.differences) {
     const outcome = difference.result ? ` → ${difference.result}` : ''
@@ -52,15 +58,17 @@ function print(report: ProviderReport, check: boolean) {
       `  user ${difference.userId} subscription ${difference.subscriptionId}: ${difference.changes.join('; ')}${outcome}`,
     )
   }
+  for (const { id, result } of report.missingPayments)
+    console.log(`  payment ${id}: not in the ledger${result ? ` → ${result}` : ''}`)
 }
 
-const { check, providers } = parse()
+const { check, full, providers } = parse()
 let differences = 0
 try {
   for (const provider of providers) {
-    const report = await reconcileProvider(provider, { check })
+    const report = await reconcileProvider(provider, { check, full })
     print(report, check)
-    differences += report.differences.length
+    differences += report.differences.length + report.missingPayments.length
   }
 } catch (error) {
   console.error(`Reconciliation failed: ${(error as Error).message}`)

@@ -3,7 +3,7 @@ import { databaseError } from '~/lib/database/database-availability.server'
 import { type ApplyResult, applySubscriptionEvent } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
-import type { ListedSubscription } from './provider'
+import type { ListedPayment, ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
 
 /**
@@ -48,6 +48,33 @@ export interface ProviderReport {
   differences: Difference[]
   /** The newest event the ledger holds for the provider. */
   lastEvent: { id: string; type: string; receivedAt: string } | null
+  /** What was read: what changed since then, or everything (null). */
+  since: string | null
+  /** Payments the provider holds that the ledger lacks; `result` as for differences. */
+  missingPayments: { id: string; result?: string }[]
+}
+
+/**
+ * How far before the ledger's newest event a changed-only pass looks: events made before it
+ * may arrive after it (retried, overtaken), or be lost while later ones arrive.
+ */
+const LOOK_BACK_MS = 86_400_000
+
+/** The payments no succeeded or refunded row holds. */
+async function unrecorded(payments: ListedPayment[]) {
+  const found = new Set<string>()
+  for (let i = 0; i < payments.length; i += 100) {
+    const column = payments[i].column
+    const ids = payments.slice(i, i + 100).map((payment) => payment.id)
+    const { data, error } = await database()
+      .from('payment_history')
+      .select(column)
+      .in(column, ids)
+      .neq('status', 'failed')
+    if (error) throw databaseError('reconcile read', error)
+    for (const row of (data ?? []) as unknown as Record<string, string>[]) found.add(row[column])
+  }
+  return payments.filter((payment) => !found.has(payment.id))
 }
 
 /** The newest subscription of each user found (by creation, then as listed). */
@@ -126,12 +153,15 @@ async function lastEvent(provider: string) {
  */
 export async function reconcileProvider(
   provider: string,
-  options: { check?: boolean } = {},
+  options: { check?: boolean; full?: boolean } = {},
 ): Promise<ProviderReport> {
   const adapter = billingProviders().find((candidate) => candidate.id === provider)
   if (!adapter) throw new Error(`${provider} is not one of BILLING_PROVIDERS`)
   const readAt = new Date().toISOString()
-  const listed = await adapter.listSubscriptions()
+  const last = await lastEvent(provider)
+  const since =
+    options.full || !last ? undefined : new Date(Date.parse(last.receivedAt) - LOOK_BACK_MS)
+  const listed = await adapter.listSubscriptions(since)
   const candidates = newestPerUser(listed)
   const rows = await storedRows(candidates.map((c) => c.userId))
   const differences: Difference[] = []
@@ -157,11 +187,19 @@ export async function reconcileProvider(
     }
     differences.push(difference)
   }
+  const missingPayments = []
+  for (const payment of await unrecorded(await adapter.listPayments(since)))
+    missingPayments.push({
+      id: payment.id,
+      result: options.check ? undefined : await payment.record(),
+    })
   return {
     provider,
     subscriptions: listed.length,
     users: candidates.length,
     differences,
-    lastEvent: await lastEvent(provider),
+    lastEvent: last,
+    since: since?.toISOString() ?? null,
+    missingPayments,
   }
 }

@@ -1,5 +1,6 @@
 import { getEnv } from '~/env.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
+import { webhookAnswers } from '~/lib/server/metrics.server'
 import { providerOrigins } from '~/lib/server/security-headers.server'
 
 import { polarProvider } from './polar/provider.server'
@@ -58,7 +59,9 @@ export function providerRoute<Args extends unknown[]>(
 export function webhookAction(id: string) {
   return providerRoute(id, ({ request }: { request: Request }) =>
     request.method === 'POST'
-      ? billingProvider(id)!.handleWebhook(request)
+      ? billingProvider(id)!
+          .handleWebhook(request)
+          .then((answer) => (webhookAnswers.inc({ provider: id, answer: answer.status }), answer))
       : methodNotAllowed('POST'),
   )
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 
 import {
   clientKey,
+  countRefusal,
   getRateLimitStore,
   type RateLimitResult,
   type RateLimitRule,
@@ -23,7 +24,7 @@ export const CONTACT_MAX_BODY_BYTES = 128 * 1024
 export async function hitContactRateLimit(request: Request): Promise<RateLimitResult> {
   const key = clientKey(request)
   const rule = key === SHARED_CLIENT_KEY ? CONTACT_SHARED_RATE_LIMIT : CONTACT_RATE_LIMIT
-  return getRateLimitStore().hit(`contact:${key}`, rule)
+  return getRateLimitStore().hit(`contact:${key}`, rule).then(countRefusal('contact'))
 }
 
 /** Delivers one API submission; an API caller's `website` field is dropped, not taken for a bot. */

@@ -5,13 +5,13 @@ import { logger } from '~/lib/server/logger.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { getPlans } from '../plans.server'
-import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import type { BillingProvider, ListedPayment, PortalOutcome } from '../provider'
 import { polarCheckoutPath } from './checkout.server'
 import { describePolarServers, getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 import { lookUpOrderInvoiceUrl } from './invoice.server'
 import { changePolarPlan, polarPlanChangeOffer } from './plan-change.server'
-import { handlePolarWebhook } from './webhook.server'
+import { applyPolarEvent, handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
 
@@ -80,25 +80,48 @@ export const polarProvider: BillingProvider = {
         throw error
     }
   },
-  // The user as its webhooks find it (`polarUserLink`, never an email).
-  async listSubscriptions() {
+  // The user as its webhooks find it (`polarUserLink`, never an email). Since a time (Polar
+  // filters no change time): those started or canceled since, and those an order since bills.
+  async listSubscriptions(since) {
     const polar = getPolar('checkout')
-    const listed: ListedSubscription[] = []
-    for (let page = 1; ; page++) {
-      const result = await polar.subscriptions.list({ page, limit: PAGE_SIZE })
-      for (const item of result.items) {
-        const subscription = PolarSubscriptionSchema.parse(item)
-        const fields = polarSubscriptionFields('subscription.updated', subscription)
-        if (!fields) continue
-        listed.push({
-          userId: polarUserLink(subscription).userId,
-          subscriptionId: subscription.id,
-          createdAt: item.created_at,
-          fields,
+    const after = since?.toISOString()
+    const found = new Map<string, { created_at: string }>()
+    const filters = after ? [{ started_after: after }, { canceled_at_after: after }] : [{}]
+    for (const filter of filters)
+      for await (const item of polar.subscriptions.iterList({ ...filter, limit: PAGE_SIZE }))
+        found.set(item.id, item)
+    const orders = after ? polar.orders.iterList({ created_after: after, limit: PAGE_SIZE }) : []
+    for await (const { subscription_id: id } of orders)
+      if (id && !found.has(id)) found.set(id, await polar.subscriptions.get(id))
+    return [...found.values()].flatMap((item) => {
+      const subscription = PolarSubscriptionSchema.parse(item)
+      const fields = polarSubscriptionFields('subscription.updated', subscription)
+      const userId = polarUserLink(subscription).userId
+      const createdAt = item.created_at
+      return fields ? [{ userId, subscriptionId: subscription.id, createdAt, fields }] : []
+    })
+  },
+  // Paid orders (refunded ones were paid too), through the `order.paid` path of the webhook.
+  async listPayments(since) {
+    const payments: ListedPayment[] = []
+    const filter = { created_after: since?.toISOString(), limit: PAGE_SIZE }
+    for await (const order of getPolar('checkout').orders.iterList(filter))
+      if (order.paid)
+        payments.push({
+          id: order.id,
+          column: 'polar_order_id',
+          record: () =>
+            applyPolarEvent(
+              {
+                provider: 'polar',
+                id: `reconcile:${order.id}`,
+                type: 'order.paid',
+                occurredAt: new Date().toISOString(),
+              },
+              order,
+            ),
         })
-      }
-      if (page >= result.pagination.max_page) return listed
-    }
+    return payments
   },
   paymentLookup(payment, timeoutMs) {
     const orderId = payment.polar_order_id

@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 
 import { getEnv } from '~/env.server'
+import { requestContext } from '~/lib/server/request-context.server'
 
 let client: Stripe | undefined
 
@@ -14,6 +15,7 @@ export function getStripe(): Stripe {
     timeout: env.STRIPE_TIMEOUT_MS,
     telemetry: false,
     appInfo: { name: 'subscribely' },
+    httpClient: withRequestId(Stripe.createNodeHttpClient()),
     ...(target
       ? {
           host: target.hostname,
@@ -23,6 +25,22 @@ export function getStripe(): Stripe {
       : {}),
   })
   return client
+}
+
+/**
+ * Each call carries the request's id: as X-Request-Id, and in the idempotency key the SDK
+ * makes for a POST (`<request id>-<uuid>`), which Stripe's request log shows; a key the code
+ * chose itself is left alone.
+ */
+function withRequestId(http: ReturnType<typeof Stripe.createNodeHttpClient>) {
+  const send = http.makeRequest.bind(http)
+  http.makeRequest = (host, port, path, method, headers, ...rest) => {
+    const id = requestContext.getStore()?.requestId
+    const key = String(headers['Idempotency-Key'] ?? '').replace(/^stripe-node-retry-/, `${id}-`)
+    const ids = id ? { 'X-Request-Id': id, ...(key ? { 'Idempotency-Key': key } : {}) } : {}
+    return send(host, port, path, method, { ...headers, ...ids }, ...rest)
+  }
+  return http
 }
 
 /** What the spec's 500 body carries. */

@@ -6,12 +6,12 @@ import { findUserIdBy } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { planByStripePrice } from '../plans.server'
-import type { BillingProvider, ListedSubscription, PortalOutcome } from '../provider'
+import type { BillingProvider, ListedPayment, ListedSubscription, PortalOutcome } from '../provider'
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
 import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.server'
-import { handleStripeWebhook, stripePlanName } from './webhook.server'
+import { applyStripeEvent, handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
 
@@ -44,6 +44,19 @@ async function createStripePortal(
   return { kind: 'url', url: session.url }
 }
 
+const EVENTS_KEPT_MS = 30 * 86_400_000
+
+/** Each subscription that a subscription event since `since` names, as it is now. */
+async function* named(since: Date) {
+  const seen = new Set<string>()
+  const types = ['created', 'updated', 'deleted'].map((t) => `customer.subscription.${t}` as const)
+  const created = { gte: Math.floor(since.getTime() / 1000) }
+  for await (const event of getStripe().events.list({ types, created, limit: 100 })) {
+    const { id } = event.data.object as { id: string }
+    if (!seen.has(id)) yield await getStripe().subscriptions.retrieve(seen.add(id) && id)
+  }
+}
+
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
@@ -73,9 +86,12 @@ export const stripeProvider: BillingProvider = {
     }
   },
   // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
-  async listSubscriptions() {
+  async listSubscriptions(since) {
     const listed: ListedSubscription[] = []
-    for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
+    // Since a time within the 30 days Stripe keeps events: the subscriptions they name.
+    const all = !since || Date.now() - since.getTime() > EVENTS_KEPT_MS
+    const items = all ? getStripe().subscriptions.list({ status: 'all', limit: 100 }) : named(since)
+    for await (const item of items) {
       const subscription = StripeSubscriptionSchema.parse(item)
       listed.push({
         userId:
@@ -89,6 +105,23 @@ export const stripeProvider: BillingProvider = {
       })
     }
     return listed
+  },
+  async listPayments(since) {
+    const created = since && { gte: Math.floor(since.getTime() / 1000) }
+    const paid: ListedPayment[] = []
+    for await (const invoice of getStripe().invoices.list({ status: 'paid', created, limit: 100 }))
+      paid.push({
+        id: invoice.id!,
+        column: 'stripe_invoice_id',
+        record: () =>
+          applyStripeEvent({
+            id: `reconcile:${invoice.id}`,
+            type: 'invoice.payment_succeeded',
+            created: Math.floor(Date.now() / 1000),
+            data: { object: invoice },
+          } as Stripe.Event),
+      })
+    return paid
   },
   paymentLookup(payment, timeoutMs) {
     const invoiceId = payment.stripe_invoice_id

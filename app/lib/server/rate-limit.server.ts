@@ -8,6 +8,7 @@ import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { checkedAnswer } from '~/lib/database/rpc.server'
 
+import { rateLimitRefusals } from './metrics.server'
 import { requestContext } from './request-context.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
@@ -131,6 +132,12 @@ export function combineRateLimitResults(results: RateLimitResult[]): RateLimitRe
   }
 }
 
+/** The result, a refusal counted under `limit` for /metrics. */
+export const countRefusal = (limit: string) => (result: RateLimitResult) => {
+  if (!result.allowed) rateLimitRefusals.inc({ limit })
+  return result
+}
+
 /** "1 minute", "5 minutes": a Retry-After for people. */
 export function retryAfterText(seconds: number) {
   const count = Math.max(1, Math.ceil(seconds / 60))
@@ -201,8 +208,7 @@ export function hitClientRateLimit(
   limits: ClientRateLimit,
 ): Promise<RateLimitResult> {
   const key = clientKey(request)
-  return getRateLimitStore().hit(
-    `${scope}:${key}`,
-    key === SHARED_CLIENT_KEY ? limits.shared : limits.client,
-  )
+  return getRateLimitStore()
+    .hit(`${scope}:${key}`, key === SHARED_CLIENT_KEY ? limits.shared : limits.client)
+    .then(countRefusal(scope))
 }

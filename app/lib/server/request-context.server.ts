@@ -9,3 +9,9 @@ export interface RequestContext {
 
 /** Entered per request by `httpLogger`; none outside the production stack (callers fall back). */
 export const requestContext = new AsyncLocalStorage<RequestContext>()
+
+/** The request's id as a header, for the calls made for it (Supabase keeps it in its logs). */
+export function requestIdHeader(): Record<string, string> {
+  const id = requestContext.getStore()?.requestId
+  return id ? { 'X-Request-Id': id } : {}
+}
