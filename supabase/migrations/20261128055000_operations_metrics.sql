@@ -1,7 +1,7 @@
 -- What the metrics endpoint (/metrics, app/lib/server/metrics.server.ts) reads from the
 -- database, in one call per scrape and never per request: the notification outbox's depth
 -- and the age of its oldest waiting row, and how many corrections the reconciliation has
--- written per provider (its ledger rows, `reconcile.…`).
+-- written per provider (its ledger rows: subscriptions and payments, ids `reconcile:…`).
 --
 -- Two indexes keep the reads it and `billing:reconcile` make independent of the ledger's
 -- size: the newest event per provider (where a changed-only reconciliation starts) and the
@@ -9,7 +9,7 @@
 
 create index webhook_events_received_idx on public.webhook_events (provider, received_at desc);
 create index webhook_events_reconcile_idx on public.webhook_events (provider)
-  where event_type like 'reconcile.%';
+  where event_id like 'reconcile:%';
 
 create or replace function public.operations_metrics() returns jsonb
 language sql stable security definer set search_path = '' as $$
@@ -21,7 +21,7 @@ language sql stable security definer set search_path = '' as $$
     'reconcile_corrections', coalesce((
       select jsonb_object_agg(provider, n) from (
         select provider, count(*) as n from public.webhook_events
-        where event_type like 'reconcile.%' group by provider) counts), '{}'::jsonb))
+        where event_id like 'reconcile:%' group by provider) counts), '{}'::jsonb))
 $$;
 
 revoke all on function public.operations_metrics() from public, anon, authenticated;
