@@ -7,17 +7,10 @@ import type { ListedPayment, ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
 
 /**
- * Reconciliation: reads each provider's subscriptions as they are now and applies, through
- * the webhook ledger's own function (`apply_subscription_event`), those that the database
- * does not reflect. It recovers what lost webhook events would have written (an endpoint
- * the provider disabled, events it stopped retrying). Rules:
- * - the user of a subscription is found as its webhooks find it (each provider's
- *   `listSubscriptions`);
- * - per user, only the newest subscription of the provider counts (the row is one per user);
- * - the snapshot is applied as an event that occurred when the provider was read, with the
- *   id `reconcile:<subscription id>:<time>`: an event older than the read that arrives later
- *   (a re-send) is then `stale`, a newer one still wins;
- * - a row that already matches is left alone (no ledger entry, `last_event_at` unchanged).
+ * Reconciliation (docs/decisions/0018, 0067): applies through the ledger what lost webhook
+ * events would have written. A user's newest subscription counts; its snapshot is an event
+ * `reconcile:<subscription id>:<read time>`, so a re-sent older event is then `stale`; a row
+ * that already matches is left alone.
  */
 
 /** The columns compared between the provider and the row. */

@@ -188,13 +188,13 @@ const metrics = {
 /** One scrape of each instance; counters that went down were reset by a restart. */
 async function scrapeMetrics() {
   for (const instance of instances) {
+    // Any failure (refused, cut by a kill, timed out while reading) is a failed scrape.
     const text = await fetch(`http://127.0.0.1:${instance.port}/metrics`, {
       headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
       signal: AbortSignal.timeout(2_000),
-    }).then(
-      (response) => (response.ok ? response.text() : null),
-      () => null,
-    )
+    })
+      .then((response) => (response.ok ? response.text() : null))
+      .catch(() => null)
     if (text === null) {
       metrics.failed++
       continue
@@ -614,7 +614,7 @@ async function main() {
       ),
     5_000,
   )
-  const scraping = setInterval(() => void scrapeMetrics(), 2_000)
+  const scraping = setInterval(() => void scrapeMetrics(), 5_000)
   const chaosDone = chaos().catch((error: unknown) => {
     log(`chaos schedule failed: ${String(error)}`)
     throw error
