@@ -29,6 +29,7 @@ try {
 // The middleware of the request stack (server-app.js, docs/architecture.md).
 export { capRequestBodies } from '~/lib/server/http.server'
 export { httpLogger } from '~/lib/server/logger.server'
+export { requestMetrics } from '~/lib/server/metrics.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
 export { requestPolicyMiddleware, unexpectedError } from '~/lib/server/request-policy.server'

@@ -96,6 +96,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'fill_payment_details(p_fields jsonb, p_payment_id uuid, p_polar_order_id text)': [
     'service_role',
   ],
+  'operations_metrics()': ['service_role'],
 }
 
 let db: Database
