@@ -4,7 +4,7 @@ import { isLiveStatus } from '~/subscriptions/status'
 import { type ApplyResult, applySubscriptionEvent } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
-import type { ListedPayment, ListedSubscription } from './provider'
+import type { ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
 
 /**
