@@ -140,6 +140,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard.settings.notifications',
     'routes/forgot-password',
     'routes/healthz',
+    'routes/metrics',
     'routes/pricing',
     'routes/reset-password',
     'routes/sign-in',
