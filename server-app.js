@@ -115,6 +115,8 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   // request context (app/lib/server/request-context.server.ts) for everything after it, and one
   // access line per answer with one-time tokens redacted.
   server.use(app.httpLogger)
+  // Each answer's route, status and latency, for /metrics (app/lib/server/metrics.server.ts).
+  server.use(app.requestMetrics(build.routes))
   // The request policy (app/lib/server/request-policy.server.ts): a cross-site post gets its 403 here,
   // and every answer leaves with the security and cache headers.
   server.use(app.requestPolicyMiddleware)

@@ -134,6 +134,9 @@ const baseSchema = z.object({
     z.enum(['memory', 'postgres'], 'must be memory or postgres').optional(),
   ),
   SINGLE_INSTANCE: optionalTrueOrFalse.transform((value) => value === 'true'),
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
 })
 
 /** The running providers' settings (from `source`, unchecked: BILLING_PROVIDERS is checked with the rest). */

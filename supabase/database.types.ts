@@ -486,6 +486,14 @@ export type Database = {
         Args: { p_failed_at: string; p_retry_at: string; p_user_id: string }
         Returns: undefined
       }
+      operations_metrics: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          name: string
+          provider: string
+          value: number
+        }[]
+      }
       rate_limit_hit: {
         Args: { p_key: string; p_limit: number; p_window_ms: number }
         Returns: Json

@@ -5,6 +5,7 @@ import { getEnv } from '~/env.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { logger } from '~/lib/server/logger.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
+import { requestIdHeader } from '~/lib/server/request-context.server'
 
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
@@ -41,7 +42,7 @@ export function sessionlessClient(address: string | null) {
   const onBehalf = authCallsOnBehalfOf(address, env)
   return createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    ...(onBehalf ? { global: { fetch: onBehalf } } : {}),
+    global: { headers: requestIdHeader(), ...(onBehalf ? { fetch: onBehalf } : {}) },
   })
 }
 

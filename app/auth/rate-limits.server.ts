@@ -4,6 +4,7 @@ import {
   clientCounter,
   clientKey,
   combineRateLimitResults,
+  countRefusal,
   getRateLimitStore,
   type RateLimitResult,
   type RateLimitRule,
@@ -108,7 +109,7 @@ export async function hitAuthRateLimit(
     })
   }
   const results = ceiling ? [byClient, byEmail, ceiling] : [byClient, byEmail]
-  return { ...combineRateLimitResults(results), paused }
+  return { ...countRefusal(`auth:${flow}`)(combineRateLimitResults(results)), paused }
 }
 
 /**

@@ -9,8 +9,9 @@ import { type AsUser, database } from '~/lib/database/database.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { cacheSize, ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
+import { sessionChecks } from '~/lib/server/metrics.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
-import { requestKey } from '~/lib/server/request-context.server'
+import { requestIdHeader, requestKey } from '~/lib/server/request-context.server'
 import { hasSessionCookie } from '~/lib/server/security-headers.server'
 
 import { sessionCookieOptions } from './cookies.server'
@@ -42,7 +43,7 @@ export function createSupabaseServerClient(request: Request, headers = new Heade
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
   const supabase = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-    global: { fetch: withAuthTimeout(onBehalf ?? fetch) },
+    global: { fetch: withAuthTimeout(onBehalf ?? fetch), headers: requestIdHeader() },
     cookieOptions: sessionCookieOptions(env),
     cookies: {
       getAll: () => parseCookieHeader(request.headers.get('Cookie') ?? ''),
@@ -154,6 +155,7 @@ async function checked(request: Request, { result, claimed }: Verified): Promise
       throw sessionCheckUnavailable()
     }
     logger.warn('session check unavailable: page served on a recent check')
+    sessionChecks.inc({ answer: 'served' })
   }
   return Object.assign(result, claimed)
 }
@@ -271,6 +273,7 @@ export const SIGN_IN_UNAVAILABLE_MESSAGE =
 
 /** A 503 for when the session cannot be checked: never let an unchecked session through. */
 function sessionCheckUnavailable() {
+  sessionChecks.inc({ answer: '503' })
   return new Response(SIGN_IN_UNAVAILABLE_MESSAGE, {
     status: 503,
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '5' },

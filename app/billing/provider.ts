@@ -17,6 +17,13 @@ export interface ListedSubscription {
   fields: Partial<SubscriptionRow>
 }
 
+/** A paid invoice or order (its id in payment_history's `column`), recorded as its webhook would. */
+export interface ListedPayment {
+  id: string
+  column: `${string}_id`
+  record(): Promise<string>
+}
+
 /** What a deferred lookup found (an invoice link, a payment reference); only empty columns fill. */
 export type PaymentFill = Partial<PaymentRow>
 
@@ -88,8 +95,9 @@ export interface BillingProvider {
   ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
   /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
-  /** Every subscription of the account, for reconciliation. */
-  listSubscriptions(): Promise<ListedSubscription[]>
+  /** For reconciliation: the account's subscriptions and payments (with `since`, changed since). */
+  listSubscriptions(since?: Date): Promise<ListedSubscription[]>
+  listPayments(since?: Date): Promise<ListedPayment[]>
   /** A confirmed email change reaches the user's customers (receipts go to the new address). */
   updateCustomerEmail?(
     row: SubscriptionRow | null,

@@ -6,6 +6,8 @@
  *   --check              compare only: print the differences, change nothing (exit 2 if any,
  *                        or if a live subscription matches no user or a user has two)
  *   --provider <id>      only that provider (one of BILLING_PROVIDERS)
+ *   --full               everything the provider holds, not only what changed since a day
+ *                        before the ledger's newest event
  *
  * Each provider's newest ledger event is printed first: when it is much older than the
  * provider's own latest activity, events are not arriving (docs/operations.md).
@@ -18,19 +20,18 @@ import { billingProviders } from './registry.server'
 
 if (existsSync('.env')) process.loadEnvFile('.env')
 
-const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--provider <id>]'
+const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--full] [--provider <id>]'
 
 function parse() {
   try {
-    const { values } = parseArgs({
-      options: { check: { type: 'boolean', default: false }, provider: { type: 'string' } },
-    })
+    const flag = { type: 'boolean', default: false } as const
+    const options = { check: flag, full: flag, provider: { type: 'string' } } as const
+    const { values } = parseArgs({ options })
     const running = billingProviders().map((provider) => provider.id)
     const provider = values.provider
     if (provider !== undefined && !running.includes(provider))
       throw new Error(`Unknown provider "${provider}" (running: ${running.join(', ')})`)
-    const providers = provider ? [provider] : running
-    return { check: values.check ?? false, providers }
+    return { ...values, providers: provider ? [provider] : running }
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`)
     process.exit(1)
@@ -45,7 +46,7 @@ function print(report: ProviderReport, check: boolean) {
     }`,
   )
   console.log(
-    `${report.provider}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}`,
+    `${report.provider}: ${report.since ? `changed since ${report.since}` : 'everything'}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}, ${report.missingPayments.length} payments missing`,
   )
   for (const difference of report.differences) {
     const outcome = difference.result ? ` → ${difference.result}` : ''
@@ -54,15 +55,18 @@ function print(report: ProviderReport, check: boolean) {
     )
   }
   for (const problem of report.problems) console.log(`  ${report.provider}: ${problem}`)
+  for (const { id, result } of report.missingPayments)
+    console.log(`  payment ${id}: not in the ledger${result ? ` → ${result}` : ''}`)
 }
 
-const { check, providers } = parse()
+const { check, full, providers } = parse()
 let differences = 0
 try {
   for (const provider of providers) {
-    const report = await reconcileProvider(provider, { check })
+    const report = await reconcileProvider(provider, { check, full })
     print(report, check)
-    differences += report.differences.length + report.problems.length
+    differences +=
+      report.differences.length + report.problems.length + report.missingPayments.length
   }
 } catch (error) {
   console.error(`Reconciliation failed: ${(error as Error).message}`)

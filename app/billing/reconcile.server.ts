@@ -8,17 +8,10 @@ import type { ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
 
 /**
- * Reconciliation: reads each provider's subscriptions as they are now and applies, through
- * the webhook ledger's own function (`apply_subscription_event`), those that the database
- * does not reflect. It recovers what lost webhook events would have written (an endpoint
- * the provider disabled, events it stopped retrying). Rules:
- * - the user of a subscription is found as its webhooks find it (each provider's
- *   `listSubscriptions`);
- * - per user, only the newest subscription of the provider counts (the row is one per user);
- * - the snapshot is applied as an event that occurred when the provider was read, with the
- *   id `reconcile:<subscription id>:<time>`: an event older than the read that arrives later
- *   (a re-send) is then `stale`, a newer one still wins;
- * - a row that already matches is left alone (no ledger entry, `last_event_at` unchanged).
+ * Reconciliation (docs/decisions/0018, 0067): applies through the ledger what lost webhook
+ * events would have written. A user's newest subscription counts; its snapshot is an event
+ * `reconcile:<subscription id>:<read time>`, so a re-sent older event is then `stale`; a row
+ * that already matches is left alone.
  */
 
 /** The columns compared between the provider and the row. */
@@ -51,6 +44,27 @@ export interface ProviderReport {
   lastEvent: { id: string; type: string; receivedAt: string } | null
   /** Live subscriptions that match no user, and users paying for more than one. */
   problems: string[]
+  /** What was read: what changed since then, or everything (null). */
+  since: string | null
+  /** Payments the provider holds that the ledger lacks; `result` as for differences. */
+  missingPayments: { id: string; result?: string }[]
+}
+
+/** A changed-only pass starts a day before the ledger's newest event (older ones may be lost). */
+const LOOK_BACK_MS = 86_400_000
+
+type Table = 'payment_history' | 'user_subscriptions'
+
+/** The rows of `table` whose `column` is one of `values`, read 100 at a time. */
+async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
+  const rows: Row[] = []
+  for (let i = 0; i < values.length; i += 100) {
+    const read = database().from(table).select('*')
+    const { data, error } = await read.in(column as never, values.slice(i, i + 100))
+    if (error) throw databaseError('reconcile read', error)
+    rows.push(...((data ?? []) as Row[]))
+  }
+  return rows
 }
 
 /** Live subscriptions no user is found for, and users holding more than one live one. */
@@ -78,19 +92,6 @@ function newestPerUser(candidates: ListedSubscription[]) {
       byUser.set(userId, { userId, ...candidate })
   }
   return [...byUser.values()]
-}
-
-async function storedRows(userIds: string[]) {
-  const rows = new Map<string, SubscriptionRow>()
-  for (let i = 0; i < userIds.length; i += 100) {
-    const { data, error } = await database()
-      .from('user_subscriptions')
-      .select('*')
-      .in('user_id', userIds.slice(i, i + 100))
-    if (error) throw databaseError('reconcile read', error)
-    for (const row of (data ?? []) as SubscriptionRow[]) rows.set(row.user_id, row)
-  }
-  return rows
 }
 
 function same(a: unknown, b: unknown) {
@@ -143,14 +144,19 @@ async function lastEvent(provider: string) {
  */
 export async function reconcileProvider(
   provider: string,
-  options: { check?: boolean } = {},
+  options: { check?: boolean; full?: boolean } = {},
 ): Promise<ProviderReport> {
   const adapter = billingProviders().find((candidate) => candidate.id === provider)
   if (!adapter) throw new Error(`${provider} is not one of BILLING_PROVIDERS`)
   const readAt = new Date().toISOString()
-  const listed = await adapter.listSubscriptions()
+  const last = await lastEvent(provider)
+  const since =
+    options.full || !last ? undefined : new Date(Date.parse(last.receivedAt) - LOOK_BACK_MS)
+  const listed = await adapter.listSubscriptions(since)
   const candidates = newestPerUser(listed)
-  const rows = await storedRows(candidates.map((c) => c.userId))
+  const ids = candidates.map((candidate) => candidate.userId)
+  const stored = await rowsWhere<SubscriptionRow>('user_subscriptions', 'user_id', ids)
+  const rows = new Map(stored.map((row) => [row.user_id, row]))
   const differences: Difference[] = []
   for (const candidate of candidates) {
     const changes = subscriptionChanges(provider, rows.get(candidate.userId), candidate)
@@ -163,12 +169,22 @@ export async function reconcileProvider(
       : { result: await applySubscriptionEvent(event, userId, fields) }
     differences.push({ userId, subscriptionId, changes, ...result })
   }
+  // Payments no succeeded or refunded row holds (a failed row is not the payment).
+  const payments = await adapter.listPayments(since)
+  const [column, paymentIds] = [payments[0]?.column, payments.map((payment) => payment.id)]
+  const held = await rowsWhere<Record<string, string>>('payment_history', column, paymentIds)
+  const found = new Set(held.filter((row) => row.status !== 'failed').map((row) => row[column]))
+  const missingPayments = []
+  for (const { id, record } of payments.filter((payment) => !found.has(payment.id)))
+    missingPayments.push({ id, result: options.check ? undefined : await record() })
   return {
     provider,
     subscriptions: listed.length,
     users: candidates.length,
     differences,
-    lastEvent: await lastEvent(provider),
+    lastEvent: last,
     problems: problemsOf(listed),
+    since: since?.toISOString() ?? null,
+    missingPayments,
   }
 }

@@ -5,6 +5,7 @@ import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
+import { mailFailures } from '~/lib/server/metrics.server'
 
 import { MAIL_KINDS, type MailKind } from './kinds'
 import { type MailTransport, smtpTransport } from './mailer.server'
@@ -116,6 +117,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
     const retryAt = nextAttemptAt(mail.attempts, Date.now(), getEnv().MAIL_RETRY_BASE_MS)
     const message = error instanceof Error ? error.message : String(error)
     await finishMail(mail, 'failed', { error: message, retryAt })
+    mailFailures.inc({ final: retryAt ? 'no' : 'yes' })
     if (retryAt) {
       report.failed++
       logger.warn({ ...fields, retryAt, err: error }, 'notification not sent, will retry')

@@ -98,6 +98,7 @@ const FUNCTIONS: Record<string, Role[]> = {
     'service_role',
   ],
   'schema_version()': ['service_role'],
+  'operations_metrics()': ['service_role'],
 }
 
 let db: Database

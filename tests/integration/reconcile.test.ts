@@ -163,6 +163,88 @@ describe('reconciliation of Stripe', () => {
   })
 })
 
+/** A user's payments: the provider's ids of their rows. */
+async function payments(userId: string) {
+  const { data } = await adminClient(app)
+    .from('payment_history')
+    .select('stripe_invoice_id, polar_order_id, status')
+    .eq('user_id', userId)
+  return (data ?? []) as { stripe_invoice_id: string | null; polar_order_id: string | null }[]
+}
+
+describe('changed-only reconciliation', () => {
+  it('finds a Stripe renewal whose events were lost: the subscription and its payment', async () => {
+    const stripe = emulatorStripe(app)
+    const { id: userId } = await createSignedInUser(app)
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: catalogPlan('pro').stripe.priceId, quantity: 1 }],
+      subscription_data: { metadata: { user_id: userId } },
+      success_url: `${app.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+    })
+    await app.stack.stripe.completeCheckout(session.id)
+    const subscriptionId = String(
+      (await stripe.checkout.sessions.retrieve(session.id)).subscription,
+    )
+    await app.stack.stripe.idle()
+    const before = await row(userId)
+    expect(await payments(userId)).toHaveLength(1)
+
+    // The endpoint is disabled while the subscription renews: Stripe sends nothing.
+    app.stack.stripe.setWebhookEndpointDisabled(true)
+    await app.stack.stripe.advanceSubscription(subscriptionId)
+    app.stack.stripe.setWebhookEndpointDisabled(false)
+    const renewal = (await stripe.invoices.list({ subscription: subscriptionId })).data[0]
+    expect(await row(userId)).toMatchObject({ current_period_end: before?.current_period_end })
+
+    const check = await reconcileProvider('stripe', { check: true })
+    expect(check.since).toEqual(expect.any(String))
+    expect(check.differences.find((d) => d.userId === userId)?.changes).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^current_period_end: /)]),
+    )
+    expect(check.missingPayments).toContainEqual({ id: renewal.id, result: undefined })
+
+    const applied = await reconcileProvider('stripe')
+    expect(applied.differences.find((d) => d.userId === userId)?.result).toBe('applied')
+    expect(applied.missingPayments).toContainEqual({ id: renewal.id, result: 'applied' })
+    expect((await payments(userId)).map((p) => p.stripe_invoice_id)).toContain(renewal.id)
+    const again = await reconcileProvider('stripe', { check: true })
+    expect(again.missingPayments).toEqual([])
+    expect(again.differences.filter((d) => d.userId === userId)).toEqual([])
+  })
+
+  it('finds a Polar renewal made while the endpoint was disabled: the subscription and its order', async () => {
+    const polar = app.stack.polar
+    polar.setEndpointEnabled(true)
+    const { id: userId } = await createSignedInUser(app)
+    const paid = await paidEmulatorCheckout(app, userId)
+    await polar.idle()
+    expect(await payments(userId)).toHaveLength(1)
+
+    polar.setEndpointEnabled(false)
+    await polar.trigger('renewal', { subscription_id: paid.subscription.id })
+    await polar.idle()
+    polar.setEndpointEnabled(true)
+    expect(await payments(userId)).toHaveLength(1)
+
+    const check = await reconcileProvider('polar', { check: true })
+    expect(check.since).toEqual(expect.any(String))
+    expect(check.differences.find((d) => d.userId === userId)?.changes).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^current_period_end: /)]),
+    )
+    expect(check.missingPayments).toHaveLength(1)
+
+    const applied = await reconcileProvider('polar')
+    expect(applied.missingPayments).toEqual([
+      { id: check.missingPayments[0].id, result: 'applied' },
+    ])
+    expect((await payments(userId)).map((p) => p.polar_order_id)).toContain(
+      check.missingPayments[0].id,
+    )
+    expect((await reconcileProvider('polar', { check: true })).missingPayments).toEqual([])
+  })
+})
+
 describe('npm run billing:reconcile', () => {
   it('prints the last event per provider and exits 0 when nothing differs, 1 on bad arguments', async () => {
     const run = promisify(execFile)
@@ -175,8 +257,10 @@ describe('npm run billing:reconcile', () => {
       { env, timeout: 60_000 },
     )
     expect(stdout).toMatch(/^stripe: last event in the ledger /m)
-    expect(stdout).toMatch(/^polar: last event in the ledger subscription\./m)
-    expect(stdout).toMatch(/^polar: \d+ subscriptions, \d+ users, 0 differ$/m)
+    expect(stdout).toMatch(/^polar: last event in the ledger (subscription|order)\./m)
+    expect(stdout).toMatch(
+      /^polar: changed since \S+: \d+ subscriptions, \d+ users, 0 differ, 0 payments missing$/m,
+    )
     const bad = await run(
       process.execPath,
       ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--provider', 'paypal'],

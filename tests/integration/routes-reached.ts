@@ -34,6 +34,14 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/pricing',
   ],
   'tests/integration/abuse-limits.test.ts': ['routes/api.checkout_sessions'],
+  'tests/integration/metrics.test.ts': [
+    'root',
+    'routes/api.webhooks.stripe',
+    'routes/healthz',
+    'routes/metrics',
+    'routes/pricing',
+    'routes/subscribe.$plan',
+  ],
   'tests/integration/auth-callback.test.ts': ['routes/auth.callback'],
   'tests/integration/auth-session.test.ts': [
     'root',
@@ -133,6 +141,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard.settings.notifications',
     'routes/forgot-password',
     'routes/healthz',
+    'routes/metrics',
     'routes/pricing',
     'routes/reset-password',
     'routes/sign-in',

@@ -168,6 +168,61 @@ function activeFaults(at: number) {
 }
 
 // ---------------------------------------------------------------------------------------
+// The metrics of both instances, scraped as an operator's Prometheus would
+
+const METRICS_TOKEN = 'chaos-soak-metrics-token'
+const metrics = {
+  scrapes: 0,
+  failed: 0,
+  outboxAgeMax: 0,
+  outboxDepthMax: 0,
+  /** Webhook outcomes per instance: the last value of each series, and what restarts reset. */
+  last: new Map<number, Map<string, number>>(),
+  banked: new Map<string, number>(),
+}
+
+/** One scrape of each instance; counters that went down were reset by a restart. */
+async function scrapeMetrics() {
+  for (const instance of instances) {
+    // Any failure (refused, cut by a kill, timed out while reading) is a failed scrape.
+    const text = await fetch(`http://127.0.0.1:${instance.port}/metrics`, {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      signal: AbortSignal.timeout(2_000),
+    })
+      .then((response) => (response.ok ? response.text() : null))
+      .catch(() => null)
+    if (text === null) {
+      metrics.failed++
+      continue
+    }
+    metrics.scrapes++
+    const seen = metrics.last.get(instance.index) ?? new Map<string, number>()
+    for (const line of text.split('\n')) {
+      const value = Number(line.slice(line.lastIndexOf(' ') + 1))
+      if (line.startsWith('notification_outbox_oldest_age_seconds '))
+        metrics.outboxAgeMax = Math.max(metrics.outboxAgeMax, value)
+      if (line.startsWith('notification_outbox_depth '))
+        metrics.outboxDepthMax = Math.max(metrics.outboxDepthMax, value)
+      const outcome = /^webhook_outcomes_total\{provider="(\w+)",outcome="(\w+)"\}/.exec(line)
+      if (!outcome) continue
+      const key = `${outcome[1]} ${outcome[2]}`
+      const before = seen.get(key) ?? 0
+      if (value < before) metrics.banked.set(key, (metrics.banked.get(key) ?? 0) + before)
+      seen.set(key, value)
+    }
+    metrics.last.set(instance.index, seen)
+  }
+}
+
+/** Every webhook outcome the scrapes saw, over both instances and their restarts. */
+function outcomeTotals() {
+  const totals = new Map(metrics.banked)
+  for (const seen of metrics.last.values())
+    for (const [key, value] of seen) totals.set(key, (totals.get(key) ?? 0) + value)
+  return [...totals].sort(([a], [b]) => a.localeCompare(b))
+}
+
+// ---------------------------------------------------------------------------------------
 // Two instances and the balancer
 
 async function startInstance(instance: Instance) {
@@ -181,6 +236,7 @@ async function startInstance(instance: Instance) {
     LOG_LEVEL: 'error',
     RATE_LIMIT_STORE: 'postgres',
     SHUTDOWN_TIMEOUT_MS: '8000',
+    METRICS_TOKEN,
   }
   delete env.DATABASE_URL
   const child = spawn(
@@ -499,12 +555,15 @@ async function main() {
       ),
     5_000,
   )
+  const scraping = setInterval(() => void scrapeMetrics(), 5_000)
   const chaosDone = chaos().catch((error: unknown) => {
     log(`chaos schedule failed: ${String(error)}`)
     throw error
   })
   await replay(stream.deliveries, deadline)
   clearInterval(progress)
+  clearInterval(scraping)
+  await scrapeMetrics()
   await chaosDone
   const replaySeconds = (Date.now() - replayStarted) / 1000
   const convergeSeconds = Math.max(0, (figures.lastSuccessAt - chaosFigures.lastFaultEnd) / 1000)
@@ -560,6 +619,16 @@ async function main() {
   )
   console.log(
     `  invoice links     ${deferredInvoiceLinks} Polar payments recorded without theirs (filled in later by design)`,
+  )
+  console.log(
+    `  metrics           ${metrics.scrapes} scrapes (${metrics.failed} failed: instance down or database out); outbox oldest ${metrics.outboxAgeMax.toFixed(1)}s at most, depth ${metrics.outboxDepthMax} at most`,
+  )
+  console.log(
+    `  webhook outcomes  ${
+      outcomeTotals()
+        .map(([key, n]) => `${key}: ${n}`)
+        .join(', ') || 'none seen'
+    }`,
   )
   console.log(`  missing / duplicated / wrong   ${missing} / ${duplicated} / ${wrong}`)
   for (const line of mismatches.slice(0, 15)) console.log(`    - ${line}`)

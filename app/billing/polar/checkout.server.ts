@@ -6,6 +6,7 @@ import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import { requestContext } from '~/lib/server/request-context.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
@@ -130,7 +131,8 @@ export async function createPolarCheckout(
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
   const checkout = await getPolar('checkout').checkouts.create({
     products: request.products,
-    metadata: request.metadata,
+    // The request's id travels to the subscription and its orders (Polar takes no header).
+    metadata: { ...request.metadata, request_id: requestContext.getStore()?.requestId ?? '' },
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
     customer_id: await ensurePolarCustomer(user),
   })

@@ -4,13 +4,13 @@ import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { getPlans } from '../plans.server'
-import type { BillingProvider, ListedSubscription } from '../provider'
+import type { BillingProvider, ListedPayment } from '../provider'
 import { polarCheckoutPath } from './checkout.server'
 import { describePolarServers, getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 import { lookUpOrderInvoiceUrl } from './invoice.server'
 import { changePolarPlan, polarPlanChangeOffer } from './plan-change.server'
-import { handlePolarWebhook } from './webhook.server'
+import { applyPolarEvent, handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
 
@@ -104,7 +104,6 @@ export const polarProvider: BillingProvider = {
         throw error
     }
   },
-  // The user as its webhooks find it (`polarUserLink`, never an email).
   async updateCustomerEmail(_row, userId, email) {
     const polar = getPolar('checkout')
     const customer = await polar.customers.getExternal(userId).catch((failure: unknown) => {
@@ -113,22 +112,40 @@ export const polarProvider: BillingProvider = {
     })
     if (customer) await polar.customers.update(customer.id, { email: email.new })
   },
-  async listSubscriptions() {
+  // The user as its webhooks find it (`polarUserLink`, never an email). Since a time (Polar
+  // filters no change time): those started or canceled since, and those an order since bills.
+  async listSubscriptions(since) {
     const polar = getPolar('checkout')
-    const listed: ListedSubscription[] = []
-    for (let page = 1; ; page++) {
-      const result = await polar.subscriptions.list({ page, limit: PAGE_SIZE })
-      for (const item of result.items) {
-        const subscription = PolarSubscriptionSchema.parse(item)
-        listed.push({
-          userId: polarUserLink(subscription).userId,
-          subscriptionId: subscription.id,
-          createdAt: item.created_at,
-          fields: polarSubscriptionFields('subscription.updated', subscription)!,
-        })
+    const after = since?.toISOString()
+    const found = new Map<string, { created_at: string }>()
+    const filters = after ? [{ started_after: after }, { canceled_at_after: after }] : [{}]
+    for (const filter of filters)
+      for await (const item of polar.subscriptions.iterList({ ...filter, limit: PAGE_SIZE }))
+        found.set(item.id, item)
+    const orders = after ? polar.orders.iterList({ created_after: after, limit: PAGE_SIZE }) : []
+    for await (const { subscription_id: id } of orders)
+      if (id && !found.has(id)) found.set(id, await polar.subscriptions.get(id))
+    return [...found.values()].map((item) => {
+      const subscription = PolarSubscriptionSchema.parse(item)
+      return {
+        userId: polarUserLink(subscription).userId,
+        subscriptionId: subscription.id,
+        createdAt: item.created_at,
+        fields: polarSubscriptionFields('subscription.updated', subscription)!,
       }
-      if (page >= result.pagination.max_page) return listed
+    })
+  },
+  // Paid orders (refunded ones were paid too), through the `order.paid` path of the webhook.
+  async listPayments(since) {
+    const payments: ListedPayment[] = []
+    const filter = { created_after: since?.toISOString(), limit: PAGE_SIZE }
+    for await (const order of getPolar('checkout').orders.iterList(filter)) {
+      const event = { provider: 'polar', id: `reconcile:${order.id}`, type: 'order.paid' }
+      const record = () =>
+        applyPolarEvent({ ...event, occurredAt: new Date().toISOString() }, order)
+      if (order.paid) payments.push({ id: order.id, column: 'polar_order_id', record })
     }
+    return payments
   },
   paymentLookup(payment, timeoutMs) {
     const orderId = payment.polar_order_id

@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 
 import { getEnv } from '~/env.server'
+import { requestContext } from '~/lib/server/request-context.server'
 
 let client: Stripe | undefined
 
@@ -9,11 +10,22 @@ export function getStripe(): Stripe {
   if (client) return client
   const env = getEnv()
   const target = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined
+  // Each call carries the request's id, as X-Request-Id and in the idempotency key the SDK makes
+  // for a POST (`<request id>-<uuid>`, in Stripe's request log); a key chosen in code stays.
+  const httpClient = Stripe.createNodeHttpClient()
+  const send = httpClient.makeRequest.bind(httpClient)
+  httpClient.makeRequest = (host, port, path, method, headers, ...rest) => {
+    const id = requestContext.getStore()?.requestId
+    const key = String(headers['Idempotency-Key'] ?? '').replace(/^stripe-node-retry-/, `${id}-`)
+    const ids = id ? { 'X-Request-Id': id, ...(key ? { 'Idempotency-Key': key } : {}) } : {}
+    return send(host, port, path, method, { ...headers, ...ids }, ...rest)
+  }
   client = new Stripe(env.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 2,
     timeout: env.STRIPE_TIMEOUT_MS,
     telemetry: false,
     appInfo: { name: 'subscribely' },
+    httpClient,
     ...(target
       ? {
           host: target.hostname,

@@ -5,12 +5,12 @@ import { formatMoney } from '~/lib/pages/format'
 import { findUserIdBy } from '~/subscriptions/store.server'
 
 import { getPlans, planByStripePrice } from '../plans.server'
-import type { BillingProvider, ListedSubscription } from '../provider'
+import type { BillingProvider, ListedPayment, ListedSubscription } from '../provider'
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
 import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
 import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.server'
-import { handleStripeWebhook, stripePlanName } from './webhook.server'
+import { applyStripeEvent, handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
 
@@ -20,6 +20,21 @@ const EVENTS = [
   ...['paid', 'payment_succeeded', 'payment_failed'].map((change) => `invoice.${change}`),
   ...['refunded', 'dispute.created', 'dispute.closed'].map((change) => `charge.${change}`),
 ]
+
+const EVENTS_KEPT_MS = 30 * 86_400_000
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+/** Each subscription that a subscription event since `since` names, as it is now. */
+async function* named(since: Date) {
+  const seen = new Set<string>()
+  const types = ['created', 'updated', 'deleted'].map((t) => `customer.subscription.${t}` as const)
+  const created = { gte: seconds(since) }
+  for await (const event of getStripe().events.list({ types, created, limit: 100 })) {
+    const { id } = event.data.object as { id: string }
+    if (!seen.has(id)) yield await getStripe().subscriptions.retrieve(seen.add(id) && id)
+  }
+}
 
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
@@ -124,9 +139,13 @@ export const stripeProvider: BillingProvider = {
     if (row?.stripe_customer_id) ids.add(row.stripe_customer_id)
     for (const id of ids) await stripe.customers.update(id, { email: email.new })
   },
-  async listSubscriptions() {
+  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  async listSubscriptions(since) {
     const listed: ListedSubscription[] = []
-    for await (const item of getStripe().subscriptions.list({ status: 'all', limit: 100 })) {
+    // Since a time within the 30 days Stripe keeps events: the subscriptions they name.
+    const all = !since || Date.now() - since.getTime() > EVENTS_KEPT_MS
+    const items = all ? getStripe().subscriptions.list({ status: 'all', limit: 100 }) : named(since)
+    for await (const item of items) {
       const subscription = StripeSubscriptionSchema.parse(item)
       listed.push({
         userId:
@@ -140,6 +159,18 @@ export const stripeProvider: BillingProvider = {
       })
     }
     return listed
+  },
+  async listPayments(since) {
+    const paid: ListedPayment[] = []
+    const created = since && { gte: seconds(since) }
+    for await (const object of getStripe().invoices.list({ status: 'paid', created, limit: 100 })) {
+      const id = `reconcile:${object.id}`
+      const event = { id, type: 'invoice.payment_succeeded', data: { object } }
+      const record = () =>
+        applyStripeEvent({ ...event, created: seconds(new Date()) } as Stripe.Event)
+      paid.push({ id: object.id!, column: 'stripe_invoice_id', record })
+    }
+    return paid
   },
   paymentLookup(payment, timeoutMs) {
     const invoiceId = payment.stripe_invoice_id

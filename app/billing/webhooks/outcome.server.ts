@@ -6,6 +6,7 @@ import {
 } from '~/lib/database/database-availability.server'
 import { readBodyWithLimit } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
+import { webhookOutcomes } from '~/lib/server/metrics.server'
 import { wakeMailDelivery } from '~/notifications/delivery.server'
 
 import { recentEvents } from './recent-events.server'
@@ -48,17 +49,14 @@ export async function answerWebhook(
 ): Promise<Response> {
   const key = `${provider}:${event.id}`
   const log = logger.child({ id: event.id, type: event.type })
-  if (recentEvents.has(key)) {
-    log.info({ outcome: 'duplicate' }, `${provider} webhook`)
-    return received()
-  }
   try {
-    const outcome = await apply()
+    const outcome = recentEvents.has(key) ? 'duplicate' : await apply()
     recentEvents.add(key)
     // A user paying twice: refund the second subscription (docs/operations.md).
     if (outcome === 'duplicate_subscription')
       log.error({ outcome }, `${provider} webhook: a second live subscription for one user`)
     else log.info({ outcome }, `${provider} webhook`)
+    webhookOutcomes.inc({ provider, outcome })
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
     return received()

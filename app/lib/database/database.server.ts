@@ -1,6 +1,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js'
 
 import { getEnv } from '~/env.server'
+import { requestIdHeader } from '~/lib/server/request-context.server'
 
 import type { Database } from '../../../supabase/database.types'
 
@@ -46,7 +47,8 @@ function boundedFetch(timeoutMs: number): typeof fetch {
     const attempt = () => {
       const timeout = AbortSignal.timeout(timeoutMs)
       const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-      return fetch(input, { ...init, signal }).catch((error: unknown) => {
+      const headers = { ...Object.fromEntries(new Headers(init?.headers)), ...requestIdHeader() }
+      return fetch(input, { ...init, headers, signal }).catch((error: unknown) => {
         if (timeout.aborted) {
           throw new Error(`database call: ETIMEDOUT after ${timeoutMs} ms`, { cause: error })
         }

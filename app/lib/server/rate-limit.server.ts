@@ -8,6 +8,7 @@ import { database, type DatabaseClient } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { checkedAnswer } from '~/lib/database/rpc.server'
 
+import { rateLimitRefusals } from './metrics.server'
 import { requestContext } from './request-context.server'
 
 /** A limit: at most `limit` hits per key in each fixed window of `windowMs`. */
@@ -129,6 +130,12 @@ export function combineRateLimitResults(results: RateLimitResult[]): RateLimitRe
   }
 }
 
+/** The result, a refusal counted under `limit` for /metrics. */
+export const countRefusal = (limit: string) => (result: RateLimitResult) => {
+  if (!result.allowed) rateLimitRefusals.inc({ limit })
+  return result
+}
+
 /** "1 minute", "5 minutes": a Retry-After for people. */
 export function retryAfterText(seconds: number) {
   const count = Math.max(1, Math.ceil(seconds / 60))
@@ -210,5 +217,5 @@ export function clientCounter(scope: string, key: string, limits: ClientRateLimi
 /** Counts one request of `scope` against its client's budget. */
 export function hitClientRateLimit(request: Request, scope: string, limits: ClientRateLimit) {
   const { key, rule } = clientCounter(scope, clientKey(request), limits)
-  return getRateLimitStore().hit(key, rule)
+  return getRateLimitStore().hit(key, rule).then(countRefusal(scope))
 }

@@ -13,3 +13,9 @@ export const requestContext = new AsyncLocalStorage<RequestContext>()
 /** Remix gives each loader of a page view its own `Request`: they share reads by this key. */
 export const requestKey = (request: Request): object =>
   ((request.method === 'GET' || request.method === 'HEAD') && requestContext.getStore()) || request
+
+/** The request's id as a header, for the calls made for it (Supabase keeps it in its logs). */
+export function requestIdHeader(): Record<string, string> {
+  const id = requestContext.getStore()?.requestId
+  return id ? { 'X-Request-Id': id } : {}
+}

@@ -120,6 +120,8 @@ export const testpayProvider: BillingProvider = {
       fields: fieldsOf(subscription),
     }))
   },
+  // Its payments are not kept apart from its subscriptions: none to catch up.
+  listPayments: async () => [],
   paymentLookup: () => null,
   checkout: {
     param: 'testpay_checkout',

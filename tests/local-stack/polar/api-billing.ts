@@ -1,4 +1,4 @@
-import { filterBy, lookup, newestFirst, paging } from './api-helpers'
+import { filterBy, filterByDate, lookup, newestFirst, paging } from './api-helpers'
 import { listJson } from './checkout-objects'
 import type { EmulatorContext } from './context'
 import { type Router, sendJson } from './http'
@@ -27,6 +27,10 @@ export function registerBillingApi(router: Router, ctx: EmulatorContext) {
       (s) => state.customer(s.customer_id).external_id,
     )
     items = filterBy(items, req, 'status', (s) => s.status)
+    for (const edge of ['after', 'before'] as const) {
+      items = filterByDate(items, req, `started_${edge}`, (s) => s.started_at)
+      items = filterByDate(items, req, `canceled_at_${edge}`, (s) => s.canceled_at)
+    }
     const active = req.query.get('active')
     if (active !== null)
       items = items.filter(
@@ -78,6 +82,8 @@ export function registerBillingApi(router: Router, ctx: EmulatorContext) {
       (o) => state.customer(o.customer_id).external_id,
     )
     items = filterBy(items, req, 'status', (o) => o.status)
+    items = filterByDate(items, req, 'created_after', (o) => o.created_at)
+    items = filterByDate(items, req, 'created_before', (o) => o.created_at)
     const { page, limit } = paging(req)
     sendJson(
       res,

@@ -199,3 +199,26 @@ describe('triggers', () => {
     await expect(env.emulator.trigger('nonsense')).rejects.toThrow('Unknown trigger type')
   })
 })
+
+describe('date filters of the lists', () => {
+  it('keep items on or after / before the time, and refuse a time without its offset (422)', async () => {
+    env = await setup()
+    const { order } = await paidOrder()
+    const created = order.created_at
+    const later = new Date(Date.parse(created) + 60_000).toISOString()
+    const orders = async (query: Record<string, string>) =>
+      (await env.polar.orders.list(query)).items.map((item) => item.id)
+    expect(await orders({ created_after: created })).toEqual([order.id])
+    expect(await orders({ created_after: later })).toEqual([])
+    expect(await orders({ created_before: created })).toEqual([order.id])
+    const subscriptions = async (query: Record<string, string>) =>
+      (await env.polar.subscriptions.list(query)).items.map((item) => item.id)
+    expect(await subscriptions({ started_after: later })).toEqual([])
+    expect(await subscriptions({ started_before: later })).toEqual([order.subscription_id])
+    expect(await subscriptions({ canceled_at_after: created })).toEqual([])
+    const naive = await env.polar.orders
+      .list({ created_after: '2026-01-01T00:00:00' })
+      .catch((error: unknown) => error)
+    expect(naive).toMatchObject({ statusCode: 422 })
+  })
+})

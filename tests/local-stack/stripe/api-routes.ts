@@ -1,7 +1,7 @@
 /** Handlers for each emulated `/v1` endpoint. */
 import { createCheckoutSession, field, metadata, text } from './checkout'
 import { previousAttributes, snapshot } from './events'
-import { newestFirst, paginate } from './expand'
+import { createdFilter, newestFirst, paginate } from './expand'
 import { invalid, missingParam, type Params } from './http'
 import { paymentRoutes } from './payment-routes'
 import { createPortalSession } from './portal'
@@ -117,8 +117,10 @@ export const routes: Route[] = [
   }),
   r('GET', 'subscriptions', (ctx, { params, path }) => {
     const status = text(params.status)
+    const created = createdFilter(params.created)
     const subs = newestFirst(ctx.store.subscriptions.values()).filter(
       (sub) =>
+        created(sub) &&
         (!text(params.customer) || sub.customer === params.customer) &&
         (!text(params.price) || sub.items.data.some((item) => item.price.id === params.price)) &&
         (status === 'all' || (status ? sub.status === status : sub.status !== 'canceled')),
@@ -145,8 +147,10 @@ export const routes: Route[] = [
     payInvoiceByApi(ctx, invoiceId, request, text(params.paid_out_of_band) === 'true'),
   ),
   r('GET', 'invoices', (ctx, { params, path }) => {
+    const created = createdFilter(params.created)
     const invoices = newestFirst(ctx.store.invoices.values()).filter(
       (invoice) =>
+        created(invoice) &&
         (!text(params.customer) || invoice.customer === params.customer) &&
         (!text(params.status) || invoice.status === params.status) &&
         (!text(params.subscription) ||
@@ -159,9 +163,11 @@ export const routes: Route[] = [
     const types = Array.isArray(params.types) ? params.types : []
     const type = text(params.type)
     const deliverySuccess = text(params.delivery_success)
+    const created = createdFilter(params.created)
     const events = newestFirst(ctx.store.events.values())
       .filter(
         (event) =>
+          created(event) &&
           (!type || typeMatches(type, event.type)) &&
           (types.length === 0 ||
             types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&

@@ -1,3 +1,4 @@
+import type Stripe from 'stripe'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { sdkFor, setupStack, verifiedEvents } from './test-support'
@@ -220,5 +221,34 @@ describe('catalog, invoices and events', () => {
       starting_after: invoiceEvents.data[1].id,
     })
     expect(next.data.map((item) => item.type)).toEqual(['invoice.finalized', 'invoice.created'])
+  })
+})
+
+describe('the created filter of list endpoints', () => {
+  it('takes a Unix time or a gt/gte/lt/lte range, and refuses anything else as Stripe does', async () => {
+    const customer = await stack.stripe.customers.create({ email: 'created@example.com' })
+    const event = (await stack.stripe.events.list({ type: 'customer.created' })).data[0]
+    expect(event.data.object).toMatchObject({ id: customer.id })
+    const at = event.created
+    const ids = async (created: Stripe.RangeQueryParam | number) =>
+      (await stack.stripe.events.list({ type: 'customer.created', created })).data.map((e) => e.id)
+    expect(await ids({ gte: at })).toEqual([event.id])
+    expect(await ids(at)).toEqual([event.id])
+    expect(await ids({ gt: at })).toEqual([])
+    expect(await ids({ lt: at })).toEqual([])
+    expect(await ids({ gte: at - 60, lte: at })).toEqual([event.id])
+    expect((await stack.stripe.invoices.list({ created: { gt: at + 60 } })).data).toEqual([])
+    const query = (q: string) =>
+      fetch(`${stack.emulator.url}/v1/subscriptions?${q}`, {
+        headers: { Authorization: 'Bearer sk_test_local_emulator' },
+      }).then(async (response) => ({ status: response.status, body: await response.json() }))
+    expect(await query('created[after]=1')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'parameter_unknown', param: 'created[after]' } },
+    })
+    expect(await query('created[gte]=yesterday')).toMatchObject({
+      status: 400,
+      body: { error: { param: 'created[gte]', message: 'Invalid integer: yesterday' } },
+    })
   })
 })

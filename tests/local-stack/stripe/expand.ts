@@ -107,3 +107,39 @@ export function newestFirst<T extends { id: string }>(values: Iterable<T>): T[] 
     .sort((a, b) => created(b.value) - created(a.value) || b.index - a.index)
     .map((entry) => entry.value)
 }
+
+const RANGE = {
+  gt: (a: number, b: number) => a > b,
+  gte: (a: number, b: number) => a >= b,
+  lt: (a: number, b: number) => a < b,
+  lte: (a: number, b: number) => a <= b,
+}
+
+/**
+ * The `created` filter of Stripe's list endpoints (events, invoices, subscriptions, …): a
+ * Unix time (exactly then), or a range of `gt`, `gte`, `lt` and `lte`. Anything else is the
+ * 400 Stripe answers: an unknown key, or a bound that is not an integer.
+ */
+export function createdFilter(param: Param | undefined): (item: object) => boolean {
+  if (param === undefined) return () => true
+  const bound = (value: Param, name: string) => {
+    if (typeof value !== 'string' || !/^-?\d+$/.test(value))
+      throw invalid(`Invalid integer: ${String(value)}`, name)
+    return Number(value)
+  }
+  if (typeof param === 'string') {
+    const at = bound(param, 'created')
+    return (item) => createdOf(item) === at
+  }
+  if (Array.isArray(param)) throw invalid('Invalid hash', 'created')
+  const checks = Object.entries(param).map(([key, value]) => {
+    const name = `created[${key}]`
+    if (!(key in RANGE))
+      throw invalid(`Received unknown parameter: ${name}`, name, 'parameter_unknown')
+    const limit = bound(value, name)
+    return (created: number) => RANGE[key as keyof typeof RANGE](created, limit)
+  })
+  return (item) => checks.every((check) => check(createdOf(item)))
+}
+
+const createdOf = (item: object) => Number((item as { created?: unknown }).created)
