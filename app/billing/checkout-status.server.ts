@@ -64,15 +64,6 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
   }
 }
 
-/** What a completed checkout bought, as the success page names it. */
-export interface CheckoutSummary {
-  /** The plan's name ("Pro"), when the checkout is for one of ours. */
-  plan: string | null
-  /** "$29.00 per month": what was charged, or the plan's price. */
-  amount: string | null
-  receiptTo: string | null
-}
-
 /**
  * What a checkout the provider reports as complete was for, only for the signed-in user it was
  * made for (its `user_id` metadata); null for anyone else, as when the provider cannot be asked.
@@ -80,7 +71,7 @@ export interface CheckoutSummary {
 export async function summarizeCheckout(
   params: URLSearchParams,
   viewer: { id: string; email: string } | null,
-): Promise<CheckoutSummary | null> {
+) {
   const named = namedCheckout(params)
   if (!named || !viewer) return null
   try {

@@ -79,8 +79,7 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
 }
 
 /**
- * Columns each subscription event sets (the spec's table "Events", provider B): the whole
- * snapshot, then what its type means on top, so that the newest event wins safely out of order
+ * Columns each subscription event sets: the whole snapshot, then what its type means on top
  * (docs/polar.md, "Events and effects").
  */
 export function polarSubscriptionFields(
