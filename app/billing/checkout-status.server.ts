@@ -9,16 +9,14 @@ import {
 import { billingProviders } from './registry.server'
 
 /**
- * What the success page can say about a checkout: the provider's own answer (`complete`,
- * `open`, `failed`), `confirming` when the provider could not be asked (a payment may well
- * have gone through), or `missing` when the address names no checkout at all.
+ * What the success page can say: the provider's answer (`complete`, `open`, `failed`),
+ * `confirming` when it could not be asked, or `missing` when the address names no checkout.
  */
 export type CheckoutStatus = 'complete' | 'open' | 'failed' | 'confirming' | 'missing'
 
 /**
- * Provider lookups of the success page per client. A buyer's page looks once and then every
- * few seconds for about a minute (success-recheck.ts: 13 lookups per checkout); anyone
- * reloading it in a loop, or walking made-up ids, would spend the app's provider API budget.
+ * Provider lookups of the success page per client: a buyer's page makes 13 per checkout
+ * (success-recheck.ts); a reload loop or made-up ids would spend the provider API budget.
  */
 export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
   client: { limit: 60, windowMs: 10 * 60_000 },
@@ -64,15 +62,6 @@ export async function lookupCheckoutStatus(params: URLSearchParams): Promise<Che
   }
 }
 
-/** What a completed checkout bought, as the success page names it. */
-export interface CheckoutSummary {
-  /** The plan's name ("Pro"), when the checkout is for one of ours. */
-  plan: string | null
-  /** "$29.00 per month": what was charged, or the plan's price. */
-  amount: string | null
-  receiptTo: string | null
-}
-
 /**
  * What a checkout the provider reports as complete was for, only for the signed-in user it was
  * made for (its `user_id` metadata); null for anyone else, as when the provider cannot be asked.
@@ -80,7 +69,7 @@ export interface CheckoutSummary {
 export async function summarizeCheckout(
   params: URLSearchParams,
   viewer: { id: string; email: string } | null,
-): Promise<CheckoutSummary | null> {
+) {
   const named = namedCheckout(params)
   if (!named || !viewer) return null
   try {

@@ -10,9 +10,8 @@ import type { PaymentFill } from './provider'
 import { billingProvider } from './registry.server'
 
 /**
- * Lookups a webhook deferred (`paymentLookup` of app/billing/provider.ts: an invoice URL, a
- * payment reference), made when the owner opens the billing page and bounded so that the page
- * is never slowed much and never fails (docs/webhooks.md, "Lookups that can wait").
+ * Lookups a webhook deferred (`paymentLookup`), made and bounded when the owner opens the
+ * billing page (docs/webhooks.md, "Lookups that can wait").
  */
 export const MAX_LOOKUPS = 3
 const DEADLINE_MS = 2500

@@ -43,9 +43,8 @@ export function portalEndpoint(
 }
 
 /**
- * Opens the billing portal of whichever provider the user's subscription is with (its row
- * read once, here, and handed to the provider's portal). With `paymentMethod`, a portal
- * that can opens on its card form; another opens as usual (the page says where to go in it).
+ * Opens the billing portal of the user's subscription's provider (its row read once, here); with
+ * `paymentMethod`, on its card form where it can (else the page says where to go in it).
  */
 export async function openBillingPortal(
   asUser: AsUser,

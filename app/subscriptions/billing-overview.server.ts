@@ -34,10 +34,8 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
 }
 
 /**
- * The user's account summary and one page of their payments, newest first, in one call
- * (`account_billing_overview`, read under RLS as the signed-in user), each payment with its provider
- * references (not shown; `fillDeferredLookups` reads them). A page past the end (an old
- * link, a hand-edited URL) gives the last page.
+ * The user's account summary and one page of their payments, newest first, each with the
+ * provider references `fillDeferredLookups` reads, in one call under RLS (docs/decisions/0075).
  */
 export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(

@@ -51,9 +51,8 @@ export function applySubscriptionEvent(
 }
 
 /**
- * A provider's answer to a change made in the app, applied now (its webhook then finds the row up
- * to date). Stamped with the provider's time, never this server's: a clock running ahead would
- * make the provider's own later events stale (docs/decisions/0053).
+ * A provider's answer to a change made in the app, applied now, stamped with the provider's
+ * time, never this server's (docs/decisions/0053).
  */
 export function applyProviderAnswer(
   provider: string,

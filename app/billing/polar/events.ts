@@ -62,10 +62,9 @@ export const PolarEnvelopeSchema = z.looseObject({
 })
 
 /**
- * The user a Polar subscription or order belongs to (docs/polar.md, "Events and effects"): the
- * metadata `user_id` our signed-in checkout sets, unless its customer is bound by `external_id`
- * to someone else (`refused`). The customer's own metadata is never read: Polar merges a
- * checkout's customer metadata into an existing customer, so anyone could have written it.
+ * The user a Polar subscription or order belongs to: the metadata `user_id` our checkout sets,
+ * unless its customer is bound by `external_id` to someone else (`refused`); never the
+ * customer's metadata (docs/polar.md, "Events and effects").
  */
 export function polarUserLink(object: Pick<PolarSubscription, 'metadata' | 'customer'>) {
   const userId = asUserId(object.metadata?.user_id)
@@ -80,8 +79,7 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
 }
 
 /**
- * Columns each subscription event sets (the spec's table "Events", provider B): the whole
- * snapshot, then what its type means on top, so that the newest event wins safely out of order
+ * Columns each subscription event sets: the whole snapshot, then what its type means on top
  * (docs/polar.md, "Events and effects").
  */
 export function polarSubscriptionFields(

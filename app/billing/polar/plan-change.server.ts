@@ -46,9 +46,8 @@ const pick = ({ key, name, amount, currency, interval }: Plan) => ({
 })
 
 /**
- * What changing to `planKey` would do for the user's Polar subscription, read from Polar (the
- * period and current product are Polar's, not the row's), or why it cannot change. Polar
- * failures throw.
+ * What changing to `planKey` would do for the user's Polar subscription, read from Polar (its
+ * period and product, not the row's), or why it cannot change; Polar failures throw.
  */
 export async function polarPlanChangeOffer(
   row: SubscriptionRow | null,

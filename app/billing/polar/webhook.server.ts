@@ -123,9 +123,8 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
 }
 
 /**
- * Fills in a paid order's invoice URL (generating it on order.paid). A failed Polar call is
- * logged and leaves the URL to order.updated or the billing page (docs/webhooks.md, "Lookups
- * that can wait"); a database failure throws.
+ * Fills in a paid order's invoice URL (generating it on order.paid); a failed Polar call is
+ * logged, a database failure throws (docs/webhooks.md, "Lookups that can wait").
  */
 async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = false) {
   const url = await fetchOrderInvoiceUrl(orderId, {

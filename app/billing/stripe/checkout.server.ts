@@ -16,9 +16,8 @@ export function isPlanPrice(priceId: string) {
 }
 
 /**
- * A hosted Checkout session for a plan price, as the spec describes it, with automatic tax when
- * STRIPE_AUTOMATIC_TAX is on and return URLs always on SITE_URL, for the user's one customer
- * and never a second payable one (docs/decisions/0050-one-payable-checkout.md).
+ * A hosted Checkout session for a plan price, as the spec describes it, for the user's one
+ * customer and never a second payable one (docs/decisions/0050-one-payable-checkout.md).
  */
 export async function createStripeCheckout(
   asUser: AsUser,

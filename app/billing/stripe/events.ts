@@ -5,9 +5,8 @@ import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
 /**
- * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows.
- * Schemas name only the fields we read and let everything else through, so an additive
- * API change never rejects an event.
+ * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows. Schemas name
+ * only the fields we read and let the rest through: an additive API change rejects no event.
  */
 
 const unix = z.int().nullish()

@@ -54,8 +54,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   // decodes them twice, once to check the signature and once to parse them.
   const text = utf8.decode(body)
   const { STRIPE_WEBHOOK_SECRET: current, STRIPE_WEBHOOK_SECRET_PREVIOUS: previous } = getEnv()
-  // The SDK's default tolerance: 300 seconds between signing and receipt. During a roll Stripe
-  // signs with every active secret (one v1 each), so either secret's is enough.
+  // The SDK's 300 s tolerance; either secret's signature during a roll (docs/decisions/0063).
   const verify = (secret: string) => getStripe().webhooks.constructEvent(text, signature, secret)
   let event: Stripe.Event
   try {

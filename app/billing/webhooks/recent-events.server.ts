@@ -1,9 +1,8 @@
 import { ExpiringCache } from '~/lib/server/expiring-cache'
 
 /**
- * Handled events, so a repeated delivery is answered 200 without a database round trip. Only a
- * completed event (ledger row committed) is remembered; the ledger stays the source of truth.
- * Restart the app after restoring the database to an earlier point (the ledger forgot events).
+ * Handled events (ledger row committed), so a repeated delivery is answered 200 without a
+ * database round trip; restart the app after a database restore (docs/operations.md).
  */
 export class RecentEvents extends ExpiringCache<true> {
   constructor(

@@ -4,11 +4,8 @@ import { database } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
 
 /**
- * Through PostgREST an outage (a restart, a failover, the pool exhausted) arrives as its own
- * connection errors `PGRST000`-`PGRST003`, a Postgres SQLSTATE of class `08`, `57P01`-`57P03`
- * (shutting down, crashed, starting up) or `53300` (too many connections), a gateway 502/503/504,
- * or a network failure named in the message. Anything else (a constraint, a permission, a bad
- * argument) would not be fixed by retrying, so it stays a 500.
+ * The errors of an outage (docs/operations.md lists them); anything else (a constraint, a
+ * permission, a bad argument) would not be fixed by retrying, so it stays a 500.
  */
 const UNAVAILABLE_CODE = /^(PGRST00[0-3]|08[0-9A-Z]{3}|57P0[1-3]|53300)$/
 const UNAVAILABLE_MESSAGE =

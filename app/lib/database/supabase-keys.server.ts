@@ -1,11 +1,9 @@
 import { type Env, getEnv } from '~/env.server'
 
 /**
- * The `global.fetch` of a Supabase client acting for one visitor. With a secret key
- * (`sb_secret_…`) its Supabase Auth calls carry that key and the visitor's `Sb-Forwarded-For`,
- * so Auth's per-IP limits count each visitor, not this server (Supabase honours the header only
- * with a secret key and "IP address forwarding" on, going-live.md). Other calls keep the public
- * key, so nothing else gains the secret key's privileges; without one: undefined.
+ * The `global.fetch` of a Supabase client acting for one visitor: its Auth calls carry the secret
+ * key and the visitor's `Sb-Forwarded-For`, the others the public key; without a secret key:
+ * undefined (docs/decisions/0022).
  */
 export function authCallsOnBehalfOf(
   address: string | null,

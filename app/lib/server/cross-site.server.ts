@@ -2,11 +2,7 @@ import { getEnv } from '~/env.server'
 
 import { logger } from './logger.server'
 
-/**
- * Why a state-changing request is refused as cross-site (on top of `SameSite=Lax`), or null:
- * `Origin` not `SITE_URL`'s, or `Sec-Fetch-Site` `cross-site`/`same-site`; neither header is
- * allowed, and webhooks are exempt (docs/security.md, "Cross-site requests").
- */
+/** Why a state-changing request is refused as cross-site, or null (docs/security.md, "Cross-site requests"). */
 export function crossSiteRefusal(request: RequestHead, siteUrl: string = getEnv().SITE_URL) {
   if (request.method === 'GET' || request.method === 'HEAD') return null
   const path = new URL(request.url).pathname

@@ -106,10 +106,7 @@ function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no
 /** The cap the route's own reader chose for a request's body (`readBodyWithLimit`). */
 const chosenCaps = new WeakMap<Request, number>()
 
-/**
- * Every action of the build behind one body cap, the one its reader chose (`readBodyWithLimit`),
- * else FORM_MAX_BYTES (docs/decisions/0047-one-body-cap-for-every-action.md).
- */
+/** Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047). */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {

@@ -10,10 +10,9 @@ import { cacheSize, ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
 /**
- * The anonymous page cache (decision 0014): 8–13× less app CPU per answer on `/` and `/pricing`
- * than a render; off, a mixed day costs 1.44× the app CPU (docs/performance.md). Each answer gets
- * a fresh nonce, joined into HTML and CSP kept split at the render's (128 random bits occur
- * nowhere else); at most `MAX_ENTRIES` keys, so odd queries cost renders, never memory.
+ * The anonymous page cache (decision 0014, a fresh nonce per answer): 8–13× less app CPU per
+ * answer on `/` and `/pricing` than a render; off, a mixed day costs 1.44× the app CPU
+ * (docs/performance.md).
  */
 const MAX_ENTRIES = 50
 const TTL_MS = 60_000

@@ -3,9 +3,8 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@remix-run/node'
 
 /**
- * `autoDestroy: false`: else React's second `end()` builds an `ERR_STREAM_ALREADY_FINISHED`
- * error, stack and all, on every page (docs/performance.md). A client that leaves still stops
- * the render: Remix cancels the web stream, which destroys the body.
+ * `autoDestroy: false`: else React's second `end()` builds an error, stack and all, on every
+ * page; a client that leaves still stops the render (docs/performance.md).
  */
 export function pageBody() {
   const body = new PassThrough({ autoDestroy: false })

@@ -14,9 +14,8 @@ import { logger } from './logger.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
- * The one request policy, run for every request Remix answers, so a route added tomorrow is
- * covered too (docs/decisions/0007-request-policy.md): a bad target or Host is a 400, a
- * cross-site state change a 403, and every answer gets the security headers.
+ * The one request policy, run for every request Remix answers (docs/decisions/0007): a bad
+ * target or Host is a 400, a cross-site state change a 403, every answer gets security headers.
  */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
