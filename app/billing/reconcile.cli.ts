@@ -1,16 +1,7 @@
 /**
- * `npm run billing:reconcile`: compares each running provider's subscriptions with the database
- * and applies what the database lacks through the webhook ledger (see reconcile.server.ts),
- * using the configuration in the environment (or .env).
- *
- *   --check              compare only: print the differences, change nothing (exit 2 if any,
- *                        or if a live subscription matches no user or a user has two)
- *   --provider <id>      only that provider (one of BILLING_PROVIDERS)
- *   --full               everything the provider holds, not only what changed since a day
- *                        before the ledger's newest event
- *
- * Each provider's newest ledger event is printed first: when it is much older than the
- * provider's own latest activity, events are not arriving (docs/operations.md).
+ * `npm run billing:reconcile`: applies through the webhook ledger what each running provider
+ * holds and the database lacks (reconcile.server.ts); its flags and exit codes are in
+ * docs/operations.md, "Reconciliation". The configuration is the environment's (or .env's).
  */
 import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'

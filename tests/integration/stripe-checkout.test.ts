@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import Stripe from 'stripe'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
@@ -26,6 +26,7 @@ interface RecordedCall {
   method: string
   path: string
   params: URLSearchParams
+  headers: Record<string, string | string[] | undefined>
 }
 interface RecordingProxy {
   url: string
@@ -46,6 +47,7 @@ async function startRecordingProxy(target: string): Promise<RecordingProxy> {
       method,
       path: url.pathname,
       params: new URLSearchParams(method === 'GET' ? url.search : body.toString()),
+      headers: req.headers,
     })
     const headers = new Headers()
     for (const [key, value] of Object.entries(req.headers)) {
@@ -755,4 +757,31 @@ it('the emulator sells the plans at the amounts the pricing page shows', async (
     stripe.prices.retrieve(STARTER),
   ])
   expect([pro.unit_amount, starter.unit_amount]).toEqual([2900, 900])
+})
+
+it("a request's id travels with the calls made for it: Stripe's and the database's", async () => {
+  const user = await createSignedInUser(app)
+  const before = proxy.calls.length
+  const database = vi.spyOn(globalThis, 'fetch')
+  try {
+    const response = await postCheckout(user, priceForm(PRO), { 'x-request-id': 'lb-req-4f1c' })
+    expect(response.status).toBe(303)
+    const restCalls = database.mock.calls
+      .filter(([input]) =>
+        String(input instanceof Request ? input.url : input).includes('/rest/v1/'),
+      )
+      .map(([, init]) => new Headers(init?.headers).get('x-request-id'))
+    expect(restCalls.length).toBeGreaterThan(0)
+    expect(restCalls).toEqual(restCalls.map(() => 'lb-req-4f1c'))
+  } finally {
+    database.mockRestore()
+  }
+  const calls = proxy.calls.slice(before)
+  expect(calls.map((call) => call.path)).toContain('/v1/checkout/sessions')
+  for (const call of calls) expect(call.headers['x-request-id']).toBe('lb-req-4f1c')
+  // The SDK's own idempotency keys carry it (the customer's key is the app's: kept).
+  const session = calls.find(
+    (call) => call.path === '/v1/checkout/sessions' && call.method === 'POST',
+  )
+  expect(session?.headers['idempotency-key']).toMatch(/^lb-req-4f1c-/)
 })
