@@ -23,6 +23,22 @@ export function authCookie(name: string, path: string, maxAge: number, purpose?:
 }
 
 /**
+ * A notice for the page a fixed redirect lands on, in a short-lived cookie read once. Path `/`:
+ * with JavaScript a page's data is fetched from `<page>.data`, which a narrower path misses.
+ */
+export function readOnceCookie(name: string) {
+  const cookie = () => authCookie(name, '/', 5 * 60)
+  return {
+    remember: (value: string) => cookie().serialize(value),
+    /** The value, and the Set-Cookie that forgets it. */
+    take: async (request: Request) => ({
+      value: (await cookie().parse(request.headers.get('Cookie'))) as unknown,
+      clear: await cookie().serialize('', { maxAge: 0 }),
+    }),
+  }
+}
+
+/**
  * The Supabase session's cookie options (@supabase/ssr `cookieOptions`, whose `name` its
  * chunks and PKCE verifier carry too): `__Host-sb-<ref>-auth-token` in production, Supabase's
  * own name over plain http in development (docs/decisions/0046-host-prefixed-session-cookies.md).
