@@ -97,10 +97,8 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
-    // Change password (the current one is checked first) or, for an account without one (GitHub
-    // only), set a first password. Both are rate limited per account and confirmed by the auth
-    // server; either may need the code Supabase mails for "secure password change".
-    // The code field is on the form only once the auth server has asked for it.
+    // Either may need the code Supabase mails for "secure password change"; its field is on the
+    // form only once the auth server has asked for it.
     const codeAsked = formData.has('code')
     const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
     const submission = parseWithZod(formData, { schema })

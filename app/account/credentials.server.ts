@@ -101,10 +101,9 @@ export async function ownerRefusal(
 }
 
 /**
- * Starts an email change (the confirmation links come back through /auth/callback). A taken
- * address gets the same answer after the same work, so nobody learns it is taken: the auth
- * server is asked after the answer, and the address's owner is mailed a sign-in link
- * instead. The session was just confirmed, so that late call refreshes no cookie.
+ * Starts an email change after the answer (docs/decisions/0026-auth-mail-after-the-answer.md); a
+ * taken address's owner is mailed a sign-in link. The session was just confirmed, so that late
+ * call refreshes no cookie.
  */
 export function requestEmailChange(
   supabase: SupabaseClient,
