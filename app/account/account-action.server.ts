@@ -70,6 +70,8 @@ export async function handleAccountSettings(
     }
   }
   const badRequest = { status: 400, headers }
+  const sent = (form: string, message: string) =>
+    reply({ status: 'success' as const }, { intent: form, message }, { headers })
 
   if (intent === 'change-email') {
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
@@ -162,11 +164,7 @@ export async function handleAccountSettings(
     if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
     headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
     const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
-    return reply(
-      { status: 'success' as const },
-      { intent: 'change-password', message },
-      { headers },
-    )
+    return sent('change-password', message)
   }
 
   if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
@@ -177,7 +175,7 @@ export async function handleAccountSettings(
     const address = clientAddress(request)
     afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
     const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
-    return reply({ status: 'success' as const }, { intent: form, message }, { headers })
+    return sent(form, message)
   }
 
   if (intent === 'sign-out-everywhere') {
