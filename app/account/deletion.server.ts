@@ -15,6 +15,7 @@ const PROVIDER_FAILED =
   'We could not cancel your subscription with the payment provider, so your account has not been deleted. Please try again in a moment, or cancel it under Billing first.'
 const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
+const NOT_DELETED = 'We could not delete your account. Please try again.'
 
 /**
  * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): every
@@ -54,11 +55,7 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
   if (error) {
     logger.error({ user: userId, err: error }, 'account deletion: deleteUser failed')
     await unmarkDeletion(admin, userId)
-    return {
-      ok: false,
-      message:
-        live.length > 0 ? DELETE_FAILED : 'We could not delete your account. Please try again.',
-    }
+    return { ok: false, message: live.length > 0 ? DELETE_FAILED : NOT_DELETED }
   }
   logger.info({ user: userId, canceled: live.length }, 'account deleted')
   return { ok: true }
