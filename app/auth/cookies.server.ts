@@ -22,10 +22,7 @@ export function authCookie(name: string, path: string, maxAge: number, purpose?:
   })
 }
 
-/**
- * A notice for the page a fixed redirect lands on, in a short-lived cookie read once. Path `/`:
- * with JavaScript a page's data is fetched from `<page>.data`, which a narrower path misses.
- */
+/** A short-lived notice for a fixed redirect's page, read once (path `/`: `<page>.data` too). */
 export function readOnceCookie(name: string) {
   const cookie = () => authCookie(name, '/', 5 * 60)
   return {
