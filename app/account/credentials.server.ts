@@ -77,11 +77,7 @@ export async function savePassword(
   }
 }
 
-/**
- * The owner's proof before a change that cannot be undone or hands the account over: the
- * current password, or the code of a sign-in mail (docs/decisions/0049-owner-re-check.md),
- * checked by a throwaway client signed straight out. Null when it holds, else what to say.
- */
+/** Null when the owner's proof holds, else what to say (docs/decisions/0049-owner-re-check.md). */
 export async function ownerRefusal(
   email: string,
   proof: { currentPassword?: string; code?: string },

@@ -17,11 +17,7 @@ const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
 const NOT_DELETED = 'We could not delete your account. Please try again.'
 
-/**
- * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): every
- * subscription that may still charge is ended at its provider first, so nobody keeps paying
- * without an account (if that fails, nothing is deleted); then the avatars and the user.
- */
+/** Ends every live subscription, then deletes the account (docs/decisions/0002-account-deletion.md). */
 export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
