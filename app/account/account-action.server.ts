@@ -70,6 +70,8 @@ export async function handleAccountSettings(
     }
   }
   const badRequest = { status: 400, headers }
+  const sent = (form: string, message: string) =>
+    reply({ status: 'success' as const }, { intent: form, message }, { headers })
 
   if (intent === 'change-email') {
     const submission = parseWithZod(formData, { schema: ChangeEmailSchema })
@@ -97,10 +99,8 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
-    // Change password (the current one is checked first) or, for an account without one (GitHub
-    // only), set a first password. Both are rate limited per account and confirmed by the auth
-    // server; either may need the code Supabase mails for "secure password change".
-    // The code field is on the form only once the auth server has asked for it.
+    // Either may need the code Supabase mails for "secure password change"; its field is on the
+    // form only once the auth server has asked for it.
     const codeAsked = formData.has('code')
     const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
     const submission = parseWithZod(formData, { schema })
@@ -164,11 +164,7 @@ export async function handleAccountSettings(
     if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
     headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
     const message = `We emailed a reset link to ${user.email}. Open it in this browser to choose a new password.`
-    return reply(
-      { status: 'success' as const },
-      { intent: 'change-password', message },
-      { headers },
-    )
+    return sent('change-password', message)
   }
 
   if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
@@ -179,7 +175,7 @@ export async function handleAccountSettings(
     const address = clientAddress(request)
     afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
     const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
-    return reply({ status: 'success' as const }, { intent: form, message }, { headers })
+    return sent(form, message)
   }
 
   if (intent === 'sign-out-everywhere') {

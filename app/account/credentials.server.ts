@@ -77,11 +77,7 @@ export async function savePassword(
   }
 }
 
-/**
- * The owner's proof before a change that cannot be undone or hands the account over: the
- * current password, or the code of a sign-in mail (docs/decisions/0049-owner-re-check.md),
- * checked by a throwaway client signed straight out. Null when it holds, else what to say.
- */
+/** Null when the owner's proof holds, else what to say (docs/decisions/0049-owner-re-check.md). */
 export async function ownerRefusal(
   email: string,
   proof: { currentPassword?: string; code?: string },
@@ -101,10 +97,9 @@ export async function ownerRefusal(
 }
 
 /**
- * Starts an email change (the confirmation links come back through /auth/callback). A taken
- * address gets the same answer after the same work, so nobody learns it is taken: the auth
- * server is asked after the answer, and the address's owner is mailed a sign-in link
- * instead. The session was just confirmed, so that late call refreshes no cookie.
+ * Starts an email change after the answer (docs/decisions/0026-auth-mail-after-the-answer.md); a
+ * taken address's owner is mailed a sign-in link. The session was just confirmed, so that late
+ * call refreshes no cookie.
  */
 export function requestEmailChange(
   supabase: SupabaseClient,

@@ -15,12 +15,9 @@ const PROVIDER_FAILED =
   'We could not cancel your subscription with the payment provider, so your account has not been deleted. Please try again in a moment, or cancel it under Billing first.'
 const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
+const NOT_DELETED = 'We could not delete your account. Please try again.'
 
-/**
- * Deletes the signed-in user's account (docs/decisions/0002-account-deletion.md): every
- * subscription that may still charge is ended at its provider first, so nobody keeps paying
- * without an account (if that fails, nothing is deleted); then the avatars and the user.
- */
+/** Ends every live subscription, then deletes the account (docs/decisions/0002-account-deletion.md). */
 export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
@@ -54,11 +51,7 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
   if (error) {
     logger.error({ user: userId, err: error }, 'account deletion: deleteUser failed')
     await unmarkDeletion(admin, userId)
-    return {
-      ok: false,
-      message:
-        live.length > 0 ? DELETE_FAILED : 'We could not delete your account. Please try again.',
-    }
+    return { ok: false, message: live.length > 0 ? DELETE_FAILED : NOT_DELETED }
   }
   logger.info({ user: userId, canceled: live.length }, 'account deleted')
   return { ok: true }

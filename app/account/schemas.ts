@@ -34,10 +34,7 @@ export const ChangePasswordSchema = z
 /** A first password, for an account that signs in with GitHub only: no current one to ask. */
 export const SetPasswordSchema = z.object(newPasswordFields).check(passwordsMatch)
 
-/**
- * Proof that the owner asks (credentials.server.ts `ownerRefusal`), for a change that cannot
- * be undone or hands the account over: the current password, or the code mailed for it.
- */
+// The owner's proof (docs/decisions/0049-owner-re-check.md): the current password or the code.
 const ownerProof = {
   currentPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
   code: reauthenticationCode,

@@ -30,11 +30,7 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
 type Read = (asUser: AsUser) => Promise<AccountSummary>
 const reads = new WeakMap<object, { read?: Read; answer?: ReturnType<Read> }>()
 
-/**
- * The summary for `requireUserWith`, read once per request: layout and page share it. A page
- * whose own read answers the summary too gives it, and that is the one call: the loaders'
- * reads are gathered for a turn of the event loop before it is sent.
- */
+/** `requireUserWith`'s summary: one call per request (docs/decisions/0075-billing-page-in-one-statement.md). */
 export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
   request: Request,
   read?: (asUser: AsUser) => Promise<T>,

@@ -22,6 +22,19 @@ export function authCookie(name: string, path: string, maxAge: number, purpose?:
   })
 }
 
+/** A short-lived notice for a fixed redirect's page, read once (path `/`: `<page>.data` too). */
+export function readOnceCookie(name: string) {
+  const cookie = () => authCookie(name, '/', 5 * 60)
+  return {
+    remember: (value: string) => cookie().serialize(value),
+    /** The value, and the Set-Cookie that forgets it. */
+    take: async (request: Request) => ({
+      value: (await cookie().parse(request.headers.get('Cookie'))) as unknown,
+      clear: await cookie().serialize('', { maxAge: 0 }),
+    }),
+  }
+}
+
 /**
  * The Supabase session's cookie options (@supabase/ssr `cookieOptions`, whose `name` its
  * chunks and PKCE verifier carry too): `__Host-sb-<ref>-auth-token` in production, Supabase's

@@ -1,10 +1,7 @@
 import { logger } from '~/lib/server/logger.server'
 
-/**
- * Sign-up and email change answer the same, in words and time, whether or not the address has
- * an account, so the auth server's work runs after the answer, in this process only (a job holds
- * a new password, never written anywhere). A failure is logged, never shown (it would tell apart).
- */
+// The auth server's work after the answer (docs/decisions/0026-auth-mail-after-the-answer.md), in
+// this process only; a failure is logged, never shown (it would tell apart).
 const running = new Set<Promise<void>>()
 
 /** Runs `work` on the next turn of the loop, after the current request is answered. */

@@ -6,11 +6,7 @@ import { logger } from '~/lib/server/logger.server'
 import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 
-/**
- * Lets "Check your email" move on once the address is confirmed anywhere (a phone), through a
- * nonce in the new account's metadata and in this browser's signed cookie; an existing account
- * gets none (docs/decisions/0023-journey-state-beside-the-browser.md).
- */
+/** A new account's nonce, also in this browser (docs/decisions/0023-journey-state-beside-the-browser.md). */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const PENDING_SECONDS = 24 * 60 * 60

@@ -4,10 +4,7 @@ import { logger } from '~/lib/server/logger.server'
 
 import { authCookie } from './cookies.server'
 
-/**
- * The checkout of the plan a newcomer chose before signing up, kept in a cookie and in the
- * account's metadata, followed once by the dashboard (docs/decisions/0023-journey-state-beside-the-browser.md).
- */
+// A plan chosen before signing up (docs/decisions/0023-journey-state-beside-the-browser.md).
 const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
 
 const AFTER_SIGN_UP_KEY = 'after_sign_up'

@@ -3,10 +3,7 @@ import type { SessionUser } from './session.server'
 
 const RECOVERY_WINDOW_SECONDS = 60 * 60
 
-/**
- * A recovery link's session carries `amr: otp` like a magic link's, so the callback marks it
- * with this cookie, signed with a key derived from the service-role secret.
- */
+// A recovery link's session carries `amr: otp` like a magic link's: the callback marks it here.
 const recoveryCookie = () =>
   authCookie('recovery_mark', '/', RECOVERY_WINDOW_SECONDS, 'recovery-mark')
 

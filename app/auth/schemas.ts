@@ -9,7 +9,6 @@ import {
 
 /** Auth form schemas in `zod/mini`, small for the browser; the pages read `limits.ts` without zod. */
 
-/** An email field: trimmed, lower-cased, at most 254 characters, a valid address. */
 export function emailField(requiredMessage = 'Enter your email address') {
   return z.pipe(
     z

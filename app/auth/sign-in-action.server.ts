@@ -93,9 +93,8 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     return reply(result(), fields('password', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
   if (!limit.allowed) {
-    // Too many attempts from this browser, or at this account from anywhere: the password is
-    // not checked (not even the right one); the emailed link, which only the owner receives,
-    // still works.
+    // The password is not checked (not even the right one); the emailed link, which only the
+    // owner receives, still works.
     const message = limit.paused
       ? pausedCheckMessage('sign-in', limit.retryAfterSeconds)
       : tooManyAttemptsMessage(limit.retryAfterSeconds)

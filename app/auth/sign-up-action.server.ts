@@ -16,10 +16,8 @@ import {
 import { SignUpSchema } from './schemas'
 
 /**
- * The sign-up page's action. A valid, allowed submission always ends on the "check your
- * email" page, after the same work, whether the address is new or already has an account
- * (the mail says which; auth.server.ts `signUp`). A plan chosen before signing up is kept
- * for after the confirmation (plan-intent.server.ts).
+ * The sign-up page's action: the same answer after the same work for any address (the mail says
+ * which; docs/decisions/0026-auth-mail-after-the-answer.md), and a plan chosen first is kept.
  */
 export async function handleSignUp(request: Request) {
   const formData = await readFormData(request)
