@@ -202,7 +202,7 @@ test('the guide on a host: a production install, .env, the release commands, npm
   expect(sync.stdout).toContain('Synced 2 prices')
   const check = await run('npm', ['run', 'billing:reconcile', '--', '--check'])
   expect(check.status, check.stdout + check.stderr).toBe(0)
-  expect(check.stdout).toContain('stripe: 0 subscriptions')
+  expect(check.stdout).toContain('stripe: everything: 0 subscriptions')
 
   // `npm start`, in a process group of its own so the whole of it stops at the end.
   app = spawn('npm', ['start'], {

@@ -73,6 +73,9 @@ export async function startSmtpInbox(options: SmtpInboxOptions): Promise<SmtpInb
       })()
     },
   })
+  // A client that drops its connection mid-session (an instance killed while sending: the
+  // chaos soak) is that client's loss, as at a real relay: the server keeps listening.
+  server.on('error', () => {})
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', () => {
