@@ -121,6 +121,9 @@ function pgControl(action: 'stop' | 'start') {
   execSync(`${pgCtl} ${action}${action === 'stop' ? ' -m fast' : ''}`, { stdio: 'inherit' })
 }
 
+// Even on a crash (an uncaught error skips cleanUp), no instance outlives the soak to hold its port.
+process.on('exit', () => instances.forEach((instance) => instance.child?.kill('SIGKILL')))
+
 async function cleanUp() {
   for (const instance of instances) instance.child?.kill('SIGKILL')
   balancer?.close()
