@@ -88,7 +88,7 @@ const seconds = () => Date.now() / 1000
  * Access tokens this process has verified, by a SHA-256 of the `Cookie` header, until 2 minutes
  * before they expire (supabase-js refreshes within 90 s): the same cookies skip the client, the
  * cookie decode and the signature check, 0.5–0.9 ms of CPU per signed-in request
- * (tools/bench/session-cost.ts), 8–14 % of a mixed day's (docs/performance.md, "Caches").
+ * (tools/bench/session-cost.ts), about 4 % of a mixed day's (docs/performance.md, "Caches").
  */
 const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000), seconds)
 
