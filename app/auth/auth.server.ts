@@ -10,9 +10,14 @@ import { requestIdHeader } from '~/lib/server/request-context.server'
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
-import { newPendingSignUp, PENDING_SIGN_UP_KEY } from './pending-sign-up.server'
+import {
+  endUnprovenSignUp,
+  isUnprovenSignUp,
+  newPendingSignUp,
+  PENDING_SIGN_UP_KEY,
+} from './pending-sign-up.server'
 import { safeNextPath } from './safe-next-path'
-import { createSupabaseServerClient } from './session.server'
+import { createSupabaseServerClient, SIGN_IN_UNAVAILABLE_MESSAGE } from './session.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -138,19 +143,19 @@ export async function mailSignInLink(
  * account (signing up again, or a magic link). Type `email` makes the auth server accept the
  * code of either mail (GoTrue verify.go checks the confirmation and the sign-in token), so
  * the page takes whichever code arrived and says nothing about which it was. The session's
- * cookies land on `headers`.
+ * cookies land on `headers`; `choosePassword` when the code ended a password set elsewhere.
  */
 export async function confirmWithCode(
   request: Request,
   email: string,
   code: string,
-): Promise<AuthResult> {
+): Promise<AuthResult & { choosePassword?: boolean }> {
   const { supabase, headers } = createSupabaseServerClient(request)
+  const unproven = await isUnprovenSignUp(request, { email })
   const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
-  if (error?.status === 429) {
-    // The auth server's own limit: asking again at once would not help.
+  // The auth server's own limit: asking again at once would not help.
+  if (error?.status === 429)
     return { headers, error: authErrorMessage(error), errorCode: error.code }
-  }
   if (error || !data.session) {
     return {
       headers,
@@ -159,7 +164,9 @@ export async function confirmWithCode(
       errorCode: error?.code,
     }
   }
-  return { headers }
+  if (unproven && !(await endUnprovenSignUp(supabase, headers)))
+    return { headers: new Headers(), error: SIGN_IN_UNAVAILABLE_MESSAGE }
+  return { headers, choosePassword: unproven }
 }
 
 /**

@@ -7,7 +7,7 @@ import { authCookie } from './cookies.server'
 // A plan chosen before signing up (docs/decisions/0023-journey-state-beside-the-browser.md).
 const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
 
-const AFTER_SIGN_UP_KEY = 'after_sign_up'
+export const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
 /** Paths a sign-up may continue to: a plan's checkout. */
 const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=[a-z]+)?$/
