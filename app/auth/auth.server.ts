@@ -1,6 +1,5 @@
 import { createClient } from '@supabase/supabase-js'
 
-import { afterSignUpMetadata } from '~/auth/plan-intent.server'
 import { getEnv } from '~/env.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { logger } from '~/lib/server/logger.server'
@@ -10,14 +9,9 @@ import { requestIdHeader } from '~/lib/server/request-context.server'
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
-import {
-  endUnprovenSignUp,
-  isUnprovenSignUp,
-  newPendingSignUp,
-  PENDING_SIGN_UP_KEY,
-} from './pending-sign-up.server'
+import { newPendingSignUp, PENDING_SIGN_UP_KEY, verifyProof } from './pending-sign-up.server'
 import { safeNextPath } from './safe-next-path'
-import { createSupabaseServerClient, SIGN_IN_UNAVAILABLE_MESSAGE } from './session.server'
+import { createSupabaseServerClient } from './session.server'
 
 /** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
@@ -98,14 +92,9 @@ async function registerOrRemind(
   const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
-    // A plan chosen before signing up stays with the account, for whichever device
-    // confirms it (billing/plan-intent.server.ts).
     // The nonce marks the account this sign-up made (pending-sign-up.server.ts); an existing
     // account's metadata is not touched by a sign-up.
-    options: {
-      emailRedirectTo: callbackUrl(next),
-      data: { ...afterSignUpMetadata(next), [PENDING_SIGN_UP_KEY]: pendingNonce },
-    },
+    options: { emailRedirectTo: callbackUrl(next), data: { [PENDING_SIGN_UP_KEY]: pendingNonce } },
   })
   const exists =
     error?.code === 'user_already_exists' ||
@@ -151,8 +140,8 @@ export async function confirmWithCode(
   code: string,
 ): Promise<AuthResult & { choosePassword?: boolean }> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  const unproven = await isUnprovenSignUp(request, { email })
-  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
+  const proof = { email, token: code, type: 'email' as const }
+  const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   // The auth server's own limit: asking again at once would not help.
   if (error?.status === 429)
     return { headers, error: authErrorMessage(error), errorCode: error.code }
@@ -164,8 +153,6 @@ export async function confirmWithCode(
       errorCode: error?.code,
     }
   }
-  if (unproven && !(await endUnprovenSignUp(supabase, headers)))
-    return { headers: new Headers(), error: SIGN_IN_UNAVAILABLE_MESSAGE }
   return { headers, choosePassword: unproven }
 }
 

@@ -7,7 +7,7 @@ import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { isEmailLinkType } from './email-link-state.server'
 import { askedForLink } from './link-origin.server'
-import { endUnprovenSignUp, isUnprovenSignUp } from './pending-sign-up.server'
+import { verifyProof } from './pending-sign-up.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
@@ -90,11 +90,12 @@ export async function verifyEmailLink(
   // The link's session is written to cookies of its own first: a link for another account
   // leaves this browser exactly as it was (signed out, or still in its own account).
   const { supabase, headers: opened } = createSupabaseServerClient(request)
-  const unproven = await isUnprovenSignUp(request, link)
-  const { data, error } = await supabase.auth.verifyOtp({
-    type: link.type,
-    token_hash: link.tokenHash,
-  })
+  const { data, error, unproven } = await verifyProof(
+    request,
+    supabase,
+    { type: link.type, token_hash: link.tokenHash },
+    headers,
+  )
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
     // The first of a secure email change's two links: Supabase Auth answers without a session.
@@ -111,7 +112,6 @@ export async function verifyEmailLink(
     await supabase.auth.signOut({ scope: 'local' })
     return failedOutcome(headers, 'another_account')
   }
-  if (unproven && !(await endUnprovenSignUp(supabase, headers))) return failedOutcome(headers, null)
   for (const cookie of opened.getSetCookie()) headers.append('Set-Cookie', cookie)
   opened.forEach((value, key) => {
     if (key.toLowerCase() !== 'set-cookie') headers.set(key, value)

@@ -6,7 +6,6 @@ import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { authCookie } from './cookies.server'
-import { AFTER_SIGN_UP_KEY } from './plan-intent.server'
 import { emailKey } from './rate-limits.server'
 import { markRecovery } from './recovery.server'
 
@@ -27,17 +26,13 @@ export function forgetPendingSignUp() {
   return pendingCookie().serialize('', { maxAge: 0 })
 }
 
-async function pendingOf(request: Request): Promise<{ nonce: string; email?: unknown } | null> {
-  const pending: { nonce?: unknown } | null = await pendingCookie().parse(
-    request.headers.get('Cookie'),
-  )
-  return typeof pending?.nonce === 'string' ? { ...pending, nonce: pending.nonce } : null
-}
+const pendingOf = async (request: Request): Promise<{ nonce?: string; email?: string } | null> =>
+  pendingCookie().parse(request.headers.get('Cookie'))
 
 /** True once this browser's sign-up for `email` is confirmed; false otherwise or when unsure. */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
   const pending = await pendingOf(request)
-  if (!pending || pending.email !== emailKey(email)) return false
+  if (!pending?.nonce || pending.email !== emailKey(email)) return false
   try {
     return await rpc('sign_up_confirmed', { p_email: email, p_nonce: pending.nonce })
   } catch (error) {
@@ -48,37 +43,32 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
 }
 
 /**
- * Asked before a code (`email`) or an emailed link (`tokenHash`) is verified: true when it
- * would confirm an account whose password this browser's own sign-up did not set
- * (docs/security.md, "Accounts set up before their owner").
+ * Verifies an emailed code or link. When that confirms an account whose password this browser's
+ * own sign-up did not set (docs/security.md, "Accounts set up before their owner"), a password
+ * nobody knows replaces it at once, with the session just opened (the auth server then ends
+ * every other session), and `headers` let this browser choose its own (recovery.server.ts).
  */
-export async function isUnprovenSignUp(
+export async function verifyProof(
   request: Request,
-  proof: { email?: string; tokenHash?: string },
+  supabase: SupabaseClient,
+  proof: Parameters<SupabaseClient['auth']['verifyOtp']>[0],
+  headers: Headers,
 ) {
-  const { email = null, tokenHash = null } = proof
-  const nonce = (await pendingOf(request))?.nonce ?? null
-  return rpc('sign_up_unproven', { p_email: email, p_token_hash: tokenHash, p_nonce: nonce })
-}
-
-/**
- * Right after such a proof, with the session it opened: a password nobody knows replaces the
- * earlier one (the auth server then ends every other session), the plan kept in the account
- * goes, the session is renewed without it, and this browser may choose its own password
- * (recovery.server.ts). False, logged, when the auth server refused.
- */
-export async function endUnprovenSignUp(supabase: SupabaseClient, headers: Headers) {
+  const unproven = await rpc('sign_up_unproven', {
+    p_email: 'email' in proof ? proof.email : null,
+    p_token_hash: 'token_hash' in proof ? proof.token_hash : null,
+    p_nonce: (await pendingOf(request))?.nonce ?? null,
+  })
+  const verified = await supabase.auth.verifyOtp(proof)
+  if (!unproven || !verified.data.user) return { ...verified, unproven: false }
   // Meets any of the project's password character rules.
   const password = `${randomBytes(24).toString('base64url')}aA1!`
-  const { data, error } = await supabase.auth.updateUser({
-    password,
-    data: { [AFTER_SIGN_UP_KEY]: null },
-  })
-  const failure = error ?? (await supabase.auth.refreshSession()).error
-  if (failure || !data.user) {
-    logger.error({ code: failure?.code }, 'earlier password of a confirmed sign-up not ended')
-    return false
+  const { error } = await supabase.auth.updateUser({ password })
+  if (!error) {
+    headers.append('Set-Cookie', await markRecovery(verified.data.user.id))
+    return { ...verified, unproven }
   }
-  headers.append('Set-Cookie', await markRecovery(data.user.id))
-  return true
+  logger.error({ code: error.code }, 'earlier password of a confirmed sign-up not ended')
+  await supabase.auth.signOut({ scope: 'local' })
+  return { data: { user: null, session: null }, error, unproven }
 }

@@ -24,10 +24,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (confirmed?.choosePassword)
     throw redirect('/reset-password?notice=choose-password', { headers })
   // A newcomer who chose a plan before signing up continues to its checkout, once.
-  const afterSignUp = await takeAfterSignUp(request, session)
+  const afterSignUp = await takeAfterSignUp(request)
   if (afterSignUp) {
     // On to the plan's checkout, which shows the confirmed address itself.
-    if (afterSignUp.clear) headers.append('Set-Cookie', afterSignUp.clear)
+    headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
