@@ -90,12 +90,8 @@ export async function verifyEmailLink(
   // The link's session is written to cookies of its own first: a link for another account
   // leaves this browser exactly as it was (signed out, or still in its own account).
   const { supabase, headers: opened } = createSupabaseServerClient(request)
-  const { data, error, unproven } = await verifyProof(
-    request,
-    supabase,
-    { type: link.type, token_hash: link.tokenHash },
-    headers,
-  )
+  const proof = { type: link.type, token_hash: link.tokenHash }
+  const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
     // The first of a secure email change's two links: Supabase Auth answers without a session.

@@ -3,13 +3,9 @@ import { redirect } from '@remix-run/node'
 
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
-import { logger } from '~/lib/server/logger.server'
-import { clientAddress } from '~/lib/server/rate-limit.server'
 
-import { callbackUrl, confirmWithCode, sessionlessClient } from './auth.server'
+import { confirmWithCode, resendConfirmation } from './auth.server'
 import { authFailureStatus, mailMinuteMessage } from './auth-errors'
-import { markLinkRequested } from './link-origin.server'
-import { afterAnswer } from './mail-requests.server'
 import {
   hitAuthRateLimit,
   hitMailMinute,
@@ -49,18 +45,7 @@ export async function handleConfirmEmail(
     const minute = await hitMailMinute('sign-up', email)
     if (!minute.allowed)
       return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
-    // Supabase sends it only to an address that is waiting for confirmation and says nothing
-    // either way; asked after the answer (mail-requests.server.ts), neither does the page.
-    const address = clientAddress(request)
-    afterAnswer('sign-up confirmation', async () => {
-      const { error } = await sessionlessClient(address).auth.resend({
-        type: 'signup',
-        email,
-        options: { emailRedirectTo: callbackUrl('/dashboard') },
-      })
-      if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
-    })
-    const headers = { 'Set-Cookie': await markLinkRequested(request, email) }
+    const headers = { 'Set-Cookie': await resendConfirmation(request, email) }
     const notice = `If ${email} is waiting to be confirmed, a new email is on its way.`
     return answer(null, notice, { headers })
   }

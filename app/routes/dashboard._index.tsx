@@ -20,8 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once. When that
   // ended a password set elsewhere, she chooses her own first.
   const confirmed = await takeEmailConfirmed(request)
-  if (confirmed) headers.append('Set-Cookie', confirmed.clear)
-  if (confirmed?.choosePassword)
+  if (confirmed.value) headers.append('Set-Cookie', confirmed.clear)
+  if (confirmed.value === 'choose-password')
     throw redirect('/reset-password?notice=choose-password', { headers })
   // A newcomer who chose a plan before signing up continues to its checkout, once.
   const afterSignUp = await takeAfterSignUp(request)
@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
   const confirmedNotice =
-    confirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
+    confirmed.value === '1' && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
       ? noticeByKey('email-confirmed')
       : null
   const help = billingProvider(subscription?.provider)?.pastDueHelp
