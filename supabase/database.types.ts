@@ -545,6 +545,10 @@ export type Database = {
         Args: { p_email: string; p_nonce: string }
         Returns: boolean
       }
+      sign_up_unproven: {
+        Args: { p_email: string; p_nonce: string; p_token_hash: string }
+        Returns: boolean
+      }
       store_contact_message: {
         Args: { p_message: Json; p_team: string }
         Returns: string

@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js'
+import { type AuthError, createClient, type SupabaseClient } from '@supabase/supabase-js'
 
-import { afterSignUpMetadata } from '~/auth/plan-intent.server'
 import { getEnv } from '~/env.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { logger } from '~/lib/server/logger.server'
@@ -10,7 +9,7 @@ import { requestIdHeader } from '~/lib/server/request-context.server'
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
-import { newPendingSignUp, PENDING_SIGN_UP_KEY } from './pending-sign-up.server'
+import { newPendingSignUp, PENDING_SIGN_UP_KEY, verifyProof } from './pending-sign-up.server'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 
@@ -93,14 +92,9 @@ async function registerOrRemind(
   const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
-    // A plan chosen before signing up stays with the account, for whichever device
-    // confirms it (billing/plan-intent.server.ts).
     // The nonce marks the account this sign-up made (pending-sign-up.server.ts); an existing
     // account's metadata is not touched by a sign-up.
-    options: {
-      emailRedirectTo: callbackUrl(next),
-      data: { ...afterSignUpMetadata(next), [PENDING_SIGN_UP_KEY]: pendingNonce },
-    },
+    options: { emailRedirectTo: callbackUrl(next), data: { [PENDING_SIGN_UP_KEY]: pendingNonce } },
   })
   const exists =
     error?.code === 'user_already_exists' ||
@@ -132,59 +126,68 @@ export async function mailSignInLink(
   if (error && error.status !== 422) logger.warn({ code: error.code }, 'sign-in link not sent')
 }
 
+const WRONG_CODE =
+  'That code is not right, or it has expired. Check the newest email, or send a new one.'
+
 /**
  * Signs in with the 6-digit code of the mail a check-email page promised: a sign-up
  * confirmation, or the sign-in link that goes instead to an address that already has an
  * account (signing up again, or a magic link). Type `email` makes the auth server accept the
  * code of either mail (GoTrue verify.go checks the confirmation and the sign-in token), so
  * the page takes whichever code arrived and says nothing about which it was. The session's
- * cookies land on `headers`.
+ * cookies land on `headers`; `choosePassword` when the code ended a password set elsewhere.
  */
 export async function confirmWithCode(
   request: Request,
   email: string,
   code: string,
-): Promise<AuthResult> {
+): Promise<AuthResult & { choosePassword?: boolean }> {
   const { supabase, headers } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' })
-  if (error?.status === 429) {
-    // The auth server's own limit: asking again at once would not help.
-    return { headers, error: authErrorMessage(error), errorCode: error.code }
-  }
+  const proof = { email, token: code, type: 'email' as const }
+  const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   if (error || !data.session) {
-    return {
-      headers,
-      error:
-        'That code is not right, or it has expired. Check the newest email, or send a new one.',
-      errorCode: error?.code,
-    }
+    // The auth server's own limit says nothing of the code: asking again at once would not help.
+    const message = error?.status === 429 ? authErrorMessage(error) : WRONG_CODE
+    return { headers, error: message, errorCode: error?.code }
   }
-  return { headers }
+  return { headers, choosePassword: unproven }
 }
 
 /**
- * Mails a reset link after the answer (mail-requests.server.ts), like a magic link: neither
- * the answer nor its time says whether the address has an account, or that the auth server's
- * once-a-minute mail timer (which runs only for an account) refused. Returns the Set-Cookie
- * that marks this browser as the one that asked (link-origin.server.ts).
+ * A link mailed after the answer (mail-requests.server.ts): neither the answer nor its time
+ * says whether the address has an account, or that the auth server's once-a-minute mail timer
+ * (which runs only for one) refused. The Set-Cookie that marks this browser as the one that
+ * asked (link-origin.server.ts).
  */
-export function sendPasswordReset(request: Request, email: string) {
+function mailAfterAnswer(
+  request: Request,
+  email: string,
+  what: string,
+  send: (auth: SupabaseClient['auth']) => Promise<{ error: AuthError | null }>,
+) {
   const address = clientAddress(request)
-  afterAnswer('password reset', async () => {
-    const { error } = await sessionlessClient(address).auth.resetPasswordForEmail(email, {
-      redirectTo: callbackUrl('/reset-password'),
-    })
-    if (error) logger.warn({ code: error.code }, 'reset link not sent')
+  afterAnswer(what, async () => {
+    const { error } = await send(sessionlessClient(address).auth)
+    if (error) logger.warn({ code: error.code }, `${what} not sent`)
   })
   return markLinkRequested(request, email)
 }
 
+export const sendPasswordReset = (request: Request, email: string) =>
+  mailAfterAnswer(request, email, 'reset link', (auth) =>
+    auth.resetPasswordForEmail(email, { redirectTo: callbackUrl('/reset-password') }),
+  )
+
+/** "Send it again": the auth server mails only an address waiting for its confirmation. */
+export const resendConfirmation = (request: Request, email: string) =>
+  mailAfterAnswer(request, email, 'sign-up confirmation', (auth) =>
+    auth.resend({ type: 'signup', email, options: { emailRedirectTo: callbackUrl('/dashboard') } }),
+  )
+
 /**
- * Set in user_metadata with every password the app sets. Supabase Auth does not say
- * whether a user has a password, and setting one adds no `email` identity to an account
- * that signs in with GitHub (GoTrue's UserUpdate only stores the hash), so this is how
- * Account settings remembers it. A hint for that page only: nothing is allowed or refused
- * because of it (see getAccountState).
+ * Set in user_metadata with every password the app sets: Supabase Auth does not say whether a
+ * user has one (a GitHub account's gets no `email` identity), so Account settings reads this
+ * hint. Nothing is allowed or refused because of it (see getAccountState).
  */
 export const PASSWORD_SET_KEY = 'password_set'
 

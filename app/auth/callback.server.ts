@@ -7,6 +7,7 @@ import { type AuthFailureReason, failureReasonOf, rememberAuthFailure } from './
 import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { isEmailLinkType } from './email-link-state.server'
 import { askedForLink } from './link-origin.server'
+import { verifyProof } from './pending-sign-up.server'
 import { markRecovery } from './recovery.server'
 import { nextFromLink } from './safe-next-path'
 import { createSupabaseServerClient, getOptionalUser } from './session.server'
@@ -89,10 +90,8 @@ export async function verifyEmailLink(
   // The link's session is written to cookies of its own first: a link for another account
   // leaves this browser exactly as it was (signed out, or still in its own account).
   const { supabase, headers: opened } = createSupabaseServerClient(request)
-  const { data, error } = await supabase.auth.verifyOtp({
-    type: link.type,
-    token_hash: link.tokenHash,
-  })
+  const proof = { type: link.type, token_hash: link.tokenHash }
+  const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
     // The first of a secure email change's two links: Supabase Auth answers without a session.
@@ -118,7 +117,7 @@ export async function verifyEmailLink(
     return { location: '/reset-password', headers }
   }
   if (link.type === 'signup' || link.type === 'email') {
-    headers.append('Set-Cookie', await rememberEmailConfirmed())
+    headers.append('Set-Cookie', await rememberEmailConfirmed(unproven))
     return { location: '/dashboard', headers }
   }
   return { location: link.next, headers }

@@ -3,11 +3,9 @@ import { redirect } from '@remix-run/node'
 
 import { reply } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
-import { logger } from '~/lib/server/logger.server'
 
-import { callbackUrl, confirmWithCode } from './auth.server'
+import { confirmWithCode, resendConfirmation } from './auth.server'
 import { authFailureStatus, mailMinuteMessage } from './auth-errors'
-import { markLinkRequested } from './link-origin.server'
 import {
   hitAuthRateLimit,
   hitMailMinute,
@@ -16,7 +14,6 @@ import {
   tooManyAttemptsMessage,
 } from './rate-limits.server'
 import { ConfirmCodeSchema, ResendConfirmationSchema } from './schemas'
-import { createSupabaseServerClient } from './session.server'
 
 /** The check-email pages' action: the mailed 6-digit code, or (after sign-up) "send it again". */
 export async function handleConfirmEmail(
@@ -48,16 +45,7 @@ export async function handleConfirmEmail(
     const minute = await hitMailMinute('sign-up', email)
     if (!minute.allowed)
       return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
-    // Supabase sends it only to an address that is waiting for confirmation and says nothing
-    // either way, so neither does the page.
-    const { supabase, headers } = createSupabaseServerClient(request)
-    const { error } = await supabase.auth.resend({
-      type: 'signup',
-      email,
-      options: { emailRedirectTo: callbackUrl('/dashboard') },
-    })
-    if (error) logger.warn({ code: error.code }, 'sign-up confirmation not sent again')
-    headers.append('Set-Cookie', await markLinkRequested(request, email))
+    const headers = { 'Set-Cookie': await resendConfirmation(request, email) }
     const notice = `If ${email} is waiting to be confirmed, a new email is on its way.`
     return answer(null, notice, { headers })
   }
@@ -67,5 +55,7 @@ export async function handleConfirmEmail(
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
     return answer(outcome.error, null, init)
   }
-  throw redirect(options.after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
+  // A password set before the address was proven is gone: she chooses her own first.
+  const after = outcome.choosePassword ? '/reset-password?notice=choose-password' : options.after
+  throw redirect(after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
 }

@@ -1,18 +1,19 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+
+import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
 
 import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
+import { markRecovery } from './recovery.server'
 
 /** A new account's nonce, also in this browser (docs/decisions/0023-journey-state-beside-the-browser.md). */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
-const PENDING_SECONDS = 24 * 60 * 60
-
-const pendingCookie = () =>
-  authCookie('pending_sign_up', '/sign-up', PENDING_SECONDS, 'pending-sign-up')
+// Path `/`: the callback and the confirmation pages read it too.
+const pendingCookie = () => authCookie('pending_sign_up', '/', 24 * 60 * 60, 'pending-sign-up')
 
 /** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
 export function newPendingSignUp(email: string) {
@@ -25,11 +26,13 @@ export function forgetPendingSignUp() {
   return pendingCookie().serialize('', { maxAge: 0 })
 }
 
+const pendingOf = async (request: Request): Promise<{ nonce?: string; email?: string } | null> =>
+  pendingCookie().parse(request.headers.get('Cookie'))
+
 /** True once this browser's sign-up for `email` is confirmed; false otherwise or when unsure. */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
-  const cookie = request.headers.get('Cookie')
-  const pending: { nonce?: unknown; email?: unknown } | null = await pendingCookie().parse(cookie)
-  if (typeof pending?.nonce !== 'string' || pending.email !== emailKey(email)) return false
+  const pending = await pendingOf(request)
+  if (!pending?.nonce || pending.email !== emailKey(email)) return false
   try {
     return await rpc('sign_up_confirmed', { p_email: email, p_nonce: pending.nonce })
   } catch (error) {
@@ -37,4 +40,35 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
     logger.warn({ err: error }, 'sign-up confirmation check failed')
     return false
   }
+}
+
+/**
+ * Verifies an emailed code or link. When that confirms an account whose password this browser's
+ * own sign-up did not set (docs/security.md, "Accounts set up before their owner"), a password
+ * nobody knows replaces it at once, with the session just opened (the auth server then ends
+ * every other session), and `headers` let this browser choose its own (recovery.server.ts).
+ */
+export async function verifyProof(
+  request: Request,
+  supabase: SupabaseClient,
+  proof: Parameters<SupabaseClient['auth']['verifyOtp']>[0],
+  headers: Headers,
+) {
+  const unproven = await rpc('sign_up_unproven', {
+    p_email: 'email' in proof ? proof.email : null,
+    p_token_hash: 'token_hash' in proof ? proof.token_hash : null,
+    p_nonce: (await pendingOf(request))?.nonce ?? null,
+  })
+  const verified = await supabase.auth.verifyOtp(proof)
+  if (!unproven || !verified.data.user) return { ...verified, unproven: false }
+  // Meets any of the project's password character rules.
+  const password = `${randomBytes(24).toString('base64url')}aA1!`
+  const { error } = await supabase.auth.updateUser({ password })
+  if (!error) {
+    headers.append('Set-Cookie', await markRecovery(verified.data.user.id))
+    return { ...verified, unproven }
+  }
+  logger.error({ code: error.code }, 'earlier password of a confirmed sign-up not ended')
+  await supabase.auth.signOut({ scope: 'local' })
+  return { data: { user: null, session: null }, error, unproven }
 }

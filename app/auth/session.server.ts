@@ -31,8 +31,6 @@ export interface SessionUser {
   sessionId: string
   /** When a recovery link opened this session (`amr`): it may set a password without the old one. */
   recoveredAt?: number
-  /** A plan chosen before signing up (user metadata `after_sign_up`), until the dashboard follows it. */
-  afterSignUp?: string
 }
 
 /**
@@ -248,14 +246,12 @@ async function verifyToken(
     (entry): entry is AMREntry => typeof entry === 'object' && entry.method === 'recovery',
   )
   const recoveredAt = recovery?.timestamp
-  const afterSignUp: unknown = claims.user_metadata?.after_sign_up
   const claimed = {
     user: {
       id: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : '',
       sessionId: claims.session_id,
       ...(typeof recoveredAt === 'number' ? { recoveredAt } : {}),
-      ...(typeof afterSignUp === 'string' ? { afterSignUp } : {}),
     },
     asUser: { accessToken },
   }

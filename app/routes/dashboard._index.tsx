@@ -17,20 +17,22 @@ import { pastDueSummary, statusLabel } from '~/subscriptions/status'
 export async function loader({ request }: LoaderFunctionArgs) {
   const [session, { subscription }] = await requireUserWith(request, accountSummaryOf(request))
   const { user, headers } = session
-  // A newcomer who chose a plan before signing up continues to its checkout, once (from
-  // whichever device confirmed the address).
-  const afterSignUp = await takeAfterSignUp(request, session)
-  // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once.
-  const forgetConfirmed = await takeEmailConfirmed(request)
-  if (forgetConfirmed) headers.append('Set-Cookie', forgetConfirmed)
+  // Just confirmed by the emailed link (see confirmed-notice.server.ts): said once. When that
+  // ended a password set elsewhere, she chooses her own first.
+  const confirmed = await takeEmailConfirmed(request)
+  if (confirmed.value) headers.append('Set-Cookie', confirmed.clear)
+  if (confirmed.value === 'choose-password')
+    throw redirect('/reset-password?notice=choose-password', { headers })
+  // A newcomer who chose a plan before signing up continues to its checkout, once.
+  const afterSignUp = await takeAfterSignUp(request)
   if (afterSignUp) {
     // On to the plan's checkout, which shows the confirmed address itself.
-    if (afterSignUp.clear) headers.append('Set-Cookie', afterSignUp.clear)
+    headers.append('Set-Cookie', afterSignUp.clear)
     throw redirect(afterSignUp.next, { headers })
   }
   // Not shown again when ?notice=email-confirmed (the code on the check-email page) says it.
   const confirmedNotice =
-    forgetConfirmed && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
+    confirmed.value === '1' && new URL(request.url).searchParams.get('notice') !== 'email-confirmed'
       ? noticeByKey('email-confirmed')
       : null
   const help = billingProvider(subscription?.provider)?.pastDueHelp

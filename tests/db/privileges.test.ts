@@ -76,6 +76,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'email_link_state(p_token_hash text)': ['service_role'],
   'email_change_waiting_for()': ['authenticated'],
   'sign_up_confirmed(p_email text, p_nonce text)': ['service_role'],
+  'sign_up_unproven(p_email text, p_token_hash text, p_nonce text)': ['service_role'],
   'enqueue_notification(p_user_id uuid, p_kind text, p_data jsonb, p_to text, p_dedupe_key text)': [
     'service_role',
   ],

@@ -31,7 +31,8 @@ async function signUp(email: string) {
   await mailRequestsSettled()
   const mail = await app.stack.supabase.inbox.latestFor(email)
   expect(mail?.kind).toBe('signup')
-  return mail!
+  // The browser that signed up: its code keeps the password it chose.
+  return { ...mail!, browser: mergeCookies('', new Response(null, { headers: started.headers })) }
 }
 
 const post = (form: Record<string, string>, cookie = '') =>
@@ -42,7 +43,7 @@ describe('the code from the confirmation mail', () => {
     const email = newEmail()
     const mail = await signUp(email)
     expect(mail.otp).toMatch(/^\d{6}$/)
-    const answer = await post({ intent: 'code', email, code: mail.otp! })
+    const answer = await post({ intent: 'code', email, code: mail.otp! }, mail.browser)
     expect(answer.status).toBe(302)
     expect(answer.headers.get('Location')).toBe('/dashboard?notice=email-confirmed')
     const cookie = mergeCookies('', new Response(null, { headers: answer.headers }))
@@ -82,6 +83,8 @@ describe('send it again', () => {
     await waitOutMailFrequency(app, email) // the auth server sends one a minute
     const waiting = await post({ intent: 'resend', email })
     const unknown = await post({ intent: 'resend', email: newEmail() })
+    // Supabase is asked after the answer (mail-requests.server.ts).
+    await mailRequestsSettled()
     expect(waiting.status).toBe(200)
     expect(unknown.status).toBe(200)
     const shape = (answer: typeof waiting) =>

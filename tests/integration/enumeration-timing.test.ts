@@ -9,12 +9,13 @@ import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as forgotPasswordPage from '../../app/routes/forgot-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
+import * as checkEmailPage from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
 
 /**
- * Sign-up, email change, password reset and the magic link must not say by their response
+ * Sign-up, "send it again", email change, password reset and the magic link must not say by their response
  * time whether an address has an account (sign-in does: docs/security.md says why). Each measures SAMPLES answers for addresses with an account and as many for new
  * ones, interleaved in random order, one at a time, each after the previous request's mail
  * has arrived and its work after the answer is done (so no request pays for another's). Then: the Mann-Whitney U test finds
@@ -41,12 +42,12 @@ afterAll(async () => {
   await app.close()
 })
 
-async function existingAccount() {
+async function existingAccount(confirmed = true) {
   const email = newEmail('taken')
   const { error } = await adminClient(app).auth.admin.createUser({
     email,
     password: 'correct-horse-battery',
-    email_confirm: true,
+    email_confirm: confirmed,
   })
   if (error) throw error
   return email
@@ -98,10 +99,10 @@ function expectIndistinguishable(times: { existing: number[]; fresh: number[] })
   expect(accuracy, summary).toBeLessThanOrEqual(0.75)
 }
 
-async function cases() {
+async function cases(confirmed = true) {
   const list: { existing: boolean; email: string }[] = []
   for (let i = 0; i < SAMPLES; i++) {
-    list.push({ existing: true, email: await existingAccount() })
+    list.push({ existing: true, email: await existingAccount(confirmed) })
     list.push({ existing: false, email: newEmail('fresh') })
   }
   return list
@@ -146,6 +147,23 @@ describe('response time does not reveal an account', () => {
     },
     180_000,
   )
+
+  it('"send it again": an address waiting for its confirmation answers like one without an account', async () => {
+    const times = await measureInterleaved(
+      await cases(false),
+      async (email, index) => {
+        const request = appRequest(app, '/sign-up/confirm', { form: { intent: 'resend', email } })
+        request.headers.set('X-Forwarded-For', `10.23.${index >> 8}.${index & 255}`)
+        const started = performance.now()
+        const answer = await callRoute(checkEmailPage.action, request)
+        const ms = performance.now() - started
+        expect(answer.status).toBe(200)
+        return ms
+      },
+      { mailsOnlyToAccounts: true },
+    )
+    expectIndistinguishable(times)
+  }, 180_000)
 
   it('email change: an address another account has answers like a free one', async () => {
     const list = await cases()

@@ -250,3 +250,30 @@ export function mergeCookies(cookie: string, response: Response) {
   }
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 }
+
+/**
+ * A browser on the app over HTTP (the production request stack): its own cookie jar, same-site
+ * form posts, redirects answered, never followed.
+ */
+export function browserOn(app: TestApp) {
+  let cookie = ''
+  async function send(path: string, init: RequestInit = {}) {
+    const response = await fetch(new URL(path, app.url), {
+      ...init,
+      redirect: 'manual',
+      headers: { Cookie: cookie, Origin: app.url, ...init.headers },
+    })
+    cookie = mergeCookies(cookie, response)
+    return response
+  }
+  return {
+    cookie: () => cookie,
+    visit: (path: string) => send(path),
+    submit: (path: string, form: Record<string, string>) =>
+      send(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      }),
+  }
+}

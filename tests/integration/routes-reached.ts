@@ -43,6 +43,16 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/subscribe.$plan',
   ],
   'tests/integration/auth-callback.test.ts': ['routes/auth.callback'],
+  'tests/integration/pre-account-takeover.test.ts': [
+    'root',
+    'routes/auth.callback',
+    'routes/dashboard',
+    'routes/dashboard._index',
+    'routes/reset-password',
+    'routes/sign-in',
+    'routes/sign-up',
+    'routes/sign-up_.confirm',
+  ],
   'tests/integration/auth-session.test.ts': [
     'root',
     'routes/api.checkout_sessions',

@@ -34,7 +34,11 @@ const NOTICES = {
   'email-confirmed': { tone: 'success', text: 'Your email address is confirmed. Welcome!' },
   'confirmed-sign-in': {
     tone: 'success',
-    text: 'Your email address is confirmed. Sign in to continue.',
+    text: 'Your email address is confirmed. Sign in to continue: if you confirmed it on another device, with the password you chose there.',
+  },
+  'choose-password': {
+    tone: 'info',
+    text: 'Your email address is confirmed. Now choose the password you will sign in with: a password set for it before, from another browser, no longer works.',
   },
   'email-change-half-confirmed': {
     tone: 'info',

@@ -69,7 +69,7 @@ describe('sign-up with email confirmation', () => {
     expect(error?.name).toBe('AuthWeakPasswordError')
   })
 
-  it('hides a confirmed email behind a made-up user (no identities, no mail) and re-sends the mail for an unconfirmed one', async () => {
+  it('hides a confirmed email behind a made-up user (no identities, no mail) and re-sends the mail for an unconfirmed one, keeping its first password and metadata', async () => {
     await stack.createUser('taken@example.com')
     const taken = await stack
       .client()
@@ -79,7 +79,11 @@ describe('sign-up with email confirmation', () => {
     expect(taken.data.session).toBeNull()
     expect(await stack.emulator.inbox.latestFor('taken@example.com')).toBeUndefined()
 
-    await stack.client().auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
+    await stack.client().auth.signUp({
+      email: 'pending@example.com',
+      password: 'hunter22',
+      options: { data: { chosen: 'first' } },
+    })
     const first = await stack.emulator.inbox.latestFor('pending@example.com')
     // Within max_frequency (60 s) the mail is not sent again: 429, as GoTrue answers.
     const tooSoon = await stack
@@ -91,15 +95,26 @@ describe('sign-up with email confirmation', () => {
       `update auth.users set confirmation_sent_at = now() - interval '61 seconds' where email = $1`,
       ['pending@example.com'],
     )
-    const second = await stack
-      .client()
-      .auth.signUp({ email: 'pending@example.com', password: 'hunter22' })
+    const second = await stack.client().auth.signUp({
+      email: 'pending@example.com',
+      password: 'another-password',
+      options: { data: { chosen: 'second' } },
+    })
     expect(second.error).toBeNull()
     const mails = (await stack.emulator.inbox.list()).filter(
       (mail) => mail.to === 'pending@example.com',
     )
     expect(mails).toHaveLength(2)
     expect(mails[0].link).not.toBe(first?.link)
+    // The account is not updated (supabase/supabase#29347): confirmed from the second mail, it
+    // keeps the first sign-up's password and metadata.
+    const tokenHash = new URL(mails[0].link!).searchParams.get('token_hash')!
+    const confirmed = await stack.client().auth.verifyOtp({ type: 'signup', token_hash: tokenHash })
+    expect(confirmed.data.user?.user_metadata).toMatchObject({ chosen: 'first' })
+    const signIn = (password: string) =>
+      stack.client().auth.signInWithPassword({ email: 'pending@example.com', password })
+    expect((await signIn('hunter22')).error).toBeNull()
+    expect((await signIn('another-password')).error?.code).toBe('invalid_credentials')
   })
 
   it('rejects an invalid email with validation_failed', async () => {

@@ -13,6 +13,7 @@ import {
   confirmEmail,
   createUser,
   findUserByEmail,
+  findUserById,
   isValidEmail,
   normalizeEmail,
   upsertIdentity,
@@ -124,8 +125,22 @@ async function signInWithIdentity(
     'select user_id from auth.identities where provider = $1 and provider_id = $2',
     [provider, providerId],
   )
-  let userId = rows[0]?.user_id ?? (await findUserByEmail(tx, email))?.id
+  const existing = rows[0]
+    ? await findUserById(tx, rows[0].user_id)
+    : await findUserByEmail(tx, email)
+  let userId = existing?.id
   if (!userId && config.disableSignup) return null
+  if (existing && !existing.email_confirmed_at) {
+    // GoTrue's RemoveUnconfirmedIdentities: whoever set up an unconfirmed account had not
+    // proven the address, so its password, metadata and other identities go.
+    await tx.query(
+      `update auth.users set encrypted_password = null, raw_user_meta_data = '{}',
+         raw_app_meta_data = raw_app_meta_data || '{"providers": []}', updated_at = now()
+       where id = $1`,
+      [existing.id],
+    )
+    await tx.query('delete from auth.identities where user_id = $1', [existing.id])
+  }
   if (!userId) {
     const user = await createUser(tx, {
       email,
