@@ -1,5 +1,5 @@
-import type { EntryContext } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
+import type { EntryContext, HandleErrorFunction } from '@remix-run/node'
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
@@ -52,6 +52,10 @@ export default function handleRequest(
   const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
   const formTargets = providerFormTargets()
   applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn, formTargets })
+  // A page answers a method its route does not serve (a post without an action) with 405.
+  const route = remixContext.staticHandlerContext.matches.at(-1)?.route
+  if (responseStatusCode === 405)
+    responseHeaders.set('Allow', `GET, HEAD${route?.action ? ', POST' : ''}`)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const respond = () => {
@@ -102,6 +106,12 @@ export default function handleRequest(
     // Deferred data still pending after ABORT_DELAY is rendered as an error instead.
     const abortTimer = setTimeout(abort, ABORT_DELAY)
   })
+}
+
+/** What Remix would print to stderr, stack and all: one log line (a client's 4xx is in the access line). */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return
+  logger.error({ err: error }, 'request failed')
 }
 
 // Once the configuration is known good, this instance's mail deliverer starts.

@@ -8,6 +8,7 @@ import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
@@ -53,7 +54,7 @@ async function startServer(port: number, extraEnv: Record<string, string> = {}) 
   child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
   await expect(async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`)
+    const response = await fetch(`http://127.0.0.1:${port}/healthz?live`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 20_000 })
   return { child, exited, output }
@@ -731,11 +732,14 @@ test('slow clients: headers and bodies have time limits, and a proxy that is not
   }
 })
 
-test('a request-target or Host that does not parse gets 400, and nothing but log lines reaches stderr', async () => {
+test('a request-target, path or Host that does not parse gets 400, and nothing but log lines reaches stderr', async () => {
   const requests = [
     'POST //evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost\r\nOrigin: https://evil.example',
     'POST http://evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost',
     'GET / HTTP/1.1\r\nHost: local host',
+    // Percent-encodings that decode to nothing (Remix would warn on stderr, and answer 404).
+    'GET /%E0%A4%A HTTP/1.1\r\nHost: localhost',
+    'POST /sign-in%ZZ HTTP/1.1\r\nHost: localhost',
   ]
   for (const head of requests) {
     const { text } = await rawExchange([
@@ -745,4 +749,50 @@ test('a request-target or Host that does not parse gets 400, and nothing but log
   }
   const raw = direct.output.stderr.split('\n').filter((line) => line && !line.startsWith('{'))
   expect(raw).toEqual([])
+})
+
+test('in production a route error is one log line, and a method no route serves a 405 with Allow', async () => {
+  const port = PORT + 4
+  // A production configuration: Remix's own error handler would print each stack to stderr.
+  const production = { ...PRODUCTION_ENV, STRIPE_API_URL: '', POLAR_API_URL: '' }
+  const server = await startServer(port, production)
+  const at = (pathname: string, method = 'POST') =>
+    fetch(`http://127.0.0.1:${port}${pathname}`, {
+      method,
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: method === 'GET' ? undefined : 'a=1',
+    })
+  try {
+    // Pages without an action, and the contact page's action for another method.
+    for (const [pathname, method, allow] of [
+      ['/', 'POST', 'GET, HEAD'],
+      ['/pricing', 'POST', 'GET, HEAD'],
+      ['/contact', 'PUT', 'GET, HEAD, POST'],
+    ]) {
+      const page = await at(pathname, method)
+      expect(page.status, pathname).toBe(405)
+      expect(page.headers.get('allow'), pathname).toBe(allow)
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    }
+    // Resource routes without an action: their 405 in their own JSON, not Remix's.
+    for (const pathname of ['/healthz', '/api/portal', '/auth/callback']) {
+      const resource = await at(pathname)
+      expect(resource.status, pathname).toBe(405)
+      expect(resource.headers.get('allow'), pathname).toBe('GET, HEAD')
+      expect(await resource.json()).toEqual({ error: 'Method not allowed' })
+    }
+    // An error Remix hands to the entry's handleError (as it does an action's throw): one line.
+    expect((await at('/pricing?_data=root', 'GET')).status).toBe(200)
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+  const output = `${server.output.stdout}\n${server.output.stderr}`.split('\n')
+  expect(
+    output.filter((line) => line && !line.startsWith('{') && !line.startsWith('[server]')),
+  ).toEqual([])
+  const failed = logLines(server.output).filter((line) => line.message === 'request failed')
+  expect(failed).toHaveLength(1)
+  expect((failed[0].err as { message: string }).message).toContain('_data requests')
 })

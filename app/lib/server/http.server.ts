@@ -106,13 +106,21 @@ function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no
 /** The cap the route's own reader chose for a request's body (`readBodyWithLimit`). */
 const chosenCaps = new WeakMap<Request, number>()
 
-/** Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047). */
+/**
+ * Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047);
+ * a resource route without one answers a post 405 itself (Remix's is "Unexpected Server Error").
+ */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {
-    const action = route?.module.action
-    if (!route || !action) continue
-    const module = { ...route.module, action: (args: ActionFunctionArgs) => capped(action, args) }
+    const { action, default: page } = route?.module ?? {}
+    if (!route || (!action && page)) continue
+    const module = {
+      ...route.module,
+      action: action
+        ? (args: ActionFunctionArgs) => capped(action, args)
+        : () => methodNotAllowed('GET, HEAD'),
+    }
     routes[id] = { ...route, module }
   }
   return { ...build, routes }

@@ -47,13 +47,20 @@ export function requestPolicyMiddleware(
 /**
  * The request's head, read straight from Node's request (a fetch `Request` cost more CPU than
  * the policy itself, docs/performance.md), its URL built as Remix's adapter builds it; null (a
- * 400) for a target or Host Remix would read otherwise (docs/decisions/0048-one-parse-of-the-request-url.md).
+ * 400) for a target or Host Remix would read otherwise (docs/decisions/0048-one-parse-of-the-request-url.md)
+ * or a path it cannot decode.
  */
 function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
   const host = req.headers.host ?? ''
   if (!/^\/(?![/\\])/.test(path) || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
     return null
+  try {
+    // A path Remix cannot decode: it would warn on stderr (three lines) and answer 404.
+    decodeURIComponent(path.split('?')[0])
+  } catch {
+    return null
+  }
   return {
     method: req.method ?? 'GET',
     // Only a request that may change state needs its URL (GETs go straight through).
