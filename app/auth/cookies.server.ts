@@ -5,26 +5,28 @@ import { createCookie } from '@remix-run/node'
 import { type Env, getEnv } from '~/env.server'
 
 /**
- * A cookie of the auth flows: HttpOnly, same-site, Secure in production, and signed when
- * `purpose` is given, with that purpose's key from COOKIE_SECRET, else the Supabase secret key
- * (docs/operations.md, "Rotate a secret"). Made when used, once the environment is read.
+ * A cookie of the auth flows: HttpOnly, same-site, and in production `__Host-` (Secure, Path=/,
+ * no Domain) as the session's is (docs/security.md, "Cookies"); signed when `purpose` is given,
+ * with that purpose's key from COOKIE_SECRET, else the Supabase secret key (docs/operations.md,
+ * "Rotate a secret"). Made when used, once the environment is read.
  */
-export function authCookie(name: string, path: string, maxAge: number, purpose?: string) {
+export function authCookie(name: string, maxAge: number, purpose?: string) {
   const env = getEnv()
+  const production = env.NODE_ENV === 'production'
   const secret = `${purpose}:${env.COOKIE_SECRET ?? env.SUPABASE_SERVICE_ROLE_KEY}`
-  return createCookie(name, {
+  return createCookie(production ? `__Host-${name}` : name, {
     httpOnly: true,
     sameSite: 'lax',
-    path,
+    path: '/',
     maxAge,
     ...(purpose ? { secrets: [createHash('sha256').update(secret).digest('base64url')] } : {}),
-    secure: env.NODE_ENV === 'production',
+    secure: production,
   })
 }
 
-/** A short-lived notice for a fixed redirect's page, read once (path `/`: `<page>.data` too). */
+/** A short-lived notice for a fixed redirect's page, read once. */
 export function readOnceCookie(name: string) {
-  const cookie = () => authCookie(name, '/', 5 * 60)
+  const cookie = () => authCookie(name, 5 * 60)
   return {
     remember: (value: string) => cookie().serialize(value),
     /** The value, and the Set-Cookie that forgets it. */

@@ -11,8 +11,7 @@ export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const PENDING_SECONDS = 24 * 60 * 60
 
-const pendingCookie = () =>
-  authCookie('pending_sign_up', '/sign-up', PENDING_SECONDS, 'pending-sign-up')
+const pendingCookie = () => authCookie('pending_sign_up', PENDING_SECONDS, 'pending-sign-up')
 
 /** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
 export function newPendingSignUp(email: string) {

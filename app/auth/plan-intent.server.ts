@@ -5,7 +5,7 @@ import { logger } from '~/lib/server/logger.server'
 import { authCookie } from './cookies.server'
 
 // A plan chosen before signing up (docs/decisions/0023-journey-state-beside-the-browser.md).
-const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
+const intentCookie = () => authCookie('after_sign_up', 60 * 60 * 24)
 
 const AFTER_SIGN_UP_KEY = 'after_sign_up'
 
