@@ -87,7 +87,7 @@ describe('the flow cookies in production', () => {
     ['email_confirmed', () => rememberEmailConfirmed()],
     ['auth_failure', () => rememberAuthFailure('signup')],
   ])('%s is __Host-: Secure, Path=/, no Domain', async (name, setCookie) => {
-    process.env = { ...saved, ...PRODUCTION_ENV }
+    Object.assign(process.env, PRODUCTION_ENV)
     resetEnvForTests()
     const header = await setCookie()
     expect(header).toMatch(new RegExp(`^__Host-${name}=`))
