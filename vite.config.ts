@@ -71,7 +71,11 @@ function requestPolicyInDevelopment(): Plugin {
         server.middlewares.use((req, res, next) => {
           server
             .ssrLoadModule('/app/lib/server/request-policy.server.ts')
-            .then((policy) => (policy.requestPolicyMiddleware as Middleware)(req, res, next))
+            .then((policy) =>
+              (policy.responseHeadersMiddleware as Middleware)(req, res, () =>
+                (policy.requestPolicyMiddleware as Middleware)(req, res, next),
+              ),
+            )
             .catch(next)
         })
       }

@@ -34,7 +34,11 @@ export { httpLogger } from '~/lib/server/logger.server'
 export { requestMetrics } from '~/lib/server/metrics.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
-export { requestPolicyMiddleware, unexpectedError } from '~/lib/server/request-policy.server'
+export {
+  requestPolicyMiddleware,
+  responseHeadersMiddleware,
+  unexpectedError,
+} from '~/lib/server/request-policy.server'
 
 const ABORT_DELAY = 5_000
 
@@ -49,7 +53,7 @@ export default function handleRequest(
   // The other headers of a page come from the request policy on its way out.
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
-  const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
+  const signedIn = Boolean(rootData?.user) || hasSessionCookie(request.headers.get('Cookie'))
   const formTargets = providerFormTargets()
   applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn, formTargets })
   // A page answers a method its route does not serve (a post without an action) with 405.

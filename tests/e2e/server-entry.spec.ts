@@ -185,11 +185,18 @@ test('pages are compressed for a client that accepts gzip; webhook answers go ou
   }
 })
 
-test("public/ files are served with their cache header; other paths are the app's", async () => {
+test("public/ files are served with their cache and security headers; other paths are the app's", async () => {
   const favicon = await fetch(`http://127.0.0.1:${PORT}/favicon.svg`)
   expect(favicon.status).toBe(200)
   expect(favicon.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
   expect(favicon.headers.get('cache-control')).toBe('public, max-age=3600')
+  // An SVG opened on its own is a document: it runs nothing and is framed nowhere.
+  expect(favicon.headers.get('content-security-policy')).toBe(
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  )
+  expect(favicon.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(favicon.headers.get('x-frame-options')).toBe('DENY')
+  expect(favicon.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
   expect(await favicon.text()).toContain('<svg')
   // A hashed asset of the client build is cached for good.
   const html = await (await fetch(`http://127.0.0.1:${PORT}/`)).text()
@@ -198,6 +205,7 @@ test("public/ files are served with their cache header; other paths are the app'
   const script = await fetch(`http://127.0.0.1:${PORT}${asset}`)
   expect(script.status).toBe(200)
   expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  expect(script.headers.get('x-content-type-options')).toBe('nosniff')
   // Not a file in public/: Remix answers (its 404 page), not the static file server.
   const missing = await fetch(`http://127.0.0.1:${PORT}/favicon.ico`)
   expect(missing.status).toBe(404)

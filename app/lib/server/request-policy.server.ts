@@ -14,8 +14,25 @@ import { logger } from './logger.server'
 import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
 
 /**
+ * The security and cache headers of every answer, a static file's too (docs/decisions/0011):
+ * set just before its head is written (`on-headers`), so they see the status and every header
+ * the route, Remix, the renderer or the file server set, and replace none of them.
+ */
+export function responseHeadersMiddleware(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: () => void,
+) {
+  const signedIn = hasSessionCookie(req.headers.cookie)
+  onHeaders(res, () =>
+    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
+  )
+  next()
+}
+
+/**
  * The one request policy, run for every request Remix answers (docs/decisions/0007): a bad
- * target or Host is a 400, a cross-site state change a 403, every answer gets security headers.
+ * target, path or Host is a 400, a cross-site state change a 403.
  */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
@@ -23,13 +40,6 @@ export function requestPolicyMiddleware(
   next: (error?: unknown) => void,
 ) {
   const request = policyRequest(req)
-  const signedIn = request !== null && hasSessionCookie(request)
-  // The header defaults apply just before the answer's head is written (`on-headers`), so
-  // they see the status and every header the route, Remix or the renderer set, and replace
-  // none of them.
-  onHeaders(res, () =>
-    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
-  )
   if (!request) return sendJson(res, 400, { error: 'Bad request' })
   const refused = requestPolicy(request)
   // An Origin left here is SITE_URL's: Remix's own guard would compare it with Host, which a

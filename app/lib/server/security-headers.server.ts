@@ -72,10 +72,9 @@ interface HeaderTarget {
   setHeader(name: string, value: string): unknown
 }
 
-/** True when the request carries a Supabase session cookie (`[__Host-]sb-<ref>-auth-token`, chunked or not). */
-export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): boolean {
-  const cookie = request.headers.get('Cookie') ?? ''
-  return /(?:^|;\s*)(?:__Host-)?sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
+/** True when a `Cookie` header holds a Supabase session cookie (`[__Host-]sb-<ref>-auth-token`, chunked or not). */
+export function hasSessionCookie(cookie: string | null | undefined): boolean {
+  return /(?:^|;\s*)(?:__Host-)?sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie ?? '')
 }
 
 /**
