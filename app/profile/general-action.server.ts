@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
 
 import { reply } from '~/lib/forms/form-reply'
-import { readPayload } from '~/lib/server/http.server'
+import { mediaType, readPayload } from '~/lib/server/http.server'
 
 import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
 import { AVATAR_MAX_BYTES } from './limits'
@@ -12,12 +12,35 @@ import { AvatarSchema, DisplayNameSchema } from './schemas'
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 
+/** Uploads an account may have under way in this instance: each holds its body in memory. */
+const UPLOADS_AT_ONCE = 2
+const uploading = new Map<string, number>()
+
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
   request: Request,
   owner: AvatarOwner,
   headers: Headers,
 ) {
+  if (mediaType(request) !== 'multipart/form-data') return generalSettings(request, owner, headers)
+  const { userId } = owner
+  const running = uploading.get(userId) ?? 0
+  if (running >= UPLOADS_AT_ONCE) {
+    const error = { avatar: ['Your last image is still uploading. Try again in a moment.'] }
+    const result = { status: 'error' as const, error }
+    return reply(result, { intent: 'avatar', message: null }, { status: 429, headers })
+  }
+  uploading.set(userId, running + 1)
+  try {
+    return await generalSettings(request, owner, headers)
+  } finally {
+    const left = (uploading.get(userId) ?? 1) - 1
+    if (left > 0) uploading.set(userId, left)
+    else uploading.delete(userId)
+  }
+}
+
+async function generalSettings(request: Request, owner: AvatarOwner, headers: Headers) {
   const { asUser, userId } = owner
   const payload = await readPayload(request, MAX_BODY_BYTES)
   if (payload.kind === 'too-large') {

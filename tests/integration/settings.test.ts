@@ -147,6 +147,48 @@ describe('avatar', () => {
     expect(await storedNames(user.id)).toHaveLength(1)
   })
 
+  it('runs at most two uploads of one account at once: a third is told to wait', async () => {
+    const user = await createSignedInUser(app)
+    const form = new FormData()
+    form.append('intent', 'avatar')
+    form.append('avatar', png())
+    const encoded = new Response(form)
+    const type = encoded.headers.get('Content-Type') ?? ''
+    const bytes = new Uint8Array(await encoded.arrayBuffer())
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const reading: Promise<void>[] = []
+    /** An upload whose body arrives once released; `reading` resolves when the action reads it. */
+    const slowUpload = () => {
+      let started = () => {}
+      reading.push(new Promise<void>((resolve) => (started = resolve)))
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            started()
+            await released
+            controller.enqueue(bytes)
+            controller.close()
+          },
+        },
+        { highWaterMark: 0 },
+      )
+      const headers = { Cookie: user.cookie, 'Content-Type': type }
+      const init = { method: 'POST', headers, body, duplex: 'half' } as RequestInit
+      return callRoute<FormReply>(general.action, new Request(`${app.url}${GENERAL}`, init))
+    }
+    const running = [slowUpload(), slowUpload()]
+    await Promise.all(reading)
+    const third = await postGeneral(user, { intent: 'avatar', avatar: png() })
+    expect(third.status).toBe(429)
+    expect(third.data.result.error?.avatar).toEqual([
+      'Your last image is still uploading. Try again in a moment.',
+    ])
+    release()
+    expect((await Promise.all(running)).map((answer) => answer.status)).toEqual([200, 200])
+    expect((await postGeneral(user, { intent: 'avatar', avatar: png() })).status).toBe(200)
+  })
+
   it('answers 413 to a body far over the limit without reading it', async () => {
     const user = await createSignedInUser(app)
     const answer = await postGeneral(user, { intent: 'avatar', avatar: png(9 * 1024 * 1024) })
