@@ -102,7 +102,7 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   )
   // Every answer leaves with the security and cache headers, a static file's too
   // (app/lib/server/request-policy.server.ts).
-  server.use(app.responseHeadersMiddleware)
+  server.use(app.responseHeaders)
   // The client build (hashed assets cached for good, the copies of public/ for an hour) and
   // public/ itself, as remix-serve serves them.
   server.use(

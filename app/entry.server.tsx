@@ -34,11 +34,8 @@ export { httpLogger } from '~/lib/server/logger.server'
 export { requestMetrics } from '~/lib/server/metrics.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
-export {
-  requestPolicyMiddleware,
-  responseHeadersMiddleware,
-  unexpectedError,
-} from '~/lib/server/request-policy.server'
+export { requestPolicyMiddleware, unexpectedError } from '~/lib/server/request-policy.server'
+export { responseHeaders } from '~/lib/server/security-headers.server'
 
 const ABORT_DELAY = 5_000
 

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
 
 import { reply } from '~/lib/forms/form-reply'
-import { mediaType, readPayload } from '~/lib/server/http.server'
+import { mediaType, readFormData } from '~/lib/server/http.server'
 
 import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
 import { AVATAR_MAX_BYTES } from './limits'
@@ -12,8 +12,7 @@ import { AvatarSchema, DisplayNameSchema } from './schemas'
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 
-/** Uploads an account may have under way in this instance: each holds its body in memory. */
-const UPLOADS_AT_ONCE = 2
+/** Avatar uploads under way per account in this instance, at most 2: each body is in memory. */
 const uploading = new Map<string, number>()
 
 /** The General settings action: display name, avatar upload and avatar removal. */
@@ -25,7 +24,7 @@ export async function handleGeneralSettings(
   if (mediaType(request) !== 'multipart/form-data') return generalSettings(request, owner, headers)
   const { userId } = owner
   const running = uploading.get(userId) ?? 0
-  if (running >= UPLOADS_AT_ONCE) {
+  if (running >= 2) {
     const error = { avatar: ['Your last image is still uploading. Try again in a moment.'] }
     const result = { status: 'error' as const, error }
     return reply(result, { intent: 'avatar', message: null }, { status: 429, headers })
@@ -42,16 +41,7 @@ export async function handleGeneralSettings(
 
 async function generalSettings(request: Request, owner: AvatarOwner, headers: Headers) {
   const { asUser, userId } = owner
-  const payload = await readPayload(request, MAX_BODY_BYTES)
-  if (payload.kind === 'too-large') {
-    throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
-      status: 413,
-      headers,
-    })
-  }
-  if (payload.kind !== 'form')
-    throw new Response('Please submit the form.', { status: 400, headers })
-  const formData = payload.value
+  const formData = await readFormData(request, { headers, maxBytes: MAX_BODY_BYTES })
   const intent = formData.get('intent')
 
   if (intent === 'display-name') {

@@ -84,16 +84,16 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
 /** Body cap of an ordinary form (no file): far above any real submission, far below harm. */
 export const FORM_MAX_BYTES = 64 * 1024
 
-/** For page actions: the posted form within `FORM_MAX_BYTES`, else a 413, 415 or 400 thrown. */
+/** For page actions: the posted form within `maxBytes`, else a 413, 415 or 400 thrown. */
 export async function readFormData(
   request: Request,
-  options: { headers?: HeadersInit } = {},
+  { maxBytes = FORM_MAX_BYTES, ...options }: { headers?: HeadersInit; maxBytes?: number } = {},
 ): Promise<FormData> {
-  const payload = await readPayload(request, FORM_MAX_BYTES)
+  const payload = await readPayload(request, maxBytes)
   if (payload.kind === 'form') return payload.value
   const headers = new Headers(options.headers)
   headers.set('Cache-Control', 'no-store')
-  if (payload.kind === 'too-large') throw tooLarge(FORM_MAX_BYTES, headers)
+  if (payload.kind === 'too-large') throw tooLarge(maxBytes, headers)
   const status = payload.kind === 'unsupported-media-type' ? 415 : 400
   throw new Response('Please submit the form.', { status, headers })
 }
@@ -106,22 +106,19 @@ function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no
 /** The cap the route's own reader chose for a request's body (`readBodyWithLimit`). */
 const chosenCaps = new WeakMap<Request, number>()
 
+const unserved = () => methodNotAllowed('GET, HEAD')
+
 /**
  * Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047);
- * a resource route without one answers a post 405 itself (Remix's is "Unexpected Server Error").
+ * a resource route without one answers 405 itself (Remix's is "Unexpected Server Error").
  */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {
     const { action, default: page } = route?.module ?? {}
     if (!route || (!action && page)) continue
-    const module = {
-      ...route.module,
-      action: action
-        ? (args: ActionFunctionArgs) => capped(action, args)
-        : () => methodNotAllowed('GET, HEAD'),
-    }
-    routes[id] = { ...route, module }
+    const capped405 = action ? (args: ActionFunctionArgs) => capped(action, args) : unserved
+    routes[id] = { ...route, module: { ...route.module, action: capped405 } }
   }
   return { ...build, routes }
 }

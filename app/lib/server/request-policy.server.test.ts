@@ -8,11 +8,8 @@ import * as stripeWebhook from '~/routes/api.webhooks.stripe'
 import * as settingsIndex from '~/routes/dashboard.settings._index'
 
 import { logger } from './logger.server'
-import {
-  requestPolicy,
-  requestPolicyMiddleware,
-  responseHeadersMiddleware,
-} from './request-policy.server'
+import { requestPolicy, requestPolicyMiddleware } from './request-policy.server'
+import { responseHeaders } from './security-headers.server'
 
 // The policy compares Origin with SITE_URL (local defaults in tests: http://localhost:5173).
 const SITE = 'http://localhost:5173'
@@ -102,7 +99,7 @@ async function serveThroughPolicy(routes: Record<string, Handler>, viaWriteHead 
     res.end(body)
   }
   const server = createServer((req, res) =>
-    responseHeadersMiddleware(req, res, () =>
+    responseHeaders(req, res, () =>
       requestPolicyMiddleware(req, res, () => {
         answer(req, res).catch(() => res.writeHead(500).end())
       }),

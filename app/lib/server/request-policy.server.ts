@@ -1,9 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import onHeaders from 'on-headers'
-
-import { getEnv } from '~/env.server'
-
 import {
   CROSS_SITE_API_MESSAGE,
   CROSS_SITE_MESSAGE,
@@ -11,24 +7,7 @@ import {
   type RequestHead,
 } from './cross-site.server'
 import { logger } from './logger.server'
-import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
-
-/**
- * The security and cache headers of every answer, a static file's too (docs/decisions/0011):
- * set just before its head is written (`on-headers`), so they see the status and every header
- * the route, Remix, the renderer or the file server set, and replace none of them.
- */
-export function responseHeadersMiddleware(
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: () => void,
-) {
-  const signedIn = hasSessionCookie(req.headers.cookie)
-  onHeaders(res, () =>
-    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
-  )
-  next()
-}
+import { RESOURCE_CSP } from './security-headers.server'
 
 /**
  * The one request policy, run for every request Remix answers (docs/decisions/0007): a bad

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import type { Env } from '~/env.server'
+import onHeaders from 'on-headers'
+
+import { type Env, getEnv } from '~/env.server'
 import { RETRY_AFTER_SECONDS } from '~/lib/database/database-availability.server'
 
 type HeaderEnv = Pick<Env, 'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL'>
@@ -115,4 +118,13 @@ export function applyResponseDefaults(
   }
   if (options.status === 503 && !res.hasHeader('Retry-After'))
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+}
+
+/** Every answer (a static file's too) gets those as its head is written, whoever set the rest (0011). */
+export function responseHeaders(req: IncomingMessage, res: ServerResponse, next: () => void) {
+  const signedIn = hasSessionCookie(req.headers.cookie)
+  onHeaders(res, () =>
+    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
+  )
+  next()
 }
