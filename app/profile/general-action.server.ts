@@ -12,8 +12,8 @@ import { AvatarSchema, DisplayNameSchema } from './schemas'
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 
-/** Avatar uploads under way per account in this instance, at most 2: each body is in memory. */
-const uploading = new Map<string, number>()
+/** Accounts with an avatar upload under way in this instance (its body is in memory): one each. */
+const uploading = new Set<string>()
 
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
@@ -22,20 +22,16 @@ export async function handleGeneralSettings(
   headers: Headers,
 ) {
   if (mediaType(request) !== 'multipart/form-data') return generalSettings(request, owner, headers)
-  const { userId } = owner
-  const running = uploading.get(userId) ?? 0
-  if (running >= 2) {
+  if (uploading.has(owner.userId)) {
     const error = { avatar: ['Your last image is still uploading. Try again in a moment.'] }
     const result = { status: 'error' as const, error }
     return reply(result, { intent: 'avatar', message: null }, { status: 429, headers })
   }
-  uploading.set(userId, running + 1)
+  uploading.add(owner.userId)
   try {
     return await generalSettings(request, owner, headers)
   } finally {
-    const left = (uploading.get(userId) ?? 1) - 1
-    if (left > 0) uploading.set(userId, left)
-    else uploading.delete(userId)
+    uploading.delete(owner.userId)
   }
 }
 

@@ -34,10 +34,9 @@ export function requestPolicyMiddleware(
 }
 
 /**
- * The request's head, read straight from Node's request (a fetch `Request` cost more CPU than
- * the policy itself, docs/performance.md), its URL built as Remix's adapter builds it; null (a
- * 400) for a target or Host Remix would read otherwise (docs/decisions/0048-one-parse-of-the-request-url.md)
- * or a path it cannot decode.
+ * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
+ * Remix's adapter builds it; null (a 400) for a target, Host or path Remix would read otherwise
+ * or not decode (docs/decisions/0048-one-parse-of-the-request-url.md).
  */
 function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
@@ -45,7 +44,6 @@ function policyRequest(req: IncomingMessage): RequestHead | null {
   if (!/^\/(?![/\\])/.test(path) || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
     return null
   try {
-    // A path Remix cannot decode: it would warn on stderr (three lines) and answer 404.
     decodeURIComponent(path.split('?')[0])
   } catch {
     return null
@@ -66,10 +64,7 @@ function policyRequest(req: IncomingMessage): RequestHead | null {
   }
 }
 
-/**
- * The last handler of the request stack: an error no route answered (Remix answers its own)
- * is logged as one JSON line, and the client gets a bare 500, never a stack trace.
- */
+/** The request stack's last handler: an error no route answered is one log line and a bare 500. */
 export function unexpectedError(
   error: unknown,
   _req: IncomingMessage,
@@ -117,18 +112,9 @@ export function requestPolicy(request: RequestHead): Response | null {
 
 /** What a person sees when their form post is refused. */
 const REFUSED_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
+<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Request refused | Subscribely</title>
-</head>
-<body>
-<main>
-<h1>Request refused</h1>
-<p>${CROSS_SITE_MESSAGE}</p>
-<p><a href="/">Go to Subscribely</a></p>
-</main>
-</body>
-</html>
+<title>Request refused | Subscribely</title></head>
+<body><main><h1>Request refused</h1><p>${CROSS_SITE_MESSAGE}</p>
+<p><a href="/">Go to Subscribely</a></p></main></body></html>
 `
