@@ -46,8 +46,7 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
-  // The nonce lives here, for one render: React, Remix's scripts and the page's CSP share it.
-  // The other headers of a page come from the request policy on its way out.
+  // One render's nonce, for React, Remix's scripts and the CSP (the other headers come later).
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
   const signedIn = Boolean(rootData?.user) || hasSessionCookie(request.headers.get('Cookie'))

@@ -5,10 +5,8 @@ import { createCookie } from '@remix-run/node'
 import { type Env, getEnv } from '~/env.server'
 
 /**
- * A cookie of the auth flows: HttpOnly, same-site, and in production `__Host-` (Secure, Path=/,
- * no Domain) as the session's is (docs/security.md, "Cookies"); signed when `purpose` is given,
- * with that purpose's key from COOKIE_SECRET, else the Supabase secret key (docs/operations.md,
- * "Rotate a secret"). Made when used, once the environment is read.
+ * A cookie of the auth flows: HttpOnly, same-site, `__Host-` in production as the session's;
+ * signed with `purpose`'s key from COOKIE_SECRET, else the Supabase secret key (docs/security.md).
  */
 export function authCookie(name: string, maxAge: number, purpose?: string) {
   const env = getEnv()
@@ -38,9 +36,8 @@ export function readOnceCookie(name: string) {
 }
 
 /**
- * The Supabase session's cookie options (@supabase/ssr `cookieOptions`, whose `name` its
- * chunks and PKCE verifier carry too): `__Host-sb-<ref>-auth-token` in production, Supabase's
- * own name over plain http in development (docs/decisions/0046-host-prefixed-session-cookies.md).
+ * The session's @supabase/ssr `cookieOptions` (its chunks and PKCE verifier share the name):
+ * `__Host-sb-<ref>-auth-token` in production, Supabase's own name over http (decisions/0046).
  */
 export function sessionCookieOptions(env: Env) {
   const production = env.NODE_ENV === 'production'

@@ -20,10 +20,7 @@ export function mediaType(request: Request): string {
   return (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
 }
 
-/**
- * Reads the raw body, or null as soon as it exceeds `maxBytes`: a declared
- * `Content-Length` over the cap is refused unread, and a streamed body is read no further.
- */
+/** The raw body, or null once over `maxBytes` (a declared `Content-Length` over it: unread). */
 export async function readBodyWithLimit(
   request: Request,
   maxBytes: number,
@@ -50,10 +47,7 @@ export async function readBodyWithLimit(
   return new Uint8Array(await new Blob(chunks).arrayBuffer())
 }
 
-/**
- * Reads a JSON or form body (urlencoded or multipart) of at most `maxBytes`. Never
- * throws for bad input: every problem is a `kind` the caller turns into a response.
- */
+/** A JSON or form body of at most `maxBytes`; bad input is a `kind` to answer, never a throw. */
 export async function readPayload(request: Request, maxBytes: number): Promise<RequestPayload> {
   const type = mediaType(request)
   const json = type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
@@ -108,10 +102,7 @@ const chosenCaps = new WeakMap<Request, number>()
 
 const unserved = () => methodNotAllowed('GET, HEAD')
 
-/**
- * Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047);
- * a resource route without one answers 405 itself (Remix's is "Unexpected Server Error").
- */
+/** Each action behind its reader's cap, else FORM_MAX_BYTES (0047); no action: 405, not Remix's. */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {

@@ -9,10 +9,7 @@ import {
 import { logger } from './logger.server'
 import { RESOURCE_CSP } from './security-headers.server'
 
-/**
- * The one request policy, run for every request Remix answers (docs/decisions/0007): a bad
- * target, path or Host is a 400, a cross-site state change a 403.
- */
+/** The request policy (decisions/0007): a bad target, path or Host is 400, a cross-site post 403. */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
   res: ServerResponse,
@@ -82,10 +79,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(text)
 }
 
-/**
- * The 403 for a cross-site request, in the shape of its path (a page for pages, where Remix's
- * own guard would answer an empty 500), or null. The only check: the routes do not repeat it.
- */
+/** A cross-site request's 403 in its path's shape (a page for pages), or null; routes never check. */
 export function requestPolicy(request: RequestHead): Response | null {
   if (!crossSiteRefusal(request)) return null
   const path = new URL(request.url).pathname
