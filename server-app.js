@@ -100,6 +100,9 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   server.use((req, res, next) =>
     req.url.startsWith('/api/webhooks/') ? next() : compress(req, res, next),
   )
+  // Every answer leaves with the security and cache headers, a static file's too
+  // (app/lib/server/request-policy.server.ts).
+  server.use(app.responseHeaders)
   // The client build (hashed assets cached for good, the copies of public/ for an hour) and
   // public/ itself, as remix-serve serves them.
   server.use(
@@ -117,8 +120,7 @@ export function createApp(build, { mode = process.env.NODE_ENV } = {}) {
   server.use(app.httpLogger)
   // Each answer's route, status and latency, for /metrics (app/lib/server/metrics.server.ts).
   server.use(app.requestMetrics(build.routes))
-  // The request policy (app/lib/server/request-policy.server.ts): a cross-site post gets its 403 here,
-  // and every answer leaves with the security and cache headers.
+  // The request policy (app/lib/server/request-policy.server.ts): a cross-site post gets its 403 here.
   server.use(app.requestPolicyMiddleware)
   // Remix, behind the anonymous page cache (app/lib/server/page-cache.server.ts), every action
   // reading its body within a cap (app/lib/server/http.server.ts).

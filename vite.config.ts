@@ -69,9 +69,15 @@ function requestPolicyInDevelopment(): Plugin {
     configureServer(server) {
       return () => {
         server.middlewares.use((req, res, next) => {
-          server
-            .ssrLoadModule('/app/lib/server/request-policy.server.ts')
-            .then((policy) => (policy.requestPolicyMiddleware as Middleware)(req, res, next))
+          Promise.all([
+            server.ssrLoadModule('/app/lib/server/security-headers.server.ts'),
+            server.ssrLoadModule('/app/lib/server/request-policy.server.ts'),
+          ])
+            .then(([headers, policy]) =>
+              (headers.responseHeaders as Middleware)(req, res, () =>
+                (policy.requestPolicyMiddleware as Middleware)(req, res, next),
+              ),
+            )
             .catch(next)
         })
       }

@@ -1,5 +1,5 @@
-import type { EntryContext } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
+import type { EntryContext, HandleErrorFunction } from '@remix-run/node'
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 
@@ -35,6 +35,7 @@ export { requestMetrics } from '~/lib/server/metrics.server'
 export { anonymousPageCache } from '~/lib/server/page-cache.server'
 export { proxyCheckMiddleware } from '~/lib/server/proxy-check.server'
 export { requestPolicyMiddleware, unexpectedError } from '~/lib/server/request-policy.server'
+export { responseHeaders } from '~/lib/server/security-headers.server'
 
 const ABORT_DELAY = 5_000
 
@@ -45,13 +46,16 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const waitForAll = isbot(request.headers.get('user-agent') ?? '')
-  // The nonce lives here, for one render: React, Remix's scripts and the page's CSP share it.
-  // The other headers of a page come from the request policy on its way out.
+  // One render's nonce, for React, Remix's scripts and the CSP (the other headers come later).
   const nonce = createNonce()
   const rootData = remixContext.staticHandlerContext.loaderData.root as RootLoaderData | undefined
-  const signedIn = Boolean(rootData?.user) || hasSessionCookie(request)
+  const signedIn = Boolean(rootData?.user) || hasSessionCookie(request.headers.get('Cookie'))
   const formTargets = providerFormTargets()
   applyDocumentHeaders(responseHeaders, { env: getEnv(), nonce, signedIn, formTargets })
+  // A page answers a method its route does not serve (a post without an action) with 405.
+  const route = remixContext.staticHandlerContext.matches.at(-1)?.route
+  if (responseStatusCode === 405)
+    responseHeaders.set('Allow', `GET, HEAD${route?.action ? ', POST' : ''}`)
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const respond = () => {
@@ -102,6 +106,12 @@ export default function handleRequest(
     // Deferred data still pending after ABORT_DELAY is rendered as an error instead.
     const abortTimer = setTimeout(abort, ABORT_DELAY)
   })
+}
+
+/** What Remix would print to stderr, stack and all: one log line (a client's 4xx is in the access line). */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return
+  logger.error({ err: error }, 'request failed')
 }
 
 // Once the configuration is known good, this instance's mail deliverer starts.

@@ -125,8 +125,7 @@ export function requestEmailChange(
  * The address this browser last asked to change to, shown as pending until it is confirmed
  * or an hour has passed: the page looks the same whether or not the address was taken.
  */
-const requestedEmailCookie = () =>
-  authCookie('email_change', '/dashboard/settings', 60 * 60, 'email-change')
+const requestedEmailCookie = () => authCookie('email_change', 60 * 60, 'email-change')
 
 export function rememberRequestedEmail(email: string) {
   return requestedEmailCookie().serialize({ email })

@@ -12,7 +12,7 @@ afterEach(() => {
 /** Signs a value with the settings of now, then reads it back after `change`. */
 async function survives(change: () => void) {
   resetEnvForTests()
-  const cookie = () => authCookie('auth_flow', '/auth', 60, 'auth-flow')
+  const cookie = () => authCookie('auth_flow', 60, 'auth-flow')
   const header = (await cookie().serialize({ flow: 'x' })).split(';')[0]
   change()
   resetEnvForTests()
@@ -39,7 +39,7 @@ test('unset, cookies are signed from the Supabase secret key (the fallback), so 
 test('a short COOKIE_SECRET stops the start, named', async () => {
   process.env.COOKIE_SECRET = 'short'
   resetEnvForTests()
-  expect(() => authCookie('auth_flow', '/auth', 60, 'auth-flow')).toThrow(
+  expect(() => authCookie('auth_flow', 60, 'auth-flow')).toThrow(
     /COOKIE_SECRET: must be 32 characters or more/,
   )
 })

@@ -1,10 +1,17 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 
-import { parseEnv } from '~/env.server'
+import { rememberRequestedEmail } from '~/account/credentials.server'
+import { parseEnv, resetEnvForTests } from '~/env.server'
 import { PRODUCTION_ENV } from '~/env.test-support'
 
+import { rememberAuthFailure } from './auth-failure.server'
+import { rememberEmailConfirmed } from './confirmed-notice.server'
 import { sessionCookieOptions } from './cookies.server'
+import { markLinkRequested } from './link-origin.server'
+import { newPendingSignUp } from './pending-sign-up.server'
+import { rememberAfterSignUp } from './plan-intent.server'
+import { markRecovery } from './recovery.server'
 
 const production = parseEnv(PRODUCTION_ENV)
 
@@ -60,5 +67,32 @@ describe('the session cookie in production', () => {
       name: 'sb-abcd-auth-token',
       secure: false,
     })
+  })
+})
+
+describe('the flow cookies in production', () => {
+  const saved = { ...process.env }
+  afterEach(() => {
+    process.env = { ...saved }
+    resetEnvForTests()
+  })
+
+  // The login-CSRF mark among them: a sibling subdomain must not plant its own signed copy.
+  test.each([
+    ['auth_flow', () => markLinkRequested(new Request(PRODUCTION_ENV.SITE_URL), 'a@example.com')],
+    ['pending_sign_up', () => newPendingSignUp('a@example.com').cookie],
+    ['recovery_mark', () => markRecovery('00000000-0000-4000-8000-000000000001')],
+    ['after_sign_up', () => rememberAfterSignUp('/subscribe/pro')],
+    ['email_change', () => rememberRequestedEmail('b@example.com')],
+    ['email_confirmed', () => rememberEmailConfirmed()],
+    ['auth_failure', () => rememberAuthFailure('signup')],
+  ])('%s is __Host-: Secure, Path=/, no Domain', async (name, setCookie) => {
+    Object.assign(process.env, PRODUCTION_ENV)
+    resetEnvForTests()
+    const header = await setCookie()
+    expect(header).toMatch(new RegExp(`^__Host-${name}=`))
+    expect(header).toMatch(/; Path=\/(;|$)/)
+    expect(header).toMatch(/; Secure(;|$)/)
+    expect(header).not.toMatch(/Domain=/i)
   })
 })

@@ -5,26 +5,26 @@ import { createCookie } from '@remix-run/node'
 import { type Env, getEnv } from '~/env.server'
 
 /**
- * A cookie of the auth flows: HttpOnly, same-site, Secure in production, and signed when
- * `purpose` is given, with that purpose's key from COOKIE_SECRET, else the Supabase secret key
- * (docs/operations.md, "Rotate a secret"). Made when used, once the environment is read.
+ * A cookie of the auth flows: HttpOnly, same-site, `__Host-` in production as the session's;
+ * signed with `purpose`'s key from COOKIE_SECRET, else the Supabase secret key (docs/security.md).
  */
-export function authCookie(name: string, path: string, maxAge: number, purpose?: string) {
+export function authCookie(name: string, maxAge: number, purpose?: string) {
   const env = getEnv()
+  const production = env.NODE_ENV === 'production'
   const secret = `${purpose}:${env.COOKIE_SECRET ?? env.SUPABASE_SERVICE_ROLE_KEY}`
-  return createCookie(name, {
+  return createCookie(production ? `__Host-${name}` : name, {
     httpOnly: true,
     sameSite: 'lax',
-    path,
+    path: '/',
     maxAge,
     ...(purpose ? { secrets: [createHash('sha256').update(secret).digest('base64url')] } : {}),
-    secure: env.NODE_ENV === 'production',
+    secure: production,
   })
 }
 
-/** A short-lived notice for a fixed redirect's page, read once (path `/`: `<page>.data` too). */
+/** A short-lived notice for a fixed redirect's page, read once. */
 export function readOnceCookie(name: string) {
-  const cookie = () => authCookie(name, '/', 5 * 60)
+  const cookie = () => authCookie(name, 5 * 60)
   return {
     remember: (value: string) => cookie().serialize(value),
     /** The value, and the Set-Cookie that forgets it. */
@@ -36,9 +36,8 @@ export function readOnceCookie(name: string) {
 }
 
 /**
- * The Supabase session's cookie options (@supabase/ssr `cookieOptions`, whose `name` its
- * chunks and PKCE verifier carry too): `__Host-sb-<ref>-auth-token` in production, Supabase's
- * own name over plain http in development (docs/decisions/0046-host-prefixed-session-cookies.md).
+ * The session's @supabase/ssr `cookieOptions` (its chunks and PKCE verifier share the name):
+ * `__Host-sb-<ref>-auth-token` in production, Supabase's own name over http (decisions/0046).
  */
 export function sessionCookieOptions(env: Env) {
   const production = env.NODE_ENV === 'production'

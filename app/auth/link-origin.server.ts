@@ -13,7 +13,7 @@ interface Entry {
   at: number
 }
 
-const linkOriginCookie = () => authCookie('auth_flow', '/auth', LINK_WINDOW_SECONDS, 'auth-flow')
+const linkOriginCookie = () => authCookie('auth_flow', LINK_WINDOW_SECONDS, 'auth-flow')
 
 async function entries(request: Request): Promise<Entry[]> {
   const now = Math.floor(Date.now() / 1000)

@@ -12,8 +12,7 @@ import { markRecovery } from './recovery.server'
 /** A new account's nonce, also in this browser (docs/decisions/0023-journey-state-beside-the-browser.md). */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
-// Path `/`: the callback and the confirmation pages read it too.
-const pendingCookie = () => authCookie('pending_sign_up', '/', 24 * 60 * 60, 'pending-sign-up')
+const pendingCookie = () => authCookie('pending_sign_up', 24 * 60 * 60, 'pending-sign-up')
 
 /** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
 export function newPendingSignUp(email: string) {

@@ -4,7 +4,7 @@ import { authCookie } from './cookies.server'
 
 // A plan chosen before signing up, followed once by the browser that chose it: never kept with
 // the account, where anyone's sign-up could have put it (docs/security.md).
-const intentCookie = () => authCookie('after_sign_up', '/', 60 * 60 * 24)
+const intentCookie = () => authCookie('after_sign_up', 60 * 60 * 24)
 
 /** Paths a sign-up may continue to: a plan's checkout. */
 const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=[a-z]+)?$/

@@ -4,8 +4,7 @@ import type { SessionUser } from './session.server'
 const RECOVERY_WINDOW_SECONDS = 60 * 60
 
 // A recovery link's session carries `amr: otp` like a magic link's: the callback marks it here.
-const recoveryCookie = () =>
-  authCookie('recovery_mark', '/', RECOVERY_WINDOW_SECONDS, 'recovery-mark')
+const recoveryCookie = () => authCookie('recovery_mark', RECOVERY_WINDOW_SECONDS, 'recovery-mark')
 
 export function markRecovery(userId: string): Promise<string> {
   return recoveryCookie().serialize({ userId, at: Math.floor(Date.now() / 1000) })

@@ -134,7 +134,7 @@ async function verify(request: Request): Promise<Verified> {
     },
   }
   const cookie = request.headers.get('Cookie')
-  if (!cookie || !hasSessionCookie(request)) return { result, claimed: null }
+  if (!cookie || !hasSessionCookie(cookie)) return { result, claimed: null }
   const key = hash('sha256', cookie, 'base64url')
   return { result, claimed: verifiedTokens.get(key) ?? (await verifyToken(result, key)) }
 }

@@ -1,6 +1,6 @@
 import { Form } from '@remix-run/react'
 
-import { formatMoney } from '~/lib/pages/format'
+import { formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import { type PastDueFacts, pastDueNotice, PAYMENT_METHOD_INTENT } from '~/subscriptions/status'
 
@@ -20,6 +20,7 @@ export function PastDueBanner({
   cardSaved?: boolean
 }) {
   const saved = cardSaved && open ? formatMoney(open.amount, open.currency) : undefined
+  const invoice = httpUrl(open?.invoice_url)
   return (
     <div
       role="alert"
@@ -33,9 +34,9 @@ export function PastDueBanner({
             Update payment method
           </SubmitButton>
         </Form>
-        {open?.invoice_url ? (
+        {invoice ? (
           <a
-            href={open.invoice_url}
+            href={invoice}
             target="_blank"
             rel="noreferrer"
             className="text-center font-semibold text-red-800 underline hover:no-underline"

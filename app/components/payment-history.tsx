@@ -1,13 +1,14 @@
-import { formatDate, formatMoney } from '~/lib/pages/format'
+import { formatDate, formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
 import { statusLabel } from '~/subscriptions/status'
 
 /** The invoice's hosted page, in a new tab; for a past-due subscription's failed payment, "Pay" there. */
 function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
-  if (!url) return <span className="text-slate-500">Not available yet</span>
+  const href = httpUrl(url)
+  if (!href) return <span className="text-slate-500">Not available yet</span>
   const style = pay ? 'text-red-800 underline hover:no-underline' : 'text-brand-700 hover:underline'
   return (
-    <a href={url} className={`font-semibold ${style}`} rel="noreferrer" target="_blank">
+    <a href={href} className={`font-semibold ${style}`} rel="noreferrer" target="_blank">
       {pay ? 'Pay' : 'View invoice'}
     </a>
   )

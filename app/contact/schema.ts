@@ -1,5 +1,7 @@
 import * as z from 'zod/mini'
 
+import { storedText } from '~/lib/forms/stored-text'
+
 import { CONTACT_LIMITS } from './limits'
 
 /** The answer to every accepted submission (and, on purpose, to a filled honeypot). */
@@ -8,7 +10,7 @@ export const CONTACT_THANK_YOU =
 
 /** A required string: distinct messages for "missing" and "not text". */
 function requiredString(label: string) {
-  return z.string({
+  return storedText({
     error: (issue) =>
       issue.input === undefined ? `${label} is required` : `${label} must be text`,
   })

@@ -1,5 +1,5 @@
 import { PLAN_DEFINITIONS } from '~/billing/plans'
-import { formatDate, formatMoney } from '~/lib/pages/format'
+import { formatDate, formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentRow } from '~/subscriptions/types'
 
 import { MAIL_KINDS, type MailKind, NOTIFICATION_LABELS } from './kinds'
@@ -49,12 +49,6 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 }
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
-
-/** Only http(s) links into a mail (a provider's URL is data, not trusted markup). */
-function safeUrl(value: string | null) {
-  const url = value ? URL.parse(value) : null
-  return url?.protocol === 'https:' || url?.protocol === 'http:' ? url.toString() : null
-}
 
 function compose(subject: string, footer: string, blocks: Block[]): RenderedMail {
   const textBody = [
@@ -114,7 +108,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       const payment = context.payment
       if (!payment) return null
       const amount = formatMoney(payment.amount, payment.currency)
-      const invoice = safeUrl(payment.invoice_url)
+      const invoice = httpUrl(payment.invoice_url)
       return compose(`Receipt for your ${PRODUCT_NAME} payment of ${amount}`, footer, [
         `Thank you. We received your payment of ${amount} on ${formatDate(payment.created_at)}${
           payment.description ? ` for ${payment.description}` : ''
@@ -128,7 +122,7 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
     case 'payment_failed': {
       const amount = num(data, 'amount')
       const currency = text(data, 'currency')
-      const invoice = safeUrl(text(data, 'invoice_url'))
+      const invoice = httpUrl(text(data, 'invoice_url'))
       const what = amount !== null && currency ? ` of ${formatMoney(amount, currency)}` : ''
       // As the pages say it: "we will retry on …" when the provider named the day.
       const retryAt = text(data, 'retry_at')

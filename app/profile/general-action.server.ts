@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
 
 import { reply } from '~/lib/forms/form-reply'
-import { readPayload } from '~/lib/server/http.server'
+import { mediaType, readFormData } from '~/lib/server/http.server'
 
 import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
 import { AVATAR_MAX_BYTES } from './limits'
@@ -12,23 +12,32 @@ import { AvatarSchema, DisplayNameSchema } from './schemas'
 // Room for the multipart envelope around a file at the limit; anything larger is not read.
 const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 
+/** Accounts with an avatar upload under way in this instance (its body is in memory): one each. */
+const uploading = new Set<string>()
+
 /** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
   request: Request,
   owner: AvatarOwner,
   headers: Headers,
 ) {
-  const { asUser, userId } = owner
-  const payload = await readPayload(request, MAX_BODY_BYTES)
-  if (payload.kind === 'too-large') {
-    throw new Response('That upload is too large. Images must be 2 MB or smaller.', {
-      status: 413,
-      headers,
-    })
+  if (mediaType(request) !== 'multipart/form-data') return generalSettings(request, owner, headers)
+  if (uploading.has(owner.userId)) {
+    const error = { avatar: ['Your last image is still uploading. Try again in a moment.'] }
+    const result = { status: 'error' as const, error }
+    return reply(result, { intent: 'avatar', message: null }, { status: 429, headers })
   }
-  if (payload.kind !== 'form')
-    throw new Response('Please submit the form.', { status: 400, headers })
-  const formData = payload.value
+  uploading.add(owner.userId)
+  try {
+    return await generalSettings(request, owner, headers)
+  } finally {
+    uploading.delete(owner.userId)
+  }
+}
+
+async function generalSettings(request: Request, owner: AvatarOwner, headers: Headers) {
+  const { asUser, userId } = owner
+  const formData = await readFormData(request, { headers, maxBytes: MAX_BODY_BYTES })
   const intent = formData.get('intent')
 
   if (intent === 'display-name') {

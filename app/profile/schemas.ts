@@ -1,15 +1,15 @@
 import * as z from 'zod/mini'
 
+import { storedText } from '~/lib/forms/stored-text'
+
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, DISPLAY_NAME_MAX } from './limits'
 
 export const DisplayNameSchema = z.object({
-  displayName: z
-    .string({ error: 'Enter the name to show' })
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter the name to show'),
-      z.maxLength(DISPLAY_NAME_MAX, `Use at most ${DISPLAY_NAME_MAX} characters`),
-    ),
+  displayName: storedText({ error: 'Enter the name to show' }).check(
+    z.trim(),
+    z.minLength(1, 'Enter the name to show'),
+    z.maxLength(DISPLAY_NAME_MAX, `Use at most ${DISPLAY_NAME_MAX} characters`),
+  ),
 })
 
 /** The upload as the browser declares it; the server also checks the bytes (image-type.ts). */

@@ -8,6 +8,7 @@ import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
@@ -53,7 +54,7 @@ async function startServer(port: number, extraEnv: Record<string, string> = {}) 
   child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
   await expect(async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`)
+    const response = await fetch(`http://127.0.0.1:${port}/healthz?live`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 20_000 })
   return { child, exited, output }
@@ -184,11 +185,18 @@ test('pages are compressed for a client that accepts gzip; webhook answers go ou
   }
 })
 
-test("public/ files are served with their cache header; other paths are the app's", async () => {
+test("public/ files are served with their cache and security headers; other paths are the app's", async () => {
   const favicon = await fetch(`http://127.0.0.1:${PORT}/favicon.svg`)
   expect(favicon.status).toBe(200)
   expect(favicon.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
   expect(favicon.headers.get('cache-control')).toBe('public, max-age=3600')
+  // An SVG opened on its own is a document: it runs nothing and is framed nowhere.
+  expect(favicon.headers.get('content-security-policy')).toBe(
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  )
+  expect(favicon.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(favicon.headers.get('x-frame-options')).toBe('DENY')
+  expect(favicon.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
   expect(await favicon.text()).toContain('<svg')
   // A hashed asset of the client build is cached for good.
   const html = await (await fetch(`http://127.0.0.1:${PORT}/`)).text()
@@ -197,6 +205,7 @@ test("public/ files are served with their cache header; other paths are the app'
   const script = await fetch(`http://127.0.0.1:${PORT}${asset}`)
   expect(script.status).toBe(200)
   expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  expect(script.headers.get('x-content-type-options')).toBe('nosniff')
   // Not a file in public/: Remix answers (its 404 page), not the static file server.
   const missing = await fetch(`http://127.0.0.1:${PORT}/favicon.ico`)
   expect(missing.status).toBe(404)
@@ -638,7 +647,7 @@ test('the access log holds no one-time token: token_hash, code and token values 
     expect(direct.output.stdout + direct.output.stderr).not.toContain(secret)
 })
 
-test('every line of a request carries its id: a sane X-Request-Id is kept, any other replaced', async () => {
+test('every line of a request carries our own id; a sane X-Request-Id is recorded beside it', async () => {
   // A cross-site post: the request policy logs its refusal, then the access line follows.
   const refuse = (requestId: string) =>
     fetch(`http://127.0.0.1:${PORT}/sign-in`, {
@@ -658,11 +667,10 @@ test('every line of a request carries its id: a sane X-Request-Id is kept, any o
       (line) =>
         line.message === 'cross-site request refused' || line.message === 'request completed',
     )
-    const kept = lines.filter((line) => line.reqId === 'lb-7f3a9c01')
-    expect(kept.map((line) => line.message).sort()).toEqual([
-      'cross-site request refused',
-      'request completed',
-    ])
+    const access = lines.find((line) => line.clientReqId === 'lb-7f3a9c01')
+    expect(access?.reqId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(lines.filter((line) => line.reqId === access?.reqId)).toHaveLength(2)
+    expect(lines.filter((line) => line.reqId === 'lb-7f3a9c01')).toEqual([])
     const refusals = lines.filter((line) => line.message === 'cross-site request refused')
     const fresh = refusals.at(-1)?.reqId
     expect(fresh).toMatch(/^[0-9a-f-]{36}$/)
@@ -731,11 +739,14 @@ test('slow clients: headers and bodies have time limits, and a proxy that is not
   }
 })
 
-test('a request-target or Host that does not parse gets 400, and nothing but log lines reaches stderr', async () => {
+test('a request-target, path or Host that does not parse gets 400, and nothing but log lines reaches stderr', async () => {
   const requests = [
     'POST //evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost\r\nOrigin: https://evil.example',
     'POST http://evil/api/webhooks/stripe HTTP/1.1\r\nHost: localhost',
     'GET / HTTP/1.1\r\nHost: local host',
+    // Percent-encodings that decode to nothing (Remix would warn on stderr, and answer 404).
+    'GET /%E0%A4%A HTTP/1.1\r\nHost: localhost',
+    'POST /sign-in%ZZ HTTP/1.1\r\nHost: localhost',
   ]
   for (const head of requests) {
     const { text } = await rawExchange([
@@ -745,4 +756,50 @@ test('a request-target or Host that does not parse gets 400, and nothing but log
   }
   const raw = direct.output.stderr.split('\n').filter((line) => line && !line.startsWith('{'))
   expect(raw).toEqual([])
+})
+
+test('in production a route error is one log line, and a method no route serves a 405 with Allow', async () => {
+  const port = PORT + 4
+  // A production configuration: Remix's own error handler would print each stack to stderr.
+  const production = { ...PRODUCTION_ENV, STRIPE_API_URL: '', POLAR_API_URL: '' }
+  const server = await startServer(port, production)
+  const at = (pathname: string, method = 'POST') =>
+    fetch(`http://127.0.0.1:${port}${pathname}`, {
+      method,
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: method === 'GET' ? undefined : 'a=1',
+    })
+  try {
+    // Pages without an action, and the contact page's action for another method.
+    for (const [pathname, method, allow] of [
+      ['/', 'POST', 'GET, HEAD'],
+      ['/pricing', 'POST', 'GET, HEAD'],
+      ['/contact', 'PUT', 'GET, HEAD, POST'],
+    ]) {
+      const page = await at(pathname, method)
+      expect(page.status, pathname).toBe(405)
+      expect(page.headers.get('allow'), pathname).toBe(allow)
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    }
+    // Resource routes without an action: their 405 in their own JSON, not Remix's.
+    for (const pathname of ['/healthz', '/api/portal', '/auth/callback']) {
+      const resource = await at(pathname)
+      expect(resource.status, pathname).toBe(405)
+      expect(resource.headers.get('allow'), pathname).toBe('GET, HEAD')
+      expect(await resource.json()).toEqual({ error: 'Method not allowed' })
+    }
+    // An error Remix hands to the entry's handleError (as it does an action's throw): one line.
+    expect((await at('/pricing?_data=root', 'GET')).status).toBe(200)
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+  const output = `${server.output.stdout}\n${server.output.stderr}`.split('\n')
+  expect(
+    output.filter((line) => line && !line.startsWith('{') && !line.startsWith('[server]')),
+  ).toEqual([])
+  const failed = logLines(server.output).filter((line) => line.message === 'request failed')
+  expect(failed).toHaveLength(1)
+  expect((failed[0].err as { message: string }).message).toContain('_data requests')
 })

@@ -183,6 +183,13 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard.settings.account',
     'routes/dashboard.settings.billing',
   ],
+  'tests/integration/stored-text.test.ts': [
+    'root',
+    'routes/api.contact',
+    'routes/contact',
+    'routes/dashboard',
+    'routes/dashboard.settings.general',
+  ],
   'tests/integration/stripe-checkout.test.ts': [
     'routes/api.checkout_sessions',
     'routes/api.customer_portal',

@@ -147,6 +147,46 @@ describe('avatar', () => {
     expect(await storedNames(user.id)).toHaveLength(1)
   })
 
+  it('runs one upload of an account at a time: another meanwhile is told to wait', async () => {
+    const user = await createSignedInUser(app)
+    const form = new FormData()
+    form.append('intent', 'avatar')
+    form.append('avatar', png())
+    const encoded = new Response(form)
+    const bytes = new Uint8Array(await encoded.arrayBuffer())
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let started = () => {}
+    const reading = new Promise<void>((resolve) => (started = resolve))
+    // An upload whose body arrives once released: `reading` once the action reads it.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          started()
+          await released
+          controller.enqueue(bytes)
+          controller.close()
+        },
+      },
+      { highWaterMark: 0 },
+    )
+    const headers = { Cookie: user.cookie, 'Content-Type': encoded.headers.get('Content-Type')! }
+    const init = { method: 'POST', headers, body, duplex: 'half' } as RequestInit
+    const running = callRoute<FormReply>(general.action, new Request(`${app.url}${GENERAL}`, init))
+    await reading
+    const meanwhile = await postGeneral(user, { intent: 'avatar', avatar: png() })
+    expect(meanwhile.status).toBe(429)
+    expect(meanwhile.data.result.error?.avatar).toEqual([
+      'Your last image is still uploading. Try again in a moment.',
+    ])
+    // Another account is not held up.
+    const other = await createSignedInUser(app)
+    expect((await postGeneral(other, { intent: 'avatar', avatar: png() })).status).toBe(200)
+    release()
+    expect((await running).status).toBe(200)
+    expect((await postGeneral(user, { intent: 'avatar', avatar: png() })).status).toBe(200)
+  })
+
   it('answers 413 to a body far over the limit without reading it', async () => {
     const user = await createSignedInUser(app)
     const answer = await postGeneral(user, { intent: 'avatar', avatar: png(9 * 1024 * 1024) })

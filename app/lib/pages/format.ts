@@ -21,3 +21,7 @@ export function formatDate(value: string | null | undefined) {
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? '—' : dateFormat.format(date)
 }
+
+/** A provider's link, only if http(s) and unbroken: `javascript:` and the like never become an href. */
+export const httpUrl = (value: string | null | undefined) =>
+  value && /^https?:\/\/[^\s\p{Cc}]+$/iu.test(value) ? value : null

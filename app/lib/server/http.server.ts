@@ -20,10 +20,7 @@ export function mediaType(request: Request): string {
   return (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase()
 }
 
-/**
- * Reads the raw body, or null as soon as it exceeds `maxBytes`: a declared
- * `Content-Length` over the cap is refused unread, and a streamed body is read no further.
- */
+/** The raw body, or null once over `maxBytes` (a declared `Content-Length` over it: unread). */
 export async function readBodyWithLimit(
   request: Request,
   maxBytes: number,
@@ -50,10 +47,7 @@ export async function readBodyWithLimit(
   return new Uint8Array(await new Blob(chunks).arrayBuffer())
 }
 
-/**
- * Reads a JSON or form body (urlencoded or multipart) of at most `maxBytes`. Never
- * throws for bad input: every problem is a `kind` the caller turns into a response.
- */
+/** A JSON or form body of at most `maxBytes`; bad input is a `kind` to answer, never a throw. */
 export async function readPayload(request: Request, maxBytes: number): Promise<RequestPayload> {
   const type = mediaType(request)
   const json = type === 'application/json' || /^application\/[^/]+\+json$/.test(type)
@@ -84,16 +78,16 @@ export async function readPayload(request: Request, maxBytes: number): Promise<R
 /** Body cap of an ordinary form (no file): far above any real submission, far below harm. */
 export const FORM_MAX_BYTES = 64 * 1024
 
-/** For page actions: the posted form within `FORM_MAX_BYTES`, else a 413, 415 or 400 thrown. */
+/** For page actions: the posted form within `maxBytes`, else a 413, 415 or 400 thrown. */
 export async function readFormData(
   request: Request,
-  options: { headers?: HeadersInit } = {},
+  { maxBytes = FORM_MAX_BYTES, ...options }: { headers?: HeadersInit; maxBytes?: number } = {},
 ): Promise<FormData> {
-  const payload = await readPayload(request, FORM_MAX_BYTES)
+  const payload = await readPayload(request, maxBytes)
   if (payload.kind === 'form') return payload.value
   const headers = new Headers(options.headers)
   headers.set('Cache-Control', 'no-store')
-  if (payload.kind === 'too-large') throw tooLarge(FORM_MAX_BYTES, headers)
+  if (payload.kind === 'too-large') throw tooLarge(maxBytes, headers)
   const status = payload.kind === 'unsupported-media-type' ? 415 : 400
   throw new Response('Please submit the form.', { status, headers })
 }
@@ -106,14 +100,16 @@ function tooLarge(maxBytes: number, headers = new Headers({ 'Cache-Control': 'no
 /** The cap the route's own reader chose for a request's body (`readBodyWithLimit`). */
 const chosenCaps = new WeakMap<Request, number>()
 
-/** Every action of the build behind the body cap its reader chose, else FORM_MAX_BYTES (0047). */
+const unserved = () => methodNotAllowed('GET, HEAD')
+
+/** Each action behind its reader's cap, else FORM_MAX_BYTES (0047); no action: 405, not Remix's. */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {
-    const action = route?.module.action
-    if (!route || !action) continue
-    const module = { ...route.module, action: (args: ActionFunctionArgs) => capped(action, args) }
-    routes[id] = { ...route, module }
+    const { action, default: page } = route?.module ?? {}
+    if (!route || (!action && page)) continue
+    const capped405 = action ? (args: ActionFunctionArgs) => capped(action, args) : unserved
+    routes[id] = { ...route, module: { ...route.module, action: capped405 } }
   }
   return { ...build, routes }
 }

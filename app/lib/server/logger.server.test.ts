@@ -165,22 +165,21 @@ describe('the request logger', () => {
     return lines.splice(0, count)
   }
 
-  it('keeps a sane X-Request-Id on every line of the request, and redacts its target', async () => {
+  it('writes its own id on every line of a request, a sane X-Request-Id beside it, and redacts its target', async () => {
     const app = await serve()
     try {
       await fetch(`${app.origin}/auth/callback?code=secret-code&next=%2Fbilling`, {
         headers: { 'x-request-id': 'edge-01HZ:abc/1=' },
       })
       const [handled, access] = await linesOf(app.lines, 2)
-      expect(handled).toMatchObject({
-        message: 'handled',
-        reqId: 'edge-01HZ:abc/1=',
-        clientAddress: '127.0.0.1',
-      })
+      const reqId = expect.stringMatching(/^[0-9a-f-]{36}$/)
+      expect(handled).toMatchObject({ message: 'handled', reqId, clientAddress: '127.0.0.1' })
+      expect(handled).not.toHaveProperty('clientReqId')
       expect(access).toMatchObject({
         level: 'info',
         message: 'request completed',
-        reqId: 'edge-01HZ:abc/1=',
+        reqId: handled.reqId,
+        clientReqId: 'edge-01HZ:abc/1=',
         req: { method: 'GET', url: '/auth/callback?code=[redacted]&next=%2Fbilling' },
         res: { statusCode: 200 },
         responseTime: expect.any(Number),
@@ -193,7 +192,7 @@ describe('the request logger', () => {
     }
   })
 
-  it('gives a request without a sane id a new one, different for each request', async () => {
+  it('gives each request a new id, and records no client id that is not sane', async () => {
     const app = await serve(500)
     try {
       const ids: unknown[] = []
@@ -203,6 +202,7 @@ describe('the request logger', () => {
         })
         const [handled, access] = await linesOf(app.lines, 2)
         expect(access.reqId).toBe(handled.reqId)
+        expect(access).not.toHaveProperty('clientReqId')
         expect(access).toMatchObject({ message: 'request errored', res: { statusCode: 500 } })
         ids.push(handled.reqId)
       }

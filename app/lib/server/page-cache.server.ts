@@ -9,11 +9,7 @@ import type { PageHandle } from '~/lib/pages/page-handle'
 import { cacheSize, ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
-/**
- * The anonymous page cache (decision 0014, a fresh nonce per answer): 8–13× less app CPU per
- * answer on `/` and `/pricing` than a render; off, a mixed day costs 1.44× the app CPU
- * (docs/performance.md).
- */
+/** The anonymous page cache (decision 0014): 8–13× less CPU than a render (docs/performance.md). */
 const MAX_ENTRIES = 50
 const TTL_MS = 60_000
 const MAX_BODY_BYTES = 512 * 1024
@@ -40,10 +36,7 @@ export interface RenderedPage {
   headers: Headers
 }
 
-/**
- * Offers the stream a page is piped into: kept once it ended whole, within MAX_BODY_BYTES, if
- * the cache missed, the route opted in, nobody is signed in, it is a 200 and sets no cookie.
- */
+/** Offers a page's stream: kept when whole and small, opted in, anonymous, a 200, cookie-free. */
 export function offerSharedRender(body: Readable, page: RenderedPage) {
   const { nonce } = page
   const offer = offers.getStore()

@@ -9,6 +9,7 @@ import * as settingsIndex from '~/routes/dashboard.settings._index'
 
 import { logger } from './logger.server'
 import { requestPolicy, requestPolicyMiddleware } from './request-policy.server'
+import { responseHeaders } from './security-headers.server'
 
 // The policy compares Origin with SITE_URL (local defaults in tests: http://localhost:5173).
 const SITE = 'http://localhost:5173'
@@ -98,9 +99,11 @@ async function serveThroughPolicy(routes: Record<string, Handler>, viaWriteHead 
     res.end(body)
   }
   const server = createServer((req, res) =>
-    requestPolicyMiddleware(req, res, () => {
-      answer(req, res).catch(() => res.writeHead(500).end())
-    }),
+    responseHeaders(req, res, () =>
+      requestPolicyMiddleware(req, res, () => {
+        answer(req, res).catch(() => res.writeHead(500).end())
+      }),
+    ),
   )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

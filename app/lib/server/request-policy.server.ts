@@ -1,9 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import onHeaders from 'on-headers'
-
-import { getEnv } from '~/env.server'
-
 import {
   CROSS_SITE_API_MESSAGE,
   CROSS_SITE_MESSAGE,
@@ -11,25 +7,15 @@ import {
   type RequestHead,
 } from './cross-site.server'
 import { logger } from './logger.server'
-import { applyResponseDefaults, hasSessionCookie, RESOURCE_CSP } from './security-headers.server'
+import { RESOURCE_CSP } from './security-headers.server'
 
-/**
- * The one request policy, run for every request Remix answers (docs/decisions/0007): a bad
- * target or Host is a 400, a cross-site state change a 403, every answer gets security headers.
- */
+/** The request policy (decisions/0007): a bad target, path or Host is 400, a cross-site post 403. */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
   res: ServerResponse,
   next: (error?: unknown) => void,
 ) {
   const request = policyRequest(req)
-  const signedIn = request !== null && hasSessionCookie(request)
-  // The header defaults apply just before the answer's head is written (`on-headers`), so
-  // they see the status and every header the route, Remix or the renderer set, and replace
-  // none of them.
-  onHeaders(res, () =>
-    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
-  )
   if (!request) return sendJson(res, 400, { error: 'Bad request' })
   const refused = requestPolicy(request)
   // An Origin left here is SITE_URL's: Remix's own guard would compare it with Host, which a
@@ -45,15 +31,20 @@ export function requestPolicyMiddleware(
 }
 
 /**
- * The request's head, read straight from Node's request (a fetch `Request` cost more CPU than
- * the policy itself, docs/performance.md), its URL built as Remix's adapter builds it; null (a
- * 400) for a target or Host Remix would read otherwise (docs/decisions/0048-one-parse-of-the-request-url.md).
+ * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
+ * Remix's adapter builds it; null (a 400) for a target, Host or path Remix would read otherwise
+ * or not decode (docs/decisions/0048-one-parse-of-the-request-url.md).
  */
 function policyRequest(req: IncomingMessage): RequestHead | null {
   const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
   const host = req.headers.host ?? ''
   if (!/^\/(?![/\\])/.test(path) || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
     return null
+  try {
+    decodeURIComponent(path.split('?')[0])
+  } catch {
+    return null
+  }
   return {
     method: req.method ?? 'GET',
     // Only a request that may change state needs its URL (GETs go straight through).
@@ -70,10 +61,7 @@ function policyRequest(req: IncomingMessage): RequestHead | null {
   }
 }
 
-/**
- * The last handler of the request stack: an error no route answered (Remix answers its own)
- * is logged as one JSON line, and the client gets a bare 500, never a stack trace.
- */
+/** The request stack's last handler: an error no route answered is one log line and a bare 500. */
 export function unexpectedError(
   error: unknown,
   _req: IncomingMessage,
@@ -91,10 +79,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(text)
 }
 
-/**
- * The 403 for a cross-site request, in the shape of its path (a page for pages, where Remix's
- * own guard would answer an empty 500), or null. The only check: the routes do not repeat it.
- */
+/** A cross-site request's 403 in its path's shape (a page for pages), or null; routes never check. */
 export function requestPolicy(request: RequestHead): Response | null {
   if (!crossSiteRefusal(request)) return null
   const path = new URL(request.url).pathname
@@ -121,18 +106,9 @@ export function requestPolicy(request: RequestHead): Response | null {
 
 /** What a person sees when their form post is refused. */
 const REFUSED_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
+<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Request refused | Subscribely</title>
-</head>
-<body>
-<main>
-<h1>Request refused</h1>
-<p>${CROSS_SITE_MESSAGE}</p>
-<p><a href="/">Go to Subscribely</a></p>
-</main>
-</body>
-</html>
+<title>Request refused | Subscribely</title></head>
+<body><main><h1>Request refused</h1><p>${CROSS_SITE_MESSAGE}</p>
+<p><a href="/">Go to Subscribely</a></p></main></body></html>
 `

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import type { Env } from '~/env.server'
+import onHeaders from 'on-headers'
+
+import { type Env, getEnv } from '~/env.server'
 import { RETRY_AFTER_SECONDS } from '~/lib/database/database-availability.server'
 
 type HeaderEnv = Pick<Env, 'NODE_ENV' | 'SITE_URL' | 'SUPABASE_URL'>
@@ -15,9 +18,8 @@ const SIGN_IN_FORM_TARGET = 'https://github.com'
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
 /**
- * The origins of a provider API and of its hosted pages. The local emulators (development
- * and tests only: production refuses loopback URLs) answer the API on 127.0.0.1 and link
- * their hosted pages on localhost, so a loopback origin stands for both names.
+ * The origins of a provider API and its hosted pages: a loopback one (the local stack's, which
+ * answers on 127.0.0.1 and links pages on localhost) stands for both names.
  */
 export function providerOrigins(value: string | undefined): string[] {
   if (!value) return []
@@ -26,10 +28,7 @@ export function providerOrigins(value: string | undefined): string[] {
   return LOOPBACK_HOSTS.map((host) => `${protocol}//${host}${port ? `:${port}` : ''}`)
 }
 
-/**
- * The Content-Security-Policy of an HTML page. `form-action` lists where our redirects take a
- * form post too (`formTargets`: the providers' hosted pages), because Chromium checks them.
- */
+/** A page's CSP; `form-action` lists where our redirects take a post too (Chromium checks them). */
 export function contentSecurityPolicy(
   env: HeaderEnv,
   nonce: string,
@@ -72,16 +71,12 @@ interface HeaderTarget {
   setHeader(name: string, value: string): unknown
 }
 
-/** True when the request carries a Supabase session cookie (`[__Host-]sb-<ref>-auth-token`, chunked or not). */
-export function hasSessionCookie(request: { headers: Pick<Headers, 'get'> }): boolean {
-  const cookie = request.headers.get('Cookie') ?? ''
-  return /(?:^|;\s*)(?:__Host-)?sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie)
+/** True when a `Cookie` header holds a Supabase session cookie (`[__Host-]sb-<ref>-auth-token`, chunked or not). */
+export function hasSessionCookie(cookie: string | null | undefined): boolean {
+  return /(?:^|;\s*)(?:__Host-)?sb-[^=;]*-auth-token(?:\.\d+)?=/.test(cookie ?? '')
 }
 
-/**
- * What only the page renderer knows: the CSP with this response's nonce, and whether the root
- * loader found a user, whose page (their email at least) no cache may keep, whatever the route.
- */
+/** What only the renderer knows: the CSP with this nonce, and a signed-in page no cache keeps. */
 export function applyDocumentHeaders(
   headers: Headers,
   options: { env: HeaderEnv; nonce: string; signedIn: boolean; formTargets: string[] },
@@ -91,10 +86,7 @@ export function applyDocumentHeaders(
   if (options.signedIn) headers.set('Cache-Control', 'private, no-store')
 }
 
-/**
- * The headers every answer leaves with (the request policy applies them), never replacing what
- * the response chose: an HTML page without a cache policy is left to caches unless signed in.
- */
+/** Every answer's headers, never replacing the response's: a page is cacheable unless signed in. */
 export function applyResponseDefaults(
   res: HeaderTarget,
   options: { env: Pick<Env, 'NODE_ENV'>; status: number; signedIn: boolean },
@@ -116,4 +108,13 @@ export function applyResponseDefaults(
   }
   if (options.status === 503 && !res.hasHeader('Retry-After'))
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+}
+
+/** Every answer (a static file's too) gets those as its head is written, whoever set the rest (0011). */
+export function responseHeaders(req: IncomingMessage, res: ServerResponse, next: () => void) {
+  const signedIn = hasSessionCookie(req.headers.cookie)
+  onHeaders(res, () =>
+    applyResponseDefaults(res, { env: getEnv(), status: res.statusCode, signedIn }),
+  )
+  next()
 }
