@@ -17,8 +17,12 @@ const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
 const NOT_DELETED = 'We could not delete your account. Please try again.'
 
-/** Ends every live subscription, then deletes the account (docs/decisions/0002-account-deletion.md). */
-export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
+/** Ends every live subscription and open checkout, then deletes the account (decisions/0002). */
+export async function deleteAccount(
+  asUser: AsUser,
+  user: { id: string; email: string },
+): Promise<DeletionOutcome> {
+  const userId = user.id
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
   try {
@@ -40,6 +44,8 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
       },
     })
     if (error) throw new Error(`deletion mark not set: ${error.message}`)
+    // No checkout left open can be paid once the account is gone (docs/webhooks.md).
+    await Promise.all(billingProviders().map((provider) => provider.expireCheckouts(row, user)))
     for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
   } catch (error) {
     logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')

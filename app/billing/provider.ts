@@ -95,6 +95,8 @@ export interface BillingProvider {
   ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
   /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
+  /** Account deletion, first: no checkout the user opened can be paid any more. */
+  expireCheckouts(row: SubscriptionRow | null, user: { id: string; email: string }): Promise<void>
   /** For reconciliation: the account's subscriptions and payments (with `since`, changed since). */
   listSubscriptions(since?: Date): Promise<ListedSubscription[]>
   listPayments(since?: Date): Promise<ListedPayment[]>

@@ -53,7 +53,7 @@ export interface ProviderReport {
 /** A changed-only pass starts a day before the ledger's newest event (older ones may be lost). */
 const LOOK_BACK_MS = 86_400_000
 
-type Table = 'payment_history' | 'user_subscriptions'
+type Table = 'payment_history' | 'user_subscriptions' | 'user_profiles'
 
 /** The rows of `table` whose `column` is one of `values`, read 100 at a time. */
 async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
@@ -67,19 +67,35 @@ async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
   return rows
 }
 
-/** Live subscriptions no user is found for, and users holding more than one live one. */
-function problemsOf(listed: ListedSubscription[]) {
+/** The row's live subscription at another provider (`<provider> <id>`), or null. */
+function liveElsewhere(provider: string, row: SubscriptionRow | undefined) {
+  if (!row?.provider || row.provider === provider || !isLiveStatus(row.status)) return null
+  return `${row.provider} ${String(row[`${row.provider}_subscription_id` as never])}`
+}
+
+/**
+ * Live subscriptions nobody should pay for, as the ledger logs them (docs/webhooks.md): one
+ * matching no user or a deleted account, a user's second one here or at another provider.
+ */
+function problemsOf(
+  provider: string,
+  listed: ListedSubscription[],
+  rows: Map<string, SubscriptionRow>,
+  gone: Set<string>,
+) {
   const byUser = new Map<string | null, string[]>()
   for (const { userId, subscriptionId, fields } of listed)
     if (isLiveStatus(fields.status))
       byUser.set(userId, [...(byUser.get(userId) ?? []), subscriptionId])
-  return [...byUser].flatMap(([userId, ids]) =>
-    userId === null
-      ? ids.map((id) => `subscription ${id}: live, matches no user`)
-      : ids.length > 1
-        ? [`user ${userId}: ${ids.length} live subscriptions (${ids.join(', ')})`]
-        : [],
-  )
+  return [...byUser].flatMap(([userId, ids]) => {
+    const whose = userId ? `for the deleted account ${userId}` : 'matches no user'
+    if (!userId || gone.has(userId)) return ids.map((id) => `subscription ${id}: live, ${whose}`)
+    const other = liveElsewhere(provider, rows.get(userId))
+    if (other) ids.push(other)
+    return ids.length > 1
+      ? [`user ${userId}: ${ids.length} live subscriptions (${ids.join(', ')})`]
+      : []
+  })
 }
 
 /** The newest subscription of each user found (by creation, then as listed). */
@@ -157,9 +173,19 @@ export async function reconcileProvider(
   const ids = candidates.map((candidate) => candidate.userId)
   const stored = await rowsWhere<SubscriptionRow>('user_subscriptions', 'user_id', ids)
   const rows = new Map(stored.map((row) => [row.user_id, row]))
+  // A user with no row either lost its events or is gone: a deleted account has no profile.
+  const rowless = ids.filter((id) => !rows.has(id))
+  const kept = await rowsWhere<{ user_id: string }>('user_profiles', 'user_id', rowless)
+  const gone = new Set(rowless.filter((id) => !kept.some((profile) => profile.user_id === id)))
   const differences: Difference[] = []
   for (const candidate of candidates) {
-    const changes = subscriptionChanges(provider, rows.get(candidate.userId), candidate)
+    const row = rows.get(candidate.userId)
+    // Never a deleted account, nor a row another provider holds live (or with an ended one
+    // here): the ledger would not apply it (docs/webhooks.md).
+    const elsewhere = row?.provider && row.provider !== provider
+    const ended = !isLiveStatus(candidate.fields.status)
+    if (gone.has(candidate.userId) || (elsewhere && (isLiveStatus(row.status) || ended))) continue
+    const changes = subscriptionChanges(provider, row, candidate)
     if (changes.length === 0) continue
     const { userId, subscriptionId, fields } = candidate
     const id = `reconcile:${subscriptionId}:${readAt}`
@@ -183,7 +209,7 @@ export async function reconcileProvider(
     users: candidates.length,
     differences,
     lastEvent: last,
-    problems: problemsOf(listed),
+    problems: problemsOf(provider, listed, rows, gone),
     since: since?.toISOString() ?? null,
     missingPayments,
   }

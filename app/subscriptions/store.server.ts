@@ -25,7 +25,7 @@ const ledgerArgs = (event: LedgerEvent) => ({
   p_occurred_at: event.occurredAt,
 })
 
-const recorded = ['applied', 'duplicate', 'no_user'] as const
+const recorded = ['applied', 'duplicate', 'no_user', 'deleted_account'] as const
 const applyResult = z.enum([...recorded, 'stale', 'superseded', 'duplicate_subscription'])
 const paymentResult = z.enum([...recorded, 'exists', 'no_payment'])
 const failureResult = z.enum(['notified', 'duplicate', 'no_user'])

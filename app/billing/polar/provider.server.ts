@@ -104,6 +104,15 @@ export const polarProvider: BillingProvider = {
         throw error
     }
   },
+  // Polar cannot expire a checkout, and refuses one whose customer is deleted (409
+  // CheckoutCustomerDeleted); deleting the user's customer also revokes its subscriptions.
+  async expireCheckouts(_row, user) {
+    await getPolar('checkout')
+      .customers.deleteExternal(user.id)
+      .catch((error: unknown) => {
+        if (httpStatusOf(error) !== 404) throw error
+      })
+  },
   async updateCustomerEmail(_row, userId, email) {
     const polar = getPolar('checkout')
     const customer = await polar.customers.getExternal(userId).catch((failure: unknown) => {

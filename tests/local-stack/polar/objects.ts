@@ -76,7 +76,7 @@ export function customerJson(state: PolarState, customer: CustomerRecord) {
     locale: null,
     organization_id: state.organization.id,
     default_payment_method_id: null,
-    deleted_at: null,
+    deleted_at: customer.deleted_at ?? null,
     first_user_event_at: null,
     avatar_url: `https://www.gravatar.com/avatar/${customer.id.replace(/-/g, '')}?d=404`,
   }

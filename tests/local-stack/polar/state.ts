@@ -102,13 +102,23 @@ export class PolarState {
     )
   }
 
+  /** Customers not deleted: Polar finds no other by id, external id or email. */
+  liveCustomers() {
+    return [...this.customers.values()].filter((c) => !c.deleted_at)
+  }
+
+  liveCustomer(id: string) {
+    const customer = this.customers.get(id)
+    return customer?.deleted_at ? undefined : customer
+  }
+
   customerByExternalId(externalId: string) {
-    return [...this.customers.values()].find((c) => c.external_id === externalId)
+    return this.liveCustomers().find((c) => c.external_id === externalId)
   }
 
   customerByEmail(email: string) {
     const wanted = email.toLowerCase()
-    return [...this.customers.values()].find((c) => c.email.toLowerCase() === wanted)
+    return this.liveCustomers().find((c) => c.email.toLowerCase() === wanted)
   }
 
   sessionByToken(value: string) {

@@ -40,6 +40,8 @@ export interface CustomerRecord {
   external_id: string | null
   metadata: Metadata
   billing_address: Address | null
+  /** Set by a deletion, which also clears `external_id` (kept in metadata `__external_id`). */
+  deleted_at?: string
 }
 
 export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed'
