@@ -60,6 +60,11 @@ export class PolarState {
   readonly orders = new Map<string, OrderRecord>()
   readonly refunds = new Map<string, RefundRecord>()
   readonly sessions = new Map<string, CustomerSessionRecord>()
+  /**
+   * The sales tax Polar (the merchant of record) adds to an order, in percent of its net
+   * amount, by the billing address's country; none unless a test sets one.
+   */
+  readonly taxRates = new Map<string, number>()
   private invoiceCounter = 0
 
   constructor(catalog: Catalog) {
