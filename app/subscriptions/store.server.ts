@@ -1,7 +1,5 @@
 import * as z from 'zod/mini'
 
-import { database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
 import { rpc } from '~/lib/database/rpc.server'
 
 import type { NewPayment, SubscriptionRow } from './types'
@@ -95,20 +93,4 @@ export function recordPaymentFailure(
     { ...ledgerArgs(event), p_user_id: userId, p_data: details, p_payment: payment },
     { result: failureResult },
   )
-}
-
-/**
- * Finds a user id by a provider's subscription id (service role). Only that indexed column
- * (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an unindexed one
- * would scan every subscription on every webhook.
- */
-export async function findUserIdBy(column: `${string}_subscription_id`, value: string) {
-  const { data, error } = await database()
-    .from('user_subscriptions')
-    .select('user_id')
-    .filter(column, 'eq', value)
-    .limit(1)
-    .maybeSingle<{ user_id: string }>()
-  if (error) throw databaseError('user lookup', error)
-  return data?.user_id ?? null
 }

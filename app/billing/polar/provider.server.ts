@@ -47,12 +47,8 @@ export const polarProvider: BillingProvider = {
     kind: 'redirect',
     url: polarCheckoutPath(plan.polarProductId, user),
   }),
-  /**
-   * A Polar customer portal session for the user's own customer: the one bound to them by
-   * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
-   * written from a customer that is not theirs). No stored customer id, or no customer bound
-   * to the user at Polar: no subscription.
-   */
+  // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
+  // "GET /api/portal").
   async openPortal(row, userId) {
     if (!row.polar_customer_id) return { kind: 'no-subscription' }
     try {

@@ -2,7 +2,6 @@ import Stripe from 'stripe'
 
 import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
-import { findUserIdBy } from '~/subscriptions/store.server'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { getPlans, planByStripePrice } from '../plans.server'
@@ -153,7 +152,7 @@ export const stripeProvider: BillingProvider = {
     for (const id of await userCustomers(row, userId, email.old))
       await getStripe().customers.update(id, { email: email.new })
   },
-  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  // Canceled ones included; the user its metadata names (else reconciliation finds the holder).
   async listSubscriptions(since) {
     const listed: ListedSubscription[] = []
     // Since a time within the 30 days Stripe keeps events: the subscriptions they name.
@@ -162,9 +161,7 @@ export const stripeProvider: BillingProvider = {
     for await (const item of items) {
       const subscription = StripeSubscriptionSchema.parse(item)
       listed.push({
-        userId:
-          subscriptionUserId(subscription) ??
-          (await findUserIdBy('stripe_subscription_id', subscription.id)),
+        userId: subscriptionUserId(subscription),
         subscriptionId: subscription.id,
         createdAt: new Date(item.created * 1000).toISOString(),
         fields: subscriptionFields(subscription, stripePlanName(subscription), {

@@ -41,12 +41,6 @@ export async function readWebhookBody(request: Request): Promise<Uint8Array | Re
   return body ?? badSignature()
 }
 
-/** Money the operator refunds and cancels by hand (docs/operations.md, "A subscriber who pays twice"). */
-const FOR_THE_OPERATOR = new Map([
-  ['duplicate_subscription', 'a second live subscription for one user'],
-  ['deleted_account', 'a live subscription or payment for a deleted account'],
-])
-
 /** Applies a verified event and answers as docs/webhooks.md says (step 5), for every provider. */
 export async function answerWebhook(
   provider: string,
@@ -58,9 +52,9 @@ export async function answerWebhook(
   try {
     const outcome = recentEvents.has(key) ? 'duplicate' : await apply()
     recentEvents.add(key)
-    const forOperator = FOR_THE_OPERATOR.get(outcome)
-    if (forOperator) log.error({ outcome }, `${provider} webhook: ${forOperator}`)
-    else log.info({ outcome }, `${provider} webhook`)
+    // A user paying twice, or for a deleted account: for the operator (docs/operations.md).
+    const refund = outcome === 'duplicate_subscription' || outcome === 'deleted_account'
+    log[refund ? 'error' : 'info']({ outcome }, `${provider} webhook`)
     webhookOutcomes.inc({ provider, outcome })
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()
