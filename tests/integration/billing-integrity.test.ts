@@ -149,10 +149,7 @@ describe('two checkouts for one user', () => {
         status: 'active',
         polar_subscription_id: null,
       })
-      expect(error).toHaveBeenCalledWith(
-        { outcome: 'duplicate_subscription' },
-        'polar webhook: a second live subscription for one user',
-      )
+      expect(error).toHaveBeenCalledWith({ outcome: 'duplicate_subscription' }, 'polar webhook')
       const check = await reconcileProvider('polar', { check: true })
       expect(check.problems).toContain(
         `user ${user.id}: 2 live subscriptions (${subscription.id}, stripe ${String(row.stripe_subscription_id)})`,
@@ -195,10 +192,7 @@ describe('a payment for a deleted account', () => {
     try {
       // A checkout paid after the deletion (in the moment before it closed the checkouts).
       const { subscription } = await stripeSubscriber(user)
-      expect(error).toHaveBeenCalledWith(
-        { outcome: 'deleted_account' },
-        'stripe webhook: a live subscription or payment for a deleted account',
-      )
+      expect(error).toHaveBeenCalledWith({ outcome: 'deleted_account' }, 'stripe webhook')
       const named = `subscription ${subscription.id}: live, for the deleted account ${user.id}`
       const check = await reconcileProvider('stripe', { check: true })
       expect(check.problems).toContain(named)
