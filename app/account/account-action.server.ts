@@ -193,7 +193,7 @@ export async function handleAccountSettings(
       return refusal(intent, submission.reply({ hideFields: PASSWORD_FIELDS }), badRequest)
     const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
     if (refused) return refusal(intent, submission.reply(refused.options), refused.init)
-    const outcome = await deleteAccount(asUser, user.id)
+    const outcome = await deleteAccount(asUser, user)
     if (!outcome.ok) {
       const result = submission.reply({ formErrors: [outcome.message] })
       return refusal(intent, result, { status: 503, headers })

@@ -5,9 +5,7 @@ const FINAL_STATUSES = new Set(['canceled', 'incomplete_expired', 'revoked'])
 
 export type ProviderSubscription = { provider: string; id: string }
 
-function mayStillCharge(status: string | null | undefined): boolean {
-  return Boolean(status) && !FINAL_STATUSES.has(status as string)
-}
+const mayStillCharge = (status?: string | null) => !!status && !FINAL_STATUSES.has(status)
 
 /**
  * The provider subscription that must be ended before the account can go, or null.

@@ -17,43 +17,44 @@ const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
 const NOT_DELETED = 'We could not delete your account. Please try again.'
 
-/** Ends every live subscription, then deletes the account (docs/decisions/0002-account-deletion.md). */
-export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
+/** Ends every live subscription and open checkout, then deletes the account (decisions/0002). */
+export async function deleteAccount(
+  asUser: AsUser,
+  user: { id: string; email: string },
+): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
   try {
     const row = (await readAccountSummary(asUser)).subscription
-    const listed = await Promise.all(
-      billingProviders().map(async (provider) => [
-        provider.id,
-        await provider.userSubscriptions(row, userId),
-      ]),
-    )
-    live = subscriptionsToEnd(row, Object.fromEntries(listed))
+    const providers = billingProviders()
+    const listed = await Promise.all(providers.map((p) => p.userSubscriptions(row, user.id)))
+    live = subscriptionsToEnd(row, Object.fromEntries(providers.map((p, i) => [p.id, listed[i]])))
     // The mark (app metadata, which only the server writes): from here no other mail is queued
     // for the user, and deleting the user queues the one "account deleted" mail naming the
     // plan canceled (docs/notifications.md).
-    const { error } = await admin.auth.admin.updateUserById(userId, {
+    const { error } = await admin.auth.admin.updateUserById(user.id, {
       app_metadata: {
         deletion_started_at: new Date().toISOString(),
         canceled_plan: live.length > 0 ? (row?.plan_name ?? 'subscription') : null,
       },
     })
     if (error) throw new Error(`deletion mark not set: ${error.message}`)
+    // No checkout left open can be paid once the account is gone (docs/webhooks.md).
+    await Promise.all(providers.map((provider) => provider.expireCheckouts(row, user)))
     for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
   } catch (error) {
-    logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
-    await unmarkDeletion(admin, userId)
+    logger.error({ user: user.id, err: error }, 'account deletion: provider cancellation failed')
+    await unmarkDeletion(admin, user.id)
     return { ok: false, message: PROVIDER_FAILED }
   }
-  await removeAllAvatars(admin, userId)
-  const { error } = await admin.auth.admin.deleteUser(userId)
+  await removeAllAvatars(admin, user.id)
+  const { error } = await admin.auth.admin.deleteUser(user.id)
   if (error) {
-    logger.error({ user: userId, err: error }, 'account deletion: deleteUser failed')
-    await unmarkDeletion(admin, userId)
+    logger.error({ user: user.id, err: error }, 'account deletion: deleteUser failed')
+    await unmarkDeletion(admin, user.id)
     return { ok: false, message: live.length > 0 ? DELETE_FAILED : NOT_DELETED }
   }
-  logger.info({ user: userId, canceled: live.length }, 'account deleted')
+  logger.info({ user: user.id, canceled: live.length }, 'account deleted')
   return { ok: true }
 }
 
@@ -67,14 +68,10 @@ async function unmarkDeletion(admin: SupabaseClient, userId: string) {
 
 async function removeAllAvatars(admin: SupabaseClient, userId: string) {
   const bucket = admin.storage.from(AVATAR_BUCKET)
-  const { data, error } = await bucket.list(userId, { limit: 1000 })
-  if (error) {
-    logger.warn({ user: userId, err: error }, 'account deletion: avatar listing failed')
-    return
-  }
-  const paths = data.filter((item) => item.id).map((item) => `${userId}/${item.name}`)
-  if (paths.length === 0) return
-  const removed = await bucket.remove(paths)
-  if (removed.error)
-    logger.warn({ user: userId, err: removed.error }, 'account deletion: avatar removal failed')
+  const listed = await bucket.list(userId, { limit: 1000 })
+  const paths = (listed.data ?? [])
+    .filter((item) => item.id)
+    .map((item) => `${userId}/${item.name}`)
+  const error = listed.error ?? (paths.length > 0 ? (await bucket.remove(paths)).error : null)
+  if (error) logger.warn({ user: userId, err: error }, 'account deletion: avatars not removed')
 }

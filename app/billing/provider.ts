@@ -9,7 +9,7 @@ type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
 export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 export type Unavailable = { kind: 'unavailable'; message: string }
 
-/** A subscription as the provider lists it, with the row fields its events would write. */
+/** A subscription as the provider lists it (its user as named), with the row fields its events write. */
 export interface ListedSubscription {
   userId: string | null
   subscriptionId: string
@@ -46,11 +46,10 @@ export interface PlanChangeOffer {
   }
 }
 
-type PlanChangeStep<T> = (
-  row: SubscriptionRow | null,
-  userId: string,
-  planKey: string,
-) => Promise<T | Unavailable>
+/** The user's billing row, when there is one. */
+type Row = SubscriptionRow | null
+
+type PlanChangeStep<T> = (row: Row, userId: string, planKey: string) => Promise<T | Unavailable>
 
 /**
  * One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing
@@ -84,10 +83,7 @@ export interface BillingProvider {
     change: PlanChangeStep<{ kind: 'changed'; planName: string }>
   }
   /** Every subscription the provider holds for the user, whatever its status (deletion). */
-  userSubscriptions(
-    row: SubscriptionRow | null,
-    userId: string,
-  ): Promise<{ id: string; status: string }[]>
+  userSubscriptions(row: Row, userId: string): Promise<{ id: string; status: string }[]>
   /** Sets its end at the period end (true) or withdraws that (false): the answer's row fields and time. */
   scheduleCancel(
     subscriptionId: string,
@@ -95,15 +91,13 @@ export interface BillingProvider {
   ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
   /** Ends a subscription now (no proration refund); one already gone counts as ended. */
   cancelNow(subscriptionId: string): Promise<void>
+  /** Account deletion, first: no checkout the user opened can be paid any more. */
+  expireCheckouts(row: Row, user: { id: string; email: string }): Promise<void>
   /** For reconciliation: the account's subscriptions and payments (with `since`, changed since). */
   listSubscriptions(since?: Date): Promise<ListedSubscription[]>
   listPayments(since?: Date): Promise<ListedPayment[]>
   /** A confirmed email change reaches the user's customers (receipts go to the new address). */
-  updateCustomerEmail?(
-    row: SubscriptionRow | null,
-    userId: string,
-    email: { old: string; new: string },
-  ): Promise<void>
+  updateCustomerEmail?(row: Row, userId: string, email: { old: string; new: string }): Promise<void>
   /** The lookup a payment recorded without its invoice link or references still needs, or null. */
   paymentLookup(
     payment: PaymentWithReferences,

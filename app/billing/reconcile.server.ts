@@ -8,10 +8,8 @@ import type { ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
 
 /**
- * Reconciliation (docs/decisions/0018, 0067): applies through the ledger what lost webhook
- * events would have written. A user's newest subscription counts; its snapshot is an event
- * `reconcile:<subscription id>:<read time>`, so a re-sent older event is then `stale`; a row
- * that already matches is left alone.
+ * Reconciliation (docs/webhooks.md, "Events that never arrive"): what lost webhook events
+ * would have written, applied through the ledger as `reconcile:<subscription id>:<read time>`.
  */
 
 /** The columns compared between the provider and the row. */
@@ -53,7 +51,7 @@ export interface ProviderReport {
 /** A changed-only pass starts a day before the ledger's newest event (older ones may be lost). */
 const LOOK_BACK_MS = 86_400_000
 
-type Table = 'payment_history' | 'user_subscriptions'
+type Table = 'payment_history' | 'user_subscriptions' | 'user_profiles'
 
 /** The rows of `table` whose `column` is one of `values`, read 100 at a time. */
 async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
@@ -67,19 +65,28 @@ async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
   return rows
 }
 
-/** Live subscriptions no user is found for, and users holding more than one live one. */
-function problemsOf(listed: ListedSubscription[]) {
+/** The users' rows; null for a deleted account (it has no profile either). */
+type Rows = Map<string, SubscriptionRow | null>
+
+/**
+ * Live subscriptions nobody should pay for, as the ledger logs them (docs/webhooks.md): one
+ * matching no user or a deleted account, a user's second one here or at another provider.
+ */
+function problemsOf(provider: string, listed: ListedSubscription[], rows: Rows) {
   const byUser = new Map<string | null, string[]>()
   for (const { userId, subscriptionId, fields } of listed)
     if (isLiveStatus(fields.status))
       byUser.set(userId, [...(byUser.get(userId) ?? []), subscriptionId])
-  return [...byUser].flatMap(([userId, ids]) =>
-    userId === null
-      ? ids.map((id) => `subscription ${id}: live, matches no user`)
-      : ids.length > 1
-        ? [`user ${userId}: ${ids.length} live subscriptions (${ids.join(', ')})`]
-        : [],
-  )
+  return [...byUser].flatMap(([userId, ids]) => {
+    const row = userId ? rows.get(userId) : null
+    const whose = userId ? `for the deleted account ${userId}` : 'matches no user'
+    if (row === null) return ids.map((id) => `subscription ${id}: live, ${whose}`)
+    if (row?.provider && row.provider !== provider && isLiveStatus(row.status))
+      ids.push(`${row.provider} ${String(row[`${row.provider}_subscription_id` as never])}`)
+    return ids.length > 1
+      ? [`user ${userId}: ${ids.length} live subscriptions (${ids.join(', ')})`]
+      : []
+  })
 }
 
 /** The newest subscription of each user found (by creation, then as listed). */
@@ -94,15 +101,9 @@ function newestPerUser(candidates: ListedSubscription[]) {
   return [...byUser.values()]
 }
 
-function same(a: unknown, b: unknown) {
-  if (a === b || (a == null && b == null)) return true
-  if (typeof a === 'string' && typeof b === 'string') {
-    const [x, y] = [Date.parse(a), Date.parse(b)]
-    if (!Number.isNaN(x) && !Number.isNaN(y) && /^\d{4}-/.test(a) && /^\d{4}-/.test(b))
-      return x === y
-  }
-  return false
-}
+/** A value as compared: a date by its time (an offset written `Z` or `+00:00` alike). */
+const comparable = (value: unknown) =>
+  typeof value === 'string' && /^\d{4}-/.test(value) ? Date.parse(value) : (value ?? null)
 
 /** What differs between the stored row and the provider's subscription. */
 function subscriptionChanges(
@@ -111,18 +112,13 @@ function subscriptionChanges(
   candidate: ListedSubscription,
 ): string[] {
   if (!row) return ['no row']
-  const changes: string[] = []
   const idColumn = `${provider}_subscription_id`
-  const stored = (row as Record<string, unknown>)[idColumn]
-  if (row.provider !== provider) changes.push(`provider: ${row.provider} → ${provider}`)
-  if (stored !== candidate.subscriptionId)
-    changes.push(`${idColumn}: ${String(stored)} → ${candidate.subscriptionId}`)
-  for (const column of COMPARED) {
-    const [stored, current] = [row[column], candidate.fields[column]]
-    if (current !== undefined && !same(stored, current))
-      changes.push(`${column}: ${String(stored)} → ${String(current)}`)
-  }
-  return changes
+  const current = { ...candidate.fields, provider, [idColumn]: candidate.subscriptionId }
+  return ['provider', idColumn, ...COMPARED].flatMap((column) => {
+    const [was, is] = [row[column as never] as unknown, current[column as never] as unknown]
+    if (is === undefined || was === is || comparable(was) === comparable(is)) return []
+    return [`${column}: ${String(was)} → ${String(is)}`]
+  })
 }
 
 async function lastEvent(provider: string) {
@@ -153,13 +149,29 @@ export async function reconcileProvider(
   const since =
     options.full || !last ? undefined : new Date(Date.parse(last.receivedAt) - LOOK_BACK_MS)
   const listed = await adapter.listSubscriptions(since)
+  // One naming no user is its holder's, as the ledger finds it (one read for all of them).
+  const idColumn = `${provider}_subscription_id`
+  const unnamed = listed.filter((item) => !item.userId).map((item) => item.subscriptionId)
+  const holders = await rowsWhere<Record<string, string>>('user_subscriptions', idColumn, unnamed)
+  for (const item of listed)
+    item.userId ??= holders.find((row) => row[idColumn] === item.subscriptionId)?.user_id ?? null
   const candidates = newestPerUser(listed)
   const ids = candidates.map((candidate) => candidate.userId)
   const stored = await rowsWhere<SubscriptionRow>('user_subscriptions', 'user_id', ids)
-  const rows = new Map(stored.map((row) => [row.user_id, row]))
+  const rows: Rows = new Map(stored.map((row) => [row.user_id, row]))
+  // A user with no row either lost its events or is gone: a deleted account has no profile.
+  const rowless = ids.filter((id) => !rows.has(id))
+  const kept = await rowsWhere<{ user_id: string }>('user_profiles', 'user_id', rowless)
+  for (const id of rowless) if (!kept.some((profile) => profile.user_id === id)) rows.set(id, null)
   const differences: Difference[] = []
   for (const candidate of candidates) {
-    const changes = subscriptionChanges(provider, rows.get(candidate.userId), candidate)
+    const row = rows.get(candidate.userId)
+    // Never a deleted account, nor a row another provider holds live (or with an ended one
+    // here): the ledger would not apply it (docs/webhooks.md).
+    const elsewhere = row?.provider && row.provider !== provider
+    const ended = !isLiveStatus(candidate.fields.status)
+    if (row === null || (elsewhere && (isLiveStatus(row.status) || ended))) continue
+    const changes = subscriptionChanges(provider, row, candidate)
     if (changes.length === 0) continue
     const { userId, subscriptionId, fields } = candidate
     const id = `reconcile:${subscriptionId}:${readAt}`
@@ -183,7 +195,7 @@ export async function reconcileProvider(
     users: candidates.length,
     differences,
     lastEvent: last,
-    problems: problemsOf(listed),
+    problems: problemsOf(provider, listed, rows),
     since: since?.toISOString() ?? null,
     missingPayments,
   }

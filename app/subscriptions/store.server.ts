@@ -1,7 +1,5 @@
 import * as z from 'zod/mini'
 
-import { database } from '~/lib/database/database.server'
-import { databaseError } from '~/lib/database/database-availability.server'
 import { rpc } from '~/lib/database/rpc.server'
 
 import type { NewPayment, SubscriptionRow } from './types'
@@ -25,7 +23,7 @@ const ledgerArgs = (event: LedgerEvent) => ({
   p_occurred_at: event.occurredAt,
 })
 
-const recorded = ['applied', 'duplicate', 'no_user'] as const
+const recorded = ['applied', 'duplicate', 'no_user', 'deleted_account'] as const
 const applyResult = z.enum([...recorded, 'stale', 'superseded', 'duplicate_subscription'])
 const paymentResult = z.enum([...recorded, 'exists', 'no_payment'])
 const failureResult = z.enum(['notified', 'duplicate', 'no_user'])
@@ -95,20 +93,4 @@ export function recordPaymentFailure(
     { ...ledgerArgs(event), p_user_id: userId, p_data: details, p_payment: payment },
     { result: failureResult },
   )
-}
-
-/**
- * Finds a user id by a provider's subscription id (service role). Only that indexed column
- * (tests/db/query-plans.test.ts checks each lookup's plan): a lookup by an unindexed one
- * would scan every subscription on every webhook.
- */
-export async function findUserIdBy(column: `${string}_subscription_id`, value: string) {
-  const { data, error } = await database()
-    .from('user_subscriptions')
-    .select('user_id')
-    .filter(column, 'eq', value)
-    .limit(1)
-    .maybeSingle<{ user_id: string }>()
-  if (error) throw databaseError('user lookup', error)
-  return data?.user_id ?? null
 }

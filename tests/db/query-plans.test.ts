@@ -175,7 +175,7 @@ describe('the queries of the webhooks use indexes', () => {
   // (supabase/migrations/20261122000200_webhook_apply.sql) with the user lookups they make
   // (`ledger_user` by each provider's rules, 20261128031000_provider_rules.sql) and
   // the ones around them
-  // (app/subscriptions/store.server.ts `findUserIdBy`, app/billing/deferred-lookups.server.ts,
+  // (app/billing/reconcile.server.ts, app/billing/deferred-lookups.server.ts,
   // app/billing/polar/webhook.server.ts).
   const statements: [string, string, unknown[]][] = [
     ['the user check', 'select exists (select 1 from auth.users where id = $1)', [READER]],

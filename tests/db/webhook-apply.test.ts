@@ -14,10 +14,11 @@ async function applySub(
   at: string,
   fields: Record<string, unknown>,
   userId: string | null = user,
+  provider = 'stripe',
 ) {
   const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, userId, JSON.stringify(fields)],
+    `select public.apply_subscription_event($5, $1, 'subscription.updated', $2, $3, $4) as result`,
+    [eventId, at, userId, JSON.stringify(fields), provider],
   )
   return rows[0].result
 }
@@ -104,9 +105,32 @@ describe('apply_subscription_event', () => {
     expect((await row()).stripe_subscription_id).toBe('sub_2')
   })
 
+  it('does not let a subscription at another provider take the live row over', async () => {
+    const polar = (id: string, status: string) =>
+      applySub(
+        id,
+        '2026-01-01T00:02:30Z',
+        { polar_subscription_id: 'psub_1', status },
+        user,
+        'polar',
+      )
+    expect(await polar('evt_polar_live', 'active')).toBe('duplicate_subscription')
+    expect(await polar('evt_polar_end', 'canceled')).toBe('superseded')
+    expect(await row()).toMatchObject({
+      provider: 'stripe',
+      stripe_subscription_id: 'sub_2',
+      polar_subscription_id: null,
+      status: 'active',
+    })
+  })
+
   it('records events for unknown users without writing a row', async () => {
     const stranger = randomUUID()
+    // Money still moving for a user the event names who is gone: an account deleted since.
     expect(await applySub('evt_x', '2026-01-01T00:00:00Z', { status: 'active' }, stranger)).toBe(
+      'deleted_account',
+    )
+    expect(await applySub('evt_z', '2026-01-01T00:00:00Z', { status: 'canceled' }, stranger)).toBe(
       'no_user',
     )
     expect(await applySub('evt_y', '2026-01-01T00:00:00Z', { status: 'active' }, null)).toBe(
@@ -250,6 +274,14 @@ describe('record_payment_event', () => {
       { amount: 900, status: 'succeeded' },
       { amount: -900, status: 'refunded' },
     ])
+  })
+
+  it('names a payment for a user who is gone (an account deleted since); not its refund', async () => {
+    const gone = { provider: 'polar', user_id: randomUUID(), polar_order_id: 'o_gone' }
+    expect(await pay('m_gone_1', { ...gone, amount: 900, status: 'succeeded' })).toBe(
+      'deleted_account',
+    )
+    expect(await pay('m_gone_2', { ...gone, amount: -900, status: 'refunded' })).toBe('no_user')
   })
 })
 

@@ -12,9 +12,10 @@ import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './tes
  * The billing contract, the same for every provider (app/billing/provider.ts): a checkout
  * from the provider-neutral door, the provider's webhook writing the ledger row, its portal
  * from "Manage billing", a cancellation at the period end and its resumption, a
- * cancellation now, and reconciliation. Run against the app's adapters
- * on their stand-ins and against a provider that exists only here (./testpay/), registered
- * by this file with its own migration: a new provider needs nothing else.
+ * cancellation now, reconciliation, and account deletion closing the open checkouts. Run
+ * against the app's adapters on their stand-ins and against a provider that exists only here
+ * (./testpay/), registered by this file with its own migration: a new provider needs nothing
+ * else.
  */
 let app: TestApp
 
@@ -33,39 +34,73 @@ afterAll(async () => {
   await app.close()
 })
 
-/** What only the test knows of each provider: how a buyer pays, and how events arrive. */
+/**
+ * What only the test knows of each provider: the checkout a redirect opens, how a buyer pays
+ * it (and what the provider says when it can no longer be paid), and how events arrive.
+ */
 const DRIVERS: Record<
   string,
-  { pay(location: string, cookie: string): Promise<void>; idle(): Promise<void> }
+  {
+    open(location: string, cookie: string): Promise<string>
+    pay(checkout: string): Promise<void>
+    closed: RegExp
+    idle(): Promise<void>
+  }
 > = {
   stripe: {
-    async pay(location) {
-      const paid = await app.stack.stripe.completeCheckout(location.split('/').pop()!)
+    open: async (location) => location.split('/').pop()!,
+    async pay(checkout) {
+      const paid = await app.stack.stripe.completeCheckout(checkout)
       if (!paid.ok) throw new Error(paid.message)
       await app.stack.stripe.idle()
     },
+    closed: /no longer active/,
     idle: () => app.stack.stripe.idle(),
   },
   polar: {
     // Through the contract's GET /api/checkout, which answers with Polar's hosted page.
-    async pay(location, cookie) {
+    async open(location, cookie) {
       const hosted = await fetch(`${app.url}${location}`, {
         headers: { cookie },
         redirect: 'manual',
       })
-      const secret = new URL(hosted.headers.get('location')!).pathname.split('/').pop()!
-      await app.stack.polar.completeCheckout(secret)
+      return new URL(hosted.headers.get('location')!).pathname.split('/').pop()!
+    },
+    async pay(checkout) {
+      await app.stack.polar.completeCheckout(checkout)
       await app.stack.polar.idle()
     },
+    closed: /customer associated with this checkout has been deleted/,
     idle: () => app.stack.polar.idle(),
   },
   testpay: {
-    async pay(location) {
-      payTestpayCheckout(location.split('/').pop()!)
+    open: async (location) => location.split('/').pop()!,
+    async pay(checkout) {
+      payTestpayCheckout(checkout)
       await deliverTestpayEvents()
     },
+    closed: /no open testpay checkout/,
     idle: deliverTestpayEvents,
   },
+}
+
+/** A signed-in form post to one of the app's pages, as the browser sends it. */
+const post = (cookie: string, path: string, body: string) =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { cookie, origin: app.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  })
+
+/** The checkout `/subscribe/pro` opens for the user at the provider. */
+async function openCheckout(id: string, cookie: string) {
+  const start = await fetch(`${app.url}/subscribe/pro?provider=${id}`, {
+    headers: { cookie },
+    redirect: 'manual',
+  })
+  expect(start.status).toBe(303)
+  return DRIVERS[id].open(start.headers.get('location')!, cookie)
 }
 
 async function rowOf(userId: string) {
@@ -82,12 +117,7 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
     const driver = DRIVERS[id]
     const user = await createSignedInUser(app)
 
-    const start = await fetch(`${app.url}/subscribe/pro?provider=${id}`, {
-      headers: { cookie: user.cookie },
-      redirect: 'manual',
-    })
-    expect(start.status).toBe(303)
-    await driver.pay(start.headers.get('location')!, user.cookie)
+    await driver.pay(await openCheckout(id, user.cookie))
 
     const row = await rowOf(user.id)
     expect(row).toMatchObject({ provider: id, status: 'active', plan_name: 'Pro' })
@@ -100,38 +130,18 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       .eq('provider', id)
     expect(count).toBeGreaterThan(0)
 
-    const manage = await fetch(`${app.url}/dashboard/settings/billing`, {
-      method: 'POST',
-      headers: {
-        cookie: user.cookie,
-        origin: app.url,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: '',
-      redirect: 'manual',
-    })
+    const manage = await post(user.cookie, '/dashboard/settings/billing', '')
     expect(manage.status).toBe(303)
     expect(manage.headers.get('location')).toMatch(/^https?:\/\//)
     expect(manage.headers.get('location')).not.toContain(app.url)
 
     // Cancel at the period end (the confirmation's form), then Resume (billing's form):
     // the row changes at once, the webhooks that follow agree, and each queues its mail.
-    const post = (path: string, body: string) =>
-      fetch(`${app.url}${path}`, {
-        method: 'POST',
-        headers: {
-          cookie: user.cookie,
-          origin: app.url,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body,
-        redirect: 'manual',
-      })
     for (const [path, body, scheduled] of [
       ['/dashboard/settings/billing', 'intent=cancel', true],
       ['/dashboard/settings/billing', 'intent=resume', false],
     ] as const) {
-      const answer = await post(path, body)
+      const answer = await post(user.cookie, path, body)
       expect(answer.status).toBe(303)
       expect(answer.headers.get('location')).toBe('/dashboard/settings/billing')
       expect(await rowOf(user.id)).toMatchObject({ cancel_at_period_end: scheduled })
@@ -174,5 +184,14 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       },
     ])
     expect(await rowOf(user.id)).toMatchObject({ status: 'canceled' })
+  })
+
+  it('account deletion leaves no checkout the user opened payable', async () => {
+    const user = await createSignedInUser(app)
+    const checkout = await openCheckout(id, user.cookie)
+    const form = 'intent=delete-account&confirm=DELETE&currentPassword=correct-horse-battery'
+    const deleted = await post(user.cookie, '/dashboard/settings/account', form)
+    expect(deleted.headers.get('location')).toBe('/account-deleted')
+    await expect(DRIVERS[id].pay(checkout)).rejects.toThrow(DRIVERS[id].closed)
   })
 })

@@ -6,9 +6,11 @@
  */
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
+import { reconcileProvider } from '../../app/billing/reconcile.server'
+import { logger } from '../../app/lib/server/logger.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import {
   adminClient,
@@ -126,6 +128,38 @@ describe('two checkouts for one user', () => {
     expect(subscriptions).toHaveLength(1)
   })
 
+  it('a Stripe and a Polar checkout both paid: the second is a duplicate, logged and named', async () => {
+    const user = await createSignedInUser(app)
+    const stripeTab = await startStripeCheckout(user)
+    const polarTab = await fetch(
+      `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
+      { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
+    )
+    const error = vi.spyOn(logger, 'error')
+    try {
+      const session = stripeTab.headers.get('location')!.split('/').pop()!
+      expect((await app.stack.stripe.completeCheckout(session)).ok).toBe(true)
+      await app.stack.stripe.idle()
+      const secret = polarTab.headers.get('location')!.split('/').pop()!
+      const { subscription } = await app.stack.polar.completeCheckout(secret)
+      await app.stack.polar.idle()
+      const row = await subscriptionRow(user.id)
+      expect(row).toMatchObject({
+        provider: 'stripe',
+        status: 'active',
+        polar_subscription_id: null,
+      })
+      expect(error).toHaveBeenCalledWith({ outcome: 'duplicate_subscription' }, 'polar webhook')
+      const check = await reconcileProvider('polar', { check: true })
+      expect(check.problems).toContain(
+        `user ${user.id}: 2 live subscriptions (${subscription.id}, stripe ${String(row.stripe_subscription_id)})`,
+      )
+      expect(check.differences.filter((difference) => difference.userId === user.id)).toEqual([])
+    } finally {
+      error.mockRestore()
+    }
+  })
+
   it('a second live subscription made anyway (the dashboard) leaves the row on the first', async () => {
     const { user, customer, subscription } = await stripeSubscriber()
     app.stack.stripe.advanceClock(60)
@@ -147,6 +181,28 @@ describe('two checkouts for one user', () => {
     expect(await subscriptionRow(user.id)).toMatchObject({
       stripe_subscription_id: subscription.id,
     })
+  })
+})
+
+describe('a payment for a deleted account', () => {
+  it('is logged at error and named by the check until it is canceled', async () => {
+    const user = await createSignedInUser(app)
+    await adminClient(app).auth.admin.deleteUser(user.id)
+    const error = vi.spyOn(logger, 'error')
+    try {
+      // A checkout paid after the deletion (in the moment before it closed the checkouts).
+      const { subscription } = await stripeSubscriber(user)
+      expect(error).toHaveBeenCalledWith({ outcome: 'deleted_account' }, 'stripe webhook')
+      const named = `subscription ${subscription.id}: live, for the deleted account ${user.id}`
+      const check = await reconcileProvider('stripe', { check: true })
+      expect(check.problems).toContain(named)
+      expect(check.differences.filter((difference) => difference.userId === user.id)).toEqual([])
+      await emulatorStripe(app).subscriptions.cancel(subscription.id)
+      await app.stack.stripe.idle()
+      expect((await reconcileProvider('stripe', { check: true })).problems).not.toContain(named)
+    } finally {
+      error.mockRestore()
+    }
   })
 })
 

@@ -89,7 +89,7 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
       expect(first).toMatchObject(OK)
       expect(await ledgerCount(first.id)).toBe(1)
       expect(await paymentRows('polar_order_id', order.id)).toMatchObject([
-        { user_id: user.id, status: 'succeeded', amount: order.net_amount, invoice_url: null },
+        { user_id: user.id, status: 'succeeded', amount: order.total_amount, invoice_url: null },
       ])
       // Polar's resend changes nothing and is answered 200 as well.
       expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
@@ -151,7 +151,7 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
           user_id: user.id,
           provider: 'polar',
           polar_order_id: order.id,
-          amount: order.net_amount,
+          amount: order.total_amount,
           currency: 'usd',
           status: 'succeeded',
           description: 'Pro payment',

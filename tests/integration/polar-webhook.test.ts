@@ -457,7 +457,7 @@ describe('order events', () => {
       polar_order_id: order.id,
       polar_subscription_id: subscription.id,
       status: 'succeeded',
-      amount: order.net_amount,
+      amount: order.total_amount,
       currency: 'usd',
       description: 'Pro payment',
       invoice_url: `${app.stack.polar.url}/invoices/${order.id}`,
@@ -465,9 +465,9 @@ describe('order events', () => {
     expect(ms(rows[0].created_at)).toBe(ms(order.created_at))
   })
 
-  it('order.paid uses "Subscription payment" when the product has no name, and the net amount', async () => {
+  it('order.paid uses "Subscription payment" when the product has no name', async () => {
     const { order } = await emulatorSubscriber()
-    const unnamed = { ...order, net_amount: 2500, product: { ...order.product, name: null } }
+    const unnamed = { ...order, total_amount: 2500, product: { ...order.product, name: null } }
     expect(await postPolarEvent(app.url, polarEvent('order.paid', unnamed))).toMatchObject(OK)
     expect(await paymentRows(order.id)).toMatchObject([
       { description: 'Subscription payment', amount: 2500 },
@@ -539,6 +539,21 @@ describe('order events', () => {
     expect((await paymentRows(order.id))[0].invoice_url).toBe(
       `${app.stack.polar.url}/invoices/${order.id}`,
     )
+  })
+
+  it('records what the card was charged, tax included, and as much back on a full refund', async () => {
+    app.stack.polar.setTaxRate('US', 10)
+    const { order } = await emulatorSubscriber().finally(() => app.stack.polar.setTaxRate('US', 0))
+    expect(order).toMatchObject({ net_amount: 2900, tax_amount: 290, total_amount: 3190 })
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
+    const refund = await app.stack.polar.trigger('refund', { order_id: order.id })
+    expect(refund.order).toMatchObject({ refunded_amount: 2900, refunded_tax_amount: 290 })
+    const refunded = polarEvent('order.refunded', refund.order)
+    expect(await postPolarEvent(app.url, refunded)).toMatchObject(OK)
+    expect((await paymentRows(order.id)).map((row) => [row.status, row.amount])).toEqual([
+      ['refunded', -3190],
+      ['succeeded', 3190],
+    ])
   })
 
   it('order.refunded records one negative refunded row; a later refund raises it', async () => {

@@ -10,6 +10,7 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.checkout',
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
+    'routes/dashboard.settings.account',
     'routes/dashboard.settings.billing',
     'routes/subscribe.$plan',
   ],

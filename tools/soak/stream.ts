@@ -613,7 +613,7 @@ class PolarUser {
         stripe_payment_intent_id: null,
         polar_subscription_id: order.subscription_id ?? null,
         polar_order_id: order.id,
-        amount: order.net_amount,
+        amount: order.total_amount,
         currency: String(order.currency).toLowerCase(),
         status: 'succeeded',
         description: `${product?.name?.trim() || 'Subscription'} payment`,

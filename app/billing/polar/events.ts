@@ -43,8 +43,9 @@ export const PolarOrderSchema = z.looseObject({
   id: z.string(),
   created_at: z.string(),
   status: z.string().optional(),
-  net_amount: z.int(),
+  total_amount: z.int(),
   refunded_amount: z.int().nullish(),
+  refunded_tax_amount: z.int().nullish(),
   currency: z.string(),
   subscription_id: z.string().nullish(),
   customer_id: z.string().nullish(),
@@ -125,7 +126,7 @@ export function polarSubscriptionFields(
   }
 }
 
-/** The payment_history row of a paid order (spec: net amount, product name + "payment"); its invoice URL comes later. */
+/** The payment_history row of a paid order: what the card was charged, tax included (docs/polar.md). */
 export function polarOrderPayment(order: PolarOrder, userId: string | null): NewPayment {
   return {
     user_id: userId,
@@ -134,7 +135,7 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
     stripe_payment_intent_id: null,
     polar_subscription_id: order.subscription_id ?? null,
     polar_order_id: order.id,
-    amount: order.net_amount,
+    amount: order.total_amount,
     currency: order.currency.toLowerCase(),
     status: 'succeeded',
     description: paymentDescription(order.product?.name),
@@ -149,11 +150,10 @@ export function polarRefundPayment(
   userId: string | null,
   occurredAt: string,
 ): NewPayment {
-  const refunded =
-    order.refunded_amount && order.refunded_amount > 0 ? order.refunded_amount : order.net_amount
+  const refunded = (order.refunded_amount ?? 0) + (order.refunded_tax_amount ?? 0)
   return {
     ...polarOrderPayment(order, userId),
-    amount: -Math.abs(refunded),
+    amount: -Math.abs(refunded || order.total_amount),
     status: 'refunded',
     description: paymentDescription(order.product?.name, 'refund'),
     created_at: occurredAt,

@@ -47,12 +47,8 @@ export const polarProvider: BillingProvider = {
     kind: 'redirect',
     url: polarCheckoutPath(plan.polarProductId, user),
   }),
-  /**
-   * A Polar customer portal session for the user's own customer: the one bound to them by
-   * `external_id` (never an id from input, nor the stored id alone, which a webhook could have
-   * written from a customer that is not theirs). No stored customer id, or no customer bound
-   * to the user at Polar: no subscription.
-   */
+  // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
+  // "GET /api/portal").
   async openPortal(row, userId) {
     if (!row.polar_customer_id) return { kind: 'no-subscription' }
     try {
@@ -103,6 +99,15 @@ export const polarProvider: BillingProvider = {
       if (!(status === 404 || (status === 403 && String(error).includes('AlreadyCanceled'))))
         throw error
     }
+  },
+  // Polar cannot expire a checkout, and refuses one whose customer is deleted (409
+  // CheckoutCustomerDeleted); deleting the user's customer also revokes its subscriptions.
+  async expireCheckouts(_row, user) {
+    await getPolar('checkout')
+      .customers.deleteExternal(user.id)
+      .catch((error: unknown) => {
+        if (httpStatusOf(error) !== 404) throw error
+      })
   },
   async updateCustomerEmail(_row, userId, email) {
     const polar = getPolar('checkout')

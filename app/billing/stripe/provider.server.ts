@@ -2,7 +2,7 @@ import Stripe from 'stripe'
 
 import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
-import { findUserIdBy } from '~/subscriptions/store.server'
+import type { SubscriptionRow } from '~/subscriptions/types'
 
 import { getPlans, planByStripePrice } from '../plans.server'
 import type { BillingProvider, ListedPayment, ListedSubscription } from '../provider'
@@ -34,6 +34,14 @@ async function* named(since: Date) {
     const { id } = event.data.object as { id: string }
     if (!seen.has(id)) yield await getStripe().subscriptions.retrieve(seen.add(id) && id)
   }
+}
+
+/** The user's customers: the row's, and those its checkouts made (tagged with the user id). */
+async function userCustomers(row: SubscriptionRow | null, userId: string, email: string) {
+  const listed = await getStripe().customers.list({ email, limit: 100 })
+  const ids = new Set(listed.data.filter((c) => c.metadata.user_id === userId).map((c) => c.id))
+  if (row?.stripe_customer_id) ids.add(row.stripe_customer_id)
+  return ids
 }
 
 /** Stripe behind the billing contract (app/billing/provider.ts). */
@@ -131,15 +139,20 @@ export const stripeProvider: BillingProvider = {
         throw error
     }
   },
-  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
-  async updateCustomerEmail(row, userId, email) {
-    const stripe = getStripe()
-    const listed = await stripe.customers.list({ email: email.old, limit: 100 })
-    const ids = new Set(listed.data.filter((c) => c.metadata.user_id === userId).map((c) => c.id))
-    if (row?.stripe_customer_id) ids.add(row.stripe_customer_id)
-    for (const id of ids) await stripe.customers.update(id, { email: email.new })
+  // A session completed meanwhile (400) made a subscription, which deletion then ends.
+  async expireCheckouts(row, user) {
+    const sessions = getStripe().checkout.sessions
+    for (const customer of await userCustomers(row, user.id, user.email))
+      for await (const { id } of sessions.list({ customer, status: 'open', limit: 100 }))
+        await sessions.expire(id).catch((error: unknown) => {
+          if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+        })
   },
-  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  async updateCustomerEmail(row, userId, email) {
+    for (const id of await userCustomers(row, userId, email.old))
+      await getStripe().customers.update(id, { email: email.new })
+  },
+  // Canceled ones included; the user its metadata names (else reconciliation finds the holder).
   async listSubscriptions(since) {
     const listed: ListedSubscription[] = []
     // Since a time within the 30 days Stripe keeps events: the subscriptions they name.
@@ -148,9 +161,7 @@ export const stripeProvider: BillingProvider = {
     for await (const item of items) {
       const subscription = StripeSubscriptionSchema.parse(item)
       listed.push({
-        userId:
-          subscriptionUserId(subscription) ??
-          (await findUserIdBy('stripe_subscription_id', subscription.id)),
+        userId: subscriptionUserId(subscription),
         subscriptionId: subscription.id,
         createdAt: new Date(item.created * 1000).toISOString(),
         fields: subscriptionFields(subscription, stripePlanName(subscription), {

@@ -52,10 +52,9 @@ export async function answerWebhook(
   try {
     const outcome = recentEvents.has(key) ? 'duplicate' : await apply()
     recentEvents.add(key)
-    // A user paying twice: refund the second subscription (docs/operations.md).
-    if (outcome === 'duplicate_subscription')
-      log.error({ outcome }, `${provider} webhook: a second live subscription for one user`)
-    else log.info({ outcome }, `${provider} webhook`)
+    // A user paying twice, or for a deleted account: for the operator (docs/operations.md).
+    const refund = outcome === 'duplicate_subscription' || outcome === 'deleted_account'
+    log[refund ? 'error' : 'info']({ outcome }, `${provider} webhook`)
     webhookOutcomes.inc({ provider, outcome })
     // A mail may have been queued with the event: delivered in the background, never awaited.
     if (outcome === 'applied' || outcome === 'notified') wakeMailDelivery()

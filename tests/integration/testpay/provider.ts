@@ -112,6 +112,10 @@ export const testpayProvider: BillingProvider = {
     subscription.canceledAt = new Date().toISOString()
     emit('subscription.canceled', subscription)
   },
+  async expireCheckouts(_row, user) {
+    for (const [id, checkout] of checkouts)
+      if (checkout.userId === user.id && !checkout.paid) checkouts.delete(id)
+  },
   async listSubscriptions(): Promise<ListedSubscription[]> {
     return [...subscriptions.values()].map((subscription) => ({
       userId: subscription.userId,

@@ -2,12 +2,14 @@ import { z } from 'zod'
 
 import { bodyError, lookup } from './api-helpers'
 import type { EmulatorContext } from './context'
-import { type Router, sendJson } from './http'
+import { notFound, type Router, sendJson } from './http'
 import { customerJson } from './objects'
 import { now } from './state'
+import { revokeSubscription } from './subscription-flow'
 import type { CustomerRecord } from './types'
 import { parseBody } from './validation'
 
+const BILLABLE = ['active', 'trialing', 'past_due']
 const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'value is not a valid email address')
 const metadata = z.record(z.string().min(1).max(40), z.union([z.string(), z.number(), z.boolean()]))
 
@@ -71,6 +73,7 @@ export function registerCustomerWrites(router: Router, ctx: EmulatorContext) {
 
   router.on('PATCH', '/v1/customers/:id', (req, res) => {
     const customer = lookup(state.customers, req.params.id, 'Customer')
+    if (customer.deleted_at) throw notFound('Customer not found')
     const input = parseBody(customerUpdateSchema, req.body)
     if (input.external_id && customer.external_id && input.external_id !== customer.external_id)
       throw bodyError(
@@ -86,5 +89,20 @@ export function registerCustomerWrites(router: Router, ctx: EmulatorContext) {
     ctx.touch(customer)
     ctx.emitCustomer('customer.updated', customer)
     sendJson(res, 200, customerJson(state, customer))
+  })
+
+  // Polar's deletion (`customer/service.py` `delete`, `repository.soft_delete`): the customer
+  // is soft-deleted, its external id moved to metadata, every billable subscription revoked
+  // (`subscription.cancel_customer`); its checkouts can no longer be confirmed. 204.
+  router.on('DELETE', '/v1/customers/external/:externalId', (req, res) => {
+    const customer = state.customerByExternalId(req.params.externalId)
+    if (!customer) throw notFound('Customer not found')
+    customer.deleted_at = now()
+    customer.metadata = { ...customer.metadata, __external_id: req.params.externalId }
+    customer.external_id = null
+    ctx.touch(customer)
+    for (const subscription of state.subscriptionsOf(customer.id))
+      if (BILLABLE.includes(subscription.status)) revokeSubscription(ctx, subscription)
+    res.writeHead(204).end()
   })
 }

@@ -43,7 +43,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
         ])
       }
     })
-    if (input.customer_id && !state.customers.has(input.customer_id)) {
+    if (input.customer_id && !state.liveCustomer(input.customer_id)) {
       throw bodyError('customer_id', 'Customer does not exist.', input.customer_id)
     }
     const checkout = createCheckout(ctx, input)
@@ -61,7 +61,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     const input = parseBody(customerSessionCreateSchema, req.body)
     const customer =
       'customer_id' in input
-        ? state.customers.get(input.customer_id)
+        ? state.liveCustomer(input.customer_id)
         : state.customerByExternalId(input.external_customer_id)
     if (!customer) {
       const loc = 'customer_id' in input ? 'customer_id' : 'external_customer_id'
@@ -85,7 +85,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
   })
 
   router.on('GET', '/v1/customers/', (req, res) => {
-    let items = newestFirst([...state.customers.values()])
+    let items = newestFirst(state.liveCustomers())
     const email = req.query.get('email')
     if (email) items = items.filter((c) => c.email.toLowerCase() === email.toLowerCase())
     const query = req.query.get('query')?.toLowerCase()
@@ -110,7 +110,9 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     sendJson(res, 200, customerJson(state, customer))
   })
   router.on('GET', '/v1/customers/:id', (req, res) => {
-    sendJson(res, 200, customerJson(state, lookup(state.customers, req.params.id, 'Customer')))
+    const customer = lookup(state.customers, req.params.id, 'Customer')
+    if (customer.deleted_at) throw notFound('Customer not found')
+    sendJson(res, 200, customerJson(state, customer))
   })
   registerCustomerWrites(router, ctx)
   registerBillingApi(router, ctx)

@@ -88,6 +88,13 @@ export function completeCheckout(
       `Checkout ${checkout.id} is ${checkout.status}, not open.`,
     )
   }
+  // `_create_or_update_customer`: a checkout for a customer deleted since is not confirmed.
+  if (checkout.customer_id && !ctx.state.liveCustomer(checkout.customer_id))
+    throw new ApiError(
+      409,
+      'CheckoutCustomerDeleted',
+      'The customer associated with this checkout has been deleted.',
+    )
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
   refuseSecondSubscription(ctx, checkout, email)

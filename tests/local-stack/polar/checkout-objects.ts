@@ -109,7 +109,7 @@ export function refundJson(state: PolarState, refund: RefundRecord) {
     status: 'succeeded',
     reason: refund.reason,
     amount: refund.amount,
-    tax_amount: 0,
+    tax_amount: refund.tax_amount,
     currency: refund.currency,
     organization_id: state.organization.id,
     order_id: refund.order_id,

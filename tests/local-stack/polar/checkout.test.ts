@@ -148,6 +148,28 @@ describe('checkout through the hosted page', () => {
     expect((await polar.customers.get(done.customer.id)).email).toBe('b@example.com')
   })
 
+  it('deleting a customer revokes its subscriptions and refuses its open checkouts', async () => {
+    const { polar, emulator } = env
+    const customer = await polar.customers.create({ email: 'c@example.com', external_id: 'u-3' })
+    const paid = await polar.checkouts.create({ products: [PRO], customer_id: customer.id })
+    const { subscription } = await emulator.completeCheckout(paid.id)
+    const open = await polar.checkouts.create({ products: [STARTER], customer_id: customer.id })
+    await polar.customers.deleteExternal('u-3')
+    expect(emulator.state.subscriptions.get(subscription.id)?.status).toBe('canceled')
+    await expect(emulator.completeCheckout(open.id)).rejects.toMatchObject({
+      status: 409,
+      error: 'CheckoutCustomerDeleted',
+    })
+    await expect(polar.customers.getExternal('u-3')).rejects.toBeInstanceOf(errors.ResourceNotFound)
+    await expect(polar.customers.deleteExternal('u-3')).rejects.toBeInstanceOf(
+      errors.ResourceNotFound,
+    )
+    await expect(polar.customers.get(customer.id)).rejects.toBeInstanceOf(errors.ResourceNotFound)
+    // Its email and external id are free again.
+    const again = await polar.customers.create({ email: 'c@example.com', external_id: 'u-3' })
+    expect(again.id).not.toBe(customer.id)
+  })
+
   it('rejects signatures made with another secret', async () => {
     const { polar, emulator, receiver } = env
     await polar.checkouts.create({ products: [PRO] })

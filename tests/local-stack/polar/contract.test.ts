@@ -93,6 +93,7 @@ async function exerciseEveryEndpoint(polar: Polar) {
   await polar.subscriptions.update(subscription.id, { cancel_at_period_end: false })
   await polar.subscriptions.revoke(subscription.id)
   await expect(polar.subscriptions.update(subscription.id, { revoke: true })).rejects.toThrow()
+  await polar.customers.deleteExternal(ownUser)
   await expect(polar.orders.get(randomUUID())).rejects.toThrow()
   await expect(polar.subscriptions.get('not-a-uuid')).rejects.toThrow()
 }

@@ -98,6 +98,8 @@ export interface PolarEmulator {
   apiCalls(): Record<string, number>
   /** The organization's subscription settings, as the dashboard's Settings > Subscriptions sets them. */
   setSubscriptionSettings(settings: Partial<OrganizationRecord['subscription_settings']>): void
+  /** The sales tax added to orders billed to `country`, in percent (0 removes it). */
+  setTaxRate(country: string, percent: number): void
 }
 
 function listen(server: Server, port: number) {
@@ -183,5 +185,6 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
     apiCalls: () => Object.fromEntries(ctx.apiCalls),
     setSubscriptionSettings: (settings) =>
       Object.assign(state.organization.subscription_settings, settings),
+    setTaxRate: (country, percent) => state.taxRates.set(country, percent),
   }
 }

@@ -65,6 +65,7 @@ export function refundOrder(
   amount?: number,
 ): RefundRecord {
   const refundable = order.amount - order.refunded_amount
+  const taxLeft = order.tax_amount - order.refunded_tax_amount
   if (order.status !== 'paid' && order.status !== 'partially_refunded') {
     throw new ApiError(
       403,
@@ -80,6 +81,11 @@ export function refundOrder(
       `Refund amount must be between 1 and ${refundable}.`,
     )
   }
+  // Polar's `calculate_refunded_tax_from_subtotal`: the amount is net, its share of tax added.
+  const tax =
+    value === refundable
+      ? taxLeft
+      : Math.min(taxLeft, Math.round((value * order.tax_amount) / order.amount))
   const refund: RefundRecord = {
     id: ctx.state.newId(),
     created_at: now(),
@@ -87,11 +93,13 @@ export function refundOrder(
     subscription_id: order.subscription_id,
     customer_id: order.customer_id,
     amount: value,
+    tax_amount: tax,
     currency: order.currency,
     reason: 'customer_request',
   }
   ctx.state.refunds.set(refund.id, refund)
   order.refunded_amount += value
+  order.refunded_tax_amount += tax
   order.status = order.refunded_amount >= order.amount ? 'refunded' : 'partially_refunded'
   ctx.touch(order)
   ctx.emitRefund('refund.created', refund)
@@ -120,6 +128,9 @@ export function createOrder(
   } = {},
 ): OrderRecord {
   const customer = ctx.state.customer(subscription.customer_id)
+  const amount = options.amount ?? Math.max(0, subscription.amount + (options.prorations ?? 0))
+  const address = options.address ?? customer.billing_address
+  const rate = ctx.state.taxRates.get(address?.country ?? '') ?? 0
   const order: OrderRecord = {
     id: ctx.state.newId(),
     created_at: now(),
@@ -130,11 +141,13 @@ export function createOrder(
     subscription_id: subscription.id,
     checkout_id: options.checkoutId ?? null,
     billing_reason: billingReason,
-    amount: options.amount ?? Math.max(0, subscription.amount + (options.prorations ?? 0)),
+    amount,
+    tax_amount: Math.round((amount * rate) / 100),
     currency: subscription.currency,
     refunded_amount: 0,
+    refunded_tax_amount: 0,
     billing_name: options.billingName ?? customer.name,
-    billing_address: options.address ?? customer.billing_address,
+    billing_address: address,
     invoice_number: ctx.state.nextInvoiceNumber(),
     is_invoice_generated: false,
     metadata: { ...subscription.metadata },

@@ -175,6 +175,30 @@ describe('triggers', () => {
     expect(await twice.json()).toMatchObject({ error: 'RefundedAlready' })
   })
 
+  it('adds the sales tax of the billing country, and refunds its share with each refund', async () => {
+    env = await setup()
+    env.emulator.setTaxRate('DE', 19)
+    const checkout = await env.polar.checkouts.create({
+      products: [catalogPlan(LOCAL_CATALOG, 'pro').polar.productId],
+    })
+    const { order, subscription } = await env.emulator.completeCheckout(checkout.id, {
+      country: 'DE',
+    })
+    expect(order).toMatchObject({ net_amount: 2900, tax_amount: 551, total_amount: 3451 })
+    const renewal = await env.emulator.trigger('renewal', { subscription_id: subscription.id })
+    expect(renewal.order).toMatchObject({ tax_amount: 551, total_amount: 3451 })
+    const part = await env.emulator.trigger('refund', { order_id: order.id, amount: 1000 })
+    expect(part.refund).toMatchObject({ amount: 1000, tax_amount: 190 })
+    const rest = await env.emulator.trigger('refund', { order_id: order.id })
+    expect(rest.refund).toMatchObject({ amount: 1900, tax_amount: 361 })
+    expect(rest.order).toMatchObject({
+      status: 'refunded',
+      refunded_amount: 2900,
+      refunded_tax_amount: 551,
+      refundable_tax_amount: 0,
+    })
+  })
+
   it('cancels at period end, then a renewal ends the subscription', async () => {
     env = await setup()
     const { subscription } = await paidOrder('user-c1')

@@ -60,6 +60,11 @@ export class PolarState {
   readonly orders = new Map<string, OrderRecord>()
   readonly refunds = new Map<string, RefundRecord>()
   readonly sessions = new Map<string, CustomerSessionRecord>()
+  /**
+   * The sales tax Polar (the merchant of record) adds to an order, in percent of its net
+   * amount, by the billing address's country; none unless a test sets one.
+   */
+  readonly taxRates = new Map<string, number>()
   private invoiceCounter = 0
 
   constructor(catalog: Catalog) {
@@ -102,13 +107,23 @@ export class PolarState {
     )
   }
 
+  /** Customers not deleted: Polar finds no other by id, external id or email. */
+  liveCustomers() {
+    return [...this.customers.values()].filter((c) => !c.deleted_at)
+  }
+
+  liveCustomer(id: string) {
+    const customer = this.customers.get(id)
+    return customer?.deleted_at ? undefined : customer
+  }
+
   customerByExternalId(externalId: string) {
-    return [...this.customers.values()].find((c) => c.external_id === externalId)
+    return this.liveCustomers().find((c) => c.external_id === externalId)
   }
 
   customerByEmail(email: string) {
     const wanted = email.toLowerCase()
-    return [...this.customers.values()].find((c) => c.email.toLowerCase() === wanted)
+    return this.liveCustomers().find((c) => c.email.toLowerCase() === wanted)
   }
 
   sessionByToken(value: string) {

@@ -40,6 +40,8 @@ export interface CustomerRecord {
   external_id: string | null
   metadata: Metadata
   billing_address: Address | null
+  /** Set by a deletion, which also clears `external_id` (kept in metadata `__external_id`). */
+  deleted_at?: string
 }
 
 export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed'
@@ -122,9 +124,12 @@ export interface OrderRecord {
   subscription_id: string | null
   checkout_id: string | null
   billing_reason: BillingReason
+  /** Net of tax; Polar adds `tax_amount` by the billing address (`PolarState.taxRates`). */
   amount: number
+  tax_amount: number
   currency: string
   refunded_amount: number
+  refunded_tax_amount: number
   billing_name: string | null
   billing_address: Address | null
   invoice_number: string
@@ -141,6 +146,7 @@ export interface RefundRecord {
   subscription_id: string | null
   customer_id: string
   amount: number
+  tax_amount: number
   currency: string
   reason: string
 }

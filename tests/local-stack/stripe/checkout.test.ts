@@ -201,6 +201,23 @@ describe('checkout in subscription mode', () => {
     expect(await second.text()).toContain('This checkout is complete')
     expect((await stack.stripe.subscriptions.list()).data).toHaveLength(1)
   })
+
+  it('expires an open session: no URL, an event, and it can no longer be paid or expired', async () => {
+    const { stripe, emulator, receiver } = stack
+    const session = await createProSession(stripe)
+    const expired = await stripe.checkout.sessions.expire(session.id)
+    expect(expired).toMatchObject({ id: session.id, status: 'expired', url: null })
+    await emulator.idle()
+    const events = await verifiedEvents(stripe, receiver)
+    expect(events.map((event) => event.type)).toContain('checkout.session.expired')
+    const paid = await payOnHostedPage(session.url as string, '4242424242424242')
+    expect(paid.status).toBe(410)
+    await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      message: expect.stringContaining('This Checkout Session has a status of "expired"'),
+    })
+    expect((await stripe.subscriptions.list()).data).toHaveLength(0)
+  })
 })
 
 describe('automatic tax', () => {

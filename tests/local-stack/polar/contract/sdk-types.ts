@@ -22,6 +22,7 @@ export const SDK_CALLS = {
   'customers.update': 'PATCH /v1/customers/:id',
   'customers.getExternal': 'GET /v1/customers/external/:externalId',
   'customers.get': 'GET /v1/customers/:id',
+  'customers.deleteExternal': 'DELETE /v1/customers/external/:externalId',
   'subscriptions.list': 'GET /v1/subscriptions/',
   'subscriptions.get': 'GET /v1/subscriptions/:id',
   'subscriptions.update': 'PATCH /v1/subscriptions/:id',
