@@ -7,6 +7,7 @@ import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { applyProviderAnswer } from '~/subscriptions/store.server'
 
+import { providerCallRefusal } from './provider-budget.server'
 import { billingProvider, providerRoute } from './registry.server'
 
 /**
@@ -25,6 +26,8 @@ export function portalEndpoint(
     const session = await requireApiUser(request, { confirm: true })
     if (session instanceof Response) return session
     const { user, asUser, headers } = session
+    const limited = await providerCallRefusal(request, user.id, headers)
+    if (limited) return jsonNoStore({ error: limited.error }, limited.init)
     try {
       const row = await readOwnSubscription(asUser)
       const outcome = row && (await billingProvider(id)!.openPortal(row, user.id, {}))

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
+import { providerCallRefusal } from '~/billing/provider-budget.server'
 import { postOnly, providerRoute } from '~/billing/registry.server'
 import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
@@ -32,6 +33,8 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   if (typeof priceId !== 'string' || !isPlanPrice(priceId.trim())) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {
     const outcome = await createStripeCheckout(asUser, user, priceId.trim())
     const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
