@@ -19,8 +19,11 @@ export type CheckoutRequest = {
 export type CheckoutQueryResult =
   { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
 
-/** Checkout metadata as Polar takes it: keys up to 40 characters, scalar values. */
-const MetadataSchema = z.record(z.string().max(40), z.union([z.string(), z.number(), z.boolean()]))
+/** Checkout metadata as Polar takes it (else 422): keys of 1 to 40 characters, scalar values. */
+const MetadataSchema = z.record(
+  z.string().min(1).max(40),
+  z.union([z.string().min(1).max(500), z.number(), z.boolean()]),
+)
 
 /**
  * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
@@ -63,7 +66,8 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return refuse('metadata must be a JSON object')
     const checked = MetadataSchema.safeParse(parsed)
-    if (!checked.success) return refuse('metadata values must be strings, numbers or booleans')
+    if (!checked.success)
+      return refuse('metadata values must be non-empty strings, numbers or booleans')
     metadata = checked.data
   }
   if (metadata.user_id !== undefined && metadata.user_id !== user.id)
@@ -129,10 +133,12 @@ export async function createPolarCheckout(
 ): Promise<PolarCheckoutOutcome> {
   const existing = await readOwnSubscription(asUser)
   if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
+  // The request's id travels to the subscription and its orders (Polar takes no header); none
+  // is left out, as Polar refuses an empty value.
+  const requestId = requestContext.getStore()?.requestId
   const checkout = await getPolar('checkout').checkouts.create({
     products: request.products,
-    // The request's id travels to the subscription and its orders (Polar takes no header).
-    metadata: { ...request.metadata, request_id: requestContext.getStore()?.requestId ?? '' },
+    metadata: { ...request.metadata, ...(requestId && { request_id: requestId }) },
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
     customer_id: await ensurePolarCustomer(user),
   })

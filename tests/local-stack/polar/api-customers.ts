@@ -6,10 +6,9 @@ import { type Router, sendJson } from './http'
 import { customerJson } from './objects'
 import { now } from './state'
 import type { CustomerRecord } from './types'
-import { parseBody } from './validation'
+import { metadata, parseBody } from './validation'
 
 const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'value is not a valid email address')
-const metadata = z.record(z.string().min(1).max(40), z.union([z.string(), z.number(), z.boolean()]))
 
 const customerCreateSchema = z.object({
   email,
