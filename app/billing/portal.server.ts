@@ -7,8 +7,7 @@ import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { applyProviderAnswer } from '~/subscriptions/store.server'
 
-import { providerCallRefusal } from './provider-budget.server'
-import { billingProvider, providerRoute } from './registry.server'
+import { billingProvider, providerCallRefusal, providerRoute } from './registry.server'
 
 /**
  * A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal):

@@ -6,13 +6,8 @@ import {
   parseCheckoutQuery,
   PolarCustomerConflict,
 } from '~/billing/polar/checkout.server'
-import { providerCallRefusal } from '~/billing/provider-budget.server'
-import { providerRoute } from '~/billing/registry.server'
-import {
-  ALREADY_SUBSCRIBED,
-  CHECKOUT_PAGES,
-  forBrowsers,
-} from '~/lib/server/browser-fallback.server'
+import { providerCallRefusal, providerRoute } from '~/billing/registry.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
@@ -27,8 +22,7 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {
-    const outcome = await createPolarCheckout(asUser, parsed.value, user)
-    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
+    const location = await createPolarCheckout(asUser, parsed.value, user)
     return redirect(location, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {

@@ -8,8 +8,7 @@ import {
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
-import { providerCallRefusal } from '~/billing/provider-budget.server'
-import { billingProvider } from '~/billing/registry.server'
+import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import type { AsUser } from '~/lib/database/database.server'

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import {
   adminClient,
@@ -25,7 +26,13 @@ type User = Awaited<ReturnType<typeof createSignedInUser>>
 beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })
 })
-afterAll(() => app.close())
+afterAll(async () => {
+  setRateLimitStore(undefined)
+  await app.close()
+})
+// Each test (and each pair below) is another buyer, all from one loopback address: a fresh budget.
+const freshBudgets = () => setRateLimitStore(new MemoryRateLimitStore())
+beforeEach(freshBudgets)
 
 async function subscriptionRow(userId: string) {
   const { data } = await adminClient(app)
@@ -115,6 +122,7 @@ describe('two checkouts for one user', () => {
   it('Stripe: two checkouts sent together each land on their own price, one left payable', async () => {
     const pairs = [...Array(10).fill([STARTER, PRO]), ...Array(10).fill([PRO, PRO])]
     for (const prices of pairs as string[][]) {
+      freshBudgets()
       const user = await createSignedInUser(app)
       const tabs = await Promise.all(prices.map((price) => startStripeCheckout(user, price)))
       const sessions = await Promise.all(tabs.map(landedOn))

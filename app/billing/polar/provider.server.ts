@@ -43,10 +43,7 @@ export const polarProvider: BillingProvider = {
   // Built only for signed-in users: the checkout links the subscription to their id.
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
-  startCheckout: async (_asUser, user, plan) => ({
-    kind: 'redirect',
-    url: polarCheckoutPath(plan.polarProductId, user),
-  }),
+  startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.polarProductId, user),
   /**
    * A Polar customer portal session for the user's own customer: the one bound to them by
    * `external_id` (never an id from input, nor the stored id alone, which a webhook could have

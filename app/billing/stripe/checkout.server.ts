@@ -1,32 +1,22 @@
 import Stripe from 'stripe'
 
 import type { SessionUser } from '~/auth/session.server'
-import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { ALREADY_SUBSCRIBED } from '~/lib/server/browser-fallback.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 
-import type { CheckoutOutcome } from '../provider'
 import { getStripe } from './client.server'
 
-/** True when `priceId` is the Stripe price of one of the product's plans. */
-export function isPlanPrice(priceId: string) {
-  return getPlans().some((plan) => plan.stripePriceId === priceId)
-}
-
-/**
- * A hosted Checkout session for a plan price, as the spec describes it, for the user's one
- * customer and never a second payable one (docs/decisions/0050-one-payable-checkout.md).
- */
+/** The hosted Checkout of a plan price for the user's one customer, one payable (docs/stripe.md). */
 export async function createStripeCheckout(
   asUser: AsUser,
   user: SessionUser,
   priceId: string,
-): Promise<CheckoutOutcome> {
+): Promise<string> {
   const existing = await readOwnSubscription(asUser)
-  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
-
+  if (isLiveStatus(existing?.status)) return ALREADY_SUBSCRIBED
   const env = getEnv()
   const stripe = getStripe()
   const metadata = { user_id: user.id, user_email: user.email ?? '' }
@@ -39,8 +29,7 @@ export async function createStripeCheckout(
         { idempotencyKey: `customer:${user.id}:${user.email ?? ''}` },
       )
     ).id
-  // The same price's open session, an hour or more from expiring, is answered again (a second
-  // click or tab): none is made.
+  // An open session of this price with an hour or more to live is answered again: none is made.
   const reusable = (session: Stripe.Checkout.Session) =>
     session.line_items?.data[0]?.price?.id === priceId &&
     session.expires_at > Date.now() / 1000 + 3600
@@ -74,7 +63,7 @@ export async function createStripeCheckout(
       if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
     })
   if (!answer.url) throw new Error('Stripe returned a checkout session without a URL')
-  return { kind: 'redirect', url: answer.url }
+  return answer.url
 }
 
 /** Newest first, ties by id: concurrent requests order a customer's sessions alike. */
