@@ -7,7 +7,7 @@ import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { applyProviderAnswer } from '~/subscriptions/store.server'
 
-import { billingProvider, providerRoute } from './registry.server'
+import { billingProvider, providerCallRefusal, providerRoute } from './registry.server'
 
 /**
  * A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal):
@@ -25,6 +25,8 @@ export function portalEndpoint(
     const session = await requireApiUser(request, { confirm: true })
     if (session instanceof Response) return session
     const { user, asUser, headers } = session
+    const limited = await providerCallRefusal(request, user.id, headers)
+    if (limited) return jsonNoStore({ error: limited.error }, limited.init)
     try {
       const row = await readOwnSubscription(asUser)
       const outcome = row && (await billingProvider(id)!.openPortal(row, user.id, {}))

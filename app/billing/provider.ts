@@ -6,7 +6,6 @@ import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 import type { Plan } from './plans.server'
 
 type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
-export type CheckoutOutcome = { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
 export type Unavailable = { kind: 'unavailable'; message: string }
 
 /** A subscription as the provider lists it (its user as named), with the row fields its events write. */
@@ -69,8 +68,8 @@ export interface BillingProvider {
     plan: Plan,
     user: { id: string; email: string },
   ): { post: string; fields: Record<string, string> } | { href: string }
-  /** From /subscribe/<plan>: where the signed-in user goes for the plan's checkout. */
-  startCheckout(asUser: AsUser, user: SessionUser, plan: Plan): Promise<CheckoutOutcome>
+  /** From /subscribe/<plan>: the plan's checkout, or the billing page for a live subscriber. */
+  startCheckout(asUser: AsUser, user: SessionUser, plan: Plan): Promise<string>
   /** A fresh portal session for the user's own customer (never reused). */
   openPortal(
     row: SubscriptionRow,

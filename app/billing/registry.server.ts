@@ -1,5 +1,6 @@
 import { getEnv } from '~/env.server'
 import { jsonNoStore, methodNotAllowed } from '~/lib/server/http.server'
+import { hitClientRateLimit, retryAfterText } from '~/lib/server/rate-limit.server'
 import { providerOrigins } from '~/lib/server/security-headers.server'
 
 import { polarProvider } from './polar/provider.server'
@@ -65,3 +66,19 @@ export function webhookAction(id: string) {
 
 /** The loader of a provider's POST-only route: 405, or 404 while the provider does not run. */
 export const postOnly = (id: string) => providerRoute(id, () => methodNotAllowed('POST'))
+
+/** Actions that call a payment provider: one budget per account and per client (docs/security.md). */
+export const PROVIDER_CALL_LIMITS = {
+  account: { limit: 5, windowMs: 60_000 },
+  client: { limit: 30, windowMs: 60_000 },
+  shared: { limit: 300, windowMs: 60_000 },
+}
+
+/** Counts one such action of `userId`: null when allowed, else the 429's message and init. */
+export async function providerCallRefusal(request: Request, userId: string, headers: Headers) {
+  const limit = await hitClientRateLimit(request, 'provider', PROVIDER_CALL_LIMITS, userId)
+  if (limit.allowed) return null
+  headers.set('Retry-After', String(limit.retryAfterSeconds))
+  const error = `Too many billing requests. Please wait ${retryAfterText(limit.retryAfterSeconds)} and try again.`
+  return { error, init: { status: 429, headers } }
+}

@@ -6,28 +6,10 @@ import {
   parseCheckoutQuery,
   PolarCustomerConflict,
 } from '~/billing/polar/checkout.server'
-import { providerRoute } from '~/billing/registry.server'
-import {
-  ALREADY_SUBSCRIBED,
-  CHECKOUT_PAGES,
-  forBrowsers,
-} from '~/lib/server/browser-fallback.server'
+import { providerCallRefusal, providerRoute } from '~/billing/registry.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
-import {
-  type ClientRateLimit,
-  hitClientRateLimit,
-  retryAfterText,
-} from '~/lib/server/rate-limit.server'
-
-/**
- * Checkouts created per client: a person starts a few (another plan, a second try); each
- * one is a call to Polar and a hosted session there.
- */
-export const POLAR_CHECKOUT_RATE_LIMIT: ClientRateLimit = {
-  client: { limit: 10, windowMs: 10 * 60_000 },
-  shared: { limit: 200, windowMs: 10 * 60_000 },
-}
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
 // a signed-in user, as Stripe's checkout (docs/decisions/0025-polar-checkout-needs-an-account.md).
@@ -37,15 +19,10 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   if (!user || !asUser) return fail(401, 'Sign in to subscribe')
   const parsed = parseCheckoutQuery(new URL(request.url), user)
   if (!parsed.ok) return fail(parsed.status, parsed.error)
-  const limit = await hitClientRateLimit(request, 'polar-checkout', POLAR_CHECKOUT_RATE_LIMIT)
-  if (!limit.allowed) {
-    headers.set('Retry-After', String(limit.retryAfterSeconds))
-    const wait = retryAfterText(limit.retryAfterSeconds)
-    return fail(429, `Too many checkouts started. Please wait ${wait} and try again.`)
-  }
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {
-    const outcome = await createPolarCheckout(asUser, parsed.value, user)
-    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
+    const location = await createPolarCheckout(asUser, parsed.value, user)
     return redirect(location, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {

@@ -1,14 +1,11 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
-import { postOnly, providerRoute } from '~/billing/registry.server'
-import { createStripeCheckout, isPlanPrice } from '~/billing/stripe/checkout.server'
+import { planByStripePrice } from '~/billing/plans.server'
+import { postOnly, providerCallRefusal, providerRoute } from '~/billing/registry.server'
+import { createStripeCheckout } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
-import {
-  ALREADY_SUBSCRIBED,
-  CHECKOUT_PAGES,
-  forBrowsers,
-} from '~/lib/server/browser-fallback.server'
+import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
 import { FORM_MAX_BYTES, jsonNoStore, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
@@ -29,12 +26,13 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   }
   const priceId = payload.kind === 'form' ? payload.value.get('price_id') : null
   // Missing, empty or the text "undefined" included: none is a plan's price (price_…).
-  if (typeof priceId !== 'string' || !isPlanPrice(priceId.trim())) {
+  if (typeof priceId !== 'string' || !planByStripePrice(priceId.trim())) {
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
   }
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {
-    const outcome = await createStripeCheckout(asUser, user, priceId.trim())
-    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
+    const location = await createStripeCheckout(asUser, user, priceId.trim())
     return redirect(location, { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id }, 'stripe checkout failed')

@@ -13,7 +13,7 @@ import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { openBillingPortal, scheduleCancel } from '~/billing/portal.server'
-import { billingProvider } from '~/billing/registry.server'
+import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { ButtonLink, LINK, TextLink } from '~/components/links'
@@ -70,6 +70,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // The portal can cancel the subscription and change the card: the auth server confirms.
   const { user, asUser, headers } = await requireConfirmedUser(request)
   const intent = (await readFormData(request, { headers })).get('intent')
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return data({ error: limited.error }, limited.init)
   if (intent === 'cancel' || intent === 'resume') {
     const error = await scheduleCancel(asUser, user.id, intent === 'cancel')
     if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })

@@ -8,7 +8,7 @@ import {
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
-import { billingProvider } from '~/billing/registry.server'
+import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import type { AsUser } from '~/lib/database/database.server'
@@ -35,6 +35,8 @@ async function planChangeOf(asUser: AsUser) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await requireUser(request)
   const planKey = new URL(request.url).searchParams.get('plan') ?? ''
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return data({ kind: 'unavailable' as const, message: limited.error }, limited.init)
   try {
     const { row, planChange, none } = await planChangeOf(asUser)
     return data(planChange ? await planChange.offer(row, user.id, planKey) : none, { headers })
@@ -48,6 +50,8 @@ export async function action({ request }: ActionFunctionArgs) {
   // A change of what the user pays: the auth server confirms the session first.
   const { user, asUser, headers } = await requireConfirmedUser(request)
   const planKey = String((await readFormData(request, { headers })).get('plan') ?? '')
+  const limited = await providerCallRefusal(request, user.id, headers)
+  if (limited) return data({ error: limited.error }, limited.init)
   try {
     const { row, planChange, none } = await planChangeOf(asUser)
     const result = planChange ? await planChange.change(row, user.id, planKey) : none

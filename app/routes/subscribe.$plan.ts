@@ -2,8 +2,7 @@ import { type LoaderFunctionArgs, redirect } from '@remix-run/node'
 
 import { requireUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
-import { billingProvider, billingProviders } from '~/billing/registry.server'
-import { ALREADY_SUBSCRIBED } from '~/lib/server/browser-fallback.server'
+import { billingProvider, billingProviders, providerCallRefusal } from '~/billing/registry.server'
 import { logger } from '~/lib/server/logger.server'
 
 /**
@@ -16,12 +15,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const named = new URL(request.url).searchParams.get('provider')
   const provider = named ? billingProvider(named) : billingProviders()[0]
   if (!plan || !provider) return redirect('/pricing?notice=unknown-plan', { headers })
+  const failed = () => redirect('/pricing?notice=checkout-failed', { headers })
+  if (await providerCallRefusal(request, user.id, headers)) return failed()
   try {
-    const outcome = await provider.startCheckout(asUser, user, plan)
-    if (outcome.kind === 'already-subscribed') return redirect(ALREADY_SUBSCRIBED, { headers })
-    return redirect(outcome.url, { status: 303, headers })
+    return redirect(await provider.startCheckout(asUser, user, plan), { status: 303, headers })
   } catch (error) {
     logger.error({ err: error, user: user.id, provider: provider.id }, 'subscribe: checkout failed')
-    return redirect('/pricing?notice=checkout-failed', { headers })
+    return failed()
   }
 }

@@ -9,6 +9,7 @@ import {
   PostgresRateLimitStore,
   setRateLimitStore,
 } from '../../app/lib/server/rate-limit.server'
+import * as contactApi from '../../app/routes/api.contact'
 import * as contactPage from '../../app/routes/contact'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as settingsNotifications from '../../app/routes/dashboard.settings.notifications'
@@ -248,6 +249,35 @@ describe.each([
     const limited = await send()
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+  })
+})
+
+describe('contact receipts are budgeted per recipient', () => {
+  it('a hundred messages naming one address from 20 clients: each stored and sent to the team, one receipt', async () => {
+    const email = newEmail('stranger')
+    const message = { firstName: 'Eve', lastName: 'Sender', email, company: 'Flood Inc' }
+    const send = (ip: string) =>
+      callRoute(
+        contactApi.action,
+        from(
+          ip,
+          appRequest(app, '/api/contact', { form: { ...message, message: 'Hello, hello!' } }),
+        ),
+      )
+    for (let client = 1; client <= 20; client++) {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => send(`10.0.4.${client}`)))
+      for (const { status, data } of answers)
+        expect([status, JSON.parse(data as string).success]).toEqual([200, true])
+    }
+    const { rows } = await app.stack.database.query<{ kind: string; count: number }>(
+      `select kind, count(*)::int as count from public.notification_outbox
+       where data->>'email' = $1 or to_address = $1 group by kind order by kind`,
+      [email],
+    )
+    expect(rows).toEqual([
+      { kind: 'contact_message', count: 100 },
+      { kind: 'contact_receipt', count: 1 },
+    ])
   })
 })
 

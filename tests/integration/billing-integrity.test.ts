@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { logger } from '../../app/lib/server/logger.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import {
   adminClient,
@@ -27,7 +28,13 @@ type User = Awaited<ReturnType<typeof createSignedInUser>>
 beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })
 })
-afterAll(() => app.close())
+afterAll(async () => {
+  setRateLimitStore(undefined)
+  await app.close()
+})
+// Each test (and each pair below) is another buyer, all from one loopback address: a fresh budget.
+const freshBudgets = () => setRateLimitStore(new MemoryRateLimitStore())
+beforeEach(freshBudgets)
 
 async function subscriptionRow(userId: string) {
   const { data } = await adminClient(app)
@@ -77,33 +84,56 @@ async function stripeSubscriber(user?: User) {
   return { user: subscriber, customer, subscription, payment }
 }
 
-function startStripeCheckout(user: User) {
+const PRO = catalogPlan('pro').stripe.priceId
+const STARTER = catalogPlan('starter').stripe.priceId
+
+function startStripeCheckout(user: User, price = PRO) {
   return fetch(`${app.url}/api/checkout_sessions`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: user.cookie },
-    body: new URLSearchParams({ price_id: catalogPlan('pro').stripe.priceId }),
+    body: new URLSearchParams({ price_id: price }),
   })
 }
 
+/** The Stripe session a checkout's 303 leads to, with its price. */
+function landedOn(response: Response) {
+  const id = response.headers.get('location')!.split('/').pop()!
+  return emulatorStripe(app).checkout.sessions.retrieve(id, { expand: ['line_items'] })
+}
+
 describe('two checkouts for one user', () => {
-  it('Stripe: one customer, made before the checkout, and one payable session', async () => {
+  it('Stripe: one customer, made before the checkout; the same plan again gets its open session, another plan expires it', async () => {
     const user = await createSignedInUser(app)
     const stripe = emulatorStripe(app)
     const tabs = await Promise.all([startStripeCheckout(user), startStripeCheckout(user)])
     expect(tabs.map((tab) => tab.status)).toEqual([303, 303])
-    const third = await startStripeCheckout(user)
     const customers = await stripe.customers.list({ email: user.email })
     expect(customers.data).toHaveLength(1)
     expect(customers.data[0].metadata).toEqual({ user_id: user.id })
-    const sessions = await stripe.checkout.sessions.list({ customer: customers.data[0].id })
-    const open = sessions.data.filter((session) => session.status === 'open')
-    expect(open).toHaveLength(1)
-    expect(sessions.data).toHaveLength(3)
-    expect(third.headers.get('location')).toBe(open[0].url)
-    // An older tab's session can no longer be paid.
-    const older = sessions.data.find((session) => session.status === 'expired')!
-    expect((await app.stack.stripe.completeCheckout(older.id)).ok).toBe(false)
+    const customer = customers.data[0].id
+    const made = (await stripe.checkout.sessions.list({ customer })).data.length
+    const [open] = (await stripe.checkout.sessions.list({ customer, status: 'open' })).data
+    expect((await startStripeCheckout(user)).headers.get('location')).toBe(open.url)
+    expect((await stripe.checkout.sessions.list({ customer })).data).toHaveLength(made)
+    // Another plan: a new session, and the first can no longer be paid.
+    expect((await landedOn(await startStripeCheckout(user, STARTER))).status).toBe('open')
+    expect((await app.stack.stripe.completeCheckout(open.id)).ok).toBe(false)
+  })
+
+  it('Stripe: two checkouts sent together each land on their own price, one left payable', async () => {
+    const pairs = [...Array(10).fill([STARTER, PRO]), ...Array(10).fill([PRO, PRO])]
+    for (const prices of pairs as string[][]) {
+      freshBudgets()
+      const user = await createSignedInUser(app)
+      const tabs = await Promise.all(prices.map((price) => startStripeCheckout(user, price)))
+      const sessions = await Promise.all(tabs.map(landedOn))
+      expect(sessions.map((session) => session.line_items!.data[0].price!.id)).toEqual(prices)
+      if (prices[0] !== prices[1]) continue
+      const customer = sessions[0].customer as string
+      const open = await emulatorStripe(app).checkout.sessions.list({ customer, status: 'open' })
+      expect(open.data).toHaveLength(1)
+    }
   })
 
   it('Polar: the second checkout of a subscribed customer is refused by Polar', async () => {

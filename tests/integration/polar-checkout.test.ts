@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
+import * as apiCheckout from '../../app/routes/api.checkout'
 import * as success from '../../app/routes/success'
+import { appRequest } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 
 /**
@@ -85,6 +87,14 @@ describe('GET /api/checkout', () => {
     })
   })
 
+  it('sends no empty metadata value where the request has no id (the dev server)', async () => {
+    const user = await createSignedInUser(app)
+    const request = appRequest(app, `/api/checkout?products=${PRO}`, { cookie: user.cookie })
+    const response = await apiCheckout.loader({ request, params: {}, context: {} })
+    expect(response.status).toBe(307)
+    expect(checkoutBehind(response).metadata).toEqual({ user_id: user.id })
+  })
+
   it('refuses a signed-out visitor without a user id with 401 too: a checkout needs an account', async () => {
     const before = checkoutCount()
     const response = await getCheckout({ products: PRO, customerEmail: 'visitor@example.com' })
@@ -121,7 +131,12 @@ describe('GET /api/checkout', () => {
     [
       'nested metadata',
       { products: PRO, metadata: '{"a":{"b":1}}' },
-      'metadata values must be strings, numbers or booleans',
+      'metadata values must be non-empty strings, numbers or booleans',
+    ],
+    [
+      'an empty metadata value (Polar refuses it)',
+      { products: PRO, metadata: '{"campaign":""}' },
+      'metadata values must be non-empty strings, numbers or booleans',
     ],
   ])('answers %s with 400 JSON and creates no checkout', async (_label, params, error) => {
     const user = await createSignedInUser(app)

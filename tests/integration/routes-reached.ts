@@ -70,7 +70,15 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
   ],
-  'tests/integration/checkout-limits.test.ts': ['routes/api.checkout', 'routes/api.webhooks.polar'],
+  'tests/integration/checkout-limits.test.ts': [
+    'routes/api.checkout',
+    'routes/api.checkout_sessions',
+    'routes/api.customer_portal',
+    'routes/api.portal',
+    'routes/api.webhooks.polar',
+    'routes/api.webhooks.stripe',
+    'routes/subscribe.$plan',
+  ],
   'tests/integration/confirm-page.test.ts': ['routes/auth.callback'],
   'tests/integration/database-outage.test.ts': [
     'routes/api.webhooks.polar',

@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import Stripe from 'stripe'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
+import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as success from '../../app/routes/success'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 
@@ -93,10 +94,13 @@ beforeAll(async () => {
   })
 })
 afterAll(async () => {
+  setRateLimitStore(undefined)
   await app?.close()
   await proxy?.close()
 })
 afterEach(() => app.stack.stripe.clearFaults())
+// Each test is another buyer, all from one loopback address: each starts with a fresh budget.
+beforeEach(() => setRateLimitStore(new MemoryRateLimitStore()))
 
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 

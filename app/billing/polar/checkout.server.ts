@@ -4,6 +4,7 @@ import type { SessionUser } from '~/auth/session.server'
 import { getPlans } from '~/billing/plans.server'
 import { getEnv } from '~/env.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { ALREADY_SUBSCRIBED } from '~/lib/server/browser-fallback.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { requestContext } from '~/lib/server/request-context.server'
@@ -19,8 +20,11 @@ export type CheckoutRequest = {
 export type CheckoutQueryResult =
   { ok: true; value: CheckoutRequest } | { ok: false; status: 400 | 403; error: string }
 
-/** Checkout metadata as Polar takes it: keys up to 40 characters, scalar values. */
-const MetadataSchema = z.record(z.string().max(40), z.union([z.string(), z.number(), z.boolean()]))
+/** Checkout metadata as Polar takes it (else 422): keys of 1 to 40 characters, scalar values. */
+const MetadataSchema = z.record(
+  z.string().min(1).max(40),
+  z.union([z.string().min(1).max(500), z.number(), z.boolean()]),
+)
 
 /**
  * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
@@ -51,21 +55,18 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
   const known = new Set(getPlans().map((plan) => plan.polarProductId))
   if (products.some((product) => !known.has(product))) return refuse('Unknown product')
 
-  let metadata: CheckoutRequest['metadata'] = {}
-  const rawMetadata = url.searchParams.get('metadata')
-  if (rawMetadata) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(rawMetadata)
-    } catch {
-      return refuse('metadata must be a JSON object')
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      return refuse('metadata must be a JSON object')
-    const checked = MetadataSchema.safeParse(parsed)
-    if (!checked.success) return refuse('metadata values must be strings, numbers or booleans')
-    metadata = checked.data
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(url.searchParams.get('metadata') || '{}')
+  } catch {
+    parsed = null
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return refuse('metadata must be a JSON object')
+  const checked = MetadataSchema.safeParse(parsed)
+  if (!checked.success)
+    return refuse('metadata values must be non-empty strings, numbers or booleans')
+  const metadata = checked.data
   if (metadata.user_id !== undefined && metadata.user_id !== user.id)
     return refuse('metadata.user_id does not match the signed-in user', 403)
   const customerEmail = url.searchParams.get('customerEmail')?.trim()
@@ -81,12 +82,8 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
 export class PolarCustomerConflict extends Error {}
 
 /**
- * The user's own Polar customer: the one whose `external_id` is the user's id, looked up
- * or created here, on the server, with the user's own (verified) email. Polar keeps one
- * customer per email in an organization, so when a customer with that email exists and is
- * bound to nobody (an earlier anonymous checkout with this address), it is bound to the user;
- * if it is bound to somebody else, the user gets no customer: a checkout is never attached
- * to another user's customer.
+ * The user's own Polar customer (`external_id` = the user's id): found, created, or the one with
+ * their email bound to them if it is bound to nobody; never another user's (docs/polar.md).
  */
 async function ensurePolarCustomer(user: SessionUser): Promise<string> {
   if (!user.email) throw new PolarCustomerConflict('A Polar customer needs an email address')
@@ -114,27 +111,21 @@ async function ensurePolarCustomer(user: SessionUser): Promise<string> {
   return existing.id
 }
 
-export type PolarCheckoutOutcome =
-  { kind: 'redirect'; url: string } | { kind: 'already-subscribed' }
-
-/**
- * Creates a Polar hosted checkout for the signed-in user and returns where to send the
- * buyer: for the user's own customer (bound by external id, see `ensurePolarCustomer`),
- * never for a second live subscription (the same rule as Stripe's).
- */
+/** A Polar hosted checkout for the user's own customer, never for a second live subscription. */
 export async function createPolarCheckout(
   asUser: AsUser,
   request: CheckoutRequest,
   user: SessionUser,
-): Promise<PolarCheckoutOutcome> {
+): Promise<string> {
   const existing = await readOwnSubscription(asUser)
-  if (isLiveStatus(existing?.status)) return { kind: 'already-subscribed' }
+  if (isLiveStatus(existing?.status)) return ALREADY_SUBSCRIBED
+  // The request's id travels to the subscription and its orders (Polar takes no header).
+  const requestId = requestContext.getStore()?.requestId
   const checkout = await getPolar('checkout').checkouts.create({
     products: request.products,
-    // The request's id travels to the subscription and its orders (Polar takes no header).
-    metadata: { ...request.metadata, request_id: requestContext.getStore()?.requestId ?? '' },
+    metadata: { ...request.metadata, ...(requestId && { request_id: requestId }) },
     success_url: `${getEnv().SITE_URL}/success?checkout_id={CHECKOUT_ID}`,
     customer_id: await ensurePolarCustomer(user),
   })
-  return { kind: 'redirect', url: checkout.url }
+  return checkout.url
 }

@@ -43,10 +43,7 @@ export const polarProvider: BillingProvider = {
   // Built only for signed-in users: the checkout links the subscription to their id.
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
-  startCheckout: async (_asUser, user, plan) => ({
-    kind: 'redirect',
-    url: polarCheckoutPath(plan.polarProductId, user),
-  }),
+  startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.polarProductId, user),
   // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
   // "GET /api/portal").
   async openPortal(row, userId) {

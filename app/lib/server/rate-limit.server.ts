@@ -214,8 +214,16 @@ export function clientCounter(scope: string, key: string, limits: ClientRateLimi
   return { key: `${scope}:${key}:${row}`, rule }
 }
 
-/** Counts one request of `scope` against its client's budget. */
-export function hitClientRateLimit(request: Request, scope: string, limits: ClientRateLimit) {
+/** Counts one request of `scope` against its client's budget, and with `account`, the account's. */
+export async function hitClientRateLimit(
+  request: Request,
+  scope: string,
+  limits: ClientRateLimit & { account?: RateLimitRule },
+  account?: string,
+) {
   const { key, rule } = clientCounter(scope, clientKey(request), limits)
-  return getRateLimitStore().hit(key, rule).then(countRefusal(scope))
+  const store = getRateLimitStore()
+  const hits = [store.hit(key, rule)]
+  if (account && limits.account) hits.push(store.hit(`${scope}:account:${account}`, limits.account))
+  return countRefusal(scope)(combineRateLimitResults(await Promise.all(hits)))
 }

@@ -88,7 +88,7 @@ export const testpayProvider: BillingProvider = {
   async startCheckout(_asUser, user, plan) {
     const id = `tp_c_${++next}`
     checkouts.set(id, { userId: user.id, plan: plan.name, paid: false })
-    return { kind: 'redirect', url: `${HOSTED}/checkout/${id}` }
+    return `${HOSTED}/checkout/${id}`
   },
   // Its columns come with its migration, not in the app's generated row type.
   async openPortal(row) {

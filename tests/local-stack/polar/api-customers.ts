@@ -7,11 +7,10 @@ import { customerJson } from './objects'
 import { now } from './state'
 import { revokeSubscription } from './subscription-flow'
 import type { CustomerRecord } from './types'
-import { parseBody } from './validation'
+import { metadata, parseBody } from './validation'
 
 const BILLABLE = ['active', 'trialing', 'past_due']
 const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'value is not a valid email address')
-const metadata = z.record(z.string().min(1).max(40), z.union([z.string(), z.number(), z.boolean()]))
 
 const customerCreateSchema = z.object({
   email,

@@ -246,4 +246,17 @@ describe('checkout validation (422 in FastAPI shape)', () => {
       ],
     })
   })
+
+  it('rejects an empty metadata value on a checkout and a customer, as Polar does', async () => {
+    const { polar } = env
+    const checkout = await polar.checkouts
+      .create({ products: [PRO], metadata: { user_id: 'user-1', request_id: '' } })
+      .catch((e: unknown) => e)
+    expect(checkout).toBeInstanceOf(errors.HTTPValidationError)
+    const { statusCode, error } = checkout as InstanceType<typeof errors.HTTPValidationError>
+    expect(statusCode).toBe(422)
+    expect(error.detail?.map((d) => d.loc)).toEqual([['body', 'metadata', 'request_id']])
+    const customer = polar.customers.create({ email: 'a@b.c', metadata: { source: '' } })
+    await expect(customer).rejects.toBeInstanceOf(errors.HTTPValidationError)
+  })
 })

@@ -2,12 +2,12 @@ import { z } from 'zod'
 
 import { ValidationFailed } from './http'
 
-/** Polar metadata: ≤50 pairs, keys ≤40 chars, values string (≤500) | number | boolean, no nesting. */
-const metadata = z
+/** Polar metadata: ≤50 pairs, keys 1–40 chars, values string (1–500) | number | boolean, no nesting. */
+export const metadata = z
   .record(
     z.string().min(1).max(40),
-    z.union([z.string().max(500), z.number(), z.boolean()], {
-      error: 'Metadata values must be a string (up to 500 characters), a number or a boolean',
+    z.union([z.string().min(1).max(500), z.number(), z.boolean()], {
+      error: 'Metadata values must be a string (1 to 500 characters), a number or a boolean',
     }),
   )
   .refine(
