@@ -184,8 +184,10 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     ...providers.flatMap((provider) => provider.localKeys),
   ]
   const newKeys: (string | undefined)[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
-  for (const name of keyNames) {
-    if (values[name] === defaults[name] || newKeys.includes(values[name]))
+  // A webhook secret's `_PREVIOUS` (a rotation's old one) is refused as the current one is.
+  for (const name of keyNames.flatMap((key) => [key, `${key}_PREVIOUS`])) {
+    const published = defaults[name.replace(/_PREVIOUS$/, '')]
+    if (values[name] === published || newKeys.includes(values[name]))
       problems.push(`${name} is the local emulator key`)
   }
   for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
