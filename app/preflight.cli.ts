@@ -2,16 +2,13 @@
  * `npm run preflight`: reads what this deployment's own keys can read and names what is wrong
  * before users meet it; exits 1 on any fault (docs/operations.md, "Deploy").
  */
-import { existsSync } from 'node:fs'
-
 import nodemailer from 'nodemailer'
 
 import type { Preflight } from '~/billing/provider'
 import { billingProviders } from '~/billing/registry.server'
-import { getEnv } from '~/env.server'
+import { errorText, startCommand } from '~/commands.server'
 
-if (existsSync('.env')) process.loadEnvFile('.env')
-const env = getEnv()
+const env = startCommand()
 
 async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`) {
   const init = { headers: { apikey: env.SUPABASE_ANON_KEY }, signal: AbortSignal.timeout(10_000) }
@@ -62,9 +59,9 @@ function billingFaults({ paths, endpoints, events, faults = [] }: Preflight) {
 
 let faults = 0
 for (const [name, check] of Object.entries(checks)) {
-  const found = (
-    await check().catch((error: Error) => [`${error.message} ${error.cause ?? ''}`])
-  ).flatMap((fault) => (fault ? [`FAULT ${name}: ${fault.trim()}`] : []))
+  const found = (await check().catch((error: unknown) => [errorText(error)])).flatMap((fault) =>
+    fault ? [`FAULT ${name}: ${fault.trim()}`] : [],
+  )
   faults += found.length
   console.log(found.join('\n') || `ok    ${name}`)
 }

@@ -3,13 +3,14 @@
  * holds and the database lacks (reconcile.server.ts); its flags and exit codes are in
  * docs/operations.md, "Reconciliation". The configuration is the environment's (or .env's).
  */
-import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+
+import { errorText, startCommand } from '~/commands.server'
 
 import { type ProviderReport, reconcileProvider } from './reconcile.server'
 import { billingProviders } from './registry.server'
 
-if (existsSync('.env')) process.loadEnvFile('.env')
+startCommand()
 
 const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--full] [--provider <id>]'
 
@@ -60,7 +61,7 @@ try {
       report.differences.length + report.problems.length + report.missingPayments.length
   }
 } catch (error) {
-  console.error(`Reconciliation failed: ${(error as Error).message}`)
+  console.error(`Reconciliation failed: ${errorText(error)}`)
   process.exit(1)
 }
 process.exit(check && differences > 0 ? 2 : 0)

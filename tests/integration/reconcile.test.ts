@@ -269,6 +269,21 @@ describe('npm run billing:reconcile', () => {
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown provider') })
   })
 
+  it('says where it connects, and prints what went wrong when the database cannot answer', async () => {
+    app.setDatabaseDown(true)
+    const failed = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--check'],
+      { env: { ...process.env, NODE_ENV: 'test' as const }, timeout: 60_000 },
+    )
+      .catch((error: { code: number; stdout: string; stderr: string }) => error)
+      .finally(() => app.setDatabaseDown(false))
+    expect(failed).toMatchObject({ code: 1 })
+    expect(failed.stdout).toContain(`test: Supabase at ${app.stack.env.SUPABASE_URL}`)
+    expect(failed.stdout).toContain(`stripe: ${app.stack.env.STRIPE_API_URL} (STRIPE_API_URL)`)
+    expect(failed.stderr).toContain('Reconciliation failed: We cannot reach our database')
+  })
+
   it('exits 2 for a live Polar subscription that matches no user, and names it', async () => {
     // Bought without the app (no user in its metadata, a customer bound to nobody).
     const checkout = await emulatorPolar(app).checkouts.create({

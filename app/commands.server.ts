@@ -1,0 +1,32 @@
+/**
+ * How each release command (`npm run preflight`, `billing:reconcile`, `stripe:sync-products`)
+ * starts, as `npm start` does: a `.env` in the working directory under the environment,
+ * production unless NODE_ENV says otherwise (so nothing falls back to the local stack), every
+ * setting checked (what is missing or local-only ends it, named), and where it connects said.
+ */
+import { existsSync } from 'node:fs'
+
+import { PROVIDER_SETTINGS } from '~/billing/provider-settings'
+import { describeProviderUrl, type Env, getEnv } from '~/env.server'
+
+export function startCommand(providers?: string[]): Env {
+  if (existsSync('.env')) process.loadEnvFile('.env')
+  process.env.NODE_ENV ||= 'production'
+  try {
+    const env = getEnv()
+    console.log(`${env.NODE_ENV}: Supabase at ${env.SUPABASE_URL}`)
+    for (const { id, apiUrl } of PROVIDER_SETTINGS)
+      if (env.BILLING_PROVIDERS.includes(id) && (providers ?? [id]).includes(id))
+        console.log(`${id}: ${describeProviderUrl(apiUrl.name, process.env, env)}`)
+    return env
+  } catch (error) {
+    console.error(errorText(error))
+    process.exit(1)
+  }
+}
+
+/** What went wrong, in words: an error's message (and its cause's), or the answer's text. */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String((error as { data?: unknown } | null)?.data ?? error)
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message
+}
