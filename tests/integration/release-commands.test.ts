@@ -55,10 +55,12 @@ it.each([
   '%s with an empty environment names each missing setting, exit 1',
   async (_, file, args) => {
     const tsx = path.join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs')
-    const env = {
-      PATH: process.env.PATH,
-      TSX_TSCONFIG_PATH: path.join(PROJECT_ROOT, 'tsconfig.json'),
-    }
+    // No NODE_ENV, deliberately: only where Node is and where tsx finds the project's paths.
+    const tsconfig = path.join(PROJECT_ROOT, 'tsconfig.json')
+    const env = { PATH: process.env.PATH, TSX_TSCONFIG_PATH: tsconfig } as Record<
+      string,
+      string | undefined
+    > as NodeJS.ProcessEnv
     const run = await promisify(execFile)(
       process.execPath,
       ['--import', tsx, path.join(PROJECT_ROOT, file), ...args],
