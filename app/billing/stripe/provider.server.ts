@@ -23,6 +23,9 @@ const EVENTS = [
 
 const EVENTS_KEPT_MS = 30 * 86_400_000
 
+/** A version is `<date>.<release>`: the pinned one's release, at its date or a later one. */
+const [PINNED_DATE, RELEASE] = Stripe.API_VERSION.split('.')
+
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
 /** Each subscription that a subscription event since `since` names, as it is now. */
@@ -48,9 +51,11 @@ export const stripeProvider: BillingProvider = {
     const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
     const { data } = await getStripe().webhookEndpoints.list({ limit: 100 })
     const portal = getStripe().billingPortal.configurations
+    // Stripe leaves out the plans a configuration offers unless they are expanded.
+    const expand = ['features.subscription_update.products']
     const configuration = id
-      ? await portal.retrieve(id)
-      : (await portal.list({ is_default: true, limit: 1 })).data[0]
+      ? await portal.retrieve(id, { expand })
+      : (await portal.list({ is_default: true, limit: 1, expand: [`data.${expand[0]}`] })).data[0]
     const update = configuration?.features.subscription_update
     const prices = new Set(update?.products?.flatMap((product) => product.prices))
     const absent = getPlans().filter((plan) => !prices.has(plan.stripePriceId))
@@ -63,8 +68,8 @@ export const stripeProvider: BillingProvider = {
         events: endpoint.enabled_events,
         faults: [
           endpoint.status !== 'enabled' && `is ${endpoint.status}`,
-          endpoint.api_version !== Stripe.API_VERSION &&
-            `sends API version ${endpoint.api_version}, not ${Stripe.API_VERSION}`,
+          !(endpoint.api_version?.endsWith(`.${RELEASE}`) && endpoint.api_version >= PINNED_DATE) &&
+            `sends API version ${endpoint.api_version}, not ${RELEASE} (${Stripe.API_VERSION} or later)`,
         ],
       })),
       faults: [
