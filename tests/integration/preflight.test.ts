@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process'
 import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans'
+import { logger } from '../../app/lib/server/logger.server'
 import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
-import { startTestApp, type TestApp } from './harness'
+import { createSignedInUser, startTestApp, type TestApp } from './harness'
 
 /**
  * `npm run preflight` against the local stack, first as it is set up (nothing to say), then
@@ -116,5 +117,32 @@ it('a Supabase project with sign-ups off, still on the legacy JWT secret: both n
     expect(code).toBe(1)
   } finally {
     await legacy.close()
+  }
+}, 90_000)
+
+it('a project half-way through "Migrate JWT secret": warned once, counted, and named', async () => {
+  // Its JWKS already publishes the standby key, while the legacy secret still signs every token.
+  process.env.METRICS_TOKEN = 'metrics-token-for-the-preflight'
+  const half = await startTestApp({ supabaseAuth: { ...SUITE_AUTH_LIMITS, jwtSigning: 'standby' } })
+  const warn = vi.spyOn(logger, 'warn')
+  try {
+    for (const user of [await createSignedInUser(half), await createSignedInUser(half)]) {
+      const page = await fetch(`${half.url}/dashboard`, { headers: { cookie: user.cookie } })
+      expect(page.status).toBe(200)
+    }
+    const warned = warn.mock.calls.filter(([, message]) => String(message).includes('legacy JWT'))
+    expect(warned).toHaveLength(1)
+    const metrics = await fetch(`${half.url}/metrics`, {
+      headers: { authorization: `Bearer ${process.env.METRICS_TOKEN}` },
+    })
+    expect(await metrics.text()).toMatch(/^session_tokens_legacy_signed_total 2$/m)
+    const { code, stdout } = await preflight()
+    expect(stdout).not.toMatch(/^FAULT supabase: no asymmetric key/m)
+    expect(stdout).toMatch(/^FAULT site: has verified sessions the legacy JWT secret signed/m)
+    expect(code).toBe(1)
+  } finally {
+    warn.mockRestore()
+    delete process.env.METRICS_TOKEN
+    await half.close()
   }
 }, 90_000)
