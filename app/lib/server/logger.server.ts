@@ -101,6 +101,11 @@ export function createHttpLogger(log: typeof logger) {
         : randomUUID()
     },
     wrapSerializers: false,
+    // Probes and scrapes come every few seconds: only their failures are worth a line.
+    customLogLevel: (req, res, error) =>
+      !error && res.statusCode < 400 && /^\/(healthz|metrics)(\?|$)/.test(req.url ?? '')
+        ? 'silent'
+        : 'info',
     customSuccessObject: (req, _res, line) => ({ reqId: req.id, ...line }),
     customErrorObject: (req, _res, _error, line) => ({ reqId: req.id, ...line }),
   })
