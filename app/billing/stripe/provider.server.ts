@@ -43,9 +43,9 @@ async function* named(since: Date) {
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
   label: 'by card',
-  // Stripe Checkout and the Stripe billing portal.
+  // Stripe Checkout and the Stripe billing portal, on Stripe's domains or the account's own.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
-  apiUrlSetting: 'STRIPE_API_URL',
+  originSettings: ['STRIPE_API_URL', 'STRIPE_CUSTOM_DOMAIN'],
   // Its webhook endpoints, and the portal configuration's plan changes.
   async preflight() {
     const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
