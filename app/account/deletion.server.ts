@@ -21,6 +21,7 @@ const NOT_DELETED = 'We could not delete your account. Please try again.'
 export async function deleteAccount(asUser: AsUser, userId: string): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
+  let step = 'subscriptions not read'
   try {
     const row = (await readAccountSummary(asUser)).subscription
     const listed = await Promise.all(
@@ -30,6 +31,7 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
       ]),
     )
     live = subscriptionsToEnd(row, Object.fromEntries(listed))
+    step = 'deletion mark not set'
     // The mark (app metadata, which only the server writes): from here no other mail is queued
     // for the user, and deleting the user queues the one "account deleted" mail naming the
     // plan canceled (docs/notifications.md).
@@ -39,10 +41,11 @@ export async function deleteAccount(asUser: AsUser, userId: string): Promise<Del
         canceled_plan: live.length > 0 ? (row?.plan_name ?? 'subscription') : null,
       },
     })
-    if (error) throw new Error(`deletion mark not set: ${error.message}`)
+    if (error) throw error
+    step = 'provider cancellation failed'
     for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
   } catch (error) {
-    logger.error({ user: userId, err: error }, 'account deletion: provider cancellation failed')
+    logger.error({ user: userId, err: error }, `account deletion: ${step}`)
     await unmarkDeletion(admin, userId)
     return { ok: false, message: PROVIDER_FAILED }
   }
