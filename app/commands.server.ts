@@ -1,8 +1,8 @@
 /**
- * How each release command (`npm run preflight`, `billing:reconcile`, `stripe:sync-products`)
- * starts, as `npm start` does: a `.env` in the working directory under the environment,
- * production unless NODE_ENV says otherwise (so nothing falls back to the local stack), every
- * setting checked (what is missing or local-only ends it, named), and where it connects said.
+ * How each release command (an app `*.cli.ts`) starts, as `npm start` does: a `.env` under
+ * the environment, production unless NODE_ENV says otherwise (nothing falls back to the local
+ * stack), every setting checked (what is missing or local-only ends it, named), and where it
+ * connects said.
  */
 import { existsSync } from 'node:fs'
 
