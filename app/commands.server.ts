@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 
 import { PROVIDER_SETTINGS } from '~/billing/provider-settings'
-import { describeProviderUrl, type Env, getEnv } from '~/env.server'
+import { type Env, getEnv } from '~/env.server'
 
 export function startCommand(providers?: string[]): Env {
   if (existsSync('.env')) process.loadEnvFile('.env')
@@ -15,9 +15,10 @@ export function startCommand(providers?: string[]): Env {
   try {
     const env = getEnv()
     console.log(`${env.NODE_ENV}: Supabase at ${env.SUPABASE_URL}`)
+    // A provider URL unset or empty is the real service, except outside production (the stack).
     for (const { id, apiUrl } of PROVIDER_SETTINGS)
       if (env.BILLING_PROVIDERS.includes(id) && (providers ?? [id]).includes(id))
-        console.log(`${id}: ${describeProviderUrl(apiUrl.name, process.env, env)}`)
+        console.log(`${id}: ${(env as Record<string, unknown>)[apiUrl.name] ?? apiUrl.realService}`)
     return env
   } catch (error) {
     console.error(errorText(error))

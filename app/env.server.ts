@@ -279,28 +279,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return env
 }
 
-const REAL_SERVICES: Record<string, string> = Object.fromEntries(
-  PROVIDER_SETTINGS.map(({ apiUrl }) => [apiUrl.name, apiUrl.realService]),
-)
-
-/**
- * Where a provider URL setting sends calls, in words, with why (the one rule of every
- * command): a URL is that server; an empty value is the real service; unset is the local
- * stack, except in production, where there is none and unset is the real service too.
- */
-export function describeProviderUrl(
-  name: string,
-  source: Record<string, string | undefined>,
-  env: Record<string, unknown>,
-): string {
-  const value = env[name] as string | undefined
-  const raw = source[name]
-  if (raw === undefined && value)
-    return `${value} (${name} unset: the local stack; set ${name}= (empty) for the real service)`
-  if (value) return `${value} (${name})`
-  return `${REAL_SERVICES[name]} (${name} ${raw === undefined ? 'unset' : 'empty'}: the real service)`
-}
-
 let cached: Env | undefined
 
 /** The validated configuration of this process (parsed once, on first use at start-up). */

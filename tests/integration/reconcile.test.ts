@@ -280,7 +280,7 @@ describe('npm run billing:reconcile', () => {
       .finally(() => app.setDatabaseDown(false))
     expect(failed).toMatchObject({ code: 1 })
     expect(failed.stdout).toContain(`test: Supabase at ${app.stack.env.SUPABASE_URL}`)
-    expect(failed.stdout).toContain(`stripe: ${app.stack.env.STRIPE_API_URL} (STRIPE_API_URL)`)
+    expect(failed.stdout).toContain(`stripe: ${app.stack.env.STRIPE_API_URL}\n`)
     expect(failed.stderr).toContain('Reconciliation failed: We cannot reach our database')
   })
 
