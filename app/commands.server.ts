@@ -1,7 +1,6 @@
 /**
- * How each release command (an app `*.cli.ts`) starts, as `npm start` does: a `.env` under
- * the environment, production unless NODE_ENV says otherwise (nothing falls back to the local
- * stack), every setting checked (what is missing or local-only ends it, named), and where it
+ * How each release command (an app `*.cli.ts`) starts, as `npm start` does: `.env` under the
+ * environment, production unless NODE_ENV says otherwise, every setting checked, and where it
  * connects said.
  */
 import { existsSync } from 'node:fs'

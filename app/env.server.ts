@@ -145,10 +145,7 @@ function runningProviders(source: Record<string, string | undefined>) {
   return PROVIDER_SETTINGS.filter(({ id }) => !ids.success || ids.data.includes(id))
 }
 
-/**
- * The schema for these providers: the base, each one's variables, and each plan's id at
- * each of them (required in production; the local stack's ids are the development defaults).
- */
+/** The base schema, each provider's variables and each plan's id there (required in production). */
 function schemaFor(providers: readonly Providers[]) {
   return baseSchema.extend(
     Object.fromEntries(
@@ -168,11 +165,7 @@ export type Env = z.infer<typeof baseSchema> & {
     : never
 } & Record<PlanSettingName, string>
 
-/**
- * Values that only the local stack accepts; a production server refuses to start with them.
- * `loopbackHosts`: the provider URLs may point at this machine (the deploy rehearsal); the
- * published keys, plan ids and the local inbox stay refused.
- */
+/** What only the local stack may use, refused in production (`loopbackHosts`: but its URLs). */
 function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
   const problems: string[] = []
   const providers = runningProviders(env as unknown as Record<string, string>)
@@ -184,7 +177,7 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     ...providers.flatMap((provider) => provider.localKeys),
   ]
   const newKeys: (string | undefined)[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
-  // A webhook secret's `_PREVIOUS` (a rotation's old one) is refused as the current one is.
+  // A webhook secret's `_PREVIOUS` (a rotation's old one) too.
   for (const name of keyNames.flatMap((key) => [key, `${key}_PREVIOUS`])) {
     const published = defaults[name.replace(/_PREVIOUS$/, '')]
     if (values[name] === published || newKeys.includes(values[name]))
@@ -215,10 +208,8 @@ function isLoopback(value: string) {
 const bulleted = (lines: string[]) => lines.map((line) => `  - ${line}`).join('\n')
 
 /**
- * Whether `name` lets the production build run against a local stack (`npm run bench`; the
- * deploy rehearsal, docs/decisions/0016-deploy-rehearsal.md). Throws when it is set but the
- * site or a provider host is not on this machine: a deployed server never opens production
- * to the emulators' public keys by accident. The rehearsal lifts only the loopback-URL check.
+ * Whether `name` lets production run on a local stack (`npm run bench`; the deploy rehearsal,
+ * which lifts only the loopback-URL check); throws unless every host is on this machine.
  */
 function loopbackAllowance(
   name: 'BENCH_ALLOW_LOCAL_STACK' | 'DEPLOY_REHEARSAL',
@@ -250,8 +241,7 @@ function loopbackAllowance(
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
   if (source.NODE_ENV !== 'production') {
-    // Development and tests run on the local stack with no .env at all. Only variables
-    // that are not set get a default: an empty provider API URL means the real service.
+    // Only unset variables get the local stack's value: an empty provider URL is the real one.
     for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) withDefaults[key] ??= value
   }
   const result = schemaFor(runningProviders(withDefaults)).safeParse(withDefaults)

@@ -20,12 +20,9 @@ function parse() {
     const options = { check: flag, full: flag, provider: { type: 'string' } } as const
     const { values } = parseArgs({ options })
     const running = billingProviders().map((provider) => provider.id)
-    const provider = values.provider
-    if (provider !== undefined && !running.includes(provider))
-      throw new Error(`Unknown provider "${provider}" (running: ${running.join(', ')})`)
-    return { ...values, providers: provider ? [provider] : running }
+    return { ...values, providers: values.provider ? [values.provider] : running }
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`)
+    console.error(`${errorText(error)}\n${USAGE}`)
     process.exit(1)
   }
 }

@@ -266,7 +266,10 @@ describe('npm run billing:reconcile', () => {
       ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--provider', 'paypal'],
       { env, timeout: 60_000 },
     ).catch((error: { code: number; stderr: string }) => error)
-    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown provider') })
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('paypal is not one of BILLING_PROVIDERS'),
+    })
   })
 
   it('says where it connects, and prints what went wrong when the database cannot answer', async () => {
