@@ -247,7 +247,8 @@ async function verifyToken(
   // Verified by Supabase Auth, not here: the legacy JWT secret still signs, whatever the JWKS has.
   if (data.header.alg.startsWith('HS') || !data.header.kid) {
     legacyTokens.inc()
-    if (!legacySigningWarned) logger.warn({ alg: data.header.alg }, LEGACY_SIGNING)
+    if (!legacySigningWarned)
+      logger.warn({ alg: data.header.alg }, 'sessions signed with the legacy JWT secret')
     legacySigningWarned = true
   }
   const recovery = claims.amr?.find(
@@ -274,8 +275,6 @@ async function verifyToken(
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
 
-const LEGACY_SIGNING =
-  'session tokens are signed with the legacy JWT secret, so Supabase Auth verifies each one: rotate to the signing key (docs/going-live.md, "Supabase", step 3)'
 let legacySigningWarned = false
 
 export const SIGN_IN_UNAVAILABLE_MESSAGE =

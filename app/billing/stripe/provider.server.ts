@@ -23,9 +23,6 @@ const EVENTS = [
 
 const EVENTS_KEPT_MS = 30 * 86_400_000
 
-/** A version is `<date>.<release>`: the pinned one's release, at its date or a later one. */
-const [PINNED_DATE, RELEASE] = Stripe.API_VERSION.split('.')
-
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
 /** Each subscription that a subscription event since `since` names, as it is now. */
@@ -50,6 +47,8 @@ export const stripeProvider: BillingProvider = {
   async preflight() {
     const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
     const { data } = await getStripe().webhookEndpoints.list({ limit: 100 })
+    // A version is `<date>.<release>`: the pinned one's release, at its date or a later one.
+    const [pinned, release] = Stripe.API_VERSION.split('.')
     const portal = getStripe().billingPortal.configurations
     // Stripe leaves out the plans a configuration offers unless they are expanded.
     const expand = ['features.subscription_update.products']
@@ -68,8 +67,8 @@ export const stripeProvider: BillingProvider = {
         events: endpoint.enabled_events,
         faults: [
           endpoint.status !== 'enabled' && `is ${endpoint.status}`,
-          !(endpoint.api_version?.endsWith(`.${RELEASE}`) && endpoint.api_version >= PINNED_DATE) &&
-            `sends API version ${endpoint.api_version}, not ${RELEASE} (${Stripe.API_VERSION} or later)`,
+          !(endpoint.api_version?.endsWith(`.${release}`) && endpoint.api_version >= pinned) &&
+            `sends API version ${endpoint.api_version}, not ${release} (${Stripe.API_VERSION} or later)`,
         ],
       })),
       faults: [
