@@ -1,7 +1,6 @@
 /**
  * How each release command (an app `*.cli.ts`) starts, as `npm start` does: `.env` under the
- * environment, production unless NODE_ENV says otherwise, every setting checked, and where it
- * connects said.
+ * environment, production unless NODE_ENV says otherwise, every setting checked.
  */
 import { existsSync } from 'node:fs'
 

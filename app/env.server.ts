@@ -76,8 +76,7 @@ function legacyKeyRole(value: string): unknown {
   }
 }
 
-// The project's public key: the publishable key (sb_publishable_…) or the legacy anon JWT.
-// A secret key here would be a mistake worth stopping for: it is not meant for this use.
+// The project's public key (sb_publishable_… or the legacy anon JWT), never a secret one.
 const supabasePublicKey = z
   .string()
   .min(20, 'must be the project publishable key (sb_publishable_…) or legacy anon key')
@@ -122,7 +121,6 @@ const baseSchema = z.object({
   ),
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
-  // Where contact messages go (docs/contact.md).
   CONTACT_TO: mailFrom,
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
   MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
@@ -183,10 +181,9 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     if (values[name] === published || newKeys.includes(values[name]))
       problems.push(`${name} is the local emulator key`)
   }
-  for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
+  for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS))
     if (values[name] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
-  }
   if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
     problems.push('RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true')
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)

@@ -1,7 +1,4 @@
-/**
- * `npm run preflight`: reads what this deployment's own keys can read and names what is wrong
- * before users meet it; exits 1 on any fault (docs/operations.md, "Deploy").
- */
+/** `npm run preflight`: names what is wrong before users meet it (docs/operations.md, "Deploy"). */
 import nodemailer from 'nodemailer'
 
 import type { Preflight } from '~/billing/provider'
@@ -39,11 +36,8 @@ const checks: Record<string, () => Promise<(string | false)[]>> = {
         'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)',
     ]
   },
-  mail: () =>
-    nodemailer
-      .createTransport({ url: env.SMTP_URL })
-      .verify()
-      .then(() => []),
+  // No server, or a login it refuses, throws.
+  mail: async () => [!(await nodemailer.createTransport({ url: env.SMTP_URL }).verify())],
   ...Object.fromEntries(
     billingProviders().flatMap(({ id, preflight }) =>
       preflight ? [[id, () => preflight().then(billingFaults)]] : [],

@@ -1,7 +1,6 @@
 /**
  * `npm run billing:reconcile`: applies through the webhook ledger what each running provider
- * holds and the database lacks (reconcile.server.ts); its flags and exit codes are in
- * docs/operations.md, "Reconciliation". The configuration is the environment's (or .env's).
+ * holds and the database lacks; flags and exit codes: docs/operations.md, "Reconciliation".
  */
 import { parseArgs } from 'node:util'
 
@@ -28,21 +27,16 @@ function parse() {
 }
 
 function print(report: ProviderReport, check: boolean) {
-  const last = report.lastEvent
-  console.log(
-    `${report.provider}: last event in the ledger ${
-      last ? `${last.type} ${last.id}, received ${last.receivedAt}` : 'none'
-    }`,
-  )
+  const { lastEvent: last } = report
+  const seen = last ? `${last.type} ${last.id}, received ${last.receivedAt}` : 'none'
+  console.log(`${report.provider}: last event in the ledger ${seen}`)
   console.log(
     `${report.provider}: ${report.since ? `changed since ${report.since}` : 'everything'}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}, ${report.missingPayments.length} payments missing`,
   )
-  for (const difference of report.differences) {
-    const outcome = difference.result ? ` → ${difference.result}` : ''
+  for (const { userId, subscriptionId, changes, result } of report.differences)
     console.log(
-      `  user ${difference.userId} subscription ${difference.subscriptionId}: ${difference.changes.join('; ')}${outcome}`,
+      `  user ${userId} subscription ${subscriptionId}: ${changes.join('; ')}${result ? ` → ${result}` : ''}`,
     )
-  }
   for (const problem of report.problems) console.log(`  ${report.provider}: ${problem}`)
   for (const { id, result } of report.missingPayments)
     console.log(`  payment ${id}: not in the ledger${result ? ` → ${result}` : ''}`)

@@ -43,7 +43,6 @@ export const stripeProvider: BillingProvider = {
   // Stripe Checkout and the Stripe billing portal, on Stripe's domains or the account's own.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
   originSettings: ['STRIPE_API_URL', 'STRIPE_CUSTOM_DOMAIN'],
-  // Its webhook endpoints, and the portal configuration's plan changes.
   async preflight() {
     const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
     const { data } = await getStripe().webhookEndpoints.list({ limit: 100 })
@@ -135,7 +134,7 @@ export const stripeProvider: BillingProvider = {
         throw error
     }
   },
-  // Canceled ones included; the user as its webhooks find it (metadata, else the stored id).
+  // Each customer of the user: the ones whose metadata names them, and the row's.
   async updateCustomerEmail(row, userId, email) {
     const stripe = getStripe()
     const listed = await stripe.customers.list({ email: email.old, limit: 100 })

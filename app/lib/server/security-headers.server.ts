@@ -15,9 +15,8 @@ const SIGN_IN_FORM_TARGET = 'https://github.com'
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
 /**
- * The origins of a provider API and of its hosted pages. The local emulators (development
- * and tests only: production refuses loopback URLs) answer the API on 127.0.0.1 and link
- * their hosted pages on localhost, so a loopback origin stands for both names.
+ * A setting's origin (a provider's API or hosted pages); a loopback one on both names, as the
+ * stand-ins answer on 127.0.0.1 and link their pages on localhost.
  */
 export function providerOrigins(value: string | undefined): string[] {
   if (!value) return []
