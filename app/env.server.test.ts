@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { catalogPlan, PLAN_DEFINITIONS, planSettings } from './billing/plans'
-import {
-  describeProviderUrl,
-  LOCAL_DEFAULTS,
-  LOCAL_SUPABASE_NEW_KEYS,
-  parseEnv,
-} from './env.server'
+import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
 const realistic = PRODUCTION_ENV
@@ -415,24 +410,5 @@ describe('STRIPE_API_URL and POLAR_API_URL: one rule in every command', () => {
     // Production has no local stack: unset is the real service there too.
     expect(parseEnv(realistic).STRIPE_API_URL).toBeUndefined()
     expect(parseEnv({ ...realistic, STRIPE_API_URL: '' }).STRIPE_API_URL).toBeUndefined()
-  })
-})
-
-describe('describeProviderUrl (what each command says it talks to)', () => {
-  it('names the server and the reason: a URL, empty (real), unset (local stack outside production)', () => {
-    const described = (source: Record<string, string | undefined>) =>
-      describeProviderUrl('STRIPE_API_URL', source, parseEnv(source))
-    expect(described({})).toBe(
-      'http://localhost:12111 (STRIPE_API_URL unset: the local stack; set STRIPE_API_URL= (empty) for the real service)',
-    )
-    expect(described({ STRIPE_API_URL: '' })).toBe(
-      'https://api.stripe.com (STRIPE_API_URL empty: the real service)',
-    )
-    expect(described({ STRIPE_API_URL: 'http://127.0.0.1:9' })).toBe(
-      'http://127.0.0.1:9 (STRIPE_API_URL)',
-    )
-    expect(described({ ...realistic })).toBe(
-      'https://api.stripe.com (STRIPE_API_URL unset: the real service)',
-    )
   })
 })

@@ -76,8 +76,7 @@ function legacyKeyRole(value: string): unknown {
   }
 }
 
-// The project's public key: the publishable key (sb_publishable_…) or the legacy anon JWT.
-// A secret key here would be a mistake worth stopping for: it is not meant for this use.
+// The project's public key (sb_publishable_… or the legacy anon JWT), never a secret one.
 const supabasePublicKey = z
   .string()
   .min(20, 'must be the project publishable key (sb_publishable_…) or legacy anon key')
@@ -122,7 +121,6 @@ const baseSchema = z.object({
   ),
   SMTP_URL: smtpUrl,
   MAIL_FROM: mailFrom,
-  // Where contact messages go (docs/contact.md).
   CONTACT_TO: mailFrom,
   MAIL_POLL_INTERVAL_MS: optionalNumber(100, 600_000, 5_000),
   MAIL_RETRY_BASE_MS: optionalNumber(100, 3_600_000, 30_000),
@@ -145,10 +143,7 @@ function runningProviders(source: Record<string, string | undefined>) {
   return PROVIDER_SETTINGS.filter(({ id }) => !ids.success || ids.data.includes(id))
 }
 
-/**
- * The schema for these providers: the base, each one's variables, and each plan's id at
- * each of them (required in production; the local stack's ids are the development defaults).
- */
+/** The base schema, each provider's variables and each plan's id there (required in production). */
 function schemaFor(providers: readonly Providers[]) {
   return baseSchema.extend(
     Object.fromEntries(
@@ -168,11 +163,7 @@ export type Env = z.infer<typeof baseSchema> & {
     : never
 } & Record<PlanSettingName, string>
 
-/**
- * Values that only the local stack accepts; a production server refuses to start with them.
- * `loopbackHosts`: the provider URLs may point at this machine (the deploy rehearsal); the
- * published keys, plan ids and the local inbox stay refused.
- */
+/** What only the local stack may use, refused in production (`loopbackHosts`: but its URLs). */
 function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
   const problems: string[] = []
   const providers = runningProviders(env as unknown as Record<string, string>)
@@ -184,14 +175,15 @@ function localOnlyProblems(env: Env, loopbackHosts: boolean): string[] {
     ...providers.flatMap((provider) => provider.localKeys),
   ]
   const newKeys: (string | undefined)[] = Object.values(LOCAL_SUPABASE_NEW_KEYS)
-  for (const name of keyNames) {
-    if (values[name] === defaults[name] || newKeys.includes(values[name]))
+  // A webhook secret's `_PREVIOUS` (a rotation's old one) too.
+  for (const name of keyNames.flatMap((key) => [key, `${key}_PREVIOUS`])) {
+    const published = defaults[name.replace(/_PREVIOUS$/, '')]
+    if (values[name] === published || newKeys.includes(values[name]))
       problems.push(`${name} is the local emulator key`)
   }
-  for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS)) {
+  for (const [name, localId] of Object.entries(PLAN_ID_DEFAULTS))
     if (values[name] === localId)
       problems.push(`${name} is the local emulator's id; set your account's own`)
-  }
   if (env.RATE_LIMIT_STORE === 'memory' && !env.SINGLE_INSTANCE)
     problems.push('RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true')
   if (env.SMTP_URL === LOCAL_DEFAULTS.SMTP_URL)
@@ -213,10 +205,8 @@ function isLoopback(value: string) {
 const bulleted = (lines: string[]) => lines.map((line) => `  - ${line}`).join('\n')
 
 /**
- * Whether `name` lets the production build run against a local stack (`npm run bench`; the
- * deploy rehearsal, docs/decisions/0016-deploy-rehearsal.md). Throws when it is set but the
- * site or a provider host is not on this machine: a deployed server never opens production
- * to the emulators' public keys by accident. The rehearsal lifts only the loopback-URL check.
+ * Whether `name` lets production run on a local stack (`npm run bench`; the deploy rehearsal,
+ * which lifts only the loopback-URL check); throws unless every host is on this machine.
  */
 function loopbackAllowance(
   name: 'BENCH_ALLOW_LOCAL_STACK' | 'DEPLOY_REHEARSAL',
@@ -248,8 +238,7 @@ function loopbackAllowance(
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const withDefaults: Record<string, string | undefined> = { ...source }
   if (source.NODE_ENV !== 'production') {
-    // Development and tests run on the local stack with no .env at all. Only variables
-    // that are not set get a default: an empty provider API URL means the real service.
+    // Only unset variables get the local stack's value: an empty provider URL is the real one.
     for (const [key, value] of Object.entries(LOCAL_DEFAULTS)) withDefaults[key] ??= value
   }
   const result = schemaFor(runningProviders(withDefaults)).safeParse(withDefaults)
@@ -275,28 +264,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     )
   }
   return env
-}
-
-const REAL_SERVICES: Record<string, string> = Object.fromEntries(
-  PROVIDER_SETTINGS.map(({ apiUrl }) => [apiUrl.name, apiUrl.realService]),
-)
-
-/**
- * Where a provider URL setting sends calls, in words, with why (the one rule of every
- * command): a URL is that server; an empty value is the real service; unset is the local
- * stack, except in production, where there is none and unset is the real service too.
- */
-export function describeProviderUrl(
-  name: string,
-  source: Record<string, string | undefined>,
-  env: Record<string, unknown>,
-): string {
-  const value = env[name] as string | undefined
-  const raw = source[name]
-  if (raw === undefined && value)
-    return `${value} (${name} unset: the local stack; set ${name}= (empty) for the real service)`
-  if (value) return `${value} (${name})`
-  return `${REAL_SERVICES[name]} (${name} ${raw === undefined ? 'unset' : 'empty'}: the real service)`
 }
 
 let cached: Env | undefined

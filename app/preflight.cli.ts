@@ -1,31 +1,33 @@
-/**
- * `npm run preflight`: reads what this deployment's own keys can read and names what is wrong
- * before users meet it; exits 1 on any fault (docs/operations.md, "Deploy").
- */
-import { existsSync } from 'node:fs'
-
+/** `npm run preflight`: names what is wrong before users meet it (docs/operations.md, "Deploy"). */
 import nodemailer from 'nodemailer'
 
 import type { Preflight } from '~/billing/provider'
 import { billingProviders } from '~/billing/registry.server'
-import { getEnv } from '~/env.server'
+import { errorText, startCommand } from '~/commands.server'
 
-if (existsSync('.env')) process.loadEnvFile('.env')
-const env = getEnv()
+const env = startCommand()
 
-async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`) {
-  const init = { headers: { apikey: env.SUPABASE_ANON_KEY }, signal: AbortSignal.timeout(10_000) }
-  const response = await fetch(base + path, init)
+async function read(path: string, base = `${env.SUPABASE_URL}/auth/v1`, authorization?: string) {
+  const headers: HeadersInit = authorization ? { authorization } : { apikey: env.SUPABASE_ANON_KEY }
+  const response = await fetch(base + path, { headers, signal: AbortSignal.timeout(10_000) })
   if (!response.ok) throw new Error(`${base + path} answered ${response.status}`)
-  return response.json()
+  return response.text()
 }
 
 /** Each check's faults, `false` where one passed. */
 const checks: Record<string, () => Promise<(string | false)[]>> = {
-  site: async () => [!(await read('/healthz?live', env.SITE_URL)).ok && 'not ok'],
+  site: async () => [
+    !JSON.parse(await read('/healthz?live', env.SITE_URL)).ok && 'not ok',
+    // The half-migrated project: a key in its JWKS, but the legacy JWT secret still signs.
+    !!env.METRICS_TOKEN &&
+      /^session_tokens_legacy_signed_total [1-9]/m.test(
+        await read('/metrics', env.SITE_URL, `Bearer ${env.METRICS_TOKEN}`),
+      ) &&
+      'has verified sessions the legacy JWT secret signed (docs/going-live.md, "Supabase", step 3)',
+  ],
   supabase: async () => {
-    const settings = await read('/settings')
-    const keys: { kty: string }[] = (await read('/.well-known/jwks.json')).keys ?? []
+    const settings = JSON.parse(await read('/settings'))
+    const keys: { kty: string }[] = JSON.parse(await read('/.well-known/jwks.json')).keys ?? []
     return [
       !settings.external?.email && 'the email provider is off: nobody can sign up by email',
       !!settings.disable_signup && 'new sign-ups are off',
@@ -34,11 +36,8 @@ const checks: Record<string, () => Promise<(string | false)[]>> = {
         'no asymmetric key in the JWKS (docs/going-live.md, "Supabase", step 3)',
     ]
   },
-  mail: () =>
-    nodemailer
-      .createTransport({ url: env.SMTP_URL })
-      .verify()
-      .then(() => []),
+  // No server, or a login it refuses, throws.
+  mail: async () => [!(await nodemailer.createTransport({ url: env.SMTP_URL }).verify())],
   ...Object.fromEntries(
     billingProviders().flatMap(({ id, preflight }) =>
       preflight ? [[id, () => preflight().then(billingFaults)]] : [],
@@ -62,9 +61,9 @@ function billingFaults({ paths, endpoints, events, faults = [] }: Preflight) {
 
 let faults = 0
 for (const [name, check] of Object.entries(checks)) {
-  const found = (
-    await check().catch((error: Error) => [`${error.message} ${error.cause ?? ''}`])
-  ).flatMap((fault) => (fault ? [`FAULT ${name}: ${fault.trim()}`] : []))
+  const found = (await check().catch((error: unknown) => [errorText(error)])).flatMap((fault) =>
+    fault ? [`FAULT ${name}: ${fault.trim()}`] : [],
+  )
   faults += found.length
   console.log(found.join('\n') || `ok    ${name}`)
 }

@@ -1,6 +1,6 @@
 /**
- * `npm run build`, after the app: the commands a deployment runs (`npm run
- * stripe:sync-products`, `npm run billing:reconcile`), each app `*.cli.ts` bundled by Vite
+ * `npm run build`, after the app: the commands a deployment runs (`npm run preflight`,
+ * `stripe:sync-products`, `billing:reconcile`), each app `*.cli.ts` bundled by Vite
  * into `$BUILD_DIR/commands/<name>.js`. Plain JavaScript on Node 22, so they run on a
  * production install, which has no dev dependencies (no tsx); the packages they use stay
  * imports of node_modules, as the server build's do

@@ -24,11 +24,13 @@ export async function deleteAccount(
 ): Promise<DeletionOutcome> {
   let live: ProviderSubscription[] = []
   const admin = getSupabaseAdmin()
+  let step = 'subscriptions not read'
   try {
     const row = (await readAccountSummary(asUser)).subscription
     const providers = billingProviders()
     const listed = await Promise.all(providers.map((p) => p.userSubscriptions(row, user.id)))
     live = subscriptionsToEnd(row, Object.fromEntries(providers.map((p, i) => [p.id, listed[i]])))
+    step = 'deletion mark not set'
     // The mark (app metadata, which only the server writes): from here no other mail is queued
     // for the user, and deleting the user queues the one "account deleted" mail naming the
     // plan canceled (docs/notifications.md).
@@ -38,12 +40,13 @@ export async function deleteAccount(
         canceled_plan: live.length > 0 ? (row?.plan_name ?? 'subscription') : null,
       },
     })
-    if (error) throw new Error(`deletion mark not set: ${error.message}`)
+    if (error) throw error
+    step = 'provider cancellation failed'
     // No checkout left open can be paid once the account is gone (docs/webhooks.md).
     await Promise.all(providers.map((provider) => provider.expireCheckouts(row, user)))
     for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
   } catch (error) {
-    logger.error({ user: user.id, err: error }, 'account deletion: provider cancellation failed')
+    logger.error({ user: user.id, err: error }, `account deletion: ${step}`)
     await unmarkDeletion(admin, user.id)
     return { ok: false, message: PROVIDER_FAILED }
   }

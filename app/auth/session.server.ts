@@ -9,7 +9,7 @@ import { type AsUser, database } from '~/lib/database/database.server'
 import { authCallsOnBehalfOf } from '~/lib/database/supabase-keys.server'
 import { cacheSize, ExpiringCache } from '~/lib/server/expiring-cache'
 import { logger } from '~/lib/server/logger.server'
-import { sessionChecks } from '~/lib/server/metrics.server'
+import { legacyTokens, sessionChecks } from '~/lib/server/metrics.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
 import { requestIdHeader, requestKey } from '~/lib/server/request-context.server'
 import { hasSessionCookie } from '~/lib/server/security-headers.server'
@@ -242,6 +242,13 @@ async function verifyToken(
   ) {
     return null
   }
+  // Verified by Supabase Auth, not here: the legacy JWT secret still signs, whatever the JWKS has.
+  if (data.header.alg.startsWith('HS') || !data.header.kid) {
+    legacyTokens.inc()
+    if (!legacySigningWarned)
+      logger.warn({ alg: data.header.alg }, 'sessions signed with the legacy JWT secret')
+    legacySigningWarned = true
+  }
   const recovery = claims.amr?.find(
     (entry): entry is AMREntry => typeof entry === 'object' && entry.method === 'recovery',
   )
@@ -263,6 +270,8 @@ async function verifyToken(
 }
 
 const SESSION_CHECK_TIMEOUT_MS = 5_000
+
+let legacySigningWarned = false
 
 export const SIGN_IN_UNAVAILABLE_MESSAGE =
   'Sign-in is unavailable for a moment. Please try again shortly.'

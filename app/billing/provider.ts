@@ -61,8 +61,8 @@ export interface BillingProvider {
   label: string
   /** Hosted pages a form may end on through our redirects (the CSP's form-action). */
   formOrigins: string[]
-  /** The setting that points its SDK at another host (an emulator); its origin is allowed too. */
-  apiUrlSetting?: string
+  /** Settings naming other hosts of those pages (an emulator's, a custom domain): allowed too. */
+  originSettings?: string[]
   /** The pricing page's way into its checkout for a signed-in user: a form post or a link. */
   checkoutDoor(
     plan: Plan,

@@ -1,15 +1,15 @@
 /**
  * `npm run billing:reconcile`: applies through the webhook ledger what each running provider
- * holds and the database lacks (reconcile.server.ts); its flags and exit codes are in
- * docs/operations.md, "Reconciliation". The configuration is the environment's (or .env's).
+ * holds and the database lacks; flags and exit codes: docs/operations.md, "Reconciliation".
  */
-import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+
+import { errorText, startCommand } from '~/commands.server'
 
 import { type ProviderReport, reconcileProvider } from './reconcile.server'
 import { billingProviders } from './registry.server'
 
-if (existsSync('.env')) process.loadEnvFile('.env')
+startCommand()
 
 const USAGE = 'Usage: npm run billing:reconcile -- [--check] [--full] [--provider <id>]'
 
@@ -19,32 +19,24 @@ function parse() {
     const options = { check: flag, full: flag, provider: { type: 'string' } } as const
     const { values } = parseArgs({ options })
     const running = billingProviders().map((provider) => provider.id)
-    const provider = values.provider
-    if (provider !== undefined && !running.includes(provider))
-      throw new Error(`Unknown provider "${provider}" (running: ${running.join(', ')})`)
-    return { ...values, providers: provider ? [provider] : running }
+    return { ...values, providers: values.provider ? [values.provider] : running }
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`)
+    console.error(`${errorText(error)}\n${USAGE}`)
     process.exit(1)
   }
 }
 
 function print(report: ProviderReport, check: boolean) {
-  const last = report.lastEvent
-  console.log(
-    `${report.provider}: last event in the ledger ${
-      last ? `${last.type} ${last.id}, received ${last.receivedAt}` : 'none'
-    }`,
-  )
+  const { lastEvent: last } = report
+  const seen = last ? `${last.type} ${last.id}, received ${last.receivedAt}` : 'none'
+  console.log(`${report.provider}: last event in the ledger ${seen}`)
   console.log(
     `${report.provider}: ${report.since ? `changed since ${report.since}` : 'everything'}: ${report.subscriptions} subscriptions, ${report.users} users, ${report.differences.length} ${check ? 'differ' : 'reconciled'}, ${report.missingPayments.length} payments missing`,
   )
-  for (const difference of report.differences) {
-    const outcome = difference.result ? ` → ${difference.result}` : ''
+  for (const { userId, subscriptionId, changes, result } of report.differences)
     console.log(
-      `  user ${difference.userId} subscription ${difference.subscriptionId}: ${difference.changes.join('; ')}${outcome}`,
+      `  user ${userId} subscription ${subscriptionId}: ${changes.join('; ')}${result ? ` → ${result}` : ''}`,
     )
-  }
   for (const problem of report.problems) console.log(`  ${report.provider}: ${problem}`)
   for (const { id, result } of report.missingPayments)
     console.log(`  payment ${id}: not in the ledger${result ? ` → ${result}` : ''}`)
@@ -60,7 +52,7 @@ try {
       report.differences.length + report.problems.length + report.missingPayments.length
   }
 } catch (error) {
-  console.error(`Reconciliation failed: ${(error as Error).message}`)
+  console.error(`Reconciliation failed: ${errorText(error)}`)
   process.exit(1)
 }
 process.exit(check && differences > 0 ? 2 : 0)

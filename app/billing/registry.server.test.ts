@@ -13,7 +13,12 @@ const without = (...prefixes: string[]) =>
 
 /** Runs the registry under these settings (as the server would after start-up). */
 function runWith(settings: Record<string, string | undefined>) {
-  for (const name of ['BILLING_PROVIDERS', 'STRIPE_API_URL', 'POLAR_API_URL']) {
+  for (const name of [
+    'BILLING_PROVIDERS',
+    'STRIPE_API_URL',
+    'POLAR_API_URL',
+    'STRIPE_CUSTOM_DOMAIN',
+  ]) {
     const value = settings[name]
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
@@ -82,6 +87,11 @@ describe('providerFormTargets', () => {
         'http://localhost:12112',
       ]),
     )
+  })
+
+  it("allows Stripe's custom domain for Checkout and the portal when one is set", () => {
+    runWith({ STRIPE_CUSTOM_DOMAIN: 'https://pay.example.com' })
+    expect(providerFormTargets()).toContain('https://pay.example.com')
   })
 
   it('allows no form target of a provider that does not run', () => {

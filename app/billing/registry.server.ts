@@ -29,15 +29,12 @@ export function billingProviders(): BillingProvider[] {
   })
 }
 
-/**
- * Where a page's forms may end through our redirects (the CSP's form-action): each running
- * provider's hosted pages, and its API host when a setting points it at one (an emulator).
- */
+/** Where a page's forms may end through our redirects (the CSP's form-action). */
 export function providerFormTargets(): string[] {
   const env: Record<string, unknown> = getEnv()
-  return billingProviders().flatMap(({ formOrigins, apiUrlSetting }) => [
+  return billingProviders().flatMap(({ formOrigins, originSettings = [] }) => [
     ...formOrigins,
-    ...providerOrigins(apiUrlSetting ? (env[apiUrlSetting] as string | undefined) : undefined),
+    ...originSettings.flatMap((name) => providerOrigins(env[name] as string | undefined)),
   ])
 }
 

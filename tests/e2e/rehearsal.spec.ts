@@ -4,7 +4,8 @@
  * production install is (`npm ci --omit=dev`: no dev dependencies, so no tsx and no Node from
  * npm: the host runs Node 22 itself), configured by a `.env` made from `.env.example` plus
  * this deployment's values, and started with `npm start` (no NODE_ENV); the release commands
- * (`npm run stripe:sync-products`, `npm run billing:reconcile -- --check`) run there too.
+ * (`npm run preflight`, `npm run stripe:sync-products`, `npm run billing:reconcile -- --check`)
+ * run there too, as production, and their real answers are read.
  * Against a local stack in its default (strict) settings that issued fresh keys for this run,
  * with the new Supabase keys and "IP address forwarding" on (the guide's Supabase step 7), it
  * passes the guide's smoke journey: sign up, confirm by the mailed link, subscribe, the
@@ -37,6 +38,8 @@ import { E2E } from './ports'
 
 const APP_PORT = E2E.appPort + 70
 const SITE_URL = `http://localhost:${APP_PORT}`
+/** The site as this machine's Node reaches it (see `beforeAll`). */
+const SITE_IPV6 = `http://[::1]:${APP_PORT}`
 
 /**
  * The account's own products and prices, as the guide has them created in each dashboard
@@ -80,8 +83,8 @@ function hostEnv() {
 }
 
 /** Runs a command on the host, in its checkout (asynchronously: the stack answers from here). */
-function run(command: string, args: string[]) {
-  const child = spawn(command, args, { cwd: host, env: hostEnv() })
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(command, args, { cwd: host, env: { ...hostEnv(), ...env } })
   const result = { status: null as number | null, stdout: '', stderr: '' }
   child.stdout.on('data', (chunk: Buffer) => (result.stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (result.stderr += chunk.toString()))
@@ -141,8 +144,9 @@ test.beforeAll(async () => {
     supabaseAuth: { sbForwardedFor: true },
   })
   // The server listens on ::1 only; Node resolves `localhost` by /etc/hosts, which may name
-  // 127.0.0.1 alone (Chromium knows both), so the stand-in delivers to the address itself.
-  stack.stripe.setWebhookUrl(`http://[::1]:${APP_PORT}/api/webhooks/stripe`)
+  // 127.0.0.1 alone (Chromium knows both), so the stand-ins deliver to the address itself.
+  for (const provider of ['stripe', 'polar'] as const)
+    stack[provider].setWebhookUrl(`${SITE_IPV6}/api/webhooks/${provider}`)
   host = mkdtempSync(path.join(os.tmpdir(), 'rehearsal-host-'))
   copyRepository(host)
   // Built where it is checked out, with the dev dependencies a build needs (this checkout's,
@@ -196,12 +200,30 @@ test('the guide on a host: a production install, .env, the release commands, npm
   expect(existsSync(path.join(host, 'node_modules/tsx'))).toBe(false)
   expect(existsSync(path.join(host, 'build/commands'))).toBe(true)
 
+  // The release commands run as production, as `npm start` does. With the provider URL lines
+  // removed (the guide allows it: unset is the real service) they never fall back to a local
+  // stack; on this machine, which DEPLOY_REHEARSAL confines to loopback, they refuse, naming them.
+  const dotEnvFile = path.join(host, '.env')
+  const settings = readFileSync(dotEnvFile, 'utf8')
+  writeFileSync(dotEnvFile, settings.replace(/^(STRIPE|POLAR)_API_URL=.*\n/gm, ''))
+  for (const args of [
+    ['run', 'preflight'],
+    ['run', 'billing:reconcile', '--', '--check'],
+  ]) {
+    const unset = await run('npm', args)
+    expect(unset.status, unset.stdout + unset.stderr).toBe(1)
+    for (const name of ['STRIPE_API_URL', 'POLAR_API_URL'])
+      expect(unset.stderr).toContain(`${name} is not set (unset means the real service)`)
+  }
+  writeFileSync(dotEnvFile, settings)
+
   const sync = await run('npm', ['run', 'stripe:sync-products'])
   expect(sync.stderr).not.toContain('Sync failed')
   expect(sync.status, sync.stdout + sync.stderr).toBe(0)
   expect(sync.stdout).toContain('Synced 2 prices')
   const check = await run('npm', ['run', 'billing:reconcile', '--', '--check'])
   expect(check.status, check.stdout + check.stderr).toBe(0)
+  expect(check.stdout).toContain(`production: Supabase at ${stack.env.SUPABASE_URL}`)
   expect(check.stdout).toContain('stripe: everything: 0 subscriptions')
 
   // `npm start`, in a process group of its own so the whole of it stops at the end.
@@ -215,13 +237,21 @@ test('the guide on a host: a production install, .env, the release commands, npm
   app.stderr?.on('data', (chunk: Buffer) => (appOutput += chunk.toString()))
   await expect(async () => {
     expect(app!.exitCode, appOutput).toBeNull()
-    const response = await fetch(`http://[::1]:${APP_PORT}/healthz`)
+    const response = await fetch(`${SITE_IPV6}/healthz`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 30_000 })
   // It runs as production: production's mode, headers and checks.
   expect(appOutput).toContain(`(production)`)
-  const page = await fetch(`http://[::1]:${APP_PORT}/pricing`)
+  const page = await fetch(`${SITE_IPV6}/pricing`)
   expect(page.headers.get('strict-transport-security')).toBeTruthy()
+
+  // The preflight, once the site is up, with the site as Node on this machine reaches it:
+  // a deployment set up as the guide says has nothing to fix.
+  const preflight = await run('npm', ['run', 'preflight'], { SITE_URL: SITE_IPV6 })
+  for (const name of ['site', 'supabase', 'mail', 'stripe', 'polar'])
+    expect(preflight.stdout).toMatch(new RegExp(`^ok +${name}$`, 'm'))
+  expect(preflight.stdout).toContain('no faults')
+  expect(preflight.status, preflight.stdout + preflight.stderr).toBe(0)
 })
 
 /** The newest mail of a kind to an address in the stack's inbox. */

@@ -91,6 +91,17 @@ test('refuses to start in production with the local emulator keys, and says why'
   expect(run.stderr).toContain("POLAR_PRODUCT_STARTER is the local emulator's id")
 })
 
+test('refuses the stand-ins’ published webhook secrets as the previous ones too', () => {
+  const run = start({
+    ...PRODUCTION_ENV,
+    STRIPE_WEBHOOK_SECRET_PREVIOUS: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
+    POLAR_WEBHOOK_SECRET_PREVIOUS: LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toContain('STRIPE_WEBHOOK_SECRET_PREVIOUS is the local emulator key')
+  expect(run.stderr).toContain('POLAR_WEBHOOK_SECRET_PREVIOUS is the local emulator key')
+})
+
 test('refuses to start with a missing or malformed variable, naming it', () => {
   const run = start({ NODE_ENV: 'production', SITE_URL: 'https://app.example.com/' })
   expect(run.status).toBe(1)

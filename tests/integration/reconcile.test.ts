@@ -266,7 +266,25 @@ describe('npm run billing:reconcile', () => {
       ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--provider', 'paypal'],
       { env, timeout: 60_000 },
     ).catch((error: { code: number; stderr: string }) => error)
-    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown provider') })
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('paypal is not one of BILLING_PROVIDERS'),
+    })
+  })
+
+  it('says where it connects, and prints what went wrong when the database cannot answer', async () => {
+    app.setDatabaseDown(true)
+    const failed = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'app/billing/reconcile.cli.ts', '--check'],
+      { env: { ...process.env, NODE_ENV: 'test' as const }, timeout: 60_000 },
+    )
+      .catch((error: { code: number; stdout: string; stderr: string }) => error)
+      .finally(() => app.setDatabaseDown(false))
+    expect(failed).toMatchObject({ code: 1 })
+    expect(failed.stdout).toContain(`test: Supabase at ${app.stack.env.SUPABASE_URL}`)
+    expect(failed.stdout).toContain(`stripe: ${app.stack.env.STRIPE_API_URL}\n`)
+    expect(failed.stderr).toContain('Reconciliation failed: We cannot reach our database')
   })
 
   it('exits 2 for a live Polar subscription that matches no user, and names it', async () => {

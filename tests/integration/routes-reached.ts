@@ -129,7 +129,13 @@ export const ROUTES_REACHED: Record<string, string[]> = {
     'routes/dashboard._index',
     'routes/healthz',
   ],
-  'tests/integration/preflight.test.ts': ['routes/healthz'],
+  'tests/integration/preflight.test.ts': [
+    'root',
+    'routes/dashboard',
+    'routes/dashboard._index',
+    'routes/healthz',
+    'routes/metrics',
+  ],
   'tests/integration/reconcile.test.ts': [
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',

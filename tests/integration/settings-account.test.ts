@@ -1,10 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { getPlans } from '../../app/billing/plans.server'
 import type { FormReply } from '../../app/lib/forms/form-reply'
+import { logger } from '../../app/lib/server/logger.server'
 import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
@@ -598,6 +599,32 @@ describe('account deletion', () => {
     })
     expect(answer.status).toBe(303)
     expect(await userExists(user.id)).toBe(false)
+  })
+
+  it('a deletion that fails at any step logs a line naming that step', async () => {
+    const error = vi.spyOn(logger, 'error')
+    const user = await createSignedInUser(app)
+    const attempt = (path: string, method: string) => {
+      app.stack.supabase.addFault({ method, path, status: 500, count: 1 })
+      return postAccount(user, {
+        intent: 'delete-account',
+        confirm: 'DELETE',
+        currentPassword: 'correct-horse-battery',
+      })
+    }
+    try {
+      expect((await attempt(`/auth/v1/admin/users/${user.id}`, 'PUT')).status).not.toBe(303)
+      expect((await attempt(`/auth/v1/admin/users/${user.id}`, 'DELETE')).status).not.toBe(303)
+      const lines = error.mock.calls.map(([fields, message]) => [message, fields])
+      expect(lines).toEqual([
+        ['account deletion: deletion mark not set', expect.objectContaining({ user: user.id })],
+        ['account deletion: deleteUser failed', expect.objectContaining({ user: user.id })],
+      ])
+    } finally {
+      error.mockRestore()
+      app.stack.supabase.clearFaults()
+    }
+    expect(await userExists(user.id)).toBe(true)
   })
 })
 

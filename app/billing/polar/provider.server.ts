@@ -20,8 +20,7 @@ export const polarProvider: BillingProvider = {
   label: 'with Polar',
   // Polar's hosted checkout and customer portal (sandbox.polar.sh, polar.sh, buy.polar.sh).
   formOrigins: ['https://polar.sh', 'https://*.polar.sh'],
-  apiUrlSetting: 'POLAR_API_URL',
-  // Its webhook endpoints, and the events the app applies (docs/polar.md).
+  originSettings: ['POLAR_API_URL'],
   async preflight() {
     const { items } = await getPolar('invoices').webhooks.listWebhookEndpoints({ limit: 100 })
     const subscription = ['created', 'updated', 'active', 'canceled', 'uncanceled', 'revoked']

@@ -17,8 +17,7 @@ export const polarSettings = {
     POLAR_ACCESS_TOKEN: z.string().min(10, 'must be a Polar organization access token'),
     POLAR_WEBHOOK_SECRET: z.string().min(10, 'must be the Polar webhook secret'),
     POLAR_WEBHOOK_SECRET_PREVIOUS: optionalString.pipe(z.string().min(10).optional()),
-    // "true" or "false" in any letter case, or unset; which Polar server each call uses
-    // follows from it (client.server.ts, `polarServer`).
+    // Which Polar server each call uses follows from it (client.server.ts, `polarServer`).
     POLAR_SANDBOX: optionalTrueOrFalse,
     POLAR_API_URL: optionalUrl,
     POLAR_TIMEOUT_SECONDS: optionalNumber(0.1, 120, 10),

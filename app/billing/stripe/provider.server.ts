@@ -48,17 +48,20 @@ async function userCustomers(row: SubscriptionRow | null, userId: string, email:
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
   label: 'by card',
-  // Stripe Checkout and the Stripe billing portal.
+  // Stripe Checkout and the Stripe billing portal, on Stripe's domains or the account's own.
   formOrigins: ['https://checkout.stripe.com', 'https://billing.stripe.com'],
-  apiUrlSetting: 'STRIPE_API_URL',
-  // Its webhook endpoints, and the portal configuration's plan changes.
+  originSettings: ['STRIPE_API_URL', 'STRIPE_CUSTOM_DOMAIN'],
   async preflight() {
     const id = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
     const { data } = await getStripe().webhookEndpoints.list({ limit: 100 })
+    // A version is `<date>.<release>`: the pinned one's release, at its date or a later one.
+    const [pinned, release] = Stripe.API_VERSION.split('.')
     const portal = getStripe().billingPortal.configurations
+    // Stripe leaves out the plans a configuration offers unless they are expanded.
+    const expand = ['features.subscription_update.products']
     const configuration = id
-      ? await portal.retrieve(id)
-      : (await portal.list({ is_default: true, limit: 1 })).data[0]
+      ? await portal.retrieve(id, { expand })
+      : (await portal.list({ is_default: true, limit: 1, expand: [`data.${expand[0]}`] })).data[0]
     const update = configuration?.features.subscription_update
     const prices = new Set(update?.products?.flatMap((product) => product.prices))
     const absent = getPlans().filter((plan) => !prices.has(plan.stripePriceId))
@@ -71,8 +74,8 @@ export const stripeProvider: BillingProvider = {
         events: endpoint.enabled_events,
         faults: [
           endpoint.status !== 'enabled' && `is ${endpoint.status}`,
-          endpoint.api_version !== Stripe.API_VERSION &&
-            `sends API version ${endpoint.api_version}, not ${Stripe.API_VERSION}`,
+          !(endpoint.api_version?.endsWith(`.${release}`) && endpoint.api_version >= pinned) &&
+            `sends API version ${endpoint.api_version}, not ${release} (${Stripe.API_VERSION} or later)`,
         ],
       })),
       faults: [

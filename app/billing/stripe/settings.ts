@@ -22,8 +22,7 @@ export const stripeSettings = {
     STRIPE_WEBHOOK_SECRET: whsec,
     STRIPE_WEBHOOK_SECRET_PREVIOUS: optionalString.pipe(whsec.optional()),
     STRIPE_API_URL: optionalUrl,
-    // Stripe Tax on checkouts (`automatic_tax[enabled]`): off unless "true" (any letter case).
-    // Stripe refuses such a checkout until Tax is set up on the account (docs/going-live.md).
+    STRIPE_CUSTOM_DOMAIN: optionalUrl,
     STRIPE_AUTOMATIC_TAX: optionalTrueOrFalse.transform((value) => value === 'true'),
     STRIPE_PORTAL_CONFIGURATION_ID: optionalString.pipe(
       z.string().startsWith('bpc_', 'must start with bpc_').optional(),

@@ -1,19 +1,15 @@
 // `npm run stripe:sync-products`
-import { existsSync } from 'node:fs'
-
-import { describeProviderUrl, getEnv } from '~/env.server'
+import { errorText, startCommand } from '~/commands.server'
 
 import { syncStripeProducts } from './products.server'
 
-if (existsSync('.env')) process.loadEnvFile('.env')
-
+startCommand(['stripe'])
 try {
-  console.log(`Stripe API: ${describeProviderUrl('STRIPE_API_URL', process.env, getEnv())}`)
   const result = await syncStripeProducts()
   console.log(`Synced ${result.synced.length} prices: ${result.synced.join(', ')}`)
   for (const mismatch of result.mismatches) console.warn(`Warning: ${mismatch}`)
   process.exit(result.mismatches.length > 0 ? 2 : 0)
 } catch (error) {
-  console.error(`Sync failed: ${(error as Error).message}`)
+  console.error(`Sync failed: ${errorText(error)}`)
   process.exit(1)
 }

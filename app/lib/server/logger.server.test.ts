@@ -213,6 +213,23 @@ describe('the request logger', () => {
       await app.close()
     }
   })
+
+  it('writes no access line for a probe of /healthz or a scrape of /metrics that succeeds', async () => {
+    const ok = await serve()
+    const failing = await serve(503)
+    try {
+      for (const path of ['/healthz', '/healthz?live', '/metrics']) await fetch(ok.origin + path)
+      await fetch(`${ok.origin}/pricing`)
+      await fetch(`${failing.origin}/healthz`)
+      const [, access] = await linesOf(failing.lines, 2)
+      expect(access).toMatchObject({ req: { url: '/healthz' }, res: { statusCode: 503 } })
+      await vi.waitFor(() => expect(ok.lines.filter((line) => line.req)).toHaveLength(1))
+      expect(ok.lines.filter((line) => line.req)[0]).toMatchObject({ req: { url: '/pricing' } })
+    } finally {
+      await ok.close()
+      await failing.close()
+    }
+  })
 })
 
 describe('redactTarget', () => {

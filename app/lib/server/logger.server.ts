@@ -100,6 +100,11 @@ export function createHttpLogger(log: typeof logger) {
     logger: log,
     genReqId: () => randomUUID(),
     wrapSerializers: false,
+    // Probes and scrapes come every few seconds: only their failures are worth a line.
+    customLogLevel: (req, res, error) =>
+      !error && res.statusCode < 400 && /^\/(healthz|metrics)(\?|$)/.test(req.url ?? '')
+        ? 'silent'
+        : 'info',
     customSuccessObject: (req, _res, line) => ({ ...requestIds(req), ...line }),
     customErrorObject: (req, _res, _error, line) => ({ ...requestIds(req), ...line }),
   })

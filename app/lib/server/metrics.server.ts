@@ -19,6 +19,7 @@ export const webhookOutcomes = counter('webhook_outcomes_total', 'Handled', 'pro
 export const mailFailures = counter('mail_failures_total', 'Failed sends', 'final')
 export const rateLimitRefusals = counter('rate_limit_refusals_total', 'Refused', 'limit')
 export const sessionChecks = counter('session_checks_unavailable_total', 'Failed', 'answer')
+export const legacyTokens = counter('session_tokens_legacy_signed_total', 'HS256 or no kid')
 /** The database's figures, named as `operations_metrics()` names them. */
 export const gauges = new Map(
   [

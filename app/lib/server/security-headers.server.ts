@@ -18,8 +18,8 @@ const SIGN_IN_FORM_TARGET = 'https://github.com'
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
 /**
- * The origins of a provider API and its hosted pages: a loopback one (the local stack's, which
- * answers on 127.0.0.1 and links pages on localhost) stands for both names.
+ * A setting's origin (a provider's API or hosted pages); a loopback one on both names, as the
+ * stand-ins answer on 127.0.0.1 and link their pages on localhost.
  */
 export function providerOrigins(value: string | undefined): string[] {
   if (!value) return []

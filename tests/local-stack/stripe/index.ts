@@ -111,6 +111,8 @@ export interface StripeEmulator {
   addPortalConfiguration(id: string): void
   /** Lets customers change plans in the portal configuration (default: the account's default) or not. */
   setPortalPlanChanges(enabled: boolean, id?: string): void
+  /** The prices a configuration's plan changes offer, as picked in the Dashboard (default: all). */
+  setPortalPrices(prices: string[], id?: string): void
   /**
    * Changes the webhook endpoint as the Dashboard would: its events, or the API version it
    * was created with (Stripe fixes that at creation; a test stands for another endpoint).
@@ -180,6 +182,8 @@ export async function startStripeEmulator(options: StripeEmulatorOptions): Promi
     addPortalConfiguration: (id) => void store.account.portalConfigurations.add(id),
     setPortalPlanChanges: (enabled, id = DEFAULT_PORTAL_CONFIGURATION) =>
       void store.account.portalPlanChangesOff[enabled ? 'delete' : 'add'](id),
+    setPortalPrices: (prices, id = DEFAULT_PORTAL_CONFIGURATION) =>
+      void store.account.portalPrices.set(id, prices),
     configureWebhookEndpoint: (changes) => void Object.assign(dispatcher.endpoint ?? {}, changes),
   }
 }

@@ -188,4 +188,23 @@ describe('billing portal', () => {
       await configured.teardown()
     }
   })
+
+  it('lists the plans a configuration offers only when expand[] asks for them, as Stripe does', async () => {
+    const { data } = await stack.stripe.billingPortal.configurations.list({ is_default: true })
+    expect(data[0].features.subscription_update).not.toHaveProperty('products')
+    const path = 'features.subscription_update.products'
+    const expanded = await stack.stripe.billingPortal.configurations.retrieve(data[0].id, {
+      expand: [path],
+    })
+    expect(expanded.features.subscription_update.products).toContainEqual({
+      product: expect.stringMatching(/^prod_/),
+      prices: expect.arrayContaining([expect.stringMatching(/^price_/)]),
+    })
+    const listed = await stack.stripe.billingPortal.configurations.list({
+      expand: [`data.${path}`],
+    })
+    expect(listed.data[0].features.subscription_update.products).toEqual(
+      expanded.features.subscription_update.products,
+    )
+  })
 })

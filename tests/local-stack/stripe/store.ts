@@ -82,6 +82,8 @@ export class Store {
     businessUrl: null as string | null,
     /** Configurations whose `features.subscription_update` is off: no plan changes. */
     portalPlanChangesOff: new Set<string>(),
+    /** Configurations whose plan changes offer only these prices (else every recurring one). */
+    portalPrices: new Map<string, string[]>(),
   }
   private clockOffset = 0
   private invoiceSequence = 0

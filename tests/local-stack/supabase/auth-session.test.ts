@@ -67,6 +67,19 @@ describe('access tokens', () => {
     }
   })
 
+  it('half-migrated (a standby key): the JWKS publishes ES256, tokens are still HS256 without a kid', async () => {
+    const standby = await startTestStack({ jwtSigning: 'standby' })
+    try {
+      await standby.createUser('standby@example.com')
+      const { session } = await standby.signIn('standby@example.com')
+      const jwks = await raw(standby.emulator, '/auth/v1/.well-known/jwks.json')
+      expect(await jwks.json()).toEqual(LOCAL_JWKS)
+      expect(decodeProtectedHeader(session.access_token)).toEqual({ alg: 'HS256', typ: 'JWT' })
+    } finally {
+      await standby.close()
+    }
+  })
+
   it('works through @supabase/ssr cookies (sb-localhost-auth-token) without an auth round trip per request', async () => {
     await stack.createUser('ssr@example.com')
     const signer = ssrClient(stack.emulator.url)

@@ -61,17 +61,20 @@ const publicKey = importJWK({ ...LOCAL_JWKS.keys[0] }, 'ES256')
 
 /**
  * How a project signs its access tokens: with an asymmetric signing key (ES256 with a kid,
- * published in the JWKS), as current projects do, or with the legacy JWT secret (HS256,
- * nothing published: the JWKS is empty), as projects made before signing keys still do.
+ * published in the JWKS), as current projects do; with the legacy JWT secret (HS256,
+ * nothing published: the JWKS is empty), as projects made before signing keys still do; or,
+ * `standby`, half-way between: after "Migrate JWT secret" the JWKS already publishes the
+ * ES256 standby key while the legacy secret still signs every token (HS256, no kid) until
+ * the keys are rotated.
  */
-export type JwtSigning = 'asymmetric' | 'legacy'
+export type JwtSigning = 'asymmetric' | 'legacy' | 'standby'
 
 /** Signs an access token the way the project does (`JwtSigning`). */
 export async function signAccessToken(
   claims: JWTPayload & Record<string, unknown>,
   signing: JwtSigning = 'asymmetric',
 ) {
-  if (signing === 'legacy')
+  if (signing !== 'asymmetric')
     return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(hsKey)
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'ES256', kid: LOCAL_SIGNING_KID, typ: 'JWT' })
