@@ -9,7 +9,7 @@ import {
 import { logger } from './logger.server'
 import { RESOURCE_CSP } from './security-headers.server'
 
-/** The request policy (decisions/0007): a bad target, path or Host is 400, a cross-site post 403. */
+/** The request policy (decisions/0007): a bad target or Host is 400, a cross-site post 403. */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
   res: ServerResponse,
@@ -32,18 +32,22 @@ export function requestPolicyMiddleware(
 
 /**
  * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
- * Remix's adapter builds it; null (a 400) for a target, Host or path Remix would read otherwise
- * or not decode (docs/decisions/0048-one-parse-of-the-request-url.md).
+ * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise
+ * (docs/decisions/0048-one-parse-of-the-request-url.md).
  */
-function policyRequest(req: IncomingMessage): RequestHead | null {
-  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
+function policyRequest(req: IncomingMessage & { originalUrl?: string }): RequestHead | null {
+  let path = req.originalUrl ?? req.url ?? '/'
   const host = req.headers.host ?? ''
   if (!/^\/(?![/\\])/.test(path) || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(host))
     return null
+  const [pathname, ...query] = path.split('?')
   try {
-    decodeURIComponent(path.split('?')[0])
+    decodeURIComponent(pathname)
   } catch {
-    return null
+    // Read literally, so no route matches it and Remix answers its not-found page without the
+    // warnings it prints for a path it cannot decode.
+    path = [pathname.replaceAll('%', '%25'), ...query].join('?')
+    req.url = req.originalUrl = path
   }
   return {
     method: req.method ?? 'GET',
