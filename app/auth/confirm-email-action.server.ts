@@ -57,5 +57,8 @@ export async function handleConfirmEmail(
   }
   // A password set before the address was proven is gone: she chooses her own first.
   const after = outcome.choosePassword ? '/reset-password?notice=choose-password' : options.after
-  throw redirect(after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
+  throw redirect(after ?? '/dashboard?notice=email-confirmed', {
+    status: 303,
+    headers: outcome.headers,
+  })
 }

@@ -36,9 +36,9 @@ export async function handleSignUp(request: Request) {
   await hitMailMinute('sign-up', email)
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
   // Bots get the same answer as people, and no account.
-  if (isHoneypotFilled(formData)) throw redirect(confirm)
+  if (isHoneypotFilled(formData)) throw redirect(confirm, { status: 303 })
   const outcome = await signUp(request, email, password, redirectTo)
   const keep = await rememberAfterSignUp(redirectTo ?? '')
   if (keep) outcome.headers.append('Set-Cookie', keep)
-  throw redirect(confirm, { headers: outcome.headers })
+  throw redirect(confirm, { status: 303, headers: outcome.headers })
 }

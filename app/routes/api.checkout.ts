@@ -45,8 +45,9 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   }
   try {
     const outcome = await createPolarCheckout(asUser, parsed.value, user)
-    const location = outcome.kind === 'redirect' ? outcome.url : ALREADY_SUBSCRIBED
-    return redirect(location, { status: 307, headers })
+    // A 307 would carry a re-sent form on to billing: back to the site is a 303.
+    if (outcome.kind !== 'redirect') return redirect(ALREADY_SUBSCRIBED, { status: 303, headers })
+    return redirect(outcome.url, { status: 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
       logger.warn({ reason: error.message, user: user.id }, 'polar checkout refused')
