@@ -9,7 +9,12 @@ import { requestIdHeader } from '~/lib/server/request-context.server'
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
-import { newPendingSignUp, PENDING_SIGN_UP_KEY, verifyProof } from './pending-sign-up.server'
+import {
+  newPendingSignUp,
+  noteMailRefused,
+  PENDING_SIGN_UP_KEY,
+  verifyProof,
+} from './pending-sign-up.server'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 
@@ -102,8 +107,10 @@ async function registerOrRemind(
     // With email confirmation on, Supabase answers for an existing account with a user
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
-  if (exists) await mailSignInLink(email, next, address)
-  else if (error) logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
+  const refused = exists ? await mailSignInLink(email, next, address) : error
+  // Sent to nobody: this browser's check-email page says so (only it holds the nonce).
+  if (refused?.code === 'over_email_send_rate_limit') await noteMailRefused(pendingNonce)
+  else if (error && !exists) logger.warn({ code: error.code }, 'sign-up not completed')
 }
 
 /**
@@ -124,6 +131,7 @@ export async function mailSignInLink(
   })
   // 422 `otp_disabled`: the address has no account (a magic link never makes one).
   if (error && error.status !== 422) logger.warn({ code: error.code }, 'sign-in link not sent')
+  return error
 }
 
 const WRONG_CODE =

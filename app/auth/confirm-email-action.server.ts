@@ -42,7 +42,7 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
-    const minute = await hitMailMinute('sign-up', email)
+    const minute = await hitMailMinute(email)
     if (!minute.allowed)
       return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
     const headers = { 'Set-Cookie': await resendConfirmation(request, email) }

@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
+import { getRateLimitStore } from '~/lib/server/rate-limit.server'
 
 import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
@@ -27,6 +28,22 @@ export function forgetPendingSignUp() {
 
 const pendingOf = async (request: Request): Promise<{ nonce?: string; email?: string } | null> =>
   pendingCookie().parse(request.headers.get('Cookie'))
+
+// A record beside the nonce, which only this browser holds: its sign-up's mail was refused.
+const refusedKey = (nonce: string) => `auth:mail-refused:${nonce}`
+
+/** Notes that the auth server refused the sign-up's mail (at its hourly budget), for an hour. */
+export const noteMailRefused = (nonce: string) =>
+  getRateLimitStore().hit(refusedKey(nonce), { limit: 1, windowMs: 60 * 60_000 })
+
+/** Seconds until this browser may sign up again when its sign-up's mail was refused; else 0. */
+export async function mailRefusedFor(request: Request) {
+  const nonce = (await pendingOf(request))?.nonce
+  if (!nonce) return 0
+  // A second hit on a noted key is refused with the record's time left; else nothing is kept.
+  const check = await getRateLimitStore().hit(refusedKey(nonce), { limit: 1, windowMs: 1 })
+  return check.retryAfterSeconds
+}
 
 /** True once this browser's sign-up for `email` is confirmed; false otherwise or when unsure. */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {

@@ -113,13 +113,13 @@ export async function hitAuthRateLimit(
 }
 
 /**
- * The auth server mails an address one link of a kind a minute and refuses the next without a
- * word; the app keeps the same minute for every address, account or not, so a page can say
- * what happened without telling whether the address has an account.
+ * The auth server mails an address one link of a kind a minute and refuses the next; the app
+ * keeps one minute for every mail it asks for (sign-up, link, reset) and every address,
+ * account or not, so a page can say what happened without telling whether it has an account.
  */
-export function hitMailMinute(kind: 'sign-up' | 'magic-link', email: string) {
+export function hitMailMinute(email: string) {
   const rule = { limit: 1, windowMs: MINUTE }
-  return getRateLimitStore().hit(`auth:mail-minute:${kind}:${emailKey(email)}`, rule)
+  return getRateLimitStore().hit(`auth:mail-minute:${emailKey(email)}`, rule)
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number) {

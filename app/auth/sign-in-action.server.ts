@@ -74,7 +74,7 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm', { status: 303 })
   const { email } = submission.value
   const confirm = new URLSearchParams({ email })
-  const minute = await hitMailMinute('magic-link', email)
+  const minute = await hitMailMinute(email)
   if (!minute.allowed) {
     confirm.set('wait', String(minute.retryAfterSeconds))
     throw redirect(`/sign-in/confirm?${confirm}`, { status: 303 })

@@ -7,6 +7,7 @@ import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
 import { signUp } from './auth.server'
+import { mailMinuteMessage } from './auth-errors'
 import {
   hitAuthRateLimit,
   hitMailMinute,
@@ -33,7 +34,11 @@ export async function handleSignUp(request: Request) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
-  await hitMailMinute('sign-up', email)
+  const minute = await hitMailMinute(email)
+  if (!minute.allowed) {
+    const formError = mailMinuteMessage(minute.retryAfterSeconds)
+    return reply(result(), { formError }, tooManyAttemptsInit(minute))
+  }
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
   // Bots get the same answer as people, and no account.
   if (isHoneypotFilled(formData)) throw redirect(confirm, { status: 303 })

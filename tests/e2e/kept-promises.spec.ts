@@ -157,6 +157,28 @@ for (const viewport of VIEWPORTS) {
       await attachScreenshots(page, testInfo, `sent less than a minute ago (${viewport.name})`)
     })
 
+    test(`a sign-up within a minute of another mail says so, for any address (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await newUser('minute-existing')
+      const fresh = uniqueEmail('minute-new')
+      createdEmails.push(fresh)
+      for (const email of [user.email, fresh]) {
+        await page.goto('/sign-in')
+        await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(email)
+        await page.getByRole('button', { name: 'Send me a magic link' }).click()
+        await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+        await page.goto('/sign-up')
+        await page.getByRole('textbox', { name: 'Email' }).fill(email)
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+        await page.getByRole('button', { name: 'Create account' }).click()
+        // Said at once, alike for both: no "Check your email" for a mail that never goes out.
+        await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
+        await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
+      }
+      await attachScreenshots(page, testInfo, `sign-up within the minute (${viewport.name})`)
+    })
+
     test(`too many attempts from this browser offers an emailed link (${viewport.name})`, async ({
       page,
     }, testInfo) => {
