@@ -57,8 +57,6 @@ export async function handleConfirmEmail(
   }
   // A password set before the address was proven is gone: she chooses her own first.
   const after = outcome.choosePassword ? '/reset-password?notice=choose-password' : options.after
-  throw redirect(after ?? '/dashboard?notice=email-confirmed', {
-    status: 303,
-    headers: outcome.headers,
-  })
+  const next = after ?? '/dashboard?notice=email-confirmed'
+  throw redirect(next, { status: 303, headers: outcome.headers })
 }

@@ -7,14 +7,9 @@ import { readFormData } from '~/lib/server/http.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import { PASSWORD_SET_KEY, sendPasswordReset } from './auth.server'
-import { authErrorMessage, mailMinuteMessage } from './auth-errors'
+import { authErrorMessage } from './auth-errors'
 import { afterAnswer } from './mail-requests.server'
-import {
-  hitAuthRateLimit,
-  hitMailMinute,
-  tooManyAttemptsInit,
-  tooManyAttemptsMessage,
-} from './rate-limits.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { clearRecoveryMark, isRecoveryRequest } from './recovery.server'
 import { ForgotPasswordSchema, ResetPasswordSchema } from './schemas'
 import { requireConfirmedUser } from './session.server'
@@ -37,11 +32,6 @@ export async function handleForgotPassword(request: Request) {
   if (!limit.allowed) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply(submission.reply(), { sentTo: null, formError }, tooManyAttemptsInit(limit))
-  }
-  const minute = await hitMailMinute(email)
-  if (!minute.allowed) {
-    const formError = mailMinuteMessage(minute.retryAfterSeconds)
-    return reply(submission.reply(), { sentTo: null, formError }, tooManyAttemptsInit(minute))
   }
   if (isHoneypotFilled(formData))
     return reply(submission.reply(), { sentTo: email, formError: null })

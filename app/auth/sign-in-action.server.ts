@@ -23,10 +23,7 @@ import { createSupabaseServerClient } from './session.server'
 
 type Intent = 'password' | 'magic-link' | 'oauth'
 
-/**
- * What the sign-in page reads beside conform's result: its form, a form-level message, and the
- * addresses to offer a sign-in link (too many attempts) or the confirmation mail again for.
- */
+/** Beside conform's result: the form, its message, an address to offer a link or mail to. */
 function fields(
   intent: Intent,
   formError: string | null,
@@ -37,9 +34,8 @@ function fields(
 }
 
 /**
- * The sign-in page's action: a password (intent `password`, the default), a magic link
- * (`magic-link`) or GitHub (`oauth`); another intent is refused. Each valid attempt is rate
- * limited before anything is sent to Supabase; a success redirects (303) to `redirectTo`.
+ * Sign-in by password (the default), magic link or GitHub; another intent is refused. Each valid
+ * attempt is rate limited first; a success redirects (303) to `redirectTo`.
  */
 export async function handleSignIn(request: Request) {
   const formData = await readFormData(request)
@@ -79,8 +75,7 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
     confirm.set('wait', String(minute.retryAfterSeconds))
     throw redirect(`/sign-in/confirm?${confirm}`, { status: 303 })
   }
-  // After the answer (mail-requests.server.ts): the same answer at the same time whether or
-  // not the address has an account.
+  // After the answer: the same answer at the same time for any address (docs/security.md).
   const address = clientAddress(request)
   afterAnswer('magic link', () => mailSignInLink(email, next, address))
   const headers = { 'Set-Cookie': await markLinkRequested(request, email) }

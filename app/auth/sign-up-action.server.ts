@@ -16,10 +16,7 @@ import {
 } from './rate-limits.server'
 import { SignUpSchema } from './schemas'
 
-/**
- * The sign-up page's action: the same answer after the same work for any address (the mail says
- * which; docs/decisions/0026-auth-mail-after-the-answer.md), and a plan chosen first is kept.
- */
+/** Sign-up: the same answer after the same work for any address; a plan chosen first is kept. */
 export async function handleSignUp(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignUpSchema })
@@ -31,7 +28,7 @@ export async function handleSignUp(request: Request) {
   const { email, password, redirectTo } = submission.value
   const limit = await hitAuthRateLimit(request, 'sign-up', email)
   if (!limit.allowed) {
-    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds, 'sign-ups')
     return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
   const minute = await hitMailMinute(email)

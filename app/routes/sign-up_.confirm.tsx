@@ -14,7 +14,7 @@ import { mailNotSentMessage } from '~/auth/auth-errors'
 import {
   forgetPendingSignUp,
   isPendingSignUpConfirmed,
-  mailRefusedFor,
+  mailNotSentIn,
 } from '~/auth/pending-sign-up.server'
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
@@ -23,7 +23,6 @@ import { CodeForm, SendAgainForm } from '~/components/auth-next-step'
 import { FormMessage } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
-import { retryAfterText } from '~/lib/server/rate-limit.server'
 
 const CHECK_EVERY_MS = 5_000
 
@@ -42,10 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   headers.set('Cache-Control', 'no-store')
   const notYetConfirmed = params.has('check')
   const constraint = getSchemaConstraint(ConfirmCodeSchema)
-  // This browser's sign-up whose mail the auth server refused: said, with when to try again.
-  const refused = await mailRefusedFor(request)
-  const notSentIn = refused ? retryAfterText(refused) : null
-  return data({ notYetConfirmed, constraint, notSentIn }, { headers })
+  return data({ notYetConfirmed, constraint, notSentIn: await mailNotSentIn(request) }, { headers })
 }
 
 export function headers() {

@@ -179,6 +179,31 @@ for (const viewport of VIEWPORTS) {
       await attachScreenshots(page, testInfo, `sign-up within the minute (${viewport.name})`)
     })
 
+    test(`sign-up starts in its first field and its limit speaks of sign-ups (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const email = uniqueEmail('sign-up-limit')
+      createdEmails.push(email)
+      await page.goto('/sign-up')
+      await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
+      for (let attempt = 0; ; attempt++) {
+        await page.goto('/sign-up')
+        await page.getByRole('textbox', { name: 'Email' }).fill(email)
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+        await page.getByRole('button', { name: 'Create account' }).click()
+        if (await page.getByText('Too many sign-ups').isVisible()) break
+        expect(attempt).toBeLessThan(8)
+      }
+      await expect(page.getByText(/attempts/)).toHaveCount(0)
+      await attachScreenshots(page, testInfo, `sign-up limit (${viewport.name})`)
+      // Code fields bring up the digits keyboard.
+      await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
+      await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
+        'inputmode',
+        'numeric',
+      )
+    })
+
     test(`too many attempts from this browser offers an emailed link (${viewport.name})`, async ({
       page,
     }, testInfo) => {

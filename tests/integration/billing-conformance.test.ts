@@ -107,7 +107,7 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
         origin: app.url,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: '',
+      body: 'intent=portal',
       redirect: 'manual',
     })
     expect(manage.status).toBe(303)
