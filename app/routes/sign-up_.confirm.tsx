@@ -9,8 +9,8 @@ import {
 import { useActionData, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useEffect } from 'react'
 
-import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import { mailNotSentMessage } from '~/auth/auth-errors'
+import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
 import {
   forgetPendingSignUp,
   isPendingSignUpConfirmed,
