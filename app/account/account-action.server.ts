@@ -13,7 +13,7 @@ import {
 } from '~/auth/rate-limits.server'
 import { confirmedByAuthServer, type SessionUser } from '~/auth/session.server'
 import type { AsUser } from '~/lib/database/database.server'
-import { type FormResult, reply } from '~/lib/forms/form-reply'
+import { type FormResult, reply, UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { readFormData } from '~/lib/server/http.server'
 import { clientAddress, type RateLimitResult } from '~/lib/server/rate-limit.server'
 import { queueSecurityNotice } from '~/notifications/delivery.server'
@@ -203,7 +203,7 @@ export async function handleAccountSettings(
     throw redirect('/account-deleted', { status: 303, headers })
   }
 
-  throw new Response('Unknown action.', { status: 400, headers })
+  throw new Response(UNKNOWN_FORM, { status: 400, headers })
 }
 
 /** The owner's proof (`ownerRefusal`) within its guessing budget: null, or the form's errors. */

@@ -96,11 +96,7 @@ export async function ownerRefusal(
   return null
 }
 
-/**
- * Starts an email change after the answer (docs/decisions/0026-auth-mail-after-the-answer.md); a
- * taken address's owner is mailed a sign-in link. The session was just confirmed, so that late
- * call refreshes no cookie.
- */
+/** Starts an email change after the answer; a taken address's owner is mailed a sign-in link. */
 export function requestEmailChange(
   supabase: SupabaseClient,
   email: string,

@@ -6,7 +6,7 @@ import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 
 /**
  * A form whose change the owner proves first: the current password or, for an account
- * without one, the code that "Email me a code" (a form of its own beside it) mails.
+ * without one, the code that its "Email me a code" (before the submit button) mails.
  */
 export function OwnerProofForm<Schema extends Record<string, unknown>>({
   form,
@@ -29,39 +29,38 @@ export function OwnerProofForm<Schema extends Record<string, unknown>>({
   submit: ReactNode
 }) {
   return (
-    <>
-      <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-        <FormReplyMessages message={message} form={form} />
-        {children}
-        {hasPassword ? (
-          <TextField
-            label="Current password"
-            field={proof.currentPassword}
-            type="password"
-            autoComplete="current-password"
-          />
-        ) : (
+    <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+      <FormReplyMessages message={message} form={form} />
+      {children}
+      {hasPassword ? (
+        <TextField
+          label="Current password"
+          field={proof.currentPassword}
+          type="password"
+          autoComplete="current-password"
+        />
+      ) : (
+        <>
           <TextField
             label="Code from the email"
             field={proof.code}
             autoComplete="one-time-code"
-            hint="Your account has no password: ask for a code below, then enter its 6 digits."
+            hint="Ask for a code, then enter its 6 digits here."
           />
-        )}
-        <div className="sm:w-48">{submit}</div>
-      </Form>
-      {hasPassword ? null : (
-        <Form method="post" className="mt-3 max-w-md sm:w-48">
-          <SubmitButton
-            name="intent"
-            value={`send-code:${intent}`}
-            pendingText="Sending…"
-            variant="secondary"
-          >
-            Email me a code
-          </SubmitButton>
-        </Form>
+          <div className="sm:w-48">
+            <SubmitButton
+              name="intent"
+              value={`send-code:${intent}`}
+              pendingText="Sending…"
+              variant="secondary"
+              formNoValidate
+            >
+              Email me a code
+            </SubmitButton>
+          </div>
+        </>
       )}
-    </>
+      <div className="sm:w-48">{submit}</div>
+    </Form>
   )
 }

@@ -77,11 +77,11 @@ describe('DeleteAccountSchema', () => {
     const proven = form({ confirm: 'DELETE', code: '123456' })
     expect(parseWithZod(proven, { schema: DeleteAccountSchema }).status).toBe('success')
   })
-  it('asks for the current password or the emailed code', () => {
+  it('asks for the proof at the field the form shows (a password, or the emailed code)', () => {
     const result = parseWithZod(form({ confirm: 'DELETE' }), { schema: DeleteAccountSchema })
-    expect(errorsOf(result)?.['']).toEqual([
-      'Enter your current password (or the code we email you) to confirm it is you',
-    ])
+    expect(errorsOf(result)?.currentPassword).toEqual(['Enter your current password'])
+    expect(errorsOf(result)?.code).toEqual(['Enter the code from the email'])
+    expect(errorsOf(result)?.['']).toBeUndefined()
   })
   it.each(['', 'delete', 'DELET', 'yes'])('refuses %j', (confirm) => {
     const result = parseWithZod(form({ confirm }), { schema: DeleteAccountSchema })

@@ -39,10 +39,13 @@ const ownerProof = {
   currentPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
   code: reauthenticationCode,
 }
-const provesOwner = z.refine<{ currentPassword?: string; code?: string }>(
-  (value) => Boolean(value.currentPassword || value.code),
-  'Enter your current password (or the code we email you) to confirm it is you',
-)
+// Said at the field the form shows: an account without a password is never asked for one.
+const provesOwner = z.superRefine<{ currentPassword?: string; code?: string }>((value, ctx) => {
+  if (value.currentPassword || value.code) return
+  const missing = { code: 'custom', input: value } as const
+  ctx.addIssue({ ...missing, path: ['currentPassword'], message: 'Enter your current password' })
+  ctx.addIssue({ ...missing, path: ['code'], message: 'Enter the code from the email' })
+})
 
 export const ChangeEmailSchema = z
   .object({ email: emailField('Enter your new email address'), ...ownerProof })

@@ -3,7 +3,11 @@ export const LINK_NOT_VALID = "This link isn't valid or has expired"
 
 /** A mail asked for again within its minute (rate-limits.server.ts `hitMailMinute`). */
 export const mailMinuteMessage = (retryAfterSeconds: number) =>
-  `We sent one less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
+  `We sent an email to this address less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
+
+/** The auth server refused this browser's sign-up mail (its hourly budget): nothing was sent. */
+export const mailNotSentMessage = (email: string, wait: string) =>
+  `We could not send the email to ${email}: too many emails went out from Subscribely in the last hour. Nothing was sent; please sign up again in ${wait}.`
 
 // Unknown codes get the generic message, so a visitor never sees a raw server error.
 const MESSAGES: Record<string, string> = {

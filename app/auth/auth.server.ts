@@ -9,7 +9,12 @@ import { requestIdHeader } from '~/lib/server/request-context.server'
 import { authErrorMessage } from './auth-errors'
 import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
-import { newPendingSignUp, PENDING_SIGN_UP_KEY, verifyProof } from './pending-sign-up.server'
+import {
+  newPendingSignUp,
+  noteMailRefused,
+  PENDING_SIGN_UP_KEY,
+  verifyProof,
+} from './pending-sign-up.server'
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 
@@ -20,22 +25,14 @@ export interface AuthResult {
   errorCode?: string
 }
 
-/**
- * The redirect every auth call sends: the callback with `next` in its query. OAuth and the
- * auth server's own verify link return here; the mail templates (supabase/templates/) link
- * to SITE_URL's callback and carry this URL as their `next` (nextFromLink reads it back), so
- * a mail works even when the auth server fell back to the bare Site URL.
- */
+/** The callback with `next`: every auth call's redirect; the mails carry it as their `next`. */
 export function callbackUrl(next?: string) {
   const url = new URL('/auth/callback', getEnv().SITE_URL)
   url.searchParams.set('next', safeNextPath(next ?? '/dashboard'))
   return url.toString()
 }
 
-/**
- * A client with no browser session (nothing of it reaches cookies), its auth calls made on
- * behalf of the visitor at `address` when that is known.
- */
+/** A client without a browser session, calling on behalf of the visitor at `address`. */
 export function sessionlessClient(address: string | null) {
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(address, env)
@@ -57,11 +54,8 @@ export async function signInWithPassword(
 }
 
 /**
- * Signs up: the same answer, after the same work, whether or not the address has an account
- * (no enumeration, not even by response time): the auth server is asked after the answer
- * (mail-requests.server.ts). The mail says what happened: a new account gets its
- * confirmation, an existing one a sign-in link whose mail explains it. The password was
- * checked against the project's rules by the form (SignUpSchema, supabase/config.toml).
+ * Signs up: the auth server is asked after the answer, the same for any address (docs/security.md);
+ * a new account gets its confirmation, an existing one a sign-in link whose mail explains it.
  */
 export async function signUp(
   request: Request,
@@ -102,16 +96,18 @@ async function registerOrRemind(
     // With email confirmation on, Supabase answers for an existing account with a user
     // that has no identities, and sends nothing.
     (!error && data.user?.identities?.length === 0)
-  if (exists) await mailSignInLink(email, next, address)
-  else if (error) logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
+  const refused = exists ? await mailSignInLink(email, next, address) : error
+  // Refused at the project's hourly budget (not the minute per address, which names seconds
+  // and would tell an account): this browser's check-email page says so.
+  if (refused?.code === 'over_email_send_rate_limit' && !/seconds/.test(refused.message))
+    await noteMailRefused(pendingNonce)
+  else if (error && !exists)
+    logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
 }
 
 /**
- * Mails a one-time sign-in link to an existing account from a client without a session
- * (the magic-link template says why it came: supabase/templates/magic_link.html): a magic
- * link, or someone signing up with, or moving another account to, an address that has an
- * account. Called after the answer; a failure (the provider's own send limit) is logged,
- * never shown. With the visitor's `address`, the call is made on their behalf.
+ * Mails a sign-in link to an existing account (a magic link, or a sign-up or email change to
+ * its address), after the answer; a failure is logged and returned, never shown.
  */
 export async function mailSignInLink(
   email: string,
@@ -124,18 +120,16 @@ export async function mailSignInLink(
   })
   // 422 `otp_disabled`: the address has no account (a magic link never makes one).
   if (error && error.status !== 422) logger.warn({ code: error.code }, 'sign-in link not sent')
+  return error
 }
 
 const WRONG_CODE =
   'That code is not right, or it has expired. Check the newest email, or send a new one.'
 
 /**
- * Signs in with the 6-digit code of the mail a check-email page promised: a sign-up
- * confirmation, or the sign-in link that goes instead to an address that already has an
- * account (signing up again, or a magic link). Type `email` makes the auth server accept the
- * code of either mail (GoTrue verify.go checks the confirmation and the sign-in token), so
- * the page takes whichever code arrived and says nothing about which it was. The session's
- * cookies land on `headers`; `choosePassword` when the code ended a password set elsewhere.
+ * Signs in with the code of a check-email page's mail, a confirmation or a sign-in link: type
+ * `email` accepts either, so the page says nothing about which it was. `choosePassword` when
+ * the code ended a password set elsewhere.
  */
 export async function confirmWithCode(
   request: Request,
@@ -153,12 +147,7 @@ export async function confirmWithCode(
   return { headers, choosePassword: unproven }
 }
 
-/**
- * A link mailed after the answer (mail-requests.server.ts): neither the answer nor its time
- * says whether the address has an account, or that the auth server's once-a-minute mail timer
- * (which runs only for one) refused. The Set-Cookie that marks this browser as the one that
- * asked (link-origin.server.ts).
- */
+/** A link mailed after the answer; returns the Set-Cookie that marks this browser as asking. */
 function mailAfterAnswer(
   request: Request,
   email: string,
@@ -184,11 +173,7 @@ export const resendConfirmation = (request: Request, email: string) =>
     auth.resend({ type: 'signup', email, options: { emailRedirectTo: callbackUrl('/dashboard') } }),
   )
 
-/**
- * Set in user_metadata with every password the app sets: Supabase Auth does not say whether a
- * user has one (a GitHub account's gets no `email` identity), so Account settings reads this
- * hint. Nothing is allowed or refused because of it (see getAccountState).
- */
+/** Set in user_metadata with every password the app sets: a hint for Account settings only. */
 export const PASSWORD_SET_KEY = 'password_set'
 
 /** Signs out of this browser (scope "local": the account's other sessions stay). */

@@ -42,7 +42,7 @@ export async function handleConfirmEmail(
     return answer(tooManyAttemptsMessage(limit.retryAfterSeconds), null, tooManyAttemptsInit(limit))
 
   if (intent === 'resend') {
-    const minute = await hitMailMinute('sign-up', email)
+    const minute = await hitMailMinute(email)
     if (!minute.allowed)
       return answer(null, mailMinuteMessage(minute.retryAfterSeconds), tooManyAttemptsInit(minute))
     const headers = { 'Set-Cookie': await resendConfirmation(request, email) }
@@ -57,5 +57,6 @@ export async function handleConfirmEmail(
   }
   // A password set before the address was proven is gone: she chooses her own first.
   const after = outcome.choosePassword ? '/reset-password?notice=choose-password' : options.after
-  throw redirect(after ?? '/dashboard?notice=email-confirmed', { headers: outcome.headers })
+  const next = after ?? '/dashboard?notice=email-confirmed'
+  throw redirect(next, { status: 303, headers: outcome.headers })
 }

@@ -2,11 +2,11 @@ import { logger } from '~/lib/server/logger.server'
 
 // The auth server's work after the answer (docs/decisions/0026-auth-mail-after-the-answer.md), in
 // this process only; a failure is logged, never shown (it would tell apart).
-const running = new Set<Promise<void>>()
+const running = new Set<Promise<unknown>>()
 
 /** Runs `work` on the next turn of the loop, after the current request is answered. */
-export function afterAnswer(name: string, work: () => Promise<void>) {
-  const job: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+export function afterAnswer(name: string, work: () => Promise<unknown>) {
+  const job: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(work)
     .catch((error: unknown) => {
       logger.error({ name, err: error }, 'auth mail request failed')

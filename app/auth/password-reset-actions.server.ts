@@ -76,5 +76,5 @@ export async function handleResetPassword(request: Request) {
     queueSecurityNotice(session.user.id, 'password_changed'),
   )
   session.headers.append('Set-Cookie', await clearRecoveryMark())
-  throw redirect('/dashboard?notice=password-updated', { headers: session.headers })
+  throw redirect('/dashboard?notice=password-updated', { status: 303, headers: session.headers })
 }

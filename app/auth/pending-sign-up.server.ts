@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { rpc } from '~/lib/database/rpc.server'
 import { logger } from '~/lib/server/logger.server'
+import { getRateLimitStore, retryAfterText } from '~/lib/server/rate-limit.server'
 
 import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
@@ -28,6 +29,20 @@ export function forgetPendingSignUp() {
 const pendingOf = async (request: Request): Promise<{ nonce?: string; email?: string } | null> =>
   pendingCookie().parse(request.headers.get('Cookie'))
 
+// Only this browser holds the nonce: its check-email page learns its sign-up mail was refused.
+const refusedKey = (nonce: string) => `auth:mail-refused:${nonce}`
+export const noteMailRefused = (nonce: string) =>
+  getRateLimitStore().hit(refusedKey(nonce), { limit: 1, windowMs: 60 * 60_000 })
+
+/** The wait before signing up again ("58 minutes") when this browser's sign-up mail was refused. */
+export async function mailNotSentIn(request: Request) {
+  const nonce = (await pendingOf(request))?.nonce
+  // A second hit on a noted key is refused with the time left; otherwise nothing is kept.
+  const check =
+    nonce && (await getRateLimitStore().hit(refusedKey(nonce), { limit: 1, windowMs: 1 }))
+  return check && !check.allowed ? retryAfterText(check.retryAfterSeconds) : null
+}
+
 /** True once this browser's sign-up for `email` is confirmed; false otherwise or when unsure. */
 export async function isPendingSignUpConfirmed(request: Request, email: string) {
   const pending = await pendingOf(request)
@@ -42,10 +57,8 @@ export async function isPendingSignUpConfirmed(request: Request, email: string) 
 }
 
 /**
- * Verifies an emailed code or link. When that confirms an account whose password this browser's
- * own sign-up did not set (docs/security.md, "Accounts set up before their owner"), a password
- * nobody knows replaces it at once, with the session just opened (the auth server then ends
- * every other session), and `headers` let this browser choose its own (recovery.server.ts).
+ * Verifies an emailed code or link; an account whose password this browser did not set gets one
+ * nobody knows, and `headers` let this browser choose its own (docs/security.md).
  */
 export async function verifyProof(
   request: Request,

@@ -113,17 +113,16 @@ export async function hitAuthRateLimit(
 }
 
 /**
- * The auth server mails an address one link of a kind a minute and refuses the next without a
- * word; the app keeps the same minute for every address, account or not, so a page can say
- * what happened without telling whether the address has an account.
+ * One mail minute per address, account or not (sign-up and sign-in links): a page can say what
+ * the auth server's own minute would refuse without telling whether the address has an account.
  */
-export function hitMailMinute(kind: 'sign-up' | 'magic-link', email: string) {
+export function hitMailMinute(email: string) {
   const rule = { limit: 1, windowMs: MINUTE }
-  return getRateLimitStore().hit(`auth:mail-minute:${kind}:${emailKey(email)}`, rule)
+  return getRateLimitStore().hit(`auth:mail-minute:${emailKey(email)}`, rule)
 }
 
-export function tooManyAttemptsMessage(retryAfterSeconds: number) {
-  return `Too many attempts. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
+export function tooManyAttemptsMessage(retryAfterSeconds: number, what = 'attempts') {
+  return `Too many ${what}. Please wait ${retryAfterText(retryAfterSeconds)} and try again.`
 }
 
 /** Says what still works. */

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 
-import { reply } from '~/lib/forms/form-reply'
+import { reply, UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 import { clientAddress } from '~/lib/server/rate-limit.server'
@@ -23,10 +23,7 @@ import { createSupabaseServerClient } from './session.server'
 
 type Intent = 'password' | 'magic-link' | 'oauth'
 
-/**
- * What the sign-in page reads beside conform's result: its form, a form-level message, and the
- * addresses to offer a sign-in link (too many attempts) or the confirmation mail again for.
- */
+/** Beside conform's result: the form, its message, an address to offer a link or mail to. */
 function fields(
   intent: Intent,
   formError: string | null,
@@ -37,9 +34,8 @@ function fields(
 }
 
 /**
- * The sign-in page's action: a password (intent `password`, the default), a magic link
- * (`magic-link`) or GitHub (`oauth`). Each valid attempt is rate limited before anything is
- * sent to Supabase; a success redirects to the safe `redirectTo`.
+ * Sign-in by password (the default), magic link or GitHub; another intent is refused. Each valid
+ * attempt is rate limited first; a success redirects (303) to `redirectTo`.
  */
 export async function handleSignIn(request: Request) {
   const formData = await readFormData(request)
@@ -47,6 +43,8 @@ export async function handleSignIn(request: Request) {
   const next = safeNextPath(formData.get('redirectTo'), '/dashboard')
   if (intent === 'oauth') return signInWithGitHub(request, next)
   if (intent === 'magic-link') return mailMagicLink(request, formData, next)
+  if (intent !== null && intent !== 'password')
+    return reply(null, fields('password', UNKNOWN_FORM), { status: 400 })
   return signInWithPasswordForm(request, formData, next)
 }
 
@@ -56,7 +54,7 @@ async function signInWithGitHub(request: Request, next: string) {
     provider: 'github',
     options: { redirectTo: callbackUrl(next) },
   })
-  if (!error && data.url) throw redirect(data.url, { headers })
+  if (!error && data.url) throw redirect(data.url, { status: 303, headers })
   return reply(null, fields('oauth', authErrorMessage(error)), { status: 400, headers })
 }
 
@@ -69,20 +67,19 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
     const message = tooManyAttemptsMessage(limit.retryAfterSeconds)
     return reply(submission.reply(), fields('magic-link', message), tooManyAttemptsInit(limit))
   }
-  if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm')
+  if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm', { status: 303 })
   const { email } = submission.value
   const confirm = new URLSearchParams({ email })
-  const minute = await hitMailMinute('magic-link', email)
+  const minute = await hitMailMinute(email)
   if (!minute.allowed) {
     confirm.set('wait', String(minute.retryAfterSeconds))
-    throw redirect(`/sign-in/confirm?${confirm}`)
+    throw redirect(`/sign-in/confirm?${confirm}`, { status: 303 })
   }
-  // After the answer (mail-requests.server.ts): the same answer at the same time whether or
-  // not the address has an account.
+  // After the answer: the same answer at the same time for any address (docs/security.md).
   const address = clientAddress(request)
   afterAnswer('magic link', () => mailSignInLink(email, next, address))
   const headers = { 'Set-Cookie': await markLinkRequested(request, email) }
-  throw redirect(`/sign-in/confirm?${confirm}`, { headers })
+  throw redirect(`/sign-in/confirm?${confirm}`, { status: 303, headers })
 }
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
@@ -115,5 +112,5 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
     return reply(result(), fields('password', outcome.error, null, unconfirmedEmail), init)
   }
-  throw redirect(next, { headers: outcome.headers })
+  throw redirect(next, { status: 303, headers: outcome.headers })
 }

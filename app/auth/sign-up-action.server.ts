@@ -7,6 +7,7 @@ import { isHoneypotFilled } from '~/lib/forms/honeypot'
 import { readFormData } from '~/lib/server/http.server'
 
 import { signUp } from './auth.server'
+import { mailMinuteMessage } from './auth-errors'
 import {
   hitAuthRateLimit,
   hitMailMinute,
@@ -15,10 +16,7 @@ import {
 } from './rate-limits.server'
 import { SignUpSchema } from './schemas'
 
-/**
- * The sign-up page's action: the same answer after the same work for any address (the mail says
- * which; docs/decisions/0026-auth-mail-after-the-answer.md), and a plan chosen first is kept.
- */
+/** Sign-up: the same answer after the same work for any address; a plan chosen first is kept. */
 export async function handleSignUp(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignUpSchema })
@@ -30,15 +28,19 @@ export async function handleSignUp(request: Request) {
   const { email, password, redirectTo } = submission.value
   const limit = await hitAuthRateLimit(request, 'sign-up', email)
   if (!limit.allowed) {
-    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds)
+    const formError = tooManyAttemptsMessage(limit.retryAfterSeconds, 'sign-ups')
     return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
-  await hitMailMinute('sign-up', email)
+  const minute = await hitMailMinute(email)
+  if (!minute.allowed) {
+    const formError = mailMinuteMessage(minute.retryAfterSeconds)
+    return reply(result(), { formError }, tooManyAttemptsInit(minute))
+  }
   const confirm = `/sign-up/confirm?${new URLSearchParams({ email })}`
   // Bots get the same answer as people, and no account.
-  if (isHoneypotFilled(formData)) throw redirect(confirm)
+  if (isHoneypotFilled(formData)) throw redirect(confirm, { status: 303 })
   const outcome = await signUp(request, email, password, redirectTo)
   const keep = await rememberAfterSignUp(redirectTo ?? '')
   if (keep) outcome.headers.append('Set-Cookie', keep)
-  throw redirect(confirm, { headers: outcome.headers })
+  throw redirect(confirm, { status: 303, headers: outcome.headers })
 }

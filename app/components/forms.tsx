@@ -33,6 +33,7 @@ export function TextField({
       <input
         {...getInputProps(field, { type })}
         autoComplete={autoComplete}
+        inputMode={autoComplete === 'one-time-code' ? 'numeric' : undefined}
         autoFocus={autoFocus}
         accept={accept}
         aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
@@ -98,12 +99,14 @@ export function SubmitButton({
   name,
   value,
   variant = 'primary',
+  formNoValidate,
 }: {
   children: ReactNode
   pendingText: string
   name?: string
   value?: string
   variant?: 'primary' | 'secondary' | 'danger'
+  formNoValidate?: boolean
 }) {
   const navigation = useNavigation()
   const pending =
@@ -119,6 +122,7 @@ export function SubmitButton({
       type="submit"
       name={name}
       value={value}
+      formNoValidate={formNoValidate}
       disabled={pending}
       aria-disabled={pending}
       className={`w-full rounded-md px-4 py-2 text-sm font-semibold shadow-sm disabled:opacity-70 ${styles}`}

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import * as z from 'zod/mini'
 
-import { reply } from '~/lib/forms/form-reply'
+import { reply, UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { mediaType, readFormData } from '~/lib/server/http.server'
 
 import { type AvatarOwner, removeAvatar, replaceAvatar } from './avatar.server'
@@ -69,5 +69,5 @@ async function generalSettings(request: Request, owner: AvatarOwner, headers: He
     return reply(submission.reply({ resetForm: true }), { intent, message }, { headers })
   }
 
-  throw new Response('Unknown action.', { status: 400, headers })
+  throw new Response(UNKNOWN_FORM, { status: 400, headers })
 }

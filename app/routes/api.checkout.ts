@@ -7,7 +7,11 @@ import {
   PolarCustomerConflict,
 } from '~/billing/polar/checkout.server'
 import { providerCallRefusal, providerRoute } from '~/billing/registry.server'
-import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.server'
+import {
+  ALREADY_SUBSCRIBED,
+  CHECKOUT_PAGES,
+  forBrowsers,
+} from '~/lib/server/browser-fallback.server'
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
@@ -23,7 +27,8 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {
     const location = await createPolarCheckout(asUser, parsed.value, user)
-    return redirect(location, { status: 307, headers })
+    // A 307 would carry a re-sent form on to billing: back to the site is a 303.
+    return redirect(location, { status: location === ALREADY_SUBSCRIBED ? 303 : 307, headers })
   } catch (error) {
     if (error instanceof PolarCustomerConflict) {
       logger.warn({ reason: error.message, user: user.id }, 'polar checkout refused')

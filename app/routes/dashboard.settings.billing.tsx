@@ -20,6 +20,7 @@ import { ButtonLink, LINK, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
 import { PaymentHistory } from '~/components/payment-history'
 import { SettingsSection } from '~/components/settings-section'
+import { UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
@@ -77,6 +78,9 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })
     return data({ error }, { status: 502, headers })
   }
+  // Only a named button opens the portal: a form re-sent here (a redirect) opens nothing.
+  if (intent !== 'portal' && intent !== PAYMENT_METHOD_INTENT)
+    return data({ error: UNKNOWN_FORM }, { status: 400, headers })
   const paymentMethod = intent === PAYMENT_METHOD_INTENT
   const outcome = await openBillingPortal(asUser, user.id, { paymentMethod })
   if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
@@ -161,6 +165,8 @@ export default function Billing() {
               <Form method="post" className="w-full max-w-xs">
                 {/* Past due, the banner's action is the one primary action of the page. */}
                 <SubmitButton
+                  name="intent"
+                  value="portal"
                   pendingText="Opening billing portal…"
                   variant={pastDue ? 'secondary' : 'primary'}
                 >

@@ -75,6 +75,7 @@ export default function SignUp() {
           form={form}
           redirectTo={redirectTo}
           password="new-password"
+          autoFocusEmail
         />
         <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
       </Form>

@@ -9,8 +9,13 @@ import {
 import { useActionData, useLoaderData, useRevalidator, useSearchParams } from '@remix-run/react'
 import { useEffect } from 'react'
 
+import { mailNotSentMessage } from '~/auth/auth-errors'
 import { handleConfirmEmail } from '~/auth/confirm-email-action.server'
-import { forgetPendingSignUp, isPendingSignUpConfirmed } from '~/auth/pending-sign-up.server'
+import {
+  forgetPendingSignUp,
+  isPendingSignUpConfirmed,
+  mailNotSentIn,
+} from '~/auth/pending-sign-up.server'
 import { ConfirmCodeSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
@@ -34,10 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect(`/sign-in?${next}`, { headers })
   }
   headers.set('Cache-Control', 'no-store')
-  return data(
-    { notYetConfirmed: params.has('check'), constraint: getSchemaConstraint(ConfirmCodeSchema) },
-    { headers },
-  )
+  const notYetConfirmed = params.has('check')
+  const constraint = getSchemaConstraint(ConfirmCodeSchema)
+  return data({ notYetConfirmed, constraint, notSentIn: await mailNotSentIn(request) }, { headers })
 }
 
 export function headers() {
@@ -48,26 +52,36 @@ export const action = ({ request }: ActionFunctionArgs) => handleConfirmEmail(re
 
 export default function SignUpConfirm() {
   const [params] = useSearchParams()
-  const { notYetConfirmed, constraint } = useLoaderData<typeof loader>()
+  const { notYetConfirmed, constraint, notSentIn } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   // "Send the confirmation again" from another page posts here with the address in the form.
   const email = params.get('email') || actionData?.email || ''
   const revalidator = useRevalidator()
   // Asks again every few seconds while visible; without JavaScript "I have confirmed it" does.
   useEffect(() => {
+    if (notSentIn) return
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible' && revalidator.state === 'idle') {
         revalidator.revalidate()
       }
     }, CHECK_EVERY_MS)
     return () => clearInterval(timer)
-  }, [revalidator])
+  }, [revalidator, notSentIn])
   const [form, fields] = useForm<{ email: string; code: string }>({
     id: 'confirm-code',
     lastResult: actionData?.intent === 'code' ? actionData.result : undefined,
     constraint,
     defaultValue: { email },
   })
+  if (notSentIn)
+    return (
+      <AuthCard
+        title="Your email was not sent"
+        footer={<TextLink to="/sign-up">Sign up again</TextLink>}
+      >
+        <FormMessage tone="error">{mailNotSentMessage(email, notSentIn)}</FormMessage>
+      </AuthCard>
+    )
   return (
     <AuthCard title="Check your email" footer={<TextLink to="/sign-in">Back to sign in</TextLink>}>
       <p className="text-slate-700">

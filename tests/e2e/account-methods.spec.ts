@@ -86,3 +86,36 @@ for (const javaScriptEnabled of [true, false]) {
     })
   })
 }
+
+// Confirming with an emailed code: the button that mails it comes before the submit button,
+// the field takes digits, and nothing asks an account without a password for one.
+for (const [name, viewport] of [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 390, height: 844 }],
+] as const) {
+  test.describe(`${name}, JavaScript off`, () => {
+    test.use({ javaScriptEnabled: false, viewport })
+
+    test(`a GitHub account confirms an email change with a code (${name})`, async ({
+      page,
+    }, testInfo) => {
+      await signInWithGitHub(page)
+      await page.goto('/dashboard/settings/account')
+      const form = page.locator('form#change-email')
+      const code = form.getByRole('textbox', { name: 'Code from the email' })
+      await expect(code).toHaveAttribute('inputmode', 'numeric')
+      const buttons = await form.getByRole('button').allTextContents()
+      expect(buttons.map((text) => text.trim())).toEqual(['Email me a code', 'Change email'])
+      await form.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('github-to'))
+      await form.getByRole('button', { name: 'Change email' }).click()
+      await expect(page.locator('form#change-email')).toContainText('Enter the code from the email')
+      await expect(page.locator('form#change-email')).not.toContainText(/password/i)
+      await page
+        .locator('form#change-email')
+        .getByRole('button', { name: 'Email me a code' })
+        .click()
+      await expect(page.getByRole('status')).toContainText('We emailed a 6-digit code')
+      await attachScreenshots(page, testInfo, `code for an email change (${name})`)
+    })
+  })
+}

@@ -6,8 +6,10 @@ import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
 import { LINK_NOT_VALID, mailMinuteMessage } from '../../app/auth/auth-errors'
 import { CONTACT_THANK_YOU } from '../../app/contact/schema'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { UNKNOWN_FORM } from '../../app/lib/forms/form-reply'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { createPolarCustomer, seedSubscription } from './billing-seed'
 import {
   attachScreenshots,
   createUser,
@@ -155,6 +157,53 @@ for (const viewport of VIEWPORTS) {
       await attachScreenshots(page, testInfo, `sent less than a minute ago (${viewport.name})`)
     })
 
+    test(`a sign-up within a minute of another mail says so, for any address (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const user = await newUser('minute-existing')
+      const fresh = uniqueEmail('minute-new')
+      createdEmails.push(fresh)
+      for (const email of [user.email, fresh]) {
+        await page.goto('/sign-in')
+        await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(email)
+        await page.getByRole('button', { name: 'Send me a magic link' }).click()
+        await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+        await page.goto('/sign-up')
+        await page.getByRole('textbox', { name: 'Email' }).fill(email)
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+        await page.getByRole('button', { name: 'Create account' }).click()
+        // Said at once, alike for both: no "Check your email" for a mail that never goes out.
+        await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
+        await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
+      }
+      await attachScreenshots(page, testInfo, `sign-up within the minute (${viewport.name})`)
+    })
+
+    test(`sign-up starts in its first field and its limit speaks of sign-ups (${viewport.name})`, async ({
+      page,
+    }, testInfo) => {
+      const email = uniqueEmail('sign-up-limit')
+      createdEmails.push(email)
+      await page.goto('/sign-up')
+      await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
+      for (let attempt = 0; ; attempt++) {
+        await page.goto('/sign-up')
+        await page.getByRole('textbox', { name: 'Email' }).fill(email)
+        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+        await page.getByRole('button', { name: 'Create account' }).click()
+        if (await page.getByText('Too many sign-ups').isVisible()) break
+        expect(attempt).toBeLessThan(8)
+      }
+      await expect(page.getByText(/attempts/)).toHaveCount(0)
+      await attachScreenshots(page, testInfo, `sign-up limit (${viewport.name})`)
+      // Code fields bring up the digits keyboard.
+      await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
+      await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
+        'inputmode',
+        'numeric',
+      )
+    })
+
     test(`too many attempts from this browser offers an emailed link (${viewport.name})`, async ({
       page,
     }, testInfo) => {
@@ -249,6 +298,41 @@ for (const viewport of VIEWPORTS) {
       expect(body).not.toContain('new account')
     })
   })
+}
+
+// A form's redirect is followed with GET: a 307 would re-send the sign-in form to billing.
+for (const viewport of VIEWPORTS) {
+  for (const javaScriptEnabled of [true, false]) {
+    const how = `${viewport.name}, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`
+    test(`a Polar subscriber signing in on a second device lands on billing (${how})`, async ({
+      browser,
+    }, testInfo) => {
+      const context = await browser.newContext({ javaScriptEnabled, viewport: viewport.size })
+      const page = await context.newPage()
+      const user = await newUser('second-device')
+      const customer = await createPolarCustomer(user.id, user.email)
+      await seedSubscription(user.id, { provider: 'polar', polar_customer_id: customer })
+      // Pricing's "Pay with Polar", signed out, then "Sign in" on the sign-up page.
+      const back = new URLSearchParams({ redirectTo: '/subscribe/pro?provider=polar' })
+      await page.goto(`/sign-in?${back}`)
+      const form = page.locator('form#sign-in')
+      await form.getByLabel('Email').fill(user.email)
+      await form.getByLabel('Password').fill(PASSWORD)
+      await form.getByRole('button', { name: 'Sign in' }).click()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=already-subscribed$/)
+      await expect(page.getByText(noticeByKey('already-subscribed').text)).toBeVisible()
+      await attachScreenshots(page, testInfo, `second device (${how})`)
+
+      // A form the billing page does not know opens nothing: the page says so.
+      const replayed = await page.request.post('/dashboard/settings/billing', {
+        form: { intent: 'password', email: user.email },
+        maxRedirects: 0,
+      })
+      expect(replayed.status()).toBe(400)
+      expect(await replayed.text()).toContain(UNKNOWN_FORM)
+      await context.close()
+    })
+  }
 }
 
 test.describe('phone width: compact menus', () => {

@@ -80,7 +80,7 @@ function expectLimited(outcome: { status: number; headers: Headers; data: unknow
   expect(retryAfter).toBeGreaterThan(0)
   expect(outcome.data).toMatchObject({
     formError: expect.stringMatching(
-      /^Too many attempts\. Please wait \d+ minutes? and try again\.$/,
+      /^Too many (attempts|sign-ups)\. Please wait \d+ minutes? and try again\.$/,
     ),
   })
 }
@@ -126,7 +126,7 @@ describe.each([
     const email = newEmail('magic')
     const { limit } = AUTH_RATE_LIMITS['magic-link'].email
     for (let i = 0; i < limit; i++) {
-      expect((await magicLink(`${net}.${30 + i}`, email)).status).toBe(302)
+      expect((await magicLink(`${net}.${30 + i}`, email)).status).toBe(303)
     }
     const limited = await magicLink(`${net}.39`, email)
     expectLimited(limited)
@@ -147,7 +147,7 @@ describe.each([
   it('sign-up: per client', async () => {
     const ip = `${net}.50`
     const { limit } = AUTH_RATE_LIMITS['sign-up'].client
-    for (let i = 0; i < limit; i++) expect((await signUp(ip, newEmail('new'))).status).toBe(302)
+    for (let i = 0; i < limit; i++) expect((await signUp(ip, newEmail('new'))).status).toBe(303)
     const limited = await signUp(ip, newEmail('new'))
     expectLimited(limited)
     expect(JSON.stringify(limited.data)).not.toContain('correct-horse')

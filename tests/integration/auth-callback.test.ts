@@ -188,7 +188,7 @@ describe('rule 1: a PKCE code is exchanged for a session', () => {
       signInPage.action,
       appRequest(app, '/sign-in', { form: { intent: 'oauth', redirectTo: '/pricing' } }),
     )
-    expect(started.status).toBe(302)
+    expect(started.status).toBe(303)
     const authorize = new URL(started.headers.get('Location')!)
     expect(authorize.pathname).toBe('/auth/v1/authorize')
     expect(authorize.searchParams.get('provider')).toBe('github')
@@ -517,7 +517,7 @@ describe('/reset-password: only a session opened by a recovery link sets a passw
       signInPage.action,
       appRequest(app, '/sign-in', { form: { email, password, redirectTo: '/dashboard' } }),
     )
-    return outcome.status === 302
+    return outcome.status === 303
       ? mergeCookies('', new Response(null, { headers: outcome.headers }))
       : null
   }
@@ -539,7 +539,7 @@ describe('/reset-password: only a session opened by a recovery link sets a passw
       resetPassword.action,
       appRequest(app, '/reset-password', { cookie, form: newPassword }),
     )
-    expect(saved.status).toBe(302)
+    expect(saved.status).toBe(303)
     expect(saved.headers.get('Location')).toBe('/dashboard?notice=password-updated')
     expect(await signInCookie(user.email, newPassword.password)).not.toBeNull()
   })

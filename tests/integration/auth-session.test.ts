@@ -167,7 +167,7 @@ describe('protected pages and anonymous-only pages', () => {
         form: { email: user.email, password: PASSWORD, redirectTo: '/dashboard/settings/billing' },
       }),
     )
-    expect(outcome.status).toBe(302)
+    expect(outcome.status).toBe(303)
     expect(outcome.headers.get('Location')).toBe('/dashboard/settings/billing')
     expect(readSession(setCookies(outcome.headers))?.user.id).toBe(user.id)
     // No browser code reads the session: it is HttpOnly, and SameSite=Lax.
@@ -348,7 +348,7 @@ describe('an expired access token is refreshed and the new cookies reach the bro
         form: { password: 'a-new-passphrase', confirmPassword: 'a-new-passphrase' },
       }),
     )
-    expect(saved.status).toBe(302)
+    expect(saved.status).toBe(303)
     expect(saved.headers.get('Location')).toBe('/dashboard?notice=password-updated')
     const after = await expectRefreshed(saved.headers, fresh)
     // One refresh per request: the cookies carry the session's only live refresh token.
@@ -361,7 +361,7 @@ describe('an expired access token is refreshed and the new cookies reach the bro
       signInPage.action,
       appRequest(app, '/sign-in', { form: { email: user.email, password: 'a-new-passphrase' } }),
     )
-    expect(signIn.status).toBe(302)
+    expect(signIn.status).toBe(303)
   })
 
   it('on a redirect (a signed-in visitor on /sign-in)', async () => {
@@ -464,7 +464,7 @@ describe('auth page actions say clearly what went wrong', () => {
         const fresh = newEmail('fresh')
         const forNew = await observedSignUp(fresh)
         const forTaken = await observedSignUp(user.email)
-        expect(forNew).toMatchObject({ status: 302, location: '/sign-up/confirm?email=<email>' })
+        expect(forNew).toMatchObject({ status: 303, location: '/sign-up/confirm?email=<email>' })
         expect(forTaken).toEqual(forNew)
         // The newcomer is asked to confirm; the account holder gets a sign-in link saying why
         // (the auth server is asked after the answer, the same work for both).
@@ -508,7 +508,7 @@ describe('auth page actions say clearly what went wrong', () => {
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {})
     const email = newEmail('weak')
     const strict = await signUpWith(email, 'only-letters-here')
-    expect(strict.status).toBe(302)
+    expect(strict.status).toBe(303)
     await mailRequestsSettled()
     expect(warn).toHaveBeenCalledWith(
       { code: 'weak_password' },

@@ -130,7 +130,7 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       .eq('provider', id)
     expect(count).toBeGreaterThan(0)
 
-    const manage = await post(user.cookie, '/dashboard/settings/billing', '')
+    const manage = await post(user.cookie, '/dashboard/settings/billing', 'intent=portal')
     expect(manage.status).toBe(303)
     expect(manage.headers.get('location')).toMatch(/^https?:\/\//)
     expect(manage.headers.get('location')).not.toContain(app.url)

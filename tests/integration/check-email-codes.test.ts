@@ -49,7 +49,7 @@ describe('after sign-up', () => {
       signUpPage.action,
       appRequest(app, '/sign-up', { form: { email, password: 'another-passphrase-1' } }),
     )
-    expect(started.status).toBe(302)
+    expect(started.status).toBe(303)
     expect(started.headers.get('Location')).toBe(
       `/sign-up/confirm?${new URLSearchParams({ email })}`,
     )
@@ -62,7 +62,7 @@ describe('after sign-up', () => {
       signUpCheck.action,
       appRequest(app, '/sign-up/confirm', { form: { intent: 'code', email, code: mail!.otp! } }),
     )
-    expect(answer.status).toBe(302)
+    expect(answer.status).toBe(303)
     expect(await signedInAs(answer.headers)).toBe(id)
   })
 
@@ -113,7 +113,7 @@ describe('after asking for a sign-in link', () => {
       signInCheck.action,
       appRequest(app, '/sign-in/confirm', { form: { intent: 'code', email, code: mail!.otp! } }),
     )
-    expect(answer.status).toBe(302)
+    expect(answer.status).toBe(303)
     expect(answer.headers.get('Location')).toBe('/dashboard')
     expect(await signedInAs(answer.headers)).toBe(id)
   })

@@ -26,7 +26,7 @@ async function signUp(email: string) {
     signUpPage.action,
     appRequest(app, '/sign-up', { form: { email, password: 'correct-horse-battery' } }),
   )
-  expect(started.status).toBe(302)
+  expect(started.status).toBe(303)
   // The auth server is asked after the answer (the same work for any address).
   await mailRequestsSettled()
   const mail = await app.stack.supabase.inbox.latestFor(email)
@@ -44,7 +44,7 @@ describe('the code from the confirmation mail', () => {
     const mail = await signUp(email)
     expect(mail.otp).toMatch(/^\d{6}$/)
     const answer = await post({ intent: 'code', email, code: mail.otp! }, mail.browser)
-    expect(answer.status).toBe(302)
+    expect(answer.status).toBe(303)
     expect(answer.headers.get('Location')).toBe('/dashboard?notice=email-confirmed')
     const cookie = mergeCookies('', new Response(null, { headers: answer.headers }))
     const page = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))

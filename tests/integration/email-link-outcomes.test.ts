@@ -178,7 +178,7 @@ describe('a sign-up confirmed on another device', () => {
         redirectTo: '/subscribe/pro',
       }),
     )
-    expect(signedUp.status).toBe(302)
+    expect(signedUp.status).toBe(303)
     const desktop = mergeCookies('', new Response(null, { headers: signedUp.headers }))
     const waiting = `${app.url}/sign-up/confirm?${new URLSearchParams({ email })}`
     const before = await callRoute(checkEmail.loader, pageGet(waiting, desktop))

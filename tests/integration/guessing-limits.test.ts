@@ -114,7 +114,7 @@ describe('sign-in: a ceiling per address over all clients', () => {
         }),
       ),
     )
-    expect(asked.status).toBe(302)
+    expect(asked.status).toBe(303)
     await mailRequestsSettled()
     const browser = sessionCookie(asked)
     const mail = await app.stack.supabase.inbox.latestFor(user.email)
@@ -229,7 +229,7 @@ describe('the sign-up code: a ceiling per address', () => {
       signUpPage.action,
       from('192.0.2.200', appRequest(app, '/sign-up', { form: { email, password: PASSWORD } })),
     )
-    expect(started.status).toBe(302)
+    expect(started.status).toBe(303)
     const browser = sessionCookie(started)
     await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(email)

@@ -96,7 +96,7 @@ describe('payment recovery', () => {
     // "Manage billing" still opens the portal's homepage, reading the subscription once.
     const rowReads = () => app!.stack.supabase.restCountsByPath()['/user_subscriptions'] ?? 0
     const readsBefore = rowReads()
-    const manage = await postForm(billing, {}, user.cookie)
+    const manage = await postForm(billing, { intent: 'portal' }, user.cookie)
     expect(rowReads() - readsBefore).toBe(1)
     expect(await (await fetch(manage.headers.get('location')!)).text()).toContain(
       'Manage your subscription',

@@ -325,7 +325,7 @@ describe('the whole flow', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: user.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: '',
+      body: 'intent=portal',
     })
     expect(manage.status).toBe(303)
     const portal = manage.headers.get('location') ?? ''

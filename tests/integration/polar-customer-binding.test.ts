@@ -172,7 +172,7 @@ describe('one live subscription per user', () => {
     const { victim: subscriber } = await subscribedVictim()
     const checkoutsBefore = app.stack.polar.state.checkouts.size
     const response = await checkout({ products: PRO }, subscriber)
-    expect(response.status).toBe(307)
+    expect(response.status).toBe(303)
     expect(response.headers.get('location')).toBe(
       '/dashboard/settings/billing?notice=already-subscribed',
     )

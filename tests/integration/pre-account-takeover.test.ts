@@ -31,7 +31,7 @@ const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example
 async function signUp(email: string, password: string, redirectTo = '') {
   const browser = browserOn(app)
   const answer = await browser.submit('/sign-up', { email, password, redirectTo })
-  expect(answer.status).toBe(302)
+  expect(answer.status).toBe(303)
   await mailRequestsSettled()
   await waitOutMailFrequency(app, email)
   return browser
@@ -48,7 +48,7 @@ async function confirmationMail(email: string) {
 /** Signs in through the sign-in page: true when it opened a session. */
 async function signsIn(email: string, password: string) {
   const answer = await browserOn(app).submit('/sign-in', { email, password })
-  if (answer.status === 302) return true
+  if (answer.status === 303) return true
   expect(await answer.text()).toContain(authErrorMessage({ code: 'invalid_credentials' }))
   return false
 }

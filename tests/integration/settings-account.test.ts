@@ -413,7 +413,7 @@ describe('sign out of all sessions', () => {
       headers: { Cookie: user.cookie },
       redirect: 'manual',
     })
-    expect(signOut.status).toBe(302)
+    expect(signOut.status).toBe(303)
     expect((await dashboardPage(user.cookie)).status).toBe(302)
   })
 

@@ -13,6 +13,10 @@ export interface SettingsFormProps {
   constraint: FormConstraint
 }
 
+/** An action's answer to a form it does not know (400): it never guesses what was meant. */
+export const UNKNOWN_FORM =
+  'This page does not know that request, so nothing was done. Please use its buttons.'
+
 /** The one way a form action answers: conform's `result` beside the fields its page reads. */
 export function reply<Result extends FormResult | null, const Fields extends object>(
   result: Result,
