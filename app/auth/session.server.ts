@@ -140,7 +140,7 @@ async function checked(request: Request, { result, claimed }: Verified): Promise
   if (!claimed) return result
   const state = await sessionState(claimed.user)
   if (state === 'ended') {
-    await endLocalSession(result.supabase)
+    await result.supabase.auth.signOut({ scope: 'local' }).catch(() => {})
     result.endedElsewhere = true
     return result
   }
@@ -312,10 +312,6 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
   return 'ended'
 }
 
-async function endLocalSession(supabase: SupabaseClient) {
-  await supabase.auth.signOut({ scope: 'local' }).catch(() => {})
-}
-
 /**
  * For actions that cannot be undone or hand over control (money, credentials, the account):
  * the auth server itself confirms the session. False, with its cookies cleared, when it said
@@ -331,7 +327,7 @@ export async function confirmedByAuthServer(session: {
     logger.error({ err: error, status: error.status, code: error.code }, 'auth server check failed')
     throw sessionCheckUnavailable()
   }
-  await endLocalSession(session.supabase)
+  await session.supabase.auth.signOut({ scope: 'local' }).catch(() => {})
   return false
 }
 
