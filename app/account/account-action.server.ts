@@ -214,7 +214,6 @@ async function ownerCheck(
   headers: Headers,
   confirmSession: () => Promise<void>,
 ) {
-  // A session that ended elsewhere signs in again first; an auth-server outage is a 503.
   await confirmSession()
   const flow = proof.currentPassword ? 'password-check' : 'email-code'
   const limit = await hitAuthRateLimit(request, flow, user.email)

@@ -70,11 +70,7 @@ export async function savePassword(
     }
   }
   const onField = error.code === 'weak_password' || error.code === 'same_password'
-  return {
-    ok: false,
-    field: onField ? 'password' : undefined,
-    message: authErrorMessage(error),
-  }
+  return { ok: false, field: onField ? 'password' : undefined, message: authErrorMessage(error) }
 }
 
 /** Null when the owner's proof holds, else what to say (docs/decisions/0049-owner-re-check.md). */

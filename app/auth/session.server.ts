@@ -85,8 +85,7 @@ const seconds = () => Date.now() / 1000
 /**
  * Access tokens this process has verified, by a SHA-256 of the `Cookie` header, until 2 minutes
  * before they expire (supabase-js refreshes within 90 s): the same cookies skip the client, the
- * cookie decode and the signature check, 0.5–0.9 ms of CPU per signed-in request
- * (tools/bench/session-cost.ts), about 4 % of a mixed day's (docs/performance.md, "Caches").
+ * cookie decode and the signature check (docs/performance.md, "Caches").
  */
 const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000), seconds)
 
@@ -94,9 +93,8 @@ export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
  * Sessions whose existence check last said "active" within SESSION_CHECK_GRACE_SECONDS, by
- * session id. It saves no request and costs no measurable CPU (docs/performance.md, "Caches"):
- * it is for availability: when the check cannot be made, a page view (GET, HEAD) of such a
- * session is served (200, not 503: tests/integration/session-resilience.test.ts).
+ * session id: when the check cannot be made, a page view (GET, HEAD) of such a session is
+ * served, not a 503 (tests/integration/session-resilience.test.ts).
  */
 export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 
@@ -115,7 +113,6 @@ function sessionOf(request: Request) {
   return session
 }
 
-/** The request's user, or null: its token verified and its session still active. */
 export function getOptionalUser(request: Request): Promise<SessionResult> {
   const session = sessionOf(request)
   return (session.checked ??= session.verified.then((verified) => checked(request, verified)))
@@ -143,7 +140,7 @@ async function checked(request: Request, { result, claimed }: Verified): Promise
   if (!claimed) return result
   const state = await sessionState(claimed.user)
   if (state === 'ended') {
-    await endLocalSession(result.supabase)
+    await result.supabase.auth.signOut({ scope: 'local' }).catch(() => {})
     result.endedElsewhere = true
     return result
   }
@@ -192,11 +189,7 @@ export async function requireUserWith<T>(
   return [session, value as T]
 }
 
-/**
- * The session from the cookies (refreshed when near expiry) and its access token's claims,
- * verified locally (`getClaims`); null when there is no valid token. Two steps rather than
- * `getClaims()` alone, to keep the token for the page reads.
- */
+/** `getSession()` then `getClaims()`, not `getClaims()` alone: the page reads need the token. */
 async function verifyToken(
   { supabase, headers }: SessionResult,
   key: string,
@@ -312,15 +305,11 @@ async function sessionState(user: SessionUser): Promise<'active' | 'ended' | 'un
     return 'unknown'
   }
   if (data === true) {
-    sessionConfirmations.set(user.sessionId, true, Date.now() / 1000 + SESSION_CHECK_GRACE_SECONDS)
+    sessionConfirmations.set(user.sessionId, true, seconds() + SESSION_CHECK_GRACE_SECONDS)
     return 'active'
   }
   sessionConfirmations.delete(user.sessionId)
   return 'ended'
-}
-
-async function endLocalSession(supabase: SupabaseClient) {
-  await supabase.auth.signOut({ scope: 'local' }).catch(() => {})
 }
 
 /**
@@ -338,7 +327,7 @@ export async function confirmedByAuthServer(session: {
     logger.error({ err: error, status: error.status, code: error.code }, 'auth server check failed')
     throw sessionCheckUnavailable()
   }
-  await endLocalSession(session.supabase)
+  await session.supabase.auth.signOut({ scope: 'local' }).catch(() => {})
   return false
 }
 

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -13,7 +13,7 @@ import { requireAnonymous } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -26,17 +26,10 @@ export const action = ({ request }: ActionFunctionArgs) => handleForgotPassword(
 export default function ForgotPassword() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const validate = useFormValidation(() =>
-    import('~/auth/schemas').then((schemas) => schemas.ForgotPasswordSchema),
+  const [form, fields] = useValidatedForm(
+    { id: 'forgot-password', lastResult: actionData?.result, constraint },
+    () => import('~/auth/schemas').then((schemas) => schemas.ForgotPasswordSchema),
   )
-  const [form, fields] = useForm({
-    id: 'forgot-password',
-    lastResult: actionData?.result,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <AuthCard
       title="Reset your password"

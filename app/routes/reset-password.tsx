@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -14,7 +14,7 @@ import { ResetPasswordSchema } from '~/auth/schemas'
 import { requireUser } from '~/auth/session.server'
 import { AuthCard } from '~/components/auth-card'
 import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 // Only the session of the recovery link may set a password here, so a stolen or shared
@@ -31,17 +31,10 @@ export const action = ({ request }: ActionFunctionArgs) => handleResetPassword(r
 export default function ResetPassword() {
   const { constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const validate = useFormValidation(() =>
-    import('~/auth/schemas').then((schemas) => schemas.ResetPasswordSchema),
+  const [form, fields] = useValidatedForm(
+    { id: 'reset-password', lastResult: actionData?.result, constraint },
+    () => import('~/auth/schemas').then((schemas) => schemas.ResetPasswordSchema),
   )
-  const [form, fields] = useForm({
-    id: 'reset-password',
-    lastResult: actionData?.result,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <AuthCard title="Choose a new password">
       <FormMessage tone="error">{actionData?.formError}</FormMessage>

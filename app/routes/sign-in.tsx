@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -18,7 +18,7 @@ import { NextStepForm, ResendConfirmationForm } from '~/components/auth-next-ste
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
 import { TextLink } from '~/components/links'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -53,30 +53,24 @@ export const action = ({ request }: ActionFunctionArgs) => handleSignIn(request)
 export default function SignIn() {
   const { redirectTo, pageError, failureReason, email, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const validateSignIn = useFormValidation(() =>
-    import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
+  const [form, fields] = useValidatedForm(
+    {
+      id: 'sign-in',
+      lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
+      defaultValue: { email },
+      constraint: constraint.signIn,
+    },
+    () => import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
   )
-  const validateMagicLink = useFormValidation(() =>
-    import('~/auth/schemas').then((schemas) => schemas.MagicLinkSchema),
+  const [magicForm, magicFields] = useValidatedForm(
+    {
+      id: 'magic-link',
+      lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
+      defaultValue: { email },
+      constraint: constraint.magicLink,
+    },
+    () => import('~/auth/schemas').then((schemas) => schemas.MagicLinkSchema),
   )
-  const [form, fields] = useForm({
-    id: 'sign-in',
-    lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
-    defaultValue: { email },
-    constraint: constraint.signIn,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validateSignIn,
-  })
-  const [magicForm, magicFields] = useForm({
-    id: 'magic-link',
-    lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
-    defaultValue: { email },
-    constraint: constraint.magicLink,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validateMagicLink,
-  })
   const formError = actionData?.formError
   return (
     <AuthCard

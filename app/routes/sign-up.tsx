@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { getFormProps } from '@conform-to/react'
 import {
   type ActionFunctionArgs,
   data,
@@ -17,7 +17,7 @@ import { AuthCard } from '~/components/auth-card'
 import { CredentialsFields } from '~/components/credentials-fields'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
-import { REVALIDATE_ON, useFormValidation, VALIDATE_ON } from '~/lib/forms/form-validation'
+import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import { formatMoney } from '~/lib/pages/format'
 
@@ -42,17 +42,10 @@ export const action = ({ request }: ActionFunctionArgs) => handleSignUp(request)
 export default function SignUp() {
   const { redirectTo, chosenPlan, constraint } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const validate = useFormValidation(() =>
-    import('~/auth/schemas').then((schemas) => schemas.SignUpSchema),
+  const [form, fields] = useValidatedForm(
+    { id: 'sign-up', lastResult: actionData?.result, constraint },
+    () => import('~/auth/schemas').then((schemas) => schemas.SignUpSchema),
   )
-  const [form, fields] = useForm({
-    id: 'sign-up',
-    lastResult: actionData?.result,
-    constraint,
-    shouldValidate: VALIDATE_ON,
-    shouldRevalidate: REVALIDATE_ON,
-    onValidate: validate,
-  })
   return (
     <AuthCard
       title="Create your account"

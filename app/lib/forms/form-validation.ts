@@ -10,7 +10,7 @@ type Validate<Schema extends core.$ZodType> = (
  * `useForm`'s `onValidate`, without zod in the first load: `loadSchema` (a dynamic `import()`)
  * runs after hydration. Never a validation request to the server: several actions are limited.
  */
-export function useFormValidation<Schema extends core.$ZodType>(loadSchema: () => Promise<Schema>) {
+function useFormValidation<Schema extends core.$ZodType>(loadSchema: () => Promise<Schema>) {
   const validate = useRef<Validate<Schema> | null>(null)
   const load = useRef(loadSchema)
   useEffect(() => {
