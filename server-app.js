@@ -1,5 +1,5 @@
 // The app's request stack around Remix: what `server.js` serves in production and what the
-// integration tests run (docs/decisions/0027-one-request-stack.md). Plain JavaScript, so
+// integration tests run (docs/decisions/0002-server-and-request-policy.md). Plain JavaScript, so
 // production needs no build step or TypeScript runtime for it.
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'

@@ -1,6 +1,6 @@
 // The production server: `npm start`. The app's request stack (server-app.js: static files,
 // compression, the access log, the request policy, Remix) on Node's HTTP server, plus what a
-// deployment needs (docs/decisions/0006-server-entry.md):
+// deployment needs (docs/decisions/0002-server-and-request-policy.md):
 // - Node.js 22 or newer, or no start at all (on Node 20 the app would start, then fail);
 // - the settings of a `.env` in the working directory, under those the host sets;
 // - a warning at start when the Supabase project still signs with the legacy JWT secret, or

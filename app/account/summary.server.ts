@@ -30,7 +30,7 @@ export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
 type Read = (asUser: AsUser) => Promise<AccountSummary>
 const reads = new WeakMap<object, { read?: Read; answer?: ReturnType<Read> }>()
 
-/** `requireUserWith`'s summary: one call per request (docs/decisions/0075-billing-page-in-one-statement.md). */
+/** `requireUserWith`'s summary: one call per request (docs/decisions/0018-performance-by-design.md). */
 export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
   request: Request,
   read?: (asUser: AsUser) => Promise<T>,

@@ -37,7 +37,7 @@ export function readOnceCookie(name: string) {
 
 /**
  * The session's @supabase/ssr `cookieOptions` (its chunks and PKCE verifier share the name):
- * `__Host-sb-<ref>-auth-token` in production, Supabase's own name over http (decisions/0046).
+ * `__Host-sb-<ref>-auth-token` in production, Supabase's own name over http.
  */
 export function sessionCookieOptions(env: Env) {
   const production = env.NODE_ENV === 'production'

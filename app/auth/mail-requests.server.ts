@@ -1,6 +1,6 @@
 import { logger } from '~/lib/server/logger.server'
 
-// The auth server's work after the answer (docs/decisions/0026-auth-mail-after-the-answer.md), in
+// The auth server's work after the answer (docs/decisions/0005-auth-answers-reveal-nothing.md), in
 // this process only; a failure is logged, never shown (it would tell apart).
 const running = new Set<Promise<unknown>>()
 

@@ -16,7 +16,7 @@ import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
 // GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
-// a signed-in user, as Stripe's checkout (docs/decisions/0025-polar-checkout-needs-an-account.md).
+// a signed-in user, as Stripe's checkout (docs/decisions/0012-checkout.md).
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await getOptionalUser(request)
   const fail = (status: number, error: string) => jsonNoStore({ error }, { status, headers })

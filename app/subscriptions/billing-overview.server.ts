@@ -35,7 +35,7 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
 
 /**
  * The user's account summary and one page of their payments, newest first, each with the
- * provider references `fillDeferredLookups` reads, in one call under RLS (docs/decisions/0075).
+ * provider references `fillDeferredLookups` reads, in one call under RLS.
  */
 export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(

@@ -50,7 +50,7 @@ export function applySubscriptionEvent(
 
 /**
  * A provider's answer to a change made in the app, applied now, stamped with the provider's
- * time, never this server's (docs/decisions/0053).
+ * time, never this server's.
  */
 export function applyProviderAnswer(
   provider: string,
@@ -73,7 +73,7 @@ export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPa
   )
 }
 
-/** Records a failed payment in one transaction: its ledger row, dates, failed row and mail (0013). */
+/** Records a failed payment in one transaction: its ledger row, dates, failed row and mail. */
 export function recordPaymentFailure(
   event: LedgerEvent,
   userId: string | null,

@@ -1,5 +1,5 @@
 /**
- * The deploy rehearsal (docs/decisions/0016-deploy-rehearsal.md): a real host's path, as
+ * The deploy rehearsal (docs/decisions/0017-deploy-and-operate.md): a real host's path, as
  * docs/going-live.md walks it. A copy of the repository is built, then installed as a
  * production install is (`npm ci --omit=dev`: no dev dependencies, so no tsx and no Node from
  * npm: the host runs Node 22 itself), configured by a `.env` made from `.env.example` plus

@@ -157,7 +157,7 @@ test('forms posted from another site are refused; the same form on our site work
   try {
     // Page actions (document and single-fetch posts): the request policy in front of Remix
     // (server.js) answers 403 with a page before Remix's own guard could answer its empty
-    // 500 (docs/decisions/0007-request-policy.md). The actions' own check behind it is
+    // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
     // proven per action in app/routes/cross-site.test.ts.
     const document = await postFromAttacker('Document')
     expect(document.status).toBe(403)

@@ -3,7 +3,7 @@ import { type Env, getEnv } from '~/env.server'
 /**
  * The `global.fetch` of a Supabase client acting for one visitor: its Auth calls carry the secret
  * key and the visitor's `Sb-Forwarded-For`, the others the public key; without a secret key:
- * undefined (docs/decisions/0022).
+ * undefined.
  */
 export function authCallsOnBehalfOf(
   address: string | null,

@@ -102,7 +102,7 @@ const chosenCaps = new WeakMap<Request, number>()
 
 const unserved = () => methodNotAllowed('GET, HEAD')
 
-/** Each action behind its reader's cap, else FORM_MAX_BYTES (0047); no action: 405, not Remix's. */
+/** Each action behind its reader's cap, else FORM_MAX_BYTES; no action: 405, not Remix's. */
 export function capRequestBodies(build: ServerBuild): ServerBuild {
   const routes = { ...build.routes }
   for (const [id, route] of Object.entries(routes)) {

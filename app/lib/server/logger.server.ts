@@ -38,7 +38,7 @@ export function redactTarget(target: string): string {
 
 const target = (value: unknown) => (typeof value === 'string' ? redactTarget(value) : value)
 
-/** Asynchronous: a slow log reader never holds up an answer (docs/decisions/0028-one-logger.md). */
+/** Asynchronous: a slow log reader never holds up an answer (docs/architecture.md, "Logging"). */
 function standardStreams(): DestinationStream {
   return pino.multistream(
     [

@@ -9,7 +9,7 @@ import type { PageHandle } from '~/lib/pages/page-handle'
 import { cacheSize, ExpiringCache } from './expiring-cache'
 import { createNonce } from './security-headers.server'
 
-/** The anonymous page cache (decision 0014): 8–13× less CPU than a render (docs/performance.md). */
+/** The anonymous page cache: 8–13× less CPU than a render (docs/performance.md). */
 const MAX_ENTRIES = 50
 const TTL_MS = 60_000
 const MAX_BODY_BYTES = 512 * 1024

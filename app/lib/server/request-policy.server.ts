@@ -9,7 +9,7 @@ import {
 import { logger } from './logger.server'
 import { RESOURCE_CSP } from './security-headers.server'
 
-/** The request policy (decisions/0007): a bad target or Host is 400, a cross-site post 403. */
+/** The request policy: a bad target or Host is 400, a cross-site post 403. */
 export function requestPolicyMiddleware(
   req: IncomingMessage,
   res: ServerResponse,
@@ -33,7 +33,7 @@ export function requestPolicyMiddleware(
 /**
  * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
  * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise
- * (docs/decisions/0048-one-parse-of-the-request-url.md).
+ * (docs/decisions/0002-server-and-request-policy.md).
  */
 function policyRequest(req: IncomingMessage & { originalUrl?: string }): RequestHead | null {
   let path = req.originalUrl ?? req.url ?? '/'

@@ -110,7 +110,7 @@ export function applyResponseDefaults(
     res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
 }
 
-/** Every answer (a static file's too) gets those as its head is written, whoever set the rest (0011). */
+/** Every answer (a static file's too) gets those as its head is written, whoever set the rest. */
 export function responseHeaders(req: IncomingMessage, res: ServerResponse, next: () => void) {
   const signedIn = hasSessionCookie(req.headers.cookie)
   onHeaders(res, () =>
