@@ -98,7 +98,7 @@ async function signedInCookie(email: string) {
     redirect: 'manual',
     headers: { 'x-forwarded-for': '10.88.255.1' },
   })
-  expect(response.status).toBe(302)
+  expect(response.status).toBe(303)
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0])
