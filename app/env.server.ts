@@ -7,6 +7,7 @@ import {
   optionalNumber,
   optionalString,
   optionalTrueOrFalse,
+  type ProviderSettings,
 } from './lib/server/setting-types'
 
 /** Each plan's id setting at each provider (`<prefix><PLAN>`), the catalogue's ids by default. */
@@ -144,14 +145,14 @@ function runningProviders(source: Record<string, string | undefined>) {
 }
 
 /** The base schema, each provider's variables and each plan's id there (required in production). */
-function schemaFor(providers: readonly Providers[]) {
+function schemaFor(providers: readonly ProviderSettings[]) {
   return baseSchema.extend(
     Object.fromEntries(
       providers.flatMap(({ schema, planIds }) => [
         ...Object.entries(schema),
         ...Object.keys(PLAN_ID_DEFAULTS)
           .filter((name) => name.startsWith(planIds.prefix))
-          .map((name) => [name, planIds.schema]),
+          .map((name) => [name, planIds.catalog.shape[planIds.id]]),
       ]),
     ),
   )

@@ -1,21 +1,27 @@
 import { getEnv } from '~/env.server'
 
-import { PLAN_DEFINITIONS, type PlanDefinition, planSettings } from './plans'
+import { PLAN_DEFINITIONS, type PlanBase, planIdSetting } from './plans'
+import { PROVIDER_SETTINGS } from './provider-settings'
 
-export interface Plan extends PlanDefinition {
-  stripePriceId: string
-  polarProductId: string
+export interface Plan extends PlanBase {
+  /** Its id at each provider (`plan.ids[providerId]`), from that provider's setting. */
+  ids: Record<string, string>
 }
 
 export function getPlans(): Plan[] {
-  const env = getEnv()
+  const env: Record<string, unknown> = getEnv()
   return PLAN_DEFINITIONS.map((plan) => ({
     ...plan,
-    stripePriceId: env[planSettings(plan).stripePrice],
-    polarProductId: env[planSettings(plan).polarProduct],
+    ids: Object.fromEntries(
+      PROVIDER_SETTINGS.map(({ id, planIds }) => [
+        id,
+        env[planIdSetting(planIds.prefix, plan)] as string,
+      ]),
+    ),
   }))
 }
 
-export function planByStripePrice(priceId: string | null | undefined) {
-  return priceId ? getPlans().find((plan) => plan.stripePriceId === priceId) : undefined
+/** The plan whose id at `provider` is `id`. */
+export function planById(provider: string, id: string | null | undefined) {
+  return id ? getPlans().find((plan) => plan.ids[provider] === id) : undefined
 }

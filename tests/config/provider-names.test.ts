@@ -22,8 +22,6 @@ const EXCEPTIONS: Record<string, string> = {
   'app/routes/api.webhooks.polar.ts': "provider B's webhook",
   'app/routes/api.webhooks.providerb.ts': "the contract's path of provider B's webhook",
   'app/billing/catalog.json': "the plan catalogue holds each plan's ids at each provider",
-  'app/billing/plans.ts': "the catalogue's check, with each provider's id format",
-  'app/billing/plans.server.ts': "each plan's ids at each provider, from configuration",
 }
 
 /** A provider's name as a word or a name's first part (`stripe_`, `polarProductId`), any case. */

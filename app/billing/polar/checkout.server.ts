@@ -52,7 +52,7 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
     .map((product) => product.trim())
     .filter(Boolean)
   if (products.length === 0) return refuse('Missing products in query params')
-  const known = new Set(getPlans().map((plan) => plan.polarProductId))
+  const known = new Set(getPlans().map((plan) => plan.ids.polar))
   if (products.some((product) => !known.has(product))) return refuse('Unknown product')
 
   let parsed: unknown

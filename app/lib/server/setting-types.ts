@@ -36,6 +36,9 @@ export interface ProviderSettings {
   localKeys: string[]
   /** The setting that points it at another host, and what unset means in production. */
   apiUrl: { name: string; realService: string }
-  /** Each plan's id at this provider: the setting `<prefix><PLAN>`, and its format. */
-  planIds: { prefix: string; schema: z.ZodType<string> }
+  /**
+   * Each plan's ids here: its entry under this provider's id in catalog.json (the local stack's
+   * ids), which field of it is the plan's id, and the setting `<prefix><PLAN>` naming the account's.
+   */
+  planIds: { prefix: string; catalog: z.ZodObject; id: string }
 }
