@@ -7,3 +7,6 @@ import { stripeSettings } from './stripe/settings'
  * read the configuration this checks.
  */
 export const PROVIDER_SETTINGS = [stripeSettings, polarSettings] as const
+
+/** The providers that run when BILLING_PROVIDERS is unset: one added later is off until named. */
+export const DEFAULT_BILLING_PROVIDERS = 'stripe,polar'
