@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { readAccountSummary } from '~/account/summary.server'
-import { billingProvider, billingProviders } from '~/billing/registry.server'
+import { billingProvider, billingProviders, endSubscription } from '~/billing/registry.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
 import { logger } from '~/lib/server/logger.server'
@@ -44,7 +44,7 @@ export async function deleteAccount(
     step = 'provider cancellation failed'
     // No checkout left open can be paid once the account is gone (docs/webhooks.md).
     await Promise.all(providers.map((provider) => provider.expireCheckouts(row, user)))
-    for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
+    for (const { provider, id } of live) await endSubscription(billingProvider(provider)!, id)
   } catch (error) {
     logger.error({ user: user.id, err: error }, `account deletion: ${step}`)
     await unmarkDeletion(admin, user.id)

@@ -88,8 +88,10 @@ export interface BillingProvider {
     subscriptionId: string,
     cancel: boolean,
   ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
-  /** Ends a subscription now (no proration refund); one already gone counts as ended. */
-  cancelNow(subscriptionId: string): Promise<void>
+  /** How it ends a subscription (deletion): `now`, or at the period end where that is all it can. */
+  ends: 'now' | 'period-end'
+  /** Where it `ends` now: ends one now (no proration refund); one already gone counts as ended. */
+  cancelNow?(subscriptionId: string): Promise<void>
   /** Account deletion, first: no checkout the user opened can be paid any more. */
   expireCheckouts(row: Row, user: { id: string; email: string }): Promise<void>
   /** For reconciliation: the account's subscriptions and payments (with `since`, changed since). */

@@ -86,6 +86,7 @@ export const polarProvider: BillingProvider = {
       occurredAt: subscription.modified_at ?? new Date().toISOString(),
     }
   },
+  ends: 'now',
   async cancelNow(id) {
     try {
       await getPolar('checkout').subscriptions.revoke(id)

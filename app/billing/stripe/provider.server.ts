@@ -134,6 +134,7 @@ export const stripeProvider: BillingProvider = {
       occurredAt: new Date(date ?? Date.now()).toISOString(),
     }
   },
+  ends: 'now',
   async cancelNow(id) {
     try {
       await getStripe().subscriptions.cancel(id)
