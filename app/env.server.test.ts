@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { catalogPlan, PLAN_DEFINITIONS, planIdSettings } from './billing/plans'
+import { PLAN_DEFINITIONS, planIdSettings } from './billing/plans'
+import { catalogPlan } from './billing/plans.test-support'
 import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 

@@ -7,7 +7,6 @@ import {
   optionalNumber,
   optionalString,
   optionalTrueOrFalse,
-  type ProviderSettings,
 } from './lib/server/setting-types'
 
 /** Each plan's id setting at each provider (`<prefix><PLAN>`), the catalogue's ids by default. */
@@ -145,14 +144,14 @@ export function runningProviders(source: Record<string, string | undefined>) {
 }
 
 /** The base schema, each provider's variables and each plan's id there (required in production). */
-function schemaFor(providers: readonly ProviderSettings[]) {
+function schemaFor(providers: readonly Providers[]) {
   return baseSchema.extend(
     Object.fromEntries(
       providers.flatMap(({ schema, planIds }) => [
         ...Object.entries(schema),
         ...Object.keys(PLAN_ID_DEFAULTS)
           .filter((name) => name.startsWith(planIds.prefix))
-          .map((name) => [name, planIds.catalog.shape[planIds.id]]),
+          .map((name) => [name, (planIds.catalog.shape as Record<string, z.ZodType>)[planIds.id]]),
       ]),
     ),
   )

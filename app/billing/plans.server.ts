@@ -9,19 +9,15 @@ export interface Plan extends PlanBase {
 }
 
 export function getPlans(): Plan[] {
-  const env: Record<string, unknown> = getEnv()
+  const env = getEnv() as unknown as Record<string, string>
   return PLAN_DEFINITIONS.map((plan) => ({
     ...plan,
     ids: Object.fromEntries(
-      PROVIDER_SETTINGS.map(({ id, planIds }) => [
-        id,
-        env[planIdSetting(planIds.prefix, plan)] as string,
-      ]),
+      PROVIDER_SETTINGS.map(({ id, planIds }) => [id, env[planIdSetting(planIds.prefix, plan)]]),
     ),
   }))
 }
 
 /** The plan whose id at `provider` is `id`. */
-export function planById(provider: string, id: string | null | undefined) {
-  return id ? getPlans().find((plan) => plan.ids[provider] === id) : undefined
-}
+export const planById = (provider: string, id: string | null | undefined) =>
+  id ? getPlans().find((plan) => plan.ids[provider] === id) : undefined

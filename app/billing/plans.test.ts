@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { resetEnvForTests } from '~/env.server'
 
 import catalogJson from './catalog.json'
-import { catalogPlan, parseCatalog, PLAN_CATALOG, planIdSettings } from './plans'
+import { parseCatalog, PLAN_CATALOG, planIdSettings } from './plans'
 import { getPlans } from './plans.server'
+import { catalogPlan } from './plans.test-support'
 
 const [starter, pro] = catalogJson.plans
 

@@ -49,7 +49,6 @@ const catalogSchema = z
 
 export type Catalog = z.infer<typeof catalogSchema>
 export type PlanDefinition = Catalog['plans'][number]
-/** A plan without its providers' entries. */
 export type PlanBase = z.infer<typeof baseSchema>
 
 /** The error names each wrong field (`plans[1].<provider>.<id>`). */
@@ -63,14 +62,7 @@ export function parseCatalog(value: unknown): Catalog {
 }
 
 export const PLAN_CATALOG: Catalog = parseCatalog(catalogJson)
-
 export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
-
-export function catalogPlan(key: string): PlanDefinition {
-  const plan = PLAN_DEFINITIONS.find((candidate) => candidate.key === key)
-  if (!plan) throw new Error(`The plan catalogue has no plan "${key}"`)
-  return plan
-}
 
 export type PlanSettingName = `${Providers['planIds']['prefix']}${string}`
 

@@ -50,11 +50,7 @@ type Row = SubscriptionRow | null
 
 type PlanChangeStep<T> = (row: Row, userId: string, planKey: string) => Promise<T | Unavailable>
 
-/**
- * One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing
- * providers"). Its id is the `provider` value of the billing rows and the prefix of its
- * columns (`<id>_customer_id`, `<id>_subscription_id`); its spec routes are its public doors.
- */
+/** One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing providers"). */
 export interface BillingProvider {
   id: string
   /** How pages say it pays, in plain words: "Pay <label>" (by card, with …). */

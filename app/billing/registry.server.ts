@@ -30,10 +30,8 @@ export function billingProviders(): BillingProvider[] {
 }
 
 /** Ends a subscription as its provider `ends` one (account deletion). */
-export async function endSubscription(provider: BillingProvider, subscriptionId: string) {
-  if (provider.ends === 'now') await provider.cancelNow!(subscriptionId)
-  else await provider.scheduleCancel(subscriptionId, true)
-}
+export const endSubscription = (provider: BillingProvider, id: string) =>
+  provider.ends === 'now' ? provider.cancelNow!(id) : provider.scheduleCancel(id, true)
 
 /** Where a page's forms may end through our redirects (the CSP's form-action). */
 export function providerFormTargets(): string[] {

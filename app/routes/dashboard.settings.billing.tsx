@@ -34,13 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams
   const asked = Number(params.get('page') ?? '1')
   const page = Number.isInteger(asked) && asked > 0 ? asked : 1
-  const [{ headers }, { profile: _profile, ...overview }] = await requireUserWith(
+  const [{ headers }, overview] = await requireUserWith(
     request,
     accountSummaryOf(request, (asUser) => getBillingOverview(asUser, page)),
   )
   // Invoice links a webhook could not get are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)
-  const { subscription } = overview
+  const { subscription, pageCount } = overview
   const provider = billingProvider(subscription?.provider)
   const scheduled = Boolean(subscription?.cancel_at_period_end)
   const changes =
@@ -49,8 +49,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
+  // What the page shows of the row: none of its providers' references.
   const withLabel = subscription && {
-    ...subscription,
+    status: subscription.status,
+    plan_name: subscription.plan_name,
+    billing_cycle: subscription.billing_cycle,
+    canceled_at: subscription.canceled_at,
+    cancel_at: subscription.cancel_at,
+    trial_end: subscription.trial_end,
+    current_period_start: subscription.current_period_start,
+    current_period_end: subscription.current_period_end,
+    payment_failed_at: subscription.payment_failed_at,
+    payment_retry_at: subscription.payment_retry_at,
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
     payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
@@ -61,7 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const confirmCancel = params.has('cancel')
   return data(
-    { ...overview, subscription: withLabel, payments, changes, confirmCancel },
+    { subscription: withLabel, payments, page: overview.page, pageCount, changes, confirmCancel },
     { headers },
   )
 }

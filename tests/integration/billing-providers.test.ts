@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { resetEnvForTests } from '../../app/env.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 

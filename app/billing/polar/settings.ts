@@ -31,13 +31,7 @@ export const polarSettings = {
   planIds: {
     prefix: 'POLAR_PRODUCT_',
     catalog: z.strictObject({
-      productId: z
-        .string()
-        .trim()
-        .regex(
-          /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i,
-          'must be a Polar product id (a UUID)',
-        ),
+      productId: z.string().trim().pipe(z.guid('must be a Polar product id (a UUID)')),
     }),
     id: 'productId',
   },

@@ -92,11 +92,8 @@ export const stripeProvider: BillingProvider = {
     fields: { price_id: plan.ids.stripe },
   }),
   startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.ids.stripe),
-  /**
-   * A fresh billing portal session for the user's own Stripe customer (from their row, read as
-   * them, never from input). With `paymentMethod`, it opens on its card form
-   * (`flow_data.type = payment_method_update`), and a saved card comes back to billing saying so.
-   */
+  // The customer from the user's row, never from input; `paymentMethod` opens the card form
+  // (`flow_data.type = payment_method_update`), and a saved card comes back saying so.
   async openPortal(row, _userId, { paymentMethod }) {
     if (!row.stripe_customer_id) return { kind: 'no-subscription' }
     const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID

@@ -36,9 +36,6 @@ export interface ProviderSettings {
   localKeys: string[]
   /** The setting that points it at another host, and what unset means in production. */
   apiUrl: { name: string; realService: string }
-  /**
-   * Each plan's ids here: its entry under this provider's id in catalog.json (the local stack's
-   * ids), which field of it is the plan's id, and the setting `<prefix><PLAN>` naming the account's.
-   */
+  /** Each plan's entry under its id in catalog.json, the field that is the plan's id, and its setting. */
   planIds: { prefix: string; catalog: z.ZodObject; id: string }
 }
