@@ -31,9 +31,8 @@ export async function deleteAccount(
     const listed = await Promise.all(providers.map((p) => p.userSubscriptions(row, user.id)))
     live = subscriptionsToEnd(row, Object.fromEntries(providers.map((p, i) => [p.id, listed[i]])))
     step = 'deletion mark not set'
-    // The mark (app metadata, which only the server writes): from here no other mail is queued
-    // for the user, and deleting the user queues the one "account deleted" mail naming the
-    // plan canceled (docs/notifications.md).
+    // The mark (app metadata, server-written): no other mail is queued from here; deleting the
+    // user queues the one "account deleted" mail, naming the plan canceled (docs/notifications.md).
     const { error } = await admin.auth.admin.updateUserById(user.id, {
       app_metadata: {
         deletion_started_at: new Date().toISOString(),

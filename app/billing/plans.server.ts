@@ -3,10 +3,8 @@ import { getEnv } from '~/env.server'
 import { PLAN_DEFINITIONS, type PlanBase, planIdSetting } from './plans'
 import { PROVIDER_SETTINGS } from './provider-settings'
 
-export interface Plan extends PlanBase {
-  /** Its id at each provider (`plan.ids[providerId]`), from that provider's setting. */
-  ids: Record<string, string>
-}
+/** A plan with its id at each provider (`plan.ids[providerId]`), from that provider's setting. */
+export type Plan = PlanBase & { ids: Record<string, string> }
 
 export function getPlans(): Plan[] {
   const env = getEnv() as unknown as Record<string, string>

@@ -36,12 +36,8 @@ const catalogSchema = z
     plans.forEach((plan, index) => {
       const ids = PROVIDER_SETTINGS.flatMap(({ id }) => Object.values(plan[id]))
       for (const value of [`key ${plan.key}`, `name ${plan.name}`, ...ids]) {
-        if (seen.has(value))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['plans', index],
-            message: `${value} is an earlier plan's too`,
-          })
+        const message = `${value} is an earlier plan's too`
+        if (seen.has(value)) ctx.addIssue({ code: 'custom', path: ['plans', index], message })
         seen.add(value)
       }
     })

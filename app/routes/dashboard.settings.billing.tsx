@@ -7,7 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 
-import { accountSummaryOf } from '~/account/summary.server'
+import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
@@ -49,18 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  // What the page shows of the row: none of its providers' references.
   const withLabel = subscription && {
-    status: subscription.status,
-    plan_name: subscription.plan_name,
-    billing_cycle: subscription.billing_cycle,
-    canceled_at: subscription.canceled_at,
-    cancel_at: subscription.cancel_at,
-    trial_end: subscription.trial_end,
-    current_period_start: subscription.current_period_start,
-    current_period_end: subscription.current_period_end,
-    payment_failed_at: subscription.payment_failed_at,
-    payment_retry_at: subscription.payment_retry_at,
+    ...subscriptionView(subscription),
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
     payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
