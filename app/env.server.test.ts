@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { catalogPlan, PLAN_DEFINITIONS, planSettings } from './billing/plans'
+import { PLAN_DEFINITIONS, planIdSettings } from './billing/plans'
+import { catalogPlan } from './billing/plans.test-support'
 import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
@@ -10,9 +11,9 @@ describe('parseEnv: the plan catalogue in production', () => {
   it("has a Stripe price and a Polar product setting for each plan of the catalogue, the catalogue's ids in development and refused in production", () => {
     const development = parseEnv({})
     for (const plan of PLAN_DEFINITIONS) {
-      const { stripePrice, polarProduct } = planSettings(plan)
-      expect(development[stripePrice]).toBe(plan.stripe.priceId)
-      expect(development[polarProduct]).toBe(plan.polar.productId)
+      const [stripePrice, polarProduct] = Object.keys(planIdSettings([plan]))
+      expect(development[stripePrice as 'STRIPE_PRICE_PRO']).toBe(plan.stripe.priceId)
+      expect(development[polarProduct as 'POLAR_PRODUCT_PRO']).toBe(plan.polar.productId)
       expect(() => parseEnv({ ...realistic, [stripePrice]: undefined })).toThrow(
         `${stripePrice}: is required but not set`,
       )

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import { PLAN_DEFINITIONS, planIdSettings, type PlanSettingName } from './billing/plans'
-import { PROVIDER_SETTINGS } from './billing/provider-settings'
+import { DEFAULT_BILLING_PROVIDERS, PROVIDER_SETTINGS } from './billing/provider-settings'
 import {
   httpUrl,
   optionalNumber,
@@ -109,7 +109,7 @@ const baseSchema = z.object({
     z.string().min(32, 'must be 32 characters or more').optional(),
   ),
   BILLING_PROVIDERS: optionalString
-    .transform((value) => (value ?? KNOWN_PROVIDERS.join(',')).split(',').map((id) => id.trim()))
+    .transform((value) => (value ?? DEFAULT_BILLING_PROVIDERS).split(',').map((id) => id.trim()))
     // Which ids the code has is the billing registry's to say, at start-up.
     .refine(
       (ids) => ids.every((id) => /^[a-z][a-z0-9]*$/.test(id)),
@@ -138,7 +138,7 @@ const baseSchema = z.object({
 })
 
 /** The running providers' settings (from `source`, unchecked: BILLING_PROVIDERS is checked with the rest). */
-function runningProviders(source: Record<string, string | undefined>) {
+export function runningProviders(source: Record<string, string | undefined>) {
   const ids = baseSchema.shape.BILLING_PROVIDERS.safeParse(source.BILLING_PROVIDERS)
   return PROVIDER_SETTINGS.filter(({ id }) => !ids.success || ids.data.includes(id))
 }
@@ -151,7 +151,7 @@ function schemaFor(providers: readonly Providers[]) {
         ...Object.entries(schema),
         ...Object.keys(PLAN_ID_DEFAULTS)
           .filter((name) => name.startsWith(planIds.prefix))
-          .map((name) => [name, planIds.schema]),
+          .map((name) => [name, (planIds.catalog.shape as Record<string, z.ZodType>)[planIds.id]]),
       ]),
     ),
   )

@@ -35,6 +35,24 @@ describe('planDev', () => {
     })
   })
 
+  it("starts only the running providers' stand-ins, and asks only for their services", () => {
+    expect(planDev({}, defaults).providers).toEqual(['stripe', 'polar'])
+    const stripeOnly = planDev({ BILLING_PROVIDERS: 'stripe' }, defaults)
+    expect(stripeOnly).toMatchObject({
+      providers: ['stripe'],
+      reason: 'local SUPABASE_URL, STRIPE_API_URL',
+    })
+    const polarOnly = { ...elsewhere, BILLING_PROVIDERS: 'polar', POLAR_API_URL: undefined }
+    expect(planDev(polarOnly, defaults)).toMatchObject({
+      localStack: true,
+      providers: ['polar'],
+      reason: 'local POLAR_API_URL',
+    })
+    // A Stripe-only app on real services needs no stand-in, whatever Polar's URL says.
+    const realStripe = { ...elsewhere, BILLING_PROVIDERS: 'stripe', POLAR_API_URL: undefined }
+    expect(planDev(realStripe, defaults).localStack).toBe(false)
+  })
+
   it('obeys LOCAL_STACK=on/off and refuses other values and bad ports clearly', () => {
     expect(planDev({ LOCAL_STACK: 'OFF' }, defaults).localStack).toBe(false)
     expect(planDev({ ...elsewhere, LOCAL_STACK: 'on' }, defaults).localStack).toBe(true)

@@ -1,5 +1,8 @@
+import { runningProviders } from '../app/env.server'
+
 /**
- * What `npm run dev` starts. The local stack stands in for Supabase, Stripe and Polar; when
+ * What `npm run dev` starts. The local stack stands in for Supabase and the payment providers
+ * of BILLING_PROVIDERS (only those: a Polar-only app gets no Stripe stand-in); when
  * `.env` points every one of them elsewhere (real accounts, or the Supabase CLI's own
  * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
  * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
@@ -9,6 +12,8 @@
  */
 export interface DevPlan {
   localStack: boolean
+  /** The running providers, whose stand-ins start (and whose products are synced). */
+  providers: string[]
   ports: { app: number; supabase: number; stripe: number; polar: number; smtp: number }
   /** The app's origin: SITE_URL, or localhost on the app's port when unset or the default. */
   siteUrl: string
@@ -24,8 +29,6 @@ export const DEFAULT_DEV_PORTS = {
   smtp: 54425,
 } as const
 
-const SERVICE_URLS = ['SUPABASE_URL', 'STRIPE_API_URL', 'POLAR_API_URL'] as const
-
 function port(value: string | undefined, fallback: number, name: string) {
   if (value === undefined || value === '') return fallback
   const parsed = Number(value)
@@ -37,8 +40,10 @@ function port(value: string | undefined, fallback: number, name: string) {
 /** Decides from the environment (after `.env`) and the local defaults. */
 export function planDev(
   env: Record<string, string | undefined>,
-  localDefaults: Record<(typeof SERVICE_URLS)[number], string>,
+  localDefaults: Record<string, string>,
 ): DevPlan {
+  const running = runningProviders(env)
+  const providers = running.map(({ id }) => id)
   const ports = {
     app: port(env.LOCAL_APP_PORT, DEFAULT_DEV_PORTS.app, 'LOCAL_APP_PORT'),
     supabase: port(env.LOCAL_SUPABASE_PORT, DEFAULT_DEV_PORTS.supabase, 'LOCAL_SUPABASE_PORT'),
@@ -49,14 +54,20 @@ export function planDev(
   const defaultSite = `http://localhost:${DEFAULT_DEV_PORTS.app}`
   const siteUrl =
     env.SITE_URL && env.SITE_URL !== defaultSite ? env.SITE_URL : `http://localhost:${ports.app}`
-  const plan = (localStack: boolean, reason: string) => ({ localStack, ports, siteUrl, reason })
+  const plan = (localStack: boolean, reason: string) => ({
+    localStack,
+    providers,
+    ports,
+    siteUrl,
+    reason,
+  })
   const switchValue = env.LOCAL_STACK?.trim().toLowerCase()
   if (switchValue === 'off') return plan(false, 'LOCAL_STACK=off')
   if (switchValue === 'on') return plan(true, 'LOCAL_STACK=on')
   if (switchValue) throw new Error(`LOCAL_STACK must be "on" or "off", not "${env.LOCAL_STACK}"`)
-  const local = SERVICE_URLS.filter(
+  const local = ['SUPABASE_URL', ...running.map(({ apiUrl }) => apiUrl.name)].filter(
     (name) => env[name] === undefined || env[name] === localDefaults[name],
   )
-  if (local.length === 0) return plan(false, '.env points Supabase, Stripe and Polar elsewhere')
+  if (local.length === 0) return plan(false, '.env points every service elsewhere')
   return plan(true, `local ${local.join(', ')}`)
 }

@@ -22,6 +22,7 @@ const stack = plan.localStack
   ? await startLocalStack({
       siteUrl,
       catalog: PLAN_CATALOG,
+      providers: plan.providers,
       ports: plan.ports,
       databaseUrl: process.env.DATABASE_URL,
       dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
@@ -41,16 +42,26 @@ if (stack) {
   const database = process.env.DATABASE_URL
     ? 'PostgreSQL server (DATABASE_URL)'
     : `PGlite in ${path.relative(PROJECT_ROOT, DEV_DATA_DIR)}`
-  console.log(`
-  Local stack is up (${database}; ${plan.reason}):
-    Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users
-    Stripe    ${stack.stripe.url}   deliveries ${stack.stripe.url}/_emulator/deliveries
-    Polar     ${stack.polar.url}   deliveries ${stack.polar.url}/_emulator/deliveries
-    SMTP      ${stack.smtp.url}   mails land in the inbox above
-  App         ${siteUrl}
-`)
-  // On the local stack, fill stripe_products from the emulator's seeded prices.
+  const payments = { Stripe: stack.stripe, Polar: stack.polar }
+  const standIns = Object.entries(payments).flatMap(([name, emulator]) =>
+    emulator
+      ? [`    ${name.padEnd(9)} ${emulator.url}   deliveries ${emulator.url}/_emulator/deliveries`]
+      : [],
+  )
+  console.log(
+    [
+      '',
+      `  Local stack is up (${database}; ${plan.reason}):`,
+      `    Supabase  ${stack.supabase.url}   inbox ${stack.supabase.url}/_inbox   users ${stack.supabase.url}/_users`,
+      ...standIns,
+      `    SMTP      ${stack.smtp.url}   mails land in the inbox above`,
+      `  App         ${siteUrl}`,
+      '',
+    ].join('\n'),
+  )
+  // On the local stack, fill stripe_products from the emulator's seeded prices (Stripe only).
   if (
+    stack.stripe &&
     appEnv.SUPABASE_URL === stack.env.SUPABASE_URL &&
     appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
   ) {

@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 
 import { readAccountSummary } from '~/account/summary.server'
-import { billingProvider, billingProviders } from '~/billing/registry.server'
+import { billingProvider, billingProviders, endSubscription } from '~/billing/registry.server'
 import type { AsUser } from '~/lib/database/database.server'
 import { getSupabaseAdmin } from '~/lib/database/supabase-admin.server'
 import { logger } from '~/lib/server/logger.server'
@@ -31,9 +31,8 @@ export async function deleteAccount(
     const listed = await Promise.all(providers.map((p) => p.userSubscriptions(row, user.id)))
     live = subscriptionsToEnd(row, Object.fromEntries(providers.map((p, i) => [p.id, listed[i]])))
     step = 'deletion mark not set'
-    // The mark (app metadata, which only the server writes): from here no other mail is queued
-    // for the user, and deleting the user queues the one "account deleted" mail naming the
-    // plan canceled (docs/notifications.md).
+    // The mark (app metadata, server-written): no other mail is queued from here; deleting the
+    // user queues the one "account deleted" mail, naming the plan canceled (docs/notifications.md).
     const { error } = await admin.auth.admin.updateUserById(user.id, {
       app_metadata: {
         deletion_started_at: new Date().toISOString(),
@@ -44,7 +43,7 @@ export async function deleteAccount(
     step = 'provider cancellation failed'
     // No checkout left open can be paid once the account is gone (docs/webhooks.md).
     await Promise.all(providers.map((provider) => provider.expireCheckouts(row, user)))
-    for (const { provider, id } of live) await billingProvider(provider)?.cancelNow(id)
+    for (const { provider, id } of live) await endSubscription(billingProvider(provider)!, id)
   } catch (error) {
     logger.error({ user: user.id, err: error }, `account deletion: ${step}`)
     await unmarkDeletion(admin, user.id)

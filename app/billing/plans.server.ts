@@ -1,21 +1,21 @@
 import { getEnv } from '~/env.server'
 
-import { PLAN_DEFINITIONS, type PlanDefinition, planSettings } from './plans'
+import { PLAN_DEFINITIONS, type PlanBase, planIdSetting } from './plans'
+import { PROVIDER_SETTINGS } from './provider-settings'
 
-export interface Plan extends PlanDefinition {
-  stripePriceId: string
-  polarProductId: string
-}
+/** A plan with its id at each provider (`plan.ids[providerId]`), from that provider's setting. */
+export type Plan = PlanBase & { ids: Record<string, string> }
 
 export function getPlans(): Plan[] {
-  const env = getEnv()
+  const env = getEnv() as unknown as Record<string, string>
   return PLAN_DEFINITIONS.map((plan) => ({
     ...plan,
-    stripePriceId: env[planSettings(plan).stripePrice],
-    polarProductId: env[planSettings(plan).polarProduct],
+    ids: Object.fromEntries(
+      PROVIDER_SETTINGS.map(({ id, planIds }) => [id, env[planIdSetting(planIds.prefix, plan)]]),
+    ),
   }))
 }
 
-export function planByStripePrice(priceId: string | null | undefined) {
-  return priceId ? getPlans().find((plan) => plan.stripePriceId === priceId) : undefined
-}
+/** The plan whose id at `provider` is `id`. */
+export const planById = (provider: string, id: string | null | undefined) =>
+  id ? getPlans().find((plan) => plan.ids[provider] === id) : undefined

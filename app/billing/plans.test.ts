@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { resetEnvForTests } from '~/env.server'
 
 import catalogJson from './catalog.json'
-import { catalogPlan, parseCatalog, PLAN_CATALOG, planSettings } from './plans'
+import { parseCatalog, PLAN_CATALOG, planIdSettings } from './plans'
 import { getPlans } from './plans.server'
+import { catalogPlan } from './plans.test-support'
 
 const [starter, pro] = catalogJson.plans
 
@@ -76,10 +77,10 @@ describe('the plan catalogue (app/billing/catalog.json)', () => {
     expect(() => parseCatalog(null)).toThrow(/Invalid plan catalogue/)
   })
 
-  it("names each plan's settings after its key", () => {
-    expect(planSettings(catalogPlan('starter'))).toEqual({
-      stripePrice: 'STRIPE_PRICE_STARTER',
-      polarProduct: 'POLAR_PRODUCT_STARTER',
+  it("names each plan's settings after its key, as each provider's settings say", () => {
+    expect(planIdSettings([catalogPlan('starter')])).toEqual({
+      STRIPE_PRICE_STARTER: starter.stripe.priceId,
+      POLAR_PRODUCT_STARTER: starter.polar.productId,
     })
   })
 })
@@ -95,28 +96,18 @@ describe('getPlans', () => {
     process.env.STRIPE_PRICE_PRO = 'price_1QProOfThisAccount'
     process.env.POLAR_PRODUCT_STARTER = '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b'
     resetEnvForTests()
-    expect(
-      getPlans().map(({ key, name, amount, stripePriceId, polarProductId }) => ({
-        key,
-        name,
-        amount,
-        stripePriceId,
-        polarProductId,
-      })),
-    ).toEqual([
+    expect(getPlans().map(({ key, name, amount, ids }) => ({ key, name, amount, ids }))).toEqual([
       {
         key: 'starter',
         name: 'Starter',
         amount: 900,
-        stripePriceId: starter.stripe.priceId,
-        polarProductId: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b',
+        ids: { stripe: starter.stripe.priceId, polar: '0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b' },
       },
       {
         key: 'pro',
         name: 'Pro',
         amount: 2900,
-        stripePriceId: 'price_1QProOfThisAccount',
-        polarProductId: pro.polar.productId,
+        ids: { stripe: 'price_1QProOfThisAccount', polar: pro.polar.productId },
       },
     ])
   })

@@ -5,22 +5,12 @@
 import { z } from 'zod'
 
 import catalogJson from './catalog.json' with { type: 'json' }
+import { PROVIDER_SETTINGS } from './provider-settings'
 
-export const stripePriceId = z
-  .string()
-  .trim()
-  .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…), not a product id')
+type Providers = (typeof PROVIDER_SETTINGS)[number]
 
-export const polarProductId = z
-  .string()
-  .trim()
-  .regex(
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-    'must be a Polar product id (a UUID)',
-  )
-
-const planSchema = z.strictObject({
-  /** Short name: the page `/subscribe/<key>`, Stripe's `metadata.plan`, the settings' names. */
+const baseSchema = z.strictObject({
+  /** Short name: the page `/subscribe/<key>`, the provider's metadata, the settings' names. */
   key: z.string().regex(/^[a-z][a-z0-9]*$/, 'must be lower-case letters and digits, e.g. pro'),
   /** Shown everywhere, and how a subscription's plan is recognised: unique. */
   name: z.string().trim().min(1, 'must not be empty'),
@@ -30,32 +20,24 @@ const planSchema = z.strictObject({
   interval: z.enum(['month', 'year'], 'must be "month" or "year"'),
   features: z.array(z.string().trim().min(1, 'must not be empty')),
   highlighted: z.boolean().optional(),
-  /** The local stack's ids for this plan (a real account's come from configuration). */
-  stripe: z.strictObject({
-    productId: z.string().regex(/^prod_[A-Za-z0-9_]+$/, 'must be a Stripe product id (prod_…)'),
-    priceId: stripePriceId,
-  }),
-  polar: z.strictObject({ productId: polarProductId }),
 })
+
+/** And each provider's entry, under its id: the local stack's ids (its settings check them). */
+const planSchema = baseSchema.extend(
+  Object.fromEntries(PROVIDER_SETTINGS.map(({ id, planIds }) => [id, planIds.catalog])) as {
+    [P in Providers as P['id']]: P['planIds']['catalog']
+  },
+)
 
 const catalogSchema = z
   .strictObject({ plans: z.array(planSchema).min(1, 'must name at least one plan') })
   .superRefine(({ plans }, ctx) => {
     const seen = new Set<string>()
-    plans.forEach(({ key, name, stripe, polar }, index) => {
-      for (const value of [
-        `key ${key}`,
-        `name ${name}`,
-        stripe.productId,
-        stripe.priceId,
-        polar.productId,
-      ]) {
-        if (seen.has(value))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['plans', index],
-            message: `${value} is an earlier plan's too`,
-          })
+    plans.forEach((plan, index) => {
+      const ids = PROVIDER_SETTINGS.flatMap(({ id }) => Object.values(plan[id]))
+      for (const value of [`key ${plan.key}`, `name ${plan.name}`, ...ids]) {
+        const message = `${value} is an earlier plan's too`
+        if (seen.has(value)) ctx.addIssue({ code: 'custom', path: ['plans', index], message })
         seen.add(value)
       }
     })
@@ -63,8 +45,9 @@ const catalogSchema = z
 
 export type Catalog = z.infer<typeof catalogSchema>
 export type PlanDefinition = Catalog['plans'][number]
+export type PlanBase = z.infer<typeof baseSchema>
 
-/** The error names each wrong field (`plans[1].stripe.priceId`). */
+/** The error names each wrong field (`plans[1].<provider>.<id>`). */
 export function parseCatalog(value: unknown): Catalog {
   const result = catalogSchema.safeParse(value)
   if (!result.success)
@@ -75,30 +58,22 @@ export function parseCatalog(value: unknown): Catalog {
 }
 
 export const PLAN_CATALOG: Catalog = parseCatalog(catalogJson)
-
 export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
 
-export function catalogPlan(key: string): PlanDefinition {
-  const plan = PLAN_DEFINITIONS.find((candidate) => candidate.key === key)
-  if (!plan) throw new Error(`The plan catalogue has no plan "${key}"`)
-  return plan
-}
+export type PlanSettingName = `${Providers['planIds']['prefix']}${string}`
 
-export type PlanSettingName = `STRIPE_PRICE_${string}` | `POLAR_PRODUCT_${string}`
+/** The setting naming a plan's id at a provider (`<prefix><PLAN>`). */
+export const planIdSetting = (prefix: string, plan: Pick<PlanBase, 'key'>) =>
+  `${prefix}${plan.key.toUpperCase()}`
 
-export function planSettings(plan: Pick<PlanDefinition, 'key'>) {
-  const name = plan.key.toUpperCase()
-  return {
-    stripePrice: `STRIPE_PRICE_${name}`,
-    polarProduct: `POLAR_PRODUCT_${name}`,
-  } as const satisfies Record<string, PlanSettingName>
-}
-
-export function planIdSettings(
-  plans: readonly Pick<PlanDefinition, 'key' | 'stripe' | 'polar'>[],
-): Record<PlanSettingName, string> {
-  return Object.fromEntries([
-    ...plans.map((plan) => [planSettings(plan).stripePrice, plan.stripe.priceId]),
-    ...plans.map((plan) => [planSettings(plan).polarProduct, plan.polar.productId]),
-  ])
+/** Each plan's id setting at each provider, valued with the catalogue's id. */
+export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSettingName, string> {
+  return Object.fromEntries(
+    PROVIDER_SETTINGS.flatMap(({ id, planIds }) =>
+      plans.map((plan) => [
+        planIdSetting(planIds.prefix, plan),
+        (plan[id] as Record<string, string>)[planIds.id],
+      ]),
+    ),
+  )
 }

@@ -50,11 +50,7 @@ type Row = SubscriptionRow | null
 
 type PlanChangeStep<T> = (row: Row, userId: string, planKey: string) => Promise<T | Unavailable>
 
-/**
- * One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing
- * providers"). Its id is the `provider` value of the billing rows and the prefix of its
- * columns (`<id>_customer_id`, `<id>_subscription_id`); its spec routes are its public doors.
- */
+/** One payment provider, as the rest of the app sees it (docs/architecture.md, "Billing providers"). */
 export interface BillingProvider {
   id: string
   /** How pages say it pays, in plain words: "Pay <label>" (by card, with …). */
@@ -88,8 +84,10 @@ export interface BillingProvider {
     subscriptionId: string,
     cancel: boolean,
   ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
-  /** Ends a subscription now (no proration refund); one already gone counts as ended. */
-  cancelNow(subscriptionId: string): Promise<void>
+  /** How it ends a subscription (deletion): `now`, or at the period end where that is all it can. */
+  ends: 'now' | 'period-end'
+  /** Where it `ends` now: ends one now (no proration refund); one already gone counts as ended. */
+  cancelNow?(subscriptionId: string): Promise<void>
   /** Account deletion, first: no checkout the user opened can be paid any more. */
   expireCheckouts(row: Row, user: { id: string; email: string }): Promise<void>
   /** For reconciliation: the account's subscriptions and payments (with `since`, changed since). */

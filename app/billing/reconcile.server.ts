@@ -134,9 +134,8 @@ async function lastEvent(provider: string) {
 }
 
 /**
- * Compares one provider's subscriptions with the database and, unless `check`, applies the
- * differences through the ledger. Provider or database failures throw (nothing half-done:
- * each application is its own transaction).
+ * Compares one provider's subscriptions with the database; unless `check`, applies each
+ * difference through the ledger in its own transaction (a failure throws: nothing half-done).
  */
 export async function reconcileProvider(
   provider: string,

@@ -29,6 +29,10 @@ export function billingProviders(): BillingProvider[] {
   })
 }
 
+/** Ends a subscription as its provider `ends` one (account deletion). */
+export const endSubscription = (provider: BillingProvider, id: string) =>
+  provider.ends === 'now' ? provider.cancelNow!(id) : provider.scheduleCancel(id, true)
+
 /** Where a page's forms may end through our redirects (the CSP's form-action). */
 export function providerFormTargets(): string[] {
   const env: Record<string, unknown> = getEnv()

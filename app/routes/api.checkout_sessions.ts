@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, redirect } from '@remix-run/node'
 
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
-import { planByStripePrice } from '~/billing/plans.server'
+import { planById } from '~/billing/plans.server'
 import { postOnly, providerCallRefusal, providerRoute } from '~/billing/registry.server'
 import { createStripeCheckout } from '~/billing/stripe/checkout.server'
 import { stripeErrorMessage } from '~/billing/stripe/client.server'
@@ -18,17 +18,15 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   const { user, asUser, headers } = session
 
   const payload = await readPayload(request, FORM_MAX_BYTES)
-  if (payload.kind === 'too-large') {
+  if (payload.kind === 'too-large')
     return jsonNoStore(
       { error: `Request body must be at most ${FORM_MAX_BYTES} bytes` },
       { status: 413, headers },
     )
-  }
   const priceId = payload.kind === 'form' ? payload.value.get('price_id') : null
   // Missing, empty or the text "undefined" included: none is a plan's price (price_…).
-  if (typeof priceId !== 'string' || !planByStripePrice(priceId.trim())) {
+  if (typeof priceId !== 'string' || !planById('stripe', priceId.trim()))
     return jsonNoStore({ error: 'Valid price ID is required' }, { status: 400, headers })
-  }
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return jsonNoStore({ error: limited.error }, limited.init)
   try {

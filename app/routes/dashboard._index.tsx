@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 
-import { accountSummaryOf } from '~/account/summary.server'
+import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { takeEmailConfirmed } from '~/auth/confirmed-notice.server'
 import { takeAfterSignUp } from '~/auth/plan-intent.server'
 import { requireUserWith } from '~/auth/session.server'
@@ -37,7 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null
   const help = billingProvider(subscription?.provider)?.pastDueHelp
   return data(
-    { email: user.email, subscription: subscription && { ...subscription, help }, confirmedNotice },
+    {
+      email: user.email,
+      subscription: subscription && { ...subscriptionView(subscription), help },
+      confirmedNotice,
+    },
     { headers },
   )
 }

@@ -7,7 +7,7 @@ import {
 } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
 
-import { accountSummaryOf } from '~/account/summary.server'
+import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
@@ -35,13 +35,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams
   const asked = Number(params.get('page') ?? '1')
   const page = Number.isInteger(asked) && asked > 0 ? asked : 1
-  const [{ headers }, { profile: _profile, ...overview }] = await requireUserWith(
+  const [{ headers }, overview] = await requireUserWith(
     request,
     accountSummaryOf(request, (asUser) => getBillingOverview(asUser, page)),
   )
   // Invoice links a webhook could not get are looked up now, bounded; the page never fails for them.
   const payments = await fillDeferredLookups(overview.payments)
-  const { subscription } = overview
+  const { subscription, pageCount } = overview
   const provider = billingProvider(subscription?.provider)
   const scheduled = Boolean(subscription?.cancel_at_period_end)
   const changes =
@@ -51,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
   const withLabel = subscription && {
-    ...subscription,
+    ...subscriptionView(subscription),
     planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
     payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
@@ -62,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const confirmCancel = params.has('cancel')
   return data(
-    { ...overview, subscription: withLabel, payments, changes, confirmCancel },
+    { subscription: withLabel, payments, page: overview.page, pageCount, changes, confirmCancel },
     { headers },
   )
 }

@@ -3,13 +3,16 @@ import { readFileSync } from 'node:fs'
 
 import { expect, test } from 'vitest'
 
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
+
 /**
  * A payment provider is named only inside its own folder (app/billing/<provider>/), the two
  * registry lists and the contract's own route files: everything else asks the registry
  * (docs/architecture.md, "Billing providers"). Each other file that still names one is listed
  * here with the reason; a new one fails this test.
  */
-const PROVIDER_FOLDERS = /^app\/billing\/(stripe|polar)\//
+const IDS = PROVIDER_SETTINGS.map(({ id }) => id)
+const PROVIDER_FOLDERS = new RegExp(`^app/billing/(${IDS.join('|')})/`)
 const EXCEPTIONS: Record<string, string> = {
   'app/billing/registry.server.ts': 'the registry of adapters: one line per provider',
   'app/billing/provider-settings.ts': 'the registry of settings: one line per provider',
@@ -22,12 +25,14 @@ const EXCEPTIONS: Record<string, string> = {
   'app/routes/api.webhooks.polar.ts': "provider B's webhook",
   'app/routes/api.webhooks.providerb.ts': "the contract's path of provider B's webhook",
   'app/billing/catalog.json': "the plan catalogue holds each plan's ids at each provider",
-  'app/billing/plans.ts': "the catalogue's check, with each provider's id format",
-  'app/billing/plans.server.ts': "each plan's ids at each provider, from configuration",
 }
 
-/** A provider's name as a word or a name's first part (`stripe_`, `polarProductId`), any case. */
-const NAMES = /(?<![A-Za-z])(?:[Ss]tripe|STRIPE|[Pp]olar|POLAR)(?![a-z])/
+/** A registered provider's name as a word or a name's first part (`stripe_`, `polarProduct`). */
+const spellings = IDS.flatMap((id) => [
+  `[${id[0]}${id[0].toUpperCase()}]${id.slice(1)}`,
+  id.toUpperCase(),
+])
+const NAMES = new RegExp(`(?<![A-Za-z])(?:${spellings.join('|')})(?![a-z])`)
 
 const appSources = execFileSync('git', ['ls-files', 'app'], { encoding: 'utf8' })
   .split('\n')

@@ -8,7 +8,7 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { PLAN_DEFINITIONS, planSettings } from '../../app/billing/plans'
+import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
 import { PROJECT_ROOT } from '../local-stack/database'
 
 const read = (file: string) => readFileSync(path.join(PROJECT_ROOT, file), 'utf8')
@@ -38,7 +38,7 @@ const CODE = [
   'supabase/config.toml',
 ]
   .map(read)
-  .concat(PLAN_DEFINITIONS.flatMap((plan) => Object.values(planSettings(plan))))
+  .concat(Object.keys(planIdSettings(PLAN_DEFINITIONS)))
   .join('\n')
 
 describe('docs/going-live.md', () => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   attachScreenshots,
   createUser,

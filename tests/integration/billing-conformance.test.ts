@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { reconcileProvider } from '../../app/billing/reconcile.server'
-import { billingProvider, registerBillingProvider } from '../../app/billing/registry.server'
+import {
+  billingProvider,
+  endSubscription,
+  registerBillingProvider,
+} from '../../app/billing/registry.server'
 import { resetEnvForTests } from '../../app/env.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './testpay/provider'
@@ -11,8 +15,8 @@ import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './tes
 /**
  * The billing contract, the same for every provider (app/billing/provider.ts): a checkout
  * from the provider-neutral door, the provider's webhook writing the ledger row, its portal
- * from "Manage billing", a cancellation at the period end and its resumption, a
- * cancellation now, reconciliation, and account deletion closing the open checkouts. Run
+ * from "Manage billing", a cancellation at the period end and its resumption, the ending
+ * account deletion uses (now, or for the test-only provider at the period end), reconciliation, and account deletion closing the open checkouts. Run
  * against the app's adapters on their stand-ins and against a provider that exists only here
  * (./testpay/), registered by this file with its own migration: a new provider needs nothing
  * else.
@@ -162,28 +166,33 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       'subscription_resumed',
     ])
 
+    // Ended as account deletion ends it: now, or at the period end where that is all it can.
     const provider = billingProvider(id)!
-    await provider.cancelNow(subscriptionId)
+    const [column, was, is] =
+      provider.ends === 'now'
+        ? ['status', 'active', 'canceled']
+        : ['cancel_at_period_end', false, true]
+    await endSubscription(provider, subscriptionId)
     await driver.idle()
-    expect(await rowOf(user.id)).toMatchObject({ status: 'canceled' })
+    expect(await rowOf(user.id)).toMatchObject({ [column]: is })
     // Already ended at the provider: done, not an error.
-    await provider.cancelNow(subscriptionId)
+    await endSubscription(provider, subscriptionId)
 
-    // A lost event: the row says active again. Reconciliation applies the provider's state.
+    // A lost event: the row says otherwise again. Reconciliation applies the provider's state.
     await adminClient(app)
       .from('user_subscriptions')
-      .update({ status: 'active' })
+      .update({ [column]: was })
       .eq('user_id', user.id)
     const report = await reconcileProvider(id)
     expect(report.differences.filter((difference) => difference.userId === user.id)).toEqual([
       {
         userId: user.id,
         subscriptionId,
-        changes: expect.arrayContaining(['status: active → canceled']),
+        changes: expect.arrayContaining([`${column}: ${was} → ${is}`]),
         result: 'applied',
       },
     ])
-    expect(await rowOf(user.id)).toMatchObject({ status: 'canceled' })
+    expect(await rowOf(user.id)).toMatchObject({ [column]: is })
   })
 
   it('account deletion leaves no checkout the user opened payable', async () => {

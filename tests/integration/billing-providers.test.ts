@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { resetEnvForTests } from '../../app/env.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 
@@ -44,6 +45,10 @@ const ENDPOINTS = {
     ['POST', '/api/webhooks/providerb', '{}'],
   ],
 } as const
+
+it('knows the endpoints of every provider in the code', () => {
+  expect(Object.keys(ENDPOINTS)).toEqual(PROVIDER_SETTINGS.map(({ id }) => id))
+})
 
 const NOT_FOUND = { status: 404, body: JSON.stringify({ error: 'Not found' }) }
 

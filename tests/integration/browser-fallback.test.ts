@@ -2,7 +2,7 @@ import http from 'node:http'
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   adminClient,
   createSignedInUser,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { CHECKOUT_LOOKUP_RATE_LIMIT } from '../../app/billing/checkout-status.server'
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { PROVIDER_CALL_LIMITS } from '../../app/billing/registry.server'
 import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'

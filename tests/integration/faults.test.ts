@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'

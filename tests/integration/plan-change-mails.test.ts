@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { smtpTransport } from '../../app/notifications/mailer.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import * as apiCheckout from '../../app/routes/api.checkout'
 import * as success from '../../app/routes/success'
 import { appRequest } from './auth-support'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'

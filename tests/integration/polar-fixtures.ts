@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { createPolar } from '@polar-sh/sdk/2026-10'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../local-stack/polar'
 import type { TestApp } from './harness'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlan from '../../app/routes/dashboard.settings.billing_.change-plan'
 import { setClockOffset } from '../local-stack/polar'

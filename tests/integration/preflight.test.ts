@@ -4,7 +4,7 @@ import { promisify } from 'node:util'
 
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { logger } from '../../app/lib/server/logger.server'
 import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'

@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import {
   adminClient,

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { resetEnvForTests } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
@@ -17,6 +18,8 @@ import { createSignedInUser, startTestApp, type TestApp } from './harness'
  */
 const ROUTES_DIR = path.join(PROJECT_ROOT, 'app/routes')
 const CANARY = `canary${Date.now().toString(36)}`
+/** A provider's column as a key (`"stripe_customer_id":`): pages get only the fields they show. */
+const PROVIDER_COLUMN = new RegExp(`"(${PROVIDER_SETTINGS.map(({ id }) => id).join('|')})_\\w+":`)
 
 type Loader = (args: { request: Request; params: object; context: object }) => unknown
 const loaders: { file: string; path: string; loader: Loader }[] = []
@@ -106,6 +109,7 @@ describe('loader data holds no server secret', () => {
         expect(text.includes(value), `${entry.file} exposes ${name}`).toBe(false)
       }
       expect(text, entry.file).not.toContain(CANARY)
+      expect(text, entry.file).not.toMatch(PROVIDER_COLUMN)
       statuses[entry.file] = outcome.status
       checked++
     }

@@ -537,7 +537,7 @@ describe('account deletion', () => {
 
   it('with a live Polar subscription: revokes it at Polar first', async () => {
     const user = await createSignedInUser(app)
-    const product = getPlans()[0].polarProductId
+    const product = getPlans()[0].ids.polar
     const checkout = await fetch(
       `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
       { redirect: 'manual', headers: { cookie: user.cookie } },
@@ -559,7 +559,7 @@ describe('account deletion', () => {
 
   it('ends every subscription that may still charge, including one the row never tracked', async () => {
     const user = await createSignedInUser(app)
-    const product = getPlans()[0].polarProductId
+    const product = getPlans()[0].ids.polar
     const tracked = await fetch(
       `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
       { redirect: 'manual', headers: { cookie: user.cookie } },

@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 
 /** Stripe payloads in the shape of API version 2026-10-28.endive, for hand-made events. */

@@ -19,6 +19,8 @@ export interface LocalStackOptions {
   siteUrl: string
   /** The plans the Stripe and Polar emulators are seeded with (the product's: LOCAL_CATALOG). */
   catalog: Catalog
+  /** The payment stand-ins to start, by provider id (`stripe`, `polar`); default both. */
+  providers?: readonly string[]
   ports?: {
     supabase?: number
     stripe?: number
@@ -95,11 +97,21 @@ export interface LocalStack {
   close(): Promise<void>
 }
 
+type PaymentStandIns = 'stripe' | 'polar' | 'polarProduction'
+/** A stack started with `providers`: the stand-ins of the others are absent. */
+export type PartialLocalStack = Omit<LocalStack, PaymentStandIns> &
+  Partial<Pick<LocalStack, PaymentStandIns>>
+
 /**
- * Starts the database, the Supabase, Stripe and Polar emulators and the SMTP inbox on
- * loopback.
+ * Starts the database, the Supabase, Stripe and Polar emulators (those of `providers`) and
+ * the SMTP inbox on loopback.
  */
-export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+export async function startLocalStack(
+  options: LocalStackOptions & { providers?: undefined },
+): Promise<LocalStack>
+export async function startLocalStack(options: LocalStackOptions): Promise<PartialLocalStack>
+export async function startLocalStack(options: LocalStackOptions): Promise<PartialLocalStack> {
+  const runs = (id: string) => !options.providers || options.providers.includes(id)
   let database = options.database
   if (!database) {
     if (options.dataDir) await mkdir(options.dataDir, { recursive: true })
@@ -120,38 +132,44 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       secret: keys.supabaseSecretKey,
     },
   })
-  const stripe = await startStripeEmulator({
-    port: options.ports?.stripe,
-    webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
-    businessUrl: options.siteUrl,
-    catalog: options.catalog,
-    webhookSecret: keys.stripeWebhookSecret,
-    apiKey: keys.stripeSecretKey,
-    retry: options.retry,
-    delivery: options.stripeDelivery,
-  })
-  const polar = await startPolarEmulator({
-    port: options.ports?.polar,
-    webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
-    catalog: options.catalog,
-    webhookSecret: keys.polarWebhookSecret,
-    accessToken: keys.polarAccessToken,
-    retry: options.retry,
-    invoiceDelayMs: options.polarInvoiceDelayMs,
-    // The app is on loopback: the stand-in's local mode lets its http URL through.
-    localWebhooks: true,
-  })
-  const polarProduction = await startPolarEmulator({
-    environment: 'production',
-    port: options.ports?.polarProduction,
-    webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
-    catalog: options.catalog,
-    webhookSecret: LOCAL_STACK_KEYS.polarProductionWebhookSecret,
-    accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
-    retry: options.retry,
-    invoiceDelayMs: options.polarInvoiceDelayMs,
-    localWebhooks: true,
-  })
+  const stripe = runs('stripe')
+    ? await startStripeEmulator({
+        port: options.ports?.stripe,
+        webhookUrl: `${options.siteUrl}/api/webhooks/stripe`,
+        businessUrl: options.siteUrl,
+        catalog: options.catalog,
+        webhookSecret: keys.stripeWebhookSecret,
+        apiKey: keys.stripeSecretKey,
+        retry: options.retry,
+        delivery: options.stripeDelivery,
+      })
+    : undefined
+  const polar = runs('polar')
+    ? await startPolarEmulator({
+        port: options.ports?.polar,
+        webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
+        catalog: options.catalog,
+        webhookSecret: keys.polarWebhookSecret,
+        accessToken: keys.polarAccessToken,
+        retry: options.retry,
+        invoiceDelayMs: options.polarInvoiceDelayMs,
+        // The app is on loopback: the stand-in's local mode lets its http URL through.
+        localWebhooks: true,
+      })
+    : undefined
+  const polarProduction = runs('polar')
+    ? await startPolarEmulator({
+        environment: 'production',
+        port: options.ports?.polarProduction,
+        webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
+        catalog: options.catalog,
+        webhookSecret: LOCAL_STACK_KEYS.polarProductionWebhookSecret,
+        accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
+        retry: options.retry,
+        invoiceDelayMs: options.polarInvoiceDelayMs,
+        localWebhooks: true,
+      })
+    : undefined
   const smtp = await startSmtpInbox({ database, port: options.ports?.smtp })
   const env = {
     SITE_URL: options.siteUrl,
@@ -165,13 +183,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           SUPABASE_ANON_KEY: keys.supabaseAnonKey,
           SUPABASE_SERVICE_ROLE_KEY: keys.supabaseServiceRoleKey,
         }),
-    STRIPE_SECRET_KEY: keys.stripeSecretKey,
-    STRIPE_WEBHOOK_SECRET: keys.stripeWebhookSecret,
-    STRIPE_API_URL: stripe.url,
-    POLAR_ACCESS_TOKEN: keys.polarAccessToken,
-    POLAR_WEBHOOK_SECRET: keys.polarWebhookSecret,
-    POLAR_SANDBOX: 'true',
-    POLAR_API_URL: polar.url,
+    ...(stripe && {
+      STRIPE_SECRET_KEY: keys.stripeSecretKey,
+      STRIPE_WEBHOOK_SECRET: keys.stripeWebhookSecret,
+      STRIPE_API_URL: stripe.url,
+    }),
+    ...(polar && {
+      POLAR_ACCESS_TOKEN: keys.polarAccessToken,
+      POLAR_WEBHOOK_SECRET: keys.polarWebhookSecret,
+      POLAR_SANDBOX: 'true',
+      POLAR_API_URL: polar.url,
+    }),
     SMTP_URL: smtp.url,
   }
   const db = database
@@ -186,9 +208,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     async close() {
       await Promise.allSettled([
         supabase.close(),
-        stripe.close(),
-        polar.close(),
-        polarProduction.close(),
+        stripe?.close(),
+        polar?.close(),
+        polarProduction?.close(),
         smtp.close(),
       ])
       if (!options.database) await db.close()

@@ -7,7 +7,7 @@ import { createPolar } from '@polar-sh/sdk/2026-10'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { polarSubscriptionFields, PolarSubscriptionSchema } from '../../app/billing/polar/events'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../../tests/local-stack/polar'

@@ -12,7 +12,7 @@
  * Pure: no I/O. The Polar objects (which must exist in the emulator, since order.paid fetches
  * the order's invoice) are created by the runner and passed in.
  */
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 
 // ---------------------------------------------------------------------------------------
 // Seeded randomness

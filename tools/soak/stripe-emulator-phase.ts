@@ -9,7 +9,7 @@
  */
 import Stripe from 'stripe'
 
-import { catalogPlan } from '../../app/billing/plans'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_STACK_KEYS } from '../../tests/local-stack/defaults'
 import type { LocalStack } from '../../tests/local-stack/stack'
 

@@ -40,10 +40,8 @@ export function polarCheckoutPath(productId: string, user: { id: string; email: 
 }
 
 /**
- * Validates GET /api/checkout's query for the signed-in user (the route refuses anyone
- * else). Beyond the spec: the metadata's user_id must be the signed-in user's (a stranger
- * cannot attach a subscription to someone else's account), and only the plans' products
- * can be bought.
+ * GET /api/checkout's query for the signed-in user. Beyond the spec: the metadata's user_id must
+ * be theirs (no subscription attached to someone else's account); only the plans' products sell.
  */
 export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryResult {
   const refuse = (error: string, status: 400 | 403 = 400) => ({ ok: false, status, error }) as const
@@ -52,7 +50,7 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
     .map((product) => product.trim())
     .filter(Boolean)
   if (products.length === 0) return refuse('Missing products in query params')
-  const known = new Set(getPlans().map((plan) => plan.polarProductId))
+  const known = new Set(getPlans().map((plan) => plan.ids.polar))
   if (products.some((product) => !known.has(product))) return refuse('Unknown product')
 
   let parsed: unknown

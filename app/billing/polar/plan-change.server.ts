@@ -73,7 +73,7 @@ export async function polarPlanChangeOffer(
         ? 'Your last payment failed. Update your payment method first, then change your plan.'
         : 'Your subscription is not active, so its plan cannot be changed.',
     )
-  const current = plans.find((plan) => plan.polarProductId === subscription.product_id)
+  const current = plans.find((plan) => plan.ids.polar === subscription.product_id)
   if (!current) return unavailable('Your current plan cannot be changed here.')
   if (current.key === target.key) return unavailable(`You are already on the ${target.name} plan.`)
   if (!subscription.current_period_start || !subscription.current_period_end)
@@ -111,7 +111,7 @@ export async function changePolarPlan(
   let updated: unknown
   try {
     updated = await getPolar('checkout').subscriptions.update(offer.subscriptionId, {
-      product_id: target.polarProductId,
+      product_id: target.ids.polar,
       proration_behavior: 'prorate',
     })
   } catch (error) {

@@ -3,7 +3,7 @@ import { formatMoney } from '~/lib/pages/format'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
-import { getPlans } from '../plans.server'
+import { planById } from '../plans.server'
 import type { BillingProvider, ListedPayment } from '../provider'
 import { polarCheckoutPath } from './checkout.server'
 import { describePolarServers, getPolar } from './client.server'
@@ -40,9 +40,9 @@ export const polarProvider: BillingProvider = {
     }
   },
   // Built only for signed-in users: the checkout links the subscription to their id.
-  checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.polarProductId, user) }),
+  checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.ids.polar, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
-  startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.polarProductId, user),
+  startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.ids.polar, user),
   // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
   // "GET /api/portal").
   async openPortal(row, userId) {
@@ -86,6 +86,7 @@ export const polarProvider: BillingProvider = {
       occurredAt: subscription.modified_at ?? new Date().toISOString(),
     }
   },
+  ends: 'now',
   async cancelNow(id) {
     try {
       await getPolar('checkout').subscriptions.revoke(id)
@@ -166,7 +167,7 @@ export const polarProvider: BillingProvider = {
     // The plan's catalogue price: Polar's checkout is for a product.
     async summary(id) {
       const checkout = await getPolar('checkout').checkouts.get(id)
-      const plan = getPlans().find((item) => item.polarProductId === checkout.product_id)
+      const plan = planById('polar', checkout.product_id)
       return {
         plan: plan?.name ?? null,
         amount: plan ? `${formatMoney(plan.amount, plan.currency)} per ${plan.interval}` : null,

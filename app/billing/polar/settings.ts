@@ -8,8 +8,6 @@ import {
   type ProviderSettings,
 } from '~/lib/server/setting-types'
 
-import { polarProductId } from '../plans'
-
 /** Polar's variables (.env.example, docs/going-live.md "Polar"). */
 export const polarSettings = {
   id: 'polar',
@@ -30,5 +28,11 @@ export const polarSettings = {
   },
   localKeys: ['POLAR_ACCESS_TOKEN', 'POLAR_WEBHOOK_SECRET'],
   apiUrl: { name: 'POLAR_API_URL', realService: "Polar's own servers" },
-  planIds: { prefix: 'POLAR_PRODUCT_', schema: polarProductId },
+  planIds: {
+    prefix: 'POLAR_PRODUCT_',
+    catalog: z.strictObject({
+      productId: z.string().trim().pipe(z.guid('must be a Polar product id (a UUID)')),
+    }),
+    id: 'productId',
+  },
 } as const satisfies ProviderSettings

@@ -690,7 +690,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     type,
     occurredAt: '2026-11-01T10:00:03.000Z',
   })
-  const proPriceId = () => getPlans().find((plan) => plan.key === 'pro')!.stripePriceId
+  const proPriceId = () => getPlans().find((plan) => plan.key === 'pro')!.ids.stripe
 
   beforeEach(() => {
     vi.clearAllMocks()

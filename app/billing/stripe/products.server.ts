@@ -11,7 +11,7 @@ export async function syncStripeProducts() {
   const result = { synced: [] as string[], mismatches: [] as string[] }
   const rows = []
   for (const plan of getPlans()) {
-    const price = await stripe.prices.retrieve(plan.stripePriceId)
+    const price = await stripe.prices.retrieve(plan.ids.stripe)
     const productId = typeof price.product === 'string' ? price.product : price.product.id
     const interval = price.recurring?.interval ?? 'one_time'
     if (

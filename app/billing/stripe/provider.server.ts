@@ -4,7 +4,7 @@ import { getEnv } from '~/env.server'
 import { formatMoney } from '~/lib/pages/format'
 import type { SubscriptionRow } from '~/subscriptions/types'
 
-import { getPlans, planByStripePrice } from '../plans.server'
+import { getPlans, planById } from '../plans.server'
 import type { BillingProvider, ListedPayment, ListedSubscription } from '../provider'
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
@@ -64,7 +64,7 @@ export const stripeProvider: BillingProvider = {
       : (await portal.list({ is_default: true, limit: 1, expand: [`data.${expand[0]}`] })).data[0]
     const update = configuration?.features.subscription_update
     const prices = new Set(update?.products?.flatMap((product) => product.prices))
-    const absent = getPlans().filter((plan) => !prices.has(plan.stripePriceId))
+    const absent = getPlans().filter((plan) => !prices.has(plan.ids.stripe))
     const named = `portal configuration ${configuration?.id}`
     return {
       paths: ['/api/webhooks/stripe', '/api/webhooks/providera'],
@@ -89,14 +89,11 @@ export const stripeProvider: BillingProvider = {
   // A plain form: POST /api/checkout_sessions answers 303 to Stripe, so it works without JavaScript.
   checkoutDoor: (plan) => ({
     post: '/api/checkout_sessions',
-    fields: { price_id: plan.stripePriceId },
+    fields: { price_id: plan.ids.stripe },
   }),
-  startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.stripePriceId),
-  /**
-   * A fresh billing portal session for the user's own Stripe customer (from their row, read as
-   * them, never from input). With `paymentMethod`, it opens on its card form
-   * (`flow_data.type = payment_method_update`), and a saved card comes back to billing saying so.
-   */
+  startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.ids.stripe),
+  // The customer from the user's row, never from input; `paymentMethod` opens the card form
+  // (`flow_data.type = payment_method_update`), and a saved card comes back saying so.
   async openPortal(row, _userId, { paymentMethod }) {
     if (!row.stripe_customer_id) return { kind: 'no-subscription' }
     const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
@@ -134,6 +131,7 @@ export const stripeProvider: BillingProvider = {
       occurredAt: new Date(date ?? Date.now()).toISOString(),
     }
   },
+  ends: 'now',
   async cancelNow(id) {
     try {
       await getStripe().subscriptions.cancel(id)
@@ -213,7 +211,7 @@ export const stripeProvider: BillingProvider = {
     async summary(id) {
       const session = await getStripe().checkout.sessions.retrieve(id, { expand: ['line_items'] })
       const price = session.line_items?.data[0]?.price
-      const plan = planByStripePrice(price?.id)
+      const plan = planById('stripe', price?.id)
       const interval = price?.recurring?.interval ?? plan?.interval
       const amount =
         session.amount_total !== null && session.currency

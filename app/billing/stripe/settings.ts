@@ -8,8 +8,6 @@ import {
   type ProviderSettings,
 } from '~/lib/server/setting-types'
 
-import { stripePriceId } from '../plans'
-
 const whsec = z.string().startsWith('whsec_', 'must start with whsec_')
 
 /** Stripe's variables (.env.example, docs/going-live.md "Stripe"). */
@@ -36,5 +34,15 @@ export const stripeSettings = {
   },
   localKeys: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
   apiUrl: { name: 'STRIPE_API_URL', realService: 'https://api.stripe.com' },
-  planIds: { prefix: 'STRIPE_PRICE_', schema: stripePriceId },
+  planIds: {
+    prefix: 'STRIPE_PRICE_',
+    catalog: z.strictObject({
+      productId: z.string().regex(/^prod_[A-Za-z0-9_]+$/, 'must be a Stripe product id (prod_…)'),
+      priceId: z
+        .string()
+        .trim()
+        .regex(/^price_[A-Za-z0-9_]+$/, 'must be a Stripe price id (price_…), not a product id'),
+    }),
+    id: 'priceId',
+  },
 } as const satisfies ProviderSettings

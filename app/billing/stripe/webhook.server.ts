@@ -1,7 +1,7 @@
 import Stripe from 'stripe'
 import { z } from 'zod'
 
-import { planByStripePrice } from '~/billing/plans.server'
+import { planById } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import {
   chargeChange,
@@ -106,7 +106,7 @@ const ledger = (event: Stripe.Event): LedgerEvent => ({
 /** The plan name of a subscription: the plans' name for its price, else Stripe's nickname. */
 export function stripePlanName(subscription: StripeSubscription) {
   const price = subscription.items.data[0]?.price
-  return planByStripePrice(price?.id)?.name ?? price?.nickname ?? 'Unknown Plan'
+  return planById('stripe', price?.id)?.name ?? price?.nickname ?? 'Unknown Plan'
 }
 
 /** Applies one verified Stripe event; returns what happened (for the log). */
@@ -191,7 +191,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
 /** The user and plan of an invoice (docs/webhooks.md, "Users"). */
 async function invoiceOwner(invoice: StripeInvoice) {
   let userId = asUserId(invoice.parent?.subscription_details?.metadata?.user_id)
-  let name = planByStripePrice(invoiceLinePriceId(invoice))?.name ?? null
+  let name = planById('stripe', invoiceLinePriceId(invoice))?.name ?? null
   const customerId = idOf(invoice.customer)
   let subscriptionId = invoiceSubscriptionId(invoice)
   if (!userId || !subscriptionId) {

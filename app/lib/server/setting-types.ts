@@ -36,6 +36,6 @@ export interface ProviderSettings {
   localKeys: string[]
   /** The setting that points it at another host, and what unset means in production. */
   apiUrl: { name: string; realService: string }
-  /** Each plan's id at this provider: the setting `<prefix><PLAN>`, and its format. */
-  planIds: { prefix: string; schema: z.ZodType<string> }
+  /** Each plan's entry under its id in catalog.json, the field that is the plan's id, and its setting. */
+  planIds: { prefix: string; catalog: z.ZodObject; id: string }
 }

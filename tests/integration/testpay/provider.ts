@@ -105,13 +105,8 @@ export const testpayProvider: BillingProvider = {
     emit('subscription.updated', subscription)
     return { fields: fieldsOf(subscription), occurredAt: outbox.at(-1)!.at }
   },
-  async cancelNow(id) {
-    const subscription = subscriptions.get(id)
-    if (!subscription || subscription.status === 'canceled') return
-    subscription.status = 'canceled'
-    subscription.canceledAt = new Date().toISOString()
-    emit('subscription.canceled', subscription)
-  },
+  // It cannot end a subscription now, as some providers cannot: deletion schedules the end.
+  ends: 'period-end',
   async expireCheckouts(_row, user) {
     for (const [id, checkout] of checkouts)
       if (checkout.userId === user.id && !checkout.paid) checkouts.delete(id)
