@@ -23,7 +23,7 @@ export function polarServer(env: ServerEnv, purpose: PolarPurpose) {
 
 /**
  * Throws when the purposes' servers differ: a sandbox checkout cannot be managed in a production
- * portal, nor its invoice fetched there (docs/decisions/0020-polar-servers-agree.md).
+ * portal, nor its invoice fetched there (docs/decisions/0013-polar-servers.md).
  */
 export function describePolarServers(env: ServerEnv): { info: string } {
   if (env.POLAR_API_URL)

@@ -176,7 +176,7 @@ export const polarProvider: BillingProvider = {
     },
   },
   handleWebhook: handlePolarWebhook,
-  // Checkout, portal and invoices on one Polar server (docs/decisions/0020-polar-servers-agree.md).
+  // Checkout, portal and invoices on one Polar server (docs/decisions/0013-polar-servers.md).
   startupCheck: () => describePolarServers(getEnv()).info,
   pastDueHelp:
     'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',

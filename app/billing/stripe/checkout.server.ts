@@ -20,7 +20,7 @@ export async function createStripeCheckout(
   const env = getEnv()
   const stripe = getStripe()
   const metadata = { user_id: user.id, user_email: user.email ?? '' }
-  // The key hands a retry or a second tab the same customer (0050).
+  // The key hands a retry or a second tab the same customer.
   const customer =
     existing?.stripe_customer_id ??
     (
@@ -53,7 +53,7 @@ export async function createStripeCheckout(
     open = await openSessions(customer)
     answer = open.find(reusable) ?? created
   }
-  // At most one payable session (0050): those open before this request are expired, and of those
+  // At most one payable session: those open before this request are expired, and of those
   // made meanwhile, the ones older than the answer (a newer one's request expires this one).
   const older = (session: Stripe.Checkout.Session) =>
     earlier.some(({ id }) => id === session.id) || newestFirst(session, answer) > 0

@@ -203,7 +203,7 @@ export function invoicePayment(
   }
 }
 
-/** The row of an invoice whose payment failed: status `failed`, the amount due (0013). */
+/** The row of an invoice whose payment failed: status `failed`, the amount due. */
 export function failedInvoicePayment(
   invoice: StripeInvoice,
   userId: string | null,

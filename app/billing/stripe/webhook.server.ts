@@ -54,7 +54,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   // decodes them twice, once to check the signature and once to parse them.
   const text = utf8.decode(body)
   const { STRIPE_WEBHOOK_SECRET: current, STRIPE_WEBHOOK_SECRET_PREVIOUS: previous } = getEnv()
-  // The SDK's 300 s tolerance; either secret's signature during a roll (docs/decisions/0063).
+  // The SDK's 300 s tolerance; either secret's signature during a roll.
   const verify = (secret: string) => getStripe().webhooks.constructEvent(text, signature, secret)
   let event: Stripe.Event
   try {
@@ -70,7 +70,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
       logger.warn({ reason: error.message }, 'stripe webhook: signature verification failed')
       return badSignature()
     }
-    // Signed, so a retry cannot fix it: not JSON, or a thin event (docs/decisions/0043).
+    // Signed, so a retry cannot fix it: not JSON, or a thin event.
     const thin = /"object":\s*"v2\.core\.event"/.test(text)
     logger.error(
       { err: error },
@@ -154,7 +154,7 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      // The ledger row, the failure's dates, the failed row and the mail, in one transaction (0013).
+      // The ledger row, the failure's dates, the failed row and the mail, in one transaction.
       return recordPaymentFailure(
         ledger(event),
         owner.userId,
