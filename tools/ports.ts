@@ -10,8 +10,6 @@
  */
 export const TOOL_PORTS = {
   bench: { app: 4900, bare: 4901, stripe: 12900, polar: 12910, supabase: 12920 },
-  /** tools/bench/rpc-cost.ts: a stack of its own beside a running bench. */
-  rpcCost: { stripe: 12930, polar: 12931, supabase: 12932 },
   /** tools/bench/mixed.ts: two instances behind a balancer, and the bare app. */
   mixed: {
     instances: [4985, 4986],
