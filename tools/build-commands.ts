@@ -4,7 +4,7 @@
  * into `$BUILD_DIR/commands/<name>.js`. Plain JavaScript on Node 22, so they run on a
  * production install, which has no dev dependencies (no tsx); the packages they use stay
  * imports of node_modules, as the server build's do
- * (docs/decisions/0041-commands-built-with-the-server.md).
+ * (docs/decisions/0017-deploy-and-operate.md).
  */
 import { readdirSync } from 'node:fs'
 import path from 'node:path'

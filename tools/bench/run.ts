@@ -118,7 +118,7 @@ interface Row extends RunFigures {
 
 const rows: Row[] = []
 let lighthouse: LighthouseScores[] | { skipped: string } = { skipped: 'not run' }
-/** Whether an anonymous `/pricing` was answered from the anonymous page cache (0014). */
+/** Whether an anonymous `/pricing` was answered from the anonymous page cache. */
 let pricingFromCache: boolean | undefined
 let signedInAuth: { duringRuns: Record<string, number>; wholeRun: Record<string, number> } = {
   duringRuns: {},

@@ -1,6 +1,6 @@
 /**
  * CPU of reading a signed-in request's session from its cookies, per request, in this process
- * (docs/decisions/0035-one-session-path.md): what `readSession` in app/auth/session.server.ts
+ * (docs/decisions/0003-sessions.md): what `readSession` in app/auth/session.server.ts
  * does before the existence check (a Supabase client on the request's cookies, the session
  * decoded, its ES256 token verified against a JWKS in hand with `getClaims`), against what a
  * cache of verified sessions by the `Cookie` header's hash did instead (a SHA-256 and a map
