@@ -50,7 +50,6 @@ describe('billing page loader', () => {
       payments: [],
       page: 1,
       pageCount: 1,
-      total: 0,
       changes: [],
       confirmCancel: false,
     })
@@ -67,12 +66,8 @@ describe('billing page loader', () => {
     await givePayments(other, 3)
 
     const first = await load(user)
-    expect(first.data.subscription).toMatchObject({
-      user_id: user.id,
-      status: 'active',
-      plan_name: 'Pro',
-    })
-    expect(first.data).toMatchObject({ page: 1, pageCount: 2, total: 12 })
+    expect(first.data.subscription).toMatchObject({ status: 'active', plan_name: 'Pro' })
+    expect(first.data).toMatchObject({ page: 1, pageCount: 2 })
     expect(first.data.payments.map((payment) => payment.amount)).toEqual(
       [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((index) => 1000 + index),
     )
@@ -90,7 +85,7 @@ describe('billing page loader', () => {
     ])
 
     const second = await load(user, '?page=2')
-    expect(second.data).toMatchObject({ page: 2, pageCount: 2, total: 12 })
+    expect(second.data).toMatchObject({ page: 2, pageCount: 2 })
     expect(second.data.payments.map((payment) => payment.amount)).toEqual([1001, 1000])
 
     // Past the end (an old link): the last page. Nonsense: the first.
@@ -99,8 +94,8 @@ describe('billing page loader', () => {
     expect((await load(user, '?page=abc')).data).toMatchObject({ page: 1 })
 
     const others = await load(other)
-    expect(others.data.subscription).toMatchObject({ user_id: other.id, status: 'canceled' })
-    expect(others.data.total).toBe(3)
+    expect(others.data.subscription).toMatchObject({ status: 'canceled', plan_name: 'Starter' })
+    expect(others.data.payments).toHaveLength(3)
   })
 
   it('signed out: a redirect to sign in, nothing read', async () => {
