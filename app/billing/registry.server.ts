@@ -56,7 +56,7 @@ export function providerRoute<Args extends unknown[]>(
     billingProvider(id) ? handler(...args) : jsonNoStore({ error: 'Not found' }, { status: 404 })
 }
 
-/** A provider's webhook receiver (the route's action): POST only. */
+/** A provider's webhook receiver (its route's action and loader): POST only. */
 export function webhookAction(id: string) {
   return providerRoute(id, ({ request }: { request: Request }) =>
     request.method === 'POST'

@@ -44,6 +44,7 @@ const ENDPOINTS = {
     ['POST', '/api/webhooks/polar', '{}'],
     ['POST', '/api/webhooks/providerb', '{}'],
   ],
+  testpay: [['POST', '/api/webhooks/testpay', '{}']],
 } as const
 
 it('knows the endpoints of every provider in the code', () => {
@@ -89,8 +90,10 @@ describe.each([
   })
 })
 
-it('offers both by default, Stripe first', async () => {
+it('offers both by default, Stripe first; one added later is off until named', async () => {
   const pricing = await page('/pricing')
+  expect(pricing).not.toContain('Testpay')
+  for (const endpoint of ENDPOINTS.testpay) expect(await call(endpoint)).toEqual(NOT_FOUND)
   expect(pricing.indexOf('Subscribe to Pro: </span>Pay by card')).toBeGreaterThan(0)
   expect(pricing.indexOf('Subscribe to Pro: </span>Pay with Polar')).toBeGreaterThan(
     pricing.indexOf('Subscribe to Pro: </span>Pay by card'),
