@@ -1,13 +1,10 @@
 /**
  * The test-only provider's registration, as a provider in the code has it (the database
  * project's setup file): its settings beside the app's, its plan ids in the catalogue and
- * its adapter in the registry. Like any provider added later it is off until
- * BILLING_PROVIDERS names it.
+ * its adapter in the registry, each when first imported. Like any provider added later it
+ * is off until BILLING_PROVIDERS names it.
  */
 import { vi } from 'vitest'
-
-import { registerBillingProvider } from '../../../app/billing/registry.server'
-import { testpayProvider } from './provider'
 
 vi.mock('../../../app/billing/provider-settings', async (original) => {
   const real = await original<typeof import('../../../app/billing/provider-settings')>()
@@ -21,4 +18,8 @@ vi.mock('../../../app/billing/catalog.json', async (original) => {
   return { default: { plans: withIds } }
 })
 
-registerBillingProvider(testpayProvider)
+vi.mock('../../../app/billing/registry.server', async (original) => {
+  const real = await original<typeof import('../../../app/billing/registry.server')>()
+  real.registerBillingProvider((await import('./provider')).testpayProvider)
+  return real
+})
