@@ -2,4 +2,4 @@
 import { webhookAction } from '~/billing/registry.server'
 
 export const action = webhookAction('polar')
-export const loader = action
+export const loader = webhookAction('polar')
