@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { billingProvider, endSubscription } from '../../app/billing/registry.server'
 import { resetEnvForTests } from '../../app/env.server'
@@ -26,13 +27,15 @@ import { deliverTestpayEvents, payTestpayCheckout, testpayCustomerEmail } from '
  * migration applied here): a new provider needs nothing else.
  */
 let app: TestApp
+/** Every registered provider, the test-only one too (./testpay/register.ts). */
+const PROVIDERS = PROVIDER_SETTINGS.map(({ id }) => id)
 
 beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })
   await app.stack.database.exec(
     readFileSync(new URL('testpay/migration.sql', import.meta.url), 'utf8'),
   )
-  process.env.BILLING_PROVIDERS = 'stripe,polar,testpay'
+  process.env.BILLING_PROVIDERS = PROVIDERS.join(',')
   resetEnvForTests()
 })
 afterAll(async () => {
@@ -130,7 +133,11 @@ async function rowOf(userId: string) {
   return data as Record<string, unknown> | null
 }
 
-describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
+it('drives every provider in the code', () => {
+  expect(Object.keys(DRIVERS)).toEqual(PROVIDERS)
+})
+
+describe.each(PROVIDERS)('the %s adapter', (id) => {
   it('checkout → webhook → ledger row → email change → portal → cancel → reconcile', async () => {
     const driver = DRIVERS[id]
     const user = await createSignedInUser(app)
