@@ -76,7 +76,9 @@ describe('GET /metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_count', { ...webhook, status: '200' })).toBe(
       1,
     )
-    expect(sample(text, 'webhook_outcomes_total', { provider: 'stripe', outcome: 'unhandled' })).toBe(1)
+    expect(
+      sample(text, 'webhook_outcomes_total', { provider: 'stripe', outcome: 'unhandled' }),
+    ).toBe(1)
     expect(sample(text, 'notification_outbox_depth')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'notification_outbox_oldest_age_seconds')).toBeGreaterThanOrEqual(0)
     expect(sample(text, 'reconcile_corrections')).toBeUndefined()
