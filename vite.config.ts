@@ -148,6 +148,8 @@ export default defineConfig({
             'tests/setup/**/*.test.ts',
           ],
           globalSetup: ['tests/setup/global-setup.ts'],
+          // The test-only provider, registered as a provider in the code is (off by default).
+          setupFiles: ['tests/integration/testpay/register.ts'],
         },
       },
       // The local stack's own tests, with its own configuration (a package of its own).

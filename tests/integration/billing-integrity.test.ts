@@ -12,7 +12,6 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { logger } from '../../app/lib/server/logger.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
-import { deliverDueMails } from '../../app/notifications/delivery.server'
 import {
   adminClient,
   createSignedInUser,
@@ -20,7 +19,7 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
-import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+import { paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 
 let app: TestApp
 type User = Awaited<ReturnType<typeof createSignedInUser>>
@@ -345,28 +344,5 @@ describe('a Polar order nobody holds', () => {
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
     expect(result.status).toBe(200)
     expect(calls()).toBe(before)
-  })
-})
-
-describe('an email change', () => {
-  it('reaches the Stripe and the Polar customer, through the outbox', async () => {
-    const user = await createSignedInUser(app)
-    const { customer } = await stripeSubscriber(user)
-    const polarCustomer = await emulatorPolar(app).customers.create({
-      email: user.email,
-      external_id: user.id,
-    })
-    await deliverDueMails({ send: async () => undefined })
-    const email = `changed-${user.id}@example.com`
-    const { error } = await adminClient(app).auth.admin.updateUserById(user.id, {
-      email,
-      email_confirm: true,
-    })
-    expect(error).toBeNull()
-    await deliverDueMails({ send: async () => undefined })
-    expect(
-      (await emulatorStripe(app).customers.retrieve(customer.id)) as { email: string },
-    ).toMatchObject({ email })
-    expect(app.stack.polar.state.customers.get(polarCustomer.id)?.email).toBe(email)
   })
 })

@@ -8,21 +8,16 @@ import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 import { expect } from 'vitest'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
 import { resetEnvForTests } from '../../app/env.server'
 import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { stopMailDelivery } from '../../app/notifications/delivery.server'
 import { createApp } from '../../server-app.js'
 import { PROJECT_ROOT, withOutageSwitch } from '../local-stack/database'
-import {
-  type LocalStack,
-  type LocalStackOptions,
-  startLocalStack,
-  SUITE_AUTH_LIMITS,
-} from '../local-stack/stack'
+import { type LocalStack, type LocalStackOptions, SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
+import { startAppStack, withBothStandIns } from '../setup/stack'
 import { authorizeOnConsentPage } from './auth-support'
 import { ROUTES_REACHED } from './routes-reached'
 export interface TestApp {
@@ -67,16 +62,17 @@ export async function startTestApp(
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  const stack = await startLocalStack({
-    database: outage.database,
-    siteUrl: origin,
-    catalog: PLAN_CATALOG,
-    retry: { attempts: 3, baseDelayMs: 50 },
-    polarInvoiceDelayMs: options.polarInvoiceDelayMs,
-    stripeDelivery: options.stripeDelivery,
-    supabaseKeys: options.supabaseKeys,
-    supabaseAuth: options.supabaseAuth ?? SUITE_AUTH_LIMITS,
-  })
+  const stack = withBothStandIns(
+    await startAppStack({
+      database: outage.database,
+      siteUrl: origin,
+      retry: { attempts: 3, baseDelayMs: 50 },
+      polarInvoiceDelayMs: options.polarInvoiceDelayMs,
+      stripeDelivery: options.stripeDelivery,
+      supabaseKeys: options.supabaseKeys,
+      supabaseAuth: options.supabaseAuth ?? SUITE_AUTH_LIMITS,
+    }),
+  )
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
