@@ -148,6 +148,8 @@ export default defineConfig({
             'tests/setup/**/*.test.ts',
           ],
           globalSetup: ['tests/setup/global-setup.ts'],
+          // `npm run test:map` records which app functions each file runs (tools/test-map.ts).
+          setupFiles: process.env.FUNCTIONS_RUN_DIR ? ['tools/record-functions.ts'] : [],
         },
       },
       // The local stack's own tests, with its own configuration (a package of its own).
