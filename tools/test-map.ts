@@ -37,6 +37,7 @@ if (uncommitted.length) {
   process.exit(1)
 }
 
+const commit = git('rev-parse', 'HEAD').trim()
 const directory = mkdtempSync(path.join(os.tmpdir(), 'functions-run-'))
 const vitest = spawnSync(
   path.join(PROJECT_ROOT, 'node_modules/.bin/vitest'),
@@ -58,7 +59,7 @@ const runs = readdirSync(directory).map(
 rmSync(directory, { recursive: true })
 runs.sort((a, b) => (a.testFile < b.testFile ? -1 : 1))
 const map: FunctionsRun = {
-  commit: git('rev-parse', 'HEAD').trim(),
+  commit,
   tests: runs.map((run) => run.testFile),
   files: new Map(),
 }
