@@ -38,11 +38,33 @@ const outsideApp = code.filter((file) => !file.startsWith('app/'))
 console.log(`${changed.length} changed file(s)${since ? ` since ${since}` : ''}`)
 console.log(
   running.tests
-    ? `${running.tests.length} database and integration test file(s) run the changed app code`
+    ? `${running.tests.length} integration test file(s) run the changed app code`
     : `every database and integration test file: ${running.reason}`,
 )
 
 const steps: Step[] = [
+  {
+    // By imports each of them reaches nearly all of app/: the map says which run what.
+    name: 'integration tests of the changed code',
+    command: bin('vitest'),
+    args: running.tests
+      ? [
+          ...[
+            'related',
+            '--run',
+            '--passWithNoTests',
+            '--project',
+            'database',
+            '--maxWorkers',
+            '2',
+          ],
+          ...['--exclude', 'tests/db/**', '--exclude', 'tests/setup/**'],
+          ...outsideApp,
+          ...running.tests,
+        ]
+      : ['run', '--project', 'database', '--maxWorkers', '2'],
+    skip: !running.tests || running.tests.length || outsideApp.length ? undefined : nothing,
+  },
   {
     name: 'lint (changed files)',
     command: bin('eslint'),
@@ -63,31 +85,14 @@ const steps: Step[] = [
     skip: code.length ? undefined : nothing,
   },
   {
-    name: 'vitest (unit and stack tests related to the changed files)',
+    name: 'vitest (tests related to the changed files, but the integration tests)',
     command: bin('vitest'),
     args: [
-      ...['related', '--run', '--passWithNoTests', '--project', 'unit', '--project', 'local-stack'],
+      ...['related', '--run', '--passWithNoTests', '--exclude', 'tests/integration/**'],
       ...code,
       ...(changed.some((file) => file.endsWith('.md')) ? ['tests/docs/doc-paths.test.ts'] : []),
     ],
     skip: changed.length ? undefined : nothing,
-  },
-  {
-    // By imports every one of them reaches nearly all of app/: the map says which run what.
-    name: 'vitest (database and integration tests of the changed code)',
-    command: bin('vitest'),
-    args: running.tests
-      ? [
-          'related',
-          '--run',
-          '--passWithNoTests',
-          '--project',
-          'database',
-          ...outsideApp,
-          ...running.tests,
-        ]
-      : ['run', '--project', 'database'],
-    skip: !running.tests || running.tests.length || outsideApp.length ? undefined : nothing,
   },
 ]
 

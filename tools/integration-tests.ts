@@ -1,7 +1,6 @@
 /**
- * Which files of the vitest project `database` (tests/db, tests/integration, tests/setup) run
- * changed app code: `vitest related` cannot see it (the integration tests reach the app over
- * HTTP, through its server build) and by imports alone nearly every file reaches every module.
+ * Which integration test files run changed app code: `vitest related` cannot say (they reach
+ * the app over HTTP, through its server build, and by imports alone each reaches nearly all).
  * tests/functions-run.txt, written by `npm run test:map` (tools/test-map.ts), holds the app/
  * functions each file ran, by their lines at one commit; a changed line selects the files that
  * ran the innermost function around it (the module's top level: the files that loaded it).
@@ -112,7 +111,7 @@ function diffLines(args: string[], side: 'old' | 'new', into: Map<string, number
   }
 }
 
-/** A change no test of the `database` project can feel, or one `vitest related` follows. */
+/** A change no integration test can feel, or one `vitest related` follows. */
 const outsideTheApp = (file: string) =>
   /\.md$/.test(file) ||
   /^(tools|tests\/(e2e|docs|config))\//.test(file) ||
@@ -121,7 +120,7 @@ const outsideTheApp = (file: string) =>
   file === FUNCTIONS_RUN_FILE
 
 /**
- * The `database` project's test files that run what changed since the map's commit (and, with
+ * The integration test files that run what changed since the map's commit (and, with
  * `since`, since that ref), or null for all of them when the map cannot say (no map, its
  * commit is not in this clone, a new app file, a change outside app/ that no import reaches:
  * a migration, a setting, a stand-in's data), which `reason` then names.

@@ -1,6 +1,6 @@
 /**
- * `npm run test:map`: runs the vitest project `database` (tests/db, tests/integration,
- * tests/setup; on DATABASE_URL's server when set) with each file's app/ functions recorded
+ * `npm run test:map`: runs the integration tests (on DATABASE_URL's server when set) with each
+ * file's app/ functions recorded
  * (tools/record-functions.ts) and writes tests/functions-run.txt, from which
  * `npm run test:changed` picks the files that run a changed line (tools/integration-tests.ts).
  * It records the commit it ran on, so app/, tests/ and the settings must be committed.
@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import { PROJECT_ROOT } from '../tests/local-stack/database'
-import { formatFunctionsRun,FUNCTIONS_RUN_FILE, type FunctionsRun } from './integration-tests'
+import { formatFunctionsRun, FUNCTIONS_RUN_FILE, type FunctionsRun } from './integration-tests'
 import type { FileRun } from './record-functions'
 
 const git = (...args: string[]) =>
@@ -41,7 +41,8 @@ const commit = git('rev-parse', 'HEAD').trim()
 const directory = mkdtempSync(path.join(os.tmpdir(), 'functions-run-'))
 const vitest = spawnSync(
   path.join(PROJECT_ROOT, 'node_modules/.bin/vitest'),
-  ['run', '--project', 'database'],
+  // Two at a time: the tests mostly wait on the stack and the database.
+  ['run', '--project', 'database', '--maxWorkers', '2', 'tests/integration'],
   { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, FUNCTIONS_RUN_DIR: directory } },
 )
 if (vitest.status !== 0) {
@@ -86,7 +87,7 @@ for (const [file, functions] of ran) {
 writeFileSync(
   path.join(PROJECT_ROOT, FUNCTIONS_RUN_FILE),
   formatFunctionsRun(map, [
-    'The app/ functions (first-last line) each file of the vitest project `database` runs.',
+    'The app/ functions (first-last line) each integration test file runs.',
     'Written by `npm run test:map`; read by `npm run test:changed` (tools/integration-tests.ts).',
   ]),
 )
