@@ -34,7 +34,9 @@ const changed = [
 const code = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
 const nothing = 'no such file changed'
 const running = integrationTestsFor(since)
-const outsideApp = code.filter((file) => !file.startsWith('app/'))
+const outsideApp = [
+  ...new Set([...code.filter((file) => !file.startsWith('app/')), ...(running.related ?? [])]),
+]
 console.log(`${changed.length} changed file(s)${since ? ` since ${since}` : ''}`)
 console.log(
   running.tests

@@ -4,6 +4,7 @@
  * tests/functions-run.txt, written by `npm run test:map` (tools/test-map.ts), holds the app/
  * functions each file ran, by their lines at one commit; a changed line selects the files that
  * ran the innermost function around it (the module's top level: the files that loaded it).
+ * A test file, its support or a stand-in changed since then is `vitest related`'s to follow.
  *
  * Format: `commit <sha>`, then `test <n> <file>` per test file, then per app file
  * `<file> <tests that loaded it> <first>-<last>:<tests that ran it> ...`, tests as `0-3,7`.
@@ -111,12 +112,11 @@ function diffLines(args: string[], side: 'old' | 'new', into: Map<string, number
   }
 }
 
-/** A change no integration test can feel, or one `vitest related` follows. */
-const outsideTheApp = (file: string) =>
+/** A change no integration test can feel. */
+const neutral = (file: string) =>
   /\.md$/.test(file) ||
   /^(tools|tests\/(e2e|docs|config))\//.test(file) ||
-  (!file.startsWith('app/') && /\.(ts|tsx|js|mjs)$/.test(file)) ||
-  /\.test\.tsx?$/.test(file) ||
+  /^app\/.*\.test\.tsx?$/.test(file) ||
   file === FUNCTIONS_RUN_FILE
 
 /**
@@ -125,7 +125,12 @@ const outsideTheApp = (file: string) =>
  * commit is not in this clone, a new app file, a change outside app/ that no import reaches:
  * a migration, a setting, a stand-in's data), which `reason` then names.
  */
-export function integrationTestsFor(since?: string): { tests: string[] | null; reason?: string } {
+export function integrationTestsFor(since?: string): {
+  tests: string[] | null
+  /** Changed modules outside app/ (tests, their support, the stand-ins): `vitest related`'s. */
+  related?: string[]
+  reason?: string
+} {
   const mapFile = path.join(PROJECT_ROOT, FUNCTIONS_RUN_FILE)
   if (!existsSync(mapFile)) return { tests: null, reason: `there is no ${FUNCTIONS_RUN_FILE}` }
   const run = parseFunctionsRun(readFileSync(mapFile, 'utf8'))
@@ -152,13 +157,18 @@ export function integrationTestsFor(since?: string): { tests: string[] | null; r
     ...git('ls-files', '--others', '--exclude-standard'),
   ])
   const tests = new Set<string>()
+  const related = new Set<string>()
   for (const file of files) {
-    if (outsideTheApp(file)) continue
+    if (neutral(file)) continue
+    if (!file.startsWith('app/') && /\.(ts|tsx|js|mjs)$/.test(file)) {
+      if (existsSync(path.join(PROJECT_ROOT, file))) related.add(file)
+      continue
+    }
     const running = file.startsWith('app/')
       ? (testsRunningLines(run, file, lines.get(file) ?? []) ?? (atCommit(file) ? [] : null))
       : null
     if (!running) return { tests: null, reason: `${file} changed, which the map does not cover` }
     for (const test of running) tests.add(test)
   }
-  return { tests: [...tests].sort() }
+  return { tests: [...tests].sort(), related: [...related] }
 }
