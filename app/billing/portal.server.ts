@@ -72,25 +72,32 @@ export async function openBillingPortal(
 }
 
 /**
- * Cancels the user's own subscription at its period end (true) or resumes it (false) through
- * its provider; the answer is applied now and its row change queues the mail. A reason if not.
+ * Cancels the user's own subscription at its period end, resumes it, or pays its open invoice
+ * with the saved card, through its provider; the answer is applied now (its row change queues
+ * any mail). A reason if not.
  */
-export async function scheduleCancel(asUser: AsUser, userId: string, cancel: boolean) {
+export async function changeSubscription(
+  asUser: AsUser,
+  userId: string,
+  intent: 'cancel' | 'resume' | 'pay',
+) {
   try {
     const row = await readOwnSubscription(asUser)
     const provider = billingProvider(row?.provider)
     const id = provider && (row as Record<string, unknown>)[`${provider.id}_subscription_id`]
     if (typeof id !== 'string' || !isLiveStatus(row?.status)) return 'You have no plan to change.'
-    if (row!.cancel_at_period_end !== cancel)
-      await applyProviderAnswer(
-        provider!.id,
-        cancel ? 'cancel' : 'resume',
-        userId,
-        await provider!.scheduleCancel(id, cancel),
-      )
+    if (intent === 'pay' && (row!.status !== 'past_due' || !provider!.payOpenInvoice))
+      return 'There is no payment due.'
+    if (intent !== 'pay' && row!.cancel_at_period_end === (intent === 'cancel')) return null
+    const answer = await (intent === 'pay'
+      ? provider!.payOpenInvoice!(id)
+      : provider!.scheduleCancel(id, intent === 'cancel'))
+    if (!answer)
+      return 'Your card was declined and nothing was charged. Update your payment method, then pay again.'
+    await applyProviderAnswer(provider!.id, intent, userId, answer)
     return null
   } catch (error) {
-    logger.error({ err: error, user: userId, cancel }, 'cancel at period end failed')
+    logger.error({ err: error, user: userId, intent }, 'subscription change failed')
     return 'We could not reach the payment provider. Nothing has changed; please try again in a moment.'
   }
 }

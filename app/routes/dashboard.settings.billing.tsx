@@ -5,14 +5,15 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect } from 'react'
 
 import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
-import { openBillingPortal, scheduleCancel } from '~/billing/portal.server'
+import { changeSubscription, openBillingPortal } from '~/billing/portal.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
 import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
@@ -50,15 +51,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
+  // The catalogue's plan when billed at its interval (here: no catalogue in the bundle).
+  const plan = PLAN_DEFINITIONS.find(
+    (item) =>
+      item.name === subscription?.plan_name &&
+      (!subscription.billing_cycle || subscription.billing_cycle === item.interval),
+  )
+  const price = plan && formatMoney(plan.amount, plan.currency)
   const withLabel = subscription && {
     ...subscriptionView(subscription),
-    planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
+    planLabel: plan
+      ? `${plan.name} · ${price} / ${plan.interval}`
+      : (subscription.plan_name ?? 'Unknown Plan'),
+    nextPayment:
+      price && isPaidUpStatus(subscription.status) && !scheduled && subscription.current_period_end
+        ? `${price} on ${formatDate(subscription.current_period_end)}`
+        : '—',
     payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     help: provider?.pastDueHelp,
     live: isLiveStatus(subscription.status),
     scheduled: scheduled && isLiveStatus(subscription.status),
-    // Back from the portal's card form (its return address says so).
-    cardSaved: params.get('card') === 'saved',
+    // Back from the portal's card form (its return address says so), to pay with that card.
+    cardSaved: params.get('card') === 'saved' && Boolean(provider?.payOpenInvoice),
   }
   const confirmCancel = params.has('cancel')
   return data(
@@ -73,9 +87,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = (await readFormData(request, { headers })).get('intent')
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return data({ error: limited.error }, limited.init)
-  if (intent === 'cancel' || intent === 'resume') {
-    const error = await scheduleCancel(asUser, user.id, intent === 'cancel')
-    if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })
+  if (intent === 'cancel' || intent === 'resume' || intent === 'pay') {
+    const error = await changeSubscription(asUser, user.id, intent)
+    const notice = { cancel: '', resume: '?notice=plan-resumed', pay: '?notice=invoice-paid' }
+    if (!error)
+      throw redirect(`/dashboard/settings/billing${notice[intent]}`, { status: 303, headers })
     return data({ error }, { status: 502, headers })
   }
   // Only a named button opens the portal: a form re-sent here (a redirect) opens nothing.
@@ -87,17 +103,28 @@ export async function action({ request }: ActionFunctionArgs) {
   return data({ error: outcome.message }, { status: 502, headers })
 }
 
-/** "Pro · $29.00 / month" when billed at the catalogue's interval (made here: no catalogue in the bundle). */
-function planWithPrice(name: string | null, cycle: string | null) {
-  const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
-  if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
-  return `${plan.name} · ${formatMoney(plan.amount, plan.currency)} / ${plan.interval}`
+/** Another tab may have paid or changed the plan: the page asks again when it is looked at. */
+function useRevalidateOnFocus() {
+  const { revalidate } = useRevalidator()
+  useEffect(() => {
+    const visible = () => document.visibilityState === 'visible' && revalidate()
+    for (const [target, type] of [
+      [window, 'focus'],
+      [document, 'visibilitychange'],
+    ] as const)
+      target.addEventListener(type, visible)
+    return () => {
+      window.removeEventListener('focus', visible)
+      document.removeEventListener('visibilitychange', visible)
+    }
+  }, [revalidate])
 }
 
 export default function Billing() {
   const { subscription, payments, page, pageCount, changes, confirmCancel } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  useRevalidateOnFocus()
   const pastDue = subscription?.status === 'past_due'
   const openInvoice = pastDue
     ? payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
@@ -129,11 +156,15 @@ export default function Billing() {
             ) : null}
             <dl className="grid gap-4 sm:grid-cols-2">
               <Detail label="Plan" value={subscription.planLabel} />
-              <Detail label="Status" value={statusLabel(subscription.status)} />
               <Detail
-                label="Billing cycle"
-                value={subscription.billing_cycle ? `Every ${subscription.billing_cycle}` : '—'}
+                label="Status"
+                value={
+                  subscription.scheduled
+                    ? `Canceling · ends ${periodEnd}`
+                    : statusLabel(subscription.status)
+                }
               />
+              <Detail label="Next payment" value={subscription.nextPayment} />
               <Detail
                 label="Current period"
                 value={
@@ -163,12 +194,16 @@ export default function Billing() {
             ) : null}
             <div className="mt-6 flex flex-wrap items-center gap-4">
               <Form method="post" className="w-full max-w-xs">
-                {/* Past due, the banner's action is the one primary action of the page. */}
+                {/* One primary action: the banner's, Resume's or Choose a plan's where they show. */}
                 <SubmitButton
                   name="intent"
                   value="portal"
                   pendingText="Opening billing portal…"
-                  variant={pastDue ? 'secondary' : 'primary'}
+                  variant={
+                    subscription.live && !pastDue && !subscription.scheduled
+                      ? 'primary'
+                      : 'secondary'
+                  }
                 >
                   Manage billing
                 </SubmitButton>
@@ -188,12 +223,15 @@ export default function Billing() {
                   Change to {plan.name}
                 </TextLink>
               ))}
-              {!subscription.live ? (
-                <TextLink to="/pricing">Choose a plan</TextLink>
-              ) : subscription.scheduled || confirmCancel ? null : (
-                <TextLink to="?cancel">Cancel subscription</TextLink>
-              )}
+              {subscription.live ? null : <ButtonLink to="/pricing">Choose a plan</ButtonLink>}
             </div>
+            {subscription.live && !subscription.scheduled && !confirmCancel ? (
+              <p className="mt-8 border-t border-slate-200 pt-4">
+                <Link to="?cancel" className="text-sm font-semibold text-red-700 hover:underline">
+                  Cancel subscription
+                </Link>
+              </p>
+            ) : null}
           </>
         ) : (
           <>
@@ -210,7 +248,7 @@ export default function Billing() {
             <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
               Download the history as CSV
             </a>
-            <PaymentHistory payments={payments} payable={pastDue} />
+            <PaymentHistory payments={payments} payable={pastDue && !subscription?.cardSaved} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"

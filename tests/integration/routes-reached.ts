@@ -101,7 +101,9 @@ export const ROUTES_REACHED: Record<string, string[]> = {
   'tests/integration/guessing-limits.test.ts': ['routes/auth.callback'],
   'tests/integration/notification-mails.test.ts': ['routes/api.webhooks.stripe'],
   'tests/integration/payment-recovery.test.ts': [
+    'root',
     'routes/api.webhooks.stripe',
+    'routes/dashboard',
     'routes/dashboard.settings.billing',
   ],
   'tests/integration/plan-catalog.test.ts': ['routes/api.webhooks.polar'],
