@@ -84,8 +84,8 @@ export interface BillingProvider {
   userSubscriptions(row: Row, userId: string): Promise<{ id: string; status: string }[]>
   /** Sets its end at the period end (true) or withdraws that (false): the answer's row fields and time. */
   scheduleCancel(subscriptionId: string, cancel: boolean): Promise<Answer>
-  /** Pays a past-due subscription's open invoice with the saved card; null when it is declined. */
-  payOpenInvoice?(subscriptionId: string): Promise<Answer | null>
+  /** Pays a past-due subscription's open invoice with the saved card (declined: throws a 402). */
+  payOpenInvoice?(subscriptionId: string): Promise<Answer>
   /** How it ends a subscription (deletion): `now`, or at the period end where that is all it can. */
   ends: 'now' | 'period-end'
   /** Where it `ends` now: ends one now (no proration refund); one already gone counts as ended. */

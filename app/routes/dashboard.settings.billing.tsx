@@ -15,7 +15,6 @@ import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { changeSubscription, openBillingPortal } from '~/billing/portal.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
-import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { ButtonLink, LINK, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
@@ -55,24 +54,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const plan = PLAN_DEFINITIONS.find(
     (item) =>
       item.name === subscription?.plan_name &&
-      (!subscription.billing_cycle || subscription.billing_cycle === item.interval),
+      (subscription.billing_cycle ?? item.interval) === item.interval,
   )
   const price = plan && formatMoney(plan.amount, plan.currency)
+  const live = isLiveStatus(subscription?.status)
+  const failed = payments.find((payment) => payment.status === 'failed')
   const withLabel = subscription && {
     ...subscriptionView(subscription),
-    planLabel: plan
-      ? `${plan.name} · ${price} / ${plan.interval}`
-      : (subscription.plan_name ?? 'Unknown Plan'),
-    nextPayment:
-      price && isPaidUpStatus(subscription.status) && !scheduled && subscription.current_period_end
-        ? `${price} on ${formatDate(subscription.current_period_end)}`
-        : '—',
-    payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+    // The facts people look for, in the order they look.
+    details: {
+      Plan: plan ? `${plan.name} · ${price} / ${plan.interval}` : (subscription.plan_name ?? '—'),
+      Status:
+        scheduled && live
+          ? `Canceling · ends ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
+          : statusLabel(subscription.status),
+      'Next payment':
+        price && isPaidUpStatus(subscription.status) && !scheduled
+          ? `${price} on ${formatDate(subscription.current_period_end)}`
+          : '—',
+      Payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+    },
     help: provider?.pastDueHelp,
-    live: isLiveStatus(subscription.status),
-    scheduled: scheduled && isLiveStatus(subscription.status),
-    // Back from the portal's card form (its return address says so), to pay with that card.
-    cardSaved: params.get('card') === 'saved' && Boolean(provider?.payOpenInvoice),
+    live,
+    scheduled: scheduled && live,
+    // Back from the portal's card form (its return address says so): the failed payment's amount.
+    payNow:
+      params.get('card') === 'saved' && provider?.payOpenInvoice && failed
+        ? formatMoney(failed.amount, failed.currency)
+        : undefined,
   }
   const confirmCancel = params.has('cancel')
   return data(
@@ -99,36 +108,25 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: UNKNOWN_FORM }, { status: 400, headers })
   const paymentMethod = intent === PAYMENT_METHOD_INTENT
   const outcome = await openBillingPortal(asUser, user.id, { paymentMethod })
-  if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
-  return data({ error: outcome.message }, { status: 502, headers })
-}
-
-/** Another tab may have paid or changed the plan: the page asks again when it is looked at. */
-function useRevalidateOnFocus() {
-  const { revalidate } = useRevalidator()
-  useEffect(() => {
-    const visible = () => document.visibilityState === 'visible' && revalidate()
-    for (const [target, type] of [
-      [window, 'focus'],
-      [document, 'visibilitychange'],
-    ] as const)
-      target.addEventListener(type, visible)
-    return () => {
-      window.removeEventListener('focus', visible)
-      document.removeEventListener('visibilitychange', visible)
-    }
-  }, [revalidate])
+  if ('url' in outcome) throw redirect(outcome.url, { status: 303, headers })
+  return data(outcome, { status: 502, headers })
 }
 
 export default function Billing() {
   const { subscription, payments, page, pageCount, changes, confirmCancel } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  useRevalidateOnFocus()
+  const { revalidate } = useRevalidator()
+  // Another tab may have paid or changed the plan: shown again, the page asks again.
+  useEffect(() => {
+    const listening = new AbortController()
+    const shown = () => document.visibilityState === 'visible' && revalidate()
+    window.addEventListener('focus', shown, listening)
+    document.addEventListener('visibilitychange', shown, listening)
+    return () => listening.abort()
+  }, [revalidate])
   const pastDue = subscription?.status === 'past_due'
-  const openInvoice = pastDue
-    ? payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
-    : undefined
+  const settled = subscription?.live && !pastDue && !subscription.scheduled
   const periodEnd = formatDate(subscription?.cancel_at ?? subscription?.current_period_end)
   const notice = !subscription
     ? null
@@ -147,33 +145,14 @@ export default function Billing() {
         {subscription?.status ? (
           <>
             <FormMessage tone="info">{notice}</FormMessage>
-            {pastDue ? (
-              <PastDueBanner
-                subscription={subscription}
-                open={openInvoice}
-                cardSaved={subscription.cardSaved}
-              />
-            ) : null}
+            {pastDue ? <PastDueBanner subscription={subscription} /> : null}
             <dl className="grid gap-4 sm:grid-cols-2">
-              <Detail label="Plan" value={subscription.planLabel} />
-              <Detail
-                label="Status"
-                value={
-                  subscription.scheduled
-                    ? `Canceling · ends ${periodEnd}`
-                    : statusLabel(subscription.status)
-                }
-              />
-              <Detail label="Next payment" value={subscription.nextPayment} />
-              <Detail
-                label="Current period"
-                value={
-                  subscription.current_period_start || subscription.current_period_end
-                    ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
-                    : '—'
-                }
-              />
-              <Detail label="Payment" value={subscription.payment} />
+              {Object.entries(subscription.details).map(([label, value]) => (
+                <div key={label}>
+                  <dt className="text-sm text-slate-600">{label}</dt>
+                  <dd className="font-medium text-slate-900">{value}</dd>
+                </div>
+              ))}
             </dl>
             {confirmCancel && subscription.live && !subscription.scheduled ? (
               <Form method="post" className="max-w-md space-y-4 rounded-md border p-4">
@@ -193,28 +172,21 @@ export default function Billing() {
               </Form>
             ) : null}
             <div className="mt-6 flex flex-wrap items-center gap-4">
-              <Form method="post" className="w-full max-w-xs">
-                {/* One primary action: the banner's, Resume's or Choose a plan's where they show. */}
+              <Form method="post" className="w-full max-w-xs space-y-2">
+                {subscription.scheduled ? (
+                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
+                    Resume subscription
+                  </SubmitButton>
+                ) : null}
                 <SubmitButton
                   name="intent"
                   value="portal"
                   pendingText="Opening billing portal…"
-                  variant={
-                    subscription.live && !pastDue && !subscription.scheduled
-                      ? 'primary'
-                      : 'secondary'
-                  }
+                  variant={settled ? 'primary' : 'secondary'}
                 >
                   Manage billing
                 </SubmitButton>
               </Form>
-              {subscription.scheduled ? (
-                <Form method="post" className="w-full max-w-xs">
-                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
-                    Resume subscription
-                  </SubmitButton>
-                </Form>
-              ) : null}
               {changes.map((plan) => (
                 <TextLink
                   key={plan.key}
@@ -248,7 +220,7 @@ export default function Billing() {
             <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
               Download the history as CSV
             </a>
-            <PaymentHistory payments={payments} payable={pastDue && !subscription?.cardSaved} />
+            <PaymentHistory payments={payments} payable={pastDue && !subscription?.payNow} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"

@@ -86,14 +86,6 @@ export default function Pricing() {
           </FormMessage>
         ) : null}
         {pastDue ? <PastDueBanner subscription={pastDue} /> : null}
-        {currentPlan ? (
-          <FormMessage tone="info">
-            You are subscribed to {currentPlan}.{' '}
-            <Link to="/dashboard/settings/billing" className="font-semibold underline">
-              Manage or change your plan in billing
-            </Link>
-          </FormMessage>
-        ) : null}
       </div>
       <ul className="mt-10 grid gap-6 md:grid-cols-2">
         {plans.map((plan) => (

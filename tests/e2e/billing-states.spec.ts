@@ -75,9 +75,6 @@ test('a trialing subscriber sees when the trial ends', async ({ page }) => {
   await expect(detail(subscription, 'Status')).toHaveText('Trial')
   // Billed yearly, not at the catalogue's interval: no price to promise.
   await expect(detail(subscription, 'Next payment')).toHaveText('—')
-  await expect(detail(subscription, 'Current period')).toHaveText(
-    `${shownDate(periodStart)} – ${shownDate(trialEnd)}`,
-  )
   await expect(detail(subscription, 'Payment')).toHaveText('By card')
   await expect(subscription).not.toContainText('Scheduled to cancel')
   await expect(subscription.getByRole('button', { name: 'Manage billing' })).toBeVisible()
@@ -174,9 +171,8 @@ test('an unknown status and missing details are shown sensibly', async ({ page }
 
   const subscription = subscriptionRegion(page)
   await expect(detail(subscription, 'Status')).toHaveText('Awaiting bank transfer')
-  await expect(detail(subscription, 'Plan')).toHaveText('Unknown Plan')
+  await expect(detail(subscription, 'Plan')).toHaveText('—')
   await expect(detail(subscription, 'Next payment')).toHaveText('—')
-  await expect(detail(subscription, 'Current period')).toHaveText('—')
   await expect(subscription.getByRole('status')).toHaveCount(0)
   await expect(subscription.getByRole('alert')).toHaveCount(0)
   await expect(subscription.getByRole('button', { name: 'Manage billing' })).toBeVisible()

@@ -93,7 +93,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   // Already subscribed: pricing offers no second purchase.
   await page.goto('/pricing')
-  await expect(page.getByText('You are subscribed to Pro.')).toBeVisible()
+  await expect(page.getByText('Current plan', { exact: true })).toBeVisible()
   await expect(page.getByRole('button', { name: /Subscribe to .* with Stripe/ })).toHaveCount(0)
 
   await page.goto('/dashboard/settings/billing')

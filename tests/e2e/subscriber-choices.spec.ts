@@ -157,7 +157,6 @@ test.describe('with JavaScript off', () => {
         await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
         const said = await subscription.getByText(/^Cancel Pro\? You keep it until /).textContent()
         const endsOn = /until (.+?) and are not charged again/.exec(said!)![1]
-        await expect(subscription).toContainText(`– ${endsOn}`)
         await expect(subscription).toContainText(`Next payment$29.00 on ${endsOn}`)
         await expect(page.getByRole('link', { name: 'Keep my plan' })).toBeVisible()
         await attachScreenshots(

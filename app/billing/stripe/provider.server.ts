@@ -132,16 +132,10 @@ export const stripeProvider: BillingProvider = {
   },
   scheduleCancel: async (id, cancel) =>
     answerOf(await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })),
-  // The card on file pays the latest invoice; a decline (402) changes nothing.
+  // The card on file pays the latest invoice; a decline is Stripe's 402 card error.
   async payOpenInvoice(id) {
     const { latest_invoice: invoice } = await getStripe().subscriptions.retrieve(id)
-    if (typeof invoice !== 'string') return null
-    try {
-      await getStripe().invoices.pay(invoice)
-    } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) return null
-      throw error
-    }
+    await getStripe().invoices.pay(invoice as string)
     return answerOf(await getStripe().subscriptions.retrieve(id))
   },
   ends: 'now',
