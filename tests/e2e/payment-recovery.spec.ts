@@ -122,7 +122,7 @@ test.describe('payment recovery with JavaScript off', () => {
       const alert = page.getByRole('alert')
       await expect(alert).toContainText(summary)
       await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
-      await expect(alert.getByRole('link', { name: 'Pay the open invoice' })).toHaveAttribute(
+      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveAttribute(
         'href',
         invoice.hosted_invoice_url!,
       )
