@@ -175,7 +175,9 @@ describe.each(PROVIDERS)('the %s adapter', (id) => {
     ] as const) {
       const answer = await post(user.cookie, path, body)
       expect(answer.status).toBe(303)
-      expect(answer.headers.get('location')).toBe('/dashboard/settings/billing')
+      expect(answer.headers.get('location')).toBe(
+        `/dashboard/settings/billing${scheduled ? '' : '?notice=plan-resumed'}`,
+      )
       expect(await rowOf(user.id)).toMatchObject({ cancel_at_period_end: scheduled })
       await driver.idle()
       expect(await rowOf(user.id)).toMatchObject({

@@ -44,6 +44,15 @@ async function userCustomers(row: SubscriptionRow | null, userId: string, email:
   return ids
 }
 
+/** A subscription as Stripe answered a change: its row fields, at Stripe's clock (the answer's Date). */
+function answerOf(answer: Stripe.Response<Stripe.Subscription>) {
+  const subscription = StripeSubscriptionSchema.parse(answer)
+  return {
+    fields: subscriptionFields(subscription, stripePlanName(subscription)),
+    occurredAt: new Date(answer.lastResponse.headers.date ?? Date.now()).toISOString(),
+  }
+}
+
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
@@ -121,15 +130,13 @@ export const stripeProvider: BillingProvider = {
     if (!customer) return []
     return (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
   },
-  async scheduleCancel(id, cancel) {
-    const updated = await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })
-    const subscription = StripeSubscriptionSchema.parse(updated)
-    // Stripe's clock (its answer's Date), which its events' `created` also reads.
-    const date = updated.lastResponse.headers.date
-    return {
-      fields: subscriptionFields(subscription, stripePlanName(subscription)),
-      occurredAt: new Date(date ?? Date.now()).toISOString(),
-    }
+  scheduleCancel: async (id, cancel) =>
+    answerOf(await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })),
+  // The card on file pays the latest invoice; a decline is Stripe's 402 card error.
+  async payOpenInvoice(id) {
+    const { latest_invoice: invoice } = await getStripe().subscriptions.retrieve(id)
+    await getStripe().invoices.pay(invoice as string)
+    return answerOf(await getStripe().subscriptions.retrieve(id))
   },
   ends: 'now',
   async cancelNow(id) {

@@ -25,6 +25,8 @@ const NOTICES = {
     tone: 'success',
     text: 'Your plan has been changed. The difference is settled on your next invoice.',
   },
+  'plan-resumed': { tone: 'success', text: 'Your subscription is resumed: it renews as before.' },
+  'invoice-paid': { tone: 'success', text: 'Thank you: your payment went through.' },
   'signed-out': { tone: 'success', text: 'You have been signed out.' },
   'signed-out-everywhere': {
     tone: 'success',

@@ -6,7 +6,7 @@ import { invalid, missingParam, type Params } from './http'
 import { paymentRoutes } from './payment-routes'
 import { createPortalSession } from './portal'
 import { portalConfigurationRoutes } from './portal-configurations'
-import { createPrice } from './price-create'
+import { checkKnown, createPrice } from './price-create'
 import { payInvoiceByApi } from './recovery'
 import { ID as id, type Route, route as r } from './routing'
 import {
@@ -143,9 +143,14 @@ export const routes: Route[] = [
     paginate(newestFirst(ctx.store.products.values()), params, path),
   ),
   r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
-  r('POST', `invoices/${id}/pay`, (ctx, { params, request }, [invoiceId]) =>
-    payInvoiceByApi(ctx, invoiceId, request, text(params.paid_out_of_band) === 'true'),
-  ),
+  r('POST', `invoices/${id}/pay`, (ctx, { params, request }, [invoiceId]) => {
+    // The card on file (the product's call), or marked paid elsewhere (the tests').
+    checkKnown(params, {
+      emulated: ['paid_out_of_band'],
+      real: ['expand', 'forgive', 'mandate', 'off_session', 'payment_method', 'source'],
+    })
+    return payInvoiceByApi(ctx, invoiceId, request, text(params.paid_out_of_band) === 'true')
+  }),
   r('GET', 'invoices', (ctx, { params, path }) => {
     const created = createdFilter(params.created)
     const invoices = newestFirst(ctx.store.invoices.values()).filter(

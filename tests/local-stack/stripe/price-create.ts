@@ -139,7 +139,11 @@ function priceWithLookupKey(ctx: BillingContext, lookupKey: string) {
  * Unknown parameters are refused as Stripe refuses them (`parameter_unknown`); parameters
  * Stripe has but the emulator does not implement are refused with a message that says so.
  */
-function checkKnown(value: Param, known: { emulated: string[]; real: string[] }, prefix = '') {
+export function checkKnown(
+  value: Param,
+  known: { emulated: string[]; real: string[] },
+  prefix = '',
+) {
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`Invalid object`, prefix || undefined)
   }
