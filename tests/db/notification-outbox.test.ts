@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
- * The notification outbox (20261125181500_notification_outbox.sql): rows written in the same
+ * The notification outbox (supabase/migrations/…_outbox_and_mails.sql): rows written in the same
  * transaction as the event that causes them, one per cause, and the claim / finish protocol
  * the deliverer uses (skip locked, attempts, retry, dead). Runs on PGlite and, with
  * DATABASE_URL, on the PostgreSQL server (where concurrent claims really are concurrent).

@@ -6,7 +6,7 @@ import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
- * `payment_totals` (supabase/migrations/20261125001700_payment_history_page_index.sql): the
+ * `payment_totals` (supabase/migrations/…_payments.sql): the
  * number of payments of each user, kept by a trigger on payment_history, is what the billing
  * page's "page x of y" shows (`billing_overview`), so it must always equal the rows.
  */

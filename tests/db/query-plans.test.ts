@@ -172,9 +172,8 @@ describe('the queries of the signed-in pages use indexes', () => {
 
 describe('the queries of the webhooks use indexes', () => {
   // The statements of apply_subscription_event / record_payment_event
-  // (supabase/migrations/20261122000200_webhook_apply.sql) with the user lookups they make
-  // (`ledger_user` by each provider's rules, 20261128031000_provider_rules.sql) and
-  // the ones around them
+  // with the user lookups they make (`ledger_user` by each provider's rules) and the ones
+  // around them
   // (app/billing/reconcile.server.ts, app/billing/deferred-lookups.server.ts,
   // app/billing/polar/webhook.server.ts).
   const statements: [string, string, unknown[]][] = [

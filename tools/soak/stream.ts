@@ -5,7 +5,7 @@
  *
  * - subscription rows: the events of a user applied in time order (ties in one second by
  *   lifecycle rank), each writing the columns its type sets — the ledger's rules
- *   (supabase/migrations/20261122000200_webhook_apply.sql) without the arrival order;
+ *   (`apply_subscription_event`) without the arrival order;
  * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
  *   carries the largest refunded total.
  *
