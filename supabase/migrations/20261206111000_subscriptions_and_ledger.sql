@@ -3,19 +3,41 @@
   effect in ONE transaction (one RPC call), so a duplicate or concurrent delivery finds the
   ledger row and changes nothing, and a failure leaves no ledger row, so the provider's retry
   applies the event. Where providers differ, a row of `billing_provider_rules` says how, so no
-  ledger function branches on a provider (docs/webhooks.md, "Providers in the ledger").
+  shared function names a provider (docs/webhooks.md, "Providers in the ledger"): a provider's
+  columns, writer functions and rules row are its own migration's.
 */
+
+/*
+  One row per provider; the `provider` of every billing table references it, so a provider
+  without its row can record nothing. How the ledger treats it:
+  - `subscription_user`, `payment_user`: where an event's user is found, tried in order:
+    `user_id` is the user the event names (checked by the app); any other entry is a column of
+    user_subscriptions whose holder of the event's value under that key is the user.
+  - `subscription_columns`: its own columns of user_subscriptions that its events write.
+  - `payment_row`: the function writing a payment's row, `(p_payment jsonb) returns boolean`
+    (true: written).
+  - `payment_change_events`, `payment_change`: events (a LIKE pattern) that change a payment
+    already recorded instead, and the function doing so, `(p_change jsonb) returns text`.
+  - `past_due_mail`: it sends no event per failed attempt, so falling past due mails the
+    subscriber.
+*/
+create table public.billing_provider_rules (
+  provider text primary key,
+  subscription_user text[] not null default '{user_id}',
+  payment_user text[] not null default '{user_id}',
+  subscription_columns text[] not null default '{}',
+  payment_row text not null,
+  payment_change_events text,
+  payment_change text,
+  past_due_mail boolean not null default false
+);
+alter table public.billing_provider_rules enable row level security;
 
 -- One row per user, upserted by the webhooks.
 create table public.user_subscriptions (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null unique references auth.users (id) on delete cascade,
-  provider text check (provider in ('stripe', 'polar')),
-  stripe_customer_id text,
-  stripe_subscription_id text,
-  polar_customer_id text,
-  polar_subscription_id text,
-  polar_product_id text,
+  provider text references public.billing_provider_rules,
   plan_name text,
   status text,
   billing_cycle text,
@@ -41,9 +63,6 @@ create table public.user_subscriptions (
   payment_failed_at timestamptz,
   payment_retry_at timestamptz
 );
-create index user_subscriptions_stripe_subscription_idx on public.user_subscriptions (stripe_subscription_id);
-create index user_subscriptions_stripe_customer_idx on public.user_subscriptions (stripe_customer_id);
-create index user_subscriptions_polar_subscription_idx on public.user_subscriptions (polar_subscription_id);
 create trigger user_subscriptions_updated_at before update on public.user_subscriptions
   for each row execute function public.set_updated_at();
 
@@ -53,7 +72,7 @@ create policy "Users read their own subscription" on public.user_subscriptions
 
 -- The ledger: one row per (provider, event id) ever applied. No policies: the server's alone.
 create table public.webhook_events (
-  provider text not null check (provider in ('stripe', 'polar')),
+  provider text not null references public.billing_provider_rules,
   event_id text not null,
   event_type text not null,
   occurred_at timestamptz,
@@ -66,31 +85,6 @@ create index webhook_events_received_idx on public.webhook_events (provider, rec
 create index webhook_events_reconcile_idx on public.webhook_events (provider)
   where event_id like 'reconcile:%';
 alter table public.webhook_events enable row level security;
-
-/*
-  How the ledger treats each provider (one row each, in the provider's own migration):
-  - `subscription_user`, `payment_user`: where an event's user is found, tried in order:
-    `user_id` is the user the event names (checked by the app); any other entry is a column of
-    user_subscriptions whose holder of the event's value under that key is the user.
-  - `payment_row`: the function writing a payment's row, `(p_payment jsonb) returns boolean`
-    (true: written). Null: the provider records no payments.
-  - `payment_change_events`, `payment_change`: events (a LIKE pattern) that change a payment
-    already recorded instead, and the function doing so, `(p_change jsonb) returns text`.
-*/
-create table public.billing_provider_rules (
-  provider text primary key,
-  subscription_user text[] not null default '{user_id}',
-  payment_user text[] not null default '{user_id}',
-  payment_row text,
-  payment_change_events text,
-  payment_change text
-);
-alter table public.billing_provider_rules enable row level security;
-
-insert into public.billing_provider_rules values
-  ('stripe', '{user_id,stripe_subscription_id}', '{user_id,stripe_customer_id}',
-    'record_stripe_invoice_row', 'charge.%', 'record_stripe_charge'),
-  ('polar', '{user_id}', '{polar_subscription_id,user_id}', 'record_polar_order_row', null, null);
 
 -- How far along its lifecycle a status is; breaks ties between events of the same second.
 create function public.subscription_status_rank(p_status text) returns smallint
@@ -149,8 +143,8 @@ $$;
   naming a user who no longer exists: logged at error), 'stale' (older than the row),
   'superseded' (a late event of another subscription while the row's is live) or
   'duplicate_subscription' (a second live one, at any provider: the row stays on the one in
-  use). A provider's ids go to its own columns, found by name (`<provider>_customer_id`,
-  `<provider>_subscription_id`), so a new provider needs no branch here.
+  use). The event's subscription is `<provider>_subscription_id`; the provider's own columns
+  are those its rules row lists, so a new provider needs no branch here.
 */
 create function public.apply_subscription_event(
   p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamptz,
@@ -160,6 +154,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   v_rank smallint := public.subscription_status_rank(p_fields ->> 'status');
   v_live text[] := '{active,trialing,past_due}';
+  v_rules public.billing_provider_rules;
   v_row public.user_subscriptions;
   v_new public.user_subscriptions;
   v_sub_key text := p_provider || '_subscription_id';
@@ -169,9 +164,8 @@ begin
   if not public.record_webhook_event(p_provider, p_event_id, p_event_type, p_occurred_at) then
     return 'duplicate';
   end if;
-  p_user_id := public.ledger_user(
-    (select subscription_user from public.billing_provider_rules where provider = p_provider),
-    p_user_id, p_fields);
+  select * into v_rules from public.billing_provider_rules where provider = p_provider;
+  p_user_id := public.ledger_user(v_rules.subscription_user, p_user_id, p_fields);
   if p_user_id is null or not exists (select 1 from auth.users where id = p_user_id) then
     return case when p_user_id is not null and p_fields ->> 'status' = any (v_live)
       then 'deleted_account' else 'no_user' end;
@@ -206,13 +200,9 @@ begin
   end if;
 
   v_new := jsonb_populate_record(v_row, p_fields);
-  -- The provider's own ids by their columns' names (`<provider>_customer_id`,
-  -- `<provider>_subscription_id`): one statement for every provider, a new one's too.
+  -- The provider's own columns by its rules: one statement for every provider, a new one's too.
   execute format($update$update public.user_subscriptions set
-    provider = ($1).provider,
-    %1$I = ($1).%1$I,
-    %2$I = ($1).%2$I,
-    polar_product_id = ($1).polar_product_id,
+    provider = ($1).provider%s,
     plan_name = ($1).plan_name,
     status = ($1).status,
     billing_cycle = ($1).billing_cycle,
@@ -229,7 +219,8 @@ begin
     metadata = coalesce(($1).metadata, '{}'::jsonb),
     last_event_at = $3,
     last_event_rank = $4
-  where user_id = $2$update$, p_provider || '_customer_id', v_sub_key)
+  where user_id = $2$update$, (select string_agg(format(', %1$I = ($1).%1$I', c), '')
+                                from unnest(v_rules.subscription_columns) c))
   using v_new, p_user_id, p_occurred_at, v_rank;
   return 'applied';
 end

@@ -8,11 +8,13 @@
 create table public.payment_history (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
-  provider text not null check (provider in ('stripe', 'polar')),
-  stripe_invoice_id text unique,
-  stripe_payment_intent_id text,
-  polar_subscription_id text,
-  polar_order_id text,
+  provider text not null references public.billing_provider_rules,
+  -- The payment's id at its provider (an invoice, an order); each provider's migration says
+  -- which rows it may repeat in (a unique index of its own).
+  provider_payment_id text not null,
+  -- The charge behind it, when the provider has one and it is known (Stripe's PaymentIntent):
+  -- refunds and disputes name it.
+  provider_charge_id text,
   -- Minor units (cents). Negative for refunds.
   amount bigint not null,
   currency text not null check (currency ~ '^[a-z]{3}$'),
@@ -23,19 +25,14 @@ create table public.payment_history (
   updated_at timestamptz not null default now(),
   -- A Stripe payment's largest refunded total seen (events are not ordered), and its dispute.
   amount_refunded bigint not null default 0 check (amount_refunded >= 0),
-  dispute_status text,
-  -- A repeated webhook cannot add a second row for the same order event: the paid order
-  -- and its refund are two rows (status 'succeeded' and 'refunded').
-  unique (polar_order_id, status),
-  check (provider <> 'stripe' or stripe_invoice_id is not null),
-  check (provider <> 'polar' or polar_order_id is not null)
+  dispute_status text
 );
 -- The billing page reads one page, newest first, by (created_at desc, id desc): the first
 -- rows of one index range, whatever the history's length.
 create index payment_history_user_created_id_idx
   on public.payment_history (user_id, created_at desc, id desc);
-create index payment_history_payment_intent_idx on public.payment_history (stripe_payment_intent_id)
-  where stripe_payment_intent_id is not null;
+create index payment_history_charge_idx on public.payment_history (provider_charge_id)
+  where provider_charge_id is not null;
 create trigger payment_history_updated_at before update on public.payment_history
   for each row execute function public.set_updated_at();
 
@@ -67,87 +64,6 @@ end
 $$;
 create trigger payment_history_total after insert or delete or update of user_id
   on public.payment_history for each row execute function public.track_payment_total();
-
--- The Stripe catalogue the plans map to (`npm run stripe:sync-products`). The server's alone.
-create table public.stripe_products (
-  stripe_price_id text primary key,
-  stripe_product_id text not null,
-  plan_key text not null,
-  name text not null,
-  amount bigint not null,
-  currency text not null,
-  billing_interval text not null,
-  active boolean not null default true,
-  updated_at timestamptz not null default now()
-);
-create trigger stripe_products_updated_at before update on public.stripe_products
-  for each row execute function public.set_updated_at();
-alter table public.stripe_products enable row level security;
-
--- A Stripe invoice's one row: a payment replaces a failure, never the other way round.
-create function public.record_stripe_invoice_row(p_payment jsonb) returns boolean
-language plpgsql security definer set search_path = '' as $$
-begin
-  insert into public.payment_history (
-    user_id, provider, stripe_invoice_id, stripe_payment_intent_id, amount, currency, status,
-    description, invoice_url, created_at)
-  select r.user_id, r.provider, r.stripe_invoice_id, r.stripe_payment_intent_id, r.amount,
-    lower(r.currency), r.status, r.description, r.invoice_url, coalesce(r.created_at, now())
-  from jsonb_populate_record(null::public.payment_history, p_payment) r
-  on conflict (stripe_invoice_id) do update set
-    status = excluded.status,
-    amount = excluded.amount,
-    stripe_payment_intent_id = excluded.stripe_payment_intent_id,
-    invoice_url = coalesce(excluded.invoice_url, public.payment_history.invoice_url),
-    description = excluded.description
-    where public.payment_history.status = 'failed' and excluded.status <> 'failed';
-  return found;
-end
-$$;
-
--- A Polar order's row: one per order and status; a later (partial) refund event carries the refunded total.
-create function public.record_polar_order_row(p_payment jsonb) returns boolean
-language plpgsql security definer set search_path = '' as $$
-begin
-  insert into public.payment_history (
-    user_id, provider, polar_subscription_id, polar_order_id, amount, currency, status,
-    description, invoice_url, created_at)
-  select r.user_id, r.provider, r.polar_subscription_id, r.polar_order_id, r.amount,
-    lower(r.currency), r.status, r.description, r.invoice_url, coalesce(r.created_at, now())
-  from jsonb_populate_record(null::public.payment_history, p_payment) r
-  on conflict (polar_order_id, status) do update set amount = excluded.amount
-    where excluded.status = 'refunded' and excluded.amount < public.payment_history.amount;
-  return found;
-end
-$$;
-
-/*
-  Refunds and disputes of a Stripe charge change the payment row of its PaymentIntent: the
-  largest refunded total wins (events are not ordered), and a closed dispute is never replaced
-  by an open one. No such row: 'no_payment'.
-*/
-create function public.record_stripe_charge(p_charge jsonb) returns text
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_refunded bigint := coalesce((p_charge ->> 'amount_refunded')::bigint, 0);
-  v_dispute text := p_charge ->> 'dispute_status';
-  v_closed text[] := array['won', 'lost', 'warning_closed', 'prevented'];
-begin
-  update public.payment_history p set
-    amount_refunded = greatest(p.amount_refunded, v_refunded),
-    status = case
-      when greatest(p.amount_refunded, v_refunded) = 0 then p.status
-      when greatest(p.amount_refunded, v_refunded) >= p.amount then 'refunded'
-      else 'partially_refunded' end,
-    dispute_status = case
-      when v_dispute is null or p.dispute_status = any (v_closed) then p.dispute_status
-      else v_dispute end
-  where p.provider = 'stripe'
-    and p.stripe_payment_intent_id = p_charge ->> 'stripe_payment_intent_id'
-    and p.status <> 'failed';
-  return case when found then 'applied' else 'no_payment' end;
-end
-$$;
 
 /*
   Records a payment (or refund) event by the provider's rules: 'applied', 'duplicate' (ledger),
@@ -219,25 +135,28 @@ $$;
 /*
   Completes a payment recorded before the provider could give its invoice link or payment
   reference (docs/webhooks.md, "Lookups that can wait"): fills only empty columns, so a repeat
-  or a race changes nothing. Named by the payment's id or by its paid Polar order.
+  or a race changes nothing. Named by the payment's id, or by its provider's id of it (the
+  paid row).
 */
 create function public.fill_payment_details(
   p_fields jsonb,
   p_payment_id uuid default null,
-  p_polar_order_id text default null
+  p_provider text default null,
+  p_provider_payment_id text default null
 ) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice_url text := nullif(p_fields ->> 'invoice_url', '');
-  v_payment_intent text := nullif(p_fields ->> 'stripe_payment_intent_id', '');
+  v_charge text := nullif(p_fields ->> 'provider_charge_id', '');
   v_count integer;
 begin
   update public.payment_history set
     invoice_url = coalesce(invoice_url, v_invoice_url),
-    stripe_payment_intent_id = coalesce(stripe_payment_intent_id, v_payment_intent)
-  where (id = p_payment_id or (polar_order_id = p_polar_order_id and status = 'succeeded'))
+    provider_charge_id = coalesce(provider_charge_id, v_charge)
+  where (id = p_payment_id or (provider = p_provider and provider_payment_id = p_provider_payment_id
+                               and status in ('paid', 'succeeded')))
     and ((invoice_url is null and v_invoice_url is not null)
-      or (stripe_payment_intent_id is null and v_payment_intent is not null));
+      or (provider_charge_id is null and v_charge is not null));
   get diagnostics v_count = row_count;
   return v_count;
 end
@@ -294,7 +213,7 @@ language sql stable security invoker set search_path = '' set enable_sort = off 
       from (
         select id, provider, amount, currency, status, description, invoice_url, created_at,
           amount_refunded, dispute_status,
-          stripe_invoice_id, stripe_payment_intent_id, polar_order_id
+          provider_payment_id, provider_charge_id
         from public.payment_history
         where user_id = (select id from me)
         order by created_at desc, id desc

@@ -97,17 +97,18 @@ create trigger payment_history_receipt_when_paid after update of status on publi
   for each row when (old.status = 'failed' and new.status in ('paid', 'succeeded'))
   execute function public.queue_payment_receipt();
 
--- A refund's mail: one per refunded total of a payment.
+-- A refund's mail: one per refunded total of a payment, whether the refund is a row of its own
+-- (a negative amount) or the refunded total of the payment's row.
 create function public.queue_refund_notice() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
-  v_refunded bigint := case when new.provider = 'polar' then -new.amount else new.amount_refunded end;
+  v_refunded bigint := case when new.amount < 0 then -new.amount else new.amount_refunded end;
   v_before bigint := case
     when tg_op = 'INSERT' then 0
-    when old.provider = 'polar' then -old.amount
+    when old.amount < 0 then -old.amount
     else old.amount_refunded end;
 begin
-  if (new.provider = 'stripe' or new.status = 'refunded') and v_refunded > v_before then
+  if v_refunded > v_before then
     perform public.enqueue_notification(
       new.user_id, 'payment_refunded',
       jsonb_build_object('payment_id', new.id, 'amount', v_refunded, 'currency', new.currency,
@@ -122,8 +123,8 @@ create trigger payment_history_refund_notice after insert or update on public.pa
 
 /*
   Notices on a subscription change: set to end, ended after being live, resumed, plan changed
-  (a placeholder name filled in later is no change), or a Polar subscription fallen past due
-  (Stripe's failed payments come from invoice.payment_failed, one per attempt).
+  (a placeholder name filled in later is no change), or fallen past due at a provider whose
+  rules say so (others send a failed-payment event per attempt).
 */
 create function public.queue_subscription_notice() returns trigger
 language plpgsql security definer set search_path = '' as $$
@@ -153,9 +154,10 @@ begin
       'old_plan', old.plan_name, 'plan_name', new.plan_name, 'provider', new.provider,
       'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end));
   end if;
-  if new.provider = 'polar' and new.status = 'past_due' and old.status is distinct from 'past_due' then
+  if new.status = 'past_due' and old.status is distinct from 'past_due'
+     and (select past_due_mail from public.billing_provider_rules where provider = new.provider) then
     perform public.enqueue_notification(new.user_id, 'payment_failed', jsonb_build_object(
-      'provider', 'polar', 'plan_name', new.plan_name));
+      'provider', new.provider, 'plan_name', new.plan_name));
   end if;
   return null;
 end

@@ -12,7 +12,8 @@
                    limits, and the repairs docs/operations.md describes. Row data only: no
                    TRUNCATE, REFERENCES or TRIGGER.
 
-  Triggers and helpers are called by Postgres or by other functions, never by a role.
+  Triggers and helpers are called by Postgres or by other functions, never by a role. Each
+  provider's migration, after this one, states its own objects' privileges.
   tests/db/privileges.test.ts holds the same matrix and fails on anything not in it.
 */
 
@@ -64,7 +65,6 @@ grant select, insert, update, delete on table
   public.user_subscriptions,
   public.payment_history,
   public.payment_totals,
-  public.stripe_products,
   public.webhook_events,
   public.notification_outbox,
   public.contact_messages,
@@ -80,7 +80,7 @@ grant execute on function
   public.note_payment_failure(uuid, timestamptz, timestamptz),
   public.record_payment_event(text, text, text, timestamptz, jsonb),
   public.record_payment_failure(text, text, text, timestamptz, uuid, jsonb, jsonb),
-  public.fill_payment_details(jsonb, uuid, text),
+  public.fill_payment_details(jsonb, uuid, text, text),
   public.enqueue_notification(uuid, text, jsonb, text, text),
   public.enqueue_attempts_notice(text, text, jsonb),
   public.claim_notifications(integer, integer),

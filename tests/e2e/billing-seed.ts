@@ -92,8 +92,8 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
       invoice_url: null,
       ...payment,
       ...(provider === 'stripe'
-        ? { stripe_invoice_id: `in_seeded_${crypto.randomUUID()}` }
-        : { polar_order_id: crypto.randomUUID() }),
+        ? { provider_payment_id: `in_seeded_${crypto.randomUUID()}` }
+        : { provider_payment_id: crypto.randomUUID() }),
     }
   })
   const { error } = await admin().from('payment_history').insert(rows)

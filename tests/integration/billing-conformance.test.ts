@@ -116,6 +116,26 @@ async function rowOf(userId: string) {
   return data as Record<string, unknown> | null
 }
 
+// First, before any of its rows exist: a provider is its rules row, which the ledger requires.
+it('the test-only provider without its rules row records nothing: its webhooks fail', async () => {
+  const rules = await app.stack.database.query(
+    `delete from public.billing_provider_rules where provider = 'testpay' returning *`,
+  )
+  try {
+    const user = await createSignedInUser(app)
+    await expect(DRIVERS.testpay.pay(await openCheckout('testpay', user.cookie))).rejects.toThrow(
+      'testpay webhook answered 500',
+    )
+    expect(await rowOf(user.id)).toBeNull()
+  } finally {
+    const [row] = rules.rows as Record<string, unknown>[]
+    await app.stack.database.query(
+      `insert into public.billing_provider_rules select * from jsonb_populate_record(null::public.billing_provider_rules, $1)`,
+      [JSON.stringify(row)],
+    )
+  }
+})
+
 describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
   it('checkout → webhook → ledger row → portal → cancel → reconcile', async () => {
     const driver = DRIVERS[id]
@@ -133,6 +153,14 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       .select('*', { count: 'exact', head: true })
       .eq('provider', id)
     expect(count).toBeGreaterThan(0)
+    // Its payment, on the billing page and in the payments CSV, as every provider's.
+    for (const page of [
+      '/dashboard/settings/billing',
+      '/dashboard/settings/billing/payments.csv',
+    ]) {
+      const shown = await fetch(`${app.url}${page}`, { headers: { cookie: user.cookie } })
+      expect(await shown.text()).toContain('Pro payment')
+    }
 
     const manage = await post(user.cookie, '/dashboard/settings/billing', 'intent=portal')
     expect(manage.status).toBe(303)

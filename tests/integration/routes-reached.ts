@@ -7,11 +7,14 @@
  */
 export const ROUTES_REACHED: Record<string, string[]> = {
   'tests/integration/billing-conformance.test.ts': [
+    'root',
     'routes/api.checkout',
     'routes/api.webhooks.polar',
     'routes/api.webhooks.stripe',
+    'routes/dashboard',
     'routes/dashboard.settings.account',
     'routes/dashboard.settings.billing',
+    'routes/dashboard.settings.billing_.payments[.]csv',
     'routes/subscribe.$plan',
   ],
   'tests/integration/billing-integrity.test.ts': [

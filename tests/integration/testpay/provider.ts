@@ -5,12 +5,13 @@ import {
   badSignature,
   readWebhookBody,
 } from '../../../app/billing/webhooks/outcome.server'
-import { applySubscriptionEvent } from '../../../app/subscriptions/store.server'
+import { applySubscriptionEvent, recordPaymentEvent } from '../../../app/subscriptions/store.server'
 
 /**
  * A third payment provider that exists only in the tests: an in-memory service and its
  * adapter, registered by the conformance suite alone. It proves a provider needs nothing
- * outside its own folder, its migration (./migration.sql) and a registry line.
+ * outside its own folder, its migration (./migration.sql) and a registry line. A paid checkout
+ * is a subscription and its payment, shown on the billing page and in the payments CSV.
  */
 interface Subscription {
   id: string
@@ -52,6 +53,7 @@ export function payTestpayCheckout(id: string) {
   }
   subscriptions.set(subscription.id, subscription)
   emit('subscription.created', subscription)
+  emit('payment.succeeded', subscription)
   return subscription
 }
 
@@ -137,12 +139,28 @@ export const testpayProvider: BillingProvider = {
     // Only its first event names the user: the ledger finds the others' by the rules row of
     // its migration (the subscription's holder), with no change to the ledger functions.
     const userId = event.type === 'subscription.created' ? subscription.userId : null
+    const ledgerEvent = {
+      provider: 'testpay',
+      id: event.id,
+      type: event.type,
+      occurredAt: event.at,
+    }
+    // Its payment names no user either: the ledger finds it by the subscription, as its rules say.
+    if (event.type === 'payment.succeeded')
+      return answerWebhook('testpay', event, () =>
+        recordPaymentEvent(ledgerEvent, {
+          provider: 'testpay',
+          provider_payment_id: `tp_pay_${event.id}`,
+          testpay_subscription_id: subscription.id,
+          amount: 2900,
+          currency: 'usd',
+          status: 'paid',
+          description: `${subscription.plan} payment`,
+          created_at: event.at,
+        }),
+      )
     return answerWebhook('testpay', event, () =>
-      applySubscriptionEvent(
-        { provider: 'testpay', id: event.id, type: event.type, occurredAt: event.at },
-        userId,
-        fieldsOf(subscription),
-      ),
+      applySubscriptionEvent(ledgerEvent, userId, fieldsOf(subscription)),
     )
   },
 }
