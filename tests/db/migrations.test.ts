@@ -66,7 +66,7 @@ describe('supabase/migrations', () => {
         await db.close()
       }
     }
-  }, 60_000)
+  }, 120_000)
 
   it('refuse a database that ran a migration the folder lacks, as `supabase db push` does', async () => {
     const db = await freshDatabase()

@@ -155,7 +155,7 @@ export const testpayProvider: BillingProvider = {
           amount: 2900,
           currency: 'usd',
           status: 'paid',
-          description: `${subscription.plan} payment`,
+          description: `${fieldsOf(subscription).plan_name} payment`,
           created_at: event.at,
         }),
       )
