@@ -16,10 +16,9 @@ export interface ListedSubscription {
   fields: Partial<SubscriptionRow>
 }
 
-/** A paid invoice or order (its id in payment_history's `column`), recorded as its webhook would. */
+/** A paid invoice or order (its `provider_payment_id`), recorded as its webhook would. */
 export interface ListedPayment {
   id: string
-  column: `${string}_id`
   record(): Promise<string>
 }
 

@@ -166,7 +166,7 @@ describe('supabase/config.toml', () => {
 
   it('declares the profile-images bucket as the migration creates it', () => {
     const migration = readFileSync(
-      path.join(PROJECT_ROOT, 'supabase/migrations/20261122000100_initial_schema.sql'),
+      path.join(PROJECT_ROOT, 'supabase/migrations/20261206110000_profiles.sql'),
       'utf8',
     )
     const bucket = config.storage.buckets['profile-images']

@@ -137,6 +137,26 @@ it('drives every provider in the code', () => {
   expect(Object.keys(DRIVERS)).toEqual(PROVIDERS)
 })
 
+// First, before any of its rows exist: a provider is its rules row, which the ledger requires.
+it('the test-only provider without its rules row records nothing: its webhooks fail', async () => {
+  const rules = await app.stack.database.query(
+    `delete from public.billing_provider_rules where provider = 'testpay' returning *`,
+  )
+  try {
+    const user = await createSignedInUser(app)
+    await expect(DRIVERS.testpay.pay(await openCheckout('testpay', user.cookie))).rejects.toThrow(
+      'testpay webhook answered 500',
+    )
+    expect(await rowOf(user.id)).toBeNull()
+  } finally {
+    const [row] = rules.rows as Record<string, unknown>[]
+    await app.stack.database.query(
+      `insert into public.billing_provider_rules select * from jsonb_populate_record(null::public.billing_provider_rules, $1)`,
+      [JSON.stringify(row)],
+    )
+  }
+})
+
 describe.each(PROVIDERS)('the %s adapter', (id) => {
   it('checkout → webhook → ledger row → email change → portal → cancel → reconcile', async () => {
     const driver = DRIVERS[id]
@@ -154,6 +174,14 @@ describe.each(PROVIDERS)('the %s adapter', (id) => {
       .select('*', { count: 'exact', head: true })
       .eq('provider', id)
     expect(count).toBeGreaterThan(0)
+    // Its payment, on the billing page and in the payments CSV, as every provider's.
+    for (const page of [
+      '/dashboard/settings/billing',
+      '/dashboard/settings/billing/payments.csv',
+    ]) {
+      const shown = await fetch(`${app.url}${page}`, { headers: { cookie: user.cookie } })
+      expect(await shown.text()).toContain('Pro payment')
+    }
 
     // A confirmed email change reaches the customer, through the outbox.
     const email = `changed-${user.id}@example.com`

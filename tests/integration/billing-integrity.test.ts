@@ -48,7 +48,7 @@ async function paymentsOf(userId: string) {
   const { data } = await adminClient(app)
     .from('payment_history')
     .select(
-      'stripe_invoice_id, stripe_payment_intent_id, status, amount, amount_refunded, dispute_status',
+      'provider_payment_id, provider_charge_id, status, amount, amount_refunded, dispute_status',
     )
     .eq('user_id', userId)
     .order('created_at')
@@ -239,7 +239,7 @@ describe('refunds and disputes of a Stripe payment', () => {
   it('a partial refund through the API, the rest from the dashboard page: the row and two mails', async () => {
     const { user, payment } = await stripeSubscriber()
     expect(payment).toMatchObject({ status: 'paid', amount: 2900, amount_refunded: 0 })
-    const intent = payment.stripe_payment_intent_id as string
+    const intent = payment.provider_charge_id as string
     await emulatorStripe(app).refunds.create({ payment_intent: intent, amount: 1000 })
     await app.stack.stripe.idle()
     expect(await paymentsOf(user.id)).toMatchObject([
@@ -271,7 +271,7 @@ describe('refunds and disputes of a Stripe payment', () => {
 
   it('a dispute is recorded on the payment row, open and then closed', async () => {
     const { user, payment } = await stripeSubscriber()
-    const intent = payment.stripe_payment_intent_id as string
+    const intent = payment.provider_charge_id as string
     const opened = await app.stack.stripe.trigger('charge.dispute.created', {
       paymentIntent: intent,
     })
@@ -298,7 +298,7 @@ describe('invoice.paid', () => {
     const invoiceId = (await stripe.subscriptions.retrieve(subscription.id))
       .latest_invoice as string
     expect((await paymentsOf(user.id))[1]).toMatchObject({
-      stripe_invoice_id: invoiceId,
+      provider_payment_id: invoiceId,
       status: 'failed',
     })
     const before = app.stack.stripe.events().length
@@ -314,7 +314,7 @@ describe('invoice.paid', () => {
     const payments = await paymentsOf(user.id)
     expect(payments).toHaveLength(2)
     expect(payments[1]).toMatchObject({
-      stripe_invoice_id: invoiceId,
+      provider_payment_id: invoiceId,
       status: 'paid',
       amount: 2900,
     })

@@ -37,7 +37,7 @@ async function rowOf(running: TestApp, userId: string) {
 async function paymentsOf(running: TestApp, userId: string) {
   const { data } = await adminClient(running)
     .from('payment_history')
-    .select('stripe_invoice_id, status, amount')
+    .select('provider_payment_id, status, amount')
     .eq('user_id', userId)
     .order('created_at')
   return data ?? []
@@ -81,7 +81,7 @@ describe('payment recovery', () => {
     expect(pastDue.payment_failed_at).not.toBeNull()
     expect(Date.parse(pastDue.payment_retry_at!)).toBe(invoice.next_payment_attempt! * 1000)
     expect((await paymentsOf(app, user.id)).at(-1)).toEqual({
-      stripe_invoice_id: invoice.id,
+      provider_payment_id: invoice.id,
       status: 'failed',
       amount: 2900,
     })
@@ -128,7 +128,7 @@ describe('payment recovery', () => {
       payment_retry_at: null,
     })
     expect((await paymentsOf(app, user.id)).at(-1)).toEqual({
-      stripe_invoice_id: invoice.id,
+      provider_payment_id: invoice.id,
       status: 'paid',
       amount: 2900,
     })
@@ -155,7 +155,7 @@ describe('payment recovery', () => {
     expect(await paymentsOf(app, user.id)).toEqual(
       invoices.data
         .reverse()
-        .map((entry) => ({ stripe_invoice_id: entry.id, status: 'paid', amount: 2900 })),
+        .map((entry) => ({ provider_payment_id: entry.id, status: 'paid', amount: 2900 })),
     )
   })
 })

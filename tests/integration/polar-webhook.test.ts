@@ -32,7 +32,7 @@ async function paymentRows(orderId: string) {
   const { data } = await adminClient(app)
     .from('payment_history')
     .select('*')
-    .eq('polar_order_id', orderId)
+    .eq('provider_payment_id', orderId)
     .order('status')
   return (data ?? []) as Record<string, unknown>[]
 }
@@ -432,7 +432,7 @@ describe('order events', () => {
   })
 
   it('order.paid records the payment with the invoice fetched via POST then GET', async () => {
-    const { userId, order, subscription } = await emulatorSubscriber()
+    const { userId, order } = await emulatorSubscriber()
     expect(app.stack.polar.state.orders.get(order.id)?.is_invoice_generated).toBe(false)
     const restBefore = app.stack.supabase.restCountsByPath()
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
@@ -454,8 +454,7 @@ describe('order events', () => {
     expect(rows[0]).toMatchObject({
       user_id: userId,
       provider: 'polar',
-      polar_order_id: order.id,
-      polar_subscription_id: subscription.id,
+      provider_payment_id: order.id,
       status: 'succeeded',
       amount: order.total_amount,
       currency: 'usd',

@@ -5,7 +5,7 @@
  *
  * - subscription rows: the events of a user applied in time order (ties in one second by
  *   lifecycle rank), each writing the columns its type sets — the ledger's rules
- *   (supabase/migrations/20261122000200_webhook_apply.sql) without the arrival order;
+ *   (`apply_subscription_event`) without the arrival order;
  * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
  *   carries the largest refunded total.
  *
@@ -141,10 +141,8 @@ export const SUBSCRIPTION_COLUMNS = [
 export const PAYMENT_COLUMNS = [
   'user_id',
   'provider',
-  'stripe_invoice_id',
-  'stripe_payment_intent_id',
-  'polar_subscription_id',
-  'polar_order_id',
+  'provider_payment_id',
+  'provider_charge_id',
   'amount',
   'currency',
   'status',
@@ -430,10 +428,8 @@ class StripeUser {
           row: {
             user_id: this.userId,
             provider: 'stripe',
-            stripe_invoice_id: invoiceId,
-            stripe_payment_intent_id: null,
-            polar_subscription_id: null,
-            polar_order_id: null,
+            provider_payment_id: invoiceId,
+            provider_charge_id: null,
             amount: plan.amount,
             currency: 'usd',
             status: 'paid',
@@ -609,10 +605,8 @@ class PolarUser {
       row: {
         user_id: this.userId,
         provider: 'polar',
-        stripe_invoice_id: null,
-        stripe_payment_intent_id: null,
         polar_subscription_id: order.subscription_id ?? null,
-        polar_order_id: order.id,
+        provider_payment_id: order.id,
         amount: order.total_amount,
         currency: String(order.currency).toLowerCase(),
         status: 'succeeded',
@@ -647,10 +641,8 @@ class PolarUser {
       row: {
         user_id: this.userId,
         provider: 'polar',
-        stripe_invoice_id: null,
-        stripe_payment_intent_id: null,
         polar_subscription_id: order.subscription_id ?? null,
-        polar_order_id: order.id,
+        provider_payment_id: order.id,
         currency: String(order.currency).toLowerCase(),
         status: 'refunded',
         description: `${product?.name?.trim() || 'Subscription'} refund`,

@@ -131,10 +131,8 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   return {
     user_id: userId,
     provider: 'polar',
-    stripe_invoice_id: null,
-    stripe_payment_intent_id: null,
+    provider_payment_id: order.id,
     polar_subscription_id: order.subscription_id ?? null,
-    polar_order_id: order.id,
     amount: order.total_amount,
     currency: order.currency.toLowerCase(),
     status: 'succeeded',

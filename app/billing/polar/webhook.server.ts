@@ -140,6 +140,7 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = fa
   })
   if (url === undefined) return 'invoice_deferred'
   if (!url) return 'invoice_not_ready'
-  await rpc('fill_payment_details', { p_fields: { invoice_url: url }, p_polar_order_id: orderId })
+  const order = { p_provider: 'polar', p_provider_payment_id: orderId }
+  await rpc('fill_payment_details', { p_fields: { invoice_url: url }, ...order })
   return 'invoice_filled'
 }

@@ -187,25 +187,24 @@ export const stripeProvider: BillingProvider = {
       const event = { id, type: 'invoice.payment_succeeded', data: { object } }
       const record = () =>
         applyStripeEvent({ ...event, created: seconds(new Date()) } as Stripe.Event)
-      paid.push({ id: object.id!, column: 'stripe_invoice_id', record })
+      paid.push({ id: object.id!, record })
     }
     return paid
   },
   paymentLookup(payment, timeoutMs) {
-    const invoiceId = payment.stripe_invoice_id
-    if (!invoiceId) return null
+    const invoiceId = payment.provider_payment_id
     const url = !payment.invoice_url
     // A failed invoice was not paid: there is no PaymentIntent that paid it to look up.
     const paymentIntent =
-      !payment.stripe_payment_intent_id && payment.amount > 0 && payment.status !== 'failed'
+      !payment.provider_charge_id && payment.amount > 0 && payment.status !== 'failed'
     if (!url && !paymentIntent) return null
     const options = { timeoutMs }
     return async () => {
-      const [invoice_url, stripe_payment_intent_id] = await Promise.all([
+      const [invoice_url, provider_charge_id] = await Promise.all([
         url ? fetchHostedInvoiceUrl(invoiceId, options) : null,
         paymentIntent ? fetchInvoicePaymentIntentId(invoiceId, options) : null,
       ])
-      return { invoice_url, stripe_payment_intent_id }
+      return { invoice_url, provider_charge_id }
     }
   },
   checkout: {

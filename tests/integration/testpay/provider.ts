@@ -6,14 +6,15 @@ import {
   readWebhookBody,
 } from '../../../app/billing/webhooks/outcome.server'
 import { getEnv } from '../../../app/env.server'
-import { applySubscriptionEvent } from '../../../app/subscriptions/store.server'
+import { applySubscriptionEvent, recordPaymentEvent } from '../../../app/subscriptions/store.server'
 import { testpaySettings } from './settings'
 
 /**
  * A third payment provider that exists only in the tests: an in-memory service and its
  * adapter, registered as a provider in the code (./register.ts), with its settings
  * (./settings.ts) and its migration (./migration.sql). It proves a provider needs nothing
- * outside its own folder but its registration and its driver in the conformance suite.
+ * outside its own folder but its registration and its driver in the conformance suite. A paid
+ * checkout is a subscription and its payment, shown on the billing page and in the payments CSV.
  */
 interface Subscription {
   id: string
@@ -60,6 +61,7 @@ export function payTestpayCheckout(id: string) {
   }
   subscriptions.set(subscription.id, subscription)
   emit('subscription.created', subscription)
+  emit('payment.succeeded', subscription)
   return subscription
 }
 
@@ -158,12 +160,28 @@ export const testpayProvider: BillingProvider = {
     // Only its first event names the user: the ledger finds the others' by the rules row of
     // its migration (the subscription's holder), with no change to the ledger functions.
     const userId = event.type === 'subscription.created' ? subscription.userId : null
+    const ledgerEvent = {
+      provider: 'testpay',
+      id: event.id,
+      type: event.type,
+      occurredAt: event.at,
+    }
+    // Its payment names no user either: the ledger finds it by the subscription, as its rules say.
+    if (event.type === 'payment.succeeded')
+      return answerWebhook('testpay', event, () =>
+        recordPaymentEvent(ledgerEvent, {
+          provider: 'testpay',
+          provider_payment_id: `tp_pay_${event.id}`,
+          testpay_subscription_id: subscription.id,
+          amount: 2900,
+          currency: 'usd',
+          status: 'paid',
+          description: `${fieldsOf(subscription).plan_name} payment`,
+          created_at: event.at,
+        }),
+      )
     return answerWebhook('testpay', event, () =>
-      applySubscriptionEvent(
-        { provider: 'testpay', id: event.id, type: event.type, occurredAt: event.at },
-        userId,
-        fieldsOf(subscription),
-      ),
+      applySubscriptionEvent(ledgerEvent, userId, fieldsOf(subscription)),
     )
   },
 }
