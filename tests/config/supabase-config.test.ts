@@ -101,7 +101,6 @@ describe('supabase/config.toml', () => {
     SendingTo: 'ada+pro@example.com',
     Token: '123456',
     TokenHash: 'pkce_0123abcd',
-    Data: {},
     RedirectTo: redirectTo,
   })
 
@@ -111,8 +110,6 @@ describe('supabase/config.toml', () => {
       const entry = config.auth.email.template[name]
       expect(entry?.subject).toBeTruthy()
       expect(existsSync(path.join(PROJECT_ROOT, entry.content_path))).toBe(true)
-      const loaded = templates[name as keyof typeof templates]
-      expect(loaded.origin).toBe('project')
       const mail = renderMailTemplate(templates, name as keyof typeof templates, data(site))
       expect(mail.subject).toBe(entry.subject)
       expect(mail.html).toMatch(/^<!doctype html>/)

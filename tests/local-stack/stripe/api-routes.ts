@@ -2,11 +2,10 @@
 import { createCheckoutSession, field, metadata, text } from './checkout'
 import { previousAttributes, snapshot } from './events'
 import { createdFilter, newestFirst, paginate } from './expand'
-import { invalid, missingParam, type Params } from './http'
+import { checkKnown, invalid, missingParam, type Params } from './http'
 import { paymentRoutes } from './payment-routes'
 import { createPortalSession } from './portal'
 import { portalConfigurationRoutes } from './portal-configurations'
-import { checkKnown, createPrice } from './price-create'
 import { payInvoiceByApi } from './recovery'
 import { ID as id, type Route, route as r } from './routing'
 import {
@@ -127,7 +126,6 @@ export const routes: Route[] = [
     )
     return paginate(subs, params, path)
   }),
-  r('POST', 'prices', (ctx, { params, request }) => createPrice(ctx, params, request)),
   r('GET', `prices/${id}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
   r('GET', 'prices', (ctx, { params, path }) => {
     const lookupKeys = Array.isArray(params.lookup_keys) ? params.lookup_keys : []
