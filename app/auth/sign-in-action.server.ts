@@ -103,7 +103,7 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     const message = authErrorMessage({ code: 'invalid_credentials' })
     return reply(result(), fields('password', message), { status: 400 })
   }
-  const { email, password } = submission.value
+  const { email, password = '' } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
     // The right password for an account still waiting for its confirmation: the page offers
