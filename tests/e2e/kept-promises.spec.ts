@@ -364,23 +364,44 @@ test.describe('phone width: compact menus', () => {
     const header = page.locator('header')
     expect((await header.boundingBox())!.height).toBeLessThan(80)
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
-    await header.getByText('Menu', { exact: true }).click()
+    // Each menu names the page it is on.
+    await expect(header.locator('summary')).toHaveText('Menu: Dashboard')
+    await header.locator('summary').click()
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await header.getByText('Menu', { exact: true }).click()
+    await header.locator('summary').click()
     await attachScreenshots(page, testInfo, 'header menu open')
 
     const dashboardNav = page.getByRole('navigation', { name: 'Dashboard' })
     expect((await dashboardNav.boundingBox())!.height).toBeLessThan(60)
+    await expect(dashboardNav.locator('summary')).toHaveText('Dashboard menu: General')
     await dashboardNav.getByText('Dashboard menu').click()
     await dashboardNav.getByRole('link', { name: 'Billing' }).click()
     await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
+    await expect(dashboardNav.locator('summary')).toHaveText('Dashboard menu: Billing')
+  })
+
+  test('with JavaScript, a click outside an open menu closes it', async ({ browser }) => {
+    const context = await browser.newContext({
+      javaScriptEnabled: true,
+      viewport: VIEWPORTS[1].size,
+    })
+    const page = await context.newPage()
+    await page.goto('/pricing')
+    await page.waitForLoadState('networkidle')
+    const header = page.locator('header')
+    await expect(header.locator('summary')).toHaveText('Menu: Pricing')
+    await header.locator('summary').click()
+    await expect(header.getByRole('link', { name: 'Contact' })).toBeVisible()
+    await page.getByRole('main').click({ position: { x: 10, y: 200 } })
+    await expect(header.getByRole('link', { name: 'Contact' })).toBeHidden()
+    await context.close()
   })
 
   test('at desktop width the links show without a menu', async ({ page }) => {
     await page.setViewportSize(VIEWPORTS[0].size)
     await page.goto('/')
     await expect(page.locator('header').getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await expect(page.locator('header').getByText('Menu', { exact: true })).toBeHidden()
+    await expect(page.locator('header summary')).toBeHidden()
   })
 })
 
@@ -412,7 +433,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
       await scan(page, `email change pending, ${colorScheme}`)
       await page.setViewportSize(VIEWPORTS[1].size)
-      const headerMenu = page.locator('header').getByText('Menu', { exact: true })
+      const headerMenu = page.locator('header summary')
       await headerMenu.click()
       await scan(page, `phone header menu open, ${colorScheme}`)
       await headerMenu.click()
