@@ -48,7 +48,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       email,
       pendingEmail,
       emailNotice: changed ? `Your email address is now ${email}.` : null,
-      // The address whose link is still unopened, once the other's is.
       opened: pendingEmail
         ? { current: account?.waiting_for === 'new', new: account?.waiting_for === 'current' }
         : null,

@@ -21,11 +21,7 @@ function amount(minor: number, currency: string) {
   return (minor / 10 ** places).toFixed(places)
 }
 
-/**
- * GET /dashboard/settings/billing/payments.csv: the signed-in user's whole payment history, for
- * a spreadsheet: ISO dates, amounts as numbers with their currency, the provider's invoice (or
- * order) id, in a file named by the day it was made.
- */
+/** GET /dashboard/settings/billing/payments.csv: the signed-in user's whole payment history. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { asUser, headers } = await requireUser(request)
   const { payments } = await getBillingOverview(asUser, 1, 1_000_000)

@@ -39,9 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       failureReason: failure?.reason ?? null,
       // Prefilled after a confirmation noticed on the check-email page.
       email: url.searchParams.get('email')?.slice(0, 320) ?? '',
-      constraint: {
-        signIn: getSchemaConstraint(SignInSchema),
-      },
+      constraint: getSchemaConstraint(SignInSchema),
     },
     { headers },
   )
@@ -57,11 +55,10 @@ export default function SignIn() {
       id: 'sign-in',
       lastResult: actionData?.intent === 'oauth' ? undefined : actionData?.result,
       defaultValue: { email },
-      constraint: constraint.signIn,
+      constraint,
     },
     () => import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
   )
-  const formError = actionData?.formError
   return (
     <AuthCard
       title="Sign in"
@@ -81,7 +78,7 @@ export default function SignIn() {
         />
       ) : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
-      <FormMessage tone="error">{formError}</FormMessage>
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.unconfirmedEmail ? (
         <ResendConfirmationForm email={actionData.unconfirmedEmail} />
       ) : null}
