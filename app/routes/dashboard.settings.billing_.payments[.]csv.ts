@@ -9,6 +9,8 @@ const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`
 /** A text cell: one that starts as a formula would (OWASP: = + - @, tab, CR) gets a leading '. */
 export const textCell = (value: string) => quoted(value.replace(/^[=+\-@\t\r]/, "'$&"))
 
+/** The column of a provider's invoice (or order) id. */
+const INVOICE_ID = /_(invoice|order)_id$/
 const decimals = new Map<string, number>()
 
 /** Minor units as a plain number in the currency's decimals (2900 usd → 29.00): not a formula. */
@@ -33,7 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       payment.currency.toUpperCase(),
       amount(payment.amount_refunded, payment.currency),
       textCell(statusLabel(payment.status)),
-      textCell(payment.stripe_invoice_id ?? payment.polar_order_id ?? ''),
+      textCell(
+        String(Object.entries(payment).find(([key, id]) => INVOICE_ID.test(key) && id)?.[1] ?? ''),
+      ),
       textCell(payment.invoice_url ?? ''),
     ].join(','),
   )
