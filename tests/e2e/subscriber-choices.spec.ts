@@ -1,18 +1,23 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 import { mailSubject } from '../integration/mail-support'
 import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
 import {
   attachScreenshots,
-  createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  axeFindings,
+  deleteAfterTest,
   expect,
+  inboxOf,
+  newUser,
   PASSWORD,
+  planCard,
+  polarCheckoutUrl,
+  signedInUser,
   signIn,
+  subscribe,
   test,
   uniqueEmail,
+  untilWebhookApplied,
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
@@ -25,40 +30,13 @@ import { E2E } from './ports'
  * history as CSV. The pages they visit pass axe, light and dark.
  */
 
-const users: string[] = []
-const emails: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-  await deleteUsersByEmail(emails.splice(0))
-})
-
-async function newUser(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  return user
-}
-
-/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
-
 /** Waits for the one mail whose subject starts so to the address, in the local inbox. */
-async function mailTo(email: string, subject: string) {
+async function onlyMailTo(email: string, subject: string) {
   await expect(async () => {
-    const response = await fetch(
-      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-    )
-    const { messages } = (await response.json()) as { messages: { subject: string }[] }
-    expect(messages.filter((mail) => mail.subject.startsWith(subject))).toHaveLength(1)
+    const mails = (await inboxOf(email)).filter((mail) => mail.subject.startsWith(subject))
+    expect(mails).toHaveLength(1)
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
-
-const planCard = (page: Page, name: string) =>
-  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -75,7 +53,7 @@ test.describe('with JavaScript off', () => {
       test.setTimeout(90_000)
       await page.setViewportSize(viewport)
       const email = uniqueEmail(`choose-polar-${viewport.name}`)
-      emails.push(email)
+      deleteAfterTest(email)
 
       await page.goto('/pricing')
       const pro = planCard(page, 'Pro')
@@ -100,7 +78,7 @@ test.describe('with JavaScript off', () => {
       if (await confirm.isVisible().catch(() => false)) await confirm.click()
 
       // Polar's checkout, not Stripe's, and no "Checkout was canceled" on the way.
-      await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/checkout/polar_c_[\\w-]+$`))
+      await expect(page).toHaveURL(polarCheckoutUrl)
       await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
       await page.getByLabel('Cardholder name').fill('Ada Lovelace')
       await page.getByRole('button', { name: 'Pay now' }).click()
@@ -115,24 +93,8 @@ test.describe('with JavaScript off', () => {
       }, testInfo) => {
         test.setTimeout(120_000)
         await page.setViewportSize(viewport)
-        const user = await newUser(`cancel-${provider}-${viewport.name}`)
-        await signIn(page, user.email)
-
-        await page.goto('/pricing')
-        const pro = planCard(page, 'Pro')
-        if (provider === 'stripe') {
-          await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
-          await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-          await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
-        } else {
-          await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
-          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-          await page.getByRole('button', { name: 'Pay now' }).click()
-        }
-        await expect(
-          page.getByRole('heading', { level: 1, name: 'Payment successful' }),
-        ).toBeVisible()
+        const user = await signedInUser(page, `cancel-${provider}-${viewport.name}`)
+        await subscribe(page, provider)
 
         const subscription = page.getByRole('region', { name: 'Current subscription' })
         await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
@@ -163,7 +125,7 @@ test.describe('with JavaScript off', () => {
           `Scheduled to cancel on ${endsOn}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
         )
         await expect(subscription.getByRole('link', { name: 'Cancel subscription' })).toHaveCount(0)
-        await mailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
+        await onlyMailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
         await attachScreenshots(
           page,
           testInfo,
@@ -173,7 +135,7 @@ test.describe('with JavaScript off', () => {
         await subscription.getByRole('button', { name: 'Resume subscription' }).click()
         await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
         await expect(subscription).not.toContainText('Scheduled to cancel')
-        await mailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
+        await onlyMailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
         // The provider's own events agree: reloaded later, it is still renewing.
         await page.waitForTimeout(1000)
         await page.reload()
@@ -293,14 +255,7 @@ test('the pages of these journeys pass axe, light and dark', async ({ page, brow
     }
     for (const [visitor, path] of visits) {
       await visitor.goto(path)
-      await visitor.waitForLoadState('networkidle')
-      const { violations } = await new AxeBuilder({ page: visitor }).analyze()
-      expect(
-        violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-        `${path} (${colorScheme})`,
-      ).toEqual([])
+      expect(await axeFindings(visitor), `${path} (${colorScheme})`).toEqual([])
     }
   }
 })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_LOOKUPS, resetDeferredLookupsForTests } from '~/billing/deferred-lookups.server'
 
 import * as billing from '../../app/routes/dashboard.settings.billing'
+import { callRoute } from './auth-support'
 import {
   adminClient,
   createSignedInUser,
@@ -11,7 +12,7 @@ import {
   type TestApp,
 } from './harness'
 import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
-import { callRoute, pageGet } from './settings-support'
+import { pageGet } from './settings-support'
 
 /**
  * A provider call that is not needed to record an event never blocks it: the payment is

@@ -23,6 +23,7 @@ import {
 import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
+import { createAccount, PASSWORD } from './accounts'
 import { authorizeOnConsentPage } from './auth-support'
 import { ROUTES_REACHED } from './routes-reached'
 export interface TestApp {
@@ -171,19 +172,22 @@ export function emulatorStripe(app: TestApp) {
 
 let userCounter = 0
 
-/** Creates a confirmed user and signs them in; returns the id and the session cookies. */
-export async function createSignedInUser(
+/** A unique email address for one test. */
+export const newEmail = (label = 'user') => `${label}-${++userCounter}-${Date.now()}@example.com`
+
+/** Creates a user (confirmed unless told otherwise); returns its id, email and password. */
+export function createUser(
   app: TestApp,
-  email = `user${++userCounter}-${Date.now()}@example.com`,
+  email = newEmail(),
+  options?: Parameters<typeof createAccount>[2],
 ) {
-  const password = 'correct-horse-battery'
-  const { data, error } = await adminClient(app).auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  })
-  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
-  return { id: data.user.id, email, cookie: await signInAs(app, email, password) }
+  return createAccount(adminClient(app), email, options)
+}
+
+/** Creates a confirmed user and signs them in; returns the id and the session cookies. */
+export async function createSignedInUser(app: TestApp, email = newEmail()) {
+  const { id } = await createUser(app, email)
+  return { id, email, cookie: await signInAs(app, email) }
 }
 
 /** An @supabase/ssr client whose cookies live in a jar, like a browser's. */
@@ -209,7 +213,7 @@ function browserLikeClient(app: TestApp) {
  * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
  * the Cookie header of that new session: each call is another device's session.
  */
-export async function signInAs(app: TestApp, email: string, password = 'correct-horse-battery') {
+export async function signInAs(app: TestApp, email: string, password = PASSWORD) {
   const { client, cookieHeader } = browserLikeClient(app)
   const signIn = await client.auth.signInWithPassword({ email, password })
   if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
@@ -220,10 +224,7 @@ export async function signInAs(app: TestApp, email: string, password = 'correct-
  * Creates a user by signing in with GitHub through the local consent page (no password,
  * one `github` identity) and returns the id and the session cookies, like createSignedInUser.
  */
-export async function createGitHubUser(
-  app: TestApp,
-  email = `octo${++userCounter}-${Date.now()}@example.com`,
-) {
+export async function createGitHubUser(app: TestApp, email = newEmail('octo')) {
   const { client, cookieHeader } = browserLikeClient(app)
   const { data, error } = await client.auth.signInWithOAuth({
     provider: 'github',
