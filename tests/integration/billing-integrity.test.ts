@@ -13,6 +13,7 @@ import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { logger } from '../../app/lib/server/logger.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
+import { subscribeAtStripe } from './accounts'
 import {
   adminClient,
   createSignedInUser,
@@ -69,16 +70,7 @@ async function mailsOf(userId: string, kind: string) {
 /** A Pro subscriber at Stripe whose first invoice is paid (a charge, its PaymentIntent). */
 async function stripeSubscriber(user?: User) {
   const subscriber = user ?? (await createSignedInUser(app))
-  const stripe = emulatorStripe(app)
-  const customer = await stripe.customers.create({
-    email: subscriber.email,
-    metadata: { user_id: subscriber.id },
-  })
-  const subscription = await stripe.subscriptions.create({
-    customer: customer.id,
-    items: [{ price: catalogPlan('pro').stripe.priceId }],
-    metadata: { user_id: subscriber.id },
-  })
+  const { customer, subscription } = await subscribeAtStripe(emulatorStripe(app), subscriber)
   await app.stack.stripe.idle()
   const [payment] = await paymentsOf(subscriber.id)
   return { user: subscriber, customer, subscription, payment }
