@@ -160,6 +160,25 @@ export function adminClient(app: TestApp) {
   })
 }
 
+/** The user's subscription row (every column), or null. */
+export async function subscriptionRowOf(app: TestApp, userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, unknown> | null
+}
+
+/** How many rows of the webhook ledger hold this event id. */
+export async function ledgerCount(app: TestApp, eventId: string) {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
+  return count ?? 0
+}
+
 /** A Stripe SDK client on the emulator, for seeding and assertions. */
 export function emulatorStripe(app: TestApp) {
   const url = new URL(app.stack.env.STRIPE_API_URL)
