@@ -7,7 +7,7 @@ import {
   createUser,
   deleteAfterTest,
   expect,
-  PASSWORD,
+  fillSignUp,
   test,
   uniqueEmail,
   waitForMail,
@@ -53,9 +53,7 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   const email = uniqueEmail('signup')
   deleteAfterTest(email)
   await page.goto('/sign-up')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
@@ -96,9 +94,7 @@ test.describe('the check-email page, with JavaScript off', () => {
     const email = uniqueEmail('link-nojs')
     deleteAfterTest(email)
     await page.goto('/sign-up')
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click()
+    await fillSignUp(page, email)
     await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
     await page.goto((await waitForMail(email, 'signup')).link!)
     await expectDashboard(page, email)
@@ -116,9 +112,7 @@ test.describe('the check-email page, with JavaScript off', () => {
     const email = uniqueEmail('code')
     deleteAfterTest(email)
     await page.goto('/sign-up')
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click()
+    await fillSignUp(page, email)
     await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
     const first = await waitForMail(email, 'signup')
 

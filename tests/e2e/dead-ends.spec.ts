@@ -8,6 +8,7 @@ import {
   createUser,
   deleteAfterTest,
   expect,
+  fillSignUp,
   newUser,
   PASSWORD,
   signIn,
@@ -45,9 +46,7 @@ async function openMailedLink(page: Page, link: string, button: RegExp) {
 }
 
 async function signUp(page: Page, email: string) {
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 }
 

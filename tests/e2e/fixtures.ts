@@ -100,6 +100,13 @@ export async function waitForMail(
   }
 }
 
+/** Fills the sign-up form of the page it is on and sends it. */
+export async function fillSignUp(page: Page, email: string) {
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+}
+
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/sign-in')

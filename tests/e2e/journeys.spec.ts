@@ -4,6 +4,7 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   deleteAfterTest,
   expect,
+  fillSignUp,
   newUser,
   PASSWORD,
   signIn,
@@ -51,9 +52,7 @@ for (const viewport of [
     await pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click() // 1
 
     await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe$/)
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click() // 2
+    await fillSignUp(page, email) // 2
     await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 
     const mail = await waitForMail(email, 'signup')
@@ -100,9 +99,7 @@ test('an unknown plan and a provider failure bring a browser back to pricing wit
   const email = uniqueEmail('journey-errors')
   deleteAfterTest(email)
   await page.goto('/sign-up')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   const mail = await waitForMail(email, 'signup')
   await page.goto(mail.link!)
   const confirm = page.getByRole('button', { name: /confirm/i })

@@ -7,9 +7,9 @@ import {
   axeFindings,
   deleteAfterTest,
   expect,
+  fillSignUp,
   inboxOf,
   newUser,
-  PASSWORD,
   planCard,
   polarCheckoutUrl,
   signedInUser,
@@ -67,9 +67,7 @@ test.describe('with JavaScript off', () => {
       await expect(page.getByRole('main')).toContainText(
         "You're signing up for Pro, $29.00/month, paying with Polar.",
       )
-      await page.getByRole('textbox', { name: 'Email' }).fill(email)
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: 'Create account' }).click()
+      await fillSignUp(page, email)
       await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 
       const mail = await waitForMail(email, 'signup')
