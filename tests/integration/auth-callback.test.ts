@@ -120,7 +120,10 @@ describe('rule 1: a PKCE code is exchanged for a session', () => {
     const result = await callback(target.searchParams, cookie)
     expectRedirect(result, '/dashboard/settings/billing?page=2')
     expect(result.session?.user.id).toBe(user.id)
-    expect(await dashboardUser(mergeCookies(cookie, result.response))).toEqual(user)
+    expect(await dashboardUser(mergeCookies(cookie, result.response))).toEqual({
+      id: user.id,
+      email: user.email,
+    })
   })
 
   it('type=recovery goes to /reset-password, whatever next says', async () => {
@@ -450,7 +453,7 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
     expect(confirmed.status).toBe(303)
     expect(confirmed.headers.get('Location')).toBe('/pricing')
     const cookie = mergeCookies('', new Response(null, { headers: confirmed.headers }))
-    expect(await dashboardUser(cookie)).toEqual(attacker)
+    expect(await dashboardUser(cookie)).toEqual({ id: attacker.id, email: attacker.email })
   })
 
   it('a link to another account than the one this browser asked for signs nobody in', async () => {
