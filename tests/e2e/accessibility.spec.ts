@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { daysFromNow, seedPayments, seedSubscription } from './billing-seed'
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail } from './fixtures'
+import { axeFindings, expect, newUser, signIn, test, waitForMail } from './fixtures'
 
 /**
  * An axe scan of every page, in the states a visitor or subscriber sees them: empty and
@@ -11,37 +10,9 @@ import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail 
  * critical violations fail the test; the message lists each rule, its targets and its help.
  */
 
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-async function newUser(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  return user
-}
-
 /** Scans the page as it is now; every serious or critical violation fails (softly, to list all). */
 async function scan(page: Page, what: string) {
-  await page.waitForLoadState('networkidle')
-  const results = await new AxeBuilder({ page }).analyze()
-  if (process.env.A11Y_DEBUG)
-    console.log(
-      what,
-      results.violations.map((v) => `${v.id}/${v.impact}:${v.nodes.length}`),
-    )
-  const blocking = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  )
-  const report = blocking
-    .map(
-      (violation) =>
-        `- ${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.helpUrl}\n` +
-        violation.nodes.map((node) => `    at ${node.target.join(' ')}`).join('\n'),
-    )
-    .join('\n')
-  expect.soft(blocking.length, `${what} (${page.url()}):\n${report}`).toBe(0)
+  expect.soft(await axeFindings(page), `${what} (${page.url()})`).toEqual([])
 }
 
 async function visit(page: Page, path: string, what = path) {

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 import {
   attachScreenshots,
-  deleteUsersByEmail,
+  axeFindings,
+  deleteAfterTest,
   expect,
   signIn,
   test,
@@ -17,15 +17,10 @@ import { E2E } from './ports'
  * person signs in with the email address and that password too.
  */
 
-const createdEmails: string[] = []
-test.afterEach(async () => {
-  await deleteUsersByEmail(createdEmails.splice(0))
-})
-
 /** Signs in with GitHub through the local consent page, creating the account. */
 async function signInWithGitHub(page: Page) {
   const email = uniqueEmail('github')
-  createdEmails.push(email)
+  deleteAfterTest(email)
   await page.goto('/sign-in')
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
@@ -63,9 +58,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole('heading', { name: 'Set a password' })).toBeVisible()
       if (javaScriptEnabled) {
         await attachScreenshots(page, testInfo, 'account, GitHub user')
-        const { violations } = await new AxeBuilder({ page }).analyze()
-        const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        expect(blocking.map((v) => v.id)).toEqual([])
+        expect(await axeFindings(page)).toEqual([])
       }
 
       await setPassword(page, 'my-first-password-1')

@@ -1,9 +1,5 @@
-import { createClient } from '@supabase/supabase-js'
-
 import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
-import { attachScreenshots, createUser, deleteUser, expect, test, waitForMail } from './fixtures'
-import { E2E } from './ports'
+import { adminClient, attachScreenshots, createUser, expect, test, waitForMail } from './fixtures'
 
 /**
  * Emailed links and codes in a real browser, at desktop and phone width, with JavaScript on
@@ -11,16 +7,6 @@ import { E2E } from './ports'
  * got; the confirmation page names the account and what the link does before its button, and
  * a used link says so at once with the way to a new one.
  */
-
-const createdIds: string[] = []
-test.afterEach(async () => {
-  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
-})
-
-const admin = () =>
-  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
 
 const masked = (email: string) => `${email[0]}•••${email.split('@')[0].slice(-1)}@example.com`
 
@@ -39,7 +25,6 @@ for (const layout of LAYOUTS) {
         page,
       }, testInfo) => {
         const user = await createUser()
-        createdIds.push(user.id)
         await page.goto('/sign-up')
         await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
         await page.getByLabel('Password', { exact: true }).fill('another-passphrase-1')
@@ -59,8 +44,7 @@ for (const layout of LAYOUTS) {
         page,
       }, testInfo) => {
         const user = await createUser()
-        createdIds.push(user.id)
-        const { data, error } = await admin().auth.admin.generateLink({
+        const { data, error } = await adminClient().auth.admin.generateLink({
           type: 'magiclink',
           email: user.email,
         })
@@ -99,7 +83,6 @@ test('asking for a sign-in link: the code from its mail signs in on the check-em
   page,
 }) => {
   const user = await createUser()
-  createdIds.push(user.id)
   await page.goto('/sign-in')
   await page.locator('form#sign-in').getByLabel('Email').fill(user.email)
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click()

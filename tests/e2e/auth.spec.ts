@@ -5,10 +5,9 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  deleteAfterTest,
   expect,
-  PASSWORD,
+  fillSignUp,
   test,
   uniqueEmail,
   waitForMail,
@@ -21,18 +20,6 @@ const AUTH_FAILED = SIGN_IN_PAGE_ERRORS.auth_failed
 const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
 
 // Users made through the UI (sign-up, OAuth) are found by email to clean them up.
-const createdEmails: string[] = []
-const createdIds: string[] = []
-test.afterEach(async () => {
-  await deleteUsersByEmail(createdEmails.splice(0))
-  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
-})
-
-async function newUser() {
-  const user = await createUser()
-  createdIds.push(user.id)
-  return user
-}
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('main')
@@ -64,11 +51,9 @@ test('sign up, confirm from the inbox, land on the dashboard; the used link then
   browser,
 }, testInfo) => {
   const email = uniqueEmail('signup')
-  createdEmails.push(email)
+  deleteAfterTest(email)
   await page.goto('/sign-up')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
   await expect(page.getByText(email)).toBeVisible()
@@ -107,11 +92,9 @@ test.describe('the check-email page, with JavaScript off', () => {
     page,
   }) => {
     const email = uniqueEmail('link-nojs')
-    createdEmails.push(email)
+    deleteAfterTest(email)
     await page.goto('/sign-up')
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click()
+    await fillSignUp(page, email)
     await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
     await page.goto((await waitForMail(email, 'signup')).link!)
     await expectDashboard(page, email)
@@ -127,11 +110,9 @@ test.describe('the check-email page, with JavaScript off', () => {
     page,
   }) => {
     const email = uniqueEmail('code')
-    createdEmails.push(email)
+    deleteAfterTest(email)
     await page.goto('/sign-up')
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click()
+    await fillSignUp(page, email)
     await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
     const first = await waitForMail(email, 'signup')
 
@@ -174,7 +155,7 @@ test('the first click on "Create account" counts, even when a message appears un
 test('signing up with a registered email looks like any sign-up; the mail offers a sign-in link', async ({
   page,
 }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/sign-up')
   await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
   await page.getByLabel('Password', { exact: true }).fill('another-good-password')
@@ -191,7 +172,7 @@ test('a sign-in link opened in a browser that did not ask for it asks first (wit
   page,
   browser,
 }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/sign-in')
   const magic = page.locator('form#sign-in')
   await magic.getByLabel('Email').fill(user.email)
@@ -215,7 +196,7 @@ test('a sign-in link opened in a browser that did not ask for it asks first (wit
 })
 
 test('sign out, then sign in again', async ({ page }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/sign-in')
   await fillSignIn(page, user.email, user.password)
   await expectDashboard(page, user.email)
@@ -229,7 +210,7 @@ test('sign out, then sign in again', async ({ page }) => {
 })
 
 test('a wrong password shows a clear error and keeps the visitor signed out', async ({ page }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/sign-in')
   await fillSignIn(page, user.email, 'not-the-password')
   await expect(page.getByRole('alert')).toHaveText(WRONG_CREDENTIALS)
@@ -246,7 +227,7 @@ test('/sign-in?error=auth_failed explains what happened', async ({ page }) => {
 })
 
 test('magic link: the emailed link signs in', async ({ page }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/sign-in')
   const magic = page.locator('form#sign-in')
   await magic.getByLabel('Email').fill(user.email)
@@ -261,7 +242,7 @@ test('magic link: the emailed link signs in', async ({ page }) => {
 
 test('OAuth: Continue with GitHub, authorize on the local consent page', async ({ page }) => {
   const email = uniqueEmail('oauth')
-  createdEmails.push(email)
+  deleteAfterTest(email)
   await page.goto('/sign-in')
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
@@ -282,7 +263,7 @@ test('OAuth cancelled on the consent page comes back with a human message', asyn
 })
 
 test('forgot password: mail, choose a new password, sign in with it', async ({ page }) => {
-  const user = await newUser()
+  const user = await createUser()
   const newPassword = 'a-brand-new-passphrase'
   await page.goto('/sign-in')
   await page.getByRole('link', { name: 'Forgot your password?' }).click()
@@ -309,7 +290,7 @@ test('forgot password: mail, choose a new password, sign in with it', async ({ p
 })
 
 test('a protected page sends a visitor to sign in and back again', async ({ page }) => {
-  const user = await newUser()
+  const user = await createUser()
   await page.goto('/dashboard/settings/billing')
   await expect(page).toHaveURL(
     /\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling&notice=sign-in-to-continue$/,
@@ -326,7 +307,7 @@ test.describe('with JavaScript disabled', () => {
   test.use({ javaScriptEnabled: false })
 
   test('sign in, a wrong password, and sign out all work', async ({ page }) => {
-    const user = await newUser()
+    const user = await createUser()
     await page.goto('/dashboard/settings/billing')
     await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)
     await fillSignIn(page, user.email, 'not-the-password')

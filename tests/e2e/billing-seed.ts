@@ -1,19 +1,13 @@
-import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { adminClient, expect } from './fixtures'
 import { E2E } from './ports'
 
 /**
  * Seeds billing rows straight into the database with the service role (which bypasses
  * RLS and the revoked grants), for browser tests of states a checkout cannot easily reach.
  */
-
-const admin = () =>
-  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
 
 export const DAY_MS = 86_400_000
 
@@ -65,7 +59,7 @@ export async function seedSubscription(userId: string, fields: SeededSubscriptio
       : { polar_customer_id: crypto.randomUUID(), polar_subscription_id: crypto.randomUUID() }),
     ...fields,
   }
-  const { error } = await admin().from('user_subscriptions').insert(row)
+  const { error } = await adminClient().from('user_subscriptions').insert(row)
   if (error) throw new Error(`seeding the subscription failed: ${error.message}`)
 }
 
@@ -96,19 +90,47 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
       provider_payment_id: `${provider === 'stripe' ? 'in_seeded_' : ''}${crypto.randomUUID()}`,
     }
   })
-  const { error } = await admin().from('payment_history').insert(rows)
+  const { error } = await adminClient().from('payment_history').insert(rows)
   if (error) throw new Error(`seeding payments failed: ${error.message}`)
 }
 
-/** A customer at the Stripe emulator, so its billing portal can be opened. */
-export async function createStripeCustomer(email: string) {
-  const stripe = new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
+/** A Stripe SDK client on the emulator. */
+export const emulatorStripe = () =>
+  new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
     host: '127.0.0.1',
     port: E2E.stripePort,
     protocol: 'http',
+    maxNetworkRetries: 0,
   })
-  const customer = await stripe.customers.create({ email })
-  return customer.id
+
+/** A customer at the Stripe emulator, so its billing portal can be opened. */
+export async function createStripeCustomer(email: string) {
+  return (await emulatorStripe().customers.create({ email })).id
+}
+
+/** The user's Stripe subscription id, once the webhooks have stored it. */
+export async function stripeSubscriptionIdOf(userId: string) {
+  let id: string | null | undefined
+  await expect(async () => {
+    const { data } = await adminClient()
+      .from('user_subscriptions')
+      .select('stripe_subscription_id')
+      .eq('user_id', userId)
+      .maybeSingle<{ stripe_subscription_id: string | null }>()
+    id = data?.stripe_subscription_id
+    expect(id).toBeTruthy()
+  }).toPass({ timeout: 20_000 })
+  return id!
+}
+
+/** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
+export async function renewAtStripe(subscriptionId: string, body: { fail?: boolean } = {}) {
+  const response = await fetch(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status).toBe(200)
 }
 
 /** The user's own customer at the Polar emulator, bound to them by external id as the app does. */

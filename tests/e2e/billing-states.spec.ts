@@ -10,7 +10,7 @@ import {
   seedSubscription,
   shownDate,
 } from './billing-seed'
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { expect, newUser, signIn, test } from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -18,17 +18,6 @@ import { E2E } from './ports'
  * service role (a checkout cannot reach most of these states quickly); the portals are the
  * emulators' own, for customers that exist there.
  */
-
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-async function newUser(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  return user
-}
 
 const subscriptionRegion = (page: Page) =>
   page.getByRole('region', { name: 'Current subscription' })

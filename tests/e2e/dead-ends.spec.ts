@@ -6,9 +6,10 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import { seedSubscription } from './billing-seed'
 import {
   createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  deleteAfterTest,
   expect,
+  fillSignUp,
+  newUser,
   PASSWORD,
   signIn,
   test,
@@ -29,13 +30,6 @@ const VIEWPORTS = [
   { name: 'phone', size: { width: 390, height: 844 } },
 ] as const
 
-const createdEmails: string[] = []
-const createdIds: string[] = []
-test.afterEach(async () => {
-  await deleteUsersByEmail(createdEmails.splice(0))
-  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
-})
-
 async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, {
     body: await page.screenshot({ fullPage: true }),
@@ -52,9 +46,7 @@ async function openMailedLink(page: Page, link: string, button: RegExp) {
 }
 
 async function signUp(page: Page, email: string) {
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 }
 
@@ -65,8 +57,7 @@ for (const viewport of VIEWPORTS) {
     test(`email change: a ✓ per opened link, one notice, the session kept (${viewport.name})`, async ({
       page,
     }, testInfo) => {
-      const user = await createUser(uniqueEmail('change-from'))
-      createdIds.push(user.id)
+      const user = await newUser('change-from')
       const next = uniqueEmail('change-to')
       await signIn(page, user.email)
       await page.goto('/dashboard/settings/account')
@@ -100,8 +91,7 @@ for (const viewport of VIEWPORTS) {
     test(`a used or expired reset link offers "Send a new link" (${viewport.name})`, async ({
       page,
     }, testInfo) => {
-      const user = await createUser(uniqueEmail('reset-dead-end'))
-      createdIds.push(user.id)
+      const user = await newUser('reset-dead-end')
       // A link Supabase Auth no longer knows: a used link and a replaced one look alike. The
       // confirmation page says so before it offers any button, with the one way forward.
       const stale = `/auth/callback?token_hash=${'ab'.repeat(28)}&type=recovery&next=%2Freset-password`
@@ -118,9 +108,7 @@ for (const viewport of VIEWPORTS) {
       page,
     }, testInfo) => {
       // Made through the admin API: unconfirmed, and no mail sent yet.
-      const email = uniqueEmail('unconfirmed')
-      createdEmails.push(email)
-      await createUnconfirmedUser(email)
+      const { email } = await createUser(uniqueEmail('unconfirmed'), { confirmed: false })
       await page.goto('/sign-in')
       const form = page.locator('form#sign-in')
       await form.getByLabel('Email').fill(email)
@@ -145,8 +133,7 @@ for (const viewport of VIEWPORTS) {
 test('a used reset link with JavaScript on: the page says so at once, and "Send a new link" works', async ({
   page,
 }) => {
-  const user = await createUser(uniqueEmail('reset-dead-end-js'))
-  createdIds.push(user.id)
+  const user = await newUser('reset-dead-end-js')
   const stale = `/auth/callback?token_hash=${'cd'.repeat(28)}&type=recovery&next=%2Freset-password`
   await staleResetLinkToNewOne(page, stale, user.email)
   await waitForMail(user.email, 'recovery')
@@ -172,16 +159,6 @@ async function staleResetLinkToNewOne(
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByRole('button', { name: 'Send reset link' }).click()
   await expect(page.getByRole('status')).toContainText(`If an account exists for ${email}`)
-}
-
-async function createUnconfirmedUser(email: string) {
-  const { createClient } = await import('@supabase/supabase-js')
-  const { LOCAL_SERVICE_ROLE_KEY } = await import('../local-stack/supabase/keys')
-  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  const { error } = await admin.auth.admin.createUser({ email, password: PASSWORD })
-  if (error) throw error
 }
 
 /** Signs up from "Get started with Pro" and leaves the page on "Check your email". */
@@ -238,7 +215,7 @@ for (const javaScript of [true, false]) {
     })
     const page = await desktop.newPage()
     const email = uniqueEmail(`other-device-${javaScript ? 'js' : 'nojs'}`)
-    createdEmails.push(email)
+    deleteAfterTest(email)
     await signUpForPro(page, email)
     await snap(page, testInfo, 'check your email, waiting (desktop)')
 
@@ -267,7 +244,7 @@ test('the waiting page says so when the address is not confirmed yet (JavaScript
   const context = await browser.newContext({ javaScriptEnabled: false })
   const page = await context.newPage()
   const email = uniqueEmail('not-yet')
-  createdEmails.push(email)
+  deleteAfterTest(email)
   await page.goto('/sign-up')
   await signUp(page, email)
   await page.getByRole('link', { name: 'I have confirmed my email' }).click()
@@ -278,8 +255,7 @@ test('the waiting page says so when the address is not confirmed yet (JavaScript
 test('billing shows the plan with its price; on a phone every dashboard tab is in view', async ({
   page,
 }, testInfo) => {
-  const user = await createUser(uniqueEmail('billing-price'))
-  createdIds.push(user.id)
+  const user = await newUser('billing-price')
   await seedSubscription(user.id, { plan_name: 'Pro', billing_cycle: 'month' })
   await page.setViewportSize({ width: 390, height: 844 })
   await signIn(page, user.email)

@@ -1,51 +1,75 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test as base, type TestInfo } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 
+import { createAccount, PASSWORD } from '../integration/accounts'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
 
-/** Shared helpers of the browser tests: users, the local inbox, signing in. */
+/**
+ * Shared helpers of the browser tests: users (deleted after each test), the local inbox,
+ * signing in, buying a plan, axe.
+ */
 
-export const PASSWORD = 'correct-horse-battery'
+export { PASSWORD }
 
-const admin = () =>
+/** The service-role client, for seeding and reading rows. */
+export const adminClient = () =>
   createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
   })
+
+// What a test made, deleted once it ends (see `test` below).
+const madeIds: string[] = []
+const madeEmails: string[] = []
 
 /** A unique email address for one test. */
 export function uniqueEmail(label = 'user') {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`
 }
 
-/** Creates a confirmed user through the admin API (for journeys that do not test sign-up). */
-export async function createUser(email = uniqueEmail(), password = PASSWORD) {
-  const { data, error } = await admin().auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  })
-  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
-  return { id: data.user.id, email, password }
+/**
+ * Creates a user through the admin API (for journeys that do not test sign-up), confirmed
+ * unless told otherwise; it is deleted when the test ends.
+ */
+export async function createUser(email = uniqueEmail(), options?: { confirmed?: boolean }) {
+  const user = await createAccount(adminClient(), email, options)
+  madeIds.push(user.id)
+  return user
 }
 
-/** Deletes a user created by a test (their rows go with them). */
-export async function deleteUser(id: string) {
-  await admin().auth.admin.deleteUser(id)
+/** A new user, with an address that starts with the label. */
+export const newUser = (label: string) => createUser(uniqueEmail(label))
+
+/** A new user, signed in on the page. */
+export async function signedInUser(page: Page, label: string) {
+  const user = await newUser(label)
+  await signIn(page, user.email)
+  return user
 }
 
-/** Deletes the users a test signed up through the pages (it only knows their addresses). */
-export async function deleteUsersByEmail(emails: string[]) {
-  if (emails.length === 0) return
-  const { data } = await admin().auth.admin.listUsers({ perPage: 1000 })
-  const ids = data.users.filter((user) => emails.includes(user.email ?? '')).map((user) => user.id)
-  await Promise.all(ids.map((id) => deleteUser(id)))
+/** The address of a user the test signs up through the pages: deleted when the test ends. */
+export function deleteAfterTest(email: string) {
+  madeEmails.push(email)
+}
+
+/** Deletes the users the test made (their rows go with them), by id and by address. */
+async function deleteMadeUsers() {
+  const emails = madeEmails.splice(0)
+  const ids = madeIds.splice(0)
+  if (emails.length) {
+    const { data } = await adminClient().auth.admin.listUsers({ perPage: 1000 })
+    for (const user of data.users) if (emails.includes(user.email ?? '')) ids.push(user.id)
+  }
+  await Promise.all(ids.map((id) => adminClient().auth.admin.deleteUser(id)))
 }
 
 interface InboxMail {
   to: string
   subject: string
   kind: string
+  text: string
+  html: string
   link: string | null
   otp: string | null
   createdAt: string
@@ -76,6 +100,13 @@ export async function waitForMail(
   }
 }
 
+/** Fills the sign-up form of the page it is on and sends it. */
+export async function fillSignUp(page: Page, email: string) {
+  await page.getByRole('textbox', { name: 'Email' }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create account' }).click()
+}
+
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/sign-in')
@@ -84,6 +115,87 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await form.getByLabel('Password').fill(password)
   await form.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/dashboard/)
+}
+
+/** The local inbox's mails to an address, newest last. */
+export async function inboxOf(email: string) {
+  const response = await fetch(
+    `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
+  )
+  return ((await response.json()) as { messages: InboxMail[] }).messages
+}
+
+/** Waits for a mail whose subject starts so (or matches) to an address; returns it. */
+export async function mailTo(email: string, subject: string | RegExp) {
+  let found: InboxMail | undefined
+  await expect(async () => {
+    found = (await inboxOf(email)).find((mail) =>
+      typeof subject === 'string' ? mail.subject.startsWith(subject) : subject.test(mail.subject),
+    )
+    expect(found, `a mail "${subject}" to ${email}`).toBeDefined()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+  return found!
+}
+
+/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
+export async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.goto(path)
+    await check()
+  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
+}
+
+/** A plan's card on the pricing page. */
+export const planCard = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
+
+export const stripeCheckoutUrl = new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`)
+// The Polar emulator hands out URLs on its bound address (127.0.0.1); the tests say localhost.
+export const polarOrigin = `http://(?:localhost|127\\.0\\.0\\.1):${E2E.polarPort}`
+export const polarCheckoutUrl = new RegExp(`^${polarOrigin}/checkout/polar_c_[\\w-]+$`)
+
+/** Fills the Stripe emulator's hosted checkout with a card and pays. */
+export async function payOnStripeCheckout(page: Page, card = '4242 4242 4242 4242') {
+  await page.getByLabel('Card number').fill(card)
+  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+  await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
+}
+
+/**
+ * Buys a plan as the signed-in user does: its button on the pricing page, the provider's
+ * hosted checkout, paid, up to the success page.
+ */
+export async function subscribe(page: Page, provider: 'stripe' | 'polar' = 'stripe', plan = 'Pro') {
+  await page.goto('/pricing')
+  if (provider === 'stripe') {
+    await planCard(page, plan)
+      .getByRole('button', { name: `Subscribe to ${plan}: Pay by card` })
+      .click()
+    await expect(page).toHaveURL(stripeCheckoutUrl)
+    await expect(page.getByRole('heading', { name: `Subscribe to ${plan}` })).toBeVisible()
+    await payOnStripeCheckout(page)
+  } else {
+    await planCard(page, plan)
+      .getByRole('link', { name: `Subscribe to ${plan}: Pay with Polar` })
+      .click()
+    await expect(page).toHaveURL(polarCheckoutUrl)
+    await expect(page.getByRole('heading', { name: `Subscribe to ${plan}` })).toBeVisible()
+    await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+    await page.getByRole('button', { name: 'Pay now' }).click()
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+}
+
+/** Axe's serious and critical findings on the page once it is idle, one line each. */
+export async function axeFindings(page: Page) {
+  await page.waitForLoadState('networkidle')
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} ${v.helpUrl} at ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    )
 }
 
 /** The widths the report's screenshots are taken at: desktop and phone. */
@@ -115,7 +227,7 @@ let clientCounter = 0
  * (TRUSTED_PROXY_COUNT=1), and every page of a test sends its own X-Forwarded-For address,
  * so per-client rate limits count each test apart, as they count real visitors apart.
  */
-export const test = base.extend({
+export const test = base.extend<{ cleanUp: void }>({
   // A worker started after a failure counts from 0 again: its index keeps its addresses apart.
   page: async ({ page }, provide, testInfo) => {
     clientCounter += 1
@@ -124,5 +236,14 @@ export const test = base.extend({
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': address })
     await provide(page)
   },
+  // Every test's users are deleted after it, whether it passes or not.
+  cleanUp: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads what a fixture destructures
+    async ({}, provide) => {
+      await provide()
+      await deleteMadeUsers()
+    },
+    { auto: true },
+  ],
 })
 export { expect }

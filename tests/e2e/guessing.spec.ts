@@ -1,12 +1,4 @@
-import {
-  attachScreenshots,
-  createUser,
-  deleteUser,
-  expect,
-  PASSWORD,
-  test,
-  waitForMail,
-} from './fixtures'
+import { attachScreenshots, createUser, expect, PASSWORD, test, waitForMail } from './fixtures'
 
 /**
  * An account guessed at from many clients: once its ceiling is reached, even the right
@@ -20,40 +12,36 @@ test('password sign-in paused by strangers’ guesses: the owner signs in by the
   request,
 }, testInfo) => {
   const user = await createUser()
-  try {
-    // Strangers at two other addresses try wrong passwords (the form's plain post).
-    for (const stranger of ['10.199.1.1', '10.199.1.2']) {
-      for (let i = 0; i < 10; i++) {
-        const answer = await request.post('/sign-in', {
-          form: { intent: 'password', email: user.email, password: `wrong-${i}` },
-          headers: { 'x-forwarded-for': stranger },
-          maxRedirects: 0,
-        })
-        expect(answer.status()).toBe(400)
-      }
+  // Strangers at two other addresses try wrong passwords (the form's plain post).
+  for (const stranger of ['10.199.1.1', '10.199.1.2']) {
+    for (let i = 0; i < 10; i++) {
+      const answer = await request.post('/sign-in', {
+        form: { intent: 'password', email: user.email, password: `wrong-${i}` },
+        headers: { 'x-forwarded-for': stranger },
+        maxRedirects: 0,
+      })
+      expect(answer.status()).toBe(400)
     }
-
-    // The owner, from their own address, with the right password.
-    await page.goto('/sign-in')
-    const form = page.getByRole('main')
-    await form.getByRole('textbox', { name: 'Email', exact: true }).fill(user.email)
-    await form.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await form.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await expect(page.getByText(/password sign-in is paused for \d+ minutes?/)).toBeVisible()
-    expect(page.url()).toMatch(/\/sign-in/)
-    await attachScreenshots(page, testInfo, 'sign-in paused')
-    // The emailed link is the one primary button while password sign-in is paused.
-    await expect(form.getByRole('button', { name: 'Sign in', exact: true })).not.toHaveClass(
-      /bg-brand-600/,
-    )
-
-    await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click()
-    await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
-    const mail = await waitForMail(user.email, 'magiclink')
-    await page.goto(mail.link!)
-    await expect(page).toHaveURL(/\/dashboard$/)
-    await expect(page.getByText(`Signed in as ${user.email}.`)).toBeVisible()
-  } finally {
-    await deleteUser(user.id)
   }
+
+  // The owner, from their own address, with the right password.
+  await page.goto('/sign-in')
+  const form = page.getByRole('main')
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(user.email)
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page.getByText(/password sign-in is paused for \d+ minutes?/)).toBeVisible()
+  expect(page.url()).toMatch(/\/sign-in/)
+  await attachScreenshots(page, testInfo, 'sign-in paused')
+  // The emailed link is the one primary button while password sign-in is paused.
+  await expect(form.getByRole('button', { name: 'Sign in', exact: true })).not.toHaveClass(
+    /bg-brand-600/,
+  )
+
+  await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click()
+  await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+  const mail = await waitForMail(user.email, 'magiclink')
+  await page.goto(mail.link!)
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page.getByText(`Signed in as ${user.email}.`)).toBeVisible()
 })

@@ -2,9 +2,10 @@ import type { Page, TestInfo } from '@playwright/test'
 
 import { noticeByKey } from '../../app/lib/pages/notices'
 import {
-  createUser,
-  deleteUsersByEmail,
+  deleteAfterTest,
   expect,
+  fillSignUp,
+  newUser,
   PASSWORD,
   signIn,
   test,
@@ -18,11 +19,6 @@ import { E2E } from './ports'
  * kept through sign-up and the confirmation mail, and the confirmation lands on that plan's
  * checkout. Screenshots of each step at the test's viewport go in the report.
  */
-
-const createdEmails: string[] = []
-test.afterEach(async () => {
-  await deleteUsersByEmail(createdEmails.splice(0))
-})
 
 async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, {
@@ -41,7 +37,7 @@ for (const viewport of [
     test.setTimeout(90_000)
     await page.setViewportSize(viewport.size)
     const email = uniqueEmail(`journey-${viewport.name}`)
-    createdEmails.push(email)
+    deleteAfterTest(email)
 
     await page.goto('/pricing')
     const pro = page
@@ -56,9 +52,7 @@ for (const viewport of [
     await pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click() // 1
 
     await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe$/)
-    await page.getByRole('textbox', { name: 'Email' }).fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create account' }).click() // 2
+    await fillSignUp(page, email) // 2
     await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 
     const mail = await waitForMail(email, 'signup')
@@ -103,11 +97,9 @@ test('an unknown plan and a provider failure bring a browser back to pricing wit
   page,
 }) => {
   const email = uniqueEmail('journey-errors')
-  createdEmails.push(email)
+  deleteAfterTest(email)
   await page.goto('/sign-up')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
+  await fillSignUp(page, email)
   const mail = await waitForMail(email, 'signup')
   await page.goto(mail.link!)
   const confirm = page.getByRole('button', { name: /confirm/i })
@@ -149,8 +141,7 @@ test.describe('with JavaScript off', () => {
     page,
     context,
   }) => {
-    const user = await createUser(uniqueEmail('journey-expired'))
-    createdEmails.push(user.email)
+    const user = await newUser('journey-expired')
     await signIn(page, user.email)
     await page.goto('/pricing')
     await context.clearCookies() // the session ends while the page is open

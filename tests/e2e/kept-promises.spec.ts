@@ -1,6 +1,4 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { createClient } from '@supabase/supabase-js'
 
 import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
 import {
@@ -12,21 +10,21 @@ import { CONTACT_THANK_YOU } from '../../app/contact/schema'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { UNKNOWN_FORM } from '../../app/lib/forms/form-reply'
 import { noticeByKey } from '../../app/lib/pages/notices'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createPolarCustomer, seedSubscription } from './billing-seed'
 import {
+  adminClient,
   attachScreenshots,
-  createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  axeFindings,
+  deleteAfterTest,
   expect,
+  fillSignUp,
+  newUser,
   PASSWORD,
   signIn,
   test,
   uniqueEmail,
   waitForMail,
 } from './fixtures'
-import { E2E } from './ports'
 
 /**
  * What the product promises, kept: a contact message that reaches the team, no mail promised
@@ -41,34 +39,12 @@ const VIEWPORTS = [
   { name: 'phone', size: { width: 390, height: 844 } },
 ] as const
 
-const admin = () =>
-  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-
 /** The team's address of the local defaults (`Name <address>`). */
 const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
 
-const createdIds: string[] = []
-const createdEmails: string[] = []
-test.afterEach(async () => {
-  await Promise.all(createdIds.splice(0).map((id) => deleteUser(id)))
-  await deleteUsersByEmail(createdEmails.splice(0))
-})
-
-async function newUser(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  createdIds.push(user.id)
-  return user
-}
-
 /** axe on the page as it is; serious and critical violations fail (softly, to list all). */
 async function scan(page: Page, what: string) {
-  await page.waitForLoadState('networkidle')
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  const report = blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)
-  expect.soft(report, `${what} (${page.url()})`).toEqual([])
+  expect.soft(await axeFindings(page), `${what} (${page.url()})`).toEqual([])
 }
 
 const MINUTE_NOTICE = new RegExp(
@@ -85,7 +61,7 @@ for (const viewport of VIEWPORTS) {
       page,
     }, testInfo) => {
       const user = await newUser('contact')
-      await admin()
+      await adminClient()
         .from('user_profiles')
         .update({ display_name: 'Ada King Lovelace' })
         .eq('user_id', user.id)
@@ -104,7 +80,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('button', { name: 'Send message' }).click()
       await expect(page.getByRole('status')).toContainText(CONTACT_THANK_YOU)
 
-      const { data: stored } = await admin()
+      const { data: stored } = await adminClient()
         .from('contact_messages')
         .select('first_name, last_name, email, company, message')
         .eq('company', company)
@@ -149,11 +125,9 @@ for (const viewport of VIEWPORTS) {
       }
 
       const newcomer = uniqueEmail('minute-sign-up')
-      createdEmails.push(newcomer)
+      deleteAfterTest(newcomer)
       await page.goto('/sign-up')
-      await page.getByRole('textbox', { name: 'Email' }).fill(newcomer)
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: 'Create account' }).click()
+      await fillSignUp(page, newcomer)
       await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
       await page.getByRole('button', { name: 'send it again' }).click()
       await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
@@ -166,16 +140,14 @@ for (const viewport of VIEWPORTS) {
     }, testInfo) => {
       const user = await newUser('minute-existing')
       const fresh = uniqueEmail('minute-new')
-      createdEmails.push(fresh)
+      deleteAfterTest(fresh)
       for (const email of [user.email, fresh]) {
         await page.goto('/sign-in')
         await page.locator('form#sign-in').getByLabel('Email').fill(email)
         await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
         await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
         await page.goto('/sign-up')
-        await page.getByRole('textbox', { name: 'Email' }).fill(email)
-        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-        await page.getByRole('button', { name: 'Create account' }).click()
+        await fillSignUp(page, email)
         // Said at once, alike for both: no "Check your email" for a mail that never goes out.
         await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
         await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
@@ -187,14 +159,12 @@ for (const viewport of VIEWPORTS) {
       page,
     }, testInfo) => {
       const email = uniqueEmail('sign-up-limit')
-      createdEmails.push(email)
+      deleteAfterTest(email)
       await page.goto('/sign-up')
       await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
       for (let attempt = 0; ; attempt++) {
         await page.goto('/sign-up')
-        await page.getByRole('textbox', { name: 'Email' }).fill(email)
-        await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-        await page.getByRole('button', { name: 'Create account' }).click()
+        await fillSignUp(page, email)
         if (await page.getByText('Too many sign-ups').isVisible()) break
         expect(attempt).toBeLessThan(8)
       }
@@ -243,7 +213,7 @@ for (const viewport of VIEWPORTS) {
     }, testInfo) => {
       const user = await newUser('change-from')
       const next = uniqueEmail('change-to')
-      createdEmails.push(next)
+      deleteAfterTest(next)
       await signIn(page, user.email)
       await page.goto('/dashboard/settings/account')
       await page.getByRole('textbox', { name: 'New email' }).fill(next)

@@ -1,6 +1,6 @@
 import type { ConsoleMessage } from '@playwright/test'
 
-import { createUser, deleteUser, expect, signIn, test } from './fixtures'
+import { createUser, expect, signIn, test } from './fixtures'
 
 test.describe('landing page', () => {
   test('renders with JavaScript on and logs no console errors', async ({ page }) => {
@@ -91,13 +91,9 @@ test.describe('pages answered from the anonymous page cache', () => {
     expect(errors).toEqual([])
 
     const user = await createUser()
-    try {
-      await signIn(page, user.email)
-      await page.goto('/pricing')
-      await expect(page.getByRole('navigation', { name: 'Main' })).not.toContainText('Sign in')
-      await expect(page.getByRole('button', { name: /Sign out/ }).first()).toBeVisible()
-    } finally {
-      await deleteUser(user.id)
-    }
+    await signIn(page, user.email)
+    await page.goto('/pricing')
+    await expect(page.getByRole('navigation', { name: 'Main' })).not.toContainText('Sign in')
+    await expect(page.getByRole('button', { name: /Sign out/ }).first()).toBeVisible()
   })
 })

@@ -1,11 +1,6 @@
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { expect, signedInUser, test } from './fixtures'
 
 /** Site-wide pieces that depend on who is looking: the header and the footer. */
-
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
 
 test('a visitor is offered an account; a signed-in user gets one "Sign out" and no sign-up', async ({
   page,
@@ -14,9 +9,7 @@ test('a visitor is offered an account; a signed-in user gets one "Sign out" and 
   const footer = page.getByRole('navigation', { name: 'Footer' })
   await expect(footer.getByRole('link', { name: 'Create an account' })).toBeVisible()
 
-  const user = await createUser(uniqueEmail('layout'))
-  users.push(user.id)
-  await signIn(page, user.email)
+  await signedInUser(page, 'layout')
   await page.goto('/dashboard/settings/billing')
   await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(1)
   await expect(footer.getByRole('link', { name: 'Create an account' })).toHaveCount(0)

@@ -1,14 +1,13 @@
-import type { Page, TestInfo } from '@playwright/test'
-import { createClient } from '@supabase/supabase-js'
-
 import { mailSubject, receiptOf } from '../integration/mail-support'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
-  createUser,
-  deleteUser,
+  attachScreenshots,
   expect,
+  mailTo,
+  newUser,
   PASSWORD,
-  signIn,
+  signedInUser,
+  subscribe,
   test,
   uniqueEmail,
   waitForMail,
@@ -25,108 +24,22 @@ const PRO = { plan_name: 'Pro' }
  * Stripe's own events, the Account settings page.
  */
 
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-interface InboxMail {
-  to: string
-  subject: string
-  kind: string
-  text: string
-  html: string
-  link: string | null
-}
-
-/** Waits for a mail with this subject (a prefix) to an address; returns it. */
-async function mailTo(email: string, subject: string | RegExp) {
-  let found: InboxMail | undefined
-  await expect(async () => {
-    const response = await fetch(
-      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-    )
-    const { messages } = (await response.json()) as { messages: InboxMail[] }
-    found = messages.find((mail) =>
-      typeof subject === 'string' ? mail.subject.startsWith(subject) : subject.test(mail.subject),
-    )
-    expect(found, `a mail "${subject}" to ${email}`).toBeDefined()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-  return found!
-}
-
-/** Screenshots at desktop and phone width, into the report. */
-async function snapBothWidths(page: Page, testInfo: TestInfo, name: string) {
-  for (const [width, size] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(size)
-    await testInfo.attach(`${name}, ${width}`, {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    })
-  }
-}
-
-async function subscriptionIdOf(userId: string) {
-  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  await expect(async () => {
-    const { data } = await admin
-      .from('user_subscriptions')
-      .select('stripe_subscription_id')
-      .eq('user_id', userId)
-      .maybeSingle<{ stripe_subscription_id: string | null }>()
-    expect(data?.stripe_subscription_id).toBeTruthy()
-  }).toPass({ timeout: 20_000 })
-  const { data } = await admin
-    .from('user_subscriptions')
-    .select('stripe_subscription_id')
-    .eq('user_id', userId)
-    .single<{ stripe_subscription_id: string }>()
-  return data!.stripe_subscription_id
-}
-
-async function stripeEmulator(path: string, body: object) {
-  const response = await fetch(`${E2E.stripeUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  expect(response.status).toBe(200)
-}
-
-async function subscribeToPro(page: Page) {
-  await page.goto('/pricing')
-  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`))
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-  await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
-}
-
 test('each notification mail arrives in the local inbox, with its links', async ({
   page,
 }, testInfo) => {
   test.setTimeout(150_000)
-  const user = await createUser(uniqueEmail('mails'))
-  users.push(user.id)
-  await signIn(page, user.email)
+  const user = await signedInUser(page, 'mails')
 
   // A payment receipt, with its invoice and billing history.
-  await subscribeToPro(page)
+  await subscribe(page)
   const receipt = await mailTo(user.email, mailSubject('payment_receipt', {}, receiptOf(2900)))
   expect(receipt.kind).toBe('smtp')
   expect(receipt.text).toContain(`Billing history: ${E2E.siteUrl}/dashboard/settings/billing`)
   expect(receipt.text).toMatch(new RegExp(`View your invoice: ${E2E.stripeUrl}/invoices/in_\\w+`))
 
   // The renewal fails (Stripe's invoice.payment_failed): the way to fix it.
-  const subscriptionId = await subscriptionIdOf(user.id)
-  await stripeEmulator(`/_emulator/subscriptions/${subscriptionId}/renew`, { fail: true })
+  const subscriptionId = await stripeSubscriptionIdOf(user.id)
+  await renewAtStripe(subscriptionId, { fail: true })
   const failed = await mailTo(user.email, mailSubject('payment_failed'))
   expect(failed.text).toContain(
     `Update your payment method: ${E2E.siteUrl}/dashboard/settings/billing`,
@@ -143,7 +56,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   expect(canceled.text).toContain('You keep access until')
 
   // The period ends: the subscription has ended.
-  await stripeEmulator(`/_emulator/subscriptions/${subscriptionId}/renew`, {})
+  await renewAtStripe(subscriptionId)
   const ended = await mailTo(user.email, mailSubject('subscription_ended', PRO))
   expect(ended.text).toContain(`Subscribe again: ${E2E.siteUrl}/pricing`)
 
@@ -195,8 +108,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
   ]) {
     await expect(page.getByRole('heading', { name: subject }).first()).toBeVisible()
   }
-  await snapBothWidths(page, testInfo, 'local inbox with the notification mails')
-  await page.setViewportSize({ width: 1280, height: 800 })
+  await attachScreenshots(page, testInfo, 'local inbox with the notification mails')
   // And its links work: the failed payment's leads to billing (sign-in first, signed out).
   const failedMail = page
     .getByRole('article')
@@ -208,8 +120,7 @@ test('each notification mail arrives in the local inbox, with its links', async 
 test('a new password from a reset link is a password change too: the notice arrives', async ({
   page,
 }) => {
-  const user = await createUser(uniqueEmail('mails-reset'))
-  users.push(user.id)
+  const user = await newUser('mails-reset')
   await page.goto('/forgot-password')
   await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
   await page.getByRole('button', { name: 'Send reset link' }).click()
@@ -224,12 +135,10 @@ test('a new password from a reset link is a password change too: the notice arri
 })
 
 test('product updates stay off until the user opts in', async ({ page }, testInfo) => {
-  const user = await createUser(uniqueEmail('mails-optin'))
-  users.push(user.id)
-  await signIn(page, user.email)
+  await signedInUser(page, 'mails-optin')
   await page.goto('/dashboard/settings/notifications')
   await expect(page.getByRole('checkbox', { name: 'Product updates' })).not.toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'Billing emails' })).toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
-  await snapBothWidths(page, testInfo, 'notifications settings')
+  await attachScreenshots(page, testInfo, 'notifications settings')
 })

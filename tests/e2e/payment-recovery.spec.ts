@@ -1,20 +1,21 @@
-import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
-import { createClient } from '@supabase/supabase-js'
-import Stripe from 'stripe'
-
-import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { noticeByKey } from '../../app/lib/pages/notices'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
-import { createPolarCustomer, seedSubscription, shownDate } from './billing-seed'
+import { subscribeAtStripe } from '../integration/accounts'
 import {
+  createPolarCustomer,
+  emulatorStripe,
+  renewAtStripe,
+  seedSubscription,
+  shownDate,
+} from './billing-seed'
+import {
+  adminClient,
   attachScreenshots,
-  createUser,
-  deleteUser,
+  axeFindings,
   expect,
+  newUser,
   signIn,
   test,
-  uniqueEmail,
+  untilWebhookApplied,
 } from './fixtures'
 import { E2E } from './ports'
 
@@ -27,53 +28,18 @@ import { E2E } from './ports'
  * At desktop and phone width. With JavaScript, billing follows a payment made in another tab.
  */
 
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-const stripe = () =>
-  new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
-    host: '127.0.0.1',
-    port: E2E.stripePort,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-  })
-
 /** A Pro subscriber (through the Stripe API, as checkout would) whose renewal is declined. */
 async function pastDueSubscriber(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  const customer = await stripe().customers.create({ email: user.email })
-  const subscription = await stripe().subscriptions.create({
-    customer: customer.id,
-    items: [{ price: 'price_pro_monthly' }],
-    metadata: { user_id: user.id },
-  })
-  const renewed = await fetch(`${E2E.stripeUrl}/_emulator/subscriptions/${subscription.id}/renew`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"fail":true}',
-  })
-  expect(renewed.status).toBe(200)
-  const declined = await stripe().subscriptions.retrieve(subscription.id)
-  const invoice = await stripe().invoices.retrieve(declined.latest_invoice as string)
+  const user = await newUser(label)
+  const { subscription } = await subscribeAtStripe(emulatorStripe(), user)
+  await renewAtStripe(subscription.id, { fail: true })
+  const declined = await emulatorStripe().subscriptions.retrieve(subscription.id)
+  const invoice = await emulatorStripe().invoices.retrieve(declined.latest_invoice as string)
   return { user, invoice }
 }
 
-/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
-
 async function subscriptionRow(userId: string) {
-  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  const { data } = await admin
+  const { data } = await adminClient()
     .from('user_subscriptions')
     .select('status, payment_failed_at')
     .eq('user_id', userId)
@@ -182,8 +148,7 @@ test.describe('payment recovery with JavaScript off', () => {
   test('a past-due Polar subscriber is told plainly where to change the card', async ({
     page,
   }, testInfo) => {
-    const user = await createUser(uniqueEmail('recovery-polar'))
-    users.push(user.id)
+    const user = await newUser('recovery-polar')
     await seedSubscription(user.id, {
       provider: 'polar',
       status: 'past_due',
@@ -212,7 +177,7 @@ test('with JavaScript, billing follows a payment made in another tab when shown 
   })
   await page.evaluate(() => Object.assign(window, { stayed: true }))
   // Paid elsewhere (the hosted invoice page in another tab): Stripe's events apply it.
-  await stripe().invoices.pay(invoice.id!, { paid_out_of_band: true })
+  await emulatorStripe().invoices.pay(invoice.id!, { paid_out_of_band: true })
   await expect(async () => {
     expect((await subscriptionRow(user.id)).status).toBe('active')
   }).toPass({ timeout: 20_000 })
@@ -244,15 +209,7 @@ test('the past-due notice, its actions and the Pay link pass axe, light and dark
       await expect(page.getByRole('alert')).toContainText(
         path.endsWith('saved') ? 'Your new card is saved' : 'Payment failed on',
       )
-      await page.waitForLoadState('networkidle')
-      const { violations } = await new AxeBuilder({ page }).analyze()
-      const blocking = violations.filter(
-        (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-      )
-      expect(
-        blocking.map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-        `${path} (${colorScheme})`,
-      ).toEqual([])
+      expect(await axeFindings(page), `${path} (${colorScheme})`).toEqual([])
     }
   }
 })

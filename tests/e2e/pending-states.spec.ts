@@ -1,24 +1,12 @@
 import type { Page } from '@playwright/test'
 
 import { createStripeCustomer, seedSubscription } from './billing-seed'
-import { createUser, deleteUser, expect, signIn, test, uniqueEmail } from './fixtures'
+import { expect, signedInUser, test } from './fixtures'
 
 /**
  * Every Subscribe and Manage button says it is on its way as soon as it is pressed and
  * refuses a second press: the request behind it is held back here so the state can be seen.
  */
-
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-async function signedIn(page: Page, label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  await signIn(page, user.email)
-  return user
-}
 
 /** Holds back requests to `url` (of one method) for a few seconds. */
 async function slowDown(page: Page, url: string, method: 'GET' | 'POST') {
@@ -50,7 +38,7 @@ async function reportPendingLabels(page: Page) {
 test('pricing: both Subscribe buttons show "Opening checkout…" until the checkout opens', async ({
   page,
 }) => {
-  await signedIn(page, 'pending-pricing')
+  await signedInUser(page, 'pending-pricing')
   await slowDown(page, '**/api/checkout_sessions', 'POST')
   await slowDown(page, '**/api/checkout?**', 'GET')
   const seen: string[] = []
@@ -79,7 +67,7 @@ test('pricing: both Subscribe buttons show "Opening checkout…" until the check
 test('billing: "Manage billing" and "Update payment method" show "Opening billing portal…"', async ({
   page,
 }) => {
-  const user = await signedIn(page, 'pending-billing')
+  const user = await signedInUser(page, 'pending-billing')
   await seedSubscription(user.id, {
     provider: 'stripe',
     status: 'past_due',

@@ -1,15 +1,13 @@
-import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
-
 import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
-  createUser,
-  deleteUser,
+  axeFindings,
   expect,
-  signIn,
+  planCard,
+  signedInUser,
+  subscribe,
   test,
-  uniqueEmail,
+  untilWebhookApplied,
 } from './fixtures'
 
 /**
@@ -18,19 +16,6 @@ import {
  * desktop and phone width with JavaScript off (the confirmation is a plain form), and at
  * desktop width with it on.
  */
-
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
 
 const RUNS = [
   { name: 'desktop', width: 1280, height: 800, javaScriptEnabled: false },
@@ -50,24 +35,10 @@ for (const viewport of RUNS) {
       page,
     }, testInfo) => {
       test.setTimeout(120_000)
-      const user = await createUser(uniqueEmail(`polar-plan-${viewport.name}`))
-      users.push(user.id)
-      await signIn(page, user.email)
+      await signedInUser(page, `polar-plan-${viewport.name}`)
+      await subscribe(page, 'polar')
 
-      await page.goto('/pricing')
-      const pro = page
-        .getByRole('listitem')
-        .filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-      await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
-      await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-      await page.getByRole('button', { name: 'Pay now' }).click()
-      await expect(
-        page.getByRole('heading', { level: 1, name: 'Payment successful' }),
-      ).toBeVisible()
-
-      const starter = page
-        .getByRole('listitem')
-        .filter({ has: page.getByRole('heading', { name: 'Starter' }) })
+      const starter = planCard(page, 'Starter')
       await untilWebhookApplied(page, '/pricing', async () => {
         await expect(starter.getByRole('link', { name: 'Change to Starter' })).toBeVisible({
           timeout: 500,
@@ -101,14 +72,7 @@ for (const viewport of RUNS) {
         'The remaining credit of $11.00 is taken off the invoices after that.',
       )
       await expect(page.getByRole('link', { name: 'Keep Pro' })).toBeVisible()
-      if (viewport.javaScriptEnabled) {
-        const { violations } = await new AxeBuilder({ page }).analyze()
-        expect(
-          violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        ).toEqual([])
-      }
+      if (viewport.javaScriptEnabled) expect(await axeFindings(page)).toEqual([])
       if (!viewport.javaScriptEnabled)
         await attachScreenshots(page, testInfo, `change to Starter (${viewport.name})`)
 

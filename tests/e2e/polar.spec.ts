@@ -1,15 +1,15 @@
-import type { Page } from '@playwright/test'
-
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   attachScreenshots,
-  createUser,
-  deleteUser,
   expect,
+  newUser,
   PASSWORD,
-  signIn,
+  planCard,
+  polarCheckoutUrl,
+  polarOrigin,
+  signedInUser,
   test,
-  uniqueEmail,
+  untilWebhookApplied,
 } from './fixtures'
 import { E2E } from './ports'
 
@@ -19,38 +19,21 @@ import { E2E } from './ports'
  * generated the invoice), the customer portal and a cancellation at period end.
  */
 
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-// The emulator hands out URLs on its bound address (127.0.0.1) while the tests name it localhost.
-const polarOrigin = `http://(?:localhost|127\\.0\\.0\\.1):${E2E.polarPort}`
-const checkoutUrl = new RegExp(`^${polarOrigin}/checkout/polar_c_[\\w-]+$`)
 const portalUrl = new RegExp(`^${polarOrigin}/portal/polar_cst_[\\w-]+$`)
 const invoiceUrl = new RegExp(`^${polarOrigin}/invoices/[0-9a-f-]{36}$`)
-
-/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
 
 test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Polar portal', async ({
   page,
 }) => {
   test.setTimeout(120_000)
-  const user = await createUser(uniqueEmail('polar-journey'))
-  users.push(user.id)
-  await signIn(page, user.email)
+  const user = await signedInUser(page, 'polar-journey')
 
   await page.goto('/pricing')
-  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
+  await planCard(page, 'Pro')
+    .getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' })
+    .click()
 
-  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page).toHaveURL(polarCheckoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
   await expect(page.getByLabel('Email')).toHaveValue(user.email)
   await page.getByLabel('Cardholder name').fill('Ada Lovelace')
@@ -115,8 +98,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
 test('a visitor without an account cannot pay on Polar: sign in first, then back to the plans', async ({
   page,
 }, testInfo) => {
-  const user = await createUser(uniqueEmail('polar-anonymous'))
-  users.push(user.id)
+  const user = await newUser('polar-anonymous')
   // A Polar checkout link opened without a session (a shared link, an old bookmark).
   await page.goto(`/api/checkout?products=${catalogPlan('pro').polar.productId}`)
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fpricing/)
@@ -129,6 +111,7 @@ test('a visitor without an account cannot pay on Polar: sign in first, then back
   await form.getByLabel('Password').fill(PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(/\/pricing$/)
-  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await expect(pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' })).toBeVisible()
+  await expect(
+    planCard(page, 'Pro').getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }),
+  ).toBeVisible()
 })

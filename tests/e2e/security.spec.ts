@@ -1,6 +1,6 @@
 import type { ConsoleMessage } from '@playwright/test'
 
-import { createUser, deleteUser, expect, signIn, test } from './fixtures'
+import { createUser, expect, signIn, test } from './fixtures'
 import { E2E } from './ports'
 
 /**
@@ -99,16 +99,12 @@ test('every answer of the server gets the security headers, whatever route made 
 
 test('a signed-in visitor’s pages and data are never stored', async ({ page }) => {
   const user = await createUser()
-  try {
-    await signIn(page, user.email)
-    for (const path of ['/', '/pricing', '/contact', '/dashboard', '/dashboard/settings/general']) {
-      const document = await page.request.get(path)
-      expect(document.headers()['cache-control'], path).toBe('private, no-store')
-      const data = await page.request.get(`${path === '/' ? '/_root' : path}.data`)
-      expect(data.headers()['cache-control'], `${path}.data`).toMatch(/no-store/)
-    }
-  } finally {
-    await deleteUser(user.id)
+  await signIn(page, user.email)
+  for (const path of ['/', '/pricing', '/contact', '/dashboard', '/dashboard/settings/general']) {
+    const document = await page.request.get(path)
+    expect(document.headers()['cache-control'], path).toBe('private, no-store')
+    const data = await page.request.get(`${path === '/' ? '/_root' : path}.data`)
+    expect(data.headers()['cache-control'], `${path}.data`).toMatch(/no-store/)
   }
 })
 
@@ -154,31 +150,27 @@ test('forms posted from another site are refused; the same form on our site work
     }
   }
 
-  try {
-    // Page actions (document and single-fetch posts): the request policy in front of Remix
-    // (server.js) answers 403 with a page before Remix's own guard could answer its empty
-    // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
-    // proven per action in app/routes/cross-site.test.ts.
-    const document = await postFromAttacker('Document')
-    expect(document.status).toBe(403)
-    expect(document.body).toContain('Request refused')
-    expect((await postFromAttacker('Data')).status).toBe(403)
-    // Resource routes, which Remix does not check: our 403 in the route's shape.
-    const signOut = await postFromAttacker('SignOut')
-    expect(signOut.status).toBe(403)
-    expect(JSON.parse(signOut.body)).toEqual({ error: 'Cross-site requests are not allowed' })
-    const api = await postFromAttacker('Api')
-    expect(api.status).toBe(403)
-    expect(JSON.parse(api.body)).toEqual({
-      success: false,
-      message: 'Cross-site requests are not allowed',
-    })
-    // The forged sign-out changed nothing.
-    await page.goto('/dashboard')
-    await expect(page).toHaveURL(/\/dashboard$/)
-  } finally {
-    await deleteUser(user.id)
-  }
+  // Page actions (document and single-fetch posts): the request policy in front of Remix
+  // (server.js) answers 403 with a page before Remix's own guard could answer its empty
+  // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
+  // proven per action in app/routes/cross-site.test.ts.
+  const document = await postFromAttacker('Document')
+  expect(document.status).toBe(403)
+  expect(document.body).toContain('Request refused')
+  expect((await postFromAttacker('Data')).status).toBe(403)
+  // Resource routes, which Remix does not check: our 403 in the route's shape.
+  const signOut = await postFromAttacker('SignOut')
+  expect(signOut.status).toBe(403)
+  expect(JSON.parse(signOut.body)).toEqual({ error: 'Cross-site requests are not allowed' })
+  const api = await postFromAttacker('Api')
+  expect(api.status).toBe(403)
+  expect(JSON.parse(api.body)).toEqual({
+    success: false,
+    message: 'Cross-site requests are not allowed',
+  })
+  // The forged sign-out changed nothing.
+  await page.goto('/dashboard')
+  await expect(page).toHaveURL(/\/dashboard$/)
 
   // The same submission from our own page goes through.
   await page.goto('/contact')
@@ -199,12 +191,8 @@ test('forms posted from another site are refused; the same form on our site work
 
 test('sign-out is a POST: visiting /sign-out keeps the session', async ({ page }) => {
   const user = await createUser()
-  try {
-    await signIn(page, user.email)
-    await page.goto('/sign-out')
-    await page.goto('/dashboard')
-    await expect(page).toHaveURL(/\/dashboard$/)
-  } finally {
-    await deleteUser(user.id)
-  }
+  await signIn(page, user.email)
+  await page.goto('/sign-out')
+  await page.goto('/dashboard')
+  await expect(page).toHaveURL(/\/dashboard$/)
 })

@@ -3,19 +3,18 @@ import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 
-import { expect, test } from '@playwright/test'
-import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { invoiceObject, stripeEvent } from '../integration/stripe-fixtures'
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import {
+  adminClient,
   createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  deleteAfterTest,
+  expect,
   PASSWORD,
+  test,
   uniqueEmail,
   waitForMail,
 } from './fixtures'
@@ -329,7 +328,7 @@ test('SIGTERM while a sign-up waits for the auth server: the account is made and
     expect((await waitForMail(email, 'signup')).to).toContain(email)
   } finally {
     auth.proxy.close()
-    await deleteUsersByEmail([email])
+    deleteAfterTest(email)
   }
 })
 
@@ -593,9 +592,7 @@ test('one event delivered to two instances at once is written once', async () =>
       ),
     )
     expect(answers).toEqual(Array(12).fill(200))
-    const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-    })
+    const admin = adminClient()
     const payments = await admin
       .from('payment_history')
       .select('id', { count: 'exact', head: true })
@@ -608,7 +605,6 @@ test('one event delivered to two instances at once is written once', async () =>
       .eq('event_id', event.id)
     expect(ledger.count).toBe(1)
   } finally {
-    await deleteUser(user.id)
     other.child.kill('SIGTERM')
     await other.exited
   }

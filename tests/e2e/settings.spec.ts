@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 
-import { createUser, deleteUser, expect, PASSWORD, signIn, test, uniqueEmail } from './fixtures'
+import { expect, PASSWORD, signedInUser, signIn, test } from './fixtures'
 
 /** The dashboard's settings pages, as a subscriber uses them. */
 
@@ -13,11 +13,7 @@ const PNG = Buffer.from(
 let user: { id: string; email: string; password: string }
 
 test.beforeEach(async ({ page }) => {
-  user = await createUser(uniqueEmail('settings'))
-  await signIn(page, user.email)
-})
-test.afterEach(async () => {
-  await deleteUser(user.id).catch(() => {})
+  user = await signedInUser(page, 'settings')
 })
 
 const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' })

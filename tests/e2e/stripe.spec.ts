@@ -1,16 +1,16 @@
-import type { Page } from '@playwright/test'
-import { createClient } from '@supabase/supabase-js'
-
-import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
   attachScreenshots,
-  createUser,
-  deleteUser,
   expect,
+  newUser,
   PASSWORD,
-  signIn,
+  payOnStripeCheckout,
+  planCard,
+  signedInUser,
+  stripeCheckoutUrl,
+  subscribe,
   test,
-  uniqueEmail,
+  untilWebhookApplied,
 } from './fixtures'
 import { E2E } from './ports'
 
@@ -19,48 +19,7 @@ import { E2E } from './ports'
  * page, the plan appearing once the webhook arrives, the billing portal and cancellation.
  */
 
-const users: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-})
-
-async function signedInUser(page: Page, label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  await signIn(page, user.email)
-  return user
-}
-
-/** The user's Stripe subscription id, as the webhooks stored it. */
-async function subscriptionIdOf(userId: string) {
-  const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  const { data } = await admin
-    .from('user_subscriptions')
-    .select('stripe_subscription_id')
-    .eq('user_id', userId)
-    .single<{ stripe_subscription_id: string }>()
-  if (!data?.stripe_subscription_id) throw new Error('no Stripe subscription on record')
-  return data.stripe_subscription_id
-}
-
-const checkoutUrl = new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`)
 const portalUrl = new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+`)
-
-/** Reloads `path` until `check` passes: webhooks arrive a moment after the redirect. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
-
-async function payOnCheckoutPage(page: Page, card: string) {
-  await page.getByLabel('Card number').fill(card)
-  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-  await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
-}
 
 test('subscribe to Pro, see it in the dashboard, then cancel it at period end in the portal', async ({
   page,
@@ -69,15 +28,15 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   const user = await signedInUser(page, 'stripe-journey')
 
   await page.goto('/pricing')
-  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+  const pro = planCard(page, 'Pro')
   await expect(pro).toContainText('$29.00')
   await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
 
-  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page).toHaveURL(stripeCheckoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
   await expect(page.getByText('$29.00')).toBeVisible()
   await expect(page.getByLabel('Email')).toHaveValue(user.email)
-  await payOnCheckoutPage(page, '4242 4242 4242 4242')
+  await payOnStripeCheckout(page)
 
   await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?session_id=cs_test_\\w+$`))
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
@@ -136,11 +95,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(plan).toContainText('Status: Active')
 
   // At the period end Stripe ends it (customer.subscription.deleted): no longer "Cancels on".
-  const advanced = await fetch(
-    `${E2E.stripeUrl}/_emulator/subscriptions/${await subscriptionIdOf(user.id)}/renew`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
-  )
-  expect(advanced.status).toBe(200)
+  await renewAtStripe(await stripeSubscriptionIdOf(user.id))
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(plan).toContainText('Status: Canceled', { timeout: 500 })
   })
@@ -155,12 +110,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
 }, testInfo) => {
   test.setTimeout(120_000)
   const user = await signedInUser(page, 'stripe-past-due')
-  await page.goto('/pricing')
-  const pro = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Pro' }) })
-  await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
-  await expect(page).toHaveURL(checkoutUrl)
-  await payOnCheckoutPage(page, '4242 4242 4242 4242')
-  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+  await subscribe(page)
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Active', {
       timeout: 500,
@@ -168,11 +118,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   })
 
   // The next renewal cannot be collected: Stripe sends invoice.payment_failed and past_due.
-  const renewed = await fetch(
-    `${E2E.stripeUrl}/_emulator/subscriptions/${await subscriptionIdOf(user.id)}/renew`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"fail":true}' },
-  )
-  expect(renewed.status).toBe(200)
+  await renewAtStripe(await stripeSubscriptionIdOf(user.id), { fail: true })
   // When it failed and when Stripe retries (the full recovery: payment-recovery.spec.ts).
   const notice =
     /Payment failed on \w+ \d+, \d{4}; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
@@ -205,7 +151,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
 
   await page.goto('/pricing')
   await expect(page.getByRole('alert')).toContainText(notice)
-  await expect(pro.getByText('Current plan')).toBeVisible()
+  await expect(planCard(page, 'Pro').getByText('Current plan')).toBeVisible()
   await attachScreenshots(page, testInfo, 'pricing, past due')
   // The action opens the Stripe portal from any of the three pages.
   await page.getByRole('button', { name: 'Update payment method' }).click()
@@ -216,11 +162,11 @@ test('a declined card shows the error and creates no subscription', async ({ pag
   await signedInUser(page, 'stripe-declined')
   await page.goto('/pricing')
   await page.getByRole('button', { name: 'Subscribe to Starter: Pay by card' }).click()
-  await expect(page).toHaveURL(checkoutUrl)
-  await payOnCheckoutPage(page, '4000 0000 0000 0002')
+  await expect(page).toHaveURL(stripeCheckoutUrl)
+  await payOnStripeCheckout(page, '4000 0000 0000 0002')
 
   await expect(page.getByRole('alert')).toHaveText('Your card was declined.')
-  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page).toHaveURL(stripeCheckoutUrl)
 
   // Giving up returns to pricing with the notice; nothing was bought.
   await page.getByRole('link', { name: 'Back' }).click()
@@ -238,8 +184,7 @@ test('a declined card shows the error and creates no subscription', async ({ pag
 test('a signed-out visitor with an account signs in and lands on the checkout of the plan', async ({
   page,
 }) => {
-  const user = await createUser(uniqueEmail('stripe-signed-out'))
-  users.push(user.id)
+  const user = await newUser('stripe-signed-out')
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: /Pay by card/ })).toHaveCount(0)
   // The way to pay is chosen on the card; the sign-up page's "Sign in" keeps it.
@@ -252,7 +197,7 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   await form.getByLabel('Email').fill(user.email)
   await form.getByLabel('Password').fill(PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page).toHaveURL(checkoutUrl)
+  await expect(page).toHaveURL(stripeCheckoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
 })
 
@@ -271,11 +216,6 @@ test.describe('with JavaScript off', () => {
 
   test('the pricing form still starts a Stripe checkout', async ({ page }) => {
     await signedInUser(page, 'stripe-nojs')
-    await page.goto('/pricing')
-    await page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
-    await expect(page).toHaveURL(checkoutUrl)
-    await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
-    await payOnCheckoutPage(page, '4242 4242 4242 4242')
-    await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+    await subscribe(page)
   })
 })

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Download, Page } from '@playwright/test'
 
 import { noticeByKey } from '../../app/lib/pages/notices'
@@ -6,14 +5,21 @@ import { mailSubject } from '../integration/mail-support'
 import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
 import {
   attachScreenshots,
-  createUser,
-  deleteUser,
-  deleteUsersByEmail,
+  axeFindings,
+  deleteAfterTest,
   expect,
+  fillSignUp,
+  inboxOf,
+  newUser,
   PASSWORD,
+  planCard,
+  polarCheckoutUrl,
+  signedInUser,
   signIn,
+  subscribe,
   test,
   uniqueEmail,
+  untilWebhookApplied,
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
@@ -26,40 +32,13 @@ import { E2E } from './ports'
  * history as CSV. The pages they visit pass axe, light and dark.
  */
 
-const users: string[] = []
-const emails: string[] = []
-test.afterEach(async () => {
-  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
-  await deleteUsersByEmail(emails.splice(0))
-})
-
-async function newUser(label: string) {
-  const user = await createUser(uniqueEmail(label))
-  users.push(user.id)
-  return user
-}
-
-/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
-async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.goto(path)
-    await check()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-}
-
 /** Waits for the one mail whose subject starts so to the address, in the local inbox. */
-async function mailTo(email: string, subject: string) {
+async function onlyMailTo(email: string, subject: string) {
   await expect(async () => {
-    const response = await fetch(
-      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-    )
-    const { messages } = (await response.json()) as { messages: { subject: string }[] }
-    expect(messages.filter((mail) => mail.subject.startsWith(subject))).toHaveLength(1)
+    const mails = (await inboxOf(email)).filter((mail) => mail.subject.startsWith(subject))
+    expect(mails).toHaveLength(1)
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
-
-const planCard = (page: Page, name: string) =>
-  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -76,7 +55,7 @@ test.describe('with JavaScript off', () => {
       test.setTimeout(90_000)
       await page.setViewportSize(viewport)
       const email = uniqueEmail(`choose-polar-${viewport.name}`)
-      emails.push(email)
+      deleteAfterTest(email)
 
       await page.goto('/pricing')
       const pro = planCard(page, 'Pro')
@@ -90,9 +69,7 @@ test.describe('with JavaScript off', () => {
       await expect(page.getByRole('main')).toContainText(
         "You're signing up for Pro, $29.00/month, paying with Polar.",
       )
-      await page.getByRole('textbox', { name: 'Email' }).fill(email)
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-      await page.getByRole('button', { name: 'Create account' }).click()
+      await fillSignUp(page, email)
       await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 
       const mail = await waitForMail(email, 'signup')
@@ -101,7 +78,7 @@ test.describe('with JavaScript off', () => {
       if (await confirm.isVisible().catch(() => false)) await confirm.click()
 
       // Polar's checkout, not Stripe's, and no "Checkout was canceled" on the way.
-      await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/checkout/polar_c_[\\w-]+$`))
+      await expect(page).toHaveURL(polarCheckoutUrl)
       await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
       await page.getByLabel('Cardholder name').fill('Ada Lovelace')
       await page.getByRole('button', { name: 'Pay now' }).click()
@@ -116,24 +93,8 @@ test.describe('with JavaScript off', () => {
       }, testInfo) => {
         test.setTimeout(120_000)
         await page.setViewportSize(viewport)
-        const user = await newUser(`cancel-${provider}-${viewport.name}`)
-        await signIn(page, user.email)
-
-        await page.goto('/pricing')
-        const pro = planCard(page, 'Pro')
-        if (provider === 'stripe') {
-          await pro.getByRole('button', { name: 'Subscribe to Pro: Pay by card' }).click()
-          await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-          await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
-        } else {
-          await pro.getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }).click()
-          await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-          await page.getByRole('button', { name: 'Pay now' }).click()
-        }
-        await expect(
-          page.getByRole('heading', { level: 1, name: 'Payment successful' }),
-        ).toBeVisible()
+        const user = await signedInUser(page, `cancel-${provider}-${viewport.name}`)
+        await subscribe(page, provider)
 
         const subscription = page.getByRole('region', { name: 'Current subscription' })
         await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
@@ -174,7 +135,7 @@ test.describe('with JavaScript off', () => {
         await expect(subscription).toContainText(`StatusCanceling · ends ${endsOn}`)
         await expect(subscription).toContainText('Next payment—')
         await expect(primary).toHaveText('Resume subscription')
-        await mailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
+        await onlyMailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
         await attachScreenshots(
           page,
           testInfo,
@@ -193,7 +154,7 @@ test.describe('with JavaScript off', () => {
         await expect(page.getByRole('status').first()).toHaveText(noticeByKey('plan-resumed').text)
         await expect(subscription).not.toContainText('Scheduled to cancel')
         await expect(subscription).toContainText('StatusActive')
-        await mailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
+        await onlyMailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
         // The provider's own events agree: reloaded later, it is still renewing.
         await page.waitForTimeout(1000)
         await page.reload()
@@ -363,14 +324,7 @@ test('the pages of these journeys pass axe, light and dark', async ({ page, brow
     }
     for (const [visitor, path] of visits) {
       await visitor.goto(path)
-      await visitor.waitForLoadState('networkidle')
-      const { violations } = await new AxeBuilder({ page: visitor }).analyze()
-      expect(
-        violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-        `${path} (${colorScheme})`,
-      ).toEqual([])
+      expect(await axeFindings(visitor), `${path} (${colorScheme})`).toEqual([])
     }
   }
 })

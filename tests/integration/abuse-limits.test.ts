@@ -18,7 +18,7 @@ import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { appRequest, callRoute } from './auth-support'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, newEmail, startTestApp, type TestApp } from './harness'
 
 /**
  * Abuse limits of the auth and contact forms (429 in the form's own shape, with
@@ -27,8 +27,6 @@ import { createSignedInUser, startTestApp, type TestApp } from './harness'
  * caps of the form actions (413).
  */
 let app: TestApp
-let counter = 0
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 
 beforeAll(async () => {
   app = await startTestApp()

@@ -11,6 +11,7 @@ import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import { startSupabaseEmulator } from '../local-stack/supabase'
+import { PASSWORD } from './accounts'
 import {
   appRequest,
   askedForLinkCookie,
@@ -25,7 +26,9 @@ import {
 import {
   adminClient,
   createSignedInUser,
+  createUser,
   mergeCookies,
+  newEmail,
   startTestApp,
   type TestApp,
 } from './harness'
@@ -51,8 +54,6 @@ vi.mock('@supabase/ssr', async (importOriginal) => {
 })
 
 let app: TestApp
-let counter = 0
-const PASSWORD = 'correct-horse-battery'
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -62,7 +63,6 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 const withCookies = (cookie: string, headers: Headers) =>
   mergeCookies(cookie, new Response(null, { headers }))
 
@@ -309,13 +309,7 @@ describe('an expired access token is refreshed and the new cookies reach the bro
 
   it('on a page action, both when the form is refused and when it succeeds', async () => {
     // A user with no other session: /reset-password takes only one opened by a recovery link.
-    const email = `reset-refresh-${Date.now()}@example.com`
-    const { data: created } = await adminClient(app).auth.admin.createUser({
-      email,
-      password: PASSWORD,
-      email_confirm: true,
-    })
-    const user = { id: created.user!.id, email }
+    const user = await createUser(app, newEmail('reset-refresh'))
     const { data: link } = await adminClient(app).auth.admin.generateLink({
       type: 'recovery',
       email: user.email,
@@ -415,7 +409,7 @@ describe('auth page actions say clearly what went wrong', () => {
 
   it('sign-in: an unconfirmed email is told to confirm first and offered the confirmation again', async () => {
     const email = newEmail('unconfirmed')
-    await adminClient(app).auth.admin.createUser({ email, password: PASSWORD })
+    await createUser(app, email, { confirmed: false })
     const outcome = await signInWith(email, PASSWORD)
     expect(outcome.status).toBe(400)
     expect(outcome.data).toMatchObject({

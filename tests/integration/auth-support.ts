@@ -15,11 +15,13 @@ type RouteHandler = (args: {
   context: Record<string, unknown>
 }) => unknown
 
-export interface RouteOutcome {
+/** What a loader or action answered: a Response (thrown or returned) or Remix's data(). */
+export interface RouteOutcome<T = unknown> {
   status: number
   headers: Headers
   /** The value of `data(...)`, or the text of a Response. */
-  data: unknown
+  data: T
+  location: string | null
 }
 
 function isDataWithInit(value: unknown): value is { data: unknown; init: ResponseInit | null } {
@@ -31,7 +33,10 @@ function isDataWithInit(value: unknown): value is { data: unknown; init: Respons
 }
 
 /** Calls a loader or action the way Remix does; a thrown Response counts as the answer. */
-export async function callRoute(handler: RouteHandler | undefined, request: Request) {
+export async function callRoute<T = unknown>(
+  handler: RouteHandler | undefined,
+  request: Request,
+): Promise<RouteOutcome<T>> {
   if (!handler) throw new Error('route has no such handler')
   let result: unknown
   try {
@@ -40,16 +45,15 @@ export async function callRoute(handler: RouteHandler | undefined, request: Requ
     result = thrown
   }
   if (result instanceof Response) {
-    return { status: result.status, headers: result.headers, data: await result.text() }
+    const { status, headers } = result
+    return { status, headers, data: (await result.text()) as T, location: headers.get('Location') }
   }
   if (isDataWithInit(result)) {
-    return {
-      status: result.init?.status ?? 200,
-      headers: new Headers(result.init?.headers),
-      data: result.data,
-    }
+    const headers = new Headers(result.init?.headers)
+    return { status: result.init?.status ?? 200, headers, data: result.data as T, location: null }
   }
-  throw result
+  if (result instanceof Error) throw result
+  return { status: 200, headers: new Headers(), data: result as T, location: null }
 }
 
 /** A request to the app, with cookies and (for POST) a urlencoded form. */

@@ -12,6 +12,7 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { logger } from '../../app/lib/server/logger.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
+import { subscribeAtStripe } from './accounts'
 import {
   adminClient,
   createSignedInUser,
@@ -68,16 +69,7 @@ async function mailsOf(userId: string, kind: string) {
 /** A Pro subscriber at Stripe whose first invoice is paid (a charge, its PaymentIntent). */
 async function stripeSubscriber(user?: User) {
   const subscriber = user ?? (await createSignedInUser(app))
-  const stripe = emulatorStripe(app)
-  const customer = await stripe.customers.create({
-    email: subscriber.email,
-    metadata: { user_id: subscriber.id },
-  })
-  const subscription = await stripe.subscriptions.create({
-    customer: customer.id,
-    items: [{ price: catalogPlan('pro').stripe.priceId }],
-    metadata: { user_id: subscriber.id },
-  })
+  const { customer, subscription } = await subscribeAtStripe(emulatorStripe(app), subscriber)
   await app.stack.stripe.idle()
   const [payment] = await paymentsOf(subscriber.id)
   return { user: subscriber, customer, subscription, payment }

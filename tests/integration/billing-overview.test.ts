@@ -2,8 +2,9 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import * as billing from '../../app/routes/dashboard.settings.billing'
+import { callRoute } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
-import { callRoute, pageGet } from './settings-support'
+import { pageGet } from './settings-support'
 
 /** The billing page's loader through PostgREST (one `billing_overview` call) and RLS. */
 let app: TestApp

@@ -7,7 +7,7 @@ import * as signInCheck from '../../app/routes/sign-in_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as signUpCheck from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
-import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
+import { createUser, mergeCookies, newEmail, startTestApp, type TestApp } from './harness'
 
 /**
  * Each "Check your email" page takes the code of whichever mail was sent: after sign-up, the
@@ -16,9 +16,6 @@ import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness
  * after asking for a sign-in link, that mail's code.
  */
 let app: TestApp
-let counter = 0
-const PASSWORD = 'correct-horse-battery'
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -26,13 +23,7 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 async function existingAccount(email: string) {
-  const { data, error } = await adminClient(app).auth.admin.createUser({
-    email,
-    password: PASSWORD,
-    email_confirm: true,
-  })
-  if (error || !data.user) throw error ?? new Error('no user')
-  return data.user.id
+  return (await createUser(app, email)).id
 }
 
 async function signedInAs(headers: Headers) {

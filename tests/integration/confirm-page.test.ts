@@ -5,8 +5,9 @@ import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as signInPage from '../../app/routes/sign-in'
 import { LOCAL_ANON_KEY } from '../local-stack/supabase'
+import { PASSWORD } from './accounts'
 import { appRequest, askedForLinkCookie, callRoute } from './auth-support'
-import { adminClient, startTestApp, type TestApp } from './harness'
+import { adminClient, createUser, newEmail, startTestApp, type TestApp } from './harness'
 
 /**
  * The confirmation page (/auth/confirm) looks the link up before offering its button: it
@@ -15,23 +16,11 @@ import { adminClient, startTestApp, type TestApp } from './harness'
  * the app's redirect or fell back to the bare Site URL.
  */
 let app: TestApp
-let counter = 0
-const PASSWORD = 'correct-horse-battery'
-const newEmail = (label: string) => `${label}${++counter}x${Date.now()}@example.com`
 
 beforeAll(async () => {
   app = await startTestApp()
 })
 afterAll(() => app.close())
-
-async function confirmedUser(email: string) {
-  const { error } = await adminClient(app).auth.admin.createUser({
-    email,
-    password: PASSWORD,
-    email_confirm: true,
-  })
-  if (error) throw error
-}
 
 async function hashedToken(type: 'signup' | 'magiclink' | 'recovery', email: string) {
   const { data, error } = await adminClient(app).auth.admin.generateLink(
@@ -53,7 +42,7 @@ const masked = (email: string) => `${email[0]}•••${email.split('@')[0].sli
 describe('the confirmation page checks the link before its button', () => {
   it('a valid link names the masked account and what it does, and offers the button', async () => {
     const email = newEmail('valid')
-    await confirmedUser(email)
+    await createUser(app, email)
     const token = await hashedToken('magiclink', email)
     const page = await confirmPageFor(token, 'magiclink')
     expect(page.status).toBe(200)
@@ -75,7 +64,7 @@ describe('the confirmation page checks the link before its button', () => {
 
   it('a used link says so at once, with "Send a new link" and no button', async () => {
     const email = newEmail('used')
-    await confirmedUser(email)
+    await createUser(app, email)
     const token = await hashedToken('recovery', email)
     const used = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.verifyOtp({
       type: 'recovery',
@@ -103,7 +92,7 @@ describe('the confirmation page checks the link before its button', () => {
 
   it('a link sent with another type than its token is not offered', async () => {
     const email = newEmail('mixed')
-    await confirmedUser(email)
+    await createUser(app, email)
     const token = await hashedToken('recovery', email)
     expect((await confirmPageFor(token, 'signup')).data.state).toEqual({ state: 'used' })
     // `email` covers both kinds of mailed sign-in token, as the auth server's verify does
@@ -115,7 +104,7 @@ describe('the confirmation page checks the link before its button', () => {
 
   it('an email change names the account and the new address, both masked', async () => {
     const email = newEmail('change')
-    await confirmedUser(email)
+    await createUser(app, email)
     const next = newEmail('newaddr')
     const { data, error } = await adminClient(app).auth.admin.generateLink({
       type: 'email_change_new',
@@ -136,7 +125,7 @@ describe('the confirmation page checks the link before its button', () => {
 describe('mail links work whether or not the redirect was on the allow-list', () => {
   it('the app’s own redirect (accepted): the link goes on to the page it named', async () => {
     const email = newEmail('kept')
-    await confirmedUser(email)
+    await createUser(app, email)
     const sent = await callRoute(
       signInPage.action,
       appRequest(app, '/sign-in', {
@@ -161,7 +150,7 @@ describe('mail links work whether or not the redirect was on the allow-list', ()
 
   it('a redirect off the allow-list (the bare Site URL comes back): the link still signs in', async () => {
     const email = newEmail('fallback')
-    await confirmedUser(email)
+    await createUser(app, email)
     const sent = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.signInWithOtp({
       email,
       options: {

@@ -8,23 +8,24 @@ import * as signInPage from '../../app/routes/sign-in'
 import * as linkSent from '../../app/routes/sign-in_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
-import { askedForLinkCookie } from './auth-support'
+import { PASSWORD } from './accounts'
+import { askedForLinkCookie, callRoute } from './auth-support'
 import {
   adminClient,
   createSignedInUser,
+  createUser,
   mergeCookies,
+  newEmail,
   startTestApp,
   type TestApp,
 } from './harness'
-import { callRoute, formPost, pageGet } from './settings-support'
+import { formPost, pageGet } from './settings-support'
 
 /**
  * Where emailed links lead when they half-work or fail: an email change's first link, a
  * used reset link, a sign-up confirmed on another device (the waiting page and the plan).
  */
 let app: TestApp
-let counter = 0
-const PASSWORD = 'correct-horse-battery'
 const ACCOUNT = '/dashboard/settings/account'
 const FAILED = '/sign-in?error=auth_failed'
 
@@ -32,8 +33,6 @@ beforeAll(async () => {
   app = await startTestApp()
 })
 afterAll(() => app.close())
-
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 
 /** GET /auth/callback the way a browser follows a mailed link (no redirect followed). */
 async function openLink(link: string, cookie = '') {
@@ -138,7 +137,7 @@ describe('a failed link keeps the spec location and says why on the sign-in page
 
   it('a used reset link: "send a new link"; the reason is said once', async () => {
     const email = newEmail('reset-used')
-    await adminClient(app).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true })
+    await createUser(app, email)
     const { data } = await adminClient(app).auth.admin.generateLink({ type: 'recovery', email })
     const query = `token_hash=${data.properties!.hashed_token}&type=recovery`
     const asked = await askedForLinkCookie(app, email)

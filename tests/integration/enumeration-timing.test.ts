@@ -11,7 +11,7 @@ import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmailPage from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, createUser, newEmail, startTestApp, type TestApp } from './harness'
 import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
 
 /**
@@ -25,8 +25,6 @@ import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
  */
 const SAMPLES = 40
 let app: TestApp
-let counter = 0
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -43,13 +41,7 @@ afterAll(async () => {
 })
 
 async function existingAccount(confirmed = true) {
-  const email = newEmail('taken')
-  const { error } = await adminClient(app).auth.admin.createUser({
-    email,
-    password: 'correct-horse-battery',
-    email_confirm: confirmed,
-  })
-  if (error) throw error
+  const { email } = await createUser(app, newEmail('taken'), { confirmed })
   return email
 }
 

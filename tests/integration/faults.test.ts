@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, ledgerCount, startTestApp, type TestApp } from './harness'
 import { mailCatcher, mailSubject } from './mail-support'
 import {
   orderObject,
@@ -80,13 +80,6 @@ async function stateOf(userId: string) {
     subscription: (subscription.data ?? null) as Row | null,
     payments: (payments.data ?? []) as Row[],
   }
-}
-async function ledgerCount(eventId: string) {
-  const { count } = await adminClient(app)
-    .from('webhook_events')
-    .select('*', { count: 'exact', head: true })
-    .eq('event_id', eventId)
-  return count ?? 0
 }
 async function newUser() {
   return createSignedInUser(app)
@@ -365,7 +358,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
     const event = stripeEvent('invoice.payment_succeeded', invoice)
     stripeFault(kind, 'GET', '/v1/subscriptions')
     expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
     expect(await stateOf(user.id)).toEqual(before)
 
     app.stack.stripe.clearFaults()
@@ -375,7 +368,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
       { amount: 1500, user_id: user.id },
     ])
     expect(payments).toHaveLength(before.payments.length + 1)
-    expect(await ledgerCount(event.id)).toBe(1)
+    expect(await ledgerCount(app, event.id)).toBe(1)
   })
 
   it('invoice payments (the PaymentIntent): 200 to Stripe, the payment recorded without it', async () => {
@@ -384,7 +377,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
     const event = stripeEvent('invoice.payment_succeeded', invoice)
     stripeFault(kind, 'GET', '/v1/invoice_payments')
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
-    expect(await ledgerCount(event.id)).toBe(1)
+    expect(await ledgerCount(app, event.id)).toBe(1)
     const { payments } = await stateOf(user.id)
     expect(payments.filter((row) => row.provider_payment_id === invoice.id)).toMatchObject([
       { amount: 1700, user_id: user.id, provider_charge_id: null },
@@ -407,7 +400,7 @@ describe('Stripe fails while a payment-failed email needs the subscription', () 
     const event = stripeEvent('invoice.payment_failed', invoice)
     stripeFault('5xx', 'GET', '/v1/subscriptions')
     expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
     await deliverDueMails(mails.transport)
     expect(failureMails()).toEqual([])
     app.stack.stripe.clearFaults()
@@ -460,7 +453,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
       const event = polarEvent('order.paid', order)
       const first = await postPolarEvent(app.url, event)
       expect(first).toMatchObject(OK)
-      expect(await ledgerCount(first.id)).toBe(1)
+      expect(await ledgerCount(app, first.id)).toBe(1)
       const { payments } = await stateOf(user.id)
       expect(payments).toHaveLength(before.payments.length + 1)
       expect(payments.filter((row) => row.provider_payment_id === order.id)).toMatchObject([
@@ -502,8 +495,8 @@ describe('concurrent duplicate deliveries', () => {
       ...Array.from({ length: 8 }, () => postPolarEvent(app.url, refund, { id: refundId })),
     ])
     expect(results.map((result) => result.status)).toEqual(Array(16).fill(200))
-    expect(await ledgerCount(stripeDelivery.id)).toBe(1)
-    expect(await ledgerCount(refundId)).toBe(1)
+    expect(await ledgerCount(app, stripeDelivery.id)).toBe(1)
+    expect(await ledgerCount(app, refundId)).toBe(1)
     const { payments } = await stateOf(user.id)
     expect(payments.map((row) => [row.provider, row.status, row.amount]).sort()).toEqual([
       ['polar', 'refunded', -1900],
@@ -552,7 +545,7 @@ describe('out-of-order and same-second events', () => {
     })
     expect(await postStripeEvent(app.url, updated)).toEqual(OK)
     expect(await postStripeEvent(app.url, created)).toEqual(OK)
-    expect(await ledgerCount(created.id)).toBe(1)
+    expect(await ledgerCount(app, created.id)).toBe(1)
     expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
     // ...and deleted in that same second does end it (further along the lifecycle).
     const deleted = stripeEvent('customer.subscription.deleted', sub('canceled'), {
@@ -758,7 +751,7 @@ describe('a replayed old delivery', () => {
     const invoice = invoiceObject({ subscription: 'sub_replay', userId: user.id, amount: 1100 })
     const event = stripeEvent('invoice.payment_succeeded', invoice)
     expect(await postStripeEvent(app.url, event, { timestamp: old() })).toEqual(BAD_SIGNATURE)
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
     expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
 
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
@@ -773,7 +766,7 @@ describe('a replayed old delivery', () => {
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
     expect(await postStripeEvent(app.url, altered)).toEqual(OK)
     expect(await stateOf(user.id)).toEqual(applied)
-    expect(await ledgerCount(event.id)).toBe(1)
+    expect(await ledgerCount(app, event.id)).toBe(1)
   })
 
   it('Polar refund: stale signature 400 and nothing written; re-signed replay 200 and no change', async () => {
@@ -784,14 +777,14 @@ describe('a replayed old delivery', () => {
     expect(await postPolarEvent(app.url, event, { id, timestamp: old() })).toMatchObject(
       BAD_SIGNATURE,
     )
-    expect(await ledgerCount(id)).toBe(0)
+    expect(await ledgerCount(app, id)).toBe(0)
     expect(await postPolarEvent(app.url, event, { id })).toMatchObject(OK)
     const applied = await stateOf(user.id)
     expect(applied.payments).toMatchObject([{ status: 'refunded', amount: -1000 }])
     const bigger = polarEvent('order.refunded', { ...order, refunded_amount: 2900 })
     expect(await postPolarEvent(app.url, bigger, { id })).toMatchObject(OK)
     expect(await stateOf(user.id)).toEqual(applied)
-    expect(await ledgerCount(id)).toBe(1)
+    expect(await ledgerCount(app, id)).toBe(1)
   })
 })
 

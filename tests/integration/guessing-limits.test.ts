@@ -9,8 +9,9 @@ import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmail from '../../app/routes/sign-up_.confirm'
+import { PASSWORD } from './accounts'
 import { appRequest, callRoute, type RouteOutcome } from './auth-support'
-import { createSignedInUser, mergeCookies, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, mergeCookies, newEmail, startTestApp, type TestApp } from './harness'
 
 /**
  * Attacks on one account from many clients: the per-account ceilings (sign-in per address,
@@ -19,9 +20,6 @@ import { createSignedInUser, mergeCookies, startTestApp, type TestApp } from './
  * out: the emailed link still works, the page offers it, and the owner is told by mail.
  */
 let app: TestApp
-let counter = 0
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
-const PASSWORD = 'correct-horse-battery'
 
 beforeAll(async () => {
   app = await startTestApp()

@@ -16,6 +16,7 @@ import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
 import { startAppStack, withBothStandIns } from '../setup/stack'
+import { createAccount, PASSWORD } from './accounts'
 import { authorizeOnConsentPage } from './auth-support'
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
@@ -123,6 +124,25 @@ export function adminClient(app: TestApp) {
   })
 }
 
+/** The user's subscription row (every column), or null. */
+export async function subscriptionRowOf(app: TestApp, userId: string) {
+  const { data } = await adminClient(app)
+    .from('user_subscriptions')
+    .select('*')
+    .eq('user_id', userId)
+    .maybeSingle()
+  return data as Record<string, unknown> | null
+}
+
+/** How many rows of the webhook ledger hold this event id. */
+export async function ledgerCount(app: TestApp, eventId: string) {
+  const { count } = await adminClient(app)
+    .from('webhook_events')
+    .select('*', { count: 'exact', head: true })
+    .eq('event_id', eventId)
+  return count ?? 0
+}
+
 /** A Stripe SDK client on the emulator, for seeding and assertions. */
 export function emulatorStripe(app: TestApp) {
   const url = new URL(app.stack.env.STRIPE_API_URL)
@@ -135,19 +155,22 @@ export function emulatorStripe(app: TestApp) {
 
 let userCounter = 0
 
-/** Creates a confirmed user and signs them in; returns the id and the session cookies. */
-export async function createSignedInUser(
+/** A unique email address for one test. */
+export const newEmail = (label = 'user') => `${label}-${++userCounter}-${Date.now()}@example.com`
+
+/** Creates a user (confirmed unless told otherwise); returns its id, email and password. */
+export function createUser(
   app: TestApp,
-  email = `user${++userCounter}-${Date.now()}@example.com`,
+  email = newEmail(),
+  options?: Parameters<typeof createAccount>[2],
 ) {
-  const password = 'correct-horse-battery'
-  const { data, error } = await adminClient(app).auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  })
-  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
-  return { id: data.user.id, email, cookie: await signInAs(app, email, password) }
+  return createAccount(adminClient(app), email, options)
+}
+
+/** Creates a confirmed user and signs them in; returns the id and the session cookies. */
+export async function createSignedInUser(app: TestApp, email = newEmail()) {
+  const { id } = await createUser(app, email)
+  return { id, email, cookie: await signInAs(app, email) }
 }
 
 /** An @supabase/ssr client whose cookies live in a jar, like a browser's. */
@@ -173,7 +196,7 @@ function browserLikeClient(app: TestApp) {
  * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
  * the Cookie header of that new session: each call is another device's session.
  */
-export async function signInAs(app: TestApp, email: string, password = 'correct-horse-battery') {
+export async function signInAs(app: TestApp, email: string, password = PASSWORD) {
   const { client, cookieHeader } = browserLikeClient(app)
   const signIn = await client.auth.signInWithPassword({ email, password })
   if (signIn.error) throw new Error(`sign-in failed: ${signIn.error.message}`)
@@ -184,10 +207,7 @@ export async function signInAs(app: TestApp, email: string, password = 'correct-
  * Creates a user by signing in with GitHub through the local consent page (no password,
  * one `github` identity) and returns the id and the session cookies, like createSignedInUser.
  */
-export async function createGitHubUser(
-  app: TestApp,
-  email = `octo${++userCounter}-${Date.now()}@example.com`,
-) {
+export async function createGitHubUser(app: TestApp, email = newEmail('octo')) {
   const { client, cookieHeader } = browserLikeClient(app)
   const { data, error } = await client.auth.signInWithOAuth({
     provider: 'github',

@@ -5,7 +5,7 @@ import * as signUpPage from '../../app/routes/sign-up'
 import * as signUpCheck from '../../app/routes/sign-up_.confirm'
 import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import { appRequest, callRoute } from './auth-support'
-import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness'
+import { createUser, mergeCookies, startTestApp, type TestApp } from './harness'
 
 /**
  * At the auth server's hourly mail budget (429 over_email_send_rate_limit) nothing is sent:
@@ -13,7 +13,6 @@ import { adminClient, mergeCookies, startTestApp, type TestApp } from './harness
  * again, for an address with or without an account; no other browser learns anything.
  */
 let app: TestApp
-const PASSWORD = 'correct-horse-battery'
 
 beforeAll(async () => {
   // A project whose budget is spent: every auth mail is refused.
@@ -24,11 +23,7 @@ afterAll(() => app.close())
 
 it('the browser that signed up is told its mail was not sent, and when to try again', async () => {
   const existing = `budget-has-account-${Date.now()}@example.com`
-  await adminClient(app).auth.admin.createUser({
-    email: existing,
-    password: PASSWORD,
-    email_confirm: true,
-  })
+  await createUser(app, existing)
   for (const email of [`budget-new-${Date.now()}@example.com`, existing]) {
     const started = await callRoute(
       signUpPage.action,

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 
+import { subscribeAtStripe } from './accounts'
 import {
   adminClient,
   createSignedInUser,
@@ -59,12 +60,7 @@ function postForm(url: string, fields: Record<string, string>, cookie?: string) 
 async function pastDueSubscriber(running: TestApp) {
   const user = await createSignedInUser(running)
   const stripe = emulatorStripe(running)
-  const customer = await stripe.customers.create({ email: user.email })
-  const subscription = await stripe.subscriptions.create({
-    customer: customer.id,
-    items: [{ price: 'price_pro_monthly' }],
-    metadata: { user_id: user.id },
-  })
+  const { subscription } = await subscribeAtStripe(stripe, user)
   await running.stack.stripe.advanceSubscription(subscription.id, { fail: true })
   await running.stack.stripe.idle()
   const declined = await stripe.subscriptions.retrieve(subscription.id)

@@ -4,9 +4,10 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlan from '../../app/routes/dashboard.settings.billing_.change-plan'
 import { setClockOffset } from '../local-stack/polar'
+import { callRoute } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { paidEmulatorCheckout } from './polar-fixtures'
-import { callRoute, formPost, pageGet } from './settings-support'
+import { formPost, pageGet } from './settings-support'
 
 /**
  * A Polar subscriber's "Change to Starter": the page's price (worked out as Polar prorates)

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { resetEnvForTests } from '~/env.server'
 
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  adminClient,
+  createSignedInUser,
+  ledgerCount,
+  startTestApp,
+  subscriptionRowOf,
+  type TestApp,
+} from './harness'
 import {
   orderObject,
   paidEmulatorCheckout,
@@ -20,14 +27,6 @@ const OK = { status: 200, body: { received: true } }
 const BAD_SIGNATURE = { status: 400, body: { error: 'Webhook signature verification failed' } }
 const FAILED = { status: 500, body: { error: 'Error processing webhook' } }
 
-async function subscriptionRow(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle()
-  return data as Record<string, unknown> | null
-}
 async function paymentRows(orderId: string) {
   const { data } = await adminClient(app)
     .from('payment_history')
@@ -35,13 +34,6 @@ async function paymentRows(orderId: string) {
     .eq('provider_payment_id', orderId)
     .order('status')
   return (data ?? []) as Record<string, unknown>[]
-}
-async function ledgerCount(eventId: string) {
-  const { count } = await adminClient(app)
-    .from('webhook_events')
-    .select('*', { count: 'exact', head: true })
-    .eq('event_id', eventId)
-  return count ?? 0
 }
 async function newUser() {
   return (await createSignedInUser(app)).id
@@ -75,8 +67,8 @@ describe('verification', () => {
     const userId = await newUser()
     const result = await postPolarEvent(app.url, created(userId), { secret: 'polar_whs_wrong_one' })
     expect(result).toMatchObject(BAD_SIGNATURE)
-    expect(await ledgerCount(result.id)).toBe(0)
-    expect(await subscriptionRow(userId)).toBeNull()
+    expect(await ledgerCount(app, result.id)).toBe(0)
+    expect(await subscriptionRowOf(app, userId)).toBeNull()
   })
 
   it('accepts the previous secret while POLAR_WEBHOOK_SECRET_PREVIOUS is set, alone or in a list; neither is refused', async () => {
@@ -90,8 +82,8 @@ describe('verification', () => {
       const userId = await newUser()
       const result = await postPolarEvent(app.url, created(userId), { secret: previous })
       expect(result).toMatchObject({ status: 200, body: { received: true } })
-      expect(await ledgerCount(result.id)).toBe(1)
-      expect(await subscriptionRow(userId)).toMatchObject({ status: 'active' })
+      expect(await ledgerCount(app, result.id)).toBe(1)
+      expect(await subscriptionRowOf(app, userId)).toMatchObject({ status: 'active' })
       // Standard Webhooks: a space-separated list, one signature per secret.
       const body = JSON.stringify(created(await newUser()))
       const id = `msg_${randomUUID()}`
@@ -106,7 +98,7 @@ describe('verification', () => {
         secret: 'polar_whs_neither_one',
       })
       expect(neither).toMatchObject(BAD_SIGNATURE)
-      expect(await ledgerCount(neither.id)).toBe(0)
+      expect(await ledgerCount(app, neither.id)).toBe(0)
     } finally {
       delete process.env.POLAR_WEBHOOK_SECRET_PREVIOUS
       resetEnvForTests()
@@ -124,7 +116,7 @@ describe('verification', () => {
     expect(await postPolarEvent(app.url, tampered, { id, timestamp, signature })).toMatchObject(
       BAD_SIGNATURE,
     )
-    expect(await subscriptionRow(userId)).toBeNull()
+    expect(await subscriptionRowOf(app, userId)).toBeNull()
   })
 
   it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)(
@@ -133,8 +125,8 @@ describe('verification', () => {
       const userId = await newUser()
       const result = await postPolarEvent(app.url, created(userId), { omit: [header] })
       expect(result).toMatchObject(BAD_SIGNATURE)
-      expect(await ledgerCount(result.id)).toBe(0)
-      expect(await subscriptionRow(userId)).toBeNull()
+      expect(await ledgerCount(app, result.id)).toBe(0)
+      expect(await subscriptionRowOf(app, userId)).toBeNull()
     },
   )
 
@@ -148,8 +140,8 @@ describe('verification', () => {
       timestamp: Math.floor(Date.now() / 1000) + offset,
     })
     expect(result).toMatchObject(BAD_SIGNATURE)
-    expect(await ledgerCount(result.id)).toBe(0)
-    expect(await subscriptionRow(userId)).toBeNull()
+    expect(await ledgerCount(app, result.id)).toBe(0)
+    expect(await subscriptionRowOf(app, userId)).toBeNull()
   })
 
   it('accepts a timestamp within the tolerance, on the spec path too', async () => {
@@ -159,13 +151,13 @@ describe('verification', () => {
       path: '/api/webhooks/providerb',
     })
     expect(result).toMatchObject(OK)
-    expect((await subscriptionRow(userId))?.status).toBe('active')
+    expect((await subscriptionRowOf(app, userId))?.status).toBe('active')
   })
 
   it('answers a signed body that is not JSON with 400 and writes nothing', async () => {
     const result = await postPolarEvent(app.url, '{"type": "subscription.created", ')
     expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
-    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await ledgerCount(app, result.id)).toBe(0)
   })
 
   it('answers a handled type with a malformed object with 400 and writes nothing', async () => {
@@ -174,19 +166,19 @@ describe('verification', () => {
       polarEvent('subscription.created', { id: 42, status: 'active' }),
     )
     expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
-    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await ledgerCount(app, result.id)).toBe(0)
   })
 
   it('refuses an oversized body with 413', async () => {
     const result = await postPolarEvent(app.url, 'x'.repeat(1024 * 1024 + 10))
     expect(result).toMatchObject({ status: 413, body: { error: 'Payload too large' } })
-    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await ledgerCount(app, result.id)).toBe(0)
   })
 
   it('acknowledges a type the SDK does not know without recording it', async () => {
     const result = await postPolarEvent(app.url, polarEvent('widget.exploded', { id: 'w_1' }))
     expect(result).toMatchObject(OK)
-    expect(await ledgerCount(result.id)).toBe(0)
+    expect(await ledgerCount(app, result.id)).toBe(0)
   })
 
   // As the SDK's validateEvent answers them: signed JSON that names no type is an unknown type.
@@ -195,14 +187,14 @@ describe('verification', () => {
     async (body) => {
       const result = await postPolarEvent(app.url, body)
       expect(result).toMatchObject(OK)
-      expect(await ledgerCount(result.id)).toBe(0)
+      expect(await ledgerCount(app, result.id)).toBe(0)
     },
   )
 
   it('acknowledges a known type the app does not handle and records it', async () => {
     const result = await postPolarEvent(app.url, polarEvent('checkout.created', { id: 'c_1' }))
     expect(result).toMatchObject(OK)
-    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await ledgerCount(app, result.id)).toBe(1)
   })
 
   it('answers other methods with 405', async () => {
@@ -234,7 +226,7 @@ describe('subscription events', () => {
       ),
     )
     expect(result).toMatchObject(OK)
-    const row = await subscriptionRow(userId)
+    const row = await subscriptionRowOf(app, userId)
     expect(row).toMatchObject({
       provider: 'polar',
       polar_customer_id: customerId,
@@ -252,7 +244,7 @@ describe('subscription events', () => {
     // created_at and updated_at are the time of writing (now), not the event's.
     expect(ms(row?.created_at)).toBeGreaterThanOrEqual(before - 2000)
     expect(ms(row?.updated_at)).toBeGreaterThanOrEqual(before - 2000)
-    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await ledgerCount(app, result.id)).toBe(1)
   })
 
   it('a repeated delivery (same webhook-id, other content) changes nothing', async () => {
@@ -267,8 +259,8 @@ describe('subscription events', () => {
       { id: first.id },
     )
     expect(replay).toMatchObject(OK)
-    expect((await subscriptionRow(userId))?.status).toBe('past_due')
-    expect(await ledgerCount(first.id)).toBe(1)
+    expect((await subscriptionRowOf(app, userId))?.status).toBe('past_due')
+    expect(await ledgerCount(app, first.id)).toBe(1)
   })
 
   it('concurrent duplicate deliveries apply once', async () => {
@@ -280,9 +272,9 @@ describe('subscription events', () => {
       Array.from({ length: 6 }, () => postPolarEvent(app.url, event, { id })),
     )
     expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
-    expect(await ledgerCount(id)).toBe(1)
+    expect(await ledgerCount(app, id)).toBe(1)
     // subscription.active sets active whatever the payload's status says.
-    expect((await subscriptionRow(userId))?.status).toBe('active')
+    expect((await subscriptionRowOf(app, userId))?.status).toBe('active')
   })
 
   it('subscription.updated syncs status, plan name and cancellation dates', async () => {
@@ -301,7 +293,7 @@ describe('subscription events', () => {
       ),
     )
     expect(result).toMatchObject(OK)
-    const row = await subscriptionRow(userId)
+    const row = await subscriptionRowOf(app, userId)
     expect(row).toMatchObject({
       status: 'active',
       plan_name: 'Pro Plus',
@@ -320,7 +312,7 @@ describe('subscription events', () => {
       }),
     )
     expect(result).toMatchObject(OK)
-    expect(await subscriptionRow(userId)).toMatchObject({
+    expect(await subscriptionRowOf(app, userId)).toMatchObject({
       status: 'active',
       cancel_at_period_end: false,
       cancel_at: null,
@@ -339,7 +331,7 @@ describe('subscription events', () => {
       ),
     )
     expect(result).toMatchObject(OK)
-    const row = await subscriptionRow(userId)
+    const row = await subscriptionRowOf(app, userId)
     expect(row).toMatchObject({ status: 'active', cancel_at_period_end: true })
     expect(ms(row?.cancel_at)).toBe(ms(at(90_000)))
     expect(ms(row?.canceled_at)).toBe(ms(at(50)))
@@ -351,8 +343,8 @@ describe('subscription events', () => {
       polarEvent('subscription.updated', sub({ status: 'past_due' }), { timestamp: at(45) }),
     )
     expect(late).toMatchObject(OK)
-    expect(await ledgerCount(late.id)).toBe(1)
-    expect(await subscriptionRow(userId)).toMatchObject({
+    expect(await ledgerCount(app, late.id)).toBe(1)
+    expect(await subscriptionRowOf(app, userId)).toMatchObject({
       status: 'active',
       cancel_at_period_end: true,
     })
@@ -368,7 +360,7 @@ describe('subscription events', () => {
       ),
     )
     expect(result).toMatchObject(OK)
-    const row = await subscriptionRow(userId)
+    const row = await subscriptionRowOf(app, userId)
     expect(row).toMatchObject({ status: 'canceled', cancel_at_period_end: false })
     expect(ms(row?.canceled_at)).toBe(ms(at(60)))
   })
@@ -380,7 +372,7 @@ describe('subscription events', () => {
       polarEvent('subscription.created', subscriptionObject({ userId: other, productName: null })),
     )
     expect(result).toMatchObject(OK)
-    expect((await subscriptionRow(other))?.plan_name).toBe('Unknown Plan')
+    expect((await subscriptionRowOf(app, other))?.plan_name).toBe('Unknown Plan')
   })
 
   it("never takes the user from the customer's metadata (anyone's checkout can merge it)", async () => {
@@ -388,7 +380,7 @@ describe('subscription events', () => {
     const subscription = subscriptionObject({ userId: null, customerUserId: other })
     const result = await postPolarEvent(app.url, polarEvent('subscription.created', subscription))
     expect(result).toMatchObject(OK)
-    expect(await subscriptionRow(other)).toBeNull()
+    expect(await subscriptionRowOf(app, other)).toBeNull()
   })
 
   it("prefers the subscription's metadata over the customer's", async () => {
@@ -401,8 +393,8 @@ describe('subscription events', () => {
       ),
     )
     expect(result).toMatchObject(OK)
-    expect(await subscriptionRow(mine)).not.toBeNull()
-    expect(await subscriptionRow(theirs)).toBeNull()
+    expect(await subscriptionRowOf(app, mine)).not.toBeNull()
+    expect(await subscriptionRowOf(app, theirs)).toBeNull()
   })
 
   it.each([
@@ -427,7 +419,7 @@ describe('order events', () => {
     const { order } = await emulatorSubscriber()
     const result = await postPolarEvent(app.url, polarEvent('order.created', order))
     expect(result).toMatchObject(OK)
-    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await ledgerCount(app, result.id)).toBe(1)
     expect(await paymentRows(order.id)).toEqual([])
   })
 
@@ -486,7 +478,7 @@ describe('order events', () => {
     // id) must not add a row either.
     expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
     expect(await paymentRows(order.id)).toHaveLength(1)
-    expect(await ledgerCount(id)).toBe(1)
+    expect(await ledgerCount(app, id)).toBe(1)
   })
 
   it('concurrent first deliveries of order.paid record one payment', async () => {
@@ -498,7 +490,7 @@ describe('order events', () => {
     )
     expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
     expect(await paymentRows(order.id)).toHaveLength(1)
-    expect(await ledgerCount(id)).toBe(1)
+    expect(await ledgerCount(app, id)).toBe(1)
   })
 
   it('order.paid for a subscription nobody has is acknowledged and writes nothing', async () => {
@@ -506,7 +498,7 @@ describe('order events', () => {
     const { order } = await paidEmulatorCheckout(app, randomUUID())
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
     expect(result).toMatchObject(OK)
-    expect(await ledgerCount(result.id)).toBe(1)
+    expect(await ledgerCount(app, result.id)).toBe(1)
     expect(await paymentRows(order.id)).toEqual([])
   })
 
@@ -591,7 +583,7 @@ describe('failures', () => {
       )
     }
     expect(first).toMatchObject(FAILED)
-    expect(await ledgerCount(first.id)).toBe(0)
+    expect(await ledgerCount(app, first.id)).toBe(0)
     expect(await paymentRows(order.id)).toEqual([])
     expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
     expect(await paymentRows(order.id)).toHaveLength(1)
@@ -613,10 +605,10 @@ describe('failures', () => {
       )
     }
     expect(first).toMatchObject(FAILED)
-    expect(await ledgerCount(first.id)).toBe(0)
-    expect(await subscriptionRow(userId)).toBeNull()
+    expect(await ledgerCount(app, first.id)).toBe(0)
+    expect(await subscriptionRowOf(app, userId)).toBeNull()
     expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-    expect((await subscriptionRow(userId))?.polar_subscription_id).toBe(subscription.id)
+    expect((await subscriptionRowOf(app, userId))?.polar_subscription_id).toBe(subscription.id)
   })
 
   it.each(['POST', 'GET'])(
@@ -632,7 +624,7 @@ describe('failures', () => {
       const event = polarEvent('order.paid', order)
       const first = await postPolarEvent(app.url, event)
       expect(first).toMatchObject(OK)
-      expect(await ledgerCount(first.id)).toBe(1)
+      expect(await ledgerCount(app, first.id)).toBe(1)
       expect(await paymentRows(order.id)).toMatchObject([
         { status: 'succeeded', invoice_url: null },
       ])
@@ -663,7 +655,7 @@ describe('failures', () => {
     const generated = { ...order, is_invoice_generated: true }
     const first = await postPolarEvent(app.url, polarEvent('order.updated', generated))
     expect(first).toMatchObject(OK)
-    expect(await ledgerCount(first.id)).toBe(1)
+    expect(await ledgerCount(app, first.id)).toBe(1)
     expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
     expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
     expect((await paymentRows(order.id))[0].invoice_url).toBe(

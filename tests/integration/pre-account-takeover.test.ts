@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authErrorMessage } from '../../app/auth/auth-errors'
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { authorizeOnConsentPage } from './auth-support'
-import { browserOn, startTestApp, type TestApp, waitOutMailFrequency } from './harness'
+import { browserOn, newEmail, startTestApp, type TestApp, waitOutMailFrequency } from './harness'
 
 /**
  * Someone signs up first with another person's address, a password of their own and a plan,
@@ -14,7 +14,6 @@ import { browserOn, startTestApp, type TestApp, waitOutMailFrequency } from './h
  * browser, keeps its password. Everything over HTTP, through the production request stack.
  */
 let app: TestApp
-let counter = 0
 const EARLIER = 'set-up-before-you'
 const HERS = 'her-own-password'
 const CHOSEN = 'chosen-after-proof'
@@ -24,8 +23,6 @@ beforeAll(async () => {
   app = await startTestApp()
 })
 afterAll(() => app.close())
-
-const newEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.com`
 
 /** A sign-up through the page, its mail sent; the auth server's minute between mails waited out. */
 async function signUp(email: string, password: string, redirectTo = '') {

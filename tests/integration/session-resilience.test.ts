@@ -5,9 +5,9 @@ import type { FormReply } from '../../app/lib/forms/form-reply'
 import * as polarPortal from '../../app/routes/api.portal'
 import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
-import { clearedCookies, expireSession, readSession, setCookies } from './auth-support'
+import { callRoute, clearedCookies, expireSession, readSession, setCookies } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
-import { callRoute, formPost, pageGet } from './settings-support'
+import { formPost, pageGet } from './settings-support'
 
 /**
  * Sessions through a Supabase blip, against the local stack with injected faults: only a

@@ -10,7 +10,7 @@ import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as general from '../../app/routes/dashboard.settings.general'
-import { cookieMap, readSession } from './auth-support'
+import { callRoute, cookieMap, readSession } from './auth-support'
 import {
   adminClient,
   createGitHubUser,
@@ -21,7 +21,7 @@ import {
   type TestApp,
 } from './harness'
 import { emulatorPolar } from './polar-fixtures'
-import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
+import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
 let app: TestApp

@@ -6,9 +6,10 @@ import { deliverDueMails, queueSecurityNotice } from '../../app/notifications/de
 import * as layout from '../../app/routes/dashboard'
 import * as general from '../../app/routes/dashboard.settings.general'
 import * as notifications from '../../app/routes/dashboard.settings.notifications'
+import { callRoute } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { mailCatcher } from './mail-support'
-import { callRoute, formPost, pageGet, pngBytes, userApiClient } from './settings-support'
+import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The General and Notifications settings through their real loaders and actions. */
 let app: TestApp

@@ -10,7 +10,9 @@ import {
   adminClient,
   createSignedInUser,
   emulatorStripe,
+  ledgerCount,
   startTestApp,
+  subscriptionRowOf,
   type TestApp,
 } from './harness'
 import { mailCatcher, mailSubject } from './mail-support'
@@ -19,22 +21,6 @@ import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from 
 /** Signed Stripe events through the real HTTP route into the real database. */
 let app: TestApp
 let userId: string
-
-async function subscriptionRow(id = userId) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', id)
-    .maybeSingle()
-  return data as Record<string, unknown> | null
-}
-async function ledgerCount(eventId: string) {
-  const { count } = await adminClient(app)
-    .from('webhook_events')
-    .select('*', { count: 'exact', head: true })
-    .eq('event_id', eventId)
-  return count ?? 0
-}
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -49,7 +35,7 @@ describe('signature', () => {
       status: 400,
       body: { error: 'Webhook signature verification failed' },
     })
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
   })
 
   it('rejects a wrong secret', async () => {
@@ -83,8 +69,8 @@ describe('signature', () => {
         status: 200,
         body: { received: true },
       })
-      expect(await ledgerCount(old.id)).toBe(1)
-      expect(await subscriptionRow(owner)).toMatchObject({ status: 'active' })
+      expect(await ledgerCount(app, old.id)).toBe(1)
+      expect(await subscriptionRowOf(app, owner)).toMatchObject({ status: 'active' })
       // During a roll: one v1 per active secret, the new one first.
       const both = JSON.stringify(event())
       const t = Math.floor(Date.now() / 1000)
@@ -119,7 +105,7 @@ describe('signature', () => {
     })
     const reserialised = JSON.stringify(JSON.parse(signed), null, 2)
     expect((await postStripeEvent(app.url, reserialised, { header })).status).toBe(400)
-    expect(await subscriptionRow()).toBeNull()
+    expect(await subscriptionRowOf(app, userId)).toBeNull()
   })
 
   it('accepts the spec header name on the spec path', async () => {
@@ -134,7 +120,7 @@ describe('signature', () => {
   it('answers a signed payload that is not JSON with 400 and writes nothing', async () => {
     const result = await postStripeEvent(app.url, '{"id": "evt_broken", ')
     expect(result).toEqual({ status: 400, body: { error: 'Invalid webhook payload' } })
-    expect(await ledgerCount('evt_broken')).toBe(0)
+    expect(await ledgerCount(app, 'evt_broken')).toBe(0)
   })
 
   it('answers a signed event of a handled type with a malformed object with 400 and writes nothing', async () => {
@@ -147,7 +133,7 @@ describe('signature', () => {
       status: 400,
       body: { error: 'Invalid webhook payload' },
     })
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
   })
 
   it('refuses an oversized body with 413', async () => {
@@ -168,7 +154,7 @@ describe('events', () => {
       { created: 1_780_000_000 },
     )
     expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
-    expect(await subscriptionRow()).toMatchObject({
+    expect(await subscriptionRowOf(app, userId)).toMatchObject({
       provider: 'stripe',
       stripe_customer_id: 'cus_a',
       stripe_subscription_id: subscriptionId,
@@ -178,9 +164,9 @@ describe('events', () => {
       cancel_at_period_end: false,
       metadata: { user_id: userId, user_email: 'x@example.com' },
     })
-    expect(new Date(String((await subscriptionRow())?.current_period_start)).getTime()).toBe(
-      1_780_000_000_000,
-    )
+    expect(
+      new Date(String((await subscriptionRowOf(app, userId))?.current_period_start)).getTime(),
+    ).toBe(1_780_000_000_000)
   })
 
   it('a repeated delivery changes nothing (ledger)', async () => {
@@ -196,7 +182,7 @@ describe('events', () => {
       { created: 1_780_000_100 },
     )
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
-    const after = await subscriptionRow()
+    const after = await subscriptionRowOf(app, userId)
     expect(after).toMatchObject({
       cancel_at_period_end: true,
       cancellation_feedback: 'too_expensive',
@@ -217,15 +203,15 @@ describe('events', () => {
       status: 200,
       body: { received: true },
     })
-    expect((await subscriptionRow())?.cancel_at_period_end).toBe(true)
+    expect((await subscriptionRowOf(app, userId))?.cancel_at_period_end).toBe(true)
     // Another instance (or this one after a restart) has not seen it: the ledger decides.
     recentEvents.clear()
     expect(await postStripeEvent(app.url, replay)).toEqual({
       status: 200,
       body: { received: true },
     })
-    expect((await subscriptionRow())?.cancel_at_period_end).toBe(true)
-    expect(await ledgerCount(event.id)).toBe(1)
+    expect((await subscriptionRowOf(app, userId))?.cancel_at_period_end).toBe(true)
+    expect(await ledgerCount(app, event.id)).toBe(1)
   })
 
   it('a repeat of an event this instance handled is answered without the database', async () => {
@@ -267,8 +253,8 @@ describe('events', () => {
       Array.from({ length: 6 }, () => postStripeEvent(app.url, event)),
     )
     expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
-    expect(await ledgerCount(event.id)).toBe(1)
-    expect((await subscriptionRow())?.status).toBe('past_due')
+    expect(await ledgerCount(app, event.id)).toBe(1)
+    expect((await subscriptionRowOf(app, userId))?.status).toBe('past_due')
   })
 
   it('an older event arriving late does not overwrite newer state', async () => {
@@ -278,7 +264,7 @@ describe('events', () => {
       { created: 1_780_000_150 },
     )
     expect((await postStripeEvent(app.url, older)).status).toBe(200)
-    expect((await subscriptionRow())?.status).toBe('past_due')
+    expect((await subscriptionRowOf(app, userId))?.status).toBe('past_due')
   })
 
   it('customer.subscription.deleted marks it canceled with canceled_at', async () => {
@@ -294,7 +280,7 @@ describe('events', () => {
       { created: 1_780_000_300 },
     )
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
-    const row = await subscriptionRow()
+    const row = await subscriptionRowOf(app, userId)
     expect(row).toMatchObject({ status: 'canceled' })
     expect(new Date(String(row?.canceled_at)).getTime()).toBe(1_780_000_300_000)
   })
@@ -306,7 +292,7 @@ describe('events', () => {
       subscriptionObject({ userId: stranger }),
     )
     expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
-    expect(await subscriptionRow(stranger)).toBeNull()
+    expect(await subscriptionRowOf(app, stranger)).toBeNull()
   })
 
   it('an unhandled type is acknowledged', async () => {
@@ -401,7 +387,7 @@ describe('with the emulator', () => {
       status: 500,
       body: { error: 'Error processing webhook' },
     })
-    expect(await ledgerCount(event.id)).toBe(0)
+    expect(await ledgerCount(app, event.id)).toBe(0)
     await app.stack.database.exec(
       `drop trigger fail_payments on public.payment_history; drop function public.fail_payments();`,
     )
@@ -538,8 +524,8 @@ describe('a thin event (an event destination with the Thin payload style)', () =
       // destination (even one running beside a snapshot destination).
       const attempts = app.stack.stripe.deliveries().filter((entry) => entry.eventId === created.id)
       expect(attempts.map((entry) => entry.status)).toEqual([200])
-      expect(await ledgerCount(created.id)).toBe(0)
-      expect(await subscriptionRow(user.id)).toBeNull()
+      expect(await ledgerCount(app, created.id)).toBe(0)
+      expect(await subscriptionRowOf(app, user.id)).toBeNull()
       expect(error).toHaveBeenCalledWith(
         expect.anything(),
         expect.stringContaining('set the event destination’s payload style to Snapshot'),
