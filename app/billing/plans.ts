@@ -77,3 +77,29 @@ export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSet
     ),
   )
 }
+
+/**
+ * The next invoice after a change of price made at `at` (ms) in `period` (the time proration
+ * of polarsource/polar `subscription/update.py`, docs/polar.md "Changing plan"): the one
+ * figure the plan change page and the mails quote, in minor units.
+ */
+export function nextInvoice(
+  period: { start: string; end: string },
+  currentAmount: number,
+  targetAmount: number,
+  at: number,
+) {
+  const start = Date.parse(period.start)
+  const end = Date.parse(period.end)
+  const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
+  const credit = Math.round(currentAmount * share)
+  const charge = Math.round(targetAmount * share)
+  const total = targetAmount + charge - credit
+  return {
+    credit,
+    charge,
+    nextInvoiceAmount: Math.max(0, total),
+    carriedCredit: Math.max(0, -total),
+    nextInvoiceDate: period.end,
+  }
+}

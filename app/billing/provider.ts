@@ -3,6 +3,7 @@ import type { AsUser } from '~/lib/database/database.server'
 import type { PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 
+import type { nextInvoice } from './plans'
 import type { Plan } from './plans.server'
 
 type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
@@ -39,10 +40,7 @@ export interface PlanChangeOffer {
   subscriptionId: string
   current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
   target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
-  /** Minor units: the credit for the unused part, the new plan's charge, the next invoice. */
-  preview: Record<'credit' | 'charge' | 'nextInvoiceAmount' | 'carriedCredit', number> & {
-    nextInvoiceDate: string
-  }
+  preview: ReturnType<typeof nextInvoice>
 }
 
 /** The user's billing row, when there is one. */

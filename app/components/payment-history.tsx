@@ -19,7 +19,9 @@ function PaymentStatus({ payment }: { payment: PaymentView }) {
   const { status, amount_refunded: refunded, dispute_status: dispute } = payment
   return (
     <span className={status === 'failed' ? 'font-semibold text-red-700' : 'text-slate-700'}>
-      {statusLabel(status)}
+      {statusLabel(
+        !refunded ? status : refunded < payment.amount ? 'partially_refunded' : 'refunded',
+      )}
       {refunded > 0 && ` (${formatMoney(refunded, payment.currency)})`}
       {dispute && `, disputed: ${statusLabel(dispute).toLowerCase()}`}
     </span>

@@ -96,11 +96,12 @@ export default function ChangePlan() {
         <h2 id="cost-heading" className="text-lg font-semibold">
           What it will cost
         </h2>
-        {/* Read like an invoice: its lines top to bottom, then the next invoice and today. */}
+        {/* An invoice: its lines add up to the next invoice's total; then what is due today. */}
         <dl className="mt-4 divide-y divide-slate-200 text-sm">
           {[
             [`Credit for the unused part of ${current.name}`, `−${money(preview.credit)}`],
             [`${target.name} for the rest of this period`, money(preview.charge)],
+            [`${target.name} from ${formatDate(preview.nextInvoiceDate)}`, money(target.amount)],
             [
               `Next invoice on ${formatDate(preview.nextInvoiceDate)}:`,
               money(preview.nextInvoiceAmount),

@@ -234,46 +234,16 @@ describe('record_payment_event', () => {
     expect(rows).toEqual([{ amount: 2900, currency: 'usd' }])
   })
 
-  it('keeps a Polar payment and its refund, updating the refund to the refunded total', async () => {
-    expect(
-      await pay('m1', {
-        provider: 'polar',
-        polar_order_id: 'o1',
-        amount: 900,
-        status: 'succeeded',
-      }),
-    ).toBe('applied')
-    expect(
-      await pay('m2', {
-        provider: 'polar',
-        polar_order_id: 'o1',
-        amount: -300,
-        status: 'refunded',
-      }),
-    ).toBe('applied')
-    expect(
-      await pay('m3', {
-        provider: 'polar',
-        polar_order_id: 'o1',
-        amount: -900,
-        status: 'refunded',
-      }),
-    ).toBe('applied')
-    expect(
-      await pay('m4', {
-        provider: 'polar',
-        polar_order_id: 'o1',
-        amount: -900,
-        status: 'refunded',
-      }),
-    ).toBe('exists')
+  it('keeps a Polar refund on its order’s row, the largest refunded total winning', async () => {
+    const order = { provider: 'polar', polar_order_id: 'o1', amount: 900, status: 'succeeded' }
+    expect(await pay('m1', { ...order, amount_refunded: 300 })).toBe('applied')
+    expect(await pay('m2', order)).toBe('exists')
+    expect(await pay('m3', { ...order, amount_refunded: 900 })).toBe('applied')
+    expect(await pay('m4', { ...order, amount_refunded: 300 })).toBe('exists')
     const { rows } = await db.query(
-      `select amount, status from public.payment_history where polar_order_id = 'o1' order by amount desc`,
+      `select amount, status, amount_refunded from public.payment_history where polar_order_id = 'o1'`,
     )
-    expect(rows).toEqual([
-      { amount: 900, status: 'succeeded' },
-      { amount: -900, status: 'refunded' },
-    ])
+    expect(rows).toEqual([{ amount: 900, status: 'succeeded', amount_refunded: 900 }])
   })
 
   it('names a payment for a user who is gone (an account deleted since); not its refund', async () => {

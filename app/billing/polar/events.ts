@@ -144,18 +144,8 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   }
 }
 
-/** The negative payment_history row of a refunded order. */
-export function polarRefundPayment(
-  order: PolarOrder,
-  userId: string | null,
-  occurredAt: string,
-): NewPayment {
+/** A refunded order's row with its refunded total, tax included (else the whole order). */
+export function polarRefundPayment(order: PolarOrder, userId: string | null): NewPayment {
   const refunded = (order.refunded_amount ?? 0) + (order.refunded_tax_amount ?? 0)
-  return {
-    ...polarOrderPayment(order, userId),
-    amount: -Math.abs(refunded || order.total_amount),
-    status: 'refunded',
-    description: paymentDescription(order.product?.name, 'refund'),
-    created_at: occurredAt,
-  }
+  return { ...polarOrderPayment(order, userId), amount_refunded: refunded || order.total_amount }
 }

@@ -107,7 +107,7 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     }
     case 'order.refunded': {
       const order = parsePayload(PolarOrderSchema, data)
-      const payment = polarRefundPayment(order, linkedUserId(event, order), event.occurredAt)
+      const payment = polarRefundPayment(order, linkedUserId(event, order))
       return recordPaymentEvent(event, payment)
     }
     case 'order.updated': {
