@@ -102,6 +102,9 @@ export default function ChangePlan() {
             [`Credit for the unused part of ${current.name}`, `−${money(preview.credit)}`],
             [`${target.name} for the rest of this period`, money(preview.charge)],
             [`${target.name} from ${formatDate(preview.nextInvoiceDate)}`, money(target.amount)],
+            ...(preview.carriedCredit > 0
+              ? [['Credit kept for the invoices after that', money(preview.carriedCredit)]]
+              : []),
             [
               `Next invoice on ${formatDate(preview.nextInvoiceDate)}:`,
               money(preview.nextInvoiceAmount),
@@ -115,9 +118,6 @@ export default function ChangePlan() {
         </dl>
         <p className="mt-4 font-semibold">Due today: {money(0)}</p>
         <p className="mt-4 text-sm text-slate-700">
-          {preview.carriedCredit > 0
-            ? `The remaining credit of ${money(preview.carriedCredit)} is taken off the invoices after that. `
-            : ''}
           After that, {target.name} renews at {money(target.amount)} per {target.interval}.
         </p>
       </section>

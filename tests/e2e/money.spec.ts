@@ -1,0 +1,180 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { createClient } from '@supabase/supabase-js'
+import Stripe from 'stripe'
+
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { mailSubject } from '../integration/mail-support'
+import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
+import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail } from './fixtures'
+import { E2E } from './ports'
+
+/**
+ * One figure for one sum of money wherever it is shown: the plan change page's lines add up
+ * to the next invoice, and the plan change and resume mails quote that invoice; a refund
+ * reads the same on the billing page for either provider, and its mail names its own amount
+ * and the refunded total. Desktop and phone width, JavaScript off (plain forms).
+ */
+
+const users: string[] = []
+test.afterEach(async () => {
+  await Promise.all(users.splice(0).map((id) => deleteUser(id)))
+})
+
+const admin = () =>
+  createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+
+/** "−$9.00" → -900. */
+const cents = (text: string) =>
+  Math.round(Number(text.replace(/[^\d.]/g, '')) * 100) * (text.startsWith('−') ? -1 : 1)
+
+async function subscribe(page: Page, plan: string, provider: 'polar' | 'stripe') {
+  await page.goto('/pricing')
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: plan }) })
+  if (provider === 'polar') {
+    await card.getByRole('link', { name: `Subscribe to ${plan}: Pay with Polar` }).click()
+    await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+    await page.getByRole('button', { name: 'Pay now' }).click()
+  } else {
+    await card.getByRole('button', { name: `Subscribe to ${plan}: Pay by card` }).click()
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+    await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+}
+
+/** The user's one payment row, once its webhook has recorded it. */
+async function paymentOf(userId: string) {
+  let row: Record<string, string> | undefined
+  await expect(async () => {
+    const { data } = await admin().from('payment_history').select('*').eq('user_id', userId)
+    expect(data).toHaveLength(1)
+    row = data![0] as Record<string, string>
+  }).toPass({ timeout: 20_000 })
+  return row!
+}
+
+const RUNS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const
+
+for (const viewport of RUNS) {
+  test.describe(`${viewport.name}, JavaScript off`, () => {
+    test.use({ javaScriptEnabled: false, viewport })
+
+    test('the plan change page adds up, and its mails quote its next invoice', async ({ page }) => {
+      test.setTimeout(120_000)
+      const user = await createUser(uniqueEmail(`money-change-${viewport.name}`))
+      users.push(user.id)
+      await signIn(page, user.email)
+      await subscribe(page, 'Starter', 'polar')
+
+      await expect(async () => {
+        await page.goto('/dashboard/settings/billing')
+        await page.getByRole('link', { name: 'Change to Pro' }).click({ timeout: 500 })
+      }).toPass({ timeout: 20_000 })
+      const cost = page.getByRole('region', { name: 'What it will cost' })
+      await expect(cost.getByRole('term')).toHaveText([
+        'Credit for the unused part of Starter',
+        'Pro for the rest of this period',
+        /^Pro from /,
+        /^Next invoice on /,
+      ])
+      const values = (await cost.getByRole('definition').allTextContents()).map(cents)
+      expect(values.slice(0, -1).reduce((sum, value) => sum + value, 0)).toBe(values.at(-1))
+      const total = (await cost.getByRole('definition').last().textContent())!
+      const date = (await cost.getByRole('term').last().textContent())!.slice(16, -1)
+      const nextInvoice = `Your next invoice: ${total} on ${date}`
+
+      await page.getByRole('button', { name: 'Confirm change to Pro' }).click()
+      await expect(page).toHaveURL(/notice=plan-changed/)
+      const changed = await waitForMail(user.email, 'smtp', {
+        subject: mailSubject('plan_changed', { plan_name: 'Pro' }),
+      })
+      expect(changed.text).toContain(nextInvoice)
+
+      await page.getByRole('link', { name: 'Cancel subscription' }).click()
+      await page.getByRole('button', { name: 'Cancel at period end' }).click()
+      await page.getByRole('button', { name: 'Resume subscription' }).click()
+      const resumed = await waitForMail(user.email, 'smtp', {
+        subject: mailSubject('subscription_resumed', { plan_name: 'Pro' }),
+      })
+      expect(resumed.text).toContain(`${nextInvoice}.`)
+    })
+
+    test('a refund reads the same for both providers, and its mail names its own amount', async ({
+      page,
+    }) => {
+      test.setTimeout(150_000)
+      for (const provider of ['stripe', 'polar'] as const) {
+        const user = await createUser(uniqueEmail(`money-refund-${provider}-${viewport.name}`))
+        users.push(user.id)
+        await signIn(page, user.email)
+        await subscribe(page, 'Pro', provider)
+        const payment = await paymentOf(user.id)
+        // Two partial refunds, $4.00 then $5.00, as the provider's dashboard makes them.
+        for (const amount of [400, 500]) {
+          if (provider === 'stripe') {
+            const stripe = new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
+              host: 'localhost',
+              port: E2E.stripePort,
+              protocol: 'http',
+            })
+            await stripe.refunds.create({
+              payment_intent: payment.stripe_payment_intent_id,
+              amount,
+            })
+          } else {
+            const response = await fetch(`${E2E.polarUrl}/_emulator/trigger`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ type: 'refund', order_id: payment.polar_order_id, amount }),
+            })
+            expect(response.status).toBe(200)
+          }
+        }
+        const mail = await waitForMail(user.email, 'smtp', {
+          subject: mailSubject('payment_refunded', { amount: 500, currency: 'usd' }),
+        })
+        expect(mail.text).toContain(
+          'We refunded $5.00 of your $29.00 Pro payment; $9.00 of it is refunded in all.',
+        )
+
+        await page.goto('/dashboard/settings/billing')
+        const history = page.getByRole('region', { name: 'Payment history' })
+        const shown =
+          viewport.name === 'desktop' ? history.getByRole('row') : history.getByRole('listitem')
+        await expect(shown).toHaveCount(viewport.name === 'desktop' ? 2 : 1)
+        await expect(shown.last()).toContainText('Pro payment')
+        await expect(shown.last()).toContainText('$29.00')
+        await expect(shown.last()).toContainText('Partially refunded ($9.00)')
+        await page.context().clearCookies()
+      }
+    })
+  })
+}
+
+test('the plan change page passes axe, light and dark', async ({ page }) => {
+  test.setTimeout(90_000)
+  const user = await createUser(uniqueEmail('money-axe'))
+  users.push(user.id)
+  await signIn(page, user.email)
+  await subscribe(page, 'Starter', 'polar')
+  await expect(async () => {
+    await page.goto('/dashboard/settings/billing/change-plan?plan=pro')
+    await expect(page.getByRole('region', { name: 'What it will cost' })).toBeVisible({
+      timeout: 500,
+    })
+  }).toPass({ timeout: 20_000 })
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const { violations } = await new AxeBuilder({ page }).analyze()
+    expect(
+      violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([])
+  }
+})
