@@ -71,18 +71,18 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
   return { subject, text: `${textBody}\n`, html }
 }
 
-/** "$48.99 on April 1, 2026": the next invoice (with this period's plan change), when known. */
+/** "$48.99 on April 1, 2026": the next invoice as the plan change page showed it, when known. */
 function nextCharge(data: Record<string, unknown>) {
   const at = text(data, 'next_charge_at')
   if (!at) return null
   const plan = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
   const [to, from, start] = [plan('plan_name'), plan('old_plan'), text(data, 'period_start')]
   const cycle = text(data, 'billing_cycle')
-  // The catalog's price, only for the billing cycle it is set for.
+  // The catalog's price, only for its billing cycle; with Polar's proration of a change.
   if (!to || (cycle && cycle !== to.interval)) return `on ${formatDate(at)}`
   const changedAt = Date.parse(text(data, 'changed_at') ?? '')
   const amount =
-    from && start && changedAt
+    from && start && changedAt && data.provider === 'polar'
       ? nextInvoice({ start, end: at }, from.amount, to.amount, changedAt).nextInvoiceAmount
       : to.amount
   return `${formatMoney(amount, to.currency)} on ${formatDate(at)}`
@@ -177,7 +177,6 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       ])
     }
     case 'payment_refunded': {
-      // The refund's own amount, of which payment, and the refunded total when it is more.
       const money = (key: string) =>
         formatMoney(num(data, key) ?? 0, text(data, 'currency') ?? 'usd')
       const paid = num(data, 'paid') ? `${money('paid')} ` : ''

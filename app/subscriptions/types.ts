@@ -16,6 +16,5 @@ export type NewPayment = Omit<
   'id' | 'updated_at' | 'user_id' | 'amount_refunded' | 'dispute_status'
 > & {
   user_id: string | null
-  /** A refund recorded on its payment's row (Polar's `order.refunded`). */
   amount_refunded?: number
 }

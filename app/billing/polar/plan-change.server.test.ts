@@ -43,11 +43,11 @@ describe('nextInvoice (Polar’s time proration)', () => {
       charge: 0,
       nextInvoiceAmount: 900,
     })
-    expect(
-      nextInvoice({ start: period.start, end: period.start }, 2900, 900, start),
-    ).toMatchObject({
-      credit: 0,
-      charge: 0,
-    })
+    expect(nextInvoice({ start: period.start, end: period.start }, 2900, 900, start)).toMatchObject(
+      {
+        credit: 0,
+        charge: 0,
+      },
+    )
   })
 })
