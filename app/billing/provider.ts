@@ -68,7 +68,7 @@ export interface BillingProvider {
   openPortal(
     row: SubscriptionRow,
     userId: string,
-    options: { paymentMethod?: boolean },
+    options: { paymentMethod?: boolean; plan?: Plan },
   ): Promise<PortalOutcome>
   /** A change of plan in the app, where the provider's own portal cannot change it. */
   planChange?: {

@@ -44,8 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signedIn: Boolean(user),
       currentPlan:
         subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
-      // In the app when the provider's portal cannot change plans, else in its portal.
-      changeInApp: Boolean(billingProvider(subscription?.provider)?.planChange),
       canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
@@ -141,10 +139,10 @@ const secondaryButton =
 
 /** A plan card's ways to pay (the first provider's is the main one), or a subscriber's change. */
 function PlanActions({ plan }: { plan: PricingPlan }) {
-  const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
+  const { signedIn, currentPlan } = useLoaderData<typeof loader>()
   if (currentPlan) {
     const change =
-      changeInApp && plan.name !== currentPlan
+      plan.name !== currentPlan
         ? `/dashboard/settings/billing/change-plan?${new URLSearchParams({ plan: plan.key })}`
         : '/dashboard/settings/billing'
     return (

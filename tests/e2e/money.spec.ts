@@ -10,7 +10,8 @@ import { createUser, deleteUser, expect, signIn, test, uniqueEmail, waitForMail 
 import { E2E } from './ports'
 
 /**
- * One figure for one sum of money wherever it is shown: the plan change page's lines add up
+ * A Stripe subscriber changes plan in the app, through Stripe's portal confirmation. And one
+ * figure for one sum of money wherever it is shown: the plan change page's lines add up
  * to the next invoice, and the plan change and resume mails quote that invoice; a refund
  * reads the same on the billing page for either provider, and its mail names its own amount
  * and the refunded total. Desktop and phone width, JavaScript off (plain forms).
@@ -94,7 +95,7 @@ for (const viewport of RUNS) {
       const nextInvoice = `Your next invoice: ${total} on ${date}`
 
       await page.getByRole('button', { name: 'Confirm change to Pro' }).click()
-      await expect(page).toHaveURL(/notice=plan-changed/)
+      await expect(page.getByText('Your plan is now Pro.')).toBeVisible()
       const changed = await waitForMail(user.email, 'smtp', {
         subject: mailSubject('plan_changed', { plan_name: 'Pro' }),
       })
@@ -107,6 +108,37 @@ for (const viewport of RUNS) {
         subject: mailSubject('subscription_resumed', { plan_name: 'Pro' }),
       })
       expect(resumed.text).toContain(`${nextInvoice}.`)
+    })
+
+    test('a Stripe subscriber changes plan from pricing through the portal’s confirmation', async ({
+      page,
+    }) => {
+      test.setTimeout(90_000)
+      const user = await createUser(uniqueEmail(`money-stripe-change-${viewport.name}`))
+      users.push(user.id)
+      await signIn(page, user.email)
+      await subscribe(page, 'Starter', 'stripe')
+      const change = page.getByRole('link', { name: 'Change to Pro' })
+      await expect(async () => {
+        await page.goto('/dashboard/settings/billing')
+        await expect(change).toBeVisible({ timeout: 500 })
+      }).toPass({ timeout: 20_000 })
+      await page.goto('/pricing')
+      await page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Pro' }) })
+        .getByRole('link', { name: 'Change to Pro' })
+        .click()
+      await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+$`))
+      await expect(page.getByText('New plan: Pro ($29.00 per month)')).toBeVisible()
+      await page.getByRole('button', { name: 'Confirm' }).click()
+      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?changed=pro`)
+      await expect(page.getByText('Your plan is now Pro.')).toBeVisible()
+      const subscription = page.getByRole('region', { name: 'Current subscription' })
+      await expect(async () => {
+        await page.reload()
+        await expect(subscription).toContainText('Pro · $29.00 / month', { timeout: 500 })
+      }).toPass({ timeout: 20_000 })
     })
 
     test('a refund reads the same for both providers, and its mail names its own amount', async ({

@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
-import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   createUser,
@@ -118,8 +117,8 @@ for (const viewport of RUNS) {
         await attachScreenshots(page, testInfo, `change to Starter (${viewport.name})`)
 
       await page.getByRole('button', { name: 'Confirm change to Starter' }).click()
-      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=plan-changed$/)
-      await expect(page.getByText(noticeByKey('plan-changed').text)).toBeVisible()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?changed=starter$/)
+      await expect(page.getByText('Your plan is now Starter.', { exact: false })).toBeVisible()
       const subscription = page.getByRole('region', { name: 'Current subscription' })
       await expect(subscription).toContainText('Starter')
       await expect(subscription).toContainText('Active')

@@ -13,13 +13,7 @@ import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from 
 const unavailable = (message: string): Unavailable => ({ kind: 'unavailable', message })
 const NO_SUBSCRIPTION = 'You do not have a Polar subscription to change.'
 
-const pick = ({ key, name, amount, currency, interval }: Plan) => ({
-  key,
-  name,
-  amount,
-  currency,
-  interval,
-})
+const pick = ({ ids: _ids, ...plan }: Plan) => plan
 
 /**
  * What changing to `planKey` would do for the user's Polar subscription, read from Polar (its
