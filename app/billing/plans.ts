@@ -79,9 +79,9 @@ export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSet
 }
 
 /**
- * The next invoice after a change of price made at `at` (ms) in `period` (the time proration
- * of polarsource/polar `subscription/update.py`, docs/polar.md "Changing plan"): the one
- * figure the plan change page and the mails quote, in minor units.
+ * The next invoice after a change of price made at `at` (ms) in `period`, prorated by time as
+ * the providers do (docs/subscriber-journeys.md): the one figure the plan change page and the
+ * mails quote, in minor units.
  */
 export function nextInvoice(
   period: { start: string; end: string },

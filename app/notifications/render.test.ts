@@ -159,7 +159,6 @@ describe('renderMail', () => {
     const mail = render('plan_changed', {
       old_plan: 'Starter',
       plan_name: 'Pro',
-      provider: 'polar',
       billing_cycle: 'month',
       next_charge_at: '2026-04-01T00:00:00Z',
       // Half the period left: $29.00 + $14.50 − $4.50, as the plan change page showed.

@@ -78,11 +78,11 @@ function nextCharge(data: Record<string, unknown>) {
   const plan = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
   const [to, from, start] = [plan('plan_name'), plan('old_plan'), text(data, 'period_start')]
   const cycle = text(data, 'billing_cycle')
-  // The catalog's price, only for its billing cycle; with Polar's proration of a change.
+  // The catalog's price, only for its billing cycle; with the proration of a change.
   if (!to || (cycle && cycle !== to.interval)) return `on ${formatDate(at)}`
   const changedAt = Date.parse(text(data, 'changed_at') ?? '')
   const amount =
-    from && start && changedAt && data.provider === 'polar'
+    from && start && changedAt
       ? nextInvoice({ start, end: at }, from.amount, to.amount, changedAt).nextInvoiceAmount
       : to.amount
   return `${formatMoney(amount, to.currency)} on ${formatDate(at)}`

@@ -18,7 +18,7 @@ import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isPaidUpStatus } from '~/subscriptions/status'
 
-/** ?plan=<key>: what a change costs and a form, or (Stripe) its portal's confirmation. */
+/** ?plan=<key>: what a change costs and a form, or the provider portal's confirmation. */
 const UNREACHABLE =
   'We could not reach the payment provider to work out the price of the change. Nothing has changed; please try again in a moment.'
 const NONE = {
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const provider = billingProvider(row?.provider)
     if (provider?.planChange)
       return data(await provider.planChange.offer(row, user.id, planKey), { headers })
-    // Elsewhere (Stripe) the portal confirms a paid-up subscription's change to another plan.
+    // Elsewhere the portal confirms a paid-up subscription's change to another plan itself.
     const live = row && isPaidUpStatus(row.status) && !row.cancel_at_period_end
     const plan = getPlans().find(
       ({ key, name }) => live && key === planKey && name !== row.plan_name,
