@@ -98,17 +98,14 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       return fresh ? 'logged' : 'duplicate'
     }
     // Only a payment the ledger recorded is worth an invoice: an order nobody holds makes no Polar call.
-    case 'order.paid': {
-      const order = parsePayload(PolarOrderSchema, data)
-      const payment = polarOrderPayment(order, linkedUserId(event, order))
-      const outcome = await recordPaymentEvent(event, payment)
-      if (outcome === 'applied') await fillInvoiceUrl(event, order.id, true)
-      return outcome
-    }
+    // A refund raises its order's row (writing it when it comes first, invoice link included).
+    case 'order.paid':
     case 'order.refunded': {
       const order = parsePayload(PolarOrderSchema, data)
-      const payment = polarRefundPayment(order, linkedUserId(event, order))
-      return recordPaymentEvent(event, payment)
+      const toRow = event.type === 'order.paid' ? polarOrderPayment : polarRefundPayment
+      const outcome = await recordPaymentEvent(event, toRow(order, linkedUserId(event, order)))
+      if (outcome === 'applied') await fillInvoiceUrl(event, order.id, true)
+      return outcome
     }
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
