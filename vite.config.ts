@@ -148,6 +148,12 @@ export default defineConfig({
             'tests/setup/**/*.test.ts',
           ],
           globalSetup: ['tests/setup/global-setup.ts'],
+          // The test-only provider, registered as a provider in the code is (off by default);
+          // `npm run test:map` records which app functions each file runs (tools/test-map.ts).
+          setupFiles: [
+            'tests/integration/testpay/register.ts',
+            ...(process.env.FUNCTIONS_RUN_DIR ? ['tools/record-functions.ts'] : []),
+          ],
         },
       },
       // The local stack's own tests, with its own configuration (a package of its own).

@@ -22,7 +22,6 @@ const PROVIDER_DEFAULTS = Object.assign(
   {},
   ...PROVIDER_SETTINGS.map((provider) => provider.localDefaults),
 ) as Merged<Providers['localDefaults']>
-const KNOWN_PROVIDERS = PROVIDER_SETTINGS.map((provider) => provider.id)
 
 /** The local stack's keys and plan ids: public, which is why production refuses them. */
 export const LOCAL_DEFAULTS = {
@@ -113,7 +112,7 @@ const baseSchema = z.object({
     // Which ids the code has is the billing registry's to say, at start-up.
     .refine(
       (ids) => ids.every((id) => /^[a-z][a-z0-9]*$/.test(id)),
-      `must list provider ids (${KNOWN_PROVIDERS.join(', ')}), separated by commas`,
+      `must list provider ids (${PROVIDER_SETTINGS.map(({ id }) => id).join(', ')}), separated by commas`,
     )
     .refine((ids) => new Set(ids).size === ids.length, 'must name each provider once'),
   DEPLOYMENT_ENVIRONMENT: optionalString.pipe(

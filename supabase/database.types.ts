@@ -12,27 +12,33 @@ export type Database = {
     Tables: {
       billing_provider_rules: {
         Row: {
+          past_due_mail: boolean
           payment_change: string | null
           payment_change_events: string | null
-          payment_row: string | null
+          payment_row: string
           payment_user: string[]
           provider: string
+          subscription_columns: string[]
           subscription_user: string[]
         }
         Insert: {
+          past_due_mail?: boolean
           payment_change?: string | null
           payment_change_events?: string | null
-          payment_row?: string | null
+          payment_row: string
           payment_user?: string[]
           provider: string
+          subscription_columns?: string[]
           subscription_user?: string[]
         }
         Update: {
+          past_due_mail?: boolean
           payment_change?: string | null
           payment_change_events?: string | null
-          payment_row?: string | null
+          payment_row?: string
           payment_user?: string[]
           provider?: string
+          subscription_columns?: string[]
           subscription_user?: string[]
         }
         Relationships: []
@@ -128,12 +134,10 @@ export type Database = {
           dispute_status: string | null
           id: string
           invoice_url: string | null
-          polar_order_id: string | null
-          polar_subscription_id: string | null
           provider: string
+          provider_charge_id: string | null
+          provider_payment_id: string
           status: string
-          stripe_invoice_id: string | null
-          stripe_payment_intent_id: string | null
           updated_at: string
           user_id: string
         }
@@ -146,12 +150,10 @@ export type Database = {
           dispute_status?: string | null
           id?: string
           invoice_url?: string | null
-          polar_order_id?: string | null
-          polar_subscription_id?: string | null
           provider: string
+          provider_charge_id?: string | null
+          provider_payment_id: string
           status: string
-          stripe_invoice_id?: string | null
-          stripe_payment_intent_id?: string | null
           updated_at?: string
           user_id: string
         }
@@ -164,16 +166,21 @@ export type Database = {
           dispute_status?: string | null
           id?: string
           invoice_url?: string | null
-          polar_order_id?: string | null
-          polar_subscription_id?: string | null
           provider?: string
+          provider_charge_id?: string | null
+          provider_payment_id?: string
           status?: string
-          stripe_invoice_id?: string | null
-          stripe_payment_intent_id?: string | null
           updated_at?: string
           user_id?: string
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: 'payment_history_provider_fkey'
+            columns: ['provider']
+            referencedRelation: 'billing_provider_rules'
+            referencedColumns: ['provider']
+          },
+        ]
       }
       payment_totals: {
         Row: {
@@ -368,7 +375,14 @@ export type Database = {
           updated_at?: string
           user_id?: string
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: 'user_subscriptions_provider_fkey'
+            columns: ['provider']
+            referencedRelation: 'billing_provider_rules'
+            referencedColumns: ['provider']
+          },
+        ]
       }
       webhook_events: {
         Row: {
@@ -392,7 +406,14 @@ export type Database = {
           provider?: string
           received_at?: string
         }
-        Relationships: []
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_events_provider_fkey'
+            columns: ['provider']
+            referencedRelation: 'billing_provider_rules'
+            referencedColumns: ['provider']
+          },
+        ]
       }
     }
     Views: {
@@ -464,7 +485,8 @@ export type Database = {
         Args: {
           p_fields: Json
           p_payment_id?: string
-          p_polar_order_id?: string
+          p_provider?: string
+          p_provider_payment_id?: string
         }
         Returns: number
       }

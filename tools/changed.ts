@@ -3,8 +3,9 @@
  * and not yet committed (staged or not, and new ones), or changed since a ref
  * (`npm run test:changed -- main`): ESLint and Prettier on those files, TypeScript over the
  * project (incremental, so a second run checks only what changed), and the vitest tests that
- * import them, directly or not (`vitest related`), with the integration tests that reach them
- * through the server build (tools/integration-tests.ts); a changed document adds the docs' checks.
+ * import them, directly or not (`vitest related`); of the database and integration tests, those
+ * that run a changed line of app/ (tools/integration-tests.ts, from tests/functions-run.txt) or
+ * import a changed file; a changed document adds the docs' checks.
  * `npm test` remains the whole check.
  */
 import { execFileSync } from 'node:child_process'
@@ -31,11 +32,41 @@ const changed = [
 ].filter((file) => existsSync(path.join(PROJECT_ROOT, file)))
 
 const code = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
-const throughServer = code.some((file) => file.startsWith('app/')) ? integrationTestsFor(code) : []
 const nothing = 'no such file changed'
+const running = integrationTestsFor(since)
+const outsideApp = [
+  ...new Set([...code.filter((file) => !file.startsWith('app/')), ...(running.related ?? [])]),
+]
 console.log(`${changed.length} changed file(s)${since ? ` since ${since}` : ''}`)
+console.log(
+  running.tests
+    ? `${running.tests.length} integration test file(s) run the changed app code`
+    : `every database and integration test file: ${running.reason}`,
+)
 
 const steps: Step[] = [
+  {
+    // By imports each of them reaches nearly all of app/: the map says which run what.
+    name: 'integration tests of the changed code',
+    command: bin('vitest'),
+    args: running.tests
+      ? [
+          ...[
+            'related',
+            '--run',
+            '--passWithNoTests',
+            '--project',
+            'database',
+            '--maxWorkers',
+            '2',
+          ],
+          ...['--exclude', 'tests/db/**', '--exclude', 'tests/setup/**'],
+          ...outsideApp,
+          ...running.tests,
+        ]
+      : ['run', '--project', 'database', '--maxWorkers', '2'],
+    skip: !running.tests || running.tests.length || outsideApp.length ? undefined : nothing,
+  },
   {
     name: 'lint (changed files)',
     command: bin('eslint'),
@@ -56,14 +87,11 @@ const steps: Step[] = [
     skip: code.length ? undefined : nothing,
   },
   {
-    name: 'vitest (tests related to the changed files)',
+    name: 'vitest (tests related to the changed files, but the integration tests)',
     command: bin('vitest'),
     args: [
-      'related',
-      '--run',
-      '--passWithNoTests',
+      ...['related', '--run', '--passWithNoTests', '--exclude', 'tests/integration/**'],
       ...code,
-      ...throughServer,
       ...(changed.some((file) => file.endsWith('.md')) ? ['tests/docs/doc-paths.test.ts'] : []),
     ],
     skip: changed.length ? undefined : nothing,

@@ -35,17 +35,14 @@ describe('planDev', () => {
     })
   })
 
-  it("starts only the running providers' stand-ins, and asks only for their services", () => {
-    expect(planDev({}, defaults).providers).toEqual(['stripe', 'polar'])
+  it("asks only for the running providers' services", () => {
     const stripeOnly = planDev({ BILLING_PROVIDERS: 'stripe' }, defaults)
     expect(stripeOnly).toMatchObject({
-      providers: ['stripe'],
       reason: 'local SUPABASE_URL, STRIPE_API_URL',
     })
     const polarOnly = { ...elsewhere, BILLING_PROVIDERS: 'polar', POLAR_API_URL: undefined }
     expect(planDev(polarOnly, defaults)).toMatchObject({
       localStack: true,
-      providers: ['polar'],
       reason: 'local POLAR_API_URL',
     })
     // A Stripe-only app on real services needs no stand-in, whatever Polar's URL says.

@@ -2,7 +2,7 @@ import { runningProviders } from '../app/env.server'
 
 /**
  * What `npm run dev` starts. The local stack stands in for Supabase and the payment providers
- * of BILLING_PROVIDERS (only those: a Polar-only app gets no Stripe stand-in); when
+ * of BILLING_PROVIDERS (only those: tests/setup/stack.ts); when
  * `.env` points every one of them elsewhere (real accounts, or the Supabase CLI's own
  * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
  * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
@@ -12,8 +12,6 @@ import { runningProviders } from '../app/env.server'
  */
 export interface DevPlan {
   localStack: boolean
-  /** The running providers, whose stand-ins start (and whose products are synced). */
-  providers: string[]
   ports: { app: number; supabase: number; stripe: number; polar: number; smtp: number }
   /** The app's origin: SITE_URL, or localhost on the app's port when unset or the default. */
   siteUrl: string
@@ -43,7 +41,6 @@ export function planDev(
   localDefaults: Record<string, string>,
 ): DevPlan {
   const running = runningProviders(env)
-  const providers = running.map(({ id }) => id)
   const ports = {
     app: port(env.LOCAL_APP_PORT, DEFAULT_DEV_PORTS.app, 'LOCAL_APP_PORT'),
     supabase: port(env.LOCAL_SUPABASE_PORT, DEFAULT_DEV_PORTS.supabase, 'LOCAL_SUPABASE_PORT'),
@@ -56,7 +53,6 @@ export function planDev(
     env.SITE_URL && env.SITE_URL !== defaultSite ? env.SITE_URL : `http://localhost:${ports.app}`
   const plan = (localStack: boolean, reason: string) => ({
     localStack,
-    providers,
     ports,
     siteUrl,
     reason,

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 
-import { PLAN_CATALOG } from '../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../app/env.server'
 import { PROJECT_ROOT } from '../tests/local-stack/database'
-import { DEV_DATA_DIR, startLocalStack } from '../tests/local-stack/stack'
+import { DEV_DATA_DIR } from '../tests/local-stack/stack'
+import { startAppStack, syncLocalProducts } from '../tests/setup/stack'
 import { planDev } from './dev-plan'
 
 const envFile = path.join(PROJECT_ROOT, '.env')
@@ -19,10 +19,8 @@ if (existsSync(envFile)) process.loadEnvFile(envFile)
 const plan = planDev(process.env, LOCAL_DEFAULTS)
 const siteUrl = plan.siteUrl
 const stack = plan.localStack
-  ? await startLocalStack({
+  ? await startAppStack({
       siteUrl,
-      catalog: PLAN_CATALOG,
-      providers: plan.providers,
       ports: plan.ports,
       databaseUrl: process.env.DATABASE_URL,
       dataDir: process.env.DATABASE_URL ? undefined : DEV_DATA_DIR,
@@ -59,17 +57,13 @@ if (stack) {
       '',
     ].join('\n'),
   )
-  // On the local stack, fill stripe_products from the emulator's seeded prices (Stripe only).
+  // The running providers' products, from their stand-ins, unless .env points elsewhere.
   if (
-    stack.stripe &&
     appEnv.SUPABASE_URL === stack.env.SUPABASE_URL &&
     appEnv.STRIPE_API_URL === stack.env.STRIPE_API_URL
   ) {
     Object.assign(process.env, appEnv)
-    const { syncStripeProducts } = await import('../app/billing/stripe/products.server')
-    await syncStripeProducts().catch((error: Error) =>
-      console.warn(`stripe_products sync failed: ${error.message}`),
-    )
+    await syncLocalProducts(stack)
   }
 } else {
   console.log(`\n  App alone (${plan.reason}): ${siteUrl}\n`)

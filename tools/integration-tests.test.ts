@@ -1,34 +1,52 @@
-import { existsSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { ROUTES_REACHED } from '../tests/integration/routes-reached'
 import { PROJECT_ROOT } from '../tests/local-stack/database'
-import { appImportGraph, integrationTestsFor, routeIdOf } from './integration-tests'
+import {
+  formatFunctionsRun,
+  FUNCTIONS_RUN_FILE,
+  parseFunctionsRun,
+  testsRunningLines,
+} from './integration-tests'
 
-const graph = appImportGraph()
+const map = parseFunctionsRun(
+  [
+    'commit abc',
+    'test 0 tests/integration/a.test.ts',
+    'test 1 tests/integration/b.test.ts',
+    'test 2 tests/integration/c.test.ts',
+    'app/x.server.ts 0-2 3-20:0,1 5-9:1 12-14: 30-31:2',
+  ].join('\n'),
+)
 
-describe('the integration tests of what changed', () => {
-  it('after touching the Stripe webhook module, include its integration tests', () => {
-    const tests = integrationTestsFor(['app/billing/stripe/webhook.server.ts'], graph)
-    expect(tests).toContain('tests/integration/stripe-webhook.test.ts')
-    const contact = integrationTestsFor(['app/contact/schema.ts'], graph)
-    expect(contact).not.toContain('tests/integration/stripe-webhook.test.ts')
+describe('the test files that run a changed line', () => {
+  it('are those that ran the innermost function around it', () => {
+    expect(testsRunningLines(map, 'app/x.server.ts', [6])).toEqual(['tests/integration/b.test.ts'])
+    expect(testsRunningLines(map, 'app/x.server.ts', [4, 30])?.sort()).toEqual([
+      'tests/integration/a.test.ts',
+      'tests/integration/b.test.ts',
+      'tests/integration/c.test.ts',
+    ])
+    // A function no test ran: none of them, though they ran the one around it.
+    expect(testsRunningLines(map, 'app/x.server.ts', [13])).toEqual([])
   })
 
-  it('follow the imports up to every route: the session module reaches the pages', () => {
-    const tests = integrationTestsFor(['app/auth/session.server.ts'], graph)
-    expect(tests).toContain('tests/integration/payment-recovery.test.ts')
-    expect(tests).toContain('tests/integration/request-policy.test.ts')
-    expect(integrationTestsFor(['README.md', 'tools/run.ts'], graph)).toEqual([])
+  it('outside any function, are those that loaded the module; a file it does not know, null', () => {
+    expect(testsRunningLines(map, 'app/x.server.ts', [1])).toHaveLength(3)
+    expect(testsRunningLines(map, 'app/y.server.ts', [1])).toBeNull()
   })
 
-  it('name only test files and routes that exist', () => {
-    const routes = new Set(Object.keys(graph).map(routeIdOf))
-    for (const [file, reached] of Object.entries(ROUTES_REACHED)) {
-      expect(existsSync(path.join(PROJECT_ROOT, file)), file).toBe(true)
-      for (const id of reached) expect(routes.has(id), `${file}: ${id}`).toBe(true)
+  it('reads back what it writes, and the committed map is well formed', () => {
+    expect(parseFunctionsRun(formatFunctionsRun(map, ['a comment']))).toEqual(map)
+    const committed = parseFunctionsRun(
+      readFileSync(path.join(PROJECT_ROOT, FUNCTIONS_RUN_FILE), 'utf8'),
+    )
+    expect(committed.commit).toMatch(/^[0-9a-f]{40}$/)
+    for (const { loaded, functions } of committed.files.values()) {
+      for (const index of [...loaded, ...functions.flatMap(({ ran }) => ran)])
+        expect(committed.tests[index]).toMatch(/^tests\/.+\.test\.ts$/)
     }
   })
 })

@@ -1,45 +1,174 @@
 /**
- * The integration test files that exercise changed app modules through the server build,
- * which `vitest related` cannot see (they reach the app over HTTP, not by import): every
- * route whose module imports a changed file, directly or not (madge's graph of app/), then
- * the test files that reach one of those routes (tests/integration/routes-reached.ts, which
- * the harness keeps true as the tests run).
+ * Which integration test files run changed app code: `vitest related` cannot say (they reach
+ * the app over HTTP, through its server build, and by imports alone each reaches nearly all).
+ * tests/functions-run.txt, written by `npm run test:map` (tools/test-map.ts), holds the app/
+ * functions each file ran, by their lines at one commit; a changed line selects the files that
+ * ran the innermost function around it (the module's top level: the files that loaded it).
+ * A test file, its support or a stand-in changed since then is `vitest related`'s to follow.
+ *
+ * Format: `commit <sha>`, then `test <n> <file>` per test file, then per app file
+ * `<file> <tests that loaded it> <first>-<last>:<tests that ran it> ...`, tests as `0-3,7`.
  */
 import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
-import { ROUTES_REACHED } from '../tests/integration/routes-reached'
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 
-/** app/ files (relative to app/) and the app/ files each imports. */
-export function appImportGraph(): Record<string, string[]> {
-  const madge = path.join(PROJECT_ROOT, 'node_modules/.bin/madge')
-  const args = ['--json', '--no-spinner', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json']
-  return JSON.parse(
-    execFileSync(madge, [...args, 'app'], { cwd: PROJECT_ROOT, encoding: 'utf8' }),
-  ) as Record<string, string[]>
+export const FUNCTIONS_RUN_FILE = 'tests/functions-run.txt'
+
+export interface FunctionsRun {
+  commit: string
+  tests: string[]
+  /** Per app file: the tests that loaded it and its functions (first and last line). */
+  files: Map<
+    string,
+    { loaded: number[]; functions: { start: number; end: number; ran: number[] }[] }
+  >
 }
 
-/** The route id (as in ROUTES_REACHED) of an app/ file, if it is one; the renderer's is the root's. */
-export function routeIdOf(file: string): string | null {
-  if (file === 'root.tsx' || file === 'entry.server.tsx') return 'root'
-  return file.startsWith('routes/') ? file.replace(/\.tsx?$/, '') : null
-}
-
-export function integrationTestsFor(changed: string[], graph = appImportGraph()): string[] {
-  const importers = new Map<string, string[]>()
-  for (const [file, imports] of Object.entries(graph)) {
-    for (const imported of imports)
-      importers.set(imported, [...(importers.get(imported) ?? []), file])
+const numbers = (list: number[]) => {
+  const parts: string[] = []
+  for (let i = 0; i < list.length; i++) {
+    let j = i
+    while (list[j + 1] === list[j] + 1) j++
+    parts.push(j > i ? `${list[i]}-${list[j]}` : `${list[i]}`)
+    i = j
   }
-  const affected = new Set(
-    changed.filter((file) => file.startsWith('app/')).map((file) => path.relative('app', file)),
-  )
-  // A Set visits what is added while it is iterated: every importer, however far up.
-  for (const file of affected)
-    for (const importer of importers.get(file) ?? []) affected.add(importer)
-  const routes = new Set([...affected].map(routeIdOf))
-  return Object.entries(ROUTES_REACHED)
-    .filter(([, reached]) => reached.some((id) => routes.has(id)))
-    .map(([file]) => file)
+  return parts.join(',')
+}
+
+const parseNumbers = (text: string) =>
+  text
+    .split(',')
+    .filter(Boolean)
+    .flatMap((part) => {
+      const [first, last = first] = part.split('-').map(Number)
+      return Array.from({ length: last - first + 1 }, (_, i) => first + i)
+    })
+
+export function formatFunctionsRun(run: FunctionsRun, header: string[]): string {
+  const lines = [...header.map((line) => `# ${line}`), `commit ${run.commit}`]
+  run.tests.forEach((test, index) => lines.push(`test ${index} ${test}`))
+  for (const [file, { loaded, functions }] of [...run.files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const entries = functions.map(({ start, end, ran }) => `${start}-${end}:${numbers(ran)}`)
+    lines.push([file, numbers(loaded), ...entries].join(' '))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+export function parseFunctionsRun(text: string): FunctionsRun {
+  const run: FunctionsRun = { commit: '', tests: [], files: new Map() }
+  for (const line of text.split('\n')) {
+    const [first, ...rest] = line.split(' ')
+    if (!first || first === '#') continue
+    if (first === 'commit') run.commit = rest[0]
+    else if (first === 'test') run.tests[Number(rest[0])] = rest[1]
+    else {
+      const functions = rest.slice(1).map((entry) => {
+        const [lines, ran] = entry.split(':')
+        const [start, end] = lines.split('-').map(Number)
+        return { start, end, ran: parseNumbers(ran) }
+      })
+      run.files.set(first, { loaded: parseNumbers(rest[0]), functions })
+    }
+  }
+  return run
+}
+
+/**
+ * The test files that ran the changed lines of an app file (its lines at the map's commit),
+ * or null when the map does not know the file (it did not exist then).
+ */
+export function testsRunningLines(run: FunctionsRun, file: string, lines: number[]) {
+  const entry = run.files.get(file)
+  if (!entry) return null
+  const selected = new Set<number>()
+  for (const line of lines) {
+    const around = entry.functions.filter(({ start, end }) => start <= line && line <= end)
+    const innermost = around.sort((a, b) => a.end - a.start - (b.end - b.start))[0]
+    for (const index of innermost ? innermost.ran : entry.loaded) selected.add(index)
+  }
+  return [...selected].map((index) => run.tests[index])
+}
+
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
+
+/** Changed lines per file, by their numbers on one side of a `git diff -U0`. */
+function diffLines(args: string[], side: 'old' | 'new', into: Map<string, number[]>) {
+  let file = ''
+  for (const line of git('diff', '-U0', '--no-renames', ...args)) {
+    if (line.startsWith(side === 'old' ? '--- ' : '+++ '))
+      file = /^.{4}[ab]\/(.*)$/.exec(line)?.[1] ?? ''
+    const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line)
+    if (!hunk || !file) continue
+    const [start, count] = side === 'old' ? [hunk[1], hunk[2]] : [hunk[3], hunk[4]]
+    const first = Number(start)
+    const length = count === undefined ? 1 : Number(count)
+    // Nothing on this side (lines added or removed between two): both neighbours.
+    const lines = length ? Array.from({ length }, (_, i) => first + i) : [first, first + 1]
+    into.set(file, [...(into.get(file) ?? []), ...lines])
+  }
+}
+
+/** A change no integration test can feel. */
+const neutral = (file: string) =>
+  /\.md$/.test(file) ||
+  /^(tools|tests\/(e2e|docs|config))\//.test(file) ||
+  /^app\/.*\.test\.tsx?$/.test(file) ||
+  file === FUNCTIONS_RUN_FILE
+
+/**
+ * The integration test files that run what changed since the map's commit (and, with
+ * `since`, since that ref), or null for all of them when the map cannot say (no map, its
+ * commit is not in this clone, a new app file, a change outside app/ that no import reaches:
+ * a migration, a setting, a stand-in's data), which `reason` then names.
+ */
+export function integrationTestsFor(since?: string): {
+  tests: string[] | null
+  /** Changed modules outside app/ (tests, their support, the stand-ins): `vitest related`'s. */
+  related?: string[]
+  reason?: string
+} {
+  const mapFile = path.join(PROJECT_ROOT, FUNCTIONS_RUN_FILE)
+  if (!existsSync(mapFile)) return { tests: null, reason: `there is no ${FUNCTIONS_RUN_FILE}` }
+  const run = parseFunctionsRun(readFileSync(mapFile, 'utf8'))
+  const atCommit = (file: string) => {
+    try {
+      execFileSync('git', ['cat-file', '-e', `${run.commit}:${file}`], {
+        cwd: PROJECT_ROOT,
+        stdio: 'ignore',
+      })
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (!atCommit('package.json'))
+    return { tests: null, reason: `the map's commit ${run.commit} is not in this clone` }
+  const base = since && git('merge-base', since, 'HEAD')[0]
+  const lines = new Map<string, number[]>()
+  if (base) diffLines([base, run.commit], 'new', lines)
+  diffLines([run.commit], 'old', lines)
+  const files = new Set([
+    ...(base ? git('diff', '--name-only', '--no-renames', base, run.commit) : []),
+    ...git('diff', '--name-only', '--no-renames', run.commit),
+    ...git('ls-files', '--others', '--exclude-standard'),
+  ])
+  const tests = new Set<string>()
+  const related = new Set<string>()
+  for (const file of files) {
+    if (neutral(file)) continue
+    if (!file.startsWith('app/') && /\.(ts|tsx|js|mjs)$/.test(file)) {
+      if (existsSync(path.join(PROJECT_ROOT, file))) related.add(file)
+      continue
+    }
+    const running = file.startsWith('app/')
+      ? (testsRunningLines(run, file, lines.get(file) ?? []) ?? (atCommit(file) ? [] : null))
+      : null
+    if (!running) return { tests: null, reason: `${file} changed, which the map does not cover` }
+    for (const test of running) tests.add(test)
+  }
+  return { tests: [...tests].sort(), related: [...related] }
 }

@@ -49,12 +49,10 @@ export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
 export const subscriptionView = (row: SubscriptionRow) => ({
   status: row.status,
   plan_name: row.plan_name,
-  billing_cycle: row.billing_cycle,
   trial_end: row.trial_end,
   canceled_at: row.canceled_at,
   cancel_at: row.cancel_at,
   cancel_at_period_end: row.cancel_at_period_end,
-  current_period_start: row.current_period_start,
   current_period_end: row.current_period_end,
   payment_failed_at: row.payment_failed_at,
   payment_retry_at: row.payment_retry_at,

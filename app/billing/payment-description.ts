@@ -1,4 +1,7 @@
 /** A billing-history row's wording: the contract's rule for provider B, applied to every provider. */
-export function paymentDescription(name: string | null | undefined) {
-  return `${name?.trim() || 'Subscription'} payment`
+export function paymentDescription(
+  name: string | null | undefined,
+  kind: 'payment' | 'refund' = 'payment',
+) {
+  return `${name?.trim() || 'Subscription'} ${kind}`
 }

@@ -1,7 +1,8 @@
 import { refuseApiPost, requireApiUser } from '~/auth/api-session.server'
 import type { AsUser } from '~/lib/database/database.server'
+import { noticeByKey } from '~/lib/pages/notices'
 import { forBrowsers, PORTAL_PAGES } from '~/lib/server/browser-fallback.server'
-import { jsonNoStore } from '~/lib/server/http.server'
+import { httpStatusOf, jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
 import { isLiveStatus } from '~/subscriptions/status'
@@ -52,45 +53,45 @@ export async function openBillingPortal(
   asUser: AsUser,
   userId: string,
   options: { paymentMethod?: boolean } = {},
-): Promise<{ kind: 'url'; url: string } | { kind: 'error'; message: string }> {
+): Promise<{ url: string } | { error: string }> {
   try {
     const row = await readOwnSubscription(asUser)
     const provider = billingProvider(row?.provider)
     const outcome = row && provider ? await provider.openPortal(row, userId, options) : null
     if (outcome?.kind === 'url') return outcome
     return {
-      kind: 'error',
-      message: 'We could not find a subscription to manage. Choose a plan on the pricing page.',
+      error: 'We could not find a subscription to manage. Choose a plan on the pricing page.',
     }
   } catch (error) {
     logger.error({ err: error, user: userId }, 'billing portal failed')
-    return {
-      kind: 'error',
-      message: 'The billing portal is not available right now. Please try again in a moment.',
-    }
+    return { error: noticeByKey('portal-failed').text }
   }
 }
 
+type Change = 'cancel' | 'resume' | 'pay'
+
 /**
- * Cancels the user's own subscription at its period end (true) or resumes it (false) through
- * its provider; the answer is applied now and its row change queues the mail. A reason if not.
+ * Cancels the user's own subscription at the period end, resumes it, or pays its open invoice
+ * with the saved card; the provider's answer is applied now (queuing any mail). A reason if not.
  */
-export async function scheduleCancel(asUser: AsUser, userId: string, cancel: boolean) {
+export async function changeSubscription(asUser: AsUser, userId: string, intent: Change) {
   try {
     const row = await readOwnSubscription(asUser)
     const provider = billingProvider(row?.provider)
     const id = provider && (row as Record<string, unknown>)[`${provider.id}_subscription_id`]
     if (typeof id !== 'string' || !isLiveStatus(row?.status)) return 'You have no plan to change.'
-    if (row!.cancel_at_period_end !== cancel)
-      await applyProviderAnswer(
-        provider!.id,
-        cancel ? 'cancel' : 'resume',
-        userId,
-        await provider!.scheduleCancel(id, cancel),
-      )
+    if (intent === 'pay' && (row!.status !== 'past_due' || !provider!.payOpenInvoice))
+      return 'There is no payment due.'
+    if (intent !== 'pay' && row!.cancel_at_period_end === (intent === 'cancel')) return null
+    const answer = await (intent === 'pay'
+      ? provider!.payOpenInvoice!(id)
+      : provider!.scheduleCancel(id, intent === 'cancel'))
+    await applyProviderAnswer(provider!.id, intent, userId, answer)
     return null
   } catch (error) {
-    logger.error({ err: error, user: userId, cancel }, 'cancel at period end failed')
+    if (httpStatusOf(error) === 402)
+      return 'Your card was declined and nothing was charged. Update your payment method, then pay again.'
+    logger.error({ err: error, user: userId, intent }, 'subscription change failed')
     return 'We could not reach the payment provider. Nothing has changed; please try again in a moment.'
   }
 }

@@ -17,10 +17,9 @@ export interface ListedSubscription {
   fields: Partial<SubscriptionRow>
 }
 
-/** A paid invoice or order (its id in payment_history's `column`), recorded as its webhook would. */
+/** A paid invoice or order (its `provider_payment_id`), recorded as its webhook would. */
 export interface ListedPayment {
   id: string
-  column: `${string}_id`
   record(): Promise<string>
 }
 
@@ -42,6 +41,9 @@ export interface PlanChangeOffer {
   target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
   preview: ReturnType<typeof nextInvoice>
 }
+
+/** A provider's answer to a change: the row fields it implies, at the provider's time. */
+type Answer = { fields: Partial<SubscriptionRow>; occurredAt: string }
 
 /** The user's billing row, when there is one. */
 type Row = SubscriptionRow | null
@@ -78,10 +80,9 @@ export interface BillingProvider {
   /** Every subscription the provider holds for the user, whatever its status (deletion). */
   userSubscriptions(row: Row, userId: string): Promise<{ id: string; status: string }[]>
   /** Sets its end at the period end (true) or withdraws that (false): the answer's row fields and time. */
-  scheduleCancel(
-    subscriptionId: string,
-    cancel: boolean,
-  ): Promise<{ fields: Partial<SubscriptionRow>; occurredAt: string }>
+  scheduleCancel(subscriptionId: string, cancel: boolean): Promise<Answer>
+  /** Pays a past-due subscription's open invoice with the saved card (declined: throws a 402). */
+  payOpenInvoice?(subscriptionId: string): Promise<Answer>
   /** How it ends a subscription (deletion): `now`, or at the period end where that is all it can. */
   ends: 'now' | 'period-end'
   /** Where it `ends` now: ends one now (no proration refund); one already gone counts as ended. */

@@ -2,7 +2,7 @@ import { database } from '~/lib/database/database.server'
 import { databaseError } from '~/lib/database/database-availability.server'
 import { isLiveStatus } from '~/subscriptions/status'
 import { type ApplyResult, applySubscriptionEvent } from '~/subscriptions/store.server'
-import type { SubscriptionRow } from '~/subscriptions/types'
+import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 
 import type { ListedSubscription } from './provider'
 import { billingProviders } from './registry.server'
@@ -52,12 +52,14 @@ export interface ProviderReport {
 const LOOK_BACK_MS = 86_400_000
 
 type Table = 'payment_history' | 'user_subscriptions' | 'user_profiles'
+const PAYMENT_ID = 'provider_payment_id'
 
-/** The rows of `table` whose `column` is one of `values`, read 100 at a time. */
-async function rowsWhere<Row>(table: Table, column: string, values: string[]) {
+/** The rows of `table` whose `column` is one of `values` (and of `provider`), 100 at a time. */
+async function rowsWhere<Row>(table: Table, column: string, values: string[], provider?: string) {
   const rows: Row[] = []
+  const filter = provider ? { provider } : {}
   for (let i = 0; i < values.length; i += 100) {
-    const read = database().from(table).select('*')
+    const read = database().from(table).select('*').match(filter)
     const { data, error } = await read.in(column as never, values.slice(i, i + 100))
     if (error) throw databaseError('reconcile read', error)
     rows.push(...((data ?? []) as Row[]))
@@ -182,9 +184,9 @@ export async function reconcileProvider(
   }
   // Payments no succeeded or refunded row holds (a failed row is not the payment).
   const payments = await adapter.listPayments(since)
-  const [column, paymentIds] = [payments[0]?.column, payments.map((payment) => payment.id)]
-  const held = await rowsWhere<Record<string, string>>('payment_history', column, paymentIds)
-  const found = new Set(held.filter((row) => row.status !== 'failed').map((row) => row[column]))
+  const paymentIds = payments.map((payment) => payment.id)
+  const held = await rowsWhere<PaymentRow>('payment_history', PAYMENT_ID, paymentIds, provider)
+  const found = new Set(held.filter((row) => row.status !== 'failed').map((row) => row[PAYMENT_ID]))
   const missingPayments = []
   for (const { id, record } of payments.filter((payment) => !found.has(payment.id)))
     missingPayments.push({ id, result: options.check ? undefined : await record() })

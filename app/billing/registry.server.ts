@@ -12,7 +12,7 @@ const PROVIDERS = new Map(
   [stripeProvider, polarProvider].map((provider) => [provider.id, provider]),
 )
 
-/** Adds a provider beside the app's own (the conformance suite's test-only one). */
+/** Adds a provider beside the app's own (the tests' test-only one). @public */
 export function registerBillingProvider(provider: BillingProvider) {
   PROVIDERS.set(provider.id, provider)
 }
@@ -56,14 +56,14 @@ export function providerRoute<Args extends unknown[]>(
     billingProvider(id) ? handler(...args) : jsonNoStore({ error: 'Not found' }, { status: 404 })
 }
 
-/** A provider's webhook receiver (the route's action): POST only. */
-export function webhookAction(id: string) {
-  return providerRoute(id, ({ request }: { request: Request }) =>
-    request.method === 'POST'
-      ? billingProvider(id)!.handleWebhook(request)
-      : methodNotAllowed('POST'),
-  )
-}
+/** A webhook route's action and loader (its provider: `id`, else `/api/webhooks/<id>`'s): POST only. */
+export const webhookAction =
+  (id?: string) =>
+  ({ request, params }: { request: Request; params?: { provider?: string } }) => {
+    const provider = billingProvider(id ?? params?.provider)
+    if (!provider) return jsonNoStore({ error: 'Not found' }, { status: 404 })
+    return request.method === 'POST' ? provider.handleWebhook(request) : methodNotAllowed('POST')
+  }
 
 /** The loader of a provider's POST-only route: 405, or 404 while the provider does not run. */
 export const postOnly = (id: string) => providerRoute(id, () => methodNotAllowed('POST'))

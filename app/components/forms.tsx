@@ -5,6 +5,8 @@ import { type ReactNode, useId } from 'react'
 import { PASSWORD_MIN_LENGTH } from '~/auth/limits'
 import { HONEYPOT_FIELD } from '~/lib/forms/honeypot'
 
+import { BUTTON } from './links'
+
 /** A labelled input with its errors, wired for screen readers (aria-invalid/-describedby). */
 export function TextField({
   label,
@@ -105,18 +107,13 @@ export function SubmitButton({
   pendingText: string
   name?: string
   value?: string
-  variant?: 'primary' | 'secondary' | 'danger'
+  variant?: keyof typeof BUTTON
   formNoValidate?: boolean
 }) {
   const navigation = useNavigation()
   const pending =
     navigation.state === 'submitting' &&
     (name === undefined || navigation.formData?.get(name) === value)
-  const styles = {
-    primary: 'bg-brand-600 text-white hover:bg-brand-700',
-    secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
-    danger: 'bg-red-700 text-white hover:bg-red-800',
-  }[variant]
   return (
     <button
       type="submit"
@@ -125,7 +122,7 @@ export function SubmitButton({
       formNoValidate={formNoValidate}
       disabled={pending}
       aria-disabled={pending}
-      className={`w-full rounded-md px-4 py-2 text-sm font-semibold shadow-sm disabled:opacity-70 ${styles}`}
+      className={`w-full rounded-md px-4 py-2 text-sm font-semibold shadow-sm disabled:opacity-70 ${BUTTON[variant]}`}
     >
       {pending ? pendingText : children}
     </button>

@@ -9,9 +9,10 @@ export function TextLink(props: Omit<LinkProps, 'className'>) {
 export const BLOCK_BUTTON =
   'block w-full rounded-md bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 aria-disabled:opacity-70'
 
-const BUTTON = {
+export const BUTTON = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700',
   secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
+  danger: 'bg-red-700 text-white hover:bg-red-800',
 }
 
 export function ButtonLink({

@@ -1,2 +1,5 @@
 // The spec's path for the Stripe webhook: the same handler as /api/webhooks/stripe.
-export { action, loader } from './api.webhooks.stripe'
+import { webhookAction } from '~/billing/registry.server'
+
+export const action = webhookAction('stripe')
+export const loader = webhookAction('stripe')

@@ -5,16 +5,16 @@ import {
   type MetaFunction,
   redirect,
 } from '@remix-run/node'
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react'
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from '@remix-run/react'
+import { useEffect } from 'react'
 
 import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
 import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
-import { openBillingPortal, scheduleCancel } from '~/billing/portal.server'
+import { changeSubscription, openBillingPortal } from '~/billing/portal.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
-import { Detail } from '~/components/detail'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { ButtonLink, LINK, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
@@ -50,15 +50,38 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
+  // The catalogue's plan when billed at its interval (here: no catalogue in the bundle).
+  const plan = PLAN_DEFINITIONS.find(
+    (item) =>
+      item.name === subscription?.plan_name &&
+      (subscription.billing_cycle ?? item.interval) === item.interval,
+  )
+  const price = plan && formatMoney(plan.amount, plan.currency)
+  const live = isLiveStatus(subscription?.status)
+  const failed = payments.find((payment) => payment.status === 'failed')
   const withLabel = subscription && {
     ...subscriptionView(subscription),
-    planLabel: planWithPrice(subscription.plan_name, subscription.billing_cycle),
-    payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+    // The facts people look for, in the order they look.
+    details: {
+      Plan: plan ? `${plan.name} · ${price} / ${plan.interval}` : (subscription.plan_name ?? '—'),
+      Status:
+        scheduled && live
+          ? `Canceling · ends ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
+          : statusLabel(subscription.status),
+      'Next payment':
+        price && isPaidUpStatus(subscription.status) && !scheduled
+          ? `${price} on ${formatDate(subscription.current_period_end)}`
+          : '—',
+      Payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+    },
     help: provider?.pastDueHelp,
-    live: isLiveStatus(subscription.status),
-    scheduled: scheduled && isLiveStatus(subscription.status),
-    // Back from the portal's card form (its return address says so).
-    cardSaved: params.get('card') === 'saved',
+    live,
+    scheduled: scheduled && live,
+    // Back from the portal's card form (its return address says so): the failed payment's amount.
+    payNow:
+      params.get('card') === 'saved' && provider?.payOpenInvoice && failed
+        ? formatMoney(failed.amount, failed.currency)
+        : undefined,
     // Back from a plan change (the app's or the portal's): its plan, named by the catalogue.
     changedTo: getPlans().find((plan) => plan.key === params.get('changed'))?.name,
   }
@@ -75,9 +98,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = (await readFormData(request, { headers })).get('intent')
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return data({ error: limited.error }, limited.init)
-  if (intent === 'cancel' || intent === 'resume') {
-    const error = await scheduleCancel(asUser, user.id, intent === 'cancel')
-    if (!error) throw redirect('/dashboard/settings/billing', { status: 303, headers })
+  if (intent === 'cancel' || intent === 'resume' || intent === 'pay') {
+    const error = await changeSubscription(asUser, user.id, intent)
+    const notice = { cancel: '', resume: '?notice=plan-resumed', pay: '?notice=invoice-paid' }
+    if (!error)
+      throw redirect(`/dashboard/settings/billing${notice[intent]}`, { status: 303, headers })
     return data({ error }, { status: 502, headers })
   }
   // Only a named button opens the portal: a form re-sent here (a redirect) opens nothing.
@@ -85,25 +110,25 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ error: UNKNOWN_FORM }, { status: 400, headers })
   const paymentMethod = intent === PAYMENT_METHOD_INTENT
   const outcome = await openBillingPortal(asUser, user.id, { paymentMethod })
-  if (outcome.kind === 'url') throw redirect(outcome.url, { status: 303, headers })
-  return data({ error: outcome.message }, { status: 502, headers })
-}
-
-/** "Pro · $29.00 / month" when billed at the catalogue's interval (made here: no catalogue in the bundle). */
-function planWithPrice(name: string | null, cycle: string | null) {
-  const plan = PLAN_DEFINITIONS.find((item) => item.name === name)
-  if (!plan || (cycle && cycle !== plan.interval)) return name ?? 'Unknown Plan'
-  return `${plan.name} · ${formatMoney(plan.amount, plan.currency)} / ${plan.interval}`
+  if ('url' in outcome) throw redirect(outcome.url, { status: 303, headers })
+  return data(outcome, { status: 502, headers })
 }
 
 export default function Billing() {
   const { subscription, payments, page, pageCount, changes, confirmCancel } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  const { revalidate } = useRevalidator()
+  // Another tab may have paid or changed the plan: shown again, the page asks again.
+  useEffect(() => {
+    const listening = new AbortController()
+    const shown = () => document.visibilityState === 'visible' && revalidate()
+    window.addEventListener('focus', shown, listening)
+    document.addEventListener('visibilitychange', shown, listening)
+    return () => listening.abort()
+  }, [revalidate])
   const pastDue = subscription?.status === 'past_due'
-  const openInvoice = pastDue
-    ? payments.find((payment) => payment.status === 'failed' && payment.invoice_url)
-    : undefined
+  const settled = subscription?.live && !pastDue && !subscription.scheduled
   const periodEnd = formatDate(subscription?.cancel_at ?? subscription?.current_period_end)
   const notice = !subscription
     ? null
@@ -126,29 +151,14 @@ export default function Billing() {
         {subscription?.status ? (
           <>
             <FormMessage tone="info">{notice}</FormMessage>
-            {pastDue ? (
-              <PastDueBanner
-                subscription={subscription}
-                open={openInvoice}
-                cardSaved={subscription.cardSaved}
-              />
-            ) : null}
+            {pastDue ? <PastDueBanner subscription={subscription} /> : null}
             <dl className="grid gap-4 sm:grid-cols-2">
-              <Detail label="Plan" value={subscription.planLabel} />
-              <Detail label="Status" value={statusLabel(subscription.status)} />
-              <Detail
-                label="Billing cycle"
-                value={subscription.billing_cycle ? `Every ${subscription.billing_cycle}` : '—'}
-              />
-              <Detail
-                label="Current period"
-                value={
-                  subscription.current_period_start || subscription.current_period_end
-                    ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
-                    : '—'
-                }
-              />
-              <Detail label="Payment" value={subscription.payment} />
+              {Object.entries(subscription.details).map(([label, value]) => (
+                <div key={label}>
+                  <dt className="text-sm text-slate-600">{label}</dt>
+                  <dd className="font-medium text-slate-900">{value}</dd>
+                </div>
+              ))}
             </dl>
             {confirmCancel && subscription.live && !subscription.scheduled ? (
               <Form method="post" className="max-w-md space-y-4 rounded-md border p-4">
@@ -168,24 +178,21 @@ export default function Billing() {
               </Form>
             ) : null}
             <div className="mt-6 flex flex-wrap items-center gap-4">
-              <Form method="post" className="w-full max-w-xs">
-                {/* Past due, the banner's action is the one primary action of the page. */}
+              <Form method="post" className="w-full max-w-xs space-y-2">
+                {subscription.scheduled ? (
+                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
+                    Resume subscription
+                  </SubmitButton>
+                ) : null}
                 <SubmitButton
                   name="intent"
                   value="portal"
                   pendingText="Opening billing portal…"
-                  variant={pastDue ? 'secondary' : 'primary'}
+                  variant={settled ? 'primary' : 'secondary'}
                 >
                   Manage billing
                 </SubmitButton>
               </Form>
-              {subscription.scheduled ? (
-                <Form method="post" className="w-full max-w-xs">
-                  <SubmitButton name="intent" value="resume" pendingText="Resuming…">
-                    Resume subscription
-                  </SubmitButton>
-                </Form>
-              ) : null}
               {changes.map((plan) => (
                 <TextLink
                   key={plan.key}
@@ -194,12 +201,15 @@ export default function Billing() {
                   Change to {plan.name}
                 </TextLink>
               ))}
-              {!subscription.live ? (
-                <TextLink to="/pricing">Choose a plan</TextLink>
-              ) : subscription.scheduled || confirmCancel ? null : (
-                <TextLink to="?cancel">Cancel subscription</TextLink>
-              )}
+              {subscription.live ? null : <ButtonLink to="/pricing">Choose a plan</ButtonLink>}
             </div>
+            {subscription.live && !subscription.scheduled && !confirmCancel ? (
+              <p className="mt-8 border-t border-slate-200 pt-4">
+                <Link to="?cancel" className="text-sm font-semibold text-red-700 hover:underline">
+                  Cancel subscription
+                </Link>
+              </p>
+            ) : null}
           </>
         ) : (
           <>
@@ -216,7 +226,7 @@ export default function Billing() {
             <a href="/dashboard/settings/billing/payments.csv" className={LINK} download>
               Download the history as CSV
             </a>
-            <PaymentHistory payments={payments} payable={pastDue} />
+            <PaymentHistory payments={payments} payable={pastDue && !subscription?.payNow} />
             {pageCount > 1 ? (
               <nav
                 aria-label="Payment history pages"

@@ -9,7 +9,7 @@ import { FormMessage } from '~/components/forms'
 import { LeavingDoor } from '~/components/leaving-page'
 import { BLOCK_BUTTON, TextLink } from '~/components/links'
 import { PastDueBanner } from '~/components/past-due-banner'
-import { formatMoney } from '~/lib/pages/format'
+import { formatDate, formatMoney } from '~/lib/pages/format'
 import type { PageHandle } from '~/lib/pages/page-handle'
 import { isLiveStatus } from '~/subscriptions/status'
 
@@ -44,6 +44,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signedIn: Boolean(user),
       currentPlan:
         subscription && isLiveStatus(subscription.status) ? subscription.plan_name : null,
+      endsOn: subscription?.cancel_at_period_end
+        ? formatDate(subscription.cancel_at ?? subscription.current_period_end)
+        : null,
       canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
@@ -59,7 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Pricing() {
-  const { plans, providers, currentPlan, canceled, pastDue, signedIn } =
+  const { plans, providers, currentPlan, endsOn, canceled, pastDue, signedIn } =
     useLoaderData<typeof loader>()
   return (
     <div className="mx-auto max-w-5xl px-4 py-16">
@@ -81,14 +84,6 @@ export default function Pricing() {
           </FormMessage>
         ) : null}
         {pastDue ? <PastDueBanner subscription={pastDue} /> : null}
-        {currentPlan ? (
-          <FormMessage tone="info">
-            You are subscribed to {currentPlan}.{' '}
-            <Link to="/dashboard/settings/billing" className="font-semibold underline">
-              Manage or change your plan in billing
-            </Link>
-          </FormMessage>
-        ) : null}
       </div>
       <ul className="mt-10 grid gap-6 md:grid-cols-2">
         {plans.map((plan) => (
@@ -103,7 +98,7 @@ export default function Pricing() {
               </h2>
               {plan.name === currentPlan ? (
                 <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800">
-                  Current plan
+                  Current plan{endsOn ? ` · ends ${endsOn}` : ''}
                 </span>
               ) : null}
             </div>

@@ -40,10 +40,10 @@ describe('past due wording', () => {
   })
 
   it('after a new card is saved, says what is left: pay now or wait for the retry', () => {
-    expect(pastDueNotice(stripe, NOW, '$9.00')).toBe(
+    expect(pastDueNotice({ ...stripe, payNow: '$9.00' }, NOW)).toBe(
       'Your new card is saved. Pay the $9.00 now, or we will retry on November 29, 2026.',
     )
-    expect(pastDueNotice(stripe, Date.parse('2026-11-30T00:00:00Z'), '$9.00')).toBe(
+    expect(pastDueNotice({ ...stripe, payNow: '$9.00' }, Date.parse('2026-11-30T00:00:00Z'))).toBe(
       'Your new card is saved. Pay the $9.00 now, or we will retry soon.',
     )
   })

@@ -27,9 +27,10 @@ export function isPaidUpStatus(status: string | null | undefined) {
   return status === 'active' || status === 'trialing'
 }
 
-/** What the past-due wording needs: the row's dates, and its provider's `pastDueHelp`. */
+/** What the past-due wording needs: the row's dates, its provider's `pastDueHelp`, the amount due. */
 export type PastDueFacts = Pick<SubscriptionRow, 'payment_failed_at' | 'payment_retry_at'> & {
   help?: string | null
+  payNow?: string
 }
 
 /** The retry's date while it is ahead and the provider says when, else null. */
@@ -47,11 +48,11 @@ export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
   return retry ? `${failed}; we will retry on ${retry}` : failed
 }
 
-/** The summary and what the subscriber can do about it; with `saved` (the amount due), after a new card. */
-export function pastDueNotice(facts: PastDueFacts, now = Date.now(), saved?: string) {
+/** The summary and what the subscriber can do about it (after a new card, pay `payNow`). */
+export function pastDueNotice(facts: PastDueFacts, now = Date.now()) {
   const retry = retryAhead(facts, now)
-  if (saved)
-    return `Your new card is saved. Pay the ${saved} now, or we will retry ${retry ? `on ${retry}` : 'soon'}.`
+  if (facts.payNow)
+    return `Your new card is saved. Pay the ${facts.payNow} now, or we will retry ${retry ? `on ${retry}` : 'soon'}.`
   const next = facts.help ?? 'Update your payment method to keep your plan.'
   return `${pastDueSummary(facts, now)}. ${next}`
 }

@@ -12,9 +12,6 @@ export interface LedgerEvent {
   occurredAt: string
 }
 
-/** A payment as the ledger records it; with no user, the ledger finds it by the provider's rules. */
-type LedgerPayment = NewPayment & { [customer: `${string}_customer_id`]: string | null | undefined }
-
 /** The ledger row's arguments, the same for every ledger call. */
 const ledgerArgs = (event: LedgerEvent) => ({
   p_provider: event.provider,
@@ -65,7 +62,7 @@ export function applyProviderAnswer(
 }
 
 /** Records a payment or refund once per payment and status, or a change of a recorded one. */
-export function recordPaymentEvent(event: LedgerEvent, payment: Partial<LedgerPayment>) {
+export function recordPaymentEvent(event: LedgerEvent, payment: Partial<NewPayment>) {
   return rpc(
     'record_payment_event',
     { ...ledgerArgs(event), p_payment: payment },
@@ -86,7 +83,7 @@ export function recordPaymentFailure(
     /** When the provider tries the payment again (null: no retry planned). */
     retry_at: string | null
   },
-  payment: LedgerPayment,
+  payment: NewPayment,
 ) {
   return rpc(
     'record_payment_failure',

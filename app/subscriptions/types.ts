@@ -10,11 +10,12 @@ export type SubscriptionRow = Omit<
 
 export type PaymentRow = Tables['payment_history']['Row']
 
-/** A payment as it is recorded: its user is null when the event does not name one. */
+/** A payment as it is recorded; with no user, the ledger finds it by the provider's rules' keys. */
 export type NewPayment = Omit<
   PaymentRow,
-  'id' | 'updated_at' | 'user_id' | 'amount_refunded' | 'dispute_status'
+  'id' | 'updated_at' | 'user_id' | 'amount_refunded' | 'dispute_status' | 'provider_charge_id'
 > & {
   user_id: string | null
-  amount_refunded?: number
+  provider_charge_id?: string | null
+  [key: `${string}_customer_id` | `${string}_subscription_id`]: string | null | undefined
 }

@@ -18,11 +18,9 @@ const EXCEPTIONS: Record<string, string> = {
   'app/billing/provider-settings.ts': 'the registry of settings: one line per provider',
   'app/routes/api.checkout_sessions.ts': "the contract's provider A checkout",
   'app/routes/api.customer_portal.ts': "the contract's provider A portal",
-  'app/routes/api.webhooks.stripe.ts': "provider A's webhook",
   'app/routes/api.webhooks.providera.ts': "the contract's path of provider A's webhook",
   'app/routes/api.checkout.ts': "the contract's provider B checkout",
   'app/routes/api.portal.ts': "the contract's provider B portal",
-  'app/routes/api.webhooks.polar.ts': "provider B's webhook",
   'app/routes/api.webhooks.providerb.ts': "the contract's path of provider B's webhook",
   'app/billing/catalog.json': "the plan catalogue holds each plan's ids at each provider",
 }

@@ -101,7 +101,6 @@ describe('supabase/config.toml', () => {
     SendingTo: 'ada+pro@example.com',
     Token: '123456',
     TokenHash: 'pkce_0123abcd',
-    Data: {},
     RedirectTo: redirectTo,
   })
 
@@ -111,8 +110,6 @@ describe('supabase/config.toml', () => {
       const entry = config.auth.email.template[name]
       expect(entry?.subject).toBeTruthy()
       expect(existsSync(path.join(PROJECT_ROOT, entry.content_path))).toBe(true)
-      const loaded = templates[name as keyof typeof templates]
-      expect(loaded.origin).toBe('project')
       const mail = renderMailTemplate(templates, name as keyof typeof templates, data(site))
       expect(mail.subject).toBe(entry.subject)
       expect(mail.html).toMatch(/^<!doctype html>/)
@@ -166,7 +163,7 @@ describe('supabase/config.toml', () => {
 
   it('declares the profile-images bucket as the migration creates it', () => {
     const migration = readFileSync(
-      path.join(PROJECT_ROOT, 'supabase/migrations/20261122000100_initial_schema.sql'),
+      path.join(PROJECT_ROOT, 'supabase/migrations/20261206110000_profiles.sql'),
       'utf8',
     )
     const bucket = config.storage.buckets['profile-images']

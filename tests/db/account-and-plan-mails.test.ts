@@ -7,7 +7,7 @@ import { createTestDatabase } from '../setup/database'
 
 /**
  * Mails about plan changes and resumes, and the one mail of a deleted account
- * (20261126085500_account_and_plan_mails.sql). PGlite, or the PostgreSQL server with
+ * (`queue_subscription_notice`, `queue_account_deleted_notice`). PGlite, or the PostgreSQL server with
  * DATABASE_URL.
  */
 let db: Database

@@ -66,6 +66,21 @@ describe('supabase/migrations', () => {
         await db.close()
       }
     }
+  }, 120_000)
+
+  it('refuse a database that ran a migration the folder lacks, as `supabase db push` does', async () => {
+    const db = await freshDatabase()
+    try {
+      await migrate(db)
+      await db.query(
+        `insert into supabase_migrations.schema_migrations (version, name) values ('20261122000100', 'initial_schema')`,
+      )
+      await expect(migrate(db)).rejects.toThrow(
+        'Remote migration versions not found in local migrations directory: 20261122000100',
+      )
+    } finally {
+      await db.close()
+    }
   }, 60_000)
 })
 

@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
- * The notification outbox (20261125181500_notification_outbox.sql): rows written in the same
+ * The notification outbox (supabase/migrations/…_outbox_and_mails.sql): rows written in the same
  * transaction as the event that causes them, one per cause, and the claim / finish protocol
  * the deliverer uses (skip locked, attempts, retry, dead). Runs on PGlite and, with
  * DATABASE_URL, on the PostgreSQL server (where concurrent claims really are concurrent).
@@ -82,14 +82,14 @@ describe('enqueued with the event, in its transaction', () => {
   beforeEach(() => db.query(`delete from public.notification_outbox`))
 
   it('a recorded payment queues its receipt; the duplicate event queues nothing', async () => {
-    const payment = { stripe_invoice_id: 'in_r1', amount: 1900, status: 'paid' }
+    const payment = { provider_payment_id: 'in_r1', amount: 1900, status: 'paid' }
     expect((await recordPayment(db, 'evt_r1', payment)).rows[0].result).toBe('applied')
     expect((await recordPayment(db, 'evt_r1', payment)).rows[0].result).toBe('duplicate')
     expect((await recordPayment(db, 'evt_r1b', payment)).rows[0].result).toBe('exists')
     const rows = await outbox()
     expect(rows).toHaveLength(1)
     const { rows: payments } = await db.query<{ id: string }>(
-      `select id from public.payment_history where stripe_invoice_id = 'in_r1'`,
+      `select id from public.payment_history where provider_payment_id = 'in_r1'`,
     )
     expect(rows[0]).toMatchObject({
       kind: 'payment_receipt',
@@ -104,7 +104,7 @@ describe('enqueued with the event, in its transaction', () => {
     await expect(
       db.transaction(async (tx) => {
         await recordPayment(tx, 'evt_rollback', {
-          stripe_invoice_id: 'in_rollback',
+          provider_payment_id: 'in_rollback',
           amount: 500,
           status: 'paid',
         })
@@ -114,13 +114,17 @@ describe('enqueued with the event, in its transaction', () => {
     ).rejects.toThrow('crash after the payment')
     expect(await outbox()).toEqual([])
     const { rows } = await db.query(
-      `select 1 from public.payment_history where stripe_invoice_id = 'in_rollback'`,
+      `select 1 from public.payment_history where provider_payment_id = 'in_rollback'`,
     )
     expect(rows).toEqual([])
   })
 
   it('no receipt for a zero-amount invoice', async () => {
-    await recordPayment(db, 'evt_zero', { stripe_invoice_id: 'in_zero', amount: 0, status: 'paid' })
+    await recordPayment(db, 'evt_zero', {
+      provider_payment_id: 'in_zero',
+      amount: 0,
+      status: 'paid',
+    })
     expect(await outbox()).toEqual([])
   })
 

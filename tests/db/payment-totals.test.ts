@@ -6,7 +6,7 @@ import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
- * `payment_totals` (supabase/migrations/20261125001700_payment_history_page_index.sql): the
+ * `payment_totals` (supabase/migrations/…_payments.sql): the
  * number of payments of each user, kept by a trigger on payment_history, is what the billing
  * page's "page x of y" shows (`billing_overview`), so it must always equal the rows.
  */
@@ -56,7 +56,7 @@ const pay = (eventId: string, userId: string, invoice: string) =>
       JSON.stringify({
         user_id: userId,
         provider: 'stripe',
-        stripe_invoice_id: invoice,
+        provider_payment_id: invoice,
         amount: 1900,
         currency: 'usd',
         status: 'succeeded',
@@ -87,9 +87,9 @@ describe('payment_totals', () => {
   })
 
   it('follows deletions and a payment moved to another user', async () => {
-    await db.query(`delete from public.payment_history where stripe_invoice_id = 'in_t11'`)
+    await db.query(`delete from public.payment_history where provider_payment_id = 'in_t11'`)
     await db.query(
-      `update public.payment_history set user_id = $1 where stripe_invoice_id = 'in_t10'`,
+      `update public.payment_history set user_id = $1 where provider_payment_id = 'in_t10'`,
       [other],
     )
     expect([await total(user), await counted(user)]).toEqual([10, 10])

@@ -50,7 +50,10 @@ const COLUMN_UPDATES: Record<string, Partial<Record<Role, string[]>>> = {
   },
 }
 
-/** Who may execute each function (signature as Postgres prints it). */
+/**
+ * Who may execute each function (signature as Postgres prints it). Each provider's payment
+ * writers, which its rules row names, are added from the rules: the ledger's alone.
+ */
 const FUNCTIONS: Record<string, Role[]> = {
   'set_updated_at()': [],
   'handle_new_user()': [],
@@ -67,8 +70,6 @@ const FUNCTIONS: Record<string, Role[]> = {
   'account_summary()': ['authenticated'],
   'account_billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'ledger_user(p_keys text[], p_named uuid, p_data jsonb)': [],
-  'record_polar_order_row(p_payment jsonb)': [],
-  'record_stripe_charge(p_charge jsonb)': [],
   'queue_refund_notice()': [],
   'queue_customer_email()': [],
   'track_payment_total()': [],
@@ -82,7 +83,6 @@ const FUNCTIONS: Record<string, Role[]> = {
   ],
   'record_payment_failure(p_provider text, p_event_id text, p_event_type text, p_occurred_at timestamp with time zone, p_user_id uuid, p_data jsonb, p_payment jsonb)':
     ['service_role'],
-  'record_stripe_invoice_row(p_payment jsonb)': [],
   'queue_payment_receipt()': [],
   'queue_subscription_notice()': [],
   'queue_email_change_notice()': [],
@@ -95,9 +95,8 @@ const FUNCTIONS: Record<string, Role[]> = {
   'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':
     ['service_role'],
   'track_payment_failure()': [],
-  'fill_payment_details(p_fields jsonb, p_payment_id uuid, p_polar_order_id text)': [
-    'service_role',
-  ],
+  'fill_payment_details(p_fields jsonb, p_payment_id uuid, p_provider text, p_provider_payment_id text)':
+    ['service_role'],
   'schema_version()': ['service_role'],
   'operations_metrics()': ['service_role'],
 }
@@ -170,6 +169,14 @@ describe('privileges in public', () => {
   })
 
   it('every function in public is in the matrix, executable by exactly its roles and not by PUBLIC', async () => {
+    const { rows: writers } = await db.query<{ signature: string }>(
+      `select p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as signature
+       from public.billing_provider_rules r
+       cross join unnest(array[r.payment_row, r.payment_change]) f
+       join pg_proc p on p.proname = f and p.pronamespace = 'public'::regnamespace`,
+    )
+    expect(writers.length).toBeGreaterThan(0)
+    const matrix = { ...FUNCTIONS, ...Object.fromEntries(writers.map((w) => [w.signature, []])) }
     const { rows } = await db.query<{ signature: string; roles: string[]; by_public: boolean }>(
       `select p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as signature,
          array(select r from unnest(array['anon', 'authenticated', 'service_role']) r
@@ -178,11 +185,11 @@ describe('privileges in public', () => {
                  where a.grantee = 0 and a.privilege_type = 'EXECUTE') as by_public
        from pg_proc p where p.pronamespace = 'public'::regnamespace order by 1`,
     )
-    expect(rows.map((row) => row.signature)).toEqual(Object.keys(FUNCTIONS).sort())
+    expect(rows.map((row) => row.signature)).toEqual(Object.keys(matrix).sort())
     for (const row of rows) {
       expect({ fn: row.signature, roles: row.roles, byPublic: row.by_public }).toEqual({
         fn: row.signature,
-        roles: [...FUNCTIONS[row.signature]].sort(),
+        roles: [...matrix[row.signature]].sort(),
         byPublic: false,
       })
     }

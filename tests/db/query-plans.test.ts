@@ -107,10 +107,10 @@ beforeAll(async () => {
     insert into auth.sessions (id, user_id) select gen_random_uuid(), id from auth.users;
     insert into public.user_subscriptions (user_id, provider, stripe_customer_id, stripe_subscription_id, status)
       select id, 'stripe', 'cus_' || md5(id::text), 'sub_' || md5(id::text), 'active' from auth.users;
-    insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status, created_at)
+    insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status, created_at)
       select u.id, 'stripe', 'in_' || g || '_' || md5(u.id::text), 1900, 'usd', 'succeeded', now() - g * interval '1 day'
       from auth.users u, generate_series(1, 3) g;
-    insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status, created_at)
+    insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status, created_at)
       select '${READER}', 'stripe', 'in_reader_' || g, 1900, 'usd', 'succeeded', now() - g * interval '1 hour'
       from generate_series(1, 2000) g;
     insert into public.webhook_events (provider, event_id, event_type)
@@ -172,9 +172,8 @@ describe('the queries of the signed-in pages use indexes', () => {
 
 describe('the queries of the webhooks use indexes', () => {
   // The statements of apply_subscription_event / record_payment_event
-  // (supabase/migrations/20261122000200_webhook_apply.sql) with the user lookups they make
-  // (`ledger_user` by each provider's rules, 20261128031000_provider_rules.sql) and
-  // the ones around them
+  // with the user lookups they make (`ledger_user` by each provider's rules) and the ones
+  // around them
   // (app/billing/reconcile.server.ts, app/billing/deferred-lookups.server.ts,
   // app/billing/polar/webhook.server.ts).
   const statements: [string, string, unknown[]][] = [
@@ -206,13 +205,13 @@ describe('the queries of the webhooks use indexes', () => {
     ],
     [
       "a Polar order's invoice URL",
-      "update public.payment_history set invoice_url = 'https://x' where polar_order_id = $1 and status = 'succeeded' and invoice_url is null",
-      ['order_x'],
+      "update public.payment_history set invoice_url = 'https://x' where provider = $1 and provider_payment_id = $2 and status in ('paid', 'succeeded') and invoice_url is null",
+      ['polar', 'order_x'],
     ],
     [
       'a Stripe invoice already recorded',
-      'select id from public.payment_history where stripe_invoice_id = $1',
-      ['in_x'],
+      'select id from public.payment_history where provider = $1 and provider_payment_id = $2',
+      ['stripe', 'in_x'],
     ],
     [
       'the ledger entry',

@@ -45,7 +45,7 @@ async function seed() {
       [id],
     )
     await db.query(
-      `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status)
+      `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
        values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
       [id, `in_${id}`],
     )
@@ -118,7 +118,7 @@ describe('a signed-in user', () => {
     ],
     [
       'payment_history',
-      `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ('${alice}', 'stripe', 'in_x', 1, 'usd', 'paid')`,
+      `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ('${alice}', 'stripe', 'in_x', 1, 'usd', 'paid')`,
     ],
     ['payment_history', `delete from public.payment_history where user_id = '${alice}'`],
     [
@@ -179,7 +179,7 @@ describe('service role', () => {
         [alice],
       )
       await tx.query(
-        `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
+        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
         [alice],
       )
       await tx.query(
@@ -198,7 +198,7 @@ describe('payment_history uniqueness', () => {
   it('refuses a second row for the same Stripe invoice', async () => {
     await expect(
       db.query(
-        `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status) values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
+        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
         [alice, `in_${alice}`],
       ),
     ).rejects.toThrow(/duplicate key/)
@@ -207,7 +207,7 @@ describe('payment_history uniqueness', () => {
   it('keeps a paid Polar order and its refund as two rows, but no duplicates of either', async () => {
     const insert = (status: string, amount: number) =>
       db.query(
-        `insert into public.payment_history (user_id, provider, polar_order_id, amount, currency, status) values ($1, 'polar', 'ord_1', $2, 'usd', $3)`,
+        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'polar', 'ord_1', $2, 'usd', $3)`,
         [bob, amount, status],
       )
     await insert('succeeded', 900)

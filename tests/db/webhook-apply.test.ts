@@ -207,7 +207,7 @@ describe('record_payment_event', () => {
     expect(
       await pay('evt_p1', {
         provider: 'stripe',
-        stripe_invoice_id: 'in_1',
+        provider_payment_id: 'in_1',
         amount: 2900,
         status: 'paid',
       }),
@@ -215,7 +215,7 @@ describe('record_payment_event', () => {
     expect(
       await pay('evt_p1', {
         provider: 'stripe',
-        stripe_invoice_id: 'in_1',
+        provider_payment_id: 'in_1',
         amount: 2900,
         status: 'paid',
       }),
@@ -223,31 +223,61 @@ describe('record_payment_event', () => {
     expect(
       await pay('evt_p2', {
         provider: 'stripe',
-        stripe_invoice_id: 'in_1',
+        provider_payment_id: 'in_1',
         amount: 2900,
         status: 'paid',
       }),
     ).toBe('exists')
     const { rows } = await db.query(
-      `select amount, currency from public.payment_history where stripe_invoice_id = 'in_1'`,
+      `select amount, currency from public.payment_history where provider_payment_id = 'in_1'`,
     )
     expect(rows).toEqual([{ amount: 2900, currency: 'usd' }])
   })
 
-  it('keeps a Polar refund on its order’s row, the largest refunded total winning', async () => {
-    const order = { provider: 'polar', polar_order_id: 'o1', amount: 900, status: 'succeeded' }
-    expect(await pay('m1', { ...order, amount_refunded: 300 })).toBe('applied')
-    expect(await pay('m2', order)).toBe('exists')
-    expect(await pay('m3', { ...order, amount_refunded: 900 })).toBe('applied')
-    expect(await pay('m4', { ...order, amount_refunded: 300 })).toBe('exists')
+  it('keeps a Polar payment and its refund, updating the refund to the refunded total', async () => {
+    expect(
+      await pay('m1', {
+        provider: 'polar',
+        provider_payment_id: 'o1',
+        amount: 900,
+        status: 'succeeded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m2', {
+        provider: 'polar',
+        provider_payment_id: 'o1',
+        amount: -300,
+        status: 'refunded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m3', {
+        provider: 'polar',
+        provider_payment_id: 'o1',
+        amount: -900,
+        status: 'refunded',
+      }),
+    ).toBe('applied')
+    expect(
+      await pay('m4', {
+        provider: 'polar',
+        provider_payment_id: 'o1',
+        amount: -900,
+        status: 'refunded',
+      }),
+    ).toBe('exists')
     const { rows } = await db.query(
-      `select amount, status, amount_refunded from public.payment_history where polar_order_id = 'o1'`,
+      `select amount, status from public.payment_history where provider_payment_id = 'o1' order by amount desc`,
     )
-    expect(rows).toEqual([{ amount: 900, status: 'succeeded', amount_refunded: 900 }])
+    expect(rows).toEqual([
+      { amount: 900, status: 'succeeded' },
+      { amount: -900, status: 'refunded' },
+    ])
   })
 
   it('names a payment for a user who is gone (an account deleted since); not its refund', async () => {
-    const gone = { provider: 'polar', user_id: randomUUID(), polar_order_id: 'o_gone' }
+    const gone = { provider: 'polar', user_id: randomUUID(), provider_payment_id: 'o_gone' }
     expect(await pay('m_gone_1', { ...gone, amount: 900, status: 'succeeded' })).toBe(
       'deleted_account',
     )
@@ -308,7 +338,7 @@ describe('a Stripe event that names no user: the ledger call finds it', () => {
           user_id: null,
           stripe_customer_id: 'cus_holder',
           provider: 'stripe',
-          stripe_invoice_id: 'in_holder_1',
+          provider_payment_id: 'in_holder_1',
           amount: 900,
           currency: 'usd',
           status: 'paid',
@@ -317,7 +347,7 @@ describe('a Stripe event that names no user: the ledger call finds it', () => {
     )
     expect(paid[0].result).toBe('applied')
     const { rows: owner } = await db.query(
-      `select user_id from public.payment_history where stripe_invoice_id = 'in_holder_1'`,
+      `select user_id from public.payment_history where provider_payment_id = 'in_holder_1'`,
     )
     expect(owner).toEqual([{ user_id: holder }])
 
@@ -330,7 +360,7 @@ describe('a Stripe event that names no user: the ledger call finds it', () => {
           user_id: null,
           stripe_customer_id: 'cus_holder',
           provider: 'stripe',
-          stripe_invoice_id: 'in_holder_2',
+          provider_payment_id: 'in_holder_2',
           amount: 900,
           currency: 'usd',
         }),
@@ -343,7 +373,13 @@ describe('a Stripe event that names no user: the ledger call finds it', () => {
     const { rows: nobody } = await db.query<{ result: string }>(
       `select public.record_payment_failure('stripe', 'evt_find_5', 'invoice.payment_failed',
          now(), null, '{}', $1) as result`,
-      [JSON.stringify({ stripe_customer_id: 'cus_nobody', stripe_invoice_id: 'in_x', amount: 1 })],
+      [
+        JSON.stringify({
+          stripe_customer_id: 'cus_nobody',
+          provider_payment_id: 'in_x',
+          amount: 1,
+        }),
+      ],
     )
     expect(nobody[0].result).toBe('no_user')
   })
@@ -380,7 +416,7 @@ describe('a Polar order: the ledger call finds its user', () => {
   const ownerOf = async (orderId: string) =>
     (
       await db.query<{ user_id: string }>(
-        `select user_id from public.payment_history where polar_order_id = $1`,
+        `select user_id from public.payment_history where provider_payment_id = $1`,
         [orderId],
       )
     ).rows.map((row) => row.user_id)
@@ -390,7 +426,7 @@ describe('a Polar order: the ledger call finds its user', () => {
       await order('m_order_1', {
         user_id: null,
         polar_subscription_id: 'psub_holder',
-        polar_order_id: 'o_holder_1',
+        provider_payment_id: 'o_holder_1',
       }),
     ).toBe('applied')
     expect(await ownerOf('o_holder_1')).toEqual([holder])
@@ -398,7 +434,7 @@ describe('a Polar order: the ledger call finds its user', () => {
       await order('m_order_2', {
         user_id: user,
         polar_subscription_id: 'psub_holder',
-        polar_order_id: 'o_holder_2',
+        provider_payment_id: 'o_holder_2',
       }),
     ).toBe('applied')
     expect(await ownerOf('o_holder_2')).toEqual([holder])
@@ -409,7 +445,7 @@ describe('a Polar order: the ledger call finds its user', () => {
       await order('m_order_3', {
         user_id: user,
         polar_subscription_id: 'psub_nobody',
-        polar_order_id: 'o_named',
+        provider_payment_id: 'o_named',
       }),
     ).toBe('applied')
     expect(await ownerOf('o_named')).toEqual([user])
@@ -417,7 +453,7 @@ describe('a Polar order: the ledger call finds its user', () => {
       await order('m_order_4', {
         user_id: null,
         polar_subscription_id: 'psub_nobody',
-        polar_order_id: 'o_nobody',
+        provider_payment_id: 'o_nobody',
       }),
     ).toBe('no_user')
     expect(await ownerOf('o_nobody')).toEqual([])
@@ -425,7 +461,7 @@ describe('a Polar order: the ledger call finds its user', () => {
       await order('m_order_4', {
         user_id: null,
         polar_subscription_id: 'psub_holder',
-        polar_order_id: 'o_nobody',
+        provider_payment_id: 'o_nobody',
       }),
     ).toBe('duplicate')
   })

@@ -91,9 +91,7 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
       description: null,
       invoice_url: null,
       ...payment,
-      ...(provider === 'stripe'
-        ? { stripe_invoice_id: `in_seeded_${crypto.randomUUID()}` }
-        : { polar_order_id: crypto.randomUUID() }),
+      provider_payment_id: `${provider === 'stripe' ? 'in_seeded_' : ''}${crypto.randomUUID()}`,
     }
   })
   const { error } = await admin().from('payment_history').insert(rows)

@@ -4,6 +4,7 @@ import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { noticeByKey } from '../../app/lib/pages/notices'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createPolarCustomer, seedSubscription, shownDate } from './billing-seed'
 import {
@@ -21,9 +22,9 @@ import { E2E } from './ports'
  * A subscriber whose renewal was declined recovers, with JavaScript off (every step is a
  * form or a link): the notice says when the payment failed and when Stripe retries, "Update
  * payment method" opens Stripe's portal on its card form and comes back to "Your new card is
- * saved. Pay the $29.00 now, or …", "Pay" opens the open invoice's hosted page in a new tab
- * (which, paid, links back to the site), and once it is paid past due clears everywhere. At
- * desktop and phone width.
+ * saved. Pay the $29.00 now, or …" in amber, whose one primary "Pay $29.00 now" pays the open
+ * invoice with that card (nothing asks for the card again), and past due clears everywhere.
+ * At desktop and phone width. With JavaScript, billing follows a payment made in another tab.
  */
 
 const users: string[] = []
@@ -68,16 +69,16 @@ async function untilWebhookApplied(page: Page, path: string, check: () => Promis
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
 
-async function failureDate(userId: string) {
+async function subscriptionRow(userId: string) {
   const admin = createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
   })
   const { data } = await admin
     .from('user_subscriptions')
-    .select('payment_failed_at')
+    .select('status, payment_failed_at')
     .eq('user_id', userId)
-    .single<{ payment_failed_at: string }>()
-  return shownDate(data!.payment_failed_at)
+    .single<{ status: string; payment_failed_at: string }>()
+  return data!
 }
 
 const VIEWPORTS = [
@@ -103,7 +104,7 @@ test.describe('payment recovery with JavaScript off', () => {
       await untilWebhookApplied(page, '/dashboard', async () => {
         await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
       })
-      const failed = await failureDate(user.id)
+      const failed = shownDate((await subscriptionRow(user.id)).payment_failed_at)
       const summary = `Payment failed on ${failed}; we will retry on ${retry}`
       await expect(plan).toContainText(`Status: Past due · ${summary}`)
       await expect(plan).not.toContainText('Renews on')
@@ -121,7 +122,7 @@ test.describe('payment recovery with JavaScript off', () => {
       const alert = page.getByRole('alert')
       await expect(alert).toContainText(summary)
       await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
-      await expect(alert.getByRole('link', { name: 'Pay the open invoice' })).toHaveAttribute(
+      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveAttribute(
         'href',
         invoice.hosted_invoice_url!,
       )
@@ -139,49 +140,39 @@ test.describe('payment recovery with JavaScript off', () => {
       await page.getByRole('button', { name: 'Save payment method' }).click()
       await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?card=saved`)
 
-      // Back with a new card, the notice says what is left, not "Payment failed" again.
+      // Back with a new card: amber, not red, and paying with it is the one primary action.
       await expect(alert).toHaveText(
         new RegExp(
           `^Your new card is saved\\. Pay the \\$29\\.00 now, or we will retry on ${retry}\\.`,
         ),
       )
-      await expect(alert).not.toContainText('Payment failed')
-      const payNow = alert.getByRole('link', { name: 'Pay $29.00 now' })
-      await expect(payNow).toHaveAttribute('href', invoice.hosted_invoice_url!)
-      await expect(payNow).toHaveAttribute('target', '_blank')
-      await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
+      await expect(alert).toHaveClass(/bg-amber-50/)
+      const subscription = page.getByRole('region', { name: 'Current subscription' })
+      const primary = subscription.locator('.bg-brand-600')
+      await expect(primary).toHaveCount(1)
+      await expect(primary).toHaveText('Pay $29.00 now')
+      await expect(alert.getByRole('button', { name: 'Update payment method' })).toHaveClass(
+        /bg-white/,
+      )
+      // Nothing leads to the hosted invoice page, which would ask for the card again.
+      await expect(page.getByRole('link', { name: /^Pay/ })).toHaveCount(0)
       await attachScreenshots(page, testInfo, `billing, new card saved (${viewport.name})`)
 
-      // "Pay" opens the invoice's hosted page in a new tab, as "View invoice" does; paid, it
-      // links back to the site, and this tab is still on billing.
-      const [invoicePage] = await Promise.all([
-        page.context().waitForEvent('page'),
-        payments.getByRole('link', { name: 'Pay', exact: true }).click(),
-      ])
-      await expect(invoicePage).toHaveURL(invoice.hosted_invoice_url!)
-      await invoicePage.getByLabel('Card number').fill('4242 4242 4242 4242')
-      await invoicePage.getByRole('button', { name: 'Pay $29.00' }).click()
-      await expect(invoicePage.getByRole('status')).toHaveText(
-        'Thank you. Your payment was received.',
-      )
-      await invoicePage
-        .getByRole('link', { name: `Return to ${new URL(E2E.siteUrl).host}` })
-        .click()
-      await expect(invoicePage).toHaveURL(`${E2E.siteUrl}/`)
-      await invoicePage.close()
-      await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?card=saved$/)
-
-      // Past due clears once Stripe's events are applied: no notice, the invoice paid.
-      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-        await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 500 })
-      })
-      const status = page
-        .getByRole('region', { name: 'Current subscription' })
+      // Paid with the saved card at Stripe: the page says so and is active at once.
+      await primary.click()
+      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?notice=invoice-paid`)
+      await expect(page.getByRole('status').first()).toHaveText(noticeByKey('invoice-paid').text)
+      await expect(page.getByRole('alert')).toHaveCount(0)
+      const status = subscription
         .locator('dt', { hasText: /^Status$/ })
         .locator('xpath=following-sibling::dd[1]')
       await expect(status).toHaveText('Active')
-      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
       await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
+      // Stripe's events follow: the failed payment reads Paid.
+      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+        await expect(payments.getByText('Failed')).toHaveCount(0, { timeout: 500 })
+      })
+      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
       await attachScreenshots(page, testInfo, `billing, paid again (${viewport.name})`)
       await page.goto('/dashboard')
       await expect(plan).toContainText('Status: Active · Renews on')
@@ -209,6 +200,27 @@ test.describe('payment recovery with JavaScript off', () => {
     await alert.getByRole('button', { name: 'Update payment method' }).click()
     await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/portal/`))
   })
+})
+
+test('with JavaScript, billing follows a payment made in another tab when shown again', async ({
+  page,
+}) => {
+  const { user, invoice } = await pastDueSubscriber('recovery-focus')
+  await signIn(page, user.email)
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+    await expect(page.getByRole('alert')).toContainText('Payment failed on', { timeout: 500 })
+  })
+  await page.evaluate(() => Object.assign(window, { stayed: true }))
+  // Paid elsewhere (the hosted invoice page in another tab): Stripe's events apply it.
+  await stripe().invoices.pay(invoice.id!, { paid_out_of_band: true })
+  await expect(async () => {
+    expect((await subscriptionRow(user.id)).status).toBe('active')
+  }).toPass({ timeout: 20_000 })
+  await expect(page.getByRole('alert')).toBeVisible()
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  // The same document: asked again, not reloaded.
+  expect(await page.evaluate(() => 'stayed' in window)).toBe(true)
 })
 
 test('the past-due notice, its actions and the Pay link pass axe, light and dark', async ({

@@ -30,11 +30,18 @@ import path from 'node:path'
 import { expect, test } from '@playwright/test'
 
 import { PLAN_CATALOG, planIdSettings } from '../../app/billing/plans'
+import { runningProviders } from '../../app/env.server'
 import type { Catalog } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
-import { type LocalStack, startLocalStack } from '../local-stack/stack'
+import type { LocalStack } from '../local-stack/stack'
+import { startAppStack, withBothStandIns } from '../setup/stack'
 import { PASSWORD, uniqueEmail } from './fixtures'
 import { E2E } from './ports'
+
+/** The deployment's providers (BILLING_PROVIDERS' default): their settings and API URLs. */
+const PROVIDERS = runningProviders({})
+const PROVIDER_PREFIXES = PROVIDERS.map(({ id }) => `${id.toUpperCase()}_`)
+const API_URLS = PROVIDERS.map(({ apiUrl }) => apiUrl.name)
 
 const APP_PORT = E2E.appPort + 70
 const SITE_URL = `http://localhost:${APP_PORT}`
@@ -72,9 +79,9 @@ function hostEnv() {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
       ([key]) =>
-        !/^(NODE_ENV|SITE_URL|SUPABASE_|STRIPE_|POLAR_|SMTP_|MAIL_|TRUSTED_PROXY|RATE_LIMIT|BENCH_|DEPLOY|LOG_LEVEL|BUILD_DIR|PORT$|HOST$)/.test(
+        !/^(NODE_ENV|SITE_URL|SUPABASE_|SMTP_|MAIL_|TRUSTED_PROXY|RATE_LIMIT|BENCH_|DEPLOY|LOG_LEVEL|BUILD_DIR|PORT$|HOST$)/.test(
           key,
-        ),
+        ) && !PROVIDER_PREFIXES.some((prefix) => key.startsWith(prefix)),
     ),
   )
   const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`
@@ -135,14 +142,16 @@ test.describe.configure({ mode: 'serial' })
 test.beforeAll(async () => {
   test.setTimeout(300_000)
   const catalog = accountCatalog()
-  stack = await startLocalStack({
-    siteUrl: SITE_URL,
-    catalog,
-    keys: 'fresh',
-    // The guide's Supabase step 7: the secret key, and "IP address forwarding" on.
-    supabaseKeys: 'new',
-    supabaseAuth: { sbForwardedFor: true },
-  })
+  stack = withBothStandIns(
+    await startAppStack({
+      siteUrl: SITE_URL,
+      catalog,
+      keys: 'fresh',
+      // The guide's Supabase step 7: the secret key, and "IP address forwarding" on.
+      supabaseKeys: 'new',
+      supabaseAuth: { sbForwardedFor: true },
+    }),
+  )
   // The server listens on ::1 only; Node resolves `localhost` by /etc/hosts, which may name
   // 127.0.0.1 alone (Chromium knows both), so the stand-ins deliver to the address itself.
   for (const provider of ['stripe', 'polar'] as const)
@@ -205,14 +214,15 @@ test('the guide on a host: a production install, .env, the release commands, npm
   // stack; on this machine, which DEPLOY_REHEARSAL confines to loopback, they refuse, naming them.
   const dotEnvFile = path.join(host, '.env')
   const settings = readFileSync(dotEnvFile, 'utf8')
-  writeFileSync(dotEnvFile, settings.replace(/^(STRIPE|POLAR)_API_URL=.*\n/gm, ''))
+  const kept = (line: string) => !API_URLS.some((name) => line.startsWith(`${name}=`))
+  writeFileSync(dotEnvFile, settings.split('\n').filter(kept).join('\n'))
   for (const args of [
     ['run', 'preflight'],
     ['run', 'billing:reconcile', '--', '--check'],
   ]) {
     const unset = await run('npm', args)
     expect(unset.status, unset.stdout + unset.stderr).toBe(1)
-    for (const name of ['STRIPE_API_URL', 'POLAR_API_URL'])
+    for (const name of API_URLS)
       expect(unset.stderr).toContain(`${name} is not set (unset means the real service)`)
   }
   writeFileSync(dotEnvFile, settings)

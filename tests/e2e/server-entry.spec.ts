@@ -599,7 +599,7 @@ test('one event delivered to two instances at once is written once', async () =>
     const payments = await admin
       .from('payment_history')
       .select('id', { count: 'exact', head: true })
-      .eq('stripe_invoice_id', invoice.id)
+      .eq('provider_payment_id', invoice.id)
     expect(payments.count).toBe(1)
     const ledger = await admin
       .from('webhook_events')

@@ -6,17 +6,13 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
-import { runningProviders } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
-import { startLocalStack, SUITE_AUTH_LIMITS } from '../local-stack/stack'
+import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
+import { startAppStack } from '../setup/stack'
 import { E2E } from './ports'
 
-const stack = await startLocalStack({
+const stack = await startAppStack({
   siteUrl: E2E.siteUrl,
-  catalog: PLAN_CATALOG,
-  // The stand-ins of BILLING_PROVIDERS only, as `npm run dev` starts them.
-  providers: runningProviders(process.env).map(({ id }) => id),
   ports: {
     supabase: E2E.supabasePort,
     stripe: E2E.stripePort,

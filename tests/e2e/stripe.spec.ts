@@ -93,7 +93,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   // Already subscribed: pricing offers no second purchase.
   await page.goto('/pricing')
-  await expect(page.getByText('You are subscribed to Pro.')).toBeVisible()
+  await expect(page.getByText('Current plan', { exact: true })).toBeVisible()
   await expect(page.getByRole('button', { name: /Subscribe to .* with Stripe/ })).toHaveCount(0)
 
   await page.goto('/dashboard/settings/billing')
@@ -112,8 +112,8 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
     'href',
     new RegExp(`^${E2E.stripeUrl}/invoices/in_\\w+$`),
   )
-  const period = await subscription.getByText(/ – /).textContent()
-  const periodEnd = period?.split(' – ')[1]?.trim()
+  const next = await subscription.getByText(/^\$29\.00 on /).textContent()
+  const periodEnd = next?.replace('$29.00 on ', '')
   expect(periodEnd).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/)
 
   await page.getByRole('button', { name: 'Manage billing' }).click()

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
+import { noticeByKey } from '../../app/lib/pages/notices'
 import { mailSubject } from '../integration/mail-support'
 import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
 import {
@@ -143,13 +144,20 @@ test.describe('with JavaScript off', () => {
         await expect(subscription).toContainText(
           provider === 'stripe' ? 'PaymentBy card' : 'PaymentWith Polar',
         )
-        await subscription.getByRole('link', { name: 'Cancel subscription' }).click()
+        // One primary action per state; Cancel is destructive, and apart from it.
+        const primary = subscription.locator('.bg-brand-600')
+        await expect(primary).toHaveText('Manage billing')
+        await expect(subscription).toContainText('StatusActive')
+        const cancel = subscription.getByRole('link', { name: 'Cancel subscription' })
+        await expect(cancel).toHaveClass(/text-red-700/)
+        await expect(cancel.locator('xpath=..')).toHaveClass(/border-t/)
+        await cancel.click()
 
         // The confirmation says until when the plan stays; nothing changes before the button.
         await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?cancel$/)
         const said = await subscription.getByText(/^Cancel Pro\? You keep it until /).textContent()
         const endsOn = /until (.+?) and are not charged again/.exec(said!)![1]
-        await expect(subscription).toContainText(`– ${endsOn}`)
+        await expect(subscription).toContainText(`Next payment$29.00 on ${endsOn}`)
         await expect(page.getByRole('link', { name: 'Keep my plan' })).toBeVisible()
         await attachScreenshots(
           page,
@@ -163,6 +171,9 @@ test.describe('with JavaScript off', () => {
           `Scheduled to cancel on ${endsOn}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
         )
         await expect(subscription.getByRole('link', { name: 'Cancel subscription' })).toHaveCount(0)
+        await expect(subscription).toContainText(`StatusCanceling · ends ${endsOn}`)
+        await expect(subscription).toContainText('Next payment—')
+        await expect(primary).toHaveText('Resume subscription')
         await mailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
         await attachScreenshots(
           page,
@@ -170,9 +181,18 @@ test.describe('with JavaScript off', () => {
           `scheduled to cancel, ${provider} (${viewport.name})`,
         )
 
+        // Pricing names the end on the plan it is.
+        await page.goto('/pricing')
+        await expect(planCard(page, 'Pro')).toContainText(`Current plan · ends ${endsOn}`)
+        await page.goto('/dashboard/settings/billing')
+
         await subscription.getByRole('button', { name: 'Resume subscription' }).click()
-        await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+        await expect(page).toHaveURL(
+          `${E2E.siteUrl}/dashboard/settings/billing?notice=plan-resumed`,
+        )
+        await expect(page.getByRole('status').first()).toHaveText(noticeByKey('plan-resumed').text)
         await expect(subscription).not.toContainText('Scheduled to cancel')
+        await expect(subscription).toContainText('StatusActive')
         await mailTo(user.email, mailSubject('subscription_resumed', { plan_name: 'Pro' }))
         // The provider's own events agree: reloaded later, it is still renewing.
         await page.waitForTimeout(1000)
@@ -277,6 +297,7 @@ test('the pages of these journeys pass axe, light and dark', async ({ page, brow
     '/dashboard/settings/billing',
     '/dashboard/settings/billing?cancel',
     '/dashboard/settings/account',
+    '/pricing',
   ]
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })

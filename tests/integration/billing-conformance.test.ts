@@ -2,34 +2,40 @@ import { readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
-import {
-  billingProvider,
-  endSubscription,
-  registerBillingProvider,
-} from '../../app/billing/registry.server'
+import { billingProvider, endSubscription } from '../../app/billing/registry.server'
 import { resetEnvForTests } from '../../app/env.server'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
-import { deliverTestpayEvents, payTestpayCheckout, testpayProvider } from './testpay/provider'
+import { deliverDueMails } from '../../app/notifications/delivery.server'
+import {
+  adminClient,
+  createSignedInUser,
+  emulatorStripe,
+  startTestApp,
+  type TestApp,
+} from './harness'
+import { deliverTestpayEvents, payTestpayCheckout, testpayCustomerEmail } from './testpay/provider'
 
 /**
  * The billing contract, the same for every provider (app/billing/provider.ts): a checkout
- * from the provider-neutral door, the provider's webhook writing the ledger row, its portal
- * from "Manage billing", a cancellation at the period end and its resumption, the ending
- * account deletion uses (now, or for the test-only provider at the period end), reconciliation, and account deletion closing the open checkouts. Run
- * against the app's adapters on their stand-ins and against a provider that exists only here
- * (./testpay/), registered by this file with its own migration: a new provider needs nothing
- * else.
+ * from the provider-neutral door, the provider's webhook route writing the ledger row, an
+ * email change reaching its customer, its portal from "Manage billing", a cancellation at
+ * the period end and its resumption, the ending account deletion uses (now, or for the
+ * test-only provider at the period end), reconciliation, and account deletion closing the
+ * open checkouts. Run against the app's adapters on their stand-ins and against a provider
+ * that exists only in the tests (./testpay/, registered as any provider is, with its own
+ * migration applied here): a new provider needs nothing else.
  */
 let app: TestApp
+/** Every registered provider, the test-only one too (./testpay/register.ts). */
+const PROVIDERS = PROVIDER_SETTINGS.map(({ id }) => id)
 
 beforeAll(async () => {
   app = await startTestApp({ polarInvoiceDelayMs: 0 })
   await app.stack.database.exec(
     readFileSync(new URL('testpay/migration.sql', import.meta.url), 'utf8'),
   )
-  registerBillingProvider(testpayProvider)
-  process.env.BILLING_PROVIDERS = 'stripe,polar,testpay'
+  process.env.BILLING_PROVIDERS = PROVIDERS.join(',')
   resetEnvForTests()
 })
 afterAll(async () => {
@@ -49,6 +55,8 @@ const DRIVERS: Record<
     pay(checkout: string): Promise<void>
     closed: RegExp
     idle(): Promise<void>
+    /** The address the provider has for the row's customer. */
+    customerEmail(row: Record<string, unknown>): Promise<string | undefined>
   }
 > = {
   stripe: {
@@ -60,6 +68,12 @@ const DRIVERS: Record<
     },
     closed: /no longer active/,
     idle: () => app.stack.stripe.idle(),
+    customerEmail: async (row) =>
+      (
+        (await emulatorStripe(app).customers.retrieve(row.stripe_customer_id as string)) as {
+          email: string
+        }
+      ).email,
   },
   polar: {
     // Through the contract's GET /api/checkout, which answers with Polar's hosted page.
@@ -76,15 +90,18 @@ const DRIVERS: Record<
     },
     closed: /customer associated with this checkout has been deleted/,
     idle: () => app.stack.polar.idle(),
+    customerEmail: async (row) =>
+      app.stack.polar.state.customers.get(row.polar_customer_id as string)?.email,
   },
   testpay: {
     open: async (location) => location.split('/').pop()!,
     async pay(checkout) {
       payTestpayCheckout(checkout)
-      await deliverTestpayEvents()
+      await deliverTestpayEvents(app.url)
     },
     closed: /no open testpay checkout/,
-    idle: deliverTestpayEvents,
+    idle: () => deliverTestpayEvents(app.url),
+    customerEmail: async (row) => testpayCustomerEmail(row.user_id as string),
   },
 }
 
@@ -116,8 +133,32 @@ async function rowOf(userId: string) {
   return data as Record<string, unknown> | null
 }
 
-describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
-  it('checkout → webhook → ledger row → portal → cancel → reconcile', async () => {
+it('drives every provider in the code', () => {
+  expect(Object.keys(DRIVERS)).toEqual(PROVIDERS)
+})
+
+// First, before any of its rows exist: a provider is its rules row, which the ledger requires.
+it('the test-only provider without its rules row records nothing: its webhooks fail', async () => {
+  const rules = await app.stack.database.query(
+    `delete from public.billing_provider_rules where provider = 'testpay' returning *`,
+  )
+  try {
+    const user = await createSignedInUser(app)
+    await expect(DRIVERS.testpay.pay(await openCheckout('testpay', user.cookie))).rejects.toThrow(
+      'testpay webhook answered 500',
+    )
+    expect(await rowOf(user.id)).toBeNull()
+  } finally {
+    const [row] = rules.rows as Record<string, unknown>[]
+    await app.stack.database.query(
+      `insert into public.billing_provider_rules select * from jsonb_populate_record(null::public.billing_provider_rules, $1)`,
+      [JSON.stringify(row)],
+    )
+  }
+})
+
+describe.each(PROVIDERS)('the %s adapter', (id) => {
+  it('checkout → webhook → ledger row → email change → portal → cancel → reconcile', async () => {
     const driver = DRIVERS[id]
     const user = await createSignedInUser(app)
 
@@ -133,6 +174,21 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
       .select('*', { count: 'exact', head: true })
       .eq('provider', id)
     expect(count).toBeGreaterThan(0)
+    // Its payment, on the billing page and in the payments CSV, as every provider's.
+    for (const page of [
+      '/dashboard/settings/billing',
+      '/dashboard/settings/billing/payments.csv',
+    ]) {
+      const shown = await fetch(`${app.url}${page}`, { headers: { cookie: user.cookie } })
+      expect(await shown.text()).toContain('Pro payment')
+    }
+
+    // A confirmed email change reaches the customer, through the outbox.
+    const email = `changed-${user.id}@example.com`
+    await deliverDueMails({ send: async () => undefined })
+    await adminClient(app).auth.admin.updateUserById(user.id, { email, email_confirm: true })
+    await deliverDueMails({ send: async () => undefined })
+    expect(await driver.customerEmail(row!)).toBe(email)
 
     const manage = await post(user.cookie, '/dashboard/settings/billing', 'intent=portal')
     expect(manage.status).toBe(303)
@@ -147,7 +203,9 @@ describe.each(Object.keys(DRIVERS))('the %s adapter', (id) => {
     ] as const) {
       const answer = await post(user.cookie, path, body)
       expect(answer.status).toBe(303)
-      expect(answer.headers.get('location')).toBe('/dashboard/settings/billing')
+      expect(answer.headers.get('location')).toBe(
+        `/dashboard/settings/billing${scheduled ? '' : '?notice=plan-resumed'}`,
+      )
       expect(await rowOf(user.id)).toMatchObject({ cancel_at_period_end: scheduled })
       await driver.idle()
       expect(await rowOf(user.id)).toMatchObject({

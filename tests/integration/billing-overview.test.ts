@@ -23,7 +23,7 @@ async function givePayments(user: User, count: number) {
   const rows = Array.from({ length: count }, (_, index) => ({
     user_id: user.id,
     provider: 'stripe',
-    stripe_invoice_id: `in_${user.id.slice(0, 8)}_${index}`,
+    provider_payment_id: `in_${user.id.slice(0, 8)}_${index}`,
     amount: 1000 + index,
     currency: 'usd',
     status: 'paid',

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
-import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
+import { DEFAULT_BILLING_PROVIDERS, PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { resetEnvForTests } from '../../app/env.server'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 
@@ -31,7 +31,7 @@ const page = async (path: string) =>
   (await fetch(`${app.url}${path}`, { headers: { cookie } })).text()
 
 /** Each endpoint of a provider, as its spec door is called (method, path, body). */
-const ENDPOINTS = {
+const ENDPOINTS: Record<string, [string, string, string | null][]> = {
   stripe: [
     ['POST', '/api/checkout_sessions', `price_id=${catalogPlan('pro').stripe.priceId}`],
     ['POST', '/api/customer_portal', ''],
@@ -44,12 +44,14 @@ const ENDPOINTS = {
     ['POST', '/api/webhooks/polar', '{}'],
     ['POST', '/api/webhooks/providerb', '{}'],
   ],
-} as const
+  testpay: [['POST', '/api/webhooks/testpay', '{}']],
+}
 
 it('knows the endpoints of every provider in the code', () => {
   expect(Object.keys(ENDPOINTS)).toEqual(PROVIDER_SETTINGS.map(({ id }) => id))
 })
 
+const defaults = DEFAULT_BILLING_PROVIDERS.split(',')
 const NOT_FOUND = { status: 404, body: JSON.stringify({ error: 'Not found' }) }
 
 async function call([method, path, body]: readonly [string, string, string | null]) {
@@ -89,8 +91,11 @@ describe.each([
   })
 })
 
-it('offers both by default, Stripe first', async () => {
+it('offers both by default, Stripe first; one added later is off until named', async () => {
   const pricing = await page('/pricing')
+  const later = Object.entries(ENDPOINTS).filter(([id]) => !defaults.includes(id))
+  for (const endpoint of later.flatMap(([, endpoints]) => endpoints))
+    expect(await call(endpoint), endpoint[1]).toEqual(NOT_FOUND)
   expect(pricing.indexOf('Subscribe to Pro: </span>Pay by card')).toBeGreaterThan(0)
   expect(pricing.indexOf('Subscribe to Pro: </span>Pay with Polar')).toBeGreaterThan(
     pricing.indexOf('Subscribe to Pro: </span>Pay by card'),

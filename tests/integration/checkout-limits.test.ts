@@ -128,7 +128,7 @@ describe('actions that call a payment provider are budgeted per account and per 
     const page = (path: string, form?: Record<string, string>) =>
       from(ip, appRequest(app, path, { cookie: user.cookie, form }))
     const message = expect.stringMatching(/^Too many billing requests/)
-    for (const intent of ['cancel', 'resume', 'update_payment_method', '']) {
+    for (const intent of ['cancel', 'resume', 'pay', 'update_payment_method', '']) {
       const answer = await callRoute(
         billing.action,
         page('/dashboard/settings/billing', { intent }),

@@ -29,7 +29,7 @@ type Overview = Awaited<
   ReturnType<typeof import('../../app/subscriptions/billing-overview.server').getBillingOverview>
 >
 
-async function paymentRows(column: 'polar_order_id' | 'stripe_invoice_id', value: string) {
+async function paymentRows(column: 'provider_payment_id' | 'provider_payment_id', value: string) {
   const { data } = await adminClient(app).from('payment_history').select('*').eq(column, value)
   return (data ?? []) as Record<string, unknown>[]
 }
@@ -88,12 +88,12 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
       const first = await postPolarEvent(app.url, event)
       expect(first).toMatchObject(OK)
       expect(await ledgerCount(first.id)).toBe(1)
-      expect(await paymentRows('polar_order_id', order.id)).toMatchObject([
+      expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
         { user_id: user.id, status: 'succeeded', amount: order.total_amount, invoice_url: null },
       ])
       // Polar's resend changes nothing and is answered 200 as well.
       expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-      expect(await paymentRows('polar_order_id', order.id)).toHaveLength(1)
+      expect(await paymentRows('provider_payment_id', order.id)).toHaveLength(1)
 
       // While Polar still fails, the billing page opens and shows the payment without a link.
       const stillFailing = await openBillingPage(user)
@@ -107,7 +107,9 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
       const page = await openBillingPage(user)
       expect(page.status).toBe(200)
       expect(page.data.payments).toMatchObject([{ invoice_url: url }])
-      expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: url }])
+      expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+        { invoice_url: url },
+      ])
     },
   )
 
@@ -115,20 +117,24 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
     const { order } = await polarSubscriber()
     polarInvoiceFails(order.id, 500)
     expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: null }])
+    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+      { invoice_url: null },
+    ])
 
     // Polar still failing while order.updated comes: 200 too, the URL stays empty.
     const generated = { ...order, is_invoice_generated: true }
     const updated = await postPolarEvent(app.url, polarEvent('order.updated', generated))
     expect(updated).toMatchObject(OK)
     expect(await ledgerCount(updated.id)).toBe(1)
-    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([{ invoice_url: null }])
+    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+      { invoice_url: null },
+    ])
 
     // Polar recovers and generates the invoice (someone asked for it), then tells us.
     app.stack.polar.clearFaults()
     await emulatorPolar(app).orders.generateInvoice(order.id)
     expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
-    expect(await paymentRows('polar_order_id', order.id)).toMatchObject([
+    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
       { invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },
     ])
   })
@@ -150,7 +156,7 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
         orders.map((order, index) => ({
           user_id: user.id,
           provider: 'polar',
-          polar_order_id: order.id,
+          provider_payment_id: order.id,
           amount: order.total_amount,
           currency: 'usd',
           status: 'succeeded',
@@ -217,12 +223,12 @@ describe('Stripe invoice.payment_succeeded whose invoice payments cannot be read
     expect(attempts.map((entry) => entry.status)).toEqual([200])
     expect(await ledgerCount(succeeded.id)).toBe(1)
     expect(await payments()).toMatchObject([
-      { stripe_invoice_id: invoiceId, status: 'paid', stripe_payment_intent_id: null },
+      { provider_payment_id: invoiceId, status: 'paid', provider_charge_id: null },
     ])
 
     // Still failing: the page opens anyway.
     expect((await openBillingPage(user)).status).toBe(200)
-    expect(await payments()).toMatchObject([{ stripe_payment_intent_id: null }])
+    expect(await payments()).toMatchObject([{ provider_charge_id: null }])
 
     app.stack.stripe.clearFaults()
     resetDeferredLookupsForTests()
@@ -234,8 +240,8 @@ describe('Stripe invoice.payment_succeeded whose invoice payments cannot be read
     expect(invoicePayment.payment.payment_intent).toMatch(/^pi_/)
     expect(await payments()).toMatchObject([
       {
-        stripe_invoice_id: invoiceId,
-        stripe_payment_intent_id: invoicePayment.payment.payment_intent,
+        provider_payment_id: invoiceId,
+        provider_charge_id: invoicePayment.payment.payment_intent,
         invoice_url: page.data.payments[0].invoice_url,
       },
     ])

@@ -371,7 +371,7 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
     app.stack.stripe.clearFaults()
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
     const { payments } = await stateOf(user.id)
-    expect(payments.filter((row) => row.stripe_invoice_id === invoice.id)).toMatchObject([
+    expect(payments.filter((row) => row.provider_payment_id === invoice.id)).toMatchObject([
       { amount: 1500, user_id: user.id },
     ])
     expect(payments).toHaveLength(before.payments.length + 1)
@@ -386,8 +386,8 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
     expect(await ledgerCount(event.id)).toBe(1)
     const { payments } = await stateOf(user.id)
-    expect(payments.filter((row) => row.stripe_invoice_id === invoice.id)).toMatchObject([
-      { amount: 1700, user_id: user.id, stripe_payment_intent_id: null },
+    expect(payments.filter((row) => row.provider_payment_id === invoice.id)).toMatchObject([
+      { amount: 1700, user_id: user.id, provider_charge_id: null },
     ])
     // Filled in later by the billing page: deferred-lookups.test.ts.
   })
@@ -463,7 +463,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
       expect(await ledgerCount(first.id)).toBe(1)
       const { payments } = await stateOf(user.id)
       expect(payments).toHaveLength(before.payments.length + 1)
-      expect(payments.filter((row) => row.polar_order_id === order.id)).toMatchObject([
+      expect(payments.filter((row) => row.provider_payment_id === order.id)).toMatchObject([
         { status: 'succeeded', invoice_url: null },
       ])
       // Filled in later by order.updated or the billing page: deferred-lookups.test.ts.
@@ -621,7 +621,7 @@ describe('out-of-order and same-second events', () => {
       await postPolarEvent(app.url, polarEvent('order.refunded', partial, { timestamp: at(100) })),
     ).toMatchObject(OK)
     expect((await stateOf(user.id)).payments).toMatchObject([
-      { polar_order_id: order.id, status: 'refunded', amount: -2900 },
+      { provider_payment_id: order.id, status: 'refunded', amount: -2900 },
     ])
   })
 
@@ -633,7 +633,9 @@ describe('out-of-order and same-second events', () => {
       await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
     ).toMatchObject(OK)
     const state = await stateOf(user.id)
-    expect(state.payments).toMatchObject([{ polar_order_id: paid.order.id, status: 'succeeded' }])
+    expect(state.payments).toMatchObject([
+      { provider_payment_id: paid.order.id, status: 'succeeded' },
+    ])
     expect(state.subscription).toMatchObject({ polar_subscription_id: paid.subscription.id })
   })
 })

@@ -1,30 +1,22 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import path from 'node:path'
 
 import type { ServerBuild } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { expect } from 'vitest'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
 import { resetEnvForTests } from '../../app/env.server'
 import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { stopMailDelivery } from '../../app/notifications/delivery.server'
 import { createApp } from '../../server-app.js'
-import { PROJECT_ROOT, withOutageSwitch } from '../local-stack/database'
-import {
-  type LocalStack,
-  type LocalStackOptions,
-  startLocalStack,
-  SUITE_AUTH_LIMITS,
-} from '../local-stack/stack'
+import { withOutageSwitch } from '../local-stack/database'
+import { type LocalStack, type LocalStackOptions, SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
+import { startAppStack, withBothStandIns } from '../setup/stack'
 import { authorizeOnConsentPage } from './auth-support'
-import { ROUTES_REACHED } from './routes-reached'
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
   url: string
@@ -67,16 +59,17 @@ export async function startTestApp(
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  const stack = await startLocalStack({
-    database: outage.database,
-    siteUrl: origin,
-    catalog: PLAN_CATALOG,
-    retry: { attempts: 3, baseDelayMs: 50 },
-    polarInvoiceDelayMs: options.polarInvoiceDelayMs,
-    stripeDelivery: options.stripeDelivery,
-    supabaseKeys: options.supabaseKeys,
-    supabaseAuth: options.supabaseAuth ?? SUITE_AUTH_LIMITS,
-  })
+  const stack = withBothStandIns(
+    await startAppStack({
+      database: outage.database,
+      siteUrl: origin,
+      retry: { attempts: 3, baseDelayMs: 50 },
+      polarInvoiceDelayMs: options.polarInvoiceDelayMs,
+      stripeDelivery: options.stripeDelivery,
+      supabaseKeys: options.supabaseKeys,
+      supabaseAuth: options.supabaseAuth ?? SUITE_AUTH_LIMITS,
+    }),
+  )
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
@@ -86,47 +79,18 @@ export async function startTestApp(
   // this instance's mail deliverer; the tests deliver mails themselves, when they choose.
   const build = await loadServerBuild()
   await stopMailDelivery()
-  const reached = new Set<string>()
-  server.on('request', createApp(recordingRoutes(build, reached)))
+  server.on('request', createApp(build))
   return {
     url: origin,
     stack,
     setDatabaseDown: outage.setDown,
     setDatabaseStalled: outage.setStalled,
     async close() {
-      checkRoutesReached(reached)
       await stack.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await database.close()
     },
-  }
-}
-
-/** The build with each route's loader and action noting its route id in `reached`. */
-function recordingRoutes(build: ServerBuild, reached: Set<string>): ServerBuild {
-  const noted = <F extends (...args: never[]) => unknown>(id: string, handler: F | undefined) =>
-    handler && (((...args) => (reached.add(id), handler(...args))) as F)
-  const routes = Object.entries(build.routes).map(([id, route]) => {
-    const { loader, action } = route.module
-    const module = { ...route.module, loader: noted(id, loader), action: noted(id, action) }
-    return [id, { ...route, module }]
-  })
-  return { ...build, routes: Object.fromEntries(routes) }
-}
-
-/**
- * A test file that reaches a route through the server must say so in ROUTES_REACHED, which
- * `npm run test:changed` reads to find it: the map cannot fall behind the tests.
- */
-function checkRoutesReached(reached: Set<string>) {
-  const file = path.relative(PROJECT_ROOT, expect.getState().testPath ?? '')
-  const listed = ROUTES_REACHED[file] ?? []
-  const missing = [...reached].filter((id) => !listed.includes(id)).sort()
-  if (missing.length) {
-    throw new Error(
-      `${file} reaches ${missing.join(', ')}: add them to its entry in ROUTES_REACHED`,
-    )
   }
 }
 

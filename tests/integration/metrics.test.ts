@@ -68,15 +68,17 @@ describe('GET /metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/subscribe/:plan' })).toBe(
       1,
     )
-    // The webhooks' answers by provider are their routes' answers.
-    const webhook = { route: '/api/webhooks/stripe', method: 'POST' }
+    // Every provider's webhook is one route; its outcomes say which provider.
+    const webhook = { route: '/api/webhooks/:provider', method: 'POST' }
     expect(sample(text, 'http_request_duration_seconds_count', { ...webhook, status: '400' })).toBe(
       1,
     )
     expect(sample(text, 'http_request_duration_seconds_count', { ...webhook, status: '200' })).toBe(
       1,
     )
-    expect(sample(text, 'webhook_outcomes_total', { outcome: 'unhandled' })).toBe(1)
+    expect(
+      sample(text, 'webhook_outcomes_total', { provider: 'stripe', outcome: 'unhandled' }),
+    ).toBe(1)
     expect(sample(text, 'notification_outbox_depth')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'notification_outbox_oldest_age_seconds')).toBeGreaterThanOrEqual(0)
     expect(sample(text, 'reconcile_corrections')).toBeUndefined()

@@ -1,8 +1,9 @@
 /**
  * Payment recovery through the app's own routes and the Stripe emulator: a declined renewal
  * makes the subscription past due (with when it failed and when Stripe retries), "Update
- * payment method" opens the portal on its card form, and paying the open invoice clears past
- * due through the webhooks and the ledger, in order or shuffled and partly duplicated.
+ * payment method" opens the portal on its card form, billing's "Pay now" pays the open invoice
+ * with the saved card (a declined one changes nothing), and paying clears past due through the
+ * webhooks and the ledger, in order or shuffled and partly duplicated.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -36,7 +37,7 @@ async function rowOf(running: TestApp, userId: string) {
 async function paymentsOf(running: TestApp, userId: string) {
   const { data } = await adminClient(running)
     .from('payment_history')
-    .select('stripe_invoice_id, status, amount')
+    .select('provider_payment_id, status, amount')
     .eq('user_id', userId)
     .order('created_at')
   return data ?? []
@@ -80,13 +81,18 @@ describe('payment recovery', () => {
     expect(pastDue.payment_failed_at).not.toBeNull()
     expect(Date.parse(pastDue.payment_retry_at!)).toBe(invoice.next_payment_attempt! * 1000)
     expect((await paymentsOf(app, user.id)).at(-1)).toEqual({
-      stripe_invoice_id: invoice.id,
+      provider_payment_id: invoice.id,
       status: 'failed',
       amount: 2900,
     })
 
     // "Update payment method": the portal opens straight on its card form.
     const billing = `${app.url}/dashboard/settings/billing`
+    // Paying before a new card is saved: the card on file declines again, nothing changes.
+    const declined = await postForm(billing, { intent: 'pay' }, user.cookie)
+    expect(declined.status).toBe(502)
+    expect(await declined.text()).toContain('Your card was declined and nothing was charged.')
+    expect((await rowOf(app, user.id)).status).toBe('past_due')
     const opened = await postForm(billing, { intent: 'update_payment_method' }, user.cookie)
     expect(opened.status).toBe(303)
     const portalUrl = opened.headers.get('location')!
@@ -110,10 +116,11 @@ describe('payment recovery', () => {
       `${billing.replace(app.url, app.stack.env.SITE_URL)}?card=saved`,
     )
 
-    // An hour later the subscriber pays the open invoice on its hosted page.
+    // An hour later the subscriber pays the open invoice with it from billing: active at once.
     app.stack.stripe.advanceClock(3600)
-    const paid = await postForm(invoice.hosted_invoice_url!, { cardNumber: '4242424242424242' })
-    expect(paid.status).toBe(303)
+    const paid = await postForm(billing, { intent: 'pay' }, user.cookie)
+    expect(paid.headers.get('location')).toBe('/dashboard/settings/billing?notice=invoice-paid')
+    expect((await rowOf(app, user.id)).status).toBe('active')
     await app.stack.stripe.idle()
     expect(await rowOf(app, user.id)).toEqual({
       status: 'active',
@@ -121,7 +128,7 @@ describe('payment recovery', () => {
       payment_retry_at: null,
     })
     expect((await paymentsOf(app, user.id)).at(-1)).toEqual({
-      stripe_invoice_id: invoice.id,
+      provider_payment_id: invoice.id,
       status: 'paid',
       amount: 2900,
     })
@@ -148,7 +155,7 @@ describe('payment recovery', () => {
     expect(await paymentsOf(app, user.id)).toEqual(
       invoices.data
         .reverse()
-        .map((entry) => ({ stripe_invoice_id: entry.id, status: 'paid', amount: 2900 })),
+        .map((entry) => ({ provider_payment_id: entry.id, status: 'paid', amount: 2900 })),
     )
   })
 })

@@ -298,8 +298,7 @@ describe('the whole flow', () => {
     expect(payments).toHaveLength(1)
     expect(payments?.[0]).toMatchObject({
       provider: 'polar',
-      polar_order_id: order.id,
-      polar_subscription_id: subscription.id,
+      provider_payment_id: order.id,
       amount: 2900,
       currency: 'usd',
       status: 'succeeded',

@@ -48,7 +48,7 @@ async function rowOf(userId: string) {
 async function paymentsOf(userId: string) {
   const { data } = await adminClient(app)
     .from('payment_history')
-    .select('polar_order_id, status')
+    .select('provider_payment_id, status')
     .eq('user_id', userId)
   return data ?? []
 }

@@ -167,9 +167,9 @@ describe('reconciliation of Stripe', () => {
 async function payments(userId: string) {
   const { data } = await adminClient(app)
     .from('payment_history')
-    .select('stripe_invoice_id, polar_order_id, status')
+    .select('provider_payment_id, status')
     .eq('user_id', userId)
-  return (data ?? []) as { stripe_invoice_id: string | null; polar_order_id: string | null }[]
+  return (data ?? []) as { provider_payment_id: string }[]
 }
 
 describe('changed-only reconciliation', () => {
@@ -207,7 +207,7 @@ describe('changed-only reconciliation', () => {
     const applied = await reconcileProvider('stripe')
     expect(applied.differences.find((d) => d.userId === userId)?.result).toBe('applied')
     expect(applied.missingPayments).toContainEqual({ id: renewal.id, result: 'applied' })
-    expect((await payments(userId)).map((p) => p.stripe_invoice_id)).toContain(renewal.id)
+    expect((await payments(userId)).map((p) => p.provider_payment_id)).toContain(renewal.id)
     const again = await reconcileProvider('stripe', { check: true })
     expect(again.missingPayments).toEqual([])
     expect(again.differences.filter((d) => d.userId === userId)).toEqual([])
@@ -238,7 +238,7 @@ describe('changed-only reconciliation', () => {
     expect(applied.missingPayments).toEqual([
       { id: check.missingPayments[0].id, result: 'applied' },
     ])
-    expect((await payments(userId)).map((p) => p.polar_order_id)).toContain(
+    expect((await payments(userId)).map((p) => p.provider_payment_id)).toContain(
       check.missingPayments[0].id,
     )
     expect((await reconcileProvider('polar', { check: true })).missingPayments).toEqual([])

@@ -7,10 +7,10 @@ import { promisify } from 'node:util'
 
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { LOCAL_CATALOG } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { LOCAL_DEV } from '../local-stack/defaults'
-import { type LocalStack, startLocalStack } from '../local-stack/stack'
+import type { PartialLocalStack } from '../local-stack/stack'
+import { startAppStack } from '../setup/stack'
 
 /**
  * The release commands as a cron line or a CI step runs them: no environment at all, no
@@ -18,7 +18,7 @@ import { type LocalStack, startLocalStack } from '../local-stack/stack'
  * run as production, so nothing falls back to that stack: each names what is missing, exit 1.
  */
 const PORTS = { supabase: 54421, stripe: 12111, polar: 12112, smtp: 54425 }
-let stack: LocalStack | undefined
+let stack: PartialLocalStack | undefined
 let cwd: string
 
 /** Whether nothing listens on the port yet (another run's stack may hold the default ports). */
@@ -36,11 +36,7 @@ beforeAll(async () => {
   cwd = mkdtempSync(path.join(os.tmpdir(), 'release-commands-'))
   const ports = await Promise.all(Object.values(PORTS).map(free))
   if (ports.every(Boolean))
-    stack = await startLocalStack({
-      siteUrl: LOCAL_DEV.siteUrl,
-      catalog: LOCAL_CATALOG,
-      ports: PORTS,
-    })
+    stack = await startAppStack({ siteUrl: LOCAL_DEV.siteUrl, ports: PORTS })
 })
 afterAll(async () => {
   await stack?.close()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 
+import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { createSignedInUser, loadServerBuild, startTestApp, type TestApp } from './harness'
 
 /**
@@ -17,7 +18,14 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-/** The URL of each route (a parameter filled in, a splat given a path), once per URL. */
+/** A value of each parameter (a provider that runs), and a path for the splat. */
+const PARAMS: Record<string, string> = {
+  ':plan': 'pro',
+  ':provider': PROVIDER_SETTINGS[0].id,
+  '*': 'no-such-page',
+}
+
+/** The URL of each route (its parameters filled in), once per URL. */
 function routeUrls() {
   const urls = new Map<string, string>()
   for (const route of Object.values(build.routes)) {
@@ -29,7 +37,7 @@ function routeUrls() {
       .join('/')
       .split('/')
       .filter(Boolean)
-      .map((segment) => (segment === '*' ? 'no-such-page' : segment.replace(/^:.*/, 'pro')))
+      .map((segment) => PARAMS[segment] ?? segment)
       .join('/')
     urls.set(`/${path}`, route.id)
   }

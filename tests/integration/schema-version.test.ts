@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 
@@ -37,12 +37,16 @@ it('a database without the function that reports it (an older one) is behind', a
 })
 
 it('the local stack records each migration as the Supabase CLI does: version, statements, name', async () => {
-  const file = migrations.find((migration) => migration.endsWith('_schema_version.sql'))!
+  const file = migrations.find((migration) =>
+    readFileSync(`supabase/migrations/${migration}`, 'utf8').includes(
+      'function public.schema_version()',
+    ),
+  )!
   const { rows } = await app.stack.database.query<{ statements: string[]; name: string }>(
     'select statements, name from supabase_migrations.schema_migrations where version = $1',
     [file.split('_')[0]],
   )
-  expect(rows[0].name).toBe('schema_version')
+  expect(rows[0].name).toBe(/^\d+_(.*)\.sql$/.exec(file)![1])
   expect(rows[0].statements.join('\n')).toContain('create function public.schema_version()')
 })
 

@@ -71,7 +71,7 @@ async function seedSubscriber() {
     [user.id],
   )
   await app.stack.database.query(
-    `insert into public.payment_history (user_id, provider, stripe_invoice_id, amount, currency, status)
+    `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
      values ($1, 'stripe', 'in_secret_test', 2900, 'usd', 'paid')`,
     [user.id],
   )

@@ -686,8 +686,8 @@ describe('the whole purchase', () => {
     expect(payments).toHaveLength(1)
     expect(payments[0]).toMatchObject({
       provider: 'stripe',
-      stripe_invoice_id: invoice.id,
-      stripe_payment_intent_id: paymentIntentId,
+      provider_payment_id: invoice.id,
+      provider_charge_id: paymentIntentId,
       amount: 2900,
       currency: 'usd',
       status: 'paid',

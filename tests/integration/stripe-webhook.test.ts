@@ -325,7 +325,7 @@ describe('events', () => {
     const { data } = await adminClient(app)
       .from('payment_history')
       .select('*')
-      .eq('stripe_invoice_id', invoice.id)
+      .eq('provider_payment_id', invoice.id)
     expect(data).toHaveLength(1)
     expect(data?.[0]).toMatchObject({
       user_id: userId,
@@ -335,7 +335,7 @@ describe('events', () => {
       status: 'paid',
       invoice_url: 'https://invoice.example/in_1',
       description: 'Pro payment',
-      stripe_payment_intent_id: null,
+      provider_charge_id: null,
     })
   })
 })
@@ -359,7 +359,7 @@ describe('with the emulator', () => {
     const { data } = await adminClient(app)
       .from('payment_history')
       .select('user_id, amount')
-      .eq('stripe_invoice_id', invoice.id)
+      .eq('provider_payment_id', invoice.id)
     expect(data).toEqual([{ user_id: user.id, amount: 900 }])
   })
 
@@ -382,8 +382,8 @@ describe('with the emulator', () => {
       .eq('user_id', user.id)
     expect(data).toMatchObject([
       {
-        stripe_invoice_id: invoiceId,
-        stripe_payment_intent_id: invoicePayment.payment.payment_intent,
+        provider_payment_id: invoiceId,
+        provider_charge_id: invoicePayment.payment.payment_intent,
         amount: invoicePayment.amount_paid,
         status: 'paid',
       },
@@ -409,7 +409,7 @@ describe('with the emulator', () => {
     const { data } = await adminClient(app)
       .from('payment_history')
       .select('amount')
-      .eq('stripe_invoice_id', invoice.id)
+      .eq('provider_payment_id', invoice.id)
     expect(data).toEqual([{ amount: 1234 }])
   })
 })
@@ -469,7 +469,7 @@ describe('invoice.payment_failed', () => {
     const { data } = await adminClient(app)
       .from('payment_history')
       .select('status, amount, description, invoice_url')
-      .eq('stripe_invoice_id', invoiceId)
+      .eq('provider_payment_id', invoiceId)
     return data
   }
 

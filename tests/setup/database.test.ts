@@ -14,7 +14,7 @@ describe('test database', () => {
     const { rows } = await db.query<{ version: string }>(
       'select version from supabase_migrations.schema_migrations order by version',
     )
-    expect(rows.map((row) => row.version)).toContain('20261122000100')
+    expect(rows.map((row) => row.version)).toContain('20261206110000')
   })
 
   it('rolls a failed transaction back', async () => {

@@ -78,13 +78,11 @@ export async function seedBigData(databaseUrl: string, readerId: string): Promis
     // Payments: the other users' spread over them, then the reader's long history.
     await client.query(
       `insert into public.payment_history (
-         user_id, provider, stripe_invoice_id, polar_subscription_id, polar_order_id,
+         user_id, provider, provider_payment_id,
          amount, currency, status, description, created_at, updated_at)
        select u.id,
               case when u.n % 2 = 0 then 'stripe' else 'polar' end,
-              case when u.n % 2 = 0 then 'in_seed_' || g end,
-              null,
-              case when u.n % 2 = 1 then gen_random_uuid()::text end,
+              case when u.n % 2 = 0 then 'in_seed_' || g else gen_random_uuid()::text end,
               case when g % 50 = 0 then -1900 else 1900 end, 'usd',
               case when g % 50 = 0 then 'refunded' else 'succeeded' end,
               'Starter plan', now() - (g % 1000) * interval '1 day', now()
@@ -94,7 +92,7 @@ export async function seedBigData(databaseUrl: string, readerId: string): Promis
     )
     await client.query(
       `insert into public.payment_history (
-         user_id, provider, stripe_invoice_id, amount, currency, status, description,
+         user_id, provider, provider_payment_id, amount, currency, status, description,
          created_at, updated_at)
        select $1::uuid, 'stripe', 'in_seed_reader_' || g, 1900, 'usd', 'succeeded',
               'Starter plan', now() - interval '400 days' - g * interval '1 hour', now()

@@ -12,9 +12,9 @@ import { randomBytes } from 'node:crypto'
 
 import pg from 'pg'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
 import { withDatabaseName } from '../../tests/local-stack/database'
-import { startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { startAppStack } from '../../tests/setup/stack'
 import { TOOL_PORTS } from '../ports'
 
 const siteUrl = process.env.BENCH_SITE_URL ?? `http://localhost:${TOOL_PORTS.bench.app}`
@@ -49,11 +49,10 @@ const dropDatabase = async () => {
 
 const databaseUrl =
   databaseName && serverUrl ? withDatabaseName(serverUrl, databaseName) : undefined
-let stack: Awaited<ReturnType<typeof startLocalStack>>
+let stack: Awaited<ReturnType<typeof startAppStack>>
 try {
-  stack = await startLocalStack({
+  stack = await startAppStack({
     siteUrl,
-    catalog: PLAN_CATALOG,
     ports,
     databaseUrl,
     // A load from one address: the auth server's per-IP limits would stop it, and are not

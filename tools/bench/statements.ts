@@ -113,7 +113,7 @@ export async function openStatements(
       return new Map(rows.map((row) => [row.query, row.calls]))
     },
     async emptyPollPlan() {
-      // The claim's row search (supabase/migrations/…_notification_outbox.sql), planned on
+      // The claim's row search (`claim_notifications`), planned on
       // the bench's own outbox: which node reads public.notification_outbox.
       const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
         `explain (format json) select o.id from public.notification_outbox o

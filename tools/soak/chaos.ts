@@ -27,7 +27,6 @@ import { parseArgs } from 'node:util'
 
 import pg from 'pg'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
 import {
   type Database,
   migrate,
@@ -35,7 +34,8 @@ import {
   PROJECT_ROOT,
   withDatabaseName,
 } from '../../tests/local-stack/database'
-import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { type LocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { startAppStack, withBothStandIns } from '../../tests/setup/stack'
 import { TOOL_PORTS } from '../ports'
 import { type Backend, startBalancer } from './balancer'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
@@ -502,16 +502,17 @@ async function main() {
   await admin.end()
   database = await openDatabase({ url: withDatabaseName(serverUrl!, databaseName) })
   await migrate(database)
-  stack = await startLocalStack({
-    database,
-    siteUrl,
-    ports: { supabase: PORTS.supabase, stripe: PORTS.stripe, polar: PORTS.polar },
-    catalog: PLAN_CATALOG,
-    polarInvoiceDelayMs: 0,
-    // A load from one address against one project: the auth server's per-IP limits and
-    // mail budget would stop it, and are not what it measures (the local stack's README).
-    supabaseAuth: SUITE_AUTH_LIMITS,
-  })
+  stack = withBothStandIns(
+    await startAppStack({
+      database,
+      siteUrl,
+      ports: { supabase: PORTS.supabase, stripe: PORTS.stripe, polar: PORTS.polar },
+      polarInvoiceDelayMs: 0,
+      // A load from one address against one project: the auth server's per-IP limits and
+      // mail budget would stop it, and are not what it measures (the local stack's README).
+      supabaseAuth: SUITE_AUTH_LIMITS,
+    }),
+  )
   stack.polar.setWebhookUrl(undefined)
   for (const [index, port] of PORTS.instances.entries())
     instances.push({ index, port, routable: false, inFlight: 0, stderr: [] })

@@ -25,7 +25,6 @@ import { parseArgs } from 'node:util'
 
 import pg from 'pg'
 
-import { PLAN_CATALOG } from '../../app/billing/plans'
 import {
   type Database,
   migrate,
@@ -33,7 +32,8 @@ import {
   PROJECT_ROOT,
   withDatabaseName,
 } from '../../tests/local-stack/database'
-import { type LocalStack, startLocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { type LocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { startAppStack, withBothStandIns } from '../../tests/setup/stack'
 import { TOOL_PORTS } from '../ports'
 import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
@@ -238,17 +238,18 @@ async function main() {
   await build()
   const db = await openSoakDatabase()
   log(`database: ${db.kind}${serverDatabase ? ` (${serverDatabase.name})` : ''}`)
-  stack = await startLocalStack({
-    database: db,
-    siteUrl,
-    catalog: PLAN_CATALOG,
-    ports: PORTS,
-    polarInvoiceDelayMs: 0,
-    stripeDelivery: { mode: stripeDelivery, seed },
-    // A load from one address against one project: the auth server's per-IP limits and
-    // mail budget would stop it, and are not what it measures (the local stack's README).
-    supabaseAuth: SUITE_AUTH_LIMITS,
-  })
+  stack = withBothStandIns(
+    await startAppStack({
+      database: db,
+      siteUrl,
+      ports: PORTS,
+      polarInvoiceDelayMs: 0,
+      stripeDelivery: { mode: stripeDelivery, seed },
+      // A load from one address against one project: the auth server's per-IP limits and
+      // mail budget would stop it, and are not what it measures (the local stack's README).
+      supabaseAuth: SUITE_AUTH_LIMITS,
+    }),
+  )
   // Only the replayed stream reaches the app: the Polar emulator's own events wait undelivered.
   stack.polar.setWebhookUrl(undefined)
   const appErrors = await startApp()

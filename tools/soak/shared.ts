@@ -155,8 +155,8 @@ export async function verify(
   for (const row of paymentRows) {
     const key =
       row.provider === 'stripe'
-        ? `stripe:${row.stripe_invoice_id}`
-        : `polar:${row.polar_order_id}:${row.status}`
+        ? `stripe:${row.provider_payment_id}`
+        : `polar:${row.provider_payment_id}:${row.status}`
     rowsChecked += 1
     if (seen.has(key)) mismatches.push(`payment ${key}: more than one row`)
     seen.add(key)

@@ -5,9 +5,9 @@
  *
  * - subscription rows: the events of a user applied in time order (ties in one second by
  *   lifecycle rank), each writing the columns its type sets — the ledger's rules
- *   (supabase/migrations/20261122000200_webhook_apply.sql) without the arrival order;
- * - payments: one row per Stripe invoice, one per Polar order and status; a refund raises
- *   its order's row to the largest refunded total (`amount_refunded`).
+ *   (`apply_subscription_event`) without the arrival order;
+ * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
+ *   carries the largest refunded total.
  *
  * Pure: no I/O. The Polar objects (which must exist in the emulator, since order.paid fetches
  * the order's invoice) are created by the runner and passed in.
@@ -141,12 +141,9 @@ export const SUBSCRIPTION_COLUMNS = [
 export const PAYMENT_COLUMNS = [
   'user_id',
   'provider',
-  'stripe_invoice_id',
-  'stripe_payment_intent_id',
-  'polar_subscription_id',
-  'polar_order_id',
+  'provider_payment_id',
+  'provider_charge_id',
   'amount',
-  'amount_refunded',
   'currency',
   'status',
   'description',
@@ -221,18 +218,22 @@ export function expectedState(events: StreamEvent[]) {
       // A payment replaces a failure of the same invoice, never the other way round.
       if (!known || (known.row.status === 'failed' && event.effect.row.status !== 'failed'))
         payments.set(event.effect.key, {
-          row: { amount_refunded: known?.row.amount_refunded ?? 0, ...event.effect.row },
+          row: event.effect.row,
           createdAtChoices: new Set([event.effect.row.created_at as number]),
         })
     } else {
-      // The order's row (a refund may write it first): the largest refunded total wins.
       const known = payments.get(event.effect.key)
-      const refunded = Math.max((known?.row.amount_refunded as number) ?? 0, event.effect.amount)
-      const row = known?.row ?? event.effect.row
-      payments.set(event.effect.key, {
-        row: { ...row, amount_refunded: refunded },
-        createdAtChoices: new Set([row.created_at as number]),
-      })
+      if (!known) {
+        payments.set(event.effect.key, {
+          row: { ...event.effect.row, amount: event.effect.amount },
+          createdAtChoices: new Set([event.time]),
+        })
+      } else {
+        // The refunded total is the largest refund; the row's time is that of whichever
+        // refund event arrived first (the ledger keeps the first insert's created_at).
+        known.row.amount = Math.min(known.row.amount as number, event.effect.amount)
+        known.createdAtChoices.add(event.time)
+      }
     }
   }
   const subscriptions = new Map<number, Fields>()
@@ -427,10 +428,8 @@ class StripeUser {
           row: {
             user_id: this.userId,
             provider: 'stripe',
-            stripe_invoice_id: invoiceId,
-            stripe_payment_intent_id: null,
-            polar_subscription_id: null,
-            polar_order_id: null,
+            provider_payment_id: invoiceId,
+            provider_charge_id: null,
             amount: plan.amount,
             currency: 'usd',
             status: 'paid',
@@ -595,31 +594,27 @@ class PolarUser {
     this.t += this.random.int(1, 400) // the next event of a flow, some milliseconds later
   }
 
-  /** The row order.paid writes for an order (a refund of it raises the same row). */
-  private orderRow(order: Fields): Fields {
-    const product = order.product as { name?: string } | null
-    return {
-      user_id: this.userId,
-      provider: 'polar',
-      stripe_invoice_id: null,
-      stripe_payment_intent_id: null,
-      polar_subscription_id: order.subscription_id ?? null,
-      polar_order_id: order.id,
-      amount: order.total_amount,
-      currency: String(order.currency).toLowerCase(),
-      status: 'succeeded',
-      description: `${product?.name?.trim() || 'Subscription'} payment`,
-      invoice_url: `${this.invoiceBaseUrl}/invoices/${order.id}`,
-      created_at: Date.parse(String(order.created_at)),
-    }
-  }
-
   private pay() {
     const orders = this.resources.subscriptions[this.subIndex].orders
     const order = orders[this.orderIndex++]
     if (!order) return
-    const row = this.orderRow(order)
-    this.push('order.paid', order, { kind: 'payment', key: `polar:${order.id}:succeeded`, row })
+    const product = order.product as { name?: string } | null
+    this.push('order.paid', order, {
+      kind: 'payment',
+      key: `polar:${order.id}:succeeded`,
+      row: {
+        user_id: this.userId,
+        provider: 'polar',
+        polar_subscription_id: order.subscription_id ?? null,
+        provider_payment_id: order.id,
+        amount: order.total_amount,
+        currency: String(order.currency).toLowerCase(),
+        status: 'succeeded',
+        description: `${product?.name?.trim() || 'Subscription'} payment`,
+        invoice_url: `${this.invoiceBaseUrl}/invoices/${order.id}`,
+        created_at: Date.parse(String(order.created_at)),
+      },
+    })
     this.paidOrders.push({ order, refunded: 0 })
     this.t += this.random.int(1, 400)
   }
@@ -638,11 +633,21 @@ class PolarUser {
       status: total >= net ? 'refunded' : 'partially_refunded',
       refunded_amount: total,
     }
+    const product = order.product as { name?: string } | null
     this.push('order.refunded', order, {
       kind: 'refund',
-      key: `polar:${order.id}:succeeded`,
-      amount: total,
-      row: this.orderRow(entry.order),
+      key: `polar:${order.id}:refunded`,
+      amount: -total,
+      row: {
+        user_id: this.userId,
+        provider: 'polar',
+        polar_subscription_id: order.subscription_id ?? null,
+        provider_payment_id: order.id,
+        currency: String(order.currency).toLowerCase(),
+        status: 'refunded',
+        description: `${product?.name?.trim() || 'Subscription'} refund`,
+        invoice_url: null,
+      },
     })
     return true
   }

@@ -131,7 +131,7 @@ export async function runStripeEmulatorPhase(
     )
     for (const invoice of invoices.data.filter((candidate) => candidate.amount_due > 0)) {
       rowsChecked += 1
-      const payment = payments.find((candidate) => candidate.stripe_invoice_id === invoice.id)
+      const payment = payments.find((candidate) => candidate.provider_payment_id === invoice.id)
       const charge = invoice.status === 'paid' ? await chargeOf(stripe, invoice.id) : null
       const refunded = charge?.amount_refunded ?? 0
       const want = [

@@ -616,10 +616,8 @@ describe('polarSubscriptionFields', () => {
 const ORDER_PAYMENT = {
   user_id: USER_ID,
   provider: 'polar',
-  stripe_invoice_id: null,
-  stripe_payment_intent_id: null,
   polar_subscription_id: SUBSCRIPTION_ID,
-  polar_order_id: ORDER_ID,
+  provider_payment_id: ORDER_ID,
   amount: 3190,
   currency: 'usd',
   status: 'succeeded',
@@ -670,32 +668,57 @@ describe('polarOrderPayment (order.paid)', () => {
 })
 
 describe('polarRefundPayment (order.refunded)', () => {
-  it('the order’s row with its refunded total, tax included', () => {
+  const refund = {
+    user_id: USER_ID,
+    provider: 'polar',
+    polar_subscription_id: SUBSCRIPTION_ID,
+    provider_payment_id: ORDER_ID,
+    amount: -1000,
+    currency: 'usd',
+    status: 'refunded',
+    description: 'Pro refund',
+    invoice_url: null,
+    created_at: '2026-11-25T09:00:00.000Z',
+  }
+
+  it('a partial refund: minus the refunded amount, at the event time', () => {
     const value = order({ status: 'partially_refunded', refunded_amount: 1000 })
-    expect(polarRefundPayment(parseOrder(value), USER_ID)).toEqual({
-      ...polarOrderPayment(parseOrder(value), USER_ID),
-      amount_refunded: 1000,
-    })
-    const full = order({ status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 })
-    expect(polarRefundPayment(parseOrder(full), USER_ID)).toMatchObject({
-      amount: 3190,
-      amount_refunded: 3190,
-      status: 'succeeded',
-      description: 'Pro payment',
+    expect(polarRefundPayment(parseOrder(value), USER_ID, '2026-11-25T09:00:00.000Z')).toEqual(
+      refund,
+    )
+  })
+
+  it('a full refund: what went back to the card, tax included', () => {
+    const value = order({ status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 })
+    expect(polarRefundPayment(parseOrder(value), USER_ID, '2026-11-25T09:00:00.000Z')).toEqual({
+      ...refund,
+      amount: -3190,
     })
   })
 
   it.each([[0], [null], [undefined]])(
-    'falls back to the whole order when refunded_amount is %j',
+    'falls back to minus the total when refunded_amount is %j',
     (refunded) => {
       const value: Record<string, unknown> = order({
         status: 'refunded',
         refunded_amount: refunded,
       })
       if (refunded === undefined) delete value.refunded_amount
-      expect(polarRefundPayment(parseOrder(value), null)).toMatchObject({ amount_refunded: 3190 })
+      expect(polarRefundPayment(parseOrder(value), null, '2026-11-25T09:00:00.000Z')).toEqual({
+        ...refund,
+        user_id: null,
+        amount: -3190,
+      })
     },
   )
+
+  it('without a product name', () => {
+    const value = order({ refunded_amount: 1000, product: product({ name: null }) })
+    expect(polarRefundPayment(parseOrder(value), USER_ID, '2026-11-25T09:00:00.000Z')).toEqual({
+      ...refund,
+      description: 'Subscription refund',
+    })
+  })
 })
 
 describe('applyPolarEvent: which store call each event type makes', () => {
@@ -819,17 +842,21 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     )
   })
 
-  it('order.refunded → recordPaymentEvent with the order’s row and its refunded total', async () => {
+  it('order.refunded → recordPaymentEvent with the negative row at the event time', async () => {
     const data = order({ status: 'refunded', refunded_amount: 2900 })
     await expect(applyPolarEvent(event('order.refunded'), data)).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      event('order.refunded'),
-      expect.objectContaining({
-        polar_order_id: ORDER_ID,
-        status: 'succeeded',
-        amount_refunded: 2900,
-      }),
-    )
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.refunded'), {
+      user_id: USER_ID,
+      provider: 'polar',
+      polar_subscription_id: SUBSCRIPTION_ID,
+      provider_payment_id: ORDER_ID,
+      amount: -2900,
+      currency: 'usd',
+      status: 'refunded',
+      description: 'Pro refund',
+      invoice_url: null,
+      created_at: '2026-11-01T10:00:03.123Z',
+    })
   })
 
   it('order.updated before the invoice is generated is only recorded', async () => {

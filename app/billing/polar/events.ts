@@ -131,10 +131,8 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   return {
     user_id: userId,
     provider: 'polar',
-    stripe_invoice_id: null,
-    stripe_payment_intent_id: null,
+    provider_payment_id: order.id,
     polar_subscription_id: order.subscription_id ?? null,
-    polar_order_id: order.id,
     amount: order.total_amount,
     currency: order.currency.toLowerCase(),
     status: 'succeeded',
@@ -144,8 +142,18 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   }
 }
 
-/** A refunded order's row with its refunded total, tax included (else the whole order). */
-export function polarRefundPayment(order: PolarOrder, userId: string | null): NewPayment {
+/** The negative payment_history row of a refunded order. */
+export function polarRefundPayment(
+  order: PolarOrder,
+  userId: string | null,
+  occurredAt: string,
+): NewPayment {
   const refunded = (order.refunded_amount ?? 0) + (order.refunded_tax_amount ?? 0)
-  return { ...polarOrderPayment(order, userId), amount_refunded: refunded || order.total_amount }
+  return {
+    ...polarOrderPayment(order, userId),
+    amount: -Math.abs(refunded || order.total_amount),
+    status: 'refunded',
+    description: paymentDescription(order.product?.name, 'refund'),
+    created_at: occurredAt,
+  }
 }

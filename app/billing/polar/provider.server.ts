@@ -145,13 +145,13 @@ export const polarProvider: BillingProvider = {
       const event = { provider: 'polar', id: `reconcile:${order.id}`, type: 'order.paid' }
       const record = () =>
         applyPolarEvent({ ...event, occurredAt: new Date().toISOString() }, order)
-      if (order.paid) payments.push({ id: order.id, column: 'polar_order_id', record })
+      if (order.paid) payments.push({ id: order.id, record })
     }
     return payments
   },
   paymentLookup(payment, timeoutMs) {
-    const orderId = payment.polar_order_id
-    if (payment.status !== 'succeeded' || payment.invoice_url || !orderId) return null
+    const orderId = payment.provider_payment_id
+    if (payment.status !== 'succeeded' || payment.invoice_url) return null
     return async () => ({
       invoice_url: await lookUpOrderInvoiceUrl(orderId, { timeoutSeconds: timeoutMs / 1000 }),
     })

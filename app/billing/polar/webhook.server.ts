@@ -98,14 +98,17 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
       return fresh ? 'logged' : 'duplicate'
     }
     // Only a payment the ledger recorded is worth an invoice: an order nobody holds makes no Polar call.
-    // A refund raises its order's row (writing it when it comes first, invoice link included).
-    case 'order.paid':
-    case 'order.refunded': {
+    case 'order.paid': {
       const order = parsePayload(PolarOrderSchema, data)
-      const toRow = event.type === 'order.paid' ? polarOrderPayment : polarRefundPayment
-      const outcome = await recordPaymentEvent(event, toRow(order, linkedUserId(event, order)))
+      const payment = polarOrderPayment(order, linkedUserId(event, order))
+      const outcome = await recordPaymentEvent(event, payment)
       if (outcome === 'applied') await fillInvoiceUrl(event, order.id, true)
       return outcome
+    }
+    case 'order.refunded': {
+      const order = parsePayload(PolarOrderSchema, data)
+      const payment = polarRefundPayment(order, linkedUserId(event, order), event.occurredAt)
+      return recordPaymentEvent(event, payment)
     }
     case 'order.updated': {
       const order = parsePayload(PolarOrderSchema, data)
@@ -137,6 +140,7 @@ async function fillInvoiceUrl(event: LedgerEvent, orderId: string, generate = fa
   })
   if (url === undefined) return 'invoice_deferred'
   if (!url) return 'invoice_not_ready'
-  await rpc('fill_payment_details', { p_fields: { invoice_url: url }, p_polar_order_id: orderId })
+  const order = { p_provider: 'polar', p_provider_payment_id: orderId }
+  await rpc('fill_payment_details', { p_fields: { invoice_url: url }, ...order })
   return 'invoice_filled'
 }

@@ -572,10 +572,8 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
   const basePayment = {
     user_id: USER_ID,
     provider: 'stripe',
-    stripe_invoice_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
-    stripe_payment_intent_id: null,
-    polar_subscription_id: null,
-    polar_order_id: null,
+    provider_payment_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
+    provider_charge_id: null,
     amount: 2900,
     currency: 'usd',
     status: 'paid',
@@ -588,7 +586,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     expect(invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', null)).toEqual(basePayment)
     expect(
       invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', 'pi_3SxQ2cL4kX9mNpQr0abc'),
-    ).toEqual({ ...basePayment, stripe_payment_intent_id: 'pi_3SxQ2cL4kX9mNpQr0abc' })
+    ).toEqual({ ...basePayment, provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc' })
   })
 
   it('does not read a payments list from the invoice (the API never sends one in events)', () => {
@@ -618,7 +616,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
     expect(invoicePayment(invoice, null, null, null)).toEqual({
       ...basePayment,
       user_id: null,
-      stripe_invoice_id: 'in_bare',
+      provider_payment_id: 'in_bare',
       amount: 900,
       status: 'paid',
       description: 'Subscription payment',
@@ -762,10 +760,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   const paymentRow = {
     user_id: USER_ID,
     provider: 'stripe',
-    stripe_invoice_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
-    stripe_payment_intent_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
-    polar_subscription_id: null,
-    polar_order_id: null,
+    provider_payment_id: 'in_1SxQ2bL4kX9mNpQrInInIn01',
+    provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
     amount: 2900,
     currency: 'usd',
     status: 'paid',
@@ -812,14 +808,14 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     await applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))
     expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
       ...paymentRow,
-      stripe_payment_intent_id: null,
+      provider_charge_id: null,
     })
     list.mockClear()
     await applyStripeEvent(event('invoice.payment_succeeded', { ...paidInvoice(), amount_paid: 0 }))
     expect(list).not.toHaveBeenCalled()
     expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
       ...paymentRow,
-      stripe_payment_intent_id: null,
+      provider_charge_id: null,
       amount: 0,
     })
   })
@@ -831,7 +827,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     )
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(ledger('invoice.payment_succeeded'), {
       ...paymentRow,
-      stripe_payment_intent_id: null,
+      provider_charge_id: null,
     })
   })
 
@@ -864,8 +860,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       expect.objectContaining({
         user_id: USER_ID,
         provider: 'stripe',
-        stripe_invoice_id: invoice.id,
-        stripe_payment_intent_id: null,
+        provider_payment_id: invoice.id,
+        provider_charge_id: null,
         amount: 1900,
         status: 'failed',
         invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',

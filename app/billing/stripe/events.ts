@@ -108,7 +108,7 @@ export const StripeChargeObjectSchema = z.looseObject({
 export function chargeChange(object: z.infer<typeof StripeChargeObjectSchema>) {
   const dispute = object.object === 'dispute'
   return {
-    stripe_payment_intent_id: idOf(object.payment_intent),
+    provider_charge_id: idOf(object.payment_intent),
     amount_refunded: dispute ? undefined : object.amount_refunded,
     dispute_status: dispute ? object.status : undefined,
   }
@@ -190,10 +190,8 @@ export function invoicePayment(
   return {
     user_id: userId,
     provider: 'stripe',
-    stripe_invoice_id: invoice.id,
-    stripe_payment_intent_id: paymentIntentId,
-    polar_subscription_id: null,
-    polar_order_id: null,
+    provider_payment_id: invoice.id,
+    provider_charge_id: paymentIntentId,
     amount: invoice.amount_paid,
     currency: invoice.currency.toLowerCase(),
     status: invoice.status ?? 'paid',

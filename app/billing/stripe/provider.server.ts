@@ -44,6 +44,15 @@ async function userCustomers(row: SubscriptionRow | null, userId: string, email:
   return ids
 }
 
+/** A subscription as Stripe answered a change: its row fields, at Stripe's clock (the answer's Date). */
+function answerOf(answer: Stripe.Response<Stripe.Subscription>) {
+  const subscription = StripeSubscriptionSchema.parse(answer)
+  return {
+    fields: subscriptionFields(subscription, stripePlanName(subscription)),
+    occurredAt: new Date(answer.lastResponse.headers.date ?? Date.now()).toISOString(),
+  }
+}
+
 /** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
@@ -122,15 +131,13 @@ export const stripeProvider: BillingProvider = {
     if (!customer) return []
     return (await getStripe().subscriptions.list({ customer, status: 'all', limit: 100 })).data
   },
-  async scheduleCancel(id, cancel) {
-    const updated = await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })
-    const subscription = StripeSubscriptionSchema.parse(updated)
-    // Stripe's clock (its answer's Date), which its events' `created` also reads.
-    const date = updated.lastResponse.headers.date
-    return {
-      fields: subscriptionFields(subscription, stripePlanName(subscription)),
-      occurredAt: new Date(date ?? Date.now()).toISOString(),
-    }
+  scheduleCancel: async (id, cancel) =>
+    answerOf(await getStripe().subscriptions.update(id, { cancel_at_period_end: cancel })),
+  // The card on file pays the latest invoice; a decline is Stripe's 402 card error.
+  async payOpenInvoice(id) {
+    const { latest_invoice: invoice } = await getStripe().subscriptions.retrieve(id)
+    await getStripe().invoices.pay(invoice as string)
+    return answerOf(await getStripe().subscriptions.retrieve(id))
   },
   ends: 'now',
   async cancelNow(id) {
@@ -181,25 +188,24 @@ export const stripeProvider: BillingProvider = {
       const event = { id, type: 'invoice.payment_succeeded', data: { object } }
       const record = () =>
         applyStripeEvent({ ...event, created: seconds(new Date()) } as Stripe.Event)
-      paid.push({ id: object.id!, column: 'stripe_invoice_id', record })
+      paid.push({ id: object.id!, record })
     }
     return paid
   },
   paymentLookup(payment, timeoutMs) {
-    const invoiceId = payment.stripe_invoice_id
-    if (!invoiceId) return null
+    const invoiceId = payment.provider_payment_id
     const url = !payment.invoice_url
     // A failed invoice was not paid: there is no PaymentIntent that paid it to look up.
     const paymentIntent =
-      !payment.stripe_payment_intent_id && payment.amount > 0 && payment.status !== 'failed'
+      !payment.provider_charge_id && payment.amount > 0 && payment.status !== 'failed'
     if (!url && !paymentIntent) return null
     const options = { timeoutMs }
     return async () => {
-      const [invoice_url, stripe_payment_intent_id] = await Promise.all([
+      const [invoice_url, provider_charge_id] = await Promise.all([
         url ? fetchHostedInvoiceUrl(invoiceId, options) : null,
         paymentIntent ? fetchInvoicePaymentIntentId(invoiceId, options) : null,
       ])
-      return { invoice_url, stripe_payment_intent_id }
+      return { invoice_url, provider_charge_id }
     }
   },
   checkout: {

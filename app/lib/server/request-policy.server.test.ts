@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 
 import { resetEnvForTests } from '~/env.server'
-import * as stripeWebhook from '~/routes/api.webhooks.stripe'
+import * as stripeWebhook from '~/routes/api.webhooks.providera'
 import * as settingsIndex from '~/routes/dashboard.settings._index'
 
 import { logger } from './logger.server'
@@ -139,7 +139,7 @@ describe('requestPolicyMiddleware: every answer gets the headers', () => {
     '/api/cached': () => Response.json({}, { headers: { 'Cache-Control': 'private, max-age=5' } }),
     // Real resource routes, called as they are written (no wrapper of any kind).
     '/dashboard/settings': settingsIndex.loader as Handler,
-    '/api/webhooks/stripe': stripeWebhook.loader as Handler,
+    '/api/webhooks/providera': stripeWebhook.loader as Handler,
   }
 
   test.each([false, true])(
@@ -163,7 +163,7 @@ describe('requestPolicyMiddleware: every answer gets the headers', () => {
         const settings = await server.fetch('/dashboard/settings')
         expect(settings.headers.get('Location')).toBe('/dashboard/settings/general')
         expectSecured(settings)
-        const webhookGet = await server.fetch('/api/webhooks/stripe')
+        const webhookGet = await server.fetch('/api/webhooks/providera')
         expect(webhookGet.status).toBe(405)
         expect(webhookGet.headers.get('Allow')).toBe('POST')
         expectSecured(webhookGet)

@@ -1,16 +1,20 @@
+import { planById } from '../../../app/billing/plans.server'
 import type { BillingProvider, ListedSubscription } from '../../../app/billing/provider'
-import { webhookAction } from '../../../app/billing/registry.server'
 import {
   answerWebhook,
   badSignature,
   readWebhookBody,
 } from '../../../app/billing/webhooks/outcome.server'
-import { applySubscriptionEvent } from '../../../app/subscriptions/store.server'
+import { getEnv } from '../../../app/env.server'
+import { applySubscriptionEvent, recordPaymentEvent } from '../../../app/subscriptions/store.server'
+import { testpaySettings } from './settings'
 
 /**
  * A third payment provider that exists only in the tests: an in-memory service and its
- * adapter, registered by the conformance suite alone. It proves a provider needs nothing
- * outside its own folder, its migration (./migration.sql) and a registry line.
+ * adapter, registered as a provider in the code (./register.ts), with its settings
+ * (./settings.ts) and its migration (./migration.sql). It proves a provider needs nothing
+ * outside its own folder but its registration and its driver in the conformance suite. A paid
+ * checkout is a subscription and its payment, shown on the billing page and in the payments CSV.
  */
 interface Subscription {
   id: string
@@ -23,12 +27,17 @@ interface Subscription {
   cancelAtPeriodEnd?: boolean
 }
 
-const SECRET = 'testpay-secret'
-const HOSTED = 'https://pay.test'
+/** Its settings, as the app parsed them. */
+const setting = (name: keyof typeof testpaySettings.localDefaults) =>
+  (getEnv() as unknown as Record<string, string>)[name]
+/** The service's side: the webhook secret it signs with. */
+const SECRET = testpaySettings.localDefaults.TESTPAY_WEBHOOK_SECRET
 
 let next = 0
 const checkouts = new Map<string, { userId: string; plan: string; paid: boolean }>()
 const subscriptions = new Map<string, Subscription>()
+/** Its customers' addresses, by customer id (an email change reaches them). */
+const customers = new Map<string, string>()
 /** Events the service has not delivered yet (see `deliverTestpayEvents`). */
 const outbox: { id: string; type: string; at: string; subscription: Subscription }[] = []
 
@@ -52,28 +61,30 @@ export function payTestpayCheckout(id: string) {
   }
   subscriptions.set(subscription.id, subscription)
   emit('subscription.created', subscription)
+  emit('payment.succeeded', subscription)
   return subscription
 }
 
-/** Delivers the queued events to the app's webhook through the registry, signed. */
-export async function deliverTestpayEvents() {
-  const action = webhookAction('testpay')
+/** Delivers the queued events to the app's webhook route, signed. */
+export async function deliverTestpayEvents(appUrl: string) {
   for (const event of outbox.splice(0)) {
-    const request = new Request('http://app.test/api/webhooks/testpay', {
+    const response = await fetch(`${appUrl}/api/webhooks/testpay`, {
       method: 'POST',
       headers: { 'testpay-signature': SECRET },
       body: JSON.stringify(event),
     })
-    const response = await action({ request })
     if (response.status !== 200) throw new Error(`testpay webhook answered ${response.status}`)
   }
 }
+
+/** The address the service has for the user's customer. */
+export const testpayCustomerEmail = (userId: string) => customers.get(`tp_cus_${userId}`)
 
 const fieldsOf = (subscription: Subscription) => ({
   provider: 'testpay',
   testpay_customer_id: subscription.customerId,
   testpay_subscription_id: subscription.id,
-  plan_name: subscription.plan,
+  plan_name: planById('testpay', subscription.plan)?.name ?? null,
   status: subscription.status,
   billing_cycle: 'month',
   cancel_at_period_end: subscription.cancelAtPeriodEnd ?? false,
@@ -83,18 +94,22 @@ const fieldsOf = (subscription: Subscription) => ({
 export const testpayProvider: BillingProvider = {
   id: 'testpay',
   label: 'Testpay',
-  formOrigins: [HOSTED],
-  checkoutDoor: (plan) => ({ href: `${HOSTED}/start?plan=${plan.key}` }),
+  formOrigins: [],
+  originSettings: ['TESTPAY_API_URL'],
+  checkoutDoor: (plan) => ({
+    href: `${setting('TESTPAY_API_URL')}/start?plan=${plan.ids.testpay}`,
+  }),
   async startCheckout(_asUser, user, plan) {
     const id = `tp_c_${++next}`
-    checkouts.set(id, { userId: user.id, plan: plan.name, paid: false })
-    return `${HOSTED}/checkout/${id}`
+    checkouts.set(id, { userId: user.id, plan: plan.ids.testpay, paid: false })
+    customers.set(`tp_cus_${user.id}`, user.email)
+    return `${setting('TESTPAY_API_URL')}/checkout/${id}`
   },
   // Its columns come with its migration, not in the app's generated row type.
   async openPortal(row) {
     const customer = (row as Record<string, unknown>).testpay_customer_id
     if (typeof customer !== 'string') return { kind: 'no-subscription' }
-    return { kind: 'url', url: `${HOSTED}/portal/${customer}` }
+    return { kind: 'url', url: `${setting('TESTPAY_API_URL')}/portal/${customer}` }
   },
   async userSubscriptions(_row, userId) {
     return [...subscriptions.values()].filter((subscription) => subscription.userId === userId)
@@ -107,6 +122,9 @@ export const testpayProvider: BillingProvider = {
   },
   // It cannot end a subscription now, as some providers cannot: deletion schedules the end.
   ends: 'period-end',
+  async updateCustomerEmail(_row, userId, email) {
+    if (customers.has(`tp_cus_${userId}`)) customers.set(`tp_cus_${userId}`, email.new)
+  },
   async expireCheckouts(_row, user) {
     for (const [id, checkout] of checkouts)
       if (checkout.userId === user.id && !checkout.paid) checkouts.delete(id)
@@ -126,23 +144,44 @@ export const testpayProvider: BillingProvider = {
     param: 'testpay_checkout',
     pattern: /^tp_c_\d+$/,
     status: async (id) => (checkouts.get(id)?.paid ? 'complete' : 'open'),
-    summary: async (id) => ({ plan: checkouts.get(id)?.plan ?? null, amount: null, userId: null }),
+    summary: async (id) => ({
+      plan: planById('testpay', checkouts.get(id)?.plan)?.name ?? null,
+      amount: null,
+      userId: null,
+    }),
   },
   async handleWebhook(request) {
     const body = await readWebhookBody(request)
     if (body instanceof Response) return body
-    if (request.headers.get('testpay-signature') !== SECRET) return badSignature()
+    if (request.headers.get('testpay-signature') !== setting('TESTPAY_WEBHOOK_SECRET'))
+      return badSignature()
     const event = JSON.parse(new TextDecoder().decode(body)) as (typeof outbox)[number]
     const subscription = event.subscription
     // Only its first event names the user: the ledger finds the others' by the rules row of
     // its migration (the subscription's holder), with no change to the ledger functions.
     const userId = event.type === 'subscription.created' ? subscription.userId : null
+    const ledgerEvent = {
+      provider: 'testpay',
+      id: event.id,
+      type: event.type,
+      occurredAt: event.at,
+    }
+    // Its payment names no user either: the ledger finds it by the subscription, as its rules say.
+    if (event.type === 'payment.succeeded')
+      return answerWebhook('testpay', event, () =>
+        recordPaymentEvent(ledgerEvent, {
+          provider: 'testpay',
+          provider_payment_id: `tp_pay_${event.id}`,
+          testpay_subscription_id: subscription.id,
+          amount: 2900,
+          currency: 'usd',
+          status: 'paid',
+          description: `${fieldsOf(subscription).plan_name} payment`,
+          created_at: event.at,
+        }),
+      )
     return answerWebhook('testpay', event, () =>
-      applySubscriptionEvent(
-        { provider: 'testpay', id: event.id, type: event.type, occurredAt: event.at },
-        userId,
-        fieldsOf(subscription),
-      ),
+      applySubscriptionEvent(ledgerEvent, userId, fieldsOf(subscription)),
     )
   },
 }

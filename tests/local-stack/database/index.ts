@@ -244,8 +244,17 @@ export async function migrate(db: Database): Promise<string[]> {
     'select version from supabase_migrations.schema_migrations',
   )
   const done = new Set(rows.map((row) => row.version))
+  const files = await sqlFiles(MIGRATIONS_DIR)
+  // As `supabase db push`: a database that ran migrations this folder lacks (one migrated
+  // before the schema was squashed, say) is refused rather than migrated over.
+  const unknown = [...done].filter((version) => !files.some((f) => f.name.startsWith(version)))
+  if (unknown.length > 0) {
+    throw new Error(
+      `Remote migration versions not found in local migrations directory: ${unknown.join(', ')}. Reset this database.`,
+    )
+  }
   const applied: string[] = []
-  for (const file of await sqlFiles(MIGRATIONS_DIR)) {
+  for (const file of files) {
     const [, version, name] = /^(\d+)_(.*)\.sql$/.exec(file.name) ?? []
     if (done.has(version)) continue
     try {

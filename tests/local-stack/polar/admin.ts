@@ -1,9 +1,7 @@
 import type { ServerResponse } from 'node:http'
 
 import { bodyError } from './api-helpers'
-import { webhookUrlProblem } from './auth'
 import type { EmulatorContext } from './context'
-import type { FaultInjector } from './faults'
 import { date, esc, money, page } from './html'
 import {
   ApiError,
@@ -17,21 +15,19 @@ import {
 } from './http'
 import { runTrigger } from './triggers'
 import type { Delivery } from './types'
-import { faultSchema, parseBody } from './validation'
 import type { EndpointState } from './webhooks'
 
-/** Admin surface under /_emulator (no token): deliveries, re-send, triggers, faults; plus the index page. */
+/** The dashboard under /_emulator (no token): deliveries, re-send, triggers; plus the index page. */
 export function registerAdmin(
   router: Router,
   ctx: EmulatorContext,
-  faults: FaultInjector,
-  settings: { localWebhooks: boolean; environment: 'sandbox' | 'production' },
+  environment: 'sandbox' | 'production',
 ) {
-  const { state, webhooks } = ctx
+  const { webhooks } = ctx
   const answer = (req: Req, res: ServerResponse, status: number, body: unknown, back: string) =>
     req.isForm ? redirect(res, back) : sendJson(res, status, body)
 
-  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx, settings.environment)))
+  router.on('GET', '/', (_req, res) => sendHtml(res, 200, indexPage(ctx, environment)))
 
   router.on('GET', '/_emulator/deliveries', (req, res) => {
     if (req.wantsJson || req.query.get('format') === 'json') {
@@ -84,38 +80,6 @@ export function registerAdmin(
       paid,
     })
     answer(req, res, 200, result, '/')
-  })
-
-  router.on('GET', '/_emulator/faults', (_req, res) =>
-    sendJson(res, 200, { faults: faults.list() }),
-  )
-  router.on('POST', '/_emulator/faults', (req, res) => {
-    faults.add(parseBody(faultSchema, req.body))
-    sendJson(res, 201, { faults: faults.list() })
-  })
-  router.on('DELETE', '/_emulator/faults', (_req, res) => {
-    faults.clear()
-    sendJson(res, 200, { faults: [] })
-  })
-
-  router.on('POST', '/_emulator/webhook-url', (req, res) => {
-    const url = field(req.body, 'url')
-    const problem = url === undefined ? null : webhookUrlProblem(url, settings.localWebhooks)
-    if (problem) throw bodyError('url', problem, url)
-    webhooks.setUrl(url)
-    sendJson(res, 200, { webhook_url: webhooks.getUrl() ?? null })
-  })
-
-  router.on('GET', '/_emulator/state', (_req, res) => {
-    sendJson(res, 200, {
-      organization: state.organization,
-      products: [...state.products.values()],
-      customers: [...state.customers.values()],
-      checkouts: [...state.checkouts.values()],
-      subscriptions: [...state.subscriptions.values()],
-      orders: [...state.orders.values()],
-      refunds: [...state.refunds.values()],
-    })
   })
 }
 

@@ -92,14 +92,8 @@ describe('authentication and lookups', () => {
 })
 
 describe('fault injection', () => {
-  async function addFault(fault: Record<string, unknown>) {
-    const response = await fetch(`${env.emulator.url}/_emulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(fault),
-    })
-    expect(response.status).toBe(201)
-  }
+  const addFault = (fault: Parameters<typeof env.emulator.addFault>[0]) =>
+    env.emulator.addFault(fault)
 
   it('fails the next N matching calls, then recovers', async () => {
     await addFault({ method: 'POST', path: '/v1/checkouts', status: 503, count: 2 })
@@ -137,30 +131,5 @@ describe('fault injection', () => {
       .create({ external_customer_id: 'x' })
       .catch((e: unknown) => e)
     expect(timedOut).toBeInstanceOf(PolarNetworkError)
-  })
-
-  it('lists and clears faults', async () => {
-    await addFault({ path: '/v1/products', status: 500, count: 5 })
-    expect(await (await fetch(`${env.emulator.url}/_emulator/faults`)).json()).toEqual({
-      faults: [{ path: '/v1/products', status: 500, count: 5 }],
-    })
-    const cleared = await fetch(`${env.emulator.url}/_emulator/faults`, { method: 'DELETE' })
-    expect(await cleared.json()).toEqual({ faults: [] })
-    expect((await env.polar.products.list()).items).toHaveLength(2)
-    const invalid = await fetch(`${env.emulator.url}/_emulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 500 }),
-    })
-    expect(invalid.status).toBe(422)
-  })
-})
-
-describe('pages', () => {
-  it('shows the index with products and the organization', async () => {
-    const html = await (await fetch(`${env.emulator.url}/`)).text()
-    expect(html).toContain('<h1>Polar emulator (sandbox)</h1>')
-    expect(html).toContain(PRO)
-    expect(html).toContain('Local Dev Org')
   })
 })

@@ -13,12 +13,6 @@ export class FaultInjector {
     this.registry.clear()
   }
 
-  /** The faults still armed; `count` is the number of uses left. */
-  list(): Fault[] {
-    return this.registry.list().map(({ fault, remaining }) => ({ ...fault, count: remaining }))
-  }
-
-  /** Takes one use of the first fault matching this call, if any. */
   take(method: string, path: string): Fault | undefined {
     const taken = this.registry.take(method, path)
     return taken && { ...taken.fault, count: taken.remaining }

@@ -138,7 +138,7 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
   registerApi(router, ctx)
   registerPages(router, ctx)
   const environment = options.environment ?? 'sandbox'
-  registerAdmin(router, ctx, faults, { localWebhooks: localMode, environment })
+  registerAdmin(router, ctx, environment)
   const tokens =
     options.accessToken === undefined
       ? undefined

@@ -68,15 +68,6 @@ export const subscriptionUpdateSchema = z.union([
   z.object({ revoke: z.literal(true), ...cancellation }),
 ])
 
-export const faultSchema = z.object({
-  method: z.string().optional(),
-  path: z.string().min(1),
-  status: z.number().int().min(100).max(599).optional(),
-  count: z.number().int().min(1).default(1),
-  delayMs: z.number().int().min(0).optional(),
-  body: z.unknown().optional(),
-})
-
 /** Parses like FastAPI: failures become a 422 `{detail: [{type, loc: ['body', …], msg, input}]}`. */
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body, { reportInput: true })

@@ -1,23 +1,7 @@
-/** HTML for the emulator's index page and the webhook deliveries page. */
+/** HTML of the webhook deliveries page and the dashboard's Payments list. */
 import type { AdminContext } from './admin'
 import { escapeHtml } from './http'
 import { page } from './layout'
-
-export function indexPage(ctx: AdminContext) {
-  const prices = [...ctx.store.prices.values()]
-    .map((price) => `<li><code>${escapeHtml(price.id)}</code> — ${escapeHtml(price.nickname)}</li>`)
-    .join('')
-  return page(
-    'Local Stripe emulator',
-    `<h1>Local Stripe emulator</h1>
-<p>Speaks the Stripe API (<code>/v1/…</code>, version <code>2026-10-28.endive</code>) for the local stack.</p>
-<ul>
-  <li><a href="/_emulator/deliveries">Webhook deliveries</a> (<a href="/_emulator/deliveries.json">JSON</a>)</li>
-  <li><a href="/_emulator/payments">Payments</a> (refund, as in the dashboard)</li>
-</ul>
-<h2>Seeded prices</h2><ul>${prices}</ul>`,
-  )
-}
 
 export function deliveriesPage(ctx: AdminContext) {
   const rows = ctx.dispatcher
@@ -39,8 +23,7 @@ export function deliveriesPage(ctx: AdminContext) {
   ).length
   return page(
     'Webhook deliveries',
-    `<p><a href="/">Emulator home</a></p>
-<h1>Webhook deliveries</h1>
+    `<h1>Webhook deliveries</h1>
 <p>${ctx.store.events.size} events, ${pending} pending delivery.</p>
 ${endpointLine(ctx)}
 <table><thead><tr><th>Time</th><th>Event</th><th>Attempt</th><th>Status</th><th>Response</th><th></th></tr></thead>
@@ -74,8 +57,7 @@ export function paymentsPage(ctx: AdminContext) {
     .join('')
   return page(
     'Payments',
-    `<p><a href="/">Emulator home</a></p>
-<h1>Payments</h1>
+    `<h1>Payments</h1>
 <table><thead><tr><th>Charge</th><th>Amount</th><th>Refunded</th><th>Dispute</th><th></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="5">No payments yet.</td></tr>'}</tbody></table>`,
     { wide: true },

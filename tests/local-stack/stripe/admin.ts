@@ -1,16 +1,15 @@
-/** Emulator-only endpoints under `/_emulator` (deliveries, resend, trigger, renew, faults, clock). */
+/** Emulator-only endpoints under `/_emulator` (deliveries, resend, trigger, renew, payments, faults). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { z } from 'zod'
 
-import { deliveriesPage, indexPage, paymentsPage } from './admin-pages'
+import { deliveriesPage, paymentsPage } from './admin-pages'
 import { chargeOf, refundCharge } from './charges'
-import { completeCheckout } from './checkout'
 import type { EventBus } from './events'
 import type { FaultInjector } from './faults'
 import { decodeForm, readBody, redirect, sendHtml, sendJson, StripeApiError } from './http'
 import { advanceSubscription, type BillingContext } from './subscriptions'
-import { trigger, TRIGGER_TYPES } from './triggers'
+import { trigger } from './triggers'
 import type { WebhookDispatcher } from './webhooks'
 
 export interface AdminContext extends BillingContext {
@@ -19,13 +18,7 @@ export interface AdminContext extends BillingContext {
   faults: FaultInjector
 }
 
-const completeSchema = z.object({
-  card: z.string().default('4242424242424242'),
-  email: z.string().optional(),
-  name: z.string().optional(),
-})
-
-/** Handles `/` and `/_emulator/*`; returns false when the path is not an admin path. */
+/** Handles `/_emulator/*`; returns false when the path is not an admin path. */
 export async function handleAdmin(
   ctx: AdminContext,
   req: IncomingMessage,
@@ -34,10 +27,6 @@ export async function handleAdmin(
 ): Promise<boolean> {
   const method = req.method ?? 'GET'
   const path = url.pathname
-  if (method === 'GET' && path === '/') {
-    sendHtml(res, 200, indexPage(ctx))
-    return true
-  }
   if (!path.startsWith('/_emulator/')) return false
   const isForm = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
   const done = (body: unknown) =>
@@ -74,8 +63,6 @@ export async function handleAdmin(
       const body = await readInput(req, isForm)
       const { type, ...options } = z.object({ type: z.string() }).passthrough().parse(body)
       done(trigger(ctx, type, options))
-    } else if (method === 'GET' && path === '/_emulator/trigger') {
-      sendJson(res, 200, { types: TRIGGER_TYPES })
     } else if (
       method === 'POST' &&
       /^\/_emulator\/subscriptions\/[^/]+\/(advance|renew)$/.test(path)
@@ -89,15 +76,6 @@ export async function handleAdmin(
         subscription: sub,
         events: events.map((event) => ({ id: event.id, type: event.type })),
       })
-    } else if (method === 'POST' && /^\/_emulator\/checkout\/[^/]+\/complete$/.test(path)) {
-      const input = completeSchema.parse(await readInput(req, false))
-      const sessionId = decodeURIComponent(path.split('/')[3])
-      const result = completeCheckout(ctx, sessionId, {
-        number: input.card,
-        email: input.email,
-        name: input.name,
-      })
-      sendJson(res, result.ok ? 200 : 402, result)
     } else if (path === '/_emulator/faults') {
       if (method === 'POST')
         sendJson(res, 200, { fault: ctx.faults.add((await readInput(req, false)) as never) })
@@ -105,12 +83,6 @@ export async function handleAdmin(
         ctx.faults.clear()
         sendJson(res, 200, { faults: [] })
       } else sendJson(res, 200, { faults: ctx.faults.list() })
-    } else if (method === 'POST' && path === '/_emulator/clock') {
-      const { seconds } = z
-        .object({ seconds: z.number().int().min(0) })
-        .parse(await readInput(req, false))
-      ctx.store.advanceClock(seconds)
-      sendJson(res, 200, { now: ctx.store.now() })
     } else {
       sendJson(res, 404, {
         error: {

@@ -23,7 +23,9 @@ export async function handleApi(
 ) {
   const requestId = randomId('req', 14)
   const method = req.method ?? 'GET'
-  const headers = { 'request-id': requestId, 'stripe-version': '2026-10-28.endive' }
+  // Its Date is Stripe's clock, the one its objects and events read (advanced in tests).
+  const date = new Date(ctx.store.now() * 1000).toUTCString()
+  const headers = { 'request-id': requestId, 'stripe-version': '2026-10-28.endive', date }
   const reply = (status: number, body: unknown, extra: Record<string, string> = {}) =>
     sendJson(res, status, body, { ...headers, ...extra })
   try {

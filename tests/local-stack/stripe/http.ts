@@ -114,3 +114,17 @@ export function sendHtml(res: ServerResponse, status: number, body: string) {
 export function redirect(res: ServerResponse, location: string) {
   toolkit.redirect(res, location, 303, { headers: { 'cache-control': 'no-store' } })
 }
+
+/**
+ * Unknown parameters are refused as Stripe refuses them (`parameter_unknown`); parameters
+ * Stripe has but the emulator does not implement are refused with a message that says so.
+ */
+export function checkKnown(value: Param, known: { emulated: string[]; real: string[] }) {
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`Invalid object`)
+  for (const key of Object.keys(value)) {
+    if (known.emulated.includes(key)) continue
+    if (known.real.includes(key))
+      throw invalid(`The local Stripe emulator does not support \`${key}\`.`, key)
+    throw invalid(`Received unknown parameter: ${key}`, key, 'parameter_unknown')
+  }
+}

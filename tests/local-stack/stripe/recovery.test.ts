@@ -137,6 +137,11 @@ describe('portal payment-method flow', () => {
   })
 
   it('a card saved in the portal pays the open invoice on the next attempt', async () => {
+    // Parameters it does not model are refused, never ignored.
+    await expect(stack.stripe.invoices.pay(invoiceId, { forgive: true })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'forgive',
+    })
     // Before: the card on file still declines (Stripe's 402 card error).
     const declined = await stack.stripe.invoices.pay(invoiceId).catch((error: unknown) => error)
     expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError)

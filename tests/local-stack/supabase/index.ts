@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 import type { Database } from '../database'
 import type { AuthConfig } from './auth/context'
-import { loadMailTemplates, type TemplateName, type TemplateOverride } from './auth/mail-templates'
+import { loadMailTemplates } from './auth/mail-templates'
 import { projectAuthSettings } from './auth/project-settings'
 import { createAuthLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './auth/rate-limits'
 import { checkAllowList } from './auth/redirects'
@@ -45,11 +45,6 @@ export interface SupabaseEmulatorOptions {
    * need no entry; anything else falls back to the bare SITE_URL.
    */
   redirectAllowList?: string[]
-  /**
-   * Mail templates in place of the project's (supabase/config.toml and supabase/templates/),
-   * per kind: `{ subject?, content? }` as Go template source. For tests of a template.
-   */
-  mailTemplates?: Partial<Record<TemplateName, TemplateOverride>>
   /** Access token lifetime, default 3600. */
   accessTokenTtlSeconds?: number
   /** Email links and codes, default 3600. */
@@ -167,7 +162,7 @@ export async function startSupabaseEmulator(
     refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: options.secureEmailChange ?? true,
-    mailTemplates: loadMailTemplates({ overrides: options.mailTemplates }),
+    mailTemplates: loadMailTemplates(),
     securePasswordChange:
       options.securePasswordChange ?? projectAuthSettings().securePasswordChange,
     requireCurrentPassword: options.requireCurrentPassword ?? true,

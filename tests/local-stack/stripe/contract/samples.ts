@@ -48,12 +48,7 @@ class Collector {
 
 export async function collectSamples(stripe: Stripe, emulator: StripeEmulator) {
   const collect = new Collector(emulator)
-  const price = await stripe.prices.create({
-    currency: 'usd',
-    product_data: { name: 'Contract plan' },
-    unit_amount: 1500,
-    recurring: { interval: 'month' },
-  })
+  const [price] = (await stripe.prices.list({ limit: 1 })).data
   await collect.get('price', `/v1/prices/${price.id}`)
   await collect.get('product', `/v1/products/${price.product as string}`)
 

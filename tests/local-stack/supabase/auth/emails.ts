@@ -90,7 +90,6 @@ export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: Emai
     Email: input.user.email ?? '',
     Token: prepared.otp,
     TokenHash: prepared.tokenHash,
-    Data: input.user.raw_user_meta_data ?? {},
     RedirectTo: prepared.redirectTo,
   })
   await deliver(ctx, db, {
@@ -113,7 +112,6 @@ export async function sendReauthenticationMail(
     SiteURL: ctx.config.siteUrl,
     Email: input.user.email ?? '',
     Token: input.otp,
-    Data: input.user.raw_user_meta_data ?? {},
   })
   await deliver(ctx, db, {
     to: input.user.email ?? '',
@@ -180,7 +178,6 @@ export async function startEmailChange(
         Token: otp,
         TokenHash: tokenHash,
         SendingTo: target.email,
-        Data: user.raw_user_meta_data ?? {},
         RedirectTo: redirectTo,
       })
       await deliver(ctx, db, {

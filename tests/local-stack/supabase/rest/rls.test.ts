@@ -28,7 +28,7 @@ beforeAll(async () => {
     const payment = await kit.service.from('payment_history').insert({
       user_id: user.id,
       provider: 'stripe',
-      stripe_invoice_id: invoice,
+      provider_payment_id: invoice,
       amount: 1900,
       currency: 'usd',
       status: 'paid',
@@ -51,7 +51,7 @@ describe('row-level security through real policies', () => {
     expect(count).toBe(1)
     const invoices = await alice.client
       .from('payment_history')
-      .select('stripe_invoice_id')
+      .select('provider_payment_id')
       .eq('user_id', bob.id)
     expect(invoices.data).toEqual([])
   })

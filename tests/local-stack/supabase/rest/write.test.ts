@@ -223,7 +223,7 @@ describe('errors', () => {
   it('foreign key is 409 23503, check violation 400 23514', async () => {
     const payment = {
       provider: 'stripe',
-      stripe_invoice_id: 'in_1',
+      provider_payment_id: 'in_1',
       amount: 100,
       currency: 'usd',
       status: 'paid',

@@ -1,0 +1,25 @@
+/**
+ * The test-only provider's registration, as a provider in the code has it (the database
+ * project's setup file): its settings beside the app's, its plan ids in the catalogue and
+ * its adapter in the registry, each when first imported. Like any provider added later it
+ * is off until BILLING_PROVIDERS names it.
+ */
+import { vi } from 'vitest'
+
+vi.mock('../../../app/billing/provider-settings', async (original) => {
+  const real = await original<typeof import('../../../app/billing/provider-settings')>()
+  const { testpaySettings } = await import('./settings')
+  return { ...real, PROVIDER_SETTINGS: [...real.PROVIDER_SETTINGS, testpaySettings] }
+})
+
+vi.mock('../../../app/billing/catalog.json', async (original) => {
+  const { plans } = (await original<{ default: { plans: { key: string }[] } }>()).default
+  const withIds = plans.map((plan) => ({ ...plan, testpay: { planId: `tp_plan_${plan.key}` } }))
+  return { default: { plans: withIds } }
+})
+
+vi.mock('../../../app/billing/registry.server', async (original) => {
+  const real = await original<typeof import('../../../app/billing/registry.server')>()
+  real.registerBillingProvider((await import('./provider')).testpayProvider)
+  return real
+})
