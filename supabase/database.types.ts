@@ -424,6 +424,10 @@ export type Database = {
         Args: { p_page?: number; p_page_size?: number }
         Returns: Json
       }
+      account_settings_overview: {
+        Args: Record<PropertyKey, never>
+        Returns: Json
+      }
       account_summary: { Args: Record<PropertyKey, never>; Returns: Json }
       apply_subscription_event: {
         Args: {

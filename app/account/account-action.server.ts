@@ -20,7 +20,6 @@ import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
   type CredentialOutcome,
-  getAccountState,
   ownerRefusal,
   rememberRequestedEmail,
   requestEmailChange,
@@ -34,6 +33,7 @@ import {
   DeleteAccountSchema,
   SetPasswordSchema,
 } from './schemas'
+import { readAccountSettings } from './summary.server'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
@@ -129,14 +129,10 @@ export async function handleAccountSettings(
     await confirmSession()
     let outcome: CredentialOutcome | undefined
     if (intent === 'set-password') {
-      // Only an account without a password may skip the current one. Unknown (the auth
-      // server did not answer): refused, never a way around that check.
-      const { methods } = await getAccountState(supabase)
-      const refused = !methods
-        ? 'We could not check your account just now. Please try again.'
-        : methods.password
-          ? 'Your account already has a password: change it above.'
-          : null
+      // Only an account without a password may skip the current one.
+      const { account } = await readAccountSettings(asUser)
+      const refused =
+        account?.password === false ? null : 'Your account already has a password: change it above.'
       if (refused) outcome = { ok: false, message: refused }
     }
     outcome ??= await savePassword(supabase, {

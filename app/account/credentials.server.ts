@@ -5,7 +5,6 @@ import { authErrorMessage } from '~/auth/auth-errors'
 import { authCookie } from '~/auth/cookies.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 import { getEnv } from '~/env.server'
-import { type AsUser, database } from '~/lib/database/database.server'
 import { logger } from '~/lib/server/logger.server'
 
 export type CredentialOutcome =
@@ -127,31 +126,4 @@ export async function requestedEmail(request: Request): Promise<string | null> {
   const value: unknown = await requestedEmailCookie().parse(request.headers.get('Cookie'))
   const email = (value as { email?: unknown } | null)?.email
   return typeof email === 'string' ? email : null
-}
-
-/** The user's email, pending email and sign-in methods from the auth server (claims lag). */
-export async function getAccountState(supabase: SupabaseClient) {
-  const { user } = (await supabase.auth.getUser()).data
-  const providers = new Set((user?.identities ?? []).map((identity) => identity.provider))
-  return {
-    email: user?.email ?? '',
-    pendingEmail: user?.new_email ?? null,
-    // How the account can sign in. Sign-up with email always sets a password (magic links
-    // never create accounts here).
-    methods: user
-      ? {
-          password: providers.has('email') || user.user_metadata?.[PASSWORD_SET_KEY] === true,
-          github: providers.has('github'),
-        }
-      : null,
-  }
-}
-
-/**
- * Which links of a pending email change are opened (see the `email_change_waiting_for`
- * migration: the address whose link is still unopened, once the other's is).
- */
-export async function openedEmailLinks(asUser: AsUser) {
-  const { data } = await database({ asUser }).rpc('email_change_waiting_for')
-  return { current: data === 'new', new: data === 'current' }
 }

@@ -17,6 +17,19 @@ export const accountSummary = z.object({
   subscription: z.nullable(tableRow<SubscriptionRow>()),
 })
 
+/** Account settings' summary: with what the auth server holds (its migration says what). */
+const accountSettings = z.extend(accountSummary, {
+  account: z.nullable(
+    z.object({
+      email: z.string(),
+      pending_email: z.nullable(z.string()),
+      password: z.boolean(),
+      github: z.boolean(),
+      waiting_for: z.nullable(z.enum(['new', 'current'])),
+    }),
+  ),
+})
+
 /** What the pages and actions read of a profile (public.user_profiles), and may change. */
 export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
@@ -25,6 +38,10 @@ export type AccountSummary = z.infer<typeof accountSummary>
 /** The one read of the user's profile and subscription, as them (RLS holds it to their rows). */
 export function readAccountSummary(asUser: AsUser): Promise<AccountSummary> {
   return rpc('account_summary', {}, { asUser, get: true, result: accountSummary })
+}
+
+export function readAccountSettings(asUser: AsUser) {
+  return rpc('account_settings_overview', {}, { asUser, get: true, result: accountSettings })
 }
 
 type Read = (asUser: AsUser) => Promise<AccountSummary>

@@ -46,20 +46,20 @@ export function authFailureStatus(errorCode: string | undefined) {
 }
 
 export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
-  auth_failed:
-    'We could not sign you in with that link. It may have expired or already been used. Please try again.',
+  auth_failed: "That link isn't valid or has expired, so it did not sign you in. Please try again.",
 }
 
-/** After `?error=auth_failed` when the reason cookie says why (auth-failure.server.ts). */
+// After `?error=auth_failed` when the reason cookie says why (auth-failure.server.ts); a used,
+// replaced or made-up link fail alike.
 export const AUTH_FAILURE_MESSAGES = {
   recovery:
-    'That password reset link has expired or was already used: each link works once, within an hour. Send yourself a new one.',
+    "That password reset link isn't valid or has expired: each link works once, within an hour. Send yourself a new one.",
   signup:
-    'That confirmation link has expired or was already used. Already confirmed? Sign in below. If not, send the confirmation again.',
+    "That confirmation link isn't valid or has expired. Already confirmed? Sign in below. If not, send the confirmation again.",
   magiclink:
-    'That sign-in link has expired or was already used: each link works once, within an hour. Send yourself a new one below.',
+    "That sign-in link isn't valid or has expired: each link works once, within an hour. Send yourself a new one below.",
   email_change:
-    'That email-change link has expired or was already used. Sign in, then ask for the change again in Account settings.',
+    "That email-change link isn't valid or has expired. Sign in, then ask for the change again in Account settings.",
   another_account:
     'That link was for a different account from the one this browser asked for, so it did not sign you in. If the account is yours, ask for a new link or sign in below.',
 } satisfies Record<string, string>

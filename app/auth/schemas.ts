@@ -53,11 +53,20 @@ export const mailedCodeField = (requiredMessage?: string) =>
 
 const redirectTo = z.optional(z.string().check(z.maxLength(REDIRECT_TO_MAX_LENGTH)))
 
-export const SignInSchema = z.object({
-  email,
-  password: z.string({ error: 'Enter your password' }).check(z.maxLength(PASSWORD_MAX_LENGTH)),
-  redirectTo,
-})
+/** The sign-in form: one address, then the password ("Sign in") or a link (`intent=magic-link`). */
+export const SignInSchema = z
+  .object({
+    email,
+    password: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
+    redirectTo,
+    intent: z.optional(z.string()),
+  })
+  .check(
+    z.refine((value) => value.intent === 'magic-link' || value.password !== undefined, {
+      message: 'Enter your password',
+      path: ['password'],
+    }),
+  )
 
 export const MagicLinkSchema = z.object({ email, redirectTo })
 

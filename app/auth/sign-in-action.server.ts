@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { redirect } from '@remix-run/node'
+import { redirect, redirectDocument } from '@remix-run/node'
 
 import { reply, UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { isHoneypotFilled } from '~/lib/forms/honeypot'
@@ -103,7 +103,7 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     const message = authErrorMessage({ code: 'invalid_credentials' })
     return reply(result(), fields('password', message), { status: 400 })
   }
-  const { email, password } = submission.value
+  const { email, password = '' } = submission.value
   const outcome = await signInWithPassword(request, email, password)
   if (outcome.error) {
     // The right password for an account still waiting for its confirmation: the page offers
@@ -112,5 +112,6 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     const init = { status: authFailureStatus(outcome.errorCode), headers: outcome.headers }
     return reply(result(), fields('password', outcome.error, null, unconfirmedEmail), init)
   }
-  throw redirect(next, { status: 303, headers: outcome.headers })
+  // A document load, as without JavaScript: the next page may be a download (the payments CSV).
+  throw redirectDocument(next, { status: 303, headers: outcome.headers })
 }

@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from '@remix-run/react'
+import { Form, Link, NavLink, useLocation } from '@remix-run/react'
 
 import { CompactMenu } from './compact-menu'
 import { ButtonLink } from './links'
@@ -7,6 +7,7 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'text-brand-700' : 'text-slate-700 hover:text-slate-900'}`
 
 export function SiteHeader({ user }: { user: { email: string } | null }) {
+  const { pathname } = useLocation()
   return (
     <header className="border-b border-slate-200">
       <nav
@@ -18,6 +19,9 @@ export function SiteHeader({ user }: { user: { email: string } | null }) {
         </Link>
         <CompactMenu
           label="Menu"
+          current={['Pricing', 'Contact', 'Dashboard'].find((page) =>
+            pathname.startsWith(`/${page.toLowerCase()}`),
+          )}
           barClass="items-center gap-1"
           items={
             <>

@@ -45,7 +45,7 @@ export function PreferencesForm({
                 type="checkbox"
                 defaultChecked={preferences[name]}
                 aria-describedby={descriptionId}
-                className="mt-1 h-4 w-4 rounded border-slate-400 text-brand-600"
+                className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-400 text-brand-600"
               />
               <div>
                 <label htmlFor={field.id} className="text-sm font-medium text-slate-900">

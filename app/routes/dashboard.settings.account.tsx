@@ -8,13 +8,13 @@ import {
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { handleAccountSettings } from '~/account/account-action.server'
-import { getAccountState, openedEmailLinks, requestedEmail } from '~/account/credentials.server'
+import { requestedEmail } from '~/account/credentials.server'
 import { DeleteAccountForm } from '~/account/delete-account-form'
 import { subscriptionToEnd } from '~/account/deletion-rules'
 import { EmailForm } from '~/account/email-form'
 import { PasswordForm } from '~/account/password-form'
 import * as schemas from '~/account/schemas'
-import { accountSummaryOf } from '~/account/summary.server'
+import { accountSummaryOf, readAccountSettings } from '~/account/summary.server'
 import { requireUser, requireUserWith } from '~/auth/session.server'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { SettingsHeader, SettingsSection } from '~/components/settings-section'
@@ -23,38 +23,40 @@ import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 import { isLiveStatus } from '~/subscriptions/status'
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [session, [emailState, { subscription }]] = await requireUserWith(request, (session) =>
-    Promise.all([getAccountState(session.supabase), accountSummaryOf(request)(session)]),
+  const [session, { subscription, account }] = await requireUserWith(
+    request,
+    accountSummaryOf(request, readAccountSettings),
   )
-  const { user, asUser, headers } = session
+  const { user, headers } = session
   const url = new URL(request.url)
   // Changed from elsewhere: this browser's token still names the old address (the sidebar
   // shows it) until it is refreshed.
-  if (emailState.email && emailState.email !== user.email) {
+  if (account && account.email !== user.email) {
     const { data: refreshed } = await session.supabase.auth.refreshSession()
-    if (refreshed.user?.email === emailState.email)
+    if (refreshed.user?.email === account.email)
       throw redirect(`${url.pathname}${url.search}`, { headers })
   }
   const requested = await requestedEmail(request)
-  const email = emailState.email || user.email
+  const email = account?.email || user.email
   // Supabase's pending address wins; else the one asked for here (see requestedEmail).
   const pendingEmail =
-    emailState.pendingEmail ?? (requested && requested !== email.toLowerCase() ? requested : null)
+    account?.pending_email ?? (requested && requested !== email.toLowerCase() ? requested : null)
   const changed = url.searchParams.get('email') === 'confirmed' && !pendingEmail
-  const methods = emailState.methods ?? { password: true, github: false }
+  const methods = account ?? { password: true, github: false }
   return data(
     {
       email,
       pendingEmail,
       emailNotice: changed ? `Your email address is now ${email}.` : null,
-      opened: pendingEmail ? await openedEmailLinks(asUser) : null,
+      opened: pendingEmail
+        ? { current: account?.waiting_for === 'new', new: account?.waiting_for === 'current' }
+        : null,
       hasLiveSubscription: subscriptionToEnd(subscription) !== null,
       keepUntil:
         isLiveStatus(subscription?.status) && !subscription?.cancel_at_period_end
           ? (subscription?.current_period_end ?? null)
           : null,
-      // Unknown (auth server unreachable): the usual change form, which checks the current one.
-      methods,
+      methods: { password: methods.password, github: methods.github },
       constraint: {
         email: getSchemaConstraint(schemas.ChangeEmailSchema),
         password: getSchemaConstraint(

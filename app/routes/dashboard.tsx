@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from '@remix-run/node'
-import { NavLink, Outlet, useLoaderData } from '@remix-run/react'
+import { NavLink, Outlet, useLoaderData, useLocation } from '@remix-run/react'
 
 import { accountSummaryOf } from '~/account/summary.server'
 import { requireUserWith } from '~/auth/session.server'
@@ -34,6 +34,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 export default function DashboardLayout() {
   const { user, profile } = useLoaderData<typeof loader>()
   const name = profile.displayName ?? user.email
+  const { pathname } = useLocation()
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-8 md:flex-row md:py-10">
       <aside className="md:w-56 md:shrink-0">
@@ -54,6 +55,10 @@ export default function DashboardLayout() {
         <nav aria-label="Dashboard" className="mt-4">
           <CompactMenu
             label="Dashboard menu"
+            current={
+              LINKS.find(({ to, end }) => (end ? pathname === to : pathname.startsWith(to)))
+                ?.children
+            }
             barClass="-mx-1 flex-wrap gap-1 px-1 pb-2 md:flex-col"
             items={LINKS.map((link) => (
               <NavLink key={link.to} {...link} prefetch="intent" className={linkClass} />

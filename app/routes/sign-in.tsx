@@ -10,13 +10,13 @@ import { Form, useActionData, useLoaderData } from '@remix-run/react'
 import { AUTH_FAILURE_MESSAGES, SIGN_IN_PAGE_ERRORS } from '~/auth/auth-errors'
 import { takeAuthFailure } from '~/auth/auth-failure.server'
 import { safeNextPath } from '~/auth/safe-next-path'
-import { MagicLinkSchema, SignInSchema } from '~/auth/schemas'
+import { SignInSchema } from '~/auth/schemas'
 import { requireAnonymous } from '~/auth/session.server'
 import { handleSignIn } from '~/auth/sign-in-action.server'
 import { AuthCard } from '~/components/auth-card'
 import { NextStepForm, ResendConfirmationForm } from '~/components/auth-next-step'
 import { CredentialsFields } from '~/components/credentials-fields'
-import { FormMessage, HoneypotField, SubmitButton, TextField } from '~/components/forms'
+import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
@@ -39,10 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       failureReason: failure?.reason ?? null,
       // Prefilled after a confirmation noticed on the check-email page.
       email: url.searchParams.get('email')?.slice(0, 320) ?? '',
-      constraint: {
-        signIn: getSchemaConstraint(SignInSchema),
-        magicLink: getSchemaConstraint(MagicLinkSchema),
-      },
+      constraint: getSchemaConstraint(SignInSchema),
     },
     { headers },
   )
@@ -56,22 +53,12 @@ export default function SignIn() {
   const [form, fields] = useValidatedForm(
     {
       id: 'sign-in',
-      lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
+      lastResult: actionData?.intent === 'oauth' ? undefined : actionData?.result,
       defaultValue: { email },
-      constraint: constraint.signIn,
+      constraint,
     },
     () => import('~/auth/schemas').then((schemas) => schemas.SignInSchema),
   )
-  const [magicForm, magicFields] = useValidatedForm(
-    {
-      id: 'magic-link',
-      lastResult: actionData?.intent === 'magic-link' ? actionData.result : undefined,
-      defaultValue: { email },
-      constraint: constraint.magicLink,
-    },
-    () => import('~/auth/schemas').then((schemas) => schemas.MagicLinkSchema),
-  )
-  const formError = actionData?.formError
   return (
     <AuthCard
       title="Sign in"
@@ -91,17 +78,7 @@ export default function SignIn() {
         />
       ) : null}
       {failureReason === 'signup' ? <ResendConfirmationForm /> : null}
-      <FormMessage tone="error">{actionData?.intent !== 'magic-link' && formError}</FormMessage>
-      {actionData?.intent === 'password' && actionData.linkFor ? (
-        // Password sign-in is refused for now: one click mails the address's owner a link.
-        <Form method="post" aria-label="Email me a sign-in link instead">
-          <input type="hidden" name="email" value={actionData.linkFor} />
-          <input type="hidden" name="redirectTo" value={redirectTo} />
-          <SubmitButton name="intent" value="magic-link" pendingText="Sending link…">
-            Email me a sign-in link
-          </SubmitButton>
-        </Form>
-      ) : null}
+      <FormMessage tone="error">{actionData?.formError}</FormMessage>
       {actionData?.intent === 'password' && actionData.unconfirmedEmail ? (
         <ResendConfirmationForm email={actionData.unconfirmedEmail} />
       ) : null}
@@ -116,38 +93,23 @@ export default function SignIn() {
         <div className="flex justify-end text-sm">
           <TextLink to="/forgot-password">Forgot your password?</TextLink>
         </div>
-        <SubmitButton name="intent" value="password" pendingText="Signing in…">
+        {/* Password sign-in refused for now (linkFor): the emailed link is the way in. */}
+        <SubmitButton
+          name="intent"
+          value="password"
+          pendingText="Signing in…"
+          variant={actionData?.linkFor ? 'secondary' : 'primary'}
+        >
           Sign in
         </SubmitButton>
-      </Form>
-      <div className="relative py-2 text-center text-xs uppercase text-slate-500">
-        <span className="bg-white px-2">or</span>
-      </div>
-      <Form
-        method="post"
-        {...getFormProps(magicForm)}
-        className="space-y-3"
-        aria-labelledby="magic-link-heading"
-      >
-        <h2 id="magic-link-heading" className="text-sm font-semibold text-slate-900">
-          Email me a sign-in link
-        </h2>
-        <FormMessage tone="error">{actionData?.intent === 'magic-link' && formError}</FormMessage>
-        <HoneypotField />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField
-          label="Email for the sign-in link"
-          field={magicFields.email}
-          type="email"
-          autoComplete="email"
-        />
         <SubmitButton
           name="intent"
           value="magic-link"
           pendingText="Sending link…"
-          variant="secondary"
+          variant={actionData?.linkFor ? 'primary' : 'secondary'}
+          formNoValidate
         >
-          Send me a magic link
+          Email me a sign-in link
         </SubmitButton>
       </Form>
       <Form method="post">

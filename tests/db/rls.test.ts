@@ -304,3 +304,23 @@ describe('account_billing_overview', () => {
     ).rejects.toThrow(/permission denied/)
   })
 })
+
+describe('account_settings_overview', () => {
+  it("is the account summary with the caller's own sign-in details, and only theirs", async () => {
+    const { rows } = await as('authenticated', alice, (tx) =>
+      tx.query<{ both: Record<string, unknown>; summary: object }>(
+        `select public.account_settings_overview() as both, public.account_summary() as summary`,
+      ),
+    )
+    expect(rows[0].both).toEqual({
+      ...rows[0].summary,
+      account: {
+        email: 'alice@example.com',
+        pending_email: null,
+        password: false,
+        github: false,
+        waiting_for: null,
+      },
+    })
+  })
+})

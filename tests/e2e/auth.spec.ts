@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 
-import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
+import { LINK_NOT_VALID, SIGN_IN_PAGE_ERRORS } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
@@ -17,7 +17,7 @@ import { E2E } from './ports'
 
 /** Sign-in journeys in a real browser against the local stack and the production build. */
 
-const AUTH_FAILED = 'We could not sign you in with that link'
+const AUTH_FAILED = SIGN_IN_PAGE_ERRORS.auth_failed
 const WRONG_CREDENTIALS = 'That email and password do not match. Check them and try again.'
 
 // Users made through the UI (sign-up, OAuth) are found by email to clean them up.
@@ -193,9 +193,9 @@ test('a sign-in link opened in a browser that did not ask for it asks first (wit
 }) => {
   const user = await newUser()
   await page.goto('/sign-in')
-  const magic = page.getByRole('form', { name: 'Email me a sign-in link' })
-  await magic.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
-  await magic.getByRole('button', { name: 'Send me a magic link' }).click()
+  const magic = page.locator('form#sign-in')
+  await magic.getByLabel('Email').fill(user.email)
+  await magic.getByRole('button', { name: 'Email me a sign-in link' }).click()
   await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
   const mail = await waitForMail(user.email, 'magiclink')
 
@@ -240,9 +240,7 @@ test('a wrong password shows a clear error and keeps the visitor signed out', as
 
 test('/sign-in?error=auth_failed explains what happened', async ({ page }) => {
   await page.goto('/sign-in?error=auth_failed')
-  await expect(page.getByRole('alert')).toHaveText(
-    'We could not sign you in with that link. It may have expired or already been used. Please try again.',
-  )
+  await expect(page.getByRole('alert')).toHaveText(SIGN_IN_PAGE_ERRORS.auth_failed)
   await page.goto('/sign-in?error=<script>')
   await expect(page.getByRole('alert')).toHaveCount(0)
 })
@@ -250,9 +248,9 @@ test('/sign-in?error=auth_failed explains what happened', async ({ page }) => {
 test('magic link: the emailed link signs in', async ({ page }) => {
   const user = await newUser()
   await page.goto('/sign-in')
-  const magic = page.getByRole('form', { name: 'Email me a sign-in link' })
-  await magic.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
-  await magic.getByRole('button', { name: 'Send me a magic link' }).click()
+  const magic = page.locator('form#sign-in')
+  await magic.getByLabel('Email').fill(user.email)
+  await magic.getByRole('button', { name: 'Email me a sign-in link' }).click()
   await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 

@@ -72,6 +72,7 @@ export async function seedSubscription(userId: string, fields: SeededSubscriptio
 export interface SeededPayment {
   provider?: 'stripe' | 'polar'
   amount: number
+  amount_refunded?: number
   currency?: string
   status?: string
   description?: string | null
@@ -87,6 +88,7 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
       user_id: userId,
       provider,
       currency: 'usd',
+      amount_refunded: 0,
       status: 'paid',
       description: null,
       invoice_url: null,

@@ -42,6 +42,10 @@ test('password sign-in paused by strangers’ guesses: the owner signs in by the
     await expect(page.getByText(/password sign-in is paused for \d+ minutes?/)).toBeVisible()
     expect(page.url()).toMatch(/\/sign-in/)
     await attachScreenshots(page, testInfo, 'sign-in paused')
+    // The emailed link is the one primary button while password sign-in is paused.
+    await expect(form.getByRole('button', { name: 'Sign in', exact: true })).not.toHaveClass(
+      /bg-brand-600/,
+    )
 
     await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click()
     await expect(page).toHaveURL(/\/sign-in\/confirm\?/)

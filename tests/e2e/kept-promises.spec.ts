@@ -3,7 +3,11 @@ import type { Page } from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 
 import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
-import { LINK_NOT_VALID, mailMinuteMessage } from '../../app/auth/auth-errors'
+import {
+  AUTH_FAILURE_MESSAGES,
+  LINK_NOT_VALID,
+  mailMinuteMessage,
+} from '../../app/auth/auth-errors'
 import { CONTACT_THANK_YOU } from '../../app/contact/schema'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { UNKNOWN_FORM } from '../../app/lib/forms/form-reply'
@@ -136,8 +140,8 @@ for (const viewport of VIEWPORTS) {
       const user = await newUser('minute')
       for (const email of [user.email, uniqueEmail('no-account')]) {
         await page.goto('/sign-in')
-        await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(email)
-        await page.getByRole('button', { name: 'Send me a magic link' }).click()
+        await page.locator('form#sign-in').getByLabel('Email').fill(email)
+        await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
         await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
         await expect(page.getByText(MINUTE_NOTICE)).toHaveCount(0)
         await page.getByRole('button', { name: 'send it again' }).click()
@@ -165,8 +169,8 @@ for (const viewport of VIEWPORTS) {
       createdEmails.push(fresh)
       for (const email of [user.email, fresh]) {
         await page.goto('/sign-in')
-        await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(email)
-        await page.getByRole('button', { name: 'Send me a magic link' }).click()
+        await page.locator('form#sign-in').getByLabel('Email').fill(email)
+        await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
         await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
         await page.goto('/sign-up')
         await page.getByRole('textbox', { name: 'Email' }).fill(email)
@@ -218,6 +222,12 @@ for (const viewport of VIEWPORTS) {
         expect(attempt).toBeLessThan(12)
       }
       await attachScreenshots(page, testInfo, `too many attempts (${viewport.name})`)
+      // One address, asked once: the emailed link is now the one primary button.
+      await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
+      await expect(form.getByRole('button', { name: 'Sign in' })).not.toHaveClass(/bg-brand-600/)
+      await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toHaveClass(
+        /bg-brand-600/,
+      )
       await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
       await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
       await waitForMail(user.email, 'magiclink')
@@ -225,9 +235,6 @@ for (const viewport of VIEWPORTS) {
       // The warning mail's link opens the sign-in page with the address filled in.
       await page.goto(`/sign-in?${new URLSearchParams({ email: user.email })}`)
       await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(user.email)
-      await expect(page.getByRole('textbox', { name: 'Email for the sign-in link' })).toHaveValue(
-        user.email,
-      )
     })
 
     test(`an email change: its subject, a ✓ per link, and the sidebar follows (${viewport.name})`, async ({
@@ -266,6 +273,16 @@ for (const viewport of VIEWPORTS) {
     test(`words that say what is true (${viewport.name})`, async ({ page }) => {
       await page.goto('/auth/confirm?token_hash=tampered0123&type=magiclink')
       await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
+      // In the browser that asked for a link, a tampered one: not valid, one address to ask again.
+      await page.goto('/sign-in')
+      await page.locator('form#sign-in').getByLabel('Email').fill(uniqueEmail('tampered'))
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+      await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+      await page.goto('/auth/callback?token_hash=tampered0123&type=magiclink')
+      await expect(page.getByRole('alert')).toHaveText(AUTH_FAILURE_MESSAGES.magiclink)
+      await expect(page.getByRole('main')).toContainText("isn't valid")
+      await expect(page.getByRole('main')).not.toContainText('already used')
+      await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
 
       await page.goto('/success?session_id=cs_test_nobody_knows')
       await expect(
@@ -288,8 +305,8 @@ for (const viewport of VIEWPORTS) {
 
       const user = await newUser('magic-words')
       await page.goto('/sign-in')
-      await page.getByRole('textbox', { name: 'Email for the sign-in link' }).fill(user.email)
-      await page.getByRole('button', { name: 'Send me a magic link' }).click()
+      await page.locator('form#sign-in').getByLabel('Email').fill(user.email)
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
       const mail = await waitForMail(user.email, 'magiclink')
       // The inbox's JSON carries the body too (not in the fixtures' type).
       const { html } = mail as typeof mail & { html: string }
@@ -347,23 +364,44 @@ test.describe('phone width: compact menus', () => {
     const header = page.locator('header')
     expect((await header.boundingBox())!.height).toBeLessThan(80)
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
-    await header.getByText('Menu', { exact: true }).click()
+    // Each menu names the page it is on.
+    await expect(header.locator('summary')).toHaveText('Menu: Dashboard')
+    await header.locator('summary').click()
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await header.getByText('Menu', { exact: true }).click()
+    await header.locator('summary').click()
     await attachScreenshots(page, testInfo, 'header menu open')
 
     const dashboardNav = page.getByRole('navigation', { name: 'Dashboard' })
     expect((await dashboardNav.boundingBox())!.height).toBeLessThan(60)
+    await expect(dashboardNav.locator('summary')).toHaveText('Dashboard menu: General')
     await dashboardNav.getByText('Dashboard menu').click()
     await dashboardNav.getByRole('link', { name: 'Billing' }).click()
     await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
+    await expect(dashboardNav.locator('summary')).toHaveText('Dashboard menu: Billing')
+  })
+
+  test('with JavaScript, a click outside an open menu closes it', async ({ browser }) => {
+    const context = await browser.newContext({
+      javaScriptEnabled: true,
+      viewport: VIEWPORTS[1].size,
+    })
+    const page = await context.newPage()
+    await page.goto('/pricing')
+    await page.waitForLoadState('networkidle')
+    const header = page.locator('header')
+    await expect(header.locator('summary')).toHaveText('Menu: Pricing')
+    await header.locator('summary').click()
+    await expect(header.getByRole('link', { name: 'Contact' })).toBeVisible()
+    await page.getByRole('main').click({ position: { x: 10, y: 200 } })
+    await expect(header.getByRole('link', { name: 'Contact' })).toBeHidden()
+    await context.close()
   })
 
   test('at desktop width the links show without a menu', async ({ page }) => {
     await page.setViewportSize(VIEWPORTS[0].size)
     await page.goto('/')
     await expect(page.locator('header').getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await expect(page.locator('header').getByText('Menu', { exact: true })).toBeHidden()
+    await expect(page.locator('header summary')).toBeHidden()
   })
 })
 
@@ -395,7 +433,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
       await scan(page, `email change pending, ${colorScheme}`)
       await page.setViewportSize(VIEWPORTS[1].size)
-      const headerMenu = page.locator('header').getByText('Menu', { exact: true })
+      const headerMenu = page.locator('header summary')
       await headerMenu.click()
       await scan(page, `phone header menu open, ${colorScheme}`)
       await headerMenu.click()

@@ -63,6 +63,26 @@ test('on a phone the navigation fits and the page does not scroll sideways', asy
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   )
   expect(overflow).toBeLessThanOrEqual(0)
+  // Each checkbox is whole and level with its label, at phone and desktop width.
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 740 })
+    for (const name of ['Product updates', 'Billing emails', 'Security alerts']) {
+      const box = (await page.getByRole('checkbox', { name }).boundingBox())!
+      // The middle of the label's line (its block's top plus half its line height).
+      const line = await page
+        .getByText(name, { exact: true })
+        .evaluate(
+          (label) =>
+            label.parentElement!.getBoundingClientRect().top +
+            parseFloat(getComputedStyle(label).lineHeight) / 2,
+        )
+      expect(box.width, `${name} at ${width}`).toBe(16)
+      expect(
+        Math.abs(box.y + box.height / 2 - line),
+        `${name} at ${width}: ${box.y} ${line}`,
+      ).toBeLessThanOrEqual(1)
+    }
+  }
 })
 
 test('changes the display name and sees it in the navigation', async ({ page }) => {

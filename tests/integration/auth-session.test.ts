@@ -133,17 +133,13 @@ describe('protected pages and anonymous-only pages', () => {
       pageError: null,
       failureReason: null,
       email: '',
-      // The forms' HTML constraints, read from their schemas by the loader.
+      // The form's HTML constraints, read from its schema by the loader: the password is
+      // asked for by "Sign in" only, not by "Email me a sign-in link".
       constraint: {
-        signIn: {
-          email: { required: true, maxLength: 254 },
-          password: { required: true, maxLength: 72 },
-          redirectTo: { required: false, maxLength: 512 },
-        },
-        magicLink: {
-          email: { required: true, maxLength: 254 },
-          redirectTo: { required: false, maxLength: 512 },
-        },
+        email: { required: true, maxLength: 254 },
+        password: { required: false, maxLength: 72 },
+        redirectTo: { required: false, maxLength: 512 },
+        intent: { required: false },
       },
     })
     const hostile = await callRoute(
@@ -152,7 +148,7 @@ describe('protected pages and anonymous-only pages', () => {
     )
     expect(hostile.data).toEqual({
       redirectTo: '/dashboard',
-      pageError: expect.stringMatching(/could not sign you in/) as unknown,
+      pageError: expect.stringMatching(/isn't valid or has expired/) as unknown,
       failureReason: null,
       email: '',
       constraint: (safe.data as { constraint: unknown }).constraint,

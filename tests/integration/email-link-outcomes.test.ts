@@ -148,7 +148,7 @@ describe('a failed link keeps the spec location and says why on the sign-in page
     expect(again.location).toBe(FAILED)
     const { page, again: cookie } = await signInPageAfter(again.response)
     expect(page.data.failureReason).toBe('recovery')
-    expect(page.data.pageError).toMatch(/^That password reset link has expired or was already used/)
+    expect(page.data.pageError).toMatch(/^That password reset link isn't valid or has expired/)
     const later = await callRoute<{ failureReason: string | null }>(
       signInPage.loader,
       pageGet(`${app.url}${FAILED}`, cookie),
