@@ -78,19 +78,15 @@ export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSet
   )
 }
 
-/**
- * The next invoice after a change of price made at `at` (ms) in `period`, prorated by time as
- * the providers do (docs/subscriber-journeys.md): the one figure the plan change page and the
- * mails quote, in minor units.
- */
+/** The next invoice (minor units) after a change of price at `at` (ms) in `period`, prorated by
+ * time as the providers do: the one figure the plan change page and the mails quote. */
 export function nextInvoice(
   period: { start: string; end: string },
   currentAmount: number,
   targetAmount: number,
   at: number,
 ) {
-  const start = Date.parse(period.start)
-  const end = Date.parse(period.end)
+  const [start, end] = [Date.parse(period.start), Date.parse(period.end)]
   const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
   const credit = Math.round(currentAmount * share)
   const charge = Math.round(targetAmount * share)

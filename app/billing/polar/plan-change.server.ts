@@ -46,14 +46,9 @@ export async function polarPlanChangeOffer(
   const current = plans.find((plan) => plan.ids.polar === subscription.product_id)
   if (!current) return unavailable('Your current plan cannot be changed here.')
   if (current.key === target.key) return unavailable(`You are already on the ${target.name} plan.`)
-  if (!subscription.current_period_start || !subscription.current_period_end)
-    return unavailable('Your subscription has no current billing period.')
-  const preview = nextInvoice(
-    { start: subscription.current_period_start, end: subscription.current_period_end },
-    current.amount,
-    target.amount,
-    at,
-  )
+  const { current_period_start: start, current_period_end: end } = subscription
+  if (!start || !end) return unavailable('Your subscription has no current billing period.')
+  const preview = nextInvoice({ start, end }, current.amount, target.amount, at)
   return {
     kind: 'offer',
     offer: {
@@ -65,10 +60,8 @@ export async function polarPlanChangeOffer(
   }
 }
 
-/**
- * Changes the user's Polar subscription to `planKey` and applies Polar's answer at once.
- * Polar's refusals become a reason; other failures throw.
- */
+/** Changes the user's Polar subscription to `planKey` and applies Polar's answer at once;
+ * Polar's refusals become a reason, other failures throw. */
 export async function changePolarPlan(
   row: SubscriptionRow | null,
   userId: string,
