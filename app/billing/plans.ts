@@ -77,3 +77,25 @@ export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSet
     ),
   )
 }
+
+/** The next invoice (minor units) after a change of price at `at` (ms) in `period`, prorated by
+ * time as the providers do: the one figure the plan change page and the mails quote. */
+export function nextInvoice(
+  period: { start: string; end: string },
+  currentAmount: number,
+  targetAmount: number,
+  at: number,
+) {
+  const [start, end] = [Date.parse(period.start), Date.parse(period.end)]
+  const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
+  const credit = Math.round(currentAmount * share)
+  const charge = Math.round(targetAmount * share)
+  const total = targetAmount + charge - credit
+  return {
+    credit,
+    charge,
+    nextInvoiceAmount: Math.max(0, total),
+    carriedCredit: Math.max(0, -total),
+    nextInvoiceDate: period.end,
+  }
+}

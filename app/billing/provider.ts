@@ -3,6 +3,7 @@ import type { AsUser } from '~/lib/database/database.server'
 import type { PaymentWithReferences } from '~/subscriptions/billing-overview.server'
 import type { PaymentRow, SubscriptionRow } from '~/subscriptions/types'
 
+import type { nextInvoice } from './plans'
 import type { Plan } from './plans.server'
 
 type PortalOutcome = { kind: 'url'; url: string } | { kind: 'no-subscription' }
@@ -38,10 +39,7 @@ export interface PlanChangeOffer {
   subscriptionId: string
   current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
   target: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
-  /** Minor units: the credit for the unused part, the new plan's charge, the next invoice. */
-  preview: Record<'credit' | 'charge' | 'nextInvoiceAmount' | 'carriedCredit', number> & {
-    nextInvoiceDate: string
-  }
+  preview: ReturnType<typeof nextInvoice>
 }
 
 /** A provider's answer to a change: the row fields it implies, at the provider's time. */
@@ -72,7 +70,7 @@ export interface BillingProvider {
   openPortal(
     row: SubscriptionRow,
     userId: string,
-    options: { paymentMethod?: boolean },
+    options: { paymentMethod?: boolean; plan?: Plan },
   ): Promise<PortalOutcome>
   /** A change of plan in the app, where the provider's own portal cannot change it. */
   planChange?: {

@@ -17,9 +17,10 @@ function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
 /** A payment's status, what of it was refunded and any dispute; a failed one stands out (with words, not colour alone). */
 function PaymentStatus({ payment }: { payment: PaymentView }) {
   const { status, amount_refunded: refunded, dispute_status: dispute } = payment
+  const shown = !refunded ? status : refunded < payment.amount ? 'partially_refunded' : 'refunded'
   return (
     <span className={status === 'failed' ? 'font-semibold text-red-700' : 'text-slate-700'}>
-      {statusLabel(status)}
+      {statusLabel(shown)}
       {refunded > 0 && ` (${formatMoney(refunded, payment.currency)})`}
       {dispute && `, disputed: ${statusLabel(dispute).toLowerCase()}`}
     </span>

@@ -161,13 +161,16 @@ describe('renderMail', () => {
       plan_name: 'Pro',
       billing_cycle: 'month',
       next_charge_at: '2026-04-01T00:00:00Z',
+      // Half the period left: $29.00 + $14.50 − $4.50, as the plan change page showed.
+      period_start: '2026-03-01T00:00:00Z',
+      changed_at: '2026-03-16T12:00:00Z',
     })!
     expect(mail.subject).toBe(`Your ${PRODUCT_NAME} plan is now Pro`)
     expect(mail.text).toContain('Your subscription changed from Starter to Pro.')
-    expect(mail.text).toContain('Your next charge: $29.00 on April 1, 2026.')
+    expect(mail.text).toContain('Your next invoice: $39.00 on April 1, 2026, the difference')
     // A plan the catalog does not know: the date only.
     const unknown = render('plan_changed', { plan_name: 'Legacy', next_charge_at: '2026-04-01' })!
-    expect(unknown.text).toContain('Your next charge: on April 1, 2026.')
+    expect(unknown.text).toContain('Your next invoice: on April 1, 2026,')
   })
 
   it('a resumed subscription says it renews, and the next charge', () => {
@@ -176,7 +179,7 @@ describe('renderMail', () => {
       next_charge_at: '2026-04-01T00:00:00Z',
     })!
     expect(mail.subject).toBe('Your Starter subscription continues')
-    expect(mail.text).toContain('Your next charge: $9.00 on April 1, 2026.')
+    expect(mail.text).toContain('Your next invoice: $9.00 on April 1, 2026.')
   })
 
   it('a deleted account: one mail, no links into the account, no further charges', () => {
@@ -194,12 +197,16 @@ describe('renderMail', () => {
       'You had no subscription that could charge you',
     )
     const refund = render('payment_refunded', {
-      amount: 1000,
+      amount: 500,
+      refunded_total: 900,
+      paid: 2900,
       currency: 'usd',
       description: 'Pro payment',
     })!
-    expect(refund.subject).toBe('$10.00 refunded to you')
-    expect(refund.text).toContain('We refunded $10.00 of your Pro payment.')
+    expect(refund.subject).toBe('$5.00 refunded to you')
+    expect(refund.text).toContain(
+      'We refunded $5.00 of your $29.00 Pro payment; $9.00 of it is refunded in all.',
+    )
   })
 })
 

@@ -1,4 +1,4 @@
-import { PLAN_DEFINITIONS } from '~/billing/plans'
+import { nextInvoice, PLAN_DEFINITIONS } from '~/billing/plans'
 import { formatDate, formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentRow } from '~/subscriptions/types'
 
@@ -71,16 +71,21 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
   return { subject, text: `${textBody}\n`, html }
 }
 
-/** "$29.00 on April 1, 2026": the next charge of a plan (by its name), when it is known. */
+/** "$48.99 on April 1, 2026": the next invoice as the plan change page showed it, when known. */
 function nextCharge(data: Record<string, unknown>) {
   const at = text(data, 'next_charge_at')
   if (!at) return null
-  const plan = PLAN_DEFINITIONS.find((item) => item.name === text(data, 'plan_name'))
+  const plan = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
+  const [to, from, start] = [plan('plan_name'), plan('old_plan'), text(data, 'period_start')]
   const cycle = text(data, 'billing_cycle')
-  // The catalog's price, only for the billing cycle it is set for.
-  return plan && (!cycle || cycle === plan.interval)
-    ? `${formatMoney(plan.amount, plan.currency)} on ${formatDate(at)}`
-    : `on ${formatDate(at)}`
+  // The catalog's price, only for its billing cycle; with the proration of a change.
+  if (!to || (cycle && cycle !== to.interval)) return `on ${formatDate(at)}`
+  const changedAt = Date.parse(text(data, 'changed_at') ?? '')
+  const amount =
+    from && start && changedAt
+      ? nextInvoice({ start, end: at }, from.amount, to.amount, changedAt).nextInvoiceAmount
+      : to.amount
+  return `${formatMoney(amount, to.currency)} on ${formatDate(at)}`
 }
 
 /**
@@ -156,7 +161,9 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
         footer,
         [
           `Your subscription changed${from ? ` from ${from}` : ''} to ${plan ?? 'a new plan'}.`,
-          `${charge ? `Your next charge: ${charge}. ` : ''}Any difference for the current period is settled by the payment provider (shown on your next invoice).`,
+          charge
+            ? `Your next invoice: ${charge}, the difference for the rest of this period included.`
+            : 'The difference for the rest of this period is settled on your next invoice.',
           billing,
         ],
       )
@@ -165,15 +172,17 @@ export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMa
       const charge = nextCharge(data)
       return compose(`${planLabel} continues`, footer, [
         `${planLabel} is no longer set to end: it renews as before.`,
-        charge ? `Your next charge: ${charge}.` : 'It renews at the end of the current period.',
+        charge ? `Your next invoice: ${charge}.` : 'It renews at the end of the current period.',
         billing,
       ])
     }
     case 'payment_refunded': {
-      const amount = formatMoney(num(data, 'amount') ?? 0, text(data, 'currency') ?? 'usd')
-      const what = text(data, 'description')
-      return compose(`${amount} refunded to you`, footer, [
-        `We refunded ${amount}${what ? ` of your ${what}` : ''}. It reaches your card or account in 5 to 10 business days.`,
+      const money = (key: string) =>
+        formatMoney(num(data, key) ?? 0, text(data, 'currency') ?? 'usd')
+      const paid = num(data, 'paid') ? `${money('paid')} ` : ''
+      const total = (num(data, 'refunded_total') ?? 0) > (num(data, 'amount') ?? 0)
+      return compose(`${money('amount')} refunded to you`, footer, [
+        `We refunded ${money('amount')} of your ${paid}${text(data, 'description') ?? 'payment'}${total ? `; ${money('refunded_total')} of it is refunded in all` : ''}. It reaches your card or account in 5 to 10 business days.`,
         billing,
       ])
     }

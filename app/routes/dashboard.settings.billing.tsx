@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const provider = billingProvider(subscription?.provider)
   const scheduled = Boolean(subscription?.cancel_at_period_end)
   const changes =
-    provider?.planChange && isPaidUpStatus(subscription?.status) && !scheduled
+    isPaidUpStatus(subscription?.status) && !scheduled
       ? getPlans()
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
@@ -82,6 +82,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       params.get('card') === 'saved' && provider?.payOpenInvoice && failed
         ? formatMoney(failed.amount, failed.currency)
         : undefined,
+    // Back from a plan change (the app's or the portal's): its plan, named by the catalogue.
+    changedTo: getPlans().find((plan) => plan.key === params.get('changed'))?.name,
   }
   const confirmCancel = params.has('cancel')
   return data(
@@ -141,6 +143,10 @@ export default function Billing() {
     <div className="space-y-8">
       <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
       <FormMessage tone="error">{actionData?.error}</FormMessage>
+      <FormMessage tone="success">
+        {subscription?.changedTo &&
+          `Your plan is now ${subscription.changedTo}. The difference is settled on your next invoice.`}
+      </FormMessage>
       <SettingsSection id="subscription" title="Current subscription">
         {subscription?.status ? (
           <>

@@ -8,28 +8,22 @@ import {
 import { Form, useActionData, useLoaderData } from '@remix-run/react'
 
 import { requireConfirmedUser, requireUser } from '~/auth/session.server'
+import { getPlans } from '~/billing/plans.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
 import { FormMessage, SubmitButton } from '~/components/forms'
 import { TextLink } from '~/components/links'
-import type { AsUser } from '~/lib/database/database.server'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 import { readOwnSubscription } from '~/subscriptions/billing-overview.server'
+import { isPaidUpStatus } from '~/subscriptions/status'
 
-/** ?plan=<key>: what a change costs where the provider's portal cannot change plans, and a form. */
+/** ?plan=<key>: what a change costs and a form, or the provider portal's confirmation. */
 const UNREACHABLE =
   'We could not reach the payment provider to work out the price of the change. Nothing has changed; please try again in a moment.'
-
-/** The user's subscription row and its provider's plan change, if it has one. */
-async function planChangeOf(asUser: AsUser) {
-  const row = await readOwnSubscription(asUser)
-  const planChange = billingProvider(row?.provider)?.planChange
-  const none = {
-    kind: 'unavailable' as const,
-    message: 'You do not have a subscription whose plan can be changed here.',
-  }
-  return { row, planChange, none }
+const NONE = {
+  kind: 'unavailable' as const,
+  message: 'You do not have a subscription whose plan can be changed here.',
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -38,8 +32,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return data({ kind: 'unavailable' as const, message: limited.error }, limited.init)
   try {
-    const { row, planChange, none } = await planChangeOf(asUser)
-    return data(planChange ? await planChange.offer(row, user.id, planKey) : none, { headers })
+    const row = await readOwnSubscription(asUser)
+    const provider = billingProvider(row?.provider)
+    if (provider?.planChange)
+      return data(await provider.planChange.offer(row, user.id, planKey), { headers })
+    // Elsewhere the portal confirms a paid-up subscription's change to another plan itself.
+    const live = row && isPaidUpStatus(row.status) && !row.cancel_at_period_end
+    const plan = getPlans().find(
+      ({ key, name }) => live && key === planKey && name !== row.plan_name,
+    )
+    const outcome = plan && (await provider?.openPortal(row!, user.id, { plan }))
+    if (outcome?.kind === 'url') return redirect(outcome.url, { headers })
+    return data(NONE, { headers })
   } catch (error) {
     logger.error({ err: error }, 'plan change: offer failed')
     return data({ kind: 'unavailable' as const, message: UNREACHABLE }, { status: 502, headers })
@@ -53,10 +57,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const limited = await providerCallRefusal(request, user.id, headers)
   if (limited) return data({ error: limited.error }, limited.init)
   try {
-    const { row, planChange, none } = await planChangeOf(asUser)
-    const result = planChange ? await planChange.change(row, user.id, planKey) : none
+    const row = await readOwnSubscription(asUser)
+    const planChange = billingProvider(row?.provider)?.planChange
+    const result = planChange ? await planChange.change(row, user.id, planKey) : NONE
     if (result.kind === 'changed')
-      return redirect('/dashboard/settings/billing?notice=plan-changed', { status: 303, headers })
+      return redirect(`/dashboard/settings/billing?changed=${planKey}`, { status: 303, headers })
     return data({ error: result.message }, { status: 409, headers })
   } catch (error) {
     logger.error({ err: error }, 'plan change failed')
@@ -96,11 +101,15 @@ export default function ChangePlan() {
         <h2 id="cost-heading" className="text-lg font-semibold">
           What it will cost
         </h2>
-        {/* Read like an invoice: its lines top to bottom, then the next invoice and today. */}
+        {/* An invoice: its lines add up to the next invoice's total; then what is due today. */}
         <dl className="mt-4 divide-y divide-slate-200 text-sm">
           {[
             [`Credit for the unused part of ${current.name}`, `−${money(preview.credit)}`],
             [`${target.name} for the rest of this period`, money(preview.charge)],
+            [`${target.name} from ${formatDate(preview.nextInvoiceDate)}`, money(target.amount)],
+            ...(preview.carriedCredit > 0
+              ? [['Credit kept for the invoices after that', money(preview.carriedCredit)]]
+              : []),
             [
               `Next invoice on ${formatDate(preview.nextInvoiceDate)}:`,
               money(preview.nextInvoiceAmount),
@@ -114,9 +123,6 @@ export default function ChangePlan() {
         </dl>
         <p className="mt-4 font-semibold">Due today: {money(0)}</p>
         <p className="mt-4 text-sm text-slate-700">
-          {preview.carriedCredit > 0
-            ? `The remaining credit of ${money(preview.carriedCredit)} is taken off the invoices after that. `
-            : ''}
           After that, {target.name} renews at {money(target.amount)} per {target.interval}.
         </p>
       </section>

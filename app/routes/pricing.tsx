@@ -47,8 +47,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       endsOn: subscription?.cancel_at_period_end
         ? formatDate(subscription.cancel_at ?? subscription.current_period_end)
         : null,
-      // In the app when the provider's portal cannot change plans, else in its portal.
-      changeInApp: Boolean(billingProvider(subscription?.provider)?.planChange),
       canceled: new URL(request.url).searchParams.get('canceled') === 'true',
       pastDue:
         subscription?.status === 'past_due'
@@ -136,10 +134,10 @@ const secondaryButton =
 
 /** A plan card's ways to pay (the first provider's is the main one), or a subscriber's change. */
 function PlanActions({ plan }: { plan: PricingPlan }) {
-  const { signedIn, currentPlan, changeInApp } = useLoaderData<typeof loader>()
+  const { signedIn, currentPlan } = useLoaderData<typeof loader>()
   if (currentPlan) {
     const change =
-      changeInApp && plan.name !== currentPlan
+      plan.name !== currentPlan
         ? `/dashboard/settings/billing/change-plan?${new URLSearchParams({ plan: plan.key })}`
         : '/dashboard/settings/billing'
     return (

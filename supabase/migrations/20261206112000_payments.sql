@@ -23,7 +23,7 @@ create table public.payment_history (
   invoice_url text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  -- A Stripe payment's largest refunded total seen (events are not ordered), and its dispute.
+  -- A payment's largest refunded total seen (events are not ordered), and its dispute.
   amount_refunded bigint not null default 0 check (amount_refunded >= 0),
   dispute_status text
 );

@@ -97,23 +97,20 @@ create trigger payment_history_receipt_when_paid after update of status on publi
   for each row when (old.status = 'failed' and new.status in ('paid', 'succeeded'))
   execute function public.queue_payment_receipt();
 
--- A refund's mail: one per refunded total of a payment, whether the refund is a row of its own
--- (a negative amount) or the refunded total of the payment's row.
+-- A refund's mail: one per refunded total of a payment, naming that refund's own amount, the
+-- total refunded and the payment (a refund row of its own raises its payment's total too).
 create function public.queue_refund_notice() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
-  v_refunded bigint := case when new.amount < 0 then -new.amount else new.amount_refunded end;
-  v_before bigint := case
-    when tg_op = 'INSERT' then 0
-    when old.amount < 0 then -old.amount
-    else old.amount_refunded end;
+  v_before bigint := case when tg_op = 'INSERT' then 0 else old.amount_refunded end;
 begin
-  if v_refunded > v_before then
+  if new.amount_refunded > v_before then
     perform public.enqueue_notification(
       new.user_id, 'payment_refunded',
-      jsonb_build_object('payment_id', new.id, 'amount', v_refunded, 'currency', new.currency,
+      jsonb_build_object('payment_id', new.id, 'amount', new.amount_refunded - v_before,
+        'refunded_total', new.amount_refunded, 'paid', new.amount, 'currency', new.currency,
         'description', new.description),
-      null, 'payment_refunded:' || new.id || ':' || v_refunded);
+      null, 'payment_refunded:' || new.id || ':' || new.amount_refunded);
   end if;
   return null;
 end
@@ -143,16 +140,24 @@ begin
       'plan_name', new.plan_name, 'provider', new.provider,
       'ends_at', coalesce(new.cancel_at, new.current_period_end)));
   elsif v_is_live and v_was_live and v_would_end and not v_will_end then
+    -- With this period's last plan change, whose difference the next invoice still carries.
     perform public.enqueue_notification(new.user_id, 'subscription_resumed', jsonb_build_object(
       'plan_name', new.plan_name, 'provider', new.provider,
-      'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end));
+      'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end) || coalesce((
+      select jsonb_build_object('old_plan', o.data -> 'old_plan', 'period_start',
+        o.data -> 'period_start', 'changed_at', o.data -> 'changed_at')
+      from public.notification_outbox o
+      where o.user_id = new.user_id and o.kind = 'plan_changed'
+        and (o.data ->> 'changed_at')::timestamptz >= new.current_period_start
+      order by o.created_at desc limit 1), '{}'));
   end if;
   -- A name filled in later (Polar's placeholder for a product without one) is no change.
   if v_is_live and v_was_live and old.plan_name is not null and new.plan_name is not null
      and old.plan_name <> 'Unknown Plan' and old.plan_name is distinct from new.plan_name then
     perform public.enqueue_notification(new.user_id, 'plan_changed', jsonb_build_object(
       'old_plan', old.plan_name, 'plan_name', new.plan_name, 'provider', new.provider,
-      'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end));
+      'billing_cycle', new.billing_cycle, 'next_charge_at', new.current_period_end,
+      'period_start', new.current_period_start, 'changed_at', new.last_event_at));
   end if;
   if new.status = 'past_due' and old.status is distinct from 'past_due'
      and (select past_due_mail from public.billing_provider_rules where provider = new.provider) then

@@ -14,20 +14,37 @@ create index user_subscriptions_polar_subscription_idx on public.user_subscripti
 create unique index payment_history_polar_order_key on public.payment_history (provider_payment_id, status)
   where provider = 'polar';
 
--- An order's row; a later (partial) refund event carries the refunded total.
+/*
+  An order's row, or its refund's (a negative row, as the spec says), which a later (partial)
+  refund event raises to the refunded total. The paid order's row carries that total too
+  (`amount_refunded`, as a Stripe payment's), so the billing page and the refund mail read a
+  refund on its payment for both providers; an order paid after its refund takes it on.
+*/
 create function public.record_polar_order_row(p_payment jsonb) returns boolean
 language plpgsql security definer set search_path = '' as $$
+declare
+  v_row public.payment_history := jsonb_populate_record(null::public.payment_history, p_payment);
+  v_written boolean;
 begin
   insert into public.payment_history (
     user_id, provider, provider_payment_id, amount, currency, status, description, invoice_url,
-    created_at)
-  select r.user_id, r.provider, r.provider_payment_id, r.amount, lower(r.currency), r.status,
-    r.description, r.invoice_url, coalesce(r.created_at, now())
-  from jsonb_populate_record(null::public.payment_history, p_payment) r
+    created_at, amount_refunded)
+  values (v_row.user_id, v_row.provider, v_row.provider_payment_id, v_row.amount,
+    lower(v_row.currency), v_row.status, v_row.description, v_row.invoice_url,
+    coalesce(v_row.created_at, now()), coalesce((
+      select -r.amount from public.payment_history r
+      where r.provider = 'polar' and r.provider_payment_id = v_row.provider_payment_id
+        and r.status = 'refunded' and v_row.amount > 0), 0))
   on conflict (provider_payment_id, status) where provider = 'polar' do update set
     amount = excluded.amount
     where excluded.status = 'refunded' and excluded.amount < public.payment_history.amount;
-  return found;
+  v_written := found;
+  if v_written and v_row.status = 'refunded' then
+    update public.payment_history p set amount_refunded = -v_row.amount
+    where p.provider = 'polar' and p.provider_payment_id = v_row.provider_payment_id
+      and p.status <> 'refunded' and p.amount_refunded < -v_row.amount;
+  end if;
+  return v_written;
 end
 $$;
 

@@ -66,8 +66,8 @@ async function deleteMadeUsers() {
 
 interface InboxMail {
   to: string
-  subject: string
   kind: string
+  subject: string
   text: string
   html: string
   link: string | null
@@ -75,13 +75,13 @@ interface InboxMail {
   createdAt: string
 }
 
-/** Waits for the newest email of a kind to an address in the local inbox; returns it. */
+/** Waits for the newest email of a kind (and subject) to an address in the local inbox. */
 export async function waitForMail(
   email: string,
   kind: string,
-  options: { after?: Date } = {},
+  options: { after?: Date; subject?: string } = {},
 ): Promise<InboxMail> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 20_000
   for (;;) {
     const response = await fetch(
       `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
@@ -91,7 +91,9 @@ export async function waitForMail(
     const match = mails
       .filter(
         (mail) =>
-          mail.kind === kind && (!options.after || new Date(mail.createdAt) >= options.after),
+          mail.kind === kind &&
+          (!options.subject || mail.subject === options.subject) &&
+          (!options.after || new Date(mail.createdAt) >= options.after),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
     if (match) return match

@@ -255,9 +255,10 @@ describe('refunds and disputes of a Stripe payment', () => {
     expect(await paymentsOf(user.id)).toMatchObject([
       { status: 'refunded', amount: 2900, amount_refunded: 2900 },
     ])
+    // Each mail names its own refund, of which payment, and the refunded total.
     expect(await mailsOf(user.id, 'payment_refunded')).toMatchObject([
-      { amount: 1000, currency: 'usd' },
-      { amount: 2900, currency: 'usd' },
+      { amount: 1000, refunded_total: 1000, paid: 2900, currency: 'usd' },
+      { amount: 1900, refunded_total: 2900, paid: 2900, currency: 'usd' },
     ])
   })
 

@@ -9,7 +9,7 @@ import { postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtu
 
 /**
  * Plan changes and resumes, from Stripe's signed webhook to the mail in the inbox: what
- * changed and the next charge.
+ * changed and the next invoice.
  */
 let app: TestApp
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 const PERIOD_END = Date.UTC(2026, 11, 20, 12) / 1000 // December 20, 2026
+const DAY = 86_400
 
 async function send(type: string, object: unknown, created: number) {
   const answer = await postStripeEvent(app.url, stripeEvent(type, object, { created }))
@@ -31,24 +32,30 @@ async function inbox(email: string) {
 }
 
 describe('plan change and resume mails', () => {
-  it('Starter → Pro: one mail naming both plans and the next charge', async () => {
+  it('Starter → Pro: one mail naming both plans and the next invoice, the change prorated', async () => {
     const user = await createSignedInUser(app)
-    const base = { id: `sub_change_${user.id.slice(0, 8)}`, userId: user.id, periodEnd: PERIOD_END }
-    const now = Math.floor(Date.now() / 1000)
+    const periodStart = PERIOD_END - 30 * DAY
+    const base = {
+      id: `sub_change_${user.id.slice(0, 8)}`,
+      userId: user.id,
+      periodStart,
+      periodEnd: PERIOD_END,
+    }
     await send(
       'customer.subscription.created',
       subscriptionObject({ ...base, price: catalogPlan('starter').stripe.priceId }),
-      now - 10,
+      periodStart,
     )
+    // Half the period left: $29.00 + $14.50 for Pro − $4.50 for Starter's unused half.
     await send(
       'customer.subscription.updated',
       subscriptionObject({ ...base, price: catalogPlan('pro').stripe.priceId }),
-      now - 5,
+      periodStart + 15 * DAY,
     )
     const mails = await inbox(user.email)
     expect(mails.map((mail) => mail.subject)).toEqual(['Your Subscribely plan is now Pro'])
     expect(mails[0].text).toContain('Your subscription changed from Starter to Pro.')
-    expect(mails[0].text).toContain('Your next charge: $29.00 on December 20, 2026.')
+    expect(mails[0].text).toContain('Your next invoice: $39.00 on December 20, 2026,')
   })
 
   it('a canceled-at-period-end plan taken back: "continues", with the next charge', async () => {
@@ -65,6 +72,6 @@ describe('plan change and resume mails', () => {
     const subjects = (await inbox(user.email)).map((mail) => mail.subject)
     expect(subjects).toContain(mailSubject('subscription_resumed', { plan_name: 'Pro' }))
     const resumed = (await inbox(user.email)).find((mail) => mail.subject.endsWith('continues'))
-    expect(resumed?.text).toContain('Your next charge: $29.00 on December 20, 2026.')
+    expect(resumed?.text).toContain('Your next invoice: $29.00 on December 20, 2026.')
   })
 })

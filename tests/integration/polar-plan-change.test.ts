@@ -86,7 +86,7 @@ describe('Change to Starter for a Polar subscriber', () => {
 
     const answer = await confirm(user.cookie)
     expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/dashboard/settings/billing?notice=plan-changed')
+    expect(answer.location).toBe('/dashboard/settings/billing?changed=starter')
     const atPolar = app.stack.polar.state.subscriptions.get(subscriptionId)!
     expect(atPolar.product_id).toBe(catalogPlan('starter').polar.productId)
     // The row shows the new plan at once (Polar's answer through the ledger)…

@@ -547,7 +547,7 @@ describe('order events', () => {
     ])
   })
 
-  it('order.refunded records one negative refunded row; a later refund raises it', async () => {
+  it('order.refunded records one negative refunded row, a later refund raises it; its payment and mails carry each refund', async () => {
     const { userId, order } = await emulatorSubscriber()
     expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
     const partial = { ...order, status: 'partially_refunded', refunded_amount: 1000 }
@@ -559,11 +559,21 @@ describe('order events', () => {
       await postPolarEvent(app.url, polarEvent('order.refunded', refunded, { timestamp: at(200) })),
     ).toMatchObject(OK)
     const rows = await paymentRows(order.id)
-    expect(rows.map((row) => [row.status, row.amount])).toEqual([
-      ['refunded', -2900],
-      ['succeeded', 2900],
+    expect(rows.map((row) => [row.status, row.amount, row.amount_refunded])).toEqual([
+      ['refunded', -2900, 0],
+      ['succeeded', 2900, 2900],
     ])
     expect(rows[0]).toMatchObject({ user_id: userId, currency: 'usd', provider: 'polar' })
+    const { data: mails } = await adminClient(app)
+      .from('notification_outbox')
+      .select('data')
+      .eq('user_id', userId)
+      .eq('kind', 'payment_refunded')
+      .order('created_at')
+    expect(mails?.map((mail) => mail.data)).toMatchObject([
+      { amount: 1000, refunded_total: 1000, paid: 2900, description: 'Pro payment' },
+      { amount: 1900, refunded_total: 2900, paid: 2900, description: 'Pro payment' },
+    ])
   })
 })
 

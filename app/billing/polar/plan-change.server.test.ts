@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { prorationPreview } from './plan-change.server'
+import { nextInvoice } from '../plans'
 
 const DAY = 24 * 60 * 60 * 1000
 const start = Date.UTC(2026, 10, 1)
@@ -9,10 +9,10 @@ const period = {
   end: new Date(start + 30 * DAY).toISOString(),
 }
 
-describe('prorationPreview (Polar’s time proration)', () => {
+describe('nextInvoice (Polar’s time proration)', () => {
   it('credits the unused share of the current price and charges that share of the new one, each rounded', () => {
     // A third of the period left: Pro → Starter.
-    const preview = prorationPreview(period, 2900, 900, start + 20 * DAY)
+    const preview = nextInvoice(period, 2900, 900, start + 20 * DAY)
     expect(preview).toEqual({
       credit: 967, // 2900 / 3 = 966.67
       charge: 300,
@@ -23,7 +23,7 @@ describe('prorationPreview (Polar’s time proration)', () => {
   })
 
   it('never bills a negative invoice: a larger credit is carried over', () => {
-    const preview = prorationPreview(period, 2900, 900, start)
+    const preview = nextInvoice(period, 2900, 900, start)
     expect(preview).toMatchObject({
       credit: 2900,
       charge: 900,
@@ -33,21 +33,21 @@ describe('prorationPreview (Polar’s time proration)', () => {
   })
 
   it('charges the difference for an upgrade', () => {
-    const preview = prorationPreview(period, 900, 2900, start + 15 * DAY)
+    const preview = nextInvoice(period, 900, 2900, start + 15 * DAY)
     expect(preview).toMatchObject({ credit: 450, charge: 1450, nextInvoiceAmount: 3900 })
   })
 
   it('prorates nothing once the period has ended, or for an empty period', () => {
-    expect(prorationPreview(period, 2900, 900, start + 31 * DAY)).toMatchObject({
+    expect(nextInvoice(period, 2900, 900, start + 31 * DAY)).toMatchObject({
       credit: 0,
       charge: 0,
       nextInvoiceAmount: 900,
     })
-    expect(
-      prorationPreview({ start: period.start, end: period.start }, 2900, 900, start),
-    ).toMatchObject({
-      credit: 0,
-      charge: 0,
-    })
+    expect(nextInvoice({ start: period.start, end: period.start }, 2900, 900, start)).toMatchObject(
+      {
+        credit: 0,
+        charge: 0,
+      },
+    )
   })
 })

@@ -1,3 +1,4 @@
+import { nextInvoice } from '~/billing/plans'
 import { getPlans, type Plan } from '~/billing/plans.server'
 import { httpStatusOf } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
@@ -9,41 +10,10 @@ import type { PlanChangeOffer, Unavailable } from '../provider'
 import { getPolar } from './client.server'
 import { polarSubscriptionFields, PolarSubscriptionSchema, polarUserLink } from './events'
 
-/**
- * Polar's time proration of a change made at `at` (ms), as polarsource/polar
- * `subscription/update.py` works it out (docs/polar.md, "Changing plan").
- */
-export function prorationPreview(
-  period: { start: string; end: string },
-  currentAmount: number,
-  targetAmount: number,
-  at: number,
-): PlanChangeOffer['preview'] {
-  const start = Date.parse(period.start)
-  const end = Date.parse(period.end)
-  const share = end > start ? Math.max(0, Math.min(1, (end - at) / (end - start))) : 0
-  const credit = Math.round(currentAmount * share)
-  const charge = Math.round(targetAmount * share)
-  const total = targetAmount + charge - credit
-  return {
-    credit,
-    charge,
-    nextInvoiceAmount: Math.max(0, total),
-    carriedCredit: Math.max(0, -total),
-    nextInvoiceDate: period.end,
-  }
-}
-
 const unavailable = (message: string): Unavailable => ({ kind: 'unavailable', message })
 const NO_SUBSCRIPTION = 'You do not have a Polar subscription to change.'
 
-const pick = ({ key, name, amount, currency, interval }: Plan) => ({
-  key,
-  name,
-  amount,
-  currency,
-  interval,
-})
+const pick = ({ ids: _ids, ...plan }: Plan) => plan
 
 /**
  * What changing to `planKey` would do for the user's Polar subscription, read from Polar (its
@@ -76,14 +46,9 @@ export async function polarPlanChangeOffer(
   const current = plans.find((plan) => plan.ids.polar === subscription.product_id)
   if (!current) return unavailable('Your current plan cannot be changed here.')
   if (current.key === target.key) return unavailable(`You are already on the ${target.name} plan.`)
-  if (!subscription.current_period_start || !subscription.current_period_end)
-    return unavailable('Your subscription has no current billing period.')
-  const preview = prorationPreview(
-    { start: subscription.current_period_start, end: subscription.current_period_end },
-    current.amount,
-    target.amount,
-    at,
-  )
+  const { current_period_start: start, current_period_end: end } = subscription
+  if (!start || !end) return unavailable('Your subscription has no current billing period.')
+  const preview = nextInvoice({ start, end }, current.amount, target.amount, at)
   return {
     kind: 'offer',
     offer: {
@@ -95,10 +60,8 @@ export async function polarPlanChangeOffer(
   }
 }
 
-/**
- * Changes the user's Polar subscription to `planKey` and applies Polar's answer at once.
- * Polar's refusals become a reason; other failures throw.
- */
+/** Changes the user's Polar subscription to `planKey` and applies Polar's answer at once;
+ * Polar's refusals become a reason, other failures throw. */
 export async function changePolarPlan(
   row: SubscriptionRow | null,
   userId: string,

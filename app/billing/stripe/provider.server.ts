@@ -102,25 +102,26 @@ export const stripeProvider: BillingProvider = {
   }),
   startCheckout: (asUser, user, plan) => createStripeCheckout(asUser, user, plan.ids.stripe),
   // The customer from the user's row, never from input; `paymentMethod` opens the card form
-  // (`flow_data.type = payment_method_update`), and a saved card comes back saying so.
-  async openPortal(row, _userId, { paymentMethod }) {
+  // (a saved card comes back saying so), `plan` the confirmation of a change to its price.
+  async openPortal(row, _userId, { paymentMethod, plan }) {
     if (!row.stripe_customer_id) return { kind: 'no-subscription' }
-    const configuration = getEnv().STRIPE_PORTAL_CONFIGURATION_ID
+    const { STRIPE_PORTAL_CONFIGURATION_ID: configuration } = getEnv()
+    const subscription = plan && row.stripe_subscription_id
+    const item =
+      subscription && (await getStripe().subscriptions.retrieve(subscription)).items.data[0]
+    const confirm = item && { subscription, items: [{ id: item.id, price: plan.ids.stripe }] }
+    const done = `${billingPage()}?${confirm ? `changed=${plan.key}` : 'card=saved'}`
     const session = await getStripe().billingPortal.sessions.create({
       customer: row.stripe_customer_id,
       return_url: billingPage(),
       ...(configuration ? { configuration } : {}),
-      ...(paymentMethod
-        ? {
-            flow_data: {
-              type: 'payment_method_update',
-              after_completion: {
-                type: 'redirect',
-                redirect: { return_url: `${billingPage()}?card=saved` },
-              },
-            },
-          }
-        : {}),
+      ...((paymentMethod || confirm) && {
+        flow_data: {
+          type: confirm ? 'subscription_update_confirm' : 'payment_method_update',
+          subscription_update_confirm: confirm || undefined,
+          after_completion: { type: 'redirect', redirect: { return_url: done } },
+        },
+      }),
     })
     return { kind: 'url', url: session.url }
   },

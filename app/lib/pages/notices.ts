@@ -21,10 +21,6 @@ const NOTICES = {
     tone: 'info',
     text: 'To choose a new password, use the link we email you. Signed in and know your password? Change it in Account settings.',
   },
-  'plan-changed': {
-    tone: 'success',
-    text: 'Your plan has been changed. The difference is settled on your next invoice.',
-  },
   'plan-resumed': { tone: 'success', text: 'Your subscription is resumed: it renews as before.' },
   'invoice-paid': { tone: 'success', text: 'Thank you: your payment went through.' },
   'signed-out': { tone: 'success', text: 'You have been signed out.' },

@@ -3,6 +3,8 @@
  * straight on one task and, once it is done, goes where `after_completion` says. The
  * emulator implements `payment_method_update`; the other types Stripe has are refused with
  * a message saying so, and anything else as Stripe refuses an invalid enum value.
+ * `subscription_update_confirm` names one subscription item and the price it changes to
+ * (Stripe: "only up to one may be specified"); the session checks them (portal.ts).
  */
 import { field, text } from './checkout'
 import { invalid, missingParam, type Param } from './http'
@@ -15,7 +17,7 @@ const FLOW_TYPES = [
   'subscription_update',
   'subscription_update_confirm',
 ]
-const IMPLEMENTED = ['payment_method_update']
+const IMPLEMENTED = ['payment_method_update', 'subscription_update_confirm']
 const AFTER_COMPLETION_TYPES = ['hosted_confirmation', 'portal_homepage', 'redirect']
 
 export interface PortalFlow {
@@ -28,8 +30,14 @@ export interface PortalFlow {
   subscription_cancel: null
   subscription_pause: null
   subscription_update: null
-  subscription_update_confirm: null
-  type: 'payment_method_update'
+  subscription_update_confirm: UpdateConfirm | null
+  type: 'payment_method_update' | 'subscription_update_confirm'
+}
+
+interface UpdateConfirm {
+  discounts: []
+  items: { id: string; price: string; quantity: number | null }[]
+  subscription: string
 }
 
 /** The session's `flow` from the `flow_data` parameter (null without one). */
@@ -56,8 +64,31 @@ export function parseFlowData(value: Param | undefined): PortalFlow | null {
     subscription_cancel: null,
     subscription_pause: null,
     subscription_update: null,
-    subscription_update_confirm: null,
-    type: 'payment_method_update',
+    subscription_update_confirm:
+      type === 'subscription_update_confirm'
+        ? updateConfirm(value.subscription_update_confirm)
+        : null,
+    type: type as PortalFlow['type'],
+  }
+}
+
+function updateConfirm(value: Param | undefined): UpdateConfirm {
+  const at = 'flow_data[subscription_update_confirm]'
+  const subscription = text(field(value, 'subscription'))
+  if (!subscription) throw missingParam(`${at}[subscription]`)
+  const items = field(value, 'items')
+  if (!Array.isArray(items) || items.length === 0) throw missingParam(`${at}[items]`)
+  if (items.length > 1)
+    throw invalid('Currently, only up to one subscription item may be specified.', `${at}[items]`)
+  const id = text(field(items[0], 'id'))
+  if (!id) throw missingParam(`${at}[items][0][id]`)
+  const price = text(field(items[0], 'price'))
+  if (!price) throw missingParam(`${at}[items][0][price]`)
+  const quantity = text(field(items[0], 'quantity'))
+  return {
+    discounts: [],
+    items: [{ id, price, quantity: quantity ? Number(quantity) : null }],
+    subscription,
   }
 }
 

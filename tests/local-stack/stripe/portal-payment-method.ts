@@ -53,8 +53,19 @@ export function updateCardFromPortal(
   const customer = ctx.store.customer(session.customer)
   const outcome = updatePaymentMethod(ctx, customer, cardNumber)
   if (!outcome.ok) return sendHtml(res, 402, paymentMethodPage(ctx, session, outcome.message))
+  completeFlow(ctx, res, session, 'payment_method', 'Your payment method was saved.')
+}
+
+/** A deep link's task is done: on where its `after_completion` says (no flow: the portal). */
+export function completeFlow(
+  ctx: BillingContext,
+  res: ServerResponse,
+  session: PortalSessionObject,
+  notice: string,
+  done: string,
+) {
   const flow = session.flow as PortalFlow | null
-  if (!flow) return redirect(res, `/portal/${session.id}?notice=payment_method`)
+  if (!flow) return redirect(res, `/portal/${session.id}?notice=${notice}`)
   ctx.store.completedPortalFlows.add(session.id)
   const after = flow.after_completion
   if (after.type === 'redirect' && after.redirect) return redirect(res, after.redirect.return_url)
@@ -62,15 +73,12 @@ export function updateCardFromPortal(
     const back = session.return_url
       ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
       : ''
-    const message = after.hosted_confirmation?.custom_message ?? 'Your payment method was saved.'
+    const message = after.hosted_confirmation?.custom_message ?? done
     return sendHtml(
       res,
       200,
-      page(
-        'Payment method updated',
-        `<h1>Payment method updated</h1><p role="status">${escapeHtml(message)}</p>${back}`,
-      ),
+      page('Done', `<h1>Done</h1><p role="status">${escapeHtml(message)}</p>${back}`),
     )
   }
-  redirect(res, `/portal/${session.id}?notice=payment_method`)
+  redirect(res, `/portal/${session.id}?notice=${notice}`)
 }

@@ -120,6 +120,51 @@ describe('billing portal', () => {
     expect(fetched.items.data[0].price.id).toBe('price_starter_monthly')
   })
 
+  it('confirms a plan change opened on its price (subscription_update_confirm), then redirects', async () => {
+    const sub = await stack.stripe.subscriptions.retrieve(ids.subscriptionId)
+    const item = sub.items.data[0].id
+    const create = (price: string, itemId = item) =>
+      stack.stripe.billingPortal.sessions.create({
+        customer: ids.customerId,
+        return_url: returnUrl,
+        flow_data: {
+          type: 'subscription_update_confirm',
+          subscription_update_confirm: {
+            subscription: ids.subscriptionId,
+            items: [{ id: itemId, price }],
+          },
+          after_completion: { type: 'redirect', redirect: { return_url: `${returnUrl}?changed` } },
+        },
+      })
+    await expect(create('price_nope')).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'flow_data[subscription_update_confirm][items][0][price]',
+    })
+    await expect(create('price_starter_monthly', 'si_nope')).rejects.toMatchObject({
+      code: 'resource_missing',
+    })
+    stack.emulator.setPortalPlanChanges(false)
+    await expect(create('price_starter_monthly')).rejects.toMatchObject({
+      param: 'flow_data[type]',
+    })
+    stack.emulator.setPortalPlanChanges(true)
+
+    const session = await create('price_starter_monthly')
+    expect(session.flow).toMatchObject({
+      type: 'subscription_update_confirm',
+      subscription_update_confirm: { items: [{ id: item, price: 'price_starter_monthly' }] },
+    })
+    const confirm = await (await fetch(session.url)).text()
+    expect(confirm).toContain('New plan: Starter ($9.00 per month)')
+    portalUrl = session.url
+    const { events, location } = await portalAction({ intent: 'confirm_update' })
+    expect(location).toBe(`${returnUrl}?changed`)
+    expect(subscriptionOf(events[0]).items.data[0]).toMatchObject({
+      id: item,
+      price: { id: 'price_starter_monthly' },
+    })
+  })
+
   it('cancels now with customer.subscription.deleted', async () => {
     const { events } = await portalAction({ intent: 'cancel_now', feedback: 'unused' })
     expect(events.map((event) => event.type)).toEqual(['customer.subscription.deleted'])

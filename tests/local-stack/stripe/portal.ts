@@ -7,6 +7,7 @@ import type { Params } from './http'
 import {
   decodeForm,
   escapeHtml,
+  invalid,
   missingParam,
   noSuch,
   randomId,
@@ -16,8 +17,8 @@ import {
 } from './http'
 import { date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
-import { parseFlowData } from './portal-flows'
-import { paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
+import { parseFlowData, type PortalFlow } from './portal-flows'
+import { completeFlow, paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
 import { type BillingContext, cancelSubscription, updateSubscription } from './subscriptions'
 
@@ -44,6 +45,9 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
   const configuration = text(params.configuration) ?? DEFAULT_PORTAL_CONFIGURATION
   if (!ctx.store.account.portalConfigurations.has(configuration))
     throw noSuch('configuration', configuration, 'configuration')
+  const flow = parseFlowData(params.flow_data)
+  if (flow?.subscription_update_confirm)
+    checkUpdateConfirm(ctx, customerId, configuration, flow.subscription_update_confirm)
   const id = randomId('bps', 24)
   const session: PortalSessionObject = {
     id,
@@ -52,7 +56,7 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
     created: ctx.store.now(),
     customer: customerId,
     customer_account: null,
-    flow: parseFlowData(params.flow_data),
+    flow,
     livemode: false,
     locale: text(params.locale) ?? null,
     on_behalf_of: null,
@@ -61,6 +65,39 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
   }
   ctx.store.portalSessions.set(id, session)
   return session
+}
+
+/**
+ * A confirm flow's subscription is the customer's and live, its item is the subscription's,
+ * and its price one the configuration offers ("The price must also be included in the
+ * configuration's features.subscription_update.products"), as Stripe checks them.
+ */
+function checkUpdateConfirm(
+  ctx: BillingContext,
+  customer: string,
+  configuration: string,
+  { subscription, items: [item] }: NonNullable<PortalFlow['subscription_update_confirm']>,
+) {
+  const at = 'flow_data[subscription_update_confirm]'
+  const sub = ctx.store.subscriptions.get(subscription)
+  if (!sub || sub.customer !== customer)
+    throw noSuch('subscription', subscription, `${at}[subscription]`)
+  if (sub.status === 'canceled')
+    throw invalid('This subscription is canceled and cannot be updated.', `${at}[subscription]`)
+  if (!sub.items.data.some((candidate) => candidate.id === item.id))
+    throw noSuch('subscription item', item.id, `${at}[items][0][id]`)
+  if (ctx.store.account.portalPlanChangesOff.has(configuration))
+    throw invalid(
+      'The subscription update feature in the portal configuration is disabled.',
+      'flow_data[type]',
+    )
+  const price = ctx.store.prices.get(item.price)
+  const offered = ctx.store.account.portalPrices.get(configuration)
+  if (!price?.active || !price.recurring || (offered && !offered.includes(price.id)))
+    throw invalid(
+      `The price ${item.price} must be included in the configuration's features.subscription_update.products.`,
+      `${at}[items][0][price]`,
+    )
 }
 
 const NOTICES: Record<string, string> = {
@@ -87,10 +124,14 @@ export async function handlePortalPage(
     const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
     return sendHtml(res, 410, page('Portal session expired', body))
   }
+  const flow = ctx.store.completedPortalFlows.has(session.id)
+    ? null
+    : (session.flow as PortalFlow | null)
   const onCardForm =
-    (session.flow && !ctx.store.completedPortalFlows.has(session.id)) ||
-    url.searchParams.get('view') === 'payment_method'
+    flow?.type === 'payment_method_update' || url.searchParams.get('view') === 'payment_method'
   if (req.method !== 'POST') {
+    if (flow?.subscription_update_confirm)
+      return sendHtml(res, 200, confirmPage(ctx, session, flow))
     if (onCardForm) return sendHtml(res, 200, paymentMethodPage(ctx, session))
     return sendHtml(
       res,
@@ -102,6 +143,13 @@ export async function handlePortalPage(
   const value = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '')
   if (value('intent') === 'update_payment_method') {
     return updateCardFromPortal(ctx, res, session, value('cardNumber'))
+  }
+  if (value('intent') === 'confirm_update' && flow?.subscription_update_confirm) {
+    const { subscription, items } = flow.subscription_update_confirm
+    const sub = ctx.store.subscriptions.get(subscription)!
+    const { id: itemId, price: priceId, quantity } = items[0]
+    updateSubscription(ctx, sub, { price: { priceId, itemId, quantity: quantity ?? undefined } })
+    return completeFlow(ctx, res, session, 'switched', 'Your plan has been updated.')
   }
   const sub = ctx.store.subscriptions.get(value('subscription'))
   if (!sub || sub.customer !== session.customer) {
@@ -144,6 +192,30 @@ function applyAction(
     return 'switched'
   }
   return ''
+}
+
+/** The confirm flow's page: the plan now and the one it changes to, and one button. */
+function confirmPage(ctx: BillingContext, session: PortalSessionObject, flow: PortalFlow) {
+  const { subscription, items } = flow.subscription_update_confirm!
+  const sub = ctx.store.subscriptions.get(subscription)!
+  const describe = (price: {
+    product: string
+    unit_amount: number
+    currency: string
+    recurring: { interval: string }
+  }) =>
+    `${escapeHtml(ctx.store.products.get(price.product)?.name ?? '')} (${money(price.unit_amount, price.currency)} per ${escapeHtml(price.recurring.interval)})`
+  const next = ctx.store.price(items[0].price)
+  const back = session.return_url
+    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
+    : ''
+  return page(
+    'Confirm your update',
+    `${back}<h1>Confirm your update</h1>
+<p>Current plan: ${describe(sub.items.data[0].price)}</p>
+<p>New plan: ${describe(next)}</p>
+<form method="post" action="/portal/${escapeHtml(session.id)}"><input type="hidden" name="intent" value="confirm_update"><button type="submit">Confirm</button></form>`,
+  )
 }
 
 function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: string) {
