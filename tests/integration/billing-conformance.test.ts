@@ -57,6 +57,8 @@ const DRIVERS: Record<
     idle(): Promise<void>
     /** The address the provider has for the row's customer. */
     customerEmail(row: Record<string, unknown>): Promise<string | undefined>
+    /** Refunds part of a payment as the provider's dashboard does, if the provider refunds. */
+    refund?(payment: Record<string, unknown>, cents: number): Promise<void>
   }
 > = {
   stripe: {
@@ -74,6 +76,11 @@ const DRIVERS: Record<
           email: string
         }
       ).email,
+    async refund(payment, cents) {
+      const intent = payment.provider_charge_id as string
+      await emulatorStripe(app).refunds.create({ payment_intent: intent, amount: cents })
+      await app.stack.stripe.idle()
+    },
   },
   polar: {
     // Through the contract's GET /api/checkout, which answers with Polar's hosted page.
@@ -92,6 +99,11 @@ const DRIVERS: Record<
     idle: () => app.stack.polar.idle(),
     customerEmail: async (row) =>
       app.stack.polar.state.customers.get(row.polar_customer_id as string)?.email,
+    async refund(payment, cents) {
+      const order = payment.provider_payment_id as string
+      await app.stack.polar.trigger('refund', { order_id: order, amount: cents })
+      await app.stack.polar.idle()
+    },
   },
   testpay: {
     open: async (location) => location.split('/').pop()!,
@@ -158,7 +170,7 @@ it('the test-only provider without its rules row records nothing: its webhooks f
 })
 
 describe.each(PROVIDERS)('the %s adapter', (id) => {
-  it('checkout → webhook → ledger row → email change → portal → cancel → reconcile', async () => {
+  it('checkout → webhook → ledger row → payment and refund → email change → portal → cancel → reconcile', async () => {
     const driver = DRIVERS[id]
     const user = await createSignedInUser(app)
 
@@ -181,6 +193,26 @@ describe.each(PROVIDERS)('the %s adapter', (id) => {
     ]) {
       const shown = await fetch(`${app.url}${page}`, { headers: { cookie: user.cookie } })
       expect(await shown.text()).toContain('Pro payment')
+    }
+    // A partial refund at the provider shows on that payment, on billing and in the CSV.
+    if (driver.refund) {
+      const { data: payment } = await adminClient(app)
+        .from('payment_history')
+        .select('*')
+        .eq('user_id', user.id)
+        .gt('amount', 0)
+        .single()
+      await driver.refund(payment!, 500)
+      const billing = await fetch(`${app.url}/dashboard/settings/billing`, {
+        headers: { cookie: user.cookie },
+      })
+      expect(await billing.text()).toContain('Partially refunded')
+      const csv = await fetch(`${app.url}/dashboard/settings/billing/payments.csv`, {
+        headers: { cookie: user.cookie },
+      })
+      expect((await csv.text()).split('\n').find((line) => line.includes('Pro payment'))).toMatch(
+        /,29\.00,\w+,5\.00,/,
+      )
     }
 
     // A confirmed email change reaches the customer, through the outbox.
