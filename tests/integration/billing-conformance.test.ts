@@ -12,6 +12,7 @@ import {
   createSignedInUser,
   emulatorStripe,
   startTestApp,
+  subscriptionRowOf,
   type TestApp,
 } from './harness'
 import { deliverTestpayEvents, payTestpayCheckout, testpayCustomerEmail } from './testpay/provider'
@@ -136,14 +137,7 @@ async function openCheckout(id: string, cookie: string) {
   return DRIVERS[id].open(start.headers.get('location')!, cookie)
 }
 
-async function rowOf(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle()
-  return data as Record<string, unknown> | null
-}
+const rowOf = (userId: string) => subscriptionRowOf(app, userId)
 
 it('drives every provider in the code', () => {
   expect(Object.keys(DRIVERS)).toEqual(PROVIDERS)
