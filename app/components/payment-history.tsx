@@ -1,6 +1,6 @@
 import { formatDate, formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentView } from '~/subscriptions/billing-overview.server'
-import { statusLabel } from '~/subscriptions/status'
+import { paymentStatus, statusLabel } from '~/subscriptions/status'
 
 /** The invoice's hosted page, in a new tab; for a past-due subscription's failed payment, "Pay" there. */
 function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
@@ -17,10 +17,9 @@ function InvoiceLink({ url, pay }: { url: string | null; pay: boolean }) {
 /** A payment's status, what of it was refunded and any dispute; a failed one stands out (with words, not colour alone). */
 function PaymentStatus({ payment }: { payment: PaymentView }) {
   const { status, amount_refunded: refunded, dispute_status: dispute } = payment
-  const shown = !refunded ? status : refunded < payment.amount ? 'partially_refunded' : 'refunded'
   return (
     <span className={status === 'failed' ? 'font-semibold text-red-700' : 'text-slate-700'}>
-      {statusLabel(shown)}
+      {statusLabel(paymentStatus(payment))}
       {refunded > 0 && ` (${formatMoney(refunded, payment.currency)})`}
       {dispute && `, disputed: ${statusLabel(dispute).toLowerCase()}`}
     </span>

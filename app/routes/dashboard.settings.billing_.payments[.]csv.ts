@@ -2,15 +2,13 @@ import type { LoaderFunctionArgs } from '@remix-run/node'
 
 import { requireUser } from '~/auth/session.server'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
-import { statusLabel } from '~/subscriptions/status'
+import { paymentStatus, statusLabel } from '~/subscriptions/status'
 
 const quoted = (value: string) => `"${value.replace(/"/g, '""')}"`
 
 /** A text cell: one that starts as a formula would (OWASP: = + - @, tab, CR) gets a leading '. */
 export const textCell = (value: string) => quoted(value.replace(/^[=+\-@\t\r]/, "'$&"))
 
-/** The column of a provider's invoice (or order) id. */
-const INVOICE_ID = /_(invoice|order)_id$/
 const decimals = new Map<string, number>()
 
 /** Minor units as a plain number in the currency's decimals (2900 usd → 29.00): not a formula. */
@@ -34,10 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       amount(payment.amount, payment.currency),
       payment.currency.toUpperCase(),
       amount(payment.amount_refunded, payment.currency),
-      textCell(statusLabel(payment.status)),
-      textCell(
-        String(Object.entries(payment).find(([key, id]) => INVOICE_ID.test(key) && id)?.[1] ?? ''),
-      ),
+      textCell(statusLabel(paymentStatus(payment))),
+      textCell(payment.provider_payment_id ?? ''),
       textCell(payment.invoice_url ?? ''),
     ].join(','),
   )

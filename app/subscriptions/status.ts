@@ -18,6 +18,10 @@ export function statusLabel(status: string | null | undefined) {
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
 /** Whether a subscription is live: the one rule for "already subscribed" and the current plan. */
+/** A payment's status as shown: its refunded total decides, whichever provider refunded it. */
+export const paymentStatus = (p: { status: string; amount: number; amount_refunded: number }) =>
+  !p.amount_refunded ? p.status : p.amount_refunded < p.amount ? 'partially_refunded' : 'refunded'
+
 export function isLiveStatus(status: string | null | undefined) {
   return Boolean(status && LIVE_STATUSES.has(status))
 }

@@ -275,7 +275,7 @@ for (const javaScriptEnabled of [true, false]) {
       )
       expect(lines[1]).toMatch(
         new RegExp(
-          `^${paidAt.slice(0, 10)},"Pro payment",29\\.00,USD,5\\.00,"Paid","in_seeded_[\\w-]+","https://invoice\\.stripe\\.com/i/seeded"$`,
+          `^${paidAt.slice(0, 10)},"Pro payment",29\\.00,USD,5\\.00,"Partially refunded","in_seeded_[\\w-]+","https://invoice\\.stripe\\.com/i/seeded"$`,
         ),
       )
       expect(lines[2]).toMatch(/^\d{4}-\d{2}-\d{2},"Payment",90000,JPY,0,"Paid","[\w-]+",""$/)
