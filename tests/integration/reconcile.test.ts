@@ -13,6 +13,7 @@ import {
   createSignedInUser,
   emulatorStripe,
   startTestApp,
+  subscriptionRowOf,
   type TestApp,
 } from './harness'
 import { emulatorPolar, paidEmulatorCheckout } from './polar-fixtures'
@@ -28,14 +29,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-async function row(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .maybeSingle()
-  return data as Record<string, unknown> | null
-}
+const row = (userId: string) => subscriptionRowOf(app, userId)
 
 describe('reconciliation after Polar disabled the endpoint', () => {
   it('applies the state an event lost while the endpoint was disabled would have written', async () => {
