@@ -121,6 +121,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // `npm run test:coverage`: the app's lines and branches that the unit and integration
+    // tests run.
+    coverage: {
+      provider: 'v8',
+      include: ['app/**'],
+      exclude: ['app/**/*.test.{ts,tsx}', 'app/**/test-support/**'],
+      reporter: ['text-summary', 'json-summary'],
+    },
     projects: [
       // Unit tests of the app's rules and tools, and the checks of configuration and docs:
       // no database.
