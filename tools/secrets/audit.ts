@@ -1,113 +1,108 @@
 /**
- * `npm test` step: no high or critical advisory in the production dependencies.
- *
- * Runs `npm audit --omit=dev --workspaces=false --audit-level=high --json` and reads its report
- * (`audit-report.ts`):
- * - a high or critical advisory: lists package, severity, title and URL of each; exit 1;
- * - none: exit 0;
- * - the registry cannot answer the audit endpoint (it refuses the request with HTTP 405, or
- *   its host is unknown or refuses the connection): prints SKIPPED and exits 0, or exits 1
- *   when `AUDIT_REQUIRED=1` (set it where the registry supports audit, e.g. registry.npmjs.org);
- * - any other failure (another HTTP status, a timeout, no lockfile, unreadable output): exit 1.
- *
- * `AUDIT_SKIPPED_EXIT_CODE` (set by tools/run.ts) replaces the 0 of the SKIPPED case, so the
- * summary of `npm test` can say "skipped" rather than "passed".
+ * `npm test` step: no high or critical advisory in the production dependencies
+ * (docs/security.md, "Dependencies"). Runs `npm audit --omit=dev --json` and reads its report
+ * (`readAudit`). A registry without the audit endpoint is "skipped" (exit
+ * AUDIT_SKIPPED_EXIT_CODE, set by tools/run.ts), or a failure with AUDIT_REQUIRED=1.
  */
 import { spawnSync } from 'node:child_process'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { interpretAudit, SEVERITIES } from './audit-report'
+const BLOCKING = ['high', 'critical']
+/** The path npm POSTs the dependency list to. */
+const BULK_ENDPOINT = '/-/npm/v1/security/advisories/bulk'
+const UNREACHABLE =
+  /^request to (\S+)\/-\/npm\/v1\/security\/advisories\/bulk failed, reason: .*\b(ENOTFOUND|ECONNREFUSED)\b/
 
-const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url))
-// Not the workspaces: the local stack (tests/local-stack) is development tooling.
-const ARGS = ['audit', '--omit=dev', '--workspaces=false', '--audit-level=high', '--json']
-const required = ['1', 'true'].includes((process.env.AUDIT_REQUIRED ?? '').trim().toLowerCase())
-const skippedExitCode = Number(process.env.AUDIT_SKIPPED_EXIT_CODE ?? '0') || 0
-
-// The npm that runs `npm test` (npm sets npm_execpath), else the one on PATH.
-const npmCli = process.env.npm_execpath
-const [command, args] =
-  npmCli && /npm-cli\.[cm]?js$/.test(npmCli)
-    ? [process.execPath, [npmCli, ...ARGS]]
-    : [process.platform === 'win32' ? 'npm.cmd' : 'npm', ARGS]
-
-console.log(`  npm ${ARGS.join(' ')}`)
-const run = spawnSync(command, args, {
-  cwd: PROJECT_ROOT,
-  encoding: 'utf8',
-  timeout: 180_000,
-  maxBuffer: 64 * 1024 * 1024,
-  shell: process.platform === 'win32' && command === 'npm.cmd',
-})
-if (run.error) {
-  console.log(`  FAIL  npm audit could not be run: ${run.error.message}`)
-  process.exit(1)
+interface Advisory {
+  title?: string
+  url?: string
+}
+interface AuditOutput {
+  auditReportVersion?: number
+  vulnerabilities?: Record<
+    string,
+    { severity: string; range?: string; via?: (string | Advisory)[] }
+  >
+  metadata?: { vulnerabilities?: Record<string, number> }
+  message?: string
+  uri?: string
+  statusCode?: number
+  error?: { code?: string; summary?: string }
 }
 
-const verdict = interpretAudit({ stdout: run.stdout, exitCode: run.status })
+export type Verdict =
+  | { kind: 'pass' | 'unavailable'; detail: string }
+  | { kind: 'fail'; advisories: string[] }
+  | { kind: 'error'; detail: string }
 
-/** npm's own messages (stderr), for a failure we do not recognise. */
-function printNpmLog() {
-  for (const line of run.stderr.split('\n')) {
-    if (line.trim() !== '') console.log(`          ${line}`)
+/**
+ * The verdict on what `npm audit --json` printed: its report (version 2), or the failed
+ * request npm prints instead (`{message, method, uri, statusCode}`, or only `message` when
+ * no answer came; other npm errors: `{error: {code, summary}}`).
+ */
+export function readAudit(stdout: string, exitCode: number | null): Verdict {
+  let output: AuditOutput
+  try {
+    output = JSON.parse(stdout) as AuditOutput
+  } catch {
+    return { kind: 'error', detail: `npm audit did not print JSON (exit ${exitCode})` }
   }
-}
-
-/** Prints the verdict; returns the exit code. */
-function report(): number {
-  switch (verdict.kind) {
-    case 'pass': {
-      const others = SEVERITIES.filter((severity) => verdict.counts[severity] > 0)
-        .map((severity) => `${verdict.counts[severity]} ${severity}`)
-        .join(', ')
-      const scope =
-        verdict.productionDependencies === null
-          ? 'production dependencies'
-          : `${verdict.productionDependencies} production dependencies`
-      console.log(
-        `  ok    npm audit: no high or critical advisory in ${scope}${others ? ` (below the bar: ${others})` : ''}`,
-      )
-      return 0
-    }
-    case 'fail': {
-      const count = verdict.advisories.length
-      console.log(
-        `  FAIL  npm audit: ${count} high or critical advisor${count === 1 ? 'y' : 'ies'} in production dependencies:`,
-      )
-      for (const advisory of verdict.advisories) {
-        const range = advisory.range ? ` (vulnerable: ${advisory.range})` : ''
-        console.log(
-          `          ${advisory.severity.padEnd(8)} ${advisory.package}${range}: ${advisory.title}`,
+  if (output?.auditReportVersion === 2 && output.vulnerabilities) {
+    const advisories = Object.entries(output.vulnerabilities)
+      .filter(([, entry]) => BLOCKING.includes(entry.severity))
+      .map(([name, entry]) => {
+        // `via`: the advisories against this package, or the names of the vulnerable
+        // packages it depends on (listed under their own names).
+        const via = (entry.via ?? []).map((item) =>
+          typeof item === 'string' ? `through ${item}` : `${item.title} ${item.url}`,
         )
-        if (advisory.url) console.log(`                   ${advisory.url}`)
+        return `${entry.severity} ${name} (${entry.range}): ${via.join('; ')}`
+      })
+    const counts = output.metadata?.vulnerabilities ?? {}
+    if (advisories.length > 0) return { kind: 'fail', advisories }
+    if (exitCode !== 0 || (counts.high ?? 0) + (counts.critical ?? 0) > 0)
+      return {
+        kind: 'error',
+        detail: `npm audit exited ${exitCode}, counts ${JSON.stringify(counts)}`,
       }
-      console.log(
-        '        Update the dependency (`npm audit fix --dry-run` shows what would change).',
-      )
-      return 1
-    }
-    case 'unavailable': {
-      const what = `the registry at ${verdict.registry} ${verdict.reason}`
-      if (required) {
-        console.log(`  FAIL  npm audit could not run: ${what}, and AUDIT_REQUIRED=1.`)
-        return 1
-      }
-      const bar = '!'.repeat(78)
-      console.log(`  ${bar}`)
-      console.log(`  SKIPPED: ${what}.`)
-      console.log(
-        '  No dependency audit ran. Where the registry supports audit, set AUDIT_REQUIRED=1',
-      )
-      console.log('  so that this case fails instead (docs/security.md, "Dependencies").')
-      console.log(`  ${bar}`)
-      return skippedExitCode
-    }
-    case 'error': {
-      console.log(`  FAIL  npm audit: ${verdict.message}`)
-      printNpmLog()
-      return 1
-    }
+    return { kind: 'pass', detail: `below high: ${JSON.stringify(counts)}` }
   }
+  if (output?.statusCode === 405 && output.uri?.endsWith(BULK_ENDPOINT))
+    return { kind: 'unavailable', detail: `${output.uri} answers HTTP 405` }
+  const unreachable = UNREACHABLE.exec(output?.message ?? '')
+  if (unreachable && output.statusCode === undefined)
+    return {
+      kind: 'unavailable',
+      detail: `${unreachable[1]} cannot be reached (${unreachable[2]})`,
+    }
+  const status = output?.statusCode ? ` (HTTP ${output.statusCode})` : ''
+  const message = output?.message ?? `${output?.error?.code}: ${output?.error?.summary}`
+  return { kind: 'error', detail: `npm audit failed${status}: ${message}` }
 }
 
-process.exit(report())
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // Not the workspaces: the local stack (tests/local-stack) is development tooling.
+  const args = ['audit', '--omit=dev', '--workspaces=false', '--audit-level=high', '--json']
+  const run = spawnSync('npm', args, { encoding: 'utf8', timeout: 180_000, maxBuffer: 2 ** 26 })
+  const verdict = readAudit(run.stdout ?? '', run.status)
+  const required = process.env.AUDIT_REQUIRED === '1'
+  if (verdict.kind === 'fail') {
+    console.log('  FAIL  high or critical advisories in production dependencies:')
+    for (const line of verdict.advisories) console.log(`          ${line}`)
+    console.log(
+      '        Update the dependency (`npm audit fix --dry-run` shows what would change).',
+    )
+  } else if (verdict.kind === 'unavailable') {
+    console.log(
+      `  ${required ? 'FAIL (AUDIT_REQUIRED=1)' : 'SKIPPED: no audit ran'}: ${verdict.detail}`,
+    )
+  } else {
+    console.log(`  ${verdict.kind === 'pass' ? 'ok  ' : 'FAIL'}  npm audit: ${verdict.detail}`)
+    if (verdict.kind === 'error') console.log(run.stderr)
+  }
+  const skipped = Number(process.env.AUDIT_SKIPPED_EXIT_CODE ?? 0)
+  process.exit(
+    verdict.kind === 'pass' ? 0 : verdict.kind === 'unavailable' && !required ? skipped : 1,
+  )
+}
