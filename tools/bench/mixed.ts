@@ -37,7 +37,7 @@ import { parseArgs } from 'node:util'
 import { openDatabase, PROJECT_ROOT } from '../../tests/local-stack/database'
 import { TOOL_PORTS } from '../ports'
 import { type Backend, startBalancer } from '../soak/balancer'
-import { polarFields, signedHeaders, verify } from '../soak/shared'
+import { polarFields, verify } from '../soak/shared'
 import { createRandom, type Delivery, expectedState, generateStream } from '../soak/stream'
 import { cpuPerRequest, cpuSnapshot } from './cpu'
 import {
@@ -48,6 +48,7 @@ import {
   signInCookie,
 } from './fixtures'
 import { runScenario } from './load'
+import { signedHeaders } from '../setup'
 import {
   buildForBench,
   shutdown,
@@ -329,7 +330,7 @@ async function main() {
     const answer = await send({
       method: 'POST',
       path: `/api/webhooks/${delivery.event.provider}`,
-      headers: signedHeaders(delivery),
+      headers: signedHeaders(delivery.event.provider, delivery.event.body, delivery.event.id),
       body: delivery.event.body,
     })
     if (answer.status < 200 || answer.status >= 300) {

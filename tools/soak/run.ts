@@ -1,343 +1,441 @@
 /**
- * `npm run soak`: replays a seeded, realistic stream of Stripe and Polar webhook events for
+ * `npm run soak`: replays a seeded stream of Stripe and Polar webhook events (stream.ts) for
  * many users against the production build on the local stack, with duplicates, reordering
  * and concurrency, then checks `user_subscriptions` and `payment_history` row by row against
- * what the stream implies (tools/soak/stream.ts). Loopback only; bounded in count and time.
+ * what the stream implies (docs/webhooks.md, "Soak test"). Then subscriptions run through the
+ * Stripe emulator itself (stripe-emulator-phase.ts). PGlite, or a fresh database on the
+ * server of DATABASE_URL. Exit 0 only with zero mismatches and every answer a 200.
  *
- *   npm run soak -- [--seed 1] [--users 200] [--events 4000] [--concurrency 24]
- *                   [--duplicates 0.15] [--reorder-window 3600] [--timeout 240]
- *                   [--skip-build] [--build-dir .build-soak] [--port-offset 0]
- *                   [--stripe-delivery shuffled|ordered] [--emulator-users N]
- *   npm run soak -- --chaos …   the chaos soak (tools/soak/chaos.ts)
- *
- * Then a second phase runs subscriptions through the Stripe emulator itself (renewals, a
- * declined renewal, recovery), whose own webhooks reach the app shuffled and partly
- * duplicated by default (tools/soak/stripe-emulator-phase.ts), and compares each of
- * those users' rows with the emulator's state.
- *
- * PGlite by default; DATABASE_URL=postgres://… runs it on a fresh database of that server
- * (created and dropped by the run). Exit code 0 only with zero mismatches and every answer
- * a 200.
+ * `--chaos` (docs/operations.md, "Chaos soak"): two instances behind a round-robin balancer on
+ * one PostgreSQL database, the stream paced over `--pace` seconds and retried as providers
+ * retry, while an instance is SIGKILLed and restarted (`--kills`), the server of DATABASE_URL
+ * is stopped for `--outage` seconds (`$SOAK_PG_CTL stop -m fast`, `start`), the emulators
+ * answer 503, 429 and slowly, and an instance gets SIGTERM (it must exit 0 within 8 s). A
+ * non-2xx is allowed only during a fault (plus 5 s). Without DATABASE_URL or SOAK_PG_CTL it
+ * exits 75 (skipped).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import path from 'node:path'
+import { execSync } from 'node:child_process'
+import type http from 'node:http'
 import { parseArgs } from 'node:util'
 
 import pg from 'pg'
 
-import {
-  type Database,
-  migrate,
-  openDatabase,
-  PROJECT_ROOT,
-  withDatabaseName,
-} from '../../tests/local-stack/database'
-import { type LocalStack, SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
+import { SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
 import { startAppStack, withBothStandIns } from '../../tests/setup/stack'
 import { TOOL_PORTS } from '../ports'
-import { createPolarResources, createUsers, polarFields, signedHeaders, verify } from './shared'
 import {
-  type Delivery,
-  expectedState,
-  generateStream,
-  type PolarResources,
-  type Provider,
-} from './stream'
+  build,
+  createUsers,
+  scratchDatabase,
+  type Server,
+  signedHeaders,
+  sleep,
+  startServer,
+  stopServer,
+} from '../setup'
+import { type Backend, startBalancer } from './balancer'
+import { createPolarResources, polarFields, verify } from './shared'
+import { type Delivery, expectedState, generateStream, type PolarResources } from './stream'
 import { runStripeEmulatorPhase } from './stripe-emulator-phase'
-
-// `--chaos`: the chaos soak (two instances, kills, a database restart, provider faults;
-// tools/soak/chaos.ts), which ends the process itself.
-if (process.argv.includes('--chaos')) {
-  await import('./chaos')
-  await new Promise(() => {})
-}
 
 const { values: args } = parseArgs({
   options: {
+    chaos: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     users: { type: 'string', default: '200' },
     events: { type: 'string', default: '4000' },
     concurrency: { type: 'string', default: '24' },
     duplicates: { type: 'string', default: '0.15' },
     'reorder-window': { type: 'string', default: '3600' },
-    timeout: { type: 'string', default: '240' },
+    timeout: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
     'build-dir': { type: 'string', default: '.build-soak' },
     'port-offset': { type: 'string', default: '0' },
     'stripe-delivery': { type: 'string', default: 'shuffled' },
     'emulator-users': { type: 'string' },
+    kills: { type: 'string', default: '3' },
+    outage: { type: 'string', default: '3' },
+    pace: { type: 'string', default: '40' },
+    deadline: { type: 'string', default: '240' },
   },
 })
+const chaos = args.chaos
 const seed = Number(args.seed)
 const userCount = Number(args.users)
-const eventTarget = Number(args.events)
 const concurrency = Number(args.concurrency)
-const duplicateRate = Number(args.duplicates)
-const reorderWindowMs = Number(args['reorder-window']) * 1000
-const timeoutMs = Number(args.timeout) * 1000
-const buildDir = args['build-dir'] as string
-const offset = Number(args['port-offset'])
+const killCount = chaos ? Number(args.kills) : 0
+/** The stream is spread over at least this many seconds, so that every fault meets traffic. */
+const paceMs = chaos ? Number(args.pace) * 1000 : 0
+const buildDir = args['build-dir']
 const stripeDelivery = args['stripe-delivery'] === 'ordered' ? 'ordered' : 'shuffled'
-const emulatorUsers = Number(args['emulator-users'] ?? Math.max(3, Math.round(userCount / 10)))
-const PORTS = {
-  app: TOOL_PORTS.soak.app + offset,
-  supabase: TOOL_PORTS.soak.supabase + offset,
-  stripe: TOOL_PORTS.soak.stripe + offset,
-  polar: TOOL_PORTS.soak.polar + offset,
-}
-const siteUrl = `http://localhost:${PORTS.app}`
-const appUrl = `http://127.0.0.1:${PORTS.app}`
-
+const offset = Number(args['port-offset'])
+const ports = chaos ? TOOL_PORTS.chaos : { ...TOOL_PORTS.soak, instances: [TOOL_PORTS.soak.app] }
+const instancePorts = ports.instances.map((port) => port + offset)
+/** Where deliveries go: the balancer (chaos) or the one instance. */
+const frontPort = 'balancer' in ports ? ports.balancer + offset : instancePorts[0]
+const siteUrl = `http://localhost:${frontPort}`
+const frontUrl = `http://127.0.0.1:${frontPort}`
+const name = chaos ? 'chaos' : 'soak'
 const started = Date.now()
-const log = (message: string) =>
-  console.log(`[soak ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`)
+const elapsed = () => ((Date.now() - started) / 1000).toFixed(1)
+const log = (message: string) => console.log(`[${name} ${elapsed()}s] ${message}`)
 
-// ---------------------------------------------------------------------------------------
-// Resources and their cleanup (also on the hard timeout)
+const pgCtl = process.env.SOAK_PG_CTL
+if (chaos && (!process.env.DATABASE_URL || !pgCtl)) {
+  console.log(
+    `[chaos] skipped: the chaos soak stops and starts a PostgreSQL server: DATABASE_URL=postgres://… SOAK_PG_CTL="pg_ctlcluster 15 <cluster>", a server the run may stop (docs/operations.md)`,
+  )
+  process.exit(75)
+}
 
-let stack: LocalStack | undefined
-let appProcess: ChildProcess | undefined
-let serverDatabase: { url: string; name: string } | undefined
-let database: Database | undefined
+let stack: Awaited<ReturnType<typeof startAppStack>> | undefined
+let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined
+let balancer: http.Server | undefined
+const instances: (Backend & { child?: Server })[] = instancePorts.map((port, index) => ({
+  index,
+  port,
+  routable: false,
+  inFlight: 0,
+}))
+// Even on a crash, no instance outlives the run to hold its port.
+process.on('exit', () => instances.forEach((instance) => instance.child?.kill('SIGKILL')))
+const pgControl = (action: 'stop -m fast' | 'start') =>
+  execSync(`${pgCtl} ${action}`, { stdio: 'inherit' })
 
 async function cleanUp() {
-  if (appProcess && appProcess.exitCode === null) {
-    appProcess.kill('SIGTERM')
-    await new Promise((resolve) => appProcess?.once('exit', resolve))
-  }
+  for (const instance of instances) instance.child?.kill('SIGKILL')
+  balancer?.close()
   await stack?.close().catch(() => {})
-  await database?.close().catch(() => {})
-  if (serverDatabase) {
-    const admin = new pg.Client({ connectionString: serverDatabase.url })
-    await admin.connect()
-    await admin.query(`drop database if exists ${serverDatabase.name} with (force)`).catch(() => {})
-    await admin.end()
+  if (chaos) {
+    try {
+      pgControl('start')
+    } catch {
+      // already running
+    }
   }
+  await database?.drop()
 }
-
+const timeoutSeconds = Number(args.timeout ?? (chaos ? 420 : 240))
 const hardTimeout = setTimeout(() => {
-  console.error(`[soak] FAILED: hard timeout of ${timeoutMs / 1000}s reached`)
+  console.error(`[${name}] FAILED: hard timeout of ${timeoutSeconds}s reached`)
   void cleanUp().finally(() => process.exit(2))
-}, timeoutMs)
+}, timeoutSeconds * 1000)
 
-// ---------------------------------------------------------------------------------------
-
-async function build() {
-  if (args['skip-build']) return log(`using the existing build in ${buildDir}`)
-  log(`building into ${buildDir}`)
-  const result = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/remix'), ['vite:build'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, BUILD_DIR: buildDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
+async function startInstance(instance: (typeof instances)[number]) {
+  instance.child = await startServer({
+    port: instance.port,
+    buildDir,
+    env: {
+      ...stack!.env,
+      SITE_URL: siteUrl,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_STORE: 'postgres',
+      SHUTDOWN_TIMEOUT_MS: '8000',
+    },
   })
-  if (result.status !== 0) throw new Error('build failed')
+  instance.routable = true
 }
 
-async function openSoakDatabase() {
-  const serverUrl = process.env.DATABASE_URL
-  if (!serverUrl) {
-    database = await openDatabase()
-  } else {
-    const name = `soak_${process.pid}_${Date.now().toString(36)}`
-    const admin = new pg.Client({ connectionString: serverUrl })
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    await admin.end()
-    serverDatabase = { url: serverUrl, name }
-    database = await openDatabase({ url: withDatabaseName(serverUrl, name) })
-  }
-  await migrate(database)
-  return database
-}
+// ── Faults: when each was active, to tell the allowed non-2xx from the others ─────────────
 
-async function startApp() {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...stack?.env,
-    NODE_ENV: 'test',
-    PORT: String(PORTS.app),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
-  }
-  delete env.DATABASE_URL
-  const child = spawn(
-    process.execPath,
-    [path.join(PROJECT_ROOT, 'server.js'), `${buildDir}/server/index.js`],
-    { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] },
+type FaultKind = 'kill' | 'database' | 'provider' | 'sigterm'
+const faults: { kind: FaultKind; start: number; end?: number }[] = []
+/** An answer may arrive a little after its fault ended (a request started during it). */
+const GRACE_MS = 5_000
+async function during<T>(kind: FaultKind, work: () => Promise<T>) {
+  const fault: (typeof faults)[number] = { kind, start: Date.now() }
+  faults.push(fault)
+  const result = await work()
+  fault.end = Date.now()
+  return result
+}
+const faultsAt = (at: number) =>
+  new Set(
+    faults.filter((f) => f.start <= at && at <= (f.end ?? Infinity) + GRACE_MS).map((f) => f.kind),
   )
-  appProcess = child
-  const errors: string[] = []
-  child.stderr?.on('data', (chunk: Buffer) => {
-    if (errors.length < 50) errors.push(chunk.toString())
-  })
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the app exited:\n${errors.join('')}`)
-    const ok = await fetch(`${appUrl}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (ok) return errors
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('the app did not answer /healthz')
+
+/** Why a non-200 happened, and whether a fault active then allows it. */
+function classify(status: number, body: string, at = Date.now()) {
+  const active = faultsAt(at)
+  if (status === 0 || status === 502)
+    return { cause: 'instance gone', allowed: active.has('kill') || active.has('sigterm') }
+  if (status === 503 && body.includes('temporarily unavailable'))
+    return { cause: 'database unavailable (503)', allowed: active.has('database') }
+  if (status === 500)
+    return {
+      cause: 'processing failed (500)',
+      allowed: active.has('provider') || active.has('database'),
+    }
+  return { cause: `other ${status}`, allowed: false }
 }
 
-// ---------------------------------------------------------------------------------------
-// Delivery
+// ── Delivery, retried as the providers retry ─────────────────────────────────────────────
 
-interface Figures {
-  sent: number
-  statuses: Map<number, number>
-  retriesAfter5xx: number
-  failures: string[]
+const figures = {
+  attempts: 0,
+  delivered: 0,
+  lastSuccessAt: 0,
+  byStatus: new Map<string, number>(),
+  byCause: new Map<string, number>(),
+  unexplained: [] as string[],
+  undelivered: [] as string[],
 }
+const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
 
-async function deliver(delivery: Delivery, figures: Figures) {
-  const { event } = delivery
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const headers = signedHeaders(delivery)
-    figures.sent += 1
+async function deliver({ event }: Delivery, deadline: number) {
+  for (let attempt = 0; ; attempt++) {
+    figures.attempts += 1
     let status = 0
     let text = ''
     try {
-      const response = await fetch(`${appUrl}/api/webhooks/${event.provider}`, {
+      const response = await fetch(`${frontUrl}/api/webhooks/${event.provider}`, {
         method: 'POST',
-        headers,
+        headers: signedHeaders(event.provider, event.body, event.id),
         body: event.body,
+        signal: AbortSignal.timeout(30_000),
       })
       status = response.status
       text = await response.text()
     } catch (error) {
       text = String(error)
     }
-    figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1)
-    if (status === 200) return
-    if (figures.failures.length < 10)
-      figures.failures.push(`${event.provider} ${event.type} ${event.id}: ${status} ${text}`)
-    // A provider retries a 5xx (or a dropped connection); anything else is final.
-    if (status !== 0 && status < 500) return
-    figures.retriesAfter5xx += 1
+    bump(figures.byStatus, status ? String(status) : 'connection error')
+    if (status === 200) {
+      figures.delivered += 1
+      figures.lastSuccessAt = Date.now()
+      return
+    }
+    const verdict = classify(status, text)
+    bump(figures.byCause, verdict.cause)
+    const line = `${elapsed()}s ${event.provider} ${event.type} ${event.id}: ${status} ${text.slice(0, 200)}`
+    if (!verdict.allowed && figures.unexplained.length < 20) figures.unexplained.push(line)
+    // A 4xx other than 429 is final for a provider: the event is lost.
+    const retried = status === 0 || status === 429 || status >= 500
+    const backoff = Math.min(4_000, 250 * 2 ** attempt) * (0.5 + Math.random())
+    if (!retried || (!chaos && attempt >= 2) || Date.now() + backoff > deadline) {
+      figures.undelivered.push(line)
+      return
+    }
+    await sleep(backoff)
   }
 }
 
-async function replay(deliveries: Delivery[]) {
-  const figures: Figures = { sent: 0, statuses: new Map(), retriesAfter5xx: 0, failures: [] }
+async function replay(deliveries: Delivery[], deadline: number) {
+  const replayStarted = Date.now()
   let next = 0
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < deliveries.length) await deliver(deliveries[next++], figures)
+      for (let index = next++; index < deliveries.length; index = next++) {
+        const due = replayStarted + (index * paceMs) / deliveries.length
+        if (due > Date.now()) await sleep(due - Date.now())
+        await deliver(deliveries[index], deadline)
+      }
     }),
   )
-  return figures
 }
 
-// ---------------------------------------------------------------------------------------
-// ---------------------------------------------------------------------------------------
+// ── The chaos schedule ───────────────────────────────────────────────────────────────────
+
+const chaosFigures = {
+  kills: 0,
+  outageSeconds: 0,
+  sigtermExit: null as number | null,
+  stopSeconds: 0,
+  lastFaultEnd: 0,
+}
+
+async function killAndRestart(instance: (typeof instances)[number]) {
+  instance.routable = false
+  log(`SIGKILL instance ${instance.index} (in flight: ${instance.inFlight})`)
+  await stopServer(instance.child!, 'SIGKILL')
+  chaosFigures.kills += 1
+  await sleep(1_000)
+  await startInstance(instance)
+}
+
+async function databaseOutage() {
+  log('PostgreSQL: stop')
+  const down = Date.now()
+  pgControl('stop -m fast')
+  await sleep(Number(args.outage) * 1000)
+  pgControl('start')
+  for (let i = 0; i < 100; i++) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    const up = await client.connect().then(
+      () => true,
+      () => false,
+    )
+    await client.end().catch(() => {})
+    if (up) break
+    await sleep(100)
+  }
+  chaosFigures.outageSeconds = (Date.now() - down) / 1000
+  log(`PostgreSQL: accepting connections again after ${chaosFigures.outageSeconds.toFixed(1)}s`)
+}
+
+async function providerFaults(seconds: number) {
+  log(`provider faults for ${seconds}s (Stripe and Polar 503, 429, 800 ms)`)
+  for (const until = Date.now() + seconds * 1000; Date.now() < until; await sleep(500)) {
+    // A share of calls: a few faults at a time, renewed every half second. A Polar fault on
+    // an invoice lookup records the payment without its link (filled in later).
+    for (const fault of [{ status: 503 }, { status: 429 }, { delayMs: 800 }]) {
+      stack!.stripe!.injectFault({ path: '/v1/', count: 2, ...fault })
+      stack!.polar!.addFault({ path: '/v1/', count: 1, ...fault })
+    }
+  }
+  stack!.stripe!.clearFaults()
+  stack!.polar!.clearFaults()
+}
+
+async function gracefulStop(instance: (typeof instances)[number]) {
+  instance.routable = false
+  log(`SIGTERM instance ${instance.index} (in flight: ${instance.inFlight})`)
+  const signalled = Date.now()
+  chaosFigures.sigtermExit = await stopServer(instance.child!)
+  chaosFigures.stopSeconds = (Date.now() - signalled) / 1000
+  log(
+    `instance ${instance.index} exited ${chaosFigures.sigtermExit} after ${chaosFigures.stopSeconds}s`,
+  )
+  await startInstance(instance)
+}
+
+async function chaosSchedule() {
+  const gap = Math.max(1_000, paceMs / (killCount + 4))
+  await sleep(gap / 2)
+  await during('provider', () => providerFaults(Math.max(3, gap / 1000)))
+  for (let k = 0; k < killCount; k++) {
+    await sleep(gap / 2)
+    await during('kill', () => killAndRestart(instances[k % 2]))
+    if (k === 0) {
+      await sleep(gap / 2)
+      await during('database', databaseOutage)
+    }
+  }
+  await sleep(gap / 2)
+  await during('sigterm', () => gracefulStop(instances[0]))
+  chaosFigures.lastFaultEnd = Date.now()
+}
+
+// ── The run ──────────────────────────────────────────────────────────────────────────────
 
 async function main() {
-  await build()
-  const db = await openSoakDatabase()
-  log(`database: ${db.kind}${serverDatabase ? ` (${serverDatabase.name})` : ''}`)
-  stack = withBothStandIns(
-    await startAppStack({
-      database: db,
-      siteUrl,
-      ports: PORTS,
-      polarInvoiceDelayMs: 0,
-      stripeDelivery: { mode: stripeDelivery, seed },
-      // A load from one address against one project: the auth server's per-IP limits and
-      // mail budget would stop it, and are not what it measures (the local stack's README).
-      supabaseAuth: SUITE_AUTH_LIMITS,
-    }),
-  )
+  if (!args['skip-build']) {
+    log(`building into ${buildDir}`)
+    build(buildDir)
+  }
+  if (process.env.DATABASE_URL) database = await scratchDatabase(name)
+  stack = await startAppStack({
+    databaseUrl: database?.url,
+    siteUrl,
+    ports: {
+      supabase: ports.supabase + offset,
+      stripe: ports.stripe + offset,
+      polar: ports.polar + offset,
+    },
+    polarInvoiceDelayMs: 0,
+    stripeDelivery: { mode: stripeDelivery, seed },
+    // A load from one address against one project: the auth server's per-IP limits and mail
+    // budget would stop it, and are not what it measures (the local stack's README).
+    supabaseAuth: SUITE_AUTH_LIMITS,
+  })
+  const both = withBothStandIns(stack)
   // Only the replayed stream reaches the app: the Polar emulator's own events wait undelivered.
-  stack.polar.setWebhookUrl(undefined)
-  const appErrors = await startApp()
+  both.polar.setWebhookUrl(undefined)
+  await Promise.all(instances.map(startInstance))
+  if (chaos) balancer = await startBalancer(frontPort, instances)
+  log(
+    `${instances.length} instance(s) at ${frontUrl}; ${database ? `database ${database.name}` : 'PGlite'}`,
+  )
 
-  const userIds = await createUsers(stack, seed, userCount)
-  const providers: Provider[] = userIds.map((_id, index) => (index % 2 === 0 ? 'stripe' : 'polar'))
+  const users = await createUsers(stack.supabase.url, userCount, `soak-${seed}`)
   const polar = new Map<number, PolarResources>()
   await Promise.all(
-    userIds.map(async (id, index) => {
-      if (providers[index] === 'polar')
-        polar.set(index, await createPolarResources(stack!, siteUrl, id, index))
+    users.map(async (user, index) => {
+      if (index % 2 === 1)
+        polar.set(index, await createPolarResources(both, siteUrl, user.id, index))
     }),
   )
-  log(`${userCount} users (${polar.size} with Polar checkouts and renewals in the emulator)`)
-
   const stream = generateStream(
     {
       seed,
-      users: userIds.map((id, index) => ({
-        id,
-        provider: providers[index],
+      users: users.map((user, index) => ({
+        id: user.id,
+        provider: index % 2 === 0 ? 'stripe' : 'polar',
         polar: polar.get(index),
       })),
-      events: eventTarget,
-      duplicateRate,
-      reorderWindowMs,
-      polarInvoiceBaseUrl: stack.polar.url,
+      events: Number(args.events),
+      duplicateRate: Number(args.duplicates),
+      reorderWindowMs: Number(args['reorder-window']) * 1000,
+      polarInvoiceBaseUrl: both.polar.url,
     },
     polarFields,
   )
-  const byType = new Map<string, number>()
-  for (const event of stream.events) byType.set(event.type, (byType.get(event.type) ?? 0) + 1)
-  log(
-    `stream (seed ${seed}): ${stream.events.length} events, ${stream.deliveries.length} deliveries, concurrency ${concurrency}`,
-  )
+  log(`${userCount} users; ${stream.events.length} events, ${stream.deliveries.length} deliveries`)
 
   const replayStarted = Date.now()
-  const figures = await replay(stream.deliveries)
+  const deadline = replayStarted + (chaos ? Number(args.deadline) * 1000 : timeoutSeconds * 1000)
+  const schedule = chaos ? chaosSchedule() : Promise.resolve()
+  await replay(stream.deliveries, deadline)
+  await schedule
   const replaySeconds = (Date.now() - replayStarted) / 1000
   const expected = expectedState(stream.events)
-  const { rowsChecked, mismatches } = await verify(stack, userIds, expected)
-  log(`emulator phase: ${emulatorUsers} users, Stripe delivery ${stripeDelivery}`)
-  const phaseUsers = await createUsers(stack, seed + 1_000_000, emulatorUsers)
-  const phase = await runStripeEmulatorPhase(stack, phaseUsers)
-  const fiveXX = [...figures.statuses].filter(([status]) => status >= 500 || status === 0)
-  const non200 = [...figures.statuses].filter(([status]) => status !== 200)
-
-  console.log('\n━━ soak figures')
-  console.log(`  database          ${db.kind}`)
-  console.log(`  seed              ${seed}`)
-  console.log(`  users             ${userCount}`)
-  console.log(
-    `  events            ${stream.events.length} unique (${[...byType].map(([type, n]) => `${type} ${n}`).join(', ')})`,
+  const { rowsChecked, mismatches, deferredInvoiceLinks } = await verify(
+    both,
+    users.map((user) => user.id),
+    expected,
+    { deferredInvoiceLinks: chaos },
   )
-  console.log(
-    `  deliveries        ${stream.deliveries.length} (duplicates ${stream.duplicates}, ${((stream.duplicates / stream.events.length) * 100).toFixed(1)}%)`,
-  )
-  console.log(
-    `  reordered         ${stream.reordered} delivered after a newer event of the same user`,
-  )
-  console.log(
-    `  same-second       ${stream.sameSecond} events share a second with another of their user`,
-  )
-  console.log(`  concurrency       ${concurrency}`)
-  console.log(
-    `  requests          ${figures.sent} (${[...figures.statuses].map(([s, n]) => `${s || 'network error'}: ${n}`).join(', ')})`,
-  )
-  console.log(
-    `  elapsed           replay ${replaySeconds.toFixed(1)}s (${(figures.sent / replaySeconds).toFixed(0)} req/s), total ${((Date.now() - started) / 1000).toFixed(1)}s`,
-  )
-  console.log(
-    `  rows checked      ${rowsChecked} (${expected.subscriptions.size} subscriptions, ${expected.payments.size} payments)`,
-  )
-  console.log(`  mismatches        ${mismatches.length}`)
-  for (const line of mismatches.slice(0, 15)) console.log(`    - ${line}`)
-  console.log(
-    `  emulator phase    ${phase.users} users, ${phase.events} events, ${phase.deliveries} deliveries (${stripeDelivery}: ${phase.duplicates} duplicates, ${phase.failedDeliveries} not 2xx), ${phase.rowsChecked} rows checked, ${phase.mismatches.length} mismatches`,
-  )
-  for (const line of phase.mismatches.slice(0, 15)) console.log(`    - ${line}`)
-  for (const line of figures.failures) console.log(`    ! ${line}`)
-  if (appErrors.length && (fiveXX.length || non200.length))
-    console.log(`  app stderr (first lines):\n${appErrors.join('').slice(0, 2000)}`)
-
+  let phaseOk = true
+  const lines = [
+    `events            ${stream.events.length} unique, ${stream.deliveries.length} deliveries (duplicates ${stream.duplicates}, reordered ${stream.reordered}, same-second ${stream.sameSecond})`,
+    `requests          ${figures.attempts} (${[...figures.byStatus].map(([s, n]) => `${s}: ${n}`).join(', ')}); concurrency ${concurrency}`,
+    `non-200 by cause  ${[...figures.byCause].map(([c, n]) => `${c}: ${n}`).join(', ') || 'none'}`,
+    `outside faults    ${figures.unexplained.length}`,
+    ...figures.unexplained.map((line) => `  ! ${line}`),
+    `delivered         ${figures.delivered}/${stream.deliveries.length}`,
+    ...figures.undelivered.slice(0, 10).map((line) => `  ! undelivered: ${line}`),
+    `replay            ${replaySeconds.toFixed(1)}s (${(figures.attempts / replaySeconds).toFixed(0)} req/s)`,
+    `rows checked      ${rowsChecked} (${expected.subscriptions.size} subscriptions, ${expected.payments.size} payments), mismatches ${mismatches.length}`,
+    ...mismatches.slice(0, 15).map((line) => `  - ${line}`),
+  ]
+  if (chaos) {
+    const converged = Math.max(0, (figures.lastSuccessAt - chaosFigures.lastFaultEnd) / 1000)
+    lines.push(
+      `kills             ${chaosFigures.kills} SIGKILL + restart; database outage ${chaosFigures.outageSeconds.toFixed(1)}s`,
+      `SIGTERM           exit ${chaosFigures.sigtermExit} after ${chaosFigures.stopSeconds.toFixed(1)}s`,
+      `converged         ${converged.toFixed(1)}s after the last fault`,
+      `invoice links     ${deferredInvoiceLinks} Polar payments recorded without theirs (filled in later by design)`,
+    )
+    phaseOk =
+      chaosFigures.sigtermExit === 0 &&
+      chaosFigures.stopSeconds < 8 &&
+      chaosFigures.kills === killCount
+  } else {
+    const emulatorUsers = Number(args['emulator-users'] ?? Math.max(3, Math.round(userCount / 10)))
+    const phaseUsers = await createUsers(stack.supabase.url, emulatorUsers, `soak-emulator-${seed}`)
+    const phase = await runStripeEmulatorPhase(
+      both,
+      phaseUsers.map((user) => user.id),
+    )
+    lines.push(
+      `emulator phase    ${phase.users} users, ${phase.events} events, ${phase.deliveries} deliveries (${stripeDelivery}: ${phase.duplicates} duplicates, ${phase.failedDeliveries} not 2xx), ${phase.rowsChecked} rows checked, ${phase.mismatches.length} mismatches`,
+      ...phase.mismatches.slice(0, 15).map((line) => `  - ${line}`),
+    )
+    phaseOk = phase.mismatches.length === 0 && phase.failedDeliveries === 0
+  }
   const ok =
     mismatches.length === 0 &&
-    non200.length === 0 &&
-    phase.mismatches.length === 0 &&
-    phase.failedDeliveries === 0
+    figures.unexplained.length === 0 &&
+    figures.undelivered.length === 0 &&
+    phaseOk
+  if (!ok)
+    for (const instance of instances)
+      lines.push(
+        `instance ${instance.index} stderr: ${instance.child?.errors.join('').slice(0, 1500)}`,
+      )
+  console.log(`\n━━ ${name} figures (seed ${seed}, ${userCount} users, total ${elapsed()}s)`)
+  for (const line of lines) console.log(`  ${line}`)
   console.log(`\n${ok ? 'PASSED' : 'FAILED'}`)
   return ok
 }
@@ -350,7 +448,7 @@ main().then(
   },
   async (error) => {
     clearTimeout(hardTimeout)
-    console.error('[soak] FAILED:', error)
+    console.error(`[${name}] FAILED:`, error)
     await cleanUp()
     process.exit(1)
   },

@@ -1,19 +1,14 @@
 /**
- * What both soak tests share (`npm run soak` and `npm run soak -- --chaos`): the users and
- * Polar resources a stream needs, the app's own mapping of Polar events, and the row-by-row
- * comparison of `user_subscriptions` and `payment_history` with what the stream implies.
+ * What the soak (and the mixed bench) share: the Polar resources a stream needs, the app's own
+ * mapping of Polar events, and the row-by-row comparison of `user_subscriptions` and
+ * `payment_history` with what the stream implies.
  */
 import { createPolar } from '@polar-sh/sdk/2026-10'
-import { createClient } from '@supabase/supabase-js'
-import Stripe from 'stripe'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { polarSubscriptionFields, PolarSubscriptionSchema } from '../../app/billing/polar/events'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import { signWebhook } from '../../tests/local-stack/polar'
 import type { LocalStack } from '../../tests/local-stack/stack'
-import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
-import type { Delivery } from './stream'
 import {
   expectedState,
   PAYMENT_COLUMNS,
@@ -21,30 +16,6 @@ import {
   SUBSCRIPTION_COLUMNS,
   TIME_COLUMNS,
 } from './stream'
-
-/** Confirmed users through the admin API, a few at a time. */
-export async function createUsers(stack: LocalStack, seed: number, count: number) {
-  const admin = createClient(stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  const ids: string[] = new Array(count)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < count) {
-        const index = next++
-        const { data, error } = await admin.auth.admin.createUser({
-          email: `soak-${seed}-${index}@example.com`,
-          password: 'soak-password-123',
-          email_confirm: true,
-        })
-        if (error || !data.user) throw new Error(`createUser: ${error?.message}`)
-        ids[index] = data.user.id
-      }
-    }),
-  )
-  return ids
-}
 
 /** Real checkouts and renewals in the Polar emulator, so order.paid finds its orders. */
 export async function createPolarResources(
@@ -197,27 +168,4 @@ export async function verify(
       mismatches.push(`payment ${key}: missing`)
     }
   return { rowsChecked, mismatches, deferredInvoiceLinks }
-}
-
-/** The headers of one webhook delivery, signed now as its provider signs (a fresh timestamp). */
-export function signedHeaders(delivery: Delivery) {
-  const { event } = delivery
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (event.provider === 'stripe') {
-    headers['stripe-signature'] = Stripe.webhooks.generateTestHeaderString({
-      payload: event.body,
-      secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-    })
-  } else {
-    const timestamp = Math.floor(Date.now() / 1000)
-    headers['webhook-id'] = event.id
-    headers['webhook-timestamp'] = String(timestamp)
-    headers['webhook-signature'] = signWebhook(
-      LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
-      event.id,
-      timestamp,
-      event.body,
-    )
-  }
-  return headers
 }
