@@ -1,45 +1,26 @@
 /**
- * The benchmark's fixtures: confirmed users made through the stack's admin API, a signed-in
- * user's session cookies as a browser holds them, and signed webhook deliveries.
+ * The benchmark's fixtures: users, a signed-in subscriber with 12 payments (its session
+ * cookies as a browser holds them), and request generators for each path.
  */
 import { randomUUID } from 'node:crypto'
 
 import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
-import { createClient } from '@supabase/supabase-js'
-import Stripe from 'stripe'
 
-import { LOCAL_DEFAULTS } from '../../app/env.server'
+import { PASSWORD } from '../../tests/integration/accounts'
+import {
+  polarEvent,
+  subscriptionObject as polarSubscriptionObject,
+} from '../../tests/integration/polar-fixtures'
 import {
   invoiceObject,
   stripeEvent,
   subscriptionObject,
 } from '../../tests/integration/stripe-fixtures'
-import { signWebhook } from '../../tests/local-stack/polar/webhooks'
-import { LOCAL_SERVICE_ROLE_KEY } from '../../tests/local-stack/supabase/keys'
-
-const PASSWORD = 'correct-horse-battery'
-
-export async function createUsers(supabaseUrl: string, count: number, label: string) {
-  const admin = createClient(supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  })
-  return Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const email = `bench-${label}-${index}-${Date.now().toString(36)}@example.com`
-      const { data, error } = await admin.auth.admin.createUser({
-        email,
-        password: PASSWORD,
-        email_confirm: true,
-      })
-      if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`)
-      return { id: data.user.id, email }
-    }),
-  )
-}
+import { createUsers, signedHeaders } from '../setup'
 
 /**
- * Session cookies of a user, as the browser would hold them after signing in to the app in
- * production: `__Host-`-prefixed (app/auth/cookies.server.ts, `sessionCookieOptions`).
+ * Session cookies of a user, as the browser holds them after signing in to the app in
+ * production: `__Host-`-prefixed (app/auth/cookies.server.ts).
  */
 export async function signInCookie(env: Record<string, string>, email: string) {
   const jar = new Map<string, string>()
@@ -47,78 +28,109 @@ export async function signInCookie(env: Record<string, string>, email: string) {
     cookies: {
       getAll: () => [...jar].map(([name, value]) => ({ name, value })),
       setAll: (cookies) => {
-        for (const { name, value } of cookies) {
-          if (value) jar.set(name, value)
-          else jar.delete(name)
-        }
+        for (const { name, value } of cookies) jar.set(name, value)
       },
     },
   })
   const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD })
   if (error) throw new Error(`sign-in failed: ${error.message}`)
   return [...jar]
+    .filter(([, value]) => value)
     .map(([name, value]) => serializeCookieHeader(`__Host-${name}`, value, {}).split(';')[0])
     .join('; ')
 }
 
-export const stripeHeaders = (body: string) => ({
-  'content-type': 'application/json',
-  'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-    payload: body,
-    secret: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
-  }),
-})
-
-/** Standard Webhooks headers of a Polar delivery of `body`, signed now with a fresh id. */
-export function polarHeaders(body: string, id: string) {
-  const timestamp = Math.floor(Date.now() / 1000)
-  return {
-    'content-type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET, id, timestamp, body),
-  }
+/** Posts a signed Stripe event to the app; anything but a 2xx throws. */
+export async function postStripe(origin: string, event: object) {
+  const body = JSON.stringify(event)
+  const response = await fetch(`${origin}/api/webhooks/stripe`, {
+    method: 'POST',
+    headers: signedHeaders('stripe', body, ''),
+    body,
+  })
+  if (!response.ok) throw new Error(`Stripe event: ${response.status} ${await response.text()}`)
 }
 
-/** Posts `body` to the app; anything but a 2xx throws. */
-export async function post(
-  origin: string,
-  pathname: string,
-  body: string,
-  headers: Record<string, string>,
-) {
-  const response = await fetch(`${origin}${pathname}`, { method: 'POST', headers, body })
-  if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`)
+export interface Request {
+  body?: string
+  headers?: Record<string, string>
 }
 
 /**
- * A subscriber with history, through the app's own Stripe webhook: a subscription, then
- * `payments` paid invoices. Returns the subscription's id.
+ * Users for the webhook writes, one signed-in reader with a subscription and 12 payments
+ * (through the app's own Stripe webhook), and a Stripe event already applied (the duplicate).
  */
-export async function seedSubscriber(
-  origin: string,
-  user: { id: string },
-  options: { label: string; payments: number },
-) {
-  const subscription = `sub_${options.label}_${Date.now().toString(36)}`
-  const customer = `cus_${options.label}`
-  const seed = JSON.stringify(
+export async function benchFixtures(origin: string, env: Record<string, string>) {
+  const [stripeUsers, polarUsers, [reader]] = await Promise.all([
+    createUsers(env.SUPABASE_URL, 20, 'bench-stripe'),
+    createUsers(env.SUPABASE_URL, 20, 'bench-polar'),
+    createUsers(env.SUPABASE_URL, 1, 'bench-reader'),
+  ])
+  const cookie = await signInCookie(env, reader.email)
+  const subscription = 'sub_bench_reader'
+  const customer = 'cus_bench_reader'
+  await postStripe(
+    origin,
     stripeEvent(
       'customer.subscription.updated',
-      subscriptionObject({ id: subscription, userId: user.id, customer }),
+      subscriptionObject({ id: subscription, userId: reader.id, customer }),
     ),
   )
-  await post(origin, '/api/webhooks/stripe', seed, stripeHeaders(seed))
-  for (let index = 0; index < options.payments; index++) {
-    const body = JSON.stringify(
+  for (let index = 0; index < 12; index++)
+    await postStripe(
+      origin,
       stripeEvent(
         'invoice.payment_succeeded',
-        invoiceObject({ subscription, userId: user.id, customer }),
+        invoiceObject({ subscription, userId: reader.id, customer }),
       ),
     )
-    await post(origin, '/api/webhooks/stripe', body, stripeHeaders(body))
+  const duplicate = JSON.stringify(
+    stripeEvent(
+      'customer.subscription.updated',
+      subscriptionObject({
+        id: `sub_bench_${stripeUsers[0].id.slice(0, 8)}`,
+        userId: stripeUsers[0].id,
+      }),
+      { id: `evt_bench_duplicate_${randomUUID()}`, created: 1_700_000_000 },
+    ),
+  )
+  await postStripe(origin, JSON.parse(duplicate) as object)
+
+  let counter = 0
+  /** A new Stripe event of one of the writers. */
+  const stripeWrite = (): Request => {
+    const user = stripeUsers[counter++ % stripeUsers.length]
+    const body = JSON.stringify(
+      stripeEvent(
+        'customer.subscription.updated',
+        subscriptionObject({
+          id: `sub_bench_${user.id.slice(0, 8)}`,
+          userId: user.id,
+          customer: `cus_bench_${user.id.slice(0, 8)}`,
+        }),
+        { id: `evt_bench_${randomUUID()}` },
+      ),
+    )
+    return { body, headers: signedHeaders('stripe', body, '') }
   }
-  return subscription
+  const polarWrite = (): Request => {
+    const user = polarUsers[counter++ % polarUsers.length]
+    const body = JSON.stringify(
+      polarEvent(
+        'subscription.updated',
+        polarSubscriptionObject({
+          id: `00000000-0000-4000-8000-${user.id.slice(-12)}`,
+          userId: user.id,
+        }),
+      ),
+    )
+    return { body, headers: signedHeaders('polar', body, `msg_bench_${randomUUID()}`) }
+  }
+  const duplicateWrite = (): Request => ({
+    body: duplicate,
+    headers: signedHeaders('stripe', duplicate, ''),
+  })
+  return { reader, cookie, stripeWrite, polarWrite, duplicateWrite, duplicate }
 }
 
 export const CONTACT_BODY = JSON.stringify({
@@ -129,12 +141,12 @@ export const CONTACT_BODY = JSON.stringify({
   message: 'I would like to know more about the Pro plan for my team.',
 })
 
-/** A contact post's headers: one client per request (198.18.0.0/15 is the benchmarking range; a header, never a target). */
-export const contactRequest = (index: number) => ({
-  headers: {
-    'content-type': 'application/json',
-    'x-forwarded-for': `198.18.${(index >> 8) & 255}.${index & 255}`,
-  },
+/** A client address per request (198.18.0.0/15 is the benchmarking range). */
+const client = (range: number, index: number) => `198.${range}.${(index >> 8) & 255}.${index & 255}`
+
+/** A contact post from its own client. */
+export const contactRequest = (index: number): Request => ({
+  headers: { 'content-type': 'application/json', 'x-forwarded-for': client(18, index) },
 })
 
 /**
@@ -152,7 +164,7 @@ export function authFormRequest(siteUrl: string, fields: Record<string, string>,
       // The host the browser would name: Remix refuses an action whose Origin differs.
       host: new URL(siteUrl).host,
       origin: siteUrl,
-      'x-forwarded-for': `198.19.${(index >> 8) & 255}.${index & 255}`,
+      'x-forwarded-for': client(19, index),
     },
   }
 }

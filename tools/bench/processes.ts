@@ -1,50 +1,35 @@
 /**
  * The benchmark's processes: the local stack (stack-process.ts, its own process with an IPC
- * channel), the bare Remix app under `remix-serve` (the floor) and the production server
- * (server.js, as `npm start`), each on loopback, and their shutdown. Used by `run.ts` (the
- * CPU and load figures) and `latency.ts` (the round trips at a network distance).
+ * channel, so that the stand-ins do not share an event loop with the load generator), the
+ * bare Remix app under `remix-serve` (the floor) and the production server, and their end.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { openSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, openSync } from 'node:fs'
 import path from 'node:path'
 
 import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
+import { bin, build, sleep, startServer } from '../setup'
 
-export const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
+export const BUILD_DIR = process.env.BUILD_DIR ?? '.build-bench'
+export const BARE_BUILD_DIR = '.build-bench-bare'
 
-/** Builds the app into `buildDir` and the bare Remix app (the floor) into `bareBuildDir`. */
-export function buildForBench(buildDir: string, bareBuildDir: string, log: (line: string) => void) {
-  log(`building into ${buildDir}`)
-  const build = spawnSync(bin('remix'), ['vite:build'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, BUILD_DIR: buildDir },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  if (build.status !== 0) throw new Error('build failed')
-  log(`building the bare Remix app into ${bareBuildDir}`)
-  const bare = spawnSync(
-    bin('remix'),
-    ['vite:build', '--config', 'tools/bench/bare-remix/vite.config.ts'],
-    {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, BUILD_DIR: bareBuildDir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  )
-  if (bare.status !== 0) throw new Error('bare Remix build failed')
+/** Builds the app and the bare Remix app (the floor). */
+export function buildForBench(log: (line: string) => void) {
+  log(`building into ${BUILD_DIR} and ${BARE_BUILD_DIR}`)
+  build(BUILD_DIR)
+  build(BARE_BUILD_DIR, ['--config', 'tools/bench/bare-remix/vite.config.ts'])
 }
 
 const children: ChildProcess[] = []
 let stackProcess: ChildProcess | undefined
 
-/** Stops every process started here (the stack closes its database first). */
+/** Stops every process started here (the stack drops its database first). */
 export async function shutdown() {
   stackProcess?.send({ type: 'close' })
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  await sleep(300)
 }
 process.on('SIGINT', () => void shutdown().then(() => process.exit(130)))
 
@@ -54,6 +39,11 @@ const cpuProfile = (dir: string) =>
     ? ['--cpu-prof', '--cpu-prof-dir', path.join(process.env.BENCH_CPU_PROF, dir)]
     : []
 
+export function logFile(name: string) {
+  mkdirSync(path.join(PROJECT_ROOT, 'bench-results'), { recursive: true })
+  return path.join(PROJECT_ROOT, 'bench-results', name)
+}
+
 export interface StackReady {
   env: Record<string, string>
   database: string
@@ -61,19 +51,19 @@ export interface StackReady {
   pid: number
 }
 
-export function startStack(siteUrl: string): Promise<StackReady> {
+/** The local stack with its stand-ins on `ports` (stack-process.ts). */
+export function startStack(
+  siteUrl: string,
+  ports: { supabase: number; stripe: number; polar: number },
+  pool = { size: 10, acquisitionTimeoutMs: 10_000 },
+): Promise<StackReady> {
   const child = spawn(
     process.execPath,
-    [
-      ...cpuProfile('stack'),
-      '--import',
-      'tsx',
-      path.join(PROJECT_ROOT, 'tools/bench/stack-process.ts'),
-    ],
+    [...cpuProfile('stack'), '--import', 'tsx', 'tools/bench/stack-process.ts'],
     {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SITE_URL: siteUrl },
+      env: { ...process.env, BENCH_STACK: JSON.stringify({ siteUrl, ports, pool }) },
     },
   )
   stackProcess = child
@@ -99,37 +89,12 @@ export function supabaseCounts(): Promise<Record<string, number>> {
   })
 }
 
-/** Waits until `url` answers 200, or throws when the process ends or 30 s pass. */
-async function waitUntilServing(child: ChildProcess, url: string, logFile: string) {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${url}: server exited with ${child.exitCode}, see ${logFile}`)
-    const up = await fetch(url).then(
-      async (response) => {
-        await response.arrayBuffer()
-        return response.ok
-      },
-      () => false,
-    )
-    if (up) return
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within 30 s`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-async function logTo(name: string) {
-  await mkdir(path.join(PROJECT_ROOT, 'bench-results'), { recursive: true })
-  const logFile = path.join(PROJECT_ROOT, 'bench-results', name)
-  return { logFile, out: openSync(logFile, 'w') }
-}
-
-/** The floor: the bare Remix app under `remix-serve`, in production mode (its log: bench-results/bare.log). */
-export async function startBare(port: number, buildDir: string) {
-  const { logFile, out } = await logTo('bare.log')
+/** The floor: the bare Remix app under `remix-serve`, in production mode. */
+export async function startBare(port: number) {
+  const out = openSync(logFile('bare.log'), 'w')
   const bare = spawn(
     process.execPath,
-    [...cpuProfile('bare'), bin('remix-serve'), path.join(buildDir, 'server/index.js')],
+    [...cpuProfile('bare'), bin('remix-serve'), path.join(BARE_BUILD_DIR, 'server/index.js')],
     {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', out, out],
@@ -137,48 +102,37 @@ export async function startBare(port: number, buildDir: string) {
     },
   )
   children.push(bare)
-  await waitUntilServing(bare, `http://127.0.0.1:${port}/text`, logFile)
-  return bare
+  for (let tries = 0; tries < 300; tries++, await sleep(100)) {
+    const up = await fetch(`http://127.0.0.1:${port}/text`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return bare
+  }
+  throw new Error(`the bare app did not answer on ${port}`)
 }
 
-/** The production server (server.js) on `port`, against the stack's environment `env`. */
-export async function startApp(options: {
-  port: number
-  buildDir: string
-  env: Record<string, string>
-  logName?: string
-}) {
-  const { logFile, out } = await logTo(options.logName ?? 'server.log')
-  const app = spawn(
-    process.execPath,
-    [
-      ...cpuProfile(''),
-      path.join(PROJECT_ROOT, 'server.js'),
-      path.join(options.buildDir, 'server/index.js'),
-    ],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', out, out],
-      env: {
-        ...process.env,
-        ...options.env,
-        // Production mode, as deployed. The local stack's keys and loopback hosts are allowed
-        // by the bench-only allowance, which the app refuses unless every host is loopback
-        // (app/env.server.ts); production requires the plan ids, here the catalogue's (the emulators').
-        NODE_ENV: 'production',
-        BENCH_ALLOW_LOCAL_STACK: '1',
-        ...planIdSettings(PLAN_DEFINITIONS),
-        // Production requires a sender and a team address; the mails go to the stack's SMTP inbox (SMTP_URL).
-        MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
-        CONTACT_TO: LOCAL_DEFAULTS.CONTACT_TO,
-        PORT: String(options.port),
-        HOST: '127.0.0.1',
-        TRUSTED_PROXY_COUNT: '1',
-        LOG_LEVEL: 'info',
-      },
+/** The production server on `port` against the stack's `env`, as deployed. */
+export async function startApp(port: number, env: Record<string, string>, logName = 'server.log') {
+  const app = await startServer({
+    port,
+    buildDir: BUILD_DIR,
+    logFile: logFile(logName),
+    nodeArgs: cpuProfile(''),
+    env: {
+      ...env,
+      // Production refuses the local stack's keys and loopback hosts unless this bench-only
+      // allowance is set and every host is loopback (app/env.server.ts); it requires the plan
+      // ids (the stand-ins' catalogue), a sender and a team address (mails go to the stack).
+      NODE_ENV: 'production',
+      BENCH_ALLOW_LOCAL_STACK: '1',
+      ...planIdSettings(PLAN_DEFINITIONS),
+      MAIL_FROM: LOCAL_DEFAULTS.MAIL_FROM,
+      CONTACT_TO: LOCAL_DEFAULTS.CONTACT_TO,
+      TRUSTED_PROXY_COUNT: '1',
+      LOG_LEVEL: 'info',
     },
-  )
+  })
   children.push(app)
-  await waitUntilServing(app, `http://127.0.0.1:${options.port}/healthz`, logFile)
   return app
 }
