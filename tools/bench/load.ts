@@ -32,15 +32,10 @@ export interface RunFigures {
   statuses: Record<string, number>
 }
 
-export interface RunLimits {
-  durationSeconds: number
-  maxRequests: number
-}
-
 export async function runScenario(
   origin: string,
   scenario: Scenario,
-  limits: RunLimits,
+  limits: { durationSeconds: number; maxRequests: number },
 ): Promise<RunFigures> {
   const request: autocannon.Request = {
     method: scenario.method ?? 'GET',

@@ -8,7 +8,8 @@
  *
  * Flags: --no-budgets, --no-build, --no-lighthouse, --no-big-data, --port-offset <n>;
  * `--rtt <ms>` runs latency.ts instead, `--mixed` mixed.ts. Environment: BENCH_DURATION
- * (seconds per run, 8), BENCH_ONLY=<regexp>, BENCH_CPU_PROF=<dir>, BUILD_DIR.
+ * (seconds per run, 8), BENCH_ONLY=<regexp>, BENCH_CPU_PROF=<dir>, BUILD_DIR, BENCH_DB_POOL and
+ * BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS (PostgREST's pool).
  */
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -102,7 +103,10 @@ let bigData: SeedResult | undefined
 let exitCode = 0
 
 try {
-  const stack = await startStack(SITE_URL, PORTS)
+  const stack = await startStack(SITE_URL, PORTS, {
+    size: Number(process.env.BENCH_DB_POOL ?? 10),
+    acquisitionTimeoutMs: Number(process.env.BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS ?? 10_000),
+  })
   database = stack.database
   const opened = stack.databaseUrl ? await openStatements(stack.databaseUrl) : undefined
   if (opened && 'skipped' in opened) statementsSkipped = opened.skipped

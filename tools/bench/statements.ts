@@ -1,21 +1,10 @@
 /**
  * Database work per request, from `pg_stat_statements` (docs/performance.md, "Database work
- * per request"). The bench snapshots the bench database's statements before and after each
- * measured run; the difference divided by the requests answered is what one request costs the
- * database, independent of the machine:
- *
- * - statements: top-level statements, without the transaction framing PostgREST (and its
- *   stand-in) wraps each request in (`begin`, the request's `set_config` settings, `commit`)
- *   and without the notification outbox's (its deliverer runs in the background, every 5 s
- *   and after a mail is queued: counted apart, `outbox*`);
- * - rows written: rows inserted, updated or deleted, by any statement, nested ones included
- *   (the database is set to `pg_stat_statements.track = all` by stack-process.ts);
- * - shared blocks dirtied and written, blocks touched (hit or read), execution time;
- * - the calls of the functions a target names: the rate limiter, the webhook ledger, the
- *   outbox's claim.
- *
- * Only on a PostgreSQL server that loads the extension (`shared_preload_libraries`, which
- * needs a restart); elsewhere `openStatements` says why not and the targets are not checked.
+ * per request"): the difference of two snapshots over the requests between them. Statements
+ * are top-level ones without PostgREST's transaction framing (`begin`, `set_config`,
+ * `commit`) and without the outbox's background polls (counted apart, `outbox*`); rows
+ * written count nested statements too (`pg_stat_statements.track = all`, stack-process.ts).
+ * Only on a server that loads the extension; elsewhere `openStatements` says why not.
  */
 import pg from 'pg'
 

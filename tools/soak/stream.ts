@@ -1,11 +1,11 @@
 /**
- * The soak test's event stream and its model. A seeded generator writes realistic
- * subscription lifecycles for Stripe and Polar users; the model computes, from the stream
- * alone, the rows `user_subscriptions` and `payment_history` must end up with:
+ * The soak's event stream and its model. A seeded generator writes subscription lifecycles
+ * for Stripe and Polar users, each event with the columns it sets (the app's own mappings,
+ * unit-tested against the providers' specs); the model computes, from the stream alone, the
+ * rows `user_subscriptions` and `payment_history` must end up with:
  *
  * - subscription rows: the events of a user applied in time order (ties in one second by
- *   lifecycle rank), each writing the columns its type sets — the ledger's rules
- *   (`apply_subscription_event`) without the arrival order;
+ *   lifecycle rank): the ledger's rules (`apply_subscription_event`) without arrival order;
  * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
  *   carries the largest refunded total.
  *
@@ -13,6 +13,14 @@
  * the order's invoice) are created by the runner and passed in.
  */
 import { catalogPlan } from '../../app/billing/plans.test-support'
+import {
+  failedInvoicePayment,
+  invoicePayment,
+  StripeInvoiceSchema,
+  StripeSubscriptionSchema,
+  subscriptionFields,
+} from '../../app/billing/stripe/events'
+import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 
 // ---------------------------------------------------------------------------------------
 // Seeded randomness
@@ -262,87 +270,16 @@ interface StripeSub {
   plan: PlanKey
   status: string
   cancelAtPeriodEnd: boolean
-  cancelAt: number | null
   canceledAt: number | null
   feedback: string | null
   periodStart: number
   periodEnd: number
 }
 
-function stripeSubscriptionObject(sub: StripeSub, userId: string) {
-  const plan = PLANS[sub.plan]
-  return {
-    id: sub.id,
-    object: 'subscription',
-    customer: sub.customer,
-    status: sub.status,
-    cancel_at_period_end: sub.cancelAtPeriodEnd,
-    cancel_at: sub.cancelAt,
-    canceled_at: sub.canceledAt,
-    cancellation_details: {
-      reason: sub.feedback ? 'cancellation_requested' : null,
-      feedback: sub.feedback,
-      comment: null,
-    },
-    trial_start: null,
-    trial_end: null,
-    metadata: { user_id: userId },
-    items: {
-      object: 'list',
-      data: [
-        {
-          id: `si_${sub.id}`,
-          object: 'subscription_item',
-          current_period_start: sub.periodStart,
-          current_period_end: sub.periodEnd,
-          price: {
-            id: plan.stripePrice,
-            object: 'price',
-            nickname: null,
-            recurring: { interval: 'month', interval_count: 1 },
-          },
-        },
-      ],
-    },
-  }
-}
-
-/** Columns a Stripe subscription event sets (app/billing/stripe/events.ts). */
-function stripeFields(sub: StripeSub, userId: string, deleted: boolean): Fields {
-  const ms = (seconds: number | null) => (seconds === null ? null : seconds * 1000)
-  return {
-    provider: 'stripe',
-    stripe_customer_id: sub.customer,
-    stripe_subscription_id: sub.id,
-    plan_name: PLANS[sub.plan].name,
-    status: deleted ? 'canceled' : sub.status,
-    billing_cycle: 'month',
-    current_period_start: ms(sub.periodStart),
-    current_period_end: ms(sub.periodEnd),
-    cancel_at_period_end: sub.cancelAtPeriodEnd,
-    cancel_at: ms(sub.cancelAt),
-    canceled_at: ms(sub.canceledAt),
-    trial_start: null,
-    trial_end: null,
-    cancellation_reason: sub.feedback ? 'cancellation_requested' : null,
-    cancellation_feedback: sub.feedback,
-    cancellation_comment: null,
-    metadata: { user_id: userId },
-  }
-}
-
-function stripeEventBody(id: string, type: string, created: number, object: unknown) {
-  return JSON.stringify({
-    id,
-    object: 'event',
-    api_version: '2026-10-28.endive',
-    created,
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-  })
+const millis = (row: Fields) => {
+  for (const column of TIME_COLUMNS)
+    if (typeof row[column] === 'string') row[column] = Date.parse(row[column] as string)
+  return row
 }
 
 class StripeUser {
@@ -365,97 +302,71 @@ class StripeUser {
     this.t = T0 + random.int(0, DAY)
   }
 
-  private emit(type: string, sub: StripeSub, time: number) {
+  private push(type: string, time: number, object: unknown, effect: StreamEvent['effect']) {
     const id = `evt_${this.tag}u${this.index}e${++this.eventCount}`
-    const deleted = type === 'customer.subscription.deleted'
-    const fields = stripeFields(sub, this.userId, deleted)
+    const body = JSON.stringify(stripeEvent(type, object, { id, created: time }))
     this.out.push({
       provider: 'stripe',
       id,
       type,
       user: this.index,
       time: time * 1000,
-      body: stripeEventBody(id, type, time, stripeSubscriptionObject(sub, this.userId)),
-      effect: { kind: 'subscription', subKey: 'stripe_subscription_id', fields },
+      body,
+      effect,
+    })
+  }
+
+  private emit(type: string, sub: StripeSub, time: number) {
+    const plan = PLANS[sub.plan]
+    const object = subscriptionObject({ ...sub, userId: this.userId, price: plan.stripePrice })
+    const deleted = type === 'customer.subscription.deleted'
+    const fields = subscriptionFields(StripeSubscriptionSchema.parse(object), plan.name, {
+      deleted,
+    })
+    this.push(type, time, object, {
+      kind: 'subscription',
+      subKey: 'stripe_subscription_id',
+      fields: millis(fields),
     })
   }
 
   private invoice(sub: StripeSub, time: number) {
-    const id = `evt_${this.tag}u${this.index}e${++this.eventCount}`
-    const invoiceId = `in_${this.tag}u${this.index}n${++this.invoiceCount}`
+    const id = `in_${this.tag}u${this.index}n${++this.invoiceCount}`
     const plan = PLANS[sub.plan]
     const invoice = {
-      id: invoiceId,
+      id,
       object: 'invoice',
       customer: sub.customer,
       amount_paid: plan.amount,
       currency: 'usd',
       status: 'paid',
       created: time,
-      hosted_invoice_url: `https://invoice.example/${invoiceId}`,
-      customer_email: null,
+      hosted_invoice_url: `https://invoice.example/${id}`,
       parent: {
-        type: 'subscription_details',
         subscription_details: { subscription: sub.id, metadata: { user_id: this.userId } },
       },
-      lines: {
-        object: 'list',
-        data: [
-          {
-            pricing: { price_details: { price: plan.stripePrice } },
-            parent: { subscription_item_details: { subscription: sub.id } },
-          },
-        ],
-      },
+      lines: { data: [{ pricing: { price_details: { price: plan.stripePrice } } }] },
+    }
+    const parsed = StripeInvoiceSchema.parse(invoice)
+    const key = `stripe:${id}`
+    // Some invoices fail first (a second earlier); Stripe's retry then pays the same invoice,
+    // and the billing history must end with the payment whatever order they arrive in.
+    if (this.random.chance(0.15)) {
+      const failed = { ...invoice, status: 'open', amount_paid: 0, amount_due: plan.amount }
+      const row = failedInvoicePayment(StripeInvoiceSchema.parse(failed), this.userId, plan.name)
+      this.push('invoice.payment_failed', time - 1, failed, {
+        kind: 'payment',
+        key,
+        row: millis(row),
+      })
     }
     // Stripe sends invoice.paid and invoice.payment_succeeded for a charge it made (one row),
     // invoice.paid alone for an invoice paid out of band.
     const types = this.random.chance(0.1)
       ? ['invoice.paid']
       : ['invoice.payment_succeeded', ...(this.random.chance(0.5) ? ['invoice.paid'] : [])]
-    for (const [n, type] of types.entries()) {
-      const eventId = n === 0 ? id : `evt_${this.tag}u${this.index}e${++this.eventCount}`
-      this.out.push({
-        provider: 'stripe',
-        id: eventId,
-        type,
-        user: this.index,
-        time: time * 1000,
-        body: stripeEventBody(eventId, type, time, invoice),
-        effect: {
-          kind: 'payment',
-          key: `stripe:${invoiceId}`,
-          row: {
-            user_id: this.userId,
-            provider: 'stripe',
-            provider_payment_id: invoiceId,
-            provider_charge_id: null,
-            amount: plan.amount,
-            currency: 'usd',
-            status: 'paid',
-            description: `${plan.name} payment`,
-            invoice_url: invoice.hosted_invoice_url,
-            created_at: time * 1000,
-          },
-        },
-      })
-    }
-    // Some invoices fail first (a second earlier); Stripe's retry then pays the same invoice,
-    // and the billing history must end with the payment whatever order they arrive in.
-    if (this.random.chance(0.15)) {
-      const failedId = `evt_${this.tag}u${this.index}e${++this.eventCount}`
-      const failed = { ...invoice, status: 'open', amount_paid: 0, amount_due: plan.amount }
-      const paid = this.out[this.out.length - 1].effect as { key: string; row: Fields }
-      this.out.push({
-        provider: 'stripe',
-        id: failedId,
-        type: 'invoice.payment_failed',
-        user: this.index,
-        time: (time - 1) * 1000,
-        body: stripeEventBody(failedId, 'invoice.payment_failed', time - 1, failed),
-        effect: { kind: 'payment', key: paid.key, row: { ...paid.row, status: 'failed' } },
-      })
-    }
+    const row = millis(invoicePayment(parsed, this.userId, plan.name, null))
+    for (const type of types) this.push(type, time, invoice, { kind: 'payment', key, row })
   }
 
   /** A new subscription: created (incomplete) and updated (active) in the same second, paid. */
@@ -467,7 +378,6 @@ class StripeUser {
       plan,
       status: 'incomplete',
       cancelAtPeriodEnd: false,
-      cancelAt: null,
       canceledAt: null,
       feedback: null,
       periodStart: this.t,
@@ -510,13 +420,12 @@ class StripeUser {
     } else if (roll < 0.35 && !sub.cancelAtPeriodEnd) {
       Object.assign(sub, {
         cancelAtPeriodEnd: true,
-        cancelAt: sub.periodEnd,
         canceledAt: this.t,
         feedback: this.random.pick(['too_expensive', 'unused', 'missing_features', null]),
       })
       this.emit('customer.subscription.updated', sub, this.t)
     } else if (roll < 0.5 && sub.cancelAtPeriodEnd) {
-      Object.assign(sub, { cancelAtPeriodEnd: false, cancelAt: null, canceledAt: null })
+      Object.assign(sub, { cancelAtPeriodEnd: false, canceledAt: null })
       sub.feedback = null
       this.emit('customer.subscription.updated', sub, this.t)
     } else if (roll < 0.75) {
