@@ -1,26 +1,20 @@
 /**
- * First-load JavaScript of every page, gzip, from a client build.
+ * First-load JavaScript of every page, gzip (level 9), from a client build's Remix manifest
+ * (`<build>/client/assets/manifest-*.js`), which lists per route its module and every chunk it
+ * imports: the `modulepreload` links and module scripts a server-rendered page loads. A
+ * page's first load: the manifest, the client entry and its imports, and the module and
+ * imports of every route from the root to the page, each distinct file once. Pages are the
+ * leaf routes whose module is not empty (resource routes compile to an empty chunk).
  *
- * Source: Remix's client manifest (`<build>/client/assets/manifest-*.js`), which the Remix
- * Vite plugin derives from Vite's manifest (and then deletes `.vite/manifest.json`, unless
- * `build.manifest` is set). It lists, per route, the module and every chunk it imports,
- * already flattened; these are exactly the `<link rel="modulepreload">` and module scripts a
- * server-rendered page loads. A page's first load is: the manifest file itself, the client
- * entry and its imports, and the module and imports of every route from the root down to
- * the page. Each distinct file is gzipped (level 9) and the sizes added.
- *
- * Pages are the leaf routes whose client module is not empty (resource routes and
- * loader-only routes compile to an empty chunk).
- *
- * CLI: `node --import tsx tools/bench/bundle-size.ts [buildDir]` prints the table and exits
- * non-zero when a page is over the budget (`npm run bench:bundle` after `npm run build`).
+ * CLI: `node --import tsx tools/bench/bundle-size.ts [buildDir]` prints the table and exits 1
+ * when a page is over the budget (`npm run bench:bundle` after `npm run build`).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-/** The issue's budget: first-load JavaScript of every page, gzip. */
+/** The budget of every page's first-load JavaScript, gzip. */
 export const FIRST_LOAD_JS_BUDGET_BYTES = 110 * 1024
 
 interface ManifestRoute {

@@ -23,7 +23,7 @@ import { openDatabase } from '../../tests/local-stack/database'
 import { TOOL_PORTS } from '../ports'
 import { createUsers, signedHeaders, sleep, stopServer } from '../setup'
 import { type Backend, startBalancer } from '../soak/balancer'
-import { polarFields, verify } from '../soak/shared'
+import { verify } from '../soak/shared'
 import { createRandom, type Delivery, expectedState, generateStream } from '../soak/stream'
 import { cpuPerRequest, cpuSnapshot } from './cpu'
 import { authFormRequest, CONTACT_BODY, contactRequest, signInCookie } from './fixtures'
@@ -232,17 +232,14 @@ async function main() {
   const cookies = await Promise.all(
     users.slice(0, 20).map((user) => signInCookie(stack.env, user.email)),
   )
-  const stream = generateStream(
-    {
-      seed: 1,
-      users: users.map((user) => ({ id: user.id, provider: 'stripe' as const })),
-      events: 800,
-      duplicateRate: 0.15,
-      reorderWindowMs: 3_600_000,
-      polarInvoiceBaseUrl: '',
-    },
-    polarFields,
-  )
+  const stream = generateStream({
+    seed: 1,
+    users: users.map((user) => ({ id: user.id, provider: 'stripe' as const })),
+    events: 800,
+    duplicateRate: 0.15,
+    reorderWindowMs: 3_600_000,
+    polarInvoiceBaseUrl: '',
+  })
 
   let nextDelivery = 0
   let counter = 0

@@ -34,7 +34,7 @@ import {
   stopServer,
 } from '../setup'
 import { type Backend, startBalancer } from './balancer'
-import { createPolarResources, polarFields, verify } from './shared'
+import { createPolarResources, verify } from './shared'
 import { type Delivery, expectedState, generateStream, type PolarResources } from './stream'
 import { runStripeEmulatorPhase } from './stripe-emulator-phase'
 
@@ -356,21 +356,18 @@ async function main() {
         polar.set(index, await createPolarResources(both, siteUrl, user.id, index))
     }),
   )
-  const stream = generateStream(
-    {
-      seed,
-      users: users.map((user, index) => ({
-        id: user.id,
-        provider: index % 2 === 0 ? 'stripe' : 'polar',
-        polar: polar.get(index),
-      })),
-      events: Number(args.events),
-      duplicateRate: Number(args.duplicates),
-      reorderWindowMs: Number(args['reorder-window']) * 1000,
-      polarInvoiceBaseUrl: both.polar.url,
-    },
-    polarFields,
-  )
+  const stream = generateStream({
+    seed,
+    users: users.map((user, index) => ({
+      id: user.id,
+      provider: index % 2 === 0 ? 'stripe' : 'polar',
+      polar: polar.get(index),
+    })),
+    events: Number(args.events),
+    duplicateRate: Number(args.duplicates),
+    reorderWindowMs: Number(args['reorder-window']) * 1000,
+    polarInvoiceBaseUrl: both.polar.url,
+  })
   log(`${userCount} users; ${stream.events.length} events, ${stream.deliveries.length} deliveries`)
 
   const replayStarted = Date.now()

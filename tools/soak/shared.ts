@@ -1,12 +1,10 @@
 /**
- * What the soak (and the mixed bench) share: the Polar resources a stream needs, the app's own
- * mapping of Polar events, and the row-by-row comparison of `user_subscriptions` and
- * `payment_history` with what the stream implies.
+ * What the soak (and the mixed bench) share: the Polar resources a stream needs, and the
+ * row-by-row comparison of `user_subscriptions` and `payment_history` with the stream.
  */
 import { createPolar } from '@polar-sh/sdk/2026-10'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
-import { polarSubscriptionFields, PolarSubscriptionSchema } from '../../app/billing/polar/events'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import type { LocalStack } from '../../tests/local-stack/stack'
 import {
@@ -56,16 +54,6 @@ export async function createPolarResources(
     })
   }
   return { subscriptions }
-}
-
-/** The app's own mapping of Polar events (unit-tested against the spec), times in ms. */
-export function polarFields(type: string, subscription: Record<string, unknown>) {
-  const fields = polarSubscriptionFields(type, PolarSubscriptionSchema.parse(subscription))
-  if (!fields) return null
-  const out: Record<string, unknown> = { ...fields }
-  for (const [key, value] of Object.entries(out))
-    if (TIME_COLUMNS.has(key) && typeof value === 'string') out[key] = Date.parse(value)
-  return out
 }
 
 // Verification

@@ -14,12 +14,20 @@
  */
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
+  polarOrderPayment,
+  PolarOrderSchema,
+  polarRefundPayment,
+  polarSubscriptionFields,
+  PolarSubscriptionSchema,
+} from '../../app/billing/polar/events'
+import {
   failedInvoicePayment,
   invoicePayment,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
   subscriptionFields,
 } from '../../app/billing/stripe/events'
+import { polarEvent } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 
 // ---------------------------------------------------------------------------------------
@@ -105,20 +113,11 @@ const RANKS: Record<string, number> = {
 }
 export const rankOf = (status: unknown) => (typeof status === 'string' ? (RANKS[status] ?? 0) : 0)
 
-const PLANS = {
-  pro: {
-    name: 'Pro',
-    stripePrice: catalogPlan('pro').stripe.priceId,
-    polarProduct: catalogPlan('pro').polar.productId,
-    amount: 2900,
-  },
-  starter: {
-    name: 'Starter',
-    stripePrice: catalogPlan('starter').stripe.priceId,
-    polarProduct: catalogPlan('starter').polar.productId,
-    amount: 900,
-  },
-} as const
+const plan = (key: 'pro' | 'starter') => {
+  const { name, amount, stripe, polar } = catalogPlan(key)
+  return { name, amount, stripePrice: stripe.priceId, polarProduct: polar.productId }
+}
+const PLANS = { pro: plan('pro'), starter: plan('starter') }
 type PlanKey = keyof typeof PLANS
 const otherPlan = (plan: PlanKey): PlanKey => (plan === 'pro' ? 'starter' : 'pro')
 
@@ -447,9 +446,6 @@ class StripeUser {
   }
 }
 
-/** Columns a Polar subscription event sets (app/billing/polar/events.ts). */
-export type PolarFieldsMapper = (type: string, subscription: Fields) => Fields | null
-
 class PolarUser {
   private subIndex = -1
   private orderIndex = 0
@@ -464,7 +460,6 @@ class PolarUser {
     private readonly index: number,
     private readonly userId: string,
     private readonly resources: PolarResources,
-    private readonly mapFields: PolarFieldsMapper,
     private readonly invoiceBaseUrl: string,
     private readonly tag: string,
     private readonly out: StreamEvent[],
@@ -473,56 +468,35 @@ class PolarUser {
     this.t = (T0 + random.int(0, DAY)) * 1000 + random.int(0, 999)
   }
 
-  private push(type: string, data: Fields, effect: StreamEvent['effect'], time = this.t) {
+  private push(type: string, data: Fields, effect: StreamEvent['effect']) {
     const id = `msg_${this.tag}u${this.index}e${++this.eventCount}`
-    this.out.push({
-      provider: 'polar',
-      id,
-      type,
-      user: this.index,
-      time,
-      body: JSON.stringify({
-        type,
-        timestamp: new Date(time).toISOString(),
-        api_version: '2026-10',
-        data,
-      }),
-      effect,
-    })
+    const timestamp = new Date(this.t).toISOString()
+    const body = JSON.stringify(polarEvent(type, data, { timestamp }))
+    this.out.push({ provider: 'polar', id, type, user: this.index, time: this.t, body, effect })
   }
 
   private emitSub(type: string) {
-    const sub = this.sub as Fields
-    const fields = this.mapFields(type, sub)
+    const sub = structuredClone(this.sub as Fields)
+    const fields = polarSubscriptionFields(type, PolarSubscriptionSchema.parse(sub))
     if (!fields) throw new Error(`unmapped ${type}`)
-    this.push(type, structuredClone(sub), {
+    this.push(type, sub, {
       kind: 'subscription',
       subKey: 'polar_subscription_id',
-      fields,
+      fields: millis({ ...fields }),
     })
     this.t += this.random.int(1, 400) // the next event of a flow, some milliseconds later
   }
 
   private pay() {
-    const orders = this.resources.subscriptions[this.subIndex].orders
-    const order = orders[this.orderIndex++]
+    const order = this.resources.subscriptions[this.subIndex].orders[this.orderIndex++]
     if (!order) return
-    const product = order.product as { name?: string } | null
+    const row = polarOrderPayment(PolarOrderSchema.parse(order), this.userId)
+    // The app fills the invoice link in from the emulator.
+    row.invoice_url = `${this.invoiceBaseUrl}/invoices/${String(order.id)}`
     this.push('order.paid', order, {
       kind: 'payment',
-      key: `polar:${order.id}:succeeded`,
-      row: {
-        user_id: this.userId,
-        provider: 'polar',
-        polar_subscription_id: order.subscription_id ?? null,
-        provider_payment_id: order.id,
-        amount: order.total_amount,
-        currency: String(order.currency).toLowerCase(),
-        status: 'succeeded',
-        description: `${product?.name?.trim() || 'Subscription'} payment`,
-        invoice_url: `${this.invoiceBaseUrl}/invoices/${order.id}`,
-        created_at: Date.parse(String(order.created_at)),
-      },
+      key: `polar:${row.provider_payment_id}:succeeded`,
+      row: millis({ ...row }),
     })
     this.paidOrders.push({ order, refunded: 0 })
     this.t += this.random.int(1, 400)
@@ -542,21 +516,12 @@ class PolarUser {
       status: total >= net ? 'refunded' : 'partially_refunded',
       refunded_amount: total,
     }
-    const product = order.product as { name?: string } | null
+    const row = polarRefundPayment(PolarOrderSchema.parse(order), this.userId, '')
     this.push('order.refunded', order, {
       kind: 'refund',
-      key: `polar:${order.id}:refunded`,
-      amount: -total,
-      row: {
-        user_id: this.userId,
-        provider: 'polar',
-        polar_subscription_id: order.subscription_id ?? null,
-        provider_payment_id: order.id,
-        currency: String(order.currency).toLowerCase(),
-        status: 'refunded',
-        description: `${product?.name?.trim() || 'Subscription'} refund`,
-        invoice_url: null,
-      },
+      key: `polar:${row.provider_payment_id}:refunded`,
+      amount: row.amount,
+      row: { ...row, created_at: null },
     })
     return true
   }
@@ -643,7 +608,7 @@ class PolarUser {
 }
 
 /** Generates the unique events (time-ordered per user), then the delivery order. */
-export function generateStream(options: StreamOptions, mapPolarFields: PolarFieldsMapper) {
+export function generateStream(options: StreamOptions) {
   const random = createRandom(options.seed)
   const tag = `s${options.seed}`
   const events: StreamEvent[] = []
@@ -656,7 +621,6 @@ export function generateStream(options: StreamOptions, mapPolarFields: PolarFiel
           index,
           user.id,
           user.polar as PolarResources,
-          mapPolarFields,
           options.polarInvoiceBaseUrl,
           tag,
           events,
