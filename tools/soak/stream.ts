@@ -30,7 +30,6 @@ import {
 import { polarEvent } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 
-// ---------------------------------------------------------------------------------------
 // Seeded randomness
 
 export type Random = ReturnType<typeof createRandom>
@@ -53,7 +52,6 @@ export function createRandom(seed: number) {
   }
 }
 
-// ---------------------------------------------------------------------------------------
 // Shapes
 
 export type Provider = 'stripe' | 'polar'
@@ -98,7 +96,6 @@ export interface Delivery {
   duplicate: boolean
 }
 
-// ---------------------------------------------------------------------------------------
 // Ledger rules, as in the migration
 
 const RANKS: Record<string, number> = {
@@ -257,7 +254,6 @@ const rankKey = (event: StreamEvent) =>
     ? rankOf(event.effect.fields.status)
     : 0
 
-// ---------------------------------------------------------------------------------------
 // Generation
 
 const DAY = 86_400
