@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
 
-import { mailSignInLink, sendPasswordReset } from '~/auth/auth.server'
+import { sendPasswordReset } from '~/auth/auth.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 import {
@@ -20,6 +20,7 @@ import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
   type CredentialOutcome,
+  mailOwnerCode,
   ownerRefusal,
   rememberRequestedEmail,
   requestEmailChange,
@@ -164,12 +165,12 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
-    // The owner's code: a sign-in mail, on the magic link's budget, sent after the answer.
-    const form = intent.slice('send-code:'.length)
+    // On the magic link's budget, sent after the answer.
+    const form = intent === 'send-code:change-email' ? 'change-email' : 'delete-account'
     const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
     if (!limit.allowed) return tooManyAttempts(form, limit, headers)
     const address = clientAddress(request)
-    afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
+    afterAnswer('owner code', () => mailOwnerCode(supabase, user.email, form, address))
     const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
     return sent(form, message)
   }
