@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { redirect } from '@remix-run/node'
 import type { SupabaseClient } from '@supabase/supabase-js'
 
-import { sendPasswordReset } from '~/auth/auth.server'
+import { mailSignInLink, sendPasswordReset } from '~/auth/auth.server'
 import { markLinkRequested } from '~/auth/link-origin.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
 import {
@@ -20,7 +20,6 @@ import { queueSecurityNotice } from '~/notifications/delivery.server'
 
 import {
   type CredentialOutcome,
-  mailOwnerCode,
   ownerRefusal,
   rememberRequestedEmail,
   requestEmailChange,
@@ -170,7 +169,13 @@ export async function handleAccountSettings(
     const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
     if (!limit.allowed) return tooManyAttempts(form, limit, headers)
     const address = clientAddress(request)
-    afterAnswer('owner code', () => mailOwnerCode(supabase, user.email, form, address))
+    afterAnswer('owner code', async () => {
+      // The sign-in mail, naming the action while user_metadata's code_for does (docs/security.md).
+      await supabase.auth.updateUser({ data: { code_for: form } })
+      await mailSignInLink(user.email, undefined, address).finally(() =>
+        supabase.auth.updateUser({ data: { code_for: null } }),
+      )
+    })
     const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
     return sent(form, message)
   }

@@ -91,25 +91,6 @@ export async function ownerRefusal(
   return null
 }
 
-/**
- * The owner's code is the sign-in mail's; its template names the action while user_metadata's
- * `code_for` does (docs/security.md). The user's own session sets the key just before and
- * removes it just after: the auth server renders the mail before it answers.
- */
-export async function mailOwnerCode(
-  supabase: SupabaseClient,
-  email: string,
-  action: 'change-email' | 'delete-account',
-  address: string | null,
-) {
-  await supabase.auth.updateUser({ data: { code_for: action } })
-  try {
-    await mailSignInLink(email, undefined, address)
-  } finally {
-    await supabase.auth.updateUser({ data: { code_for: null } })
-  }
-}
-
 /** Starts an email change after the answer; a taken address's owner is mailed a sign-in link. */
 export function requestEmailChange(
   supabase: SupabaseClient,

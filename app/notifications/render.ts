@@ -1,4 +1,4 @@
-import { nextInvoice, PLAN_DEFINITIONS } from '~/billing/plans'
+import { upcomingInvoice } from '~/billing/plans'
 import { formatDate, formatMoney, httpUrl } from '~/lib/pages/format'
 import type { PaymentRow } from '~/subscriptions/types'
 
@@ -71,21 +71,10 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
   return { subject, text: `${textBody}\n`, html }
 }
 
-/** "$48.99 on April 1, 2026": the next invoice as the plan change page showed it, when known. */
+/** The next invoice as billing shows it, or its date when the catalog does not price it. */
 function nextCharge(data: Record<string, unknown>) {
   const at = text(data, 'next_charge_at')
-  if (!at) return null
-  const plan = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
-  const [to, from, start] = [plan('plan_name'), plan('old_plan'), text(data, 'period_start')]
-  const cycle = text(data, 'billing_cycle')
-  // The catalog's price, only for its billing cycle; with the proration of a change.
-  if (!to || (cycle && cycle !== to.interval)) return `on ${formatDate(at)}`
-  const changedAt = Date.parse(text(data, 'changed_at') ?? '')
-  const amount =
-    from && start && changedAt
-      ? nextInvoice({ start, end: at }, from.amount, to.amount, changedAt).nextInvoiceAmount
-      : to.amount
-  return `${formatMoney(amount, to.currency)} on ${formatDate(at)}`
+  return at && (upcomingInvoice(data)?.next ?? `on ${formatDate(at)}`)
 }
 
 /**

@@ -21,6 +21,8 @@ const billingOverview = z.object({
   payments: z.array(tableRow<PaymentWithReferences>()),
   total: z.number(),
   page: z.number(),
+  /** This period's plan change (old_plan, period_start, changed_at), for the next payment. */
+  plan_change: z.nullable(z.record(z.string(), z.unknown())),
 })
 
 /** The signed-in user's own subscription row (read as them, so RLS holds it to theirs), or null. */
