@@ -65,9 +65,8 @@ export async function handleAccountSettings(
   // Changes that cannot be undone or take the account over are confirmed by the auth
   // server first: a session that ended elsewhere is sent to sign in again.
   const confirmSession = async () => {
-    if (!(await confirmedByAuthServer({ user, supabase }))) {
+    if (!(await confirmedByAuthServer({ user, supabase })))
       throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })
-    }
   }
   const badRequest = { status: 400, headers }
   const sent = (form: string, message: string) =>
@@ -127,22 +126,18 @@ export async function handleAccountSettings(
       return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    let outcome: CredentialOutcome | undefined
-    if (intent === 'set-password') {
-      // Only an account without a password may skip the current one.
-      const { account } = await readAccountSettings(asUser)
-      const refused =
-        account?.password === false ? null : 'Your account already has a password: change it above.'
-      if (refused) outcome = { ok: false, message: refused }
-    }
-    outcome ??= await savePassword(supabase, {
-      ...submission.value,
-      email: user.email,
-      address: clientAddress(request),
-    })
-    if (!outcome.ok) {
+    // Only an account without a password may skip the current one.
+    const hasPassword =
+      intent === 'set-password' && (await readAccountSettings(asUser)).account?.password !== false
+    const outcome: CredentialOutcome = hasPassword
+      ? { ok: false, message: 'Your account already has a password: change it above.' }
+      : await savePassword(supabase, {
+          ...submission.value,
+          email: user.email,
+          address: clientAddress(request),
+        })
+    if (!outcome.ok)
       return failed(errorsOf(outcome), badRequest, { needsCode: Boolean(outcome.needsCode) })
-    }
     // A first password is a new way into the account: the same security notice as a change,
     // queued after the answer (the answer never waits for a mail).
     afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))

@@ -4,8 +4,6 @@
  */
 import { z } from 'zod'
 
-import { formatDate, formatMoney } from '~/lib/pages/format'
-
 import catalogJson from './catalog.json' with { type: 'json' }
 import { PROVIDER_SETTINGS } from './provider-settings'
 
@@ -100,26 +98,4 @@ export function nextInvoice(
     carriedCredit: Math.max(0, -total),
     nextInvoiceDate: period.end,
   }
-}
-
-/**
- * A subscription's plan in the catalog (for its billing cycle) and its next invoice, "$48.99 on
- * April 1, 2026": the plan's price at `next_charge_at`, prorated by this period's plan change
- * (`old_plan` at `changed_at`). The one figure billing, the plan change and resume mails show.
- */
-export function upcomingInvoice(facts: Record<string, unknown>) {
-  const text = (key: string) => (typeof facts[key] === 'string' ? facts[key] : '')
-  const find = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(key))
-  const [plan, end] = [find('plan_name'), text('next_charge_at')]
-  if (!plan || (text('billing_cycle') || plan.interval) !== plan.interval) return null
-  // No change this period prorates nothing: as if changed at the period's end.
-  const at = Date.parse(text('changed_at')) || Date.parse(end)
-  const period = { start: text('period_start'), end }
-  const { nextInvoiceAmount } = nextInvoice(
-    period,
-    (find('old_plan') ?? plan).amount,
-    plan.amount,
-    at,
-  )
-  return { plan, next: `${formatMoney(nextInvoiceAmount, plan.currency)} on ${formatDate(end)}` }
 }

@@ -11,7 +11,6 @@ import { useEffect } from 'react'
 import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
-import { upcomingInvoice } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { changeSubscription, openBillingPortal } from '~/billing/portal.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
@@ -23,6 +22,7 @@ import { SettingsSection } from '~/components/settings-section'
 import { UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
+import { upcomingInvoice } from '~/notifications/render'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
   isLiveStatus,
@@ -51,13 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
   // The catalogue's plan when billed at its interval, and the next invoice as the mails say it.
-  const upcoming =
-    subscription &&
-    upcomingInvoice({
-      ...subscription,
-      ...overview.plan_change,
-      next_charge_at: subscription.current_period_end,
-    })
+  const upcoming = subscription && upcomingInvoice({ ...subscription, ...overview.plan_change })
   const plan = upcoming?.plan
   const price = plan && formatMoney(plan.amount, plan.currency)
   const live = isLiveStatus(subscription?.status)

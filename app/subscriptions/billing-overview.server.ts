@@ -21,7 +21,6 @@ const billingOverview = z.object({
   payments: z.array(tableRow<PaymentWithReferences>()),
   total: z.number(),
   page: z.number(),
-  /** This period's plan change (old_plan, period_start, changed_at), for the next payment. */
   plan_change: z.nullable(z.record(z.string(), z.unknown())),
 })
 

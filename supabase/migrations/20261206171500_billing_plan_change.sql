@@ -1,8 +1,9 @@
 /*
   The billing page's next payment after a plan change this period: the change's notice keeps
   the old plan, the period's start and the time of the change (read as the resume notice reads
-  them), which the app prorates as the mails do (upcomingInvoice, app/billing/plans.ts), in the
-  page's one read. Security definer to read the outbox, the caller's own row only.
+  them), which the app prorates as the mails do (upcomingInvoice in
+  app/notifications/render.ts), in the page's one read. Security definer to read the outbox,
+  the caller's own row only.
 */
 create function public.current_plan_change()
 returns jsonb
