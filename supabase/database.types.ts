@@ -457,6 +457,7 @@ export type Database = {
           wanted: boolean
         }[]
       }
+      current_plan_change: { Args: Record<PropertyKey, never>; Returns: Json }
       email_change_waiting_for: {
         Args: Record<PropertyKey, never>
         Returns: string

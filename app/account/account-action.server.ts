@@ -65,9 +65,8 @@ export async function handleAccountSettings(
   // Changes that cannot be undone or take the account over are confirmed by the auth
   // server first: a session that ended elsewhere is sent to sign in again.
   const confirmSession = async () => {
-    if (!(await confirmedByAuthServer({ user, supabase }))) {
+    if (!(await confirmedByAuthServer({ user, supabase })))
       throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })
-    }
   }
   const badRequest = { status: 400, headers }
   const sent = (form: string, message: string) =>
@@ -127,22 +126,18 @@ export async function handleAccountSettings(
       return failed({ formErrors }, tooManyAttemptsInit(limit, headers))
     }
     await confirmSession()
-    let outcome: CredentialOutcome | undefined
-    if (intent === 'set-password') {
-      // Only an account without a password may skip the current one.
-      const { account } = await readAccountSettings(asUser)
-      const refused =
-        account?.password === false ? null : 'Your account already has a password: change it above.'
-      if (refused) outcome = { ok: false, message: refused }
-    }
-    outcome ??= await savePassword(supabase, {
-      ...submission.value,
-      email: user.email,
-      address: clientAddress(request),
-    })
-    if (!outcome.ok) {
+    // Only an account without a password may skip the current one.
+    const hasPassword =
+      intent === 'set-password' && (await readAccountSettings(asUser)).account?.password !== false
+    const outcome: CredentialOutcome = hasPassword
+      ? { ok: false, message: 'Your account already has a password: change it above.' }
+      : await savePassword(supabase, {
+          ...submission.value,
+          email: user.email,
+          address: clientAddress(request),
+        })
+    if (!outcome.ok)
       return failed(errorsOf(outcome), badRequest, { needsCode: Boolean(outcome.needsCode) })
-    }
     // A first password is a new way into the account: the same security notice as a change,
     // queued after the answer (the answer never waits for a mail).
     afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
@@ -164,12 +159,18 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'send-code:change-email' || intent === 'send-code:delete-account') {
-    // The owner's code: a sign-in mail, on the magic link's budget, sent after the answer.
-    const form = intent.slice('send-code:'.length)
+    // On the magic link's budget, sent after the answer.
+    const form = intent === 'send-code:change-email' ? 'change-email' : 'delete-account'
     const limit = await hitAuthRateLimit(request, 'magic-link', user.email)
     if (!limit.allowed) return tooManyAttempts(form, limit, headers)
     const address = clientAddress(request)
-    afterAnswer('owner code', () => mailSignInLink(user.email, undefined, address))
+    afterAnswer('owner code', async () => {
+      // The sign-in mail, naming the action while user_metadata's code_for does (docs/security.md).
+      await supabase.auth.updateUser({ data: { code_for: form } })
+      await mailSignInLink(user.email, undefined, address).finally(() =>
+        supabase.auth.updateUser({ data: { code_for: null } }),
+      )
+    })
     const message = `We emailed a 6-digit code to ${user.email}. Enter it here to confirm it is you.`
     return sent(form, message)
   }

@@ -1,10 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
 
-import { mailSignInLink, PASSWORD_SET_KEY, sessionlessClient } from '~/auth/auth.server'
+import {
+  callbackUrl,
+  mailSignInLink,
+  PASSWORD_SET_KEY,
+  sessionlessClient,
+} from '~/auth/auth.server'
 import { authErrorMessage } from '~/auth/auth-errors'
 import { authCookie } from '~/auth/cookies.server'
 import { afterAnswer } from '~/auth/mail-requests.server'
-import { getEnv } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
 
 export type CredentialOutcome =
@@ -56,9 +60,8 @@ export async function savePassword(
       message: `To keep your account safe, we emailed a 6-digit code to ${email}. Enter it with your new password.`,
     }
   }
-  if (error.code === 'current_password_invalid' || error.code === 'current_password_required') {
+  if (error.code === 'current_password_invalid' || error.code === 'current_password_required')
     return { ok: false, field: 'currentPassword', message: 'That is not your current password' }
-  }
   if (error.code === 'reauthentication_not_valid') {
     return {
       ok: false,
@@ -98,12 +101,8 @@ export function requestEmailChange(
   address: string | null,
 ) {
   afterAnswer('email-change', async () => {
-    const redirect = new URL('/auth/callback', getEnv().SITE_URL)
-    redirect.searchParams.set('next', '/dashboard/settings/account?email=confirmed')
-    const { error } = await supabase.auth.updateUser(
-      { email },
-      { emailRedirectTo: redirect.toString() },
-    )
+    const emailRedirectTo = callbackUrl('/dashboard/settings/account?email=confirmed')
+    const { error } = await supabase.auth.updateUser({ email }, { emailRedirectTo })
     if (error?.code === 'email_exists' || error?.code === 'user_already_exists') {
       await mailSignInLink(email, undefined, address)
     } else if (error) {
@@ -112,10 +111,8 @@ export function requestEmailChange(
   })
 }
 
-/**
- * The address this browser last asked to change to, shown as pending until it is confirmed
- * or an hour has passed: the page looks the same whether or not the address was taken.
- */
+/** The address this browser last asked to change to, shown as pending until it is confirmed
+ * or an hour has passed: the page looks the same whether or not the address was taken. */
 const requestedEmailCookie = () => authCookie('email_change', 60 * 60, 'email-change')
 
 export function rememberRequestedEmail(email: string) {

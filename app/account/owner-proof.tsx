@@ -4,10 +4,8 @@ import type { ReactNode } from 'react'
 
 import { FormReplyMessages, SubmitButton, TextField } from '~/components/forms'
 
-/**
- * A form whose change the owner proves first: the current password or, for an account
- * without one, the code that its "Email me a code" (before the submit button) mails.
- */
+/** A form whose change the owner proves first: the current password or, for an account
+ * without one, the code that its "Email me a code" (before the submit button) mails. */
 export function OwnerProofForm<Schema extends Record<string, unknown>>({
   form,
   proof,

@@ -71,21 +71,30 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
   return { subject, text: `${textBody}\n`, html }
 }
 
-/** "$48.99 on April 1, 2026": the next invoice as the plan change page showed it, when known. */
+/** A subscription's catalog plan (for its cycle) and next invoice, "$48.99 on April 1, 2026",
+ * prorated by this period's change (`old_plan` at `changed_at`): as billing and mails say. */
+export function upcomingInvoice(data: Record<string, unknown>) {
+  const find = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
+  // A mail's date, or the subscription row's.
+  const end = text(data, 'next_charge_at') ?? text(data, 'current_period_end') ?? ''
+  const plan = find('plan_name')
+  if (!plan || (text(data, 'billing_cycle') ?? plan.interval) !== plan.interval) return null
+  // No change this period prorates nothing: as if changed at the period's end.
+  const at = Date.parse(text(data, 'changed_at') ?? '') || Date.parse(end)
+  const period = { start: text(data, 'period_start') ?? '', end }
+  const { nextInvoiceAmount } = nextInvoice(
+    period,
+    (find('old_plan') ?? plan).amount,
+    plan.amount,
+    at,
+  )
+  return { plan, next: `${formatMoney(nextInvoiceAmount, plan.currency)} on ${formatDate(end)}` }
+}
+
+/** The next invoice, or its date when the catalog does not price it. */
 function nextCharge(data: Record<string, unknown>) {
   const at = text(data, 'next_charge_at')
-  if (!at) return null
-  const plan = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
-  const [to, from, start] = [plan('plan_name'), plan('old_plan'), text(data, 'period_start')]
-  const cycle = text(data, 'billing_cycle')
-  // The catalog's price, only for its billing cycle; with the proration of a change.
-  if (!to || (cycle && cycle !== to.interval)) return `on ${formatDate(at)}`
-  const changedAt = Date.parse(text(data, 'changed_at') ?? '')
-  const amount =
-    from && start && changedAt
-      ? nextInvoice({ start, end: at }, from.amount, to.amount, changedAt).nextInvoiceAmount
-      : to.amount
-  return `${formatMoney(amount, to.currency)} on ${formatDate(at)}`
+  return at && (upcomingInvoice(data)?.next ?? `on ${formatDate(at)}`)
 }
 
 /**

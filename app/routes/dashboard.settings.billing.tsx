@@ -11,7 +11,6 @@ import { useEffect } from 'react'
 import { accountSummaryOf, subscriptionView } from '~/account/summary.server'
 import { requireConfirmedUser, requireUserWith } from '~/auth/session.server'
 import { fillDeferredLookups } from '~/billing/deferred-lookups.server'
-import { PLAN_DEFINITIONS } from '~/billing/plans'
 import { getPlans } from '~/billing/plans.server'
 import { changeSubscription, openBillingPortal } from '~/billing/portal.server'
 import { billingProvider, providerCallRefusal } from '~/billing/registry.server'
@@ -23,6 +22,7 @@ import { SettingsSection } from '~/components/settings-section'
 import { UNKNOWN_FORM } from '~/lib/forms/form-reply'
 import { formatDate, formatMoney } from '~/lib/pages/format'
 import { readFormData } from '~/lib/server/http.server'
+import { upcomingInvoice } from '~/notifications/render'
 import { getBillingOverview } from '~/subscriptions/billing-overview.server'
 import {
   isLiveStatus,
@@ -50,12 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((plan) => plan.name !== subscription?.plan_name)
           .map((plan) => ({ key: plan.key, name: plan.name }))
       : []
-  // The catalogue's plan when billed at its interval (here: no catalogue in the bundle).
-  const plan = PLAN_DEFINITIONS.find(
-    (item) =>
-      item.name === subscription?.plan_name &&
-      (subscription.billing_cycle ?? item.interval) === item.interval,
-  )
+  // The catalogue's plan when billed at its interval, and the next invoice as the mails say it.
+  const upcoming = subscription && upcomingInvoice({ ...subscription, ...overview.plan_change })
+  const plan = upcoming?.plan
   const price = plan && formatMoney(plan.amount, plan.currency)
   const live = isLiveStatus(subscription?.status)
   const failed = payments.find((payment) => payment.status === 'failed')
@@ -68,10 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         scheduled && live
           ? `Canceling · ends ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
           : statusLabel(subscription.status),
-      'Next payment':
-        price && isPaidUpStatus(subscription.status) && !scheduled
-          ? `${price} on ${formatDate(subscription.current_period_end)}`
-          : '—',
+      'Next payment': (isPaidUpStatus(subscription.status) && !scheduled && upcoming?.next) || '—',
       Payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
     },
     help: provider?.pastDueHelp,

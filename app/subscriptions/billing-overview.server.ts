@@ -21,6 +21,7 @@ const billingOverview = z.object({
   payments: z.array(tableRow<PaymentWithReferences>()),
   total: z.number(),
   page: z.number(),
+  plan_change: z.nullable(z.record(z.string(), z.unknown())),
 })
 
 /** The signed-in user's own subscription row (read as them, so RLS holds it to theirs), or null. */

@@ -111,7 +111,7 @@ describe('supabase/config.toml', () => {
       expect(entry?.subject).toBeTruthy()
       expect(existsSync(path.join(PROJECT_ROOT, entry.content_path))).toBe(true)
       const mail = renderMailTemplate(templates, name as keyof typeof templates, data(site))
-      expect(mail.subject).toBe(entry.subject)
+      expect(mail.subject).toBe(name === 'magic_link' ? 'Your sign-in link' : entry.subject)
       expect(mail.html).toMatch(/^<!doctype html>/)
       expect(mail.html).toContain('Subscribely')
       // nothing fetched from elsewhere: no stylesheet, image or script
@@ -152,6 +152,23 @@ describe('supabase/config.toml', () => {
     expect(html).toContain('Account settings')
     for (const name of ['recovery', 'email_change', 'invite'] as const) {
       expect(renderMailTemplate(templates, name, data(site)).html).not.toContain('123456')
+    }
+  })
+
+  it("the sign-in mail is the owner's code, naming its action, while user_metadata's code_for says so", () => {
+    for (const [codeFor, subject, action] of [
+      ['delete-account', 'Your code to delete your account', 'delete the Subscribely account'],
+      ['change-email', 'Your code to change your sign-in email', 'change the sign-in email'],
+    ]) {
+      const mail = renderMailTemplate(templates, 'magic_link', {
+        ...data(site),
+        Data: { code_for: codeFor },
+      })
+      expect(mail.subject).toBe(subject)
+      expect(mail.html).toContain(`Your code to ${action}`)
+      expect(mail.html).toContain('123456')
+      expect(mail.html).toContain('Account settings')
+      expect(mail.html).not.toMatch(/sign in to|<a /i)
     }
   })
 

@@ -69,6 +69,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
   'account_summary()': ['authenticated'],
   'account_billing_overview(p_page integer, p_page_size integer)': ['authenticated'],
+  'current_plan_change()': ['authenticated'],
   'account_settings_overview()': ['authenticated'],
   'ledger_user(p_keys text[], p_named uuid, p_data jsonb)': [],
   'queue_refund_notice()': [],

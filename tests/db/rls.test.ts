@@ -287,15 +287,38 @@ describe('account_billing_overview', () => {
 
   it("is the user's account summary and billing overview in one answer, their own rows only", async () => {
     const { both, summary, overview } = await call('authenticated', alice)
-    expect(both).toEqual({ ...(summary as object), ...(overview as object) })
+    expect(both).toEqual({ ...(summary as object), ...(overview as object), plan_change: null })
     expect(Object.keys(both as object).sort()).toEqual([
       'page',
       'payments',
+      'plan_change',
       'profile',
       'subscription',
       'total',
     ])
     expect(both).toMatchObject({ subscription: { user_id: alice }, page: 1 })
+  })
+
+  it("has this period's last plan change of the caller's own subscription only", async () => {
+    await db.query(`update public.user_subscriptions set current_period_start = '2026-03-01'`)
+    const change = (at: string) => ({
+      old_plan: 'Starter',
+      period_start: '2026-03-01',
+      changed_at: at,
+    })
+    // Last period's change, then this period's: only the latter counts, and only for alice.
+    for (const at of ['2026-02-20T10:00:00+00:00', '2026-03-05T10:00:00+00:00'])
+      await db.query(
+        `insert into public.notification_outbox (user_id, kind, category, to_address, data)
+         values ($1, 'plan_changed', 'billing', 'alice@example.com', $2)`,
+        [alice, { ...change(at), plan_name: 'Pro' }],
+      )
+    const planChange = async (user: string) =>
+      ((await call('authenticated', user)).both as { plan_change: unknown }).plan_change
+    expect(await planChange(alice)).toEqual(change('2026-03-05T10:00:00+00:00'))
+    expect(await planChange(bob)).toBeNull()
+    await db.query(`delete from public.notification_outbox where kind = 'plan_changed'`)
+    await db.query(`update public.user_subscriptions set current_period_start = null`)
   })
 
   it('is not callable by anon', async () => {

@@ -5,6 +5,7 @@ import {
   axeFindings,
   deleteAfterTest,
   expect,
+  mailTo,
   signIn,
   test,
   uniqueEmail,
@@ -81,7 +82,27 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 // Confirming with an emailed code: the button that mails it comes before the submit button,
-// the field takes digits, and nothing asks an account without a password for one.
+// the field takes digits, nothing asks an account without a password for one, and the mail
+// says what the code is for.
+const CODE_FORMS = [
+  {
+    id: 'change-email',
+    submit: 'Change email',
+    field: 'New email',
+    subject: 'Your code to change your sign-in email',
+    says: 'Your code to change the sign-in email of the Subscribely account',
+    done: /^\/dashboard\/settings\/account$/,
+  },
+  {
+    id: 'delete-account',
+    submit: 'Delete account',
+    field: 'Type DELETE to confirm',
+    subject: 'Your code to delete your account',
+    says: 'Your code to delete the Subscribely account',
+    done: /^\/account-deleted$/,
+  },
+] as const
+
 for (const [name, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
   ['phone', { width: 390, height: 844 }],
@@ -89,26 +110,46 @@ for (const [name, viewport] of [
   test.describe(`${name}, JavaScript off`, () => {
     test.use({ javaScriptEnabled: false, viewport })
 
-    test(`a GitHub account confirms an email change with a code (${name})`, async ({
-      page,
-    }, testInfo) => {
-      await signInWithGitHub(page)
-      await page.goto('/dashboard/settings/account')
-      const form = page.locator('form#change-email')
-      const code = form.getByRole('textbox', { name: 'Code from the email' })
-      await expect(code).toHaveAttribute('inputmode', 'numeric')
-      const buttons = await form.getByRole('button').allTextContents()
-      expect(buttons.map((text) => text.trim())).toEqual(['Email me a code', 'Change email'])
-      await form.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('github-to'))
-      await form.getByRole('button', { name: 'Change email' }).click()
-      await expect(page.locator('form#change-email')).toContainText('Enter the code from the email')
-      await expect(page.locator('form#change-email')).not.toContainText(/password/i)
-      await page
-        .locator('form#change-email')
-        .getByRole('button', { name: 'Email me a code' })
-        .click()
-      await expect(page.getByRole('status')).toContainText('We emailed a 6-digit code')
-      await attachScreenshots(page, testInfo, `code for an email change (${name})`)
-    })
+    for (const { id, submit, field, subject, says, done } of CODE_FORMS) {
+      test(`a GitHub account confirms ${id} with a code whose mail names it (${name})`, async ({
+        page,
+      }, testInfo) => {
+        const email = await signInWithGitHub(page)
+        const value = id === 'change-email' ? uniqueEmail('github-to') : 'DELETE'
+        await page.goto('/dashboard/settings/account')
+        const form = page.locator(`form#${id}`)
+        const code = form.getByRole('textbox', { name: 'Code from the email' })
+        await expect(code).toHaveAttribute('inputmode', 'numeric')
+        const buttons = await form.getByRole('button').allTextContents()
+        expect(buttons.map((text) => text.trim())).toEqual(['Email me a code', submit])
+        await form.getByRole('textbox', { name: field }).fill(value)
+        await form.getByRole('button', { name: submit }).click()
+        await expect(form).toContainText('Enter the code from the email')
+        await expect(form).not.toContainText(/password/i)
+        await form.getByRole('button', { name: 'Email me a code' }).click()
+        await expect(page.getByRole('status')).toContainText('We emailed a 6-digit code')
+        await attachScreenshots(page, testInfo, `code for ${id} (${name})`)
+        const mail = await mailTo(email, subject)
+        expect(mail.text).toContain(`${says} ${email}: ${mail.otp}`)
+        expect(mail.text).not.toMatch(/sign in to/i)
+        await form.getByRole('textbox', { name: field }).fill(value)
+        await code.fill(mail.otp!)
+        await form.getByRole('button', { name: submit }).click()
+        await expect(page).toHaveURL((url) => done.test(url.pathname))
+        if (id === 'change-email')
+          await expect(page.getByRole('status')).toContainText(`We sent one to ${value}`)
+      })
+    }
   })
 }
+
+test('asking for a code passes axe, light and dark', async ({ page }) => {
+  await signInWithGitHub(page)
+  await page.goto('/dashboard/settings/account')
+  await page.locator('form#delete-account').getByRole('button', { name: 'Email me a code' }).click()
+  await expect(page.getByRole('status')).toContainText('We emailed a 6-digit code')
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    expect(await axeFindings(page), colorScheme).toEqual([])
+  }
+})

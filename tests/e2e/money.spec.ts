@@ -9,6 +9,7 @@ import {
   subscribe,
   test,
   uniqueEmail,
+  untilWebhookApplied,
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
@@ -16,7 +17,7 @@ import { E2E } from './ports'
 /**
  * A Stripe subscriber changes plan in the app, through Stripe's portal confirmation. And one
  * figure for one sum of money wherever it is shown: the plan change page's lines add up
- * to the next invoice, and the plan change and resume mails quote that invoice; a refund
+ * to the next invoice, which billing and the plan change and resume mails quote; a refund
  * shows on its payment on the billing page for either provider, and its mail names its own amount
  * and the refunded total. Desktop and phone width, JavaScript off (plain forms).
  */
@@ -73,6 +74,14 @@ for (const viewport of RUNS) {
 
       await page.getByRole('button', { name: 'Confirm change to Pro' }).click()
       await expect(page.getByText('Your plan is now Pro.')).toBeVisible()
+      // Billing's next payment is the same invoice, once the change is recorded.
+      const nextPayment = page
+        .getByRole('term')
+        .filter({ hasText: 'Next payment' })
+        .locator('xpath=following-sibling::dd')
+      await untilWebhookApplied(page, '/dashboard/settings/billing', () =>
+        expect(nextPayment).toHaveText(`${total} on ${date}`, { timeout: 500 }),
+      )
       const changed = await waitForMail(user.email, 'smtp', {
         subject: mailSubject('plan_changed', { plan_name: 'Pro' }),
       })
@@ -85,6 +94,7 @@ for (const viewport of RUNS) {
         subject: mailSubject('subscription_resumed', { plan_name: 'Pro' }),
       })
       expect(resumed.text).toContain(`${nextInvoice}.`)
+      await expect(nextPayment).toHaveText(`${total} on ${date}`)
     })
 
     test('a Stripe subscriber changes plan from pricing through the portal’s confirmation', async ({
@@ -171,7 +181,7 @@ for (const viewport of RUNS) {
   })
 }
 
-test('the plan change page passes axe, light and dark', async ({ page }) => {
+test('the plan change page, and billing after it, pass axe, light and dark', async ({ page }) => {
   test.setTimeout(90_000)
   const user = await createUser(uniqueEmail('money-axe'))
   await signIn(page, user.email)
@@ -182,8 +192,14 @@ test('the plan change page passes axe, light and dark', async ({ page }) => {
       timeout: 500,
     })
   }).toPass({ timeout: 20_000 })
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme })
-    expect(await axeFindings(page), colorScheme).toEqual([])
+  const scan = async (name: string) => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      expect(await axeFindings(page), `${name}, ${colorScheme}`).toEqual([])
+    }
   }
+  await scan('plan change')
+  await page.getByRole('button', { name: 'Confirm change to Pro' }).click()
+  await expect(page.getByText('Your plan is now Pro.')).toBeVisible()
+  await scan('billing after the change')
 })

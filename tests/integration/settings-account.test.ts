@@ -675,6 +675,10 @@ describe('a re-check before anything irreversible', () => {
     })
     await mailRequestsSettled()
     const mail = await app.stack.supabase.inbox.latestFor(user.email)
+    expect(mail!.subject).toBe('Your code to delete your account')
+    // The key that named the action is gone once the mail is sent: a sign-in mail stays plain.
+    const { data } = await admin.auth.admin.getUserById(user.id)
+    expect(data.user?.user_metadata).not.toHaveProperty('code_for')
     const answer = await postAccount(user, {
       intent: 'delete-account',
       confirm: 'DELETE',

@@ -2,6 +2,7 @@ import { parse, type Submission, useForm } from '@conform-to/react'
 import { useEffect, useRef } from 'react'
 import type { core } from 'zod/mini'
 
+type Submitter = { formNoValidate: boolean } | null
 type Validate<Schema extends core.$ZodType> = (
   formData: FormData,
 ) => Submission<core.input<Schema>, string[], core.output<Schema>>
@@ -26,9 +27,9 @@ function useFormValidation<Schema extends core.$ZodType>(loadSchema: () => Promi
       mounted = false
     }
   }, [])
-  return ({ formData }: { formData: FormData }) =>
-    validate.current?.(formData) ??
-    // No opinion yet: a post goes to the action, which validates it; blur and input show nothing.
+  return ({ formData, submitter }: { formData: FormData; submitter: Submitter }) =>
+    (!submitter?.formNoValidate && validate.current?.(formData)) ||
+    // No opinion yet, or a formNoValidate button: a post goes to the action, which validates it.
     (parse(formData, { resolve: (payload) => ({ value: payload }) }) as ReturnType<
       Validate<Schema>
     >)

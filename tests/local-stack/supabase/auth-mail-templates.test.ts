@@ -57,4 +57,16 @@ describe("the project's templates and the allow-list", () => {
     expect(mail.text).toContain(mail.otp!)
     expect(mail.text).toContain('Sign in to Subscribely')
   })
+
+  it("gives the template the user's metadata as it is when the mail is sent (.Data)", async () => {
+    const email = 'owner@example.com'
+    await stack.createUser(email)
+    const { supabase } = await stack.signIn(email)
+    await supabase.auth.updateUser({ data: { code_for: 'delete-account' } })
+    await stack.client().auth.signInWithOtp({ email, options: { shouldCreateUser: false } })
+    const mail = (await stack.emulator.inbox.latestFor(email))!
+    expect(mail.subject).toBe('Your code to delete your account')
+    expect(mail.text).toContain(`Your code to delete the Subscribely account ${email}: ${mail.otp}`)
+    expect(mail.link).toBeNull()
+  })
 })

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 
-import { compileTemplate } from './auth/go-template'
+import { compileTemplate, type MailData } from './auth/go-template'
 
 /**
  * The mail-template renderer against what Go's html/template produces for the same template
  * and data (the auth server parses its mail templates with html/template), and its refusal of
- * everything but `{{ .Field }}` in text, quoted attributes and URLs.
+ * everything but `{{ .Field }}` in text, quoted attributes and URLs, and `if eq .Data.key` in text.
  */
-const render = (source: string, data: Record<string, string> = {}) =>
+const render = (source: string, data: MailData = {}) =>
   compileTemplate(source, 't.html').render(data)
 
 describe('html/template escaping', () => {
@@ -63,9 +63,38 @@ describe('html/template escaping', () => {
   })
 })
 
+describe('if eq on the user metadata', () => {
+  const choice =
+    '<p>{{ if eq .Data.code_for "delete-account" }}Delete {{ .Email }}{{ else if eq .Data.code_for "change-email" }}Change{{ else }}Sign in{{ end }}</p>'
+
+  it('renders the first branch whose word the key equals, else the else', () => {
+    const data = (code_for: unknown) => ({ Email: 'a+b@x.com', Data: { code_for } })
+    expect(render(choice, data('delete-account'))).toBe('<p>Delete a&#43;b@x.com</p>')
+    expect(render(choice, data('change-email'))).toBe('<p>Change</p>')
+    for (const other of ['other', null, undefined])
+      expect(render(choice, data(other))).toBe('<p>Sign in</p>')
+    expect(render(choice)).toBe('<p>Sign in</p>')
+    expect(render('{{ if eq .Data.a "x" }}y{{ end }}z')).toBe('z')
+  })
+
+  it("fails the mail on a value that is not a string, as Go's eq does", () => {
+    expect(() => render(choice, { Data: { code_for: 1 } })).toThrow(
+      'error calling eq: incompatible types for comparison',
+    )
+  })
+})
+
 describe('what it refuses, naming the template and the construct', () => {
   it.each([
     ['{{ if .Email }}x{{ end }}', '"{{ if .Email }}"'],
+    ['{{ if .Data.a }}x{{ end }}', '"{{ if .Data.a }}"'],
+    ['{{ if eq .Email "a" }}x{{ end }}', '"{{ if eq .Email "a" }}"'],
+    ['{{ if eq .Data.a "b" "c" }}x{{ end }}', '"{{ if eq .Data.a "b" "c" }}"'],
+    ['{{ if ne .Data.a "b" }}x{{ end }}', '"{{ if ne .Data.a "b" }}"'],
+    ['<a title="{{ if eq .Data.a "b" }}x{{ end }}">', '"{{ if eq .Data.a "b" }}" outside text'],
+    ['x{{ end }}', '"{{ end }}" out of place'],
+    ['{{ if eq .Data.a "b" }}x{{ else }}y{{ else }}z{{ end }}', '"{{ else }}" out of place'],
+    ['{{ if eq .Data.a "b" }}x', 'an if without its end'],
     ['{{ .Data.name }}', '"{{ .Data.name }}"'],
     ['{{ . }}', '"{{ . }}"'],
     ['{{ .Data }}', '"{{ .Data }}"'],
@@ -83,7 +112,7 @@ describe('what it refuses, naming the template and the construct', () => {
     ['<a href="{{ .SiteURL }}', 'an unclosed tag, attribute or comment at its end'],
   ])('%s', (source, construct) => {
     expect(() => compileTemplate(source, 'supabase/templates/t.html')).toThrow(
-      `the mail template supabase/templates/t.html uses ${construct}: the local stack renders only {{ .Field }} in text, quoted attributes and URLs`,
+      `the mail template supabase/templates/t.html uses ${construct}: the local stack renders only {{ .Field }} in text, quoted attributes and URLs, and {{ if eq .Data.key "word" }} in text`,
     )
   })
 })

@@ -91,6 +91,7 @@ export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: Emai
     Token: prepared.otp,
     TokenHash: prepared.tokenHash,
     RedirectTo: prepared.redirectTo,
+    Data: input.user.raw_user_meta_data,
   })
   await deliver(ctx, db, {
     to: input.user.email ?? '',
@@ -112,6 +113,7 @@ export async function sendReauthenticationMail(
     SiteURL: ctx.config.siteUrl,
     Email: input.user.email ?? '',
     Token: input.otp,
+    Data: input.user.raw_user_meta_data,
   })
   await deliver(ctx, db, {
     to: input.user.email ?? '',
@@ -179,6 +181,7 @@ export async function startEmailChange(
         TokenHash: tokenHash,
         SendingTo: target.email,
         RedirectTo: redirectTo,
+        Data: user.raw_user_meta_data,
       })
       await deliver(ctx, db, {
         to: target.email,

@@ -1,7 +1,10 @@
 /**
  * The auth mails' templates as the auth server renders them (Go's html/template, supabase/auth
  * internal/mailer/templatemailer), for what the project's templates use: `{{ .Field }}`, a field
- * of the mail's data. Anything else Go accepts (`if`, `with`, `range`, pipes, functions,
+ * of the mail's data, and in text `{{ if eq .Data.key "word" }}`, `{{ else if eq .Data.key
+ * "word" }}`, `{{ else }}`, `{{ end }}` on a key of the user's metadata (`.Data`): a key that is
+ * absent or null is unequal, another value than a string fails the mail as Go's `eq` does.
+ * Anything else Go accepts (other conditions, `with`, `range`, pipes, functions, printing
  * `.Data.key`, comments, trim markers) is refused with UnsupportedTemplateError naming the
  * template and the construct: a template that needs more fails at once here instead of being
  * rendered differently from production.
@@ -20,11 +23,14 @@
 export class UnsupportedTemplateError extends Error {}
 
 type Escaper = (value: string) => string
-type Part = string | { field: string; escapers: Escaper[] }
+/** An `if … else … end`: the first branch whose test holds (none: `else`) is rendered. */
+type Branch = { test?: { key: string; word: string }; parts: Part[] }
+type Part = string | { field: Field; escapers: Escaper[] } | Branch[]
 
 const FIELD = /^\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*$/
+const CONDITION = /^\s*(if|else if)\s+eq\s+\.Data\.([A-Za-z_][A-Za-z0-9_]*)\s+"([^"\\]*)"\s*$/
 /** The auth server's mail variables that are text (`.Data`, the user's metadata, is a map). */
-const FIELDS = new Set([
+const FIELDS = [
   'SiteURL',
   'ConfirmationURL',
   'Email',
@@ -33,7 +39,9 @@ const FIELDS = new Set([
   'Token',
   'TokenHash',
   'RedirectTo',
-])
+] as const
+type Field = (typeof FIELDS)[number]
+export type MailData = Partial<Record<Field, string>> & { Data?: Record<string, unknown> }
 const URL_ATTRS =
   /^(action|archive|background|cite|classid|codebase|data|formaction|href|icon|longdesc|manifest|poster|profile|src|usemap|xmlns)$|src|uri|url/
 const RAW = new Set(['script', 'style', 'title', 'textarea'])
@@ -171,43 +179,72 @@ function escapersFor(ctx: Context): Escaper[] | string {
 }
 
 export interface CompiledTemplate {
-  render(data: Record<string, string | undefined>): string
+  render(data: MailData): string
 }
 
 /** Compiles a template; `name` (its file, or what it is) names it in UnsupportedTemplateError. */
 export function compileTemplate(source: string, name: string): CompiledTemplate {
   const refuse = (construct: string, why: string) =>
     new UnsupportedTemplateError(
-      `the mail template ${name} uses ${construct}${why}: the local stack renders only {{ .Field }} in text, quoted attributes and URLs`,
+      `the mail template ${name} uses ${construct}${why}: the local stack renders only {{ .Field }} in text, quoted attributes and URLs, and {{ if eq .Data.key "word" }} in text`,
     )
   const parts: Part[] = []
+  // The `if`s open around the text now read, innermost last.
+  const open: Branch[][] = []
   let context: Context = { state: 'text' }
   let rest = source
   while (rest) {
-    const open = rest.indexOf('{{')
-    const text = afterText(context, open < 0 ? rest : rest.slice(0, open))
+    const target = open.at(-1)?.at(-1)?.parts ?? parts
+    const at = rest.indexOf('{{')
+    const text = afterText(context, at < 0 ? rest : rest.slice(0, at))
     context = text.context
-    if (text.output) parts.push(text.output)
-    if (open < 0) break
-    const close = rest.indexOf('}}', open)
-    if (close < 0) throw refuse(`"${rest.slice(open, open + 40)}"`, ', an unclosed action')
-    const action = rest.slice(open, close + 2)
-    const field = FIELD.exec(action.slice(2, -2))?.[1]
-    if (!field || !FIELDS.has(field)) throw refuse(`"${action}"`, '')
+    if (text.output) target.push(text.output)
+    if (at < 0) break
+    const close = rest.indexOf('}}', at)
+    if (close < 0) throw refuse(`"${rest.slice(at, at + 40)}"`, ', an unclosed action')
+    const action = rest.slice(at, close + 2)
+    rest = rest.slice(close + 2)
+    const condition = CONDITION.exec(action.slice(2, -2))
+    const keyword = condition?.[1] ?? /^\s*(else|end)\s*$/.exec(action.slice(2, -2))?.[1]
+    if (keyword) {
+      if (context.state !== 'text') throw refuse(`"${action}"`, ' outside text')
+      const branches = open.at(-1)
+      const test = condition ? { key: condition[2], word: condition[3] } : undefined
+      if (keyword === 'if') {
+        target.push([{ test, parts: [] }])
+        open.push(target.at(-1) as Branch[])
+      } else if (!branches || (keyword !== 'end' && !branches.at(-1)!.test)) {
+        throw refuse(`"${action}"`, ' out of place')
+      } else if (keyword === 'end') open.pop()
+      else branches.push({ test, parts: [] })
+      continue
+    }
+    const field = FIELD.exec(action.slice(2, -2))?.[1] as Field | undefined
+    if (!field || !FIELDS.includes(field)) throw refuse(`"${action}"`, '')
     const escapers = escapersFor(context)
     if (typeof escapers === 'string') throw refuse(`"${action}"`, ` ${escapers}`)
-    parts.push({ field, escapers })
+    target.push({ field, escapers })
     if (context.state === 'attr' && context.url === 'start') context = { ...context, url: 'path' }
-    rest = rest.slice(close + 2)
   }
   if (context.state !== 'text') throw refuse('an unclosed tag, attribute or comment', ' at its end')
-  return {
-    render: (data) =>
-      parts
-        .map((part) => {
-          if (typeof part === 'string') return part
-          return part.escapers.reduce((out, escape) => escape(out), data[part.field] ?? '')
-        })
-        .join(''),
+  if (open.length) throw refuse('an if', ' without its end')
+  const holds = (test: Branch['test'], data: MailData) => {
+    if (!test) return true
+    const value = data.Data?.[test.key]
+    if (typeof value === 'string' || value === undefined || value === null)
+      return value === test.word
+    throw new Error(`template: ${name}: error calling eq: incompatible types for comparison`)
   }
+  const render = (list: Part[], data: MailData): string =>
+    list
+      .map((part) => {
+        if (typeof part === 'string') return part
+        if (Array.isArray(part)) {
+          const branch = part.find(({ test }) => holds(test, data))
+          return branch ? render(branch.parts, data) : ''
+        }
+        return part.escapers.reduce((out, escape) => escape(out), data[part.field] ?? '')
+      })
+      .join('')
+  return { render: (data) => render(parts, data) }
 }

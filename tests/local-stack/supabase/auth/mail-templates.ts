@@ -4,7 +4,12 @@ import path from 'node:path'
 import { parse } from 'smol-toml'
 
 import { PROJECT_ROOT } from '../../database'
-import { type CompiledTemplate, compileTemplate, UnsupportedTemplateError } from './go-template'
+import {
+  type CompiledTemplate,
+  compileTemplate,
+  type MailData,
+  UnsupportedTemplateError,
+} from './go-template'
 
 /**
  * The auth mails as the auth server renders them (supabase/auth internal/mailer/templatemailer):
@@ -53,10 +58,6 @@ export function loadMailTemplates(): MailTemplates {
 }
 
 /** Renders one mail of a kind with the auth server's variables. */
-export function renderMailTemplate(
-  templates: MailTemplates,
-  name: TemplateName,
-  data: Record<string, string | undefined>,
-) {
+export function renderMailTemplate(templates: MailTemplates, name: TemplateName, data: MailData) {
   return { subject: templates[name].subject.render(data), html: templates[name].body.render(data) }
 }
