@@ -200,6 +200,16 @@ export async function axeFindings(page: Page) {
     )
 }
 
+/** axeFindings in the light and then the dark colour scheme (which stays on), each so named. */
+export async function axeLightAndDark(page: Page) {
+  const findings: string[] = []
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    findings.push(...(await axeFindings(page)).map((finding) => `${colorScheme}: ${finding}`))
+  }
+  return findings
+}
+
 /** The widths the report's screenshots are taken at: desktop and phone. */
 const SCREENSHOT_WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },

@@ -14,7 +14,7 @@ import { createPolarCustomer, seedSubscription } from './billing-seed'
 import {
   adminClient,
   attachScreenshots,
-  axeFindings,
+  axeLightAndDark,
   deleteAfterTest,
   expect,
   fillSignUp,
@@ -42,9 +42,9 @@ const VIEWPORTS = [
 /** The team's address of the local defaults (`Name <address>`). */
 const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
 
-/** axe on the page as it is; serious and critical violations fail (softly, to list all). */
+/** axe on the page as it is, light and dark; serious and critical violations fail (softly, to list all). */
 async function scan(page: Page, what: string) {
-  expect.soft(await axeFindings(page), `${what} (${page.url()})`).toEqual([])
+  expect.soft(await axeLightAndDark(page), `${what} (${page.url()})`).toEqual([])
 }
 
 const MINUTE_NOTICE = new RegExp(
@@ -376,39 +376,33 @@ test.describe('phone width: compact menus', () => {
 })
 
 // axe runs in the page, so the pages these journeys visit are scanned with JavaScript on.
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`axe, ${colorScheme}`, () => {
-    test.use({ colorScheme })
-
-    test(`the pages these journeys visit (${colorScheme})`, async ({ page }) => {
-      test.slow()
-      for (const path of [
-        '/%E0%A4%A',
-        `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
-        '/auth/confirm?token_hash=tampered0123&type=magiclink',
-        '/success?session_id=cs_test_nobody_knows',
-        '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
-      ]) {
-        await page.goto(path)
-        await scan(page, `${path}, ${colorScheme}`)
-      }
-      const user = await newUser(`axe-${colorScheme}`)
-      await signIn(page, user.email)
-      await page.goto('/contact')
-      await scan(page, `contact signed in, ${colorScheme}`)
-      await page.goto('/dashboard/settings/account')
-      await page.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('axe-to'))
-      await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
-      await page.getByRole('button', { name: 'Change email' }).click()
-      await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
-      await scan(page, `email change pending, ${colorScheme}`)
-      await page.setViewportSize(VIEWPORTS[1].size)
-      const headerMenu = page.locator('header summary')
-      await headerMenu.click()
-      await scan(page, `phone header menu open, ${colorScheme}`)
-      await headerMenu.click()
-      await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
-      await scan(page, `phone dashboard menu open, ${colorScheme}`)
-    })
-  })
-}
+test('the pages these journeys visit pass axe, light and dark', async ({ page }) => {
+  test.slow()
+  for (const path of [
+    '/%E0%A4%A',
+    `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
+    '/auth/confirm?token_hash=tampered0123&type=magiclink',
+    '/success?session_id=cs_test_nobody_knows',
+    '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+  ]) {
+    await page.goto(path)
+    await scan(page, path)
+  }
+  const user = await newUser('axe')
+  await signIn(page, user.email)
+  await page.goto('/contact')
+  await scan(page, 'contact signed in')
+  await page.goto('/dashboard/settings/account')
+  await page.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('axe-to'))
+  await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Change email' }).click()
+  await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
+  await scan(page, 'email change pending')
+  await page.setViewportSize(VIEWPORTS[1].size)
+  const headerMenu = page.locator('header summary')
+  await headerMenu.click()
+  await scan(page, 'phone header menu open')
+  await headerMenu.click()
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
+  await scan(page, 'phone dashboard menu open')
+})

@@ -15,8 +15,15 @@ import { E2E } from './ports'
 const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index.js')
 const serve = path.resolve('server.js')
 
-/** Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one). */
-function start(env: Record<string, string>, timeout = 20_000, options: { cwd?: string } = {}) {
+/**
+ * Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one) and
+ * resolves with what it printed: once it exits (a refused start), or once it has printed
+ * `until` (by default, that it listens) and, after `settleMs` more, is stopped.
+ */
+async function start(
+  env: Record<string, string>,
+  options: { cwd?: string; until?: string; settleMs?: number } = {},
+) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !(key in LOCAL_DEFAULTS) && key !== 'NODE_ENV'),
   )
@@ -27,15 +34,27 @@ function start(env: Record<string, string>, timeout = 20_000, options: { cwd?: s
     HOST: '127.0.0.1',
     ...env,
   }
-  return spawnSync(process.execPath, [serve, serverEntry], {
+  const child = spawn(process.execPath, [serve, serverEntry], {
     env: childEnv as NodeJS.ProcessEnv,
-    encoding: 'utf8',
-    timeout,
-    ...options,
+    cwd: options.cwd,
   })
+  const run = { status: null as number | null, stdout: '', stderr: '' }
+  let stopping = false
+  const printed = (chunk: Buffer, into: 'stdout' | 'stderr') => {
+    run[into] += chunk.toString()
+    if (stopping || !(run.stdout + run.stderr).includes(options.until ?? '[server] http')) return
+    stopping = true
+    setTimeout(() => child.kill('SIGTERM'), options.settleMs ?? 0)
+  }
+  child.stdout.on('data', (chunk: Buffer) => printed(chunk, 'stdout'))
+  child.stderr.on('data', (chunk: Buffer) => printed(chunk, 'stderr'))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+  run.status = await new Promise((resolve) => child.on('exit', resolve))
+  clearTimeout(timer)
+  return run
 }
 
-test('reads a .env in its working directory; a variable the host sets wins over it', () => {
+test('reads a .env in its working directory; a variable the host sets wins over it', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'env-file-'))
   try {
     const { NODE_ENV: _none, ...settings } = PRODUCTION_ENV
@@ -43,7 +62,7 @@ test('reads a .env in its working directory; a variable the host sets wins over 
     const lines = Object.entries(file).map(([name, value]) => `${name}="${value}"`)
     writeFileSync(path.join(dir, '.env'), `# made from .env.example\n${lines.join('\n')}\n`)
     // Nothing but the port from the host: every other setting comes from the file.
-    const run = start({}, 6_000, { cwd: dir })
+    const run = await start({}, { cwd: dir })
     expect(run.stderr).not.toContain('is required but not set')
     expect(run.stdout).toContain(`:${E2E.appPort + 61} (production)`)
   } finally {
@@ -61,7 +80,7 @@ function olderNode(): string | undefined {
   )
 }
 
-test('refuses to start on Node.js older than 22, naming the version it found', () => {
+test('refuses to start on Node.js older than 22, naming the version it found', async () => {
   // The machine's older Node (as on a host that never installed 22), else Node 22 told it is 20.
   const older = olderNode()
   const pretend = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.11.1'})`
@@ -81,8 +100,8 @@ test('refuses to start on Node.js older than 22, naming the version it found', (
   expect(run.stdout).not.toContain('[server]')
 })
 
-test('refuses to start in production with the local emulator keys, and says why', () => {
-  const run = start({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })
+test('refuses to start in production with the local emulator keys, and says why', async () => {
+  const run = await start({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })
   expect(run.status).toBe(1)
   expect(run.stderr).toContain('Refusing to start in production with local-stack settings')
   expect(run.stderr).toContain('SUPABASE_SERVICE_ROLE_KEY is the local emulator key')
@@ -91,8 +110,8 @@ test('refuses to start in production with the local emulator keys, and says why'
   expect(run.stderr).toContain("POLAR_PRODUCT_STARTER is the local emulator's id")
 })
 
-test('refuses the stand-ins’ published webhook secrets as the previous ones too', () => {
-  const run = start({
+test('refuses the stand-ins’ published webhook secrets as the previous ones too', async () => {
+  const run = await start({
     ...PRODUCTION_ENV,
     STRIPE_WEBHOOK_SECRET_PREVIOUS: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET,
     POLAR_WEBHOOK_SECRET_PREVIOUS: LOCAL_DEFAULTS.POLAR_WEBHOOK_SECRET,
@@ -102,8 +121,8 @@ test('refuses the stand-ins’ published webhook secrets as the previous ones to
   expect(run.stderr).toContain('POLAR_WEBHOOK_SECRET_PREVIOUS is the local emulator key')
 })
 
-test('refuses to start with a missing or malformed variable, naming it', () => {
-  const run = start({ NODE_ENV: 'production', SITE_URL: 'https://app.example.com/' })
+test('refuses to start with a missing or malformed variable, naming it', async () => {
+  const run = await start({ NODE_ENV: 'production', SITE_URL: 'https://app.example.com/' })
   expect(run.status).toBe(1)
   expect(run.stderr).toMatch(/SITE_URL: must be an origin/)
   expect(run.stderr).toMatch(/STRIPE_SECRET_KEY: is required but not set/)
@@ -112,10 +131,10 @@ test('refuses to start with a missing or malformed variable, naming it', () => {
   expect(run.stderr).toMatch(/POLAR_PRODUCT_PRO: is required but not set/)
 })
 
-test('without NODE_ENV, `npm start` runs as production: it refuses the local stack, and says so', () => {
+test('without NODE_ENV, `npm start` runs as production: it refuses the local stack, and says so', async () => {
   // What `npm start` does when the deployment sets no NODE_ENV at all (or an empty one).
   for (const nodeEnv of [undefined, '']) {
-    const run = start({
+    const run = await start({
       ...LOCAL_DEFAULTS,
       ...(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv }),
     })
@@ -126,59 +145,45 @@ test('without NODE_ENV, `npm start` runs as production: it refuses the local sta
   }
   // A real configuration without NODE_ENV starts, in production mode.
   const { NODE_ENV: _unset, ...real } = PRODUCTION_ENV
-  const started = start(real, 6_000)
+  const started = await start(real)
   expect(started.stdout).toMatch(/\[server\] http:\/\/127\.0\.0\.1:\d+ \(production\)/)
   // Told otherwise, it is not production (development and the tests say so explicitly).
-  const development = start({ ...LOCAL_DEFAULTS, NODE_ENV: 'development' }, 6_000)
+  const development = await start({ ...LOCAL_DEFAULTS, NODE_ENV: 'development' })
   expect(development.stdout).toContain('(development)')
   expect(development.stderr).not.toContain('Refusing to start')
 })
 
-test('logs the one Polar server; refuses to start when checkout, portal and invoices would differ', () => {
+test('logs the one Polar server; refuses to start when checkout, portal and invoices would differ', async () => {
   const real = { ...PRODUCTION_ENV, NODE_ENV: 'production' as const }
   // A valid configuration starts a server: the report is read from its first seconds.
-  const run = start(real, 6_000)
+  const run = await start(real)
   expect(run.stdout + run.stderr).toContain(
     'Polar servers: checkout production, portal production, webhook invoices production',
   )
   // POLAR_SANDBOX unset in production: checkout on the sandbox, the rest on production.
   const { POLAR_SANDBOX: _unset, ...unset } = real
-  const mixed = start(unset)
+  const mixed = await start(unset)
   expect(mixed.status).toBe(1)
   expect(mixed.stderr).toContain(
     'checkout, portal and webhook invoices would reach different Polar servers (checkout sandbox, portal production, webhook invoices production',
   )
   expect(mixed.stderr).toContain('For production set POLAR_SANDBOX=false')
   // A staging deployment of the production build on the sandbox says so, and starts.
-  const staging = start({ ...real, POLAR_SANDBOX: 'true' })
+  const staging = await start({ ...real, POLAR_SANDBOX: 'true' })
   expect(staging.status).toBe(1)
   expect(staging.stderr).toContain('POLAR_SANDBOX=true and DEPLOYMENT_ENVIRONMENT=staging')
-  const declared = start(
-    { ...real, POLAR_SANDBOX: 'true', DEPLOYMENT_ENVIRONMENT: 'staging' },
-    6_000,
-  )
+  const declared = await start({
+    ...real,
+    POLAR_SANDBOX: 'true',
+    DEPLOYMENT_ENVIRONMENT: 'staging',
+  })
   expect(declared.stdout + declared.stderr).toContain(
     'Polar servers: checkout sandbox, portal sandbox, webhook invoices sandbox',
   )
-  const refused = start({ ...real, POLAR_SANDBOX: 'yes' })
+  const refused = await start({ ...real, POLAR_SANDBOX: 'yes' })
   expect(refused.status).toBe(1)
   expect(refused.stderr).toContain('POLAR_SANDBOX: must be true or false (any letter case)')
 })
-
-/** What server.js prints in its first seconds (run asynchronously: a stand-in answers from here). */
-async function firstOutput(env: Record<string, string>) {
-  const child = spawn(process.execPath, [serve, serverEntry], {
-    env: { ...process.env, PORT: String(E2E.appPort + 63), HOST: '127.0.0.1', ...env },
-  })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  // Listening, then a moment more for the JWKS's answer.
-  await expect.poll(() => output, { timeout: 30_000 }).toContain('[server] http')
-  await new Promise((resolve) => setTimeout(resolve, 2_000))
-  child.kill('SIGTERM')
-  return output
-}
 
 test('warns at start when the Supabase project signs with the legacy JWT secret, naming the step', async () => {
   const development = { ...LOCAL_DEFAULTS, NODE_ENV: 'development' }
@@ -189,15 +194,23 @@ test('warns at start when the Supabase project signs with the legacy JWT secret,
     jwtSigning: 'legacy',
   })
   try {
-    const warned = await firstOutput({ ...development, SUPABASE_URL: legacy.url })
-    expect(warned).toContain('[server] Supabase signs sessions with the legacy JWT secret')
-    expect(warned).toContain('move the project to asymmetric JWT signing keys (docs/going-live.md')
+    const warned = await start(
+      { ...development, SUPABASE_URL: legacy.url },
+      { until: 'legacy JWT secret' },
+    )
+    expect(warned.stdout + warned.stderr).toContain(
+      '[server] Supabase signs sessions with the legacy JWT secret',
+    )
+    expect(warned.stdout + warned.stderr).toContain(
+      'move the project to asymmetric JWT signing keys (docs/going-live.md',
+    )
   } finally {
     await legacy.close()
     await database.close()
   }
   // The browser tests' stand-in signs with an asymmetric key, as new projects do: no warning.
-  const quiet = await firstOutput({ ...development, SUPABASE_URL: E2E.supabaseUrl })
-  expect(quiet).toContain('[server] http://127.0.0.1')
-  expect(quiet).not.toContain('legacy JWT secret')
+  // Listening, then a moment more for the JWKS's answer.
+  const quiet = await start({ ...development, SUPABASE_URL: E2E.supabaseUrl }, { settleMs: 2_000 })
+  expect(quiet.stdout).toContain('[server] http://127.0.0.1')
+  expect(quiet.stdout + quiet.stderr).not.toContain('legacy JWT secret')
 })

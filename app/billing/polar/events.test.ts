@@ -487,51 +487,28 @@ describe('polarSubscriptionFields', () => {
     })
   })
 
-  it('subscription.updated: a cancellation at period end sets cancel_at from ends_at', () => {
-    const value = subscription(canceledAtPeriodEnd)
-    expect(polarSubscriptionFields('subscription.updated', parseSubscription(value))).toEqual({
-      ...createdFields,
-      cancel_at_period_end: true,
-      cancel_at: '2026-12-01T10:00:00.000000Z',
-      canceled_at: '2026-11-20T08:30:00.000000Z',
-    })
-  })
-
-  it('subscription.updated: cancel_at falls back to the period end without ends_at', () => {
-    const value = subscription({ ...canceledAtPeriodEnd, ends_at: null })
-    expect(polarSubscriptionFields('subscription.updated', parseSubscription(value))).toEqual({
-      ...createdFields,
-      cancel_at_period_end: true,
-      cancel_at: '2026-12-01T10:00:00.000000Z',
-      canceled_at: '2026-11-20T08:30:00.000000Z',
-    })
-  })
+  it.each([
+    ['subscription.updated', 'ends_at', canceledAtPeriodEnd],
+    ['subscription.updated', 'the period end', { ...canceledAtPeriodEnd, ends_at: null }],
+    ['subscription.canceled', 'ends_at', canceledAtPeriodEnd],
+    ['subscription.canceled', 'the period end', { ...canceledAtPeriodEnd, ends_at: null }],
+  ])(
+    '%s: a cancellation at period end, cancel_at from %s, and canceled_at',
+    (type, _from, fields) => {
+      expect(polarSubscriptionFields(type, parseSubscription(subscription(fields)))).toEqual({
+        ...createdFields,
+        cancel_at_period_end: true,
+        cancel_at: '2026-12-01T10:00:00.000000Z',
+        canceled_at: '2026-11-20T08:30:00.000000Z',
+      })
+    },
+  )
 
   it('subscription.active: the snapshot, with the status set to active', () => {
     const value = subscription({ status: 'incomplete' })
     expect(polarSubscriptionFields('subscription.active', parseSubscription(value))).toEqual({
       ...createdFields,
       status: 'active',
-    })
-  })
-
-  it('subscription.canceled: cancel_at_period_end, cancel_at (ends_at) and canceled_at', () => {
-    const value = subscription(canceledAtPeriodEnd)
-    expect(polarSubscriptionFields('subscription.canceled', parseSubscription(value))).toEqual({
-      ...createdFields,
-      cancel_at_period_end: true,
-      cancel_at: '2026-12-01T10:00:00.000000Z',
-      canceled_at: '2026-11-20T08:30:00.000000Z',
-    })
-  })
-
-  it('subscription.canceled: cancel_at from the period end when ends_at is missing', () => {
-    const value = subscription({ ...canceledAtPeriodEnd, ends_at: null })
-    expect(polarSubscriptionFields('subscription.canceled', parseSubscription(value))).toEqual({
-      ...createdFields,
-      cancel_at_period_end: true,
-      cancel_at: '2026-12-01T10:00:00.000000Z',
-      canceled_at: '2026-11-20T08:30:00.000000Z',
     })
   })
 
@@ -570,37 +547,31 @@ describe('polarSubscriptionFields', () => {
     })
   })
 
-  it('subscription.revoked: canceled now, canceled_at from the payload', () => {
-    const value = subscription({
-      status: 'canceled',
-      canceled_at: '2026-11-20T08:30:00.000000Z',
-      ended_at: '2026-11-20T08:30:01.000000Z',
-    })
-    expect(polarSubscriptionFields('subscription.revoked', parseSubscription(value))).toEqual({
-      ...createdFields,
-      status: 'canceled',
-      cancel_at_period_end: false,
-      canceled_at: '2026-11-20T08:30:00.000000Z',
-    })
-  })
-
-  it('subscription.revoked: canceled_at falls back to ended_at, then to now', () => {
-    const unpaid = subscription({ status: 'unpaid', ended_at: '2026-11-20T08:30:01.000000Z' })
-    expect(polarSubscriptionFields('subscription.revoked', parseSubscription(unpaid))).toEqual({
-      ...createdFields,
-      status: 'canceled',
-      cancel_at_period_end: false,
-      canceled_at: '2026-11-20T08:30:01.000000Z',
-    })
+  it.each([
+    [
+      'the payload',
+      {
+        status: 'canceled',
+        canceled_at: '2026-11-20T08:30:00.000000Z',
+        ended_at: '2026-11-20T08:30:01.000000Z',
+      },
+      '2026-11-20T08:30:00.000000Z',
+    ],
+    [
+      'ended_at',
+      { status: 'unpaid', ended_at: '2026-11-20T08:30:01.000000Z' },
+      '2026-11-20T08:30:01.000000Z',
+    ],
+    ['now', {}, '2026-11-21T12:00:00.000Z'],
+  ])('subscription.revoked: canceled now, canceled_at from %s', (_from, fields, canceledAt) => {
     vi.useFakeTimers()
     vi.setSystemTime(new Date('2026-11-21T12:00:00.000Z'))
-    expect(
-      polarSubscriptionFields('subscription.revoked', parseSubscription(subscription())),
-    ).toEqual({
+    const value = parseSubscription(subscription(fields))
+    expect(polarSubscriptionFields('subscription.revoked', value)).toEqual({
       ...createdFields,
       status: 'canceled',
       cancel_at_period_end: false,
-      canceled_at: '2026-11-21T12:00:00.000Z',
+      canceled_at: canceledAt,
     })
   })
 
