@@ -93,5 +93,6 @@ describe('send it again', () => {
     const after = (await app.stack.supabase.inbox.list()).filter((m) => m.to === email)
     expect(after).toHaveLength(before + 1)
     expect(after[0].kind).toBe('signup')
+    expect(after[0].otp, 'a new code').not.toBe(after[1].otp)
   })
 })
