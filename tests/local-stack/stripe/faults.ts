@@ -17,7 +17,6 @@ export const faultSchema = z.object({
 })
 
 export type FaultInput = z.input<typeof faultSchema>
-export type Fault = z.output<typeof faultSchema> & { remaining: number }
 
 /** A matched fault: wait `delayMs`, then answer `status`/`body` (or continue when no status). */
 export interface FaultAction {
@@ -43,10 +42,6 @@ export class FaultInjector {
 
   clear() {
     this.registry.clear()
-  }
-
-  list(): Fault[] {
-    return this.registry.list().map(({ fault, remaining }) => ({ ...fault, remaining }))
   }
 
   /** Consumes one use of the first fault that matches this request. */

@@ -18,12 +18,9 @@ export function paymentMethodPage(
   error?: string,
 ) {
   const customer = ctx.store.customer(session.customer)
-  const flow = session.flow as PortalFlow | null
   // A deep link hides the rest of the portal; its way out is the session's return URL.
-  const back = flow
-    ? session.return_url
-      ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-      : ''
+  const back = session.flow
+    ? returnLink(session)
     : `<p><a href="/portal/${escapeHtml(session.id)}">Back to the billing portal</a></p>`
   return page(
     'Update payment method',
@@ -53,32 +50,23 @@ export function updateCardFromPortal(
   const customer = ctx.store.customer(session.customer)
   const outcome = updatePaymentMethod(ctx, customer, cardNumber)
   if (!outcome.ok) return sendHtml(res, 402, paymentMethodPage(ctx, session, outcome.message))
-  completeFlow(ctx, res, session, 'payment_method', 'Your payment method was saved.')
+  completeFlow(ctx, res, session, 'payment_method')
 }
 
-/** A deep link's task is done: on where its `after_completion` says (no flow: the portal). */
+/** A deep link's task is done: on where its `after_completion` says (else the portal). */
 export function completeFlow(
   ctx: BillingContext,
   res: ServerResponse,
   session: PortalSessionObject,
   notice: string,
-  done: string,
 ) {
-  const flow = session.flow as PortalFlow | null
-  if (!flow) return redirect(res, `/portal/${session.id}?notice=${notice}`)
-  ctx.store.completedPortalFlows.add(session.id)
-  const after = flow.after_completion
-  if (after.type === 'redirect' && after.redirect) return redirect(res, after.redirect.return_url)
-  if (after.type === 'hosted_confirmation') {
-    const back = session.return_url
-      ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-      : ''
-    const message = after.hosted_confirmation?.custom_message ?? done
-    return sendHtml(
-      res,
-      200,
-      page('Done', `<h1>Done</h1><p role="status">${escapeHtml(message)}</p>${back}`),
-    )
-  }
-  redirect(res, `/portal/${session.id}?notice=${notice}`)
+  const redirectTo = (session.flow as PortalFlow | null)?.after_completion.redirect?.return_url
+  if (session.flow) ctx.store.completedPortalFlows.add(session.id)
+  redirect(res, redirectTo ?? `/portal/${session.id}?notice=${notice}`)
+}
+
+/** The way back to the site, when the session has a return URL. */
+export function returnLink(session: PortalSessionObject) {
+  const url = session.return_url
+  return url ? `<p><a href="${escapeHtml(url)}">Return to site</a></p>` : ''
 }

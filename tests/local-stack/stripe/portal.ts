@@ -18,9 +18,14 @@ import {
 import { date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
 import { parseFlowData, type PortalFlow } from './portal-flows'
-import { completeFlow, paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
+import {
+  completeFlow,
+  paymentMethodPage,
+  returnLink,
+  updateCardFromPortal,
+} from './portal-payment-method'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
-import { type BillingContext, cancelSubscription, updateSubscription } from './subscriptions'
+import { type BillingContext, updateSubscription } from './subscriptions'
 
 /** Portal links stop working after this long (Stripe's are short-lived too). */
 export const PORTAL_SESSION_TTL_SECONDS = 30 * 60
@@ -103,7 +108,6 @@ function checkUpdateConfirm(
 const NOTICES: Record<string, string> = {
   scheduled: 'Your subscription will be canceled at the end of the billing period.',
   resumed: 'Your subscription has been renewed.',
-  canceled: 'Your subscription has been canceled.',
   switched: 'Your plan has been updated.',
   payment_method: 'Your payment method has been updated.',
 }
@@ -118,9 +122,7 @@ export async function handlePortalPage(
   const session = ctx.store.portalSessions.get(sessionId)
   if (!session) return sendHtml(res, 404, notFound('Portal session not found'))
   if (ctx.store.now() - session.created > PORTAL_SESSION_TTL_SECONDS) {
-    const back = session.return_url
-      ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-      : ''
+    const back = returnLink(session)
     const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
     return sendHtml(res, 410, page('Portal session expired', body))
   }
@@ -149,49 +151,21 @@ export async function handlePortalPage(
     const sub = ctx.store.subscriptions.get(subscription)!
     const { id: itemId, price: priceId, quantity } = items[0]
     updateSubscription(ctx, sub, { price: { priceId, itemId, quantity: quantity ?? undefined } })
-    return completeFlow(ctx, res, session, 'switched', 'Your plan has been updated.')
+    return completeFlow(ctx, res, session, 'switched')
   }
   const sub = ctx.store.subscriptions.get(value('subscription'))
-  if (!sub || sub.customer !== session.customer) {
+  const cancel = value('intent') === 'cancel_at_period_end'
+  if (!sub || sub.customer !== session.customer || (!cancel && value('intent') !== 'resume')) {
     return sendHtml(res, 404, notFound('Subscription not found'))
   }
-  if (value('intent') === 'switch' && !planChanges(ctx, session)) {
-    return sendHtml(res, 404, notFound('Plan changes are not available'))
-  }
-  const notice = applyAction(ctx, sub, value('intent'), value)
-  redirect(res, `/portal/${session.id}?notice=${notice}`)
-}
-
-/** Whether the session's configuration lets customers change plans (`subscription_update`). */
-function planChanges(ctx: BillingContext, session: PortalSessionObject) {
-  return !ctx.store.account.portalPlanChangesOff.has(session.configuration as string)
-}
-
-function applyAction(
-  ctx: BillingContext,
-  sub: SubscriptionObject,
-  intent: string,
-  value: (key: string) => string,
-) {
   const feedback = value('feedback') || null
   const comment = value('comment') || null
-  if (intent === 'cancel_at_period_end') {
-    updateSubscription(ctx, sub, { cancelAtPeriodEnd: true, feedback, comment })
-    return 'scheduled'
-  }
-  if (intent === 'resume') {
-    updateSubscription(ctx, sub, { cancelAtPeriodEnd: false })
-    return 'resumed'
-  }
-  if (intent === 'cancel_now') {
-    cancelSubscription(ctx, sub, { feedback, comment })
-    return 'canceled'
-  }
-  if (intent === 'switch') {
-    updateSubscription(ctx, sub, { price: { priceId: value('price') } })
-    return 'switched'
-  }
-  return ''
+  updateSubscription(
+    ctx,
+    sub,
+    cancel ? { cancelAtPeriodEnd: true, feedback, comment } : { cancelAtPeriodEnd: false },
+  )
+  redirect(res, `/portal/${session.id}?notice=${cancel ? 'scheduled' : 'resumed'}`)
 }
 
 /** The confirm flow's page: the plan now and the one it changes to, and one button. */
@@ -206,9 +180,7 @@ function confirmPage(ctx: BillingContext, session: PortalSessionObject, flow: Po
   }) =>
     `${escapeHtml(ctx.store.products.get(price.product)?.name ?? '')} (${money(price.unit_amount, price.currency)} per ${escapeHtml(price.recurring.interval)})`
   const next = ctx.store.price(items[0].price)
-  const back = session.return_url
-    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-    : ''
+  const back = returnLink(session)
   return page(
     'Confirm your update',
     `${back}<h1>Confirm your update</h1>
@@ -224,9 +196,7 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
   const invoices = [...ctx.store.invoices.values()].filter(
     (invoice) => invoice.customer === customer.id,
   )
-  const back = session.return_url
-    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-    : ''
+  const back = returnLink(session)
   const invoiceRows = invoices
     .map(
       (invoice) =>
@@ -266,30 +236,16 @@ function subscriptionSection(
   const intro = `<section aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(product?.name ?? item.price.id)}</h2>
 <p>${price}</p><p>Status: ${escapeHtml(sub.status)}. ${state}.</p>`
   if (sub.status === 'canceled') return `${intro}</section>`
-  const resume = sub.cancel_at_period_end
-    ? `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form>`
-    : ''
-  const switches =
-    sub.cancel_at_period_end || !planChanges(ctx, session)
-      ? ''
-      : [...ctx.store.prices.values()]
-          .filter((candidate) => candidate.id !== item.price.id && candidate.active)
-          .map((candidate) => {
-            const name = ctx.store.products.get(candidate.product)?.name ?? candidate.id
-            return `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="switch"><input type="hidden" name="price" value="${escapeHtml(candidate.id)}"><button type="submit" class="secondary">Switch to ${escapeHtml(name)} (${money(candidate.unit_amount, candidate.currency)} per ${escapeHtml(candidate.recurring.interval)})</button></form>`
-          })
-          .join('')
+  if (sub.cancel_at_period_end) {
+    return `${intro}<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form></section>`
+  }
   const options = FEEDBACK_OPTIONS.map(
     ([key, label]) => `<option value="${key}">${escapeHtml(label)}</option>`,
   ).join('')
-  const scheduleButton = sub.cancel_at_period_end
-    ? ''
-    : '<button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button> '
-  const cancel = `<form method="post" action="${action}">${hidden}
+  return `${intro}<form method="post" action="${action}">${hidden}
 <label for="feedback-${sub.id}">Reason for canceling</label>
 <select id="feedback-${sub.id}" name="feedback"><option value="">Choose a reason (optional)</option>${options}</select>
 <label for="comment-${sub.id}">Anything else? (optional)</label>
 <textarea id="comment-${sub.id}" name="comment" rows="2"></textarea>
-${scheduleButton}<button type="submit" name="intent" value="cancel_now" class="danger">Cancel now</button></form>`
-  return `${intro}${resume}${switches}${cancel}</section>`
+<button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button></form></section>`
 }

@@ -59,7 +59,6 @@ export class Store {
   readonly paymentIntents = new Map<string, PaymentIntentObject>()
   readonly invoicePayments = new Map<string, InvoicePaymentObject>()
   readonly charges = new Map<string, ChargeObject>()
-  readonly refunds = new Map<string, Record<string, unknown> & { id: string; charge: string }>()
   readonly disputes = new Map<string, DisputeObject>()
   readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
   readonly checkoutExtras = new Map<string, CheckoutExtras>()
@@ -142,17 +141,11 @@ export class Store {
   price(id: string, param = 'id') {
     return this.prices.get(id) ?? fail(noSuch('price', id, param))
   }
-  product(id: string, param = 'id') {
-    return this.products.get(id) ?? fail(noSuch('product', id, param))
-  }
   invoice(id: string) {
     return this.invoices.get(id) ?? fail(noSuch('invoice', id))
   }
   paymentIntent(id: string) {
     return this.paymentIntents.get(id) ?? fail(noSuch('payment_intent', id))
-  }
-  invoicePayment(id: string) {
-    return this.invoicePayments.get(id) ?? fail(noSuch('invoice_payment', id))
   }
   /** An invoice's payments, newest first. */
   paymentsOf(invoiceId: string) {
