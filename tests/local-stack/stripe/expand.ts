@@ -1,6 +1,5 @@
 /** `expand[]` and list pagination, applied to responses as Stripe does. */
 import { invalid, type Param, type Params } from './http'
-import { sessionLineItems } from './line-items'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
 
@@ -60,7 +59,8 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
 function includable(store: Store, record: Record<string, unknown>, field: string) {
   const id = String(record.id)
   if (record.object === 'checkout.session' && field === 'line_items') {
-    return paginate(sessionLineItems(store, id), {}, `/v1/checkout/sessions/${id}/line_items`)
+    const items = store.checkoutExtras.get(id)?.lineItems ?? []
+    return paginate(items, {}, `/v1/checkout/sessions/${id}/line_items`)
   }
   if (record.object === 'invoice' && field === 'payments') {
     return paginate(store.paymentsOf(id), {}, `/v1/invoice_payments?invoice=${id}`)

@@ -19,7 +19,7 @@ export const faultSchema = z.object({
 export type FaultInput = z.input<typeof faultSchema>
 
 /** A matched fault: wait `delayMs`, then answer `status`/`body` (or continue when no status). */
-export interface FaultAction {
+interface FaultAction {
   delayMs: number
   status?: number
   body?: unknown
@@ -57,25 +57,7 @@ export class FaultInjector {
 }
 
 /** The error body Stripe sends for a status, so the SDK raises the matching error class. */
-export function defaultErrorBody(status: number) {
-  if (status === 401) {
-    return { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }
-  }
-  if (status === 402) {
-    return {
-      error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
-    }
-  }
-  if (status === 409) {
-    return {
-      error: {
-        type: 'invalid_request_error',
-        code: 'lock_timeout',
-        message:
-          'This object cannot be accessed right now because another API request is using it.',
-      },
-    }
-  }
+function defaultErrorBody(status: number) {
   if (status === 429) {
     return {
       error: {

@@ -18,12 +18,7 @@ import {
 import { date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
 import { parseFlowData, type PortalFlow } from './portal-flows'
-import {
-  completeFlow,
-  paymentMethodPage,
-  returnLink,
-  updateCardFromPortal,
-} from './portal-payment-method'
+import { updatePaymentMethod } from './recovery'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
 import { type BillingContext, updateSubscription } from './subscriptions'
 
@@ -122,8 +117,7 @@ export async function handlePortalPage(
   const session = ctx.store.portalSessions.get(sessionId)
   if (!session) return sendHtml(res, 404, notFound('Portal session not found'))
   if (ctx.store.now() - session.created > PORTAL_SESSION_TTL_SECONDS) {
-    const back = returnLink(session)
-    const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
+    const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${returnLink(session)}`
     return sendHtml(res, 410, page('Portal session expired', body))
   }
   const flow = ctx.store.completedPortalFlows.has(session.id)
@@ -180,10 +174,9 @@ function confirmPage(ctx: BillingContext, session: PortalSessionObject, flow: Po
   }) =>
     `${escapeHtml(ctx.store.products.get(price.product)?.name ?? '')} (${money(price.unit_amount, price.currency)} per ${escapeHtml(price.recurring.interval)})`
   const next = ctx.store.price(items[0].price)
-  const back = returnLink(session)
   return page(
     'Confirm your update',
-    `${back}<h1>Confirm your update</h1>
+    `${returnLink(session)}<h1>Confirm your update</h1>
 <p>Current plan: ${describe(sub.items.data[0].price)}</p>
 <p>New plan: ${describe(next)}</p>
 <form method="post" action="/portal/${escapeHtml(session.id)}"><input type="hidden" name="intent" value="confirm_update"><button type="submit">Confirm</button></form>`,
@@ -196,7 +189,6 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
   const invoices = [...ctx.store.invoices.values()].filter(
     (invoice) => invoice.customer === customer.id,
   )
-  const back = returnLink(session)
   const invoiceRows = invoices
     .map(
       (invoice) =>
@@ -205,7 +197,7 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
     .join('')
   return page(
     'Billing portal',
-    `${back}<h1>Manage your subscription</h1>
+    `${returnLink(session)}<h1>Manage your subscription</h1>
 <p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
 ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
 ${subs.length === 0 ? '<p>You have no subscriptions.</p>' : subs.map((sub) => subscriptionSection(ctx, session, sub)).join('')}
@@ -248,4 +240,64 @@ function subscriptionSection(
 <label for="comment-${sub.id}">Anything else? (optional)</label>
 <textarea id="comment-${sub.id}" name="comment" rows="2"></textarea>
 <button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button></form></section>`
+}
+
+/**
+ * The portal's card form: reached from the portal's homepage, or straight from a session
+ * created with `flow_data[type]=payment_method_update`. Saving a card makes it the
+ * customer's default payment method (it is not charged at once).
+ */
+function paymentMethodPage(ctx: BillingContext, session: PortalSessionObject, error?: string) {
+  const customer = ctx.store.customer(session.customer)
+  // A deep link hides the rest of the portal; its way out is the session's return URL.
+  const back = session.flow
+    ? returnLink(session)
+    : `<p><a href="/portal/${escapeHtml(session.id)}">Back to the billing portal</a></p>`
+  return page(
+    'Update payment method',
+    `${back}<h1>Update payment method</h1>
+<p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/portal/${escapeHtml(session.id)}">
+  <input type="hidden" name="intent" value="update_payment_method">
+  <label for="cardNumber">Card number</label>
+  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+  <label for="expiry">Expiration date</label>
+  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
+  <label for="cvc">CVC</label>
+  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">
+  <button type="submit">Save payment method</button>
+</form>
+<p class="muted">The new card is used for future payments and for the next retry of an unpaid invoice.</p>`,
+  )
+}
+
+function updateCardFromPortal(
+  ctx: BillingContext,
+  res: ServerResponse,
+  session: PortalSessionObject,
+  cardNumber: string,
+) {
+  const customer = ctx.store.customer(session.customer)
+  const outcome = updatePaymentMethod(ctx, customer, cardNumber)
+  if (!outcome.ok) return sendHtml(res, 402, paymentMethodPage(ctx, session, outcome.message))
+  completeFlow(ctx, res, session, 'payment_method')
+}
+
+/** A deep link's task is done: on where its `after_completion` says (else the portal). */
+function completeFlow(
+  ctx: BillingContext,
+  res: ServerResponse,
+  session: PortalSessionObject,
+  notice: string,
+) {
+  const redirectTo = (session.flow as PortalFlow | null)?.after_completion.redirect?.return_url
+  if (session.flow) ctx.store.completedPortalFlows.add(session.id)
+  redirect(res, redirectTo ?? `/portal/${session.id}?notice=${notice}`)
+}
+
+/** The way back to the site, when the session has a return URL. */
+function returnLink(session: PortalSessionObject) {
+  const url = session.return_url
+  return url ? `<p><a href="${escapeHtml(url)}">Return to site</a></p>` : ''
 }

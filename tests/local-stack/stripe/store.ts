@@ -2,8 +2,8 @@
 import type { Catalog } from '../catalog'
 import { makePrice, makeProduct } from './catalog-objects'
 import type { ChargeObject, DisputeObject } from './charges'
+import type { LineItemObject } from './checkout-objects'
 import { noSuch, StripeApiError } from './http'
-import type { LineItemObject } from './line-items'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
@@ -41,12 +41,6 @@ export interface CheckoutExtras {
   subscriptionMetadata: Metadata
 }
 
-export interface StoredResponse {
-  fingerprint: string
-  status: number
-  body: unknown
-}
-
 /** The id of the account's default customer portal configuration. */
 export const DEFAULT_PORTAL_CONFIGURATION = 'bpc_local_emulator_default'
 
@@ -65,7 +59,7 @@ export class Store {
   readonly portalSessions = new Map<string, PortalSessionObject>()
   readonly events = new Map<string, StripeEvent>()
   readonly deliveryState = new Map<string, DeliveryState>()
-  readonly idempotency = new Map<string, StoredResponse>()
+  readonly idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   /** Customers whose card on file declines (after a failed renewal, until they save a new one). */
   readonly decliningCards = new Set<string>()
   /** Portal sessions whose deep-link flow is done (they show the portal's homepage after it). */
