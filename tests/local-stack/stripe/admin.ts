@@ -1,4 +1,4 @@
-/** Emulator-only endpoints under `/_emulator` (deliveries, resend, trigger, renew, payments, faults). */
+/** Emulator-only endpoints under `/_emulator` (deliveries, resend, renew, payments, faults). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { z } from 'zod'
@@ -9,7 +9,6 @@ import type { EventBus } from './events'
 import type { FaultInjector } from './faults'
 import { decodeForm, readBody, redirect, sendHtml, sendJson, StripeApiError } from './http'
 import { advanceSubscription, type BillingContext } from './subscriptions'
-import { trigger } from './triggers'
 import type { WebhookDispatcher } from './webhooks'
 
 export interface AdminContext extends BillingContext {
@@ -29,17 +28,11 @@ export async function handleAdmin(
   const path = url.pathname
   if (!path.startsWith('/_emulator/')) return false
   const isForm = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
-  const done = (body: unknown) =>
-    isForm ? redirect(res, '/_emulator/deliveries') : sendJson(res, 200, body)
   try {
-    if (
-      method === 'GET' &&
-      (path === '/_emulator/deliveries.json' ||
-        (path === '/_emulator/deliveries' && url.searchParams.get('format') === 'json'))
-    ) {
-      sendJson(res, 200, { deliveries: ctx.dispatcher.deliveries() })
-    } else if (method === 'GET' && path === '/_emulator/deliveries') {
-      sendHtml(res, 200, deliveriesPage(ctx))
+    if (method === 'GET' && path === '/_emulator/deliveries') {
+      if (url.searchParams.get('format') === 'json')
+        sendJson(res, 200, { deliveries: ctx.dispatcher.deliveries() })
+      else sendHtml(res, 200, deliveriesPage(ctx))
     } else if (method === 'GET' && path === '/_emulator/payments') {
       sendHtml(res, 200, paymentsPage(ctx))
     } else if (method === 'POST' && /^\/_emulator\/charges\/[^/]+\/refund$/.test(path)) {
@@ -58,15 +51,9 @@ export async function handleAdmin(
     } else if (method === 'POST' && /^\/_emulator\/events\/[^/]+\/resend$/.test(path)) {
       const eventId = decodeURIComponent(path.split('/')[3])
       ctx.bus.resend(eventId)
-      done({ resent: eventId })
-    } else if (method === 'POST' && path === '/_emulator/trigger') {
-      const body = await readInput(req, isForm)
-      const { type, ...options } = z.object({ type: z.string() }).passthrough().parse(body)
-      done(trigger(ctx, type, options))
-    } else if (
-      method === 'POST' &&
-      /^\/_emulator\/subscriptions\/[^/]+\/(advance|renew)$/.test(path)
-    ) {
+      if (isForm) redirect(res, '/_emulator/deliveries')
+      else sendJson(res, 200, { resent: eventId })
+    } else if (method === 'POST' && /^\/_emulator\/subscriptions\/[^/]+\/renew$/.test(path)) {
       const sub = ctx.store.subscription(decodeURIComponent(path.split('/')[3]))
       const { fail } = z
         .object({ fail: z.boolean().default(false) })
@@ -76,13 +63,11 @@ export async function handleAdmin(
         subscription: sub,
         events: events.map((event) => ({ id: event.id, type: event.type })),
       })
-    } else if (path === '/_emulator/faults') {
-      if (method === 'POST')
-        sendJson(res, 200, { fault: ctx.faults.add((await readInput(req, false)) as never) })
-      else if (method === 'DELETE') {
-        ctx.faults.clear()
-        sendJson(res, 200, { faults: [] })
-      } else sendJson(res, 200, { faults: ctx.faults.list() })
+    } else if (method === 'POST' && path === '/_emulator/faults') {
+      sendJson(res, 200, { fault: ctx.faults.add((await readInput(req, false)) as never) })
+    } else if (method === 'DELETE' && path === '/_emulator/faults') {
+      ctx.faults.clear()
+      sendJson(res, 200, { faults: [] })
     } else {
       sendJson(res, 404, {
         error: {

@@ -2,7 +2,7 @@
 import { createCheckoutSession, field, metadata, text } from './checkout'
 import { previousAttributes, snapshot } from './events'
 import { createdFilter, newestFirst, paginate } from './expand'
-import { checkKnown, invalid, missingParam, type Params } from './http'
+import { checkKnown, invalid, missingParam } from './http'
 import { paymentRoutes } from './payment-routes'
 import { createPortalSession } from './portal'
 import { portalConfigurationRoutes } from './portal-configurations'
@@ -13,7 +13,6 @@ import {
   cancelSubscription,
   createCustomer,
   createSubscription,
-  type SubscriptionChange,
   updateSubscription,
 } from './subscriptions'
 import { webhookEndpointRoutes } from './webhook-endpoints'
@@ -27,8 +26,7 @@ export const routes: Route[] = [
     const sessions = newestFirst(ctx.store.checkoutSessions.values()).filter(
       (session) =>
         (!text(params.customer) || session.customer === params.customer) &&
-        (!text(params.status) || session.status === params.status) &&
-        (!text(params.subscription) || session.subscription === params.subscription),
+        (!text(params.status) || session.status === params.status),
     )
     return paginate(sessions, params, path)
   }),
@@ -61,10 +59,6 @@ export const routes: Route[] = [
     const before = snapshot(customer)
     if (params.email !== undefined) customer.email = text(params.email) ?? null
     if (params.name !== undefined) customer.name = text(params.name) ?? null
-    for (const [key, value] of Object.entries(metadata(params.metadata))) {
-      if (value === '') delete customer.metadata[key]
-      else customer.metadata[key] = value
-    }
     const previous = previousAttributes(before, customer)
     if (Object.keys(previous).length > 0)
       ctx.bus.emit('customer.updated', customer, request, previous)
@@ -99,8 +93,17 @@ export const routes: Route[] = [
   }),
   r('GET', `subscriptions/${id}`, (ctx, _call, [subId]) => ctx.store.subscription(subId)),
   r('POST', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
+    checkKnown(params, {
+      emulated: ['cancel_at_period_end', 'expand'],
+      real: ['cancellation_details', 'items', 'metadata', 'proration_behavior'],
+    })
     const sub = ctx.store.subscription(subId)
-    updateSubscription(ctx, sub, subscriptionChange(params), request)
+    const cancel = text(params.cancel_at_period_end)
+    if (cancel !== undefined && cancel !== 'true' && cancel !== 'false') {
+      throw invalid(`Invalid boolean: ${cancel}`, 'cancel_at_period_end')
+    }
+    const change = cancel === undefined ? {} : { cancelAtPeriodEnd: cancel === 'true' }
+    updateSubscription(ctx, sub, change, request)
     return sub
   }),
   r('DELETE', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
@@ -116,29 +119,16 @@ export const routes: Route[] = [
   }),
   r('GET', 'subscriptions', (ctx, { params, path }) => {
     const status = text(params.status)
-    const created = createdFilter(params.created)
     const subs = newestFirst(ctx.store.subscriptions.values()).filter(
       (sub) =>
-        created(sub) &&
         (!text(params.customer) || sub.customer === params.customer) &&
-        (!text(params.price) || sub.items.data.some((item) => item.price.id === params.price)) &&
         (status === 'all' || (status ? sub.status === status : sub.status !== 'canceled')),
     )
     return paginate(subs, params, path)
   }),
   r('GET', `prices/${id}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
-  r('GET', 'prices', (ctx, { params, path }) => {
-    const lookupKeys = Array.isArray(params.lookup_keys) ? params.lookup_keys : []
-    const prices = newestFirst(ctx.store.prices.values()).filter(
-      (price) =>
-        (!text(params.product) || price.product === params.product) &&
-        (lookupKeys.length === 0 || lookupKeys.includes(price.lookup_key as string)),
-    )
-    return paginate(prices, params, path)
-  }),
-  r('GET', `products/${id}`, (ctx, _call, [productId]) => ctx.store.product(productId)),
-  r('GET', 'products', (ctx, { params, path }) =>
-    paginate(newestFirst(ctx.store.products.values()), params, path),
+  r('GET', 'prices', (ctx, { params, path }) =>
+    paginate(newestFirst(ctx.store.prices.values()), params, path),
   ),
   r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
   r('POST', `invoices/${id}/pay`, (ctx, { params, request }, [invoiceId]) => {
@@ -164,16 +154,13 @@ export const routes: Route[] = [
   r('GET', `events/${id}`, (ctx, _call, [eventId]) => eventWithPending(ctx, eventId)),
   r('GET', 'events', (ctx, { params, path }) => {
     const types = Array.isArray(params.types) ? params.types : []
-    const type = text(params.type)
     const deliverySuccess = text(params.delivery_success)
     const created = createdFilter(params.created)
     const events = newestFirst(ctx.store.events.values())
       .filter(
         (event) =>
           created(event) &&
-          (!type || typeMatches(type, event.type)) &&
-          (types.length === 0 ||
-            types.some((t) => typeof t === 'string' && typeMatches(t, event.type))) &&
+          (types.length === 0 || types.includes(event.type)) &&
           (!deliverySuccess || delivered(ctx, event.id) === (deliverySuccess === 'true')),
       )
       .map((event) => eventWithPending(ctx, event.id))
@@ -194,38 +181,4 @@ function eventWithPending(ctx: BillingContext, eventId: string) {
 function delivered(ctx: BillingContext, eventId: string) {
   const state = ctx.store.deliveryState.get(eventId)
   return state === 'delivered' || state === 'not_sent'
-}
-
-/** `customer.*` style wildcards, as the `type` filter of /v1/events allows. */
-function typeMatches(pattern: string, type: string) {
-  return pattern.endsWith('*') ? type.startsWith(pattern.slice(0, -1)) : pattern === type
-}
-
-function subscriptionChange(params: Params): SubscriptionChange {
-  const change: SubscriptionChange = {}
-  const cancel = text(params.cancel_at_period_end)
-  if (cancel !== undefined) {
-    if (cancel !== 'true' && cancel !== 'false') {
-      throw invalid(`Invalid boolean: ${cancel}`, 'cancel_at_period_end')
-    }
-    change.cancelAtPeriodEnd = cancel === 'true'
-  }
-  const item = Array.isArray(params.items) ? params.items[0] : undefined
-  const priceId = text(field(item, 'price'))
-  if (item && !priceId) throw missingParam('items[0][price]')
-  if (priceId) {
-    const quantity = text(field(item, 'quantity'))
-    change.price = {
-      priceId,
-      itemId: text(field(item, 'id')),
-      quantity: quantity ? Number(quantity) : undefined,
-    }
-  }
-  if (params.metadata !== undefined) change.metadata = metadata(params.metadata)
-  const details = params.cancellation_details
-  if (details !== undefined) {
-    change.feedback = text(field(details, 'feedback')) ?? null
-    change.comment = text(field(details, 'comment')) ?? null
-  }
-  return change
 }

@@ -1,31 +1,26 @@
 /** Products, prices and the legacy plan object, built from the plan catalogue. */
 import type { CatalogPlan } from '../catalog'
-import type { Metadata, PriceObject, ProductObject } from './objects'
+import type { PriceObject, ProductObject } from './objects'
 
-export interface NewProduct {
-  id: string
-  name: string
-  description: string | null
-  defaultPrice: string | null
-  features: string[]
-  metadata: Metadata
-  active: boolean
-  created: number
-}
-
-export function buildProduct(input: NewProduct): ProductObject {
+/** A plan's seeded product (its `stripe.productId`). */
+export function makeProduct(
+  id: string,
+  plan: CatalogPlan,
+  priceId: string,
+  created: number,
+): ProductObject {
   return {
-    id: input.id,
+    id,
     object: 'product',
-    active: input.active,
-    created: input.created,
-    default_price: input.defaultPrice,
-    description: input.description,
+    active: true,
+    created,
+    default_price: priceId,
+    description: plan.description,
     images: [],
     livemode: false,
-    marketing_features: input.features.map((name) => ({ name })),
-    metadata: { ...input.metadata },
-    name: input.name,
+    marketing_features: plan.features.map((name) => ({ name })),
+    metadata: { plan: plan.key },
+    name: plan.name,
     package_dimensions: null,
     shippable: null,
     statement_descriptor: null,
@@ -33,86 +28,45 @@ export function buildProduct(input: NewProduct): ProductObject {
     tax_details: null,
     type: 'service',
     unit_label: null,
-    updated: input.created,
+    updated: created,
     url: null,
   }
 }
 
-export interface NewPrice {
-  id: string
-  product: string
-  currency: string
-  unitAmount: number
-  interval: PriceObject['recurring']['interval']
-  intervalCount: number
-  nickname: string | null
-  lookupKey: string | null
-  metadata: Metadata
-  active: boolean
-  taxBehavior: 'exclusive' | 'inclusive' | 'unspecified'
-  created: number
-}
-
-export function buildPrice(input: NewPrice): PriceObject {
+/** A plan's seeded recurring price (its `stripe.priceId`). */
+export function makePrice(
+  id: string,
+  productId: string,
+  plan: CatalogPlan,
+  created: number,
+): PriceObject {
   return {
-    id: input.id,
+    id,
     object: 'price',
-    active: input.active,
+    active: true,
     billing_scheme: 'per_unit',
-    created: input.created,
-    currency: input.currency,
+    created,
+    currency: plan.currency,
     custom_unit_amount: null,
     livemode: false,
-    lookup_key: input.lookupKey,
-    metadata: { ...input.metadata },
-    nickname: input.nickname,
-    product: input.product,
+    lookup_key: `${plan.key}_${plan.interval}ly`,
+    metadata: { plan: plan.key },
+    nickname: plan.name,
+    product: productId,
     recurring: {
-      interval: input.interval,
-      interval_count: input.intervalCount,
+      interval: plan.interval,
+      interval_count: 1,
       meter: null,
       trial_period_days: null,
       usage_type: 'licensed',
     },
-    tax_behavior: input.taxBehavior,
+    tax_behavior: 'unspecified',
     tiers_mode: null,
     transform_quantity: null,
     type: 'recurring',
-    unit_amount: input.unitAmount,
-    unit_amount_decimal: String(input.unitAmount),
+    unit_amount: plan.amount,
+    unit_amount_decimal: String(plan.amount),
   }
-}
-
-/** A plan's seeded product (its `stripe.productId`). */
-export function makeProduct(id: string, plan: CatalogPlan, priceId: string, created: number) {
-  return buildProduct({
-    id,
-    name: plan.name,
-    description: plan.description,
-    defaultPrice: priceId,
-    features: plan.features,
-    metadata: { plan: plan.key },
-    active: true,
-    created,
-  })
-}
-
-/** A plan's seeded recurring price (its `stripe.priceId`). */
-export function makePrice(id: string, productId: string, plan: CatalogPlan, created: number) {
-  return buildPrice({
-    id,
-    product: productId,
-    currency: plan.currency,
-    unitAmount: plan.amount,
-    interval: plan.interval,
-    intervalCount: 1,
-    nickname: plan.name,
-    lookupKey: `${plan.key}_${plan.interval}ly`,
-    metadata: { plan: plan.key },
-    active: true,
-    taxBehavior: 'unspecified',
-    created,
-  })
 }
 
 /** The legacy `plan` object Stripe still renders on subscription items. */

@@ -1,14 +1,12 @@
 /**
  * Charges, refunds and disputes. A PaymentIntent that succeeds makes a Charge
- * (`latest_charge`); a refund (`POST /v1/refunds`, or the emulator's payments page, as an
- * operator refunds in Stripe's dashboard) sends `refund.created` and `charge.refunded` with
- * the Charge and its refunded total; a dispute (the emulator's trigger: Stripe's test cards
- * for disputes need a real card network) sends `charge.dispute.created` and, once it is
- * decided, `charge.dispute.closed` (docs.stripe.com/api/events/types; object shapes as
- * Stripe's fixtures3.json `charge`, `refund`, `dispute`).
+ * (`latest_charge`); a refund (`POST /v1/refunds`, or the payments page, as an operator
+ * refunds in Stripe's dashboard) sends `refund.created` and `charge.refunded`; a dispute (a
+ * trigger: Stripe's test cards for disputes need a real card network) sends
+ * `charge.dispute.created` and, once decided, `charge.dispute.closed`.
  */
 import { type EventRequest, NO_REQUEST } from './events'
-import { invalid, noSuch, randomId, StripeApiError } from './http'
+import { invalid, noSuch, randomId } from './http'
 import type { PaymentIntentObject } from './payment-objects'
 import type { BillingContext } from './subscriptions'
 
@@ -35,9 +33,6 @@ export interface DisputeObject {
   [key: string]: unknown
 }
 
-/** Dispute statuses that end a dispute (Stripe's `charge.dispute.closed`). */
-export const CLOSED_DISPUTE_STATUSES = ['won', 'lost', 'warning_closed', 'prevented']
-
 /** The Charge of a PaymentIntent that just succeeded (its `latest_charge`). */
 export function recordCharge(ctx: BillingContext, intent: PaymentIntentObject) {
   const id = intent.latest_charge ?? randomId('ch')
@@ -45,25 +40,16 @@ export function recordCharge(ctx: BillingContext, intent: PaymentIntentObject) {
     id,
     object: 'charge',
     amount: intent.amount,
-    amount_captured: intent.amount,
     amount_refunded: 0,
-    balance_transaction: null,
-    billing_details: { address: null, email: null, name: null, phone: null },
-    captured: true,
     created: ctx.store.now(),
     currency: intent.currency as string,
     customer: (intent.customer as string | null) ?? null,
-    description: intent.description ?? null,
     disputed: false,
-    failure_code: null,
-    failure_message: null,
     livemode: false,
     metadata: {},
-    outcome: { network_status: 'approved_by_network', type: 'authorized' },
     paid: true,
     payment_intent: intent.id,
     payment_method: intent.payment_method,
-    receipt_url: `${ctx.publicUrl}/receipts/${id}`,
     refunded: false,
     status: 'succeeded',
   }
@@ -74,8 +60,11 @@ export function recordCharge(ctx: BillingContext, intent: PaymentIntentObject) {
 
 /** The charge a refund or dispute names: by `charge`, else the PaymentIntent's latest one. */
 export function chargeOf(ctx: BillingContext, ids: { charge?: string; paymentIntent?: string }) {
-  if (ids.charge)
-    return ctx.store.charges.get(ids.charge) ?? fail(noSuch('charge', ids.charge, 'charge'))
+  if (ids.charge) {
+    const charge = ctx.store.charges.get(ids.charge)
+    if (!charge) throw noSuch('charge', ids.charge, 'charge')
+    return charge
+  }
   if (!ids.paymentIntent) {
     throw invalid(
       'One of the following params should be provided for this request: payment_intent or charge.',
@@ -122,16 +111,12 @@ export function refundCharge(
     id: randomId('re'),
     object: 'refund',
     amount: refunded,
-    balance_transaction: null,
     charge: charge.id,
     created: ctx.store.now(),
     currency: charge.currency,
-    metadata: {},
     payment_intent: charge.payment_intent,
-    reason: null,
     status: 'succeeded',
   }
-  ctx.store.refunds.set(refund.id, refund)
   charge.amount_refunded += refunded
   charge.refunded = charge.amount_refunded >= charge.amount
   ctx.bus.emit('refund.created', refund, request)
@@ -142,28 +127,18 @@ export function refundCharge(
 }
 
 /** A cardholder disputes a charge: `charge.dispute.created` (status `needs_response`). */
-export function openDispute(ctx: BillingContext, charge: ChargeObject, reason = 'fraudulent') {
-  const now = ctx.store.now()
+export function openDispute(ctx: BillingContext, charge: ChargeObject) {
   const dispute: DisputeObject = {
     id: randomId('dp'),
     object: 'dispute',
     amount: charge.amount - charge.amount_refunded,
-    balance_transactions: [],
     charge: charge.id,
-    created: now,
+    created: ctx.store.now(),
     currency: charge.currency,
-    evidence: {},
-    evidence_details: {
-      due_by: now + 7 * 86_400,
-      has_evidence: false,
-      past_due: false,
-      submission_count: 0,
-    },
-    is_charge_refundable: false,
     livemode: false,
     metadata: {},
     payment_intent: charge.payment_intent,
-    reason,
+    reason: 'fraudulent',
     status: 'needs_response',
   }
   charge.disputed = true
@@ -172,22 +147,14 @@ export function openDispute(ctx: BillingContext, charge: ChargeObject, reason = 
   return dispute
 }
 
-/** The dispute is decided (`won` or `lost`; `POST /v1/disputes/:id/close` accepts it: lost). */
-export function closeDispute(
-  ctx: BillingContext,
-  disputeId: string,
-  status: string,
-  request: EventRequest = NO_REQUEST,
-) {
-  const dispute = ctx.store.disputes.get(disputeId) ?? fail(noSuch('dispute', disputeId))
-  if (CLOSED_DISPUTE_STATUSES.includes(dispute.status)) {
+/** The dispute is decided (`won`, `lost`, …): `charge.dispute.closed`. */
+export function closeDispute(ctx: BillingContext, disputeId: string, status: string) {
+  const dispute = ctx.store.disputes.get(disputeId)
+  if (!dispute) throw noSuch('dispute', disputeId)
+  if (dispute.status !== 'needs_response') {
     throw invalid(`This dispute is already closed (${dispute.status}).`)
   }
   dispute.status = status
-  ctx.bus.emit('charge.dispute.closed', dispute, request, { status: 'needs_response' })
+  ctx.bus.emit('charge.dispute.closed', dispute, NO_REQUEST, { status: 'needs_response' })
   return dispute
-}
-
-function fail(error: StripeApiError): never {
-  throw error
 }

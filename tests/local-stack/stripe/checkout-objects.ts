@@ -1,6 +1,7 @@
-/** The Checkout Session object, as `POST /v1/checkout/sessions` creates it (open, unpaid). */
+/** The Checkout Session object, as `POST /v1/checkout/sessions` creates it, and its line items. */
 import { randomId } from './http'
-import type { CheckoutSessionObject } from './objects'
+import type { CheckoutSessionObject, PriceObject } from './objects'
+import type { Store } from './store'
 
 export type CheckoutSessionInput = Pick<
   CheckoutSessionObject,
@@ -83,5 +84,32 @@ export function makeCheckoutSession(input: CheckoutSessionInput): CheckoutSessio
     ui_mode: 'hosted',
     url: `${input.publicUrl}/checkout/${id}`,
     wallet_options: null,
+  }
+}
+
+export interface LineItemObject {
+  id: string
+  object: 'item'
+  price: PriceObject
+  quantity: number
+  [key: string]: unknown
+}
+
+/** A line item as Stripe renders it: the whole price, and the product's name as description. */
+export function makeLineItem(store: Store, price: PriceObject, quantity: number): LineItemObject {
+  const amount = price.unit_amount * quantity
+  return {
+    id: randomId('li', 24),
+    object: 'item',
+    adjustable_quantity: null,
+    amount_discount: 0,
+    amount_subtotal: amount,
+    amount_tax: 0,
+    amount_total: amount,
+    currency: price.currency,
+    description: store.products.get(price.product)?.name ?? null,
+    metadata: {},
+    price: structuredClone(price),
+    quantity,
   }
 }

@@ -1,7 +1,13 @@
 import type Stripe from 'stripe'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { createProSession, payOnHostedPage, setupStack, verifiedEvents } from './test-support'
+import {
+  createProSession,
+  payOnHostedPage,
+  setupStack,
+  subscribeThroughCheckout,
+  verifiedEvents,
+} from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>
 
@@ -13,42 +19,6 @@ afterEach(async () => {
 })
 
 describe('checkout in subscription mode', () => {
-  it('creates a session with the parameters the app sends', async () => {
-    const session = await createProSession(stack.stripe)
-    expect(session.id).toMatch(/^cs_test_/)
-    expect(session).toMatchObject({
-      object: 'checkout.session',
-      mode: 'subscription',
-      status: 'open',
-      payment_status: 'unpaid',
-      customer: null,
-      customer_email: 'ada@example.com',
-      client_reference_id: 'user-1',
-      metadata: { user_id: 'user-1', user_email: 'ada@example.com' },
-      success_url: 'http://localhost:5173/success?session_id={CHECKOUT_SESSION_ID}',
-      cancel_url: 'http://localhost:5173/pricing?canceled=true',
-      amount_total: 2900,
-      currency: 'usd',
-      automatic_tax: { enabled: false },
-      allow_promotion_codes: true,
-      subscription: null,
-    })
-    expect(session.url).toBe(`http://localhost:${stack.emulator.port}/checkout/${session.id}`)
-    expect(session.lastResponse.requestId).toMatch(/^req_/)
-  })
-
-  it('shows the plan and amount on the hosted page with a way back', async () => {
-    const session = await createProSession(stack.stripe)
-    const response = await fetch(session.url as string)
-    const html = await response.text()
-    expect(response.status).toBe(200)
-    expect(html).toContain('Subscribe to Pro')
-    expect(html).toContain('$29.00')
-    expect(html).toContain('<label for="cardNumber">Card number</label>')
-    expect(html).toContain('<button type="submit">Subscribe</button>')
-    expect(html).toContain('href="http://localhost:5173/pricing?canceled=true">Back</a>')
-  })
-
   it('pays with 4242, redirects to the success URL and delivers signed events in order', async () => {
     const { stripe, emulator, receiver } = stack
     const session = await createProSession(stripe)
@@ -140,26 +110,6 @@ describe('checkout in subscription mode', () => {
     expect(await invoicePage.text()).toContain('<strong>paid</strong>')
   })
 
-  it('renders the subscription in the pinned shape, with expand', async () => {
-    const { stripe, emulator } = stack
-    const session = await createProSession(stripe)
-    await payOnHostedPage(session.url as string, '4242424242424242')
-    await emulator.idle()
-    const completed = await stripe.checkout.sessions.retrieve(session.id, {
-      expand: ['subscription'],
-    })
-    const sub = completed.subscription as Stripe.Subscription
-    expect(sub.object).toBe('subscription')
-    const expanded = await stripe.subscriptions.retrieve(sub.id, {
-      expand: ['items.data.price.product', 'latest_invoice'],
-    })
-    const item = expanded.items.data[0]
-    expect(item.price.id).toBe('price_pro_monthly')
-    expect(item.price.product).toMatchObject({ id: 'prod_pro', name: 'Pro' })
-    expect(item.current_period_end - item.current_period_start).toBeGreaterThanOrEqual(28 * 86400)
-    expect(expanded.latest_invoice).toMatchObject({ object: 'invoice', status: 'paid' })
-  })
-
   it('declines 4000 0000 0000 0002: shows the error, keeps the session open, creates nothing', async () => {
     const { stripe, emulator, receiver } = stack
     const session = await createProSession(stripe)
@@ -173,33 +123,11 @@ describe('checkout in subscription mode', () => {
     expect((await stripe.subscriptions.list({ status: 'all' })).data).toHaveLength(0)
     const retry = await payOnHostedPage(session.url as string, '4242 4242 4242 4242')
     expect(retry.status).toBe(303)
-  })
-
-  it('reuses a known customer and emits no second customer.created', async () => {
-    const { stripe, emulator, receiver } = stack
-    const customer = await stripe.customers.create({ email: 'known@example.com' })
-    const session = await createProSession(stripe, {
-      customer: customer.id,
-      customer_email: undefined,
-    })
-    await payOnHostedPage(session.url as string, '4242424242424242')
-    await emulator.idle()
-    const types = verifiedEvents(stripe, receiver).map((event) => event.type)
-    expect(types.filter((type) => type === 'customer.created')).toHaveLength(1)
-    expect(types[1]).toBe('customer.subscription.created')
-    expect(types.at(-1)).toBe('checkout.session.completed')
-    const completed = await stripe.checkout.sessions.retrieve(session.id)
-    expect(completed.customer).toBe(customer.id)
-    expect((await stripe.customers.list()).data).toHaveLength(1)
-  })
-
-  it('refuses to pay a completed session twice', async () => {
-    const session = await createProSession(stack.stripe)
-    await payOnHostedPage(session.url as string, '4242424242424242')
+    // Paid once: it cannot be paid again.
     const second = await payOnHostedPage(session.url as string, '4242424242424242')
     expect(second.status).toBe(410)
     expect(await second.text()).toContain('This checkout is complete')
-    expect((await stack.stripe.subscriptions.list()).data).toHaveLength(1)
+    expect((await stripe.subscriptions.list()).data).toHaveLength(1)
   })
 
   it('expires an open session: no URL, an event, and it can no longer be paid or expired', async () => {
@@ -208,7 +136,7 @@ describe('checkout in subscription mode', () => {
     const expired = await stripe.checkout.sessions.expire(session.id)
     expect(expired).toMatchObject({ id: session.id, status: 'expired', url: null })
     await emulator.idle()
-    const events = await verifiedEvents(stripe, receiver)
+    const events = verifiedEvents(stripe, receiver)
     expect(events.map((event) => event.type)).toContain('checkout.session.expired')
     const paid = await payOnHostedPage(session.url as string, '4242424242424242')
     expect(paid.status).toBe(410)
@@ -218,24 +146,27 @@ describe('checkout in subscription mode', () => {
     })
     expect((await stripe.subscriptions.list()).data).toHaveLength(0)
   })
-})
 
-describe('automatic tax', () => {
-  it('is refused while Stripe Tax is not set up, as on a new account', async () => {
-    const { stripe } = stack
-    const refused = createProSession(stripe, { automatic_tax: { enabled: true } })
-    await expect(refused).rejects.toMatchObject({
-      statusCode: 400,
-      type: 'StripeInvalidRequestError',
-      code: 'stripe_tax_inactive',
+  it('includes line items on retrieve only with expand[]=line_items, nested expands too', async () => {
+    const session = await createProSession(stack.stripe)
+    const plain = await stack.stripe.checkout.sessions.retrieve(session.id)
+    expect(plain).not.toHaveProperty('line_items')
+    const expanded = await stack.stripe.checkout.sessions.retrieve(session.id, {
+      expand: ['line_items.data.price.product'],
     })
-    await expect(refused).rejects.toThrow(/Stripe Tax has not been activated/)
-    // Turned off (or not sent), the session is created.
-    const session = await createProSession(stripe, { automatic_tax: { enabled: false } })
-    expect(session.automatic_tax).toMatchObject({ enabled: false })
+    expect(expanded.line_items).toMatchObject({
+      object: 'list',
+      has_more: false,
+      url: `/v1/checkout/sessions/${session.id}/line_items`,
+      data: [{ quantity: 1, price: { id: 'price_pro_monthly', product: { name: 'Pro' } } }],
+    })
+    const again = await stack.stripe.checkout.sessions.retrieve(session.id, {
+      expand: ['line_items'],
+    })
+    expect(again.line_items?.data[0].price?.product).toBe('prod_pro')
   })
 
-  it('is accepted once Tax is set up, and then needs an address for a known customer', async () => {
+  it('accepts automatic tax once Tax is set up, and then needs an address for a known customer', async () => {
     const taxed = await setupStack({ taxActive: true })
     try {
       const { stripe, emulator } = taxed
@@ -257,5 +188,51 @@ describe('automatic tax', () => {
     } finally {
       await taxed.teardown()
     }
+  })
+})
+
+describe('invoice payments', () => {
+  it('link a paid invoice to its succeeded PaymentIntent, never on the invoice itself', async () => {
+    const { subscriptionId } = await subscribeThroughCheckout(stack.stripe, stack.emulator)
+    const subscription = await stack.stripe.subscriptions.retrieve(subscriptionId)
+    const invoiceId = subscription.latest_invoice as string
+    const invoice = await stack.stripe.invoices.retrieve(invoiceId)
+    expect(invoice).not.toHaveProperty('payments')
+    expect(invoice).not.toHaveProperty('payment_intent')
+
+    const payments = await stack.stripe.invoicePayments.list({ invoice: invoiceId })
+    expect(payments.data).toHaveLength(1)
+    const [payment] = payments.data
+    expect(payment).toMatchObject({
+      id: expect.stringMatching(/^inpay_/),
+      object: 'invoice_payment',
+      invoice: invoiceId,
+      is_default: true,
+      status: 'paid',
+      amount_paid: 2900,
+      amount_requested: 2900,
+      currency: 'usd',
+      payment: { type: 'payment_intent', payment_intent: expect.stringMatching(/^pi_/) },
+      status_transitions: { paid_at: expect.any(Number), canceled_at: null },
+    })
+    const intentId = payment.payment.payment_intent as string
+    expect(await stack.stripe.paymentIntents.retrieve(intentId)).toMatchObject({
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: 2900,
+      amount_received: 2900,
+      customer: subscription.customer,
+      payment_method: subscription.default_payment_method,
+      latest_charge: expect.stringMatching(/^ch_/),
+    })
+    const expanded = await stack.stripe.invoices.retrieve(invoiceId, {
+      expand: ['payments.data.payment.payment_intent'],
+    })
+    expect(expanded.payments).toMatchObject({
+      object: 'list',
+      data: [
+        { id: payment.id, payment: { payment_intent: { id: intentId, status: 'succeeded' } } },
+      ],
+    })
   })
 })

@@ -1,8 +1,7 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
-import { makeCheckoutSession } from './checkout-objects'
+import { makeCheckoutSession, makeLineItem } from './checkout-objects'
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
-import { makeLineItem } from './line-items'
 import type { CheckoutSessionObject, Metadata } from './objects'
 import type { StripeEvent } from './store'
 import {

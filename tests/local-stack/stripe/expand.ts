@@ -1,16 +1,12 @@
 /** `expand[]` and list pagination, applied to responses as Stripe does. */
 import { invalid, type Param, type Params } from './http'
-import { sessionLineItems } from './line-items'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
 
 /** Expand paths from `expand[0]=…` / `expand[]=…` / `expand=…`. */
 export function expandPaths(params: Params): string[] {
-  const value: Param | undefined = params.expand
-  if (value === undefined) return []
-  if (typeof value === 'string') return [value]
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string')
-  return Object.values(value).filter((item): item is string => typeof item === 'string')
+  const value = params.expand ?? []
+  return [value].flat().filter((item): item is string => typeof item === 'string')
 }
 
 /** Returns a copy of `body` with each dotted path's id replaced by the object it names. */
@@ -63,7 +59,8 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
 function includable(store: Store, record: Record<string, unknown>, field: string) {
   const id = String(record.id)
   if (record.object === 'checkout.session' && field === 'line_items') {
-    return paginate(sessionLineItems(store, id), {}, `/v1/checkout/sessions/${id}/line_items`)
+    const items = store.checkoutExtras.get(id)?.lineItems ?? []
+    return paginate(items, {}, `/v1/checkout/sessions/${id}/line_items`)
   }
   if (record.object === 'invoice' && field === 'payments') {
     return paginate(store.paymentsOf(id), {}, `/v1/invoice_payments?invoice=${id}`)
@@ -71,7 +68,7 @@ function includable(store: Store, record: Record<string, unknown>, field: string
   return undefined
 }
 
-/** Stripe list semantics: newest first, `limit` (1–100, default 10), cursors by id. */
+/** Stripe list semantics: newest first, `limit` (1–100, default 10), `starting_after` an id. */
 export function paginate<T extends { id: string }>(
   itemsNewestFirst: T[],
   params: Params,
@@ -86,15 +83,9 @@ export function paginate<T extends { id: string }>(
     )
   }
   let items = itemsNewestFirst
-  const after = typeof params.starting_after === 'string' ? params.starting_after : undefined
-  const before = typeof params.ending_before === 'string' ? params.ending_before : undefined
-  if (after) {
-    const index = items.findIndex((item) => item.id === after)
+  if (typeof params.starting_after === 'string') {
+    const index = items.findIndex((item) => item.id === params.starting_after)
     items = index === -1 ? [] : items.slice(index + 1)
-  } else if (before) {
-    const index = items.findIndex((item) => item.id === before)
-    items = index === -1 ? [] : items.slice(Math.max(0, index - limit), index)
-    return list(items, url, index - limit > 0)
   }
   return list(items.slice(0, limit), url, items.length > limit)
 }

@@ -17,10 +17,9 @@ export const faultSchema = z.object({
 })
 
 export type FaultInput = z.input<typeof faultSchema>
-export type Fault = z.output<typeof faultSchema> & { remaining: number }
 
 /** A matched fault: wait `delayMs`, then answer `status`/`body` (or continue when no status). */
-export interface FaultAction {
+interface FaultAction {
   delayMs: number
   status?: number
   body?: unknown
@@ -45,10 +44,6 @@ export class FaultInjector {
     this.registry.clear()
   }
 
-  list(): Fault[] {
-    return this.registry.list().map(({ fault, remaining }) => ({ ...fault, remaining }))
-  }
-
   /** Consumes one use of the first fault that matches this request. */
   take(method: string, path: string): FaultAction | undefined {
     const fault = this.registry.take(method, path)?.fault
@@ -62,25 +57,7 @@ export class FaultInjector {
 }
 
 /** The error body Stripe sends for a status, so the SDK raises the matching error class. */
-export function defaultErrorBody(status: number) {
-  if (status === 401) {
-    return { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }
-  }
-  if (status === 402) {
-    return {
-      error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
-    }
-  }
-  if (status === 409) {
-    return {
-      error: {
-        type: 'invalid_request_error',
-        code: 'lock_timeout',
-        message:
-          'This object cannot be accessed right now because another API request is using it.',
-      },
-    }
-  }
+function defaultErrorBody(status: number) {
   if (status === 429) {
     return {
       error: {

@@ -59,34 +59,17 @@ export interface SubscriptionItemObject {
   [key: string]: unknown
 }
 
-export type SubscriptionStatus =
-  | 'active'
-  | 'canceled'
-  | 'incomplete'
-  | 'incomplete_expired'
-  | 'past_due'
-  | 'paused'
-  | 'trialing'
-  | 'unpaid'
-
-export interface CancellationDetails {
-  comment: string | null
-  feedback: string | null
-  feedback_option: string | null
-  reason: string | null
-}
-
 export interface SubscriptionObject {
   id: string
   object: 'subscription'
-  status: SubscriptionStatus
+  status: 'active' | 'canceled' | 'incomplete' | 'past_due' | 'unpaid'
   customer: string
   currency: string
   cancel_at: number | null
   cancel_at_period_end: boolean
   canceled_at: number | null
   ended_at: number | null
-  cancellation_details: CancellationDetails
+  cancellation_details: Record<'comment' | 'feedback' | 'feedback_option' | 'reason', string | null>
   items: ListObject<SubscriptionItemObject>
   latest_invoice: string | null
   metadata: Metadata

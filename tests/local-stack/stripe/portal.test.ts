@@ -42,26 +42,6 @@ function subscriptionOf(event: Stripe.Event) {
 }
 
 describe('billing portal', () => {
-  it('creates a session in Stripe shape and serves a page with the subscription', async () => {
-    const session = await stack.stripe.billingPortal.sessions.create({
-      customer: ids.customerId,
-      return_url: returnUrl,
-    })
-    expect(session).toMatchObject({
-      object: 'billing_portal.session',
-      customer: ids.customerId,
-      return_url: returnUrl,
-    })
-    expect(session.id).toMatch(/^bps_/)
-    const html = await (await fetch(session.url)).text()
-    expect(html).toContain('<h2 id="sub-')
-    expect(html).toContain('>Pro</h2>')
-    expect(html).toContain('$29.00 per month')
-    expect(html).toContain(`<a href="${returnUrl}">Return to site</a>`)
-    expect(html).toContain('Switch to Starter')
-    expect(html).toContain('<label for="feedback-')
-  })
-
   it('cancels at period end with feedback, then resumes', async () => {
     const cancel = await portalAction({
       intent: 'cancel_at_period_end',
@@ -104,20 +84,6 @@ describe('billing portal', () => {
       cancel_at: periodEnd,
       cancellation_details: { reason: 'cancellation_requested', feedback: 'too_expensive' },
     })
-  })
-
-  it('switches plan with the old items in previous_attributes', async () => {
-    const { events } = await portalAction({ intent: 'switch', price: 'price_starter_monthly' })
-    expect(events.map((event) => event.type)).toEqual(['customer.subscription.updated'])
-    const sub = subscriptionOf(events[0])
-    expect(sub.items.data[0].price.id).toBe('price_starter_monthly')
-    const previous = events[0].data.previous_attributes as {
-      items: Stripe.ApiList<Stripe.SubscriptionItem>
-    }
-    expect(previous.items.data[0].price.id).toBe('price_pro_monthly')
-    expect(previous.items.data[0].id).toBe(sub.items.data[0].id)
-    const fetched = await stack.stripe.subscriptions.retrieve(ids.subscriptionId)
-    expect(fetched.items.data[0].price.id).toBe('price_starter_monthly')
   })
 
   it('confirms a plan change opened on its price (subscription_update_confirm), then redirects', async () => {
@@ -165,25 +131,6 @@ describe('billing portal', () => {
     })
   })
 
-  it('cancels now with customer.subscription.deleted', async () => {
-    const { events } = await portalAction({ intent: 'cancel_now', feedback: 'unused' })
-    expect(events.map((event) => event.type)).toEqual(['customer.subscription.deleted'])
-    expect(subscriptionOf(events[0])).toMatchObject({
-      status: 'canceled',
-      cancellation_details: { reason: 'cancellation_requested', feedback: 'unused' },
-    })
-    expect(subscriptionOf(events[0]).ended_at).toEqual(expect.any(Number))
-    const fetched = await stack.stripe.subscriptions.retrieve(ids.subscriptionId)
-    expect(fetched.status).toBe('canceled')
-  })
-
-  it('ends a scheduled cancellation at period end', async () => {
-    await portalAction({ intent: 'cancel_at_period_end', feedback: 'other' })
-    const events = await stack.emulator.advanceSubscription(ids.subscriptionId)
-    expect(events.map((event) => event.type)).toEqual(['customer.subscription.deleted'])
-    expect(events[0].data.object).toMatchObject({ status: 'canceled', cancel_at_period_end: true })
-  })
-
   it('refuses a portal session after 30 minutes', async () => {
     stack.emulator.advanceClock(31 * 60)
     const response = await fetch(portalUrl)
@@ -191,47 +138,6 @@ describe('billing portal', () => {
     const html = await response.text()
     expect(html).toContain('This portal session has expired')
     expect(html).toContain(`<a href="${returnUrl}">Return to site</a>`)
-  })
-
-  it('rejects an unknown customer with resource_missing', async () => {
-    await expect(
-      stack.stripe.billingPortal.sessions.create({
-        customer: 'cus_missing',
-        return_url: returnUrl,
-      }),
-    ).rejects.toMatchObject({
-      type: 'StripeInvalidRequestError',
-      statusCode: 400,
-      code: 'resource_missing',
-      param: 'customer',
-      message: "No such customer: 'cus_missing'",
-    })
-  })
-
-  it('opens with a configuration the account has, and refuses one it does not', async () => {
-    await expect(
-      stack.stripe.billingPortal.sessions.create({
-        customer: ids.customerId,
-        configuration: 'bpc_1NotOnThisAccount',
-      }),
-    ).rejects.toMatchObject({
-      type: 'StripeInvalidRequestError',
-      statusCode: 400,
-      code: 'resource_missing',
-      param: 'configuration',
-      message: "No such configuration: 'bpc_1NotOnThisAccount'",
-    })
-    const configured = await setupStack({ portalConfigurations: ['bpc_1Configured'] })
-    try {
-      const customer = await configured.stripe.customers.create({ email: 'p@example.com' })
-      const session = await configured.stripe.billingPortal.sessions.create({
-        customer: customer.id,
-        configuration: 'bpc_1Configured',
-      })
-      expect(session.configuration).toBe('bpc_1Configured')
-    } finally {
-      await configured.teardown()
-    }
   })
 
   it('lists the plans a configuration offers only when expand[] asks for them, as Stripe does', async () => {

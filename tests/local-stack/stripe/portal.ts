@@ -18,9 +18,9 @@ import {
 import { date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
 import { parseFlowData, type PortalFlow } from './portal-flows'
-import { completeFlow, paymentMethodPage, updateCardFromPortal } from './portal-payment-method'
+import { updatePaymentMethod } from './recovery'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
-import { type BillingContext, cancelSubscription, updateSubscription } from './subscriptions'
+import { type BillingContext, updateSubscription } from './subscriptions'
 
 /** Portal links stop working after this long (Stripe's are short-lived too). */
 export const PORTAL_SESSION_TTL_SECONDS = 30 * 60
@@ -103,7 +103,6 @@ function checkUpdateConfirm(
 const NOTICES: Record<string, string> = {
   scheduled: 'Your subscription will be canceled at the end of the billing period.',
   resumed: 'Your subscription has been renewed.',
-  canceled: 'Your subscription has been canceled.',
   switched: 'Your plan has been updated.',
   payment_method: 'Your payment method has been updated.',
 }
@@ -118,10 +117,7 @@ export async function handlePortalPage(
   const session = ctx.store.portalSessions.get(sessionId)
   if (!session) return sendHtml(res, 404, notFound('Portal session not found'))
   if (ctx.store.now() - session.created > PORTAL_SESSION_TTL_SECONDS) {
-    const back = session.return_url
-      ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-      : ''
-    const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${back}`
+    const body = `<h1>This portal session has expired</h1><p>Portal links are valid for 30 minutes. Open the billing portal again from the site.</p>${returnLink(session)}`
     return sendHtml(res, 410, page('Portal session expired', body))
   }
   const flow = ctx.store.completedPortalFlows.has(session.id)
@@ -149,49 +145,21 @@ export async function handlePortalPage(
     const sub = ctx.store.subscriptions.get(subscription)!
     const { id: itemId, price: priceId, quantity } = items[0]
     updateSubscription(ctx, sub, { price: { priceId, itemId, quantity: quantity ?? undefined } })
-    return completeFlow(ctx, res, session, 'switched', 'Your plan has been updated.')
+    return completeFlow(ctx, res, session, 'switched')
   }
   const sub = ctx.store.subscriptions.get(value('subscription'))
-  if (!sub || sub.customer !== session.customer) {
+  const cancel = value('intent') === 'cancel_at_period_end'
+  if (!sub || sub.customer !== session.customer || (!cancel && value('intent') !== 'resume')) {
     return sendHtml(res, 404, notFound('Subscription not found'))
   }
-  if (value('intent') === 'switch' && !planChanges(ctx, session)) {
-    return sendHtml(res, 404, notFound('Plan changes are not available'))
-  }
-  const notice = applyAction(ctx, sub, value('intent'), value)
-  redirect(res, `/portal/${session.id}?notice=${notice}`)
-}
-
-/** Whether the session's configuration lets customers change plans (`subscription_update`). */
-function planChanges(ctx: BillingContext, session: PortalSessionObject) {
-  return !ctx.store.account.portalPlanChangesOff.has(session.configuration as string)
-}
-
-function applyAction(
-  ctx: BillingContext,
-  sub: SubscriptionObject,
-  intent: string,
-  value: (key: string) => string,
-) {
   const feedback = value('feedback') || null
   const comment = value('comment') || null
-  if (intent === 'cancel_at_period_end') {
-    updateSubscription(ctx, sub, { cancelAtPeriodEnd: true, feedback, comment })
-    return 'scheduled'
-  }
-  if (intent === 'resume') {
-    updateSubscription(ctx, sub, { cancelAtPeriodEnd: false })
-    return 'resumed'
-  }
-  if (intent === 'cancel_now') {
-    cancelSubscription(ctx, sub, { feedback, comment })
-    return 'canceled'
-  }
-  if (intent === 'switch') {
-    updateSubscription(ctx, sub, { price: { priceId: value('price') } })
-    return 'switched'
-  }
-  return ''
+  updateSubscription(
+    ctx,
+    sub,
+    cancel ? { cancelAtPeriodEnd: true, feedback, comment } : { cancelAtPeriodEnd: false },
+  )
+  redirect(res, `/portal/${session.id}?notice=${cancel ? 'scheduled' : 'resumed'}`)
 }
 
 /** The confirm flow's page: the plan now and the one it changes to, and one button. */
@@ -206,12 +174,9 @@ function confirmPage(ctx: BillingContext, session: PortalSessionObject, flow: Po
   }) =>
     `${escapeHtml(ctx.store.products.get(price.product)?.name ?? '')} (${money(price.unit_amount, price.currency)} per ${escapeHtml(price.recurring.interval)})`
   const next = ctx.store.price(items[0].price)
-  const back = session.return_url
-    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-    : ''
   return page(
     'Confirm your update',
-    `${back}<h1>Confirm your update</h1>
+    `${returnLink(session)}<h1>Confirm your update</h1>
 <p>Current plan: ${describe(sub.items.data[0].price)}</p>
 <p>New plan: ${describe(next)}</p>
 <form method="post" action="/portal/${escapeHtml(session.id)}"><input type="hidden" name="intent" value="confirm_update"><button type="submit">Confirm</button></form>`,
@@ -224,9 +189,6 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
   const invoices = [...ctx.store.invoices.values()].filter(
     (invoice) => invoice.customer === customer.id,
   )
-  const back = session.return_url
-    ? `<p><a href="${escapeHtml(session.return_url)}">Return to site</a></p>`
-    : ''
   const invoiceRows = invoices
     .map(
       (invoice) =>
@@ -235,7 +197,7 @@ function portalPage(ctx: BillingContext, session: PortalSessionObject, notice?: 
     .join('')
   return page(
     'Billing portal',
-    `${back}<h1>Manage your subscription</h1>
+    `${returnLink(session)}<h1>Manage your subscription</h1>
 <p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
 ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ''}
 ${subs.length === 0 ? '<p>You have no subscriptions.</p>' : subs.map((sub) => subscriptionSection(ctx, session, sub)).join('')}
@@ -266,30 +228,76 @@ function subscriptionSection(
   const intro = `<section aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(product?.name ?? item.price.id)}</h2>
 <p>${price}</p><p>Status: ${escapeHtml(sub.status)}. ${state}.</p>`
   if (sub.status === 'canceled') return `${intro}</section>`
-  const resume = sub.cancel_at_period_end
-    ? `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form>`
-    : ''
-  const switches =
-    sub.cancel_at_period_end || !planChanges(ctx, session)
-      ? ''
-      : [...ctx.store.prices.values()]
-          .filter((candidate) => candidate.id !== item.price.id && candidate.active)
-          .map((candidate) => {
-            const name = ctx.store.products.get(candidate.product)?.name ?? candidate.id
-            return `<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="switch"><input type="hidden" name="price" value="${escapeHtml(candidate.id)}"><button type="submit" class="secondary">Switch to ${escapeHtml(name)} (${money(candidate.unit_amount, candidate.currency)} per ${escapeHtml(candidate.recurring.interval)})</button></form>`
-          })
-          .join('')
+  if (sub.cancel_at_period_end) {
+    return `${intro}<form method="post" action="${action}">${hidden}<input type="hidden" name="intent" value="resume"><button type="submit">Resume subscription</button></form></section>`
+  }
   const options = FEEDBACK_OPTIONS.map(
     ([key, label]) => `<option value="${key}">${escapeHtml(label)}</option>`,
   ).join('')
-  const scheduleButton = sub.cancel_at_period_end
-    ? ''
-    : '<button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button> '
-  const cancel = `<form method="post" action="${action}">${hidden}
+  return `${intro}<form method="post" action="${action}">${hidden}
 <label for="feedback-${sub.id}">Reason for canceling</label>
 <select id="feedback-${sub.id}" name="feedback"><option value="">Choose a reason (optional)</option>${options}</select>
 <label for="comment-${sub.id}">Anything else? (optional)</label>
 <textarea id="comment-${sub.id}" name="comment" rows="2"></textarea>
-${scheduleButton}<button type="submit" name="intent" value="cancel_now" class="danger">Cancel now</button></form>`
-  return `${intro}${resume}${switches}${cancel}</section>`
+<button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button></form></section>`
+}
+
+/**
+ * The portal's card form: reached from the portal's homepage, or straight from a session
+ * created with `flow_data[type]=payment_method_update`. Saving a card makes it the
+ * customer's default payment method (it is not charged at once).
+ */
+function paymentMethodPage(ctx: BillingContext, session: PortalSessionObject, error?: string) {
+  const customer = ctx.store.customer(session.customer)
+  // A deep link hides the rest of the portal; its way out is the session's return URL.
+  const back = session.flow
+    ? returnLink(session)
+    : `<p><a href="/portal/${escapeHtml(session.id)}">Back to the billing portal</a></p>`
+  return page(
+    'Update payment method',
+    `${back}<h1>Update payment method</h1>
+<p class="muted">${escapeHtml(customer.email ?? customer.id)}</p>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/portal/${escapeHtml(session.id)}">
+  <input type="hidden" name="intent" value="update_payment_method">
+  <label for="cardNumber">Card number</label>
+  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+  <label for="expiry">Expiration date</label>
+  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
+  <label for="cvc">CVC</label>
+  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">
+  <button type="submit">Save payment method</button>
+</form>
+<p class="muted">The new card is used for future payments and for the next retry of an unpaid invoice.</p>`,
+  )
+}
+
+function updateCardFromPortal(
+  ctx: BillingContext,
+  res: ServerResponse,
+  session: PortalSessionObject,
+  cardNumber: string,
+) {
+  const customer = ctx.store.customer(session.customer)
+  const outcome = updatePaymentMethod(ctx, customer, cardNumber)
+  if (!outcome.ok) return sendHtml(res, 402, paymentMethodPage(ctx, session, outcome.message))
+  completeFlow(ctx, res, session, 'payment_method')
+}
+
+/** A deep link's task is done: on where its `after_completion` says (else the portal). */
+function completeFlow(
+  ctx: BillingContext,
+  res: ServerResponse,
+  session: PortalSessionObject,
+  notice: string,
+) {
+  const redirectTo = (session.flow as PortalFlow | null)?.after_completion.redirect?.return_url
+  if (session.flow) ctx.store.completedPortalFlows.add(session.id)
+  redirect(res, redirectTo ?? `/portal/${session.id}?notice=${notice}`)
+}
+
+/** The way back to the site, when the session has a return URL. */
+function returnLink(session: PortalSessionObject) {
+  const url = session.return_url
+  return url ? `<p><a href="${escapeHtml(url)}">Return to site</a></p>` : ''
 }

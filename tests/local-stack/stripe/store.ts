@@ -2,8 +2,8 @@
 import type { Catalog } from '../catalog'
 import { makePrice, makeProduct } from './catalog-objects'
 import type { ChargeObject, DisputeObject } from './charges'
+import type { LineItemObject } from './checkout-objects'
 import { noSuch, StripeApiError } from './http'
-import type { LineItemObject } from './line-items'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
@@ -41,12 +41,6 @@ export interface CheckoutExtras {
   subscriptionMetadata: Metadata
 }
 
-export interface StoredResponse {
-  fingerprint: string
-  status: number
-  body: unknown
-}
-
 /** The id of the account's default customer portal configuration. */
 export const DEFAULT_PORTAL_CONFIGURATION = 'bpc_local_emulator_default'
 
@@ -59,14 +53,13 @@ export class Store {
   readonly paymentIntents = new Map<string, PaymentIntentObject>()
   readonly invoicePayments = new Map<string, InvoicePaymentObject>()
   readonly charges = new Map<string, ChargeObject>()
-  readonly refunds = new Map<string, Record<string, unknown> & { id: string; charge: string }>()
   readonly disputes = new Map<string, DisputeObject>()
   readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
   readonly checkoutExtras = new Map<string, CheckoutExtras>()
   readonly portalSessions = new Map<string, PortalSessionObject>()
   readonly events = new Map<string, StripeEvent>()
   readonly deliveryState = new Map<string, DeliveryState>()
-  readonly idempotency = new Map<string, StoredResponse>()
+  readonly idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>()
   /** Customers whose card on file declines (after a failed renewal, until they save a new one). */
   readonly decliningCards = new Set<string>()
   /** Portal sessions whose deep-link flow is done (they show the portal's homepage after it). */
@@ -142,17 +135,11 @@ export class Store {
   price(id: string, param = 'id') {
     return this.prices.get(id) ?? fail(noSuch('price', id, param))
   }
-  product(id: string, param = 'id') {
-    return this.products.get(id) ?? fail(noSuch('product', id, param))
-  }
   invoice(id: string) {
     return this.invoices.get(id) ?? fail(noSuch('invoice', id))
   }
   paymentIntent(id: string) {
     return this.paymentIntents.get(id) ?? fail(noSuch('payment_intent', id))
-  }
-  invoicePayment(id: string) {
-    return this.invoicePayments.get(id) ?? fail(noSuch('invoice_payment', id))
   }
   /** An invoice's payments, newest first. */
   paymentsOf(invoiceId: string) {

@@ -76,7 +76,6 @@ export interface SubscriptionChange {
   cancelAtPeriodEnd?: boolean
   /** Swap the price of this item (or of the only item when `itemId` is absent). */
   price?: { priceId: string; itemId?: string; quantity?: number }
-  metadata?: Record<string, string>
   feedback?: string | null
   comment?: string | null
 }
@@ -113,18 +112,8 @@ export function updateSubscription(
       feedback_option: null,
       reason: null,
     }
-  } else if (change.feedback !== undefined || change.comment !== undefined) {
-    sub.cancellation_details = {
-      ...sub.cancellation_details,
-      comment: change.comment === undefined ? sub.cancellation_details.comment : change.comment,
-      feedback: change.feedback === undefined ? sub.cancellation_details.feedback : change.feedback,
-    }
   }
   if (change.price) swapPrice(ctx, sub, change.price)
-  for (const [key, value] of Object.entries(change.metadata ?? {})) {
-    if (value === '') delete sub.metadata[key]
-    else sub.metadata[key] = value
-  }
   const previous = previousAttributes(before, sub)
   if (Object.keys(previous).length === 0) return undefined
   return ctx.bus.emit('customer.subscription.updated', sub, request, previous)

@@ -12,14 +12,18 @@ import {
   verifiedEvents,
   WEBHOOK_SECRET,
 } from './test-support'
+import { TEST_MODE_RETRIES } from './webhooks'
 
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.()
 })
 
-async function stackWith(respond?: (index: number) => number) {
-  const stack = await setupStack({}, respond)
+async function stackWith(
+  options: Parameters<typeof setupStack>[0] = {},
+  respond?: (index: number) => number,
+) {
+  const stack = await setupStack(options, respond)
   cleanups.push(stack.teardown)
   return stack
 }
@@ -50,7 +54,7 @@ describe('webhook delivery', () => {
   })
 
   it('retries a failing endpoint with backoff and keeps creation order', async () => {
-    const { emulator, stripe, receiver } = await stackWith((index) => (index < 2 ? 500 : 200))
+    const { emulator, stripe, receiver } = await stackWith({}, (index) => (index < 2 ? 500 : 200))
     await subscribeThroughCheckout(stripe, emulator)
     const deliveries = emulator.deliveries()
     expect(deliveries.slice(0, 3).map((d) => [d.type, d.attempt, d.status])).toEqual([
@@ -76,7 +80,7 @@ describe('webhook delivery', () => {
 
   it('gives up after the bounded attempts, keeps the event, and resends it on demand', async () => {
     let failing = true
-    const { emulator, stripe, receiver } = await stackWith(() => (failing ? 503 : 200))
+    const { emulator, stripe, receiver } = await stackWith({}, () => (failing ? 503 : 200))
     const event = await emulator.trigger('customer.created')
     await emulator.idle()
     expect(emulator.deliveries().map((d) => d.attempt)).toEqual([1, 2, 3, 4])
@@ -121,33 +125,7 @@ describe('webhook delivery', () => {
   })
 })
 
-describe('trigger and renew', () => {
-  it('triggers customer.subscription.updated for a given subscription over HTTP', async () => {
-    const { emulator, stripe, receiver } = await stackWith()
-    const { subscriptionId } = await subscribeThroughCheckout(stripe, emulator)
-    receiver.received.length = 0
-    const { status, body } = await postJson(emulator, '/_emulator/trigger', {
-      type: 'customer.subscription.updated',
-      subscription: subscriptionId,
-      cancelAtPeriodEnd: true,
-      feedback: 'too_expensive',
-    })
-    expect(status).toBe(200)
-    expect(body).toMatchObject({
-      type: 'customer.subscription.updated',
-      data: { object: { id: subscriptionId } },
-    })
-    await emulator.idle()
-    const [event] = verifiedEvents(stripe, receiver)
-    expect(event.data.object).toMatchObject({
-      cancel_at_period_end: true,
-      cancellation_details: { feedback: 'too_expensive' },
-    })
-    expect(event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false })
-    const bad = await postJson(emulator, '/_emulator/trigger', { type: 'charge.captured' })
-    expect(bad.status).toBe(400)
-  })
-
+describe('renew', () => {
   it('renews a subscription with a new paid invoice and fails a payment on demand', async () => {
     const { emulator, stripe, receiver } = await stackWith()
     const { subscriptionId } = await subscribeThroughCheckout(stripe, emulator)
@@ -171,13 +149,18 @@ describe('trigger and renew', () => {
       amount_paid: 2900,
     })
     receiver.received.length = 0
-    const failed = await emulator.trigger('invoice.payment_failed', {
-      subscription: subscriptionId,
+    const failed = await postJson(emulator, `/_emulator/subscriptions/${subscriptionId}/renew`, {
+      fail: true,
     })
-    expect(failed.data.object).toMatchObject({ status: 'open', amount_paid: 0, attempt_count: 1 })
+    expect(failed.status).toBe(200)
     await emulator.idle()
-    const types = verifiedEvents(stripe, receiver).map((event) => event.type)
-    expect(types).toEqual([
+    const failure = verifiedEvents(stripe, receiver)
+    expect(failure[3].data.object).toMatchObject({
+      status: 'open',
+      amount_paid: 0,
+      attempt_count: 1,
+    })
+    expect(failure.map((event) => event.type)).toEqual([
       'customer.subscription.updated',
       'invoice.created',
       'invoice.finalized',
@@ -188,65 +171,144 @@ describe('trigger and renew', () => {
   })
 })
 
-describe('fault injection', () => {
-  it('fails the next N matching calls with a Stripe error, then recovers', async () => {
-    const { emulator, stripe } = await stackWith()
-    const added = await postJson(emulator, '/_emulator/faults', {
-      method: 'POST',
-      path: '/v1/checkout/sessions',
-      status: 500,
-      count: 2,
-    })
-    expect(added.status).toBe(200)
-    const create = () =>
-      stripe.checkout.sessions.create({
-        mode: 'subscription',
-        line_items: [{ price: 'price_starter_monthly', quantity: 1 }],
-        success_url: 'http://localhost:5173/success',
-      })
-    await expect(create()).rejects.toMatchObject({ type: 'StripeAPIError', statusCode: 500 })
-    await expect(stripe.customers.list()).resolves.toMatchObject({ object: 'list' })
-    await expect(create()).rejects.toMatchObject({ type: 'StripeAPIError' })
-    await expect(create()).resolves.toMatchObject({ object: 'checkout.session' })
-  })
-
-  it('hangs for delayMs (client timeouts) and DELETE clears faults', async () => {
-    const { emulator } = await stackWith()
-    emulator.injectFault({ path: '^/v1/billing_portal', delayMs: 2000, count: 5 })
-    const impatient = sdkFor(emulator, API_KEY, 200)
-    const customer = await impatient.customers.create({ email: 'slow@example.com' })
-    await expect(
-      impatient.billingPortal.sessions.create({ customer: customer.id }),
-    ).rejects.toMatchObject({
-      type: 'StripeConnectionError',
-    })
-    const cleared = await postJson(emulator, '/_emulator/faults', {}, 'DELETE')
-    expect(cleared.body).toEqual({ faults: [] })
-    await expect(
-      impatient.billingPortal.sessions.create({ customer: customer.id }),
-    ).resolves.toMatchObject({
-      object: 'billing_portal.session',
-    })
-  })
-})
-
 describe('admin pages', () => {
-  it('lists deliveries as HTML and JSON', async () => {
-    const { emulator } = await stackWith((index) => (index === 0 ? 400 : 200))
+  it('lists deliveries as HTML, each with its Resend button, and as JSON', async () => {
+    const { emulator } = await stackWith({}, (index) => (index === 0 ? 400 : 200))
     const event = await emulator.trigger('customer.created')
     await emulator.idle()
-    const json = (await (await fetch(`${emulator.url}/_emulator/deliveries.json`)).json()) as {
-      deliveries: { eventId: string; status: number; response: string }[]
+    const json = (await (
+      await fetch(`${emulator.url}/_emulator/deliveries?format=json`)
+    ).json()) as {
+      deliveries: { eventId: string; status: number }[]
     }
     expect(json.deliveries.map((d) => [d.eventId, d.status])).toEqual([
       [event.id, 400],
       [event.id, 200],
     ])
-    const alt = await (await fetch(`${emulator.url}/_emulator/deliveries?format=json`)).json()
-    expect(alt).toEqual(json)
     const html = await (await fetch(`${emulator.url}/_emulator/deliveries`)).text()
     expect(html).toContain('<h1>Webhook deliveries</h1>')
-    expect(html).toContain(event.id)
+    expect(html).toContain(`aria-label="Resend ${event.id}"`)
     expect(html).toContain('failing #0')
+  })
+})
+
+describe('test-mode retries', () => {
+  it('retries three times over a few hours of the compressed clock by default', async () => {
+    expect(TEST_MODE_RETRIES.delaysSeconds).toHaveLength(3)
+    const hours = TEST_MODE_RETRIES.delaysSeconds.reduce((a, b) => a + b, 0) / 3600
+    expect(hours).toBeGreaterThanOrEqual(2)
+    expect(hours).toBeLessThanOrEqual(6)
+
+    const { emulator, stripe } = await stackWith({ retry: undefined }, () => 503)
+    const started = Date.now()
+    const event = await emulator.trigger('customer.created')
+    await emulator.idle()
+    const elapsed = Date.now() - started
+    const attempts = emulator.deliveries()
+    expect(attempts.map((d) => [d.attempt, d.status, d.nextAttemptInSeconds])).toEqual([
+      [1, 503, 1800],
+      [2, 503, 3600],
+      [3, 503, 7200],
+      [4, 503, null],
+    ])
+    // 3.5 emulated hours at an emulated hour per real second.
+    expect(elapsed).toBeGreaterThanOrEqual(3400)
+    expect(elapsed).toBeLessThan(8000)
+    const gaps = attempts.slice(1).map((d, i) => Date.parse(d.at) - Date.parse(attempts[i].at))
+    expect(gaps[2]).toBeGreaterThan(gaps[0] * 2)
+    const undelivered = await stripe.events.list({ delivery_success: false })
+    expect(undelivered.data.map((item) => item.id)).toEqual([event.id])
+  })
+})
+
+describe('shuffled delivery', () => {
+  it('delivers every event at least once, out of creation order, with duplicates', async () => {
+    const { emulator, stripe, receiver } = await stackWith({
+      delivery: { mode: 'shuffled', windowMs: 150, duplicateRate: 1, seed: 7 },
+    })
+    const { subscriptionId } = await subscribeThroughCheckout(stripe, emulator)
+    await emulator.advanceSubscription(subscriptionId)
+    await emulator.advanceSubscription(subscriptionId, { fail: true })
+    await emulator.idle()
+    const created = emulator.events().map((event) => event.id)
+    const arrived = verifiedEvents(stripe, receiver).map((event) => event.id)
+    expect(new Set(arrived)).toEqual(new Set(created))
+    // Every event twice (duplicateRate 1), the same event id both times.
+    expect(arrived).toHaveLength(created.length * 2)
+    const firstArrivals = arrived.filter((id, index) => arrived.indexOf(id) === index)
+    expect(firstArrivals).not.toEqual(created)
+    expect(emulator.deliveries().filter((d) => d.duplicate)).toHaveLength(created.length)
+    const delivered = await stripe.events.list({ delivery_success: true, limit: 100 })
+    expect(delivered.data).toHaveLength(created.length)
+  })
+
+  it('does not hold later events back behind a failing one', async () => {
+    const { emulator, stripe, receiver } = await stackWith(
+      {
+        delivery: { mode: 'shuffled', windowMs: 10, duplicateRate: 0, seed: 1 },
+        retry: { delaysSeconds: [1800], timeScale: 3600 },
+      },
+      (index) => (index === 0 ? 500 : 200),
+    )
+    await subscribeThroughCheckout(stripe, emulator)
+    const attempts = emulator.deliveries()
+    const failed = attempts[0]
+    expect(failed).toMatchObject({ status: 500, nextAttemptInSeconds: 1800 })
+    const retry = attempts.findIndex((d) => d.eventId === failed.eventId && d.attempt === 2)
+    // Everything else was delivered before the failed event's retry, half a second later.
+    expect(retry).toBe(attempts.length - 1)
+    expect(attempts[retry].ok).toBe(true)
+    expect(new Set(verifiedEvents(stripe, receiver).map((event) => event.id)).size).toBe(
+      emulator.events().length,
+    )
+  })
+})
+
+describe('a disabled endpoint', () => {
+  it('is sent nothing, drops pending retries, and refuses resends until enabled', async () => {
+    let failing = true
+    const { emulator, stripe, receiver } = await stackWith(
+      { retry: { delaysSeconds: [1800, 3600], timeScale: 3600 } },
+      () => (failing ? 500 : 200),
+    )
+    const [endpoint] = (await stripe.webhookEndpoints.list()).data
+    expect(endpoint).toMatchObject({
+      object: 'webhook_endpoint',
+      status: 'enabled',
+      url: receiver.url,
+    })
+    const first = await emulator.trigger('customer.created')
+    // The first attempt failed; its retry is half a second away when the endpoint is disabled.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const disabled = await stripe.webhookEndpoints.update(endpoint.id, { disabled: true })
+    expect(disabled.status).toBe('disabled')
+    failing = false
+    const second = await emulator.trigger('customer.created')
+    await emulator.idle()
+    expect(emulator.deliveries().map((d) => [d.eventId, d.attempt])).toEqual([[first.id, 1]])
+    expect(receiver.received.map((r) => r.headers['stripe-signature'] !== undefined)).toEqual([
+      true,
+    ])
+    expect((await stripe.events.retrieve(second.id)).pending_webhooks).toBe(0)
+    const undelivered = await stripe.events.list({ delivery_success: false })
+    expect(undelivered.data.map((event) => event.id)).toEqual([first.id])
+    const resend = await fetch(`${emulator.url}/_emulator/events/${first.id}/resend`, {
+      method: 'POST',
+    })
+    expect(resend.status).toBe(400)
+    expect(await resend.text()).toContain('disabled')
+
+    await stripe.webhookEndpoints.update(endpoint.id, { disabled: false })
+    const third = await emulator.trigger('customer.created')
+    emulator.resend(first.id)
+    await emulator.idle()
+    expect(verifiedEvents(stripe, receiver).map((event) => event.id)).toEqual([
+      first.id,
+      third.id,
+      first.id,
+    ])
+    await expect(
+      stripe.webhookEndpoints.update('we_missing', { disabled: true }),
+    ).rejects.toMatchObject({ statusCode: 404 })
   })
 })

@@ -13,13 +13,11 @@ export interface Delivery {
   eventId: string
   type: string
   attempt: number
-  url: string
   /** HTTP status of the endpoint's answer; null on a network error or timeout. */
   status: number | null
   ok: boolean
   /** The endpoint's answer (first 2,000 characters) or the network error. */
   response: string
-  durationMs: number
   at: string
   /** A second delivery of an event already delivered (shuffled mode's duplicates). */
   duplicate: boolean
@@ -83,7 +81,7 @@ export interface WebhookEndpointObject {
 }
 
 /** `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<payload>")>`, as Stripe signs. */
-export function signPayload(payload: string, secret: string, timestamp: number) {
+function signPayload(payload: string, secret: string, timestamp: number) {
   const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex')
   return `t=${timestamp},v1=${signature}`
 }
@@ -137,7 +135,6 @@ export class WebhookDispatcher {
     retry: RetryPolicy | RetrySchedule,
     private readonly states: Map<string, DeliveryState>,
     private readonly now: () => number,
-    private readonly timeoutMs = 10_000,
     private readonly options: DeliveryOptions = {},
   ) {
     if ('delaysSeconds' in retry) {
@@ -160,11 +157,7 @@ export class WebhookDispatcher {
     return this.endpoint?.status === 'enabled' ? 1 : 0
   }
 
-  setUrl(url: string | undefined) {
-    if (!url) {
-      this.endpoint = undefined
-      return
-    }
+  setUrl(url: string) {
     this.endpoint ??= {
       id: randomId('we', 24),
       object: 'webhook_endpoint',
@@ -304,11 +297,9 @@ export class WebhookDispatcher {
       eventId: event.id,
       type: event.type,
       attempt,
-      url,
       status: null,
       ok: false,
       response: '',
-      durationMs: 0,
       at: new Date(started).toISOString(),
       duplicate: job.duplicate,
       nextAttemptInSeconds: null,
@@ -324,7 +315,7 @@ export class WebhookDispatcher {
           'cache-control': 'no-cache',
         },
         body: payload,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(10_000),
         redirect: 'manual',
       })
       record.status = response.status
@@ -333,7 +324,6 @@ export class WebhookDispatcher {
     } catch (error) {
       record.response = describeError(error)
     }
-    record.durationMs = Date.now() - started
     if (!record.ok) record.nextAttemptInSeconds = this.delaysSeconds[attempt - 1] ?? null
     this.log.push(record)
     return record.ok

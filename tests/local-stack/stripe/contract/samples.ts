@@ -28,12 +28,16 @@ class Collector {
     return value as JsonObject
   }
 
-  async get(kind: ObjectKind, path: string) {
+  async fetch(path: string) {
     const response = await fetch(`${this.emulator.url}${path}`, {
       headers: { authorization: `Bearer ${API_KEY}` },
     })
     if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
-    return this.add(kind, `GET ${path}`, await response.json())
+    return (await response.json()) as JsonObject
+  }
+
+  async get(kind: ObjectKind, path: string) {
+    return this.add(kind, `GET ${path}`, await this.fetch(path))
   }
 
   /** A list's envelope, and each element as an object of `element`. */
@@ -48,19 +52,21 @@ class Collector {
 
 export async function collectSamples(stripe: Stripe, emulator: StripeEmulator) {
   const collect = new Collector(emulator)
-  const [price] = (await stripe.prices.list({ limit: 1 })).data
-  await collect.get('price', `/v1/prices/${price.id}`)
-  await collect.get('product', `/v1/products/${price.product as string}`)
+  const [{ id: price }] = (await stripe.prices.list({ limit: 1 })).data
+  await collect.get('price', `/v1/prices/${price}`)
+  const { product } = await collect.fetch(`/v1/prices/${price}?expand[]=product`)
+  collect.add('product', `GET /v1/prices/${price}?expand[]=product product`, product)
 
   const session = await createProSession(stripe)
   await collect.get('checkout.session', `/v1/checkout/sessions/${session.id}`)
-  await collect.list(`/v1/checkout/sessions/${session.id}/line_items`, 'item')
   const paid = await payOnHostedPage(session.url as string, '4242 4242 4242 4242')
   if (paid.status !== 303) throw new Error(`checkout failed: ${paid.status}`)
   const completed = await collect.get(
     'checkout.session',
     `/v1/checkout/sessions/${session.id}?expand[]=line_items`,
   )
+  const lineItems = collect.add('list', 'checkout.session.line_items', completed.line_items)
+  collect.add('item', 'checkout.session.line_items.data[0]', firstOf(lineItems))
   await collect.get('customer', `/v1/customers/${completed.customer as string}`)
   const subscriptionId = completed.subscription as string
   const subscription = await collect.get('subscription', `/v1/subscriptions/${subscriptionId}`)
@@ -117,7 +123,6 @@ const LISTS: [string, ObjectKind | undefined][] = [
   ['/v1/subscriptions?status=all', undefined],
   ['/v1/invoices', 'invoice'],
   ['/v1/prices', 'price'],
-  ['/v1/products', 'product'],
   ['/v1/checkout/sessions', 'checkout.session'],
   ['/v1/invoice_payments', 'invoice_payment'],
   ['/v1/events', undefined],
