@@ -1,30 +1,16 @@
-import type { EmulatorContext } from './context'
+import type { z } from 'zod'
+
 import { ApiError } from './http'
 import { createOrder } from './order-flow'
-import { addInterval, now, token } from './state'
-import type {
-  Address,
-  CheckoutRecord,
-  CustomerRecord,
-  Metadata,
-  OrderRecord,
-  SubscriptionRecord,
-} from './types'
-
-export interface CheckoutInput {
-  products: string[]
-  metadata?: Metadata
-  customer_metadata?: Metadata
-  customer_email?: string | null
-  customer_name?: string | null
-  customer_id?: string | null
-  external_customer_id?: string | null
-  success_url?: string | null
-  return_url?: string | null
-}
+import { addInterval, type EmulatorContext, now, token } from './state'
+import type { Address, CheckoutRecord, CustomerRecord, SubscriptionRecord } from './types'
+import type { checkoutCreateSchema } from './validation'
 
 /** Creates an open checkout session (`POST /v1/checkouts/`); emits `checkout.created`. */
-export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): CheckoutRecord {
+export function createCheckout(
+  ctx: EmulatorContext,
+  input: z.infer<typeof checkoutCreateSchema>,
+): CheckoutRecord {
   const id = ctx.state.newId()
   const clientSecret = token('polar_c_')
   const createdAt = now()
@@ -40,15 +26,14 @@ export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): Chec
     product_id: input.products[0],
     customer_id: input.customer_id ?? null,
     customer_email: input.customer_email ?? customer?.email ?? null,
-    customer_name: input.customer_name ?? customer?.name ?? null,
+    customer_name: customer?.name ?? null,
     external_customer_id: input.external_customer_id ?? null,
     metadata: input.metadata ?? {},
     customer_metadata: input.customer_metadata ?? {},
-    // Polar substitutes the placeholder when it serializes the checkout.
+    // Polar substitutes the placeholder; without a URL it shows the checkout's own page.
     success_url: input.success_url
       ? input.success_url.replaceAll('{CHECKOUT_ID}', id)
-      : `${ctx.publicUrl}/checkout/${clientSecret}/confirmation`,
-    return_url: input.return_url ?? null,
+      : `${ctx.publicUrl}/checkout/${clientSecret}`,
     expires_at: new Date(Date.parse(createdAt) + 60 * 60 * 1000).toISOString(),
     subscription_id: null,
   }
@@ -61,14 +46,6 @@ export interface PaymentDetails {
   email?: string
   name?: string
   country?: string
-  productId?: string
-}
-
-export interface CompletedCheckout {
-  checkout: CheckoutRecord
-  customer: CustomerRecord
-  subscription: SubscriptionRecord
-  order: OrderRecord
 }
 
 /**
@@ -80,7 +57,7 @@ export function completeCheckout(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,
   details: PaymentDetails = {},
-): CompletedCheckout {
+) {
   if (checkout.status !== 'open') {
     throw new ApiError(
       403,
@@ -98,8 +75,6 @@ export function completeCheckout(
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
   refuseSecondSubscription(ctx, checkout, email)
-  if (details.productId && checkout.product_ids.includes(details.productId))
-    checkout.product_id = details.productId
   const address: Address = {
     line1: null,
     line2: null,
@@ -140,8 +115,6 @@ export function completeCheckout(
     ended_at: null,
     past_due_at: null,
     metadata: { ...checkout.metadata },
-    customer_cancellation_reason: null,
-    customer_cancellation_comment: null,
   }
   ctx.state.subscriptions.set(subscription.id, subscription)
   ctx.emitSubscription('subscription.created', subscription)
@@ -208,7 +181,10 @@ function resolveCustomer(
     const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
     const linksExternalId = !existing.external_id && checkout.external_customer_id
     if (hasNewMetadata || linksExternalId) {
-      existing.metadata = { ...existing.metadata, ...checkout.customer_metadata }
+      existing.metadata = {
+        ...existing.metadata,
+        ...checkout.customer_metadata,
+      }
       existing.external_id = existing.external_id ?? checkout.external_customer_id
       ctx.touch(existing)
       ctx.emitCustomer('customer.updated', existing)

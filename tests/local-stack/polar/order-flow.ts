@@ -1,6 +1,5 @@
-import type { EmulatorContext } from './context'
 import { ApiError } from './http'
-import { now } from './state'
+import { type EmulatorContext, now } from './state'
 import type { Address, OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 
 const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
@@ -97,12 +96,11 @@ export function refundOrder(
     currency: order.currency,
     reason: 'customer_request',
   }
-  ctx.state.refunds.set(refund.id, refund)
   order.refunded_amount += value
   order.refunded_tax_amount += tax
   order.status = order.refunded_amount >= order.amount ? 'refunded' : 'partially_refunded'
   ctx.touch(order)
-  ctx.emitRefund('refund.created', refund)
+  ctx.emitRefund(refund)
   ctx.emitOrder('order.updated', order)
   ctx.emitOrder('order.refunded', order)
   return refund
@@ -123,12 +121,10 @@ export function createOrder(
     paid?: boolean
     /** Pending prorations (signed) added to the price; the order is never below zero. */
     prorations?: number
-    /** The amount billed, when it is not the price (a proration billed now). */
-    amount?: number
   } = {},
 ): OrderRecord {
   const customer = ctx.state.customer(subscription.customer_id)
-  const amount = options.amount ?? Math.max(0, subscription.amount + (options.prorations ?? 0))
+  const amount = Math.max(0, subscription.amount + (options.prorations ?? 0))
   const address = options.address ?? customer.billing_address
   const rate = ctx.state.taxRates.get(address?.country ?? '') ?? 0
   const order: OrderRecord = {

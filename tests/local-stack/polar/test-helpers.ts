@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net'
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
 
 import { LOCAL_CATALOG } from '../catalog'
-import { ALL_SCOPES } from './auth'
 import { type PolarEmulator, type PolarEmulatorOptions, startPolarEmulator } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
@@ -24,7 +23,10 @@ export async function startReceiver() {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      received.push({
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      })
       const status = rule?.(String(req.headers['webhook-id'])) ?? script.shift() ?? 200
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ received: status < 300 }))
@@ -81,16 +83,37 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     invoiceDelayMs: 0,
     // The receiver is on loopback: the stand-in's local mode.
     localWebhooks: true,
-    // The stand-in's own tests call every route, products included (the product's token
-    // has fewer scopes: PRODUCT_TOKEN_SCOPES).
-    accessTokenScopes: ALL_SCOPES,
     ...options,
   })
-  const polar = createPolar({ accessToken: TOKEN, environment: 'sandbox', baseUrl: emulator.url })
+  const polar = createPolar({
+    accessToken: TOKEN,
+    environment: 'sandbox',
+    baseUrl: emulator.url,
+  })
+  /** The events delivered since the last call, verified; empties the receiver. */
+  const delivered = async () => {
+    await emulator.idle()
+    const events = await Promise.all(receiver.received.map((r) => verify(r)))
+    receiver.received.length = 0
+    return events
+  }
+  /** A paid subscription (`completeCheckout`), its events already delivered and forgotten. */
+  const subscribe = async (product: string, userId = 'user-1', details = {}) => {
+    const checkout = await polar.checkouts.create({
+      products: [product],
+      external_customer_id: userId,
+      metadata: { user_id: userId },
+    })
+    const done = await emulator.completeCheckout(checkout.id, details)
+    await delivered()
+    return done
+  }
   return {
     emulator,
     receiver,
     polar,
+    delivered,
+    subscribe,
     close: async () => {
       await emulator.close()
       await receiver.close()
@@ -98,9 +121,9 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   }
 }
 
-/** Submits the hosted checkout form like a browser without JavaScript (no redirect following). */
-export async function submitCheckoutForm(checkoutUrl: string, fields: Record<string, string>) {
-  return fetch(checkoutUrl, {
+/** Submits a form like a browser without JavaScript (no redirect following). */
+export async function postForm(url: string, fields: Record<string, string>) {
+  return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),

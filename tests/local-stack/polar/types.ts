@@ -14,8 +14,6 @@ export interface Address {
 export interface OrganizationRecord {
   id: string
   name: string
-  slug: string
-  created_at: string
   /** Settings > Subscriptions in Polar's dashboard (`OrganizationSubscriptionSettings`). */
   subscription_settings: { allow_multiple_subscriptions: boolean }
 }
@@ -61,7 +59,6 @@ export interface CheckoutRecord {
   metadata: Metadata
   customer_metadata: Metadata
   success_url: string
-  return_url: string | null
   expires_at: string
   subscription_id: string | null
 }
@@ -89,25 +86,9 @@ export interface SubscriptionRecord {
   ended_at: string | null
   past_due_at: string | null
   metadata: Metadata
-  customer_cancellation_reason: string | null
-  customer_cancellation_comment: string | null
-  /** A product change scheduled for the next period (`proration_behavior: next_period`). */
-  pending_update?: PendingUpdateRecord | null
-  /** Prorations (minor units, signed) to add to the next period's order (`prorate`). */
+  /** Prorations (minor units, signed) to add to the next period's order. */
   pending_proration?: number
 }
-
-export interface PendingUpdateRecord {
-  id: string
-  created_at: string
-  modified_at: string | null
-  applies_at: string
-  product_id: string | null
-  seats: null
-  units: null
-}
-
-export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset'
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
 
@@ -162,11 +143,8 @@ export interface CustomerSessionRecord {
 
 export interface DeliveryAttempt {
   at: string
-  /** Unix seconds sent in `webhook-timestamp` for this attempt. */
-  webhookTimestamp: number
   status: number | null
   error: string | null
-  responseBody: string
   durationMs: number
 }
 
@@ -199,5 +177,6 @@ export interface Fault {
   status?: number
   count: number
   delayMs?: number
+  /** The answer's body (default: an `InjectedFault` error). */
   body?: unknown
 }

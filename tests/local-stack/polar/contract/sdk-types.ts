@@ -12,8 +12,6 @@ import { type Problem, validate } from '../../sdk-types/validate'
 
 /** Every SDK call the emulator serves, with the route that answers it. */
 export const SDK_CALLS = {
-  'products.list': 'GET /v1/products/',
-  'products.get': 'GET /v1/products/:id',
   'checkouts.create': 'POST /v1/checkouts/',
   'checkouts.get': 'GET /v1/checkouts/:id',
   'customerSessions.create': 'POST /v1/customer-sessions/',
@@ -21,14 +19,12 @@ export const SDK_CALLS = {
   'customers.create': 'POST /v1/customers/',
   'customers.update': 'PATCH /v1/customers/:id',
   'customers.getExternal': 'GET /v1/customers/external/:externalId',
-  'customers.get': 'GET /v1/customers/:id',
   'customers.deleteExternal': 'DELETE /v1/customers/external/:externalId',
   'subscriptions.list': 'GET /v1/subscriptions/',
   'subscriptions.get': 'GET /v1/subscriptions/:id',
   'subscriptions.update': 'PATCH /v1/subscriptions/:id',
   'subscriptions.revoke': 'DELETE /v1/subscriptions/:id',
   'orders.list': 'GET /v1/orders/',
-  'orders.get': 'GET /v1/orders/:id',
   'orders.generateInvoice': 'POST /v1/orders/:id/invoice',
   'orders.invoice': 'GET /v1/orders/:id/invoice',
   'webhooks.listWebhookEndpoints': 'GET /v1/webhooks/endpoints',
