@@ -186,8 +186,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     customer.external_id = null
     ctx.touch(customer)
     for (const subscription of state.subscriptionsOf(customer.id))
-      if (['active', 'trialing', 'past_due'].includes(subscription.status))
-        revokeSubscription(ctx, subscription)
+      if (subscription.status !== 'canceled') revokeSubscription(ctx, subscription)
     res.writeHead(204).end()
   })
 

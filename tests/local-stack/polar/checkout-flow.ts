@@ -72,9 +72,28 @@ export function completeCheckout(
       'CheckoutCustomerDeleted',
       'The customer associated with this checkout has been deleted.',
     )
+  const { state } = ctx
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
-  refuseSecondSubscription(ctx, checkout, email)
+  // The customer by id, else by external id (both linked at creation), else by email.
+  const existing =
+    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
+    (checkout.external_customer_id
+      ? state.customerByExternalId(checkout.external_customer_id)
+      : undefined) ??
+    state.customerByEmail(email)
+  // `_validate_subscription_uniqueness`: one billable subscription per customer, unless the
+  // organization allows several.
+  if (
+    existing &&
+    !state.organization.subscription_settings.allow_multiple_subscriptions &&
+    state.subscriptionsOf(existing.id).some((s) => s.status !== 'canceled')
+  )
+    throw new ApiError(
+      403,
+      'AlreadyActiveSubscriptionError',
+      'You already have an active subscription.',
+    )
   const address: Address = {
     line1: null,
     line2: null,
@@ -90,7 +109,9 @@ export function completeCheckout(
   ctx.touch(checkout)
   ctx.emitCheckout('checkout.updated', checkout)
 
-  const customer = resolveCustomer(ctx, checkout, email, name, address)
+  const customer = existing
+    ? updateCustomer(ctx, existing, checkout)
+    : newCustomer(ctx, checkout, email, name, address)
   checkout.customer_id = customer.id
 
   const product = ctx.state.product(checkout.product_id)
@@ -134,66 +155,27 @@ export function completeCheckout(
   return { checkout, customer, subscription, order }
 }
 
-/**
- * Polar's `_validate_subscription_uniqueness` (server/polar/checkout/service.py): unless the
- * organization allows multiple subscriptions, a checkout for a customer (by id or external
- * id, else by email) who already holds a billable subscription of the organization is refused on
- * confirmation, 403 AlreadyActiveSubscriptionError.
- */
-function refuseSecondSubscription(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
-  if (ctx.state.organization.subscription_settings.allow_multiple_subscriptions) return
-  const customer = findCustomer(ctx, checkout, email)
-  const billable = [...ctx.state.subscriptions.values()].some(
-    (subscription) =>
-      subscription.customer_id === customer?.id &&
-      ['active', 'trialing', 'past_due'].includes(subscription.status),
-  )
-  if (billable)
-    throw new ApiError(
-      403,
-      'AlreadyActiveSubscriptionError',
-      'You already have an active subscription.',
-    )
+/** A checkout's customer metadata and external id are merged into the customer it reuses. */
+function updateCustomer(ctx: EmulatorContext, existing: CustomerRecord, checkout: CheckoutRecord) {
+  const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
+  if (hasNewMetadata || (!existing.external_id && checkout.external_customer_id)) {
+    existing.metadata = { ...existing.metadata, ...checkout.customer_metadata }
+    existing.external_id = existing.external_id ?? checkout.external_customer_id
+    ctx.touch(existing)
+    ctx.emitCustomer('customer.updated', existing)
+  }
+  return existing
 }
 
-/** The checkout's customer by id, else by external id (both linked at creation), else by email. */
-function findCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
-  const { state } = ctx
-  return (
-    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
-    (checkout.external_customer_id
-      ? state.customerByExternalId(checkout.external_customer_id)
-      : undefined) ??
-    state.customerByEmail(email)
-  )
-}
-
-/** Reuses the customer by id, external id or email (Polar's order), else creates one. */
-function resolveCustomer(
+function newCustomer(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,
   email: string,
   name: string,
   address: Address,
 ) {
-  const existing = findCustomer(ctx, checkout, email)
-  if (existing) {
-    const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
-    const linksExternalId = !existing.external_id && checkout.external_customer_id
-    if (hasNewMetadata || linksExternalId) {
-      existing.metadata = {
-        ...existing.metadata,
-        ...checkout.customer_metadata,
-      }
-      existing.external_id = existing.external_id ?? checkout.external_customer_id
-      ctx.touch(existing)
-      ctx.emitCustomer('customer.updated', existing)
-    }
-    return existing
-  }
-  const { state } = ctx
   const customer: CustomerRecord = {
-    id: state.newId(),
+    id: ctx.state.newId(),
     created_at: now(),
     modified_at: null,
     email,
@@ -202,7 +184,7 @@ function resolveCustomer(
     metadata: { ...checkout.customer_metadata },
     billing_address: address,
   }
-  state.customers.set(customer.id, customer)
+  ctx.state.customers.set(customer.id, customer)
   ctx.emitCustomer('customer.created', customer)
   return customer
 }

@@ -26,10 +26,10 @@ describe('webhook delivery', () => {
     env = await setup({ retry: { attempts: 5, baseDelayMs: 30 } })
     const script = [500, 503]
     let firstId: string | undefined
-    env.receiver.respondByEvent((id) => {
+    env.receiver.respond = (id) => {
       firstId ??= id
       return id === firstId ? script.shift() : undefined
-    })
+    }
     await twoEvents()
     await env.emulator.idle()
     const [first, second] = env.emulator.deliveries()
@@ -60,7 +60,7 @@ describe('webhook delivery', () => {
 
   it('uses 10 attempts and a 2 s backoff capped at 20 minutes by default', async () => {
     env = await setup({ retry: undefined })
-    env.receiver.respondWith(500)
+    env.receiver.respond = () => 500
     await env.polar.checkouts.create({ products: [PRO] })
     await new Promise((resolve) => setTimeout(resolve, 200))
     const [delivery] = env.emulator.deliveries()
@@ -97,7 +97,7 @@ describe('webhook delivery', () => {
   it('disables the endpoint after 10 failed events in a row: pending ones skipped, none created, until enabled', async () => {
     env = await setup({ retry: { attempts: 2, baseDelayMs: 4 } })
     const { polar, emulator, receiver } = env
-    receiver.respondWith(...Array.from({ length: 40 }, () => 500))
+    receiver.respond = () => 500
     for (let i = 0; i < 12; i++) await polar.checkouts.create({ products: [PRO] })
     await emulator.idle()
     const failed = emulator.deliveries().filter((d) => d.status === 'failed')
@@ -112,7 +112,7 @@ describe('webhook delivery', () => {
     await polar.checkouts.create({ products: [PRO] })
     expect(emulator.deliveries()).toHaveLength(12)
 
-    receiver.respondWith() // from here on 200
+    receiver.respond = () => undefined
     receiver.received.length = 0
     const enabled = await fetch(`${emulator.url}/_emulator/webhook-endpoint`, {
       method: 'POST',

@@ -14,7 +14,6 @@ import { runTrigger, type TriggerOptions } from './triggers'
 import type { Fault, OrganizationRecord } from './types'
 import { POLAR_DELIVERY, WebhookDispatcher } from './webhooks'
 
-export { PRODUCT_TOKEN_SCOPES } from './auth'
 export { setClockOffset } from './state'
 export type { Delivery } from './types'
 export { POLAR_DELIVERY, signWebhook } from './webhooks'

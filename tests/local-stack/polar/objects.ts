@@ -150,7 +150,7 @@ export function orderJson(state: PolarState, order: OrderRecord) {
   const subscription = order.subscription_id
     ? state.subscriptions.get(order.subscription_id)
     : undefined
-  const paid = order.status !== 'pending' && order.status !== 'void'
+  const paid = order.status !== 'pending'
   return {
     id: order.id,
     created_at: order.created_at,
@@ -312,7 +312,7 @@ export function refundJson(state: PolarState, refund: RefundRecord) {
     id: refund.id,
     metadata: {},
     status: 'succeeded',
-    reason: refund.reason,
+    reason: 'customer_request',
     amount: refund.amount,
     tax_amount: refund.tax_amount,
     currency: refund.currency,

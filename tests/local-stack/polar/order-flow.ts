@@ -94,7 +94,6 @@ export function refundOrder(
     amount: value,
     tax_amount: tax,
     currency: order.currency,
-    reason: 'customer_request',
   }
   order.refunded_amount += value
   order.refunded_tax_amount += tax

@@ -79,22 +79,6 @@ describe('tokens, scopes and versions', () => {
     expect((await failure(polar.checkouts.get(MISSING))).statusCode).toBe(404)
   })
 
-  it("gives the product's token (the scopes docs/polar.md lists) every route the product calls", async () => {
-    const { emulator } = await server('polar_oat_product')
-    const call = (method: string, path: string) =>
-      fetch(`${emulator.url}${path}`, {
-        method,
-        headers: { authorization: 'Bearer polar_oat_product', 'content-type': 'application/json' },
-        body: method === 'GET' ? undefined : '{}',
-      }).then((r) => r.status)
-    expect(await call('GET', '/v1/subscriptions/')).toBe(200)
-    expect(await call('GET', '/v1/customers/')).toBe(200)
-    expect(await call('GET', '/v1/orders/')).toBe(200)
-    expect(await call('GET', '/v1/webhooks/endpoints')).toBe(200)
-    expect(await call('POST', '/v1/customer-sessions/')).toBe(422)
-    expect(await call('POST', `/v1/orders/${MISSING}/invoice`)).toBe(404)
-  })
-
   it('checks Polar-Version: absent or served passes (and is echoed), anything else is 404', async () => {
     const { emulator } = await server('polar_oat_v')
     const get = (version?: string) =>

@@ -69,14 +69,14 @@ export function revokeSubscription(ctx: EmulatorContext, subscription: Subscript
  * `PATCH /v1/subscriptions/{id}` with `product_id` and the organization's default proration,
  * `prorate` (subscription/service.py `update_product`): refused with 403
  * `AlreadyCanceledSubscription` when it ended or is set to cancel, 403 `InactiveSubscription`
- * when it is not active or trialing, 422 for an unknown product. The product switches now
+ * when it is not active, 422 for an unknown product. The product switches now
  * (`subscription.updated`); for the share of the period still to run (update.py
  * `_calculate_time_proration`), a credit for the old price and a charge for the new one,
  * each rounded, are added to the next period's order.
  */
 export function changeProduct(ctx: EmulatorContext, subscription: SubscriptionRecord, id: string) {
   if (isEnded(subscription) || subscription.cancel_at_period_end) throw alreadyCanceled()
-  if (subscription.status !== 'active' && subscription.status !== 'trialing') {
+  if (subscription.status !== 'active') {
     throw new ApiError(403, 'InactiveSubscription', 'This subscription is not active.')
   }
   const product = ctx.state.products.get(id)

@@ -42,14 +42,12 @@ export interface CustomerRecord {
   deleted_at?: string
 }
 
-export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed'
-
 export interface CheckoutRecord {
   id: string
   client_secret: string
   created_at: string
   modified_at: string | null
-  status: CheckoutStatus
+  status: 'open' | 'confirmed' | 'succeeded'
   product_ids: string[]
   product_id: string
   customer_id: string | null
@@ -63,9 +61,6 @@ export interface CheckoutRecord {
   subscription_id: string | null
 }
 
-export type SubscriptionStatus =
-  'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid'
-
 export interface SubscriptionRecord {
   id: string
   created_at: string
@@ -73,7 +68,7 @@ export interface SubscriptionRecord {
   customer_id: string
   product_id: string
   checkout_id: string | null
-  status: SubscriptionStatus
+  status: 'active' | 'past_due' | 'canceled'
   amount: number
   currency: string
   recurring_interval: 'month' | 'year'
@@ -90,21 +85,16 @@ export interface SubscriptionRecord {
   pending_proration?: number
 }
 
-export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
-
-export type BillingReason =
-  'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update'
-
 export interface OrderRecord {
   id: string
   created_at: string
   modified_at: string | null
-  status: OrderStatus
+  status: 'pending' | 'paid' | 'refunded' | 'partially_refunded'
   customer_id: string
   product_id: string
   subscription_id: string | null
   checkout_id: string | null
-  billing_reason: BillingReason
+  billing_reason: 'subscription_create' | 'subscription_cycle'
   /** Net of tax; Polar adds `tax_amount` by the billing address (`PolarState.taxRates`). */
   amount: number
   tax_amount: number
@@ -129,7 +119,6 @@ export interface RefundRecord {
   amount: number
   tax_amount: number
   currency: string
-  reason: string
 }
 
 export interface CustomerSessionRecord {
@@ -148,14 +137,6 @@ export interface DeliveryAttempt {
   durationMs: number
 }
 
-/**
- * `pending`: not attempted yet (or waiting behind an earlier event); `delivering`: an attempt
- * is in flight; `retrying`: failed, another attempt is scheduled; `succeeded`, `failed` (its
- * attempts ran out); `skipped`: left undelivered because the endpoint was disabled.
- */
-export type DeliveryStatus =
-  'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
-
 /** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {
   /** The `webhook-id`: unique per event, identical across retries and re-sends. */
@@ -164,7 +145,9 @@ export interface Delivery {
   /** The exact JSON body that is signed and sent. */
   body: string
   createdAt: string
-  status: DeliveryStatus
+  /** `pending` (not tried yet, or held back), `delivering`, `retrying`, or final: `succeeded`,
+   * `failed` (its attempts ran out), `skipped` (the endpoint was disabled). */
+  status: 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
   attempts: DeliveryAttempt[]
   nextAttemptAt: string | null
 }
