@@ -2,7 +2,7 @@ import { errors } from '@polar-sh/sdk/2026-10'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { catalogPlan, LOCAL_CATALOG } from '../catalog'
-import { postForm, setup } from './test-helpers'
+import { setup } from './test-helpers'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
 const STARTER = catalogPlan(LOCAL_CATALOG, 'starter').polar.productId
@@ -176,35 +176,5 @@ describe('subscription changes', () => {
     await env.emulator.trigger('renewal', { subscription_id: id, paid: false })
     const pastDue = polar.subscriptions.update(id, { product_id: STARTER })
     await expect(pastDue).rejects.toMatchObject({ error: { error: 'InactiveSubscription' } })
-  })
-})
-
-describe('customer portal', () => {
-  it("opens the session's customer and lets it cancel and resume; a bad token is 404", async () => {
-    env = await setup()
-    const { subscription } = await env.subscribe(STARTER, 'user-p1')
-    const session = await env.polar.customerSessions.create({
-      external_customer_id: 'user-p1',
-      return_url: 'http://localhost:5173/dashboard',
-    })
-    expect(session.customer_portal_url).toBe(`${env.emulator.url}/portal/${session.token}`)
-    const portal = await (await fetch(session.customer_portal_url)).text()
-    expect(portal).toContain('>Cancel subscription</button>')
-    expect(portal).toContain('href="http://localhost:5173/dashboard">Return to site</a>')
-
-    const action = `${session.customer_portal_url}/subscriptions/${subscription.id}`
-    expect((await postForm(action, { intent: 'cancel' })).status).toBe(303)
-    expect(await (await fetch(session.customer_portal_url)).text()).toContain(
-      '>Resume subscription</button>',
-    )
-    expect((await postForm(action, { intent: 'resume' })).status).toBe(303)
-    expect((await postForm(action, { intent: 'resume' })).status).toBe(409)
-    expect(await types()).toEqual([
-      'subscription.updated',
-      'subscription.canceled',
-      'subscription.updated',
-      'subscription.uncanceled',
-    ])
-    expect((await fetch(`${env.emulator.url}/portal/polar_cst_unknown`)).status).toBe(404)
   })
 })

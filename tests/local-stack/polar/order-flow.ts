@@ -6,14 +6,9 @@ const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partial
 const generating = new WeakSet<OrderRecord>()
 
 /**
- * `POST /v1/orders/{id}/invoice`, as the current Polar server behaves:
- * - not paid (pending/void) → 409 `OrderNotEligibleForInvoice`;
- * - no billing name or address → 422 `MissingInvoiceBillingDetails`;
- * - otherwise 202 and the invoice is (re)generated in the background: after `invoiceDelayMs`
- *   it is available and `order.updated` goes out with `is_invoice_generated: true`.
- * A second POST after generation also answers 202 and regenerates (current Polar no longer
- * answers `InvoiceAlreadyExists`); the existing invoice stays downloadable meanwhile and a
- * new `order.updated` follows. A POST while generation is running does not queue another.
+ * `POST /v1/orders/{id}/invoice`: 409 unless paid, 422 without a billing name or address,
+ * else 202 and, after `invoiceDelayMs`, the invoice with `order.updated`. A later POST
+ * regenerates it (Polar no longer answers `InvoiceAlreadyExists`); one running is not queued twice.
  */
 export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   if (!INVOICEABLE.has(order.status)) {

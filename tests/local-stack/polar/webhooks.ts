@@ -48,7 +48,7 @@ interface DispatcherOptions {
 }
 
 /** The event types the emulator emits: a new endpoint's default selection here. */
-const POLAR_EVENT_TYPES = [
+export const POLAR_EVENT_TYPES = [
   'checkout.created',
   'checkout.updated',
   'customer.created',

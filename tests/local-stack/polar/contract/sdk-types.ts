@@ -1,8 +1,6 @@
 /**
- * What `@polar-sh/sdk` 1.x (`/2026-10`) declares each call returns, read from the SDK's own
- * type declarations. The 1.x SDK has no runtime schemas (its responses are `response.json()`
- * and `webhooks.validateEvent` checks only the signature and the event type), so its
- * generated types are the contract an emulator response must meet.
+ * What `@polar-sh/sdk` 1.x (`/2026-10`) declares each call returns, read from its type
+ * declarations: the SDK has no runtime schemas, so its types are the contract.
  */
 import { PolarClientError } from '@polar-sh/sdk'
 import { type createPolar, errors } from '@polar-sh/sdk/2026-10'
