@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http'
+
 import { createCheckout } from './checkout-flow'
 import { bodyError, notFound, type Req, type Router, sendJson, ValidationFailed } from './http'
 import {
@@ -30,10 +32,11 @@ import {
 /** The part of Polar's public API under /v1 the product calls, as `@polar-sh/sdk` calls it. */
 export function registerApi(router: Router, ctx: EmulatorContext) {
   const { state } = ctx
-  const list = <T>(req: Req, items: T[], json: (item: T) => unknown) => {
+  /** Polar's list envelope, newest first, a page of `limit` (10 by default, at most 100). */
+  const sendList = <T>(req: Req, res: ServerResponse, items: T[], json: (item: T) => unknown) => {
     const page = Math.max(1, Number(req.query.get('page') ?? 1) || 1)
     const limit = Math.min(100, Math.max(1, Number(req.query.get('limit') ?? 10) || 10))
-    return listJson(newestFirst(items).map(json), page, limit)
+    sendJson(res, 200, listJson(newestFirst(items).map(json), page, limit))
   }
   const liveCustomer = (id: string) => {
     const customer = lookup(state.customers, id, 'Customer')
@@ -48,11 +51,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
 
   // The organization's webhook endpoints (one here); the secret is shown, as Polar's API does.
   router.on('GET', '/v1/webhooks/endpoints', (req, res) => {
-    sendJson(
-      res,
-      200,
-      list(req, ctx.webhooks.endpointJson(state.organization.id), (e) => e),
-    )
+    sendList(req, res, ctx.webhooks.endpointJson(state.organization.id), (e) => e)
   })
 
   router.on('POST', '/v1/checkouts/', (req, res) => {
@@ -106,11 +105,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     const items = [...state.customers.values()].filter(
       (c) => !c.deleted_at && (!email || c.email.toLowerCase() === email),
     )
-    sendJson(
-      res,
-      200,
-      list(req, items, (c) => customerJson(state, c)),
-    )
+    sendList(req, res, items, (c) => customerJson(state, c))
   })
   router.on('GET', '/v1/customers/external/:externalId', (req, res) => {
     sendJson(res, 200, customerJson(state, byExternalId(req.params.externalId)))
@@ -197,11 +192,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     )
     items = filterAfter(items, req, 'started_after', (s) => s.started_at)
     items = filterAfter(items, req, 'canceled_at_after', (s) => s.canceled_at)
-    sendJson(
-      res,
-      200,
-      list(req, items, (s) => subscriptionJson(state, s)),
-    )
+    sendList(req, res, items, (s) => subscriptionJson(state, s))
   })
   router.on('GET', '/v1/subscriptions/:id', (req, res) => {
     const subscription = lookup(state.subscriptions, req.params.id, 'Subscription')
@@ -223,11 +214,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
 
   router.on('GET', '/v1/orders/', (req, res) => {
     const items = filterAfter([...state.orders.values()], req, 'created_after', (o) => o.created_at)
-    sendJson(
-      res,
-      200,
-      list(req, items, (o) => orderJson(state, o)),
-    )
+    sendList(req, res, items, (o) => orderJson(state, o))
   })
   router.on('POST', '/v1/orders/:id/invoice', (req, res) => {
     requestInvoice(ctx, lookup(state.orders, req.params.id, 'Order'))

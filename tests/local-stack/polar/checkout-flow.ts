@@ -29,7 +29,7 @@ export function createCheckout(
     customer_name: customer?.name ?? null,
     external_customer_id: input.external_customer_id ?? null,
     metadata: input.metadata ?? {},
-    customer_metadata: input.customer_metadata ?? {},
+    customer_metadata: {},
     // Polar substitutes the placeholder; without a URL it shows the checkout's own page.
     success_url: input.success_url
       ? input.success_url.replaceAll('{CHECKOUT_ID}', id)
@@ -109,9 +109,13 @@ export function completeCheckout(
   ctx.touch(checkout)
   ctx.emitCheckout('checkout.updated', checkout)
 
-  const customer = existing
-    ? updateCustomer(ctx, existing, checkout)
-    : newCustomer(ctx, checkout, email, name, address)
+  // A reused customer takes the checkout's external id when it has none.
+  if (existing && !existing.external_id && checkout.external_customer_id) {
+    existing.external_id = checkout.external_customer_id
+    ctx.touch(existing)
+    ctx.emitCustomer('customer.updated', existing)
+  }
+  const customer = existing ?? newCustomer(ctx, checkout, email, name, address)
   checkout.customer_id = customer.id
 
   const product = ctx.state.product(checkout.product_id)
@@ -155,18 +159,6 @@ export function completeCheckout(
   return { checkout, customer, subscription, order }
 }
 
-/** A checkout's customer metadata and external id are merged into the customer it reuses. */
-function updateCustomer(ctx: EmulatorContext, existing: CustomerRecord, checkout: CheckoutRecord) {
-  const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
-  if (hasNewMetadata || (!existing.external_id && checkout.external_customer_id)) {
-    existing.metadata = { ...existing.metadata, ...checkout.customer_metadata }
-    existing.external_id = existing.external_id ?? checkout.external_customer_id
-    ctx.touch(existing)
-    ctx.emitCustomer('customer.updated', existing)
-  }
-  return existing
-}
-
 function newCustomer(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,
@@ -181,7 +173,7 @@ function newCustomer(
     email,
     name,
     external_id: checkout.external_customer_id,
-    metadata: { ...checkout.customer_metadata },
+    metadata: {},
     billing_address: address,
   }
   ctx.state.customers.set(customer.id, customer)

@@ -3,12 +3,11 @@ import { type EmulatorContext, now } from './state'
 import type { Address, OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 
 const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
-const generating = new WeakSet<OrderRecord>()
 
 /**
  * `POST /v1/orders/{id}/invoice`: 409 unless paid, 422 without a billing name or address,
  * else 202 and, after `invoiceDelayMs`, the invoice with `order.updated`. A later POST
- * regenerates it (Polar no longer answers `InvoiceAlreadyExists`); one running is not queued twice.
+ * regenerates it (Polar no longer answers `InvoiceAlreadyExists`).
  */
 export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   if (!INVOICEABLE.has(order.status)) {
@@ -25,14 +24,11 @@ export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
       'Order is missing billing name or address.',
     )
   }
-  if (generating.has(order)) return
   const finish = () => {
-    generating.delete(order)
     order.is_invoice_generated = true
     ctx.touch(order)
     ctx.emitOrder('order.updated', order)
   }
-  generating.add(order)
   if (ctx.invoiceDelayMs <= 0) finish()
   else ctx.later(ctx.invoiceDelayMs, finish)
 }

@@ -63,16 +63,6 @@ export function registerPages(router: Router, ctx: EmulatorContext, environment:
   router.on('GET', '/', (_req, res) => sendHtml(res, 200, homePage(ctx, environment)))
   router.on('GET', '/_emulator/deliveries', (_req, res) => sendHtml(res, 200, deliveriesPage(ctx)))
 
-  // The dashboard's "Enable" switch: re-enabling sends nothing by itself (re-send each event).
-  router.on('POST', '/_emulator/webhook-endpoint', (req, res) => {
-    const enabled = String((req.body as { enabled?: unknown } | undefined)?.enabled)
-    if (enabled !== 'true' && enabled !== 'false')
-      throw new ApiError(400, 'InvalidEnabled', 'Body must set "enabled" to true or false.')
-    webhooks.setEnabled(enabled === 'true')
-    if (req.isForm) return redirect(res, '/_emulator/deliveries')
-    sendJson(res, 200, webhooks.endpoint())
-  })
-
   router.on('POST', '/_emulator/events/:id/resend', (req, res) => {
     const delivery = webhooks.resend(req.params.id)
     if (!delivery) throw notFound('Event not found')
@@ -215,7 +205,7 @@ function deliveriesPage(ctx: EmulatorContext) {
     })
   const disabled = endpoint.enabled
     ? ''
-    : `<p role="alert">Endpoint disabled since ${esc(endpoint.disabledAt)} after consecutive failed events; pending events were skipped and new events are not created. ${button('/_emulator/webhook-endpoint', 'Enable endpoint', { enabled: 'true' })}</p>`
+    : `<p role="alert">Endpoint disabled since ${esc(endpoint.disabledAt)} after consecutive failed events; pending events were skipped and new events are not created.</p>`
   return page(
     'Webhook deliveries',
     `<p>Endpoint: <code>${esc(endpoint.url ?? 'not set')}</code></p>${disabled}

@@ -21,7 +21,6 @@ const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'value is not a val
 export const checkoutCreateSchema = z.object({
   products: z.array(z.uuid()).min(1),
   metadata: metadata.optional(),
-  customer_metadata: metadata.optional(),
   customer_email: email.nullish(),
   customer_id: z.uuid().nullish(),
   external_customer_id: z.string().nullish(),

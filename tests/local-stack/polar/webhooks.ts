@@ -173,7 +173,6 @@ export class WebhookDispatcher {
         created_at: '2025-01-01T00:00:00.000Z',
         modified_at: this.disabledAt,
         url: this.url,
-        name: null,
         api_version: '2026-10',
         format: 'raw',
         secret: this.options.secret,
