@@ -1,30 +1,16 @@
-import type { EmulatorContext } from './context'
+import type { z } from 'zod'
+
 import { ApiError } from './http'
 import { createOrder } from './order-flow'
-import { addInterval, now, token } from './state'
-import type {
-  Address,
-  CheckoutRecord,
-  CustomerRecord,
-  Metadata,
-  OrderRecord,
-  SubscriptionRecord,
-} from './types'
-
-export interface CheckoutInput {
-  products: string[]
-  metadata?: Metadata
-  customer_metadata?: Metadata
-  customer_email?: string | null
-  customer_name?: string | null
-  customer_id?: string | null
-  external_customer_id?: string | null
-  success_url?: string | null
-  return_url?: string | null
-}
+import { addInterval, type EmulatorContext, now, token } from './state'
+import type { Address, CheckoutRecord, CustomerRecord, SubscriptionRecord } from './types'
+import type { checkoutCreateSchema } from './validation'
 
 /** Creates an open checkout session (`POST /v1/checkouts/`); emits `checkout.created`. */
-export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): CheckoutRecord {
+export function createCheckout(
+  ctx: EmulatorContext,
+  input: z.infer<typeof checkoutCreateSchema>,
+): CheckoutRecord {
   const id = ctx.state.newId()
   const clientSecret = token('polar_c_')
   const createdAt = now()
@@ -40,15 +26,14 @@ export function createCheckout(ctx: EmulatorContext, input: CheckoutInput): Chec
     product_id: input.products[0],
     customer_id: input.customer_id ?? null,
     customer_email: input.customer_email ?? customer?.email ?? null,
-    customer_name: input.customer_name ?? customer?.name ?? null,
+    customer_name: customer?.name ?? null,
     external_customer_id: input.external_customer_id ?? null,
     metadata: input.metadata ?? {},
-    customer_metadata: input.customer_metadata ?? {},
-    // Polar substitutes the placeholder when it serializes the checkout.
+    customer_metadata: {},
+    // Polar substitutes the placeholder; without a URL it shows the checkout's own page.
     success_url: input.success_url
       ? input.success_url.replaceAll('{CHECKOUT_ID}', id)
-      : `${ctx.publicUrl}/checkout/${clientSecret}/confirmation`,
-    return_url: input.return_url ?? null,
+      : `${ctx.publicUrl}/checkout/${clientSecret}`,
     expires_at: new Date(Date.parse(createdAt) + 60 * 60 * 1000).toISOString(),
     subscription_id: null,
   }
@@ -61,14 +46,6 @@ export interface PaymentDetails {
   email?: string
   name?: string
   country?: string
-  productId?: string
-}
-
-export interface CompletedCheckout {
-  checkout: CheckoutRecord
-  customer: CustomerRecord
-  subscription: SubscriptionRecord
-  order: OrderRecord
 }
 
 /**
@@ -80,7 +57,7 @@ export function completeCheckout(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,
   details: PaymentDetails = {},
-): CompletedCheckout {
+) {
   if (checkout.status !== 'open') {
     throw new ApiError(
       403,
@@ -95,11 +72,28 @@ export function completeCheckout(
       'CheckoutCustomerDeleted',
       'The customer associated with this checkout has been deleted.',
     )
+  const { state } = ctx
   const email = details.email ?? checkout.customer_email ?? 'customer@example.com'
   const name = details.name ?? checkout.customer_name ?? 'Local Customer'
-  refuseSecondSubscription(ctx, checkout, email)
-  if (details.productId && checkout.product_ids.includes(details.productId))
-    checkout.product_id = details.productId
+  // The customer by id, else by external id (both linked at creation), else by email.
+  const existing =
+    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
+    (checkout.external_customer_id
+      ? state.customerByExternalId(checkout.external_customer_id)
+      : undefined) ??
+    state.customerByEmail(email)
+  // `_validate_subscription_uniqueness`: one billable subscription per customer, unless the
+  // organization allows several.
+  if (
+    existing &&
+    !state.organization.subscription_settings.allow_multiple_subscriptions &&
+    state.subscriptionsOf(existing.id).some((s) => s.status !== 'canceled')
+  )
+    throw new ApiError(
+      403,
+      'AlreadyActiveSubscriptionError',
+      'You already have an active subscription.',
+    )
   const address: Address = {
     line1: null,
     line2: null,
@@ -115,7 +109,13 @@ export function completeCheckout(
   ctx.touch(checkout)
   ctx.emitCheckout('checkout.updated', checkout)
 
-  const customer = resolveCustomer(ctx, checkout, email, name, address)
+  // A reused customer takes the checkout's external id when it has none.
+  if (existing && !existing.external_id && checkout.external_customer_id) {
+    existing.external_id = checkout.external_customer_id
+    ctx.touch(existing)
+    ctx.emitCustomer('customer.updated', existing)
+  }
+  const customer = existing ?? newCustomer(ctx, checkout, email, name, address)
   checkout.customer_id = customer.id
 
   const product = ctx.state.product(checkout.product_id)
@@ -140,8 +140,6 @@ export function completeCheckout(
     ended_at: null,
     past_due_at: null,
     metadata: { ...checkout.metadata },
-    customer_cancellation_reason: null,
-    customer_cancellation_comment: null,
   }
   ctx.state.subscriptions.set(subscription.id, subscription)
   ctx.emitSubscription('subscription.created', subscription)
@@ -161,72 +159,24 @@ export function completeCheckout(
   return { checkout, customer, subscription, order }
 }
 
-/**
- * Polar's `_validate_subscription_uniqueness` (server/polar/checkout/service.py): unless the
- * organization allows multiple subscriptions, a checkout for a customer (by id or external
- * id, else by email) who already holds a billable subscription of the organization is refused on
- * confirmation, 403 AlreadyActiveSubscriptionError.
- */
-function refuseSecondSubscription(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
-  if (ctx.state.organization.subscription_settings.allow_multiple_subscriptions) return
-  const customer = findCustomer(ctx, checkout, email)
-  const billable = [...ctx.state.subscriptions.values()].some(
-    (subscription) =>
-      subscription.customer_id === customer?.id &&
-      ['active', 'trialing', 'past_due'].includes(subscription.status),
-  )
-  if (billable)
-    throw new ApiError(
-      403,
-      'AlreadyActiveSubscriptionError',
-      'You already have an active subscription.',
-    )
-}
-
-/** The checkout's customer by id, else by external id (both linked at creation), else by email. */
-function findCustomer(ctx: EmulatorContext, checkout: CheckoutRecord, email: string) {
-  const { state } = ctx
-  return (
-    (checkout.customer_id ? state.customers.get(checkout.customer_id) : undefined) ??
-    (checkout.external_customer_id
-      ? state.customerByExternalId(checkout.external_customer_id)
-      : undefined) ??
-    state.customerByEmail(email)
-  )
-}
-
-/** Reuses the customer by id, external id or email (Polar's order), else creates one. */
-function resolveCustomer(
+function newCustomer(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,
   email: string,
   name: string,
   address: Address,
 ) {
-  const existing = findCustomer(ctx, checkout, email)
-  if (existing) {
-    const hasNewMetadata = Object.keys(checkout.customer_metadata).length > 0
-    const linksExternalId = !existing.external_id && checkout.external_customer_id
-    if (hasNewMetadata || linksExternalId) {
-      existing.metadata = { ...existing.metadata, ...checkout.customer_metadata }
-      existing.external_id = existing.external_id ?? checkout.external_customer_id
-      ctx.touch(existing)
-      ctx.emitCustomer('customer.updated', existing)
-    }
-    return existing
-  }
-  const { state } = ctx
   const customer: CustomerRecord = {
-    id: state.newId(),
+    id: ctx.state.newId(),
     created_at: now(),
     modified_at: null,
     email,
     name,
     external_id: checkout.external_customer_id,
-    metadata: { ...checkout.customer_metadata },
+    metadata: {},
     billing_address: address,
   }
-  state.customers.set(customer.id, customer)
+  ctx.state.customers.set(customer.id, customer)
   ctx.emitCustomer('customer.created', customer)
   return customer
 }

@@ -1,26 +1,20 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 
 import * as toolkit from '../http'
-import { RouteTable } from '../http'
-
-export { readText as readBody } from '../http'
 
 /** A request as the route handlers see it. */
 export interface Req {
-  method: string
-  path: string
   query: URLSearchParams
-  headers: IncomingMessage['headers']
   params: Record<string, string>
-  rawBody: string
   /** True when the body was an HTML form post. */
   isForm: boolean
   /** Parsed JSON body, or the form fields as an object. */
   body: unknown
-  wantsJson: boolean
 }
 
 export type Handler = (req: Req, res: ServerResponse) => void | Promise<void>
+
+export type Router = toolkit.RouteTable<Handler>
 
 /** Thrown by handlers for an error answer in Polar's shape `{error, detail}`. */
 export class ApiError extends Error {
@@ -36,42 +30,23 @@ export class ApiError extends Error {
 /** Thrown for a FastAPI validation error: 422 `{detail: [{loc, msg, type, input}]}`. */
 export class ValidationFailed extends Error {
   constructor(
-    readonly detail: { type: string; loc: (string | number)[]; msg: string; input?: unknown }[],
+    readonly detail: {
+      type: string
+      loc: (string | number)[]
+      msg: string
+      input?: unknown
+    }[],
   ) {
     super('Validation failed')
   }
 }
 
-export function notFound(detail = 'Not found') {
-  return new ApiError(404, 'ResourceNotFound', detail)
+export function bodyError(loc: string, msg: string, input: unknown) {
+  return new ValidationFailed([{ type: 'value_error', loc: ['body', loc], msg, input }])
 }
 
-/** Method + path router with `:param` segments (the local stack's route table). */
-export class Router {
-  private readonly table = new RouteTable<Handler>()
-
-  on(method: string, path: string, handler: Handler) {
-    this.table.on(method, path, handler)
-    return this
-  }
-
-  /** `METHOD /path` of every route, in the order they were added. */
-  describe() {
-    return this.table.describe()
-  }
-
-  /** Finds the handler; `redirectTo` is set when only the trailing-slash variant exists (FastAPI 307). */
-  match(
-    method: string,
-    path: string,
-  ): { handler?: Handler; params: Record<string, string>; redirectTo?: string } {
-    const { found } = this.table.match(method, path)
-    if (found) return { handler: found.handler, params: found.params }
-    if (!path.endsWith('/') && this.table.match(method, `${path}/`).found) {
-      return { params: {}, redirectTo: `${path}/` }
-    }
-    return { params: {} }
-  }
+export function notFound(detail = 'Not found') {
+  return new ApiError(404, 'ResourceNotFound', detail)
 }
 
 /** JSON as Polar sends it: compact, with its length. */
@@ -88,8 +63,8 @@ export function sendHtml(res: ServerResponse, status: number, html: string) {
   toolkit.sendHtml(res, status, html, { contentLength: true })
 }
 
-export function redirect(res: ServerResponse, location: string, status = 303) {
-  toolkit.redirect(res, location, status, { contentLength: true })
+export function redirect(res: ServerResponse, location: string) {
+  toolkit.redirect(res, location, 303, { contentLength: true })
 }
 
 /** Reads a string field from a JSON or form body. */

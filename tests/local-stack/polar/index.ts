@@ -1,28 +1,22 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import type { Catalog } from '../catalog'
-import { registerAdmin } from './admin'
+import { BodyTooLarge, FaultRegistry, parseForm, readText, RouteTable } from '../http'
 import { registerApi } from './api'
-import { PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
+import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
-import { checkoutJson } from './checkout-objects'
-import { EmulatorContext } from './context'
-import { FaultInjector } from './faults'
-import { Router } from './http'
-import { customerJson, orderJson, subscriptionJson } from './objects'
+import { ApiError, type Handler, sendJson, ValidationFailed } from './http'
+import { checkoutJson, customerJson, orderJson, subscriptionJson } from './objects'
 import { registerPages } from './pages'
-import { createRequestHandler } from './server'
-import { PolarState } from './state'
-import { runTrigger, type TriggerOptions, type TriggerResult } from './triggers'
-import type { Delivery, Fault, OrganizationRecord } from './types'
-import { type EndpointState, POLAR_DELIVERY, WebhookDispatcher } from './webhooks'
+import { EmulatorContext, PolarState } from './state'
+import { runTrigger, type TriggerOptions } from './triggers'
+import type { Fault, OrganizationRecord } from './types'
+import { POLAR_DELIVERY, WebhookDispatcher } from './webhooks'
 
-export { PRODUCT_TOKEN_SCOPES, SERVED_VERSIONS } from './auth'
-export { LOCAL_ORGANIZATION_ID, PolarState, setClockOffset } from './state'
-export type { TriggerOptions, TriggerResult } from './triggers'
-export type { Delivery, DeliveryAttempt, Fault } from './types'
-export { type EndpointState, POLAR_DELIVERY, signWebhook } from './webhooks'
+export { setClockOffset } from './state'
+export type { Delivery } from './types'
+export { POLAR_DELIVERY, signWebhook } from './webhooks'
 
 export interface PolarEmulatorOptions {
   /** The products to seed (see ../catalog.ts). */
@@ -33,10 +27,10 @@ export interface PolarEmulatorOptions {
   webhookUrl?: string
   /** Standard Webhooks secret; the HMAC key is its UTF-8 bytes exactly as configured. */
   webhookSecret: string
-  /** Which Polar server this one stands for (its pages and state say so). Default sandbox. */
+  /** Which Polar server this one stands for (its home page says so). Default sandbox. */
   environment?: 'sandbox' | 'production'
-  /** This server's organization access token; other tokens get 401. Undefined accepts any token. */
-  accessToken?: string
+  /** This server's organization access token; other tokens get 401. */
+  accessToken: string
   /** The token's scopes (default: the product's, `PRODUCT_TOKEN_SCOPES`); others get 403. */
   accessTokenScopes?: readonly string[]
   /**
@@ -44,111 +38,103 @@ export interface PolarEmulatorOptions {
    * other delivery delay is scaled by `baseDelayMs / 2000` (a compressed clock).
    */
   retry?: { attempts: number; baseDelayMs: number }
-  /** Consecutive failed events that disable the webhook endpoint (Polar: 10). */
-  failureThreshold?: number
-  /**
-   * The stand-in's local mode: webhook URLs may be http and point at loopback or private
-   * addresses. Off by default: like Polar, only https URLs on public hosts are accepted.
-   */
+  /** Lets webhook URLs be http on loopback or private addresses (Polar: https, public hosts). */
   localWebhooks?: boolean
-  /** Base of the URLs handed out (checkout, portal, invoices); defaults to `url`. */
-  publicUrl?: string
   /** Time from `POST /v1/orders/{id}/invoice` until the invoice exists (GET 404 before). Default 1000. */
   invoiceDelayMs?: number
 }
 
-export interface CompletedCheckoutJson {
-  checkout: ReturnType<typeof checkoutJson>
-  customer: ReturnType<typeof customerJson>
-  subscription: ReturnType<typeof subscriptionJson>
-  order: ReturnType<typeof orderJson>
-}
-
-export interface PolarEmulator {
-  url: string
-  port: number
-  environment: 'sandbox' | 'production'
-  close(): Promise<void>
-  /** Sets the endpoint's URL; throws when Polar would refuse it (see `localWebhooks`). */
-  setWebhookUrl(url: string | undefined): void
-  /** The webhook endpoint: its URL and whether it is enabled. */
-  endpoint(): EndpointState
-  /** Enables (or disables) the endpoint, as the dashboard's switch does. */
-  setEndpointEnabled(enabled: boolean): void
-  /** The event types the endpoint is sent (default: every type the emulator emits). */
-  setEndpointEvents(events: string[]): void
-  /** Every event emitted so far with its delivery attempts, oldest first. */
-  deliveries(): Delivery[]
-  /** Resolves when no delivery is in flight or waiting for a retry. */
-  idle(): Promise<void>
-  /** `renewal`, `refund`, `cancel`, `uncancel`, `revoke`, or an event type to re-send an object. */
-  trigger(type: string, options?: TriggerOptions): Promise<TriggerResult>
-  /** Pays an open checkout (by id or client secret) as the hosted page's "Pay now" does. */
-  completeCheckout(
-    idOrClientSecret: string,
-    details?: PaymentDetails,
-  ): Promise<CompletedCheckoutJson>
-  /** Queues an event again with the same webhook-id. */
-  resend(eventId: string): void
-  addFault(fault: Fault): void
-  clearFaults(): void
-  /** The in-memory state, for assertions (treat as read-only). */
-  state: PolarState
-  /** API requests received so far, by `METHOD /path`. */
-  apiCalls(): Record<string, number>
-  /** The organization's subscription settings, as the dashboard's Settings > Subscriptions sets them. */
-  setSubscriptionSettings(settings: Partial<OrganizationRecord['subscription_settings']>): void
-  /** The sales tax added to orders billed to `country`, in percent (0 removes it). */
-  setTaxRate(country: string, percent: number): void
-}
-
-function listen(server: Server, port: number) {
-  return new Promise<number>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
+export type PolarEmulator = Awaited<ReturnType<typeof startPolarEmulator>>
 
 /** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
-export async function startPolarEmulator(options: PolarEmulatorOptions): Promise<PolarEmulator> {
-  const localMode = options.localWebhooks === true
+export async function startPolarEmulator(options: PolarEmulatorOptions) {
   const checkUrl = (value: string | undefined) => {
-    const problem = value === undefined ? null : webhookUrlProblem(value, localMode)
+    const problem = value && webhookUrlProblem(value, options.localWebhooks === true)
     if (problem) throw new Error(`Webhook URL refused (${problem}): ${value}`)
   }
   checkUrl(options.webhookUrl)
   const server = createServer()
-  const port = await listen(server, options.port ?? 0)
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
   const url = `http://127.0.0.1:${port}`
-  const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
   const state = new PolarState(options.catalog)
   const webhooks = new WebhookDispatcher({
     secret: options.webhookSecret,
     url: options.webhookUrl,
     attempts: Math.max(1, options.retry?.attempts ?? POLAR_DELIVERY.attempts),
     baseDelayMs: options.retry?.baseDelayMs ?? POLAR_DELIVERY.minBackoffMs,
-    failureThreshold: options.failureThreshold,
   })
-  const ctx = new EmulatorContext(state, webhooks, publicUrl, options.invoiceDelayMs ?? 1000)
-  const faults = new FaultInjector()
-  const router = new Router()
+  const ctx = new EmulatorContext(state, webhooks, url, options.invoiceDelayMs ?? 1000)
+  const faults = new FaultRegistry<Fault>()
+  const router = new RouteTable<Handler>()
   registerApi(router, ctx)
-  registerPages(router, ctx)
-  const environment = options.environment ?? 'sandbox'
-  registerAdmin(router, ctx, environment)
-  const tokens =
-    options.accessToken === undefined
-      ? undefined
-      : new Map([[options.accessToken, options.accessTokenScopes ?? PRODUCT_TOKEN_SCOPES]])
-  server.on('request', createRequestHandler({ router, ctx, faults, tokens }))
+  registerPages(router, ctx, options.environment ?? 'sandbox')
+  const scopes = options.accessTokenScopes ?? PRODUCT_TOKEN_SCOPES
+
+  async function handle(incoming: IncomingMessage, res: ServerResponse) {
+    const { pathname, searchParams } = new URL(incoming.url ?? '/', 'http://localhost')
+    const method = (incoming.method ?? 'GET').toUpperCase()
+    const raw = await readText(incoming)
+    if (pathname.startsWith('/v1/')) {
+      const call = `${method} ${pathname}`
+      ctx.apiCalls.set(call, (ctx.apiCalls.get(call) ?? 0) + 1)
+      const fault = faults.take(method, pathname)?.fault
+      if (fault?.delayMs) await new Promise<void>((resolve) => ctx.later(fault.delayMs!, resolve))
+      if (fault?.status) {
+        const detail = `Injected ${fault.status} for ${call}`
+        return sendJson(res, fault.status, fault.body ?? { error: 'InjectedFault', detail })
+      }
+      const version = apiVersion(incoming)
+      if (!version) return sendJson(res, 404, { detail: 'Not Found' })
+      res.setHeader('polar-version', version)
+      const auth = authorize(incoming, method, pathname, options.accessToken, scopes)
+      if (auth) return sendJson(res, auth.status, auth.body, auth.headers)
+    }
+    const { found } = router.match(method, pathname)
+    if (!found) return sendJson(res, 404, { detail: 'Not Found' })
+    const isForm = (incoming.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
+    await found.handler(
+      {
+        query: searchParams,
+        params: found.params,
+        isForm,
+        body: parseBody(raw, isForm),
+      },
+      res,
+    )
+  }
+
+  server.on('request', (incoming: IncomingMessage, res: ServerResponse) => {
+    handle(incoming, res).catch((error: unknown) => {
+      if (res.headersSent) return res.end()
+      if (error instanceof ApiError)
+        return sendJson(res, error.status, {
+          error: error.error,
+          detail: error.detail,
+        })
+      if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
+      if (error instanceof BodyTooLarge)
+        return sendJson(res, 413, {
+          error: 'RequestEntityTooLarge',
+          detail: error.message,
+        })
+      console.error('[polar-emulator]', error)
+      sendJson(res, 500, {
+        error: 'InternalServerError',
+        detail: String(error),
+      })
+    })
+  })
 
   return {
     url,
     port,
-    environment,
+    /** The in-memory state, for assertions (treat as read-only). */
     state,
     async close() {
       webhooks.close()
@@ -156,35 +142,66 @@ export async function startPolarEmulator(options: PolarEmulatorOptions): Promise
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-    setWebhookUrl: (value) => {
+    /** Sets the endpoint's URL; throws when Polar would refuse it (see `localWebhooks`). */
+    setWebhookUrl(value: string | undefined) {
       checkUrl(value)
       webhooks.setUrl(value)
     },
     endpoint: () => webhooks.endpoint(),
-    setEndpointEnabled: (enabled) => webhooks.setEnabled(enabled),
-    setEndpointEvents: (events) => webhooks.setEvents(events),
+    /** Enables (or disables) the endpoint, as the dashboard's switch does. */
+    setEndpointEnabled: (enabled: boolean) => webhooks.setEnabled(enabled),
+    /** The event types the endpoint is sent (default: every type the emulator emits). */
+    setEndpointEvents: (events: string[]) => webhooks.setEvents(events),
+    /** Every event emitted so far with its delivery attempts, oldest first. */
     deliveries: () => webhooks.list(),
+    /** Resolves when no delivery is in flight or waiting for a retry. */
     idle: () => webhooks.idle(),
-    trigger: async (type, triggerOptions) => runTrigger(ctx, type, triggerOptions),
-    async completeCheckout(key, details) {
+    /** `renewal`, `refund`, `cancel`, `uncancel` or `revoke`. */
+    trigger: async (type: string, triggerOptions?: TriggerOptions) =>
+      runTrigger(ctx, type, triggerOptions),
+    /** Pays an open checkout (by id or client secret) as the hosted page's "Pay now" does. */
+    async completeCheckout(key: string, details?: PaymentDetails) {
       const checkout = state.checkoutByKey(key)
       if (!checkout) throw new Error(`Unknown checkout ${key}`)
       const done = completeCheckout(ctx, checkout, details)
       return {
-        checkout: checkoutJson(state, done.checkout, publicUrl),
+        checkout: checkoutJson(state, done.checkout, url),
         customer: customerJson(state, done.customer),
         subscription: subscriptionJson(state, done.subscription),
         order: orderJson(state, done.order),
       }
     },
-    resend: (eventId) => {
+    /** Queues an event again with the same webhook-id. */
+    resend(eventId: string) {
       if (!webhooks.resend(eventId)) throw new Error(`Unknown event ${eventId}`)
     },
-    addFault: (fault) => faults.add(fault),
+    /** The next `count` API calls matching `method` and `path` fail with `status` or wait `delayMs`. */
+    addFault: (fault: Fault) => faults.add(fault, fault.count),
     clearFaults: () => faults.clear(),
+    /** API requests received so far, by `METHOD /path`. */
     apiCalls: () => Object.fromEntries(ctx.apiCalls),
-    setSubscriptionSettings: (settings) =>
+    /** The organization's subscription settings (Polar's Settings > Subscriptions). */
+    setSubscriptionSettings: (settings: Partial<OrganizationRecord['subscription_settings']>) =>
       Object.assign(state.organization.subscription_settings, settings),
-    setTaxRate: (country, percent) => state.taxRates.set(country, percent),
+    /** The sales tax added to orders billed to `country`, in percent (0 removes it). */
+    setTaxRate: (country: string, percent: number) => state.taxRates.set(country, percent),
+  }
+}
+
+/** A JSON or form body; malformed JSON is FastAPI's 422 `json_invalid`. */
+function parseBody(raw: string, isForm: boolean): unknown {
+  if (raw === '') return undefined
+  if (isForm) return parseForm(raw)
+  try {
+    return JSON.parse(raw)
+  } catch {
+    throw new ValidationFailed([
+      {
+        type: 'json_invalid',
+        loc: ['body', 0],
+        msg: 'JSON decode error',
+        input: {},
+      },
+    ])
   }
 }

@@ -1,14 +1,20 @@
 import type { PolarState } from './state'
-import type { CustomerRecord, OrderRecord, ProductRecord, SubscriptionRecord } from './types'
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  CustomerSessionRecord,
+  OrderRecord,
+  ProductRecord,
+  RefundRecord,
+  SubscriptionRecord,
+} from './types'
 
 /**
- * Wire objects exactly as Polar serializes them (API 2026-10): snake_case, every nullable
- * field present, ISO datetimes with an offset, and no field that `@polar-sh/sdk/2026-10`
- * does not declare (contract.test.ts checks each against the SDK's types). Built fresh from
- * the records on every call.
+ * Wire objects as Polar serializes them (API 2026-10), built fresh from the records:
+ * contract.test.ts checks each against the SDK's types.
  */
 
-export function priceJson(product: ProductRecord) {
+function priceJson(product: ProductRecord) {
   return {
     created_at: product.created_at,
     modified_at: null,
@@ -23,7 +29,7 @@ export function priceJson(product: ProductRecord) {
   }
 }
 
-export function productBase(state: PolarState, product: ProductRecord) {
+function productBase(state: PolarState, product: ProductRecord) {
   return {
     id: product.id,
     created_at: product.created_at,
@@ -43,7 +49,7 @@ export function productBase(state: PolarState, product: ProductRecord) {
   }
 }
 
-export function productJson(state: PolarState, product: ProductRecord) {
+function productJson(state: PolarState, product: ProductRecord) {
   return {
     ...productBase(state, product),
     metadata: {},
@@ -55,8 +61,13 @@ export function productJson(state: PolarState, product: ProductRecord) {
   }
 }
 
-export function checkoutProductJson(state: PolarState, product: ProductRecord) {
-  return { ...productBase(state, product), prices: [priceJson(product)], benefits: [], medias: [] }
+function checkoutProductJson(state: PolarState, product: ProductRecord) {
+  return {
+    ...productBase(state, product),
+    prices: [priceJson(product)],
+    benefits: [],
+    medias: [],
+  }
 }
 
 export function customerJson(state: PolarState, customer: CustomerRecord) {
@@ -82,8 +93,8 @@ export function customerJson(state: PolarState, customer: CustomerRecord) {
   }
 }
 
-/** The subscription without its embedded relations (as embedded in orders). */
-export function subscriptionBaseJson(subscription: SubscriptionRecord) {
+/** The subscription without its relations (as embedded in orders). */
+function subscriptionBaseJson(subscription: SubscriptionRecord) {
   return {
     metadata: subscription.metadata,
     created_at: subscription.created_at,
@@ -113,10 +124,9 @@ export function subscriptionBaseJson(subscription: SubscriptionRecord) {
     product_id: subscription.product_id,
     discount_id: null,
     checkout_id: subscription.checkout_id,
-    seats: null,
     units: null,
-    customer_cancellation_reason: subscription.customer_cancellation_reason,
-    customer_cancellation_comment: subscription.customer_cancellation_comment,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
   }
 }
 
@@ -124,13 +134,12 @@ export function subscriptionJson(state: PolarState, subscription: SubscriptionRe
   const product = state.product(subscription.product_id)
   return {
     ...subscriptionBaseJson(subscription),
-    custom_field_data: {},
     customer: customerJson(state, state.customer(subscription.customer_id)),
     product: productJson(state, product),
     discount: null,
     prices: [priceJson(product)],
     meters: [],
-    pending_update: subscription.pending_update ?? null,
+    pending_update: null,
   }
 }
 
@@ -139,7 +148,7 @@ export function orderJson(state: PolarState, order: OrderRecord) {
   const subscription = order.subscription_id
     ? state.subscriptions.get(order.subscription_id)
     : undefined
-  const paid = order.status !== 'pending' && order.status !== 'void'
+  const paid = order.status !== 'pending'
   return {
     id: order.id,
     created_at: order.created_at,
@@ -162,16 +171,13 @@ export function orderJson(state: PolarState, order: OrderRecord) {
     invoice_number: order.invoice_number,
     is_invoice_generated: order.is_invoice_generated,
     receipt_number: null,
-    seats: null,
     units: null,
     customer_id: order.customer_id,
     product_id: order.product_id,
     discount_id: null,
     subscription_id: order.subscription_id,
     checkout_id: order.checkout_id,
-    next_payment_attempt_at: null,
     metadata: order.metadata,
-    custom_field_data: {},
     platform_fee_amount: 0,
     platform_fee_currency: null,
     customer: customerJson(state, state.customer(order.customer_id)),
@@ -195,5 +201,128 @@ export function orderJson(state: PolarState, order: OrderRecord) {
     description: product.name,
     refundable_amount: order.amount - order.refunded_amount,
     refundable_tax_amount: order.tax_amount - order.refunded_tax_amount,
+  }
+}
+
+export function checkoutJson(state: PolarState, checkout: CheckoutRecord, publicUrl: string) {
+  const product = state.product(checkout.product_id)
+  const products = checkout.product_ids.map((id) => state.product(id))
+  return {
+    id: checkout.id,
+    created_at: checkout.created_at,
+    modified_at: checkout.modified_at,
+    payment_processor: 'stripe',
+    status: checkout.status,
+    client_secret: checkout.client_secret,
+    url: `${publicUrl}/checkout/${checkout.client_secret}`,
+    expires_at: checkout.expires_at,
+    success_url: checkout.success_url,
+    return_url: null,
+    embed_origin: null,
+    amount: product.amount,
+    units: null,
+    min_units: null,
+    max_units: null,
+    discount_amount: 0,
+    net_amount: product.amount,
+    tax_amount: null,
+    tax_behavior: null,
+    total_amount: product.amount,
+    currency: product.currency,
+    allow_trial: true,
+    active_trial_interval: null,
+    active_trial_interval_count: null,
+    trial_end: null,
+    organization_id: state.organization.id,
+    product_id: product.id,
+    product_price_id: product.price_id,
+    discount_id: null,
+    allow_discount_codes: true,
+    require_billing_address: false,
+    is_discount_applicable: true,
+    is_free_product_price: false,
+    is_payment_required: true,
+    is_payment_setup_required: true,
+    is_payment_form_required: true,
+    customer_id: checkout.customer_id,
+    is_business_customer: false,
+    customer_name: checkout.customer_name,
+    customer_email: checkout.customer_email,
+    customer_ip_address: null,
+    customer_billing_name: checkout.customer_name,
+    customer_billing_address: null,
+    customer_tax_id: null,
+    payment_method_type: null,
+    payment_processor_metadata: {},
+    billing_address_fields: {
+      country: 'required',
+      state: 'disabled',
+      city: 'disabled',
+      postal_code: 'disabled',
+      line1: 'disabled',
+      line2: 'disabled',
+    },
+    trial_interval: null,
+    trial_interval_count: null,
+    metadata: checkout.metadata,
+    external_customer_id: checkout.external_customer_id,
+    products: products.map((p) => checkoutProductJson(state, p)),
+    product: checkoutProductJson(state, product),
+    product_price: priceJson(product),
+    prices: Object.fromEntries(products.map((p) => [p.id, [priceJson(p)]])),
+    discount: null,
+    subscription_id: checkout.subscription_id,
+    attached_custom_fields: [],
+    customer_metadata: checkout.customer_metadata,
+  }
+}
+
+export function customerSessionJson(
+  state: PolarState,
+  session: CustomerSessionRecord,
+  publicUrl: string,
+) {
+  return {
+    created_at: session.created_at,
+    modified_at: null,
+    id: session.id,
+    token: session.token,
+    expires_at: session.expires_at,
+    return_url: session.return_url,
+    customer_portal_url: `${publicUrl}/portal/${session.token}`,
+    customer_id: session.customer_id,
+    customer: customerJson(state, state.customer(session.customer_id)),
+  }
+}
+
+export function refundJson(state: PolarState, refund: RefundRecord) {
+  return {
+    created_at: refund.created_at,
+    modified_at: null,
+    id: refund.id,
+    metadata: {},
+    status: 'succeeded',
+    reason: 'customer_request',
+    amount: refund.amount,
+    tax_amount: refund.tax_amount,
+    currency: refund.currency,
+    organization_id: state.organization.id,
+    order_id: refund.order_id,
+    subscription_id: refund.subscription_id,
+    customer_id: refund.customer_id,
+    revoke_benefits: false,
+    dispute: null,
+  }
+}
+
+/** Polar's list envelope. */
+export function listJson<T>(items: T[], page: number, limit: number) {
+  const start = (page - 1) * limit
+  return {
+    items: items.slice(start, start + limit),
+    pagination: {
+      total_count: items.length,
+      max_page: Math.max(1, Math.ceil(items.length / limit)),
+    },
   }
 }

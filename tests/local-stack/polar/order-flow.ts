@@ -1,20 +1,13 @@
-import type { EmulatorContext } from './context'
 import { ApiError } from './http'
-import { now } from './state'
+import { type EmulatorContext, now } from './state'
 import type { Address, OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 
 const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
-const generating = new WeakSet<OrderRecord>()
 
 /**
- * `POST /v1/orders/{id}/invoice`, as the current Polar server behaves:
- * - not paid (pending/void) → 409 `OrderNotEligibleForInvoice`;
- * - no billing name or address → 422 `MissingInvoiceBillingDetails`;
- * - otherwise 202 and the invoice is (re)generated in the background: after `invoiceDelayMs`
- *   it is available and `order.updated` goes out with `is_invoice_generated: true`.
- * A second POST after generation also answers 202 and regenerates (current Polar no longer
- * answers `InvoiceAlreadyExists`); the existing invoice stays downloadable meanwhile and a
- * new `order.updated` follows. A POST while generation is running does not queue another.
+ * `POST /v1/orders/{id}/invoice`: 409 unless paid, 422 without a billing name or address,
+ * else 202 and, after `invoiceDelayMs`, the invoice with `order.updated`. A later POST
+ * regenerates it (Polar no longer answers `InvoiceAlreadyExists`).
  */
 export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   if (!INVOICEABLE.has(order.status)) {
@@ -31,14 +24,11 @@ export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
       'Order is missing billing name or address.',
     )
   }
-  if (generating.has(order)) return
   const finish = () => {
-    generating.delete(order)
     order.is_invoice_generated = true
     ctx.touch(order)
     ctx.emitOrder('order.updated', order)
   }
-  generating.add(order)
   if (ctx.invoiceDelayMs <= 0) finish()
   else ctx.later(ctx.invoiceDelayMs, finish)
 }
@@ -95,14 +85,12 @@ export function refundOrder(
     amount: value,
     tax_amount: tax,
     currency: order.currency,
-    reason: 'customer_request',
   }
-  ctx.state.refunds.set(refund.id, refund)
   order.refunded_amount += value
   order.refunded_tax_amount += tax
   order.status = order.refunded_amount >= order.amount ? 'refunded' : 'partially_refunded'
   ctx.touch(order)
-  ctx.emitRefund('refund.created', refund)
+  ctx.emitRefund(refund)
   ctx.emitOrder('order.updated', order)
   ctx.emitOrder('order.refunded', order)
   return refund
@@ -123,12 +111,10 @@ export function createOrder(
     paid?: boolean
     /** Pending prorations (signed) added to the price; the order is never below zero. */
     prorations?: number
-    /** The amount billed, when it is not the price (a proration billed now). */
-    amount?: number
   } = {},
 ): OrderRecord {
   const customer = ctx.state.customer(subscription.customer_id)
-  const amount = options.amount ?? Math.max(0, subscription.amount + (options.prorations ?? 0))
+  const amount = Math.max(0, subscription.amount + (options.prorations ?? 0))
   const address = options.address ?? customer.billing_address
   const rate = ctx.state.taxRates.get(address?.country ?? '') ?? 0
   const order: OrderRecord = {

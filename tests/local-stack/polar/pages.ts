@@ -1,184 +1,214 @@
+import { escapeHtml as esc } from '../http'
 import { completeCheckout } from './checkout-flow'
-import type { EmulatorContext } from './context'
-import { date, esc, money, notFoundPage, page } from './html'
-import { ApiError, field, redirect, type Router, sendHtml } from './http'
-import { cancelSubscription, revokeSubscription, uncancelSubscription } from './subscription-flow'
+import { ApiError, field, notFound, redirect, type Router, sendHtml, sendJson } from './http'
+import type { EmulatorContext } from './state'
+import { cancelSubscription, uncancelSubscription } from './subscription-flow'
+import { runTrigger } from './triggers'
 import type { CheckoutRecord, CustomerSessionRecord } from './types'
 
-/** Hosted checkout, customer portal and invoice pages: plain server-rendered HTML forms. */
-export function registerPages(router: Router, ctx: EmulatorContext) {
-  const { state } = ctx
+/**
+ * Hosted checkout, customer portal and invoice pages, and the dashboard (home page,
+ * deliveries, re-send, triggers): plain server-rendered HTML forms.
+ */
+export function registerPages(router: Router, ctx: EmulatorContext, environment: string) {
+  const { state, webhooks } = ctx
+  const missing = (what: string) => page('Not found', `<p role="alert">${esc(what)}</p>`)
 
   router.on('GET', '/checkout/:key', (req, res) => {
     const checkout = state.checkoutByKey(req.params.key)
-    if (!checkout) return sendHtml(res, 404, notFoundPage('This checkout does not exist.'))
+    if (!checkout) return sendHtml(res, 404, missing('This checkout does not exist.'))
     sendHtml(res, 200, checkoutPage(ctx, checkout))
   })
-
   router.on('POST', '/checkout/:key', (req, res) => {
     const checkout = state.checkoutByKey(req.params.key)
-    if (!checkout) return sendHtml(res, 404, notFoundPage('This checkout does not exist.'))
+    if (!checkout) return sendHtml(res, 404, missing('This checkout does not exist.'))
     if (checkout.status !== 'open') return sendHtml(res, 409, checkoutPage(ctx, checkout))
-    if (field(req.body, 'intent') === 'decline') {
-      return sendHtml(
-        res,
-        200,
-        checkoutPage(ctx, checkout, 'Your card was declined. No payment was taken; try again.'),
-      )
-    }
-    completeCheckout(ctx, checkout, {
-      email: field(req.body, 'email'),
-      name: field(req.body, 'name'),
-      country: field(req.body, 'country'),
-      productId: field(req.body, 'product_id'),
-    })
+    const [email, name] = [field(req.body, 'email'), field(req.body, 'name')]
+    completeCheckout(ctx, checkout, { email, name })
     redirect(res, checkout.success_url)
-  })
-
-  router.on('GET', '/checkout/:key/confirmation', (req, res) => {
-    const checkout = state.checkoutByKey(req.params.key)
-    if (!checkout) return sendHtml(res, 404, notFoundPage('This checkout does not exist.'))
-    sendHtml(
-      res,
-      200,
-      page(
-        'Payment successful',
-        `<h1>Payment successful</h1><p>Checkout ${esc(checkout.id)} is ${esc(checkout.status)}.</p>`,
-      ),
-    )
   })
 
   router.on('GET', '/portal/:token', (req, res) => {
     const session = state.sessionByToken(req.params.token)
-    if (!session)
-      return sendHtml(res, 404, notFoundPage('This portal link is invalid or has expired.'))
-    sendHtml(res, 200, portalPage(ctx, session, notices[req.query.get('notice') ?? '']))
+    if (!session) return sendHtml(res, 404, missing('This portal link is invalid or has expired.'))
+    sendHtml(res, 200, portalPage(ctx, session))
   })
-
   router.on('POST', '/portal/:token/subscriptions/:id', (req, res) => {
     const session = state.sessionByToken(req.params.token)
     const subscription = state.subscriptions.get(req.params.id)
-    if (!session || !subscription || subscription.customer_id !== session.customer_id) {
-      return sendHtml(res, 404, notFoundPage('This portal link is invalid or has expired.'))
-    }
+    if (!session || subscription?.customer_id !== session.customer_id)
+      return sendHtml(res, 404, missing('This portal link is invalid or has expired.'))
     const intent = field(req.body, 'intent')
+    const act = { cancel: cancelSubscription, resume: uncancelSubscription }[intent ?? '']
+    if (!act) return sendHtml(res, 400, portalPage(ctx, session, 'Unknown action.'))
     try {
-      if (intent === 'cancel')
-        cancelSubscription(ctx, subscription, { customer_cancellation_reason: 'other' })
-      else if (intent === 'resume') uncancelSubscription(ctx, subscription)
-      else if (intent === 'revoke') revokeSubscription(ctx, subscription)
-      else return sendHtml(res, 400, portalPage(ctx, session, undefined, 'Unknown action.'))
+      act(ctx, subscription)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      return sendHtml(res, 409, portalPage(ctx, session, undefined, error.detail))
+      return sendHtml(res, 409, portalPage(ctx, session, error.detail))
     }
-    redirect(res, `/portal/${encodeURIComponent(session.token)}?notice=${intent}`)
+    redirect(res, `/portal/${encodeURIComponent(session.token)}`)
   })
 
   router.on('GET', '/invoices/:id', (req, res) => {
     const order = state.orders.get(req.params.id)
-    if (!order || !order.is_invoice_generated)
-      return sendHtml(res, 404, notFoundPage('Invoice not found.'))
+    if (!order?.is_invoice_generated) return sendHtml(res, 404, missing('Invoice not found.'))
     const customer = state.customer(order.customer_id)
-    const product = state.product(order.product_id)
-    sendHtml(
-      res,
-      200,
-      page(
-        `Invoice ${order.invoice_number}`,
-        `<h1>Invoice ${esc(order.invoice_number)}</h1>
-<p>${esc(state.organization.name)} · issued ${date(order.created_at)}</p>
+    const body = `<p>${esc(state.organization.name)} · issued ${date(order.created_at)}</p>
 <p>Billed to ${esc(order.billing_name)} &lt;${esc(customer.email)}&gt;, ${esc(order.billing_address?.country)}</p>
-<table><tr><th>Item</th><th>Amount</th></tr><tr><td>${esc(product.name)}</td><td>${money(order.amount, order.currency)}</td></tr>
-<tr><td>Refunded</td><td>${money(-order.refunded_amount, order.currency)}</td></tr></table>`,
-      ),
-    )
+<p>${esc(state.product(order.product_id).name)}: ${money(order.amount, order.currency)}, refunded ${money(order.refunded_amount, order.currency)}</p>`
+    sendHtml(res, 200, page(`Invoice ${order.invoice_number}`, body))
+  })
+
+  router.on('GET', '/', (_req, res) => sendHtml(res, 200, homePage(ctx, environment)))
+  router.on('GET', '/_emulator/deliveries', (_req, res) => sendHtml(res, 200, deliveriesPage(ctx)))
+
+  router.on('POST', '/_emulator/events/:id/resend', (req, res) => {
+    const delivery = webhooks.resend(req.params.id)
+    if (!delivery) throw notFound('Event not found')
+    if (req.isForm) return redirect(res, '/_emulator/deliveries')
+    sendJson(res, 202, {
+      id: delivery.id,
+      type: delivery.type,
+      status: delivery.status,
+    })
+  })
+
+  router.on('POST', '/_emulator/trigger', (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const result = runTrigger(ctx, field(body, 'type') ?? '', {
+      subscription_id: field(body, 'subscription_id'),
+      order_id: field(body, 'order_id'),
+      amount: body.amount === undefined ? undefined : Number(body.amount),
+      paid: body.paid === undefined ? undefined : String(body.paid) !== 'false',
+    })
+    if (req.isForm) return redirect(res, '/')
+    sendJson(res, 200, result)
   })
 }
 
-const notices: Record<string, string> = {
-  cancel: 'Your subscription will be canceled at the end of the billing period.',
-  resume: 'Your subscription has been resumed.',
-  revoke: 'Your subscription has been canceled immediately.',
+function money(amount: number, currency: string) {
+  const format = {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+  } as const
+  return new Intl.NumberFormat('en-US', format).format(amount / 100)
 }
 
-function checkoutPage(ctx: EmulatorContext, checkout: CheckoutRecord, error?: string) {
+function date(iso: string | null) {
+  return iso ? iso.slice(0, 10) : '—'
+}
+
+/** A complete HTML page with the emulator's banner. */
+function page(title: string, body: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem}
+label{display:block;margin-top:.6rem}form.inline{display:inline}td,th{padding:.3rem;text-align:left}</style></head>
+<body><main><p>Polar (local emulator) · <a href="/">home</a></p><h1>${esc(title)}</h1>${body}</main></body></html>`
+}
+
+/** A one-button form that posts `fields` to `action`. */
+function button(action: string, label: string, fields: Record<string, string>) {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`)
+    .join('')
+  return `<form method="post" action="${esc(action)}" class="inline">${inputs}<button type="submit">${esc(label)}</button></form>`
+}
+
+function checkoutPage(ctx: EmulatorContext, checkout: CheckoutRecord) {
   const product = ctx.state.product(checkout.product_id)
-  const price = `${money(product.amount, product.currency)} / ${product.recurring_interval}`
   if (checkout.status !== 'open') {
     return page(
-      'Checkout',
-      `<h1>${esc(product.name)}</h1><p role="status">This checkout is ${esc(checkout.status)}.</p>
-<p><a href="${esc(checkout.success_url)}">Continue</a></p>`,
+      `Subscribe to ${product.name}`,
+      `<p role="status">This checkout is ${esc(checkout.status)}.</p>`,
     )
   }
-  const choices = checkout.product_ids.map((id) => ctx.state.product(id))
-  const planField =
-    choices.length > 1
-      ? `<fieldset><legend>Plan</legend>${choices
-          .map(
-            (p) =>
-              `<label><input type="radio" name="product_id" value="${esc(p.id)}"${p.id === product.id ? ' checked' : ''}> ${esc(p.name)} — ${money(p.amount, p.currency)} / ${esc(p.recurring_interval)}</label>`,
-          )
-          .join('')}</fieldset>`
-      : ''
   return page(
-    `Checkout · ${product.name}`,
-    `<h1>Subscribe to ${esc(product.name)}</h1>
-<p><strong>${esc(price)}</strong></p><p class="muted">${esc(product.description)}</p>
-${error ? `<p role="alert">${esc(error)}</p>` : ''}
-<form method="post">${planField}
+    `Subscribe to ${product.name}`,
+    `<p><strong>${money(product.amount, product.currency)} / ${esc(product.recurring_interval)}</strong></p>
+<form method="post">
 <label for="email">Email</label><input id="email" name="email" type="email" required value="${esc(checkout.customer_email)}">
 <label for="name">Cardholder name</label><input id="name" name="name" required value="${esc(checkout.customer_name ?? 'Local Customer')}">
-<label for="card">Card number</label><input id="card" name="card" value="4242 4242 4242 4242" autocomplete="off">
-<label for="country">Country</label><select id="country" name="country"><option value="US">United States</option><option value="DE">Germany</option><option value="FR">France</option><option value="GB">United Kingdom</option></select>
-<button type="submit" name="intent" value="pay">Pay now</button>
-<button type="submit" name="intent" value="decline" class="danger" formnovalidate>Simulate card decline</button>
-</form>${checkout.return_url ? `<p><a href="${esc(checkout.return_url)}">Back to the store</a></p>` : ''}`,
+<p><button type="submit">Pay now</button></p>
+</form>`,
   )
 }
 
-function portalPage(
-  ctx: EmulatorContext,
-  session: CustomerSessionRecord,
-  notice?: string,
-  error?: string,
-) {
-  const customer = ctx.state.customer(session.customer_id)
-  const subscriptions = ctx.state.subscriptionsOf(customer.id)
-  const action = (id: string, intent: string, label: string, kind = '') =>
-    `<form method="post" action="/portal/${esc(session.token)}/subscriptions/${esc(id)}" class="inline"><button type="submit" name="intent" value="${intent}" class="${kind}">${label}</button></form>`
-  const sections = subscriptions.map((s) => {
-    const product = ctx.state.product(s.product_id)
-    const ended = s.status === 'canceled'
-    const state = ended
-      ? `Canceled on ${date(s.ended_at)}`
-      : s.cancel_at_period_end
-        ? `Cancels on ${date(s.ends_at)}`
-        : `Renews on ${date(s.current_period_end)}`
-    const buttons = ended
-      ? ''
-      : s.cancel_at_period_end
-        ? action(s.id, 'resume', 'Resume subscription') +
-          action(s.id, 'revoke', 'End immediately', 'danger')
-        : action(s.id, 'cancel', 'Cancel subscription', 'secondary') +
-          action(s.id, 'revoke', 'End immediately', 'danger')
+function portalPage(ctx: EmulatorContext, session: CustomerSessionRecord, error?: string) {
+  const { state } = ctx
+  const customer = state.customer(session.customer_id)
+  const action = (id: string) => `/portal/${session.token}/subscriptions/${id}`
+  const sections = state.subscriptionsOf(customer.id).map((s) => {
+    const product = state.product(s.product_id)
+    const [status, buttons] =
+      s.status === 'canceled'
+        ? [`Canceled on ${date(s.ended_at)}`, '']
+        : s.cancel_at_period_end
+          ? [
+              `Cancels on ${date(s.ends_at)}`,
+              button(action(s.id), 'Resume subscription', { intent: 'resume' }),
+            ]
+          : [
+              `Renews on ${date(s.current_period_end)}`,
+              button(action(s.id), 'Cancel subscription', { intent: 'cancel' }),
+            ]
     return `<section aria-label="${esc(product.name)} subscription"><h2>${esc(product.name)}</h2>
-<p>${money(s.amount, s.currency)} / ${esc(s.recurring_interval)} · Status: <strong>${esc(s.status)}</strong> · ${esc(state)}</p>${buttons}</section>`
+<p>${money(s.amount, s.currency)} / ${esc(s.recurring_interval)} · ${esc(status)}</p>${buttons}</section>`
   })
-  const orders = [...ctx.state.orders.values()].filter((o) => o.customer_id === customer.id)
-  const orderRows = orders
-    .map(
-      (o) =>
-        `<tr><td>${date(o.created_at)}</td><td>${esc(ctx.state.product(o.product_id).name)}</td><td>${money(o.amount, o.currency)}</td><td>${esc(o.status)}</td></tr>`,
-    )
-    .join('')
   return page(
     'Customer portal',
-    `<h1>Customer portal</h1><p>Signed in as ${esc(customer.email)}</p>
-${notice ? `<p role="status">${esc(notice)}</p>` : ''}${error ? `<p role="alert">${esc(error)}</p>` : ''}
+    `<p>Signed in as ${esc(customer.email)}</p>${error ? `<p role="alert">${esc(error)}</p>` : ''}
 ${sections.join('') || '<p>No subscriptions.</p>'}
-<h2>Orders</h2><table><tr><th>Date</th><th>Product</th><th>Amount</th><th>Status</th></tr>${orderRows}</table>
 ${session.return_url ? `<p><a href="${esc(session.return_url)}">Return to site</a></p>` : ''}`,
+  )
+}
+
+function homePage(ctx: EmulatorContext, environment: string) {
+  const { state } = ctx
+  const subscriptions = [...state.subscriptions.values()].map((s) => {
+    const renew =
+      s.status === 'canceled'
+        ? ''
+        : button('/_emulator/trigger', 'Renew', {
+            type: 'renewal',
+            subscription_id: s.id,
+          })
+    return `<tr><td><code>${esc(s.id)}</code></td><td>${esc(state.customer(s.customer_id).email)}</td><td>${esc(state.product(s.product_id).name)}</td><td>${esc(s.status)}</td><td>${renew}</td></tr>`
+  })
+  const orders = [...state.orders.values()].map((o) => {
+    const refund =
+      o.status === 'paid' || o.status === 'partially_refunded'
+        ? button('/_emulator/trigger', 'Refund', {
+            type: 'refund',
+            order_id: o.id,
+          })
+        : ''
+    return `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.billing_reason)}</td><td>${money(o.amount, o.currency)}</td><td>${esc(o.status)}</td><td>${refund}</td></tr>`
+  })
+  return page(
+    `Polar emulator (${environment})`,
+    `<p><a href="/_emulator/deliveries">Webhook deliveries</a></p>
+<h2>Subscriptions</h2><table>${subscriptions.join('')}</table>
+<h2>Orders</h2><table>${orders.join('')}</table>`,
+  )
+}
+
+function deliveriesPage(ctx: EmulatorContext) {
+  const endpoint = ctx.webhooks.endpoint()
+  const rows = ctx.webhooks
+    .list()
+    .reverse()
+    .map((d) => {
+      const last = d.attempts.at(-1)
+      const resend = button(`/_emulator/events/${d.id}/resend`, 'Resend', {})
+      return `<tr><td>${esc(d.createdAt)}</td><td>${esc(d.type)} <code>${esc(d.id)}</code></td><td>${esc(d.status)}</td><td>${d.attempts.length}</td><td>${esc(last?.error ?? last?.status ?? '')}</td><td>${resend}</td></tr>`
+    })
+  const disabled = endpoint.enabled
+    ? ''
+    : `<p role="alert">Endpoint disabled since ${esc(endpoint.disabledAt)} after consecutive failed events; pending events were skipped and new events are not created.</p>`
+  return page(
+    'Webhook deliveries',
+    `<p>Endpoint: <code>${esc(endpoint.url ?? 'not set')}</code></p>${disabled}
+<table><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th></th></tr>${rows.join('')}</table>`,
   )
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 
 import type { Catalog } from '../catalog'
+import { checkoutJson, customerJson, orderJson, refundJson, subscriptionJson } from './objects'
 import type {
   CheckoutRecord,
   CustomerRecord,
@@ -11,9 +12,7 @@ import type {
   RefundRecord,
   SubscriptionRecord,
 } from './types'
-
-/** The organization every seeded product belongs to. */
-export const LOCAL_ORGANIZATION_ID = '5b0d3f4e-7c1a-4c4e-9f0a-000000000001'
+import type { WebhookDispatcher } from './webhooks'
 
 let clockOffsetMs = 0
 
@@ -39,12 +38,6 @@ export function addInterval(iso: string, interval: 'month' | 'year') {
   return date.toISOString()
 }
 
-/** A stable UUID derived from a name, so price ids survive restarts. */
-function stableUuid(name: string) {
-  const hex = createHash('sha1').update(name).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
-
 /** Random token with Polar's prefixes (`polar_c_`, `polar_cst_`). */
 export function token(prefix: string) {
   return `${prefix}${randomBytes(24).toString('base64url')}`
@@ -52,42 +45,36 @@ export function token(prefix: string) {
 
 /** Everything the emulator knows, in memory. */
 export class PolarState {
-  readonly organization: OrganizationRecord
+  readonly organization: OrganizationRecord = {
+    id: '5b0d3f4e-7c1a-4c4e-9f0a-000000000001',
+    name: 'Local Dev Org',
+    // Polar's default: one billable subscription per customer.
+    subscription_settings: { allow_multiple_subscriptions: false },
+  }
   readonly products = new Map<string, ProductRecord>()
   readonly customers = new Map<string, CustomerRecord>()
   readonly checkouts = new Map<string, CheckoutRecord>()
   readonly subscriptions = new Map<string, SubscriptionRecord>()
   readonly orders = new Map<string, OrderRecord>()
-  readonly refunds = new Map<string, RefundRecord>()
   readonly sessions = new Map<string, CustomerSessionRecord>()
-  /**
-   * The sales tax Polar (the merchant of record) adds to an order, in percent of its net
-   * amount, by the billing address's country; none unless a test sets one.
-   */
+  /** The sales tax Polar adds to an order, in percent of its net amount, by billing country. */
   readonly taxRates = new Map<string, number>()
   private invoiceCounter = 0
 
   constructor(catalog: Catalog) {
-    const createdAt = '2025-01-01T00:00:00.000Z'
-    this.organization = {
-      id: LOCAL_ORGANIZATION_ID,
-      name: 'Local Dev Org',
-      slug: 'local-dev',
-      created_at: createdAt,
-      // Polar's default: one billable subscription per customer.
-      subscription_settings: { allow_multiple_subscriptions: false },
-    }
     for (const plan of catalog.plans) {
       const id = plan.polar.productId
+      // A price id derived from the product's, so it survives restarts.
+      const hex = createHash('sha1').update(`polar-price:${id}`).digest('hex')
       this.products.set(id, {
         id,
-        price_id: stableUuid(`polar-price:${id}`),
+        price_id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`,
         name: plan.name,
         description: plan.description,
         amount: plan.amount,
         currency: plan.currency,
         recurring_interval: plan.interval,
-        created_at: createdAt,
+        created_at: '2025-01-01T00:00:00.000Z',
       })
     }
   }
@@ -108,22 +95,20 @@ export class PolarState {
   }
 
   /** Customers not deleted: Polar finds no other by id, external id or email. */
-  liveCustomers() {
-    return [...this.customers.values()].filter((c) => !c.deleted_at)
-  }
-
   liveCustomer(id: string) {
     const customer = this.customers.get(id)
     return customer?.deleted_at ? undefined : customer
   }
 
   customerByExternalId(externalId: string) {
-    return this.liveCustomers().find((c) => c.external_id === externalId)
+    return [...this.customers.values()].find((c) => !c.deleted_at && c.external_id === externalId)
   }
 
   customerByEmail(email: string) {
     const wanted = email.toLowerCase()
-    return this.liveCustomers().find((c) => c.email.toLowerCase() === wanted)
+    return [...this.customers.values()].find(
+      (c) => !c.deleted_at && c.email.toLowerCase() === wanted,
+    )
   }
 
   sessionByToken(value: string) {
@@ -150,5 +135,58 @@ export class PolarState {
     const customer = this.customers.get(id)
     if (!customer) throw new Error(`Unknown customer ${id}`)
     return customer
+  }
+}
+
+/** What the flows need: the state, the webhook queue and the emulator's settings. */
+export class EmulatorContext {
+  private readonly timers = new Set<NodeJS.Timeout>()
+  /** API requests received, by `METHOD /path` (faults and refusals included). */
+  readonly apiCalls = new Map<string, number>()
+
+  constructor(
+    readonly state: PolarState,
+    readonly webhooks: WebhookDispatcher,
+    readonly publicUrl: string,
+    readonly invoiceDelayMs: number,
+  ) {}
+
+  /** Runs `fn` after `ms`, unless the emulator is closed first. */
+  later(ms: number, fn: () => void) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      fn()
+    }, ms)
+    this.timers.add(timer)
+  }
+
+  clearTimers() {
+    for (const timer of this.timers) clearTimeout(timer)
+    this.timers.clear()
+  }
+
+  touch(record: { modified_at: string | null }) {
+    record.modified_at = now()
+  }
+
+  // Each emit serializes the object as it is now, like Polar's webhook payload snapshots.
+  emitCheckout(type: string, checkout: CheckoutRecord) {
+    this.webhooks.enqueue(type, checkoutJson(this.state, checkout, this.publicUrl))
+  }
+
+  emitCustomer(type: string, customer: CustomerRecord) {
+    this.webhooks.enqueue(type, customerJson(this.state, customer))
+  }
+
+  emitSubscription(type: string, subscription: SubscriptionRecord) {
+    this.webhooks.enqueue(type, subscriptionJson(this.state, subscription))
+  }
+
+  emitOrder(type: string, order: OrderRecord) {
+    this.webhooks.enqueue(type, orderJson(this.state, order))
+  }
+
+  emitRefund(refund: RefundRecord) {
+    this.webhooks.enqueue('refund.created', refundJson(this.state, refund))
   }
 }

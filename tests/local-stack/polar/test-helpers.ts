@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
 
 import { LOCAL_CATALOG } from '../catalog'
-import { ALL_SCOPES } from './auth'
-import { type PolarEmulator, type PolarEmulatorOptions, startPolarEmulator } from './index'
+import { type PolarEmulatorOptions, startPolarEmulator } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
 export const SECRET = 'polar_whs_local_emulator_secret'
@@ -15,64 +14,44 @@ export interface ReceivedWebhook {
   body: string
 }
 
-/** A local webhook endpoint that records requests and answers with scripted statuses (then 200). */
-export async function startReceiver() {
-  const received: ReceivedWebhook[] = []
-  const script: number[] = []
-  let rule: ((webhookId: string) => number | undefined) | undefined
+/** A local webhook endpoint that records requests and answers 200 unless `respond` says otherwise. */
+async function startReceiver() {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      const status = rule?.(String(req.headers['webhook-id'])) ?? script.shift() ?? 200
-      res.writeHead(status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ received: status < 300 }))
+      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() })
+      res.writeHead(receiver.respond(String(req.headers['webhook-id'])) ?? 200).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/api/webhooks/polar`,
-    received,
-    /** The next responses, in order (e.g. [500, 503]); later requests get 200. */
-    respondWith: (...statuses: number[]) => script.push(...statuses),
-    /** Answers by event: the status for a `webhook-id`, or undefined for the usual answer. */
-    respondByEvent: (fn: ((webhookId: string) => number | undefined) | undefined) => {
-      rule = fn
+  const receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/polar`,
+    received: [] as ReceivedWebhook[],
+    /** The status for a request by its `webhook-id`; undefined answers 200. */
+    respond: (_webhookId: string): number | undefined => undefined,
+    types: () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type),
+    close: () => {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
     },
-    types: () => received.map((r) => (JSON.parse(r.body) as { type: string }).type),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
   }
-}
-
-export type Receiver = Awaited<ReturnType<typeof startReceiver>>
-
-/** A verified event, loosely typed for assertions on any payload. */
-export interface VerifiedEvent {
-  type: string
-  timestamp: string
-  api_version: string
-  data: Record<string, unknown>
+  return receiver
 }
 
 /** Verifies a received request exactly as the app will: the SDK's `webhooks.validateEvent`. */
-export async function verify(webhook: ReceivedWebhook, secret = SECRET): Promise<VerifiedEvent> {
+export async function verify(webhook: ReceivedWebhook, secret = SECRET) {
   const headers = Object.fromEntries(
     Object.entries(webhook.headers).map(([key, value]) => [key, String(value)]),
   )
   const event = await webhooks.validateEvent(webhook.body, headers, secret)
-  return event as unknown as VerifiedEvent
+  return event as unknown as { type: string; api_version: string; data: Record<string, unknown> }
 }
 
 /** Emulator + receiver + real SDK client pointed at the emulator. */
 export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   const receiver = await startReceiver()
-  const emulator: PolarEmulator = await startPolarEmulator({
+  const emulator = await startPolarEmulator({
     catalog: LOCAL_CATALOG,
     webhookSecret: SECRET,
     accessToken: TOKEN,
@@ -81,16 +60,33 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     invoiceDelayMs: 0,
     // The receiver is on loopback: the stand-in's local mode.
     localWebhooks: true,
-    // The stand-in's own tests call every route, products included (the product's token
-    // has fewer scopes: PRODUCT_TOKEN_SCOPES).
-    accessTokenScopes: ALL_SCOPES,
     ...options,
   })
-  const polar = createPolar({ accessToken: TOKEN, environment: 'sandbox', baseUrl: emulator.url })
+  const polar = createPolar({ accessToken: TOKEN, baseUrl: emulator.url })
+  /** The events delivered since the last call, verified; empties the receiver. */
+  const delivered = async () => {
+    await emulator.idle()
+    const events = await Promise.all(receiver.received.map((r) => verify(r)))
+    receiver.received.length = 0
+    return events
+  }
+  /** A paid subscription (`completeCheckout`), its events already delivered and forgotten. */
+  const subscribe = async (product: string, userId = 'user-1', details = {}) => {
+    const checkout = await polar.checkouts.create({
+      products: [product],
+      external_customer_id: userId,
+      metadata: { user_id: userId },
+    })
+    const done = await emulator.completeCheckout(checkout.id, details)
+    await delivered()
+    return done
+  }
   return {
     emulator,
     receiver,
     polar,
+    delivered,
+    subscribe,
     close: async () => {
       await emulator.close()
       await receiver.close()
@@ -98,9 +94,9 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   }
 }
 
-/** Submits the hosted checkout form like a browser without JavaScript (no redirect following). */
-export async function submitCheckoutForm(checkoutUrl: string, fields: Record<string, string>) {
-  return fetch(checkoutUrl, {
+/** Submits a form like a browser without JavaScript (no redirect following). */
+export async function postForm(url: string, fields: Record<string, string>) {
+  return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),

@@ -14,8 +14,6 @@ export interface Address {
 export interface OrganizationRecord {
   id: string
   name: string
-  slug: string
-  created_at: string
   /** Settings > Subscriptions in Polar's dashboard (`OrganizationSubscriptionSettings`). */
   subscription_settings: { allow_multiple_subscriptions: boolean }
 }
@@ -44,14 +42,12 @@ export interface CustomerRecord {
   deleted_at?: string
 }
 
-export type CheckoutStatus = 'open' | 'expired' | 'confirmed' | 'succeeded' | 'failed'
-
 export interface CheckoutRecord {
   id: string
   client_secret: string
   created_at: string
   modified_at: string | null
-  status: CheckoutStatus
+  status: 'open' | 'confirmed' | 'succeeded'
   product_ids: string[]
   product_id: string
   customer_id: string | null
@@ -61,13 +57,9 @@ export interface CheckoutRecord {
   metadata: Metadata
   customer_metadata: Metadata
   success_url: string
-  return_url: string | null
   expires_at: string
   subscription_id: string | null
 }
-
-export type SubscriptionStatus =
-  'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid'
 
 export interface SubscriptionRecord {
   id: string
@@ -76,7 +68,7 @@ export interface SubscriptionRecord {
   customer_id: string
   product_id: string
   checkout_id: string | null
-  status: SubscriptionStatus
+  status: 'active' | 'past_due' | 'canceled'
   amount: number
   currency: string
   recurring_interval: 'month' | 'year'
@@ -89,41 +81,20 @@ export interface SubscriptionRecord {
   ended_at: string | null
   past_due_at: string | null
   metadata: Metadata
-  customer_cancellation_reason: string | null
-  customer_cancellation_comment: string | null
-  /** A product change scheduled for the next period (`proration_behavior: next_period`). */
-  pending_update?: PendingUpdateRecord | null
-  /** Prorations (minor units, signed) to add to the next period's order (`prorate`). */
+  /** Prorations (minor units, signed) to add to the next period's order. */
   pending_proration?: number
 }
-
-export interface PendingUpdateRecord {
-  id: string
-  created_at: string
-  modified_at: string | null
-  applies_at: string
-  product_id: string | null
-  seats: null
-  units: null
-}
-
-export type ProrationBehavior = 'invoice' | 'prorate' | 'next_period' | 'reset'
-
-export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'partially_refunded' | 'void'
-
-export type BillingReason =
-  'purchase' | 'subscription_create' | 'subscription_cycle' | 'subscription_update'
 
 export interface OrderRecord {
   id: string
   created_at: string
   modified_at: string | null
-  status: OrderStatus
+  status: 'pending' | 'paid' | 'refunded' | 'partially_refunded'
   customer_id: string
   product_id: string
   subscription_id: string | null
   checkout_id: string | null
-  billing_reason: BillingReason
+  billing_reason: 'subscription_create' | 'subscription_cycle'
   /** Net of tax; Polar adds `tax_amount` by the billing address (`PolarState.taxRates`). */
   amount: number
   tax_amount: number
@@ -148,7 +119,6 @@ export interface RefundRecord {
   amount: number
   tax_amount: number
   currency: string
-  reason: string
 }
 
 export interface CustomerSessionRecord {
@@ -162,21 +132,10 @@ export interface CustomerSessionRecord {
 
 export interface DeliveryAttempt {
   at: string
-  /** Unix seconds sent in `webhook-timestamp` for this attempt. */
-  webhookTimestamp: number
   status: number | null
   error: string | null
-  responseBody: string
   durationMs: number
 }
-
-/**
- * `pending`: not attempted yet (or waiting behind an earlier event); `delivering`: an attempt
- * is in flight; `retrying`: failed, another attempt is scheduled; `succeeded`, `failed` (its
- * attempts ran out); `skipped`: left undelivered because the endpoint was disabled.
- */
-export type DeliveryStatus =
-  'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
 
 /** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {
@@ -186,7 +145,9 @@ export interface Delivery {
   /** The exact JSON body that is signed and sent. */
   body: string
   createdAt: string
-  status: DeliveryStatus
+  /** `pending` (not tried yet, or held back), `delivering`, `retrying`, or final: `succeeded`,
+   * `failed` (its attempts ran out), `skipped` (the endpoint was disabled). */
+  status: 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
   attempts: DeliveryAttempt[]
   nextAttemptAt: string | null
 }
@@ -199,5 +160,6 @@ export interface Fault {
   status?: number
   count: number
   delayMs?: number
+  /** The answer's body (default: an `InjectedFault` error). */
   body?: unknown
 }

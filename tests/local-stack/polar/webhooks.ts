@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 
 import { now } from './state'
-import type { Delivery } from './types'
+import type { Delivery, DeliveryAttempt } from './types'
 
 /** Polar treats a delivery as failed when the endpoint takes longer than this. */
 const ATTEMPT_TIMEOUT_MS = 10_000
@@ -38,18 +38,13 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${digest}`
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   secret: string
   url?: string
   /** HTTP attempts per event (Polar: 10). */
   attempts: number
-  /**
-   * The backoff factor (Polar: 2000 ms). Every other delay (the 20-minute cap, the FIFO
-   * guard's 300 ms and one minute) is scaled by `baseDelayMs / 2000`: a compressed clock.
-   */
+  /** The backoff factor (Polar: 2000 ms); every other delay is scaled by `baseDelayMs / 2000`. */
   baseDelayMs: number
-  /** Consecutive failed events that disable the endpoint (Polar: 10). */
-  failureThreshold?: number
 }
 
 /** The event types the emulator emits: a new endpoint's default selection here. */
@@ -72,33 +67,19 @@ export const POLAR_EVENT_TYPES = [
   'subscription.updated',
 ]
 
-/** The endpoint as Polar's dashboard shows it. */
-export interface EndpointState {
-  url: string | null
-  enabled: boolean
-  disabledAt: string | null
-  /** The event types it is sent; Polar creates no event of another type for it. */
-  events: string[]
-}
-
 /**
- * Delivers events to one endpoint the way Polar's worker does (polarsource/polar
- * `server/polar/webhook/tasks.py` and `service.py`):
+ * Delivers events to one endpoint the way Polar's worker does (`webhook/tasks.py`,
+ * `service.py`):
  * - **FIFO guard**: an event waits while an earlier event, created less than a minute ago,
- *   has had no delivery attempt yet (re-checked after `count × 300 ms`, at most a minute).
- *   Once the earlier event has been tried once, or is a minute old, later events go: a
- *   failing event is overtaken while it waits for its retries.
- * - **Retries**: each failed attempt (non-2xx, network error, >10 s) is retried after
- *   dramatiq's `compute_backoff(n, factor=2000, max_backoff=20 min)`: `min(2 s × 2^n, 20 min)`
- *   with jitter (between half and all of it); after 10 attempts the event is `failed`.
- * - **Disabling**: when an event fails for good and the endpoint's 10 most recent completed
- *   events all failed, the endpoint is disabled and every pending event is marked
- *   `skipped`. While disabled, no event is created for it (Polar selects only enabled
- *   endpoints) and a re-send is skipped at once. Enabling does not re-send anything;
- *   skipped and failed events can each be re-sent (same `webhook-id`).
+ *   has had no delivery attempt yet (re-checked after `count × 300 ms`, at most a minute);
+ *   a failing event is overtaken while it waits for its retries.
+ * - **Retries**: a failed attempt (non-2xx, network error, >10 s) is retried after dramatiq's
+ *   `compute_backoff`: `min(2 s × 2^n, 20 min)`, jittered between half and all of it.
+ * - **Disabling**: when the endpoint's 10 most recent completed events all failed, it is
+ *   disabled and pending events are `skipped`; while disabled no event is created for it and
+ *   a re-send is skipped at once. Enabling re-sends nothing.
  * Without a URL, events wait as `pending` (the emulator's own convenience).
  */
-const ENDPOINT_ID = '6c2f0e7a-1d4b-4c8e-9f3a-5b7d2e1c0a94'
 
 export class WebhookDispatcher {
   private readonly all: Delivery[] = []
@@ -107,8 +88,6 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<Delivery>()
   /** When the FIFO guard next lets an event be checked again. */
   private readonly guardUntil = new WeakMap<Delivery, number>()
-  private readonly sequence = new WeakMap<Delivery, number>()
-  private counter = 0
   private url: string | undefined
   private enabled = true
   private events = [...POLAR_EVENT_TYPES]
@@ -118,33 +97,26 @@ export class WebhookDispatcher {
   private readonly abort = new AbortController()
   private waiters: (() => void)[] = []
   private readonly scale: number
-  private readonly threshold: number
 
   constructor(private readonly options: DispatcherOptions) {
     this.url = options.url
     this.scale = options.baseDelayMs / POLAR_DELIVERY.minBackoffMs
-    this.threshold = options.failureThreshold ?? POLAR_DELIVERY.failureThreshold
   }
 
-  /**
-   * Records an event (body frozen now) and schedules its delivery. While the endpoint is
-   * disabled the event is not created for it (returned, but never listed or sent).
-   */
-  enqueue(type: string, data: unknown): Delivery {
-    const id = randomUUID()
-    const timestamp = now()
-    const body = JSON.stringify({ type, timestamp, api_version: '2026-10', data })
+  /** Records an event (body frozen now) and schedules its delivery, unless the endpoint is disabled. */
+  enqueue(type: string, data: unknown) {
+    if (!this.enabled || !this.events.includes(type)) return
+    const createdAt = now()
+    const body = JSON.stringify({ type, timestamp: createdAt, api_version: '2026-10', data })
     const delivery: Delivery = {
-      id,
+      id: randomUUID(),
       type,
       body,
-      createdAt: timestamp,
+      createdAt,
       status: 'pending',
       attempts: [],
       nextAttemptAt: null,
     }
-    if (!this.enabled || !this.events.includes(type)) return delivery
-    this.sequence.set(delivery, this.counter++)
     this.all.push(delivery)
     this.queue.push(delivery)
     this.pump()
@@ -166,7 +138,7 @@ export class WebhookDispatcher {
       delivery.status = 'pending'
       delivery.nextAttemptAt = null
       this.queue.push(delivery)
-      this.queue.sort((a, b) => this.seq(a) - this.seq(b))
+      this.queue.sort((a, b) => this.all.indexOf(a) - this.all.indexOf(b))
     }
     this.pump()
     return delivery
@@ -177,11 +149,8 @@ export class WebhookDispatcher {
     this.pump()
   }
 
-  getUrl() {
-    return this.url
-  }
-
-  endpoint(): EndpointState {
+  /** The endpoint as Polar's dashboard shows it. */
+  endpoint() {
     return {
       url: this.url ?? null,
       enabled: this.enabled,
@@ -200,11 +169,10 @@ export class WebhookDispatcher {
     if (!this.url) return []
     return [
       {
-        id: ENDPOINT_ID,
+        id: '6c2f0e7a-1d4b-4c8e-9f3a-5b7d2e1c0a94',
         created_at: '2025-01-01T00:00:00.000Z',
         modified_at: this.disabledAt,
         url: this.url,
-        name: null,
         api_version: '2026-10',
         format: 'raw',
         secret: this.options.secret,
@@ -245,10 +213,6 @@ export class WebhookDispatcher {
     this.notifyIdle(true)
   }
 
-  private seq(delivery: Delivery) {
-    return this.sequence.get(delivery) ?? 0
-  }
-
   private isIdle() {
     if (this.closed) return true
     return this.inFlight.size === 0 && (!this.url || !this.enabled || this.queue.length === 0)
@@ -264,17 +228,16 @@ export class WebhookDispatcher {
   /** Undelivered events under the FIFO guard's age that were created before `delivery`. */
   private earlierUntried(delivery: Delivery, now: number) {
     const oldest = now - POLAR_DELIVERY.fifoGuardMaxAgeMs * this.scale
-    const seq = this.seq(delivery)
-    return this.all.filter(
-      (d) => this.seq(d) < seq && d.attempts.length === 0 && Date.parse(d.createdAt) >= oldest,
-    ).length
+    return this.all
+      .slice(0, this.all.indexOf(delivery))
+      .filter((d) => d.attempts.length === 0 && Date.parse(d.createdAt) >= oldest).length
   }
 
   private pump() {
     clearTimeout(this.timer)
     this.timer = undefined
-    if (this.closed || !this.url || !this.enabled) return this.notifyIdle()
-    if (this.queue.length === 0) return this.notifyIdle()
+    if (this.closed || !this.url || !this.enabled || this.queue.length === 0)
+      return this.notifyIdle()
     const now = Date.now()
     let wake = Infinity
     for (const delivery of this.queue) {
@@ -324,12 +287,10 @@ export class WebhookDispatcher {
     delivery.status = 'delivering'
     const webhookTimestamp = Math.floor(Date.now() / 1000)
     const started = Date.now()
-    const attempt = {
+    const attempt: DeliveryAttempt = {
       at: new Date(started).toISOString(),
-      webhookTimestamp,
-      status: null as number | null,
-      error: null as string | null,
-      responseBody: '',
+      status: null,
+      error: null,
       durationMs: 0,
     }
     try {
@@ -351,7 +312,7 @@ export class WebhookDispatcher {
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       })
       attempt.status = response.status
-      attempt.responseBody = (await response.text()).slice(0, 2048)
+      await response.arrayBuffer()
     } catch (error) {
       attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     }
@@ -375,9 +336,11 @@ export class WebhookDispatcher {
   private afterFailure() {
     const recent = this.all
       .filter((d) => d.status === 'succeeded' || d.status === 'failed')
-      .sort((a, b) => this.seq(b) - this.seq(a))
-      .slice(0, this.threshold)
-    if (recent.length >= this.threshold && recent.every((d) => d.status === 'failed')) {
+      .slice(-POLAR_DELIVERY.failureThreshold)
+    if (
+      recent.length >= POLAR_DELIVERY.failureThreshold &&
+      recent.every((d) => d.status === 'failed')
+    ) {
       this.disable()
     }
   }

@@ -1,8 +1,6 @@
 /**
- * What `@polar-sh/sdk` 1.x (`/2026-10`) declares each call returns, read from the SDK's own
- * type declarations. The 1.x SDK has no runtime schemas (its responses are `response.json()`
- * and `webhooks.validateEvent` checks only the signature and the event type), so its
- * generated types are the contract an emulator response must meet.
+ * What `@polar-sh/sdk` 1.x (`/2026-10`) declares each call returns, read from its type
+ * declarations: the SDK has no runtime schemas, so its types are the contract.
  */
 import { PolarClientError } from '@polar-sh/sdk'
 import { type createPolar, errors } from '@polar-sh/sdk/2026-10'
@@ -12,8 +10,6 @@ import { type Problem, validate } from '../../sdk-types/validate'
 
 /** Every SDK call the emulator serves, with the route that answers it. */
 export const SDK_CALLS = {
-  'products.list': 'GET /v1/products/',
-  'products.get': 'GET /v1/products/:id',
   'checkouts.create': 'POST /v1/checkouts/',
   'checkouts.get': 'GET /v1/checkouts/:id',
   'customerSessions.create': 'POST /v1/customer-sessions/',
@@ -21,14 +17,12 @@ export const SDK_CALLS = {
   'customers.create': 'POST /v1/customers/',
   'customers.update': 'PATCH /v1/customers/:id',
   'customers.getExternal': 'GET /v1/customers/external/:externalId',
-  'customers.get': 'GET /v1/customers/:id',
   'customers.deleteExternal': 'DELETE /v1/customers/external/:externalId',
   'subscriptions.list': 'GET /v1/subscriptions/',
   'subscriptions.get': 'GET /v1/subscriptions/:id',
   'subscriptions.update': 'PATCH /v1/subscriptions/:id',
   'subscriptions.revoke': 'DELETE /v1/subscriptions/:id',
   'orders.list': 'GET /v1/orders/',
-  'orders.get': 'GET /v1/orders/:id',
   'orders.generateInvoice': 'POST /v1/orders/:id/invoice',
   'orders.invoice': 'GET /v1/orders/:id/invoice',
   'webhooks.listWebhookEndpoints': 'GET /v1/webhooks/endpoints',
