@@ -59,6 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const price = plan && formatMoney(plan.amount, plan.currency)
   const live = isLiveStatus(subscription?.status)
   const failed = payments.find((payment) => payment.status === 'failed')
+  const owed = failed && formatMoney(failed.amount, failed.currency)
   const withLabel = subscription && {
     ...subscriptionView(subscription),
     // The facts people look for, in the order they look.
@@ -77,11 +78,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     help: provider?.pastDueHelp,
     live,
     scheduled: scheduled && live,
+    owed,
     // Back from the portal's card form (its return address says so): the failed payment's amount.
-    payNow:
-      params.get('card') === 'saved' && provider?.payOpenInvoice && failed
-        ? formatMoney(failed.amount, failed.currency)
-        : undefined,
+    payNow: params.get('card') === 'saved' && provider?.payOpenInvoice ? owed : undefined,
     // Back from a plan change (the app's or the portal's): its plan, named by the catalogue.
     changedTo: getPlans().find((plan) => plan.key === params.get('changed'))?.name,
   }

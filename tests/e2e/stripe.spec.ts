@@ -121,7 +121,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await renewAtStripe(await stripeSubscriptionIdOf(user.id), { fail: true })
   // When it failed and when Stripe retries (the full recovery: payment-recovery.spec.ts).
   const notice =
-    /Payment failed on \w+ \d+, \d{4}; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
+    /Your payment (of \$29\.00 )?on \w+ \d+, \d{4} did not go through; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(page.getByRole('alert')).toHaveText(notice, { timeout: 500 })
   })
@@ -132,7 +132,9 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
     await expect(payments.getByRole('row')).toHaveCount(3, { timeout: 500 })
   })
+  // Billing has the failed payment, so its notice names the amount.
   await expect(page.getByRole('alert')).toContainText(notice)
+  await expect(page.getByRole('alert')).toContainText('Your payment of $29.00 on')
   const [failed, paid] = [payments.getByRole('row').nth(1), payments.getByRole('row').nth(2)]
   await expect(failed).toContainText('Pro payment')
   await expect(failed).toContainText('$29.00')
