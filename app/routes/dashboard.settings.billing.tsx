@@ -60,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const live = isLiveStatus(subscription?.status)
   const failed = payments.find((payment) => payment.status === 'failed')
   const owed = failed && formatMoney(failed.amount, failed.currency)
+  const upper = (word: string) => word[0].toUpperCase() + word.slice(1)
+  const { card_brand: brand, card_last4: last4 } = subscription ?? {}
   const withLabel = subscription && {
     ...subscriptionView(subscription),
     // The facts people look for, in the order they look.
@@ -71,9 +73,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : statusLabel(subscription.status),
       'Next payment':
         price && isPaidUpStatus(subscription.status) && !scheduled
-          ? `${price} on ${formatDate(subscription.current_period_end)}`
+          ? `${price} on ${formatDate(subscription.current_period_end)}${brand && last4 ? ` · ${upper(brand)} •••• ${last4}` : ''}`
           : '—',
-      Payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+      Payment: provider ? upper(provider.label) : '—',
     },
     help: provider?.pastDueHelp,
     live,

@@ -68,3 +68,42 @@ drop trigger payment_history_receipt_when_paid on public.payment_history;
 create trigger payment_history_receipt_when_paid after update of status on public.payment_history
   for each row when (old.status in ('pending', 'failed') and new.status in ('paid', 'succeeded'))
   execute function public.queue_payment_receipt();
+
+/*
+  The card of the subscription's last payment, as Stripe's invoice payment names it (brand
+  and last 4 digits, nothing more), for billing's "Visa •••• 4242". Polar's webhooks carry
+  no card, so its subscriptions have none.
+*/
+alter table public.user_subscriptions
+  add column card_brand text,
+  add column card_last4 text check (card_last4 ~ '^[0-9]{4}$');
+
+-- An invoice's one row: a payment replaces a failure, never the other way round; the card
+-- that paid it becomes the subscription's.
+create or replace function public.record_stripe_invoice_row(p_payment jsonb) returns boolean
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_written boolean;
+begin
+  insert into public.payment_history (
+    user_id, provider, provider_payment_id, provider_charge_id, amount, currency, status,
+    description, invoice_url, created_at)
+  select r.user_id, r.provider, r.provider_payment_id, r.provider_charge_id, r.amount,
+    lower(r.currency), r.status, r.description, r.invoice_url, coalesce(r.created_at, now())
+  from jsonb_populate_record(null::public.payment_history, p_payment) r
+  on conflict (provider_payment_id) where provider = 'stripe' do update set
+    status = excluded.status,
+    amount = excluded.amount,
+    provider_charge_id = excluded.provider_charge_id,
+    invoice_url = coalesce(excluded.invoice_url, public.payment_history.invoice_url),
+    description = excluded.description
+    where public.payment_history.status = 'failed' and excluded.status <> 'failed';
+  v_written := found;
+  if v_written and p_payment #>> '{card,last4}' is not null then
+    update public.user_subscriptions set card_brand = p_payment #>> '{card,brand}',
+      card_last4 = p_payment #>> '{card,last4}'
+    where user_id = (p_payment ->> 'user_id')::uuid;
+  end if;
+  return v_written;
+end
+$$;

@@ -1,6 +1,7 @@
 import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
   attachScreenshots,
+  axeFindings,
   expect,
   newUser,
   PASSWORD,
@@ -159,6 +160,38 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await page.getByRole('button', { name: 'Update payment method' }).click()
   await expect(page).toHaveURL(portalUrl)
 })
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`billing names the card of the next payment, for Stripe only (${viewport.name})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000)
+    await page.setViewportSize(viewport)
+    for (const provider of ['stripe', 'polar'] as const) {
+      await signedInUser(page, `card-${provider}-${viewport.name}`)
+      // Stripe's checkout, paid with card 4242; Polar's webhooks carry no card.
+      await subscribe(page, provider)
+      const next = page
+        .getByRole('region', { name: 'Current subscription' })
+        .locator('dt', { hasText: /^Next payment$/ })
+        .locator('xpath=following-sibling::dd[1]')
+      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+        await expect(next).toHaveText(/^\$29\.00 on \w+ \d+, \d{4}/, { timeout: 500 })
+      })
+      if (provider === 'stripe') {
+        await expect(next).toHaveText(/^\$29\.00 on \w+ \d+, \d{4} · Visa •••• 4242$/)
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme })
+          expect(await axeFindings(page), colorScheme).toEqual([])
+        }
+      } else await expect(next).not.toContainText('••••')
+      await page.context().clearCookies()
+    }
+  })
+}
 
 test('a declined card shows the error and creates no subscription', async ({ page }) => {
   await signedInUser(page, 'stripe-declined')
