@@ -293,6 +293,8 @@ export type Database = {
           cancellation_comment: string | null
           cancellation_feedback: string | null
           cancellation_reason: string | null
+          card_brand: string | null
+          card_last4: string | null
           created_at: string
           current_period_end: string | null
           current_period_start: string | null
@@ -323,6 +325,8 @@ export type Database = {
           cancellation_comment?: string | null
           cancellation_feedback?: string | null
           cancellation_reason?: string | null
+          card_brand?: string | null
+          card_last4?: string | null
           created_at?: string
           current_period_end?: string | null
           current_period_start?: string | null
@@ -353,6 +357,8 @@ export type Database = {
           cancellation_comment?: string | null
           cancellation_feedback?: string | null
           cancellation_reason?: string | null
+          card_brand?: string | null
+          card_last4?: string | null
           created_at?: string
           current_period_end?: string | null
           current_period_start?: string | null

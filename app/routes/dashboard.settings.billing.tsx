@@ -56,6 +56,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const price = plan && formatMoney(plan.amount, plan.currency)
   const live = isLiveStatus(subscription?.status)
   const failed = payments.find((payment) => payment.status === 'failed')
+  const owed = failed && formatMoney(failed.amount, failed.currency)
+  const upper = (word: string) => word[0].toUpperCase() + word.slice(1)
+  const { card_brand: brand, card_last4: last4 } = subscription ?? {}
   const withLabel = subscription && {
     ...subscriptionView(subscription),
     // The facts people look for, in the order they look.
@@ -65,17 +68,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
         scheduled && live
           ? `Canceling · ends ${formatDate(subscription.cancel_at ?? subscription.current_period_end)}`
           : statusLabel(subscription.status),
-      'Next payment': (isPaidUpStatus(subscription.status) && !scheduled && upcoming?.next) || '—',
-      Payment: provider ? provider.label[0].toUpperCase() + provider.label.slice(1) : '—',
+      'Next payment':
+        isPaidUpStatus(subscription.status) && !scheduled && upcoming?.next
+          ? `${upcoming.next}${brand && last4 ? ` · ${upper(brand)} •••• ${last4}` : ''}`
+          : '—',
+      Payment: provider ? upper(provider.label) : '—',
     },
     help: provider?.pastDueHelp,
     live,
     scheduled: scheduled && live,
+    owed,
     // Back from the portal's card form (its return address says so): the failed payment's amount.
-    payNow:
-      params.get('card') === 'saved' && provider?.payOpenInvoice && failed
-        ? formatMoney(failed.amount, failed.currency)
-        : undefined,
+    payNow: params.get('card') === 'saved' && provider?.payOpenInvoice ? owed : undefined,
     // Back from a plan change (the app's or the portal's): its plan, named by the catalogue.
     changedTo: getPlans().find((plan) => plan.key === params.get('changed'))?.name,
   }

@@ -9,21 +9,20 @@ const stripe = {
 }
 
 describe('past due wording', () => {
-  it('says when the payment failed and when it is retried', () => {
+  it('says what failed, when, and when it is retried', () => {
     expect(pastDueSummary(stripe, NOW)).toBe(
-      'Payment failed on November 26, 2026; we will retry on November 29, 2026',
+      'Your payment on November 26, 2026 did not go through; we will retry on November 29, 2026',
     )
-    expect(pastDueNotice(stripe, NOW)).toBe(
-      'Payment failed on November 26, 2026; we will retry on November 29, 2026. Update your payment method to keep your plan.',
+    expect(pastDueNotice({ ...stripe, owed: '$29.00' }, NOW)).toBe(
+      'Your payment of $29.00 on November 26, 2026 did not go through; we will retry on November 29, 2026. Update your payment method to keep your plan.',
     )
   })
 
   it('names no retry once it is past, or when none is planned', () => {
     const later = Date.parse('2026-11-30T00:00:00Z')
-    expect(pastDueSummary(stripe, later)).toBe('Payment failed on November 26, 2026')
-    expect(pastDueSummary({ ...stripe, payment_retry_at: null }, NOW)).toBe(
-      'Payment failed on November 26, 2026',
-    )
+    const failed = 'Your payment on November 26, 2026 did not go through'
+    expect(pastDueSummary(stripe, later)).toBe(failed)
+    expect(pastDueSummary({ ...stripe, payment_retry_at: null }, NOW)).toBe(failed)
   })
 
   it('without a failure date (not yet known) still says what happened', () => {
@@ -36,7 +35,7 @@ describe('past due wording', () => {
     const help = 'Payments are retried. Add another card in the billing portal.'
     expect(
       pastDueNotice({ payment_failed_at: stripe.payment_failed_at, payment_retry_at: null, help }),
-    ).toBe(`Payment failed on November 26, 2026. ${help}`)
+    ).toBe(`Your payment on November 26, 2026 did not go through. ${help}`)
   })
 
   it('after a new card is saved, says what is left: pay now or wait for the retry', () => {

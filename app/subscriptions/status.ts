@@ -31,9 +31,10 @@ export function isPaidUpStatus(status: string | null | undefined) {
   return status === 'active' || status === 'trialing'
 }
 
-/** What the past-due wording needs: the row's dates, its provider's `pastDueHelp`, the amount due. */
+/** What the past-due wording needs: the row's dates, its provider's `pastDueHelp`, the amounts. */
 export type PastDueFacts = Pick<SubscriptionRow, 'payment_failed_at' | 'payment_retry_at'> & {
   help?: string | null
+  owed?: string
   payNow?: string
 }
 
@@ -43,11 +44,12 @@ const retryAhead = ({ payment_retry_at: at }: PastDueFacts, now: number) =>
 
 /**
  * The one summary of a failed renewal, wherever past due shows (dashboard, billing and
- * pricing): "Payment failed on …; we will retry on …" (no final period).
+ * pricing): "Your payment of $29.00 on … did not go through; we will retry on …" (no final period).
  */
 export function pastDueSummary(facts: PastDueFacts, now = Date.now()) {
-  if (!facts.payment_failed_at) return 'Your last payment did not go through'
-  const failed = `Payment failed on ${formatDate(facts.payment_failed_at)}`
+  const of = facts.owed ? ` of ${facts.owed}` : ''
+  if (!facts.payment_failed_at) return `Your last payment${of} did not go through`
+  const failed = `Your payment${of} on ${formatDate(facts.payment_failed_at)} did not go through`
   const retry = retryAhead(facts, now)
   return retry ? `${failed}; we will retry on ${retry}` : failed
 }

@@ -17,5 +17,7 @@ export type NewPayment = Omit<
 > & {
   user_id: string | null
   provider_charge_id?: string | null
+  /** The card it was paid with, kept on the subscription. */
+  card?: { brand: string; last4: string } | null
   [key: `${string}_customer_id` | `${string}_subscription_id`]: string | null | undefined
 }

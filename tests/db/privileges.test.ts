@@ -97,6 +97,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'note_payment_failure(p_user_id uuid, p_failed_at timestamp with time zone, p_retry_at timestamp with time zone)':
     ['service_role'],
   'track_payment_failure()': [],
+  'fail_pending_payments()': [],
   'fill_payment_details(p_fields jsonb, p_payment_id uuid, p_provider text, p_provider_payment_id text)':
     ['service_role'],
   'schema_version()': ['service_role'],

@@ -13,7 +13,9 @@ import {
   axeLightAndDark,
   expect,
   newUser,
+  signedInUser,
   signIn,
+  subscribe,
   test,
   untilWebhookApplied,
 } from './fixtures'
@@ -71,7 +73,7 @@ test.describe('payment recovery with JavaScript off', () => {
         await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
       })
       const failed = shownDate((await subscriptionRow(user.id)).payment_failed_at)
-      const summary = `Payment failed on ${failed}; we will retry on ${retry}`
+      const summary = `Your payment on ${failed} did not go through; we will retry on ${retry}`
       await expect(plan).toContainText(`Status: Past due · ${summary}`)
       await expect(plan).not.toContainText('Renews on')
       await expect(page.getByRole('alert')).toHaveText(
@@ -86,7 +88,7 @@ test.describe('payment recovery with JavaScript off', () => {
         })
       })
       const alert = page.getByRole('alert')
-      await expect(alert).toContainText(summary)
+      await expect(alert).toContainText(summary.replace('payment', 'payment of $29.00'))
       await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
       await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveAttribute(
         'href',
@@ -167,13 +169,58 @@ test.describe('payment recovery with JavaScript off', () => {
   })
 })
 
+for (const viewport of VIEWPORTS) {
+  test(`a declined Polar renewal names its amount and reads Failed in the history and the CSV (${viewport.name})`, async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(90_000)
+    await page.setViewportSize(viewport)
+    const user = await signedInUser(page, `recovery-polar-${viewport.name}`)
+    await subscribe(page, 'polar')
+    let subscriptionId: string | undefined
+    await expect(async () => {
+      const { data } = await adminClient()
+        .from('user_subscriptions')
+        .select('polar_subscription_id')
+        .eq('user_id', user.id)
+        .maybeSingle<{ polar_subscription_id: string | null }>()
+      subscriptionId = data?.polar_subscription_id ?? undefined
+      expect(subscriptionId).toBeTruthy()
+    }).toPass({ timeout: 20_000 })
+    // Polar's declined renewal: order.created (pending), then subscription.past_due.
+    const renewal = await fetch(`${E2E.polarUrl}/_emulator/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'renewal', subscription_id: subscriptionId, paid: false }),
+    })
+    expect(renewal.status).toBe(200)
+
+    const alert = page.getByRole('alert')
+    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+      await expect(alert).toContainText('did not go through', { timeout: 500 })
+    })
+    const failed = shownDate((await subscriptionRow(user.id)).payment_failed_at)
+    await expect(alert).toContainText(`Your payment of $29.00 on ${failed} did not go through.`)
+    const history = page.getByRole('region', { name: 'Payment history' })
+    const newest =
+      viewport.name === 'desktop'
+        ? history.getByRole('row').nth(1)
+        : history.getByRole('listitem').first()
+    for (const text of ['Pro payment', '$29.00', 'Failed']) await expect(newest).toContainText(text)
+    const csv = await (await page.request.get('/dashboard/settings/billing/payments.csv')).text()
+    expect(csv.split('\r\n')[1]).toMatch(/^[\d-]+,"Pro payment",29\.00,USD,0\.00,"Failed",/)
+    await attachScreenshots(page, testInfo, `billing, Polar renewal declined (${viewport.name})`)
+    expect(await axeLightAndDark(page)).toEqual([])
+  })
+}
+
 test('with JavaScript, billing follows a payment made in another tab when shown again', async ({
   page,
 }) => {
   const { user, invoice } = await pastDueSubscriber('recovery-focus')
   await signIn(page, user.email)
   await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(page.getByRole('alert')).toContainText('Payment failed on', { timeout: 500 })
+    await expect(page.getByRole('alert')).toContainText('did not go through', { timeout: 500 })
   })
   await page.evaluate(() => Object.assign(window, { stayed: true }))
   // Paid elsewhere (the hosted invoice page in another tab): Stripe's events apply it.
@@ -205,7 +252,7 @@ test('the past-due notice, its actions and the Pay link pass axe, light and dark
   for (const path of [...paths, '/dashboard/settings/billing?card=saved']) {
     await page.goto(path)
     await expect(page.getByRole('alert')).toContainText(
-      path.endsWith('saved') ? 'Your new card is saved' : 'Payment failed on',
+      path.endsWith('saved') ? 'Your new card is saved' : 'did not go through',
     )
     expect(await axeLightAndDark(page), path).toEqual([])
   }

@@ -1,6 +1,7 @@
 import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
   attachScreenshots,
+  axeFindings,
   expect,
   newUser,
   PASSWORD,
@@ -72,7 +73,8 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
     new RegExp(`^${E2E.stripeUrl}/invoices/in_\\w+$`),
   )
   const next = await subscription.getByText(/^\$29\.00 on /).textContent()
-  const periodEnd = next?.replace('$29.00 on ', '')
+  // The date, before the card that pays it (" · Visa •••• 4242").
+  const periodEnd = next?.replace('$29.00 on ', '').split(' · ')[0]
   expect(periodEnd).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/)
 
   await page.getByRole('button', { name: 'Manage billing' }).click()
@@ -121,7 +123,7 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await renewAtStripe(await stripeSubscriptionIdOf(user.id), { fail: true })
   // When it failed and when Stripe retries (the full recovery: payment-recovery.spec.ts).
   const notice =
-    /Payment failed on \w+ \d+, \d{4}; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
+    /Your payment (of \$29\.00 )?on \w+ \d+, \d{4} did not go through; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(page.getByRole('alert')).toHaveText(notice, { timeout: 500 })
   })
@@ -132,7 +134,9 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
     await expect(payments.getByRole('row')).toHaveCount(3, { timeout: 500 })
   })
+  // Billing has the failed payment, so its notice names the amount.
   await expect(page.getByRole('alert')).toContainText(notice)
+  await expect(page.getByRole('alert')).toContainText('Your payment of $29.00 on')
   const [failed, paid] = [payments.getByRole('row').nth(1), payments.getByRole('row').nth(2)]
   await expect(failed).toContainText('Pro payment')
   await expect(failed).toContainText('$29.00')
@@ -157,6 +161,38 @@ test('a renewal that fails: the failed invoice in the history, one notice on das
   await page.getByRole('button', { name: 'Update payment method' }).click()
   await expect(page).toHaveURL(portalUrl)
 })
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`billing names the card of the next payment, for Stripe only (${viewport.name})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000)
+    await page.setViewportSize(viewport)
+    for (const provider of ['stripe', 'polar'] as const) {
+      await signedInUser(page, `card-${provider}-${viewport.name}`)
+      // Stripe's checkout, paid with card 4242; Polar's webhooks carry no card.
+      await subscribe(page, provider)
+      const next = page
+        .getByRole('region', { name: 'Current subscription' })
+        .locator('dt', { hasText: /^Next payment$/ })
+        .locator('xpath=following-sibling::dd[1]')
+      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+        await expect(next).toHaveText(/^\$29\.00 on \w+ \d+, \d{4}/, { timeout: 500 })
+      })
+      if (provider === 'stripe') {
+        await expect(next).toHaveText(/^\$29\.00 on \w+ \d+, \d{4} · Visa •••• 4242$/)
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme })
+          expect(await axeFindings(page), colorScheme).toEqual([])
+        }
+      } else await expect(next).not.toContainText('••••')
+      await page.context().clearCookies()
+    }
+  })
+}
 
 test('a declined card shows the error and creates no subscription', async ({ page }) => {
   await signedInUser(page, 'stripe-declined')

@@ -415,12 +415,35 @@ describe('subscription events', () => {
 })
 
 describe('order events', () => {
-  it('order.created is logged only', async () => {
-    const { order } = await emulatorSubscriber()
+  it("order.created of a paid order is logged only; a renewal's reads pending, failed once past due, then paid with its receipt", async () => {
+    const { userId, order, subscription } = await emulatorSubscriber()
     const result = await postPolarEvent(app.url, polarEvent('order.created', order))
     expect(result).toMatchObject(OK)
     expect(await ledgerCount(app, result.id)).toBe(1)
     expect(await paymentRows(order.id)).toEqual([])
+
+    // A declined renewal, as Polar sends it: the order created pending, then past due.
+    const declined = await app.stack.polar.trigger('renewal', {
+      subscription_id: subscription.id,
+      paid: false,
+    })
+    const renewal = declined.order!
+    expect(await postPolarEvent(app.url, polarEvent('order.created', renewal))).toMatchObject(OK)
+    expect(await paymentRows(renewal.id)).toMatchObject([{ status: 'pending', amount: 2900 }])
+    const pastDue = polarEvent('subscription.updated', declined.subscription)
+    expect(await postPolarEvent(app.url, pastDue)).toMatchObject(OK)
+    expect(await paymentRows(renewal.id)).toMatchObject([{ status: 'failed', amount: 2900 }])
+
+    // Paid on a retry: the same row, now the payment, with its receipt.
+    const paid = { ...renewal, status: 'paid', paid: true }
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', paid))).toMatchObject(OK)
+    expect(await paymentRows(renewal.id)).toMatchObject([{ status: 'succeeded', amount: 2900 }])
+    const { data: receipts } = await adminClient(app)
+      .from('notification_outbox')
+      .select('data')
+      .eq('user_id', userId)
+      .eq('kind', 'payment_receipt')
+    expect(receipts).toHaveLength(1)
   })
 
   it('order.paid records the payment with the invoice fetched via POST then GET', async () => {

@@ -675,6 +675,9 @@ describe('the whole purchase', () => {
       trial_start: null,
       trial_end: null,
       metadata: { user_id: user.id, user_email: user.email },
+      // The card that paid the first invoice (4242), from its invoice payment's PaymentIntent.
+      card_brand: 'visa',
+      card_last4: '4242',
     })
     expect(new Date(String(row.current_period_start)).toISOString()).toBe(
       iso(item.current_period_start),

@@ -755,10 +755,16 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
-  it('order.created is only recorded (logged)', async () => {
+  it('order.created of a paid order is only recorded (logged); of a renewal being charged, a pending payment', async () => {
     await expect(applyPolarEvent(event('order.created'), order())).resolves.toBe('logged')
     expect(store.recordEvent).toHaveBeenCalledWith(event('order.created'))
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
+    const renewal = order({ status: 'pending', paid: false, billing_reason: 'subscription_cycle' })
+    await expect(applyPolarEvent(event('order.created'), renewal)).resolves.toBe('applied')
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.created'), {
+      ...ORDER_PAYMENT,
+      status: 'pending',
+    })
   })
 
   /** The payment row's invoice URL fill (`fill_payment_details`), as the database gateway takes it. */

@@ -87,15 +87,12 @@ export async function applyPolarEvent(event: LedgerEvent, data: unknown): Promis
     return applySubscriptionEvent(event, linkedUserId(event, subscription), fields)
   }
   switch (event.type) {
+    // A renewal being charged reads Pending, then Paid, or Failed once the subscription falls past due.
     case 'order.created': {
       const order = parsePayload(PolarOrderSchema, data)
-      const fresh = await recordEvent(event)
-      if (fresh)
-        logger.info(
-          { order: order.id, subscription: order.subscription_id },
-          'polar: order created',
-        )
-      return fresh ? 'logged' : 'duplicate'
+      if (order.status !== 'pending') return (await recordEvent(event)) ? 'logged' : 'duplicate'
+      const payment = polarOrderPayment(order, linkedUserId(event, order))
+      return recordPaymentEvent(event, { ...payment, status: 'pending' })
     }
     // Only a payment the ledger recorded is worth an invoice: an order nobody holds makes no Polar call.
     case 'order.paid': {

@@ -10,7 +10,7 @@ import {
   invoiceLinePriceId,
   invoicePayment,
   invoiceSubscriptionId,
-  paidPaymentIntentId,
+  paidPaymentIntent,
   StripeInvoicePaymentsSchema,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
@@ -636,7 +636,7 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
   })
 })
 
-describe('paidPaymentIntentId (GET /v1/invoice_payments)', () => {
+describe('paidPaymentIntent (GET /v1/invoice_payments)', () => {
   const payments = (data: unknown[]) =>
     StripeInvoicePaymentsSchema.parse({ object: 'list', data, has_more: false })
   const paid = (intent: unknown) => ({
@@ -646,13 +646,19 @@ describe('paidPaymentIntentId (GET /v1/invoice_payments)', () => {
     payment: { payment_intent: intent, type: 'payment_intent' },
   })
 
-  it('reads the intent of the paid payment, plain or expanded', () => {
-    expect(paidPaymentIntentId(payments([paid('pi_3SxQ2cL4kX9mNpQr0abc')]))).toBe(
-      'pi_3SxQ2cL4kX9mNpQr0abc',
-    )
-    expect(
-      paidPaymentIntentId(payments([paid({ id: 'pi_expanded', object: 'payment_intent' })])),
-    ).toBe('pi_expanded')
+  it('reads the intent of the paid payment, plain or expanded, and its card when expanded', () => {
+    expect(paidPaymentIntent(payments([paid('pi_3SxQ2cL4kX9mNpQr0abc')]))).toEqual({
+      id: 'pi_3SxQ2cL4kX9mNpQr0abc',
+      card: null,
+    })
+    const method = { id: 'pm_1', card: { brand: 'visa', last4: '4242', exp_year: 2029 } }
+    const expanded = { id: 'pi_expanded', object: 'payment_intent', payment_method: method }
+    expect(paidPaymentIntent(payments([paid(expanded)]))).toEqual({
+      id: 'pi_expanded',
+      card: { brand: 'visa', last4: '4242' },
+    })
+    const unexpanded = { ...expanded, payment_method: 'pm_1' }
+    expect(paidPaymentIntent(payments([paid(unexpanded)]))?.card).toBeNull()
   })
 
   it('skips open payments and payments without an intent', () => {
@@ -662,9 +668,9 @@ describe('paidPaymentIntentId (GET /v1/invoice_payments)', () => {
       status: 'paid',
       payment: { type: 'payment_record', payment_record: 'pr_1' },
     }
-    expect(paidPaymentIntentId(payments([open, record]))).toBeNull()
-    expect(paidPaymentIntentId(payments([open, record, paid('pi_paid')]))).toBe('pi_paid')
-    expect(paidPaymentIntentId(payments([]))).toBeNull()
+    expect(paidPaymentIntent(payments([open, record]))).toBeNull()
+    expect(paidPaymentIntent(payments([open, record, paid('pi_paid')]))?.id).toBe('pi_paid')
+    expect(paidPaymentIntent(payments([]))).toBeNull()
   })
 })
 
@@ -772,14 +778,16 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     stripe_customer_id: CUSTOMER_ID,
   }
 
-  it('invoice.payment_succeeded → recordPaymentEvent with the row and the invoice payment intent', async () => {
+  it('invoice.payment_succeeded → recordPaymentEvent with the row, the invoice payment intent and its card', async () => {
+    const card = { brand: 'visa', last4: '4242', exp_year: 2029, funding: 'credit' }
+    const intent = { id: 'pi_3SxQ2cL4kX9mNpQr0abc', payment_method: { id: 'pm_1', card } }
     const list = stripeWithPayments(async () => ({
       object: 'list',
       data: [
         {
           id: 'inpay_1',
           status: 'paid',
-          payment: { payment_intent: 'pi_3SxQ2cL4kX9mNpQr0abc', type: 'payment_intent' },
+          payment: { payment_intent: intent, type: 'payment_intent' },
         },
       ],
       has_more: false,
@@ -787,14 +795,19 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
       'applied',
     )
+    // One request: the card comes expanded with the payment intent.
     expect(list).toHaveBeenCalledWith(
-      { invoice: 'in_1SxQ2bL4kX9mNpQrInInIn01', status: 'paid' },
+      {
+        invoice: 'in_1SxQ2bL4kX9mNpQrInInIn01',
+        status: 'paid',
+        expand: ['data.payment.payment_intent.payment_method'],
+      },
       { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      ledger('invoice.payment_succeeded'),
-      paymentRow,
-    )
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(ledger('invoice.payment_succeeded'), {
+      ...paymentRow,
+      card: { brand: 'visa', last4: '4242' },
+    })
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 

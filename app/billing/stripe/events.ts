@@ -86,12 +86,20 @@ export const StripeInvoiceSchema = z.looseObject({
 })
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>
 
-/** A page of `GET /v1/invoice_payments`: since basil, where an invoice's PaymentIntent is. */
+const card = z.object({ brand: z.string(), last4: z.string() })
+// Expanded to its card; an id names none.
+const method = z.looseObject({ card: card.nullish() }).nullish().catch(null)
+const intent = z.looseObject({ id: z.string(), payment_method: method })
+
+/** A page of `GET /v1/invoice_payments`: since basil, where an invoice's PaymentIntent (and card) is. */
 export const StripeInvoicePaymentsSchema = z.looseObject({
   data: z.array(
     z.looseObject({
       status: z.string(),
-      payment: z.looseObject({ type: z.string(), payment_intent: id.nullish() }),
+      payment: z.looseObject({
+        type: z.string(),
+        payment_intent: z.union([z.string(), intent]).nullish(),
+      }),
     }),
   ),
 })
@@ -174,10 +182,12 @@ export function invoiceLinePriceId(invoice: StripeInvoice) {
   return idOf(invoice.lines?.data[0]?.pricing?.price_details?.price)
 }
 
-/** The PaymentIntent that paid an invoice, from its invoice payments; null when none did. */
-export function paidPaymentIntentId(payments: z.infer<typeof StripeInvoicePaymentsSchema>) {
+/** The PaymentIntent that paid an invoice and its card (when expanded); null when none did. */
+export function paidPaymentIntent(payments: z.infer<typeof StripeInvoicePaymentsSchema>) {
   const paid = payments.data.filter((entry) => entry.status === 'paid')
-  return paid.map((entry) => idOf(entry.payment.payment_intent)).find(Boolean) ?? null
+  const intent = paid.map((entry) => entry.payment.payment_intent).find(Boolean)
+  const card = (typeof intent === 'object' && intent?.payment_method?.card) || null
+  return intent ? { id: idOf(intent)!, card } : null
 }
 
 /** The payment_history row of a paid invoice (user_id null when the owner is unknown). */
@@ -198,18 +208,5 @@ export function invoicePayment(
     description: paymentDescription(planName),
     invoice_url: invoice.hosted_invoice_url ?? null,
     created_at: new Date(invoice.created * 1000).toISOString(),
-  }
-}
-
-/** The row of an invoice whose payment failed: status `failed`, the amount due. */
-export function failedInvoicePayment(
-  invoice: StripeInvoice,
-  userId: string | null,
-  planName: string | null,
-): NewPayment {
-  return {
-    ...invoicePayment(invoice, userId, planName, null),
-    amount: invoice.amount_due ?? invoice.amount_paid,
-    status: 'failed',
   }
 }

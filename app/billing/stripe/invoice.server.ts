@@ -3,7 +3,7 @@ import Stripe from 'stripe'
 import { parsePayload } from '~/billing/webhooks/outcome.server'
 
 import { getStripe } from './client.server'
-import { paidPaymentIntentId, StripeInvoicePaymentsSchema } from './events'
+import { paidPaymentIntent, StripeInvoicePaymentsSchema } from './events'
 
 /** A lookup that can wait: bounded by `timeoutMs`, not retried. */
 const requestOptions = (options: { timeoutMs: number }): Stripe.RequestOptions => ({
@@ -17,15 +17,13 @@ function nullWhenMissing(error: unknown): null {
   throw error
 }
 
-/** Since API version basil neither the invoice nor its webhook payload names it. */
-export async function fetchInvoicePaymentIntentId(
-  invoiceId: string,
-  options: { timeoutMs: number },
-) {
+/** Since API version basil neither the invoice nor its webhook payload names it, nor its card. */
+export async function fetchInvoicePaymentIntent(invoiceId: string, options: { timeoutMs: number }) {
+  const expand = ['data.payment.payment_intent.payment_method']
   const payments = await getStripe()
-    .invoicePayments.list({ invoice: invoiceId, status: 'paid' }, requestOptions(options))
+    .invoicePayments.list({ invoice: invoiceId, status: 'paid', expand }, requestOptions(options))
     .catch(nullWhenMissing)
-  return payments && paidPaymentIntentId(parsePayload(StripeInvoicePaymentsSchema, payments))
+  return payments && paidPaymentIntent(parsePayload(StripeInvoicePaymentsSchema, payments))
 }
 
 export async function fetchHostedInvoiceUrl(invoiceId: string, options: { timeoutMs: number }) {

@@ -9,7 +9,7 @@ import type { BillingProvider, ListedPayment, ListedSubscription } from '../prov
 import { createStripeCheckout } from './checkout.server'
 import { getStripe } from './client.server'
 import { StripeSubscriptionSchema, subscriptionFields, subscriptionUserId } from './events'
-import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntentId } from './invoice.server'
+import { fetchHostedInvoiceUrl, fetchInvoicePaymentIntent } from './invoice.server'
 import { applyStripeEvent, handleStripeWebhook, stripePlanName } from './webhook.server'
 
 const billingPage = () => `${getEnv().SITE_URL}/dashboard/settings/billing`
@@ -203,9 +203,9 @@ export const stripeProvider: BillingProvider = {
     return async () => {
       const [invoice_url, provider_charge_id] = await Promise.all([
         url ? fetchHostedInvoiceUrl(invoiceId, options) : null,
-        paymentIntent ? fetchInvoicePaymentIntentId(invoiceId, options) : null,
+        paymentIntent ? fetchInvoicePaymentIntent(invoiceId, options) : null,
       ])
-      return { invoice_url, provider_charge_id }
+      return { invoice_url, provider_charge_id: provider_charge_id?.id ?? null }
     }
   },
   checkout: {

@@ -5,7 +5,6 @@ import { planById } from '~/billing/plans.server'
 import { getStripe } from '~/billing/stripe/client.server'
 import {
   chargeChange,
-  failedInvoicePayment,
   idOf,
   invoiceLinePriceId,
   invoicePayment,
@@ -19,7 +18,7 @@ import {
   subscriptionFields,
   subscriptionUserId,
 } from '~/billing/stripe/events'
-import { fetchInvoicePaymentIntentId } from '~/billing/stripe/invoice.server'
+import { fetchInvoicePaymentIntent } from '~/billing/stripe/invoice.server'
 import {
   answerWebhook,
   badSignature,
@@ -130,9 +129,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
       const { userId, planName: name, customerId } = await invoiceOwner(invoice)
       // Not needed to record the payment: a short bound, no retries (Stripe waits up to 20 s).
-      const paymentIntentId =
+      const intent =
         invoice.amount_paid > 0
-          ? await fetchInvoicePaymentIntentId(invoice.id, {
+          ? await fetchInvoicePaymentIntent(invoice.id, {
               timeoutMs: Math.min(3_000, getEnv().STRIPE_TIMEOUT_MS),
             }).catch((error: unknown) => {
               logger.warn(
@@ -142,8 +141,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
               return null
             })
           : null
-      const payment = invoicePayment(invoice, userId, name, paymentIntentId)
-      return recordPaymentEvent(ledger(event), { ...payment, stripe_customer_id: customerId })
+      const payment = invoicePayment(invoice, userId, name, intent?.id ?? null)
+      const card = intent?.card
+      return recordPaymentEvent(ledger(event), { ...payment, stripe_customer_id: customerId, card })
     }
     case 'invoice.payment_failed': {
       const invoice = parsePayload(StripeInvoiceSchema, event.data.object)
@@ -167,7 +167,9 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
           retry_at: iso(invoice.next_payment_attempt || null),
         },
         {
-          ...failedInvoicePayment(invoice, owner.userId, owner.planName),
+          ...invoicePayment(invoice, owner.userId, owner.planName, null),
+          amount: invoice.amount_due ?? invoice.amount_paid,
+          status: 'failed',
           stripe_customer_id: owner.customerId,
         },
       )

@@ -3,6 +3,7 @@ import { makeCheckoutSession, makeLineItem } from './checkout-objects'
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
 import type { CheckoutSessionObject, Metadata } from './objects'
+import { saveCard } from './payment-objects'
 import type { StripeEvent } from './store'
 import {
   announceSubscription,
@@ -179,6 +180,8 @@ export function completeCheckout(
     automaticTax: (session.automatic_tax as { enabled: boolean }).enabled,
     now: ctx.store.now(),
   })
+  // Checkout makes the card it collected the subscription's default payment method.
+  subscription.default_payment_method = saveCard(ctx.store, card.number, customer.id)
   subscription.status = 'incomplete'
   announceSubscription(ctx, subscription, invoice, request)
   subscription.status = 'active'

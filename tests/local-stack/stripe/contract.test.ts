@@ -19,7 +19,8 @@ import { setupStack } from './test-support'
  * The types the app reads (app/billing/stripe, app/subscriptions): checkout sessions
  * (create, retrieve), portal sessions, subscriptions with their items and prices
  * (webhooks, retrieve, list), invoices with their lines (webhooks), invoice payments
- * (the payment intent), events and list envelopes. These must match the fixtures fully.
+ * (the payment intent and its card payment method), events and list envelopes. These must
+ * match the fixtures fully.
  */
 const APP_READS: ObjectKind[] = [
   'billing_portal.session',
@@ -29,6 +30,8 @@ const APP_READS: ObjectKind[] = [
   'invoice_payment',
   'line_item',
   'list',
+  'payment_intent',
+  'payment_method',
   'price',
   'subscription',
   'subscription_item',

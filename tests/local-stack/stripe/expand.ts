@@ -41,15 +41,10 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
     }
     record[head] = structuredClone(included)
   }
-  const value = record[head]
-  if (rest.length > 0) {
-    expandAt(store, value, rest, path)
-    return
-  }
-  if (typeof value === 'string') {
-    const found = store.lookup(value)
-    if (found) record[head] = structuredClone(found)
-  }
+  // An id on the way is expanded too (`data.payment.payment_intent.payment_method`).
+  const found = typeof record[head] === 'string' && store.lookup(record[head])
+  if (found) record[head] = structuredClone(found)
+  if (rest.length > 0) expandAt(store, record[head], rest, path)
 }
 
 /**

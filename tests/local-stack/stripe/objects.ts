@@ -4,7 +4,11 @@
  */
 
 import type { ChargeObject, DisputeObject } from './charges'
-import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
+import type {
+  InvoicePaymentObject,
+  PaymentIntentObject,
+  PaymentMethodObject,
+} from './payment-objects'
 
 export const API_VERSION = '2026-10-28.endive'
 
@@ -146,6 +150,7 @@ export type StripeObject =
   | PortalSessionObject
   | PaymentIntentObject
   | InvoicePaymentObject
+  | PaymentMethodObject
   | ChargeObject
   | DisputeObject
 

@@ -5,6 +5,7 @@
  */
 import { randomId } from './http'
 import type { InvoiceObject } from './objects'
+import type { Store } from './store'
 
 export interface PaymentIntentObject {
   id: string
@@ -30,6 +31,74 @@ export interface InvoicePaymentObject {
   status: 'open' | 'paid' | 'canceled'
   status_transitions: { canceled_at: number | null; paid_at: number | null }
   [key: string]: unknown
+}
+
+export interface PaymentMethodObject {
+  id: string
+  object: 'payment_method'
+  card: { brand: string; last4: string; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+/** The brands of the card numbers the emulator accepts, by their first digits. */
+const BRANDS: [RegExp, string][] = [
+  [/^4/, 'visa'],
+  [/^(5[1-5]|2[2-7])/, 'mastercard'],
+  [/^3[47]/, 'amex'],
+]
+
+/**
+ * The card PaymentMethod Stripe creates from a card typed on its pages (Checkout, the
+ * portal's card form, the hosted invoice page), stored so that `expand[]` finds it: the app
+ * reads its `card.brand` and `card.last4` through an invoice payment's PaymentIntent.
+ */
+export function saveCard(store: Store, number: string, customer: string) {
+  const digits = number.replace(/[\s-]/g, '')
+  const brand = BRANDS.find(([first]) => first.test(digits))?.[1] ?? 'unknown'
+  const created = store.now()
+  const method: PaymentMethodObject = {
+    id: randomId('pm', 24),
+    object: 'payment_method',
+    allow_redisplay: 'unspecified',
+    billing_details: {
+      address: {
+        city: null,
+        country: null,
+        line1: null,
+        line2: null,
+        postal_code: null,
+        state: null,
+      },
+      email: null,
+      name: null,
+      phone: null,
+      tax_id: null,
+    },
+    card: {
+      brand,
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
+      country: 'US',
+      display_brand: brand,
+      exp_month: 12,
+      exp_year: new Date(created * 1000).getUTCFullYear() + 3,
+      fingerprint: randomId('fp', 16).slice(3),
+      funding: 'credit',
+      generated_from: null,
+      last4: digits.slice(-4),
+      networks: { available: [brand], preferred: null },
+      regulated_status: 'unregulated',
+      three_d_secure_usage: { supported: true },
+      wallet: null,
+    },
+    created,
+    customer,
+    customer_account: null,
+    livemode: false,
+    metadata: {},
+    type: 'card',
+  }
+  store.paymentMethods.set(method.id, method)
+  return method.id
 }
 
 /** The PaymentIntent Stripe creates when it finalizes an invoice that has an amount due. */

@@ -10,10 +10,10 @@
 import { recordCharge } from './charges'
 import { checkCard } from './checkout'
 import { type EventRequest, NO_REQUEST, previousAttributes, snapshot } from './events'
-import { invalid, randomId, StripeApiError } from './http'
+import { invalid, StripeApiError } from './http'
 import { markInvoicePaid } from './invoicing'
 import type { CustomerObject, InvoiceObject } from './objects'
-import { recordDecline, recordSuccess } from './payment-objects'
+import { recordDecline, recordSuccess, saveCard } from './payment-objects'
 import type { StripeEvent } from './store'
 import type { BillingContext } from './subscriptions'
 
@@ -56,7 +56,9 @@ export function payInvoice(
     return { ...check, events: [ctx.bus.emit('invoice.payment_failed', invoice, request)] }
   }
   const paymentMethod =
-    source === 'card_on_file' ? defaultPaymentMethod(customer) : randomId('pm', 24)
+    source === 'card_on_file'
+      ? defaultPaymentMethod(customer)
+      : saveCard(ctx.store, source.card, customer.id)
   if (payment && intent) {
     recordSuccess(intent, payment, paymentMethod, ctx.store.now())
     recordCharge(ctx, intent)
@@ -101,7 +103,8 @@ export function updatePaymentMethod(
   if (!check.ok) return check
   const before = snapshot(customer)
   const settings = customer.invoice_settings as Record<string, unknown>
-  customer.invoice_settings = { ...settings, default_payment_method: randomId('pm', 24) }
+  const card = saveCard(ctx.store, cardNumber, customer.id)
+  customer.invoice_settings = { ...settings, default_payment_method: card }
   ctx.store.decliningCards.delete(customer.id)
   const event = ctx.bus.emit(
     'customer.updated',

@@ -15,7 +15,11 @@ import {
   type StripeObject,
   type SubscriptionObject,
 } from './objects'
-import type { InvoicePaymentObject, PaymentIntentObject } from './payment-objects'
+import type {
+  InvoicePaymentObject,
+  PaymentIntentObject,
+  PaymentMethodObject,
+} from './payment-objects'
 
 export interface StripeEvent {
   id: string
@@ -52,6 +56,7 @@ export class Store {
   readonly invoices = new Map<string, InvoiceObject>()
   readonly paymentIntents = new Map<string, PaymentIntentObject>()
   readonly invoicePayments = new Map<string, InvoicePaymentObject>()
+  readonly paymentMethods = new Map<string, PaymentMethodObject>()
   readonly charges = new Map<string, ChargeObject>()
   readonly disputes = new Map<string, DisputeObject>()
   readonly checkoutSessions = new Map<string, CheckoutSessionObject>()
@@ -112,6 +117,7 @@ export class Store {
       this.invoices,
       this.paymentIntents,
       this.invoicePayments,
+      this.paymentMethods,
       this.charges,
       this.disputes,
       this.prices,

@@ -141,6 +141,16 @@ async function collectInvoice(collect: Collector, invoiceId: string) {
     const intent = (payment.payment as JsonObject).payment_intent as string
     await collect.get('payment_intent', `/v1/payment_intents/${intent}`)
   }
+  // The card of a paid one, as the app reads it: expanded through its PaymentIntent.
+  const expand = 'expand[]=data.payment.payment_intent.payment_method'
+  const paid = await collect.get(
+    'list',
+    `/v1/invoice_payments?invoice=${invoiceId}&status=paid&${expand}`,
+  )
+  for (const payment of paid.data as JsonObject[]) {
+    const intent = (payment.payment as JsonObject).payment_intent as JsonObject
+    collect.add('payment_method', `${invoiceId}'s paid PaymentIntent`, intent.payment_method)
+  }
 }
 
 /** The webhook event, and the object it carries as an object of its own type. */

@@ -14,6 +14,7 @@ export const STRIPE_TYPES = {
   line_item: 'Stripe.InvoiceLineItem',
   list: 'Stripe.ApiList<unknown>',
   payment_intent: 'Stripe.PaymentIntent',
+  payment_method: 'Stripe.PaymentMethod',
   plan: 'Stripe.Plan',
   price: 'Stripe.Price',
   product: 'Stripe.Product',
