@@ -21,7 +21,6 @@ import {
   PolarSubscriptionSchema,
 } from '../../app/billing/polar/events'
 import {
-  failedInvoicePayment,
   invoicePayment,
   StripeInvoiceSchema,
   StripeSubscriptionSchema,
@@ -348,7 +347,12 @@ class StripeUser {
     // and the billing history must end with the payment whatever order they arrive in.
     if (this.random.chance(0.15)) {
       const failed = { ...invoice, status: 'open', amount_paid: 0, amount_due: plan.amount }
-      const row = failedInvoicePayment(StripeInvoiceSchema.parse(failed), this.userId, plan.name)
+      const parsedFailed = StripeInvoiceSchema.parse(failed)
+      const row = {
+        ...invoicePayment(parsedFailed, this.userId, plan.name, null),
+        amount: plan.amount,
+        status: 'failed',
+      }
       this.push('invoice.payment_failed', time - 1, failed, {
         kind: 'payment',
         key,
