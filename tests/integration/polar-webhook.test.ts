@@ -165,6 +165,7 @@ describe('verification', () => {
     JSON.stringify(polarEvent('widget.exploded', { id: 'w_1' })),
     'null',
     '[]',
+    '"subscription.created"',
     '{"data":{}}',
     '{"type":7}',
     '{"type":"toString"}',
