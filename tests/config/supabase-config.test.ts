@@ -5,7 +5,9 @@ import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
 
 import { EMAIL_LINK_LIFETIME_SECONDS } from '../../app/auth/email-link-state.server'
+import { PASSWORD_MIN_LENGTH } from '../../app/auth/limits'
 import { nextFromLink } from '../../app/auth/safe-next-path'
+import { SignUpSchema } from '../../app/auth/schemas'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { loadMailTemplates, renderMailTemplate } from '../local-stack/supabase/auth/mail-templates'
@@ -16,11 +18,14 @@ import { firstLink } from '../local-stack/supabase/mail'
  * supabase/config.toml agrees with the app: the site URL, an allow-list that matches every
  * redirect the app makes (by the auth server's own glob rule), mail templates whose links
  * work whether the auth server kept the app's redirect or fell back to the bare Site URL,
- * the avatar bucket as the migration creates it, and GitHub's secrets read from the
- * environment.
+ * the avatar bucket as the migration creates it, GitHub's secrets read from the
+ * environment, and the sign-up form's password rules (the auth server is asked after the
+ * answer, so a password it would refuse must already be refused by the form).
  */
 const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as {
   auth: {
+    minimum_password_length?: number
+    password_requirements?: string
     site_url: string
     additional_redirect_urls: string[]
     email: {
@@ -196,5 +201,19 @@ describe('supabase/config.toml', () => {
       client_id: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_CLIENT_ID)',
       secret: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_SECRET)',
     })
+  })
+})
+
+describe('password rules: the form and the project agree', () => {
+  it('the same minimum length, and no character classes the form does not ask for', () => {
+    expect(config.auth.minimum_password_length).toBe(PASSWORD_MIN_LENGTH)
+    expect(config.auth.password_requirements ?? '').toBe('')
+  })
+
+  it('the form refuses a password one character short of the minimum', () => {
+    const form = (password: string) =>
+      SignUpSchema.safeParse({ email: 'ada@example.com', password }).success
+    expect(form('x'.repeat(PASSWORD_MIN_LENGTH - 1))).toBe(false)
+    expect(form('x'.repeat(PASSWORD_MIN_LENGTH))).toBe(true)
   })
 })

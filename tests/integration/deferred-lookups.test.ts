@@ -128,6 +128,11 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
     // Polar recovers and generates the invoice (someone asked for it), then tells us.
     app.stack.polar.clearFaults()
     await emulatorPolar(app).orders.generateInvoice(order.id)
+    // An order.updated that does not say the invoice exists asks Polar nothing.
+    expect(await postPolarEvent(app.url, polarEvent('order.updated', order))).toMatchObject(OK)
+    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+      { invoice_url: null },
+    ])
     expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
     expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
       { invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },

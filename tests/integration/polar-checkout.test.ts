@@ -173,16 +173,6 @@ describe('GET /api/checkout', () => {
     expect(await response.json()).toEqual({ error: 'Sign in to subscribe' })
     expect(checkoutCount()).toBe(before)
   })
-
-  it('answers a provider failure with 500 JSON', async () => {
-    const user = await createSignedInUser(app)
-    app.stack.polar.addFault({ method: 'POST', path: '/v1/checkouts', status: 500, count: 1 })
-    const response = await getCheckout({ products: PRO }, user)
-    expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({
-      error: 'Could not start the checkout. Please try again.',
-    })
-  })
 })
 
 describe('GET /api/portal', () => {
@@ -200,7 +190,7 @@ describe('GET /api/portal', () => {
     expect(await response.json()).toEqual({ error: 'No subscription found' })
   })
 
-  it("answers 200 with a portal URL for the user's own customer, and 500 on a provider failure", async () => {
+  it("answers 200 with a portal URL for the user's own customer", async () => {
     const { user, customerId } = await subscribe()
     const response = await getPortal(user)
     expect(response.status).toBe(200)
@@ -211,11 +201,6 @@ describe('GET /api/portal', () => {
       customer_id: customerId,
       return_url: `${app.url}/dashboard/settings/billing`,
     })
-
-    app.stack.polar.addFault({ path: '/v1/customer-sessions', status: 502, count: 1 })
-    const failed = await getPortal(user)
-    expect(failed.status).toBe(500)
-    expect(await failed.json()).toEqual({ error: 'Something went wrong' })
   })
 })
 
@@ -331,34 +316,5 @@ describe('the whole flow', () => {
     expect(app.stack.polar.state.sessionByToken(portal.split('/').pop() ?? '')?.customer_id).toBe(
       customerId,
     )
-  })
-
-  it('a cancellation in Polar reaches the row; resuming clears it', async () => {
-    const { user, subscription } = await subscribe()
-    await app.stack.polar.trigger('cancel', { subscription_id: subscription.id })
-    await app.stack.polar.idle()
-    const row = async () =>
-      (
-        await adminClient(app)
-          .from('user_subscriptions')
-          .select('status, cancel_at_period_end, cancel_at, canceled_at')
-          .eq('user_id', user.id)
-          .single()
-      ).data
-    const canceled = await row()
-    expect(canceled).toMatchObject({ status: 'active', cancel_at_period_end: true })
-    expect(canceled?.cancel_at).not.toBeNull()
-    expect(canceled?.canceled_at).not.toBeNull()
-    await app.stack.polar.trigger('uncancel', { subscription_id: subscription.id })
-    await app.stack.polar.idle()
-    expect(await row()).toEqual({
-      status: 'active',
-      cancel_at_period_end: false,
-      cancel_at: null,
-      canceled_at: null,
-    })
-    await app.stack.polar.trigger('revoke', { subscription_id: subscription.id })
-    await app.stack.polar.idle()
-    expect(await row()).toMatchObject({ status: 'canceled', cancel_at_period_end: false })
   })
 })

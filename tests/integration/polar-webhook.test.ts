@@ -25,7 +25,6 @@ let app: TestApp
 
 const OK = { status: 200, body: { received: true } }
 const BAD_SIGNATURE = { status: 400, body: { error: 'Webhook signature verification failed' } }
-const FAILED = { status: 500, body: { error: 'Error processing webhook' } }
 
 async function paymentRows(orderId: string) {
   const { data } = await adminClient(app)
@@ -63,9 +62,23 @@ describe('verification', () => {
   const created = (userId: string) =>
     polarEvent('subscription.created', subscriptionObject({ userId }))
 
-  it('rejects a signature made with another secret and writes nothing', async () => {
+  // A future stamp comes nearer while the request travels: 5 s of margin for a loaded machine.
+  it.each<[string, () => Parameters<typeof postPolarEvent>[2]]>([
+    ['a signature made with another secret', () => ({ secret: 'polar_whs_wrong_one' })],
+    ['a request without webhook-id', () => ({ omit: ['webhook-id'] })],
+    ['a request without webhook-timestamp', () => ({ omit: ['webhook-timestamp'] })],
+    ['a request without webhook-signature', () => ({ omit: ['webhook-signature'] })],
+    [
+      'a timestamp older than 300 seconds',
+      () => ({ timestamp: Math.floor(Date.now() / 1000) - 301 }),
+    ],
+    [
+      'a timestamp newer than 300 seconds',
+      () => ({ timestamp: Math.floor(Date.now() / 1000) + 305 }),
+    ],
+  ])('rejects %s and writes nothing', async (_label, options) => {
     const userId = await newUser()
-    const result = await postPolarEvent(app.url, created(userId), { secret: 'polar_whs_wrong_one' })
+    const result = await postPolarEvent(app.url, created(userId), options())
     expect(result).toMatchObject(BAD_SIGNATURE)
     expect(await ledgerCount(app, result.id)).toBe(0)
     expect(await subscriptionRowOf(app, userId)).toBeNull()
@@ -119,31 +132,6 @@ describe('verification', () => {
     expect(await subscriptionRowOf(app, userId)).toBeNull()
   })
 
-  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)(
-    'rejects a request without %s',
-    async (header) => {
-      const userId = await newUser()
-      const result = await postPolarEvent(app.url, created(userId), { omit: [header] })
-      expect(result).toMatchObject(BAD_SIGNATURE)
-      expect(await ledgerCount(app, result.id)).toBe(0)
-      expect(await subscriptionRowOf(app, userId)).toBeNull()
-    },
-  )
-
-  // A future stamp comes nearer while the request travels: 5 s of margin for a loaded machine.
-  it.each([
-    ['older', -301],
-    ['newer', 305],
-  ])('rejects a timestamp %s than 300 seconds', async (_label, offset) => {
-    const userId = await newUser()
-    const result = await postPolarEvent(app.url, created(userId), {
-      timestamp: Math.floor(Date.now() / 1000) + offset,
-    })
-    expect(result).toMatchObject(BAD_SIGNATURE)
-    expect(await ledgerCount(app, result.id)).toBe(0)
-    expect(await subscriptionRowOf(app, userId)).toBeNull()
-  })
-
   it('accepts a timestamp within the tolerance, on the spec path too', async () => {
     const userId = await newUser()
     const result = await postPolarEvent(app.url, created(userId), {
@@ -154,17 +142,14 @@ describe('verification', () => {
     expect((await subscriptionRowOf(app, userId))?.status).toBe('active')
   })
 
-  it('answers a signed body that is not JSON with 400 and writes nothing', async () => {
-    const result = await postPolarEvent(app.url, '{"type": "subscription.created", ')
-    expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
-    expect(await ledgerCount(app, result.id)).toBe(0)
-  })
-
-  it('answers a handled type with a malformed object with 400 and writes nothing', async () => {
-    const result = await postPolarEvent(
-      app.url,
-      polarEvent('subscription.created', { id: 42, status: 'active' }),
-    )
+  it.each([
+    ['a signed body that is not JSON', '{"type": "subscription.created", '],
+    [
+      'a handled type with a malformed object',
+      JSON.stringify(polarEvent('subscription.created', { id: 42, status: 'active' })),
+    ],
+  ])('answers %s with 400 and writes nothing', async (_label, body) => {
+    const result = await postPolarEvent(app.url, body)
     expect(result).toMatchObject({ status: 400, body: { error: 'Invalid webhook payload' } })
     expect(await ledgerCount(app, result.id)).toBe(0)
   })
@@ -175,15 +160,17 @@ describe('verification', () => {
     expect(await ledgerCount(app, result.id)).toBe(0)
   })
 
-  it('acknowledges a type the SDK does not know without recording it', async () => {
-    const result = await postPolarEvent(app.url, polarEvent('widget.exploded', { id: 'w_1' }))
-    expect(result).toMatchObject(OK)
-    expect(await ledgerCount(app, result.id)).toBe(0)
-  })
-
   // As the SDK's validateEvent answers them: signed JSON that names no type is an unknown type.
-  it.each(['null', '[]', '{"data":{}}', '{"type":7}', '{"type":"toString"}'])(
-    'acknowledges signed JSON without a known type (%s) without recording it',
+  it.each([
+    JSON.stringify(polarEvent('widget.exploded', { id: 'w_1' })),
+    'null',
+    '[]',
+    '"subscription.created"',
+    '{"data":{}}',
+    '{"type":7}',
+    '{"type":"toString"}',
+  ])(
+    'acknowledges signed JSON without a type the SDK knows (%s) without recording it',
     async (body) => {
       const result = await postPolarEvent(app.url, body)
       expect(result).toMatchObject(OK)
@@ -488,23 +475,7 @@ describe('order events', () => {
     ])
   })
 
-  it('duplicate order.paid deliveries, sequential and concurrent, record one payment', async () => {
-    const { order } = await emulatorSubscriber()
-    const id = `msg_${randomUUID()}`
-    const event = polarEvent('order.paid', order)
-    expect(await postPolarEvent(app.url, event, { id })).toMatchObject(OK)
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => postPolarEvent(app.url, event, { id })),
-    )
-    expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200])
-    // Polar re-sends with the same webhook-id; a second event about the same order (another
-    // id) must not add a row either.
-    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-    expect(await paymentRows(order.id)).toHaveLength(1)
-    expect(await ledgerCount(app, id)).toBe(1)
-  })
-
-  it('concurrent first deliveries of order.paid record one payment', async () => {
+  it('duplicate order.paid deliveries, concurrent first and then sequential, record one payment', async () => {
     const { order } = await emulatorSubscriber()
     const id = `msg_${randomUUID()}`
     const event = polarEvent('order.paid', order)
@@ -512,6 +483,10 @@ describe('order events', () => {
       Array.from({ length: 6 }, () => postPolarEvent(app.url, event, { id })),
     )
     expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200, 200])
+    expect(await postPolarEvent(app.url, event, { id })).toMatchObject(OK)
+    // Polar re-sends with the same webhook-id; a second event about the same order (another
+    // id) must not add a row either.
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
     expect(await paymentRows(order.id)).toHaveLength(1)
     expect(await ledgerCount(app, id)).toBe(1)
   })
@@ -530,29 +505,6 @@ describe('order events', () => {
     const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
     expect(result).toMatchObject(OK)
     expect(await paymentRows(order.id)).toEqual([])
-  })
-
-  it('an invoice not ready yet: null URL first, filled in by order.updated with is_invoice_generated', async () => {
-    const { order } = await emulatorSubscriber()
-    app.stack.polar.addFault({
-      method: 'GET',
-      path: `/v1/orders/${order.id}/invoice`,
-      status: 404,
-      count: 1,
-      body: { error: 'ResourceNotFound', detail: 'Not found' },
-    })
-    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-    expect(await paymentRows(order.id)).toMatchObject([{ status: 'succeeded', invoice_url: null }])
-
-    // An order.updated before the invoice exists leaves it alone.
-    expect(await postPolarEvent(app.url, polarEvent('order.updated', order))).toMatchObject(OK)
-    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
-
-    const generated = { ...order, is_invoice_generated: true }
-    expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
-    expect((await paymentRows(order.id))[0].invoice_url).toBe(
-      `${app.stack.polar.url}/invoices/${order.id}`,
-    )
   })
 
   it('records what the card was charged, tax included, and as much back on a full refund', async () => {
@@ -597,102 +549,5 @@ describe('order events', () => {
       { amount: 1000, refunded_total: 1000, paid: 2900, description: 'Pro payment' },
       { amount: 1900, refunded_total: 2900, paid: 2900, description: 'Pro payment' },
     ])
-  })
-})
-
-describe('failures', () => {
-  it('a database failure answers 500, writes nothing, and the retry succeeds', async () => {
-    const { order } = await emulatorSubscriber()
-    await app.stack.database.exec(`
-      create function public.fail_polar_payments() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
-      create trigger fail_polar_payments before insert on public.payment_history for each row execute function public.fail_polar_payments();`)
-    const event = polarEvent('order.paid', order)
-    let first
-    try {
-      first = await postPolarEvent(app.url, event)
-    } finally {
-      await app.stack.database.exec(
-        `drop trigger fail_polar_payments on public.payment_history; drop function public.fail_polar_payments();`,
-      )
-    }
-    expect(first).toMatchObject(FAILED)
-    expect(await ledgerCount(app, first.id)).toBe(0)
-    expect(await paymentRows(order.id)).toEqual([])
-    expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-    expect(await paymentRows(order.id)).toHaveLength(1)
-  })
-
-  it('a database failure on a subscription event leaves the row as it was; the retry applies', async () => {
-    const userId = await newUser()
-    const subscription = subscriptionObject({ userId })
-    await app.stack.database.exec(`
-      create function public.fail_polar_subs() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
-      create trigger fail_polar_subs before update on public.user_subscriptions for each row execute function public.fail_polar_subs();`)
-    const event = polarEvent('subscription.created', subscription)
-    let first
-    try {
-      first = await postPolarEvent(app.url, event)
-    } finally {
-      await app.stack.database.exec(
-        `drop trigger fail_polar_subs on public.user_subscriptions; drop function public.fail_polar_subs();`,
-      )
-    }
-    expect(first).toMatchObject(FAILED)
-    expect(await ledgerCount(app, first.id)).toBe(0)
-    expect(await subscriptionRowOf(app, userId)).toBeNull()
-    expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-    expect((await subscriptionRowOf(app, userId))?.polar_subscription_id).toBe(subscription.id)
-  })
-
-  it.each(['POST', 'GET'])(
-    'a Polar failure on %s invoice still records the payment (without its URL) and answers 200',
-    async (method) => {
-      const { order } = await emulatorSubscriber()
-      app.stack.polar.addFault({
-        method,
-        path: `/v1/orders/${order.id}/invoice`,
-        status: 503,
-        count: 1,
-      })
-      const event = polarEvent('order.paid', order)
-      const first = await postPolarEvent(app.url, event)
-      expect(first).toMatchObject(OK)
-      expect(await ledgerCount(app, first.id)).toBe(1)
-      expect(await paymentRows(order.id)).toMatchObject([
-        { status: 'succeeded', invoice_url: null },
-      ])
-      // A resend is a repeat; the URL is filled in later (tests/integration/deferred-lookups).
-      expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-      expect(await paymentRows(order.id)).toHaveLength(1)
-    },
-  )
-
-  it('a Polar failure while filling in the invoice URL answers 200; the next order.updated fills it', async () => {
-    const { order } = await emulatorSubscriber()
-    app.stack.polar.addFault({
-      method: 'GET',
-      path: `/v1/orders/${order.id}/invoice`,
-      status: 404,
-      count: 1,
-      body: { error: 'ResourceNotFound', detail: 'Not found' },
-    })
-    expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
-
-    app.stack.polar.addFault({
-      method: 'GET',
-      path: `/v1/orders/${order.id}/invoice`,
-      status: 502,
-      count: 1,
-    })
-    const generated = { ...order, is_invoice_generated: true }
-    const first = await postPolarEvent(app.url, polarEvent('order.updated', generated))
-    expect(first).toMatchObject(OK)
-    expect(await ledgerCount(app, first.id)).toBe(1)
-    expect((await paymentRows(order.id))[0].invoice_url).toBeNull()
-    expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
-    expect((await paymentRows(order.id))[0].invoice_url).toBe(
-      `${app.stack.polar.url}/invoices/${order.id}`,
-    )
   })
 })

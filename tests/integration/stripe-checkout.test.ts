@@ -183,6 +183,17 @@ async function withWebhooksSwallowed<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The /success page's status for the query, never cached. */
+async function successStatus(query: string) {
+  const result = (await success.loader({
+    request: new Request(`${app.url}/success${query}`),
+    params: {},
+    context: {},
+  })) as unknown as { data: { status: string }; init: ResponseInit | null }
+  expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
+  return result.data.status
+}
+
 describe('POST /api/checkout_sessions', () => {
   it('answers 401 without a session, and with a forged cookie, and calls no provider', async () => {
     const before = proxy.calls.length
@@ -302,13 +313,12 @@ describe('POST /api/checkout_sessions', () => {
     expect((await stripe.checkout.sessions.list({ limit: 100 })).data.length).toBe(before)
   })
 
-  it.each([
-    ['our own Origin', () => ({ origin: app.url, 'sec-fetch-site': 'same-origin' })],
-    ['no Origin', () => ({})],
-  ])('puts the return URLs on SITE_URL with %s', async (_label, makeHeaders) => {
-    const headers: Record<string, string> = makeHeaders()
+  it('puts the return URLs on SITE_URL with our own Origin', async () => {
     const user = await createSignedInUser(app)
-    const response = await postCheckout(user, priceForm(PRO), headers)
+    const response = await postCheckout(user, priceForm(PRO), {
+      origin: app.url,
+      'sec-fetch-site': 'same-origin',
+    })
     const session = await stripe.checkout.sessions.retrieve(sessionIdFrom(response))
     expect(session.success_url).toBe(`${app.url}/success?session_id={CHECKOUT_SESSION_ID}`)
     expect(session.cancel_url).toBe(`${app.url}/pricing?canceled=true`)
@@ -355,23 +365,6 @@ describe('POST /api/checkout_sessions', () => {
       expect(callsTo('POST', '/v1/checkout/sessions').length).toBe(before)
     },
   )
-
-  it('answers 500 with the provider message when Stripe keeps failing with 500', async () => {
-    const user = await createSignedInUser(app)
-    // The SDK retries a 500 twice: fail all three attempts.
-    app.stack.stripe.injectFault({
-      method: 'POST',
-      path: '/v1/checkout/sessions',
-      status: 500,
-      count: 3,
-    })
-    const response = await postCheckout(user, priceForm(PRO))
-    expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({
-      error: 'An unknown error occurred (injected by the emulator).',
-    })
-    expect(response.headers.get('location')).toBeNull()
-  })
 
   it('survives a single transient Stripe 500 (the SDK retries it)', async () => {
     const user = await createSignedInUser(app)
@@ -445,20 +438,12 @@ describe('POST /api/customer_portal', () => {
     expect(proxy.calls.length).toBe(before)
   })
 
-  it('answers 404 when the user has no row', async () => {
+  it.each([
+    ['has no row', {}],
+    ['has no Stripe customer (a Polar subscription)', { provider: 'polar', status: 'active' }],
+  ])('answers 404 when the user %s, and asks Stripe nothing', async (_label, row) => {
     const user = await createSignedInUser(app)
-    const response = await postPortal(user)
-    expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ error: 'No subscription found' })
-  })
-
-  it('answers 404 when the row has no Stripe customer (a Polar subscription)', async () => {
-    const user = await createSignedInUser(app)
-    await seedSubscriptionRow(user.id, {
-      provider: 'polar',
-      polar_customer_id: 'polar_cus_1',
-      status: 'active',
-    })
+    if ('provider' in row) await seedSubscriptionRow(user.id, row)
     const before = callsTo('POST', '/v1/billing_portal/sessions').length
     const response = await postPortal(user, 'customer=cus_someone_else')
     expect(response.status).toBe(404)
@@ -512,19 +497,6 @@ describe('POST /api/customer_portal', () => {
     }
   })
 
-  it('answers 500 Internal server error when Stripe fails', async () => {
-    const { user } = await userWithCustomer()
-    app.stack.stripe.injectFault({
-      method: 'POST',
-      path: '/v1/billing_portal/sessions',
-      status: 500,
-      count: 3,
-    })
-    const response = await postPortal(user)
-    expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({ error: 'Internal server error' })
-  })
-
   it('answers 500 Internal server error when Stripe refuses (unknown customer), without its message', async () => {
     const user = await createSignedInUser(app)
     await seedSubscriptionRow(user.id, { provider: 'stripe', stripe_customer_id: 'cus_gone' })
@@ -535,16 +507,6 @@ describe('POST /api/customer_portal', () => {
 })
 
 describe('/success', () => {
-  async function successStatus(query: string) {
-    const result = (await success.loader({
-      request: new Request(`${app.url}/success${query}`),
-      params: {},
-      context: {},
-    })) as unknown as { data: { status: string }; init: ResponseInit | null }
-    expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
-    return result.data.status
-  }
-
   async function tableCounts() {
     const admin = adminClient(app)
     const count = async (table: string) =>
@@ -556,7 +518,7 @@ describe('/success', () => {
     }
   }
 
-  it('shows a paid session as complete and activates nothing itself', async () => {
+  it('shows a paid session as complete, activates nothing itself, and names the plan, amount and receipt address to the signed-in buyer only', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
     await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
@@ -564,12 +526,6 @@ describe('/success', () => {
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
     expect(await tableCounts()).toEqual(before)
     expect(await rowsOf(user.id)).toEqual({ subscriptions: [], payments: [] })
-  })
-
-  it('names the plan, amount and receipt address once paid, to the signed-in buyer only', async () => {
-    const user = await createSignedInUser(app)
-    const sessionId = await startCheckout(user)
-    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
     const summaryFor = async (cookie: string) => {
       const result = (await success.loader({
         request: new Request(`${app.url}/success?session_id=${sessionId}`, {
@@ -590,17 +546,12 @@ describe('/success', () => {
     expect(await summaryFor((await createSignedInUser(app)).cookie)).toBeNull()
   })
 
-  it('shows an unpaid session as open (pending)', async () => {
+  it('shows an unpaid session and a declined payment as open, an expired session as failed', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
     const before = await tableCounts()
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('open')
     expect(await tableCounts()).toEqual(before)
-  })
-
-  it('shows a declined payment as open and an expired session as failed', async () => {
-    const user = await createSignedInUser(app)
-    const sessionId = await startCheckout(user)
     const declined = await app.stack.stripe.completeCheckout(sessionId, {
       number: '4000000000000002',
     })
@@ -705,7 +656,7 @@ describe('the whole purchase', () => {
     expect(deliveries.length).toBe(ids.size)
     expect(deliveries.every((entry) => entry.status === 200)).toBe(true)
 
-    expect(await successStatusOf(sessionId)).toBe('complete')
+    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
 
     // Now subscribed: no second checkout, but the portal opens on their customer.
     const again = await postCheckout(user, priceForm(STARTER))
@@ -746,24 +697,6 @@ describe('the whole purchase', () => {
       [900, 'Starter payment'],
     ])
   })
-})
-
-async function successStatusOf(sessionId: string) {
-  const result = (await success.loader({
-    request: new Request(`${app.url}/success?session_id=${sessionId}`),
-    params: {},
-    context: {},
-  })) as unknown as { data: { status: string } }
-  return result.data.status
-}
-
-// The seeded price ids the emulator knows, so a failing test names a real cause.
-it('the emulator sells the plans at the amounts the pricing page shows', async () => {
-  const [pro, starter] = await Promise.all([
-    stripe.prices.retrieve(PRO),
-    stripe.prices.retrieve(STARTER),
-  ])
-  expect([pro.unit_amount, starter.unit_amount]).toEqual([2900, 900])
 })
 
 it("a request's own id travels with the calls made for it: Stripe's and the database's", async () => {

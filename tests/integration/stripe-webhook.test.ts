@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { recentEvents } from '~/billing/webhooks/recent-events.server'
 import { resetEnvForTests } from '~/env.server'
 import { logger } from '~/lib/server/logger.server'
+import { deliverDueMails } from '~/notifications/delivery.server'
 
 import {
   adminClient,
   createSignedInUser,
-  emulatorStripe,
   ledgerCount,
   startTestApp,
   subscriptionRowOf,
@@ -29,22 +29,17 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 describe('signature', () => {
-  it('rejects a missing signature', async () => {
+  it.each([
+    ['a missing signature', { header: null }],
+    ['a wrong secret', { secret: 'whsec_wrong' }],
+    ['a timestamp older than 300 seconds', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+  ])('rejects %s and writes nothing', async (_label, options) => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    expect(await postStripeEvent(app.url, event, { header: null })).toEqual({
+    expect(await postStripeEvent(app.url, event, options)).toEqual({
       status: 400,
       body: { error: 'Webhook signature verification failed' },
     })
     expect(await ledgerCount(app, event.id)).toBe(0)
-  })
-
-  it('rejects a wrong secret', async () => {
-    const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    const result = await postStripeEvent(app.url, event, { secret: 'whsec_wrong' })
-    expect(result).toEqual({
-      status: 400,
-      body: { error: 'Webhook signature verification failed' },
-    })
   })
 
   it('accepts the previous secret while STRIPE_WEBHOOK_SECRET_PREVIOUS is set, alone or beside the new one; neither is refused', async () => {
@@ -87,14 +82,6 @@ describe('signature', () => {
     }
   })
 
-  it('rejects a timestamp older than 300 seconds', async () => {
-    const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    const result = await postStripeEvent(app.url, event, {
-      timestamp: Math.floor(Date.now() / 1000) - 301,
-    })
-    expect(result.status).toBe(400)
-  })
-
   it('rejects a body re-serialised after signing', async () => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
     const signed = JSON.stringify(event)
@@ -115,12 +102,6 @@ describe('signature', () => {
       path: '/api/webhooks/providera',
     })
     expect(result).toEqual({ status: 200, body: { received: true } })
-  })
-
-  it('answers a signed payload that is not JSON with 400 and writes nothing', async () => {
-    const result = await postStripeEvent(app.url, '{"id": "evt_broken", ')
-    expect(result).toEqual({ status: 400, body: { error: 'Invalid webhook payload' } })
-    expect(await ledgerCount(app, 'evt_broken')).toBe(0)
   })
 
   it('answers a signed event of a handled type with a malformed object with 400 and writes nothing', async () => {
@@ -326,83 +307,8 @@ describe('events', () => {
   })
 })
 
-describe('with the emulator', () => {
-  it('an invoice without a subscription id fetches the subscription from Stripe to find the user', async () => {
-    const user = await createSignedInUser(app)
-    const created = await app.stack.stripe.trigger('customer.subscription.created', {
-      metadata: { user_id: user.id },
-    })
-    await app.stack.stripe.idle()
-    const subscription = created.data.object as { id: string; customer: string }
-    const invoice = invoiceObject({
-      subscription: null,
-      customer: subscription.customer,
-      amount: 900,
-    })
-    expect(
-      (await postStripeEvent(app.url, stripeEvent('invoice.payment_succeeded', invoice))).status,
-    ).toBe(200)
-    const { data } = await adminClient(app)
-      .from('payment_history')
-      .select('user_id, amount')
-      .eq('provider_payment_id', invoice.id)
-    expect(data).toEqual([{ user_id: user.id, amount: 900 }])
-  })
-
-  it("records the invoice's PaymentIntent, read from Stripe's invoice payments", async () => {
-    const user = await createSignedInUser(app)
-    const created = await app.stack.stripe.trigger('customer.subscription.created', {
-      metadata: { user_id: user.id },
-    })
-    await app.stack.stripe.idle()
-    const invoiceId = (created.data.object as { latest_invoice: string }).latest_invoice
-    const [invoicePayment] = (
-      await emulatorStripe(app).invoicePayments.list({ invoice: invoiceId })
-    ).data
-    expect(invoicePayment.payment.payment_intent).toMatch(/^pi_/)
-    // When they cannot be read, the payment is recorded without the PaymentIntent and it is
-    // filled in later: tests/integration/deferred-lookups.test.ts.
-    const { data } = await adminClient(app)
-      .from('payment_history')
-      .select('*')
-      .eq('user_id', user.id)
-    expect(data).toMatchObject([
-      {
-        provider_payment_id: invoiceId,
-        provider_charge_id: invoicePayment.payment.payment_intent,
-        amount: invoicePayment.amount_paid,
-        status: 'paid',
-      },
-    ])
-  })
-
-  it('a database failure answers 500, writes nothing, and the retry succeeds', async () => {
-    const user = await createSignedInUser(app)
-    await app.stack.database.exec(`
-      create function public.fail_payments() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
-      create trigger fail_payments before insert on public.payment_history for each row execute function public.fail_payments();`)
-    const invoice = invoiceObject({ subscription: 'sub_dbfail', userId: user.id, amount: 1234 })
-    const event = stripeEvent('invoice.payment_succeeded', invoice)
-    expect(await postStripeEvent(app.url, event)).toEqual({
-      status: 500,
-      body: { error: 'Error processing webhook' },
-    })
-    expect(await ledgerCount(app, event.id)).toBe(0)
-    await app.stack.database.exec(
-      `drop trigger fail_payments on public.payment_history; drop function public.fail_payments();`,
-    )
-    expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
-    const { data } = await adminClient(app)
-      .from('payment_history')
-      .select('amount')
-      .eq('provider_payment_id', invoice.id)
-    expect(data).toEqual([{ amount: 1234 }])
-  })
-})
-
 describe('invoice.payment_failed', () => {
   it('queues one mail per failed attempt, delivered only when the billing preference allows it', async () => {
-    const { deliverDueMails } = await import('../../app/notifications/delivery.server')
     const mails = mailCatcher()
     const user = await createSignedInUser(app)
     const failed = () => {
@@ -486,7 +392,6 @@ describe('invoice.payment_failed', () => {
       },
     ])
     // The failure's mail, then the receipt of the payment that replaced it.
-    const { deliverDueMails } = await import('../../app/notifications/delivery.server')
     const mails = mailCatcher()
     await deliverDueMails(mails.transport)
     const subjects = mails.to(user.email).map((mail) => mail.subject)
