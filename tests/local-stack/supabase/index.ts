@@ -14,7 +14,8 @@ import type { JwtSigning } from './keys'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import type { RestPoolOptions } from './rest/pool'
-import { createListener, type Handler, loadRestHandler } from './server'
+import { createRestHandler } from './rest/handler'
+import { createListener } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { SupabaseFault } from './faults'
@@ -178,11 +179,10 @@ export async function startSupabaseEmulator(
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
   const faults = new SupabaseFaults()
-  let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config, limits }),
     storage: createStorageHandler(db, config.apiKeys),
-    rest: () => (rest ??= loadRestHandler(db, options.restPool)),
+    rest: createRestHandler({ database: db, pool: options.restPool }),
     apiKeys: config.apiKeys,
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),

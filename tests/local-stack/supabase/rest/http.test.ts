@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../database'
 import { createTestDatabase } from '../../testing/database'
 import { LOCAL_SERVICE_ROLE_KEY } from '../keys'
-import { createRestHandler } from './index'
+import { createRestHandler } from './handler'
 
 /** The smallest node:http → fetch Request bridge, to check the handler over a real socket. */
 async function toRequest(message: IncomingMessage, origin: string) {
