@@ -1,19 +1,12 @@
 import { json, objectField, readJsonObject, stringField } from '../http'
 import type { AuthContext } from './context'
-import { prepareEmailToken, sendAuthEmail, startEmailChange } from './emails'
+import { prepareEmailToken, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { requireEmail } from './routes-signup'
 import { createUser, findUserByEmail, reloadUserJson } from './users'
 
-const LINK_TYPES = [
-  'signup',
-  'invite',
-  'magiclink',
-  'recovery',
-  'email_change_current',
-  'email_change_new',
-]
+const LINK_TYPES = ['signup', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']
 
 /** POST /admin/generate_link: the token and links of an email, without sending it. */
 export async function generateLink(ctx: AuthContext, request: Request) {
@@ -28,11 +21,10 @@ export async function generateLink(ctx: AuthContext, request: Request) {
   const result = await ctx.db.transaction(async (tx) => {
     let user = await findUserByEmail(tx, email)
     if (!user && type === 'magiclink') type = 'signup'
-    if (!user && type !== 'signup' && type !== 'invite') {
+    if (!user && type !== 'signup') {
       throw new AuthError(404, 'user_not_found', 'User with this email not found')
     }
-    if (user?.email_confirmed_at && (type === 'signup' || type === 'invite'))
-      throw errors.emailExists()
+    if (user?.email_confirmed_at && type === 'signup') throw errors.emailExists()
     if (!user) {
       const password = stringField(body, 'password')
       if (type === 'signup' && (!password || isWeakPassword(password))) throw errors.weakPassword()
@@ -41,7 +33,6 @@ export async function generateLink(ctx: AuthContext, request: Request) {
         password,
         emailConfirmed: false,
         userMetadata: data,
-        invited: type === 'invite',
       })
     }
     if (type === 'email_change_current' || type === 'email_change_new') {
@@ -63,7 +54,7 @@ export async function generateLink(ctx: AuthContext, request: Request) {
         kind: 'email_change',
       }
     }
-    const kind = type as 'signup' | 'invite' | 'magiclink' | 'recovery'
+    const kind = type as 'signup' | 'magiclink' | 'recovery'
     const prepared = await prepareEmailToken(ctx, tx, { user, kind, redirectTo })
     return {
       user: user.id,
@@ -82,27 +73,4 @@ export async function generateLink(ctx: AuthContext, request: Request) {
     redirect_to: verify.searchParams.get('redirect_to'),
     verification_type: result.kind,
   })
-}
-
-/** POST /invite: create an invited user and send the invite mail. */
-export async function invite(ctx: AuthContext, request: Request) {
-  const body = await readJsonObject(request)
-  const email = requireEmail(body, 'Unable to validate email address: invalid format')
-  const redirectTo = new URL(request.url).searchParams.get('redirect_to')
-  const user = await ctx.db.transaction(async (tx) => {
-    const existing = await findUserByEmail(tx, email)
-    if (existing?.email_confirmed_at) throw errors.emailExists()
-    const created =
-      existing ??
-      (await createUser(tx, {
-        email,
-        emailConfirmed: false,
-        userMetadata: objectField(body, 'data'),
-        invited: true,
-      }))
-    await tx.query('update auth.users set invited_at = now() where id = $1', [created.id])
-    await sendAuthEmail(ctx, tx, { user: created, kind: 'invite', redirectTo })
-    return reloadUserJson(tx, created.id)
-  })
-  return json(user)
 }
