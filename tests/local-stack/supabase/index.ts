@@ -56,7 +56,7 @@ export interface SupabaseEmulatorOptions {
    * The auth server's rate limits (README, "Rate limits"): per-IP requests per 5 minutes
    * (`tokenRefresh` 150, `verify` 30, `otp` 30) and the project's mails per hour
    * (`emailSent`, 4 as in supabase/config.toml). A test raises one only to say it is not
-   * what that test is about (README, "Test overrides").
+   * what that test is about (README, "Rate limits").
    */
   rateLimits?: Partial<RateLimitSettings>
   /** Seconds between two mails of one kind to one user (config.toml `max_frequency`, 60). */
