@@ -59,7 +59,6 @@ export function restTestKit(db: Database) {
 
   return {
     handler,
-    fetch,
     raw,
     client,
     userToken,
