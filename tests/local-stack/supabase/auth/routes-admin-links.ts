@@ -6,7 +6,14 @@ import { isWeakPassword } from './passwords'
 import { requireEmail } from './routes-signup'
 import { createUser, findUserByEmail, reloadUserJson } from './users'
 
-const LINK_TYPES = ['signup', 'magiclink', 'recovery', 'email_change_current', 'email_change_new']
+const LINK_TYPES = [
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change_current',
+  'email_change_new',
+]
 
 /** POST /admin/generate_link: the token and links of an email, without sending it. */
 export async function generateLink(ctx: AuthContext, request: Request) {
@@ -21,10 +28,11 @@ export async function generateLink(ctx: AuthContext, request: Request) {
   const result = await ctx.db.transaction(async (tx) => {
     let user = await findUserByEmail(tx, email)
     if (!user && type === 'magiclink') type = 'signup'
-    if (!user && type !== 'signup') {
+    if (!user && type !== 'signup' && type !== 'invite') {
       throw new AuthError(404, 'user_not_found', 'User with this email not found')
     }
-    if (user?.email_confirmed_at && type === 'signup') throw errors.emailExists()
+    if (user?.email_confirmed_at && (type === 'signup' || type === 'invite'))
+      throw errors.emailExists()
     if (!user) {
       const password = stringField(body, 'password')
       if (type === 'signup' && (!password || isWeakPassword(password))) throw errors.weakPassword()
@@ -33,6 +41,7 @@ export async function generateLink(ctx: AuthContext, request: Request) {
         password,
         emailConfirmed: false,
         userMetadata: data,
+        invited: type === 'invite',
       })
     }
     if (type === 'email_change_current' || type === 'email_change_new') {
@@ -54,7 +63,7 @@ export async function generateLink(ctx: AuthContext, request: Request) {
         kind: 'email_change',
       }
     }
-    const kind = type as 'signup' | 'magiclink' | 'recovery'
+    const kind = type as 'signup' | 'invite' | 'magiclink' | 'recovery'
     const prepared = await prepareEmailToken(ctx, tx, { user, kind, redirectTo })
     return {
       user: user.id,

@@ -69,6 +69,7 @@ export interface NewUser {
   userMetadata?: Record<string, unknown>
   appMetadata?: Record<string, unknown>
   provider?: string
+  invited?: boolean
 }
 
 /** Inserts a user and its email identity, as GoTrue's signupNewUser + createNewIdentity do. */
@@ -79,16 +80,17 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   const appMetadata = { ...input.appMetadata, provider, providers: [provider] }
   const encrypted = input.password ? await hashPassword(input.password) : null
   const { rows } = await db.query<UserRow>(
-    `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+    `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, invited_at,
        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
      values ($1, 'authenticated', 'authenticated', $2, $3, case when $4 then now() end,
-       $5, $6, now(), now())
+       case when $5 then now() end, $6, $7, now(), now())
      returning *`,
     [
       id,
       email,
       encrypted,
       input.emailConfirmed,
+      input.invited ?? false,
       JSON.stringify(appMetadata),
       JSON.stringify(input.userMetadata ?? {}),
     ],
