@@ -70,7 +70,7 @@ export interface LocalStackOptions {
 }
 
 /**
- * A test override (tests/local-stack/supabase/README.md, "Test overrides"): for a suite
+ * A test override (tests/local-stack/supabase/README.md, "Rate limits"): for a suite
  * that drives many journeys from one loopback address, against one project, within a few
  * minutes, which the per-IP request limits and the hourly mail budget would stop although
  * neither is what it tests. The minimum time between two mails to one address stays.

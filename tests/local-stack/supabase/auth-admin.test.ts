@@ -116,23 +116,6 @@ describe('admin API', () => {
     expect(recoveryForNobody.error).toMatchObject({ status: 404, code: 'user_not_found' })
   })
 
-  it('inviteUserByEmail creates an invited user and mails an invite link', async () => {
-    const { data, error } = await stack
-      .admin()
-      .auth.admin.inviteUserByEmail('invitee@example.com', {
-        redirectTo: `${SITE_URL}/auth/callback?next=/welcome`,
-      })
-    expect(error).toBeNull()
-    expect(data.user?.invited_at).toBeTruthy()
-    const mail = await stack.emulator.inbox.latestFor('invitee@example.com')
-    const link = new URL(mail!.link!)
-    expect(link.searchParams.get('type')).toBe('invite')
-    const verified = await stack
-      .client()
-      .auth.verifyOtp({ type: 'invite', token_hash: link.searchParams.get('token_hash')! })
-    expect(verified.data.user?.email_confirmed_at).toBeTruthy()
-  })
-
   it('refuses non-admin callers: anon key 403 not_admin, no bearer 401', async () => {
     const anonAdmin = createClient(stack.emulator.url, LOCAL_ANON_KEY, {
       auth: { persistSession: false },

@@ -85,32 +85,6 @@ describe('OAuth through the local consent page', () => {
     expect(session.data.user?.app_metadata.providers).toEqual(['email', 'github'])
   })
 
-  it('linked to an unconfirmed account, ends its password, metadata and other identities (GoTrue RemoveUnconfirmedIdentities)', async () => {
-    const email = 'set-up-before@example.com'
-    const signUp = await stack.client().auth.signUp({
-      email,
-      password: 'hunter22',
-      options: { data: { after_sign_up: '/subscribe/pro' } },
-    })
-    const supabase = stack.client()
-    const { data } = await supabase.auth.signInWithOAuth({
-      provider: 'github',
-      options: { redirectTo: `${SITE_URL}/auth/callback` },
-    })
-    const { flow, action } = await openConsent(data.url!)
-    const code = locationOf(
-      await submit(action, { flow, email, decision: 'authorize' }),
-    ).searchParams.get('code')!
-    const session = await supabase.auth.exchangeCodeForSession(code)
-    expect(session.data.user?.id).toBe(signUp.data.user?.id)
-    expect(session.data.user?.email_confirmed_at).toBeTruthy()
-    expect(session.data.user?.user_metadata).not.toHaveProperty('after_sign_up')
-    expect(session.data.user?.app_metadata.providers).toEqual(['github'])
-    expect(session.data.user?.identities?.map((identity) => identity.provider)).toEqual(['github'])
-    const signIn = await stack.client().auth.signInWithPassword({ email, password: 'hunter22' })
-    expect(signIn.error?.code).toBe('invalid_credentials')
-  })
-
   it('Cancel sends the browser back with error=access_denied', async () => {
     const { data } = await stack.client().auth.signInWithOAuth({
       provider: 'github',

@@ -6,7 +6,6 @@ import {
   MANY_MAILS,
   raw,
   SITE_URL,
-  ssrClient,
   startTestStack,
   type TestStack,
 } from './test-support'
@@ -104,57 +103,6 @@ describe('PKCE code exchange', () => {
     expect(mail!.link!.startsWith(`${SITE_URL}/auth/callback?token_hash=`)).toBe(true)
     const { location } = await codeFromVerifyLink(mail!.verifyUrl!)
     expect(location.origin).toBe(SITE_URL)
-  })
-})
-
-describe('@supabase/ssr PKCE flows', () => {
-  it('magic link: the verifier lives in cookies and the callback exchange sets the session cookie', async () => {
-    await stack.createUser('ssr-magic@example.com')
-    const { client, jar } = ssrClient(stack.emulator.url)
-    const sent = await client.auth.signInWithOtp({
-      email: 'ssr-magic@example.com',
-      options: { emailRedirectTo: `${SITE_URL}/auth/callback`, shouldCreateUser: false },
-    })
-    expect(sent.error).toBeNull()
-    expect([...jar.cookies.keys()].some((name) => name.endsWith('-code-verifier'))).toBe(true)
-
-    const mail = await stack.emulator.inbox.latestFor('ssr-magic@example.com')
-    const { code } = await codeFromVerifyLink(mail!.verifyUrl!)
-    const callback = ssrClient(stack.emulator.url, jar)
-    const { data, error } = await callback.client.auth.exchangeCodeForSession(code!)
-    expect(error).toBeNull()
-    expect(data.user?.email).toBe('ssr-magic@example.com')
-    expect(jar.cookies.get('sb-localhost-auth-token')).toMatch(/^base64-/)
-  })
-
-  it('recovery: exchange signals PASSWORD_RECOVERY and updateUser sets the new password', async () => {
-    await stack.createUser('ssr-recover@example.com', 'old-password')
-    const { client, jar } = ssrClient(stack.emulator.url)
-    const sent = await client.auth.resetPasswordForEmail('ssr-recover@example.com', {
-      redirectTo: `${SITE_URL}/auth/callback?next=/reset-password`,
-    })
-    expect(sent).toEqual({ data: {}, error: null })
-    const mail = await stack.emulator.inbox.latestFor('ssr-recover@example.com')
-    expect(mail?.subject).toBe('Reset your password')
-    const { code } = await codeFromVerifyLink(mail!.verifyUrl!)
-
-    const callback = ssrClient(stack.emulator.url, jar)
-    const events: string[] = []
-    callback.client.auth.onAuthStateChange((event) => void events.push(event))
-    const exchanged = await callback.client.auth.exchangeCodeForSession(code!)
-    expect(exchanged.error).toBeNull()
-    expect((exchanged.data as { redirectType?: string }).redirectType).toBe('recovery')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(events).toContain('PASSWORD_RECOVERY')
-
-    const updated = await ssrClient(stack.emulator.url, jar).client.auth.updateUser({
-      password: 'new-password',
-    })
-    expect(updated.error).toBeNull()
-    const signIn = await stack
-      .client()
-      .auth.signInWithPassword({ email: 'ssr-recover@example.com', password: 'new-password' })
-    expect(signIn.error).toBeNull()
   })
 })
 

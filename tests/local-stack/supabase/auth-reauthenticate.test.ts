@@ -103,27 +103,4 @@ describe('secure password change', () => {
     })
     expect(error).toMatchObject({ status: 422, code: 'reauthentication_not_valid' })
   })
-
-  it('needs no nonce when secure password change is off', async () => {
-    const relaxed = await startTestStack({ securePasswordChange: false })
-    try {
-      const id = await relaxed.createUser('relaxed@example.com')
-      const supabase = relaxed.client()
-      await supabase.auth.signInWithPassword({
-        email: 'relaxed@example.com',
-        password: 'correct-horse-battery',
-      })
-      await relaxed.db.query(
-        `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
-        [id],
-      )
-      const { error } = await supabase.auth.updateUser({
-        password: 'a-new-password-5',
-        current_password,
-      })
-      expect(error).toBeNull()
-    } finally {
-      await relaxed.close()
-    }
-  })
 })

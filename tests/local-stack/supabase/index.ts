@@ -13,8 +13,9 @@ import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import type { JwtSigning } from './keys'
 import { clearMail, listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
+import { createRestHandler } from './rest/handler'
 import type { RestPoolOptions } from './rest/pool'
-import { createListener, type Handler, loadRestHandler } from './server'
+import { createListener } from './server'
 import { createStorageHandler } from './storage/router'
 
 export type { SupabaseFault } from './faults'
@@ -45,41 +46,17 @@ export interface SupabaseEmulatorOptions {
    * need no entry; anything else falls back to the bare SITE_URL.
    */
   redirectAllowList?: string[]
-  /** Access token lifetime, default 3600. */
-  accessTokenTtlSeconds?: number
-  /** Email links and codes, default 3600. */
-  otpTtlSeconds?: number
-  /** PKCE auth codes, default 300. */
-  flowStateTtlSeconds?: number
-  /** How long a just-rotated refresh token may still be used (GoTrue default 10). */
-  refreshTokenReuseIntervalSeconds?: number
   /**
    * Repeated sign-up of a confirmed email: true (default, hosted Supabase with email
    * confirmation on, as supabase/config.toml sets it) → 200 with a made-up user whose
    * `identities` is [] and no mail; false (confirmation off) → 422 user_already_exists.
    */
   obfuscateExistingSignups?: boolean
-  /** Email change needs confirming from both addresses (GoTrue default true). */
-  secureEmailChange?: boolean
-  /**
-   * "Secure password change": a password update from a session older than 24 hours needs
-   * the nonce that GET /reauthenticate mails, else 400 reauthentication_needed. Default:
-   * what supabase/config.toml says (`[auth.email] secure_password_change`).
-   */
-  securePasswordChange?: boolean
-  /**
-   * "Require current password" (GoTrue `GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD`,
-   * the hosted project's `security_update_password_require_current_password`): `PUT /user`
-   * with a new password needs the user's `current_password`, unless the session was opened
-   * by an emailed link or code. Default on, as the product's project sets it (the CLI's
-   * config.toml has no key for it: docs/going-live.md).
-   */
-  requireCurrentPassword?: boolean
   /**
    * The auth server's rate limits (README, "Rate limits"): per-IP requests per 5 minutes
    * (`tokenRefresh` 150, `verify` 30, `otp` 30) and the project's mails per hour
    * (`emailSent`, 4 as in supabase/config.toml). A test raises one only to say it is not
-   * what that test is about (README, "Test overrides").
+   * what that test is about (README, "Rate limits").
    */
   rateLimits?: Partial<RateLimitSettings>
   /** Seconds between two mails of one kind to one user (config.toml `max_frequency`, 60). */
@@ -108,12 +85,6 @@ export interface SupabaseEmulatorOptions {
    */
   apiKeys?: ProjectKeys
   /**
-   * How long handing an auth mail to the SMTP server takes (ms): the auth server sends it
-   * before answering, so a request that mails is slower by a provider's SMTP round trip.
-   * Default 50, one such round trip in the same region.
-   */
-  mailDeliveryMs?: number
-  /**
    * PostgREST's connection pool, `db-pool` and `db-pool-acquisition-timeout` (ms): default
    * PostgREST's, 10 connections and 10 s; Supabase sizes the pool by the compute add-on.
    */
@@ -130,8 +101,6 @@ export interface SupabaseEmulator {
     latestFor(email: string): Promise<Mail | undefined>
     clear(): Promise<void>
   }
-  /** Total HTTP requests served under /auth/v1. */
-  requestCount(): number
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
   /**
@@ -156,33 +125,34 @@ export async function startSupabaseEmulator(
     url: '',
     siteUrl: options.siteUrl.replace(/\/+$/, ''),
     redirectAllowList: options.redirectAllowList ?? [],
-    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
-    otpTtlSeconds: options.otpTtlSeconds ?? 3600,
-    flowStateTtlSeconds: options.flowStateTtlSeconds ?? 300,
-    refreshTokenReuseIntervalSeconds: options.refreshTokenReuseIntervalSeconds ?? 10,
+    accessTokenTtlSeconds: 3600,
+    otpTtlSeconds: 3600,
+    flowStateTtlSeconds: 300,
+    refreshTokenReuseIntervalSeconds: 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
-    secureEmailChange: options.secureEmailChange ?? true,
+    secureEmailChange: true,
     mailTemplates: loadMailTemplates(),
-    securePasswordChange:
-      options.securePasswordChange ?? projectAuthSettings().securePasswordChange,
-    requireCurrentPassword: options.requireCurrentPassword ?? true,
+    securePasswordChange: projectAuthSettings().securePasswordChange,
+    // The hosted project's `security_update_password_require_current_password` (the CLI's
+    // config.toml has no key for it: docs/going-live.md).
+    requireCurrentPassword: true,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
     sbForwardedFor: options.sbForwardedFor ?? false,
     jwtSigning: options.jwtSigning ?? 'asymmetric',
     disableSignup: options.disableSignup ?? false,
     apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
-    mailDeliveryMs: options.mailDeliveryMs ?? 50,
+    // Handing an auth mail to the provider's SMTP server, which GoTrue does before answering.
+    mailDeliveryMs: 50,
   }
   const limits = createAuthLimits(config.rateLimits, { sbForwardedFor: config.sbForwardedFor })
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
   const faults = new SupabaseFaults()
-  let rest: Promise<Handler> | undefined
   const listener = createListener(() => config.url, {
     auth: createAuthHandler({ db, config, limits }),
     storage: createStorageHandler(db, config.apiKeys),
-    rest: () => (rest ??= loadRestHandler(db, options.restPool)),
+    rest: createRestHandler({ database: db, pool: options.restPool }),
     apiKeys: config.apiKeys,
     pages: pageRoutes(db),
     onAuthRequest: (path) => counts.set(path, (counts.get(path) ?? 0) + 1),
@@ -213,7 +183,6 @@ export async function startSupabaseEmulator(
       latestFor: async (email) => (await listMail(db, email))[0],
       clear: () => clearMail(db),
     },
-    requestCount: () => [...counts.values()].reduce((sum, n) => sum + n, 0),
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),
     authClients: () => limits.clients(),

@@ -70,57 +70,37 @@ describe('the allow-list (TestGetReferrer)', () => {
 describe("the app's redirects against a hosted project's Site URL", () => {
   const site = 'https://subscribely.example'
   const callback = 'http://localhost:5173/auth/callback?next=%2Fdashboard'
-
-  it('an exact entry does not match once the app adds its query (the whole URL is matched)', () => {
-    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback'] }
-    expect(resolveRedirect(config, callback)).toBe(site)
-    expect(resolveRedirect(config, 'http://localhost:5173/auth/callback')).toBe(
-      'http://localhost:5173/auth/callback',
-    )
-  })
-
-  it('`*` stops at `/` and `.`, so `/auth/callback*` matches the query but `/*` does not', () => {
-    expect(
-      resolveRedirect({ siteUrl: site, redirectAllowList: ['http://localhost:5173/*'] }, callback),
-    ).toBe(site)
-    expect(
-      resolveRedirect(
-        { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback*'] },
-        callback,
-      ),
-    ).toBe(callback)
-    // a next path with a dot in it needs `**`
-    const withDot = 'http://localhost:5173/auth/callback?next=/files/report.pdf'
-    expect(
-      resolveRedirect(
-        { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback*'] },
-        withDot,
-      ),
-    ).toBe(site)
-  })
-
-  it('`**` matches every path and query of the origin, and only that origin', () => {
-    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/**'] }
-    expect(resolveRedirect(config, callback)).toBe(callback)
-    expect(resolveRedirect(config, 'http://localhost:5173/auth/callback?next=/a/b.c')).toBe(
+  const exact = 'http://localhost:5173/auth/callback'
+  const prefix = 'http://localhost:5173/auth/callback*'
+  const origin = 'http://localhost:5173/**'
+  it.each([
+    // the whole URL is matched: an exact entry misses once the app adds its query
+    [exact, callback, site],
+    [exact, exact, exact],
+    // `*` stops at `/` and `.`: `/auth/callback*` matches the query, `/*` does not
+    ['http://localhost:5173/*', callback, site],
+    [prefix, callback, callback],
+    [prefix, 'http://localhost:5173/auth/callback?next=/files/report.pdf', site],
+    // `**` matches every path and query of the origin, and only that origin
+    [origin, callback, callback],
+    [
+      origin,
       'http://localhost:5173/auth/callback?next=/a/b.c',
-    )
-    expect(resolveRedirect(config, 'http://localhost:5174/auth/callback')).toBe(site)
-    expect(resolveRedirect(config, 'http://localhost:5173.evil.example/x')).toBe(site)
-    expect(resolveRedirect(config, 'https://evil.example/?http://localhost:5173/')).toBe(site)
-  })
-
-  it('loopback IP addresses are always accepted, other IPs never by the allow-list', () => {
-    const config = { siteUrl: site, redirectAllowList: ['http://**'] }
-    expect(resolveRedirect(config, 'http://127.0.0.1:5173/auth/callback')).toBe(
-      'http://127.0.0.1:5173/auth/callback',
-    )
-    expect(resolveRedirect(config, 'http://10.0.0.8:5173/auth/callback')).toBe(site)
-    expect(resolveRedirect(config, 'http://2130706433/auth/callback')).toBe(site)
+      'http://localhost:5173/auth/callback?next=/a/b.c',
+    ],
+    [origin, 'http://localhost:5174/auth/callback', site],
+    [origin, 'http://localhost:5173.evil.example/x', site],
+    [origin, 'https://evil.example/?http://localhost:5173/', site],
+    // loopback IP addresses are always accepted, other IPs never by the allow-list
+    ['http://**', 'http://127.0.0.1:5173/auth/callback', 'http://127.0.0.1:5173/auth/callback'],
+    ['http://**', 'http://10.0.0.8:5173/auth/callback', site],
+    ['http://**', 'http://2130706433/auth/callback', site],
+  ])('entry %s, redirect %s → %s', (entry, requested, expected) => {
+    expect(resolveRedirect({ siteUrl: site, redirectAllowList: [entry] }, requested)).toBe(expected)
   })
 
   it('matches without the fragment', () => {
-    const config = { siteUrl: site, redirectAllowList: ['http://localhost:5173/auth/callback'] }
+    const config = { siteUrl: site, redirectAllowList: [exact] }
     expect(isRedirectAllowed(config, 'http://localhost:5173/auth/callback#x=1')).toBe(true)
   })
 })

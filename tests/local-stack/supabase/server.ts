@@ -1,44 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import type { Database } from '../database'
 import { allowedOrigin, BodyTooLarge, corsHeaders, type CorsPolicy, readBytes } from '../http'
 import type { SupabaseFaults } from './faults'
 import { passGateway, type ProjectKeys } from './gateway'
 import { json, matchRoute, type Route } from './http'
-import type { RestPoolOptions } from './rest/pool'
 
 export type Handler = (request: Request) => Promise<Response>
-type RestFactory = (options: { database: Database; pool?: RestPoolOptions }) => Handler
-
-/**
- * PostgREST is built separately in ./rest; it is imported lazily so this server also runs
- * (answering 501) while that part is missing or broken.
- */
-export async function loadRestHandler(
-  database: Database,
-  pool?: RestPoolOptions,
-): Promise<Handler> {
-  const specifier = './rest/index'
-  try {
-    const module = (await import(/* @vite-ignore */ specifier)) as {
-      createRestHandler?: RestFactory
-    }
-    if (typeof module.createRestHandler === 'function')
-      return module.createRestHandler({ database, pool })
-  } catch (error) {
-    console.warn(`[supabase emulator] PostgREST emulator unavailable: ${(error as Error).message}`)
-  }
-  return async () =>
-    json(
-      {
-        code: 'PGRST000',
-        details: null,
-        hint: null,
-        message: 'PostgREST emulator is not available',
-      },
-      { status: 501 },
-    )
-}
 
 /** Supabase's own APIs, which browsers on any origin may call (as on Supabase); never the developer pages. */
 const CORS: CorsPolicy = {
@@ -82,7 +49,7 @@ export interface Mounts {
   /** `peer`: the client's address, as the platform's edge sees it (the socket's). */
   auth: (request: Request, path: string, peer?: string) => Promise<Response>
   storage: (request: Request, path: string) => Promise<Response>
-  rest: () => Promise<Handler>
+  rest: Handler
   pages: Route[]
   onAuthRequest: (path: string) => void
   onRestRequest?: (path: string) => void
@@ -115,7 +82,7 @@ export async function dispatch(request: Request, mounts: Mounts, peer?: string):
   }
   if (api === 'rest') {
     mounts.onRestRequest?.(below)
-    return (await mounts.rest())(gated)
+    return mounts.rest(gated)
   }
   return mounts.storage(gated, below)
 }

@@ -11,13 +11,7 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2
 
 async function signedIn(email: string) {
   const id = await stack.createUser(email)
-  const client = stack.client()
-  const { error } = await client.auth.signInWithPassword({
-    email,
-    password: 'correct-horse-battery',
-  })
-  if (error) throw error
-  return { id, client }
+  return { id, client: (await stack.signIn(email)).supabase }
 }
 
 beforeAll(async () => {
@@ -30,10 +24,9 @@ afterAll(() => stack.close())
 describe('storage: profile-images bucket', () => {
   it('uploads into the user’s own folder and serves it from the public URL', async () => {
     const bucket = alice.client.storage.from('profile-images')
-    const { data, error } = await bucket.upload(
-      `${alice.id}/avatar.png`,
-      new Blob([PNG], { type: 'image/png' }),
-    )
+    const { data, error } = await bucket.upload(`${alice.id}/avatar.png`, PNG, {
+      contentType: 'image/png',
+    })
     expect(error).toBeNull()
     expect(data).toMatchObject({
       path: `${alice.id}/avatar.png`,
@@ -63,7 +56,7 @@ describe('storage: profile-images bucket', () => {
   it('refuses another user’s folder through RLS', async () => {
     const { error } = await bob.client.storage
       .from('profile-images')
-      .upload(`${alice.id}/evil.png`, new Blob([PNG], { type: 'image/png' }))
+      .upload(`${alice.id}/evil.png`, PNG, { contentType: 'image/png' })
     expect(error).toMatchObject({
       name: 'StorageApiError',
       status: 400,
@@ -79,10 +72,9 @@ describe('storage: profile-images bucket', () => {
 
   it('enforces the bucket’s mime types and size limit', async () => {
     const bucket = alice.client.storage.from('profile-images')
-    const text = await bucket.upload(
-      `${alice.id}/notes.txt`,
-      new Blob(['hello'], { type: 'text/plain' }),
-    )
+    const text = await bucket.upload(`${alice.id}/notes.txt`, new TextEncoder().encode('hello'), {
+      contentType: 'text/plain',
+    })
     expect(text.error).toMatchObject({
       status: 400,
       statusCode: '415',

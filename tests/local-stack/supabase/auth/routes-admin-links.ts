@@ -1,6 +1,6 @@
 import { json, objectField, readJsonObject, stringField } from '../http'
 import type { AuthContext } from './context'
-import { prepareEmailToken, sendAuthEmail, startEmailChange } from './emails'
+import { prepareEmailToken, startEmailChange } from './emails'
 import { AuthError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { requireEmail } from './routes-signup'
@@ -82,27 +82,4 @@ export async function generateLink(ctx: AuthContext, request: Request) {
     redirect_to: verify.searchParams.get('redirect_to'),
     verification_type: result.kind,
   })
-}
-
-/** POST /invite: create an invited user and send the invite mail. */
-export async function invite(ctx: AuthContext, request: Request) {
-  const body = await readJsonObject(request)
-  const email = requireEmail(body, 'Unable to validate email address: invalid format')
-  const redirectTo = new URL(request.url).searchParams.get('redirect_to')
-  const user = await ctx.db.transaction(async (tx) => {
-    const existing = await findUserByEmail(tx, email)
-    if (existing?.email_confirmed_at) throw errors.emailExists()
-    const created =
-      existing ??
-      (await createUser(tx, {
-        email,
-        emailConfirmed: false,
-        userMetadata: objectField(body, 'data'),
-        invited: true,
-      }))
-    await tx.query('update auth.users set invited_at = now() where id = $1', [created.id])
-    await sendAuthEmail(ctx, tx, { user: created, kind: 'invite', redirectTo })
-    return reloadUserJson(tx, created.id)
-  })
-  return json(user)
 }

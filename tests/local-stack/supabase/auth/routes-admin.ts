@@ -11,7 +11,7 @@ import { verifyToken } from '../keys'
 import type { AuthContext } from './context'
 import { errors } from './errors'
 import { isWeakPassword } from './passwords'
-import { generateLink, invite } from './routes-admin-links'
+import { generateLink } from './routes-admin-links'
 import { requireEmail } from './routes-signup'
 import { endWhatThePasswordProtected, mergeMetadata } from './routes-user'
 import {
@@ -183,11 +183,6 @@ export function adminRoutes(ctx: AuthContext): Route[] {
       'POST',
       '/admin/generate_link',
       admin(ctx, (request) => generateLink(ctx, request)),
-    ),
-    route(
-      'POST',
-      '/invite',
-      admin(ctx, (request) => invite(ctx, request)),
     ),
   ]
 }

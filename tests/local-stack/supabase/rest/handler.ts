@@ -1,9 +1,8 @@
 import type { Database } from '../../database'
 import { authenticate, type RequestAuth } from './auth'
 import { restError, toRestError } from './errors'
-import { isIdentifier } from './grammar'
 import { createRestPool, type RestPool, type RestPoolOptions } from './pool'
-import { applyRangeHeader, checkProfile, parseAccept, parsePrefer, parseQuery } from './request'
+import { checkProfile, parseAccept, parsePrefer, parseQuery } from './request'
 import { errorResponse, type Outcome, toResponse } from './response'
 import { callFunction } from './rpc'
 import { SchemaCache } from './schema'
@@ -72,8 +71,6 @@ async function serve(
   const target = route(url.pathname)
   const allowed =
     target.kind === 'rpc' ? ['GET', 'HEAD', 'POST'] : ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE']
-  if (method === 'OPTIONS')
-    return new Response(null, { status: 200, headers: { Allow: `OPTIONS,${allowed.join(',')}` } })
   if (!allowed.includes(method)) {
     if (target.kind === 'rpc')
       throw restError(405, 'PGRST101', 'Cannot use the ' + method + ' method on RPC')
@@ -86,53 +83,21 @@ async function serve(
   const payload = readOnly
     ? undefined
     : await readJson(request, target.kind === 'table' && method !== 'DELETE')
-  if (target.kind === 'table' && !isIdentifier(target.name)) {
-    throw restError(
-      404,
-      'PGRST205',
-      `Could not find the table 'public.${target.name}' in the schema cache`,
-    )
-  }
   const context = { readOnly, settings: requestContext(auth, request, target.path) }
   // The transaction holds one of the pool's connections; waiting too long for one is a 504.
   const outcome = await pool.use(() =>
     database.transaction(async (tx): Promise<Outcome> => {
-      if (target.kind === 'rpc') {
-        if (!isIdentifier(target.name)) callFunctionNotFound(target.name)
-        return callFunction({
-          tx,
-          name: target.name,
-          method,
-          url,
-          headers: request.headers,
-          payload,
-          accept,
-          prefer,
-          schema,
-        })
-      }
+      if (target.kind === 'rpc')
+        return callFunction({ tx, name: target.name, method, url, payload, accept, schema })
       const table = await schema.table(tx, target.name)
-      const plan = parseQuery(url.searchParams)
-      const tableRequest = { tx, table, plan, accept, prefer }
-      if (readOnly) {
-        applyRangeHeader(plan, request.headers.get('range'))
-        return readRows(tableRequest)
-      }
+      const tableRequest = { tx, table, plan: parseQuery(url.searchParams), accept, prefer }
+      if (readOnly) return readRows(tableRequest)
       if (method === 'POST') return insertRows(tableRequest, payload)
       if (method === 'PATCH') return updateRows(tableRequest, payload)
       return deleteRows(tableRequest)
     }, context),
   )
   return toResponse(method, accept, outcome)
-}
-
-function callFunctionNotFound(name: string): never {
-  throw restError(
-    404,
-    'PGRST202',
-    `Could not find the function public.${name} in the schema cache`,
-    `Searched for the function public.${name}, but no matches were found in the schema cache.`,
-  )
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../database'
 import { createTestDatabase } from '../../testing/database'
 import { LOCAL_SERVICE_ROLE_KEY } from '../keys'
-import { createRestHandler } from './index'
+import { createRestHandler } from './handler'
 import { createRestPool } from './pool'
 import { TEST_URL } from './testing'
 

@@ -1,4 +1,4 @@
-import { type RestError, restError, singularityError } from './errors'
+import { type RestError, singularityError } from './errors'
 import type { Accept } from './request'
 
 /** What a request produced, before it becomes a Response. */
@@ -16,32 +16,21 @@ export interface BodyRow {
 }
 
 /** `0-9/42`, `*\/42` when empty, `*` for an unknown total (PostgREST's contentRangeH). */
-export function contentRange(lower: number, pageTotal: number, total: number | undefined) {
+export function contentRange(pageTotal: number, total: number | undefined) {
   const of = total === undefined ? '*' : String(total)
-  return pageTotal > 0 ? `${lower}-${lower + pageTotal - 1}/${of}` : `*/${of}`
+  return pageTotal > 0 ? `0-${pageTotal - 1}/${of}` : `*/${of}`
 }
 
-/** Status and headers of a read like PostgREST: 206 for a partial page, 416 past the end. */
+/** Status and headers of a read like PostgREST: 206 for a partial page. */
 export function readOutcome(
   row: BodyRow,
-  offset: number,
   accept: Accept,
   total: number | undefined,
   applied: string[],
 ): Outcome {
   if (accept.singular && row.page_total !== 1) throw singularityError(row.page_total)
-  if (total !== undefined && offset > total) {
-    throw restError(
-      416,
-      'PGRST103',
-      'Requested range not satisfiable',
-      `An offset of ${offset} was requested, but there are only ${total} rows.`,
-    )
-  }
   const status = total !== undefined && row.page_total < total ? 206 : 200
-  const headers: Record<string, string> = {
-    'Content-Range': contentRange(offset, row.page_total, total),
-  }
+  const headers: Record<string, string> = { 'Content-Range': contentRange(row.page_total, total) }
   if (applied.length) headers['Preference-Applied'] = applied.join(', ')
   return { status, body: row.body, headers }
 }

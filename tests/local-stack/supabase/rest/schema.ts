@@ -26,7 +26,7 @@ export interface FunctionInfo {
  * function's overloads is looked up on first use and kept, which saves a catalog query per
  * request. A name it has not seen is looked up again, so objects created later (tests
  * create tables and functions on a running stack) are found; changing the columns of a
- * table or the parameters of a function it has already served needs `reload()`, as
+ * table or the parameters of a function it has already served needs a new handler, as
  * PostgREST needs `NOTIFY pgrst, 'reload schema'`.
  */
 export class SchemaCache {
@@ -48,15 +48,10 @@ export class SchemaCache {
     if (overloads.length) this.functions.set(name, overloads)
     return overloads
   }
-
-  reload() {
-    this.tables.clear()
-    this.functions.clear()
-  }
 }
 
 /** Looks the table up in pg_catalog; unknown → PostgREST's 404 PGRST205. */
-export async function findTable(db: Queryable, name: string): Promise<TableInfo> {
+async function findTable(db: Queryable, name: string): Promise<TableInfo> {
   const { rows } = await db.query<{ columns: string[]; primary_key: string[] }>(
     `select
        array(select a.attname::text from pg_attribute a
@@ -121,38 +116,24 @@ async function functionOverloads(db: Queryable, name: string): Promise<FunctionI
 }
 
 /**
- * Picks the overload whose named parameters match the argument names (PostgREST also accepts
- * a single unnamed json/jsonb parameter taking the whole body); else 404 PGRST202. For POST
- * every key must be a parameter; for GET, keys that are not parameters are filters.
+ * Picks the overload whose named parameters are exactly the argument names, less those with
+ * defaults; else 404 PGRST202. (PostgREST's single unnamed json/jsonb parameter taking the
+ * whole body is not emulated.)
  */
 export async function findFunction(
   db: Queryable,
   name: string,
   keys: string[],
-  strict: boolean,
-  schema?: SchemaCache,
+  schema: SchemaCache,
 ) {
-  const overloads = schema ? await schema.overloads(db, name) : await functionOverloads(db, name)
-  const candidates = overloads.flatMap((fn) => {
+  const overloads = await schema.overloads(db, name)
+  const candidates = overloads.filter((fn) => {
     const names = fn.inputs.map((input) => input.name)
-    const argNames = keys.filter((key) => names.includes(key))
-    if (strict && argNames.length !== keys.length) return []
     const required = names.slice(0, names.length - fn.defaults)
-    return required.every((arg) => argNames.includes(arg))
-      ? [{ fn, wholeBody: false, argNames }]
-      : []
+    return keys.every((key) => names.includes(key)) && required.every((arg) => keys.includes(arg))
   })
-  candidates.sort(
-    (a, b) => b.argNames.length - a.argNames.length || a.fn.inputs.length - b.fn.inputs.length,
-  )
+  candidates.sort((a, b) => a.inputs.length - b.inputs.length)
   if (candidates[0]) return candidates[0]
-  const jsonOverload = overloads.find(
-    (fn) =>
-      fn.inputs.length === 1 &&
-      fn.inputs[0].name === '' &&
-      ['json', 'jsonb'].includes(fn.inputs[0].type),
-  )
-  if (jsonOverload && strict) return { fn: jsonOverload, wholeBody: true, argNames: [] }
   const sorted = [...keys].sort()
   const withParams = sorted.length ? `with parameters ${sorted.join(', ')}` : 'without parameters'
   throw restError(

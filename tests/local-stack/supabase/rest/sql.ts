@@ -1,5 +1,5 @@
-import { parseError } from './errors'
-import type { Condition, Field, OrderTerm, SelectItem } from './grammar'
+import type { Condition, OrderTerm, SelectItem } from './grammar'
+import { OPERATORS } from './grammar'
 import type { Accept, QueryPlan } from './request'
 
 /** Collects bind parameters; every user-supplied value goes through here. */
@@ -16,58 +16,19 @@ export function quote(name: string) {
   return `"${name}"`
 }
 
-/** `"rel"."col"->'key'->>0` (keys are validated to [A-Za-z0-9_]). */
-export function renderField(relation: string, field: Field) {
-  let sql = `${quote(relation)}.${quote(field.column)}`
-  for (const step of field.path)
-    sql += `${step.arrow}${typeof step.key === 'number' ? step.key : `'${step.key}'`}`
-  return sql
-}
-
-function outputName(field: Field) {
-  const last = field.path.at(-1)
-  return last === undefined ? field.column : String(last.key)
-}
+const column = (relation: string, name: string) => `${quote(relation)}.${quote(name)}`
 
 /** The select list: `*` expands to the relation's columns. */
 export function renderSelect(relation: string, items: SelectItem[]) {
   return items
-    .map((item) => {
-      if (item.kind === 'star') return `${quote(relation)}.*`
-      const expression = renderField(relation, item.field)
-      const cast = item.cast ? `::${item.cast}` : ''
-      return `${expression}${cast} as ${quote(item.alias ?? outputName(item.field))}`
-    })
+    .map((item) =>
+      item.kind === 'star'
+        ? `${quote(relation)}.*`
+        : `${column(relation, item.column)} as ${quote(item.alias ?? item.column)}`,
+    )
     .join(', ')
 }
 
-const OPERATORS: Record<string, string> = {
-  eq: '=',
-  neq: '<>',
-  gt: '>',
-  gte: '>=',
-  lt: '<',
-  lte: '<=',
-  like: 'like',
-  ilike: 'ilike',
-  match: '~',
-  imatch: '~*',
-  isdistinct: 'is distinct from',
-  cs: '@>',
-  cd: '<@',
-  ov: '&&',
-  sl: '<<',
-  sr: '>>',
-  nxr: '&<',
-  nxl: '&>',
-  adj: '-|-',
-}
-const TS_QUERY: Record<string, string> = {
-  fts: 'to_tsquery',
-  plfts: 'plainto_tsquery',
-  phfts: 'phraseto_tsquery',
-  wfts: 'websearch_to_tsquery',
-}
 const IS: Record<string, string> = {
   null: 'is null',
   not_null: 'is not null',
@@ -77,32 +38,16 @@ const IS: Record<string, string> = {
 }
 
 function renderCondition(relation: string, condition: Condition, params: Params): string {
-  if (condition.kind === 'logic') {
-    const joined = condition.children
-      .map((child) => renderCondition(relation, child, params))
-      .join(` ${condition.op} `)
-    return condition.negate ? `not (${joined})` : `(${joined})`
-  }
-  const field = renderField(relation, condition.field)
+  const field = column(relation, condition.column)
   const { op, value } = condition
-  const pattern = (text: string) =>
-    op === 'like' || op === 'ilike' ? text.replace(/\*/g, '%') : text
   let sql: string
   if (Array.isArray(value)) {
     sql =
       value.length === 0
         ? 'false'
         : `${field} in (${value.map((item) => params.add(item)).join(', ')})`
-  } else if (op === 'is') {
-    sql = `${field} ${IS[value]}`
-  } else if (op in TS_QUERY) {
-    const config = condition.config ? `${params.add(condition.config)}::regconfig, ` : ''
-    sql = `${field} @@ ${TS_QUERY[op]}(${config}${params.add(value)})`
-  } else if (condition.quantifier) {
-    sql = `${field} ${OPERATORS[op]} ${condition.quantifier}(${params.add(pattern(value))})`
-  } else {
-    sql = `${field} ${OPERATORS[op]} ${params.add(pattern(value))}`
-  }
+  } else if (op === 'is') sql = `${field} ${IS[value]}`
+  else sql = `${field} ${OPERATORS[op]} ${params.add(value)}`
   return condition.negate ? `not (${sql})` : sql
 }
 
@@ -114,19 +59,16 @@ export function renderWhere(relation: string, conditions: Condition[], params: P
 
 function renderOrder(relation: string, terms: OrderTerm[]) {
   if (terms.length === 0) return ''
-  const rendered = terms.map((term) => {
-    const direction = term.direction ? ` ${term.direction}` : ''
-    const nulls = term.nulls ? ` nulls ${term.nulls}` : ''
-    return `${renderField(relation, term.field)}${direction}${nulls}`
-  })
+  const rendered = terms.map(
+    (term) => `${column(relation, term.column)}${term.direction ? ` ${term.direction}` : ''}`,
+  )
   return ` order by ${rendered.join(', ')}`
 }
 
-/** order/limit/offset (integers were validated by the parser, so they are inlined). */
+/** order/limit (the limit was validated by the parser, so it is inlined). */
 export function renderPaging(relation: string, plan: QueryPlan) {
   const limit = plan.limit === undefined ? '' : ` limit ${plan.limit}`
-  const offset = plan.offset > 0 ? ` offset ${plan.offset}` : ''
-  return `${renderOrder(relation, plan.order)}${limit}${offset}`
+  return `${renderOrder(relation, plan.order)}${limit}`
 }
 
 /**
@@ -134,19 +76,8 @@ export function renderPaging(relation: string, plan: QueryPlan) {
  * built by Postgres itself, so types come out exactly as PostgREST's json_agg gives them.
  */
 export function wrapBody(source: string, accept: Accept, value = 'pgrst_t') {
-  const row = accept.stripNulls ? `json_strip_nulls(to_json(${value}))` : value
   const body = accept.singular
-    ? `coalesce((json_agg(${row})->0)::text, 'null')`
-    : `coalesce(json_agg(${row}), '[]')::text`
+    ? `coalesce((json_agg(${value})->0)::text, 'null')`
+    : `coalesce(json_agg(${value}), '[]')::text`
   return `select ${body} as body, count(*)::int as page_total from (${source}) pgrst_t`
-}
-
-/** Rejects write options that only make sense with a limit on reads. */
-export function assertNoPaging(plan: QueryPlan) {
-  if (plan.limit !== undefined || plan.offset > 0) {
-    throw parseError(
-      '"limit and offset on writes"',
-      'limit/offset on writes are not supported by the local PostgREST emulator',
-    )
-  }
 }

@@ -1,17 +1,9 @@
 import type { Queryable } from '../../database'
-import { restError, singularityError } from './errors'
+import { parseError, restError, singularityError } from './errors'
 import type { Accept, Preferences, QueryPlan } from './request'
 import { type BodyRow, contentRange, type Outcome, readOutcome } from './response'
 import type { TableInfo } from './schema'
-import {
-  assertNoPaging,
-  Params,
-  quote,
-  renderPaging,
-  renderSelect,
-  renderWhere,
-  wrapBody,
-} from './sql'
+import { Params, quote, renderPaging, renderSelect, renderWhere, wrapBody } from './sql'
 
 /** Everything a statement on one table needs. */
 export interface TableRequest {
@@ -44,26 +36,23 @@ export async function readRows({
     )
     total = counted.rows[0].total
   }
-  const applied = prefer.applied.filter((value) => value.startsWith('count='))
-  return readOutcome(rows[0], plan.offset, accept, total, applied)
-}
-
-function unknownColumn(table: TableInfo, column: string) {
-  return restError(
-    400,
-    'PGRST204',
-    `Could not find the '${column}' column of '${table.name}' in the schema cache`,
-  )
+  return readOutcome(rows[0], accept, total, prefer.count ? ['count=exact'] : [])
 }
 
 function checkColumns(table: TableInfo, columns: string[]) {
-  for (const column of columns)
-    if (!table.columns.includes(column)) throw unknownColumn(table, column)
+  for (const column of columns) {
+    if (table.columns.includes(column)) continue
+    throw restError(
+      400,
+      'PGRST204',
+      `Could not find the '${column}' column of '${table.name}' in the schema cache`,
+    )
+  }
 }
 
 /**
  * Runs `<mutation> returning …` (null: nothing to do) and answers like PostgREST; the
- * singular and max-affected checks throw, which rolls the transaction back.
+ * singular check throws, which rolls the transaction back.
  */
 async function mutate(
   request: TableRequest,
@@ -72,45 +61,30 @@ async function mutate(
   created: boolean,
 ): Promise<Outcome> {
   const { tx, table, plan, accept, prefer } = request
-  const returning =
-    prefer.return === 'representation'
-      ? renderSelect(table.name, plan.select)
-      : prefer.return === 'headers-only' && table.primaryKey.length
-        ? table.primaryKey.map((column) => `${quote(table.name)}.${quote(column)}`).join(', ')
-        : '1'
+  const returning = prefer.return === 'representation' ? renderSelect(table.name, plan.select) : '1'
   const sql = `with pgrst_source as (${mutation} returning ${returning}) ${wrapBody('select * from pgrst_source', accept)}`
   const nothing: BodyRow = { body: accept.singular ? 'null' : '[]', page_total: 0 }
   const [row] = mutation === null ? [nothing] : (await tx.query<BodyRow>(sql, params.values)).rows
   const { body, page_total: affected } = row
   if (accept.singular && affected !== 1) throw singularityError(affected)
-  if (prefer.maxAffected !== undefined && affected > prefer.maxAffected) {
-    throw restError(
-      400,
-      'PGRST124',
-      'Query result exceeds max-affected preference constraint',
-      `The query affects ${affected} rows`,
-    )
-  }
   const headers: Record<string, string> = {
-    'Content-Range': contentRange(0, 0, prefer.count ? affected : undefined),
+    'Content-Range': contentRange(0, prefer.count ? affected : undefined),
   }
   if (prefer.applied.length) headers['Preference-Applied'] = prefer.applied.join(', ')
   if (prefer.return === 'representation') return { status: created ? 201 : 200, body, headers }
-  if (created && prefer.return === 'headers-only' && affected === 1 && table.primaryKey.length) {
-    const row = (JSON.parse(body) as Record<string, unknown>[] | Record<string, unknown>) ?? {}
-    const values = Array.isArray(row) ? row[0] : row
-    const query = table.primaryKey.map(
-      (column) => `${column}=eq.${encodeURIComponent(String(values[column]))}`,
-    )
-    headers.Location = `/${table.name}?${query.join('&')}`
-  }
   return { status: created ? 201 : 204, body: null, headers }
+}
+
+/** Writes take no limit here (PostgREST's limited updates and deletes are not emulated). */
+function assertNoLimit(plan: QueryPlan) {
+  if (plan.limit !== undefined)
+    throw parseError('"limit on writes"', 'Not supported by the local PostgREST stand-in')
 }
 
 /** POST: insert (or upsert with `Prefer: resolution=…`) an object or an array of objects. */
 export async function insertRows(request: TableRequest, payload: unknown): Promise<Outcome> {
   const { table, plan, prefer } = request
-  assertNoPaging(plan)
+  assertNoLimit(plan)
   const rows = Array.isArray(payload) ? payload : [payload]
   if (!rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))) {
     throw restError(400, 'PGRST102', 'Empty or invalid json')
@@ -119,40 +93,25 @@ export async function insertRows(request: TableRequest, payload: unknown): Promi
   const columns = plan.columns ?? [...new Set(objects.flatMap((row) => Object.keys(row)))]
   checkColumns(table, columns)
   if (objects.length === 0) return mutate(request, null, new Params(), true)
+  if (columns.length === 0)
+    throw restError(400, 'PGRST102', 'Empty or invalid json', 'No columns to insert')
   const params = new Params()
-  let insert: string
-  if (columns.length === 0) {
-    if (objects.length > 1)
-      throw restError(
-        400,
-        'PGRST102',
-        'Empty or invalid json',
-        'Cannot insert several rows without columns',
-      )
-    insert = `insert into ${target(table)} default values`
-  } else {
-    const tuples = objects.map((row) => {
-      const record = `(jsonb_populate_record(null::${target(table)}, ${params.add(JSON.stringify(row))}::jsonb))`
-      const cells = columns.map((column) =>
-        prefer.missingDefault && !(column in row) ? 'default' : `${record}.${quote(column)}`,
-      )
-      return `(${cells.join(', ')})`
-    })
-    insert = `insert into ${target(table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')}`
-  }
+  const tuples = objects.map((row) => {
+    const record = `(jsonb_populate_record(null::${target(table)}, ${params.add(JSON.stringify(row))}::jsonb))`
+    return `(${columns.map((column) => `${record}.${quote(column)}`).join(', ')})`
+  })
+  const insert = `insert into ${target(table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')}`
   return mutate(request, insert + conflictClause(table, plan, prefer, columns), params, true)
 }
 
 function conflictClause(table: TableInfo, plan: QueryPlan, prefer: Preferences, columns: string[]) {
-  if (!prefer.resolution) return ''
+  if (!prefer.mergeDuplicates) return ''
   const keys = plan.onConflict ?? table.primaryKey
   if (keys.length === 0)
     throw restError(400, 'PGRST100', `Table '${table.name}' has no primary key; pass on_conflict`)
   checkColumns(table, keys)
-  const conflict = ` on conflict (${keys.map(quote).join(', ')})`
-  if (prefer.resolution === 'ignore-duplicates' || columns.length === 0)
-    return `${conflict} do nothing`
-  return `${conflict} do update set ${columns.map((column) => `${quote(column)} = excluded.${quote(column)}`).join(', ')}`
+  const sets = columns.map((column) => `${quote(column)} = excluded.${quote(column)}`)
+  return ` on conflict (${keys.map(quote).join(', ')}) do update set ${sets.join(', ')}`
 }
 
 /** pg_safeupdate, which Supabase loads: UPDATE and DELETE need a WHERE clause. */
@@ -163,7 +122,7 @@ function requireFilters(plan: QueryPlan, verb: 'UPDATE' | 'DELETE') {
 /** PATCH: update the filtered rows with the body's columns. */
 export async function updateRows(request: TableRequest, payload: unknown): Promise<Outcome> {
   const { table, plan } = request
-  assertNoPaging(plan)
+  assertNoLimit(plan)
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw restError(400, 'PGRST102', 'Empty or invalid json')
   }
@@ -181,7 +140,7 @@ export async function updateRows(request: TableRequest, payload: unknown): Promi
 /** DELETE: remove the filtered rows. */
 export async function deleteRows(request: TableRequest): Promise<Outcome> {
   const { table, plan } = request
-  assertNoPaging(plan)
+  assertNoLimit(plan)
   requireFilters(plan, 'DELETE')
   const params = new Params()
   const where = renderWhere(table.name, plan.where, params)

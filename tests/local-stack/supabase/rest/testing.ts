@@ -4,7 +4,7 @@ import { createClient } from '@supabase/supabase-js'
 
 import type { Database } from '../../database'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY, signAccessToken } from '../keys'
-import { createRestHandler } from './index'
+import { createRestHandler } from './handler'
 
 /** Base URL the test clients use; requests never leave the process. */
 export const TEST_URL = 'http://127.0.0.1:54421'
@@ -59,7 +59,6 @@ export function restTestKit(db: Database) {
 
   return {
     handler,
-    fetch,
     raw,
     client,
     userToken,

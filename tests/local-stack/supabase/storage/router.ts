@@ -12,41 +12,24 @@ function objectName(raw: string) {
   return name
 }
 
-/** Reads an upload body: multipart form data (Blob/File uploads) or raw bytes (Buffer/ArrayBuffer). */
-async function readUpload(request: Request) {
+/**
+ * POST /object/{bucket}/{name}: the raw bytes the product sends (supabase-js sends a Buffer
+ * or typed array as the body), replacing an object only with `x-upsert: true`; FormData
+ * uploads and updates (PUT) are not emulated.
+ */
+async function upload(db: Database, request: Request, params: Record<string, string>) {
   const contentType = request.headers.get('content-type') ?? ''
-  if (contentType.startsWith('multipart/form-data')) {
-    const form = await request.formData()
-    let file: File | undefined
-    for (const [, value] of form) if (typeof value !== 'string' && !file) file = value
-    if (!file) throw new StorageError(400, 'InvalidRequest', 'Error', 'No file was uploaded')
-    const cacheControl = form.get('cacheControl')
-    return {
-      bytes: Buffer.from(await file.arrayBuffer()),
-      mimetype: file.type || 'application/octet-stream',
-      cacheControl: `max-age=${typeof cacheControl === 'string' ? cacheControl : '3600'}`,
-    }
-  }
-  return {
+  if (contentType.startsWith('multipart/form-data'))
+    throw new StorageError(400, 'InvalidRequest', 'Error', 'Not supported by the local stand-in')
+  const result = await putObject(db, await callerOf(request), {
+    bucket: params.bucket,
+    name: objectName(params.rest),
     bytes: Buffer.from(await request.arrayBuffer()),
     mimetype: contentType || 'application/octet-stream',
     cacheControl: request.headers.get('cache-control') ?? 'no-cache',
-  }
-}
-
-function upload(db: Database, method: 'POST' | 'PUT') {
-  return async (request: Request, params: Record<string, string>) => {
-    const caller = await callerOf(request)
-    const body = await readUpload(request)
-    const result = await putObject(db, caller, {
-      bucket: params.bucket,
-      name: objectName(params.rest),
-      ...body,
-      // PUT (update) replaces; POST replaces only with x-upsert: true.
-      upsert: method === 'PUT' || request.headers.get('x-upsert') === 'true',
-    })
-    return json(result)
-  }
+    upsert: request.headers.get('x-upsert') === 'true',
+  })
+  return json(result)
 }
 
 function serveObject(object: Awaited<ReturnType<typeof readObject>>) {
@@ -71,59 +54,38 @@ interface ListedRow {
   last_accessed_at: Date
 }
 
-/** POST /object/list/{bucket}: the files and folders directly under `prefix`, filtered by RLS. */
+/**
+ * POST /object/list/{bucket}: the folders, then the files directly under `prefix`, by name,
+ * that RLS lets the caller see; at most `limit`. (Search, other sort orders and offsets are
+ * not emulated.)
+ */
 async function list(db: Database, request: Request, bucket: string) {
   const caller = await callerOf(request)
   const body = await readJsonObject(request)
   const prefix = String(body.prefix ?? '').replace(/^\/+|\/+$/g, '')
   const base = prefix ? `${prefix}/` : ''
-  const limit = Number(body.limit ?? 100)
-  const offset = Number(body.offset ?? 0)
-  const search = String(body.search ?? '')
-  const sortBy = (body.sortBy ?? {}) as { column?: string; order?: string }
   await findBucket(db, bucket)
   const rows = await asCaller(db, caller, async (tx) => {
     const result = await tx.query<ListedRow>(
       `select id, name, metadata, created_at, updated_at, last_accessed_at from storage.objects
-       where bucket_id = $1 and starts_with(name, $2)`,
+       where bucket_id = $1 and starts_with(name, $2) order by name`,
       [bucket, base],
     )
     return result.rows
   })
-  const folders = new Map<string, Record<string, unknown>>()
-  const files: Record<string, unknown>[] = []
+  const folders = new Set<string>()
+  const files: ListedRow[] = []
   for (const row of rows) {
     const rest = row.name.slice(base.length)
-    if (search && !rest.toLowerCase().includes(search.toLowerCase())) continue
     const slash = rest.indexOf('/')
-    if (slash >= 0) {
-      const folder = rest.slice(0, slash)
-      folders.set(folder, {
-        name: folder,
-        id: null,
-        updated_at: null,
-        created_at: null,
-        last_accessed_at: null,
-        metadata: null,
-      })
-    } else {
-      files.push({ ...row, name: rest })
-    }
+    if (slash >= 0) folders.add(rest.slice(0, slash))
+    else files.push({ ...row, name: rest })
   }
-  const column = (sortBy.column ?? 'name') as string
-  const direction = sortBy.order === 'desc' ? -1 : 1
-  files.sort((a, b) =>
-    String(a[column]) < String(b[column])
-      ? -direction
-      : String(a[column]) > String(b[column])
-        ? direction
-        : 0,
-  )
   const entries = [
-    ...[...folders.values()].sort((a, b) => String(a.name).localeCompare(String(b.name))),
+    ...[...folders].map((name) => ({ name, id: null, updated_at: null, created_at: null })),
     ...files,
   ]
-  return json(entries.slice(offset, offset + limit))
+  return json(entries.slice(0, Number(body.limit ?? 100)))
 }
 
 /** The emulated Supabase Storage subset (avatars): a request whose path is below /storage/v1. */
@@ -133,12 +95,6 @@ export function createStorageHandler(db: Database, apiKeys?: ProjectKeys) {
       const bucket = await findBucket(db, params.bucket)
       if (!bucket.public) throw storageErrors.bucketNotFound()
       return serveObject(await readObject(db, params.bucket, objectName(params.rest)))
-    }),
-    route('GET', '/object/authenticated/:bucket/*', async (request, params) => {
-      const caller = await callerOf(request)
-      return serveObject(
-        await asCaller(db, caller, (tx) => readObject(tx, params.bucket, objectName(params.rest))),
-      )
     }),
     route('POST', '/object/list/:bucket', (request, params) => list(db, request, params.bucket)),
     route('DELETE', '/object/:bucket', async (request, params) => {
@@ -154,8 +110,7 @@ export function createStorageHandler(db: Database, apiKeys?: ProjectKeys) {
       })
       return json(deleted)
     }),
-    route('POST', '/object/:bucket/*', upload(db, 'POST')),
-    route('PUT', '/object/:bucket/*', upload(db, 'PUT')),
+    route('POST', '/object/:bucket/*', (request, params) => upload(db, request, params)),
   ]
   return async (request: Request, path: string): Promise<Response> => {
     if (!(request.method === 'GET' && path.startsWith('/object/public/'))) {

@@ -1,1 +1,0 @@
-export { createRestHandler } from './handler'
