@@ -226,9 +226,16 @@ language sql stable security invoker set search_path = '' set enable_sort = off 
   )
 $$;
 
--- Both, in one statement (their subscription is the same row, so they cannot drift apart).
-create function public.account_billing_overview(p_page int default 1, p_page_size int default 10)
-returns jsonb
-language sql stable security invoker set search_path = '' as $$
-  select public.account_summary() || public.billing_overview(p_page, p_page_size)
+-- Falling past due: the payment being charged failed.
+create function public.fail_pending_payments() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.payment_history set status = 'failed'
+  where user_id = new.user_id and provider = new.provider and status = 'pending';
+  return null;
+end
 $$;
+create trigger user_subscriptions_failed_payments after update of status
+  on public.user_subscriptions for each row
+  when (new.status = 'past_due' and old.status is distinct from 'past_due')
+  execute function public.fail_pending_payments();

@@ -79,7 +79,7 @@ end
 $$;
 
 -- A receipt for every payment recorded (not refunds, not zero-amount invoices), and for a
--- failed invoice paid later.
+-- pending or failed payment paid later.
 create function public.queue_payment_receipt() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -94,7 +94,7 @@ $$;
 create trigger payment_history_receipt after insert on public.payment_history
   for each row execute function public.queue_payment_receipt();
 create trigger payment_history_receipt_when_paid after update of status on public.payment_history
-  for each row when (old.status = 'failed' and new.status in ('paid', 'succeeded'))
+  for each row when (old.status in ('pending', 'failed') and new.status in ('paid', 'succeeded'))
   execute function public.queue_payment_receipt();
 
 -- A refund's mail: one per refunded total of a payment, naming that refund's own amount, the
@@ -352,4 +352,32 @@ begin
   end if;
   return v_message.id;
 end
+$$;
+
+/*
+  The billing page's next payment after a plan change this period: the change's notice keeps
+  the old plan, the period's start and the time of the change (read as the resume notice reads
+  them), which the app prorates as the mails do (upcomingInvoice in
+  app/notifications/render.ts), in the page's one read. Security definer to read the outbox,
+  the caller's own row only.
+*/
+create function public.current_plan_change()
+returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select jsonb_build_object('old_plan', o.data -> 'old_plan',
+    'period_start', o.data -> 'period_start', 'changed_at', o.data -> 'changed_at')
+  from public.user_subscriptions s
+  join public.notification_outbox o on o.user_id = s.user_id and o.kind = 'plan_changed'
+    and (o.data ->> 'changed_at')::timestamptz >= s.current_period_start
+  where s.user_id = (select auth.uid())
+  order by o.created_at desc
+  limit 1
+$$;
+
+-- Both, in one statement (their subscription is the same row, so they cannot drift apart).
+create function public.account_billing_overview(p_page int default 1, p_page_size int default 10)
+returns jsonb
+language sql stable security invoker set search_path = '' as $$
+  select public.account_summary() || public.billing_overview(p_page, p_page_size)
+    || jsonb_build_object('plan_change', public.current_plan_change())
 $$;

@@ -57,6 +57,7 @@ grant execute on function
   public.account_summary(),
   public.billing_overview(int, int),
   public.account_billing_overview(int, int),
+  public.current_plan_change(),
   public.email_change_waiting_for()
 to authenticated;
 

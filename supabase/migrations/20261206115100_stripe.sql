@@ -13,9 +13,18 @@ create index user_subscriptions_stripe_customer_idx on public.user_subscriptions
 create unique index payment_history_stripe_invoice_key on public.payment_history (provider_payment_id)
   where provider = 'stripe';
 
--- An invoice's one row: a payment replaces a failure, never the other way round.
+-- The card of the subscription's last payment, as Stripe's invoice payment names it (brand and
+-- last 4 digits, nothing more), for billing's "Visa •••• 4242".
+alter table public.user_subscriptions
+  add column card_brand text,
+  add column card_last4 text check (card_last4 ~ '^[0-9]{4}$');
+
+-- An invoice's one row: a payment replaces a failure, never the other way round; the card
+-- that paid it becomes the subscription's.
 create function public.record_stripe_invoice_row(p_payment jsonb) returns boolean
 language plpgsql security definer set search_path = '' as $$
+declare
+  v_written boolean;
 begin
   insert into public.payment_history (
     user_id, provider, provider_payment_id, provider_charge_id, amount, currency, status,
@@ -30,7 +39,13 @@ begin
     invoice_url = coalesce(excluded.invoice_url, public.payment_history.invoice_url),
     description = excluded.description
     where public.payment_history.status = 'failed' and excluded.status <> 'failed';
-  return found;
+  v_written := found;
+  if v_written and p_payment #>> '{card,last4}' is not null then
+    update public.user_subscriptions set card_brand = p_payment #>> '{card,brand}',
+      card_last4 = p_payment #>> '{card,last4}'
+    where user_id = (p_payment ->> 'user_id')::uuid;
+  end if;
+  return v_written;
 end
 $$;
 

@@ -20,12 +20,32 @@ create unique index payment_history_polar_order_key on public.payment_history (p
   (`amount_refunded`, as a Stripe payment's), so the billing page and the refund mail read a
   refund on its payment for both providers; an order paid after its refund takes it on.
 */
+-- A renewal's order is pending while it is charged, failed when the subscription falls past
+-- due (fail_pending_payments: Polar sends nothing else for a declined renewal), then the
+-- payment itself when the order is paid.
 create function public.record_polar_order_row(p_payment jsonb) returns boolean
 language plpgsql security definer set search_path = '' as $$
 declare
   v_row public.payment_history := jsonb_populate_record(null::public.payment_history, p_payment);
   v_written boolean;
 begin
+  if v_row.status = 'pending' then
+    insert into public.payment_history (
+      user_id, provider, provider_payment_id, amount, currency, status, description, created_at)
+    select v_row.user_id, v_row.provider, v_row.provider_payment_id, v_row.amount,
+      lower(v_row.currency), v_row.status, v_row.description, coalesce(v_row.created_at, now())
+    where not exists (select 1 from public.payment_history p
+      where p.provider = 'polar' and p.provider_payment_id = v_row.provider_payment_id);
+    return found;
+  end if;
+  if v_row.status = 'succeeded' then
+    update public.payment_history p set status = 'succeeded', amount = v_row.amount
+    where p.provider = 'polar' and p.provider_payment_id = v_row.provider_payment_id
+      and p.status in ('pending', 'failed');
+    if found then
+      return true;
+    end if;
+  end if;
   insert into public.payment_history (
     user_id, provider, provider_payment_id, amount, currency, status, description, invoice_url,
     created_at, amount_refunded)
