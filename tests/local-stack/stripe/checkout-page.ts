@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { completeCheckout } from './checkout'
 import { decodeForm, escapeHtml, readBody, redirect, sendHtml } from './http'
-import { money, page } from './layout'
+import { CARD_FIELDS, money, page } from './layout'
 import type { CheckoutSessionObject } from './objects'
 import type { BillingContext } from './subscriptions'
 
@@ -58,12 +58,7 @@ ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/checkout/${escapeHtml(session.id)}">
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(email)}"${knownEmail ? ' readonly' : ''}>
-  <label for="cardNumber">Card number</label>
-  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-  <label for="expiry">Expiration date</label>
-  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
-  <label for="cvc">CVC</label>
-  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">
+${CARD_FIELDS}
   <label for="name">Cardholder name</label>
   <input id="name" name="name" autocomplete="cc-name">
   <button type="submit">Subscribe</button>

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { notFound } from './checkout-page'
 import { decodeForm, escapeHtml, readBody, redirect, sendHtml } from './http'
-import { date, money, page } from './layout'
+import { CARD_FIELDS, date, money, page } from './layout'
 import type { InvoiceObject } from './objects'
 import { payInvoice } from './recovery'
 import type { BillingContext } from './subscriptions'
@@ -60,12 +60,7 @@ function invoicePage(ctx: BillingContext, invoice: InvoiceObject, notice?: strin
   const form = due
     ? `<h2>Pay this invoice</h2>
 <form method="post" action="/invoices/${escapeHtml(invoice.id)}">
-  <label for="cardNumber">Card number</label>
-  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-  <label for="expiry">Expiration date</label>
-  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
-  <label for="cvc">CVC</label>
-  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">
+${CARD_FIELDS}
   <button type="submit">Pay ${money(invoice.amount_remaining as number, invoice.currency)}</button>
 </form>
 <p class="muted">Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.</p>`

@@ -60,3 +60,11 @@ export function date(timestamp: number) {
     timeZone: 'UTC',
   })
 }
+
+/** The card fields of the checkout, portal and invoice pages (test cards: the README). */
+export const CARD_FIELDS = `  <label for="cardNumber">Card number</label>
+  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+  <label for="expiry">Expiration date</label>
+  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
+  <label for="cvc">CVC</label>
+  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">`

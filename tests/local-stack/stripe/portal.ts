@@ -15,7 +15,7 @@ import {
   redirect,
   sendHtml,
 } from './http'
-import { date, money, page } from './layout'
+import { CARD_FIELDS, date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
 import { parseFlowData, type PortalFlow } from './portal-flows'
 import { updatePaymentMethod } from './recovery'
@@ -260,12 +260,7 @@ function paymentMethodPage(ctx: BillingContext, session: PortalSessionObject, er
 ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/portal/${escapeHtml(session.id)}">
   <input type="hidden" name="intent" value="update_payment_method">
-  <label for="cardNumber">Card number</label>
-  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-  <label for="expiry">Expiration date</label>
-  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
-  <label for="cvc">CVC</label>
-  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">
+${CARD_FIELDS}
   <button type="submit">Save payment method</button>
 </form>
 <p class="muted">The new card is used for future payments and for the next retry of an unpaid invoice.</p>`,
