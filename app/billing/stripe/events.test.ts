@@ -425,20 +425,21 @@ describe('invoiceLinePriceId', () => {
   })
 })
 
-describe('invoicePayment (invoice.payment_succeeded)', () => {
-  const basePayment = {
-    user_id: USER_ID,
-    provider: 'stripe',
-    provider_payment_id: INVOICE_ID,
-    provider_charge_id: null,
-    amount: 2900,
-    currency: 'usd',
-    status: 'paid',
-    description: 'Pro payment',
-    invoice_url: INVOICE_URL,
-    created_at: '2026-11-01T10:00:02.000Z',
-  }
+/** The payment_history row of the default invoice. */
+const basePayment = {
+  user_id: USER_ID,
+  provider: 'stripe',
+  provider_payment_id: INVOICE_ID,
+  provider_charge_id: null,
+  amount: 2900,
+  currency: 'usd',
+  status: 'paid',
+  description: 'Pro payment',
+  invoice_url: INVOICE_URL,
+  created_at: '2026-11-01T10:00:02.000Z',
+}
 
+describe('invoicePayment (invoice.payment_succeeded)', () => {
   it('maps a paid invoice and the payment intent found for it to a payment row', () => {
     expect(invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', null)).toEqual(basePayment)
     expect(
@@ -604,16 +605,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   const paidInvoice = (overrides: Fields = {}) =>
     stripeInvoice(overrides, { pricing: { price_details: { price: proPriceId() } } })
   const paymentRow = {
-    user_id: USER_ID,
-    provider: 'stripe',
-    provider_payment_id: INVOICE_ID,
-    provider_charge_id: null,
-    amount: 2900,
-    currency: 'usd',
-    status: 'paid',
-    description: 'Pro payment',
-    invoice_url: INVOICE_URL,
-    created_at: '2026-11-01T10:00:02.000Z',
+    ...basePayment,
     // Not a column: the ledger call finds the user by it when user_id is null.
     stripe_customer_id: CUSTOMER_ID,
   }
