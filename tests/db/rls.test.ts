@@ -59,7 +59,12 @@ async function seed() {
   )
 }
 
-const USER_TABLES = ['user_subscriptions', 'payment_history', 'user_profiles'] as const
+const USER_TABLES = [
+  'user_subscriptions',
+  'payment_history',
+  'payment_totals',
+  'user_profiles',
+] as const
 
 beforeAll(async () => {
   db = await createTestDatabase()
