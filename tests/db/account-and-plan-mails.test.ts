@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -10,11 +9,8 @@ import { createTestDatabase } from '../setup/database'
  * (`queue_subscription_notice`, `queue_account_deleted_notice`). PGlite, or the PostgreSQL server with
  * DATABASE_URL.
  */
-let db: Database
 
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 async function newUser() {

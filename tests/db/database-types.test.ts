@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises'
 
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 
 import { DATABASE_TYPES_PATH, generateDatabaseTypes } from '../../tools/database-types'
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -11,10 +10,7 @@ import { createTestDatabase } from '../setup/database'
  * generated again from the test database, it equals the committed file. After a migration,
  * `npm run db:types` writes it anew.
  */
-let db: Database
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 it('the committed Database type is the one the migrations give (npm run db:types)', async () => {

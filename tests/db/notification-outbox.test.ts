@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
-import type { Database, Queryable } from '../local-stack/database'
+import type { Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -11,7 +11,6 @@ import { createTestDatabase } from '../setup/database'
  * the deliverer uses (skip locked, attempts, retry, dead). Runs on PGlite and, with
  * DATABASE_URL, on the PostgreSQL server (where concurrent claims really are concurrent).
  */
-let db: Database
 const user = randomUUID()
 const email = 'outbox@example.com'
 
@@ -72,8 +71,8 @@ async function finish(
   return rows[0].ok
 }
 
+const db = await createTestDatabase()
 beforeAll(async () => {
-  db = await createTestDatabase()
   await db.query(`insert into auth.users (id, email) values ($1, $2)`, [user, email])
 })
 afterAll(() => db.close())

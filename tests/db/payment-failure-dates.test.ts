@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /** When a past-due subscription's payment failed and when it is retried, under any order. */
-let db: Database
 let user: string
 
 async function applySub(eventId: string, at: string, fields: Record<string, unknown>) {
@@ -34,9 +32,7 @@ async function dates() {
 const PERIOD_1 = { current_period_start: '2026-01-01T00:00:00Z' }
 const PERIOD_2 = { current_period_start: '2026-02-01T00:00:00Z' }
 
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 describe('payment failure dates', () => {

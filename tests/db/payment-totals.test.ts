@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -10,7 +9,6 @@ import { createTestDatabase } from '../setup/database'
  * number of payments of each user, kept by a trigger on payment_history, is what the billing
  * page's "page x of y" shows (`billing_overview`), so it must always equal the rows.
  */
-let db: Database
 const user = randomUUID()
 const other = randomUUID()
 
@@ -64,8 +62,8 @@ const pay = (eventId: string, userId: string, invoice: string) =>
     ],
   )
 
+const db = await createTestDatabase()
 beforeAll(async () => {
-  db = await createTestDatabase()
   await db.query(
     `insert into auth.users (id, email) values ($1, 'totals@example.com'), ($2, 'other@example.com')`,
     [user, other],

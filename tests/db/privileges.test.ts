@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -104,10 +103,7 @@ const FUNCTIONS: Record<string, Role[]> = {
   'operations_metrics()': ['service_role'],
 }
 
-let db: Database
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 async function publicObjects(kind: 'r' | 'S') {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Database, Queryable } from '../local-stack/database'
+import type { Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -16,7 +16,6 @@ import { createTestDatabase } from '../setup/database'
  * `account_summary`, `session_is_active`) are planned from their body as stored in the database, so a change to
  * a migration is what is checked; the plpgsql ledger functions' statements are written out.
  */
-let db: Database
 const READER = '10000000-0000-4000-8000-000000000001'
 const USERS = 2_000
 const GROWING = [
@@ -95,8 +94,8 @@ function seqScans(plan: PlanNode[]) {
     .map((node) => node['Relation Name'])
 }
 
+const db = await createTestDatabase()
 beforeAll(async () => {
-  db = await createTestDatabase()
   await db.exec(`
     set session_replication_role = replica;
     insert into auth.users (id, email) values ('${READER}', 'reader@example.com');

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -9,11 +8,8 @@ import { createTestDatabase } from '../setup/database'
  * of a request in one statement (callable only by the service role: tests/db/privileges.test.ts). Runs on PGlite and, in
  * CI, on the PostgreSQL server (where the concurrent hits really are concurrent).
  */
-let db: Database
 
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 type Verdict = { allowed: boolean; remaining: number; retry_after_seconds: number }

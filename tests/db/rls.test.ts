@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Database, Queryable } from '../local-stack/database'
+import type { Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -11,7 +11,6 @@ import { createTestDatabase } from '../setup/database'
  */
 type Role = 'anon' | 'authenticated' | 'service_role'
 
-let db: Database
 const alice = randomUUID()
 const bob = randomUUID()
 
@@ -66,8 +65,8 @@ const USER_TABLES = [
   'user_profiles',
 ] as const
 
+const db = await createTestDatabase()
 beforeAll(async () => {
-  db = await createTestDatabase()
   await seed()
 })
 afterAll(() => db.close())

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /**
@@ -8,11 +7,8 @@ import { createTestDatabase } from '../setup/database'
  * exists in auth.sessions (ended by a sign-out anywhere, by "sign out everywhere", or by
  * deleting the user). Runs on PGlite and on the PostgreSQL server.
  */
-let db: Database
 
-beforeAll(async () => {
-  db = await createTestDatabase()
-})
+const db = await createTestDatabase()
 afterAll(() => db.close())
 
 async function newUser(email: string) {

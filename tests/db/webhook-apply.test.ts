@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
 /** The ledger functions that make webhook effects exactly-once and order-safe. */
-let db: Database
 const user = randomUUID()
 
 async function applySub(
@@ -40,8 +38,8 @@ async function row() {
   return rows[0]
 }
 
+const db = await createTestDatabase()
 beforeAll(async () => {
-  db = await createTestDatabase()
   await db.query(`insert into auth.users (id, email) values ($1, 'ledger@example.com')`, [user])
 })
 afterAll(() => db.close())
