@@ -41,10 +41,10 @@ function recordPayment(q: Queryable, eventId: string, payment: Record<string, un
   )
 }
 
-async function applySub(eventId: string, at: string, fields: Record<string, unknown>) {
+async function applySub(eventId: string, at: string, fields: object, provider = 'stripe') {
   const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, user, JSON.stringify(fields)],
+    `select public.apply_subscription_event($5, $1, 'customer.subscription.updated', $2, $3, $4) as result`,
+    [eventId, at, user, JSON.stringify({ provider, ...fields }), provider],
   )
   return rows[0].result
 }
@@ -145,7 +145,7 @@ describe('enqueued with the event, in its transaction', () => {
   })
 
   it('cancel at period end, then the end: one notice each; repeats and stale events add none', async () => {
-    const live = { provider: 'stripe', stripe_subscription_id: 'sub_n', plan_name: 'Pro' }
+    const live = { stripe_subscription_id: 'sub_n', plan_name: 'Pro' }
     expect(await applySub('evt_s1', '2026-02-01T00:00:00Z', { ...live, status: 'active' })).toBe(
       'applied',
     )
@@ -171,23 +171,13 @@ describe('enqueued with the event, in its transaction', () => {
   })
 
   it('a Polar subscription falling past due queues a payment-failed mail, once', async () => {
-    const polar = async (eventId: string, at: string, status: string) => {
-      const { rows } = await db.query<{ result: string }>(
-        `select public.apply_subscription_event('polar', $1, 'subscription.updated', $2, $3, $4) as result`,
-        [
-          eventId,
-          at,
-          user,
-          JSON.stringify({
-            provider: 'polar',
-            polar_subscription_id: 'p_sub',
-            plan_name: 'Starter',
-            status,
-          }),
-        ],
+    const polar = (eventId: string, at: string, status: string) =>
+      applySub(
+        eventId,
+        at,
+        { polar_subscription_id: 'p_sub', plan_name: 'Starter', status },
+        'polar',
       )
-      return rows[0].result
-    }
     await db.query(`delete from public.user_subscriptions where user_id = $1`, [user])
     expect(await polar('p1', '2026-05-01T00:00:00Z', 'active')).toBe('applied')
     expect(await polar('p2', '2026-05-02T00:00:00Z', 'past_due')).toBe('applied')
