@@ -204,63 +204,30 @@ describe('PolarEnvelopeSchema', () => {
 })
 
 describe('polarUserLink', () => {
-  it.each<[string, Fields | null, Fields | null, string | null, boolean]>([
-    [
-      "trusts our checkout's metadata user_id when the customer is bound to that user",
-      { user_id: USER_ID },
-      customer({ metadata: { user_id: OTHER_USER_ID } }),
-      USER_ID,
-      false,
-    ],
-    [
-      'trusts it when the customer is bound to nobody (no external id)',
-      { user_id: USER_ID },
-      customer({ metadata: {}, external_id: null }),
-      USER_ID,
-      false,
-    ],
-    [
-      "refuses a customer bound to someone else (another user's customer)",
-      { user_id: USER_ID },
-      customer({ external_id: OTHER_USER_ID }),
-      null,
-      true,
-    ],
-    [
-      'refuses a customer bound to a foreign external id',
-      { user_id: USER_ID },
-      customer({ metadata: {}, external_id: 'ext_abc' }),
-      null,
-      true,
-    ],
-    [
-      "never reads the customer's metadata: no metadata user_id means nobody",
-      {},
-      customer({ metadata: { user_id: OTHER_USER_ID }, external_id: null }),
-      null,
-      false,
-    ],
-    [
-      "never reads the customer's external id: no metadata user_id means nobody",
-      {},
-      customer({ metadata: {}, external_id: OTHER_USER_ID }),
-      null,
-      false,
-    ],
-    [
-      'ignores a metadata user_id that is not a UUID',
-      { user_id: 'user_123' },
-      customer({ external_id: OTHER_USER_ID }),
-      null,
-      false,
-    ],
-    ['lower-cases a UUID', { user_id: USER_ID.toUpperCase() }, null, USER_ID, false],
+  const [U, O] = [USER_ID, OTHER_USER_ID]
+  // Our checkout's metadata user_id; the customer's external_id and metadata user_id.
+  it.each<
+    [string, string | null | undefined, [string | null, string?] | null, string | null, boolean]
+  >([
+    ['trusts the metadata when the customer is bound to that user', U, [U, O], U, false],
+    ['trusts it when the customer is bound to nobody', U, [null], U, false],
+    ["refuses a customer bound to someone else (another user's)", U, [O, U], null, true],
+    ['refuses a customer bound to a foreign external id', U, ['ext_abc'], null, true],
+    // No user_id of our checkout's: an anonymous purchase.
+    ["never reads the customer's metadata", undefined, [null, O], null, false],
+    ["never reads the customer's external id", undefined, [O], null, false],
+    ['ignores a metadata user_id that is not a UUID', 'user_123', [O, U], null, false],
+    ['lower-cases a UUID', U.toUpperCase(), null, U, false],
     ['is nobody without metadata', null, null, null, false],
-  ])('%s', (_, metadata, customer, userId, refused) => {
-    expect(polarUserLink(parseSubscription(subscription({ metadata, customer })))).toEqual({
-      userId,
-      refused,
-    })
+  ])('%s', (_, metadataUser, boundTo, userId, refused) => {
+    const metadata = metadataUser === null ? null : metadataUser ? { user_id: metadataUser } : {}
+    const [externalId, customerUser] = boundTo ?? []
+    const customerFields = {
+      external_id: externalId,
+      metadata: customerUser ? { user_id: customerUser } : {},
+    }
+    const value = subscription({ metadata, customer: boundTo && customer(customerFields) })
+    expect(polarUserLink(parseSubscription(value))).toEqual({ userId, refused })
   })
 
   it('works on orders too', () => {
