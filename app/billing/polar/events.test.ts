@@ -252,18 +252,25 @@ describe('polarPlanName', () => {
   })
 })
 
+const NOW = '2026-11-21T12:00:00.000Z'
+
 describe('polarSubscriptionFields', () => {
   afterEach(() => {
     vi.useRealTimers()
   })
 
+  const CANCELED = '2026-11-20T08:30:00.000000Z'
+  const ENDED = '2026-11-20T08:30:01.000000Z'
   const revoked = { status: 'canceled', cancel_at_period_end: false }
-  const endedAt = '2026-11-20T08:30:01.000000Z'
+  const atPeriodEnd = subscription(canceledAtPeriodEnd)
+  const atPeriodEndOnly = subscription({ ...canceledAtPeriodEnd, ends_at: null })
+  const immediately = { status: 'canceled', canceled_at: CANCELED, ends_at: CANCELED }
+  const otherProduct = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1'
 
   it.each<[string, string, Fields, Fields]>([
-    ['subscription.created', 'ids, product, plan name, status, cycle, periods', subscription(), {}],
+    ['created', 'ids, product, plan name, status, cycle, periods', subscription(), {}],
     [
-      'subscription.created',
+      'created',
       'a yearly trial of a product without a name',
       subscription({
         status: 'trialing',
@@ -278,14 +285,9 @@ describe('polarSubscriptionFields', () => {
         plan_name: 'Unknown Plan',
       },
     ],
+    ['created', 'no product', subscription({ product: null }), { plan_name: 'Unknown Plan' }],
     [
-      'subscription.created',
-      'no product',
-      subscription({ product: null }),
-      { plan_name: 'Unknown Plan' },
-    ],
-    [
-      'subscription.created',
+      'created',
       'missing optional fields as null and false',
       bareSubscription,
       {
@@ -297,102 +299,45 @@ describe('polarSubscriptionFields', () => {
       },
     ],
     [
-      'subscription.updated',
+      'updated',
       'status, plan, periods and no cancellation',
       subscription({
         status: 'past_due',
-        product_id: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1',
-        product: { id: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1', name: 'Starter' },
+        product_id: otherProduct,
+        product: { id: otherProduct, name: 'Starter' },
       }),
-      {
-        polar_product_id: '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1',
-        plan_name: 'Starter',
-        status: 'past_due',
-      },
+      { polar_product_id: otherProduct, plan_name: 'Starter', status: 'past_due' },
     ],
+    ['updated', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
+    ['updated', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
+    ['canceled', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
+    ['canceled', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
     [
-      'subscription.updated',
-      'a cancellation at period end, cancel_at from ends_at',
-      subscription(canceledAtPeriodEnd),
-      cancellation,
-    ],
-    [
-      'subscription.updated',
-      'a cancellation at period end, cancel_at from the period end',
-      subscription({ ...canceledAtPeriodEnd, ends_at: null }),
-      cancellation,
-    ],
-    [
-      'subscription.canceled',
-      'a cancellation at period end, cancel_at from ends_at',
-      subscription(canceledAtPeriodEnd),
-      cancellation,
-    ],
-    [
-      'subscription.canceled',
-      'a cancellation at period end, cancel_at from the period end',
-      subscription({ ...canceledAtPeriodEnd, ends_at: null }),
-      cancellation,
-    ],
-    [
-      'subscription.canceled',
+      'canceled',
       'not at period end: cancel_at from ends_at',
-      subscription({
-        status: 'canceled',
-        canceled_at: '2026-11-20T08:30:00.000000Z',
-        ends_at: '2026-11-20T08:30:00.000000Z',
-        ended_at: '2026-11-20T08:30:00.000000Z',
-      }),
-      {
-        status: 'canceled',
-        cancel_at: '2026-11-20T08:30:00.000000Z',
-        canceled_at: '2026-11-20T08:30:00.000000Z',
-      },
+      subscription({ ...immediately, ended_at: CANCELED }),
+      { status: 'canceled', cancel_at: CANCELED, canceled_at: CANCELED },
     ],
+    ['canceled', 'nor ends_at: no cancel_at', subscription({ cancel_at_period_end: null }), {}],
+    ['active', 'the snapshot, status active', subscription({ status: 'incomplete' }), {}],
+    ['uncanceled', 'the snapshot, cancellation cleared', atPeriodEnd, {}],
     [
-      'subscription.canceled',
-      'not at period end and no ends_at: no cancel_at',
-      subscription({ cancel_at_period_end: null }),
-      {},
-    ],
-    [
-      'subscription.active',
-      'the snapshot, with the status set to active',
-      subscription({ status: 'incomplete' }),
-      {},
-    ],
-    [
-      'subscription.uncanceled',
-      'the snapshot with the cancellation cleared',
-      subscription(canceledAtPeriodEnd),
-      {},
-    ],
-    [
-      'subscription.revoked',
+      'revoked',
       'canceled now, canceled_at from the payload',
-      subscription({
-        status: 'canceled',
-        canceled_at: '2026-11-20T08:30:00.000000Z',
-        ended_at: endedAt,
-      }),
-      { ...revoked, canceled_at: '2026-11-20T08:30:00.000000Z' },
+      subscription({ status: 'canceled', canceled_at: CANCELED, ended_at: ENDED }),
+      { ...revoked, canceled_at: CANCELED },
     ],
     [
-      'subscription.revoked',
+      'revoked',
       'canceled now, canceled_at from ended_at',
-      subscription({ status: 'unpaid', ended_at: endedAt }),
-      { ...revoked, canceled_at: endedAt },
+      subscription({ status: 'unpaid', ended_at: ENDED }),
+      { ...revoked, canceled_at: ENDED },
     ],
-    [
-      'subscription.revoked',
-      'canceled now, canceled_at now',
-      subscription(),
-      { ...revoked, canceled_at: '2026-11-21T12:00:00.000Z' },
-    ],
-  ])('%s: %s', (type, _, value, changes) => {
+    ['revoked', 'canceled now, canceled_at now', subscription(), { ...revoked, canceled_at: NOW }],
+  ])('subscription.%s: %s', (type, _, value, changes) => {
     vi.useFakeTimers()
-    vi.setSystemTime(new Date('2026-11-21T12:00:00.000Z'))
-    expect(polarSubscriptionFields(type, parseSubscription(value))).toEqual({
+    vi.setSystemTime(new Date(NOW))
+    expect(polarSubscriptionFields(`subscription.${type}`, parseSubscription(value))).toEqual({
       ...createdFields,
       ...changes,
     })
