@@ -120,27 +120,24 @@ describe('POST /api/contact: valid submissions', () => {
 })
 
 describe('POST /api/contact: validation (400)', () => {
-  test.each<[string, unknown, unknown[]]>([
-    ...(['firstName', 'lastName', 'company'] as const).map(
-      (field): [string, unknown, unknown[]] => {
-        const label = FIELDS.find(([name]) => name === field)![1]
-        const error = tooSmall(2, `${label} must be at least 2 characters`, field)
-        return [`${field} of 1 character after trimming`, { ...valid, [field]: ' x ' }, [error]]
-      },
-    ),
+  type Row = [string, unknown, unknown[]]
+  type Raw = [string, BodyInit, HeadersInit | undefined, unknown[]]
+
+  test.each<Row>([
+    ...(['firstName', 'lastName', 'company'] as const).map((field): Row => {
+      const label = FIELDS.find(([name]) => name === field)![1]
+      const error = tooSmall(2, `${label} must be at least 2 characters`, field)
+      return [`${field} of 1 character after trimming`, { ...valid, [field]: ' x ' }, [error]]
+    }),
     [
       'a message of 9 characters',
       { ...valid, message: 'Too short' },
       [tooSmall(10, 'Message must be at least 10 characters', 'message')],
     ],
     ...['not-an-email', 'ada@', '@example.com', 'ada@example', 'ada @example.com'].map(
-      (email): [string, unknown, unknown[]] => [
-        `the email ${email}`,
-        { ...valid, email },
-        [badEmail],
-      ],
+      (email): Row => [`the email ${email}`, { ...valid, email }, [badEmail]],
     ),
-    ...FIELDS.map(([field, label, max]): [string, unknown, unknown[]] => [
+    ...FIELDS.map(([field, label, max]): Row => [
       `${field} over ${max} characters`,
       {
         ...valid,
@@ -165,7 +162,7 @@ describe('POST /api/contact: validation (400)', () => {
       { ...valid, firstName: '', email: 'nope' },
       [tooSmall(2, 'First name must be at least 2 characters', 'firstName'), badEmail],
     ],
-    ...[[], null, 42, 'hello'].map((body): [string, unknown, unknown[]] => [
+    ...[[], null, 42, 'hello'].map((body): Row => [
       `a body of ${JSON.stringify(body)}`,
       body,
       [rootIssue('The submission must be an object with the contact form fields')],
@@ -175,15 +172,13 @@ describe('POST /api/contact: validation (400)', () => {
     expect(deliveries()).toEqual([])
   })
 
-  test.each<[string, BodyInit, HeadersInit | undefined, unknown[]]>([
-    ...['{"firstName":', '', 'undefined', '\u0000'].map(
-      (body): [string, BodyInit, undefined, unknown[]] => [
-        `malformed JSON ${JSON.stringify(body)}`,
-        body,
-        undefined,
-        [notJson],
-      ],
-    ),
+  test.each<Raw>([
+    ...['{"firstName":', '', 'undefined', '\u0000'].map((body): Raw => [
+      `malformed JSON ${JSON.stringify(body)}`,
+      body,
+      undefined,
+      [notJson],
+    ]),
     ['JSON that is not UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), undefined, [notJson]],
     [
       'a multipart post with a broken body',
