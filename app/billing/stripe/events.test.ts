@@ -198,13 +198,9 @@ describe('subscriptionFields', () => {
   })
 
   it.each<[string, ReturnType<typeof stripeSubscription>, Fields]>([
+    ['created: plan, billing cycle, periods from the item, metadata', stripeSubscription(), {}],
     [
-      'customer.subscription.created: plan, billing cycle, periods from the item, metadata',
-      stripeSubscription(),
-      {},
-    ],
-    [
-      'customer.subscription.created in a trial: trial dates and status',
+      'created in a trial: trial dates and status',
       stripeSubscription({
         status: 'trialing',
         trial_start: unix('2026-11-01T10:00:00.000Z'),
@@ -228,7 +224,7 @@ describe('subscriptionFields', () => {
       { billing_cycle: 'year', current_period_end: '2027-11-01T10:00:00.000Z' },
     ],
     [
-      'customer.subscription.updated: cancel at period end with the reason, feedback and comment',
+      'updated: cancel at period end with the reason, feedback and comment',
       stripeSubscription({
         cancel_at_period_end: true,
         cancel_at: unix('2026-12-01T10:00:00.000Z'),
@@ -249,7 +245,7 @@ describe('subscriptionFields', () => {
       },
     ],
     [
-      'customer.subscription.updated: resumed (cancellation cleared), renewed periods, past_due',
+      'updated: resumed (cancellation cleared), renewed periods, past_due',
       stripeSubscription(
         { status: 'past_due' },
         {
@@ -263,16 +259,9 @@ describe('subscriptionFields', () => {
         current_period_end: '2027-01-01T10:00:00.000Z',
       },
     ],
-    [
-      'a not-deleted subscription with status canceled keeps canceled_at null when Stripe sent none',
-      stripeSubscription({ status: 'canceled' }),
-      { status: 'canceled' },
-    ],
-    [
-      'the customer id of an expanded customer object',
-      stripeSubscription({ customer: { id: CUSTOMER_ID, object: 'customer' } }),
-      {},
-    ],
+    // Not deleted: canceled_at stays null when Stripe sent none.
+    ['a status canceled', stripeSubscription({ status: 'canceled' }), { status: 'canceled' }],
+    ['an expanded customer', stripeSubscription({ customer: { id: CUSTOMER_ID } }), {}],
     [
       'explicit nulls (metadata, flags and cancellation details) as null, false and {}',
       stripeSubscription({
