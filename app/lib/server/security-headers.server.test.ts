@@ -10,7 +10,6 @@ import {
   createNonce,
   hasSessionCookie,
   providerOrigins,
-  RESOURCE_CSP,
 } from './security-headers.server'
 
 const production = parseEnv(PRODUCTION_ENV)
@@ -144,14 +143,6 @@ describe('applyResponseDefaults', () => {
     expect(headers.get('Strict-Transport-Security')).toMatch(/^max-age=31536000/)
     const local = defaults(new Headers(), { env: development })
     expect(local.get('Strict-Transport-Security')).toBeNull()
-  })
-
-  test('answers that are not pages get a CSP under which nothing runs and no-store', () => {
-    const headers = defaults(new Headers({ 'Content-Type': 'application/json' }))
-    expect(headers.get('Content-Security-Policy')).toBe(RESOURCE_CSP)
-    expect(headers.get('Cache-Control')).toBe('no-store')
-    const redirect = defaults(new Headers({ Location: '/' }), { status: 302 })
-    expect(redirect.get('Cache-Control')).toBe('no-store')
   })
 
   test('never replaces what the response chose', () => {
