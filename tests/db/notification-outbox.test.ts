@@ -294,20 +294,6 @@ describe('claiming and finishing', () => {
     expect(claims[1]).toHaveLength(3)
     expect(new Set(ids).size).toBe(6)
   })
-
-  it('product updates are off for a new user until they opt in', async () => {
-    const other = randomUUID()
-    await db.query(`insert into auth.users (id, email) values ($1, 'new@example.com')`, [other])
-    const { rows } = await db.query<Record<string, boolean>>(
-      `select notify_product_updates, notify_billing, notify_security from public.user_profiles where user_id = $1`,
-      [other],
-    )
-    expect(rows[0]).toEqual({
-      notify_product_updates: false,
-      notify_billing: true,
-      notify_security: true,
-    })
-  })
 })
 
 describe('the notice when an account’s guessing ceiling is reached', () => {

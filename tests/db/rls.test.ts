@@ -86,11 +86,20 @@ describe('a signed-in user', () => {
     expect(rows.rows).toHaveLength(0)
   })
 
-  it('gets a profile created on sign-up, named from the metadata', async () => {
+  it('gets a profile created on sign-up, named from the metadata, product updates off until opted in', async () => {
     const rows = await as('authenticated', alice, (tx) =>
-      tx.query<{ display_name: string }>(`select display_name from public.user_profiles`),
+      tx.query(
+        `select display_name, notify_product_updates, notify_billing, notify_security from public.user_profiles`,
+      ),
     )
-    expect(rows.rows).toEqual([{ display_name: 'alice' }])
+    expect(rows.rows).toEqual([
+      {
+        display_name: 'alice',
+        notify_product_updates: false,
+        notify_billing: true,
+        notify_security: true,
+      },
+    ])
   })
 
   it('can update their own profile but not another one', async () => {
