@@ -1,4 +1,4 @@
-import { expect, signedInUser, test } from './fixtures'
+import { attachScreenshots, expect, signedInUser, test } from './fixtures'
 
 /** Site-wide pieces that depend on who is looking: the header and the footer. */
 
@@ -22,13 +22,5 @@ test('the landing page speaks to subscribers', async ({ page }, testInfo) => {
   await expect(hero).toBeVisible()
   await expect(page.locator('main')).not.toContainText(/webhook|database|ledger|row-level/i)
   await expect(page.getByRole('link', { name: 'See plans and pricing' })).toBeVisible()
-  await testInfo.attach('landing, desktop', {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-  await page.setViewportSize({ width: 390, height: 844 })
-  await testInfo.attach('landing, phone', {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
+  await attachScreenshots(page, testInfo, 'landing')
 })
