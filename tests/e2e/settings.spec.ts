@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test'
 
-import { expect, PASSWORD, signedInUser, signIn, test } from './fixtures'
+import {
+  attachScreenshots,
+  expect,
+  fillSignIn,
+  otherDevice,
+  PASSWORD,
+  signedInUser,
+  signIn,
+  test,
+} from './fixtures'
 
 /** The dashboard's settings pages, as a subscriber uses them. */
 
@@ -163,12 +172,10 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
   browser,
 }, testInfo) => {
   // Another device, signed in on its own, and a copy of this browser's cookies.
-  const laptop = await browser.newContext()
-  const laptopPage = await laptop.newPage()
+  const laptopPage = await otherDevice(browser)
   await signIn(laptopPage, user.email)
-  const copy = await browser.newContext()
-  await copy.addCookies(await page.context().cookies())
-  const copyPage = await copy.newPage()
+  const copyPage = await otherDevice(browser)
+  await copyPage.context().addCookies(await page.context().cookies())
   await copyPage.goto('/dashboard/settings/billing')
   await expect(copyPage).toHaveURL(/\/dashboard\/settings\/billing$/)
 
@@ -190,12 +197,9 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
       'your session was ended from another device',
     )
   }
-  await testInfo.attach('signed out from another device', {
-    body: await laptopPage.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-  await laptop.close()
-  await copy.close()
+  await attachScreenshots(laptopPage, testInfo, 'signed out from another device')
+  await laptopPage.context().close()
+  await copyPage.context().close()
 })
 
 test('deletes the account after confirmation', async ({ page }) => {
@@ -214,10 +218,7 @@ test('deletes the account after confirmation', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
   await page.goto('/dashboard')
   await expect(page).toHaveURL(/\/sign-in/)
-  const signInForm = page.locator('form#sign-in')
-  await signInForm.getByLabel('Email').fill(user.email)
-  await signInForm.getByLabel('Password').fill(PASSWORD)
-  await signInForm.getByRole('button', { name: 'Sign in' }).click()
+  await fillSignIn(page, user.email)
   await expect(page.getByRole('alert')).toContainText('do not match')
 })
 
