@@ -1,5 +1,3 @@
-import type { Page } from '@playwright/test'
-
 import {
   AUTH_FAILURE_MESSAGES,
   LINK_NOT_VALID,
@@ -15,7 +13,6 @@ import {
   askEmailChange,
   askForSignInLink,
   attachScreenshots,
-  axeLightAndDark,
   expect,
   fillSignIn,
   fillSignUp,
@@ -34,18 +31,13 @@ import {
  * that was not sent, an email change that says which link is left, a way in when password
  * sign-in is refused, words that say what is true, a compact menu on phones and a page in
  * the product's layout for a malformed address. At phone width, JavaScript off (each step's
- * screenshot at desktop and phone width); every page visited is scanned by axe, light and dark.
+ * screenshot at desktop and phone width); accessibility.spec.ts scans the pages they visit.
  */
 
 const PHONE = { width: 390, height: 844 }
 
 /** The team's address of the local defaults (`Name <address>`). */
 const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
-
-/** axe on the page as it is, light and dark; serious and critical violations fail (softly, to list all). */
-async function scan(page: Page, what: string) {
-  expect.soft(await axeLightAndDark(page), `${what} (${page.url()})`).toEqual([])
-}
 
 const MINUTE_NOTICE = new RegExp(
   mailMinuteMessage(40)
@@ -311,39 +303,4 @@ test.describe('phone width: compact menus', () => {
     await expect(header.getByRole('link', { name: 'Contact' })).toBeHidden()
     await page.context().close()
   })
-
-  test('at desktop width the links show without a menu', async ({ page }) => {
-    await page.setViewportSize({ width: 1280, height: 800 })
-    await page.goto('/')
-    await expect(page.locator('header').getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await expect(page.locator('header summary')).toBeHidden()
-  })
-})
-
-// axe runs in the page, so the pages these journeys visit are scanned with JavaScript on.
-test('the pages these journeys visit pass axe, light and dark', async ({ page }) => {
-  test.slow()
-  for (const path of [
-    '/%E0%A4%A',
-    `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
-    '/auth/confirm?token_hash=tampered0123&type=magiclink',
-    '/success?session_id=cs_test_nobody_knows',
-    '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
-  ]) {
-    await page.goto(path)
-    await scan(page, path)
-  }
-  const user = await newUser('axe')
-  await signIn(page, user.email)
-  await page.goto('/contact')
-  await scan(page, 'contact signed in')
-  await askEmailChange(page, uniqueEmail('axe-to'))
-  await scan(page, 'email change pending')
-  await page.setViewportSize(PHONE)
-  const headerMenu = page.locator('header summary')
-  await headerMenu.click()
-  await scan(page, 'phone header menu open')
-  await headerMenu.click()
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
-  await scan(page, 'phone dashboard menu open')
 })

@@ -5,7 +5,6 @@ import { mailSubject } from '../integration/mail-support'
 import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
 import {
   attachScreenshots,
-  axeLightAndDark,
   expect,
   fillSignIn,
   inboxOf,
@@ -30,7 +29,7 @@ import { E2E } from './ports'
  * desktop and phone width): the way to pay chosen before signing up and kept to its checkout,
  * Cancel (at the period end, after a confirmation) and Resume on the billing page for both
  * providers, and deleting an account with a live plan, which offers canceling at the period end
- * first and the payment history as CSV. The pages they visit pass axe, light and dark.
+ * first and the payment history as CSV. accessibility.spec.ts scans the pages they visit.
  */
 
 /** Waits for the one mail whose subject starts so to the address, in the local inbox. */
@@ -220,30 +219,3 @@ for (const javaScriptEnabled of [true, false]) {
     await page.context().close()
   })
 }
-
-test('the pages of these journeys pass axe, light and dark', async ({ page, browser }) => {
-  test.setTimeout(120_000)
-  const user = await newUser('choices-axe')
-  await seedSubscription(user.id, { current_period_end: daysFromNow(20) })
-  await seedPayments(user.id, [{ amount: 2900, status: 'succeeded', created_at: daysFromNow(-1) }])
-  const scheduled = await newUser('choices-axe-scheduled')
-  await seedSubscription(scheduled.id, { cancel_at_period_end: true, cancel_at: daysFromNow(20) })
-  for (const path of ['/pricing', '/sign-up?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar']) {
-    await page.goto(path)
-    expect(await axeLightAndDark(page), path).toEqual([])
-  }
-  for (const who of [user, scheduled]) {
-    const signed = await otherDevice(browser)
-    await signIn(signed, who.email)
-    for (const path of [
-      '/dashboard/settings/billing',
-      '/dashboard/settings/billing?cancel',
-      '/dashboard/settings/account',
-      '/pricing',
-    ]) {
-      await signed.goto(path)
-      expect(await axeLightAndDark(signed), `${who.email} ${path}`).toEqual([])
-    }
-    await signed.context().close()
-  }
-})
