@@ -67,6 +67,10 @@ for (const javaScriptEnabled of [true, false]) {
         `This link signs this browser in to the Subscribely account ${masked(user.email)}.`,
       )
       await expect(main).not.toContainText(user.email)
+      await expect(main).toContainText('Did not ask for it? Close this page')
+      // Nothing happened yet: this browser is not signed in.
+      const cookies = await page.context().cookies()
+      expect(cookies.some((cookie) => cookie.name.includes('auth-token'))).toBe(false)
       await attachScreenshots(page, testInfo, `confirm page, valid link (${label})`)
       await main.getByRole('button', { name: 'Sign in' }).click()
       await expect(page).toHaveURL(/\/dashboard\/settings\/account$/)

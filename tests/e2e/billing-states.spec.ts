@@ -195,27 +195,25 @@ for (const { provider, payment, portal } of [
   })
 }
 
-test('"Manage billing" failing shows a clear message and stays on the page', async ({ page }) => {
-  const user = await newUser('billing-portal-fails')
+for (const { why, seed, message } of [
   // A customer the Stripe emulator has never heard of: the portal session is refused.
-  await seedSubscription(user.id, { provider: 'stripe', stripe_customer_id: 'cus_unknown_e2e' })
-  await openBilling(page, user.email)
-
-  await page.getByRole('button', { name: 'Manage billing' }).click()
-  await expect(page.getByRole('alert')).toHaveText(PORTAL_DOWN)
-  await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
-  await expect(page.getByRole('button', { name: 'Manage billing' })).toBeEnabled()
-})
-
-test('a subscription row with no customer to manage says so', async ({ page }) => {
-  const user = await newUser('billing-no-customer')
-  await seedSubscription(user.id, { provider: 'polar', polar_customer_id: null })
-  await openBilling(page, user.email)
-  await page.getByRole('button', { name: 'Manage billing' }).click()
-  await expect(page.getByRole('alert')).toHaveText(
-    'We could not find a subscription to manage. Choose a plan on the pricing page.',
-  )
-})
+  { why: 'failing', seed: { stripe_customer_id: 'cus_unknown_e2e' }, message: PORTAL_DOWN },
+  {
+    why: 'without a customer to manage',
+    seed: { provider: 'polar', polar_customer_id: null },
+    message: 'We could not find a subscription to manage. Choose a plan on the pricing page.',
+  },
+]) {
+  test(`"Manage billing" ${why} shows a clear message and stays on the page`, async ({ page }) => {
+    const user = await newUser('billing-portal-fails')
+    await seedSubscription(user.id, seed)
+    await openBilling(page, user.email)
+    await page.getByRole('button', { name: 'Manage billing' }).click()
+    await expect(page.getByRole('alert')).toHaveText(message)
+    await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
+    await expect(page.getByRole('button', { name: 'Manage billing' })).toBeEnabled()
+  })
+}
 
 /** Twelve payments, seeded out of order; index 0 is the newest. */
 function twelvePayments(): SeededPayment[] {
@@ -315,12 +313,17 @@ test('no subscription: an upgrade call to action and an empty history', async ({
 test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('"Manage billing" opens the portal, or shows the failure, with a full page post', async ({
+  test('payment pages are plain links; "Manage billing" opens the portal, or shows the failure, with a full page post', async ({
     page,
   }) => {
     const user = await newUser('billing-nojs')
     await seedSubscription(user.id, { provider: 'stripe', stripe_customer_id: 'cus_unknown_nojs' })
+    await seedPayments(user.id, twelvePayments())
     await openBilling(page, user.email)
+    const history = paymentsRegion(page)
+    await history.getByRole('link', { name: 'Older payments' }).click()
+    await expect(history).toContainText('Page 2 of 2')
+    await expect(history.getByRole('row')).toHaveCount(3)
     await page.getByRole('button', { name: 'Manage billing' }).click()
     await expect(page.getByRole('alert')).toHaveText(PORTAL_DOWN)
     await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible()
@@ -334,16 +337,6 @@ test.describe('with JavaScript off', () => {
     await openBilling(page, other.email)
     await page.getByRole('button', { name: 'Manage billing' }).click()
     await expect(page).toHaveURL(polarPortalUrl)
-  })
-
-  test('payment pages are plain links', async ({ page }) => {
-    const user = await newUser('billing-nojs-pages')
-    await seedPayments(user.id, twelvePayments())
-    await openBilling(page, user.email)
-    const history = paymentsRegion(page)
-    await history.getByRole('link', { name: 'Older payments' }).click()
-    await expect(history).toContainText('Page 2 of 2')
-    await expect(history.getByRole('row')).toHaveCount(3)
   })
 })
 
