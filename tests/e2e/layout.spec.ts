@@ -1,4 +1,4 @@
-import { attachScreenshots, expect, signedInUser, test } from './fixtures'
+import { expect, signedInUser, test } from './fixtures'
 
 /** Site-wide pieces that depend on who is looking: the header and the footer. */
 
@@ -14,13 +14,4 @@ test('a visitor is offered an account; a signed-in user gets one "Sign out" and 
   await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(1)
   await expect(footer.getByRole('link', { name: 'Create an account' })).toHaveCount(0)
   await expect(footer.getByRole('link', { name: 'Pricing' })).toBeVisible()
-})
-
-test('the landing page speaks to subscribers', async ({ page }, testInfo) => {
-  await page.goto('/')
-  const hero = page.getByRole('heading', { level: 1 })
-  await expect(hero).toBeVisible()
-  await expect(page.locator('main')).not.toContainText(/webhook|database|ledger|row-level/i)
-  await expect(page.getByRole('link', { name: 'See plans and pricing' })).toBeVisible()
-  await attachScreenshots(page, testInfo, 'landing')
 })
