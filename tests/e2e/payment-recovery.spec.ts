@@ -14,6 +14,7 @@ import {
   detail,
   expect,
   newUser,
+  planCard,
   signedInUser,
   signIn,
   stripePortalUrl,
@@ -86,10 +87,11 @@ test.describe('payment recovery with JavaScript off', () => {
     const alert = page.getByRole('alert')
     await expect(alert).toContainText(summary.replace('payment', 'payment of $29.00'))
     await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
-    await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveAttribute(
-      'href',
-      invoice.hosted_invoice_url!,
-    )
+    const pay = payments.getByRole('link', { name: 'Pay', exact: true })
+    await expect(pay).toHaveAttribute('href', invoice.hosted_invoice_url!)
+    await expect(payments.getByRole('listitem').first()).toContainText('Failed')
+    const payBox = await pay.boundingBox()
+    expect(payBox && payBox.x + payBox.width).toBeLessThanOrEqual(PHONE.width)
     // "Manage billing" stays, as a secondary action.
     const manage = page.getByRole('button', { name: 'Manage billing' })
     await expect(manage).toHaveClass(/bg-white/)
@@ -243,4 +245,9 @@ test('the past-due notice, its actions and the Pay link pass axe, light and dark
     )
     expect(await axeLightAndDark(page), path).toEqual([])
   }
+  // Pricing says it too, on the current plan, and its action opens the portal.
+  await page.goto('/pricing')
+  await expect(planCard(page, 'Pro').getByText('Current plan')).toBeVisible()
+  await page.getByRole('button', { name: 'Update payment method' }).click()
+  await expect(page).toHaveURL(stripePortalUrl)
 })

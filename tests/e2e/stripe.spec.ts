@@ -1,6 +1,5 @@
 import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
-  attachScreenshots,
   axeLightAndDark,
   detail,
   expect,
@@ -107,61 +106,6 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' })).toBeVisible()
 })
 
-test('a renewal that fails: the failed invoice in the history, one notice on dashboard, billing and pricing', async ({
-  page,
-}, testInfo) => {
-  test.setTimeout(120_000)
-  const user = await signedInUser(page, 'stripe-past-due')
-  await subscribe(page)
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Active', {
-      timeout: 500,
-    })
-  })
-
-  // The next renewal cannot be collected: Stripe sends invoice.payment_failed and past_due.
-  await renewAtStripe(await stripeSubscriptionIdOf(user.id), { fail: true })
-  // When it failed and when Stripe retries (the full recovery: payment-recovery.spec.ts).
-  const notice =
-    /Your payment (of \$29\.00 )?on \w+ \d+, \d{4} did not go through; we will retry on \w+ \d+, \d{4}\. Update your payment method to keep your plan\./
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(page.getByRole('alert')).toHaveText(notice, { timeout: 500 })
-  })
-  await expect(page.getByRole('button', { name: 'Update payment method' })).toBeVisible()
-  await attachScreenshots(page, testInfo, 'dashboard, past due')
-
-  const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('row')).toHaveCount(3, { timeout: 500 })
-  })
-  // Billing has the failed payment, so its notice names the amount.
-  await expect(page.getByRole('alert')).toContainText(notice)
-  await expect(page.getByRole('alert')).toContainText('Your payment of $29.00 on')
-  const [failed, paid] = [payments.getByRole('row').nth(1), payments.getByRole('row').nth(2)]
-  await expect(failed).toContainText('Pro payment')
-  await expect(failed).toContainText('$29.00')
-  await expect(failed).toContainText('Failed')
-  // The open invoice of a past-due subscription is paid on its hosted page.
-  await expect(failed.getByRole('link', { name: 'Pay', exact: true })).toBeVisible()
-  await expect(paid.getByRole('link', { name: 'View invoice' })).toBeVisible()
-  await expect(paid).toContainText('Pro payment')
-  await expect(paid).toContainText('Paid')
-  await attachScreenshots(page, testInfo, 'billing, a failed renewal')
-  await page.setViewportSize({ width: 390, height: 844 })
-  const card = payments.getByRole('list', { name: 'Payments' }).getByRole('listitem').first()
-  await expect(card).toContainText('Failed')
-  const link = await card.getByRole('link', { name: 'Pay', exact: true }).boundingBox()
-  expect(link && link.x + link.width).toBeLessThanOrEqual(390)
-
-  await page.goto('/pricing')
-  await expect(page.getByRole('alert')).toContainText(notice)
-  await expect(planCard(page, 'Pro').getByText('Current plan')).toBeVisible()
-  await attachScreenshots(page, testInfo, 'pricing, past due')
-  // The action opens the Stripe portal from any of the three pages.
-  await page.getByRole('button', { name: 'Update payment method' }).click()
-  await expect(page).toHaveURL(stripePortalUrl)
-})
-
 test('billing names the card of the next payment, for Stripe only', async ({ page }) => {
   test.setTimeout(120_000)
   for (const provider of ['stripe', 'polar'] as const) {
@@ -220,13 +164,4 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   await fillSignIn(page, user.email)
   await expect(page).toHaveURL(stripeCheckoutUrl)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
-})
-
-test.describe('with JavaScript off', () => {
-  test.use({ javaScriptEnabled: false })
-
-  test('the pricing form still starts a Stripe checkout', async ({ page }) => {
-    await signedInUser(page, 'stripe-nojs')
-    await subscribe(page)
-  })
 })
