@@ -133,8 +133,10 @@ test('toggles notification preferences and keeps them', async ({ page }) => {
   await page.goto('/dashboard/settings/notifications')
   const updates = page.getByRole('checkbox', { name: 'Product updates' })
   const billing = page.getByRole('checkbox', { name: 'Billing emails' })
-  // Product updates are opt-in: off until ticked.
+  // Product updates are opt-in: off until ticked; billing and security mails are on.
   await expect(updates).not.toBeChecked()
+  await expect(billing).toBeChecked()
+  await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
   await updates.check()
   await page.getByRole('button', { name: 'Save preferences' }).click()
   await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
