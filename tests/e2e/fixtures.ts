@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
 import AxeBuilder from '@axe-core/playwright'
 import {
   type Browser,
@@ -322,3 +325,36 @@ export const test = base.extend<{ cleanUp: void }>({
   ],
 })
 export { expect }
+
+interface ManifestRoute {
+  id: string
+  path?: string
+  index?: boolean
+  parentId?: string
+}
+
+/**
+ * Each route of the build the server runs, from its browser manifest (a route added tomorrow
+ * is walked the day it is added), its parameters filled in.
+ */
+export function routeUrls() {
+  const assets = path.resolve(process.env.BUILD_DIR ?? 'build', 'client/assets')
+  const file = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name))
+  const source = readFileSync(path.join(assets, file!), 'utf8')
+  const { routes } = JSON.parse(source.replace(/^window\.__remixManifest=|;$/g, '')) as {
+    routes: Record<string, ManifestRoute>
+  }
+  const fullPath = (route: ManifestRoute): string => {
+    const parent = route.parentId ? fullPath(routes[route.parentId]) : ''
+    return [parent, route.path ?? ''].filter(Boolean).join('/')
+  }
+  return Object.values(routes)
+    .filter((route) => route.id !== 'root')
+    .map((route) => ({
+      id: route.id,
+      path: `/${fullPath(route)
+        .replace('*', 'no-such-page')
+        .replace(/:[^/]+/g, 'pro')}`,
+      index: route.index === true,
+    }))
+}
