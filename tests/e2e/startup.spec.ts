@@ -120,6 +120,25 @@ test('refuses to start in production with the local emulator keys and secrets, a
   expect(run.stderr).toContain('POLAR_WEBHOOK_SECRET_PREVIOUS is the local emulator key')
 })
 
+test('refuses to start with a malformed setting, or Polar servers that would differ, naming it', async () => {
+  const { POLAR_SANDBOX: _unset, ...mixedPolar } = PRODUCTION_ENV
+  for (const [env, said] of [
+    [
+      { NODE_ENV: 'production', SITE_URL: 'https://app.example.com/' },
+      'SITE_URL: must be an origin',
+    ],
+    [mixedPolar, 'would reach different Polar servers'],
+    [
+      { ...PRODUCTION_ENV, POLAR_SANDBOX: 'true' },
+      'POLAR_SANDBOX=true and DEPLOYMENT_ENVIRONMENT=staging',
+    ],
+  ] as const) {
+    const run = await start(env)
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain(said)
+  }
+})
+
 test('without NODE_ENV, `npm start` runs as production: it refuses the local stack, and says so', async () => {
   // What `npm start` does when the deployment sets no NODE_ENV at all (or an empty one).
   for (const nodeEnv of [undefined, '']) {
