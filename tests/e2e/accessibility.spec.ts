@@ -2,17 +2,31 @@ import type { Page } from '@playwright/test'
 
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { daysFromNow, seedPayments, seedSubscription } from './billing-seed'
-import { axeFindings, expect, newUser, signIn, test, waitForMail } from './fixtures'
+import {
+  askEmailChange,
+  attachScreenshots,
+  axeLightAndDark,
+  expect,
+  newUser,
+  signIn,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './fixtures'
 
 /**
- * An axe scan of every page, in the states a visitor or subscriber sees them: empty and
- * filled, with form errors and messages shown, signed out and signed in. Serious and
- * critical violations fail the test; the message lists each rule, its targets and its help.
+ * An axe scan of every page, light and dark, in the states a visitor or subscriber sees them:
+ * empty and filled, with form errors and messages shown, signed out and signed in, the
+ * journeys' own pages among them. Serious and critical violations fail the test; the message
+ * lists each rule, its targets and its help.
  */
+
+// Light, then dark, on every page: each of the test's scans is two.
+test.describe.configure({ timeout: 240_000 })
 
 /** Scans the page as it is now; every serious or critical violation fails (softly, to list all). */
 async function scan(page: Page, what: string) {
-  expect.soft(await axeFindings(page), `${what} (${page.url()})`).toEqual([])
+  expect.soft(await axeLightAndDark(page), `${what} (${page.url()})`).toEqual([])
 }
 
 async function visit(page: Page, path: string, what = path) {
@@ -24,24 +38,31 @@ test.describe('public pages', () => {
   test('landing, pricing, contact, auth pages, success, 404 and account-deleted', async ({
     page,
   }) => {
-    // Two dozen pages and states, each scanned: more than one ordinary test's time.
-    test.slow()
-    await visit(page, '/')
-    await visit(page, '/pricing')
-    await visit(page, '/pricing?canceled=true')
-    await visit(page, '/contact')
-    await visit(page, '/sign-in')
-    await visit(page, '/sign-in?error=auth_failed')
-    await visit(page, '/sign-in/confirm?email=ada%40example.com')
-    await visit(page, '/auth/confirm?token_hash=0123abcd&type=magiclink', 'link confirmation')
-    await visit(page, '/sign-up')
-    await visit(page, '/sign-up/confirm?email=ada%40example.com')
-    await visit(page, '/forgot-password')
-    await visit(page, '/success', '/success without an id (failed state)')
+    for (const path of [
+      '/',
+      '/pricing',
+      '/pricing?canceled=true',
+      '/contact',
+      '/sign-in',
+      '/sign-in?error=auth_failed',
+      '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+      `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
+      '/auth/confirm?token_hash=0123abcd&type=magiclink',
+      '/sign-up',
+      '/sign-up?redirectTo=%2Fsubscribe%2Fpro',
+      '/sign-up?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar',
+      '/sign-up/confirm?email=ada%40example.com',
+      '/forgot-password',
+      '/success',
+      '/success?session_id=cs_test_nobody_knows',
+      '/account-deleted',
+      '/%E0%A4%A',
+    ])
+      await visit(page, path)
     const missing = await page.goto('/no-such-page')
     expect(missing?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
     await scan(page, 'the 404 page')
-    await visit(page, '/account-deleted')
   })
 
   test('forms with their errors and messages shown', async ({ page }) => {
@@ -110,17 +131,18 @@ test.describe('signed-in pages', () => {
   test('dashboard and settings without a subscription', async ({ page }) => {
     const user = await newUser('a11y-empty')
     await signIn(page, user.email)
-    await visit(page, '/dashboard')
-    await visit(page, '/dashboard/settings/general')
-    await visit(page, '/dashboard/settings/account')
-    await visit(page, '/dashboard/settings/billing', 'billing without a subscription')
-    await visit(page, '/dashboard/settings/notifications')
-    await visit(page, '/pricing', 'pricing, signed in')
-    await visit(
-      page,
+    for (const path of [
+      '/dashboard',
+      '/dashboard/settings/general',
+      '/dashboard/settings/account',
+      '/dashboard/settings/billing',
+      '/dashboard/settings/notifications',
+      '/pricing',
+      '/contact',
+      // Without a recovery link: sent to ask for one.
       '/reset-password',
-      'reset-password without a recovery link (sent to ask for one)',
-    )
+    ])
+      await visit(page, path, `${path}, signed in without a subscription`)
   })
 
   test('the phone layout of the dashboard', async ({ page }) => {
@@ -129,6 +151,12 @@ test.describe('signed-in pages', () => {
     await signIn(page, user.email)
     await visit(page, '/dashboard', 'dashboard at phone width')
     await visit(page, '/dashboard/settings/billing', 'billing at phone width')
+    const headerMenu = page.locator('header summary')
+    await headerMenu.click()
+    await scan(page, 'phone header menu open')
+    await headerMenu.click()
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
+    await scan(page, 'phone dashboard menu open')
   })
 
   test('dashboard and billing with a subscription, payments and pages', async ({ page }) => {
@@ -146,21 +174,22 @@ test.describe('signed-in pages', () => {
         amount: index === 0 ? -2900 : 2900,
         currency: index % 2 ? 'eur' : 'usd',
         status: index === 0 ? 'refunded' : 'paid',
-        description: 'Pro payment',
+        description: index % 4 ? 'Pro payment' : null,
         invoice_url: index % 3 ? `https://example.com/invoices/${index}` : null,
         created_at: daysFromNow(-index * 30),
       })),
     )
     await signIn(page, user.email)
-    await visit(page, '/dashboard', 'dashboard with a trial')
-    await visit(page, '/dashboard/settings/billing', 'billing with a subscription and payments')
-    await visit(page, '/dashboard/settings/billing?page=2', 'billing, second page of payments')
-    await visit(
-      page,
+    for (const path of [
+      '/dashboard',
+      '/dashboard/settings/billing',
+      '/dashboard/settings/billing?page=2',
       '/dashboard/settings/billing?notice=already-subscribed',
-      'billing with the already-subscribed notice',
-    )
-    await visit(page, '/pricing', 'pricing, subscribed')
+      '/dashboard/settings/billing?cancel',
+      '/dashboard/settings/account',
+      '/pricing',
+    ])
+      await visit(page, path, `${path}, with a trial, payments and pages`)
 
     // The seeded customer is unknown to the emulator: "Manage billing" shows its error.
     await page.goto('/dashboard/settings/billing')
@@ -194,6 +223,9 @@ test.describe('signed-in pages', () => {
     await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible()
     await scan(page, 'account with password errors')
 
+    await askEmailChange(page, uniqueEmail('a11y-to'))
+    await scan(page, 'account with an email change pending')
+
     await page.goto('/dashboard/settings/notifications')
     await page.getByRole('button', { name: 'Save preferences' }).click()
     await expect(page.getByRole('status')).toBeVisible()
@@ -223,44 +255,13 @@ test.describe('signed-in pages', () => {
 test.describe('dark mode (the system setting)', () => {
   test.use({ colorScheme: 'dark' })
 
-  test('public and signed-in pages follow it and stay readable', async ({ page }, testInfo) => {
-    test.slow()
-    await visit(page, '/', 'landing, dark')
+  test('the page follows it', async ({ page }, testInfo) => {
+    await page.goto('/')
     // Really dark: the page's background follows the system setting.
     const background = await page.evaluate(
       () => getComputedStyle(document.documentElement).backgroundColor,
     )
     expect(background).toBe('rgb(15, 23, 42)')
-    await testInfo.attach('landing, dark', {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    })
-    await visit(page, '/pricing', 'pricing, dark')
-    await visit(page, '/contact', 'contact, dark')
-    await visit(page, '/sign-in?error=auth_failed', 'sign-in with an error, dark')
-    await visit(page, '/sign-up?redirectTo=%2Fsubscribe%2Fpro', 'sign-up for a plan, dark')
-    await visit(page, '/sign-up/confirm?email=ada%40example.com', 'check your email, dark')
-
-    const user = await newUser('a11y-dark')
-    await seedSubscription(user.id, { status: 'past_due' })
-    await seedPayments(user.id, [
-      {
-        amount: 2900,
-        currency: 'usd',
-        status: 'paid',
-        description: 'Pro payment',
-        invoice_url: null,
-        created_at: daysFromNow(-30),
-      },
-    ])
-    await signIn(page, user.email)
-    await visit(page, '/dashboard', 'dashboard, past due, dark')
-    await visit(page, '/dashboard/settings/billing', 'billing, dark')
-    await testInfo.attach('billing, dark', {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    })
-    await visit(page, '/dashboard/settings/account', 'account settings, dark')
-    await visit(page, '/dashboard/settings/notifications', 'notifications, dark')
+    await attachScreenshots(page, testInfo, 'landing, dark')
   })
 })

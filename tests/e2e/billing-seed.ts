@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 
 import { LOCAL_DEFAULTS } from '../../app/env.server'
+import type { TablesInsert } from '../../supabase/database.types'
 import { adminClient, expect } from './fixtures'
 import { E2E } from './ports'
 
@@ -25,23 +26,7 @@ export function shownDate(iso: string) {
   )
 }
 
-export interface SeededSubscription {
-  provider?: 'stripe' | 'polar'
-  status?: string
-  plan_name?: string | null
-  billing_cycle?: string | null
-  stripe_customer_id?: string | null
-  stripe_subscription_id?: string | null
-  polar_customer_id?: string | null
-  polar_subscription_id?: string | null
-  current_period_start?: string | null
-  current_period_end?: string | null
-  cancel_at_period_end?: boolean
-  cancel_at?: string | null
-  canceled_at?: string | null
-  trial_start?: string | null
-  trial_end?: string | null
-}
+export type SeededSubscription = Partial<TablesInsert<'user_subscriptions'>>
 
 /** Inserts the user's subscription row: an active monthly Stripe Pro plan unless told otherwise. */
 export async function seedSubscription(userId: string, fields: SeededSubscription = {}) {
@@ -63,14 +48,8 @@ export async function seedSubscription(userId: string, fields: SeededSubscriptio
   if (error) throw new Error(`seeding the subscription failed: ${error.message}`)
 }
 
-export interface SeededPayment {
-  provider?: 'stripe' | 'polar'
+export type SeededPayment = Partial<TablesInsert<'payment_history'>> & {
   amount: number
-  amount_refunded?: number
-  currency?: string
-  status?: string
-  description?: string | null
-  invoice_url?: string | null
   created_at: string
 }
 

@@ -1,7 +1,19 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test as base, type TestInfo } from '@playwright/test'
+import {
+  type Browser,
+  type BrowserContextOptions,
+  expect,
+  type Locator,
+  type Page,
+  test as base,
+  type TestInfo,
+} from '@playwright/test'
 import { createClient } from '@supabase/supabase-js'
 
+import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
 import { createAccount, PASSWORD } from '../integration/accounts'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
@@ -75,20 +87,21 @@ interface InboxMail {
   createdAt: string
 }
 
+/** The local inbox's mails to an address (`inbox`: another stack's auth server). */
+export async function inboxOf(email: string, inbox: string = E2E.supabaseUrl) {
+  const response = await fetch(`${inbox}/_inbox/messages.json?to=${encodeURIComponent(email)}`)
+  return ((await response.json()) as { messages: InboxMail[] }).messages
+}
+
 /** Waits for the newest email of a kind (and subject) to an address in the local inbox. */
 export async function waitForMail(
   email: string,
   kind: string,
-  options: { after?: Date; subject?: string } = {},
-): Promise<InboxMail> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const response = await fetch(
-      `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-    )
-    const body = (await response.json()) as InboxMail[] | { messages: InboxMail[] }
-    const mails = Array.isArray(body) ? body : body.messages
-    const match = mails
+  options: { after?: Date; subject?: string; inbox?: string } = {},
+) {
+  let found: InboxMail | undefined
+  await expect(async () => {
+    found = (await inboxOf(email, options.inbox))
       .filter(
         (mail) =>
           mail.kind === kind &&
@@ -96,35 +109,65 @@ export async function waitForMail(
           (!options.after || new Date(mail.createdAt) >= options.after),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
-    if (match) return match
-    if (Date.now() > deadline) throw new Error(`no ${kind} mail for ${email}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+    expect(found, `a ${kind} mail to ${email}`).toBeDefined()
+  }).toPass({ intervals: [200], timeout: 20_000 })
+  return found!
 }
 
-/** Fills the sign-up form of the page it is on and sends it. */
+/**
+ * Fills the sign-up form of the page it is on and sends it; an account it makes is deleted when
+ * the test ends.
+ */
 export async function fillSignUp(page: Page, email: string) {
+  deleteAfterTest(email)
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByRole('button', { name: 'Create account' }).click()
 }
 
-/** Signs in through the sign-in page and waits for the dashboard. */
-export async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto('/sign-in')
+/** Signs up on the page it is on and waits for "Check your email". */
+export async function signUp(page: Page, email: string) {
+  await fillSignUp(page, email)
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+}
+
+/** Fills the sign-in form of the page it is on and sends it. */
+export async function fillSignIn(page: Page, email: string, password = PASSWORD) {
   const form = page.locator('form#sign-in')
   await form.getByLabel('Email').fill(email)
   await form.getByLabel('Password').fill(password)
   await form.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** Signs in through the sign-in page and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/sign-in')
+  await fillSignIn(page, email, password)
   await expect(page).toHaveURL(/\/dashboard/)
 }
 
-/** The local inbox's mails to an address, newest last. */
-export async function inboxOf(email: string) {
-  const response = await fetch(
-    `${E2E.supabaseUrl}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-  )
-  return ((await response.json()) as { messages: InboxMail[] }).messages
+/** Asks the sign-in page to email a sign-in link to the address. */
+export async function askForSignInLink(page: Page, email: string) {
+  await page.goto('/sign-in')
+  await page.locator('form#sign-in').getByLabel('Email').fill(email)
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
+  await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+}
+
+/** Follows an emailed link; in a browser that did not ask for it, confirms on the page first. */
+export async function openMailedLink(page: Page, link: string, button = /confirm/i) {
+  await page.goto(link)
+  if (new URL(page.url()).pathname === '/auth/confirm')
+    await page.getByRole('button', { name: button }).click()
+}
+
+/** Asks Account settings to change the signed-in user's email to `next`. */
+export async function askEmailChange(page: Page, next: string) {
+  await page.goto('/dashboard/settings/account')
+  await page.getByRole('textbox', { name: 'New email' }).fill(next)
+  await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Change email' }).click()
+  await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
 }
 
 /** Waits for a mail whose subject starts so (or matches) to an address; returns it. */
@@ -151,10 +194,26 @@ export async function untilWebhookApplied(page: Page, path: string, check: () =>
 export const planCard = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
 
+/** The value shown for a term of a description list (the billing page's details). */
+export const detail = (region: Locator, term: string) =>
+  region
+    .locator('dt', { hasText: new RegExp(`^${term}$`) })
+    .locator('xpath=following-sibling::dd[1]')
+
 export const stripeCheckoutUrl = new RegExp(`^${E2E.stripeUrl}/checkout/cs_test_\\w+$`)
 // The Polar emulator hands out URLs on its bound address (127.0.0.1); the tests say localhost.
 export const polarOrigin = `http://(?:localhost|127\\.0\\.0\\.1):${E2E.polarPort}`
 export const polarCheckoutUrl = new RegExp(`^${polarOrigin}/checkout/polar_c_[\\w-]+$`)
+export const stripePortalUrl = new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+`)
+export const polarPortalUrl = new RegExp(`^${polarOrigin}/portal/polar_cst_[\\w-]+$`)
+
+/** Pays on the Polar emulator's hosted checkout of the plan. */
+export async function payOnPolarCheckout(page: Page, plan = 'Pro') {
+  await expect(page).toHaveURL(polarCheckoutUrl)
+  await expect(page.getByRole('heading', { name: `Subscribe to ${plan}` })).toBeVisible()
+  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
+  await page.getByRole('button', { name: 'Pay now' }).click()
+}
 
 /** Fills the Stripe emulator's hosted checkout with a card and pays. */
 export async function payOnStripeCheckout(page: Page, card = '4242 4242 4242 4242') {
@@ -180,10 +239,7 @@ export async function subscribe(page: Page, provider: 'stripe' | 'polar' = 'stri
     await planCard(page, plan)
       .getByRole('link', { name: `Subscribe to ${plan}: Pay with Polar` })
       .click()
-    await expect(page).toHaveURL(polarCheckoutUrl)
-    await expect(page.getByRole('heading', { name: `Subscribe to ${plan}` })).toBeVisible()
-    await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-    await page.getByRole('button', { name: 'Pay now' }).click()
+    await payOnPolarCheckout(page, plan)
   }
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
 }
@@ -234,18 +290,28 @@ export async function attachScreenshots(page: Page, testInfo: TestInfo, name: st
 
 let clientCounter = 0
 
+/** The next client address: the worker's index keeps a restarted worker's addresses apart. */
+function nextClientAddress() {
+  clientCounter += 1
+  const network = 10 + (base.info().workerIndex % 200)
+  return `10.${network}.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`
+}
+
+/** A page in a browser of its own (another device), another client as each test's page is. */
+export async function otherDevice(browser: Browser, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext(options)
+  await context.setExtraHTTPHeaders({ 'x-forwarded-for': nextClientAddress() })
+  return context.newPage()
+}
+
 /**
  * Each test is another client of the app: the browser-test server trusts one proxy
  * (TRUSTED_PROXY_COUNT=1), and every page of a test sends its own X-Forwarded-For address,
  * so per-client rate limits count each test apart, as they count real visitors apart.
  */
 export const test = base.extend<{ cleanUp: void }>({
-  // A worker started after a failure counts from 0 again: its index keeps its addresses apart.
-  page: async ({ page }, provide, testInfo) => {
-    clientCounter += 1
-    const network = 10 + (testInfo.workerIndex % 200)
-    const address = `10.${network}.${Math.floor(clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`
-    await page.setExtraHTTPHeaders({ 'x-forwarded-for': address })
+  page: async ({ page }, provide) => {
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': nextClientAddress() })
     await provide(page)
   },
   // Every test's users are deleted after it, whether it passes or not.
@@ -259,3 +325,36 @@ export const test = base.extend<{ cleanUp: void }>({
   ],
 })
 export { expect }
+
+interface ManifestRoute {
+  id: string
+  path?: string
+  index?: boolean
+  parentId?: string
+}
+
+/**
+ * Each route of the build the server runs, from its browser manifest (a route added tomorrow
+ * is walked the day it is added), its parameters filled in.
+ */
+export function routeUrls() {
+  const assets = path.resolve(process.env.BUILD_DIR ?? 'build', 'client/assets')
+  const file = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name))
+  const source = readFileSync(path.join(assets, file!), 'utf8')
+  const { routes } = JSON.parse(source.replace(/^window\.__remixManifest=|;$/g, '')) as {
+    routes: Record<string, ManifestRoute>
+  }
+  const fullPath = (route: ManifestRoute): string => {
+    const parent = route.parentId ? fullPath(routes[route.parentId]) : ''
+    return [parent, route.path ?? ''].filter(Boolean).join('/')
+  }
+  return Object.values(routes)
+    .filter((route) => route.id !== 'root')
+    .map((route) => ({
+      id: route.id,
+      path: `/${fullPath(route)
+        .replace('*', 'no-such-page')
+        .replace(/:[^/]+/g, 'pro')}`,
+      index: route.index === true,
+    }))
+}

@@ -1,4 +1,4 @@
-import { attachScreenshots, createUser, expect, PASSWORD, test, waitForMail } from './fixtures'
+import { attachScreenshots, createUser, expect, fillSignIn, test, waitForMail } from './fixtures'
 
 /**
  * An account guessed at from many clients: once its ceiling is reached, even the right
@@ -26,17 +26,14 @@ test('password sign-in paused by strangers’ guesses: the owner signs in by the
 
   // The owner, from their own address, with the right password.
   await page.goto('/sign-in')
-  const form = page.getByRole('main')
-  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(user.email)
-  await form.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await fillSignIn(page, user.email)
   await expect(page.getByText(/password sign-in is paused for \d+ minutes?/)).toBeVisible()
   expect(page.url()).toMatch(/\/sign-in/)
   await attachScreenshots(page, testInfo, 'sign-in paused')
   // The emailed link is the one primary button while password sign-in is paused.
-  await expect(form.getByRole('button', { name: 'Sign in', exact: true })).not.toHaveClass(
-    /bg-brand-600/,
-  )
+  await expect(
+    page.locator('form#sign-in').getByRole('button', { name: 'Sign in' }),
+  ).not.toHaveClass(/bg-brand-600/)
 
   await page.getByRole('button', { name: 'Email me a sign-in link', exact: true }).click()
   await expect(page).toHaveURL(/\/sign-in\/confirm\?/)

@@ -1,6 +1,3 @@
-import type { Page } from '@playwright/test'
-
-import { EMAIL_CHANGES_ONCE } from '../../app/account/limits'
 import {
   AUTH_FAILURE_MESSAGES,
   LINK_NOT_VALID,
@@ -13,14 +10,17 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import { createPolarCustomer, seedSubscription } from './billing-seed'
 import {
   adminClient,
+  askEmailChange,
+  askForSignInLink,
   attachScreenshots,
-  axeLightAndDark,
-  deleteAfterTest,
   expect,
+  fillSignIn,
   fillSignUp,
   newUser,
-  PASSWORD,
+  openMailedLink,
+  otherDevice,
   signIn,
+  signUp,
   test,
   uniqueEmail,
   waitForMail,
@@ -30,22 +30,14 @@ import {
  * What the product promises, kept: a contact message that reaches the team, no mail promised
  * that was not sent, an email change that says which link is left, a way in when password
  * sign-in is refused, words that say what is true, a compact menu on phones and a page in
- * the product's layout for a malformed address. At desktop and phone width, JavaScript off;
- * every page visited is scanned by axe in light and dark.
+ * the product's layout for a malformed address. At phone width, JavaScript off (each step's
+ * screenshot at desktop and phone width); accessibility.spec.ts scans the pages they visit.
  */
 
-const VIEWPORTS = [
-  { name: 'desktop', size: { width: 1280, height: 800 } },
-  { name: 'phone', size: { width: 390, height: 844 } },
-] as const
+const PHONE = { width: 390, height: 844 }
 
 /** The team's address of the local defaults (`Name <address>`). */
 const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
-
-/** axe on the page as it is, light and dark; serious and critical violations fail (softly, to list all). */
-async function scan(page: Page, what: string) {
-  expect.soft(await axeLightAndDark(page), `${what} (${page.url()})`).toEqual([])
-}
 
 const MINUTE_NOTICE = new RegExp(
   mailMinuteMessage(40)
@@ -53,262 +45,212 @@ const MINUTE_NOTICE = new RegExp(
     .replace(/[.;]/g, (c) => `\\${c}`),
 )
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`${viewport.name}, JavaScript off`, () => {
-    test.use({ javaScriptEnabled: false, viewport: viewport.size })
+test.describe('phone width, JavaScript off', () => {
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
-    test(`a contact message is stored, reaches the team and sends a receipt (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const user = await newUser('contact')
-      await adminClient()
-        .from('user_profiles')
-        .update({ display_name: 'Ada King Lovelace' })
-        .eq('user_id', user.id)
-      await signIn(page, user.email)
-      await page.goto('/contact')
-      // Signed in: the name and the address are filled in.
-      await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ada')
-      await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveValue('King Lovelace')
-      await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(user.email)
-      const company = `Engines ${Date.now().toString(36)}`
-      const sentAt = new Date()
-      await page.getByRole('textbox', { name: 'Company' }).fill(company)
-      await page
-        .getByRole('textbox', { name: 'Message' })
-        .fill('Can the Pro plan be paid yearly? Thanks.')
-      await page.getByRole('button', { name: 'Send message' }).click()
-      await expect(page.getByRole('status')).toContainText(CONTACT_THANK_YOU)
+  test('a contact message is stored, reaches the team and sends a receipt', async ({
+    page,
+  }, testInfo) => {
+    const user = await newUser('contact')
+    await adminClient()
+      .from('user_profiles')
+      .update({ display_name: 'Ada King Lovelace' })
+      .eq('user_id', user.id)
+    await signIn(page, user.email)
+    await page.goto('/contact')
+    // Signed in: the name and the address are filled in.
+    await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ada')
+    await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveValue('King Lovelace')
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(user.email)
+    const company = `Engines ${Date.now().toString(36)}`
+    const message = 'Can the Pro plan be paid yearly? Thanks.'
+    const sentAt = new Date()
+    await page.getByRole('textbox', { name: 'Company' }).fill(company)
+    await page.getByRole('textbox', { name: 'Message' }).fill(message)
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByRole('status')).toContainText(CONTACT_THANK_YOU)
 
-      const { data: stored } = await adminClient()
-        .from('contact_messages')
-        .select('first_name, last_name, email, company, message')
-        .eq('company', company)
-      expect(stored).toEqual([
-        {
-          first_name: 'Ada',
-          last_name: 'King Lovelace',
-          email: user.email,
-          company,
-          message: 'Can the Pro plan be paid yearly? Thanks.',
-        },
-      ])
-      const toTeam = await waitForMail(TEAM_ADDRESS, 'smtp', { after: sentAt })
-      expect(toTeam.subject).toBe(`Contact form: Ada King Lovelace, ${company}`)
-      const receipt = await waitForMail(user.email, 'smtp', { after: sentAt })
-      expect(receipt.subject).toBe('We received your message to Subscribely')
-      await attachScreenshots(page, testInfo, `contact sent (${viewport.name})`)
-    })
+    const { data: stored } = await adminClient()
+      .from('contact_messages')
+      .select('first_name, last_name, email, company, message')
+      .eq('company', company)
+    expect(stored).toEqual([
+      { first_name: 'Ada', last_name: 'King Lovelace', email: user.email, company, message },
+    ])
+    const toTeam = await waitForMail(TEAM_ADDRESS, 'smtp', { after: sentAt })
+    expect(toTeam.subject).toBe(`Contact form: Ada King Lovelace, ${company}`)
+    const receipt = await waitForMail(user.email, 'smtp', { after: sentAt })
+    expect(receipt.subject).toBe('We received your message to Subscribely')
+    await attachScreenshots(page, testInfo, 'contact sent')
+  })
 
-    test(`a malformed address gets the product's not-found page (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const answer = await page.goto('/%E0%A4%A')
-      expect(answer?.status()).toBe(404)
-      await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
-      await expect(page.getByRole('link', { name: 'Subscribely' }).first()).toBeVisible()
-      await attachScreenshots(page, testInfo, `malformed address (${viewport.name})`)
-    })
+  test("a malformed address gets the product's not-found page", async ({ page }, testInfo) => {
+    const answer = await page.goto('/%E0%A4%A')
+    expect(answer?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Subscribely' }).first()).toBeVisible()
+    await attachScreenshots(page, testInfo, 'malformed address')
+  })
 
-    test(`"send it again" within the minute says so, for any address (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const user = await newUser('minute')
-      for (const email of [user.email, uniqueEmail('no-account')]) {
-        await page.goto('/sign-in')
-        await page.locator('form#sign-in').getByLabel('Email').fill(email)
-        await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-        await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
-        await expect(page.getByText(MINUTE_NOTICE)).toHaveCount(0)
-        await page.getByRole('button', { name: 'send it again' }).click()
-        await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
-      }
-
-      const newcomer = uniqueEmail('minute-sign-up')
-      deleteAfterTest(newcomer)
-      await page.goto('/sign-up')
-      await fillSignUp(page, newcomer)
-      await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  test('"send it again" within the minute says so, for any address', async ({ page }, testInfo) => {
+    const user = await newUser('minute')
+    for (const email of [user.email, uniqueEmail('no-account')]) {
+      await askForSignInLink(page, email)
+      await expect(page.getByText(MINUTE_NOTICE)).toHaveCount(0)
       await page.getByRole('button', { name: 'send it again' }).click()
       await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
-      await expect(page.getByText('a new email is on its way')).toHaveCount(0)
-      await attachScreenshots(page, testInfo, `sent less than a minute ago (${viewport.name})`)
-    })
+    }
 
-    test(`a sign-up within a minute of another mail says so, for any address (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const user = await newUser('minute-existing')
-      const fresh = uniqueEmail('minute-new')
-      deleteAfterTest(fresh)
-      for (const email of [user.email, fresh]) {
-        await page.goto('/sign-in')
-        await page.locator('form#sign-in').getByLabel('Email').fill(email)
-        await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-        await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
-        await page.goto('/sign-up')
-        await fillSignUp(page, email)
-        // Said at once, alike for both: no "Check your email" for a mail that never goes out.
-        await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
-        await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
-      }
-      await attachScreenshots(page, testInfo, `sign-up within the minute (${viewport.name})`)
-    })
-
-    test(`sign-up starts in its first field and its limit speaks of sign-ups (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const email = uniqueEmail('sign-up-limit')
-      deleteAfterTest(email)
-      await page.goto('/sign-up')
-      await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
-      for (let attempt = 0; ; attempt++) {
-        await page.goto('/sign-up')
-        await fillSignUp(page, email)
-        if (await page.getByText('Too many sign-ups').isVisible()) break
-        expect(attempt).toBeLessThan(8)
-      }
-      await expect(page.getByText(/attempts/)).toHaveCount(0)
-      await attachScreenshots(page, testInfo, `sign-up limit (${viewport.name})`)
-      // Code fields bring up the digits keyboard.
-      await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
-      await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
-        'inputmode',
-        'numeric',
-      )
-    })
-
-    test(`too many attempts from this browser offers an emailed link (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      const user = await newUser('lockout')
-      await page.goto('/sign-in')
-      const form = page.locator('form#sign-in')
-      for (let attempt = 0; ; attempt++) {
-        await form.getByLabel('Email').fill(user.email)
-        await form.getByLabel('Password').fill('not-the-password')
-        await form.getByRole('button', { name: 'Sign in' }).click()
-        if (await page.getByText('Too many attempts').isVisible()) break
-        expect(attempt).toBeLessThan(12)
-      }
-      await attachScreenshots(page, testInfo, `too many attempts (${viewport.name})`)
-      // One address, asked once: the emailed link is now the one primary button.
-      await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
-      await expect(form.getByRole('button', { name: 'Sign in' })).not.toHaveClass(/bg-brand-600/)
-      await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toHaveClass(
-        /bg-brand-600/,
-      )
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-      await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
-      await waitForMail(user.email, 'magiclink')
-
-      // The warning mail's link opens the sign-in page with the address filled in.
-      await page.goto(`/sign-in?${new URLSearchParams({ email: user.email })}`)
-      await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(user.email)
-    })
-
-    test(`an email change: its subject, a ✓ per link, and the sidebar follows (${viewport.name})`, async ({
-      page,
-      browser,
-    }, testInfo) => {
-      const user = await newUser('change-from')
-      const next = uniqueEmail('change-to')
-      deleteAfterTest(next)
-      await signIn(page, user.email)
-      await page.goto('/dashboard/settings/account')
-      await page.getByRole('textbox', { name: 'New email' }).fill(next)
-      await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
-      await page.getByRole('button', { name: 'Change email' }).click()
-      await expect(page.getByRole('status')).toHaveCount(1)
-      await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
-      await attachScreenshots(page, testInfo, `email change pending (${viewport.name})`)
-
-      const toOld = await waitForMail(user.email, 'email_change')
-      expect(toOld.subject).toBe('Confirm the change of your Subscribely sign-in email')
-      const toNew = await waitForMail(next, 'email_change')
-      // Both links opened on another device: this browser still holds the old session.
-      const elsewhere = await browser.newContext({ javaScriptEnabled: false })
-      const other = await elsewhere.newPage()
-      for (const link of [toOld.link!, toNew.link!]) {
-        await other.goto(link)
-        if (new URL(other.url()).pathname === '/auth/confirm')
-          await other.getByRole('button', { name: /confirm/i }).click()
-      }
-      await elsewhere.close()
-      await page.goto('/dashboard/settings/account')
-      await expect(page.getByTestId('dashboard-user-name')).toHaveText(next)
-      await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
-    })
-
-    test(`words that say what is true (${viewport.name})`, async ({ page }) => {
-      await page.goto('/auth/confirm?token_hash=tampered0123&type=magiclink')
-      await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
-      // In the browser that asked for a link, a tampered one: not valid, one address to ask again.
-      await page.goto('/sign-in')
-      await page.locator('form#sign-in').getByLabel('Email').fill(uniqueEmail('tampered'))
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-      await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
-      await page.goto('/auth/callback?token_hash=tampered0123&type=magiclink')
-      await expect(page.getByRole('alert')).toHaveText(AUTH_FAILURE_MESSAGES.magiclink)
-      await expect(page.getByRole('main')).toContainText("isn't valid")
-      await expect(page.getByRole('main')).not.toContainText('already used')
-      await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
-
-      await page.goto('/success?session_id=cs_test_nobody_knows')
-      await expect(
-        page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
-      ).toBeVisible()
-      await expect(page.getByText('not paid')).toHaveCount(0)
-
-      for (const path of ['/dashboard/settings/billing', '/api/checkout?plan=pro']) {
-        await page.goto(path)
-        await expect(page).toHaveURL(/\/sign-in\?/)
-        await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
-        await expect(page.getByText('Your session has ended')).toHaveCount(0)
-      }
-
-      await page.goto('/')
-      await expect(page.getByText(/free account/i)).toHaveCount(0)
-      await expect(
-        page.locator('#main').getByRole('link', { name: 'Create an account' }),
-      ).toBeVisible()
-
-      const user = await newUser('magic-words')
-      await page.goto('/sign-in')
-      await page.locator('form#sign-in').getByLabel('Email').fill(user.email)
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click()
-      const mail = await waitForMail(user.email, 'magiclink')
-      // The inbox's JSON carries the body too (not in the fixtures' type).
-      const { html } = mail as typeof mail & { html: string }
-      const body = /<p>Someone[^<]*<\/p>/.exec(html)?.[0] ?? ''
-      expect(body).toContain('asked to sign in')
-      expect(body).not.toContain('new account')
-    })
+    await page.goto('/sign-up')
+    await signUp(page, uniqueEmail('minute-sign-up'))
+    await page.getByRole('button', { name: 'send it again' }).click()
+    await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
+    await expect(page.getByText('a new email is on its way')).toHaveCount(0)
+    await attachScreenshots(page, testInfo, 'sent less than a minute ago')
   })
-}
+
+  test('a sign-up within a minute of another mail says so, for any address', async ({
+    page,
+  }, testInfo) => {
+    const user = await newUser('minute-existing')
+    for (const email of [user.email, uniqueEmail('minute-new')]) {
+      await askForSignInLink(page, email)
+      await page.goto('/sign-up')
+      await fillSignUp(page, email)
+      // Said at once, alike for both: no "Check your email" for a mail that never goes out.
+      await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
+      await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
+    }
+    await attachScreenshots(page, testInfo, 'sign-up within the minute')
+  })
+
+  test('sign-up starts in its first field and its limit speaks of sign-ups', async ({
+    page,
+  }, testInfo) => {
+    const email = uniqueEmail('sign-up-limit')
+    await page.goto('/sign-up')
+    await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
+    for (let attempt = 0; ; attempt++) {
+      await page.goto('/sign-up')
+      await fillSignUp(page, email)
+      if (await page.getByText('Too many sign-ups').isVisible()) break
+      expect(attempt).toBeLessThan(8)
+    }
+    await expect(page.getByText(/attempts/)).toHaveCount(0)
+    await attachScreenshots(page, testInfo, 'sign-up limit')
+    // Code fields bring up the digits keyboard.
+    await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
+    await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
+      'inputmode',
+      'numeric',
+    )
+  })
+
+  test('too many attempts from this browser offers an emailed link', async ({ page }, testInfo) => {
+    const user = await newUser('lockout')
+    await page.goto('/sign-in')
+    for (let attempt = 0; ; attempt++) {
+      await fillSignIn(page, user.email, 'not-the-password')
+      if (await page.getByText('Too many attempts').isVisible()) break
+      expect(attempt).toBeLessThan(12)
+    }
+    await attachScreenshots(page, testInfo, 'too many attempts')
+    // One address, asked once: the emailed link is now the one primary button.
+    await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
+    await expect(
+      page.locator('form#sign-in').getByRole('button', { name: 'Sign in' }),
+    ).not.toHaveClass(/bg-brand-600/)
+    const link = page.getByRole('button', { name: 'Email me a sign-in link' })
+    await expect(link).toHaveClass(/bg-brand-600/)
+    await link.click()
+    await expect(page).toHaveURL(/\/sign-in\/confirm\?/)
+    await waitForMail(user.email, 'magiclink')
+
+    // The warning mail's link opens the sign-in page with the address filled in.
+    await page.goto(`/sign-in?${new URLSearchParams({ email: user.email })}`)
+    await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(user.email)
+  })
+
+  test('an email change: its subject, a ✓ per link, and the sidebar follows', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    const user = await newUser('change-from')
+    const next = uniqueEmail('change-to')
+    await signIn(page, user.email)
+    await askEmailChange(page, next)
+    await expect(page.getByRole('status')).toHaveCount(1)
+    await attachScreenshots(page, testInfo, 'email change pending')
+
+    const toOld = await waitForMail(user.email, 'email_change')
+    expect(toOld.subject).toBe('Confirm the change of your Subscribely sign-in email')
+    const toNew = await waitForMail(next, 'email_change')
+    // Both links opened on another device: this browser still holds the old session.
+    const other = await otherDevice(browser, { javaScriptEnabled: false })
+    for (const link of [toOld.link!, toNew.link!]) await openMailedLink(other, link)
+    await other.context().close()
+    await page.goto('/dashboard/settings/account')
+    await expect(page.getByTestId('dashboard-user-name')).toHaveText(next)
+    await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
+  })
+
+  test('words that say what is true', async ({ page }) => {
+    await page.goto('/auth/confirm?token_hash=tampered0123&type=magiclink')
+    await expect(page.getByRole('heading', { name: LINK_NOT_VALID })).toBeVisible()
+    // In the browser that asked for a link, a tampered one: not valid, one address to ask again.
+    await askForSignInLink(page, uniqueEmail('tampered'))
+    await page.goto('/auth/callback?token_hash=tampered0123&type=magiclink')
+    await expect(page.getByRole('alert')).toHaveText(AUTH_FAILURE_MESSAGES.magiclink)
+    await expect(page.getByRole('main')).toContainText("isn't valid")
+    await expect(page.getByRole('main')).not.toContainText('already used')
+    await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
+
+    await page.goto('/success?session_id=cs_test_nobody_knows')
+    await expect(
+      page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
+    ).toBeVisible()
+    await expect(page.getByText('not paid')).toHaveCount(0)
+
+    for (const path of ['/dashboard/settings/billing', '/api/checkout?plan=pro']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/sign-in\?/)
+      await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
+      await expect(page.getByText('Your session has ended')).toHaveCount(0)
+    }
+
+    await page.goto('/')
+    await expect(page.getByText(/free account/i)).toHaveCount(0)
+    await expect(
+      page.locator('#main').getByRole('link', { name: 'Create an account' }),
+    ).toBeVisible()
+
+    const user = await newUser('magic-words')
+    await askForSignInLink(page, user.email)
+    const { html } = await waitForMail(user.email, 'magiclink')
+    const body = /<p>Someone[^<]*<\/p>/.exec(html)?.[0] ?? ''
+    expect(body).toContain('asked to sign in')
+    expect(body).not.toContain('new account')
+  })
+})
 
 // A form's redirect is followed with GET: a 307 would re-send the sign-in form to billing.
-for (const viewport of VIEWPORTS) {
-  for (const javaScriptEnabled of [true, false]) {
-    const how = `${viewport.name}, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`
-    test(`a Polar subscriber signing in on a second device lands on billing (${how})`, async ({
-      browser,
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled })
+
+    test('a Polar subscriber signing in on a second device lands on billing', async ({
+      page,
     }, testInfo) => {
-      const context = await browser.newContext({ javaScriptEnabled, viewport: viewport.size })
-      const page = await context.newPage()
       const user = await newUser('second-device')
       const customer = await createPolarCustomer(user.id, user.email)
       await seedSubscription(user.id, { provider: 'polar', polar_customer_id: customer })
       // Pricing's "Pay with Polar", signed out, then "Sign in" on the sign-up page.
       const back = new URLSearchParams({ redirectTo: '/subscribe/pro?provider=polar' })
       await page.goto(`/sign-in?${back}`)
-      const form = page.locator('form#sign-in')
-      await form.getByLabel('Email').fill(user.email)
-      await form.getByLabel('Password').fill(PASSWORD)
-      await form.getByRole('button', { name: 'Sign in' }).click()
+      await fillSignIn(page, user.email)
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=already-subscribed$/)
       await expect(page.getByText(noticeByKey('already-subscribed').text)).toBeVisible()
-      await attachScreenshots(page, testInfo, `second device (${how})`)
+      await attachScreenshots(page, testInfo, 'second device')
 
       // A form the billing page does not know opens nothing: the page says so.
       const replayed = await page.request.post('/dashboard/settings/billing', {
@@ -317,13 +259,12 @@ for (const viewport of VIEWPORTS) {
       })
       expect(replayed.status()).toBe(400)
       expect(await replayed.text()).toContain(UNKNOWN_FORM)
-      await context.close()
     })
-  }
+  })
 }
 
 test.describe('phone width: compact menus', () => {
-  test.use({ javaScriptEnabled: false, viewport: VIEWPORTS[1].size })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   test('the header and the dashboard navigation each fit one row and open as a menu', async ({
     page,
@@ -351,11 +292,7 @@ test.describe('phone width: compact menus', () => {
   })
 
   test('with JavaScript, a click outside an open menu closes it', async ({ browser }) => {
-    const context = await browser.newContext({
-      javaScriptEnabled: true,
-      viewport: VIEWPORTS[1].size,
-    })
-    const page = await context.newPage()
+    const page = await otherDevice(browser, { javaScriptEnabled: true, viewport: PHONE })
     await page.goto('/pricing')
     await page.waitForLoadState('networkidle')
     const header = page.locator('header')
@@ -364,45 +301,6 @@ test.describe('phone width: compact menus', () => {
     await expect(header.getByRole('link', { name: 'Contact' })).toBeVisible()
     await page.getByRole('main').click({ position: { x: 10, y: 200 } })
     await expect(header.getByRole('link', { name: 'Contact' })).toBeHidden()
-    await context.close()
+    await page.context().close()
   })
-
-  test('at desktop width the links show without a menu', async ({ page }) => {
-    await page.setViewportSize(VIEWPORTS[0].size)
-    await page.goto('/')
-    await expect(page.locator('header').getByRole('link', { name: 'Pricing' })).toBeVisible()
-    await expect(page.locator('header summary')).toBeHidden()
-  })
-})
-
-// axe runs in the page, so the pages these journeys visit are scanned with JavaScript on.
-test('the pages these journeys visit pass axe, light and dark', async ({ page }) => {
-  test.slow()
-  for (const path of [
-    '/%E0%A4%A',
-    `/sign-in/confirm?${new URLSearchParams({ email: 'ada@example.com', wait: '40' })}`,
-    '/auth/confirm?token_hash=tampered0123&type=magiclink',
-    '/success?session_id=cs_test_nobody_knows',
-    '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
-  ]) {
-    await page.goto(path)
-    await scan(page, path)
-  }
-  const user = await newUser('axe')
-  await signIn(page, user.email)
-  await page.goto('/contact')
-  await scan(page, 'contact signed in')
-  await page.goto('/dashboard/settings/account')
-  await page.getByRole('textbox', { name: 'New email' }).fill(uniqueEmail('axe-to'))
-  await page.locator('form#change-email').getByLabel('Current password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Change email' }).click()
-  await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
-  await scan(page, 'email change pending')
-  await page.setViewportSize(VIEWPORTS[1].size)
-  const headerMenu = page.locator('header summary')
-  await headerMenu.click()
-  await scan(page, 'phone header menu open')
-  await headerMenu.click()
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByText('Dashboard menu').click()
-  await scan(page, 'phone dashboard menu open')
 })

@@ -15,20 +15,3 @@ test('a visitor is offered an account; a signed-in user gets one "Sign out" and 
   await expect(footer.getByRole('link', { name: 'Create an account' })).toHaveCount(0)
   await expect(footer.getByRole('link', { name: 'Pricing' })).toBeVisible()
 })
-
-test('the landing page speaks to subscribers', async ({ page }, testInfo) => {
-  await page.goto('/')
-  const hero = page.getByRole('heading', { level: 1 })
-  await expect(hero).toBeVisible()
-  await expect(page.locator('main')).not.toContainText(/webhook|database|ledger|row-level/i)
-  await expect(page.getByRole('link', { name: 'See plans and pricing' })).toBeVisible()
-  await testInfo.attach('landing, desktop', {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-  await page.setViewportSize({ width: 390, height: 844 })
-  await testInfo.attach('landing, phone', {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-})

@@ -4,7 +4,6 @@ import {
   attachScreenshots,
   expect,
   mailTo,
-  newUser,
   PASSWORD,
   signedInUser,
   subscribe,
@@ -115,30 +114,4 @@ test('each notification mail arrives in the local inbox, with its links', async 
     .filter({ has: page.getByRole('heading', { name: failed.subject }) })
   await failedMail.getByRole('link', { name: 'Update your payment method' }).click()
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fdashboard%2Fsettings%2Fbilling/)
-})
-
-test('a new password from a reset link is a password change too: the notice arrives', async ({
-  page,
-}) => {
-  const user = await newUser('mails-reset')
-  await page.goto('/forgot-password')
-  await page.getByRole('textbox', { name: 'Email' }).fill(user.email)
-  await page.getByRole('button', { name: 'Send reset link' }).click()
-  const recovery = await waitForMail(user.email, 'recovery')
-  await page.goto(recovery.link!)
-  await page.getByLabel('New password', { exact: true }).fill('reset-passphrase-99')
-  await page.getByLabel('Repeat new password').fill('reset-passphrase-99')
-  await page.getByRole('button', { name: 'Save new password' }).click()
-  await expect(page).toHaveURL(/\/dashboard\?notice=password-updated$/)
-  const notice = await mailTo(user.email, mailSubject('password_changed'))
-  expect(notice.text).toContain(`Reset your password: ${E2E.siteUrl}/forgot-password`)
-})
-
-test('product updates stay off until the user opts in', async ({ page }, testInfo) => {
-  await signedInUser(page, 'mails-optin')
-  await page.goto('/dashboard/settings/notifications')
-  await expect(page.getByRole('checkbox', { name: 'Product updates' })).not.toBeChecked()
-  await expect(page.getByRole('checkbox', { name: 'Billing emails' })).toBeChecked()
-  await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
-  await attachScreenshots(page, testInfo, 'notifications settings')
 })

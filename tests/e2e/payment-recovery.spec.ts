@@ -11,10 +11,13 @@ import {
   adminClient,
   attachScreenshots,
   axeLightAndDark,
+  detail,
   expect,
   newUser,
+  planCard,
   signedInUser,
   signIn,
+  stripePortalUrl,
   subscribe,
   test,
   untilWebhookApplied,
@@ -27,7 +30,8 @@ import { E2E } from './ports'
  * payment method" opens Stripe's portal on its card form and comes back to "Your new card is
  * saved. Pay the $29.00 now, or …" in amber, whose one primary "Pay $29.00 now" pays the open
  * invoice with that card (nothing asks for the card again), and past due clears everywhere.
- * At desktop and phone width. With JavaScript, billing follows a payment made in another tab.
+ * At phone width (screenshots at desktop and phone width). With JavaScript, billing follows a
+ * payment made in another tab.
  */
 
 /** A Pro subscriber (through the Stripe API, as checkout would) whose renewal is declined. */
@@ -43,109 +47,99 @@ async function pastDueSubscriber(label: string) {
 async function subscriptionRow(userId: string) {
   const { data } = await adminClient()
     .from('user_subscriptions')
-    .select('status, payment_failed_at')
+    .select('status, payment_failed_at, polar_subscription_id')
     .eq('user_id', userId)
-    .single<{ status: string; payment_failed_at: string }>()
-  return data!
+    .maybeSingle<{ status: string; payment_failed_at: string; polar_subscription_id: string }>()
+  return data
 }
 
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const
+const PHONE = { width: 390, height: 844 }
 
 test.describe('payment recovery with JavaScript off', () => {
-  test.use({ javaScriptEnabled: false })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
-  for (const viewport of VIEWPORTS) {
-    test(`a declined renewal is fixed from the billing page (${viewport.name})`, async ({
-      page,
-    }, testInfo) => {
-      test.setTimeout(90_000)
-      await page.setViewportSize(viewport)
-      const { user, invoice } = await pastDueSubscriber(`recovery-${viewport.name}`)
-      await signIn(page, user.email)
-      const retry = shownDate(new Date(invoice.next_payment_attempt! * 1000).toISOString())
+  test('a declined renewal is fixed from the billing page', async ({ page }, testInfo) => {
+    test.setTimeout(90_000)
+    const { user, invoice } = await pastDueSubscriber('recovery')
+    await signIn(page, user.email)
+    const retry = shownDate(new Date(invoice.next_payment_attempt! * 1000).toISOString())
 
-      // The dashboard: when it failed and when Stripe retries, not "Renews on".
-      const plan = page.getByRole('region', { name: 'Your plan' })
-      await untilWebhookApplied(page, '/dashboard', async () => {
-        await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
-      })
-      const failed = shownDate((await subscriptionRow(user.id)).payment_failed_at)
-      const summary = `Your payment on ${failed} did not go through; we will retry on ${retry}`
-      await expect(plan).toContainText(`Status: Past due · ${summary}`)
-      await expect(plan).not.toContainText('Renews on')
-      await expect(page.getByRole('alert')).toHaveText(
-        new RegExp(`${summary}\\. Update your payment method to keep your plan\\.`),
-      )
-
-      // Billing: the same notice, one primary action, and "Pay" on the open invoice.
-      const payments = page.getByRole('region', { name: 'Payment history' })
-      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-        await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
-          timeout: 500,
-        })
-      })
-      const alert = page.getByRole('alert')
-      await expect(alert).toContainText(summary.replace('payment', 'payment of $29.00'))
-      await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
-      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveAttribute(
-        'href',
-        invoice.hosted_invoice_url!,
-      )
-      // "Manage billing" stays, as a secondary action.
-      const manage = page.getByRole('button', { name: 'Manage billing' })
-      await expect(manage).toHaveClass(/bg-white/)
-      await attachScreenshots(page, testInfo, `billing, past due (${viewport.name})`)
-
-      // "Update payment method": Stripe's portal opens on its card form, then comes back.
-      await alert.getByRole('button', { name: 'Update payment method' }).click()
-      await expect(page).toHaveURL(new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+$`))
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Update payment method')
-      await expect(page.getByRole('button', { name: 'Cancel at period end' })).toHaveCount(0)
-      await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-      await page.getByRole('button', { name: 'Save payment method' }).click()
-      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?card=saved`)
-
-      // Back with a new card: amber, not red, and paying with it is the one primary action.
-      await expect(alert).toHaveText(
-        new RegExp(
-          `^Your new card is saved\\. Pay the \\$29\\.00 now, or we will retry on ${retry}\\.`,
-        ),
-      )
-      await expect(alert).toHaveClass(/bg-amber-50/)
-      const subscription = page.getByRole('region', { name: 'Current subscription' })
-      const primary = subscription.locator('.bg-brand-600')
-      await expect(primary).toHaveCount(1)
-      await expect(primary).toHaveText('Pay $29.00 now')
-      await expect(alert.getByRole('button', { name: 'Update payment method' })).toHaveClass(
-        /bg-white/,
-      )
-      // Nothing leads to the hosted invoice page, which would ask for the card again.
-      await expect(page.getByRole('link', { name: /^Pay/ })).toHaveCount(0)
-      await attachScreenshots(page, testInfo, `billing, new card saved (${viewport.name})`)
-
-      // Paid with the saved card at Stripe: the page says so and is active at once.
-      await primary.click()
-      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?notice=invoice-paid`)
-      await expect(page.getByRole('status').first()).toHaveText(noticeByKey('invoice-paid').text)
-      await expect(page.getByRole('alert')).toHaveCount(0)
-      const status = subscription
-        .locator('dt', { hasText: /^Status$/ })
-        .locator('xpath=following-sibling::dd[1]')
-      await expect(status).toHaveText('Active')
-      await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
-      // Stripe's events follow: the failed payment reads Paid.
-      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-        await expect(payments.getByText('Failed')).toHaveCount(0, { timeout: 500 })
-      })
-      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
-      await attachScreenshots(page, testInfo, `billing, paid again (${viewport.name})`)
-      await page.goto('/dashboard')
-      await expect(plan).toContainText('Status: Active · Renews on')
+    // The dashboard: when it failed and when Stripe retries, not "Renews on".
+    const plan = page.getByRole('region', { name: 'Your plan' })
+    await untilWebhookApplied(page, '/dashboard', async () => {
+      await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
     })
-  }
+    const failed = shownDate((await subscriptionRow(user.id))!.payment_failed_at)
+    const summary = `Your payment on ${failed} did not go through; we will retry on ${retry}`
+    await expect(plan).toContainText(`Status: Past due · ${summary}`)
+    await expect(plan).not.toContainText('Renews on')
+    await expect(page.getByRole('alert')).toHaveText(
+      new RegExp(`${summary}\\. Update your payment method to keep your plan\\.`),
+    )
+
+    // Billing: the same notice, one primary action, and "Pay" on the open invoice.
+    const payments = page.getByRole('region', { name: 'Payment history' })
+    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
+        timeout: 500,
+      })
+    })
+    const alert = page.getByRole('alert')
+    await expect(alert).toContainText(summary.replace('payment', 'payment of $29.00'))
+    await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
+    const pay = payments.getByRole('link', { name: 'Pay', exact: true })
+    await expect(pay).toHaveAttribute('href', invoice.hosted_invoice_url!)
+    await expect(payments.getByRole('listitem').first()).toContainText('Failed')
+    const payBox = await pay.boundingBox()
+    expect(payBox && payBox.x + payBox.width).toBeLessThanOrEqual(PHONE.width)
+    // "Manage billing" stays, as a secondary action.
+    const manage = page.getByRole('button', { name: 'Manage billing' })
+    await expect(manage).toHaveClass(/bg-white/)
+    await attachScreenshots(page, testInfo, 'billing, past due')
+
+    // "Update payment method": Stripe's portal opens on its card form, then comes back.
+    await alert.getByRole('button', { name: 'Update payment method' }).click()
+    await expect(page).toHaveURL(stripePortalUrl)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Update payment method')
+    await expect(page.getByRole('button', { name: 'Cancel at period end' })).toHaveCount(0)
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+    await page.getByRole('button', { name: 'Save payment method' }).click()
+    await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?card=saved`)
+
+    // Back with a new card: amber, not red, and paying with it is the one primary action.
+    await expect(alert).toHaveText(
+      new RegExp(
+        `^Your new card is saved\\. Pay the \\$29\\.00 now, or we will retry on ${retry}\\.`,
+      ),
+    )
+    await expect(alert).toHaveClass(/bg-amber-50/)
+    const subscription = page.getByRole('region', { name: 'Current subscription' })
+    const primary = subscription.locator('.bg-brand-600')
+    await expect(primary).toHaveCount(1)
+    await expect(primary).toHaveText('Pay $29.00 now')
+    await expect(alert.getByRole('button', { name: 'Update payment method' })).toHaveClass(
+      /bg-white/,
+    )
+    // Nothing leads to the hosted invoice page, which would ask for the card again.
+    await expect(page.getByRole('link', { name: /^Pay/ })).toHaveCount(0)
+    await attachScreenshots(page, testInfo, 'billing, new card saved')
+
+    // Paid with the saved card at Stripe: the page says so and is active at once.
+    await primary.click()
+    await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?notice=invoice-paid`)
+    await expect(page.getByRole('status').first()).toHaveText(noticeByKey('invoice-paid').text)
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    await expect(detail(subscription, 'Status')).toHaveText('Active')
+    await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
+    // Stripe's events follow: the failed payment reads Paid.
+    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
+      await expect(payments.getByText('Failed')).toHaveCount(0, { timeout: 500 })
+    })
+    await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
+    await attachScreenshots(page, testInfo, 'billing, paid again')
+    await page.goto('/dashboard')
+    await expect(plan).toContainText('Status: Active · Renews on')
+  })
 
   test('a past-due Polar subscriber is told plainly where to change the card', async ({
     page,
@@ -169,22 +163,18 @@ test.describe('payment recovery with JavaScript off', () => {
   })
 })
 
-for (const viewport of VIEWPORTS) {
-  test(`a declined Polar renewal names its amount and reads Failed in the history and the CSV (${viewport.name})`, async ({
+test.describe('phone width', () => {
+  test.use({ viewport: PHONE })
+
+  test('a declined Polar renewal names its amount and reads Failed in the history and the CSV', async ({
     page,
   }, testInfo) => {
     test.setTimeout(90_000)
-    await page.setViewportSize(viewport)
-    const user = await signedInUser(page, `recovery-polar-${viewport.name}`)
+    const user = await signedInUser(page, 'recovery-polar-renewal')
     await subscribe(page, 'polar')
     let subscriptionId: string | undefined
     await expect(async () => {
-      const { data } = await adminClient()
-        .from('user_subscriptions')
-        .select('polar_subscription_id')
-        .eq('user_id', user.id)
-        .maybeSingle<{ polar_subscription_id: string | null }>()
-      subscriptionId = data?.polar_subscription_id ?? undefined
+      subscriptionId = (await subscriptionRow(user.id))?.polar_subscription_id
       expect(subscriptionId).toBeTruthy()
     }).toPass({ timeout: 20_000 })
     // Polar's declined renewal: order.created (pending), then subscription.past_due.
@@ -199,20 +189,19 @@ for (const viewport of VIEWPORTS) {
     await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
       await expect(alert).toContainText('did not go through', { timeout: 500 })
     })
-    const failed = shownDate((await subscriptionRow(user.id)).payment_failed_at)
+    const failed = shownDate((await subscriptionRow(user.id))!.payment_failed_at)
     await expect(alert).toContainText(`Your payment of $29.00 on ${failed} did not go through.`)
-    const history = page.getByRole('region', { name: 'Payment history' })
-    const newest =
-      viewport.name === 'desktop'
-        ? history.getByRole('row').nth(1)
-        : history.getByRole('listitem').first()
+    const newest = page
+      .getByRole('region', { name: 'Payment history' })
+      .getByRole('listitem')
+      .first()
     for (const text of ['Pro payment', '$29.00', 'Failed']) await expect(newest).toContainText(text)
     const csv = await (await page.request.get('/dashboard/settings/billing/payments.csv')).text()
     expect(csv.split('\r\n')[1]).toMatch(/^[\d-]+,"Pro payment",29\.00,USD,0\.00,"Failed",/)
-    await attachScreenshots(page, testInfo, `billing, Polar renewal declined (${viewport.name})`)
+    await attachScreenshots(page, testInfo, 'billing, Polar renewal declined')
     expect(await axeLightAndDark(page)).toEqual([])
   })
-}
+})
 
 test('with JavaScript, billing follows a payment made in another tab when shown again', async ({
   page,
@@ -226,7 +215,7 @@ test('with JavaScript, billing follows a payment made in another tab when shown 
   // Paid elsewhere (the hosted invoice page in another tab): Stripe's events apply it.
   await emulatorStripe().invoices.pay(invoice.id!, { paid_out_of_band: true })
   await expect(async () => {
-    expect((await subscriptionRow(user.id)).status).toBe('active')
+    expect((await subscriptionRow(user.id))?.status).toBe('active')
   }).toPass({ timeout: 20_000 })
   await expect(page.getByRole('alert')).toBeVisible()
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
@@ -256,4 +245,9 @@ test('the past-due notice, its actions and the Pay link pass axe, light and dark
     )
     expect(await axeLightAndDark(page), path).toEqual([])
   }
+  // Pricing says it too, on the current plan, and its action opens the portal.
+  await page.goto('/pricing')
+  await expect(planCard(page, 'Pro').getByText('Current plan')).toBeVisible()
+  await page.getByRole('button', { name: 'Update payment method' }).click()
+  await expect(page).toHaveURL(stripePortalUrl)
 })

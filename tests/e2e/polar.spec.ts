@@ -2,11 +2,12 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   attachScreenshots,
   expect,
+  fillSignIn,
   newUser,
-  PASSWORD,
   planCard,
   polarCheckoutUrl,
   polarOrigin,
+  polarPortalUrl,
   signedInUser,
   test,
   untilWebhookApplied,
@@ -19,7 +20,6 @@ import { E2E } from './ports'
  * generated the invoice), the customer portal and a cancellation at period end.
  */
 
-const portalUrl = new RegExp(`^${polarOrigin}/portal/polar_cst_[\\w-]+$`)
 const invoiceUrl = new RegExp(`^${polarOrigin}/invoices/[0-9a-f-]{36}$`)
 
 test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Polar portal', async ({
@@ -73,7 +73,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await expect(subscription).not.toContainText('Scheduled to cancel')
 
   await page.getByRole('button', { name: 'Manage billing' }).click()
-  await expect(page).toHaveURL(portalUrl)
+  await expect(page).toHaveURL(polarPortalUrl)
   await expect(page.getByRole('heading', { name: 'Customer portal' })).toBeVisible()
   await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible()
   const portalSubscription = page.getByRole('region', { name: 'Pro subscription' })
@@ -106,10 +106,7 @@ test('a visitor without an account cannot pay on Polar: sign in first, then back
   await expect(page.getByText('Sign in to continue where you left off')).toBeVisible()
   await attachScreenshots(page, testInfo, 'Polar checkout without an account: sign in first')
 
-  const form = page.locator('form#sign-in')
-  await form.getByLabel('Email').fill(user.email)
-  await form.getByLabel('Password').fill(PASSWORD)
-  await form.getByRole('button', { name: 'Sign in' }).click()
+  await fillSignIn(page, user.email)
   await expect(page).toHaveURL(/\/pricing$/)
   await expect(
     planCard(page, 'Pro').getByRole('link', { name: 'Subscribe to Pro: Pay with Polar' }),

@@ -35,7 +35,7 @@ import type { Catalog } from '../local-stack/catalog'
 import { PROJECT_ROOT } from '../local-stack/database'
 import type { LocalStack } from '../local-stack/stack'
 import { startAppStack, withBothStandIns } from '../setup/stack'
-import { PASSWORD, uniqueEmail } from './fixtures'
+import { openMailedLink, payOnStripeCheckout, signUp, uniqueEmail, waitForMail } from './fixtures'
 import { E2E } from './ports'
 
 /** The deployment's providers (BILLING_PROVIDERS' default): their settings and API URLs. */
@@ -264,23 +264,6 @@ test('the guide on a host: a production install, .env, the release commands, npm
   expect(preflight.status, preflight.stdout + preflight.stderr).toBe(0)
 })
 
-/** The newest mail of a kind to an address in the stack's inbox. */
-async function waitForMail(email: string, kind: string) {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const response = await fetch(
-      `${stack.env.SUPABASE_URL}/_inbox/messages.json?to=${encodeURIComponent(email)}`,
-    )
-    const body = (await response.json()) as
-      | { kind: string; link: string | null }[]
-      | { messages: { kind: string; link: string | null }[] }
-    const mail = (Array.isArray(body) ? body : body.messages).find((m) => m.kind === kind)
-    if (mail?.link) return mail
-    if (Date.now() > deadline) throw new Error(`no ${kind} mail for ${email}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
-
 test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, billing, sign out', async ({
   page,
 }) => {
@@ -289,23 +272,15 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   const email = uniqueEmail('rehearsal')
 
   await page.goto(`${SITE_URL}/sign-up`)
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
-
-  const mail = await waitForMail(email, 'signup')
-  await page.goto(mail.link!)
-  const confirm = page.getByRole('button', { name: /confirm/i })
-  if (await confirm.isVisible().catch(() => false)) await confirm.click()
+  await signUp(page, email)
+  const mail = await waitForMail(email, 'signup', { inbox: stack.env.SUPABASE_URL })
+  await openMailedLink(page, mail.link!)
   await expect(page).toHaveURL(`${SITE_URL}/dashboard`)
 
   await page.goto(`${SITE_URL}/subscribe/pro`)
   await expect(page).toHaveURL(/\/checkout\/cs_test_\w+$/)
   await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-  await page.getByLabel('Cardholder name').fill('Ada Lovelace')
-  await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
+  await payOnStripeCheckout(page)
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
 
   // The webhook reached the production server, signed with this run's secret, and was applied.

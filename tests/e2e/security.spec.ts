@@ -7,10 +7,11 @@ import { E2E } from './ports'
  * Security headers and cross-site request refusal on the production build, in Chromium:
  * the CSP lets the app hydrate (every inline script carries the response's nonce), fresh
  * nonces per response, and a form posted from another site refused while the same form on
- * our site works. Every route's headers and cache policy: tests/integration/request-policy.test.ts.
+ * our site works. Every route's headers, cache policy and refusal's shape:
+ * tests/integration/request-policy.test.ts; the policy's directives: security-headers.server.test.ts.
  */
 
-test('every page carries the CSP and the security headers; inline scripts carry its nonce', async ({
+test('a page carries a CSP with a fresh nonce that its inline scripts carry, and hydrates under it', async ({
   page,
 }) => {
   const violations: string[] = []
@@ -21,13 +22,6 @@ test('every page carries the CSP and the security headers; inline scripts carry 
   const headers = response!.headers()
   const csp = headers['content-security-policy']
   expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
-  expect(csp).toContain("frame-ancestors 'none'")
-  expect(csp).toContain("object-src 'none'")
-  expect(csp).toContain("base-uri 'self'")
-  expect(csp).toContain(`form-action 'self'`)
-  expect(headers['x-content-type-options']).toBe('nosniff')
-  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
-  expect(headers['x-frame-options']).toBe('DENY')
   // NODE_ENV=test: no HSTS (production only).
   expect(headers['strict-transport-security']).toBeUndefined()
 
@@ -87,7 +81,7 @@ test('forms posted from another site are refused; the same form on our site work
         tab.waitForResponse((r) => r.url() === `${E2E.siteUrl}${targets[label]}`),
         tab.getByRole('button', { name: label }).click(),
       ])
-      return { status: response.status(), body: await response.text().catch(() => '') }
+      return response.status()
     } finally {
       await tab.close()
     }
@@ -97,20 +91,9 @@ test('forms posted from another site are refused; the same form on our site work
   // (server.js) answers 403 with a page before Remix's own guard could answer its empty
   // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
   // proven per action in app/routes/cross-site.test.ts.
-  const document = await postFromAttacker('Document')
-  expect(document.status).toBe(403)
-  expect(document.body).toContain('Request refused')
-  expect((await postFromAttacker('Data')).status).toBe(403)
-  // Resource routes, which Remix does not check: our 403 in the route's shape.
-  const signOut = await postFromAttacker('SignOut')
-  expect(signOut.status).toBe(403)
-  expect(JSON.parse(signOut.body)).toEqual({ error: 'Cross-site requests are not allowed' })
-  const api = await postFromAttacker('Api')
-  expect(api.status).toBe(403)
-  expect(JSON.parse(api.body)).toEqual({
-    success: false,
-    message: 'Cross-site requests are not allowed',
-  })
+  // Resource routes too, which Remix does not check: our 403 in the route's shape.
+  for (const label of Object.keys(targets) as (keyof typeof targets)[])
+    expect(await postFromAttacker(label), label).toBe(403)
   // The forged sign-out changed nothing, nor does visiting /sign-out: signing out is a POST.
   await page.goto('/sign-out')
   await page.goto('/dashboard')

@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test'
 
-import { expect, PASSWORD, signedInUser, signIn, test } from './fixtures'
+import {
+  attachScreenshots,
+  expect,
+  fillSignIn,
+  otherDevice,
+  PASSWORD,
+  signedInUser,
+  signIn,
+  test,
+} from './fixtures'
 
 /** The dashboard's settings pages, as a subscriber uses them. */
 
@@ -124,8 +133,10 @@ test('toggles notification preferences and keeps them', async ({ page }) => {
   await page.goto('/dashboard/settings/notifications')
   const updates = page.getByRole('checkbox', { name: 'Product updates' })
   const billing = page.getByRole('checkbox', { name: 'Billing emails' })
-  // Product updates are opt-in: off until ticked.
+  // Product updates are opt-in: off until ticked; billing and security mails are on.
   await expect(updates).not.toBeChecked()
+  await expect(billing).toBeChecked()
+  await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
   await updates.check()
   await page.getByRole('button', { name: 'Save preferences' }).click()
   await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
@@ -163,12 +174,10 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
   browser,
 }, testInfo) => {
   // Another device, signed in on its own, and a copy of this browser's cookies.
-  const laptop = await browser.newContext()
-  const laptopPage = await laptop.newPage()
+  const laptopPage = await otherDevice(browser)
   await signIn(laptopPage, user.email)
-  const copy = await browser.newContext()
-  await copy.addCookies(await page.context().cookies())
-  const copyPage = await copy.newPage()
+  const copyPage = await otherDevice(browser)
+  await copyPage.context().addCookies(await page.context().cookies())
   await copyPage.goto('/dashboard/settings/billing')
   await expect(copyPage).toHaveURL(/\/dashboard\/settings\/billing$/)
 
@@ -190,12 +199,9 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
       'your session was ended from another device',
     )
   }
-  await testInfo.attach('signed out from another device', {
-    body: await laptopPage.screenshot({ fullPage: true }),
-    contentType: 'image/png',
-  })
-  await laptop.close()
-  await copy.close()
+  await attachScreenshots(laptopPage, testInfo, 'signed out from another device')
+  await laptopPage.context().close()
+  await copyPage.context().close()
 })
 
 test('deletes the account after confirmation', async ({ page }) => {
@@ -214,10 +220,7 @@ test('deletes the account after confirmation', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Your account has been deleted' })).toBeVisible()
   await page.goto('/dashboard')
   await expect(page).toHaveURL(/\/sign-in/)
-  const signInForm = page.locator('form#sign-in')
-  await signInForm.getByLabel('Email').fill(user.email)
-  await signInForm.getByLabel('Password').fill(PASSWORD)
-  await signInForm.getByRole('button', { name: 'Sign in' }).click()
+  await fillSignIn(page, user.email)
   await expect(page.getByRole('alert')).toContainText('do not match')
 })
 
