@@ -120,20 +120,6 @@ describe('transaction (either database)', () => {
       }),
     ).rejects.toThrow('before any statement')
   })
-
-  it('rolls back a REST write whose singular representation fails after the insert', async () => {
-    const { error, status } = await kit.service
-      .from('tx_notes')
-      .insert([
-        { id: 6, body: 'a' },
-        { id: 7, body: 'b' },
-      ])
-      .select()
-      .single()
-    expect(status).toBe(406)
-    expect(error?.code).toBe('PGRST116')
-    expect(await noteIds()).toEqual([])
-  })
 })
 
 /** The pool of a PostgreSQL-server database (ServerDatabase keeps it as `pool`). */
@@ -212,20 +198,5 @@ describe.runIf(process.env.DATABASE_URL)('transaction on a PostgreSQL server', (
     expect(await noteIds()).toEqual([])
     await db.transaction((tx) => tx.query(`insert into public.tx_notes values (11, 'after')`))
     expect(await noteIds()).toEqual([11])
-  })
-
-  it('answers plain queries (outside transactions) in pipeline mode as before', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        db.query<{ n: number }>('select $1::int as n', [index]),
-      ),
-    )
-    expect(answers.map((answer) => answer.rows[0].n)).toEqual(
-      Array.from({ length: 20 }, (_, index) => index),
-    )
-    await expect(db.query('select * from public.no_such_table')).rejects.toMatchObject({
-      code: '42P01',
-    })
-    expect((await db.query('select 1 as one')).rows).toEqual([{ one: 1 }])
   })
 })
