@@ -30,21 +30,6 @@ beforeEach(async () => {
 })
 
 describe('transaction (either database)', () => {
-  it('applies begin and the settings to the first statement', async () => {
-    const claims = JSON.stringify({ sub: 'u1', role: 'authenticated' })
-    const row = await db.transaction(
-      async (tx) =>
-        (
-          await tx.query<{ who: string; claims: string; read_only: string }>(
-            `select current_user as who, current_setting('request.jwt.claims', true) as claims,
-               current_setting('transaction_read_only') as read_only`,
-          )
-        ).rows[0],
-      { readOnly: true, settings: { role: 'authenticated', 'request.jwt.claims': claims } },
-    )
-    expect(row).toEqual({ who: 'authenticated', claims, read_only: 'on' })
-  })
-
   it('keeps the settings transaction-local', async () => {
     await db.transaction((tx) => tx.query('select 1'), { settings: { 'request.method': 'POST' } })
     // Every pooled connection (at most 10) answers: none kept the setting.
@@ -59,15 +44,6 @@ describe('transaction (either database)', () => {
       ),
     )
     expect(answers.every((method) => method === null)).toBe(true)
-  })
-
-  it('refuses a write in a read-only transaction', async () => {
-    await expect(
-      db.transaction((tx) => tx.query(`insert into public.tx_notes values (1, 'x')`), {
-        readOnly: true,
-      }),
-    ).rejects.toMatchObject({ code: '25006' })
-    expect(await noteIds()).toEqual([])
   })
 
   it('reports a failing first statement with its own error, rolls back, and goes on', async () => {
