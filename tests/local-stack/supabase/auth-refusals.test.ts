@@ -44,6 +44,15 @@ async function ageSessions(userId: string) {
   )
 }
 
+/** A user whose session is older than 24 hours, and the reauthentication nonce mailed to them. */
+async function agedWithNonce() {
+  const signedIn = await user()
+  await ageSessions(signedIn.id)
+  await signedIn.supabase.auth.reauthenticate()
+  const nonce = (await stack.emulator.inbox.latestFor(signedIn.email))!.otp!
+  return { ...signedIn, nonce }
+}
+
 /** A PKCE code from a magic link opened through GET /verify, and the client that asked. */
 async function pkceCode() {
   const { email } = await user()
@@ -233,13 +242,10 @@ describe('the auth server refuses, as GoTrue does', () => {
     [
       'a wrong nonce',
       async () => {
-        const { id, supabase } = await user()
-        await ageSessions(id)
-        await supabase.auth.reauthenticate()
-        const nonce = '0000000'
+        const { supabase } = await agedWithNonce()
         return supabase.auth.updateUser({
           password: 'a-new-p-3',
-          nonce,
+          nonce: '0000000',
           current_password: PASSWORD,
         })
       },
@@ -248,10 +254,7 @@ describe('the auth server refuses, as GoTrue does', () => {
     [
       'a nonce older than its hour',
       async () => {
-        const { id, email, supabase } = await user()
-        await ageSessions(id)
-        await supabase.auth.reauthenticate()
-        const nonce = (await stack.emulator.inbox.latestFor(email))!.otp!
+        const { id, supabase, nonce } = await agedWithNonce()
         await stack.db.query(
           `update auth.users set reauthentication_sent_at = now() - interval '2 hours' where id = $1`,
           [id],
@@ -267,10 +270,7 @@ describe('the auth server refuses, as GoTrue does', () => {
     [
       'a nonce used once already',
       async () => {
-        const { id, email, supabase } = await user()
-        await ageSessions(id)
-        await supabase.auth.reauthenticate()
-        const nonce = (await stack.emulator.inbox.latestFor(email))!.otp!
+        const { supabase, nonce } = await agedWithNonce()
         await supabase.auth.updateUser({ password: 'a-new-p-5', nonce, current_password: PASSWORD })
         return supabase.auth.updateUser({
           password: 'a-new-p-6',
