@@ -366,6 +366,11 @@ describe('the auth server refuses, as GoTrue does', () => {
       () => answer(raw(stack.emulator, '/auth/v1/authorize?provider=myspace')),
       { status: 400, error_code: 'validation_failed' },
     ],
+    [
+      'an OAuth sign-in without PKCE (the implicit flow)',
+      () => answer(raw(stack.emulator, '/auth/v1/authorize?provider=github')),
+      { status: 400, msg: 'the local stand-in supports only the PKCE flow' },
+    ],
   ])('%s', async (_name, run, expected) => {
     const { error } = await run()
     expect(error).toMatchObject(expected)
