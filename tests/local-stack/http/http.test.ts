@@ -4,10 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 
 import {
-  allowedOrigin,
   BodyTooLarge,
-  corsHeaders,
-  type CorsPolicy,
   FaultRegistry,
   matchRoute,
   parseJsonObject,
@@ -79,26 +76,6 @@ describe('bodies', () => {
     expect(parseJsonObject('')).toEqual({})
     expect(parseJsonObject('[1]')).toEqual({})
     expect(parseJsonObject('{')).toEqual({})
-  })
-})
-
-describe('CORS', () => {
-  const policy: CorsPolicy = {
-    paths: /^\/api\//,
-    allowMethods: 'GET',
-    allowHeaders: 'authorization',
-    exposeHeaders: 'x-total',
-    maxAgeSeconds: 600,
-  }
-  it('allows the caller on API paths only; a preflight without Origin gets *', () => {
-    expect(allowedOrigin(policy, '/api/x', 'https://a.test')).toBe('https://a.test')
-    expect(allowedOrigin(policy, '/_inbox', 'https://a.test')).toBeUndefined()
-    expect(allowedOrigin(policy, '/api/x', undefined, true)).toBe('*')
-    expect(corsHeaders(policy, 'https://a.test')).toMatchObject({
-      'access-control-allow-origin': 'https://a.test',
-      'access-control-max-age': '600',
-      vary: 'Origin',
-    })
   })
 })
 

@@ -20,24 +20,12 @@ export function layout(title: string, body: string) {
 </style>
 </head>
 <body>
-<nav aria-label="Local Supabase"><a href="/">Local Supabase</a> · <a href="/_inbox">Inbox</a> · <a href="/_users">Users</a></nav>
+<nav aria-label="Local Supabase"><a href="/_inbox">Inbox</a> · <a href="/_users">Users</a></nav>
 <main>
 ${body}
 </main>
 </body>
 </html>`
-}
-
-function indexPage() {
-  return layout(
-    'Local Supabase',
-    `<h1>Local Supabase emulator</h1>
-<p>Auth (GoTrue) at <code>/auth/v1</code>, PostgREST at <code>/rest/v1</code>, Storage at <code>/storage/v1</code>.</p>
-<ul>
-  <li><a href="/_inbox">Inbox</a>: every email the emulator sent (sign-up, magic link, recovery, email change, invite).</li>
-  <li><a href="/_users">Users</a>: who is registered.</li>
-</ul>`,
-  )
 }
 
 async function inboxPage(db: Database) {
@@ -103,10 +91,9 @@ async function usersPage(db: Database) {
   )
 }
 
-/** The developer pages: index, inbox (HTML and JSON) and registered users. */
+/** The developer pages: the inbox (HTML and JSON) and registered users. */
 export function pageRoutes(db: Database): Route[] {
   return [
-    route('GET', '/', async () => html(indexPage())),
     route('GET', '/_inbox', async () => html(await inboxPage(db))),
     route('GET', '/_inbox/messages.json', async (request) => {
       const to = new URL(request.url).searchParams.get('to') ?? undefined

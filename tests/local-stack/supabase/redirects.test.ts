@@ -105,37 +105,27 @@ describe("the app's redirects against a hosted project's Site URL", () => {
   })
 })
 
-describe('gobwas/glob syntax with `.` and `/` as separators', () => {
-  const match = (pattern: string, value: string) => compileGlob(pattern).match(value)
+describe('globs with `.` and `/` as separators (gobwas/glob)', () => {
   it.each([
     ['api.*.com', 'api.github.com', true],
     ['api.*.com', 'api.gi.hub.com', false],
     ['api.**.com', 'api.gi.hub.com', true],
-    ['?at', 'cat', true],
-    ['?at', 'at', false],
-    ['?at', '.at', false],
-    ['[abc]at', 'bat', true],
-    ['[abc]at', 'fat', false],
-    ['[!abc]at', 'fat', true],
-    ['[!abc]at', 'cat', false],
-    ['[a-c]at', 'cat', true],
-    ['[!a-c]at', 'cat', false],
-    ['{cat,bat,[fr]at}', 'rat', true],
-    ['{cat,bat,[fr]at}', 'zat', false],
     ['https://*.google.*', 'https://account.google.com', true],
     ['https://*.google.*', 'https://google.com', false],
-    ['a\\*b', 'a*b', true],
-    ['a\\*b', 'axb', false],
-    ['http://x/a,b}', 'http://x/a,b}', true],
+    ['http://x/a,b}(c)+$', 'http://x/a,b}(c)+$', true],
   ])('%s against %s → %s', (pattern, value, expected) => {
-    expect(match(pattern, value)).toBe(expected)
+    expect(compileGlob(pattern).match(value)).toBe(expected)
   })
 
-  it('refuses a pattern the auth server cannot compile (it would not start)', () => {
-    expect(() => compileGlob('http://localhost:5173/{a,b')).toThrow(GlobSyntaxError)
-    expect(() => compileGlob('http://localhost:5173/[ab')).toThrow(GlobSyntaxError)
-    expect(() => checkAllowList(['http://localhost:5173/{a'])).toThrow(GlobSyntaxError)
-  })
+  it.each(['?at', '[abc]at', '{cat,bat}', 'a\\*b'])(
+    'refuses the syntax the project does not use, at start: %s',
+    (pattern) => {
+      expect(() => compileGlob(pattern)).toThrow(GlobSyntaxError)
+      expect(() => checkAllowList([pattern])).toThrow(
+        /the local stack takes only \* and \*\* in an entry/,
+      )
+    },
+  )
 })
 
 describe('{{ .ConfirmationURL }}', () => {

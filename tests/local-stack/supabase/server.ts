@@ -1,21 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import { allowedOrigin, BodyTooLarge, corsHeaders, type CorsPolicy, readBytes } from '../http'
+import { BodyTooLarge, readBytes } from '../http'
 import type { SupabaseFaults } from './faults'
 import { passGateway, type ProjectKeys } from './gateway'
 import { json, matchRoute, type Route } from './http'
 
 export type Handler = (request: Request) => Promise<Response>
-
-/** Supabase's own APIs, which browsers on any origin may call (as on Supabase); never the developer pages. */
-const CORS: CorsPolicy = {
-  paths: /^\/(auth|rest|storage)\/v1(\/|$)/,
-  allowMethods: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-  allowHeaders:
-    'authorization, apikey, x-client-info, x-supabase-api-version, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, cache-control, x-metadata',
-  exposeHeaders: 'x-supabase-api-version, content-range, x-total-count, link, x-sb-error-code',
-  maxAgeSeconds: 600,
-}
 
 /** Converts a Node request to a web Request against the emulator's public base URL. */
 async function toRequest(req: IncomingMessage, baseUrl: string): Promise<Request> {
@@ -33,14 +23,13 @@ async function toRequest(req: IncomingMessage, baseUrl: string): Promise<Request
   })
 }
 
-async function writeResponse(res: ServerResponse, response: Response, origin: string | undefined) {
+async function writeResponse(res: ServerResponse, response: Response) {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value
   })
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
-  if (origin) Object.assign(headers, corsHeaders(CORS, origin))
   res.writeHead(response.status, headers)
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
 }
@@ -87,26 +76,14 @@ export async function dispatch(request: Request, mounts: Mounts, peer?: string):
   return mounts.storage(gated, below)
 }
 
-/**
- * The node:http listener: CORS for browser clients of the APIs (never for the developer
- * pages: the inbox and the user list must not be readable by other websites), errors as
- * 500 JSON.
- */
+/** The node:http listener: errors as 500 JSON. */
 export function createListener(baseUrl: () => string, mounts: Mounts) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://local').pathname
-    const header = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
-    const origin = allowedOrigin(CORS, path, header)
     void (async () => {
       try {
-        if (req.method === 'OPTIONS') {
-          const preflight = allowedOrigin(CORS, path, header, true)
-          await writeResponse(res, new Response(null, { status: 204 }), preflight)
-          return
-        }
         const request = await toRequest(req, baseUrl())
         const peer = req.socket.remoteAddress
-        await writeResponse(res, await dispatch(request, mounts, peer), origin)
+        await writeResponse(res, await dispatch(request, mounts, peer))
       } catch (error) {
         if (error instanceof BodyTooLarge && !res.headersSent)
           return void (await writeResponse(
@@ -115,15 +92,10 @@ export function createListener(baseUrl: () => string, mounts: Mounts) {
               { message: error.message, statusCode: '413', error: 'Payload too large' },
               { status: 413 },
             ),
-            origin,
           ))
         console.error('[supabase emulator]', error)
         if (!res.headersSent)
-          await writeResponse(
-            res,
-            json({ message: (error as Error).message }, { status: 500 }),
-            origin,
-          )
+          await writeResponse(res, json({ message: (error as Error).message }, { status: 500 }))
         else res.end()
       }
     })()

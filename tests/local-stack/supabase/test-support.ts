@@ -1,4 +1,3 @@
-import { createServerClient } from '@supabase/ssr'
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js'
 
 import type { Database } from '../database'
@@ -83,28 +82,6 @@ export async function startTestStack(
       await db.close()
     },
   }
-}
-
-export interface CookieJar {
-  cookies: Map<string, string>
-  writes: { name: string; value: string }[]
-}
-
-/** An @supabase/ssr server client whose cookies live in a jar (what a browser would keep). */
-export function ssrClient(url: string, jar: CookieJar = { cookies: new Map(), writes: [] }) {
-  const client = createServerClient(url, LOCAL_ANON_KEY, {
-    cookies: {
-      getAll: () => [...jar.cookies].map(([name, value]) => ({ name, value })),
-      setAll: (cookies) => {
-        for (const { name, value, options } of cookies) {
-          jar.writes.push({ name, value })
-          if (!value || options.maxAge === 0) jar.cookies.delete(name)
-          else jar.cookies.set(name, value)
-        }
-      },
-    },
-  })
-  return { client, jar }
 }
 
 /** Sends a request to the emulator without following redirects. */

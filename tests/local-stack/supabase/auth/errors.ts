@@ -23,63 +23,43 @@ export class OAuthError extends Error {
   }
 }
 
+/** GoTrue's errors by code (supabase/auth apierrors): HTTP status and message. */
+const ERRORS = {
+  invalid_credentials: [400, 'Invalid login credentials'],
+  email_not_confirmed: [400, 'Email not confirmed'],
+  otp_expired: [403, 'Email link is invalid or has expired'],
+  no_authorization: [401, 'This endpoint requires a valid Bearer token'],
+  not_admin: [403, 'User not allowed'],
+  user_not_found: [404, 'User not found'],
+  session_not_found: [403, 'Session from session_id claim in JWT does not exist'],
+  same_password: [422, 'New password should be different from the old password.'],
+  reauthentication_needed: [400, 'Password update requires reauthentication'],
+  reauthentication_not_valid: [422, 'Nonce has expired or is invalid'],
+  current_password_required: [400, 'Current password required when setting new password.'],
+  current_password_invalid: [400, 'Current password required when setting new password.'],
+  refresh_token_not_found: [400, 'Invalid Refresh Token: Refresh Token Not Found'],
+  refresh_token_already_used: [400, 'Invalid Refresh Token: Already Used'],
+  flow_state_not_found: [404, 'invalid flow state, no valid flow state found'],
+  flow_state_expired: [422, 'invalid flow state, flow state has expired'],
+  bad_code_verifier: [400, 'code challenge does not match previously saved code verifier'],
+  email_exists: [422, 'A user with this email address has already been registered'],
+} as const
+
+/** The GoTrue error of `code`, with its message unless another is given. */
+export function authError(code: keyof typeof ERRORS, message?: string) {
+  const [status, text] = ERRORS[code]
+  return new AuthError(status, code, message ?? text)
+}
+
 export const errors = {
-  invalidCredentials: () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials'),
-  emailNotConfirmed: () => new AuthError(400, 'email_not_confirmed', 'Email not confirmed'),
   validation: (message: string, status = 400) =>
     new AuthError(status, 'validation_failed', message),
-  otpExpired: (message = 'Email link is invalid or has expired') =>
-    new AuthError(403, 'otp_expired', message),
-  noAuthorization: () =>
-    new AuthError(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
   badJwt: (detail: string) =>
     new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${detail}`),
-  notAdmin: () => new AuthError(403, 'not_admin', 'User not allowed'),
-  userNotFound: () => new AuthError(404, 'user_not_found', 'User not found'),
-  sessionNotFound: () =>
-    new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
   weakPassword: () =>
     new AuthError(422, 'weak_password', 'Password should be at least 6 characters.', {
       weak_password: { reasons: ['length'] },
     }),
-  samePassword: () =>
-    new AuthError(422, 'same_password', 'New password should be different from the old password.'),
-  reauthenticationNeeded: () =>
-    new AuthError(400, 'reauthentication_needed', 'Password update requires reauthentication'),
-  reauthenticationNotValid: () =>
-    new AuthError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid'),
-  currentPasswordRequired: () =>
-    new AuthError(
-      400,
-      'current_password_required',
-      'Current password required when setting new password.',
-    ),
-  currentPasswordInvalid: () =>
-    new AuthError(
-      400,
-      'current_password_invalid',
-      'Current password required when setting new password.',
-    ),
-  refreshTokenNotFound: () =>
-    new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
-  refreshTokenAlreadyUsed: () =>
-    new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
-  flowStateNotFound: () =>
-    new AuthError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found'),
-  flowStateExpired: () =>
-    new AuthError(422, 'flow_state_expired', 'invalid flow state, flow state has expired'),
-  badCodeVerifier: () =>
-    new AuthError(
-      400,
-      'bad_code_verifier',
-      'code challenge does not match previously saved code verifier',
-    ),
-  emailExists: () =>
-    new AuthError(
-      422,
-      'email_exists',
-      'A user with this email address has already been registered',
-    ),
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The auth mails' templates as the auth server renders them (Go's html/template, supabase/auth
- * internal/mailer/templatemailer), for what the project's templates use: `{{ .Field }}`, a field
- * of the mail's data, and in text `{{ if eq .Data.key "word" }}`, `{{ else if eq .Data.key
+ * internal/mailer/templatemailer), for exactly what the project's templates use: `{{ .Field }}`,
+ * a field of the mail's data, and in text `{{ if eq .Data.key "word" }}`, `{{ else if eq .Data.key
  * "word" }}`, `{{ else }}`, `{{ end }}` on a key of the user's metadata (`.Data`): a key that is
  * absent or null is unequal, another value than a string fails the mail as Go's `eq` does.
  * Anything else Go accepts (other conditions, `with`, `range`, pipes, functions, printing
@@ -9,15 +9,13 @@
  * template and the construct: a template that needs more fails at once here instead of being
  * rendered differently from production.
  *
- * Escaping is html/template's, worked out from the template's text as Go does: in text and quoted
- * attributes the HTML escaper (`&amp; &lt; &gt; &#34; &#39; &#43;`); in a quoted URL attribute
- * (href, src, action, …) the URL filter (a scheme other than http, https or mailto becomes
- * `#ZgotmplZ`) and normaliser at the start, the normaliser before `?`/`#`, and full
- * percent-encoding (lowercase hex) in the query or fragment. HTML comments are dropped from the
- * output. A field anywhere else (a tag, an unquoted value, a comment, `<script>`, `<style>`,
- * `<title>`, `<textarea>`, `style=""`, `on…=""`) is refused too, and so is a field the auth
- * server does not give as text. A field a mail does not have (`.NewEmail` but in the email
- * change mail) prints nothing, as in Go.
+ * Escaping is html/template's for the two places a field may stand: in text the HTML escaper
+ * (`&amp; &lt; &gt; &#34; &#39; &#43;`); in a quoted URL attribute (href, src, action, …) at its
+ * start the URL filter (a scheme other than http, https or mailto becomes `#ZgotmplZ`) and
+ * normaliser, and after its `?` or `#` full percent-encoding (lowercase hex). A field anywhere
+ * else (a tag, another attribute, a URL's path, `<script>`, `<style>`, `<title>`, `<textarea>`),
+ * an HTML comment and a field the auth server does not give as text are refused too. A field a
+ * mail does not have (`.NewEmail` but in the email change mail) prints nothing, as in Go.
  */
 
 export class UnsupportedTemplateError extends Error {}
@@ -49,49 +47,33 @@ const RAW = new Set(['script', 'style', 'title', 'textarea'])
 type Context =
   | { state: 'text' }
   | { state: 'tag' }
-  | { state: 'comment' }
   | { state: 'unquoted' }
   | { state: 'raw'; element: string }
-  | { state: 'attr'; quote: string; kind: 'plain' | 'url' | 'css' | 'js'; url: UrlPart }
-type UrlPart = 'start' | 'path' | 'query'
+  | { state: 'attr'; quote: string; url: boolean; part: 'start' | 'path' | 'query' }
 
-function attrKind(name: string) {
+function isUrlAttr(name: string) {
   let attr = name.toLowerCase()
   if (attr.startsWith('data-')) attr = attr.slice(5)
   else if (attr.includes(':')) attr = attr.slice(attr.indexOf(':') + 1)
-  if (attr.startsWith('on')) return 'js'
-  if (attr === 'style') return 'css'
-  return URL_ATTRS.test(attr) ? 'url' : 'plain'
+  return !attr.startsWith('on') && URL_ATTRS.test(attr)
 }
 
-/** Runs template text through html/template's HTML states; returns the output and the context after it. */
-function afterText(start: Context, text: string): { context: Context; output: string } {
+/** Runs template text through html/template's HTML states; returns the context after it. */
+function afterText(start: Context, text: string, refuse: (construct: string) => Error) {
   let ctx = start
-  let output = ''
   let rest = text
   while (rest) {
     let taken: string
     if (ctx.state === 'text') {
       const at = rest.search(/<(!--|\/?[A-Za-z])/)
-      if (at < 0) taken = rest
-      else if (rest.startsWith('<!--', at)) {
-        output += rest.slice(0, at)
-        rest = rest.slice(at + 4)
-        ctx = { state: 'comment' }
-        continue
-      } else {
-        const tag = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)/.exec(rest.slice(at))!
-        taken = rest.slice(0, at) + tag[0]
+      if (at >= 0 && rest.startsWith('<!--', at)) throw refuse('an HTML comment')
+      const tag = at < 0 ? null : /^<(\/?)([A-Za-z][A-Za-z0-9-]*)/.exec(rest.slice(at))!
+      taken = tag ? rest.slice(0, at) + tag[0] : rest
+      if (tag)
         ctx =
           tag[1] || !RAW.has(tag[2].toLowerCase())
             ? { state: 'tag' }
             : { state: 'raw', element: tag[2].toLowerCase() }
-      }
-    } else if (ctx.state === 'comment') {
-      const end = rest.indexOf('-->')
-      rest = end < 0 ? '' : rest.slice(end + 3)
-      if (end >= 0) ctx = { state: 'text' }
-      continue
     } else if (ctx.state === 'raw') {
       const close = rest.toLowerCase().indexOf(`</${ctx.element}`)
       taken = close < 0 ? rest : rest.slice(0, close)
@@ -101,12 +83,7 @@ function afterText(start: Context, text: string): { context: Context; output: st
       taken = attr[0] || rest[0]
       if (attr[1]) ctx = { state: 'text' }
       else if (attr[3])
-        ctx = {
-          state: 'attr',
-          quote: attr[3],
-          kind: attrKind(attr[2]),
-          url: 'start',
-        }
+        ctx = { state: 'attr', quote: attr[3], url: isUrlAttr(attr[2]), part: 'start' }
       else if (attr[3] === '') ctx = { state: 'unquoted' }
     } else if (ctx.state === 'unquoted') {
       const end = rest.search(/[\s>]/)
@@ -117,14 +94,12 @@ function afterText(start: Context, text: string): { context: Context; output: st
       const value = end < 0 ? rest : rest.slice(0, end)
       taken = end < 0 ? rest : rest.slice(0, end + 1)
       if (end >= 0) ctx = { state: 'tag' }
-      else if (ctx.kind === 'url' && /[?#]/.test(value)) ctx = { ...ctx, url: 'query' }
-      else if (ctx.kind === 'url' && ctx.url === 'start' && value.trim())
-        ctx = { ...ctx, url: 'path' }
+      else if (/[?#]/.test(value)) ctx = { ...ctx, part: 'query' }
+      else if (ctx.part === 'start' && value.trim()) ctx = { ...ctx, part: 'path' }
     }
-    output += taken
     rest = rest.slice(taken.length)
   }
-  return { context: ctx, output }
+  return ctx
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -162,20 +137,19 @@ function processUrl(value: string, normalize: boolean) {
 const normalizeUrl: Escaper = (value) => processUrl(value, true)
 const escapeUrl: Escaper = (value) => processUrl(value, false)
 
-const WHERE: Record<Exclude<Context['state'], 'text' | 'attr' | 'raw'>, string> = {
+const WHERE = {
   tag: 'inside a tag',
   unquoted: 'in an unquoted attribute value',
-  comment: 'in an HTML comment',
+  path: "in a URL's path",
 }
 
 function escapersFor(ctx: Context): Escaper[] | string {
   if (ctx.state === 'text') return [escapeHtml]
   if (ctx.state === 'raw') return `inside <${ctx.element}>`
   if (ctx.state !== 'attr') return WHERE[ctx.state]
-  if (ctx.kind === 'plain') return [escapeHtml]
-  if (ctx.kind !== 'url') return `in a ${ctx.kind === 'js' ? 'script (on…)' : 'style'} attribute`
-  if (ctx.url === 'start') return [filterUrl, normalizeUrl, escapeHtml]
-  return ctx.url === 'path' ? [normalizeUrl, escapeHtml] : [escapeUrl, escapeHtml]
+  if (!ctx.url) return 'in an attribute other than a URL'
+  if (ctx.part === 'start') return [filterUrl, normalizeUrl, escapeHtml]
+  return ctx.part === 'query' ? [escapeUrl, escapeHtml] : WHERE.path
 }
 
 export interface CompiledTemplate {
@@ -186,7 +160,7 @@ export interface CompiledTemplate {
 export function compileTemplate(source: string, name: string): CompiledTemplate {
   const refuse = (construct: string, why: string) =>
     new UnsupportedTemplateError(
-      `the mail template ${name} uses ${construct}${why}: the local stack renders only {{ .Field }} in text, quoted attributes and URLs, and {{ if eq .Data.key "word" }} in text`,
+      `the mail template ${name} uses ${construct}${why}: the local stack renders only {{ .Field }} in text and URL attributes, and {{ if eq .Data.key "word" }} in text`,
     )
   const parts: Part[] = []
   // The `if`s open around the text now read, innermost last.
@@ -196,9 +170,9 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
   while (rest) {
     const target = open.at(-1)?.at(-1)?.parts ?? parts
     const at = rest.indexOf('{{')
-    const text = afterText(context, at < 0 ? rest : rest.slice(0, at))
-    context = text.context
-    if (text.output) target.push(text.output)
+    const text = at < 0 ? rest : rest.slice(0, at)
+    context = afterText(context, text, (construct) => refuse(construct, ''))
+    if (text) target.push(text)
     if (at < 0) break
     const close = rest.indexOf('}}', at)
     if (close < 0) throw refuse(`"${rest.slice(at, at + 40)}"`, ', an unclosed action')
@@ -224,9 +198,9 @@ export function compileTemplate(source: string, name: string): CompiledTemplate 
     const escapers = escapersFor(context)
     if (typeof escapers === 'string') throw refuse(`"${action}"`, ` ${escapers}`)
     target.push({ field, escapers })
-    if (context.state === 'attr' && context.url === 'start') context = { ...context, url: 'path' }
+    if (context.state === 'attr' && context.part === 'start') context = { ...context, part: 'path' }
   }
-  if (context.state !== 'text') throw refuse('an unclosed tag, attribute or comment', ' at its end')
+  if (context.state !== 'text') throw refuse('an unclosed tag or attribute', ' at its end')
   if (open.length) throw refuse('an if', ' without its end')
   const holds = (test: Branch['test'], data: MailData) => {
     if (!test) return true

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 
 import type { Queryable } from '../../database'
-import { errors } from './errors'
+import { authError } from './errors'
 import { findUserById, normalizeEmail, type UserRow } from './users'
 
 export type TokenType =
@@ -83,12 +83,9 @@ interface TokenRow {
 
 async function firstValid(db: Queryable, rows: TokenRow[], type: EmailOtpType, message: string) {
   const row = rows[0]
-  if (!row || row.expired) throw errors.otpExpired(message)
+  if (!row || row.expired) throw authError('otp_expired', message)
   const user = await findUserById(db, row.user_id)
-  if (!user) throw errors.otpExpired(message)
-  if (user.banned_until && new Date(user.banned_until) > new Date()) {
-    throw errors.validation('User is banned', 403)
-  }
+  if (!user) throw authError('otp_expired', message)
   const resolved =
     type === 'email'
       ? row.token_type === 'recovery_token'

@@ -3,7 +3,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Queryable } from '../../database'
 import { stringField } from '../http'
 import type { AuthContext } from './context'
-import { errors } from './errors'
+import { authError, errors } from './errors'
 import { issueSession } from './sessions'
 
 export interface CodeChallenge {
@@ -98,10 +98,10 @@ export async function exchangeAuthCode(ctx: AuthContext, authCode: string, verif
       [authCode, ctx.config.flowStateTtlSeconds],
     )
     const flow = rows[0]
-    if (!flow || !flow.user_id) throw errors.flowStateNotFound()
-    if (flow.expired) throw errors.flowStateExpired()
+    if (!flow || !flow.user_id) throw authError('flow_state_not_found')
+    if (flow.expired) throw authError('flow_state_expired')
     if (!challengeMatches(flow.code_challenge_method, flow.code_challenge, verifier))
-      throw errors.badCodeVerifier()
+      throw authError('bad_code_verifier')
     await tx.query('delete from auth.flow_state where id = $1', [flow.id])
     return issueSession(ctx, tx, flow.user_id, flow.authentication_method)
   })

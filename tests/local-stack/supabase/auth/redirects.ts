@@ -90,7 +90,7 @@ const globs = new Map<string, { match(value: string): boolean }>()
 function glob(entry: string) {
   let compiled = globs.get(entry)
   if (!compiled) {
-    compiled = compileGlob(entry, ['.', '/'])
+    compiled = compileGlob(entry)
     globs.set(entry, compiled)
   }
   return compiled

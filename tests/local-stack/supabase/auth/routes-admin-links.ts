@@ -1,7 +1,7 @@
 import { json, objectField, readJsonObject, stringField } from '../http'
 import type { AuthContext } from './context'
 import { prepareEmailToken, startEmailChange } from './emails'
-import { AuthError, errors } from './errors'
+import { AuthError, authError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { requireEmail } from './routes-signup'
 import { createUser, findUserByEmail, reloadUserJson } from './users'
@@ -32,7 +32,7 @@ export async function generateLink(ctx: AuthContext, request: Request) {
       throw new AuthError(404, 'user_not_found', 'User with this email not found')
     }
     if (user?.email_confirmed_at && (type === 'signup' || type === 'invite'))
-      throw errors.emailExists()
+      throw authError('email_exists')
     if (!user) {
       const password = stringField(body, 'password')
       if (type === 'signup' && (!password || isWeakPassword(password))) throw errors.weakPassword()
@@ -46,7 +46,7 @@ export async function generateLink(ctx: AuthContext, request: Request) {
     }
     if (type === 'email_change_current' || type === 'email_change_new') {
       const newEmail = requireEmail({ email: body.new_email }, 'The new email address is required')
-      if (await findUserByEmail(tx, newEmail)) throw errors.emailExists()
+      if (await findUserByEmail(tx, newEmail)) throw authError('email_exists')
       const issued = await startEmailChange(ctx, tx, { user, newEmail, redirectTo, send: false })
       const wanted = issued.find(
         (t) =>

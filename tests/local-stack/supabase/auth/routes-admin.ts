@@ -9,7 +9,7 @@ import {
 } from '../http'
 import { verifyToken } from '../keys'
 import type { AuthContext } from './context'
-import { errors } from './errors'
+import { authError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { generateLink } from './routes-admin-links'
 import { requireEmail } from './routes-signup'
@@ -28,19 +28,19 @@ import {
 /** Admin endpoints need a service_role JWT as the Bearer token (GoTrue requireAdmin). */
 async function requireAdmin(request: Request) {
   const token = bearerToken(request)
-  if (!token) throw errors.noAuthorization()
+  if (!token) throw authError('no_authorization')
   let role: unknown
   try {
     role = (await verifyToken(token)).role
   } catch (error) {
     throw errors.badJwt((error as Error).message)
   }
-  if (role !== 'service_role' && role !== 'supabase_admin') throw errors.notAdmin()
+  if (role !== 'service_role' && role !== 'supabase_admin') throw authError('not_admin')
 }
 
 async function requireUser(ctx: AuthContext, id: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, id)
-  if (!user) throw errors.userNotFound()
+  if (!user) throw authError('user_not_found')
   return user
 }
 
@@ -51,7 +51,7 @@ async function createUserRoute(ctx: AuthContext, request: Request) {
   const password = stringField(body, 'password')
   if (password !== undefined && isWeakPassword(password)) throw errors.weakPassword()
   const user = await ctx.db.transaction(async (tx) => {
-    if (await findUserByEmail(tx, email)) throw errors.emailExists()
+    if (await findUserByEmail(tx, email)) throw authError('email_exists')
     const created = await createUser(tx, {
       email,
       password,
@@ -88,7 +88,7 @@ async function listUsers(ctx: AuthContext, request: Request) {
   )
 }
 
-/** PUT /admin/users/{id}: email (no confirmation needed), password, email_confirm, metadata, ban_duration. */
+/** PUT /admin/users/{id}: email (no confirmation needed), password, email_confirm, metadata. */
 async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
   const user = await requireUser(ctx, id)
   const body = await readJsonObject(request)
@@ -96,7 +96,7 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
     if (typeof body.email === 'string') {
       const email = requireEmail(body, 'Unable to validate email address: invalid format')
       const taken = await findUserByEmail(tx, email)
-      if (taken && taken.id !== user.id) throw errors.emailExists()
+      if (taken && taken.id !== user.id) throw authError('email_exists')
       await tx.query('update auth.users set email = $2, updated_at = now() where id = $1', [
         user.id,
         email,
@@ -119,18 +119,6 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
     if (userMetadata) await mergeMetadata(tx, user.id, 'raw_user_meta_data', userMetadata)
     const appMetadata = objectField(body, 'app_metadata')
     if (appMetadata) await mergeMetadata(tx, user.id, 'raw_app_meta_data', appMetadata)
-    const ban = stringField(body, 'ban_duration')
-    if (ban !== undefined) {
-      const hours = ban === 'none' ? null : Number(/^(\d+)h$/.exec(ban)?.[1] ?? NaN)
-      if (hours !== null && Number.isNaN(hours))
-        throw errors.validation('invalid format for ban duration')
-      await tx.query(
-        `update auth.users set banned_until = case when $2::int is null then null else now() + make_interval(hours => $2::int) end
-         where id = $1`,
-        [user.id, hours],
-      )
-      if (hours !== null) await tx.query('delete from auth.sessions where user_id = $1', [user.id])
-    }
     return reloadUserJson(tx, user.id)
   })
   return json(result)

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 
 import type { Queryable } from '../../database'
-import { escapeHtml, html, json, redirect, type Route, route } from '../http'
+import { escapeHtml, html, redirect, type Route, route } from '../http'
 import { layout } from '../pages'
 import type { AuthContext } from './context'
 import { errors } from './errors'
 import { createFlowState, readCodeChallenge } from './pkce'
 import { resolveRedirect } from './redirects'
-import { issueSession } from './sessions'
 import {
   addProvider,
   confirmEmail,
@@ -50,7 +49,9 @@ async function authorize(ctx: AuthContext, request: Request) {
   const provider = query.get('provider') ?? ''
   if (!PROVIDERS[provider])
     throw errors.validation(`Unsupported provider: provider ${provider} could not be found`)
+  // The product signs in with PKCE only; the implicit flow is not emulated (README).
   const challenge = readCodeChallenge(Object.fromEntries(query))
+  if (!challenge) throw errors.validation('the local stand-in supports only the PKCE flow')
   const flow = await createFlowState(ctx.db, {
     challenge,
     providerType: provider,
@@ -58,7 +59,6 @@ async function authorize(ctx: AuthContext, request: Request) {
     redirectTo: resolveRedirect(ctx.config, query.get('redirect_to')),
   })
   const consentUrl = `${ctx.config.url}/auth/v1/_consent?flow=${flow.id}`
-  if (query.get('skip_http_redirect') === 'true') return json({ url: consentUrl })
   return redirect(consentUrl, 302)
 }
 
@@ -161,7 +161,7 @@ async function signInWithIdentity(
 }
 
 /**
- * POST /_consent: Authorize → redirect_to?code=… (PKCE) or #access_token=…; Cancel, or a new
+ * POST /_consent: Authorize → redirect_to?code=…; Cancel, or a new
  * user while sign-ups are off → ?error=access_denied.
  */
 async function decide(ctx: AuthContext, request: Request) {
@@ -183,32 +183,17 @@ async function decide(ctx: AuthContext, request: Request) {
     return html(consentPage(flow, 'Enter a valid email address.', email), { status: 400 })
   const name = (form.get('name') ?? '').trim() || email.split('@')[0]
   const identity = { provider: flow.provider_type, email, name }
-  const session = await ctx.db.transaction(async (tx) => {
+  const signedIn = await ctx.db.transaction(async (tx) => {
     const userId = await signInWithIdentity(tx, ctx.config, identity)
-    if (!userId) return 'refused'
-    if (flow.code_challenge) {
-      await tx.query(
-        'update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1',
-        [flow.id, userId],
-      )
-      return undefined
-    }
-    await tx.query('delete from auth.flow_state where id = $1', [flow.id])
-    return issueSession(ctx, tx, userId, 'oauth')
+    if (!userId) return false
+    await tx.query(
+      'update auth.flow_state set user_id = $2, auth_code_issued_at = now() where id = $1',
+      [flow.id, userId],
+    )
+    return true
   })
-  if (session === 'refused') return deny('signup_disabled', 'Signups not allowed for this instance')
-  if (!session) {
-    target.searchParams.set('code', flow.auth_code)
-  } else {
-    target.hash = new URLSearchParams({
-      access_token: session.access_token,
-      expires_at: String(session.expires_at),
-      expires_in: String(session.expires_in),
-      provider_token: 'local-provider-token',
-      refresh_token: session.refresh_token,
-      token_type: 'bearer',
-    }).toString()
-  }
+  if (!signedIn) return deny('signup_disabled', 'Signups not allowed for this instance')
+  target.searchParams.set('code', flow.auth_code)
   return redirect(target.toString(), 302)
 }
 

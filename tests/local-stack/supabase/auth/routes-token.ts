@@ -1,6 +1,6 @@
 import { json, readJsonObject, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
-import { AuthError, errors, OAuthError } from './errors'
+import { authError, errors, OAuthError } from './errors'
 import { verifyPassword } from './passwords'
 import { exchangeAuthCode } from './pkce'
 import { issueSession, refreshSession } from './sessions'
@@ -13,11 +13,8 @@ async function passwordGrant(ctx: AuthContext, body: Record<string, unknown>) {
   if (!email) throw errors.validation('missing email or phone')
   const user = await findUserByEmail(ctx.db, email)
   if (!user || !(await verifyPassword(password, user.encrypted_password)))
-    throw errors.invalidCredentials()
-  if (user.banned_until && new Date(user.banned_until) > new Date()) {
-    throw new AuthError(400, 'user_banned', 'User is banned')
-  }
-  if (!user.email_confirmed_at) throw errors.emailNotConfirmed()
+    throw authError('invalid_credentials')
+  if (!user.email_confirmed_at) throw authError('email_not_confirmed')
   return ctx.db.transaction((tx) => issueSession(ctx, tx, user.id, 'password'))
 }
 

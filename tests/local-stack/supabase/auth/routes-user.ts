@@ -4,7 +4,7 @@ import type { Queryable } from '../../database'
 import { json, objectField, readJsonObject, type Route, route, stringField } from '../http'
 import type { AuthContext } from './context'
 import { sendReauthenticationMail, startEmailChange } from './emails'
-import { AuthError, errors } from './errors'
+import { AuthError, authError, errors } from './errors'
 import { generateTokenHash } from './otp'
 import { isWeakPassword, verifyPassword } from './passwords'
 import { readCodeChallenge } from './pkce'
@@ -42,7 +42,7 @@ export async function changePassword(
   password: string,
 ) {
   if (isWeakPassword(password)) throw errors.weakPassword()
-  if (await verifyPassword(password, current)) throw errors.samePassword()
+  if (await verifyPassword(password, current)) throw authError('same_password')
   await setPassword(db, userId, password)
 }
 
@@ -104,7 +104,7 @@ async function requireRecentSignInOrNonce(
   )
   const session = rows[0]
   if (session && Date.now() <= new Date(session.created_at).getTime() + RECENT_SIGN_IN_MS) return
-  if (!nonce) throw errors.reauthenticationNeeded()
+  if (!nonce) throw authError('reauthentication_needed')
   const state = await reauthenticationState(db, auth.user.id)
   const sentAt = state?.reauthentication_sent_at
   const valid =
@@ -113,7 +113,7 @@ async function requireRecentSignInOrNonce(
     sentAt &&
     Date.now() <= new Date(sentAt).getTime() + ctx.config.otpTtlSeconds * 1000 &&
     generateTokenHash(state.email, nonce) === state.reauthentication_token
-  if (!valid) throw errors.reauthenticationNotValid()
+  if (!valid) throw authError('reauthentication_not_valid')
   await db.query(
     `update auth.users set reauthentication_token = '', reauthentication_sent_at = null where id = $1`,
     [auth.user.id],
@@ -147,9 +147,9 @@ async function requireCurrentPassword(
 ) {
   if (!ctx.config.requireCurrentPassword || !auth.user.encrypted_password) return
   if (await isRecoverySession(db, auth.sessionId)) return
-  if (!currentPassword) throw errors.currentPasswordRequired()
+  if (!currentPassword) throw authError('current_password_required')
   if (!(await verifyPassword(currentPassword, auth.user.encrypted_password)))
-    throw errors.currentPasswordInvalid()
+    throw authError('current_password_invalid')
 }
 
 /** POST /reauthenticate: mails a 6-digit nonce to the user's confirmed email (once a minute). */
@@ -163,7 +163,7 @@ async function reauthenticate(ctx: AuthContext, request: Request) {
       'Reauthentication requires the user to have an email or a phone number',
     )
   }
-  if (!state.email_confirmed_at) throw errors.emailNotConfirmed()
+  if (!state.email_confirmed_at) throw authError('email_not_confirmed')
   checkMailFrequency(state.reauthentication_sent_at, ctx.config.mailMaxFrequencySeconds)
   ctx.limits.mailSent()
   const otp = String(randomInt(0, 1_000_000)).padStart(6, '0')
@@ -211,7 +211,7 @@ async function updateUser(ctx: AuthContext, request: Request) {
         throw errors.validation('Unable to validate email address: invalid format')
       if (email !== user.email) {
         const taken = await findUserByEmail(tx, email)
-        if (taken && taken.id !== user.id) throw errors.emailExists()
+        if (taken && taken.id !== user.id) throw authError('email_exists')
         await startEmailChange(ctx, tx, { user, newEmail: email, redirectTo, challenge })
       }
     }

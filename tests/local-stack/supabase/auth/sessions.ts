@@ -4,7 +4,7 @@ import type { Queryable } from '../../database'
 import { bearerToken } from '../http'
 import { signAccessToken, type VerifiedClaims, verifyToken } from '../keys'
 import { type AuthConfig, type AuthContext, issuer } from './context'
-import { AuthError, errors } from './errors'
+import { AuthError, authError, errors } from './errors'
 import { findUserById, userJson, type UserRow } from './users'
 
 interface SessionRow {
@@ -62,7 +62,7 @@ async function sessionResponse(
   refresh: string,
 ) {
   const user = await findUserById(db, userId)
-  if (!user) throw errors.userNotFound()
+  if (!user) throw authError('user_not_found')
   const { token, exp } = await signSessionToken(ctx.config, user, session)
   return {
     access_token: token,
@@ -109,9 +109,9 @@ export async function refreshSession(ctx: AuthContext, token: string) {
       [token],
     )
     const current = rows[0]
-    if (!current) throw errors.refreshTokenNotFound()
+    if (!current) throw authError('refresh_token_not_found')
     const session = await loadSession(tx, current.session_id)
-    if (!session) throw errors.refreshTokenNotFound()
+    if (!session) throw authError('refresh_token_not_found')
     let issued: string | undefined
     if (current.revoked) {
       const active = await tx.query<RefreshTokenRow>(
@@ -152,7 +152,7 @@ export async function refreshSession(ctx: AuthContext, token: string) {
     }
   })
   // Committed on purpose before failing, like GoTrue's NewCommitWithError.
-  if (outcome.reused) throw errors.refreshTokenAlreadyUsed()
+  if (outcome.reused) throw authError('refresh_token_already_used')
   return outcome.body
 }
 
@@ -170,7 +170,7 @@ export interface Authenticated {
 /** Verifies the bearer access token of a user request and loads its user and session. */
 export async function authenticate(ctx: AuthContext, request: Request): Promise<Authenticated> {
   const token = bearerToken(request)
-  if (!token) throw errors.noAuthorization()
+  if (!token) throw authError('no_authorization')
   let claims: VerifiedClaims
   try {
     claims = await verifyToken(token)
@@ -184,7 +184,7 @@ export async function authenticate(ctx: AuthContext, request: Request): Promise<
   const user = await findUserById(ctx.db, claims.sub)
   if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist')
   const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined
-  if (sessionId && !(await loadSession(ctx.db, sessionId))) throw errors.sessionNotFound()
+  if (sessionId && !(await loadSession(ctx.db, sessionId))) throw authError('session_not_found')
   return { claims, user, sessionId }
 }
 

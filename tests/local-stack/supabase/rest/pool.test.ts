@@ -1,12 +1,6 @@
-import { createClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import type { Database } from '../../database'
-import { createTestDatabase } from '../../testing/database'
-import { LOCAL_SERVICE_ROLE_KEY } from '../keys'
-import { createRestHandler } from './handler'
 import { createRestPool } from './pool'
-import { TEST_URL } from './testing'
 
 /** A promise and the function that settles it. */
 function gate() {
@@ -69,62 +63,5 @@ describe('createRestPool (db-pool, db-pool-acquisition-timeout)', () => {
     expect(pool.state()).toEqual({ inUse: 10, waiting: 1 })
     held.open()
     await Promise.all(holders)
-  })
-})
-
-describe('the REST handler with a full pool', () => {
-  let db: Database
-  beforeAll(async () => {
-    db = await createTestDatabase()
-  })
-  afterAll(() => db.close())
-
-  it('answers a request beyond the pool 504 PGRST003 after the timeout, as PostgREST does', async () => {
-    // A database whose first transaction is slow: it holds the pool's only connection.
-    const slow = gate()
-    const entered = gate()
-    let first = true
-    const slowDatabase: Database = {
-      kind: db.kind,
-      query: (sql, params) => db.query(sql, params),
-      exec: (sql) => db.exec(sql),
-      async transaction(fn, options) {
-        if (first) {
-          first = false
-          entered.open()
-          await slow.opened
-        }
-        return db.transaction(fn, options)
-      },
-      close: () => db.close(),
-    }
-    const handler = createRestHandler({
-      database: slowDatabase,
-      pool: { size: 1, acquisitionTimeoutMs: 150 },
-    })
-    const service = createClient(TEST_URL, LOCAL_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      global: { fetch: (input, init) => handler(new Request(input, init)) },
-    })
-    // (A query builder sends when awaited: `then` sends it now.)
-    const held = service
-      .rpc('session_is_active', {
-        p_session_id: '00000000-0000-0000-0000-000000000000',
-        p_user_id: '00000000-0000-0000-0000-000000000000',
-      })
-      .then((answer) => answer)
-    await entered.opened
-    const startedAt = Date.now()
-    const refused = await service.from('user_profiles').select('user_id').limit(1)
-    expect(Date.now() - startedAt).toBeLessThan(1_000)
-    expect(refused.status).toBe(504)
-    expect(refused.error).toMatchObject({
-      code: 'PGRST003',
-      message: 'Timed out acquiring connection from connection pool.',
-    })
-    slow.open()
-    expect((await held).error).toBeNull()
-    const after = await service.from('user_profiles').select('user_id').limit(1)
-    expect(after.status).toBe(200)
   })
 })

@@ -8,59 +8,20 @@ import { restTestKit } from './testing'
 
 let db: Database
 let kit: ReturnType<typeof restTestKit>
-type User = Awaited<ReturnType<ReturnType<typeof restTestKit>['createUser']>>
-let alice: User
-let bob: User
+let alice: Awaited<ReturnType<ReturnType<typeof restTestKit>['createUser']>>
 
 beforeAll(async () => {
   db = await createTestDatabase()
   kit = restTestKit(db)
   alice = await kit.createUser('alice@example.com')
-  bob = await kit.createUser('bob@example.com')
-  for (const [user, invoice] of [
-    [alice, 'in_alice'],
-    [bob, 'in_bob'],
-  ] as const) {
-    const subscription = await kit.service
-      .from('user_subscriptions')
-      .insert({ user_id: user.id, provider: 'stripe', status: 'active' })
-    expect(subscription.error).toBeNull()
-    const payment = await kit.service.from('payment_history').insert({
-      user_id: user.id,
-      provider: 'stripe',
-      provider_payment_id: invoice,
-      amount: 1900,
-      currency: 'usd',
-      status: 'paid',
-    })
-    expect(payment.error).toBeNull()
-  }
+  const subscription = await kit.service
+    .from('user_subscriptions')
+    .insert({ user_id: alice.id, provider: 'stripe', status: 'active' })
+  expect(subscription.error).toBeNull()
 })
 afterAll(() => db.close())
 
 describe('row-level security through real policies', () => {
-  it('a user sees only their own subscription, payments and profile', async () => {
-    for (const table of ['user_subscriptions', 'payment_history', 'user_profiles'] as const) {
-      const { data, error } = await alice.client.from(table).select('user_id')
-      expect(error).toBeNull()
-      expect(data).toEqual([{ user_id: alice.id }])
-    }
-    const { count } = await alice.client
-      .from('payment_history')
-      .select('*', { count: 'exact', head: true })
-    expect(count).toBe(1)
-    const invoices = await alice.client
-      .from('payment_history')
-      .select('provider_payment_id')
-      .eq('user_id', bob.id)
-    expect(invoices.data).toEqual([])
-  })
-
-  it('the service role bypasses RLS', async () => {
-    const { data } = await kit.service.from('user_subscriptions').select('user_id').order('user_id')
-    expect(data?.map((row) => row.user_id).sort()).toEqual([alice.id, bob.id].sort())
-  })
-
   it('a user cannot insert a subscription: 403 42501 and no row', async () => {
     const { error, status } = await alice.client
       .from('user_subscriptions')
@@ -78,29 +39,6 @@ describe('row-level security through real policies', () => {
       [alice.id],
     )
     expect(rows).toEqual([{ plan_name: null }])
-  })
-
-  it("a user updates their own profile but not another's", async () => {
-    const own = await alice.client
-      .from('user_profiles')
-      .update({ display_name: 'Alice' })
-      .eq('user_id', alice.id)
-      .select('user_id, display_name')
-      .single()
-    expect(own.error).toBeNull()
-    expect(own.data).toEqual({ user_id: alice.id, display_name: 'Alice' })
-    const other = await alice.client
-      .from('user_profiles')
-      .update({ display_name: 'pwned' })
-      .eq('user_id', bob.id)
-      .select()
-    expect(other.error).toBeNull()
-    expect(other.data).toEqual([])
-    const { rows } = await db.query(
-      'select display_name from public.user_profiles where user_id = $1',
-      [bob.id],
-    )
-    expect(rows).toEqual([{ display_name: null }])
   })
 
   it('anon is refused with 401: no table in public is granted to it', async () => {

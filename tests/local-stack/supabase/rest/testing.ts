@@ -7,7 +7,7 @@ import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY, signAccessToken } from '../keys
 import { createRestHandler } from './handler'
 
 /** Base URL the test clients use; requests never leave the process. */
-export const TEST_URL = 'http://127.0.0.1:54421'
+const TEST_URL = 'http://127.0.0.1:54421'
 
 /** Test helpers around one handler: real supabase-js clients whose fetch calls it directly. */
 export function restTestKit(db: Database) {
