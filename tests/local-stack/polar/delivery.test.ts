@@ -70,27 +70,4 @@ describe('webhook delivery', () => {
     expect(wait).toBeLessThanOrEqual(4_100)
     expect(POLAR_DELIVERY).toMatchObject({ attempts: 10, maxBackoffMs: 1_200_000 })
   })
-
-  it('fails an event after its attempts (network errors included) and re-sends it with the same id and body', async () => {
-    env = await setup({ retry: { attempts: 2, baseDelayMs: 10 } })
-    env.emulator.setWebhookUrl('http://127.0.0.1:9/nothing-listens-here')
-    await env.polar.checkouts.create({ products: [PRO] })
-    await env.emulator.idle()
-    const [failed] = env.emulator.deliveries()
-    expect(failed).toMatchObject({ status: 'failed', attempts: [{ status: null }, {}] })
-    expect(failed.attempts[0].error).toContain('fetch failed')
-
-    env.emulator.setWebhookUrl(env.receiver.url)
-    const resent = await fetch(`${env.emulator.url}/_emulator/events/${failed.id}/resend`, {
-      method: 'POST',
-    })
-    expect(await resent.json()).toMatchObject({ id: failed.id, type: 'checkout.created' })
-    await env.emulator.idle()
-    const [last] = env.receiver.received
-    expect(last.headers['webhook-id']).toBe(failed.id)
-    expect(last.body).toBe(failed.body)
-    expect(env.emulator.deliveries()[0]).toMatchObject({ status: 'succeeded' })
-    const unknown = `${env.emulator.url}/_emulator/events/00000000-0000-4000-8000-000000000000/resend`
-    expect((await fetch(unknown, { method: 'POST' })).status).toBe(404)
-  })
 })

@@ -246,3 +246,18 @@ describe('idempotency', () => {
     ).rejects.toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400 })
   })
 })
+
+it('refuses a portal session after 30 minutes, with the way back to the site', async () => {
+  stack = await setupStack()
+  const returnUrl = 'http://localhost:5173/dashboard/settings/billing'
+  const { url } = await stack.stripe.billingPortal.sessions.create({
+    customer: await customer(stack.stripe),
+    return_url: returnUrl,
+  })
+  stack.emulator.advanceClock(31 * 60)
+  const response = await fetch(url)
+  expect(response.status).toBe(410)
+  const html = await response.text()
+  expect(html).toContain('This portal session has expired')
+  expect(html).toContain(`<a href="${returnUrl}">Return to site</a>`)
+})
