@@ -26,9 +26,10 @@ describe('webhook delivery', () => {
     env = await setup({ retry: { attempts: 5, baseDelayMs: 30 } })
     const script = [500, 503]
     let firstId: string | undefined
-    env.receiver.respond = (id) => {
+    env.receiver.respond = (_index, headers) => {
+      const id = String(headers['webhook-id'])
       firstId ??= id
-      return id === firstId ? script.shift() : undefined
+      return (id === firstId && script.shift()) || 200
     }
     await twoEvents()
     await env.emulator.idle()

@@ -15,32 +15,36 @@ export interface ReceivedWebhook {
   body: string
 }
 
-/** A local webhook endpoint that records requests; `respond` picks each answer's status. */
-async function startReceiver(respond: (index: number) => number = () => 200) {
-  const received: ReceivedWebhook[] = []
-  let count = 0
+/**
+ * A local webhook endpoint that records requests (the Polar stand-in's tests use it too);
+ * `respond` picks each answer's status, and may be replaced.
+ */
+export async function startReceiver(
+  respond = (_index: number, _headers: IncomingHttpHeaders) => 200,
+) {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const index = count++
-      const status = respond(index)
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      const index = receiver.received.length
+      const status = receiver.respond(index, req.headers)
+      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() })
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(status < 300 ? { received: true } : { error: `failing #${index}` }))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/api/webhooks/stripe`,
-    received,
+  const receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    received: [] as ReceivedWebhook[],
+    respond,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+  return receiver
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>
