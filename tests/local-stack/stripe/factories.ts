@@ -14,10 +14,6 @@ import {
 export function addInterval(timestamp: number, price: PriceObject) {
   const { interval, interval_count: count } = price.recurring
   const date = new Date(timestamp * 1000)
-  if (interval === 'day' || interval === 'week') {
-    const days = (interval === 'week' ? 7 : 1) * count
-    return timestamp + days * 86_400
-  }
   const months = (interval === 'year' ? 12 : 1) * count
   const day = date.getUTCDate()
   date.setUTCDate(1)

@@ -35,10 +35,7 @@ export interface PriceObject {
   product: string
   unit_amount: number
   currency: string
-  recurring: { interval: 'day' | 'week' | 'month' | 'year'; interval_count: number } & Record<
-    string,
-    unknown
-  >
+  recurring: { interval: 'month' | 'year'; interval_count: number } & Record<string, unknown>
   [key: string]: unknown
 }
 

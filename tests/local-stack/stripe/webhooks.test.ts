@@ -144,7 +144,7 @@ describe('webhook delivery', () => {
 
     await stripe.webhookEndpoints.update(endpoint.id, { disabled: false })
     const third = await emulator.trigger('customer.created')
-    emulator.resend(first.id)
+    await postJson(emulator, `/_emulator/events/${first.id}/resend`, {})
     await emulator.idle()
     expect(verifiedEvents(stripe, receiver).map((event) => event.id)).toEqual([
       first.id,
