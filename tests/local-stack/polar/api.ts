@@ -145,7 +145,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
       billing_address: null,
     }
     state.customers.set(customer.id, customer)
-    ctx.emitCustomer('customer.created', customer)
+    ctx.emitCustomer(customer, 'created')
     sendJson(res, 201, customerJson(state, customer))
   })
 
@@ -164,7 +164,7 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
     if (input.external_id) customer.external_id = input.external_id
     if (input.metadata) customer.metadata = input.metadata
     ctx.touch(customer)
-    ctx.emitCustomer('customer.updated', customer)
+    ctx.emitCustomer(customer, 'updated')
     sendJson(res, 200, customerJson(state, customer))
   })
 

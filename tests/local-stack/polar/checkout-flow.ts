@@ -38,7 +38,7 @@ export function createCheckout(
     subscription_id: null,
   }
   ctx.state.checkouts.set(id, checkout)
-  ctx.emitCheckout('checkout.created', checkout)
+  ctx.emitCheckout(checkout, 'created')
   return checkout
 }
 
@@ -107,13 +107,13 @@ export function completeCheckout(
   checkout.customer_email = email
   checkout.customer_name = name
   ctx.touch(checkout)
-  ctx.emitCheckout('checkout.updated', checkout)
+  ctx.emitCheckout(checkout, 'updated')
 
   // A reused customer takes the checkout's external id when it has none.
   if (existing && !existing.external_id && checkout.external_customer_id) {
     existing.external_id = checkout.external_customer_id
     ctx.touch(existing)
-    ctx.emitCustomer('customer.updated', existing)
+    ctx.emitCustomer(existing, 'updated')
   }
   const customer = existing ?? newCustomer(ctx, checkout, email, name, address)
   checkout.customer_id = customer.id
@@ -142,8 +142,7 @@ export function completeCheckout(
     metadata: { ...checkout.metadata },
   }
   ctx.state.subscriptions.set(subscription.id, subscription)
-  ctx.emitSubscription('subscription.created', subscription)
-  ctx.emitSubscription('subscription.active', subscription)
+  ctx.emitSubscription(subscription, 'created', 'active')
 
   const order = createOrder(ctx, subscription, 'subscription_create', {
     checkoutId: checkout.id,
@@ -155,7 +154,7 @@ export function completeCheckout(
   checkout.status = 'succeeded'
   checkout.subscription_id = subscription.id
   ctx.touch(checkout)
-  ctx.emitCheckout('checkout.updated', checkout)
+  ctx.emitCheckout(checkout, 'updated')
   return { checkout, customer, subscription, order }
 }
 
@@ -177,6 +176,6 @@ function newCustomer(
     billing_address: address,
   }
   ctx.state.customers.set(customer.id, customer)
-  ctx.emitCustomer('customer.created', customer)
+  ctx.emitCustomer(customer, 'created')
   return customer
 }

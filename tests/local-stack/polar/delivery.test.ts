@@ -26,9 +26,10 @@ describe('webhook delivery', () => {
     env = await setup({ retry: { attempts: 5, baseDelayMs: 30 } })
     const script = [500, 503]
     let firstId: string | undefined
-    env.receiver.respond = (id) => {
+    env.receiver.respond = (_index, headers) => {
+      const id = String(headers['webhook-id'])
       firstId ??= id
-      return id === firstId ? script.shift() : undefined
+      return (id === firstId && script.shift()) || 200
     }
     await twoEvents()
     await env.emulator.idle()
@@ -69,57 +70,5 @@ describe('webhook delivery', () => {
     expect(wait).toBeGreaterThanOrEqual(1_900)
     expect(wait).toBeLessThanOrEqual(4_100)
     expect(POLAR_DELIVERY).toMatchObject({ attempts: 10, maxBackoffMs: 1_200_000 })
-  })
-
-  it('fails an event after its attempts (network errors included) and re-sends it with the same id and body', async () => {
-    env = await setup({ retry: { attempts: 2, baseDelayMs: 10 } })
-    env.emulator.setWebhookUrl('http://127.0.0.1:9/nothing-listens-here')
-    await env.polar.checkouts.create({ products: [PRO] })
-    await env.emulator.idle()
-    const [failed] = env.emulator.deliveries()
-    expect(failed).toMatchObject({ status: 'failed', attempts: [{ status: null }, {}] })
-    expect(failed.attempts[0].error).toContain('fetch failed')
-
-    env.emulator.setWebhookUrl(env.receiver.url)
-    const resent = await fetch(`${env.emulator.url}/_emulator/events/${failed.id}/resend`, {
-      method: 'POST',
-    })
-    expect(await resent.json()).toMatchObject({ id: failed.id, type: 'checkout.created' })
-    await env.emulator.idle()
-    const [last] = env.receiver.received
-    expect(last.headers['webhook-id']).toBe(failed.id)
-    expect(last.body).toBe(failed.body)
-    expect(env.emulator.deliveries()[0]).toMatchObject({ status: 'succeeded' })
-    const unknown = `${env.emulator.url}/_emulator/events/00000000-0000-4000-8000-000000000000/resend`
-    expect((await fetch(unknown, { method: 'POST' })).status).toBe(404)
-  })
-
-  it('disables the endpoint after 10 failed events in a row: pending ones skipped, none created; enabling re-sends nothing', async () => {
-    env = await setup({ retry: { attempts: 2, baseDelayMs: 4 } })
-    const { polar, emulator, receiver } = env
-    receiver.respond = () => 500
-    for (let i = 0; i < 12; i++) await polar.checkouts.create({ products: [PRO] })
-    await emulator.idle()
-    const failed = emulator.deliveries().filter((d) => d.status === 'failed')
-    const skipped = emulator.deliveries().filter((d) => d.status === 'skipped')
-    expect(failed).toHaveLength(10)
-    expect(skipped.length + failed.length).toBe(12)
-    expect(emulator.endpoint()).toMatchObject({ enabled: false, disabledAt: expect.any(String) })
-    const html = await (await fetch(`${emulator.url}/_emulator/deliveries`)).text()
-    expect(html).toContain('Endpoint disabled')
-
-    await polar.checkouts.create({ products: [PRO] })
-    expect(emulator.deliveries()).toHaveLength(12)
-
-    receiver.respond = () => undefined
-    receiver.received.length = 0
-    emulator.setEndpointEnabled(true)
-    expect(emulator.endpoint()).toMatchObject({ enabled: true, disabledAt: null })
-    await emulator.idle()
-    expect(receiver.received).toHaveLength(0)
-    const target = skipped[0] ?? failed[0]
-    emulator.resend(target.id)
-    await emulator.idle()
-    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([target.id])
   })
 })

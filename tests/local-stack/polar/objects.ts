@@ -14,6 +14,11 @@ import type {
  * contract.test.ts checks each against the SDK's types.
  */
 
+/** Fields the object has with the value null, named in one string (as Polar serializes them). */
+export function nulls(names: string): Record<string, null> {
+  return Object.fromEntries(names.split(/\s+/).map((name) => [name, null]))
+}
+
 function priceJson(product: ProductRecord) {
   return {
     created_at: product.created_at,
@@ -33,16 +38,12 @@ function productBase(state: PolarState, product: ProductRecord) {
   return {
     id: product.id,
     created_at: product.created_at,
-    modified_at: null,
-    trial_interval: null,
-    trial_interval_count: null,
+    ...nulls('modified_at trial_interval trial_interval_count meter_interval meter_interval_count'),
     name: product.name,
     description: product.description,
     visibility: 'public',
     recurring_interval: product.recurring_interval,
     recurring_interval_count: 1,
-    meter_interval: null,
-    meter_interval_count: null,
     is_recurring: true,
     is_archived: false,
     organization_id: state.organization.id,
@@ -83,12 +84,9 @@ export function customerJson(state: PolarState, customer: CustomerRecord) {
     name: customer.name,
     billing_name: customer.name,
     billing_address: customer.billing_address,
-    tax_id: null,
-    locale: null,
+    ...nulls('tax_id locale default_payment_method_id first_user_event_at'),
     organization_id: state.organization.id,
-    default_payment_method_id: null,
     deleted_at: customer.deleted_at ?? null,
-    first_user_event_at: null,
     avatar_url: `https://www.gravatar.com/avatar/${customer.id.replace(/-/g, '')}?d=404`,
   }
 }
@@ -107,10 +105,8 @@ function subscriptionBaseJson(subscription: SubscriptionRecord) {
     status: subscription.status,
     current_period_start: subscription.current_period_start,
     current_period_end: subscription.current_period_end,
-    current_meter_period_start: null,
-    current_meter_period_end: null,
-    trial_start: null,
-    trial_end: null,
+    ...nulls(`current_meter_period_start current_meter_period_end trial_start trial_end paused_at
+      resumes_at discount_id units customer_cancellation_reason customer_cancellation_comment`),
     cancel_at_period_end: subscription.cancel_at_period_end,
     canceled_at: subscription.canceled_at,
     started_at: subscription.started_at,
@@ -118,15 +114,9 @@ function subscriptionBaseJson(subscription: SubscriptionRecord) {
     ended_at: subscription.ended_at,
     past_due_at: subscription.past_due_at,
     pause_at_period_end: false,
-    paused_at: null,
-    resumes_at: null,
     customer_id: subscription.customer_id,
     product_id: subscription.product_id,
-    discount_id: null,
     checkout_id: subscription.checkout_id,
-    units: null,
-    customer_cancellation_reason: null,
-    customer_cancellation_comment: null,
   }
 }
 
@@ -170,19 +160,15 @@ export function orderJson(state: PolarState, order: OrderRecord) {
     billing_address: order.billing_address,
     invoice_number: order.invoice_number,
     is_invoice_generated: order.is_invoice_generated,
-    receipt_number: null,
-    units: null,
+    ...nulls('receipt_number units discount_id platform_fee_currency discount'),
     customer_id: order.customer_id,
     product_id: order.product_id,
-    discount_id: null,
     subscription_id: order.subscription_id,
     checkout_id: order.checkout_id,
     metadata: order.metadata,
     platform_fee_amount: 0,
-    platform_fee_currency: null,
     customer: customerJson(state, state.customer(order.customer_id)),
     product: { metadata: {}, ...productBase(state, product) },
-    discount: null,
     subscription: subscription ? subscriptionBaseJson(subscription) : null,
     items: [
       {
@@ -217,26 +203,19 @@ export function checkoutJson(state: PolarState, checkout: CheckoutRecord, public
     url: `${publicUrl}/checkout/${checkout.client_secret}`,
     expires_at: checkout.expires_at,
     success_url: checkout.success_url,
-    return_url: null,
-    embed_origin: null,
+    ...nulls(`return_url embed_origin units min_units max_units tax_amount tax_behavior
+      active_trial_interval active_trial_interval_count trial_end discount_id customer_ip_address
+      customer_billing_address customer_tax_id payment_method_type trial_interval
+      trial_interval_count discount`),
     amount: product.amount,
-    units: null,
-    min_units: null,
-    max_units: null,
     discount_amount: 0,
     net_amount: product.amount,
-    tax_amount: null,
-    tax_behavior: null,
     total_amount: product.amount,
     currency: product.currency,
     allow_trial: true,
-    active_trial_interval: null,
-    active_trial_interval_count: null,
-    trial_end: null,
     organization_id: state.organization.id,
     product_id: product.id,
     product_price_id: product.price_id,
-    discount_id: null,
     allow_discount_codes: true,
     require_billing_address: false,
     is_discount_applicable: true,
@@ -248,11 +227,7 @@ export function checkoutJson(state: PolarState, checkout: CheckoutRecord, public
     is_business_customer: false,
     customer_name: checkout.customer_name,
     customer_email: checkout.customer_email,
-    customer_ip_address: null,
     customer_billing_name: checkout.customer_name,
-    customer_billing_address: null,
-    customer_tax_id: null,
-    payment_method_type: null,
     payment_processor_metadata: {},
     billing_address_fields: {
       country: 'required',
@@ -262,15 +237,12 @@ export function checkoutJson(state: PolarState, checkout: CheckoutRecord, public
       line1: 'disabled',
       line2: 'disabled',
     },
-    trial_interval: null,
-    trial_interval_count: null,
     metadata: checkout.metadata,
     external_customer_id: checkout.external_customer_id,
     products: products.map((p) => checkoutProductJson(state, p)),
     product: checkoutProductJson(state, product),
     product_price: priceJson(product),
     prices: Object.fromEntries(products.map((p) => [p.id, [priceJson(p)]])),
-    discount: null,
     subscription_id: checkout.subscription_id,
     attached_custom_fields: [],
     customer_metadata: checkout.customer_metadata,

@@ -27,7 +27,7 @@ export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   const finish = () => {
     order.is_invoice_generated = true
     ctx.touch(order)
-    ctx.emitOrder('order.updated', order)
+    ctx.emitOrder(order, 'updated')
   }
   if (ctx.invoiceDelayMs <= 0) finish()
   else ctx.later(ctx.invoiceDelayMs, finish)
@@ -91,8 +91,7 @@ export function refundOrder(
   order.status = order.refunded_amount >= order.amount ? 'refunded' : 'partially_refunded'
   ctx.touch(order)
   ctx.emitRefund(refund)
-  ctx.emitOrder('order.updated', order)
-  ctx.emitOrder('order.refunded', order)
+  ctx.emitOrder(order, 'updated', 'refunded')
   return refund
 }
 
@@ -141,10 +140,9 @@ export function createOrder(
     period_end: subscription.current_period_end,
   }
   ctx.state.orders.set(order.id, order)
-  ctx.emitOrder('order.created', order)
+  ctx.emitOrder(order, 'created')
   if (options.paid) {
-    ctx.emitOrder('order.updated', order)
-    ctx.emitOrder('order.paid', order)
+    ctx.emitOrder(order, 'updated', 'paid')
   }
   return order
 }
@@ -153,6 +151,5 @@ export function createOrder(
 export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
   order.status = 'paid'
   ctx.touch(order)
-  ctx.emitOrder('order.updated', order)
-  ctx.emitOrder('order.paid', order)
+  ctx.emitOrder(order, 'updated', 'paid')
 }

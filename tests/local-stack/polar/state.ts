@@ -169,21 +169,25 @@ export class EmulatorContext {
     record.modified_at = now()
   }
 
-  // Each emit serializes the object as it is now, like Polar's webhook payload snapshots.
-  emitCheckout(type: string, checkout: CheckoutRecord) {
-    this.webhooks.enqueue(type, checkoutJson(this.state, checkout, this.publicUrl))
+  // Each event serializes the record as it is now, like Polar's webhook payload snapshots.
+  private send(kind: string, events: string[], json: () => unknown) {
+    for (const event of events) this.webhooks.enqueue(`${kind}.${event}`, json())
   }
 
-  emitCustomer(type: string, customer: CustomerRecord) {
-    this.webhooks.enqueue(type, customerJson(this.state, customer))
+  emitCheckout(checkout: CheckoutRecord, ...events: string[]) {
+    this.send('checkout', events, () => checkoutJson(this.state, checkout, this.publicUrl))
   }
 
-  emitSubscription(type: string, subscription: SubscriptionRecord) {
-    this.webhooks.enqueue(type, subscriptionJson(this.state, subscription))
+  emitCustomer(customer: CustomerRecord, ...events: string[]) {
+    this.send('customer', events, () => customerJson(this.state, customer))
   }
 
-  emitOrder(type: string, order: OrderRecord) {
-    this.webhooks.enqueue(type, orderJson(this.state, order))
+  emitSubscription(subscription: SubscriptionRecord, ...events: string[]) {
+    this.send('subscription', events, () => subscriptionJson(this.state, subscription))
+  }
+
+  emitOrder(order: OrderRecord, ...events: string[]) {
+    this.send('order', events, () => orderJson(this.state, order))
   }
 
   emitRefund(refund: RefundRecord) {

@@ -25,8 +25,7 @@ export function cancelSubscription(ctx: EmulatorContext, subscription: Subscript
   subscription.canceled_at = now()
   subscription.ends_at = subscription.current_period_end
   ctx.touch(subscription)
-  ctx.emitSubscription('subscription.updated', subscription)
-  ctx.emitSubscription('subscription.canceled', subscription)
+  ctx.emitSubscription(subscription, 'updated', 'canceled')
   return subscription
 }
 
@@ -44,8 +43,7 @@ export function uncancelSubscription(ctx: EmulatorContext, subscription: Subscri
   subscription.canceled_at = null
   subscription.ends_at = null
   ctx.touch(subscription)
-  ctx.emitSubscription('subscription.updated', subscription)
-  ctx.emitSubscription('subscription.uncanceled', subscription)
+  ctx.emitSubscription(subscription, 'updated', 'uncanceled')
   return subscription
 }
 
@@ -59,9 +57,7 @@ export function revokeSubscription(ctx: EmulatorContext, subscription: Subscript
   subscription.ends_at = endedAt
   subscription.ended_at = endedAt
   ctx.touch(subscription)
-  ctx.emitSubscription('subscription.updated', subscription)
-  ctx.emitSubscription('subscription.canceled', subscription)
-  ctx.emitSubscription('subscription.revoked', subscription)
+  ctx.emitSubscription(subscription, 'updated', 'canceled', 'revoked')
   return subscription
 }
 
@@ -92,7 +88,7 @@ export function changeProduct(ctx: EmulatorContext, subscription: SubscriptionRe
   subscription.recurring_interval = product.recurring_interval
   subscription.pending_proration = (subscription.pending_proration ?? 0) + charge - credit
   ctx.touch(subscription)
-  ctx.emitSubscription('subscription.updated', subscription)
+  ctx.emitSubscription(subscription, 'updated')
   return subscription
 }
 
@@ -122,7 +118,7 @@ export function renewSubscription(
     subscription.recurring_interval,
   )
   ctx.touch(subscription)
-  ctx.emitSubscription('subscription.updated', subscription)
+  ctx.emitSubscription(subscription, 'updated')
 
   // A credit larger than the price is carried to the following period.
   const prorations = subscription.pending_proration ?? 0
@@ -134,8 +130,7 @@ export function renewSubscription(
     subscription.status = 'past_due'
     subscription.past_due_at = now()
     ctx.touch(subscription)
-    ctx.emitSubscription('subscription.updated', subscription)
-    ctx.emitSubscription('subscription.past_due', subscription)
+    ctx.emitSubscription(subscription, 'updated', 'past_due')
     return { subscription, order }
   }
   markOrderPaid(ctx, order)

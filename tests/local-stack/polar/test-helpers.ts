@@ -1,43 +1,11 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
-
 import { createPolar, webhooks } from '@polar-sh/sdk/2026-10'
 
 import { LOCAL_CATALOG } from '../catalog'
+import { type ReceivedWebhook, startReceiver } from '../stripe/test-support'
 import { type PolarEmulatorOptions, startPolarEmulator } from './index'
 
 export const TOKEN = 'polar_oat_local_emulator'
 export const SECRET = 'polar_whs_local_emulator_secret'
-
-export interface ReceivedWebhook {
-  headers: IncomingHttpHeaders
-  body: string
-}
-
-/** A local webhook endpoint that records requests and answers 200 unless `respond` says otherwise. */
-async function startReceiver() {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() })
-      res.writeHead(receiver.respond(String(req.headers['webhook-id'])) ?? 200).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/polar`,
-    received: [] as ReceivedWebhook[],
-    /** The status for a request by its `webhook-id`; undefined answers 200. */
-    respond: (_webhookId: string): number | undefined => undefined,
-    types: () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type),
-    close: () => {
-      server.closeAllConnections()
-      return new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
-  return receiver
-}
 
 /** Verifies a received request exactly as the app will: the SDK's `webhooks.validateEvent`. */
 export async function verify(webhook: ReceivedWebhook, secret = SECRET) {
@@ -63,43 +31,26 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     ...options,
   })
   const polar = createPolar({ accessToken: TOKEN, baseUrl: emulator.url })
-  /** The events delivered since the last call, verified; empties the receiver. */
-  const delivered = async () => {
-    await emulator.idle()
-    const events = await Promise.all(receiver.received.map((r) => verify(r)))
-    receiver.received.length = 0
-    return events
-  }
-  /** A paid subscription (`completeCheckout`), its events already delivered and forgotten. */
-  const subscribe = async (product: string, userId = 'user-1', details = {}) => {
+  /** A paid subscription (`completeCheckout`), its events delivered and forgotten. */
+  const subscribe = async (product: string) => {
     const checkout = await polar.checkouts.create({
       products: [product],
-      external_customer_id: userId,
-      metadata: { user_id: userId },
+      external_customer_id: 'user-1',
+      metadata: { user_id: 'user-1' },
     })
-    const done = await emulator.completeCheckout(checkout.id, details)
-    await delivered()
+    const done = await emulator.completeCheckout(checkout.id)
+    await emulator.idle()
+    receiver.received.length = 0
     return done
   }
   return {
     emulator,
     receiver,
     polar,
-    delivered,
     subscribe,
     close: async () => {
       await emulator.close()
       await receiver.close()
     },
   }
-}
-
-/** Submits a form like a browser without JavaScript (no redirect following). */
-export async function postForm(url: string, fields: Record<string, string>) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-  })
 }

@@ -48,24 +48,10 @@ interface DispatcherOptions {
 }
 
 /** The event types the emulator emits: a new endpoint's default selection here. */
-export const POLAR_EVENT_TYPES = [
-  'checkout.created',
-  'checkout.updated',
-  'customer.created',
-  'customer.updated',
-  'order.created',
-  'order.paid',
-  'order.refunded',
-  'order.updated',
-  'refund.created',
-  'subscription.active',
-  'subscription.canceled',
-  'subscription.created',
-  'subscription.past_due',
-  'subscription.revoked',
-  'subscription.uncanceled',
-  'subscription.updated',
-]
+export const POLAR_EVENT_TYPES = `checkout.created checkout.updated customer.created
+  customer.updated order.created order.paid order.refunded order.updated refund.created
+  subscription.active subscription.canceled subscription.created subscription.past_due
+  subscription.revoked subscription.uncanceled subscription.updated`.split(/\s+/)
 
 /**
  * Delivers events to one endpoint the way Polar's worker does (`webhook/tasks.py`,

@@ -30,9 +30,7 @@ export async function handleAdmin(
   const isForm = (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')
   try {
     if (method === 'GET' && path === '/_emulator/deliveries') {
-      if (url.searchParams.get('format') === 'json')
-        sendJson(res, 200, { deliveries: ctx.dispatcher.deliveries() })
-      else sendHtml(res, 200, deliveriesPage(ctx))
+      sendHtml(res, 200, deliveriesPage(ctx))
     } else if (method === 'GET' && path === '/_emulator/payments') {
       sendHtml(res, 200, paymentsPage(ctx))
     } else if (method === 'POST' && /^\/_emulator\/charges\/[^/]+\/refund$/.test(path)) {

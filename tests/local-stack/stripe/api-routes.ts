@@ -1,9 +1,9 @@
 /** Handlers for each emulated `/v1` endpoint. */
+import { chargeOf, refundCharge } from './charges'
 import { createCheckoutSession, field, metadata, text } from './checkout'
 import { previousAttributes, snapshot } from './events'
 import { createdFilter, newestFirst, paginate } from './expand'
-import { checkKnown, invalid, missingParam } from './http'
-import { paymentRoutes } from './payment-routes'
+import { checkKnown, invalid, missingParam, noSuch } from './http'
 import { createPortalSession } from './portal'
 import { portalConfigurationRoutes } from './portal-configurations'
 import { payInvoiceByApi } from './recovery'
@@ -15,7 +15,6 @@ import {
   createSubscription,
   updateSubscription,
 } from './subscriptions'
-import { webhookEndpointRoutes } from './webhook-endpoints'
 
 export const routes: Route[] = [
   r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
@@ -166,8 +165,45 @@ export const routes: Route[] = [
       .map((event) => eventWithPending(ctx, event.id))
     return paginate(events, params, path)
   }),
-  ...paymentRoutes,
-  ...webhookEndpointRoutes,
+  r('GET', 'invoice_payments', (ctx, { params, path }) => {
+    const invoice = text(params.invoice)
+    if (invoice && !ctx.store.invoices.has(invoice)) throw noSuch('invoice', invoice, 'invoice')
+    const status = text(params.status)
+    if (status && !['canceled', 'open', 'paid'].includes(status)) {
+      throw invalid(`Invalid status: must be one of canceled, open, or paid`, 'status')
+    }
+    const payments = [...ctx.store.invoicePayments.values()].filter(
+      (payment) =>
+        (!invoice || payment.invoice === invoice) && (!status || payment.status === status),
+    )
+    return paginate(newestFirst(payments), params, path)
+  }),
+  r('GET', `payment_intents/${id}`, (ctx, _call, [intentId]) => ctx.store.paymentIntent(intentId)),
+  r('GET', `charges/${id}`, (ctx, _call, [chargeId]) => chargeOf(ctx, { charge: chargeId })),
+  r('POST', 'refunds', (ctx, { params, request }) => {
+    const charge = chargeOf(ctx, {
+      charge: text(params.charge),
+      paymentIntent: text(params.payment_intent),
+    })
+    const amount = text(params.amount)
+    return refundCharge(ctx, charge, amount === undefined ? undefined : Number(amount), request)
+  }),
+  // The emulator's one endpoint (the URL it was given), listed and disabled or enabled as on
+  // Stripe (docs.stripe.com/api/webhook_endpoints/update, `disabled`).
+  r('GET', 'webhook_endpoints', (ctx, { params, path }) => {
+    const endpoint = ctx.bus.dispatcher.endpoint
+    return paginate(endpoint ? [endpoint] : [], params, path)
+  }),
+  r('POST', `webhook_endpoints/${id}`, (ctx, { params }, [endpointId]) => {
+    const endpoint = ctx.bus.dispatcher.endpoint
+    if (!endpoint || endpoint.id !== endpointId) throw noSuch('webhook endpoint', endpointId)
+    const disabled = text(params.disabled)
+    if (disabled !== undefined && disabled !== 'true' && disabled !== 'false') {
+      throw invalid(`Invalid boolean: ${disabled}`, 'disabled')
+    }
+    if (disabled !== undefined) ctx.bus.dispatcher.setDisabled(disabled === 'true')
+    return endpoint
+  }),
   ...portalConfigurationRoutes,
 ]
 

@@ -1,13 +1,11 @@
 import Stripe from 'stripe'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 
-import { createProSession, sdkFor, setupStack } from './test-support'
+import type { StripeEmulatorOptions } from './index'
+import { createProSession, sdkFor, setupStack, subscribeThroughCheckout } from './test-support'
 
 let stack: Awaited<ReturnType<typeof setupStack>>
 
-beforeEach(async () => {
-  stack = await setupStack()
-})
 afterEach(async () => {
   await stack.teardown()
 })
@@ -20,26 +18,28 @@ const flow = (flow_data: unknown) => async (stripe: Stripe) =>
     customer: await customer(stripe),
     flow_data: flow_data as Stripe.BillingPortal.SessionCreateParams.FlowData,
   })
+/** A portal session confirming a change of the subscriber's one item to `price`. */
+const confirm =
+  (price: string, item?: string): Call =>
+  async (stripe) => {
+    const { customerId, subscriptionId } = await subscribeThroughCheckout(stripe, stack.emulator)
+    const sub = await stripe.subscriptions.retrieve(subscriptionId)
+    return stripe.billingPortal.sessions.create({
+      customer: customerId,
+      flow_data: {
+        type: 'subscription_update_confirm',
+        subscription_update_confirm: {
+          subscription: subscriptionId,
+          items: [{ id: item ?? sub.items.data[0].id, price }],
+        },
+      },
+    })
+  }
+const confirmAt = 'flow_data[subscription_update_confirm]'
 
 /** What Stripe refuses, refused in its error shape (the SDK raises the matching class). */
 describe('refusals in Stripe shape', () => {
-  it.each<[string, Call, object]>([
-    [
-      'an unknown price on checkout',
-      (stripe) =>
-        stripe.checkout.sessions.create({
-          mode: 'subscription',
-          line_items: [{ price: 'price_nope', quantity: 1 }],
-          success_url: 'http://localhost:5173/success',
-        }),
-      {
-        ...missing,
-        statusCode: 400,
-        param: 'line_items[0][price]',
-        message: "No such price: 'price_nope'",
-        requestId: expect.stringMatching(/^req_/),
-      },
-    ],
+  it.each<[string, Call, object, Partial<StripeEmulatorOptions>?]>([
     [
       'customer with customer_email',
       async (stripe) => createProSession(stripe, { customer: await customer(stripe) }),
@@ -85,15 +85,6 @@ describe('refusals in Stripe shape', () => {
         statusCode: 400,
         param: 'configuration',
         message: "No such configuration: 'bpc_1NotOnThisAccount'",
-      },
-    ],
-    [
-      'automatic tax while Stripe Tax is not set up, as on a new account',
-      (stripe) => createProSession(stripe, { automatic_tax: { enabled: true } }),
-      {
-        statusCode: 400,
-        code: 'stripe_tax_inactive',
-        message: expect.stringMatching(/^Stripe Tax has not been activated/),
       },
     ],
     [
@@ -145,11 +136,54 @@ describe('refusals in Stripe shape', () => {
       (stripe) => stripe.events.list({ created: { gte: 'yesterday' as unknown as number } }),
       { statusCode: 400, param: 'created[gte]', message: 'Invalid integer: yesterday' },
     ],
-  ])('%s', async (_name, call, error) => {
+    [
+      'a second expiry of a session',
+      async (stripe) => {
+        const { id } = await createProSession(stripe)
+        await stripe.checkout.sessions.expire(id)
+        return stripe.checkout.sessions.expire(id)
+      },
+      {
+        type: 'StripeInvalidRequestError',
+        message: expect.stringContaining('This Checkout Session has a status of "expired"'),
+      },
+    ],
+    [
+      'automatic tax for a known customer without an address',
+      async (stripe) =>
+        createProSession(stripe, {
+          customer: await customer(stripe),
+          customer_email: undefined,
+          automatic_tax: { enabled: true },
+        }),
+      { statusCode: 400, param: 'customer_update[address]' },
+      { taxActive: true },
+    ],
+    [
+      'a plan change to a price the configuration does not offer',
+      confirm('price_nope'),
+      { statusCode: 400, param: `${confirmAt}[items][0][price]` },
+    ],
+    [
+      'a plan change of an item the subscription does not have',
+      confirm('price_starter_monthly', 'si_nope'),
+      { ...missing, param: `${confirmAt}[items][0][id]` },
+    ],
+    [
+      'a plan change while the configuration has plan changes off',
+      async (stripe) => {
+        stack.emulator.setPortalPlanChanges(false)
+        return confirm('price_starter_monthly')(stripe)
+      },
+      { statusCode: 400, param: 'flow_data[type]' },
+    ],
+  ])('%s', async (_name, call, error, options) => {
+    stack = await setupStack(options)
     await expect(call(stack.stripe)).rejects.toMatchObject(error)
   })
 
   it('answers a missing key with 401 and an unknown URL with 404', async () => {
+    stack = await setupStack()
     const missingKey = await fetch(`${stack.emulator.url}/v1/customers`)
     expect(missingKey.status).toBe(401)
     expect(await missingKey.json()).toMatchObject({
@@ -170,6 +204,7 @@ describe('refusals in Stripe shape', () => {
 
 describe('idempotency', () => {
   it('replays the first response for the same key, and refuses the key with other parameters', async () => {
+    stack = await setupStack()
     const first = await stack.stripe.customers.create(
       { email: 'a@example.com' },
       { idempotencyKey: 'key-1' },
@@ -187,29 +222,17 @@ describe('idempotency', () => {
   })
 })
 
-describe('events', () => {
-  it('lists by types and created range, newest first, a page at a time', async () => {
-    const event = await stack.emulator.trigger('customer.subscription.created')
-    await stack.emulator.idle()
-    const types = ['invoice.paid', 'invoice.payment_succeeded', 'invoice.finalized']
-    const page = await stack.stripe.events.list({ types, limit: 2 })
-    expect(page.data.map((item) => item.type)).toEqual([
-      'invoice.payment_succeeded',
-      'invoice.paid',
-    ])
-    expect(page.has_more).toBe(true)
-    const next = await stack.stripe.events.list({ types, starting_after: page.data[1].id })
-    expect(next.data.map((item) => item.type)).toEqual(['invoice.finalized'])
-    expect(await stack.stripe.events.retrieve(event.id)).toMatchObject({ pending_webhooks: 0 })
-
-    const at = event.created
-    const ids = async (created: Stripe.RangeQueryParam | number) =>
-      (await stack.stripe.events.list({ types: [event.type], created })).data.map((e) => e.id)
-    expect(await ids({ gte: at })).toEqual([event.id])
-    expect(await ids(at)).toEqual([event.id])
-    expect(await ids({ gt: at })).toEqual([])
-    expect(await ids({ lt: at })).toEqual([])
-    expect(await ids({ gte: at - 60, lte: at })).toEqual([event.id])
-    expect((await stack.stripe.invoices.list({ created: { gt: at + 60 } })).data).toEqual([])
+it('refuses a portal session after 30 minutes, with the way back to the site', async () => {
+  stack = await setupStack()
+  const returnUrl = 'http://localhost:5173/dashboard/settings/billing'
+  const { url } = await stack.stripe.billingPortal.sessions.create({
+    customer: await customer(stack.stripe),
+    return_url: returnUrl,
   })
+  stack.emulator.advanceClock(31 * 60)
+  const response = await fetch(url)
+  expect(response.status).toBe(410)
+  const html = await response.text()
+  expect(html).toContain('This portal session has expired')
+  expect(html).toContain(`<a href="${returnUrl}">Return to site</a>`)
 })

@@ -1,6 +1,6 @@
 /** Products, prices and the legacy plan object, built from the plan catalogue. */
 import type { CatalogPlan } from '../catalog'
-import type { PriceObject, ProductObject } from './objects'
+import { nulls, type PriceObject, type ProductObject } from './objects'
 
 /** A plan's seeded product (its `stripe.productId`). */
 export function makeProduct(
@@ -21,15 +21,10 @@ export function makeProduct(
     marketing_features: plan.features.map((name) => ({ name })),
     metadata: { plan: plan.key },
     name: plan.name,
-    package_dimensions: null,
-    shippable: null,
-    statement_descriptor: null,
-    tax_code: null,
-    tax_details: null,
+    ...nulls(`package_dimensions shippable statement_descriptor tax_code tax_details unit_label
+      url`),
     type: 'service',
-    unit_label: null,
     updated: created,
-    url: null,
   }
 }
 
@@ -47,7 +42,7 @@ export function makePrice(
     billing_scheme: 'per_unit',
     created,
     currency: plan.currency,
-    custom_unit_amount: null,
+    ...nulls('custom_unit_amount tiers_mode transform_quantity'),
     livemode: false,
     lookup_key: `${plan.key}_${plan.interval}ly`,
     metadata: { plan: plan.key },
@@ -61,8 +56,6 @@ export function makePrice(
       usage_type: 'licensed',
     },
     tax_behavior: 'unspecified',
-    tiers_mode: null,
-    transform_quantity: null,
     type: 'recurring',
     unit_amount: plan.amount,
     unit_amount_decimal: String(plan.amount),
@@ -84,12 +77,9 @@ export function planFromPrice(price: PriceObject) {
     interval_count: price.recurring.interval_count,
     livemode: false,
     metadata: price.metadata,
-    meter: null,
+    ...nulls('meter tiers_mode transform_usage trial_period_days'),
     nickname: price.nickname,
     product: price.product,
-    tiers_mode: null,
-    transform_usage: null,
-    trial_period_days: null,
     usage_type: 'licensed',
   }
 }

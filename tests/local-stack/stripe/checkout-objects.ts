@@ -1,6 +1,6 @@
 /** The Checkout Session object, as `POST /v1/checkout/sessions` creates it, and its line items. */
 import { randomId } from './http'
-import type { CheckoutSessionObject, PriceObject } from './objects'
+import { type CheckoutSessionObject, nulls, type PriceObject } from './objects'
 import type { Store } from './store'
 
 export type CheckoutSessionInput = Pick<
@@ -21,69 +21,45 @@ export function makeCheckoutSession(input: CheckoutSessionInput): CheckoutSessio
   return {
     id,
     object: 'checkout.session',
+    subscription: null,
+    invoice: null,
     adaptive_pricing: { enabled: false },
-    after_expiration: null,
+    ...nulls(`after_expiration allowed_payment_method_types billing_address_collection
+      client_secret collected_information consent consent_collection currency_conversion
+      customer_account customer_details integration_identifier invoice_creation locale
+      managed_payments origin_context payment_intent payment_link
+      payment_method_configuration_details permissions recovered_from
+      saved_payment_method_options setup_intent shipping_address_collection shipping_cost
+      submit_type wallet_options`),
     allow_promotion_codes: input.allowPromotionCodes,
-    allowed_payment_method_types: null,
     amount_subtotal: input.amount_total,
     amount_total: input.amount_total,
     automatic_tax: { enabled: input.automaticTax, liability: null, provider: null, status: null },
-    billing_address_collection: null,
     cancel_url: input.cancel_url,
     client_reference_id: input.client_reference_id,
-    client_secret: null,
-    collected_information: null,
-    consent: null,
-    consent_collection: null,
     created: input.now,
     currency: input.currency,
-    currency_conversion: null,
     custom_fields: [],
-    custom_text: {
-      after_submit: null,
-      shipping_address: null,
-      submit: null,
-      terms_of_service_acceptance: null,
-    },
+    custom_text: nulls('after_submit shipping_address submit terms_of_service_acceptance'),
     customer: input.customer,
-    customer_account: null,
     customer_creation: input.customer ? null : 'always',
-    customer_details: null,
     customer_email: input.customer_email,
     discounts: [],
     expires_at: input.now + 24 * 3600,
-    integration_identifier: null,
-    invoice: null,
-    invoice_creation: null,
     livemode: false,
-    locale: null,
-    managed_payments: null,
     metadata: input.metadata,
     mode: input.mode,
-    origin_context: null,
-    payment_intent: null,
-    payment_link: null,
     payment_method_collection: 'always',
-    payment_method_configuration_details: null,
     payment_method_options: { card: { request_three_d_secure: 'automatic' } },
     payment_method_types: ['card'],
     payment_status: 'unpaid',
-    permissions: null,
     phone_number_collection: { enabled: false },
-    recovered_from: null,
-    saved_payment_method_options: null,
-    setup_intent: null,
-    shipping_address_collection: null,
-    shipping_cost: null,
     shipping_options: [],
     status: 'open',
-    submit_type: null,
-    subscription: null,
     success_url: input.success_url,
     total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
     ui_mode: 'hosted',
     url: `${input.publicUrl}/checkout/${id}`,
-    wallet_options: null,
   }
 }
 

@@ -4,6 +4,7 @@ import { randomId } from './http'
 import {
   list,
   type Metadata,
+  nulls,
   type PriceObject,
   type SubscriptionItemObject,
   type SubscriptionObject,
@@ -13,10 +14,6 @@ import {
 export function addInterval(timestamp: number, price: PriceObject) {
   const { interval, interval_count: count } = price.recurring
   const date = new Date(timestamp * 1000)
-  if (interval === 'day' || interval === 'week') {
-    const days = (interval === 'week' ? 7 : 1) * count
-    return timestamp + days * 86_400
-  }
   const months = (interval === 'year' ? 12 : 1) * count
   const day = date.getUTCDate()
   date.setUTCDate(1)
@@ -65,62 +62,43 @@ export function makeSubscription(input: NewSubscription): SubscriptionObject {
   return {
     id,
     object: 'subscription',
-    application: null,
-    application_fee_percent: null,
+    cancel_at: null,
+    canceled_at: null,
+    ended_at: null,
+    latest_invoice: null,
+    ...nulls(`application application_fee_percent billing_cycle_anchor_config billing_thresholds
+      customer_account days_until_due default_source description       managed_payments next_pending_invoice_item_invoice on_behalf_of
+      pause_collection pending_invoice_item_interval pending_setup_intent pending_update schedule
+      test_clock transfer_data trial_end trial_start`),
     automatic_tax: { disabled_reason: null, enabled: input.automaticTax, liability: null },
     billing_cycle_anchor: input.now,
-    billing_cycle_anchor_config: null,
     billing_mode: { flexible: { proration_discounts: 'included' }, type: 'flexible' },
     billing_schedules: [],
-    billing_thresholds: null,
-    cancel_at: null,
     cancel_at_period_end: false,
-    canceled_at: null,
     cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
     collection_method: 'charge_automatically',
     created: input.now,
     currency: input.price.currency,
     customer: input.customer,
-    customer_account: null,
-    days_until_due: null,
     default_payment_method: randomId('pm', 24),
-    default_source: null,
     default_tax_rates: [],
-    description: null,
     discounts: [],
-    ended_at: null,
     invoice_settings: {
-      account_tax_ids: null,
-      custom_fields: null,
-      description: null,
-      footer: null,
+      ...nulls('account_tax_ids custom_fields description footer'),
       issuer: { type: 'self' },
     },
     items: { ...list([item], `/v1/subscription_items?subscription=${id}`), total_count: 1 },
-    latest_invoice: null,
     livemode: false,
-    managed_payments: null,
     metadata: { ...input.metadata },
-    next_pending_invoice_item_invoice: null,
-    on_behalf_of: null,
-    pause_collection: null,
     payment_settings: {
       payment_method_options: null,
       payment_method_types: null,
       save_default_payment_method: 'off',
     },
-    pending_invoice_item_interval: null,
-    pending_setup_intent: null,
-    pending_update: null,
-    schedule: null,
     start_date: input.now,
     status: 'active',
-    test_clock: null,
-    transfer_data: null,
-    trial_end: null,
     trial_settings: {
       end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' },
     },
-    trial_start: null,
   }
 }

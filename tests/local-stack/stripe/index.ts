@@ -119,7 +119,6 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
     /** To the period end: renews (or fails the payment), or ends it if scheduled to. */
     advanceSubscription: async (subscriptionId: string, { fail = false } = {}) =>
       advanceSubscription(ctx, store.subscription(subscriptionId), fail),
-    resend: (eventId: string) => bus.resend(eventId),
     /** Disables (nothing is sent, pending retries are dropped) or enables the endpoint. */
     setWebhookEndpointDisabled: (disabled: boolean) => dispatcher.setDisabled(disabled),
     /**

@@ -35,10 +35,7 @@ export interface PriceObject {
   product: string
   unit_amount: number
   currency: string
-  recurring: { interval: 'day' | 'week' | 'month' | 'year'; interval_count: number } & Record<
-    string,
-    unknown
-  >
+  recurring: { interval: 'month' | 'year'; interval_count: number } & Record<string, unknown>
   [key: string]: unknown
 }
 
@@ -154,6 +151,11 @@ export type StripeObject =
   | ChargeObject
   | DisputeObject
 
+/** Fields the object has with the value null, named in one string (as the pinned version renders them). */
+export function nulls(names: string): Record<string, null> {
+  return Object.fromEntries(names.split(/\s+/).map((name) => [name, null]))
+}
+
 export function list<T>(data: T[], url: string, hasMore = false): ListObject<T> {
   return { object: 'list', data, has_more: hasMore, url }
 }
@@ -162,31 +164,19 @@ export function makeCustomer(id: string, email: string | null, name: string | nu
   const customer: CustomerObject = {
     id,
     object: 'customer',
-    address: null,
+    ...nulls('address currency default_source description discount phone shipping test_clock'),
     balance: 0,
     created: now,
-    currency: null,
-    default_source: null,
     delinquent: false,
-    description: null,
-    discount: null,
     email,
     invoice_prefix: id.slice(4, 12).toUpperCase(),
-    invoice_settings: {
-      custom_fields: null,
-      default_payment_method: null,
-      footer: null,
-      rendering_options: null,
-    },
+    invoice_settings: nulls('custom_fields default_payment_method footer rendering_options'),
     livemode: false,
     metadata: {},
     name,
     next_invoice_sequence: 1,
-    phone: null,
     preferred_locales: [],
-    shipping: null,
     tax_exempt: 'none',
-    test_clock: null,
   }
   return customer
 }

@@ -4,7 +4,7 @@
  * are reached through `expand[]=payments` on the invoice, or `GET /v1/invoice_payments`.
  */
 import { randomId } from './http'
-import type { InvoiceObject } from './objects'
+import { type InvoiceObject, nulls } from './objects'
 import type { Store } from './store'
 
 export interface PaymentIntentObject {
@@ -61,18 +61,8 @@ export function saveCard(store: Store, number: string, customer: string) {
     object: 'payment_method',
     allow_redisplay: 'unspecified',
     billing_details: {
-      address: {
-        city: null,
-        country: null,
-        line1: null,
-        line2: null,
-        postal_code: null,
-        state: null,
-      },
-      email: null,
-      name: null,
-      phone: null,
-      tax_id: null,
+      address: nulls('city country line1 line2 postal_code state'),
+      ...nulls('email name phone tax_id'),
     },
     card: {
       brand,
@@ -107,58 +97,40 @@ export function makePaymentIntent(invoice: InvoiceObject, now: number): PaymentI
   return {
     id,
     object: 'payment_intent',
-    allowed_payment_method_types: null,
+    last_payment_error: null,
+    latest_charge: null,
+    payment_method: null,
+    ...nulls(`allowed_payment_method_types application application_fee_amount
+      automatic_payment_methods canceled_at cancellation_reason customer_account
+      excluded_payment_method_types managed_payments next_action
+      on_behalf_of payment_method_configuration_details payment_record processing
+      receipt_email review shipping source statement_descriptor statement_descriptor_suffix
+      transfer_data transfer_group`),
     amount: invoice.amount_due,
     amount_capturable: 0,
     amount_details: { tip: {} },
     amount_received: 0,
-    application: null,
-    application_fee_amount: null,
-    automatic_payment_methods: null,
-    canceled_at: null,
-    cancellation_reason: null,
     capture_method: 'automatic',
     client_secret: `${id}_secret_${randomId('x').slice(2)}`,
     confirmation_method: 'automatic',
     created: now,
     currency: invoice.currency,
     customer: invoice.customer,
-    customer_account: null,
     description:
       invoice.billing_reason === 'subscription_create'
         ? 'Subscription creation'
         : 'Subscription update',
-    excluded_payment_method_types: null,
-    last_payment_error: null,
-    latest_charge: null,
     livemode: false,
-    managed_payments: null,
     metadata: {},
-    next_action: null,
-    on_behalf_of: null,
-    payment_method: null,
-    payment_method_configuration_details: null,
     payment_method_options: {
       card: {
-        installments: null,
-        mandate_options: null,
-        network: null,
+        ...nulls('installments mandate_options network'),
         request_three_d_secure: 'automatic',
       },
     },
     payment_method_types: ['card'],
-    payment_record: null,
-    processing: null,
-    receipt_email: null,
-    review: null,
     setup_future_usage: 'off_session',
-    shipping: null,
-    source: null,
-    statement_descriptor: null,
-    statement_descriptor_suffix: null,
     status: 'requires_payment_method',
-    transfer_data: null,
-    transfer_group: null,
   }
 }
 

@@ -15,32 +15,36 @@ export interface ReceivedWebhook {
   body: string
 }
 
-/** A local webhook endpoint that records requests; `respond` picks each answer's status. */
-export async function startReceiver(respond: (index: number) => number = () => 200) {
-  const received: ReceivedWebhook[] = []
-  let count = 0
+/**
+ * A local webhook endpoint that records requests (the Polar stand-in's tests use it too);
+ * `respond` picks each answer's status, and may be replaced.
+ */
+export async function startReceiver(
+  respond = (_index: number, _headers: IncomingHttpHeaders) => 200,
+) {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const index = count++
-      const status = respond(index)
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      const index = receiver.received.length
+      const status = receiver.respond(index, req.headers)
+      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() })
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(status < 300 ? { received: true } : { error: `failing #${index}` }))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/api/webhooks/stripe`,
-    received,
+  const receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    received: [] as ReceivedWebhook[],
+    respond,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+  return receiver
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>
@@ -92,23 +96,6 @@ export function verifiedEvents(stripe: Stripe, receiver: Receiver) {
   )
 }
 
-/** Submits the hosted checkout form like a browser with JavaScript off. */
-export async function payOnHostedPage(pageUrl: string, card: string, email = 'buyer@example.com') {
-  const action = new URL(pageUrl)
-  return fetch(action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      email,
-      cardNumber: card,
-      expiry: '12 / 34',
-      cvc: '123',
-      name: 'Ada Buyer',
-    }),
-    redirect: 'manual',
-  })
-}
-
 /** Creates a subscription-mode session for the Pro plan with the app's parameters. */
 export function createProSession(
   stripe: Stripe,
@@ -128,16 +115,13 @@ export function createProSession(
   })
 }
 
-/** A paid Pro subscription created through the hosted checkout page; returns its ids. */
+/** A paid Pro subscription, paid as the hosted checkout page pays it; returns its ids. */
 export async function subscribeThroughCheckout(stripe: Stripe, emulator: StripeEmulator) {
-  const session = await createProSession(stripe)
-  const response = await payOnHostedPage(session.url as string, '4242 4242 4242 4242')
-  if (response.status !== 303) throw new Error(`checkout failed: ${response.status}`)
+  const paid = await emulator.completeCheckout((await createProSession(stripe)).id)
+  if (!paid.ok) throw new Error(paid.message)
   await emulator.idle()
-  const completed = await stripe.checkout.sessions.retrieve(session.id)
   return {
-    sessionId: session.id,
-    subscriptionId: completed.subscription as string,
-    customerId: completed.customer as string,
+    subscriptionId: paid.session.subscription as string,
+    customerId: paid.session.customer as string,
   }
 }

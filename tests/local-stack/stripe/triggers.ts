@@ -1,23 +1,19 @@
 /** Fixture events on demand, like `stripe trigger <event>`, for the events tests need. */
-import { z } from 'zod'
-
 import { chargeOf, closeDispute, openDispute } from './charges'
 import type { StripeEvent } from './store'
 import { type BillingContext, createCustomer, createSubscription } from './subscriptions'
 
-const triggerOptionsSchema = z.object({
-  email: z.string().optional(),
+export interface TriggerOptions {
+  email?: string
   /** customer.subscription.created: the fixture subscription's metadata. */
-  metadata: z.record(z.string(), z.string()).optional(),
+  metadata?: Record<string, string>
   /** charge.dispute.created: the disputed payment. */
-  paymentIntent: z.string().optional(),
-  charge: z.string().optional(),
+  paymentIntent?: string
+  charge?: string
   /** charge.dispute.closed: the dispute and how it ended (default `lost`). */
-  dispute: z.string().optional(),
-  disputeStatus: z.enum(['won', 'lost', 'warning_closed', 'prevented']).optional(),
-})
-
-export type TriggerOptions = z.input<typeof triggerOptionsSchema>
+  dispute?: string
+  disputeStatus?: 'won' | 'lost' | 'warning_closed' | 'prevented'
+}
 
 const FLOWS: Record<string, (ctx: BillingContext, options: TriggerOptions) => unknown> = {
   'customer.created': (ctx, { email }) => createCustomer(ctx, { email: email ?? null, name: null }),
@@ -39,12 +35,12 @@ const FLOWS: Record<string, (ctx: BillingContext, options: TriggerOptions) => un
 export function trigger(
   ctx: BillingContext,
   type: string,
-  rawOptions: TriggerOptions = {},
+  options: TriggerOptions = {},
 ): StripeEvent {
   const flow = FLOWS[type]
   if (!flow) throw new Error(`Unsupported trigger '${type}'. Supported: ${Object.keys(FLOWS)}`)
   const start = ctx.store.events.size
-  flow(ctx, triggerOptionsSchema.parse(rawOptions))
+  flow(ctx, options)
   const event = [...ctx.store.events.values()].slice(start).find((e) => e.type === type)
   if (!event) throw new Error(`Trigger '${type}' produced no such event`)
   return event
