@@ -8,7 +8,13 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as success from '../../app/routes/success'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  adminClient,
+  createSignedInUser,
+  startTestApp,
+  type TestApp,
+  withStripeWebhooksSwallowed,
+} from './harness'
 
 /**
  * Checkout, billing portal and success page: the real route handlers over HTTP with real
@@ -168,21 +174,6 @@ async function seedSubscriptionRow(userId: string, fields: Record<string, unknow
   if (error) throw new Error(`seed failed: ${error.message}`)
 }
 
-/** Runs `fn` with Stripe's webhooks delivered to a sink that answers 200 and applies nothing. */
-async function withWebhooksSwallowed<T>(fn: () => Promise<T>): Promise<T> {
-  const sink = createServer((_req, res) => res.writeHead(200).end('{}'))
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
-  app.stack.stripe.setWebhookUrl(`http://127.0.0.1:${(sink.address() as AddressInfo).port}/`)
-  try {
-    const result = await fn()
-    await app.stack.stripe.idle()
-    return result
-  } finally {
-    app.stack.stripe.setWebhookUrl(`${app.url}/api/webhooks/stripe`)
-    await new Promise<void>((resolve) => sink.close(() => resolve()))
-  }
-}
-
 /** The /success page's status for the query, never cached. */
 async function successStatus(query: string) {
   const result = (await success.loader({
@@ -261,7 +252,9 @@ describe('POST /api/checkout_sessions', () => {
     expect(call.params.get('subscription_data[metadata][user_email]')).toBe(user.email)
 
     // The subscription the session creates carries the metadata and a single item of 1.
-    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const paid = await withStripeWebhooksSwallowed(app, () =>
+      app.stack.stripe.completeCheckout(sessionId),
+    )
     expect(paid.ok).toBe(true)
     const completed = await stripe.checkout.sessions.retrieve(sessionId)
     const subscription = await stripe.subscriptions.retrieve(String(completed.subscription))
@@ -295,12 +288,6 @@ describe('POST /api/checkout_sessions', () => {
     expect(plain.params.get('automatic_tax[enabled]')).toBe('false')
   })
 
-  it('sells the Starter plan with its own price', async () => {
-    const user = await createSignedInUser(app)
-    const session = await stripe.checkout.sessions.retrieve(await startCheckout(user, STARTER))
-    expect(session.amount_total).toBe(900)
-  })
-
   it.each([
     ['a foreign Origin', { origin: 'https://evil.example' }],
     ['a foreign Origin and Referer', { origin: 'null', referer: 'https://evil.example/x' }],
@@ -311,17 +298,6 @@ describe('POST /api/checkout_sessions', () => {
     expect(response.status).toBe(403)
     expect(await response.json()).toEqual({ error: 'Cross-site requests are not allowed' })
     expect((await stripe.checkout.sessions.list({ limit: 100 })).data.length).toBe(before)
-  })
-
-  it('puts the return URLs on SITE_URL with our own Origin', async () => {
-    const user = await createSignedInUser(app)
-    const response = await postCheckout(user, priceForm(PRO), {
-      origin: app.url,
-      'sec-fetch-site': 'same-origin',
-    })
-    const session = await stripe.checkout.sessions.retrieve(sessionIdFrom(response))
-    expect(session.success_url).toBe(`${app.url}/success?session_id={CHECKOUT_SESSION_ID}`)
-    expect(session.cancel_url).toBe(`${app.url}/pricing?canceled=true`)
   })
 
   it("reuses the user's Stripe customer when their row has one", async () => {
@@ -338,7 +314,9 @@ describe('POST /api/checkout_sessions', () => {
     expect(session.customer_email).toBeNull()
     expect(session.metadata).toEqual({ user_id: user.id, user_email: user.email })
 
-    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const paid = await withStripeWebhooksSwallowed(app, () =>
+      app.stack.stripe.completeCheckout(sessionId),
+    )
     expect(paid.ok && paid.session.customer).toBe(customer.id)
     const customers = await stripe.customers.list({ email: user.email })
     expect(customers.data.map((entry) => entry.id)).toEqual([customer.id])
@@ -430,14 +408,6 @@ describe('POST /api/customer_portal', () => {
     return { user, customerId: customer.id }
   }
 
-  it('answers 401 without a session and calls no provider', async () => {
-    const before = proxy.calls.length
-    const response = await postPortal(null)
-    expect(response.status).toBe(401)
-    expect(await response.json()).toEqual({ error: 'Unauthorized' })
-    expect(proxy.calls.length).toBe(before)
-  })
-
   it.each([
     ['has no row', {}],
     ['has no Stripe customer (a Polar subscription)', { provider: 'polar', status: 'active' }],
@@ -521,7 +491,7 @@ describe('/success', () => {
   it('shows a paid session as complete, activates nothing itself, and names the plan, amount and receipt address to the signed-in buyer only', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
-    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     const before = await tableCounts()
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
     expect(await tableCounts()).toEqual(before)
@@ -582,7 +552,7 @@ describe('/success', () => {
   it('never says "not charged" when Stripe cannot be asked: confirming, then the answer', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
-    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     app.stack.stripe.injectFault({ path: '/v1/checkout/sessions/', status: 500, count: 3 })
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('confirming')
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
