@@ -17,6 +17,7 @@ import {
   stripeSubscriber as subscribedAtStripe,
   type TestApp,
 } from './harness'
+import { polarCheckout } from './polar-fixtures'
 
 let app: TestApp
 type User = Awaited<ReturnType<typeof createSignedInUser>>
@@ -124,10 +125,7 @@ describe('two checkouts for one user', () => {
   it('Polar: the second checkout of a subscribed customer is refused by Polar', async () => {
     const user = await createSignedInUser(app)
     const start = () =>
-      fetch(
-        `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
-        { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
-      )
+      polarCheckout(app, { products: catalogPlan('pro').polar.productId }, user.cookie)
     const [first, second] = await Promise.all([start(), start()])
     const ids = [first, second].map((tab) => tab.headers.get('location')!.split('/').pop()!)
     const polar = app.stack.polar
@@ -146,9 +144,10 @@ describe('two checkouts for one user', () => {
   it('a Stripe and a Polar checkout both paid: the second is a duplicate, logged and named', async () => {
     const user = await createSignedInUser(app)
     const stripeTab = await startStripeCheckout(user)
-    const polarTab = await fetch(
-      `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
-      { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
+    const polarTab = await polarCheckout(
+      app,
+      { products: catalogPlan('pro').polar.productId },
+      user.cookie,
     )
     const error = vi.spyOn(logger, 'error')
     try {

@@ -19,6 +19,7 @@ import { mailCatcher, mailSubject } from './mail-support'
 import {
   orderObject,
   paidEmulatorCheckout,
+  polarCheckout,
   polarEvent,
   polarSubscriber,
   postPolarEvent,
@@ -88,9 +89,6 @@ async function stateOf(userId: string) {
     payments: (payments.data ?? []) as Row[],
   }
 }
-async function newUser() {
-  return createSignedInUser(app)
-}
 async function ledgerTotal() {
   const { count } = await adminClient(app)
     .from('webhook_events')
@@ -118,7 +116,7 @@ const writePaths: WritePath[] = [
     name: 'Stripe subscription (customer.subscription.updated over an existing row)',
     table: 'user_subscriptions',
     async prepare() {
-      const user = await newUser()
+      const user = await createSignedInUser(app)
       const id = `sub_${randomUUID().slice(0, 12)}`
       const base = { id, userId: user.id, customer: `cus_${id}` }
       expect(
@@ -146,7 +144,7 @@ const writePaths: WritePath[] = [
     name: 'Stripe payment (invoice.payment_succeeded)',
     table: 'payment_history',
     async prepare() {
-      const user = await newUser()
+      const user = await createSignedInUser(app)
       const invoice = invoiceObject({ subscription: 'sub_dbfault', userId: user.id, amount: 4321 })
       const event = stripeEvent('invoice.payment_succeeded', invoice)
       return { userId: user.id, deliver: () => postStripeEvent(app.url, event) }
@@ -158,7 +156,7 @@ const writePaths: WritePath[] = [
     name: 'Polar subscription (subscription.updated over an existing row)',
     table: 'user_subscriptions',
     async prepare() {
-      const user = await newUser()
+      const user = await createSignedInUser(app)
       const sub = (options: Parameters<typeof polarSubscription>[0]) =>
         polarSubscription({ id: subscriptionId, customerId, userId: user.id, ...options })
       const subscriptionId = randomUUID()
@@ -260,7 +258,7 @@ const STRIPE_MESSAGES: Record<ProviderFault, RegExp> = {
 
 describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
   it('checkout: 500 with the provider message, no redirect, nothing written; then it works', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     stripeFault(kind, 'POST', '/v1/checkout/sessions')
     const checkout = () =>
       fetch(`${app.url}/api/checkout_sessions`, {
@@ -357,14 +355,11 @@ describe('Stripe fails while a payment-failed email needs the subscription', () 
 
 describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
   it('checkout: 500 with the spec message, no redirect, nothing written; then it works', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const checkouts = app.stack.polar.state.checkouts.size
     polarFault(kind, 'POST', '/v1/checkouts')
     const checkout = () =>
-      fetch(`${app.url}/api/checkout?products=${catalogPlan('pro').polar.productId}`, {
-        redirect: 'manual',
-        headers: { cookie: user.cookie },
-      })
+      polarCheckout(app, { products: catalogPlan('pro').polar.productId }, user.cookie)
     const response = await checkout()
     expect(response.status).toBe(500)
     expect(response.headers.get('location')).toBeNull()
@@ -419,7 +414,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
 
 describe('concurrent duplicate deliveries', () => {
   it('a Stripe payment and a Polar refund, each delivered 8 times at once, apply once', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const invoice = invoiceObject({ subscription: 'sub_concurrent', userId: user.id, amount: 700 })
     const stripeDelivery = stripeEvent('invoice.payment_succeeded', invoice)
     const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 1900 })
@@ -444,7 +439,7 @@ describe('concurrent duplicate deliveries', () => {
   })
 
   it('different events for one user at once serialise on the row: the newest wins', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const id = `sub_${randomUUID().slice(0, 12)}`
     const statuses = ['active', 'past_due', 'active', 'unpaid', 'active', 'past_due', 'canceled']
     const events = statuses.map((status, index) =>
@@ -472,7 +467,7 @@ describe('concurrent duplicate deliveries', () => {
 
 describe('out-of-order and same-second events', () => {
   it('Stripe: created(incomplete) arriving after updated(active) of the same second does not undo it', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const id = `sub_${randomUUID().slice(0, 12)}`
     const sub = (status: string) =>
       stripeSubscription({ id, userId: user.id, customer: `cus_${id}`, status })
@@ -494,7 +489,7 @@ describe('out-of-order and same-second events', () => {
   })
 
   it("Stripe: a late deleted event of the user's previous subscription leaves the new one live", async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const sub = (id: string, status: string) =>
       stripeSubscription({ id, userId: user.id, customer: 'cus_switch', status })
     const old = `sub_old_${randomUUID().slice(0, 8)}`
@@ -521,7 +516,7 @@ describe('out-of-order and same-second events', () => {
   })
 
   it('Polar: revoked arriving before an older updated keeps the subscription ended', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const subscriptionId = randomUUID()
     const sub = (options: Parameters<typeof polarSubscription>[0]) =>
       polarSubscription({ id: subscriptionId, customerId: 'c1', userId: user.id, ...options })
@@ -541,7 +536,7 @@ describe('out-of-order and same-second events', () => {
   })
 
   it('Polar: a full refund arriving before the partial one keeps the full refunded total', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 2900 })
     const full = { ...order, status: 'refunded', refunded_amount: 2900 }
     const partial = { ...order, status: 'partially_refunded', refunded_amount: 1000 }
@@ -557,7 +552,7 @@ describe('out-of-order and same-second events', () => {
   })
 
   it('Polar: order.paid before subscription.created still records the payment', async () => {
-    const user = await newUser()
+    const user = await createSignedInUser(app)
     const paid = await paidEmulatorCheckout(app, user.id)
     expect(await postPolarEvent(app.url, polarEvent('order.paid', paid.order))).toMatchObject(OK)
     expect(

@@ -7,6 +7,7 @@ import * as apiCheckout from '../../app/routes/api.checkout'
 import * as success from '../../app/routes/success'
 import { appRequest } from './auth-support'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { polarCheckout } from './polar-fixtures'
 
 /**
  * GET /api/checkout, GET /api/portal and the success page with a Polar checkout id: the real
@@ -24,15 +25,8 @@ beforeAll(async () => {
 afterEach(() => app.stack.polar.clearFaults())
 afterAll(() => app.close())
 
-function checkoutUrl(params: Record<string, string>) {
-  return `${app.url}/api/checkout?${new URLSearchParams(params)}`
-}
-async function getCheckout(params: Record<string, string>, user?: User) {
-  return fetch(checkoutUrl(params), {
-    redirect: 'manual',
-    headers: user ? { cookie: user.cookie } : {},
-  })
-}
+const getCheckout = (params: Record<string, string>, user?: User) =>
+  polarCheckout(app, params, user?.cookie)
 /** The emulator's checkout a 307 points at. */
 function checkoutBehind(response: Response) {
   const location = response.headers.get('location') ?? ''

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
-import { polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'
+import { polarCheckout, polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'
 
 /**
  * The Polar customer is bound to our user by `external_id`, server side: nobody can choose
@@ -23,12 +23,8 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-function checkout(params: Record<string, string>, user?: User) {
-  return fetch(`${app.url}/api/checkout?${new URLSearchParams(params)}`, {
-    redirect: 'manual',
-    headers: user ? { cookie: user.cookie } : {},
-  })
-}
+const checkout = (params: Record<string, string>, user?: User) =>
+  polarCheckout(app, params, user?.cookie)
 /** Pays the checkout a 307 points at, typing `email` on the hosted page. */
 async function pay(response: Response, email?: string) {
   expect(response.status).toBe(307)

@@ -213,6 +213,13 @@ export async function postPolarEvent(
   }
 }
 
+/** GET /api/checkout with `params`, from the browser holding `cookie` (none: signed out). */
+export const polarCheckout = (app: TestApp, params: Record<string, string>, cookie = '') =>
+  fetch(`${app.url}/api/checkout?${new URLSearchParams(params)}`, {
+    redirect: 'manual',
+    headers: cookie ? { cookie } : {},
+  })
+
 /** A Polar SDK client on the test app's emulator (as the app builds it). */
 export function emulatorPolar(app: TestApp) {
   return createPolar({

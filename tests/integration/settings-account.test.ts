@@ -22,7 +22,7 @@ import {
   subscriptionRowOf,
   type TestApp,
 } from './harness'
-import { emulatorPolar } from './polar-fixtures'
+import { emulatorPolar, polarCheckout } from './polar-fixtures'
 import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
@@ -135,14 +135,11 @@ type AccountPage = { methods: { password: boolean; github: boolean } }
 const accountPage = (user: User) =>
   callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, user.cookie))
 
-async function canSignInWith(email: string, password: string) {
-  const client = new (await import('@supabase/supabase-js')).SupabaseClient(
-    app.stack.env.SUPABASE_URL,
-    app.stack.env.SUPABASE_ANON_KEY,
-    { auth: { persistSession: false } },
+const canSignInWith = (email: string, password: string) =>
+  signInAs(app, email, password).then(
+    () => true,
+    () => false,
   )
-  return !(await client.auth.signInWithPassword({ email, password })).error
-}
 
 /** Makes every session of the user older than Supabase's 24-hour "recent sign-in". */
 async function ageSessions(userId: string) {
@@ -483,10 +480,8 @@ describe('account deletion', () => {
   it('ends every subscription that may still charge, including one the row never tracked', async () => {
     const user = await createSignedInUser(app)
     const product = getPlans()[0].ids.polar
-    const tracked = await fetch(
-      `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
-      { redirect: 'manual', headers: { cookie: user.cookie } },
-    )
+    const metadata = JSON.stringify({ user_id: user.id })
+    const tracked = await polarCheckout(app, { products: product, metadata }, user.cookie)
     const first = await app.stack.polar.completeCheckout(
       new URL(tracked.headers.get('location') ?? '').pathname.split('/').pop() as string,
     )
