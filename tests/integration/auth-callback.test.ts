@@ -328,17 +328,31 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
 })
 
 describe('rule 4: next never leaves the site', () => {
-  // What safeNextPath's own tests (app/auth/safe-next-path.test.ts) do not already try.
   const hostile = [
+    'https://evil.example/',
     'http:evil.example',
+    'javascript:alert(1)',
     'evil.example',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '\\\\evil.example',
+    '/%2Fevil.example',
+    '/%2fevil.example',
+    '/%5Cevil.example',
+    '/%252F%252Fevil.example',
     '%2F%2Fevil.example',
+    '/\t/evil.example',
     '/\n/evil.example',
     ' //evil.example',
+    '/\u0000/evil.example',
     '/\u3002evil.example',
     '\uff0f\uff0fevil.example',
+    '/.//evil.example',
+    '/..//evil.example',
     '/dashboard/../..//evil.example',
     '/x/..//evil.example',
+    `/${'a'.repeat(5000)}`,
   ]
 
   const cases = hostile.map((next) => [JSON.stringify(next).slice(0, 40), next])

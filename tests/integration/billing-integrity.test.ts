@@ -3,6 +3,8 @@
  * payment on the payment row. Through the app's routes and webhooks,
  * against the Stripe and Polar stand-ins and the real database.
  */
+import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
@@ -17,7 +19,7 @@ import {
   stripeSubscriber as subscribedAtStripe,
   type TestApp,
 } from './harness'
-import { polarCheckout } from './polar-fixtures'
+import { paidEmulatorCheckout, polarCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 
 let app: TestApp
 type User = Awaited<ReturnType<typeof createSignedInUser>>
@@ -324,5 +326,17 @@ describe('invoice.paid', () => {
     )
     expect(await paymentsOf(user.id)).toEqual([payment])
     expect(await mailsOf(user.id, 'payment_receipt')).toHaveLength(1)
+  })
+})
+
+describe('a Polar order nobody holds', () => {
+  it('makes no call to Polar', async () => {
+    const { order } = await paidEmulatorCheckout(app, randomUUID())
+    await app.stack.polar.idle()
+    const calls = () => JSON.stringify(app.stack.polar.apiCalls())
+    const before = calls()
+    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
+    expect(result.status).toBe(200)
+    expect(calls()).toBe(before)
   })
 })

@@ -233,6 +233,25 @@ describe('the database fails during a webhook', () => {
       expect(await stateOf(userId)).toEqual(after)
     },
   )
+
+  it('a failing ledger insert answers 500 and changes nothing', async () => {
+    const user = await createSignedInUser(app)
+    const event = stripeEvent(
+      'customer.subscription.created',
+      stripeSubscription({ userId: user.id }),
+    )
+    const restore = await failWritesTo(app, 'webhook_events')
+    let first
+    try {
+      first = await postStripeEvent(app.url, event)
+    } finally {
+      await restore()
+    }
+    expect(first).toEqual(FAILED)
+    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
+  })
 })
 
 // ---------------------------------------------------------------------------------------

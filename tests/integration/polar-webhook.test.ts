@@ -331,6 +331,38 @@ describe('subscription events', () => {
     expect(await rowWithIsoTimes()).toMatchObject(expected)
   })
 
+  it('uses "Unknown Plan" when the product has no name', async () => {
+    const other = await newUser()
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent('subscription.created', subscriptionObject({ userId: other, productName: null })),
+    )
+    expect(result).toMatchObject(OK)
+    expect((await subscriptionRowOf(app, other))?.plan_name).toBe('Unknown Plan')
+  })
+
+  it("never takes the user from the customer's metadata (anyone's checkout can merge it)", async () => {
+    const other = await newUser()
+    const subscription = subscriptionObject({ userId: null, customerUserId: other })
+    const result = await postPolarEvent(app.url, polarEvent('subscription.created', subscription))
+    expect(result).toMatchObject(OK)
+    expect(await subscriptionRowOf(app, other)).toBeNull()
+  })
+
+  it("prefers the subscription's metadata over the customer's", async () => {
+    const [mine, theirs] = [await newUser(), await newUser()]
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(
+        'subscription.created',
+        subscriptionObject({ userId: mine, customerUserId: theirs }),
+      ),
+    )
+    expect(result).toMatchObject(OK)
+    expect(await subscriptionRowOf(app, mine)).not.toBeNull()
+    expect(await subscriptionRowOf(app, theirs)).toBeNull()
+  })
+
   it.each([
     ['an unknown user id', () => randomUUID()],
     ['a user id that is not a UUID', () => 'not-a-uuid'],
@@ -411,6 +443,15 @@ describe('order events', () => {
       invoice_url: `${app.stack.polar.url}/invoices/${order.id}`,
     })
     expect(ms(rows[0].created_at)).toBe(ms(order.created_at))
+  })
+
+  it('order.paid uses "Subscription payment" when the product has no name', async () => {
+    const { order } = await polarSubscriber(app)
+    const unnamed = { ...order, total_amount: 2500, product: { ...order.product, name: null } }
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', unnamed))).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toMatchObject([
+      { description: 'Subscription payment', amount: 2500 },
+    ])
   })
 
   it('duplicate order.paid deliveries, concurrent first and then sequential, record one payment', async () => {

@@ -6,7 +6,7 @@ import * as polarPortal from '../../app/routes/api.portal'
 import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import { callRoute, clearedCookies, expireSession, readSession, setCookies } from './auth-support'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
 import { formPost, pageGet } from './settings-support'
 
 /**
@@ -162,6 +162,15 @@ describe('a token refresh', () => {
     expect(failed.ms).toBeLessThan(6_000)
     app.stack.supabase.clearFaults()
     expect((await dashboardPage(cookie)).status).toBe(200)
+  })
+
+  it('a definite refusal (the refresh token is gone) signs the browser out', async () => {
+    const user = await createSignedInUser(app)
+    const { cookie, session } = await expireSession(user.cookie)
+    await adminClient(app).auth.admin.signOut(session.access_token, 'global')
+    const answer = await dashboardPage(cookie)
+    expect(answer.status).toBe(302)
+    expect(answer.location).toBe('/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue')
   })
 })
 

@@ -288,6 +288,12 @@ describe('POST /api/checkout_sessions', () => {
     expect(plain.params.get('automatic_tax[enabled]')).toBe('false')
   })
 
+  it('sells the Starter plan with its own price', async () => {
+    const user = await createSignedInUser(app)
+    const session = await stripe.checkout.sessions.retrieve(await startCheckout(user, STARTER))
+    expect(session.amount_total).toBe(900)
+  })
+
   it.each([
     ['a foreign Origin', { origin: 'https://evil.example' }],
     ['a foreign Origin and Referer', { origin: 'null', referer: 'https://evil.example/x' }],
@@ -298,6 +304,17 @@ describe('POST /api/checkout_sessions', () => {
     expect(response.status).toBe(403)
     expect(await response.json()).toEqual({ error: 'Cross-site requests are not allowed' })
     expect((await stripe.checkout.sessions.list({ limit: 100 })).data.length).toBe(before)
+  })
+
+  it('puts the return URLs on SITE_URL with our own Origin', async () => {
+    const user = await createSignedInUser(app)
+    const response = await postCheckout(user, priceForm(PRO), {
+      origin: app.url,
+      'sec-fetch-site': 'same-origin',
+    })
+    const session = await stripe.checkout.sessions.retrieve(sessionIdFrom(response))
+    expect(session.success_url).toBe(`${app.url}/success?session_id={CHECKOUT_SESSION_ID}`)
+    expect(session.cancel_url).toBe(`${app.url}/pricing?canceled=true`)
   })
 
   it("reuses the user's Stripe customer when their row has one", async () => {
@@ -407,6 +424,14 @@ describe('POST /api/customer_portal', () => {
     })
     return { user, customerId: customer.id }
   }
+
+  it('answers 401 without a session and calls no provider', async () => {
+    const before = proxy.calls.length
+    const response = await postPortal(null)
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ error: 'Unauthorized' })
+    expect(proxy.calls.length).toBe(before)
+  })
 
   it.each([
     ['has no row', {}],

@@ -259,6 +259,12 @@ describe('events', () => {
     expect(await subscriptionRowOf(app, stranger)).toBeNull()
   })
 
+  it('an unhandled type is acknowledged', async () => {
+    expect(
+      await postStripeEvent(app.url, stripeEvent('payment_intent.created', { id: 'pi_1' })),
+    ).toEqual(OK)
+  })
+
   it('invoice.payment_succeeded records one payment with amount, currency, status and invoice URL', async () => {
     const invoice = invoiceObject({ subscription: subscriptionId, userId, amount: 2900 })
     const event = stripeEvent('invoice.payment_succeeded', invoice)
