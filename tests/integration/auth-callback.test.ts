@@ -18,6 +18,7 @@ import {
   authorizeOnConsentPage,
   callRoute,
   followVerifyLink,
+  hashedToken,
   readSession,
   setCookies,
 } from './auth-support'
@@ -66,32 +67,25 @@ async function dashboardUser(cookie: string) {
   return (outcome.data as { user: { id: string; email: string } }).user
 }
 
-async function hashedToken(
-  type: 'signup' | 'magiclink' | 'recovery' | 'invite',
-  email: string,
-  password?: string,
-) {
-  const { data, error } = await adminClient(app).auth.admin.generateLink(
-    type === 'signup' ? { type, email, password: password ?? PASSWORD } : { type, email },
-  )
-  if (error) throw error
-  return data.properties.hashed_token
-}
-
-/** Starts a PKCE flow through an app action; returns the code link and the verifier cookie. */
 /**
  * A PKCE link (the code flow, with its verifier cookie) for `email`, started as a browser's
  * own client starts it: the app's forms ask the auth server after their answer, without a
  * session, so their links carry a token hash instead; OAuth and third-party links still
  * bring a code.
  */
-async function pkceLink(kind: 'magic-link' | 'recovery', email: string, redirectTo = '/dashboard') {
+async function pkceLink(
+  kind: 'magic-link' | 'recovery' | 'signup',
+  email: string,
+  redirectTo = '/dashboard',
+) {
   const { supabase, headers } = createSupabaseServerClient(appRequest(app, '/sign-in'))
   const emailRedirectTo = `${app.url}/auth/callback?next=${encodeURIComponent(redirectTo)}`
   const { error } =
     kind === 'recovery'
       ? await supabase.auth.resetPasswordForEmail(email, { redirectTo: emailRedirectTo })
-      : await supabase.auth.signInWithOtp({ email, options: { emailRedirectTo } })
+      : kind === 'signup'
+        ? await supabase.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo } })
+        : await supabase.auth.signInWithOtp({ email, options: { emailRedirectTo } })
   expect(error).toBeNull()
   const cookie = mergeCookies('', new Response(null, { headers }))
   expect(cookie).toMatch(/sb-localhost-auth-token-code-verifier=/)
@@ -126,52 +120,38 @@ describe('rule 1: a PKCE code is exchanged for a session', () => {
     })
   })
 
-  it('type=recovery goes to /reset-password, whatever next says', async () => {
+  it.each([
+    [
+      'type=recovery goes to /reset-password, whatever next says',
+      'recovery',
+      'recovery',
+      '/pricing',
+    ],
+    ['a recovery code without a type still lands on /reset-password', 'recovery', null, undefined],
+    ['no type and no next: /dashboard', 'magic-link', null, null],
+  ] as const)('%s', async (_label, kind, type, next) => {
     const user = await createUser(app)
-    const { target, cookie } = await pkceLink('recovery', user.email, '/reset-password')
-    target.searchParams.set('type', 'recovery')
-    target.searchParams.set('next', '/pricing')
+    const { target, cookie } = await pkceLink(kind, user.email, '/reset-password')
+    expect(target.searchParams.get('type')).toBeNull()
+    if (type) target.searchParams.set('type', type)
+    if (next) target.searchParams.set('next', next)
+    if (next === null) target.searchParams.delete('next')
     const result = await callback(target.searchParams, cookie)
-    expectRedirect(result, '/reset-password')
+    expectRedirect(result, kind === 'recovery' ? '/reset-password' : '/dashboard')
     expect(result.session?.user.id).toBe(user.id)
   })
 
-  it('a recovery code without a type still lands on /reset-password', async () => {
-    const user = await createUser(app)
-    const { target, cookie } = await pkceLink('recovery', user.email, '/reset-password')
-    expect(target.searchParams.get('type')).toBeNull()
-    expectRedirect(await callback(target.searchParams, cookie), '/reset-password')
-  })
-
   it('type=signup goes to /dashboard and the email is confirmed', async () => {
-    const email = newEmail('signup')
     // A PKCE sign-up as a browser's own client makes it (the app's sign-up asks the auth
     // server after its answer, so its links carry a token hash instead).
-    const { supabase, headers } = createSupabaseServerClient(appRequest(app, '/sign-up'))
-    const { error } = await supabase.auth.signUp({
-      email,
-      password: PASSWORD,
-      options: { emailRedirectTo: `${app.url}/auth/callback?next=%2Fpricing` },
-    })
-    expect(error).toBeNull()
-    const cookie = mergeCookies('', new Response(null, { headers }))
-    expect(cookie).toMatch(/sb-localhost-auth-token-code-verifier=/)
-    const mail = await app.stack.supabase.inbox.latestFor(email)
-    const target = await followVerifyLink(mail!.verifyUrl!)
-    expect(`${target.origin}${target.pathname}`).toBe(`${app.url}/auth/callback`)
+    const email = newEmail('signup')
+    const { target, cookie } = await pkceLink('signup', email, '/pricing')
     target.searchParams.set('type', 'signup')
     const result = await callback(target.searchParams, cookie)
     expectRedirect(result, '/dashboard')
     const { data } = await adminClient(app).auth.admin.getUserById(result.session!.user.id)
     expect(data.user?.email).toBe(email)
     expect(data.user?.email_confirmed_at).toBeTruthy()
-  })
-
-  it('no type and no next: /dashboard', async () => {
-    const user = await createUser(app)
-    const { target, cookie } = await magicLinkCode(user.email)
-    target.searchParams.delete('next')
-    expectRedirect(await callback(target.searchParams, cookie), '/dashboard')
   })
 
   it('OAuth through the local consent page signs in (and creates) the GitHub user', async () => {
@@ -209,7 +189,7 @@ describe('rule 2: token_hash and type are verified', () => {
   ] as const)('type=$type, next=$next -> $location', async ({ type, next, location }) => {
     const email = newEmail(type)
     if (type !== 'signup' && type !== 'invite') await createUser(app, email)
-    const token = await hashedToken(type === 'email' ? 'magiclink' : type, email)
+    const token = await hashedToken(app, type === 'email' ? 'magiclink' : type, email)
     const query = new URLSearchParams({ token_hash: token, type })
     if (next) query.set('next', next)
     const result = await callback(query, await askedForLinkCookie(app, email))
@@ -219,7 +199,7 @@ describe('rule 2: token_hash and type are verified', () => {
     expect(data.user?.email_confirmed_at).toBeTruthy()
   })
 
-  it('the email link of a real sign-up (token_hash in the app link) confirms and signs in', async () => {
+  it('the email link of a real sign-up (token_hash in the app link) confirms, signs in, and the dashboard says so once', async () => {
     const email = newEmail('mail-link')
     const started = await callRoute(
       signUpPage.action,
@@ -236,42 +216,27 @@ describe('rule 2: token_hash and type are verified', () => {
     const result = await callback(link.searchParams, browser)
     expectRedirect(result, '/dashboard')
     expect(result.session?.user.email).toBe(email)
-    expect(await dashboardUser(mergeCookies('', result.response))).toMatchObject({ email })
-  })
-
-  it('a confirmed sign-up lands on /dashboard (unchanged) and the dashboard says so once', async () => {
-    const email = newEmail('confirmed-notice')
-    const started = await callRoute(
-      signUpPage.action,
-      appRequest(app, '/sign-up', { form: { email, password: PASSWORD } }),
-    )
-    const browser = mergeCookies('', new Response(null, { headers: started.headers }))
-    await mailRequestsSettled()
-    const link = new URL((await app.stack.supabase.inbox.latestFor(email))!.link!)
-    const result = await callback(link.searchParams, browser)
-    expectRedirect(result, '/dashboard')
     const signedIn = mergeCookies(browser, result.response)
+    expect(await dashboardUser(signedIn)).toMatchObject({ email })
     expect(signedIn).toMatch(/email_confirmed=/)
-    const overview = () =>
-      callRoute(dashboardOverview.loader, appRequest(app, '/dashboard', { cookie: signedIn }))
-    const first = await overview()
+    const overview = (cookie: string) =>
+      callRoute(dashboardOverview.loader, appRequest(app, '/dashboard', { cookie }))
+    const first = await overview(signedIn)
     expect((first.data as { confirmedNotice: { text: string } | null }).confirmedNotice?.text).toBe(
       noticeByKey('email-confirmed').text,
     )
     // Said once: the answer forgets it.
     const after = mergeCookies(signedIn, new Response(null, { headers: first.headers }))
     expect(after).not.toMatch(/email_confirmed=/)
-    const again = await callRoute(
-      dashboardOverview.loader,
-      appRequest(app, '/dashboard', { cookie: after }),
-    )
-    expect((again.data as { confirmedNotice: unknown }).confirmedNotice).toBeNull()
+    expect(
+      ((await overview(after)).data as { confirmedNotice: unknown }).confirmedNotice,
+    ).toBeNull()
   })
 
   it('a magic link sets no confirmation notice', async () => {
     const email = newEmail('magic-no-notice')
     await createUser(app, email)
-    const token = await hashedToken('magiclink', email)
+    const token = await hashedToken(app, 'magiclink', email)
     const query = new URLSearchParams({ token_hash: token, type: 'magiclink' })
     const result = await callback(query, await askedForLinkCookie(app, email))
     expect(mergeCookies('', result.response)).not.toMatch(/email_confirmed=/)
@@ -299,6 +264,7 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
     ['a token hash without a type', 'token_hash=deadbeef'],
     ['a type without a token hash', 'type=signup'],
     ['a provider refusal', 'error=access_denied&error_code=provider_denied'],
+    ['a failure with next', 'token_hash=deadbeef&type=magiclink&next=%2Fpricing'],
   ])('%s', async (_label, query) => {
     await expectFailed(query)
   })
@@ -326,27 +292,23 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
   it('a used, an expired, a wrong-type and an unknown-type token hash', async () => {
     const user = await createUser(app)
     const asked = await askedForLinkCookie(app, user.email)
-    const used = await hashedToken('magiclink', user.email)
+    const used = await hashedToken(app, 'magiclink', user.email)
     expectRedirect(await callback(`token_hash=${used}&type=magiclink`, asked), '/dashboard')
     await expectFailed(`token_hash=${used}&type=magiclink`)
 
-    const expired = await hashedToken('magiclink', user.email)
+    const expired = await hashedToken(app, 'magiclink', user.email)
     await app.stack.database.query(
       `update auth.one_time_tokens set created_at = now() - interval '2 hours' where token_hash = $1`,
       [expired],
     )
     await expectFailed(`token_hash=${expired}&type=magiclink`)
 
-    const recovery = await hashedToken('recovery', user.email)
+    const recovery = await hashedToken(app, 'recovery', user.email)
     await expectFailed(`token_hash=${recovery}&type=signup`)
     await expectFailed(`token_hash=${recovery}&type=bogus`)
     await expectFailed(`token_hash=${recovery}&type=`)
     // The refused attempts did not use the token up.
     expectRedirect(await callback(`token_hash=${recovery}&type=recovery`, asked), '/reset-password')
-  })
-
-  it('a failure ignores next', async () => {
-    await expectFailed(`token_hash=deadbeef&type=magiclink&next=${encodeURIComponent('/pricing')}`)
   })
 
   it('a cancelled OAuth consent comes back as a failure', async () => {
@@ -396,7 +358,7 @@ describe('rule 4: next never leaves the site', () => {
   const cases = hostile.map((next) => [JSON.stringify(next).slice(0, 40), next])
   it.each(cases)('token_hash flow with next=%s goes to /dashboard', async (_label, next) => {
     const user = await createUser(app)
-    const token = await hashedToken('magiclink', user.email)
+    const token = await hashedToken(app, 'magiclink', user.email)
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
       await askedForLinkCookie(app, user.email),
@@ -417,7 +379,7 @@ describe('rule 4: next never leaves the site', () => {
     ['/a/../pricing', '/pricing'],
   ])('a same-site path %j goes to %j', async (next, location) => {
     const user = await createUser(app)
-    const token = await hashedToken('magiclink', user.email)
+    const token = await hashedToken(app, 'magiclink', user.email)
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink', next }),
       await askedForLinkCookie(app, user.email),
@@ -432,7 +394,7 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
 
   it('a link opened in a browser that did not ask for it asks first and leaves the token unused', async () => {
     const attacker = await createUser(app)
-    const token = await hashedToken('magiclink', attacker.email)
+    const token = await hashedToken(app, 'magiclink', attacker.email)
     // The victim's browser follows a link the attacker asked for (no mark, no cookies).
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink', next: '/pricing' }),
@@ -460,7 +422,7 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
     const victim = await createUser(app)
     const attacker = await createUser(app)
     const asked = await askedForLinkCookie(app, victim.email)
-    const token = await hashedToken('magiclink', attacker.email)
+    const token = await hashedToken(app, 'magiclink', attacker.email)
     const result = await callback(
       new URLSearchParams({ token_hash: token, type: 'magiclink' }),
       asked,
@@ -517,7 +479,7 @@ describe('/reset-password: only a session opened by a recovery link sets a passw
 
   it('the recovery link opens a session that may choose a new password', async () => {
     const user = await createUser(app)
-    const recovery = await hashedToken('recovery', user.email)
+    const recovery = await hashedToken(app, 'recovery', user.email)
     const asked = await askedForLinkCookie(app, user.email)
     const result = await callback(`token_hash=${recovery}&type=recovery`, asked)
     expectRedirect(result, '/reset-password')

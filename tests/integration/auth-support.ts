@@ -2,7 +2,8 @@ import { parseCookieHeader } from '@supabase/ssr'
 import { decodeJwt } from 'jose'
 
 import { signAccessToken } from '../local-stack/supabase/keys'
-import type { TestApp } from './harness'
+import { PASSWORD } from './accounts'
+import { adminClient, type TestApp } from './harness'
 
 /** Helpers of the auth integration tests: calling route modules, cookies, emulator links. */
 
@@ -73,6 +74,12 @@ export function appRequest(
   })
 }
 
+/** The request as it comes from `ip` behind the one trusted proxy (TRUSTED_PROXY_COUNT=1). */
+export function fromClient(ip: string, request: Request) {
+  request.headers.set('X-Forwarded-For', `203.0.113.250, ${ip}`)
+  return request
+}
+
 /** The cookies a response sets with a value (clearing ones left out), by name. */
 export function setCookies(headers: Headers) {
   const cookies = new Map<string, string>()
@@ -141,6 +148,19 @@ export async function expireSession(cookie: string) {
     `base64-${Buffer.from(JSON.stringify(expired), 'utf8').toString('base64url')}`,
   )
   return { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '), session }
+}
+
+/** The token hash of an auth mail to `email`, from the admin generate_link API. */
+export async function hashedToken(
+  app: TestApp,
+  type: 'signup' | 'magiclink' | 'recovery' | 'invite',
+  email: string,
+) {
+  const { data, error } = await adminClient(app).auth.admin.generateLink(
+    type === 'signup' ? { type, email, password: PASSWORD } : { type, email },
+  )
+  if (error) throw error
+  return data.properties.hashed_token
 }
 
 /** Follows GoTrue's own email link (GET /verify): the app URL it redirects to, with ?code=. */

@@ -1,7 +1,6 @@
 /**
  * Money, exactly: one subscription per subscriber, every refund, dispute and out-of-band
- * payment on the payment row, no provider call for an order nobody holds, and a changed
- * email address given to the providers' customers. Through the app's routes and webhooks,
+ * payment on the payment row. Through the app's routes and webhooks,
  * against the Stripe and Polar stand-ins and the real database.
  */
 import { randomUUID } from 'node:crypto'
@@ -12,15 +11,15 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
 import { logger } from '../../app/lib/server/logger.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
-import { subscribeAtStripe } from './accounts'
 import {
   adminClient,
   createSignedInUser,
   emulatorStripe,
   startTestApp,
+  stripeSubscriber as subscribedAtStripe,
   type TestApp,
 } from './harness'
-import { paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+import { paidEmulatorCheckout, polarCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 
 let app: TestApp
 type User = Awaited<ReturnType<typeof createSignedInUser>>
@@ -68,11 +67,9 @@ async function mailsOf(userId: string, kind: string) {
 
 /** A Pro subscriber at Stripe whose first invoice is paid (a charge, its PaymentIntent). */
 async function stripeSubscriber(user?: User) {
-  const subscriber = user ?? (await createSignedInUser(app))
-  const { customer, subscription } = await subscribeAtStripe(emulatorStripe(app), subscriber)
-  await app.stack.stripe.idle()
-  const [payment] = await paymentsOf(subscriber.id)
-  return { user: subscriber, customer, subscription, payment }
+  const subscriber = await subscribedAtStripe(app, user)
+  const [payment] = await paymentsOf(subscriber.user.id)
+  return { ...subscriber, payment }
 }
 
 const PRO = catalogPlan('pro').stripe.priceId
@@ -130,10 +127,7 @@ describe('two checkouts for one user', () => {
   it('Polar: the second checkout of a subscribed customer is refused by Polar', async () => {
     const user = await createSignedInUser(app)
     const start = () =>
-      fetch(
-        `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
-        { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
-      )
+      polarCheckout(app, { products: catalogPlan('pro').polar.productId }, user.cookie)
     const [first, second] = await Promise.all([start(), start()])
     const ids = [first, second].map((tab) => tab.headers.get('location')!.split('/').pop()!)
     const polar = app.stack.polar
@@ -152,9 +146,10 @@ describe('two checkouts for one user', () => {
   it('a Stripe and a Polar checkout both paid: the second is a duplicate, logged and named', async () => {
     const user = await createSignedInUser(app)
     const stripeTab = await startStripeCheckout(user)
-    const polarTab = await fetch(
-      `${app.url}/api/checkout?${new URLSearchParams({ products: catalogPlan('pro').polar.productId })}`,
-      { redirect: 'manual', headers: { cookie: user.cookie, accept: 'application/json' } },
+    const polarTab = await polarCheckout(
+      app,
+      { products: catalogPlan('pro').polar.productId },
+      user.cookie,
     )
     const error = vi.spyOn(logger, 'error')
     try {
@@ -195,6 +190,12 @@ describe('two checkouts for one user', () => {
       plan_name: 'Pro',
       status: 'active',
     })
+    // The check names the user holding both.
+    expect((await reconcileProvider('stripe', { check: true })).problems).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^user ${user.id}: 2 live subscriptions \\((${subscription.id}|${second.id}), `),
+      ),
+    )
     // The second one's renewal does not move it either.
     app.stack.stripe.advanceClock(60)
     await app.stack.stripe.advanceSubscription(second.id)

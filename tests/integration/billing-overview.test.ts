@@ -98,15 +98,4 @@ describe('billing page loader', () => {
     expect(others.data.subscription).toMatchObject({ status: 'canceled', plan_name: 'Starter' })
     expect(others.data.payments).toHaveLength(3)
   })
-
-  it('signed out: a redirect to sign in, nothing read', async () => {
-    const page = await callRoute(
-      billing.loader,
-      new Request(`${app.url}/dashboard/settings/billing?page=2`),
-    )
-    expect(page.status).toBe(302)
-    expect(page.location).toBe(
-      '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2&notice=sign-in-to-continue',
-    )
-  })
 })

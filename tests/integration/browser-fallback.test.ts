@@ -109,14 +109,11 @@ describe('signed out', () => {
     },
   )
 
-  it('GET /api/checkout without a user id (an account is needed all the same): sign-in and back to pricing', async () => {
-    const browser = await getPolarCheckout(NAVIGATE)
-    expect(browser.status).toBe(303)
-    expect(browser.headers.get('location')).toBe(signInBack('/pricing'))
-  })
-
-  it('GET /api/checkout with a user id: a browser goes to sign-in and back to pricing', async () => {
-    const browser = await getPolarCheckout(NAVIGATE, 'b9a3c1de-0000-4000-8000-000000000001')
+  it.each([
+    ['without a user id (an account is needed all the same)', undefined],
+    ['with a user id', 'b9a3c1de-0000-4000-8000-000000000001'],
+  ])('GET /api/checkout %s: a browser goes to sign-in and back to pricing', async (_l, userId) => {
+    const browser = await getPolarCheckout(NAVIGATE, userId)
     expect(browser.status).toBe(303)
     expect(browser.headers.get('location')).toBe(signInBack('/pricing'))
   })

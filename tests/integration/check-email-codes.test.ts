@@ -7,13 +7,22 @@ import * as signInCheck from '../../app/routes/sign-in_.confirm'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as signUpCheck from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
-import { createUser, mergeCookies, newEmail, startTestApp, type TestApp } from './harness'
+import {
+  createUser,
+  mergeCookies,
+  newEmail,
+  startTestApp,
+  type TestApp,
+  waitOutMailFrequency,
+} from './harness'
 
 /**
  * Each "Check your email" page takes the code of whichever mail was sent: after sign-up, the
- * confirmation's code for a new address and the sign-in link's code for an address that
- * already has an account (the page cannot say which without telling who has an account);
- * after asking for a sign-in link, that mail's code.
+ * confirmation's code for a new address (it signs in as the link does) and the sign-in
+ * link's code for an address that already has an account (the page cannot say which without
+ * telling who has an account); after asking for a sign-in link, that mail's code. "Send it
+ * again" mails a new one; both rate limited, and "send it again" answers the same for any
+ * address.
  */
 let app: TestApp
 
@@ -29,7 +38,7 @@ async function existingAccount(email: string) {
 async function signedInAs(headers: Headers) {
   const cookie = mergeCookies('', new Response(null, { headers }))
   const page = await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie }))
-  return page.status === 200 ? (page.data as { user: { id: string } }).user.id : null
+  return page.status === 200 ? (page.data as { user: { id: string; email: string } }).user : null
 }
 
 describe('after sign-up', () => {
@@ -54,7 +63,7 @@ describe('after sign-up', () => {
       appRequest(app, '/sign-up/confirm', { form: { intent: 'code', email, code: mail!.otp! } }),
     )
     expect(answer.status).toBe(303)
-    expect(await signedInAs(answer.headers)).toBe(id)
+    expect((await signedInAs(answer.headers))?.id).toBe(id)
   })
 
   it('a wrong code gets the same answer whether or not the address has an account', async () => {
@@ -106,7 +115,7 @@ describe('after asking for a sign-in link', () => {
     )
     expect(answer.status).toBe(303)
     expect(answer.headers.get('Location')).toBe('/dashboard')
-    expect(await signedInAs(answer.headers)).toBe(id)
+    expect((await signedInAs(answer.headers))?.id).toBe(id)
   })
 
   it('a code for an address without an account is just a wrong code', async () => {
@@ -118,5 +127,78 @@ describe('after asking for a sign-in link', () => {
     )
     expect(answer.status).toBe(400)
     expect(answer.data).toMatchObject({ formError: expect.stringContaining('not right') })
+  })
+})
+
+async function signUp(email: string) {
+  const started = await callRoute(
+    signUpPage.action,
+    appRequest(app, '/sign-up', { form: { email, password: 'correct-horse-battery' } }),
+  )
+  expect(started.status).toBe(303)
+  // The auth server is asked after the answer (the same work for any address).
+  await mailRequestsSettled()
+  const mail = await app.stack.supabase.inbox.latestFor(email)
+  expect(mail?.kind).toBe('signup')
+  // The browser that signed up: its code keeps the password it chose.
+  return { ...mail!, browser: mergeCookies('', new Response(null, { headers: started.headers })) }
+}
+
+const post = (form: Record<string, string>, cookie = '') =>
+  callRoute(signUpCheck.action, appRequest(app, '/sign-up/confirm', { form, cookie }))
+
+describe('the code from the confirmation mail', () => {
+  it('confirms the address and signs in, like the link', async () => {
+    const email = newEmail('code')
+    const mail = await signUp(email)
+    expect(mail.otp).toMatch(/^\d{6}$/)
+    const answer = await post({ intent: 'code', email, code: mail.otp! }, mail.browser)
+    expect(answer.status).toBe(303)
+    expect(answer.headers.get('Location')).toBe('/dashboard?notice=email-confirmed')
+    expect((await signedInAs(answer.headers))?.email).toBe(email)
+  })
+
+  it('a wrong code says so and signs nobody in; guessing is limited per address', async () => {
+    const email = newEmail('code')
+    const mail = await signUp(email)
+    const wrong = mail.otp === '000000' ? '111111' : '000000'
+    const answer = await post({ intent: 'code', email, code: wrong })
+    expect(answer.status).toBe(400)
+    expect(answer.data).toMatchObject({ formError: expect.stringContaining('not right') })
+    expect(answer.headers.getSetCookie().join('\n')).not.toMatch(/auth-token=base64/)
+    for (let i = 0; i < 4; i++) await post({ intent: 'code', email, code: wrong })
+    const limited = await post({ intent: 'code', email, code: mail.otp! })
+    expect(limited.status).toBe(429)
+    expect(limited.data).toMatchObject({ formError: expect.stringMatching(/^Too many attempts/) })
+  })
+
+  it('a malformed code is refused before anything is asked', async () => {
+    const answer = await post({ intent: 'code', email: newEmail('code'), code: '12ab' })
+    expect(answer.status).toBe(400)
+    expect(answer.data).toMatchObject({
+      result: { error: { code: ['The code is the 6 digits in the email'] } },
+    })
+  })
+})
+
+describe('send it again', () => {
+  it('mails a new confirmation to an address that waits, and answers the same for any address', async () => {
+    const email = newEmail('code')
+    await signUp(email)
+    const before = (await app.stack.supabase.inbox.list()).filter((m) => m.to === email).length
+    await waitOutMailFrequency(app, email) // the auth server sends one a minute
+    const waiting = await post({ intent: 'resend', email })
+    const unknown = await post({ intent: 'resend', email: newEmail('code') })
+    // Supabase is asked after the answer (mail-requests.server.ts).
+    await mailRequestsSettled()
+    expect(waiting.status).toBe(200)
+    expect(unknown.status).toBe(200)
+    const shape = (answer: typeof waiting) =>
+      JSON.stringify(answer.data).replace(/code-\d+-\d+@example\.com/g, '<email>')
+    expect(shape(unknown)).toBe(shape(waiting))
+    const after = (await app.stack.supabase.inbox.list()).filter((m) => m.to === email)
+    expect(after).toHaveLength(before + 1)
+    expect(after[0].kind).toBe('signup')
+    expect(after[0].otp, 'a new code').not.toBe(after[1].otp)
   })
 })

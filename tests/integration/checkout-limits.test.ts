@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { CHECKOUT_LOOKUP_RATE_LIMIT } from '../../app/billing/checkout-status.server'
@@ -8,7 +10,7 @@ import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/ra
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlanPage from '../../app/routes/dashboard.settings.billing_.change-plan'
 import * as success from '../../app/routes/success'
-import { appRequest, callRoute } from './auth-support'
+import { appRequest, callRoute, fromClient } from './auth-support'
 import { createSignedInUser, emulatorStripe, startTestApp, type TestApp } from './harness'
 
 /**
@@ -42,11 +44,6 @@ function polarCheckout(ip: string, query: string, headers: Record<string, string
 const checkoutCount = () => app.stack.polar.state.checkouts.size
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
-function from(ip: string, request: Request) {
-  request.headers.set('X-Forwarded-For', `203.0.113.250, ${ip}`)
-  return request
-}
-
 describe('GET /api/checkout needs an account', () => {
   it('an anonymous caller gets 401 and no checkout is created, whatever the query', async () => {
     const before = checkoutCount()
@@ -54,6 +51,7 @@ describe('GET /api/checkout needs an account', () => {
       `products=${PRO}`,
       `products=${PRO}&customerEmail=someone%40example.com`,
       `products=${PRO}&metadata=${encodeURIComponent('{"campaign":"spring"}')}`,
+      `products=${PRO}&metadata=${encodeURIComponent(`{"user_id":"${randomUUID()}"}`)}`,
     ]) {
       const response = await polarCheckout('198.51.100.1', query)
       expect(response.status).toBe(401)
@@ -126,7 +124,7 @@ describe('actions that call a payment provider are budgeted per account and per 
       '/pricing?notice=checkout-failed',
     )
     const page = (path: string, form?: Record<string, string>) =>
-      from(ip, appRequest(app, path, { cookie: user.cookie, form }))
+      fromClient(ip, appRequest(app, path, { cookie: user.cookie, form }))
     const message = expect.stringMatching(/^Too many billing requests/)
     for (const intent of ['cancel', 'resume', 'pay', 'update_payment_method', '']) {
       const answer = await callRoute(
@@ -160,7 +158,7 @@ describe('/success: provider lookups are limited per client', () => {
     return session.id
   }
   const view = (ip: string, query: string) =>
-    callRoute(success.loader, from(ip, appRequest(app, `/success${query}`)))
+    callRoute(success.loader, fromClient(ip, appRequest(app, `/success${query}`)))
 
   it('past the budget the page answers 429 "confirming" without asking Stripe, and stops reloading', async () => {
     const sessionId = await stripeSession()

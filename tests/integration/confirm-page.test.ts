@@ -5,8 +5,7 @@ import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as signInPage from '../../app/routes/sign-in'
 import { LOCAL_ANON_KEY } from '../local-stack/supabase'
-import { PASSWORD } from './accounts'
-import { appRequest, askedForLinkCookie, callRoute } from './auth-support'
+import { appRequest, askedForLinkCookie, callRoute, hashedToken } from './auth-support'
 import { adminClient, createUser, newEmail, startTestApp, type TestApp } from './harness'
 
 /**
@@ -22,14 +21,6 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-async function hashedToken(type: 'signup' | 'magiclink' | 'recovery', email: string) {
-  const { data, error } = await adminClient(app).auth.admin.generateLink(
-    type === 'signup' ? { type, email, password: PASSWORD } : { type, email },
-  )
-  if (error) throw error
-  return data.properties.hashed_token
-}
-
 /** The page's loader answer for a link (what it shows is tested in tests/e2e/auth-links.spec.ts). */
 async function confirmPageFor(token: string, type: string) {
   const query = new URLSearchParams({ token_hash: token, type })
@@ -43,7 +34,7 @@ describe('the confirmation page checks the link before its button', () => {
   it('a valid link names the masked account and what it does, and offers the button', async () => {
     const email = newEmail('valid')
     await createUser(app, email)
-    const token = await hashedToken('magiclink', email)
+    const token = await hashedToken(app, 'magiclink', email)
     const page = await confirmPageFor(token, 'magiclink')
     expect(page.status).toBe(200)
     expect(page.data.state).toEqual({
@@ -65,7 +56,7 @@ describe('the confirmation page checks the link before its button', () => {
   it('a used link says so at once, with "Send a new link" and no button', async () => {
     const email = newEmail('used')
     await createUser(app, email)
-    const token = await hashedToken('recovery', email)
+    const token = await hashedToken(app, 'recovery', email)
     const used = await createClient(app.stack.env.SUPABASE_URL, LOCAL_ANON_KEY).auth.verifyOtp({
       type: 'recovery',
       token_hash: token,
@@ -77,7 +68,7 @@ describe('the confirmation page checks the link before its button', () => {
 
   it('an expired link says so, names the account, and leads to a new one', async () => {
     const email = newEmail('expired')
-    const token = await hashedToken('signup', email)
+    const token = await hashedToken(app, 'signup', email)
     await app.stack.database.query(
       `update auth.one_time_tokens set created_at = now() - interval '61 minutes' where token_hash = $1`,
       [token],
@@ -93,7 +84,7 @@ describe('the confirmation page checks the link before its button', () => {
   it('a link sent with another type than its token is not offered', async () => {
     const email = newEmail('mixed')
     await createUser(app, email)
-    const token = await hashedToken('recovery', email)
+    const token = await hashedToken(app, 'recovery', email)
     expect((await confirmPageFor(token, 'signup')).data.state).toEqual({ state: 'used' })
     // `email` covers both kinds of mailed sign-in token, as the auth server's verify does
     expect((await confirmPageFor(token, 'email')).data.state).toMatchObject({

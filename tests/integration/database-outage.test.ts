@@ -58,9 +58,22 @@ describe('webhooks while the database is unreachable', () => {
       'customer.subscription.created',
       stripeSubscription({ userId: user.id }),
     )
+    const body = JSON.stringify(event)
+    const { default: Stripe } = await import('stripe')
     app.setDatabaseDown(true)
-    const down = await postStripeEvent(app.url, event)
-    expect(down).toEqual(UNAVAILABLE)
+    const down = await fetch(`${app.url}/api/webhooks/stripe`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: body,
+          secret: app.stack.env.STRIPE_WEBHOOK_SECRET,
+        }),
+      },
+      body,
+    })
+    expect({ status: down.status, body: await down.json() }).toEqual(UNAVAILABLE)
+    expect(down.headers.get('retry-after')).toBe('5')
     app.setDatabaseDown(false)
     expect(await subscriptionOf(user.id)).toBeNull()
     expect(await postStripeEvent(app.url, event)).toEqual(OK)
@@ -79,28 +92,6 @@ describe('webhooks while the database is unreachable', () => {
     const retry = await postPolarEvent(app.url, event, { id: down.id })
     expect({ status: retry.status, body: retry.body }).toEqual(OK)
     expect(await subscriptionOf(user.id)).toMatchObject({ provider: 'polar' })
-  })
-
-  it('the 503 carries Retry-After', async () => {
-    const user = await createSignedInUser(app)
-    const body = JSON.stringify(
-      stripeEvent('customer.subscription.created', stripeSubscription({ userId: user.id })),
-    )
-    const { default: Stripe } = await import('stripe')
-    app.setDatabaseDown(true)
-    const response = await fetch(`${app.url}/api/webhooks/stripe`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
-          payload: body,
-          secret: app.stack.env.STRIPE_WEBHOOK_SECRET,
-        }),
-      },
-      body,
-    })
-    expect(response.status).toBe(503)
-    expect(response.headers.get('retry-after')).toBe('5')
   })
 })
 

@@ -12,7 +12,13 @@ import {
   startTestApp,
   type TestApp,
 } from './harness'
-import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+import {
+  emulatorPolar,
+  paidEmulatorCheckout,
+  polarEvent,
+  polarSubscriber,
+  postPolarEvent,
+} from './polar-fixtures'
 import { pageGet } from './settings-support'
 
 /**
@@ -31,22 +37,15 @@ type Overview = Awaited<
   ReturnType<typeof import('../../app/subscriptions/billing-overview.server').getBillingOverview>
 >
 
-async function paymentRows(column: 'provider_payment_id' | 'provider_payment_id', value: string) {
-  const { data } = await adminClient(app).from('payment_history').select('*').eq(column, value)
+async function paymentRows(orderId: string) {
+  const { data } = await adminClient(app)
+    .from('payment_history')
+    .select('*')
+    .eq('provider_payment_id', orderId)
   return (data ?? []) as Record<string, unknown>[]
 }
 const openBillingPage = (user: User) =>
   callRoute<Overview>(billing.loader, pageGet(`${app.url}/dashboard/settings/billing`, user.cookie))
-
-/** A signed-in user with a Polar subscription and its paid order (not yet delivered). */
-async function polarSubscriber() {
-  const user = await createSignedInUser(app)
-  const paid = await paidEmulatorCheckout(app, user.id)
-  expect(
-    await postPolarEvent(app.url, polarEvent('subscription.created', paid.subscription)),
-  ).toMatchObject(OK)
-  return { user, ...paid }
-}
 
 /** Polar answers every invoice call (POST and GET) of the order with `status`. */
 function polarInvoiceFails(orderId: string, status: 404 | 500) {
@@ -76,19 +75,19 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
   it.each([404, 500] as const)(
     'invoice calls answering %i forever: 200, the payment is recorded without a URL, and the billing page fills it in',
     async (status) => {
-      const { user, order } = await polarSubscriber()
+      const { user, order } = await polarSubscriber(app)
       polarInvoiceFails(order.id, status)
 
       const event = polarEvent('order.paid', order)
       const first = await postPolarEvent(app.url, event)
       expect(first).toMatchObject(OK)
       expect(await ledgerCount(app, first.id)).toBe(1)
-      expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+      expect(await paymentRows(order.id)).toMatchObject([
         { user_id: user.id, status: 'succeeded', amount: order.total_amount, invoice_url: null },
       ])
       // Polar's resend changes nothing and is answered 200 as well.
       expect(await postPolarEvent(app.url, event, { id: first.id })).toMatchObject(OK)
-      expect(await paymentRows('provider_payment_id', order.id)).toHaveLength(1)
+      expect(await paymentRows(order.id)).toHaveLength(1)
 
       // While Polar still fails, the billing page opens and shows the payment without a link.
       const stillFailing = await openBillingPage(user)
@@ -102,39 +101,31 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
       const page = await openBillingPage(user)
       expect(page.status).toBe(200)
       expect(page.data.payments).toMatchObject([{ invoice_url: url }])
-      expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
-        { invoice_url: url },
-      ])
+      expect(await paymentRows(order.id)).toMatchObject([{ invoice_url: url }])
     },
   )
 
   it('order.updated with is_invoice_generated fills in the URL of a payment recorded without it', async () => {
-    const { order } = await polarSubscriber()
+    const { order } = await polarSubscriber(app)
     polarInvoiceFails(order.id, 500)
     expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
-      { invoice_url: null },
-    ])
+    expect(await paymentRows(order.id)).toMatchObject([{ invoice_url: null }])
 
     // Polar still failing while order.updated comes: 200 too, the URL stays empty.
     const generated = { ...order, is_invoice_generated: true }
     const updated = await postPolarEvent(app.url, polarEvent('order.updated', generated))
     expect(updated).toMatchObject(OK)
     expect(await ledgerCount(app, updated.id)).toBe(1)
-    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
-      { invoice_url: null },
-    ])
+    expect(await paymentRows(order.id)).toMatchObject([{ invoice_url: null }])
 
     // Polar recovers and generates the invoice (someone asked for it), then tells us.
     app.stack.polar.clearFaults()
     await emulatorPolar(app).orders.generateInvoice(order.id)
     // An order.updated that does not say the invoice exists asks Polar nothing.
     expect(await postPolarEvent(app.url, polarEvent('order.updated', order))).toMatchObject(OK)
-    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
-      { invoice_url: null },
-    ])
+    expect(await paymentRows(order.id)).toMatchObject([{ invoice_url: null }])
     expect(await postPolarEvent(app.url, polarEvent('order.updated', generated))).toMatchObject(OK)
-    expect(await paymentRows('provider_payment_id', order.id)).toMatchObject([
+    expect(await paymentRows(order.id)).toMatchObject([
       { invoice_url: `${app.stack.polar.url}/invoices/${order.id}` },
     ])
   })

@@ -16,7 +16,7 @@ import type { DeliveryOptions } from '../local-stack/stripe'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { createTestDatabase } from '../setup/database'
 import { startAppStack, withBothStandIns } from '../setup/stack'
-import { createAccount, PASSWORD } from './accounts'
+import { createAccount, PASSWORD, subscribeAtStripe } from './accounts'
 import { authorizeOnConsentPage } from './auth-support'
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
@@ -117,6 +117,35 @@ export async function waitOutMailFrequency(app: TestApp, email: string) {
   )
 }
 
+/** Runs `fn` with Stripe's webhooks delivered to a sink that answers 200 and applies nothing. */
+export async function withStripeWebhooksSwallowed<T>(app: TestApp, fn: () => Promise<T>) {
+  const sink = createServer((_req, res) => res.writeHead(200).end('{}'))
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
+  app.stack.stripe.setWebhookUrl(`http://127.0.0.1:${(sink.address() as AddressInfo).port}/`)
+  try {
+    const result = await fn()
+    await app.stack.stripe.idle()
+    return result
+  } finally {
+    app.stack.stripe.setWebhookUrl(`${app.url}/api/webhooks/stripe`)
+    await new Promise<void>((resolve) => sink.close(() => resolve()))
+  }
+}
+
+/** A trigger that makes every insert/update of `table` raise, dropped by the returned function. */
+export async function failWritesTo(app: TestApp, table: string) {
+  const name = `fault_${table}`
+  await app.stack.database.exec(`
+    create function public.${name}() returns trigger language plpgsql as $$
+      begin raise exception 'injected database failure on ${table}'; end $$;
+    create trigger ${name} before insert or update on public.${table}
+      for each row execute function public.${name}();`)
+  return () =>
+    app.stack.database.exec(
+      `drop trigger if exists ${name} on public.${table}; drop function if exists public.${name}();`,
+    )
+}
+
 /** The service-role client for assertions and seeding. */
 export function adminClient(app: TestApp) {
   return createClient(app.stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
@@ -171,6 +200,17 @@ export function createUser(
 export async function createSignedInUser(app: TestApp, email = newEmail()) {
   const { id } = await createUser(app, email)
   return { id, email, cookie: await signInAs(app, email) }
+}
+
+/** A signed-in user (a new one unless given) with a live Stripe Pro subscription the app has. */
+export async function stripeSubscriber(
+  app: TestApp,
+  user?: { id: string; email: string; cookie: string },
+) {
+  const subscriber = user ?? (await createSignedInUser(app))
+  const { customer, subscription } = await subscribeAtStripe(emulatorStripe(app), subscriber)
+  await app.stack.stripe.idle()
+  return { user: subscriber, customer, subscription }
 }
 
 /** An @supabase/ssr client whose cookies live in a jar, like a browser's. */

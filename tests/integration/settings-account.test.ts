@@ -18,10 +18,11 @@ import {
   mergeCookies,
   signInAs,
   startTestApp,
+  stripeSubscriber,
   subscriptionRowOf,
   type TestApp,
 } from './harness'
-import { emulatorPolar } from './polar-fixtures'
+import { emulatorPolar, polarCheckout } from './polar-fixtures'
 import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
@@ -52,17 +53,6 @@ async function rowCount(table: string, userId: string) {
     .eq('user_id', userId)
   return count ?? 0
 }
-/** A live Stripe subscription for the user, delivered to the app by the emulator's webhooks. */
-async function subscribeWithStripe(user: User) {
-  const event = await app.stack.stripe.trigger('customer.subscription.created', {
-    metadata: { user_id: user.id },
-  })
-  await app.stack.stripe.idle()
-  const id = (event.data.object as { id: string }).id
-  expect((await subscriptionRowOf(app, user.id))?.stripe_subscription_id).toBe(id)
-  return id
-}
-
 beforeAll(async () => {
   app = await startTestApp()
   admin = adminClient(app)
@@ -99,20 +89,7 @@ describe('password', () => {
     ])
   })
 
-  it('changes the password after checking the current one', async () => {
-    const user = await createSignedInUser(app)
-    const answer = await postAccount(user, {
-      ...fields,
-      currentPassword: 'correct-horse-battery',
-      password: 'a-new-password-42',
-    })
-    expect(answer.status).toBe(200)
-    expect(answer.data.message).toBe('Your password has been changed.')
-    await expect(userApiClient(app, user.email)).rejects.toThrow()
-    expect(await canSignInWith(user.email, 'a-new-password-42')).toBe(true)
-  })
-
-  it("ends the user's other sessions at once and keeps this browser's", async () => {
+  it("changes the password after checking the current one, ending the user's other sessions at once and keeping this browser's", async () => {
     const user = await createSignedInUser(app)
     const laptop = await signInAs(app, user.email)
     const page = (cookie: string) =>
@@ -124,6 +101,9 @@ describe('password', () => {
       password: 'a-new-password-42',
     })
     expect(answer.status).toBe(200)
+    expect(answer.data.message).toBe('Your password has been changed.')
+    await expect(userApiClient(app, user.email)).rejects.toThrow()
+    expect(await canSignInWith(user.email, 'a-new-password-42')).toBe(true)
     expect((await page(user.cookie)).status).toBe(200)
     const ended = await page(laptop)
     expect(ended.status).toBe(302)
@@ -155,14 +135,11 @@ type AccountPage = { methods: { password: boolean; github: boolean } }
 const accountPage = (user: User) =>
   callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, user.cookie))
 
-async function canSignInWith(email: string, password: string) {
-  const client = new (await import('@supabase/supabase-js')).SupabaseClient(
-    app.stack.env.SUPABASE_URL,
-    app.stack.env.SUPABASE_ANON_KEY,
-    { auth: { persistSession: false } },
+const canSignInWith = (email: string, password: string) =>
+  signInAs(app, email, password).then(
+    () => true,
+    () => false,
   )
-  return !(await client.auth.signInWithPassword({ email, password })).error
-}
 
 /** Makes every session of the user older than Supabase's 24-hour "recent sign-in". */
 async function ageSessions(userId: string) {
@@ -340,25 +317,19 @@ describe('sign out of all sessions', () => {
   const polarPortal = (cookie: string) =>
     fetch(`${app.url}/api/portal`, { headers: { Cookie: cookie } })
 
-  it('ends every session of the user, not only this browser’s', async () => {
+  it('ends every session of the user: a stolen copy of the cookie and every other session are refused on their next request', async () => {
     const user = await createSignedInUser(app)
+    const stolen = user.cookie // the same session, copied to another machine
+    const laptop = await signInAs(app, user.email) // a session of its own
     const elsewhere = await userApiClient(app, user.email)
+    // Both work, and have been verified (and remembered) by this process.
+    for (const cookie of [stolen, laptop]) expect((await dashboardPage(cookie)).status).toBe(200)
+
     const answer = await postAccount(user, { intent: 'sign-out-everywhere' })
     expect(answer.status).toBe(303)
     expect(answer.location).toBe('/sign-in?notice=signed-out-everywhere')
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
-    const { error } = await elsewhere.auth.refreshSession()
-    expect(error).not.toBeNull()
-  })
-
-  it('refuses a stolen copy of the cookie and every other session on their next request', async () => {
-    const user = await createSignedInUser(app)
-    const stolen = user.cookie // the same session, copied to another machine
-    const laptop = await signInAs(app, user.email) // a session of its own
-    // Both work, and have been verified (and remembered) by this process.
-    for (const cookie of [stolen, laptop]) expect((await dashboardPage(cookie)).status).toBe(200)
-
-    await postAccount(user, { intent: 'sign-out-everywhere' })
+    expect((await elsewhere.auth.refreshSession()).error).not.toBeNull()
 
     for (const cookie of [stolen, laptop]) {
       const page = await dashboardPage(cookie)
@@ -437,7 +408,7 @@ describe('account deletion', () => {
 
   it('with a live Stripe subscription: cancels it at Stripe, then removes the user, rows and files', async () => {
     const user = await createSignedInUser(app)
-    const subscriptionId = await subscribeWithStripe(user)
+    const { subscription } = await stripeSubscriber(app, user)
     await callRoute(
       general.action,
       formPost(`${app.url}/dashboard/settings/general`, user.cookie, {
@@ -449,7 +420,7 @@ describe('account deletion', () => {
     expect(answer.status).toBe(303)
     expect(answer.location).toBe('/account-deleted')
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
-    expect((await emulatorStripe(app).subscriptions.retrieve(subscriptionId)).status).toBe(
+    expect((await emulatorStripe(app).subscriptions.retrieve(subscription.id)).status).toBe(
       'canceled',
     )
     expect(await userExists(user.id)).toBe(false)
@@ -480,7 +451,7 @@ describe('account deletion', () => {
 
   it('refuses, and deletes nothing, when Stripe cannot cancel the subscription', async () => {
     const user = await createSignedInUser(app)
-    const subscriptionId = await subscribeWithStripe(user)
+    const { subscription } = await stripeSubscriber(app, user)
     app.stack.stripe.injectFault({
       method: 'DELETE',
       path: '/v1/subscriptions',
@@ -497,7 +468,9 @@ describe('account deletion', () => {
       app.stack.stripe.clearFaults()
     }
     expect(await userExists(user.id)).toBe(true)
-    expect((await emulatorStripe(app).subscriptions.retrieve(subscriptionId)).status).toBe('active')
+    expect((await emulatorStripe(app).subscriptions.retrieve(subscription.id)).status).toBe(
+      'active',
+    )
     expect(await rowCount('user_subscriptions', user.id)).toBe(1)
     // The account's mails go on as before (the deletion mark is taken off again).
     const { data } = await admin.auth.admin.getUserById(user.id)
@@ -507,10 +480,8 @@ describe('account deletion', () => {
   it('ends every subscription that may still charge, including one the row never tracked', async () => {
     const user = await createSignedInUser(app)
     const product = getPlans()[0].ids.polar
-    const tracked = await fetch(
-      `${app.url}/api/checkout?${new URLSearchParams({ products: product, metadata: JSON.stringify({ user_id: user.id }) })}`,
-      { redirect: 'manual', headers: { cookie: user.cookie } },
-    )
+    const metadata = JSON.stringify({ user_id: user.id })
+    const tracked = await polarCheckout(app, { products: product, metadata }, user.cookie)
     const first = await app.stack.polar.completeCheckout(
       new URL(tracked.headers.get('location') ?? '').pathname.split('/').pop() as string,
     )

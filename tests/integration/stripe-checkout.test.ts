@@ -8,7 +8,13 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS, resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as success from '../../app/routes/success'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  adminClient,
+  createSignedInUser,
+  startTestApp,
+  type TestApp,
+  withStripeWebhooksSwallowed,
+} from './harness'
 
 /**
  * Checkout, billing portal and success page: the real route handlers over HTTP with real
@@ -168,21 +174,6 @@ async function seedSubscriptionRow(userId: string, fields: Record<string, unknow
   if (error) throw new Error(`seed failed: ${error.message}`)
 }
 
-/** Runs `fn` with Stripe's webhooks delivered to a sink that answers 200 and applies nothing. */
-async function withWebhooksSwallowed<T>(fn: () => Promise<T>): Promise<T> {
-  const sink = createServer((_req, res) => res.writeHead(200).end('{}'))
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
-  app.stack.stripe.setWebhookUrl(`http://127.0.0.1:${(sink.address() as AddressInfo).port}/`)
-  try {
-    const result = await fn()
-    await app.stack.stripe.idle()
-    return result
-  } finally {
-    app.stack.stripe.setWebhookUrl(`${app.url}/api/webhooks/stripe`)
-    await new Promise<void>((resolve) => sink.close(() => resolve()))
-  }
-}
-
 /** The /success page's status for the query, never cached. */
 async function successStatus(query: string) {
   const result = (await success.loader({
@@ -261,7 +252,9 @@ describe('POST /api/checkout_sessions', () => {
     expect(call.params.get('subscription_data[metadata][user_email]')).toBe(user.email)
 
     // The subscription the session creates carries the metadata and a single item of 1.
-    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const paid = await withStripeWebhooksSwallowed(app, () =>
+      app.stack.stripe.completeCheckout(sessionId),
+    )
     expect(paid.ok).toBe(true)
     const completed = await stripe.checkout.sessions.retrieve(sessionId)
     const subscription = await stripe.subscriptions.retrieve(String(completed.subscription))
@@ -338,7 +331,9 @@ describe('POST /api/checkout_sessions', () => {
     expect(session.customer_email).toBeNull()
     expect(session.metadata).toEqual({ user_id: user.id, user_email: user.email })
 
-    const paid = await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    const paid = await withStripeWebhooksSwallowed(app, () =>
+      app.stack.stripe.completeCheckout(sessionId),
+    )
     expect(paid.ok && paid.session.customer).toBe(customer.id)
     const customers = await stripe.customers.list({ email: user.email })
     expect(customers.data.map((entry) => entry.id)).toEqual([customer.id])
@@ -521,7 +516,7 @@ describe('/success', () => {
   it('shows a paid session as complete, activates nothing itself, and names the plan, amount and receipt address to the signed-in buyer only', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
-    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     const before = await tableCounts()
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
     expect(await tableCounts()).toEqual(before)
@@ -582,7 +577,7 @@ describe('/success', () => {
   it('never says "not charged" when Stripe cannot be asked: confirming, then the answer', async () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
-    await withWebhooksSwallowed(() => app.stack.stripe.completeCheckout(sessionId))
+    await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     app.stack.stripe.injectFault({ path: '/v1/checkout/sessions/', status: 500, count: 3 })
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('confirming')
     expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')

@@ -10,6 +10,7 @@ import { deliverDueMails } from '~/notifications/delivery.server'
 import {
   adminClient,
   createSignedInUser,
+  failWritesTo,
   ledgerCount,
   startTestApp,
   subscriptionRowOf,
@@ -21,6 +22,8 @@ import { invoiceObject, postStripeEvent, stripeEvent, subscriptionObject } from 
 /** Signed Stripe events through the real HTTP route into the real database. */
 let app: TestApp
 let userId: string
+const OK = { status: 200, body: { received: true } }
+const BAD_SIGNATURE = { status: 400, body: { error: 'Webhook signature verification failed' } }
 
 beforeAll(async () => {
   app = await startTestApp()
@@ -35,10 +38,7 @@ describe('signature', () => {
     ['a timestamp older than 300 seconds', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
   ])('rejects %s and writes nothing', async (_label, options) => {
     const event = stripeEvent('customer.subscription.created', subscriptionObject({ userId }))
-    expect(await postStripeEvent(app.url, event, options)).toEqual({
-      status: 400,
-      body: { error: 'Webhook signature verification failed' },
-    })
+    expect(await postStripeEvent(app.url, event, options)).toEqual(BAD_SIGNATURE)
     expect(await ledgerCount(app, event.id)).toBe(0)
   })
 
@@ -60,10 +60,7 @@ describe('signature', () => {
         'customer.subscription.created',
         subscriptionObject({ userId: owner }),
       )
-      expect(await postStripeEvent(app.url, old, { secret: previous })).toEqual({
-        status: 200,
-        body: { received: true },
-      })
+      expect(await postStripeEvent(app.url, old, { secret: previous })).toEqual(OK)
       expect(await ledgerCount(app, old.id)).toBe(1)
       expect(await subscriptionRowOf(app, owner)).toMatchObject({ status: 'active' })
       // During a roll: one v1 per active secret, the new one first.
@@ -72,10 +69,9 @@ describe('signature', () => {
       const header = `${signed(both, 'whsec_new_not_yet_here', t)},v1=${signed(both, previous, t).split('v1=')[1]}`
       expect((await postStripeEvent(app.url, both, { header })).status).toBe(200)
       expect((await postStripeEvent(app.url, event(), { secret: current })).status).toBe(200)
-      expect(await postStripeEvent(app.url, event(), { secret: 'whsec_neither' })).toEqual({
-        status: 400,
-        body: { error: 'Webhook signature verification failed' },
-      })
+      expect(await postStripeEvent(app.url, event(), { secret: 'whsec_neither' })).toEqual(
+        BAD_SIGNATURE,
+      )
     } finally {
       delete process.env.STRIPE_WEBHOOK_SECRET_PREVIOUS
       resetEnvForTests()
@@ -101,7 +97,7 @@ describe('signature', () => {
       headerName: 'providera-signature',
       path: '/api/webhooks/providera',
     })
-    expect(result).toEqual({ status: 200, body: { received: true } })
+    expect(result).toEqual(OK)
   })
 
   it('answers a signed event of a handled type with a malformed object with 400 and writes nothing', async () => {
@@ -134,7 +130,7 @@ describe('events', () => {
       subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a', status: 'active' }),
       { created: 1_780_000_000 },
     )
-    expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
     expect(await subscriptionRowOf(app, userId)).toMatchObject({
       provider: 'stripe',
       stripe_customer_id: 'cus_a',
@@ -180,17 +176,11 @@ describe('events', () => {
         }),
       },
     }
-    expect(await postStripeEvent(app.url, replay)).toEqual({
-      status: 200,
-      body: { received: true },
-    })
+    expect(await postStripeEvent(app.url, replay)).toEqual(OK)
     expect((await subscriptionRowOf(app, userId))?.cancel_at_period_end).toBe(true)
     // Another instance (or this one after a restart) has not seen it: the ledger decides.
     recentEvents.clear()
-    expect(await postStripeEvent(app.url, replay)).toEqual({
-      status: 200,
-      body: { received: true },
-    })
+    expect(await postStripeEvent(app.url, replay)).toEqual(OK)
     expect((await subscriptionRowOf(app, userId))?.cancel_at_period_end).toBe(true)
     expect(await ledgerCount(app, event.id)).toBe(1)
   })
@@ -203,14 +193,9 @@ describe('events', () => {
     )
     expect((await postStripeEvent(app.url, event)).status).toBe(200)
     // From now on the ledger cannot be written: a new event fails, the repeat still answers.
-    await app.stack.database.exec(`
-      create function public.fail_ledger() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
-      create trigger fail_ledger before insert on public.webhook_events for each row execute function public.fail_ledger();`)
+    const restore = await failWritesTo(app, 'webhook_events')
     try {
-      expect(await postStripeEvent(app.url, event)).toEqual({
-        status: 200,
-        body: { received: true },
-      })
+      expect(await postStripeEvent(app.url, event)).toEqual(OK)
       const other = stripeEvent(
         'customer.subscription.updated',
         subscriptionObject({ id: subscriptionId, userId, customer: 'cus_a' }),
@@ -218,9 +203,7 @@ describe('events', () => {
       )
       expect((await postStripeEvent(app.url, other)).status).toBe(500)
     } finally {
-      await app.stack.database.exec(
-        `drop trigger fail_ledger on public.webhook_events; drop function public.fail_ledger();`,
-      )
+      await restore()
     }
   })
 
@@ -272,14 +255,14 @@ describe('events', () => {
       'customer.subscription.created',
       subscriptionObject({ userId: stranger }),
     )
-    expect(await postStripeEvent(app.url, event)).toEqual({ status: 200, body: { received: true } })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
     expect(await subscriptionRowOf(app, stranger)).toBeNull()
   })
 
   it('an unhandled type is acknowledged', async () => {
     expect(
       await postStripeEvent(app.url, stripeEvent('payment_intent.created', { id: 'pi_1' })),
-    ).toEqual({ status: 200, body: { received: true } })
+    ).toEqual(OK)
   })
 
   it('invoice.payment_succeeded records one payment with amount, currency, status and invoice URL', async () => {
@@ -322,14 +305,8 @@ describe('invoice.payment_failed', () => {
       return stripeEvent('invoice.payment_failed', invoice)
     }
     const event = failed()
-    expect(await postStripeEvent(app.url, event)).toEqual({
-      status: 200,
-      body: { received: true },
-    })
-    expect(await postStripeEvent(app.url, event)).toEqual({
-      status: 200,
-      body: { received: true },
-    })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
     await deliverDueMails(mails.transport)
     const [mail] = mails.to(user.email)
     expect(mails.to(user.email)).toHaveLength(1)
