@@ -9,16 +9,11 @@ import {
   createSignedInUser,
   emulatorStripe,
   ledgerCount,
+  polarSubscriber,
   startTestApp,
   type TestApp,
 } from './harness'
-import {
-  emulatorPolar,
-  paidEmulatorCheckout,
-  polarEvent,
-  polarSubscriber,
-  postPolarEvent,
-} from './polar-fixtures'
+import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 import { pageGet } from './settings-support'
 
 /**

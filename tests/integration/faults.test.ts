@@ -11,6 +11,7 @@ import {
   createSignedInUser,
   failWritesTo,
   ledgerCount,
+  polarSubscriber,
   startTestApp,
   stripeSubscriber,
   type TestApp,
@@ -21,7 +22,6 @@ import {
   paidEmulatorCheckout,
   polarCheckout,
   polarEvent,
-  polarSubscriber,
   postPolarEvent,
   subscriptionObject as polarSubscription,
 } from './polar-fixtures'

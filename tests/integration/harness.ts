@@ -18,6 +18,7 @@ import { createTestDatabase } from '../setup/database'
 import { startAppStack, withBothStandIns } from '../setup/stack'
 import { createAccount, PASSWORD, subscribeAtStripe } from './accounts'
 import { authorizeOnConsentPage } from './auth-support'
+import { paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 export interface TestApp {
   /** The app's origin (its real route handlers over HTTP). */
   url: string
@@ -300,4 +301,16 @@ export function browserOn(app: TestApp) {
         body: new URLSearchParams(form),
       }),
   }
+}
+
+/** A signed-in user with a paid Polar checkout whose subscription.created reached the app. */
+export async function polarSubscriber(app: TestApp) {
+  const user = await createSignedInUser(app)
+  const paid = await paidEmulatorCheckout(app, user.id)
+  const created = await postPolarEvent(
+    app.url,
+    polarEvent('subscription.created', paid.subscription),
+  )
+  if (created.status !== 200) throw new Error(`subscription.created answered ${created.status}`)
+  return { user, ...paid }
 }

@@ -5,7 +5,7 @@ import { createPolar } from '@polar-sh/sdk/2026-10'
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { signWebhook } from '../local-stack/polar'
-import { createSignedInUser, type TestApp } from './harness'
+import type { TestApp } from './harness'
 
 /** Polar payloads in the wire format (snake_case), for hand-made Standard Webhooks events. */
 
@@ -243,16 +243,4 @@ export async function paidEmulatorCheckout(app: TestApp, userId: string) {
     success_url: `${app.url}/success?checkout_id={CHECKOUT_ID}`,
   })
   return app.stack.polar.completeCheckout(checkout.id)
-}
-
-/** A signed-in user with a paid Polar checkout whose subscription.created reached the app. */
-export async function polarSubscriber(app: TestApp) {
-  const user = await createSignedInUser(app)
-  const paid = await paidEmulatorCheckout(app, user.id)
-  const created = await postPolarEvent(
-    app.url,
-    polarEvent('subscription.created', paid.subscription),
-  )
-  if (created.status !== 200) throw new Error(`subscription.created answered ${created.status}`)
-  return { user, ...paid }
 }
