@@ -5,10 +5,12 @@ import type { ServerBuild } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
+import { expect } from 'vitest'
 
 import { resetEnvForTests } from '../../app/env.server'
 import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import { stopMailDelivery } from '../../app/notifications/delivery.server'
+import * as success from '../../app/routes/success'
 import { createApp } from '../../server-app.js'
 import { withOutageSwitch } from '../local-stack/database'
 import { type LocalStack, type LocalStackOptions, SUITE_AUTH_LIMITS } from '../local-stack/stack'
@@ -313,4 +315,15 @@ export async function polarSubscriber(app: TestApp) {
   )
   if (created.status !== 200) throw new Error(`subscription.created answered ${created.status}`)
   return { user, ...paid }
+}
+
+/** The /success page's status for the query, never cached. */
+export async function successStatus(app: TestApp, query: string) {
+  const result = (await success.loader({
+    request: new Request(`${app.url}/success${query}`),
+    params: {},
+    context: {},
+  })) as unknown as { data: { status: string }; init: ResponseInit | null }
+  expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
+  return result.data.status
 }

@@ -4,9 +4,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import * as apiCheckout from '../../app/routes/api.checkout'
-import * as success from '../../app/routes/success'
 import { appRequest } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  adminClient,
+  createSignedInUser,
+  startTestApp,
+  successStatus,
+  type TestApp,
+} from './harness'
 import { polarCheckout } from './polar-fixtures'
 
 /**
@@ -174,24 +179,14 @@ async function subscribe() {
   return { user, checkoutId: checkout.id, customerId: paid.customer.id, ...paid }
 }
 
-async function successStatus(query: string) {
-  const result = (await success.loader({
-    request: new Request(`${app.url}/success${query}`),
-    params: {},
-    context: {},
-  })) as unknown as { data: { status: string }; init: ResponseInit | null }
-  expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
-  return result.data.status
-}
-
 describe('/success with a Polar checkout id', () => {
   it('shows an open checkout as pending and a paid one as complete', async () => {
     const user = await createSignedInUser(app)
     const checkout = checkoutBehind(await getCheckout({ products: PRO }, user))
-    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('open')
+    expect(await successStatus(app, `?checkout_id=${checkout.id}`)).toBe('open')
     await app.stack.polar.completeCheckout(checkout.id)
     await app.stack.polar.idle()
-    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
+    expect(await successStatus(app, `?checkout_id=${checkout.id}`)).toBe('complete')
   })
 
   it.each([
@@ -199,7 +194,7 @@ describe('/success with a Polar checkout id', () => {
     ['a garbage checkout id', '?checkout_id=..%2F..%2Fv1%2Fcustomers'],
     ['no checkout id', ''],
   ])('shows %s as not found', async (_label, query) => {
-    expect(await successStatus(query)).toBe('missing')
+    expect(await successStatus(app, query)).toBe('missing')
   })
 
   it('shows confirming, not "not charged", when Polar cannot be asked', async () => {
@@ -208,8 +203,8 @@ describe('/success with a Polar checkout id', () => {
     await app.stack.polar.completeCheckout(checkout.id)
     await app.stack.polar.idle()
     app.stack.polar.addFault({ path: `/v1/checkouts/${checkout.id}`, status: 503, count: 1 })
-    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('confirming')
-    expect(await successStatus(`?checkout_id=${checkout.id}`)).toBe('complete')
+    expect(await successStatus(app, `?checkout_id=${checkout.id}`)).toBe('confirming')
+    expect(await successStatus(app, `?checkout_id=${checkout.id}`)).toBe('complete')
   })
 })
 

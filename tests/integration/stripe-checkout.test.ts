@@ -12,6 +12,7 @@ import {
   adminClient,
   createSignedInUser,
   startTestApp,
+  successStatus,
   type TestApp,
   withStripeWebhooksSwallowed,
 } from './harness'
@@ -172,17 +173,6 @@ async function seedSubscriptionRow(userId: string, fields: Record<string, unknow
     .from('user_subscriptions')
     .upsert({ user_id: userId, ...fields }, { onConflict: 'user_id' })
   if (error) throw new Error(`seed failed: ${error.message}`)
-}
-
-/** The /success page's status for the query, never cached. */
-async function successStatus(query: string) {
-  const result = (await success.loader({
-    request: new Request(`${app.url}/success${query}`),
-    params: {},
-    context: {},
-  })) as unknown as { data: { status: string }; init: ResponseInit | null }
-  expect(new Headers(result.init?.headers).get('cache-control')).toBe('private, no-store')
-  return result.data.status
 }
 
 describe('POST /api/checkout_sessions', () => {
@@ -518,7 +508,7 @@ describe('/success', () => {
     const sessionId = await startCheckout(user)
     await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     const before = await tableCounts()
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('complete')
     expect(await tableCounts()).toEqual(before)
     expect(await rowsOf(user.id)).toEqual({ subscriptions: [], payments: [] })
     const summaryFor = async (cookie: string) => {
@@ -545,20 +535,20 @@ describe('/success', () => {
     const user = await createSignedInUser(app)
     const sessionId = await startCheckout(user)
     const before = await tableCounts()
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('open')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('open')
     expect(await tableCounts()).toEqual(before)
     const declined = await app.stack.stripe.completeCheckout(sessionId, {
       number: '4000000000000002',
     })
     expect(declined).toMatchObject({ ok: false, message: 'Your card was declined.' })
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('open')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('open')
     await stripe.checkout.sessions.expire(sessionId)
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('failed')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('failed')
   })
 
   it('shows a session Stripe does not know as not found, not as unpaid', async () => {
     const before = await tableCounts()
-    expect(await successStatus('?session_id=cs_test_doesnotexist')).toBe('missing')
+    expect(await successStatus(app, '?session_id=cs_test_doesnotexist')).toBe('missing')
     expect(await tableCounts()).toEqual(before)
   })
 
@@ -569,7 +559,7 @@ describe('/success', () => {
   ])('asks Stripe nothing and claims nothing for %s', async (_label, query) => {
     const before = await tableCounts()
     const calls = callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length
-    expect(await successStatus(query)).toBe('missing')
+    expect(await successStatus(app, query)).toBe('missing')
     expect(await tableCounts()).toEqual(before)
     expect(callsTo('GET', '/v1/checkout/sessions/..%2F..%2Fv1%2Fcustomers').length).toBe(calls)
   })
@@ -579,8 +569,8 @@ describe('/success', () => {
     const sessionId = await startCheckout(user)
     await withStripeWebhooksSwallowed(app, () => app.stack.stripe.completeCheckout(sessionId))
     app.stack.stripe.injectFault({ path: '/v1/checkout/sessions/', status: 500, count: 3 })
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('confirming')
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('confirming')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('complete')
   })
 })
 
@@ -651,7 +641,7 @@ describe('the whole purchase', () => {
     expect(deliveries.length).toBe(ids.size)
     expect(deliveries.every((entry) => entry.status === 200)).toBe(true)
 
-    expect(await successStatus(`?session_id=${sessionId}`)).toBe('complete')
+    expect(await successStatus(app, `?session_id=${sessionId}`)).toBe('complete')
 
     // Now subscribed: no second checkout, but the portal opens on their customer.
     const again = await postCheckout(user, priceForm(STARTER))
