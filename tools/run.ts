@@ -1,21 +1,9 @@
 /**
- * `npm test`: every check, in parallel where the cores allow (tools/steps.ts holds each
- * step's output until it ends and prints a summary with times).
- *
- * - At once: the production build, lint, format, types, dead and duplicate code, import cycles.
- * - The vitest suites, each test on the engine that matters for it: with DATABASE_URL set,
- *   the database and integration tests (and the stack's database module) on that
- *   PostgreSQL server, where production runs them (with the signed-in pages' statement
- *   counts, where it loads pg_stat_statements), and everything else on embedded PGlite,
- *   the development database; without it, all of them on PGlite.
- * - On the build: the browser tests in Chromium, a small soak, the chaos soak (after every
- *   other user of the PostgreSQL server, which it restarts), the first-load JS budget.
- * - The scan of a canary build for server secrets, `npm audit` of the production
- *   dependencies.
- *
- * Every step runs even if another failed; the exit code says whether all passed (a step may
- * report itself skipped at run time, which is not a failure). TEST_CAPACITY overrides how
- * many cores' worth of steps run at once (default: the machine's cores).
+ * `npm test`: every check, in parallel where the cores allow (tools/steps.ts prints each
+ * step's output when it ends, then a summary with times). With DATABASE_URL set, the database
+ * and integration tests run on that PostgreSQL server, where production runs them, and the rest
+ * on PGlite; without it, everything on PGlite. Every step runs even if another failed.
+ * TEST_CAPACITY overrides how many cores' worth of steps run at once.
  */
 import os from 'node:os'
 import path from 'node:path'
@@ -40,6 +28,12 @@ const PGLITE_PROJECTS = serverUrl ? ['--project', 'unit', '--project', 'local-st
 
 /** Exit code with which a step says it could not run here (reported as skipped, not failed). */
 const SKIPPED_EXIT_CODE = 75
+
+/** The soak on the build just made, at a small size (full size: npm run soak). */
+const soakArgs = (flags: string) =>
+  `--import tsx tools/soak/run.ts --skip-build --build-dir build --users 40 --events 600 ${flags}`.split(
+    ' ',
+  )
 
 const BUILD = 'build'
 const SERVER_TESTS = 'database and integration tests (PostgreSQL server)'
@@ -97,56 +91,19 @@ const steps: Step[] = [
     env: withoutDatabaseUrl,
   },
   {
-    // The soak test at a small size, on the build just made (full size: npm run soak).
     name: SOAK,
     command: process.execPath,
-    args: [
-      '--import',
-      'tsx',
-      'tools/soak/run.ts',
-      '--skip-build',
-      '--build-dir',
-      'build',
-      '--users',
-      '40',
-      '--events',
-      '600',
-      '--timeout',
-      '120',
-    ],
+    args: soakArgs('--timeout 120'),
     after: [BUILD],
     // Under half a minute, mostly waiting on the app and the stack.
     load: 0.5,
   },
   {
-    // The chaos soak at a small size: two production instances on the PostgreSQL server, a
-    // kill, a database restart, provider faults, a graceful stop (full size: npm run soak --
-    // --chaos; docs/operations.md). It stops and starts the server of DATABASE_URL through
-    // SOAK_PG_CTL, so it runs only where that is set (.ci/run sets it; otherwise skipped),
-    // and only once every other step that uses that server has ended.
+    // It stops and starts the server of DATABASE_URL (SOAK_PG_CTL; skipped without it), so
+    // it runs once every other step that uses that server has ended.
     name: 'chaos soak (small)',
     command: process.execPath,
-    args: [
-      '--import',
-      'tsx',
-      'tools/soak/run.ts',
-      '--chaos',
-      '--skip-build',
-      '--build-dir',
-      'build',
-      '--users',
-      '40',
-      '--events',
-      '600',
-      '--kills',
-      '1',
-      '--pace',
-      '20',
-      '--deadline',
-      '120',
-      '--timeout',
-      '180',
-    ],
+    args: soakArgs('--chaos --kills 1 --pace 20 --deadline 120 --timeout 180'),
     skippedExitCode: SKIPPED_EXIT_CODE,
     after: [BUILD, SOAK, SERVER_TESTS],
     // Paced: most of its time goes to kills, restarts and the deadline of each phase.
