@@ -1,15 +1,8 @@
 /**
- * The benchmark's "100× data" step (docs/performance.md, "Cost as data grows"): fills the
- * bench's own database on the PostgreSQL server with 100,000 users (profiles, sessions),
- * 100,000 subscriptions, 1,000,000 payments and 1,000,000 ledger events in a few set-based
- * statements (generate_series), so that the webhook and page paths can be measured again
- * against tables of a realistic size. The signed-in reader of the benchmark gets 10,000 of the
- * payments, so that the billing page pages through a long history.
- *
- * It runs as the server's superuser with `session_replication_role = replica` (no triggers,
- * no foreign-key checks: the rows are consistent by construction), then vacuums and analyzes
- * the tables and checkpoints, so that the measurements after it do not share the machine
- * with autovacuum and a checkpoint of the load.
+ * The bench's "100× data" step (docs/performance.md, "Cost as data grows"), by set-based
+ * statements as the superuser with `session_replication_role = replica` (the rows are
+ * consistent by construction), then vacuum, analyze and a checkpoint, so that the runs after
+ * it do not share the machine with autovacuum.
  */
 import pg from 'pg'
 

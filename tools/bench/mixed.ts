@@ -1,16 +1,9 @@
 /**
- * `npm run bench -- --mixed`: a mixed day of traffic (docs/performance.md, "A mixed day of
- * traffic") against two production instances behind the soak's balancer, on the PostgreSQL
- * server. Open loop: requests of the PROFILE leave at the step's rate whatever the answers,
- * ×1.3 per step until a step's p99 passes 300 ms or an error appears; the knee is the last
- * step that held, and what gave out is named from the step past it. Then every webhook of the
- * soak's stream is delivered and the rows are checked (tools/soak/shared.ts `verify`).
- *
- * --pool <n>: the pool's size, and a step at 1.5× the knee (or --rate) where every answer must
- * be well formed (no 500, within --acquisition-timeout + 5 s, a 503 with Retry-After, a
- * webhook failure the provider retries); exit 1 otherwise. --caches: each request-path cache
- * off (CACHES_OFF) on one instance beside one with all, at --rate (40). --no-build,
- * --port-offset, --step <s> (8), --max-rate (400), --total <s> (150).
+ * `npm run bench -- --mixed` (docs/performance.md, "A mixed day of traffic"): an open-loop
+ * load of the PROFILE against two production instances behind the soak's balancer, rising
+ * ×1.3 per step until p99 passes 300 ms or an error appears; then the soak's stream is
+ * delivered and every row checked. `--pool <n>` adds a step past the knee where every answer
+ * must be well formed; `--caches` turns each request-path cache off on one instance.
  * Writes bench-results/mixed.json.
  */
 import { readFileSync } from 'node:fs'

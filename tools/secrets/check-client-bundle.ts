@@ -1,15 +1,8 @@
 /**
- * `npm test` step after the build: the browser bundle holds no server secret.
- *
- * 1. The build just made (`$BUILD_DIR/client`, default `build/client`) is scanned for the
- *    secrets of this environment, or the local defaults where none is set.
- * 2. A second build is made with every secret set to a distinctive fake value, and its
- *    client bundle is scanned for those values (a secret read at build time and inlined,
- *    for instance through Vite's `define` or a `VITE_` variable, would show up here).
- * 3. The check proves it can fail: the same fake values are planted in a copy of that
- *    bundle, and the scan must report each of them.
- *
- * Exit code 0 only if 1 and 2 find nothing and 3 finds everything.
+ * `npm test` step: the browser bundle holds no server secret. It scans the build just made for
+ * this environment's secrets; builds again with every secret set to a fake value and scans for
+ * those (a secret inlined at build time shows up there); then plants the fakes in a copy of
+ * that bundle and must find each (the check can fail). Exit 0 only if all three hold.
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'

@@ -1,18 +1,11 @@
 /**
- * `npm run soak`: replays a seeded stream of Stripe and Polar webhook events (stream.ts) for
- * many users against the production build on the local stack, with duplicates, reordering
- * and concurrency, then checks `user_subscriptions` and `payment_history` row by row against
- * what the stream implies (docs/webhooks.md, "Soak test"). Then subscriptions run through the
- * Stripe emulator itself (stripe-emulator-phase.ts). PGlite, or a fresh database on the
- * server of DATABASE_URL. Exit 0 only with zero mismatches and every answer a 200.
- *
- * `--chaos` (docs/operations.md, "Chaos soak"): two instances behind a round-robin balancer on
- * one PostgreSQL database, the stream paced over `--pace` seconds and retried as providers
- * retry, while an instance is SIGKILLed and restarted (`--kills`), the server of DATABASE_URL
- * is stopped for `--outage` seconds (`$SOAK_PG_CTL stop -m fast`, `start`), the emulators
- * answer 503, 429 and slowly, and an instance gets SIGTERM (it must exit 0 within 8 s). A
- * non-2xx is allowed only during a fault (plus 5 s). Without DATABASE_URL or SOAK_PG_CTL it
- * exits 75 (skipped).
+ * `npm run soak` (docs/webhooks.md, "Soak test"): a seeded stream of Stripe and Polar events
+ * (stream.ts), duplicated, reordered and concurrent, against the production build, then every
+ * row checked against the stream; then the Stripe stand-in's own flows
+ * (stripe-emulator-phase.ts). `--chaos` (docs/operations.md, "Chaos soak"): two instances
+ * behind a balancer while instances are killed, the database restarts and providers fail; a
+ * non-2xx is allowed only during a fault (plus 5 s). Exits 75 (skipped) without DATABASE_URL
+ * and SOAK_PG_CTL.
  */
 import { execSync } from 'node:child_process'
 import type http from 'node:http'
