@@ -201,7 +201,7 @@ function deliveriesPage(ctx: EmulatorContext) {
     .map((d) => {
       const last = d.attempts.at(-1)
       const resend = button(`/_emulator/events/${d.id}/resend`, 'Resend', {})
-      return `<tr><td>${esc(d.createdAt)}</td><td>${esc(d.type)} <code>${esc(d.id)}</code></td><td>${esc(d.status)}</td><td>${d.attempts.length}</td><td>${esc(last?.error ?? last?.status ?? '')}</td><td>${resend}</td></tr>`
+      return `<tr><td>${esc(d.createdAt)}</td><td>${esc(d.type)} <code>${esc(d.id)}</code></td><td>${esc(d.status)}</td><td>${d.attempts.length}</td><td>${esc(last?.status ?? last?.response)}</td><td>${resend}</td></tr>`
     })
   const disabled = endpoint.enabled
     ? ''

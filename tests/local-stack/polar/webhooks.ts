@@ -1,10 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto'
 
+import { DeliveryQueue } from '../http'
 import { now } from './state'
-import type { Delivery, DeliveryAttempt } from './types'
-
-/** Polar treats a delivery as failed when the endpoint takes longer than this. */
-const ATTEMPT_TIMEOUT_MS = 10_000
+import type { Delivery } from './types'
 
 /**
  * Polar's delivery settings (polarsource/polar `server/polar/config.py`,
@@ -66,25 +64,16 @@ export const POLAR_EVENT_TYPES = `checkout.created checkout.updated customer.cre
  *   a re-send is skipped at once. Enabling re-sends nothing.
  * Without a URL, events wait as `pending` (the emulator's own convenience).
  */
-
-export class WebhookDispatcher {
+export class WebhookDispatcher extends DeliveryQueue<Delivery> {
   private readonly all: Delivery[] = []
-  /** Events not yet final, in creation order. */
-  private queue: Delivery[] = []
-  private readonly inFlight = new Set<Delivery>()
-  /** When the FIFO guard next lets an event be checked again. */
-  private readonly guardUntil = new WeakMap<Delivery, number>()
   private url: string | undefined
   private enabled = true
   private events = [...POLAR_EVENT_TYPES]
   private disabledAt: string | null = null
-  private timer: NodeJS.Timeout | undefined
-  private closed = false
-  private readonly abort = new AbortController()
-  private waiters: (() => void)[] = []
   private readonly scale: number
 
   constructor(private readonly options: DispatcherOptions) {
+    super()
     this.url = options.url
     this.scale = options.baseDelayMs / POLAR_DELIVERY.minBackoffMs
   }
@@ -104,7 +93,7 @@ export class WebhookDispatcher {
       nextAttemptAt: null,
     }
     this.all.push(delivery)
-    this.queue.push(delivery)
+    this.schedule(delivery)
     this.pump()
     return delivery
   }
@@ -115,17 +104,15 @@ export class WebhookDispatcher {
    */
   resend(id: string): Delivery | undefined {
     const delivery = this.all.find((d) => d.id === id)
-    if (!delivery) return undefined
+    if (!delivery || this.queue.includes(delivery)) return delivery
     if (!this.enabled) {
-      if (!this.queue.includes(delivery)) delivery.status = 'skipped'
+      delivery.status = 'skipped'
       return delivery
     }
-    if (!this.queue.includes(delivery)) {
-      delivery.status = 'pending'
-      delivery.nextAttemptAt = null
-      this.queue.push(delivery)
-      this.queue.sort((a, b) => this.all.indexOf(a) - this.all.indexOf(b))
-    }
+    delivery.status = 'pending'
+    delivery.nextAttemptAt = null
+    this.schedule(delivery)
+    this.queue.sort((a, b) => this.all.indexOf(a) - this.all.indexOf(b))
     this.pump()
     return delivery
   }
@@ -173,87 +160,32 @@ export class WebhookDispatcher {
   /** Enables or disables the endpoint as the dashboard's switch does. */
   setEnabled(enabled: boolean) {
     if (enabled === this.enabled) return
-    if (enabled) {
-      this.enabled = true
-      this.disabledAt = null
-      this.pump()
-    } else {
-      this.disable()
-    }
+    if (!enabled) return this.disable()
+    this.enabled = true
+    this.disabledAt = null
+    this.pump()
   }
 
   list(): Delivery[] {
     return this.all.map((d) => ({ ...d, attempts: d.attempts.map((a) => ({ ...a })) }))
   }
 
-  /** Resolves when nothing is in flight or waiting (events parked without an endpoint do not count). */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push(resolve))
+  protected target() {
+    return this.enabled ? this.url : undefined
   }
 
-  close() {
-    this.closed = true
-    clearTimeout(this.timer)
-    this.abort.abort()
-    this.notifyIdle(true)
-  }
-
-  private isIdle() {
-    if (this.closed) return true
-    return this.inFlight.size === 0 && (!this.url || !this.enabled || this.queue.length === 0)
-  }
-
-  private notifyIdle(force = false) {
-    if (!force && !this.isIdle()) return
-    const waiters = this.waiters
-    this.waiters = []
-    for (const resolve of waiters) resolve()
-  }
-
-  /** Undelivered events under the FIFO guard's age that were created before `delivery`. */
-  private earlierUntried(delivery: Delivery, now: number) {
+  /** The FIFO guard: held `count × 300 ms` (at most a minute) while earlier events are untried. */
+  protected holdUntil(delivery: Delivery, now: number) {
     const oldest = now - POLAR_DELIVERY.fifoGuardMaxAgeMs * this.scale
-    return this.all
+    const earlier = this.all
       .slice(0, this.all.indexOf(delivery))
       .filter((d) => d.attempts.length === 0 && Date.parse(d.createdAt) >= oldest).length
-  }
-
-  private pump() {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    if (this.closed || !this.url || !this.enabled || this.queue.length === 0)
-      return this.notifyIdle()
-    const now = Date.now()
-    let wake = Infinity
-    for (const delivery of this.queue) {
-      if (this.inFlight.has(delivery)) continue
-      const due = Math.max(
-        delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : 0,
-        this.guardUntil.get(delivery) ?? 0,
-      )
-      if (due > now) {
-        wake = Math.min(wake, due)
-        continue
-      }
-      const earlier = this.earlierUntried(delivery, now)
-      if (earlier > 0) {
-        const delay = Math.min(
-          earlier * POLAR_DELIVERY.fifoGuardDelayMs,
-          POLAR_DELIVERY.fifoGuardMaxAgeMs,
-        )
-        const until = now + Math.max(1, delay * this.scale)
-        this.guardUntil.set(delivery, until)
-        wake = Math.min(wake, until)
-        continue
-      }
-      this.inFlight.add(delivery)
-      void this.attempt(delivery, this.url).finally(() => {
-        this.inFlight.delete(delivery)
-        this.pump()
-      })
-    }
-    if (wake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(0, wake - now))
+    if (earlier === 0) return 0
+    const delay = Math.min(
+      earlier * POLAR_DELIVERY.fifoGuardDelayMs,
+      POLAR_DELIVERY.fifoGuardMaxAgeMs,
+    )
+    return now + Math.max(1, delay * this.scale)
   }
 
   /** dramatiq `compute_backoff(n, factor, max_backoff)` with its jitter, on the emulator's clock. */
@@ -266,47 +198,22 @@ export class WebhookDispatcher {
   private finish(delivery: Delivery, status: 'succeeded' | 'failed' | 'skipped') {
     delivery.status = status
     delivery.nextAttemptAt = null
-    this.queue = this.queue.filter((d) => d !== delivery)
+    this.remove(delivery)
   }
 
-  private async attempt(delivery: Delivery, url: string) {
+  protected async attempt(delivery: Delivery, url: string) {
     delivery.status = 'delivering'
-    const webhookTimestamp = Math.floor(Date.now() / 1000)
-    const started = Date.now()
-    const attempt: DeliveryAttempt = {
-      at: new Date(started).toISOString(),
-      status: null,
-      error: null,
-      durationMs: 0,
-    }
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'polar.sh webhooks',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(webhookTimestamp),
-          'webhook-signature': signWebhook(
-            this.options.secret,
-            delivery.id,
-            webhookTimestamp,
-            delivery.body,
-          ),
-        },
-        body: delivery.body,
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
-      })
-      attempt.status = response.status
-      await response.arrayBuffer()
-    } catch (error) {
-      attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    }
-    attempt.durationMs = Date.now() - started
+    const timestamp = Math.floor(Date.now() / 1000)
+    const attempt = await this.post(url, delivery.body, {
+      'content-type': 'application/json',
+      'user-agent': 'polar.sh webhooks',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(this.options.secret, delivery.id, timestamp, delivery.body),
+    })
     delivery.attempts.push(attempt)
     if (this.closed) return
-    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300
-    if (ok) return this.finish(delivery, 'succeeded')
+    if (attempt.ok) return this.finish(delivery, 'succeeded')
     if (!this.enabled) return this.finish(delivery, 'skipped')
     // Polar counts every delivery of the event, re-sends included.
     const count = delivery.attempts.length
@@ -314,8 +221,10 @@ export class WebhookDispatcher {
       this.finish(delivery, 'failed')
       return this.afterFailure()
     }
+    const at = Date.now() + this.backoff(count)
     delivery.status = 'retrying'
-    delivery.nextAttemptAt = new Date(Date.now() + this.backoff(count)).toISOString()
+    delivery.nextAttemptAt = new Date(at).toISOString()
+    this.schedule(delivery, at)
   }
 
   /** `on_event_failed`: the endpoint's most recent completed events all failed → disable it. */
