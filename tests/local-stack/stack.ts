@@ -153,8 +153,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Parti
         accessToken: keys.polarAccessToken,
         retry: options.retry,
         invoiceDelayMs: options.polarInvoiceDelayMs,
-        // The app is on loopback: the stand-in's local mode lets its http URL through.
-        localWebhooks: true,
       })
     : undefined
   const polarProduction = runs('polar')
@@ -167,7 +165,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Parti
         accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
         retry: options.retry,
         invoiceDelayMs: options.polarInvoiceDelayMs,
-        localWebhooks: true,
       })
     : undefined
   const smtp = await startSmtpInbox({ database, port: options.ports?.smtp })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Catalog } from '../catalog'
 import { BodyTooLarge, FaultRegistry, parseForm, readText, RouteTable } from '../http'
 import { registerApi } from './api'
-import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
+import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
 import { ApiError, type Handler, sendJson, ValidationFailed } from './http'
 import { checkoutJson, customerJson, orderJson, subscriptionJson } from './objects'
@@ -38,8 +38,6 @@ export interface PolarEmulatorOptions {
    * other delivery delay is scaled by `baseDelayMs / 2000` (a compressed clock).
    */
   retry?: { attempts: number; baseDelayMs: number }
-  /** Lets webhook URLs be http on loopback or private addresses (Polar: https, public hosts). */
-  localWebhooks?: boolean
   /** Time from `POST /v1/orders/{id}/invoice` until the invoice exists (GET 404 before). Default 1000. */
   invoiceDelayMs?: number
 }
@@ -48,11 +46,6 @@ export type PolarEmulator = Awaited<ReturnType<typeof startPolarEmulator>>
 
 /** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
 export async function startPolarEmulator(options: PolarEmulatorOptions) {
-  const checkUrl = (value: string | undefined) => {
-    const problem = value && webhookUrlProblem(value, options.localWebhooks === true)
-    if (problem) throw new Error(`Webhook URL refused (${problem}): ${value}`)
-  }
-  checkUrl(options.webhookUrl)
   const server = createServer()
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject)
@@ -142,11 +135,7 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-    /** Sets the endpoint's URL; throws when Polar would refuse it (see `localWebhooks`). */
-    setWebhookUrl(value: string | undefined) {
-      checkUrl(value)
-      webhooks.setUrl(value)
-    },
+    setWebhookUrl: (value: string | undefined) => webhooks.setUrl(value),
     endpoint: () => webhooks.endpoint(),
     /** Enables (or disables) the endpoint, as the dashboard's switch does. */
     setEndpointEnabled: (enabled: boolean) => webhooks.setEnabled(enabled),

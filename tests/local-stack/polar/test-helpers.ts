@@ -26,8 +26,6 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     webhookUrl: receiver.url,
     retry: { attempts: 3, baseDelayMs: 20 },
     invoiceDelayMs: 0,
-    // The receiver is on loopback: the stand-in's local mode.
-    localWebhooks: true,
     ...options,
   })
   const polar = createPolar({ accessToken: TOKEN, baseUrl: emulator.url })
