@@ -1,8 +1,3 @@
-/**
- * Signed webhook delivery to the one webhook endpoint, at least once and, when asked, in no
- * particular order (as Stripe delivers), with Stripe's test-mode retries on a compressed
- * clock and an endpoint that can be disabled.
- */
 import { createHmac } from 'node:crypto'
 
 import { type Attempt, DeliveryQueue } from '../http'
@@ -14,7 +9,7 @@ export interface Delivery extends Attempt {
   eventId: string
   type: string
   attempt: number
-  /** A second delivery of an event already delivered (shuffled mode's duplicates). */
+  /** A second delivery (shuffled mode's duplicates). */
   duplicate: boolean
   /** After a failure: emulated seconds until the next attempt; null when none follows. */
   nextAttemptInSeconds: number | null
@@ -44,12 +39,7 @@ export const TEST_MODE_RETRIES: RetrySchedule = {
 }
 
 export interface DeliveryOptions {
-  /**
-   * `ordered` (default): one event at a time in creation order; a failing event holds the
-   * later ones back until its attempts are used up. `shuffled`: at least once and not
-   * ordered, as Stripe delivers: each event waits a random time within `windowMs` (so later
-   * events overtake it), some are delivered twice, a failing event holds nothing back.
-   */
+  /** `ordered` (default) or `shuffled`: at least once and in no order, as Stripe delivers. */
   mode?: 'ordered' | 'shuffled'
   /** Shuffled: the longest random wait before an event's first delivery (default 250 ms). */
   windowMs?: number
@@ -87,10 +77,7 @@ interface Job {
   duplicate: boolean
 }
 
-/**
- * An event as a destination with the "Thin" payload style receives it (Stripe's
- * `v2.core.event`): its type and the object it concerns, with none of that object's data.
- */
+/** An event as a "Thin" destination receives it (`v2.core.event`): no object data. */
 function thinEvent(event: StripeEvent) {
   const object = event.data.object as { id: string; object: string }
   return {
@@ -113,9 +100,7 @@ function thinEvent(event: StripeEvent) {
  * later ones overtake it, and some are delivered twice.
  */
 export class WebhookDispatcher extends DeliveryQueue<Job> {
-  /** The endpoint (Stripe's `webhook_endpoint`), once a URL is set. */
   endpoint: WebhookEndpointObject | undefined
-  /** The destination's payload style: full snapshot events (the default) or thin ones. */
   payloadStyle: 'snapshot' | 'thin' = 'snapshot'
   private readonly log: Delivery[] = []
   private readonly delaysMs: number[]
@@ -183,7 +168,7 @@ export class WebhookDispatcher extends DeliveryQueue<Job> {
     this.pump()
   }
 
-  /** Queues an event (a new one, or a resend). Not sent at all while the endpoint is disabled. */
+  /** Queues an event (a new one, or a resend), unless the endpoint is disabled. */
   enqueue(event: StripeEvent) {
     const events = this.endpoint?.enabled_events ?? ['*']
     if (!events.includes('*') && !events.includes(event.type)) return false
@@ -205,7 +190,6 @@ export class WebhookDispatcher extends DeliveryQueue<Job> {
     return this.endpoint?.url
   }
 
-  /** Shuffled: the random wait before a first delivery. */
   private shuffledWait() {
     return Date.now() + (this.shuffled ? this.random() * (this.options.windowMs ?? 250) : 0)
   }
