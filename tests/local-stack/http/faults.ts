@@ -17,42 +17,24 @@ export interface FaultEntry<F> {
   remaining: number
 }
 
-export interface FaultRegistryOptions {
-  /** Also read `/…/flags` as a regular expression (unless it starts with `prefixOnly`). */
-  slashedRegex?: { prefixOnly: string }
-}
-
-/** `^…` is a regular expression, `/…/flags` too when enabled, anything else a path prefix. */
-export function faultPathMatcher(pattern: string, options: FaultRegistryOptions = {}) {
-  const slashed = options.slashedRegex ? /^\/(.+)\/([a-z]*)$/.exec(pattern) : null
-  if (slashed && !pattern.startsWith(options.slashedRegex!.prefixOnly)) {
-    const regex = new RegExp(slashed[1], slashed[2])
-    return (path: string) => regex.test(path)
-  }
-  if (pattern.startsWith('^')) {
-    const regex = new RegExp(pattern)
-    return (path: string) => regex.test(path)
-  }
-  return (path: string) => path.startsWith(pattern)
+/** `^…` is a regular expression, anything else a path prefix. */
+function faultPathMatcher(pattern: string) {
+  if (!pattern.startsWith('^')) return (path: string) => path.startsWith(pattern)
+  const regex = new RegExp(pattern)
+  return (path: string) => regex.test(path)
 }
 
 export class FaultRegistry<F extends FaultTarget> {
   private entries: (FaultEntry<F> & { matches: (path: string) => boolean })[] = []
 
-  constructor(private readonly options: FaultRegistryOptions = {}) {}
-
   add(fault: F, count: number) {
     const normalized = { ...fault, method: fault.method?.toUpperCase() }
-    const matches = faultPathMatcher(fault.path, this.options)
+    const matches = faultPathMatcher(fault.path)
     this.entries.push({ fault: normalized, remaining: count, matches })
   }
 
   clear() {
     this.entries = []
-  }
-
-  list(): FaultEntry<F>[] {
-    return this.entries.map(({ fault, remaining }) => ({ fault: { ...fault }, remaining }))
   }
 
   /** Uses up one use of the first fault that matches; it leaves the registry at zero. */
