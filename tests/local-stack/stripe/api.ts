@@ -2,11 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { BodyTooLarge, matchRoute } from '../http'
-import { routes } from './api-routes'
+import { type ApiCall, routes } from './api-routes'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
-import { decodeForm, type Params, randomId, readBody, sendJson, StripeApiError } from './http'
-import type { ApiCall } from './routing'
+import { decodeForm, type Params, randomId, readBody, sendJson,StripeApiError } from './http'
 import type { BillingContext } from './subscriptions'
 
 export interface ApiOptions {
