@@ -5,7 +5,7 @@ import { BodyTooLarge, matchRoute } from '../http'
 import { type ApiCall, routes } from './api-routes'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
-import { decodeForm, type Params, randomId, readBody, sendJson,StripeApiError } from './http'
+import { decodeForm, type Params, randomId, readBody, sendJson, StripeApiError } from './http'
 import type { BillingContext } from './subscriptions'
 
 export interface ApiOptions {

@@ -33,10 +33,7 @@ export interface StripeEvent {
   type: string
 }
 
-/**
- * Where an event stands with the (single) webhook endpoint; `not_sent`: created while the
- * endpoint was disabled, so never sent to it.
- */
+/** Where an event stands with the endpoint; `not_sent`: created while it was disabled. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent'
 
 /** Data kept beside a checkout session: its line items (rendered on request) and subscription metadata. */

@@ -157,11 +157,7 @@ export function cancelSubscription(
   return ctx.bus.emit('customer.subscription.deleted', sub, request)
 }
 
-/**
- * Moves the clock to the end of the current period: a subscription set to cancel ends
- * (`customer.subscription.deleted`); otherwise it renews with a new invoice that is paid,
- * or fails and leaves the subscription `past_due` when `fail` is set.
- */
+/** To the period's end: ends a subscription set to cancel, else renews (`fail`: past due). */
 export function advanceSubscription(ctx: BillingContext, sub: SubscriptionObject, fail = false) {
   if (sub.status === 'canceled') throw invalid('This subscription has already been canceled.')
   const periodEnd = sub.items.data[0].current_period_end
