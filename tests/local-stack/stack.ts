@@ -52,12 +52,7 @@ export interface LocalStackOptions {
   keys?: 'published' | 'fresh'
 }
 
-/**
- * A test override (tests/local-stack/supabase/README.md, "Rate limits"): for a suite
- * that drives many journeys from one loopback address, against one project, within a few
- * minutes, which the per-IP request limits and the hourly mail budget would stop although
- * neither is what it tests. The minimum time between two mails to one address stays.
- */
+/** For suites driving many journeys from one address: no per-IP or hourly mail limits. */
 export const SUITE_AUTH_LIMITS = {
   rateLimits: { tokenRefresh: 1_000_000, verify: 1_000_000, otp: 1_000_000, emailSent: 1_000_000 },
 } satisfies LocalStackOptions['supabaseAuth']

@@ -1,8 +1,4 @@
-/**
- * Fault injection: the next `count` requests matching a method and path fail with a status
- * and/or wait. Each emulator validates faults and renders them in its provider's shape; this
- * registry matches and counts them.
- */
+/** Fault injection: the next `count` requests matching a method and path fail and/or wait. */
 
 export interface FaultTarget {
   /** Upper-case method; any method when omitted. */

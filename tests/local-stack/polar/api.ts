@@ -242,10 +242,7 @@ function lookup<T>(map: Map<string, T>, id: string, what: string) {
   return found
 }
 
-/**
- * Polar's `…_after` date filters: on or after the query's time; an item without the date is
- * left out. The value must be a datetime with its offset (pydantic's `AwareDatetime`), else 422.
- */
+/** Polar's `…_after` filters: a datetime with its offset (`AwareDatetime`), else 422. */
 function filterAfter<T>(items: T[], req: Req, name: string, key: (item: T) => string | null) {
   const value = req.query.get(name)
   if (value === null) return items

@@ -39,10 +39,7 @@ const INVALID_TOKEN =
 const INSUFFICIENT_SCOPE =
   'The request requires higher privileges than provided by the access token.'
 
-/**
- * A `/v1` request's bearer token and scopes: null when it passes, else Polar's refusal
- * (401 without a token or with one the server does not know, 403 `insufficient_scope`).
- */
+/** Null when a `/v1` request's token and scopes pass, else Polar's 401 or 403. */
 export function authorize(
   req: IncomingMessage,
   method: string,

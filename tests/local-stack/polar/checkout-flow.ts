@@ -48,11 +48,7 @@ export interface PaymentDetails {
   country?: string
 }
 
-/**
- * Pays an open checkout, emitting what Polar sends for a new subscription, in its order:
- * checkout.updated (confirmed), customer.created (new customer only), subscription.created,
- * subscription.active, order.created, order.updated, order.paid, checkout.updated (succeeded).
- */
+/** Pays an open checkout, emitting what Polar sends for a new subscription, in its order. */
 export function completeCheckout(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,

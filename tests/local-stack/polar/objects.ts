@@ -9,10 +9,7 @@ import type {
   SubscriptionRecord,
 } from './types'
 
-/**
- * Wire objects as Polar serializes them (API 2026-10), built fresh from the records:
- * contract.test.ts checks each against the SDK's types.
- */
+/** Wire objects as Polar serializes them (API 2026-10); contract.test.ts checks them. */
 
 /** Fields the object has with the value null, named in one string (as Polar serializes them). */
 export function nulls(names: string): Record<string, null> {

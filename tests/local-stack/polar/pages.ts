@@ -8,10 +8,6 @@ import { cancelSubscription, uncancelSubscription } from './subscription-flow'
 import { runTrigger } from './triggers'
 import type { CheckoutRecord, CustomerSessionRecord } from './types'
 
-/**
- * Hosted checkout, customer portal and invoice pages, and the dashboard (home page,
- * deliveries, re-send, triggers): plain server-rendered HTML forms.
- */
 export function registerPages(router: Router, ctx: EmulatorContext, environment: string) {
   const { state, webhooks } = ctx
   const missing = (what: string) => page('Not found', `<p role="alert">${esc(what)}</p>`)

@@ -16,11 +16,7 @@ import type { WebhookDispatcher } from './webhooks'
 
 let clockOffsetMs = 0
 
-/**
- * Moves the time Polar writes (objects, event payloads) by `ms` from this machine's clock,
- * as for a server whose clock differs from Polar's. Signing times are not moved: a
- * signature more than 5 minutes off is refused by design.
- */
+/** Moves the time Polar writes by `ms`, as for a server whose clock differs (not signing times). */
 export function setClockOffset(ms: number) {
   clockOffsetMs = ms
 }

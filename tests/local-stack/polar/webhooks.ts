@@ -4,11 +4,7 @@ import { DeliveryQueue } from '../http'
 import { now } from './state'
 import type { Delivery } from './types'
 
-/**
- * Polar's delivery settings (polarsource/polar `server/polar/config.py`,
- * `server/polar/webhook/tasks.py`), on the real clock. The emulator runs them on a clock
- * compressed by `baseDelayMs / POLAR_MIN_BACKOFF_MS`.
- */
+/** Polar's delivery settings (`server/polar/config.py`, `webhook/tasks.py`), on the real clock. */
 export const POLAR_DELIVERY = {
   /** `WEBHOOK_MAX_RETRIES`: HTTP attempts per event before it is failed. */
   attempts: 10,
@@ -24,11 +20,7 @@ export const POLAR_DELIVERY = {
   failureThreshold: 10,
 } as const
 
-/**
- * Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with
- * the UTF-8 bytes of the secret exactly as configured. `@polar-sh/sdk` 1.0.1 `validateEvent`
- * tries this key first (and 0.x SDKs use only this key).
- */
+/** Standard Webhooks `v1,` signature keyed with the secret's UTF-8 bytes (every SDK takes it). */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string) {
   const digest = createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(`${id}.${timestamp}.${body}`)
@@ -39,7 +31,6 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 interface DispatcherOptions {
   secret: string
   url?: string
-  /** HTTP attempts per event (Polar: 10). */
   attempts: number
   /** The backoff factor (Polar: 2000 ms); every other delay is scaled by `baseDelayMs / 2000`. */
   baseDelayMs: number
@@ -52,17 +43,9 @@ export const POLAR_EVENT_TYPES = `checkout.created checkout.updated customer.cre
   subscription.revoked subscription.uncanceled subscription.updated`.split(/\s+/)
 
 /**
- * Delivers events to one endpoint the way Polar's worker does (`webhook/tasks.py`,
- * `service.py`):
- * - **FIFO guard**: an event waits while an earlier event, created less than a minute ago,
- *   has had no delivery attempt yet (re-checked after `count × 300 ms`, at most a minute);
- *   a failing event is overtaken while it waits for its retries.
- * - **Retries**: a failed attempt (non-2xx, network error, >10 s) is retried after dramatiq's
- *   `compute_backoff`: `min(2 s × 2^n, 20 min)`, jittered between half and all of it.
- * - **Disabling**: when the endpoint's 10 most recent completed events all failed, it is
- *   disabled and pending events are `skipped`; while disabled no event is created for it and
- *   a re-send is skipped at once. Enabling re-sends nothing.
- * Without a URL, events wait as `pending` (the emulator's own convenience).
+ * Delivery as Polar's worker does it (`webhook/tasks.py`, `service.py`): a FIFO guard, retries
+ * after dramatiq's `compute_backoff`, and the endpoint disabled after 10 failed events in a row
+ * (pending events skipped, none created meanwhile). Without a URL, events wait as `pending`.
  */
 export class WebhookDispatcher extends DeliveryQueue<Delivery> {
   private readonly all: Delivery[] = []
