@@ -1,8 +1,12 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
-import { makeCheckoutSession, makeLineItem } from './checkout-objects'
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
-import type { CheckoutSessionObject, Metadata } from './objects'
+import {
+  type CheckoutSessionObject,
+  makeCheckoutSession,
+  makeLineItem,
+  type Metadata,
+} from './objects'
 import { saveCard } from './payment-objects'
 import type { StripeEvent } from './store'
 import {

@@ -1,22 +1,22 @@
 /** Billing portal: session creation (`/v1/billing_portal/sessions`) and the hosted page. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
+import { money } from '../http/page'
 import { text } from './checkout'
-import { notFound } from './checkout-page'
-import type { Params } from './http'
 import {
   decodeForm,
   escapeHtml,
   invalid,
   missingParam,
   noSuch,
+  type Params,
   randomId,
   readBody,
   redirect,
   sendHtml,
 } from './http'
-import { CARD_FIELDS, date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
+import { CARD_FIELDS, date, notFound, page } from './pages'
 import { parseFlowData, type PortalFlow } from './portal-flows'
 import { updatePaymentMethod } from './recovery'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'

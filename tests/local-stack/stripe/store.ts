@@ -1,13 +1,14 @@
 /** In-memory state of one emulator instance, seeded with the plan catalogue. */
 import type { Catalog } from '../catalog'
-import { makePrice, makeProduct } from './catalog-objects'
 import type { ChargeObject, DisputeObject } from './charges'
-import type { LineItemObject } from './checkout-objects'
 import { noSuch, StripeApiError } from './http'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
   type InvoiceObject,
+  type LineItemObject,
+  makePrice,
+  makeProduct,
   type Metadata,
   type PortalSessionObject,
   type PriceObject,

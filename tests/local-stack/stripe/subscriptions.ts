@@ -6,12 +6,18 @@ import {
   previousAttributes,
   snapshot,
 } from './events'
-import type { NewSubscription } from './factories'
-import { addInterval, makeSubscription, makeSubscriptionItem } from './factories'
 import { invalid, randomId } from './http'
 import { newInvoice, settleInvoice } from './invoicing'
-import type { InvoiceObject, Metadata, SubscriptionObject } from './objects'
-import { makeCustomer } from './objects'
+import {
+  addInterval,
+  type InvoiceObject,
+  makeCustomer,
+  makeSubscription,
+  makeSubscriptionItem,
+  type Metadata,
+  type NewSubscription,
+  type SubscriptionObject,
+} from './objects'
 import type { Store, StripeEvent } from './store'
 
 /** What the flows need: state, the event bus and the base URL of hosted pages. */
