@@ -26,7 +26,6 @@ export interface Catalog {
 /** The stand-ins' sample catalogue (catalog.json), for their own tests. */
 export const LOCAL_CATALOG = catalogJson as Catalog
 
-/** The plan with this key; throws when the catalogue has none. */
 export function catalogPlan(catalog: Catalog, key: string): CatalogPlan {
   const plan = catalog.plans.find((candidate) => candidate.key === key)
   if (!plan) throw new Error(`catalog has no plan "${key}"`)

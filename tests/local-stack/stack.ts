@@ -30,7 +30,6 @@ export interface LocalStackOptions {
   /** PostgreSQL server URL; default an embedded PGlite database (in `dataDir`, or in memory). */
   databaseUrl?: string
   dataDir?: string
-  /** An already-open, migrated database to use instead. */
   database?: Database
   /** Webhook retry schedule of both payment emulators. */
   retry?: { attempts: number; baseDelayMs: number }
@@ -67,7 +66,6 @@ export interface LocalStack {
   polarProduction: PolarEmulator
   /** The SMTP listener whose mails land in the Supabase emulator's inbox. */
   smtp: SmtpInbox
-  /** Environment variables that point the app at this stack. */
   env: Record<string, string>
   close(): Promise<void>
 }
@@ -183,5 +181,4 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Parti
   }
 }
 
-/** Where `npm run dev` persists the development database. */
 export const DEV_DATA_DIR = path.join(PROJECT_ROOT, '.data/pglite')

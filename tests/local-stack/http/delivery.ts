@@ -25,7 +25,6 @@ export interface QueueOptions {
 }
 
 export abstract class DeliveryQueue<T> {
-  /** Items not yet final, in the order they are considered. */
   protected queue: T[] = []
   protected readonly inFlight = new Set<T>()
   protected closed = false
@@ -47,7 +46,6 @@ export abstract class DeliveryQueue<T> {
     return 0
   }
 
-  /** Queues an item (or re-times a queued one) for `at`. */
   protected schedule(item: T, at = Date.now()) {
     if (!this.queue.includes(item)) this.queue.push(item)
     this.dueAt.set(item, at)
@@ -71,7 +69,6 @@ export abstract class DeliveryQueue<T> {
     this.settle()
   }
 
-  /** Starts every attempt that is due, and wakes up when the next one is. */
   protected pump() {
     clearTimeout(this.timer)
     this.timer = undefined
@@ -102,7 +99,6 @@ export abstract class DeliveryQueue<T> {
     this.settle()
   }
 
-  /** POSTs a body to the endpoint and records the answer. */
   protected async post(url: string, body: string, headers: Record<string, string>) {
     const started = Date.now()
     const attempt: Attempt = {

@@ -9,11 +9,9 @@ export interface FaultTarget {
 
 export interface FaultEntry<F> {
   fault: F
-  /** Uses left. */
   remaining: number
 }
 
-/** `^…` is a regular expression, anything else a path prefix. */
 function faultPathMatcher(pattern: string) {
   if (!pattern.startsWith('^')) return (path: string) => path.startsWith(pattern)
   const regex = new RegExp(pattern)

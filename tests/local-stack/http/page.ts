@@ -57,7 +57,6 @@ export function money(amount: number, currency: string) {
   }).format(amount / 100)
 }
 
-/** A one-button form that posts hidden `fields` to `action`. */
 export function button(action: string, label: string, fields: Record<string, string> = {}) {
   const inputs = Object.entries(fields)
     .map(

@@ -8,7 +8,6 @@ export interface SendOptions {
   contentLength?: boolean
 }
 
-/** Writes a complete answer with its content type. */
 export function send(
   res: ServerResponse,
   status: number,
@@ -57,21 +56,18 @@ export function redirect(
   res.end()
 }
 
-/** A web Response with a JSON body. */
 export function jsonResponse(body: unknown, init: ResponseInit = {}) {
   const headers = new Headers(init.headers)
   headers.set('content-type', 'application/json; charset=utf-8')
   return new Response(JSON.stringify(body), { ...init, headers })
 }
 
-/** A web Response with an HTML body. */
 export function htmlResponse(body: string, init: ResponseInit = {}) {
   const headers = new Headers(init.headers)
   headers.set('content-type', 'text/html; charset=utf-8')
   return new Response(body, { ...init, headers })
 }
 
-/** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
     .replaceAll('&', '&amp;')

@@ -6,7 +6,6 @@ import { addInterval, type EmulatorContext, now, token } from './state'
 import type { Address, CheckoutRecord, CustomerRecord, SubscriptionRecord } from './types'
 import type { checkoutCreateSchema } from './validation'
 
-/** Creates an open checkout session (`POST /v1/checkouts/`); emits `checkout.created`. */
 export function createCheckout(
   ctx: EmulatorContext,
   input: z.infer<typeof checkoutCreateSchema>,

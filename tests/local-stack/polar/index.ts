@@ -19,17 +19,14 @@ export type { Delivery } from './types'
 export { POLAR_DELIVERY, signWebhook } from './webhooks'
 
 export interface PolarEmulatorOptions {
-  /** The products to seed (see ../catalog.ts). */
   catalog: Catalog
   /** 0 or undefined picks a free port; development uses 12112. */
   port?: number
-  /** Where events go, e.g. http://localhost:5173/api/webhooks/polar; may be set later. */
   webhookUrl?: string
   /** Standard Webhooks secret; the HMAC key is its UTF-8 bytes exactly as configured. */
   webhookSecret: string
   /** Which Polar server this one stands for (its home page says so). Default sandbox. */
   environment?: 'sandbox' | 'production'
-  /** This server's organization access token; other tokens get 401. */
   accessToken: string
   /** The token's scopes (default: the product's, `PRODUCT_TOKEN_SCOPES`); others get 403. */
   accessTokenScopes?: readonly string[]
@@ -44,7 +41,6 @@ export interface PolarEmulatorOptions {
 
 export type PolarEmulator = Awaited<ReturnType<typeof startPolarEmulator>>
 
-/** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
 export async function startPolarEmulator(options: PolarEmulatorOptions) {
   const server = createServer()
   const port = await new Promise<number>((resolve, reject) => {
@@ -137,13 +133,10 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     },
     setWebhookUrl: (value: string | undefined) => webhooks.setUrl(value),
     endpoint: () => webhooks.endpoint(),
-    /** Enables (or disables) the endpoint, as the dashboard's switch does. */
     setEndpointEnabled: (enabled: boolean) => webhooks.setEnabled(enabled),
     /** The event types the endpoint is sent (default: every type the emulator emits). */
     setEndpointEvents: (events: string[]) => webhooks.setEvents(events),
-    /** Every event emitted so far with its delivery attempts, oldest first. */
     deliveries: () => webhooks.list(),
-    /** Resolves when no delivery is in flight or waiting for a retry. */
     idle: () => webhooks.idle(),
     /** `renewal`, `refund`, `cancel`, `uncancel` or `revoke`. */
     trigger: async (type: string, triggerOptions?: TriggerOptions) =>
@@ -160,16 +153,13 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
         order: orderJson(state, done.order),
       }
     },
-    /** Queues an event again with the same webhook-id. */
     resend(eventId: string) {
       if (!webhooks.resend(eventId)) throw new Error(`Unknown event ${eventId}`)
     },
     /** The next `count` API calls matching `method` and `path` fail with `status` or wait `delayMs`. */
     addFault: (fault: Fault) => faults.add(fault, fault.count),
     clearFaults: () => faults.clear(),
-    /** API requests received so far, by `METHOD /path`. */
     apiCalls: () => Object.fromEntries(ctx.apiCalls),
-    /** The organization's subscription settings (Polar's Settings > Subscriptions). */
     setSubscriptionSettings: (settings: Partial<OrganizationRecord['subscription_settings']>) =>
       Object.assign(state.organization.subscription_settings, settings),
     /** The sales tax added to orders billed to `country`, in percent (0 removes it). */

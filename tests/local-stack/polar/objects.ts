@@ -284,7 +284,6 @@ export function refundJson(state: PolarState, refund: RefundRecord) {
   }
 }
 
-/** Polar's list envelope. */
 export function listJson<T>(items: T[], page: number, limit: number) {
   const start = (page - 1) * limit
   return {

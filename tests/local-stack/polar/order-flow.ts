@@ -137,7 +137,6 @@ export function createOrder(
   return order
 }
 
-/** Marks an order paid: `order.updated` then `order.paid`, as Polar's order service does. */
 export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
   order.status = 'paid'
   ctx.touch(order)

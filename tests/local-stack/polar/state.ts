@@ -26,7 +26,6 @@ export function now() {
   return new Date(Date.now() + clockOffsetMs).toISOString()
 }
 
-/** Adds one billing interval to an ISO date. */
 export function addInterval(iso: string, interval: 'month' | 'year') {
   const date = new Date(iso)
   if (interval === 'year') date.setUTCFullYear(date.getUTCFullYear() + 1)
@@ -39,7 +38,6 @@ export function token(prefix: string) {
   return `${prefix}${randomBytes(24).toString('base64url')}`
 }
 
-/** Everything the emulator knows, in memory. */
 export class PolarState {
   readonly organization: OrganizationRecord = {
     id: '5b0d3f4e-7c1a-4c4e-9f0a-000000000001',
@@ -134,7 +132,6 @@ export class PolarState {
   }
 }
 
-/** What the flows need: the state, the webhook queue and the emulator's settings. */
 export class EmulatorContext {
   private readonly timers = new Set<NodeJS.Timeout>()
   /** API requests received, by `METHOD /path` (faults and refusals included). */
@@ -147,7 +144,6 @@ export class EmulatorContext {
     readonly invoiceDelayMs: number,
   ) {}
 
-  /** Runs `fn` after `ms`, unless the emulator is closed first. */
   later(ms: number, fn: () => void) {
     const timer = setTimeout(() => {
       this.timers.delete(timer)

@@ -16,7 +16,6 @@ export async function verify(webhook: ReceivedWebhook, secret = SECRET) {
   return event as unknown as { type: string; api_version: string; data: Record<string, unknown> }
 }
 
-/** Emulator + receiver + real SDK client pointed at the emulator. */
 export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   const receiver = await startReceiver()
   const emulator = await startPolarEmulator({

@@ -132,7 +132,6 @@ export interface CustomerSessionRecord {
   return_url: string | null
 }
 
-/** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {
   /** The `webhook-id`: unique per event, identical across retries and re-sends. */
   id: string

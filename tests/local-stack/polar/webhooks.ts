@@ -105,7 +105,6 @@ export class WebhookDispatcher extends DeliveryQueue<Delivery> {
     this.pump()
   }
 
-  /** The endpoint as Polar's dashboard shows it. */
   endpoint() {
     return {
       url: this.url ?? null,
@@ -140,7 +139,6 @@ export class WebhookDispatcher extends DeliveryQueue<Delivery> {
     ]
   }
 
-  /** Enables or disables the endpoint as the dashboard's switch does. */
   setEnabled(enabled: boolean) {
     if (enabled === this.enabled) return
     if (!enabled) return this.disable()

@@ -8,7 +8,6 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 
 export interface SdkTypes {
   checker: ts.TypeChecker
-  /** A type exported by the declarations module, by name. */
   get(name: string): ts.Type
 }
 

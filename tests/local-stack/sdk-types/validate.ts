@@ -24,7 +24,6 @@ interface Context {
   options: ValidateOptions
 }
 
-/** Every way `value` departs from `type` (empty when it conforms). */
 export function validate(
   types: SdkTypes,
   value: unknown,

@@ -17,7 +17,6 @@ export interface AdminContext extends BillingContext {
   faults: FaultInjector
 }
 
-/** Handles `/_emulator/*`; returns false when the path is not an admin path. */
 export async function handleAdmin(
   ctx: AdminContext,
   req: IncomingMessage,

@@ -30,7 +30,6 @@ export type Route = ToolkitRoute<Handler>
 /** One path segment that is an id (captured and URL-decoded for the handler). */
 export const ID = '([^/]+)'
 
-/** A route for `/v1/<path>`. */
 export const route = (method: string, path: string, handle: Handler): Route =>
   toolkitRoute(method, new RegExp(`^/v1/${path}$`), handle)
 

@@ -141,7 +141,6 @@ export function openDispute(ctx: BillingContext, charge: ChargeObject) {
   return dispute
 }
 
-/** The dispute is decided (`won`, `lost`, …): `charge.dispute.closed`. */
 export function closeDispute(ctx: BillingContext, disputeId: string, status: string) {
   const dispute = ctx.store.disputes.get(disputeId)
   if (!dispute) throw noSuch('dispute', disputeId)

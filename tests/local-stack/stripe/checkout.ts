@@ -212,7 +212,6 @@ function luhn(digits: string) {
   return sum % 10 === 0
 }
 
-/** A string parameter, or undefined when absent or empty. */
 export function text(value: Param | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
@@ -221,7 +220,6 @@ export function field(value: Param | undefined, key: string): Param | undefined 
   return value && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined
 }
 
-/** `metadata[key]=value` pairs as a flat map of strings. */
 export function metadata(value: Param | undefined): Metadata {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
   const entries = Object.entries(value).filter(

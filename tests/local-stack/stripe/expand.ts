@@ -3,7 +3,6 @@ import { invalid, type Param, type Params } from './http'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
 
-/** Expand paths from `expand[0]=…` / `expand[]=…` / `expand=…`. */
 export function expandPaths(params: Params): string[] {
   const value = params.expand ?? []
   return [value].flat().filter((item): item is string => typeof item === 'string')

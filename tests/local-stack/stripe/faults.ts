@@ -41,7 +41,6 @@ export class FaultInjector {
     this.registry.clear()
   }
 
-  /** Consumes one use of the first fault that matches this request. */
   take(method: string, path: string): FaultAction | undefined {
     const fault = this.registry.take(method, path)?.fault
     if (!fault) return undefined

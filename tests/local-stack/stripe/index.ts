@@ -81,7 +81,6 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    /** Base URL of the hosted pages. */
     publicUrl: ctx.publicUrl,
     async close() {
       dispatcher.close()

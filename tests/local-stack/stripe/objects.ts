@@ -183,7 +183,6 @@ export function makeCustomer(id: string, email: string | null, name: string | nu
   return customer
 }
 
-/** A plan's seeded product (its `stripe.productId`). */
 export function makeProduct(
   id: string,
   plan: CatalogPlan,
@@ -209,7 +208,6 @@ export function makeProduct(
   }
 }
 
-/** A plan's seeded recurring price (its `stripe.priceId`). */
 export function makePrice(
   id: string,
   productId: string,

@@ -36,7 +36,6 @@ export interface PaymentMethodObject {
   [key: string]: unknown
 }
 
-/** The brands of the card numbers the emulator accepts, by their first digits. */
 const BRANDS: [RegExp, string][] = [
   [/^4/, 'visa'],
   [/^(5[1-5]|2[2-7])/, 'mastercard'],

@@ -283,7 +283,6 @@ function completeFlow(
   redirect(res, redirectTo ?? `/portal/${session.id}?notice=${notice}`)
 }
 
-/** The way back to the site, when the session has a return URL. */
 function returnLink(session: PortalSessionObject) {
   const url = session.return_url
   return url ? `<p><a href="${escapeHtml(url)}">Return to site</a></p>` : ''

@@ -43,7 +43,6 @@ export interface CheckoutExtras {
   subscriptionMetadata: Metadata
 }
 
-/** The id of the account's default customer portal configuration. */
 export const DEFAULT_PORTAL_CONFIGURATION = 'bpc_local_emulator_default'
 
 export class Store {
@@ -145,7 +144,6 @@ export class Store {
   paymentIntent(id: string) {
     return this.paymentIntents.get(id) ?? fail(noSuch('payment_intent', id))
   }
-  /** An invoice's payments, newest first. */
   paymentsOf(invoiceId: string) {
     return [...this.invoicePayments.values()]
       .filter((payment) => payment.invoice === invoiceId)

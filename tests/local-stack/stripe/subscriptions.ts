@@ -140,7 +140,6 @@ function swapPrice(
   if (change.quantity) item.quantity = change.quantity
 }
 
-/** Cancels now: status canceled, emits `customer.subscription.deleted`. */
 export function cancelSubscription(
   ctx: BillingContext,
   sub: SubscriptionObject,

@@ -56,7 +56,6 @@ export function sdkFor(emulator: StripeEmulator, key = API_KEY, timeout?: number
   })
 }
 
-/** Emulator + SDK + receiver, with fast retries. */
 export async function setupStack(
   options: Partial<StripeEmulatorOptions> = {},
   respond?: (index: number) => number,

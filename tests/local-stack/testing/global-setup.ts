@@ -55,7 +55,6 @@ export async function provideMigratedDatabase(project: TestProject, label: strin
   }
 }
 
-/** The local stack's own tests. */
 export default function setup(project: TestProject) {
   return provideMigratedDatabase(project, 'stack')
 }

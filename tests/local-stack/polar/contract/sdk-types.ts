@@ -32,7 +32,6 @@ const ERROR_CLASSES = Object.keys(errors)
 
 const callAlias = (call: string) => `call_${call.replace('.', '_')}`
 
-/** Compiles the SDK's declarations of every call's result, error body and webhook payload. */
 export function loadPolarTypes(): SdkTypes {
   const calls = Object.keys(SDK_CALLS).map((call) => {
     const [group, method] = call.split('.')

@@ -12,7 +12,6 @@ type JsonObject = Record<string, unknown>
 
 export interface Sample {
   kind: ObjectKind
-  /** Where it came from, for failure messages. */
   source: string
   value: JsonObject
 }
