@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Catalog } from '../catalog'
-import { BodyTooLarge, FaultRegistry, parseForm, readText, RouteTable } from '../http'
+import { BodyTooLarge, FaultRegistry, listen, parseForm, readText, RouteTable } from '../http'
 import { registerApi } from './api'
 import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
@@ -42,14 +41,16 @@ export interface PolarEmulatorOptions {
 export type PolarEmulator = Awaited<ReturnType<typeof startPolarEmulator>>
 
 export async function startPolarEmulator(options: PolarEmulatorOptions) {
-  const server = createServer()
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
+  const server = await listen(options.port, handle, (error, res) => {
+    if (error instanceof ApiError)
+      return sendJson(res, error.status, { error: error.error, detail: error.detail })
+    if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
+    if (error instanceof BodyTooLarge)
+      return sendJson(res, 413, { error: 'RequestEntityTooLarge', detail: error.message })
+    console.error('[polar-emulator]', error)
+    sendJson(res, 500, { error: 'InternalServerError', detail: String(error) })
   })
+  const { port } = server
   const url = `http://127.0.0.1:${port}`
   const state = new PolarState(options.catalog)
   const webhooks = new WebhookDispatcher({
@@ -98,28 +99,6 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     )
   }
 
-  server.on('request', (incoming: IncomingMessage, res: ServerResponse) => {
-    handle(incoming, res).catch((error: unknown) => {
-      if (res.headersSent) return res.end()
-      if (error instanceof ApiError)
-        return sendJson(res, error.status, {
-          error: error.error,
-          detail: error.detail,
-        })
-      if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
-      if (error instanceof BodyTooLarge)
-        return sendJson(res, 413, {
-          error: 'RequestEntityTooLarge',
-          detail: error.message,
-        })
-      console.error('[polar-emulator]', error)
-      sendJson(res, 500, {
-        error: 'InternalServerError',
-        detail: String(error),
-      })
-    })
-  })
-
   return {
     url,
     port,
@@ -128,8 +107,7 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     async close() {
       webhooks.close()
       ctx.clearTimers()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await server.close()
     },
     setWebhookUrl: (value: string | undefined) => webhooks.setUrl(value),
     endpoint: () => webhooks.endpoint(),

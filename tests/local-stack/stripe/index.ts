@@ -1,8 +1,8 @@
 /** Local Stripe emulator (README.md): the API the app calls, hosted pages, signed webhooks. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Catalog } from '../catalog'
+import { listen } from '../http'
 import { type AdminContext, handleAdmin } from './admin'
 import { handleApi } from './api'
 import { chargeOf, closeDispute, openDispute } from './charges'
@@ -65,17 +65,12 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
   const faults = new FaultInjector()
   const ctx: AdminContext = { store, bus, dispatcher, faults, publicUrl: '' }
 
-  const server = createServer((req, res) => {
-    route(ctx, options.apiKey, req, res).catch((error: unknown) => {
-      if (res.headersSent) return res.destroy()
-      sendJson(res, 500, { error: { type: 'api_error', message: String(error) } })
-    })
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
+  const server = await listen(
+    options.port,
+    (req, res) => route(ctx, options.apiKey, req, res),
+    (error, res) => sendJson(res, 500, { error: { type: 'api_error', message: String(error) } }),
+  )
+  const { port } = server
   ctx.publicUrl = `http://localhost:${port}`
 
   return {
@@ -84,8 +79,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
     publicUrl: ctx.publicUrl,
     async close() {
       dispatcher.close()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await server.close()
     },
     setWebhookUrl: (url: string) => dispatcher.setUrl(url),
     deliveries: () => dispatcher.deliveries(),
