@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { setupStack, subscribeThroughCheckout, verifiedEvents } from './test-support'
-import { TEST_MODE_RETRIES } from './webhooks'
 
 let stack: Awaited<ReturnType<typeof setupStack>>
 afterEach(async () => {
@@ -69,11 +68,6 @@ describe('webhook delivery', () => {
   })
 
   it('retries three times over a few hours of the compressed clock by default', async () => {
-    expect(TEST_MODE_RETRIES.delaysSeconds).toHaveLength(3)
-    const hours = TEST_MODE_RETRIES.delaysSeconds.reduce((a, b) => a + b, 0) / 3600
-    expect(hours).toBeGreaterThanOrEqual(2)
-    expect(hours).toBeLessThanOrEqual(6)
-
     const { emulator, stripe } = await stackWith({ retry: undefined }, () => 503)
     const started = Date.now()
     const event = await emulator.trigger('customer.created')
