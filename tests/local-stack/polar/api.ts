@@ -57,16 +57,8 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
   router.on('POST', '/v1/checkouts/', (req, res) => {
     const input = parseBody(checkoutCreateSchema, req.body)
     input.products.forEach((id, index) => {
-      if (!state.products.has(id)) {
-        throw new ValidationFailed([
-          {
-            type: 'value_error',
-            loc: ['body', 'products', index],
-            msg: 'Product does not exist.',
-            input: id,
-          },
-        ])
-      }
+      if (!state.products.has(id))
+        throw bodyError(['products', index], 'Product does not exist.', id)
     })
     if (input.customer_id && !state.liveCustomer(input.customer_id)) {
       throw bodyError('customer_id', 'Customer does not exist.', input.customer_id)

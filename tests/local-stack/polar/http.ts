@@ -40,8 +40,8 @@ export class ValidationFailed extends Error {
   }
 }
 
-export function bodyError(loc: string, msg: string, input: unknown) {
-  return new ValidationFailed([{ type: 'value_error', loc: ['body', loc], msg, input }])
+export function bodyError(loc: string | (string | number)[], msg: string, input: unknown) {
+  return new ValidationFailed([{ type: 'value_error', loc: ['body', loc].flat(), msg, input }])
 }
 
 export function notFound(detail = 'Not found') {

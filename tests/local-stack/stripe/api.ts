@@ -83,10 +83,7 @@ function route(ctx: BillingContext, call: ApiCall) {
 }
 
 function authenticate(req: IncomingMessage, expected: string | undefined) {
-  const header = req.headers.authorization ?? ''
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-  const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1]
-  const key = bearer ?? (basic ? Buffer.from(basic, 'base64').toString().split(':')[0] : undefined)
+  const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]
   if (!key) {
     throw new StripeApiError(
       401,
