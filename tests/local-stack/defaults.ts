@@ -1,8 +1,6 @@
 /**
- * The local stack's own fixed values: the keys its emulators accept and sign with, and the
- * ports and app origin `npm run dev` uses. They are public and only ever valid on loopback.
- * The app's local defaults (app/env.server.ts) name the same values;
- * tests/config/local-stack-catalog.test.ts checks that the two agree.
+ * The stack's public keys and `npm run dev`'s URLs, valid on loopback only; app/env.server.ts
+ * names the same (tests/config/local-stack-keys.test.ts).
  */
 import {
   LOCAL_ANON_KEY,

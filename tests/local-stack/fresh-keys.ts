@@ -1,9 +1,4 @@
-/**
- * Keys made for one run of the local stack, instead of its published ones
- * (tests/local-stack/defaults.ts): what the deploy rehearsal configures the production build
- * with, so that the build's refusal of the published keys holds (docs/decisions/
- * 0016-deploy-rehearsal.md). Each emulator accepts only the keys it was started with.
- */
+/** Keys made for one run (the deploy rehearsal: a production build refuses the published ones). */
 import { randomBytes, randomUUID } from 'node:crypto'
 
 import { SignJWT } from 'jose'

@@ -17,40 +17,27 @@ import { type SmtpInbox, startSmtpInbox } from './supabase/smtp'
 export interface LocalStackOptions {
   /** The app's origin: where emails link to and where webhooks are delivered. */
   siteUrl: string
-  /** The plans the Stripe and Polar emulators are seeded with (the product's: LOCAL_CATALOG). */
   catalog: Catalog
-  /** The payment stand-ins to start, by provider id (`stripe`, `polar`); default both. */
+  /** The payment stand-ins to start (`stripe`, `polar`); default both. */
   providers?: readonly string[]
   ports?: {
     supabase?: number
     stripe?: number
     polar?: number
     smtp?: number
-    /** The Polar production stand-in (default: a free port). */
     polarProduction?: number
   }
-  /** PostgreSQL server URL; default an embedded PGlite database. */
+  /** PostgreSQL server URL; default an embedded PGlite database (in `dataDir`, or in memory). */
   databaseUrl?: string
-  /** PGlite folder to persist to; default in memory. */
   dataDir?: string
-  /** An already-open, migrated database to use instead. */
   database?: Database
   /** Webhook retry schedule of both payment emulators. */
   retry?: { attempts: number; baseDelayMs: number }
-  /** Polar emulator: time until a requested invoice exists (its default when omitted). */
   polarInvoiceDelayMs?: number
-  /** Stripe emulator: ordered (default) or shuffled, partly duplicated webhook delivery. */
   stripeDelivery?: DeliveryOptions
-  /**
-   * Which kind of Supabase keys `env` names: the legacy JWTs (default) or the new
-   * publishable and secret keys. The emulator accepts both kinds either way.
-   */
+  /** The Supabase keys `env` names: legacy JWTs (default) or publishable/secret; both work. */
   supabaseKeys?: 'legacy' | 'new'
-  /**
-   * The auth server's project settings: its rate limits, mail frequency and "IP address
-   * forwarding" (tests/local-stack/supabase/README.md, "Rate limits"); and PostgREST's
-   * connection pool (`restPool`). Default: as the service and supabase/config.toml have them.
-   */
+  /** Auth and PostgREST project settings (supabase/README.md, "Rate limits"). */
   supabaseAuth?: Pick<
     SupabaseEmulatorOptions,
     | 'rateLimits'
@@ -60,21 +47,11 @@ export interface LocalStackOptions {
     | 'restPool'
     | 'disableSignup'
   >
-  /**
-   * `published` (default): the keys of tests/local-stack/defaults.ts, which the app's local
-   * defaults name. `fresh`: keys made for this run (fresh-keys.ts), the only ones the
-   * emulators then accept; what a production build may be configured with (the deploy
-   * rehearsal).
-   */
+  /** `published` (default, defaults.ts) or `fresh`: keys made for this run (the deploy rehearsal). */
   keys?: 'published' | 'fresh'
 }
 
-/**
- * A test override (tests/local-stack/supabase/README.md, "Rate limits"): for a suite
- * that drives many journeys from one loopback address, against one project, within a few
- * minutes, which the per-IP request limits and the hourly mail budget would stop although
- * neither is what it tests. The minimum time between two mails to one address stays.
- */
+/** For suites driving many journeys from one address: no per-IP or hourly mail limits. */
 export const SUITE_AUTH_LIMITS = {
   rateLimits: { tokenRefresh: 1_000_000, verify: 1_000_000, otp: 1_000_000, emailSent: 1_000_000 },
 } satisfies LocalStackOptions['supabaseAuth']
@@ -85,14 +62,10 @@ export interface LocalStack {
   stripe: StripeEmulator
   /** Polar's sandbox server (the one `env` points the app at). */
   polar: PolarEmulator
-  /**
-   * Polar's production server: a separate stand-in with its own token, webhook secret and
-   * data, so that a token or object of one server is unknown to the other, as for real.
-   */
+  /** Polar's production server: its own token, secret and data, as for real. */
   polarProduction: PolarEmulator
-  /** The SMTP listener whose mails land in the Supabase emulator's inbox (SMTP_URL). */
+  /** The SMTP listener whose mails land in the Supabase emulator's inbox. */
   smtp: SmtpInbox
-  /** Environment variables that point the app at this stack. */
   env: Record<string, string>
   close(): Promise<void>
 }
@@ -102,10 +75,7 @@ type PaymentStandIns = 'stripe' | 'polar' | 'polarProduction'
 export type PartialLocalStack = Omit<LocalStack, PaymentStandIns> &
   Partial<Pick<LocalStack, PaymentStandIns>>
 
-/**
- * Starts the database, the Supabase, Stripe and Polar emulators (those of `providers`) and
- * the SMTP inbox on loopback.
- */
+/** Starts the database, the Supabase, Stripe and Polar emulators and the SMTP inbox on loopback. */
 export async function startLocalStack(
   options: LocalStackOptions & { providers?: undefined },
 ): Promise<LocalStack>
@@ -144,31 +114,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Parti
         delivery: options.stripeDelivery,
       })
     : undefined
-  const polar = runs('polar')
-    ? await startPolarEmulator({
-        port: options.ports?.polar,
-        webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
-        catalog: options.catalog,
-        webhookSecret: keys.polarWebhookSecret,
-        accessToken: keys.polarAccessToken,
-        retry: options.retry,
-        invoiceDelayMs: options.polarInvoiceDelayMs,
-        // The app is on loopback: the stand-in's local mode lets its http URL through.
-        localWebhooks: true,
-      })
-    : undefined
+  const startPolar = (environment: 'sandbox' | 'production', port?: number) =>
+    startPolarEmulator({
+      environment,
+      port,
+      webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
+      catalog: options.catalog,
+      ...(environment === 'sandbox'
+        ? { webhookSecret: keys.polarWebhookSecret, accessToken: keys.polarAccessToken }
+        : {
+            webhookSecret: LOCAL_STACK_KEYS.polarProductionWebhookSecret,
+            accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
+          }),
+      retry: options.retry,
+      invoiceDelayMs: options.polarInvoiceDelayMs,
+    })
+  const polar = runs('polar') ? await startPolar('sandbox', options.ports?.polar) : undefined
   const polarProduction = runs('polar')
-    ? await startPolarEmulator({
-        environment: 'production',
-        port: options.ports?.polarProduction,
-        webhookUrl: `${options.siteUrl}/api/webhooks/polar`,
-        catalog: options.catalog,
-        webhookSecret: LOCAL_STACK_KEYS.polarProductionWebhookSecret,
-        accessToken: LOCAL_STACK_KEYS.polarProductionAccessToken,
-        retry: options.retry,
-        invoiceDelayMs: options.polarInvoiceDelayMs,
-        localWebhooks: true,
-      })
+    ? await startPolar('production', options.ports?.polarProduction)
     : undefined
   const smtp = await startSmtpInbox({ database, port: options.ports?.smtp })
   const env = {
@@ -218,5 +181,4 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Parti
   }
 }
 
-/** Where `npm run dev` persists the development database. */
 export const DEV_DATA_DIR = path.join(PROJECT_ROOT, '.data/pglite')

@@ -26,7 +26,6 @@ export async function readBytes(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT
   return Buffer.concat(chunks)
 }
 
-/** The body as UTF-8 text (see readBytes). */
 export async function readText(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT) {
   return (await readBytes(req, limit)).toString('utf8')
 }

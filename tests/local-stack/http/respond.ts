@@ -1,5 +1,6 @@
 /** Writing answers: JSON, HTML and redirects on node:http, and the same as web Responses. */
-import type { ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 export interface SendOptions {
   /** Extra headers, written after (and able to override) the content type. */
@@ -8,7 +9,6 @@ export interface SendOptions {
   contentLength?: boolean
 }
 
-/** Writes a complete answer with its content type. */
 export function send(
   res: ServerResponse,
   status: number,
@@ -57,21 +57,18 @@ export function redirect(
   res.end()
 }
 
-/** A web Response with a JSON body. */
 export function jsonResponse(body: unknown, init: ResponseInit = {}) {
   const headers = new Headers(init.headers)
   headers.set('content-type', 'application/json; charset=utf-8')
   return new Response(JSON.stringify(body), { ...init, headers })
 }
 
-/** A web Response with an HTML body. */
 export function htmlResponse(body: string, init: ResponseInit = {}) {
   const headers = new Headers(init.headers)
   headers.set('content-type', 'text/html; charset=utf-8')
   return new Response(body, { ...init, headers })
 }
 
-/** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
     .replaceAll('&', '&amp;')
@@ -79,4 +76,26 @@ export function escapeHtml(value: unknown): string {
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;')
+}
+
+/** A server on 127.0.0.1 (a free port by default); an error before any answer goes to `fail`. */
+export async function listen(
+  port: number | undefined,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  fail: (error: unknown, res: ServerResponse) => void,
+) {
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => (res.headersSent ? res.destroy() : fail(error, res)))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port ?? 0, '127.0.0.1', () => resolve())
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    close() {
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
 }

@@ -85,7 +85,6 @@ export class RouteTable<H> {
     return matchRoute(this.routes, method, path, this.options)
   }
 
-  /** `METHOD /path` of every route, in the order they were added. */
   describe() {
     return this.routes.map((candidate) => `${candidate.method} ${candidate.path}`)
   }

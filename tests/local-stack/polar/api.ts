@@ -57,16 +57,8 @@ export function registerApi(router: Router, ctx: EmulatorContext) {
   router.on('POST', '/v1/checkouts/', (req, res) => {
     const input = parseBody(checkoutCreateSchema, req.body)
     input.products.forEach((id, index) => {
-      if (!state.products.has(id)) {
-        throw new ValidationFailed([
-          {
-            type: 'value_error',
-            loc: ['body', 'products', index],
-            msg: 'Product does not exist.',
-            input: id,
-          },
-        ])
-      }
+      if (!state.products.has(id))
+        throw bodyError(['products', index], 'Product does not exist.', id)
     })
     if (input.customer_id && !state.liveCustomer(input.customer_id)) {
       throw bodyError('customer_id', 'Customer does not exist.', input.customer_id)
@@ -242,10 +234,7 @@ function lookup<T>(map: Map<string, T>, id: string, what: string) {
   return found
 }
 
-/**
- * Polar's `…_after` date filters: on or after the query's time; an item without the date is
- * left out. The value must be a datetime with its offset (pydantic's `AwareDatetime`), else 422.
- */
+/** Polar's `…_after` filters: a datetime with its offset (`AwareDatetime`), else 422. */
 function filterAfter<T>(items: T[], req: Req, name: string, key: (item: T) => string | null) {
   const value = req.query.get(name)
   if (value === null) return items

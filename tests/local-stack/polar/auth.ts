@@ -39,10 +39,7 @@ const INVALID_TOKEN =
 const INSUFFICIENT_SCOPE =
   'The request requires higher privileges than provided by the access token.'
 
-/**
- * A `/v1` request's bearer token and scopes: null when it passes, else Polar's refusal
- * (401 without a token or with one the server does not know, 403 `insufficient_scope`).
- */
+/** Null when a `/v1` request's token and scopes pass, else Polar's 401 or 403. */
 export function authorize(
   req: IncomingMessage,
   method: string,
@@ -89,44 +86,4 @@ export function apiVersion(req: IncomingMessage): string | null {
   const value = req.headers['polar-version']
   if (!value) return SERVED_VERSIONS[0]
   return typeof value === 'string' && SERVED_VERSIONS.includes(value) ? value : null
-}
-
-/**
- * Webhook endpoint URLs as Polar validates them (`webhook/schemas.py`: `HttpsUrl`, then
- * `validate_hostname`): https, at most 2083 characters, not localhost nor an IP address that
- * is not global. The local mode (`localWebhooks`) lets loopback and plain http through.
- */
-export function webhookUrlProblem(url: string, localMode: boolean): string | null {
-  let parsed: URL
-  try {
-    parsed = new URL(url.trim())
-  } catch {
-    return 'Input should be a valid URL'
-  }
-  if (localMode) return null
-  if (url.length > 2083) return 'URL should have at most 2083 characters'
-  if (parsed.protocol !== 'https:') return 'URL scheme should be https'
-  if (!isGlobalHost(parsed.hostname))
-    return 'Webhook URLs cannot point to localhost or private IP addresses.'
-  return null
-}
-
-/** False for localhost and IP literals that Python's `ipaddress` calls not global. */
-function isGlobalHost(host: string) {
-  const clean = host.toLowerCase().replace(/^\[|\]$/g, '')
-  if (clean === 'localhost') return false
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(clean)
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return !(
-      [0, 10, 127].includes(a) ||
-      a >= 224 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    )
-  }
-  if (!clean.includes(':')) return true
-  return !(clean === '::' || clean === '::1' || /^(f[cd]|fe[89ab]|::ffff:)/.test(clean))
 }

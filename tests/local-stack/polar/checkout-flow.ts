@@ -6,7 +6,6 @@ import { addInterval, type EmulatorContext, now, token } from './state'
 import type { Address, CheckoutRecord, CustomerRecord, SubscriptionRecord } from './types'
 import type { checkoutCreateSchema } from './validation'
 
-/** Creates an open checkout session (`POST /v1/checkouts/`); emits `checkout.created`. */
 export function createCheckout(
   ctx: EmulatorContext,
   input: z.infer<typeof checkoutCreateSchema>,
@@ -48,11 +47,7 @@ export interface PaymentDetails {
   country?: string
 }
 
-/**
- * Pays an open checkout, emitting what Polar sends for a new subscription, in its order:
- * checkout.updated (confirmed), customer.created (new customer only), subscription.created,
- * subscription.active, order.created, order.updated, order.paid, checkout.updated (succeeded).
- */
+/** Pays an open checkout, emitting what Polar sends for a new subscription, in its order. */
 export function completeCheckout(
   ctx: EmulatorContext,
   checkout: CheckoutRecord,

@@ -1,8 +1,4 @@
-/**
- * Contract: every answer of the Polar emulator's API, and every webhook payload it sends,
- * conforms to what `@polar-sh/sdk` 1.x declares for it (see contract/sdk-types.ts for why
- * the SDK's types, and not a runtime parser, are the reference).
- */
+/** Contract: every API answer and webhook payload conforms to what `@polar-sh/sdk` 1.x declares. */
 import { randomUUID } from 'node:crypto'
 
 import { webhooks } from '@polar-sh/sdk/2026-10'

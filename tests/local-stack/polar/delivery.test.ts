@@ -11,7 +11,6 @@ afterEach(async () => {
   await env.close()
 })
 
-/** Two events (checkout.created), created through the API. */
 async function twoEvents() {
   for (let i = 0; i < 2; i++)
     await fetch(`${env.emulator.url}/v1/checkouts/`, {

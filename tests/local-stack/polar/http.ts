@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http'
 
 import * as toolkit from '../http'
 
-/** A request as the route handlers see it. */
 export interface Req {
   query: URLSearchParams
   params: Record<string, string>
@@ -41,8 +40,8 @@ export class ValidationFailed extends Error {
   }
 }
 
-export function bodyError(loc: string, msg: string, input: unknown) {
-  return new ValidationFailed([{ type: 'value_error', loc: ['body', loc], msg, input }])
+export function bodyError(loc: string | (string | number)[], msg: string, input: unknown) {
+  return new ValidationFailed([{ type: 'value_error', loc: ['body', loc].flat(), msg, input }])
 }
 
 export function notFound(detail = 'Not found') {
@@ -67,7 +66,6 @@ export function redirect(res: ServerResponse, location: string) {
   toolkit.redirect(res, location, 303, { contentLength: true })
 }
 
-/** Reads a string field from a JSON or form body. */
 export function field(body: unknown, name: string): string | undefined {
   if (!body || typeof body !== 'object') return undefined
   const value = (body as Record<string, unknown>)[name]

@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Catalog } from '../catalog'
-import { BodyTooLarge, FaultRegistry, parseForm, readText, RouteTable } from '../http'
+import { BodyTooLarge, FaultRegistry, listen, parseForm, readText, RouteTable } from '../http'
 import { registerApi } from './api'
-import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES, webhookUrlProblem } from './auth'
+import { apiVersion, authorize, PRODUCT_TOKEN_SCOPES } from './auth'
 import { completeCheckout, type PaymentDetails } from './checkout-flow'
 import { ApiError, type Handler, sendJson, ValidationFailed } from './http'
 import { checkoutJson, customerJson, orderJson, subscriptionJson } from './objects'
@@ -19,17 +18,14 @@ export type { Delivery } from './types'
 export { POLAR_DELIVERY, signWebhook } from './webhooks'
 
 export interface PolarEmulatorOptions {
-  /** The products to seed (see ../catalog.ts). */
   catalog: Catalog
   /** 0 or undefined picks a free port; development uses 12112. */
   port?: number
-  /** Where events go, e.g. http://localhost:5173/api/webhooks/polar; may be set later. */
   webhookUrl?: string
   /** Standard Webhooks secret; the HMAC key is its UTF-8 bytes exactly as configured. */
   webhookSecret: string
   /** Which Polar server this one stands for (its home page says so). Default sandbox. */
   environment?: 'sandbox' | 'production'
-  /** This server's organization access token; other tokens get 401. */
   accessToken: string
   /** The token's scopes (default: the product's, `PRODUCT_TOKEN_SCOPES`); others get 403. */
   accessTokenScopes?: readonly string[]
@@ -38,29 +34,23 @@ export interface PolarEmulatorOptions {
    * other delivery delay is scaled by `baseDelayMs / 2000` (a compressed clock).
    */
   retry?: { attempts: number; baseDelayMs: number }
-  /** Lets webhook URLs be http on loopback or private addresses (Polar: https, public hosts). */
-  localWebhooks?: boolean
   /** Time from `POST /v1/orders/{id}/invoice` until the invoice exists (GET 404 before). Default 1000. */
   invoiceDelayMs?: number
 }
 
 export type PolarEmulator = Awaited<ReturnType<typeof startPolarEmulator>>
 
-/** Starts the Polar emulator on 127.0.0.1, seeded with the catalogue's products. */
 export async function startPolarEmulator(options: PolarEmulatorOptions) {
-  const checkUrl = (value: string | undefined) => {
-    const problem = value && webhookUrlProblem(value, options.localWebhooks === true)
-    if (problem) throw new Error(`Webhook URL refused (${problem}): ${value}`)
-  }
-  checkUrl(options.webhookUrl)
-  const server = createServer()
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
+  const server = await listen(options.port, handle, (error, res) => {
+    if (error instanceof ApiError)
+      return sendJson(res, error.status, { error: error.error, detail: error.detail })
+    if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
+    if (error instanceof BodyTooLarge)
+      return sendJson(res, 413, { error: 'RequestEntityTooLarge', detail: error.message })
+    console.error('[polar-emulator]', error)
+    sendJson(res, 500, { error: 'InternalServerError', detail: String(error) })
   })
+  const { port } = server
   const url = `http://127.0.0.1:${port}`
   const state = new PolarState(options.catalog)
   const webhooks = new WebhookDispatcher({
@@ -109,28 +99,6 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     )
   }
 
-  server.on('request', (incoming: IncomingMessage, res: ServerResponse) => {
-    handle(incoming, res).catch((error: unknown) => {
-      if (res.headersSent) return res.end()
-      if (error instanceof ApiError)
-        return sendJson(res, error.status, {
-          error: error.error,
-          detail: error.detail,
-        })
-      if (error instanceof ValidationFailed) return sendJson(res, 422, { detail: error.detail })
-      if (error instanceof BodyTooLarge)
-        return sendJson(res, 413, {
-          error: 'RequestEntityTooLarge',
-          detail: error.message,
-        })
-      console.error('[polar-emulator]', error)
-      sendJson(res, 500, {
-        error: 'InternalServerError',
-        detail: String(error),
-      })
-    })
-  })
-
   return {
     url,
     port,
@@ -139,22 +107,14 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     async close() {
       webhooks.close()
       ctx.clearTimers()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await server.close()
     },
-    /** Sets the endpoint's URL; throws when Polar would refuse it (see `localWebhooks`). */
-    setWebhookUrl(value: string | undefined) {
-      checkUrl(value)
-      webhooks.setUrl(value)
-    },
+    setWebhookUrl: (value: string | undefined) => webhooks.setUrl(value),
     endpoint: () => webhooks.endpoint(),
-    /** Enables (or disables) the endpoint, as the dashboard's switch does. */
     setEndpointEnabled: (enabled: boolean) => webhooks.setEnabled(enabled),
     /** The event types the endpoint is sent (default: every type the emulator emits). */
     setEndpointEvents: (events: string[]) => webhooks.setEvents(events),
-    /** Every event emitted so far with its delivery attempts, oldest first. */
     deliveries: () => webhooks.list(),
-    /** Resolves when no delivery is in flight or waiting for a retry. */
     idle: () => webhooks.idle(),
     /** `renewal`, `refund`, `cancel`, `uncancel` or `revoke`. */
     trigger: async (type: string, triggerOptions?: TriggerOptions) =>
@@ -171,16 +131,13 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
         order: orderJson(state, done.order),
       }
     },
-    /** Queues an event again with the same webhook-id. */
     resend(eventId: string) {
       if (!webhooks.resend(eventId)) throw new Error(`Unknown event ${eventId}`)
     },
     /** The next `count` API calls matching `method` and `path` fail with `status` or wait `delayMs`. */
     addFault: (fault: Fault) => faults.add(fault, fault.count),
     clearFaults: () => faults.clear(),
-    /** API requests received so far, by `METHOD /path`. */
     apiCalls: () => Object.fromEntries(ctx.apiCalls),
-    /** The organization's subscription settings (Polar's Settings > Subscriptions). */
     setSubscriptionSettings: (settings: Partial<OrganizationRecord['subscription_settings']>) =>
       Object.assign(state.organization.subscription_settings, settings),
     /** The sales tax added to orders billed to `country`, in percent (0 removes it). */

@@ -9,10 +9,7 @@ import type {
   SubscriptionRecord,
 } from './types'
 
-/**
- * Wire objects as Polar serializes them (API 2026-10), built fresh from the records:
- * contract.test.ts checks each against the SDK's types.
- */
+/** Wire objects as Polar serializes them (API 2026-10); contract.test.ts checks them. */
 
 /** Fields the object has with the value null, named in one string (as Polar serializes them). */
 export function nulls(names: string): Record<string, null> {
@@ -287,7 +284,6 @@ export function refundJson(state: PolarState, refund: RefundRecord) {
   }
 }
 
-/** Polar's list envelope. */
 export function listJson<T>(items: T[], page: number, limit: number) {
   const start = (page - 1) * limit
   return {

@@ -4,11 +4,7 @@ import type { Address, OrderRecord, RefundRecord, SubscriptionRecord } from './t
 
 const INVOICEABLE = new Set<OrderRecord['status']>(['paid', 'refunded', 'partially_refunded'])
 
-/**
- * `POST /v1/orders/{id}/invoice`: 409 unless paid, 422 without a billing name or address,
- * else 202 and, after `invoiceDelayMs`, the invoice with `order.updated`. A later POST
- * regenerates it (Polar no longer answers `InvoiceAlreadyExists`).
- */
+/** The invoice exists `invoiceDelayMs` later (`order.updated`); a later POST regenerates it. */
 export function requestInvoice(ctx: EmulatorContext, order: OrderRecord) {
   if (!INVOICEABLE.has(order.status)) {
     throw new ApiError(
@@ -45,10 +41,7 @@ export function invoiceUrl(ctx: EmulatorContext, order: OrderRecord) {
   return `${ctx.publicUrl}/invoices/${order.id}`
 }
 
-/**
- * Refunds an order (fully by default): `refund.created`, `order.updated`, `order.refunded`.
- * The order becomes `refunded` or `partially_refunded`.
- */
+/** Refunds an order (fully by default): `refund.created`, `order.updated`, `order.refunded`. */
 export function refundOrder(
   ctx: EmulatorContext,
   order: OrderRecord,
@@ -95,10 +88,7 @@ export function refundOrder(
   return refund
 }
 
-/**
- * Creates an order for a subscription and emits `order.created`. A checkout's order is created
- * already paid, so Polar follows up at once with `order.updated` and `order.paid`.
- */
+/** `order.created`; a checkout's order is paid at once (`order.updated`, `order.paid`). */
 export function createOrder(
   ctx: EmulatorContext,
   subscription: SubscriptionRecord,
@@ -147,7 +137,6 @@ export function createOrder(
   return order
 }
 
-/** Marks an order paid: `order.updated` then `order.paid`, as Polar's order service does. */
 export function markOrderPaid(ctx: EmulatorContext, order: OrderRecord) {
   order.status = 'paid'
   ctx.touch(order)

@@ -1,4 +1,6 @@
 import { escapeHtml as esc } from '../http'
+import * as shared from '../http/page'
+import { button, money, table } from '../http/page'
 import { completeCheckout } from './checkout-flow'
 import { ApiError, field, notFound, redirect, type Router, sendHtml, sendJson } from './http'
 import type { EmulatorContext } from './state'
@@ -6,10 +8,6 @@ import { cancelSubscription, uncancelSubscription } from './subscription-flow'
 import { runTrigger } from './triggers'
 import type { CheckoutRecord, CustomerSessionRecord } from './types'
 
-/**
- * Hosted checkout, customer portal and invoice pages, and the dashboard (home page,
- * deliveries, re-send, triggers): plain server-rendered HTML forms.
- */
 export function registerPages(router: Router, ctx: EmulatorContext, environment: string) {
   const { state, webhooks } = ctx
   const missing = (what: string) => page('Not found', `<p role="alert">${esc(what)}</p>`)
@@ -87,33 +85,16 @@ export function registerPages(router: Router, ctx: EmulatorContext, environment:
   })
 }
 
-function money(amount: number, currency: string) {
-  const format = {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  } as const
-  return new Intl.NumberFormat('en-US', format).format(amount / 100)
-}
-
 function date(iso: string | null) {
   return iso ? iso.slice(0, 10) : '—'
 }
 
-/** A complete HTML page with the emulator's banner. */
-function page(title: string, body: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:760px;margin:2rem auto;padding:0 1rem}
-label{display:block;margin-top:.6rem}form.inline{display:inline}td,th{padding:.3rem;text-align:left}</style></head>
-<body><main><p>Polar (local emulator) · <a href="/">home</a></p><h1>${esc(title)}</h1>${body}</main></body></html>`
-}
-
-/** A one-button form that posts `fields` to `action`. */
-function button(action: string, label: string, fields: Record<string, string>) {
-  const inputs = Object.entries(fields)
-    .map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`)
-    .join('')
-  return `<form method="post" action="${esc(action)}" class="inline">${inputs}<button type="submit">${esc(label)}</button></form>`
-}
+const page = (title: string, body: string) =>
+  shared.page(
+    title,
+    'Polar (local emulator) · <a href="/">home</a>',
+    `<h1>${esc(title)}</h1>${body}`,
+  )
 
 function checkoutPage(ctx: EmulatorContext, checkout: CheckoutRecord) {
   const product = ctx.state.product(checkout.product_id)
@@ -165,31 +146,29 @@ ${session.return_url ? `<p><a href="${esc(session.return_url)}">Return to site</
 
 function homePage(ctx: EmulatorContext, environment: string) {
   const { state } = ctx
-  const subscriptions = [...state.subscriptions.values()].map((s) => {
-    const renew =
-      s.status === 'canceled'
-        ? ''
-        : button('/_emulator/trigger', 'Renew', {
-            type: 'renewal',
-            subscription_id: s.id,
-          })
-    return `<tr><td><code>${esc(s.id)}</code></td><td>${esc(state.customer(s.customer_id).email)}</td><td>${esc(state.product(s.product_id).name)}</td><td>${esc(s.status)}</td><td>${renew}</td></tr>`
-  })
-  const orders = [...state.orders.values()].map((o) => {
-    const refund =
-      o.status === 'paid' || o.status === 'partially_refunded'
-        ? button('/_emulator/trigger', 'Refund', {
-            type: 'refund',
-            order_id: o.id,
-          })
-        : ''
-    return `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.billing_reason)}</td><td>${money(o.amount, o.currency)}</td><td>${esc(o.status)}</td><td>${refund}</td></tr>`
-  })
+  const trigger = (label: string, fields: Record<string, string>) =>
+    button('/_emulator/trigger', label, fields)
+  const subscriptions = [...state.subscriptions.values()].map((s) => [
+    `<code>${esc(s.id)}</code>`,
+    esc(state.customer(s.customer_id).email),
+    esc(state.product(s.product_id).name),
+    esc(s.status),
+    s.status === 'canceled' ? '' : trigger('Renew', { type: 'renewal', subscription_id: s.id }),
+  ])
+  const orders = [...state.orders.values()].map((o) => [
+    `<code>${esc(o.id)}</code>`,
+    esc(o.billing_reason),
+    money(o.amount, o.currency),
+    esc(o.status),
+    o.status === 'paid' || o.status === 'partially_refunded'
+      ? trigger('Refund', { type: 'refund', order_id: o.id })
+      : '',
+  ])
   return page(
     `Polar emulator (${environment})`,
     `<p><a href="/_emulator/deliveries">Webhook deliveries</a></p>
-<h2>Subscriptions</h2><table>${subscriptions.join('')}</table>
-<h2>Orders</h2><table>${orders.join('')}</table>`,
+<h2>Subscriptions</h2>${table(['Subscription', 'Customer', 'Product', 'Status', ''], subscriptions, 'None yet.')}
+<h2>Orders</h2>${table(['Order', 'Reason', 'Amount', 'Status', ''], orders, 'None yet.')}`,
   )
 }
 
@@ -200,8 +179,14 @@ function deliveriesPage(ctx: EmulatorContext) {
     .reverse()
     .map((d) => {
       const last = d.attempts.at(-1)
-      const resend = button(`/_emulator/events/${d.id}/resend`, 'Resend', {})
-      return `<tr><td>${esc(d.createdAt)}</td><td>${esc(d.type)} <code>${esc(d.id)}</code></td><td>${esc(d.status)}</td><td>${d.attempts.length}</td><td>${esc(last?.error ?? last?.status ?? '')}</td><td>${resend}</td></tr>`
+      return [
+        esc(d.createdAt),
+        `${esc(d.type)} <code>${esc(d.id)}</code>`,
+        esc(d.status),
+        String(d.attempts.length),
+        esc(last?.status ?? last?.response),
+        button(`/_emulator/events/${d.id}/resend`, 'Resend'),
+      ]
     })
   const disabled = endpoint.enabled
     ? ''
@@ -209,6 +194,6 @@ function deliveriesPage(ctx: EmulatorContext) {
   return page(
     'Webhook deliveries',
     `<p>Endpoint: <code>${esc(endpoint.url ?? 'not set')}</code></p>${disabled}
-<table><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th></th></tr>${rows.join('')}</table>`,
+${table(['Created', 'Event', 'Status', 'Attempts', 'Last answer', ''], rows, 'No events yet.')}`,
   )
 }

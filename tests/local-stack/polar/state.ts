@@ -16,11 +16,7 @@ import type { WebhookDispatcher } from './webhooks'
 
 let clockOffsetMs = 0
 
-/**
- * Moves the time Polar writes (objects, event payloads) by `ms` from this machine's clock,
- * as for a server whose clock differs from Polar's. Signing times are not moved: a
- * signature more than 5 minutes off is refused by design.
- */
+/** Moves the time Polar writes by `ms`, as for a server whose clock differs (not signing times). */
 export function setClockOffset(ms: number) {
   clockOffsetMs = ms
 }
@@ -30,7 +26,6 @@ export function now() {
   return new Date(Date.now() + clockOffsetMs).toISOString()
 }
 
-/** Adds one billing interval to an ISO date. */
 export function addInterval(iso: string, interval: 'month' | 'year') {
   const date = new Date(iso)
   if (interval === 'year') date.setUTCFullYear(date.getUTCFullYear() + 1)
@@ -43,7 +38,6 @@ export function token(prefix: string) {
   return `${prefix}${randomBytes(24).toString('base64url')}`
 }
 
-/** Everything the emulator knows, in memory. */
 export class PolarState {
   readonly organization: OrganizationRecord = {
     id: '5b0d3f4e-7c1a-4c4e-9f0a-000000000001',
@@ -138,7 +132,6 @@ export class PolarState {
   }
 }
 
-/** What the flows need: the state, the webhook queue and the emulator's settings. */
 export class EmulatorContext {
   private readonly timers = new Set<NodeJS.Timeout>()
   /** API requests received, by `METHOD /path` (faults and refusals included). */
@@ -151,7 +144,6 @@ export class EmulatorContext {
     readonly invoiceDelayMs: number,
   ) {}
 
-  /** Runs `fn` after `ms`, unless the emulator is closed first. */
   later(ms: number, fn: () => void) {
     const timer = setTimeout(() => {
       this.timers.delete(timer)

@@ -62,13 +62,8 @@ export function revokeSubscription(ctx: EmulatorContext, subscription: Subscript
 }
 
 /**
- * `PATCH /v1/subscriptions/{id}` with `product_id` and the organization's default proration,
- * `prorate` (subscription/service.py `update_product`): refused with 403
- * `AlreadyCanceledSubscription` when it ended or is set to cancel, 403 `InactiveSubscription`
- * when it is not active, 422 for an unknown product. The product switches now
- * (`subscription.updated`); for the share of the period still to run (update.py
- * `_calculate_time_proration`), a credit for the old price and a charge for the new one,
- * each rounded, are added to the next period's order.
+ * A product change with the default `prorate` (subscription/service.py `update_product`): the
+ * credit and charge for the rest of the period (`_calculate_time_proration`) go to the next order.
  */
 export function changeProduct(ctx: EmulatorContext, subscription: SubscriptionRecord, id: string) {
   if (isEnded(subscription) || subscription.cancel_at_period_end) throw alreadyCanceled()
@@ -97,12 +92,7 @@ export interface RenewalResult {
   order: OrderRecord | null
 }
 
-/**
- * The end of a billing period. A subscription set to cancel ends (revoked). Otherwise the
- * period advances (`subscription.updated`), a `subscription_cycle` order is created
- * (`order.created`) and charged: paid → `order.updated`, `order.paid`; declined → the
- * subscription becomes `past_due` (`subscription.updated`, `subscription.past_due`).
- */
+/** The period's end: revoked if set to cancel, else a cycle order, paid or `past_due`. */
 export function renewSubscription(
   ctx: EmulatorContext,
   subscription: SubscriptionRecord,

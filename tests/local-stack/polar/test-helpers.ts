@@ -16,7 +16,6 @@ export async function verify(webhook: ReceivedWebhook, secret = SECRET) {
   return event as unknown as { type: string; api_version: string; data: Record<string, unknown> }
 }
 
-/** Emulator + receiver + real SDK client pointed at the emulator. */
 export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
   const receiver = await startReceiver()
   const emulator = await startPolarEmulator({
@@ -26,8 +25,6 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     webhookUrl: receiver.url,
     retry: { attempts: 3, baseDelayMs: 20 },
     invoiceDelayMs: 0,
-    // The receiver is on loopback: the stand-in's local mode.
-    localWebhooks: true,
     ...options,
   })
   const polar = createPolar({ accessToken: TOKEN, baseUrl: emulator.url })

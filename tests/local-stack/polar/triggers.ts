@@ -22,7 +22,6 @@ export interface TriggerOptions {
 }
 
 export interface TriggerResult {
-  /** The events this trigger emitted, in delivery order. */
   events: { id: string; type: string }[]
   subscription?: ReturnType<typeof subscriptionJson>
   order?: ReturnType<typeof orderJson>

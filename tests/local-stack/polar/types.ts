@@ -1,3 +1,5 @@
+import type { Attempt } from '../http'
+
 /** Internal records of the Polar emulator. Field names follow Polar's wire format (snake_case). */
 
 export type Metadata = Record<string, string | number | boolean>
@@ -130,14 +132,6 @@ export interface CustomerSessionRecord {
   return_url: string | null
 }
 
-export interface DeliveryAttempt {
-  at: string
-  status: number | null
-  error: string | null
-  durationMs: number
-}
-
-/** One webhook event and its delivery history to the configured endpoint. */
 export interface Delivery {
   /** The `webhook-id`: unique per event, identical across retries and re-sends. */
   id: string
@@ -148,7 +142,7 @@ export interface Delivery {
   /** `pending` (not tried yet, or held back), `delivering`, `retrying`, or final: `succeeded`,
    * `failed` (its attempts ran out), `skipped` (the endpoint was disabled). */
   status: 'pending' | 'delivering' | 'retrying' | 'succeeded' | 'failed' | 'skipped'
-  attempts: DeliveryAttempt[]
+  attempts: Attempt[]
   nextAttemptAt: string | null
 }
 

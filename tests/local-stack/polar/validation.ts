@@ -46,11 +46,7 @@ export const customerUpdateSchema = customerCreateSchema.partial().extend({
   email: email.nullish(),
 })
 
-/**
- * The `SubscriptionUpdate` variants the product sends: a product change
- * (`SubscriptionUpdateBase`, extra fields forbidden; only the organization's default
- * `prorate` is modelled) and cancel/uncancel.
- */
+/** The `SubscriptionUpdate` variants the product sends (only the default `prorate` modelled). */
 export const subscriptionUpdateSchema = z.union([
   z.strictObject({
     product_id: z.uuid(),

@@ -1,16 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto'
 
+import { DeliveryQueue } from '../http'
 import { now } from './state'
-import type { Delivery, DeliveryAttempt } from './types'
+import type { Delivery } from './types'
 
-/** Polar treats a delivery as failed when the endpoint takes longer than this. */
-const ATTEMPT_TIMEOUT_MS = 10_000
-
-/**
- * Polar's delivery settings (polarsource/polar `server/polar/config.py`,
- * `server/polar/webhook/tasks.py`), on the real clock. The emulator runs them on a clock
- * compressed by `baseDelayMs / POLAR_MIN_BACKOFF_MS`.
- */
+/** Polar's delivery settings (`server/polar/config.py`, `webhook/tasks.py`), on the real clock. */
 export const POLAR_DELIVERY = {
   /** `WEBHOOK_MAX_RETRIES`: HTTP attempts per event before it is failed. */
   attempts: 10,
@@ -26,11 +20,7 @@ export const POLAR_DELIVERY = {
   failureThreshold: 10,
 } as const
 
-/**
- * Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with
- * the UTF-8 bytes of the secret exactly as configured. `@polar-sh/sdk` 1.0.1 `validateEvent`
- * tries this key first (and 0.x SDKs use only this key).
- */
+/** Standard Webhooks `v1,` signature keyed with the secret's UTF-8 bytes (every SDK takes it). */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string) {
   const digest = createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(`${id}.${timestamp}.${body}`)
@@ -41,7 +31,6 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 interface DispatcherOptions {
   secret: string
   url?: string
-  /** HTTP attempts per event (Polar: 10). */
   attempts: number
   /** The backoff factor (Polar: 2000 ms); every other delay is scaled by `baseDelayMs / 2000`. */
   baseDelayMs: number
@@ -54,37 +43,20 @@ export const POLAR_EVENT_TYPES = `checkout.created checkout.updated customer.cre
   subscription.revoked subscription.uncanceled subscription.updated`.split(/\s+/)
 
 /**
- * Delivers events to one endpoint the way Polar's worker does (`webhook/tasks.py`,
- * `service.py`):
- * - **FIFO guard**: an event waits while an earlier event, created less than a minute ago,
- *   has had no delivery attempt yet (re-checked after `count × 300 ms`, at most a minute);
- *   a failing event is overtaken while it waits for its retries.
- * - **Retries**: a failed attempt (non-2xx, network error, >10 s) is retried after dramatiq's
- *   `compute_backoff`: `min(2 s × 2^n, 20 min)`, jittered between half and all of it.
- * - **Disabling**: when the endpoint's 10 most recent completed events all failed, it is
- *   disabled and pending events are `skipped`; while disabled no event is created for it and
- *   a re-send is skipped at once. Enabling re-sends nothing.
- * Without a URL, events wait as `pending` (the emulator's own convenience).
+ * Delivery as Polar's worker does it (`webhook/tasks.py`, `service.py`): a FIFO guard, retries
+ * after dramatiq's `compute_backoff`, and the endpoint disabled after 10 failed events in a row
+ * (pending events skipped, none created meanwhile). Without a URL, events wait as `pending`.
  */
-
-export class WebhookDispatcher {
+export class WebhookDispatcher extends DeliveryQueue<Delivery> {
   private readonly all: Delivery[] = []
-  /** Events not yet final, in creation order. */
-  private queue: Delivery[] = []
-  private readonly inFlight = new Set<Delivery>()
-  /** When the FIFO guard next lets an event be checked again. */
-  private readonly guardUntil = new WeakMap<Delivery, number>()
   private url: string | undefined
   private enabled = true
   private events = [...POLAR_EVENT_TYPES]
   private disabledAt: string | null = null
-  private timer: NodeJS.Timeout | undefined
-  private closed = false
-  private readonly abort = new AbortController()
-  private waiters: (() => void)[] = []
   private readonly scale: number
 
   constructor(private readonly options: DispatcherOptions) {
+    super()
     this.url = options.url
     this.scale = options.baseDelayMs / POLAR_DELIVERY.minBackoffMs
   }
@@ -104,7 +76,7 @@ export class WebhookDispatcher {
       nextAttemptAt: null,
     }
     this.all.push(delivery)
-    this.queue.push(delivery)
+    this.schedule(delivery)
     this.pump()
     return delivery
   }
@@ -115,17 +87,15 @@ export class WebhookDispatcher {
    */
   resend(id: string): Delivery | undefined {
     const delivery = this.all.find((d) => d.id === id)
-    if (!delivery) return undefined
+    if (!delivery || this.queue.includes(delivery)) return delivery
     if (!this.enabled) {
-      if (!this.queue.includes(delivery)) delivery.status = 'skipped'
+      delivery.status = 'skipped'
       return delivery
     }
-    if (!this.queue.includes(delivery)) {
-      delivery.status = 'pending'
-      delivery.nextAttemptAt = null
-      this.queue.push(delivery)
-      this.queue.sort((a, b) => this.all.indexOf(a) - this.all.indexOf(b))
-    }
+    delivery.status = 'pending'
+    delivery.nextAttemptAt = null
+    this.schedule(delivery)
+    this.queue.sort((a, b) => this.all.indexOf(a) - this.all.indexOf(b))
     this.pump()
     return delivery
   }
@@ -135,7 +105,6 @@ export class WebhookDispatcher {
     this.pump()
   }
 
-  /** The endpoint as Polar's dashboard shows it. */
   endpoint() {
     return {
       url: this.url ?? null,
@@ -170,90 +139,34 @@ export class WebhookDispatcher {
     ]
   }
 
-  /** Enables or disables the endpoint as the dashboard's switch does. */
   setEnabled(enabled: boolean) {
     if (enabled === this.enabled) return
-    if (enabled) {
-      this.enabled = true
-      this.disabledAt = null
-      this.pump()
-    } else {
-      this.disable()
-    }
+    if (!enabled) return this.disable()
+    this.enabled = true
+    this.disabledAt = null
+    this.pump()
   }
 
   list(): Delivery[] {
     return this.all.map((d) => ({ ...d, attempts: d.attempts.map((a) => ({ ...a })) }))
   }
 
-  /** Resolves when nothing is in flight or waiting (events parked without an endpoint do not count). */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push(resolve))
+  protected target() {
+    return this.enabled ? this.url : undefined
   }
 
-  close() {
-    this.closed = true
-    clearTimeout(this.timer)
-    this.abort.abort()
-    this.notifyIdle(true)
-  }
-
-  private isIdle() {
-    if (this.closed) return true
-    return this.inFlight.size === 0 && (!this.url || !this.enabled || this.queue.length === 0)
-  }
-
-  private notifyIdle(force = false) {
-    if (!force && !this.isIdle()) return
-    const waiters = this.waiters
-    this.waiters = []
-    for (const resolve of waiters) resolve()
-  }
-
-  /** Undelivered events under the FIFO guard's age that were created before `delivery`. */
-  private earlierUntried(delivery: Delivery, now: number) {
+  /** The FIFO guard: held `count × 300 ms` (at most a minute) while earlier events are untried. */
+  protected holdUntil(delivery: Delivery, now: number) {
     const oldest = now - POLAR_DELIVERY.fifoGuardMaxAgeMs * this.scale
-    return this.all
+    const earlier = this.all
       .slice(0, this.all.indexOf(delivery))
       .filter((d) => d.attempts.length === 0 && Date.parse(d.createdAt) >= oldest).length
-  }
-
-  private pump() {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    if (this.closed || !this.url || !this.enabled || this.queue.length === 0)
-      return this.notifyIdle()
-    const now = Date.now()
-    let wake = Infinity
-    for (const delivery of this.queue) {
-      if (this.inFlight.has(delivery)) continue
-      const due = Math.max(
-        delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) : 0,
-        this.guardUntil.get(delivery) ?? 0,
-      )
-      if (due > now) {
-        wake = Math.min(wake, due)
-        continue
-      }
-      const earlier = this.earlierUntried(delivery, now)
-      if (earlier > 0) {
-        const delay = Math.min(
-          earlier * POLAR_DELIVERY.fifoGuardDelayMs,
-          POLAR_DELIVERY.fifoGuardMaxAgeMs,
-        )
-        const until = now + Math.max(1, delay * this.scale)
-        this.guardUntil.set(delivery, until)
-        wake = Math.min(wake, until)
-        continue
-      }
-      this.inFlight.add(delivery)
-      void this.attempt(delivery, this.url).finally(() => {
-        this.inFlight.delete(delivery)
-        this.pump()
-      })
-    }
-    if (wake !== Infinity) this.timer = setTimeout(() => this.pump(), Math.max(0, wake - now))
+    if (earlier === 0) return 0
+    const delay = Math.min(
+      earlier * POLAR_DELIVERY.fifoGuardDelayMs,
+      POLAR_DELIVERY.fifoGuardMaxAgeMs,
+    )
+    return now + Math.max(1, delay * this.scale)
   }
 
   /** dramatiq `compute_backoff(n, factor, max_backoff)` with its jitter, on the emulator's clock. */
@@ -266,47 +179,22 @@ export class WebhookDispatcher {
   private finish(delivery: Delivery, status: 'succeeded' | 'failed' | 'skipped') {
     delivery.status = status
     delivery.nextAttemptAt = null
-    this.queue = this.queue.filter((d) => d !== delivery)
+    this.remove(delivery)
   }
 
-  private async attempt(delivery: Delivery, url: string) {
+  protected async attempt(delivery: Delivery, url: string) {
     delivery.status = 'delivering'
-    const webhookTimestamp = Math.floor(Date.now() / 1000)
-    const started = Date.now()
-    const attempt: DeliveryAttempt = {
-      at: new Date(started).toISOString(),
-      status: null,
-      error: null,
-      durationMs: 0,
-    }
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'polar.sh webhooks',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(webhookTimestamp),
-          'webhook-signature': signWebhook(
-            this.options.secret,
-            delivery.id,
-            webhookTimestamp,
-            delivery.body,
-          ),
-        },
-        body: delivery.body,
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
-      })
-      attempt.status = response.status
-      await response.arrayBuffer()
-    } catch (error) {
-      attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    }
-    attempt.durationMs = Date.now() - started
+    const timestamp = Math.floor(Date.now() / 1000)
+    const attempt = await this.post(url, delivery.body, {
+      'content-type': 'application/json',
+      'user-agent': 'polar.sh webhooks',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(this.options.secret, delivery.id, timestamp, delivery.body),
+    })
     delivery.attempts.push(attempt)
     if (this.closed) return
-    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300
-    if (ok) return this.finish(delivery, 'succeeded')
+    if (attempt.ok) return this.finish(delivery, 'succeeded')
     if (!this.enabled) return this.finish(delivery, 'skipped')
     // Polar counts every delivery of the event, re-sends included.
     const count = delivery.attempts.length
@@ -314,8 +202,10 @@ export class WebhookDispatcher {
       this.finish(delivery, 'failed')
       return this.afterFailure()
     }
+    const at = Date.now() + this.backoff(count)
     delivery.status = 'retrying'
-    delivery.nextAttemptAt = new Date(Date.now() + this.backoff(count)).toISOString()
+    delivery.nextAttemptAt = new Date(at).toISOString()
+    this.schedule(delivery, at)
   }
 
   /** `on_event_failed`: the endpoint's most recent completed events all failed → disable it. */

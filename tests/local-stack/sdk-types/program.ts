@@ -1,8 +1,4 @@
-/**
- * The response types an SDK ships (its `.d.ts` files), loaded with the TypeScript compiler so
- * tests can check emulator JSON against them at run time. Neither `stripe` nor
- * `@polar-sh/sdk` 1.x validates responses itself, so their types are the contract we have.
- */
+/** An SDK's response types (`.d.ts`), loaded to check emulator JSON: the SDKs validate nothing. */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -12,14 +8,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 
 export interface SdkTypes {
   checker: ts.TypeChecker
-  /** A type exported by the declarations module, by name. */
   get(name: string): ts.Type
 }
 
-/**
- * Compiles `declarations`, a module of `export type Name = …` lines that import from the
- * SDK, as if it were a file of this folder (so `node_modules` resolves as in the project).
- */
+/** Compiles `declarations` (`export type Name = …` lines) as a file of this folder. */
 export function loadSdkTypes(declarations: string): SdkTypes {
   const fileName = path.join(here, '__sdk_types__.ts')
   const options: ts.CompilerOptions = {

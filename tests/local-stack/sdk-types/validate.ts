@@ -1,9 +1,4 @@
-/**
- * Checks a JSON value against a TypeScript type from an SDK's declarations, as a schema
- * validator would: required fields present, primitives, literals and enums, unions
- * (narrowed by their literal discriminants), arrays, records, and fields the type does not
- * declare.
- */
+/** Checks a JSON value against an SDK's TypeScript type, as a schema validator would. */
 import ts from 'typescript'
 
 import type { SdkTypes } from './program'
@@ -29,7 +24,6 @@ interface Context {
   options: ValidateOptions
 }
 
-/** Every way `value` departs from `type` (empty when it conforms). */
 export function validate(
   types: SdkTypes,
   value: unknown,
@@ -93,11 +87,7 @@ function checkUnion(
   return best ?? [mismatch(ctx, value, type, path)]
 }
 
-/**
- * The members of a union that an object `value` can be: its object types, narrowed by their
- * literal fields (`type: 'invoice.paid'`, `amount_type: 'fixed'`, `deleted: true`) when
- * some fit; all members when it has no object type.
- */
+/** The union members an object can be, narrowed by their literal fields when some fit. */
 export function narrow(
   checker: ts.TypeChecker,
   value: Record<string, unknown>,
@@ -118,10 +108,7 @@ export function narrow(
   return objects.length > 0 ? objects : members
 }
 
-/**
- * The values of a literal (or union of literals) type; undefined for any other type,
- * `boolean` included (it is `true | false`, which tells no member apart).
- */
+/** A literal (union) type's values; undefined otherwise, `boolean` too (it tells none apart). */
 function literalValues(checker: ts.TypeChecker, type: ts.Type): unknown[] | undefined {
   const parts = (type.isUnion() ? type.types : [type]).filter(
     (part) => !(part.flags & (F.Undefined | F.Void)),

@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { z } from 'zod'
 
-import { deliveriesPage, paymentsPage } from './admin-pages'
 import { chargeOf, refundCharge } from './charges'
 import type { EventBus } from './events'
 import type { FaultInjector } from './faults'
 import { decodeForm, readBody, redirect, sendHtml, sendJson, StripeApiError } from './http'
+import { deliveriesPage, paymentsPage } from './pages'
 import { advanceSubscription, type BillingContext } from './subscriptions'
 import type { WebhookDispatcher } from './webhooks'
 
@@ -17,7 +17,6 @@ export interface AdminContext extends BillingContext {
   faults: FaultInjector
 }
 
-/** Handles `/_emulator/*`; returns false when the path is not an admin path. */
 export async function handleAdmin(
   ctx: AdminContext,
   req: IncomingMessage,

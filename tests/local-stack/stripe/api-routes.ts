@@ -1,13 +1,13 @@
 /** Handlers for each emulated `/v1` endpoint. */
+import { type Route as ToolkitRoute, route as toolkitRoute } from '../http'
 import { chargeOf, refundCharge } from './charges'
 import { createCheckoutSession, field, metadata, text } from './checkout'
-import { previousAttributes, snapshot } from './events'
-import { createdFilter, newestFirst, paginate } from './expand'
-import { checkKnown, invalid, missingParam, noSuch } from './http'
+import { type EventRequest, previousAttributes, snapshot } from './events'
+import { createdFilter, expandPaths, newestFirst, paginate } from './expand'
+import { checkKnown, invalid, missingParam, noSuch, type Params } from './http'
 import { createPortalSession } from './portal'
-import { portalConfigurationRoutes } from './portal-configurations'
 import { payInvoiceByApi } from './recovery'
-import { ID as id, type Route, route as r } from './routing'
+import { DEFAULT_PORTAL_CONFIGURATION } from './store'
 import {
   type BillingContext,
   cancelSubscription,
@@ -16,12 +16,94 @@ import {
   updateSubscription,
 } from './subscriptions'
 
+export interface ApiCall {
+  method: string
+  path: string
+  params: Params
+  request: EventRequest
+}
+
+type Handler = (ctx: BillingContext, call: ApiCall, ids: string[]) => unknown
+
+export type Route = ToolkitRoute<Handler>
+
+/** One path segment that is an id (captured and URL-decoded for the handler). */
+export const ID = '([^/]+)'
+
+export const route = (method: string, path: string, handle: Handler): Route =>
+  toolkitRoute(method, new RegExp(`^/v1/${path}$`), handle)
+
+/** The account's portal configurations; which prices plan changes offer is includable (`expand[]`). */
+function configurationObject(ctx: BillingContext, id: string, params: Params) {
+  const included = expandPaths(params).some((path) =>
+    /^(data\.)?features\.subscription_update\.products$/.test(path),
+  )
+  if (!ctx.store.account.portalConfigurations.has(id)) throw noSuch('configuration', id)
+  const enabled = !ctx.store.account.portalPlanChangesOff.has(id)
+  const byProduct = new Map<string, string[]>()
+  const offered = ctx.store.account.portalPrices.get(id)
+  for (const price of ctx.store.prices.values())
+    if (price.active && price.recurring && (offered ?? [price.id]).includes(price.id))
+      byProduct.set(price.product, [...(byProduct.get(price.product) ?? []), price.id])
+  return {
+    id,
+    object: 'billing_portal.configuration',
+    active: true,
+    application: null,
+    business_profile: { headline: null, privacy_policy_url: null, terms_of_service_url: null },
+    created: 1_735_689_600,
+    default_return_url: null,
+    features: {
+      customer_update: { allowed_updates: [], enabled: false },
+      invoice_history: { enabled: true },
+      payment_method_update: { enabled: true },
+      subscription_cancel: {
+        cancellation_reason: { enabled: true, options: [] },
+        enabled: true,
+        mode: 'at_period_end',
+        proration_behavior: 'none',
+      },
+      subscription_update: {
+        default_allowed_updates: enabled ? ['price'] : [],
+        enabled,
+        ...(included && {
+          products: enabled ? [...byProduct].map(([product, prices]) => ({ product, prices })) : [],
+        }),
+        proration_behavior: 'create_prorations',
+        schedule_at_period_end: { conditions: [] },
+        trial_update_behavior: 'end_trial',
+      },
+    },
+    is_default: id === DEFAULT_PORTAL_CONFIGURATION,
+    livemode: false,
+    login_page: { enabled: false, url: null },
+    metadata: {},
+    updated: 1_735_689_600,
+  }
+}
+
+const portalConfigurationRoutes: Route[] = [
+  route('GET', 'billing_portal/configurations', (ctx, { params, path }) => {
+    const isDefault = text(params.is_default)
+    const all = [...ctx.store.account.portalConfigurations].map((id) =>
+      configurationObject(ctx, id, params),
+    )
+    const listed = all.filter(
+      (configuration) => isDefault === undefined || String(configuration.is_default) === isDefault,
+    )
+    return paginate(listed, params, path)
+  }),
+  route('GET', `billing_portal/configurations/${ID}`, (ctx, { params }, [id]) =>
+    configurationObject(ctx, id, params),
+  ),
+]
+
 export const routes: Route[] = [
-  r('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
-  r('GET', `checkout/sessions/${id}`, (ctx, _call, [sessionId]) =>
+  route('POST', 'checkout/sessions', (ctx, { params }) => createCheckoutSession(ctx, params)),
+  route('GET', `checkout/sessions/${ID}`, (ctx, _call, [sessionId]) =>
     ctx.store.checkoutSession(sessionId),
   ),
-  r('GET', 'checkout/sessions', (ctx, { params, path }) => {
+  route('GET', 'checkout/sessions', (ctx, { params, path }) => {
     const sessions = newestFirst(ctx.store.checkoutSessions.values()).filter(
       (session) =>
         (!text(params.customer) || session.customer === params.customer) &&
@@ -29,7 +111,7 @@ export const routes: Route[] = [
     )
     return paginate(sessions, params, path)
   }),
-  r('POST', `checkout/sessions/${id}/expire`, (ctx, { request }, [sessionId]) => {
+  route('POST', `checkout/sessions/${ID}/expire`, (ctx, { request }, [sessionId]) => {
     const session = ctx.store.checkoutSession(sessionId)
     if (session.status !== 'open') {
       throw invalid(
@@ -40,8 +122,8 @@ export const routes: Route[] = [
     ctx.bus.emit('checkout.session.expired', session, request)
     return session
   }),
-  r('POST', 'billing_portal/sessions', (ctx, { params }) => createPortalSession(ctx, params)),
-  r('POST', 'customers', (ctx, { params, request }) =>
+  route('POST', 'billing_portal/sessions', (ctx, { params }) => createPortalSession(ctx, params)),
+  route('POST', 'customers', (ctx, { params, request }) =>
     createCustomer(
       ctx,
       {
@@ -52,8 +134,8 @@ export const routes: Route[] = [
       request,
     ),
   ),
-  r('GET', `customers/${id}`, (ctx, _call, [customerId]) => ctx.store.customer(customerId)),
-  r('POST', `customers/${id}`, (ctx, { params, request }, [customerId]) => {
+  route('GET', `customers/${ID}`, (ctx, _call, [customerId]) => ctx.store.customer(customerId)),
+  route('POST', `customers/${ID}`, (ctx, { params, request }, [customerId]) => {
     const customer = ctx.store.customer(customerId)
     const before = snapshot(customer)
     if (params.email !== undefined) customer.email = text(params.email) ?? null
@@ -63,14 +145,14 @@ export const routes: Route[] = [
       ctx.bus.emit('customer.updated', customer, request, previous)
     return customer
   }),
-  r('GET', 'customers', (ctx, { params, path }) => {
+  route('GET', 'customers', (ctx, { params, path }) => {
     const email = text(params.email)
     const customers = newestFirst(ctx.store.customers.values()).filter(
       (customer) => !email || customer.email === email,
     )
     return paginate(customers, params, path)
   }),
-  r('POST', 'subscriptions', (ctx, { params, request }) => {
+  route('POST', 'subscriptions', (ctx, { params, request }) => {
     const customerId = text(params.customer)
     if (!customerId) throw missingParam('customer')
     ctx.store.customer(customerId, 'customer')
@@ -90,8 +172,8 @@ export const routes: Route[] = [
       request,
     )
   }),
-  r('GET', `subscriptions/${id}`, (ctx, _call, [subId]) => ctx.store.subscription(subId)),
-  r('POST', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
+  route('GET', `subscriptions/${ID}`, (ctx, _call, [subId]) => ctx.store.subscription(subId)),
+  route('POST', `subscriptions/${ID}`, (ctx, { params, request }, [subId]) => {
     checkKnown(params, {
       emulated: ['cancel_at_period_end', 'expand'],
       real: ['cancellation_details', 'items', 'metadata', 'proration_behavior'],
@@ -105,7 +187,7 @@ export const routes: Route[] = [
     updateSubscription(ctx, sub, change, request)
     return sub
   }),
-  r('DELETE', `subscriptions/${id}`, (ctx, { params, request }, [subId]) => {
+  route('DELETE', `subscriptions/${ID}`, (ctx, { params, request }, [subId]) => {
     const sub = ctx.store.subscription(subId)
     const details = params.cancellation_details
     cancelSubscription(
@@ -116,7 +198,7 @@ export const routes: Route[] = [
     )
     return sub
   }),
-  r('GET', 'subscriptions', (ctx, { params, path }) => {
+  route('GET', 'subscriptions', (ctx, { params, path }) => {
     const status = text(params.status)
     const subs = newestFirst(ctx.store.subscriptions.values()).filter(
       (sub) =>
@@ -125,12 +207,12 @@ export const routes: Route[] = [
     )
     return paginate(subs, params, path)
   }),
-  r('GET', `prices/${id}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
-  r('GET', 'prices', (ctx, { params, path }) =>
+  route('GET', `prices/${ID}`, (ctx, _call, [priceId]) => ctx.store.price(priceId)),
+  route('GET', 'prices', (ctx, { params, path }) =>
     paginate(newestFirst(ctx.store.prices.values()), params, path),
   ),
-  r('GET', `invoices/${id}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
-  r('POST', `invoices/${id}/pay`, (ctx, { params, request }, [invoiceId]) => {
+  route('GET', `invoices/${ID}`, (ctx, _call, [invoiceId]) => ctx.store.invoice(invoiceId)),
+  route('POST', `invoices/${ID}/pay`, (ctx, { params, request }, [invoiceId]) => {
     // The card on file (the product's call), or marked paid elsewhere (the tests').
     checkKnown(params, {
       emulated: ['paid_out_of_band'],
@@ -138,7 +220,7 @@ export const routes: Route[] = [
     })
     return payInvoiceByApi(ctx, invoiceId, request, text(params.paid_out_of_band) === 'true')
   }),
-  r('GET', 'invoices', (ctx, { params, path }) => {
+  route('GET', 'invoices', (ctx, { params, path }) => {
     const created = createdFilter(params.created)
     const invoices = newestFirst(ctx.store.invoices.values()).filter(
       (invoice) =>
@@ -150,8 +232,8 @@ export const routes: Route[] = [
     )
     return paginate(invoices, params, path)
   }),
-  r('GET', `events/${id}`, (ctx, _call, [eventId]) => eventWithPending(ctx, eventId)),
-  r('GET', 'events', (ctx, { params, path }) => {
+  route('GET', `events/${ID}`, (ctx, _call, [eventId]) => eventWithPending(ctx, eventId)),
+  route('GET', 'events', (ctx, { params, path }) => {
     const types = Array.isArray(params.types) ? params.types : []
     const deliverySuccess = text(params.delivery_success)
     const created = createdFilter(params.created)
@@ -165,7 +247,7 @@ export const routes: Route[] = [
       .map((event) => eventWithPending(ctx, event.id))
     return paginate(events, params, path)
   }),
-  r('GET', 'invoice_payments', (ctx, { params, path }) => {
+  route('GET', 'invoice_payments', (ctx, { params, path }) => {
     const invoice = text(params.invoice)
     if (invoice && !ctx.store.invoices.has(invoice)) throw noSuch('invoice', invoice, 'invoice')
     const status = text(params.status)
@@ -178,9 +260,11 @@ export const routes: Route[] = [
     )
     return paginate(newestFirst(payments), params, path)
   }),
-  r('GET', `payment_intents/${id}`, (ctx, _call, [intentId]) => ctx.store.paymentIntent(intentId)),
-  r('GET', `charges/${id}`, (ctx, _call, [chargeId]) => chargeOf(ctx, { charge: chargeId })),
-  r('POST', 'refunds', (ctx, { params, request }) => {
+  route('GET', `payment_intents/${ID}`, (ctx, _call, [intentId]) =>
+    ctx.store.paymentIntent(intentId),
+  ),
+  route('GET', `charges/${ID}`, (ctx, _call, [chargeId]) => chargeOf(ctx, { charge: chargeId })),
+  route('POST', 'refunds', (ctx, { params, request }) => {
     const charge = chargeOf(ctx, {
       charge: text(params.charge),
       paymentIntent: text(params.payment_intent),
@@ -190,11 +274,11 @@ export const routes: Route[] = [
   }),
   // The emulator's one endpoint (the URL it was given), listed and disabled or enabled as on
   // Stripe (docs.stripe.com/api/webhook_endpoints/update, `disabled`).
-  r('GET', 'webhook_endpoints', (ctx, { params, path }) => {
+  route('GET', 'webhook_endpoints', (ctx, { params, path }) => {
     const endpoint = ctx.bus.dispatcher.endpoint
     return paginate(endpoint ? [endpoint] : [], params, path)
   }),
-  r('POST', `webhook_endpoints/${id}`, (ctx, { params }, [endpointId]) => {
+  route('POST', `webhook_endpoints/${ID}`, (ctx, { params }, [endpointId]) => {
     const endpoint = ctx.bus.dispatcher.endpoint
     if (!endpoint || endpoint.id !== endpointId) throw noSuch('webhook endpoint', endpointId)
     const disabled = text(params.disabled)

@@ -2,11 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { BodyTooLarge, matchRoute } from '../http'
-import { routes } from './api-routes'
+import { type ApiCall, routes } from './api-routes'
 import { applyExpand, expandPaths } from './expand'
 import type { FaultInjector } from './faults'
 import { decodeForm, type Params, randomId, readBody, sendJson, StripeApiError } from './http'
-import type { ApiCall } from './routing'
 import type { BillingContext } from './subscriptions'
 
 export interface ApiOptions {
@@ -84,10 +83,7 @@ function route(ctx: BillingContext, call: ApiCall) {
 }
 
 function authenticate(req: IncomingMessage, expected: string | undefined) {
-  const header = req.headers.authorization ?? ''
-  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-  const basic = /^Basic\s+(\S+)$/i.exec(header)?.[1]
-  const key = bearer ?? (basic ? Buffer.from(basic, 'base64').toString().split(':')[0] : undefined)
+  const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]
   if (!key) {
     throw new StripeApiError(
       401,

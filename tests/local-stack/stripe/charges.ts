@@ -1,10 +1,4 @@
-/**
- * Charges, refunds and disputes. A PaymentIntent that succeeds makes a Charge
- * (`latest_charge`); a refund (`POST /v1/refunds`, or the payments page, as an operator
- * refunds in Stripe's dashboard) sends `refund.created` and `charge.refunded`; a dispute (a
- * trigger: Stripe's test cards for disputes need a real card network) sends
- * `charge.dispute.created` and, once decided, `charge.dispute.closed`.
- */
+/** Charges, refunds and disputes (a trigger: dispute test cards need a real card network). */
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, noSuch, randomId } from './http'
 import type { PaymentIntentObject } from './payment-objects'
@@ -147,7 +141,6 @@ export function openDispute(ctx: BillingContext, charge: ChargeObject) {
   return dispute
 }
 
-/** The dispute is decided (`won`, `lost`, …): `charge.dispute.closed`. */
 export function closeDispute(ctx: BillingContext, disputeId: string, status: string) {
   const dispute = ctx.store.disputes.get(disputeId)
   if (!dispute) throw noSuch('dispute', disputeId)

@@ -1,8 +1,12 @@
 /** Checkout Sessions: creation from API parameters and completion with a test card. */
-import { makeCheckoutSession, makeLineItem } from './checkout-objects'
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
-import type { CheckoutSessionObject, Metadata } from './objects'
+import {
+  type CheckoutSessionObject,
+  makeCheckoutSession,
+  makeLineItem,
+  type Metadata,
+} from './objects'
 import { saveCard } from './payment-objects'
 import type { StripeEvent } from './store'
 import {
@@ -78,11 +82,7 @@ export function createCheckoutSession(ctx: BillingContext, params: Params) {
   return session
 }
 
-/**
- * Automatic tax needs Stripe Tax set up on the account (a head office address, a preset tax
- * code, registrations); until then Stripe refuses the session with `stripe_tax_inactive`.
- * A new account has not set it up, nor has the emulator unless told (`taxActive`).
- */
+/** Automatic tax needs Stripe Tax set up (`taxActive`), else `stripe_tax_inactive`. */
 function requireTaxActive(ctx: BillingContext, params: Params) {
   if (text(field(params.automatic_tax, 'enabled')) !== 'true') return
   if (ctx.store.account.taxActive) return
@@ -93,10 +93,7 @@ function requireTaxActive(ctx: BillingContext, params: Params) {
   )
 }
 
-/**
- * Real Stripe refuses automatic tax for an existing customer without an address unless
- * Checkout may save the address it collects (`customer_update[address]=auto`).
- */
+/** Automatic tax for a customer without an address needs `customer_update[address]=auto`. */
 function requireTaxAddress(ctx: BillingContext, params: Params, customerId: string | null) {
   if (!customerId || text(field(params.automatic_tax, 'enabled')) !== 'true') return
   if (ctx.store.customer(customerId).address) return
@@ -137,13 +134,8 @@ export function checkCard(
 }
 
 /**
- * Pays an open session as Stripe does (Checkout creates the subscription `incomplete` and
- * activates it once its first invoice is paid): reuses or creates the customer, creates the
- * subscription and its paid first invoice, completes the session and emits, in this order:
- * customer.created (new customers only), customer.subscription.created (`incomplete`),
- * invoice.created, invoice.finalized, invoice.paid, invoice.payment_succeeded,
- * customer.subscription.updated (`active`, previous status `incomplete`),
- * checkout.session.completed.
+ * Pays an open session as Stripe does: the subscription is created `incomplete` and becomes
+ * `active` once its first invoice is paid, then `checkout.session.completed`.
  */
 export function completeCheckout(
   ctx: BillingContext,
@@ -220,7 +212,6 @@ function luhn(digits: string) {
   return sum % 10 === 0
 }
 
-/** A string parameter, or undefined when absent or empty. */
 export function text(value: Param | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
@@ -229,7 +220,6 @@ export function field(value: Param | undefined, key: string): Param | undefined 
   return value && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined
 }
 
-/** `metadata[key]=value` pairs as a flat map of strings. */
 export function metadata(value: Param | undefined): Metadata {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
   const entries = Object.entries(value).filter(

@@ -1,9 +1,4 @@
-/**
- * Contract: every object the emulator produces has every field of Stripe's published
- * fixture of its type (contract/stripe-fixtures3.json), with the same JSON type, and
- * conforms to the pinned API version's type in stripe-node (no missing or unknown field,
- * no wrong type or enum value).
- */
+/** Contract: every object matches Stripe's published fixture and the pinned stripe-node type. */
 import { readFileSync } from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,11 +9,7 @@ import { collectSamples, type Sample } from './contract/samples'
 import { loadStripeTypes, type ObjectKind, STRIPE_TYPES, WIRE_OPTIONS } from './contract/types'
 import { setupStack } from './test-support'
 
-/**
- * A field real Stripe sends that stripe-node's types leave out: `total_count` on the lists
- * embedded in an object (subscription items, invoice lines), as Stripe's own API reference
- * examples show. Top-level list responses have none.
- */
+/** `total_count` of lists embedded in an object: Stripe sends it, stripe-node's types omit it. */
 function sentThoughUndeclared(sample: Sample, problem: Problem) {
   if (problem.kind !== 'unknown' || !problem.path.endsWith('.total_count')) return false
   const embedded = /^(subscription\.items|invoice\.lines)$/.test(sample.source)

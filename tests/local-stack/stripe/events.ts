@@ -56,12 +56,7 @@ export class EventBus {
   }
 }
 
-/**
- * What changed between two snapshots, holding the old values, as Stripe's
- * `previous_attributes`: nested plain objects are diffed key by key (so `metadata`
- * lists only the changed keys, with null for added ones); lists and other values are
- * given whole.
- */
+/** Stripe's `previous_attributes`: plain objects diffed key by key (null for added keys). */
 export function previousAttributes(
   before: Record<string, unknown>,
   after: Record<string, unknown>,

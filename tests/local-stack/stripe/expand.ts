@@ -3,7 +3,6 @@ import { invalid, type Param, type Params } from './http'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
 
-/** Expand paths from `expand[0]=…` / `expand[]=…` / `expand=…`. */
 export function expandPaths(params: Params): string[] {
   const value = params.expand ?? []
   return [value].flat().filter((item): item is string => typeof item === 'string')
@@ -47,10 +46,7 @@ function expandAt(store: Store, node: unknown, segments: string[], path: string)
   if (rest.length > 0) expandAt(store, record[head], rest, path)
 }
 
-/**
- * Fields Stripe leaves out of an object unless `expand[]` names them ("includable"): a
- * session's `line_items` and an invoice's `payments`, each the first page of its list.
- */
+/** "Includable" fields, present only when `expand[]` names them: the first page of a list. */
 function includable(store: Store, record: Record<string, unknown>, field: string) {
   const id = String(record.id)
   if (record.object === 'checkout.session' && field === 'line_items') {
@@ -101,11 +97,7 @@ const RANGE = {
   lte: (a: number, b: number) => a <= b,
 }
 
-/**
- * The `created` filter of Stripe's list endpoints (events, invoices, subscriptions, …): a
- * Unix time (exactly then), or a range of `gt`, `gte`, `lt` and `lte`. Anything else is the
- * 400 Stripe answers: an unknown key, or a bound that is not an integer.
- */
+/** The `created` filter of list endpoints: a Unix time, or a range of `gt`, `gte`, `lt`, `lte`. */
 export function createdFilter(param: Param | undefined): (item: object) => boolean {
   if (param === undefined) return () => true
   const bound = (value: Param, name: string) => {

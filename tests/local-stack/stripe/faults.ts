@@ -8,7 +8,7 @@ export const faultSchema = z.object({
     .string()
     .transform((value) => value.toUpperCase())
     .optional(),
-  /** A path prefix such as `/v1/checkout/sessions`, or a regex written `^…` or `/…/`. */
+  /** A path prefix such as `/v1/checkout/sessions`, or a regex written `^…`. */
   path: z.string().min(1),
   status: z.number().int().min(100).max(599).optional(),
   count: z.number().int().min(1).default(1),
@@ -26,10 +26,7 @@ interface FaultAction {
 }
 
 export class FaultInjector {
-  /** A `/…/flags` path is a regular expression too, except Stripe paths (`/v1…`). */
-  private readonly registry = new FaultRegistry<z.output<typeof faultSchema>>({
-    slashedRegex: { prefixOnly: '/v1' },
-  })
+  private readonly registry = new FaultRegistry<z.output<typeof faultSchema>>()
 
   add(input: FaultInput) {
     const fault = faultSchema.parse(input)
@@ -44,7 +41,6 @@ export class FaultInjector {
     this.registry.clear()
   }
 
-  /** Consumes one use of the first fault that matches this request. */
   take(method: string, path: string): FaultAction | undefined {
     const fault = this.registry.take(method, path)?.fault
     if (!fault) return undefined

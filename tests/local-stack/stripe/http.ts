@@ -115,10 +115,7 @@ export function redirect(res: ServerResponse, location: string) {
   toolkit.redirect(res, location, 303, { headers: { 'cache-control': 'no-store' } })
 }
 
-/**
- * Unknown parameters are refused as Stripe refuses them (`parameter_unknown`); parameters
- * Stripe has but the emulator does not implement are refused with a message that says so.
- */
+/** Unknown parameters are `parameter_unknown`; real ones the emulator lacks say so. */
 export function checkKnown(value: Param, known: { emulated: string[]; real: string[] }) {
   if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`Invalid object`)
   for (const key of Object.keys(value)) {

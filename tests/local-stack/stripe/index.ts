@@ -1,23 +1,24 @@
-/**
- * Local Stripe emulator: the API subset the app calls, hosted checkout and billing portal
- * pages, and signed webhook delivery, so the product runs offline with the real `stripe` SDK.
- */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+/** Local Stripe emulator (README.md): the API the app calls, hosted pages, signed webhooks. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Catalog } from '../catalog'
+import { listen } from '../http'
 import { type AdminContext, handleAdmin } from './admin'
 import { handleApi } from './api'
+import { chargeOf, closeDispute, openDispute } from './charges'
 import { type CardDetails, completeCheckout } from './checkout'
-import { handleCheckoutPage, notFound } from './checkout-page'
 import { EventBus } from './events'
 import { FaultInjector, type FaultInput } from './faults'
 import { sendHtml, sendJson } from './http'
-import { handleInvoicePage } from './invoice-page'
+import { handleCheckoutPage, handleInvoicePage, notFound } from './pages'
 import { handlePortalPage } from './portal'
-import { DEFAULT_PORTAL_CONFIGURATION, Store } from './store'
-import { advanceSubscription } from './subscriptions'
-import { trigger, type TriggerOptions } from './triggers'
+import { DEFAULT_PORTAL_CONFIGURATION, Store, type StripeEvent } from './store'
+import {
+  advanceSubscription,
+  type BillingContext,
+  createCustomer,
+  createSubscription,
+} from './subscriptions'
 import {
   type DeliveryOptions,
   type RetryPolicy,
@@ -30,39 +31,24 @@ import {
 export type { Delivery, DeliveryOptions } from './webhooks'
 
 export interface StripeEmulatorOptions {
-  /** The products and prices to seed (see ../catalog.ts). */
   catalog: Catalog
   /** 0 or undefined picks a free port; development uses 12111. */
   port?: number
-  /** Where signed events are POSTed; may also be set later with `setWebhookUrl`. */
   webhookUrl?: string
-  /** Signing secret (`whsec_…`). */
   webhookSecret: string
   /** The secret key requests must carry; without it any `sk_test_`/`rk_test_` key is accepted. */
   apiKey?: string
-  /**
-   * Delivery retries on non-2xx or network errors: `{attempts, baseDelayMs}` (doubling, in
-   * real time), or a schedule in emulated seconds on a compressed clock. Default: Stripe's
-   * test mode, three retries over a few hours (`TEST_MODE_RETRIES`).
-   */
+  /** Default: Stripe's test mode, three retries over a few hours (`TEST_MODE_RETRIES`). */
   retry?: RetryPolicy | RetrySchedule
-  /** Ordered (default) or shuffled, partly duplicated delivery (see `DeliveryOptions`). */
   delivery?: DeliveryOptions
-  /**
-   * Stripe Tax is set up on the account: `automatic_tax[enabled]=true` is accepted. Off by
-   * default, like a new account (Stripe then answers `stripe_tax_inactive`).
-   */
+  /** Stripe Tax set up (else `automatic_tax` is refused `stripe_tax_inactive`, as on a new account). */
   taxActive?: boolean
-  /**
-   * The account's website (Settings → Public details, `business_profile.url`): the hosted
-   * invoice page links back to it, as Stripe's does. None by default, like a new account.
-   */
+  /** The account's website (`business_profile.url`), which the hosted invoice page links back to. */
   businessUrl?: string
 }
 
 export type StripeEmulator = Awaited<ReturnType<typeof startStripeEmulator>>
 
-/** Starts an emulator bound to 127.0.0.1. */
 export async function startStripeEmulator(options: StripeEmulatorOptions) {
   const store = new Store(options.catalog)
   store.account.taxActive = options.taxActive ?? false
@@ -79,36 +65,25 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
   const faults = new FaultInjector()
   const ctx: AdminContext = { store, bus, dispatcher, faults, publicUrl: '' }
 
-  const server = createServer((req, res) => {
-    route(ctx, options.apiKey, req, res).catch((error: unknown) => {
-      if (res.headersSent) return res.destroy()
-      sendJson(res, 500, { error: { type: 'api_error', message: String(error) } })
-    })
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
+  const server = await listen(
+    options.port,
+    (req, res) => route(ctx, options.apiKey, req, res),
+    (error, res) => sendJson(res, 500, { error: { type: 'api_error', message: String(error) } }),
+  )
+  const { port } = server
   ctx.publicUrl = `http://localhost:${port}`
 
   return {
-    /** API base, e.g. `http://127.0.0.1:12111`. */
     url: `http://127.0.0.1:${port}`,
     port,
-    /** Base URL of hosted pages (checkout, portal, invoices). */
     publicUrl: ctx.publicUrl,
     async close() {
       dispatcher.close()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await server.close()
     },
     setWebhookUrl: (url: string) => dispatcher.setUrl(url),
-    /** Every delivery attempt, oldest first. */
     deliveries: () => dispatcher.deliveries(),
-    /** Every event created, oldest first. */
     events: () => [...store.events.values()].map((event) => structuredClone(event)),
-    /** Resolves when no delivery is queued or in flight (at once when no webhook URL is set). */
     idle: () => dispatcher.idle(),
     /** Like `stripe trigger <type>`: runs the flow and returns the event of that type. */
     trigger: async (type: string, triggerOptions?: TriggerOptions) =>
@@ -119,18 +94,13 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
     /** To the period end: renews (or fails the payment), or ends it if scheduled to. */
     advanceSubscription: async (subscriptionId: string, { fail = false } = {}) =>
       advanceSubscription(ctx, store.subscription(subscriptionId), fail),
-    /** Disables (nothing is sent, pending retries are dropped) or enables the endpoint. */
     setWebhookEndpointDisabled: (disabled: boolean) => dispatcher.setDisabled(disabled),
-    /**
-     * The event destination's payload style, as chosen in Stripe's Workbench: `snapshot` (the
-     * default: each event with its object) or `thin` (`v2.core.event`: the object's id only).
-     */
+    /** The event destination's payload style (Workbench): `snapshot` (default) or `thin`. */
     setPayloadStyle: (style: 'snapshot' | 'thin') => void (dispatcher.payloadStyle = style),
     injectFault: (fault: FaultInput) => void faults.add(fault),
     clearFaults: () => faults.clear(),
     /** Moves Stripe's clock forward (object times, portal expiry); signatures use real time. */
     advanceClock: (seconds: number) => store.advanceClock(seconds),
-    /** Adds a customer portal configuration id to the account, as the Dashboard makes one. */
     addPortalConfiguration: (id: string) => void store.account.portalConfigurations.add(id),
     /** Lets customers change plans in a portal configuration (default: the default one) or not. */
     setPortalPlanChanges: (enabled: boolean, id = DEFAULT_PORTAL_CONFIGURATION) =>
@@ -138,10 +108,7 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
     /** The prices a configuration's plan changes offer, as picked in the Dashboard (default: all). */
     setPortalPrices: (prices: string[], id = DEFAULT_PORTAL_CONFIGURATION) =>
       void store.account.portalPrices.set(id, prices),
-    /**
-     * Changes the webhook endpoint as the Dashboard would: its events, or the API version it
-     * was created with (Stripe fixes that at creation; a test stands for another endpoint).
-     */
+    /** The endpoint's events or API version, as the Dashboard sets them. */
     configureWebhookEndpoint: (
       changes: Partial<Pick<WebhookEndpointObject, 'enabled_events' | 'api_version'>>,
     ) => void Object.assign(dispatcher.endpoint ?? {}, changes),
@@ -166,4 +133,47 @@ async function route(
     return handleInvoicePage(ctx, req, res, url, decodeURIComponent(invoice[1]))
   if (await handleAdmin(ctx, req, res, url)) return
   sendHtml(res, 404, notFound('Not found'))
+}
+
+export interface TriggerOptions {
+  email?: string
+  /** customer.subscription.created: the fixture subscription's metadata. */
+  metadata?: Record<string, string>
+  /** charge.dispute.created: the disputed payment. */
+  paymentIntent?: string
+  charge?: string
+  /** charge.dispute.closed: the dispute and how it ended (default `lost`). */
+  dispute?: string
+  disputeStatus?: 'won' | 'lost' | 'warning_closed' | 'prevented'
+}
+
+const FLOWS: Record<string, (ctx: BillingContext, options: TriggerOptions) => unknown> = {
+  'customer.created': (ctx, { email }) => createCustomer(ctx, { email: email ?? null, name: null }),
+  'customer.subscription.created': (ctx, { email, metadata }) =>
+    createSubscription(ctx, {
+      customer: createCustomer(ctx, { email: email ?? null, name: null }).id,
+      price: ctx.store.price(ctx.store.catalog.plans[0].stripe.priceId),
+      quantity: 1,
+      metadata: metadata ?? {},
+      automaticTax: false,
+      now: ctx.store.now(),
+    }),
+  'charge.dispute.created': (ctx, options) => openDispute(ctx, chargeOf(ctx, options)),
+  'charge.dispute.closed': (ctx, options) =>
+    closeDispute(ctx, options.dispute ?? '', options.disputeStatus ?? 'lost'),
+}
+
+/** Runs the flow that produces `type` and returns that event (the first of its type). */
+export function trigger(
+  ctx: BillingContext,
+  type: string,
+  options: TriggerOptions = {},
+): StripeEvent {
+  const flow = FLOWS[type]
+  if (!flow) throw new Error(`Unsupported trigger '${type}'. Supported: ${Object.keys(FLOWS)}`)
+  const start = ctx.store.events.size
+  flow(ctx, options)
+  const event = [...ctx.store.events.values()].slice(start).find((e) => e.type === type)
+  if (!event) throw new Error(`Trigger '${type}' produced no such event`)
+  return event
 }

@@ -63,10 +63,7 @@ export function settleInvoice(
   return [...events, ...markInvoicePaid(ctx, invoice, request)]
 }
 
-/**
- * An open invoice is paid in full: status `paid`, then `invoice.paid` and
- * `invoice.payment_succeeded` (only `invoice.paid` when it was paid out of band).
- */
+/** `invoice.paid` and `invoice.payment_succeeded` (the first alone when paid out of band). */
 export function markInvoicePaid(
   ctx: BillingContext,
   invoice: InvoiceObject,
@@ -85,10 +82,7 @@ export function markInvoicePaid(
   return outOfBand ? [paid] : [paid, ctx.bus.emit('invoice.payment_succeeded', invoice, request)]
 }
 
-/**
- * On finalization Stripe creates the PaymentIntent of an invoice with an amount due, and its
- * default InvoicePayment; a zero-amount invoice is paid without either.
- */
+/** Finalizing an invoice with an amount due creates its PaymentIntent and InvoicePayment. */
 function openPayment(ctx: BillingContext, invoice: InvoiceObject) {
   if (invoice.amount_due <= 0) return undefined
   const now = ctx.store.now()

@@ -1,8 +1,4 @@
-/**
- * How an invoice is charged since API version basil: finalizing it creates a PaymentIntent
- * and a default InvoicePayment that links the two. The invoice itself names neither; they
- * are reached through `expand[]=payments` on the invoice, or `GET /v1/invoice_payments`.
- */
+/** Since API version basil an invoice's PaymentIntent is reached through its InvoicePayment. */
 import { randomId } from './http'
 import { type InvoiceObject, nulls } from './objects'
 import type { Store } from './store'
@@ -40,18 +36,13 @@ export interface PaymentMethodObject {
   [key: string]: unknown
 }
 
-/** The brands of the card numbers the emulator accepts, by their first digits. */
 const BRANDS: [RegExp, string][] = [
   [/^4/, 'visa'],
   [/^(5[1-5]|2[2-7])/, 'mastercard'],
   [/^3[47]/, 'amex'],
 ]
 
-/**
- * The card PaymentMethod Stripe creates from a card typed on its pages (Checkout, the
- * portal's card form, the hosted invoice page), stored so that `expand[]` finds it: the app
- * reads its `card.brand` and `card.last4` through an invoice payment's PaymentIntent.
- */
+/** The card PaymentMethod of a card typed on a hosted page, stored for `expand[]`. */
 export function saveCard(store: Store, number: string, customer: string) {
   const digits = number.replace(/[\s-]/g, '')
   const brand = BRANDS.find(([first]) => first.test(digits))?.[1] ?? 'unknown'

@@ -1,11 +1,6 @@
 /**
- * Portal deep links (`flow_data` on `POST /v1/billing_portal/sessions`): the session opens
- * straight on one task and, once it is done, returns where `after_completion` says (the
- * portal's homepage by default). The emulator implements `payment_method_update` and
- * `subscription_update_confirm` after which it redirects or shows the homepage; anything
- * else is refused. `subscription_update_confirm` names one subscription item and the price
- * it changes to (Stripe: "only up to one may be specified"); the session checks them
- * (portal.ts).
+ * Portal deep links (`flow_data`): `payment_method_update` and `subscription_update_confirm`
+ * (one item: "only up to one may be specified"), then `after_completion`; others are refused.
  */
 import { field, text } from './checkout'
 import { invalid, missingParam, type Param } from './http'

@@ -1,22 +1,22 @@
 /** Billing portal: session creation (`/v1/billing_portal/sessions`) and the hosted page. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
+import { money } from '../http/page'
 import { text } from './checkout'
-import { notFound } from './checkout-page'
-import type { Params } from './http'
 import {
   decodeForm,
   escapeHtml,
   invalid,
   missingParam,
   noSuch,
+  type Params,
   randomId,
   readBody,
   redirect,
   sendHtml,
 } from './http'
-import { CARD_FIELDS, date, money, page } from './layout'
 import type { PortalSessionObject, SubscriptionObject } from './objects'
+import { CARD_FIELDS, date, notFound, page } from './pages'
 import { parseFlowData, type PortalFlow } from './portal-flows'
 import { updatePaymentMethod } from './recovery'
 import { DEFAULT_PORTAL_CONFIGURATION } from './store'
@@ -67,11 +67,7 @@ export function createPortalSession(ctx: BillingContext, params: Params): Portal
   return session
 }
 
-/**
- * A confirm flow's subscription is the customer's and live, its item is the subscription's,
- * and its price one the configuration offers ("The price must also be included in the
- * configuration's features.subscription_update.products"), as Stripe checks them.
- */
+/** A confirm flow's subscription, item and price (one the configuration offers). */
 function checkUpdateConfirm(
   ctx: BillingContext,
   customer: string,
@@ -242,11 +238,7 @@ function subscriptionSection(
 <button type="submit" name="intent" value="cancel_at_period_end" class="danger">Cancel at period end</button></form></section>`
 }
 
-/**
- * The portal's card form: reached from the portal's homepage, or straight from a session
- * created with `flow_data[type]=payment_method_update`. Saving a card makes it the
- * customer's default payment method (it is not charged at once).
- */
+/** The portal's card form, from its homepage or a `payment_method_update` deep link. */
 function paymentMethodPage(ctx: BillingContext, session: PortalSessionObject, error?: string) {
   const customer = ctx.store.customer(session.customer)
   // A deep link hides the rest of the portal; its way out is the session's return URL.
@@ -291,7 +283,6 @@ function completeFlow(
   redirect(res, redirectTo ?? `/portal/${session.id}?notice=${notice}`)
 }
 
-/** The way back to the site, when the session has a return URL. */
 function returnLink(session: PortalSessionObject) {
   const url = session.return_url
   return url ? `<p><a href="${escapeHtml(url)}">Return to site</a></p>` : ''

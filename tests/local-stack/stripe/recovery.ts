@@ -1,11 +1,7 @@
 /**
- * Payment recovery: paying an open invoice (hosted invoice page, `POST /v1/invoices/:id/pay`,
- * the emulator's automatic retry) and updating the customer's card (billing portal).
- *
- * The emulator models a card that keeps declining: a failed renewal marks the customer's
- * card as declining until the customer saves a new one in the portal. An automatic retry
- * or `invoices.pay` charges the card on file (and fails while it declines); the hosted
- * invoice page charges the card typed on it.
+ * Payment recovery. A failed renewal marks the customer's card as declining until a new one
+ * is saved in the portal; a retry or `invoices.pay` charges the card on file, the hosted
+ * invoice page the card typed on it.
  */
 import { recordCharge } from './charges'
 import { checkCard } from './checkout'
@@ -24,12 +20,7 @@ export type PaymentOutcome =
 /** Where the money comes from: a card typed on the hosted invoice page, or the card on file. */
 export type PaymentSource = { card: string } | 'card_on_file'
 
-/**
- * Pays an open invoice. Success: the invoice's PaymentIntent succeeds, `invoice.paid` and
- * `invoice.payment_succeeded` are sent and, when the invoice is the latest of a past-due
- * subscription, `customer.subscription.updated` with the status back to `active`. A
- * declined card: `invoice.payment_failed`, the invoice stays open.
- */
+/** Pays an open invoice (reactivating a past-due subscription), or `invoice.payment_failed`. */
 export function payInvoice(
   ctx: BillingContext,
   invoice: InvoiceObject,
@@ -89,11 +80,7 @@ function defaultPaymentMethod(customer: CustomerObject) {
   return settings.default_payment_method ?? 'pm_card_visa'
 }
 
-/**
- * Saves a new card as the customer's default payment method
- * (`invoice_settings.default_payment_method`, as the portal's payment-method flow does) and
- * sends `customer.updated`. Open invoices are not paid by this; their next retry uses it.
- */
+/** The portal's new card becomes the default payment method; open invoices wait for a retry. */
 export function updatePaymentMethod(
   ctx: BillingContext,
   customer: CustomerObject,
@@ -116,10 +103,8 @@ export function updatePaymentMethod(
 }
 
 /**
- * `POST /v1/invoices/:id/pay`: charges the card on file; a decline is Stripe's 402 card error.
- * With `paid_out_of_band=true` nothing is charged: the invoice is marked paid (its
- * PaymentIntent canceled) and Stripe sends `invoice.paid` alone, no `invoice.payment_succeeded`
- * (docs.stripe.com/api/events/types: the latter is for a payment attempt that succeeded).
+ * `POST /v1/invoices/:id/pay`: the card on file (a decline is a 402), or `paid_out_of_band`:
+ * `invoice.paid` alone, as no payment attempt succeeded (docs.stripe.com/api/events/types).
  */
 export function payInvoiceByApi(
   ctx: BillingContext,

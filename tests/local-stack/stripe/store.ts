@@ -1,13 +1,14 @@
 /** In-memory state of one emulator instance, seeded with the plan catalogue. */
 import type { Catalog } from '../catalog'
-import { makePrice, makeProduct } from './catalog-objects'
 import type { ChargeObject, DisputeObject } from './charges'
-import type { LineItemObject } from './checkout-objects'
 import { noSuch, StripeApiError } from './http'
 import {
   type CheckoutSessionObject,
   type CustomerObject,
   type InvoiceObject,
+  type LineItemObject,
+  makePrice,
+  makeProduct,
   type Metadata,
   type PortalSessionObject,
   type PriceObject,
@@ -33,10 +34,7 @@ export interface StripeEvent {
   type: string
 }
 
-/**
- * Where an event stands with the (single) webhook endpoint; `not_sent`: created while the
- * endpoint was disabled, so never sent to it.
- */
+/** Where an event stands with the endpoint; `not_sent`: created while it was disabled. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_sent'
 
 /** Data kept beside a checkout session: its line items (rendered on request) and subscription metadata. */
@@ -45,7 +43,6 @@ export interface CheckoutExtras {
   subscriptionMetadata: Metadata
 }
 
-/** The id of the account's default customer portal configuration. */
 export const DEFAULT_PORTAL_CONFIGURATION = 'bpc_local_emulator_default'
 
 export class Store {
@@ -147,7 +144,6 @@ export class Store {
   paymentIntent(id: string) {
     return this.paymentIntents.get(id) ?? fail(noSuch('payment_intent', id))
   }
-  /** An invoice's payments, newest first. */
   paymentsOf(invoiceId: string) {
     return [...this.invoicePayments.values()]
       .filter((payment) => payment.invoice === invoiceId)

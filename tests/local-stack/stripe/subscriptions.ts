@@ -6,12 +6,18 @@ import {
   previousAttributes,
   snapshot,
 } from './events'
-import type { NewSubscription } from './factories'
-import { addInterval, makeSubscription, makeSubscriptionItem } from './factories'
 import { invalid, randomId } from './http'
 import { newInvoice, settleInvoice } from './invoicing'
-import type { InvoiceObject, Metadata, SubscriptionObject } from './objects'
-import { makeCustomer } from './objects'
+import {
+  addInterval,
+  type InvoiceObject,
+  makeCustomer,
+  makeSubscription,
+  makeSubscriptionItem,
+  type Metadata,
+  type NewSubscription,
+  type SubscriptionObject,
+} from './objects'
 import type { Store, StripeEvent } from './store'
 
 /** What the flows need: state, the event bus and the base URL of hosted pages. */
@@ -134,7 +140,6 @@ function swapPrice(
   if (change.quantity) item.quantity = change.quantity
 }
 
-/** Cancels now: status canceled, emits `customer.subscription.deleted`. */
 export function cancelSubscription(
   ctx: BillingContext,
   sub: SubscriptionObject,
@@ -157,11 +162,7 @@ export function cancelSubscription(
   return ctx.bus.emit('customer.subscription.deleted', sub, request)
 }
 
-/**
- * Moves the clock to the end of the current period: a subscription set to cancel ends
- * (`customer.subscription.deleted`); otherwise it renews with a new invoice that is paid,
- * or fails and leaves the subscription `past_due` when `fail` is set.
- */
+/** To the period's end: ends a subscription set to cancel, else renews (`fail`: past due). */
 export function advanceSubscription(ctx: BillingContext, sub: SubscriptionObject, fail = false) {
   if (sub.status === 'canceled') throw invalid('This subscription has already been canceled.')
   const periodEnd = sub.items.data[0].current_period_end

@@ -15,10 +15,7 @@ export interface ReceivedWebhook {
   body: string
 }
 
-/**
- * A local webhook endpoint that records requests (the Polar stand-in's tests use it too);
- * `respond` picks each answer's status, and may be replaced.
- */
+/** A webhook endpoint that records requests; `respond` picks each answer's status. */
 export async function startReceiver(
   respond = (_index: number, _headers: IncomingHttpHeaders) => 200,
 ) {
@@ -59,7 +56,6 @@ export function sdkFor(emulator: StripeEmulator, key = API_KEY, timeout?: number
   })
 }
 
-/** Emulator + SDK + receiver, with fast retries. */
 export async function setupStack(
   options: Partial<StripeEmulatorOptions> = {},
   respond?: (index: number) => number,

@@ -1,31 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
 
-import type { StripeEmulator } from './index'
 import { setupStack, subscribeThroughCheckout, verifiedEvents } from './test-support'
-import { TEST_MODE_RETRIES } from './webhooks'
 
-const cleanups: (() => Promise<void>)[] = []
+let stack: Awaited<ReturnType<typeof setupStack>>
 afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.()
+  await stack.teardown()
 })
 
-async function stackWith(
-  options: Parameters<typeof setupStack>[0] = {},
-  respond?: (index: number) => number,
-) {
-  const stack = await setupStack(options, respond)
-  cleanups.push(stack.teardown)
-  return stack
-}
-
-async function postJson(emulator: StripeEmulator, path: string, body: unknown, method = 'POST') {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
+const stackWith = async (...args: Parameters<typeof setupStack>) =>
+  (stack = await setupStack(...args))
+const resend = (id: string) =>
+  fetch(`${stack.emulator.url}/_emulator/events/${id}/resend`, { method: 'POST' })
 
 describe('webhook delivery', () => {
   it('retries a failing endpoint with backoff and keeps creation order', async () => {
@@ -67,8 +52,8 @@ describe('webhook delivery', () => {
     const undelivered = await stripe.events.list({ delivery_success: false })
     expect(undelivered.data.map((item) => item.id)).toEqual([event.id])
     failing = false
-    const resend = await postJson(emulator, `/_emulator/events/${event.id}/resend`, {})
-    expect(resend).toEqual({ status: 200, body: { resent: event.id } })
+    const resent = await resend(event.id)
+    expect([resent.status, await resent.json()]).toEqual([200, { resent: event.id }])
     await emulator.idle()
     expect(emulator.deliveries().at(-1)).toMatchObject({
       eventId: event.id,
@@ -83,11 +68,6 @@ describe('webhook delivery', () => {
   })
 
   it('retries three times over a few hours of the compressed clock by default', async () => {
-    expect(TEST_MODE_RETRIES.delaysSeconds).toHaveLength(3)
-    const hours = TEST_MODE_RETRIES.delaysSeconds.reduce((a, b) => a + b, 0) / 3600
-    expect(hours).toBeGreaterThanOrEqual(2)
-    expect(hours).toBeLessThanOrEqual(6)
-
     const { emulator, stripe } = await stackWith({ retry: undefined }, () => 503)
     const started = Date.now()
     const event = await emulator.trigger('customer.created')
@@ -136,15 +116,13 @@ describe('webhook delivery', () => {
     expect((await stripe.events.retrieve(second.id)).pending_webhooks).toBe(0)
     const undelivered = await stripe.events.list({ delivery_success: false })
     expect(undelivered.data.map((event) => event.id)).toEqual([first.id])
-    const resend = await fetch(`${emulator.url}/_emulator/events/${first.id}/resend`, {
-      method: 'POST',
-    })
-    expect(resend.status).toBe(400)
-    expect(await resend.text()).toContain('disabled')
+    const refused = await resend(first.id)
+    expect(refused.status).toBe(400)
+    expect(await refused.text()).toContain('disabled')
 
     await stripe.webhookEndpoints.update(endpoint.id, { disabled: false })
     const third = await emulator.trigger('customer.created')
-    await postJson(emulator, `/_emulator/events/${first.id}/resend`, {})
+    await resend(first.id)
     await emulator.idle()
     expect(verifiedEvents(stripe, receiver).map((event) => event.id)).toEqual([
       first.id,

@@ -1,25 +1,15 @@
-/**
- * Signed webhook delivery to the one webhook endpoint, at least once and, when asked, in no
- * particular order (as Stripe delivers), with Stripe's test-mode retries on a compressed
- * clock and an endpoint that can be disabled.
- */
 import { createHmac } from 'node:crypto'
 
+import { type Attempt, DeliveryQueue } from '../http'
 import { randomId } from './http'
 import { API_VERSION } from './objects'
 import type { DeliveryState, StripeEvent } from './store'
 
-export interface Delivery {
+export interface Delivery extends Attempt {
   eventId: string
   type: string
   attempt: number
-  /** HTTP status of the endpoint's answer; null on a network error or timeout. */
-  status: number | null
-  ok: boolean
-  /** The endpoint's answer (first 2,000 characters) or the network error. */
-  response: string
-  at: string
-  /** A second delivery of an event already delivered (shuffled mode's duplicates). */
+  /** A second delivery (shuffled mode's duplicates). */
   duplicate: boolean
   /** After a failure: emulated seconds until the next attempt; null when none follows. */
   nextAttemptInSeconds: number | null
@@ -49,12 +39,7 @@ export const TEST_MODE_RETRIES: RetrySchedule = {
 }
 
 export interface DeliveryOptions {
-  /**
-   * `ordered` (default): one event at a time in creation order; a failing event holds the
-   * later ones back until its attempts are used up. `shuffled`: at least once and not
-   * ordered, as Stripe delivers: each event waits a random time within `windowMs` (so later
-   * events overtake it), some are delivered twice, a failing event holds nothing back.
-   */
+  /** `ordered` (default) or `shuffled`: at least once and in no order, as Stripe delivers. */
   mode?: 'ordered' | 'shuffled'
   /** Shuffled: the longest random wait before an event's first delivery (default 250 ms). */
   windowMs?: number
@@ -89,14 +74,10 @@ function signPayload(payload: string, secret: string, timestamp: number) {
 interface Job {
   event: StripeEvent
   attempt: number
-  dueAt: number
   duplicate: boolean
 }
 
-/**
- * An event as a destination with the "Thin" payload style receives it (Stripe's
- * `v2.core.event`): its type and the object it concerns, with none of that object's data.
- */
+/** An event as a "Thin" destination receives it (`v2.core.event`): no object data. */
 function thinEvent(event: StripeEvent) {
   const object = event.data.object as { id: string; object: string }
   return {
@@ -113,21 +94,19 @@ function thinEvent(event: StripeEvent) {
   }
 }
 
-export class WebhookDispatcher {
-  /** The endpoint (Stripe's `webhook_endpoint`), once a URL is set. */
+/**
+ * Ordered: one attempt at a time in creation order, a retry keeping its event's place (a
+ * failing event holds the later ones back). Shuffled: each event waits a random time, so
+ * later ones overtake it, and some are delivered twice.
+ */
+export class WebhookDispatcher extends DeliveryQueue<Job> {
   endpoint: WebhookEndpointObject | undefined
-  /** The destination's payload style: full snapshot events (the default) or thin ones. */
   payloadStyle: 'snapshot' | 'thin' = 'snapshot'
-  private readonly jobs: Job[] = []
   private readonly log: Delivery[] = []
   private readonly delaysMs: number[]
   private readonly delaysSeconds: number[]
-  private readonly mode: 'ordered' | 'shuffled'
+  private readonly shuffled: boolean
   private readonly random: () => number
-  private inFlight = 0
-  private waiters: (() => void)[] = []
-  private timer: NodeJS.Timeout | undefined
-  private closed = false
 
   constructor(
     url: string | undefined,
@@ -137,6 +116,9 @@ export class WebhookDispatcher {
     private readonly now: () => number,
     private readonly options: DeliveryOptions = {},
   ) {
+    const shuffled = options.mode === 'shuffled'
+    super(shuffled ? { limit: options.concurrency ?? 4 } : { limit: 1, inOrder: true })
+    this.shuffled = shuffled
     if ('delaysSeconds' in retry) {
       this.delaysSeconds = retry.delaysSeconds
       this.delaysMs = retry.delaysSeconds.map((seconds) => (seconds / retry.timeScale) * 1000)
@@ -147,7 +129,6 @@ export class WebhookDispatcher {
       )
       this.delaysSeconds = this.delaysMs.map((ms) => ms / 1000)
     }
-    this.mode = options.mode ?? 'ordered'
     this.random = seededRandom(options.seed ?? Math.floor(Math.random() * 2 ** 32))
     if (url) this.setUrl(url)
   }
@@ -176,10 +157,10 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Disables or enables the endpoint. A disabled endpoint is sent nothing: events created
-   * meanwhile are not sent to it, and a queued delivery or retry is dropped when its time
-   * comes (Stripe: "If your endpoint has been disabled or deleted when Stripe attempts a
-   * retry, future retries of that event are prevented").
+   * A disabled endpoint is sent nothing: events created meanwhile are not sent to it, and a
+   * queued delivery or retry is dropped when its time comes (Stripe: "If your endpoint has
+   * been disabled or deleted when Stripe attempts a retry, future retries of that event are
+   * prevented").
    */
   setDisabled(disabled: boolean) {
     if (!this.endpoint) return
@@ -187,7 +168,7 @@ export class WebhookDispatcher {
     this.pump()
   }
 
-  /** Queues an event (a new one, or a resend). Not sent at all while the endpoint is disabled. */
+  /** Queues an event (a new one, or a resend), unless the endpoint is disabled. */
   enqueue(event: StripeEvent) {
     const events = this.endpoint?.enabled_events ?? ['*']
     if (!events.includes('*') && !events.includes(event.type)) return false
@@ -196,8 +177,7 @@ export class WebhookDispatcher {
       return false
     }
     if (this.states.get(event.id) !== 'delivered') this.states.set(event.id, 'pending')
-    const wait = this.mode === 'shuffled' ? this.random() * (this.options.windowMs ?? 250) : 0
-    this.jobs.push({ event, attempt: 1, dueAt: Date.now() + wait, duplicate: false })
+    this.schedule({ event, attempt: 1, duplicate: false }, this.shuffledWait())
     this.pump()
     return true
   }
@@ -206,127 +186,55 @@ export class WebhookDispatcher {
     return this.log.map((delivery) => ({ ...delivery }))
   }
 
-  /** Resolves once nothing is queued or in flight (or no endpoint is configured). */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push(resolve))
+  protected target() {
+    return this.endpoint?.url
   }
 
-  close() {
-    this.closed = true
-    clearTimeout(this.timer)
-    this.settle()
+  private shuffledWait() {
+    return Date.now() + (this.shuffled ? this.random() * (this.options.windowMs ?? 250) : 0)
   }
 
-  private isIdle() {
-    return this.closed || (this.inFlight === 0 && (this.jobs.length === 0 || !this.endpoint))
-  }
-
-  private settle() {
-    if (!this.isIdle()) return
-    const waiters = this.waiters
-    this.waiters = []
-    waiters.forEach((resolve) => resolve())
-  }
-
-  /** Starts every delivery that is due (ordered: the first job only, one at a time). */
-  private pump() {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    if (this.closed || !this.endpoint) return this.settle()
-    const limit = this.mode === 'ordered' ? 1 : (this.options.concurrency ?? 4)
-    while (this.inFlight < limit && this.jobs.length > 0) {
-      const next = this.nextJob()
-      if (next.dueAt > Date.now()) {
-        this.timer = setTimeout(() => this.pump(), next.dueAt - Date.now())
-        break
-      }
-      this.jobs.splice(this.jobs.indexOf(next), 1)
-      if (this.endpoint.status === 'disabled') {
-        this.finish(next.event, false)
-        continue
-      }
-      this.inFlight += 1
-      void this.run(next).finally(() => {
-        this.inFlight -= 1
-        this.pump()
-      })
-    }
-    this.settle()
-  }
-
-  /** Ordered: the oldest job (a retry keeps its place). Shuffled: the one due first. */
-  private nextJob() {
-    if (this.mode === 'ordered') return this.jobs[0]
-    return this.jobs.reduce((a, b) => (b.dueAt < a.dueAt ? b : a))
-  }
-
-  private async run(job: Job) {
-    const ok = await this.attempt(job)
-    if (ok) {
-      this.finish(job.event, true)
-      const duplicateRate = this.options.duplicateRate ?? 0.2
-      if (this.mode === 'shuffled' && !job.duplicate && this.random() < duplicateRate) {
-        const wait = this.random() * (this.options.windowMs ?? 250)
-        this.jobs.push({ ...job, attempt: 1, dueAt: Date.now() + wait, duplicate: true })
-      }
-      return
-    }
-    const delay = this.delaysMs[job.attempt - 1]
-    if (delay === undefined || this.closed) return this.finish(job.event, false)
-    const retry = { ...job, attempt: job.attempt + 1, dueAt: Date.now() + delay }
-    // Ordered: the retry keeps the event's place at the head of the queue.
-    if (this.mode === 'ordered') this.jobs.unshift(retry)
-    else this.jobs.push(retry)
-  }
-
-  /** An event keeps "delivered" once any delivery (e.g. a resend) succeeded. */
-  private finish(event: StripeEvent, delivered: boolean) {
-    if (delivered || this.states.get(event.id) !== 'delivered') {
-      this.states.set(event.id, delivered ? 'delivered' : 'failed')
-    }
-  }
-
-  private async attempt(job: Job) {
+  protected async attempt(job: Job, url: string) {
+    if (this.endpoint?.status === 'disabled') return this.finish(job, false)
     const { event, attempt } = job
-    const url = (this.endpoint as WebhookEndpointObject).url
     const body = this.payloadStyle === 'thin' ? thinEvent(event) : { ...event, pending_webhooks: 1 }
     const payload = JSON.stringify(body, null, 2)
-    const started = Date.now()
-    const record: Delivery = {
+    const timestamp = Math.floor(Date.now() / 1000)
+    const result = await this.post(url, payload, {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      'stripe-signature': signPayload(payload, this.secret, timestamp),
+      accept: '*/*; q=0.5, application/xml',
+      'cache-control': 'no-cache',
+    })
+    const delay = result.ok || this.closed ? undefined : this.delaysMs[attempt - 1]
+    this.log.push({
+      ...result,
       eventId: event.id,
       type: event.type,
       attempt,
-      status: null,
-      ok: false,
-      response: '',
-      at: new Date(started).toISOString(),
       duplicate: job.duplicate,
-      nextAttemptInSeconds: null,
+      nextAttemptInSeconds: result.ok ? null : (this.delaysSeconds[attempt - 1] ?? null),
+    })
+    if (result.ok) {
+      this.finish(job, true)
+      const duplicateRate = this.options.duplicateRate ?? 0.2
+      if (this.shuffled && !job.duplicate && this.random() < duplicateRate)
+        this.schedule({ event, attempt: 1, duplicate: true }, this.shuffledWait())
+    } else if (delay === undefined) {
+      this.finish(job, false)
+    } else {
+      job.attempt += 1
+      this.schedule(job, Date.now() + delay)
     }
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json; charset=utf-8',
-          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-          'stripe-signature': signPayload(payload, this.secret, Math.floor(started / 1000)),
-          accept: '*/*; q=0.5, application/xml',
-          'cache-control': 'no-cache',
-        },
-        body: payload,
-        signal: AbortSignal.timeout(10_000),
-        redirect: 'manual',
-      })
-      record.status = response.status
-      record.ok = response.status >= 200 && response.status < 300
-      record.response = (await response.text()).slice(0, 2000)
-    } catch (error) {
-      record.response = describeError(error)
+  }
+
+  /** An event keeps "delivered" once any delivery (e.g. a resend) succeeded. */
+  private finish(job: Job, delivered: boolean) {
+    this.remove(job)
+    if (delivered || this.states.get(job.event.id) !== 'delivered') {
+      this.states.set(job.event.id, delivered ? 'delivered' : 'failed')
     }
-    if (!record.ok) record.nextAttemptInSeconds = this.delaysSeconds[attempt - 1] ?? null
-    this.log.push(record)
-    return record.ok
   }
 }
 
@@ -340,10 +248,4 @@ function seededRandom(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
-}
-
-function describeError(error: unknown) {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
-  return `${error.name}: ${error.message}${cause}`
 }

@@ -18,10 +18,8 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest global setup: one migrated database per run, which every test file then clones
- * (`createTestDatabase` in ./database.ts): a PGlite image (default) or a template database on
- * the PostgreSQL server given by DATABASE_URL. `label` names the template and the image's
- * folder, so that two projects running at once keep theirs apart.
+ * One migrated database per run, cloned by each test file (`createTestDatabase`): a PGlite
+ * image, or a template on DATABASE_URL's server; `label` keeps two projects' apart.
  */
 export async function provideMigratedDatabase(project: TestProject, label: string) {
   const serverUrl = process.env.DATABASE_URL
@@ -57,7 +55,6 @@ export async function provideMigratedDatabase(project: TestProject, label: strin
   }
 }
 
-/** The local stack's own tests. */
 export default function setup(project: TestProject) {
   return provideMigratedDatabase(project, 'stack')
 }

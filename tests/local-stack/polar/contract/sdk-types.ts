@@ -1,7 +1,4 @@
-/**
- * What `@polar-sh/sdk` 1.x (`/2026-10`) declares each call returns, read from its type
- * declarations: the SDK has no runtime schemas, so its types are the contract.
- */
+/** What `@polar-sh/sdk` 1.x declares each call returns: it has no runtime schemas. */
 import { PolarClientError } from '@polar-sh/sdk'
 import { type createPolar, errors } from '@polar-sh/sdk/2026-10'
 
@@ -35,7 +32,6 @@ const ERROR_CLASSES = Object.keys(errors)
 
 const callAlias = (call: string) => `call_${call.replace('.', '_')}`
 
-/** Compiles the SDK's declarations of every call's result, error body and webhook payload. */
 export function loadPolarTypes(): SdkTypes {
   const calls = Object.keys(SDK_CALLS).map((call) => {
     const [group, method] = call.split('.')
@@ -65,10 +61,7 @@ export interface CheckedCall {
   problems: Problem[]
 }
 
-/**
- * The SDK client, with every call's result (or typed error body) checked against what the
- * SDK declares for it, and recorded in `log`.
- */
+/** The SDK client, every call's result (or typed error body) checked and recorded in `log`. */
 export function checkedPolar(polar: PolarClient, types: SdkTypes, log: CheckedCall[]) {
   const groups = polar as unknown as Record<string, Record<string, unknown>>
   const wrapped = Object.fromEntries(

@@ -1,8 +1,6 @@
 /**
- * Field-by-field comparison of an emulator object with Stripe's published fixture of its
- * type: every fixture field (nested ones too) must be present with the same JSON type.
- * null is fine where the fixture shows null or the pinned API version's type allows it,
- * and an id string where the fixture shows an expanded object of an expandable field.
+ * Every field of Stripe's published fixture (nested too) present with the same JSON type;
+ * null where the type allows it, an id where the fixture shows an expandable field expanded.
  */
 import ts from 'typescript'
 

@@ -1,8 +1,6 @@
 /**
- * One of every object the emulator produces, as JSON on the wire: the flows run through
- * the real SDK (checkout paid as the hosted page pays, renewal, declined renewal, cancel), and
- * the objects are read back with plain HTTP so that nothing is converted (stripe-node turns
- * decimal strings into `Decimal` objects) and with no `expand[]` unless stated.
+ * One of every object the emulator produces, from the flows run through the SDK, read back
+ * with plain HTTP so that nothing is converted (stripe-node makes `Decimal`s).
  */
 import type Stripe from 'stripe'
 
@@ -14,7 +12,6 @@ type JsonObject = Record<string, unknown>
 
 export interface Sample {
   kind: ObjectKind
-  /** Where it came from, for failure messages. */
   source: string
   value: JsonObject
 }

@@ -36,7 +36,6 @@ export interface StripeTypes extends SdkTypes {
   of(kind: ObjectKind): ReturnType<SdkTypes['get']>
 }
 
-/** Compiles stripe-node's declarations once (about a second). */
 export function loadStripeTypes(): StripeTypes {
   const lines = Object.entries(STRIPE_TYPES).map(
     ([kind, type]) => `export type ${alias(kind)} = ${type}`,

@@ -1,5 +1,5 @@
-/** The HTML shell shared by the hosted pages and the admin pages. */
-import { escapeHtml } from './http'
+/** The HTML shell of the payment stand-ins' hosted and dashboard pages. */
+import { escapeHtml } from './respond'
 
 const styles = `
   body { font-family: system-ui, sans-serif; margin: 0; background: #f6f9fc; color: #1a1f36; }
@@ -21,11 +21,17 @@ const styles = `
   pre { white-space: pre-wrap; word-break: break-all; margin: 0; max-height: 8rem; overflow: auto; }
   .amount { font-size: 2rem; font-weight: 700; }
   .muted { color: #697386; }
+  form.inline { display: inline; }
   section { border-top: 1px solid #e3e8ee; margin-top: 1.5rem; padding-top: 1rem; }
 `
 
-/** A complete page; `body` must already be escaped. */
-export function page(title: string, body: string, options: { wide?: boolean } = {}) {
+/** A complete page under the stand-in's banner; `body` and `banner` must already be escaped. */
+export function page(
+  title: string,
+  banner: string,
+  body: string,
+  options: { wide?: boolean } = {},
+) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -35,7 +41,7 @@ export function page(title: string, body: string, options: { wide?: boolean } = 
 <style>${styles}</style>
 </head>
 <body>
-<p class="banner">Local Stripe emulator — test mode, no real payments</p>
+<p class="banner">${banner}</p>
 <main${options.wide ? ' class="wide"' : ''}>
 ${body}
 </main>
@@ -51,20 +57,20 @@ export function money(amount: number, currency: string) {
   }).format(amount / 100)
 }
 
-/** A unix timestamp as a readable UTC date, e.g. "March 5, 2026". */
-export function date(timestamp: number) {
-  return new Date(timestamp * 1000).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  })
+export function button(action: string, label: string, fields: Record<string, string> = {}) {
+  const inputs = Object.entries(fields)
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('')
+  return `<form method="post" action="${escapeHtml(action)}" class="inline">${inputs}<button type="submit" class="secondary">${escapeHtml(label)}</button></form>`
 }
 
-/** The card fields of the checkout, portal and invoice pages (test cards: the README). */
-export const CARD_FIELDS = `  <label for="cardNumber">Card number</label>
-  <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-  <label for="expiry">Expiration date</label>
-  <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="12 / 34">
-  <label for="cvc">CVC</label>
-  <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" value="123">`
+/** A table of already-escaped cells, or one row saying `empty`. */
+export function table(headings: string[], rows: string[][], empty: string) {
+  const body = rows.map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
+  const none = `<tr><td colspan="${headings.length}">${escapeHtml(empty)}</td></tr>`
+  return `<table><thead><tr>${headings.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>
+<tbody>${body.join('\n') || none}</tbody></table>`
+}
