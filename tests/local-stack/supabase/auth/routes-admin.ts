@@ -13,14 +13,13 @@ import { authError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { generateLink } from './routes-admin-links'
 import { requireEmail } from './routes-signup'
-import { endWhatThePasswordProtected, mergeMetadata } from './routes-user'
+import { mergeMetadata } from './routes-user'
 import {
   confirmEmail,
   createUser,
   findUserByEmail,
   findUserById,
   reloadUserJson,
-  setPassword,
   userJson,
   type UserRow,
 } from './users'
@@ -107,13 +106,8 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
         [user.id, email],
       )
     }
-    const password = stringField(body, 'password')
-    if (password !== undefined) {
-      if (isWeakPassword(password)) throw errors.weakPassword()
-      await setPassword(tx, user.id, password)
-      // GoTrue's adminUserUpdate: UpdatePassword with no session to keep ends them all.
-      await endWhatThePasswordProtected(tx, user.id, undefined)
-    }
+    if (body.password !== undefined)
+      throw errors.validation("an admin's password update is not emulated by the local stand-in")
     if (body.email_confirm === true) await confirmEmail(tx, user.id)
     const userMetadata = objectField(body, 'user_metadata')
     if (userMetadata) await mergeMetadata(tx, user.id, 'raw_user_meta_data', userMetadata)
