@@ -89,11 +89,7 @@ function textOf(html: string) {
     .trim()
 }
 
-/**
- * "Sends" an auth mail rendered from its template (auth/mail-templates.ts): stores its body in
- * the inbox (shown inside the inbox page, like a received mail) with its first link (what a reader would click), the auth server's own verify link
- * for the same token, and the 6-digit code.
- */
+/** Stores an auth mail in the inbox with its first link, GoTrue's verify link and its code. */
 export async function sendMail(
   db: Queryable,
   input: {

@@ -64,11 +64,7 @@ async function reauthenticationState(db: Queryable, userId: string) {
   return rows[0]
 }
 
-/**
- * Secure password change (GoTrue UserUpdate + verifyReauthentication): a session that
- * signed in more than 24 hours ago must send the nonce mailed by POST /reauthenticate,
- * which is used up by this check. Any user, whether or not they already have a password.
- */
+/** Secure password change: a session older than 24 hours must send the mailed nonce. */
 async function requireRecentSignInOrNonce(
   ctx: AuthContext,
   db: Queryable,
@@ -112,11 +108,7 @@ async function isRecoverySession(db: Queryable, sessionId: string | undefined) {
   )
 }
 
-/**
- * "Require current password" (GoTrue UserUpdate, UpdatePasswordRequireCurrentPassword): a
- * user who has a password must send it as `current_password` to set a new one, unless the
- * session was opened by an emailed link or code (a recovery, magic link or OTP session).
- */
+/** "Require current password", unless the session was opened by an emailed link or code. */
 async function requireCurrentPassword(
   ctx: AuthContext,
   db: Queryable,

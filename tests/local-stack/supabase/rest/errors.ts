@@ -96,11 +96,7 @@ function isDatabaseError(error: unknown): error is DatabaseErrorLike {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string'
 }
 
-/**
- * Whether the database connection itself failed (the server is down, restarting, or closed
- * the connection), as opposed to a query error. PostgREST answers those 503 `PGRST001`
- * ("Database client error. Retrying the connection.") and reconnects by itself.
- */
+/** A failed connection (not a query error): PostgREST answers 503 `PGRST001` and reconnects. */
 function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message } = error as { code?: unknown; message?: unknown }
