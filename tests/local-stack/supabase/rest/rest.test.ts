@@ -1,21 +1,22 @@
+import type { SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Database } from '../../database'
 import { createTestDatabase } from '../../testing/database'
-import { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY } from '../keys'
+import { LOCAL_ANON_KEY, LOCAL_JWT_SECRET, LOCAL_SERVICE_ROLE_KEY, signAccessToken } from '../keys'
+import { raw, startTestStack, type TestStack } from '../test-support'
 import { createRestHandler } from './handler'
-import { restTestKit } from './testing'
 
 // What PostgREST answers that the product's suites (which drive the stand-in through
 // supabase-js) do not reach: the filters' results, and its refusals in its error shape.
-let db: Database
-let kit: ReturnType<typeof restTestKit>
-let alice: Awaited<ReturnType<ReturnType<typeof restTestKit>['createUser']>>
+let stack: TestStack
+let alice: { id: string; client: SupabaseClient }
+const service = () => stack.admin()
+const anon = () => stack.client()
 
 beforeAll(async () => {
-  db = await createTestDatabase()
-  await db.exec(`
+  stack = await startTestStack()
+  await stack.db.exec(`
     create table public.items (
       id bigint primary key, name text not null, qty int, price numeric(10, 2),
       active boolean not null default true, created_at timestamptz not null);
@@ -34,20 +35,16 @@ beforeAll(async () => {
       begin raise exception 'nope: %', status using errcode = status, hint = 'try again'; end $$;
     create function public.touch_items() returns int language sql
       as $$ update public.items set qty = qty returning 1 $$;`)
-  kit = restTestKit(db)
-  alice = await kit.createUser('alice@example.com')
-  const subscription = await kit.service
+  const id = await stack.createUser('alice@example.com')
+  alice = { id, client: (await stack.signIn('alice@example.com')).supabase }
+  const subscription = await service()
     .from('user_subscriptions')
     .insert({ user_id: alice.id, provider: 'stripe', status: 'active' })
   expect(subscription.error).toBeNull()
 })
-afterAll(() => db.close())
+afterAll(() => stack.close())
 
-type Query = ReturnType<ReturnType<typeof restTestKit>['service']['from']>['select'] extends (
-  ...args: never[]
-) => infer R
-  ? R
-  : never
+type Query = ReturnType<ReturnType<SupabaseClient['from']>['select']>
 // Beyond Number.MAX_SAFE_INTEGER: JSON.parse rounds it the same way, the raw body keeps every digit.
 const BIG = Number('9007199254740993')
 
@@ -68,7 +65,7 @@ describe('filters', () => {
     ['timestamp', (q: Query) => q.gte('created_at', '2026-01-04T00:00:00Z'), [4, BIG]],
     ['quotes', (q: Query) => q.eq('name', "x' or '1'='1"), []],
   ])('%s', async (_name, apply, expected) => {
-    const { data, error } = await apply(kit.service.from('items').select('id')).order('id')
+    const { data, error } = await apply(service().from('items').select('id')).order('id')
     expect(error).toBeNull()
     expect((data as { id: number }[]).map((row) => row.id)).toEqual(expected)
   })
@@ -84,7 +81,13 @@ const EVENT = { provider: 'stripe', event_id: 'evt_409', event_type: 'x' }
 const signed = (role: string, secret = LOCAL_JWT_SECRET) =>
   new SignJWT({ role }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret))
 const asBearer = async (token: string | Promise<string>) =>
-  answer(kit.raw('/rest/v1/items', { headers: { Authorization: `Bearer ${await token}` } }))
+  answer(rest('/rest/v1/items', { headers: { Authorization: `Bearer ${await token}` } }))
+/** A raw request with the service-role key unless it names another. */
+const rest = (path: string, init: RequestInit = {}) =>
+  raw(stack.emulator, path, {
+    ...init,
+    headers: { apikey: LOCAL_SERVICE_ROLE_KEY, ...init.headers },
+  })
 const NOT_FOUND_FN =
   'Searched for the function public.missing_fn with parameters a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.'
 
@@ -93,8 +96,8 @@ describe('errors in PostgREST shape', () => {
     [
       'a duplicate key',
       async () => {
-        await kit.service.from('webhook_events').insert(EVENT)
-        return kit.service.from('webhook_events').insert(EVENT)
+        await service().from('webhook_events').insert(EVENT)
+        return service().from('webhook_events').insert(EVENT)
       },
       409,
       {
@@ -107,7 +110,7 @@ describe('errors in PostgREST shape', () => {
     [
       'a foreign key',
       () =>
-        kit.service
+        service()
           .from('payment_history')
           .insert({ ...PAYMENT, status: 'paid', user_id: '00000000-0000-0000-0000-000000000000' }),
       409,
@@ -116,7 +119,7 @@ describe('errors in PostgREST shape', () => {
     [
       'a check constraint',
       () =>
-        kit.service
+        service()
           .from('payment_history')
           .insert({ ...PAYMENT, status: 'paid', user_id: alice.id, currency: 'USD' }),
       400,
@@ -124,31 +127,34 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'a value of the wrong type',
-      () => kit.service.from('payment_history').select('id').eq('user_id', 'not-a-uuid'),
+      () => service().from('payment_history').select('id').eq('user_id', 'not-a-uuid'),
       400,
       { code: '22P02' },
     ],
     [
       'an unknown table',
-      () => kit.service.from('nope').select('*'),
+      () => service().from('nope').select('*'),
       404,
       { code: 'PGRST205', message: "Could not find the table 'public.nope' in the schema cache" },
     ],
     [
       'an unknown column read',
-      () => kit.service.from('webhook_events').select('nope'),
+      () => service().from('webhook_events').select('nope'),
       400,
       { code: '42703', message: 'column webhook_events.nope does not exist' },
     ],
     [
       'an unknown column filtered on',
-      () => kit.service.from('webhook_events').select('*').eq('nope', 1),
+      () => service().from('webhook_events').select('*').eq('nope', 1),
       400,
       { code: '42703' },
     ],
     [
       'an unknown column written',
-      () => kit.service.from('webhook_events').insert({ ...EVENT, event_id: 'e', nope: 1 }),
+      () =>
+        service()
+          .from('webhook_events')
+          .insert({ ...EVENT, event_id: 'e', nope: 1 }),
       400,
       {
         code: 'PGRST204',
@@ -157,13 +163,13 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'an UPDATE without a filter (pg_safeupdate)',
-      () => kit.service.from('webhook_events').update({ event_type: 'all' }),
+      () => service().from('webhook_events').update({ event_type: 'all' }),
       400,
       { message: 'UPDATE requires a WHERE clause' },
     ],
     [
       'a DELETE without a filter (pg_safeupdate)',
-      () => kit.service.from('webhook_events').delete(),
+      () => service().from('webhook_events').delete(),
       400,
       { code: '21000' },
     ],
@@ -171,7 +177,7 @@ describe('errors in PostgREST shape', () => {
       'malformed JSON',
       () =>
         answer(
-          kit.raw('/rest/v1/webhook_events', {
+          rest('/rest/v1/webhook_events', {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: '{"provider":',
@@ -182,13 +188,13 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'an unsupported method',
-      () => answer(kit.raw('/rest/v1/webhook_events', { method: 'PUT', body: '{}' })),
+      () => answer(rest('/rest/v1/webhook_events', { method: 'PUT', body: '{}' })),
       405,
       { code: 'PGRST117' },
     ],
     [
       'single with no row',
-      () => kit.service.from('items').select('id').eq('id', 42).single(),
+      () => service().from('items').select('id').eq('id', 42).single(),
       406,
       {
         code: 'PGRST116',
@@ -199,13 +205,13 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'single with two rows',
-      () => kit.service.from('items').select('id').in('id', [1, 2]).single(),
+      () => service().from('items').select('id').in('id', [1, 2]).single(),
       406,
       { code: 'PGRST116', details: 'The result contains 2 rows' },
     ],
     [
       'a schema other than public',
-      () => kit.service.schema('private').from('items').select('*'),
+      () => service().schema('private').from('items').select('*'),
       406,
       {
         code: 'PGRST106',
@@ -216,19 +222,19 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'a write in a read (GET runs read-only)',
-      () => kit.service.rpc('touch_items', {}, { get: true }),
+      () => service().rpc('touch_items', {}, { get: true }),
       405,
       { code: '25006' },
     ],
     [
       'a filter on a function result',
-      () => kit.anon.rpc('items_between', { lo: 2, hi: 6 }).neq('id', 4),
+      () => anon().rpc('items_between', { lo: 2, hi: 6 }).neq('id', 4),
       400,
       { code: 'PGRST100' },
     ],
     [
       'an unknown function',
-      () => kit.anon.rpc('missing_fn', { a: 1 }),
+      () => anon().rpc('missing_fn', { a: 1 }),
       404,
       {
         code: 'PGRST202',
@@ -239,20 +245,20 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'an unknown argument',
-      () => kit.anon.rpc('add_them', { a: 1, c: 2 }),
+      () => anon().rpc('add_them', { a: 1, c: 2 }),
       404,
       { code: 'PGRST202' },
     ],
     [
       'raise (P0001)',
-      () => kit.anon.rpc('fail', { status: 'P0001' }),
+      () => anon().rpc('fail', { status: 'P0001' }),
       400,
       { code: 'P0001', details: null, hint: 'try again', message: 'nope: P0001' },
     ],
-    ['raise PTxyz: status xyz', () => kit.anon.rpc('fail', { status: 'PT402' }), 402, {}],
+    ['raise PTxyz: status xyz', () => anon().rpc('fail', { status: 'PT402' }), 402, {}],
     [
       'bad input to a function',
-      () => kit.anon.rpc('add_them', { a: 'x', b: 1 }),
+      () => anon().rpc('add_them', { a: 'x', b: 1 }),
       400,
       { code: '22P02' },
     ],
@@ -265,7 +271,7 @@ describe('errors in PostgREST shape', () => {
             { user_id: alice.id, status: 'active', plan_name: 'x' },
             { onConflict: 'user_id' },
           )
-        const { rows } = await db.query(
+        const { rows } = await stack.db.query(
           'select plan_name from public.user_subscriptions where user_id = $1',
           [alice.id],
         )
@@ -277,13 +283,18 @@ describe('errors in PostgREST shape', () => {
     ],
     [
       'anon, to which no table in public is granted',
-      () => kit.anon.from('user_profiles').select('*'),
+      () => anon().from('user_profiles').select('*'),
       401,
       { code: '42501', message: 'permission denied for table user_profiles' },
     ],
     [
       'no key at all: anon',
-      () => answer(kit.handler(new Request('http://127.0.0.1/rest/v1/user_subscriptions'))),
+      () =>
+        answer(
+          createRestHandler({ database: stack.db })(
+            new Request('http://127.0.0.1/rest/v1/user_subscriptions'),
+          ),
+        ),
       401,
       { code: '42501' },
     ],
@@ -321,8 +332,10 @@ describe('errors in PostgREST shape', () => {
   })
 
   it('an expired JWT: 401 PGRST303 with WWW-Authenticate', async () => {
-    const expired = await kit.userToken(alice.id, alice.email, -60)
-    const response = await kit.raw('/rest/v1/user_subscriptions', {
+    const now = Math.floor(Date.now() / 1000)
+    const claims = { sub: alice.id, role: 'authenticated', iat: now - 120, exp: now - 60 }
+    const expired = await signAccessToken(claims)
+    const response = await rest('/rest/v1/user_subscriptions', {
       headers: { apikey: LOCAL_ANON_KEY, Authorization: `Bearer ${expired}` },
     })
     expect(response.headers.get('www-authenticate')).toContain('invalid_token')
@@ -345,11 +358,11 @@ describe('writes roll back', () => {
       billing_interval: 'month',
       ...extra,
     })
-    const withNulls = await kit.service
+    const withNulls = await service()
       .from('stripe_products')
       .insert([product('price_c', { active: false }), product('price_d')])
     expect(withNulls).toMatchObject({ status: 400, error: { code: '23502' } })
-    const { rows } = await db.query(
+    const { rows } = await stack.db.query(
       `select 1 from public.stripe_products where stripe_price_id in ('price_c', 'price_d')`,
     )
     expect(rows).toHaveLength(0)
@@ -357,9 +370,9 @@ describe('writes roll back', () => {
 
   it('a write whose singular representation has the wrong cardinality', async () => {
     const events = [1, 2].map((n) => ({ ...EVENT, event_id: `evt_single_${n}` }))
-    const written = await kit.service.from('webhook_events').insert(events).select().single()
+    const written = await service().from('webhook_events').insert(events).select().single()
     expect(written).toMatchObject({ status: 406, error: { details: 'The result contains 2 rows' } })
-    const { rows } = await db.query(
+    const { rows } = await stack.db.query(
       `select 1 from public.webhook_events where event_id like 'evt_single_%'`,
     )
     expect(rows).toHaveLength(0)
