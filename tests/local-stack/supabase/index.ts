@@ -11,7 +11,7 @@ import { createAuthHandler } from './auth/router'
 import { type SupabaseFault, SupabaseFaults } from './faults'
 import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import type { JwtSigning } from './keys'
-import { clearMail, listMail, type Mail } from './mail'
+import { listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createRestHandler } from './rest/handler'
 import type { RestPoolOptions } from './rest/pool'
@@ -68,7 +68,6 @@ export interface SupabaseEmulator {
   inbox: {
     list(): Promise<Mail[]>
     latestFor(email: string): Promise<Mail | undefined>
-    clear(): Promise<void>
   }
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
@@ -146,7 +145,6 @@ export async function startSupabaseEmulator(
     inbox: {
       list: () => listMail(db),
       latestFor: async (email) => (await listMail(db, email))[0],
-      clear: () => clearMail(db),
     },
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),

@@ -147,7 +147,3 @@ export async function listMail(db: Queryable, to?: string): Promise<Mail[]> {
     : await db.query<MailRow>('select * from local_emulator.mail order by created_at desc')
   return rows.map(toMail)
 }
-
-export async function clearMail(db: Queryable) {
-  await db.query('delete from local_emulator.mail')
-}
