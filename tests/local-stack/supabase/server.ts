@@ -57,7 +57,7 @@ export async function dispatch(request: Request, mounts: Mounts, peer?: string):
   if (!api) {
     const { handler, params } = matchRoute(mounts.pages, request.method, path)
     if (!handler) return json({ message: 'Not found' }, { status: 404 })
-    return handler(request, params ?? {})
+    return handler(request, params)
   }
   const gated = passGateway(request, mounts.apiKeys)
   if (gated instanceof Response) return gated

@@ -113,7 +113,7 @@ export function createStorageHandler(db: Database, apiKeys?: ProjectKeys) {
     if (!handler)
       return renderStorageError(new StorageError(404, 'NotFound', 'Not Found', 'Route not found'))
     try {
-      return await handler(request, params ?? {})
+      return await handler(request, params)
     } catch (error) {
       if (error instanceof StorageError) return renderStorageError(error)
       console.error('[supabase emulator] storage error', error)
