@@ -55,25 +55,12 @@ describe('transaction (either database)', () => {
     expect(await noteIds()).toEqual([1])
   })
 
-  it.each<[string, (tx: Queryable) => Promise<unknown>, object]>([
-    [
-      'a later statement fails',
-      async (tx) => {
-        await tx.query(`insert into public.tx_notes values (2, 'first')`)
-        await tx.query(`insert into public.tx_notes values (3, null)`)
-      },
-      { code: '23502' },
-    ],
-    [
-      'fn throws after its statement has succeeded',
-      async (tx) => {
-        await tx.query(`insert into public.tx_notes values (4, 'undone')`)
-        throw new Error('decided after reading the result')
-      },
-      { message: 'decided after reading the result' },
-    ],
-  ])('rolls back everything when %s', async (_name, fn, error) => {
-    await expect(db.transaction(fn)).rejects.toMatchObject(error)
+  it('rolls back earlier statements when a later one fails', async () => {
+    const fn = async (tx: Queryable) => {
+      await tx.query(`insert into public.tx_notes values (2, 'first')`)
+      await tx.query(`insert into public.tx_notes values (3, null)`)
+    }
+    await expect(db.transaction(fn)).rejects.toMatchObject({ code: '23502' })
     expect(await noteIds()).toEqual([])
   })
 
