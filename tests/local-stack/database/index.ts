@@ -20,10 +20,7 @@ export interface Queryable {
 export interface TransactionOptions {
   /** `begin read only`: any write in it fails. */
   readOnly?: boolean
-  /**
-   * Transaction-local settings (`set_config(name, value, true)`), applied before fn's first
-   * statement; on a PostgreSQL server sent with `begin` and that statement in one round trip.
-   */
+  /** Transaction-local settings (`set_config(name, value, true)`), before fn's first statement. */
   settings?: Record<string, string>
 }
 
@@ -37,11 +34,7 @@ export interface Database extends Queryable {
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-/**
- * The project the stack stands in for: the nearest folder, from the working directory up,
- * that holds `supabase/config.toml` (its migrations, auth settings and mail templates), as
- * the Supabase CLI finds it. The working directory itself when there is none.
- */
+/** The nearest folder holding `supabase/config.toml`, as the Supabase CLI finds it. */
 function findProjectRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'supabase/config.toml'))) return dir
@@ -106,19 +99,13 @@ class ServerDatabase implements Database {
   }
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}) {
     const client = await this.pool.connect()
-    // A checked-out client's connection can die (the server restarts): its query rejects,
-    // and the 'error' event must not crash the process; the broken client is then discarded.
+    // A dying connection's 'error' event must not crash the process; the client is discarded.
     const ignore = () => {}
     client.on('error', ignore)
     let broken: Error | undefined
-    // `begin` and the settings (one simple-protocol query, escaped literals) are not sent on
-    // their own: they go out with the transaction's first statement, in the same socket write,
-    // and the pool's pipeline mode lets that statement follow without waiting for the begin's
-    // answer. A REST request is then two round trips (begin + statement, commit) instead of
-    // three; on a loopback connection each write costs CPU on both ends. A transaction whose
-    // fn sends nothing sends nothing at all. Not one simple-protocol string with the
-    // statement: that would need its `$n` parameters inlined as literals. And `commit` cannot
-    // ride along too: fn decides whether to roll back after reading the result.
+    // `begin` and the settings go out with the first statement in one socket write (pipeline
+    // mode), so a REST request is two round trips, not three; a transaction that sends
+    // nothing sends nothing. `commit` cannot ride along: fn decides after reading the result.
     let begun: Promise<unknown> | undefined
     const send = (sql: string, params?: unknown[]) => {
       if (begun) return client.query(sql, params)
@@ -145,8 +132,7 @@ class ServerDatabase implements Database {
       try {
         await begun
       } catch (error) {
-        // After a failed begin (a role that does not exist, say) the statement can only fail
-        // as "current transaction is aborted": the begin's error is the one to report.
+        // After a failed begin the statement fails as "aborted": report the begin's error.
         pending.catch(ignore)
         throw error
       }
@@ -225,11 +211,7 @@ async function sqlFiles(dir: string) {
   )
 }
 
-/**
- * Gives the database what hosted Supabase provides (roles, auth, storage), then applies
- * supabase/migrations in order, each once (tracked like the Supabase CLI does).
- * Returns the names of the migrations applied now.
- */
+/** Bootstraps what hosted Supabase provides, then applies the new migrations; returns them. */
 export async function migrate(db: Database): Promise<string[]> {
   for (const file of await sqlFiles(BOOTSTRAP_DIR)) await db.exec(file.sql)
   // The Supabase CLI's table (pkg/migration/history.go): the version, the file's statements
@@ -297,11 +279,7 @@ export interface OutageSwitch {
   setStalled(stalled: boolean): void
 }
 
-/**
- * Wraps a database so that tests can make it unreachable: each call fails like `pg` does when
- * the server is down (`connect ECONNREFUSED`, code `ECONNREFUSED`), on PGlite and on a
- * PostgreSQL server alike. The data is untouched; restoring the switch is the recovery.
- */
+/** Wraps a database so that tests can make it fail as `pg` does when the server is down. */
 export function withOutageSwitch(inner: Database): OutageSwitch {
   let down = false
   let stall: { released: Promise<void>; release: () => void } | undefined

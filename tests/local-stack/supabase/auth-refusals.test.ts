@@ -40,48 +40,30 @@ function tokenHashOf(link: string | null | undefined) {
   return new URL(link!).searchParams.get('token_hash')!
 }
 
-async function ageSessions(userId: string) {
-  await stack.db.query(
-    `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
-    [userId],
-  )
-}
-
 /** A user whose session is older than 24 hours, and the reauthentication nonce mailed to them. */
 async function agedWithNonce() {
   const signedIn = await user()
-  await ageSessions(signedIn.id)
+  await stack.db.query(
+    `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
+    [signedIn.id],
+  )
   await signedIn.supabase.auth.reauthenticate()
   const nonce = (await stack.emulator.inbox.latestFor(signedIn.email))!.otp!
   return { ...signedIn, nonce }
 }
 
-/** A PKCE code from a magic link opened through GET /verify, and the client that asked. */
+/** A PKCE code from a magic link opened through GET /verify. */
 async function pkceCode() {
   const { email } = await user()
-  const client = stack.client()
-  await client.auth.signInWithOtp({ email, options: { emailRedirectTo: `${SITE_URL}/cb` } })
+  await stack.client().auth.signInWithOtp({ email, options: { emailRedirectTo: `${SITE_URL}/cb` } })
   const mail = await stack.emulator.inbox.latestFor(email)
-  const code = locationOf(await fetch(mail!.verifyUrl!, { redirect: 'manual' })).searchParams.get(
-    'code',
-  )!
-  return { client, code }
+  return locationOf(await fetch(mail!.verifyUrl!, { redirect: 'manual' })).searchParams.get('code')
 }
 
 /** A raw answer as the SDK gives an error: its status and body. */
 async function answer(sent: Promise<Response>) {
   const response = await sent
   return { error: { status: response.status, ...(await response.json()) } }
-}
-
-function exchange(code: string, verifier: string) {
-  return answer(
-    raw(stack.emulator, '/auth/v1/token?grant_type=pkce', {
-      method: 'POST',
-      headers: { apikey: LOCAL_ANON_KEY, 'x-supabase-api-version': '2024-01-01' },
-      body: JSON.stringify({ auth_code: code, code_verifier: verifier }),
-    }),
-  )
 }
 
 async function expiredToken() {
@@ -105,11 +87,6 @@ describe('the auth server refuses, as GoTrue does', () => {
       { status: 403, code: 'bad_jwt' },
     ],
     [
-      'an unknown refresh token',
-      () => stack.client().auth.refreshSession({ refresh_token: 'not-a-real-token' }),
-      { status: 400, code: 'refresh_token_not_found' },
-    ],
-    [
       'a weak password at sign-up',
       () => stack.client().auth.signUp({ email: 'weak@example.com', password: '12345' }),
       { status: 422, code: 'weak_password', reasons: ['length'] },
@@ -118,70 +95,6 @@ describe('the auth server refuses, as GoTrue does', () => {
       'an invalid email at sign-up',
       () => stack.client().auth.signUp({ email: 'not-an-email', password: 'hunter22' }),
       { status: 400, code: 'validation_failed' },
-    ],
-    [
-      'a wrong password',
-      async () =>
-        stack
-          .client()
-          .auth.signInWithPassword({ email: (await user()).email, password: 'nope-nope' }),
-      { status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' },
-    ],
-    [
-      'an unconfirmed email',
-      async () => {
-        const unconfirmed = { email: 'unconfirmed@example.com', password: 'hunter22' }
-        await stack.client().auth.signUp(unconfirmed)
-        return stack.client().auth.signInWithPassword(unconfirmed)
-      },
-      { status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' },
-    ],
-    [
-      'a wrong code',
-      async () => {
-        const { email } = await user()
-        await stack.client().auth.signInWithOtp({ email })
-        const { otp } = (await stack.emulator.inbox.latestFor(email))!
-        const token = otp === '000000' ? '111111' : '000000'
-        return stack.client().auth.verifyOtp({ type: 'email', email, token })
-      },
-      { status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' },
-    ],
-    [
-      'a code for an address without an account when it must not create one',
-      () =>
-        stack.client().auth.signInWithOtp({
-          email: 'nobody@example.com',
-          options: { shouldCreateUser: false },
-        }),
-      { status: 422, code: 'otp_disabled' },
-    ],
-    [
-      'a link older than its hour',
-      async () => {
-        const { id, email } = await user()
-        await stack.client().auth.signInWithOtp({ email })
-        const mail = await stack.emulator.inbox.latestFor(email)
-        await stack.db.query(
-          `update auth.one_time_tokens set created_at = now() - interval '2 hours' where user_id = $1`,
-          [id],
-        )
-        return stack
-          .client()
-          .auth.verifyOtp({ type: 'magiclink', token_hash: tokenHashOf(mail?.link) })
-      },
-      { status: 403, code: 'otp_expired', message: 'Email link is invalid or has expired' },
-    ],
-    [
-      'a link used once already',
-      async () => {
-        const { email } = await user()
-        await stack.client().auth.signInWithOtp({ email })
-        const token_hash = tokenHashOf((await stack.emulator.inbox.latestFor(email))?.link)
-        await stack.client().auth.verifyOtp({ type: 'magiclink', token_hash })
-        return stack.client().auth.verifyOtp({ type: 'magiclink', token_hash })
-      },
-      { status: 403, code: 'otp_expired' },
     ],
     [
       'the same password again',
@@ -195,19 +108,6 @@ describe('the auth server refuses, as GoTrue does', () => {
       { status: 422, code: 'weak_password' },
     ],
     [
-      "another account's address as the new email",
-      async () => {
-        const { email } = await user()
-        return (await user()).supabase.auth.updateUser({ email })
-      },
-      { status: 422, code: 'email_exists' },
-    ],
-    [
-      'a new password without the current one',
-      async () => (await user()).supabase.auth.updateUser({ password: 'a-new-password-1' }),
-      { status: 400, code: 'current_password_required' },
-    ],
-    [
       'a new password with a wrong current one',
       async () =>
         (await user()).supabase.auth.updateUser({
@@ -215,30 +115,6 @@ describe('the auth server refuses, as GoTrue does', () => {
           current_password: 'not-my-password',
         }),
       { status: 400, code: 'current_password_invalid' },
-    ],
-    [
-      'a new password from a session older than 24 hours without the mailed nonce',
-      async () => {
-        const { id, supabase } = await user()
-        await ageSessions(id)
-        return supabase.auth.updateUser({
-          password: 'a-new-password-2',
-          current_password: PASSWORD,
-        })
-      },
-      { status: 400, code: 'reauthentication_needed' },
-    ],
-    [
-      'a wrong nonce',
-      async () => {
-        const { supabase } = await agedWithNonce()
-        return supabase.auth.updateUser({
-          password: 'a-new-p-3',
-          nonce: '0000000',
-          current_password: PASSWORD,
-        })
-      },
-      { status: 422, code: 'reauthentication_not_valid' },
     ],
     [
       'a nonce older than its hour',
@@ -270,66 +146,21 @@ describe('the auth server refuses, as GoTrue does', () => {
       { status: 422, code: 'reauthentication_not_valid' },
     ],
     [
-      "an admin's new password: every session of the user ends",
-      async () => {
-        const { id, session } = await user()
-        await admin().updateUserById(id, { password: 'a-new-password-8' })
-        return answer(
-          raw(stack.emulator, '/auth/v1/user', {
-            headers: {
-              apikey: LOCAL_ANON_KEY,
-              authorization: `Bearer ${session.access_token}`,
-              'x-supabase-api-version': '2024-01-01',
-            },
-          }),
-        )
-      },
-      { status: 403, code: 'session_not_found' },
-    ],
-    [
-      'a PKCE code exchanged once already',
-      async () => {
-        const { client, code } = await pkceCode()
-        await client.auth.exchangeCodeForSession(code)
-        return exchange(code, 'a'.repeat(64))
-      },
-      {
-        status: 404,
-        code: 'flow_state_not_found',
-        message: 'invalid flow state, no valid flow state found',
-      },
-    ],
-    [
       'a wrong code verifier',
-      async () => exchange((await pkceCode()).code, 'wrong-verifier-'.repeat(4)),
+      async () =>
+        answer(
+          raw(stack.emulator, '/auth/v1/token?grant_type=pkce', {
+            method: 'POST',
+            headers: { apikey: LOCAL_ANON_KEY, 'x-supabase-api-version': '2024-01-01' },
+            body: JSON.stringify({ auth_code: await pkceCode(), code_verifier: 'x'.repeat(64) }),
+          }),
+        ),
       { status: 400, code: 'bad_code_verifier' },
-    ],
-    [
-      'a PKCE code older than 5 minutes',
-      async () => {
-        const { client, code } = await pkceCode()
-        await stack.db.query(
-          `update auth.flow_state set created_at = now() - interval '10 minutes',
-             auth_code_issued_at = now() - interval '10 minutes' where auth_code = $1`,
-          [code],
-        )
-        return client.auth.exchangeCodeForSession(code)
-      },
-      { status: 422, code: 'flow_state_expired' },
     ],
     [
       'an address that has an account, through the admin API',
       async () => admin().createUser({ email: (await user()).email, password: 'hunter22' }),
       { status: 422, code: 'email_exists' },
-    ],
-    [
-      'a deleted user',
-      async () => {
-        const { id } = await user()
-        await admin().deleteUser(id)
-        return admin().getUserById(id)
-      },
-      { status: 404, code: 'user_not_found' },
     ],
     [
       'a recovery link generated for nobody',

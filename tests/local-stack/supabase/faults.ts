@@ -4,11 +4,7 @@ import { FaultRegistry } from '../http'
 import { AuthError, renderAuthError } from './auth/errors'
 import { json } from './http'
 
-/**
- * A fault to inject: the next `count` requests matching `method` and `path` (the full path,
- * e.g. `/auth/v1/token` or `^/rest/v1/rpc/session_is_active$`) wait `delayMs`, then answer
- * `status` (omitted: answer normally after the wait, a slow service).
- */
+/** The next `count` requests matching `method` and `path` wait `delayMs`, then answer `status`. */
 export interface SupabaseFault {
   method?: string
   /** A path prefix, or a regular expression when it starts with `^`. */

@@ -17,7 +17,7 @@ export interface ProjectKeys {
   secret: string
 }
 
-/** The stand-in's published keys (keys.ts): the project's keys unless it was given its own. */
+/** The published keys (keys.ts): the project's unless it was given its own. */
 export const LOCAL_PROJECT_KEYS: ProjectKeys = {
   anon: LOCAL_ANON_KEY,
   serviceRole: LOCAL_SERVICE_ROLE_KEY,
@@ -50,10 +50,7 @@ export function apiKeyKind(
   return key ? keyKinds(keys).get(key) : undefined
 }
 
-/**
- * The gateway's API key check (Kong key-auth): `apikey` header or query parameter, one of
- * the project's keys (the published local keys unless the emulator was given its own).
- */
+/** The gateway's API key check (Kong key-auth): the `apikey` header or query parameter. */
 export function apiKeyProblem(request: Request, keys: ProjectKeys = LOCAL_PROJECT_KEYS) {
   const key = requestApiKey(request)
   if (!key) {
@@ -78,19 +75,8 @@ export function apiKeyProblem(request: Request, keys: ProjectKeys = LOCAL_PROJEC
 }
 
 /**
- * What Supabase's API gateway does with the new keys before Auth, PostgREST or Storage see
- * the request (guides/api/api-keys, "Known limitations"):
- *
- * - a secret key from a browser (told by its User-Agent) is refused, 401;
- * - a publishable or secret key may be in `Authorization: Bearer` only when it equals the
- *   `apikey` header (supabase-js sends it so); then, or with no Authorization at all, the
- *   service gets a JWT of the key's role (`anon` or `service_role`); a user's JWT in
- *   Authorization passes through, so the user is who the service sees;
- * - `Sb-Forwarded-For` reaches the auth server only on requests made with a secret key
- *   (guides/auth/rate-limits, "IP address forwarding": publishable and legacy keys are not
- *   supported).
- *
- * Returns the request to hand on (the same object when nothing changes) or the gateway's 401.
+ * What Supabase's gateway does with the new keys (guides/api/api-keys, README.md "Keys and
+ * gateway"): the request to hand on, a JWT of the key's role in place of the key, or its 401.
  */
 export function passGateway(
   request: Request,

@@ -11,7 +11,7 @@ import { createAuthHandler } from './auth/router'
 import { type SupabaseFault, SupabaseFaults } from './faults'
 import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
 import type { JwtSigning } from './keys'
-import { clearMail, listMail, type Mail } from './mail'
+import { listMail, type Mail } from './mail'
 import { pageRoutes } from './pages'
 import { createRestHandler } from './rest/handler'
 import type { RestPoolOptions } from './rest/pool'
@@ -33,61 +33,30 @@ export {
 } from './keys'
 export type { Mail } from './mail'
 
+/** The project's settings (README.md), each defaulting as a new hosted project has it. */
 export interface SupabaseEmulatorOptions {
   database: Database
   /** 0 or undefined = a free port; development uses 54421. */
   port?: number
   /** GoTrue SITE_URL: default redirect and base of the redirect allow-list. */
   siteUrl: string
-  /**
-   * The redirect allow-list (supabase/config.toml `additional_redirect_urls`): globs matched
-   * against the whole URL, query included, with `.` and `/` as separators (`*` stops at
-   * them, `**` does not). Redirects on SITE_URL's scheme, host and port or on a loopback IP
-   * need no entry; anything else falls back to the bare SITE_URL.
-   */
+  /** `additional_redirect_urls` (auth/redirects.ts). */
   redirectAllowList?: string[]
-  /**
-   * Repeated sign-up of a confirmed email: true (default, hosted Supabase with email
-   * confirmation on, as supabase/config.toml sets it) → 200 with a made-up user whose
-   * `identities` is [] and no mail; false (confirmation off) → 422 user_already_exists.
-   */
+  /** A repeated sign-up of a confirmed email: 200 with no identities (true), or 422. */
   obfuscateExistingSignups?: boolean
-  /**
-   * The auth server's rate limits (README, "Rate limits"): per-IP requests per 5 minutes
-   * (`tokenRefresh` 150, `verify` 30, `otp` 30) and the project's mails per hour
-   * (`emailSent`, 4 as in supabase/config.toml). A test raises one only to say it is not
-   * what that test is about (README, "Rate limits").
-   */
+  /** Per-IP requests per 5 minutes and the project's mails per hour (auth/rate-limits.ts). */
   rateLimits?: Partial<RateLimitSettings>
   /** Seconds between two mails of one kind to one user (config.toml `max_frequency`, 60). */
   mailMaxFrequencySeconds?: number
-  /**
-   * The project's "IP address forwarding" setting: `Sb-Forwarded-For` (sent with a secret
-   * key) names the client for the per-IP limits. Off by default, as on a new project.
-   */
+  /** "IP address forwarding": `Sb-Forwarded-For` (with a secret key) names the client. */
   sbForwardedFor?: boolean
-  /**
-   * How the project signs access tokens: `asymmetric` (default: an ES256 signing key in the
-   * JWKS, as new projects have) or `legacy` (the JWT secret, HS256, an empty JWKS: a project
-   * that has not moved to signing keys).
-   */
+  /** `asymmetric` (ES256 in the JWKS, the default) or `legacy` (the HS256 JWT secret). */
   jwtSigning?: JwtSigning
-  /**
-   * The project's "Allow new users to sign up" turned off (`disable_signup`): /settings says
-   * so, and sign-up, a one-time code and an OAuth sign-in refuse an address without a user.
-   */
+  /** "Allow new users to sign up" off: only the admin API creates users. */
   disableSignup?: boolean
-  /**
-   * The project's API keys (legacy HS256 JWTs signed with the local JWT secret, as a
-   * project's legacy keys are signed with its own; and the new opaque keys). Default: the
-   * published local keys. The deploy rehearsal passes keys made for the run
-   * (../fresh-keys.ts), which the published ones then are not.
-   */
+  /** The project's API keys (default: the published local ones; ../fresh-keys.ts makes others). */
   apiKeys?: ProjectKeys
-  /**
-   * PostgREST's connection pool, `db-pool` and `db-pool-acquisition-timeout` (ms): default
-   * PostgREST's, 10 connections and 10 s; Supabase sizes the pool by the compute add-on.
-   */
+  /** PostgREST's `db-pool` and `db-pool-acquisition-timeout` (default 10 and 10 s). */
   restPool?: RestPoolOptions
 }
 
@@ -99,14 +68,10 @@ export interface SupabaseEmulator {
   inbox: {
     list(): Promise<Mail[]>
     latestFor(email: string): Promise<Mail | undefined>
-    clear(): Promise<void>
   }
   /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
   countsByPath(): Record<string, number>
-  /**
-   * The client addresses the auth server's per-IP limits counted requests against (the
-   * connection's peer, or the one address `Sb-Forwarded-For` named), in the order first seen.
-   */
+  /** The client addresses the per-IP limits counted requests against, in the order first seen. */
   authClients(): string[]
   /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
   restCountsByPath(): Record<string, number>
@@ -133,8 +98,7 @@ export async function startSupabaseEmulator(
     secureEmailChange: true,
     mailTemplates: loadMailTemplates(),
     securePasswordChange: projectAuthSettings().securePasswordChange,
-    // The hosted project's `security_update_password_require_current_password` (the CLI's
-    // config.toml has no key for it: docs/going-live.md).
+    // The hosted setting the CLI's config.toml has no key for (docs/going-live.md).
     requireCurrentPassword: true,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
@@ -181,7 +145,6 @@ export async function startSupabaseEmulator(
     inbox: {
       list: () => listMail(db),
       latestFor: async (email) => (await listMail(db, email))[0],
-      clear: () => clearMail(db),
     },
     countsByPath: () => Object.fromEntries(counts),
     restCountsByPath: () => Object.fromEntries(restCounts),

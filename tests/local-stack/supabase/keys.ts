@@ -7,12 +7,7 @@ import {
   SignJWT,
 } from 'jose'
 
-/**
- * Fixed, public keys of the local Supabase emulator (like the Supabase CLI's local stack).
- * Never use them anywhere but on loopback: the app refuses to start in production with them.
- */
-
-/** HS256 secret of the legacy API keys (the Supabase CLI demo secret). */
+// Fixed, public keys (the Supabase CLI's local values): the app refuses them in production.
 export const LOCAL_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long'
 
 /** Anon and service_role API keys (HS256, Supabase CLI demo values). */
@@ -21,11 +16,7 @@ export const LOCAL_ANON_KEY =
 export const LOCAL_SERVICE_ROLE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU'
 
-/**
- * The new-style API keys, beside the legacy ones (the Supabase CLI's fixed local values).
- * Not JWTs: the gateway (`gateway.ts`) maps the publishable key to the anon role and the
- * secret key to service_role, as Supabase's API gateway does.
- */
+/** The new keys: not JWTs, the gateway (`gateway.ts`) maps them to anon and service_role. */
 export const LOCAL_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH'
 export const LOCAL_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz'
 
@@ -60,12 +51,9 @@ const privateKey = importJWK({ ...LOCAL_SIGNING_JWK, alg: 'ES256' }, 'ES256')
 const publicKey = importJWK({ ...LOCAL_JWKS.keys[0] }, 'ES256')
 
 /**
- * How a project signs its access tokens: with an asymmetric signing key (ES256 with a kid,
- * published in the JWKS), as current projects do; with the legacy JWT secret (HS256,
- * nothing published: the JWKS is empty), as projects made before signing keys still do; or,
- * `standby`, half-way between: after "Migrate JWT secret" the JWKS already publishes the
- * ES256 standby key while the legacy secret still signs every token (HS256, no kid) until
- * the keys are rotated.
+ * How a project signs access tokens: an ES256 signing key published in the JWKS; the legacy
+ * HS256 secret (an empty JWKS); or `standby`, after "Migrate JWT secret", the ES256 key
+ * published while the legacy secret still signs.
  */
 export type JwtSigning = 'asymmetric' | 'legacy' | 'standby'
 
@@ -83,10 +71,7 @@ export async function signAccessToken(
 
 export type VerifiedClaims = JWTPayload & { role?: string; sub?: string; [key: string]: unknown }
 
-/**
- * Verifies an API key or access token: HS256 (legacy API keys) or ES256 (user tokens).
- * Throws on a bad signature, an unknown algorithm or an expired token.
- */
+/** Verifies an API key (HS256) or access token (ES256); throws on anything invalid. */
 export async function verifyToken(token: string): Promise<VerifiedClaims> {
   const header = decodeProtectedHeader(token)
   if (header.alg === 'HS256')

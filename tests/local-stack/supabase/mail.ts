@@ -24,34 +24,6 @@ export interface Mail {
   createdAt: string
 }
 
-interface MailRow {
-  id: string
-  to_address: string
-  subject: string
-  kind: MailKind
-  text_body: string
-  html_body: string
-  link: string | null
-  verify_url: string | null
-  otp: string | null
-  created_at: Date
-}
-
-function toMail(row: MailRow): Mail {
-  return {
-    id: row.id,
-    to: row.to_address,
-    subject: row.subject,
-    kind: row.kind,
-    text: row.text_body,
-    html: row.html_body,
-    link: row.link,
-    verifyUrl: row.verify_url,
-    otp: row.otp,
-    createdAt: new Date(row.created_at).toISOString(),
-  }
-}
-
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 /** Decodes the character references of an attribute value or text. */
@@ -89,11 +61,7 @@ function textOf(html: string) {
     .trim()
 }
 
-/**
- * "Sends" an auth mail rendered from its template (auth/mail-templates.ts): stores its body in
- * the inbox (shown inside the inbox page, like a received mail) with its first link (what a reader would click), the auth server's own verify link
- * for the same token, and the 6-digit code.
- */
+/** Stores an auth mail in the inbox with its first link, GoTrue's verify link and its code. */
 export async function sendMail(
   db: Queryable,
   input: {
@@ -143,15 +111,11 @@ export async function storeReceivedMail(
 
 /** Mails, newest first; only those to one address when given. */
 export async function listMail(db: Queryable, to?: string): Promise<Mail[]> {
-  const { rows } = to
-    ? await db.query<MailRow>(
-        'select * from local_emulator.mail where lower(to_address) = lower($1) order by created_at desc',
-        [to.trim()],
-      )
-    : await db.query<MailRow>('select * from local_emulator.mail order by created_at desc')
-  return rows.map(toMail)
-}
-
-export async function clearMail(db: Queryable) {
-  await db.query('delete from local_emulator.mail')
+  const { rows } = await db.query<Mail>(
+    `select id, to_address as "to", subject, kind, text_body as text, html_body as html, link,
+       verify_url as "verifyUrl", otp, created_at as "createdAt" from local_emulator.mail
+     where $1::text is null or lower(to_address) = lower($1) order by created_at desc`,
+    [to?.trim() ?? null],
+  )
+  return rows.map((mail) => ({ ...mail, createdAt: new Date(mail.createdAt).toISOString() }))
 }

@@ -1,6 +1,6 @@
 import type { Database } from '../database'
 import { escapeHtml, html, json, type Route, route } from './http'
-import { clearMail, listMail } from './mail'
+import { listMail } from './mail'
 
 /** The HTML shell of the emulator's pages. */
 export function layout(title: string, body: string) {
@@ -98,10 +98,6 @@ export function pageRoutes(db: Database): Route[] {
     route('GET', '/_inbox/messages.json', async (request) => {
       const to = new URL(request.url).searchParams.get('to') ?? undefined
       return json({ messages: await listMail(db, to) })
-    }),
-    route('DELETE', '/_inbox', async () => {
-      await clearMail(db)
-      return new Response(null, { status: 204 })
     }),
     route('GET', '/_users', async () => html(await usersPage(db))),
   ]

@@ -48,10 +48,7 @@ export interface Mounts {
   apiKeys?: ProjectKeys
 }
 
-/**
- * Dispatches one web Request to auth, rest, storage or the developer pages. The APIs are
- * behind the gateway (`gateway.ts`), which maps the new API keys to their roles.
- */
+/** Dispatches a request to the pages, or through the gateway to auth, rest or storage. */
 export async function dispatch(request: Request, mounts: Mounts, peer?: string): Promise<Response> {
   const path = new URL(request.url).pathname
   const injected = await mounts.faults?.apply(request, path)
@@ -60,7 +57,7 @@ export async function dispatch(request: Request, mounts: Mounts, peer?: string):
   if (!api) {
     const { handler, params } = matchRoute(mounts.pages, request.method, path)
     if (!handler) return json({ message: 'Not found' }, { status: 404 })
-    return handler(request, params ?? {})
+    return handler(request, params)
   }
   const gated = passGateway(request, mounts.apiKeys)
   if (gated instanceof Response) return gated

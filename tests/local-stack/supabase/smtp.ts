@@ -23,14 +23,7 @@ export interface SmtpInbox {
   close(): Promise<void>
 }
 
-/**
- * An SMTP server on loopback that puts every message it accepts into the emulator's inbox
- * (local_emulator.mail), one entry per envelope recipient, beside the auth mails: the app's
- * own mails (nodemailer over SMTP_URL) land where a developer already looks. Like a
- * provider's relay it refuses a message without a From header, a recipient without an @,
- * and anything over the size limit; it asks for no password (any given is accepted) and
- * offers no TLS (loopback only).
- */
+/** An SMTP listener on loopback whose mails land in the inbox (README.md, "Pages"). */
 export async function startSmtpInbox(options: SmtpInboxOptions): Promise<SmtpInbox> {
   let count = 0
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024

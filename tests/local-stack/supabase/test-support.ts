@@ -7,11 +7,7 @@ import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
 
 export const SITE_URL = 'http://localhost:5173'
 
-/**
- * A test override (README, "Rate limits"): for a file whose journeys send more auth mails
- * than the project's hourly budget (4, supabase/config.toml) in its few seconds. The budget
- * is not what such a file tests; auth-rate-limits.test.ts tests it at its real value.
- */
+/** For a file whose journeys send more auth mails than the hourly budget (README.md). */
 export const MANY_MAILS: Partial<SupabaseEmulatorOptions> = { rateLimits: { emailSent: 1000 } }
 
 export interface TestStack {

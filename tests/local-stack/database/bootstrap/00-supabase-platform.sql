@@ -57,36 +57,11 @@ create table if not exists auth.users (
 create unique index if not exists users_email_key on auth.users (lower(email)) where email is not null;
 grant select on auth.users to service_role;
 
-create or replace function auth.jwt() returns jsonb
-language sql stable as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim', true), ''),
-    nullif(current_setting('request.jwt.claims', true), '')
-  )::jsonb
-$$;
-
+-- What the migrations' policies use; Supabase's other helpers (auth.jwt(), auth.role(), …)
+-- are left out, so a migration that needs one fails here first.
 create or replace function auth.uid() returns uuid
 language sql stable as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.sub', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
-  )::uuid
-$$;
-
-create or replace function auth.role() returns text
-language sql stable as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.role', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
-  )::text
-$$;
-
-create or replace function auth.email() returns text
-language sql stable as $$
-  select coalesce(
-    nullif(current_setting('request.jwt.claim.email', true), ''),
-    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')
-  )::text
+  select (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')::uuid
 $$;
 
 grant execute on all functions in schema auth to anon, authenticated, service_role;
@@ -125,23 +100,8 @@ alter table storage.buckets enable row level security;
 grant all on storage.objects, storage.buckets to anon, authenticated, service_role;
 
 create or replace function storage.foldername(name text) returns text[]
-language plpgsql immutable as $$
-declare
-  _parts text[];
-begin
-  select string_to_array(name, '/') into _parts;
-  return _parts[1 : array_length(_parts, 1) - 1];
-end
-$$;
-
-create or replace function storage.filename(name text) returns text
-language plpgsql immutable as $$
-declare
-  _parts text[];
-begin
-  select string_to_array(name, '/') into _parts;
-  return _parts[array_length(_parts, 1)];
-end
+language sql immutable as $$
+  select (string_to_array(name, '/'))[1 : array_length(string_to_array(name, '/'), 1) - 1]
 $$;
 
 grant execute on all functions in schema storage to anon, authenticated, service_role;

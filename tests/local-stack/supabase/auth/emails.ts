@@ -8,13 +8,7 @@ import { checkMailFrequency } from './rate-limits'
 import { confirmationUrl, resolveRedirect } from './redirects'
 import type { UserRow } from './users'
 
-/**
- * Hands one mail over. The auth server sends each auth mail to its SMTP server before it
- * answers the request that caused it (supabase/auth `internal/mailer`: the handler returns
- * after the SMTP transaction), so a request that mails takes that much longer than one that
- * does not; the stand-in waits `mailDeliveryMs` in place of that transaction, then stores
- * the mail in its inbox.
- */
+/** Hands one mail over after `mailDeliveryMs`, as GoTrue answers after its SMTP transaction. */
 async function deliver(ctx: AuthContext, db: Queryable, mail: Parameters<typeof sendMail>[1]) {
   if (ctx.config.mailDeliveryMs > 0)
     await new Promise((resolve) => setTimeout(resolve, ctx.config.mailDeliveryMs))
@@ -75,11 +69,7 @@ function lastSentAt(user: UserRow, kind: EmailTokenInput['kind']) {
   return null
 }
 
-/**
- * Sends a signup confirmation, invite, magic link or recovery email: at most one of a kind
- * per user within `max_frequency`, and within the project's hourly mail budget (both 429
- * over_email_send_rate_limit, before any token is issued).
- */
+/** A signup, invite, magic link or recovery mail, within `max_frequency` and the mail budget. */
 export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: EmailTokenInput) {
   checkMailFrequency(lastSentAt(input.user, input.kind), ctx.config.mailMaxFrequencySeconds)
   ctx.limits.mailSent()

@@ -62,11 +62,7 @@ export const errors = {
     }),
 }
 
-/**
- * Renders an error like GoTrue: `{code, message}` plus the echoed X-Supabase-Api-Version
- * header when the client sent that header (auth-js always does), else the legacy
- * `{code: <status>, error_code, msg}` shape with `x-sb-error-code`.
- */
+/** GoTrue's `{code, message}` when asked by X-Supabase-Api-Version, else the legacy shape. */
 export function renderAuthError(request: Request, error: AuthError | OAuthError): Response {
   if (error instanceof OAuthError) {
     return json({ error: error.error, error_description: error.message }, { status: error.status })

@@ -1,10 +1,6 @@
 /**
- * The redirect allow-list's globs as the auth server compiles them (github.com/gobwas/glob,
- * `glob.MustCompile(uri, '.', '/')`, internal/conf/configuration.go), for what the project's
- * entries use: `*` any run of characters that are not separators (`.` and `/`), `**` any run
- * at all, everything else literal; the whole string must match. gobwas/glob's other syntax
- * (`?`, `[…]`, `{…}`, `\`) is refused with GlobSyntaxError naming it: an entry that needs more
- * fails at start here instead of matching differently from production.
+ * The allow-list's globs as the auth server compiles them (gobwas/glob with `.` and `/` as
+ * separators), for the `*` and `**` the project uses; other syntax is refused at start.
  */
 
 export class GlobSyntaxError extends Error {}

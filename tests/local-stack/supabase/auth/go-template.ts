@@ -1,32 +1,15 @@
 /**
  * The auth mails' templates as the auth server renders them (Go's html/template, supabase/auth
- * internal/mailer/templatemailer), for exactly what the project's templates use: `{{ .Field }}`,
- * a field of the mail's data, and in text `{{ if eq .Data.key "word" }}`, `{{ else if eq .Data.key
- * "word" }}`, `{{ else }}`, `{{ end }}` on a key of the user's metadata (`.Data`): a key that is
- * absent or null is unequal, another value than a string fails the mail as Go's `eq` does.
- * Anything else Go accepts (other conditions, `with`, `range`, pipes, functions, printing
- * `.Data.key`, comments, trim markers) is refused with UnsupportedTemplateError naming the
- * template and the construct: a template that needs more fails at once here instead of being
- * rendered differently from production.
- *
- * Escaping is html/template's for the two places a field may stand: in text the HTML escaper
- * (`&amp; &lt; &gt; &#34; &#39; &#43;`); in a quoted URL attribute (href, src, action, …) at its
- * start the URL filter (a scheme other than http, https or mailto becomes `#ZgotmplZ`) and
- * normaliser, and after its `?` or `#` full percent-encoding (lowercase hex). A field anywhere
- * else (a tag, another attribute, a URL's path, `<script>`, `<style>`, `<title>`, `<textarea>`),
- * an HTML comment and a field the auth server does not give as text are refused too. A field a
- * mail does not have (`.NewEmail` but in the email change mail) prints nothing, as in Go.
+ * internal/mailer/templatemailer), for what the project's templates use and nothing more:
+ * `{{ .Field }}` in text or at the start or in the query of an `href`, and in text
+ * `{{ if eq .Data.key "word" }}`, `{{ else if eq .Data.key "word" }}`, `{{ else }}`, `{{ end }}`,
+ * not nested. Anything else is refused with UnsupportedTemplateError naming the template and the
+ * construct: a template that needs more fails at once instead of rendering unlike production.
+ * Escaping is html/template's: in text the HTML escaper; at a URL's start the scheme filter
+ * (`#ZgotmplZ`) and normaliser, in its query full percent-encoding (lowercase hex), then HTML.
  */
-
 export class UnsupportedTemplateError extends Error {}
 
-type Escaper = (value: string) => string
-/** An `if … else … end`: the first branch whose test holds (none: `else`) is rendered. */
-type Branch = { test?: { key: string; word: string }; parts: Part[] }
-type Part = string | { field: Field; escapers: Escaper[] } | Branch[]
-
-const FIELD = /^\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*$/
-const CONDITION = /^\s*(if|else if)\s+eq\s+\.Data\.([A-Za-z_][A-Za-z0-9_]*)\s+"([^"\\]*)"\s*$/
 /** The auth server's mail variables that are text (`.Data`, the user's metadata, is a map). */
 const FIELDS = [
   'SiteURL',
@@ -40,67 +23,10 @@ const FIELDS = [
 ] as const
 type Field = (typeof FIELDS)[number]
 export type MailData = Partial<Record<Field, string>> & { Data?: Record<string, unknown> }
-const URL_ATTRS =
-  /^(action|archive|background|cite|classid|codebase|data|formaction|href|icon|longdesc|manifest|poster|profile|src|usemap|xmlns)$|src|uri|url/
-const RAW = new Set(['script', 'style', 'title', 'textarea'])
 
-type Context =
-  | { state: 'text' }
-  | { state: 'tag' }
-  | { state: 'unquoted' }
-  | { state: 'raw'; element: string }
-  | { state: 'attr'; quote: string; url: boolean; part: 'start' | 'path' | 'query' }
-
-function isUrlAttr(name: string) {
-  let attr = name.toLowerCase()
-  if (attr.startsWith('data-')) attr = attr.slice(5)
-  else if (attr.includes(':')) attr = attr.slice(attr.indexOf(':') + 1)
-  return !attr.startsWith('on') && URL_ATTRS.test(attr)
-}
-
-/** Runs template text through html/template's HTML states; returns the context after it. */
-function afterText(start: Context, text: string, refuse: (construct: string) => Error) {
-  let ctx = start
-  let rest = text
-  while (rest) {
-    let taken: string
-    if (ctx.state === 'text') {
-      const at = rest.search(/<(!--|\/?[A-Za-z])/)
-      if (at >= 0 && rest.startsWith('<!--', at)) throw refuse('an HTML comment')
-      const tag = at < 0 ? null : /^<(\/?)([A-Za-z][A-Za-z0-9-]*)/.exec(rest.slice(at))!
-      taken = tag ? rest.slice(0, at) + tag[0] : rest
-      if (tag)
-        ctx =
-          tag[1] || !RAW.has(tag[2].toLowerCase())
-            ? { state: 'tag' }
-            : { state: 'raw', element: tag[2].toLowerCase() }
-    } else if (ctx.state === 'raw') {
-      const close = rest.toLowerCase().indexOf(`</${ctx.element}`)
-      taken = close < 0 ? rest : rest.slice(0, close)
-      if (close >= 0) ctx = { state: 'text' }
-    } else if (ctx.state === 'tag') {
-      const attr = /^[\s/]*(?:(>)|([^\s=>/]+)\s*(?:=\s*(["']?))?)?/.exec(rest)!
-      taken = attr[0] || rest[0]
-      if (attr[1]) ctx = { state: 'text' }
-      else if (attr[3])
-        ctx = { state: 'attr', quote: attr[3], url: isUrlAttr(attr[2]), part: 'start' }
-      else if (attr[3] === '') ctx = { state: 'unquoted' }
-    } else if (ctx.state === 'unquoted') {
-      const end = rest.search(/[\s>]/)
-      taken = end < 0 ? rest : rest.slice(0, end)
-      if (end >= 0) ctx = { state: 'tag' }
-    } else {
-      const end = rest.indexOf(ctx.quote)
-      const value = end < 0 ? rest : rest.slice(0, end)
-      taken = end < 0 ? rest : rest.slice(0, end + 1)
-      if (end >= 0) ctx = { state: 'tag' }
-      else if (/[?#]/.test(value)) ctx = { ...ctx, part: 'query' }
-      else if (ctx.part === 'start' && value.trim()) ctx = { ...ctx, part: 'path' }
-    }
-    rest = rest.slice(taken.length)
-  }
-  return ctx
-}
+type Escaper = (value: string) => string
+type Branch = { test?: { key: string; word: string }; parts: Part[] }
+type Part = string | { field: Field; escapers: Escaper[] } | { branches: Branch[] }
 
 const HTML_ESCAPES: Record<string, string> = {
   '\0': '\uFFFD',
@@ -112,45 +38,34 @@ const HTML_ESCAPES: Record<string, string> = {
   '>': '&gt;',
 }
 const escapeHtml: Escaper = (value) => value.replace(/[\0"&'+<>]/g, (char) => HTML_ESCAPES[char])
-
 const filterUrl: Escaper = (value) => {
   const scheme = /^([^/:]*):/.exec(value)?.[1].toLowerCase()
   return scheme === undefined || ['http', 'https', 'mailto'].includes(scheme) ? value : '#ZgotmplZ'
 }
+/** html/template's urlProcessor: each UTF-8 byte of a character it does not keep as `%xx`. */
+const percent = (char: string) =>
+  [...Buffer.from(char)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
+const normalizeUrl: Escaper = (value) =>
+  value.replace(/%(?![0-9a-fA-F]{2})|[^\w\-.~!#$&*+,/:;=?@[\]%]/gu, percent)
+const escapeUrl: Escaper = (value) => value.replace(/[^\w\-.~]/gu, percent)
 
-/** html/template's urlProcessor: byte by byte over UTF-8, `%xx` in lowercase hex. */
-function processUrl(value: string, normalize: boolean) {
-  const bytes = Buffer.from(value, 'utf8')
-  let out = ''
-  for (let i = 0; i < bytes.length; i++) {
-    const char = String.fromCharCode(bytes[i])
-    const keep =
-      /[A-Za-z0-9\-._~]/.test(char) ||
-      (normalize && '!#$&*+,/:;=?@[]'.includes(char)) ||
-      (normalize &&
-        char === '%' &&
-        /^[0-9a-fA-F]{2}$/.test(bytes.subarray(i + 1, i + 3).toString('latin1')))
-    out += keep ? char : `%${bytes[i].toString(16).padStart(2, '0')}`
-  }
-  return out
-}
-const normalizeUrl: Escaper = (value) => processUrl(value, true)
-const escapeUrl: Escaper = (value) => processUrl(value, false)
+const TEXT = [escapeHtml]
+/** A tag the text ends inside: `<name`, its attributes, perhaps a quoted value still open. */
+const OPEN_TAG = /<[A-Za-z](?:[^<>"']|"[^"]*"|'[^']*')*?("[^"]*|'[^']*)?$/
 
-const WHERE = {
-  tag: 'inside a tag',
-  unquoted: 'in an unquoted attribute value',
-  path: "in a URL's path",
+/** The escapers of a field after `before`, or why it cannot stand there. */
+function escapersAfter(before: string): Escaper[] | string {
+  const raw = /<(script|style|title|textarea)[\s>](?![\s\S]*<\/\1)/i.exec(before)
+  if (raw) return `inside <${raw[1].toLowerCase()}>`
+  const tag = OPEN_TAG.exec(before)
+  if (!tag) return TEXT
+  const href = /\shref\s*=\s*["']([^"']*)$/i.exec(tag[0])
+  if (!href) return tag[1] ? 'in an attribute other than href' : 'inside a tag'
+  if (!href[1]) return [filterUrl, normalizeUrl, escapeHtml]
+  return /[?#]/.test(href[1]) ? [escapeUrl, escapeHtml] : "in a URL's path"
 }
 
-function escapersFor(ctx: Context): Escaper[] | string {
-  if (ctx.state === 'text') return [escapeHtml]
-  if (ctx.state === 'raw') return `inside <${ctx.element}>`
-  if (ctx.state !== 'attr') return WHERE[ctx.state]
-  if (!ctx.url) return 'in an attribute other than a URL'
-  if (ctx.part === 'start') return [filterUrl, normalizeUrl, escapeHtml]
-  return ctx.part === 'query' ? [escapeUrl, escapeHtml] : WHERE.path
-}
+const ACTION = /^{{\s*(?:(if|else if)\s+eq\s+\.Data\.(\w+)\s+"([^"\\]*)"|(else|end))\s*}}$/
 
 export interface CompiledTemplate {
   render(data: MailData): string
@@ -158,66 +73,62 @@ export interface CompiledTemplate {
 
 /** Compiles a template; `name` (its file, or what it is) names it in UnsupportedTemplateError. */
 export function compileTemplate(source: string, name: string): CompiledTemplate {
-  const refuse = (construct: string, why: string) =>
+  const refuse = (construct: string) =>
     new UnsupportedTemplateError(
-      `the mail template ${name} uses ${construct}${why}: the local stack renders only {{ .Field }} in text and URL attributes, and {{ if eq .Data.key "word" }} in text`,
+      `the mail template ${name} uses ${construct}: the local stack renders only {{ .Field }} in text and href, and {{ if eq .Data.key "word" }} in text`,
     )
+  if (source.includes('<!--')) throw refuse('an HTML comment')
   const parts: Part[] = []
-  // The `if`s open around the text now read, innermost last.
-  const open: Branch[][] = []
-  let context: Context = { state: 'text' }
-  let rest = source
-  while (rest) {
-    const target = open.at(-1)?.at(-1)?.parts ?? parts
-    const at = rest.indexOf('{{')
-    const text = at < 0 ? rest : rest.slice(0, at)
-    context = afterText(context, text, (construct) => refuse(construct, ''))
-    if (text) target.push(text)
-    if (at < 0) break
-    const close = rest.indexOf('}}', at)
-    if (close < 0) throw refuse(`"${rest.slice(at, at + 40)}"`, ', an unclosed action')
-    const action = rest.slice(at, close + 2)
-    rest = rest.slice(close + 2)
-    const condition = CONDITION.exec(action.slice(2, -2))
-    const keyword = condition?.[1] ?? /^\s*(else|end)\s*$/.exec(action.slice(2, -2))?.[1]
-    if (keyword) {
-      if (context.state !== 'text') throw refuse(`"${action}"`, ' outside text')
-      const branches = open.at(-1)
-      const test = condition ? { key: condition[2], word: condition[3] } : undefined
-      if (keyword === 'if') {
-        target.push([{ test, parts: [] }])
-        open.push(target.at(-1) as Branch[])
-      } else if (!branches || (keyword !== 'end' && !branches.at(-1)!.test)) {
-        throw refuse(`"${action}"`, ' out of place')
-      } else if (keyword === 'end') open.pop()
-      else branches.push({ test, parts: [] })
-      continue
+  let open: Branch[] | undefined
+  // The text so far, each field as `_`: what decides the context of the next action.
+  let before = ''
+  source.split(/({{[\s\S]*?}})/).forEach((piece, index) => {
+    const target = open?.at(-1)!.parts ?? parts
+    if (index % 2 === 0) {
+      const unclosed = piece.indexOf('{{')
+      if (unclosed >= 0)
+        throw refuse(`"${piece.slice(unclosed, unclosed + 40)}", an unclosed action`)
+      before += piece
+      if (piece) target.push(piece)
+      return
     }
-    const field = FIELD.exec(action.slice(2, -2))?.[1] as Field | undefined
-    if (!field || !FIELDS.includes(field)) throw refuse(`"${action}"`, '')
-    const escapers = escapersFor(context)
-    if (typeof escapers === 'string') throw refuse(`"${action}"`, ` ${escapers}`)
-    target.push({ field, escapers })
-    if (context.state === 'attr' && context.part === 'start') context = { ...context, part: 'path' }
-  }
-  if (context.state !== 'text') throw refuse('an unclosed tag or attribute', ' at its end')
-  if (open.length) throw refuse('an if', ' without its end')
-  const holds = (test: Branch['test'], data: MailData) => {
-    if (!test) return true
-    const value = data.Data?.[test.key]
-    if (typeof value === 'string' || value === undefined || value === null)
-      return value === test.word
-    throw new Error(`template: ${name}: error calling eq: incompatible types for comparison`)
+    const escapers = escapersAfter(before)
+    const field = /^{{\s*\.(\w+)\s*}}$/.exec(piece)?.[1] as Field
+    if (FIELDS.includes(field)) {
+      if (typeof escapers === 'string') throw refuse(`"${piece}" ${escapers}`)
+      target.push({ field, escapers })
+      before += '_'
+      return
+    }
+    const [, condition, key, word, keyword = condition] = ACTION.exec(piece) ?? []
+    if (!keyword) throw refuse(`"${piece}"`)
+    if (escapers !== TEXT) throw refuse(`"${piece}" outside text`)
+    const test = condition ? { key, word } : undefined
+    if (keyword === 'if' && open) throw refuse(`"${piece}" inside an if`)
+    if (keyword === 'if') {
+      open = [{ test, parts: [] }]
+      parts.push({ branches: open })
+    } else if (!open || (keyword !== 'end' && !open.at(-1)!.test))
+      throw refuse(`"${piece}" out of place`)
+    else if (keyword === 'end') open = undefined
+    else open.push({ test, parts: [] })
+  })
+  if (OPEN_TAG.test(before)) throw refuse('an unclosed tag or attribute at its end')
+  if (open) throw refuse('an if without its end')
+  const holds = ({ test }: Branch, data: MailData) => {
+    const value = test && data.Data?.[test.key]
+    if (value != null && typeof value !== 'string')
+      throw new Error(`template: ${name}: error calling eq: incompatible types for comparison`)
+    return !test || value === test.word
   }
   const render = (list: Part[], data: MailData): string =>
     list
       .map((part) => {
         if (typeof part === 'string') return part
-        if (Array.isArray(part)) {
-          const branch = part.find(({ test }) => holds(test, data))
-          return branch ? render(branch.parts, data) : ''
-        }
-        return part.escapers.reduce((out, escape) => escape(out), data[part.field] ?? '')
+        if ('field' in part)
+          return part.escapers.reduce((out, escape) => escape(out), data[part.field] ?? '')
+        const branch = part.branches.find((each) => holds(each, data))
+        return branch ? render(branch.parts, data) : ''
       })
       .join('')
   return { render: (data) => render(parts, data) }

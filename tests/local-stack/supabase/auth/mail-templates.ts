@@ -11,13 +11,7 @@ import {
   UnsupportedTemplateError,
 } from './go-template'
 
-/**
- * The auth mails as the auth server renders them (supabase/auth internal/mailer/templatemailer):
- * each kind's subject and body are Go html/template templates, the project's own from
- * supabase/config.toml (`[auth.email.template.<name>]` subject and content_path). The local
- * stack renders the project's templates only: a kind the project leaves to the server's
- * default is refused when the stack starts, as is a template it cannot render (go-template.ts).
- */
+/** The project's own mail templates (config.toml), refused at start when missing (README.md). */
 
 export const TEMPLATE_NAMES = [
   'confirmation',

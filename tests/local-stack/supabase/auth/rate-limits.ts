@@ -3,24 +3,15 @@ import { isIP } from 'node:net'
 import { AuthError } from './errors'
 
 /**
- * The auth server's rate limits (supabase/auth `internal/api/apilimiter`, `middleware.go`
- * `performRateLimiting`, `internal/sbff`, `mail.go`), as a project has them by default.
- * Each setting is the number Supabase's dashboard and config.toml name.
+ * The auth server's rate limits (supabase/auth `apilimiter`, `sbff`, `mail.go`), named as the
+ * dashboard and config.toml name them: `tokenRefresh` (POST /token), `verify` (/verify) and
+ * `otp` (each of /signup, /otp, /magiclink, /recover, /resend, PUT /user) per 5 minutes and
+ * IP, and `emailSent`, the auth mails the whole project may send per hour.
  */
 export interface RateLimitSettings {
-  /** `rate_limit_token_refresh`: POST /token (password, refresh, PKCE), per 5 minutes and IP. */
   tokenRefresh: number
-  /** `rate_limit_verify`: GET and POST /verify, per 5 minutes and IP. */
   verify: number
-  /**
-   * `rate_limit_otp`: per 5 minutes and IP, for each of POST /signup, /otp, /magiclink,
-   * /recover, /resend and PUT /user (each endpoint has a bucket of its own at this rate).
-   */
   otp: number
-  /**
-   * `[auth.rate_limit] email_sent`: auth mails the whole project may send per hour
-   * (supabase/config.toml sets 4).
-   */
   emailSent: number
 }
 
@@ -97,12 +88,9 @@ function limiterOf(request: Request, path: string): Limiter | undefined {
 }
 
 /**
- * The address `Sb-Forwarded-For` names, as Go's `net.ParseIP(value).String()` gives it
- * (IPv6 in its RFC 5952 form, an IPv4-mapped address as IPv4), or undefined when the header
- * is anything but one IP address: a network (`2001:db8::/64`), a zone, a port, a list. Then
- * the request counts against the connection's peer. GoTrue's sbff.go takes the leftmost
- * entry of a list; the stand-in is stricter and takes only a lone address, which is all a
- * server forwarding one visitor sends.
+ * The address `Sb-Forwarded-For` names, as Go's `net.ParseIP(value).String()` gives it, or
+ * undefined when it is anything but one address (GoTrue takes a list's leftmost entry; the
+ * stand-in is stricter: a server forwarding one visitor sends one).
  */
 export function forwardedAddress(header: string | null): string | undefined {
   const value = header?.trim() ?? ''
@@ -116,21 +104,15 @@ export function forwardedAddress(header: string | null): string | undefined {
 }
 
 export interface AuthLimits {
-  /** Whether the request's method and path are limited per IP (the caller then checks). */
   limits(request: Request, path: string): boolean
-  /** Counts the request against its IP's bucket; throws 429 over_request_rate_limit. */
+  /** Counts the request against its client's bucket; throws 429 over_request_rate_limit. */
   hit(request: Request, path: string, peer: string | undefined): void
-  /** Counts one mail against the project's hourly budget; throws 429 over_email_send_rate_limit. */
+  /** Counts one mail against the project's hourly budget. */
   mailSent(): void
-  /** Every client address a request was counted against, in the order first seen. */
   clients(): string[]
 }
 
-/**
- * The limiters of one auth server. The client's address is the `Sb-Forwarded-For` entry
- * when the project enables it (`sbForwardedFor`, the dashboard's "IP address forwarding")
- * and the gateway let the header through (secret keys only), else the connection's peer.
- */
+/** The limiters of one auth server; the client is the forwarded address, else the peer. */
 export function createAuthLimits(
   settings: RateLimitSettings,
   options: { sbForwardedFor: boolean },
@@ -170,10 +152,7 @@ export function createAuthLimits(
   }
 }
 
-/**
- * The minimum time between two mails of one kind to one user (`[auth.email] max_frequency`,
- * mail.go `validateSentWithinFrequencyLimit`): 429 over_email_send_rate_limit.
- */
+/** `[auth.email] max_frequency` (mail.go validateSentWithinFrequencyLimit). */
 export function checkMailFrequency(sentAt: Date | string | null, maxFrequencySeconds: number) {
   if (!sentAt || maxFrequencySeconds <= 0) return
   const until = new Date(sentAt).getTime() + maxFrequencySeconds * 1000

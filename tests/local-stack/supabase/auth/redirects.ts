@@ -3,19 +3,7 @@ import { isIP } from 'node:net'
 import type { AuthConfig } from './context'
 import { compileGlob } from './glob'
 
-/**
- * The auth server's redirect rule (supabase/auth internal/utilities/request.go,
- * `IsRedirectURLValid` and `GetReferrer`):
- *
- * 1. a URL on the Site URL's scheme, host and port is accepted (any port when the host is a
- *    loopback name: localhost, 127.0.0.1, ::1, 0.0.0.0, ::);
- * 2. a host that is all digits is refused; a host that is an IP address is accepted only when
- *    it is a loopback address; an http(s) host with unusual characters is refused;
- * 3. otherwise each allow-list entry is a glob (gobwas/glob with `.` and `/` as separators,
- *    see glob.ts) matched against the whole URL, query string included, fragment excluded.
- *
- * Anything else falls back to the bare Site URL.
- */
+/** The auth server's redirect rule (request.go `IsRedirectURLValid`; README.md, "Redirects"). */
 
 /** The parts of a URL as Go's net/url.Parse reads them (null where it refuses the URL). */
 interface GoUrl {
@@ -136,11 +124,7 @@ function queryEscape(value: string) {
     .replace(/%20/g, '+')
 }
 
-/**
- * `{{ .ConfirmationURL }}`: the auth server's own GET /verify link for a token (templatemailer
- * getPath): `token` and `type` query-escaped, `redirect_to` escaped only when it contains
- * `&`, `=` or `#` (otherwise taken as already escaped).
- */
+/** `{{ .ConfirmationURL }}` (getPath): `redirect_to` escaped only when it has `&`, `=` or `#`. */
 export function confirmationUrl(
   config: AuthConfig,
   redirectTo: string,

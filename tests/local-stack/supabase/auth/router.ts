@@ -69,7 +69,7 @@ export function createAuthHandler(ctx: AuthContext) {
         if (method === 'PUT' && path === '/user') await authenticate(ctx, request)
         ctx.limits.hit(request, path, peer)
       }
-      return await handler(request, params ?? {})
+      return await handler(request, params)
     } catch (error) {
       if (error instanceof AuthError || error instanceof OAuthError)
         return renderAuthError(request, error)

@@ -5,6 +5,7 @@ import {
   readJsonObject,
   type Route,
   route,
+  type RouteHandler,
   stringField,
 } from '../http'
 import { verifyToken } from '../keys'
@@ -13,14 +14,13 @@ import { authError, errors } from './errors'
 import { isWeakPassword } from './passwords'
 import { generateLink } from './routes-admin-links'
 import { requireEmail } from './routes-signup'
-import { endWhatThePasswordProtected, mergeMetadata } from './routes-user'
+import { mergeMetadata } from './routes-user'
 import {
   confirmEmail,
   createUser,
   findUserByEmail,
   findUserById,
   reloadUserJson,
-  setPassword,
   userJson,
   type UserRow,
 } from './users'
@@ -64,7 +64,7 @@ async function createUserRoute(ctx: AuthContext, request: Request) {
   return json(user)
 }
 
-/** GET /admin/users?page=&per_page= → {users, aud} with x-total-count and link headers. */
+/** GET /admin/users?page=&per_page= → {users, aud}, newest first. */
 async function listUsers(ctx: AuthContext, request: Request) {
   const query = new URL(request.url).searchParams
   const page = Math.max(1, Number(query.get('page')) || 1)
@@ -73,19 +73,8 @@ async function listUsers(ctx: AuthContext, request: Request) {
     'select * from auth.users order by created_at desc, id limit $1 offset $2',
     [perPage, (page - 1) * perPage],
   )
-  const total = Number(
-    (await ctx.db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0].n,
-  )
-  const users = []
-  for (const row of rows) users.push(await userJson(ctx.db, row))
-  const lastPage = Math.max(1, Math.ceil(total / perPage))
-  const links = []
-  if (page < lastPage) links.push(`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`)
-  links.push(`</admin/users?page=${lastPage}&per_page=${perPage}>; rel="last"`)
-  return json(
-    { users, aud: 'authenticated' },
-    { headers: { 'x-total-count': String(total), link: links.join(', ') } },
-  )
+  const users = await Promise.all(rows.map((row) => userJson(ctx.db, row)))
+  return json({ users, aud: 'authenticated' })
 }
 
 /** PUT /admin/users/{id}: email (no confirmation needed), password, email_confirm, metadata. */
@@ -107,13 +96,8 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
         [user.id, email],
       )
     }
-    const password = stringField(body, 'password')
-    if (password !== undefined) {
-      if (isWeakPassword(password)) throw errors.weakPassword()
-      await setPassword(tx, user.id, password)
-      // GoTrue's adminUserUpdate: UpdatePassword with no session to keep ends them all.
-      await endWhatThePasswordProtected(tx, user.id, undefined)
-    }
+    if (body.password !== undefined)
+      throw errors.validation("an admin's password update is not emulated by the local stand-in")
     if (body.email_confirm === true) await confirmEmail(tx, user.id)
     const userMetadata = objectField(body, 'user_metadata')
     if (userMetadata) await mergeMetadata(tx, user.id, 'raw_user_meta_data', userMetadata)
@@ -124,53 +108,24 @@ async function updateUserRoute(ctx: AuthContext, request: Request, id: string) {
   return json(result)
 }
 
-function admin(
-  ctx: AuthContext,
-  handler: (request: Request, params: Record<string, string>) => Promise<Response>,
-) {
-  return async (request: Request, params: Record<string, string>) => {
-    await requireAdmin(request)
-    return handler(request, params)
-  }
-}
-
 export function adminRoutes(ctx: AuthContext): Route[] {
+  const admin = (method: string, path: string, handler: RouteHandler) =>
+    route(method, path, async (request, params) => {
+      await requireAdmin(request)
+      return handler(request, params)
+    })
   return [
-    route(
-      'POST',
-      '/admin/users',
-      admin(ctx, (request) => createUserRoute(ctx, request)),
+    admin('POST', '/admin/users', (request) => createUserRoute(ctx, request)),
+    admin('GET', '/admin/users', (request) => listUsers(ctx, request)),
+    admin('GET', '/admin/users/:id', async (_request, { id }) =>
+      json(await userJson(ctx.db, await requireUser(ctx, id))),
     ),
-    route(
-      'GET',
-      '/admin/users',
-      admin(ctx, (request) => listUsers(ctx, request)),
-    ),
-    route(
-      'GET',
-      '/admin/users/:id',
-      admin(ctx, async (_request, { id }) =>
-        json(await userJson(ctx.db, await requireUser(ctx, id))),
-      ),
-    ),
-    route(
-      'PUT',
-      '/admin/users/:id',
-      admin(ctx, (request, { id }) => updateUserRoute(ctx, request, id)),
-    ),
-    route(
-      'DELETE',
-      '/admin/users/:id',
-      admin(ctx, async (_request, { id }) => {
-        await requireUser(ctx, id)
-        await ctx.db.query('delete from auth.users where id = $1', [id])
-        return json({})
-      }),
-    ),
-    route(
-      'POST',
-      '/admin/generate_link',
-      admin(ctx, (request) => generateLink(ctx, request)),
-    ),
+    admin('PUT', '/admin/users/:id', (request, { id }) => updateUserRoute(ctx, request, id)),
+    admin('DELETE', '/admin/users/:id', async (_request, { id }) => {
+      await requireUser(ctx, id)
+      await ctx.db.query('delete from auth.users where id = $1', [id])
+      return json({})
+    }),
+    admin('POST', '/admin/generate_link', (request) => generateLink(ctx, request)),
   ]
 }

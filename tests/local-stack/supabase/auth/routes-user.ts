@@ -46,28 +46,6 @@ export async function changePassword(
   await setPassword(db, userId, password)
 }
 
-/**
- * What a new password ends (GoTrue models.User.UpdatePassword): every pending link and code
- * of the user (confirmation, recovery, email change, reauthentication, and their one-time
- * tokens), and every session but `keepSessionId` (all of them when it is undefined, as for
- * an admin's update), "because password change may mean the user no longer trusts the
- * actions performed by the previous password".
- */
-export async function endWhatThePasswordProtected(
-  db: Queryable,
-  userId: string,
-  keepSessionId: string | undefined,
-) {
-  await db.query(
-    `update auth.users set confirmation_sent_at = null, recovery_sent_at = null,
-       email_change_sent_at = null, reauthentication_token = '', reauthentication_sent_at = null
-     where id = $1`,
-    [userId],
-  )
-  await db.query('delete from auth.one_time_tokens where user_id = $1', [userId])
-  await endSessions(db, userId, keepSessionId, keepSessionId ? 'others' : 'global')
-}
-
 /** GoTrue's window in which a session may change the password without a nonce. */
 const RECENT_SIGN_IN_MS = 24 * 60 * 60 * 1000
 
@@ -86,11 +64,7 @@ async function reauthenticationState(db: Queryable, userId: string) {
   return rows[0]
 }
 
-/**
- * Secure password change (GoTrue UserUpdate + verifyReauthentication): a session that
- * signed in more than 24 hours ago must send the nonce mailed by POST /reauthenticate,
- * which is used up by this check. Any user, whether or not they already have a password.
- */
+/** Secure password change: a session older than 24 hours must send the mailed nonce. */
 async function requireRecentSignInOrNonce(
   ctx: AuthContext,
   db: Queryable,
@@ -134,11 +108,7 @@ async function isRecoverySession(db: Queryable, sessionId: string | undefined) {
   )
 }
 
-/**
- * "Require current password" (GoTrue UserUpdate, UpdatePasswordRequireCurrentPassword): a
- * user who has a password must send it as `current_password` to set a new one, unless the
- * session was opened by an emailed link or code (a recovery, magic link or OTP session).
- */
+/** "Require current password", unless the session was opened by an emailed link or code. */
 async function requireCurrentPassword(
   ctx: AuthContext,
   db: Queryable,
@@ -203,7 +173,17 @@ async function updateUser(ctx: AuthContext, request: Request) {
     if (data) await mergeMetadata(tx, user.id, 'raw_user_meta_data', data)
     if (password !== undefined) {
       await changePassword(tx, user.id, user.encrypted_password, password)
-      await endWhatThePasswordProtected(tx, user.id, auth.sessionId)
+      // GoTrue's models.User.UpdatePassword: every pending link and code, and every other
+      // session, "because password change may mean the user no longer trusts the actions
+      // performed by the previous password".
+      await tx.query(
+        `update auth.users set confirmation_sent_at = null, recovery_sent_at = null,
+           email_change_sent_at = null, reauthentication_token = '', reauthentication_sent_at = null
+         where id = $1`,
+        [user.id],
+      )
+      await tx.query('delete from auth.one_time_tokens where user_id = $1', [user.id])
+      await endSessions(tx, user.id, auth.sessionId, 'others')
     }
     if (requestedEmail !== undefined) {
       const email = normalizeEmail(requestedEmail)

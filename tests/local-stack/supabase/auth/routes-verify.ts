@@ -104,61 +104,45 @@ async function verifyPost(ctx: AuthContext, request: Request) {
   return json(result)
 }
 
-function errorRedirect(target: string, error: AuthError, pkce: boolean) {
+function errorRedirect(target: string, error: AuthError) {
   const url = new URL(target)
   const params = new URLSearchParams()
   if (OAUTH_ERROR[error.status]) params.set('error', OAUTH_ERROR[error.status])
   params.set('error_code', error.code)
   params.set('error_description', error.message)
-  if (pkce) for (const [key, value] of params) url.searchParams.set(key, value)
+  for (const [key, value] of params) url.searchParams.set(key, value)
   params.set('sb', '')
   url.hash = params.toString()
   return redirect(url.toString(), 303)
 }
 
-/** GET /verify (the link in GoTrue's own emails): 303 to redirect_to with ?code= (PKCE) or tokens in the fragment. */
+/** GET /verify (the link in GoTrue's own emails): 303 to redirect_to with ?code= (PKCE only). */
 async function verifyGet(ctx: AuthContext, request: Request) {
   const query = new URL(request.url).searchParams
   const type = parseType(query.get('type') ?? undefined)
   const token = query.get('token') ?? ''
   if (!token) throw errors.validation('Verify requires a token or a token hash')
+  // The product's links are PKCE; the implicit flow (tokens in the fragment) is not emulated.
+  if (!token.startsWith('pkce_')) throw errors.validation('the local stand-in supports only PKCE')
   const target = resolveRedirect(ctx.config, query.get('redirect_to'))
-  const pkce = token.startsWith('pkce_')
   try {
-    const outcome = await ctx.db.transaction(async (tx) => {
+    const code = await ctx.db.transaction(async (tx) => {
       const matched = await findByTokenHash(tx, type, token, ctx.config.otpTtlSeconds)
-      if (!(await applyToken(ctx, tx, matched))) return { single: true as const }
-      if (pkce) {
-        const code = await issueAuthCode(tx, matched.user.id, AUTH_METHOD[matched.type])
-        if (!code)
-          throw new AuthError(422, 'flow_state_not_found', 'No associated flow state found.')
-        return { single: false as const, code }
-      }
-      return {
-        single: false as const,
-        session: await issueSession(ctx, tx, matched.user.id, 'otp'),
-      }
+      if (!(await applyToken(ctx, tx, matched))) return undefined
+      const issued = await issueAuthCode(tx, matched.user.id, AUTH_METHOD[matched.type])
+      if (!issued)
+        throw new AuthError(422, 'flow_state_not_found', 'No associated flow state found.')
+      return issued
     })
     const url = new URL(target)
-    if (outcome.single) {
-      if (pkce) url.searchParams.set('message', SINGLE_CONFIRMATION)
+    if (code) url.searchParams.set('code', code)
+    else {
+      url.searchParams.set('message', SINGLE_CONFIRMATION)
       url.hash = new URLSearchParams({ message: SINGLE_CONFIRMATION, sb: '' }).toString()
-    } else if (outcome.code) {
-      url.searchParams.set('code', outcome.code)
-    } else if (outcome.session) {
-      const s = outcome.session
-      url.hash = new URLSearchParams({
-        access_token: s.access_token,
-        expires_at: String(s.expires_at),
-        expires_in: String(s.expires_in),
-        refresh_token: s.refresh_token,
-        token_type: 'bearer',
-        type,
-      }).toString()
     }
     return redirect(url.toString(), 303)
   } catch (error) {
-    if (error instanceof AuthError) return errorRedirect(target, error, pkce)
+    if (error instanceof AuthError) return errorRedirect(target, error)
     throw error
   }
 }

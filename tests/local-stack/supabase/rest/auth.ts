@@ -27,12 +27,7 @@ function bearerToken(headers: Headers): string | null {
   return headers.get('apikey')
 }
 
-/**
- * Verified tokens and their claims, so that a token presented again (the service-role key on
- * every webhook, a user's access token on every page load) is not verified again; an entry
- * is used only until the token's `exp`. The emulator's keys never change, so a signature
- * that verified once stays valid. Bounded: the oldest entries go first.
- */
+/** Verified tokens' claims, used until their `exp` (the keys never change); oldest go first. */
 const verified = new Map<string, VerifiedClaims>()
 const VERIFIED_MAX = 5_000
 
@@ -46,10 +41,7 @@ async function verifyCached(token: string): Promise<VerifiedClaims> {
   return claims
 }
 
-/**
- * Verifies the request's JWT (Authorization: Bearer, else apikey) like PostgREST: no token
- * means anon; a bad or expired token is a 401; only the three Supabase API roles are allowed.
- */
+/** PostgREST's JWT check: no token is anon, a bad one 401, only the three API roles. */
 export async function authenticate(headers: Headers): Promise<RequestAuth> {
   const token = bearerToken(headers)
   if (token === null) return { role: 'anon', claims: { role: 'anon' }, authenticated: false }

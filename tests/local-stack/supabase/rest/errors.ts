@@ -58,29 +58,10 @@ export function statusForSqlState(code: string, authenticated: boolean): number 
     '42501': authenticated ? 403 : 401,
   }
   if (code in exact) return exact[code]
-  const byClass: Record<string, number> = {
-    '08': 503,
-    '09': 500,
-    '0L': 403,
-    '0P': 403,
-    '25': 500,
-    '28': 403,
-    '2D': 500,
-    '38': 500,
-    '39': 500,
-    '3B': 500,
-    '40': 500,
-    '53': 503,
-    '54': 413,
-    '55': 500,
-    '57': 500,
-    '58': 500,
-    F0: 500,
-    HV: 500,
-    P0: 500,
-    XX: 500,
-  }
-  return byClass[code.slice(0, 2)] ?? 400
+  if (/^(08|53)/.test(code)) return 503
+  if (/^(0L|0P|28)/.test(code)) return 403
+  if (code.startsWith('54')) return 413
+  return /^(09|25|2D|38|39|3B|40|55|57|58|F0|HV|P0|XX)/.test(code) ? 500 : 400
 }
 
 interface DatabaseErrorLike {
@@ -96,11 +77,7 @@ function isDatabaseError(error: unknown): error is DatabaseErrorLike {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string'
 }
 
-/**
- * Whether the database connection itself failed (the server is down, restarting, or closed
- * the connection), as opposed to a query error. PostgREST answers those 503 `PGRST001`
- * ("Database client error. Retrying the connection.") and reconnects by itself.
- */
+/** A failed connection (not a query error): PostgREST answers 503 `PGRST001` and reconnects. */
 function isConnectionError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message } = error as { code?: unknown; message?: unknown }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { RestError } from './errors'
-import { parseFilter, parseOrder, parseSelect } from './grammar'
+import { parseFilter } from './grammar'
 import { parseAccept, parsePrefer, parseQuery } from './request'
 import { Params, renderWhere } from './sql'
 
@@ -18,14 +18,6 @@ describe('PostgREST grammar', () => {
       value: 'a.b,c',
       negate: false,
     })
-  })
-
-  it('parses select items and order terms', () => {
-    expect(parseSelect('id,total:amount')).toEqual([
-      { kind: 'column', column: 'id', alias: undefined },
-      { kind: 'column', column: 'amount', alias: 'total' },
-    ])
-    expect(parseOrder('a.desc,b')).toEqual([{ column: 'a', direction: 'desc' }, { column: 'b' }])
   })
 
   it.each([
@@ -45,13 +37,9 @@ describe('PostgREST grammar', () => {
     ['nulls placement', 'order=qty.desc.nullsfirst'],
     ['a filter on an embedded resource', 'owner.id=eq.1'],
   ])('refuses %s with PGRST100', (_name, query) => {
-    const parse = () => parseQuery(new URLSearchParams(query))
-    expect(parse).toThrow(RestError)
-    try {
-      parse()
-    } catch (error) {
-      expect((error as RestError).body.code).toBe('PGRST100')
-    }
+    expect(() => parseQuery(new URLSearchParams(query))).toThrow(
+      expect.objectContaining({ body: expect.objectContaining({ code: 'PGRST100' }) }),
+    )
   })
 
   it('renders every value as a bind parameter', () => {

@@ -1,11 +1,6 @@
 import { parseError } from './errors'
 
-/**
- * PostgREST's query-string grammar, as far as the product's queries go: select lists of
- * columns (aliased or not), one-column filters and order terms. PostgREST's other grammar
- * (embedding, JSON paths, casts, logic trees, pattern, range and full-text operators) is
- * refused with PGRST100 naming the stand-in, so a query that needs it fails loudly here.
- */
+/** PostgREST's query-string grammar as far as the product's queries go; the rest is PGRST100. */
 
 export type SelectItem = { kind: 'star' } | { kind: 'column'; column: string; alias?: string }
 export interface Condition {

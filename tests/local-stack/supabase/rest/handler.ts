@@ -40,10 +40,7 @@ function cookies(header: string | null) {
   return Object.fromEntries(entries)
 }
 
-/**
- * PostgREST's per-request context, set (transaction-local) before the query runs: the role,
- * the claims and request.* so that grants, RLS and auth.uid() work.
- */
+/** PostgREST's transaction-local context: role, claims and request.*, for grants and RLS. */
 function requestContext(auth: RequestAuth, request: Request, path: string) {
   const headers = Object.fromEntries(
     [...request.headers].map(([key, value]) => [key.toLowerCase(), value]),
@@ -100,11 +97,7 @@ async function serve(
   return toResponse(method, accept, outcome)
 }
 
-/**
- * A PostgREST-compatible handler for `/rest/v1/*` over a real Postgres: each request runs in
- * one transaction as the JWT's role, so grants and row-level security decide what it sees.
- * Never throws: every failure becomes a PostgREST error response.
- */
+/** `/rest/v1/*`: one transaction per request as the JWT's role; never throws. */
 export function createRestHandler(options: {
   database: Database
   /** PostgREST's connection pool (`db-pool`, `db-pool-acquisition-timeout`): pool.ts. */

@@ -8,12 +8,7 @@ export interface RestPoolOptions {
   acquisitionTimeoutMs?: number
 }
 
-/**
- * PostgREST's connection pool: at most `size` requests run their transaction at once; the
- * others wait in order of arrival, and one that waits longer than the acquisition timeout is
- * answered as PostgREST answers it, 504 `PGRST003` (docs/references/errors.rst, "Group 0 -
- * Connection"). Without it the stand-in queued without bound, so a full pool was never seen.
- */
+/** PostgREST's pool: `size` at once, the others in order; waiting too long is 504 `PGRST003`. */
 export function createRestPool({ size = 10, acquisitionTimeoutMs = 10_000 }: RestPoolOptions = {}) {
   let free = size
   const waiting: (() => void)[] = []

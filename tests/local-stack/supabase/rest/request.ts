@@ -59,11 +59,7 @@ export function parseQuery(
   return plan
 }
 
-/**
- * Parses `Prefer: a=b, c=d` (several headers are joined with commas by Headers). What
- * PostgREST does not know it ignores; what it knows and the stand-in does not emulate
- * (`return=headers-only`, `count=planned`, `missing=default`, …) is refused.
- */
+/** `Prefer`: unknown preferences are ignored, known ones the stand-in lacks refused. */
 export function parsePrefer(header: string | null): Preferences {
   const preferences: Preferences = {
     return: 'minimal',

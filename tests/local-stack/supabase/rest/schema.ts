@@ -22,12 +22,8 @@ export interface FunctionInfo {
 }
 
 /**
- * PostgREST's schema cache, for one handler: what the catalog says of a table or a
- * function's overloads is looked up on first use and kept, which saves a catalog query per
- * request. A name it has not seen is looked up again, so objects created later (tests
- * create tables and functions on a running stack) are found; changing the columns of a
- * table or the parameters of a function it has already served needs a new handler, as
- * PostgREST needs `NOTIFY pgrst, 'reload schema'`.
+ * PostgREST's schema cache: a table or function is looked up on first use and kept; a name not
+ * seen yet is looked up again (tests create objects on a running stack).
  */
 export class SchemaCache {
   private tables = new Map<string, TableInfo>()

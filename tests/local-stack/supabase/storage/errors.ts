@@ -15,18 +15,19 @@ export class StorageError extends Error {
   }
 }
 
+const fixed = (statusCode: number, code: string, error: string, message: string) => () =>
+  new StorageError(statusCode, code, error, message)
+
 export const storageErrors = {
-  bucketNotFound: () =>
-    new StorageError(404, 'NoSuchBucket', 'Bucket not found', 'Bucket not found'),
-  objectNotFound: () => new StorageError(404, 'NoSuchKey', 'not_found', 'Object not found'),
-  duplicate: () => new StorageError(409, 'Duplicate', 'Duplicate', 'The resource already exists'),
-  tooLarge: () =>
-    new StorageError(
-      413,
-      'EntityTooLarge',
-      'Payload too large',
-      'The object exceeded the maximum allowed size',
-    ),
+  bucketNotFound: fixed(404, 'NoSuchBucket', 'Bucket not found', 'Bucket not found'),
+  objectNotFound: fixed(404, 'NoSuchKey', 'not_found', 'Object not found'),
+  duplicate: fixed(409, 'Duplicate', 'Duplicate', 'The resource already exists'),
+  tooLarge: fixed(
+    413,
+    'EntityTooLarge',
+    'Payload too large',
+    'The object exceeded the maximum allowed size',
+  ),
   mimeType: (mime: string) =>
     new StorageError(
       415,
@@ -57,11 +58,8 @@ export function renderStorageError(error: StorageError) {
 export function fromDatabaseError(error: unknown): StorageError | undefined {
   const pgError = error as { code?: string; message?: string }
   if (pgError.code === '42501') {
-    return storageErrors.accessDenied(
-      pgError.message?.includes('row-level security')
-        ? 'new row violates row-level security policy'
-        : pgError.message,
-    )
+    const rls = pgError.message?.includes('row-level security')
+    return storageErrors.accessDenied(rls ? undefined : pgError.message)
   }
   if (pgError.code === '23505') return storageErrors.duplicate()
   return undefined

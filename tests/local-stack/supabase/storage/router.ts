@@ -12,11 +12,7 @@ function objectName(raw: string) {
   return name
 }
 
-/**
- * POST /object/{bucket}/{name}: the raw bytes the product sends (supabase-js sends a Buffer
- * or typed array as the body), replacing an object only with `x-upsert: true`; FormData
- * uploads and updates (PUT) are not emulated.
- */
+/** POST /object/{bucket}/{name}: raw bytes, replacing only with `x-upsert: true`. */
 async function upload(db: Database, request: Request, params: Record<string, string>) {
   const contentType = request.headers.get('content-type') ?? ''
   if (contentType.startsWith('multipart/form-data'))
@@ -54,11 +50,7 @@ interface ListedRow {
   last_accessed_at: Date
 }
 
-/**
- * POST /object/list/{bucket}: the folders, then the files directly under `prefix`, by name,
- * that RLS lets the caller see; at most `limit`. (Search, other sort orders and offsets are
- * not emulated.)
- */
+/** POST /object/list/{bucket}: the folders, then the files under `prefix` RLS shows, by name. */
 async function list(db: Database, request: Request, bucket: string) {
   const caller = await callerOf(request)
   const body = await readJsonObject(request)
@@ -121,7 +113,7 @@ export function createStorageHandler(db: Database, apiKeys?: ProjectKeys) {
     if (!handler)
       return renderStorageError(new StorageError(404, 'NotFound', 'Not Found', 'Route not found'))
     try {
-      return await handler(request, params ?? {})
+      return await handler(request, params)
     } catch (error) {
       if (error instanceof StorageError) return renderStorageError(error)
       console.error('[supabase emulator] storage error', error)
