@@ -2,31 +2,21 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { applySubscription, createTestDatabase, newUser as addUser } from '../setup/database'
 
-/**
- * Mails about plan changes and resumes, and the one mail of a deleted account
- * (`queue_subscription_notice`, `queue_account_deleted_notice`). PGlite, or the PostgreSQL server with
- * DATABASE_URL.
- */
-
+// Mails about plan changes and resumes, and the one mail of a deleted account.
 const db = await createTestDatabase()
 afterAll(() => db.close())
 
 async function newUser() {
   const id = randomUUID()
   const email = `mails-${id.slice(0, 8)}@example.com`
-  await db.query(`insert into auth.users (id, email) values ($1, $2)`, [id, email])
+  await addUser(db, email, id)
   return { id, email }
 }
 
-async function applySub(userId: string, eventId: string, at: string, fields: object) {
-  const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, userId, JSON.stringify(fields)],
-  )
-  return rows[0].result
-}
+const applySub = (userId: string, eventId: string, at: string, fields: object) =>
+  applySubscription(db, 'stripe', eventId, at, userId, fields)
 
 async function outboxOf(userId: string | null, email?: string) {
   const { rows } = await db.query<{

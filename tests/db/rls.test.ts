@@ -3,31 +3,31 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Queryable } from '../local-stack/database'
-import { createTestDatabase } from '../setup/database'
+import { asRole, createTestDatabase } from '../setup/database'
 
-/**
- * Row-level security, proven by running SQL as each API role with real JWT claims, the way
- * PostgREST does (SET LOCAL role + request.jwt.claims inside a transaction).
- */
-type Role = 'anon' | 'authenticated' | 'service_role'
-
+// Row-level security, proven by running SQL as each API role with real JWT claims.
 const alice = randomUUID()
 const bob = randomUUID()
 
-async function as<T>(
-  role: Role,
+const as = <T>(
+  role: 'authenticated' | 'service_role',
   userId: string | null,
   fn: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-  return db.transaction(async (tx) => {
-    const claims = userId ? { sub: userId, role, aud: 'authenticated' } : { role }
-    await tx.query(
-      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
-      [role, JSON.stringify(claims)],
-    )
-    return fn(tx)
-  })
-}
+) => asRole(db, role, userId, fn)
+/** A row of payment_history, as the ledger writes it. */
+const insertPayment = (
+  q: Queryable,
+  userId: string,
+  provider: string,
+  id: string,
+  amount = 2900,
+  status = 'paid',
+) =>
+  q.query(
+    `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
+     values ($1, $2, $3, $4, 'usd', $5)`,
+    [userId, provider, id, amount, status],
+  )
 
 async function seed() {
   for (const [id, email] of [
@@ -43,11 +43,7 @@ async function seed() {
       `insert into public.user_subscriptions (user_id, provider, status, plan_name) values ($1, 'stripe', 'active', 'Pro')`,
       [id],
     )
-    await db.query(
-      `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
-       values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
-      [id, `in_${id}`],
-    )
+    await insertPayment(db, id, 'stripe', `in_${id}`)
   }
   await db.query(
     `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_1', 'x')`,
@@ -139,10 +135,7 @@ describe('service role', () => {
         `update public.user_subscriptions set status = 'past_due' where user_id = $1`,
         [alice],
       )
-      await tx.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
-        [alice],
-      )
+      await insertPayment(tx, alice, 'stripe', 'in_service', 100)
       await tx.query(
         `insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`,
       )
@@ -157,20 +150,12 @@ describe('service role', () => {
 
 describe('payment_history uniqueness', () => {
   it('refuses a second row for the same Stripe invoice', async () => {
-    await expect(
-      db.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
-        [alice, `in_${alice}`],
-      ),
-    ).rejects.toThrow(/duplicate key/)
+    await expect(insertPayment(db, alice, 'stripe', `in_${alice}`)).rejects.toThrow(/duplicate key/)
   })
 
   it('keeps a paid Polar order and its refund as two rows, but no duplicates of either', async () => {
     const insert = (status: string, amount: number) =>
-      db.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'polar', 'ord_1', $2, 'usd', $3)`,
-        [bob, amount, status],
-      )
+      insertPayment(db, bob, 'polar', 'ord_1', amount, status)
     await insert('succeeded', 900)
     await insert('refunded', -900)
     await expect(insert('succeeded', 900)).rejects.toThrow(/duplicate key/)
