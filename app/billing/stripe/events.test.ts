@@ -497,7 +497,6 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   const event = (type: string, object: unknown) =>
     ({
       id: `evt_${type}`,
-      object: 'event',
       created: unix('2026-11-01T10:00:03.000Z'),
       data: { object },
       type,
@@ -565,22 +564,19 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   }
   const paidInvoice = (overrides: Fields = {}) =>
     stripeInvoice(overrides, { pricing: { price_details: { price: proPriceId() } } })
-  const paymentRow = {
-    ...basePayment,
-    // Not a column: the ledger call finds the user by it when user_id is null.
-    stripe_customer_id: CUSTOMER_ID,
-  }
+  // stripe_customer_id is not a column: the ledger call finds the user by it when user_id is null.
+  const paymentRow = { ...basePayment, stripe_customer_id: CUSTOMER_ID }
+  const succeeded = ledger('invoice.payment_succeeded')
+  const paid = (invoice = paidInvoice()) =>
+    applyStripeEvent(event('invoice.payment_succeeded', invoice))
 
   it('invoice.payment_succeeded → recordPaymentEvent with the row, the invoice payment intent and its card', async () => {
     const card = { brand: 'visa', last4: '4242', exp_year: 2029, funding: 'credit' }
     const intent = { id: 'pi_3SxQ2cL4kX9mNpQr0abc', payment_method: { id: 'pm_1', card } }
     const list = stripeWithPayments(async () => ({
-      object: 'list',
       data: [{ status: 'paid', payment: { payment_intent: intent, type: 'payment_intent' } }],
     }))
-    await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
-      'applied',
-    )
+    await expect(paid()).resolves.toBe('applied')
     // One request: the card comes expanded with the payment intent.
     expect(list).toHaveBeenCalledWith(
       {
@@ -590,7 +586,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       },
       { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(ledger('invoice.payment_succeeded'), {
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, {
       ...paymentRow,
       provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
       card: { brand: 'visa', last4: '4242' },
@@ -610,20 +606,15 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     ['invoice payments that cannot be read', new Error('connect ECONNREFUSED')],
   ])('records the payment without its payment intent for %s', async (_, error) => {
     stripeWithPayments(async () => Promise.reject(error))
-    await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
-      'applied',
-    )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      ledger('invoice.payment_succeeded'),
-      paymentRow,
-    )
+    await expect(paid()).resolves.toBe('applied')
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, paymentRow)
   })
 
   it('asks for no payment intent for an invoice with nothing paid', async () => {
     const list = stripeWithPayments(async () => ({ data: [] }))
-    await applyStripeEvent(event('invoice.payment_succeeded', paidInvoice({ amount_paid: 0 })))
+    await paid(paidInvoice({ amount_paid: 0 }))
     expect(list).not.toHaveBeenCalled()
-    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
+    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(succeeded, {
       ...paymentRow,
       amount: 0,
     })
