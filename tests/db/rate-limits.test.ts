@@ -2,12 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 import { createTestDatabase } from '../setup/database'
 
-/**
- * public.rate_limit_hits (and rate_limit_hit, kept for the previous release), the shared
- * rate-limit store (RATE_LIMIT_STORE=postgres): fixed windows counted atomically, every counter
- * of a request in one statement (callable only by the service role: tests/db/privileges.test.ts). Runs on PGlite and, in
- * CI, on the PostgreSQL server (where the concurrent hits really are concurrent).
- */
+// The shared rate-limit store's fixed windows, counted atomically (rate_limit_hit is kept for
+// the previous release).
 
 const db = await createTestDatabase()
 afterAll(() => db.close())

@@ -9,11 +9,7 @@ import { getEnv, resetEnvForTests } from '~/env.server'
 import { database } from './database.server'
 import { rpc } from './rpc.server'
 
-/**
- * The database gateway against a stand-in PostgREST: what goes on the wire, that every
- * failure comes back as an error (never as data), the timeout, and the one retry of a request
- * whose kept-alive connection was closed.
- */
+// The database gateway against a stand-in PostgREST: every failure is an error, never data.
 let server: http.Server
 let answer: (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void
 const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] =

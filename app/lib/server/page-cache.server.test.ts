@@ -33,10 +33,7 @@ let cache: AnonymousPageCache
 let clock: number
 let nextRender: Render
 
-/**
- * The production server's order: the request store, then the cache, then the renderer, which
- * offers its stream as `entry.server.tsx` does and pipes it into the answer.
- */
+/** The production server's order: request store, cache, then a renderer as entry.server.tsx. */
 function app(req: IncomingMessage, res: ServerResponse) {
   requestContext.run({ clientAddress: undefined }, () =>
     cache.serve(req, res, () => {
