@@ -54,12 +54,10 @@ async function seed() {
   )
 }
 
-const USER_TABLES = [
-  'user_subscriptions',
-  'payment_history',
-  'payment_totals',
-  'user_profiles',
-] as const
+const USER_TABLES = ['user_subscriptions', 'payment_history', 'payment_totals', 'user_profiles']
+/** One statement as alice, signed in. */
+const asAlice = (sql: string, params: unknown[] = []) =>
+  as('authenticated', alice, (tx) => tx.query<Record<string, unknown>>(sql, params))
 
 const db = await createTestDatabase()
 beforeAll(async () => {
@@ -69,26 +67,20 @@ afterAll(() => db.close())
 
 describe('a signed-in user', () => {
   it.each(USER_TABLES)('sees only their own rows in %s', async (table) => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query<{ user_id: string }>(`select user_id from public.${table}`),
-    )
-    expect(rows.rows.map((row) => row.user_id)).toEqual([alice])
+    const { rows } = await asAlice(`select user_id from public.${table}`)
+    expect(rows.map((row) => row.user_id)).toEqual([alice])
   })
 
   it('cannot read another user profile even by id', async () => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query(`select * from public.user_profiles where user_id = $1`, [bob]),
-    )
-    expect(rows.rows).toHaveLength(0)
+    const { rows } = await asAlice(`select * from public.user_profiles where user_id = $1`, [bob])
+    expect(rows).toHaveLength(0)
   })
 
   it('gets a profile created on sign-up, named from the metadata, product updates off until opted in', async () => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query(
-        `select display_name, notify_product_updates, notify_billing, notify_security from public.user_profiles`,
-      ),
+    const { rows } = await asAlice(
+      `select display_name, notify_product_updates, notify_billing, notify_security from public.user_profiles`,
     )
-    expect(rows.rows).toEqual([
+    expect(rows).toEqual([
       {
         display_name: 'alice',
         notify_product_updates: false,
@@ -99,16 +91,13 @@ describe('a signed-in user', () => {
   })
 
   it('can update their own profile but not another one', async () => {
-    const own = await as('authenticated', alice, (tx) =>
-      tx.query(`update public.user_profiles set display_name = 'Alice A' where user_id = $1`, [
-        alice,
-      ]),
-    )
-    expect(own.affectedRows).toBe(1)
-    const other = await as('authenticated', alice, (tx) =>
-      tx.query(`update public.user_profiles set display_name = 'hacked' where user_id = $1`, [bob]),
-    )
-    expect(other.affectedRows).toBe(0)
+    const rename = (name: string, userId: string) =>
+      asAlice(`update public.user_profiles set display_name = $1 where user_id = $2`, [
+        name,
+        userId,
+      ])
+    expect((await rename('Alice A', alice)).affectedRows).toBe(1)
+    expect((await rename('hacked', bob)).affectedRows).toBe(0)
     const { rows } = await db.query<{ display_name: string }>(
       `select display_name from public.user_profiles where user_id = $1`,
       [bob],
@@ -185,9 +174,7 @@ describe('profile-images storage', () => {
       `insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`,
       [`${bob}/a.png`, bob],
     )
-    const result = await as('authenticated', alice, (tx) =>
-      tx.query(`delete from storage.objects where name = $1`, [`${bob}/a.png`]),
-    )
+    const result = await asAlice(`delete from storage.objects where name = $1`, [`${bob}/a.png`])
     expect(result.affectedRows).toBe(0)
   })
 })
