@@ -307,9 +307,15 @@ describe('POST /api/contact: failures (500)', () => {
 
   const cause = new Error('down')
   test.each([
-    ['a delivery', () => setContactDeliveryForTests({ deliver: () => Promise.reject(cause) })],
-    ['the rate-limit store', () => setRateLimitStore({ hit: () => Promise.reject(cause) })],
-  ])('%s that fails answers 500 and logs the cause', async (_, fail) => {
+    [
+      'a delivery that throws',
+      () => setContactDeliveryForTests({ deliver: () => Promise.reject(cause) }),
+    ],
+    [
+      'a rate-limit store that throws',
+      () => setRateLimitStore({ hit: () => Promise.reject(cause) }),
+    ],
+  ])('%s: answers 500 and logs the cause', async (_, fail) => {
     fail()
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
