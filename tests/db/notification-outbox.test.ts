@@ -60,6 +60,10 @@ const finish = (id: string, attempt: number, outcome: string, retryAt?: string, 
     retryAt ?? null,
   ])
 
+/** Every row's next attempt is due (`ago` before now). */
+const due = (ago = '0') =>
+  db.query(`update public.notification_outbox set next_attempt_at = now() - $1::interval`, [ago])
+
 const db = await createTestDatabase()
 beforeAll(() => newUser(db, email, user))
 afterAll(() => db.close())
@@ -193,9 +197,7 @@ describe('claiming and finishing', () => {
     expect(first).toMatchObject({ attempts: 1, wanted: true, kind: 'password_changed' })
     expect(await claim()).toEqual([])
     expect(await finish(first.id, 1, 'sent')).toBe(true)
-    await db.query(
-      `update public.notification_outbox set next_attempt_at = now() - interval '1 hour'`,
-    )
+    await due('1 hour')
     expect(await claim()).toEqual([])
     expect((await outbox())[0]).toMatchObject({ status: 'sent', attempts: 1 })
   })
@@ -206,7 +208,7 @@ describe('claiming and finishing', () => {
     const later = new Date(Date.now() + 60_000).toISOString()
     expect(await finish(row.id, 1, 'failed', later, 'connect ECONNREFUSED')).toBe(true)
     expect(await claim()).toEqual([])
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     const [again] = await claim()
     expect(again.attempts).toBe(2)
     expect(await finish(again.id, 2, 'failed', undefined, 'still down')).toBe(true)
@@ -215,14 +217,14 @@ describe('claiming and finishing', () => {
       attempts: 2,
       last_error: 'still down',
     })
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     expect(await claim()).toEqual([])
   })
 
   it('a report from a claim whose lease ran out (someone else claimed it) changes nothing', async () => {
     await queue(1)
     const [stale] = await claim(db, 10, 1)
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     const [current] = await claim()
     expect(await finish(stale.id, stale.attempts, 'sent')).toBe(false)
     expect(await finish(current.id, current.attempts, 'sent')).toBe(true)
