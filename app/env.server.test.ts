@@ -2,12 +2,49 @@ import { describe, expect, it } from 'vitest'
 
 import { PLAN_DEFINITIONS, planIdSettings } from './billing/plans'
 import { catalogPlan } from './billing/plans.test-support'
-import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
+import { type Env, LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS, parseEnv } from './env.server'
 import { PRODUCTION_ENV } from './env.test-support'
 
 const realistic = PRODUCTION_ENV
+type Source = Record<string, string | undefined>
 
-describe('parseEnv: the plan catalogue in production', () => {
+const publishable = 'sb_publishable_Q2x3y4z5a6b7c8d9e0f1g2_h3i4j5k6'
+const secret = 'sb_secret_Z9y8x7w6v5u4t3s2r1q0p9_o8n7m6l5'
+// Legacy keys as Supabase issues them: JWTs whose role claim says which they are.
+const legacy = (role: string) =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ role, iss: 'supabase' })).toString('base64url')}.signature-part`
+const localKeys = {
+  SUPABASE_ANON_KEY: LOCAL_SUPABASE_NEW_KEYS.publishable,
+  SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE_NEW_KEYS.secret,
+}
+const bases: Record<string, Source> = {
+  development: {},
+  production: realistic,
+  single: { ...realistic, RATE_LIMIT_STORE: 'memory', SINGLE_INSTANCE: 'true' },
+  // The benchmark in production mode on one machine: the local stack on loopback hosts.
+  bench: {
+    ...LOCAL_DEFAULTS,
+    NODE_ENV: 'production',
+    SITE_URL: 'http://localhost:4900',
+    SUPABASE_URL: 'http://127.0.0.1:54900',
+    STRIPE_API_URL: 'http://127.0.0.1:12900',
+    POLAR_API_URL: 'http://[::1]:12910',
+    BENCH_ALLOW_LOCAL_STACK: '1',
+  },
+  // The deploy rehearsal: production against a local stack with fresh keys.
+  rehearsal: {
+    ...realistic,
+    SITE_URL: 'http://localhost:4300',
+    SUPABASE_URL: 'http://localhost:54500',
+    STRIPE_API_URL: 'http://127.0.0.1:12300',
+    POLAR_API_URL: 'http://127.0.0.1:12310',
+    SMTP_URL: 'smtp://127.0.0.1:2700',
+    DEPLOY_REHEARSAL: '1',
+  },
+}
+const unset = undefined
+
+describe('parseEnv', () => {
   it("has a Stripe price and a Polar product setting for each plan of the catalogue, the catalogue's ids in development and refused in production", () => {
     const development = parseEnv({})
     for (const plan of PLAN_DEFINITIONS) {
@@ -23,255 +60,198 @@ describe('parseEnv: the plan catalogue in production', () => {
     }
   })
 
-  it('requires every plan id, listing all that are missing at once', () => {
-    const { STRIPE_PRICE_PRO: _a, POLAR_PRODUCT_STARTER: _b, ...withoutTwo } = realistic
-    expect(() => parseEnv(withoutTwo)).toThrow(
-      /STRIPE_PRICE_PRO: is required but not set\n {2}- POLAR_PRODUCT_STARTER: is required but not set/,
-    )
-  })
-
-  it("refuses the local emulator's ids, naming each", () => {
-    const local = {
-      ...realistic,
-      STRIPE_PRICE_STARTER: catalogPlan('starter').stripe.priceId,
-      POLAR_PRODUCT_PRO: catalogPlan('pro').polar.productId,
-    }
-    expect(() => parseEnv(local)).toThrow(
-      /STRIPE_PRICE_STARTER is the local emulator's id[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id/,
-    )
-  })
-
-  it('refuses a product id where a price id belongs, and a non-UUID Polar product', () => {
-    expect(() => parseEnv({ ...realistic, STRIPE_PRICE_PRO: 'prod_123' })).toThrow(
-      /STRIPE_PRICE_PRO: must be a Stripe price id/,
-    )
-    expect(() => parseEnv({ ...realistic, POLAR_PRODUCT_PRO: 'pro' })).toThrow(
-      /POLAR_PRODUCT_PRO: must be a Polar product id/,
-    )
-  })
-})
-
-describe('parseEnv', () => {
-  it('runs a fresh clone with no variables at all, on the local defaults', () => {
-    const env = parseEnv({})
-    expect(env.SITE_URL).toBe('http://localhost:5173')
-    expect(env.SUPABASE_URL).toBe(LOCAL_DEFAULTS.SUPABASE_URL)
-    expect(env.STRIPE_API_URL).toBe(LOCAL_DEFAULTS.STRIPE_API_URL)
-    expect(env.POLAR_SANDBOX).toBe('true')
-    expect(env.NODE_ENV).toBe('development')
-  })
-
-  it('accepts real production settings; unset API URLs mean the real providers', () => {
-    const env = parseEnv(realistic)
-    expect(env.STRIPE_API_URL).toBeUndefined()
-    expect(env.POLAR_API_URL).toBeUndefined()
-    expect(env.POLAR_SANDBOX).toBe('false')
-    expect(parseEnv({ ...realistic, POLAR_SANDBOX: '' }).POLAR_SANDBOX).toBeUndefined()
-    expect(parseEnv({ ...realistic, POLAR_SANDBOX: ' TRUE ' }).POLAR_SANDBOX).toBe('true')
-    expect(parseEnv({ ...realistic, POLAR_SANDBOX: 'False' }).POLAR_SANDBOX).toBe('false')
-    expect(() => parseEnv({ ...realistic, POLAR_SANDBOX: '1' })).toThrow(
-      /POLAR_SANDBOX: must be true or false \(any letter case\), or left unset/,
-    )
-  })
-
-  it.each([
-    ['https://app.example.com/', 'trailing slash'],
-    ['https://app.example.com/app', 'a path'],
-    ['app.example.com', 'no scheme'],
-    ['ftp://app.example.com', 'another scheme'],
-  ])('rejects SITE_URL %s (%s), naming the variable', (value) => {
-    expect(() => parseEnv({ ...realistic, SITE_URL: value })).toThrow(/SITE_URL: must be an origin/)
-  })
-
-  it('names every missing variable in production', () => {
-    expect(() => parseEnv({ NODE_ENV: 'production', SITE_URL: 'https://app.example.com' })).toThrow(
-      /SUPABASE_URL: is required[\s\S]*STRIPE_SECRET_KEY: is required[\s\S]*POLAR_WEBHOOK_SECRET: is required/,
-    )
-  })
-
-  it('names a malformed variable', () => {
-    expect(() => parseEnv({ ...realistic, STRIPE_SECRET_KEY: 'pk_live_nope' })).toThrow(
-      /STRIPE_SECRET_KEY: must start with sk_test_/,
-    )
-  })
-
-  it('refuses to start in production with local emulator keys, and says which', () => {
-    expect(() => parseEnv({ ...LOCAL_DEFAULTS, NODE_ENV: 'production' })).toThrow(
-      /Refusing to start in production[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_API_URL points at the local stack/,
-    )
-    expect(() =>
-      parseEnv({ ...realistic, STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET }),
-    ).toThrow(/STRIPE_WEBHOOK_SECRET is the local emulator key/)
-  })
-})
-
-describe('Supabase keys of either kind', () => {
-  const publishable = 'sb_publishable_Q2x3y4z5a6b7c8d9e0f1g2_h3i4j5k6'
-  const secret = 'sb_secret_Z9y8x7w6v5u4t3s2r1q0p9_o8n7m6l5'
-  // Legacy keys as Supabase issues them: JWTs whose role claim says which they are.
-  const legacy = (role: string) =>
-    `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ role, iss: 'supabase' })).toString('base64url')}.signature-part`
-
-  it('accepts the publishable and secret keys, and the legacy anon and service_role keys', () => {
-    expect(
-      parseEnv({ ...realistic, SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret }),
-    ).toMatchObject({ SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret })
-    expect(
-      parseEnv({
-        ...realistic,
-        SUPABASE_ANON_KEY: legacy('anon'),
-        SUPABASE_SERVICE_ROLE_KEY: legacy('service_role'),
-      }),
-    ).toMatchObject({ SUPABASE_ANON_KEY: legacy('anon') })
+  // An empty API URL means the real service; unset means the local stack outside production
+  // (the same rule in npm run dev, the server and npm run stripe:sync-products).
+  it.each<[string, Source, Partial<Env>]>([
+    [
+      'development',
+      {},
+      {
+        SITE_URL: 'http://localhost:5173',
+        SUPABASE_URL: LOCAL_DEFAULTS.SUPABASE_URL,
+        STRIPE_API_URL: LOCAL_DEFAULTS.STRIPE_API_URL,
+        POLAR_API_URL: LOCAL_DEFAULTS.POLAR_API_URL,
+        POLAR_SANDBOX: 'true',
+        NODE_ENV: 'development',
+        TRUSTED_PROXY_COUNT: 0,
+        RATE_LIMIT_STORE: 'memory',
+        SMTP_URL: 'smtp://127.0.0.1:54425',
+        MAIL_POLL_INTERVAL_MS: 5_000,
+        MAIL_RETRY_BASE_MS: 30_000,
+        STRIPE_AUTOMATIC_TAX: false,
+        DEPLOYMENT_ENVIRONMENT: unset,
+      },
+    ],
+    [
+      'production',
+      {},
+      {
+        STRIPE_API_URL: unset,
+        POLAR_API_URL: unset,
+        POLAR_SANDBOX: 'false',
+        RATE_LIMIT_STORE: 'postgres',
+      },
+    ],
+    [
+      'development',
+      { STRIPE_API_URL: '', POLAR_API_URL: '' },
+      { STRIPE_API_URL: unset, POLAR_API_URL: unset },
+    ],
+    ['production', { STRIPE_API_URL: '' }, { STRIPE_API_URL: unset }],
+    ['production', { POLAR_SANDBOX: '' }, { POLAR_SANDBOX: unset }],
+    ['production', { POLAR_SANDBOX: ' TRUE ' }, { POLAR_SANDBOX: 'true' }],
+    ['production', { POLAR_SANDBOX: 'False' }, { POLAR_SANDBOX: 'false' }],
+    [
+      'production',
+      { SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret },
+      { SUPABASE_ANON_KEY: publishable, SUPABASE_SERVICE_ROLE_KEY: secret },
+    ],
+    [
+      'production',
+      { SUPABASE_ANON_KEY: legacy('anon'), SUPABASE_SERVICE_ROLE_KEY: legacy('service_role') },
+      { SUPABASE_ANON_KEY: legacy('anon') },
+    ],
     // The kinds may be mixed while a project moves to the new keys.
-    expect(() =>
-      parseEnv({
-        ...realistic,
-        SUPABASE_ANON_KEY: legacy('anon'),
-        SUPABASE_SERVICE_ROLE_KEY: secret,
-      }),
-    ).not.toThrow()
+    [
+      'production',
+      { SUPABASE_ANON_KEY: legacy('anon'), SUPABASE_SERVICE_ROLE_KEY: secret },
+      { SUPABASE_SERVICE_ROLE_KEY: secret },
+    ],
+    // Outside production the local stack's new keys are fine: it issues them.
+    ['development', localKeys, localKeys],
+    [
+      'development',
+      { TRUSTED_PROXY_COUNT: '', RATE_LIMIT_STORE: '' },
+      { TRUSTED_PROXY_COUNT: 0, RATE_LIMIT_STORE: 'memory' },
+    ],
+    [
+      'production',
+      { TRUSTED_PROXY_COUNT: ' 2 ', RATE_LIMIT_STORE: 'postgres' },
+      { TRUSTED_PROXY_COUNT: 2, RATE_LIMIT_STORE: 'postgres' },
+    ],
+    ['single', {}, { RATE_LIMIT_STORE: 'memory' }],
+    [
+      'production',
+      { MAIL_FROM: 'Example <no-reply@example.com>' },
+      { MAIL_FROM: 'Example <no-reply@example.com>' },
+    ],
+    ['production', { MAIL_FROM: 'no-reply@example.com' }, { MAIL_FROM: 'no-reply@example.com' }],
+    ['bench', {}, { NODE_ENV: 'production', STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY }],
+    ['rehearsal', {}, { NODE_ENV: 'production', STRIPE_API_URL: 'http://127.0.0.1:12300' }],
+    // Development already runs on the local stack: the flag is ignored there.
+    ['development', { DEPLOY_REHEARSAL: 'yes' }, { NODE_ENV: 'development' }],
+    ['development', { STRIPE_AUTOMATIC_TAX: '' }, { STRIPE_AUTOMATIC_TAX: false }],
+    ['development', { STRIPE_AUTOMATIC_TAX: 'false' }, { STRIPE_AUTOMATIC_TAX: false }],
+    ['development', { STRIPE_AUTOMATIC_TAX: 'TRUE' }, { STRIPE_AUTOMATIC_TAX: true }],
+    ['development', { DEPLOYMENT_ENVIRONMENT: 'staging' }, { DEPLOYMENT_ENVIRONMENT: 'staging' }],
+  ])('accepts %s with %j', (base, overrides, expected) => {
+    const env = parseEnv({ ...bases[base], ...overrides })
+    const read = Object.keys(expected).map((name) => [name, env[name as keyof Env]])
+    expect(Object.fromEntries(read)).toEqual(expected)
   })
 
-  it('refuses a secret key where the public key goes, and a public key where the secret goes', () => {
-    expect(() => parseEnv({ ...realistic, SUPABASE_ANON_KEY: secret })).toThrow(
-      /SUPABASE_ANON_KEY: is a secret key/,
+  const loopback = (flag: string, name: string) =>
+    new RegExp(`Refusing to start: ${flag}[\\s\\S]*${name} is not a loopback`)
+  const realHost = (flag: string) =>
+    new RegExp(
+      `Refusing to start: ${flag} is set[\\s\\S]*SITE_URL is not a loopback address \\(https://app.example.com\\)[\\s\\S]*STRIPE_API_URL is not set`,
     )
-    expect(() => parseEnv({ ...realistic, SUPABASE_ANON_KEY: legacy('service_role') })).toThrow(
-      /SUPABASE_ANON_KEY: is a secret key/,
-    )
-    expect(() => parseEnv({ ...realistic, SUPABASE_SERVICE_ROLE_KEY: publishable })).toThrow(
-      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
-    )
-    expect(() => parseEnv({ ...realistic, SUPABASE_SERVICE_ROLE_KEY: legacy('anon') })).toThrow(
-      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
-    )
-  })
+  type Row = [string, Source, RegExp]
 
-  it('refuses the local stack’s publishable and secret keys in production, as the legacy ones', () => {
-    expect(() =>
-      parseEnv({
-        ...realistic,
-        SUPABASE_ANON_KEY: LOCAL_SUPABASE_NEW_KEYS.publishable,
-        SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE_NEW_KEYS.secret,
-      }),
-    ).toThrow(
+  it.each<Row>([
+    [
+      'production',
+      { STRIPE_PRICE_PRO: unset, POLAR_PRODUCT_STARTER: unset },
+      /STRIPE_PRICE_PRO: is required but not set\n {2}- POLAR_PRODUCT_STARTER: is required but not set/,
+    ],
+    [
+      'production',
+      {
+        STRIPE_PRICE_STARTER: catalogPlan('starter').stripe.priceId,
+        POLAR_PRODUCT_PRO: catalogPlan('pro').polar.productId,
+      },
+      /STRIPE_PRICE_STARTER is the local emulator's id[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id/,
+    ],
+    ['production', { STRIPE_PRICE_PRO: 'prod_123' }, /STRIPE_PRICE_PRO: must be a Stripe price id/],
+    ['production', { POLAR_PRODUCT_PRO: 'pro' }, /POLAR_PRODUCT_PRO: must be a Polar product id/],
+    [
+      'production',
+      { POLAR_SANDBOX: '1' },
+      /POLAR_SANDBOX: must be true or false \(any letter case\), or left unset/,
+    ],
+    ...[
+      'https://app.example.com/',
+      'https://app.example.com/app',
+      'app.example.com',
+      'ftp://app.example.com',
+    ].map((value): Row => ['production', { SITE_URL: value }, /SITE_URL: must be an origin/]),
+    [
+      'development',
+      { NODE_ENV: 'production', SITE_URL: 'https://app.example.com' },
+      /SUPABASE_URL: is required[\s\S]*STRIPE_SECRET_KEY: is required[\s\S]*POLAR_WEBHOOK_SECRET: is required/,
+    ],
+    [
+      'production',
+      { STRIPE_SECRET_KEY: 'pk_live_nope' },
+      /STRIPE_SECRET_KEY: must start with sk_test_/,
+    ],
+    [
+      'development',
+      { ...LOCAL_DEFAULTS, NODE_ENV: 'production' },
+      /Refusing to start in production[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_API_URL points at the local stack/,
+    ],
+    [
+      'production',
+      { STRIPE_WEBHOOK_SECRET: LOCAL_DEFAULTS.STRIPE_WEBHOOK_SECRET },
+      /STRIPE_WEBHOOK_SECRET is the local emulator key/,
+    ],
+    ['production', { SUPABASE_ANON_KEY: secret }, /SUPABASE_ANON_KEY: is a secret key/],
+    [
+      'production',
+      { SUPABASE_ANON_KEY: legacy('service_role') },
+      /SUPABASE_ANON_KEY: is a secret key/,
+    ],
+    [
+      'production',
+      { SUPABASE_SERVICE_ROLE_KEY: publishable },
+      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
+    ],
+    [
+      'production',
+      { SUPABASE_SERVICE_ROLE_KEY: legacy('anon') },
+      /SUPABASE_SERVICE_ROLE_KEY: is a public key/,
+    ],
+    [
+      'production',
+      localKeys,
       /SUPABASE_ANON_KEY is the local emulator key[\s\S]*SUPABASE_SERVICE_ROLE_KEY is the local emulator key/,
-    )
-    // Outside production they are fine: the local stack issues them.
-    expect(() =>
-      parseEnv({
-        SUPABASE_ANON_KEY: LOCAL_SUPABASE_NEW_KEYS.publishable,
-        SUPABASE_SERVICE_ROLE_KEY: LOCAL_SUPABASE_NEW_KEYS.secret,
-      }),
-    ).not.toThrow()
-  })
-})
-
-describe('rate-limit settings', () => {
-  it('default to no trusted proxy and the in-process store', () => {
-    const env = parseEnv({})
-    expect(env.TRUSTED_PROXY_COUNT).toBe(0)
-    expect(env.RATE_LIMIT_STORE).toBe('memory')
-    expect(parseEnv({ TRUSTED_PROXY_COUNT: '', RATE_LIMIT_STORE: '' })).toMatchObject({
-      TRUSTED_PROXY_COUNT: 0,
-      RATE_LIMIT_STORE: 'memory',
-    })
-  })
-
-  it('read a whole number of proxies and the postgres store', () => {
-    const env = parseEnv({ ...realistic, TRUSTED_PROXY_COUNT: ' 2 ', RATE_LIMIT_STORE: 'postgres' })
-    expect(env.TRUSTED_PROXY_COUNT).toBe(2)
-    expect(env.RATE_LIMIT_STORE).toBe('postgres')
-  })
-
-  it.each(['-1', '1.5', 'yes'])('rejects TRUSTED_PROXY_COUNT %j, naming it', (value) => {
-    expect(() => parseEnv({ TRUSTED_PROXY_COUNT: value })).toThrow(
+    ],
+    ...['-1', '1.5', 'yes'].map((value): Row => [
+      'development',
+      { TRUSTED_PROXY_COUNT: value },
       /TRUSTED_PROXY_COUNT: must be a whole number/,
-    )
-  })
-
-  it('in production, refuse the in-process store unless the deployment says it is one instance', () => {
-    expect(parseEnv(realistic).RATE_LIMIT_STORE).toBe('postgres')
-    expect(() => parseEnv({ ...realistic, RATE_LIMIT_STORE: 'memory' })).toThrow(
+    ]),
+    [
+      'production',
+      { RATE_LIMIT_STORE: 'memory' },
       /RATE_LIMIT_STORE=memory counts per instance: unset it, or SINGLE_INSTANCE=true/,
-    )
-    const single = { ...realistic, RATE_LIMIT_STORE: 'memory', SINGLE_INSTANCE: 'true' }
-    expect(parseEnv(single).RATE_LIMIT_STORE).toBe('memory')
-    expect(() => parseEnv({ ...single, SINGLE_INSTANCE: 'yes' })).toThrow(
-      /SINGLE_INSTANCE: must be true or false/,
-    )
-  })
-
-  it('rejects an unknown RATE_LIMIT_STORE, naming it', () => {
-    expect(() => parseEnv({ RATE_LIMIT_STORE: 'redis' })).toThrow(
-      /RATE_LIMIT_STORE: must be memory or postgres/,
-    )
-  })
-})
-
-describe('parseEnv: notification mail settings', () => {
-  it('production needs SMTP_URL and MAIL_FROM, and says so', () => {
-    const { SMTP_URL: _url, MAIL_FROM: _from, ...withoutMail } = realistic
-    expect(() => parseEnv(withoutMail)).toThrow(
+    ],
+    ['single', { SINGLE_INSTANCE: 'yes' }, /SINGLE_INSTANCE: must be true or false/],
+    ['development', { RATE_LIMIT_STORE: 'redis' }, /RATE_LIMIT_STORE: must be memory or postgres/],
+    [
+      'production',
+      { SMTP_URL: unset, MAIL_FROM: unset },
       /SMTP_URL: is required but not set[\s\S]*MAIL_FROM: is required but not set/,
-    )
-  })
-
-  it('production refuses the local inbox as its SMTP server', () => {
-    expect(() => parseEnv({ ...realistic, SMTP_URL: LOCAL_DEFAULTS.SMTP_URL })).toThrow(
-      /SMTP_URL is the local stack's inbox/,
-    )
-  })
-
-  it.each([
-    ['http://smtp.example.com', 'SMTP_URL'],
-    ['smtp.example.com:587', 'SMTP_URL'],
-  ])('rejects SMTP_URL %s', (value, name) => {
-    expect(() => parseEnv({ ...realistic, SMTP_URL: value })).toThrow(new RegExp(name))
-  })
-
-  it.each(['Example <no-reply@example.com>', 'no-reply@example.com'])(
-    'accepts MAIL_FROM %s',
-    (value) => {
-      expect(parseEnv({ ...realistic, MAIL_FROM: value }).MAIL_FROM).toBe(value)
-    },
-  )
-
-  it.each(['no-reply', 'Example <no-reply>', 'a@b.com\r\nBcc: x@y.com'])(
-    'rejects MAIL_FROM %j',
-    (value) => {
-      expect(() => parseEnv({ ...realistic, MAIL_FROM: value })).toThrow(/MAIL_FROM: must be/)
-    },
-  )
-
-  it('development defaults to the local inbox', () => {
-    const env = parseEnv({})
-    expect(env.SMTP_URL).toBe('smtp://127.0.0.1:54425')
-    expect(env.MAIL_POLL_INTERVAL_MS).toBe(5_000)
-    expect(env.MAIL_RETRY_BASE_MS).toBe(30_000)
-  })
-})
-
-describe('BENCH_ALLOW_LOCAL_STACK (the benchmark in production mode on one machine)', () => {
-  const bench = {
-    ...LOCAL_DEFAULTS,
-    NODE_ENV: 'production',
-    SITE_URL: 'http://localhost:4900',
-    SUPABASE_URL: 'http://127.0.0.1:54900',
-    STRIPE_API_URL: 'http://127.0.0.1:12900',
-    POLAR_API_URL: 'http://[::1]:12910',
-    BENCH_ALLOW_LOCAL_STACK: '1',
-  }
-
-  it('lets production run on the local stack when the site and every host are loopback', () => {
-    const env = parseEnv(bench)
-    expect(env.NODE_ENV).toBe('production')
-    expect(env.STRIPE_SECRET_KEY).toBe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY)
-  })
-
-  it('is refused, naming the host, when any host is not loopback', () => {
-    for (const [name, value] of [
+    ],
+    ['production', { SMTP_URL: LOCAL_DEFAULTS.SMTP_URL }, /SMTP_URL is the local stack's inbox/],
+    ['production', { SMTP_URL: 'http://smtp.example.com' }, /SMTP_URL/],
+    ['production', { SMTP_URL: 'smtp.example.com:587' }, /SMTP_URL/],
+    ...['no-reply', 'Example <no-reply>', 'a@b.com\r\nBcc: x@y.com'].map((value): Row => [
+      'production',
+      { MAIL_FROM: value },
+      /MAIL_FROM: must be/,
+    ]),
+    ...[
       ['SITE_URL', 'https://app.example.com'],
       ['SUPABASE_URL', 'https://abcd.supabase.co'],
       ['STRIPE_API_URL', 'https://api.stripe.com'],
@@ -280,125 +260,51 @@ describe('BENCH_ALLOW_LOCAL_STACK (the benchmark in production mode on one machi
       // A name that merely starts like a loopback address is not one.
       ['SUPABASE_URL', 'http://127.0.0.1.example.com'],
       ['STRIPE_API_URL', 'http://localhost.example.com'],
-    ]) {
-      expect(() => parseEnv({ ...bench, [name]: value })).toThrow(
-        new RegExp(`Refusing to start: BENCH_ALLOW_LOCAL_STACK[\\s\\S]*${name} is not a loopback`),
-      )
-    }
-  })
-
-  it('is refused when a provider URL is unset (that means the real provider)', () => {
-    expect(() => parseEnv({ ...bench, POLAR_API_URL: '' })).toThrow(
-      /BENCH_ALLOW_LOCAL_STACK[\s\S]*POLAR_API_URL is not set/,
-    )
-    const { STRIPE_API_URL: _unset, ...withoutStripe } = bench
-    expect(() => parseEnv(withoutStripe)).toThrow(/STRIPE_API_URL is not set/)
-  })
-
-  it('makes a real deployment refuse to start, even with real keys', () => {
-    expect(() => parseEnv({ ...realistic, BENCH_ALLOW_LOCAL_STACK: '1' })).toThrow(
-      /Refusing to start: BENCH_ALLOW_LOCAL_STACK is set[\s\S]*SITE_URL is not a loopback address \(https:\/\/app.example.com\)[\s\S]*STRIPE_API_URL is not set/,
-    )
-  })
-
-  it('accepts only the value 1', () => {
-    for (const value of ['true', 'yes', '0']) {
-      expect(() => parseEnv({ ...bench, BENCH_ALLOW_LOCAL_STACK: value })).toThrow(
-        /BENCH_ALLOW_LOCAL_STACK must be 1 or unset/,
-      )
-    }
-  })
-
-  it('without it, the same loopback settings are refused as before', () => {
-    const { BENCH_ALLOW_LOCAL_STACK: _unset, ...withoutAllowance } = bench
-    expect(() => parseEnv(withoutAllowance)).toThrow(
+    ].map(([name, value]): Row => [
+      'bench',
+      { [name]: value },
+      loopback('BENCH_ALLOW_LOCAL_STACK', name),
+    ]),
+    // An unset provider URL means the real provider.
+    ['bench', { POLAR_API_URL: '' }, /BENCH_ALLOW_LOCAL_STACK[\s\S]*POLAR_API_URL is not set/],
+    ['bench', { STRIPE_API_URL: unset }, /STRIPE_API_URL is not set/],
+    // A real deployment with either flag refuses to start, even with real keys.
+    ['production', { BENCH_ALLOW_LOCAL_STACK: '1' }, realHost('BENCH_ALLOW_LOCAL_STACK')],
+    ['production', { DEPLOY_REHEARSAL: '1' }, realHost('DEPLOY_REHEARSAL')],
+    ...['true', 'yes', '0'].map((value): Row => [
+      'bench',
+      { BENCH_ALLOW_LOCAL_STACK: value },
+      /BENCH_ALLOW_LOCAL_STACK must be 1 or unset/,
+    ]),
+    [
+      'bench',
+      { BENCH_ALLOW_LOCAL_STACK: unset },
       /Refusing to start in production with local-stack settings/,
-    )
-  })
-})
-
-describe('DEPLOY_REHEARSAL (the deploy rehearsal: production against a local stack with fresh keys)', () => {
-  const rehearsal = {
-    ...realistic,
-    SITE_URL: 'http://localhost:4300',
-    SUPABASE_URL: 'http://localhost:54500',
-    STRIPE_API_URL: 'http://127.0.0.1:12300',
-    POLAR_API_URL: 'http://127.0.0.1:12310',
-    SMTP_URL: 'smtp://127.0.0.1:2700',
-    DEPLOY_REHEARSAL: '1',
-  }
-
-  it('lets production use loopback provider URLs when the site and every host are loopback', () => {
-    const env = parseEnv(rehearsal)
-    expect(env.NODE_ENV).toBe('production')
-    expect(env.STRIPE_API_URL).toBe('http://127.0.0.1:12300')
-    const { DEPLOY_REHEARSAL: _unset, ...without } = rehearsal
-    expect(() => parseEnv(without)).toThrow(/STRIPE_API_URL points at the local stack/)
-  })
-
-  it("still refuses the local stack's published keys, plan ids and inbox", () => {
-    expect(() =>
-      parseEnv({
-        ...rehearsal,
+    ],
+    ['rehearsal', { DEPLOY_REHEARSAL: unset }, /STRIPE_API_URL points at the local stack/],
+    [
+      'rehearsal',
+      {
         STRIPE_SECRET_KEY: LOCAL_DEFAULTS.STRIPE_SECRET_KEY,
         SUPABASE_SERVICE_ROLE_KEY: LOCAL_DEFAULTS.SUPABASE_SERVICE_ROLE_KEY,
         POLAR_PRODUCT_PRO: catalogPlan('pro').polar.productId,
         SMTP_URL: LOCAL_DEFAULTS.SMTP_URL,
-      }),
-    ).toThrow(
+      },
       /SUPABASE_SERVICE_ROLE_KEY is the local emulator key[\s\S]*STRIPE_SECRET_KEY is the local emulator key[\s\S]*POLAR_PRODUCT_PRO is the local emulator's id[\s\S]*SMTP_URL is the local stack's inbox/,
-    )
-  })
-
-  it('makes a deployment on a real host refuse to start, naming the host', () => {
-    expect(() => parseEnv({ ...realistic, DEPLOY_REHEARSAL: '1' })).toThrow(
-      /Refusing to start: DEPLOY_REHEARSAL is set[\s\S]*SITE_URL is not a loopback address \(https:\/\/app.example.com\)[\s\S]*STRIPE_API_URL is not set/,
-    )
-    expect(() => parseEnv({ ...rehearsal, SUPABASE_URL: 'https://abcd.supabase.co' })).toThrow(
-      /DEPLOY_REHEARSAL[\s\S]*SUPABASE_URL is not a loopback address/,
-    )
-    expect(() => parseEnv({ ...rehearsal, DEPLOY_REHEARSAL: 'true' })).toThrow(
-      /DEPLOY_REHEARSAL must be 1 or unset/,
-    )
-  })
-
-  it('is ignored outside production (development already runs on the local stack)', () => {
-    expect(parseEnv({ DEPLOY_REHEARSAL: 'yes' }).NODE_ENV).toBe('development')
-  })
-})
-
-describe('STRIPE_AUTOMATIC_TAX and DEPLOYMENT_ENVIRONMENT', () => {
-  it('automatic tax is off unless "true" in any letter case, and refuses anything else', () => {
-    expect(parseEnv({}).STRIPE_AUTOMATIC_TAX).toBe(false)
-    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: '' }).STRIPE_AUTOMATIC_TAX).toBe(false)
-    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: 'false' }).STRIPE_AUTOMATIC_TAX).toBe(false)
-    expect(parseEnv({ STRIPE_AUTOMATIC_TAX: 'TRUE' }).STRIPE_AUTOMATIC_TAX).toBe(true)
-    expect(() => parseEnv({ STRIPE_AUTOMATIC_TAX: 'yes' })).toThrow(
-      /STRIPE_AUTOMATIC_TAX: must be true or false/,
-    )
-  })
-
-  it('the deployment environment is production, staging or unset', () => {
-    expect(parseEnv({}).DEPLOYMENT_ENVIRONMENT).toBeUndefined()
-    expect(parseEnv({ DEPLOYMENT_ENVIRONMENT: 'staging' }).DEPLOYMENT_ENVIRONMENT).toBe('staging')
-    expect(() => parseEnv({ DEPLOYMENT_ENVIRONMENT: 'prod' })).toThrow(
+    ],
+    [
+      'rehearsal',
+      { SUPABASE_URL: 'https://abcd.supabase.co' },
+      loopback('DEPLOY_REHEARSAL', 'SUPABASE_URL'),
+    ],
+    ['rehearsal', { DEPLOY_REHEARSAL: 'true' }, /DEPLOY_REHEARSAL must be 1 or unset/],
+    ['development', { STRIPE_AUTOMATIC_TAX: 'yes' }, /STRIPE_AUTOMATIC_TAX: must be true or false/],
+    [
+      'development',
+      { DEPLOYMENT_ENVIRONMENT: 'prod' },
       /DEPLOYMENT_ENVIRONMENT: must be production or staging/,
-    )
-  })
-})
-
-describe('STRIPE_API_URL and POLAR_API_URL: one rule in every command', () => {
-  // npm run dev (tools/dev-plan.ts) and every command that parses the configuration
-  // (the server, npm run stripe:sync-products) read the same variable the same way.
-  it('empty means the real service; unset means the local stack outside production', () => {
-    const real = parseEnv({ STRIPE_API_URL: '', POLAR_API_URL: '' })
-    expect(real.STRIPE_API_URL).toBeUndefined()
-    expect(real.POLAR_API_URL).toBeUndefined()
-    const local = parseEnv({})
-    expect(local.STRIPE_API_URL).toBe(LOCAL_DEFAULTS.STRIPE_API_URL)
-    expect(local.POLAR_API_URL).toBe(LOCAL_DEFAULTS.POLAR_API_URL)
-    // Production has no local stack: unset is the real service there too.
-    expect(parseEnv(realistic).STRIPE_API_URL).toBeUndefined()
-    expect(parseEnv({ ...realistic, STRIPE_API_URL: '' }).STRIPE_API_URL).toBeUndefined()
+    ],
+  ])('refuses %s with %j, naming the variable', (base, overrides, message) => {
+    expect(() => parseEnv({ ...bases[base], ...overrides })).toThrow(message)
   })
 })

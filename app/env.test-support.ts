@@ -1,7 +1,4 @@
-/**
- * A production configuration as a deployment would set it (real-looking keys, plan ids and
- * hosts, none of the local stack's): for the tests of configuration and headers.
- */
+/** A production configuration as a deployment would set it: none of the local stack's values. */
 export const PRODUCTION_ENV = {
   NODE_ENV: 'production',
   SITE_URL: 'https://app.example.com',

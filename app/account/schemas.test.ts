@@ -1,5 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
+import type * as z from 'zod/mini'
 
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from './schemas'
 
@@ -10,81 +11,74 @@ function errorsOf(submission: object) {
     : undefined
 }
 
-function form(entries: Record<string, string>) {
+function parse<S extends z.ZodMiniType>(schema: S, entries: Record<string, string>) {
   const data = new FormData()
   for (const [key, value] of Object.entries(entries)) data.append(key, value)
-  return data
+  return parseWithZod(data, { schema })
 }
 
-describe('ChangeEmailSchema', () => {
-  it('normalises the address', () => {
-    const result = parseWithZod(form({ email: ' Ada@Example.COM ', currentPassword: 'x' }), {
-      schema: ChangeEmailSchema,
-    })
-    expect(result.status === 'success' && result.value.email).toBe('ada@example.com')
-  })
-  it('refuses a malformed address', () => {
-    const result = parseWithZod(form({ email: 'ada@' }), { schema: ChangeEmailSchema })
-    expect(errorsOf(result)?.email).toEqual(['Enter a valid email address, like name@example.com'])
-  })
-})
+const password = {
+  currentPassword: 'old-password',
+  password: 'new-password-1',
+  confirmPassword: 'new-password-1',
+}
+const same = 'same-password'
 
-describe('ChangePasswordSchema', () => {
-  const valid = {
-    currentPassword: 'old-password',
-    password: 'new-password-1',
-    confirmPassword: 'new-password-1',
-  }
+describe('the account forms', () => {
+  it('accept a normalised address, a new repeated password and the confirmation word', () => {
+    const email = parse(ChangeEmailSchema, { email: ' Ada@Example.COM ', currentPassword: 'x' })
+    expect(email.status === 'success' && email.value.email).toBe('ada@example.com')
+    expect(parse(ChangePasswordSchema, password).status).toBe('success')
+    expect(parse(DeleteAccountSchema, { confirm: 'DELETE', code: '123456' }).status).toBe('success')
+  })
 
-  it('accepts a new, repeated password', () => {
-    expect(parseWithZod(form(valid), { schema: ChangePasswordSchema }).status).toBe('success')
-  })
-  it('needs the current password', () => {
-    const result = parseWithZod(form({ ...valid, currentPassword: '' }), {
-      schema: ChangePasswordSchema,
-    })
-    expect(errorsOf(result)?.currentPassword).toEqual(['Enter your current password'])
-  })
-  it('needs at least 8 characters', () => {
-    const result = parseWithZod(form({ ...valid, password: 'short', confirmPassword: 'short' }), {
-      schema: ChangePasswordSchema,
-    })
-    expect(errorsOf(result)?.password).toEqual(['Use at least 8 characters'])
-  })
-  it('needs the repeat to match', () => {
-    const result = parseWithZod(form({ ...valid, confirmPassword: 'new-password-2' }), {
-      schema: ChangePasswordSchema,
-    })
-    expect(errorsOf(result)?.confirmPassword).toEqual(['The passwords do not match'])
-  })
-  it('refuses the same password again', () => {
-    const result = parseWithZod(
-      form({
-        currentPassword: 'same-password',
-        password: 'same-password',
-        confirmPassword: 'same-password',
-      }),
-      { schema: ChangePasswordSchema },
-    )
-    expect(errorsOf(result)?.password).toEqual([
+  it.each<[z.ZodMiniType, Record<string, string>, string, string]>([
+    [
+      ChangeEmailSchema,
+      { email: 'ada@' },
+      'email',
+      'Enter a valid email address, like name@example.com',
+    ],
+    [
+      ChangePasswordSchema,
+      { ...password, currentPassword: '' },
+      'currentPassword',
+      'Enter your current password',
+    ],
+    [
+      ChangePasswordSchema,
+      { ...password, password: 'short', confirmPassword: 'short' },
+      'password',
+      'Use at least 8 characters',
+    ],
+    [
+      ChangePasswordSchema,
+      { ...password, confirmPassword: 'new-password-2' },
+      'confirmPassword',
+      'The passwords do not match',
+    ],
+    [
+      ChangePasswordSchema,
+      { currentPassword: same, password: same, confirmPassword: same },
+      'password',
       'Choose a password that is different from your current one',
-    ])
+    ],
+    ...['', 'delete', 'DELET', 'yes'].map(
+      (confirm): [z.ZodMiniType, Record<string, string>, string, string] => [
+        DeleteAccountSchema,
+        { confirm },
+        'confirm',
+        'Type DELETE to confirm',
+      ],
+    ),
+  ])('%#: refuses %j at %s', (schema, entries, field, message) => {
+    expect(errorsOf(parse(schema, entries))?.[field]).toEqual([message])
   })
-})
 
-describe('DeleteAccountSchema', () => {
-  it('accepts the confirmation word', () => {
-    const proven = form({ confirm: 'DELETE', code: '123456' })
-    expect(parseWithZod(proven, { schema: DeleteAccountSchema }).status).toBe('success')
-  })
-  it('asks for the proof at the field the form shows (a password, or the emailed code)', () => {
-    const result = parseWithZod(form({ confirm: 'DELETE' }), { schema: DeleteAccountSchema })
-    expect(errorsOf(result)?.currentPassword).toEqual(['Enter your current password'])
-    expect(errorsOf(result)?.code).toEqual(['Enter the code from the email'])
-    expect(errorsOf(result)?.['']).toBeUndefined()
-  })
-  it.each(['', 'delete', 'DELET', 'yes'])('refuses %j', (confirm) => {
-    const result = parseWithZod(form({ confirm }), { schema: DeleteAccountSchema })
-    expect(errorsOf(result)?.confirm).toEqual(['Type DELETE to confirm'])
+  it('asks for the account deletion’s proof at the field the form shows (a password, or the emailed code)', () => {
+    const errors = errorsOf(parse(DeleteAccountSchema, { confirm: 'DELETE' }))
+    expect(errors?.currentPassword).toEqual(['Enter your current password'])
+    expect(errors?.code).toEqual(['Enter the code from the email'])
+    expect(errors?.['']).toBeUndefined()
   })
 })

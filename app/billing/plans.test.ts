@@ -27,54 +27,41 @@ describe('the plan catalogue (app/billing/catalog.json)', () => {
   })
 
   it('names each wrong field, all at once', () => {
-    let message = ''
-    try {
-      parseCatalog(withPro({ amount: 29.5, interval: 'week', stripe: { productId: 'prod_pro' } }))
-    } catch (error) {
-      message = (error as Error).message
-    }
-    expect(message).toMatch(/^Invalid plan catalogue \(app\/billing\/catalog\.json\):/)
-    expect(message).toContain('must be a whole number of minor units (cents)')
-    expect(message).toContain('→ at plans[1].amount')
-    expect(message).toContain('must be "month" or "year"')
-    expect(message).toContain('→ at plans[1].interval')
-    expect(message).toContain('→ at plans[1].stripe.priceId')
-  })
-
-  it('refuses ids of the wrong kind, so a product id never stands for a price', () => {
     expect(() =>
-      parseCatalog(withPro({ stripe: { productId: 'prod_pro', priceId: 'prod_pro' } })),
+      parseCatalog(withPro({ amount: 29.5, interval: 'week', stripe: { productId: 'prod_pro' } })),
     ).toThrow(
+      /^Invalid plan catalogue \(app\/billing\/catalog\.json\):[\s\S]*must be a whole number of minor units \(cents\)\n\s+→ at plans\[1\]\.amount[\s\S]*must be "month" or "year"\n\s+→ at plans\[1\]\.interval[\s\S]*→ at plans\[1\]\.stripe\.priceId/,
+    )
+  })
+
+  // Ids of the wrong kind (a product id never stands for a price), a key, name or id two plans
+  // share, an empty catalogue, an unknown field, a key that cannot name a setting.
+  it.each<[unknown, RegExp]>([
+    [
+      withPro({ stripe: { productId: 'prod_pro', priceId: 'prod_pro' } }),
       /must be a Stripe price id \(price_…\), not a product id\n\s+→ at plans\[1\]\.stripe\.priceId/,
-    )
-    expect(() =>
-      parseCatalog(withPro({ stripe: { productId: 'price_x', priceId: 'price_pro_monthly' } })),
-    ).toThrow(/must be a Stripe product id \(prod_…\)\n\s+→ at plans\[1\]\.stripe\.productId/)
-    expect(() => parseCatalog(withPro({ polar: { productId: 'pro' } }))).toThrow(
+    ],
+    [
+      withPro({ stripe: { productId: 'price_x', priceId: 'price_pro_monthly' } }),
+      /must be a Stripe product id \(prod_…\)\n\s+→ at plans\[1\]\.stripe\.productId/,
+    ],
+    [
+      withPro({ polar: { productId: 'pro' } }),
       /must be a Polar product id \(a UUID\)\n\s+→ at plans\[1\]\.polar\.productId/,
-    )
-  })
-
-  it('refuses a key, a name or an id that two plans share', () => {
-    expect(() => parseCatalog(withPro({ key: 'starter' }))).toThrow(
-      /key starter is an earlier plan's too\n\s+→ at plans\[1\]/,
-    )
-    expect(() => parseCatalog(withPro({ name: 'Starter' }))).toThrow(
-      /name Starter is an earlier plan's too/,
-    )
-    expect(() => parseCatalog(withPro({ polar: starter.polar }))).toThrow(
+    ],
+    [withPro({ key: 'starter' }), /key starter is an earlier plan's too\n\s+→ at plans\[1\]/],
+    [withPro({ name: 'Starter' }), /name Starter is an earlier plan's too/],
+    [
+      withPro({ polar: starter.polar }),
       /5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1 is an earlier plan's too/,
-    )
-  })
-
-  it('refuses an empty catalogue, an unknown field and a key that cannot name a setting', () => {
-    expect(() => parseCatalog({ plans: [] })).toThrow(/must name at least one plan/)
-    expect(() => parseCatalog(withPro({ price: 29 }))).toThrow(/Unrecognized key: "price"/)
-    expect(() => parseCatalog(withPro({ key: 'Pro-Plus' }))).toThrow(
-      /must be lower-case letters and digits/,
-    )
-    expect(() => parseCatalog(withPro({ currency: 'USD' }))).toThrow(/ISO 4217/)
-    expect(() => parseCatalog(null)).toThrow(/Invalid plan catalogue/)
+    ],
+    [{ plans: [] }, /must name at least one plan/],
+    [withPro({ price: 29 }), /Unrecognized key: "price"/],
+    [withPro({ key: 'Pro-Plus' }), /must be lower-case letters and digits/],
+    [withPro({ currency: 'USD' }), /ISO 4217/],
+    [null, /Invalid plan catalogue/],
+  ])('refuses %j', (catalogue, message) => {
+    expect(() => parseCatalog(catalogue)).toThrow(message)
   })
 
   it("names each plan's settings after its key, as each provider's settings say", () => {

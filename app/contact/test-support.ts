@@ -14,10 +14,7 @@ export const VALID_CONTACT = {
   message: 'I would like to hear more about the Pro plan.',
 }
 
-/**
- * For the contact tests: each test gets a fresh rate-limit store and a delivery that keeps
- * the messages (read them with the returned function); the log stays quiet.
- */
+/** Per test: a fresh rate-limit store, a quiet log and the delivered messages (returned). */
 export function captureContactDeliveries() {
   let delivered: unknown[] = []
   let previous: ContactDelivery

@@ -73,15 +73,18 @@ const asForm = (fields: Record<string, string | Blob>) => {
 }
 
 describe('POST /api/contact: valid submissions', () => {
-  test('answers 200 with the thank-you message and delivers the message', async () => {
-    await expectAnswer(await postJson(valid), 200, sent)
-    expect(deliveries()).toEqual([valid])
-  })
+  const padded = Object.fromEntries(Object.entries(valid).map(([k, v]) => [k, `  ${v}\n`]))
+  const shortest = { ...valid, firstName: 'Al', message: '0123456789' }
 
-  test('trims every field and drops unknown keys before delivering', async () => {
-    const padded = Object.fromEntries(Object.entries(valid).map(([k, v]) => [k, `  ${v}\n`]))
-    await expectAnswer(await postJson({ ...padded, admin: true }), 200, sent)
-    expect(deliveries()).toEqual([valid])
+  test.each<[string, BodyInit, HeadersInit?, unknown?]>([
+    ['a JSON post', JSON.stringify(valid)],
+    ['every field trimmed, unknown keys dropped', JSON.stringify({ ...padded, admin: true })],
+    ['2 and 10 characters', JSON.stringify(shortest), undefined, shortest],
+    ['a form-encoded post', new URLSearchParams(valid), {}],
+    ['a multipart form', asForm(valid), {}],
+  ])('answers 200 with the thank-you and delivers %s', async (_, body, headers, delivered) => {
+    await expectAnswer(await post(body, headers), 200, sent)
+    expect(deliveries()).toEqual([delivered ?? valid])
   })
 
   test('accepts the maximum lengths, counted in characters, and a +json media type', async () => {
@@ -103,19 +106,6 @@ describe('POST /api/contact: valid submissions', () => {
     })
     await expectAnswer(response, 200, sent)
     expect(deliveries()).toEqual([longest])
-  })
-
-  test('accepts 2 and 10 characters', async () => {
-    const shortest = { ...valid, firstName: 'Al', message: '0123456789' }
-    await expectAnswer(await postJson(shortest), 200, sent)
-  })
-
-  test.each([
-    ['form-encoded', new URLSearchParams(valid)],
-    ['multipart form', asForm(valid)],
-  ])('accepts a %s post', async (_, body) => {
-    await expectAnswer(await post(body, {}), 200, sent)
-    expect(deliveries()).toEqual([valid])
   })
 })
 
@@ -209,9 +199,16 @@ describe('POST /api/contact: transport errors', () => {
     message: `Request body must be at most ${CONTACT_MAX_BODY_BYTES} bytes`,
   }
 
-  test('a body over the cap is refused with 413', async () => {
-    const body = JSON.stringify({ ...valid, message: 'x'.repeat(CONTACT_MAX_BODY_BYTES) })
-    await expectAnswer(await post(body), 413, tooLarge)
+  test.each([
+    [
+      'a body over the cap',
+      {},
+      JSON.stringify({ ...valid, message: 'x'.repeat(CONTACT_MAX_BODY_BYTES) }),
+    ],
+    ['a declared Content-Length over the cap', { 'Content-Length': '10000000' }, '{}'],
+  ])('%s is refused with 413', async (_, headers, body) => {
+    const init = { body, headers: { 'Content-Type': 'application/json', ...headers } }
+    await expectAnswer(await send(init), 413, tooLarge)
     expect(deliveries()).toEqual([])
   })
 
@@ -232,11 +229,6 @@ describe('POST /api/contact: transport errors', () => {
     )
     // Reading stops at the cap (plus what the stream had queued), not at the end of the body.
     expect(sentChunks).toBeLessThanOrEqual(CONTACT_MAX_BODY_BYTES / chunk.length + 3)
-  })
-
-  test('a declared Content-Length over the cap is refused', async () => {
-    const headers = { 'Content-Type': 'application/json', 'Content-Length': '10000000' }
-    await expectAnswer(await send({ body: '{}', headers }), 413, tooLarge)
   })
 
   test.each([
@@ -313,26 +305,20 @@ describe('POST /api/contact: abuse', () => {
 describe('POST /api/contact: failures (500)', () => {
   const serverError = { success: false, message: 'An error occurred while processing your request' }
 
-  test('a delivery that throws answers 500 and logs the cause', async () => {
-    const cause = new Error('mail server down')
-    setContactDeliveryForTests({
-      async deliver() {
-        throw cause
-      },
-    })
+  const cause = new Error('down')
+  test.each([
+    [
+      'a delivery that throws',
+      () => setContactDeliveryForTests({ deliver: () => Promise.reject(cause) }),
+    ],
+    [
+      'a rate-limit store that throws',
+      () => setRateLimitStore({ hit: () => Promise.reject(cause) }),
+    ],
+  ])('%s: answers 500 and logs the cause', async (_, fail) => {
+    fail()
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     await expectAnswer(await postJson(valid), 500, serverError)
-    expect(logged).toHaveBeenCalledWith({ err: cause }, 'contact: submission failed')
-  })
-
-  test('a failing rate-limit store answers 500', async () => {
-    setRateLimitStore({
-      async hit() {
-        throw new Error('database unavailable')
-      },
-    })
-    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
-    await expectAnswer(await postJson(valid), 500, serverError)
-    expect(logged).toHaveBeenCalledOnce()
+    expect(logged).toHaveBeenCalledExactlyOnceWith({ err: cause }, 'contact: submission failed')
   })
 })

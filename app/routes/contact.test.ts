@@ -24,6 +24,11 @@ async function submit(fields: Record<string, string>) {
 
 const sent = { status: 'sent', message: CONTACT_THANK_YOU }
 const fields = ['firstName', 'lastName', 'email', 'company', 'message']
+/** The conform answer that shows the form again with its values and errors. */
+const formError = (error: Record<string, string[]>, initialValue: object = valid) => ({
+  status: 'error',
+  result: { status: 'error', initialValue, fields, error },
+})
 
 describe('/contact action', () => {
   test('a valid post is delivered, trimmed, and answered with the thank-you', async () => {
@@ -35,19 +40,16 @@ describe('/contact action', () => {
   test('invalid fields come back as conform errors with the values kept', async () => {
     const answer = await submit({ ...valid, firstName: ' A ', email: 'nope', message: '' })
     expect(answer.status).toBe(400)
-    expect(answer.body).toEqual({
-      status: 'error',
-      result: {
-        status: 'error',
-        initialValue: { ...valid, firstName: ' A ', email: 'nope', message: undefined },
-        fields,
-        error: {
+    expect(answer.body).toEqual(
+      formError(
+        {
           firstName: ['First name must be at least 2 characters'],
           email: ['Enter a valid email address'],
           message: ['Message is required'],
         },
-      },
-    })
+        { ...valid, firstName: ' A ', email: 'nope', message: undefined },
+      ),
+    )
     expect(deliveries()).toEqual([])
   })
 
@@ -65,15 +67,9 @@ describe('/contact action', () => {
     const answer = await submit(valid)
     expect(answer.status).toBe(429)
     expect(answer.headers.get('Retry-After')).toBe('125')
-    expect(answer.body).toEqual({
-      status: 'error',
-      result: {
-        status: 'error',
-        initialValue: valid,
-        fields,
-        error: { '': ['You have sent too many messages. Please try again in 3 minutes.'] },
-      },
-    })
+    expect(answer.body).toEqual(
+      formError({ '': ['You have sent too many messages. Please try again in 3 minutes.'] }),
+    )
     expect(deliveries()).toEqual([])
   })
 
@@ -87,15 +83,9 @@ describe('/contact action', () => {
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {})
     const answer = await submit(valid)
     expect(answer.status).toBe(500)
-    expect(answer.body).toEqual({
-      status: 'error',
-      result: {
-        status: 'error',
-        initialValue: valid,
-        fields,
-        error: { '': ['We could not send your message. Please try again in a moment.'] },
-      },
-    })
+    expect(answer.body).toEqual(
+      formError({ '': ['We could not send your message. Please try again in a moment.'] }),
+    )
     expect(logged).toHaveBeenCalledWith({ err: cause }, 'contact: submission failed')
   })
 

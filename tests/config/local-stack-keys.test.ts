@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { LOCAL_DEFAULTS, LOCAL_SUPABASE_NEW_KEYS } from '../../app/env.server'
 import { LOCAL_DEV, LOCAL_STACK_KEYS } from '../local-stack/defaults'
 
-/**
- * The local stack never imports the app: it signs with its own keys and listens on its own
- * ports. The app's local defaults must name the same keys and URLs, or development and the
- * tests would miss each other. (The plans it is seeded with are the app's own catalogue,
- * handed over by whoever starts it.)
- */
+// The local stack never imports the app: the app's local defaults must name its keys and URLs.
 describe('the local stack and the app agree', () => {
   it("accepts the app's local keys and listens where the app's local URLs point", () => {
     expect({

@@ -5,12 +5,8 @@ import { expect, test } from 'vitest'
 
 import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 
-/**
- * A payment provider is named only inside its own folder (app/billing/<provider>/), the two
- * registry lists and the contract's own route files: everything else asks the registry
- * (docs/architecture.md, "Billing providers"). Each other file that still names one is listed
- * here with the reason; a new one fails this test.
- */
+// A provider is named only in its folder, the registries and the contract's routes; each other
+// file that names one is listed here with the reason (docs/architecture.md, "Billing providers").
 const IDS = PROVIDER_SETTINGS.map(({ id }) => id)
 const PROVIDER_FOLDERS = new RegExp(`^app/billing/(${IDS.join('|')})/`)
 const EXCEPTIONS: Record<string, string> = {

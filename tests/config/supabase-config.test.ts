@@ -14,34 +14,15 @@ import { loadMailTemplates, renderMailTemplate } from '../local-stack/supabase/a
 import { isRedirectAllowed } from '../local-stack/supabase/auth/redirects'
 import { firstLink } from '../local-stack/supabase/mail'
 
-/**
- * supabase/config.toml agrees with the app: the site URL, an allow-list that matches every
- * redirect the app makes (by the auth server's own glob rule), mail templates whose links
- * work whether the auth server kept the app's redirect or fell back to the bare Site URL,
- * the avatar bucket as the migration creates it, GitHub's secrets read from the
- * environment, and the sign-up form's password rules (the auth server is asked after the
- * answer, so a password it would refuse must already be refused by the form).
- */
+// supabase/config.toml agrees with the app; the auth server checks the password after the form
+// has answered, so a password it would refuse must already be refused by the form.
 const config = parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as {
   auth: {
-    minimum_password_length?: number
     password_requirements?: string
-    site_url: string
     additional_redirect_urls: string[]
-    email: {
-      enable_confirmations: boolean
-      otp_expiry: number
-      template: Record<string, { subject: string; content_path: string }>
-    }
-    external: { github: { enabled: boolean; client_id: string; secret: string } }
+    email: { template: Record<string, { subject: string; content_path: string }> }
   }
-  api: { port: number }
-  storage: {
-    buckets: Record<
-      string,
-      { public: boolean; file_size_limit: string; allowed_mime_types: string[] }
-    >
-  }
+  storage: { buckets: Record<string, { allowed_mime_types: string[] }> }
 }
 
 const LINK_TEMPLATES: Record<string, string> = {
@@ -65,9 +46,26 @@ const callbackUrl = (origin: string, next: string) =>
   `${origin}/auth/callback?${new URLSearchParams({ next })}`
 
 describe('supabase/config.toml', () => {
-  it('names the local app as the site', () => {
-    expect(config.auth.site_url).toBe(LOCAL_DEFAULTS.SITE_URL)
-    expect(config.auth.email.enable_confirmations).toBe(true)
+  it('names the local app as the site, on the CLI port the local stack never takes, with the lifetime, bucket, GitHub secrets and password rules the app assumes', () => {
+    expect(config).toMatchObject({
+      auth: {
+        site_url: LOCAL_DEFAULTS.SITE_URL,
+        minimum_password_length: PASSWORD_MIN_LENGTH,
+        email: { enable_confirmations: true, otp_expiry: EMAIL_LINK_LIFETIME_SECONDS },
+        external: {
+          github: {
+            enabled: true,
+            client_id: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_CLIENT_ID)',
+            secret: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_SECRET)',
+          },
+        },
+      },
+      api: { port: 54321 },
+      storage: { buckets: { 'profile-images': { public: true, file_size_limit: '2MiB' } } },
+    })
+    expect(new URL(LOCAL_DEFAULTS.SUPABASE_URL).port).not.toBe('54321')
+    // No character classes the form does not ask for.
+    expect(config.auth.password_requirements ?? '').toBe('')
   })
 
   it('allows every redirect the app makes, also when the Site URL is another origin', () => {
@@ -85,15 +83,6 @@ describe('supabase/config.toml', () => {
     // the glob is matched against the whole URL: an exact callback entry matches no redirect
     const exact = { ...hosted, redirectAllowList: [`${LOCAL_DEFAULTS.SITE_URL}/auth/callback`] }
     expect(isRedirectAllowed(exact, callbackUrl(LOCAL_DEFAULTS.SITE_URL, '/dashboard'))).toBe(false)
-  })
-
-  it('gives links and codes the lifetime the confirmation page assumes', () => {
-    expect(config.auth.email.otp_expiry).toBe(EMAIL_LINK_LIFETIME_SECONDS)
-  })
-
-  it('uses the Supabase CLI ports, which the local stack never takes', () => {
-    expect(config.api.port).toBe(54321)
-    expect(new URL(LOCAL_DEFAULTS.SUPABASE_URL).port).not.toBe('54321')
   })
 
   const templates = loadMailTemplates()
@@ -147,14 +136,15 @@ describe('supabase/config.toml', () => {
   )
 
   it('every code a mail offers names where to type it', () => {
-    for (const name of ['confirmation', 'magic_link'] as const) {
+    for (const [name, where] of [
+      ['confirmation', '“Check your email” page'],
+      ['magic_link', '“Check your email” page'],
+      ['reauthentication', 'Account settings'],
+    ] as const) {
       const { html } = renderMailTemplate(templates, name, data(site))
       expect(html).toContain('123456')
-      expect(html).toContain('“Check your email” page')
+      expect(html).toContain(where)
     }
-    const { html } = renderMailTemplate(templates, 'reauthentication', data(site))
-    expect(html).toContain('123456')
-    expect(html).toContain('Account settings')
     for (const name of ['recovery', 'email_change', 'invite'] as const) {
       expect(renderMailTemplate(templates, name, data(site)).html).not.toContain('123456')
     }
@@ -189,28 +179,11 @@ describe('supabase/config.toml', () => {
       'utf8',
     )
     const bucket = config.storage.buckets['profile-images']
-    expect(bucket.public).toBe(true)
-    expect(bucket.file_size_limit).toBe('2MiB')
     expect(migration).toContain("'profile-images', 'profile-images', true, 2097152")
     for (const type of bucket.allowed_mime_types) expect(migration).toContain(`'${type}'`)
   })
 
-  it('reads the GitHub provider secrets from the environment', () => {
-    expect(config.auth.external.github).toMatchObject({
-      enabled: true,
-      client_id: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_CLIENT_ID)',
-      secret: 'env(SUPABASE_AUTH_EXTERNAL_GITHUB_SECRET)',
-    })
-  })
-})
-
-describe('password rules: the form and the project agree', () => {
-  it('the same minimum length, and no character classes the form does not ask for', () => {
-    expect(config.auth.minimum_password_length).toBe(PASSWORD_MIN_LENGTH)
-    expect(config.auth.password_requirements ?? '').toBe('')
-  })
-
-  it('the form refuses a password one character short of the minimum', () => {
+  it('the sign-up form refuses a password one character short of the minimum', () => {
     const form = (password: string) =>
       SignUpSchema.safeParse({ email: 'ada@example.com', password }).success
     expect(form('x'.repeat(PASSWORD_MIN_LENGTH - 1))).toBe(false)

@@ -39,24 +39,19 @@ describe('the dev server port (LOCAL_APP_PORT)', () => {
 
 describe('server-only modules', () => {
   it.each([
-    '/app/env.server.ts',
-    '/app/env.server.ts?raw',
-    '/app/lib/server/http.server.ts?import&t=1',
-    '/@fs/work/app/env.server.ts',
-    '/app/lib/%68ttp.server.ts',
-    '/.env',
-    '/.env.production',
-  ])('%s is refused', (url) => {
-    expect(isServerOnlyPath(url)).toBe(true)
-  })
-
-  it.each([
-    '/app/root.tsx',
-    '/app/lib/pages/format.ts',
-    '/app/routes/api.checkout.ts',
-    '/@vite/client',
-  ])('%s is served', (url) => {
-    expect(isServerOnlyPath(url)).toBe(false)
+    ['/app/env.server.ts', true],
+    ['/app/env.server.ts?raw', true],
+    ['/app/lib/server/http.server.ts?import&t=1', true],
+    ['/@fs/work/app/env.server.ts', true],
+    ['/app/lib/%68ttp.server.ts', true],
+    ['/.env', true],
+    ['/.env.production', true],
+    ['/app/root.tsx', false],
+    ['/app/lib/pages/format.ts', false],
+    ['/app/routes/api.checkout.ts', false],
+    ['/@vite/client', false],
+  ])('%s is server-only: %s', (url, refused) => {
+    expect(isServerOnlyPath(url)).toBe(refused)
   })
 })
 

@@ -2,31 +2,21 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { applySubscription, createTestDatabase, newUser as addUser } from '../setup/database'
 
-/**
- * Mails about plan changes and resumes, and the one mail of a deleted account
- * (`queue_subscription_notice`, `queue_account_deleted_notice`). PGlite, or the PostgreSQL server with
- * DATABASE_URL.
- */
-
+// Mails about plan changes and resumes, and the one mail of a deleted account.
 const db = await createTestDatabase()
 afterAll(() => db.close())
 
 async function newUser() {
   const id = randomUUID()
   const email = `mails-${id.slice(0, 8)}@example.com`
-  await db.query(`insert into auth.users (id, email) values ($1, $2)`, [id, email])
+  await addUser(db, email, id)
   return { id, email }
 }
 
-async function applySub(userId: string, eventId: string, at: string, fields: object) {
-  const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, userId, JSON.stringify(fields)],
-  )
-  return rows[0].result
-}
+const applySub = (userId: string, eventId: string, at: string, fields: object) =>
+  applySubscription(db, 'stripe', eventId, at, userId, fields)
 
 async function outboxOf(userId: string | null, email?: string) {
   const { rows } = await db.query<{
@@ -56,15 +46,10 @@ describe('plan changes and resumes', () => {
   it('a live subscription changing plan queues one mail naming both plans and the next charge', async () => {
     const user = await newUser()
     await applySub(user.id, `e1-${user.id}`, '2026-03-01T00:00:00Z', live(user.id))
-    await applySub(user.id, `e2-${user.id}`, '2026-03-02T00:00:00Z', {
-      ...live(user.id),
-      plan_name: 'Pro',
-    })
+    const pro = { ...live(user.id), plan_name: 'Pro' }
+    await applySub(user.id, `e2-${user.id}`, '2026-03-02T00:00:00Z', pro)
     // The same plan again changes nothing.
-    await applySub(user.id, `e3-${user.id}`, '2026-03-03T00:00:00Z', {
-      ...live(user.id),
-      plan_name: 'Pro',
-    })
+    await applySub(user.id, `e3-${user.id}`, '2026-03-03T00:00:00Z', pro)
     const rows = await outboxOf(user.id)
     expect(rows.map((row) => row.kind)).toEqual(['plan_changed'])
     expect(rows[0].data).toMatchObject({
@@ -78,14 +63,12 @@ describe('plan changes and resumes', () => {
   it('a withdrawn cancellation queues "resumed" with the next charge', async () => {
     const user = await newUser()
     await applySub(user.id, `r1-${user.id}`, '2026-03-01T00:00:00Z', live(user.id))
-    await applySub(user.id, `r2-${user.id}`, '2026-03-02T00:00:00Z', {
+    const canceling = (cancel_at_period_end: boolean) => ({
       ...live(user.id),
-      cancel_at_period_end: true,
+      cancel_at_period_end,
     })
-    await applySub(user.id, `r3-${user.id}`, '2026-03-03T00:00:00Z', {
-      ...live(user.id),
-      cancel_at_period_end: false,
-    })
+    await applySub(user.id, `r2-${user.id}`, '2026-03-02T00:00:00Z', canceling(true))
+    await applySub(user.id, `r3-${user.id}`, '2026-03-03T00:00:00Z', canceling(false))
     const rows = await outboxOf(user.id)
     expect(rows.map((row) => row.kind)).toEqual(['subscription_canceled', 'subscription_resumed'])
     expect(rows[1].data).toMatchObject({
@@ -108,10 +91,8 @@ describe('a deleted account', () => {
       ],
     )
     // The provider's cancellation arrives while the account is being deleted: no mail.
-    await applySub(user.id, `d2-${user.id}`, '2026-03-05T00:00:01Z', {
-      ...live(user.id),
-      status: 'canceled',
-    })
+    const canceled = { ...live(user.id), status: 'canceled' }
+    await applySub(user.id, `d2-${user.id}`, '2026-03-05T00:00:01Z', canceled)
     expect((await outboxOf(user.id)).map((row) => row.kind)).toEqual(['password_changed'])
     await db.query(`delete from auth.users where id = $1`, [user.id])
     const rows = await outboxOf(null, user.email)

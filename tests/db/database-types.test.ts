@@ -5,11 +5,6 @@ import { afterAll, expect, it } from 'vitest'
 import { DATABASE_TYPES_PATH, generateDatabaseTypes } from '../../tools/database-types'
 import { createTestDatabase } from '../setup/database'
 
-/**
- * supabase/database.types.ts (the app's typed database calls) is what the migrations give:
- * generated again from the test database, it equals the committed file. After a migration,
- * `npm run db:types` writes it anew.
- */
 const db = await createTestDatabase()
 afterAll(() => db.close())
 

@@ -3,14 +3,16 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { Queryable } from '../local-stack/database'
-import { createTestDatabase } from '../setup/database'
+import {
+  applySubscription,
+  createTestDatabase,
+  newUser,
+  recordPayment as record,
+  value,
+} from '../setup/database'
 
-/**
- * The notification outbox (supabase/migrations/…_outbox_and_mails.sql): rows written in the same
- * transaction as the event that causes them, one per cause, and the claim / finish protocol
- * the deliverer uses (skip locked, attempts, retry, dead). Runs on PGlite and, with
- * DATABASE_URL, on the PostgreSQL server (where concurrent claims really are concurrent).
- */
+// The outbox: rows written in the transaction of the event that causes them, one per cause,
+// and the deliverer's claim / finish protocol (skip locked, attempts, retry, dead).
 const user = randomUUID()
 const email = 'outbox@example.com'
 
@@ -19,6 +21,7 @@ interface OutboxRow {
   kind: string
   to_address: string
   data: Record<string, unknown>
+  category: string
   status: string
   attempts: number
   next_attempt_at: Date
@@ -34,20 +37,11 @@ async function outbox(kind?: string) {
   return rows
 }
 
-function recordPayment(q: Queryable, eventId: string, payment: Record<string, unknown>) {
-  return q.query<{ result: string }>(
-    `select public.record_payment_event('stripe', $1, 'invoice.payment_succeeded', now(), $2) as result`,
-    [eventId, JSON.stringify({ user_id: user, provider: 'stripe', currency: 'usd', ...payment })],
-  )
-}
+const recordPayment = (q: Queryable, eventId: string, payment: object) =>
+  record(q, 'stripe', eventId, { user_id: user, provider: 'stripe', currency: 'usd', ...payment })
 
-async function applySub(eventId: string, at: string, fields: object, provider = 'stripe') {
-  const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event($5, $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, user, JSON.stringify({ provider, ...fields }), provider],
-  )
-  return rows[0].result
-}
+const applySub = (eventId: string, at: string, fields: object, provider = 'stripe') =>
+  applySubscription(db, provider, eventId, at, user, { provider, ...fields })
 
 async function claim(q: Queryable = db, limit = 10, leaseSeconds = 60) {
   const { rows } = await q.query<{ id: string; attempts: number; wanted: boolean; kind: string }>(
@@ -57,24 +51,21 @@ async function claim(q: Queryable = db, limit = 10, leaseSeconds = 60) {
   return rows
 }
 
-async function finish(
-  id: string,
-  attempt: number,
-  outcome: string,
-  retryAt: string | null = null,
-  error: string | null = null,
-) {
-  const { rows } = await db.query<{ ok: boolean }>(
-    `select public.finish_notification($1, $2, $3, $4, $5) as ok`,
-    [id, attempt, outcome, error, retryAt],
-  )
-  return rows[0].ok
-}
+const finish = (id: string, attempt: number, outcome: string, retryAt?: string, error?: string) =>
+  value<boolean>(db, `select public.finish_notification($1, $2, $3, $4, $5) as value`, [
+    id,
+    attempt,
+    outcome,
+    error ?? null,
+    retryAt ?? null,
+  ])
+
+/** Every row's next attempt is due (`ago` before now). */
+const due = (ago = '0') =>
+  db.query(`update public.notification_outbox set next_attempt_at = now() - $1::interval`, [ago])
 
 const db = await createTestDatabase()
-beforeAll(async () => {
-  await db.query(`insert into auth.users (id, email) values ($1, $2)`, [user, email])
-})
+beforeAll(() => newUser(db, email, user))
 afterAll(() => db.close())
 
 describe('enqueued with the event, in its transaction', () => {
@@ -82,9 +73,9 @@ describe('enqueued with the event, in its transaction', () => {
 
   it('a recorded payment queues its receipt; the duplicate event queues nothing', async () => {
     const payment = { provider_payment_id: 'in_r1', amount: 1900, status: 'paid' }
-    expect((await recordPayment(db, 'evt_r1', payment)).rows[0].result).toBe('applied')
-    expect((await recordPayment(db, 'evt_r1', payment)).rows[0].result).toBe('duplicate')
-    expect((await recordPayment(db, 'evt_r1b', payment)).rows[0].result).toBe('exists')
+    expect(await recordPayment(db, 'evt_r1', payment)).toBe('applied')
+    expect(await recordPayment(db, 'evt_r1', payment)).toBe('duplicate')
+    expect(await recordPayment(db, 'evt_r1b', payment)).toBe('exists')
     const rows = await outbox()
     expect(rows).toHaveLength(1)
     const { rows: payments } = await db.query<{ id: string }>(
@@ -128,56 +119,44 @@ describe('enqueued with the event, in its transaction', () => {
   })
 
   it('a failed payment is recorded and queued together, once per invoice attempt', async () => {
-    const fail = (eventId: string, attempt: number) =>
-      db.query<{ result: string }>(
-        `select public.record_payment_failure('stripe', $1, 'invoice.payment_failed', now(), $2, $3) as result`,
-        [eventId, user, JSON.stringify({ invoice_id: 'in_f1', attempt })],
+    const fail = (eventId: string, attempt: number, userId: string | null = user) =>
+      value(
+        db,
+        `select public.record_payment_failure('stripe', $1, 'invoice.payment_failed', now(), $2, $3) as value`,
+        [eventId, userId, JSON.stringify({ invoice_id: 'in_f1', attempt })],
       )
-    expect((await fail('evt_f1', 1)).rows[0].result).toBe('notified')
-    expect((await fail('evt_f1', 1)).rows[0].result).toBe('duplicate')
-    expect((await fail('evt_f1_again', 1)).rows[0].result).toBe('notified')
-    expect((await fail('evt_f2', 2)).rows[0].result).toBe('notified')
+    expect(await fail('evt_f1', 1)).toBe('notified')
+    expect(await fail('evt_f1', 1)).toBe('duplicate')
+    expect(await fail('evt_f1_again', 1)).toBe('notified')
+    expect(await fail('evt_f2', 2)).toBe('notified')
     expect((await outbox('payment_failed')).map((row) => row.data.attempt)).toEqual([1, 2])
-    const { rows } = await db.query<{ result: string }>(
-      `select public.record_payment_failure('stripe', 'evt_f_nouser', 'invoice.payment_failed', now(), null, '{}') as result`,
-    )
-    expect(rows[0].result).toBe('no_user')
+    expect(await fail('evt_f_nouser', 3, null)).toBe('no_user')
   })
 
   it('cancel at period end, then the end: one notice each; repeats and stale events add none', async () => {
-    const live = { stripe_subscription_id: 'sub_n', plan_name: 'Pro' }
-    expect(await applySub('evt_s1', '2026-02-01T00:00:00Z', { ...live, status: 'active' })).toBe(
-      'applied',
-    )
+    const live = { stripe_subscription_id: 'sub_n', plan_name: 'Pro', status: 'active' }
+    expect(await applySub('evt_s1', '2026-02-01T00:00:00Z', live)).toBe('applied')
     expect(await outbox()).toEqual([])
     const cancel = {
       ...live,
-      status: 'active',
       cancel_at_period_end: true,
       current_period_end: '2026-03-01T00:00:00Z',
     }
     expect(await applySub('evt_s2', '2026-02-02T00:00:00Z', cancel)).toBe('applied')
     expect(await applySub('evt_s2', '2026-02-02T00:00:00Z', cancel)).toBe('duplicate')
     expect(await applySub('evt_s2b', '2026-02-02T00:00:01Z', cancel)).toBe('applied')
-    expect(await applySub('evt_s3', '2026-03-01T00:00:00Z', { ...live, status: 'canceled' })).toBe(
-      'applied',
-    )
-    expect(await applySub('evt_s4', '2026-03-01T00:00:01Z', { ...live, status: 'canceled' })).toBe(
-      'applied',
-    )
+    const ended = { ...live, status: 'canceled' }
+    expect(await applySub('evt_s3', '2026-03-01T00:00:00Z', ended)).toBe('applied')
+    expect(await applySub('evt_s4', '2026-03-01T00:00:01Z', ended)).toBe('applied')
     const rows = await outbox()
     expect(rows.map((row) => row.kind)).toEqual(['subscription_canceled', 'subscription_ended'])
     expect(rows[0].data).toMatchObject({ plan_name: 'Pro', ends_at: '2026-03-01T00:00:00+00:00' })
   })
 
   it('a Polar subscription falling past due queues a payment-failed mail, once', async () => {
+    const sub = { polar_subscription_id: 'p_sub', plan_name: 'Starter' }
     const polar = (eventId: string, at: string, status: string) =>
-      applySub(
-        eventId,
-        at,
-        { polar_subscription_id: 'p_sub', plan_name: 'Starter', status },
-        'polar',
-      )
+      applySub(eventId, at, { ...sub, status }, 'polar')
     await db.query(`delete from public.user_subscriptions where user_id = $1`, [user])
     expect(await polar('p1', '2026-05-01T00:00:00Z', 'active')).toBe('applied')
     expect(await polar('p2', '2026-05-02T00:00:00Z', 'past_due')).toBe('applied')
@@ -218,9 +197,7 @@ describe('claiming and finishing', () => {
     expect(first).toMatchObject({ attempts: 1, wanted: true, kind: 'password_changed' })
     expect(await claim()).toEqual([])
     expect(await finish(first.id, 1, 'sent')).toBe(true)
-    await db.query(
-      `update public.notification_outbox set next_attempt_at = now() - interval '1 hour'`,
-    )
+    await due('1 hour')
     expect(await claim()).toEqual([])
     expect((await outbox())[0]).toMatchObject({ status: 'sent', attempts: 1 })
   })
@@ -231,23 +208,23 @@ describe('claiming and finishing', () => {
     const later = new Date(Date.now() + 60_000).toISOString()
     expect(await finish(row.id, 1, 'failed', later, 'connect ECONNREFUSED')).toBe(true)
     expect(await claim()).toEqual([])
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     const [again] = await claim()
     expect(again.attempts).toBe(2)
-    expect(await finish(again.id, 2, 'failed', null, 'still down')).toBe(true)
+    expect(await finish(again.id, 2, 'failed', undefined, 'still down')).toBe(true)
     expect((await outbox())[0]).toMatchObject({
       status: 'dead',
       attempts: 2,
       last_error: 'still down',
     })
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     expect(await claim()).toEqual([])
   })
 
   it('a report from a claim whose lease ran out (someone else claimed it) changes nothing', async () => {
     await queue(1)
     const [stale] = await claim(db, 10, 1)
-    await db.query(`update public.notification_outbox set next_attempt_at = now()`)
+    await due()
     const [current] = await claim()
     expect(await finish(stale.id, stale.attempts, 'sent')).toBe(false)
     expect(await finish(current.id, current.attempts, 'sent')).toBe(true)
@@ -255,15 +232,16 @@ describe('claiming and finishing', () => {
 
   it('the preference decides `wanted` at claim time', async () => {
     await queue(1)
-    await db.query(`update public.user_profiles set notify_security = false where user_id = $1`, [
-      user,
-    ])
+    const notify = (on: boolean) =>
+      db.query(`update public.user_profiles set notify_security = $2 where user_id = $1`, [
+        user,
+        on,
+      ])
+    await notify(false)
     const [row] = await claim()
     expect(row.wanted).toBe(false)
     expect(await finish(row.id, 1, 'skipped')).toBe(true)
-    await db.query(`update public.user_profiles set notify_security = true where user_id = $1`, [
-      user,
-    ])
+    await notify(true)
   })
 
   it('two deliverers claiming at once get different rows', async () => {
@@ -300,30 +278,26 @@ describe('the notice when an account’s guessing ceiling is reached', () => {
   beforeEach(() => db.query(`delete from public.notification_outbox`))
 
   const notice = (address: string, flow: string) =>
-    db.query<{ queued: boolean }>(
-      `select public.enqueue_attempts_notice($1, $2, '{"minutes": 15}') as queued`,
+    value<boolean>(
+      db,
+      `select public.enqueue_attempts_notice($1, $2, '{"minutes": 15}') as value`,
       [address, flow],
     )
 
   it('is queued for the account with that address (any case, spaces around), under security', async () => {
-    const { rows } = await notice('  OutBox@Example.com ', 'sign-in')
-    expect(rows[0].queued).toBe(true)
-    const queued = await outbox('attempts_limited')
-    expect(queued).toHaveLength(1)
-    expect(queued[0]).toMatchObject({
-      to_address: email,
-      status: 'pending',
-      data: { flow: 'sign-in', minutes: 15 },
-    })
-    const { rows: category } = await db.query<{ category: string }>(
-      `select category from public.notification_outbox where id = $1`,
-      [queued[0].id],
-    )
-    expect(category[0].category).toBe('security')
+    expect(await notice('  OutBox@Example.com ', 'sign-in')).toBe(true)
+    expect(await outbox('attempts_limited')).toEqual([
+      expect.objectContaining({
+        to_address: email,
+        status: 'pending',
+        category: 'security',
+        data: { flow: 'sign-in', minutes: 15 },
+      }),
+    ])
   })
 
   it('queues nothing for an address without an account, and refuses an unknown flow', async () => {
-    expect((await notice('nobody@example.com', 'email-code')).rows[0].queued).toBe(false)
+    expect(await notice('nobody@example.com', 'email-code')).toBe(false)
     expect(await outbox()).toEqual([])
     await expect(notice(email, 'contact')).rejects.toThrow(/unknown flow/)
   })

@@ -1,19 +1,12 @@
-import { randomUUID } from 'node:crypto'
-
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { applySubscription, createTestDatabase, newUser } from '../setup/database'
 
 /** When a past-due subscription's payment failed and when it is retried, under any order. */
 let user: string
 
-async function applySub(eventId: string, at: string, fields: Record<string, unknown>) {
-  const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event('stripe', $1, 'customer.subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, user, JSON.stringify({ stripe_subscription_id: 'sub_1', ...fields })],
-  )
-  return rows[0].result
-}
+const applySub = (eventId: string, at: string, fields: object) =>
+  applySubscription(db, 'stripe', eventId, at, user, { stripe_subscription_id: 'sub_1', ...fields })
 
 async function noteFailure(failedAt: string, retryAt: string | null) {
   await db.query(`select public.note_payment_failure($1, $2, $3)`, [user, failedAt, retryAt])
@@ -37,8 +30,7 @@ afterAll(() => db.close())
 
 describe('payment failure dates', () => {
   it('the failure event first, then the subscription falls past due: both dates kept', async () => {
-    user = randomUUID()
-    await db.query(`insert into auth.users (id, email) values ($1, $2)`, [user, `${user}@x.io`])
+    user = await newUser(db)
     await applySub('evt_1', '2026-01-01T00:00:00Z', { status: 'active', ...PERIOD_1 })
     await noteFailure('2026-01-01T01:00:00Z', '2026-01-04T01:00:00Z')
     await applySub('evt_2', '2026-01-01T01:00:00Z', { status: 'past_due', ...PERIOD_1 })
@@ -55,8 +47,7 @@ describe('payment failure dates', () => {
   })
 
   it('past due first (the failure event still on its way), then the retry date arrives', async () => {
-    user = randomUUID()
-    await db.query(`insert into auth.users (id, email) values ($1, $2)`, [user, `${user}@x.io`])
+    user = await newUser(db)
     await applySub('evt_4', '2026-01-01T00:00:00Z', { status: 'active', ...PERIOD_1 })
     // A late event of an earlier failure, while active: kept but never shown.
     await noteFailure('2025-12-01T01:00:00Z', '2025-12-04T01:00:00Z')

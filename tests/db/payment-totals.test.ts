@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { asRole, createTestDatabase, newUser, recordPayment } from '../setup/database'
 
-/**
- * `payment_totals` (supabase/migrations/…_payments.sql): the
- * number of payments of each user, kept by a trigger on payment_history, is what the billing
- * page's "page x of y" shows (`billing_overview`), so it must always equal the rows.
- */
+// The number of payments of each user, kept by a trigger, is the billing page's "page x of y"
+// (`billing_overview`), so it must always equal the rows.
+
 const user = randomUUID()
 const other = randomUUID()
 
@@ -28,46 +26,28 @@ async function counted(userId: string) {
   return rows[0].count
 }
 
-/** billing_overview as the user calls it (PostgREST: role and claims in the transaction). */
-function overview(userId: string) {
-  return db.transaction(
-    async (tx) => {
-      const { rows } = await tx.query<{ overview: { total: number; page: number } }>(
-        'select public.billing_overview(1, 10) as overview',
-      )
-      return rows[0].overview
-    },
-    {
-      settings: {
-        role: 'authenticated',
-        'request.jwt.claims': JSON.stringify({ sub: userId, role: 'authenticated' }),
-      },
-    },
-  )
-}
+const overview = (userId: string) =>
+  asRole(db, 'authenticated', userId, async (tx) => {
+    const { rows } = await tx.query<{ overview: { total: number; page: number } }>(
+      'select public.billing_overview(1, 10) as overview',
+    )
+    return rows[0].overview
+  })
 
 const pay = (eventId: string, userId: string, invoice: string) =>
-  db.query(
-    `select public.record_payment_event('stripe', $1, 'invoice.payment_succeeded', now(), $2)`,
-    [
-      eventId,
-      JSON.stringify({
-        user_id: userId,
-        provider: 'stripe',
-        provider_payment_id: invoice,
-        amount: 1900,
-        currency: 'usd',
-        status: 'succeeded',
-      }),
-    ],
-  )
+  recordPayment(db, 'stripe', eventId, {
+    user_id: userId,
+    provider: 'stripe',
+    provider_payment_id: invoice,
+    amount: 1900,
+    currency: 'usd',
+    status: 'succeeded',
+  })
 
 const db = await createTestDatabase()
 beforeAll(async () => {
-  await db.query(
-    `insert into auth.users (id, email) values ($1, 'totals@example.com'), ($2, 'other@example.com')`,
-    [user, other],
-  )
+  await newUser(db, 'totals@example.com', user)
+  await newUser(db, 'other@example.com', other)
 })
 afterAll(() => db.close())
 

@@ -3,19 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Queryable } from '../local-stack/database'
 import { createTestDatabase } from '../setup/database'
 
-/**
- * The plans of the queries the pages and the webhooks run (docs/performance.md, "Cost as data
- * grows"): with `EXPLAIN`, each reads its rows through an index, never by scanning one of the
- * tables that grow with the users (users, sessions, subscriptions, payments, the ledger), and
- * the billing page's one page of payments comes in index order, not from sorting all of the
- * user's payments. Runs on PGlite and on the PostgreSQL server.
- *
- * The tables get a few thousand rows and fresh statistics; `enable_seqscan` is off, so that a
- * sequential scan in a plan means that no index can serve the query (on tables this small the
- * planner could otherwise rightly prefer one). The SQL functions (`billing_overview`,
- * `account_summary`, `session_is_active`) are planned from their body as stored in the database, so a change to
- * a migration is what is checked; the plpgsql ledger functions' statements are written out.
- */
+// The queries of the pages and webhooks read the tables that grow with the users through an
+// index (docs/performance.md). Sequential scans are off: one in a plan means no index serves.
 const READER = '10000000-0000-4000-8000-000000000001'
 const USERS = 2_000
 const GROWING = [
@@ -49,7 +38,7 @@ async function explain(tx: Queryable, sql: string, params: unknown[] = []) {
   return nodes(json[0].Plan)
 }
 
-/** The body of a `language sql` function in public, its parameters as $1, $2, … */
+/** The body of a `language sql` function, its parameters as $1, $2, …: the migration's own. */
 async function functionBody(tx: Queryable, name: string) {
   const { rows } = await tx.query<{ prosrc: string; proargnames: string[] | null }>(
     `select prosrc, proargnames from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
@@ -62,10 +51,7 @@ async function functionBody(tx: Queryable, name: string) {
   return body
 }
 
-/**
- * Runs fn as `role` with the reader's claims (as PostgREST does), or as the owner of the
- * security-definer functions (`owner`), sequential scans off.
- */
+/** fn as `role` with the reader's claims, or as the functions' owner, sequential scans off. */
 function as<T>(
   role: 'authenticated' | 'service_role' | 'owner',
   fn: (tx: Queryable) => Promise<T>,
@@ -155,26 +141,21 @@ describe('the queries of the signed-in pages use indexes', () => {
       return explain(tx, await functionBody(tx, 'billing_overview'), [page, 10])
     })
 
-  it("the billing page's overview: one index range in order, no sort of the user's payments", async () => {
-    const plan = await overviewPlan(1)
-    expect(seqScans(plan)).toEqual([])
-    expect(plan.filter((node) => node['Node Type'].includes('Sort'))).toEqual([])
-    expect(plan.map((node) => node['Index Name'])).toContain('payment_history_user_created_id_idx')
-  })
-
-  it('a later page of the billing overview as well', async () => {
-    const plan = await overviewPlan(50)
-    expect(seqScans(plan)).toEqual([])
-    expect(plan.filter((node) => node['Node Type'].includes('Sort'))).toEqual([])
-  })
+  it.each([1, 50])(
+    "the billing page's overview, page %i: one index range in order, no sort of the user's payments",
+    async (page) => {
+      const plan = await overviewPlan(page)
+      expect(seqScans(plan)).toEqual([])
+      expect(plan.filter((node) => node['Node Type'].includes('Sort'))).toEqual([])
+      expect(plan.map((node) => node['Index Name'])).toContain(
+        'payment_history_user_created_id_idx',
+      )
+    },
+  )
 })
 
 describe('the queries of the webhooks use indexes', () => {
-  // The statements of apply_subscription_event / record_payment_event
-  // with the user lookups they make (`ledger_user` by each provider's rules) and the ones
-  // around them
-  // (app/billing/reconcile.server.ts, app/billing/deferred-lookups.server.ts,
-  // app/billing/polar/webhook.server.ts).
+  // The ledger functions' statements, their user lookups (`ledger_user`) and the app's around them.
   const statements: [string, string, unknown[]][] = [
     ['the user check', 'select exists (select 1 from auth.users where id = $1)', [READER]],
     [

@@ -3,31 +3,31 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Queryable } from '../local-stack/database'
-import { createTestDatabase } from '../setup/database'
+import { asRole, createTestDatabase } from '../setup/database'
 
-/**
- * Row-level security, proven by running SQL as each API role with real JWT claims, the way
- * PostgREST does (SET LOCAL role + request.jwt.claims inside a transaction).
- */
-type Role = 'anon' | 'authenticated' | 'service_role'
-
+// Row-level security, proven by running SQL as each API role with real JWT claims.
 const alice = randomUUID()
 const bob = randomUUID()
 
-async function as<T>(
-  role: Role,
+const as = <T>(
+  role: 'authenticated' | 'service_role',
   userId: string | null,
   fn: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-  return db.transaction(async (tx) => {
-    const claims = userId ? { sub: userId, role, aud: 'authenticated' } : { role }
-    await tx.query(
-      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
-      [role, JSON.stringify(claims)],
-    )
-    return fn(tx)
-  })
-}
+) => asRole(db, role, userId, fn)
+/** A row of payment_history, as the ledger writes it. */
+const insertPayment = (
+  q: Queryable,
+  userId: string,
+  provider: string,
+  id: string,
+  amount = 2900,
+  status = 'paid',
+) =>
+  q.query(
+    `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
+     values ($1, $2, $3, $4, 'usd', $5)`,
+    [userId, provider, id, amount, status],
+  )
 
 async function seed() {
   for (const [id, email] of [
@@ -43,11 +43,7 @@ async function seed() {
       `insert into public.user_subscriptions (user_id, provider, status, plan_name) values ($1, 'stripe', 'active', 'Pro')`,
       [id],
     )
-    await db.query(
-      `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status)
-       values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
-      [id, `in_${id}`],
-    )
+    await insertPayment(db, id, 'stripe', `in_${id}`)
   }
   await db.query(
     `insert into public.webhook_events (provider, event_id, event_type) values ('stripe', 'evt_1', 'x')`,
@@ -58,12 +54,10 @@ async function seed() {
   )
 }
 
-const USER_TABLES = [
-  'user_subscriptions',
-  'payment_history',
-  'payment_totals',
-  'user_profiles',
-] as const
+const USER_TABLES = ['user_subscriptions', 'payment_history', 'payment_totals', 'user_profiles']
+/** One statement as alice, signed in. */
+const asAlice = (sql: string, params: unknown[] = []) =>
+  as('authenticated', alice, (tx) => tx.query<Record<string, unknown>>(sql, params))
 
 const db = await createTestDatabase()
 beforeAll(async () => {
@@ -73,26 +67,20 @@ afterAll(() => db.close())
 
 describe('a signed-in user', () => {
   it.each(USER_TABLES)('sees only their own rows in %s', async (table) => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query<{ user_id: string }>(`select user_id from public.${table}`),
-    )
-    expect(rows.rows.map((row) => row.user_id)).toEqual([alice])
+    const { rows } = await asAlice(`select user_id from public.${table}`)
+    expect(rows.map((row) => row.user_id)).toEqual([alice])
   })
 
   it('cannot read another user profile even by id', async () => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query(`select * from public.user_profiles where user_id = $1`, [bob]),
-    )
-    expect(rows.rows).toHaveLength(0)
+    const { rows } = await asAlice(`select * from public.user_profiles where user_id = $1`, [bob])
+    expect(rows).toHaveLength(0)
   })
 
   it('gets a profile created on sign-up, named from the metadata, product updates off until opted in', async () => {
-    const rows = await as('authenticated', alice, (tx) =>
-      tx.query(
-        `select display_name, notify_product_updates, notify_billing, notify_security from public.user_profiles`,
-      ),
+    const { rows } = await asAlice(
+      `select display_name, notify_product_updates, notify_billing, notify_security from public.user_profiles`,
     )
-    expect(rows.rows).toEqual([
+    expect(rows).toEqual([
       {
         display_name: 'alice',
         notify_product_updates: false,
@@ -103,16 +91,13 @@ describe('a signed-in user', () => {
   })
 
   it('can update their own profile but not another one', async () => {
-    const own = await as('authenticated', alice, (tx) =>
-      tx.query(`update public.user_profiles set display_name = 'Alice A' where user_id = $1`, [
-        alice,
-      ]),
-    )
-    expect(own.affectedRows).toBe(1)
-    const other = await as('authenticated', alice, (tx) =>
-      tx.query(`update public.user_profiles set display_name = 'hacked' where user_id = $1`, [bob]),
-    )
-    expect(other.affectedRows).toBe(0)
+    const rename = (name: string, userId: string) =>
+      asAlice(`update public.user_profiles set display_name = $1 where user_id = $2`, [
+        name,
+        userId,
+      ])
+    expect((await rename('Alice A', alice)).affectedRows).toBe(1)
+    expect((await rename('hacked', bob)).affectedRows).toBe(0)
     const { rows } = await db.query<{ display_name: string }>(
       `select display_name from public.user_profiles where user_id = $1`,
       [bob],
@@ -123,14 +108,13 @@ describe('a signed-in user', () => {
 
 describe('service role', () => {
   it('sees every row', async () => {
-    const counts = await as('service_role', null, async (tx) => ({
-      subscriptions: (await tx.query(`select 1 from public.user_subscriptions`)).rows.length,
-      payments: (await tx.query(`select 1 from public.payment_history`)).rows.length,
-      profiles: (await tx.query(`select 1 from public.user_profiles`)).rows.length,
-      ledger: (await tx.query(`select 1 from public.webhook_events`)).rows.length,
-      products: (await tx.query(`select 1 from public.stripe_products`)).rows.length,
-    }))
-    expect(counts).toEqual({ subscriptions: 2, payments: 2, profiles: 2, ledger: 1, products: 1 })
+    const tables = ['user_subscriptions', 'payment_history', 'user_profiles', 'webhook_events']
+    const counts = await as('service_role', null, async (tx) => {
+      const count = async (table: string) =>
+        (await tx.query(`select 1 from public.${table}`)).rows.length
+      return Promise.all([...tables, 'stripe_products'].map(count))
+    })
+    expect(counts).toEqual([2, 2, 2, 1, 1])
   })
 
   it('writes subscriptions, payments and the ledger', async () => {
@@ -139,10 +123,7 @@ describe('service role', () => {
         `update public.user_subscriptions set status = 'past_due' where user_id = $1`,
         [alice],
       )
-      await tx.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', 'in_service', 100, 'usd', 'paid')`,
-        [alice],
-      )
+      await insertPayment(tx, alice, 'stripe', 'in_service', 100)
       await tx.query(
         `insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`,
       )
@@ -157,20 +138,12 @@ describe('service role', () => {
 
 describe('payment_history uniqueness', () => {
   it('refuses a second row for the same Stripe invoice', async () => {
-    await expect(
-      db.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'stripe', $2, 2900, 'usd', 'paid')`,
-        [alice, `in_${alice}`],
-      ),
-    ).rejects.toThrow(/duplicate key/)
+    await expect(insertPayment(db, alice, 'stripe', `in_${alice}`)).rejects.toThrow(/duplicate key/)
   })
 
   it('keeps a paid Polar order and its refund as two rows, but no duplicates of either', async () => {
     const insert = (status: string, amount: number) =>
-      db.query(
-        `insert into public.payment_history (user_id, provider, provider_payment_id, amount, currency, status) values ($1, 'polar', 'ord_1', $2, 'usd', $3)`,
-        [bob, amount, status],
-      )
+      insertPayment(db, bob, 'polar', 'ord_1', amount, status)
     await insert('succeeded', 900)
     await insert('refunded', -900)
     await expect(insert('succeeded', 900)).rejects.toThrow(/duplicate key/)
@@ -201,9 +174,7 @@ describe('profile-images storage', () => {
       `insert into storage.objects (bucket_id, name, owner) values ('profile-images', $1, $2)`,
       [`${bob}/a.png`, bob],
     )
-    const result = await as('authenticated', alice, (tx) =>
-      tx.query(`delete from storage.objects where name = $1`, [`${bob}/a.png`]),
-    )
+    const result = await asAlice(`delete from storage.objects where name = $1`, [`${bob}/a.png`])
     expect(result.affectedRows).toBe(0)
   })
 })

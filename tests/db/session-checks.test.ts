@@ -1,39 +1,20 @@
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { createTestDatabase, newUser as addUser, value } from '../setup/database'
 
-/**
- * public.session_is_active: the per-request check that a signed-in token's session still
- * exists in auth.sessions (ended by a sign-out anywhere, by "sign out everywhere", or by
- * deleting the user). Runs on PGlite and on the PostgreSQL server.
- */
-
+// The per-request check that a token's session still exists in auth.sessions.
 const db = await createTestDatabase()
 afterAll(() => db.close())
 
-async function newUser(email: string) {
-  const { rows } = await db.query<{ id: string }>(
-    `insert into auth.users (id, email) values (gen_random_uuid(), $1) returning id`,
-    [email],
-  )
-  return rows[0].id
-}
-
-async function newSession(userId: string, notAfter: string | null = null) {
-  const { rows } = await db.query<{ id: string }>(
-    'insert into auth.sessions (user_id, not_after) values ($1, $2) returning id',
+const newUser = (email: string) => addUser(db, email)
+const newSession = (userId: string, notAfter: string | null = null) =>
+  value(
+    db,
+    'insert into auth.sessions (user_id, not_after) values ($1, $2) returning id as value',
     [userId, notAfter],
   )
-  return rows[0].id
-}
-
-async function isActive(sessionId: string, userId: string) {
-  const { rows } = await db.query<{ active: boolean }>(
-    'select public.session_is_active($1, $2) as active',
-    [sessionId, userId],
-  )
-  return rows[0].active
-}
+const isActive = (sessionId: string, userId: string) =>
+  value<boolean>(db, 'select public.session_is_active($1, $2) as value', [sessionId, userId])
 
 describe('session_is_active', () => {
   it('is true for an existing session of that user, false once the session is deleted', async () => {

@@ -2,24 +2,27 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import {
+  applySubscription,
+  createTestDatabase,
+  newUser,
+  recordPayment,
+  value,
+} from '../setup/database'
 
 /** The ledger functions that make webhook effects exactly-once and order-safe. */
+const db = await createTestDatabase()
 const user = randomUUID()
+beforeAll(() => newUser(db, 'ledger@example.com', user))
+afterAll(() => db.close())
 
-async function applySub(
+const applySub = (
   eventId: string,
   at: string,
-  fields: Record<string, unknown>,
+  fields: object,
   userId: string | null = user,
   provider = 'stripe',
-) {
-  const { rows } = await db.query<{ result: string }>(
-    `select public.apply_subscription_event($5, $1, 'subscription.updated', $2, $3, $4) as result`,
-    [eventId, at, userId, JSON.stringify(fields), provider],
-  )
-  return rows[0].result
-}
+) => applySubscription(db, provider, eventId, at, userId, fields)
 
 /** An event about the Stripe subscription `subscription` that sets only its status. */
 const stripeSub = (
@@ -30,32 +33,28 @@ const stripeSub = (
   userId: string | null = user,
 ) => applySub(eventId, at, { stripe_subscription_id: subscription, status }, userId)
 
-async function row() {
-  const { rows } = await db.query<Record<string, unknown>>(
-    `select * from public.user_subscriptions where user_id = $1`,
-    [user],
-  )
-  return rows[0]
-}
+const row = async (userId = user) =>
+  (
+    await db.query<Record<string, unknown>>(
+      `select * from public.user_subscriptions where user_id = $1`,
+      [userId],
+    )
+  ).rows[0]
 
-const db = await createTestDatabase()
-beforeAll(async () => {
-  await db.query(`insert into auth.users (id, email) values ($1, 'ledger@example.com')`, [user])
-})
-afterAll(() => db.close())
+const owners = async (paymentId: string) =>
+  (
+    await db.query<{ user_id: string }>(
+      `select user_id from public.payment_history where provider_payment_id = $1`,
+      [paymentId],
+    )
+  ).rows.map((payment) => payment.user_id)
 
 describe('apply_subscription_event', () => {
   it('applies once; a duplicate changes nothing', async () => {
-    const fields = {
-      provider: 'stripe',
-      stripe_subscription_id: 'sub_1',
-      status: 'active',
-      plan_name: 'Pro',
-    }
-    expect(await applySub('evt_a', '2026-01-01T00:00:10Z', fields)).toBe('applied')
-    expect(
-      await applySub('evt_a', '2026-01-01T00:00:10Z', { ...fields, plan_name: 'Changed' }),
-    ).toBe('duplicate')
+    const fields = { provider: 'stripe', stripe_subscription_id: 'sub_1', status: 'active' }
+    const at = '2026-01-01T00:00:10Z'
+    expect(await applySub('evt_a', at, { ...fields, plan_name: 'Pro' })).toBe('applied')
+    expect(await applySub('evt_a', at, { ...fields, plan_name: 'Changed' })).toBe('duplicate')
     expect((await row()).plan_name).toBe('Pro')
   })
 
@@ -65,30 +64,16 @@ describe('apply_subscription_event', () => {
   })
 
   it('breaks same-second ties by lifecycle progress', async () => {
-    expect(await stripeSub('evt_same_1', '2026-01-01T00:00:10Z', 'sub_1', 'incomplete')).toBe(
-      'stale',
-    )
-    expect(await stripeSub('evt_same_2', '2026-01-01T00:00:10Z', 'sub_1', 'canceled')).toBe(
-      'applied',
-    )
+    const at = '2026-01-01T00:00:10Z'
+    expect(await stripeSub('evt_same_1', at, 'sub_1', 'incomplete')).toBe('stale')
+    expect(await stripeSub('evt_same_2', at, 'sub_1', 'canceled')).toBe('applied')
     expect((await row()).status).toBe('canceled')
   })
 
   it('keeps columns the event does not set', async () => {
-    expect(
-      await applySub('evt_b', '2026-01-01T00:01:00Z', {
-        stripe_subscription_id: 'sub_2',
-        status: 'active',
-        cancel_at_period_end: true,
-      }),
-    ).toBe('applied')
-    const current = await row()
-    expect(current).toMatchObject({
-      plan_name: 'Pro',
-      provider: 'stripe',
-      cancel_at_period_end: true,
-      status: 'active',
-    })
+    const fields = { stripe_subscription_id: 'sub_2', status: 'active', cancel_at_period_end: true }
+    expect(await applySub('evt_b', '2026-01-01T00:01:00Z', fields)).toBe('applied')
+    expect(await row()).toMatchObject({ plan_name: 'Pro', provider: 'stripe', ...fields })
   })
 
   it('does not let a late event about a previous subscription end the live one', async () => {
@@ -119,69 +104,47 @@ describe('apply_subscription_event', () => {
 
   it('records events for unknown users without writing a row', async () => {
     const stranger = randomUUID()
+    const at = '2026-01-01T00:00:00Z'
     // Money still moving for a user the event names who is gone: an account deleted since.
-    expect(await applySub('evt_x', '2026-01-01T00:00:00Z', { status: 'active' }, stranger)).toBe(
-      'deleted_account',
-    )
-    expect(await applySub('evt_z', '2026-01-01T00:00:00Z', { status: 'canceled' }, stranger)).toBe(
-      'no_user',
-    )
-    expect(await applySub('evt_y', '2026-01-01T00:00:00Z', { status: 'active' }, null)).toBe(
-      'no_user',
-    )
-    const { rows } = await db.query(`select 1 from public.user_subscriptions where user_id = $1`, [
-      stranger,
-    ])
-    expect(rows).toHaveLength(0)
+    expect(await applySub('evt_x', at, { status: 'active' }, stranger)).toBe('deleted_account')
+    expect(await applySub('evt_z', at, { status: 'canceled' }, stranger)).toBe('no_user')
+    expect(await applySub('evt_y', at, { status: 'active' }, null)).toBe('no_user')
+    expect(await row(stranger)).toBeUndefined()
   })
 
   it('rolls the ledger back when the effect fails, so a retry applies it', async () => {
+    const at = '2026-01-01T00:03:00Z'
     await expect(
-      applySub('evt_bad', '2026-01-01T00:03:00Z', {
-        status: 'active',
-        current_period_end: 'not a date',
-      }),
+      applySub('evt_bad', at, { status: 'active', current_period_end: 'not a date' }),
     ).rejects.toThrow()
     const { rows } = await db.query(
       `select 1 from public.webhook_events where event_id = 'evt_bad'`,
     )
     expect(rows).toHaveLength(0)
-    expect(await applySub('evt_bad', '2026-01-01T00:03:00Z', { status: 'past_due' })).toBe(
-      'applied',
-    )
+    expect(await applySub('evt_bad', at, { status: 'past_due' })).toBe('applied')
   })
 
   it('applies concurrent duplicates exactly once', async () => {
+    const fields = { status: 'active', plan_name: 'Starter' }
     const results = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        applySub('evt_concurrent', '2026-01-01T00:04:00Z', {
-          status: 'active',
-          plan_name: 'Starter',
-        }),
-      ),
+      Array.from({ length: 8 }, () => applySub('evt_concurrent', '2026-01-01T00:04:00Z', fields)),
     )
-    expect(results.filter((result) => result === 'applied')).toHaveLength(1)
-    expect(results.filter((result) => result === 'duplicate')).toHaveLength(7)
+    expect(results.sort()).toEqual(['applied', ...Array<string>(7).fill('duplicate')])
   })
+
   it('lets a new subscription replace an ended one within the same second', async () => {
-    expect(await stripeSub('evt_end', '2026-01-01T00:05:00Z', 'sub_2', 'canceled')).toBe('applied')
-    expect(await stripeSub('evt_new', '2026-01-01T00:05:00Z', 'sub_3', 'active')).toBe('applied')
+    const at = '2026-01-01T00:05:00Z'
+    expect(await stripeSub('evt_end', at, 'sub_2', 'canceled')).toBe('applied')
+    expect(await stripeSub('evt_new', at, 'sub_3', 'active')).toBe('applied')
     expect(await row()).toMatchObject({ stripe_subscription_id: 'sub_3', status: 'active' })
     // ...but an event about the ended subscription in that second still cannot revive it.
-    expect(await stripeSub('evt_old_sub', '2026-01-01T00:05:00Z', 'sub_2', 'incomplete')).not.toBe(
-      'applied',
-    )
+    expect(await stripeSub('evt_old_sub', at, 'sub_2', 'incomplete')).not.toBe('applied')
   })
 })
 
 describe('record_payment_event', () => {
-  const pay = (eventId: string, payment: Record<string, unknown>) =>
-    db
-      .query<{ result: string }>(
-        `select public.record_payment_event($1, $2, 'x', now(), $3) as result`,
-        [payment.provider, eventId, JSON.stringify({ user_id: user, currency: 'USD', ...payment })],
-      )
-      .then((result) => result.rows[0].result)
+  const pay = (eventId: string, payment: { provider: string } & Record<string, unknown>) =>
+    recordPayment(db, payment.provider, eventId, { user_id: user, currency: 'USD', ...payment })
 
   it('writes one row per Stripe invoice', async () => {
     const invoice = {
@@ -227,99 +190,62 @@ describe('record_payment_event', () => {
 describe('a Stripe event that names no user: the ledger call finds it', () => {
   const holder = randomUUID()
   beforeAll(async () => {
-    await db.query(`insert into auth.users (id, email) values ($1, 'holder@example.com')`, [holder])
+    await newUser(db, 'holder@example.com', holder)
     await db.query(
       `insert into public.user_subscriptions (user_id, provider, stripe_customer_id, stripe_subscription_id)
        values ($1, 'stripe', 'cus_holder', 'sub_holder')`,
       [holder],
     )
   })
-  const holderRow = async () =>
-    (
-      await db.query<{ status: string; failed: Date | null; retry: Date | null }>(
-        `select status, payment_failed_at as failed, payment_retry_at as retry
-           from public.user_subscriptions where user_id = $1`,
-        [holder],
-      )
-    ).rows[0]
+  const failure = (eventId: string, data: object, payment: object) =>
+    value(
+      db,
+      `select public.record_payment_failure('stripe', $1, 'invoice.payment_failed',
+         '2026-03-02T00:00:00Z', null, $2, $3) as value`,
+      [eventId, JSON.stringify(data), JSON.stringify(payment)],
+    )
+  const invoice = { stripe_customer_id: 'cus_holder', provider: 'stripe', amount: 900 }
 
   it('a subscription event: the user holding the subscription; Polar never (its links are checked by the app)', async () => {
-    expect(
-      await stripeSub('evt_find_1', '2026-03-01T00:00:00Z', 'sub_holder', 'active', null),
-    ).toBe('applied')
-    expect((await holderRow()).status).toBe('active')
-    expect(
-      await stripeSub('evt_find_2', '2026-03-01T00:00:01Z', 'sub_nobody', 'active', null),
-    ).toBe('no_user')
-    const { rows } = await db.query<{ result: string }>(
-      `select public.apply_subscription_event('polar', 'm_find', 'subscription.updated', now(), null, $1) as result`,
-      [JSON.stringify({ polar_subscription_id: 'sub_holder', status: 'canceled' })],
-    )
-    expect(rows[0].result).toBe('no_user')
-    expect((await holderRow()).status).toBe('active')
+    const at = '2026-03-01T00:00:00Z'
+    expect(await stripeSub('evt_find_1', at, 'sub_holder', 'active', null)).toBe('applied')
+    expect((await row(holder)).status).toBe('active')
+    expect(await stripeSub('evt_find_2', at, 'sub_nobody', 'active', null)).toBe('no_user')
+    const polar = { polar_subscription_id: 'sub_holder', status: 'canceled' }
+    expect(await applySub('m_find', at, polar, null, 'polar')).toBe('no_user')
+    expect((await row(holder)).status).toBe('active')
   })
 
   it('an invoice paid or failed: the user holding the customer, the failure noted in the same call', async () => {
-    const { rows: paid } = await db.query<{ result: string }>(
-      `select public.record_payment_event('stripe', 'evt_find_3', 'invoice.payment_succeeded', now(), $1) as result`,
-      [
-        JSON.stringify({
-          user_id: null,
-          stripe_customer_id: 'cus_holder',
-          provider: 'stripe',
-          provider_payment_id: 'in_holder_1',
-          amount: 900,
-          currency: 'usd',
-          status: 'paid',
-        }),
-      ],
-    )
-    expect(paid[0].result).toBe('applied')
-    const { rows: owner } = await db.query(
-      `select user_id from public.payment_history where provider_payment_id = 'in_holder_1'`,
-    )
-    expect(owner).toEqual([{ user_id: holder }])
-
-    const { rows: failed } = await db.query<{ result: string }>(
-      `select public.record_payment_failure('stripe', 'evt_find_4', 'invoice.payment_failed',
-         '2026-03-02T00:00:00Z', null, $1, $2) as result`,
-      [
-        JSON.stringify({ invoice_id: 'in_holder_2', retry_at: '2026-03-05T00:00:00Z' }),
-        JSON.stringify({
-          user_id: null,
-          stripe_customer_id: 'cus_holder',
-          provider: 'stripe',
-          provider_payment_id: 'in_holder_2',
-          amount: 900,
-          currency: 'usd',
-        }),
-      ],
-    )
-    expect(failed[0].result).toBe('notified')
-    const row = await holderRow()
-    expect(new Date(row.failed!).toISOString()).toBe('2026-03-02T00:00:00.000Z')
-    expect(new Date(row.retry!).toISOString()).toBe('2026-03-05T00:00:00.000Z')
-    const { rows: nobody } = await db.query<{ result: string }>(
-      `select public.record_payment_failure('stripe', 'evt_find_5', 'invoice.payment_failed',
-         now(), null, '{}', $1) as result`,
-      [
-        JSON.stringify({
-          stripe_customer_id: 'cus_nobody',
-          provider_payment_id: 'in_x',
-          amount: 1,
-        }),
-      ],
-    )
-    expect(nobody[0].result).toBe('no_user')
+    const paid = { ...invoice, user_id: null, currency: 'usd', status: 'paid' }
+    expect(
+      await recordPayment(db, 'stripe', 'evt_find_3', {
+        ...paid,
+        provider_payment_id: 'in_holder_1',
+      }),
+    ).toBe('applied')
+    expect(await owners('in_holder_1')).toEqual([holder])
+    const data = { invoice_id: 'in_holder_2', retry_at: '2026-03-05T00:00:00Z' }
+    const failed = {
+      ...invoice,
+      user_id: null,
+      currency: 'usd',
+      provider_payment_id: 'in_holder_2',
+    }
+    expect(await failure('evt_find_4', data, failed)).toBe('notified')
+    expect(await row(holder)).toMatchObject({
+      payment_failed_at: new Date('2026-03-02T00:00:00Z'),
+      payment_retry_at: new Date('2026-03-05T00:00:00Z'),
+    })
+    const nobody = { stripe_customer_id: 'cus_nobody', provider_payment_id: 'in_x', amount: 1 }
+    expect(await failure('evt_find_5', {}, nobody)).toBe('no_user')
   })
 })
 
 describe('a Polar order: the ledger call finds its user', () => {
   const holder = randomUUID()
   beforeAll(async () => {
-    await db.query(`insert into auth.users (id, email) values ($1, 'order-holder@example.com')`, [
-      holder,
-    ])
+    await newUser(db, 'order-holder@example.com', holder)
     await db.query(
       `insert into public.user_subscriptions (user_id, provider, polar_subscription_id)
        values ($1, 'polar', 'psub_holder')`,
@@ -327,43 +253,28 @@ describe('a Polar order: the ledger call finds its user', () => {
     )
   })
   const order = (eventId: string, userId: string | null, subscription: string, id: string) =>
-    db
-      .query<{ result: string }>(
-        `select public.record_payment_event('polar', $1, 'order.paid', now(), $2) as result`,
-        [
-          eventId,
-          JSON.stringify({
-            provider: 'polar',
-            amount: 900,
-            currency: 'usd',
-            status: 'succeeded',
-            user_id: userId,
-            polar_subscription_id: subscription,
-            provider_payment_id: id,
-          }),
-        ],
-      )
-      .then((result) => result.rows[0].result)
-  const ownerOf = async (orderId: string) =>
-    (
-      await db.query<{ user_id: string }>(
-        `select user_id from public.payment_history where provider_payment_id = $1`,
-        [orderId],
-      )
-    ).rows.map((row) => row.user_id)
+    recordPayment(db, 'polar', eventId, {
+      provider: 'polar',
+      amount: 900,
+      currency: 'usd',
+      status: 'succeeded',
+      user_id: userId,
+      polar_subscription_id: subscription,
+      provider_payment_id: id,
+    })
 
   it('the user holding its subscription, before the user the order names', async () => {
     expect(await order('m_order_1', null, 'psub_holder', 'o_holder_1')).toBe('applied')
-    expect(await ownerOf('o_holder_1')).toEqual([holder])
+    expect(await owners('o_holder_1')).toEqual([holder])
     expect(await order('m_order_2', user, 'psub_holder', 'o_holder_2')).toBe('applied')
-    expect(await ownerOf('o_holder_2')).toEqual([holder])
+    expect(await owners('o_holder_2')).toEqual([holder])
   })
 
   it('else the user the order names; else nobody, and the event is still recorded', async () => {
     expect(await order('m_order_3', user, 'psub_nobody', 'o_named')).toBe('applied')
-    expect(await ownerOf('o_named')).toEqual([user])
+    expect(await owners('o_named')).toEqual([user])
     expect(await order('m_order_4', null, 'psub_nobody', 'o_nobody')).toBe('no_user')
-    expect(await ownerOf('o_nobody')).toEqual([])
+    expect(await owners('o_nobody')).toEqual([])
     expect(await order('m_order_4', null, 'psub_holder', 'o_nobody')).toBe('duplicate')
   })
 })

@@ -1,8 +1,4 @@
-/**
- * Every file a document names exists: code spans that look like repository paths
- * (`app/lib/server/http.server.ts`, `events.ts`) and relative Markdown links. A doc that cites a
- * renamed or deleted file fails here, so the docs stay a true map of the code.
- */
+// Every file a document names (a code span that looks like a path, a relative link) exists.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 

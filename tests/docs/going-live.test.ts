@@ -1,8 +1,5 @@
-/**
- * docs/going-live.md is followed literally by someone deploying for the first time: every npm
- * command it names is a script of package.json, and every setting it names is read by the
- * code (the deploy rehearsal, tests/e2e/rehearsal.spec.ts, runs its commands end to end).
- */
+// docs/going-live.md is followed literally by someone deploying for the first time (its
+// commands run end to end in tests/e2e/rehearsal.spec.ts).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -18,15 +15,7 @@ const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, s
 /** npm's own commands that run no script of ours. */
 const NPM_BUILTINS = new Set(['install', 'ci'])
 
-/** The npm commands in the guide: `npm run <script>`, `npm start`, `npm test`, `npm install`. */
-function npmCommands(text: string): string[] {
-  return [...text.matchAll(/\bnpm (run [\w:-]+|[a-z]+)/g)].map((match) => match[1])
-}
-
-/**
- * Where the code reads its settings (the server, the app's configuration, the dev tools), and
- * the settings of each plan's ids, which app/env.server.ts reads by name from the catalogue.
- */
+// Where the code reads its settings, and each plan's id settings (read by name from the catalogue).
 const CODE = [
   'server.js',
   'app/env.server.ts',
@@ -43,7 +32,7 @@ const CODE = [
 
 describe('docs/going-live.md', () => {
   it('names only npm commands that exist', () => {
-    const commands = npmCommands(guide)
+    const commands = [...guide.matchAll(/\bnpm (run [\w:-]+|[a-z]+)/g)].map((match) => match[1])
     expect(commands).toContain('start')
     expect(commands).toContain('run build')
     expect(commands).toContain('run stripe:sync-products')

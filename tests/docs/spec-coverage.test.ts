@@ -1,9 +1,4 @@
-/**
- * docs/spec-coverage.md maps every rule of the interface contract to its code and its test.
- * This holds the map to the repository: every file it cites exists, every symbol it names
- * (`applyStripeEvent`, `getPolar('invoices')`, a SQL function) is in the code, every test file
- * is where its kind says (unit, db, int, e2e), and every test it quotes by name is in that file.
- */
+// docs/spec-coverage.md cites files, symbols and tests (by kind and name) that all exist.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 

@@ -6,10 +6,7 @@ import { startAppStack, syncLocalProducts } from './stack'
 
 afterEach(() => vi.restoreAllMocks())
 
-/**
- * A one-provider stack, as `npm run dev` starts it (BILLING_PROVIDERS=stripe or polar): its
- * own stand-in only, its products synced and no other's, and not one error line.
- */
+// A one-provider stack as `npm run dev` starts it: its own stand-in and products, no error line.
 it.each([
   ['stripe', 'polar', 2],
   ['polar', 'stripe', 0],

@@ -7,12 +7,7 @@ import {
   startLocalStack,
 } from '../local-stack/stack'
 
-/**
- * The local stack as the app runs on it, the one way to start it (the integration harness,
- * the browser tests' server, the soak, the bench, `npm run dev`): the stand-ins of the
- * providers BILLING_PROVIDERS runs (read from `env`) and only those, seeded with the
- * product's catalogue unless another is given.
- */
+/** The one way to start the local stack: the stand-ins BILLING_PROVIDERS runs, with the plans. */
 export function startAppStack(
   options: Omit<LocalStackOptions, 'catalog' | 'providers'> & {
     catalog?: LocalStackOptions['catalog']

@@ -54,13 +54,12 @@ describe('polarServer, as the interface contract says', () => {
 })
 
 describe('describePolarServers', () => {
+  const real = { POLAR_API_URL: undefined }
+
   it('names the one server when all three agree', () => {
-    const report = describePolarServers({
-      POLAR_SANDBOX: 'false',
-      NODE_ENV: 'production',
-      POLAR_API_URL: undefined,
-    })
-    expect(report).toEqual({
+    expect(
+      describePolarServers({ ...real, POLAR_SANDBOX: 'false', NODE_ENV: 'production' }),
+    ).toEqual({
       info: 'Polar servers: checkout production, portal production, webhook invoices production',
     })
   })
@@ -86,13 +85,8 @@ describe('describePolarServers', () => {
   ] as const)(
     'refuses POLAR_SANDBOX=%s with NODE_ENV=%s, DEPLOYMENT_ENVIRONMENT=%s, naming the settings',
     (flag, nodeEnv, deployment, fix) => {
-      const check = () =>
-        describePolarServers({
-          POLAR_SANDBOX: flag,
-          NODE_ENV: nodeEnv,
-          DEPLOYMENT_ENVIRONMENT: deployment,
-          POLAR_API_URL: undefined,
-        })
+      const settings = { ...real, POLAR_SANDBOX: flag, DEPLOYMENT_ENVIRONMENT: deployment }
+      const check = () => describePolarServers({ ...settings, NODE_ENV: nodeEnv })
       expect(check).toThrow(
         /^Refusing to start: checkout, portal and webhook invoices would reach different Polar servers/,
       )
@@ -102,28 +96,19 @@ describe('describePolarServers', () => {
   )
 
   it('a staging deployment of the production build on the sandbox starts, all on the sandbox', () => {
-    const staging = {
-      POLAR_SANDBOX: 'true',
-      NODE_ENV: 'production',
-      POLAR_API_URL: undefined,
-    } as const
+    const staging = { ...real, POLAR_SANDBOX: 'true', NODE_ENV: 'production' } as const
     expect(() => describePolarServers(staging)).toThrow(/different Polar servers/)
     expect(describePolarServers({ ...staging, DEPLOYMENT_ENVIRONMENT: 'staging' })).toEqual({
       info: 'Polar servers: checkout sandbox, portal sandbox, webhook invoices sandbox',
     })
     expect(polarServer({ ...staging, DEPLOYMENT_ENVIRONMENT: 'staging' }, 'portal')).toBe('sandbox')
     // Saying production where NODE_ENV is not: the portal follows the deployment.
-    expect(
-      polarServer(
-        {
-          POLAR_SANDBOX: 'false',
-          NODE_ENV: 'test',
-          DEPLOYMENT_ENVIRONMENT: 'production',
-          POLAR_API_URL: undefined,
-        },
-        'portal',
-      ),
-    ).toBe('production')
+    const declared = {
+      ...real,
+      POLAR_SANDBOX: 'false',
+      DEPLOYMENT_ENVIRONMENT: 'production',
+    } as const
+    expect(polarServer({ ...declared, NODE_ENV: 'test' }, 'portal')).toBe('production')
   })
 
   it('reports the emulator URL when POLAR_API_URL is set', () => {

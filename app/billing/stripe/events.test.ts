@@ -39,10 +39,7 @@ const INVOICE_URL = 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x'
 
 type Fields = Record<string, unknown>
 
-/**
- * The fields events.ts reads of a subscription as Stripe sends it at 2026-10-28.endive (periods
- * on the item), with `overrides`, its one item's `item` and that item's `price` fields.
- */
+/** The fields read of a subscription at 2026-10-28.endive (periods on the item), with overrides. */
 function stripeSubscription(overrides: Fields = {}, { price, ...item }: Fields = {}) {
   return {
     id: SUB_ID,
@@ -50,14 +47,8 @@ function stripeSubscription(overrides: Fields = {}, { price, ...item }: Fields =
     customer: CUSTOMER_ID,
     status: 'active',
     cancel_at_period_end: false,
-    cancel_at: null,
-    canceled_at: null,
-    cancellation_details: { comment: null, feedback: null, reason: null },
-    trial_start: null,
-    trial_end: null,
     metadata: { user_id: USER_ID, user_email: 'buyer@example.com' },
     items: {
-      object: 'list',
       data: [
         {
           current_period_start: unix('2026-11-01T10:00:00.000Z'),
@@ -90,19 +81,12 @@ function stripeInvoice(overrides: Fields = {}, line: Fields = {}) {
     created: unix('2026-11-01T10:00:02.000Z'),
     hosted_invoice_url: INVOICE_URL,
     status: 'paid',
-    parent: {
-      subscription_details: { metadata: { user_id: USER_ID }, subscription: SUB_ID },
-      type: 'subscription_details',
-    },
+    parent: { subscription_details: { metadata: { user_id: USER_ID }, subscription: SUB_ID } },
     lines: {
-      object: 'list',
       data: [
         {
-          parent: {
-            subscription_item_details: { subscription: SUB_ID },
-            type: 'subscription_item_details',
-          },
-          pricing: { price_details: { price: PRICE_ID }, type: 'price_details' },
+          parent: { subscription_item_details: { subscription: SUB_ID } },
+          pricing: { price_details: { price: PRICE_ID } },
           ...line,
         },
       ],
@@ -155,40 +139,24 @@ describe('StripeSubscriptionSchema', () => {
     expect(() => parseSubscription(bareSubscription([]))).not.toThrow()
   })
 
-  it.each([['id'], ['object'], ['customer'], ['status'], ['items']])(
-    'rejects a payload without %s',
-    (field) => {
-      const payload: Fields = stripeSubscription()
-      delete payload[field]
-      expect(StripeSubscriptionSchema.safeParse(payload).success).toBe(false)
-    },
-  )
-
-  it('rejects an item without its price id, and an object that is not a subscription', () => {
-    const withoutPriceId = stripeSubscription({}, { price: { id: undefined } })
-    expect(StripeSubscriptionSchema.safeParse(withoutPriceId).success).toBe(false)
-    expect(
-      StripeSubscriptionSchema.safeParse(stripeSubscription({ object: 'invoice' })).success,
-    ).toBe(false)
+  it.each<Fields>([
+    ...['id', 'object', 'customer', 'status', 'items'].map((field) => ({ [field]: undefined })),
+    { object: 'invoice' },
+    { items: { data: [{ price: { nickname: 'no id' } }] } },
+  ])('rejects a subscription with %o', (overrides) => {
+    expect(StripeSubscriptionSchema.safeParse(stripeSubscription(overrides)).success).toBe(false)
   })
 })
 
+// What counts as a user id: app/subscriptions/user-id.test.ts.
 describe('subscriptionUserId', () => {
-  it('reads user_id from the metadata set at checkout, lower-cased', () => {
-    const subscription = parseSubscription(
-      stripeSubscription({ metadata: { user_id: USER_ID.toUpperCase() } }),
-    )
-    expect(subscriptionUserId(subscription)).toBe(USER_ID)
-  })
-
   it.each([
-    ['a non-UUID user id', { user_id: 'user_123' }],
-    ['no user id', { user_email: 'buyer@example.com' }],
-    ['empty metadata', {}],
-    ['null metadata', null],
-    ['left-out metadata', undefined],
-  ])('is null for %s', (_, metadata) => {
-    expect(subscriptionUserId(parseSubscription(stripeSubscription({ metadata })))).toBeNull()
+    [{ user_id: USER_ID.toUpperCase() }, USER_ID],
+    [{ user_email: 'buyer@example.com' }, null],
+    [null, null],
+    [undefined, null],
+  ])('reads the user_id of the metadata %j set at checkout', (metadata, userId) => {
+    expect(subscriptionUserId(parseSubscription(stripeSubscription({ metadata })))).toBe(userId)
   })
 })
 
@@ -197,7 +165,7 @@ describe('subscriptionFields', () => {
     vi.useRealTimers()
   })
 
-  it.each<[string, ReturnType<typeof stripeSubscription>, Fields]>([
+  it.each<[string, ReturnType<typeof stripeSubscription>, Fields, boolean?]>([
     ['created: plan, billing cycle, periods from the item, metadata', stripeSubscription(), {}],
     [
       'created in a trial: trial dates and status',
@@ -268,6 +236,8 @@ describe('subscriptionFields', () => {
         cancel_at_period_end: null,
         cancellation_details: null,
         metadata: null,
+        canceled_at: null,
+        trial_start: null,
       }),
       { metadata: {} },
     ],
@@ -287,35 +257,32 @@ describe('subscriptionFields', () => {
         metadata: {},
       },
     ],
-  ])('maps %s', (_, subscription, changes) => {
-    expect(subscriptionFields(parseSubscription(subscription), 'Pro')).toEqual({
-      ...baseFields,
-      ...changes,
-    })
-  })
-
-  it('customer.subscription.deleted: canceled with the canceled_at Stripe sent', () => {
-    const subscription = stripeSubscription({
-      status: 'canceled',
-      canceled_at: unix('2026-11-20T08:30:00.000Z'),
-      cancellation_details: { comment: null, feedback: null, reason: 'payment_failed' },
-    })
-    expect(subscriptionFields(parseSubscription(subscription), 'Pro', { deleted: true })).toEqual({
-      ...baseFields,
-      status: 'canceled',
-      canceled_at: '2026-11-20T08:30:00.000Z',
-      cancellation_reason: 'payment_failed',
-    })
-  })
-
-  it('customer.subscription.deleted: canceled whatever status the payload carries, canceled_at now when absent', () => {
+    [
+      'deleted: canceled with the canceled_at Stripe sent',
+      stripeSubscription({
+        status: 'canceled',
+        canceled_at: unix('2026-11-20T08:30:00.000Z'),
+        cancellation_details: { reason: 'payment_failed' },
+      }),
+      {
+        status: 'canceled',
+        canceled_at: '2026-11-20T08:30:00.000Z',
+        cancellation_reason: 'payment_failed',
+      },
+      true,
+    ],
+    [
+      'deleted: canceled whatever status the payload carries, canceled_at now when absent',
+      stripeSubscription({ status: 'incomplete_expired' }),
+      { status: 'canceled', canceled_at: '2026-11-21T12:00:00.000Z' },
+      true,
+    ],
+  ])('maps %s', (_, subscription, changes, deleted) => {
     vi.useFakeTimers()
     vi.setSystemTime(new Date('2026-11-21T12:00:00.000Z'))
-    const subscription = stripeSubscription({ status: 'incomplete_expired', canceled_at: null })
-    expect(subscriptionFields(parseSubscription(subscription), 'Pro', { deleted: true })).toEqual({
+    expect(subscriptionFields(parseSubscription(subscription), 'Pro', { deleted })).toEqual({
       ...baseFields,
-      status: 'canceled',
-      canceled_at: '2026-11-21T12:00:00.000Z',
+      ...changes,
     })
   })
 })
@@ -330,17 +297,13 @@ describe('StripeInvoiceSchema', () => {
     expect(() => parseInvoice(required)).not.toThrow()
   })
 
-  it.each([['id'], ['object'], ['amount_paid'], ['currency'], ['created']])(
-    'rejects an invoice without %s',
-    (field) => {
-      const payload: Fields = stripeInvoice()
-      delete payload[field]
-      expect(StripeInvoiceSchema.safeParse(payload).success).toBe(false)
-    },
-  )
-
-  it('rejects a non-integer amount', () => {
-    expect(StripeInvoiceSchema.safeParse(stripeInvoice({ amount_paid: 29.5 })).success).toBe(false)
+  it.each<Fields>([
+    ...['id', 'object', 'amount_paid', 'currency', 'created'].map((field) => ({
+      [field]: undefined,
+    })),
+    { amount_paid: 29.5 },
+  ])('rejects an invoice with %o', (overrides) => {
+    expect(StripeInvoiceSchema.safeParse(stripeInvoice(overrides)).success).toBe(false)
   })
 })
 
@@ -429,56 +392,58 @@ const basePayment = {
 }
 
 describe('invoicePayment (invoice.payment_succeeded)', () => {
-  it('maps a paid invoice and the payment intent found for it to a payment row', () => {
-    expect(invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', null)).toEqual(basePayment)
-    expect(
-      invoicePayment(parseInvoice(stripeInvoice()), USER_ID, 'Pro', 'pi_3SxQ2cL4kX9mNpQr0abc'),
-    ).toEqual({ ...basePayment, provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc' })
-  })
-
-  it.each<[string, Fields, string | null, Fields]>([
+  const bare = {
+    id: 'in_bare',
+    object: 'invoice',
+    amount_paid: 900,
+    currency: 'usd',
+    created: unix('2026-11-02T00:00:00.000Z'),
+  }
+  it.each<[string, Fields, [string | null, string | null, string | null], Fields]>([
+    ['a paid invoice', stripeInvoice(), [USER_ID, 'Pro', null], {}],
     [
-      'does not read a payments list from the invoice (the API never sends one in events)',
-      { payments: { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] } },
-      'Pro',
+      'the payment intent found for it',
+      stripeInvoice(),
+      [USER_ID, 'Pro', 'pi_3SxQ2cL4kX9mNpQr0abc'],
+      { provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc' },
+    ],
+    [
+      'no payments list from the invoice (the API never sends one in events)',
+      stripeInvoice({
+        payments: { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] },
+      }),
+      [USER_ID, 'Pro', null],
       {},
     ],
     [
-      'lower-cases the currency and keeps the amount in cents',
-      { currency: 'EUR', amount_paid: 123456 },
-      'Pro',
+      'a lower-cased currency and the amount in cents',
+      stripeInvoice({ currency: 'EUR', amount_paid: 123456 }),
+      [USER_ID, 'Pro', null],
       { currency: 'eur', amount: 123456 },
     ],
     [
-      'keeps the status Stripe sent',
-      { status: 'open', hosted_invoice_url: null },
-      'Starter',
+      'the status Stripe sent',
+      stripeInvoice({ status: 'open', hosted_invoice_url: null }),
+      [USER_ID, 'Starter', null],
       { status: 'open', description: 'Starter payment', invoice_url: null },
     ],
-  ])('%s', (_, overrides, plan, changes) => {
-    expect(invoicePayment(parseInvoice(stripeInvoice(overrides)), USER_ID, plan, null)).toEqual({
+    [
+      'no plan name or user, and the optional fields missing',
+      bare,
+      [null, null, null],
+      {
+        user_id: null,
+        provider_payment_id: 'in_bare',
+        amount: 900,
+        description: 'Subscription payment',
+        invoice_url: null,
+        created_at: '2026-11-02T00:00:00.000Z',
+      },
+    ],
+  ])('maps %s', (_, invoice, [userId, plan, intent], changes) => {
+    expect(invoicePayment(parseInvoice(invoice), userId, plan, intent)).toEqual({
       ...basePayment,
       ...changes,
-    })
-  })
-
-  it('without a plan name or user, and with the optional fields missing', () => {
-    const invoice = parseInvoice({
-      id: 'in_bare',
-      object: 'invoice',
-      amount_paid: 900,
-      currency: 'usd',
-      created: unix('2026-11-02T00:00:00.000Z'),
-    })
-    expect(invoicePayment(invoice, null, null, null)).toEqual({
-      ...basePayment,
-      user_id: null,
-      provider_payment_id: 'in_bare',
-      amount: 900,
-      status: 'paid',
-      description: 'Subscription payment',
-      invoice_url: null,
-      created_at: '2026-11-02T00:00:00.000Z',
     })
   })
 })
@@ -525,7 +490,6 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   const event = (type: string, object: unknown) =>
     ({
       id: `evt_${type}`,
-      object: 'event',
       created: unix('2026-11-01T10:00:03.000Z'),
       data: { object },
       type,
@@ -593,22 +557,19 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   }
   const paidInvoice = (overrides: Fields = {}) =>
     stripeInvoice(overrides, { pricing: { price_details: { price: proPriceId() } } })
-  const paymentRow = {
-    ...basePayment,
-    // Not a column: the ledger call finds the user by it when user_id is null.
-    stripe_customer_id: CUSTOMER_ID,
-  }
+  // stripe_customer_id is not a column: the ledger call finds the user by it when user_id is null.
+  const paymentRow = { ...basePayment, stripe_customer_id: CUSTOMER_ID }
+  const succeeded = ledger('invoice.payment_succeeded')
+  const paid = (invoice = paidInvoice()) =>
+    applyStripeEvent(event('invoice.payment_succeeded', invoice))
 
   it('invoice.payment_succeeded → recordPaymentEvent with the row, the invoice payment intent and its card', async () => {
     const card = { brand: 'visa', last4: '4242', exp_year: 2029, funding: 'credit' }
     const intent = { id: 'pi_3SxQ2cL4kX9mNpQr0abc', payment_method: { id: 'pm_1', card } }
     const list = stripeWithPayments(async () => ({
-      object: 'list',
       data: [{ status: 'paid', payment: { payment_intent: intent, type: 'payment_intent' } }],
     }))
-    await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
-      'applied',
-    )
+    await expect(paid()).resolves.toBe('applied')
     // One request: the card comes expanded with the payment intent.
     expect(list).toHaveBeenCalledWith(
       {
@@ -618,7 +579,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       },
       { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(ledger('invoice.payment_succeeded'), {
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, {
       ...paymentRow,
       provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
       card: { brand: 'visa', last4: '4242' },
@@ -638,20 +599,15 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     ['invoice payments that cannot be read', new Error('connect ECONNREFUSED')],
   ])('records the payment without its payment intent for %s', async (_, error) => {
     stripeWithPayments(async () => Promise.reject(error))
-    await expect(applyStripeEvent(event('invoice.payment_succeeded', paidInvoice()))).resolves.toBe(
-      'applied',
-    )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      ledger('invoice.payment_succeeded'),
-      paymentRow,
-    )
+    await expect(paid()).resolves.toBe('applied')
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, paymentRow)
   })
 
   it('asks for no payment intent for an invoice with nothing paid', async () => {
     const list = stripeWithPayments(async () => ({ data: [] }))
-    await applyStripeEvent(event('invoice.payment_succeeded', paidInvoice({ amount_paid: 0 })))
+    await paid(paidInvoice({ amount_paid: 0 }))
     expect(list).not.toHaveBeenCalled()
-    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(ledger('invoice.payment_succeeded'), {
+    expect(store.recordPaymentEvent).toHaveBeenLastCalledWith(succeeded, {
       ...paymentRow,
       amount: 0,
     })

@@ -32,10 +32,7 @@ describe('RecentEvents', () => {
 
   it('re-adding a key makes it the newest', () => {
     const recent = new RecentEvents(2)
-    recent.add('a')
-    recent.add('b')
-    recent.add('a')
-    recent.add('c')
+    for (const id of ['a', 'b', 'a', 'c']) recent.add(id)
     expect(recent.has('a')).toBe(true)
     expect(recent.has('b')).toBe(false)
   })

@@ -36,47 +36,30 @@ describe('auth calls made on a visitor’s behalf', () => {
     expect(authCallsOnBehalfOf('203.0.113.7', withLegacyKeys)).toBeUndefined()
   })
 
-  it('send the secret key and the visitor’s address to Supabase Auth', async () => {
-    const fetcher = authCallsOnBehalfOf('203.0.113.7', withNewKeys)!
-    const headers = await sentHeaders(
-      fetcher,
-      `${SUPABASE_URL}/auth/v1/token?grant_type=password`,
-      {
+  // Auth calls carry the secret key (a user's token stays the bearer) and the visitor's
+  // address when known; every other call (storage, PostgREST) keeps the public key, unforwarded.
+  const user = 'Bearer eyJ.user-token.sig'
+  it.each<[string | null, string, string, (string | null)[]]>([
+    [
+      '203.0.113.7',
+      '/auth/v1/token',
+      `Bearer ${PUBLISHABLE}`,
+      [SECRET, `Bearer ${SECRET}`, '203.0.113.7'],
+    ],
+    ['203.0.113.7', '/auth/v1/user', user, [SECRET, user, '203.0.113.7']],
+    ['203.0.113.7', '/storage/v1/object/avatars/x.png', user, [PUBLISHABLE, user, null]],
+    [null, '/auth/v1/otp', `Bearer ${PUBLISHABLE}`, [SECRET, `Bearer ${SECRET}`, null]],
+  ])(
+    'for %s, %s with %s sends the key, bearer and address %j',
+    async (address, path, bearer, sent) => {
+      const fetcher = authCallsOnBehalfOf(address, withNewKeys)!
+      const url = `${SUPABASE_URL}${path}`
+      const headers = await sentHeaders(fetcher, url, {
         apikey: PUBLISHABLE,
-        Authorization: `Bearer ${PUBLISHABLE}`,
-      },
-    )
-    expect(headers.get('apikey')).toBe(SECRET)
-    expect(headers.get('Authorization')).toBe(`Bearer ${SECRET}`)
-    expect(headers.get('Sb-Forwarded-For')).toBe('203.0.113.7')
-  })
-
-  it('keep a user’s access token as the bearer', async () => {
-    const fetcher = authCallsOnBehalfOf('203.0.113.7', withNewKeys)!
-    const headers = await sentHeaders(fetcher, `${SUPABASE_URL}/auth/v1/user`, {
-      apikey: PUBLISHABLE,
-      Authorization: 'Bearer eyJ.user-token.sig',
-    })
-    expect(headers.get('apikey')).toBe(SECRET)
-    expect(headers.get('Authorization')).toBe('Bearer eyJ.user-token.sig')
-  })
-
-  it('leave every other call (storage, PostgREST) on the public key, unforwarded', async () => {
-    const fetcher = authCallsOnBehalfOf('203.0.113.7', withNewKeys)!
-    const headers = await sentHeaders(fetcher, `${SUPABASE_URL}/storage/v1/object/avatars/x.png`, {
-      apikey: PUBLISHABLE,
-      Authorization: 'Bearer eyJ.user-token.sig',
-    })
-    expect(headers.get('apikey')).toBe(PUBLISHABLE)
-    expect(headers.has('Sb-Forwarded-For')).toBe(false)
-  })
-
-  it('send no address when the visitor’s is not known', async () => {
-    const fetcher = authCallsOnBehalfOf(null, withNewKeys)!
-    const headers = await sentHeaders(fetcher, `${SUPABASE_URL}/auth/v1/otp`, {
-      apikey: PUBLISHABLE,
-    })
-    expect(headers.get('apikey')).toBe(SECRET)
-    expect(headers.has('Sb-Forwarded-For')).toBe(false)
-  })
+        Authorization: bearer,
+      })
+      const names = ['apikey', 'Authorization', 'Sb-Forwarded-For']
+      expect(names.map((name) => headers.get(name))).toEqual(sent)
+    },
+  )
 })

@@ -5,6 +5,7 @@ import * as z from 'zod/mini'
 import * as account from '~/account/schemas'
 import * as auth from '~/auth/schemas'
 import { contactSchema } from '~/contact/schema'
+import { VALID_CONTACT } from '~/contact/test-support'
 import { NotificationPreferencesSchema } from '~/notifications/schemas'
 import { AVATAR_MAX_BYTES } from '~/profile/limits'
 import * as profile from '~/profile/schemas'
@@ -29,13 +30,7 @@ const image = (size: number, type = 'image/png') =>
 const noFile = () => new File([], '', { type: 'application/octet-stream' })
 
 const valid = {
-  contact: {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    company: 'Analytical Engines',
-    message: 'I would like to hear more about the Pro plan.',
-  },
+  contact: VALID_CONTACT,
   password: { currentPassword: 'old-password', password: 'new-password-1' },
 }
 

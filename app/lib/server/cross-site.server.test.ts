@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 
 import { crossSiteRefusal } from './cross-site.server'
 import { logger } from './logger.server'
@@ -9,66 +9,49 @@ function request(method: string, headers: Record<string, string>, path = '/sign-
   return new Request(`http://internal:3000${path}`, { method, headers })
 }
 
+const EVIL = { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }
+
+beforeEach(() => vi.spyOn(logger, 'warn').mockImplementation(() => {}))
 afterEach(() => vi.restoreAllMocks())
 
 describe('crossSiteRefusal', () => {
-  test.each([
-    ['a foreign Origin', { Origin: 'https://evil.example' }],
-    ['a sibling subdomain Origin', { Origin: 'https://other.example.com' }],
-    ['another scheme of our host', { Origin: 'http://app.example.com' }],
-    ['another port of our host', { Origin: 'https://app.example.com:8443' }],
-    ['Origin: null (sandboxed frame, data: URL)', { Origin: 'null' }],
-    ['Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
-    ['Sec-Fetch-Site: same-site', { 'Sec-Fetch-Site': 'same-site' }],
-    ['our Origin but Sec-Fetch-Site cross-site', { Origin: SITE, 'Sec-Fetch-Site': 'cross-site' }],
-  ])('refuses a POST with %s', (_name, headers) => {
-    vi.spyOn(logger, 'warn').mockImplementation(() => {})
-    expect(crossSiteRefusal(request('POST', headers), SITE)).toMatch(/Cross-site request refused/)
-  })
-
-  test.each([
-    ['our Origin', { Origin: SITE }],
-    [
-      'our Origin and Sec-Fetch-Site same-origin',
-      { Origin: SITE, 'Sec-Fetch-Site': 'same-origin' },
-    ],
-    ['Sec-Fetch-Site: none (typed by the user)', { 'Sec-Fetch-Site': 'none' }],
-    ['neither header (curl, server to server: no victim cookies)', {}],
-  ])('allows a POST with %s', (_name, headers) => {
-    expect(crossSiteRefusal(request('POST', headers), SITE)).toBeNull()
-  })
-
-  test.each(['PUT', 'PATCH', 'DELETE'])('checks %s like POST', (method) => {
-    vi.spyOn(logger, 'warn').mockImplementation(() => {})
-    expect(crossSiteRefusal(request(method, { Origin: 'https://evil.example' }), SITE)).not.toBe(
-      null,
-    )
-  })
-
-  test('GET and HEAD are never refused (they change nothing)', () => {
-    const evil = { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }
-    expect(crossSiteRefusal(request('GET', evil), SITE)).toBeNull()
-    expect(crossSiteRefusal(request('HEAD', evil), SITE)).toBeNull()
-  })
-
-  test('webhooks are exempt: providers post from their own servers', () => {
-    const evil = { Origin: 'https://stripe.example', 'Sec-Fetch-Site': 'cross-site' }
-    expect(crossSiteRefusal(request('POST', evil, '/api/webhooks/stripe'), SITE)).toBeNull()
-  })
-
-  test('compares with SITE_URL, not with the Host the request arrived on', () => {
+  test.each<[string, string, Record<string, string>, boolean, string?]>([
+    ['a foreign Origin', 'POST', { Origin: 'https://evil.example' }, true],
+    ['a sibling subdomain Origin', 'POST', { Origin: 'https://other.example.com' }, true],
+    ['another scheme of our host', 'POST', { Origin: 'http://app.example.com' }, true],
+    ['another port of our host', 'POST', { Origin: 'https://app.example.com:8443' }, true],
+    ['Origin: null (sandboxed frame, data: URL)', 'POST', { Origin: 'null' }, true],
+    ['Sec-Fetch-Site: cross-site', 'POST', { 'Sec-Fetch-Site': 'cross-site' }, true],
+    ['Sec-Fetch-Site: same-site', 'POST', { 'Sec-Fetch-Site': 'same-site' }, true],
+    ['our Origin but Sec-Fetch-Site cross-site', 'POST', { ...EVIL, Origin: SITE }, true],
+    ...['PUT', 'PATCH', 'DELETE'].map(
+      (method): [string, string, Record<string, string>, boolean] => [
+        'a foreign Origin',
+        method,
+        { Origin: EVIL.Origin },
+        true,
+      ],
+    ),
     // Behind a proxy the app sees http://internal:3000; the browser's Origin is the public one.
-    expect(crossSiteRefusal(request('POST', { Origin: SITE }), SITE)).toBeNull()
-    vi.spyOn(logger, 'warn').mockImplementation(() => {})
-    expect(
-      crossSiteRefusal(request('POST', { Origin: 'http://internal:3000' }), SITE),
-    ).not.toBeNull()
+    ['the Host the request came to as Origin', 'POST', { Origin: 'http://internal:3000' }, true],
+    ['our Origin (SITE_URL)', 'POST', { Origin: SITE }, false],
+    ['our Origin, same-origin', 'POST', { Origin: SITE, 'Sec-Fetch-Site': 'same-origin' }, false],
+    ['Sec-Fetch-Site: none (typed by the user)', 'POST', { 'Sec-Fetch-Site': 'none' }, false],
+    ['neither header (curl, server to server: no victim cookies)', 'POST', {}, false],
+    // They change nothing.
+    ['a foreign Origin', 'GET', EVIL, false],
+    ['a foreign Origin', 'HEAD', EVIL, false],
+    // Providers post from their own servers.
+    ['a foreign Origin to a webhook', 'POST', EVIL, false, '/api/webhooks/stripe'],
+  ])('%s, %s: refused %s', (_, method, headers, refused, path) => {
+    const refusal = crossSiteRefusal(request(method, headers, path), SITE)
+    if (refused) expect(refusal).toMatch(/Cross-site request refused/)
+    else expect(refusal).toBeNull()
   })
 
   test('refusals are logged with the method and path', () => {
-    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {})
     crossSiteRefusal(request('POST', { Origin: 'https://evil.example' }), SITE)
-    expect(warn).toHaveBeenCalledWith(
+    expect(logger.warn).toHaveBeenCalledWith(
       expect.objectContaining({ method: 'POST', path: '/sign-in' }),
       'cross-site request refused',
     )

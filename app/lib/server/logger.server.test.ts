@@ -140,6 +140,9 @@ describe('the logger', () => {
 })
 
 describe('the request logger', () => {
+  const servers: http.Server[] = []
+  afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((ok) => s.close(ok)))))
+
   /** A server behind the request logger whose handler logs one line and answers `status`. */
   async function serve(status = 200) {
     const { log, lines, raw } = capturing()
@@ -154,9 +157,9 @@ describe('the request logger', () => {
         }, 1)
       }),
     )
+    servers.push(server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    return { origin, lines, raw, close: () => new Promise((resolve) => server.close(resolve)) }
+    return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines, raw }
   }
 
   /** The lines of one request, once its access line is written. */
@@ -167,98 +170,84 @@ describe('the request logger', () => {
 
   it('writes its own id on every line of a request, a sane X-Request-Id beside it, and redacts its target', async () => {
     const app = await serve()
-    try {
-      await fetch(`${app.origin}/auth/callback?code=secret-code&next=%2Fbilling`, {
-        headers: { 'x-request-id': 'edge-01HZ:abc/1=' },
-      })
-      const [handled, access] = await linesOf(app.lines, 2)
-      const reqId = expect.stringMatching(/^[0-9a-f-]{36}$/)
-      expect(handled).toMatchObject({ message: 'handled', reqId, clientAddress: '127.0.0.1' })
-      expect(handled).not.toHaveProperty('clientReqId')
-      expect(access).toMatchObject({
-        level: 'info',
-        message: 'request completed',
-        reqId: handled.reqId,
-        clientReqId: 'edge-01HZ:abc/1=',
-        req: { method: 'GET', url: '/auth/callback?code=[redacted]&next=%2Fbilling' },
-        res: { statusCode: 200 },
-        responseTime: expect.any(Number),
-      })
-      // Written once, though both the line and the request's context name it.
-      expect(app.raw[1].split('"reqId"')).toHaveLength(2)
-      expect(app.raw.join('')).not.toContain('secret-code')
-    } finally {
-      await app.close()
-    }
+    await fetch(`${app.origin}/auth/callback?code=secret-code&next=%2Fbilling`, {
+      headers: { 'x-request-id': 'edge-01HZ:abc/1=' },
+    })
+    const [handled, access] = await linesOf(app.lines, 2)
+    const reqId = expect.stringMatching(/^[0-9a-f-]{36}$/)
+    expect(handled).toMatchObject({ message: 'handled', reqId, clientAddress: '127.0.0.1' })
+    expect(handled).not.toHaveProperty('clientReqId')
+    expect(access).toMatchObject({
+      level: 'info',
+      message: 'request completed',
+      reqId: handled.reqId,
+      clientReqId: 'edge-01HZ:abc/1=',
+      req: { method: 'GET', url: '/auth/callback?code=[redacted]&next=%2Fbilling' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    })
+    // Written once, though both the line and the request's context name it.
+    expect(app.raw[1].split('"reqId"')).toHaveLength(2)
+    expect(app.raw.join('')).not.toContain('secret-code')
   })
 
   it('gives each request a new id, and records no client id that is not sane', async () => {
     const app = await serve(500)
-    try {
-      const ids: unknown[] = []
-      for (const incoming of [undefined, 'two words', 'x'.repeat(129), '<script>']) {
-        await fetch(`${app.origin}/healthz`, {
-          headers: incoming === undefined ? {} : { 'x-request-id': incoming },
-        })
-        const [handled, access] = await linesOf(app.lines, 2)
-        expect(access.reqId).toBe(handled.reqId)
-        expect(access).not.toHaveProperty('clientReqId')
-        expect(access).toMatchObject({ message: 'request errored', res: { statusCode: 500 } })
-        ids.push(handled.reqId)
-      }
-      for (const id of ids)
-        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-      expect(new Set(ids).size).toBe(ids.length)
-    } finally {
-      await app.close()
+    const ids: unknown[] = []
+    for (const incoming of [undefined, 'two words', 'x'.repeat(129), '<script>']) {
+      await fetch(`${app.origin}/healthz`, {
+        headers: incoming === undefined ? {} : { 'x-request-id': incoming },
+      })
+      const [handled, access] = await linesOf(app.lines, 2)
+      expect(access.reqId).toBe(handled.reqId)
+      expect(access).not.toHaveProperty('clientReqId')
+      expect(access).toMatchObject({ message: 'request errored', res: { statusCode: 500 } })
+      ids.push(handled.reqId)
     }
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(new Set(ids).size).toBe(ids.length)
   })
 
   it('writes no access line for a probe of /healthz or a scrape of /metrics that succeeds', async () => {
     const ok = await serve()
     const failing = await serve(503)
-    try {
-      for (const path of ['/healthz', '/healthz?live', '/metrics']) await fetch(ok.origin + path)
-      await fetch(`${ok.origin}/pricing`)
-      await fetch(`${failing.origin}/healthz`)
-      const [, access] = await linesOf(failing.lines, 2)
-      expect(access).toMatchObject({ req: { url: '/healthz' }, res: { statusCode: 503 } })
-      await vi.waitFor(() => expect(ok.lines.filter((line) => line.req)).toHaveLength(1))
-      expect(ok.lines.filter((line) => line.req)[0]).toMatchObject({ req: { url: '/pricing' } })
-    } finally {
-      await ok.close()
-      await failing.close()
-    }
+    for (const path of ['/healthz', '/healthz?live', '/metrics']) await fetch(ok.origin + path)
+    await fetch(`${ok.origin}/pricing`)
+    await fetch(`${failing.origin}/healthz`)
+    const [, access] = await linesOf(failing.lines, 2)
+    expect(access).toMatchObject({ req: { url: '/healthz' }, res: { statusCode: 503 } })
+    await vi.waitFor(() => expect(ok.lines.filter((line) => line.req)).toHaveLength(1))
+    expect(ok.lines.filter((line) => line.req)[0]).toMatchObject({ req: { url: '/pricing' } })
   })
 })
 
 describe('redactTarget', () => {
-  it('replaces one-time token values and keeps every other parameter as it came', () => {
-    expect(
-      redactTarget(
-        '/auth/confirm?token_hash=pkce_0123abcd&type=signup&redirectTo=%2Fdashboard%3Ftab%3D1',
-      ),
-    ).toBe('/auth/confirm?token_hash=[redacted]&type=signup&redirectTo=%2Fdashboard%3Ftab%3D1')
-    expect(redactTarget('/auth/callback?code=9f8e7d&next=%2Fbilling')).toBe(
+  // One-time token values go, however the name is spelled on the wire (a secret name without a
+  // value is marked all the same); every other parameter stays as it came.
+  it.each([
+    [
+      '/auth/confirm?token_hash=pkce_0123abcd&type=signup&redirectTo=%2Fdashboard%3Ftab%3D1',
+      '/auth/confirm?token_hash=[redacted]&type=signup&redirectTo=%2Fdashboard%3Ftab%3D1',
+    ],
+    [
+      '/auth/callback?code=9f8e7d&next=%2Fbilling',
       '/auth/callback?code=[redacted]&next=%2Fbilling',
-    )
-    expect(redactTarget('/verify?token=123456&token=654321')).toBe(
-      '/verify?token=[redacted]&token=[redacted]',
-    )
-  })
-
-  it('recognises a name however it is spelled on the wire', () => {
-    expect(redactTarget('/a?TOKEN_HASH=x&%63ode=y&tok%65n=z')).toBe(
+    ],
+    ['/verify?token=123456&token=654321', '/verify?token=[redacted]&token=[redacted]'],
+    [
+      '/a?TOKEN_HASH=x&%63ode=y&tok%65n=z',
       '/a?TOKEN_HASH=[redacted]&%63ode=[redacted]&tok%65n=[redacted]',
-    )
-    // A secret name without a value is marked all the same; a malformed escape is kept as is.
-    expect(redactTarget('/a?code&x=%E0%A4%A')).toBe('/a?code=[redacted]&x=%E0%A4%A')
-  })
-
-  it('leaves paths without a query, and parameters that only contain a secret name, alone', () => {
-    expect(redactTarget('/dashboard')).toBe('/dashboard')
-    expect(redactTarget('/auth/code?codes=1&postcode=2&redirectTo=%3Fcode%3D3')).toBe(
+    ],
+    // A malformed escape is kept as is.
+    ['/a?code&x=%E0%A4%A', '/a?code=[redacted]&x=%E0%A4%A'],
+    ['/dashboard', '/dashboard'],
+    // Parameters that only contain a secret name.
+    [
       '/auth/code?codes=1&postcode=2&redirectTo=%3Fcode%3D3',
-    )
+      '/auth/code?codes=1&postcode=2&redirectTo=%3Fcode%3D3',
+    ],
+  ])('%s → %s', (target, redacted) => {
+    expect(redactTarget(target)).toBe(redacted)
   })
 })

@@ -33,10 +33,7 @@ let cache: AnonymousPageCache
 let clock: number
 let nextRender: Render
 
-/**
- * The production server's order: the request store, then the cache, then the renderer, which
- * offers its stream as `entry.server.tsx` does and pipes it into the answer.
- */
+/** The production server's order: request store, cache, then a renderer as entry.server.tsx. */
 function app(req: IncomingMessage, res: ServerResponse) {
   requestContext.run({ clientAddress: undefined }, () =>
     cache.serve(req, res, () => {
@@ -121,10 +118,8 @@ describe('AnonymousPageCache', () => {
   })
 
   it('keeps each path and query apart', async () => {
-    await get('/pricing')
-    await get('/pricing?canceled=true')
-    await get('/pricing?canceled=true')
-    await get('/pricing')
+    for (const path of ['/pricing', '/pricing?canceled=true', '/pricing?canceled=true', '/pricing'])
+      await get(path)
     expect(renders).toEqual(['/pricing', '/pricing?canceled=true'])
   })
 
@@ -140,10 +135,8 @@ describe('AnonymousPageCache', () => {
   })
 
   it('never serves or keeps a post, a data request or a HEAD', async () => {
-    await get('/pricing.data')
-    await get('/pricing.data')
-    await get('/pricing?_data=routes%2Fpricing')
-    await get('/pricing?_data=routes%2Fpricing')
+    for (const path of ['/pricing.data', '/pricing?_data=routes%2Fpricing'])
+      for (let i = 0; i < 2; i++) await get(path)
     await get('/contact', { method: 'POST', body: 'x' })
     await get('/contact', { method: 'HEAD' })
     expect(renders).toHaveLength(6)

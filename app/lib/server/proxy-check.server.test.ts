@@ -5,29 +5,24 @@ import { describe, expect, it } from 'vitest'
 import { createProxyCheck, proxyMismatch } from './proxy-check.server'
 
 describe('proxyMismatch', () => {
-  it('no proxy trusted: a forwarded-address header on a request is a mismatch', () => {
-    expect(proxyMismatch({}, '/', 0)).toBeNull()
-    expect(proxyMismatch({ 'x-forwarded-for': '203.0.113.9' }, '/pricing', 0)).toBe(
-      'forwarded-without-proxy',
-    )
-    expect(proxyMismatch({ forwarded: 'for=203.0.113.9' }, '/', 0)).toBe('forwarded-without-proxy')
-    expect(proxyMismatch({ 'x-real-ip': '203.0.113.9' }, '/', 0)).toBe('forwarded-without-proxy')
-  })
-
-  it('N proxies trusted: fewer than N X-Forwarded-For addresses is a direct connection', () => {
-    expect(proxyMismatch({}, '/sign-in', 1)).toBe('proxy-without-forwarded')
-    expect(proxyMismatch({ 'x-forwarded-for': ' , ' }, '/', 1)).toBe('proxy-without-forwarded')
-    expect(proxyMismatch({ 'x-forwarded-for': '203.0.113.9' }, '/', 1)).toBeNull()
-    expect(proxyMismatch({ 'x-forwarded-for': '203.0.113.9' }, '/', 2)).toBe(
-      'proxy-without-forwarded',
-    )
-    expect(proxyMismatch({ 'x-forwarded-for': '198.51.100.1, 10.0.0.2' }, '/', 2)).toBeNull()
-  })
-
-  it("leaves the platform's health checks out", () => {
-    expect(proxyMismatch({}, '/healthz', 1)).toBeNull()
-    expect(proxyMismatch({}, '/healthz?live', 1)).toBeNull()
-    expect(proxyMismatch({ 'x-forwarded-for': '203.0.113.9' }, '/healthz', 0)).toBeNull()
+  const forwarded = (value: string) => ({ 'x-forwarded-for': value })
+  // No proxy trusted: a forwarded-address header is a mismatch. N trusted: fewer than N
+  // X-Forwarded-For addresses is a direct connection. The platform's health checks are left out.
+  it.each<[Record<string, string>, string, number, string | null]>([
+    [{}, '/', 0, null],
+    [forwarded('203.0.113.9'), '/pricing', 0, 'forwarded-without-proxy'],
+    [{ forwarded: 'for=203.0.113.9' }, '/', 0, 'forwarded-without-proxy'],
+    [{ 'x-real-ip': '203.0.113.9' }, '/', 0, 'forwarded-without-proxy'],
+    [{}, '/sign-in', 1, 'proxy-without-forwarded'],
+    [forwarded(' , '), '/', 1, 'proxy-without-forwarded'],
+    [forwarded('203.0.113.9'), '/', 1, null],
+    [forwarded('203.0.113.9'), '/', 2, 'proxy-without-forwarded'],
+    [forwarded('198.51.100.1, 10.0.0.2'), '/', 2, null],
+    [{}, '/healthz', 1, null],
+    [{}, '/healthz?live', 1, null],
+    [forwarded('203.0.113.9'), '/healthz', 0, null],
+  ])('%j to %s behind %i proxies: %s', (headers, path, proxies, verdict) => {
+    expect(proxyMismatch(headers, path, proxies)).toBe(verdict)
   })
 })
 
