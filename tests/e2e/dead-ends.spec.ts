@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 
 import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
+import { mailSubject } from '../integration/mail-support'
 import { seedSubscription } from './billing-seed'
 import {
   askEmailChange,
@@ -10,6 +11,7 @@ import {
   detail,
   expect,
   fillSignIn,
+  mailTo,
   newUser,
   openMailedLink,
   otherDevice,
@@ -92,6 +94,12 @@ test.describe('phone width, JavaScript off', () => {
     )
     await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
     await attachScreenshots(page, testInfo, 'email change, done')
+    // Both addresses are told.
+    expect((await mailTo(user.email, mailSubject('email_changed'))).text).toContain(
+      `was changed from ${user.email} to ${next}`,
+    )
+    const toNew = await mailTo(next, mailSubject('email_changed'))
+    expect(toNew.text).toContain(`${next} is now the sign-in email`)
   })
 
   test('a used or expired reset link offers "Send a new link"', async ({ page }, testInfo) => {

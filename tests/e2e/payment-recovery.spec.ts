@@ -1,5 +1,6 @@
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { subscribeAtStripe } from '../integration/accounts'
+import { mailSubject } from '../integration/mail-support'
 import {
   createPolarCustomer,
   emulatorStripe,
@@ -13,6 +14,7 @@ import {
   axeLightAndDark,
   detail,
   expect,
+  mailTo,
   newUser,
   planCard,
   signedInUser,
@@ -63,6 +65,9 @@ test.describe('payment recovery with JavaScript off', () => {
     const { user, invoice } = await pastDueSubscriber('recovery')
     await signIn(page, user.email)
     const retry = shownDate(new Date(invoice.next_payment_attempt! * 1000).toISOString())
+    expect((await mailTo(user.email, mailSubject('payment_failed'))).text).toContain(
+      `Update your payment method: ${E2E.siteUrl}/dashboard/settings/billing`,
+    )
 
     // The dashboard: when it failed and when Stripe retries, not "Renews on".
     const plan = page.getByRole('region', { name: 'Your plan' })

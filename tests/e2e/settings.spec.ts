@@ -1,9 +1,11 @@
 import type { Page } from '@playwright/test'
 
+import { mailSubject } from '../integration/mail-support'
 import {
   attachScreenshots,
   expect,
   fillSignIn,
+  mailTo,
   otherDevice,
   PASSWORD,
   signedInUser,
@@ -189,6 +191,7 @@ test('signs out of all sessions: another browser, and a copy of this one’s coo
   await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
   await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
   await expect(page.getByRole('status')).toContainText('signed out on every device')
+  await mailTo(user.email, mailSubject('signed_out_everywhere'))
 
   // Their very next request is refused, long before the access token would expire.
   for (const other of [laptopPage, copyPage]) {

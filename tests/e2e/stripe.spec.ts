@@ -1,9 +1,11 @@
+import { mailSubject, receiptOf } from '../integration/mail-support'
 import { renewAtStripe, stripeSubscriptionIdOf } from './billing-seed'
 import {
   axeLightAndDark,
   detail,
   expect,
   fillSignIn,
+  mailTo,
   newUser,
   payOnStripeCheckout,
   planCard,
@@ -16,10 +18,9 @@ import {
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * The Stripe journey in a browser: pricing, the emulator's hosted checkout, the success
- * page, the plan appearing once the webhook arrives, the billing portal and cancellation.
- */
+/** The Stripe journey: pricing, checkout, success, the webhook applied, the portal, the mails. */
+
+const PRO = { plan_name: 'Pro' }
 
 test('subscribe to Pro, see it in the dashboard, then cancel it at period end in the portal', async ({
   page,
@@ -40,6 +41,12 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?session_id=cs_test_\\w+$`))
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
+  const receipt = await mailTo(user.email, mailSubject('payment_receipt', {}, receiptOf(2900)))
+  expect(receipt).toMatchObject({
+    kind: 'smtp',
+    text: expect.stringContaining(`Billing history: ${E2E.siteUrl}/dashboard/settings/billing`),
+  })
+  expect(receipt.text).toMatch(new RegExp(`View your invoice: ${E2E.stripeUrl}/invoices/in_\\w+`))
 
   const plan = page.getByRole('region', { name: 'Your plan' })
   // Stripe creates the subscription incomplete and activates it once the first invoice is
@@ -91,6 +98,8 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
       timeout: 500,
     })
   })
+  const canceled = await mailTo(user.email, mailSubject('subscription_canceled', PRO))
+  expect(canceled.text).toContain('You keep access until')
   await page.goto('/dashboard')
   await expect(plan).toContainText(`Cancels on ${periodEnd}`)
   await expect(plan).toContainText('Status: Active')
@@ -102,6 +111,8 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   })
   await expect(plan).toContainText('Canceled on')
   await expect(plan).not.toContainText('Cancels on')
+  const ended = await mailTo(user.email, mailSubject('subscription_ended', PRO))
+  expect(ended.text).toContain(`Subscribe again: ${E2E.siteUrl}/pricing`)
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: 'Subscribe to Pro: Pay by card' })).toBeVisible()
 })
