@@ -1,4 +1,3 @@
-import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   expect,
@@ -97,16 +96,6 @@ test('an unknown plan and a provider failure bring a browser back to pricing wit
   } finally {
     await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
   }
-})
-
-test('a signed-out visitor following a plan link is asked to sign in and comes back', async ({
-  page,
-}) => {
-  await page.goto('/subscribe/pro')
-  await expect(page).toHaveURL(
-    `${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro&notice=sign-in-to-continue`,
-  )
-  await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
 })
 
 test.describe('with JavaScript off', () => {

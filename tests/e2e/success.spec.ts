@@ -46,12 +46,3 @@ for (const javaScriptEnabled of [true, false]) {
     })
   })
 }
-
-test('an address without a checkout claims nothing', async ({ page }) => {
-  await page.goto('/success')
-  await expect(
-    page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
-  ).toBeVisible()
-  await expect(page.getByText('You have not been charged')).toHaveCount(0)
-  await expect(page.getByRole('link', { name: 'Back to pricing' })).toBeVisible()
-})
