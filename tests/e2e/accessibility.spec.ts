@@ -198,6 +198,31 @@ test.describe('signed-in pages', () => {
     await scan(page, 'billing with the "Manage billing" error')
   })
 
+  test('past due: the notice, its actions and the Pay link, and a new card saved', async ({
+    page,
+  }) => {
+    const user = await newUser('a11y-past-due')
+    await seedSubscription(user.id, { status: 'past_due', payment_failed_at: daysFromNow(-1) })
+    await seedPayments(user.id, [
+      {
+        amount: 2900,
+        status: 'failed',
+        description: 'Pro payment',
+        invoice_url: 'https://invoice.stripe.com/i/seeded',
+        created_at: daysFromNow(-1),
+      },
+    ])
+    await signIn(page, user.email)
+    for (const path of ['/dashboard/settings/billing', '/dashboard', '/pricing']) {
+      await visit(page, path, `${path}, past due`)
+      await expect(page.getByRole('alert')).toContainText('did not go through')
+    }
+    await page.goto('/dashboard/settings/billing')
+    await expect(page.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1)
+    await visit(page, '/dashboard/settings/billing?card=saved', 'billing, a new card saved')
+    await expect(page.getByRole('alert')).toContainText('Your new card is saved')
+  })
+
   test('settings forms with their errors and messages shown', async ({ page }) => {
     const user = await newUser('a11y-settings-forms')
     await signIn(page, user.email)

@@ -171,8 +171,10 @@ for (const state of STATES) {
       await page.goto('/dashboard')
       await expect(page.locator('body')).toContainText(state.dashboard)
     }
-    if (customer) {
-      await page.getByRole('alert').getByRole('button', { name: 'Update payment method' }).click()
+    // The dashboard's banner and pricing's current plan each open the portal.
+    for (const path of customer ? ['/dashboard', '/pricing'] : []) {
+      await page.goto(path)
+      await page.getByRole('button', { name: 'Update payment method' }).first().click()
       await expect(page).toHaveURL(stripePortalUrl)
     }
   })

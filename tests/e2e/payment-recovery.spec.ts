@@ -16,7 +16,6 @@ import {
   expect,
   mailTo,
   newUser,
-  planCard,
   signedInUser,
   signIn,
   stripePortalUrl,
@@ -227,32 +226,4 @@ test('with JavaScript, billing follows a payment made in another tab when shown 
   await expect(page.getByRole('alert')).toHaveCount(0)
   // The same document: asked again, not reloaded.
   expect(await page.evaluate(() => 'stayed' in window)).toBe(true)
-})
-
-test('the past-due notice, its actions and the Pay link pass axe, light and dark', async ({
-  page,
-}) => {
-  // Eight scans (four pages, light and dark): more than one ordinary test's time.
-  test.setTimeout(120_000)
-  const { user } = await pastDueSubscriber('recovery-axe')
-  await signIn(page, user.email)
-  const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
-      timeout: 500,
-    })
-  })
-  const paths = ['/dashboard/settings/billing', '/dashboard', '/pricing']
-  for (const path of [...paths, '/dashboard/settings/billing?card=saved']) {
-    await page.goto(path)
-    await expect(page.getByRole('alert')).toContainText(
-      path.endsWith('saved') ? 'Your new card is saved' : 'did not go through',
-    )
-    expect(await axeLightAndDark(page), path).toEqual([])
-  }
-  // Pricing says it too, on the current plan, and its action opens the portal.
-  await page.goto('/pricing')
-  await expect(planCard(page, 'Pro').getByText('Current plan')).toBeVisible()
-  await page.getByRole('button', { name: 'Update payment method' }).click()
-  await expect(page).toHaveURL(stripePortalUrl)
 })

@@ -1,6 +1,7 @@
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   attachScreenshots,
+  detail,
   expect,
   fillSignIn,
   newUser,
@@ -71,6 +72,8 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
     invoiceUrl,
   )
   await expect(subscription).not.toContainText('Scheduled to cancel')
+  // No card named: Polar's webhooks carry none.
+  await expect(detail(subscription, 'Next payment')).toHaveText(/^\$29\.00 on \w+ \d+, \d{4}$/)
 
   await page.getByRole('button', { name: 'Manage billing' }).click()
   await expect(page).toHaveURL(polarPortalUrl)
