@@ -14,12 +14,7 @@ import {
   waitForMail,
 } from './fixtures'
 
-/**
- * An axe scan of every page, light and dark, in the states a visitor or subscriber sees them:
- * empty and filled, with form errors and messages shown, signed out and signed in, the
- * journeys' own pages among them. Serious and critical violations fail the test; the message
- * lists each rule, its targets and its help.
- */
+/** Axe on every page, light and dark, in the states people see it; serious or critical fails. */
 
 // Light, then dark, on every page: each of the test's scans is two.
 test.describe.configure({ timeout: 240_000 })

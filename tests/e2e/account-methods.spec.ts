@@ -7,17 +7,14 @@ import {
   deleteAfterTest,
   expect,
   mailTo,
+  PHONE,
   signIn,
   test,
   uniqueEmail,
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * Account settings for someone who signs in with GitHub: the page shows how the account can
- * sign in and offers "Set a password" (no current password to ask for); afterwards the
- * person signs in with the email address and that password too.
- */
+/** A GitHub account's sign-in methods: a first password without a current one, codes by mail. */
 
 /** Signs in with GitHub through the local consent page, creating the account. */
 async function signInWithGitHub(page: Page) {
@@ -105,7 +102,7 @@ const CODE_FORMS = [
 ] as const
 
 test.describe('phone width, JavaScript off', () => {
-  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   for (const { id, submit, field, subject, says, done } of CODE_FORMS) {
     test(`a GitHub account confirms ${id} with a code whose mail names it`, async ({

@@ -16,6 +16,7 @@ import {
   detail,
   expect,
   newUser,
+  PHONE,
   polarPortalUrl,
   signIn,
   stripePortalUrl,
@@ -42,10 +43,7 @@ const trialEnd = daysFromNow(11)
 const cancelAt = daysFromNow(20)
 const canceledAt = daysFromNow(-2)
 
-/**
- * Each state: its notice (a status, or an alert), its details, what it must not say, what it
- * offers (and not), and what the dashboard says of it.
- */
+/** Each state: its notice, details, what it never says, what it offers (and not), its dashboard. */
 const STATES: {
   name: string
   seed: SeededSubscription | null
@@ -345,7 +343,7 @@ test('billing and the dashboard, past due, at desktop width; on a 390 px phone t
   await attachScreenshots(page, testInfo, 'billing, past due')
 
   // Every payment with its status and invoice link, within the phone's width.
-  await page.setViewportSize({ width: 390, height: 844 })
+  await page.setViewportSize(PHONE)
   const payments = paymentsRegion(page)
     .getByRole('list', { name: 'Payments' })
     .getByRole('listitem')

@@ -7,6 +7,7 @@ import {
   attachScreenshots,
   expect,
   newUser,
+  PHONE,
   signIn,
   test,
   waitForMail,
@@ -48,10 +49,7 @@ async function expectFieldError(page: Page, label: string, message: string, hint
   await expect(page.getByText(message)).toBeVisible()
 }
 
-/**
- * Every post the page sends to the contact route: a submission, or a validation round trip
- * (conform's server validation would post the form too).
- */
+/** Every post to the contact route: a submission or a validation round trip. */
 function contactPosts(page: Page) {
   const posts: string[] = []
   page.on('request', (request) => {
@@ -164,7 +162,7 @@ test('with JavaScript on but no validator loaded, the server’s errors show inl
 })
 
 test.describe('phone width, JavaScript off', () => {
-  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   test('filled in for a signed-in person; a bad field is told inline, what was typed kept; then stored, to the team, with a receipt', async ({
     page,

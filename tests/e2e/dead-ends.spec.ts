@@ -15,6 +15,7 @@ import {
   newUser,
   openMailedLink,
   otherDevice,
+  PHONE,
   planCard,
   signIn,
   signUp,
@@ -24,19 +25,9 @@ import {
   waitForMail,
 } from './fixtures'
 
-/**
- * Journeys that used to end in a dead end, walked end to end at phone width (screenshots at
- * desktop and phone width): an email change's first link, a sign-up confirmed on another
- * device, a used reset link and a sign-in before confirming. Forms are walked with JavaScript
- * off.
- */
+/** Journeys that used to end in a dead end, at phone width, forms with JavaScript off. */
 
-const PHONE = { width: 390, height: 844 }
-
-/**
- * Opens a reset link the auth server no longer knows: the confirmation page says it was used
- * (no button to press), and its "Send a new link" leads to the form that mails a new one.
- */
+/** A reset link the auth server no longer knows says so, no button, and leads to a new one. */
 async function staleResetLinkToNewOne(page: Page, email: string, onStalePage = async () => {}) {
   await page.goto(
     `/auth/callback?token_hash=${'ab'.repeat(28)}&type=recovery&next=%2Freset-password`,
@@ -52,10 +43,7 @@ async function staleResetLinkToNewOne(page: Page, email: string, onStalePage = a
   await expect(page.getByRole('status')).toContainText(`If an account exists for ${email}`)
 }
 
-/**
- * Led to choose a password once an address is proven (docs/security.md, "Accounts set up
- * before their owner"): the page says why; saved, it lands on the dashboard.
- */
+/** Led to choose a password once an address is proven (docs/security.md): saved, the dashboard. */
 async function choosePassword(page: Page, password: string) {
   await expect(page).toHaveURL(/\/reset-password\?notice=choose-password$/)
   await expect(page.getByRole('status').first()).toHaveText(noticeByKey('choose-password').text)

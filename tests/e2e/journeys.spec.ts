@@ -6,6 +6,7 @@ import {
   newUser,
   openMailedLink,
   payOnStripeCheckout,
+  PHONE,
   planCard,
   signIn,
   signUp,
@@ -16,18 +17,13 @@ import {
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * A newcomer's whole way, as few clicks as it can be: the plan chosen on the pricing page is
- * kept through sign-up and the confirmation mail, and the confirmation lands on that plan's
- * checkout. Walked at phone width; screenshots of each step at desktop and phone width go in
- * the report.
- */
+/** A newcomer's whole way, the plan chosen on pricing kept to its checkout; at phone width. */
 
 test('pricing → sign-up → confirmation mail → checkout of the chosen plan', async ({
   page,
 }, testInfo) => {
   test.setTimeout(90_000)
-  await page.setViewportSize({ width: 390, height: 844 })
+  await page.setViewportSize(PHONE)
   const email = uniqueEmail('journey')
 
   await page.goto('/pricing')

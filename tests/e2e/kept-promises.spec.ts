@@ -16,6 +16,7 @@ import {
   fillSignUp,
   newUser,
   otherDevice,
+  PHONE,
   signIn,
   signUp,
   test,
@@ -23,13 +24,7 @@ import {
   waitForMail,
 } from './fixtures'
 
-/**
- * What the product promises, kept: no mail promised that was not sent, a way in when password
- * sign-in is refused, words that say what is true, compact menus on phones. At phone width,
- * JavaScript off; accessibility.spec.ts scans the pages they visit.
- */
-
-const PHONE = { width: 390, height: 844 }
+/** What the product promises, kept; at phone width, JavaScript off. */
 
 const SIGNED_OUT = /\/sign-in\?redirectTo=.*&notice=sign-in-to-continue$/
 const signInNotice = (page: Page) => page.getByText(noticeByKey('sign-in-to-continue').text)

@@ -16,6 +16,7 @@ import {
   expect,
   mailTo,
   newUser,
+  PHONE,
   signedInUser,
   signIn,
   stripePortalUrl,
@@ -25,15 +26,7 @@ import {
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * A subscriber whose renewal was declined recovers, with JavaScript off (every step is a
- * form or a link): the notice says when the payment failed and when Stripe retries, "Update
- * payment method" opens Stripe's portal on its card form and comes back to "Your new card is
- * saved. Pay the $29.00 now, or …" in amber, whose one primary "Pay $29.00 now" pays the open
- * invoice with that card (nothing asks for the card again), and past due clears everywhere.
- * At phone width (screenshots at desktop and phone width). With JavaScript, billing follows a
- * payment made in another tab.
- */
+/** A declined renewal recovered on billing, JavaScript off; with it, another tab's payment. */
 
 /** A Pro subscriber (through the Stripe API, as checkout would) whose renewal is declined. */
 async function pastDueSubscriber(label: string) {
@@ -53,8 +46,6 @@ async function subscriptionRow(userId: string) {
     .maybeSingle<{ status: string; payment_failed_at: string; polar_subscription_id: string }>()
   return data
 }
-
-const PHONE = { width: 390, height: 844 }
 
 test.describe('payment recovery with JavaScript off', () => {
   test.use({ javaScriptEnabled: false, viewport: PHONE })

@@ -15,11 +15,7 @@ import {
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * The Polar journey in a browser: pricing, the emulator's hosted checkout, the success page,
- * the plan and the payment (its invoice link arrives a moment later, once Polar has
- * generated the invoice), the customer portal and a cancellation at period end.
- */
+/** The Polar journey: checkout, success, plan and invoice, the portal's cancellation. */
 
 const invoiceUrl = new RegExp(`^${polarOrigin}/invoices/[0-9a-f-]{36}$`)
 

@@ -1,16 +1,7 @@
 /**
- * The deploy rehearsal (docs/decisions/0017-deploy-and-operate.md): a real host's path, as
- * docs/going-live.md walks it. A copy of the repository is built, then installed as a
- * production install is (`npm ci --omit=dev`: no dev dependencies, so no tsx and no Node from
- * npm: the host runs Node 22 itself), configured by a `.env` made from `.env.example` plus
- * this deployment's values, and started with `npm start` (no NODE_ENV); the release commands
- * (`npm run preflight`, `npm run stripe:sync-products`, `npm run billing:reconcile -- --check`)
- * run there too, as production, and their real answers are read.
- * Against a local stack in its default (strict) settings that issued fresh keys for this run,
- * with the new Supabase keys and "IP address forwarding" on (the guide's Supabase step 7), it
- * passes the guide's smoke journey: sign up, confirm by the mailed link, subscribe, the
- * webhook applied, the billing page, sign out. The server listens on `::1` only, so the
- * browser is an IPv6 visitor, whom the auth server must count by that one address.
+ * The deploy rehearsal (docs/going-live.md on a host): a copy built, installed with
+ * `npm ci --omit=dev`, a `.env` from `.env.example`, the release commands and `npm start` as
+ * production, then the guide's smoke journey from an IPv6 visitor against fresh keys.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -48,11 +39,7 @@ const SITE_URL = `http://localhost:${APP_PORT}`
 /** The site as this machine's Node reaches it (see `beforeAll`). */
 const SITE_IPV6 = `http://[::1]:${APP_PORT}`
 
-/**
- * The account's own products and prices, as the guide has them created in each dashboard
- * (Stripe, "Products and prices"; Polar, "Products"): the product's plans under ids of this
- * run, never the local stack's published ones (which production refuses).
- */
+/** The account's own plans, under ids of this run (production refuses the published ones). */
 function accountCatalog(): Catalog {
   const suffix = () => randomUUID().replace(/-/g, '').slice(0, 14)
   return {
@@ -70,11 +57,7 @@ let host: string
 let app: ChildProcess | undefined
 let appOutput = ''
 
-/**
- * The host's own environment: nothing of this test runner's that the app or the build reads
- * (the deployment's settings are in its .env), and Node 22 first on the PATH, as a host
- * that runs Node 22 has it (the production install brings no Node of its own).
- */
+/** The host's environment: none of the runner's settings, and Node 22 first on the PATH. */
 function hostEnv() {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -117,10 +100,7 @@ function copyRepository(to: string) {
   }
 }
 
-/**
- * The deployment's `.env`, made as the guide says: `.env.example` without its "Development
- * only" block, each of this deployment's values in place of the example's, the rest kept.
- */
+/** `.env.example` without its development block, with this deployment's values. */
 function dotEnv(settings: Record<string, string>) {
   const example = readFileSync(path.join(host, '.env.example'), 'utf8').split(
     '# --- Development only',

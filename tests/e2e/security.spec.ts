@@ -3,13 +3,7 @@ import type { ConsoleMessage } from '@playwright/test'
 import { createUser, expect, signIn, test } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * Security headers and cross-site request refusal on the production build, in Chromium:
- * the CSP lets the app hydrate (every inline script carries the response's nonce), fresh
- * nonces per response, and a form posted from another site refused while the same form on
- * our site works. Every route's headers, cache policy and refusal's shape:
- * tests/integration/request-policy.test.ts; the policy's directives: security-headers.server.test.ts.
- */
+/** The CSP's nonces let the app hydrate; a form posted from another site is refused. */
 
 test('a page carries a CSP with a fresh nonce that its inline scripts carry, and hydrates under it', async ({
   page,

@@ -7,10 +7,7 @@ import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { deleteAfterTest, expect, PASSWORD, test, uniqueEmail, waitForMail } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * server.js (what `npm start` runs) over raw HTTP: per-client rate limits by socket address,
- * kept-alive connections around a 413, time limits, a graceful stop, production's error handling.
- */
+/** server.js over raw HTTP: limits by socket, 413s on kept-alive connections, timeouts, stops. */
 
 /** Starts server.js on `port` against the browser tests' local stack; resolves once it answers. */
 async function startServer(port: number, extraEnv: Record<string, string> = {}) {
@@ -229,10 +226,7 @@ test('static files, pages and webhook answers: cache, security and compression h
   }
 })
 
-/**
- * A stand-in for the auth server in front of the local one that holds each sign-up for
- * `delayMs`, so the app's after-the-answer call is still running when SIGTERM comes.
- */
+/** An auth server that holds each sign-up for `delayMs`, so SIGTERM comes while it is asked. */
 async function slowSignUps(delayMs: number) {
   const proxy = http.createServer(async (req, res) => {
     const chunks: Buffer[] = []
@@ -314,10 +308,8 @@ const TOO_LARGE = { success: false, message: 'Request body must be at most 13107
 const SHORT = JSON.stringify({ firstName: 'A' })
 
 /**
- * An answer given before the body is read: the whole 413 in the route's shape, read before the
- * connection ends (never a reset in its place). Up to 1 MiB the rest is read and dropped and
- * the connection kept; past that the server ends it promptly (a lingering close) and a new
- * connection from the same client is answered.
+ * A 413 given before the body is read arrives whole, never a reset; up to 1 MiB the rest is
+ * dropped and the connection kept, past that it is ended (a lingering close).
  */
 for (const { what, from, body, status, kept } of [
   { what: 'a body read to its end', from: '127.0.0.10', body: null, status: 400, kept: true },

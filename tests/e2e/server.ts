@@ -1,8 +1,4 @@
-/**
- * The browser-test server: the local stack (in-memory database) on fixed ports plus the
- * production build of the app, started as `npm start` starts it (server.js). Playwright starts
- * and stops it.
- */
+/** The browser-test server: the local stack on fixed ports, server.js on the production build. */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 

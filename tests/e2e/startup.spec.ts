@@ -16,9 +16,8 @@ const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index
 const serve = path.resolve('server.js')
 
 /**
- * Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one) and
- * resolves with what it printed: once it exits (a refused start), or once it has printed
- * `until` (by default, that it listens) and, after `settleMs` more, is stopped.
+ * server.js with `env` over a clean environment: what it printed once it exits, or once it has
+ * printed `until` and, `settleMs` later, is stopped.
  */
 async function start(
   env: Record<string, string>,

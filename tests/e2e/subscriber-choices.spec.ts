@@ -12,6 +12,7 @@ import {
   openMailedLink,
   otherDevice,
   payOnPolarCheckout,
+  PHONE,
   planCard,
   signedInUser,
   signIn,
@@ -24,13 +25,7 @@ import {
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * The subscriber's own choices, every form with JavaScript off, at phone width (screenshots at
- * desktop and phone width): the way to pay chosen before signing up and kept to its checkout,
- * Cancel (at the period end, after a confirmation) and Resume on the billing page for both
- * providers, and deleting an account with a live plan, which offers canceling at the period end
- * first and the payment history as CSV. accessibility.spec.ts scans the pages they visit.
- */
+/** The subscriber's own choices at phone width, JavaScript off. */
 
 /** Waits for the one mail whose subject starts so to the address, in the local inbox. */
 async function onlyMailTo(email: string, subject: string) {
@@ -47,7 +42,7 @@ async function csvLines(download: Download) {
 }
 
 test.describe('phone width, JavaScript off', () => {
-  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   test('a visitor chooses to pay with Polar before signing up and lands on its checkout', async ({
     page,

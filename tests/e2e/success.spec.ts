@@ -1,11 +1,7 @@
 import { expect, test } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * The page the hosted checkouts return to, when the provider cannot be asked: it never says
- * "not charged" (a payment may have gone through), it says it is confirming and reloads
- * itself until the provider answers, with JavaScript off as well.
- */
+/** The success page when the provider cannot be asked: confirming, never "not charged". */
 
 async function failNextStripeCalls(path: string, count: number) {
   const response = await fetch(`${E2E.stripeUrl}/_emulator/faults`, {
