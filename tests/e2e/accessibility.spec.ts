@@ -99,8 +99,7 @@ test.describe('public pages', () => {
     await scan(page, 'contact with bad fields')
   })
 
-  // axe runs inside the page, so the browser keeps JavaScript; the app's own scripts are
-  // blocked instead, so the page never hydrates and its forms post the old way.
+  // axe needs the page's JavaScript: the app's scripts are blocked instead, so forms post.
   test("the server-rendered form errors, without the app's JavaScript", async ({ page }) => {
     await page.route(/\.js(\?.*)?$/, (route) => route.abort())
     await page.goto('/contact')

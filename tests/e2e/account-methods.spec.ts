@@ -79,9 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
   })
 }
 
-// Confirming with an emailed code: the button that mails it comes before the submit button,
-// the field takes digits, nothing asks an account without a password for one, and the mail
-// says what the code is for.
+// Confirming with an emailed code: its button before the submit, digits, a mail naming it.
 const CODE_FORMS = [
   {
     id: 'change-email',

@@ -71,8 +71,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expectDashboard(page, email)
       await expect(confirmed).toHaveCount(0)
 
-      // The same link a second time (another browser): the confirmation page says at once that
-      // it was used, with the way to a new one, and offers no button.
+      // The same link again, in another browser: used, said at once, no button.
       const other = await otherDevice(browser)
       await other.goto(mail.link!)
       await expect(other).toHaveURL(/\/auth\/confirm\?/)
@@ -117,8 +116,7 @@ test.describe('the check-email page, with JavaScript off', () => {
   test('the code from the mail confirms and signs in; "send it again" mails a new one', async ({
     page,
   }) => {
-    // "Send it again" for an address whose last mail is not within the auth server's minute
-    // (one a minute to an address): made unconfirmed, with none sent yet.
+    // Unconfirmed, with no mail yet: nothing within the auth server's minute per address.
     const waiting = await createUser(uniqueEmail('resend'), { confirmed: false })
     await page.goto(`/sign-up/confirm?email=${encodeURIComponent(waiting.email)}`)
     await page.getByRole('button', { name: 'send it again' }).click()

@@ -105,8 +105,7 @@ test.describe('contact form with JavaScript on', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill('al@example.com')
     await expect(page.getByText('First name must be at least 2 characters')).toHaveCount(0)
     await expect(page.getByText('Enter a valid email address')).toHaveCount(0)
-    // Checked in the browser: no post (each counts against the rate limit), and no
-    // validation round trip on blur or input.
+    // No post (each counts against the rate limit), no validation round trip on blur or input.
     expect(posts).toEqual([])
     await page.getByRole('button', { name: 'Send message' }).click()
     await expectThankYou(page)
@@ -141,8 +140,7 @@ test.describe('the first click counts', () => {
 test('with JavaScript on but no validator loaded, the server’s errors show inline', async ({
   page,
 }) => {
-  // The browser validator is loaded after the page; if it cannot be (offline, a new deploy),
-  // the form posts and the action answers with the same field errors.
+  // A validator that cannot load (offline, a new deploy): the action answers the same errors.
   await page.route('**/assets/form-schema-*.js', (route) => route.abort())
   await page.goto('/contact')
   await expect(page.locator('form#contact')).toHaveAttribute('novalidate', '')

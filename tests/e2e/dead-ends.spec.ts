@@ -97,8 +97,7 @@ test.describe('phone width, JavaScript off', () => {
 
   test('a used or expired reset link offers "Send a new link"', async ({ page }, testInfo) => {
     const user = await newUser('reset-dead-end')
-    // A link Supabase Auth no longer knows: a used link and a replaced one look alike. The
-    // confirmation page says so before it offers any button, with the one way forward.
+    // A used link and a replaced one look alike: said before any button, with the way forward.
     await staleResetLinkToNewOne(page, user.email, () =>
       attachScreenshots(page, testInfo, 'used reset link'),
     )
@@ -168,8 +167,7 @@ for (const javaScriptEnabled of [true, false]) {
       await signUp(page, email)
       await attachScreenshots(page, testInfo, 'check your email, waiting')
 
-      // A phone (nothing shared) opens the mail and confirms: it cannot show that the desktop's
-      // password is its own, so it chooses one; the plan stays with the desktop.
+      // A phone cannot show the desktop's password is its own: it chooses one; the plan stays.
       const phone = await otherDevice(browser, { javaScriptEnabled: true, viewport: PHONE })
       await openMailedLink(phone, (await waitForMail(email, 'signup')).link!)
       await attachScreenshots(phone, testInfo, 'confirmed on the phone: choose the password')

@@ -132,14 +132,12 @@ test.beforeAll(async () => {
       supabaseAuth: { sbForwardedFor: true },
     }),
   )
-  // The server listens on ::1 only; Node resolves `localhost` by /etc/hosts, which may name
-  // 127.0.0.1 alone (Chromium knows both), so the stand-ins deliver to the address itself.
+  // Node may resolve `localhost` to 127.0.0.1 alone; the server listens on ::1 only.
   for (const provider of ['stripe', 'polar'] as const)
     stack[provider].setWebhookUrl(`${SITE_IPV6}/api/webhooks/${provider}`)
   host = mkdtempSync(path.join(os.tmpdir(), 'rehearsal-host-'))
   copyRepository(host)
-  // Built where it is checked out, with the dev dependencies a build needs (this checkout's,
-  // linked, which a full `npm ci` there would install alike)...
+  // Built with this checkout's dev dependencies (linked)...
   symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(host, 'node_modules'))
   const build = await run('npm', ['run', 'build'])
   expect(build.status, build.stdout + build.stderr).toBe(0)
@@ -158,8 +156,7 @@ test.beforeAll(async () => {
     dotEnv({
       // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
       ...stack.env,
-      // Stripe: the account's price ids (STRIPE_PRICE_STARTER, …). Polar: its product ids
-      // (POLAR_PRODUCT_STARTER, …), production server.
+      // The account's price ids (Stripe) and product ids (Polar), production server.
       ...planIdSettings(catalog.plans),
       POLAR_SANDBOX: 'false',
       MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
@@ -189,9 +186,7 @@ test('the guide on a host: a production install, .env, the release commands, npm
   expect(existsSync(path.join(host, 'node_modules/tsx'))).toBe(false)
   expect(existsSync(path.join(host, 'build/commands'))).toBe(true)
 
-  // The release commands run as production, as `npm start` does. With the provider URL lines
-  // removed (the guide allows it: unset is the real service) they never fall back to a local
-  // stack; on this machine, which DEPLOY_REHEARSAL confines to loopback, they refuse, naming them.
+  // Without the provider URL lines (unset is the real service), which DEPLOY_REHEARSAL refuses.
   const dotEnvFile = path.join(host, '.env')
   const settings = readFileSync(dotEnvFile, 'utf8')
   const kept = (line: string) => !API_URLS.some((name) => line.startsWith(`${name}=`))
@@ -235,8 +230,7 @@ test('the guide on a host: a production install, .env, the release commands, npm
   const page = await fetch(`${SITE_IPV6}/pricing`)
   expect(page.headers.get('strict-transport-security')).toBeTruthy()
 
-  // The preflight, once the site is up, with the site as Node on this machine reaches it:
-  // a deployment set up as the guide says has nothing to fix.
+  // Once the site is up, as Node here reaches it: nothing to fix.
   const preflight = await run('npm', ['run', 'preflight'], { SITE_URL: SITE_IPV6 })
   for (const name of ['site', 'supabase', 'mail', 'stripe', 'polar'])
     expect(preflight.stdout).toMatch(new RegExp(`^ok +${name}$`, 'm'))
@@ -279,8 +273,7 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible()
   await page.goto(`${SITE_URL}/dashboard`)
   await expect(page).toHaveURL(/\/sign-in/)
-  // The visitor came from ::1, and the auth server counted them by that one address (never
-  // this server's, as it does with anything but one IP address in Sb-Forwarded-For).
+  // The auth server counted the visitor by its one address, ::1, never this server's.
   expect(stack.supabase.authClients()).toContain('::1')
   expect(stack.supabase.authClients()).not.toContain('127.0.0.1')
   // The daily check finds the database in step with Stripe: the webhook did its work.

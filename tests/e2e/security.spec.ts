@@ -81,11 +81,7 @@ test('forms posted from another site are refused; the same form on our site work
     }
   }
 
-  // Page actions (document and single-fetch posts): the request policy in front of Remix
-  // (server.js) answers 403 with a page before Remix's own guard could answer its empty
-  // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
-  // proven per action in app/routes/cross-site.test.ts.
-  // Resource routes too, which Remix does not check: our 403 in the route's shape.
+  // Page actions and resource routes: the request policy's 403 before Remix (decisions/0002).
   for (const label of Object.keys(targets) as (keyof typeof targets)[])
     expect(await postFromAttacker(label), label).toBe(403)
   // The forged sign-out changed nothing, nor does visiting /sign-out: signing out is a POST.

@@ -50,8 +50,7 @@ async function startServer(port: number, extraEnv: Record<string, string> = {}) 
   }
 }
 
-// A server of its own: direct connections, no proxy (the default), so the socket's address
-// is the client.
+// A server of its own, no proxy: the socket's address is the client.
 const PORT = E2E.appPort + 50
 let direct: Awaited<ReturnType<typeof startServer>>
 test.beforeAll(async () => {
@@ -357,9 +356,7 @@ for (const { what, from, body, status, kept } of [
 
 test('under load no answer after an oversized post waits or is reset', async () => {
   test.setTimeout(40_000)
-  // 10 clients on kept-alive sockets, each 5 oversized posts (with a length or chunked) and
-  // 5 ordinary requests, interleaved; every request is answered within 2 s. Either kind of
-  // post keeps its connection (the rest is read and dropped), so the next request follows on it.
+  // 10 clients, each 5 oversized posts and 5 requests interleaved on one kept-alive socket.
   const outcomes = await Promise.all(
     Array.from({ length: 10 }, async (_, client) => {
       const from = `127.0.1.${client + 1}`
@@ -465,8 +462,7 @@ test('in production a route error is one log line, and a method no route serves 
       body: method === 'GET' ? undefined : 'a=1',
     })
   try {
-    // Pages without an action, the contact page's action for another method, and resource
-    // routes without an action (their 405 in their own JSON, not Remix's).
+    // Resource routes without an action: their 405 in their own JSON, not Remix's.
     for (const [pathname, method, allow, type] of [
       ['/', 'POST', 'GET, HEAD', 'text/html'],
       ['/pricing', 'POST', 'GET, HEAD', 'text/html'],

@@ -47,8 +47,7 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   expect(receipt.text).toMatch(new RegExp(`View your invoice: ${E2E.stripeUrl}/invoices/in_\\w+`))
 
   const plan = page.getByRole('region', { name: 'Your plan' })
-  // Stripe creates the subscription incomplete and activates it once the first invoice is
-  // paid: until that event is applied the plan says it is confirming the payment.
+  // Active once the first invoice's event is applied.
   await untilWebhookApplied(page, '/dashboard', async () => {
     await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
     await expect(plan).toContainText('Status: Active', { timeout: 500 })

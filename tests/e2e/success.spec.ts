@@ -32,8 +32,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText('You have not been charged')).toHaveCount(0)
       await expect(page.getByRole('status')).toContainText('checks again every 5 seconds')
 
-      // The next look-up reaches Stripe, which does not know this checkout: only now the
-      // page may say that nothing was charged.
+      // Only once Stripe says it does not know this checkout: nothing was charged.
       await expect(
         page.getByRole('heading', { level: 1, name: "We couldn't find that checkout" }),
       ).toBeVisible({ timeout: 15_000 })
