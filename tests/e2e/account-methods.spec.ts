@@ -23,9 +23,13 @@ async function signInWithGitHub(page: Page) {
   await page.goto('/sign-in')
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
+  await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
+  // It says plainly that it is the local stand-in, not GitHub.
+  await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByRole('button', { name: 'Authorize' }).click()
-  await expect(page).toHaveURL(/\/dashboard/)
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible()
   return email
 }
 

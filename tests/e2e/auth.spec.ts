@@ -6,7 +6,6 @@ import { mailSubject } from '../integration/mail-support'
 import {
   attachScreenshots,
   createUser,
-  deleteAfterTest,
   expect,
   fillSignIn,
   fillSignUp,
@@ -152,20 +151,6 @@ test('the first click on "Create account" counts, even when a message appears un
   await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
     /Use at least \d+ characters/,
   )
-})
-
-test('OAuth: Continue with GitHub, authorize on the local consent page', async ({ page }) => {
-  const email = uniqueEmail('oauth')
-  deleteAfterTest(email)
-  await page.goto('/sign-in')
-  await page.getByRole('button', { name: 'Continue with GitHub' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
-  await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
-  // It says plainly that it is the local stand-in, not GitHub.
-  await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByRole('button', { name: 'Authorize' }).click()
-  await expectDashboard(page, email)
 })
 
 test('OAuth cancelled on the consent page comes back with a human message', async ({ page }) => {

@@ -135,14 +135,6 @@ test.describe('phone width, JavaScript off', () => {
   })
 })
 
-test('a used reset link with JavaScript on: the page says so at once, and "Send a new link" works', async ({
-  page,
-}) => {
-  const user = await newUser('reset-dead-end-js')
-  await staleResetLinkToNewOne(page, user.email)
-  await waitForMail(user.email, 'recovery')
-})
-
 const PHONE_PASSWORD = 'chosen-on-the-phone'
 
 for (const javaScriptEnabled of [true, false]) {

@@ -5,6 +5,7 @@ import {
   LINK_NOT_VALID,
   mailMinuteMessage,
 } from '../../app/auth/auth-errors'
+import { catalogPlan } from '../../app/billing/plans.test-support'
 import { UNKNOWN_FORM } from '../../app/lib/forms/form-reply'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { createPolarCustomer, seedSubscription } from './billing-seed'
@@ -61,6 +62,12 @@ const WORDS: {
     lands: SIGNED_OUT,
     says: signInNotice,
     never: 'Your session has ended',
+  },
+  // A Polar checkout link opened signed out (a shared link): sign in first, then the plans.
+  {
+    path: `/api/checkout?products=${catalogPlan('pro').polar.productId}`,
+    lands: /\/sign-in\?redirectTo=%2Fpricing&notice=sign-in-to-continue$/,
+    says: signInNotice,
   },
   {
     path: '/subscribe/pro',
