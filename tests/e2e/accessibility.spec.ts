@@ -14,12 +14,7 @@ import {
   waitForMail,
 } from './fixtures'
 
-/**
- * An axe scan of every page, light and dark, in the states a visitor or subscriber sees them:
- * empty and filled, with form errors and messages shown, signed out and signed in, the
- * journeys' own pages among them. Serious and critical violations fail the test; the message
- * lists each rule, its targets and its help.
- */
+/** Axe on every page, light and dark, in the states people see it; serious or critical fails. */
 
 // Light, then dark, on every page: each of the test's scans is two.
 test.describe.configure({ timeout: 240_000 })
@@ -104,8 +99,7 @@ test.describe('public pages', () => {
     await scan(page, 'contact with bad fields')
   })
 
-  // axe runs inside the page, so the browser keeps JavaScript; the app's own scripts are
-  // blocked instead, so the page never hydrates and its forms post the old way.
+  // axe needs the page's JavaScript: the app's scripts are blocked instead, so forms post.
   test("the server-rendered form errors, without the app's JavaScript", async ({ page }) => {
     await page.route(/\.js(\?.*)?$/, (route) => route.abort())
     await page.goto('/contact')
@@ -196,6 +190,31 @@ test.describe('signed-in pages', () => {
     await page.getByRole('button', { name: 'Manage billing' }).click()
     await expect(page.getByText(noticeByKey('portal-failed').text)).toBeVisible()
     await scan(page, 'billing with the "Manage billing" error')
+  })
+
+  test('past due: the notice, its actions and the Pay link, and a new card saved', async ({
+    page,
+  }) => {
+    const user = await newUser('a11y-past-due')
+    await seedSubscription(user.id, { status: 'past_due', payment_failed_at: daysFromNow(-1) })
+    await seedPayments(user.id, [
+      {
+        amount: 2900,
+        status: 'failed',
+        description: 'Pro payment',
+        invoice_url: 'https://invoice.stripe.com/i/seeded',
+        created_at: daysFromNow(-1),
+      },
+    ])
+    await signIn(page, user.email)
+    for (const path of ['/dashboard/settings/billing', '/dashboard', '/pricing']) {
+      await visit(page, path, `${path}, past due`)
+      await expect(page.getByRole('alert')).toContainText('did not go through')
+    }
+    await page.goto('/dashboard/settings/billing')
+    await expect(page.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1)
+    await visit(page, '/dashboard/settings/billing?card=saved', 'billing, a new card saved')
+    await expect(page.getByRole('alert')).toContainText('Your new card is saved')
   })
 
   test('settings forms with their errors and messages shown', async ({ page }) => {

@@ -7,17 +7,14 @@ import {
   deleteAfterTest,
   expect,
   mailTo,
+  PHONE,
   signIn,
   test,
   uniqueEmail,
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * Account settings for someone who signs in with GitHub: the page shows how the account can
- * sign in and offers "Set a password" (no current password to ask for); afterwards the
- * person signs in with the email address and that password too.
- */
+/** A GitHub account's sign-in methods: a first password without a current one, codes by mail. */
 
 /** Signs in with GitHub through the local consent page, creating the account. */
 async function signInWithGitHub(page: Page) {
@@ -26,9 +23,13 @@ async function signInWithGitHub(page: Page) {
   await page.goto('/sign-in')
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
+  await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
+  // It says plainly that it is the local stand-in, not GitHub.
+  await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByRole('button', { name: 'Authorize' }).click()
-  await expect(page).toHaveURL(/\/dashboard/)
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible()
   return email
 }
 
@@ -82,9 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
   })
 }
 
-// Confirming with an emailed code: the button that mails it comes before the submit button,
-// the field takes digits, nothing asks an account without a password for one, and the mail
-// says what the code is for.
+// Confirming with an emailed code: its button before the submit, digits, a mail naming it.
 const CODE_FORMS = [
   {
     id: 'change-email',
@@ -105,7 +104,7 @@ const CODE_FORMS = [
 ] as const
 
 test.describe('phone width, JavaScript off', () => {
-  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   for (const { id, submit, field, subject, says, done } of CODE_FORMS) {
     test(`a GitHub account confirms ${id} with a code whose mail names it`, async ({

@@ -5,24 +5,20 @@ import {
   attachScreenshots,
   createUser,
   expect,
+  PHONE,
   test,
   waitForMail,
 } from './fixtures'
 
-/**
- * Emailed links and codes in a real browser, at phone width (screenshots at desktop and phone
- * width), with JavaScript on and off: an existing address that signs up again confirms with the code of the mail it
- * got; the confirmation page names the account and what the link does before its button, and
- * a used link says so at once with the way to a new one.
- */
+/** Emailed links and codes on a phone, JavaScript on and off. */
 
 const masked = (email: string) => `${email[0]}•••${email.split('@')[0].slice(-1)}@example.com`
 
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+const MOBILE = { viewport: PHONE, isMobile: true, hasTouch: true }
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`phone, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
-    test.use({ ...PHONE, javaScriptEnabled })
+    test.use({ ...MOBILE, javaScriptEnabled })
     const label = javaScriptEnabled ? 'JavaScript on' : 'JavaScript off'
 
     test('an address with an account signs up again and confirms with the code it was mailed', async ({

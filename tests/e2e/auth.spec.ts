@@ -6,7 +6,6 @@ import { mailSubject } from '../integration/mail-support'
 import {
   attachScreenshots,
   createUser,
-  deleteAfterTest,
   expect,
   fillSignIn,
   fillSignUp,
@@ -71,8 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expectDashboard(page, email)
       await expect(confirmed).toHaveCount(0)
 
-      // The same link a second time (another browser): the confirmation page says at once that
-      // it was used, with the way to a new one, and offers no button.
+      // The same link again, in another browser: used, said at once, no button.
       const other = await otherDevice(browser)
       await other.goto(mail.link!)
       await expect(other).toHaveURL(/\/auth\/confirm\?/)
@@ -117,8 +115,7 @@ test.describe('the check-email page, with JavaScript off', () => {
   test('the code from the mail confirms and signs in; "send it again" mails a new one', async ({
     page,
   }) => {
-    // "Send it again" for an address whose last mail is not within the auth server's minute
-    // (one a minute to an address): made unconfirmed, with none sent yet.
+    // Unconfirmed, with no mail yet: nothing within the auth server's minute per address.
     const waiting = await createUser(uniqueEmail('resend'), { confirmed: false })
     await page.goto(`/sign-up/confirm?email=${encodeURIComponent(waiting.email)}`)
     await page.getByRole('button', { name: 'send it again' }).click()
@@ -154,20 +151,6 @@ test('the first click on "Create account" counts, even when a message appears un
   await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
     /Use at least \d+ characters/,
   )
-})
-
-test('OAuth: Continue with GitHub, authorize on the local consent page', async ({ page }) => {
-  const email = uniqueEmail('oauth')
-  deleteAfterTest(email)
-  await page.goto('/sign-in')
-  await page.getByRole('button', { name: 'Continue with GitHub' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
-  await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
-  // It says plainly that it is the local stand-in, not GitHub.
-  await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
-  await page.getByRole('textbox', { name: 'Email' }).fill(email)
-  await page.getByRole('button', { name: 'Authorize' }).click()
-  await expectDashboard(page, email)
 })
 
 test('OAuth cancelled on the consent page comes back with a human message', async ({ page }) => {

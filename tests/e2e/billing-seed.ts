@@ -5,10 +5,7 @@ import type { TablesInsert } from '../../supabase/database.types'
 import { adminClient, expect } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * Seeds billing rows straight into the database with the service role (which bypasses
- * RLS and the revoked grants), for browser tests of states a checkout cannot easily reach.
- */
+/** Billing rows seeded with the service role, for states a checkout cannot easily reach. */
 
 export const DAY_MS = 86_400_000
 

@@ -4,20 +4,13 @@ import { createUser, expect, PASSWORD, routeUrls, test } from './fixtures'
 import { E2E } from './ports'
 
 /**
- * No route reads an unbounded body, on the production server: every route of the build's
- * manifest (a route added tomorrow is walked the day it is added) gets a POST far over the
- * largest cap (the avatar upload's 8 MB envelope), signed out and signed in, with a declared
- * length and chunked, all but its end. Each must answer all the same: a 413, or an answer
- * given without reading the body (a redirect to sign in, a 405, a 403).
+ * Every route of the build answers a POST far over the largest cap (the avatar's 8 MB), signed
+ * out and in, with a length and chunked, before reading it whole: a 413, a redirect, 405 or 403.
  */
 const OVERSIZED = 9 * 1024 * 1024
 const CHUNK = Buffer.alloc(64 * 1024, 'a')
 
-/**
- * POSTs an oversized body, all of it but its last 64 KB, and resolves with the answer's
- * status, or 'no answer' when none came within the time: an answer to a body whose end was
- * never sent was given without reading it whole.
- */
+/** The answer's status to all of an oversized body but its last 64 KB, or 'no answer' in time. */
 function postOversized(url: string, cookie: string, chunked: boolean) {
   return new Promise<number | 'no answer'>((resolve) => {
     const socket = net.connect(E2E.appPort, '127.0.0.1')

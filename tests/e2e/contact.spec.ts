@@ -1,8 +1,20 @@
 import type { Page } from '@playwright/test'
 
-import { expect, test } from './fixtures'
+import { CONTACT_THANK_YOU } from '../../app/contact/schema'
+import { LOCAL_DEFAULTS } from '../../app/env.server'
+import {
+  adminClient,
+  attachScreenshots,
+  expect,
+  newUser,
+  PHONE,
+  signIn,
+  test,
+  waitForMail,
+} from './fixtures'
 
-const THANK_YOU = 'Thank you for your message! We will get back to you within one business day.'
+/** The team's address of the local defaults (`Name <address>`). */
+const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
 
 const valid = {
   'First name': 'Ada',
@@ -25,7 +37,7 @@ const COMPANY_HINT =
 async function expectThankYou(page: Page) {
   const status = page.getByRole('status')
   await expect(status.getByRole('heading', { name: 'Message sent' })).toBeVisible()
-  await expect(status).toContainText(THANK_YOU)
+  await expect(status).toContainText(CONTACT_THANK_YOU)
   await expect(page.getByRole('button', { name: 'Send message' })).toHaveCount(0)
 }
 
@@ -37,10 +49,7 @@ async function expectFieldError(page: Page, label: string, message: string, hint
   await expect(page.getByText(message)).toBeVisible()
 }
 
-/**
- * Every post the page sends to the contact route: a submission, or a validation round trip
- * (conform's server validation would post the form too).
- */
+/** Every post to the contact route: a submission or a validation round trip. */
 function contactPosts(page: Page) {
   const posts: string[] = []
   page.on('request', (request) => {
@@ -96,8 +105,7 @@ test.describe('contact form with JavaScript on', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill('al@example.com')
     await expect(page.getByText('First name must be at least 2 characters')).toHaveCount(0)
     await expect(page.getByText('Enter a valid email address')).toHaveCount(0)
-    // Checked in the browser: no post (each counts against the rate limit), and no
-    // validation round trip on blur or input.
+    // No post (each counts against the rate limit), no validation round trip on blur or input.
     expect(posts).toEqual([])
     await page.getByRole('button', { name: 'Send message' }).click()
     await expectThankYou(page)
@@ -132,8 +140,7 @@ test.describe('the first click counts', () => {
 test('with JavaScript on but no validator loaded, the server’s errors show inline', async ({
   page,
 }) => {
-  // The browser validator is loaded after the page; if it cannot be (offline, a new deploy),
-  // the form posts and the action answers with the same field errors.
+  // A validator that cannot load (offline, a new deploy): the action answers the same errors.
   await page.route('**/assets/form-schema-*.js', (route) => route.abort())
   await page.goto('/contact')
   await expect(page.locator('form#contact')).toHaveAttribute('novalidate', '')
@@ -152,25 +159,50 @@ test('with JavaScript on but no validator loaded, the server’s errors show inl
   await expectThankYou(page)
 })
 
-test.describe('contact form with JavaScript off', () => {
-  test.use({ javaScriptEnabled: false })
+test.describe('phone width, JavaScript off', () => {
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
-  test('the server shows a bad field’s error inline and keeps what was typed, then thanks', async ({
+  test('filled in for a signed-in person; a bad field is told inline, what was typed kept; then stored, to the team, with a receipt', async ({
     page,
-  }) => {
+  }, testInfo) => {
+    const user = await newUser('contact')
+    await adminClient()
+      .from('user_profiles')
+      .update({ display_name: 'Ada King Lovelace' })
+      .eq('user_id', user.id)
+    await signIn(page, user.email)
     await page.goto('/contact')
+    await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ada')
+    await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveValue('King Lovelace')
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(user.email)
+    const company = `Engines ${Date.now().toString(36)}`
+    const message = 'Can the Pro plan be paid yearly? Thanks.'
     // Long enough for the browser's own minlength check, too short once the server trims it.
-    await fillForm(page, { ...valid, 'First name': '  A  ' })
+    await fillForm(page, { 'First name': '  A  ', Company: company, Message: message })
     await page.getByRole('button', { name: 'Send message' }).click()
     await expectFieldError(page, 'First name', 'First name must be at least 2 characters')
-    await expect(page.getByRole('textbox', { name: 'Company' })).toHaveValue(valid.Company)
-    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue(valid.Message)
+    await expect(page.getByRole('textbox', { name: 'Company' })).toHaveValue(company)
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue(message)
     await page.getByRole('textbox', { name: 'First name' }).fill('Ada')
+    const sentAt = new Date()
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Send message' }).click(),
     ])
     expect(response.status()).toBe(200)
     await expectThankYou(page)
+
+    const { data: stored } = await adminClient()
+      .from('contact_messages')
+      .select('first_name, last_name, email, company, message')
+      .eq('company', company)
+    expect(stored).toEqual([
+      { first_name: 'Ada', last_name: 'King Lovelace', email: user.email, company, message },
+    ])
+    const toTeam = await waitForMail(TEAM_ADDRESS, 'smtp', { after: sentAt })
+    expect(toTeam.subject).toBe(`Contact form: Ada King Lovelace, ${company}`)
+    const receipt = await waitForMail(user.email, 'smtp', { after: sentAt })
+    expect(receipt.subject).toBe('We received your message to Subscribely')
+    await attachScreenshots(page, testInfo, 'contact sent')
   })
 })

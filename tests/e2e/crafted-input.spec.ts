@@ -1,11 +1,7 @@
 import { LOCAL_SIGNING_KID } from '../local-stack/supabase/keys'
 import { expect, routeUrls, test } from './fixtures'
 
-/**
- * No crafted query string, cookie or header makes any page or API answer 5xx: every route
- * of the build's manifest is visited with each hostile input, signed out and with forged sessions
- * (an unreadable cookie counts as signed out).
- */
+/** No hostile query, cookie or header makes any route of the build answer 5xx. */
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
 /** A session cookie carrying a token with a chosen header: no signature anyone checked. */

@@ -3,10 +3,8 @@ import type { APIRequestContext } from '@playwright/test'
 import { createUser, expect, test, uniqueEmail } from './fixtures'
 
 /**
- * The forms that take an address answer the same for an address with an account and one
- * without, on the production server, even when asked twice within a minute: Supabase Auth
- * mails at most one link per account a minute and starts that timer only for an account, so
- * an answer that passed its refusal on would tell the two apart at the second request.
+ * An account and no account get the same answers, even twice within a minute (Supabase Auth's
+ * once-a-minute refusal is for accounts only).
  */
 
 /** An answer with the address, the page's nonces and its request ids taken out. */

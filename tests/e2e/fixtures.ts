@@ -18,11 +18,6 @@ import { createAccount, PASSWORD } from '../integration/accounts'
 import { LOCAL_SERVICE_ROLE_KEY } from '../local-stack/supabase/keys'
 import { E2E } from './ports'
 
-/**
- * Shared helpers of the browser tests: users (deleted after each test), the local inbox,
- * signing in, buying a plan, axe.
- */
-
 export { PASSWORD }
 
 /** The service-role client, for seeding and reading rows. */
@@ -35,25 +30,19 @@ export const adminClient = () =>
 const madeIds: string[] = []
 const madeEmails: string[] = []
 
-/** A unique email address for one test. */
 export function uniqueEmail(label = 'user') {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`
 }
 
-/**
- * Creates a user through the admin API (for journeys that do not test sign-up), confirmed
- * unless told otherwise; it is deleted when the test ends.
- */
+/** A user made through the admin API, confirmed unless told otherwise; deleted after the test. */
 export async function createUser(email = uniqueEmail(), options?: { confirmed?: boolean }) {
   const user = await createAccount(adminClient(), email, options)
   madeIds.push(user.id)
   return user
 }
 
-/** A new user, with an address that starts with the label. */
 export const newUser = (label: string) => createUser(uniqueEmail(label))
 
-/** A new user, signed in on the page. */
 export async function signedInUser(page: Page, label: string) {
   const user = await newUser(label)
   await signIn(page, user.email)
@@ -65,7 +54,6 @@ export function deleteAfterTest(email: string) {
   madeEmails.push(email)
 }
 
-/** Deletes the users the test made (their rows go with them), by id and by address. */
 async function deleteMadeUsers() {
   const emails = madeEmails.splice(0)
   const ids = madeIds.splice(0)
@@ -93,7 +81,7 @@ export async function inboxOf(email: string, inbox: string = E2E.supabaseUrl) {
   return ((await response.json()) as { messages: InboxMail[] }).messages
 }
 
-/** Waits for the newest email of a kind (and subject) to an address in the local inbox. */
+/** Waits for the newest mail of a kind (any: `*`) whose subject starts so, to an address. */
 export async function waitForMail(
   email: string,
   kind: string,
@@ -104,8 +92,8 @@ export async function waitForMail(
     found = (await inboxOf(email, options.inbox))
       .filter(
         (mail) =>
-          mail.kind === kind &&
-          (!options.subject || mail.subject === options.subject) &&
+          (kind === '*' || mail.kind === kind) &&
+          mail.subject.startsWith(options.subject ?? '') &&
           (!options.after || new Date(mail.createdAt) >= options.after),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0]
@@ -114,10 +102,7 @@ export async function waitForMail(
   return found!
 }
 
-/**
- * Fills the sign-up form of the page it is on and sends it; an account it makes is deleted when
- * the test ends.
- */
+/** Fills and sends the sign-up form of the page; an account it makes is deleted after the test. */
 export async function fillSignUp(page: Page, email: string) {
   deleteAfterTest(email)
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
@@ -131,7 +116,6 @@ export async function signUp(page: Page, email: string) {
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
 }
 
-/** Fills the sign-in form of the page it is on and sends it. */
 export async function fillSignIn(page: Page, email: string, password = PASSWORD) {
   const form = page.locator('form#sign-in')
   await form.getByLabel('Email').fill(email)
@@ -139,7 +123,6 @@ export async function fillSignIn(page: Page, email: string, password = PASSWORD)
   await form.getByRole('button', { name: 'Sign in' }).click()
 }
 
-/** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/sign-in')
   await fillSignIn(page, email, password)
@@ -161,7 +144,6 @@ export async function openMailedLink(page: Page, link: string, button = /confirm
     await page.getByRole('button', { name: button }).click()
 }
 
-/** Asks Account settings to change the signed-in user's email to `next`. */
 export async function askEmailChange(page: Page, next: string) {
   await page.goto('/dashboard/settings/account')
   await page.getByRole('textbox', { name: 'New email' }).fill(next)
@@ -170,17 +152,7 @@ export async function askEmailChange(page: Page, next: string) {
   await expect(page.getByRole('status')).toContainText(EMAIL_CHANGES_ONCE)
 }
 
-/** Waits for a mail whose subject starts so (or matches) to an address; returns it. */
-export async function mailTo(email: string, subject: string | RegExp) {
-  let found: InboxMail | undefined
-  await expect(async () => {
-    found = (await inboxOf(email)).find((mail) =>
-      typeof subject === 'string' ? mail.subject.startsWith(subject) : subject.test(mail.subject),
-    )
-    expect(found, `a mail "${subject}" to ${email}`).toBeDefined()
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-  return found!
-}
+export const mailTo = (email: string, subject: string) => waitForMail(email, '*', { subject })
 
 /** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
 export async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
@@ -207,7 +179,6 @@ export const polarCheckoutUrl = new RegExp(`^${polarOrigin}/checkout/polar_c_[\\
 export const stripePortalUrl = new RegExp(`^${E2E.stripeUrl}/portal/bps_\\w+`)
 export const polarPortalUrl = new RegExp(`^${polarOrigin}/portal/polar_cst_[\\w-]+$`)
 
-/** Pays on the Polar emulator's hosted checkout of the plan. */
 export async function payOnPolarCheckout(page: Page, plan = 'Pro') {
   await expect(page).toHaveURL(polarCheckoutUrl)
   await expect(page.getByRole('heading', { name: `Subscribe to ${plan}` })).toBeVisible()
@@ -215,17 +186,13 @@ export async function payOnPolarCheckout(page: Page, plan = 'Pro') {
   await page.getByRole('button', { name: 'Pay now' }).click()
 }
 
-/** Fills the Stripe emulator's hosted checkout with a card and pays. */
 export async function payOnStripeCheckout(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('Card number').fill(card)
   await page.getByLabel('Cardholder name').fill('Ada Lovelace')
   await page.getByRole('button', { name: 'Subscribe', exact: true }).click()
 }
 
-/**
- * Buys a plan as the signed-in user does: its button on the pricing page, the provider's
- * hosted checkout, paid, up to the success page.
- */
+/** Buys a plan as the signed-in user does: pricing, the hosted checkout, the success page. */
 export async function subscribe(page: Page, provider: 'stripe' | 'polar' = 'stripe', plan = 'Pro') {
   await page.goto('/pricing')
   if (provider === 'stripe') {
@@ -266,19 +233,15 @@ export async function axeLightAndDark(page: Page) {
   return findings
 }
 
-/** The widths the report's screenshots are taken at: desktop and phone. */
-const SCREENSHOT_WIDTHS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const
+export const PHONE = { width: 390, height: 844 }
 
-/**
- * Attaches full-page screenshots of the page as it is now, at desktop and phone width, to
- * the test report; the viewport is put back afterwards.
- */
+/** Attaches full-page screenshots of the page at desktop and phone width to the report. */
 export async function attachScreenshots(page: Page, testInfo: TestInfo, name: string) {
   const before = page.viewportSize()
-  for (const { name: width, ...size } of SCREENSHOT_WIDTHS) {
+  for (const { name: width, ...size } of [
+    { name: 'desktop', width: 1280, height: 800 },
+    { name: 'phone', ...PHONE },
+  ]) {
     await page.setViewportSize(size)
     await testInfo.attach(`${name} (${width})`, {
       body: await page.screenshot({ fullPage: true }),
@@ -304,11 +267,7 @@ export async function otherDevice(browser: Browser, options: BrowserContextOptio
   return context.newPage()
 }
 
-/**
- * Each test is another client of the app: the browser-test server trusts one proxy
- * (TRUSTED_PROXY_COUNT=1), and every page of a test sends its own X-Forwarded-For address,
- * so per-client rate limits count each test apart, as they count real visitors apart.
- */
+/** Each test is a client of its own (X-Forwarded-For, one proxy trusted) for the rate limits. */
 export const test = base.extend<{ cleanUp: void }>({
   page: async ({ page }, provide) => {
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': nextClientAddress() })
@@ -333,10 +292,7 @@ interface ManifestRoute {
   parentId?: string
 }
 
-/**
- * Each route of the build the server runs, from its browser manifest (a route added tomorrow
- * is walked the day it is added), its parameters filled in.
- */
+/** Each route of the build, from its browser manifest, its parameters filled in. */
 export function routeUrls() {
   const assets = path.resolve(process.env.BUILD_DIR ?? 'build', 'client/assets')
   const file = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name))

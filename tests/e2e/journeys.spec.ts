@@ -1,4 +1,3 @@
-import { noticeByKey } from '../../app/lib/pages/notices'
 import {
   attachScreenshots,
   expect,
@@ -6,71 +5,90 @@ import {
   fillSignUp,
   newUser,
   openMailedLink,
+  payOnPolarCheckout,
   payOnStripeCheckout,
+  PHONE,
   planCard,
+  polarCheckoutUrl,
   signIn,
   signUp,
   stripeCheckoutUrl,
   test,
   uniqueEmail,
+  untilWebhookApplied,
   waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * A newcomer's whole way, as few clicks as it can be: the plan chosen on the pricing page is
- * kept through sign-up and the confirmation mail, and the confirmation lands on that plan's
- * checkout. Walked at phone width; screenshots of each step at desktop and phone width go in
- * the report.
- */
+/** A newcomer's whole way, the plan and way to pay chosen on pricing kept to its checkout. */
 
-test('pricing → sign-up → confirmation mail → checkout of the chosen plan', async ({
-  page,
-}, testInfo) => {
-  test.setTimeout(90_000)
-  await page.setViewportSize({ width: 390, height: 844 })
-  const email = uniqueEmail('journey')
+for (const { provider, way, words, javaScriptEnabled } of [
+  { provider: 'stripe', way: 'Pay by card', words: 'paying by card', javaScriptEnabled: true },
+  {
+    provider: 'polar',
+    way: 'Pay with Polar',
+    words: 'paying with Polar',
+    javaScriptEnabled: false,
+  },
+]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled, viewport: PHONE })
 
-  await page.goto('/pricing')
-  const pro = planCard(page, 'Pro')
-  // A way to pay per provider for a newcomer, each through sign-up.
-  await expect(pro.getByRole('link', { name: 'Get started with Pro: Pay by card' })).toHaveCount(1)
-  await expect(pro.getByRole('button')).toHaveCount(0)
-  await attachScreenshots(page, testInfo, 'pricing, signed out')
-  await pro.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click() // 1
+    test(`pricing → sign-up → confirmation mail → ${provider}'s checkout of the chosen plan`, async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(90_000)
+      const email = uniqueEmail(`journey-${provider}`)
+      await page.goto('/pricing')
+      const pro = planCard(page, 'Pro')
+      // A way to pay per provider for a newcomer, each through sign-up.
+      await expect(pro.getByRole('link', { name: /^Get started with Pro: / })).toHaveCount(2)
+      await expect(pro.getByRole('button')).toHaveCount(0)
+      await attachScreenshots(page, testInfo, 'pricing, signed out')
+      await pro.getByRole('link', { name: `Get started with Pro: ${way}` }).click() // 1
 
-  await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dstripe$/)
-  await signUp(page, email) // 2
-  await openMailedLink(page, (await waitForMail(email, 'signup')).link!) // 3: the link in the mail
+      await expect(page).toHaveURL(
+        new RegExp(`/sign-up\\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3D${provider}$`),
+      )
+      await expect(page.getByRole('main')).toContainText(
+        `You're signing up for Pro, $29.00/month, ${words}.`,
+      )
+      await signUp(page, email) // 2
+      await openMailedLink(page, (await waitForMail(email, 'signup')).link!) // 3: the mail's link
 
-  await expect(page).toHaveURL(stripeCheckoutUrl)
-  await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
-  await expect(page.getByLabel('Email')).toHaveValue(email)
-  await payOnStripeCheckout(page) // 4
-  await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
-  // The plan, the amount and where the receipt went.
-  await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
-  await expect(page.getByText(`Your receipt is on its way to ${email}`)).toBeVisible()
-  await attachScreenshots(page, testInfo, 'success page')
+      await expect(page).toHaveURL(provider === 'stripe' ? stripeCheckoutUrl : polarCheckoutUrl)
+      await expect(page.getByLabel('Email')).toHaveValue(email)
+      if (provider === 'stripe') {
+        await expect(page.getByRole('heading', { name: 'Subscribe to Pro' })).toBeVisible()
+        await payOnStripeCheckout(page) // 4
+      } else await payOnPolarCheckout(page)
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Payment successful' }),
+      ).toBeVisible()
+      // The plan, the amount and where the receipt went.
+      await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
+      await expect(page.getByText(`Your receipt is on its way to ${email}`)).toBeVisible()
+      await attachScreenshots(page, testInfo, 'success page')
 
-  // The way on was followed once: the dashboard is the dashboard again.
-  await expect(async () => {
-    await page.goto('/dashboard')
-    await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
-      timeout: 500,
+      // The way on was followed once: the dashboard is the dashboard again.
+      await untilWebhookApplied(page, '/dashboard', () =>
+        expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
+          timeout: 500,
+        }),
+      )
+      await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard`)
+      await attachScreenshots(page, testInfo, 'dashboard after paying')
+
+      await page.goto('/pricing')
+      await expect(pro.getByText('Current plan')).toBeVisible()
+      await expect(pro.getByRole('link', { name: 'Manage your plan' })).toBeVisible()
+      await expect(
+        planCard(page, 'Starter').getByRole('link', { name: 'Change to Starter' }),
+      ).toBeVisible()
+      await attachScreenshots(page, testInfo, 'pricing, subscriber')
     })
-  }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
-  await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard`)
-  await attachScreenshots(page, testInfo, 'dashboard after paying')
-
-  await page.goto('/pricing')
-  await expect(pro.getByText('Current plan')).toBeVisible()
-  await expect(pro.getByRole('link', { name: 'Manage your plan' })).toBeVisible()
-  await expect(
-    planCard(page, 'Starter').getByRole('link', { name: 'Change to Starter' }),
-  ).toBeVisible()
-  await attachScreenshots(page, testInfo, 'pricing, subscriber')
-})
+  })
+}
 
 test('an unknown plan and a provider failure bring a browser back to pricing with a message', async ({
   page,
@@ -97,16 +115,6 @@ test('an unknown plan and a provider failure bring a browser back to pricing wit
   } finally {
     await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
   }
-})
-
-test('a signed-out visitor following a plan link is asked to sign in and comes back', async ({
-  page,
-}) => {
-  await page.goto('/subscribe/pro')
-  await expect(page).toHaveURL(
-    `${E2E.siteUrl}/sign-in?redirectTo=%2Fsubscribe%2Fpro&notice=sign-in-to-continue`,
-  )
-  await expect(page.getByText(noticeByKey('sign-in-to-continue').text)).toBeVisible()
 })
 
 test.describe('with JavaScript off', () => {

@@ -36,10 +36,7 @@ test('the landing page speaks to subscribers and logs no console errors', async 
   await attachScreenshots(page, testInfo, 'landing')
 })
 
-// The anonymous page cache (app/lib/server/page-cache.server.ts): the second anonymous visit of a
-// page is answered from the first one's render (each answer's own nonce, and the cache's hits:
-// page-cache.server.test.ts). It must still be a working page (its scripts run under its own
-// nonce), and never what a signed-in visitor gets.
+// The anonymous page cache (page-cache.server.ts) must still hydrate, and never serve a member.
 test('pages answered from the anonymous page cache hydrate under a fresh nonce; a signed-in visitor gets their own page', async ({
   page,
 }) => {

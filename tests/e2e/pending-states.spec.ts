@@ -3,10 +3,7 @@ import type { Page } from '@playwright/test'
 import { createStripeCustomer, seedSubscription } from './billing-seed'
 import { expect, signedInUser, test } from './fixtures'
 
-/**
- * Every Subscribe and Manage button says it is on its way as soon as it is pressed and
- * refuses a second press: the request behind it is held back here so the state can be seen.
- */
+/** Every Subscribe and Manage button says it is on its way and refuses a second press. */
 
 /** Holds back requests to `url` (of one method) for a few seconds. */
 async function slowDown(page: Page, url: string, method: 'GET' | 'POST') {
@@ -16,11 +13,7 @@ async function slowDown(page: Page, url: string, method: 'GET' | 'POST') {
   })
 }
 
-/**
- * Has the page report what its buttons and links say while it is being left (to
- * `window.reportPending`, exposed by the test): a locator cannot look at a page that is
- * navigating away.
- */
+/** Reports pending labels to `window.reportPending`: a locator cannot read a page being left. */
 async function reportPendingLabels(page: Page) {
   await page.evaluate(() => {
     const report = (window as unknown as { reportPending: (label: string) => void }).reportPending

@@ -9,12 +9,7 @@ import {
   untilWebhookApplied,
 } from './fixtures'
 
-/**
- * A Polar subscriber changes plan in the app: pricing → "Change to Starter" → the page that
- * says what the change costs → "Confirm change to Starter" → billing shows Starter. At phone
- * width with JavaScript off (the confirmation is a plain form; screenshots at desktop and phone
- * width), and at desktop width with it on.
- */
+/** A Polar subscriber changes plan in the app, seeing the cost first. */
 
 const RUNS = [
   { name: 'phone', width: 390, height: 844, javaScriptEnabled: false },

@@ -1,7 +1,4 @@
-/**
- * Loopback ports of the browser-test stack (distinct from `npm run dev`). E2E_PORT_OFFSET
- * moves them all, so two runs can share a machine.
- */
+/** The browser-test stack's loopback ports; E2E_PORT_OFFSET moves them all. */
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0)
 const appPort = 4173 + offset
 // All below 32768, clear of the ports outgoing connections take (tools/ports.ts says why).

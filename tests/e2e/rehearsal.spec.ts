@@ -1,16 +1,7 @@
 /**
- * The deploy rehearsal (docs/decisions/0017-deploy-and-operate.md): a real host's path, as
- * docs/going-live.md walks it. A copy of the repository is built, then installed as a
- * production install is (`npm ci --omit=dev`: no dev dependencies, so no tsx and no Node from
- * npm: the host runs Node 22 itself), configured by a `.env` made from `.env.example` plus
- * this deployment's values, and started with `npm start` (no NODE_ENV); the release commands
- * (`npm run preflight`, `npm run stripe:sync-products`, `npm run billing:reconcile -- --check`)
- * run there too, as production, and their real answers are read.
- * Against a local stack in its default (strict) settings that issued fresh keys for this run,
- * with the new Supabase keys and "IP address forwarding" on (the guide's Supabase step 7), it
- * passes the guide's smoke journey: sign up, confirm by the mailed link, subscribe, the
- * webhook applied, the billing page, sign out. The server listens on `::1` only, so the
- * browser is an IPv6 visitor, whom the auth server must count by that one address.
+ * The deploy rehearsal (docs/going-live.md on a host): a copy built, installed with
+ * `npm ci --omit=dev`, a `.env` from `.env.example`, the release commands and `npm start` as
+ * production, then the guide's smoke journey from an IPv6 visitor against fresh keys.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -48,11 +39,7 @@ const SITE_URL = `http://localhost:${APP_PORT}`
 /** The site as this machine's Node reaches it (see `beforeAll`). */
 const SITE_IPV6 = `http://[::1]:${APP_PORT}`
 
-/**
- * The account's own products and prices, as the guide has them created in each dashboard
- * (Stripe, "Products and prices"; Polar, "Products"): the product's plans under ids of this
- * run, never the local stack's published ones (which production refuses).
- */
+/** The account's own plans, under ids of this run (production refuses the published ones). */
 function accountCatalog(): Catalog {
   const suffix = () => randomUUID().replace(/-/g, '').slice(0, 14)
   return {
@@ -70,11 +57,7 @@ let host: string
 let app: ChildProcess | undefined
 let appOutput = ''
 
-/**
- * The host's own environment: nothing of this test runner's that the app or the build reads
- * (the deployment's settings are in its .env), and Node 22 first on the PATH, as a host
- * that runs Node 22 has it (the production install brings no Node of its own).
- */
+/** The host's environment: none of the runner's settings, and Node 22 first on the PATH. */
 function hostEnv() {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -117,10 +100,7 @@ function copyRepository(to: string) {
   }
 }
 
-/**
- * The deployment's `.env`, made as the guide says: `.env.example` without its "Development
- * only" block, each of this deployment's values in place of the example's, the rest kept.
- */
+/** `.env.example` without its development block, with this deployment's values. */
 function dotEnv(settings: Record<string, string>) {
   const example = readFileSync(path.join(host, '.env.example'), 'utf8').split(
     '# --- Development only',
@@ -152,14 +132,12 @@ test.beforeAll(async () => {
       supabaseAuth: { sbForwardedFor: true },
     }),
   )
-  // The server listens on ::1 only; Node resolves `localhost` by /etc/hosts, which may name
-  // 127.0.0.1 alone (Chromium knows both), so the stand-ins deliver to the address itself.
+  // Node may resolve `localhost` to 127.0.0.1 alone; the server listens on ::1 only.
   for (const provider of ['stripe', 'polar'] as const)
     stack[provider].setWebhookUrl(`${SITE_IPV6}/api/webhooks/${provider}`)
   host = mkdtempSync(path.join(os.tmpdir(), 'rehearsal-host-'))
   copyRepository(host)
-  // Built where it is checked out, with the dev dependencies a build needs (this checkout's,
-  // linked, which a full `npm ci` there would install alike)...
+  // Built with this checkout's dev dependencies (linked)...
   symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(host, 'node_modules'))
   const build = await run('npm', ['run', 'build'])
   expect(build.status, build.stdout + build.stderr).toBe(0)
@@ -178,8 +156,7 @@ test.beforeAll(async () => {
     dotEnv({
       // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
       ...stack.env,
-      // Stripe: the account's price ids (STRIPE_PRICE_STARTER, …). Polar: its product ids
-      // (POLAR_PRODUCT_STARTER, …), production server.
+      // The account's price ids (Stripe) and product ids (Polar), production server.
       ...planIdSettings(catalog.plans),
       POLAR_SANDBOX: 'false',
       MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
@@ -209,9 +186,7 @@ test('the guide on a host: a production install, .env, the release commands, npm
   expect(existsSync(path.join(host, 'node_modules/tsx'))).toBe(false)
   expect(existsSync(path.join(host, 'build/commands'))).toBe(true)
 
-  // The release commands run as production, as `npm start` does. With the provider URL lines
-  // removed (the guide allows it: unset is the real service) they never fall back to a local
-  // stack; on this machine, which DEPLOY_REHEARSAL confines to loopback, they refuse, naming them.
+  // Without the provider URL lines (unset is the real service), which DEPLOY_REHEARSAL refuses.
   const dotEnvFile = path.join(host, '.env')
   const settings = readFileSync(dotEnvFile, 'utf8')
   const kept = (line: string) => !API_URLS.some((name) => line.startsWith(`${name}=`))
@@ -255,8 +230,7 @@ test('the guide on a host: a production install, .env, the release commands, npm
   const page = await fetch(`${SITE_IPV6}/pricing`)
   expect(page.headers.get('strict-transport-security')).toBeTruthy()
 
-  // The preflight, once the site is up, with the site as Node on this machine reaches it:
-  // a deployment set up as the guide says has nothing to fix.
+  // Once the site is up, as Node here reaches it: nothing to fix.
   const preflight = await run('npm', ['run', 'preflight'], { SITE_URL: SITE_IPV6 })
   for (const name of ['site', 'supabase', 'mail', 'stripe', 'polar'])
     expect(preflight.stdout).toMatch(new RegExp(`^ok +${name}$`, 'm'))
@@ -299,8 +273,7 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible()
   await page.goto(`${SITE_URL}/dashboard`)
   await expect(page).toHaveURL(/\/sign-in/)
-  // The visitor came from ::1, and the auth server counted them by that one address (never
-  // this server's, as it does with anything but one IP address in Sb-Forwarded-For).
+  // The auth server counted the visitor by its one address, ::1, never this server's.
   expect(stack.supabase.authClients()).toContain('::1')
   expect(stack.supabase.authClients()).not.toContain('127.0.0.1')
   // The daily check finds the database in step with Stripe: the webhook did its work.

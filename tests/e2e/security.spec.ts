@@ -3,13 +3,7 @@ import type { ConsoleMessage } from '@playwright/test'
 import { createUser, expect, signIn, test } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * Security headers and cross-site request refusal on the production build, in Chromium:
- * the CSP lets the app hydrate (every inline script carries the response's nonce), fresh
- * nonces per response, and a form posted from another site refused while the same form on
- * our site works. Every route's headers, cache policy and refusal's shape:
- * tests/integration/request-policy.test.ts; the policy's directives: security-headers.server.test.ts.
- */
+/** The CSP's nonces let the app hydrate; a form posted from another site is refused. */
 
 test('a page carries a CSP with a fresh nonce that its inline scripts carry, and hydrates under it', async ({
   page,
@@ -87,11 +81,7 @@ test('forms posted from another site are refused; the same form on our site work
     }
   }
 
-  // Page actions (document and single-fetch posts): the request policy in front of Remix
-  // (server.js) answers 403 with a page before Remix's own guard could answer its empty
-  // 500 (docs/decisions/0002-server-and-request-policy.md). The actions' own check behind it is
-  // proven per action in app/routes/cross-site.test.ts.
-  // Resource routes too, which Remix does not check: our 403 in the route's shape.
+  // Page actions and resource routes: the request policy's 403 before Remix (decisions/0002).
   for (const label of Object.keys(targets) as (keyof typeof targets)[])
     expect(await postFromAttacker(label), label).toBe(403)
   // The forged sign-out changed nothing, nor does visiting /sign-out: signing out is a POST.

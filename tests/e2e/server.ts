@@ -1,8 +1,4 @@
-/**
- * The browser-test server: the local stack (in-memory database) on fixed ports plus the
- * production build of the app, started as `npm start` starts it (server.js). Playwright starts
- * and stops it.
- */
+/** The browser-test server: the local stack on fixed ports, server.js on the production build. */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 
@@ -20,12 +16,9 @@ const stack = await startAppStack({
     smtp: E2E.smtpPort,
   },
   retry: { attempts: 4, baseDelayMs: 250 },
-  // The app runs with the new keys (publishable and secret), and forwards each browser's
-  // address to the auth server, which honours it (the project's "IP address forwarding").
+  // The new keys, and each browser's address forwarded to the auth server.
   supabaseKeys: 'new',
-  // A test override (the local stack's README): every journey of the suite runs against one
-  // project within minutes, beyond its hourly mail budget and, from browsers sharing one
-  // address, its per-IP limits; neither is what these tests are about.
+  // A test override (the local stack's README): no hourly mail budget or per-IP limits.
   supabaseAuth: { ...SUITE_AUTH_LIMITS, sbForwardedFor: true },
 })
 

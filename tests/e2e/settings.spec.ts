@@ -1,9 +1,11 @@
 import type { Page } from '@playwright/test'
 
+import { mailSubject } from '../integration/mail-support'
 import {
   attachScreenshots,
   expect,
   fillSignIn,
+  mailTo,
   otherDevice,
   PASSWORD,
   signedInUser,
@@ -26,16 +28,6 @@ test.beforeEach(async ({ page }) => {
 })
 
 const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' })
-
-async function expectImageLoaded(page: Page, name: string) {
-  const avatar = dashboardNav(page)
-    .locator('..')
-    .getByRole('img', { name: `Avatar of ${name}` })
-  await expect(avatar).toBeVisible()
-  await expect
-    .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-    .toBe(1)
-}
 
 test('navigates between the overview and every settings page', async ({ page }) => {
   await page.goto('/dashboard/settings')
@@ -90,60 +82,101 @@ test('on a phone the navigation fits and the page does not scroll sideways', asy
   }
 })
 
-test('changes the display name and sees it in the navigation', async ({ page }) => {
-  await page.goto('/dashboard/settings/general')
-  const name = page.getByRole('textbox', { name: 'Display name' })
-  await name.fill('')
-  await page.getByRole('button', { name: 'Save name' }).click()
-  await expect(name).toHaveAttribute('aria-invalid', 'true')
-  await expect(page.getByText('Enter the name to show')).toBeVisible()
-  await name.fill('Grace Hopper')
-  await page.getByRole('button', { name: 'Save name' }).click()
-  await expect(
-    page.getByRole('status').filter({ hasText: 'Your name has been saved.' }),
-  ).toBeVisible()
-  await expect(page.getByTestId('dashboard-user-name')).toHaveText('Grace Hopper')
-  await page.reload()
-  await expect(name).toHaveValue('Grace Hopper')
-})
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled })
 
-test('uploads an avatar and sees it; refuses a file that is not an image', async ({ page }) => {
-  await page.goto('/dashboard/settings/general')
-  const input = page.getByLabel('New avatar')
-  await input.setInputFiles({
-    name: 'notes.txt',
-    mimeType: 'text/plain',
-    buffer: Buffer.from('hi'),
+    test('the name, the avatar and the notification preferences are saved and kept', async ({
+      page,
+    }) => {
+      await page.goto('/dashboard/settings/general')
+      const name = page.getByRole('textbox', { name: 'Display name' })
+      // Without JavaScript the browser's own check refuses an empty name before any post.
+      if (javaScriptEnabled) {
+        await name.fill('')
+        await page.getByRole('button', { name: 'Save name' }).click()
+        await expect(name).toHaveAttribute('aria-invalid', 'true')
+        await expect(page.getByText('Enter the name to show')).toBeVisible()
+      }
+      await name.fill('Grace Hopper')
+      await page.getByRole('button', { name: 'Save name' }).click()
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Your name has been saved.' }),
+      ).toBeVisible()
+      await expect(page.getByTestId('dashboard-user-name')).toHaveText('Grace Hopper')
+
+      const input = page.getByLabel('New avatar')
+      const upload = page.getByRole('button', { name: 'Upload avatar' })
+      await input.setInputFiles({
+        name: 'notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('hi'),
+      })
+      await upload.click()
+      await expect(page.getByText('Upload a PNG, JPEG, WebP or GIF image')).toBeVisible()
+      await expect(input).toHaveAttribute('aria-invalid', 'true')
+      await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
+      await upload.click()
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Your avatar has been updated.' }),
+      ).toBeVisible()
+      const avatar = dashboardNav(page)
+        .locator('..')
+        .getByRole('img', { name: 'Avatar of Grace Hopper' })
+      await expect
+        .poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBe(1)
+      await page.getByRole('button', { name: 'Remove avatar' }).click()
+      await expect(page.getByText('You have no avatar yet.')).toBeVisible()
+      await page.reload()
+      await expect(name).toHaveValue('Grace Hopper')
+
+      await page.goto('/dashboard/settings/notifications')
+      const box = (label: string) => page.getByRole('checkbox', { name: label })
+      // Product updates are opt-in: off until ticked; billing and security mails are on.
+      await expect(box('Product updates')).not.toBeChecked()
+      await expect(box('Billing emails')).toBeChecked()
+      await expect(box('Security alerts')).toBeChecked()
+      await box('Product updates').check()
+      await box('Security alerts').uncheck()
+      await page.getByRole('button', { name: 'Save preferences' }).click()
+      await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
+      await page.reload()
+      for (const [label, checked] of [
+        ['Product updates', true],
+        ['Billing emails', true],
+        ['Security alerts', false],
+      ] as const)
+        await expect(box(label)).toBeChecked({ checked })
+    })
+
+    test('sign out of all sessions asks first; another device is then refused at once', async ({
+      page,
+      browser,
+    }, testInfo) => {
+      const laptop = await otherDevice(browser)
+      await signIn(laptop, user.email)
+      await page.goto('/dashboard/settings/account')
+      // A confirmation step first: nothing happens until the second button.
+      await expect(page.getByRole('button', { name: 'Yes, sign out everywhere' })).toBeHidden()
+      await page.getByText('Sign out of all sessions').click()
+      await expect(page.getByText('this one included')).toBeVisible()
+      await expect(page).toHaveURL(/\/dashboard\/settings\/account$/)
+      await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
+      await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
+      await expect(page.getByRole('status')).toContainText('signed out on every device')
+      await mailTo(user.email, mailSubject('signed_out_everywhere'))
+      // Its very next request is refused, long before the access token would expire, and says why.
+      await laptop.goto('/dashboard/settings/billing')
+      await expect(laptop).toHaveURL(/\/sign-in\?redirectTo=/)
+      await expect(laptop.getByRole('status').first()).toContainText(
+        'your session was ended from another device',
+      )
+      await attachScreenshots(laptop, testInfo, 'signed out from another device')
+      await laptop.context().close()
+    })
   })
-  await page.getByRole('button', { name: 'Upload avatar' }).click()
-  await expect(page.getByText('Upload a PNG, JPEG, WebP or GIF image')).toBeVisible()
-  await expect(input).toHaveAttribute('aria-invalid', 'true')
-
-  await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
-  await page.getByRole('button', { name: 'Upload avatar' }).click()
-  await expect(
-    page.getByRole('status').filter({ hasText: 'Your avatar has been updated.' }),
-  ).toBeVisible()
-  await expectImageLoaded(page, user.email)
-  await page.getByRole('button', { name: 'Remove avatar' }).click()
-  await expect(page.getByText('You have no avatar yet.')).toBeVisible()
-})
-
-test('toggles notification preferences and keeps them', async ({ page }) => {
-  await page.goto('/dashboard/settings/notifications')
-  const updates = page.getByRole('checkbox', { name: 'Product updates' })
-  const billing = page.getByRole('checkbox', { name: 'Billing emails' })
-  // Product updates are opt-in: off until ticked; billing and security mails are on.
-  await expect(updates).not.toBeChecked()
-  await expect(billing).toBeChecked()
-  await expect(page.getByRole('checkbox', { name: 'Security alerts' })).toBeChecked()
-  await updates.check()
-  await page.getByRole('button', { name: 'Save preferences' }).click()
-  await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
-  await page.reload()
-  await expect(updates).toBeChecked()
-  await expect(billing).toBeChecked()
-})
+}
 
 test('changes the password and signs in with the new one', async ({ page }) => {
   await page.goto('/dashboard/settings/account')
@@ -169,41 +202,6 @@ test('changes the password and signs in with the new one', async ({ page }) => {
   await signIn(page, user.email, 'brand-new-password-7')
 })
 
-test('signs out of all sessions: another browser, and a copy of this one’s cookies, are refused at once', async ({
-  page,
-  browser,
-}, testInfo) => {
-  // Another device, signed in on its own, and a copy of this browser's cookies.
-  const laptopPage = await otherDevice(browser)
-  await signIn(laptopPage, user.email)
-  const copyPage = await otherDevice(browser)
-  await copyPage.context().addCookies(await page.context().cookies())
-  await copyPage.goto('/dashboard/settings/billing')
-  await expect(copyPage).toHaveURL(/\/dashboard\/settings\/billing$/)
-
-  await page.goto('/dashboard/settings/account')
-  // A confirmation step first: nothing happens until the second button.
-  await page.getByText('Sign out of all sessions').click()
-  await expect(page.getByText('this one included')).toBeVisible()
-  await expect(page).toHaveURL(/\/dashboard\/settings\/account$/)
-  await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
-  await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
-  await expect(page.getByRole('status')).toContainText('signed out on every device')
-
-  // Their very next request is refused, long before the access token would expire.
-  for (const other of [laptopPage, copyPage]) {
-    await other.goto('/dashboard/settings/billing')
-    await expect(other).toHaveURL(/\/sign-in\?redirectTo=/)
-    // The signed-out device says why.
-    await expect(other.getByRole('status').first()).toContainText(
-      'your session was ended from another device',
-    )
-  }
-  await attachScreenshots(laptopPage, testInfo, 'signed out from another device')
-  await laptopPage.context().close()
-  await copyPage.context().close()
-})
-
 test('deletes the account after confirmation', async ({ page }) => {
   await page.goto('/dashboard/settings/account')
   const form = page.locator('form#delete-account')
@@ -222,44 +220,4 @@ test('deletes the account after confirmation', async ({ page }) => {
   await expect(page).toHaveURL(/\/sign-in/)
   await fillSignIn(page, user.email)
   await expect(page.getByRole('alert')).toContainText('do not match')
-})
-
-test.describe('with JavaScript off', () => {
-  test.use({ javaScriptEnabled: false })
-
-  test('the general and notifications forms work as plain HTML posts', async ({ page }) => {
-    await page.goto('/dashboard/settings/general')
-    await page.getByRole('textbox', { name: 'Display name' }).fill('Ada without JS')
-    await page.getByRole('button', { name: 'Save name' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Your name has been saved.' }),
-    ).toBeVisible()
-    await expect(page.getByTestId('dashboard-user-name')).toHaveText('Ada without JS')
-
-    await page
-      .getByLabel('New avatar')
-      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG })
-    await page.getByRole('button', { name: 'Upload avatar' }).click()
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Your avatar has been updated.' }),
-    ).toBeVisible()
-    await expectImageLoaded(page, 'Ada without JS')
-
-    await page.goto('/dashboard/settings/notifications')
-    await page.getByRole('checkbox', { name: 'Security alerts' }).uncheck()
-    await page.getByRole('button', { name: 'Save preferences' }).click()
-    await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
-    await expect(page.getByRole('checkbox', { name: 'Security alerts' })).not.toBeChecked()
-  })
-
-  test('sign out of all sessions asks first, then signs out with a notice', async ({ page }) => {
-    await page.goto('/dashboard/settings/account')
-    await expect(page.getByRole('button', { name: 'Yes, sign out everywhere' })).toBeHidden()
-    await page.getByText('Sign out of all sessions').click()
-    await page.getByRole('button', { name: 'Yes, sign out everywhere' }).click()
-    await expect(page).toHaveURL(/\/sign-in\?notice=signed-out-everywhere$/)
-    await expect(page.getByRole('status')).toContainText('signed out on every device')
-    await page.goto('/dashboard')
-    await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)
-  })
 })

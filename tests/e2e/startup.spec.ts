@@ -16,9 +16,8 @@ const serverEntry = path.resolve(process.env.BUILD_DIR ?? 'build', 'server/index
 const serve = path.resolve('server.js')
 
 /**
- * Starts server.js with `env` over a clean environment (no NODE_ENV unless `env` sets one) and
- * resolves with what it printed: once it exits (a refused start), or once it has printed
- * `until` (by default, that it listens) and, after `settleMs` more, is stopped.
+ * server.js with `env` over a clean environment: what it printed once it exits, or once it has
+ * printed `until` and, `settleMs` later, is stopped.
  */
 async function start(
   env: Record<string, string>,
@@ -100,8 +99,7 @@ test('refuses to start on Node.js older than 22, naming the version it found', a
   expect(run.stdout).not.toContain('[server]')
 })
 
-// Which settings are refused, and the words, are env.server.test.ts's and the providers' own
-// tests': here, that a refusal stops the production server before it listens.
+// Which settings are refused is env.server.test.ts's: here, that a refusal stops the start.
 test('refuses to start in production with the local emulator keys and secrets, and says why', async () => {
   const run = await start({
     ...LOCAL_DEFAULTS,
@@ -188,8 +186,7 @@ test('warns at start when the Supabase project signs with the legacy JWT secret,
     await legacy.close()
     await database.close()
   }
-  // The browser tests' stand-in signs with an asymmetric key, as new projects do: no warning.
-  // Listening, then a moment more for the JWKS's answer.
+  // The suite's stand-in signs with an asymmetric key: no warning, once the JWKS answered.
   const quiet = await start({ ...development, SUPABASE_URL: E2E.supabaseUrl }, { settleMs: 2_000 })
   expect(quiet.stdout).toContain('[server] http://127.0.0.1')
   expect(quiet.stdout + quiet.stderr).not.toContain('legacy JWT secret')

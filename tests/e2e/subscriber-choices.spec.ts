@@ -9,28 +9,18 @@ import {
   fillSignIn,
   inboxOf,
   newUser,
-  openMailedLink,
   otherDevice,
-  payOnPolarCheckout,
+  PHONE,
   planCard,
   signedInUser,
   signIn,
-  signUp,
   subscribe,
   test,
-  uniqueEmail,
   untilWebhookApplied,
-  waitForMail,
 } from './fixtures'
 import { E2E } from './ports'
 
-/**
- * The subscriber's own choices, every form with JavaScript off, at phone width (screenshots at
- * desktop and phone width): the way to pay chosen before signing up and kept to its checkout,
- * Cancel (at the period end, after a confirmation) and Resume on the billing page for both
- * providers, and deleting an account with a live plan, which offers canceling at the period end
- * first and the payment history as CSV. accessibility.spec.ts scans the pages they visit.
- */
+/** The subscriber's own choices at phone width, JavaScript off. */
 
 /** Waits for the one mail whose subject starts so to the address, in the local inbox. */
 async function onlyMailTo(email: string, subject: string) {
@@ -47,29 +37,7 @@ async function csvLines(download: Download) {
 }
 
 test.describe('phone width, JavaScript off', () => {
-  test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })
-
-  test('a visitor chooses to pay with Polar before signing up and lands on its checkout', async ({
-    page,
-  }, testInfo) => {
-    test.setTimeout(90_000)
-    const email = uniqueEmail('choose-polar')
-    await page.goto('/pricing')
-    const pro = planCard(page, 'Pro')
-    await expect(pro.getByRole('link', { name: 'Get started with Pro: Pay by card' })).toBeVisible()
-    await attachScreenshots(page, testInfo, 'pricing, signed out')
-    await pro.getByRole('link', { name: 'Get started with Pro: Pay with Polar' }).click()
-
-    await expect(page).toHaveURL(/\/sign-up\?redirectTo=%2Fsubscribe%2Fpro%3Fprovider%3Dpolar$/)
-    await expect(page.getByRole('main')).toContainText(
-      "You're signing up for Pro, $29.00/month, paying with Polar.",
-    )
-    await signUp(page, email)
-    await openMailedLink(page, (await waitForMail(email, 'signup')).link!)
-    // Polar's checkout, not Stripe's, and no "Checkout was canceled" on the way.
-    await payOnPolarCheckout(page)
-    await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
-  })
+  test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   for (const provider of ['stripe', 'polar'] as const) {
     test(`a ${provider} subscriber cancels at the period end, then resumes`, async ({
