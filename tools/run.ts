@@ -1,10 +1,6 @@
-/**
- * `npm test`: every check, in parallel where the cores allow (tools/steps.ts prints each
- * step's output when it ends, then a summary with times). With DATABASE_URL set, the database
- * and integration tests run on that PostgreSQL server, where production runs them, and the rest
- * on PGlite; without it, everything on PGlite. Every step runs even if another failed.
- * TEST_CAPACITY overrides how many cores' worth of steps run at once.
- */
+// `npm test`: every check, in parallel where the cores allow (TEST_CAPACITY: how many cores'
+// worth at once). With DATABASE_URL the database and integration tests run on that server,
+// where production runs them, the rest on PGlite.
 import os from 'node:os'
 import path from 'node:path'
 
@@ -15,19 +11,14 @@ const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
 const serverUrl = process.env.DATABASE_URL
 
-/**
- * The vitest projects (vite.config.ts): `database` (tests/db, tests/integration) runs on the
- * PostgreSQL server when there is one, where production runs those queries; the stack's
- * database module runs on both engines, each of which it supports.
- */
+// The stack's database module runs on both engines, each of which it supports.
 const SERVER_TESTS_ARGS = [
   ...['--project', 'database', '--project', 'local-stack'],
   ...['tests/db', 'tests/integration', 'tests/setup', 'tests/local-stack/database'],
 ]
 const PGLITE_PROJECTS = serverUrl ? ['--project', 'unit', '--project', 'local-stack'] : []
 
-/** Exit code with which a step says it could not run here (reported as skipped, not failed). */
-const SKIPPED_EXIT_CODE = 75
+const SKIPPED_EXIT_CODE = 75 // could not run here: skipped, not failed
 
 /** The soak on the build just made, at a small size (full size: npm run soak). */
 const soakArgs = (flags: string) =>
@@ -110,14 +101,12 @@ const steps: Step[] = [
     load: 0.5,
   },
   {
-    // The client bundle holds no server secret (see tools/secrets/check-client-bundle.ts).
     name: 'secrets in the client bundle',
     command: process.execPath,
     args: ['--import', 'tsx', 'tools/secrets/check-client-bundle.ts'],
     after: [BUILD],
   },
   {
-    // First-load JS of every page within its budget (see tools/bench/bundle-size.ts).
     name: 'first-load JS budget',
     command: process.execPath,
     args: ['--import', 'tsx', 'tools/bench/bundle-size.ts', 'build'],
@@ -125,9 +114,7 @@ const steps: Step[] = [
     load: 0.5,
   },
   {
-    // No high or critical advisory in production dependencies (see tools/secrets/audit.ts).
-    // When the registry cannot answer npm's audit endpoint the step is reported as skipped;
-    // AUDIT_REQUIRED=1 makes that a failure.
+    // Skipped when the registry has no audit endpoint, unless AUDIT_REQUIRED=1.
     name: 'npm audit (production dependencies)',
     command: process.execPath,
     args: ['--import', 'tsx', 'tools/secrets/audit.ts'],

@@ -1,10 +1,5 @@
-/**
- * `npm run test:map`: runs the integration tests (on DATABASE_URL's server when set) with each
- * file's app/ functions recorded
- * (tools/record-functions.ts) and writes tests/functions-run.txt, from which
- * `npm run test:changed` picks the files that run a changed line (tools/integration-tests.ts).
- * It records the commit it ran on, so app/, tests/ and the settings must be committed.
- */
+// `npm run test:map`: the integration tests with each file's app/ functions recorded
+// (record-functions.ts), into tests/functions-run.txt at the commit they ran on.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
