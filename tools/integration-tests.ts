@@ -10,13 +10,11 @@ import { PROJECT_ROOT } from '../tests/local-stack/database'
 
 export const FUNCTIONS_RUN_FILE = 'tests/functions-run.txt'
 
+type Functions = { start: number; end: number; ran: number[] }[]
 export interface FunctionsRun {
   commit: string
   tests: string[]
-  files: Map<
-    string,
-    { loaded: number[]; functions: { start: number; end: number; ran: number[] }[] }
-  >
+  files: Map<string, { loaded: number[]; functions: Functions }>
 }
 
 const numbers = (list: number[]) => {

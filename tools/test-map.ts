@@ -12,17 +12,8 @@ import type { FileRun } from './record-functions'
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' })
 
-const uncommitted = git(
-  'status',
-  '--porcelain',
-  '--',
-  'app',
-  'tests',
-  'supabase',
-  '*.js',
-  '*.ts',
-  '*.json',
-)
+const MAPPED = ['app', 'tests', 'supabase', '*.js', '*.ts', '*.json']
+const uncommitted = git('status', '--porcelain', '--', ...MAPPED)
   .split('\n')
   .filter((line) => line && !line.endsWith(FUNCTIONS_RUN_FILE) && !/ tools\//.test(line))
 if (uncommitted.length) {
@@ -45,20 +36,13 @@ if (vitest.status !== 0) {
   process.exit(1)
 }
 
+type Run = { testFile: string; files: Record<string, FileRun> }
 const runs = readdirSync(directory).map(
-  (name) =>
-    JSON.parse(readFileSync(path.join(directory, name), 'utf8')) as {
-      testFile: string
-      files: Record<string, FileRun>
-    },
+  (name) => JSON.parse(readFileSync(path.join(directory, name), 'utf8')) as Run,
 )
 rmSync(directory, { recursive: true })
 runs.sort((a, b) => (a.testFile < b.testFile ? -1 : 1))
-const map: FunctionsRun = {
-  commit,
-  tests: runs.map((run) => run.testFile),
-  files: new Map(),
-}
+const map: FunctionsRun = { commit, tests: runs.map((run) => run.testFile), files: new Map() }
 const ran = new Map<string, Map<string, Set<number>>>()
 runs.forEach((run, index) => {
   for (const [file, { ran: lines, idle }] of Object.entries(run.files)) {

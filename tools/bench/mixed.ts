@@ -71,6 +71,8 @@ const PROFILE = [
   { kind: 'contact', share: 0.02 },
 ] as const
 type Kind = (typeof PROFILE)[number]['kind']
+const SIGNED_IN_PAGES = ['/dashboard', '/dashboard/settings/billing']
+const CONTACT = { method: 'POST', path: '/api/contact', body: CONTACT_BODY }
 
 if (!process.env.DATABASE_URL) {
   console.log(
@@ -144,14 +146,10 @@ async function main() {
   /** (Re)starts both instances, each with its CACHES_OFF. */
   const startInstances = async (cachesOff: string[]) => {
     for (const child of processes.splice(0)) await stopServer(child)
-    for (const backend of backends)
-      processes.push(
-        await startApp(
-          backend.port,
-          { ...stack.env, CACHES_OFF: cachesOff[backend.index] },
-          `mixed-${backend.index}.log`,
-        ),
-      )
+    for (const { port, index } of backends) {
+      const env = { ...stack.env, CACHES_OFF: cachesOff[index] }
+      processes.push(await startApp(port, env, `mixed-${index}.log`))
+    }
   }
   await startInstances(['', ''])
   const balancer = await startBalancer(PORTS.balancer, backends as Backend[], (req) =>
@@ -164,10 +162,8 @@ async function main() {
   const bareOrigin = `http://127.0.0.1:${PORTS.bare}`
   await runScenario(bareOrigin, bareScenario, { durationSeconds: 2, maxRequests: 5_000 })
   const bareCpu = cpuSnapshot({ app: bare.pid }, false)
-  const bareRun = await runScenario(bareOrigin, bareScenario, {
-    durationSeconds: 5,
-    maxRequests: 50_000,
-  })
+  const measured = { durationSeconds: 5, maxRequests: 50_000 }
+  const bareRun = await runScenario(bareOrigin, bareScenario, measured)
   const bareFigures = {
     rps: bareRun.rps,
     appCpuMs: cpuPerRequest(bareCpu, cpuSnapshot({ app: bare.pid }, false), bareRun.requests).app,
@@ -213,21 +209,12 @@ async function main() {
     const index = counter++
     if (kind === 'anonymous page') return send(kind, { path: pick(['/', '/pricing']) })
     if (kind === 'signed-in page')
-      return send(kind, {
-        path: pick(['/dashboard', '/dashboard/settings/billing']),
-        headers: { cookie: pick(cookies) },
-      })
+      return send(kind, { path: pick(SIGNED_IN_PAGES), headers: { cookie: pick(cookies) } })
     if (kind === 'auth form') {
       const { path, fields } = pick(AUTH_FORMS)
       return send(kind, { method: 'POST', path, ...authFormRequest(SITE_URL, fields, index) })
     }
-    if (kind === 'contact')
-      return send(kind, {
-        method: 'POST',
-        path: '/api/contact',
-        body: CONTACT_BODY,
-        ...contactRequest(index),
-      })
+    if (kind === 'contact') return send(kind, { ...CONTACT, ...contactRequest(index) })
     return deliver(stream.deliveries[nextDelivery++ % stream.deliveries.length])
   }
   const drawKind = (): Kind => {
@@ -316,21 +303,14 @@ async function main() {
     for (const off of ['', 'pages', 'sessions', 'grace', 'keys', 'sessions,keys']) {
       await startInstances(['', off])
       await warmUp()
-      const jwksBefore = (await supabaseCounts())['/.well-known/jwks.json'] ?? 0
-      const measured = await step(
-        `off on instance 1: ${off || 'none'}`,
-        flags.rate ? number('rate') : 40,
-      )
-      const jwks = ((await supabaseCounts())['/.well-known/jwks.json'] ?? 0) - jwksBefore
-      const [on, without] = measured.instances
-      runs.push({
-        off: off || 'none',
-        on,
-        without,
-        factor: round(without.cpuMs / on.cpuMs),
-        jwks,
-        statements: measured.statements,
-      })
+      const jwksFetches = async () => (await supabaseCounts())['/.well-known/jwks.json'] ?? 0
+      const jwksBefore = await jwksFetches()
+      const label = `off on instance 1: ${off || 'none'}`
+      const { instances, statements } = await step(label, flags.rate ? number('rate') : 40)
+      const jwks = (await jwksFetches()) - jwksBefore
+      const [on, without] = instances
+      const factor = round(without.cpuMs / on.cpuMs)
+      runs.push({ off: off || 'none', on, without, factor, jwks, statements })
     }
     report.caches = runs
     console.log('\noff | all on: app ms/req | off: app ms/req | factor | JWKS fetches | stmts/req')
