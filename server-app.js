@@ -14,14 +14,10 @@ const UNREAD_BODY_MAX_BYTES = 1024 * 1024
 const LINGER_MS = 2000
 
 /**
- * An answer that leaves before its request's body has arrived (a 413 over a route's cap, a
- * 429 or 403 given unread). The client may still be sending: a server that closes while data
- * keeps arriving makes the kernel answer with a reset, which can destroy the answer before
- * the client has read it. So once the answer is out the rest is read and dropped: up to
- * UNREAD_BODY_MAX_BYTES the connection is kept for the next request. Past that (declared in
- * `Content-Length`, or found while dropping a chunked body) this side ends the connection and
- * still reads and drops what arrives for LINGER_MS, a lingering close, before the socket is
- * destroyed.
+ * An answer that leaves before its request's body has arrived (413, 429, 403): closing while
+ * data arrives makes the kernel reset, which can destroy the answer before the client reads
+ * it. So the rest is read and dropped, the connection kept up to UNREAD_BODY_MAX_BYTES; past
+ * that, a lingering close (ended, still drained for LINGER_MS).
  * @type {import('express').RequestHandler}
  */
 function settleUnreadBody(req, res, next) {
@@ -50,11 +46,9 @@ function settleUnreadBody(req, res, next) {
 }
 
 /**
- * express.static for the files `dir` holds now, by their path under the mount point, with
- * the options `optionsFor(path)` gives; any other request goes on to the next handler. The
- * files are listed once (a deploy ships them with the build): express.static looks every
- * request up in the file system, so only the paths that are files go to it
- * (docs/performance.md, "Where the time goes").
+ * express.static for the files `dir` holds now (listed once: a deploy ships them), with the
+ * options `optionsFor(path)` gives: express.static looks every request up in the file system,
+ * so only the paths that are files go to it (docs/performance.md, "Where the time goes").
  */
 function staticFiles(dir, optionsFor) {
   const entries = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : []
@@ -80,8 +74,6 @@ function staticFiles(dir, optionsFor) {
 }
 
 /**
- * The Express app for a Remix server build: static files, compression, the access log, the
- * request policy, and Remix's request handler inside the per-request store.
  * @param {import('@remix-run/node').ServerBuild} build
  * @param {{ mode?: string }} [options]
  */

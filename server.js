@@ -1,16 +1,7 @@
-// The production server: `npm start`. The app's request stack (server-app.js: static files,
-// compression, the access log, the request policy, Remix) on Node's HTTP server, plus what a
-// deployment needs (docs/decisions/0002-server-and-request-policy.md):
-// - Node.js 22 or newer, or no start at all (on Node 20 the app would start, then fail);
-// - the settings of a `.env` in the working directory, under those the host sets;
-// - a warning at start when the Supabase project still signs with the legacy JWT secret, or
-//   when the database's migrations are behind or ahead of this build;
-// - production mode unless NODE_ENV says otherwise, as remix-serve;
-// - a time limit on receiving each request's headers and whole body, so a client that
-//   sends slowly cannot hold sockets;
-// - a graceful stop on SIGTERM: no new connections; in-flight requests, then the auth work
-//   queued after their answers (sign-up, email change), finish within SHUTDOWN_TIMEOUT_MS;
-//   then exit 0.
+// The production server, `npm start`: server-app.js on Node's HTTP server, plus what a
+// deployment needs (docs/decisions/0002-server-and-request-policy.md): Node 22 or no start, a
+// `.env` under the host's settings, time limits on receiving a request, warnings at start, and
+// a graceful stop on SIGTERM within SHUTDOWN_TIMEOUT_MS.
 import { existsSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -33,7 +24,6 @@ if (existsSync('.env')) process.loadEnvFile('.env')
 // refuses the local stack's keys and addresses (app/env.server.ts).
 if (!process.env.NODE_ENV) process.env.NODE_ENV = 'production'
 
-/** A whole number of milliseconds from the environment, or the fallback when unset. */
 function milliseconds(name, fallback) {
   const value = process.env[name]
   if (value === undefined || value.trim() === '') return fallback

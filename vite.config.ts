@@ -58,10 +58,8 @@ type Middleware = (
 ) => void
 
 /**
- * The request policy (app/lib/server/request-policy.server.ts) in front of Remix in development, as
- * server.js runs it in production: a cross-site post gets its 403 here too, and every answer
- * of the app gets the security and cache headers. It runs after Vite's own middlewares (the
- * returned hook), so Vite's modules and assets are served as Vite serves them.
+ * The request policy and security headers in development, as server.js runs them, after
+ * Vite's own middlewares (the returned hook), so Vite serves its modules and assets itself.
  */
 function requestPolicyInDevelopment(): Plugin {
   return {
@@ -121,8 +119,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // `npm run test:coverage`: the app's lines and branches that the unit and integration
-    // tests run.
+    // `npm run test:coverage`
     coverage: {
       provider: 'v8',
       include: ['app/**'],

@@ -1,11 +1,5 @@
-/**
- * `npm run build`, after the app: the commands a deployment runs (`npm run preflight`,
- * `stripe:sync-products`, `billing:reconcile`), each app `*.cli.ts` bundled by Vite
- * into `$BUILD_DIR/commands/<name>.js`. Plain JavaScript on Node 22, so they run on a
- * production install, which has no dev dependencies (no tsx); the packages they use stay
- * imports of node_modules, as the server build's do
- * (docs/decisions/0017-deploy-and-operate.md).
- */
+// `npm run build`, after the app: each app `*.cli.ts` (the deployment's commands) bundled into
+// `$BUILD_DIR/commands/<name>.js`, plain JavaScript for a production install without tsx.
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 

@@ -1,13 +1,6 @@
-/**
- * `npm run test:changed`: the edit-test loop, in well under a minute. For the files changed
- * and not yet committed (staged or not, and new ones), or changed since a ref
- * (`npm run test:changed -- main`): ESLint and Prettier on those files, TypeScript over the
- * project (incremental, so a second run checks only what changed), and the vitest tests that
- * import them, directly or not (`vitest related`); of the database and integration tests, those
- * that run a changed line of app/ (tools/integration-tests.ts, from tests/functions-run.txt) or
- * import a changed file; a changed document adds the docs' checks.
- * `npm test` remains the whole check.
- */
+// `npm run test:changed [ref]`: the edit-test loop for the files not yet committed (or changed
+// since `ref`): lint, format, incremental types, `vitest related`, and the integration tests
+// that run a changed line of app/ (integration-tests.ts) or import a changed file.
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'

@@ -1,10 +1,5 @@
-/**
- * `npm run db:types`: the `Database` type of supabase/database.types.ts, generated from
- * supabase/migrations by the engine behind `supabase gen types typescript`
- * (`@supabase/postgrest-typegen`): the migrations are applied to a fresh PGlite database,
- * its `public` schema is read, and the types are written (formatted as the project's code). tests/db/database-types.test.ts
- * generates them again against the test database and fails when the committed file differs.
- */
+// `npm run db:types`: supabase/database.types.ts from the migrations on a fresh PGlite, by the
+// engine behind `supabase gen types typescript` (`@supabase/postgrest-typegen`).
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'

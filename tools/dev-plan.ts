@@ -1,21 +1,13 @@
 import { runningProviders } from '../app/env.server'
 
 /**
- * What `npm run dev` starts. The local stack stands in for Supabase and the payment providers
- * of BILLING_PROVIDERS (only those: tests/setup/stack.ts); when
- * `.env` points every one of them elsewhere (real accounts, or the Supabase CLI's own
- * stack), only the app starts. `LOCAL_STACK=off` forces the app alone, `LOCAL_STACK=on` the
- * stack. Ports of the local stack are its own (never the Supabase CLI's 54321-54329) and can
- * be moved with `LOCAL_SUPABASE_PORT`, `LOCAL_STRIPE_PORT`, `LOCAL_POLAR_PORT`,
- * `LOCAL_SMTP_PORT` (the SMTP listener whose mails land in the local inbox), and the app's
- * own with `LOCAL_APP_PORT`, which `SITE_URL` follows unless it names another site.
+ * What `npm run dev` starts: the local stack, unless `.env` points Supabase and the running
+ * providers elsewhere (or LOCAL_STACK says); on ports never the Supabase CLI's (54321-54329).
  */
-export interface DevPlan {
+interface DevPlan {
   localStack: boolean
   ports: { app: number; supabase: number; stripe: number; polar: number; smtp: number }
-  /** The app's origin: SITE_URL, or localhost on the app's port when unset or the default. */
   siteUrl: string
-  /** Why, in one line, for the console. */
   reason: string
 }
 
@@ -35,7 +27,6 @@ function port(value: string | undefined, fallback: number, name: string) {
   return parsed
 }
 
-/** Decides from the environment (after `.env`) and the local defaults. */
 export function planDev(
   env: Record<string, string | undefined>,
   localDefaults: Record<string, string>,
@@ -51,12 +42,7 @@ export function planDev(
   const defaultSite = `http://localhost:${DEFAULT_DEV_PORTS.app}`
   const siteUrl =
     env.SITE_URL && env.SITE_URL !== defaultSite ? env.SITE_URL : `http://localhost:${ports.app}`
-  const plan = (localStack: boolean, reason: string) => ({
-    localStack,
-    ports,
-    siteUrl,
-    reason,
-  })
+  const plan = (localStack: boolean, reason: string) => ({ localStack, ports, siteUrl, reason })
   const switchValue = env.LOCAL_STACK?.trim().toLowerCase()
   if (switchValue === 'off') return plan(false, 'LOCAL_STACK=off')
   if (switchValue === 'on') return plan(true, 'LOCAL_STACK=on')

@@ -1,8 +1,4 @@
-/**
- * `npm run dev`: the local stack (database, Supabase, Stripe and Polar emulators) and the
- * Remix dev server, together; or the app alone when .env points every service elsewhere
- * (see dev-plan.ts). Values in .env (if any) override the local defaults.
- */
+// `npm run dev`: the local stack and the Remix dev server, or the app alone (dev-plan.ts).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'

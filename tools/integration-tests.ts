@@ -1,14 +1,7 @@
-/**
- * Which integration test files run changed app code: `vitest related` cannot say (they reach
- * the app over HTTP, through its server build, and by imports alone each reaches nearly all).
- * tests/functions-run.txt, written by `npm run test:map` (tools/test-map.ts), holds the app/
- * functions each file ran, by their lines at one commit; a changed line selects the files that
- * ran the innermost function around it (the module's top level: the files that loaded it).
- * A test file, its support or a stand-in changed since then is `vitest related`'s to follow.
- *
- * Format: `commit <sha>`, then `test <n> <file>` per test file, then per app file
- * `<file> <tests that loaded it> <first>-<last>:<tests that ran it> ...`, tests as `0-3,7`.
- */
+// Which integration test files run changed app code (by imports each reaches nearly all of
+// it): a changed line selects the files that ran the innermost function around it, or at the
+// top level those that loaded the module, from tests/functions-run.txt (test-map.ts):
+// `commit <sha>`, `test <n> <file>` lines, then `<app file> <loaded by> <first>-<last>:<ran by>…`.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -17,14 +10,11 @@ import { PROJECT_ROOT } from '../tests/local-stack/database'
 
 export const FUNCTIONS_RUN_FILE = 'tests/functions-run.txt'
 
+type Functions = { start: number; end: number; ran: number[] }[]
 export interface FunctionsRun {
   commit: string
   tests: string[]
-  /** Per app file: the tests that loaded it and its functions (first and last line). */
-  files: Map<
-    string,
-    { loaded: number[]; functions: { start: number; end: number; ran: number[] }[] }
-  >
+  files: Map<string, { loaded: number[]; functions: Functions }>
 }
 
 const numbers = (list: number[]) => {
@@ -76,10 +66,7 @@ export function parseFunctionsRun(text: string): FunctionsRun {
   return run
 }
 
-/**
- * The test files that ran the changed lines of an app file (its lines at the map's commit),
- * or null when the map does not know the file (it did not exist then).
- */
+/** The test files that ran these lines of an app file at the map's commit; null: unknown file. */
 export function testsRunningLines(run: FunctionsRun, file: string, lines: number[]) {
   const entry = run.files.get(file)
   if (!entry) return null
@@ -120,10 +107,8 @@ const neutral = (file: string) =>
   file === FUNCTIONS_RUN_FILE
 
 /**
- * The integration test files that run what changed since the map's commit (and, with
- * `since`, since that ref), or null for all of them when the map cannot say (no map, its
- * commit is not in this clone, a new app file, a change outside app/ that no import reaches:
- * a migration, a setting, a stand-in's data), which `reason` then names.
+ * The integration test files that run what changed since the map's commit (and `since`), or
+ * null for all when the map cannot say (a migration, a setting, a new app file): `reason`.
  */
 export function integrationTestsFor(since?: string): {
   tests: string[] | null

@@ -12,14 +12,12 @@ const fixedPorts = (value: unknown): number[] =>
       ? Object.values(value).flatMap(fixedPorts)
       : []
 
-const toolPorts = Object.entries(TOOL_PORTS).map(
-  ([tool, ports]) => [tool, fixedPorts(ports)] as const,
-)
 const e2ePorts = [E2E.appPort, E2E.supabasePort, E2E.stripePort, E2E.polarPort, E2E.smtpPort]
+const allPorts = [...fixedPorts(TOOL_PORTS), ...e2ePorts]
 
 describe('fixed loopback ports of the tests and tools', () => {
   it('lie below the range outgoing connections take their local ports from', () => {
-    for (const port of [...toolPorts.flatMap(([, ports]) => ports), ...e2ePorts]) {
+    for (const port of allPorts) {
       expect(port).toBeGreaterThanOrEqual(1024)
       expect(port).toBeLessThan(EPHEMERAL_PORTS_START)
     }
@@ -33,7 +31,7 @@ describe('fixed loopback ports of the tests and tools', () => {
       return
     }
     const [low] = range.trim().split(/\s+/).map(Number)
-    for (const port of [...toolPorts.flatMap(([, ports]) => ports), ...e2ePorts])
+    for (const port of allPorts)
       expect(port, `port ${port} inside ${range.trim()}`).toBeLessThan(low)
   })
 

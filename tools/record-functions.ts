@@ -1,9 +1,6 @@
-/**
- * Vitest setup file of the `database` project while `npm run test:map` runs (FUNCTIONS_RUN_DIR
- * set; otherwise it does nothing): V8's function coverage of the test file's worker, where the
- * app runs (the harness loads its server build in the test's module graph), written as the
- * app/ functions that ran, by their lines in the source (through each module's source map).
- */
+// Setup file of the `database` project under `npm run test:map` (FUNCTIONS_RUN_DIR): V8's
+// function coverage of the test's worker, where the app runs, as the app/ functions that ran
+// by their source lines (through each module's source map).
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import path from 'node:path'
@@ -14,7 +11,7 @@ import { afterAll, expect } from 'vitest'
 
 import { PROJECT_ROOT } from '../tests/local-stack/database'
 
-/** An app file's functions, by first and last line: those that ran and those that did not. */
+/** An app file's functions by first-last line: those that ran and those that did not. */
 export interface FileRun {
   ran: string[]
   idle: string[]

@@ -1,10 +1,6 @@
-/**
- * `npm test`: every check, in parallel where the cores allow (tools/steps.ts prints each
- * step's output when it ends, then a summary with times). With DATABASE_URL set, the database
- * and integration tests run on that PostgreSQL server, where production runs them, and the rest
- * on PGlite; without it, everything on PGlite. Every step runs even if another failed.
- * TEST_CAPACITY overrides how many cores' worth of steps run at once.
- */
+// `npm test`: every check, in parallel where the cores allow (TEST_CAPACITY: how many cores'
+// worth at once). With DATABASE_URL the database and integration tests run on that server,
+// where production runs them, the rest on PGlite.
 import os from 'node:os'
 import path from 'node:path'
 
@@ -15,25 +11,23 @@ const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 const withoutDatabaseUrl = { ...process.env, DATABASE_URL: '' }
 const serverUrl = process.env.DATABASE_URL
 
-/**
- * The vitest projects (vite.config.ts): `database` (tests/db, tests/integration) runs on the
- * PostgreSQL server when there is one, where production runs those queries; the stack's
- * database module runs on both engines, each of which it supports.
- */
+// The stack's database module runs on both engines, each of which it supports.
 const SERVER_TESTS_ARGS = [
   ...['--project', 'database', '--project', 'local-stack'],
   ...['tests/db', 'tests/integration', 'tests/setup', 'tests/local-stack/database'],
 ]
 const PGLITE_PROJECTS = serverUrl ? ['--project', 'unit', '--project', 'local-stack'] : []
 
-/** Exit code with which a step says it could not run here (reported as skipped, not failed). */
-const SKIPPED_EXIT_CODE = 75
+const SKIPPED_EXIT_CODE = 75 // could not run here: skipped, not failed
 
+/** A step that keeps about half a core busy. */
+function light(name: string, tool: string, ...args: string[]): Step {
+  return { name, command: bin(tool), args, load: 0.5 }
+}
+const tsx = (...args: string[]) => ['--import', 'tsx', ...args]
 /** The soak on the build just made, at a small size (full size: npm run soak). */
-const soakArgs = (flags: string) =>
-  `--import tsx tools/soak/run.ts --skip-build --build-dir build --users 40 --events 600 ${flags}`.split(
-    ' ',
-  )
+const SOAK_ARGS = 'tools/soak/run.ts --skip-build --build-dir build --users 40 --events 600'
+const soakArgs = (flags: string) => tsx(...`${SOAK_ARGS} ${flags}`.split(' '))
 
 const BUILD = 'build'
 const SERVER_TESTS = 'database and integration tests (PostgreSQL server)'
@@ -41,39 +35,24 @@ const SOAK = 'soak (small)'
 
 const steps: Step[] = [
   { name: BUILD, command: bin('remix'), args: ['vite:build'] },
-  {
-    name: 'browser (Chromium)',
-    command: bin('playwright'),
-    args: ['test'],
-    env: withoutDatabaseUrl,
-    after: [BUILD],
-    // One worker: it mostly waits (on pages, mails, webhooks), about half a core on average.
-    load: 0.5,
-  },
-  { name: 'lint', command: bin('eslint'), args: ['.'], load: 0.5 },
-  { name: 'format', command: bin('prettier'), args: ['--check', '.'], load: 0.5 },
-  { name: 'types', command: bin('tsc'), args: [], load: 0.5 },
+  // One worker: it mostly waits (on pages, mails, webhooks), about half a core on average.
+  { ...light('browser (Chromium)', 'playwright', 'test'), env: withoutDatabaseUrl, after: [BUILD] },
+  light('lint', 'eslint', '.'),
+  light('format', 'prettier', '--check', '.'),
+  light('types', 'tsc'),
   // The local stack compiles alone, with its own tsconfig.json (a package of its own).
-  {
-    name: 'types (local stack)',
-    command: bin('tsc'),
-    args: ['-p', 'tests/local-stack'],
-    load: 0.5,
-  },
+  light('types (local stack)', 'tsc', '-p', 'tests/local-stack'),
   // No unused file, export or dependency (knip.json).
-  { name: 'dead code (knip)', command: bin('knip'), args: ['--no-progress'], load: 0.5 },
+  light('dead code (knip)', 'knip', '--no-progress'),
   // No import cycle in app/ (type-only imports count too).
-  {
-    name: 'import cycles in app/ (madge)',
-    command: bin('madge'),
-    args: [
-      ...['--circular', '--no-spinner', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json'],
-      'app',
-    ],
-    load: 0.5,
-  },
+  light(
+    'import cycles in app/ (madge)',
+    'madge',
+    ...['--circular', '--no-spinner', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json'],
+    'app',
+  ),
   // No block of six lines or more repeated in app/ (.jscpd.json).
-  { name: 'duplicate code in app/ (jscpd)', command: bin('jscpd'), args: ['--silent'], load: 0.5 },
+  light('duplicate code in app/ (jscpd)', 'jscpd', '--silent'),
   {
     name: SERVER_TESTS,
     command: bin('vitest'),
@@ -90,47 +69,42 @@ const steps: Step[] = [
     args: ['run', ...PGLITE_PROJECTS],
     env: withoutDatabaseUrl,
   },
+  // Under half a minute, mostly waiting on the app and the stack.
   {
     name: SOAK,
     command: process.execPath,
     args: soakArgs('--timeout 120'),
     after: [BUILD],
-    // Under half a minute, mostly waiting on the app and the stack.
     load: 0.5,
   },
   {
     // It stops and starts the server of DATABASE_URL (SOAK_PG_CTL; skipped without it), so
-    // it runs once every other step that uses that server has ended.
+    // it runs once every other step that uses that server has ended; mostly paced waiting.
     name: 'chaos soak (small)',
     command: process.execPath,
     args: soakArgs('--chaos --kills 1 --pace 20 --deadline 120 --timeout 180'),
     skippedExitCode: SKIPPED_EXIT_CODE,
     after: [BUILD, SOAK, SERVER_TESTS],
-    // Paced: most of its time goes to kills, restarts and the deadline of each phase.
     load: 0.5,
   },
   {
-    // The client bundle holds no server secret (see tools/secrets/check-client-bundle.ts).
     name: 'secrets in the client bundle',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tools/secrets/check-client-bundle.ts'],
+    args: tsx('tools/secrets/check-client-bundle.ts'),
     after: [BUILD],
   },
   {
-    // First-load JS of every page within its budget (see tools/bench/bundle-size.ts).
     name: 'first-load JS budget',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tools/bench/bundle-size.ts', 'build'],
+    args: tsx('tools/bench/bundle-size.ts', 'build'),
     after: [BUILD],
     load: 0.5,
   },
   {
-    // No high or critical advisory in production dependencies (see tools/secrets/audit.ts).
-    // When the registry cannot answer npm's audit endpoint the step is reported as skipped;
-    // AUDIT_REQUIRED=1 makes that a failure.
+    // Skipped when the registry has no audit endpoint, unless AUDIT_REQUIRED=1.
     name: 'npm audit (production dependencies)',
     command: process.execPath,
-    args: ['--import', 'tsx', 'tools/secrets/audit.ts'],
+    args: tsx('tools/secrets/audit.ts'),
     env: { ...process.env, AUDIT_SKIPPED_EXIT_CODE: String(SKIPPED_EXIT_CODE) },
     skippedExitCode: SKIPPED_EXIT_CODE,
     load: 0.5,

@@ -1,11 +1,8 @@
-/**
- * What the soak and the bench both set up around the local stack (tests/setup/stack.ts): a
- * build, a scratch database on the PostgreSQL server, production server instances, users,
- * and webhook deliveries signed as each provider signs them.
- */
+// What the soak and the bench share around the local stack (tests/setup/stack.ts).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { openSync } from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 
 import { createClient } from '@supabase/supabase-js'
@@ -20,6 +17,53 @@ import { LOCAL_SERVICE_ROLE_KEY } from '../tests/local-stack/supabase/keys'
 
 export const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export const round = (value: number) => Math.round(value * 100) / 100
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+}
+
+/** A tool's ports moved by its `--port-offset`. */
+export const offsetPorts = <T extends Record<string, number>>(ports: T, offset: number) =>
+  Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, port + offset])) as {
+    [K in keyof T]: number
+  }
+
+/** `[name 12.3s] message` lines, timed from now. */
+export function logger(name: string) {
+  const started = Date.now()
+  const elapsed = () => ((Date.now() - started) / 1000).toFixed(1)
+  return { elapsed, log: (message: string) => console.log(`[${name} ${elapsed()}s] ${message}`) }
+}
+
+/**
+ * One request by node:http (fetch would not send the Host header an auth form names): its
+ * status (0 for no answer, or none within `timeoutMs`) and headers.
+ */
+export function send(options: http.RequestOptions, body?: string, timeoutMs?: number) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve) => {
+    const outgoing = http.request({ host: '127.0.0.1', ...options }, (answer) => {
+      answer.resume()
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, headers: answer.headers }))
+      answer.on('error', () => resolve({ status: 0, headers: {} }))
+    })
+    if (timeoutMs) outgoing.setTimeout(timeoutMs, () => outgoing.destroy())
+    outgoing.on('error', () => resolve({ status: 0, headers: {} }))
+    outgoing.end(body)
+  })
+}
+
+/** Waits until `url` answers 2xx, or `child` exits, or 30 s pass. */
+export async function waitUntilUp<C extends ChildProcess & { errors?: string[] }>(
+  url: string,
+  child: C,
+) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(50)) {
+    if (child.exitCode !== null) throw new Error(`${url}: exited ${child.errors?.join('') ?? ''}`)
+    if ((await fetch(url).catch(() => null))?.ok) return child
+  }
+  throw new Error(`${url} did not answer within 30 s`)
+}
 
 /** `remix vite:build` into `buildDir` (another app with `config`). */
 export function build(buildDir: string, config: string[] = []) {
@@ -51,10 +95,7 @@ export async function scratchDatabase(prefix: string) {
 
 export type Server = ChildProcess & { errors: string[] }
 
-/**
- * The production server (server.js, as `npm start`) on `port` with `env`, once it answers
- * `/healthz?live`. Its output goes to `logFile`, else its first errors to `errors`.
- */
+/** The production server (`npm start`) on `port`, once up; output to `logFile`, or to `errors`. */
 export async function startServer(options: {
   port: number
   buildDir: string
@@ -81,19 +122,9 @@ export async function startServer(options: {
   child.stderr?.on('data', (chunk: Buffer) => {
     if (child.errors.length < 40) child.errors.push(chunk.toString())
   })
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(50)) {
-    if (child.exitCode !== null)
-      throw new Error(`server on ${options.port} exited: ${child.errors.join('')}`)
-    const up = await fetch(`http://127.0.0.1:${options.port}/healthz?live`).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (up) return child
-  }
-  throw new Error(`server on ${options.port} did not answer /healthz?live within 30 s`)
+  return waitUntilUp(`http://127.0.0.1:${options.port}/healthz?live`, child)
 }
 
-/** Stops a server and waits for it to exit. */
 export async function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))

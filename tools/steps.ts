@@ -1,11 +1,6 @@
-/**
- * Runs the steps of `npm test` and `npm run test:changed`: each as a child process, several
- * at once while the machine has room (each step says how much of it it keeps busy), a step
- * with `after` only once those steps have ended. A step's output is held until it ends and
- * then printed in one piece under its name, so parallel steps stay readable. Every step runs
- * even if an earlier one failed; a summary lists each step's result and time, followed by the
- * end of each failed step's output (the part of a long log its reader sees first).
- */
+// The steps of `npm test` and `npm run test:changed`, several at once while the cores allow;
+// each one's output held and printed in one piece when it ends, so parallel steps stay
+// readable; a summary, then the end of each failed step's output (where a log's reader lands).
 import { spawn } from 'node:child_process'
 
 export interface Step {
@@ -13,7 +8,6 @@ export interface Step {
   command: string
   args: string[]
   env?: NodeJS.ProcessEnv
-  /** Why the step does not run here (reported as skipped). */
   skip?: string
   /** An exit code that means "skipped at run time"; the step prints why. */
   skippedExitCode?: number
@@ -29,7 +23,6 @@ export interface StepResult {
   seconds: number
 }
 
-/** Lines of a failed step's output repeated after the summary, where a log's reader lands. */
 const FAILED_TAIL_LINES = 60
 
 function runOne(step: Step, cwd: string): Promise<{ code: number | null; output: string }> {
@@ -52,7 +45,7 @@ function runOne(step: Step, cwd: string): Promise<{ code: number | null; output:
   })
 }
 
-/** Runs the steps, at most `capacity` cores' worth at once (one step always may run). */
+/** At most `capacity` cores' worth at once (one step always may run). */
 export async function runSteps(
   steps: Step[],
   options: { cwd: string; capacity: number },
@@ -66,7 +59,6 @@ export async function runSteps(
   const load = (step: Step) => step.load ?? 1
 
   await new Promise<void>((done) => {
-    /** The first waiting step that may start now, in the order given. */
     const next = () =>
       waiting.find((step) => {
         if (!(step.after ?? []).every((name) => results.has(name))) return false

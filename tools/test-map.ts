@@ -1,10 +1,5 @@
-/**
- * `npm run test:map`: runs the integration tests (on DATABASE_URL's server when set) with each
- * file's app/ functions recorded
- * (tools/record-functions.ts) and writes tests/functions-run.txt, from which
- * `npm run test:changed` picks the files that run a changed line (tools/integration-tests.ts).
- * It records the commit it ran on, so app/, tests/ and the settings must be committed.
- */
+// `npm run test:map`: the integration tests with each file's app/ functions recorded
+// (record-functions.ts), into tests/functions-run.txt at the commit they ran on.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -17,17 +12,8 @@ import type { FileRun } from './record-functions'
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' })
 
-const uncommitted = git(
-  'status',
-  '--porcelain',
-  '--',
-  'app',
-  'tests',
-  'supabase',
-  '*.js',
-  '*.ts',
-  '*.json',
-)
+const MAPPED = ['app', 'tests', 'supabase', '*.js', '*.ts', '*.json']
+const uncommitted = git('status', '--porcelain', '--', ...MAPPED)
   .split('\n')
   .filter((line) => line && !line.endsWith(FUNCTIONS_RUN_FILE) && !/ tools\//.test(line))
 if (uncommitted.length) {
@@ -50,20 +36,13 @@ if (vitest.status !== 0) {
   process.exit(1)
 }
 
+type Run = { testFile: string; files: Record<string, FileRun> }
 const runs = readdirSync(directory).map(
-  (name) =>
-    JSON.parse(readFileSync(path.join(directory, name), 'utf8')) as {
-      testFile: string
-      files: Record<string, FileRun>
-    },
+  (name) => JSON.parse(readFileSync(path.join(directory, name), 'utf8')) as Run,
 )
 rmSync(directory, { recursive: true })
 runs.sort((a, b) => (a.testFile < b.testFile ? -1 : 1))
-const map: FunctionsRun = {
-  commit,
-  tests: runs.map((run) => run.testFile),
-  files: new Map(),
-}
+const map: FunctionsRun = { commit, tests: runs.map((run) => run.testFile), files: new Map() }
 const ran = new Map<string, Map<string, Set<number>>>()
 runs.forEach((run, index) => {
   for (const [file, { ran: lines, idle }] of Object.entries(run.files)) {

@@ -1,9 +1,6 @@
-/**
- * The bench's "100× data" step (docs/performance.md, "Cost as data grows"), by set-based
- * statements as the superuser with `session_replication_role = replica` (the rows are
- * consistent by construction), then vacuum, analyze and a checkpoint, so that the runs after
- * it do not share the machine with autovacuum.
- */
+// The bench's "100× data" (docs/performance.md), set-based with `session_replication_role =
+// replica` (consistent by construction), then vacuum, analyze and a checkpoint, so that the
+// runs after it do not share the machine with autovacuum.
 import pg from 'pg'
 
 export const BIG_DATA = {
@@ -19,7 +16,6 @@ export interface SeedResult {
   rows: Record<string, number>
 }
 
-/** Seeds the database at `databaseUrl`; `readerId` gets `BIG_DATA.readerPayments` payments in all. */
 export async function seedBigData(databaseUrl: string, readerId: string): Promise<SeedResult> {
   const started = Date.now()
   const client = new pg.Client({ connectionString: databaseUrl })

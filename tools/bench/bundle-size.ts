@@ -1,20 +1,12 @@
-/**
- * First-load JavaScript of every page, gzip (level 9), from a client build's Remix manifest
- * (`<build>/client/assets/manifest-*.js`), which lists per route its module and every chunk it
- * imports: the `modulepreload` links and module scripts a server-rendered page loads. A
- * page's first load: the manifest, the client entry and its imports, and the module and
- * imports of every route from the root to the page, each distinct file once. Pages are the
- * leaf routes whose module is not empty (resource routes compile to an empty chunk).
- *
- * CLI: `node --import tsx tools/bench/bundle-size.ts [buildDir]` prints the table and exits 1
- * when a page is over the budget (`npm run bench:bundle` after `npm run build`).
- */
+// First-load JavaScript of every page, gzip level 9, from a client build's Remix manifest: the
+// manifest, the entry and its imports, and the module and imports of each route from the root
+// to the page, each file once. Pages: leaf routes whose module is not empty (resource routes
+// compile to an empty chunk). `npm run bench:bundle [buildDir]` exits 1 over the budget.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-/** The budget of every page's first-load JavaScript, gzip. */
 export const FIRST_LOAD_JS_BUDGET_BYTES = 110 * 1024
 
 interface ManifestRoute {
@@ -26,22 +18,20 @@ interface ManifestRoute {
   imports?: string[]
 }
 
-export interface RemixClientManifest {
+interface RemixClientManifest {
   entry: { module: string; imports?: string[] }
   routes: Record<string, ManifestRoute>
-  url?: string
 }
 
-export interface PageWeight {
+interface PageWeight {
   route: string
-  /** The URL pattern of the page, e.g. `/dashboard/settings/billing`. */
   path: string
   files: string[]
   gzipBytes: number
   rawBytes: number
 }
 
-/** Parses `window.__remixManifest={...}` (a JSON object literal). */
+/** Parses `window.__remixManifest={...}`. */
 export function parseRemixManifest(source: string): RemixClientManifest {
   const start = source.indexOf('{')
   const end = source.lastIndexOf('}')
@@ -58,15 +48,7 @@ function routeChain(manifest: RemixClientManifest, id: string) {
   return chain
 }
 
-function urlPattern(chain: ManifestRoute[]) {
-  const segments = chain.map((route) => route.path ?? '').filter((segment) => segment !== '')
-  return `/${segments.join('/')}`
-}
-
-/**
- * Weighs every page of a manifest. `readAsset` returns the bytes of a public URL path such as
- * `/assets/root-abc.js`; `manifestFile` is the manifest's own URL path (counted on every page).
- */
+/** `readAsset`: the bytes of a URL path (`/assets/root-abc.js`); the manifest's own counts too. */
 export function weighPages(
   manifest: RemixClientManifest,
   readAsset: (urlPath: string) => Buffer,
@@ -86,43 +68,30 @@ export function weighPages(
     }
     return size
   }
-  const parents = new Set(
-    Object.values(manifest.routes)
-      .map((route) => route.parentId)
-      .filter(Boolean),
-  )
+  const parents = new Set(Object.values(manifest.routes).map((route) => route.parentId))
   const pages: PageWeight[] = []
   for (const route of Object.values(manifest.routes)) {
-    if (parents.has(route.id)) continue
-    if (sizeOf(route.module).empty) continue
+    if (parents.has(route.id) || sizeOf(route.module).empty) continue
     const chain = routeChain(manifest, route.id)
-    const files = new Set<string>()
-    if (manifestFile) files.add(manifestFile)
-    files.add(manifest.entry.module)
-    for (const file of manifest.entry.imports ?? []) files.add(file)
-    for (const link of chain) {
-      files.add(link.module)
-      for (const file of link.imports ?? []) files.add(file)
-    }
-    let gzipBytes = 0
-    let rawBytes = 0
-    for (const file of files) {
-      gzipBytes += sizeOf(file).gzip
-      rawBytes += sizeOf(file).raw
-    }
-    pages.push({ route: route.id, path: urlPattern(chain), files: [...files], gzipBytes, rawBytes })
+    const files = [
+      ...new Set([
+        ...(manifestFile ? [manifestFile] : []),
+        ...[manifest.entry, ...chain].flatMap((link) => [link.module, ...(link.imports ?? [])]),
+      ]),
+    ]
+    const total = (key: 'gzip' | 'raw') => files.reduce((sum, file) => sum + sizeOf(file)[key], 0)
+    const path = `/${chain.flatMap((link) => link.path || []).join('/')}`
+    pages.push({ route: route.id, path, files, gzipBytes: total('gzip'), rawBytes: total('raw') })
   }
   return pages.sort((a, b) => b.gzipBytes - a.gzipBytes)
 }
 
-/** Weighs the pages of a build directory (`build`, `.build-bench`, …). */
 export function weighBuild(buildDir: string): PageWeight[] {
   const client = path.join(buildDir, 'client')
   const assets = path.join(client, 'assets')
   const manifests = readdirSync(assets).filter((name) => /^manifest-[\w-]+\.js$/.test(name))
-  if (manifests.length !== 1) {
+  if (manifests.length !== 1)
     throw new Error(`expected one Remix manifest in ${assets}, found ${manifests.length}`)
-  }
   const manifestFile = `/assets/${manifests[0]}`
   const manifest = parseRemixManifest(readFileSync(path.join(client, manifestFile), 'utf8'))
   return weighPages(manifest, (urlPath) => readFileSync(path.join(client, urlPath)), manifestFile)

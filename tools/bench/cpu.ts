@@ -1,8 +1,5 @@
-/**
- * CPU time of the benchmark's processes, from /proc (Linux): what each path costs the app,
- * the local stack and the database per request. On a shared machine it moves far less than
- * req/s, and says which process bounds the throughput.
- */
+// CPU time per request of the bench's processes, from /proc (Linux): on a shared machine it
+// moves far less than req/s, and says which process bounds the throughput.
 import { readdirSync, readFileSync } from 'node:fs'
 
 export type CpuGroups = Record<string, number>
@@ -31,8 +28,8 @@ const postgresPids = () =>
       }
     })
 
-/** CPU ms used so far, per group and process: the named pids, and `database` (postgres). */
-export type CpuSnapshot = Record<string, Map<number, number>>
+/** CPU ms so far per group and process: the named pids, and `database` (postgres). */
+type CpuSnapshot = Record<string, Map<number, number>>
 
 export function cpuSnapshot(pids: Record<string, number | undefined>, withDatabase: boolean) {
   const snapshot: CpuSnapshot = {}

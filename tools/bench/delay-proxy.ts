@@ -1,20 +1,7 @@
-/**
- * A TCP proxy that puts a network distance between two processes on one machine: every chunk
- * is held for half the round-trip time in each direction (in order), and a new connection
- * waits one round trip before its first byte goes on, as a TCP handshake does. The distance
- * can be changed between requests (`setRtt`), so one server can be measured near and far
- * alternately. Loopback only; used by the benchmark's latency mode (latency.ts).
- */
+// A TCP proxy that puts a network distance between two local processes: every chunk held half
+// the RTT each way, a new connection's first byte one RTT (a handshake); `setRtt` between requests.
 import net from 'node:net'
 
-export interface DelayProxy {
-  /** `http://<host>:<port>` of the proxy, with the target's host name. */
-  url: string
-  setRtt(ms: number): void
-  close(): Promise<void>
-}
-
-/** Chunks written to `destination` in order, each no earlier than its due time. */
 function delayedPipe(source: net.Socket, destination: net.Socket, dueAfter: () => number) {
   const queue: { due: number; chunk: Buffer }[] = []
   let timer: NodeJS.Timeout | undefined
@@ -36,7 +23,7 @@ function delayedPipe(source: net.Socket, destination: net.Socket, dueAfter: () =
   })
 }
 
-export async function startDelayProxy(target: string): Promise<DelayProxy> {
+export async function startDelayProxy(target: string) {
   const { hostname, port } = new URL(target)
   let rtt = 0
   const sockets = new Set<net.Socket>()
@@ -63,11 +50,11 @@ export async function startDelayProxy(target: string): Promise<DelayProxy> {
   const address = server.address() as net.AddressInfo
   return {
     url: `http://${hostname}:${address.port}`,
-    setRtt: (ms) => {
+    setRtt: (ms: number) => {
       rtt = ms
     },
     close: () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),

@@ -1,7 +1,3 @@
-/**
- * The benchmark's fixtures: users, a signed-in subscriber with 12 payments (its session
- * cookies as a browser holds them), and request generators for each path.
- */
 import { randomUUID } from 'node:crypto'
 
 import { createServerClient, serializeCookieHeader } from '@supabase/ssr'
@@ -18,10 +14,7 @@ import {
 } from '../../tests/integration/stripe-fixtures'
 import { createUsers, signedHeaders } from '../setup'
 
-/**
- * Session cookies of a user, as the browser holds them after signing in to the app in
- * production: `__Host-`-prefixed (app/auth/cookies.server.ts).
- */
+/** A user's session cookies as a browser holds them in production (app/auth/cookies.server.ts). */
 export async function signInCookie(env: Record<string, string>, email: string) {
   const jar = new Map<string, string>()
   const client = createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
@@ -40,8 +33,7 @@ export async function signInCookie(env: Record<string, string>, email: string) {
     .join('; ')
 }
 
-/** Posts a signed Stripe event to the app; anything but a 2xx throws. */
-export async function postStripe(origin: string, event: object) {
+async function postStripe(origin: string, event: object) {
   const body = JSON.stringify(event)
   const response = await fetch(`${origin}/api/webhooks/stripe`, {
     method: 'POST',
@@ -56,10 +48,7 @@ export interface Request {
   headers?: Record<string, string>
 }
 
-/**
- * Users for the webhook writes, one signed-in reader with a subscription and 12 payments
- * (through the app's own Stripe webhook), and a Stripe event already applied (the duplicate).
- */
+/** Webhook writers, a signed-in reader with a subscription and 12 payments, a duplicate event. */
 export async function benchFixtures(origin: string, env: Record<string, string>) {
   const [stripeUsers, polarUsers, [reader]] = await Promise.all([
     createUsers(env.SUPABASE_URL, 20, 'bench-stripe'),
@@ -67,23 +56,11 @@ export async function benchFixtures(origin: string, env: Record<string, string>)
     createUsers(env.SUPABASE_URL, 1, 'bench-reader'),
   ])
   const cookie = await signInCookie(env, reader.email)
-  const subscription = 'sub_bench_reader'
-  const customer = 'cus_bench_reader'
-  await postStripe(
-    origin,
-    stripeEvent(
-      'customer.subscription.updated',
-      subscriptionObject({ id: subscription, userId: reader.id, customer }),
-    ),
-  )
+  const ids = { subscription: 'sub_bench_reader', userId: reader.id, customer: 'cus_bench_reader' }
+  const object = subscriptionObject({ ...ids, id: ids.subscription })
+  await postStripe(origin, stripeEvent('customer.subscription.updated', object))
   for (let index = 0; index < 12; index++)
-    await postStripe(
-      origin,
-      stripeEvent(
-        'invoice.payment_succeeded',
-        invoiceObject({ subscription, userId: reader.id, customer }),
-      ),
-    )
+    await postStripe(origin, stripeEvent('invoice.payment_succeeded', invoiceObject(ids)))
   const duplicate = JSON.stringify(
     stripeEvent(
       'customer.subscription.updated',
@@ -97,7 +74,6 @@ export async function benchFixtures(origin: string, env: Record<string, string>)
   await postStripe(origin, JSON.parse(duplicate) as object)
 
   let counter = 0
-  /** A new Stripe event of one of the writers. */
   const stripeWrite = (): Request => {
     const user = stripeUsers[counter++ % stripeUsers.length]
     const body = JSON.stringify(
@@ -148,6 +124,28 @@ const client = (range: number, index: number) => `198.${range}.${(index >> 8) & 
 export const contactRequest = (index: number): Request => ({
   headers: { 'content-type': 'application/json', 'x-forwarded-for': client(18, index) },
 })
+
+/** The auth forms an attack posts, and what each answers when it works. */
+export const AUTH_FORMS: {
+  name: string
+  path: string
+  fields: Record<string, string>
+  status?: number
+}[] = [
+  {
+    name: 'POST /sign-in, wrong password',
+    path: '/sign-in',
+    fields: { intent: 'password', password: 'not-the-password-1' },
+    status: 400,
+  },
+  {
+    name: 'POST /sign-in, magic link',
+    path: '/sign-in',
+    fields: { intent: 'magic-link' },
+    status: 302,
+  },
+  { name: 'POST /forgot-password', path: '/forgot-password', fields: {} },
+]
 
 /**
  * An auth form as an attack sends it: a new address and client every time (so that no limit

@@ -1,17 +1,11 @@
-/**
- * `npm run bench -- --rtt 40`: the round trips to Supabase each path waits for, one after
- * another (docs/performance.md, "Round trips at a distance"). The production server reaches
- * Supabase through a delaying proxy (delay-proxy.ts); each path is requested one at a time,
- * alternating no delay and RTT: round trips = (median at RTT − median at 0) / RTT. On
- * PostgreSQL, again with 100× data. Exits 1 on a missed target (unless --no-budgets); writes
- * bench-results/latency.json. Flags: --rtt <ms>, --repeats <n> (15), --no-build,
- * --no-budgets, --no-big-data, --port-offset <n>.
- */
+// `npm run bench -- --rtt 40` (docs/performance.md, "Round trips at a distance"): each path
+// alone, alternately near and at RTT. Flags: --no-build, --no-budgets, --no-big-data,
+// --port-offset <n>. Writes bench-results/latency.json.
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 
 import { TOOL_PORTS } from '../ports'
-import { build } from '../setup'
+import { build, offsetPorts, percentile, round } from '../setup'
 import { seedBigData } from './big-data'
 import { startDelayProxy } from './delay-proxy'
 import { benchFixtures, type Request } from './fixtures'
@@ -21,29 +15,20 @@ const { values: flags } = parseArgs({
   strict: false,
   options: {
     rtt: { type: 'string', default: '40' },
-    repeats: { type: 'string', default: '15' },
     'port-offset': { type: 'string', default: '0' },
   },
 })
 const RTT = Number(flags.rtt)
-const REPEATS = Number(flags.repeats)
-const offset = Number(flags['port-offset'])
-const PORTS = Object.fromEntries(
-  Object.entries(TOOL_PORTS.bench).map(([name, port]) => [name, port + offset]),
-) as Record<keyof typeof TOOL_PORTS.bench, number>
+const REPEATS = 15 // an odd number of pairs: the median is one of them
+const PORTS = offsetPorts(TOOL_PORTS.bench, Number(flags['port-offset']))
 const ORIGIN = `http://127.0.0.1:${PORTS.app}`
 const log = (message: string) => console.log(`[latency] ${message}`)
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-const round = (value: number) => Math.round(value * 100) / 100
+const median = (values: number[]) => percentile(values, 0.5)
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
 
+/** `limit`: the largest round trips allowed (1.2: one, with the measurement's noise). */
 interface Path {
   name: string
-  /** The largest round trips allowed (1.2: one, with the measurement's noise). */
   limit: number
   path: string
   method?: string
@@ -77,30 +62,14 @@ try {
     path,
     next: () => ({ headers: { cookie: fixtures.cookie } }),
   })
+  const hook = (name: string, limit: number, provider: string, next: () => Request) =>
+    ({ name, limit, path: `/api/webhooks/${provider}`, method: 'POST', next }) as Path
   const paths: Path[] = [
     ...['/dashboard', '/dashboard/settings/billing', '/dashboard/settings/general'].map(page),
     ...['/dashboard/settings/account', '/pricing'].map(page),
-    {
-      name: 'POST Stripe webhook, new event',
-      limit: 1.2,
-      path: '/api/webhooks/stripe',
-      method: 'POST',
-      next: fixtures.stripeWrite,
-    },
-    {
-      name: 'POST Stripe webhook, duplicate',
-      limit: 0.5,
-      path: '/api/webhooks/stripe',
-      method: 'POST',
-      next: fixtures.duplicateWrite,
-    },
-    {
-      name: 'POST Polar webhook, new event',
-      limit: 1.2,
-      path: '/api/webhooks/polar',
-      method: 'POST',
-      next: fixtures.polarWrite,
-    },
+    hook('POST Stripe webhook, new event', 1.2, 'stripe', fixtures.stripeWrite),
+    hook('POST Stripe webhook, duplicate', 0.5, 'stripe', fixtures.duplicateWrite),
+    hook('POST Polar webhook, new event', 1.2, 'polar', fixtures.polarWrite),
   ]
   const timed = async (path: Path, rtt: number) => {
     delay.setRtt(rtt)

@@ -1,14 +1,10 @@
-/**
- * Lighthouse (its default config: mobile emulation, simulated throttling) in Debian's
- * Chromium, headless: performance and accessibility scores of a few public pages.
- */
+// Lighthouse (default config: mobile, simulated throttling) in headless Chromium.
 import * as chromeLauncher from 'chrome-launcher'
 
 export interface LighthouseScores {
   path: string
   performance?: number
   accessibility?: number
-  /** Accessibility audits that failed, by id. */
   failedAccessibility?: string[]
   error?: string
 }

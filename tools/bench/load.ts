@@ -1,7 +1,4 @@
-/**
- * One load-test run with autocannon over loopback, bounded in time and in count, reduced to
- * the figures the benchmark reports.
- */
+// One autocannon run over loopback, bounded in time and count, reduced to the bench's figures.
 import autocannon from 'autocannon'
 
 export interface Scenario {
@@ -12,7 +9,6 @@ export interface Scenario {
   headers?: Record<string, string>
   /** A fresh body and headers for every request (unique events, distinct clients). */
   next?: () => { body?: string; headers?: Record<string, string> }
-  /** A fixed body for every request. */
   body?: string
   /** The answer the path gives when it works, if not a 2xx (a refused sign-in: 400). */
   expectedStatus?: number

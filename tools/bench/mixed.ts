@@ -1,12 +1,6 @@
-/**
- * `npm run bench -- --mixed` (docs/performance.md, "A mixed day of traffic"): an open-loop
- * load of the PROFILE against two production instances behind the soak's balancer, rising
- * ×1.3 per step until p99 passes 300 ms or an error appears; then the soak's stream is
- * delivered and every row checked. `--pool <n>` adds a step past the knee where every answer
- * must be well formed; `--caches` turns each request-path cache off on one instance.
- * Writes bench-results/mixed.json.
- */
-import { readFileSync } from 'node:fs'
+// `npm run bench -- --mixed` (docs/performance.md, "A mixed day of traffic"; --pool, --caches,
+// --rate, --step, --total as it says). Writes bench-results/mixed.json.
+import { existsSync, readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
@@ -14,12 +8,22 @@ import { parseArgs } from 'node:util'
 
 import { openDatabase } from '../../tests/local-stack/database'
 import { TOOL_PORTS } from '../ports'
-import { createUsers, signedHeaders, sleep, stopServer } from '../setup'
+import {
+  createUsers,
+  logger,
+  offsetPorts,
+  percentile,
+  round,
+  send as sendRequest,
+  signedHeaders,
+  sleep,
+  stopServer,
+} from '../setup'
 import { type Backend, startBalancer } from '../soak/balancer'
 import { verify } from '../soak/shared'
 import { createRandom, type Delivery, expectedState, generateStream } from '../soak/stream'
 import { cpuPerRequest, cpuSnapshot } from './cpu'
-import { authFormRequest, CONTACT_BODY, contactRequest, signInCookie } from './fixtures'
+import { AUTH_FORMS, authFormRequest, CONTACT_BODY, contactRequest, signInCookie } from './fixtures'
 import { runScenario } from './load'
 import {
   buildForBench,
@@ -40,7 +44,6 @@ const { values: flags } = parseArgs({
     caches: { type: 'boolean', default: false },
     rate: { type: 'string' },
     step: { type: 'string', default: '8' },
-    'max-rate': { type: 'string', default: '400' },
     total: { type: 'string', default: '150' },
     'port-offset': { type: 'string', default: '0' },
     'no-build': { type: 'boolean', default: false },
@@ -55,16 +58,11 @@ const P99_LIMIT_MS = 300
 const CLIENT_TIMEOUT_MS = ACQUISITION_TIMEOUT_MS + 5_000
 const offset = number('port-offset')
 const { instances: instancePorts, ...ports } = TOOL_PORTS.mixed
-const PORTS = Object.fromEntries(Object.entries(ports).map(([k, port]) => [k, port + offset])) as {
-  [K in keyof typeof ports]: number
-}
+const PORTS = offsetPorts(ports, offset)
 const SITE_URL = `http://localhost:${PORTS.balancer}`
-const started = Date.now()
-const log = (line: string) =>
-  console.log(`[mixed ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`)
+const { log } = logger('mixed')
 const load = () => Math.round(os.loadavg()[0] * 10) / 10
 
-/** The load profile: shares of all requests (docs/performance.md). */
 const PROFILE = [
   { kind: 'anonymous page', share: 0.6 },
   { kind: 'signed-in page', share: 0.25 },
@@ -73,11 +71,8 @@ const PROFILE = [
   { kind: 'contact', share: 0.02 },
 ] as const
 type Kind = (typeof PROFILE)[number]['kind']
-const AUTH_FORMS: { path: string; fields: Record<string, string> }[] = [
-  { path: '/sign-in', fields: { intent: 'password', password: 'not-the-password-1' } },
-  { path: '/sign-in', fields: { intent: 'magic-link' } },
-  { path: '/forgot-password', fields: {} },
-]
+const SIGNED_IN_PAGES = ['/dashboard', '/dashboard/settings/billing']
+const CONTACT = { method: 'POST', path: '/api/contact', body: CONTACT_BODY }
 
 if (!process.env.DATABASE_URL) {
   console.log(
@@ -86,75 +81,38 @@ if (!process.env.DATABASE_URL) {
   process.exit(75)
 }
 
-interface Answer {
-  kind: Kind
-  status: number
-  ms: number
-  retryAfter: boolean
-  /** The instance that answered (the balancer's `x-chaos-instance`), -1 for none. */
-  instance: number
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity })
 const { next: random, pick } = createRandom(20261128)
 
-function send(
-  kind: Kind,
-  request: { method?: string; path: string; headers?: Record<string, string>; body?: string },
-) {
+/** One request through the balancer; `instance`: the one that answered, -1 for none. */
+async function send(kind: Kind, request: http.RequestOptions & { body?: string }) {
   const startedAt = performance.now()
-  return new Promise<Answer>((resolve) => {
-    const done = (status: number, answer?: http.IncomingMessage) =>
-      resolve({
-        kind,
-        status,
-        ms: performance.now() - startedAt,
-        retryAfter: Boolean(answer?.headers['retry-after']),
-        instance: Number(answer?.headers['x-chaos-instance'] ?? -1),
-      })
-    const outgoing = http.request(
-      { host: '127.0.0.1', port: PORTS.balancer, agent, ...request },
-      (answer) => {
-        answer.resume()
-        answer.on('end', () => done(answer.statusCode ?? 0, answer))
-        answer.on('error', () => done(0))
-      },
-    )
-    outgoing.setTimeout(CLIENT_TIMEOUT_MS, () => outgoing.destroy())
-    outgoing.on('error', () => done(0))
-    outgoing.end(request.body)
-  })
+  const options = { port: PORTS.balancer, agent, ...request }
+  const { status, headers } = await sendRequest(options, request.body, CLIENT_TIMEOUT_MS)
+  const ms = performance.now() - startedAt
+  const instance = Number(headers['x-chaos-instance'] ?? -1)
+  return { kind, status, ms, retryAfter: Boolean(headers['retry-after']), instance }
 }
+type Answer = Awaited<ReturnType<typeof send>>
 
 /** The machine's busy and total CPU ticks (/proc/stat). */
 function machineTicks() {
-  const ticks = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number)
+  const line = /^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))![1]
+  const ticks = line.split(' ').map(Number)
   const total = ticks.reduce((sum, n) => sum + n, 0)
   return { busy: total - ticks[3] - ticks[4], total }
 }
 
 /** The pool's time-outs (PGRST003) in the instances' logs so far. */
 const poolTimeoutsLogged = () =>
-  [0, 1].reduce((count, index) => {
-    try {
-      return (
-        count + readFileSync(logFile(`mixed-${index}.log`), 'utf8').split('PGRST003').length - 1
-      )
-    } catch {
-      return count
-    }
-  }, 0)
+  [logFile('mixed-0.log'), logFile('mixed-1.log')]
+    .filter((file) => existsSync(file))
+    .reduce((count, file) => count + readFileSync(file, 'utf8').split('PGRST003').length - 1, 0)
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0)
+const msAt = (answers: Answer[], p: number) => {
+  const times = answers.map((answer) => answer.ms)
+  return Math.round(percentile(times, p))
 }
-const round = (value: number) => Math.round(value * 100) / 100
 
 /** An answer that breaks the rules of a full pool (--pool), or '' when it is well formed. */
 function violation({ kind, status, ms, retryAfter }: Answer) {
@@ -188,14 +146,10 @@ async function main() {
   /** (Re)starts both instances, each with its CACHES_OFF. */
   const startInstances = async (cachesOff: string[]) => {
     for (const child of processes.splice(0)) await stopServer(child)
-    for (const backend of backends)
-      processes.push(
-        await startApp(
-          backend.port,
-          { ...stack.env, CACHES_OFF: cachesOff[backend.index] },
-          `mixed-${backend.index}.log`,
-        ),
-      )
+    for (const { port, index } of backends) {
+      const env = { ...stack.env, CACHES_OFF: cachesOff[index] }
+      processes.push(await startApp(port, env, `mixed-${index}.log`))
+    }
   }
   await startInstances(['', ''])
   const balancer = await startBalancer(PORTS.balancer, backends as Backend[], (req) =>
@@ -208,10 +162,8 @@ async function main() {
   const bareOrigin = `http://127.0.0.1:${PORTS.bare}`
   await runScenario(bareOrigin, bareScenario, { durationSeconds: 2, maxRequests: 5_000 })
   const bareCpu = cpuSnapshot({ app: bare.pid }, false)
-  const bareRun = await runScenario(bareOrigin, bareScenario, {
-    durationSeconds: 5,
-    maxRequests: 50_000,
-  })
+  const measured = { durationSeconds: 5, maxRequests: 50_000 }
+  const bareRun = await runScenario(bareOrigin, bareScenario, measured)
   const bareFigures = {
     rps: bareRun.rps,
     appCpuMs: cpuPerRequest(bareCpu, cpuSnapshot({ app: bare.pid }, false), bareRun.requests).app,
@@ -257,25 +209,12 @@ async function main() {
     const index = counter++
     if (kind === 'anonymous page') return send(kind, { path: pick(['/', '/pricing']) })
     if (kind === 'signed-in page')
-      return send(kind, {
-        path: pick(['/dashboard', '/dashboard/settings/billing']),
-        headers: { cookie: pick(cookies) },
-      })
+      return send(kind, { path: pick(SIGNED_IN_PAGES), headers: { cookie: pick(cookies) } })
     if (kind === 'auth form') {
-      const form = pick(AUTH_FORMS)
-      return send(kind, {
-        method: 'POST',
-        path: form.path,
-        ...authFormRequest(SITE_URL, form.fields, index),
-      })
+      const { path, fields } = pick(AUTH_FORMS)
+      return send(kind, { method: 'POST', path, ...authFormRequest(SITE_URL, fields, index) })
     }
-    if (kind === 'contact')
-      return send(kind, {
-        method: 'POST',
-        path: '/api/contact',
-        body: CONTACT_BODY,
-        ...contactRequest(index),
-      })
+    if (kind === 'contact') return send(kind, { ...CONTACT, ...contactRequest(index) })
     return deliver(stream.deliveries[nextDelivery++ % stream.deliveries.length])
   }
   const drawKind = (): Kind => {
@@ -324,14 +263,8 @@ async function main() {
       rate,
       seconds: round(wallMs / 1000),
       sent: answers.length,
-      p50: percentile(
-        answers.map((a) => a.ms),
-        0.5,
-      ),
-      p99: percentile(
-        answers.map((a) => a.ms),
-        0.99,
-      ),
+      p50: msAt(answers, 0.5),
+      p99: msAt(answers, 0.99),
       errors: answers.filter((answer) => isError(answer.status)).length,
       statuses,
       cpuMsPerRequest: Object.fromEntries(
@@ -347,13 +280,7 @@ async function main() {
       /** Each instance's app CPU per request it answered, and its p50. */
       instances: [cpu.app0, cpu.app1].map((ms, index) => {
         const own = answers.filter((answer) => answer.instance === index)
-        return {
-          cpuMs: round(ms / Math.max(1, own.length)),
-          p50: percentile(
-            own.map((a) => a.ms),
-            0.5,
-          ),
-        }
+        return { cpuMs: round(ms / Math.max(1, own.length)), p50: msAt(own, 0.5) }
       }),
       loadAverage: load(),
       violations: [...new Set(answers.map(violation).filter(Boolean))],
@@ -376,21 +303,14 @@ async function main() {
     for (const off of ['', 'pages', 'sessions', 'grace', 'keys', 'sessions,keys']) {
       await startInstances(['', off])
       await warmUp()
-      const jwksBefore = (await supabaseCounts())['/.well-known/jwks.json'] ?? 0
-      const measured = await step(
-        `off on instance 1: ${off || 'none'}`,
-        flags.rate ? number('rate') : 40,
-      )
-      const jwks = ((await supabaseCounts())['/.well-known/jwks.json'] ?? 0) - jwksBefore
-      const [on, without] = measured.instances
-      runs.push({
-        off: off || 'none',
-        on,
-        without,
-        factor: round(without.cpuMs / on.cpuMs),
-        jwks,
-        statements: measured.statements,
-      })
+      const jwksFetches = async () => (await supabaseCounts())['/.well-known/jwks.json'] ?? 0
+      const jwksBefore = await jwksFetches()
+      const label = `off on instance 1: ${off || 'none'}`
+      const { instances, statements } = await step(label, flags.rate ? number('rate') : 40)
+      const jwks = (await jwksFetches()) - jwksBefore
+      const [on, without] = instances
+      const factor = round(without.cpuMs / on.cpuMs)
+      runs.push({ off: off || 'none', on, without, factor, jwks, statements })
     }
     report.caches = runs
     console.log('\noff | all on: app ms/req | off: app ms/req | factor | JWKS fetches | stmts/req')
@@ -402,7 +322,7 @@ async function main() {
     const steps = []
     const ladderStarted = Date.now()
     await warmUp()
-    for (let rate = 20; rate <= number('max-rate'); rate = Math.round(rate * 1.3)) {
+    for (let rate = 20; rate <= 400; rate = Math.round(rate * 1.3)) {
       if (Date.now() - ladderStarted + STEP_SECONDS * 1000 > number('total') * 1000) break
       const result = await step(`${rate} req/s`, rate)
       steps.push(result)

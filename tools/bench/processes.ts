@@ -1,8 +1,5 @@
-/**
- * The benchmark's processes: the local stack (stack-process.ts, its own process with an IPC
- * channel, so that the stand-ins do not share an event loop with the load generator), the
- * bare Remix app under `remix-serve` (the floor) and the production server, and their end.
- */
+// The bench's processes: the local stack in its own (no event loop shared with the load
+// generator), the bare Remix app under `remix-serve` (the floor) and the production server.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, openSync } from 'node:fs'
 import path from 'node:path'
@@ -10,12 +7,11 @@ import path from 'node:path'
 import { PLAN_DEFINITIONS, planIdSettings } from '../../app/billing/plans'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
 import { PROJECT_ROOT } from '../../tests/local-stack/database'
-import { bin, build, sleep, startServer } from '../setup'
+import { bin, build, sleep, startServer, waitUntilUp } from '../setup'
 
 export const BUILD_DIR = process.env.BUILD_DIR ?? '.build-bench'
 export const BARE_BUILD_DIR = '.build-bench-bare'
 
-/** Builds the app and the bare Remix app (the floor). */
 export function buildForBench(log: (line: string) => void) {
   log(`building into ${BUILD_DIR} and ${BARE_BUILD_DIR}`)
   build(BUILD_DIR)
@@ -25,7 +21,7 @@ export function buildForBench(log: (line: string) => void) {
 const children: ChildProcess[] = []
 let stackProcess: ChildProcess | undefined
 
-/** Stops every process started here (the stack drops its database first). */
+/** Stops every process started here (the stack drops its database). */
 export async function shutdown() {
   stackProcess?.send({ type: 'close' })
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
@@ -51,7 +47,6 @@ export interface StackReady {
   pid: number
 }
 
-/** The local stack with its stand-ins on `ports` (stack-process.ts). */
 export function startStack(
   siteUrl: string,
   ports: { supabase: number; stripe: number; polar: number },
@@ -89,7 +84,7 @@ export function supabaseCounts(): Promise<Record<string, number>> {
   })
 }
 
-/** The floor: the bare Remix app under `remix-serve`, in production mode. */
+/** The floor, in production mode. */
 export async function startBare(port: number) {
   const out = openSync(logFile('bare.log'), 'w')
   const bare = spawn(
@@ -102,17 +97,9 @@ export async function startBare(port: number) {
     },
   )
   children.push(bare)
-  for (let tries = 0; tries < 300; tries++, await sleep(100)) {
-    const up = await fetch(`http://127.0.0.1:${port}/text`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) return bare
-  }
-  throw new Error(`the bare app did not answer on ${port}`)
+  return waitUntilUp(`http://127.0.0.1:${port}/text`, bare)
 }
 
-/** The production server on `port` against the stack's `env`, as deployed. */
 export async function startApp(port: number, env: Record<string, string>, logName = 'server.log') {
   const app = await startServer({
     port,

@@ -1,27 +1,24 @@
-/**
- * `npm run bench`: how fast each path is against the bare Remix app (the floor), and the
- * targets and budgets it must hold (docs/performance.md). Builds both, starts the local stack,
- * the bare app and the production server, load-tests each path with autocannon (the bare app
- * first), counts each path's database work, then on PostgreSQL seeds 100× data and measures
- * again. Prints a table and the verdicts, writes bench-results/latest.json, exits 1 when a
- * target fails (unless --no-budgets).
- *
- * Flags: --no-budgets, --no-build, --no-lighthouse, --no-big-data, --port-offset <n>;
- * `--rtt <ms>` runs latency.ts instead, `--mixed` mixed.ts. Environment: BENCH_DURATION
- * (seconds per run, 8), BENCH_ONLY=<regexp>, BENCH_CPU_PROF=<dir>, BUILD_DIR, BENCH_DB_POOL and
- * BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS (PostgREST's pool).
- */
+// `npm run bench` (docs/performance.md). Flags: --no-budgets, --no-build, --no-lighthouse,
+// --no-big-data, --port-offset <n>; `--rtt <ms>` runs latency.ts, `--mixed` mixed.ts.
+// Environment: BENCH_DURATION (seconds per run, 8), BENCH_ONLY=<regexp>, BENCH_CPU_PROF=<dir>,
+// BUILD_DIR, BENCH_DB_POOL and BENCH_DB_POOL_ACQUISITION_TIMEOUT_MS (PostgREST's pool).
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import http from 'node:http'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 
 import { TOOL_PORTS } from '../ports'
+import { logger, offsetPorts, send, sleep } from '../setup'
 import { BIG_DATA, seedBigData, type SeedResult } from './big-data'
 import { FIRST_LOAD_JS_BUDGET_BYTES, kb, reportBundle, weighBuild } from './bundle-size'
 import { type CpuGroups, cpuPerRequest, cpuSnapshot } from './cpu'
-import { authFormRequest, benchFixtures, CONTACT_BODY, contactRequest } from './fixtures'
+import {
+  AUTH_FORMS,
+  authFormRequest,
+  benchFixtures,
+  CONTACT_BODY,
+  contactRequest,
+} from './fixtures'
 import { type LighthouseScores, runLighthouse } from './lighthouse'
 import { type RunFigures, runScenario, type Scenario } from './load'
 import {
@@ -51,30 +48,18 @@ const { values: flags } = parseArgs({
 if (flags.rtt) await import('./latency')
 if (flags.mixed) await import('./mixed')
 
-const started = Date.now()
 const loadAtStart = os.loadavg()[0]
-const offset = Number(flags['port-offset'])
-const PORTS = Object.fromEntries(
-  Object.entries(TOOL_PORTS.bench).map(([name, port]) => [name, port + offset]),
-) as Record<keyof typeof TOOL_PORTS.bench, number>
+const PORTS = offsetPorts(TOOL_PORTS.bench, Number(flags['port-offset']))
 const ORIGIN = `http://127.0.0.1:${PORTS.app}`
 const SITE_URL = `http://localhost:${PORTS.app}`
 const BARE_ORIGIN = `http://127.0.0.1:${PORTS.bare}`
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
-/** Requests per path, one after another, for its database work (countWork). */
 const WORK_REQUESTS = 50
 const onPostgres = Boolean(process.env.DATABASE_URL)
-const log = (message: string) =>
-  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`)
+const { log } = logger('bench')
 
-type BenchScenario = Scenario & {
-  /** The bare Remix app (the floor) rather than the app. */
-  bare?: boolean
-  /** The bare route this path's ratio is against (same kind, same concurrency). */
-  baseline?: string
-  /** Measured again after the 100× data seeding (PostgreSQL server). */
-  bigData?: boolean
-}
+// `baseline`: the bare route of the same kind and concurrency; `bigData`: measured again.
+type BenchScenario = Scenario & { bare?: boolean; baseline?: string; bigData?: boolean }
 const BIG_DATA_SUFFIX = ' [100x data]'
 
 interface Row extends RunFigures {
@@ -83,9 +68,7 @@ interface Row extends RunFigures {
   bigData: boolean
   baseline: string
   ratio: number
-  /** CPU ms per request of the app, the local stack and (PostgreSQL server) the database. */
   cpuMsPerRequest: CpuGroups
-  /** The database's work per request (pg_stat_statements), if the server loads it. */
   database?: StatementTotals & { statuses: Record<string, number> }
 }
 
@@ -97,7 +80,6 @@ let pricingFromCache = false
 const signedInAuth: Record<string, number> = {}
 let database = ''
 let statementsSkipped = onPostgres ? '' : 'PGlite: only on the PostgreSQL server'
-/** An idle instance's outbox polls: statements and blocks per poll, the empty poll's plan. */
 let idle: { seconds: number; polls: number; perPoll: StatementTotals; plan: string } | undefined
 let bigData: SeedResult | undefined
 let exitCode = 0
@@ -119,13 +101,18 @@ try {
   log('fixtures ready: users, session cookie, a subscription and 12 payments')
 
   let counter = 0
-  const authForm = (fields: Record<string, string>) => () =>
-    authFormRequest(SITE_URL, fields, counter++)
   const BARE_50 = 'bare Remix resource route @50'
   const BARE_10 = 'bare Remix resource route @10'
   const BARE_DOCUMENT = 'bare Remix document route @10'
-  const post = (path: string, connections: number, next: Scenario['next']) =>
-    ({ method: 'POST', path, connections, next }) as const
+  const post = (path: string, connections: 10 | 50, next: Scenario['next']) => {
+    const baseline = connections === 50 ? BARE_50 : BARE_10
+    return { method: 'POST', path, connections, next, baseline } as const
+  }
+  const hook = (name: string, provider: string, connections: 10 | 50, next: Scenario['next']) => ({
+    name,
+    ...post(`/api/webhooks/${provider}`, connections, next),
+    bigData: true,
+  })
   const page = (name: string, path: string, headers?: Record<string, string>) =>
     ({ name, path, connections: 10, headers, baseline: BARE_DOCUMENT }) as const
   const scenarios: BenchScenario[] = [
@@ -135,109 +122,63 @@ try {
     {
       // Reported: Remix's own cost of a webhook-sized post, the floor under every webhook row.
       name: 'bare Remix resource route, post of a webhook body @50',
-      bare: true,
       ...post('/webhook', 50, () => ({ headers: { 'content-type': 'application/json' } })),
+      bare: true,
+      baseline: undefined,
       body: fixtures.duplicate,
     },
     { name: 'healthz@50', path: '/healthz?live', connections: 50, baseline: BARE_50 },
     { name: 'healthz@10', path: '/healthz?live', connections: 10, baseline: BARE_10 },
-    {
-      name: 'stripe webhook, unique writes',
-      ...post('/api/webhooks/stripe', 50, fixtures.stripeWrite),
-      baseline: BARE_50,
-      bigData: true,
-    },
-    {
-      // The write path's latency when it is not queueing.
-      name: 'stripe webhook, unique writes @10',
-      ...post('/api/webhooks/stripe', 10, fixtures.stripeWrite),
-      baseline: BARE_10,
-      bigData: true,
-    },
-    {
-      name: 'stripe webhook, duplicates',
-      ...post('/api/webhooks/stripe', 50, fixtures.duplicateWrite),
-      baseline: BARE_50,
-      bigData: true,
-    },
-    {
-      name: 'polar webhook, unique writes',
-      ...post('/api/webhooks/polar', 50, fixtures.polarWrite),
-      baseline: BARE_50,
-      bigData: true,
-    },
+    hook('stripe webhook, unique writes', 'stripe', 50, fixtures.stripeWrite),
+    // The write path's latency when it is not queueing.
+    hook('stripe webhook, unique writes @10', 'stripe', 10, fixtures.stripeWrite),
+    hook('stripe webhook, duplicates', 'stripe', 50, fixtures.duplicateWrite),
+    hook('polar webhook, unique writes', 'polar', 50, fixtures.polarWrite),
     {
       name: 'POST /api/contact',
       ...post('/api/contact', 10, () => contactRequest(counter++)),
       body: CONTACT_BODY,
-      baseline: BARE_10,
     },
-    {
-      name: 'POST /sign-in, wrong password',
-      ...post('/sign-in', 10, authForm({ intent: 'password', password: 'not-the-password-1' })),
-      expectedStatus: 400,
-      baseline: BARE_10,
-    },
-    {
-      name: 'POST /sign-in, magic link',
-      ...post('/sign-in', 10, authForm({ intent: 'magic-link' })),
-      expectedStatus: 302,
-      baseline: BARE_10,
-    },
-    {
-      name: 'POST /forgot-password',
-      ...post('/forgot-password', 10, authForm({})),
-      baseline: BARE_10,
-    },
+    ...AUTH_FORMS.map(({ name, path, fields, status }) => ({
+      name,
+      ...post(path, 10, () => authFormRequest(SITE_URL, fields, counter++)),
+      expectedStatus: status,
+    })),
     page('GET / (anonymous)', '/'),
     page('GET / (a cookie: rendered)', '/', { cookie: 'consent=yes' }),
     { ...page('GET /pricing (anonymous)', '/pricing'), bigData: true },
     // Any cookie bypasses the anonymous page cache: what each render costs.
     page('GET /pricing (a cookie: rendered)', '/pricing', { cookie: 'consent=yes' }),
-    { ...page('GET /dashboard (signed in)', '/dashboard', { cookie }), bigData: true },
-    {
-      ...page('GET /dashboard/settings/billing (signed in)', '/dashboard/settings/billing', {
-        cookie,
-      }),
+    ...['/dashboard', '/dashboard/settings/billing'].map((path) => ({
+      ...page(`GET ${path} (signed in)`, path, { cookie }),
       bigData: true,
-    },
+    })),
   ]
 
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
   const selected = scenarios.filter((scenario) => !only || only.test(scenario.name))
   let authBefore: Record<string, number> | undefined
 
-  /**
-   * A path's database work: WORK_REQUESTS requests one after another, after the load run's
-   * last ones finished, so that no request is half counted whatever the machine's load.
-   */
+  // A path's database work: requests one after another once the load run's last ones ended,
+  // so that none is half counted whatever the machine's load.
   const countWork = async (scenario: BenchScenario) => {
     if (!statements) return undefined
     for (let quiet = 0, waited = 0; quiet < 2 && waited < 20; waited++) {
       const seen = (await statements.snapshot()).statements
-      await new Promise((resolve) => setTimeout(resolve, 500))
+      await sleep(500)
       quiet = (await statements.snapshot()).statements === seen ? quiet + 1 : 0
     }
     const before = await statements.snapshot()
     const statuses: Record<string, number> = {}
     for (let index = 0; index < WORK_REQUESTS; index++) {
       const fresh = scenario.next?.() ?? {}
-      // node:http, not fetch: fetch would not send the Host header the auth forms name.
-      const status = await new Promise<number>((resolve, reject) => {
-        const request = http.request(`${ORIGIN}${scenario.path}`, {
-          method: scenario.method ?? 'GET',
-          headers: { ...scenario.headers, ...fresh.headers },
-        })
-        request.on('response', (answer) => {
-          answer.resume()
-          answer.on('end', () => resolve(answer.statusCode ?? 0))
-        })
-        request.on('error', reject)
-        request.end(fresh.body ?? scenario.body)
-      })
+      const { status } = await send(
+        { port: PORTS.app, ...scenario, headers: { ...scenario.headers, ...fresh.headers } },
+        fresh.body ?? scenario.body,
+      )
       statuses[status] = (statuses[status] ?? 0) + 1
     }
-    await new Promise((resolve) => setTimeout(resolve, 300)) // work queued after the answer
+    await sleep(300) // work queued after the answer
     return { ...perRequest(before, await statements.snapshot(), WORK_REQUESTS), statuses }
   }
 
@@ -281,7 +222,7 @@ try {
     const seconds = 16
     log(`idle for ${seconds} s: the outbox's polls`)
     const before = await statements.snapshot()
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+    await sleep(seconds * 1000)
     const after = await statements.snapshot()
     const polls = after.outboxPolls - before.outboxPolls
     const plan = await statements.emptyPollPlan()
@@ -356,6 +297,18 @@ const check = (name: string, ok: boolean, detail: string, enforce = true) =>
 const target = (name: string, ok: boolean, detail: string, measured = true) =>
   check(`target: ${name}`, ok, detail, onPostgres && measured)
 const ms = (value: number | undefined) => `${(value ?? 0).toFixed(2)} ms`
+/** A target per named row (`%s`: its name); one on the ratio is reported without the floor. */
+const targets = (
+  names: string[],
+  title: string,
+  ok: (r: Row) => boolean,
+  detail: (r: Row) => string,
+  onRatio = true,
+) => {
+  for (const r of names.map(row))
+    if (r)
+      target(title.replace('%s', r.name), ok(r), detail(r), !onRatio || Number.isFinite(r.ratio))
+}
 
 const signedInLoads = rows.filter((r) => r.signedIn).reduce((sum, r) => sum + r.requests, 0)
 if (signedInLoads > 0) {
@@ -375,33 +328,26 @@ if (signedInLoads > 0) {
     `session_is_active calls: ${checks} for ${signedInLoads} measured loads (plus warm-ups)`,
   )
 }
-for (const name of ['healthz@50', 'healthz@10']) {
-  const healthz = row(name)
-  if (healthz)
-    target(
-      `${name} >= 0.80 of the bare route`,
-      healthz.ratio >= 0.8,
-      `ratio ${healthz.ratio}; app CPU ${ms(healthz.cpuMsPerRequest.app)} vs the bare route's ${ms(row(healthz.baseline)?.cpuMsPerRequest.app)}`,
-      Number.isFinite(healthz.ratio),
-    )
-}
-const duplicates = row('stripe webhook, duplicates')
-if (duplicates)
-  target(
-    'stripe duplicates >= 0.70 of the bare route',
-    duplicates.ratio >= 0.7,
-    `${duplicates.rps} req/s, ratio ${duplicates.ratio}`,
-    Number.isFinite(duplicates.ratio),
-  )
-for (const writes of ['stripe webhook, unique writes', 'polar webhook, unique writes'].map(row)) {
-  if (writes)
-    target(
-      `${writes.name}: app CPU <= 1.0 ms per request, >= 0.40 of the bare route`,
-      writes.cpuMsPerRequest.app <= 1 && writes.ratio >= 0.4,
-      `app CPU ${ms(writes.cpuMsPerRequest.app)}, ratio ${writes.ratio}; stack ${ms(writes.cpuMsPerRequest.stack)}, database ${ms(writes.cpuMsPerRequest.database)}`,
-      Number.isFinite(writes.ratio),
-    )
-}
+targets(
+  ['healthz@50', 'healthz@10'],
+  '%s >= 0.80 of the bare route',
+  (r) => r.ratio >= 0.8,
+  (r) =>
+    `ratio ${r.ratio}; app CPU ${ms(r.cpuMsPerRequest.app)} vs the bare route's ${ms(row(r.baseline)?.cpuMsPerRequest.app)}`,
+)
+targets(
+  ['stripe webhook, duplicates'],
+  'stripe duplicates >= 0.70 of the bare route',
+  (r) => r.ratio >= 0.7,
+  (r) => `${r.rps} req/s, ratio ${r.ratio}`,
+)
+targets(
+  ['stripe webhook, unique writes', 'polar webhook, unique writes'],
+  '%s: app CPU <= 1.0 ms per request, >= 0.40 of the bare route',
+  (r) => r.cpuMsPerRequest.app <= 1 && r.ratio >= 0.4,
+  (r) =>
+    `app CPU ${ms(r.cpuMsPerRequest.app)}, ratio ${r.ratio}; stack ${ms(r.cpuMsPerRequest.stack)}, database ${ms(r.cpuMsPerRequest.database)}`,
+)
 const pricing = row('GET /pricing (anonymous)')
 if (pricing)
   target(
@@ -409,17 +355,13 @@ if (pricing)
     pricing.cpuMsPerRequest.app <= 1.5,
     `app CPU ${ms(pricing.cpuMsPerRequest.app)}, ${pricingFromCache ? '' : 'NOT '}from the anonymous page cache; rendered: ${ms(row('GET /pricing (a cookie: rendered)')?.cpuMsPerRequest.app)}`,
   )
-for (const page of [
-  'GET /dashboard (signed in)',
-  'GET /dashboard/settings/billing (signed in)',
-].map(row)) {
-  if (page)
-    target(
-      `${page.name}: app CPU <= 2.5 ms per request, p99 < 100 ms at 10 connections`,
-      page.cpuMsPerRequest.app <= 2.5 && page.p99 < 100 && page.errors === 0,
-      `app CPU ${ms(page.cpuMsPerRequest.app)}, p99 ${page.p99} ms, ${page.errors} errors`,
-    )
-}
+targets(
+  ['GET /dashboard (signed in)', 'GET /dashboard/settings/billing (signed in)'],
+  '%s: app CPU <= 2.5 ms per request, p99 < 100 ms at 10 connections',
+  (r) => r.cpuMsPerRequest.app <= 2.5 && r.p99 < 100 && r.errors === 0,
+  (r) => `app CPU ${ms(r.cpuMsPerRequest.app)}, p99 ${r.p99} ms, ${r.errors} errors`,
+  false,
+)
 const webhookRows = rows.filter((r) => r.path.startsWith('/api/webhooks/'))
 const webhooks50 = webhookRows.filter((r) => r.connections === 50)
 if (webhooks50.length > 0)

@@ -1,12 +1,5 @@
-/**
- * The benchmark's local stack, in a process of its own (started by processes.ts with an IPC
- * channel and BENCH_STACK = {siteUrl, ports, pool}):
- *   → { type: 'ready', env, database, databaseUrl }  once the stack is up
- *   ← { type: 'counts' } → { type: 'counts', counts }  Supabase /auth/v1 requests by path,
- *                                                     and /rest/v1 ones as `rest:<path>`
- *   ← { type: 'close' }  → exits after closing the stack and dropping its database
- * With DATABASE_URL a fresh database on that server, else PGlite.
- */
+// The bench's local stack in a process of its own (processes.ts). Over IPC it sends `ready`,
+// answers `counts` (Supabase requests by path, `rest:<path>` for PostgREST) and exits on `close`.
 import { SUITE_AUTH_LIMITS } from '../../tests/local-stack/stack'
 import { startAppStack } from '../../tests/setup/stack'
 import { scratchDatabase } from '../setup'

@@ -1,11 +1,6 @@
-/**
- * Database work per request, from `pg_stat_statements` (docs/performance.md, "Database work
- * per request"): the difference of two snapshots over the requests between them. Statements
- * are top-level ones without PostgREST's transaction framing (`begin`, `set_config`,
- * `commit`) and without the outbox's background polls (counted apart, `outbox*`); rows
- * written count nested statements too (`pg_stat_statements.track = all`, stack-process.ts).
- * Only on a server that loads the extension; elsewhere `openStatements` says why not.
- */
+// Database work per request from `pg_stat_statements` (docs/performance.md): top-level
+// statements without PostgREST's framing (`begin`, `set_config`, `commit`) nor the outbox's
+// polls (counted apart); rows written count nested statements too (track = all).
 import pg from 'pg'
 
 export interface StatementTotals {
@@ -23,7 +18,6 @@ export interface StatementTotals {
 }
 
 const LEDGER = '(record_webhook_event|apply_subscription_event|record_payment_event)'
-
 const OUTBOX = '(claim_notifications|finish_notification)'
 
 const SNAPSHOT = `
@@ -67,7 +61,7 @@ export interface StatementReader {
   close(): Promise<void>
 }
 
-/** Connects to the bench database; `{ skipped }` when the server does not load the extension. */
+/** `{ skipped }` when the server does not load the extension. */
 export async function openStatements(
   databaseUrl: string,
 ): Promise<StatementReader | { skipped: string }> {
@@ -102,8 +96,7 @@ export async function openStatements(
       return new Map(rows.map((row) => [row.query, row.calls]))
     },
     async emptyPollPlan() {
-      // The claim's row search (`claim_notifications`), planned on
-      // the bench's own outbox: which node reads public.notification_outbox.
+      // The claim's row search (`claim_notifications`): which node reads the outbox.
       const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(
         `explain (format json) select o.id from public.notification_outbox o
            where o.status = 'pending' and o.next_attempt_at <= now()
@@ -140,7 +133,6 @@ export function statementsBetween(
     .slice(0, 8)
 }
 
-/** The work between two snapshots per request (or per `per`), 3 decimals. */
 export function perRequest(before: StatementTotals, after: StatementTotals, per: number) {
   const result = {} as StatementTotals
   for (const key of Object.keys(after) as (keyof StatementTotals)[]) {

@@ -1,23 +1,16 @@
-/**
- * `npm test` step: no high or critical advisory in the production dependencies
- * (docs/security.md, "Dependencies"). Runs `npm audit --omit=dev --json` and reads its report
- * (`readAudit`). A registry without the audit endpoint is "skipped" (exit
- * AUDIT_SKIPPED_EXIT_CODE, set by tools/run.ts), or a failure with AUDIT_REQUIRED=1.
- */
+// `npm test` step: no high or critical advisory in the production dependencies
+// (docs/security.md). A registry without the audit endpoint: skipped (AUDIT_SKIPPED_EXIT_CODE),
+// or a failure with AUDIT_REQUIRED=1.
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const BLOCKING = ['high', 'critical']
-/** The path npm POSTs the dependency list to. */
 const BULK_ENDPOINT = '/-/npm/v1/security/advisories/bulk'
 const UNREACHABLE =
   /^request to (\S+)\/-\/npm\/v1\/security\/advisories\/bulk failed, reason: .*\b(ENOTFOUND|ECONNREFUSED)\b/
 
-interface Advisory {
-  title?: string
-  url?: string
-}
+type Advisory = { title?: string; url?: string }
 interface AuditOutput {
   auditReportVersion?: number
   vulnerabilities?: Record<
@@ -31,15 +24,13 @@ interface AuditOutput {
   error?: { code?: string; summary?: string }
 }
 
-export type Verdict =
-  | { kind: 'pass' | 'unavailable'; detail: string }
+type Verdict =
+  | { kind: 'pass' | 'unavailable' | 'error'; detail: string }
   | { kind: 'fail'; advisories: string[] }
-  | { kind: 'error'; detail: string }
 
 /**
  * The verdict on what `npm audit --json` printed: its report (version 2), or the failed
- * request npm prints instead (`{message, method, uri, statusCode}`, or only `message` when
- * no answer came; other npm errors: `{error: {code, summary}}`).
+ * request (`{message, uri, statusCode}`, only `message` without an answer; `{error}`).
  */
 export function readAudit(stdout: string, exitCode: number | null): Verdict {
   let output: AuditOutput

@@ -1,9 +1,6 @@
-/**
- * `npm test` step: the browser bundle holds no server secret. It scans the build just made for
- * this environment's secrets; builds again with every secret set to a fake value and scans for
- * those (a secret inlined at build time shows up there); then plants the fakes in a copy of
- * that bundle and must find each (the check can fail). Exit 0 only if all three hold.
- */
+// `npm test` step: no server secret in the browser bundle: the build's scan for this
+// environment's secrets, a build with fake ones scanned for them (inlined at build time), and
+// the fakes planted in a copy that the scan must find (the check can fail).
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { appendFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises'
@@ -18,11 +15,10 @@ const buildDir = path.resolve(PROJECT_ROOT, process.env.BUILD_DIR ?? 'build')
 const canaryBuildDir = path.join(PROJECT_ROOT, `.build-secrets-${process.pid}`)
 let failed = false
 
-function report(label: string, findings: { file: string; secret: string }[], files: number) {
-  if (findings.length === 0) {
-    console.log(`  ok    ${label}: ${files} files, no secret`)
-    return
-  }
+async function scan(label: string, dir: string, secrets: Record<SecretName, string>) {
+  const { findings, filesScanned } = await findSecrets(dir, secrets)
+  if (findings.length === 0)
+    return console.log(`  ok    ${label}: ${filesScanned} files, no secret`)
   failed = true
   console.log(`  FAIL  ${label}:`)
   for (const finding of findings) console.log(`          ${finding.secret} in ${finding.file}`)
@@ -32,14 +28,8 @@ function report(label: string, findings: { file: string; secret: string }[], fil
 const configured = Object.fromEntries(
   SECRET_NAMES.map((name) => [name, process.env[name] || LOCAL_DEFAULTS[name]]),
 ) as Record<SecretName, string>
-{
-  const { findings, filesScanned } = await findSecrets(path.join(buildDir, 'client'), configured)
-  report(
-    `${path.relative(PROJECT_ROOT, buildDir)}/client, configured secrets`,
-    findings,
-    filesScanned,
-  )
-}
+const label = `${path.relative(PROJECT_ROOT, buildDir)}/client, configured secrets`
+await scan(label, path.join(buildDir, 'client'), configured)
 
 // 2. A build with distinctive fake secrets.
 const tag = randomBytes(6).toString('hex')
@@ -67,8 +57,7 @@ try {
     throw new Error('the build with fake secrets failed')
   }
   const client = path.join(canaryBuildDir, 'client')
-  const { findings, filesScanned } = await findSecrets(client, fakes)
-  report('build with distinctive fake secrets', findings, filesScanned)
+  await scan('build with distinctive fake secrets', client, fakes)
 
   // 3. The scan must catch each planted secret.
   const planted = await mkdtemp(path.join(tmpdir(), 'secrets-check-'))

@@ -1,12 +1,5 @@
-/**
- * `npm run soak` (docs/webhooks.md, "Soak test"): a seeded stream of Stripe and Polar events
- * (stream.ts), duplicated, reordered and concurrent, against the production build, then every
- * row checked against the stream; then the Stripe stand-in's own flows
- * (stripe-emulator-phase.ts). `--chaos` (docs/operations.md, "Chaos soak"): two instances
- * behind a balancer while instances are killed, the database restarts and providers fail; a
- * non-2xx is allowed only during a fault (plus 5 s). Exits 75 (skipped) without DATABASE_URL
- * and SOAK_PG_CTL.
- */
+// `npm run soak` (docs/webhooks.md, "Soak test") and `--chaos` (docs/operations.md, "Chaos
+// soak"; exits 75, skipped, without DATABASE_URL and SOAK_PG_CTL).
 import { execSync } from 'node:child_process'
 import type http from 'node:http'
 import { parseArgs } from 'node:util'
@@ -19,6 +12,7 @@ import { TOOL_PORTS } from '../ports'
 import {
   build,
   createUsers,
+  logger,
   scratchDatabase,
   type Server,
   signedHeaders,
@@ -38,14 +32,10 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '200' },
     events: { type: 'string', default: '4000' },
     concurrency: { type: 'string', default: '24' },
-    duplicates: { type: 'string', default: '0.15' },
-    'reorder-window': { type: 'string', default: '3600' },
     timeout: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
     'build-dir': { type: 'string', default: '.build-soak' },
     'port-offset': { type: 'string', default: '0' },
-    'stripe-delivery': { type: 'string', default: 'shuffled' },
-    'emulator-users': { type: 'string' },
     kills: { type: 'string', default: '3' },
     outage: { type: 'string', default: '3' },
     pace: { type: 'string', default: '40' },
@@ -60,7 +50,6 @@ const killCount = chaos ? Number(args.kills) : 0
 /** The stream is spread over at least this many seconds, so that every fault meets traffic. */
 const paceMs = chaos ? Number(args.pace) * 1000 : 0
 const buildDir = args['build-dir']
-const stripeDelivery = args['stripe-delivery'] === 'ordered' ? 'ordered' : 'shuffled'
 const offset = Number(args['port-offset'])
 const ports = chaos ? TOOL_PORTS.chaos : { ...TOOL_PORTS.soak, instances: [TOOL_PORTS.soak.app] }
 const instancePorts = ports.instances.map((port) => port + offset)
@@ -69,9 +58,7 @@ const frontPort = 'balancer' in ports ? ports.balancer + offset : instancePorts[
 const siteUrl = `http://localhost:${frontPort}`
 const frontUrl = `http://127.0.0.1:${frontPort}`
 const name = chaos ? 'chaos' : 'soak'
-const started = Date.now()
-const elapsed = () => ((Date.now() - started) / 1000).toFixed(1)
-const log = (message: string) => console.log(`[${name} ${elapsed()}s] ${message}`)
+const { elapsed, log } = logger(name)
 
 const pgCtl = process.env.SOAK_PG_CTL
 if (chaos && (!process.env.DATABASE_URL || !pgCtl)) {
@@ -327,7 +314,7 @@ async function main() {
       polar: ports.polar + offset,
     },
     polarInvoiceDelayMs: 0,
-    stripeDelivery: { mode: stripeDelivery, seed },
+    stripeDelivery: { mode: 'shuffled', seed },
     // A load from one address against one project: the auth server's per-IP limits and mail
     // budget would stop it, and are not what it measures (the local stack's README).
     supabaseAuth: SUITE_AUTH_LIMITS,
@@ -357,8 +344,8 @@ async function main() {
       polar: polar.get(index),
     })),
     events: Number(args.events),
-    duplicateRate: Number(args.duplicates),
-    reorderWindowMs: Number(args['reorder-window']) * 1000,
+    duplicateRate: 0.15,
+    reorderWindowMs: 3_600_000,
     polarInvoiceBaseUrl: both.polar.url,
   })
   log(`${userCount} users; ${stream.events.length} events, ${stream.deliveries.length} deliveries`)
@@ -402,14 +389,14 @@ async function main() {
       chaosFigures.stopSeconds < 8 &&
       chaosFigures.kills === killCount
   } else {
-    const emulatorUsers = Number(args['emulator-users'] ?? Math.max(3, Math.round(userCount / 10)))
+    const emulatorUsers = Math.max(3, Math.round(userCount / 10))
     const phaseUsers = await createUsers(stack.supabase.url, emulatorUsers, `soak-emulator-${seed}`)
     const phase = await runStripeEmulatorPhase(
       both,
       phaseUsers.map((user) => user.id),
     )
     lines.push(
-      `emulator phase    ${phase.users} users, ${phase.events} events, ${phase.deliveries} deliveries (${stripeDelivery}: ${phase.duplicates} duplicates, ${phase.failedDeliveries} not 2xx), ${phase.rowsChecked} rows checked, ${phase.mismatches.length} mismatches`,
+      `emulator phase    ${phase.users} users, ${phase.events} events, ${phase.deliveries} deliveries (shuffled: ${phase.duplicates} duplicates, ${phase.failedDeliveries} not 2xx), ${phase.rowsChecked} rows checked, ${phase.mismatches.length} mismatches`,
       ...phase.mismatches.slice(0, 15).map((line) => `  - ${line}`),
     )
     phaseOk = phase.mismatches.length === 0 && phase.failedDeliveries === 0

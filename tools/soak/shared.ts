@@ -1,7 +1,4 @@
-/**
- * What the soak (and the mixed bench) share: the Polar resources a stream needs, and the
- * row-by-row comparison of `user_subscriptions` and `payment_history` with the stream.
- */
+// The Polar resources a stream needs, and the rows compared with the stream (soak, mixed bench).
 import { createPolar } from '@polar-sh/sdk/2026-10'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
@@ -56,8 +53,6 @@ export async function createPolarResources(
   return { subscriptions }
 }
 
-// Verification
-
 function normalise(column: string, value: unknown) {
   if (value === null || value === undefined) return null
   if (TIME_COLUMNS.has(column)) return new Date(value as string | number).getTime()
@@ -67,9 +62,8 @@ function normalise(column: string, value: unknown) {
 }
 
 /**
- * Compares the rows with what the stream implies. With `deferredInvoiceLinks` (the chaos
- * soak, whose Polar faults may hit the invoice lookup), a Polar payment recorded without its
- * invoice link is right by design (filled in later: docs/webhooks.md) and only counted.
+ * With `deferredInvoiceLinks` (the chaos soak's Polar faults may hit the invoice lookup), a
+ * Polar payment without its invoice link is right by design (filled in later) and counted.
  */
 export async function verify(
   stack: Pick<LocalStack, 'database'>,

@@ -1,17 +1,8 @@
-/**
- * The soak's event stream and its model. A seeded generator writes subscription lifecycles
- * for Stripe and Polar users, each event with the columns it sets (the app's own mappings,
- * unit-tested against the providers' specs); the model computes, from the stream alone, the
- * rows `user_subscriptions` and `payment_history` must end up with:
- *
- * - subscription rows: the events of a user applied in time order (ties in one second by
- *   lifecycle rank): the ledger's rules (`apply_subscription_event`) without arrival order;
- * - payments: one row per Stripe invoice, one per Polar order and status; a refund row
- *   carries the largest refunded total.
- *
- * Pure: no I/O. The Polar objects (which must exist in the emulator, since order.paid fetches
- * the order's invoice) are created by the runner and passed in.
- */
+// The soak's seeded event stream and its model: from the stream alone, the rows the ledger
+// must end with. Subscriptions: a user's events in time order (ties by lifecycle rank), the
+// rules of `apply_subscription_event`; payments: one row per Stripe invoice, per Polar order
+// and status, a refund row with the largest refunded total. Pure: the runner creates the
+// Polar objects (order.paid fetches the order's invoice from the emulator).
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import {
   polarOrderPayment,
@@ -29,9 +20,7 @@ import {
 import { polarEvent } from '../../tests/integration/polar-fixtures'
 import { stripeEvent, subscriptionObject } from '../../tests/integration/stripe-fixtures'
 
-// Seeded randomness
-
-export type Random = ReturnType<typeof createRandom>
+type Random = ReturnType<typeof createRandom>
 
 /** mulberry32: small, fast, good enough to make a stream reproducible from a seed. */
 export function createRandom(seed: number) {
@@ -51,19 +40,15 @@ export function createRandom(seed: number) {
   }
 }
 
-// Shapes
-
-export type Provider = 'stripe' | 'polar'
+type Provider = 'stripe' | 'polar'
 type Fields = Record<string, unknown>
 
-/** One event as generated: its provider id, exact body and what the model needs. */
+/** `id`: Stripe's event id or Polar's webhook-id; `time` in ms (Stripe: whole seconds). */
 export interface StreamEvent {
   provider: Provider
-  /** Stripe event id, or Polar webhook-id. */
   id: string
   type: string
   user: number
-  /** Event time in ms (Stripe: whole seconds). */
   time: number
   body: string
   effect:
@@ -72,20 +57,17 @@ export interface StreamEvent {
     | { kind: 'refund'; key: string; row: Fields; amount: number }
 }
 
-/** What the runner created in the Polar emulator for one user (wire objects). */
+/** A user's subscriptions in the Polar emulator in the order taken, each with its paid orders. */
 export interface PolarResources {
-  /** Subscriptions in the order the user takes them, each with its paid orders in order. */
   subscriptions: { subscription: Fields; orders: Fields[] }[]
 }
 
-export interface StreamOptions {
+/** `reorderWindowMs`: each event may be delivered as if up to this much later. */
+interface StreamOptions {
   seed: number
   users: { id: string; provider: Provider; polar?: PolarResources }[]
-  /** Unique events to generate (the stream stops adding steps once reached). */
   events: number
-  /** Share of events delivered a second time (0..1). */
   duplicateRate: number
-  /** Reordering: each event may be delivered as if up to this much later (event time, ms). */
   reorderWindowMs: number
   polarInvoiceBaseUrl: string
 }
@@ -94,8 +76,6 @@ export interface Delivery {
   event: StreamEvent
   duplicate: boolean
 }
-
-// Ledger rules, as in the migration
 
 const RANKS: Record<string, number> = {
   incomplete: 1,
@@ -107,7 +87,7 @@ const RANKS: Record<string, number> = {
   incomplete_expired: 6,
   canceled: 6,
 }
-export const rankOf = (status: unknown) => (typeof status === 'string' ? (RANKS[status] ?? 0) : 0)
+const rankOf = (status: unknown) => (typeof status === 'string' ? (RANKS[status] ?? 0) : 0)
 
 const plan = (key: 'pro' | 'starter') => {
   const { name, amount, stripe, polar } = catalogPlan(key)
@@ -253,7 +233,14 @@ const rankKey = (event: StreamEvent) =>
     ? rankOf(event.effect.fields.status)
     : 0
 
-// Generation
+/** What the actors of one stream share; `gapMs`: a new lifecycle starts after the last ended. */
+interface Context {
+  random: Random
+  tag: string
+  out: StreamEvent[]
+  gapMs: number
+  invoiceBaseUrl: string
+}
 
 const DAY = 86_400
 const T0 = 1_780_000_000 // event time base (seconds), far from "now" on purpose
@@ -286,37 +273,25 @@ class StripeUser {
   t: number
 
   constructor(
-    private readonly random: Random,
+    private readonly c: Context,
     private readonly index: number,
     private readonly userId: string,
-    private readonly tag: string,
-    private readonly out: StreamEvent[],
-    private readonly resubscribeGapMs: number,
   ) {
-    this.t = T0 + random.int(0, DAY)
+    this.t = T0 + c.random.int(0, DAY)
   }
 
   private push(type: string, time: number, object: unknown, effect: StreamEvent['effect']) {
-    const id = `evt_${this.tag}u${this.index}e${++this.eventCount}`
+    const id = `evt_${this.c.tag}u${this.index}e${++this.eventCount}`
     const body = JSON.stringify(stripeEvent(type, object, { id, created: time }))
-    this.out.push({
-      provider: 'stripe',
-      id,
-      type,
-      user: this.index,
-      time: time * 1000,
-      body,
-      effect,
-    })
+    const user = this.index
+    this.c.out.push({ provider: 'stripe', id, type, user, time: time * 1000, body, effect })
   }
 
   private emit(type: string, sub: StripeSub, time: number) {
     const plan = PLANS[sub.plan]
     const object = subscriptionObject({ ...sub, userId: this.userId, price: plan.stripePrice })
-    const deleted = type === 'customer.subscription.deleted'
-    const fields = subscriptionFields(StripeSubscriptionSchema.parse(object), plan.name, {
-      deleted,
-    })
+    const deleted = { deleted: type === 'customer.subscription.deleted' }
+    const fields = subscriptionFields(StripeSubscriptionSchema.parse(object), plan.name, deleted)
     this.push(type, time, object, {
       kind: 'subscription',
       subKey: 'stripe_subscription_id',
@@ -325,7 +300,7 @@ class StripeUser {
   }
 
   private invoice(sub: StripeSub, time: number) {
-    const id = `in_${this.tag}u${this.index}n${++this.invoiceCount}`
+    const id = `in_${this.c.tag}u${this.index}n${++this.invoiceCount}`
     const plan = PLANS[sub.plan]
     const invoice = {
       id,
@@ -345,7 +320,7 @@ class StripeUser {
     const key = `stripe:${id}`
     // Some invoices fail first (a second earlier); Stripe's retry then pays the same invoice,
     // and the billing history must end with the payment whatever order they arrive in.
-    if (this.random.chance(0.15)) {
+    if (this.c.random.chance(0.15)) {
       const failed = { ...invoice, status: 'open', amount_paid: 0, amount_due: plan.amount }
       const parsedFailed = StripeInvoiceSchema.parse(failed)
       const row = {
@@ -361,19 +336,19 @@ class StripeUser {
     }
     // Stripe sends invoice.paid and invoice.payment_succeeded for a charge it made (one row),
     // invoice.paid alone for an invoice paid out of band.
-    const types = this.random.chance(0.1)
+    const types = this.c.random.chance(0.1)
       ? ['invoice.paid']
-      : ['invoice.payment_succeeded', ...(this.random.chance(0.5) ? ['invoice.paid'] : [])]
+      : ['invoice.payment_succeeded', ...(this.c.random.chance(0.5) ? ['invoice.paid'] : [])]
     const row = millis(invoicePayment(parsed, this.userId, plan.name, null))
     for (const type of types) this.push(type, time, invoice, { kind: 'payment', key, row })
   }
 
   /** A new subscription: created (incomplete) and updated (active) in the same second, paid. */
   private start() {
-    const plan: PlanKey = this.random.chance(0.5) ? 'pro' : 'starter'
+    const plan: PlanKey = this.c.random.chance(0.5) ? 'pro' : 'starter'
     const sub: StripeSub = {
-      id: `sub_${this.tag}u${this.index}n${++this.subCount}`,
-      customer: `cus_${this.tag}u${this.index}`,
+      id: `sub_${this.c.tag}u${this.index}n${++this.subCount}`,
+      customer: `cus_${this.c.tag}u${this.index}`,
       plan,
       status: 'incomplete',
       cancelAtPeriodEnd: false,
@@ -392,14 +367,14 @@ class StripeUser {
   step() {
     if (this.done) return
     if (!this.sub) return this.start()
-    this.t += this.random.int(60, 40_000)
+    this.t += this.c.random.int(60, 40_000)
     const sub = this.sub
     if (sub.status === 'canceled') {
       // A returning customer buys again (a new lifecycle), or leaves for good. The app sells
       // no second subscription while the row shows a live one, so the new one starts after
       // the old one's end arrived: later than the reordering can bring it.
-      if (this.subCount < 3 && this.random.chance(0.6)) {
-        this.t += Math.ceil(this.resubscribeGapMs / 1000)
+      if (this.subCount < 3 && this.c.random.chance(0.6)) {
+        this.t += Math.ceil(this.c.gapMs / 1000)
         return this.start()
       }
       this.done = true
@@ -412,7 +387,7 @@ class StripeUser {
       this.invoice(sub, this.t)
       return
     }
-    const roll = this.random.next()
+    const roll = this.c.random.next()
     if (roll < 0.2) {
       sub.plan = otherPlan(sub.plan)
       this.emit('customer.subscription.updated', sub, this.t)
@@ -420,7 +395,7 @@ class StripeUser {
       Object.assign(sub, {
         cancelAtPeriodEnd: true,
         canceledAt: this.t,
-        feedback: this.random.pick(['too_expensive', 'unused', 'missing_features', null]),
+        feedback: this.c.random.pick(['too_expensive', 'unused', 'missing_features', null]),
       })
       this.emit('customer.subscription.updated', sub, this.t)
     } else if (roll < 0.5 && sub.cancelAtPeriodEnd) {
@@ -439,7 +414,7 @@ class StripeUser {
       this.pendingRecovery = true
     } else {
       // Canceled now; sometimes a last update in the same second (lower rank) first.
-      if (this.random.chance(0.4)) this.emit('customer.subscription.updated', sub, this.t)
+      if (this.c.random.chance(0.4)) this.emit('customer.subscription.updated', sub, this.t)
       Object.assign(sub, { status: 'canceled', canceledAt: this.t })
       this.emit('customer.subscription.deleted', sub, this.t)
     }
@@ -456,23 +431,19 @@ class PolarUser {
   t: number
 
   constructor(
-    private readonly random: Random,
+    private readonly c: Context,
     private readonly index: number,
     private readonly userId: string,
     private readonly resources: PolarResources,
-    private readonly invoiceBaseUrl: string,
-    private readonly tag: string,
-    private readonly out: StreamEvent[],
-    private readonly resubscribeGapMs: number,
   ) {
-    this.t = (T0 + random.int(0, DAY)) * 1000 + random.int(0, 999)
+    this.t = (T0 + c.random.int(0, DAY)) * 1000 + c.random.int(0, 999)
   }
 
   private push(type: string, data: Fields, effect: StreamEvent['effect']) {
-    const id = `msg_${this.tag}u${this.index}e${++this.eventCount}`
+    const id = `msg_${this.c.tag}u${this.index}e${++this.eventCount}`
     const timestamp = new Date(this.t).toISOString()
     const body = JSON.stringify(polarEvent(type, data, { timestamp }))
-    this.out.push({ provider: 'polar', id, type, user: this.index, time: this.t, body, effect })
+    this.c.out.push({ provider: 'polar', id, type, user: this.index, time: this.t, body, effect })
   }
 
   private emitSub(type: string) {
@@ -484,7 +455,7 @@ class PolarUser {
       subKey: 'polar_subscription_id',
       fields: millis({ ...fields }),
     })
-    this.t += this.random.int(1, 400) // the next event of a flow, some milliseconds later
+    this.t += this.c.random.int(1, 400) // the next event of a flow, some milliseconds later
   }
 
   private pay() {
@@ -492,14 +463,14 @@ class PolarUser {
     if (!order) return
     const row = polarOrderPayment(PolarOrderSchema.parse(order), this.userId)
     // The app fills the invoice link in from the emulator.
-    row.invoice_url = `${this.invoiceBaseUrl}/invoices/${String(order.id)}`
+    row.invoice_url = `${this.c.invoiceBaseUrl}/invoices/${String(order.id)}`
     this.push('order.paid', order, {
       kind: 'payment',
       key: `polar:${row.provider_payment_id}:succeeded`,
       row: millis({ ...row }),
     })
     this.paidOrders.push({ order, refunded: 0 })
-    this.t += this.random.int(1, 400)
+    this.t += this.c.random.int(1, 400)
   }
 
   private refund() {
@@ -507,9 +478,9 @@ class PolarUser {
       (entry) => entry.refunded < (entry.order.net_amount as number),
     )
     if (candidates.length === 0) return false
-    const entry = this.random.pick(candidates)
+    const entry = this.c.random.pick(candidates)
     const net = entry.order.net_amount as number
-    const total = this.random.chance(0.5) ? net : Math.min(net, entry.refunded + 500)
+    const total = this.c.random.chance(0.5) ? net : Math.min(net, entry.refunded + 500)
     entry.refunded = total
     const order: Fields = {
       ...entry.order,
@@ -554,17 +525,17 @@ class PolarUser {
   step() {
     if (this.done) return
     if (!this.sub) return this.start()
-    this.t += this.random.int(60, 40_000) * 1000
+    this.t += this.c.random.int(60, 40_000) * 1000
     const sub = this.sub
     if (sub.status === 'canceled') {
-      if (this.random.chance(0.6)) {
-        this.t += this.resubscribeGapMs
+      if (this.c.random.chance(0.6)) {
+        this.t += this.c.gapMs
         return this.start()
       }
       this.done = true
       return
     }
-    const roll = this.random.next()
+    const roll = this.c.random.next()
     const iso = (ms: number) => new Date(ms).toISOString()
     if (roll < 0.15) {
       const plan: PlanKey = sub.product_id === PLANS.pro.polarProduct ? 'starter' : 'pro'
@@ -610,22 +581,18 @@ class PolarUser {
 /** Generates the unique events (time-ordered per user), then the delivery order. */
 export function generateStream(options: StreamOptions) {
   const random = createRandom(options.seed)
-  const tag = `s${options.seed}`
   const events: StreamEvent[] = []
-  const gap = options.reorderWindowMs + 60_000
+  const context: Context = {
+    random,
+    tag: `s${options.seed}`,
+    out: events,
+    gapMs: options.reorderWindowMs + 60_000,
+    invoiceBaseUrl: options.polarInvoiceBaseUrl,
+  }
   const actors = options.users.map((user, index) =>
     user.provider === 'stripe'
-      ? new StripeUser(random, index, user.id, tag, events, gap)
-      : new PolarUser(
-          random,
-          index,
-          user.id,
-          user.polar as PolarResources,
-          options.polarInvoiceBaseUrl,
-          tag,
-          events,
-          gap,
-        ),
+      ? new StripeUser(context, index, user.id)
+      : new PolarUser(context, index, user.id, user.polar!),
   )
   while (events.length < options.events && actors.some((actor) => !actor.done)) {
     for (const actor of actors) {

@@ -1,35 +1,15 @@
-/**
- * The soak's second phase: subscriptions run through the Stripe emulator itself (created,
- * renewed, a renewal declined, then recovered through the portal's card form and
- * `invoices.pay`, or on the hosted invoice page, or paid out of band (`invoice.paid` alone),
- * or left past due; then a payment refunded in part through the API, or in full on the
- * dashboard's page, or disputed and the dispute won), while the emulator delivers its own
- * events to the app, shuffled and partly duplicated as Stripe may. Each user's row and
- * payments are then compared with the emulator's subscription, invoices and charges.
- */
+// The soak's second phase: subscriptions through the Stripe emulator itself (a renewal
+// declined, then recovered by the portal, the hosted invoice page, out of band, or not; a
+// payment refunded or disputed), its events delivered shuffled and partly duplicated; each
+// user's row and payments then compared with the emulator's objects.
 import Stripe from 'stripe'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { LOCAL_STACK_KEYS } from '../../tests/local-stack/defaults'
 import type { LocalStack } from '../../tests/local-stack/stack'
 
-export interface EmulatorPhaseFigures {
-  users: number
-  events: number
-  deliveries: number
-  duplicates: number
-  failedDeliveries: number
-  rowsChecked: number
-  mismatches: string[]
-}
-
-const HOUR = 3600
-
 /** Runs the flows for `userIds` (fresh users with no subscription) and checks the rows. */
-export async function runStripeEmulatorPhase(
-  stack: LocalStack,
-  userIds: string[],
-): Promise<EmulatorPhaseFigures> {
+export async function runStripeEmulatorPhase(stack: LocalStack, userIds: string[]) {
   const emulator = stack.stripe
   const stripe = new Stripe(LOCAL_STACK_KEYS.stripeSecretKey, {
     host: '127.0.0.1',
@@ -55,7 +35,7 @@ export async function runStripeEmulatorPhase(
     const invoice = await stripe.invoices.retrieve(declined.latest_invoice as string)
     // The subscriber comes back an hour later (a recovery in the failure's own second
     // cannot be told apart from it: event times are whole seconds).
-    emulator.advanceClock(HOUR)
+    emulator.advanceClock(3600)
     if (index % 3 === 1) {
       const portal = await stripe.billingPortal.sessions.create({
         customer: customer.id,

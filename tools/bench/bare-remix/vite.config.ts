@@ -1,9 +1,4 @@
-/**
- * The benchmark's floor (docs/performance.md, "The floor"): a minimal Remix app of the same
- * Remix and React versions and future flags as the app, built with the installed
- * `@remix-run/dev` and served with `remix-serve`. `tools/bench/run.ts` builds it into
- * `.build-bench-bare` (BUILD_DIR) and measures it first: every ratio is against it.
- */
+// The bench's floor (docs/performance.md): the app's Remix versions and future flags, nothing else.
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
