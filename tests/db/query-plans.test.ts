@@ -38,12 +38,22 @@ async function explain(tx: Queryable, sql: string, params: unknown[] = []) {
   return nodes(json[0].Plan)
 }
 
-/** The body of a `language sql` function, its parameters as $1, $2, …: the migration's own. */
+/**
+ * The body of a `language sql` function, its parameters as $1, $2, …: the migration's own, with
+ * the settings it runs with (`create function … set name = value`) set, as a call would.
+ */
 async function functionBody(tx: Queryable, name: string) {
-  const { rows } = await tx.query<{ prosrc: string; proargnames: string[] | null }>(
-    `select prosrc, proargnames from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
+  const { rows } = await tx.query<{
+    prosrc: string
+    proargnames: string[] | null
+    proconfig: string[] | null
+  }>(
+    `select prosrc, proargnames, proconfig from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
     [name],
   )
+  for (const [setting, value] of (rows[0].proconfig ?? []).map((entry) => entry.split('=')))
+    if (setting !== 'search_path')
+      await tx.query('select set_config($1, $2, true)', [setting, value])
   let body = rows[0].prosrc
   ;(rows[0].proargnames ?? []).forEach((arg, index) => {
     body = body.replace(new RegExp(`\\b${arg}\\b`, 'g'), `$${index + 1}`)
@@ -63,15 +73,6 @@ function as<T>(
       enable_seqscan: 'off',
     },
   })
-}
-
-/** The settings a function runs with (`create function … set name = value`). */
-async function functionSettings(tx: Queryable, name: string) {
-  const { rows } = await tx.query<{ proconfig: string[] | null }>(
-    `select proconfig from pg_proc where proname = $1 and pronamespace = 'public'::regnamespace`,
-    [name],
-  )
-  return rows[0].proconfig ?? []
 }
 
 function seqScans(plan: PlanNode[]) {
@@ -131,15 +132,10 @@ describe('the queries of the signed-in pages use indexes', () => {
     expect(read).toContain('user_subscriptions')
   })
 
-  /** billing_overview's plan, with the settings it runs with (set_config, as a call would). */
   const overviewPlan = (page: number) =>
-    as('authenticated', async (tx) => {
-      for (const setting of await functionSettings(tx, 'billing_overview')) {
-        const [name, value] = setting.split('=')
-        if (name !== 'search_path') await tx.query('select set_config($1, $2, true)', [name, value])
-      }
-      return explain(tx, await functionBody(tx, 'billing_overview'), [page, 10])
-    })
+    as('authenticated', async (tx) =>
+      explain(tx, await functionBody(tx, 'billing_overview'), [page, 10]),
+    )
 
   it.each([1, 50])(
     "the billing page's overview, page %i: one index range in order, no sort of the user's payments",

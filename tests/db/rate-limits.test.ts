@@ -109,20 +109,12 @@ describe('rate_limit_hits', () => {
   })
 
   it('counts concurrent calls over the same keys exactly once each, without deadlocks', async () => {
+    const pair: [string, number, number][] = [
+      ['m-c1', 20, 60_000],
+      ['m-c2', 100, 60_000],
+    ]
     const verdicts = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        hits(
-          i % 2
-            ? [
-                ['m-c1', 20, 60_000],
-                ['m-c2', 100, 60_000],
-              ]
-            : [
-                ['m-c2', 100, 60_000],
-                ['m-c1', 20, 60_000],
-              ],
-        ),
-      ),
+      Array.from({ length: 30 }, (_, i) => hits(i % 2 ? pair : [...pair].reverse())),
     )
     const first = verdicts.map((pair, i) => pair[i % 2 ? 0 : 1])
     expect(first.filter((verdict) => verdict.allowed)).toHaveLength(20)

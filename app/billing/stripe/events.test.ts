@@ -308,24 +308,11 @@ describe('StripeInvoiceSchema', () => {
 })
 
 describe('invoiceSubscriptionId', () => {
-  const oneOffLine = {
-    parent: {
-      invoice_item_details: { invoice_item: 'ii_1', subscription: null },
-      subscription_item_details: null,
-      type: 'invoice_item_details',
-    },
-  }
-  const withLines = (parent: unknown, ...lines: Fields[]) => {
-    const base = stripeInvoice({ parent })
-    return {
-      ...base,
-      lines: { object: 'list', data: lines.map((line) => ({ ...base.lines.data[0], ...line })) },
-    }
-  }
-  const withoutLines = (parent: unknown) => {
-    const invoice: Fields = stripeInvoice({ parent })
-    delete invoice.lines
-    return invoice
+  const oneOffLine = { parent: { invoice_item_details: {}, subscription_item_details: null } }
+  /** An invoice without a parent, its lines the default line with each of `lines`. */
+  const linesOnly = (...lines: Fields[]) => {
+    const data = lines.map((line) => ({ ...stripeInvoice().lines.data[0], ...line }))
+    return stripeInvoice({ parent: null, lines: { data } })
   }
 
   it.each<[string, unknown, string | null]>([
@@ -343,17 +330,13 @@ describe('invoiceSubscriptionId', () => {
     [
       'from the line items when parent is a quote',
       stripeInvoice({
-        parent: {
-          quote_details: { quote: 'qt_1' },
-          subscription_details: null,
-          type: 'quote_details',
-        },
+        parent: { quote_details: { quote: 'qt_1' }, subscription_details: null },
       }),
       SUB_ID,
     ],
-    ['skipping line items without a subscription', withLines(null, oneOffLine, {}), SUB_ID],
-    ['null without a subscription anywhere', withLines(null, { parent: null }), null],
-    ['null without a parent or lines', withoutLines(null), null],
+    ['skipping line items without a subscription', linesOnly(oneOffLine, {}), SUB_ID],
+    ['null without a subscription anywhere', linesOnly({ parent: null }), null],
+    ['null without a parent or lines', stripeInvoice({ parent: null, lines: undefined }), null],
   ])('reads the subscription %s', (_, invoice, expected) => {
     expect(invoiceSubscriptionId(parseInvoice(invoice))).toBe(expected)
   })

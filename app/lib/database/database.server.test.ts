@@ -125,30 +125,24 @@ describe('the service role', () => {
 
 describe('as the signed-in user', () => {
   const asUser = { accessToken: 'eyJuser.token.sig' }
+  const user = () => database({ asUser })
 
   it("sends the anon key and the user's own token, never the service-role key", async () => {
     answer = json(200, '{"total":0}')
-    expect(
-      await database({ asUser }).rpc(
-        'billing_overview',
-        { p_page: 2, p_page_size: 10 },
-        { get: true },
-      ),
-    ).toMatchObject({ data: { total: 0 }, error: null })
-    const request = seen.at(-1)!
+    const overview = user().rpc('billing_overview', { p_page: 2, p_page_size: 10 }, { get: true })
+    expect(await overview).toMatchObject({ data: { total: 0 }, error: null })
     // A GET with the arguments in the query.
-    expect(request.url).toBe('/rest/v1/rpc/billing_overview?p_page=2&p_page_size=10')
-    expect(request.body).toBe('')
-    expect(request.headers.authorization).toBe('Bearer eyJuser.token.sig')
-    expect(request.headers.apikey).toBe(getEnv().SUPABASE_ANON_KEY)
-    expect(request.headers.apikey).not.toBe(getEnv().SUPABASE_SERVICE_ROLE_KEY)
+    expect(seen.at(-1)).toMatchObject({
+      url: '/rest/v1/rpc/billing_overview?p_page=2&p_page_size=10',
+      body: '',
+      headers: { authorization: 'Bearer eyJuser.token.sig', apikey: getEnv().SUPABASE_ANON_KEY },
+    })
+    expect(getEnv().SUPABASE_ANON_KEY).not.toBe(getEnv().SUPABASE_SERVICE_ROLE_KEY)
   })
 
   it('a refused token is an error with its code and status', async () => {
     answer = refusal(401, 'PGRST301', 'JWT expired')
-    expect(
-      await database({ asUser }).rpc('account_summary', undefined, { get: true }),
-    ).toMatchObject({
+    expect(await user().rpc('account_summary', undefined, { get: true })).toMatchObject({
       data: null,
       error: { code: 'PGRST301', message: 'JWT expired' },
       status: 401,
