@@ -70,9 +70,13 @@ export async function verify(
   userIds: string[],
   expected: ReturnType<typeof expectedState>,
   options: { deferredInvoiceLinks?: boolean } = {},
-): Promise<{ rowsChecked: number; mismatches: string[]; deferredInvoiceLinks: number }> {
+) {
   const db = stack.database
   const mismatches: string[] = []
+  const differ = (label: string, a: unknown, b: unknown) => {
+    if (a !== b)
+      mismatches.push(`${label}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`)
+  }
   let rowsChecked = 0
   let deferredInvoiceLinks = 0
   const { rows: subscriptionRows } = await db.query<Record<string, unknown>>(
@@ -92,12 +96,8 @@ export async function verify(
       return
     }
     for (const column of SUBSCRIPTION_COLUMNS) {
-      const a = normalise(column, got[column])
-      const b = normalise(column, want[column])
-      if (a !== b)
-        mismatches.push(
-          `user ${index} (${want.provider}) ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
-        )
+      const label = `user ${index} (${want.provider}) ${column}`
+      differ(label, normalise(column, got[column]), normalise(column, want[column]))
     }
   })
 
@@ -138,10 +138,7 @@ export async function verify(
         deferredInvoiceLinks += 1
         continue
       }
-      if (a !== b)
-        mismatches.push(
-          `payment ${key} ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
-        )
+      differ(`payment ${key} ${column}`, a, b)
     }
   }
   for (const key of expected.payments.keys())
