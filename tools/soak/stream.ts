@@ -245,17 +245,8 @@ interface Context {
 const DAY = 86_400
 const T0 = 1_780_000_000 // event time base (seconds), far from "now" on purpose
 
-interface StripeSub {
-  id: string
-  customer: string
-  plan: PlanKey
-  status: string
-  cancelAtPeriodEnd: boolean
-  canceledAt: number | null
-  feedback: string | null
-  periodStart: number
-  periodEnd: number
-}
+type SubscriptionOptions = Parameters<typeof subscriptionObject>[0]
+type StripeSub = Required<Omit<SubscriptionOptions, 'userId' | 'price'>> & { plan: PlanKey }
 
 const millis = (row: Fields) => {
   for (const column of TIME_COLUMNS)
