@@ -36,19 +36,16 @@ export async function createPolarResources(
       success_url: `${siteUrl}/success?checkout_id={CHECKOUT_ID}`,
     })
     const paid = await stack.polar.completeCheckout(checkout.id)
-    const orders = [paid.order as unknown as Record<string, unknown>]
+    const wire = (object: object) => object as unknown as Record<string, unknown>
+    const ids = { subscription_id: paid.subscription.id }
+    const orders = [wire(paid.order)]
     for (let renewal = 0; renewal < 3; renewal++) {
-      const result = await stack.polar.trigger('renewal', {
-        subscription_id: paid.subscription.id,
-      })
-      if (result.order) orders.push(result.order as unknown as Record<string, unknown>)
+      const { order } = await stack.polar.trigger('renewal', ids)
+      if (order) orders.push(wire(order))
     }
     // Polar sells a customer no second subscription while one is live.
-    if (n === 0) await stack.polar.trigger('revoke', { subscription_id: paid.subscription.id })
-    subscriptions.push({
-      subscription: paid.subscription as unknown as Record<string, unknown>,
-      orders,
-    })
+    if (n === 0) await stack.polar.trigger('revoke', ids)
+    subscriptions.push({ subscription: wire(paid.subscription), orders })
   }
   return { subscriptions }
 }
