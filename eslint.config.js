@@ -34,8 +34,7 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  // One import order everywhere, fixed by `npm run format` / `eslint --fix`: Node's modules,
-  // packages, the app's `~/` modules, then relative ones, each group sorted.
+  // One import order, fixed by `npm run format`: node:, packages, `~/`, relative.
   {
     files: ['**/*.{ts,tsx,js}'],
     plugins: { 'simple-import-sort': simpleImportSort },
@@ -64,9 +63,7 @@ export default tseslint.config(
       ],
     },
   },
-  // Direction of imports (tests/README.md): app/ never imports tests/ or tools/; the local
-  // stack (tests/local-stack/, a package of its own) imports nothing outside its folder, by
-  // relative path or the ~/ alias. Suites and tools may import both.
+  // Direction of imports (tests/README.md): app/ never imports tests/ or tools/.
   { files: ['app/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', appImports()] } },
   // The layers of app/ (docs/architecture.md, "Layers"): the shared helpers import no feature,
   // auth does not import billing, billing does not read through account; tests may cross them.
@@ -109,9 +106,8 @@ export default tseslint.config(
       ],
     },
   },
-  // One logger (app/lib/server/logger.server.ts): no console in app/ but the command-line scripts
-  // (*.cli.ts and the start they share), whose console output is their interface. Code that also runs in the
-  // browser, where the server logger cannot go, says why it uses console.
+  // One logger (app/lib/server/logger.server.ts): no console in app/ but the command-line
+  // scripts, whose console output is their interface.
   {
     files: ['app/**/*.{ts,tsx}'],
     ignores: ['app/**/*.cli.ts', 'app/commands.server.ts'],

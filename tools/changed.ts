@@ -1,19 +1,16 @@
 // `npm run test:changed [ref]`: the edit-test loop for the files not yet committed (or changed
 // since `ref`): lint, format, incremental types, `vitest related`, and the integration tests
 // that run a changed line of app/ (integration-tests.ts) or import a changed file.
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 import { PROJECT_ROOT } from '../tests/local-stack/database'
-import { integrationTestsFor } from './integration-tests'
+import { git, integrationTestsFor } from './integration-tests'
 import { runSteps, type Step } from './steps'
 
 const bin = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.bin', name)
 const cache = (name: string) => path.join(PROJECT_ROOT, 'node_modules/.cache/test-changed', name)
-const git = (...args: string[]) =>
-  execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
 
 const since = process.argv[2]
 const changed = [
@@ -26,6 +23,7 @@ const changed = [
 
 const code = changed.filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
 const nothing = 'no such file changed'
+const DATABASE = ['--project', 'database', '--maxWorkers', '2']
 const running = integrationTestsFor(since)
 const outsideApp = [
   ...new Set([...code.filter((file) => !file.startsWith('app/')), ...(running.related ?? [])]),
@@ -44,20 +42,12 @@ const steps: Step[] = [
     command: bin('vitest'),
     args: running.tests
       ? [
-          ...[
-            'related',
-            '--run',
-            '--passWithNoTests',
-            '--project',
-            'database',
-            '--maxWorkers',
-            '2',
-          ],
+          ...['related', '--run', '--passWithNoTests', ...DATABASE],
           ...['--exclude', 'tests/db/**', '--exclude', 'tests/setup/**'],
           ...outsideApp,
           ...running.tests,
         ]
-      : ['run', '--project', 'database', '--maxWorkers', '2'],
+      : ['run', ...DATABASE],
     skip: !running.tests || running.tests.length || outsideApp.length ? undefined : nothing,
   },
   {

@@ -65,15 +65,9 @@ if (stack) {
   console.log(`\n  App alone (${plan.reason}): ${siteUrl}\n`)
 }
 
-const app = spawn(
-  process.execPath,
-  [path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js'), 'vite:dev'],
-  {
-    cwd: PROJECT_ROOT,
-    stdio: 'inherit',
-    env: appEnv,
-  },
-)
+const remix = path.join(PROJECT_ROOT, 'node_modules/@remix-run/dev/dist/cli.js')
+const options = { cwd: PROJECT_ROOT, stdio: 'inherit', env: appEnv } as const
+const app = spawn(process.execPath, [remix, 'vite:dev'], options)
 
 let stopping = false
 async function stop(code = 0) {

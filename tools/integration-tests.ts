@@ -2,7 +2,7 @@
 // it): a changed line selects the files that ran the innermost function around it, or at the
 // top level those that loaded the module, from tests/functions-run.txt (test-map.ts):
 // `commit <sha>`, `test <n> <file>` lines, then `<app file> <loaded by> <first>-<last>:<ran by>…`.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -79,7 +79,7 @@ export function testsRunningLines(run: FunctionsRun, file: string, lines: number
   return [...selected].map((index) => run.tests[index])
 }
 
-const git = (...args: string[]) =>
+export const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean)
 
 /** Changed lines per file, by their numbers on one side of a `git diff -U0`. */
@@ -120,15 +120,8 @@ export function integrationTestsFor(since?: string): {
   if (!existsSync(mapFile)) return { tests: null, reason: `there is no ${FUNCTIONS_RUN_FILE}` }
   const run = parseFunctionsRun(readFileSync(mapFile, 'utf8'))
   const atCommit = (file: string) => {
-    try {
-      execFileSync('git', ['cat-file', '-e', `${run.commit}:${file}`], {
-        cwd: PROJECT_ROOT,
-        stdio: 'ignore',
-      })
-      return true
-    } catch {
-      return false
-    }
+    const object = `${run.commit}:${file}`
+    return spawnSync('git', ['cat-file', '-e', object], { cwd: PROJECT_ROOT }).status === 0
   }
   if (!atCommit('package.json'))
     return { tests: null, reason: `the map's commit ${run.commit} is not in this clone` }

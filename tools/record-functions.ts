@@ -70,14 +70,9 @@ function functionsOf(source: string, functions: FunctionCoverage[]): FileRun {
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1))
     lineStarts.push(i + 1)
   const lineOf = (offset: number) => {
-    let low = 0
-    for (let high = lineStarts.length - 1; low < high;) {
-      const middle = (low + high + 1) >> 1
-      if (lineStarts[middle] <= offset) low = middle
-      else high = middle - 1
-    }
-    const column = offset - lineStarts[low] - (low === 0 ? wrapper : 0)
-    return originalPositionFor(map, { line: low + 1, column, bias: GREATEST_LOWER_BOUND }).line
+    const line = lineStarts.findLastIndex((start) => start <= offset)
+    const column = offset - lineStarts[line] - (line === 0 ? wrapper : 0)
+    return originalPositionFor(map, { line: line + 1, column, bias: GREATEST_LOWER_BOUND }).line
   }
   const ran = new Set<string>()
   const all = new Set<string>()

@@ -11,6 +11,7 @@ const sh = (name: string, script: string, extra: Partial<Step> = {}): Step => ({
   ...extra,
 })
 
+const options = { cwd: os.tmpdir(), capacity: 2 }
 let printed: string[]
 beforeEach(() => {
   printed = []
@@ -27,7 +28,7 @@ describe('runSteps', () => {
         sh('beside it', 'sleep 1'),
         sh('after both', 'echo done', { after: ['slow', 'beside it'] }),
       ],
-      { cwd: os.tmpdir(), capacity: 2 },
+      options,
     )
     // Side by side: the two sleeps took about one sleep, not two.
     expect(Date.now() - started).toBeLessThan(1900)
@@ -38,17 +39,14 @@ describe('runSteps', () => {
 
   it('holds one at a time when the capacity says so', async () => {
     const started = Date.now()
-    await runSteps([sh('one', 'sleep 0.5'), sh('two', 'sleep 0.5')], {
-      cwd: os.tmpdir(),
-      capacity: 1,
-    })
+    await runSteps([sh('one', 'sleep 0.5'), sh('two', 'sleep 0.5')], { ...options, capacity: 1 })
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
   })
 
   it('prints each step’s output in one piece, stdout and stderr, when it ends', async () => {
     await runSteps(
       [sh('talkative', 'echo first; sleep 0.3; echo second >&2'), sh('quick', 'echo interjection')],
-      { cwd: os.tmpdir(), capacity: 2 },
+      options,
     )
     const talkative = printed.find((line) => line.includes('━━ talkative'))
     expect(talkative).toMatch(/━━ talkative \(passed, [\d.]+s\)\nfirst\nsecond/)
@@ -64,7 +62,7 @@ describe('runSteps', () => {
         sh('runs after a failure', 'exit 0', { after: ['fails'] }),
         sh('waits for a ghost', 'exit 0', { after: ['no such step'] }),
       ],
-      { cwd: os.tmpdir(), capacity: 2 },
+      options,
     )
     expect(results.map(({ name, status }) => [name, status])).toEqual([
       ['fails', 'failed'],
@@ -84,10 +82,7 @@ describe('a failed step after the summary', () => {
     const lines = Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('; echo ')
     await runSteps(
       [sh('breaks', `echo ${lines}; echo cause of failure; exit 1`), sh('fine', 'echo ok')],
-      {
-        cwd: os.tmpdir(),
-        capacity: 2,
-      },
+      options,
     )
     const afterSummary = printed.slice(printed.findIndex((line) => line.includes('━━ summary')))
     const repeated = afterSummary.find((line) => line.includes('━━ breaks failed'))

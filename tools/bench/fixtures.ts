@@ -125,25 +125,12 @@ export const contactRequest = (index: number): Request => ({
   headers: { 'content-type': 'application/json', 'x-forwarded-for': client(18, index) },
 })
 
+const WRONG_PASSWORD = { intent: 'password', password: 'not-the-password-1' }
+const MAGIC_LINK = { intent: 'magic-link' }
 /** The auth forms an attack posts, and what each answers when it works. */
-export const AUTH_FORMS: {
-  name: string
-  path: string
-  fields: Record<string, string>
-  status?: number
-}[] = [
-  {
-    name: 'POST /sign-in, wrong password',
-    path: '/sign-in',
-    fields: { intent: 'password', password: 'not-the-password-1' },
-    status: 400,
-  },
-  {
-    name: 'POST /sign-in, magic link',
-    path: '/sign-in',
-    fields: { intent: 'magic-link' },
-    status: 302,
-  },
+export const AUTH_FORMS = [
+  { name: 'POST /sign-in, wrong password', path: '/sign-in', fields: WRONG_PASSWORD, status: 400 },
+  { name: 'POST /sign-in, magic link', path: '/sign-in', fields: MAGIC_LINK, status: 302 },
   { name: 'POST /forgot-password', path: '/forgot-password', fields: {} },
 ]
 

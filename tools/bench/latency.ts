@@ -24,6 +24,7 @@ const PORTS = offsetPorts(TOOL_PORTS.bench, Number(flags['port-offset']))
 const ORIGIN = `http://127.0.0.1:${PORTS.app}`
 const log = (message: string) => console.log(`[latency] ${message}`)
 const median = (values: number[]) => percentile(values, 0.5)
+const medianMs = (timings: { ms: number }[]) => round(median(timings.map((timing) => timing.ms)))
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
 
 /** `limit`: the largest round trips allowed (1.2: one, with the measurement's noise). */
@@ -75,12 +76,8 @@ try {
     delay.setRtt(rtt)
     const { body, headers } = path.next?.() ?? {}
     const start = performance.now()
-    const response = await fetch(`${ORIGIN}${path.path}`, {
-      method: path.method,
-      body,
-      headers,
-      redirect: 'manual',
-    })
+    const init: RequestInit = { method: path.method, body, headers, redirect: 'manual' }
+    const response = await fetch(`${ORIGIN}${path.path}`, init)
     const ttfbMs = performance.now() - start
     await response.arrayBuffer()
     return { ms: performance.now() - start, ttfbMs, status: response.status }
@@ -98,10 +95,7 @@ try {
         far.push(await timed(path, RTT))
       }
       delay.setRtt(0)
-      const ms = {
-        near: round(median(near.map((s) => s.ms))),
-        far: round(median(far.map((s) => s.ms))),
-      }
+      const ms = { near: medianMs(near), far: medianMs(far) }
       const row = {
         name: path.name,
         data,

@@ -1,6 +1,6 @@
 // The bench's processes: the local stack in its own (no event loop shared with the load
 // generator), the bare Remix app under `remix-serve` (the floor) and the production server.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process'
 import { mkdirSync, openSync } from 'node:fs'
 import path from 'node:path'
 
@@ -52,15 +52,10 @@ export function startStack(
   ports: { supabase: number; stripe: number; polar: number },
   pool = { size: 10, acquisitionTimeoutMs: 10_000 },
 ): Promise<StackReady> {
-  const child = spawn(
-    process.execPath,
-    [...cpuProfile('stack'), '--import', 'tsx', 'tools/bench/stack-process.ts'],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_STACK: JSON.stringify({ siteUrl, ports, pool }) },
-    },
-  )
+  const args = [...cpuProfile('stack'), '--import', 'tsx', 'tools/bench/stack-process.ts']
+  const env = { ...process.env, BENCH_STACK: JSON.stringify({ siteUrl, ports, pool }) }
+  const stdio: StdioOptions = ['ignore', 'inherit', 'inherit', 'ipc']
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio, env })
   stackProcess = child
   children.push(child)
   return new Promise((resolve, reject) => {

@@ -20,37 +20,34 @@ export interface StatementTotals {
 const LEDGER = '(record_webhook_event|apply_subscription_event|record_payment_event)'
 const OUTBOX = '(claim_notifications|finish_notification)'
 
+const FRAMING = `query ~* '^\\s*(begin|commit|rollback|start transaction|set |reset |select set_config\\()'`
+const OWN = `dbid = (select oid from pg_database where datname = current_database())
+  and query !~ 'pg_stat_statements'`
+
+const BLOCKS = 'shared_blks_hit + shared_blks_read'
+const sum = (name: keyof StatementTotals, value: string, from: string) =>
+  `coalesce((select sum(${value}) from ${from}), 0)::float8 as "${name}"`
 const SNAPSHOT = `
   with s as (
-    select *,
-      query ~* '^\\s*(begin|commit|rollback|start transaction|set |reset |select set_config\\()' as framing,
+    select *, ${FRAMING} as framing,
       query ~* '^\\s*(with\\M.*\\)\\s*)?(insert|update|delete|merge)\\M' as dml
-    from pg_stat_statements(true)
-    where dbid = (select oid from pg_database where datname = current_database())
-      and query !~ 'pg_stat_statements'
+    from pg_stat_statements(true) where ${OWN}
   ), t as (
     select *, query ~ '${OUTBOX}' as outbox from s where toplevel and not framing
   )
-  select
-    coalesce((select sum(calls) from t where not outbox), 0)::float8 as "statements",
-    coalesce((select sum(rows) from s where dml and not query ~ '${OUTBOX}'), 0)::float8
-      as "rowsWritten",
-    coalesce((select sum(shared_blks_dirtied) from t where not outbox), 0)::float8
-      as "blocksDirtied",
-    coalesce((select sum(shared_blks_written) from t where not outbox), 0)::float8
-      as "blocksWritten",
-    coalesce((select sum(shared_blks_hit + shared_blks_read) from t where not outbox), 0)::float8
-      as "blocksTouched",
-    coalesce((select sum(total_exec_time) from t where not outbox), 0)::float8 as "execMs",
-    coalesce((select sum(calls) from t where query ~ 'rate_limit_hit'), 0)::float8
-      as "rateLimitCalls",
-    coalesce((select sum(calls) from t where query ~ '${LEDGER}'), 0)::float8 as "ledgerCalls",
-    coalesce((select sum(calls) from t where query ~ 'claim_notifications'), 0)::float8
-      as "outboxPolls",
-    coalesce((select sum(calls) from t where outbox), 0)::float8 as "outboxStatements",
-    coalesce((select sum(shared_blks_hit + shared_blks_read) from t
-      where query ~ 'claim_notifications'), 0)::float8 as "outboxBlocks"
-  from (select) nothing`
+  select ${[
+    sum('statements', 'calls', 't where not outbox'),
+    sum('rowsWritten', 'rows', `s where dml and not query ~ '${OUTBOX}'`),
+    sum('blocksDirtied', 'shared_blks_dirtied', 't where not outbox'),
+    sum('blocksWritten', 'shared_blks_written', 't where not outbox'),
+    sum('blocksTouched', BLOCKS, 't where not outbox'),
+    sum('execMs', 'total_exec_time', 't where not outbox'),
+    sum('rateLimitCalls', 'calls', "t where query ~ 'rate_limit_hit'"),
+    sum('ledgerCalls', 'calls', `t where query ~ '${LEDGER}'`),
+    sum('outboxPolls', 'calls', "t where query ~ 'claim_notifications'"),
+    sum('outboxStatements', 'calls', 't where outbox'),
+    sum('outboxBlocks', BLOCKS, "t where query ~ 'claim_notifications'"),
+  ].join(', ')}`
 
 export interface StatementReader {
   snapshot(): Promise<StatementTotals>
@@ -87,10 +84,7 @@ export async function openStatements(
         `select coalesce('rpc ' || substring(query from 'public\\."([a-z_0-9]+)"\\('),
                          left(regexp_replace(query, '\\s+', ' ', 'g'), 120)) as query,
                 sum(calls)::float8 as calls
-           from pg_stat_statements(true)
-          where dbid = (select oid from pg_database where datname = current_database())
-            and toplevel and query !~ 'pg_stat_statements'
-            and query !~* '^\\s*(begin|commit|rollback|start transaction|set |reset |select set_config\\()'
+           from pg_stat_statements(true) where ${OWN} and toplevel and not (${FRAMING})
           group by 1`,
       )
       return new Map(rows.map((row) => [row.query, row.calls]))

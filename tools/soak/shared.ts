@@ -36,19 +36,16 @@ export async function createPolarResources(
       success_url: `${siteUrl}/success?checkout_id={CHECKOUT_ID}`,
     })
     const paid = await stack.polar.completeCheckout(checkout.id)
-    const orders = [paid.order as unknown as Record<string, unknown>]
+    const wire = (object: object) => object as unknown as Record<string, unknown>
+    const ids = { subscription_id: paid.subscription.id }
+    const orders = [wire(paid.order)]
     for (let renewal = 0; renewal < 3; renewal++) {
-      const result = await stack.polar.trigger('renewal', {
-        subscription_id: paid.subscription.id,
-      })
-      if (result.order) orders.push(result.order as unknown as Record<string, unknown>)
+      const { order } = await stack.polar.trigger('renewal', ids)
+      if (order) orders.push(wire(order))
     }
     // Polar sells a customer no second subscription while one is live.
-    if (n === 0) await stack.polar.trigger('revoke', { subscription_id: paid.subscription.id })
-    subscriptions.push({
-      subscription: paid.subscription as unknown as Record<string, unknown>,
-      orders,
-    })
+    if (n === 0) await stack.polar.trigger('revoke', ids)
+    subscriptions.push({ subscription: wire(paid.subscription), orders })
   }
   return { subscriptions }
 }
@@ -70,9 +67,13 @@ export async function verify(
   userIds: string[],
   expected: ReturnType<typeof expectedState>,
   options: { deferredInvoiceLinks?: boolean } = {},
-): Promise<{ rowsChecked: number; mismatches: string[]; deferredInvoiceLinks: number }> {
+) {
   const db = stack.database
   const mismatches: string[] = []
+  const differ = (label: string, a: unknown, b: unknown) => {
+    if (a !== b)
+      mismatches.push(`${label}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`)
+  }
   let rowsChecked = 0
   let deferredInvoiceLinks = 0
   const { rows: subscriptionRows } = await db.query<Record<string, unknown>>(
@@ -92,12 +93,8 @@ export async function verify(
       return
     }
     for (const column of SUBSCRIPTION_COLUMNS) {
-      const a = normalise(column, got[column])
-      const b = normalise(column, want[column])
-      if (a !== b)
-        mismatches.push(
-          `user ${index} (${want.provider}) ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
-        )
+      const label = `user ${index} (${want.provider}) ${column}`
+      differ(label, normalise(column, got[column]), normalise(column, want[column]))
     }
   })
 
@@ -138,10 +135,7 @@ export async function verify(
         deferredInvoiceLinks += 1
         continue
       }
-      if (a !== b)
-        mismatches.push(
-          `payment ${key} ${column}: database ${JSON.stringify(a)}, stream ${JSON.stringify(b)}`,
-        )
+      differ(`payment ${key} ${column}`, a, b)
     }
   }
   for (const key of expected.payments.keys())

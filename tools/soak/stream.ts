@@ -245,17 +245,8 @@ interface Context {
 const DAY = 86_400
 const T0 = 1_780_000_000 // event time base (seconds), far from "now" on purpose
 
-interface StripeSub {
-  id: string
-  customer: string
-  plan: PlanKey
-  status: string
-  cancelAtPeriodEnd: boolean
-  canceledAt: number | null
-  feedback: string | null
-  periodStart: number
-  periodEnd: number
-}
+type SubscriptionOptions = Parameters<typeof subscriptionObject>[0]
+type StripeSub = Required<Omit<SubscriptionOptions, 'userId' | 'price'>> & { plan: PlanKey }
 
 const millis = (row: Fields) => {
   for (const column of TIME_COLUMNS)
@@ -399,8 +390,7 @@ class StripeUser {
       })
       this.emit('customer.subscription.updated', sub, this.t)
     } else if (roll < 0.5 && sub.cancelAtPeriodEnd) {
-      Object.assign(sub, { cancelAtPeriodEnd: false, canceledAt: null })
-      sub.feedback = null
+      Object.assign(sub, { cancelAtPeriodEnd: false, canceledAt: null, feedback: null })
       this.emit('customer.subscription.updated', sub, this.t)
     } else if (roll < 0.75) {
       // Renewal: new period and its invoice (in the same second).
@@ -512,16 +502,6 @@ class PolarUser {
     this.pay()
   }
 
-  private setProduct(plan: PlanKey) {
-    const sub = this.sub as Fields
-    sub.product_id = PLANS[plan].polarProduct
-    sub.product = {
-      ...(sub.product as Fields),
-      id: PLANS[plan].polarProduct,
-      name: PLANS[plan].name,
-    }
-  }
-
   step() {
     if (this.done) return
     if (!this.sub) return this.start()
@@ -538,8 +518,9 @@ class PolarUser {
     const roll = this.c.random.next()
     const iso = (ms: number) => new Date(ms).toISOString()
     if (roll < 0.15) {
-      const plan: PlanKey = sub.product_id === PLANS.pro.polarProduct ? 'starter' : 'pro'
-      this.setProduct(plan)
+      const plan = PLANS[sub.product_id === PLANS.pro.polarProduct ? 'starter' : 'pro']
+      sub.product_id = plan.polarProduct
+      sub.product = { ...(sub.product as Fields), id: plan.polarProduct, name: plan.name }
       this.emitSub('subscription.updated')
     } else if (roll < 0.3 && !sub.cancel_at_period_end) {
       Object.assign(sub, {

@@ -126,11 +126,7 @@ export async function runStripeEmulatorPhase(stack: LocalStack, userIds: string[
         refunded,
         (charge && disputes.get(charge.id)) ?? null,
       ].join(' ')
-      const got = payment
-        ? [payment.status, payment.amount, payment.amount_refunded, payment.dispute_status].join(
-            ' ',
-          )
-        : 'no payment row'
+      const got = payment ? PAYMENT.map((column) => payment[column]).join(' ') : 'no payment row'
       if (got !== want)
         mismatches.push(
           `emulator user ${index} invoice ${invoice.id}: database ${got}, Stripe ${want}`,
@@ -148,6 +144,8 @@ export async function runStripeEmulatorPhase(stack: LocalStack, userIds: string[
     mismatches,
   }
 }
+
+const PAYMENT = ['status', 'amount', 'amount_refunded', 'dispute_status']
 
 /** The charge that paid an invoice (none: paid out of band). */
 async function chargeOf(stripe: Stripe, invoiceId: string) {
