@@ -1,7 +1,7 @@
 /** Said of a link with no token behind it: used, replaced or made up (no way to tell which). */
 export const LINK_NOT_VALID = "This link isn't valid or has expired"
 
-/** A mail asked for again within its minute (rate-limits.server.ts `hitMailMinute`). */
+/** A mail asked for again within its minute (rate-limits.server.ts `MAIL_MINUTE`). */
 export const mailMinuteMessage = (retryAfterSeconds: number) =>
   `We sent an email to this address less than a minute ago; you can ask again in ${retryAfterSeconds} s.`
 

@@ -28,6 +28,12 @@ interface FlowLimits {
   account?: RateLimitRule
 }
 
+/**
+ * One mail minute per address, account or not (sign-up and sign-in links): a page can say what
+ * the auth server's own minute would refuse without telling whether the address has an account.
+ */
+const MAIL_MINUTE: ReadonlySet<AuthFlow> = new Set(['sign-up', 'magic-link'])
+
 /** The flows that check a secret: their email budget is per address and client. */
 const PASSWORD_CHECKS: ReadonlySet<AuthFlow> = new Set(['sign-in', 'password-check', 'email-code'])
 
@@ -84,7 +90,7 @@ export async function hitAuthRateLimit(
   request: Request,
   flow: AuthFlow,
   email: string,
-): Promise<RateLimitResult & { paused: boolean }> {
+): Promise<RateLimitResult & { paused: boolean; minute?: RateLimitResult }> {
   const limits: FlowLimits = AUTH_RATE_LIMITS[flow]
   const { email: perEmail, account } = limits
   const client = clientKey(request)
@@ -92,10 +98,14 @@ export async function hitAuthRateLimit(
   const store = getRateLimitStore()
   const emailScope = PASSWORD_CHECKS.has(flow) ? `${address}:${client}` : address
   const byClientCounter = clientCounter(`auth:${flow}`, client, limits)
-  const [byClient, byEmail, ceiling] = await Promise.all([
+  // One statement: the store sends the hits of one tick together.
+  const [byClient, byEmail, ceiling, minute] = await Promise.all([
     store.hit(byClientCounter.key, byClientCounter.rule),
     store.hit(`auth:${flow}:email:${emailScope}`, perEmail),
     account && store.hit(`auth:${flow}:account:${address}`, account),
+    MAIL_MINUTE.has(flow)
+      ? store.hit(`auth:mail-minute:${address}`, { limit: 1, windowMs: MINUTE })
+      : undefined,
   ])
   const paused = ceiling?.allowed === false
   if (paused && account) {
@@ -109,16 +119,7 @@ export async function hitAuthRateLimit(
     })
   }
   const results = ceiling ? [byClient, byEmail, ceiling] : [byClient, byEmail]
-  return { ...countRefusal(`auth:${flow}`)(combineRateLimitResults(results)), paused }
-}
-
-/**
- * One mail minute per address, account or not (sign-up and sign-in links): a page can say what
- * the auth server's own minute would refuse without telling whether the address has an account.
- */
-export function hitMailMinute(email: string) {
-  const rule = { limit: 1, windowMs: MINUTE }
-  return getRateLimitStore().hit(`auth:mail-minute:${emailKey(email)}`, rule)
+  return { ...countRefusal(`auth:${flow}`)(combineRateLimitResults(results)), paused, minute }
 }
 
 export function tooManyAttemptsMessage(retryAfterSeconds: number, what = 'attempts') {

@@ -12,7 +12,6 @@ import { markLinkRequested } from './link-origin.server'
 import { afterAnswer } from './mail-requests.server'
 import {
   hitAuthRateLimit,
-  hitMailMinute,
   pausedCheckMessage,
   tooManyAttemptsInit,
   tooManyAttemptsMessage,
@@ -70,9 +69,8 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
   if (isHoneypotFilled(formData)) throw redirect('/sign-in/confirm', { status: 303 })
   const { email } = submission.value
   const confirm = new URLSearchParams({ email })
-  const minute = await hitMailMinute(email)
-  if (!minute.allowed) {
-    confirm.set('wait', String(minute.retryAfterSeconds))
+  if (limit.minute?.allowed === false) {
+    confirm.set('wait', String(limit.minute.retryAfterSeconds))
     throw redirect(`/sign-in/confirm?${confirm}`, { status: 303 })
   }
   // After the answer: the same answer at the same time for any address (docs/security.md).

@@ -8,12 +8,7 @@ import { readFormData } from '~/lib/server/http.server'
 
 import { signUp } from './auth.server'
 import { mailMinuteMessage } from './auth-errors'
-import {
-  hitAuthRateLimit,
-  hitMailMinute,
-  tooManyAttemptsInit,
-  tooManyAttemptsMessage,
-} from './rate-limits.server'
+import { hitAuthRateLimit, tooManyAttemptsInit, tooManyAttemptsMessage } from './rate-limits.server'
 import { SignUpSchema } from './schemas'
 
 /** Sign-up: the same answer after the same work for any address; a plan chosen first is kept. */
@@ -31,8 +26,8 @@ export async function handleSignUp(request: Request) {
     const formError = tooManyAttemptsMessage(limit.retryAfterSeconds, 'sign-ups')
     return reply(result(), { formError }, tooManyAttemptsInit(limit))
   }
-  const minute = await hitMailMinute(email)
-  if (!minute.allowed) {
+  const { minute } = limit
+  if (minute?.allowed === false) {
     const formError = mailMinuteMessage(minute.retryAfterSeconds)
     return reply(result(), { formError }, tooManyAttemptsInit(minute))
   }

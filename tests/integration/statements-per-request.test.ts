@@ -2,6 +2,8 @@ import http from 'node:http'
 
 import { afterAll, expect, inject, it } from 'vitest'
 
+import { resetEnvForTests } from '../../app/env.server'
+import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import {
   openStatements,
   perRequest,
@@ -73,4 +75,18 @@ it('a signed-in page makes 2 statements, the session check and its read, and wri
       .soft(measured, `${page.path}: ${JSON.stringify(made)}`)
       .toEqual({ app: page.app, authServer: page.authServer, written: 0 })
   }
+})
+
+it('a sign-in link post hits its counters and the mail minute in one statement', async (context) => {
+  if (!app || !reader) return context.skip('statements are not counted here (the case above)')
+  process.env.RATE_LIMIT_STORE = 'postgres'
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+  const before = await reader.snapshot()
+  for (let index = 0; index < REQUESTS; index++) {
+    const body = new URLSearchParams({ intent: 'magic-link', email: `link${index}@example.com` })
+    const answer = await fetch(`${app.url}/sign-in`, { method: 'POST', body, redirect: 'manual' })
+    expect(answer.headers.get('location')).toMatch(/^\/sign-in\/confirm\?email=/)
+  }
+  expect(perRequest(before, await reader.snapshot(), REQUESTS).rateLimitCalls).toBe(1)
 })

@@ -130,7 +130,7 @@ const MAGIC_LINK = { intent: 'magic-link' }
 /** The auth forms an attack posts, and what each answers when it works. */
 export const AUTH_FORMS = [
   { name: 'POST /sign-in, wrong password', path: '/sign-in', fields: WRONG_PASSWORD, status: 400 },
-  { name: 'POST /sign-in, magic link', path: '/sign-in', fields: MAGIC_LINK, status: 302 },
+  { name: 'POST /sign-in, magic link', path: '/sign-in', fields: MAGIC_LINK, status: 303 },
   { name: 'POST /forgot-password', path: '/forgot-password', fields: {} },
 ]
 
