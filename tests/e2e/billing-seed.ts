@@ -99,15 +99,25 @@ export async function stripeSubscriptionIdOf(userId: string) {
   return id!
 }
 
-/** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
-export async function renewAtStripe(subscriptionId: string, body: { fail?: boolean } = {}) {
-  const response = await fetch(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  expect(response.status).toBe(200)
+/** Posts to an emulator's control endpoint, or DELETEs it without a body. */
+async function atEmulator(url: string, body?: object) {
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' } }
+  const response = await fetch(
+    url,
+    body ? { ...post, body: JSON.stringify(body) } : { method: 'DELETE' },
+  )
+  expect(response.ok, url).toBe(true)
 }
+
+/** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
+export const renewAtStripe = (subscriptionId: string, body: { fail?: boolean } = {}) =>
+  atEmulator(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, body)
+/** Stripe calls to fail (`{ path, status, count }`), or none. */
+export const stripeFaults = (fault?: object) =>
+  atEmulator(`${E2E.stripeUrl}/_emulator/faults`, fault)
+/** A Polar event as its dashboard or a renewal would cause it. */
+export const triggerAtPolar = (event: object) =>
+  atEmulator(`${E2E.polarUrl}/_emulator/trigger`, event)
 
 /** The user's own customer at the Polar emulator, bound to them by external id as the app does. */
 export async function createPolarCustomer(userId: string, email: string) {

@@ -84,7 +84,7 @@ const STATES: {
       role: 'status',
       text: `Scheduled to cancel on ${shownDate(cancelAt)}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
     },
-    details: { Status: `Canceling · ends ${shownDate(cancelAt)}` },
+    details: { Plan: 'Pro · $29.00 / month', Status: `Canceling · ends ${shownDate(cancelAt)}` },
     notSaid: 'was canceled',
     offers: { role: 'button', name: 'Resume subscription' },
   },

@@ -3,12 +3,10 @@ import type { Page } from '@playwright/test'
 import { LINK_NOT_VALID } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { mailSubject } from '../integration/mail-support'
-import { seedSubscription } from './billing-seed'
 import {
   askEmailChange,
   attachScreenshots,
   createUser,
-  detail,
   expect,
   fillSignIn,
   mailTo,
@@ -182,29 +180,6 @@ for (const javaScriptEnabled of [true, false]) {
     })
   })
 }
-
-test('billing shows the plan with its price; on a phone every dashboard tab is in view', async ({
-  page,
-}, testInfo) => {
-  const user = await newUser('billing-price')
-  await seedSubscription(user.id, { plan_name: 'Pro', billing_cycle: 'month' })
-  await page.setViewportSize(PHONE)
-  await signIn(page, user.email)
-  await page.goto('/dashboard/settings/billing')
-  const subscription = page.getByRole('region', { name: 'Current subscription' })
-  await expect(detail(subscription, 'Plan')).toHaveText('Pro · $29.00 / month')
-  // No tab of the opened menu is cut at the screen's edge: each lies wholly inside the viewport.
-  const nav = page.getByRole('navigation', { name: 'Dashboard' })
-  await nav.getByText('Dashboard menu').click()
-  const tabs = nav.getByRole('link')
-  await expect(tabs).toHaveCount(5)
-  for (const tab of await tabs.all()) {
-    const box = (await tab.boundingBox())!
-    expect(box.x).toBeGreaterThanOrEqual(0)
-    expect(box.x + box.width).toBeLessThanOrEqual(390)
-  }
-  await attachScreenshots(page, testInfo, 'billing with the price, and the tabs')
-})
 
 for (const javaScriptEnabled of [true, false]) {
   test(`sign-in starts on the email field (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async ({

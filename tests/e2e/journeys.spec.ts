@@ -1,8 +1,8 @@
+import { stripeFaults } from './billing-seed'
 import {
   attachScreenshots,
   expect,
   fillSignIn,
-  fillSignUp,
   newUser,
   openMailedLink,
   payOnPolarCheckout,
@@ -10,6 +10,7 @@ import {
   PHONE,
   planCard,
   polarCheckoutUrl,
+  signedInUser,
   signIn,
   signUp,
   stripeCheckoutUrl,
@@ -93,27 +94,19 @@ for (const { provider, way, words, javaScriptEnabled } of [
 test('an unknown plan and a provider failure bring a browser back to pricing with a message', async ({
   page,
 }) => {
-  const email = uniqueEmail('journey-errors')
-  await page.goto('/sign-up')
-  await fillSignUp(page, email)
-  await openMailedLink(page, (await waitForMail(email, 'signup')).link!)
-  await expect(page).toHaveURL(/\/dashboard/)
+  await signedInUser(page, 'journey-errors')
 
   await page.goto('/subscribe/enterprise')
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?notice=unknown-plan`)
   await expect(page.getByRole('alert')).toContainText('That plan does not exist')
 
-  await fetch(`${E2E.stripeUrl}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path: '/v1/checkout/sessions', method: 'POST', status: 500, count: 3 }),
-  })
+  await stripeFaults({ path: '/v1/checkout/sessions', method: 'POST', status: 500, count: 3 })
   try {
     await page.goto('/subscribe/pro')
     await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?notice=checkout-failed`)
     await expect(page.getByRole('alert')).toContainText('You have not been charged')
   } finally {
-    await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
+    await stripeFaults()
   }
 })
 

@@ -7,6 +7,7 @@ import {
   renewAtStripe,
   seedSubscription,
   shownDate,
+  triggerAtPolar,
 } from './billing-seed'
 import {
   adminClient,
@@ -173,12 +174,7 @@ test.describe('phone width', () => {
       expect(subscriptionId).toBeTruthy()
     }).toPass({ timeout: 20_000 })
     // Polar's declined renewal: order.created (pending), then subscription.past_due.
-    const renewal = await fetch(`${E2E.polarUrl}/_emulator/trigger`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'renewal', subscription_id: subscriptionId, paid: false }),
-    })
-    expect(renewal.status).toBe(200)
+    await triggerAtPolar({ type: 'renewal', subscription_id: subscriptionId, paid: false })
 
     const alert = page.getByRole('alert')
     await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {

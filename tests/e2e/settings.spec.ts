@@ -54,6 +54,11 @@ test('on a phone the navigation fits and the page does not scroll sideways', asy
   await page.setViewportSize({ width: 375, height: 740 })
   await page.goto('/dashboard/settings/account')
   await dashboardNav(page).getByText('Dashboard menu').click()
+  // No tab of the opened menu is cut at the screen's edge.
+  const tabs = dashboardNav(page).getByRole('link')
+  await expect(tabs).toHaveCount(5)
+  for (const box of await Promise.all((await tabs.all()).map((tab) => tab.boundingBox())))
+    expect([box!.x >= 0, box!.x + box!.width <= 375]).toEqual([true, true])
   await dashboardNav(page).getByRole('link', { name: 'Notifications' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
   const overflow = await page.evaluate(
