@@ -56,9 +56,7 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await expect(subscription).toContainText('Polar')
   await expect(payments.getByRole('row')).toHaveCount(2)
   const payment = payments.getByRole('row').nth(1)
-  await expect(payment).toContainText('Pro payment')
-  await expect(payment).toContainText('$29.00')
-  await expect(payment).toContainText('Paid')
+  for (const text of ['Pro payment', '$29.00', 'Paid']) await expect(payment).toContainText(text)
   await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
     'href',
     invoiceUrl,
