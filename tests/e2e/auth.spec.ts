@@ -4,7 +4,6 @@ import { LINK_NOT_VALID, SIGN_IN_PAGE_ERRORS } from '../../app/auth/auth-errors'
 import { noticeByKey } from '../../app/lib/pages/notices'
 import { mailSubject } from '../integration/mail-support'
 import {
-  attachScreenshots,
   createUser,
   expect,
   fillSignIn,
@@ -47,14 +46,13 @@ for (const javaScriptEnabled of [true, false]) {
     test('sign up, confirm from the inbox, land on the dashboard with a notice once; the used link then fails', async ({
       page,
       browser,
-    }, testInfo) => {
+    }) => {
       const email = uniqueEmail('signup')
       await page.goto('/sign-up')
       await fillSignUp(page, email)
       await expect(page).toHaveURL(/\/sign-up\/confirm\?/)
       await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
       await expect(page.getByText(email)).toBeVisible()
-      await attachScreenshots(page, testInfo, 'check your email')
 
       const mail = await waitForMail(email, 'signup')
       expect(new URL(mail.link!).pathname).toBe('/auth/callback')
@@ -65,7 +63,6 @@ for (const javaScriptEnabled of [true, false]) {
         .getByRole('status')
         .filter({ hasText: 'Your email address is confirmed' })
       await expect(confirmed).toBeVisible()
-      await attachScreenshots(page, testInfo, 'dashboard, email confirmed')
       await page.reload()
       await expectDashboard(page, email)
       await expect(confirmed).toHaveCount(0)

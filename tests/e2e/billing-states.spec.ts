@@ -12,7 +12,6 @@ import {
   shownDate,
 } from './billing-seed'
 import {
-  attachScreenshots,
   detail,
   expect,
   newUser,
@@ -332,18 +331,12 @@ test.describe('with JavaScript off', () => {
   })
 })
 
-test('billing and the dashboard, past due, at desktop width; on a 390 px phone the payment history fits', async ({
-  page,
-}, testInfo) => {
+test('on a 390 px phone every payment, its status and invoice link fit', async ({ page }) => {
   const user = await newUser('billing-widths')
   await seedSubscription(user.id, { status: 'past_due' })
   await seedPayments(user.id, twelvePayments())
-  await openBilling(page, user.email)
-  await expect(paymentsRegion(page).getByRole('row')).toHaveCount(11)
-  await attachScreenshots(page, testInfo, 'billing, past due')
-
-  // Every payment with its status and invoice link, within the phone's width.
   await page.setViewportSize(PHONE)
+  await openBilling(page, user.email)
   const payments = paymentsRegion(page)
     .getByRole('list', { name: 'Payments' })
     .getByRole('listitem')
@@ -355,8 +348,4 @@ test('billing and the dashboard, past due, at desktop width; on a 390 px phone t
   const box = await invoice.boundingBox()
   expect(box && box.x + box.width).toBeLessThanOrEqual(390)
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-
-  await page.goto('/dashboard')
-  await expect(page.getByRole('alert')).toContainText('Update your payment method')
-  await attachScreenshots(page, testInfo, 'dashboard, past due')
 })

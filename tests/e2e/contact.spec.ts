@@ -2,16 +2,7 @@ import type { Page } from '@playwright/test'
 
 import { CONTACT_THANK_YOU } from '../../app/contact/schema'
 import { LOCAL_DEFAULTS } from '../../app/env.server'
-import {
-  adminClient,
-  attachScreenshots,
-  expect,
-  newUser,
-  PHONE,
-  signIn,
-  test,
-  waitForMail,
-} from './fixtures'
+import { adminClient, expect, newUser, PHONE, signIn, test, waitForMail } from './fixtures'
 
 /** The team's address of the local defaults (`Name <address>`). */
 const TEAM_ADDRESS = /<([^>]+)>/.exec(LOCAL_DEFAULTS.CONTACT_TO)![1]
@@ -162,7 +153,7 @@ test.describe('phone width, JavaScript off', () => {
 
   test('filled in for a signed-in person; a bad field is told inline, what was typed kept; then stored, to the team, with a receipt', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const user = await newUser('contact')
     await adminClient()
       .from('user_profiles')
@@ -201,6 +192,5 @@ test.describe('phone width, JavaScript off', () => {
     expect(toTeam.subject).toBe(`Contact form: Ada King Lovelace, ${company}`)
     const receipt = await waitForMail(user.email, 'smtp', { after: sentAt })
     expect(receipt.subject).toBe('We received your message to Subscribely')
-    await attachScreenshots(page, testInfo, 'contact sent')
   })
 })

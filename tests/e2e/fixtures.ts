@@ -154,11 +154,16 @@ export async function askEmailChange(page: Page, next: string) {
 
 export const mailTo = (email: string, subject: string) => waitForMail(email, '*', { subject })
 
-/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
-export async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+/** Reloads `path` until `check` passes (its `soon` gives up in half a second): webhooks lag. */
+export async function untilWebhookApplied(
+  page: Page,
+  path: string,
+  check: (soon: typeof expect) => Promise<unknown>,
+) {
+  const soon = expect.configure({ timeout: 500 })
   await expect(async () => {
     await page.goto(path)
-    await check()
+    await check(soon)
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
 

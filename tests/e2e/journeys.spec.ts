@@ -72,10 +72,8 @@ for (const { provider, way, words, javaScriptEnabled } of [
       await attachScreenshots(page, testInfo, 'success page')
 
       // The way on was followed once: the dashboard is the dashboard again.
-      await untilWebhookApplied(page, '/dashboard', () =>
-        expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
-          timeout: 500,
-        }),
+      await untilWebhookApplied(page, '/dashboard', (soon) =>
+        soon(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro'),
       )
       await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard`)
       await attachScreenshots(page, testInfo, 'dashboard after paying')

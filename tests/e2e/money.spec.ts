@@ -41,8 +41,8 @@ test.describe('phone width, JavaScript off', () => {
 
     // Each provider call counts (five a minute per account): the page is opened once.
     const change = page.getByRole('link', { name: 'Change to Pro' })
-    await untilWebhookApplied(page, '/dashboard/settings/billing', () =>
-      expect(change).toBeVisible({ timeout: 500 }),
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(change).toBeVisible(),
     )
     await change.click()
     const cost = page.getByRole('region', { name: 'What it will cost' })
@@ -65,8 +65,8 @@ test.describe('phone width, JavaScript off', () => {
       .getByRole('term')
       .filter({ hasText: 'Next payment' })
       .locator('xpath=following-sibling::dd')
-    await untilWebhookApplied(page, '/dashboard/settings/billing', () =>
-      expect(nextPayment).toHaveText(`${total} on ${date}`, { timeout: 500 }),
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(nextPayment).toHaveText(`${total} on ${date}`),
     )
     const changed = await waitForMail(user.email, 'smtp', {
       subject: mailSubject('plan_changed', { plan_name: 'Pro' }),
@@ -90,8 +90,8 @@ test.describe('phone width, JavaScript off', () => {
     await signedInUser(page, 'money-stripe-change')
     await subscribe(page, 'stripe', 'Starter')
     const change = page.getByRole('link', { name: 'Change to Pro' })
-    await untilWebhookApplied(page, '/dashboard/settings/billing', () =>
-      expect(change).toBeVisible({ timeout: 500 }),
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(change).toBeVisible(),
     )
     await page.goto('/pricing')
     await planCard(page, 'Pro').getByRole('link', { name: 'Change to Pro' }).click()

@@ -11,7 +11,6 @@ import {
 } from './billing-seed'
 import {
   adminClient,
-  attachScreenshots,
   axeLightAndDark,
   detail,
   expect,
@@ -51,7 +50,7 @@ async function subscriptionRow(userId: string) {
 test.describe('payment recovery with JavaScript off', () => {
   test.use({ javaScriptEnabled: false, viewport: PHONE })
 
-  test('a declined renewal is fixed from the billing page', async ({ page }, testInfo) => {
+  test('a declined renewal is fixed from the billing page', async ({ page }) => {
     test.setTimeout(90_000)
     const { user, invoice } = await pastDueSubscriber('recovery')
     await signIn(page, user.email)
@@ -62,9 +61,9 @@ test.describe('payment recovery with JavaScript off', () => {
 
     // The dashboard: when it failed and when Stripe retries, not "Renews on".
     const plan = page.getByRole('region', { name: 'Your plan' })
-    await untilWebhookApplied(page, '/dashboard', async () => {
-      await expect(plan).toContainText(`we will retry on ${retry}`, { timeout: 500 })
-    })
+    await untilWebhookApplied(page, '/dashboard', (soon) =>
+      soon(plan).toContainText(`we will retry on ${retry}`),
+    )
     const failed = shownDate((await subscriptionRow(user.id))!.payment_failed_at)
     const summary = `Your payment on ${failed} did not go through; we will retry on ${retry}`
     await expect(plan).toContainText(`Status: Past due · ${summary}`)
@@ -75,11 +74,9 @@ test.describe('payment recovery with JavaScript off', () => {
 
     // Billing: the same notice, one primary action, and "Pay" on the open invoice.
     const payments = page.getByRole('region', { name: 'Payment history' })
-    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-      await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1, {
-        timeout: 500,
-      })
-    })
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1),
+    )
     const alert = page.getByRole('alert')
     await expect(alert).toContainText(summary.replace('payment', 'payment of $29.00'))
     await expect(alert.getByRole('button', { name: 'Update payment method' })).toBeVisible()
@@ -91,7 +88,6 @@ test.describe('payment recovery with JavaScript off', () => {
     // "Manage billing" stays, as a secondary action.
     const manage = page.getByRole('button', { name: 'Manage billing' })
     await expect(manage).toHaveClass(/bg-white/)
-    await attachScreenshots(page, testInfo, 'billing, past due')
 
     // "Update payment method": Stripe's portal opens on its card form, then comes back.
     await alert.getByRole('button', { name: 'Update payment method' }).click()
@@ -118,7 +114,6 @@ test.describe('payment recovery with JavaScript off', () => {
     )
     // Nothing leads to the hosted invoice page, which would ask for the card again.
     await expect(page.getByRole('link', { name: /^Pay/ })).toHaveCount(0)
-    await attachScreenshots(page, testInfo, 'billing, new card saved')
 
     // Paid with the saved card at Stripe: the page says so and is active at once.
     await primary.click()
@@ -128,18 +123,15 @@ test.describe('payment recovery with JavaScript off', () => {
     await expect(detail(subscription, 'Status')).toHaveText('Active')
     await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
     // Stripe's events follow: the failed payment reads Paid.
-    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-      await expect(payments.getByText('Failed')).toHaveCount(0, { timeout: 500 })
-    })
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(payments.getByText('Failed')).toHaveCount(0),
+    )
     await expect(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(0)
-    await attachScreenshots(page, testInfo, 'billing, paid again')
     await page.goto('/dashboard')
     await expect(plan).toContainText('Status: Active · Renews on')
   })
 
-  test('a past-due Polar subscriber is told plainly where to change the card', async ({
-    page,
-  }, testInfo) => {
+  test('a past-due Polar subscriber is told plainly where to change the card', async ({ page }) => {
     const user = await newUser('recovery-polar')
     await seedSubscription(user.id, {
       provider: 'polar',
@@ -153,7 +145,6 @@ test.describe('payment recovery with JavaScript off', () => {
       'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',
     )
     await expect(alert).not.toContainText('we will retry on')
-    await attachScreenshots(page, testInfo, 'billing, Polar past due')
     await alert.getByRole('button', { name: 'Update payment method' }).click()
     await expect(page).toHaveURL(new RegExp(`:${E2E.polarPort}/portal/`))
   })
@@ -164,7 +155,7 @@ test.describe('phone width', () => {
 
   test('a declined Polar renewal names its amount and reads Failed in the history and the CSV', async ({
     page,
-  }, testInfo) => {
+  }) => {
     test.setTimeout(90_000)
     const user = await signedInUser(page, 'recovery-polar-renewal')
     await subscribe(page, 'polar')
@@ -177,9 +168,9 @@ test.describe('phone width', () => {
     await triggerAtPolar({ type: 'renewal', subscription_id: subscriptionId, paid: false })
 
     const alert = page.getByRole('alert')
-    await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-      await expect(alert).toContainText('did not go through', { timeout: 500 })
-    })
+    await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+      soon(alert).toContainText('did not go through'),
+    )
     const failed = shownDate((await subscriptionRow(user.id))!.payment_failed_at)
     await expect(alert).toContainText(`Your payment of $29.00 on ${failed} did not go through.`)
     const newest = page
@@ -189,7 +180,6 @@ test.describe('phone width', () => {
     for (const text of ['Pro payment', '$29.00', 'Failed']) await expect(newest).toContainText(text)
     const csv = await (await page.request.get('/dashboard/settings/billing/payments.csv')).text()
     expect(csv.split('\r\n')[1]).toMatch(/^[\d-]+,"Pro payment",29\.00,USD,0\.00,"Failed",/)
-    await attachScreenshots(page, testInfo, 'billing, Polar renewal declined')
     expect(await axeLightAndDark(page)).toEqual([])
   })
 })
@@ -199,9 +189,9 @@ test('with JavaScript, billing follows a payment made in another tab when shown 
 }) => {
   const { user, invoice } = await pastDueSubscriber('recovery-focus')
   await signIn(page, user.email)
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(page.getByRole('alert')).toContainText('did not go through', { timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(page.getByRole('alert')).toContainText('did not go through'),
+  )
   await page.evaluate(() => Object.assign(window, { stayed: true }))
   // Paid elsewhere (the hosted invoice page in another tab): Stripe's events apply it.
   await emulatorStripe().invoices.pay(invoice.id!, { paid_out_of_band: true })

@@ -39,19 +39,17 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await expect(page.getByText(`Your receipt is on its way to ${user.email}`)).toBeVisible()
 
   const plan = page.getByRole('region', { name: 'Your plan' })
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard', (soon) =>
+    soon(plan.getByText('Pro', { exact: true })).toBeVisible(),
+  )
   await expect(plan).toContainText('Status: Active')
 
   // The payment is recorded at once; its invoice link once Polar has generated the invoice.
   const subscription = page.getByRole('region', { name: 'Current subscription' })
   const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('link', { name: 'View invoice' })).toBeVisible({
-      timeout: 500,
-    })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(payments.getByRole('link', { name: 'View invoice' })).toBeVisible(),
+  )
   await expect(subscription).toContainText('Pro')
   await expect(subscription).toContainText('Polar')
   await expect(payments.getByRole('row')).toHaveCount(2)
@@ -78,12 +76,10 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await page.getByRole('link', { name: 'Return to site' }).click()
 
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async (soon) => {
+    await soon(
       subscription.getByText(/Scheduled to cancel on [A-Z][a-z]+ \d{1,2}, \d{4}/),
-    ).toBeVisible({
-      timeout: 500,
-    })
+    ).toBeVisible()
   })
   await expect(subscription).toContainText('StatusCanceling · ends')
 })

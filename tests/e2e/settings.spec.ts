@@ -2,7 +2,6 @@ import type { Page } from '@playwright/test'
 
 import { mailSubject } from '../integration/mail-support'
 import {
-  attachScreenshots,
   expect,
   fillSignIn,
   mailTo,
@@ -158,7 +157,7 @@ for (const javaScriptEnabled of [true, false]) {
     test('sign out of all sessions asks first; another device is then refused at once', async ({
       page,
       browser,
-    }, testInfo) => {
+    }) => {
       const laptop = await otherDevice(browser)
       await signIn(laptop, user.email)
       await page.goto('/dashboard/settings/account')
@@ -177,7 +176,6 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(laptop.getByRole('status').first()).toContainText(
         'your session was ended from another device',
       )
-      await attachScreenshots(laptop, testInfo, 'signed out from another device')
       await laptop.context().close()
     })
   })

@@ -48,9 +48,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   const plan = page.getByRole('region', { name: 'Your plan' })
   // Active once the first invoice's event is applied.
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
-    await expect(plan).toContainText('Status: Active', { timeout: 500 })
+  await untilWebhookApplied(page, '/dashboard', async (soon) => {
+    await soon(plan.getByText('Pro', { exact: true })).toBeVisible()
+    await soon(plan).toContainText('Status: Active')
   })
   await expect(plan).toContainText('Renews on')
 
@@ -64,9 +64,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(subscription).toContainText('Pro')
   await expect(subscription).toContainText('Active')
   const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('row')).toHaveCount(2, { timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(payments.getByRole('row')).toHaveCount(2),
+  )
   const payment = payments.getByRole('row').nth(1)
   for (const text of ['Pro payment', '$29.00', 'Paid']) await expect(payment).toContainText(text)
   await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
@@ -88,11 +88,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await page.getByRole('link', { name: 'Return to site' }).click()
 
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(page.getByText(`Scheduled to cancel on ${periodEnd}`)).toBeVisible({
-      timeout: 500,
-    })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(page.getByText(`Scheduled to cancel on ${periodEnd}`)).toBeVisible(),
+  )
   const canceled = await mailTo(user.email, mailSubject('subscription_canceled', PRO))
   expect(canceled.text).toContain('You keep access until')
   await page.goto('/dashboard')
@@ -101,9 +99,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   // At the period end Stripe ends it (customer.subscription.deleted): no longer "Cancels on".
   await renewAtStripe(await stripeSubscriptionIdOf(user.id))
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan).toContainText('Status: Canceled', { timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard', (soon) =>
+    soon(plan).toContainText('Status: Canceled'),
+  )
   await expect(plan).toContainText('Canceled on')
   await expect(plan).not.toContainText('Cancels on')
   const ended = await mailTo(user.email, mailSubject('subscription_ended', PRO))
