@@ -23,7 +23,6 @@ async function signInWithGitHub(page: Page) {
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
   await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
-  // It says plainly that it is the local stand-in, not GitHub.
   await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByRole('button', { name: 'Authorize' }).click()
@@ -62,7 +61,6 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(
         page.getByRole('status').filter({ hasText: 'Your password is set' }),
       ).toBeVisible()
-      // Now the usual change form, which asks for the current password.
       await expect(
         page.locator('form#change-password').getByLabel('Current password'),
       ).toBeVisible()

@@ -58,7 +58,6 @@ for (const javaScriptEnabled of [true, false]) {
       expect(new URL(mail.link!).pathname).toBe('/auth/callback')
       await page.goto(mail.link!)
       await expectDashboard(page, email)
-      // A short notice says the link worked (the address stays /dashboard), once.
       const confirmed = page
         .getByRole('status')
         .filter({ hasText: 'Your email address is confirmed' })
@@ -93,7 +92,6 @@ for (const javaScriptEnabled of [true, false]) {
       await fillSignIn(page, user.email)
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing$/)
       await expect(page.getByRole('heading', { level: 1, name: 'Billing' })).toBeVisible()
-      // Signed in, the sign-in page sends them to the dashboard.
       await page.goto('/sign-in')
       await expectDashboard(page, user.email)
 
@@ -147,7 +145,6 @@ test('OAuth cancelled on the consent page comes back with a human message', asyn
   await page.getByRole('button', { name: 'Cancel' }).click()
   await expect(page).toHaveURL(/\/sign-in\?error=auth_failed$/)
   await expect(page.getByRole('alert')).toHaveText(AUTH_FAILED)
-  // A reason the page does not know shows nothing.
   await page.goto('/sign-in?error=<script>')
   await expect(page.getByRole('alert')).toHaveCount(0)
 })
@@ -178,7 +175,6 @@ test('forgot password: mail, choose a new password, sign in with it', async ({ p
   await page.goto('/sign-in')
   await fillSignIn(page, user.email, user.password)
   await expect(page.getByRole('alert')).toHaveText(WRONG_CREDENTIALS)
-  // The old password let nobody in.
   await expect(page).toHaveURL(/\/sign-in$/)
   await page.goto('/dashboard')
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=/)

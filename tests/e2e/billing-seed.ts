@@ -16,7 +16,6 @@ export function daysFromNow(days: number) {
   return date.toISOString()
 }
 
-/** The date as the app shows it ("March 5, 2026", UTC). */
 export function shownDate(iso: string) {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
     new Date(iso),
@@ -50,7 +49,6 @@ export type SeededPayment = Partial<TablesInsert<'payment_history'>> & {
   created_at: string
 }
 
-/** Inserts payments for the user (each gets its own provider reference). */
 export async function seedPayments(userId: string, payments: SeededPayment[]) {
   const rows = payments.map((payment) => {
     const provider = payment.provider ?? 'stripe'
@@ -70,7 +68,6 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
   if (error) throw new Error(`seeding payments failed: ${error.message}`)
 }
 
-/** A Stripe SDK client on the emulator. */
 export const emulatorStripe = () =>
   new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
     host: '127.0.0.1',
@@ -79,12 +76,10 @@ export const emulatorStripe = () =>
     maxNetworkRetries: 0,
   })
 
-/** A customer at the Stripe emulator, so its billing portal can be opened. */
 export async function createStripeCustomer(email: string) {
   return (await emulatorStripe().customers.create({ email })).id
 }
 
-/** The user's Stripe subscription id, once the webhooks have stored it. */
 export async function stripeSubscriptionIdOf(userId: string) {
   let id: string | null | undefined
   await expect(async () => {
@@ -99,7 +94,6 @@ export async function stripeSubscriptionIdOf(userId: string) {
   return id!
 }
 
-/** Posts to an emulator's control endpoint, or DELETEs it without a body. */
 async function atEmulator(url: string, body?: object) {
   const post = { method: 'POST', headers: { 'content-type': 'application/json' } }
   const response = await fetch(
@@ -112,10 +106,8 @@ async function atEmulator(url: string, body?: object) {
 /** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
 export const renewAtStripe = (subscriptionId: string, body: { fail?: boolean } = {}) =>
   atEmulator(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, body)
-/** Stripe calls to fail (`{ path, status, count }`), or none. */
 export const stripeFaults = (fault?: object) =>
   atEmulator(`${E2E.stripeUrl}/_emulator/faults`, fault)
-/** A Polar event as its dashboard or a renewal would cause it. */
 export const triggerAtPolar = (event: object) =>
   atEmulator(`${E2E.polarUrl}/_emulator/trigger`, event)
 

@@ -42,7 +42,6 @@ const trialEnd = daysFromNow(11)
 const cancelAt = daysFromNow(20)
 const canceledAt = daysFromNow(-2)
 
-/** Each state: its notice, details, what it never says, what it offers (and not), its dashboard. */
 const STATES: {
   name: string
   seed: SeededSubscription | null
@@ -119,7 +118,6 @@ const STATES: {
     // Still a live subscription: no second purchase offered; the dashboard leads with it too.
     name: 'a past-due subscriber is told, on the dashboard and billing, how to fix the payment',
     seed: { status: 'past_due', provider: 'stripe' },
-    // The notice, then its button.
     notice: { role: 'alert', text: `${PAST_DUE}Update payment method` },
     details: { Status: 'Past due' },
     offers: { role: 'button', name: 'Manage billing' },
@@ -168,7 +166,6 @@ for (const state of STATES) {
       await page.goto('/dashboard')
       await expect(page.locator('body')).toContainText(state.dashboard)
     }
-    // The dashboard's banner and pricing's current plan each open the portal.
     for (const path of customer ? ['/dashboard', '/pricing'] : []) {
       await page.goto(path)
       await page.getByRole('button', { name: 'Update payment method' }).first().click()
@@ -294,7 +291,6 @@ test('payment history: newest first, money in its currency, refunds negative, tw
   await expect(pages).toContainText('Page 1 of 2')
   await expect(rows.nth(1)).toContainText('Refund of Pro')
 
-  // A page number past the end shows the last page, not an error.
   const response = await page.goto('/dashboard/settings/billing?page=7')
   expect(response?.status()).toBe(200)
   await expect(history).toContainText('Page 2 of 2')

@@ -45,7 +45,6 @@ test.describe('phone width, JavaScript off', () => {
     const next = uniqueEmail('change-to')
     await signIn(page, user.email)
     await askEmailChange(page, next)
-    // One notice, then one line per address once a link is opened.
     const pending = page.getByRole('status')
     await expect(pending).toHaveCount(1)
 
@@ -56,7 +55,6 @@ test.describe('phone width, JavaScript off', () => {
     await expect(pending).toHaveCount(1)
     await expect(pending).toContainText(`✓ ${user.email}: opened`)
     await expect(pending).toContainText(`○ ${next}: not opened yet`)
-    // Still signed in, as the same account.
     await expect(page.getByText(`Current email: ${user.email}`)).toBeVisible()
 
     // The second link opened on another device: this browser still holds the old session.
@@ -66,7 +64,6 @@ test.describe('phone width, JavaScript off', () => {
     await page.goto('/dashboard/settings/account')
     await expect(page.getByTestId('dashboard-user-name')).toHaveText(next)
     await expect(page.getByText(`Current email: ${next}`)).toBeVisible()
-    // Both addresses are told.
     expect((await mailTo(user.email, mailSubject('email_changed'))).text).toContain(
       `was changed from ${user.email} to ${next}`,
     )
@@ -95,7 +92,6 @@ test.describe('phone width, JavaScript off', () => {
   })
 
   test('signing in before confirming offers "Send the confirmation again"', async ({ page }) => {
-    // Made through the admin API: unconfirmed, and no mail sent yet.
     const { email } = await createUser(uniqueEmail('unconfirmed'), { confirmed: false })
     await page.goto('/sign-in')
     await fillSignIn(page, email)
@@ -131,7 +127,6 @@ for (const javaScriptEnabled of [true, false]) {
     }) => {
       test.setTimeout(90_000)
       const email = uniqueEmail(`other-device-${javaScriptEnabled ? 'js' : 'nojs'}`)
-      // Signs up from "Get started with Pro"; the page says which plan and which way to pay.
       await page.goto('/pricing')
       await planCard(page, 'Pro')
         .getByRole('link', { name: 'Get started with Pro: Pay by card' })
@@ -158,7 +153,6 @@ for (const javaScriptEnabled of [true, false]) {
       )
       await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(email)
       await fillSignIn(page, email, PHONE_PASSWORD)
-      // The desktop continues to the plan it chose.
       await expect(page).toHaveURL(stripeCheckoutUrl)
     })
   })

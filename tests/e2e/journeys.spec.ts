@@ -42,7 +42,6 @@ for (const { provider, way, words, javaScriptEnabled } of [
       const email = uniqueEmail(`journey-${provider}`)
       await page.goto('/pricing')
       const pro = planCard(page, 'Pro')
-      // A way to pay per provider for a newcomer, each through sign-up.
       await expect(pro.getByRole('link', { name: /^Get started with Pro: / })).toHaveCount(2)
       await expect(pro.getByRole('button')).toHaveCount(0)
       await attachScreenshots(page, testInfo, 'pricing, signed out')
@@ -66,7 +65,6 @@ for (const { provider, way, words, javaScriptEnabled } of [
       await expect(
         page.getByRole('heading', { level: 1, name: 'Payment successful' }),
       ).toBeVisible()
-      // The plan, the amount and where the receipt went.
       await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
       await expect(page.getByText(`Your receipt is on its way to ${email}`)).toBeVisible()
       await attachScreenshots(page, testInfo, 'success page')

@@ -78,7 +78,6 @@ const WORDS: {
     says: (page) => page.locator('#main').getByRole('link', { name: 'Create an account' }),
     never: /free account/i,
   },
-  // A malformed address: the product's not-found page, in its layout.
   {
     path: '/%E0%A4%A',
     status: 404,
@@ -130,7 +129,6 @@ test.describe('phone width, JavaScript off', () => {
       expect(attempt).toBeLessThan(8)
     }
     await expect(page.getByText(/attempts/)).toHaveCount(0)
-    // Code fields bring up the digits keyboard.
     await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
     await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
       'inputmode',
@@ -196,14 +194,12 @@ for (const javaScriptEnabled of [true, false]) {
       const user = await newUser('second-device')
       const customer = await createPolarCustomer(user.id, user.email)
       await seedSubscription(user.id, { provider: 'polar', polar_customer_id: customer })
-      // Pricing's "Pay with Polar", signed out, then "Sign in" on the sign-up page.
       const back = new URLSearchParams({ redirectTo: '/subscribe/pro?provider=polar' })
       await page.goto(`/sign-in?${back}`)
       await fillSignIn(page, user.email)
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=already-subscribed$/)
       await expect(page.getByText(noticeByKey('already-subscribed').text)).toBeVisible()
 
-      // A form the billing page does not know opens nothing: the page says so.
       const replayed = await page.request.post('/dashboard/settings/billing', {
         form: { intent: 'password', email: user.email },
         maxRedirects: 0,
@@ -226,7 +222,6 @@ test.describe('phone width: compact menus', () => {
     const header = page.locator('header')
     expect((await header.boundingBox())!.height).toBeLessThan(80)
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
-    // Each menu names the page it is on.
     await expect(header.locator('summary')).toHaveText('Menu: Dashboard')
     await header.locator('summary').click()
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()

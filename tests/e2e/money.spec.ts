@@ -60,7 +60,6 @@ test.describe('phone width, JavaScript off', () => {
 
     await page.getByRole('button', { name: 'Confirm change to Pro' }).click()
     await expect(page.getByText('Your plan is now Pro.')).toBeVisible()
-    // Billing's next payment is the same invoice, once the change is recorded.
     const nextPayment = page
       .getByRole('term')
       .filter({ hasText: 'Next payment' })

@@ -59,7 +59,6 @@ test.describe('payment recovery with JavaScript off', () => {
       `Update your payment method: ${E2E.siteUrl}/dashboard/settings/billing`,
     )
 
-    // The dashboard: when it failed and when Stripe retries, not "Renews on".
     const plan = page.getByRole('region', { name: 'Your plan' })
     await untilWebhookApplied(page, '/dashboard', (soon) =>
       soon(plan).toContainText(`we will retry on ${retry}`),
@@ -72,7 +71,6 @@ test.describe('payment recovery with JavaScript off', () => {
       new RegExp(`${summary}\\. Update your payment method to keep your plan\\.`),
     )
 
-    // Billing: the same notice, one primary action, and "Pay" on the open invoice.
     const payments = page.getByRole('region', { name: 'Payment history' })
     await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
       soon(payments.getByRole('link', { name: 'Pay', exact: true })).toHaveCount(1),
@@ -85,11 +83,9 @@ test.describe('payment recovery with JavaScript off', () => {
     await expect(payments.getByRole('listitem').first()).toContainText('Failed')
     const payBox = await pay.boundingBox()
     expect(payBox && payBox.x + payBox.width).toBeLessThanOrEqual(PHONE.width)
-    // "Manage billing" stays, as a secondary action.
     const manage = page.getByRole('button', { name: 'Manage billing' })
     await expect(manage).toHaveClass(/bg-white/)
 
-    // "Update payment method": Stripe's portal opens on its card form, then comes back.
     await alert.getByRole('button', { name: 'Update payment method' }).click()
     await expect(page).toHaveURL(stripePortalUrl)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Update payment method')
@@ -115,14 +111,12 @@ test.describe('payment recovery with JavaScript off', () => {
     // Nothing leads to the hosted invoice page, which would ask for the card again.
     await expect(page.getByRole('link', { name: /^Pay/ })).toHaveCount(0)
 
-    // Paid with the saved card at Stripe: the page says so and is active at once.
     await primary.click()
     await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing?notice=invoice-paid`)
     await expect(page.getByRole('status').first()).toHaveText(noticeByKey('invoice-paid').text)
     await expect(page.getByRole('alert')).toHaveCount(0)
     await expect(detail(subscription, 'Status')).toHaveText('Active')
     await expect(page.getByRole('button', { name: 'Manage billing' })).toHaveClass(/bg-brand/)
-    // Stripe's events follow: the failed payment reads Paid.
     await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
       soon(payments.getByText('Failed')).toHaveCount(0),
     )

@@ -34,7 +34,6 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
 
   await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?checkout_id=[0-9a-f-]{36}$`))
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
-  // What was bought, and where the receipt goes.
   await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
   await expect(page.getByText(`Your receipt is on its way to ${user.email}`)).toBeVisible()
 

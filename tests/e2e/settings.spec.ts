@@ -14,7 +14,6 @@ import {
 
 /** The dashboard's settings pages, as a subscriber uses them. */
 
-// A 1×1 PNG.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -53,7 +52,6 @@ test('on a phone the navigation fits and the page does not scroll sideways', asy
   await page.setViewportSize({ width: 375, height: 740 })
   await page.goto('/dashboard/settings/account')
   await dashboardNav(page).getByText('Dashboard menu').click()
-  // No tab of the opened menu is cut at the screen's edge.
   const tabs = dashboardNav(page).getByRole('link')
   await expect(tabs).toHaveCount(5)
   for (const box of await Promise.all((await tabs.all()).map((tab) => tab.boundingBox())))
@@ -161,7 +159,6 @@ for (const javaScriptEnabled of [true, false]) {
       const laptop = await otherDevice(browser)
       await signIn(laptop, user.email)
       await page.goto('/dashboard/settings/account')
-      // A confirmation step first: nothing happens until the second button.
       await expect(page.getByRole('button', { name: 'Yes, sign out everywhere' })).toBeHidden()
       await page.getByText('Sign out of all sessions').click()
       await expect(page.getByText('this one included')).toBeVisible()

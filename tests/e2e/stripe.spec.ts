@@ -54,7 +54,6 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   })
   await expect(plan).toContainText('Renews on')
 
-  // Already subscribed: pricing offers no second purchase.
   await page.goto('/pricing')
   await expect(page.getByText('Current plan', { exact: true })).toBeVisible()
   await expect(page.getByRole('button', { name: /Subscribe to .* with Stripe/ })).toHaveCount(0)
@@ -120,7 +119,6 @@ test('a declined card shows the error and creates no subscription', async ({ pag
   await expect(page.getByRole('alert')).toHaveText('Your card was declined.')
   await expect(page).toHaveURL(stripeCheckoutUrl)
 
-  // Giving up returns to pricing with the notice; nothing was bought.
   await page.getByRole('link', { name: 'Back' }).click()
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?canceled=true`)
   await expect(page.getByText('Checkout was canceled and you have not been charged.')).toBeVisible()
@@ -141,7 +139,6 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   const user = await newUser('stripe-signed-out')
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: /Pay by card/ })).toHaveCount(0)
-  // The way to pay is chosen on the card; the sign-up page's "Sign in" keeps it.
   await page.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click()
   await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(

@@ -78,7 +78,6 @@ test.describe('phone width, JavaScript off', () => {
       await expect(primary).toHaveText('Resume subscription')
       await onlyMailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
 
-      // Pricing names the end on the plan it is.
       await page.goto('/pricing')
       await expect(planCard(page, 'Pro')).toContainText(`Current plan · ends ${endsOn}`)
       await page.goto('/dashboard/settings/billing')
@@ -133,7 +132,6 @@ test.describe('phone width, JavaScript off', () => {
       `Cancel Pro? You keep it until ${shownDate(periodEnd)} and are not charged again`,
     )
     await expect(page.getByRole('button', { name: 'Cancel at period end' })).toBeVisible()
-    // The billing page offers the same download.
     await page.goto('/dashboard/settings/billing')
     await expect(
       page
