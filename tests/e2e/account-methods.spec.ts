@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test'
 
 import {
-  attachScreenshots,
   axeFindings,
   axeLightAndDark,
   deleteAfterTest,
@@ -24,7 +23,6 @@ async function signInWithGitHub(page: Page) {
   await page.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(page).toHaveURL(new RegExp(`^${E2E.supabaseUrl}/auth/v1/_consent`))
   await expect(page.getByRole('heading', { name: 'Sign in with GitHub' })).toBeVisible()
-  // It says plainly that it is the local stand-in, not GitHub.
   await expect(page.getByRole('note')).toContainText('Local stand-in, not GitHub.')
   await page.getByRole('textbox', { name: 'Email' }).fill(email)
   await page.getByRole('button', { name: 'Authorize' }).click()
@@ -47,9 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled })
 
-    test('a GitHub account sets a first password, then signs in with it', async ({
-      page,
-    }, testInfo) => {
+    test('a GitHub account sets a first password, then signs in with it', async ({ page }) => {
       const email = await signInWithGitHub(page)
       await page.goto('/dashboard/settings/account')
       await expect(methods(page).getByRole('listitem').filter({ hasText: 'GitHub' })).toContainText(
@@ -59,23 +55,18 @@ for (const javaScriptEnabled of [true, false]) {
         methods(page).getByRole('listitem').filter({ hasText: 'Email and password' }),
       ).toContainText('No password yet')
       await expect(page.getByRole('heading', { name: 'Set a password' })).toBeVisible()
-      if (javaScriptEnabled) {
-        await attachScreenshots(page, testInfo, 'account, GitHub user')
-        expect(await axeFindings(page)).toEqual([])
-      }
+      if (javaScriptEnabled) expect(await axeFindings(page)).toEqual([])
 
       await setPassword(page, 'my-first-password-1')
       await expect(
         page.getByRole('status').filter({ hasText: 'Your password is set' }),
       ).toBeVisible()
-      // Now the usual change form, which asks for the current password.
       await expect(
         page.locator('form#change-password').getByLabel('Current password'),
       ).toBeVisible()
       await expect(
         methods(page).getByRole('listitem').filter({ hasText: 'Email and password' }),
       ).toContainText(email)
-      if (javaScriptEnabled) await attachScreenshots(page, testInfo, 'account, password set')
 
       await page.context().clearCookies()
       await signIn(page, email, 'my-first-password-1')
@@ -107,9 +98,7 @@ test.describe('phone width, JavaScript off', () => {
   test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   for (const { id, submit, field, subject, says, done } of CODE_FORMS) {
-    test(`a GitHub account confirms ${id} with a code whose mail names it`, async ({
-      page,
-    }, testInfo) => {
+    test(`a GitHub account confirms ${id} with a code whose mail names it`, async ({ page }) => {
       const email = await signInWithGitHub(page)
       const value = id === 'change-email' ? uniqueEmail('github-to') : 'DELETE'
       await page.goto('/dashboard/settings/account')
@@ -124,7 +113,6 @@ test.describe('phone width, JavaScript off', () => {
       await expect(form).not.toContainText(/password/i)
       await form.getByRole('button', { name: 'Email me a code' }).click()
       await expect(page.getByRole('status')).toContainText('We emailed a 6-digit code')
-      await attachScreenshots(page, testInfo, `code for ${id}`)
       const mail = await mailTo(email, subject)
       expect(mail.text).toContain(`${says} ${email}: ${mail.otp}`)
       expect(mail.text).not.toMatch(/sign in to/i)

@@ -16,7 +16,6 @@ export function daysFromNow(days: number) {
   return date.toISOString()
 }
 
-/** The date as the app shows it ("March 5, 2026", UTC). */
 export function shownDate(iso: string) {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
     new Date(iso),
@@ -50,7 +49,6 @@ export type SeededPayment = Partial<TablesInsert<'payment_history'>> & {
   created_at: string
 }
 
-/** Inserts payments for the user (each gets its own provider reference). */
 export async function seedPayments(userId: string, payments: SeededPayment[]) {
   const rows = payments.map((payment) => {
     const provider = payment.provider ?? 'stripe'
@@ -70,7 +68,6 @@ export async function seedPayments(userId: string, payments: SeededPayment[]) {
   if (error) throw new Error(`seeding payments failed: ${error.message}`)
 }
 
-/** A Stripe SDK client on the emulator. */
 export const emulatorStripe = () =>
   new Stripe(LOCAL_DEFAULTS.STRIPE_SECRET_KEY, {
     host: '127.0.0.1',
@@ -79,12 +76,10 @@ export const emulatorStripe = () =>
     maxNetworkRetries: 0,
   })
 
-/** A customer at the Stripe emulator, so its billing portal can be opened. */
 export async function createStripeCustomer(email: string) {
   return (await emulatorStripe().customers.create({ email })).id
 }
 
-/** The user's Stripe subscription id, once the webhooks have stored it. */
 export async function stripeSubscriptionIdOf(userId: string) {
   let id: string | null | undefined
   await expect(async () => {
@@ -99,15 +94,22 @@ export async function stripeSubscriptionIdOf(userId: string) {
   return id!
 }
 
-/** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
-export async function renewAtStripe(subscriptionId: string, body: { fail?: boolean } = {}) {
-  const response = await fetch(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  expect(response.status).toBe(200)
+async function atEmulator(url: string, body?: object) {
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' } }
+  const response = await fetch(
+    url,
+    body ? { ...post, body: JSON.stringify(body) } : { method: 'DELETE' },
+  )
+  expect(response.ok, url).toBe(true)
 }
+
+/** Moves the emulator's subscription to its next period: renewed, or declined with `fail`. */
+export const renewAtStripe = (subscriptionId: string, body: { fail?: boolean } = {}) =>
+  atEmulator(`${E2E.stripeUrl}/_emulator/subscriptions/${subscriptionId}/renew`, body)
+export const stripeFaults = (fault?: object) =>
+  atEmulator(`${E2E.stripeUrl}/_emulator/faults`, fault)
+export const triggerAtPolar = (event: object) =>
+  atEmulator(`${E2E.polarUrl}/_emulator/trigger`, event)
 
 /** The user's own customer at the Polar emulator, bound to them by external id as the app does. */
 export async function createPolarCustomer(userId: string, email: string) {

@@ -12,7 +12,6 @@ import {
   shownDate,
 } from './billing-seed'
 import {
-  attachScreenshots,
   detail,
   expect,
   newUser,
@@ -43,7 +42,6 @@ const trialEnd = daysFromNow(11)
 const cancelAt = daysFromNow(20)
 const canceledAt = daysFromNow(-2)
 
-/** Each state: its notice, details, what it never says, what it offers (and not), its dashboard. */
 const STATES: {
   name: string
   seed: SeededSubscription | null
@@ -84,7 +82,7 @@ const STATES: {
       role: 'status',
       text: `Scheduled to cancel on ${shownDate(cancelAt)}. You keep Pro until then; to keep it after that, choose Resume subscription below.`,
     },
-    details: { Status: `Canceling · ends ${shownDate(cancelAt)}` },
+    details: { Plan: 'Pro · $29.00 / month', Status: `Canceling · ends ${shownDate(cancelAt)}` },
     notSaid: 'was canceled',
     offers: { role: 'button', name: 'Resume subscription' },
   },
@@ -120,7 +118,6 @@ const STATES: {
     // Still a live subscription: no second purchase offered; the dashboard leads with it too.
     name: 'a past-due subscriber is told, on the dashboard and billing, how to fix the payment',
     seed: { status: 'past_due', provider: 'stripe' },
-    // The notice, then its button.
     notice: { role: 'alert', text: `${PAST_DUE}Update payment method` },
     details: { Status: 'Past due' },
     offers: { role: 'button', name: 'Manage billing' },
@@ -169,7 +166,6 @@ for (const state of STATES) {
       await page.goto('/dashboard')
       await expect(page.locator('body')).toContainText(state.dashboard)
     }
-    // The dashboard's banner and pricing's current plan each open the portal.
     for (const path of customer ? ['/dashboard', '/pricing'] : []) {
       await page.goto(path)
       await page.getByRole('button', { name: 'Update payment method' }).first().click()
@@ -295,7 +291,6 @@ test('payment history: newest first, money in its currency, refunds negative, tw
   await expect(pages).toContainText('Page 1 of 2')
   await expect(rows.nth(1)).toContainText('Refund of Pro')
 
-  // A page number past the end shows the last page, not an error.
   const response = await page.goto('/dashboard/settings/billing?page=7')
   expect(response?.status()).toBe(200)
   await expect(history).toContainText('Page 2 of 2')
@@ -332,18 +327,12 @@ test.describe('with JavaScript off', () => {
   })
 })
 
-test('billing and the dashboard, past due, at desktop width; on a 390 px phone the payment history fits', async ({
-  page,
-}, testInfo) => {
+test('on a 390 px phone every payment, its status and invoice link fit', async ({ page }) => {
   const user = await newUser('billing-widths')
   await seedSubscription(user.id, { status: 'past_due' })
   await seedPayments(user.id, twelvePayments())
-  await openBilling(page, user.email)
-  await expect(paymentsRegion(page).getByRole('row')).toHaveCount(11)
-  await attachScreenshots(page, testInfo, 'billing, past due')
-
-  // Every payment with its status and invoice link, within the phone's width.
   await page.setViewportSize(PHONE)
+  await openBilling(page, user.email)
   const payments = paymentsRegion(page)
     .getByRole('list', { name: 'Payments' })
     .getByRole('listitem')
@@ -355,8 +344,4 @@ test('billing and the dashboard, past due, at desktop width; on a 390 px phone t
   const box = await invoice.boundingBox()
   expect(box && box.x + box.width).toBeLessThanOrEqual(390)
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-
-  await page.goto('/dashboard')
-  await expect(page.getByRole('alert')).toContainText('Update your payment method')
-  await attachScreenshots(page, testInfo, 'dashboard, past due')
 })

@@ -1,7 +1,6 @@
-import net from 'node:net'
-
 import { createUser, expect, PASSWORD, routeUrls, test } from './fixtures'
 import { E2E } from './ports'
+import { connect } from './raw-http'
 
 /**
  * Every route of the build answers a POST far over the largest cap (the avatar's 8 MB), signed
@@ -11,45 +10,27 @@ const OVERSIZED = 9 * 1024 * 1024
 const CHUNK = Buffer.alloc(64 * 1024, 'a')
 
 /** The answer's status to all of an oversized body but its last 64 KB, or 'no answer' in time. */
-function postOversized(url: string, cookie: string, chunked: boolean) {
-  return new Promise<number | 'no answer'>((resolve) => {
-    const socket = net.connect(E2E.appPort, '127.0.0.1')
-    let done = false
-    const finish = (result: number | 'no answer') => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      socket.destroy()
-      resolve(result)
-    }
-    const timer = setTimeout(() => finish('no answer'), 15_000)
-    let received = ''
-    socket.on('data', (data: Buffer) => {
-      received += data.toString('latin1')
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(received)
-      if (status) finish(Number(status[1]))
-    })
-    socket.on('error', () => finish('no answer'))
-    const head = [
-      `POST ${url} HTTP/1.1`,
-      `Host: localhost:${E2E.appPort}`,
-      'Content-Type: application/x-www-form-urlencoded',
-      `X-Forwarded-For: 10.88.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-      chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${OVERSIZED}`,
-      ...(cookie ? [`Cookie: ${cookie}`] : []),
-    ]
-    socket.write(`${head.join('\r\n')}\r\n\r\n`)
-    let sent = 0
-    const send = () => {
-      while (!done && sent < OVERSIZED - CHUNK.length) {
-        sent += CHUNK.length
-        const frame = chunked ? [`${CHUNK.length.toString(16)}\r\n`, CHUNK, '\r\n'] : [CHUNK]
-        if (!frame.map((part) => socket.write(part)).every(Boolean))
-          return void socket.once('drain', send)
-      }
-    }
-    send()
-  })
+async function postOversized(url: string, cookie: string, chunked: boolean) {
+  const connection = await connect('127.0.0.1', E2E.appPort)
+  const head = [
+    `POST ${url} HTTP/1.1`,
+    `Host: localhost:${E2E.appPort}`,
+    'Content-Type: application/x-www-form-urlencoded',
+    `X-Forwarded-For: 10.88.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${OVERSIZED}`,
+    ...(cookie ? [`Cookie: ${cookie}`] : []),
+  ]
+  const frame = chunked
+    ? Buffer.concat([Buffer.from('10000\r\n'), CHUNK, Buffer.from('\r\n')])
+    : CHUNK
+  void (async () => {
+    await connection.write(`${head.join('\r\n')}\r\n\r\n`)
+    for (let sent = 0; sent < OVERSIZED - CHUNK.length; sent += CHUNK.length)
+      if (!(await connection.write(frame))) return
+  })()
+  const answer = await connection.next(15_000)
+  connection.close()
+  return typeof answer === 'string' ? 'no answer' : answer.status
 }
 
 async function signedInCookie(email: string) {

@@ -20,13 +20,11 @@ import { E2E } from './ports'
 
 export { PASSWORD }
 
-/** The service-role client, for seeding and reading rows. */
 export const adminClient = () =>
   createClient(E2E.supabaseUrl, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
   })
 
-// What a test made, deleted once it ends (see `test` below).
 const madeIds: string[] = []
 const madeEmails: string[] = []
 
@@ -49,7 +47,6 @@ export async function signedInUser(page: Page, label: string) {
   return user
 }
 
-/** The address of a user the test signs up through the pages: deleted when the test ends. */
 export function deleteAfterTest(email: string) {
   madeEmails.push(email)
 }
@@ -110,7 +107,6 @@ export async function fillSignUp(page: Page, email: string) {
   await page.getByRole('button', { name: 'Create account' }).click()
 }
 
-/** Signs up on the page it is on and waits for "Check your email". */
 export async function signUp(page: Page, email: string) {
   await fillSignUp(page, email)
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
@@ -129,7 +125,6 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await expect(page).toHaveURL(/\/dashboard/)
 }
 
-/** Asks the sign-in page to email a sign-in link to the address. */
 export async function askForSignInLink(page: Page, email: string) {
   await page.goto('/sign-in')
   await page.locator('form#sign-in').getByLabel('Email').fill(email)
@@ -154,19 +149,22 @@ export async function askEmailChange(page: Page, next: string) {
 
 export const mailTo = (email: string, subject: string) => waitForMail(email, '*', { subject })
 
-/** Reloads `path` until `check` passes: webhooks arrive a moment after each step. */
-export async function untilWebhookApplied(page: Page, path: string, check: () => Promise<void>) {
+/** Reloads `path` until `check` passes (its `soon` gives up in half a second): webhooks lag. */
+export async function untilWebhookApplied(
+  page: Page,
+  path: string,
+  check: (soon: typeof expect) => Promise<unknown>,
+) {
+  const soon = expect.configure({ timeout: 500 })
   await expect(async () => {
     await page.goto(path)
-    await check()
+    await check(soon)
   }).toPass({ intervals: [250, 500, 1000], timeout: 20_000 })
 }
 
-/** A plan's card on the pricing page. */
 export const planCard = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) })
 
-/** The value shown for a term of a description list (the billing page's details). */
 export const detail = (region: Locator, term: string) =>
   region
     .locator('dt', { hasText: new RegExp(`^${term}$`) })
@@ -235,7 +233,6 @@ export async function axeLightAndDark(page: Page) {
 
 export const PHONE = { width: 390, height: 844 }
 
-/** Attaches full-page screenshots of the page at desktop and phone width to the report. */
 export async function attachScreenshots(page: Page, testInfo: TestInfo, name: string) {
   const before = page.viewportSize()
   for (const { name: width, ...size } of [
@@ -273,7 +270,6 @@ export const test = base.extend<{ cleanUp: void }>({
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': nextClientAddress() })
     await provide(page)
   },
-  // Every test's users are deleted after it, whether it passes or not.
   cleanUp: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads what a fixture destructures
     async ({}, provide) => {

@@ -1,8 +1,8 @@
+import { stripeFaults } from './billing-seed'
 import {
   attachScreenshots,
   expect,
   fillSignIn,
-  fillSignUp,
   newUser,
   openMailedLink,
   payOnPolarCheckout,
@@ -10,6 +10,7 @@ import {
   PHONE,
   planCard,
   polarCheckoutUrl,
+  signedInUser,
   signIn,
   signUp,
   stripeCheckoutUrl,
@@ -41,7 +42,6 @@ for (const { provider, way, words, javaScriptEnabled } of [
       const email = uniqueEmail(`journey-${provider}`)
       await page.goto('/pricing')
       const pro = planCard(page, 'Pro')
-      // A way to pay per provider for a newcomer, each through sign-up.
       await expect(pro.getByRole('link', { name: /^Get started with Pro: / })).toHaveCount(2)
       await expect(pro.getByRole('button')).toHaveCount(0)
       await attachScreenshots(page, testInfo, 'pricing, signed out')
@@ -65,16 +65,13 @@ for (const { provider, way, words, javaScriptEnabled } of [
       await expect(
         page.getByRole('heading', { level: 1, name: 'Payment successful' }),
       ).toBeVisible()
-      // The plan, the amount and where the receipt went.
       await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
       await expect(page.getByText(`Your receipt is on its way to ${email}`)).toBeVisible()
       await attachScreenshots(page, testInfo, 'success page')
 
       // The way on was followed once: the dashboard is the dashboard again.
-      await untilWebhookApplied(page, '/dashboard', () =>
-        expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro', {
-          timeout: 500,
-        }),
+      await untilWebhookApplied(page, '/dashboard', (soon) =>
+        soon(page.getByRole('region', { name: 'Your plan' })).toContainText('Pro'),
       )
       await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard`)
       await attachScreenshots(page, testInfo, 'dashboard after paying')
@@ -93,27 +90,19 @@ for (const { provider, way, words, javaScriptEnabled } of [
 test('an unknown plan and a provider failure bring a browser back to pricing with a message', async ({
   page,
 }) => {
-  const email = uniqueEmail('journey-errors')
-  await page.goto('/sign-up')
-  await fillSignUp(page, email)
-  await openMailedLink(page, (await waitForMail(email, 'signup')).link!)
-  await expect(page).toHaveURL(/\/dashboard/)
+  await signedInUser(page, 'journey-errors')
 
   await page.goto('/subscribe/enterprise')
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?notice=unknown-plan`)
   await expect(page.getByRole('alert')).toContainText('That plan does not exist')
 
-  await fetch(`${E2E.stripeUrl}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path: '/v1/checkout/sessions', method: 'POST', status: 500, count: 3 }),
-  })
+  await stripeFaults({ path: '/v1/checkout/sessions', method: 'POST', status: 500, count: 3 })
   try {
     await page.goto('/subscribe/pro')
     await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?notice=checkout-failed`)
     await expect(page.getByRole('alert')).toContainText('You have not been charged')
   } finally {
-    await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
+    await stripeFaults()
   }
 })
 

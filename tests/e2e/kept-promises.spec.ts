@@ -11,7 +11,6 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import { createPolarCustomer, seedSubscription } from './billing-seed'
 import {
   askForSignInLink,
-  attachScreenshots,
   expect,
   fillSignIn,
   fillSignUp,
@@ -79,7 +78,6 @@ const WORDS: {
     says: (page) => page.locator('#main').getByRole('link', { name: 'Create an account' }),
     never: /free account/i,
   },
-  // A malformed address: the product's not-found page, in its layout.
   {
     path: '/%E0%A4%A',
     status: 404,
@@ -99,7 +97,7 @@ test.describe('phone width, JavaScript off', () => {
 
   test('within the minute of a mail, "send it again" and sign-up say so, for any address', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const user = await newUser('minute')
     for (const email of [user.email, uniqueEmail('no-account')]) {
       await askForSignInLink(page, email)
@@ -112,19 +110,15 @@ test.describe('phone width, JavaScript off', () => {
       await expect(page.getByText(MINUTE_NOTICE)).toBeVisible()
       await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0)
     }
-    await attachScreenshots(page, testInfo, 'sign-up within the minute')
 
     await page.goto('/sign-up')
     await signUp(page, uniqueEmail('minute-sign-up'))
     await page.getByRole('button', { name: 'send it again' }).click()
     await expect(page.getByRole('status')).toHaveText(MINUTE_NOTICE)
     await expect(page.getByText('a new email is on its way')).toHaveCount(0)
-    await attachScreenshots(page, testInfo, 'sent less than a minute ago')
   })
 
-  test('sign-up starts in its first field and its limit speaks of sign-ups', async ({
-    page,
-  }, testInfo) => {
+  test('sign-up starts in its first field and its limit speaks of sign-ups', async ({ page }) => {
     const email = uniqueEmail('sign-up-limit')
     await page.goto('/sign-up')
     await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
@@ -135,8 +129,6 @@ test.describe('phone width, JavaScript off', () => {
       expect(attempt).toBeLessThan(8)
     }
     await expect(page.getByText(/attempts/)).toHaveCount(0)
-    await attachScreenshots(page, testInfo, 'sign-up limit')
-    // Code fields bring up the digits keyboard.
     await page.goto(`/sign-in/confirm?${new URLSearchParams({ email })}`)
     await expect(page.getByRole('textbox', { name: 'Code from the email' })).toHaveAttribute(
       'inputmode',
@@ -144,7 +136,7 @@ test.describe('phone width, JavaScript off', () => {
     )
   })
 
-  test('too many attempts from this browser offers an emailed link', async ({ page }, testInfo) => {
+  test('too many attempts from this browser offers an emailed link', async ({ page }) => {
     const user = await newUser('lockout')
     await page.goto('/sign-in')
     for (let attempt = 0; ; attempt++) {
@@ -152,7 +144,6 @@ test.describe('phone width, JavaScript off', () => {
       if (await page.getByText('Too many attempts').isVisible()) break
       expect(attempt).toBeLessThan(12)
     }
-    await attachScreenshots(page, testInfo, 'too many attempts')
     // One address, asked once: the emailed link is now the one primary button.
     await expect(page.getByRole('textbox', { name: /email/i })).toHaveCount(1)
     await expect(
@@ -169,7 +160,7 @@ test.describe('phone width, JavaScript off', () => {
     await expect(page.locator('form#sign-in').getByLabel('Email')).toHaveValue(user.email)
   })
 
-  test('words that say what is true', async ({ page }, testInfo) => {
+  test('words that say what is true', async ({ page }) => {
     for (const { path, lands, says, never, status } of WORDS) {
       const answer = await page.goto(path)
       if (status) expect(answer?.status(), path).toBe(status)
@@ -177,7 +168,6 @@ test.describe('phone width, JavaScript off', () => {
       await expect(says(page).first(), path).toBeVisible()
       if (never) await expect(page.getByText(never), path).toHaveCount(0)
     }
-    await attachScreenshots(page, testInfo, 'malformed address')
     // In the browser that asked for a link, a tampered one: not valid, one address to ask again.
     await askForSignInLink(page, uniqueEmail('tampered'))
     await page.goto('/auth/callback?token_hash=tampered0123&type=magiclink')
@@ -200,21 +190,16 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled })
 
-    test('a Polar subscriber signing in on a second device lands on billing', async ({
-      page,
-    }, testInfo) => {
+    test('a Polar subscriber signing in on a second device lands on billing', async ({ page }) => {
       const user = await newUser('second-device')
       const customer = await createPolarCustomer(user.id, user.email)
       await seedSubscription(user.id, { provider: 'polar', polar_customer_id: customer })
-      // Pricing's "Pay with Polar", signed out, then "Sign in" on the sign-up page.
       const back = new URLSearchParams({ redirectTo: '/subscribe/pro?provider=polar' })
       await page.goto(`/sign-in?${back}`)
       await fillSignIn(page, user.email)
       await expect(page).toHaveURL(/\/dashboard\/settings\/billing\?notice=already-subscribed$/)
       await expect(page.getByText(noticeByKey('already-subscribed').text)).toBeVisible()
-      await attachScreenshots(page, testInfo, 'second device')
 
-      // A form the billing page does not know opens nothing: the page says so.
       const replayed = await page.request.post('/dashboard/settings/billing', {
         form: { intent: 'password', email: user.email },
         maxRedirects: 0,
@@ -230,19 +215,17 @@ test.describe('phone width: compact menus', () => {
 
   test('the header and the dashboard navigation each fit one row and open as a menu', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const user = await newUser('phone-menu')
     await signIn(page, user.email)
     await page.goto('/dashboard/settings/general')
     const header = page.locator('header')
     expect((await header.boundingBox())!.height).toBeLessThan(80)
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeHidden()
-    // Each menu names the page it is on.
     await expect(header.locator('summary')).toHaveText('Menu: Dashboard')
     await header.locator('summary').click()
     await expect(header.getByRole('link', { name: 'Pricing' })).toBeVisible()
     await header.locator('summary').click()
-    await attachScreenshots(page, testInfo, 'header menu open')
 
     const dashboardNav = page.getByRole('navigation', { name: 'Dashboard' })
     expect((await dashboardNav.boundingBox())!.height).toBeLessThan(60)

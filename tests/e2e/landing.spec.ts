@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 
-import { attachScreenshots, expect, signedInUser, test } from './fixtures'
+import { expect, signedInUser, test } from './fixtures'
 
 /** The errors the page logs or throws, from now on. */
 function errorsOf(page: Page) {
@@ -12,9 +12,7 @@ function errorsOf(page: Page) {
   return errors
 }
 
-test('the landing page speaks to subscribers and logs no console errors', async ({
-  page,
-}, testInfo) => {
+test('the landing page speaks to subscribers and logs no console errors', async ({ page }) => {
   const errors = errorsOf(page)
   await page.goto('/')
   await expect(
@@ -33,7 +31,6 @@ test('the landing page speaks to subscribers and logs no console errors', async 
   await expect(page.getByRole('contentinfo')).toContainText('Subscribely')
   await page.waitForLoadState('networkidle')
   expect(errors).toEqual([])
-  await attachScreenshots(page, testInfo, 'landing')
 })
 
 // The anonymous page cache (page-cache.server.ts) must still hydrate, and never serve a member.

@@ -34,31 +34,26 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
 
   await expect(page).toHaveURL(new RegExp(`^${E2E.siteUrl}/success\\?checkout_id=[0-9a-f-]{36}$`))
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
-  // What was bought, and where the receipt goes.
   await expect(page.getByText('Pro plan: $29.00 per month')).toBeVisible()
   await expect(page.getByText(`Your receipt is on its way to ${user.email}`)).toBeVisible()
 
   const plan = page.getByRole('region', { name: 'Your plan' })
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard', (soon) =>
+    soon(plan.getByText('Pro', { exact: true })).toBeVisible(),
+  )
   await expect(plan).toContainText('Status: Active')
 
   // The payment is recorded at once; its invoice link once Polar has generated the invoice.
   const subscription = page.getByRole('region', { name: 'Current subscription' })
   const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('link', { name: 'View invoice' })).toBeVisible({
-      timeout: 500,
-    })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(payments.getByRole('link', { name: 'View invoice' })).toBeVisible(),
+  )
   await expect(subscription).toContainText('Pro')
   await expect(subscription).toContainText('Polar')
   await expect(payments.getByRole('row')).toHaveCount(2)
   const payment = payments.getByRole('row').nth(1)
-  await expect(payment).toContainText('Pro payment')
-  await expect(payment).toContainText('$29.00')
-  await expect(payment).toContainText('Paid')
+  for (const text of ['Pro payment', '$29.00', 'Paid']) await expect(payment).toContainText(text)
   await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
     'href',
     invoiceUrl,
@@ -80,12 +75,10 @@ test('subscribe to Pro with Polar, see plan and invoice, then cancel in the Pola
   await page.getByRole('link', { name: 'Return to site' }).click()
 
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(
+  await untilWebhookApplied(page, '/dashboard/settings/billing', async (soon) => {
+    await soon(
       subscription.getByText(/Scheduled to cancel on [A-Z][a-z]+ \d{1,2}, \d{4}/),
-    ).toBeVisible({
-      timeout: 500,
-    })
+    ).toBeVisible()
   })
   await expect(subscription).toContainText('StatusCanceling · ends')
 })

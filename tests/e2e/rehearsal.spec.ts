@@ -36,7 +36,6 @@ const API_URLS = PROVIDERS.map(({ apiUrl }) => apiUrl.name)
 
 const APP_PORT = E2E.appPort + 70
 const SITE_URL = `http://localhost:${APP_PORT}`
-/** The site as this machine's Node reaches it (see `beforeAll`). */
 const SITE_IPV6 = `http://[::1]:${APP_PORT}`
 
 /** The account's own plans, under ids of this run (production refuses the published ones). */
@@ -52,7 +51,6 @@ function accountCatalog(): Catalog {
 }
 
 let stack: LocalStack
-/** The host's checkout of the repository: a copy, built and installed there. */
 let host: string
 let app: ChildProcess | undefined
 let appOutput = ''
@@ -72,7 +70,6 @@ function hostEnv() {
   return { ...base, PATH } as Record<string, string | undefined> as NodeJS.ProcessEnv
 }
 
-/** Runs a command on the host, in its checkout (asynchronously: the stack answers from here). */
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(command, args, { cwd: host, env: { ...hostEnv(), ...env } })
   const result = { status: null as number | null, stdout: '', stderr: '' }
@@ -154,15 +151,12 @@ test.beforeAll(async () => {
   writeFileSync(
     path.join(host, '.env'),
     dotEnv({
-      // Supabase, Stripe and Polar keys and URLs: the stack's, made for this run.
       ...stack.env,
-      // The account's price ids (Stripe) and product ids (Polar), production server.
       ...planIdSettings(catalog.plans),
       POLAR_SANDBOX: 'false',
       MAIL_FROM: 'Subscribely <no-reply@rehearsal.example>',
       CONTACT_TO: 'Support <support@rehearsal.example>',
       PORT: String(APP_PORT),
-      // IPv6 loopback only: every visitor of this run is an IPv6 one.
       HOST: '::1',
       // The one rehearsal-only setting: provider URLs on this machine are accepted, nothing else.
       DEPLOY_REHEARSAL: '1',
@@ -182,7 +176,6 @@ test.afterAll(async () => {
 
 test('the guide on a host: a production install, .env, the release commands, npm start', async () => {
   test.setTimeout(90_000)
-  // A production install: no dev dependency, so no tsx (the commands run from the build).
   expect(existsSync(path.join(host, 'node_modules/tsx'))).toBe(false)
   expect(existsSync(path.join(host, 'build/commands'))).toBe(true)
 
@@ -225,7 +218,6 @@ test('the guide on a host: a production install, .env, the release commands, npm
     const response = await fetch(`${SITE_IPV6}/healthz`)
     expect(response.status).toBe(200)
   }).toPass({ timeout: 30_000 })
-  // It runs as production: production's mode, headers and checks.
   expect(appOutput).toContain(`(production)`)
   const page = await fetch(`${SITE_IPV6}/pricing`)
   expect(page.headers.get('strict-transport-security')).toBeTruthy()
@@ -257,7 +249,6 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   await payOnStripeCheckout(page)
   await expect(page.getByRole('heading', { level: 1, name: 'Payment successful' })).toBeVisible()
 
-  // The webhook reached the production server, signed with this run's secret, and was applied.
   await expect(async () => {
     await page.goto(`${SITE_URL}/dashboard`)
     const plan = page.getByRole('region', { name: 'Your plan' })
@@ -276,7 +267,6 @@ test('the smoke journey: sign up, confirm by mail, subscribe, webhook applied, b
   // The auth server counted the visitor by its one address, ::1, never this server's.
   expect(stack.supabase.authClients()).toContain('::1')
   expect(stack.supabase.authClients()).not.toContain('127.0.0.1')
-  // The daily check finds the database in step with Stripe: the webhook did its work.
   const check = await run('npm', ['run', 'billing:reconcile', '--', '--check'])
   expect(check.status, check.stdout + check.stderr).toBe(0)
   expect(check.stdout).toMatch(

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process'
 import http from 'node:http'
-import net from 'node:net'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 
 import { PRODUCTION_ENV } from '../../app/env.test-support'
 import { deleteAfterTest, expect, PASSWORD, test, uniqueEmail, waitForMail } from './fixtures'
 import { E2E } from './ports'
+import { connect, type Connection, type RawResponse } from './raw-http'
 
 /** server.js over raw HTTP: limits by socket, 413s on kept-alive connections, timeouts, stops. */
 
-/** Starts server.js on `port` against the browser tests' local stack; resolves once it answers. */
 async function startServer(port: number, extraEnv: Record<string, string> = {}) {
   const child = spawn(
     process.execPath,
@@ -58,99 +58,6 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => direct.stop())
 
-// --- Raw connections: what fetch would hide (a 413 before the body is read, a reset, a close) ---
-
-type RawResponse = { status: number; headers: Record<string, string>; body: string }
-type Outcome = RawResponse | 'end' | 'reset' | 'timeout'
-
-/** One response from the front of `buffer` (Content-Length or chunked), or null if incomplete. */
-function parseResponse(buffer: Buffer): { response: RawResponse; rest: Buffer } | null {
-  const headEnd = buffer.indexOf('\r\n\r\n')
-  if (headEnd < 0) return null
-  const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
-  const headers: Record<string, string> = {}
-  for (const line of lines) {
-    const colon = line.indexOf(':')
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-  }
-  const status = Number(statusLine.split(' ')[1])
-  let offset = headEnd + 4
-  if (headers['transfer-encoding']?.includes('chunked')) {
-    const parts: Buffer[] = []
-    for (;;) {
-      const lineEnd = buffer.indexOf('\r\n', offset)
-      if (lineEnd < 0) return null
-      const size = parseInt(buffer.subarray(offset, lineEnd).toString('latin1'), 16)
-      if (buffer.length < lineEnd + 2 + size + 2) return null
-      parts.push(buffer.subarray(lineEnd + 2, lineEnd + 2 + size))
-      offset = lineEnd + 2 + size + 2
-      if (size === 0) break
-    }
-    const body = Buffer.concat(parts).toString('utf8')
-    return { response: { status, headers, body }, rest: buffer.subarray(offset) }
-  }
-  const length = Number(headers['content-length'] ?? 0)
-  if (buffer.length < offset + length) return null
-  const body = buffer.subarray(offset, offset + length).toString('utf8')
-  return { response: { status, headers, body }, rest: buffer.subarray(offset + length) }
-}
-
-/** A kept-alive client connection over a raw socket, from a chosen loopback address. */
-async function connect(localAddress: string, port = PORT) {
-  const socket = net.connect({ port, host: '127.0.0.1', localAddress })
-  let buffer: Buffer = Buffer.alloc(0)
-  let closed: 'end' | 'reset' | null = null
-  let wake = () => {}
-  socket.on('data', (data) => {
-    buffer = Buffer.concat([buffer, data])
-    wake()
-  })
-  socket.on('end', () => {
-    closed ??= 'end'
-    wake()
-  })
-  socket.on('error', () => {
-    closed ??= 'reset'
-    wake()
-  })
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve)
-    socket.once('error', reject)
-  })
-  return {
-    get closed() {
-      return closed
-    },
-    /** Writes unless the socket is gone (the server may have answered and closed already). */
-    write(data: string | Buffer) {
-      if (closed || socket.destroyed) return Promise.resolve(false)
-      return new Promise<boolean>((resolve) => socket.write(data, (error) => resolve(!error)))
-    },
-    /** The next response, or how the connection ended without one, or a timeout. */
-    next(timeoutMs = 2_000): Promise<Outcome> {
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => finish('timeout'), timeoutMs)
-        const finish = (outcome: Outcome) => {
-          clearTimeout(timer)
-          wake = () => {}
-          resolve(outcome)
-        }
-        wake = () => {
-          const parsed = parseResponse(buffer)
-          if (parsed) {
-            buffer = parsed.rest
-            finish(parsed.response)
-          } else if (closed) finish(closed)
-        }
-        wake()
-      })
-    },
-    close: () => socket.destroy(),
-  }
-}
-
-type Connection = Awaited<ReturnType<typeof connect>>
-
 const CONTACT = JSON.stringify({
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -164,9 +71,8 @@ const contactHead = (headers: string) =>
   `POST /api/contact HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}\r\n`
 const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'
 
-/** The contact form's answer to one client (a loopback address), on a connection of its own. */
 async function postContact(from: string) {
-  const connection = await connect(from)
+  const connection = await connect(from, PORT)
   await connection.write(contactHead(`Content-Length: ${CONTACT.length}\r\n`) + CONTACT)
   const answer = (await connection.next()) as RawResponse
   connection.close()
@@ -211,7 +117,6 @@ test('static files, pages and webhook answers: cache, security and compression h
   expect(missing.status).toBe(404)
   expect(missing.headers.get('content-type')).toMatch(/^text\/html/)
   expect(missing.headers.get('content-security-policy')).toBeTruthy()
-  // Webhook answers go out as they are.
   for (const pathname of ['/api/webhooks/stripe', '/api/webhooks/polar']) {
     const answer = await at(pathname, {
       method: 'POST',
@@ -246,7 +151,7 @@ async function slowSignUps(delayMs: number) {
     res.end(Buffer.from(await answer.arrayBuffer()))
   })
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  return { proxy, url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}` }
+  return { proxy, url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }
 }
 
 test('SIGTERM: a request in flight and a sign-up waiting for the auth server finish, new connections are refused, exit 0', async () => {
@@ -335,7 +240,7 @@ for (const { what, from, body, status, kept } of [
   },
 ]) {
   test(`${what}: a ${status}, then the ${kept ? 'same' : 'next'} connection answers`, async () => {
-    const connection = await connect(from)
+    const connection = await connect(from, PORT)
     const sent = body
       ? postOversized(connection, body)
       : connection.write(contactHead(`Content-Length: ${SHORT.length}\r\n`) + SHORT)
@@ -346,7 +251,7 @@ for (const { what, from, body, status, kept } of [
       expect(first.headers.connection).not.toBe('close')
       await sent
     } else expect(['end', 'reset']).toContain(await connection.next())
-    const next = kept ? connection : await connect(from)
+    const next = kept ? connection : await connect(from, PORT)
     await next.write(HEALTH)
     expect(await next.next()).toMatchObject({ status: 200 })
     expect(next.closed).toBeNull()
@@ -360,10 +265,10 @@ test('under load no answer after an oversized post waits or is reset', async () 
   const outcomes = await Promise.all(
     Array.from({ length: 10 }, async (_, client) => {
       const from = `127.0.1.${client + 1}`
-      let connection = await connect(from)
+      let connection = await connect(from, PORT)
       const statuses: number[] = []
       for (let i = 0; i < 10; i++) {
-        if (connection.closed) connection = await connect(from)
+        if (connection.closed) connection = await connect(from, PORT)
         const oversized = i % 2 === 0
         const chunked = oversized && i % 4 !== 0
         const sending = oversized
@@ -372,7 +277,6 @@ test('under load no answer after an oversized post waits or is reset', async () 
         const answer = await connection.next()
         if (typeof answer === 'string') return { from, i, failed: answer }
         statuses.push(answer.status)
-        // The rest of either kind of body (200 KiB) is read and dropped: the connection is kept.
         if (answer.headers.connection?.toLowerCase() === 'close')
           return { from, i, failed: 'Connection: close' }
         await sending
@@ -397,7 +301,6 @@ test('slow clients: headers and bodies have time limits', async () => {
     HEADERS_TIMEOUT_MS: '1000',
     REQUEST_TIMEOUT_MS: '2000',
   })
-  /** Writes `data` on a new connection: the server's answer, and how long until it closed. */
   const hold = async (data: string) => {
     const started = Date.now()
     const connection = await connect('127.0.0.1', port)
@@ -407,11 +310,9 @@ test('slow clients: headers and bodies have time limits', async () => {
     return { answer, ms: Date.now() - started }
   }
   try {
-    // Headers that never finish: 408 and closed after about HEADERS_TIMEOUT_MS.
     const head = await hold('GET /pricing HTTP/1.1\r\nHost: 127.0.0.1\r\n')
     expect(head.answer).toMatchObject({ status: 408 })
     expect(head.ms).toBeLessThan(4_000)
-    // A body that stops arriving: closed after about REQUEST_TIMEOUT_MS.
     const body = await hold(contactHead('Content-Length: 1000\r\n') + '{"first')
     expect(body.ms).toBeGreaterThanOrEqual(1_500)
     expect(body.ms).toBeLessThan(5_000)
@@ -434,7 +335,7 @@ test('a request-target or Host that does not parse gets 400 (not a webhook exemp
     ['GET /sign-in%ZZ HTTP/1.1\r\nHost: localhost', 404],
   ] as const
   for (const [head, status] of requests) {
-    const connection = await connect('127.0.0.1')
+    const connection = await connect('127.0.0.1', PORT)
     await connection.write(`${head}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
     const answer = await connection.next()
     expect(answer, head).toMatchObject({ status })

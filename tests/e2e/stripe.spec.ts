@@ -48,13 +48,12 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   const plan = page.getByRole('region', { name: 'Your plan' })
   // Active once the first invoice's event is applied.
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan.getByText('Pro', { exact: true })).toBeVisible({ timeout: 500 })
-    await expect(plan).toContainText('Status: Active', { timeout: 500 })
+  await untilWebhookApplied(page, '/dashboard', async (soon) => {
+    await soon(plan.getByText('Pro', { exact: true })).toBeVisible()
+    await soon(plan).toContainText('Status: Active')
   })
   await expect(plan).toContainText('Renews on')
 
-  // Already subscribed: pricing offers no second purchase.
   await page.goto('/pricing')
   await expect(page.getByText('Current plan', { exact: true })).toBeVisible()
   await expect(page.getByRole('button', { name: /Subscribe to .* with Stripe/ })).toHaveCount(0)
@@ -64,13 +63,11 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await expect(subscription).toContainText('Pro')
   await expect(subscription).toContainText('Active')
   const payments = page.getByRole('region', { name: 'Payment history' })
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(payments.getByRole('row')).toHaveCount(2, { timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(payments.getByRole('row')).toHaveCount(2),
+  )
   const payment = payments.getByRole('row').nth(1)
-  await expect(payment).toContainText('Pro payment')
-  await expect(payment).toContainText('$29.00')
-  await expect(payment).toContainText('Paid')
+  for (const text of ['Pro payment', '$29.00', 'Paid']) await expect(payment).toContainText(text)
   await expect(payment.getByRole('link', { name: 'View invoice' })).toHaveAttribute(
     'href',
     new RegExp(`^${E2E.stripeUrl}/invoices/in_\\w+$`),
@@ -90,11 +87,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
   await page.getByRole('link', { name: 'Return to site' }).click()
 
   await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
-  await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-    await expect(page.getByText(`Scheduled to cancel on ${periodEnd}`)).toBeVisible({
-      timeout: 500,
-    })
-  })
+  await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+    soon(page.getByText(`Scheduled to cancel on ${periodEnd}`)).toBeVisible(),
+  )
   const canceled = await mailTo(user.email, mailSubject('subscription_canceled', PRO))
   expect(canceled.text).toContain('You keep access until')
   await page.goto('/dashboard')
@@ -103,9 +98,9 @@ test('subscribe to Pro, see it in the dashboard, then cancel it at period end in
 
   // At the period end Stripe ends it (customer.subscription.deleted): no longer "Cancels on".
   await renewAtStripe(await stripeSubscriptionIdOf(user.id))
-  await untilWebhookApplied(page, '/dashboard', async () => {
-    await expect(plan).toContainText('Status: Canceled', { timeout: 500 })
-  })
+  await untilWebhookApplied(page, '/dashboard', (soon) =>
+    soon(plan).toContainText('Status: Canceled'),
+  )
   await expect(plan).toContainText('Canceled on')
   await expect(plan).not.toContainText('Cancels on')
   const ended = await mailTo(user.email, mailSubject('subscription_ended', PRO))
@@ -124,7 +119,6 @@ test('a declined card shows the error and creates no subscription', async ({ pag
   await expect(page.getByRole('alert')).toHaveText('Your card was declined.')
   await expect(page).toHaveURL(stripeCheckoutUrl)
 
-  // Giving up returns to pricing with the notice; nothing was bought.
   await page.getByRole('link', { name: 'Back' }).click()
   await expect(page).toHaveURL(`${E2E.siteUrl}/pricing?canceled=true`)
   await expect(page.getByText('Checkout was canceled and you have not been charged.')).toBeVisible()
@@ -145,7 +139,6 @@ test('a signed-out visitor with an account signs in and lands on the checkout of
   const user = await newUser('stripe-signed-out')
   await page.goto('/pricing')
   await expect(page.getByRole('button', { name: /Pay by card/ })).toHaveCount(0)
-  // The way to pay is chosen on the card; the sign-up page's "Sign in" keeps it.
   await page.getByRole('link', { name: 'Get started with Pro: Pay by card' }).click()
   await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click()
   await expect(page).toHaveURL(

@@ -4,7 +4,6 @@ import { noticeByKey } from '../../app/lib/pages/notices'
 import { mailSubject } from '../integration/mail-support'
 import { daysFromNow, seedPayments, seedSubscription, shownDate } from './billing-seed'
 import {
-  attachScreenshots,
   expect,
   fillSignIn,
   inboxOf,
@@ -40,18 +39,16 @@ test.describe('phone width, JavaScript off', () => {
   test.use({ javaScriptEnabled: false, viewport: PHONE })
 
   for (const provider of ['stripe', 'polar'] as const) {
-    test(`a ${provider} subscriber cancels at the period end, then resumes`, async ({
-      page,
-    }, testInfo) => {
+    test(`a ${provider} subscriber cancels at the period end, then resumes`, async ({ page }) => {
       test.setTimeout(120_000)
       const user = await signedInUser(page, `cancel-${provider}`)
       await subscribe(page, provider)
 
       const subscription = page.getByRole('region', { name: 'Current subscription' })
       const cancel = subscription.getByRole('link', { name: 'Cancel subscription' })
-      await untilWebhookApplied(page, '/dashboard/settings/billing', async () => {
-        await expect(cancel).toBeVisible({ timeout: 500 })
-      })
+      await untilWebhookApplied(page, '/dashboard/settings/billing', (soon) =>
+        soon(cancel).toBeVisible(),
+      )
       await expect(subscription).toContainText(
         provider === 'stripe' ? 'PaymentBy card' : 'PaymentWith Polar',
       )
@@ -69,7 +66,6 @@ test.describe('phone width, JavaScript off', () => {
       const endsOn = /until (.+?) and are not charged again/.exec(said!)![1]
       await expect(subscription).toContainText(`Next payment$29.00 on ${endsOn}`)
       await expect(page.getByRole('link', { name: 'Keep my plan' })).toBeVisible()
-      await attachScreenshots(page, testInfo, `cancel confirmation, ${provider}`)
       await page.getByRole('button', { name: 'Cancel at period end' }).click()
 
       await expect(page).toHaveURL(`${E2E.siteUrl}/dashboard/settings/billing`)
@@ -81,9 +77,7 @@ test.describe('phone width, JavaScript off', () => {
       await expect(subscription).toContainText('Next payment—')
       await expect(primary).toHaveText('Resume subscription')
       await onlyMailTo(user.email, mailSubject('subscription_canceled', { plan_name: 'Pro' }))
-      await attachScreenshots(page, testInfo, `scheduled to cancel, ${provider}`)
 
-      // Pricing names the end on the plan it is.
       await page.goto('/pricing')
       await expect(planCard(page, 'Pro')).toContainText(`Current plan · ends ${endsOn}`)
       await page.goto('/dashboard/settings/billing')
@@ -104,7 +98,7 @@ test.describe('phone width, JavaScript off', () => {
 
   test('deleting an account with a live plan offers canceling at the period end and the history as CSV', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const user = await newUser('delete-offer')
     const other = await newUser('delete-offer-other')
     const periodEnd = daysFromNow(20)
@@ -124,7 +118,6 @@ test.describe('phone width, JavaScript off', () => {
     })
     await expect(keep).toBeVisible()
     await expect(section).toContainText('the payment provider keeps its own record')
-    await attachScreenshots(page, testInfo, 'delete account, live plan')
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -139,7 +132,6 @@ test.describe('phone width, JavaScript off', () => {
       `Cancel Pro? You keep it until ${shownDate(periodEnd)} and are not charged again`,
     )
     await expect(page.getByRole('button', { name: 'Cancel at period end' })).toBeVisible()
-    // The billing page offers the same download.
     await page.goto('/dashboard/settings/billing')
     await expect(
       page

@@ -1,20 +1,9 @@
+import { stripeFaults } from './billing-seed'
 import { expect, test } from './fixtures'
-import { E2E } from './ports'
 
 /** The success page when the provider cannot be asked: confirming, never "not charged". */
 
-async function failNextStripeCalls(path: string, count: number) {
-  const response = await fetch(`${E2E.stripeUrl}/_emulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ path, status: 503, count }),
-  })
-  expect(response.status).toBe(200)
-}
-
-test.afterEach(async () => {
-  await fetch(`${E2E.stripeUrl}/_emulator/faults`, { method: 'DELETE' })
-})
+test.afterEach(() => stripeFaults())
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
@@ -24,7 +13,11 @@ for (const javaScriptEnabled of [true, false]) {
       page,
     }) => {
       // Stripe retries twice, so three failures make one failed lookup.
-      await failNextStripeCalls('/v1/checkout/sessions/cs_test_unknown_e2e', 3)
+      await stripeFaults({
+        path: '/v1/checkout/sessions/cs_test_unknown_e2e',
+        status: 503,
+        count: 3,
+      })
       await page.goto('/success?session_id=cs_test_unknown_e2e')
       await expect(
         page.getByRole('heading', { level: 1, name: 'Confirming your payment' }),
