@@ -88,8 +88,6 @@ const rest = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { apikey: LOCAL_SERVICE_ROLE_KEY, ...init.headers },
   })
-const NOT_FOUND_FN =
-  'Searched for the function public.missing_fn with parameters a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.'
 
 describe('errors in PostgREST shape', () => {
   it.each<[string, () => PromiseLike<{ status: number; error: unknown }>, number, object]>([
@@ -231,23 +229,6 @@ describe('errors in PostgREST shape', () => {
       () => anon().rpc('items_between', { lo: 2, hi: 6 }).neq('id', 4),
       400,
       { code: 'PGRST100' },
-    ],
-    [
-      'an unknown function',
-      () => anon().rpc('missing_fn', { a: 1 }),
-      404,
-      {
-        code: 'PGRST202',
-        details: NOT_FOUND_FN,
-        hint: null,
-        message: 'Could not find the function public.missing_fn(a) in the schema cache',
-      },
-    ],
-    [
-      'an unknown argument',
-      () => anon().rpc('add_them', { a: 1, c: 2 }),
-      404,
-      { code: 'PGRST202' },
     ],
     [
       'raise (P0001)',
