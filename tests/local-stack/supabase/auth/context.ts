@@ -1,12 +1,12 @@
 import type { Database } from '../../database'
 import { LOCAL_PROJECT_KEYS } from '../gateway'
 import type { SupabaseEmulatorOptions } from '../index'
-import { loadMailTemplates } from './mail-templates'
-import { projectAuthSettings } from './project-settings'
+import { loadMailTemplates, projectConfig } from './mail-templates'
 import { type AuthLimits, DEFAULT_RATE_LIMITS } from './rate-limits'
 
 /** Settings of the emulated GoTrue, from the project's options (README.md). */
 export function authConfig(options: SupabaseEmulatorOptions) {
+  const project = projectConfig()
   return {
     url: '',
     siteUrl: options.siteUrl.replace(/\/+$/, ''),
@@ -17,8 +17,9 @@ export function authConfig(options: SupabaseEmulatorOptions) {
     refreshTokenReuseIntervalSeconds: 10,
     obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
     secureEmailChange: true,
-    mailTemplates: loadMailTemplates(),
-    securePasswordChange: projectAuthSettings().securePasswordChange,
+    mailTemplates: loadMailTemplates(project),
+    // `[auth.email] secure_password_change`, false when absent as in the CLI's template.
+    securePasswordChange: project.auth?.email?.secure_password_change === true,
     // The hosted setting the CLI's config.toml has no key for (docs/going-live.md).
     requireCurrentPassword: true,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
