@@ -15,26 +15,11 @@ export type TestStack = Awaited<ReturnType<typeof startTestStack>>
 export async function startTestStack(options: Partial<SupabaseEmulatorOptions> = {}) {
   const db = await createTestDatabase()
   const emulator = await startSupabaseEmulator({ database: db, siteUrl: SITE_URL, ...options })
-  const client = () => {
-    const memory = new Map<string, string>()
-    return createClient(emulator.url, LOCAL_ANON_KEY, {
-      auth: {
-        persistSession: false,
-        autoRefreshToken: false,
-        detectSessionInUrl: false,
-        flowType: 'pkce',
-        storage: {
-          getItem: (key) => memory.get(key) ?? null,
-          setItem: (key, value) => void memory.set(key, value),
-          removeItem: (key) => void memory.delete(key),
-        },
-      },
-    })
-  }
-  const admin = () =>
-    createClient(emulator.url, LOCAL_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    })
+  // Without persistence auth-js keeps the session and the PKCE verifier in memory.
+  const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false }
+  const client = () =>
+    createClient(emulator.url, LOCAL_ANON_KEY, { auth: { ...noSession, flowType: 'pkce' } })
+  const admin = () => createClient(emulator.url, LOCAL_SERVICE_ROLE_KEY, { auth: noSession })
   return {
     db,
     emulator,
