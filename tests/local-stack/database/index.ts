@@ -270,17 +270,8 @@ export function withDatabaseName(url: string, name: string) {
   return parsed.toString()
 }
 
-/** A database whose connection can be cut and restored (an outage, without a server to stop). */
-export interface OutageSwitch {
-  database: Database
-  /** While down, every new query and transaction fails as a refused connection does. */
-  setDown(down: boolean): void
-  /** While stalled, every new transaction waits (a database too slow to answer) until it is not. */
-  setStalled(stalled: boolean): void
-}
-
 /** Wraps a database so that tests can make it fail as `pg` does when the server is down. */
-export function withOutageSwitch(inner: Database): OutageSwitch {
+export function withOutageSwitch(inner: Database) {
   let down = false
   let stall: { released: Promise<void>; release: () => void } | undefined
   const refuse = () => {
@@ -317,5 +308,6 @@ export function withOutageSwitch(inner: Database): OutageSwitch {
       stall = undefined
     }
   }
-  return { database, setDown: (value) => (down = value), setStalled }
+  // While down, every call fails as a refused connection; while stalled, transactions wait.
+  return { database, setDown: (value: boolean) => (down = value), setStalled }
 }
