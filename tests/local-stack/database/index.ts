@@ -6,19 +6,17 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 
-/** Anything that runs SQL: the database itself or a transaction on it. */
+/** Anything that runs SQL: the database itself or a transaction on it (`exec`: a script). */
 export interface Queryable {
   query<Row = Record<string, unknown>>(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Row[]; affectedRows: number }>
-  /** Runs several statements (no parameters), e.g. a migration file. */
   exec(sql: string): Promise<void>
 }
 
-/** How a transaction starts (see Database.transaction). */
+/** How a transaction starts: `begin read only`, and its transaction-local settings. */
 export interface TransactionOptions {
-  /** `begin read only`: any write in it fails. */
   readOnly?: boolean
   /** Transaction-local settings (`set_config(name, value, true)`), before fn's first statement. */
   settings?: Record<string, string>

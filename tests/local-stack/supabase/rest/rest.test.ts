@@ -8,7 +8,8 @@ import { raw, startTestStack, type TestStack } from '../test-support'
 import { createRestHandler } from './handler'
 
 // What PostgREST answers that the product's suites (which drive the stand-in through
-// supabase-js) do not reach: the filters' results, and its refusals in its error shape.
+// supabase-js: eq, gt, not in, not is null among its filters) do not reach: the other filters'
+// results, and its refusals in its error shape.
 let stack: TestStack
 let alice: { id: string; client: SupabaseClient }
 const service = () => stack.admin()
@@ -50,17 +51,13 @@ const BIG = Number('9007199254740993')
 
 describe('filters', () => {
   it.each([
-    ['eq', (q: Query) => q.eq('name', 'banana'), [2]],
     ['neq', (q: Query) => q.neq('active', true), [3]],
-    ['gt', (q: Query) => q.gt('qty', 5), [3, BIG]],
     ['gte', (q: Query) => q.gte('qty', 5), [1, 3, BIG]],
     ['lt', (q: Query) => q.lt('price', 0.4), [2]],
     ['lte', (q: Query) => q.lte('price', 0.4), [2, 3]],
     ['is null', (q: Query) => q.is('qty', null), [2]],
     ['is false', (q: Query) => q.is('active', false), [3]],
-    ['not is null', (q: Query) => q.not('price', 'is', null), [1, 2, 3, BIG]],
     ['in', (q: Query) => q.in('name', ['apple', 'a, b (special)', 'nope']), [1, 4]],
-    ['not in', (q: Query) => q.not('id', 'in', '(1,2,3)'), [4, BIG]],
     ['empty in', (q: Query) => q.in('id', []), []],
     ['timestamp', (q: Query) => q.gte('created_at', '2026-01-04T00:00:00Z'), [4, BIG]],
     ['quotes', (q: Query) => q.eq('name', "x' or '1'='1"), []],
