@@ -121,12 +121,6 @@ describe('errors in PostgREST shape', () => {
       { code: '23514' },
     ],
     [
-      'a value of the wrong type',
-      () => service().from('payment_history').select('id').eq('user_id', 'not-a-uuid'),
-      400,
-      { code: '22P02' },
-    ],
-    [
       'an unknown table',
       () => service().from('nope').select('*'),
       404,
@@ -137,12 +131,6 @@ describe('errors in PostgREST shape', () => {
       () => service().from('webhook_events').select('nope'),
       400,
       { code: '42703', message: 'column webhook_events.nope does not exist' },
-    ],
-    [
-      'an unknown column filtered on',
-      () => service().from('webhook_events').select('*').eq('nope', 1),
-      400,
-      { code: '42703' },
     ],
     [
       'an unknown column written',
@@ -160,13 +148,7 @@ describe('errors in PostgREST shape', () => {
       'an UPDATE without a filter (pg_safeupdate)',
       () => service().from('webhook_events').update({ event_type: 'all' }),
       400,
-      { message: 'UPDATE requires a WHERE clause' },
-    ],
-    [
-      'a DELETE without a filter (pg_safeupdate)',
-      () => service().from('webhook_events').delete(),
-      400,
-      { code: '21000' },
+      { code: '21000', message: 'UPDATE requires a WHERE clause' },
     ],
     [
       'malformed JSON',
@@ -197,12 +179,6 @@ describe('errors in PostgREST shape', () => {
         hint: null,
         message: 'Cannot coerce the result to a single JSON object',
       },
-    ],
-    [
-      'single with two rows',
-      () => service().from('items').select('id').in('id', [1, 2]).single(),
-      406,
-      { code: 'PGRST116', details: 'The result contains 2 rows' },
     ],
     [
       'a schema other than public',
