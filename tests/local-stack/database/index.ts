@@ -6,19 +6,17 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 
-/** Anything that runs SQL: the database itself or a transaction on it. */
+/** Anything that runs SQL: the database itself or a transaction on it (`exec`: a script). */
 export interface Queryable {
   query<Row = Record<string, unknown>>(
     sql: string,
     params?: unknown[],
   ): Promise<{ rows: Row[]; affectedRows: number }>
-  /** Runs several statements (no parameters), e.g. a migration file. */
   exec(sql: string): Promise<void>
 }
 
-/** How a transaction starts (see Database.transaction). */
+/** How a transaction starts: `begin read only`, and its transaction-local settings. */
 export interface TransactionOptions {
-  /** `begin read only`: any write in it fails. */
   readOnly?: boolean
   /** Transaction-local settings (`set_config(name, value, true)`), before fn's first statement. */
   settings?: Record<string, string>
@@ -270,17 +268,8 @@ export function withDatabaseName(url: string, name: string) {
   return parsed.toString()
 }
 
-/** A database whose connection can be cut and restored (an outage, without a server to stop). */
-export interface OutageSwitch {
-  database: Database
-  /** While down, every new query and transaction fails as a refused connection does. */
-  setDown(down: boolean): void
-  /** While stalled, every new transaction waits (a database too slow to answer) until it is not. */
-  setStalled(stalled: boolean): void
-}
-
 /** Wraps a database so that tests can make it fail as `pg` does when the server is down. */
-export function withOutageSwitch(inner: Database): OutageSwitch {
+export function withOutageSwitch(inner: Database) {
   let down = false
   let stall: { released: Promise<void>; release: () => void } | undefined
   const refuse = () => {
@@ -317,5 +306,6 @@ export function withOutageSwitch(inner: Database): OutageSwitch {
       stall = undefined
     }
   }
-  return { database, setDown: (value) => (down = value), setStalled }
+  // While down, every call fails as a refused connection; while stalled, transactions wait.
+  return { database, setDown: (value: boolean) => (down = value), setStalled }
 }

@@ -269,30 +269,19 @@ describe('the auth server refuses, as GoTrue does', () => {
 
 describe('the gateway refuses (Supabase "Understanding API keys")', () => {
   const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36'
+  const [SETTINGS, ADMIN, REST] = ['/auth/v1/settings', '/auth/v1/admin/users', '/rest/v1/x']
+  const INVALID = 'Invalid API key'
+  const secretInBrowser = { apikey: LOCAL_SECRET_KEY, 'user-agent': BROWSER_UA }
+  const IN_BROWSER = 'Forbidden use of secret API key in browser'
   it.each<[string, string, Record<string, string>, string]>([
-    ['no API key', '/auth/v1/settings', {}, 'No API key found in request'],
-    ['a wrong API key', '/auth/v1/settings', { apikey: 'nope' }, 'Invalid API key'],
-    [
-      "another project's new key",
-      '/auth/v1/settings',
-      { apikey: 'sb_publishable_not-this-project' },
-      'Invalid API key',
-    ],
-    [
-      'the secret key from a browser (Auth)',
-      '/auth/v1/admin/users',
-      { apikey: LOCAL_SECRET_KEY, 'user-agent': BROWSER_UA },
-      'Forbidden use of secret API key in browser',
-    ],
-    [
-      'the secret key from a browser (PostgREST)',
-      '/rest/v1/user_profiles?select=user_id',
-      { apikey: LOCAL_SECRET_KEY, 'user-agent': BROWSER_UA },
-      'Forbidden use of secret API key in browser',
-    ],
+    ['no API key', SETTINGS, {}, 'No API key found in request'],
+    ['a wrong API key', SETTINGS, { apikey: 'nope' }, INVALID],
+    ["another project's new key", SETTINGS, { apikey: 'sb_publishable_not-this-project' }, INVALID],
+    ['the secret key from a browser (Auth)', ADMIN, secretInBrowser, IN_BROWSER],
+    ['the secret key from a browser (PostgREST)', REST, secretInBrowser, IN_BROWSER],
     [
       'a new key in Authorization that is not the apikey header',
-      '/auth/v1/admin/users',
+      ADMIN,
       { apikey: LOCAL_PUBLISHABLE_KEY, authorization: `Bearer ${LOCAL_SECRET_KEY}` },
       'Invalid authorization header',
     ],

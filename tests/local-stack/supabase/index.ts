@@ -2,16 +2,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import type { Database } from '../database'
-import type { AuthConfig } from './auth/context'
-import { loadMailTemplates } from './auth/mail-templates'
-import { projectAuthSettings } from './auth/project-settings'
-import { createAuthLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './auth/rate-limits'
+import { authConfig } from './auth/context'
+import { createAuthLimits, type RateLimitSettings } from './auth/rate-limits'
 import { checkAllowList } from './auth/redirects'
 import { createAuthHandler } from './auth/router'
 import { type SupabaseFault, SupabaseFaults } from './faults'
-import { LOCAL_PROJECT_KEYS, type ProjectKeys } from './gateway'
+import type { ProjectKeys } from './gateway'
 import type { JwtSigning } from './keys'
-import { listMail, type Mail } from './mail'
+import { listMail } from './mail'
 import { pageRoutes } from './pages'
 import { createRestHandler } from './rest/handler'
 import type { RestPoolOptions } from './rest/pool'
@@ -60,55 +58,13 @@ export interface SupabaseEmulatorOptions {
   restPool?: RestPoolOptions
 }
 
-export interface SupabaseEmulator {
-  /** http://localhost:<port>; the ssr cookie for it is `sb-localhost-auth-token`. */
-  url: string
-  port: number
-  close(): Promise<void>
-  inbox: {
-    list(): Promise<Mail[]>
-    latestFor(email: string): Promise<Mail | undefined>
-  }
-  /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
-  countsByPath(): Record<string, number>
-  /** The client addresses the per-IP limits counted requests against, in the order first seen. */
-  authClients(): string[]
-  /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
-  restCountsByPath(): Record<string, number>
-  /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
-  addFault(fault: SupabaseFault): void
-  clearFaults(): void
-}
+export type SupabaseEmulator = Awaited<ReturnType<typeof startSupabaseEmulator>>
 
 /** Starts the local Supabase (Auth, PostgREST, Storage, inbox) on 127.0.0.1. */
-export async function startSupabaseEmulator(
-  options: SupabaseEmulatorOptions,
-): Promise<SupabaseEmulator> {
+export async function startSupabaseEmulator(options: SupabaseEmulatorOptions) {
   const db = options.database
   checkAllowList(options.redirectAllowList ?? [])
-  const config: AuthConfig = {
-    url: '',
-    siteUrl: options.siteUrl.replace(/\/+$/, ''),
-    redirectAllowList: options.redirectAllowList ?? [],
-    accessTokenTtlSeconds: 3600,
-    otpTtlSeconds: 3600,
-    flowStateTtlSeconds: 300,
-    refreshTokenReuseIntervalSeconds: 10,
-    obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
-    secureEmailChange: true,
-    mailTemplates: loadMailTemplates(),
-    securePasswordChange: projectAuthSettings().securePasswordChange,
-    // The hosted setting the CLI's config.toml has no key for (docs/going-live.md).
-    requireCurrentPassword: true,
-    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
-    sbForwardedFor: options.sbForwardedFor ?? false,
-    jwtSigning: options.jwtSigning ?? 'asymmetric',
-    disableSignup: options.disableSignup ?? false,
-    apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
-    // Handing an auth mail to the provider's SMTP server, which GoTrue does before answering.
-    mailDeliveryMs: 50,
-  }
+  const config = authConfig(options)
   const limits = createAuthLimits(config.rateLimits, { sbForwardedFor: config.sbForwardedFor })
   const counts = new Map<string, number>()
   const restCounts = new Map<string, number>()
@@ -144,12 +100,16 @@ export async function startSupabaseEmulator(
       }),
     inbox: {
       list: () => listMail(db),
-      latestFor: async (email) => (await listMail(db, email))[0],
+      latestFor: async (email: string) => (await listMail(db, email))[0],
     },
+    /** Requests under /auth/v1 by path below it, e.g. { '/user': 2, '/token': 1 }. */
     countsByPath: () => Object.fromEntries(counts),
+    /** Requests under /rest/v1 by path below it, e.g. { '/rpc/session_is_active': 3 }. */
     restCountsByPath: () => Object.fromEntries(restCounts),
+    /** The client addresses the per-IP limits counted requests against, first seen first. */
     authClients: () => limits.clients(),
-    addFault: (fault) => faults.add(fault),
+    /** Makes the next matching requests wait and/or fail (Auth and PostgREST; tests only). */
+    addFault: (fault: SupabaseFault) => faults.add(fault),
     clearFaults: () => faults.clear(),
   }
 }

@@ -14,17 +14,10 @@ export interface SmtpInboxOptions {
   maxBytes?: number
 }
 
-export interface SmtpInbox {
-  /** smtp://127.0.0.1:<port>: what SMTP_URL is set to. */
-  url: string
-  port: number
-  /** Messages accepted so far. */
-  received(): number
-  close(): Promise<void>
-}
+export type SmtpInbox = Awaited<ReturnType<typeof startSmtpInbox>>
 
 /** An SMTP listener on loopback whose mails land in the inbox (README.md, "Pages"). */
-export async function startSmtpInbox(options: SmtpInboxOptions): Promise<SmtpInbox> {
+export async function startSmtpInbox(options: SmtpInboxOptions) {
   let count = 0
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024
   const server = new SMTPServer({
@@ -78,6 +71,7 @@ export async function startSmtpInbox(options: SmtpInboxOptions): Promise<SmtpInb
   })
   const port = (server.server.address() as AddressInfo).port
   return {
+    /** smtp://127.0.0.1:<port>: what SMTP_URL is set to. */
     url: `smtp://127.0.0.1:${port}`,
     port,
     received: () => count,

@@ -1,6 +1,5 @@
-import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js'
+import { createClient } from '@supabase/supabase-js'
 
-import type { Database } from '../database'
 import { createTestDatabase } from '../testing/database'
 import { startSupabaseEmulator, type SupabaseEmulator, type SupabaseEmulatorOptions } from './index'
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from './keys'
@@ -10,52 +9,26 @@ export const SITE_URL = 'http://localhost:5173'
 /** For a file whose journeys send more auth mails than the hourly budget (README.md). */
 export const MANY_MAILS: Partial<SupabaseEmulatorOptions> = { rateLimits: { emailSent: 1000 } }
 
-export interface TestStack {
-  db: Database
-  emulator: SupabaseEmulator
-  /** A browser-like client: PKCE, in-memory storage, no persistence. */
-  client(): SupabaseClient
-  /** A client with the service_role key (admin API). */
-  admin(): SupabaseClient
-  /** Creates a confirmed user through the admin API. */
-  createUser(email: string, password?: string): Promise<string>
-  /** Signs a user made by `createUser` in with a new `client()`. */
-  signIn(email: string): Promise<{ supabase: SupabaseClient; session: Session }>
-  close(): Promise<void>
-}
+export type TestStack = Awaited<ReturnType<typeof startTestStack>>
 
 /** A fresh database and emulator for one test file. */
-export async function startTestStack(
-  options: Partial<SupabaseEmulatorOptions> = {},
-): Promise<TestStack> {
+export async function startTestStack(options: Partial<SupabaseEmulatorOptions> = {}) {
   const db = await createTestDatabase()
   const emulator = await startSupabaseEmulator({ database: db, siteUrl: SITE_URL, ...options })
-  const client = () => {
-    const memory = new Map<string, string>()
-    return createClient(emulator.url, LOCAL_ANON_KEY, {
-      auth: {
-        persistSession: false,
-        autoRefreshToken: false,
-        detectSessionInUrl: false,
-        flowType: 'pkce',
-        storage: {
-          getItem: (key) => memory.get(key) ?? null,
-          setItem: (key, value) => void memory.set(key, value),
-          removeItem: (key) => void memory.delete(key),
-        },
-      },
-    })
-  }
-  const admin = () =>
-    createClient(emulator.url, LOCAL_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    })
+  // Without persistence auth-js keeps the session and the PKCE verifier in memory.
+  const noSession = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false }
+  const client = () =>
+    createClient(emulator.url, LOCAL_ANON_KEY, { auth: { ...noSession, flowType: 'pkce' } })
+  const admin = () => createClient(emulator.url, LOCAL_SERVICE_ROLE_KEY, { auth: noSession })
   return {
     db,
     emulator,
+    /** A browser-like client: PKCE, in-memory storage, no persistence. */
     client,
+    /** A client with the service_role key (admin API). */
     admin,
-    async createUser(email, password = 'correct-horse-battery') {
+    /** Creates a confirmed user through the admin API. */
+    async createUser(email: string, password = 'correct-horse-battery') {
       const { data, error } = await admin().auth.admin.createUser({
         email,
         password,
@@ -64,7 +37,8 @@ export async function startTestStack(
       if (error || !data.user) throw error ?? new Error('no user')
       return data.user.id
     },
-    async signIn(email) {
+    /** Signs a user made by `createUser` in with a new `client()`. */
+    async signIn(email: string) {
       const supabase = client()
       const { data, error } = await supabase.auth.signInWithPassword({
         email,

@@ -1,40 +1,38 @@
 import type { Database } from '../../database'
-import type { ProjectKeys } from '../gateway'
-import type { JwtSigning } from '../keys'
-import type { MailTemplates } from './mail-templates'
-import type { AuthLimits, RateLimitSettings } from './rate-limits'
+import { LOCAL_PROJECT_KEYS } from '../gateway'
+import type { SupabaseEmulatorOptions } from '../index'
+import { loadMailTemplates, projectConfig } from './mail-templates'
+import { type AuthLimits, DEFAULT_RATE_LIMITS } from './rate-limits'
 
-/** Settings of the emulated GoTrue (resolved from SupabaseEmulatorOptions). */
-export interface AuthConfig {
-  /** Public base URL of the emulator, e.g. http://localhost:54421 (no trailing slash). */
-  url: string
-  siteUrl: string
-  redirectAllowList: string[]
-  accessTokenTtlSeconds: number
-  otpTtlSeconds: number
-  flowStateTtlSeconds: number
-  refreshTokenReuseIntervalSeconds: number
-  obfuscateExistingSignups: boolean
-  secureEmailChange: boolean
-  securePasswordChange: boolean
-  /** The auth mails' subjects and bodies (supabase/config.toml's templates). */
-  mailTemplates: MailTemplates
-  requireCurrentPassword: boolean
-  /** The per-IP request limits and the hourly mail budget. */
-  rateLimits: RateLimitSettings
-  /** `[auth.email] max_frequency` in seconds: between two mails of a kind to one user. */
-  mailMaxFrequencySeconds: number
-  /** The project's "IP address forwarding" (`security_sb_forwarded_for_enabled`). */
-  sbForwardedFor: boolean
-  /** How long handing a mail to the SMTP server takes, in milliseconds (emails.ts). */
-  mailDeliveryMs: number
-  /** The project's API keys, which the gateway accepts (`gateway.ts`). */
-  apiKeys: ProjectKeys
-  /** How access tokens are signed (keys.ts `JwtSigning`). */
-  jwtSigning: JwtSigning
-  /** `disable_signup`: no user is created but by the admin API. */
-  disableSignup: boolean
+/** Settings of the emulated GoTrue, from the project's options (README.md). */
+export function authConfig(options: SupabaseEmulatorOptions) {
+  const project = projectConfig()
+  return {
+    url: '',
+    siteUrl: options.siteUrl.replace(/\/+$/, ''),
+    redirectAllowList: options.redirectAllowList ?? [],
+    accessTokenTtlSeconds: 3600,
+    otpTtlSeconds: 3600,
+    flowStateTtlSeconds: 300,
+    refreshTokenReuseIntervalSeconds: 10,
+    obfuscateExistingSignups: options.obfuscateExistingSignups ?? true,
+    secureEmailChange: true,
+    mailTemplates: loadMailTemplates(project),
+    // `[auth.email] secure_password_change`, false when absent as in the CLI's template.
+    securePasswordChange: project.auth?.email?.secure_password_change === true,
+    // The hosted setting the CLI's config.toml has no key for (docs/going-live.md).
+    requireCurrentPassword: true,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    mailMaxFrequencySeconds: options.mailMaxFrequencySeconds ?? 60,
+    sbForwardedFor: options.sbForwardedFor ?? false,
+    jwtSigning: options.jwtSigning ?? 'asymmetric',
+    disableSignup: options.disableSignup ?? false,
+    apiKeys: options.apiKeys ?? LOCAL_PROJECT_KEYS,
+    // Handing an auth mail to the provider's SMTP server, which GoTrue does before answering.
+    mailDeliveryMs: 50,
+  }
 }
+export type AuthConfig = ReturnType<typeof authConfig>
 
 export interface AuthContext {
   db: Database

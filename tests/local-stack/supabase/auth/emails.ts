@@ -1,6 +1,7 @@
 import type { Queryable } from '../../database'
-import { type LinkMailKind, sendMail } from '../mail'
+import { type LinkMailKind, type MailKind, sendMail } from '../mail'
 import type { AuthContext } from './context'
+import type { MailData } from './go-template'
 import { renderMailTemplate, type TemplateName } from './mail-templates'
 import { issueOneTimeToken, type TokenType } from './otp'
 import { type CodeChallenge, createFlowState } from './pkce'
@@ -8,11 +9,28 @@ import { checkMailFrequency } from './rate-limits'
 import { confirmationUrl, resolveRedirect } from './redirects'
 import type { UserRow } from './users'
 
-/** Hands one mail over after `mailDeliveryMs`, as GoTrue answers after its SMTP transaction. */
-async function deliver(ctx: AuthContext, db: Queryable, mail: Parameters<typeof sendMail>[1]) {
-  if (ctx.config.mailDeliveryMs > 0)
-    await new Promise((resolve) => setTimeout(resolve, ctx.config.mailDeliveryMs))
-  await sendMail(db, mail)
+/**
+ * Renders a mail with the variables every mail has and hands it over after `mailDeliveryMs`,
+ * as GoTrue answers after its SMTP transaction.
+ */
+async function deliver(
+  ctx: AuthContext,
+  db: Queryable,
+  user: UserRow,
+  template: TemplateName,
+  mail: { to?: string; kind: Exclude<MailKind, 'smtp'>; verifyUrl: string | null; otp: string },
+  data: MailData = {},
+) {
+  const rendered = renderMailTemplate(ctx.config.mailTemplates, template, {
+    SiteURL: ctx.config.siteUrl,
+    ConfirmationURL: mail.verifyUrl ?? undefined,
+    Email: user.email ?? '',
+    Token: mail.otp,
+    Data: user.raw_user_meta_data,
+    ...data,
+  })
+  await new Promise((resolve) => setTimeout(resolve, ctx.config.mailDeliveryMs))
+  await sendMail(db, { ...mail, to: mail.to ?? user.email ?? '', ...rendered })
 }
 
 const FLOWS: Record<
@@ -74,22 +92,16 @@ export async function sendAuthEmail(ctx: AuthContext, db: Queryable, input: Emai
   checkMailFrequency(lastSentAt(input.user, input.kind), ctx.config.mailMaxFrequencySeconds)
   ctx.limits.mailSent()
   const prepared = await prepareEmailToken(ctx, db, input)
-  const rendered = renderMailTemplate(ctx.config.mailTemplates, FLOWS[input.kind].template, {
-    SiteURL: ctx.config.siteUrl,
-    ConfirmationURL: prepared.verifyUrl,
-    Email: input.user.email ?? '',
-    Token: prepared.otp,
-    TokenHash: prepared.tokenHash,
-    RedirectTo: prepared.redirectTo,
-    Data: input.user.raw_user_meta_data,
-  })
-  await deliver(ctx, db, {
-    to: input.user.email ?? '',
-    kind: input.kind,
-    ...rendered,
-    verifyUrl: prepared.verifyUrl,
-    otp: prepared.otp,
-  })
+  const { verifyUrl, otp, tokenHash, redirectTo } = prepared
+  const data = { TokenHash: tokenHash, RedirectTo: redirectTo }
+  await deliver(
+    ctx,
+    db,
+    input.user,
+    FLOWS[input.kind].template,
+    { kind: input.kind, verifyUrl, otp },
+    data,
+  )
   return prepared
 }
 
@@ -99,19 +111,8 @@ export async function sendReauthenticationMail(
   db: Queryable,
   input: { user: UserRow; otp: string },
 ) {
-  const rendered = renderMailTemplate(ctx.config.mailTemplates, 'reauthentication', {
-    SiteURL: ctx.config.siteUrl,
-    Email: input.user.email ?? '',
-    Token: input.otp,
-    Data: input.user.raw_user_meta_data,
-  })
-  await deliver(ctx, db, {
-    to: input.user.email ?? '',
-    kind: 'reauthentication',
-    ...rendered,
-    verifyUrl: null,
-    otp: input.otp,
-  })
+  const mail = { kind: 'reauthentication' as const, verifyUrl: null, otp: input.otp }
+  await deliver(ctx, db, input.user, 'reauthentication', mail)
 }
 
 /**
@@ -162,23 +163,12 @@ export async function startEmailChange(
     })
     const verify = confirmationUrl(ctx.config, redirectTo, tokenHash, 'email_change')
     if (input.send !== false) {
-      const rendered = renderMailTemplate(ctx.config.mailTemplates, 'email_change', {
-        SiteURL: ctx.config.siteUrl,
-        ConfirmationURL: verify,
-        Email: user.email ?? '',
+      const mail = { to: target.email, kind: 'email_change' as const, verifyUrl: verify, otp }
+      await deliver(ctx, db, user, 'email_change', mail, {
         NewEmail: newEmail,
-        Token: otp,
         TokenHash: tokenHash,
         SendingTo: target.email,
         RedirectTo: redirectTo,
-        Data: user.raw_user_meta_data,
-      })
-      await deliver(ctx, db, {
-        to: target.email,
-        kind: 'email_change',
-        ...rendered,
-        verifyUrl: verify,
-        otp,
       })
     }
     issued.push({ ...target, otp, tokenHash, verifyUrl: verify })

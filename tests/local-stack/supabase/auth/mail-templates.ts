@@ -29,13 +29,20 @@ export type MailTemplates = Record<
 >
 
 interface ConfigToml {
-  auth?: { email?: { template?: Record<string, { subject?: string; content_path?: string }> } }
+  auth?: {
+    email?: {
+      template?: Record<string, { subject?: string; content_path?: string }>
+      secure_password_change?: unknown
+    }
+  }
 }
 
+/** The project's supabase/config.toml, as `supabase start` reads it. */
+export const projectConfig = () =>
+  parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as ConfigToml
+
 /** Loads the templates of the project's supabase/config.toml. */
-export function loadMailTemplates(): MailTemplates {
-  const configPath = path.join(PROJECT_ROOT, 'supabase/config.toml')
-  const config = parse(readFileSync(configPath, 'utf8')) as ConfigToml
+export function loadMailTemplates(config = projectConfig()): MailTemplates {
   const templates = {} as MailTemplates
   for (const name of TEMPLATE_NAMES) {
     const { subject, content_path: file } = config.auth?.email?.template?.[name] ?? {}

@@ -31,37 +31,15 @@ const HOUR_MS = 3_600_000
 type Limiter = 'token' | 'verify' | 'signup' | 'otp' | 'magiclink' | 'recover' | 'resend' | 'user'
 
 /** Token buckets per key: full at first, refilled at `perSecond`, never above BURST. */
-class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>()
-
-  constructor(private readonly perSecond: number) {}
-
-  take(key: string, now = Date.now()): boolean {
-    const bucket = this.buckets.get(key) ?? { tokens: BURST, at: now }
-    bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond)
+function tokenBuckets(perSecond: number) {
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  return (key: string, now = Date.now()) => {
+    const bucket = buckets.get(key) ?? { tokens: BURST, at: now }
+    bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) / 1000) * perSecond)
     bucket.at = now
-    this.buckets.set(key, bucket)
+    buckets.set(key, bucket)
     if (bucket.tokens < 1) return false
     bucket.tokens -= 1
-    return true
-  }
-}
-
-/** The mail budget: `events` per hour from the server's start (ratelimit.IntervalLimiter). */
-class IntervalLimiter {
-  private start = Date.now()
-  private count = 0
-
-  constructor(private readonly events: number) {}
-
-  allow(now = Date.now()): boolean {
-    const intervals = Math.floor((now - this.start) / HOUR_MS)
-    if (intervals > 0) {
-      this.start += intervals * HOUR_MS
-      this.count = 0
-    }
-    if (this.count >= this.events) return false
-    this.count += 1
     return true
   }
 }
@@ -117,18 +95,19 @@ export function createAuthLimits(
   settings: RateLimitSettings,
   options: { sbForwardedFor: boolean },
 ): AuthLimits {
-  const perFiveMinutes = (rate: number) => new TokenBuckets(rate / FIVE_MINUTES_S)
-  const buckets: Record<Limiter, TokenBuckets> = {
-    token: perFiveMinutes(settings.tokenRefresh),
-    verify: perFiveMinutes(settings.verify),
-    signup: perFiveMinutes(settings.otp),
-    otp: perFiveMinutes(settings.otp),
-    magiclink: perFiveMinutes(settings.otp),
-    recover: perFiveMinutes(settings.otp),
-    resend: perFiveMinutes(settings.otp),
-    user: perFiveMinutes(settings.otp),
+  // One bucket per endpoint, each of the otp ones at `otp`'s rate.
+  const rates: Partial<Record<Limiter, number>> = {
+    token: settings.tokenRefresh,
+    verify: settings.verify,
   }
-  const mail = new IntervalLimiter(settings.emailSent)
+  const buckets = new Map<Limiter, ReturnType<typeof tokenBuckets>>()
+  const bucket = (limiter: Limiter) => {
+    if (!buckets.has(limiter))
+      buckets.set(limiter, tokenBuckets((rates[limiter] ?? settings.otp) / FIVE_MINUTES_S))
+    return buckets.get(limiter)!
+  }
+  // The mail budget: `emailSent` per hour from the server's start (ratelimit.IntervalLimiter).
+  let mailHour = { start: Date.now(), count: 0 }
   const clients = new Set<string>()
   return {
     limits: (request, path) => limiterOf(request, path) !== undefined,
@@ -139,12 +118,15 @@ export function createAuthLimits(
       const address =
         (options.sbForwardedFor ? forwardedAddress(forwarded) : undefined) ?? peer ?? 'unknown'
       clients.add(address)
-      if (!buckets[limiter].take(address)) {
+      if (!bucket(limiter)(address)) {
         throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached')
       }
     },
     mailSent() {
-      if (!mail.allow()) {
+      const now = Date.now()
+      if (now - mailHour.start >= HOUR_MS)
+        mailHour = { start: now - ((now - mailHour.start) % HOUR_MS), count: 0 }
+      if (mailHour.count++ >= settings.emailSent) {
         throw new AuthError(429, 'over_email_send_rate_limit', 'email rate limit exceeded')
       }
     },

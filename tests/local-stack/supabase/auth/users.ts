@@ -28,18 +28,6 @@ export interface UserRow {
   is_anonymous: boolean
 }
 
-interface IdentityRow {
-  id: string
-  provider_id: string
-  user_id: string
-  identity_data: Record<string, unknown>
-  provider: string
-  email: string | null
-  last_sign_in_at: Date | null
-  created_at: Date
-  updated_at: Date
-}
-
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase()
 }
@@ -162,24 +150,14 @@ function iso(value: Date | null | undefined) {
   return value ? new Date(value).toISOString() : undefined
 }
 
-function identityJson(row: IdentityRow) {
-  return {
-    identity_id: row.id,
-    id: row.provider_id,
-    user_id: row.user_id,
-    identity_data: row.identity_data,
-    provider: row.provider,
-    last_sign_in_at: iso(row.last_sign_in_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    email: row.email ?? undefined,
-  }
-}
-
 /** The User JSON GoTrue sends (models.User tags; absent optional fields are omitted). */
 export async function userJson(db: Queryable, user: UserRow) {
-  const { rows } = await db.query<IdentityRow>(
-    'select * from auth.identities where user_id = $1 order by created_at',
+  const { rows } = await db.query<{ identity: Record<string, unknown> }>(
+    `select json_strip_nulls(json_build_object('identity_id', id, 'id', provider_id,
+       'user_id', user_id, 'identity_data', identity_data, 'provider', provider, 'email', email,
+       'last_sign_in_at', last_sign_in_at, 'created_at', created_at, 'updated_at', updated_at))
+       as identity
+     from auth.identities where user_id = $1 order by created_at`,
     [user.id],
   )
   const confirmedAt = user.email_confirmed_at ?? user.phone_confirmed_at
@@ -200,7 +178,7 @@ export async function userJson(db: Queryable, user: UserRow) {
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
-    identities: rows.map(identityJson),
+    identities: rows.map((row) => row.identity),
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),

@@ -25,8 +25,7 @@ export interface Preferences {
   return: 'minimal' | 'representation'
   count: boolean
   mergeDuplicates: boolean
-  /** Values to echo in Preference-Applied. */
-  applied: string[]
+  applied: string[] // echoed in Preference-Applied
 }
 
 /** The response shape the Accept header asks for. */

@@ -8,7 +8,8 @@ import { raw, startTestStack, type TestStack } from '../test-support'
 import { createRestHandler } from './handler'
 
 // What PostgREST answers that the product's suites (which drive the stand-in through
-// supabase-js) do not reach: the filters' results, and its refusals in its error shape.
+// supabase-js: eq, gt, not in, not is null among its filters) do not reach: the other filters'
+// results, and its refusals in its error shape.
 let stack: TestStack
 let alice: { id: string; client: SupabaseClient }
 const service = () => stack.admin()
@@ -50,17 +51,13 @@ const BIG = Number('9007199254740993')
 
 describe('filters', () => {
   it.each([
-    ['eq', (q: Query) => q.eq('name', 'banana'), [2]],
     ['neq', (q: Query) => q.neq('active', true), [3]],
-    ['gt', (q: Query) => q.gt('qty', 5), [3, BIG]],
     ['gte', (q: Query) => q.gte('qty', 5), [1, 3, BIG]],
     ['lt', (q: Query) => q.lt('price', 0.4), [2]],
     ['lte', (q: Query) => q.lte('price', 0.4), [2, 3]],
     ['is null', (q: Query) => q.is('qty', null), [2]],
     ['is false', (q: Query) => q.is('active', false), [3]],
-    ['not is null', (q: Query) => q.not('price', 'is', null), [1, 2, 3, BIG]],
     ['in', (q: Query) => q.in('name', ['apple', 'a, b (special)', 'nope']), [1, 4]],
-    ['not in', (q: Query) => q.not('id', 'in', '(1,2,3)'), [4, BIG]],
     ['empty in', (q: Query) => q.in('id', []), []],
     ['timestamp', (q: Query) => q.gte('created_at', '2026-01-04T00:00:00Z'), [4, BIG]],
     ['quotes', (q: Query) => q.eq('name', "x' or '1'='1"), []],
@@ -88,8 +85,6 @@ const rest = (path: string, init: RequestInit = {}) =>
     ...init,
     headers: { apikey: LOCAL_SERVICE_ROLE_KEY, ...init.headers },
   })
-const NOT_FOUND_FN =
-  'Searched for the function public.missing_fn with parameters a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.'
 
 describe('errors in PostgREST shape', () => {
   it.each<[string, () => PromiseLike<{ status: number; error: unknown }>, number, object]>([
@@ -126,12 +121,6 @@ describe('errors in PostgREST shape', () => {
       { code: '23514' },
     ],
     [
-      'a value of the wrong type',
-      () => service().from('payment_history').select('id').eq('user_id', 'not-a-uuid'),
-      400,
-      { code: '22P02' },
-    ],
-    [
       'an unknown table',
       () => service().from('nope').select('*'),
       404,
@@ -142,12 +131,6 @@ describe('errors in PostgREST shape', () => {
       () => service().from('webhook_events').select('nope'),
       400,
       { code: '42703', message: 'column webhook_events.nope does not exist' },
-    ],
-    [
-      'an unknown column filtered on',
-      () => service().from('webhook_events').select('*').eq('nope', 1),
-      400,
-      { code: '42703' },
     ],
     [
       'an unknown column written',
@@ -165,13 +148,7 @@ describe('errors in PostgREST shape', () => {
       'an UPDATE without a filter (pg_safeupdate)',
       () => service().from('webhook_events').update({ event_type: 'all' }),
       400,
-      { message: 'UPDATE requires a WHERE clause' },
-    ],
-    [
-      'a DELETE without a filter (pg_safeupdate)',
-      () => service().from('webhook_events').delete(),
-      400,
-      { code: '21000' },
+      { code: '21000', message: 'UPDATE requires a WHERE clause' },
     ],
     [
       'malformed JSON',
@@ -204,12 +181,6 @@ describe('errors in PostgREST shape', () => {
       },
     ],
     [
-      'single with two rows',
-      () => service().from('items').select('id').in('id', [1, 2]).single(),
-      406,
-      { code: 'PGRST116', details: 'The result contains 2 rows' },
-    ],
-    [
       'a schema other than public',
       () => service().schema('private').from('items').select('*'),
       406,
@@ -231,23 +202,6 @@ describe('errors in PostgREST shape', () => {
       () => anon().rpc('items_between', { lo: 2, hi: 6 }).neq('id', 4),
       400,
       { code: 'PGRST100' },
-    ],
-    [
-      'an unknown function',
-      () => anon().rpc('missing_fn', { a: 1 }),
-      404,
-      {
-        code: 'PGRST202',
-        details: NOT_FOUND_FN,
-        hint: null,
-        message: 'Could not find the function public.missing_fn(a) in the schema cache',
-      },
-    ],
-    [
-      'an unknown argument',
-      () => anon().rpc('add_them', { a: 1, c: 2 }),
-      404,
-      { code: 'PGRST202' },
     ],
     [
       'raise (P0001)',
