@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { getPlans } from '../../app/billing/plans.server'
@@ -9,24 +9,24 @@ import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as general from '../../app/routes/dashboard.settings.general'
-import { callRoute, cookieMap, readSession } from './auth-support'
+import { callRoute, cookieMap, latestAuthMail, readSession } from './auth-support'
 import {
   adminClient,
   createGitHubUser,
   createSignedInUser,
   emulatorStripe,
   mergeCookies,
+  rowsWhere,
   signInAs,
-  startTestApp,
   stripeSubscriber,
   subscriptionRowOf,
-  type TestApp,
+  testAppForFile,
 } from './harness'
 import { emulatorPolar, polarCheckout } from './polar-fixtures'
 import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
-let app: TestApp
+const app = testAppForFile()
 let admin: SupabaseClient
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
@@ -46,18 +46,11 @@ async function userExists(id: string) {
   const { data } = await admin.auth.admin.getUserById(id)
   return Boolean(data.user)
 }
-async function rowCount(table: string, userId: string) {
-  const { count } = await admin
-    .from(table)
-    .select('*', { count: 'exact', head: true })
-    .eq('user_id', userId)
-  return count ?? 0
-}
-beforeAll(async () => {
-  app = await startTestApp()
+const rowCount = async (table: string, user_id: string) =>
+  (await rowsWhere(app, table, { user_id })).length
+beforeAll(() => {
   admin = adminClient(app)
 })
-afterAll(() => app.close())
 
 describe('password', () => {
   const fields = { intent: 'change-password', confirmPassword: 'a-new-password-42' }
@@ -131,9 +124,9 @@ describe('password', () => {
   })
 })
 
-type AccountPage = { methods: { password: boolean; github: boolean } }
-const accountPage = (user: User) =>
-  callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, user.cookie))
+type AccountPage = { methods: { password: boolean; github: boolean }; pendingEmail: string }
+const accountPage = ({ cookie }: { cookie: string }) =>
+  callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, cookie))
 
 const canSignInWith = (email: string, password: string) =>
   signInAs(app, email, password).then(
@@ -206,8 +199,7 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
     expect(asked.status).toBe(400)
     expect(asked.data.needsCode).toBe(true)
     expect(asked.data.result.error?.['']?.[0]).toContain(`emailed a 6-digit code to ${user.email}`)
-    const mail = await app.stack.supabase.inbox.latestFor(user.email)
-    expect(mail?.kind).toBe('reauthentication')
+    const mail = await latestAuthMail(app, user.email, 'reauthentication')
     expect(await canSignInWith(user.email, first.password)).toBe(false)
 
     const wrong = await postAccount(user, { intent: 'set-password', ...first, code: '00000x' })
@@ -267,11 +259,7 @@ describe('email', () => {
     const mail = await app.stack.supabase.inbox.latestFor(next)
     expect(mail?.link).toContain(`${app.url}/auth/callback`)
     expect(mail?.link).toContain('type=email_change')
-    const page = await callRoute<{ email: string; pendingEmail: string }>(
-      account.loader,
-      pageGet(`${app.url}${ACCOUNT}`, user.cookie),
-    )
-    expect(page.data).toMatchObject({ email: user.email, pendingEmail: next })
+    expect((await accountPage(user)).data).toMatchObject({ email: user.email, pendingEmail: next })
   })
 
   it('answers the same for an address another account uses; its owner is told by mail', async () => {
@@ -286,10 +274,7 @@ describe('email', () => {
         email: address,
       })
       const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
-      const page = await callRoute<{ pendingEmail: string }>(
-        account.loader,
-        pageGet(`${app.url}${ACCOUNT}`, cookie),
-      )
+      const page = await accountPage({ cookie })
       return {
         status: answer.status,
         message: answer.data.message?.replace(address, '<address>'),
@@ -303,9 +288,7 @@ describe('email', () => {
     expect(forTaken).toMatchObject({ status: 200, error: null, pending: true })
     // The owner of the taken address gets a sign-in link that says what happened; their
     // account is untouched.
-    await mailRequestsSettled()
-    const mail = await app.stack.supabase.inbox.latestFor(other.email)
-    expect(mail?.kind).toBe('magiclink')
+    await latestAuthMail(app, other.email, 'magiclink')
     const { data } = await admin.auth.admin.getUserById(other.id)
     expect(data.user?.email).toBe(other.email)
   })
@@ -326,8 +309,7 @@ describe('sign out of all sessions', () => {
     for (const cookie of [stolen, laptop]) expect((await dashboardPage(cookie)).status).toBe(200)
 
     const answer = await postAccount(user, { intent: 'sign-out-everywhere' })
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/sign-in?notice=signed-out-everywhere')
+    expect(answer).toMatchObject({ status: 303, location: '/sign-in?notice=signed-out-everywhere' })
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
     expect((await elsewhere.auth.refreshSession()).error).not.toBeNull()
 
@@ -417,8 +399,7 @@ describe('account deletion', () => {
       }),
     )
     const answer = await deleteAccount(user)
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/account-deleted')
+    expect(answer).toMatchObject({ status: 303, location: '/account-deleted' })
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
     expect((await emulatorStripe(app).subscriptions.retrieve(subscription.id)).status).toBe(
       'canceled',
