@@ -9,6 +9,7 @@ import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as general from '../../app/routes/dashboard.settings.general'
+import { PASSWORD } from './accounts'
 import { callRoute, cookieMap, latestAuthMail, readSession } from './auth-support'
 import {
   adminClient,
@@ -34,13 +35,15 @@ const ACCOUNT = '/dashboard/settings/account'
 const postAccount = (user: User, fields: Record<string, string>) =>
   callRoute<FormReply>(account.action, formPost(`${app.url}${ACCOUNT}`, user.cookie, fields))
 
-/** Deletes the account as the form does, with the current password. */
-const deleteAccount = (user: User) =>
-  postAccount(user, {
-    intent: 'delete-account',
-    confirm: 'DELETE',
-    currentPassword: 'correct-horse-battery',
-  })
+/** Deletes the account as the form does, with the current password unless told otherwise. */
+const deleteAccount = (user: User, proof: Record<string, string> = { currentPassword: PASSWORD }) =>
+  postAccount(user, { intent: 'delete-account', confirm: 'DELETE', ...proof })
+/** Asks to move to `email`, with the current password unless told otherwise. */
+const changeEmail = (
+  user: User,
+  email: string,
+  proof: Record<string, string> = { currentPassword: PASSWORD },
+) => postAccount(user, { intent: 'change-email', email, ...proof })
 
 async function userExists(id: string) {
   const { data } = await admin.auth.admin.getUserById(id)
@@ -143,7 +146,9 @@ async function ageSessions(userId: string) {
 }
 
 describe('sign-in methods and a first password (GitHub accounts)', () => {
-  const first = { password: 'first-password-42', confirmPassword: 'first-password-42' }
+  const first = 'first-password-42'
+  const setPassword = (user: User, password = first, fields: Record<string, string> = {}) =>
+    postAccount(user, { intent: 'set-password', password, confirmPassword: password, ...fields })
 
   it('shows email and password for an account that signed up with one', async () => {
     const user = await createSignedInUser(app)
@@ -153,20 +158,16 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
   it('lets a GitHub user set a password without a current one, then shows both methods', async () => {
     const user = await createGitHubUser(app)
     expect((await accountPage(user)).data.methods).toEqual({ password: false, github: true })
-    const answer = await postAccount(user, { intent: 'set-password', ...first })
+    const answer = await setPassword(user)
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain('Your password is set')
-    expect(await canSignInWith(user.email, first.password)).toBe(true)
+    expect(await canSignInWith(user.email, first)).toBe(true)
     // GoTrue adds no email identity: the page knows from what the app recorded.
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.identities?.map((identity) => identity.provider)).toEqual(['github'])
     expect((await accountPage(user)).data.methods).toEqual({ password: true, github: true })
     // From now on the current password is asked for: set-password is refused.
-    const again = await postAccount(user, {
-      intent: 'set-password',
-      password: 'second-password-42',
-      confirmPassword: 'second-password-42',
-    })
+    const again = await setPassword(user, 'second-password-42')
     expect(again.status).toBe(400)
     expect(again.data.result.error?.['']).toEqual([
       'Your account already has a password: change it above.',
@@ -176,18 +177,10 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
 
   it('checks the two passwords match and their strength, in the documented shape', async () => {
     const user = await createGitHubUser(app)
-    const answer = await postAccount(user, {
-      intent: 'set-password',
-      password: 'first-password-42',
-      confirmPassword: 'other-password-42',
-    })
+    const answer = await setPassword(user, first, { confirmPassword: 'other-password-42' })
     expect(answer.status).toBe(400)
     expect(answer.data.result.error?.confirmPassword).toEqual(['The passwords do not match'])
-    const short = await postAccount(user, {
-      intent: 'set-password',
-      password: 'x',
-      confirmPassword: 'x',
-    })
+    const short = await setPassword(user, 'x')
     expect(short.status).toBe(400)
     expect(short.data.result.error?.password?.[0]).toMatch(/at least/i)
   })
@@ -195,21 +188,21 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
   it('asks a session older than 24 hours for the emailed code, then sets the password', async () => {
     const user = await createGitHubUser(app)
     await ageSessions(user.id)
-    const asked = await postAccount(user, { intent: 'set-password', ...first })
+    const asked = await setPassword(user)
     expect(asked.status).toBe(400)
     expect(asked.data.needsCode).toBe(true)
     expect(asked.data.result.error?.['']?.[0]).toContain(`emailed a 6-digit code to ${user.email}`)
     const mail = await latestAuthMail(app, user.email, 'reauthentication')
-    expect(await canSignInWith(user.email, first.password)).toBe(false)
+    expect(await canSignInWith(user.email, first)).toBe(false)
 
-    const wrong = await postAccount(user, { intent: 'set-password', ...first, code: '00000x' })
+    const wrong = await setPassword(user, first, { code: '00000x' })
     expect(wrong.status).toBe(400)
     expect(wrong.data.needsCode).toBe(true)
     expect(wrong.data.result.error?.code).toEqual(['The code is the 6 digits in the email'])
 
-    const ok = await postAccount(user, { intent: 'set-password', ...first, code: mail!.otp! })
+    const ok = await setPassword(user, first, { code: mail.otp! })
     expect(ok.status).toBe(200)
-    expect(await canSignInWith(user.email, first.password)).toBe(true)
+    expect(await canSignInWith(user.email, first)).toBe(true)
   })
 
   it('asks for the code on a password change from an older session too', async () => {
@@ -223,7 +216,7 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
     }
     const asked = await postAccount(user, change)
     expect(asked.data.needsCode).toBe(true)
-    const otp = (await app.stack.supabase.inbox.latestFor(user.email))!.otp!
+    const otp = (await latestAuthMail(app, user.email, 'reauthentication')).otp!
     const stale = String((Number(otp) + 1) % 1_000_000).padStart(6, '0')
     const refused = await postAccount(user, { ...change, code: stale })
     expect(refused.data.result.error?.code?.[0]).toContain('wrong or has expired')
@@ -237,7 +230,7 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
     await ageSessions(user.id)
     const statuses = []
     for (let i = 0; i < 6; i++) {
-      statuses.push((await postAccount(user, { intent: 'set-password', ...first })).status)
+      statuses.push((await setPassword(user)).status)
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429])
   })
@@ -247,11 +240,7 @@ describe('email', () => {
   it('sends a confirmation link to the new address and shows it as pending', async () => {
     const user = await createSignedInUser(app)
     const next = `new-${user.email}`
-    const answer = await postAccount(user, {
-      intent: 'change-email',
-      currentPassword: 'correct-horse-battery',
-      email: next.toUpperCase(),
-    })
+    const answer = await changeEmail(user, next.toUpperCase())
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain(next)
     // The auth server is asked after the answer (the same work for any address).
@@ -268,11 +257,7 @@ describe('email', () => {
     const fresh = `free-${user.email}`
     /** What the person asking can see: the answer, then the page. */
     async function observed(address: string) {
-      const answer = await postAccount(user, {
-        intent: 'change-email',
-        currentPassword: 'correct-horse-battery',
-        email: address,
-      })
+      const answer = await changeEmail(user, address)
       const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
       const page = await accountPage({ cookie })
       return {
@@ -324,10 +309,7 @@ describe('sign out of all sessions', () => {
       // The browser's dead cookies are cleared.
       expect(page.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
       expect((await polarPortal(cookie)).status).toBe(401)
-      const deletion = await postAccount(
-        { ...user, cookie },
-        { intent: 'delete-account', confirm: 'DELETE', currentPassword: 'correct-horse-battery' },
-      )
+      const deletion = await deleteAccount({ ...user, cookie })
       expect(deletion.location).toMatch(/^\/sign-in/)
     }
     expect(await userExists(user.id)).toBe(true)
@@ -362,11 +344,7 @@ describe('sign out of all sessions', () => {
     })
     expect(userCalls()).toBe(before + 1)
     // The confirmation, then the change itself (PUT /user, after the answer).
-    await postAccount(user, {
-      intent: 'change-email',
-      currentPassword: 'correct-horse-battery',
-      email: `other-${user.email}`,
-    })
+    await changeEmail(user, `other-${user.email}`)
     await mailRequestsSettled()
     expect(userCalls()).toBe(before + 3)
     await callRoute(
@@ -514,28 +492,14 @@ describe('a re-check before anything irreversible', () => {
   it('deletion and an email change need the current password: a session alone, or a wrong password, changes nothing', async () => {
     const user = await createSignedInUser(app)
     for (const proof of [{}, { currentPassword: 'not-my-password' }] as Record<string, string>[]) {
-      const deletion = await postAccount(user, {
-        intent: 'delete-account',
-        confirm: 'DELETE',
-        ...proof,
-      })
-      expect(deletion.status).toBe(400)
-      const email = await postAccount(user, {
-        intent: 'change-email',
-        email: `moved-${user.email}`,
-        ...proof,
-      })
-      expect(email.status).toBe(400)
+      expect((await deleteAccount(user, proof)).status).toBe(400)
+      expect((await changeEmail(user, `moved-${user.email}`, proof)).status).toBe(400)
     }
     await mailRequestsSettled()
     expect(await userExists(user.id)).toBe(true)
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.new_email ?? null).toBeNull()
-    const wrong = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      currentPassword: 'not-my-password',
-    })
+    const wrong = await deleteAccount(user, { currentPassword: 'not-my-password' })
     expect(wrong.data).toMatchObject({
       result: { error: { currentPassword: ['That is not your current password'] } },
     })
@@ -543,11 +507,7 @@ describe('a re-check before anything irreversible', () => {
 
   it('an account without a password (GitHub) proves itself with a code mailed to it', async () => {
     const user = await createGitHubUser(app)
-    const wrong = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      code: '123456',
-    })
+    const wrong = await deleteAccount(user, { code: '123456' })
     expect(wrong.status).toBe(400)
     expect(await userExists(user.id)).toBe(true)
     const asked = await postAccount(user, { intent: 'send-code:delete-account' })
@@ -561,11 +521,7 @@ describe('a re-check before anything irreversible', () => {
     // The key that named the action is gone once the mail is sent: a sign-in mail stays plain.
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.user_metadata).not.toHaveProperty('code_for')
-    const answer = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      code: mail!.otp!,
-    })
+    const answer = await deleteAccount(user, { code: mail!.otp! })
     expect(answer.status).toBe(303)
     expect(await userExists(user.id)).toBe(false)
   })
