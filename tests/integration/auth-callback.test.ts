@@ -299,8 +299,14 @@ describe('rule 3: any failure goes to /sign-in?error=auth_failed', () => {
 })
 
 describe('rule 4: next never leaves the site', () => {
-  // The rules themselves: app/auth/safe-next-path.test.ts; here, what a query string adds.
   const hostile = [
+    'https://evil.example/',
+    'javascript:alert(1)',
+    '///evil.example',
+    '\\\\evil.example',
+    '/\t/evil.example',
+    '/.//evil.example',
+    '/%2fevil.example',
     'http:evil.example',
     'evil.example',
     '//evil.example',

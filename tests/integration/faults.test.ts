@@ -24,6 +24,7 @@ import {
   polarCheckout,
   polarEvent,
   postPolarEvent,
+  subscriptionObject as polarSubscription,
 } from './polar-fixtures'
 import {
   invoiceObject,
@@ -339,8 +340,50 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
   )
 })
 
-// Concurrent duplicates and the ledger's ordering rules: tests/db/webhook-apply.test.ts.
-describe('out-of-order events', () => {
+// Concurrent duplicates and the ledger's other ordering rules: tests/db/webhook-apply.test.ts.
+describe('out-of-order and same-second events', () => {
+  it('Stripe: created(incomplete) arriving after updated(active) of the same second does not undo it', async () => {
+    const user = await createSignedInUser(app)
+    const id = `sub_${randomUUID().slice(0, 12)}`
+    const sub = (status: string) =>
+      stripeSubscription({ id, userId: user.id, customer: `cus_${id}`, status })
+    const second = 1_780_000_500
+    const updated = stripeEvent('customer.subscription.updated', sub('active'), { created: second })
+    const created = stripeEvent('customer.subscription.created', sub('incomplete'), {
+      created: second,
+    })
+    expect(await postStripeEvent(app.url, updated)).toEqual(OK)
+    expect(await postStripeEvent(app.url, created)).toEqual(OK)
+    expect(await ledgerCount(app, created.id)).toBe(1)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
+    // ...and deleted in that same second does end it (further along the lifecycle).
+    const deleted = stripeEvent('customer.subscription.deleted', sub('canceled'), {
+      created: second,
+    })
+    expect(await postStripeEvent(app.url, deleted)).toEqual(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'canceled' })
+  })
+
+  it('Polar: revoked arriving before an older updated keeps the subscription ended', async () => {
+    const user = await createSignedInUser(app)
+    const subscriptionId = randomUUID()
+    const sub = (options: Parameters<typeof polarSubscription>[0]) =>
+      polarSubscription({ id: subscriptionId, customerId: 'c1', userId: user.id, ...options })
+    const deliveries = [
+      polarEvent('subscription.created', sub({}), { timestamp: at(0) }),
+      polarEvent('subscription.revoked', sub({ status: 'canceled', endedAt: at(90) }), {
+        timestamp: at(90),
+      }),
+      polarEvent('subscription.updated', sub({ cancelAtPeriodEnd: true }), { timestamp: at(60) }),
+      polarEvent('subscription.uncanceled', sub({}), { timestamp: at(70) }),
+    ]
+    for (const event of deliveries) expect(await postPolarEvent(app.url, event)).toMatchObject(OK)
+    expect((await stateOf(user.id)).subscription).toMatchObject({
+      status: 'canceled',
+      cancel_at_period_end: false,
+    })
+  })
+
   it('Polar: a full refund arriving before the partial one keeps the full refunded total', async () => {
     const user = await createSignedInUser(app)
     const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 2900 })

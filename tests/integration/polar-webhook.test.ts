@@ -20,6 +20,7 @@ import {
   polarEvent,
   postPolarEvent,
   subscriptionObject,
+  type SubscriptionOptions,
 } from './polar-fixtures'
 
 /** Standard Webhooks-signed Polar events through the real HTTP route into the real database. */
@@ -214,22 +215,93 @@ describe('subscription events', () => {
     expect(await ledgerCount(app, first.id)).toBe(1)
   })
 
-  // What each event type writes: polarSubscriptionFields in app/billing/polar/events.test.ts.
-  it('an older event arriving late does not overwrite newer state', async () => {
-    const canceled = sub({ cancelAtPeriodEnd: true, canceledAt: at(50), endsAt: at(90_000) })
-    const late = sub({ status: 'past_due' })
-    for (const event of [
-      polarEvent('subscription.canceled', canceled, { timestamp: at(50) }),
-      polarEvent('subscription.updated', late, { timestamp: at(45) }),
-    ]) {
-      const result = await postPolarEvent(app.url, event)
-      expect(result).toMatchObject(OK)
-      expect(await ledgerCount(app, result.id)).toBe(1)
-    }
-    expect(await subscriptionRowOf(app, userId)).toMatchObject({
-      status: 'active',
-      cancel_at_period_end: true,
-    })
+  /** The row with its times as ISO strings, to compare with at(...). */
+  const rowWithIsoTimes = async () =>
+    Object.fromEntries(
+      Object.entries((await subscriptionRowOf(app, userId)) ?? {}).map(([key, value]) => [
+        key,
+        key.endsWith('_at') && value ? new Date(String(value)).toISOString() : value,
+      ]),
+    )
+
+  // In order: each event is newer than the one before it, but for the late one.
+  it.each<[string, string, SubscriptionOptions, number, Record<string, unknown>]>([
+    [
+      'subscription.updated syncs status, plan name and cancellation dates',
+      'subscription.updated',
+      {
+        productName: 'Pro Plus',
+        cancelAtPeriodEnd: true,
+        canceledAt: at(30),
+        endsAt: at(86_400),
+        periodEnd: at(86_400),
+      },
+      30,
+      {
+        status: 'active',
+        plan_name: 'Pro Plus',
+        cancel_at_period_end: true,
+        cancel_at: at(86_400),
+        canceled_at: at(30),
+      },
+    ],
+    [
+      // Every subscription event carries the whole, current subscription (its product too).
+      'subscription.uncanceled clears the scheduled cancellation',
+      'subscription.uncanceled',
+      { productName: 'Pro Plus' },
+      40,
+      {
+        status: 'active',
+        plan_name: 'Pro Plus',
+        cancel_at_period_end: false,
+        cancel_at: null,
+        canceled_at: null,
+      },
+    ],
+    [
+      'subscription.canceled records cancel_at, cancel_at_period_end and canceled_at',
+      'subscription.canceled',
+      { cancelAtPeriodEnd: true, canceledAt: at(50), endsAt: at(90_000) },
+      50,
+      { status: 'active', cancel_at_period_end: true, cancel_at: at(90_000), canceled_at: at(50) },
+    ],
+    [
+      'an older event arriving late does not overwrite newer state',
+      'subscription.updated',
+      { status: 'past_due' },
+      45,
+      { status: 'active', cancel_at_period_end: true },
+    ],
+    [
+      'subscription.revoked cancels at once',
+      'subscription.revoked',
+      { status: 'canceled', canceledAt: at(60), endedAt: at(60) },
+      60,
+      { status: 'canceled', cancel_at_period_end: false, canceled_at: at(60) },
+    ],
+  ])('%s', async (_label, type, options, seconds, expected) => {
+    const result = await postPolarEvent(
+      app.url,
+      polarEvent(type, sub(options), { timestamp: at(seconds) }),
+    )
+    expect(result).toMatchObject(OK)
+    expect(await ledgerCount(app, result.id)).toBe(1)
+    expect(await rowWithIsoTimes()).toMatchObject(expected)
+  })
+
+  it('takes the user from the subscription\'s metadata only, and names a product without a name "Unknown Plan"', async () => {
+    const [mine, theirs] = [await newUser(), await newUser()]
+    for (const subscription of [
+      subscriptionObject({ userId: mine, customerUserId: theirs, productName: null }),
+      // Never from the customer's metadata: anyone's checkout can merge it.
+      subscriptionObject({ userId: null, customerUserId: theirs }),
+    ])
+      expect(
+        await postPolarEvent(app.url, polarEvent('subscription.created', subscription)),
+      ).toMatchObject(OK)
+    expect(await subscriptionRowOf(app, mine)).toMatchObject({ plan_name: 'Unknown Plan' })
+    expect(await subscriptionRowOf(app, theirs)).toBeNull()
   })
 
   it.each([
@@ -332,6 +404,15 @@ describe('order events', () => {
       expect(calls()).toBe(before)
     },
   )
+
+  it('order.paid uses "Subscription payment" when the product has no name', async () => {
+    const { order } = await polarSubscriber(app)
+    const unnamed = { ...order, total_amount: 2500, product: { ...order.product, name: null } }
+    expect(await postPolarEvent(app.url, polarEvent('order.paid', unnamed))).toMatchObject(OK)
+    expect(await paymentRows(order.id)).toMatchObject([
+      { description: 'Subscription payment', amount: 2500 },
+    ])
+  })
 
   it('records what the card was charged, tax included, and as much back on a full refund', async () => {
     app.stack.polar.setTaxRate('US', 10)

@@ -177,6 +177,17 @@ describe('events', () => {
     expect((await subscriptionRowOf(app, userId))?.status).toBe('past_due')
   })
 
+  it('customer.subscription.deleted marks it canceled with canceled_at', async () => {
+    const deleted = sub({ status: 'canceled', canceledAt: 1_780_000_300 })
+    const event = stripeEvent('customer.subscription.deleted', deleted, { created: 1_780_000_300 })
+    expect(await postStripeEvent(app.url, event)).toEqual(OK)
+    const row = await subscriptionRowOf(app, userId)
+    expect([row?.status, new Date(String(row?.canceled_at)).getTime()]).toEqual([
+      'canceled',
+      1_780_000_300_000,
+    ])
+  })
+
   it('invoice.payment_succeeded records one payment with amount, currency, status and invoice URL', async () => {
     const invoice = invoiceObject({ subscription: subscriptionId, userId, amount: 2900 })
     const event = stripeEvent('invoice.payment_succeeded', invoice)
