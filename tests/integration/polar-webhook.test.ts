@@ -290,7 +290,7 @@ describe('subscription events', () => {
     expect(await rowWithIsoTimes()).toMatchObject(expected)
   })
 
-  it('takes the user from the subscription\'s metadata only, and names a product without a name "Unknown Plan"', async () => {
+  it("never takes the user from the customer's metadata (anyone's checkout can merge it); a product without a name is Unknown Plan", async () => {
     const [mine, theirs] = [await newUser(), await newUser()]
     for (const subscription of [
       subscriptionObject({ userId: mine, customerUserId: theirs, productName: null }),
