@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { AUTH_RATE_LIMITS, emailKey } from '../../app/auth/rate-limits.server'
 import { resetEnvForTests } from '../../app/env.server'
@@ -17,58 +17,30 @@ import * as forgotPassword from '../../app/routes/forgot-password'
 import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
-import { appRequest, callRoute, fromClient } from './auth-support'
-import { createSignedInUser, newEmail, startTestApp, type TestApp } from './harness'
+import { callAt, callRoute } from './auth-support'
+import { createSignedInUser, newEmail, testAppForFile } from './harness'
 
-/**
- * Abuse limits of the auth and contact forms (429 in the form's own shape, with
- * Retry-After), per client address and per email address, on both stores: in-process and
- * the shared Postgres table reached through the service-role client's RPC. Then the body
- * caps of the form actions (413).
- */
-let app: TestApp
+// Abuse limits of the auth and contact forms (429 in the form's shape, Retry-After), on both
+// stores, then the body caps of the form actions (413).
+// One proxy in front: the client is the last X-Forwarded-For entry.
+const app = testAppForFile({ env: { TRUSTED_PROXY_COUNT: '1', RATE_LIMIT_STORE: 'memory' } })
 
-beforeAll(async () => {
-  app = await startTestApp()
-  // One proxy in front: the client is the last X-Forwarded-For entry.
-  process.env.TRUSTED_PROXY_COUNT = '1'
-  resetEnvForTests()
-})
-afterAll(async () => {
-  delete process.env.TRUSTED_PROXY_COUNT
-  delete process.env.RATE_LIMIT_STORE
-  resetEnvForTests()
-  setRateLimitStore(undefined)
-  await app.close()
-})
 afterEach(() => vi.restoreAllMocks())
 
 const signIn = (ip: string, email: string) =>
-  callRoute(
-    signInPage.action,
-    fromClient(
-      ip,
-      appRequest(app, '/sign-in', { form: { intent: 'password', email, password: 'x' } }),
-    ),
-  )
+  callAt(app, signInPage.action, '/sign-in', {
+    form: { intent: 'password', email, password: 'x' },
+    ip,
+  })
 const magicLink = (ip: string, email: string) =>
-  callRoute(
-    signInPage.action,
-    fromClient(ip, appRequest(app, '/sign-in', { form: { intent: 'magic-link', email } })),
-  )
+  callAt(app, signInPage.action, '/sign-in', { form: { intent: 'magic-link', email }, ip })
 const signUp = (ip: string, email: string) =>
-  callRoute(
-    signUpPage.action,
-    fromClient(
-      ip,
-      appRequest(app, '/sign-up', { form: { email, password: 'correct-horse-battery-staple' } }),
-    ),
-  )
+  callAt(app, signUpPage.action, '/sign-up', {
+    form: { email, password: 'correct-horse-battery-staple' },
+    ip,
+  })
 const forgot = (ip: string, email: string) =>
-  callRoute(
-    forgotPassword.action,
-    fromClient(ip, appRequest(app, '/forgot-password', { form: { email } })),
-  )
+  callAt(app, forgotPassword.action, '/forgot-password', { form: { email }, ip })
 
 function expectLimited(outcome: { status: number; headers: Headers; data: unknown }) {
   expect(outcome.status).toBe(429)
@@ -150,10 +122,7 @@ describe.each([
   })
 
   const account = (ip: string, cookie: string, form: Record<string, string>) =>
-    callRoute(
-      settingsAccount.action,
-      fromClient(ip, appRequest(app, '/dashboard/settings/account', { cookie, form })),
-    )
+    callAt(app, settingsAccount.action, '/dashboard/settings/account', { cookie, form, ip })
 
   /** A new account asks to move to `email`: each asks for its own current password. */
   const changeEmail = async (ip: string, email: string) =>
@@ -208,21 +177,16 @@ describe.each([
     vi.spyOn(logger, 'info').mockImplementation(() => {})
     const ip = `${net}.60`
     const send = () =>
-      callRoute(
-        contactPage.action,
-        fromClient(
-          ip,
-          appRequest(app, '/contact', {
-            form: {
-              firstName: 'Ada',
-              lastName: 'Lovelace',
-              email: 'ada@example.com',
-              company: 'Analytical Engines',
-              message: 'Hello there, a question about plans.',
-            },
-          }),
-        ),
-      )
+      callAt(app, contactPage.action, '/contact', {
+        form: {
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email: 'ada@example.com',
+          company: 'Analytical Engines',
+          message: 'Hello there, a question about plans.',
+        },
+        ip,
+      })
     for (let i = 0; i < 5; i++) expect((await send()).status).toBe(200)
     const limited = await send()
     expect(limited.status).toBe(429)
@@ -230,50 +194,43 @@ describe.each([
   })
 })
 
-describe('contact receipts are budgeted per recipient', () => {
-  it('a hundred messages naming one address from 20 clients: each stored and sent to the team, one receipt', async () => {
-    const email = newEmail('stranger')
-    const message = { firstName: 'Eve', lastName: 'Sender', email, company: 'Flood Inc' }
-    const send = (ip: string) =>
-      callRoute(
-        contactApi.action,
-        fromClient(
-          ip,
-          appRequest(app, '/api/contact', { form: { ...message, message: 'Hello, hello!' } }),
-        ),
-      )
-    for (let client = 1; client <= 20; client++) {
-      const answers = await Promise.all(Array.from({ length: 5 }, () => send(`10.0.4.${client}`)))
-      for (const { status, data } of answers)
-        expect([status, JSON.parse(data as string).success]).toEqual([200, true])
-    }
-    const { rows } = await app.stack.database.query<{ kind: string; count: number }>(
-      `select kind, count(*)::int as count from public.notification_outbox
-       where data->>'email' = $1 or to_address = $1 group by kind order by kind`,
-      [email],
-    )
-    expect(rows).toEqual([
-      { kind: 'contact_message', count: 100 },
-      { kind: 'contact_receipt', count: 1 },
-    ])
-  })
+it('contact receipts are budgeted per recipient: a hundred messages naming one address from 20 clients: each stored and sent to the team, one receipt', async () => {
+  const email = newEmail('stranger')
+  const message = { firstName: 'Eve', lastName: 'Sender', email, company: 'Flood Inc' }
+  const send = (ip: string) =>
+    callAt(app, contactApi.action, '/api/contact', {
+      form: { ...message, message: 'Hello, hello!' },
+      ip,
+    })
+  for (let client = 1; client <= 20; client++) {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(`10.0.4.${client}`)))
+    for (const { status, data } of answers)
+      expect([status, JSON.parse(data as string).success]).toEqual([200, true])
+  }
+  const { rows } = await app.stack.database.query<{ kind: string; count: number }>(
+    `select kind, count(*)::int as count from public.notification_outbox
+     where data->>'email' = $1 or to_address = $1 group by kind order by kind`,
+    [email],
+  )
+  expect(rows).toEqual([
+    { kind: 'contact_message', count: 100 },
+    { kind: 'contact_receipt', count: 1 },
+  ])
 })
 
-describe('the Postgres store keeps no email address', () => {
-  it('stores hashed email keys only', async () => {
-    const email = newEmail('privacy')
-    process.env.RATE_LIMIT_STORE = 'postgres'
-    resetEnvForTests()
-    setRateLimitStore(undefined)
-    await signIn('10.0.3.1', email)
-    const { rows } = await app.stack.database.query<{ key: string }>(
-      'select key from public.rate_limits',
-    )
-    const keys = rows.map((row) => row.key)
-    expect(keys).toContain(`auth:sign-in:email:${emailKey(email)}:ip:10.0.3.1`)
-    expect(keys).toContain('auth:sign-in:ip:10.0.3.1')
-    expect(keys.join('\n')).not.toContain('@')
-  })
+it('the Postgres store keeps no email address: stores hashed email keys only', async () => {
+  const email = newEmail('privacy')
+  process.env.RATE_LIMIT_STORE = 'postgres'
+  resetEnvForTests()
+  setRateLimitStore(undefined)
+  await signIn('10.0.3.1', email)
+  const { rows } = await app.stack.database.query<{ key: string }>(
+    'select key from public.rate_limits',
+  )
+  const keys = rows.map((row) => row.key)
+  expect(keys).toContain(`auth:sign-in:email:${emailKey(email)}:ip:10.0.3.1`)
+  expect(keys).toContain('auth:sign-in:ip:10.0.3.1')
+  expect(keys.join('\n')).not.toContain('@')
 })
 
 describe('body caps of the form actions (413)', () => {
@@ -295,7 +252,7 @@ describe('body caps of the form actions (413)', () => {
   ])('%s refuses a body over the cap', async (_name, action, path, signedIn) => {
     const cookie = signedIn ? (await createSignedInUser(app)).cookie : undefined
     const form = { intent: 'x', email: 'a@example.com', padding: big }
-    expect((await callRoute(action, appRequest(app, path, { cookie, form }))).status).toBe(413)
+    expect((await callAt(app, action, path, { cookie, form })).status).toBe(413)
   })
 
   it('a declared Content-Length over the cap is refused unread', async () => {

@@ -3,11 +3,7 @@ import type Stripe from 'stripe'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 
-/**
- * Users and subscriptions as the integration and browser suites both make them: a user
- * through the auth admin API, a Stripe subscription through the API as a paid checkout
- * leaves it (the customer first, the user's id in both metadata).
- */
+/** Users and subscriptions as the integration and browser suites both make them. */
 
 export const PASSWORD = 'correct-horse-battery'
 

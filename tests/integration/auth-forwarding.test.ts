@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { confirmWithCode, signInWithPassword, signUp } from '../../app/auth/auth.server'
-import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
-import { resetEnvForTests } from '../../app/env.server'
-import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as signInPage from '../../app/routes/sign-in'
-import { appRequest, callRoute } from './auth-support'
+import { appRequest, callRoute, latestAuthMail } from './auth-support'
 import { createSignedInUser, signInAs, startTestApp, type TestApp } from './harness'
 
-/**
- * Supabase Auth's per-IP limits seen from the app: every auth call comes from this server,
- * so without forwarding all visitors share one bucket. With a secret key the app forwards
- * each visitor's address (Sb-Forwarded-For) and the auth server, with "IP address
- * forwarding" on, counts each visitor on their own. The stand-in keeps Supabase's default
- * limits here (no test override): a burst of 30 on the token endpoint.
- */
+// Supabase Auth's per-IP limits seen from the app: with a secret key the app forwards each
+// visitor's address (Sb-Forwarded-For). The stand-in keeps Supabase's default limits here.
 
 const BURST = 30
 
@@ -25,24 +17,14 @@ function visitor(app: TestApp, ip: string, path = '/sign-in') {
   return request
 }
 
-async function startApp(supabaseKeys: 'new' | 'legacy') {
-  const app = await startTestApp({ supabaseKeys, supabaseAuth: { sbForwardedFor: true } })
-  process.env.TRUSTED_PROXY_COUNT = '1'
-  resetEnvForTests()
-  setRateLimitStore(undefined)
-  return app
-}
+const startApp = (supabaseKeys: 'new' | 'legacy') =>
+  startTestApp({
+    supabaseKeys,
+    supabaseAuth: { sbForwardedFor: true },
+    env: { TRUSTED_PROXY_COUNT: '1' },
+  })
 
-async function stopApp(app: TestApp) {
-  delete process.env.TRUSTED_PROXY_COUNT
-  resetEnvForTests()
-  await app.close()
-}
-
-/**
- * Spends a visitor's token bucket at the auth server with wrong passwords, until it refuses
- * (it refills at one every 2 s, so a slow machine may need a few more than the burst).
- */
+/** Spends a visitor's token bucket at the auth server (it refills at one every 2 s). */
 async function spendTokenBucket(app: TestApp, ip: string) {
   let attempts = 0
   for (;;) {
@@ -61,7 +43,7 @@ describe('with the secret key (sb_secret_…): each visitor has their own bucket
   beforeAll(async () => {
     app = await startApp('new')
   })
-  afterAll(() => stopApp(app))
+  afterAll(() => app.close())
 
   it('two visitors behind the same app server get separate buckets', async () => {
     await spendTokenBucket(app, '203.0.113.10')
@@ -115,12 +97,9 @@ describe('with the secret key (sb_secret_…): each visitor has their own bucket
     const email = `new-keys-${Date.now()}@example.com`
     await signUp(visitor(app, '203.0.113.30', '/sign-up'), email, 'correct-horse-battery')
     // The auth server is asked after the answer (mail-requests.server.ts).
-    await mailRequestsSettled()
-    const mail = await app.stack.supabase.inbox.latestFor(email)
-    expect(mail?.kind).toBe('signup')
+    await latestAuthMail(app, email, 'signup')
     const user = await createSignedInUser(app)
-    const cookie = await signInAs(app, user.email)
-    expect(cookie).toMatch(/sb-localhost-auth-token/)
+    expect(await signInAs(app, user.email)).toMatch(/sb-localhost-auth-token/)
   })
 })
 
@@ -129,7 +108,7 @@ describe('with the legacy keys only: every visitor shares the server’s bucket'
   beforeAll(async () => {
     app = await startApp('legacy')
   })
-  afterAll(() => stopApp(app))
+  afterAll(() => app.close())
 
   it('one visitor’s attempts use up another’s (nothing is forwarded without a secret key)', async () => {
     expect(app.stack.env.SUPABASE_SERVICE_ROLE_KEY).toMatch(/^eyJ/)

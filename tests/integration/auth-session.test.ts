@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { resetEnvForTests } from '../../app/env.server'
@@ -15,11 +15,13 @@ import { PASSWORD } from './accounts'
 import {
   appRequest,
   askedForLinkCookie,
+  callAt,
   callRoute,
   clearedCookies,
   cookieMap,
   expireSession,
   hashedToken,
+  isRevoked,
   readSession,
   SESSION_COOKIE,
   setCookies,
@@ -30,16 +32,10 @@ import {
   createUser,
   mergeCookies,
   newEmail,
-  startTestApp,
-  type TestApp,
+  testAppForFile,
 } from './harness'
 import { userApiClient } from './settings-support'
 
-/**
- * Sessions in the app against the emulator: protected routes, anonymous-only pages, session
- * refresh reaching the browser on every kind of response, the auth pages' failure
- * messages, and the generic 401 answers of the API routes.
- */
 // Counts the Supabase clients the app makes (each decodes the session cookie on first use).
 const ssrClients = vi.hoisted(() => ({ made: 0 }))
 vi.mock('@supabase/ssr', async (importOriginal) => {
@@ -54,12 +50,8 @@ vi.mock('@supabase/ssr', async (importOriginal) => {
   }
 })
 
-let app: TestApp
+const app = testAppForFile()
 
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
 afterEach(() => {
   vi.restoreAllMocks()
 })
@@ -77,14 +69,6 @@ async function post(path: string, cookie = '') {
   return { response, status: response.status, body: (await response.json()) as unknown }
 }
 
-async function isRevoked(refreshToken: string) {
-  const { rows } = await app.stack.database.query<{ revoked: boolean }>(
-    'select revoked from auth.refresh_tokens where token = $1',
-    [refreshToken],
-  )
-  return rows[0]?.revoked
-}
-
 describe('protected pages and anonymous-only pages', () => {
   it('a signed-out visitor is sent to sign-in with the way back in redirectTo', async () => {
     const response = await fetch(`${app.url}/dashboard/settings/billing?page=2`, {
@@ -95,7 +79,7 @@ describe('protected pages and anonymous-only pages', () => {
       '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling%3Fpage%3D2&notice=sign-in-to-continue',
     )
     for (const route of [dashboardLayout, dashboardIndex]) {
-      const outcome = await callRoute(route.loader, appRequest(app, '/dashboard'))
+      const outcome = await callAt(app, route.loader, '/dashboard')
       expect(outcome).toMatchObject({ status: 302, data: '' })
       expect(outcome.headers.get('Location')).toBe(
         '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
@@ -113,10 +97,7 @@ describe('protected pages and anonymous-only pages', () => {
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...payload, sub: '00000000-0000-0000-0000-000000000001' })).toString('base64url')}.${signature}`
     const tampered = `${SESSION_COOKIE}=base64-${Buffer.from(JSON.stringify({ ...session, access_token: forged })).toString('base64url')}`
     for (const cookie of [tampered, `${SESSION_COOKIE}=garbage`]) {
-      const outcome = await callRoute(
-        dashboardLayout.loader,
-        appRequest(app, '/dashboard', { cookie }),
-      )
+      const outcome = await callAt(app, dashboardLayout.loader, '/dashboard', { cookie })
       expect(outcome.status).toBe(302)
       expect(outcome.headers.get('Location')).toBe(
         '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
@@ -125,9 +106,10 @@ describe('protected pages and anonymous-only pages', () => {
   })
 
   it('the sign-in page keeps a safe redirectTo and drops a hostile one', async () => {
-    const safe = await callRoute(
+    const safe = await callAt(
+      app,
       signInPage.loader,
-      appRequest(app, '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling'),
+      '/sign-in?redirectTo=%2Fdashboard%2Fsettings%2Fbilling',
     )
     expect(safe.data).toEqual({
       redirectTo: '/dashboard/settings/billing',
@@ -143,9 +125,10 @@ describe('protected pages and anonymous-only pages', () => {
         intent: { required: false },
       },
     })
-    const hostile = await callRoute(
+    const hostile = await callAt(
+      app,
       signInPage.loader,
-      appRequest(app, '/sign-in?redirectTo=%2F%5Cevil.example&error=auth_failed'),
+      '/sign-in?redirectTo=%2F%5Cevil.example&error=auth_failed',
     )
     expect(hostile.data).toEqual({
       redirectTo: '/dashboard',
@@ -158,14 +141,13 @@ describe('protected pages and anonymous-only pages', () => {
 
   it('signing in returns the visitor to redirectTo with the session cookies', async () => {
     const user = await createSignedInUser(app)
-    const outcome = await callRoute(
-      signInPage.action,
-      appRequest(app, '/sign-in', {
-        form: { email: user.email, password: PASSWORD, redirectTo: '/dashboard/settings/billing' },
-      }),
-    )
-    expect(outcome.status).toBe(303)
-    expect(outcome.headers.get('Location')).toBe('/dashboard/settings/billing')
+    const outcome = await callAt(app, signInPage.action, '/sign-in', {
+      form: { email: user.email, password: PASSWORD, redirectTo: '/dashboard/settings/billing' },
+    })
+    expect([outcome.status, outcome.headers.get('Location')]).toEqual([
+      303,
+      '/dashboard/settings/billing',
+    ])
     expect(readSession(setCookies(outcome.headers))?.user.id).toBe(user.id)
     // No browser code reads the session: it is HttpOnly, and SameSite=Lax.
     const sessionCookies = outcome.headers
@@ -184,52 +166,46 @@ describe('protected pages and anonymous-only pages', () => {
     ['/forgot-password', forgotPassword],
   ])('a signed-in visitor on %s goes to /dashboard', async (path, route) => {
     const user = await createSignedInUser(app)
-    const outcome = await callRoute(route.loader, appRequest(app, path, { cookie: user.cookie }))
-    expect(outcome.status).toBe(302)
-    expect(outcome.headers.get('Location')).toBe('/dashboard')
+    const outcome = await callAt(app, route.loader, path, { cookie: user.cookie })
+    expect([outcome.status, outcome.headers.get('Location')]).toEqual([302, '/dashboard'])
   })
 })
 
-describe('a signed-in page load whose session this process has verified', () => {
-  it('reads as the user without a Supabase client, and still asks whether the session exists', async () => {
-    const [user, other] = [await createSignedInUser(app), await createSignedInUser(app)]
-    const navigation = () => appRequest(app, '/dashboard', { cookie: user.cookie })
-    // The first load verifies the token (one client: its cookies are decoded and checked)
-    // against the signing keys, without asking the auth server.
-    const first = ssrClients.made
-    const before = app.stack.supabase.countsByPath()
-    await callRoute(dashboardLayout.loader, navigation())
-    expect(ssrClients.made).toBe(first + 1)
+it('a signed-in page load whose session this process has verified: reads as the user without a Supabase client, and still asks whether the session exists', async () => {
+  const [user, other] = [await createSignedInUser(app), await createSignedInUser(app)]
+  const navigation = () => appRequest(app, '/dashboard', { cookie: user.cookie })
+  // The first load verifies the token (one client: its cookies are decoded and checked)
+  // against the signing keys, without asking the auth server.
+  const first = ssrClients.made
+  const before = app.stack.supabase.countsByPath()
+  await callRoute(dashboardLayout.loader, navigation())
+  expect(ssrClients.made).toBe(first + 1)
 
-    const made = ssrClients.made
-    const restBefore = app.stack.supabase.restCountsByPath()
-    const request = navigation()
-    const outcomes = await Promise.all(
-      [root, dashboardLayout, dashboardIndex].map((route) => callRoute(route.loader, request)),
-    )
-    expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200])
-    expect(outcomes[1].headers.getSetCookie()).toEqual([])
-    expect(outcomes[1].data).toMatchObject({
-      user: { id: user.id, email: user.email },
-      profile: { avatarUrl: null },
-    })
-    expect(outcomes[2].data).toMatchObject({ email: user.email, subscription: null })
-    expect(ssrClients.made).toBe(made)
-    const after = app.stack.supabase.countsByPath()
-    const restAfter = app.stack.supabase.restCountsByPath()
-    const rest = (path: string) => (restAfter[path] ?? 0) - (restBefore[path] ?? 0)
-    // The session check once for the navigation and, sent with it, the one read the layout
-    // and the page share (profile and subscription); no auth-server call, first load included.
-    expect(rest('/rpc/session_is_active')).toBe(1)
-    expect(rest('/rpc/account_summary')).toBe(1)
-    expect(rest('/user_profiles')).toBe(0)
-    expect(rest('/user_subscriptions')).toBe(0)
-    expect((after['/user'] ?? 0) - (before['/user'] ?? 0)).toBe(0)
-    expect((after['/token'] ?? 0) - (before['/token'] ?? 0)).toBe(0)
-    // Other cookies are another session: verified from scratch.
-    await callRoute(dashboardLayout.loader, appRequest(app, '/dashboard', { cookie: other.cookie }))
-    expect(ssrClients.made).toBe(made + 1)
+  const made = ssrClients.made
+  const restBefore = app.stack.supabase.restCountsByPath()
+  const request = navigation()
+  const outcomes = await Promise.all(
+    [root, dashboardLayout, dashboardIndex].map((route) => callRoute(route.loader, request)),
+  )
+  expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200])
+  expect(outcomes[1].headers.getSetCookie()).toEqual([])
+  expect(outcomes[1].data).toMatchObject({
+    user: { id: user.id, email: user.email },
+    profile: { avatarUrl: null },
   })
+  expect(outcomes[2].data).toMatchObject({ email: user.email, subscription: null })
+  expect(ssrClients.made).toBe(made)
+  const after = app.stack.supabase.countsByPath()
+  const restAfter = app.stack.supabase.restCountsByPath()
+  const rest = (path: string) => (restAfter[path] ?? 0) - (restBefore[path] ?? 0)
+  // The session check once for the navigation and, sent with it, the one read the layout
+  // and the page share (profile and subscription); no auth-server call, first load included.
+  expect(['session_is_active', 'account_summary'].map((rpc) => rest(`/rpc/${rpc}`))).toEqual([1, 1])
+  expect(rest('/user_profiles') + rest('/user_subscriptions')).toBe(0)
+  expect([after['/user'], after['/token']]).toEqual([before['/user'], before['/token']])
+  // Other cookies are another session: verified from scratch.
+  await callAt(app, dashboardLayout.loader, '/dashboard', { cookie: other.cookie })
+  expect(ssrClients.made).toBe(made + 1)
 })
 
 describe('an expired access token is refreshed and the new cookies reach the browser', () => {
@@ -238,25 +214,21 @@ describe('an expired access token is refreshed and the new cookies reach the bro
     expect(fresh).not.toBeNull()
     expect(fresh!.refresh_token).not.toBe(old.refresh_token)
     expect(fresh!.expires_at).toBeGreaterThan(Date.now() / 1000 + 600)
-    expect(await isRevoked(old.refresh_token)).toBe(true)
+    expect(await isRevoked(app, old.refresh_token)).toBe(true)
     return fresh!
   }
 
   it('on a loader answer, and the new cookies then work without another refresh', async () => {
     const user = await createSignedInUser(app)
     const { cookie, session } = await expireSession(user.cookie)
-    const outcome = await callRoute(
-      dashboardLayout.loader,
-      appRequest(app, '/dashboard', { cookie }),
-    )
+    const outcome = await callAt(app, dashboardLayout.loader, '/dashboard', { cookie })
     expect(outcome.status).toBe(200)
     expect(outcome.data).toMatchObject({ user: { id: user.id, email: user.email } })
     await expectRefreshed(outcome.headers, session)
 
-    const again = await callRoute(
-      dashboardLayout.loader,
-      appRequest(app, '/dashboard', { cookie: withCookies(cookie, outcome.headers) }),
-    )
+    const again = await callAt(app, dashboardLayout.loader, '/dashboard', {
+      cookie: withCookies(cookie, outcome.headers),
+    })
     expect(again.status).toBe(200)
     expect(again.headers.getSetCookie()).toEqual([])
   })
@@ -296,26 +268,22 @@ describe('an expired access token is refreshed and the new cookies reach the bro
     })
     expect(opened.headers.get('Location')).toBe('/reset-password')
     const { cookie, session } = await expireSession(mergeCookies('', opened))
-    const refused = await callRoute(
-      resetPassword.action,
-      appRequest(app, '/reset-password', {
-        cookie,
-        form: { password: 'a-new-passphrase', confirmPassword: 'something-else' },
-      }),
-    )
+    const refused = await callAt(app, resetPassword.action, '/reset-password', {
+      cookie,
+      form: { password: 'a-new-passphrase', confirmPassword: 'something-else' },
+    })
     expect(refused.status).toBe(400)
     const fresh = await expectRefreshed(refused.headers, session)
 
     const { cookie: expiredAgain } = await expireSession(withCookies(cookie, refused.headers))
-    const saved = await callRoute(
-      resetPassword.action,
-      appRequest(app, '/reset-password', {
-        cookie: expiredAgain,
-        form: { password: 'a-new-passphrase', confirmPassword: 'a-new-passphrase' },
-      }),
-    )
-    expect(saved.status).toBe(303)
-    expect(saved.headers.get('Location')).toBe('/dashboard?notice=password-updated')
+    const saved = await callAt(app, resetPassword.action, '/reset-password', {
+      cookie: expiredAgain,
+      form: { password: 'a-new-passphrase', confirmPassword: 'a-new-passphrase' },
+    })
+    expect([saved.status, saved.headers.get('Location')]).toEqual([
+      303,
+      '/dashboard?notice=password-updated',
+    ])
     const after = await expectRefreshed(saved.headers, fresh)
     // One refresh per request: the cookies carry the session's only live refresh token.
     const { rows } = await app.stack.database.query<{ token: string }>(
@@ -323,19 +291,17 @@ describe('an expired access token is refreshed and the new cookies reach the bro
       [user.id],
     )
     expect(rows.map((row) => row.token)).toEqual([after.refresh_token])
-    const signIn = await callRoute(
-      signInPage.action,
-      appRequest(app, '/sign-in', { form: { email: user.email, password: 'a-new-passphrase' } }),
-    )
+    const signIn = await callAt(app, signInPage.action, '/sign-in', {
+      form: { email: user.email, password: 'a-new-passphrase' },
+    })
     expect(signIn.status).toBe(303)
   })
 
   it('on a redirect (a signed-in visitor on /sign-in)', async () => {
     const user = await createSignedInUser(app)
     const { cookie, session } = await expireSession(user.cookie)
-    const outcome = await callRoute(signInPage.loader, appRequest(app, '/sign-in', { cookie }))
-    expect(outcome.status).toBe(302)
-    expect(outcome.headers.get('Location')).toBe('/dashboard')
+    const outcome = await callAt(app, signInPage.loader, '/sign-in', { cookie })
+    expect([outcome.status, outcome.headers.get('Location')]).toEqual([302, '/dashboard'])
     await expectRefreshed(outcome.headers, session)
   })
 
@@ -344,10 +310,7 @@ describe('an expired access token is refreshed and the new cookies reach the bro
     const { cookie, session } = await expireSession(user.cookie)
     const { error } = await adminClient(app).auth.admin.signOut(session.access_token, 'global')
     expect(error).toBeNull()
-    const outcome = await callRoute(
-      dashboardLayout.loader,
-      appRequest(app, '/dashboard', { cookie }),
-    )
+    const outcome = await callAt(app, dashboardLayout.loader, '/dashboard', { cookie })
     expect(outcome.status).toBe(302)
     expect(outcome.headers.get('Location')).toBe(
       '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
@@ -358,13 +321,12 @@ describe('an expired access token is refreshed and the new cookies reach the bro
 
 describe('auth page actions say clearly what went wrong', () => {
   function signInWith(email: string, password: string) {
-    return callRoute(
-      signInPage.action,
-      appRequest(app, '/sign-in', { form: { intent: 'password', email, password } }),
-    )
+    return callAt(app, signInPage.action, '/sign-in', {
+      form: { intent: 'password', email, password },
+    })
   }
   function signUpWith(email: string, password: string) {
-    return callRoute(signUpPage.action, appRequest(app, '/sign-up', { form: { email, password } }))
+    return callAt(app, signUpPage.action, '/sign-up', { form: { email, password } })
   }
 
   it('sign-in: a wrong password or an unknown email, without saying which', async () => {

@@ -1,6 +1,8 @@
 import { parseCookieHeader } from '@supabase/ssr'
 import { decodeJwt } from 'jose'
+import { expect } from 'vitest'
 
+import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { signAccessToken } from '../local-stack/supabase/keys'
 import { PASSWORD } from './accounts'
 import { adminClient, type TestApp } from './harness'
@@ -74,6 +76,17 @@ export function appRequest(
   })
 }
 
+/** The route's loader or action answering `appRequest(app, path, options)`, from `ip` if given. */
+export function callAt<T = unknown>(
+  app: TestApp,
+  handler: RouteHandler | undefined,
+  path: string,
+  { ip, ...options }: Parameters<typeof appRequest>[2] & { ip?: string } = {},
+) {
+  const request = appRequest(app, path, options)
+  return callRoute<T>(handler, ip ? fromClient(ip, request) : request)
+}
+
 /** The request as it comes from `ip` behind the one trusted proxy (TRUSTED_PROXY_COUNT=1). */
 export function fromClient(ip: string, request: Request) {
   request.headers.set('X-Forwarded-For', `203.0.113.250, ${ip}`)
@@ -129,11 +142,7 @@ export function cookieMap(cookie: string) {
   return new Map(parseCookieHeader(cookie).map(({ name, value }) => [name, value ?? '']))
 }
 
-/**
- * The same session, but with an access token that expired a minute ago (re-signed with the
- * emulator's documented key) and a matching `expires_at`: what a browser sends back after
- * an hour away. Its refresh token is untouched.
- */
+/** The same session with an access token that expired a minute ago (its refresh token kept). */
 export async function expireSession(cookie: string) {
   const jar = cookieMap(cookie)
   const session = readSession(jar)
@@ -148,6 +157,23 @@ export async function expireSession(cookie: string) {
     `base64-${Buffer.from(JSON.stringify(expired), 'utf8').toString('base64url')}`,
   )
   return { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '), session }
+}
+
+/** The newest auth mail to `email`, of `kind`, once the app's calls to the auth server are done. */
+export async function latestAuthMail(app: TestApp, email: string, kind: string) {
+  await mailRequestsSettled()
+  const mail = await app.stack.supabase.inbox.latestFor(email)
+  expect(mail?.kind).toBe(kind)
+  return mail!
+}
+
+/** Whether the auth server has revoked this refresh token. */
+export async function isRevoked(app: TestApp, refreshToken: string) {
+  const { rows } = await app.stack.database.query<{ revoked: boolean }>(
+    'select revoked from auth.refresh_tokens where token = $1',
+    [refreshToken],
+  )
+  return rows[0]?.revoked
 }
 
 /** The token hash of an auth mail to `email`, from the admin generate_link API. */
@@ -193,11 +219,7 @@ export async function authorizeOnConsentPage(
   return new URL(answer.headers.get('Location')!)
 }
 
-/**
- * The Cookie header of a browser that asked for an emailed link to `email` (as the app's
- * sign-up, magic-link, reset and email-change actions mark it): the callback follows such a
- * browser's links at once.
- */
+/** The Cookie header of a browser that asked for an emailed link to `email`. */
 export async function askedForLinkCookie(app: TestApp, email: string) {
   const { markLinkRequested } = await import('../../app/auth/link-origin.server')
   const setCookie = await markLinkRequested(new Request(app.url), email)

@@ -1,11 +1,5 @@
-/**
- * Money, exactly: one subscription per subscriber, every refund, dispute and out-of-band
- * payment on the payment row. Through the app's routes and webhooks,
- * against the Stripe and Polar stand-ins and the real database.
- */
-import { randomUUID } from 'node:crypto'
-
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+// Money, exactly: one subscription per subscriber, every refund, dispute and out-of-band payment.
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { reconcileProvider } from '../../app/billing/reconcile.server'
@@ -15,55 +9,36 @@ import {
   adminClient,
   createSignedInUser,
   emulatorStripe,
-  startTestApp,
+  rowsWhere,
   stripeSubscriber as subscribedAtStripe,
-  type TestApp,
+  subscriptionRowOf,
+  testAppForFile,
 } from './harness'
-import { paidEmulatorCheckout, polarCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
+import { polarCheckout } from './polar-fixtures'
 
-let app: TestApp
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
-})
-afterAll(async () => {
-  setRateLimitStore(undefined)
-  await app.close()
-})
 // Each test (and each pair below) is another buyer, all from one loopback address: a fresh budget.
 const freshBudgets = () => setRateLimitStore(new MemoryRateLimitStore())
 beforeEach(freshBudgets)
 
-async function subscriptionRow(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .single()
-  return data as Record<string, unknown>
-}
-
-async function paymentsOf(userId: string) {
-  const { data } = await adminClient(app)
-    .from('payment_history')
-    .select(
-      'provider_payment_id, provider_charge_id, status, amount, amount_refunded, dispute_status',
-    )
-    .eq('user_id', userId)
-    .order('created_at')
-  return data ?? []
-}
-
-async function mailsOf(userId: string, kind: string) {
-  const { data } = await adminClient(app)
-    .from('notification_outbox')
-    .select('data')
-    .eq('user_id', userId)
-    .eq('kind', kind)
-    .order('created_at')
-  return (data ?? []).map((row) => row.data as Record<string, unknown>)
-}
+const subscriptionRow = async (userId: string) => (await subscriptionRowOf(app, userId))!
+const paymentsOf = (user_id: string) =>
+  rowsWhere(
+    app,
+    'payment_history',
+    { user_id },
+    {
+      select:
+        'provider_payment_id, provider_charge_id, status, amount, amount_refunded, dispute_status',
+      order: 'created_at',
+    },
+  )
+const mailsOf = async (user_id: string, kind: string) =>
+  (await rowsWhere(app, 'notification_outbox', { user_id, kind }, { order: 'created_at' })).map(
+    (row) => row.data,
+  )
 
 /** A Pro subscriber at Stripe whose first invoice is paid (a charge, its PaymentIntent). */
 async function stripeSubscriber(user?: User) {
@@ -206,26 +181,24 @@ describe('two checkouts for one user', () => {
   })
 })
 
-describe('a payment for a deleted account', () => {
-  it('is logged at error and named by the check until it is canceled', async () => {
-    const user = await createSignedInUser(app)
-    await adminClient(app).auth.admin.deleteUser(user.id)
-    const error = vi.spyOn(logger, 'error')
-    try {
-      // A checkout paid after the deletion (in the moment before it closed the checkouts).
-      const { subscription } = await stripeSubscriber(user)
-      expect(error).toHaveBeenCalledWith({ outcome: 'deleted_account' }, 'stripe webhook')
-      const named = `subscription ${subscription.id}: live, for the deleted account ${user.id}`
-      const check = await reconcileProvider('stripe', { check: true })
-      expect(check.problems).toContain(named)
-      expect(check.differences.filter((difference) => difference.userId === user.id)).toEqual([])
-      await emulatorStripe(app).subscriptions.cancel(subscription.id)
-      await app.stack.stripe.idle()
-      expect((await reconcileProvider('stripe', { check: true })).problems).not.toContain(named)
-    } finally {
-      error.mockRestore()
-    }
-  })
+it('a payment for a deleted account: is logged at error and named by the check until it is canceled', async () => {
+  const user = await createSignedInUser(app)
+  await adminClient(app).auth.admin.deleteUser(user.id)
+  const error = vi.spyOn(logger, 'error')
+  try {
+    // A checkout paid after the deletion (in the moment before it closed the checkouts).
+    const { subscription } = await stripeSubscriber(user)
+    expect(error).toHaveBeenCalledWith({ outcome: 'deleted_account' }, 'stripe webhook')
+    const named = `subscription ${subscription.id}: live, for the deleted account ${user.id}`
+    const check = await reconcileProvider('stripe', { check: true })
+    expect(check.problems).toContain(named)
+    expect(check.differences.filter((difference) => difference.userId === user.id)).toEqual([])
+    await emulatorStripe(app).subscriptions.cancel(subscription.id)
+    await app.stack.stripe.idle()
+    expect((await reconcileProvider('stripe', { check: true })).problems).not.toContain(named)
+  } finally {
+    error.mockRestore()
+  }
 })
 
 describe('refunds and disputes of a Stripe payment', () => {
@@ -326,17 +299,5 @@ describe('invoice.paid', () => {
     )
     expect(await paymentsOf(user.id)).toEqual([payment])
     expect(await mailsOf(user.id, 'payment_receipt')).toHaveLength(1)
-  })
-})
-
-describe('a Polar order nobody holds', () => {
-  it('makes no call to Polar', async () => {
-    const { order } = await paidEmulatorCheckout(app, randomUUID())
-    await app.stack.polar.idle()
-    const calls = () => JSON.stringify(app.stack.polar.apiCalls())
-    const before = calls()
-    const result = await postPolarEvent(app.url, polarEvent('order.paid', order))
-    expect(result.status).toBe(200)
-    expect(calls()).toBe(before)
   })
 })

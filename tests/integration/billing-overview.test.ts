@@ -1,13 +1,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import { callRoute } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, testAppForFile } from './harness'
 import { pageGet } from './settings-support'
 
 /** The billing page's loader through PostgREST (one `billing_overview` call) and RLS. */
-let app: TestApp
+const app = testAppForFile()
 let admin: SupabaseClient
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 type Overview = Awaited<
@@ -35,11 +35,9 @@ async function givePayments(user: User, count: number) {
   if (error) throw new Error(error.message)
 }
 
-beforeAll(async () => {
-  app = await startTestApp()
+beforeAll(() => {
   admin = adminClient(app)
 })
-afterAll(() => app.close())
 
 describe('billing page loader', () => {
   it('a user with nothing yet: no subscription, no payments, one page', async () => {

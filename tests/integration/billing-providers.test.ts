@@ -1,26 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { DEFAULT_BILLING_PROVIDERS, PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { resetEnvForTests } from '../../app/env.server'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, testAppForFile } from './harness'
 
-/**
- * Which providers run is configuration: with BILLING_PROVIDERS naming one, the pages offer
- * only it and the other's spec endpoints answer 404 (its folder is still in the code).
- */
-let app: TestApp
+// With BILLING_PROVIDERS naming one provider, the other's spec endpoints answer 404.
+const app = testAppForFile()
 let cookie: string
 
 beforeAll(async () => {
-  app = await startTestApp()
   cookie = (await createSignedInUser(app)).cookie
 })
 afterEach(() => {
   delete process.env.BILLING_PROVIDERS
   resetEnvForTests()
 })
-afterAll(() => app.close())
 
 function runOnly(provider: string) {
   process.env.BILLING_PROVIDERS = provider

@@ -1,30 +1,17 @@
 import http from 'node:http'
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
-import {
-  adminClient,
-  createSignedInUser,
-  emulatorStripe,
-  startTestApp,
-  type TestApp,
-} from './harness'
+import { adminClient, createSignedInUser, emulatorStripe, testAppForFile } from './harness'
 
-/**
- * The API routes the pages link to (checkout and portal, both providers) keep their JSON
- * contract for scripts, but a browser navigation (a link or a plain form: Fetch Metadata
- * `Sec-Fetch-Mode: navigate`) always gets a redirect to a page, never raw JSON.
- */
-let app: TestApp
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
-})
+// The API routes keep their JSON for scripts; a browser navigation (Sec-Fetch-Mode: navigate)
+// always gets a redirect to a page.
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 afterEach(() => {
   app.stack.stripe.clearFaults()
   app.stack.polar.clearFaults()
 })
-afterAll(() => app.close())
 
 /**
  * Node's fetch sets `Sec-Fetch-Mode: cors` on every request whatever the caller says, so
@@ -99,8 +86,7 @@ describe('signed out', () => {
     '%s: a browser goes to sign-in and back, a script gets the 401',
     async (_label, call, back, error) => {
       const browser = await call(NAVIGATE)
-      expect(browser.status).toBe(303)
-      expect(browser.headers.get('location')).toBe(signInBack(back))
+      expect([browser.status, browser.headers.get('location')]).toEqual([303, signInBack(back)])
       expect(await browser.text()).toBe('')
 
       const script = await call({})
@@ -114,8 +100,7 @@ describe('signed out', () => {
     ['with a user id', 'b9a3c1de-0000-4000-8000-000000000001'],
   ])('GET /api/checkout %s: a browser goes to sign-in and back to pricing', async (_l, userId) => {
     const browser = await getPolarCheckout(NAVIGATE, userId)
-    expect(browser.status).toBe(303)
-    expect(browser.headers.get('location')).toBe(signInBack('/pricing'))
+    expect([browser.status, browser.headers.get('location')]).toEqual([303, signInBack('/pricing')])
   })
 })
 

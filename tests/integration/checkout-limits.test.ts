@@ -1,38 +1,22 @@
 import { randomUUID } from 'node:crypto'
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 
 import { CHECKOUT_LOOKUP_RATE_LIMIT } from '../../app/billing/checkout-status.server'
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { PROVIDER_CALL_LIMITS } from '../../app/billing/registry.server'
-import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlanPage from '../../app/routes/dashboard.settings.billing_.change-plan'
 import * as success from '../../app/routes/success'
-import { appRequest, callRoute, fromClient } from './auth-support'
-import { createSignedInUser, emulatorStripe, startTestApp, type TestApp } from './harness'
+import { appRequest, callAt, callRoute, fromClient } from './auth-support'
+import { createSignedInUser, emulatorStripe, testAppForFile } from './harness'
 
-/**
- * What anonymous callers can make the app ask the payment providers: a Polar checkout needs
- * an account (as Stripe's does), checkouts are limited per client, and so are the success
- * page's provider lookups. Over HTTP against the app's real routes and the stand-ins.
- */
-let app: TestApp
+// What anonymous callers can make the app ask the payment providers.
+// One proxy in front: the client is the last X-Forwarded-For entry.
+const app = testAppForFile({ env: { TRUSTED_PROXY_COUNT: '1' } })
 const PRO = catalogPlan('pro').polar.productId
 
-beforeAll(async () => {
-  app = await startTestApp()
-  // One proxy in front: the client is the last X-Forwarded-For entry.
-  process.env.TRUSTED_PROXY_COUNT = '1'
-  resetEnvForTests()
-})
-afterAll(async () => {
-  delete process.env.TRUSTED_PROXY_COUNT
-  resetEnvForTests()
-  setRateLimitStore(undefined)
-  await app.close()
-})
 beforeEach(() => setRateLimitStore(new MemoryRateLimitStore()))
 
 function polarCheckout(ip: string, query: string, headers: Record<string, string> = {}) {
@@ -44,22 +28,20 @@ function polarCheckout(ip: string, query: string, headers: Record<string, string
 const checkoutCount = () => app.stack.polar.state.checkouts.size
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
-describe('GET /api/checkout needs an account', () => {
-  it('an anonymous caller gets 401 and no checkout is created, whatever the query', async () => {
-    const before = checkoutCount()
-    for (const query of [
-      `products=${PRO}`,
-      `products=${PRO}&customerEmail=someone%40example.com`,
-      `products=${PRO}&metadata=${encodeURIComponent('{"campaign":"spring"}')}`,
-      `products=${PRO}&metadata=${encodeURIComponent(`{"user_id":"${randomUUID()}"}`)}`,
-    ]) {
-      const response = await polarCheckout('198.51.100.1', query)
-      expect(response.status).toBe(401)
-      expect(response.headers.get('cache-control')).toBe('no-store')
-      expect(await response.json()).toEqual({ error: 'Sign in to subscribe' })
-    }
-    expect(checkoutCount()).toBe(before)
-  })
+it('GET /api/checkout needs an account: an anonymous caller gets 401 and no checkout is created, whatever the query', async () => {
+  const before = checkoutCount()
+  for (const query of [
+    `products=${PRO}`,
+    `products=${PRO}&customerEmail=someone%40example.com`,
+    `products=${PRO}&metadata=${encodeURIComponent('{"campaign":"spring"}')}`,
+    `products=${PRO}&metadata=${encodeURIComponent(`{"user_id":"${randomUUID()}"}`)}`,
+  ]) {
+    const response = await polarCheckout('198.51.100.1', query)
+    expect(response.status).toBe(401)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await response.json()).toEqual({ error: 'Sign in to subscribe' })
+  }
+  expect(checkoutCount()).toBe(before)
 })
 
 describe('actions that call a payment provider are budgeted per account and per client', () => {
@@ -158,7 +140,7 @@ describe('/success: provider lookups are limited per client', () => {
     return session.id
   }
   const view = (ip: string, query: string) =>
-    callRoute(success.loader, fromClient(ip, appRequest(app, `/success${query}`)))
+    callAt(app, success.loader, `/success${query}`, { ip })
 
   it('past the budget the page answers 429 "confirming" without asking Stripe, and stops reloading', async () => {
     const sessionId = await stripeSession()

@@ -1,30 +1,20 @@
 import { createClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as confirmPage from '../../app/routes/auth.confirm'
 import * as signInPage from '../../app/routes/sign-in'
 import { LOCAL_ANON_KEY } from '../local-stack/supabase'
-import { appRequest, askedForLinkCookie, callRoute, hashedToken } from './auth-support'
-import { adminClient, createUser, newEmail, startTestApp, type TestApp } from './harness'
+import { askedForLinkCookie, callAt, hashedToken, latestAuthMail } from './auth-support'
+import { adminClient, createUser, newEmail, testAppForFile } from './harness'
 
-/**
- * The confirmation page (/auth/confirm) looks the link up before offering its button: it
- * names the account (masked) and what the link does, and a used or expired link says so at
- * once with the way to a new one. And every mail link works whether the auth server kept
- * the app's redirect or fell back to the bare Site URL.
- */
-let app: TestApp
-
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
+// /auth/confirm looks the link up before offering its button; mail links work whether or not
+// the auth server kept the app's redirect.
+const app = testAppForFile()
 
 /** The page's loader answer for a link (what it shows is tested in tests/e2e/auth-links.spec.ts). */
 async function confirmPageFor(token: string, type: string) {
   const query = new URLSearchParams({ token_hash: token, type })
-  const loaded = await callRoute(confirmPage.loader, appRequest(app, `/auth/confirm?${query}`))
+  const loaded = await callAt(app, confirmPage.loader, `/auth/confirm?${query}`)
   return { status: loaded.status, data: loaded.data as { state: Record<string, unknown> } }
 }
 
@@ -117,16 +107,11 @@ describe('mail links work whether or not the redirect was on the allow-list', ()
   it('the app’s own redirect (accepted): the link goes on to the page it named', async () => {
     const email = newEmail('kept')
     await createUser(app, email)
-    const sent = await callRoute(
-      signInPage.action,
-      appRequest(app, '/sign-in', {
-        form: { intent: 'magic-link', email, redirectTo: '/dashboard/settings/billing' },
-      }),
-    )
+    const sent = await callAt(app, signInPage.action, '/sign-in', {
+      form: { intent: 'magic-link', email, redirectTo: '/dashboard/settings/billing' },
+    })
     expect(sent.status).toBeLessThan(400)
-    await mailRequestsSettled()
-    const mail = await app.stack.supabase.inbox.latestFor(email)
-    expect(mail?.kind).toBe('magiclink')
+    const mail = await latestAuthMail(app, email, 'magiclink')
     const link = new URL(mail!.link!)
     expect(link.searchParams.get('next')).toBe(
       `${app.url}/auth/callback?next=%2Fdashboard%2Fsettings%2Fbilling`,
@@ -135,8 +120,10 @@ describe('mail links work whether or not the redirect was on the allow-list', ()
       redirect: 'manual',
       headers: { Cookie: await askedForLinkCookie(app, email) },
     })
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/dashboard/settings/billing')
+    expect([response.status, response.headers.get('Location')]).toEqual([
+      302,
+      '/dashboard/settings/billing',
+    ])
   })
 
   it('a redirect off the allow-list (the bare Site URL comes back): the link still signs in', async () => {
@@ -158,8 +145,7 @@ describe('mail links work whether or not the redirect was on the allow-list', ()
       redirect: 'manual',
       headers: { Cookie: await askedForLinkCookie(app, email) },
     })
-    expect(response.status).toBe(302)
-    expect(response.headers.get('Location')).toBe('/dashboard')
+    expect([response.status, response.headers.get('Location')]).toEqual([302, '/dashboard'])
     expect(response.headers.getSetCookie().join('\n')).toMatch(/auth-token=base64/)
   })
 })

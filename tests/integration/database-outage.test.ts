@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { resetDatabaseCheckForTests } from '../../app/lib/database/database-availability.server'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import { getBillingOverview } from '../../app/subscriptions/billing-overview.server'
-import { appRequest, callRoute, cookieMap, readSession } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { callAt, cookieMap, readSession } from './auth-support'
+import { createSignedInUser, subscriptionRowOf, testAppForFile } from './harness'
 import {
   polarEvent,
   postPolarEvent,
@@ -16,40 +16,22 @@ import {
   subscriptionObject as stripeSubscription,
 } from './stripe-fixtures'
 
-/**
- * The database unreachable under a running app (the Supabase emulator's connection refused,
- * as when the Postgres server is down or restarting): webhooks answer 503 so the providers
- * retry, pages answer 503 with the root error boundary's message, /healthz says so, and
- * everything works again once the database is back, without restarting anything. The real
- * server restart, under load and with two app instances, is the chaos soak
- * (`npm run soak -- --chaos`, docs/operations.md).
- */
-let app: TestApp
+// The database unreachable under a running app; the real restart under load is the chaos soak
+// (`npm run soak -- --chaos`).
+const app = testAppForFile()
 
 const UNAVAILABLE = { status: 503, body: { error: 'Service temporarily unavailable' } }
 const OK = { status: 200, body: { received: true } }
 
-beforeAll(async () => {
-  app = await startTestApp()
+beforeAll(() => {
   app.stack.polar.setWebhookUrl(undefined)
 })
 afterEach(() => {
   app.setDatabaseDown(false)
   resetDatabaseCheckForTests()
 })
-afterAll(async () => {
-  await app?.close()
-})
 
-async function subscriptionOf(userId: string) {
-  const { data, error } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('status, provider')
-    .eq('user_id', userId)
-    .maybeSingle()
-  if (error) throw new Error(error.message)
-  return data
-}
+const subscriptionOf = (userId: string) => subscriptionRowOf(app, userId)
 
 describe('webhooks while the database is unreachable', () => {
   it('Stripe: 503 with Retry-After, nothing written; the same delivery applies once it is back', async () => {
@@ -127,18 +109,16 @@ describe('pages while the database is unreachable', () => {
   it('a signed-in page answers 503 with Retry-After and a plain message, and works again after', async () => {
     const user = await createSignedInUser(app)
     app.setDatabaseDown(true)
-    const down = await callRoute(
-      billing.loader,
-      appRequest(app, '/dashboard/settings/billing', { cookie: user.cookie }),
-    )
+    const down = await callAt(app, billing.loader, '/dashboard/settings/billing', {
+      cookie: user.cookie,
+    })
     expect(down.status).toBe(503)
     expect(down.headers.get('retry-after')).toBe('5')
     expect(String(down.data)).not.toMatch(/ECONNREFUSED|at .*\.ts/)
     app.setDatabaseDown(false)
-    const up = await callRoute(
-      billing.loader,
-      appRequest(app, '/dashboard/settings/billing', { cookie: user.cookie }),
-    )
+    const up = await callAt(app, billing.loader, '/dashboard/settings/billing', {
+      cookie: user.cookie,
+    })
     expect(up.status).toBe(200)
   })
 

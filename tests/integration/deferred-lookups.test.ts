@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { MAX_LOOKUPS, resetDeferredLookupsForTests } from '~/billing/deferred-lookups.server'
 
@@ -10,20 +10,14 @@ import {
   emulatorStripe,
   ledgerCount,
   polarSubscriber,
-  startTestApp,
-  type TestApp,
+  rowsWhere,
+  testAppForFile,
 } from './harness'
 import { emulatorPolar, paidEmulatorCheckout, polarEvent, postPolarEvent } from './polar-fixtures'
 import { pageGet } from './settings-support'
 
-/**
- * A provider call that is not needed to record an event never blocks it: the payment is
- * recorded without what the call would have added (Polar's invoice URL, Stripe's
- * PaymentIntent), the webhook answers 200, and the missing value is filled in later, by
- * order.updated or when the user opens their billing page. Real SDKs, the app's webhook
- * routes and billing page, the emulators answering 404 or 5xx for as long as a test says.
- */
-let app: TestApp
+// A provider call not needed to record an event never blocks it: the value is filled in later.
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 
 const OK = { status: 200, body: { received: true } }
 const FOREVER = 1000
@@ -32,13 +26,8 @@ type Overview = Awaited<
   ReturnType<typeof import('../../app/subscriptions/billing-overview.server').getBillingOverview>
 >
 
-async function paymentRows(orderId: string) {
-  const { data } = await adminClient(app)
-    .from('payment_history')
-    .select('*')
-    .eq('provider_payment_id', orderId)
-  return (data ?? []) as Record<string, unknown>[]
-}
+const paymentRows = (provider_payment_id: string) =>
+  rowsWhere(app, 'payment_history', { provider_payment_id })
 const openBillingPage = (user: User) =>
   callRoute<Overview>(billing.loader, pageGet(`${app.url}/dashboard/settings/billing`, user.cookie))
 
@@ -52,14 +41,12 @@ function polarInvoiceFails(orderId: string, status: 404 | 500) {
   })
 }
 
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+beforeAll(() => {
   // Only the hand-signed Polar events of these tests reach the app.
   app.stack.polar.setWebhookUrl(undefined)
   // One user pays several orders (several subscriptions), as an organization may allow.
   app.stack.polar.setSubscriptionSettings({ allow_multiple_subscriptions: true })
 })
-afterAll(() => app.close())
 beforeEach(() => {
   app.stack.polar.clearFaults()
   app.stack.stripe.clearFaults()
@@ -153,13 +140,9 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
       )
     if (error) throw new Error(error.message)
     const filled = async () =>
-      (
-        await adminClient(app)
-          .from('payment_history')
-          .select('invoice_url')
-          .eq('user_id', user.id)
-          .not('invoice_url', 'is', null)
-      ).data?.length ?? 0
+      (await rowsWhere(app, 'payment_history', { user_id: user.id })).filter(
+        (payment) => payment.invoice_url !== null,
+      ).length
 
     expect((await openBillingPage(user)).status).toBe(200)
     expect(await filled()).toBe(MAX_LOOKUPS)
@@ -181,55 +164,51 @@ describe('Polar order.paid whose invoice cannot be fetched', () => {
   })
 })
 
-describe('Stripe invoice.payment_succeeded whose invoice payments cannot be read', () => {
-  it('answers 200 and records the payment without its PaymentIntent; the billing page fills it in', async () => {
-    const user = await createSignedInUser(app)
-    const payments = async () =>
-      (await adminClient(app).from('payment_history').select('*').eq('user_id', user.id)).data
-    app.stack.stripe.injectFault({
-      method: 'GET',
-      path: '/v1/invoice_payments',
-      status: 500,
-      count: FOREVER,
-    })
-    const created = await app.stack.stripe.trigger('customer.subscription.created', {
-      metadata: { user_id: user.id },
-    })
-    await app.stack.stripe.idle()
-    const invoiceId = (created.data.object as { latest_invoice: string }).latest_invoice
-    const succeeded = app.stack.stripe
-      .events()
-      .find(
-        (event) =>
-          event.type === 'invoice.payment_succeeded' &&
-          (event.data.object as { id: string }).id === invoiceId,
-      )
-    if (!succeeded) throw new Error('no invoice.payment_succeeded for the new subscription')
-    const attempts = app.stack.stripe.deliveries().filter((entry) => entry.eventId === succeeded.id)
-    expect(attempts.map((entry) => entry.status)).toEqual([200])
-    expect(await ledgerCount(app, succeeded.id)).toBe(1)
-    expect(await payments()).toMatchObject([
-      { provider_payment_id: invoiceId, status: 'paid', provider_charge_id: null },
-    ])
-
-    // Still failing: the page opens anyway.
-    expect((await openBillingPage(user)).status).toBe(200)
-    expect(await payments()).toMatchObject([{ provider_charge_id: null }])
-
-    app.stack.stripe.clearFaults()
-    resetDeferredLookupsForTests()
-    const page = await openBillingPage(user)
-    expect(page.status).toBe(200)
-    const [invoicePayment] = (
-      await emulatorStripe(app).invoicePayments.list({ invoice: invoiceId })
-    ).data
-    expect(invoicePayment.payment.payment_intent).toMatch(/^pi_/)
-    expect(await payments()).toMatchObject([
-      {
-        provider_payment_id: invoiceId,
-        provider_charge_id: invoicePayment.payment.payment_intent,
-        invoice_url: page.data.payments[0].invoice_url,
-      },
-    ])
+it('Stripe invoice.payment_succeeded whose invoice payments cannot be read: answers 200 and records the payment without its PaymentIntent; the billing page fills it in', async () => {
+  const user = await createSignedInUser(app)
+  const payments = () => rowsWhere(app, 'payment_history', { user_id: user.id })
+  app.stack.stripe.injectFault({
+    method: 'GET',
+    path: '/v1/invoice_payments',
+    status: 500,
+    count: FOREVER,
   })
+  const created = await app.stack.stripe.trigger('customer.subscription.created', {
+    metadata: { user_id: user.id },
+  })
+  await app.stack.stripe.idle()
+  const invoiceId = (created.data.object as { latest_invoice: string }).latest_invoice
+  const succeeded = app.stack.stripe
+    .events()
+    .find(
+      (event) =>
+        event.type === 'invoice.payment_succeeded' &&
+        (event.data.object as { id: string }).id === invoiceId,
+    )
+  if (!succeeded) throw new Error('no invoice.payment_succeeded for the new subscription')
+  const attempts = app.stack.stripe.deliveries().filter((entry) => entry.eventId === succeeded.id)
+  expect(attempts.map((entry) => entry.status)).toEqual([200])
+  expect(await ledgerCount(app, succeeded.id)).toBe(1)
+  expect(await payments()).toMatchObject([
+    { provider_payment_id: invoiceId, status: 'paid', provider_charge_id: null },
+  ])
+
+  // Still failing: the page opens anyway.
+  expect((await openBillingPage(user)).status).toBe(200)
+  expect(await payments()).toMatchObject([{ provider_charge_id: null }])
+
+  app.stack.stripe.clearFaults()
+  resetDeferredLookupsForTests()
+  const page = await openBillingPage(user)
+  expect(page.status).toBe(200)
+  const [invoicePayment] = (await emulatorStripe(app).invoicePayments.list({ invoice: invoiceId }))
+    .data
+  expect(invoicePayment.payment.payment_intent).toMatch(/^pi_/)
+  expect(await payments()).toMatchObject([
+    {
+      provider_payment_id: invoiceId,
+      provider_charge_id: invoicePayment.payment.payment_intent,
+      invoice_url: page.data.payments[0].invoice_url,
+    },
+  ])
 })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import * as confirmPage from '../../app/routes/auth.confirm'
@@ -16,23 +16,14 @@ import {
   createUser,
   mergeCookies,
   newEmail,
-  startTestApp,
-  type TestApp,
+  testAppForFile,
 } from './harness'
 import { formPost, pageGet } from './settings-support'
 
-/**
- * Where emailed links lead when they half-work or fail: an email change's first link, a
- * used reset link, a sign-up confirmed on another device (the waiting page and the plan).
- */
-let app: TestApp
+// Where emailed links lead when they half-work or fail.
+const app = testAppForFile()
 const ACCOUNT = '/dashboard/settings/account'
 const FAILED = '/sign-in?error=auth_failed'
-
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
 
 /** GET /auth/callback the way a browser follows a mailed link (no redirect followed). */
 async function openLink(link: string, cookie = '') {
@@ -233,8 +224,7 @@ describe('the check-email pages send a signed-in visitor to the dashboard', () =
   ])('%s', async (path, loader) => {
     const user = await createSignedInUser(app, newEmail('signed-in'))
     const page = await callRoute(loader, pageGet(`${app.url}${path}`, user.cookie))
-    expect(page.status).toBe(302)
-    expect(page.location).toBe('/dashboard')
+    expect(page).toMatchObject({ status: 302, location: '/dashboard' })
     const anonymous = await callRoute(loader, pageGet(`${app.url}${path}`, ''))
     expect(anonymous.status).toBe(200)
   })

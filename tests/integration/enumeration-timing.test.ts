@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks'
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
-import { resetEnvForTests } from '../../app/env.server'
 import { MemoryRateLimitStore, setRateLimitStore } from '../../app/lib/server/rate-limit.server'
 import * as settingsAccount from '../../app/routes/dashboard.settings.account'
 import * as forgotPasswordPage from '../../app/routes/forgot-password'
@@ -11,33 +10,22 @@ import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
 import * as checkEmailPage from '../../app/routes/sign-up_.confirm'
 import { appRequest, callRoute } from './auth-support'
-import { createSignedInUser, createUser, newEmail, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, createUser, newEmail, testAppForFile } from './harness'
 import { bestThresholdAccuracy, mannWhitneyU } from './timing-statistics'
 
 /**
- * Sign-up, "send it again", email change, password reset and the magic link must not say by their response
- * time whether an address has an account (sign-in does: docs/security.md says why). Each measures SAMPLES answers for addresses with an account and as many for new
- * ones, interleaved in random order, one at a time, each after the previous request's mail
- * has arrived and its work after the answer is done (so no request pays for another's). Then: the Mann-Whitney U test finds
- * no difference (p ≥ 0.001), and the best a threshold on the time can do at telling the two
- * apart is at most 75 % right (chance is 50 %; with 40 samples each, noise alone stays under
- * 70 % in 99 runs out of 100).
+ * Sign-up, "send it again", email change, password reset and the magic link must not say by
+ * their time whether an address has an account (docs/security.md). SAMPLES answers each,
+ * interleaved at random, one at a time, each after the previous one's work is done: the
+ * Mann-Whitney U test finds no difference (p ≥ 0.001) and the best time threshold is at most
+ * 75 % right (chance is 50 %; noise alone stays under 70 % in 99 runs out of 100).
  */
 const SAMPLES = 40
-let app: TestApp
+// Each request from its own client, so no per-client budget runs out.
+const app = testAppForFile({ env: { TRUSTED_PROXY_COUNT: '1' } })
 
-beforeAll(async () => {
-  app = await startTestApp()
-  // Each request from its own client, so no per-client budget runs out.
-  process.env.TRUSTED_PROXY_COUNT = '1'
-  resetEnvForTests()
+beforeAll(() => {
   setRateLimitStore(new MemoryRateLimitStore())
-})
-afterAll(async () => {
-  delete process.env.TRUSTED_PROXY_COUNT
-  resetEnvForTests()
-  setRateLimitStore(undefined)
-  await app.close()
 })
 
 async function existingAccount(confirmed = true) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
+import { Readable } from 'node:stream'
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
@@ -7,14 +8,14 @@ import { catalogPlan } from '../../app/billing/plans.test-support'
 import { resetEnvForTests } from '../../app/env.server'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import {
-  adminClient,
   createSignedInUser,
   failWritesTo,
   ledgerCount,
   polarSubscriber,
-  startTestApp,
+  rowsWhere,
   stripeSubscriber,
-  type TestApp,
+  subscriptionRowOf,
+  testAppForFile,
 } from './harness'
 import { mailCatcher, mailSubject } from './mail-support'
 import {
@@ -32,16 +33,9 @@ import {
   subscriptionObject as stripeSubscription,
 } from './stripe-fixtures'
 
-/**
- * Failure injection: the issue's whole list in one place. Each case is either proven here or
- * points at the test that already proves it (a comment naming it). Faults are injected in the
- * database (a trigger that raises inside the ledger transaction) and in the emulators
- * (`injectFault` / `addFault`: 5xx, 429, or a hang longer than the client's timeout).
- *
- * The app's provider clients get short timeouts here (STRIPE_TIMEOUT_MS, POLAR_TIMEOUT_SECONDS)
- * so "the provider never answers" takes seconds, not the production 20 s × 3 attempts.
- */
-let app: TestApp
+// Failure injection: in the database (a trigger that raises inside the ledger transaction) and
+// the emulators (5xx, 429, or a hang). Short client timeouts make "never answers" take seconds.
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 
 const STRIPE_TIMEOUT_MS = 800
 const POLAR_TIMEOUT_SECONDS = 0.8
@@ -53,8 +47,7 @@ const FAILED = { status: 500, body: { error: 'Error processing webhook' } }
 const INVALID = { status: 400, body: { error: 'Invalid webhook payload' } }
 const TOO_LARGE = { status: 413, body: { error: 'Payload too large' } }
 
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
+beforeAll(() => {
   // The clients are created on first use, after this, with these timeouts.
   process.env.STRIPE_TIMEOUT_MS = String(STRIPE_TIMEOUT_MS)
   process.env.POLAR_TIMEOUT_SECONDS = String(POLAR_TIMEOUT_SECONDS)
@@ -66,45 +59,30 @@ afterEach(() => {
   app.stack.stripe.clearFaults()
   app.stack.polar.clearFaults()
 })
-afterAll(async () => {
+afterAll(() => {
   delete process.env.STRIPE_TIMEOUT_MS
   delete process.env.POLAR_TIMEOUT_SECONDS
-  await app?.close()
 })
-
-// ---------------------------------------------------------------------------------------
-// Helpers
 
 type Row = Record<string, unknown>
 
 /** Everything a webhook may write for a user: their subscription row and payments. */
 async function stateOf(userId: string) {
-  const admin = adminClient(app)
-  const [subscription, payments] = await Promise.all([
-    admin.from('user_subscriptions').select('*').eq('user_id', userId).maybeSingle(),
-    admin.from('payment_history').select('*').eq('user_id', userId).order('id'),
-  ])
   return {
-    subscription: (subscription.data ?? null) as Row | null,
-    payments: (payments.data ?? []) as Row[],
+    subscription: await subscriptionRowOf(app, userId),
+    payments: await rowsWhere(app, 'payment_history', { user_id: userId }, { order: 'id' }),
   }
 }
-async function ledgerTotal() {
-  const { count } = await adminClient(app)
-    .from('webhook_events')
-    .select('*', { count: 'exact', head: true })
-  return count ?? 0
-}
+const ledgerTotal = async () => (await rowsWhere(app, 'webhook_events', {})).length
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 10) + seconds * 1000).toISOString()
 
-// ---------------------------------------------------------------------------------------
-// 1. The database fails during a webhook: 500, no partial write (neither the ledger nor any
-//    row), and the provider's retry of the same delivery succeeds. One case per write path.
+// The database fails during a webhook: 500, no partial write, the provider's retry applies.
+// (A subscription event's rollback at the ledger itself: tests/db/webhook-apply.test.ts.)
 
 interface WritePath {
   name: string
-  table: 'user_subscriptions' | 'payment_history'
+  table: 'user_subscriptions' | 'payment_history' | 'webhook_events'
   /** Creates the user and whatever must exist before; returns the delivery to fail. */
   prepare(): Promise<{ userId: string; deliver: () => Promise<{ status: number; body: Row }> }>
   /** What the successful retry must have written. */
@@ -119,14 +97,9 @@ const writePaths: WritePath[] = [
       const user = await createSignedInUser(app)
       const id = `sub_${randomUUID().slice(0, 12)}`
       const base = { id, userId: user.id, customer: `cus_${id}` }
-      expect(
-        await postStripeEvent(
-          app.url,
-          stripeEvent('customer.subscription.created', stripeSubscription(base), {
-            created: 1_780_000_000,
-          }),
-        ),
-      ).toEqual(OK)
+      const created = { created: 1_780_000_000 }
+      const event0 = stripeEvent('customer.subscription.created', stripeSubscription(base), created)
+      expect(await postStripeEvent(app.url, event0)).toEqual(OK)
       const event = stripeEvent(
         'customer.subscription.updated',
         stripeSubscription({ ...base, cancelAtPeriodEnd: true, feedback: 'too_expensive' }),
@@ -141,6 +114,19 @@ const writePaths: WritePath[] = [
       }),
   },
   {
+    name: 'the ledger itself (a Stripe customer.subscription.created)',
+    table: 'webhook_events',
+    async prepare() {
+      const user = await createSignedInUser(app)
+      const event = stripeEvent(
+        'customer.subscription.created',
+        stripeSubscription({ userId: user.id }),
+      )
+      return { userId: user.id, deliver: () => postStripeEvent(app.url, event) }
+    },
+    expectApplied: ({ subscription }) => expect(subscription).toMatchObject({ status: 'active' }),
+  },
+  {
     name: 'Stripe payment (invoice.payment_succeeded)',
     table: 'payment_history',
     async prepare() {
@@ -153,29 +139,6 @@ const writePaths: WritePath[] = [
       expect(payments).toMatchObject([{ provider: 'stripe', amount: 4321, status: 'paid' }]),
   },
   {
-    name: 'Polar subscription (subscription.updated over an existing row)',
-    table: 'user_subscriptions',
-    async prepare() {
-      const user = await createSignedInUser(app)
-      const sub = (options: Parameters<typeof polarSubscription>[0]) =>
-        polarSubscription({ id: subscriptionId, customerId, userId: user.id, ...options })
-      const subscriptionId = randomUUID()
-      const customerId = randomUUID()
-      expect(
-        await postPolarEvent(
-          app.url,
-          polarEvent('subscription.created', sub({}), { timestamp: at(0) }),
-        ),
-      ).toMatchObject(OK)
-      const event = polarEvent('subscription.updated', sub({ status: 'past_due' }), {
-        timestamp: at(10),
-      })
-      const id = `msg_${randomUUID()}`
-      return { userId: user.id, deliver: () => postPolarEvent(app.url, event, { id }) }
-    },
-    expectApplied: ({ subscription }) => expect(subscription).toMatchObject({ status: 'past_due' }),
-  },
-  {
     name: 'Polar order.paid (after the invoice was fetched)',
     table: 'payment_history',
     async prepare() {
@@ -186,23 +149,6 @@ const writePaths: WritePath[] = [
     },
     expectApplied: ({ payments }) =>
       expect(payments).toMatchObject([{ provider: 'polar', status: 'succeeded' }]),
-  },
-  {
-    name: 'Polar refund (order.refunded after the payment)',
-    table: 'payment_history',
-    async prepare() {
-      const { user, order } = await polarSubscriber(app)
-      expect(await postPolarEvent(app.url, polarEvent('order.paid', order))).toMatchObject(OK)
-      const refunded = { ...order, status: 'refunded', refunded_amount: order.net_amount }
-      const event = polarEvent('order.refunded', refunded)
-      const id = `msg_${randomUUID()}`
-      return { userId: user.id, deliver: () => postPolarEvent(app.url, event, { id }) }
-    },
-    expectApplied: ({ payments }) =>
-      expect(payments.map((row) => [row.status, row.amount]).sort()).toEqual([
-        ['refunded', -2900],
-        ['succeeded', 2900],
-      ]),
   },
 ]
 
@@ -233,29 +179,7 @@ describe('the database fails during a webhook', () => {
       expect(await stateOf(userId)).toEqual(after)
     },
   )
-
-  it('a failing ledger insert answers 500 and changes nothing', async () => {
-    const user = await createSignedInUser(app)
-    const event = stripeEvent(
-      'customer.subscription.created',
-      stripeSubscription({ userId: user.id }),
-    )
-    const restore = await failWritesTo(app, 'webhook_events')
-    let first
-    try {
-      first = await postStripeEvent(app.url, event)
-    } finally {
-      await restore()
-    }
-    expect(first).toEqual(FAILED)
-    expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
-    expect(await postStripeEvent(app.url, event)).toEqual(OK)
-    expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'active' })
-  })
 })
-
-// ---------------------------------------------------------------------------------------
-// 2. Stripe and Polar answer 5xx, 429 or time out.
 
 type ProviderFault = '5xx' | '429' | 'timeout'
 const PROVIDER_FAULTS: ProviderFault[] = ['5xx', '429', 'timeout']
@@ -287,11 +211,8 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
         body: new URLSearchParams({ price_id: catalogPlan('pro').stripe.priceId }).toString(),
       })
     const response = await checkout()
-    expect(response.status).toBe(500)
-    expect(response.headers.get('location')).toBeNull()
-    const body = (await response.json()) as { error: string }
-    expect(Object.keys(body)).toEqual(['error'])
-    expect(body.error).toMatch(STRIPE_MESSAGES[kind])
+    expect([response.status, response.headers.get('location')]).toEqual([500, null])
+    expect(await response.json()).toEqual({ error: expect.stringMatching(STRIPE_MESSAGES[kind]) })
     expect(await stateOf(user.id)).toEqual({ subscription: null, payments: [] })
 
     app.stack.stripe.clearFaults()
@@ -347,29 +268,27 @@ describe.each(PROVIDER_FAULTS)('Stripe answers %s', (kind) => {
   })
 })
 
-describe('Stripe fails while a payment-failed email needs the subscription', () => {
-  it('answers 500 without recording the event, so the retry still queues the email', async () => {
-    const mails = mailCatcher()
-    const { user, customer } = await stripeSubscriber(app)
-    const failureMails = () =>
-      mails.to(user.email).filter((mail) => mail.subject.includes('did not go through'))
-    const invoice = {
-      ...invoiceObject({ subscription: null, customer: customer.id }),
-      customer_email: user.email,
-      status: 'open',
-    }
-    const event = stripeEvent('invoice.payment_failed', invoice)
-    stripeFault('5xx', 'GET', '/v1/subscriptions')
-    expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
-    expect(await ledgerCount(app, event.id)).toBe(0)
-    await deliverDueMails(mails.transport)
-    expect(failureMails()).toEqual([])
-    app.stack.stripe.clearFaults()
-    expect(await postStripeEvent(app.url, event)).toEqual(OK)
-    expect(await postStripeEvent(app.url, event)).toEqual(OK)
-    await deliverDueMails(mails.transport)
-    expect(failureMails().map((mail) => mail.subject)).toEqual([mailSubject('payment_failed')])
-  })
+it('Stripe fails while a payment-failed email needs the subscription: answers 500 without recording the event, so the retry still queues the email', async () => {
+  const mails = mailCatcher()
+  const { user, customer } = await stripeSubscriber(app)
+  const failureMails = () =>
+    mails.to(user.email).filter((mail) => mail.subject.includes('did not go through'))
+  const invoice = {
+    ...invoiceObject({ subscription: null, customer: customer.id }),
+    customer_email: user.email,
+    status: 'open',
+  }
+  const event = stripeEvent('invoice.payment_failed', invoice)
+  stripeFault('5xx', 'GET', '/v1/subscriptions')
+  expect(await postStripeEvent(app.url, event)).toEqual(FAILED)
+  expect(await ledgerCount(app, event.id)).toBe(0)
+  await deliverDueMails(mails.transport)
+  expect(failureMails()).toEqual([])
+  app.stack.stripe.clearFaults()
+  expect(await postStripeEvent(app.url, event)).toEqual(OK)
+  expect(await postStripeEvent(app.url, event)).toEqual(OK)
+  await deliverDueMails(mails.transport)
+  expect(failureMails().map((mail) => mail.subject)).toEqual([mailSubject('payment_failed')])
 })
 
 describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
@@ -380,8 +299,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
     const checkout = () =>
       polarCheckout(app, { products: catalogPlan('pro').polar.productId }, user.cookie)
     const response = await checkout()
-    expect(response.status).toBe(500)
-    expect(response.headers.get('location')).toBeNull()
+    expect([response.status, response.headers.get('location')]).toEqual([500, null])
     expect(await response.json()).toEqual({
       error: 'Could not start the checkout. Please try again.',
     })
@@ -422,68 +340,7 @@ describe.each(PROVIDER_FAULTS)('Polar answers %s', (kind) => {
   )
 })
 
-// Also proven elsewhere: a transient Stripe 500 retried by the SDK and the success page when
-// Stripe cannot be reached (stripe-checkout.test.ts); deferred invoice URLs and PaymentIntents
-// (deferred-lookups.test.ts); account deletion when Stripe cannot cancel
-// (settings-account.test.ts).
-
-// ---------------------------------------------------------------------------------------
-// 3. Concurrent duplicate deliveries. The subscription paths and Polar order.paid:
-//    stripe-webhook.test.ts and polar-webhook.test.ts. The remaining paths:
-
-describe('concurrent duplicate deliveries', () => {
-  it('a Stripe payment and a Polar refund, each delivered 8 times at once, apply once', async () => {
-    const user = await createSignedInUser(app)
-    const invoice = invoiceObject({ subscription: 'sub_concurrent', userId: user.id, amount: 700 })
-    const stripeDelivery = stripeEvent('invoice.payment_succeeded', invoice)
-    const order = orderObject({ subscriptionId: null, userId: user.id, netAmount: 1900 })
-    const refund = polarEvent('order.refunded', {
-      ...order,
-      status: 'refunded',
-      refunded_amount: 1900,
-    })
-    const refundId = `msg_${randomUUID()}`
-    const results = await Promise.all([
-      ...Array.from({ length: 8 }, () => postStripeEvent(app.url, stripeDelivery)),
-      ...Array.from({ length: 8 }, () => postPolarEvent(app.url, refund, { id: refundId })),
-    ])
-    expect(results.map((result) => result.status)).toEqual(Array(16).fill(200))
-    expect(await ledgerCount(app, stripeDelivery.id)).toBe(1)
-    expect(await ledgerCount(app, refundId)).toBe(1)
-    const { payments } = await stateOf(user.id)
-    expect(payments.map((row) => [row.provider, row.status, row.amount]).sort()).toEqual([
-      ['polar', 'refunded', -1900],
-      ['stripe', 'paid', 700],
-    ])
-  })
-
-  it('different events for one user at once serialise on the row: the newest wins', async () => {
-    const user = await createSignedInUser(app)
-    const id = `sub_${randomUUID().slice(0, 12)}`
-    const statuses = ['active', 'past_due', 'active', 'unpaid', 'active', 'past_due', 'canceled']
-    const events = statuses.map((status, index) =>
-      stripeEvent(
-        'customer.subscription.updated',
-        stripeSubscription({ id, userId: user.id, customer: `cus_${id}`, status }),
-        { created: 1_780_000_000 + index * 10 },
-      ),
-    )
-    const results = await Promise.all(
-      events.reverse().map((event) => postStripeEvent(app.url, event)),
-    )
-    expect(results.map((result) => result.status)).toEqual(Array(statuses.length).fill(200))
-    expect((await stateOf(user.id)).subscription).toMatchObject({
-      stripe_subscription_id: id,
-      status: 'canceled',
-    })
-  })
-})
-
-// ---------------------------------------------------------------------------------------
-// 4. Out-of-order and same-second events, through the real routes. An older event arriving
-//    late: stripe-webhook.test.ts and polar-webhook.test.ts; the ledger rules themselves:
-//    tests/db/webhook-apply.test.ts.
-
+// Concurrent duplicates and the ledger's other ordering rules: tests/db/webhook-apply.test.ts.
 describe('out-of-order and same-second events', () => {
   it('Stripe: created(incomplete) arriving after updated(active) of the same second does not undo it', async () => {
     const user = await createSignedInUser(app)
@@ -505,33 +362,6 @@ describe('out-of-order and same-second events', () => {
     })
     expect(await postStripeEvent(app.url, deleted)).toEqual(OK)
     expect((await stateOf(user.id)).subscription).toMatchObject({ status: 'canceled' })
-  })
-
-  it("Stripe: a late deleted event of the user's previous subscription leaves the new one live", async () => {
-    const user = await createSignedInUser(app)
-    const sub = (id: string, status: string) =>
-      stripeSubscription({ id, userId: user.id, customer: 'cus_switch', status })
-    const old = `sub_old_${randomUUID().slice(0, 8)}`
-    const current = `sub_new_${randomUUID().slice(0, 8)}`
-    for (const event of [
-      stripeEvent('customer.subscription.created', sub(old, 'active'), { created: 1_780_001_000 }),
-      stripeEvent('customer.subscription.deleted', sub(old, 'canceled'), {
-        created: 1_780_001_050,
-      }),
-      stripeEvent('customer.subscription.created', sub(current, 'active'), {
-        created: 1_780_001_100,
-      }),
-      // Newer by its timestamp, but about the subscription the user replaced.
-      stripeEvent('customer.subscription.updated', sub(old, 'canceled'), {
-        created: 1_780_001_200,
-      }),
-    ]) {
-      expect(await postStripeEvent(app.url, event)).toEqual(OK)
-    }
-    expect((await stateOf(user.id)).subscription).toMatchObject({
-      stripe_subscription_id: current,
-      status: 'active',
-    })
   })
 
   it('Polar: revoked arriving before an older updated keeps the subscription ended', async () => {
@@ -585,10 +415,6 @@ describe('out-of-order and same-second events', () => {
   })
 })
 
-// ---------------------------------------------------------------------------------------
-// 5. A valid signature over a body that is not JSON, or JSON that is not an event (Polar's:
-//    polar-webhook.test.ts).
-
 describe('a valid signature over a body that is not an event', () => {
   it.each([
     ['a truncated object', '{"id":"evt_trunc","type":"invoice.payment_succeeded","data":{'],
@@ -604,56 +430,31 @@ describe('a valid signature over a body that is not an event', () => {
   })
 })
 
-// ---------------------------------------------------------------------------------------
-// 6. An oversized body: stripe-webhook.test.ts and polar-webhook.test.ts "refuses an
-//    oversized body with 413" send a Content-Length over the cap. Here the body is streamed
-//    without a length (chunked), so the cap must cut it off while reading.
+// Streamed without a Content-Length (chunked): the cap must cut the body off while reading.
 
 function postChunked(path: string, chunks: number, chunkSize: number) {
-  const url = new URL(path, app.url)
+  const headers = {
+    'content-type': 'application/json',
+    'transfer-encoding': 'chunked',
+    'stripe-signature': 't=1,v1=abc',
+    'webhook-id': 'msg_chunked',
+    'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    'webhook-signature': 'v1,abc',
+  }
+  const { port } = new URL(app.url)
   return new Promise<{ status: number; body: Row }>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'transfer-encoding': 'chunked',
-          'stripe-signature': 't=1,v1=abc',
-          'webhook-id': 'msg_chunked',
-          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-          'webhook-signature': 'v1,abc',
-        },
-      },
-      (res) => {
-        const parts: Buffer[] = []
-        res.on('data', (part: Buffer) => parts.push(part))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(Buffer.concat(parts).toString()),
-          }),
-        )
-        res.on('error', reject)
-      },
-    )
+    const options = { host: '127.0.0.1', port, path, method: 'POST', headers }
+    const req = httpRequest(options, (res) => {
+      const parts: Buffer[] = []
+      res.on('data', (part: Buffer) => parts.push(part))
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString()) })
+      })
+      res.on('error', reject)
+    })
     // The server may close the connection once it has refused the body.
     req.on('error', () => {})
-    const chunk = Buffer.alloc(chunkSize, 'x')
-    let sent = 0
-    const pump = () => {
-      while (sent < chunks) {
-        sent += 1
-        if (!req.write(chunk)) {
-          req.once('drain', pump)
-          return
-        }
-      }
-      req.end()
-    }
-    pump()
+    Readable.from(Array.from({ length: chunks }, () => Buffer.alloc(chunkSize, 'x'))).pipe(req)
   })
 }
 

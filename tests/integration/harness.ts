@@ -5,7 +5,7 @@ import type { ServerBuild } from '@remix-run/node'
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import { createClient } from '@supabase/supabase-js'
 import Stripe from 'stripe'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 import { resetEnvForTests } from '../../app/env.server'
 import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
@@ -38,11 +38,8 @@ export async function loadServerBuild() {
 }
 
 /**
- * The whole app on a loopback HTTP server, as `npm start` serves it (server-app.js: the
- * request policy, Remix's request handler over the app's server build), wired to a fresh
- * database and the three emulators, with the process environment pointing at them (as .env
- * would). The build is Vite's, loaded in the test's own module graph, so a test that resets
- * or reads a module (the environment, a rate limit) reaches the one the requests run through.
+ * The whole app on a loopback HTTP server as `npm start` serves it, on a fresh database and
+ * the emulators; its build is loaded in the test's module graph, so a test reaches its modules.
  */
 export async function startTestApp(
   options: {
@@ -55,6 +52,8 @@ export async function startTestApp(
      * file drives its journeys from one loopback address, see the local stack's README).
      */
     supabaseAuth?: LocalStackOptions['supabaseAuth']
+    /** Settings of this file's app (TRUSTED_PROXY_COUNT...), taken out again by close(). */
+    env?: Record<string, string>
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase()
@@ -77,6 +76,7 @@ export async function startTestApp(
   Object.assign(process.env, stack.env, {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+    ...options.env,
   })
   resetEnvForTests()
   // Loading the build runs the server entry's start-up (app/entry.server.tsx), which starts
@@ -90,6 +90,9 @@ export async function startTestApp(
     setDatabaseDown: outage.setDown,
     setDatabaseStalled: outage.setStalled,
     async close() {
+      for (const name of Object.keys(options.env ?? {})) delete process.env[name]
+      resetEnvForTests()
+      setRateLimitStore(undefined)
       await stack.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -98,11 +101,22 @@ export async function startTestApp(
   }
 }
 
-/**
- * Moves the auth mails last sent to `email` a minute back: what waiting out the auth
- * server's `max_frequency` (one mail of a kind per address per 60 s) would do, for a test
- * that sends a second link to one address.
- */
+/** The file's app, started before its tests and closed after them: read it in hooks and tests. */
+export function testAppForFile(options?: Parameters<typeof startTestApp>[0]): TestApp {
+  let app: TestApp | undefined
+  beforeAll(async () => {
+    app = await startTestApp(options)
+  })
+  afterAll(() => app?.close())
+  return new Proxy({} as TestApp, {
+    get(_target, key: keyof TestApp) {
+      if (!app) throw new Error('the app starts in beforeAll')
+      return app[key]
+    },
+  })
+}
+
+/** Waits out the auth server's `max_frequency` (one mail of a kind per address a minute). */
 export async function waitOutMailFrequency(app: TestApp, email: string) {
   await app.stack.database.query(
     `update auth.users set
@@ -118,6 +132,18 @@ export async function waitOutMailFrequency(app: TestApp, email: string) {
   await app.stack.database.query(
     `delete from public.rate_limits where key like 'auth:mail-minute:%'`,
   )
+}
+
+/** Runs `fn` with these settings in the environment the app reads, then takes them out. */
+export async function withEnv<T>(settings: Record<string, string>, fn: () => Promise<T>) {
+  Object.assign(process.env, settings)
+  resetEnvForTests()
+  try {
+    return await fn()
+  } finally {
+    for (const name of Object.keys(settings)) delete process.env[name]
+    resetEnvForTests()
+  }
 }
 
 /** Runs `fn` with Stripe's webhooks delivered to a sink that answers 200 and applies nothing. */
@@ -164,6 +190,19 @@ export async function subscriptionRowOf(app: TestApp, userId: string) {
     .eq('user_id', userId)
     .maybeSingle()
   return data as Record<string, unknown> | null
+}
+
+/** The rows of a public table whose columns equal `match`, in `order` when given. */
+export async function rowsWhere(
+  app: TestApp,
+  table: string,
+  match: Record<string, unknown>,
+  { select = '*', order }: { select?: string; order?: string } = {},
+) {
+  const query = adminClient(app).from(table).select(select).match(match)
+  const { data, error } = await (order ? query.order(order) : query)
+  if (error) throw new Error(`${table}: ${error.message}`)
+  return data as unknown as Record<string, unknown>[]
 }
 
 /** How many rows of the webhook ledger hold this event id. */
@@ -235,10 +274,7 @@ function browserLikeClient(app: TestApp) {
   return { client, cookieHeader }
 }
 
-/**
- * Signs in as an existing user the way a browser would (@supabase/ssr cookies) and returns
- * the Cookie header of that new session: each call is another device's session.
- */
+/** Signs in as a browser would (@supabase/ssr cookies): each call is another device's session. */
 export async function signInAs(app: TestApp, email: string, password = PASSWORD) {
   const { client, cookieHeader } = browserLikeClient(app)
   const signIn = await client.auth.signInWithPassword({ email, password })
@@ -246,10 +282,7 @@ export async function signInAs(app: TestApp, email: string, password = PASSWORD)
   return cookieHeader()
 }
 
-/**
- * Creates a user by signing in with GitHub through the local consent page (no password,
- * one `github` identity) and returns the id and the session cookies, like createSignedInUser.
- */
+/** A user signed in with GitHub through the local consent page (no password), signed in. */
 export async function createGitHubUser(app: TestApp, email = newEmail('octo')) {
   const { client, cookieHeader } = browserLikeClient(app)
   const { data, error } = await client.auth.signInWithOAuth({
@@ -278,10 +311,7 @@ export function mergeCookies(cookie: string, response: Response) {
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 }
 
-/**
- * A browser on the app over HTTP (the production request stack): its own cookie jar, same-site
- * form posts, redirects answered, never followed.
- */
+/** A browser on the app: its own cookie jar, same-site form posts, redirects never followed. */
 export function browserOn(app: TestApp) {
   let cookie = ''
   async function send(path: string, init: RequestInit = {}) {

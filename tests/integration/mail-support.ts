@@ -13,10 +13,7 @@ export function mailCatcher() {
   return { sent, transport, to: (email: string) => sent.filter((mail) => mail.to === email) }
 }
 
-/**
- * The subject the app gives a mail of `kind` with `data` (and, for a receipt, its payment):
- * tests take mail copy from the app instead of quoting it.
- */
+/** The subject the app gives a mail of `kind`: tests take mail copy from the app. */
 export function mailSubject(
   kind: MailKind,
   data: Record<string, unknown> = {},

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { reconcileProvider } from '../../app/billing/reconcile.server'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, testAppForFile } from './harness'
 import { postStripeEvent, stripeEvent } from './stripe-fixtures'
 
 /** The metrics endpoint: behind its token, with the series the operator's alerts read. */
 const TOKEN = 'metrics-token-for-the-tests'
-let app: TestApp
-
-beforeAll(async () => {
-  process.env.METRICS_TOKEN = TOKEN
-  app = await startTestApp()
-})
-afterAll(async () => {
-  delete process.env.METRICS_TOKEN
-  await app.close()
-})
+const app = testAppForFile({ env: { METRICS_TOKEN: TOKEN } })
 
 const scrape = (token?: string) =>
   fetch(`${app.url}/metrics`, token ? { headers: { Authorization: `Bearer ${token}` } } : {})

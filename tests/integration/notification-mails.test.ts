@@ -9,40 +9,34 @@ import {
 } from '../../app/notifications/delivery.server'
 import { type MailTransport, smtpTransport } from '../../app/notifications/mailer.server'
 import { startSmtpInbox } from '../local-stack/supabase/smtp'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, rowsWhere, testAppForFile } from './harness'
 import { mailSubject, receiptOf } from './mail-support'
 import { invoiceObject, postStripeEvent, stripeEvent } from './stripe-fixtures'
 
-/**
- * Notification mails end to end, through the real pieces: a signed Stripe webhook writes the
- * payment and its outbox row, the deliverer sends it with nodemailer over SMTP to the local
- * stack's listener, and it lands in the emulator's inbox. The mail server goes down and
- * comes back; two deliverers run at once.
- */
-let app: TestApp
+// Notification mails end to end: webhook, outbox, nodemailer over SMTP, the emulator's inbox.
+const app = testAppForFile()
 
-beforeAll(async () => {
-  app = await startTestApp()
+beforeAll(() => {
   // Retries after 200 ms, 400 ms, …: the outage test waits for one or two of them.
   process.env.MAIL_RETRY_BASE_MS = '200'
   process.env.MAIL_POLL_INTERVAL_MS = '100'
   resetEnvForTests()
 })
 afterEach(() => stopMailDelivery())
-afterAll(async () => {
+afterAll(() => {
   delete process.env.MAIL_RETRY_BASE_MS
   delete process.env.MAIL_POLL_INTERVAL_MS
-  await app.close()
 })
 
-async function outboxOf(userId: string) {
-  const { data, error } = await adminClient(app)
-    .from('notification_outbox')
-    .select('kind, status, attempts, last_error, to_address')
-    .eq('user_id', userId)
-  if (error) throw error
-  return data
-}
+const outboxOf = (user_id: string) =>
+  rowsWhere(
+    app,
+    'notification_outbox',
+    { user_id },
+    {
+      select: 'kind, status, attempts, last_error, to_address',
+    },
+  )
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000) {
   const deadline = Date.now() + ms
@@ -77,7 +71,9 @@ describe('the mail server is down', () => {
     // Attempted and failed (connection refused), kept pending for a retry: nothing lost.
     const [failed] = await waitFor('a failed attempt', async () => {
       const rows = await outboxOf(user.id)
-      return rows.length === 1 && rows[0].attempts >= 1 && rows[0].last_error ? rows : undefined
+      return rows.length === 1 && Number(rows[0].attempts) >= 1 && rows[0].last_error
+        ? rows
+        : undefined
     })
     expect(failed).toMatchObject({ kind: 'payment_receipt', status: 'pending' })
     expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i)
@@ -125,33 +121,31 @@ describe('the mail server is down', () => {
   })
 })
 
-describe('two deliverers at once', () => {
-  it('each mail is sent exactly once', async () => {
-    const users = await Promise.all(Array.from({ length: 8 }, () => createSignedInUser(app)))
-    for (const user of users) {
-      expect((await postStripeEvent(app.url, paidInvoiceEvent(user.id, 2900))).status).toBe(200)
+it('two deliverers at once: each mail is sent exactly once', async () => {
+  const users = await Promise.all(Array.from({ length: 8 }, () => createSignedInUser(app)))
+  for (const user of users) {
+    expect((await postStripeEvent(app.url, paidInvoiceEvent(user.id, 2900))).status).toBe(200)
+  }
+  // Only these users' mails count: one an earlier test left pending is no concern here.
+  const ours = new Set(users.map((user) => user.email))
+  const counted = (counter: { n: number }): MailTransport => {
+    const smtp = smtpTransport()
+    return {
+      async send(mail) {
+        if (ours.has(mail.to)) counter.n++
+        await smtp.send(mail)
+      },
     }
-    // Only these users' mails count: one an earlier test left pending is no concern here.
-    const ours = new Set(users.map((user) => user.email))
-    const counted = (counter: { n: number }): MailTransport => {
-      const smtp = smtpTransport()
-      return {
-        async send(mail) {
-          if (ours.has(mail.to)) counter.n++
-          await smtp.send(mail)
-        },
-      }
-    }
-    const a = { n: 0 }
-    const b = { n: 0 }
-    await Promise.all([deliverDueMails(counted(a)), deliverDueMails(counted(b))])
-    expect(a.n + b.n).toBe(8)
-    for (const user of users) {
-      const inbox = (await app.stack.supabase.inbox.list()).filter((m) => m.to === user.email)
-      expect(inbox.map((mail) => mail.subject)).toEqual([
-        mailSubject('payment_receipt', {}, receiptOf(2900)),
-      ])
-      expect(await outboxOf(user.id)).toMatchObject([{ status: 'sent', attempts: 1 }])
-    }
-  })
+  }
+  const a = { n: 0 }
+  const b = { n: 0 }
+  await Promise.all([deliverDueMails(counted(a)), deliverDueMails(counted(b))])
+  expect(a.n + b.n).toBe(8)
+  for (const user of users) {
+    const inbox = (await app.stack.supabase.inbox.list()).filter((m) => m.to === user.email)
+    expect(inbox.map((mail) => mail.subject)).toEqual([
+      mailSubject('payment_receipt', {}, receiptOf(2900)),
+    ])
+    expect(await outboxOf(user.id)).toMatchObject([{ status: 'sent', attempts: 1 }])
+  }
 })

@@ -1,17 +1,11 @@
-/**
- * Payment recovery through the app's own routes and the Stripe emulator: a declined renewal
- * makes the subscription past due (with when it failed and when Stripe retries), "Update
- * payment method" opens the portal on its card form, billing's "Pay now" pays the open invoice
- * with the saved card (a declined one changes nothing), and paying clears past due through the
- * webhooks and the ledger, in order or shuffled and partly duplicated.
- */
+// Payment recovery through the app's routes and the Stripe emulator.
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { subscribeAtStripe } from './accounts'
 import {
-  adminClient,
   createSignedInUser,
   emulatorStripe,
+  rowsWhere,
   startTestApp,
   type TestApp,
 } from './harness'
@@ -22,27 +16,27 @@ afterEach(async () => {
   app = undefined
 })
 
-async function rowOf(running: TestApp, userId: string) {
-  const { data } = await adminClient(running)
-    .from('user_subscriptions')
-    .select('status, payment_failed_at, payment_retry_at')
-    .eq('user_id', userId)
-    .single()
-  return data as {
-    status: string
-    payment_failed_at: string | null
-    payment_retry_at: string | null
-  }
-}
-
-async function paymentsOf(running: TestApp, userId: string) {
-  const { data } = await adminClient(running)
-    .from('payment_history')
-    .select('provider_payment_id, status, amount')
-    .eq('user_id', userId)
-    .order('created_at')
-  return data ?? []
-}
+const rowOf = async (running: TestApp, user_id: string) =>
+  (
+    await rowsWhere(
+      running,
+      'user_subscriptions',
+      { user_id },
+      {
+        select: 'status, payment_failed_at, payment_retry_at',
+      },
+    )
+  )[0]
+const paymentsOf = (running: TestApp, user_id: string) =>
+  rowsWhere(
+    running,
+    'payment_history',
+    { user_id },
+    {
+      select: 'provider_payment_id, status, amount',
+      order: 'created_at',
+    },
+  )
 
 function postForm(url: string, fields: Record<string, string>, cookie?: string) {
   return fetch(url, {
@@ -75,7 +69,7 @@ describe('payment recovery', () => {
     const pastDue = await rowOf(app, user.id)
     expect(pastDue.status).toBe('past_due')
     expect(pastDue.payment_failed_at).not.toBeNull()
-    expect(Date.parse(pastDue.payment_retry_at!)).toBe(invoice.next_payment_attempt! * 1000)
+    expect(Date.parse(String(pastDue.payment_retry_at))).toBe(invoice.next_payment_attempt! * 1000)
     expect((await paymentsOf(app, user.id)).at(-1)).toEqual({
       provider_payment_id: invoice.id,
       status: 'failed',

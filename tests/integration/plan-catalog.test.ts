@@ -1,21 +1,12 @@
-/**
- * The stand-ins are seeded with the product's catalogue (app/billing/catalog.json), which the
- * harness hands to the local stack as `npm run dev` does: each plan is a Stripe product with
- * its recurring price and a Polar product, under the catalogue's ids, as the real SDKs read
- * them.
- */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The stand-ins are seeded with the catalogue (app/billing/catalog.json) as `npm run dev` does.
+import { describe, expect, it } from 'vitest'
 
 import { PLAN_DEFINITIONS } from '../../app/billing/plans'
 import { getPolar } from '../../app/billing/polar/client.server'
 import { getStripe } from '../../app/billing/stripe/client.server'
-import { startTestApp, type TestApp } from './harness'
+import { testAppForFile } from './harness'
 
-let app: TestApp
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
+const app = testAppForFile()
 
 describe('the stand-ins seeded with the plan catalogue', () => {
   it('sells each plan at Stripe: its product and recurring price, by the catalogue', async () => {

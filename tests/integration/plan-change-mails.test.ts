@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { deliverDueMails } from '../../app/notifications/delivery.server'
 import { smtpTransport } from '../../app/notifications/mailer.server'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, testAppForFile } from './harness'
 import { mailSubject } from './mail-support'
 import { postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 
-/**
- * Plan changes and resumes, from Stripe's signed webhook to the mail in the inbox: what
- * changed and the next invoice.
- */
-let app: TestApp
-
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
+// Plan changes and resumes, from Stripe's signed webhook to the mail in the inbox.
+const app = testAppForFile()
 
 const PERIOD_END = Date.UTC(2026, 11, 20, 12) / 1000 // December 20, 2026
 const DAY = 86_400

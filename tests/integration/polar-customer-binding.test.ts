@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { getPolar } from '../../app/billing/polar/client.server'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, rowsWhere, testAppForFile } from './harness'
 import { polarCheckout, polarEvent, postPolarEvent, subscriptionObject } from './polar-fixtures'
 
-/**
- * The Polar customer is bound to our user by `external_id`, server side: nobody can choose
- * another user's customer, at checkout, in the webhook, or at the portal. Each test performs
- * an attack end to end over HTTP (real SDK, the Polar emulator delivering its webhooks to
- * the app, the real database). The emulator reuses an organization's customer by email and
- * merges checkout customer metadata into it, as Polar does, which is what the attacks use.
- */
-let app: TestApp
+// The Polar customer is bound to our user by `external_id`, server side. The emulator reuses a
+// customer by email and merges checkout customer metadata into it, as Polar does: attacks use it.
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 const OK = { status: 200, body: { received: true } }
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 const PRO = catalogPlan('pro').polar.productId
 const STARTER = catalogPlan('starter').polar.productId
-
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
-})
-afterAll(() => app.close())
 
 const checkout = (params: Record<string, string>, user?: User) =>
   polarCheckout(app, params, user?.cookie)
@@ -33,21 +23,19 @@ async function pay(response: Response, email?: string) {
   await app.stack.polar.idle()
   return paid
 }
-async function rowOf(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('polar_customer_id, polar_subscription_id, plan_name, status')
-    .eq('user_id', userId)
-    .maybeSingle()
-  return data
-}
-async function paymentsOf(userId: string) {
-  const { data } = await adminClient(app)
-    .from('payment_history')
-    .select('provider_payment_id, status')
-    .eq('user_id', userId)
-  return data ?? []
-}
+const rowOf = async (user_id: string) =>
+  (
+    await rowsWhere(
+      app,
+      'user_subscriptions',
+      { user_id },
+      {
+        select: 'polar_customer_id, polar_subscription_id, plan_name, status',
+      },
+    )
+  )[0] ?? null
+const paymentsOf = (user_id: string) =>
+  rowsWhere(app, 'payment_history', { user_id }, { select: 'provider_payment_id, status' })
 /** A victim with a paid Starter subscription through the pricing page's own link. */
 async function subscribedVictim() {
   const victim = await createSignedInUser(app)
@@ -128,44 +116,40 @@ describe("a signed-in attacker using the victim's email", () => {
   })
 })
 
-describe("an anonymous payer using the victim's email", () => {
-  it("paying elsewhere at Polar, cannot change the victim's plan or history, nor mark the victim past due later", async () => {
-    const { victim, customerId, row } = await subscribedVictim()
-    const payments = await paymentsOf(victim.id)
+it("an anonymous payer using the victim's email: paying elsewhere at Polar, cannot change the victim's plan or history, nor mark the victim past due later", async () => {
+  const { victim, customerId, row } = await subscribedVictim()
+  const payments = await paymentsOf(victim.id)
 
-    // A checkout the app did not create (a link shared from Polar's own dashboard): it names
-    // no user and no customer, only the address the payer types. Polar confirms it for an
-    // organization that allows multiple subscriptions (else it refuses the victim's customer).
-    app.stack.polar.setSubscriptionSettings({ allow_multiple_subscriptions: true })
-    const outside = await getPolar('checkout').checkouts.create({
-      products: [PRO],
-      customer_email: victim.email,
-    })
-    const secret = new URL(outside.url).pathname.split('/').pop() ?? ''
-    const paid = await app.stack.polar.completeCheckout(secret)
-    await app.stack.polar.idle()
-    // Polar reused the victim's customer by email, as it does for an anonymous checkout.
-    expect(paid.customer.id).toBe(customerId)
-    expect(await rowOf(victim.id)).toEqual(row)
-    expect(await paymentsOf(victim.id)).toEqual(payments)
-
-    // The payer's renewal fails: the victim stays as they were.
-    await app.stack.polar.trigger('renewal', { subscription_id: paid.subscription.id, paid: false })
-    await app.stack.polar.idle()
-    expect(await rowOf(victim.id)).toEqual(row)
-    expect(await paymentsOf(victim.id)).toEqual(payments)
+  // A checkout the app did not create (a link shared from Polar's own dashboard): it names
+  // no user and no customer, only the address the payer types. Polar confirms it for an
+  // organization that allows multiple subscriptions (else it refuses the victim's customer).
+  app.stack.polar.setSubscriptionSettings({ allow_multiple_subscriptions: true })
+  const outside = await getPolar('checkout').checkouts.create({
+    products: [PRO],
+    customer_email: victim.email,
   })
+  const secret = new URL(outside.url).pathname.split('/').pop() ?? ''
+  const paid = await app.stack.polar.completeCheckout(secret)
+  await app.stack.polar.idle()
+  // Polar reused the victim's customer by email, as it does for an anonymous checkout.
+  expect(paid.customer.id).toBe(customerId)
+  expect(await rowOf(victim.id)).toEqual(row)
+  expect(await paymentsOf(victim.id)).toEqual(payments)
+
+  // The payer's renewal fails: the victim stays as they were.
+  await app.stack.polar.trigger('renewal', { subscription_id: paid.subscription.id, paid: false })
+  await app.stack.polar.idle()
+  expect(await rowOf(victim.id)).toEqual(row)
+  expect(await paymentsOf(victim.id)).toEqual(payments)
 })
 
-describe('one live subscription per user', () => {
-  it('a subscriber is sent to billing instead of paying twice', async () => {
-    const { victim: subscriber } = await subscribedVictim()
-    const checkoutsBefore = app.stack.polar.state.checkouts.size
-    const response = await checkout({ products: PRO }, subscriber)
-    expect(response.status).toBe(303)
-    expect(response.headers.get('location')).toBe(
-      '/dashboard/settings/billing?notice=already-subscribed',
-    )
-    expect(app.stack.polar.state.checkouts.size).toBe(checkoutsBefore)
-  })
+it('one live subscription per user: a subscriber is sent to billing instead of paying twice', async () => {
+  const { victim: subscriber } = await subscribedVictim()
+  const checkoutsBefore = app.stack.polar.state.checkouts.size
+  const response = await checkout({ products: PRO }, subscriber)
+  expect(response.status).toBe(303)
+  expect(response.headers.get('location')).toBe(
+    '/dashboard/settings/billing?notice=already-subscribed',
+  )
+  expect(app.stack.polar.state.checkouts.size).toBe(checkoutsBefore)
 })

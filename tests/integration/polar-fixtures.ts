@@ -229,10 +229,7 @@ export function emulatorPolar(app: TestApp) {
   })
 }
 
-/**
- * A paid checkout in the emulator (customer, subscription, paid order) for a user, created
- * through the emulator's API. Returns the wire objects the emulator's events carry.
- */
+/** A paid checkout in the emulator for a user: the wire objects its events carry. */
 export async function paidEmulatorCheckout(app: TestApp, userId: string) {
   const checkout = await emulatorPolar(app).checkouts.create({
     products: [catalogPlan('pro').polar.productId],

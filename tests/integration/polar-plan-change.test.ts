@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as changePlan from '../../app/routes/dashboard.settings.billing_.change-plan'
 import { setClockOffset } from '../local-stack/polar'
 import { callRoute } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, subscriptionRowOf, testAppForFile } from './harness'
 import { paidEmulatorCheckout } from './polar-fixtures'
 import { formPost, pageGet } from './settings-support'
 
-/**
- * A Polar subscriber's "Change to Starter": the page's price (worked out as Polar prorates)
- * and the change itself, through the real SDK against the Polar stand-in.
- */
-let app: TestApp
+// A Polar subscriber's "Change to Starter": the page's price (as Polar prorates) and the change.
+const app = testAppForFile({ polarInvoiceDelayMs: 0 })
 const DAY = 24 * 60 * 60 * 1000
-
-beforeAll(async () => {
-  app = await startTestApp({ polarInvoiceDelayMs: 0 })
-})
-afterAll(() => app.close())
 
 /** A Pro subscriber, half way through a 30-day period at Polar. */
 async function proSubscriber() {
@@ -32,14 +24,7 @@ async function proSubscriber() {
   return { user, subscriptionId: paid.subscription.id }
 }
 
-async function row(userId: string) {
-  const { data } = await adminClient(app)
-    .from('user_subscriptions')
-    .select('*')
-    .eq('user_id', userId)
-    .single()
-  return data as Record<string, unknown>
-}
+const row = async (userId: string) => (await subscriptionRowOf(app, userId))!
 
 const page = (cookie: string, plan = 'starter') =>
   callRoute<{
@@ -85,8 +70,10 @@ describe('Change to Starter for a Polar subscriber', () => {
     expect(Math.abs(preview.carriedCredit - 100)).toBeLessThanOrEqual(1)
 
     const answer = await confirm(user.cookie)
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/dashboard/settings/billing?changed=starter')
+    expect(answer).toMatchObject({
+      status: 303,
+      location: '/dashboard/settings/billing?changed=starter',
+    })
     const atPolar = app.stack.polar.state.subscriptions.get(subscriptionId)!
     expect(atPolar.product_id).toBe(catalogPlan('starter').polar.productId)
     // The row shows the new plan at once (Polar's answer through the ledger)…

@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { authErrorMessage } from '../../app/auth/auth-errors'
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
-import { authorizeOnConsentPage } from './auth-support'
-import { browserOn, newEmail, startTestApp, type TestApp, waitOutMailFrequency } from './harness'
+import { authorizeOnConsentPage, latestAuthMail } from './auth-support'
+import { browserOn, newEmail, testAppForFile, waitOutMailFrequency } from './harness'
 
-/**
- * Someone signs up first with another person's address, a password of their own and a plan,
- * and never confirms: the auth server keeps that account and its password when the owner
- * signs up again (supabase/supabase#29347). Whichever way the owner then proves the address
- * (the confirmation link, a magic link, the mailed code, GitHub), the earlier password is
- * refused and the plan dropped; only the sign-up that made the account, confirmed in its own
- * browser, keeps its password. Everything over HTTP, through the production request stack.
- */
-let app: TestApp
+// An unconfirmed account set up first with another person's address keeps its password at
+// the auth server (supabase/supabase#29347): the owner's proof of the address must end it.
+const app = testAppForFile()
 const EARLIER = 'set-up-before-you'
 const HERS = 'her-own-password'
 const CHOSEN = 'chosen-after-proof'
 const CHOOSE_PASSWORD = '/reset-password?notice=choose-password'
-
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
 
 /** A sign-up through the page, its mail sent; the auth server's minute between mails waited out. */
 async function signUp(email: string, password: string, redirectTo = '') {
@@ -36,9 +25,7 @@ async function signUp(email: string, password: string, redirectTo = '') {
 
 /** The link or code of the newest mail to `email`, a sign-up confirmation. */
 async function confirmationMail(email: string) {
-  await mailRequestsSettled()
-  const mail = await app.stack.supabase.inbox.latestFor(email)
-  expect(mail?.kind).toBe('signup')
+  const mail = await latestAuthMail(app, email, 'signup')
   return { link: mail!.link!, code: mail!.otp! }
 }
 

@@ -2,23 +2,15 @@ import { execFile } from 'node:child_process'
 import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 
-import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { expect, it, vi } from 'vitest'
 
 import { catalogPlan } from '../../app/billing/plans.test-support'
 import { logger } from '../../app/lib/server/logger.server'
 import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, startTestApp, testAppForFile } from './harness'
 
-/**
- * `npm run preflight` against the local stack, first as it is set up (nothing to say), then
- * deliberately misconfigured at every place the command reads: each fault is named. Each run
- * is a process of its own, which takes tens of seconds on a busy machine.
- */
-let app: TestApp
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
+// `npm run preflight` against the local stack, as set up and then misconfigured.
+const app = testAppForFile()
 
 async function preflight(env: Record<string, string> = {}) {
   const run = promisify(execFile)

@@ -12,11 +12,8 @@ import { LOCAL_DEV } from '../local-stack/defaults'
 import type { PartialLocalStack } from '../local-stack/stack'
 import { startAppStack } from '../setup/stack'
 
-/**
- * The release commands as a cron line or a CI step runs them: no environment at all, no
- * `.env`, while a developer's local stack answers on its default ports. Like `npm start` they
- * run as production, so nothing falls back to that stack: each names what is missing, exit 1.
- */
+// The release commands run as production with no environment: nothing falls back to a
+// developer's local stack on its default ports.
 const PORTS = { supabase: 54421, stripe: 12111, polar: 12112, smtp: 54425 }
 let stack: PartialLocalStack | undefined
 let cwd: string

@@ -3,12 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { createSignedInUser, loadServerBuild, startTestApp, type TestApp } from './harness'
 
-/**
- * The request policy (app/lib/server/request-policy.server.ts) on every route of the app, found in
- * the server build's route manifest (a route added tomorrow is covered without a line here),
- * through the same request stack as production (server-app.js): a cross-site post is refused
- * before the route runs, and every answer carries the security headers and a cache policy.
- */
+// The request policy on every route of the server build's manifest (a new route is covered).
 // Started before the build is loaded: the server entry validates the environment as it loads.
 const app: TestApp = await startTestApp()
 const build = await loadServerBuild()

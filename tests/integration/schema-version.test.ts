@@ -1,24 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs'
 
-import { afterAll, beforeAll, expect, it, vi } from 'vitest'
+import { expect, it, vi } from 'vitest'
 
 import { resetDatabaseCheckForTests } from '~/lib/database/database-availability.server'
 import { logger } from '~/lib/server/logger.server'
 
-import { startTestApp, type TestApp } from './harness'
+import { testAppForFile } from './harness'
 
-/**
- * /healthz says whether the database's migrations (`supabase_migrations.schema_migrations`,
- * as the Supabase CLI records them) are those the app was built with, and a change is logged.
- */
-let app: TestApp
+// /healthz says whether the database's migrations are those the app was built with.
+const app = testAppForFile()
 const migrations = readdirSync('supabase/migrations').sort()
 const [, version, name] = /^(\d+)_(.*)\.sql$/.exec(migrations.at(-1)!)!
-
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
 
 async function health() {
   resetDatabaseCheckForTests()

@@ -2,20 +2,16 @@ import { readdirSync } from 'node:fs'
 import path from 'node:path'
 
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import { PROVIDER_SETTINGS } from '../../app/billing/provider-settings'
 import { resetEnvForTests } from '../../app/env.server'
 import { PROJECT_ROOT } from '../local-stack/database'
 import { LOCAL_JWT_SECRET } from '../local-stack/supabase/keys'
-import { appRequest, callRoute } from './auth-support'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { callAt } from './auth-support'
+import { createSignedInUser, testAppForFile } from './harness'
 
-/**
- * No loader hands a server secret to the browser: with every secret set to a distinctive
- * value, the data of every route that has a loader (pages, the root, resource routes),
- * for a visitor and for a signed-in subscriber, contains none of them.
- */
+// No loader hands a server secret to the browser, for a visitor or a signed-in subscriber.
 const ROUTES_DIR = path.join(PROJECT_ROOT, 'app/routes')
 const CANARY = `canary${Date.now().toString(36)}`
 /** A provider's column as a key (`"stripe_customer_id":`): pages get only the fields they show. */
@@ -39,11 +35,10 @@ for (const file of readdirSync(ROUTES_DIR).sort()) {
 const root = (await import('../../app/root')) as { loader: Loader }
 loaders.push({ file: 'root.tsx', path: '/', loader: root.loader })
 
-let app: TestApp
+const app = testAppForFile()
 let secrets: Record<string, string>
 
 beforeAll(async () => {
-  app = await startTestApp()
   // A service-role key the emulator accepts (signed with its secret) that is still unique.
   const serviceRoleKey = await new SignJWT({ role: 'service_role', canary: CANARY })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -58,9 +53,6 @@ beforeAll(async () => {
   }
   Object.assign(process.env, secrets)
   resetEnvForTests()
-})
-afterAll(async () => {
-  await app.close()
 })
 
 async function seedSubscriber() {
@@ -101,7 +93,7 @@ describe('loader data holds no server secret', () => {
     let checked = 0
     const statuses: Record<string, number> = {}
     for (const entry of loaders) {
-      const outcome = await callRoute(entry.loader, appRequest(app, entry.path, { cookie })).catch(
+      const outcome = await callAt(app, entry.loader, entry.path, { cookie }).catch(
         (error: unknown) => ({ status: 500, headers: new Headers(), data: String(error) }),
       )
       const text = `${JSON.stringify(outcome.data)}\n${[...outcome.headers].join('\n')}`

@@ -1,34 +1,31 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { sessionConfirmations } from '../../app/auth/session.server'
 import type { FormReply } from '../../app/lib/forms/form-reply'
 import * as polarPortal from '../../app/routes/api.portal'
 import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
-import { callRoute, clearedCookies, expireSession, readSession, setCookies } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import {
+  callRoute,
+  clearedCookies,
+  expireSession,
+  isRevoked,
+  readSession,
+  setCookies,
+} from './auth-support'
+import { adminClient, createSignedInUser, testAppForFile } from './harness'
 import { formPost, pageGet } from './settings-support'
 
-/**
- * Sessions through a Supabase blip, against the local stack with injected faults: only a
- * definite "this session is gone" from the auth server ends a session; a 429, a 5xx or no
- * answer makes the request "try again" (503), never a sign-out; when the session check
- * itself cannot be made, a page view of a session checked moments ago is still served and
- * every action fails closed.
- */
-let app: TestApp
+// Only a definite "this session is gone" ends a session; a 429, a 5xx or no answer is a 503.
+const app = testAppForFile()
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
 const ACCOUNT = '/dashboard/settings/account'
 const SESSION_CHECK = '^/rest/v1/rpc/session_is_active$'
 
-beforeAll(async () => {
-  app = await startTestApp()
-})
 afterEach(() => {
   app.stack.supabase.clearFaults()
 })
-afterAll(() => app.close())
 
 const dashboardPage = (cookie: string) =>
   callRoute(dashboard.loader, pageGet(`${app.url}/dashboard`, cookie))
@@ -48,14 +45,6 @@ async function sessionCount(userId: string) {
     [userId],
   )
   return Number(rows[0].count)
-}
-
-async function isRevoked(refreshToken: string) {
-  const { rows } = await app.stack.database.query<{ revoked: boolean }>(
-    'select revoked from auth.refresh_tokens where token = $1',
-    [refreshToken],
-  )
-  return rows[0]?.revoked
 }
 
 async function timed<T>(work: Promise<T>) {
@@ -104,36 +93,35 @@ describe('an action confirmed by the auth server', () => {
       count: 1,
     })
     const answer = await changeEmail(user)
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/sign-in?notice=sign-in-to-continue')
+    expect(answer).toMatchObject({ status: 303, location: '/sign-in?notice=sign-in-to-continue' })
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
   })
 })
 
-describe('an API route', () => {
-  it('answers 503 in its {error} shape, and a browser following the portal link gets a page', async () => {
-    const user = await createSignedInUser(app)
-    app.stack.supabase.addFault({ method: 'GET', path: '/auth/v1/user', status: 429, count: 2 })
-    const api = await fetch(`${app.url}/api/customer_portal`, {
-      method: 'POST',
-      headers: { Cookie: user.cookie },
-    })
-    expect(api.status).toBe(503)
-    expect(api.headers.get('retry-after')).toBe('5')
-    expect(await api.json()).toEqual({
-      error: 'Sign-in is unavailable for a moment. Please try again shortly.',
-    })
-    // A browser's navigation (Sec-Fetch-Mode: navigate, which Node's fetch would overwrite).
-    const browser = await callRoute(
-      polarPortal.loader,
-      new Request(`${app.url}/api/portal`, {
-        headers: { Cookie: user.cookie, 'Sec-Fetch-Mode': 'navigate' },
-      }),
-    )
-    expect(browser.status).toBe(303)
-    expect(browser.location).toBe('/dashboard/settings/billing?notice=portal-failed')
-    expect(await sessionCount(user.id)).toBe(1)
+it('an API route: answers 503 in its {error} shape, and a browser following the portal link gets a page', async () => {
+  const user = await createSignedInUser(app)
+  app.stack.supabase.addFault({ method: 'GET', path: '/auth/v1/user', status: 429, count: 2 })
+  const api = await fetch(`${app.url}/api/customer_portal`, {
+    method: 'POST',
+    headers: { Cookie: user.cookie },
   })
+  expect(api.status).toBe(503)
+  expect(api.headers.get('retry-after')).toBe('5')
+  expect(await api.json()).toEqual({
+    error: 'Sign-in is unavailable for a moment. Please try again shortly.',
+  })
+  // A browser's navigation (Sec-Fetch-Mode: navigate, which Node's fetch would overwrite).
+  const browser = await callRoute(
+    polarPortal.loader,
+    new Request(`${app.url}/api/portal`, {
+      headers: { Cookie: user.cookie, 'Sec-Fetch-Mode': 'navigate' },
+    }),
+  )
+  expect(browser).toMatchObject({
+    status: 303,
+    location: '/dashboard/settings/billing?notice=portal-failed',
+  })
+  expect(await sessionCount(user.id)).toBe(1)
 })
 
 describe('a token refresh', () => {
@@ -144,7 +132,7 @@ describe('a token refresh', () => {
     const refused = await dashboardPage(cookie)
     expect(refused.status).toBe(503)
     expect(refused.headers.getSetCookie()).toEqual([])
-    expect(await isRevoked(session.refresh_token)).toBe(false)
+    expect(await isRevoked(app, session.refresh_token)).toBe(false)
     expect(await sessionCount(user.id)).toBe(1)
 
     const again = await dashboardPage(cookie)
@@ -169,31 +157,31 @@ describe('a token refresh', () => {
     const { cookie, session } = await expireSession(user.cookie)
     await adminClient(app).auth.admin.signOut(session.access_token, 'global')
     const answer = await dashboardPage(cookie)
-    expect(answer.status).toBe(302)
-    expect(answer.location).toBe('/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue')
+    expect(answer).toMatchObject({
+      status: 302,
+      location: '/sign-in?redirectTo=%2Fdashboard&notice=sign-in-to-continue',
+    })
   })
 })
 
-describe('the auth server down altogether', () => {
-  it('a valid token is still verified (with the last signing keys) and its pages served', async () => {
-    const warm = await createSignedInUser(app)
-    expect((await dashboardPage(warm.cookie)).status).toBe(200)
-    const user = await createSignedInUser(app)
-    // 11 minutes on, every copy of the keys is due for a new fetch (auth-js's would then fail
-    // the token), which fails like every other auth call; the token is still valid (15 min).
-    vi.useFakeTimers({ now: Date.now() + 11 * 60_000, toFake: ['Date'] })
-    try {
-      app.stack.supabase.addFault({ path: '/auth/v1/', status: 503, count: 1_000 })
-      const page = await dashboardPage(user.cookie)
-      expect(page.status).toBe(200)
-      expect(page.data).toMatchObject({ user: { id: user.id } })
-      // An action still needs the auth server's word: it fails closed.
-      expect((await changeEmail(user)).status).toBe(503)
-      expect(await sessionCount(user.id)).toBe(1)
-    } finally {
-      vi.useRealTimers()
-    }
-  })
+it('the auth server down altogether: a valid token is still verified (with the last signing keys) and its pages served', async () => {
+  const warm = await createSignedInUser(app)
+  expect((await dashboardPage(warm.cookie)).status).toBe(200)
+  const user = await createSignedInUser(app)
+  // 11 minutes on, every copy of the keys is due for a new fetch (auth-js's would then fail
+  // the token), which fails like every other auth call; the token is still valid (15 min).
+  vi.useFakeTimers({ now: Date.now() + 11 * 60_000, toFake: ['Date'] })
+  try {
+    app.stack.supabase.addFault({ path: '/auth/v1/', status: 503, count: 1_000 })
+    const page = await dashboardPage(user.cookie)
+    expect(page.status).toBe(200)
+    expect(page.data).toMatchObject({ user: { id: user.id } })
+    // An action still needs the auth server's word: it fails closed.
+    expect((await changeEmail(user)).status).toBe(503)
+    expect(await sessionCount(user.id)).toBe(1)
+  } finally {
+    vi.useRealTimers()
+  }
 })
 
 describe('the per-request session check cannot be made', () => {

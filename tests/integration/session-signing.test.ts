@@ -4,11 +4,8 @@ import { SUITE_AUTH_LIMITS } from '../local-stack/stack'
 import type { JwtSigning } from '../local-stack/supabase'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 
-/**
- * A project's token signing, as the app meets it: asymmetric signing keys (a session is
- * verified here, against the JWKS) or the legacy JWT secret (HS256: nothing to verify
- * against, so every signed-in page asks Supabase Auth; server.js warns at start).
- */
+// Asymmetric signing keys (verified here, against the JWKS) or the legacy JWT secret (every
+// signed-in page asks Supabase Auth).
 let app: TestApp | undefined
 afterEach(async () => {
   await app?.close()

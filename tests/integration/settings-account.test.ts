@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { getPlans } from '../../app/billing/plans.server'
@@ -9,24 +9,25 @@ import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
 import * as billing from '../../app/routes/dashboard.settings.billing'
 import * as general from '../../app/routes/dashboard.settings.general'
-import { callRoute, cookieMap, readSession } from './auth-support'
+import { PASSWORD } from './accounts'
+import { callRoute, cookieMap, latestAuthMail, readSession } from './auth-support'
 import {
   adminClient,
   createGitHubUser,
   createSignedInUser,
   emulatorStripe,
   mergeCookies,
+  rowsWhere,
   signInAs,
-  startTestApp,
   stripeSubscriber,
   subscriptionRowOf,
-  type TestApp,
+  testAppForFile,
 } from './harness'
 import { emulatorPolar, polarCheckout } from './polar-fixtures'
 import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
 /** The Account settings page: password, email, sessions and account deletion. */
-let app: TestApp
+const app = testAppForFile()
 let admin: SupabaseClient
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
@@ -34,30 +35,25 @@ const ACCOUNT = '/dashboard/settings/account'
 const postAccount = (user: User, fields: Record<string, string>) =>
   callRoute<FormReply>(account.action, formPost(`${app.url}${ACCOUNT}`, user.cookie, fields))
 
-/** Deletes the account as the form does, with the current password. */
-const deleteAccount = (user: User) =>
-  postAccount(user, {
-    intent: 'delete-account',
-    confirm: 'DELETE',
-    currentPassword: 'correct-horse-battery',
-  })
+/** Deletes the account as the form does, with the current password unless told otherwise. */
+const deleteAccount = (user: User, proof: Record<string, string> = { currentPassword: PASSWORD }) =>
+  postAccount(user, { intent: 'delete-account', confirm: 'DELETE', ...proof })
+/** Asks to move to `email`, with the current password unless told otherwise. */
+const changeEmail = (
+  user: User,
+  email: string,
+  proof: Record<string, string> = { currentPassword: PASSWORD },
+) => postAccount(user, { intent: 'change-email', email, ...proof })
 
 async function userExists(id: string) {
   const { data } = await admin.auth.admin.getUserById(id)
   return Boolean(data.user)
 }
-async function rowCount(table: string, userId: string) {
-  const { count } = await admin
-    .from(table)
-    .select('*', { count: 'exact', head: true })
-    .eq('user_id', userId)
-  return count ?? 0
-}
-beforeAll(async () => {
-  app = await startTestApp()
+const rowCount = async (table: string, user_id: string) =>
+  (await rowsWhere(app, table, { user_id })).length
+beforeAll(() => {
   admin = adminClient(app)
 })
-afterAll(() => app.close())
 
 describe('password', () => {
   const fields = { intent: 'change-password', confirmPassword: 'a-new-password-42' }
@@ -131,9 +127,9 @@ describe('password', () => {
   })
 })
 
-type AccountPage = { methods: { password: boolean; github: boolean } }
-const accountPage = (user: User) =>
-  callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, user.cookie))
+type AccountPage = { methods: { password: boolean; github: boolean }; pendingEmail: string }
+const accountPage = ({ cookie }: { cookie: string }) =>
+  callRoute<AccountPage>(account.loader, pageGet(`${app.url}${ACCOUNT}`, cookie))
 
 const canSignInWith = (email: string, password: string) =>
   signInAs(app, email, password).then(
@@ -150,7 +146,9 @@ async function ageSessions(userId: string) {
 }
 
 describe('sign-in methods and a first password (GitHub accounts)', () => {
-  const first = { password: 'first-password-42', confirmPassword: 'first-password-42' }
+  const first = 'first-password-42'
+  const setPassword = (user: User, password = first, fields: Record<string, string> = {}) =>
+    postAccount(user, { intent: 'set-password', password, confirmPassword: password, ...fields })
 
   it('shows email and password for an account that signed up with one', async () => {
     const user = await createSignedInUser(app)
@@ -160,20 +158,16 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
   it('lets a GitHub user set a password without a current one, then shows both methods', async () => {
     const user = await createGitHubUser(app)
     expect((await accountPage(user)).data.methods).toEqual({ password: false, github: true })
-    const answer = await postAccount(user, { intent: 'set-password', ...first })
+    const answer = await setPassword(user)
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain('Your password is set')
-    expect(await canSignInWith(user.email, first.password)).toBe(true)
+    expect(await canSignInWith(user.email, first)).toBe(true)
     // GoTrue adds no email identity: the page knows from what the app recorded.
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.identities?.map((identity) => identity.provider)).toEqual(['github'])
     expect((await accountPage(user)).data.methods).toEqual({ password: true, github: true })
     // From now on the current password is asked for: set-password is refused.
-    const again = await postAccount(user, {
-      intent: 'set-password',
-      password: 'second-password-42',
-      confirmPassword: 'second-password-42',
-    })
+    const again = await setPassword(user, 'second-password-42')
     expect(again.status).toBe(400)
     expect(again.data.result.error?.['']).toEqual([
       'Your account already has a password: change it above.',
@@ -183,18 +177,10 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
 
   it('checks the two passwords match and their strength, in the documented shape', async () => {
     const user = await createGitHubUser(app)
-    const answer = await postAccount(user, {
-      intent: 'set-password',
-      password: 'first-password-42',
-      confirmPassword: 'other-password-42',
-    })
+    const answer = await setPassword(user, first, { confirmPassword: 'other-password-42' })
     expect(answer.status).toBe(400)
     expect(answer.data.result.error?.confirmPassword).toEqual(['The passwords do not match'])
-    const short = await postAccount(user, {
-      intent: 'set-password',
-      password: 'x',
-      confirmPassword: 'x',
-    })
+    const short = await setPassword(user, 'x')
     expect(short.status).toBe(400)
     expect(short.data.result.error?.password?.[0]).toMatch(/at least/i)
   })
@@ -202,22 +188,21 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
   it('asks a session older than 24 hours for the emailed code, then sets the password', async () => {
     const user = await createGitHubUser(app)
     await ageSessions(user.id)
-    const asked = await postAccount(user, { intent: 'set-password', ...first })
+    const asked = await setPassword(user)
     expect(asked.status).toBe(400)
     expect(asked.data.needsCode).toBe(true)
     expect(asked.data.result.error?.['']?.[0]).toContain(`emailed a 6-digit code to ${user.email}`)
-    const mail = await app.stack.supabase.inbox.latestFor(user.email)
-    expect(mail?.kind).toBe('reauthentication')
-    expect(await canSignInWith(user.email, first.password)).toBe(false)
+    const mail = await latestAuthMail(app, user.email, 'reauthentication')
+    expect(await canSignInWith(user.email, first)).toBe(false)
 
-    const wrong = await postAccount(user, { intent: 'set-password', ...first, code: '00000x' })
+    const wrong = await setPassword(user, first, { code: '00000x' })
     expect(wrong.status).toBe(400)
     expect(wrong.data.needsCode).toBe(true)
     expect(wrong.data.result.error?.code).toEqual(['The code is the 6 digits in the email'])
 
-    const ok = await postAccount(user, { intent: 'set-password', ...first, code: mail!.otp! })
+    const ok = await setPassword(user, first, { code: mail.otp! })
     expect(ok.status).toBe(200)
-    expect(await canSignInWith(user.email, first.password)).toBe(true)
+    expect(await canSignInWith(user.email, first)).toBe(true)
   })
 
   it('asks for the code on a password change from an older session too', async () => {
@@ -231,7 +216,7 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
     }
     const asked = await postAccount(user, change)
     expect(asked.data.needsCode).toBe(true)
-    const otp = (await app.stack.supabase.inbox.latestFor(user.email))!.otp!
+    const otp = (await latestAuthMail(app, user.email, 'reauthentication')).otp!
     const stale = String((Number(otp) + 1) % 1_000_000).padStart(6, '0')
     const refused = await postAccount(user, { ...change, code: stale })
     expect(refused.data.result.error?.code?.[0]).toContain('wrong or has expired')
@@ -245,7 +230,7 @@ describe('sign-in methods and a first password (GitHub accounts)', () => {
     await ageSessions(user.id)
     const statuses = []
     for (let i = 0; i < 6; i++) {
-      statuses.push((await postAccount(user, { intent: 'set-password', ...first })).status)
+      statuses.push((await setPassword(user)).status)
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429])
   })
@@ -255,11 +240,7 @@ describe('email', () => {
   it('sends a confirmation link to the new address and shows it as pending', async () => {
     const user = await createSignedInUser(app)
     const next = `new-${user.email}`
-    const answer = await postAccount(user, {
-      intent: 'change-email',
-      currentPassword: 'correct-horse-battery',
-      email: next.toUpperCase(),
-    })
+    const answer = await changeEmail(user, next.toUpperCase())
     expect(answer.status).toBe(200)
     expect(answer.data.message).toContain(next)
     // The auth server is asked after the answer (the same work for any address).
@@ -267,11 +248,7 @@ describe('email', () => {
     const mail = await app.stack.supabase.inbox.latestFor(next)
     expect(mail?.link).toContain(`${app.url}/auth/callback`)
     expect(mail?.link).toContain('type=email_change')
-    const page = await callRoute<{ email: string; pendingEmail: string }>(
-      account.loader,
-      pageGet(`${app.url}${ACCOUNT}`, user.cookie),
-    )
-    expect(page.data).toMatchObject({ email: user.email, pendingEmail: next })
+    expect((await accountPage(user)).data).toMatchObject({ email: user.email, pendingEmail: next })
   })
 
   it('answers the same for an address another account uses; its owner is told by mail', async () => {
@@ -280,16 +257,9 @@ describe('email', () => {
     const fresh = `free-${user.email}`
     /** What the person asking can see: the answer, then the page. */
     async function observed(address: string) {
-      const answer = await postAccount(user, {
-        intent: 'change-email',
-        currentPassword: 'correct-horse-battery',
-        email: address,
-      })
+      const answer = await changeEmail(user, address)
       const cookie = mergeCookies(user.cookie, new Response(null, { headers: answer.headers }))
-      const page = await callRoute<{ pendingEmail: string }>(
-        account.loader,
-        pageGet(`${app.url}${ACCOUNT}`, cookie),
-      )
+      const page = await accountPage({ cookie })
       return {
         status: answer.status,
         message: answer.data.message?.replace(address, '<address>'),
@@ -303,9 +273,7 @@ describe('email', () => {
     expect(forTaken).toMatchObject({ status: 200, error: null, pending: true })
     // The owner of the taken address gets a sign-in link that says what happened; their
     // account is untouched.
-    await mailRequestsSettled()
-    const mail = await app.stack.supabase.inbox.latestFor(other.email)
-    expect(mail?.kind).toBe('magiclink')
+    await latestAuthMail(app, other.email, 'magiclink')
     const { data } = await admin.auth.admin.getUserById(other.id)
     expect(data.user?.email).toBe(other.email)
   })
@@ -326,8 +294,7 @@ describe('sign out of all sessions', () => {
     for (const cookie of [stolen, laptop]) expect((await dashboardPage(cookie)).status).toBe(200)
 
     const answer = await postAccount(user, { intent: 'sign-out-everywhere' })
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/sign-in?notice=signed-out-everywhere')
+    expect(answer).toMatchObject({ status: 303, location: '/sign-in?notice=signed-out-everywhere' })
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
     expect((await elsewhere.auth.refreshSession()).error).not.toBeNull()
 
@@ -342,10 +309,7 @@ describe('sign out of all sessions', () => {
       // The browser's dead cookies are cleared.
       expect(page.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
       expect((await polarPortal(cookie)).status).toBe(401)
-      const deletion = await postAccount(
-        { ...user, cookie },
-        { intent: 'delete-account', confirm: 'DELETE', currentPassword: 'correct-horse-battery' },
-      )
+      const deletion = await deleteAccount({ ...user, cookie })
       expect(deletion.location).toMatch(/^\/sign-in/)
     }
     expect(await userExists(user.id)).toBe(true)
@@ -380,11 +344,7 @@ describe('sign out of all sessions', () => {
     })
     expect(userCalls()).toBe(before + 1)
     // The confirmation, then the change itself (PUT /user, after the answer).
-    await postAccount(user, {
-      intent: 'change-email',
-      currentPassword: 'correct-horse-battery',
-      email: `other-${user.email}`,
-    })
+    await changeEmail(user, `other-${user.email}`)
     await mailRequestsSettled()
     expect(userCalls()).toBe(before + 3)
     await callRoute(
@@ -417,8 +377,7 @@ describe('account deletion', () => {
       }),
     )
     const answer = await deleteAccount(user)
-    expect(answer.status).toBe(303)
-    expect(answer.location).toBe('/account-deleted')
+    expect(answer).toMatchObject({ status: 303, location: '/account-deleted' })
     expect(answer.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
     expect((await emulatorStripe(app).subscriptions.retrieve(subscription.id)).status).toBe(
       'canceled',
@@ -533,28 +492,14 @@ describe('a re-check before anything irreversible', () => {
   it('deletion and an email change need the current password: a session alone, or a wrong password, changes nothing', async () => {
     const user = await createSignedInUser(app)
     for (const proof of [{}, { currentPassword: 'not-my-password' }] as Record<string, string>[]) {
-      const deletion = await postAccount(user, {
-        intent: 'delete-account',
-        confirm: 'DELETE',
-        ...proof,
-      })
-      expect(deletion.status).toBe(400)
-      const email = await postAccount(user, {
-        intent: 'change-email',
-        email: `moved-${user.email}`,
-        ...proof,
-      })
-      expect(email.status).toBe(400)
+      expect((await deleteAccount(user, proof)).status).toBe(400)
+      expect((await changeEmail(user, `moved-${user.email}`, proof)).status).toBe(400)
     }
     await mailRequestsSettled()
     expect(await userExists(user.id)).toBe(true)
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.new_email ?? null).toBeNull()
-    const wrong = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      currentPassword: 'not-my-password',
-    })
+    const wrong = await deleteAccount(user, { currentPassword: 'not-my-password' })
     expect(wrong.data).toMatchObject({
       result: { error: { currentPassword: ['That is not your current password'] } },
     })
@@ -562,11 +507,7 @@ describe('a re-check before anything irreversible', () => {
 
   it('an account without a password (GitHub) proves itself with a code mailed to it', async () => {
     const user = await createGitHubUser(app)
-    const wrong = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      code: '123456',
-    })
+    const wrong = await deleteAccount(user, { code: '123456' })
     expect(wrong.status).toBe(400)
     expect(await userExists(user.id)).toBe(true)
     const asked = await postAccount(user, { intent: 'send-code:delete-account' })
@@ -580,11 +521,7 @@ describe('a re-check before anything irreversible', () => {
     // The key that named the action is gone once the mail is sent: a sign-in mail stays plain.
     const { data } = await admin.auth.admin.getUserById(user.id)
     expect(data.user?.user_metadata).not.toHaveProperty('code_for')
-    const answer = await postAccount(user, {
-      intent: 'delete-account',
-      confirm: 'DELETE',
-      code: mail!.otp!,
-    })
+    const answer = await deleteAccount(user, { code: mail!.otp! })
     expect(answer.status).toBe(303)
     expect(await userExists(user.id)).toBe(false)
   })

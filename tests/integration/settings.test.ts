@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import type { FormReply } from '../../app/lib/forms/form-reply'
 import { deliverDueMails, queueSecurityNotice } from '../../app/notifications/delivery.server'
@@ -7,12 +7,11 @@ import * as layout from '../../app/routes/dashboard'
 import * as general from '../../app/routes/dashboard.settings.general'
 import * as notifications from '../../app/routes/dashboard.settings.notifications'
 import { callRoute } from './auth-support'
-import { adminClient, createSignedInUser, startTestApp, type TestApp } from './harness'
+import { adminClient, createSignedInUser, rowsWhere, testAppForFile } from './harness'
 import { mailCatcher } from './mail-support'
 import { formPost, pageGet, pngBytes, userApiClient } from './settings-support'
 
-/** The General and Notifications settings through their real loaders and actions. */
-let app: TestApp
+const app = testAppForFile()
 let admin: SupabaseClient
 type User = Awaited<ReturnType<typeof createSignedInUser>>
 
@@ -33,11 +32,9 @@ async function storedNames(userId: string) {
 }
 const png = (size?: number) => new File([pngBytes(size)], 'me.png', { type: 'image/png' })
 
-beforeAll(async () => {
-  app = await startTestApp()
+beforeAll(() => {
   admin = adminClient(app)
 })
-afterAll(() => app.close())
 
 describe('display name', () => {
   it('saves a trimmed name and shows it in the dashboard layout', async () => {
@@ -136,11 +133,13 @@ describe('avatar', () => {
     expect(await storedNames(user.id)).toEqual([])
   })
 
-  it('accepts a PNG exactly at the 2 MB limit', async () => {
+  it.each([
+    ['accepts a PNG exactly at the 2 MB limit', 2 * 1024 * 1024, 200, 1],
+    ['answers 413 to a body far over the limit without reading it', 9 * 1024 * 1024, 413, 0],
+  ])('%s', async (_label, size, status, stored) => {
     const user = await createSignedInUser(app)
-    const answer = await postGeneral(user, { intent: 'avatar', avatar: png(2 * 1024 * 1024) })
-    expect(answer.status).toBe(200)
-    expect(await storedNames(user.id)).toHaveLength(1)
+    expect((await postGeneral(user, { intent: 'avatar', avatar: png(size) })).status).toBe(status)
+    expect(await storedNames(user.id)).toHaveLength(stored)
   })
 
   it('runs one upload of an account at a time: another meanwhile is told to wait', async () => {
@@ -182,13 +181,6 @@ describe('avatar', () => {
     expect((await running).status).toBe(200)
     expect((await postGeneral(user, { intent: 'avatar', avatar: png() })).status).toBe(200)
   })
-
-  it('answers 413 to a body far over the limit without reading it', async () => {
-    const user = await createSignedInUser(app)
-    const answer = await postGeneral(user, { intent: 'avatar', avatar: png(9 * 1024 * 1024) })
-    expect(answer.status).toBe(413)
-    expect(await storedNames(user.id)).toEqual([])
-  })
 })
 
 describe('notification preferences', () => {
@@ -217,11 +209,13 @@ describe('notification preferences', () => {
     const mails = mailCatcher()
     await deliverDueMails(mails.transport)
     expect(mails.to(user.email)).toEqual([])
-    const { data } = await admin
-      .from('notification_outbox')
-      .select('kind, status')
-      .eq('user_id', user.id)
-    expect(data).toEqual([{ kind: 'password_changed', status: 'skipped' }])
+    const outbox = rowsWhere(
+      app,
+      'notification_outbox',
+      { user_id: user.id },
+      { select: 'kind, status' },
+    )
+    expect(await outbox).toEqual([{ kind: 'password_changed', status: 'skipped' }])
   })
 
   it('a new user gets billing and security mails, and product updates only after opting in', async () => {

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 
 import { VALID_CONTACT } from '../../app/contact/test-support'
 import { setRateLimitStore } from '../../app/lib/server/rate-limit.server'
-import { createSignedInUser, startTestApp, type TestApp } from './harness'
+import { createSignedInUser, testAppForFile } from './harness'
 
-/**
- * PostgreSQL stores neither a NUL nor a lone UTF-16 surrogate: every text the app stores
- * refuses them as its form's or API's own 400, through the whole request stack, never a 500.
- */
-let app: TestApp
+// PostgreSQL stores neither a NUL nor a lone UTF-16 surrogate: each is its form's or API's 400.
+const app = testAppForFile()
 let cookie: string
 beforeAll(async () => {
-  app = await startTestApp()
   cookie = (await createSignedInUser(app)).cookie
 })
-afterAll(() => app.close())
 
 const UNSTORABLE = {
   NUL: 'A\u0000b',

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { PLAN_DEFINITIONS } from '../../app/billing/plans'
 import { syncStripeProducts } from '../../app/billing/stripe/products.server'
-import { adminClient, startTestApp, type TestApp } from './harness'
+import { adminClient, testAppForFile, withEnv } from './harness'
 
-let app: TestApp
-beforeAll(async () => {
-  app = await startTestApp()
-})
-afterAll(() => app.close())
+const app = testAppForFile()
 
 async function rows() {
   const { data } = await adminClient(app).from('stripe_products').select('*').order('amount')
@@ -49,11 +45,11 @@ describe('syncStripeProducts', () => {
       billing_interval: 'month',
     })
     // Swap the price ids: each plan now points at a Stripe price with the other amount.
-    process.env.STRIPE_PRICE_STARTER = 'price_pro_monthly'
-    process.env.STRIPE_PRICE_PRO = 'price_starter_monthly'
-    const { resetEnvForTests } = await import('../../app/env.server')
-    resetEnvForTests()
-    const result = await syncStripeProducts()
+    const swapped = {
+      STRIPE_PRICE_STARTER: 'price_pro_monthly',
+      STRIPE_PRICE_PRO: 'price_starter_monthly',
+    }
+    const result = await withEnv(swapped, syncStripeProducts)
     expect(result.mismatches).toEqual([
       expect.stringContaining(
         'Starter: Stripe price price_pro_monthly is 2900 usd/month, the catalogue says 900 usd/month',
@@ -71,9 +67,8 @@ describe('syncStripeProducts', () => {
   })
 
   it('fails loudly for a price id Stripe does not know', async () => {
-    process.env.STRIPE_PRICE_PRO = 'price_does_not_exist'
-    const { resetEnvForTests } = await import('../../app/env.server')
-    resetEnvForTests()
-    await expect(syncStripeProducts()).rejects.toThrow(/No such price/)
+    await expect(
+      withEnv({ STRIPE_PRICE_PRO: 'price_does_not_exist' }, syncStripeProducts),
+    ).rejects.toThrow(/No such price/)
   })
 })

@@ -10,11 +10,8 @@ import { applySubscriptionEvent, recordPaymentEvent } from '../../../app/subscri
 import { testpaySettings } from './settings'
 
 /**
- * A third payment provider that exists only in the tests: an in-memory service and its
- * adapter, registered as a provider in the code (./register.ts), with its settings
- * (./settings.ts) and its migration (./migration.sql). It proves a provider needs nothing
- * outside its own folder but its registration and its driver in the conformance suite. A paid
- * checkout is a subscription and its payment, shown on the billing page and in the payments CSV.
+ * A provider that exists only in the tests (an in-memory service and its adapter): a provider
+ * needs nothing outside its folder but its registration (./register.ts) and its driver.
  */
 interface Subscription {
   id: string

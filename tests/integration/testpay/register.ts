@@ -1,8 +1,6 @@
 /**
- * The test-only provider's registration, as a provider in the code has it (the database
- * project's setup file): its settings beside the app's, its plan ids in the catalogue and
- * its adapter in the registry, each when first imported. Like any provider added later it
- * is off until BILLING_PROVIDERS names it.
+ * The test-only provider's registration, as a provider in the code has it: its settings, plan
+ * ids and adapter, each when first imported; off until BILLING_PROVIDERS names it.
  */
 import { vi } from 'vitest'
 
