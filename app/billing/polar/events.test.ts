@@ -29,9 +29,12 @@ vi.mock('~/lib/server/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
 
+const NOV1 = '2026-11-01T10:00:00.000000Z'
+const DEC1 = '2026-12-01T10:00:00.000000Z'
+const PAID_AT = '2026-11-01T10:00:02.654321Z'
 const USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000c0de'
 const OTHER_USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000beef'
-const SUBSCRIPTION_ID = 'e1c3b0d4-6a7f-4b2e-8c9d-0a1b2c3d4e5f'
+const SUB_ID = 'e1c3b0d4-6a7f-4b2e-8c9d-0a1b2c3d4e5f'
 const CUSTOMER_ID = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
 const PRODUCT_ID = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2'
 const ORDER_ID = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a'
@@ -42,47 +45,46 @@ type Fields = Record<string, unknown>
 const customer = (overrides: Fields = {}) => ({
   id: CUSTOMER_ID,
   external_id: USER_ID,
-  metadata: { user_id: USER_ID },
   ...overrides,
 })
+/** What our checkout links a subscription or order to. */
+const LINKED = {
+  metadata: { user_id: USER_ID },
+  customer: customer(),
+  product: { id: PRODUCT_ID, name: 'Pro' },
+}
 
-/** The fields read of a subscription as Polar sends it (wire format, snake_case). */
+/** A subscription (wire format, snake_case) of only the required fields. */
+const BARE_SUB = {
+  id: SUB_ID,
+  status: 'incomplete',
+  customer_id: CUSTOMER_ID,
+  product_id: PRODUCT_ID,
+}
+/** An order of only the required fields. */
+const BARE_ORDER = { id: ORDER_ID, created_at: PAID_AT, total_amount: 3190, currency: 'usd' }
+
+/** The fields read of a subscription as Polar sends it, with overrides. */
 function subscription(overrides: Fields = {}) {
+  const periods = { current_period_start: NOV1, current_period_end: DEC1 }
   return {
-    id: SUBSCRIPTION_ID,
+    ...BARE_SUB,
     status: 'active',
     recurring_interval: 'month',
-    current_period_start: '2026-11-01T10:00:00.000000Z',
-    current_period_end: '2026-12-01T10:00:00.000000Z',
-    cancel_at_period_end: false,
-    customer_id: CUSTOMER_ID,
-    product_id: PRODUCT_ID,
-    metadata: { user_id: USER_ID },
-    customer: customer(),
-    product: { id: PRODUCT_ID, name: 'Pro' },
+    ...periods,
+    ...LINKED,
     ...overrides,
   }
 }
 
-/** The fields read of an order as Polar sends it (wire format). */
-function order(overrides: Fields = {}) {
-  return {
-    id: ORDER_ID,
-    created_at: '2026-11-01T10:00:02.654321Z',
-    status: 'paid',
-    total_amount: 3190,
-    refunded_amount: 0,
-    refunded_tax_amount: 0,
-    currency: 'usd',
-    is_invoice_generated: false,
-    customer_id: CUSTOMER_ID,
-    subscription_id: SUBSCRIPTION_ID,
-    metadata: { user_id: USER_ID },
-    customer: customer(),
-    product: { id: PRODUCT_ID, name: 'Pro' },
-    ...overrides,
-  }
-}
+/** The fields read of an order as Polar sends it, with overrides. */
+const order = (overrides: Fields = {}) => ({
+  ...BARE_ORDER,
+  status: 'paid',
+  subscription_id: SUB_ID,
+  ...LINKED,
+  ...overrides,
+})
 
 const parseSubscription = (value: unknown) => PolarSubscriptionSchema.parse(value)
 const parseOrder = (value: unknown) => PolarOrderSchema.parse(value)
@@ -91,44 +93,16 @@ const parseOrder = (value: unknown) => PolarOrderSchema.parse(value)
 const createdFields = {
   provider: 'polar',
   polar_customer_id: CUSTOMER_ID,
-  polar_subscription_id: SUBSCRIPTION_ID,
+  polar_subscription_id: SUB_ID,
   polar_product_id: PRODUCT_ID,
   plan_name: 'Pro',
   status: 'active',
   billing_cycle: 'month',
-  current_period_start: '2026-11-01T10:00:00.000000Z',
-  current_period_end: '2026-12-01T10:00:00.000000Z',
+  current_period_start: NOV1,
+  current_period_end: DEC1,
   cancel_at_period_end: false,
   cancel_at: null,
   canceled_at: null,
-}
-
-/** A cancellation at period end, the way Polar sends it on subscription.canceled/.updated. */
-const canceledAtPeriodEnd = {
-  cancel_at_period_end: true,
-  canceled_at: '2026-11-20T08:30:00.000000Z',
-  ends_at: '2026-12-01T10:00:00.000000Z',
-  customer_cancellation_reason: 'too_expensive',
-}
-const cancellation = {
-  cancel_at_period_end: true,
-  cancel_at: '2026-12-01T10:00:00.000000Z',
-  canceled_at: '2026-11-20T08:30:00.000000Z',
-}
-
-/** A subscription of only the required fields. */
-const bareSubscription = {
-  id: SUBSCRIPTION_ID,
-  status: 'incomplete',
-  customer_id: CUSTOMER_ID,
-  product_id: PRODUCT_ID,
-}
-/** An order of only the required fields. */
-const bareOrder = {
-  id: ORDER_ID,
-  created_at: '2026-11-01T10:00:02Z',
-  total_amount: 1500,
-  currency: 'usd',
 }
 
 describe('PolarSubscriptionSchema and PolarOrderSchema', () => {
@@ -138,19 +112,20 @@ describe('PolarSubscriptionSchema and PolarOrderSchema', () => {
       1,
     )
     expect(parseOrder(order({ brand_new_field: 'x' }))).toHaveProperty('brand_new_field', 'x')
-    expect(() => parseSubscription(bareSubscription)).not.toThrow()
-    expect(() => parseOrder(bareOrder)).not.toThrow()
+    expect(() => parseSubscription(BARE_SUB)).not.toThrow()
+    expect(() => parseOrder(BARE_ORDER)).not.toThrow()
   })
 
+  // The camelCase shape of the 0.x SDK is refused too.
+  const camelCase = {
+    customer_id: undefined,
+    product_id: undefined,
+    customerId: CUSTOMER_ID,
+    productId: PRODUCT_ID,
+  }
   it.each<Fields>([
     ...['id', 'status', 'customer_id', 'product_id'].map((field) => ({ [field]: undefined })),
-    // The camelCase shape of the 0.x SDK.
-    {
-      customer_id: undefined,
-      product_id: undefined,
-      customerId: CUSTOMER_ID,
-      productId: PRODUCT_ID,
-    },
+    camelCase,
   ])('rejects a subscription with %o', (overrides) => {
     expect(PolarSubscriptionSchema.safeParse(subscription(overrides)).success).toBe(false)
   })
@@ -216,15 +191,12 @@ describe('polarUserLink', () => {
 })
 
 describe('polarPlanName', () => {
-  it.each([
+  it.each<[{ name?: string | null } | null | undefined, string]>([
     [{ name: 'Pro' }, 'Pro'],
     [{ name: '  Starter  ' }, 'Starter'],
-    [{ name: '' }, 'Unknown Plan'],
-    [{ name: '   ' }, 'Unknown Plan'],
-    [{ name: null }, 'Unknown Plan'],
-    [{}, 'Unknown Plan'],
-    [null, 'Unknown Plan'],
-    [undefined, 'Unknown Plan'],
+    ...[{ name: '' }, { name: '   ' }, { name: null }, {}, null, undefined].map(
+      (product) => [product, 'Unknown Plan'] as const,
+    ),
   ])('%j → %s', (value, expected) => {
     expect(polarPlanName(value)).toBe(expected)
   })
@@ -233,33 +205,29 @@ describe('polarPlanName', () => {
 const NOW = '2026-11-21T12:00:00.000Z'
 
 describe('polarSubscriptionFields', () => {
-  afterEach(() => {
-    vi.useRealTimers()
-  })
+  afterEach(() => vi.useRealTimers())
 
   const CANCELED = '2026-11-20T08:30:00.000000Z'
   const ENDED = '2026-11-20T08:30:01.000000Z'
   const revoked = { status: 'canceled', cancel_at_period_end: false }
-  const atPeriodEnd = subscription(canceledAtPeriodEnd)
-  const atPeriodEndOnly = subscription({ ...canceledAtPeriodEnd, ends_at: null })
-  const immediately = { status: 'canceled', canceled_at: CANCELED, ends_at: CANCELED }
+  // A cancellation at period end, the way Polar sends it on subscription.canceled/.updated.
+  const atPeriodEnd = { cancel_at_period_end: true, canceled_at: CANCELED, ends_at: DEC1 }
+  const cancellation = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: CANCELED }
   const otherProduct = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1'
+  const starter = { product_id: otherProduct, product: { id: otherProduct, name: 'Starter' } }
+  const yearly = { recurring_interval: 'year', current_period_end: NOW }
+  const noPeriods = { billing_cycle: null, current_period_start: null, current_period_end: null }
 
   it.each<[string, string, Fields, Fields]>([
     ['created', 'ids, product, plan name, status, cycle, periods', subscription(), {}],
     [
       'created',
       'a yearly trial of a product without a name',
-      subscription({
-        status: 'trialing',
-        recurring_interval: 'year',
-        current_period_end: '2027-11-01T10:00:00.000000Z',
-        product: { id: PRODUCT_ID, name: '  ' },
-      }),
+      subscription({ ...yearly, status: 'trialing', product: { id: PRODUCT_ID, name: '  ' } }),
       {
         status: 'trialing',
         billing_cycle: 'year',
-        current_period_end: '2027-11-01T10:00:00.000000Z',
+        current_period_end: NOW,
         plan_name: 'Unknown Plan',
       },
     ],
@@ -267,38 +235,38 @@ describe('polarSubscriptionFields', () => {
     [
       'created',
       'missing optional fields as null and false',
-      bareSubscription,
-      {
-        plan_name: 'Unknown Plan',
-        status: 'incomplete',
-        billing_cycle: null,
-        current_period_start: null,
-        current_period_end: null,
-      },
+      BARE_SUB,
+      { ...noPeriods, plan_name: 'Unknown Plan', status: 'incomplete' },
     ],
     [
       'updated',
       'status, plan, periods and no cancellation',
-      subscription({
-        status: 'past_due',
-        product_id: otherProduct,
-        product: { id: otherProduct, name: 'Starter' },
-      }),
+      subscription({ ...starter, status: 'past_due' }),
       { polar_product_id: otherProduct, plan_name: 'Starter', status: 'past_due' },
     ],
-    ['updated', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
-    ['updated', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
-    ['canceled', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
-    ['canceled', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
+    ...['updated', 'canceled'].flatMap((type): [string, string, Fields, Fields][] => [
+      [type, 'at period end, cancel_at from ends_at', subscription(atPeriodEnd), cancellation],
+      [
+        type,
+        'at period end, cancel_at from the period end',
+        subscription({ ...atPeriodEnd, ends_at: null }),
+        cancellation,
+      ],
+    ]),
     [
       'canceled',
       'not at period end: cancel_at from ends_at',
-      subscription({ ...immediately, ended_at: CANCELED }),
+      subscription({
+        status: 'canceled',
+        canceled_at: CANCELED,
+        ends_at: CANCELED,
+        ended_at: CANCELED,
+      }),
       { status: 'canceled', cancel_at: CANCELED, canceled_at: CANCELED },
     ],
     ['canceled', 'nor ends_at: no cancel_at', subscription({ cancel_at_period_end: null }), {}],
     ['active', 'the snapshot, status active', subscription({ status: 'incomplete' }), {}],
-    ['uncanceled', 'the snapshot, cancellation cleared', atPeriodEnd, {}],
+    ['uncanceled', 'the snapshot, cancellation cleared', subscription(atPeriodEnd), {}],
     [
       'revoked',
       'canceled now, canceled_at from the payload',
@@ -313,15 +281,14 @@ describe('polarSubscriptionFields', () => {
     ],
     ['revoked', 'canceled now, canceled_at now', subscription(), { ...revoked, canceled_at: NOW }],
   ])('subscription.%s: %s', (type, _, value, changes) => {
-    vi.useFakeTimers()
-    vi.setSystemTime(new Date(NOW))
+    vi.useFakeTimers({ now: new Date(NOW) })
     expect(polarSubscriptionFields(`subscription.${type}`, parseSubscription(value))).toEqual({
       ...createdFields,
       ...changes,
     })
   })
 
-  it.each([['subscription.past_due'], ['subscription.something_new'], ['order.paid'], ['']])(
+  it.each(['subscription.past_due', 'subscription.something_new', 'order.paid', ''])(
     '%s is not handled → null',
     (type) => {
       expect(polarSubscriptionFields(type, parseSubscription(subscription()))).toBeNull()
@@ -333,43 +300,39 @@ describe('polarSubscriptionFields', () => {
 const ORDER_PAYMENT = {
   user_id: USER_ID,
   provider: 'polar',
-  polar_subscription_id: SUBSCRIPTION_ID,
+  polar_subscription_id: SUB_ID,
   provider_payment_id: ORDER_ID,
   amount: 3190,
   currency: 'usd',
   status: 'succeeded',
   description: 'Pro payment',
   invoice_url: null,
-  created_at: '2026-11-01T10:00:02.654321Z',
+  created_at: PAID_AT,
 }
 
 describe('polarOrderPayment (order.paid)', () => {
   const generic = { description: 'Subscription payment' }
+  const unnamed = { product: { id: PRODUCT_ID, name: '' }, currency: 'EUR' }
 
   it.each<[string, Fields, string | null, Fields]>([
     [
-      'what the card was charged (the total, tax included), currency, description, order time',
+      'what the card was charged (the total, tax included), description, order time',
       order(),
       USER_ID,
       {},
     ],
     [
       '"Subscription payment" without a product name, and a lower-cased currency',
-      order({ product: { id: PRODUCT_ID, name: '' }, currency: 'EUR' }),
+      order(unnamed),
       USER_ID,
       { ...generic, currency: 'eur' },
     ],
     ['no product and no user', order({ product: null }), null, { ...generic, user_id: null }],
     [
       'an order without a subscription (one-off purchase): no subscription id',
-      bareOrder,
+      BARE_ORDER,
       USER_ID,
-      {
-        ...generic,
-        polar_subscription_id: null,
-        amount: 1500,
-        created_at: '2026-11-01T10:00:02Z',
-      },
+      { ...generic, polar_subscription_id: null },
     ],
   ])('maps %s', (_, value, userId, changes) => {
     expect(polarOrderPayment(parseOrder(value), userId)).toEqual({ ...ORDER_PAYMENT, ...changes })
@@ -377,42 +340,36 @@ describe('polarOrderPayment (order.paid)', () => {
 })
 
 describe('polarRefundPayment (order.refunded)', () => {
-  const refund = {
-    ...ORDER_PAYMENT,
-    amount: -1000,
-    status: 'refunded',
-    description: 'Pro refund',
-    created_at: '2026-11-25T09:00:00.000Z',
-  }
+  const at = '2026-11-25T09:00:00.000Z'
+  const refund = { ...ORDER_PAYMENT, status: 'refunded', description: 'Pro refund', created_at: at }
+  const full = { status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 }
 
-  it.each<[string, Fields, string | null, Fields]>([
+  it.each<[string, Fields, string | null, number, Fields?]>([
     [
       'a partial refund: minus the refunded amount, at the event time',
-      order({ status: 'partially_refunded', refunded_amount: 1000 }),
+      { status: 'partially_refunded', refunded_amount: 1000 },
       USER_ID,
-      {},
+      -1000,
     ],
-    [
-      'a full refund: what went back to the card, tax included',
-      order({ status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 }),
-      USER_ID,
-      { amount: -3190 },
-    ],
-    ...[0, null, undefined].map((refunded): [string, Fields, null, Fields] => [
+    ['a full refund: what went back to the card, tax included', full, USER_ID, -3190],
+    ...[0, null, undefined].map((refunded): [string, Fields, null, number] => [
       `minus the total when refunded_amount is ${refunded}`,
-      order({ status: 'refunded', refunded_amount: refunded }),
+      { status: 'refunded', refunded_amount: refunded },
       null,
-      { user_id: null, amount: -3190 },
+      -3190,
     ]),
     [
       'without a product name',
-      order({ refunded_amount: 1000, product: { id: PRODUCT_ID, name: null } }),
+      { refunded_amount: 1000, product: { id: PRODUCT_ID, name: null } },
       USER_ID,
+      -1000,
       { description: 'Subscription refund' },
     ],
-  ])('%s', (_, value, userId, changes) => {
-    expect(polarRefundPayment(parseOrder(value), userId, '2026-11-25T09:00:00.000Z')).toEqual({
+  ])('%s', (_, overrides, userId, amount, changes) => {
+    expect(polarRefundPayment(parseOrder(order(overrides)), userId, at)).toEqual({
       ...refund,
+      user_id: userId,
+      amount,
       ...changes,
     })
   })
@@ -526,7 +483,7 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     await applyPolarEvent(event('order.paid'), order({ metadata: {} }))
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(
       event('order.paid'),
-      expect.objectContaining({ user_id: null, polar_subscription_id: SUBSCRIPTION_ID }),
+      expect.objectContaining({ user_id: null, polar_subscription_id: SUB_ID }),
     )
   })
 
