@@ -376,11 +376,12 @@ describe('polarRefundPayment (order.refunded)', () => {
 })
 
 describe('applyPolarEvent: which store call each event type makes', () => {
+  const OCCURRED = '2026-11-01T10:00:03.123Z'
   const event = (type: string): LedgerEvent => ({
     provider: 'polar',
     id: `msg_${type}`,
     type,
-    occurredAt: '2026-11-01T10:00:03.123Z',
+    occurredAt: OCCURRED,
   })
 
   beforeEach(() => {
@@ -431,15 +432,6 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(fetchOrderInvoiceUrl).not.toHaveBeenCalled()
   })
 
-  it('order.created of a renewal being charged records a pending payment', async () => {
-    const renewal = order({ status: 'pending' })
-    await expect(applyPolarEvent(event('order.created'), renewal)).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.created'), {
-      ...ORDER_PAYMENT,
-      status: 'pending',
-    })
-  })
-
   /** The payment row's invoice URL fill (`fill_payment_details`), as the database gateway takes it. */
   function databaseUpdates() {
     const update = vi.fn()
@@ -478,24 +470,27 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     },
   )
 
-  it('order.paid of a subscription naming no user goes to the ledger with user null', async () => {
+  const pending = { status: 'pending' }
+  it.each<[string, string, Fields, Fields]>([
+    ['order.created', 'of a renewal being charged: pending', pending, pending],
+    [
+      'order.paid',
+      'of a subscription naming no user: user null',
+      { metadata: {} },
+      { user_id: null },
+    ],
+    [
+      'order.refunded',
+      'the negative row at the event time',
+      { status: 'refunded', refunded_amount: 2900 },
+      { amount: -2900, status: 'refunded', description: 'Pro refund', created_at: OCCURRED },
+    ],
+  ])('%s %s → recordPaymentEvent', async (type, _, overrides, changes) => {
     databaseUpdates()
-    await applyPolarEvent(event('order.paid'), order({ metadata: {} }))
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      event('order.paid'),
-      expect.objectContaining({ user_id: null, polar_subscription_id: SUB_ID }),
-    )
-  })
-
-  it('order.refunded → recordPaymentEvent with the negative row at the event time', async () => {
-    const data = order({ status: 'refunded', refunded_amount: 2900 })
-    await expect(applyPolarEvent(event('order.refunded'), data)).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.refunded'), {
+    await expect(applyPolarEvent(event(type), order(overrides))).resolves.toBe('applied')
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event(type), {
       ...ORDER_PAYMENT,
-      amount: -2900,
-      status: 'refunded',
-      description: 'Pro refund',
-      created_at: '2026-11-01T10:00:03.123Z',
+      ...changes,
     })
   })
 
