@@ -195,7 +195,7 @@ describe('polarPlanName', () => {
     [{ name: 'Pro' }, 'Pro'],
     [{ name: '  Starter  ' }, 'Starter'],
     ...[{ name: '' }, { name: '   ' }, { name: null }, {}, null, undefined].map(
-      (product) => [product, 'Unknown Plan'] as const,
+      (product): [typeof product, string] => [product, 'Unknown Plan'],
     ),
   ])('%j → %s', (value, expected) => {
     expect(polarPlanName(value)).toBe(expected)

@@ -134,6 +134,7 @@ describe('subscriptionFields', () => {
   const noPeriods = nulls('billing_cycle', 'current_period_start', 'current_period_end')
   const yearly = { recurring: { interval: 'year', interval_count: 1 } }
   const canceled = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: NOV20 }
+  const canceling = { cancel_at_period_end: true, cancel_at: unix(DEC1), canceled_at: unix(NOV20) }
   const trial = { status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }
   const renewed = { current_period_start: unix(DEC1), current_period_end: unix(JAN1) }
   const reasons = { comment: 'Pricey', feedback: 'too_expensive', reason: 'cancellation_requested' }
@@ -153,10 +154,7 @@ describe('subscriptionFields', () => {
     ],
     [
       'updated: cancel at period end with the reason, feedback and comment',
-      stripeSubscription({
-        ...{ cancel_at_period_end: true, cancel_at: unix(DEC1), canceled_at: unix(NOV20) },
-        cancellation_details: reasons,
-      }),
+      stripeSubscription({ ...canceling, cancellation_details: reasons }),
       {
         ...canceled,
         cancellation_reason: 'cancellation_requested',
