@@ -35,6 +35,7 @@ const NOV1 = '2026-11-01T10:00:00.000Z'
 const DEC1 = '2026-12-01T10:00:00.000Z'
 const NOV20 = '2026-11-20T08:30:00.000Z'
 const JAN1 = '2027-01-01T10:00:00.000Z'
+const PAID_AT = '2026-11-01T10:00:02.000Z'
 const USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000c0de'
 const SUB_ID = 'sub_1SxQ2aL4kX9mNpQrStUvWx01'
 const CUSTOMER_ID = 'cus_TqB3xYzA1b2C3d'
@@ -64,7 +65,7 @@ function stripeInvoice(overrides: Fields = {}, line: Fields = {}) {
   const parent = { subscription_item_details: { subscription: SUB_ID } }
   const lines = { data: [{ parent, pricing: { price_details: { price: PRICE_ID } }, ...line }] }
   const paid = { status: 'paid', hosted_invoice_url: INVOICE_URL, customer: CUSTOMER_ID }
-  const invoice = { ...BARE_INVOICE, created: unix('2026-11-01T10:00:02.000Z'), ...paid, lines }
+  const invoice = { ...BARE_INVOICE, created: unix(PAID_AT), ...paid, lines }
   return { ...invoice, parent: { subscription_details: details }, ...overrides }
 }
 
@@ -263,41 +264,26 @@ const basePayment = {
   status: 'paid',
   description: 'Pro payment',
   invoice_url: INVOICE_URL,
-  created_at: '2026-11-01T10:00:02.000Z',
+  created_at: PAID_AT,
 }
 
 describe('invoicePayment (invoice.payment_succeeded)', () => {
   // The API never sends an invoice's payments list in events: one there is not read.
   const payments = { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] }
-  const bare = { ...BARE_INVOICE, created: unix('2026-11-02T00:00:00.000Z') }
+  const eur = { currency: 'EUR', amount_paid: 123456 }
+  const cents = { currency: 'eur', amount: 123456 }
+  const open = { status: 'open', hosted_invoice_url: null }
+  const starter = { status: 'open', description: 'Starter payment', invoice_url: null }
+  const bare = { ...BARE_INVOICE, created: unix(PAID_AT) }
+  const none = { ...nulls('user_id', 'invoice_url'), description: 'Subscription payment' }
 
-  it.each<[string, Fields, [string | null, string | null, string | null], Fields]>([
-    ['a paid invoice, no payments list', stripeInvoice({ payments }), [USER_ID, 'Pro', null], {}],
-    [
-      'a lower-cased currency and the amount in cents',
-      stripeInvoice({ currency: 'EUR', amount_paid: 123456 }),
-      [USER_ID, 'Pro', null],
-      { currency: 'eur', amount: 123456 },
-    ],
-    [
-      'the status Stripe sent',
-      stripeInvoice({ status: 'open', hosted_invoice_url: null }),
-      [USER_ID, 'Starter', null],
-      { status: 'open', description: 'Starter payment', invoice_url: null },
-    ],
-    [
-      'no plan name or user, and the optional fields missing',
-      bare,
-      [null, null, null],
-      {
-        user_id: null,
-        description: 'Subscription payment',
-        invoice_url: null,
-        created_at: '2026-11-02T00:00:00.000Z',
-      },
-    ],
-  ])('maps %s', (_, invoice, [userId, plan, intent], changes) => {
-    expect(invoicePayment(parseInvoice(invoice), userId, plan, intent)).toEqual({
+  it.each<[string, Fields, string | null, string | null, Fields]>([
+    ['a paid invoice, no payments list', stripeInvoice({ payments }), USER_ID, 'Pro', {}],
+    ['a lower-cased currency, the amount in cents', stripeInvoice(eur), USER_ID, 'Pro', cents],
+    ['the status Stripe sent', stripeInvoice(open), USER_ID, 'Starter', starter],
+    ['no plan name or user, the optional fields missing', bare, null, null, none],
+  ])('maps %s', (_, invoice, userId, plan, changes) => {
+    expect(invoicePayment(parseInvoice(invoice), userId, plan, null)).toEqual({
       ...basePayment,
       ...changes,
     })
