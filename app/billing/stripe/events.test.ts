@@ -132,20 +132,21 @@ describe('subscriptionUserId', () => {
 
 describe('subscriptionFields', () => {
   afterEach(() => vi.useRealTimers())
+  const NOW = '2026-11-21T12:00:00.000Z'
   const noPeriods = nulls('billing_cycle', 'current_period_start', 'current_period_end')
   const yearly = { recurring: { interval: 'year', interval_count: 1 } }
-  const canceled = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: NOV20 }
   const canceling = { cancel_at_period_end: true, cancel_at: unix(DEC1), canceled_at: unix(NOV20) }
-  const trial = { status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }
-  const renewed = { current_period_start: unix(DEC1), current_period_end: unix(JAN1) }
+  const canceled = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: NOV20 }
   const reasons = { comment: 'Pricey', feedback: 'too_expensive', reason: 'cancellation_requested' }
   const explicitNulls = { cancel_at_period_end: null, cancellation_details: null, metadata: null }
+  const paymentFailed = { status: 'canceled', canceled_at: unix(NOV20) }
+  const bare = { ...BARE_SUB, items: { data: [{ price: { id: PRICE_ID } }] } }
 
   it.each<[string, Fields, Fields, boolean?]>([
     ['created: plan, billing cycle, periods from the item, metadata', stripeSubscription(), {}],
     [
       'created in a trial: trial dates and status',
-      stripeSubscription(trial),
+      stripeSubscription({ status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }),
       { status: 'trialing', trial_start: NOV1, trial_end: NOV20 },
     ],
     [
@@ -164,9 +165,9 @@ describe('subscriptionFields', () => {
       },
     ],
     [
-      'updated: resumed (cancellation cleared), renewed periods, past_due',
-      stripeSubscription({ status: 'past_due' }, renewed),
-      { status: 'past_due', current_period_start: DEC1, current_period_end: JAN1 },
+      'updated: resumed (cancellation cleared), renewed period, past_due',
+      stripeSubscription({ status: 'past_due' }, { current_period_end: unix(JAN1) }),
+      { status: 'past_due', current_period_end: JAN1 },
     ],
     // Not deleted: canceled_at stays null when Stripe sent none.
     [
@@ -181,36 +182,30 @@ describe('subscriptionFields', () => {
     ],
     [
       'no items as a null cycle and periods',
-      stripeSubscription({ items: { object: 'list', data: [] } }),
+      stripeSubscription({ items: { data: [] } }),
       noPeriods,
     ],
     [
       'missing optional fields as null, false and {}',
-      { ...BARE_SUB, items: { data: [{ price: { id: PRICE_ID } }] } },
+      bare,
       { status: 'incomplete', ...noPeriods, metadata: {} },
     ],
     [
       'deleted: canceled with the canceled_at Stripe sent',
-      stripeSubscription({
-        status: 'canceled',
-        canceled_at: unix(NOV20),
-        cancellation_details: { reason: 'payment_failed' },
-      }),
+      stripeSubscription({ ...paymentFailed, cancellation_details: { reason: 'payment_failed' } }),
       { status: 'canceled', canceled_at: NOV20, cancellation_reason: 'payment_failed' },
       true,
     ],
     [
       'deleted: canceled whatever status the payload carries, canceled_at now when absent',
       stripeSubscription({ status: 'incomplete_expired' }),
-      { status: 'canceled', canceled_at: '2026-11-21T12:00:00.000Z' },
+      { status: 'canceled', canceled_at: NOW },
       true,
     ],
   ])('maps %s', (_, subscription, changes, deleted) => {
-    vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') })
-    expect(subscriptionFields(parseSubscription(subscription), 'Pro', { deleted })).toEqual({
-      ...baseFields,
-      ...changes,
-    })
+    vi.useFakeTimers({ now: new Date(NOW) })
+    const fields = subscriptionFields(parseSubscription(subscription), 'Pro', { deleted })
+    expect(fields).toEqual({ ...baseFields, ...changes })
   })
 })
 
