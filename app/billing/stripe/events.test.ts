@@ -338,11 +338,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     ['customer.subscription.updated', 'active'],
     ['customer.subscription.deleted', 'canceled'],
   ])('%s → applySubscriptionEvent with the mapped fields', async (type, status) => {
-    const subscription = stripeSubscription(
-      { canceled_at: unix(NOV20) },
-      { price: { id: proPriceId() } },
-    )
-    await expect(applyStripeEvent(event(type, subscription))).resolves.toBe('applied')
+    const data = stripeSubscription({ canceled_at: unix(NOV20) }, { price: { id: proPriceId() } })
+    await expect(applyStripeEvent(event(type, data))).resolves.toBe('applied')
     expect(vi.mocked(store.applySubscriptionEvent).mock.calls).toEqual([
       [ledger(type), USER_ID, { ...baseFields, status, canceled_at: NOV20 }],
     ])
@@ -402,15 +399,13 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
+  const missing = new Stripe.errors.StripeInvalidRequestError({
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such invoice: '${INVOICE_ID}'`,
+  })
   it.each([
-    [
-      'an invoice Stripe does not know',
-      new Stripe.errors.StripeInvalidRequestError({
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such invoice: '${INVOICE_ID}'`,
-      }),
-    ],
+    ['an invoice Stripe does not know', missing],
     ['invoice payments that cannot be read', new Error('connect ECONNREFUSED')],
   ])('records the payment without its payment intent for %s', async (_, error) => {
     stripeWithPayments(async () => Promise.reject(error))
@@ -439,9 +434,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       const url = 'https://invoice.stripe.com/i/acct_1/test_1'
       const due = { amount_paid: 0, amount_due: 1900, attempt_count: 2, hosted_invoice_url: url }
       const invoice = paidInvoice({ status: 'open', ...due, ...overrides })
-      await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
-        'notified',
-      )
+      const failed = event('invoice.payment_failed', invoice)
+      await expect(applyStripeEvent(failed)).resolves.toBe('notified')
       expect(store.recordPaymentFailure).toHaveBeenCalledWith(
         ledger('invoice.payment_failed'),
         USER_ID,
@@ -461,12 +455,10 @@ describe('applyStripeEvent: which store call each event type makes', () => {
 
   it('an unhandled type touches nothing; a payload of the wrong shape is rejected before any store call', async () => {
     const customer = { id: CUSTOMER_ID, object: 'customer' }
+    const subscription = { id: SUB_ID, object: 'subscription' }
     await expect(applyStripeEvent(event('customer.created', customer))).resolves.toBe('unhandled')
-    await expect(
-      applyStripeEvent(
-        event('customer.subscription.updated', { id: SUB_ID, object: 'subscription' }),
-      ),
-    ).rejects.toThrow()
+    const updated = event('customer.subscription.updated', subscription)
+    await expect(applyStripeEvent(updated)).rejects.toThrow()
     await expect(
       applyStripeEvent(event('invoice.payment_succeeded', { id: 'in_1', object: 'invoice' })),
     ).rejects.toThrow()
