@@ -123,23 +123,22 @@ describe('describePolarServers', () => {
 })
 
 describe('getPolar', () => {
-  it('sends each purpose to its server', async () => {
-    expect(await originOf('checkout')).toBe('https://sandbox-api.polar.sh')
-    expect(await originOf('invoices')).toBe('https://api.polar.sh')
-    env.POLAR_SANDBOX = 'true'
-    expect(await originOf('invoices')).toBe('https://sandbox-api.polar.sh')
-    env.POLAR_SANDBOX = 'false'
-    expect(await originOf('checkout')).toBe('https://api.polar.sh')
-    env.NODE_ENV = 'production'
-    expect(await originOf('portal')).toBe('https://api.polar.sh')
-  })
-
-  it('POLAR_API_URL (the local emulator) wins over all', async () => {
-    env.POLAR_API_URL = 'http://127.0.0.1:12112'
-    env.NODE_ENV = 'production'
-    env.POLAR_SANDBOX = 'false'
-    for (const purpose of ['checkout', 'portal', 'invoices'] as const)
-      expect(await originOf(purpose)).toBe('http://127.0.0.1:12112')
+  const [sandbox, production] = ['https://sandbox-api.polar.sh', 'https://api.polar.sh']
+  const local = 'http://127.0.0.1:12112'
+  const everywhere = { POLAR_API_URL: local, NODE_ENV: 'production', POLAR_SANDBOX: 'false' }
+  it.each<[Partial<typeof env>, PolarPurpose, string]>([
+    [{}, 'checkout', sandbox],
+    [{}, 'invoices', production],
+    [{ POLAR_SANDBOX: 'true' }, 'invoices', sandbox],
+    [{ POLAR_SANDBOX: 'false' }, 'checkout', production],
+    [{ POLAR_SANDBOX: 'false', NODE_ENV: 'production' }, 'portal', production],
+    // POLAR_API_URL (the local emulator) wins over all.
+    ...(['checkout', 'portal', 'invoices'] as const).map(
+      (purpose): [Partial<typeof env>, PolarPurpose, string] => [everywhere, purpose, local],
+    ),
+  ])('sends %o %s to %s', async (settings, purpose, origin) => {
+    Object.assign(env, settings)
+    expect(await originOf(purpose)).toBe(origin)
   })
 
   it('sends the access token', async () => {
