@@ -322,17 +322,14 @@ describe('polarRefundPayment (order.refunded)', () => {
 })
 
 describe('applyPolarEvent: which store call each event type makes', () => {
-  const OCCURRED = '2026-11-01T10:00:03.123Z'
+  const AT = '2026-11-01T10:00:03.123Z'
   const event = (type: string): LedgerEvent => ({
     provider: 'polar',
     id: `msg_${type}`,
     type,
-    occurredAt: OCCURRED,
+    occurredAt: AT,
   })
-
-  beforeEach(() => {
-    vi.clearAllMocks()
-  })
+  beforeEach(() => vi.clearAllMocks())
 
   const canceled = { canceled_at: '2026-11-20T08:30:00Z' }
   // Without a user id too: the store gets user null.
@@ -384,10 +381,8 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     if (!url) vi.mocked(fetchOrderInvoiceUrl).mockRejectedValueOnce(new Error('Polar answered 404'))
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
-    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, {
-      generate: true,
-      timeoutSeconds: expect.any(Number),
-    })
+    const options = { generate: true, timeoutSeconds: expect.any(Number) }
+    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, options)
     expect(update.mock.calls).toEqual(url ? [[{ invoice_url: url }]] : [])
   })
 
@@ -402,27 +397,16 @@ describe('applyPolarEvent: which store call each event type makes', () => {
   )
 
   const pending = { status: 'pending' }
+  const refunded = { amount: -2900, status: 'refunded', description: 'Pro refund', created_at: AT }
   it.each<[string, string, Fields, Fields]>([
     ['order.created', 'of a renewal being charged: pending', pending, pending],
-    [
-      'order.paid',
-      'of a subscription naming no user: user null',
-      { metadata: {} },
-      { user_id: null },
-    ],
-    [
-      'order.refunded',
-      'the negative row at the event time',
-      { status: 'refunded', refunded_amount: 2900 },
-      { amount: -2900, status: 'refunded', description: 'Pro refund', created_at: OCCURRED },
-    ],
+    ['order.paid', 'of a subscription naming no user', { metadata: {} }, { user_id: null }],
+    ['order.refunded', 'the negative row at the event time', { refunded_amount: 2900 }, refunded],
   ])('%s %s → recordPaymentEvent', async (type, _, overrides, changes) => {
     databaseUpdates()
     await expect(applyPolarEvent(event(type), order(overrides))).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event(type), {
-      ...ORDER_PAYMENT,
-      ...changes,
-    })
+    const row = { ...ORDER_PAYMENT, ...changes }
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event(type), row)
   })
 
   it('a payload of the wrong shape is rejected before any store call', async () => {

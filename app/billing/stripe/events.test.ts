@@ -329,9 +329,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   }
 
-  beforeEach(() => {
-    vi.clearAllMocks()
-  })
+  beforeEach(() => vi.clearAllMocks())
 
   it.each([
     ['customer.subscription.created', 'active'],
