@@ -423,12 +423,20 @@ describe('applyStripeEvent: which store call each event type makes', () => {
 
   // When it failed (the event's time) and when Stripe retries (retry_at), for the past-due
   // notice, in the same call; no retry planned (next_payment_attempt null) is said as such.
+  // The second invoice names no plan's price: its row says "Subscription payment".
+  const RETRY = '2026-12-04T11:00:00.000Z'
+  const noPlan = { customer_email: null, lines: { data: [] } }
   it.each([
-    ['', { next_payment_attempt: unix('2026-12-04T11:00:00.000Z') }, '2026-12-04T11:00:00.000Z'],
-    [' without a customer email (the mail goes to the account)', { customer_email: null }, null],
+    ['', { next_payment_attempt: unix(RETRY) }, RETRY, 'Pro payment'],
+    [
+      ' without a customer email (the mail goes to the account)',
+      noPlan,
+      null,
+      'Subscription payment',
+    ],
   ])(
     'invoice.payment_failed%s → the ledger row, the failed row in the billing history and the mail in one call',
-    async (_, overrides, retryAt) => {
+    async (_, overrides, retryAt, description) => {
       const url = 'https://invoice.stripe.com/i/acct_1/test_1'
       const due = { amount_paid: 0, amount_due: 1900, attempt_count: 2, hosted_invoice_url: url }
       const invoice = paidInvoice({ status: 'open', ...due, ...overrides })
@@ -445,7 +453,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
           invoice_url: url,
           retry_at: retryAt,
         },
-        { ...paymentRow, amount: 1900, status: 'failed', invoice_url: url },
+        { ...paymentRow, amount: 1900, status: 'failed', invoice_url: url, description },
       )
       noOtherCall()
     },
