@@ -423,17 +423,12 @@ describe('applyStripeEvent: which store call each event type makes', () => {
 
   // When it failed (the event's time) and when Stripe retries (retry_at), for the past-due
   // notice, in the same call; no retry planned (next_payment_attempt null) is said as such.
-  // The second invoice names no plan's price: its row says "Subscription payment".
+  // The second names no customer email (the mail goes to the account) nor a plan's price.
   const RETRY = '2026-12-04T11:00:00.000Z'
   const noPlan = { customer_email: null, lines: { data: [] } }
   it.each([
     ['', { next_payment_attempt: unix(RETRY) }, RETRY, 'Pro payment'],
-    [
-      ' without a customer email (the mail goes to the account)',
-      noPlan,
-      null,
-      'Subscription payment',
-    ],
+    [' without a customer email nor a plan price', noPlan, null, 'Subscription payment'],
   ])(
     'invoice.payment_failed%s → the ledger row, the failed row in the billing history and the mail in one call',
     async (_, overrides, retryAt, description) => {
