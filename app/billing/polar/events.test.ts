@@ -181,10 +181,9 @@ describe('polarSubscriptionFields', () => {
       subscription({ ...yearly, status: 'trialing' }),
       { status: 'trialing', billing_cycle: 'year', current_period_end: NOW },
     ],
-    ['created', 'no product', subscription({ product: null }), { plan_name: 'Unknown Plan' }],
     [
       'created',
-      'missing optional fields as null and false',
+      'missing optional fields (a product too) as null, false and Unknown Plan',
       BARE_SUB,
       { ...noPeriods, plan_name: 'Unknown Plan', status: 'incomplete' },
     ],

@@ -135,24 +135,21 @@ describe('subscriptionFields', () => {
   const NOW = '2026-11-21T12:00:00.000Z'
   const noPeriods = nulls('billing_cycle', 'current_period_start', 'current_period_end')
   const yearly = { recurring: { interval: 'year', interval_count: 1 } }
+  const inAYear = { billing_cycle: 'year', current_period_end: JAN1 }
+  const trial = { status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }
   const canceling = { cancel_at_period_end: true, cancel_at: unix(DEC1), canceled_at: unix(NOV20) }
   const canceled = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: NOV20 }
   const reasons = { comment: 'Pricey', feedback: 'too_expensive', reason: 'cancellation_requested' }
-  const explicitNulls = { cancel_at_period_end: null, cancellation_details: null, metadata: null }
+  const explicitNulls = nulls('cancel_at_period_end', 'cancellation_details', 'metadata')
   const paymentFailed = { status: 'canceled', canceled_at: unix(NOV20) }
   const bare = { ...BARE_SUB, items: { data: [{ price: { id: PRICE_ID } }] } }
 
   it.each<[string, Fields, Fields, boolean?]>([
     ['created: plan, billing cycle, periods from the item, metadata', stripeSubscription(), {}],
     [
-      'created in a trial: trial dates and status',
-      stripeSubscription({ status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }),
-      { status: 'trialing', trial_start: NOV1, trial_end: NOV20 },
-    ],
-    [
-      'a yearly interval as the billing cycle',
-      stripeSubscription({}, { current_period_end: unix(JAN1), price: yearly }),
-      { billing_cycle: 'year', current_period_end: JAN1 },
+      'created in a yearly trial: trial dates, status, the interval as the billing cycle',
+      stripeSubscription(trial, { current_period_end: unix(JAN1), price: yearly }),
+      { status: 'trialing', trial_start: NOV1, trial_end: NOV20, ...inAYear },
     ],
     [
       'updated: cancel at period end with the reason, feedback and comment',
@@ -171,14 +168,9 @@ describe('subscriptionFields', () => {
     ],
     // Not deleted: canceled_at stays null when Stripe sent none.
     [
-      'a status canceled and an expanded customer',
-      stripeSubscription({ status: 'canceled', customer: { id: CUSTOMER_ID } }),
-      { status: 'canceled' },
-    ],
-    [
-      'explicit nulls (metadata, flags and cancellation details) as null, false and {}',
-      stripeSubscription({ ...explicitNulls, canceled_at: null }),
-      { metadata: {} },
+      'a status canceled, an expanded customer, explicit nulls as null, false and {}',
+      stripeSubscription({ ...explicitNulls, status: 'canceled', customer: { id: CUSTOMER_ID } }),
+      { status: 'canceled', metadata: {} },
     ],
     [
       'no items as a null cycle and periods',
