@@ -163,10 +163,17 @@ describe('polarSubscriptionFields', () => {
 
   const CANCELED = '2026-11-20T08:30:00.000000Z'
   const ENDED = '2026-11-20T08:30:01.000000Z'
-  const revoked = { status: 'canceled', cancel_at_period_end: false }
+  const revoked = (at: string) => ({
+    status: 'canceled',
+    cancel_at_period_end: false,
+    canceled_at: at,
+  })
+  const canceledThen = subscription({ status: 'canceled', canceled_at: CANCELED, ended_at: ENDED })
+  const ended = subscription({ status: 'unpaid', ended_at: ENDED })
   const immediately = { status: 'canceled', canceled_at: CANCELED, ends_at: CANCELED }
   // A cancellation at period end, the way Polar sends it on subscription.canceled/.updated.
   const atPeriodEnd = { cancel_at_period_end: true, canceled_at: CANCELED, ends_at: DEC1 }
+  const endOnly = subscription({ ...atPeriodEnd, ends_at: null })
   const cancellation = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: CANCELED }
   const otherProduct = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1'
   const starter = { product_id: otherProduct, product: { id: otherProduct, name: 'Starter' } }
@@ -195,12 +202,7 @@ describe('polarSubscriptionFields', () => {
     ],
     ...['updated', 'canceled'].flatMap((type): [string, string, Fields, Fields][] => [
       [type, 'at period end, cancel_at from ends_at', subscription(atPeriodEnd), cancellation],
-      [
-        type,
-        'at period end, cancel_at from the period end',
-        subscription({ ...atPeriodEnd, ends_at: null }),
-        cancellation,
-      ],
+      [type, 'at period end, cancel_at from the period end', endOnly, cancellation],
     ]),
     [
       'canceled',
@@ -211,19 +213,9 @@ describe('polarSubscriptionFields', () => {
     ['canceled', 'nor ends_at: no cancel_at', subscription({ cancel_at_period_end: null }), {}],
     ['active', 'the snapshot, status active', subscription({ status: 'incomplete' }), {}],
     ['uncanceled', 'the snapshot, cancellation cleared', subscription(atPeriodEnd), {}],
-    [
-      'revoked',
-      'canceled now, canceled_at from the payload',
-      subscription({ status: 'canceled', canceled_at: CANCELED, ended_at: ENDED }),
-      { ...revoked, canceled_at: CANCELED },
-    ],
-    [
-      'revoked',
-      'canceled now, canceled_at from ended_at',
-      subscription({ status: 'unpaid', ended_at: ENDED }),
-      { ...revoked, canceled_at: ENDED },
-    ],
-    ['revoked', 'canceled now, canceled_at now', subscription(), { ...revoked, canceled_at: NOW }],
+    ['revoked', 'canceled now, canceled_at from the payload', canceledThen, revoked(CANCELED)],
+    ['revoked', 'canceled now, canceled_at from ended_at', ended, revoked(ENDED)],
+    ['revoked', 'canceled now, canceled_at now', subscription(), revoked(NOW)],
   ])('subscription.%s: %s', (type, _, value, changes) => {
     vi.useFakeTimers({ now: new Date(NOW) })
     expect(polarSubscriptionFields(`subscription.${type}`, parseSubscription(value))).toEqual({
