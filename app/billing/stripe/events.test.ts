@@ -323,36 +323,29 @@ describe('applyStripeEvent: which store call each event type makes', () => {
 
   beforeEach(() => vi.clearAllMocks())
 
-  it.each([
-    ['customer.subscription.created', 'active'],
-    ['customer.subscription.updated', 'active'],
-    ['customer.subscription.deleted', 'canceled'],
-  ])('%s → applySubscriptionEvent with the mapped fields', async (type, status) => {
-    const data = stripeSubscription({ canceled_at: unix(NOV20) }, { price: { id: proPriceId() } })
+  // An unknown price is named by its nickname, else Unknown Plan; without a user id the ledger
+  // call looks the user up by subscription.
+  const [created, updated, deleted] = ['created', 'updated', 'deleted'].map(
+    (type) => `customer.subscription.${type}`,
+  )
+  const anonymous = { metadata: {} }
+  const legacy = { id: 'price_other', nickname: 'Legacy' }
+  const unnamed = { ...legacy, nickname: null }
+  it.each<[string, Fields, Fields | null, string | null, Fields]>([
+    [created, {}, null, USER_ID, {}],
+    [updated, {}, null, USER_ID, {}],
+    [deleted, {}, null, USER_ID, { status: 'canceled' }],
+    [updated, anonymous, legacy, null, { ...anonymous, plan_name: 'Legacy' }],
+    [updated, anonymous, unnamed, null, { ...anonymous, plan_name: 'Unknown Plan' }],
+  ])('%s %o, price %o → applySubscriptionEvent', async (type, fields, price, userId, changes) => {
+    const subscription = { canceled_at: unix(NOV20), ...fields }
+    const data = stripeSubscription(subscription, { price: price ?? { id: proPriceId() } })
     await expect(applyStripeEvent(event(type, data))).resolves.toBe('applied')
     expect(vi.mocked(store.applySubscriptionEvent).mock.calls).toEqual([
-      [ledger(type), USER_ID, { ...baseFields, status, canceled_at: NOV20 }],
+      [ledger(type), userId, { ...baseFields, canceled_at: NOV20, ...changes }],
     ])
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
-
-  it.each([
-    ['Legacy', 'Legacy'],
-    [null, 'Unknown Plan'],
-  ])(
-    'names an unknown price by its nickname (%s), else Unknown Plan; no user id → the ledger call looks it up by subscription',
-    async (nickname, planName) => {
-      const price = { id: 'price_other', nickname }
-      await applyStripeEvent(
-        event('customer.subscription.updated', stripeSubscription({ metadata: {} }, { price })),
-      )
-      expect(store.applySubscriptionEvent).toHaveBeenLastCalledWith(
-        ledger('customer.subscription.updated'),
-        null,
-        { ...baseFields, plan_name: planName, metadata: {} },
-      )
-    },
-  )
 
   /** getStripe() answering GET /v1/invoice_payments with `list`. */
   function stripeWithPayments(list: () => Promise<unknown>) {
