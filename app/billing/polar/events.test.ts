@@ -36,7 +36,7 @@ const USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000c0de'
 const OTHER_USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000beef'
 const SUB_ID = 'e1c3b0d4-6a7f-4b2e-8c9d-0a1b2c3d4e5f'
 const CUSTOMER_ID = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
-const PRODUCT_ID = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2'
+const PRO_ID = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2'
 const ORDER_ID = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a'
 
 type Fields = Record<string, unknown>
@@ -44,16 +44,11 @@ type Fields = Record<string, unknown>
 /** The fields events.ts reads of a customer, bound to USER_ID unless `fields` say otherwise. */
 const customer = (fields: Fields = {}) => ({ id: CUSTOMER_ID, external_id: USER_ID, ...fields })
 /** What our checkout links a subscription or order to. */
-const PRO = { id: PRODUCT_ID, name: 'Pro' }
+const PRO = { id: PRO_ID, name: 'Pro' }
 const LINKED = { metadata: { user_id: USER_ID }, customer: customer(), product: PRO }
 
 /** A subscription (wire format, snake_case) of only the required fields. */
-const BARE_SUB = {
-  id: SUB_ID,
-  status: 'incomplete',
-  customer_id: CUSTOMER_ID,
-  product_id: PRODUCT_ID,
-}
+const BARE_SUB = { id: SUB_ID, status: 'incomplete', customer_id: CUSTOMER_ID, product_id: PRO_ID }
 /** An order of only the required fields. */
 const BARE_ORDER = { id: ORDER_ID, created_at: PAID_AT, total_amount: 3190, currency: 'usd' }
 
@@ -72,7 +67,7 @@ const createdFields = {
   provider: 'polar',
   polar_customer_id: CUSTOMER_ID,
   polar_subscription_id: SUB_ID,
-  polar_product_id: PRODUCT_ID,
+  polar_product_id: PRO_ID,
   plan_name: 'Pro',
   status: 'active',
   billing_cycle: 'month',
@@ -91,7 +86,7 @@ describe('PolarSubscriptionSchema and PolarOrderSchema', () => {
     expect(() => parseOrder(BARE_ORDER)).not.toThrow()
   })
 
-  const camelCase = { customerId: CUSTOMER_ID, productId: PRODUCT_ID }
+  const camelCase = { customerId: CUSTOMER_ID, productId: PRO_ID }
   it.each<Fields>([
     ...['id', 'status', 'customer_id', 'product_id'].map((field) => ({ [field]: undefined })),
     // The camelCase shape of the 0.x SDK.
@@ -248,7 +243,7 @@ const ORDER_PAYMENT = {
 
 describe('polarOrderPayment (order.paid)', () => {
   const generic = { description: 'Subscription payment' }
-  const unnamed = { product: { id: PRODUCT_ID, name: '' }, currency: 'EUR' }
+  const unnamed = { product: { id: PRO_ID, name: '' }, currency: 'EUR' }
 
   it.each<[string, Fields, string | null, Fields]>([
     ['what the card was charged: the total, tax included', order(), USER_ID, {}],
@@ -287,7 +282,7 @@ describe('polarRefundPayment (order.refunded)', () => {
     ]),
     [
       'without a product name',
-      { refunded_amount: 1000, product: { id: PRODUCT_ID, name: null } },
+      { refunded_amount: 1000, product: { id: PRO_ID, name: null } },
       USER_ID,
       -1000,
       { description: 'Subscription refund' },
