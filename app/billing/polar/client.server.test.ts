@@ -126,7 +126,11 @@ describe('describePolarServers', () => {
 describe('getPolar', () => {
   const [sandbox, production] = ['https://sandbox-api.polar.sh', 'https://api.polar.sh']
   const local = 'http://127.0.0.1:12112'
-  const everywhere = { POLAR_API_URL: local, NODE_ENV: 'production', POLAR_SANDBOX: 'false' }
+  const everywhere = {
+    POLAR_API_URL: local,
+    NODE_ENV: 'production',
+    POLAR_SANDBOX: 'false',
+  } as const
   it.each<[Partial<typeof env>, PolarPurpose, string]>([
     [{}, 'checkout', sandbox],
     [{}, 'invoices', production],
