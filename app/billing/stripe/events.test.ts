@@ -362,8 +362,9 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     applyStripeEvent(event('invoice.payment_succeeded', invoice))
 
   it('invoice.payment_succeeded → recordPaymentEvent with the row, the invoice payment intent and its card', async () => {
-    const card = { brand: 'visa', last4: '4242', exp_year: 2029, funding: 'credit' }
-    const intent = { id: INTENT_ID, payment_method: { id: 'pm_1', card } }
+    const card = { brand: 'visa', last4: '4242' }
+    const method = { id: 'pm_1', card: { ...card, exp_year: 2029, funding: 'credit' } }
+    const intent = { id: INTENT_ID, payment_method: method }
     const list = stripeWithPayments(async () => ({
       data: [{ status: 'paid', payment: { payment_intent: intent, type: 'payment_intent' } }],
     }))
@@ -374,11 +375,8 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       { invoice: INVOICE_ID, status: 'paid', expand },
       { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, {
-      ...paymentRow,
-      provider_charge_id: INTENT_ID,
-      card: { brand: 'visa', last4: '4242' },
-    })
+    const row = { ...paymentRow, provider_charge_id: INTENT_ID, card }
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, row)
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
@@ -410,6 +408,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
   // notice, in the same call; no retry planned (next_payment_attempt null) is said as such.
   // The second names no customer email (the mail goes to the account) nor a plan's price.
   const RETRY = '2026-12-04T11:00:00.000Z'
+  const failure = { invoice_id: INVOICE_ID, attempt: 2, amount: 1900, currency: 'usd' }
   const noPlan = { customer_email: null, lines: { data: [] } }
   it.each([
     ['', { next_payment_attempt: unix(RETRY) }, RETRY, 'Pro payment'],
@@ -425,14 +424,7 @@ describe('applyStripeEvent: which store call each event type makes', () => {
       expect(store.recordPaymentFailure).toHaveBeenCalledWith(
         ledger('invoice.payment_failed'),
         USER_ID,
-        {
-          invoice_id: INVOICE_ID,
-          attempt: 2,
-          amount: 1900,
-          currency: 'usd',
-          invoice_url: url,
-          retry_at: retryAt,
-        },
+        { ...failure, invoice_url: url, retry_at: retryAt },
         { ...paymentRow, amount: 1900, status: 'failed', invoice_url: url, description },
       )
       noOtherCall()
