@@ -117,9 +117,8 @@ describe('PolarEnvelopeSchema', () => {
 describe('polarUserLink', () => {
   const [U, O] = [USER_ID, OTHER_USER_ID]
   // Our checkout's metadata user_id; the customer's external_id and metadata user_id.
-  it.each<
-    [string, string | null | undefined, [string | null, string?] | null, string | null, boolean]
-  >([
+  type Bound = [string | null, string?] | null
+  it.each<[string, string | null | undefined, Bound, string | null, boolean]>([
     ['trusts the metadata when the customer is bound to that user', U, [U, O], U, false],
     ['trusts it when the customer is bound to nobody', U, [null], U, false],
     ["refuses a customer bound to someone else (another user's)", U, [O, U], null, true],

@@ -281,8 +281,6 @@ describe('paidPaymentIntent (GET /v1/invoice_payments)', () => {
   const payments = (...data: unknown[]) =>
     paidPaymentIntent(StripeInvoicePaymentsSchema.parse({ object: 'list', data, has_more: false }))
   const paid = (intent: unknown) => ({
-    id: 'inpay_1',
-    object: 'invoice_payment',
     status: 'paid',
     payment: { payment_intent: intent, type: 'payment_intent' },
   })
