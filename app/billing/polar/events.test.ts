@@ -173,21 +173,13 @@ describe('polarSubscriptionFields', () => {
   const starter = { product_id: otherProduct, product: { id: otherProduct, name: 'Starter' } }
   const yearly = { recurring_interval: 'year', current_period_end: NOW }
   const noPeriods = { billing_cycle: null, current_period_start: null, current_period_end: null }
+  const bareFields = { ...noPeriods, plan_name: 'Unknown Plan', status: 'incomplete' }
+  const trialYear = { status: 'trialing', billing_cycle: 'year', current_period_end: NOW }
 
   it.each<[string, string, Fields, Fields]>([
     ['created', 'ids, product, plan name, status, cycle, periods', subscription(), {}],
-    [
-      'created',
-      'a yearly trial',
-      subscription({ ...yearly, status: 'trialing' }),
-      { status: 'trialing', billing_cycle: 'year', current_period_end: NOW },
-    ],
-    [
-      'created',
-      'missing optional fields (a product too) as null, false and Unknown Plan',
-      BARE_SUB,
-      { ...noPeriods, plan_name: 'Unknown Plan', status: 'incomplete' },
-    ],
+    ['created', 'a yearly trial', subscription({ ...yearly, status: 'trialing' }), trialYear],
+    ['created', 'missing optional fields, a product too', BARE_SUB, bareFields],
     [
       'updated',
       'status, plan, periods and no cancellation',

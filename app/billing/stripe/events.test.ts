@@ -209,15 +209,12 @@ describe('invoiceSubscriptionId', () => {
     return stripeInvoice({ parent: null, lines: { data } })
   }
   const expanded = { subscription: { id: 'sub_expanded', object: 'subscription' } }
+  const expandedParent = stripeInvoice({ parent: { subscription_details: expanded } })
   const quote = { quote_details: { quote: 'qt_1' }, subscription_details: null }
 
   it.each<[string, unknown, string | null]>([
     ['from parent.subscription_details', stripeInvoice(), SUB_ID],
-    [
-      'from an expanded subscription object under parent',
-      stripeInvoice({ parent: { subscription_details: expanded } }),
-      'sub_expanded',
-    ],
+    ['from an expanded subscription object under parent', expandedParent, 'sub_expanded'],
     ['from the line items when parent is null', stripeInvoice({ parent: null }), SUB_ID],
     ['from the line items when parent is a quote', stripeInvoice({ parent: quote }), SUB_ID],
     ['skipping line items without a subscription', linesOnly(oneOffLine, {}), SUB_ID],
@@ -288,17 +285,14 @@ describe('paidPaymentIntent (GET /v1/invoice_payments)', () => {
   const method = { id: 'pm_1', card: { ...card, exp_year: 2029 } }
   const intent = { id: 'pi_expanded' }
   const expanded = { ...intent, object: 'payment_intent', payment_method: method }
+  const unexpanded = paid({ ...expanded, payment_method: 'pm_1' })
   const open = { ...paid('pi_open'), status: 'open' }
   const record = { status: 'paid', payment: { type: 'payment_record', payment_record: 'pr_1' } }
 
   it.each<[string, unknown[], unknown]>([
     ['a plain intent', [paid(INTENT_ID)], { id: INTENT_ID, card: null }],
     ['its card when expanded', [paid(expanded)], { id: 'pi_expanded', card }],
-    [
-      'no card when not',
-      [paid({ ...expanded, payment_method: 'pm_1' })],
-      { ...intent, card: null },
-    ],
+    ['no card when not', [unexpanded], { ...intent, card: null }],
     ['nothing of open payments, nor of those without one', [open, record], null],
     ['the paid one among them', [open, record, paid('pi_paid')], { id: 'pi_paid', card: null }],
     ['nothing of none', [], null],
