@@ -90,14 +90,9 @@ const baseFields = {
 
 describe('StripeSubscriptionSchema and StripeInvoiceSchema', () => {
   it('keep unknown fields, on the subscription and its items, and need none of the optional ones', () => {
-    const subscription = stripeSubscription({ brand_new_field: { x: 1 } }, { id: 'si_1' })
-    expect(parseSubscription(subscription)).toMatchObject({
-      id: SUB_ID,
-      brand_new_field: { x: 1 },
-      items: { data: [{ id: 'si_1' }] },
-    })
-    const invoice = parseInvoice(stripeInvoice({ brand_new_field: true }))
-    expect(invoice).toHaveProperty('brand_new_field', true)
+    const parsed = parseSubscription(stripeSubscription({ new_field: { x: 1 } }, { id: 'si_1' }))
+    expect(parsed).toMatchObject({ new_field: { x: 1 }, items: { data: [{ id: 'si_1' }] } })
+    expect(parseInvoice(stripeInvoice({ new_field: true }))).toHaveProperty('new_field', true)
     expect(() => parseSubscription({ ...BARE_SUB, items: { data: [] } })).not.toThrow()
     expect(() => parseInvoice({ ...BARE_INVOICE, created: 1 })).not.toThrow()
   })
