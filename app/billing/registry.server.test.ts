@@ -11,23 +11,17 @@ const without = (...prefixes: string[]) =>
     Object.entries(PRODUCTION_ENV).filter(([name]) => !prefixes.some((p) => name.startsWith(p))),
   )
 
+const SETTINGS = ['BILLING_PROVIDERS', 'STRIPE_API_URL', 'POLAR_API_URL', 'STRIPE_CUSTOM_DOMAIN']
 /** Runs the registry under these settings (as the server would after start-up). */
 function runWith(settings: Record<string, string | undefined>) {
-  for (const name of [
-    'BILLING_PROVIDERS',
-    'STRIPE_API_URL',
-    'POLAR_API_URL',
-    'STRIPE_CUSTOM_DOMAIN',
-  ]) {
+  for (const name of SETTINGS) {
     const value = settings[name]
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
   resetEnvForTests()
 }
-afterEach(() => {
-  runWith({})
-})
+afterEach(() => runWith({}))
 
 describe('BILLING_PROVIDERS', () => {
   it('runs both providers by default, Stripe first, and then requires both kinds of settings', () => {

@@ -1,30 +1,17 @@
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 
 import { MAX_RECHECKS, nextRecheck } from './success-recheck'
 
-const url = (query: string) => new URL(`https://example.com/success${query}`)
-
-describe('nextRecheck', () => {
-  it('reloads a pending or confirming page, counting attempts and keeping the checkout id', () => {
-    expect(nextRecheck(url('?session_id=cs_1'), 'confirming')).toBe(
-      '/success?session_id=cs_1&attempt=1',
-    )
-    expect(nextRecheck(url('?checkout_id=abc&attempt=3'), 'open')).toBe(
-      '/success?checkout_id=abc&attempt=4',
-    )
-  })
-
-  it('stops after the last attempt and ignores a garbage attempt count', () => {
-    expect(nextRecheck(url(`?session_id=cs_1&attempt=${MAX_RECHECKS}`), 'confirming')).toBeNull()
-    expect(nextRecheck(url('?session_id=cs_1&attempt=x'), 'open')).toBe(
-      '/success?session_id=cs_1&attempt=1',
-    )
-  })
-
-  it.each(['complete', 'failed', 'missing'] as const)(
-    'never reloads a final state (%s)',
-    (status) => {
-      expect(nextRecheck(url('?session_id=cs_1'), status)).toBeNull()
-    },
-  )
+// A pending or confirming page reloads, counting attempts and keeping the checkout id; it stops
+// after the last attempt, ignores a garbage attempt count and never reloads a final state.
+it.each([
+  ['?session_id=cs_1', 'confirming', '/success?session_id=cs_1&attempt=1'],
+  ['?checkout_id=abc&attempt=3', 'open', '/success?checkout_id=abc&attempt=4'],
+  [`?session_id=cs_1&attempt=${MAX_RECHECKS}`, 'confirming', null],
+  ['?session_id=cs_1&attempt=x', 'open', '/success?session_id=cs_1&attempt=1'],
+  ['?session_id=cs_1', 'complete', null],
+  ['?session_id=cs_1', 'failed', null],
+  ['?session_id=cs_1', 'missing', null],
+] as const)('nextRecheck of /success%s while %s → %s', (query, status, next) => {
+  expect(nextRecheck(new URL(`https://example.com/success${query}`), status)).toBe(next)
 })

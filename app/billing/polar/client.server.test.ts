@@ -12,7 +12,7 @@ vi.mock('~/env.server', () => ({ getEnv: () => env }))
 
 const { describePolarServers, getPolar, polarServer } = await import('./client.server')
 
-/** The origin the client of `purpose` sends its requests to. */
+/** The origin the client of `purpose` sends its requests to, each with the access token. */
 async function originOf(purpose: PolarPurpose) {
   const fetchSpy = vi
     .spyOn(globalThis, 'fetch')
@@ -20,7 +20,8 @@ async function originOf(purpose: PolarPurpose) {
   await getPolar(purpose)
     .checkouts.get('00000000-0000-4000-8000-000000000000')
     .catch(() => undefined)
-  const [url] = fetchSpy.mock.calls[0] ?? []
+  const [url, init] = fetchSpy.mock.calls[0] ?? []
+  expect(new Headers(init?.headers).get('authorization')).toBe('Bearer polar_oat_unit_test')
   return new URL(String(url)).origin
 }
 
@@ -123,31 +124,25 @@ describe('describePolarServers', () => {
 })
 
 describe('getPolar', () => {
-  it('sends each purpose to its server', async () => {
-    expect(await originOf('checkout')).toBe('https://sandbox-api.polar.sh')
-    expect(await originOf('invoices')).toBe('https://api.polar.sh')
-    env.POLAR_SANDBOX = 'true'
-    expect(await originOf('invoices')).toBe('https://sandbox-api.polar.sh')
-    env.POLAR_SANDBOX = 'false'
-    expect(await originOf('checkout')).toBe('https://api.polar.sh')
-    env.NODE_ENV = 'production'
-    expect(await originOf('portal')).toBe('https://api.polar.sh')
-  })
-
-  it('POLAR_API_URL (the local emulator) wins over all', async () => {
-    env.POLAR_API_URL = 'http://127.0.0.1:12112'
-    env.NODE_ENV = 'production'
-    env.POLAR_SANDBOX = 'false'
-    for (const purpose of ['checkout', 'portal', 'invoices'] as const)
-      expect(await originOf(purpose)).toBe('http://127.0.0.1:12112')
-  })
-
-  it('sends the access token', async () => {
-    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(Response.json({}))
-    await getPolar('checkout')
-      .checkouts.get('00000000-0000-4000-8000-000000000000')
-      .catch(() => undefined)
-    const init = fetchSpy.mock.calls[0]?.[1]
-    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer polar_oat_unit_test')
+  const [sandbox, production] = ['https://sandbox-api.polar.sh', 'https://api.polar.sh']
+  const local = 'http://127.0.0.1:12112'
+  const everywhere = {
+    POLAR_API_URL: local,
+    NODE_ENV: 'production',
+    POLAR_SANDBOX: 'false',
+  } as const
+  it.each<[Partial<typeof env>, PolarPurpose, string]>([
+    [{}, 'checkout', sandbox],
+    [{}, 'invoices', production],
+    [{ POLAR_SANDBOX: 'true' }, 'invoices', sandbox],
+    [{ POLAR_SANDBOX: 'false' }, 'checkout', production],
+    [{ POLAR_SANDBOX: 'false', NODE_ENV: 'production' }, 'portal', production],
+    // POLAR_API_URL (the local emulator) wins over all.
+    ...(['checkout', 'portal', 'invoices'] as const).map(
+      (purpose): [Partial<typeof env>, PolarPurpose, string] => [everywhere, purpose, local],
+    ),
+  ])('sends %o %s to %s', async (settings, purpose, origin) => {
+    Object.assign(env, settings)
+    expect(await originOf(purpose)).toBe(origin)
   })
 })

@@ -29,60 +29,35 @@ vi.mock('~/lib/server/logger.server', () => ({
   logger: { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() },
 }))
 
+const NOV1 = '2026-11-01T10:00:00.000000Z'
+const DEC1 = '2026-12-01T10:00:00.000000Z'
+const PAID_AT = '2026-11-01T10:00:02.654321Z'
 const USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000c0de'
 const OTHER_USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000beef'
-const SUBSCRIPTION_ID = 'e1c3b0d4-6a7f-4b2e-8c9d-0a1b2c3d4e5f'
+const SUB_ID = 'e1c3b0d4-6a7f-4b2e-8c9d-0a1b2c3d4e5f'
 const CUSTOMER_ID = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
-const PRODUCT_ID = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2'
+const PRO_ID = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000b2'
 const ORDER_ID = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a'
 
 type Fields = Record<string, unknown>
 
-/** The fields events.ts reads of a customer, bound to USER_ID unless `overrides` say otherwise. */
-const customer = (overrides: Fields = {}) => ({
-  id: CUSTOMER_ID,
-  external_id: USER_ID,
-  metadata: { user_id: USER_ID },
-  ...overrides,
-})
+/** The fields events.ts reads of a customer, bound to USER_ID unless `fields` say otherwise. */
+const customer = (fields: Fields = {}) => ({ id: CUSTOMER_ID, external_id: USER_ID, ...fields })
+/** What our checkout links a subscription or order to. */
+const PRO = { id: PRO_ID, name: 'Pro' }
+const LINKED = { metadata: { user_id: USER_ID }, customer: customer(), product: PRO }
 
-/** The fields read of a subscription as Polar sends it (wire format, snake_case). */
-function subscription(overrides: Fields = {}) {
-  return {
-    id: SUBSCRIPTION_ID,
-    status: 'active',
-    recurring_interval: 'month',
-    current_period_start: '2026-11-01T10:00:00.000000Z',
-    current_period_end: '2026-12-01T10:00:00.000000Z',
-    cancel_at_period_end: false,
-    customer_id: CUSTOMER_ID,
-    product_id: PRODUCT_ID,
-    metadata: { user_id: USER_ID },
-    customer: customer(),
-    product: { id: PRODUCT_ID, name: 'Pro' },
-    ...overrides,
-  }
-}
+/** A subscription (wire format, snake_case) of only the required fields. */
+const BARE_SUB = { id: SUB_ID, status: 'incomplete', customer_id: CUSTOMER_ID, product_id: PRO_ID }
+/** An order of only the required fields. */
+const BARE_ORDER = { id: ORDER_ID, created_at: PAID_AT, total_amount: 3190, currency: 'usd' }
 
-/** The fields read of an order as Polar sends it (wire format). */
-function order(overrides: Fields = {}) {
-  return {
-    id: ORDER_ID,
-    created_at: '2026-11-01T10:00:02.654321Z',
-    status: 'paid',
-    total_amount: 3190,
-    refunded_amount: 0,
-    refunded_tax_amount: 0,
-    currency: 'usd',
-    is_invoice_generated: false,
-    customer_id: CUSTOMER_ID,
-    subscription_id: SUBSCRIPTION_ID,
-    metadata: { user_id: USER_ID },
-    customer: customer(),
-    product: { id: PRODUCT_ID, name: 'Pro' },
-    ...overrides,
-  }
-}
+/** The fields read of a subscription and of an order as Polar sends them. */
+const ACTIVE = { ...BARE_SUB, status: 'active', recurring_interval: 'month', ...LINKED }
+const PAID_ORDER = { ...BARE_ORDER, status: 'paid', subscription_id: SUB_ID, ...LINKED }
+const PERIODS = { current_period_start: NOV1, current_period_end: DEC1 }
+const subscription = (overrides: Fields = {}) => ({ ...ACTIVE, ...PERIODS, ...overrides })
+const order = (overrides: Fields = {}) => ({ ...PAID_ORDER, ...overrides })
 
 const parseSubscription = (value: unknown) => PolarSubscriptionSchema.parse(value)
 const parseOrder = (value: unknown) => PolarOrderSchema.parse(value)
@@ -91,66 +66,31 @@ const parseOrder = (value: unknown) => PolarOrderSchema.parse(value)
 const createdFields = {
   provider: 'polar',
   polar_customer_id: CUSTOMER_ID,
-  polar_subscription_id: SUBSCRIPTION_ID,
-  polar_product_id: PRODUCT_ID,
+  polar_subscription_id: SUB_ID,
+  polar_product_id: PRO_ID,
   plan_name: 'Pro',
   status: 'active',
   billing_cycle: 'month',
-  current_period_start: '2026-11-01T10:00:00.000000Z',
-  current_period_end: '2026-12-01T10:00:00.000000Z',
+  current_period_start: NOV1,
+  current_period_end: DEC1,
   cancel_at_period_end: false,
   cancel_at: null,
   canceled_at: null,
 }
 
-/** A cancellation at period end, the way Polar sends it on subscription.canceled/.updated. */
-const canceledAtPeriodEnd = {
-  cancel_at_period_end: true,
-  canceled_at: '2026-11-20T08:30:00.000000Z',
-  ends_at: '2026-12-01T10:00:00.000000Z',
-  customer_cancellation_reason: 'too_expensive',
-}
-const cancellation = {
-  cancel_at_period_end: true,
-  cancel_at: '2026-12-01T10:00:00.000000Z',
-  canceled_at: '2026-11-20T08:30:00.000000Z',
-}
-
-/** A subscription of only the required fields. */
-const bareSubscription = {
-  id: SUBSCRIPTION_ID,
-  status: 'incomplete',
-  customer_id: CUSTOMER_ID,
-  product_id: PRODUCT_ID,
-}
-/** An order of only the required fields. */
-const bareOrder = {
-  id: ORDER_ID,
-  created_at: '2026-11-01T10:00:02Z',
-  total_amount: 1500,
-  currency: 'usd',
-}
-
 describe('PolarSubscriptionSchema and PolarOrderSchema', () => {
   it('keep unknown fields and need none of the optional ones', () => {
-    expect(parseSubscription(subscription({ brand_new_field: 1 }))).toHaveProperty(
-      'brand_new_field',
-      1,
-    )
-    expect(parseOrder(order({ brand_new_field: 'x' }))).toHaveProperty('brand_new_field', 'x')
-    expect(() => parseSubscription(bareSubscription)).not.toThrow()
-    expect(() => parseOrder(bareOrder)).not.toThrow()
+    expect(parseSubscription(subscription({ new_field: 1 }))).toHaveProperty('new_field', 1)
+    expect(parseOrder(order({ new_field: 'x' }))).toHaveProperty('new_field', 'x')
+    expect(() => parseSubscription(BARE_SUB)).not.toThrow()
+    expect(() => parseOrder(BARE_ORDER)).not.toThrow()
   })
 
+  const camelCase = { customerId: CUSTOMER_ID, productId: PRO_ID }
   it.each<Fields>([
     ...['id', 'status', 'customer_id', 'product_id'].map((field) => ({ [field]: undefined })),
     // The camelCase shape of the 0.x SDK.
-    {
-      customer_id: undefined,
-      product_id: undefined,
-      customerId: CUSTOMER_ID,
-      productId: PRODUCT_ID,
-    },
+    { ...camelCase, customer_id: undefined, product_id: undefined },
   ])('rejects a subscription with %o', (overrides) => {
     expect(PolarSubscriptionSchema.safeParse(subscription(overrides)).success).toBe(false)
   })
@@ -164,17 +104,10 @@ describe('PolarSubscriptionSchema and PolarOrderSchema', () => {
 })
 
 describe('PolarEnvelopeSchema', () => {
-  it('accepts the body Polar sends and keeps unknown fields', () => {
-    const body = {
-      type: 'subscription.created',
-      timestamp: '2026-11-01T10:00:03.123456Z',
-      api_version: '2026-10',
-      data: subscription(),
-    }
-    expect(PolarEnvelopeSchema.parse(body)).toEqual(body)
-  })
-
-  it('accepts an envelope without a timestamp and rejects one without a type', () => {
+  it('accepts the body Polar sends, keeping unknown fields, or one without a timestamp; rejects one without a type', () => {
+    const body = { type: 'subscription.created', timestamp: '2026-11-01T10:00:03.123456Z' }
+    const sent = { ...body, api_version: '2026-10', data: subscription() }
+    expect(PolarEnvelopeSchema.parse(sent)).toEqual(sent)
     expect(PolarEnvelopeSchema.safeParse({ type: 'order.paid', data: {} }).success).toBe(true)
     expect(PolarEnvelopeSchema.safeParse({ timestamp: 'x', data: {} }).success).toBe(false)
     expect(PolarEnvelopeSchema.safeParse({ type: 42, data: {} }).success).toBe(false)
@@ -184,9 +117,8 @@ describe('PolarEnvelopeSchema', () => {
 describe('polarUserLink', () => {
   const [U, O] = [USER_ID, OTHER_USER_ID]
   // Our checkout's metadata user_id; the customer's external_id and metadata user_id.
-  it.each<
-    [string, string | null | undefined, [string | null, string?] | null, string | null, boolean]
-  >([
+  type Bound = [string | null, string?] | null
+  it.each<[string, string | null | undefined, Bound, string | null, boolean]>([
     ['trusts the metadata when the customer is bound to that user', U, [U, O], U, false],
     ['trusts it when the customer is bound to nobody', U, [null], U, false],
     ["refuses a customer bound to someone else (another user's)", U, [O, U], null, true],
@@ -200,31 +132,19 @@ describe('polarUserLink', () => {
   ])('%s', (_, metadataUser, boundTo, userId, refused) => {
     const metadata = metadataUser === null ? null : metadataUser ? { user_id: metadataUser } : {}
     const [externalId, customerUser] = boundTo ?? []
-    const customerFields = {
-      external_id: externalId,
-      metadata: customerUser ? { user_id: customerUser } : {},
-    }
-    const value = subscription({ metadata, customer: boundTo && customer(customerFields) })
+    const bound = customer({ external_id: externalId, metadata: { user_id: customerUser } })
+    const value = subscription({ metadata, customer: boundTo && bound })
     expect(polarUserLink(parseSubscription(value))).toEqual({ userId, refused })
-  })
-
-  it('works on orders too', () => {
-    expect(polarUserLink(parseOrder(order()))).toEqual({ userId: USER_ID, refused: false })
-    const anonymous = order({ metadata: {}, customer: customer({ external_id: OTHER_USER_ID }) })
-    expect(polarUserLink(parseOrder(anonymous))).toEqual({ userId: null, refused: false })
   })
 })
 
 describe('polarPlanName', () => {
-  it.each([
+  it.each<[{ name?: string | null } | null | undefined, string]>([
     [{ name: 'Pro' }, 'Pro'],
     [{ name: '  Starter  ' }, 'Starter'],
-    [{ name: '' }, 'Unknown Plan'],
-    [{ name: '   ' }, 'Unknown Plan'],
-    [{ name: null }, 'Unknown Plan'],
-    [{}, 'Unknown Plan'],
-    [null, 'Unknown Plan'],
-    [undefined, 'Unknown Plan'],
+    ...[{ name: '' }, { name: '   ' }, { name: null }, {}, null, undefined].map(
+      (product): [typeof product, string] => [product, 'Unknown Plan'],
+    ),
   ])('%j → %s', (value, expected) => {
     expect(polarPlanName(value)).toBe(expected)
   })
@@ -233,63 +153,43 @@ describe('polarPlanName', () => {
 const NOW = '2026-11-21T12:00:00.000Z'
 
 describe('polarSubscriptionFields', () => {
-  afterEach(() => {
-    vi.useRealTimers()
-  })
+  afterEach(() => vi.useRealTimers())
 
   const CANCELED = '2026-11-20T08:30:00.000000Z'
   const ENDED = '2026-11-20T08:30:01.000000Z'
-  const revoked = { status: 'canceled', cancel_at_period_end: false }
-  const atPeriodEnd = subscription(canceledAtPeriodEnd)
-  const atPeriodEndOnly = subscription({ ...canceledAtPeriodEnd, ends_at: null })
+  const revoked = (at: string) => ({
+    status: 'canceled',
+    cancel_at_period_end: false,
+    canceled_at: at,
+  })
+  const canceledThen = subscription({ status: 'canceled', canceled_at: CANCELED, ended_at: ENDED })
+  const ended = subscription({ status: 'unpaid', ended_at: ENDED })
   const immediately = { status: 'canceled', canceled_at: CANCELED, ends_at: CANCELED }
+  // A cancellation at period end, the way Polar sends it on subscription.canceled/.updated.
+  const atPeriodEnd = { cancel_at_period_end: true, canceled_at: CANCELED, ends_at: DEC1 }
+  const endOnly = subscription({ ...atPeriodEnd, ends_at: null })
+  const cancellation = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: CANCELED }
   const otherProduct = '5b0d3f4e-7c1a-4c4e-9f0a-0000000000a1'
+  const starter = { product_id: otherProduct, product: { id: otherProduct, name: 'Starter' } }
+  const yearly = { recurring_interval: 'year', current_period_end: NOW }
+  const noPeriods = { billing_cycle: null, current_period_start: null, current_period_end: null }
+  const bareFields = { ...noPeriods, plan_name: 'Unknown Plan', status: 'incomplete' }
+  const trialYear = { status: 'trialing', billing_cycle: 'year', current_period_end: NOW }
 
   it.each<[string, string, Fields, Fields]>([
     ['created', 'ids, product, plan name, status, cycle, periods', subscription(), {}],
-    [
-      'created',
-      'a yearly trial of a product without a name',
-      subscription({
-        status: 'trialing',
-        recurring_interval: 'year',
-        current_period_end: '2027-11-01T10:00:00.000000Z',
-        product: { id: PRODUCT_ID, name: '  ' },
-      }),
-      {
-        status: 'trialing',
-        billing_cycle: 'year',
-        current_period_end: '2027-11-01T10:00:00.000000Z',
-        plan_name: 'Unknown Plan',
-      },
-    ],
-    ['created', 'no product', subscription({ product: null }), { plan_name: 'Unknown Plan' }],
-    [
-      'created',
-      'missing optional fields as null and false',
-      bareSubscription,
-      {
-        plan_name: 'Unknown Plan',
-        status: 'incomplete',
-        billing_cycle: null,
-        current_period_start: null,
-        current_period_end: null,
-      },
-    ],
+    ['created', 'a yearly trial', subscription({ ...yearly, status: 'trialing' }), trialYear],
+    ['created', 'missing optional fields, a product too', BARE_SUB, bareFields],
     [
       'updated',
       'status, plan, periods and no cancellation',
-      subscription({
-        status: 'past_due',
-        product_id: otherProduct,
-        product: { id: otherProduct, name: 'Starter' },
-      }),
+      subscription({ ...starter, status: 'past_due' }),
       { polar_product_id: otherProduct, plan_name: 'Starter', status: 'past_due' },
     ],
-    ['updated', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
-    ['updated', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
-    ['canceled', 'at period end, cancel_at from ends_at', atPeriodEnd, cancellation],
-    ['canceled', 'at period end, cancel_at from the period end', atPeriodEndOnly, cancellation],
+    ...['updated', 'canceled'].flatMap((type): [string, string, Fields, Fields][] => [
+      [type, 'at period end, cancel_at from ends_at', subscription(atPeriodEnd), cancellation],
+      [type, 'at period end, cancel_at from the period end', endOnly, cancellation],
+    ]),
     [
       'canceled',
       'not at period end: cancel_at from ends_at',
@@ -298,30 +198,19 @@ describe('polarSubscriptionFields', () => {
     ],
     ['canceled', 'nor ends_at: no cancel_at', subscription({ cancel_at_period_end: null }), {}],
     ['active', 'the snapshot, status active', subscription({ status: 'incomplete' }), {}],
-    ['uncanceled', 'the snapshot, cancellation cleared', atPeriodEnd, {}],
-    [
-      'revoked',
-      'canceled now, canceled_at from the payload',
-      subscription({ status: 'canceled', canceled_at: CANCELED, ended_at: ENDED }),
-      { ...revoked, canceled_at: CANCELED },
-    ],
-    [
-      'revoked',
-      'canceled now, canceled_at from ended_at',
-      subscription({ status: 'unpaid', ended_at: ENDED }),
-      { ...revoked, canceled_at: ENDED },
-    ],
-    ['revoked', 'canceled now, canceled_at now', subscription(), { ...revoked, canceled_at: NOW }],
+    ['uncanceled', 'the snapshot, cancellation cleared', subscription(atPeriodEnd), {}],
+    ['revoked', 'canceled now, canceled_at from the payload', canceledThen, revoked(CANCELED)],
+    ['revoked', 'canceled now, canceled_at from ended_at', ended, revoked(ENDED)],
+    ['revoked', 'canceled now, canceled_at now', subscription(), revoked(NOW)],
   ])('subscription.%s: %s', (type, _, value, changes) => {
-    vi.useFakeTimers()
-    vi.setSystemTime(new Date(NOW))
+    vi.useFakeTimers({ now: new Date(NOW) })
     expect(polarSubscriptionFields(`subscription.${type}`, parseSubscription(value))).toEqual({
       ...createdFields,
       ...changes,
     })
   })
 
-  it.each([['subscription.past_due'], ['subscription.something_new'], ['order.paid'], ['']])(
+  it.each(['subscription.past_due', 'subscription.something_new', 'order.paid', ''])(
     '%s is not handled → null',
     (type) => {
       expect(polarSubscriptionFields(type, parseSubscription(subscription()))).toBeNull()
@@ -333,43 +222,34 @@ describe('polarSubscriptionFields', () => {
 const ORDER_PAYMENT = {
   user_id: USER_ID,
   provider: 'polar',
-  polar_subscription_id: SUBSCRIPTION_ID,
+  polar_subscription_id: SUB_ID,
   provider_payment_id: ORDER_ID,
   amount: 3190,
   currency: 'usd',
   status: 'succeeded',
   description: 'Pro payment',
   invoice_url: null,
-  created_at: '2026-11-01T10:00:02.654321Z',
+  created_at: PAID_AT,
 }
 
 describe('polarOrderPayment (order.paid)', () => {
   const generic = { description: 'Subscription payment' }
+  const unnamed = { product: { id: PRO_ID, name: '' }, currency: 'EUR' }
 
   it.each<[string, Fields, string | null, Fields]>([
-    [
-      'what the card was charged (the total, tax included), currency, description, order time',
-      order(),
-      USER_ID,
-      {},
-    ],
+    ['what the card was charged: the total, tax included', order(), USER_ID, {}],
     [
       '"Subscription payment" without a product name, and a lower-cased currency',
-      order({ product: { id: PRODUCT_ID, name: '' }, currency: 'EUR' }),
+      order(unnamed),
       USER_ID,
       { ...generic, currency: 'eur' },
     ],
     ['no product and no user', order({ product: null }), null, { ...generic, user_id: null }],
     [
       'an order without a subscription (one-off purchase): no subscription id',
-      bareOrder,
+      BARE_ORDER,
       USER_ID,
-      {
-        ...generic,
-        polar_subscription_id: null,
-        amount: 1500,
-        created_at: '2026-11-01T10:00:02Z',
-      },
+      { ...generic, polar_subscription_id: null },
     ],
   ])('maps %s', (_, value, userId, changes) => {
     expect(polarOrderPayment(parseOrder(value), userId)).toEqual({ ...ORDER_PAYMENT, ...changes })
@@ -377,87 +257,60 @@ describe('polarOrderPayment (order.paid)', () => {
 })
 
 describe('polarRefundPayment (order.refunded)', () => {
-  const refund = {
-    ...ORDER_PAYMENT,
-    amount: -1000,
-    status: 'refunded',
-    description: 'Pro refund',
-    created_at: '2026-11-25T09:00:00.000Z',
-  }
+  const at = '2026-11-25T09:00:00.000Z'
+  const refund = { ...ORDER_PAYMENT, status: 'refunded', description: 'Pro refund', created_at: at }
+  const full = { status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 }
 
-  it.each<[string, Fields, string | null, Fields]>([
-    [
-      'a partial refund: minus the refunded amount, at the event time',
-      order({ status: 'partially_refunded', refunded_amount: 1000 }),
-      USER_ID,
-      {},
-    ],
-    [
-      'a full refund: what went back to the card, tax included',
-      order({ status: 'refunded', refunded_amount: 2900, refunded_tax_amount: 290 }),
-      USER_ID,
-      { amount: -3190 },
-    ],
-    ...[0, null, undefined].map((refunded): [string, Fields, null, Fields] => [
+  const partial = { status: 'partially_refunded', refunded_amount: 1000 }
+  it.each<[string, Fields, string | null, number, Fields?]>([
+    ['a partial refund: minus the refunded amount, at the event time', partial, USER_ID, -1000],
+    ['a full refund: what went back to the card, tax included', full, USER_ID, -3190],
+    ...[0, null, undefined].map((refunded): [string, Fields, null, number] => [
       `minus the total when refunded_amount is ${refunded}`,
-      order({ status: 'refunded', refunded_amount: refunded }),
+      { status: 'refunded', refunded_amount: refunded },
       null,
-      { user_id: null, amount: -3190 },
+      -3190,
     ]),
     [
       'without a product name',
-      order({ refunded_amount: 1000, product: { id: PRODUCT_ID, name: null } }),
+      { refunded_amount: 1000, product: { id: PRO_ID, name: null } },
       USER_ID,
+      -1000,
       { description: 'Subscription refund' },
     ],
-  ])('%s', (_, value, userId, changes) => {
-    expect(polarRefundPayment(parseOrder(value), userId, '2026-11-25T09:00:00.000Z')).toEqual({
+  ])('%s', (_, overrides, userId, amount, changes) => {
+    expect(polarRefundPayment(parseOrder(order(overrides)), userId, at)).toEqual({
       ...refund,
+      user_id: userId,
+      amount,
       ...changes,
     })
   })
 })
 
 describe('applyPolarEvent: which store call each event type makes', () => {
+  const AT = '2026-11-01T10:00:03.123Z'
   const event = (type: string): LedgerEvent => ({
     provider: 'polar',
     id: `msg_${type}`,
     type,
-    occurredAt: '2026-11-01T10:00:03.123Z',
+    occurredAt: AT,
   })
+  beforeEach(() => vi.clearAllMocks())
 
-  beforeEach(() => {
-    vi.clearAllMocks()
-  })
-
-  it.each([
-    'subscription.created',
-    'subscription.updated',
-    'subscription.active',
-    'subscription.canceled',
-    'subscription.uncanceled',
-    'subscription.revoked',
-  ])('%s → applySubscriptionEvent with the user and mapped fields', async (type) => {
-    const revoked = type === 'subscription.revoked'
-    const data = subscription({ canceled_at: revoked ? '2026-11-20T08:30:00Z' : null })
-    await expect(applyPolarEvent(event(type), data)).resolves.toBe('applied')
-    expect(store.applySubscriptionEvent).toHaveBeenCalledWith(
-      event(type),
-      USER_ID,
-      revoked
-        ? { ...createdFields, status: 'canceled', canceled_at: '2026-11-20T08:30:00Z' }
-        : createdFields,
-    )
+  const canceled = { canceled_at: '2026-11-20T08:30:00Z' }
+  // Without a user id too: the store gets user null.
+  it.each<[string, Fields, string | null, Fields]>([
+    ...['created', 'updated', 'active', 'canceled', 'uncanceled'].map(
+      (type): [string, Fields, string, Fields] => [`subscription.${type}`, {}, USER_ID, {}],
+    ),
+    ['subscription.revoked', canceled, USER_ID, { ...canceled, status: 'canceled' }],
+    ['subscription.created', { metadata: {} }, null, {}],
+  ])('%s %o → applySubscriptionEvent: user and fields', async (type, data, userId, changes) => {
+    await expect(applyPolarEvent(event(type), subscription(data))).resolves.toBe('applied')
+    const fields = { ...createdFields, ...changes }
+    expect(store.applySubscriptionEvent).toHaveBeenCalledWith(event(type), userId, fields)
     expect(store.recordEvent).not.toHaveBeenCalled()
-  })
-
-  it('a subscription event without a user id still goes to the store, with user null', async () => {
-    await applyPolarEvent(event('subscription.created'), subscription({ metadata: {} }))
-    expect(store.applySubscriptionEvent).toHaveBeenCalledWith(
-      event('subscription.created'),
-      null,
-      createdFields,
-    )
   })
 
   it.each<[string, unknown, string]>([
@@ -472,15 +325,6 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
     expect(fetchOrderInvoiceUrl).not.toHaveBeenCalled()
-  })
-
-  it('order.created of a renewal being charged records a pending payment', async () => {
-    const renewal = order({ status: 'pending' })
-    await expect(applyPolarEvent(event('order.created'), renewal)).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.created'), {
-      ...ORDER_PAYMENT,
-      status: 'pending',
-    })
   })
 
   /** The payment row's invoice URL fill (`fill_payment_details`), as the database gateway takes it. */
@@ -504,10 +348,8 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     if (!url) vi.mocked(fetchOrderInvoiceUrl).mockRejectedValueOnce(new Error('Polar answered 404'))
     await expect(applyPolarEvent(event('order.paid'), order())).resolves.toBe('applied')
     expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.paid'), ORDER_PAYMENT)
-    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, {
-      generate: true,
-      timeoutSeconds: expect.any(Number),
-    })
+    const options = { generate: true, timeoutSeconds: expect.any(Number) }
+    expect(fetchOrderInvoiceUrl).toHaveBeenCalledWith(ORDER_ID, options)
     expect(update.mock.calls).toEqual(url ? [[{ invoice_url: url }]] : [])
   })
 
@@ -521,25 +363,17 @@ describe('applyPolarEvent: which store call each event type makes', () => {
     },
   )
 
-  it('order.paid of a subscription naming no user goes to the ledger with user null', async () => {
+  const pending = { status: 'pending' }
+  const refunded = { amount: -2900, status: 'refunded', description: 'Pro refund', created_at: AT }
+  it.each<[string, string, Fields, Fields]>([
+    ['order.created', 'of a renewal being charged: pending', pending, pending],
+    ['order.paid', 'of a subscription naming no user', { metadata: {} }, { user_id: null }],
+    ['order.refunded', 'the negative row at the event time', { refunded_amount: 2900 }, refunded],
+  ])('%s %s → recordPaymentEvent', async (type, _, overrides, changes) => {
     databaseUpdates()
-    await applyPolarEvent(event('order.paid'), order({ metadata: {} }))
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(
-      event('order.paid'),
-      expect.objectContaining({ user_id: null, polar_subscription_id: SUBSCRIPTION_ID }),
-    )
-  })
-
-  it('order.refunded → recordPaymentEvent with the negative row at the event time', async () => {
-    const data = order({ status: 'refunded', refunded_amount: 2900 })
-    await expect(applyPolarEvent(event('order.refunded'), data)).resolves.toBe('applied')
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event('order.refunded'), {
-      ...ORDER_PAYMENT,
-      amount: -2900,
-      status: 'refunded',
-      description: 'Pro refund',
-      created_at: '2026-11-01T10:00:03.123Z',
-    })
+    await expect(applyPolarEvent(event(type), order(overrides))).resolves.toBe('applied')
+    const row = { ...ORDER_PAYMENT, ...changes }
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(event(type), row)
   })
 
   it('a payload of the wrong shape is rejected before any store call', async () => {

@@ -1,48 +1,26 @@
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 
 import { nextInvoice } from '../plans'
 
 const DAY = 24 * 60 * 60 * 1000
 const start = Date.UTC(2026, 10, 1)
-const period = {
-  start: new Date(start).toISOString(),
-  end: new Date(start + 30 * DAY).toISOString(),
-}
+const [from, end] = [new Date(start).toISOString(), new Date(start + 30 * DAY).toISOString()]
+const [PRO, STARTER] = [2900, 900]
 
-describe('nextInvoice (Polar’s time proration)', () => {
-  it('credits the unused share of the current price and charges that share of the new one, each rounded', () => {
-    // A third of the period left: Pro → Starter.
-    const preview = nextInvoice(period, 2900, 900, start + 20 * DAY)
-    expect(preview).toEqual({
-      credit: 967, // 2900 / 3 = 966.67
-      charge: 300,
-      nextInvoiceAmount: 900 + 300 - 967,
-      carriedCredit: 0,
-      nextInvoiceDate: period.end,
-    })
-  })
-
-  it('never bills a negative invoice: a larger credit is carried over', () => {
-    const preview = nextInvoice(period, 2900, 900, start)
-    expect(preview).toMatchObject({
-      credit: 2900,
-      charge: 900,
-      nextInvoiceAmount: 0,
-      carriedCredit: 1100,
-    })
-  })
-
-  it('charges the difference for an upgrade', () => {
-    const preview = nextInvoice(period, 900, 2900, start + 15 * DAY)
-    expect(preview).toMatchObject({ credit: 450, charge: 1450, nextInvoiceAmount: 3900 })
-  })
-
-  it('prorates nothing once the period has ended, or for an empty period', () => {
-    const none = { credit: 0, charge: 0 }
-    const ended = nextInvoice(period, 2900, 900, start + 31 * DAY)
-    expect(ended).toMatchObject({ ...none, nextInvoiceAmount: 900 })
-    expect(nextInvoice({ start: period.start, end: period.start }, 2900, 900, start)).toMatchObject(
-      none,
-    )
+// Polar's time proration over a 30-day period; a negative invoice is never billed.
+it.each<[string, string, number, number, number, number[]]>([
+  // A third of the period left, Pro → Starter: 2900 / 3 = 966.67 → 967; 900 + 300 - 967.
+  ['rounds the unused share: credit and charge', end, PRO, STARTER, 20, [967, 300, 233, 0]],
+  ['carries over a credit larger than the invoice', end, PRO, STARTER, 0, [2900, 900, 0, 1100]],
+  ['charges the difference for an upgrade', end, STARTER, PRO, 15, [450, 1450, 3900, 0]],
+  ['prorates nothing once the period has ended', end, PRO, STARTER, 31, [0, 0, 900, 0]],
+  ['prorates nothing for an empty period', from, PRO, STARTER, 0, [0, 0, 900, 0]],
+])('nextInvoice %s', (_, to, current, target, day, [credit, charge, amount, carried]) => {
+  expect(nextInvoice({ start: from, end: to }, current, target, start + day * DAY)).toEqual({
+    credit,
+    charge,
+    nextInvoiceAmount: amount,
+    carriedCredit: carried,
+    nextInvoiceDate: to,
   })
 })

@@ -29,70 +29,44 @@ vi.mock('~/lib/server/logger.server', () => ({
 
 /** Unix seconds of an ISO time, so expectations read as dates. */
 const unix = (iso: string) => Date.parse(iso) / 1000
+const nulls = (...names: string[]) => Object.fromEntries(names.map((name) => [name, null]))
 
+const NOV1 = '2026-11-01T10:00:00.000Z'
+const DEC1 = '2026-12-01T10:00:00.000Z'
+const NOV20 = '2026-11-20T08:30:00.000Z'
+const JAN1 = '2027-01-01T10:00:00.000Z'
+const PAID_AT = '2026-11-01T10:00:02.000Z'
 const USER_ID = '5b0d3f4e-7c1a-4c4e-9f0a-00000000c0de'
 const SUB_ID = 'sub_1SxQ2aL4kX9mNpQrStUvWx01'
 const CUSTOMER_ID = 'cus_TqB3xYzA1b2C3d'
 const PRICE_ID = 'price_1SxQ1hL4kX9mNpQrAbCdEf12'
 const INVOICE_ID = 'in_1SxQ2bL4kX9mNpQrInInIn01'
 const INVOICE_URL = 'https://invoice.stripe.com/i/acct_1Sx/test_YWNjdF8x'
+const INTENT_ID = 'pi_3SxQ2cL4kX9mNpQr0abc'
 
 type Fields = Record<string, unknown>
 
-/** The fields read of a subscription at 2026-10-28.endive (periods on the item), with overrides. */
+/** A subscription (2026-10-28.endive) of only the required fields but its items. */
+const BARE_SUB = { id: SUB_ID, object: 'subscription', customer: CUSTOMER_ID, status: 'incomplete' }
+/** An invoice of only the required fields. */
+const BARE_INVOICE = { id: INVOICE_ID, object: 'invoice', amount_paid: 2900, currency: 'usd' }
+
+/** The fields read of a subscription (periods on the item), with overrides. */
 function stripeSubscription(overrides: Fields = {}, { price, ...item }: Fields = {}) {
-  return {
-    id: SUB_ID,
-    object: 'subscription',
-    customer: CUSTOMER_ID,
-    status: 'active',
-    cancel_at_period_end: false,
-    metadata: { user_id: USER_ID, user_email: 'buyer@example.com' },
-    items: {
-      data: [
-        {
-          current_period_start: unix('2026-11-01T10:00:00.000Z'),
-          current_period_end: unix('2026-12-01T10:00:00.000Z'),
-          price: {
-            id: PRICE_ID,
-            nickname: null,
-            recurring: { interval: 'month' },
-            ...(price ?? {}),
-          },
-          ...item,
-        },
-      ],
-    },
-    ...overrides,
-  }
+  const periods = { current_period_start: unix(NOV1), current_period_end: unix(DEC1) }
+  const itemPrice = { id: PRICE_ID, recurring: { interval: 'month' }, ...(price ?? {}) }
+  const items = { data: [{ ...periods, price: itemPrice, ...item }] }
+  return { ...BARE_SUB, status: 'active', metadata: { user_id: USER_ID }, items, ...overrides }
 }
 
-/** The fields read of an invoice at 2026-10-28.endive (subscription under `parent`), one line. */
+/** The fields read of an invoice (subscription under `parent`), one line, with overrides. */
 function stripeInvoice(overrides: Fields = {}, line: Fields = {}) {
-  return {
-    id: INVOICE_ID,
-    object: 'invoice',
-    customer: CUSTOMER_ID,
-    customer_email: 'buyer@example.com',
-    amount_due: 2900,
-    amount_paid: 2900,
-    attempt_count: 1,
-    currency: 'usd',
-    created: unix('2026-11-01T10:00:02.000Z'),
-    hosted_invoice_url: INVOICE_URL,
-    status: 'paid',
-    parent: { subscription_details: { metadata: { user_id: USER_ID }, subscription: SUB_ID } },
-    lines: {
-      data: [
-        {
-          parent: { subscription_item_details: { subscription: SUB_ID } },
-          pricing: { price_details: { price: PRICE_ID } },
-          ...line,
-        },
-      ],
-    },
-    ...overrides,
-  }
+  const details = { metadata: { user_id: USER_ID }, subscription: SUB_ID }
+  const parent = { subscription_item_details: { subscription: SUB_ID } }
+  const lines = { data: [{ parent, pricing: { price_details: { price: PRICE_ID } }, ...line }] }
+  const paid = { status: 'paid', hosted_invoice_url: INVOICE_URL, customer: CUSTOMER_ID }
+  const invoice = { ...BARE_INVOICE, created: unix(PAID_AT), ...paid, lines }
+  return { ...invoice, parent: { subscription_details: details }, ...overrides }
 }
 
 const parseSubscription = (value: unknown) => StripeSubscriptionSchema.parse(value)
@@ -106,37 +80,21 @@ const baseFields = {
   plan_name: 'Pro',
   status: 'active',
   billing_cycle: 'month',
-  current_period_start: '2026-11-01T10:00:00.000Z',
-  current_period_end: '2026-12-01T10:00:00.000Z',
+  current_period_start: NOV1,
+  current_period_end: DEC1,
   cancel_at_period_end: false,
-  cancel_at: null,
-  canceled_at: null,
-  trial_start: null,
-  trial_end: null,
-  cancellation_reason: null,
-  cancellation_feedback: null,
-  cancellation_comment: null,
-  metadata: { user_id: USER_ID, user_email: 'buyer@example.com' },
+  ...nulls('cancel_at', 'canceled_at', 'trial_start', 'trial_end'),
+  ...nulls('cancellation_reason', 'cancellation_feedback', 'cancellation_comment'),
+  metadata: { user_id: USER_ID },
 }
 
-/** A payload of only the required fields. */
-const bareSubscription = (items: unknown[]) => ({
-  id: SUB_ID,
-  object: 'subscription',
-  customer: CUSTOMER_ID,
-  status: 'incomplete',
-  items: { data: items },
-})
-
-describe('StripeSubscriptionSchema', () => {
-  it('keeps unknown fields, on the subscription and its items, and needs none of the optional ones', () => {
-    const parsed = parseSubscription(
-      stripeSubscription({ brand_new_field: { x: 1 } }, { id: 'si_1' }),
-    )
-    expect(parsed.id).toBe(SUB_ID)
-    expect(parsed).toHaveProperty('brand_new_field', { x: 1 })
-    expect(parsed.items.data[0]).toHaveProperty('id', 'si_1')
-    expect(() => parseSubscription(bareSubscription([]))).not.toThrow()
+describe('StripeSubscriptionSchema and StripeInvoiceSchema', () => {
+  it('keep unknown fields, on the subscription and its items, and need none of the optional ones', () => {
+    const parsed = parseSubscription(stripeSubscription({ new_field: { x: 1 } }, { id: 'si_1' }))
+    expect(parsed).toMatchObject({ new_field: { x: 1 }, items: { data: [{ id: 'si_1' }] } })
+    expect(parseInvoice(stripeInvoice({ new_field: true }))).toHaveProperty('new_field', true)
+    expect(() => parseSubscription({ ...BARE_SUB, items: { data: [] } })).not.toThrow()
+    expect(() => parseInvoice({ ...BARE_INVOICE, created: 1 })).not.toThrow()
   })
 
   it.each<Fields>([
@@ -145,6 +103,13 @@ describe('StripeSubscriptionSchema', () => {
     { items: { data: [{ price: { nickname: 'no id' } }] } },
   ])('rejects a subscription with %o', (overrides) => {
     expect(StripeSubscriptionSchema.safeParse(stripeSubscription(overrides)).success).toBe(false)
+  })
+
+  it.each<Fields>([
+    ...['id', 'object', 'amount_paid', 'currency', 'created'].map((f) => ({ [f]: undefined })),
+    { amount_paid: 29.5 },
+  ])('rejects an invoice with %o', (overrides) => {
+    expect(StripeInvoiceSchema.safeParse(stripeInvoice(overrides)).success).toBe(false)
   })
 })
 
@@ -161,149 +126,73 @@ describe('subscriptionUserId', () => {
 })
 
 describe('subscriptionFields', () => {
-  afterEach(() => {
-    vi.useRealTimers()
-  })
+  afterEach(() => vi.useRealTimers())
+  const NOW = '2026-11-21T12:00:00.000Z'
+  const noPeriods = nulls('billing_cycle', 'current_period_start', 'current_period_end')
+  const yearly = { recurring: { interval: 'year', interval_count: 1 } }
+  const inAYear = { billing_cycle: 'year', current_period_end: JAN1 }
+  const trial = { status: 'trialing', trial_start: unix(NOV1), trial_end: unix(NOV20) }
+  const canceling = { cancel_at_period_end: true, cancel_at: unix(DEC1), canceled_at: unix(NOV20) }
+  const canceled = { cancel_at_period_end: true, cancel_at: DEC1, canceled_at: NOV20 }
+  const reasons = { comment: 'Pricey', feedback: 'too_expensive', reason: 'cancellation_requested' }
+  const explicitNulls = nulls('cancel_at_period_end', 'cancellation_details', 'metadata')
+  const paymentFailed = { status: 'canceled', canceled_at: unix(NOV20) }
+  const bare = { ...BARE_SUB, items: { data: [{ price: { id: PRICE_ID } }] } }
 
-  it.each<[string, ReturnType<typeof stripeSubscription>, Fields, boolean?]>([
+  it.each<[string, Fields, Fields, boolean?]>([
     ['created: plan, billing cycle, periods from the item, metadata', stripeSubscription(), {}],
     [
-      'created in a trial: trial dates and status',
-      stripeSubscription({
-        status: 'trialing',
-        trial_start: unix('2026-11-01T10:00:00.000Z'),
-        trial_end: unix('2026-11-15T10:00:00.000Z'),
-      }),
-      {
-        status: 'trialing',
-        trial_start: '2026-11-01T10:00:00.000Z',
-        trial_end: '2026-11-15T10:00:00.000Z',
-      },
-    ],
-    [
-      'a yearly interval as the billing cycle',
-      stripeSubscription(
-        {},
-        {
-          current_period_end: unix('2027-11-01T10:00:00.000Z'),
-          price: { recurring: { interval: 'year', interval_count: 1 } },
-        },
-      ),
-      { billing_cycle: 'year', current_period_end: '2027-11-01T10:00:00.000Z' },
+      'created in a yearly trial: trial dates, status, the interval as the billing cycle',
+      stripeSubscription(trial, { current_period_end: unix(JAN1), price: yearly }),
+      { status: 'trialing', trial_start: NOV1, trial_end: NOV20, ...inAYear },
     ],
     [
       'updated: cancel at period end with the reason, feedback and comment',
-      stripeSubscription({
-        cancel_at_period_end: true,
-        cancel_at: unix('2026-12-01T10:00:00.000Z'),
-        canceled_at: unix('2026-11-20T08:30:00.000Z'),
-        cancellation_details: {
-          comment: 'Too pricey for now',
-          feedback: 'too_expensive',
-          reason: 'cancellation_requested',
-        },
-      }),
+      stripeSubscription({ ...canceling, cancellation_details: reasons }),
       {
-        cancel_at_period_end: true,
-        cancel_at: '2026-12-01T10:00:00.000Z',
-        canceled_at: '2026-11-20T08:30:00.000Z',
+        ...canceled,
         cancellation_reason: 'cancellation_requested',
         cancellation_feedback: 'too_expensive',
-        cancellation_comment: 'Too pricey for now',
+        cancellation_comment: 'Pricey',
       },
     ],
     [
-      'updated: resumed (cancellation cleared), renewed periods, past_due',
-      stripeSubscription(
-        { status: 'past_due' },
-        {
-          current_period_start: unix('2026-12-01T10:00:00.000Z'),
-          current_period_end: unix('2027-01-01T10:00:00.000Z'),
-        },
-      ),
-      {
-        status: 'past_due',
-        current_period_start: '2026-12-01T10:00:00.000Z',
-        current_period_end: '2027-01-01T10:00:00.000Z',
-      },
+      'updated: resumed (cancellation cleared), renewed period, past_due',
+      stripeSubscription({ status: 'past_due' }, { current_period_end: unix(JAN1) }),
+      { status: 'past_due', current_period_end: JAN1 },
     ],
     // Not deleted: canceled_at stays null when Stripe sent none.
-    ['a status canceled', stripeSubscription({ status: 'canceled' }), { status: 'canceled' }],
-    ['an expanded customer', stripeSubscription({ customer: { id: CUSTOMER_ID } }), {}],
     [
-      'explicit nulls (metadata, flags and cancellation details) as null, false and {}',
-      stripeSubscription({
-        cancel_at_period_end: null,
-        cancellation_details: null,
-        metadata: null,
-        canceled_at: null,
-        trial_start: null,
-      }),
-      { metadata: {} },
+      'a status canceled, an expanded customer, explicit nulls as null, false and {}',
+      stripeSubscription({ ...explicitNulls, status: 'canceled', customer: { id: CUSTOMER_ID } }),
+      { status: 'canceled', metadata: {} },
     ],
     [
       'no items as a null cycle and periods',
-      stripeSubscription({ items: { object: 'list', data: [] } }),
-      { billing_cycle: null, current_period_start: null, current_period_end: null },
+      stripeSubscription({ items: { data: [] } }),
+      noPeriods,
     ],
     [
       'missing optional fields as null, false and {}',
-      bareSubscription([{ price: { id: PRICE_ID } }]) as ReturnType<typeof stripeSubscription>,
-      {
-        status: 'incomplete',
-        billing_cycle: null,
-        current_period_start: null,
-        current_period_end: null,
-        metadata: {},
-      },
+      bare,
+      { status: 'incomplete', ...noPeriods, metadata: {} },
     ],
     [
       'deleted: canceled with the canceled_at Stripe sent',
-      stripeSubscription({
-        status: 'canceled',
-        canceled_at: unix('2026-11-20T08:30:00.000Z'),
-        cancellation_details: { reason: 'payment_failed' },
-      }),
-      {
-        status: 'canceled',
-        canceled_at: '2026-11-20T08:30:00.000Z',
-        cancellation_reason: 'payment_failed',
-      },
+      stripeSubscription({ ...paymentFailed, cancellation_details: { reason: 'payment_failed' } }),
+      { status: 'canceled', canceled_at: NOV20, cancellation_reason: 'payment_failed' },
       true,
     ],
     [
       'deleted: canceled whatever status the payload carries, canceled_at now when absent',
       stripeSubscription({ status: 'incomplete_expired' }),
-      { status: 'canceled', canceled_at: '2026-11-21T12:00:00.000Z' },
+      { status: 'canceled', canceled_at: NOW },
       true,
     ],
   ])('maps %s', (_, subscription, changes, deleted) => {
-    vi.useFakeTimers()
-    vi.setSystemTime(new Date('2026-11-21T12:00:00.000Z'))
-    expect(subscriptionFields(parseSubscription(subscription), 'Pro', { deleted })).toEqual({
-      ...baseFields,
-      ...changes,
-    })
-  })
-})
-
-describe('StripeInvoiceSchema', () => {
-  it('keeps unknown fields and needs none of the optional ones', () => {
-    expect(parseInvoice(stripeInvoice({ brand_new_field: true }))).toHaveProperty(
-      'brand_new_field',
-      true,
-    )
-    const required = { id: 'in_1', object: 'invoice', amount_paid: 0, currency: 'usd', created: 1 }
-    expect(() => parseInvoice(required)).not.toThrow()
-  })
-
-  it.each<Fields>([
-    ...['id', 'object', 'amount_paid', 'currency', 'created'].map((field) => ({
-      [field]: undefined,
-    })),
-    { amount_paid: 29.5 },
-  ])('rejects an invoice with %o', (overrides) => {
-    expect(StripeInvoiceSchema.safeParse(stripeInvoice(overrides)).success).toBe(false)
+    vi.useFakeTimers({ now: new Date(NOW) })
+    const fields = subscriptionFields(parseSubscription(subscription), 'Pro', { deleted })
+    expect(fields).toEqual({ ...baseFields, ...changes })
   })
 })
 
@@ -314,26 +203,15 @@ describe('invoiceSubscriptionId', () => {
     const data = lines.map((line) => ({ ...stripeInvoice().lines.data[0], ...line }))
     return stripeInvoice({ parent: null, lines: { data } })
   }
+  const expanded = { subscription: { id: 'sub_expanded', object: 'subscription' } }
+  const expandedParent = stripeInvoice({ parent: { subscription_details: expanded } })
+  const quote = { quote_details: { quote: 'qt_1' }, subscription_details: null }
 
   it.each<[string, unknown, string | null]>([
     ['from parent.subscription_details', stripeInvoice(), SUB_ID],
-    [
-      'from an expanded subscription object under parent',
-      stripeInvoice({
-        parent: {
-          subscription_details: { subscription: { id: 'sub_expanded', object: 'subscription' } },
-        },
-      }),
-      'sub_expanded',
-    ],
+    ['from an expanded subscription object under parent', expandedParent, 'sub_expanded'],
     ['from the line items when parent is null', stripeInvoice({ parent: null }), SUB_ID],
-    [
-      'from the line items when parent is a quote',
-      stripeInvoice({
-        parent: { quote_details: { quote: 'qt_1' }, subscription_details: null },
-      }),
-      SUB_ID,
-    ],
+    ['from the line items when parent is a quote', stripeInvoice({ parent: quote }), SUB_ID],
     ['skipping line items without a subscription', linesOnly(oneOffLine, {}), SUB_ID],
     ['null without a subscription anywhere', linesOnly({ parent: null }), null],
     ['null without a parent or lines', stripeInvoice({ parent: null, lines: undefined }), null],
@@ -343,16 +221,10 @@ describe('invoiceSubscriptionId', () => {
 })
 
 describe('invoiceLinePriceId', () => {
+  const expanded = { price_details: { price: { id: PRICE_ID, object: 'price' } } }
   it.each<[string, unknown, string | null]>([
     ['the price of the first line', stripeInvoice(), PRICE_ID],
-    [
-      'an expanded price object',
-      stripeInvoice(
-        {},
-        { pricing: { price_details: { price: { id: PRICE_ID, object: 'price' } } } },
-      ),
-      PRICE_ID,
-    ],
+    ['an expanded price object', stripeInvoice({}, { pricing: expanded }), PRICE_ID],
     ['null without lines', stripeInvoice({ lines: { object: 'list', data: [] } }), null],
     ['null without pricing', stripeInvoice({}, { pricing: null }), null],
   ])('reads %s', (_, invoice, expected) => {
@@ -371,60 +243,26 @@ const basePayment = {
   status: 'paid',
   description: 'Pro payment',
   invoice_url: INVOICE_URL,
-  created_at: '2026-11-01T10:00:02.000Z',
+  created_at: PAID_AT,
 }
 
 describe('invoicePayment (invoice.payment_succeeded)', () => {
-  const bare = {
-    id: 'in_bare',
-    object: 'invoice',
-    amount_paid: 900,
-    currency: 'usd',
-    created: unix('2026-11-02T00:00:00.000Z'),
-  }
-  it.each<[string, Fields, [string | null, string | null, string | null], Fields]>([
-    ['a paid invoice', stripeInvoice(), [USER_ID, 'Pro', null], {}],
-    [
-      'the payment intent found for it',
-      stripeInvoice(),
-      [USER_ID, 'Pro', 'pi_3SxQ2cL4kX9mNpQr0abc'],
-      { provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc' },
-    ],
-    [
-      'no payments list from the invoice (the API never sends one in events)',
-      stripeInvoice({
-        payments: { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] },
-      }),
-      [USER_ID, 'Pro', null],
-      {},
-    ],
-    [
-      'a lower-cased currency and the amount in cents',
-      stripeInvoice({ currency: 'EUR', amount_paid: 123456 }),
-      [USER_ID, 'Pro', null],
-      { currency: 'eur', amount: 123456 },
-    ],
-    [
-      'the status Stripe sent',
-      stripeInvoice({ status: 'open', hosted_invoice_url: null }),
-      [USER_ID, 'Starter', null],
-      { status: 'open', description: 'Starter payment', invoice_url: null },
-    ],
-    [
-      'no plan name or user, and the optional fields missing',
-      bare,
-      [null, null, null],
-      {
-        user_id: null,
-        provider_payment_id: 'in_bare',
-        amount: 900,
-        description: 'Subscription payment',
-        invoice_url: null,
-        created_at: '2026-11-02T00:00:00.000Z',
-      },
-    ],
-  ])('maps %s', (_, invoice, [userId, plan, intent], changes) => {
-    expect(invoicePayment(parseInvoice(invoice), userId, plan, intent)).toEqual({
+  // The API never sends an invoice's payments list in events: one there is not read.
+  const payments = { data: [{ payment: { payment_intent: 'pi_x', type: 'payment_intent' } }] }
+  const eur = { currency: 'EUR', amount_paid: 123456 }
+  const cents = { currency: 'eur', amount: 123456 }
+  const open = { status: 'open', hosted_invoice_url: null }
+  const starter = { status: 'open', description: 'Starter payment', invoice_url: null }
+  const bare = { ...BARE_INVOICE, created: unix(PAID_AT) }
+  const none = { ...nulls('user_id', 'invoice_url'), description: 'Subscription payment' }
+
+  it.each<[string, Fields, string | null, string | null, Fields]>([
+    ['a paid invoice, no payments list', stripeInvoice({ payments }), USER_ID, 'Pro', {}],
+    ['a lower-cased currency, the amount in cents', stripeInvoice(eur), USER_ID, 'Pro', cents],
+    ['the status Stripe sent', stripeInvoice(open), USER_ID, 'Starter', starter],
+    ['no plan name or user, the optional fields missing', bare, null, null, none],
+  ])('maps %s', (_, invoice, userId, plan, changes) => {
+    expect(invoicePayment(parseInvoice(invoice), userId, plan, null)).toEqual({
       ...basePayment,
       ...changes,
     })
@@ -432,57 +270,37 @@ describe('invoicePayment (invoice.payment_succeeded)', () => {
 })
 
 describe('paidPaymentIntent (GET /v1/invoice_payments)', () => {
-  const payments = (data: unknown[]) =>
-    StripeInvoicePaymentsSchema.parse({ object: 'list', data, has_more: false })
+  const payments = (...data: unknown[]) =>
+    paidPaymentIntent(StripeInvoicePaymentsSchema.parse({ object: 'list', data, has_more: false }))
   const paid = (intent: unknown) => ({
-    id: 'inpay_1',
-    object: 'invoice_payment',
     status: 'paid',
     payment: { payment_intent: intent, type: 'payment_intent' },
   })
+  const card = { brand: 'visa', last4: '4242' }
+  const method = { id: 'pm_1', card: { ...card, exp_year: 2029 } }
+  const intent = { id: 'pi_expanded' }
+  const expanded = { ...intent, object: 'payment_intent', payment_method: method }
+  const unexpanded = paid({ ...expanded, payment_method: 'pm_1' })
+  const open = { ...paid('pi_open'), status: 'open' }
+  const record = { status: 'paid', payment: { type: 'payment_record', payment_record: 'pr_1' } }
 
-  it('reads the intent of the paid payment, plain or expanded, and its card when expanded', () => {
-    expect(paidPaymentIntent(payments([paid('pi_3SxQ2cL4kX9mNpQr0abc')]))).toEqual({
-      id: 'pi_3SxQ2cL4kX9mNpQr0abc',
-      card: null,
-    })
-    const method = { id: 'pm_1', card: { brand: 'visa', last4: '4242', exp_year: 2029 } }
-    const expanded = { id: 'pi_expanded', object: 'payment_intent', payment_method: method }
-    expect(paidPaymentIntent(payments([paid(expanded)]))).toEqual({
-      id: 'pi_expanded',
-      card: { brand: 'visa', last4: '4242' },
-    })
-    const unexpanded = { ...expanded, payment_method: 'pm_1' }
-    expect(paidPaymentIntent(payments([paid(unexpanded)]))?.card).toBeNull()
-  })
-
-  it('skips open payments and payments without an intent', () => {
-    const open = { ...paid('pi_open'), status: 'open' }
-    const record = {
-      id: 'inpay_r',
-      status: 'paid',
-      payment: { type: 'payment_record', payment_record: 'pr_1' },
-    }
-    expect(paidPaymentIntent(payments([open, record]))).toBeNull()
-    expect(paidPaymentIntent(payments([open, record, paid('pi_paid')]))?.id).toBe('pi_paid')
-    expect(paidPaymentIntent(payments([]))).toBeNull()
+  it.each<[string, unknown[], unknown]>([
+    ['a plain intent', [paid(INTENT_ID)], { id: INTENT_ID, card: null }],
+    ['its card when expanded', [paid(expanded)], { id: 'pi_expanded', card }],
+    ['no card when not', [unexpanded], { ...intent, card: null }],
+    ['nothing of open payments, nor of those without one', [open, record], null],
+    ['the paid one among them', [open, record, paid('pi_paid')], { id: 'pi_paid', card: null }],
+    ['nothing of none', [], null],
+  ])('reads the intent of the paid payment: %s', (_, data, expected) => {
+    expect(payments(...data)).toEqual(expected)
   })
 })
 
 describe('applyStripeEvent: which store call each event type makes', () => {
+  const AT = '2026-11-01T10:00:03.000Z'
   const event = (type: string, object: unknown) =>
-    ({
-      id: `evt_${type}`,
-      created: unix('2026-11-01T10:00:03.000Z'),
-      data: { object },
-      type,
-    }) as unknown as Stripe.Event
-  const ledger = (type: string) => ({
-    provider: 'stripe',
-    id: `evt_${type}`,
-    type,
-    occurredAt: '2026-11-01T10:00:03.000Z',
-  })
+    ({ id: `evt_${type}`, created: unix(AT), data: { object }, type }) as unknown as Stripe.Event
+  const ledger = (type: string) => ({ provider: 'stripe', id: `evt_${type}`, type, occurredAt: AT })
   const proPriceId = () => getPlans().find((plan) => plan.key === 'pro')!.ids.stripe
   const noOtherCall = () => {
     expect(store.recordEvent).not.toHaveBeenCalled()
@@ -490,47 +308,31 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   }
 
-  beforeEach(() => {
-    vi.clearAllMocks()
-  })
+  beforeEach(() => vi.clearAllMocks())
 
-  it.each([
-    ['customer.subscription.created', false],
-    ['customer.subscription.updated', false],
-    ['customer.subscription.deleted', true],
-  ])('%s → applySubscriptionEvent with the mapped fields', async (type, deleted) => {
-    const subscription = stripeSubscription(
-      { canceled_at: unix('2026-11-20T08:30:00.000Z') },
-      { price: { id: proPriceId() } },
-    )
-    await expect(applyStripeEvent(event(type, subscription))).resolves.toBe('applied')
-    expect(store.applySubscriptionEvent).toHaveBeenCalledTimes(1)
-    expect(store.applySubscriptionEvent).toHaveBeenCalledWith(ledger(type), USER_ID, {
-      ...baseFields,
-      status: deleted ? 'canceled' : 'active',
-      canceled_at: '2026-11-20T08:30:00.000Z',
-    })
+  // An unknown price is named by its nickname, else Unknown Plan; without a user id the ledger
+  // call looks the user up by subscription.
+  const [created, updated, deleted] = ['created', 'updated', 'deleted'].map(
+    (type) => `customer.subscription.${type}`,
+  )
+  const anonymous = { metadata: {} }
+  const legacy = { id: 'price_other', nickname: 'Legacy' }
+  const unnamed = { ...legacy, nickname: null }
+  it.each<[string, Fields, Fields | null, string | null, Fields]>([
+    [created, {}, null, USER_ID, {}],
+    [updated, {}, null, USER_ID, {}],
+    [deleted, {}, null, USER_ID, { status: 'canceled' }],
+    [updated, anonymous, legacy, null, { ...anonymous, plan_name: 'Legacy' }],
+    [updated, anonymous, unnamed, null, { ...anonymous, plan_name: 'Unknown Plan' }],
+  ])('%s %o, price %o → applySubscriptionEvent', async (type, fields, price, userId, changes) => {
+    const subscription = { canceled_at: unix(NOV20), ...fields }
+    const data = stripeSubscription(subscription, { price: price ?? { id: proPriceId() } })
+    await expect(applyStripeEvent(event(type, data))).resolves.toBe('applied')
+    expect(vi.mocked(store.applySubscriptionEvent).mock.calls).toEqual([
+      [ledger(type), userId, { ...baseFields, canceled_at: NOV20, ...changes }],
+    ])
     expect(store.recordPaymentEvent).not.toHaveBeenCalled()
   })
-
-  it.each([
-    ['Legacy', 'Legacy'],
-    [null, 'Unknown Plan'],
-  ])(
-    'names an unknown price by its nickname (%s), else Unknown Plan; no user id → the ledger call looks it up by subscription',
-    async (nickname, planName) => {
-      const subscription = stripeSubscription(
-        { metadata: {} },
-        { price: { id: 'price_other', nickname } },
-      )
-      await applyStripeEvent(event('customer.subscription.updated', subscription))
-      expect(store.applySubscriptionEvent).toHaveBeenLastCalledWith(
-        ledger('customer.subscription.updated'),
-        null,
-        { ...baseFields, plan_name: planName, metadata: {} },
-      )
-    },
-  )
 
   /** getStripe() answering GET /v1/invoice_payments with `list`. */
   function stripeWithPayments(list: () => Promise<unknown>) {
@@ -547,38 +349,31 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     applyStripeEvent(event('invoice.payment_succeeded', invoice))
 
   it('invoice.payment_succeeded → recordPaymentEvent with the row, the invoice payment intent and its card', async () => {
-    const card = { brand: 'visa', last4: '4242', exp_year: 2029, funding: 'credit' }
-    const intent = { id: 'pi_3SxQ2cL4kX9mNpQr0abc', payment_method: { id: 'pm_1', card } }
+    const card = { brand: 'visa', last4: '4242' }
+    const method = { id: 'pm_1', card: { ...card, exp_year: 2029, funding: 'credit' } }
+    const intent = { id: INTENT_ID, payment_method: method }
     const list = stripeWithPayments(async () => ({
       data: [{ status: 'paid', payment: { payment_intent: intent, type: 'payment_intent' } }],
     }))
     await expect(paid()).resolves.toBe('applied')
     // One request: the card comes expanded with the payment intent.
+    const expand = ['data.payment.payment_intent.payment_method']
     expect(list).toHaveBeenCalledWith(
-      {
-        invoice: INVOICE_ID,
-        status: 'paid',
-        expand: ['data.payment.payment_intent.payment_method'],
-      },
+      { invoice: INVOICE_ID, status: 'paid', expand },
       { timeout: expect.any(Number), maxNetworkRetries: 0 },
     )
-    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, {
-      ...paymentRow,
-      provider_charge_id: 'pi_3SxQ2cL4kX9mNpQr0abc',
-      card: { brand: 'visa', last4: '4242' },
-    })
+    const row = { ...paymentRow, provider_charge_id: INTENT_ID, card }
+    expect(store.recordPaymentEvent).toHaveBeenCalledWith(succeeded, row)
     expect(store.applySubscriptionEvent).not.toHaveBeenCalled()
   })
 
+  const missing = new Stripe.errors.StripeInvalidRequestError({
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such invoice: '${INVOICE_ID}'`,
+  })
   it.each([
-    [
-      'an invoice Stripe does not know',
-      new Stripe.errors.StripeInvalidRequestError({
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such invoice: '${INVOICE_ID}'`,
-      }),
-    ],
+    ['an invoice Stripe does not know', missing],
     ['invoice payments that cannot be read', new Error('connect ECONNREFUSED')],
   ])('records the payment without its payment intent for %s', async (_, error) => {
     stripeWithPayments(async () => Promise.reject(error))
@@ -596,69 +391,39 @@ describe('applyStripeEvent: which store call each event type makes', () => {
     })
   })
 
-  it('invoice.payment_failed → the ledger row, the failed row in the billing history and the mail in one call', async () => {
-    const invoice = stripeInvoice({
-      status: 'open',
-      amount_paid: 0,
-      amount_due: 1900,
-      attempt_count: 2,
-      next_payment_attempt: unix('2026-12-04T11:00:00.000Z'),
-      hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
-    })
-    await expect(applyStripeEvent(event('invoice.payment_failed', invoice))).resolves.toBe(
-      'notified',
-    )
-    // When it failed (the event's time) and when Stripe retries (retry_at), for the past-due
-    // notice, in the same call.
-    expect(store.recordPaymentFailure).toHaveBeenCalledWith(
-      ledger('invoice.payment_failed'),
-      USER_ID,
-      {
-        invoice_id: invoice.id,
-        attempt: 2,
-        amount: 1900,
-        currency: invoice.currency,
-        invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
-        retry_at: '2026-12-04T11:00:00.000Z',
-      },
-      expect.objectContaining({
-        user_id: USER_ID,
-        provider: 'stripe',
-        provider_payment_id: invoice.id,
-        provider_charge_id: null,
-        amount: 1900,
-        status: 'failed',
-        invoice_url: 'https://invoice.stripe.com/i/acct_1/test_1',
-      }),
-    )
-    noOtherCall()
-  })
+  // When it failed (the event's time) and when Stripe retries (retry_at), for the past-due
+  // notice, in the same call; no retry planned (next_payment_attempt null) is said as such.
+  // The second names no customer email (the mail goes to the account) nor a plan's price.
+  const RETRY = '2026-12-04T11:00:00.000Z'
+  const failure = { invoice_id: INVOICE_ID, attempt: 2, amount: 1900, currency: 'usd' }
+  const noPlan = { customer_email: null, lines: { data: [] } }
+  it.each([
+    ['', { next_payment_attempt: unix(RETRY) }, RETRY, 'Pro payment'],
+    [' without a customer email nor a plan price', noPlan, null, 'Subscription payment'],
+  ])(
+    'invoice.payment_failed%s → the ledger row, the failed row in the billing history and the mail in one call',
+    async (_, overrides, retryAt, description) => {
+      const url = 'https://invoice.stripe.com/i/acct_1/test_1'
+      const due = { amount_paid: 0, amount_due: 1900, attempt_count: 2, hosted_invoice_url: url }
+      const invoice = paidInvoice({ status: 'open', ...due, ...overrides })
+      const failed = event('invoice.payment_failed', invoice)
+      await expect(applyStripeEvent(failed)).resolves.toBe('notified')
+      expect(store.recordPaymentFailure).toHaveBeenCalledWith(
+        ledger('invoice.payment_failed'),
+        USER_ID,
+        { ...failure, invoice_url: url, retry_at: retryAt },
+        { ...paymentRow, amount: 1900, status: 'failed', invoice_url: url, description },
+      )
+      noOtherCall()
+    },
+  )
 
-  it('invoice.payment_failed without a customer email still finds the owner (the mail goes to the account)', async () => {
-    const invoice = stripeInvoice({ status: 'open', amount_paid: 0, customer_email: null })
-    await applyStripeEvent(event('invoice.payment_failed', invoice))
-    // No retry planned (Stripe's next_payment_attempt is null): said as such.
-    expect(store.recordPaymentFailure).toHaveBeenCalledWith(
-      ledger('invoice.payment_failed'),
-      USER_ID,
-      expect.objectContaining({ invoice_id: invoice.id, retry_at: null }),
-      expect.objectContaining({ status: 'failed' }),
-    )
-  })
-
-  it('an unhandled type touches nothing', async () => {
-    await expect(
-      applyStripeEvent(event('customer.created', { id: CUSTOMER_ID, object: 'customer' })),
-    ).resolves.toBe('unhandled')
-    noOtherCall()
-  })
-
-  it('a payload of the wrong shape is rejected before any store call', async () => {
-    await expect(
-      applyStripeEvent(
-        event('customer.subscription.updated', { id: SUB_ID, object: 'subscription' }),
-      ),
-    ).rejects.toThrow()
+  it('an unhandled type touches nothing; a payload of the wrong shape is rejected before any store call', async () => {
+    const customer = { id: CUSTOMER_ID, object: 'customer' }
+    const subscription = { id: SUB_ID, object: 'subscription' }
+    await expect(applyStripeEvent(event('customer.created', customer))).resolves.toBe('unhandled')
+    const updated = event('customer.subscription.updated', subscription)
+    await expect(applyStripeEvent(updated)).rejects.toThrow()
     await expect(
       applyStripeEvent(event('invoice.payment_succeeded', { id: 'in_1', object: 'invoice' })),
     ).rejects.toThrow()

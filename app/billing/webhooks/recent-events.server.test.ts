@@ -22,18 +22,14 @@ describe('RecentEvents', () => {
     expect(recent.size).toBe(0)
   })
 
-  it('keeps at most maxEntries, dropping the oldest first', () => {
-    const recent = new RecentEvents(3)
-    for (const id of ['a', 'b', 'c', 'd']) recent.add(id)
-    expect(recent.size).toBe(3)
-    expect(recent.has('a')).toBe(false)
-    expect(['b', 'c', 'd'].every((id) => recent.has(id))).toBe(true)
-  })
-
-  it('re-adding a key makes it the newest', () => {
-    const recent = new RecentEvents(2)
-    for (const id of ['a', 'b', 'a', 'c']) recent.add(id)
-    expect(recent.has('a')).toBe(true)
-    expect(recent.has('b')).toBe(false)
+  it.each([
+    ['keeps at most maxEntries, dropping the oldest first', 3, 'abcd', 'bcd', 'a'],
+    ['re-adding a key makes it the newest', 2, 'abac', 'ac', 'b'],
+  ])('%s', (_, maxEntries, added, kept, dropped) => {
+    const recent = new RecentEvents(maxEntries)
+    for (const id of added) recent.add(id)
+    expect(recent.size).toBe(kept.length)
+    expect([...kept].every((id) => recent.has(id))).toBe(true)
+    expect(recent.has(dropped)).toBe(false)
   })
 })
