@@ -127,7 +127,7 @@ export async function waitOutMailFrequency(app: TestApp, email: string) {
      where lower(email) = lower($1)`,
     [email],
   )
-  // The app keeps the same minute for every address (hitMailMinute): it passes too.
+  // The app keeps the same minute for every address (MAIL_MINUTE): it passes too.
   setRateLimitStore(undefined)
   await app.stack.database.query(
     `delete from public.rate_limits where key like 'auth:mail-minute:%'`,
