@@ -25,7 +25,6 @@ const post = (path: string, body: unknown) =>
 const checkout = (body: object) => post('/v1/checkouts/', { products: [PRO], ...body })
 const invalid = (...loc: unknown[]) => ({ status: 422, body: { detail: [{ loc }] } })
 const notFound = { statusCode: 404, error: { error: 'ResourceNotFound' } }
-/** A Pro subscriber's subscription id; `then` acts on it first. */
 const subscribed = async (then?: (id: string) => Promise<unknown>) => {
   const { id } = (await env.subscribe(PRO)).subscription
   await then?.(id)

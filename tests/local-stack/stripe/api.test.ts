@@ -18,7 +18,6 @@ const flow = (flow_data: unknown) => async (stripe: Stripe) =>
     customer: await customer(stripe),
     flow_data: flow_data as Stripe.BillingPortal.SessionCreateParams.FlowData,
   })
-/** A portal session confirming a change of the subscriber's one item to `price`. */
 const confirm =
   (price: string, item?: string): Call =>
   async (stripe) => {

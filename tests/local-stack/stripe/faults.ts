@@ -1,4 +1,3 @@
-/** Fault injection for API calls: fail the next N matching requests, or make them hang. */
 import { z } from 'zod'
 
 import { FaultRegistry } from '../http'
