@@ -1,7 +1,5 @@
 import type { Attempt } from '../http'
 
-/** Internal records of the Polar emulator. Field names follow Polar's wire format (snake_case). */
-
 export type Metadata = Record<string, string | number | boolean>
 
 export interface Address {
@@ -136,7 +134,6 @@ export interface Delivery {
   /** The `webhook-id`: unique per event, identical across retries and re-sends. */
   id: string
   type: string
-  /** The exact JSON body that is signed and sent. */
   body: string
   createdAt: string
   /** `pending` (not tried yet, or held back), `delivering`, `retrying`, or final: `succeeded`,

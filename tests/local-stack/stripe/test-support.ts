@@ -1,4 +1,3 @@
-/** Shared setup for the emulator's tests: an emulator, the real SDK and a webhook receiver. */
 import type { IncomingHttpHeaders } from 'node:http'
 
 import Stripe from 'stripe'
@@ -88,7 +87,6 @@ export function verifiedEvents(stripe: Stripe, receiver: Receiver) {
   )
 }
 
-/** Creates a subscription-mode session for the Pro plan with the app's parameters. */
 export function createProSession(
   stripe: Stripe,
   extra: Partial<Stripe.Checkout.SessionCreateParams> = {},
