@@ -204,20 +204,17 @@ describe('refusals in Stripe shape', () => {
 describe('idempotency', () => {
   it('replays the first response for the same key, and refuses the key with other parameters', async () => {
     stack = await setupStack()
-    const first = await stack.stripe.customers.create(
-      { email: 'a@example.com' },
-      { idempotencyKey: 'key-1' },
-    )
-    const second = await stack.stripe.customers.create(
-      { email: 'a@example.com' },
-      { idempotencyKey: 'key-1' },
-    )
+    const create = (email: string) =>
+      stack.stripe.customers.create({ email }, { idempotencyKey: 'key-1' })
+    const first = await create('a@example.com')
+    const second = await create('a@example.com')
     expect(second.id).toBe(first.id)
     expect(second.lastResponse.headers['idempotent-replayed']).toBe('true')
     expect((await stack.stripe.customers.list()).data).toHaveLength(1)
-    await expect(
-      stack.stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' }),
-    ).rejects.toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400 })
+    await expect(create('b@example.com')).rejects.toMatchObject({
+      type: 'StripeIdempotencyError',
+      statusCode: 400,
+    })
   })
 })
 
