@@ -12,6 +12,12 @@ afterEach(async () => {
 
 type Call = (stripe: Stripe) => Promise<unknown>
 const missing = { type: 'StripeInvalidRequestError', code: 'resource_missing' }
+const noSuch = (kind: string, id: string, param: string, statusCode = 400) => ({
+  ...missing,
+  statusCode,
+  param,
+  message: `No such ${kind}: '${id}'`,
+})
 const customer = async (stripe: Stripe) => (await stripe.customers.create({})).id
 const flow = (flow_data: unknown) => async (stripe: Stripe) =>
   stripe.billingPortal.sessions.create({
@@ -60,17 +66,12 @@ describe('refusals in Stripe shape', () => {
     [
       'a missing subscription',
       (stripe) => stripe.subscriptions.retrieve('sub_missing'),
-      { ...missing, statusCode: 404, param: 'id', message: "No such subscription: 'sub_missing'" },
+      noSuch('subscription', 'sub_missing', 'id', 404),
     ],
     [
       'a portal session for an unknown customer',
       (stripe) => stripe.billingPortal.sessions.create({ customer: 'cus_missing' }),
-      {
-        ...missing,
-        statusCode: 400,
-        param: 'customer',
-        message: "No such customer: 'cus_missing'",
-      },
+      noSuch('customer', 'cus_missing', 'customer'),
     ],
     [
       'an unknown portal configuration',
@@ -79,12 +80,7 @@ describe('refusals in Stripe shape', () => {
           customer: await customer(stripe),
           configuration: 'bpc_1NotOnThisAccount',
         }),
-      {
-        ...missing,
-        statusCode: 400,
-        param: 'configuration',
-        message: "No such configuration: 'bpc_1NotOnThisAccount'",
-      },
+      noSuch('configuration', 'bpc_1NotOnThisAccount', 'configuration'),
     ],
     [
       'an unknown flow_data type',
@@ -108,7 +104,7 @@ describe('refusals in Stripe shape', () => {
     [
       'invoice payments of an unknown invoice',
       (stripe) => stripe.invoicePayments.list({ invoice: 'in_nope' }),
-      { ...missing, statusCode: 400, param: 'invoice', message: "No such invoice: 'in_nope'" },
+      noSuch('invoice', 'in_nope', 'invoice'),
     ],
     [
       'invoice payments of an unknown status',
