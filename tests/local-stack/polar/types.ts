@@ -1,4 +1,4 @@
-import type { Attempt } from '../http'
+import type { Attempt, FaultTarget } from '../http'
 
 export type Metadata = Record<string, string | number | boolean>
 
@@ -143,10 +143,7 @@ export interface Delivery {
   nextAttemptAt: string | null
 }
 
-export interface Fault {
-  method?: string
-  /** A path prefix such as `/v1/checkouts`, or a regular expression when it starts with `^`. */
-  path: string
+export interface Fault extends FaultTarget {
   /** Status to answer with; omitted means "delay, then answer normally" (a slow or hanging API). */
   status?: number
   count: number
