@@ -27,7 +27,6 @@ function supabaseKey(role: 'anon' | 'service_role', ref: string) {
     .sign(new TextEncoder().encode(LOCAL_JWT_SECRET))
 }
 
-/** Fresh keys for every emulator of the stack, in the shapes the services issue. */
 export async function freshStackKeys(): Promise<StackKeys> {
   const ref = randomUUID().replace(/-/g, '').slice(0, 20)
   return {

@@ -18,7 +18,6 @@ export interface LocalStackOptions {
   /** The app's origin: where emails link to and where webhooks are delivered. */
   siteUrl: string
   catalog: Catalog
-  /** The payment stand-ins to start (`stripe`, `polar`); default both. */
   providers?: readonly string[]
   ports?: {
     supabase?: number
@@ -31,7 +30,6 @@ export interface LocalStackOptions {
   databaseUrl?: string
   dataDir?: string
   database?: Database
-  /** Webhook retry schedule of both payment emulators. */
   retry?: { attempts: number; baseDelayMs: number }
   polarInvoiceDelayMs?: number
   stripeDelivery?: DeliveryOptions
@@ -60,22 +58,18 @@ export interface LocalStack {
   database: Database
   supabase: SupabaseEmulator
   stripe: StripeEmulator
-  /** Polar's sandbox server (the one `env` points the app at). */
   polar: PolarEmulator
   /** Polar's production server: its own token, secret and data, as for real. */
   polarProduction: PolarEmulator
-  /** The SMTP listener whose mails land in the Supabase emulator's inbox. */
   smtp: SmtpInbox
   env: Record<string, string>
   close(): Promise<void>
 }
 
 type PaymentStandIns = 'stripe' | 'polar' | 'polarProduction'
-/** A stack started with `providers`: the stand-ins of the others are absent. */
 export type PartialLocalStack = Omit<LocalStack, PaymentStandIns> &
   Partial<Pick<LocalStack, PaymentStandIns>>
 
-/** Starts the database, the Supabase, Stripe and Polar emulators and the SMTP inbox on loopback. */
 export async function startLocalStack(
   options: LocalStackOptions & { providers?: undefined },
 ): Promise<LocalStack>

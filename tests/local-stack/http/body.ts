@@ -1,4 +1,3 @@
-/** Reading request bodies: bytes with a size limit, then text, JSON or a flat form. */
 import type { IncomingMessage } from 'node:http'
 
 /** What the emulators accept by default (Supabase's own default upload limit is 50 MB). */

@@ -18,7 +18,6 @@ export interface Attempt {
 }
 
 export interface QueueOptions {
-  /** Attempts in flight at once (default: no limit). */
   limit?: number
   /** An item that is not due yet holds back every later one. */
   inOrder?: boolean
@@ -28,7 +27,6 @@ export abstract class DeliveryQueue<T> {
   protected queue: T[] = []
   protected readonly inFlight = new Set<T>()
   protected closed = false
-  /** When each queued item may next be attempted (ms since the epoch). */
   private readonly dueAt = new Map<T, number>()
   private timer: NodeJS.Timeout | undefined
   private waiters: (() => void)[] = []

@@ -1,7 +1,6 @@
 /** Fault injection: the next `count` requests matching a method and path fail and/or wait. */
 
 export interface FaultTarget {
-  /** Upper-case method; any method when omitted. */
   method?: string
   /** A path prefix, or a regular expression when it starts with `^`. */
   path: string

@@ -1,11 +1,9 @@
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
-
 import { describe, expect, it } from 'vitest'
 
 import {
   BodyTooLarge,
   FaultRegistry,
+  listen,
   matchRoute,
   parseJsonObject,
   readText,
@@ -43,26 +41,21 @@ describe('routes', () => {
 
 describe('bodies', () => {
   async function post(body: string, limit: number) {
-    const server = createServer((req, res) => {
-      readText(req, limit).then(
-        (text) => res.end(`ok ${text.length}`),
-        (error: unknown) => res.end(error instanceof BodyTooLarge ? 'too large' : 'error'),
-      )
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
+    const server = await listen(
+      undefined,
+      async (req, res) => {
+        const answer = await readText(req, limit).then(
+          (text) => `ok ${text.length}`,
+          (error: unknown) => (error instanceof BodyTooLarge ? 'too large' : 'error'),
+        )
+        res.end(answer)
+      },
+      () => {},
+    )
     try {
-      return await new Promise<string>((resolve, reject) => {
-        const req = request({ port, host: '127.0.0.1', method: 'POST' }, (res) => {
-          let text = ''
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()))
-          res.on('end', () => resolve(text))
-        })
-        req.on('error', reject)
-        req.end(body)
-      })
+      return await (await fetch(`http://127.0.0.1:${server.port}`, { method: 'POST', body })).text()
     } finally {
-      server.close()
+      await server.close()
     }
   }
 

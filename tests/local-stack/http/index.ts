@@ -1,4 +1,3 @@
-/** The HTTP toolkit the Supabase, Stripe and Polar emulators share (see ../README.md). */
 export * from './body'
 export * from './delivery'
 export * from './faults'

@@ -1,4 +1,3 @@
-/** The HTML shell of the payment stand-ins' hosted and dashboard pages. */
 import { escapeHtml } from './respond'
 
 const styles = `

@@ -1,4 +1,3 @@
-/** Writing answers: JSON, HTML and redirects on node:http, and the same as web Responses. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 

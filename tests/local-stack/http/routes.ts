@@ -1,10 +1,7 @@
-/** Route tables: a method, a path pattern and a handler; the first match wins. */
-
 export interface Route<H> {
   method: string
   pattern: RegExp
   handler: H
-  /** The path as written, for listings. */
   path: string
 }
 
@@ -38,7 +35,6 @@ export function route<H>(method: string, path: string | RegExp, handler: H): Rou
 }
 
 export interface MatchOptions {
-  /** A HEAD request may use a GET route. */
   headAsGet?: boolean
 }
 
@@ -70,7 +66,6 @@ export function matchRoute<H>(
   return { pathMatched }
 }
 
-/** A growing route table (`on(method, path, handler)`), matched in insertion order. */
 export class RouteTable<H> {
   readonly routes: Route<H>[] = []
 

@@ -29,7 +29,6 @@ import {
   subscriptionUpdateSchema,
 } from './validation'
 
-/** The part of Polar's public API under /v1 the product calls, as `@polar-sh/sdk` calls it. */
 export function registerApi(router: Router, ctx: EmulatorContext) {
   const { state } = ctx
   /** Polar's list envelope, newest first, a page of `limit` (10 by default, at most 100). */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { catalogPlan, LOCAL_CATALOG } from '../catalog'
 import { POLAR_DELIVERY } from './index'
-import { setup, TOKEN, verify } from './test-helpers'
+import { setup, verify } from './test-helpers'
 
 const PRO = catalogPlan(LOCAL_CATALOG, 'pro').polar.productId
 let env: Awaited<ReturnType<typeof setup>>
@@ -12,12 +12,7 @@ afterEach(async () => {
 })
 
 async function twoEvents() {
-  for (let i = 0; i < 2; i++)
-    await fetch(`${env.emulator.url}/v1/checkouts/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ products: [PRO] }),
-    })
+  for (let i = 0; i < 2; i++) await env.polar.checkouts.create({ products: [PRO] })
 }
 
 describe('webhook delivery', () => {

@@ -5,9 +5,7 @@ import * as toolkit from '../http'
 export interface Req {
   query: URLSearchParams
   params: Record<string, string>
-  /** True when the body was an HTML form post. */
   isForm: boolean
-  /** Parsed JSON body, or the form fields as an object. */
   body: unknown
 }
 
@@ -15,7 +13,6 @@ export type Handler = (req: Req, res: ServerResponse) => void | Promise<void>
 
 export type Router = toolkit.RouteTable<Handler>
 
-/** Thrown by handlers for an error answer in Polar's shape `{error, detail}`. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -48,7 +45,6 @@ export function notFound(detail = 'Not found') {
   return new ApiError(404, 'ResourceNotFound', detail)
 }
 
-/** JSON as Polar sends it: compact, with its length. */
 export function sendJson(
   res: ServerResponse,
   status: number,

@@ -102,7 +102,6 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
   return {
     url,
     port,
-    /** The in-memory state, for assertions (treat as read-only). */
     state,
     async close() {
       webhooks.close()
@@ -116,7 +115,6 @@ export async function startPolarEmulator(options: PolarEmulatorOptions) {
     setEndpointEvents: (events: string[]) => webhooks.setEvents(events),
     deliveries: () => webhooks.list(),
     idle: () => webhooks.idle(),
-    /** `renewal`, `refund`, `cancel`, `uncancel` or `revoke`. */
     trigger: async (type: string, triggerOptions?: TriggerOptions) =>
       runTrigger(ctx, type, triggerOptions),
     /** Pays an open checkout (by id or client secret) as the hosted page's "Pay now" does. */

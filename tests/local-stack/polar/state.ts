@@ -21,7 +21,6 @@ export function setClockOffset(ms: number) {
   clockOffsetMs = ms
 }
 
-/** Current time as Polar writes it: ISO 8601 with a `Z` offset. */
 export function now() {
   return new Date(Date.now() + clockOffsetMs).toISOString()
 }
@@ -33,7 +32,6 @@ export function addInterval(iso: string, interval: 'month' | 'year') {
   return date.toISOString()
 }
 
-/** Random token with Polar's prefixes (`polar_c_`, `polar_cst_`). */
 export function token(prefix: string) {
   return `${prefix}${randomBytes(24).toString('base64url')}`
 }

@@ -27,7 +27,7 @@ export async function setup(options: Partial<PolarEmulatorOptions> = {}) {
     invoiceDelayMs: 0,
     ...options,
   })
-  const polar = createPolar({ accessToken: TOKEN, baseUrl: emulator.url })
+  const polar = createPolar({ accessToken: options.accessToken ?? TOKEN, baseUrl: emulator.url })
   /** A paid subscription (`completeCheckout`), its events delivered and forgotten. */
   const subscribe = async (product: string) => {
     const checkout = await polar.checkouts.create({

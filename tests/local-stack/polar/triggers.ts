@@ -13,7 +13,6 @@ import type { OrderRecord, RefundRecord, SubscriptionRecord } from './types'
 export interface TriggerOptions {
   /** renewal, cancel, uncancel, revoke: the subscription. */
   subscription_id?: string
-  /** refund: the order. */
   order_id?: string
   /** refund: amount in cents (default: everything refundable). */
   amount?: number
@@ -34,7 +33,6 @@ const ACTIONS = {
   revoke: revokeSubscription,
 }
 
-/** Runs a lifecycle action as Polar's dashboard or its billing clock would. */
 export function runTrigger(
   ctx: EmulatorContext,
   type: string,

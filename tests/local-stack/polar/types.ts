@@ -1,6 +1,4 @@
-import type { Attempt } from '../http'
-
-/** Internal records of the Polar emulator. Field names follow Polar's wire format (snake_case). */
+import type { Attempt, FaultTarget } from '../http'
 
 export type Metadata = Record<string, string | number | boolean>
 
@@ -136,7 +134,6 @@ export interface Delivery {
   /** The `webhook-id`: unique per event, identical across retries and re-sends. */
   id: string
   type: string
-  /** The exact JSON body that is signed and sent. */
   body: string
   createdAt: string
   /** `pending` (not tried yet, or held back), `delivering`, `retrying`, or final: `succeeded`,
@@ -146,10 +143,7 @@ export interface Delivery {
   nextAttemptAt: string | null
 }
 
-export interface Fault {
-  method?: string
-  /** A path prefix such as `/v1/checkouts`, or a regular expression when it starts with `^`. */
-  path: string
+export interface Fault extends FaultTarget {
   /** Status to answer with; omitted means "delay, then answer normally" (a slow or hanging API). */
   status?: number
   count: number

@@ -1,4 +1,3 @@
-/** Checks a JSON value against an SDK's TypeScript type, as a schema validator would. */
 import ts from 'typescript'
 
 import type { SdkTypes } from './program'

@@ -1,4 +1,3 @@
-/** Emulator-only endpoints under `/_emulator` (deliveries, resend, renew, payments, faults). */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { z } from 'zod'

@@ -1,4 +1,3 @@
-/** Handlers for each emulated `/v1` endpoint. */
 import { type Route as ToolkitRoute, route as toolkitRoute } from '../http'
 import { chargeOf, refundCharge } from './charges'
 import { createCheckoutSession, field, metadata, text } from './checkout'
@@ -27,7 +26,6 @@ type Handler = (ctx: BillingContext, call: ApiCall, ids: string[]) => unknown
 
 export type Route = ToolkitRoute<Handler>
 
-/** One path segment that is an id (captured and URL-decoded for the handler). */
 export const ID = '([^/]+)'
 
 export const route = (method: string, path: string, handle: Handler): Route =>

@@ -12,13 +12,18 @@ afterEach(async () => {
 
 type Call = (stripe: Stripe) => Promise<unknown>
 const missing = { type: 'StripeInvalidRequestError', code: 'resource_missing' }
+const noSuch = (kind: string, id: string, param: string, statusCode = 400) => ({
+  ...missing,
+  statusCode,
+  param,
+  message: `No such ${kind}: '${id}'`,
+})
 const customer = async (stripe: Stripe) => (await stripe.customers.create({})).id
 const flow = (flow_data: unknown) => async (stripe: Stripe) =>
   stripe.billingPortal.sessions.create({
     customer: await customer(stripe),
     flow_data: flow_data as Stripe.BillingPortal.SessionCreateParams.FlowData,
   })
-/** A portal session confirming a change of the subscriber's one item to `price`. */
 const confirm =
   (price: string, item?: string): Call =>
   async (stripe) => {
@@ -61,17 +66,12 @@ describe('refusals in Stripe shape', () => {
     [
       'a missing subscription',
       (stripe) => stripe.subscriptions.retrieve('sub_missing'),
-      { ...missing, statusCode: 404, param: 'id', message: "No such subscription: 'sub_missing'" },
+      noSuch('subscription', 'sub_missing', 'id', 404),
     ],
     [
       'a portal session for an unknown customer',
       (stripe) => stripe.billingPortal.sessions.create({ customer: 'cus_missing' }),
-      {
-        ...missing,
-        statusCode: 400,
-        param: 'customer',
-        message: "No such customer: 'cus_missing'",
-      },
+      noSuch('customer', 'cus_missing', 'customer'),
     ],
     [
       'an unknown portal configuration',
@@ -80,12 +80,7 @@ describe('refusals in Stripe shape', () => {
           customer: await customer(stripe),
           configuration: 'bpc_1NotOnThisAccount',
         }),
-      {
-        ...missing,
-        statusCode: 400,
-        param: 'configuration',
-        message: "No such configuration: 'bpc_1NotOnThisAccount'",
-      },
+      noSuch('configuration', 'bpc_1NotOnThisAccount', 'configuration'),
     ],
     [
       'an unknown flow_data type',
@@ -109,7 +104,7 @@ describe('refusals in Stripe shape', () => {
     [
       'invoice payments of an unknown invoice',
       (stripe) => stripe.invoicePayments.list({ invoice: 'in_nope' }),
-      { ...missing, statusCode: 400, param: 'invoice', message: "No such invoice: 'in_nope'" },
+      noSuch('invoice', 'in_nope', 'invoice'),
     ],
     [
       'invoice payments of an unknown status',
@@ -205,20 +200,17 @@ describe('refusals in Stripe shape', () => {
 describe('idempotency', () => {
   it('replays the first response for the same key, and refuses the key with other parameters', async () => {
     stack = await setupStack()
-    const first = await stack.stripe.customers.create(
-      { email: 'a@example.com' },
-      { idempotencyKey: 'key-1' },
-    )
-    const second = await stack.stripe.customers.create(
-      { email: 'a@example.com' },
-      { idempotencyKey: 'key-1' },
-    )
+    const create = (email: string) =>
+      stack.stripe.customers.create({ email }, { idempotencyKey: 'key-1' })
+    const first = await create('a@example.com')
+    const second = await create('a@example.com')
     expect(second.id).toBe(first.id)
     expect(second.lastResponse.headers['idempotent-replayed']).toBe('true')
     expect((await stack.stripe.customers.list()).data).toHaveLength(1)
-    await expect(
-      stack.stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'key-1' }),
-    ).rejects.toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400 })
+    await expect(create('b@example.com')).rejects.toMatchObject({
+      type: 'StripeIdempotencyError',
+      statusCode: 400,
+    })
   })
 })
 

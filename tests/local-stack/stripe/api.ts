@@ -1,4 +1,3 @@
-/** The `/v1` API: auth, fault injection, idempotency, routing, errors and `request-id`. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { BodyTooLarge, matchRoute } from '../http'
@@ -99,7 +98,6 @@ function authenticate(req: IncomingMessage, expected: string | undefined) {
   return key
 }
 
-/** Waits (a "hang"), ending early if the client goes away. */
 function delay(ms: number, res: ServerResponse) {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms)

@@ -1,4 +1,3 @@
-/** Checkout Sessions: creation from API parameters and completion with a test card. */
 import { type EventRequest, NO_REQUEST } from './events'
 import { invalid, missingParam, type Param, type Params } from './http'
 import {

@@ -1,4 +1,3 @@
-/** Event creation: the envelope, snapshots of objects and `previous_attributes`. */
 import { invalid, randomId } from './http'
 import { API_VERSION } from './objects'
 import type { Store, StripeEvent } from './store'

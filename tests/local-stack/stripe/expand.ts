@@ -1,4 +1,3 @@
-/** `expand[]` and list pagination, applied to responses as Stripe does. */
 import { invalid, type Param, type Params } from './http'
 import { list, type ListObject } from './objects'
 import type { Store } from './store'
@@ -8,7 +7,6 @@ export function expandPaths(params: Params): string[] {
   return [value].flat().filter((item): item is string => typeof item === 'string')
 }
 
-/** Returns a copy of `body` with each dotted path's id replaced by the object it names. */
 export function applyExpand(store: Store, body: unknown, paths: string[]) {
   if (paths.length === 0) return body
   const copy = structuredClone(body)

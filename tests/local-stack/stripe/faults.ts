@@ -1,4 +1,3 @@
-/** Fault injection for API calls: fail the next N matching requests, or make them hang. */
 import { z } from 'zod'
 
 import { FaultRegistry } from '../http'
@@ -8,7 +7,6 @@ export const faultSchema = z.object({
     .string()
     .transform((value) => value.toUpperCase())
     .optional(),
-  /** A path prefix such as `/v1/checkout/sessions`, or a regex written `^…`. */
   path: z.string().min(1),
   status: z.number().int().min(100).max(599).optional(),
   count: z.number().int().min(1).default(1),

@@ -5,11 +5,9 @@ import * as toolkit from '../http'
 
 export { escapeHtml, readText as readBody } from '../http'
 
-/** A decoded form or query value: Stripe's bracket encoding gives nested objects and arrays. */
 export type Param = string | Param[] | { [key: string]: Param }
 export type Params = { [key: string]: Param }
 
-/** Stripe's error body: `{ error: { type, code?, message, param? } }` with an HTTP status. */
 export class StripeApiError extends Error {
   constructor(
     readonly status: number,
@@ -47,7 +45,6 @@ export function missingParam(param: string) {
   return invalid(`Missing required param: ${param}.`, param, 'parameter_missing')
 }
 
-/** Random base62 suffix for ids such as `cus_…`, `evt_…`, `req_…`. */
 export function randomId(prefix: string, length = 24) {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
   const bytes = randomBytes(length)
@@ -84,7 +81,6 @@ function assign(target: Params, keys: string[], value: string) {
   })
 }
 
-/** Objects whose keys are exactly 0..n-1 become arrays (Stripe's `a[0]` style). */
 function normalizeArrays(value: Param): Param {
   if (typeof value === 'string' || Array.isArray(value)) return value
   const keys = Object.keys(value)
@@ -94,7 +90,6 @@ function normalizeArrays(value: Param): Param {
   return Object.fromEntries(entries)
 }
 
-/** JSON the way Stripe sends it: indented, never cached. */
 export function sendJson(
   res: ServerResponse,
   status: number,

@@ -1,4 +1,3 @@
-/** Local Stripe emulator (README.md): the API the app calls, hosted pages, signed webhooks. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Catalog } from '../catalog'
@@ -32,7 +31,6 @@ export type { Delivery, DeliveryOptions } from './webhooks'
 
 export interface StripeEmulatorOptions {
   catalog: Catalog
-  /** 0 or undefined picks a free port; development uses 12111. */
   port?: number
   webhookUrl?: string
   webhookSecret: string
@@ -88,7 +86,6 @@ export async function startStripeEmulator(options: StripeEmulatorOptions) {
     /** Like `stripe trigger <type>`: runs the flow and returns the event of that type. */
     trigger: async (type: string, triggerOptions?: TriggerOptions) =>
       trigger(ctx, type, triggerOptions),
-    /** Pays a checkout session as the hosted page does (card defaults to 4242…). */
     completeCheckout: async (sessionId: string, card: Partial<CardDetails> = {}) =>
       completeCheckout(ctx, sessionId, { number: '4242424242424242', ...card }),
     /** To the period end: renews (or fails the payment), or ends it if scheduled to. */

@@ -1,4 +1,3 @@
-/** The invoice object a subscription generates, with its line items. */
 import { randomId } from './http'
 import {
   type CustomerObject,

@@ -1,4 +1,3 @@
-/** Invoices for subscriptions: creation, finalization and payment (with their events). */
 import { recordCharge } from './charges'
 import { type EventRequest, NO_REQUEST } from './events'
 import { makeInvoice, type NewInvoice } from './invoice-objects'

@@ -241,7 +241,6 @@ export function makePrice(
   }
 }
 
-/** The legacy `plan` object Stripe still renders on subscription items. */
 export function planFromPrice(price: PriceObject) {
   return {
     id: price.id,

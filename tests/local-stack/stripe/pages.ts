@@ -1,4 +1,3 @@
-/** The hosted checkout and invoice pages, and the dashboard's deliveries and payments. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import * as shared from '../http/page'
@@ -13,7 +12,6 @@ import type { BillingContext } from './subscriptions'
 export const page = (title: string, body: string, options: { wide?: boolean } = {}) =>
   shared.page(title, 'Local Stripe emulator — test mode, no real payments', body, options)
 
-/** A unix timestamp as a readable UTC date, e.g. "March 5, 2026". */
 export function date(timestamp: number) {
   return new Date(timestamp * 1000).toLocaleDateString('en-US', {
     year: 'numeric',

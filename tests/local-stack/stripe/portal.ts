@@ -1,4 +1,3 @@
-/** Billing portal: session creation (`/v1/billing_portal/sessions`) and the hosted page. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { money } from '../http/page'

@@ -1,4 +1,3 @@
-/** In-memory state of one emulator instance, seeded with the plan catalogue. */
 import type { Catalog } from '../catalog'
 import type { ChargeObject, DisputeObject } from './charges'
 import { noSuch, StripeApiError } from './http'
@@ -106,7 +105,6 @@ export class Store {
     return `${customer.invoice_prefix as string}-${String(this.invoiceSequence).padStart(4, '0')}`
   }
 
-  /** Any stored object by id (used for `expand`). */
   lookup(id: string): StripeObject | undefined {
     const maps: Map<string, StripeObject>[] = [
       this.customers,

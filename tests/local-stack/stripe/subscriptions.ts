@@ -1,4 +1,3 @@
-/** Subscription lifecycle: create (with its first paid invoice), update, cancel, renew. */
 import {
   type EventBus,
   type EventRequest,
@@ -20,7 +19,6 @@ import {
 } from './objects'
 import type { Store, StripeEvent } from './store'
 
-/** What the flows need: state, the event bus and the base URL of hosted pages. */
 export interface BillingContext {
   store: Store
   bus: EventBus
@@ -39,7 +37,6 @@ export function createCustomer(
   return customer
 }
 
-/** Creates an active subscription and its draft first invoice; emits nothing yet. */
 export function openSubscription(ctx: BillingContext, input: NewSubscription) {
   const customer = ctx.store.customer(input.customer, 'customer')
   const subscription = makeSubscription(input)

@@ -1,10 +1,9 @@
-/** Shared setup for the emulator's tests: an emulator, the real SDK and a webhook receiver. */
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingHttpHeaders } from 'node:http'
 
 import Stripe from 'stripe'
 
 import { LOCAL_CATALOG } from '../catalog'
+import { listen, readText, sendJson } from '../http'
 import { startStripeEmulator, type StripeEmulator, type StripeEmulatorOptions } from './index'
 
 export const API_KEY = 'sk_test_local_emulator'
@@ -19,27 +18,23 @@ export interface ReceivedWebhook {
 export async function startReceiver(
   respond = (_index: number, _headers: IncomingHttpHeaders) => 200,
 ) {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
+  const server = await listen(
+    undefined,
+    async (req, res) => {
+      const body = await readText(req)
       const index = receiver.received.length
       const status = receiver.respond(index, req.headers)
-      receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() })
-      res.writeHead(status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(status < 300 ? { received: true } : { error: `failing #${index}` }))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      receiver.received.push({ headers: req.headers, body })
+      const answer = status < 300 ? { received: true } : { error: `failing #${index}` }
+      sendJson(res, status, answer)
+    },
+    (error, res) => sendJson(res, 500, { error: String(error) }),
+  )
   const receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    url: `http://127.0.0.1:${server.port}/webhooks`,
     received: [] as ReceivedWebhook[],
     respond,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: () => server.close(),
   }
   return receiver
 }
@@ -92,7 +87,6 @@ export function verifiedEvents(stripe: Stripe, receiver: Receiver) {
   )
 }
 
-/** Creates a subscription-mode session for the Pro plan with the app's parameters. */
 export function createProSession(
   stripe: Stripe,
   extra: Partial<Stripe.Checkout.SessionCreateParams> = {},

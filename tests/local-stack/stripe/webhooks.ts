@@ -24,7 +24,6 @@ export interface RetryPolicy {
 /** Retries on the emulator's compressed clock: each delay in emulated seconds. */
 export interface RetrySchedule {
   delaysSeconds: number[]
-  /** Emulated seconds that pass in one real second. */
   timeScale: number
 }
 
@@ -168,7 +167,6 @@ export class WebhookDispatcher extends DeliveryQueue<Job> {
     this.pump()
   }
 
-  /** Queues an event (a new one, or a resend), unless the endpoint is disabled. */
   enqueue(event: StripeEvent) {
     const events = this.endpoint?.enabled_events ?? ['*']
     if (!events.includes('*') && !events.includes(event.type)) return false
