@@ -39,20 +39,24 @@ describe('tokens, scopes and versions', () => {
     const production = await server('polar_oat_production')
     const checkout = await sandbox.polar.checkouts.create({ products: [PRO] })
     const elsewhere = `${production.emulator.url}/v1/checkouts/${checkout.id}`
-    expect(await get(elsewhere, 'polar_oat_sandbox')).toMatchObject({
-      status: 401,
-      body: {
-        error: 'invalid_token',
-        error_description:
-          'The access token provided is expired, revoked, malformed, or invalid for other reasons.',
-      },
-    })
+    expect(await get(elsewhere, 'polar_oat_sandbox')).toEqual(
+      expect.objectContaining({
+        status: 401,
+        body: {
+          error: 'invalid_token',
+          error_description:
+            'The access token provided is expired, revoked, malformed, or invalid for other reasons.',
+        },
+      }),
+    )
     expect((await get(elsewhere, 'polar_oat_production')).status).toBe(404)
-    expect(await get(`${sandbox.emulator.url}/v1/orders/`)).toMatchObject({
-      status: 401,
-      body: { error: 'Unauthorized', detail: 'Unauthorized' },
-      authenticate: 'Bearer realm="polar"',
-    })
+    expect(await get(`${sandbox.emulator.url}/v1/orders/`)).toEqual(
+      expect.objectContaining({
+        status: 401,
+        body: { error: 'Unauthorized', detail: 'Unauthorized' },
+        authenticate: 'Bearer realm="polar"',
+      }),
+    )
   })
 
   it("answers 403 insufficient_scope naming the route's scopes; a read scope lets reads through", async () => {
@@ -77,9 +81,11 @@ describe('tokens, scopes and versions', () => {
     expect((await get(orders, 'polar_oat_v')).version).toBe('2026-04')
     expect((await get(orders, 'polar_oat_v', '2026-10')).version).toBe('2026-10')
     for (const version of ['2025-01', '2026-1', 'latest'])
-      expect(await get(orders, 'polar_oat_v', version)).toMatchObject({
-        status: 404,
-        body: { detail: 'Not Found' },
-      })
+      expect(await get(orders, 'polar_oat_v', version)).toEqual(
+        expect.objectContaining({
+          status: 404,
+          body: { detail: 'Not Found' },
+        }),
+      )
   })
 })
