@@ -53,7 +53,6 @@ const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Header
     tooManyAttemptsInit(limit, headers),
   )
 
-/** The Account settings action: email, password, sessions and deletion. */
 export async function handleAccountSettings(
   request: Request,
   { supabase, asUser }: { supabase: SupabaseClient; asUser: AsUser },

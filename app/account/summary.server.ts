@@ -30,7 +30,6 @@ const accountSettings = z.extend(accountSummary, {
   ),
 })
 
-/** What the pages and actions read of a profile (public.user_profiles), and may change. */
 export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
 export type AccountSummary = z.infer<typeof accountSummary>

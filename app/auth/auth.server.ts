@@ -18,7 +18,6 @@ import {
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 
-/** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
   headers: Headers
   error?: string

@@ -4,7 +4,6 @@ import { logger } from '~/lib/server/logger.server'
 // this process only; a failure is logged, never shown (it would tell apart).
 const running = new Set<Promise<unknown>>()
 
-/** Runs `work` on the next turn of the loop, after the current request is answered. */
 export function afterAnswer(name: string, work: () => Promise<unknown>) {
   const job: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(work)

@@ -338,7 +338,6 @@ export async function requireConfirmedUser(request: Request) {
   return session
 }
 
-/** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
   if (!result.user || !result.asUser) {
@@ -356,7 +355,6 @@ function signInRedirect(request: Request, headers: Headers, endedElsewhere = fal
   return redirect(`/sign-in?${new URLSearchParams({ redirectTo: back, notice })}`, { headers })
 }
 
-/** For sign-in and sign-up pages: a signed-in visitor is sent to the dashboard. */
 export async function requireAnonymous(request: Request) {
   const result = await getOptionalUser(request)
   if (result.user) throw redirect('/dashboard', { headers: result.headers })

@@ -66,7 +66,6 @@ export type PlanSettingName = `${Providers['planIds']['prefix']}${string}`
 export const planIdSetting = (prefix: string, plan: Pick<PlanBase, 'key'>) =>
   `${prefix}${plan.key.toUpperCase()}`
 
-/** Each plan's id setting at each provider, valued with the catalogue's id. */
 export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSettingName, string> {
   return Object.fromEntries(
     PROVIDER_SETTINGS.flatMap(({ id, planIds }) =>

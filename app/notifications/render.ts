@@ -29,7 +29,6 @@ export interface RenderContext {
 
 export type RenderedMail = Omit<OutgoingMail, 'to'>
 
-/** A paragraph, or a call to action with its link. */
 type Block = string | { label: string; url: string }
 
 const text = (data: Record<string, unknown>, key: string) => {

@@ -142,7 +142,6 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   }
 }
 
-/** The negative payment_history row of a refunded order. */
 export function polarRefundPayment(
   order: PolarOrder,
   userId: string | null,

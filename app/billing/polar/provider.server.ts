@@ -14,7 +14,6 @@ import { applyPolarEvent, handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
 
-/** Polar behind the billing contract (app/billing/provider.ts). */
 export const polarProvider: BillingProvider = {
   id: 'polar',
   label: 'with Polar',

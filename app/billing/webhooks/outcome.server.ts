@@ -14,7 +14,6 @@ import { recentEvents } from './recent-events.server'
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
 class InvalidPayloadError extends Error {}
 
-/** Parses a payload object with a zod schema, or throws InvalidPayloadError. */
 export function parsePayload<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new InvalidPayloadError(result.error.message)

@@ -108,7 +108,6 @@ export function requestPolicy(request: RequestHead): Response | null {
   })
 }
 
-/** What a person sees when their form post is refused. */
 const REFUSED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
