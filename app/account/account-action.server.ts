@@ -37,7 +37,6 @@ import { readAccountSettings } from './summary.server'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
-/** A refusal's message, on its field when it names one. */
 const errorsOf = ({ field, message }: { field?: string; message: string }) =>
   field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }
 
@@ -45,7 +44,6 @@ const errorsOf = ({ field, message }: { field?: string; message: string }) =>
 const refusal = (intent: string, result: FormResult, init: ResponseInit) =>
   reply(result, { intent, message: null }, init)
 
-/** The form-level answer to too many attempts, on `intent`'s form. */
 const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Headers) =>
   refusal(
     intent,

@@ -75,7 +75,7 @@ export async function savePassword(
   return { ok: false, field: onField ? 'password' : undefined, message: authErrorMessage(error) }
 }
 
-/** Null when the owner's proof holds, else what to say (docs/decisions/0007-account-deletion.md). */
+/** Null when the owner's proof holds, else what to say. */
 export async function ownerRefusal(
   email: string,
   proof: { currentPassword?: string; code?: string },

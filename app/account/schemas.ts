@@ -34,7 +34,7 @@ export const ChangePasswordSchema = z
 /** A first password, for an account that signs in with GitHub only: no current one to ask. */
 export const SetPasswordSchema = z.object(newPasswordFields).check(passwordsMatch)
 
-// The owner's proof (docs/decisions/0007-account-deletion.md): the current password or the code.
+// The owner's proof: the current password or the code.
 const ownerProof = {
   currentPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
   code: reauthenticationCode,

@@ -46,7 +46,7 @@ export function readAccountSettings(asUser: AsUser) {
 type Read = (asUser: AsUser) => Promise<AccountSummary>
 const reads = new WeakMap<object, { read?: Read; answer?: ReturnType<Read> }>()
 
-/** `requireUserWith`'s summary: one call per request (docs/decisions/0018-performance-by-design.md). */
+/** `requireUserWith`'s summary: one call per request. */
 export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
   request: Request,
   read?: (asUser: AsUser) => Promise<T>,

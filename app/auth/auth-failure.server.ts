@@ -19,7 +19,6 @@ export function failureReasonOf(type: string | null): AuthFailureReason | null {
 
 export const rememberAuthFailure = (reason: AuthFailureReason) => failure.remember(reason)
 
-/** The reason and the Set-Cookie that forgets it. */
 export async function takeAuthFailure(request: Request) {
   const { value, clear } = await failure.take(request)
   if (typeof value !== 'string' || !Object.hasOwn(AUTH_FAILURE_MESSAGES, value)) return null

@@ -8,5 +8,4 @@ const confirmed = readOnceCookie('email_confirmed')
 export const rememberEmailConfirmed = (choosePassword = false) =>
   confirmed.remember(choosePassword ? 'choose-password' : '1')
 
-/** What it says, and the Set-Cookie that forgets it. */
 export const takeEmailConfirmed = confirmed.take

@@ -1,7 +1,7 @@
 import { logger } from '~/lib/server/logger.server'
 
-// The auth server's work after the answer (docs/decisions/0005-auth-answers-reveal-nothing.md), in
-// this process only; a failure is logged, never shown (it would tell apart).
+// The auth server's work after the answer, in this process only; a failure is logged, never
+// shown (it would tell apart).
 const running = new Set<Promise<unknown>>()
 
 export function afterAnswer(name: string, work: () => Promise<unknown>) {

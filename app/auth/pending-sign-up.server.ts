@@ -10,7 +10,7 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 import { markRecovery } from './recovery.server'
 
-/** A new account's nonce, also in this browser (docs/decisions/0006-auth-links-and-journey-state.md). */
+/** A new account's nonce, also in this browser. */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const pendingCookie = () => authCookie('pending_sign_up', 24 * 60 * 60, 'pending-sign-up')

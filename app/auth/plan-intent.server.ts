@@ -13,7 +13,6 @@ export async function rememberAfterSignUp(next: string): Promise<string | null> 
   return CONTINUABLE.test(path) ? intentCookie().serialize(path) : null
 }
 
-/** The checkout this browser chose before signing up, and the Set-Cookie that forgets it. */
 export async function takeAfterSignUp(request: Request) {
   const next = safeNextPath(await intentCookie().parse(request.headers.get('Cookie')), '')
   if (!CONTINUABLE.test(next)) return null

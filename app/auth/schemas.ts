@@ -44,7 +44,6 @@ export const passwordsMatch = z.refine<{ password: string; confirmPassword: stri
   { message: 'The passwords do not match', path: ['confirmPassword'] },
 )
 
-/** The 6-digit code of a mail (a confirmation, or the owner's code). */
 export const mailedCodeField = (requiredMessage?: string) =>
   z
     .string({ error: requiredMessage })

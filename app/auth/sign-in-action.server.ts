@@ -82,7 +82,6 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
   const submission = parseWithZod(formData, { schema: SignInSchema })
-  // The password is never sent back to the page.
   const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success')
     return reply(result(), fields('password', null), { status: 400 })

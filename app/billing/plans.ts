@@ -62,7 +62,6 @@ export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
 
 export type PlanSettingName = `${Providers['planIds']['prefix']}${string}`
 
-/** The setting naming a plan's id at a provider (`<prefix><PLAN>`). */
 export const planIdSetting = (prefix: string, plan: Pick<PlanBase, 'key'>) =>
   `${prefix}${plan.key.toUpperCase()}`
 

@@ -41,7 +41,6 @@ export function portalEndpoint(
       return jsonNoStore({ error: answers.failed }, { status: 500, headers })
     }
   }
-  // A browser following the pages' link or form gets a page, never raw JSON.
   return providerRoute(id, forBrowsers(PORTAL_PAGES, open))
 }
 

@@ -74,7 +74,6 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
  * prorated by this period's change (`old_plan` at `changed_at`): as billing and mails say. */
 export function upcomingInvoice(data: Record<string, unknown>) {
   const find = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
-  // A mail's date, or the subscription row's.
   const end = text(data, 'next_charge_at') ?? text(data, 'current_period_end') ?? ''
   const plan = find('plan_name')
   if (!plan || (text(data, 'billing_cycle') ?? plan.interval) !== plan.interval) return null

@@ -23,7 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (confirmed.value) headers.append('Set-Cookie', confirmed.clear)
   if (confirmed.value === 'choose-password')
     throw redirect('/reset-password?notice=choose-password', { headers })
-  // A newcomer who chose a plan before signing up continues to its checkout, once.
   const afterSignUp = await takeAfterSignUp(request)
   if (afterSignUp) {
     // On to the plan's checkout, which shows the confirmed address itself.

@@ -175,7 +175,7 @@ export const polarProvider: BillingProvider = {
     },
   },
   handleWebhook: handlePolarWebhook,
-  // Checkout, portal and invoices on one Polar server (docs/decisions/0013-polar-servers.md).
+  // Checkout, portal and invoices on one Polar server.
   startupCheck: () => describePolarServers(getEnv()).info,
   pastDueHelp:
     'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',

@@ -154,7 +154,6 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      // The ledger row, the failure's dates, the failed row and the mail, in one transaction.
       return recordPaymentFailure(
         ledger(event),
         owner.userId,

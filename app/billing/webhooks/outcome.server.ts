@@ -20,7 +20,6 @@ export function parsePayload<T>(schema: z.ZodType<T>, value: unknown): T {
   return result.data
 }
 
-/** A webhook JSON answer that is never cached. */
 function webhookJson(body: unknown, status: number, headers: Record<string, string> = {}) {
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
 }

@@ -32,8 +32,7 @@ export function requestPolicyMiddleware(
 
 /**
  * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
- * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise
- * (docs/decisions/0002-server-and-request-policy.md).
+ * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise.
  */
 function policyRequest(req: IncomingMessage & { originalUrl?: string }): RequestHead | null {
   let path = req.originalUrl ?? req.url ?? '/'
