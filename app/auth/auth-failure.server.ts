@@ -1,10 +1,7 @@
 import { AUTH_FAILURE_MESSAGES } from './auth-errors'
 import { readOnceCookie } from './cookies.server'
 
-/**
- * The interface contract fixes the callback's failure location (`/sign-in?error=auth_failed`,
- * nothing more), so the reason travels in a cookie read once.
- */
+/** The contract fixes the callback's failure URL, so the reason travels in a cookie read once. */
 export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 
 const failure = readOnceCookie('auth_failure')

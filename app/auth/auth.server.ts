@@ -104,10 +104,7 @@ async function registerOrRemind(
     logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
 }
 
-/**
- * Mails a sign-in link to an existing account (a magic link, or a sign-up or email change to
- * its address), after the answer; a failure is logged and returned, never shown.
- */
+/** Mails an existing account a sign-in link after the answer; a failure is logged, never shown. */
 export async function mailSignInLink(
   email: string,
   next: string | undefined,

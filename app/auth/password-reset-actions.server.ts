@@ -17,10 +17,7 @@ import { requireConfirmedUser } from './session.server'
 const RECOVERY_ONLY =
   'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
 
-/**
- * /forgot-password: mails a reset link after the answer, which is the same, in what it says
- * and when, whether or not the account exists ("If an account exists for …").
- */
+/** /forgot-password: the same answer, in words and time, whether or not the account exists. */
 export async function handleForgotPassword(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })

@@ -32,10 +32,7 @@ function fields(
   return { intent, formError, linkFor, unconfirmedEmail }
 }
 
-/**
- * Sign-in by password (the default), magic link or GitHub; another intent is refused. Each valid
- * attempt is rate limited first; a success redirects (303) to `redirectTo`.
- */
+/** Password (the default), magic link or GitHub; each valid attempt is rate limited first. */
 export async function handleSignIn(request: Request) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')

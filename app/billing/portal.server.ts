@@ -10,11 +10,7 @@ import { applyProviderAnswer } from '~/subscriptions/store.server'
 
 import { billingProvider, providerCallRefusal, providerRoute } from './registry.server'
 
-/**
- * A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal):
- * a fresh portal URL for the signed-in user's own customer, with the answers the contract
- * gives that endpoint when there is none or the provider fails.
- */
+/** A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal). */
 export function portalEndpoint(
   id: string,
   answers: { post?: boolean; noSubscription: 404 | 500; failed: string },

@@ -133,10 +133,7 @@ async function lastEvent(provider: string) {
   return data
 }
 
-/**
- * Compares one provider's subscriptions with the database; unless `check`, applies each
- * difference through the ledger in its own transaction (a failure throws: nothing half-done).
- */
+/** Unless `check`, applies each difference in its own transaction (a failure throws). */
 export async function reconcileProvider(
   provider: string,
   options: { check?: boolean; full?: boolean } = {},

@@ -43,10 +43,7 @@ export function applySubscriptionEvent(
   )
 }
 
-/**
- * A provider's answer to a change made in the app, applied now, stamped with the provider's
- * time, never this server's.
- */
+/** A provider's answer to a change made in the app, stamped with its time, never this server's. */
 export function applyProviderAnswer(
   provider: string,
   what: string,

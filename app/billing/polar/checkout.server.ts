@@ -26,10 +26,7 @@ const MetadataSchema = z.record(
   z.union([z.string().min(1).max(500), z.number(), z.boolean()]),
 )
 
-/**
- * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
- * /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md).
- */
+/** GET /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md). */
 export function polarCheckoutPath(productId: string, user: { id: string; email: string }) {
   const query = new URLSearchParams({
     products: productId,

@@ -4,10 +4,7 @@ import { paymentDescription } from '~/billing/payment-description'
 import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
-/**
- * Pure mapping of Polar webhook payloads (snake_case wire format) to rows. Schemas name
- * only the fields we read and let the rest through.
- */
+/** Schemas name only the fields we read and let the rest through. */
 
 const metadata = z.record(z.string(), z.unknown()).nullish()
 const date = z.string().nullish()
@@ -79,10 +76,7 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
   return product?.name?.trim() || 'Unknown Plan'
 }
 
-/**
- * Columns each subscription event sets: the whole snapshot, then what its type means on top
- * (docs/polar.md, "Events and effects").
- */
+/** The whole snapshot, then what its type means on top (docs/polar.md, "Events and effects"). */
 export function polarSubscriptionFields(
   type: string,
   subscription: PolarSubscription,
