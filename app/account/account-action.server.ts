@@ -59,8 +59,7 @@ export async function handleAccountSettings(
 ) {
   const formData = await readFormData(request, { headers })
   const intent = formData.get('intent')
-  // Changes that cannot be undone or take the account over are confirmed by the auth
-  // server first: a session that ended elsewhere is sent to sign in again.
+  // What cannot be undone or takes the account over: the auth server confirms the session first.
   const confirmSession = async () => {
     if (!(await confirmedByAuthServer({ user, supabase })))
       throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })

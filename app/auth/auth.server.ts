@@ -92,8 +92,7 @@ async function registerOrRemind(
   const exists =
     error?.code === 'user_already_exists' ||
     error?.code === 'email_exists' ||
-    // With email confirmation on, Supabase answers for an existing account with a user
-    // that has no identities, and sends nothing.
+    // With email confirmation on, an existing account's answer has no identities; nothing is sent.
     (!error && data.user?.identities?.length === 0)
   const refused = exists ? await mailSignInLink(email, next, address) : error
   // Refused at the project's hourly budget (not the minute per address, which names seconds

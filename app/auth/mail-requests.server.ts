@@ -1,7 +1,6 @@
 import { logger } from '~/lib/server/logger.server'
 
-// The auth server's work after the answer, in this process only; a failure is logged, never
-// shown (it would tell apart).
+// After the answer, in this process; a failure is logged, never shown (it would tell apart).
 const running = new Set<Promise<unknown>>()
 
 export function afterAnswer(name: string, work: () => Promise<unknown>) {

@@ -53,8 +53,7 @@ export async function handleResetPassword(request: Request) {
   if (submission.status !== 'success') {
     return reply(result(), { formError: null }, { status: 400, headers: session.headers })
   }
-  // The session's own client: it is not refreshed a second time with a refresh token that
-  // was just rotated.
+  // The session's own client: not refreshed again with a refresh token just rotated.
   const { error } = await session.supabase.auth.updateUser({
     password: submission.value.password,
     data: { [PASSWORD_SET_KEY]: true },

@@ -84,8 +84,7 @@ async function signInWithPasswordForm(request: Request, formData: FormData, next
     return reply(result(), fields('password', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
   if (!limit.allowed) {
-    // The password is not checked (not even the right one); the emailed link, which only the
-    // owner receives, still works.
+    // The password is not checked, even the right one; the emailed link still works for the owner.
     const message = limit.paused
       ? pausedCheckMessage('sign-in', limit.retryAfterSeconds)
       : tooManyAttemptsMessage(limit.retryAfterSeconds)

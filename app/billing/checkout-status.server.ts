@@ -42,7 +42,6 @@ export async function hitCheckoutLookupLimit(
 }
 
 /**
- * Looks up the checkout the success URL names (spec: complete / open / other = failed).
  * Only the provider's answer may say "not paid": a checkout it does not know (404) is
  * `missing`, any other failure (5xx, 429, timeout, network) is `confirming`.
  */

@@ -127,8 +127,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
     }
     return
   }
-  // Sent: if this report fails (the database went away), the lease runs out and the mail
-  // is sent again: at least once, never lost.
+  // Sent: if this report fails, the lease runs out and the mail is sent again: never lost.
   await finishMail(mail, 'sent')
   report.sent++
   logger.info(fields, 'notification sent')
@@ -210,10 +209,7 @@ export async function queueSecurityNotice(
 /** What was paused when an address's guessing ceiling was reached (rate-limits.server.ts). */
 export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
 
-/**
- * Queues the notice that an address's guessing ceiling was reached (nothing for an address
- * without an account). A failure is logged: the attempts stay refused either way.
- */
+/** Nothing for an address without an account; a failure is logged: the attempts stay refused. */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {
     const queued = await rpc('enqueue_attempts_notice', {

@@ -65,8 +65,7 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
   if (metadata.user_id !== undefined && metadata.user_id !== user.id)
     return refuse('metadata.user_id does not match the signed-in user', 403)
   const customerEmail = url.searchParams.get('customerEmail')?.trim()
-  // A checkout is for the user's own Polar customer: another address would let Polar
-  // attach the purchase to whoever owns that address.
+  // The user's own customer: another address would let Polar attach the purchase to its owner.
   if (customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase())
     return refuse('customerEmail must be the email address of the signed-in account')
   // The user's own address is accepted and not needed: the checkout names their customer.

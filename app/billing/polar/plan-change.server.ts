@@ -60,8 +60,7 @@ export async function polarPlanChangeOffer(
   }
 }
 
-/** Changes the user's Polar subscription to `planKey` and applies Polar's answer at once;
- * Polar's refusals become a reason, other failures throw. */
+/** Polar's answer is applied at once; its refusals become a reason, other failures throw. */
 export async function changePolarPlan(
   row: SubscriptionRow | null,
   userId: string,
