@@ -85,8 +85,7 @@ export async function handleAccountSettings(
     const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
     if (refused) return refusal(intent, submission.reply(refused.options), refused.init)
     requestEmailChange(supabase, email, clientAddress(request))
-    // This browser asked for the links (both addresses get one), and the page shows the
-    // address as pending whether or not another account had it.
+    // This browser asked for both links; the page shows the address pending, taken or not.
     headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
     headers.append('Set-Cookie', await rememberRequestedEmail(email))
     const message = `${EMAIL_CHANGES_ONCE} We sent one to ${email} and one to your current address.`
@@ -134,8 +133,7 @@ export async function handleAccountSettings(
         })
     if (!outcome.ok)
       return failed(errorsOf(outcome), badRequest, { needsCode: Boolean(outcome.needsCode) })
-    // A first password is a new way into the account: the same security notice as a change,
-    // queued after the answer (the answer never waits for a mail).
+    // A first password is a new way in: the same notice as a change, queued after the answer.
     afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
     const message =
       intent === 'change-password'
@@ -145,8 +143,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'send-reset-link') {
-    // The way to change the password while the current-password check is paused: a link to
-    // the account's own address, answered on the password form.
+    // While the current-password check is paused: a link to the account's own address.
     const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
     if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
     headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
@@ -172,8 +169,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'sign-out-everywhere') {
-    // Supabase Auth ends every session of the user; each is refused on its next request
-    // (the session check in session.server.ts), not only when its token expires.
+    // Every session of the user ends; each is refused on its next request, not at token expiry.
     const { error } = await supabase.auth.signOut({ scope: 'global' })
     if (!error)
       afterAnswer('signed-out notice', () => queueSecurityNotice(user.id, 'signed_out_everywhere'))

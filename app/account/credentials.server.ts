@@ -111,8 +111,7 @@ export function requestEmailChange(
   })
 }
 
-/** The address this browser last asked to change to, shown as pending until it is confirmed
- * or an hour has passed: the page looks the same whether or not the address was taken. */
+/** Pending an hour or until confirmed: the page looks the same whether or not it was taken. */
 const requestedEmailCookie = () => authCookie('email_change', 60 * 60, 'email-change')
 
 export function rememberRequestedEmail(email: string) {

@@ -5,10 +5,7 @@ import { emailField, mailedCodeField, newPasswordPair, passwordsMatch } from '~/
 
 import { DELETE_CONFIRMATION } from './limits'
 
-/**
- * The 6-digit code Supabase mails when a password change needs it ("secure password
- * change": the session signed in more than 24 hours ago). Empty until it is asked for.
- */
+/** Supabase's "secure password change" code (sessions older than 24 h); empty until asked for. */
 const reauthenticationCode = z.optional(mailedCodeField())
 
 const newPasswordFields = {

@@ -85,8 +85,7 @@ async function registerOrRemind(
   const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
-    // The nonce marks the account this sign-up made (pending-sign-up.server.ts); an existing
-    // account's metadata is not touched by a sign-up.
+    // The nonce marks the account this sign-up made; an existing account's metadata is untouched.
     options: { emailRedirectTo: callbackUrl(next), data: { [PENDING_SIGN_UP_KEY]: pendingNonce } },
   })
   const exists =

@@ -94,8 +94,7 @@ export async function verifyEmailLink(
   const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
-    // The first of a secure email change's two links: Supabase Auth answers without a session.
-    // It leads to the account's settings; a signed-out browser signs in first.
+    // A secure email change's first link has no session: on to settings, signing in if needed.
     const { user } = await getOptionalUser(request)
     if (user) return { location: EMAIL_CHANGE_PROGRESS, headers }
     const params = { notice: 'email-change-half-confirmed', redirectTo: EMAIL_CHANGE_PROGRESS }

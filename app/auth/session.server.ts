@@ -33,10 +33,7 @@ export interface SessionUser {
   recoveredAt?: number
 }
 
-/**
- * A Supabase client bound to this request's cookies. Its cookie writes are collected in
- * `headers`, which every response to the request must carry, or a refresh is lost.
- */
+/** Its cookie writes land in `headers`, which every response must carry, or a refresh is lost. */
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
@@ -98,10 +95,7 @@ export const SESSION_CHECK_GRACE_SECONDS = 30
  */
 export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 
-/**
- * One session read per request, shared by the root, layout and page loaders of a navigation:
- * one existence check per navigation instead of five (tests/integration/auth-session.test.ts).
- */
+/** One session read per request: one existence check per navigation instead of five. */
 const requestSessions = new WeakMap<
   object,
   { verified: Promise<Verified>; checked?: Promise<SessionResult> }
@@ -194,8 +188,7 @@ async function verifyToken(
   { supabase, headers }: SessionResult,
   key: string,
 ): Promise<Claimed | null> {
-  // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
-  // visitor who is signed out, never an error page.
+  // An unreadable cookie (another algorithm, `none`, garbage): signed out, never an error page.
   const unreadable = () => ({ data: null, error: new Error('unreadable session') })
   const current = await withinSessionCheckTime(supabase.auth.getSession()).catch(
     (error: unknown) => {
@@ -205,8 +198,7 @@ async function verifyToken(
   )
   const refreshError = isAuthError(current.error) ? current.error : null
   if (refreshError && !isDefiniteSessionEnd(refreshError)) {
-    // Not a definite end (no answer, a 429, a 5xx): the cookies auth-js may have cleared are
-    // kept, and the visitor is asked to try again.
+    // Not a definite end (no answer, a 429, a 5xx): the cookies stay; the visitor tries again.
     headers.delete('Set-Cookie')
     logger.error(
       { status: refreshError.status, code: refreshError.code },

@@ -156,8 +156,7 @@ function runPass() {
   })
 }
 
-// The dev server re-evaluates changed modules: the interval of an earlier copy of this
-// module is found here and stopped, so one process never runs two deliverers.
+// The dev server re-evaluates modules: an earlier copy's interval is stopped (one deliverer).
 const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
 
 type CustomerEmailTask = (userId: string, change: Record<string, unknown>) => Promise<void>
