@@ -33,10 +33,7 @@ async function failedOutcome(
   return { location: AUTH_FAILED, headers }
 }
 
-/**
- * GET /auth/callback, the spec's rules 1 to 4. An emailed `token_hash` link is followed at once
- * only in the browser that asked for it (link-origin.server.ts); elsewhere via /auth/confirm.
- */
+/** Spec rules 1 to 4; a `token_hash` link opens at once only in the asking browser. */
 export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
   const params = new URL(request.url).searchParams
   const code = params.get('code')

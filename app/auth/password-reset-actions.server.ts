@@ -37,10 +37,7 @@ export async function handleForgotPassword(request: Request) {
   return reply(result, { sentTo: email, formError: null }, { headers })
 }
 
-/**
- * /reset-password: sets a new password, only in a session opened by a recovery link
- * (recovery.server.ts) and confirmed by the auth server; any other session is refused (403).
- */
+/** Only in a recovery link's session, confirmed by the auth server; any other is refused (403). */
 export async function handleResetPassword(request: Request) {
   const session = await requireConfirmedUser(request)
   const formData = await readFormData(request, { headers: session.headers })

@@ -89,9 +89,8 @@ const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000),
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
- * Sessions whose existence check last said "active" within SESSION_CHECK_GRACE_SECONDS, by
- * session id: when the check cannot be made, a page view (GET, HEAD) of such a session is
- * served, not a 503 (tests/integration/session-resilience.test.ts).
+ * Sessions whose existence check said "active" within SESSION_CHECK_GRACE_SECONDS, by id: when
+ * the check cannot be made, a page view (GET, HEAD) of such a session is served, not a 503.
  */
 export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 

@@ -40,10 +40,7 @@ export function portalEndpoint(
   return providerRoute(id, forBrowsers(PORTAL_PAGES, open))
 }
 
-/**
- * Opens the billing portal of the user's subscription's provider (its row read once, here); with
- * `paymentMethod`, on its card form where it can (else the page says where to go in it).
- */
+/** The row is read once, here; `paymentMethod` opens the card form where the provider can. */
 export async function openBillingPortal(
   asUser: AsUser,
   userId: string,
@@ -65,10 +62,7 @@ export async function openBillingPortal(
 
 type Change = 'cancel' | 'resume' | 'pay'
 
-/**
- * Cancels the user's own subscription at the period end, resumes it, or pays its open invoice
- * with the saved card; the provider's answer is applied now (queuing any mail). A reason if not.
- */
+/** Cancel at period end, resume, or pay the open invoice; the provider's answer is applied now. */
 export async function changeSubscription(asUser: AsUser, userId: string, intent: Change) {
   try {
     const row = await readOwnSubscription(asUser)
