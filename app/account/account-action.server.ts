@@ -93,8 +93,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
-    // Either may need the code Supabase mails for "secure password change"; its field is on the
-    // form only once the auth server has asked for it.
+    // Either may need the "secure password change" code; its field shows once the server asks.
     const codeAsked = formData.has('code')
     const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
     const submission = parseWithZod(formData, { schema })
@@ -111,8 +110,7 @@ export async function handleAccountSettings(
     if (submission.status !== 'success') return failed({}, badRequest)
     const limit = await hitAuthRateLimit(request, 'password-check', user.email)
     if (limit.paused && intent === 'change-password') {
-      // Too many wrong current passwords for this account from anywhere (a stolen session
-      // guessing): not checked now; a reset link mailed to the owner still works.
+      // Too many wrong current passwords (a stolen session guessing): a reset link still works.
       const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
       return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
     }

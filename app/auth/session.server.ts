@@ -172,7 +172,6 @@ export async function getOptionalUserWith<T>(
   return [session, session.user ? await reading : null]
 }
 
-/** `requireUser` with the page's own read travelling with the session check (see above). */
 export async function requireUserWith<T>(
   request: Request,
   read: (session: Claimed & { readonly supabase: SupabaseClient }) => Promise<T>,

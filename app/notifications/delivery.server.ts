@@ -73,7 +73,6 @@ function finishMail(
   })
 }
 
-/** One pass: claims and delivers due mails until none is due. */
 export async function deliverDueMails(
   transport: MailTransport = smtpTransport(),
 ): Promise<DeliveryReport> {
@@ -185,10 +184,7 @@ export async function stopMailDelivery() {
   await running
 }
 
-/**
- * Queues a security notice after an account action succeeded in Supabase Auth, outside this
- * database's transaction: a failure to queue is logged, and the action stands.
- */
+/** Outside this database's transaction: a failure to queue is logged, and the action stands. */
 export async function queueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',

@@ -95,10 +95,7 @@ function nextCharge(data: Record<string, unknown>) {
   return at && (upcomingInvoice(data)?.next ?? `on ${formatDate(at)}`)
 }
 
-/**
- * A queued mail's text, rendered at delivery so a receipt carries an invoice link filled in
- * after the payment; null when there is nothing to send any more (the payment is gone).
- */
+/** Rendered at delivery, so a receipt has a later invoice link; null once the payment is gone. */
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
   const { data } = mail
   const link = (path: string) => new URL(path, context.siteUrl).toString()

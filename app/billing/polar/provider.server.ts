@@ -42,8 +42,7 @@ export const polarProvider: BillingProvider = {
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.ids.polar, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
   startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.ids.polar, user),
-  // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
-  // "GET /api/portal").
+  // The customer bound by `external_id`, never the stored id alone (docs/polar.md).
   async openPortal(row, userId) {
     if (!row.polar_customer_id) return { kind: 'no-subscription' }
     try {

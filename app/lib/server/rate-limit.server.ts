@@ -103,7 +103,6 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
 let store: RateLimitStore | undefined
 
-/** The process's rate-limit store, the one `RATE_LIMIT_STORE` names (on first use). */
 export function getRateLimitStore(): RateLimitStore {
   store ??=
     getEnv().RATE_LIMIT_STORE === 'postgres'
