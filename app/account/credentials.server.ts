@@ -22,11 +22,10 @@ export type CredentialOutcome =
     }
 
 /**
- * Saves a new password with the user's own session. A current password is checked first by
- * a throwaway sign-in, so a wrong one is told before a reauthentication code is mailed (with
- * "secure password change", a session older than 24 hours needs that code). It also goes
- * along to the auth server, which with "require current password" refuses a new password
- * without it (docs/going-live.md): a stolen session alone cannot change it.
+ * A current password is checked first by a throwaway sign-in, so a wrong one is told before a
+ * reauthentication code is mailed ("secure password change": sessions older than 24 h). It also
+ * goes to the auth server, which with "require current password" refuses a new one without it
+ * (docs/going-live.md): a stolen session alone cannot change it.
  */
 export async function savePassword(
   supabase: SupabaseClient,

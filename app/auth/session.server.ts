@@ -149,9 +149,8 @@ async function checked(request: Request, { result, claimed }: Verified): Promise
 }
 
 /**
- * `getOptionalUser` with the page's own read, made as the user, sent while the session check
- * is in flight (one round trip, not two); its answer is handed over only once the session is
- * known to be live (else null, whatever the read gave).
+ * `getOptionalUser` with the page's own read, sent while the session check is in flight (one
+ * round trip, not two); its answer is handed over only once the session is known to be live.
  */
 export async function getOptionalUserWith<T>(
   request: Request,

@@ -12,9 +12,8 @@ import { type MailTransport, smtpTransport } from './mailer.server'
 import { type ReceiptPayment, renderMail } from './render'
 
 /**
- * The outbox's deliverer, one per instance, in the background (docs/notifications.md): a
- * webhook only writes the row and wakes it, so a mail server that is down or slow never
- * fails or slows a webhook. A failed send is tried again, twice as late each time.
+ * One per instance, in the background (docs/notifications.md): a webhook only writes the row and
+ * wakes it, so a slow mail server never slows a webhook; a failed send retries, twice as late.
  */
 export const MAX_ATTEMPTS = 12
 const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000

@@ -60,9 +60,8 @@ export const PolarEnvelopeSchema = z.looseObject({
 })
 
 /**
- * The user a Polar subscription or order belongs to: the metadata `user_id` our checkout sets,
- * unless its customer is bound by `external_id` to someone else (`refused`); never the
- * customer's metadata (docs/polar.md, "Events and effects").
+ * The metadata `user_id` our checkout sets, unless the customer is bound by `external_id` to
+ * someone else (`refused`); never the customer's metadata (docs/polar.md, "Events and effects").
  */
 export function polarUserLink(object: Pick<PolarSubscription, 'metadata' | 'customer'>) {
   const userId = asUserId(object.metadata?.user_id)

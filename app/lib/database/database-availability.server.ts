@@ -39,9 +39,8 @@ function describe(cause: unknown) {
 }
 
 /**
- * What to throw for a failed database call: in an outage a logged `data(…, { status: 503 })`,
- * a 503 wherever it escapes a loader or action (webhooks catch it so the provider retries);
- * otherwise a plain Error, a 500.
+ * In an outage a logged `data(…, { status: 503 })`, a 503 wherever it escapes a loader or action
+ * (webhooks catch it so the provider retries); otherwise a plain Error, a 500.
  */
 export function databaseError(what: string, failure: unknown) {
   if (!isDatabaseUnavailable(failure)) {

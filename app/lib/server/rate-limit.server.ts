@@ -71,9 +71,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 /**
- * The shared store: `rate_limit_hits` (service role only) counts in one atomic upsert, so
- * concurrent hits from any number of instances are counted exactly once each. The hits made
- * in one turn of the event loop (every counter of a request) go out as one call.
+ * `rate_limit_hits` (service role only) counts in one atomic upsert: concurrent hits from any
+ * instance count once each; the hits of one event-loop turn (a request's counters) go as one call.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   private batch?: { hits: [string, RateLimitRule][]; verdicts: Promise<RateLimitResult[]> }
@@ -201,9 +200,8 @@ export interface ClientRateLimit {
 const sharedRows = new Map<string, number>()
 
 /**
- * The counter of one request of `scope` against its client's budget (see `clientKey`). The
- * unidentified clients' budget is spread over 8 rows taken in turn, an eighth (rounded up) on
- * each: a wrong TRUSTED_PROXY_COUNT must not queue every request on one row lock.
+ * The unidentified clients' budget is spread over 8 rows taken in turn (an eighth, rounded up,
+ * each): a wrong TRUSTED_PROXY_COUNT must not queue every request on one row lock.
  */
 export function clientCounter(scope: string, key: string, limits: ClientRateLimit) {
   if (key !== SHARED_CLIENT_KEY) return { key: `${scope}:${key}`, rule: limits.client }
