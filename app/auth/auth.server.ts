@@ -121,9 +121,8 @@ const WRONG_CODE =
   'That code is not right, or it has expired. Check the newest email, or send a new one.'
 
 /**
- * Signs in with the code of a check-email page's mail, a confirmation or a sign-in link: type
- * `email` accepts either, so the page says nothing about which it was. `choosePassword` when
- * the code ended a password set elsewhere.
+ * Type `email` accepts a confirmation's or a sign-in link's code, so the page never says which;
+ * `choosePassword` when the code ended a password set elsewhere.
  */
 export async function confirmWithCode(
   request: Request,

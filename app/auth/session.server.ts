@@ -20,10 +20,9 @@ import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers
 import { signingKeys } from './signing-keys.server'
 
 /**
- * A request is signed in when its access token verifies (the session from its cookies,
- * refreshed near expiry; the signature checked locally by auth-js `getClaims` with the keys of
- * signing-keys.server.ts) and the database says its session is not ended (`session_is_active`).
- * Only a definite "gone" signs a browser out; an answer that cannot be had is a 503.
+ * Signed in: the access token verifies (the cookies' session, refreshed near expiry; checked
+ * locally by `getClaims` with signing-keys.server.ts' keys) and the database says the session is
+ * not ended (`session_is_active`). Only a definite "gone" signs out; no answer is a 503.
  */
 export interface SessionUser {
   id: string

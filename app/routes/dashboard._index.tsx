@@ -47,9 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function DashboardOverview() {
   const { email, subscription, confirmedNotice } = useLoaderData<typeof loader>()
-  // A new subscription may be `incomplete` until its first invoice is paid (seconds after
-  // checkout): it does not renew yet. An ended subscription may keep cancel_at_period_end
-  // (a provider leaves it set), so "canceled" is checked before the scheduled cancellation.
+  // A new subscription is `incomplete` until its first invoice is paid: no renewal yet. An ended
+  // one may keep cancel_at_period_end (providers leave it set), so "canceled" is checked first.
   const nextDate =
     subscription?.status === 'past_due'
       ? pastDueSummary(subscription)

@@ -173,10 +173,9 @@ export function clientKey(request: Request, proxies?: number, socketAddress?: st
 }
 
 /**
- * The client's address (RFC 5952, IPv4-mapped as IPv4), or null: one address, as Supabase's
- * `Sb-Forwarded-For` takes. Direct (`TRUSTED_PROXY_COUNT=0`): the socket's address from the
- * request context. Behind N proxies: the Nth `X-Forwarded-For` entry from the right (everything
- * left of it is client-supplied and spoofable).
+ * The client's address (RFC 5952, IPv4-mapped as IPv4), or null, as `Sb-Forwarded-For` takes it.
+ * Direct (`TRUSTED_PROXY_COUNT=0`): the socket's address. Behind N proxies: the Nth
+ * `X-Forwarded-For` entry from the right (everything left of it is client-supplied, spoofable).
  */
 export function clientAddress(
   request: Request,
