@@ -9,7 +9,6 @@ import {
   optionalTrueOrFalse,
 } from './lib/server/setting-types'
 
-/** Each plan's id setting at each provider (`<prefix><PLAN>`), the catalogue's ids by default. */
 const PLAN_ID_DEFAULTS = planIdSettings(PLAN_DEFINITIONS)
 
 type Providers = (typeof PROVIDER_SETTINGS)[number]
@@ -273,7 +272,6 @@ export function getEnv(): Env {
   return cached
 }
 
-/** Test hook: forget the parsed configuration so a test can change process.env. */
 export function resetEnvForTests() {
   cached = undefined
 }

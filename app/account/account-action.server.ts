@@ -37,7 +37,6 @@ import { readAccountSettings } from './summary.server'
 
 const PASSWORD_FIELDS = ['currentPassword', 'password', 'confirmPassword', 'code']
 
-/** A refusal's message, on its field when it names one. */
 const errorsOf = ({ field, message }: { field?: string; message: string }) =>
   field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }
 
@@ -45,7 +44,6 @@ const errorsOf = ({ field, message }: { field?: string; message: string }) =>
 const refusal = (intent: string, result: FormResult, init: ResponseInit) =>
   reply(result, { intent, message: null }, init)
 
-/** The form-level answer to too many attempts, on `intent`'s form. */
 const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Headers) =>
   refusal(
     intent,
@@ -53,7 +51,6 @@ const tooManyAttempts = (intent: string, limit: RateLimitResult, headers: Header
     tooManyAttemptsInit(limit, headers),
   )
 
-/** The Account settings action: email, password, sessions and deletion. */
 export async function handleAccountSettings(
   request: Request,
   { supabase, asUser }: { supabase: SupabaseClient; asUser: AsUser },
@@ -62,8 +59,7 @@ export async function handleAccountSettings(
 ) {
   const formData = await readFormData(request, { headers })
   const intent = formData.get('intent')
-  // Changes that cannot be undone or take the account over are confirmed by the auth
-  // server first: a session that ended elsewhere is sent to sign in again.
+  // What cannot be undone or takes the account over: the auth server confirms the session first.
   const confirmSession = async () => {
     if (!(await confirmedByAuthServer({ user, supabase })))
       throw redirect('/sign-in?notice=sign-in-to-continue', { status: 303, headers })
@@ -89,8 +85,7 @@ export async function handleAccountSettings(
     const refused = await ownerCheck(request, user, submission.value, headers, confirmSession)
     if (refused) return refusal(intent, submission.reply(refused.options), refused.init)
     requestEmailChange(supabase, email, clientAddress(request))
-    // This browser asked for the links (both addresses get one), and the page shows the
-    // address as pending whether or not another account had it.
+    // This browser asked for both links; the page shows the address pending, taken or not.
     headers.append('Set-Cookie', await markLinkRequested(request, user.email, email))
     headers.append('Set-Cookie', await rememberRequestedEmail(email))
     const message = `${EMAIL_CHANGES_ONCE} We sent one to ${email} and one to your current address.`
@@ -98,8 +93,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'change-password' || intent === 'set-password') {
-    // Either may need the code Supabase mails for "secure password change"; its field is on the
-    // form only once the auth server has asked for it.
+    // Either may need the "secure password change" code; its field shows once the server asks.
     const codeAsked = formData.has('code')
     const schema = intent === 'change-password' ? ChangePasswordSchema : SetPasswordSchema
     const submission = parseWithZod(formData, { schema })
@@ -116,8 +110,7 @@ export async function handleAccountSettings(
     if (submission.status !== 'success') return failed({}, badRequest)
     const limit = await hitAuthRateLimit(request, 'password-check', user.email)
     if (limit.paused && intent === 'change-password') {
-      // Too many wrong current passwords for this account from anywhere (a stolen session
-      // guessing): not checked now; a reset link mailed to the owner still works.
+      // Too many wrong current passwords (a stolen session guessing): a reset link still works.
       const formErrors = [pausedCheckMessage('password-check', limit.retryAfterSeconds)]
       return failed({ formErrors }, tooManyAttemptsInit(limit, headers), { offerResetLink: true })
     }
@@ -138,8 +131,7 @@ export async function handleAccountSettings(
         })
     if (!outcome.ok)
       return failed(errorsOf(outcome), badRequest, { needsCode: Boolean(outcome.needsCode) })
-    // A first password is a new way into the account: the same security notice as a change,
-    // queued after the answer (the answer never waits for a mail).
+    // A first password is a new way in: the same notice as a change, queued after the answer.
     afterAnswer('password-changed notice', () => queueSecurityNotice(user.id, 'password_changed'))
     const message =
       intent === 'change-password'
@@ -149,8 +141,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'send-reset-link') {
-    // The way to change the password while the current-password check is paused: a link to
-    // the account's own address, answered on the password form.
+    // While the current-password check is paused: a link to the account's own address.
     const limit = await hitAuthRateLimit(request, 'password-reset', user.email)
     if (!limit.allowed) return tooManyAttempts('change-password', limit, headers)
     headers.append('Set-Cookie', await sendPasswordReset(request, user.email))
@@ -176,8 +167,7 @@ export async function handleAccountSettings(
   }
 
   if (intent === 'sign-out-everywhere') {
-    // Supabase Auth ends every session of the user; each is refused on its next request
-    // (the session check in session.server.ts), not only when its token expires.
+    // Every session of the user ends; each is refused on its next request, not at token expiry.
     const { error } = await supabase.auth.signOut({ scope: 'global' })
     if (!error)
       afterAnswer('signed-out notice', () => queueSecurityNotice(user.id, 'signed_out_everywhere'))

@@ -22,11 +22,10 @@ export type CredentialOutcome =
     }
 
 /**
- * Saves a new password with the user's own session. A current password is checked first by
- * a throwaway sign-in, so a wrong one is told before a reauthentication code is mailed (with
- * "secure password change", a session older than 24 hours needs that code). It also goes
- * along to the auth server, which with "require current password" refuses a new password
- * without it (docs/going-live.md): a stolen session alone cannot change it.
+ * A current password is checked first by a throwaway sign-in, so a wrong one is told before a
+ * reauthentication code is mailed ("secure password change": sessions older than 24 h). It also
+ * goes to the auth server, which with "require current password" refuses a new one without it
+ * (docs/going-live.md): a stolen session alone cannot change it.
  */
 export async function savePassword(
   supabase: SupabaseClient,
@@ -75,7 +74,7 @@ export async function savePassword(
   return { ok: false, field: onField ? 'password' : undefined, message: authErrorMessage(error) }
 }
 
-/** Null when the owner's proof holds, else what to say (docs/decisions/0007-account-deletion.md). */
+/** Null when the owner's proof holds, else what to say. */
 export async function ownerRefusal(
   email: string,
   proof: { currentPassword?: string; code?: string },
@@ -111,8 +110,7 @@ export function requestEmailChange(
   })
 }
 
-/** The address this browser last asked to change to, shown as pending until it is confirmed
- * or an hour has passed: the page looks the same whether or not the address was taken. */
+/** Pending an hour or until confirmed: the page looks the same whether or not it was taken. */
 const requestedEmailCookie = () => authCookie('email_change', 60 * 60, 'email-change')
 
 export function rememberRequestedEmail(email: string) {

@@ -7,7 +7,6 @@ import { formatDate } from '~/lib/pages/format'
 import { DELETE_CONFIRMATION } from './limits'
 import { OwnerProofForm } from './owner-proof'
 
-/** Deletes the account after the person types the confirmation word and proves it is them. */
 export function DeleteAccountForm({
   hasLiveSubscription,
   keepUntil,

@@ -8,9 +8,8 @@ export type ProviderSubscription = { provider: string; id: string }
 const mayStillCharge = (status?: string | null) => !!status && !FINAL_STATUSES.has(status)
 
 /**
- * The provider subscription that must be ended before the account can go, or null.
- * Anything not final counts as live, including a cancellation scheduled for the period
- * end: the customer keeps paying until then, and would have no account to manage it.
+ * Anything not final counts as live, including a cancellation scheduled for the period end:
+ * the customer keeps paying until then, and would have no account to manage it.
  */
 export function subscriptionToEnd(
   row: (Pick<SubscriptionRow, 'provider' | 'status'> & Record<string, unknown>) | null,
@@ -20,11 +19,7 @@ export function subscriptionToEnd(
   return typeof id === 'string' && id ? { provider: row.provider, id } : null
 }
 
-/**
- * Every subscription to end before an account goes: the one on the user's row, and every
- * other one the providers list for the user (a second purchase our row never tracked) that
- * may still charge. Each once.
- */
+/** The row's and each other one a provider lists for the user that may still charge, once each. */
 export function subscriptionsToEnd(
   row: Parameters<typeof subscriptionToEnd>[0],
   listed: Record<string, { id: string; status: string }[]>,

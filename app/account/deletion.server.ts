@@ -17,7 +17,6 @@ const DELETE_FAILED =
   'Your subscription has been canceled, but we could not delete your account. Please try again.'
 const NOT_DELETED = 'We could not delete your account. Please try again.'
 
-/** Ends every live subscription and open checkout, then deletes the account. */
 export async function deleteAccount(
   asUser: AsUser,
   user: { id: string; email: string },

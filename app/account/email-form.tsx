@@ -5,8 +5,7 @@ import { useValidatedForm } from '~/lib/forms/form-validation'
 import { EMAIL_CHANGES_ONCE } from './limits'
 import { OwnerProofForm } from './owner-proof'
 
-/** Starts an email change, once the owner has proved it is them; the change happens when
- * both links (to the current and the new address) are opened. */
+/** The change happens when both links (to the current and the new address) are opened. */
 export function EmailForm({
   email,
   pending,

@@ -1,4 +1,3 @@
-/** What a person types to confirm that they mean to delete their account. */
 export const DELETE_CONFIRMATION = 'DELETE'
 
 /** Said while an email change waits for its links (the mails say the same). */

@@ -5,10 +5,7 @@ import { emailField, mailedCodeField, newPasswordPair, passwordsMatch } from '~/
 
 import { DELETE_CONFIRMATION } from './limits'
 
-/**
- * The 6-digit code Supabase mails when a password change needs it ("secure password
- * change": the session signed in more than 24 hours ago). Empty until it is asked for.
- */
+/** Supabase's "secure password change" code (sessions older than 24 h); empty until asked for. */
 const reauthenticationCode = z.optional(mailedCodeField())
 
 const newPasswordFields = {
@@ -34,7 +31,7 @@ export const ChangePasswordSchema = z
 /** A first password, for an account that signs in with GitHub only: no current one to ask. */
 export const SetPasswordSchema = z.object(newPasswordFields).check(passwordsMatch)
 
-// The owner's proof (docs/decisions/0007-account-deletion.md): the current password or the code.
+// The owner's proof: the current password or the code.
 const ownerProof = {
   currentPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH))),
   code: reauthenticationCode,

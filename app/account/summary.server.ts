@@ -30,7 +30,6 @@ const accountSettings = z.extend(accountSummary, {
   ),
 })
 
-/** What the pages and actions read of a profile (public.user_profiles), and may change. */
 export type ProfileSummary = z.infer<typeof profileSummary>
 /** The signed-in user's profile and subscription (null when there is no such row). */
 export type AccountSummary = z.infer<typeof accountSummary>
@@ -47,7 +46,7 @@ export function readAccountSettings(asUser: AsUser) {
 type Read = (asUser: AsUser) => Promise<AccountSummary>
 const reads = new WeakMap<object, { read?: Read; answer?: ReturnType<Read> }>()
 
-/** `requireUserWith`'s summary: one call per request (docs/decisions/0018-performance-by-design.md). */
+/** `requireUserWith`'s summary: one call per request. */
 export function accountSummaryOf<T extends AccountSummary = AccountSummary>(
   request: Request,
   read?: (asUser: AsUser) => Promise<T>,

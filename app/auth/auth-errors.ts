@@ -49,8 +49,7 @@ export const SIGN_IN_PAGE_ERRORS: Record<string, string> = {
   auth_failed: "That link isn't valid or has expired, so it did not sign you in. Please try again.",
 }
 
-// After `?error=auth_failed` when the reason cookie says why (auth-failure.server.ts); a used,
-// replaced or made-up link fail alike.
+// After `?error=auth_failed`, by the reason cookie; a used, replaced or made-up link fail alike.
 export const AUTH_FAILURE_MESSAGES = {
   recovery:
     "That password reset link isn't valid or has expired: each link works once, within an hour. Send yourself a new one.",

@@ -1,10 +1,7 @@
 import { AUTH_FAILURE_MESSAGES } from './auth-errors'
 import { readOnceCookie } from './cookies.server'
 
-/**
- * The interface contract fixes the callback's failure location (`/sign-in?error=auth_failed`,
- * nothing more), so the reason travels in a cookie read once.
- */
+/** The contract fixes the callback's failure URL, so the reason travels in a cookie read once. */
 export type AuthFailureReason = keyof typeof AUTH_FAILURE_MESSAGES
 
 const failure = readOnceCookie('auth_failure')
@@ -19,7 +16,6 @@ export function failureReasonOf(type: string | null): AuthFailureReason | null {
 
 export const rememberAuthFailure = (reason: AuthFailureReason) => failure.remember(reason)
 
-/** The reason and the Set-Cookie that forgets it. */
 export async function takeAuthFailure(request: Request) {
   const { value, clear } = await failure.take(request)
   if (typeof value !== 'string' || !Object.hasOwn(AUTH_FAILURE_MESSAGES, value)) return null

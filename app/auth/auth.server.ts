@@ -18,7 +18,6 @@ import {
 import { safeNextPath } from './safe-next-path'
 import { createSupabaseServerClient } from './session.server'
 
-/** The outcome of an auth action: the cookies to set, and an error message if it failed. */
 export interface AuthResult {
   headers: Headers
   error?: string
@@ -86,15 +85,13 @@ async function registerOrRemind(
   const { data, error } = await sessionlessClient(address).auth.signUp({
     email,
     password,
-    // The nonce marks the account this sign-up made (pending-sign-up.server.ts); an existing
-    // account's metadata is not touched by a sign-up.
+    // The nonce marks the account this sign-up made; an existing account's metadata is untouched.
     options: { emailRedirectTo: callbackUrl(next), data: { [PENDING_SIGN_UP_KEY]: pendingNonce } },
   })
   const exists =
     error?.code === 'user_already_exists' ||
     error?.code === 'email_exists' ||
-    // With email confirmation on, Supabase answers for an existing account with a user
-    // that has no identities, and sends nothing.
+    // With email confirmation on, an existing account's answer has no identities; nothing is sent.
     (!error && data.user?.identities?.length === 0)
   const refused = exists ? await mailSignInLink(email, next, address) : error
   // Refused at the project's hourly budget (not the minute per address, which names seconds
@@ -105,10 +102,7 @@ async function registerOrRemind(
     logger.warn({ code: error.code }, 'sign-up not completed at the auth server')
 }
 
-/**
- * Mails a sign-in link to an existing account (a magic link, or a sign-up or email change to
- * its address), after the answer; a failure is logged and returned, never shown.
- */
+/** Mails an existing account a sign-in link after the answer; a failure is logged, never shown. */
 export async function mailSignInLink(
   email: string,
   next: string | undefined,
@@ -127,9 +121,8 @@ const WRONG_CODE =
   'That code is not right, or it has expired. Check the newest email, or send a new one.'
 
 /**
- * Signs in with the code of a check-email page's mail, a confirmation or a sign-in link: type
- * `email` accepts either, so the page says nothing about which it was. `choosePassword` when
- * the code ended a password set elsewhere.
+ * Type `email` accepts a confirmation's or a sign-in link's code, so the page never says which;
+ * `choosePassword` when the code ended a password set elsewhere.
  */
 export async function confirmWithCode(
   request: Request,

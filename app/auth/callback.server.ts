@@ -33,10 +33,7 @@ async function failedOutcome(
   return { location: AUTH_FAILED, headers }
 }
 
-/**
- * GET /auth/callback, the spec's rules 1 to 4. An emailed `token_hash` link is followed at once
- * only in the browser that asked for it (link-origin.server.ts); elsewhere via /auth/confirm.
- */
+/** Spec rules 1 to 4; a `token_hash` link opens at once only in the asking browser. */
 export async function completeAuthCallback(request: Request): Promise<CallbackOutcome> {
   const params = new URL(request.url).searchParams
   const code = params.get('code')
@@ -94,8 +91,7 @@ export async function verifyEmailLink(
   const { data, error, unproven } = await verifyProof(request, supabase, proof, headers)
   if (error) return failedOutcome(headers, failureReasonOf(link.type))
   if (link.type === 'email_change' && !data.session) {
-    // The first of a secure email change's two links: Supabase Auth answers without a session.
-    // It leads to the account's settings; a signed-out browser signs in first.
+    // A secure email change's first link has no session: on to settings, signing in if needed.
     const { user } = await getOptionalUser(request)
     if (user) return { location: EMAIL_CHANGE_PROGRESS, headers }
     const params = { notice: 'email-change-half-confirmed', redirectTo: EMAIL_CHANGE_PROGRESS }

@@ -1,12 +1,10 @@
 import { readOnceCookie } from './cookies.server'
 
-// The interface contract fixes where /auth/callback sends a sign-up (`/dashboard`, no query),
-// so "your email address is confirmed" ('1') travels in a cookie the dashboard reads once; so
-// does "now choose your password" ('choose-password', pending-sign-up.server.ts).
+// The contract sends a confirmed sign-up to `/dashboard`, no query: "confirmed" ('1') and "now
+// choose your password" ('choose-password') travel in a cookie the dashboard reads once.
 const confirmed = readOnceCookie('email_confirmed')
 
 export const rememberEmailConfirmed = (choosePassword = false) =>
   confirmed.remember(choosePassword ? 'choose-password' : '1')
 
-/** What it says, and the Set-Cookie that forgets it. */
 export const takeEmailConfirmed = confirmed.take

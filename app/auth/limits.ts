@@ -1,7 +1,4 @@
-/**
- * The auth forms' length limits, read by `schemas.ts` and by the pages' hints; kept out of
- * the schema module so a page can show them without loading zod.
- */
+/** Out of `schemas.ts`, so a page can show the limits without loading zod. */
 export const EMAIL_MAX_LENGTH = 254
 export const PASSWORD_MIN_LENGTH = 8
 export const PASSWORD_MAX_LENGTH = 72

@@ -1,10 +1,8 @@
 import { logger } from '~/lib/server/logger.server'
 
-// The auth server's work after the answer (docs/decisions/0005-auth-answers-reveal-nothing.md), in
-// this process only; a failure is logged, never shown (it would tell apart).
+// After the answer, in this process; a failure is logged, never shown (it would tell apart).
 const running = new Set<Promise<unknown>>()
 
-/** Runs `work` on the next turn of the loop, after the current request is answered. */
 export function afterAnswer(name: string, work: () => Promise<unknown>) {
   const job: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(work)

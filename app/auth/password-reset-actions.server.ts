@@ -17,10 +17,7 @@ import { requireConfirmedUser } from './session.server'
 const RECOVERY_ONLY =
   'Choosing a password without your current one needs the link from a password-reset email. Ask for a new link, or change your password in Account settings.'
 
-/**
- * /forgot-password: mails a reset link after the answer, which is the same, in what it says
- * and when, whether or not the account exists ("If an account exists for …").
- */
+/** /forgot-password: the same answer, in words and time, whether or not the account exists. */
 export async function handleForgotPassword(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
@@ -40,10 +37,7 @@ export async function handleForgotPassword(request: Request) {
   return reply(result, { sentTo: email, formError: null }, { headers })
 }
 
-/**
- * /reset-password: sets a new password, only in a session opened by a recovery link
- * (recovery.server.ts) and confirmed by the auth server; any other session is refused (403).
- */
+/** Only in a recovery link's session, confirmed by the auth server; any other is refused (403). */
 export async function handleResetPassword(request: Request) {
   const session = await requireConfirmedUser(request)
   const formData = await readFormData(request, { headers: session.headers })
@@ -56,8 +50,7 @@ export async function handleResetPassword(request: Request) {
   if (submission.status !== 'success') {
     return reply(result(), { formError: null }, { status: 400, headers: session.headers })
   }
-  // The session's own client: it is not refreshed a second time with a refresh token that
-  // was just rotated.
+  // The session's own client: not refreshed again with a refresh token just rotated.
   const { error } = await session.supabase.auth.updateUser({
     password: submission.value.password,
     data: { [PASSWORD_SET_KEY]: true },

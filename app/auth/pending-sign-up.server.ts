@@ -10,18 +10,16 @@ import { authCookie } from './cookies.server'
 import { emailKey } from './rate-limits.server'
 import { markRecovery } from './recovery.server'
 
-/** A new account's nonce, also in this browser (docs/decisions/0006-auth-links-and-journey-state.md). */
+/** A new account's nonce, also in this browser. */
 export const PENDING_SIGN_UP_KEY = 'pending_sign_up'
 
 const pendingCookie = () => authCookie('pending_sign_up', 24 * 60 * 60, 'pending-sign-up')
 
-/** A new sign-up's nonce, and the Set-Cookie that remembers it in this browser. */
 export function newPendingSignUp(email: string) {
   const nonce = randomUUID()
   return { nonce, cookie: pendingCookie().serialize({ nonce, email: emailKey(email) }) }
 }
 
-/** The Set-Cookie that forgets it (once the sign-up is confirmed). */
 export function forgetPendingSignUp() {
   return pendingCookie().serialize('', { maxAge: 0 })
 }

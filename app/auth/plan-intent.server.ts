@@ -6,7 +6,6 @@ import { authCookie } from './cookies.server'
 // the account, where anyone's sign-up could have put it (docs/security.md).
 const intentCookie = () => authCookie('after_sign_up', 60 * 60 * 24)
 
-/** Paths a sign-up may continue to: a plan's checkout. */
 const CONTINUABLE = /^\/subscribe\/[a-z]+(\?provider=[a-z]+)?$/
 
 export async function rememberAfterSignUp(next: string): Promise<string | null> {
@@ -14,7 +13,6 @@ export async function rememberAfterSignUp(next: string): Promise<string | null> 
   return CONTINUABLE.test(path) ? intentCookie().serialize(path) : null
 }
 
-/** The checkout this browser chose before signing up, and the Set-Cookie that forgets it. */
 export async function takeAfterSignUp(request: Request) {
   const next = safeNextPath(await intentCookie().parse(request.headers.get('Cookie')), '')
   if (!CONTINUABLE.test(next)) return null

@@ -109,8 +109,7 @@ export async function hitAuthRateLimit(
   ])
   const paused = ceiling?.allowed === false
   if (paused && account) {
-    // After the answer: its time must not depend on whether the address has an account to
-    // notify. Only the first refusal in a window notifies.
+    // After the answer, so its time never tells an account; a window's first refusal notifies.
     afterAnswer('attempts-notice', async () => {
       const notice = { limit: 1, windowMs: account.windowMs }
       const first = await getRateLimitStore().hit(`auth:${flow}:notice:${address}`, notice)

@@ -14,7 +14,6 @@ export function clearRecoveryMark(): Promise<string> {
   return recoveryCookie().serialize('', { maxAge: 0 })
 }
 
-/** True when this session may set a password without the current one. */
 export async function isRecoveryRequest(request: Request, user: SessionUser): Promise<boolean> {
   const now = Date.now() / 1000
   if (user.recoveredAt !== undefined && now - user.recoveredAt <= RECOVERY_WINDOW_SECONDS)

@@ -34,7 +34,6 @@ export function newPasswordField(requiredMessage = 'Choose a password') {
     )
 }
 
-/** A new password typed twice, for `passwordsMatch`. */
 export const newPasswordPair = (requiredMessage?: string) => ({
   password: newPasswordField(requiredMessage),
   confirmPassword: z.string({ error: 'Repeat the new password' }),
@@ -45,7 +44,6 @@ export const passwordsMatch = z.refine<{ password: string; confirmPassword: stri
   { message: 'The passwords do not match', path: ['confirmPassword'] },
 )
 
-/** The 6-digit code of a mail (a confirmation, or the owner's code). */
 export const mailedCodeField = (requiredMessage?: string) =>
   z
     .string({ error: requiredMessage })
@@ -80,11 +78,9 @@ export const ForgotPasswordSchema = z.object({ email })
 
 export const ResetPasswordSchema = z.object(newPasswordPair()).check(passwordsMatch)
 
-/** The 6-digit code of a confirmation email, typed on the check-email page. */
 export const ConfirmCodeSchema = z.object({
   email,
   code: mailedCodeField('Enter the 6-digit code from the email'),
 })
 
-/** "Send it again" on the check-email page. */
 export const ResendConfirmationSchema = z.object({ email })

@@ -20,10 +20,9 @@ import { isAuthServerUnavailable, isDefiniteSessionEnd } from './session-answers
 import { signingKeys } from './signing-keys.server'
 
 /**
- * A request is signed in when its access token verifies (the session from its cookies,
- * refreshed near expiry; the signature checked locally by auth-js `getClaims` with the keys of
- * signing-keys.server.ts) and the database says its session is not ended (`session_is_active`).
- * Only a definite "gone" signs a browser out; an answer that cannot be had is a 503.
+ * Signed in: the access token verifies (the cookies' session, refreshed near expiry; checked
+ * locally by `getClaims` with signing-keys.server.ts' keys) and the database says the session is
+ * not ended (`session_is_active`). Only a definite "gone" signs out; no answer is a 503.
  */
 export interface SessionUser {
   id: string
@@ -33,10 +32,7 @@ export interface SessionUser {
   recoveredAt?: number
 }
 
-/**
- * A Supabase client bound to this request's cookies. Its cookie writes are collected in
- * `headers`, which every response to the request must carry, or a refresh is lost.
- */
+/** Its cookie writes land in `headers`, which every response must carry, or a refresh is lost. */
 export function createSupabaseServerClient(request: Request, headers = new Headers()) {
   const env = getEnv()
   const onBehalf = authCallsOnBehalfOf(clientAddress(request), env)
@@ -92,16 +88,12 @@ const verifiedTokens = new ExpiringCache<Claimed>(cacheSize('sessions', 10_000),
 export const SESSION_CHECK_GRACE_SECONDS = 30
 
 /**
- * Sessions whose existence check last said "active" within SESSION_CHECK_GRACE_SECONDS, by
- * session id: when the check cannot be made, a page view (GET, HEAD) of such a session is
- * served, not a 503 (tests/integration/session-resilience.test.ts).
+ * Sessions whose existence check said "active" within SESSION_CHECK_GRACE_SECONDS, by id: when
+ * the check cannot be made, a page view (GET, HEAD) of such a session is served, not a 503.
  */
 export const sessionConfirmations = new ExpiringCache<true>(cacheSize('grace', 10_000), seconds)
 
-/**
- * One session read per request, shared by the root, layout and page loaders of a navigation:
- * one existence check per navigation instead of five (tests/integration/auth-session.test.ts).
- */
+/** One session read per request: one existence check per navigation instead of five. */
 const requestSessions = new WeakMap<
   object,
   { verified: Promise<Verified>; checked?: Promise<SessionResult> }
@@ -156,9 +148,8 @@ async function checked(request: Request, { result, claimed }: Verified): Promise
 }
 
 /**
- * `getOptionalUser` with the page's own read, made as the user, sent while the session check
- * is in flight (one round trip, not two); its answer is handed over only once the session is
- * known to be live (else null, whatever the read gave).
+ * `getOptionalUser` with the page's own read, sent while the session check is in flight (one
+ * round trip, not two); its answer is handed over only once the session is known to be live.
  */
 export async function getOptionalUserWith<T>(
   request: Request,
@@ -179,7 +170,6 @@ export async function getOptionalUserWith<T>(
   return [session, session.user ? await reading : null]
 }
 
-/** `requireUser` with the page's own read travelling with the session check (see above). */
 export async function requireUserWith<T>(
   request: Request,
   read: (session: Claimed & { readonly supabase: SupabaseClient }) => Promise<T>,
@@ -194,8 +184,7 @@ async function verifyToken(
   { supabase, headers }: SessionResult,
   key: string,
 ): Promise<Claimed | null> {
-  // A cookie that cannot be read (a token naming another algorithm, `none`, garbage) is a
-  // visitor who is signed out, never an error page.
+  // An unreadable cookie (another algorithm, `none`, garbage): signed out, never an error page.
   const unreadable = () => ({ data: null, error: new Error('unreadable session') })
   const current = await withinSessionCheckTime(supabase.auth.getSession()).catch(
     (error: unknown) => {
@@ -205,8 +194,7 @@ async function verifyToken(
   )
   const refreshError = isAuthError(current.error) ? current.error : null
   if (refreshError && !isDefiniteSessionEnd(refreshError)) {
-    // Not a definite end (no answer, a 429, a 5xx): the cookies auth-js may have cleared are
-    // kept, and the visitor is asked to try again.
+    // Not a definite end (no answer, a 429, a 5xx): the cookies stay; the visitor tries again.
     headers.delete('Set-Cookie')
     logger.error(
       { status: refreshError.status, code: refreshError.code },
@@ -338,7 +326,6 @@ export async function requireConfirmedUser(request: Request) {
   return session
 }
 
-/** The signed-in user, or a redirect to /sign-in that brings them back afterwards. */
 export async function requireUser(request: Request) {
   const result = await getOptionalUser(request)
   if (!result.user || !result.asUser) {
@@ -356,7 +343,6 @@ function signInRedirect(request: Request, headers: Headers, endedElsewhere = fal
   return redirect(`/sign-in?${new URLSearchParams({ redirectTo: back, notice })}`, { headers })
 }
 
-/** For sign-in and sign-up pages: a signed-in visitor is sent to the dashboard. */
 export async function requireAnonymous(request: Request) {
   const result = await getOptionalUser(request)
   if (result.user) throw redirect('/dashboard', { headers: result.headers })

@@ -32,10 +32,7 @@ function fields(
   return { intent, formError, linkFor, unconfirmedEmail }
 }
 
-/**
- * Sign-in by password (the default), magic link or GitHub; another intent is refused. Each valid
- * attempt is rate limited first; a success redirects (303) to `redirectTo`.
- */
+/** Password (the default), magic link or GitHub; each valid attempt is rate limited first. */
 export async function handleSignIn(request: Request) {
   const formData = await readFormData(request)
   const intent = formData.get('intent')
@@ -82,14 +79,12 @@ async function mailMagicLink(request: Request, formData: FormData, next: string)
 
 async function signInWithPasswordForm(request: Request, formData: FormData, next: string) {
   const submission = parseWithZod(formData, { schema: SignInSchema })
-  // The password is never sent back to the page.
   const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success')
     return reply(result(), fields('password', null), { status: 400 })
   const limit = await hitAuthRateLimit(request, 'sign-in', submission.value.email)
   if (!limit.allowed) {
-    // The password is not checked (not even the right one); the emailed link, which only the
-    // owner receives, still works.
+    // The password is not checked, even the right one; the emailed link still works for the owner.
     const message = limit.paused
       ? pausedCheckMessage('sign-in', limit.retryAfterSeconds)
       : tooManyAttemptsMessage(limit.retryAfterSeconds)

@@ -15,7 +15,6 @@ import { SignUpSchema } from './schemas'
 export async function handleSignUp(request: Request) {
   const formData = await readFormData(request)
   const submission = parseWithZod(formData, { schema: SignUpSchema })
-  // The password is never sent back to the page.
   const result = () => submission.reply({ hideFields: ['password'] })
   if (submission.status !== 'success') {
     return reply(result(), { formError: null }, { status: 400 })

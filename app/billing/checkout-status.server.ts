@@ -23,10 +23,7 @@ export const CHECKOUT_LOOKUP_RATE_LIMIT: ClientRateLimit = {
   shared: { limit: 600, windowMs: 10 * 60_000 },
 }
 
-/**
- * The running provider whose checkout the success URL names (each provider its own query
- * parameter, e.g. `session_id`), with the id, or null when it names none.
- */
+/** Each provider reads its own query parameter of the success URL (e.g. `session_id`). */
 function namedCheckout(params: URLSearchParams) {
   for (const provider of billingProviders()) {
     const id = params.get(provider.checkout.param)
@@ -45,7 +42,6 @@ export async function hitCheckoutLookupLimit(
 }
 
 /**
- * Looks up the checkout the success URL names (spec: complete / open / other = failed).
  * Only the provider's answer may say "not paid": a checkout it does not know (404) is
  * `missing`, any other failure (5xx, 429, timeout, network) is `confirming`.
  */

@@ -18,7 +18,6 @@ const DEADLINE_MS = 2500
 const REQUEST_TIMEOUT_MS = 2000
 const COOLDOWN_MS = 15 * 60 * 1000
 
-/** Rows looked up without success, each until its cool-down ends. */
 const coolingDown = new ExpiringCache<true>(10_000)
 
 export function resetDeferredLookupsForTests() {

@@ -16,6 +16,5 @@ export function getPlans(): Plan[] {
   }))
 }
 
-/** The plan whose id at `provider` is `id`. */
 export const planById = (provider: string, id: string | null | undefined) =>
   id ? getPlans().find((plan) => plan.ids[provider] === id) : undefined

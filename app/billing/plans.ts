@@ -62,11 +62,9 @@ export const PLAN_DEFINITIONS: readonly PlanDefinition[] = PLAN_CATALOG.plans
 
 export type PlanSettingName = `${Providers['planIds']['prefix']}${string}`
 
-/** The setting naming a plan's id at a provider (`<prefix><PLAN>`). */
 export const planIdSetting = (prefix: string, plan: Pick<PlanBase, 'key'>) =>
   `${prefix}${plan.key.toUpperCase()}`
 
-/** Each plan's id setting at each provider, valued with the catalogue's id. */
 export function planIdSettings(plans: readonly PlanDefinition[]): Record<PlanSettingName, string> {
   return Object.fromEntries(
     PROVIDER_SETTINGS.flatMap(({ id, planIds }) =>

@@ -10,11 +10,7 @@ import { applyProviderAnswer } from '~/subscriptions/store.server'
 
 import { billingProvider, providerCallRefusal, providerRoute } from './registry.server'
 
-/**
- * A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal):
- * a fresh portal URL for the signed-in user's own customer, with the answers the contract
- * gives that endpoint when there is none or the provider fails.
- */
+/** A provider's portal endpoint of the contract (POST /api/customer_portal, GET /api/portal). */
 export function portalEndpoint(
   id: string,
   answers: { post?: boolean; noSubscription: 404 | 500; failed: string },
@@ -41,14 +37,10 @@ export function portalEndpoint(
       return jsonNoStore({ error: answers.failed }, { status: 500, headers })
     }
   }
-  // A browser following the pages' link or form gets a page, never raw JSON.
   return providerRoute(id, forBrowsers(PORTAL_PAGES, open))
 }
 
-/**
- * Opens the billing portal of the user's subscription's provider (its row read once, here); with
- * `paymentMethod`, on its card form where it can (else the page says where to go in it).
- */
+/** The row is read once, here; `paymentMethod` opens the card form where the provider can. */
 export async function openBillingPortal(
   asUser: AsUser,
   userId: string,
@@ -70,10 +62,7 @@ export async function openBillingPortal(
 
 type Change = 'cancel' | 'resume' | 'pay'
 
-/**
- * Cancels the user's own subscription at the period end, resumes it, or pays its open invoice
- * with the saved card; the provider's answer is applied now (queuing any mail). A reason if not.
- */
+/** Cancel at period end, resume, or pay the open invoice; the provider's answer is applied now. */
 export async function changeSubscription(asUser: AsUser, userId: string, intent: Change) {
   try {
     const row = await readOwnSubscription(asUser)

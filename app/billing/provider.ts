@@ -34,7 +34,6 @@ export interface Preflight {
   faults?: (string | false)[]
 }
 
-/** What the plan-change page shows before the change is confirmed. */
 export interface PlanChangeOffer {
   subscriptionId: string
   current: Pick<Plan, 'key' | 'name' | 'amount' | 'currency' | 'interval'>
@@ -45,7 +44,6 @@ export interface PlanChangeOffer {
 /** A provider's answer to a change: the row fields it implies, at the provider's time. */
 type Answer = { fields: Partial<SubscriptionRow>; occurredAt: string }
 
-/** The user's billing row, when there is one. */
 type Row = SubscriptionRow | null
 
 type PlanChangeStep<T> = (row: Row, userId: string, planKey: string) => Promise<T | Unavailable>

@@ -1,7 +1,4 @@
-/**
- * `npm run billing:reconcile`: applies through the webhook ledger what each running provider
- * holds and the database lacks; flags and exit codes: docs/operations.md, "Reconciliation".
- */
+/** `npm run billing:reconcile`: flags and exit codes in docs/operations.md, "Reconciliation". */
 import { parseArgs } from 'node:util'
 
 import { errorText, startCommand } from '~/commands.server'

@@ -12,7 +12,6 @@ import { billingProviders } from './registry.server'
  * would have written, applied through the ledger as `reconcile:<subscription id>:<read time>`.
  */
 
-/** The columns compared between the provider and the row. */
 const COMPARED = [
   'status',
   'plan_name',
@@ -107,7 +106,6 @@ function newestPerUser(candidates: ListedSubscription[]) {
 const comparable = (value: unknown) =>
   typeof value === 'string' && /^\d{4}-/.test(value) ? Date.parse(value) : (value ?? null)
 
-/** What differs between the stored row and the provider's subscription. */
 function subscriptionChanges(
   provider: string,
   row: SubscriptionRow | undefined,
@@ -135,10 +133,7 @@ async function lastEvent(provider: string) {
   return data
 }
 
-/**
- * Compares one provider's subscriptions with the database; unless `check`, applies each
- * difference through the ledger in its own transaction (a failure throws: nothing half-done).
- */
+/** Unless `check`, applies each difference in its own transaction (a failure throws). */
 export async function reconcileProvider(
   provider: string,
   options: { check?: boolean; full?: boolean } = {},

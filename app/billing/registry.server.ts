@@ -42,7 +42,6 @@ export function providerFormTargets(): string[] {
   ])
 }
 
-/** The running provider with this id (a billing row's `provider`), or undefined. */
 export function billingProvider(id: string | null | undefined) {
   return billingProviders().find((provider) => provider.id === id)
 }

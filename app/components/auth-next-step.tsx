@@ -47,7 +47,6 @@ export function NextStepForm({
   )
 }
 
-/** "Send the confirmation again": a new sign-up confirmation (the check-email page's action). */
 export function ResendConfirmationForm({ email }: { email?: string | null }) {
   const action = email ? `/sign-up/confirm?${new URLSearchParams({ email })}` : '/sign-up/confirm'
   return (
@@ -75,7 +74,6 @@ export function SendAgainForm(props: { email: string; intent: string; action?: s
   )
 }
 
-/** A check-email page's form for the mail's 6-digit code, posted to the page. */
 export function CodeForm(props: {
   form: FormMetadata<{ email: string; code: string }>
   code: FieldMetadata<string>

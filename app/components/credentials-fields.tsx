@@ -2,7 +2,6 @@ import type { FieldMetadata } from '@conform-to/react'
 
 import { FieldErrors, HoneypotField, NEW_PASSWORD_HINT, TextField } from './forms'
 
-/** The fields of the sign-in and sign-up forms, with the form's own errors. */
 export function CredentialsFields({
   fields,
   form,

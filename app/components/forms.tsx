@@ -55,7 +55,6 @@ export function TextField({
   )
 }
 
-/** The error list of one field or of the whole form. */
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   if (!errors?.length) return null
   return (
@@ -94,7 +93,6 @@ export function FormMessage({
   )
 }
 
-/** A submit button that shows progress while its form is being submitted. */
 export function SubmitButton({
   children,
   pendingText,
@@ -168,7 +166,6 @@ export function FormReplyMessages({
 
 export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters.`
 
-/** A new password and its repetition (choosing one, or changing it). */
 export function NewPasswordFields({
   password,
   confirmPassword,

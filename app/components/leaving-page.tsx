@@ -1,9 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react'
 
-/**
- * A way out of the app, a link or a plain POST form with one button, that shows it is on its
- * way; the pending state is cleared when the page comes back from the bfcache.
- */
+/** A link or one-button POST form out of the app; its pending state clears on a bfcache return. */
 export function LeavingDoor({
   door,
   className,

@@ -4,10 +4,7 @@ import { type PastDueFacts, pastDueNotice, PAYMENT_METHOD_INTENT } from '~/subsc
 
 import { SubmitButton } from './forms'
 
-/**
- * The notice of a failed renewal with the one action that fixes it: a new card (the provider's
- * portal, through the billing page's action) or, once one is saved, paying `payNow` with it.
- */
+/** A failed renewal's one fix: a new card (the provider's portal), then paying `payNow` with it. */
 export function PastDueBanner({ subscription }: { subscription: PastDueFacts }) {
   const saved = subscription.payNow
   return (

@@ -9,8 +9,7 @@ export interface ContactDelivery {
   deliver(message: ContactMessage): Promise<void>
 }
 
-// Stored, with its mails to the team (CONTACT_TO) and the sender queued in the same
-// transaction (docs/contact.md).
+// Stored, with the mails to the team and to the sender, in one transaction (docs/contact.md).
 let delivery: ContactDelivery = {
   async deliver(message) {
     await rpc('store_contact_message', { p_message: message, p_team: getEnv().CONTACT_TO })

@@ -44,5 +44,4 @@ export const contactSchema = z.object(
   { error: 'The submission must be an object with the contact form fields' },
 )
 
-/** A validated, trimmed contact submission. */
 export type ContactMessage = z.infer<typeof contactSchema>

@@ -12,9 +12,8 @@ import { type MailTransport, smtpTransport } from './mailer.server'
 import { type ReceiptPayment, renderMail } from './render'
 
 /**
- * The outbox's deliverer, one per instance, in the background (docs/notifications.md): a
- * webhook only writes the row and wakes it, so a mail server that is down or slow never
- * fails or slows a webhook. A failed send is tried again, twice as late each time.
+ * One per instance, in the background (docs/notifications.md): a webhook only writes the row and
+ * wakes it, so a slow mail server never slows a webhook; a failed send retries, twice as late.
  */
 export const MAX_ATTEMPTS = 12
 const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000
@@ -73,7 +72,6 @@ function finishMail(
   })
 }
 
-/** One pass: claims and delivers due mails until none is due. */
 export async function deliverDueMails(
   transport: MailTransport = smtpTransport(),
 ): Promise<DeliveryReport> {
@@ -127,8 +125,7 @@ async function deliverOne(mail: ClaimedMail, transport: MailTransport, report: D
     }
     return
   }
-  // Sent: if this report fails (the database went away), the lease runs out and the mail
-  // is sent again: at least once, never lost.
+  // Sent: if this report fails, the lease runs out and the mail is sent again: never lost.
   await finishMail(mail, 'sent')
   report.sent++
   logger.info(fields, 'notification sent')
@@ -157,8 +154,7 @@ function runPass() {
   })
 }
 
-// The dev server re-evaluates changed modules: the interval of an earlier copy of this
-// module is found here and stopped, so one process never runs two deliverers.
+// The dev server re-evaluates modules: an earlier copy's interval is stopped (one deliverer).
 const previous = globalThis as { mailDeliveryTimer?: ReturnType<typeof setInterval> }
 
 type CustomerEmailTask = (userId: string, change: Record<string, unknown>) => Promise<void>
@@ -187,10 +183,7 @@ export async function stopMailDelivery() {
   await running
 }
 
-/**
- * Queues a security notice after an account action succeeded in Supabase Auth, outside this
- * database's transaction: a failure to queue is logged, and the action stands.
- */
+/** Outside this database's transaction: a failure to queue is logged, and the action stands. */
 export async function queueSecurityNotice(
   userId: string,
   kind: 'password_changed' | 'signed_out_everywhere',
@@ -210,10 +203,7 @@ export async function queueSecurityNotice(
 /** What was paused when an address's guessing ceiling was reached (rate-limits.server.ts). */
 export type GuessedFlow = 'sign-in' | 'password-check' | 'email-code'
 
-/**
- * Queues the notice that an address's guessing ceiling was reached (nothing for an address
- * without an account). A failure is logged: the attempts stay refused either way.
- */
+/** Nothing for an address without an account; a failure is logged: the attempts stay refused. */
 export async function queueAttemptsNotice(email: string, flow: GuessedFlow, minutes: number) {
   try {
     const queued = await rpc('enqueue_attempts_notice', {

@@ -2,14 +2,12 @@
 export const NOTIFICATION_KINDS = ['product_updates', 'billing', 'security'] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
-/** The user_profiles column holding the preference of a kind. */
 export const PREFERENCE_COLUMNS = {
   product_updates: 'notify_product_updates',
   billing: 'notify_billing',
   security: 'notify_security',
 } as const satisfies Record<NotificationKind, string>
 
-/** Labels and descriptions shown on the Notifications page. */
 export const NOTIFICATION_LABELS = {
   product_updates: {
     label: 'Product updates',

@@ -4,7 +4,6 @@ import { updateOwnProfile } from '~/profile/profile.server'
 
 import type { NotificationPreferences } from './schemas'
 
-/** The signed-in user's preferences, from their profile (`account_summary`). */
 export function preferencesOf(row: ProfileSummary | null): NotificationPreferences {
   return {
     // Product updates are opt-in; the mails the user relies on are on unless turned off.

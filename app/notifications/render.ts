@@ -29,7 +29,6 @@ export interface RenderContext {
 
 export type RenderedMail = Omit<OutgoingMail, 'to'>
 
-/** A paragraph, or a call to action with its link. */
 type Block = string | { label: string; url: string }
 
 const text = (data: Record<string, unknown>, key: string) => {
@@ -75,7 +74,6 @@ function compose(subject: string, footer: string, blocks: Block[]): RenderedMail
  * prorated by this period's change (`old_plan` at `changed_at`): as billing and mails say. */
 export function upcomingInvoice(data: Record<string, unknown>) {
   const find = (key: string) => PLAN_DEFINITIONS.find((item) => item.name === text(data, key))
-  // A mail's date, or the subscription row's.
   const end = text(data, 'next_charge_at') ?? text(data, 'current_period_end') ?? ''
   const plan = find('plan_name')
   if (!plan || (text(data, 'billing_cycle') ?? plan.interval) !== plan.interval) return null
@@ -97,10 +95,7 @@ function nextCharge(data: Record<string, unknown>) {
   return at && (upcomingInvoice(data)?.next ?? `on ${formatDate(at)}`)
 }
 
-/**
- * A queued mail's text, rendered at delivery so a receipt carries an invoice link filled in
- * after the payment; null when there is nothing to send any more (the payment is gone).
- */
+/** Rendered at delivery, so a receipt has a later invoice link; null once the payment is gone. */
 export function renderMail(mail: QueuedMail, context: RenderContext): RenderedMail | null {
   const { data } = mail
   const link = (path: string) => new URL(path, context.siteUrl).toString()

@@ -7,7 +7,6 @@ import { useValidatedForm } from '~/lib/forms/form-validation'
 
 import { AVATAR_TYPES } from './limits'
 
-/** The avatar upload (and removal) of the General page. */
 export function AvatarForm({
   name,
   avatarUrl,

@@ -15,7 +15,6 @@ const MAX_BODY_BYTES = AVATAR_MAX_BYTES * 4
 /** Accounts with an avatar upload under way in this instance (its body is in memory): one each. */
 const uploading = new Set<string>()
 
-/** The General settings action: display name, avatar upload and avatar removal. */
 export async function handleGeneralSettings(
   request: Request,
   owner: AvatarOwner,

@@ -17,7 +17,6 @@ export function sniffImageType(bytes: Uint8Array): AvatarType | null {
   return null
 }
 
-/** The file extension used in the stored object's name. */
 export const AVATAR_EXTENSIONS: Record<AvatarType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -25,7 +24,6 @@ export const AVATAR_EXTENSIONS: Record<AvatarType, string> = {
   'image/gif': 'gif',
 }
 
-/** True when a stored avatar path lies in the user's own folder (`<user id>/…`). */
 export function isOwnAvatarPath(path: string | null | undefined, userId: string): path is string {
   return !!path && path.startsWith(`${userId}/`) && !path.slice(userId.length + 1).includes('/')
 }

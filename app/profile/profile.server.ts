@@ -14,7 +14,6 @@ export function avatarUrl(userId: string, path: string | null) {
   return encodeURI(`${storage}/object/public/${AVATAR_BUCKET}/${path.replace(/^\/+/, '')}`)
 }
 
-/** Name and avatar URL of the signed-in user, for the dashboard header and settings. */
 export function profileView(userId: string, profile: ProfileSummary | null) {
   return {
     displayName: profile?.display_name ?? null,

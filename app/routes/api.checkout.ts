@@ -15,8 +15,7 @@ import {
 import { jsonNoStore } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
-// GET /api/checkout: start a Polar checkout; 307 to Polar's hosted checkout page. Only for
-// a signed-in user, as Stripe's checkout (docs/decisions/0012-checkout.md).
+// Only for a signed-in user, as Stripe's checkout.
 async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   const { user, asUser, headers } = await getOptionalUser(request)
   const fail = (status: number, error: string) => jsonNoStore({ error }, { status, headers })
@@ -42,5 +41,4 @@ async function startPolarCheckout({ request }: LoaderFunctionArgs) {
   }
 }
 
-// A browser following the pages' link or form gets a page, never raw JSON.
 export const loader = providerRoute('polar', forBrowsers(CHECKOUT_PAGES, startPolarCheckout))

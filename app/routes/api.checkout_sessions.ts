@@ -9,7 +9,6 @@ import { CHECKOUT_PAGES, forBrowsers } from '~/lib/server/browser-fallback.serve
 import { FORM_MAX_BYTES, jsonNoStore, readPayload } from '~/lib/server/http.server'
 import { logger } from '~/lib/server/logger.server'
 
-// POST /api/checkout_sessions: start a Stripe Checkout for a plan price; 303 to Stripe.
 async function startStripeCheckout({ request }: ActionFunctionArgs) {
   const refused = refuseApiPost(request)
   if (refused) return refused
@@ -42,7 +41,6 @@ async function startStripeCheckout({ request }: ActionFunctionArgs) {
   }
 }
 
-// A browser following the pages' link or form gets a page, never raw JSON.
 export const action = providerRoute('stripe', forBrowsers(CHECKOUT_PAGES, startStripeCheckout))
 
 export const loader = postOnly('stripe')

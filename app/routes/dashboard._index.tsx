@@ -23,7 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (confirmed.value) headers.append('Set-Cookie', confirmed.clear)
   if (confirmed.value === 'choose-password')
     throw redirect('/reset-password?notice=choose-password', { headers })
-  // A newcomer who chose a plan before signing up continues to its checkout, once.
   const afterSignUp = await takeAfterSignUp(request)
   if (afterSignUp) {
     // On to the plan's checkout, which shows the confirmed address itself.
@@ -48,9 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function DashboardOverview() {
   const { email, subscription, confirmedNotice } = useLoaderData<typeof loader>()
-  // A new subscription may be `incomplete` until its first invoice is paid (seconds after
-  // checkout): it does not renew yet. An ended subscription may keep cancel_at_period_end
-  // (a provider leaves it set), so "canceled" is checked before the scheduled cancellation.
+  // A new subscription is `incomplete` until its first invoice is paid: no renewal yet. An ended
+  // one may keep cancel_at_period_end (providers leave it set), so "canceled" is checked first.
   const nextDate =
     subscription?.status === 'past_due'
       ? pastDueSummary(subscription)

@@ -29,8 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   )
   const { user, headers } = session
   const url = new URL(request.url)
-  // Changed from elsewhere: this browser's token still names the old address (the sidebar
-  // shows it) until it is refreshed.
+  // Changed elsewhere: this browser's token (the sidebar) names the old address until refreshed.
   if (account && account.email !== user.email) {
     const { data: refreshed } = await session.supabase.auth.refreshSession()
     if (refreshed.user?.email === account.email)

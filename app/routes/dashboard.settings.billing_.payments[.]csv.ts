@@ -21,7 +21,6 @@ function amount(minor: number, currency: string) {
   return (minor / 10 ** places).toFixed(places)
 }
 
-/** GET /dashboard/settings/billing/payments.csv: the signed-in user's whole payment history. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { asUser, headers } = await requireUser(request)
   const { payments } = await getBillingOverview(asUser, 1, 1_000_000)

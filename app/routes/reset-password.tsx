@@ -17,8 +17,7 @@ import { FormMessage, NewPasswordFields, SubmitButton } from '~/components/forms
 import { useValidatedForm } from '~/lib/forms/form-validation'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// Only the session of the recovery link may set a password here, so a stolen or shared
-// session cannot take the account over; any other is sent to ask for a link.
+// Only the recovery link's session: a stolen or shared one cannot take the account over.
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, headers } = await requireUser(request)
   if (!(await isRecoveryRequest(request, user)))

@@ -17,8 +17,7 @@ import { FormMessage } from '~/components/forms'
 import { TextLink } from '~/components/links'
 import { getSchemaConstraint } from '~/lib/forms/schema-constraint'
 
-// The sign-in mail's 6-digit code, for a phone's mail app that opens links elsewhere; the
-// answer is the same whether or not the address has an account.
+// For a phone's mail app that opens links elsewhere; the same answer, account or not.
 export const action = ({ request }: ActionFunctionArgs) =>
   handleConfirmEmail(request, { after: '/dashboard', resend: false })
 

@@ -31,8 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { headers } = await requireAnonymous(request)
   const params = new URL(request.url).searchParams
   const email = params.get('email') ?? ''
-  // Confirmed on another device: this browser signs in and continues where it was going
-  // (the dashboard follows a plan chosen before signing up).
+  // Confirmed on another device: signed in here, on to where it was going (a plan chosen first).
   if (email && (await isPendingSignUpConfirmed(request, email))) {
     headers.append('Set-Cookie', await forgetPendingSignUp())
     const next = new URLSearchParams({ notice: 'confirmed-sign-in', email })

@@ -5,10 +5,7 @@ import { getPlans } from '~/billing/plans.server'
 import { billingProvider, billingProviders, providerCallRefusal } from '~/billing/registry.server'
 import { logger } from '~/lib/server/logger.server'
 
-/**
- * GET /subscribe/:plan: the way from a plan on the pricing page to its hosted checkout for a
- * visitor who first had to sign up or sign in (they come back here with the plan kept).
- */
+/** Back here after signing up or in, the plan kept, on the way to its hosted checkout. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { user, asUser, headers } = await requireUser(request)
   const plan = getPlans().find((candidate) => candidate.key === params.plan)

@@ -12,8 +12,7 @@ import { nextRecheck, RECHECK_SECONDS } from '~/billing/success-recheck'
 import { MessagePage } from '~/components/error-boundary'
 import { ButtonLink } from '~/components/links'
 
-// Only reads the checkout's state: the provider's webhook activates the subscription. The
-// reload while confirming is a meta refresh, so it works without JavaScript.
+// Only reads: the webhook activates the subscription; the reload is a meta refresh (no script).
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   // Over the lookup budget: no provider is asked and the page does not reload itself.

@@ -34,10 +34,7 @@ export async function readOwnSubscription(asUser: AsUser): Promise<SubscriptionR
   return data as SubscriptionRow | null
 }
 
-/**
- * The user's account summary and one page of their payments, newest first, each with the
- * provider references `fillDeferredLookups` reads, in one call under RLS.
- */
+/** One call under RLS: the summary and a page of payments with their provider references. */
 export async function getBillingOverview(asUser: AsUser, page = 1, pageSize = PAYMENTS_PAGE_SIZE) {
   const overview = await rpc(
     'account_billing_overview',

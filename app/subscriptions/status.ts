@@ -17,7 +17,6 @@ export function statusLabel(status: string | null | undefined) {
 /** Statuses in which a subscription still gives access (a second purchase makes no sense). */
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
-/** Whether a subscription is live: the one rule for "already subscribed" and the current plan. */
 /** A payment's status as shown: its refunded total decides, whichever provider refunded it. */
 export const paymentStatus = (p: { status: string; amount: number; amount_refunded: number }) =>
   !p.amount_refunded ? p.status : p.amount_refunded < p.amount ? 'partially_refunded' : 'refunded'
@@ -63,5 +62,4 @@ export function pastDueNotice(facts: PastDueFacts, now = Date.now()) {
   return `${pastDueSummary(facts, now)}. ${next}`
 }
 
-/** The form field that asks the billing page's action for the payment-method flow. */
 export const PAYMENT_METHOD_INTENT = 'update_payment_method'

@@ -4,7 +4,6 @@ import { rpc } from '~/lib/database/rpc.server'
 
 import type { NewPayment, SubscriptionRow } from './types'
 
-/** Identifies one provider event in the ledger. */
 export interface LedgerEvent {
   provider: string
   id: string
@@ -12,7 +11,6 @@ export interface LedgerEvent {
   occurredAt: string
 }
 
-/** The ledger row's arguments, the same for every ledger call. */
 const ledgerArgs = (event: LedgerEvent) => ({
   p_provider: event.provider,
   p_event_id: event.id,
@@ -45,10 +43,7 @@ export function applySubscriptionEvent(
   )
 }
 
-/**
- * A provider's answer to a change made in the app, applied now, stamped with the provider's
- * time, never this server's.
- */
+/** A provider's answer to a change made in the app, stamped with its time, never this server's. */
 export function applyProviderAnswer(
   provider: string,
   what: string,

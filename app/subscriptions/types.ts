@@ -1,6 +1,5 @@
 import type { Database } from '../../supabase/database.types'
 
-/** Row types of the billing tables, as generated from supabase/migrations. */
 type Tables = Database['public']['Tables']
 
 export type SubscriptionRow = Omit<

@@ -2,10 +2,7 @@ import type { APIRequestContext } from '@playwright/test'
 
 import { createUser, expect, test, uniqueEmail } from './fixtures'
 
-/**
- * An account and no account get the same answers, even twice within a minute (Supabase Auth's
- * once-a-minute refusal is for accounts only).
- */
+/** Account or not, the same answers, twice a minute too (Supabase's minute is accounts' only). */
 
 /** An answer with the address, the page's nonces and its request ids taken out. */
 async function answer(request: APIRequestContext, path: string, form: Record<string, string>) {

@@ -26,10 +26,7 @@ const MetadataSchema = z.record(
   z.union([z.string().min(1).max(500), z.number(), z.boolean()]),
 )
 
-/**
- * The app's own link that starts a plan's Polar checkout for the signed-in user: GET
- * /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md).
- */
+/** GET /api/checkout with the query `parseCheckoutQuery` reads back (docs/polar.md). */
 export function polarCheckoutPath(productId: string, user: { id: string; email: string }) {
   const query = new URLSearchParams({
     products: productId,
@@ -68,8 +65,7 @@ export function parseCheckoutQuery(url: URL, user: SessionUser): CheckoutQueryRe
   if (metadata.user_id !== undefined && metadata.user_id !== user.id)
     return refuse('metadata.user_id does not match the signed-in user', 403)
   const customerEmail = url.searchParams.get('customerEmail')?.trim()
-  // A checkout is for the user's own Polar customer: another address would let Polar
-  // attach the purchase to whoever owns that address.
+  // The user's own customer: another address would let Polar attach the purchase to its owner.
   if (customerEmail && customerEmail.toLowerCase() !== user.email.toLowerCase())
     return refuse('customerEmail must be the email address of the signed-in account')
   // The user's own address is accepted and not needed: the checkout names their customer.

@@ -21,10 +21,7 @@ export function polarServer(env: ServerEnv, purpose: PolarPurpose) {
   return env.POLAR_SANDBOX === 'false' ? 'production' : 'sandbox'
 }
 
-/**
- * Throws when the purposes' servers differ: a sandbox checkout cannot be managed in a production
- * portal, nor its invoice fetched there (docs/decisions/0013-polar-servers.md).
- */
+/** Throws when the purposes' servers differ: a sandbox checkout is unknown to production's. */
 export function describePolarServers(env: ServerEnv): { info: string } {
   if (env.POLAR_API_URL)
     return { info: `Polar: every call goes to POLAR_API_URL (${env.POLAR_API_URL})` }

@@ -4,10 +4,7 @@ import { paymentDescription } from '~/billing/payment-description'
 import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
-/**
- * Pure mapping of Polar webhook payloads (snake_case wire format) to rows. Schemas name
- * only the fields we read and let the rest through.
- */
+/** Schemas name only the fields we read and let the rest through. */
 
 const metadata = z.record(z.string(), z.unknown()).nullish()
 const date = z.string().nullish()
@@ -63,9 +60,8 @@ export const PolarEnvelopeSchema = z.looseObject({
 })
 
 /**
- * The user a Polar subscription or order belongs to: the metadata `user_id` our checkout sets,
- * unless its customer is bound by `external_id` to someone else (`refused`); never the
- * customer's metadata (docs/polar.md, "Events and effects").
+ * The metadata `user_id` our checkout sets, unless the customer is bound by `external_id` to
+ * someone else (`refused`); never the customer's metadata (docs/polar.md, "Events and effects").
  */
 export function polarUserLink(object: Pick<PolarSubscription, 'metadata' | 'customer'>) {
   const userId = asUserId(object.metadata?.user_id)
@@ -79,10 +75,7 @@ export function polarPlanName(product: { name?: string | null } | null | undefin
   return product?.name?.trim() || 'Unknown Plan'
 }
 
-/**
- * Columns each subscription event sets: the whole snapshot, then what its type means on top
- * (docs/polar.md, "Events and effects").
- */
+/** The whole snapshot, then what its type means on top (docs/polar.md, "Events and effects"). */
 export function polarSubscriptionFields(
   type: string,
   subscription: PolarSubscription,
@@ -142,7 +135,6 @@ export function polarOrderPayment(order: PolarOrder, userId: string | null): New
   }
 }
 
-/** The negative payment_history row of a refunded order. */
 export function polarRefundPayment(
   order: PolarOrder,
   userId: string | null,

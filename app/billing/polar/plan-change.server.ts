@@ -15,10 +15,7 @@ const NO_SUBSCRIPTION = 'You do not have a Polar subscription to change.'
 
 const pick = ({ ids: _ids, ...plan }: Plan) => plan
 
-/**
- * What changing to `planKey` would do for the user's Polar subscription, read from Polar (its
- * period and product, not the row's), or why it cannot change; Polar failures throw.
- */
+/** From Polar (its period and product, not the row's), or why it cannot change; failures throw. */
 export async function polarPlanChangeOffer(
   row: SubscriptionRow | null,
   userId: string,
@@ -60,8 +57,7 @@ export async function polarPlanChangeOffer(
   }
 }
 
-/** Changes the user's Polar subscription to `planKey` and applies Polar's answer at once;
- * Polar's refusals become a reason, other failures throw. */
+/** Polar's answer is applied at once; its refusals become a reason, other failures throw. */
 export async function changePolarPlan(
   row: SubscriptionRow | null,
   userId: string,

@@ -14,7 +14,6 @@ import { applyPolarEvent, handlePolarWebhook } from './webhook.server'
 
 const PAGE_SIZE = 100
 
-/** Polar behind the billing contract (app/billing/provider.ts). */
 export const polarProvider: BillingProvider = {
   id: 'polar',
   label: 'with Polar',
@@ -43,8 +42,7 @@ export const polarProvider: BillingProvider = {
   checkoutDoor: (plan, user) => ({ href: polarCheckoutPath(plan.ids.polar, user) }),
   // Through GET /api/checkout, whose guards (rate limit, one live plan) apply.
   startCheckout: async (_asUser, user, plan) => polarCheckoutPath(plan.ids.polar, user),
-  // The customer bound to the user by `external_id`, never the stored id alone (docs/polar.md,
-  // "GET /api/portal").
+  // The customer bound by `external_id`, never the stored id alone (docs/polar.md).
   async openPortal(row, userId) {
     if (!row.polar_customer_id) return { kind: 'no-subscription' }
     try {
@@ -176,7 +174,7 @@ export const polarProvider: BillingProvider = {
     },
   },
   handleWebhook: handlePolarWebhook,
-  // Checkout, portal and invoices on one Polar server (docs/decisions/0013-polar-servers.md).
+  // Checkout, portal and invoices on one Polar server.
   startupCheck: () => describePolarServers(getEnv()).info,
   pastDueHelp:
     'Polar will try the payment again. To pay with another card, open the billing portal and add it under Payment methods.',

@@ -4,10 +4,7 @@ import { paymentDescription } from '~/billing/payment-description'
 import type { NewPayment, SubscriptionRow } from '~/subscriptions/types'
 import { asUserId } from '~/subscriptions/user-id'
 
-/**
- * Pure mapping of Stripe webhook payloads (API version 2026-10-28.endive) to rows. Schemas name
- * only the fields we read and let the rest through: an additive API change rejects no event.
- */
+/** Schemas name only the fields we read: an additive API change rejects no event. */
 
 const unix = z.int().nullish()
 const id = z.union([z.string(), z.looseObject({ id: z.string() })])
@@ -133,10 +130,7 @@ export function subscriptionUserId(subscription: StripeSubscription) {
   return asUserId(subscription.metadata?.user_id)
 }
 
-/**
- * Columns a subscription event sets. `planName` is resolved by the caller from the plans
- * (the one source of truth); `deleted` marks customer.subscription.deleted.
- */
+/** `planName` is the caller's, from the plans (the one source of truth). */
 export function subscriptionFields(
   subscription: StripeSubscription,
   planName: string,

@@ -53,7 +53,6 @@ function answerOf(answer: Stripe.Response<Stripe.Subscription>) {
   }
 }
 
-/** Stripe behind the billing contract (app/billing/provider.ts). */
 export const stripeProvider: BillingProvider = {
   id: 'stripe',
   label: 'by card',

@@ -49,8 +49,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   if (body instanceof Response) return body
   if (!signature) return badSignature()
 
-  // Decoded once, as the SDK decodes bytes (a UTF-8 TextDecoder): given the bytes, it
-  // decodes them twice, once to check the signature and once to parse them.
+  // Decoded once: given bytes, the SDK would decode them twice (signature check, then parse).
   const text = utf8.decode(body)
   const { STRIPE_WEBHOOK_SECRET: current, STRIPE_WEBHOOK_SECRET_PREVIOUS: previous } = getEnv()
   // The SDK's 300 s tolerance; either secret's signature during a roll.
@@ -154,7 +153,6 @@ export async function applyStripeEvent(event: Stripe.Event): Promise<string> {
         { invoice: invoice.id, customer: invoice.customer },
         'stripe: invoice payment failed',
       )
-      // The ledger row, the failure's dates, the failed row and the mail, in one transaction.
       return recordPaymentFailure(
         ledger(event),
         owner.userId,

@@ -14,14 +14,12 @@ import { recentEvents } from './recent-events.server'
 /** A verified event whose payload lacks fields a handled type needs: a retry cannot fix it. */
 class InvalidPayloadError extends Error {}
 
-/** Parses a payload object with a zod schema, or throws InvalidPayloadError. */
 export function parsePayload<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value)
   if (!result.success) throw new InvalidPayloadError(result.error.message)
   return result.data
 }
 
-/** A webhook JSON answer that is never cached. */
 function webhookJson(body: unknown, status: number, headers: Record<string, string> = {}) {
   return Response.json(body, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
 }

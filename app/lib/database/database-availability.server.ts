@@ -25,7 +25,6 @@ export function isDatabaseUnavailable(failure: unknown): boolean {
 const DATABASE_UNAVAILABLE_MESSAGE =
   'We cannot reach our database for a moment. Nothing was lost: please try again shortly.'
 
-/** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5
 
 /** The answers `databaseError` made for an outage, so a catch can tell them from bugs. */
@@ -40,9 +39,8 @@ function describe(cause: unknown) {
 }
 
 /**
- * What to throw for a failed database call: in an outage a logged `data(…, { status: 503 })`,
- * a 503 wherever it escapes a loader or action (webhooks catch it so the provider retries);
- * otherwise a plain Error, a 500.
+ * In an outage a logged `data(…, { status: 503 })`, a 503 wherever it escapes a loader or action
+ * (webhooks catch it so the provider retries); otherwise a plain Error, a 500.
  */
 export function databaseError(what: string, failure: unknown) {
   if (!isDatabaseUnavailable(failure)) {
@@ -97,7 +95,6 @@ export function checkDatabase(now = Date.now()): Promise<DatabaseState> {
   return inFlight
 }
 
-/** Forgets the last health check (tests). */
 export function resetDatabaseCheckForTests() {
   lastCheck = lastMigrations = undefined
 }

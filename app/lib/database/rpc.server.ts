@@ -27,10 +27,7 @@ interface RpcOptions {
   get?: boolean
 }
 
-/**
- * Calls a database function; a failure throws `databaseError`. With `result` the answer is
- * checked against the schema (a `jsonb` of another shape is a 500, not a page built on it).
- */
+/** A failure throws `databaseError`; with `result`, a `jsonb` of another shape is a 500. */
 export function rpc<Name extends Exclude<FunctionName, JsonFunction>>(
   name: Name,
   args: RpcArgs<Name>,

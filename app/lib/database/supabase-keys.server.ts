@@ -1,9 +1,8 @@
 import { type Env, getEnv } from '~/env.server'
 
 /**
- * The `global.fetch` of a Supabase client acting for one visitor: its Auth calls carry the secret
- * key and the visitor's `Sb-Forwarded-For`, the others the public key; without a secret key:
- * undefined.
+ * For one visitor: Auth calls carry the secret key and the visitor's `Sb-Forwarded-For`, the
+ * others the public key; undefined without a secret key.
  */
 export function authCallsOnBehalfOf(
   address: string | null,

@@ -26,10 +26,7 @@ export function reply<Result extends FormResult | null, const Fields extends obj
   return data({ result, ...fields }, init)
 }
 
-/**
- * A settings action's answer: which form was sent, its result, a success message. Each form
- * takes `lastResult` only for its own intent, so errors land next to the right fields.
- */
+/** Each form takes `lastResult` only for its own intent, so errors land by the right fields. */
 export interface FormReply<Intent extends string = string> {
   intent: Intent
   result: FormResult

@@ -7,7 +7,6 @@ export interface FieldConstraint {
   maxLength?: number
 }
 
-/** A form's constraints, by field name. */
 export type FormConstraint = Record<string, FieldConstraint>
 
 interface LengthCheckDef {

@@ -1,5 +1,4 @@
-// Intl formatters are costly to build (a page of payments formats dozens of values), so one
-// is kept per currency.
+// Intl formatters are costly to build (dozens per payments page): one is kept per currency.
 const moneyFormats = new Map<string, { format: Intl.NumberFormat; decimals: number }>()
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
 

@@ -1,5 +1,4 @@
-// Named by `?notice=<key>`, so they work without JavaScript. Only these keys show anything:
-// an address cannot make the site say arbitrary words.
+// Only these `?notice=<key>` keys (no script needed) show anything: never arbitrary words.
 const NOTICES = {
   'already-subscribed': {
     tone: 'info',

@@ -1,7 +1,4 @@
-/**
- * `sharedAnonymousRender`: the page's HTML is the same for every visitor without a cookie,
- * so the server may answer them from one render (`app/lib/server/page-cache.server.ts`).
- */
+/** `sharedAnonymousRender`: one render may answer every visitor without a cookie (page cache). */
 export interface PageHandle {
   sharedAnonymousRender?: boolean
 }

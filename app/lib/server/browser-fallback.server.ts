@@ -44,5 +44,4 @@ export const PORTAL_PAGES: BrowserPages = {
   notice: 'portal-failed',
 }
 
-/** Where starting a checkout lands when the user already has a live subscription. */
 export const ALREADY_SUBSCRIBED = '/dashboard/settings/billing?notice=already-subscribed'

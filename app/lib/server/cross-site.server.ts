@@ -25,6 +25,5 @@ export type RequestHead = Pick<Request, 'method' | 'url'> & { headers: Pick<Head
 /** The message of an API route's 403 (`{error}` or `{success: false, message}`). */
 export const CROSS_SITE_API_MESSAGE = 'Cross-site requests are not allowed'
 
-/** What a person sees on the 403 page. */
 export const CROSS_SITE_MESSAGE =
   'This form was sent from another website, so we did not act on it. Please use the form on our site.'

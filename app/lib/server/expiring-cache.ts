@@ -2,10 +2,7 @@
 export const cacheSize = (name: string, size: number) =>
   process.env.CACHES_OFF?.split(',').includes(name) ? 0 : size
 
-/**
- * A bounded in-process map whose entries expire at the time `set` is given, on the caller's
- * clock (`now`); past `maxEntries` the oldest go first (a `Map` keeps insertion order).
- */
+/** Expires entries at the caller's `now`; past `maxEntries` the oldest go first (Map order). */
 export class ExpiringCache<Value> {
   private readonly entries = new Map<string, { value: Value; until: number }>()
 

@@ -162,14 +162,12 @@ export function formDataToObject(form: FormData): Record<string, FormDataEntryVa
   return Object.fromEntries(first)
 }
 
-/** A JSON response with `Cache-Control: no-store`, for API answers that must never be cached. */
 export function jsonNoStore(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers)
   headers.set('Cache-Control', 'no-store')
   return Response.json(body, { ...init, headers })
 }
 
-/** 405 for a method a resource route does not serve, with the Allow header. */
 export function methodNotAllowed(allow: string, body: unknown = { error: 'Method not allowed' }) {
   return jsonNoStore(body, { status: 405, headers: { Allow: allow } })
 }

@@ -71,9 +71,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 }
 
 /**
- * The shared store: `rate_limit_hits` (service role only) counts in one atomic upsert, so
- * concurrent hits from any number of instances are counted exactly once each. The hits made
- * in one turn of the event loop (every counter of a request) go out as one call.
+ * `rate_limit_hits` (service role only) counts in one atomic upsert: concurrent hits from any
+ * instance count once each; the hits of one event-loop turn (a request's counters) go as one call.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   private batch?: { hits: [string, RateLimitRule][]; verdicts: Promise<RateLimitResult[]> }
@@ -103,7 +102,6 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
 let store: RateLimitStore | undefined
 
-/** The process's rate-limit store, the one `RATE_LIMIT_STORE` names (on first use). */
 export function getRateLimitStore(): RateLimitStore {
   store ??=
     getEnv().RATE_LIMIT_STORE === 'postgres'
@@ -175,10 +173,9 @@ export function clientKey(request: Request, proxies?: number, socketAddress?: st
 }
 
 /**
- * The client's address (RFC 5952, IPv4-mapped as IPv4), or null: one address, as Supabase's
- * `Sb-Forwarded-For` takes. Direct (`TRUSTED_PROXY_COUNT=0`): the socket's address from the
- * request context. Behind N proxies: the Nth `X-Forwarded-For` entry from the right (everything
- * left of it is client-supplied and spoofable).
+ * The client's address (RFC 5952, IPv4-mapped as IPv4), or null, as `Sb-Forwarded-For` takes it.
+ * Direct (`TRUSTED_PROXY_COUNT=0`): the socket's address. Behind N proxies: the Nth
+ * `X-Forwarded-For` entry from the right (everything left of it is client-supplied, spoofable).
  */
 export function clientAddress(
   request: Request,
@@ -202,9 +199,8 @@ export interface ClientRateLimit {
 const sharedRows = new Map<string, number>()
 
 /**
- * The counter of one request of `scope` against its client's budget (see `clientKey`). The
- * unidentified clients' budget is spread over 8 rows taken in turn, an eighth (rounded up) on
- * each: a wrong TRUSTED_PROXY_COUNT must not queue every request on one row lock.
+ * The unidentified clients' budget is spread over 8 rows taken in turn (an eighth, rounded up,
+ * each): a wrong TRUSTED_PROXY_COUNT must not queue every request on one row lock.
  */
 export function clientCounter(scope: string, key: string, limits: ClientRateLimit) {
   if (key !== SHARED_CLIENT_KEY) return { key: `${scope}:${key}`, rule: limits.client }

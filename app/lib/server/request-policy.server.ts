@@ -32,8 +32,7 @@ export function requestPolicyMiddleware(
 
 /**
  * The request's head from Node's (a fetch `Request` costs more CPU than the policy), its URL as
- * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise
- * (docs/decisions/0002-server-and-request-policy.md).
+ * Remix's adapter builds it; null (a 400) for a target or Host Remix would read otherwise.
  */
 function policyRequest(req: IncomingMessage & { originalUrl?: string }): RequestHead | null {
   let path = req.originalUrl ?? req.url ?? '/'
@@ -108,7 +107,6 @@ export function requestPolicy(request: RequestHead): Response | null {
   })
 }
 
-/** What a person sees when their form post is refused. */
 const REFUSED_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -17,10 +17,7 @@ const SIGN_IN_FORM_TARGET = 'https://github.com'
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1']
 
-/**
- * A setting's origin (a provider's API or hosted pages); a loopback one on both names, as the
- * stand-ins answer on 127.0.0.1 and link their pages on localhost.
- */
+/** A loopback origin on both names: the stand-ins answer on 127.0.0.1, link pages on localhost. */
 export function providerOrigins(value: string | undefined): string[] {
   if (!value) return []
   const { origin, protocol, hostname, port } = new URL(value)
