@@ -23,7 +23,6 @@ export const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 }
 
-/** A tool's ports moved by its `--port-offset`. */
 export const offsetPorts = <T extends Record<string, number>>(ports: T, offset: number) =>
   Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, port + offset])) as {
     [K in keyof T]: number

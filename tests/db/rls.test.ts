@@ -55,7 +55,6 @@ async function seed() {
 }
 
 const USER_TABLES = ['user_subscriptions', 'payment_history', 'payment_totals', 'user_profiles']
-/** One statement as alice, signed in. */
 const asAlice = (sql: string, params: unknown[] = []) =>
   as('authenticated', alice, (tx) => tx.query<Record<string, unknown>>(sql, params))
 

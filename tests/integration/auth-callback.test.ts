@@ -477,7 +477,6 @@ describe('/reset-password: only a session opened by a recovery link sets a passw
     expect(refused.data).toMatchObject({
       formError: expect.stringContaining('password-reset email'),
     })
-    // The password is still the old one.
     expect(await signInCookie(user.email)).not.toBeNull()
     expect(await signInCookie(user.email, newPassword.password)).toBeNull()
   })

@@ -7,8 +7,6 @@ import { signAccessToken } from '../local-stack/supabase/keys'
 import { PASSWORD } from './accounts'
 import { adminClient, type TestApp } from './harness'
 
-/** Helpers of the auth integration tests: calling route modules, cookies, emulator links. */
-
 /** The session cookie of the local emulator (`sb-<hostname>-auth-token`, maybe chunked). */
 export const SESSION_COOKIE = 'sb-localhost-auth-token'
 
@@ -137,7 +135,6 @@ export function readSession(cookies: Map<string, string>): StoredSession | null 
   return JSON.parse(json) as StoredSession
 }
 
-/** A Cookie header as a map. */
 export function cookieMap(cookie: string) {
   return new Map(parseCookieHeader(cookie).map(({ name, value }) => [name, value ?? '']))
 }
@@ -167,7 +164,6 @@ export async function latestAuthMail(app: TestApp, email: string, kind: string) 
   return mail!
 }
 
-/** Whether the auth server has revoked this refresh token. */
 export async function isRevoked(app: TestApp, refreshToken: string) {
   const { rows } = await app.stack.database.query<{ revoked: boolean }>(
     'select revoked from auth.refresh_tokens where token = $1',

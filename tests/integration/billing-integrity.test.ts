@@ -165,7 +165,6 @@ describe('two checkouts for one user', () => {
       plan_name: 'Pro',
       status: 'active',
     })
-    // The check names the user holding both.
     expect((await reconcileProvider('stripe', { check: true })).problems).toContainEqual(
       expect.stringMatching(
         new RegExp(`^user ${user.id}: 2 live subscriptions \\((${subscription.id}|${second.id}), `),

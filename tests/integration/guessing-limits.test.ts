@@ -30,7 +30,6 @@ async function signedInAs(cookie: string) {
   return page.status === 200 ? (page.data as { user: { email: string } }).user.email : null
 }
 
-/** The notices queued in the outbox for an address. */
 async function notices(email: string) {
   // Queued after the answer.
   await mailRequestsSettled()

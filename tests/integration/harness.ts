@@ -175,7 +175,6 @@ export async function failWritesTo(app: TestApp, table: string) {
     )
 }
 
-/** The service-role client for assertions and seeding. */
 export function adminClient(app: TestApp) {
   return createClient(app.stack.supabase.url, LOCAL_SERVICE_ROLE_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
@@ -205,7 +204,6 @@ export async function rowsWhere(
   return data as unknown as Record<string, unknown>[]
 }
 
-/** How many rows of the webhook ledger hold this event id. */
 export async function ledgerCount(app: TestApp, eventId: string) {
   const { count } = await adminClient(app)
     .from('webhook_events')
@@ -214,7 +212,6 @@ export async function ledgerCount(app: TestApp, eventId: string) {
   return count ?? 0
 }
 
-/** A Stripe SDK client on the emulator, for seeding and assertions. */
 export function emulatorStripe(app: TestApp) {
   const url = new URL(app.stack.env.STRIPE_API_URL)
   return new Stripe(app.stack.env.STRIPE_SECRET_KEY, {
@@ -226,7 +223,6 @@ export function emulatorStripe(app: TestApp) {
 
 let userCounter = 0
 
-/** A unique email address for one test. */
 export const newEmail = (label = 'user') => `${label}-${++userCounter}-${Date.now()}@example.com`
 
 /** Creates a user (confirmed unless told otherwise); returns its id, email and password. */
@@ -297,7 +293,6 @@ export async function createGitHubUser(app: TestApp, email = newEmail('octo')) {
   return { id: session.data.user.id, email, cookie: cookieHeader() }
 }
 
-/** Cookies from a response's Set-Cookie headers, merged into a Cookie header value. */
 export function mergeCookies(cookie: string, response: Response) {
   const jar = new Map(parseCookieHeader(cookie).map(({ name, value }) => [name, value ?? '']))
   for (const line of response.headers.getSetCookie()) {

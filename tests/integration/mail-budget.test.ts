@@ -8,7 +8,6 @@ import { callAt } from './auth-support'
 import { createUser, mergeCookies, testAppForFile } from './harness'
 
 // At the auth server's hourly mail budget (429 over_email_send_rate_limit) nothing is sent.
-// A project whose budget is spent: every auth mail is refused.
 const rateLimits = { ...SUITE_AUTH_LIMITS.rateLimits, emailSent: 0 }
 const app = testAppForFile({ supabaseAuth: { rateLimits } })
 

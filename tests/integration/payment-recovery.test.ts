@@ -1,4 +1,3 @@
-// Payment recovery through the app's routes and the Stripe emulator.
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { subscribeAtStripe } from './accounts'

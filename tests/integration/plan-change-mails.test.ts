@@ -7,7 +7,6 @@ import { createSignedInUser, testAppForFile } from './harness'
 import { mailSubject } from './mail-support'
 import { postStripeEvent, stripeEvent, subscriptionObject } from './stripe-fixtures'
 
-// Plan changes and resumes, from Stripe's signed webhook to the mail in the inbox.
 const app = testAppForFile()
 
 const PERIOD_END = Date.UTC(2026, 11, 20, 12) / 1000 // December 20, 2026

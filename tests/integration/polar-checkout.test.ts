@@ -53,7 +53,6 @@ describe('GET /api/checkout', () => {
       customer_metadata: {},
       customer_email: user.email,
     })
-    // A second checkout reuses the same customer.
     const again = checkoutBehind(await getCheckout({ products: STARTER }, user))
     expect(again.customer_id).toBe(customer?.id)
   })

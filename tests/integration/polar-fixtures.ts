@@ -220,7 +220,6 @@ export const polarCheckout = (app: TestApp, params: Record<string, string>, cook
     headers: cookie ? { cookie } : {},
   })
 
-/** A Polar SDK client on the test app's emulator (as the app builds it). */
 export function emulatorPolar(app: TestApp) {
   return createPolar({
     accessToken: app.stack.env.POLAR_ACCESS_TOKEN,

@@ -29,7 +29,6 @@ async function confirmationMail(email: string) {
   return { link: mail!.link!, code: mail!.otp! }
 }
 
-/** Signs in through the sign-in page: true when it opened a session. */
 async function signsIn(email: string, password: string) {
   const answer = await browserOn(app).submit('/sign-in', { email, password })
   if (answer.status === 303) return true

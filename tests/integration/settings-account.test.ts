@@ -302,11 +302,9 @@ describe('sign out of all sessions', () => {
       const page = await dashboardPage(cookie)
       expect(page.status).toBe(302)
       expect(page.location).toMatch(/^\/sign-in\?redirectTo=/)
-      // The signed-out device is told why.
       expect(new URL(page.location!, app.url).searchParams.get('notice')).toBe(
         'session-ended-elsewhere',
       )
-      // The browser's dead cookies are cleared.
       expect(page.headers.getSetCookie().join('\n')).toMatch(/sb-[^=]+-auth-token=;/)
       expect((await polarPortal(cookie)).status).toBe(401)
       const deletion = await deleteAccount({ ...user, cookie })

@@ -10,7 +10,6 @@ export function formPost(url: string, cookie: string, fields: Record<string, str
   return new Request(url, { method: 'POST', headers: { Cookie: cookie }, body })
 }
 
-/** A GET with the user's cookies. */
 export function pageGet(url: string, cookie: string) {
   return new Request(url, { headers: { Cookie: cookie } })
 }

@@ -174,7 +174,6 @@ describe('avatar', () => {
     expect(meanwhile.data.result.error?.avatar).toEqual([
       'Your last image is still uploading. Try again in a moment.',
     ])
-    // Another account is not held up.
     const other = await createSignedInUser(app)
     expect((await postGeneral(other, { intent: 'avatar', avatar: png() })).status).toBe(200)
     release()

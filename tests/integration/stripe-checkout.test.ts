@@ -60,7 +60,6 @@ async function startRecordingProxy(target: string) {
   }
 }
 
-/** The app's calls to one Stripe endpoint since the proxy started. */
 const callsTo = (method: string, path: string) =>
   proxy.calls.filter((call) => call.method === method && call.path === path)
 

@@ -120,7 +120,6 @@ export const CONTACT_BODY = JSON.stringify({
 /** A client address per request (198.18.0.0/15 is the benchmarking range). */
 const client = (range: number, index: number) => `198.${range}.${(index >> 8) & 255}.${index & 255}`
 
-/** A contact post from its own client. */
 export const contactRequest = (index: number): Request => ({
   headers: { 'content-type': 'application/json', 'x-forwarded-for': client(18, index) },
 })

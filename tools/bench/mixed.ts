@@ -143,7 +143,6 @@ async function main() {
     inFlight: 0,
   }))
   const processes: Awaited<ReturnType<typeof startApp>>[] = []
-  /** (Re)starts both instances, each with its CACHES_OFF. */
   const startInstances = async (cachesOff: string[]) => {
     for (const child of processes.splice(0)) await stopServer(child)
     for (const { port, index } of backends) {

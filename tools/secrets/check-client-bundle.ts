@@ -24,14 +24,12 @@ async function scan(label: string, dir: string, secrets: Record<SecretName, stri
   for (const finding of findings) console.log(`          ${finding.secret} in ${finding.file}`)
 }
 
-// 1. The build under test, with this environment's secrets (or the local defaults).
 const configured = Object.fromEntries(
   SECRET_NAMES.map((name) => [name, process.env[name] || LOCAL_DEFAULTS[name]]),
 ) as Record<SecretName, string>
 const label = `${path.relative(PROJECT_ROOT, buildDir)}/client, configured secrets`
 await scan(label, path.join(buildDir, 'client'), configured)
 
-// 2. A build with distinctive fake secrets.
 const tag = randomBytes(6).toString('hex')
 const fakes: Record<SecretName, string> = {
   SUPABASE_SERVICE_ROLE_KEY: `eyJhbGciOiJIUzI1NiJ9.fake-service-role-${tag}.signature`,
@@ -59,7 +57,6 @@ try {
   const client = path.join(canaryBuildDir, 'client')
   await scan('build with distinctive fake secrets', client, fakes)
 
-  // 3. The scan must catch each planted secret.
   const planted = await mkdtemp(path.join(tmpdir(), 'secrets-check-'))
   try {
     await cp(client, planted, { recursive: true })

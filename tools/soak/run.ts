@@ -53,7 +53,6 @@ const buildDir = args['build-dir']
 const offset = Number(args['port-offset'])
 const ports = chaos ? TOOL_PORTS.chaos : { ...TOOL_PORTS.soak, instances: [TOOL_PORTS.soak.app] }
 const instancePorts = ports.instances.map((port) => port + offset)
-/** Where deliveries go: the balancer (chaos) or the one instance. */
 const frontPort = 'balancer' in ports ? ports.balancer + offset : instancePorts[0]
 const siteUrl = `http://localhost:${frontPort}`
 const frontUrl = `http://127.0.0.1:${frontPort}`

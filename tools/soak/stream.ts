@@ -496,7 +496,6 @@ class PolarUser {
       return
     }
     this.sub = structuredClone(base.subscription)
-    // Checkout paid: created, active, then the first order.
     this.emitSub('subscription.created')
     this.emitSub('subscription.active')
     this.pay()

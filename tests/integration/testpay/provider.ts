@@ -24,10 +24,8 @@ interface Subscription {
   cancelAtPeriodEnd?: boolean
 }
 
-/** Its settings, as the app parsed them. */
 const setting = (name: keyof typeof testpaySettings.localDefaults) =>
   (getEnv() as unknown as Record<string, string>)[name]
-/** The service's side: the webhook secret it signs with. */
 const SECRET = testpaySettings.localDefaults.TESTPAY_WEBHOOK_SECRET
 
 let next = 0
@@ -74,7 +72,6 @@ export async function deliverTestpayEvents(appUrl: string) {
   }
 }
 
-/** The address the service has for the user's customer. */
 export const testpayCustomerEmail = (userId: string) => customers.get(`tp_cus_${userId}`)
 
 const fieldsOf = (subscription: Subscription) => ({

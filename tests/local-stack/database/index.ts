@@ -261,7 +261,6 @@ export async function dumpDatabaseImage(db: Database): Promise<Blob> {
   return db.pglite.dumpDataDir('none')
 }
 
-/** Replaces the database name in a PostgreSQL URL. */
 export function withDatabaseName(url: string, name: string) {
   const parsed = new URL(url)
   parsed.pathname = `/${name}`

@@ -9,7 +9,6 @@ import {
 /** The four kinds of API key a project has: the legacy JWTs and the new opaque keys. */
 export type ApiKeyKind = 'anon' | 'service_role' | 'publishable' | 'secret'
 
-/** A project's four API keys. */
 export interface ProjectKeys {
   anon: string
   serviceRole: string

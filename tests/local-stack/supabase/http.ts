@@ -1,4 +1,3 @@
-/** HTTP helpers of the stand-in's routes (web Request/Response). */
 import * as toolkit from '../http'
 
 export { escapeHtml, htmlResponse as html, jsonResponse as json } from '../http'

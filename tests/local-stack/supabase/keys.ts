@@ -30,7 +30,6 @@ const LOCAL_SIGNING_JWK: JWK = {
   d: 'LV1bHKz1uAqrgpEat-Za85uqB-e0bN1yp0ox0wfk4fg',
 }
 
-/** The JWKS document (public keys only). */
 export const LOCAL_JWKS = {
   keys: [
     {

@@ -2,7 +2,6 @@ import type { Database } from '../database'
 import { escapeHtml, html, json, type Route, route } from './http'
 import { listMail } from './mail'
 
-/** The HTML shell of the emulator's pages. */
 export function layout(title: string, body: string) {
   return `<!doctype html>
 <html lang="en">

@@ -11,7 +11,6 @@ export const MANY_MAILS: Partial<SupabaseEmulatorOptions> = { rateLimits: { emai
 
 export type TestStack = Awaited<ReturnType<typeof startTestStack>>
 
-/** A fresh database and emulator for one test file. */
 export async function startTestStack(options: Partial<SupabaseEmulatorOptions> = {}) {
   const db = await createTestDatabase()
   const emulator = await startSupabaseEmulator({ database: db, siteUrl: SITE_URL, ...options })

@@ -41,7 +41,6 @@ interface ConfigToml {
 export const projectConfig = () =>
   parse(readFileSync(path.join(PROJECT_ROOT, 'supabase/config.toml'), 'utf8')) as ConfigToml
 
-/** Loads the templates of the project's supabase/config.toml. */
 export function loadMailTemplates(config = projectConfig()): MailTemplates {
   const templates = {} as MailTemplates
   for (const name of TEMPLATE_NAMES) {
@@ -58,7 +57,6 @@ export function loadMailTemplates(config = projectConfig()): MailTemplates {
   return templates
 }
 
-/** Renders one mail of a kind with the auth server's variables. */
 export function renderMailTemplate(templates: MailTemplates, name: TemplateName, data: MailData) {
   return { subject: templates[name].subject.render(data), html: templates[name].body.render(data) }
 }

@@ -95,7 +95,6 @@ export async function createUser(db: Queryable, input: NewUser): Promise<UserRow
   return rows[0]
 }
 
-/** Creates or updates the identity (provider, providerId) of a user. */
 export async function upsertIdentity(
   db: Queryable,
   userId: string,

@@ -17,7 +17,6 @@ export class RestError extends Error {
   }
 }
 
-/** Builds a RestError with PostgREST's key order. */
 export function restError(
   status: number,
   code: string,

@@ -28,7 +28,6 @@ export interface Preferences {
   applied: string[] // echoed in Preference-Applied
 }
 
-/** The response shape the Accept header asks for. */
 export interface Accept {
   singular: boolean
 }

@@ -1,7 +1,6 @@
 import { type RestError, singularityError } from './errors'
 import type { Accept } from './request'
 
-/** What a request produced, before it becomes a Response. */
 export interface Outcome {
   status: number
   /** JSON text, or null for no body. */

@@ -51,7 +51,6 @@ function renderCondition(relation: string, condition: Condition, params: Params)
   return condition.negate ? `not (${sql})` : sql
 }
 
-/** ` where …` for the filters, or '' when there are none. */
 export function renderWhere(relation: string, conditions: Condition[], params: Params) {
   if (conditions.length === 0) return ''
   return ` where ${conditions.map((condition) => renderCondition(relation, condition, params)).join(' and ')}`

@@ -5,7 +5,6 @@ import { type BodyRow, contentRange, type Outcome, readOutcome } from './respons
 import type { TableInfo } from './schema'
 import { Params, quote, renderPaging, renderSelect, renderWhere, wrapBody } from './sql'
 
-/** Everything a statement on one table needs. */
 export interface TableRequest {
   tx: Queryable
   table: TableInfo
@@ -119,7 +118,6 @@ function requireFilters(plan: QueryPlan, verb: 'UPDATE' | 'DELETE') {
   if (plan.where.length === 0) throw restError(400, '21000', `${verb} requires a WHERE clause`)
 }
 
-/** PATCH: update the filtered rows with the body's columns. */
 export async function updateRows(request: TableRequest, payload: unknown): Promise<Outcome> {
   const { table, plan } = request
   assertNoLimit(plan)
@@ -137,7 +135,6 @@ export async function updateRows(request: TableRequest, payload: unknown): Promi
   return mutate(request, `update ${target(table)} set ${sets} from ${body}${where}`, params, false)
 }
 
-/** DELETE: remove the filtered rows. */
 export async function deleteRows(request: TableRequest): Promise<Outcome> {
   const { table, plan } = request
   assertNoLimit(plan)
