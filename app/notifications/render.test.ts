@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { MAIL_KINDS, type MailKind, NOTIFICATION_KINDS } from './kinds'
+import { MAIL_KINDS, type MailKind } from './kinds'
 import { PRODUCT_NAME, type ReceiptPayment, renderMail } from './render'
 
 const siteUrl = 'https://app.example.com'
@@ -193,29 +193,5 @@ describe('renderMail', () => {
     expect(receipt.subject).toBe(`We received your message to ${PRODUCT_NAME}`)
     expect(receipt.replyTo).toBeUndefined()
     expect(receipt.text).toContain('We answer every message within one business day')
-  })
-})
-
-describe('which preference governs each mail', () => {
-  it('billing mails under billing, security notices under security, none under product updates', () => {
-    expect(MAIL_KINDS).toEqual({
-      payment_receipt: 'billing',
-      payment_failed: 'billing',
-      subscription_canceled: 'billing',
-      subscription_ended: 'billing',
-      plan_changed: 'billing',
-      subscription_resumed: 'billing',
-      password_changed: 'security',
-      email_changed: 'security',
-      signed_out_everywhere: 'security',
-      attempts_limited: 'security',
-      account_deleted: 'security',
-      payment_refunded: 'billing',
-      customer_email: 'billing',
-      contact_message: null,
-      contact_receipt: null,
-    })
-    for (const category of Object.values(MAIL_KINDS))
-      expect([...NOTIFICATION_KINDS, null]).toContain(category)
   })
 })
