@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { asRole, createTestDatabase, newUser, recordPayment } from '../setup/database'
+import { asRole, createTestDatabase, newUser, recordPayment, value } from '../setup/database'
 
 // The number of payments of each user, kept by a trigger, is the billing page's "page x of y"
 // (`billing_overview`), so it must always equal the rows.
@@ -19,19 +19,16 @@ async function total(userId: string) {
 }
 
 async function counted(userId: string) {
-  const { rows } = await db.query<{ count: number }>(
-    'select count(*)::int as count from public.payment_history where user_id = $1',
-    [userId],
-  )
-  return rows[0].count
+  const sql = 'select count(*)::int as value from public.payment_history where user_id = $1'
+  return value<number>(db, sql, [userId])
 }
 
 const overview = (userId: string) =>
   asRole(db, 'authenticated', userId, async (tx) => {
-    const { rows } = await tx.query<{ overview: { total: number; page: number } }>(
-      'select public.billing_overview(1, 10) as overview',
+    return value<{ total: number; page: number }>(
+      tx,
+      'select public.billing_overview(1, 10) as value',
     )
-    return rows[0].overview
   })
 
 const pay = (eventId: string, userId: string, invoice: string) =>

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { createTestDatabase } from '../setup/database'
+import { createTestDatabase, value } from '../setup/database'
 
 // The shared rate-limit store's fixed windows, counted atomically (rate_limit_hit is kept for
 // the previous release).
@@ -11,11 +11,11 @@ afterAll(() => db.close())
 type Verdict = { allowed: boolean; remaining: number; retry_after_seconds: number }
 
 async function hit(key: string, limit: number, windowMs: number) {
-  const { rows } = await db.query<{ verdict: Verdict }>(
-    'select public.rate_limit_hit($1, $2, $3) as verdict',
-    [key, limit, windowMs],
-  )
-  return rows[0].verdict
+  return value<Verdict>(db, 'select public.rate_limit_hit($1, $2, $3) as value', [
+    key,
+    limit,
+    windowMs,
+  ])
 }
 
 describe('rate_limit_hit', () => {
@@ -72,11 +72,11 @@ describe('rate_limit_hit', () => {
 type Verdicts = { allowed: boolean; limit: number; remaining: number; retryAfterSeconds: number }[]
 
 async function hits(counters: [key: string, limit: number, windowMs: number][]) {
-  const { rows } = await db.query<{ verdicts: Verdicts }>(
-    'select public.rate_limit_hits($1, $2, $3) as verdicts',
-    [counters.map(([key]) => key), counters.map(([, l]) => l), counters.map(([, , w]) => w)],
-  )
-  return rows[0].verdicts
+  return value<Verdicts>(db, 'select public.rate_limit_hits($1, $2, $3) as value', [
+    counters.map(([key]) => key),
+    counters.map(([, l]) => l),
+    counters.map(([, , w]) => w),
+  ])
 }
 
 describe('rate_limit_hits', () => {

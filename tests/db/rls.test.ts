@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Queryable } from '../local-stack/database'
-import { asRole, createTestDatabase } from '../setup/database'
+import { asRole, createTestDatabase, value } from '../setup/database'
 
 // Row-level security, proven by running SQL as each API role with real JWT claims.
 const alice = randomUUID()
@@ -97,11 +97,8 @@ describe('a signed-in user', () => {
       ])
     expect((await rename('Alice A', alice)).affectedRows).toBe(1)
     expect((await rename('hacked', bob)).affectedRows).toBe(0)
-    const { rows } = await db.query<{ display_name: string }>(
-      `select display_name from public.user_profiles where user_id = $1`,
-      [bob],
-    )
-    expect(rows[0].display_name).toBe('bob')
+    const name = `select display_name as value from public.user_profiles where user_id = $1`
+    expect(await value(db, name, [bob])).toBe('bob')
   })
 })
 
@@ -127,11 +124,8 @@ describe('service role', () => {
         `insert into public.webhook_events (provider, event_id, event_type) values ('polar', 'msg_1', 'order.paid')`,
       )
     })
-    const { rows } = await db.query<{ status: string }>(
-      `select status from public.user_subscriptions where user_id = $1`,
-      [alice],
-    )
-    expect(rows[0].status).toBe('past_due')
+    const status = `select status as value from public.user_subscriptions where user_id = $1`
+    expect(await value(db, status, [alice])).toBe('past_due')
   })
 })
 
