@@ -63,7 +63,7 @@ export default tseslint.config(
       ],
     },
   },
-  // Direction of imports (tests/README.md): app/ never imports tests/ or tools/.
+  // app/ never imports tests/ or tools/ (the local stack's README, "What it imports").
   { files: ['app/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', appImports()] } },
   // The layers of app/ (docs/architecture.md, "Layers"): the shared helpers import no feature,
   // auth does not import billing, billing does not read through account; tests may cross them.
