@@ -10,6 +10,7 @@ import * as dashboardOverview from '../../app/routes/dashboard._index'
 import * as resetPassword from '../../app/routes/reset-password'
 import * as signInPage from '../../app/routes/sign-in'
 import * as signUpPage from '../../app/routes/sign-up'
+import { value } from '../setup/database'
 import { PASSWORD } from './accounts'
 import {
   appRequest,
@@ -20,6 +21,7 @@ import {
   hashedToken,
   latestAuthMail,
   readSession,
+  SESSIONS_OF,
   setCookies,
 } from './auth-support'
 import {
@@ -406,11 +408,7 @@ describe('login CSRF: an emailed link signs in only the browser that asked, or a
     expect(result.session).toBeNull()
     expect(await dashboardUser(mergeCookies(asked, result.response))).toBeNull()
     // The session the link opened has been ended at the auth server too.
-    const { rows } = await app.stack.database.query<{ count: number }>(
-      'select count(*)::int as count from auth.sessions where user_id = $1',
-      [attacker.id],
-    )
-    expect(rows[0].count).toBe(0)
+    expect(await value(app.stack.database, SESSIONS_OF, [attacker.id])).toBe(0)
   })
 
   it('the confirmation page refuses anything that cannot be one of our links', async () => {

@@ -164,6 +164,8 @@ export async function latestAuthMail(app: TestApp, email: string, kind: string) 
   return mail!
 }
 
+export const SESSIONS_OF = 'select count(*)::int as value from auth.sessions where user_id = $1'
+
 export async function isRevoked(app: TestApp, refreshToken: string) {
   const { rows } = await app.stack.database.query<{ revoked: boolean }>(
     'select revoked from auth.refresh_tokens where token = $1',

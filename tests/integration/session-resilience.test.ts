@@ -5,12 +5,14 @@ import type { FormReply } from '../../app/lib/forms/form-reply'
 import * as polarPortal from '../../app/routes/api.portal'
 import * as dashboard from '../../app/routes/dashboard'
 import * as account from '../../app/routes/dashboard.settings.account'
+import { value } from '../setup/database'
 import {
   callRoute,
   clearedCookies,
   expireSession,
   isRevoked,
   readSession,
+  SESSIONS_OF,
   setCookies,
 } from './auth-support'
 import { adminClient, createSignedInUser, testAppForFile } from './harness'
@@ -39,13 +41,7 @@ const changeEmail = (user: User, cookie = user.cookie) =>
     }),
   )
 
-async function sessionCount(userId: string) {
-  const { rows } = await app.stack.database.query<{ count: string }>(
-    'select count(*) from auth.sessions where user_id = $1',
-    [userId],
-  )
-  return Number(rows[0].count)
-}
+const sessionCount = (userId: string) => value<number>(app.stack.database, SESSIONS_OF, [userId])
 
 async function timed<T>(work: Promise<T>) {
   const started = performance.now()
