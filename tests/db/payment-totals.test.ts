@@ -11,11 +11,8 @@ const user = randomUUID()
 const other = randomUUID()
 
 async function total(userId: string) {
-  const { rows } = await db.query<{ total: number }>(
-    'select total from public.payment_totals where user_id = $1',
-    [userId],
-  )
-  return rows[0]?.total ?? null
+  const sql = 'select (select total from public.payment_totals where user_id = $1) as value'
+  return value<number | null>(db, sql, [userId])
 }
 
 async function counted(userId: string) {

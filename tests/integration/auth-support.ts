@@ -4,6 +4,7 @@ import { expect } from 'vitest'
 
 import { mailRequestsSettled } from '../../app/auth/mail-requests.server'
 import { signAccessToken } from '../local-stack/supabase/keys'
+import { value } from '../setup/database'
 import { PASSWORD } from './accounts'
 import { adminClient, type TestApp } from './harness'
 
@@ -166,12 +167,9 @@ export async function latestAuthMail(app: TestApp, email: string, kind: string) 
 
 export const SESSIONS_OF = 'select count(*)::int as value from auth.sessions where user_id = $1'
 
-export async function isRevoked(app: TestApp, refreshToken: string) {
-  const { rows } = await app.stack.database.query<{ revoked: boolean }>(
-    'select revoked from auth.refresh_tokens where token = $1',
-    [refreshToken],
-  )
-  return rows[0]?.revoked
+export function isRevoked(app: TestApp, refreshToken: string) {
+  const sql = 'select revoked as value from auth.refresh_tokens where token = $1'
+  return value<boolean>(app.stack.database, sql, [refreshToken])
 }
 
 /** The token hash of an auth mail to `email`, from the admin generate_link API. */
