@@ -11,6 +11,7 @@ import {
   statementsBetween,
 } from '../../tools/bench/statements'
 import { withDatabaseName } from '../local-stack/database'
+import { value } from '../setup/database'
 import { createSignedInUser, startTestApp, type TestApp } from './harness'
 
 /**
@@ -54,10 +55,8 @@ it('a signed-in page makes 2 statements, the session check and its read, and wri
   const serverUrl = inject('databaseServerUrl')
   if (!serverUrl) context.skip('PGlite: statements are counted on the PostgreSQL server only')
   app = await startTestApp()
-  const { rows } = await app.stack.database.query<{ name: string }>(
-    'select current_database() as name',
-  )
-  const opened = await openStatements(withDatabaseName(serverUrl, rows[0].name))
+  const name = await value(app.stack.database, 'select current_database() as value')
+  const opened = await openStatements(withDatabaseName(serverUrl, name))
   if ('skipped' in opened) return context.skip(opened.skipped)
   reader = opened
   const user = await createSignedInUser(app)
